@@ -1,0 +1,62 @@
+# jsonsql: build, test, demo, benchmark, install.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+DEBUG_BIN := .build/debug/jsonsql
+RELEASE_BIN := .build/release/jsonsql
+
+.PHONY: all deps build release test demo examples bench bench-tiny install uninstall format lint clean
+
+all: build
+
+# The Debian packages jsonsql needs: installed when run as root, otherwise the command is printed.
+deps:
+	@missing=""; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
+	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
+	command -v sqlite3 >/dev/null 2>&1 || missing="$$missing sqlite3"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+	  else \
+	    echo "jsonsql needs$$missing; install with: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib
+
+# Every test: the library in-process, then the built binary end to end (including Examples/).
+test: build
+	$(SWIFT) test
+
+# Builds jsonsql, creates a sample database from Examples/ and queries it as a table and as JSON.
+demo: build
+	PATH="$(CURDIR)/.build/debug:$$PATH" Examples/demo.sh
+
+examples: demo
+
+bench: release
+	bench/run.sh
+
+bench-tiny: release
+	bench/run.sh --tiny
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/jsonsql
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

@@ -1,0 +1,33 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "jsonsql",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "jsonsql", targets: ["jsonsql"]),
+        .library(name: "JSONSQLKit", targets: ["JSONSQLKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "JSONSQLKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "jsonsql",
+            dependencies: [
+                "JSONSQLKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
+        .testTarget(name: "JSONSQLCLITests", dependencies: ["JSONSQLKit"]),
+    ]
+)

@@ -1,0 +1,58 @@
+/// A parsed `--where` expression.
+///
+///     address.country in [DE, FR] and not (score < 100 or tags contains rookie)
+public indirect enum Filter: Sendable, Equatable {
+    case and(Filter, Filter)
+    case or(Filter, Filter)
+    case not(Filter)
+    case predicate(Predicate)
+
+    /// One comparison of a path with values.
+    public struct Predicate: Sendable, Equatable {
+        public var path: JSONPath
+        public var op: Operator
+        /// One value, several for `in`, none for `is null` and `exists`.
+        public var values: [Literal]
+    }
+
+    public enum Operator: String, Sendable {
+        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case `in`, notIn = "not in", contains, notContains = "not contains"
+        case like, notLike = "not like", glob, notGlob = "not glob"
+        case isNull = "is null", isNotNull = "is not null", exists, notExists = "not exists"
+    }
+
+    /// A value as typed: numbers are JSON numbers, quoted text and bare words are strings.
+    public enum Literal: Sendable, Equatable {
+        case integer(Int64)
+        case real(Double, String)
+        case string(String)
+        case bool(Bool)
+        case null
+
+        /// The literal as written, for columns that take it as text.
+        var text: String {
+            switch self {
+            case .integer(let value): String(value)
+            case .real(_, let source): source
+            case .string(let value): value
+            case .bool(let value): value ? "true" : "false"
+            case .null: "null"
+            }
+        }
+
+        var kindName: String {
+            switch self {
+            case .integer, .real: "a number"
+            case .string: "a string"
+            case .bool: "a boolean"
+            case .null: "null"
+            }
+        }
+    }
+
+    /// Joins filters with `and`, as repeated `--where` options are.
+    public static func all(_ filters: [Filter]) -> Filter? {
+        filters.dropFirst().reduce(filters.first) { joined, next in joined.map { .and($0, next) } }
+    }
+}

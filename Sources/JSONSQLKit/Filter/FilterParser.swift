@@ -1,0 +1,156 @@
+/// Parses the `--where` language into a `Filter`.
+///
+/// Precedence from loosest: `or` (`||`), `and` (`&&`), `not` (`!`), then parentheses and
+/// predicates. Keywords are case-insensitive.
+public struct FilterParser {
+    private var cursor: TextCursor
+    private let text: String
+
+    public static func parse(_ text: String) throws -> Filter {
+        var parser = FilterParser(cursor: TextCursor(text), text: text)
+        parser.cursor.skipSpaces()
+        if parser.cursor.atEnd { throw JSONSQLError("empty --where expression") }
+        let filter = try parser.parseOr()
+        parser.cursor.skipSpaces()
+        if !parser.cursor.atEnd {
+            throw parser.error("unexpected '\(parser.cursor.rest)'; expected and, or, or the end")
+        }
+        return filter
+    }
+
+    private func error(_ message: String) -> JSONSQLError {
+        JSONSQLError("in --where '\(text)': \(message)")
+    }
+
+    /// Consumes a keyword when it is next, followed by a delimiter.
+    private mutating func keyword(_ word: String) -> Bool {
+        cursor.skipSpaces()
+        let scalars = Array(word.unicodeScalars)
+        for (offset, scalar) in scalars.enumerated() {
+            guard let c = cursor.peek(offset), c.properties.lowercaseMapping == String(scalar) else { return false }
+        }
+        if let after = cursor.peek(scalars.count), !TextCursor.isDelimiter(after) { return false }
+        cursor.index += scalars.count
+        return true
+    }
+
+    private mutating func symbol(_ text: String) -> Bool {
+        cursor.skipSpaces()
+        let scalars = Array(text.unicodeScalars)
+        for (offset, scalar) in scalars.enumerated() where cursor.peek(offset) != scalar { return false }
+        cursor.index += scalars.count
+        return true
+    }
+
+    private mutating func parseOr() throws -> Filter {
+        var left = try parseAnd()
+        while keyword("or") || symbol("||") {
+            left = .or(left, try parseAnd())
+        }
+        return left
+    }
+
+    private mutating func parseAnd() throws -> Filter {
+        var left = try parseNot()
+        while keyword("and") || symbol("&&") {
+            left = .and(left, try parseNot())
+        }
+        return left
+    }
+
+    private mutating func parseNot() throws -> Filter {
+        cursor.skipSpaces()
+        if cursor.current == "!" && cursor.peek(1) != "=" {
+            cursor.index += 1
+            return .not(try parseNot())
+        }
+        if keyword("not") { return .not(try parseNot()) }
+        if symbol("(") {
+            let inner = try parseOr()
+            guard symbol(")") else { throw error("expected ')' before '\(cursor.rest)'") }
+            return inner
+        }
+        return .predicate(try parsePredicate())
+    }
+
+    private mutating func parsePredicate() throws -> Filter.Predicate {
+        cursor.skipSpaces()
+        if cursor.atEnd { throw error("expected a path such as address.country at the end") }
+        let path: JSONPath
+        do {
+            path = try JSONPath.parse(&cursor)
+        } catch let failure as JSONSQLError {
+            throw error(failure.description)
+        }
+        func predicate(_ op: Filter.Operator, _ values: [Filter.Literal] = []) -> Filter.Predicate {
+            .init(path: path, op: op, values: values)
+        }
+        for (text, op) in [("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
+                           (">=", .greaterOrEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .glob)] where symbol(text) {
+            return predicate(op, [try parseValue(after: "\(path) \(text)")])
+        }
+        if keyword("is") {
+            let negated = keyword("not")
+            guard keyword("null") else { throw error("expected 'null' after 'is\(negated ? " not" : "")'") }
+            return predicate(negated ? .isNotNull : .isNull)
+        }
+        let negated = keyword("not")
+        if keyword("in") { return predicate(negated ? .notIn : .in, try parseList()) }
+        if keyword("contains") { return predicate(negated ? .notContains : .contains, [try parseValue(after: "contains")]) }
+        if keyword("like") { return predicate(negated ? .notLike : .like, [try parseValue(after: "like")]) }
+        if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
+        if keyword("exists") { return predicate(negated ? .notExists : .exists) }
+        if negated { throw error("expected in, contains, like, glob or exists after '\(path) not'") }
+        let found = cursor.atEnd ? "the end" : "'\(cursor.rest)'"
+        throw error("expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)")
+    }
+
+    private mutating func parseList() throws -> [Filter.Literal] {
+        cursor.skipSpaces()
+        let close: Unicode.Scalar
+        if cursor.skip("[") { close = "]" } else if cursor.skip("(") { close = ")" } else {
+            throw error("expected a list like [DE, FR] after 'in'")
+        }
+        var values: [Filter.Literal] = []
+        cursor.skipSpaces()
+        if cursor.skip(close) { return values }
+        while true {
+            values.append(try parseValue(after: "in ["))
+            cursor.skipSpaces()
+            if cursor.skip(close) { return values }
+            guard cursor.skip(",") else { throw error("expected ',' or '\(close)' in the list, found '\(cursor.rest)'") }
+        }
+    }
+
+    private mutating func parseValue(after context: String) throws -> Filter.Literal {
+        cursor.skipSpaces()
+        guard let c = cursor.current else { throw error("expected a value after '\(context)'") }
+        if c == "\"" || c == "'" {
+            do { return .string(try cursor.quotedString()) } catch let failure as JSONSQLError { throw error(failure.description) }
+        }
+        let word = cursor.bareWord(endingAt: TextCursor.endsValue)
+        if word.isEmpty { throw error("expected a value after '\(context)', found '\(cursor.rest)'") }
+        return Self.literal(bare: word)
+    }
+
+    /// Types a bare word: JSON numbers, `true`, `false` and `null` are themselves; anything else
+    /// is a string (`DE`, `007`, `2024-05-01`).
+    static func literal(bare word: String) -> Filter.Literal {
+        switch word.lowercased() {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default: break
+        }
+        guard isJSONNumber(word) else { return .string(word) }
+        if let integer = Int64(word) { return .integer(integer) }
+        if let real = Double(word), real.isFinite { return .real(real, word) }
+        return .string(word)
+    }
+
+    static func isJSONNumber(_ word: String) -> Bool {
+        word.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil
+    }
+}
+
+import Foundation

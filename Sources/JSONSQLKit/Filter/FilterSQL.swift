@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+
+/// Renders a `Filter` as a SQL condition with bound values, following the column types.
+///
+/// On JSON paths typing is strict: `"42"` never equals `42`, `score > 10` never matches a
+/// string, `true` matches only JSON `true`. The comparison itself is always on the path's
+/// `valueSQL`, so expression indexes apply; type guards ride along as residual conditions.
+///
+///     address.country = DE  →  "address" ->> '$.country' = ?          ["DE"]
+///     score > 10            →  "score" > ?                             [10]
+///     tags contains pro     →  (json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM
+///                               json_each("tags", '$') WHERE value = ? AND type = 'text'))
+public struct FilterSQL {
+    public private(set) var sql = ""
+    public private(set) var arguments: [DatabaseValue] = []
+    let table: TableInfo
+
+    public init(_ filter: Filter, table: TableInfo) throws {
+        self.table = table
+        sql = try render(filter)
+    }
+
+    private mutating func render(_ filter: Filter) throws -> String {
+        switch filter {
+        case .and(let a, let b): return "(\(try render(a)) AND \(try render(b)))"
+        case .or(let a, let b): return "(\(try render(a)) OR \(try render(b)))"
+        case .not(let a): return "(\(try render(a))) IS NOT TRUE"
+        case .predicate(let p): return try render(p)
+        }
+    }
+
+    private mutating func bind(_ value: DatabaseValue) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    private mutating func render(_ p: Filter.Predicate) throws -> String {
+        let path = try ResolvedPath(p.path, in: table)
+        let E = path.valueSQL
+        switch p.op {
+        case .isNull: return "\(E) IS NULL"
+        case .isNotNull: return "\(E) IS NOT NULL"
+        case .exists: return path.isJSON ? "\(path.typeSQL) IS NOT NULL" : "\(E) IS NOT NULL"
+        case .notExists: return path.isJSON ? "\(path.typeSQL) IS NULL" : "\(E) IS NULL"
+        case .equal: return try equal(path, p.values[0])
+        case .notEqual: return "(\(try equal(path, p.values[0]))) IS NOT TRUE"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0])
+        case .in: return try inList(path, p.values)
+        case .notIn: return "(\(try inList(path, p.values))) IS NOT TRUE"
+        case .contains: return try contains(path, p.values[0])
+        case .notContains: return "(\(try contains(path, p.values[0]))) IS NOT TRUE"
+        case .like, .notLike, .glob, .notGlob:
+            guard case .string(let pattern) = p.values[0] else {
+                throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
+            }
+            let op = p.op == .like || p.op == .notLike ? "LIKE ? ESCAPE '\\'" : "GLOB ?"
+            arguments.append(pattern.databaseValue)
+            var condition = "\(E) \(op)"
+            if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
+            return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
+        }
+    }
+
+    private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        let E = path.valueSQL
+        guard path.isJSON else {
+            if literal == .null { return "\(E) IS NULL" }
+            return "\(E) = \(bind(try columnValue(path, literal)))"
+        }
+        switch literal {
+        case .null:
+            return "\(path.typeSQL) = 'null'"
+        case .bool(let value):
+            return "\(E) = \(bind((value ? 1 : 0).databaseValue)) AND \(path.typeSQL) = '\(value)'"
+        case .integer(let value):
+            // Booleans read as 1 and 0, so those two numbers need the type guard.
+            let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
+            return "\(E) = \(bind(value.databaseValue))\(guardType)"
+        case .real(let value, _):
+            let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
+            return "\(E) = \(bind(value.databaseValue))\(guardType)"
+        case .string(let value):
+            // Objects and arrays read as their JSON text, so text that looks like one needs the guard.
+            let guardType = value.hasPrefix("[") || value.hasPrefix("{") ? " AND \(path.typeSQL) = 'text'" : ""
+            return "\(E) = \(bind(value.databaseValue))\(guardType)"
+        }
+    }
+
+    private mutating func range(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws -> String {
+        let E = path.valueSQL, sqlOp = op.rawValue
+        guard path.isJSON else {
+            if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
+            return "\(E) \(sqlOp) \(bind(try columnValue(path, literal)))"
+        }
+        switch literal {
+        case .integer, .real:
+            let value = literal.numberValue
+            // Text sorts above every number in SQLite, so `< ''` keeps the range to numbers.
+            let upper = op == .greater || op == .greaterOrEqual ? " AND \(E) < ''" : ""
+            return "\(E) \(sqlOp) \(bind(value))\(upper) AND \(path.typeSQL) IN ('integer', 'real')"
+        case .string(let value):
+            let lower = op == .less || op == .lessOrEqual ? "\(E) >= '' AND " : ""
+            return "\(lower)\(E) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
+        case .bool, .null:
+            throw JSONSQLError("cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead")
+        }
+    }
+
+    private mutating func inList(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
+        if values.isEmpty { return "0" }
+        // A plain IN keeps the index; values that need type guards are compared one by one.
+        let plain = !path.isJSON || values.allSatisfy { literal in
+            switch literal {
+            case .integer(let v): return v != 0 && v != 1
+            case .real(let v, _): return v != 0 && v != 1
+            case .string(let v): return !v.hasPrefix("[") && !v.hasPrefix("{")
+            case .bool, .null: return false
+            }
+        }
+        guard plain else {
+            return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
+        }
+        if values.contains(.null) && !path.isJSON {
+            return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
+        }
+        let marks = try values.map { path.isJSON ? bind($0.jsonValue) : bind(try columnValue(path, $0)) }
+        return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))"
+    }
+
+    private mutating func contains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        switch path.column.type {
+        case .json, .text, .any: break
+        default:
+            if path.path.segments.isEmpty {
+                throw JSONSQLError("contains needs an array; \(path.path) is a \(path.column.type.rawValue) column")
+            }
+        }
+        let element: String
+        switch literal {
+        case .null: element = "type = 'null'"
+        case .bool(let value): element = "type = '\(value)'"
+        case .integer, .real: element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
+        case .string(let value): element = "value = \(bind(value.databaseValue)) AND type = 'text'"
+        }
+        return "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
+    }
+
+    /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
+    private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
+        let column = path.column
+        let fail = { JSONSQLError("\(column.name) is a \(column.type.rawValue) column; \(literal.text.debugDescription) is \(literal.kindName)") }
+        switch column.type {
+        case .text:
+            return literal.text.databaseValue
+        case .integer, .real, .numeric:
+            guard case .integer = literal else {
+                guard case .real = literal else { throw fail() }
+                return literal.numberValue
+            }
+            return literal.numberValue
+        case .boolean:
+            guard case .bool(let value) = literal else {
+                throw JSONSQLError("\(column.name) is a boolean column; compare it with true or false")
+            }
+            return (value ? 1 : 0).databaseValue
+        case .date, .datetime:
+            let stamp: DateTimeValue?
+            switch literal {
+            case .string(let text): stamp = DateTimeValue.parse(text)
+            case .integer(let seconds): stamp = DateTimeValue(unixSeconds: Double(seconds))
+            case .real(let seconds, _): stamp = DateTimeValue(unixSeconds: seconds)
+            default: stamp = nil
+            }
+            guard let stamp else {
+                throw JSONSQLError("\(column.name) is a \(column.type.rawValue) column; \(literal.text.debugDescription) is not a date (write 2024-05-01 or 2024-05-01T12:00:00Z)")
+            }
+            return (column.type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
+        case .blob:
+            guard case .string(let text) = literal, let data = Data(base64Encoded: text) else {
+                throw JSONSQLError("\(column.name) is a blob column; compare it with base64 text")
+            }
+            return data.databaseValue
+        case .json, .any:
+            return literal.jsonValue
+        }
+    }
+}
+
+extension Filter.Literal {
+    /// The value SQLite's `->>` gives for this literal.
+    var jsonValue: DatabaseValue {
+        switch self {
+        case .integer(let v): v.databaseValue
+        case .real(let v, _): v.databaseValue
+        case .string(let v): v.databaseValue
+        case .bool(let v): (v ? 1 : 0).databaseValue
+        case .null: .null
+        }
+    }
+
+    var numberValue: DatabaseValue {
+        switch self {
+        case .integer(let v): v.databaseValue
+        case .real(let v, _): v.databaseValue
+        default: .null
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where JSON comes from: a file, or standard input for `-`.
+public struct InputSource: Sendable {
+    /// The name messages use: the path, or `<stdin>`.
+    public let name: String
+    let fd: Int32
+    /// The size when known, for progress.
+    public let size: Int64?
+
+    public static func open(_ path: String) throws -> InputSource {
+        if path == "-" { return standardInput }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw JSONSQLError("no file \(path)")
+        }
+        if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give JSON files") }
+        let fd = Foundation.open(path, O_RDONLY)
+        if fd < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        let size: Int64? = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        return InputSource(name: path, fd: fd, size: size)
+    }
+
+    public static var standardInput: InputSource {
+        var info = stat()
+        let size: Int64? = fstat(0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        return InputSource(name: "<stdin>", fd: 0, size: size)
+    }
+
+    func close() {
+        if fd > 2 { _ = Foundation.close(fd) }
+    }
+}

@@ -1,0 +1,340 @@
+/// The kind of one JSON value found by `JSONScanner`.
+enum JSONValueKind: UInt8, Sendable {
+    case string, integer, float, bigInteger, trueValue, falseValue, null, object, array
+
+    var name: String {
+        switch self {
+        case .string: "a string"
+        case .integer, .bigInteger: "an integer"
+        case .float: "a number"
+        case .trueValue, .falseValue: "a boolean"
+        case .null: "null"
+        case .object: "an object"
+        case .array: "an array"
+        }
+    }
+}
+
+/// One top-level key of a record and the span of its value in the scanned bytes.
+struct JSONField {
+    var keyStart = 0, keyEnd = 0
+    var keyEscaped = false
+    var kind = JSONValueKind.null
+    /// The value's bytes; for strings, between the quotes.
+    var start = 0, end = 0
+    /// Strings: holds escapes to decode. Objects and arrays: holds whitespace to strip.
+    var escaped = false
+    /// The value of an `.integer`.
+    var integer: Int64 = 0
+}
+
+/// Why a scan stopped.
+enum ScanFailure: Error {
+    /// The bytes end inside a value; more input may complete it.
+    case incomplete
+    /// The input is not valid JSON.
+    case invalid(String)
+}
+
+/// A validating JSON scanner over bytes that splits records into fields without building values.
+///
+/// Scalars are located and typed; objects and arrays are validated and kept as spans of JSON
+/// text, because SQLite stores and queries them as text anyway. This is the insert hot path: it
+/// allocates nothing per record.
+struct JSONScanner {
+    /// Deepest nesting of one value, the limit of SQLite 3.40's JSON functions.
+    static let maxDepth = 2000
+
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+    var pos: Int
+    /// Newlines passed so far, for messages that name the line.
+    var newlines = 0
+    private var containers: [UInt8] = []
+
+    init(bytes: UnsafePointer<UInt8>, count: Int, pos: Int = 0) {
+        self.bytes = bytes
+        self.count = count
+        self.pos = pos
+        containers.reserveCapacity(64)
+    }
+
+    @inline(__always) var atEnd: Bool { pos >= count }
+
+    @inline(__always) func peek() throws(ScanFailure) -> UInt8 {
+        guard pos < count else { throw .incomplete }
+        return bytes[pos]
+    }
+
+    /// Skips JSON whitespace, counting newlines. Returns whether anything was skipped.
+    @inline(__always) @discardableResult
+    mutating func skipWhitespace() -> Bool {
+        let begin = pos
+        while pos < count {
+            switch bytes[pos] {
+            case 0x20, 0x09, 0x0D: pos += 1
+            case 0x0A: newlines += 1; pos += 1
+            default: return pos != begin
+            }
+        }
+        return pos != begin
+    }
+
+    /// Scans an object at `pos` into `fields`, one per key.
+    mutating func scanRecord(into fields: inout [JSONField]) throws(ScanFailure) {
+        fields.removeAll(keepingCapacity: true)
+        guard try peek() == UInt8(ascii: "{") else { throw .invalid("expected an object") }
+        pos += 1
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") {
+            pos += 1
+            return
+        }
+        while true {
+            var field = JSONField()
+            guard try peek() == UInt8(ascii: "\"") else { throw .invalid("expected a key in double quotes") }
+            (field.keyStart, field.keyEnd, field.keyEscaped) = try scanString()
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: ":") else { throw .invalid("expected ':' after a key") }
+            pos += 1
+            skipWhitespace()
+            try scanValue(into: &field)
+            fields.append(field)
+            skipWhitespace()
+            switch try peek() {
+            case UInt8(ascii: ","):
+                pos += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                pos += 1
+                return
+            default:
+                throw .invalid("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// Scans any value at `pos`.
+    mutating func scanValue(into field: inout JSONField) throws(ScanFailure) {
+        field.start = pos
+        field.escaped = false
+        switch try peek() {
+        case UInt8(ascii: "\""):
+            let (start, end, escaped) = try scanString()
+            field.kind = .string
+            field.start = start
+            field.end = end
+            field.escaped = escaped
+            return
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            field.kind = bytes[pos] == UInt8(ascii: "{") ? .object : .array
+            field.escaped = try scanContainer()
+        case UInt8(ascii: "t"):
+            try scanLiteral("true")
+            field.kind = .trueValue
+        case UInt8(ascii: "f"):
+            try scanLiteral("false")
+            field.kind = .falseValue
+        case UInt8(ascii: "n"):
+            try scanLiteral("null")
+            field.kind = .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try scanNumber(into: &field)
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw .invalid("NaN and Infinity are not JSON; write null or a number")
+        default:
+            throw .invalid("unexpected character \(describe(bytes[pos]))")
+        }
+        field.end = pos
+    }
+
+    private mutating func scanLiteral(_ word: StaticString) throws(ScanFailure) {
+        let text = word.utf8Start
+        for i in 0..<word.utf8CodeUnitCount {
+            guard pos + i < count else { throw .incomplete }
+            guard bytes[pos + i] == text[i] else { throw .invalid("unexpected character \(describe(bytes[pos + i]))") }
+        }
+        pos += word.utf8CodeUnitCount
+    }
+
+    private mutating func scanNumber(into field: inout JSONField) throws(ScanFailure) {
+        var negative = false
+        if bytes[pos] == UInt8(ascii: "-") {
+            negative = true
+            pos += 1
+        }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        let first = try peek()
+        guard first >= 48 && first <= 57 else { throw .invalid("a minus sign must be followed by digits") }
+        if first == 48 {
+            pos += 1
+        } else {
+            while pos < count, bytes[pos] >= 48, bytes[pos] <= 57 {
+                let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (plus, o2) = times.addingReportingOverflow(UInt64(bytes[pos] - 48))
+                overflow = overflow || o1 || o2
+                magnitude = plus
+                pos += 1
+            }
+        }
+        var isFloat = false
+        if pos < count && bytes[pos] == UInt8(ascii: ".") {
+            isFloat = true
+            pos += 1
+            guard try isDigit(peek()) else { throw .invalid("a decimal point must be followed by digits") }
+            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if pos < count && (bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E")) {
+            isFloat = true
+            pos += 1
+            if try peek() == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+            guard try isDigit(peek()) else { throw .invalid("an exponent must have digits") }
+            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if isFloat {
+            field.kind = .float
+        } else if overflow || magnitude > (negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)) {
+            field.kind = .bigInteger
+        } else {
+            field.kind = .integer
+            field.integer = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+        }
+        // A number that touches the end of the bytes may go on in the next chunk.
+        if pos >= count { throw .incomplete }
+        if isDigit(bytes[pos]) { throw .invalid("numbers may not have leading zeros") }
+    }
+
+    /// Scans a string at `pos` (on its opening quote); returns the span inside the quotes.
+    mutating func scanString() throws(ScanFailure) -> (Int, Int, Bool) {
+        pos += 1
+        let start = pos
+        var escaped = false
+        while true {
+            guard pos < count else { throw .incomplete }
+            let byte = bytes[pos]
+            if byte == UInt8(ascii: "\"") {
+                pos += 1
+                return (start, pos - 1, escaped)
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+                guard pos + 1 < count else { throw .incomplete }
+                switch bytes[pos + 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    pos += 2
+                case UInt8(ascii: "u"):
+                    guard pos + 5 < count else { throw .incomplete }
+                    for i in 2...5 where hexValue(bytes[pos + i]) == nil {
+                        throw .invalid("invalid \\u escape in a string")
+                    }
+                    pos += 6
+                default:
+                    throw .invalid("invalid escape \\\(Character(Unicode.Scalar(bytes[pos + 1]))) in a string")
+                }
+            } else if byte < 0x20 {
+                throw .invalid(byte == 0x0A ? "a string runs past the end of the line" : "a control character must be escaped in a string")
+            } else if byte < 0x80 {
+                pos += 1
+            } else {
+                try skipUTF8Sequence()
+            }
+        }
+    }
+
+    /// Checks one multi-byte UTF-8 sequence at `pos` and steps over it.
+    private mutating func skipUTF8Sequence() throws(ScanFailure) {
+        let lead = bytes[pos]
+        let length: Int
+        let minimum: UInt32
+        var scalar: UInt32
+        switch lead {
+        case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(lead & 0x1F)
+        case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(lead & 0x0F)
+        case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(lead & 0x07)
+        default: throw .invalid("invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))")
+        }
+        guard pos + length <= count else { throw .incomplete }
+        for i in 1..<length {
+            let next = bytes[pos + i]
+            guard next & 0xC0 == 0x80 else { throw .invalid("invalid UTF-8 sequence") }
+            scalar = scalar << 6 | UInt32(next & 0x3F)
+        }
+        guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+            throw .invalid("invalid UTF-8 sequence")
+        }
+        pos += length
+    }
+
+    /// Validates an object or array at `pos` without recursion; returns whether it holds
+    /// whitespace outside strings.
+    private mutating func scanContainer() throws(ScanFailure) -> Bool {
+        containers.removeAll(keepingCapacity: true)
+        var spaced = false
+        var scratch = JSONField()
+        // Each turn of the loop starts on a value: a scalar, or the opening of a container.
+        while true {
+            let byte = try peek()
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                guard containers.count < Self.maxDepth else {
+                    throw .invalid("nesting deeper than \(Self.maxDepth) levels")
+                }
+                containers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                pos += 1
+                if skipWhitespace() { spaced = true }
+                if try peek() == containers[containers.count - 1] {
+                    pos += 1
+                    containers.removeLast()
+                    if containers.isEmpty { return spaced }
+                } else {
+                    if containers[containers.count - 1] == UInt8(ascii: "}") { try scanKey(&spaced) }
+                    continue
+                }
+            } else {
+                try scanValue(into: &scratch)
+            }
+            // After a value: a separator, or the close of one or more containers.
+            while true {
+                if skipWhitespace() { spaced = true }
+                let next = try peek()
+                let close = containers[containers.count - 1]
+                if next == UInt8(ascii: ",") {
+                    pos += 1
+                    if skipWhitespace() { spaced = true }
+                    if close == UInt8(ascii: "}") { try scanKey(&spaced) }
+                    break
+                } else if next == close {
+                    pos += 1
+                    containers.removeLast()
+                    if containers.isEmpty { return spaced }
+                } else {
+                    throw .invalid(close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+                }
+            }
+        }
+    }
+
+    private mutating func scanKey(_ spaced: inout Bool) throws(ScanFailure) {
+        guard try peek() == UInt8(ascii: "\"") else { throw .invalid("expected a key in double quotes") }
+        _ = try scanString()
+        if skipWhitespace() { spaced = true }
+        guard try peek() == UInt8(ascii: ":") else { throw .invalid("expected ':' after a key") }
+        pos += 1
+        if skipWhitespace() { spaced = true }
+    }
+}
+
+@inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+
+@inline(__always) func hexValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case 48...57: UInt32(byte - 48)
+    case 65...70: UInt32(byte - 55)
+    case 97...102: UInt32(byte - 87)
+    default: nil
+    }
+}
+
+func describe(_ byte: UInt8) -> String {
+    byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "0x" + String(byte, radix: 16, uppercase: true)
+}

@@ -1,0 +1,122 @@
+/// Byte-level helpers for JSON text: decoding strings, minifying, and the stored form of a value.
+enum JSONText {
+    /// Decodes the JSON string body `bytes[start..<end]` (escapes included) into UTF-8.
+    static func decodeString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) throws(ScanFailure) {
+        out.removeAll(keepingCapacity: true)
+        var i = start
+        while i < end {
+            let byte = bytes[i]
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            let code = bytes[i + 1]
+            i += 2
+            switch code {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(bytes, i)
+                i += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard i + 6 <= end, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw .invalid("a \\u escape holds half of a surrogate pair")
+                    }
+                    let low = hex4(bytes, i + 2)
+                    guard (0xDC00...0xDFFF).contains(low) else { throw .invalid("a \\u escape holds half of a surrogate pair") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw .invalid("a \\u escape holds half of a surrogate pair")
+                }
+                appendUTF8(scalar, to: &out)
+            default: out.append(code)  // \" \\ \/
+            }
+        }
+    }
+
+    private static func hex4(_ bytes: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 << 4 | (hexValue(bytes[i + $1]) ?? 0) }
+    }
+
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            out.append(UInt8(scalar))
+        case 0x80..<0x800:
+            out.append(UInt8(0xC0 | scalar >> 6))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | scalar >> 12))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | scalar >> 18))
+            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Copies valid JSON text, dropping whitespace outside strings.
+    static func minify(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        var inString = false
+        var i = start
+        while i < end {
+            let byte = bytes[i]
+            if inString {
+                out.append(byte)
+                if byte == UInt8(ascii: "\\") {
+                    out.append(bytes[i + 1])
+                    i += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                out.append(byte)
+            } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                out.append(byte)
+            }
+            i += 1
+        }
+    }
+
+    /// A standalone JSON value as SQL text in the form a json column stores it, or nil when
+    /// the text is not one valid JSON value.
+    ///
+    /// `{ "a": 1 }` → `'{"a":1}'`, `"x"` → `'"x"'`, `42` → `42`, `null` → `NULL`.
+    static func storedForm(_ text: String) -> String? {
+        var bytes = Array(text.utf8)
+        bytes.append(0x20)  // a trailing number needs a byte after it to be complete
+        return bytes.withUnsafeBufferPointer { buffer -> String? in
+            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            var field = JSONField()
+            scanner.skipWhitespace()
+            do {
+                try scanner.scanValue(into: &field)
+            } catch {
+                return nil
+            }
+            scanner.skipWhitespace()
+            guard scanner.atEnd else { return nil }
+            let raw = String(decoding: buffer[field.start..<field.end], as: UTF8.self)
+            switch field.kind {
+            case .null: return "NULL"
+            case .integer, .float: return raw
+            case .string: return SQLQuote.literal("\"" + raw + "\"")
+            case .bigInteger: return nil
+            case .trueValue, .falseValue: return SQLQuote.literal(raw)
+            case .object, .array:
+                var out: [UInt8] = []
+                minify(buffer.baseAddress!, field.start, field.end, into: &out)
+                return SQLQuote.literal(String(decoding: out, as: UTF8.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// SQLite copies bound text and blobs, so the read buffer can move on.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Binds the fields of records to cached INSERT statements, checking each value against its
+/// column's type.
+///
+/// One statement is prepared per set of columns present in a record, so missing keys take the
+/// column default, and `--upsert` updates only the columns a record holds.
+final class RecordInserter {
+    private struct Column {
+        var name: String
+        var utf8: [UInt8]
+        var type: ColumnType
+    }
+
+    private let db: Database
+    private let table: String
+    private let conflict: InsertOptions.Conflict
+    private let alter: Bool
+    private var columns: [Column] = []
+    private var primaryKey: [String] = []
+    private var statements: [ColumnSet: Statement] = [:]
+    /// For each column, the index of the field that fills it in the current record, or -1.
+    private var slots: [Int] = []
+    private var present = ColumnSet()
+    private var scratch: [UInt8] = []
+    private(set) var written = 0
+    private(set) var addedColumns: [String] = []
+
+    init(db: Database, table: String, conflict: InsertOptions.Conflict, alter: Bool) throws {
+        self.db = db
+        self.table = table
+        self.conflict = conflict
+        self.alter = alter
+        try loadColumns()
+        if conflict == .upsert && primaryKey.isEmpty {
+            throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
+        }
+    }
+
+    private func loadColumns() throws {
+        let info = try TableInfo(db: db, table: table)
+        columns = info.columns.filter { !$0.isGenerated }.map { Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type) }
+        primaryKey = info.primaryKey
+        slots = Array(repeating: -1, count: columns.count)
+        present = ColumnSet(count: columns.count)
+    }
+
+    func insert(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position, source: String) throws {
+        func fail(_ message: String) -> JSONSQLError {
+            JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
+        }
+        present.clear()
+        for (fieldIndex, field) in fields.enumerated() {
+            var column = findColumn(field, bytes: bytes, hint: fieldIndex)
+            if column < 0 {
+                let key: String
+                do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
+                column = columns.firstIndex { $0.name.lowercased() == key.lowercased() } ?? -1
+                if column < 0 {
+                    guard alter else {
+                        throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
+                    }
+                    column = try addColumn(key, type: TypeInference.type(of: field, bytes: bytes))
+                }
+            }
+            if present.contains(column) {
+                throw fail("key \"\(columns[column].name)\" appears more than once")
+            }
+            present.insert(column)
+            slots[column] = fieldIndex
+        }
+        let statement = try statement(for: present)
+        let handle = statement.sqliteStatement
+        var parameter: Int32 = 1
+        for column in 0..<columns.count where present.contains(column) {
+            do {
+                try bind(fields[slots[column]], bytes: bytes, type: columns[column].type, to: handle, at: parameter)
+            } catch let mismatch as ValueMismatch {
+                let field = fields[slots[column]]
+                throw fail("column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))")
+            }
+            parameter += 1
+        }
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else {
+            var message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            if message.hasPrefix("UNIQUE constraint failed") && conflict == .fail {
+                message += "; add --replace, --ignore or --upsert to decide what a duplicate key does"
+            }
+            throw fail(message)
+        }
+        written += Int(sqlite3_changes(db.sqliteConnection))
+    }
+
+    /// The column a field fills, trying the column at the field's own position first because
+    /// records usually list their keys in the same order.
+    @inline(__always) private func findColumn(_ field: JSONField, bytes: UnsafePointer<UInt8>, hint: Int) -> Int {
+        guard !field.keyEscaped else { return -1 }
+        let length = field.keyEnd - field.keyStart
+        let key = UnsafeRawPointer(bytes + field.keyStart)
+        @inline(__always) func matches(_ column: Int) -> Bool {
+            columns[column].utf8.count == length && columns[column].utf8.withUnsafeBytes { memcmp($0.baseAddress!, key, length) == 0 }
+        }
+        if hint < columns.count && matches(hint) { return hint }
+        for column in 0..<columns.count where matches(column) { return column }
+        return -1
+    }
+
+    private func addColumn(_ name: String, type: ColumnType) throws -> Int {
+        try SQLQuote.checkName(name, kind: "column")
+        try db.alter(table: table) { t in
+            let column = t.add(column: name, type.declaredType.isEmpty ? nil : Database.ColumnType(rawValue: type.declaredType))
+            let quoted = SQLQuote.identifier(name)
+            switch type {
+            case .json: column.check(sql: "\(quoted) IS NULL OR json_valid(\(quoted))")
+            case .boolean: column.check(sql: "\(quoted) IN (0, 1)")
+            default: break
+            }
+        }
+        addedColumns.append(name)
+        let (previousPresent, previousSlots) = (present, slots)
+        try loadColumns()
+        // Keep the columns already matched in this record; the new column comes last.
+        for column in previousSlots.indices where previousPresent.contains(column) {
+            present.insert(column)
+            slots[column] = previousSlots[column]
+        }
+        statements.removeAll()
+        return columns.count - 1
+    }
+
+    private func statement(for set: ColumnSet) throws -> Statement {
+        if let statement = statements[set] { return statement }
+        let names = columns.indices.filter { set.contains($0) }.map { SQLQuote.identifier(columns[$0].name) }
+        let verb = switch conflict {
+        case .replace: "INSERT OR REPLACE INTO"
+        case .ignore: "INSERT OR IGNORE INTO"
+        case .fail, .upsert: "INSERT INTO"
+        }
+        var sql = names.isEmpty
+            ? "\(verb) \(SQLQuote.identifier(table)) DEFAULT VALUES"
+            : "\(verb) \(SQLQuote.identifier(table)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        if conflict == .upsert {
+            let key = Set(primaryKey.map { $0.lowercased() })
+            let updates = columns.indices.filter { set.contains($0) && !key.contains(columns[$0].name.lowercased()) }
+                .map { "\(SQLQuote.identifier(columns[$0].name)) = excluded.\(SQLQuote.identifier(columns[$0].name))" }
+            let target = primaryKey.map(SQLQuote.identifier).joined(separator: ", ")
+            sql += updates.isEmpty ? " ON CONFLICT (\(target)) DO NOTHING" : " ON CONFLICT (\(target)) DO UPDATE SET \(updates.joined(separator: ", "))"
+        }
+        let statement = try db.makeStatement(sql: sql)
+        statements[set] = statement
+        return statement
+    }
+
+    private struct ValueMismatch: Error {
+        var expectation: String
+    }
+
+    /// Binds one JSON value as the column's type stores it, or throws what the column expects.
+    @inline(__always)
+    private func bind(_ field: JSONField, bytes: UnsafePointer<UInt8>, type: ColumnType, to handle: OpaquePointer, at i: Int32) throws {
+        if field.kind == .null {
+            sqlite3_bind_null(handle, i)
+            return
+        }
+        switch type {
+        case .text:
+            guard field.kind == .string else { throw ValueMismatch(expectation: "expects a string") }
+            try bindString(field, bytes: bytes, to: handle, at: i)
+        case .integer:
+            switch field.kind {
+            case .integer: sqlite3_bind_int64(handle, i, field.integer)
+            case .float:
+                let value = strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil)
+                guard value == value.rounded(), abs(value) < 9.2e18 else { throw ValueMismatch(expectation: "expects an integer") }
+                sqlite3_bind_int64(handle, i, Int64(value))
+            case .bigInteger: throw ValueMismatch(expectation: "holds 64-bit integers")
+            default: throw ValueMismatch(expectation: "expects an integer")
+            }
+        case .real:
+            switch field.kind {
+            case .integer: sqlite3_bind_double(handle, i, Double(field.integer))
+            case .float, .bigInteger: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            default: throw ValueMismatch(expectation: "expects a number")
+            }
+        case .numeric:
+            switch field.kind {
+            case .integer: sqlite3_bind_int64(handle, i, field.integer)
+            case .float, .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
+            default: throw ValueMismatch(expectation: "expects a number")
+            }
+        case .boolean:
+            switch field.kind {
+            case .trueValue: sqlite3_bind_int64(handle, i, 1)
+            case .falseValue: sqlite3_bind_int64(handle, i, 0)
+            default: throw ValueMismatch(expectation: "expects true or false")
+            }
+        case .date, .datetime:
+            let stamp: DateTimeValue?
+            switch field.kind {
+            case .string where !field.escaped:
+                stamp = DateTimeValue.parse(UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start))
+            case .integer: stamp = DateTimeValue(unixSeconds: Double(field.integer))
+            case .float: stamp = DateTimeValue(unixSeconds: strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            default: stamp = nil
+            }
+            guard let stamp else {
+                throw ValueMismatch(expectation: type == .date
+                    ? "expects a date like 2024-05-01"
+                    : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds")
+            }
+            let text = type == .date ? stamp.dateText : stamp.dateTimeText
+            sqlite3_bind_text(handle, i, text, -1, SQLITE_TRANSIENT)
+        case .blob:
+            guard field.kind == .string, !field.escaped || true else { throw ValueMismatch(expectation: "expects base64 text") }
+            try decodeString(field, bytes: bytes)
+            guard let data = Data(base64Encoded: Data(scratch)) else { throw ValueMismatch(expectation: "expects base64 text") }
+            _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, i, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
+        case .json:
+            switch field.kind {
+            case .integer: sqlite3_bind_int64(handle, i, field.integer)
+            case .float: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .bigInteger: throw ValueMismatch(expectation: "keeps numbers within 64-bit integers; quote larger ones as strings")
+            case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
+            case .trueValue: sqlite3_bind_text(handle, i, "true", 4, SQLITE_TRANSIENT)
+            case .falseValue: sqlite3_bind_text(handle, i, "false", 5, SQLITE_TRANSIENT)
+            case .object, .array: bindContainer(field, bytes: bytes, to: handle, at: i)
+            case .null: sqlite3_bind_null(handle, i)
+            }
+        case .any:
+            switch field.kind {
+            case .string: try bindString(field, bytes: bytes, to: handle, at: i)
+            case .integer: sqlite3_bind_int64(handle, i, field.integer)
+            case .float: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
+            case .trueValue: sqlite3_bind_int64(handle, i, 1)
+            case .falseValue: sqlite3_bind_int64(handle, i, 0)
+            case .object, .array: bindContainer(field, bytes: bytes, to: handle, at: i)
+            case .null: sqlite3_bind_null(handle, i)
+            }
+        }
+    }
+
+    @inline(__always) private func bindSpan(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32) {
+        sqlite3_bind_text(handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), SQLITE_TRANSIENT)
+    }
+
+    private func decodeString(_ field: JSONField, bytes: UnsafePointer<UInt8>) throws {
+        do {
+            try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
+        } catch ScanFailure.invalid(let message) {
+            throw ValueMismatch(expectation: "cannot hold this string (\(message))")
+        }
+    }
+
+    @inline(__always) private func bindString(_ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32) throws {
+        guard field.escaped else {
+            bindSpan(bytes, field.start, field.end, to: handle, at: i)
+            return
+        }
+        try decodeString(field, bytes: bytes)
+        scratch.withUnsafeBytes { raw in
+            _ = sqlite3_bind_text(handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), SQLITE_TRANSIENT)
+        }
+    }
+
+    /// Objects and arrays are stored as compact JSON text.
+    @inline(__always) private func bindContainer(_ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32) {
+        guard field.escaped else {
+            bindSpan(bytes, field.start, field.end, to: handle, at: i)
+            return
+        }
+        JSONText.minify(bytes, field.start, field.end, into: &scratch)
+        scratch.withUnsafeBytes { raw in
+            _ = sqlite3_bind_text(handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), SQLITE_TRANSIENT)
+        }
+    }
+
+    private func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {
+        let start = field.kind == .string ? field.start - 1 : field.start
+        let end = field.kind == .string ? field.end + 1 : field.end
+        var text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: min(end - start, 60)), as: UTF8.self)
+        if end - start > 60 { text += "…" }
+        return "\(field.kind.name) \(text)"
+    }
+}
+
+/// A set of column positions, hashable so it can key the statement cache.
+struct ColumnSet: Hashable {
+    private var words: [UInt64]
+
+    init(count: Int = 0) {
+        words = Array(repeating: 0, count: max(1, (count + 63) / 64))
+    }
+
+    @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+    @inline(__always) mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
+    @inline(__always) mutating func clear() {
+        for i in words.indices { words[i] = 0 }
+    }
+}

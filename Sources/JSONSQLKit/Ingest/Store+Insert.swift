@@ -1,0 +1,81 @@
+import GRDB
+
+extension Store {
+    /// Inserts every record of `sources` in one transaction: on any error nothing is inserted.
+    ///
+    /// A missing table is created from the data, with types inferred from the first records.
+    public func insert(from sources: [InputSource], options: InsertOptions,
+                       progress: ((InsertProgress) -> Void)? = nil) throws -> InsertResult {
+        defer { sources.forEach { $0.close() } }
+        try SQLQuote.checkName(options.table, kind: "table")
+        let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
+        return try write { db in
+            var tableName = options.table
+            var readers = sources.map { RecordReader(source: $0) }
+            var fields: [JSONField] = []
+            var sample: [SampleRecord] = []
+            let existing = try Self.tableNames(db)
+            if let match = existing.first(where: { $0.lowercased() == options.table.lowercased() }) {
+                tableName = match
+                if !options.primaryKey.isEmpty {
+                    let key = try TableInfo(db: db, table: match).primaryKey
+                    if key.map({ $0.lowercased() }) != options.primaryKey.map({ $0.lowercased() }) {
+                        throw JSONSQLError("--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(match) (\(key.isEmpty ? "none" : key.joined(separator: ",")))")
+                    }
+                }
+            } else {
+                // Read a sample to choose the column types, then create the table.
+                var inference = TypeInference()
+                readLoop: for (index, reader) in readers.enumerated() {
+                    while sample.count < options.inferenceSample {
+                        guard let position = try reader.next(into: &fields) else { continue readLoop }
+                        let bytes = Array(UnsafeBufferPointer(start: reader.bytes + position.start, count: position.end - position.start))
+                        do {
+                            try inference.observe(fields, bytes: reader.bytes)
+                        } catch let error as JSONSQLError {
+                            throw JSONSQLError("\(reader.source.name):\(position.line): record \(position.record): \(error)")
+                        }
+                        sample.append(SampleRecord(bytes: bytes, position: position, source: index))
+                    }
+                    break
+                }
+                if sample.isEmpty {
+                    throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
+                }
+                let spec = try TableSpec(name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
+                                         primaryKey: options.primaryKey)
+                try spec.create(in: db, ifNotExists: false)
+            }
+            let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
+            var records = 0
+            func report(_ reader: RecordReader) {
+                progress?(InsertProgress(records: records, bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead, totalBytes: totalBytes))
+            }
+            for record in sample {
+                try record.bytes.withUnsafeBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                    try? scanner.scanRecord(into: &fields)
+                    try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
+                }
+                records += 1
+            }
+            for reader in readers {
+                while let position = try reader.next(into: &fields) {
+                    try inserter.insert(fields, bytes: reader.bytes, at: position, source: reader.source.name)
+                    records += 1
+                    if records & 0x3FFF == 0 { report(reader) }
+                }
+            }
+            readers.removeAll()
+            return InsertResult(table: tableName, records: records, written: inserter.written,
+                                createdTable: !sample.isEmpty, addedColumns: inserter.addedColumns)
+        }
+    }
+}
+
+/// A record read while choosing column types, kept to insert once the table exists.
+private struct SampleRecord {
+    var bytes: [UInt8]
+    var position: RecordReader.Position
+    var source: Int
+}

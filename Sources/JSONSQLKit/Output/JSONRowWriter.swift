@@ -1,0 +1,77 @@
+import GRDBSQLite
+
+/// Rows as a JSON array (`json`) or one object a line (`jsonl`).
+///
+/// json columns nest as JSON, booleans print as true/false, numbers as numbers, NULL as null,
+/// blobs as base64 strings. An empty result is `[]`.
+final class JSONRowWriter: RowWriter {
+    private let out: OutputBuffer
+    private let lines: Bool
+    private let kinds: [OutputKind]
+    /// `{"name":` and `,"score":`, encoded once.
+    private let keyPrefixes: [[UInt8]]
+    private var rows = 0
+    private var scratch: [UInt8] = []
+
+    init(columns: [OutputColumn], out: OutputBuffer, lines: Bool) {
+        self.out = out
+        self.lines = lines
+        kinds = columns.map(\.kind)
+        keyPrefixes = columns.enumerated().map { index, column in
+            let key = OutputBuffer()
+            JSONEncoding.appendString(column.name, to: key)
+            return Array(((index == 0 ? "{" : ",") + key.text + ":").utf8)
+        }
+    }
+
+    func write(_ row: SQLiteRow) throws {
+        if !lines { out.append(rows == 0 ? Array("[\n".utf8) : Array(",\n".utf8)) }
+        rows += 1
+        if keyPrefixes.isEmpty { out.append(UInt8(ascii: "{")) }
+        for i in 0..<keyPrefixes.count {
+            out.append(keyPrefixes[i])
+            appendValue(row, Int32(i), kinds[i])
+        }
+        out.append(UInt8(ascii: "}"))
+        if lines { out.append(0x0A) }
+        try out.flushIfFull()
+    }
+
+    @inline(__always) private func appendValue(_ row: SQLiteRow, _ i: Int32, _ kind: OutputKind) {
+        switch row.type(i) {
+        case SQLITE_NULL:
+            out.append(Array("null".utf8))
+        case SQLITE_INTEGER:
+            let value = row.int64(i)
+            if kind == .boolean {
+                out.append(value != 0 ? Array("true".utf8) : Array("false".utf8))
+            } else {
+                JSONEncoding.appendInteger(value, to: out)
+            }
+        case SQLITE_FLOAT:
+            JSONEncoding.appendNumber(row.double(i), to: out)
+        case SQLITE_BLOB:
+            JSONEncoding.appendString(row.blob(i).base64EncodedString(), to: out)
+        default:
+            let text = row.text(i)
+            guard kind == .json else {
+                JSONEncoding.appendString(text, to: out)
+                return
+            }
+            switch JSONEncoding.validate(text) {
+            case .compact: out.append(text)
+            case .spaced:
+                JSONText.minify(text.baseAddress!, 0, text.count, into: &scratch)
+                out.append(scratch)
+            case .invalid:
+                // Text in a json column written by another tool that is not JSON: keep it as a string.
+                JSONEncoding.appendString(text, to: out)
+            }
+        }
+    }
+
+    func finish() throws {
+        if !lines { out.append(rows == 0 ? "[]\n" : "\n]\n") }
+        try out.flush()
+    }
+}

@@ -1,0 +1,54 @@
+/// How rows are printed.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// One JSON array of objects.
+    case json
+    /// One JSON object a line.
+    case jsonl
+    /// Aligned columns with a header.
+    case table
+    /// RFC 4180 CSV with a header row.
+    case csv
+
+    func makeWriter(columns: [OutputColumn], out: OutputBuffer) -> any RowWriter {
+        switch self {
+        case .json: JSONRowWriter(columns: columns, out: out, lines: false)
+        case .jsonl: JSONRowWriter(columns: columns, out: out, lines: true)
+        case .table: TableRowWriter(columns: columns, out: out)
+        case .csv: CSVRowWriter(columns: columns, out: out)
+        }
+    }
+}
+
+/// How a result column's values print: the declared type decides, not the look of a value.
+public enum OutputKind: Sendable, Equatable {
+    /// Text is JSON and is nested as is; numbers are numbers.
+    case json
+    /// 1 and 0 print as true and false.
+    case boolean
+    /// Values print by their SQLite storage class; blobs as base64.
+    case natural
+
+    init(_ type: ColumnType) {
+        switch type {
+        case .json: self = .json
+        case .boolean: self = .boolean
+        default: self = .natural
+        }
+    }
+}
+
+public struct OutputColumn: Sendable, Equatable {
+    public var name: String
+    public var kind: OutputKind
+
+    public init(name: String, kind: OutputKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// Writes rows in one format, streaming them as they are read.
+protocol RowWriter: AnyObject {
+    func write(_ row: SQLiteRow) throws
+    func finish() throws
+}

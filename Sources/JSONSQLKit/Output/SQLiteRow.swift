@@ -1,0 +1,43 @@
+import Foundation
+import GRDBSQLite
+
+/// The current row of a stepping statement, read without copying.
+struct SQLiteRow {
+    let statement: OpaquePointer
+
+    @inline(__always) func type(_ i: Int32) -> Int32 { sqlite3_column_type(statement, i) }
+    @inline(__always) func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(statement, i) }
+    @inline(__always) func double(_ i: Int32) -> Double { sqlite3_column_double(statement, i) }
+
+    /// The UTF-8 bytes of a text value, valid until the next step.
+    @inline(__always) func text(_ i: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = sqlite3_column_text(statement, i) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, i)))
+    }
+
+    func blob(_ i: Int32) -> Data {
+        guard let pointer = sqlite3_column_blob(statement, i) else { return Data() }
+        return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, i)))
+    }
+
+    /// A value as display text, for the table and CSV formats.
+    func displayText(_ i: Int32, kind: OutputKind) -> String? {
+        switch type(i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER:
+            let value = int64(i)
+            return kind == .boolean ? (value != 0 ? "true" : "false") : String(value)
+        case SQLITE_FLOAT: return JSONEncoding.number(double(i))
+        case SQLITE_BLOB: return blob(i).base64EncodedString()
+        default:
+            let bytes = text(i)
+            guard kind == .json else { return String(decoding: bytes, as: UTF8.self) }
+            var minified: [UInt8] = []
+            if let base = bytes.baseAddress, JSONEncoding.validate(bytes) == .spaced {
+                JSONText.minify(base, 0, bytes.count, into: &minified)
+                return String(decoding: minified, as: UTF8.self)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// A column, optionally followed by a path into the JSON it holds: `address.country`,
+/// `tags[0]`, `customer."first name"`, `tags[-1]`.
+public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
+    public enum Segment: Sendable, Equatable {
+        case key(String)
+        /// Negative indexes count from the end: -1 is the last element.
+        case index(Int)
+    }
+
+    public var column: String
+    public var segments: [Segment]
+
+    public init(column: String, segments: [Segment] = []) {
+        self.column = column
+        self.segments = segments
+    }
+
+    /// Parses a whole path, such as an `--order-by` or `index` argument.
+    public init(parsing text: String) throws {
+        var cursor = TextCursor(text)
+        cursor.skipSpaces()
+        self = try JSONPath.parse(&cursor)
+        cursor.skipSpaces()
+        if !cursor.atEnd {
+            throw JSONSQLError("unexpected '\(cursor.rest)' after the path \(self) in '\(text)'")
+        }
+    }
+
+    static func parse(_ cursor: inout TextCursor) throws -> JSONPath {
+        let column = try segmentName(&cursor)
+        var path = JSONPath(column: column)
+        while let c = cursor.current {
+            if c == "." {
+                cursor.index += 1
+                path.segments.append(.key(try segmentName(&cursor)))
+            } else if c == "[" {
+                cursor.index += 1
+                cursor.skipSpaces()
+                if cursor.current == "\"" || cursor.current == "'" {
+                    path.segments.append(.key(try cursor.quotedString()))
+                } else {
+                    var digits = ""
+                    if cursor.skip("-") { digits = "-" }
+                    while let d = cursor.current, d.properties.numericType == .decimal, d.isASCII {
+                        digits.unicodeScalars.append(d)
+                        cursor.index += 1
+                    }
+                    guard let index = Int(digits) else {
+                        throw JSONSQLError("expected an array index like [0] or [-1] in the path after \(path)")
+                    }
+                    path.segments.append(.index(index))
+                }
+                cursor.skipSpaces()
+                guard cursor.skip("]") else { throw JSONSQLError("expected ']' in the path after \(path)") }
+            } else {
+                break
+            }
+        }
+        return path
+    }
+
+    private static func segmentName(_ cursor: inout TextCursor) throws -> String {
+        if cursor.current == "\"" || cursor.current == "'" { return try cursor.quotedString() }
+        let word = cursor.bareWord()
+        if word.isEmpty {
+            let found = cursor.current.map { "'\($0)'" } ?? "the end"
+            throw JSONSQLError("expected a column or key name, found \(found)")
+        }
+        return word
+    }
+
+    /// The path as the user would type it: `address.country`, `customer."first name"`.
+    public var description: String {
+        var text = Self.displayName(column)
+        for segment in segments {
+            switch segment {
+            case .key(let key): text += "." + Self.displayName(key)
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    private static func displayName(_ name: String) -> String {
+        let plain = !name.isEmpty && !name.unicodeScalars.contains(where: TextCursor.isDelimiter)
+        return plain ? name : "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// The canonical SQLite JSON path: `$.address.country`, `$."first name"`, `$.tags[#-1]`.
+    ///
+    /// Every index and filter renders paths through here, because SQLite uses an expression
+    /// index only when the query spells the path exactly as the index does.
+    public func sqlitePath() throws -> String {
+        var text = "$"
+        for segment in segments {
+            switch segment {
+            case .key(let key):
+                if key.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" }) {
+                    throw JSONSQLError("the key \(key.debugDescription) contains a quote or backslash, which SQLite JSON paths cannot address")
+                }
+                let simple = key.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
+                    && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                text += simple ? "." + key : ".\"" + key + "\""
+            case .index(let index):
+                text += index >= 0 ? "[\(index)]" : "[#\(index)]"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,92 @@
+/// A position in user-typed text, shared by the path and `--where` parsers.
+struct TextCursor {
+    let scalars: [Unicode.Scalar]
+    var index = 0
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+    }
+
+    var atEnd: Bool { index >= scalars.count }
+    var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+    func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+        index + offset < scalars.count ? scalars[index + offset] : nil
+    }
+
+    mutating func skipSpaces() {
+        while let c = current, c.properties.isWhitespace { index += 1 }
+    }
+
+    mutating func skip(_ c: Unicode.Scalar) -> Bool {
+        guard current == c else { return false }
+        index += 1
+        return true
+    }
+
+    /// The rest of the text from here, for messages.
+    var rest: String { String(String.UnicodeScalarView(scalars[min(index, scalars.count)...])) }
+
+    /// A scalar that ends a name in a path: whitespace or punctuation.
+    static func isDelimiter(_ c: Unicode.Scalar) -> Bool {
+        c.properties.isWhitespace || "()[],\"'=<>!~:.".unicodeScalars.contains(c)
+    }
+
+    /// A scalar that ends a bare value: like a name, but `1.5.2` and `10:30` stay whole.
+    static func endsValue(_ c: Unicode.Scalar) -> Bool {
+        c.properties.isWhitespace || "()[],\"'=<>!~".unicodeScalars.contains(c)
+    }
+
+    /// Reads a quoted string at the cursor: `"..."` with JSON escapes, or `'...'` with `''`.
+    mutating func quotedString() throws -> String {
+        guard let quote = current, quote == "\"" || quote == "'" else {
+            throw JSONSQLError("expected a quoted string")
+        }
+        let start = index
+        index += 1
+        var out = String.UnicodeScalarView()
+        while let c = current {
+            index += 1
+            if c == quote {
+                if quote == "'" && current == "'" {
+                    out.append("'")
+                    index += 1
+                    continue
+                }
+                return String(out)
+            }
+            if c == "\\" && quote == "\"" {
+                guard let e = current else { break }
+                index += 1
+                switch e {
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case "b": out.append("\u{08}")
+                case "f": out.append("\u{0C}")
+                case "u":
+                    guard index + 4 <= scalars.count,
+                        let code = UInt32(String(String.UnicodeScalarView(scalars[index..<index + 4])), radix: 16),
+                        let scalar = Unicode.Scalar(code)
+                    else { throw JSONSQLError("invalid \\u escape in \(String(String.UnicodeScalarView(scalars[start...])))") }
+                    out.append(scalar)
+                    index += 4
+                default: out.append(e)
+                }
+                continue
+            }
+            out.append(c)
+        }
+        throw JSONSQLError("unterminated string \(String(String.UnicodeScalarView(scalars[start...])))")
+    }
+
+    /// Reads a run of scalars up to a delimiter.
+    mutating func bareWord(endingAt isEnd: (Unicode.Scalar) -> Bool = TextCursor.isDelimiter) -> String {
+        var out = String.UnicodeScalarView()
+        while let c = current, !isEnd(c) {
+            out.append(c)
+            index += 1
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,137 @@
+import GRDB
+import GRDBSQLite
+
+extension Store {
+    /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
+    @discardableResult
+    public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+        try read { db in
+            let query = try spec.build(table: try TableInfo(db: db, table: spec.table))
+            return try Self.stream(query, db: db, format: format, to: out)
+        }
+    }
+
+    /// Runs SQL given by the user, with named or positional parameters.
+    @discardableResult
+    ///
+    /// Parameter values are typed like `--where` literals: `42` is a number, `"42"` and
+    /// `DE` are text, `null` is NULL.
+    public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> Int {
+        let parameters = parameters.mapValues(Self.parameterValue)
+        let work = { (db: Database) throws -> Int in
+            try Self.stream(SQLQuery(sql: sql), parameters: parameters, db: db, format: format, to: out)
+        }
+        do {
+            // Statements that write need a write transaction; reads run in a read-only one.
+            return try queue.writeWithoutTransaction { db in
+                let statement = try db.makeStatement(sql: sql)
+                if statement.isReadonly { return try db.readOnly { try work(db) } }
+                var count = 0
+                try db.inTransaction(.immediate) {
+                    count = try work(db)
+                    return .commit
+                }
+                return count
+            }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// The SQL of a query and SQLite's plan for it, as text lines.
+    public func explain(_ spec: QuerySpec) throws -> String {
+        try read { db in
+            let query = try spec.build(table: try TableInfo(db: db, table: spec.table))
+            return try Self.plan(query, db: db)
+        }
+    }
+
+    /// The plan of user SQL.
+    public func explain(sql: String, parameters: [String: String]) throws -> String {
+        try read { db in try Self.plan(SQLQuery(sql: sql), parameters: parameters.mapValues(Self.parameterValue), db: db) }
+    }
+
+    static func parameterValue(_ text: String) -> DatabaseValue {
+        var cursor = TextCursor(text)
+        if (text.hasPrefix("\"") || text.hasPrefix("'")), let quoted = try? cursor.quotedString(), cursor.atEnd {
+            return quoted.databaseValue
+        }
+        switch FilterParser.literal(bare: text) {
+        case .integer(let value): return value.databaseValue
+        case .real(let value, _): return value.databaseValue
+        case .null: return .null
+        case .bool(let value): return (value ? 1 : 0).databaseValue
+        case .string: return text.databaseValue
+        }
+    }
+
+    static func plan(_ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database) throws -> String {
+        let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + query.sql)
+        try bind(query, parameters: parameters, to: statement)
+        var lines = ["QUERY PLAN"]
+        var depth: [Int: Int] = [0: 0]
+        let rows = try Row.fetchAll(statement)
+        for (index, row) in rows.enumerated() {
+            let id: Int = row["id"], parent: Int = row["parent"], detail: String = row["detail"]
+            let level = (depth[parent] ?? 0) + 1
+            depth[id] = level
+            let isLast = !rows[(index + 1)...].contains { ($0["parent"] as Int) == parent }
+            let indent = String(repeating: "   ", count: level - 1)
+            lines.append(indent + (isLast ? "`--" : "|--") + detail)
+        }
+        var text = "-- " + query.sql + "\n"
+        if !query.arguments.isEmpty {
+            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+        }
+        return text + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Binds the values a query built, or the `--param` values of user SQL.
+    private static func bind(_ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement) throws {
+        let handle = statement.sqliteStatement
+        let count = sqlite3_bind_parameter_count(handle)
+        guard query.arguments.isEmpty else {
+            try statement.setArguments(StatementArguments(query.arguments))
+            return
+        }
+        // Names without their prefix (`:name`, `@name`, `$name`); nil for a positional `?`.
+        let names: [String?] = (0..<count).map { i in
+            sqlite3_bind_parameter_name(handle, i + 1).map { String(String(cString: $0).dropFirst()) }
+        }
+        for name in parameters.keys where !names.contains(name) {
+            let used = names.compactMap { $0 }
+            throw JSONSQLError("--param \(name) is not used by the SQL" + (used.isEmpty ? "" : "; it uses :\(used.joined(separator: ", :"))"))
+        }
+        let missing = names.filter { $0 == nil || parameters[$0!] == nil }
+        if !missing.isEmpty {
+            throw JSONSQLError("the SQL needs a value for \(missing.map { $0.map { ":" + $0 } ?? "?" }.joined(separator: ", ")); give it with --param NAME=VALUE")
+        }
+        if count > 0 { try statement.setArguments(StatementArguments(parameters)) }
+    }
+
+    static func stream(_ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+        let statement = try db.makeStatement(sql: query.sql)
+        try bind(query, parameters: parameters, to: statement)
+        let handle = statement.sqliteStatement
+        let columns = query.columns ?? (0..<sqlite3_column_count(handle)).map { i in
+            let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
+            return OutputColumn(name: String(cString: sqlite3_column_name(handle, i)),
+                                kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
+        }
+        let writer = format.makeWriter(columns: columns, out: out)
+        let row = SQLiteRow(statement: handle)
+        var count = 0
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            try writer.write(row)
+            count += 1
+        }
+        sqlite3_reset(handle)
+        try writer.finish()
+        return count
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// One column of a table to create, as written on the command line: `NAME:TYPE[:MODIFIER]...`.
+///
+/// Modifiers: `pk`, `notnull`, `unique`, `default=VALUE`. The name may be double-quoted to
+/// hold a colon: `"a:b":text`.
+public struct ColumnSpec: Sendable, Equatable {
+    public var name: String
+    public var type: ColumnType
+    public var primaryKey = false
+    public var notNull = false
+    public var unique = false
+    /// The default as SQL text, already checked against the type (`'DE'`, `0`, `(strftime(...))`).
+    public var defaultSQL: String?
+
+    public init(name: String, type: ColumnType) {
+        self.name = name
+        self.type = type
+    }
+
+    public init(parsing text: String) throws {
+        var parts = try Self.split(text)
+        guard parts.count >= 2 else {
+            throw JSONSQLError("column '\(text)' needs a type: write NAME:TYPE, e.g. \(text):text")
+        }
+        let name = parts.removeFirst()
+        try SQLQuote.checkName(name, kind: "column")
+        self.init(name: name, type: try ColumnType(userName: parts.removeFirst()))
+        for modifier in parts {
+            let (key, value) = modifier.splitOnce("=")
+            switch key.lowercased() {
+            case "pk", "primarykey", "primary-key": primaryKey = true
+            case "notnull", "not-null": notNull = true
+            case "unique": unique = true
+            case "default":
+                guard let value else {
+                    throw JSONSQLError("modifier 'default' needs a value: default=VALUE")
+                }
+                defaultSQL = try Self.defaultSQL(value, type: type, column: name)
+            default:
+                throw JSONSQLError(
+                    "unknown modifier '\(modifier)' on column '\(name)'; modifiers are: pk, notnull, unique, default=VALUE")
+            }
+        }
+    }
+
+    /// Splits on `:` outside a leading double-quoted name.
+    private static func split(_ text: String) throws -> [String] {
+        guard text.hasPrefix("\"") else { return text.components(separatedBy: ":") }
+        let rest = text.dropFirst()
+        guard let close = rest.firstIndex(of: "\"") else {
+            throw JSONSQLError("column '\(text)' has an unterminated quoted name")
+        }
+        let name = String(rest[..<close])
+        let after = rest[rest.index(after: close)...]
+        guard after.hasPrefix(":") else { return [name] }
+        return [name] + after.dropFirst().components(separatedBy: ":")
+    }
+
+    /// Renders a `default=VALUE` as SQL, refusing values that do not fit the column's type.
+    static func defaultSQL(_ value: String, type: ColumnType, column: String) throws -> String {
+        if value.lowercased() == "null" { return "NULL" }
+        let fail = { JSONSQLError("default '\(value)' does not fit column '\(column)' of type \(type.rawValue)") }
+        switch type {
+        case .text:
+            return SQLQuote.literal(value)
+        case .integer:
+            guard let int = Int64(value) else { throw fail() }
+            return String(int)
+        case .real, .numeric:
+            guard let number = Double(value), number.isFinite else { throw fail() }
+            return type == .real ? "\(number)" : value
+        case .boolean:
+            switch value.lowercased() {
+            case "true", "1": return "1"
+            case "false", "0": return "0"
+            default: throw fail()
+            }
+        case .date, .datetime:
+            if value.lowercased() == "now" {
+                return type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
+            }
+            guard let stamp = DateTimeValue.parse(value) else { throw fail() }
+            return SQLQuote.literal(type == .date ? stamp.dateText : stamp.dateTimeText)
+        case .json:
+            guard let value = JSONText.storedForm(value) else { throw fail() }
+            return value
+        case .blob:
+            guard let data = Data(base64Encoded: value) else { throw fail() }
+            return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .any:
+            if Int64(value) != nil || (Double(value)?.isFinite ?? false) { return value }
+            return SQLQuote.literal(value)
+        }
+    }
+}
+
+extension String {
+    /// `"a=b=c"` → `("a", "b=c")`; `"a"` → `("a", nil)`.
+    func splitOnce(_ separator: Character) -> (String, String?) {
+        guard let index = firstIndex(of: separator) else { return (self, nil) }
+        return (String(self[..<index]), String(self[self.index(after: index)...]))
+    }
+}

@@ -1,0 +1,52 @@
+/// The type of a column as jsonsql understands it, kept in the schema as the declared type.
+///
+/// The declared type is how every later command knows that `address` holds JSON or that
+/// `active` holds booleans: SQLite itself only keeps a storage class per value.
+public enum ColumnType: String, CaseIterable, Sendable {
+    case text, integer, real, numeric, boolean, blob, date, datetime, json, any
+
+    /// The type written into `CREATE TABLE`.
+    ///
+    /// `any` is written with no declared type: a column declared `ANY` in an ordinary table has
+    /// NUMERIC affinity and would turn the string `"42"` into the integer 42.
+    public var declaredType: String {
+        self == .any ? "" : rawValue.uppercased()
+    }
+
+    /// Reads a declared type back, including the types other tools write (`VARCHAR(20)`,
+    /// `TIMESTAMP`, `FLOAT`), following SQLite's affinity rules for the rest.
+    public init(declaredType: String) {
+        let upper = declaredType.uppercased().trimmingCharacters(in: .whitespaces)
+        switch upper {
+        case "": self = .any
+        case "ANY": self = .any
+        case "JSON", "JSONB": self = .json
+        case "BOOLEAN", "BOOL": self = .boolean
+        case "DATE": self = .date
+        case "DATETIME", "TIMESTAMP": self = .datetime
+        case "NUMERIC", "DECIMAL": self = .numeric
+        default:
+            if upper.contains("INT") { self = .integer }
+            else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") { self = .text }
+            else if upper.contains("BLOB") { self = .blob }
+            else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") { self = .real }
+            else { self = .numeric }
+        }
+    }
+
+    /// Parses a type as the user writes it in `NAME:TYPE`.
+    public init(userName: String) throws {
+        let lower = userName.lowercased()
+        let aliases: [String: ColumnType] = [
+            "int": .integer, "bool": .boolean, "float": .real, "double": .real, "str": .text,
+            "string": .text, "timestamp": .datetime, "decimal": .numeric,
+        ]
+        guard let type = ColumnType(rawValue: lower) ?? aliases[lower] else {
+            let names = ColumnType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw JSONSQLError("unknown type '\(userName)'; types are: \(names)")
+        }
+        self = type
+    }
+}
+
+import Foundation

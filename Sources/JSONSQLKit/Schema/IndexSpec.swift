@@ -1,0 +1,42 @@
+import GRDB
+
+/// An index on paths of a table, built from the same SQL that filters and sorts use.
+public struct IndexSpec: Sendable {
+    public var table: String
+    public var paths: [JSONPath]
+    public var name: String?
+    public var unique = false
+    public var ifNotExists = false
+
+    public init(table: String, paths: [JSONPath]) {
+        self.table = table
+        self.paths = paths
+    }
+
+    /// `player` + `address.country` → `player_on_address_country`.
+    public var defaultName: String {
+        let parts = paths.map { path in
+            path.description.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+                .split(separator: "_").joined(separator: "_")
+        }
+        return "\(table)_on_\(parts.joined(separator: "_and_"))"
+    }
+
+    /// Creates the index with GRDB's schema API.
+    ///
+    ///     CREATE INDEX "player_on_address_country" ON "player"("address" ->> '$.country')
+    func create(in db: Database, table info: TableInfo) throws -> String {
+        let name = self.name ?? defaultName
+        try SQLQuote.checkName(name, kind: "index")
+        let expressions = try paths.map { SQL(sql: try ResolvedPath($0, in: info).valueSQL) }
+        var options: IndexOptions = []
+        if unique { options.insert(.unique) }
+        if ifNotExists { options.insert(.ifNotExists) }
+        if !ifNotExists, try db.indexes(on: info.name).contains(where: { $0.name == name })
+            || String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [name]) != nil {
+            throw JSONSQLError("an index named \(name) already exists; add --if-not-exists to keep it, or choose another --name")
+        }
+        try db.create(index: name, on: info.name, expressions: expressions, options: options)
+        return name
+    }
+}

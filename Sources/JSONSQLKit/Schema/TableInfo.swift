@@ -1,0 +1,68 @@
+import GRDB
+
+/// A column as found in the schema.
+public struct ColumnInfo: Sendable, Equatable {
+    public var name: String
+    public var type: ColumnType
+    public var declaredType: String
+    public var notNull: Bool
+    public var defaultSQL: String?
+    /// 1-based position in the primary key, 0 when not part of it.
+    public var primaryKeyIndex: Int
+    public var isGenerated: Bool
+}
+
+/// A table's columns, read from the database.
+public struct TableInfo: Sendable {
+    public var name: String
+    public var columns: [ColumnInfo]
+
+    init(db: Database, table: String) throws {
+        name = table
+        columns = try Row.fetchAll(db, sql: "SELECT * FROM pragma_table_xinfo(?)", arguments: [table]).compactMap { row in
+            let hidden: Int = row["hidden"]
+            if hidden == 1 { return nil }  // hidden columns of virtual tables
+            let declared: String = row["type"] ?? ""
+            return ColumnInfo(
+                name: row["name"], type: ColumnType(declaredType: declared), declaredType: declared,
+                notNull: row["notnull"], defaultSQL: row["dflt_value"], primaryKeyIndex: row["pk"],
+                isGenerated: hidden >= 2)
+        }
+        if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
+    }
+
+    /// The column with this name, compared as SQLite does (ASCII case-insensitively).
+    public func column(named name: String) -> ColumnInfo? {
+        columns.first { $0.name == name } ?? columns.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// A column or an error that lists the columns and suggests the nearest name.
+    public func requireColumn(_ name: String) throws -> ColumnInfo {
+        if let column = column(named: name) { return column }
+        let names = columns.map(\.name)
+        var message = "no column '\(name)' in table '\(self.name)'"
+        if let near = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
+            editDistance(near, name) <= max(2, name.count / 3) {
+            message += "; did you mean '\(near)'?"
+        }
+        return try { throw JSONSQLError(message + " (columns: \(names.joined(separator: ", ")))") }()
+    }
+
+    public var primaryKey: [String] {
+        columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(\.name)
+    }
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.lowercased()), b = Array(b.lowercased())
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

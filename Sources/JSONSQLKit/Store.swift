@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// An open jsonsql database: the entry point of every operation.
+public final class Store {
+    /// How a command needs the database file.
+    public enum Access: Sendable {
+        /// The file must exist; it is opened for reading only.
+        case read
+        /// The file must exist.
+        case write
+        /// The file is created when missing.
+        case create
+    }
+
+    /// The oldest SQLite with the `->>` operator that every path renders to.
+    public static let minimumSQLiteVersion: Int32 = 3_038_000
+
+    public let path: String
+    let queue: DatabaseQueue
+
+    public init(path: String, access: Access, busyTimeout: TimeInterval = 5) throws {
+        let version = sqlite3_libversion_number()
+        guard version >= Self.minimumSQLiteVersion else {
+            throw JSONSQLError("SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
+        }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory, not a database file") }
+        if !exists && access != .create {
+            throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
+        }
+        var configuration = Configuration()
+        configuration.readonly = access == .read
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "jsonsql"
+        self.path = path
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Reading the schema proves the file is a database before any command relies on it.
+            _ = try queue.read { db in try db.schemaVersion() }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs database work, turning SQLite errors into readable ones.
+    func read<T>(_ work: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.read(work)
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs database work in one transaction that takes the write lock at once.
+    func write<T>(_ work: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try work(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    static func translate(_ error: Error, path: String) -> Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return JSONSQLError("\(path) is not a SQLite database")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return JSONSQLError("\(path) is locked by another process; try again, or wait longer with --timeout")
+        case .SQLITE_READONLY: return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
+        case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
+        default: return JSONSQLError(error.message ?? "\(error)")
+        }
+    }
+
+    /// The names of the tables, in creation order, without SQLite's internal ones.
+    public func tableNames() throws -> [String] {
+        try read { db in try Self.tableNames(db) }
+    }
+
+    static func tableNames(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
+            """)
+    }
+
+    /// The table a command works on: the one named, or the only table in the database.
+    public func resolveTable(_ name: String?) throws -> String {
+        try read { db in try Self.resolveTable(name, db: db, path: path) }
+    }
+
+    static func resolveTable(_ name: String?, db: Database, path: String) throws -> String {
+        let tables = try tableNames(db)
+        guard let name else {
+            switch tables.count {
+            case 1: return tables[0]
+            case 0: throw JSONSQLError("\(path) holds no tables; create one with `jsonsql create-table` or `jsonsql insert`")
+            default: throw JSONSQLError("\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use")
+            }
+        }
+        if let match = tables.first(where: { $0 == name }) ?? tables.first(where: { $0.lowercased() == name.lowercased() }) {
+            return match
+        }
+        if try db.viewExists(name) { return name }
+        let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
+        throw JSONSQLError("no table '\(name)' in \(path); \(list)")
+    }
+
+    /// Columns and declared types of a table or view.
+    public func tableInfo(_ table: String) throws -> TableInfo {
+        try read { db in try TableInfo(db: db, table: table) }
+    }
+}

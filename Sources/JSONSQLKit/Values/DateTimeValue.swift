@@ -1,0 +1,161 @@
+/// An instant, parsed from the forms jsonsql accepts and printed the way it is stored.
+///
+/// Accepted: `YYYY-MM-DD`, optionally followed by `T` or a space and `HH:MM`, `HH:MM:SS` or
+/// `HH:MM:SS.fff`, optionally followed by `Z` or an offset (`+02:00`, `-0530`). No zone means UTC.
+/// Stored as `YYYY-MM-DD HH:MM:SS.SSS` in UTC, which sorts as text and compares with
+/// `CURRENT_TIMESTAMP`.
+public struct DateTimeValue: Sendable, Equatable {
+    /// Milliseconds since 1970-01-01 00:00:00 UTC.
+    public var epochMilliseconds: Int64
+
+    public init(epochMilliseconds: Int64) {
+        self.epochMilliseconds = epochMilliseconds
+    }
+
+    /// Unix seconds, as a JSON number gives them.
+    public init?(unixSeconds: Double) {
+        let millis = (unixSeconds * 1000).rounded()
+        // Keep to years 0000-9999 so the stored text keeps its fixed width.
+        guard millis.isFinite, millis >= -62_167_219_200_000, millis < 253_402_300_800_000 else { return nil }
+        epochMilliseconds = Int64(millis)
+    }
+
+    public static func parse(_ text: String) -> DateTimeValue? {
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses the bytes of a string value (without its quotes).
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> DateTimeValue? {
+        var reader = DigitReader(bytes: bytes)
+        guard let year = reader.digits(4), reader.skip(UInt8(ascii: "-")),
+            let month = reader.digits(2), reader.skip(UInt8(ascii: "-")),
+            let day = reader.digits(2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        var hour = 0, minute = 0, second = 0, millis = 0, offsetMinutes = 0
+        if reader.skip(UInt8(ascii: "T")) || reader.skip(UInt8(ascii: "t")) || reader.skip(UInt8(ascii: " ")) {
+            guard let h = reader.digits(2), reader.skip(UInt8(ascii: ":")), let m = reader.digits(2),
+                h < 24, m < 60
+            else { return nil }
+            hour = h
+            minute = m
+            if reader.skip(UInt8(ascii: ":")) {
+                guard let s = reader.digits(2), s < 60 else { return nil }
+                second = s
+                if reader.skip(UInt8(ascii: ".")) {
+                    var scale = 100, count = 0
+                    while let digit = reader.digit() {
+                        millis += digit * scale
+                        scale /= 10
+                        count += 1
+                    }
+                    if count == 0 { return nil }
+                }
+            }
+            if reader.skip(UInt8(ascii: "Z")) || reader.skip(UInt8(ascii: "z")) {
+            } else if let sign = reader.sign() {
+                guard let oh = reader.digits(2), oh < 24 else { return nil }
+                _ = reader.skip(UInt8(ascii: ":"))
+                let om = reader.digits(2) ?? 0
+                guard om < 60 else { return nil }
+                offsetMinutes = sign * (oh * 60 + om)
+            }
+        }
+        guard reader.atEnd else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + (minute - offsetMinutes) * 60 + second)
+        return DateTimeValue(epochMilliseconds: seconds * 1000 + Int64(millis))
+    }
+
+    /// `2024-05-01 12:30:00.000`
+    public var dateTimeText: String {
+        let (days, millisOfDay) = epochMilliseconds.floorDivided(by: 86_400_000)
+        let (y, m, d) = Self.civilFromDays(Int(days))
+        let seconds = Int(millisOfDay / 1000)
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2)) \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(Int(millisOfDay % 1000), 3))"
+    }
+
+    /// `2024-05-01`, the UTC date.
+    public var dateText: String {
+        let (y, m, d) = Self.civilFromDays(Int(epochMilliseconds.floorDivided(by: 86_400_000).0))
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's civil-date algorithms.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
+
+private func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity, with a non-negative remainder.
+    func floorDivided(by divisor: Int64) -> (Int64, Int64) {
+        let q = self / divisor, r = self % divisor
+        return r < 0 ? (q - 1, r + divisor) : (q, r)
+    }
+}
+
+private struct DigitReader {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func digit() -> Int? {
+        guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+        defer { index += 1 }
+        return Int(bytes[index] - 48)
+    }
+
+    mutating func digits(_ count: Int) -> Int? {
+        var value = 0
+        for _ in 0..<count {
+            guard let d = digit() else { return nil }
+            value = value * 10 + d
+        }
+        return value
+    }
+
+    mutating func skip(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func sign() -> Int? {
+        if skip(UInt8(ascii: "+")) { return 1 }
+        if skip(UInt8(ascii: "-")) { return -1 }
+        return nil
+    }
+}

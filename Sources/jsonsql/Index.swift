@@ -1,0 +1,51 @@
+import ArgumentParser
+import JSONSQLKit
+
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Index columns or JSON paths, so filters and sorts on them are fast.",
+        discussion: """
+            The index is built on the same expression that --where and --order-by use for the
+            path, so SQLite uses it: check with `jsonsql query DB --where ... --explain`.
+
+            Examples:
+              jsonsql index db.sqlite player address.country
+              jsonsql index db.sqlite player address.country score --name by_country_score
+            """)
+
+    @Argument(help: "The database file.")
+    var database: String
+
+    @Argument(help: ArgumentHelp("The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"))
+    var tableAndPaths: [String] = []
+
+    @Option(help: "The index name (default: TABLE_on_PATH).")
+    var name: String?
+
+    @Flag(help: "Refuse two rows with the same values.")
+    var unique = false
+
+    @Flag(help: "Do nothing when an index of that name exists.")
+    var ifNotExists = false
+
+    func validate() throws {
+        if tableAndPaths.isEmpty { throw ValidationError("give the paths to index, e.g. jsonsql index \(database) player address.country") }
+    }
+
+    func run() throws {
+        let store = try Store(database, .write)
+        var table: String?
+        var paths = tableAndPaths
+        let tables = try store.tableNames()
+        if tables.contains(where: { $0.lowercased() == paths[0].lowercased() }) && (paths.count > 1 || tables.count > 1) {
+            table = paths.removeFirst()
+        }
+        if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }
+        var spec = IndexSpec(table: try store.resolveTable(table), paths: try paths.map(JSONPath.init(parsing:)))
+        spec.name = name
+        spec.unique = unique
+        spec.ifNotExists = ifNotExists
+        let created = try store.createIndex(spec)
+        Diagnostics.print("created index \(created)")
+    }
+}

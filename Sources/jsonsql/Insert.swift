@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Insert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Insert JSON records, all or nothing.",
+        discussion: """
+            Reads a JSON array of objects, a single object, NDJSON, or concatenated and
+            pretty-printed objects (as jq prints them), from the files or standard input.
+            Top-level keys map to columns. A missing table is created from the data.
+
+            The whole insert is one transaction: on any error nothing is inserted, and the
+            message names the file, line and column.
+
+            Examples:
+              cat players.ndjson | jsonsql insert db.sqlite player
+              jsonsql insert db.sqlite player a.json b.ndjson --pk id --upsert
+            """)
+
+    @Argument(help: "The database file; created when missing.")
+    var database: String
+
+    @Argument(help: ArgumentHelp("The table, then JSON files. Standard input when no file is given or a file is -.",
+                                 valueName: "table-and-files"))
+    var tableAndFiles: [String] = []
+
+    @Option(help: "Primary key columns, comma-separated, for a table created from the data.")
+    var pk: String?
+
+    @Flag(help: "Add a column for each key that is not one yet.")
+    var alter = false
+
+    @Flag(help: "On a duplicate key, replace the existing row.")
+    var replace = false
+
+    @Flag(help: "On a duplicate key, keep the existing row and skip the record.")
+    var ignore = false
+
+    @Flag(help: "On a duplicate key, update the columns the record holds and keep the others.")
+    var upsert = false
+
+    @Flag(name: .shortAndLong, help: "Print no progress line.")
+    var quiet = false
+
+    func validate() throws {
+        if [replace, ignore, upsert].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --replace, --ignore and --upsert")
+        }
+    }
+
+    func run() throws {
+        let existed = FileManager.default.fileExists(atPath: database)
+        let store = try Store(database, .create)
+        do {
+            let (table, files) = try resolveArguments(store)
+            let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
+            if files.isEmpty && isatty(STDIN_FILENO) != 0 {
+                Diagnostics.print("reading JSON from standard input; end it with Ctrl-D")
+            }
+            var options = InsertOptions(table: table)
+            options.primaryKey = pk.map(splitList) ?? []
+            options.alter = alter
+            options.conflict = replace ? .replace : ignore ? .ignore : upsert ? .upsert : .fail
+            let progress = ProgressLine(enabled: !quiet)
+            let result = try store.insert(from: sources, options: options, progress: progress.update)
+            progress.clear()
+            var message = "inserted \(result.written) rows into \(result.table)"
+            if result.written < result.records { message += " (\(result.records - result.written) duplicates skipped)" }
+            if !result.addedColumns.isEmpty { message += "; added columns \(result.addedColumns.joined(separator: ", "))" }
+            Diagnostics.print(message)
+        } catch {
+            // A database file this command created holds nothing worth keeping.
+            if !existed { try? FileManager.default.removeItem(atPath: database) }
+            throw error
+        }
+    }
+
+    /// Splits the positional arguments into the table and the files.
+    private func resolveArguments(_ store: Store) throws -> (String, [String]) {
+        let tables = try store.tableNames()
+        guard let first = tableAndFiles.first, first != "-" else {
+            return (try impliedTable(tables), tableAndFiles)
+        }
+        if tables.contains(where: { $0.lowercased() == first.lowercased() }) {
+            return (first, Array(tableAndFiles.dropFirst()))
+        }
+        if FileManager.default.fileExists(atPath: first) {
+            return (try impliedTable(tables), tableAndFiles)
+        }
+        let lower = first.lowercased()
+        if first.contains("/") || [".json", ".ndjson", ".jsonl", ".geojson"].contains(where: lower.hasSuffix) {
+            throw JSONSQLError("no file \(first)")
+        }
+        return (first, Array(tableAndFiles.dropFirst()))
+    }
+
+    private func impliedTable(_ tables: [String]) throws -> String {
+        switch tables.count {
+        case 1: return tables[0]
+        case 0: throw ValidationError("name the table to insert into: jsonsql insert \(database) TABLE [FILE...]")
+        default: throw JSONSQLError("\(database) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to insert into")
+        }
+    }
+}
+
+/// The progress of a long insert on standard error: only on a terminal, only after a second.
+final class ProgressLine {
+    private let enabled: Bool
+    private let started = Date()
+    private var shown = false
+
+    init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+    }
+
+    func update(_ progress: InsertProgress) {
+        guard enabled else { return }
+        let elapsed = Date().timeIntervalSince(started)
+        guard elapsed >= 1 else { return }
+        let megabytes = Double(progress.bytesRead) / 1_048_576
+        var line = "\(progress.records) rows, \(String(format: "%.1f", megabytes / elapsed)) MB/s"
+        if let total = progress.totalBytes, total > 0 {
+            let fraction = Double(progress.bytesRead) / Double(total)
+            let remaining = fraction > 0 ? elapsed / fraction - elapsed : 0
+            line += String(format: ", %.0f%%, %.0fs left", fraction * 100, remaining)
+        }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        shown = true
+    }
+
+    func clear() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Tables: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the tables and views.")
+
+    @Argument(help: "The database file.")
+    var database: String
+
+    @OptionGroup var output: FormatOptions
+
+    func run() throws {
+        let out = OutputBuffer(fd: STDOUT_FILENO)
+        try Store(database, .read).listTables(format: output.resolved, to: out)
+    }
+}
+
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List columns with their declared types.")
+
+    @Argument(help: "The database file.")
+    var database: String
+
+    @Argument(help: "The table (default: every table).")
+    var table: String?
+
+    @OptionGroup var output: FormatOptions
+
+    func run() throws {
+        let store = try Store(database, .read)
+        let table = try self.table.map { try store.resolveTable($0) }
+        try store.listSchema(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+    }
+}
+
+struct Indexes: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List indexes and what they index, including JSON path expressions.")
+
+    @Argument(help: "The database file.")
+    var database: String
+
+    @Argument(help: "The table (default: every table).")
+    var table: String?
+
+    @OptionGroup var output: FormatOptions
+
+    func run() throws {
+        let store = try Store(database, .read)
+        let table = try self.table.map { try store.resolveTable($0) }
+        try store.listIndexes(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import JSONSQLKit
+
+@main
+struct JSONSQL: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jsonsql",
+        abstract: "Keep JSON in SQLite: insert it, filter it by path, index it, and get it back out as JSON.",
+        discussion: """
+            Every command takes the database file first. The table may be left out when the
+            database holds exactly one table.
+
+            Examples:
+              jsonsql create-table db.sqlite player id:text:pk name:text score:integer address:json
+              cat players.ndjson | jsonsql insert db.sqlite player
+              jsonsql index db.sqlite player address.country
+              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc --limit 10
+            """,
+        version: jsonsqlVersion,
+        subcommands: [
+            CreateTable.self, Insert.self, Query.self, Index.self, Tables.self, Schema.self, Indexes.self,
+        ]
+    )
+}
+
+let jsonsqlVersion = "0.1.0"

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print rows, filtered by JSON paths, as JSON, JSON Lines, a table or CSV.",
+        discussion: """
+            The --where language:
+              path = value, !=, <, <=, >, >=     address.country = DE, score >= 50000
+              path in [v, ...]                   address.country in [DE, FR]
+              path contains v                    tags contains pro (array membership)
+              path like 'pat%', path glob 'P*'   name like 'Ar%'
+              path is null, path is not null     bio is null (null or missing)
+              path exists, path not exists       address.zip exists
+              and, or, not, ( )                  a = 1 and not (b = 2 or c = 3)
+            A path is a column, then .key, [N] (negative from the end) and ."quoted key".
+            Values: JSON numbers are numbers; "..." and '...' are strings; true, false, null;
+            any other bare word is a string. On JSON paths typing is strict: "42" never
+            equals 42. Repeated --where options are joined with and.
+
+            Examples:
+              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc --limit 10
+              jsonsql query db.sqlite player --select id,address.city --format jsonl
+              jsonsql query db.sqlite --sql 'SELECT name FROM player WHERE score > :min' --param min=90000
+            """)
+
+    @Argument(help: "The database file.")
+    var database: String
+
+    @Argument(help: "The table; may be left out when the database holds one table.")
+    var table: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"))
+    var filters: [String] = []
+
+    @Option(help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"))
+    var select: String?
+
+    @Option(name: .customLong("order-by"), help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"))
+    var orderBy: [String] = []
+
+    @Option(help: "Print at most this many rows.")
+    var limit: Int?
+
+    @Option(help: "Skip this many rows first.")
+    var offset: Int?
+
+    @OptionGroup var output: FormatOptions
+
+    @Flag(help: "Print the SQL and SQLite's query plan instead of rows.")
+    var explain = false
+
+    @Option(help: "Run this SQL instead of building a query.")
+    var sql: String?
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("A value for a :NAME parameter of --sql; repeatable.", valueName: "name=value"))
+    var parameters: [String] = []
+
+    func validate() throws {
+        if sql != nil {
+            if table != nil || !filters.isEmpty || select != nil || !orderBy.isEmpty || limit != nil || offset != nil {
+                throw ValidationError("--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --limit or --offset")
+            }
+        } else if !parameters.isEmpty {
+            throw ValidationError("--param gives values to --sql parameters; use --where to filter")
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
+    }
+
+    func run() throws {
+        let out = OutputBuffer(fd: STDOUT_FILENO)
+        if let sql {
+            let store = try Store(database, .write)
+            let parameters = try parseParameters(self.parameters)
+            if explain {
+                out.append(try store.explain(sql: sql, parameters: parameters))
+                try out.flush()
+            } else {
+                try store.run(sql: sql, parameters: parameters, format: output.resolved, to: out)
+            }
+            return
+        }
+        let store = try Store(database, .read)
+        var spec = QuerySpec(table: try store.resolveTable(table))
+        spec.filters = try filters.map(FilterParser.parse)
+        spec.select = try select.map { try splitPaths($0).map(JSONPath.init(parsing:)) } ?? []
+        spec.orderBy = try orderBy.map(parseOrder)
+        spec.limit = limit
+        spec.offset = offset
+        if explain {
+            out.append(try store.explain(spec))
+            try out.flush()
+        } else {
+            try store.run(spec, format: output.resolved, to: out)
+        }
+    }
+}
+
+/// `score:desc` → (score, descending).
+func parseOrder(_ text: String) throws -> (path: JSONPath, descending: Bool) {
+    if let colon = text.lastIndex(of: ":") {
+        let direction = text[text.index(after: colon)...].lowercased()
+        if direction == "desc" || direction == "asc" {
+            return (try JSONPath(parsing: String(text[..<colon])), direction == "desc")
+        }
+    }
+    return (try JSONPath(parsing: text), false)
+}
+
+/// Splits `id,address.city,"a,b"` on commas outside quotes.
+func splitPaths(_ text: String) -> [String] {
+    var parts: [String] = [], current = "", quote: Character?
+    for c in text {
+        if let q = quote {
+            if c == q { quote = nil }
+        } else if c == "\"" || c == "'" {
+            quote = c
+        } else if c == "," {
+            parts.append(current.trimmingCharacters(in: .whitespaces))
+            current = ""
+            continue
+        }
+        current.append(c)
+    }
+    parts.append(current.trimmingCharacters(in: .whitespaces))
+    return parts.filter { !$0.isEmpty }
+}
