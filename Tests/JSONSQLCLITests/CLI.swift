@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// Runs the built `jsonsql` binary and captures what it prints.
+///
+/// The binary is `$JSONSQL_BIN` when set, otherwise `.build/debug/jsonsql` of this package
+/// (`make test` builds it before the tests run).
+enum CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: String {
+        ProcessInfo.processInfo.environment["JSONSQL_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/jsonsql").path
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// Standard output parsed as JSON.
+        func json() throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+        }
+
+        /// Standard output as a JSON array of objects.
+        func rows() throws -> [[String: Any]] {
+            guard let rows = try json() as? [[String: Any]] else {
+                throw CLIError("stdout is not a JSON array of objects: \(stdout)")
+            }
+            return rows
+        }
+    }
+
+    struct CLIError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs `jsonsql ARGS` in `directory`, feeding `stdin` when given.
+    @discardableResult
+    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
+                    environment: [String: String] = [:], executable: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable ?? binary)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        // Read both pipes while the process runs, so a large output cannot block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a shell command line with the built jsonsql first on PATH.
+    @discardableResult
+    static func shell(_ script: String, in directory: URL? = nil) throws -> Result {
+        let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path
+        return try run(["-c", script], in: directory, environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")],
+                       executable: "/bin/bash")
+    }
+}
+
+/// A temporary directory removed at the end of a test.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ contents: String) throws -> String {
+        try contents.write(toFile: path(name), atomically: true, encoding: .utf8)
+        return path(name)
+    }
+}
