@@ -65,7 +65,7 @@ struct Insert: ParsableCommand {
             let progress = ProgressLine(enabled: !quiet)
             let result = try store.insert(from: sources, options: options, progress: progress.update)
             progress.clear()
-            var message = "inserted \(result.written) rows into \(result.table)"
+            var message = "inserted \(result.written) \(result.written == 1 ? "row" : "rows") into \(result.table)"
             if result.written < result.records { message += " (\(result.records - result.written) duplicates skipped)" }
             if !result.addedColumns.isEmpty { message += "; added columns \(result.addedColumns.joined(separator: ", "))" }
             Diagnostics.print(message)

@@ -41,8 +41,9 @@ public struct FilterSQL {
         switch p.op {
         case .isNull: return "\(E) IS NULL"
         case .isNotNull: return "\(E) IS NOT NULL"
-        case .exists: return path.isJSON ? "\(path.typeSQL) IS NOT NULL" : "\(E) IS NOT NULL"
-        case .notExists: return path.isJSON ? "\(path.typeSQL) IS NULL" : "\(E) IS NULL"
+        // A top-level key's JSON null is stored as NULL, so on a column exists means not NULL.
+        case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
+        case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
         case .equal: return try equal(path, p.values[0])
         case .notEqual: return "(\(try equal(path, p.values[0]))) IS NOT TRUE"
         case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0])
@@ -70,7 +71,7 @@ public struct FilterSQL {
         }
         switch literal {
         case .null:
-            return "\(path.typeSQL) = 'null'"
+            return path.isInsideColumn ? "\(path.typeSQL) = 'null'" : "\(path.quotedColumn) IS NULL"
         case .bool(let value):
             return "\(E) = \(bind((value ? 1 : 0).databaseValue)) AND \(path.typeSQL) = '\(value)'"
         case .integer(let value):
@@ -133,7 +134,7 @@ public struct FilterSQL {
         case .json, .text, .any: break
         default:
             if path.path.segments.isEmpty {
-                throw JSONSQLError("contains needs an array; \(path.path) is a \(path.column.type.rawValue) column")
+                throw JSONSQLError("contains needs an array; \(path.path) is \(path.column.type.withArticle) column")
             }
         }
         let element: String
@@ -149,7 +150,7 @@ public struct FilterSQL {
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
     private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
         let column = path.column
-        let fail = { JSONSQLError("\(column.name) is a \(column.type.rawValue) column; \(literal.text.debugDescription) is \(literal.kindName)") }
+        let fail = { JSONSQLError("\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is \(literal.kindName)") }
         switch column.type {
         case .text:
             return literal.text.databaseValue
@@ -173,7 +174,7 @@ public struct FilterSQL {
             default: stamp = nil
             }
             guard let stamp else {
-                throw JSONSQLError("\(column.name) is a \(column.type.rawValue) column; \(literal.text.debugDescription) is not a date (write 2024-05-01 or 2024-05-01T12:00:00Z)")
+                throw JSONSQLError("\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is not a date (write 2024-05-01 or 2024-05-01T12:00:00Z)")
             }
             return (column.type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
         case .blob:

@@ -28,6 +28,9 @@ public struct ResolvedPath: Sendable {
     /// Whether comparisons follow JSON typing: a key inside a column, or a json column itself.
     public var isJSON: Bool { pathLiteral != nil }
 
+    /// Whether the path goes into a column's JSON rather than naming the column.
+    public var isInsideColumn: Bool { !path.segments.isEmpty }
+
     var quotedColumn: String { SQLQuote.identifier(column.name) }
 
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for

@@ -26,7 +26,7 @@ public struct ColumnSpec: Sendable, Equatable {
         let name = parts.removeFirst()
         try SQLQuote.checkName(name, kind: "column")
         self.init(name: name, type: try ColumnType(userName: parts.removeFirst()))
-        for modifier in parts {
+        for modifier in Self.joinDefaultValues(parts) {
             let (key, value) = modifier.splitOnce("=")
             switch key.lowercased() {
             case "pk", "primarykey", "primary-key": primaryKey = true
@@ -55,6 +55,24 @@ public struct ColumnSpec: Sendable, Equatable {
         let after = rest[rest.index(after: close)...]
         guard after.hasPrefix(":") else { return [name] }
         return [name] + after.dropFirst().components(separatedBy: ":")
+    }
+
+    /// Rejoins a `default=` value that held colons (`default={"a":1}`, `default=12:30`): the
+    /// parts after it belong to it until one is a modifier.
+    private static func joinDefaultValues(_ parts: [String]) -> [String] {
+        var joined: [String] = []
+        var inDefault = false
+        for part in parts {
+            let key = part.splitOnce("=").0.lowercased()
+            let isModifier = ["pk", "primarykey", "primary-key", "notnull", "not-null", "unique", "default"].contains(key)
+            if inDefault && !isModifier {
+                joined[joined.count - 1] += ":" + part
+            } else {
+                joined.append(part)
+                inDefault = key == "default"
+            }
+        }
+        return joined
     }
 
     /// Renders a `default=VALUE` as SQL, refusing values that do not fit the column's type.

@@ -34,6 +34,11 @@ public enum ColumnType: String, CaseIterable, Sendable {
         }
     }
 
+    /// `an integer`, `a json`, for messages.
+    var withArticle: String {
+        (self == .integer || self == .any ? "an " : "a ") + rawValue
+    }
+
     /// Parses a type as the user writes it in `NAME:TYPE`.
     public init(userName: String) throws {
         let lower = userName.lowercased()

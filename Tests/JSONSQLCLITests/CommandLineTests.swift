@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@Suite("command line")
+struct CommandLineTests {
+    @Test("a query on a missing database is an error and creates no file", arguments: ["query", "tables", "schema", "indexes"])
+    func missingDatabase(command: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("missing.sqlite")
+        let result = try CLI.run([command, db])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: no database at \(db); create one with `jsonsql create-table` or `jsonsql insert`\n")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
+    @Test("a file that is not a database, and a directory")
+    func notADatabase() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("notes.txt", String(repeating: "hello ", count: 200))
+        let result = try CLI.run(["query", file])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: \(file) is not a SQLite database\n")
+        let directory = try CLI.run(["query", dir.url.path])
+        #expect(directory.status == 1)
+        #expect(directory.stderr.contains("is a directory"))
+    }
+
+    @Test("the table may be left out only when there is one")
+    func tableArgument() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "a"], stdin: #"{"x":1}"#)
+        #expect(try CLI.run(["query", db, "--format", "json"]).stdout == "[\n{\"x\":1}\n]\n")
+        #expect(try CLI.run(["insert", db], stdin: #"{"x":2}"#).status == 0)
+        try CLI.run(["insert", db, "b"], stdin: #"{"y":1}"#)
+        let ambiguous = try CLI.run(["query", db])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.stderr == "Error: \(db) holds 2 tables (a, b); name the one to use\n")
+        let insert = try CLI.run(["insert", db], stdin: #"{"x":2}"#)
+        #expect(insert.status == 1)
+        #expect(insert.stderr.contains("holds 2 tables (a, b)"))
+        let index = try CLI.run(["index", db, "x"])
+        #expect(index.status == 1)
+        #expect(index.stderr.contains("holds 2 tables (a, b)"))
+        let unknown = try CLI.run(["query", db, "c"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no table 'c' in \(db); tables: a, b"))
+        #expect(try CLI.run(["query", db, "b", "--format", "json"]).stdout == "[\n{\"y\":1}\n]\n")
+    }
+
+    @Test("tables, schema and indexes print in every format")
+    func introspection() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "player", "id:text:pk", "address:json"])
+        try CLI.run(["index", db, "address.country"])
+        #expect(try CLI.run(["tables", db, "--format", "jsonl"]).stdout == #"{"name":"player","columns":2,"type":"table"}"# + "\n")
+        #expect(try CLI.run(["schema", db, "--format", "csv"]).stdout
+            == "table,column,type,declared,notnull,pk,default\r\nplayer,id,text,TEXT,true,1,\r\nplayer,address,json,JSON,false,0,\r\n")
+        let indexes = try CLI.run(["indexes", db, "--format", "table"]).stdout
+        #expect(indexes.contains(#"player_on_address_country  player  false   "address" ->> '$.country'"#), "\(indexes)")
+    }
+
+    @Test("--help and --version")
+    func help() throws {
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        for command in ["create-table", "insert", "query", "index", "tables", "schema", "indexes"] {
+            #expect(help.stdout.contains(command))
+        }
+        let queryHelp = try CLI.run(["query", "--help"])
+        #expect(queryHelp.stdout.contains("The --where language"))
+        let version = try CLI.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
+    }
+
+    @Test("an unknown subcommand or option exits 64 with usage")
+    func unknown() throws {
+        #expect(try CLI.run(["frobnicate"]).status == 64)
+        let option = try CLI.run(["query", "x.sqlite", "--bogus"])
+        #expect(option.status == 64)
+        #expect(option.stderr.contains("Usage:"))
+    }
+
+    @Test("the Examples scripts run as the README shows")
+    func examples() throws {
+        let demo = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh")
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stderr.contains("inserted 40 rows into player"))
+        #expect(demo.stdout.contains("USING INDEX player_on_address_country"))
+        let jsonStart = demo.stdout.range(of: "# Pros in Germany or France, as JSON\n")!.upperBound
+        let jsonEnd = demo.stdout.range(of: "\n\n# The plan")!.lowerBound
+        let rows = try JSONSerialization.jsonObject(with: Data(demo.stdout[jsonStart..<jsonEnd].utf8)) as! [[String: Any]]
+        #expect(!rows.isEmpty)
+        for row in rows {
+            #expect((row["tags"] as! [String]).contains("pro"))
+        }
+    }
+}
