@@ -20,7 +20,7 @@ public final class Store {
     public let path: String
     let queue: DatabaseQueue
 
-    public init(path: String, access: Access, busyTimeout: TimeInterval = 5) throws {
+    public init(path: String, access: Access, busyTimeout: TimeInterval = 60) throws {
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
             throw JSONSQLError("SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
@@ -32,7 +32,10 @@ public final class Store {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }
         var configuration = Configuration()
-        configuration.readonly = access == .read
+        // Reads still open read-write when they may: after a crash, the first connection that
+        // can write rolls back the interrupted transaction, and a read-only one would fail.
+        // Store.read runs queries in read-only transactions all the same.
+        configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "jsonsql"
         self.path = path
@@ -75,7 +78,11 @@ public final class Store {
         switch error.resultCode {
         case .SQLITE_NOTADB: return JSONSQLError("\(path) is not a SQLite database")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return JSONSQLError("\(path) is locked by another process; try again, or wait longer with --timeout")
+            return JSONSQLError("\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
+        case .SQLITE_FULL:
+            return JSONSQLError("\(path): the disk is full; nothing was written")
+        case .SQLITE_IOERR:
+            return JSONSQLError("\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
         case .SQLITE_READONLY: return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         default: return JSONSQLError(error.message ?? "\(error)")

@@ -19,8 +19,7 @@ struct CreateTable: ParsableCommand {
                   active:boolean address:json tags:json created:datetime
             """)
 
-    @Argument(help: "The database file; created when missing.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @Argument(help: "The table to create.")
     var table: String
@@ -42,7 +41,7 @@ struct CreateTable: ParsableCommand {
         // Parse everything before touching the file, so a bad spec leaves no database behind.
         let spec = try TableSpec(name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
                                  primaryKey: pk.map(splitList) ?? [])
-        try Store(database, .create).createTable(spec, ifNotExists: ifNotExists)
+        try db.open(.create).createTable(spec, ifNotExists: ifNotExists)
     }
 }
 

@@ -13,8 +13,7 @@ struct Index: ParsableCommand {
               jsonsql index db.sqlite player address.country score --name by_country_score
             """)
 
-    @Argument(help: "The database file.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @Argument(help: ArgumentHelp("The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"))
     var tableAndPaths: [String] = []
@@ -29,11 +28,11 @@ struct Index: ParsableCommand {
     var ifNotExists = false
 
     func validate() throws {
-        if tableAndPaths.isEmpty { throw ValidationError("give the paths to index, e.g. jsonsql index \(database) player address.country") }
+        if tableAndPaths.isEmpty { throw ValidationError("give the paths to index, e.g. jsonsql index \(db.database) player address.country") }
     }
 
     func run() throws {
-        let store = try Store(database, .write)
+        let store = try db.open(.write)
         var table: String?
         var paths = tableAndPaths
         let tables = try store.tableNames()

@@ -18,8 +18,7 @@ struct Insert: ParsableCommand {
               jsonsql insert db.sqlite player a.json b.ndjson --pk id --upsert
             """)
 
-    @Argument(help: "The database file; created when missing.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @Argument(help: ArgumentHelp("The table, then JSON files. Standard input when no file is given or a file is -.",
                                  valueName: "table-and-files"))
@@ -50,8 +49,8 @@ struct Insert: ParsableCommand {
     }
 
     func run() throws {
-        let existed = FileManager.default.fileExists(atPath: database)
-        let store = try Store(database, .create)
+        let existed = FileManager.default.fileExists(atPath: db.database)
+        let store = try db.open(.create)
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
@@ -71,7 +70,7 @@ struct Insert: ParsableCommand {
             Diagnostics.print(message)
         } catch {
             // A database file this command created holds nothing worth keeping.
-            if !existed { try? FileManager.default.removeItem(atPath: database) }
+            if !existed { try? FileManager.default.removeItem(atPath: db.database) }
             throw error
         }
     }
@@ -98,8 +97,8 @@ struct Insert: ParsableCommand {
     private func impliedTable(_ tables: [String]) throws -> String {
         switch tables.count {
         case 1: return tables[0]
-        case 0: throw ValidationError("name the table to insert into: jsonsql insert \(database) TABLE [FILE...]")
-        default: throw JSONSQLError("\(database) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to insert into")
+        case 0: throw ValidationError("name the table to insert into: jsonsql insert \(db.database) TABLE [FILE...]")
+        default: throw JSONSQLError("\(db.database) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to insert into")
         }
     }
 }

@@ -5,22 +5,20 @@ import JSONSQLKit
 struct Tables: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the tables and views.")
 
-    @Argument(help: "The database file.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @OptionGroup var output: FormatOptions
 
     func run() throws {
         let out = OutputBuffer(fd: STDOUT_FILENO)
-        try Store(database, .read).listTables(format: output.resolved, to: out)
+        try db.open(.read).listTables(format: output.resolved, to: out)
     }
 }
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List columns with their declared types.")
 
-    @Argument(help: "The database file.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @Argument(help: "The table (default: every table).")
     var table: String?
@@ -28,7 +26,7 @@ struct Schema: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func run() throws {
-        let store = try Store(database, .read)
+        let store = try db.open(.read)
         let table = try self.table.map { try store.resolveTable($0) }
         try store.listSchema(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
@@ -37,8 +35,7 @@ struct Schema: ParsableCommand {
 struct Indexes: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List indexes and what they index, including JSON path expressions.")
 
-    @Argument(help: "The database file.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @Argument(help: "The table (default: every table).")
     var table: String?
@@ -46,7 +43,7 @@ struct Indexes: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func run() throws {
-        let store = try Store(database, .read)
+        let store = try db.open(.read)
         let table = try self.table.map { try store.resolveTable($0) }
         try store.listIndexes(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }

@@ -14,10 +14,16 @@ struct FormatOptions: ParsableArguments {
     }
 }
 
-/// Opens the store the way a command needs it.
-extension Store {
-    convenience init(_ path: String, _ access: Access) throws {
-        try self.init(path: path, access: access)
+/// The database argument and how to open it, shared by every command.
+struct DatabaseOptions: ParsableArguments {
+    @Argument(help: "The database file.")
+    var database: String
+
+    @Option(help: "Seconds to wait while another process holds a lock on the database.")
+    var timeout: Double = 60
+
+    func open(_ access: Store.Access) throws -> Store {
+        try Store(path: database, access: access, busyTimeout: timeout)
     }
 }
 

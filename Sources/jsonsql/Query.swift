@@ -25,8 +25,7 @@ struct Query: ParsableCommand {
               jsonsql query db.sqlite --sql 'SELECT name FROM player WHERE score > :min' --param min=90000
             """)
 
-    @Argument(help: "The database file.")
-    var database: String
+    @OptionGroup var db: DatabaseOptions
 
     @Argument(help: "The table; may be left out when the database holds one table.")
     var table: String?
@@ -72,7 +71,7 @@ struct Query: ParsableCommand {
     func run() throws {
         let out = OutputBuffer(fd: STDOUT_FILENO)
         if let sql {
-            let store = try Store(database, .write)
+            let store = try db.open(.write)
             let parameters = try parseParameters(self.parameters)
             if explain {
                 out.append(try store.explain(sql: sql, parameters: parameters))
@@ -82,7 +81,7 @@ struct Query: ParsableCommand {
             }
             return
         }
-        let store = try Store(database, .read)
+        let store = try db.open(.read)
         var spec = QuerySpec(table: try store.resolveTable(table))
         spec.filters = try filters.map(FilterParser.parse)
         spec.select = try select.map { try splitPaths($0).map(JSONPath.init(parsing:)) } ?? []

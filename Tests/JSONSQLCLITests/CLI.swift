@@ -67,9 +67,10 @@ enum CLI {
 
     /// Runs a shell command line with the built jsonsql first on PATH.
     @discardableResult
-    static func shell(_ script: String, in directory: URL? = nil) throws -> Result {
+    static func shell(_ script: String, stdin: String? = nil, in directory: URL? = nil) throws -> Result {
         let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path
-        return try run(["-c", script], in: directory, environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")],
+        return try run(["-c", script], stdin: stdin, in: directory,
+                       environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")],
                        executable: "/bin/bash")
     }
 }

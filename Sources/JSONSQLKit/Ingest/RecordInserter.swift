@@ -90,6 +90,10 @@ final class RecordInserter {
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
             var message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            // Only a constraint is the record's fault; a full disk or a lock is the database's.
+            guard code & 0xFF == SQLITE_CONSTRAINT else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+            }
             if message.hasPrefix("UNIQUE constraint failed") && conflict == .fail {
                 message += "; add --replace, --ignore or --upsert to decide what a duplicate key does"
             }
@@ -114,15 +118,7 @@ final class RecordInserter {
 
     private func addColumn(_ name: String, type: ColumnType) throws -> Int {
         try SQLQuote.checkName(name, kind: "column")
-        try db.alter(table: table) { t in
-            let column = t.add(column: name, type.declaredType.isEmpty ? nil : Database.ColumnType(rawValue: type.declaredType))
-            let quoted = SQLQuote.identifier(name)
-            switch type {
-            case .json: column.check(sql: "\(quoted) IS NULL OR json_valid(\(quoted))")
-            case .boolean: column.check(sql: "\(quoted) IN (0, 1)")
-            default: break
-            }
-        }
+        try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(ColumnSpec(name: name, type: type).definition)")
         addedColumns.append(name)
         let (previousPresent, previousSlots) = (present, slots)
         try loadColumns()

@@ -22,21 +22,22 @@ public struct IndexSpec: Sendable {
         return "\(table)_on_\(parts.joined(separator: "_and_"))"
     }
 
-    /// Creates the index with GRDB's schema API.
+    /// The `CREATE INDEX` statement, each path rendered by `ResolvedPath`.
     ///
-    ///     CREATE INDEX "player_on_address_country" ON "player"("address" ->> '$.country')
+    ///     CREATE INDEX "player_on_address_country" ON "player" ("address" ->> '$.country')
+    public func sql(table info: TableInfo) throws -> String {
+        let expressions = try paths.map { try ResolvedPath($0, in: info).valueSQL }
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(ifNotExists ? "IF NOT EXISTS " : "")"
+            + "\(SQLQuote.identifier(name ?? defaultName)) ON \(SQLQuote.identifier(info.name)) (\(expressions.joined(separator: ", ")))"
+    }
+
     func create(in db: Database, table info: TableInfo) throws -> String {
         let name = self.name ?? defaultName
         try SQLQuote.checkName(name, kind: "index")
-        let expressions = try paths.map { SQL(sql: try ResolvedPath($0, in: info).valueSQL) }
-        var options: IndexOptions = []
-        if unique { options.insert(.unique) }
-        if ifNotExists { options.insert(.ifNotExists) }
-        if !ifNotExists, try db.indexes(on: info.name).contains(where: { $0.name == name })
-            || String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [name]) != nil {
+        if !ifNotExists, try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [name]) != nil {
             throw JSONSQLError("an index named \(name) already exists; add --if-not-exists to keep it, or choose another --name")
         }
-        try db.create(index: name, on: info.name, expressions: expressions, options: options)
+        try db.execute(sql: try sql(table: info))
         return name
     }
 }

@@ -35,32 +35,49 @@ public struct TableSpec: Sendable, Equatable {
         self.primaryKey = key
     }
 
-    /// Creates the table with GRDB's schema API.
+    /// The `CREATE TABLE` statement.
     ///
-    ///     CREATE TABLE "player" (
-    ///       "id" TEXT NOT NULL PRIMARY KEY,
+    ///     CREATE TABLE "player" ("id" TEXT PRIMARY KEY NOT NULL,
     ///       "address" JSON CHECK ("address" IS NULL OR json_valid("address")), ...)
-    func create(in db: Database, ifNotExists: Bool) throws {
-        try db.create(table: name, options: ifNotExists ? [.ifNotExists] : []) { t in
-            if primaryKey.count > 1 { t.primaryKey(primaryKey) }
-            for spec in columns {
-                let type = spec.type.declaredType
-                let column = t.column(spec.name, type.isEmpty ? nil : Database.ColumnType(rawValue: type))
-                let quoted = SQLQuote.identifier(spec.name)
-                if primaryKey.count == 1 && primaryKey[0] == spec.name {
-                    column.primaryKey()
-                    // A non-integer primary key in a rowid table accepts NULL unless told not to.
-                    if spec.type != .integer { column.notNull() }
-                }
-                if spec.notNull { column.notNull() }
-                if spec.unique { column.unique() }
-                if let sql = spec.defaultSQL { column.defaults(sql: sql) }
-                switch spec.type {
-                case .json: column.check(sql: "\(quoted) IS NULL OR json_valid(\(quoted))")
-                case .boolean: column.check(sql: "\(quoted) IN (0, 1)")
-                default: break
-                }
+    ///
+    /// Written here rather than with GRDB's schema builder, which does not escape a `"` inside
+    /// a name.
+    public func sql(ifNotExists: Bool) -> String {
+        var items = columns.map { spec in
+            var text = spec.definition
+            if primaryKey.count == 1 && primaryKey[0] == spec.name {
+                text += " PRIMARY KEY"
+                // A non-integer primary key in a rowid table accepts NULL unless told not to.
+                if spec.type != .integer && !spec.notNull { text += " NOT NULL" }
             }
+            return text
         }
+        if primaryKey.count > 1 {
+            items.append("PRIMARY KEY (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", ")))")
+        }
+        return "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(SQLQuote.identifier(name)) (\(items.joined(separator: ", ")))"
+    }
+
+    func create(in db: Database, ifNotExists: Bool) throws {
+        try db.execute(sql: sql(ifNotExists: ifNotExists))
+    }
+}
+
+extension ColumnSpec {
+    /// The column as it appears in `CREATE TABLE` and `ALTER TABLE ... ADD COLUMN`, without
+    /// its primary key clause.
+    var definition: String {
+        let quoted = SQLQuote.identifier(name)
+        var text = quoted
+        if !type.declaredType.isEmpty { text += " " + type.declaredType }
+        if notNull { text += " NOT NULL" }
+        if unique { text += " UNIQUE" }
+        if let defaultSQL { text += " DEFAULT " + defaultSQL }
+        switch type {
+        case .json: text += " CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))"
+        case .boolean: text += " CHECK (\(quoted) IN (0, 1))"
+        default: break
+        }
+        return text
     }
 }

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+
+@Suite("reliability", .serialized)
+struct ReliabilityTests {
+    func records(_ range: Range<Int>, prefix: String = "r") -> String {
+        range.map { #"{"id":"\#(prefix)\#($0)","n":\#($0),"doc":{"k":"\#($0)","tags":["a","b"]}}"# }.joined(separator: "\n") + "\n"
+    }
+
+    func count(_ db: String) throws -> Int {
+        let result = try CLI.run(["query", db, "--sql", "SELECT count(*) AS n FROM t", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try result.rows().first?["n"] as? Int ?? -1
+    }
+
+    func integrity(_ db: String) throws -> String {
+        try CLI.run(["query", db, "--sql", "PRAGMA integrity_check", "--format", "csv"]).stdout
+    }
+
+    @Test("SIGKILL at random moments during a large insert never corrupts or half-inserts")
+    func killDuringInsert() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<1000, prefix: "base")).status == 0)
+        let file = try dir.write("big.ndjson", records(0..<150_000))
+        var generator = SystemRandomNumberGenerator()
+        var killedMidway = 0
+        for round in 0..<20 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["insert", db, "t", file, "--quiet"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 20_000...600_000, using: &generator))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killedMidway += 1
+            }
+            process.waitUntilExit()
+            // The first command after a crash may be a plain query: it must roll the crash back.
+            let query = try CLI.run(["query", db, "t", "--where", "n < 0", "--format", "json"])
+            #expect(query.status == 0 && query.stdout == "[]\n", "round \(round): \(query.stderr)")
+            #expect(try integrity(db) == "integrity_check\r\nok\r\n", "round \(round)")
+            let rows = try count(db)
+            if process.terminationReason == .uncaughtSignal {
+                #expect(rows == 1000, "round \(round): a killed insert must leave the table as it was")
+            } else {
+                // The insert finished before the kill: remove its rows for the next round.
+                #expect(rows == 151_000)
+                try CLI.run(["query", db, "--sql", "DELETE FROM t WHERE id NOT LIKE 'base%'"])
+            }
+        }
+        #expect(killedMidway >= 10, "most rounds should kill the insert while it runs")
+    }
+
+    @Test("two inserts and a query at once: all succeed, nothing is lost")
+    func concurrentWriters() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        let a = try dir.write("a.ndjson", records(0..<40_000, prefix: "a"))
+        let b = try dir.write("b.ndjson", records(0..<40_000, prefix: "b"))
+        let results = ConcurrentResults()
+        DispatchQueue.concurrentPerform(iterations: 3) { i in
+            do {
+                switch i {
+                case 0: results.set(i, try CLI.run(["insert", db, "t", a, "--quiet"]))
+                case 1: results.set(i, try CLI.run(["insert", db, "t", b, "--quiet"]))
+                default:
+                    for _ in 0..<10 {
+                        let query = try CLI.run(["query", db, "--where", "n < 10", "--format", "jsonl"])
+                        if query.status != 0 { results.set(i, query); return }
+                    }
+                    results.set(i, CLI.Result(status: 0, stdout: "", stderr: ""))
+                }
+            } catch {
+                results.set(i, CLI.Result(status: -1, stdout: "", stderr: "\(error)"))
+            }
+        }
+        for i in 0..<3 {
+            let result = results.get(i)
+            #expect(result?.status == 0, "process \(i): \(result?.stderr ?? "no result")")
+        }
+        #expect(try count(db) == 80_000)
+    }
+
+    @Test("a lock held too long is an error that says the database is locked")
+    func lockTimeout() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        // Another process holds the write lock for three seconds.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/bash")
+        holder.arguments = ["-c", "(echo 'BEGIN IMMEDIATE;'; sleep 3; echo 'COMMIT;') | sqlite3 '\(db)'"]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        usleep(500_000)
+        let started = Date()
+        let result = try CLI.run(["insert", db, "t", "--timeout", "0.5"], stdin: records(0..<10))
+        let waited = Date().timeIntervalSince(started)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(db) is locked by another process; wait longer with --timeout"), "\(result.stderr)")
+        #expect(waited < 2.5)
+        // With the default timeout the same insert waits for the lock and succeeds.
+        let patient = try CLI.run(["insert", db, "t"], stdin: records(0..<10))
+        #expect(patient.status == 0, "\(patient.stderr)")
+        #expect(try count(db) == 10)
+    }
+
+    @Test("a disk that fills up mid-insert leaves the database as it was")
+    func fullDisk() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<100, prefix: "base")).status == 0)
+        let file = try dir.write("big.ndjson", records(0..<50_000))
+        // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
+        let result = try CLI.shell("trap '' XFSZ; ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(db): "), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written"))
+        #expect(try integrity(db) == "integrity_check\r\nok\r\n")
+        #expect(try count(db) == 100)
+    }
+
+    @Test("a read-only database can be queried; writes fail clearly")
+    func readOnly() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<5)).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        // root ignores file permissions, so run as nobody there.
+        let prefix = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let bin = CLI.binary
+        let query = try CLI.shell("\(prefix)\(bin) query '\(db)' --where 'n < 3' --format jsonl")
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(query.stdout.split(separator: "\n").count == 3)
+        let insert = try CLI.shell("\(prefix)\(bin) insert '\(db)' t", stdin: records(10..<12))
+        #expect(insert.status == 1)
+        #expect(insert.stderr.contains("read-only") || insert.stderr.contains("readonly"), "\(insert.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
+        #expect(try count(db) == 5)
+    }
+
+    @Test("names with quotes, spaces, dots, brackets, unicode and keywords work everywhere")
+    func hostileNames() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let table = #"we"ird tab.le [select]"#
+        let created = try CLI.run(["create-table", db, table, #""id:x":text:pk"#, "first name:text", "select:integer", "a.b:json",
+                                   "ünï'code:boolean"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let input = #"{"id:x":"1","first name":"O'Brien","select":5,"a.b":{"c d":{"e":"x'; DROP TABLE t; --"}},"ünï'code":true}"#
+        let inserted = try CLI.run(["insert", db, table], stdin: input)
+        #expect(inserted.status == 0, "\(inserted.stderr)")
+        #expect(try CLI.run(["index", db, table, #""a.b"."c d".e"#]).status == 0)
+        #expect(try CLI.run(["index", db, table, #""first name""#, "select"]).status == 0)
+        let filters = [#""first name" = "O'Brien""#, "select >= 5", #""a.b"."c d".e = "x'; DROP TABLE t; --""#, #""ünï'code" = true"#]
+        for filter in filters {
+            let result = try CLI.run(["query", db, table, "--where", filter, "--format", "json"])
+            #expect(result.status == 0, "\(filter): \(result.stderr)")
+            #expect(try result.rows().count == 1, "\(filter)")
+        }
+        let plan = try CLI.run(["query", db, table, "--where", #""a.b"."c d".e = x"#, "--explain"]).stdout
+        #expect(plan.contains("USING INDEX"), "\(plan)")
+        let schema = try CLI.run(["schema", db, table, "--format", "json"]).rows().map { $0["column"] as! String }
+        #expect(schema == ["id:x", "first name", "select", "a.b", "ünï'code"])
+    }
+
+    @Test("odd JSON input is stored correctly or refused with its line", arguments: [
+        ("deep nesting", #"{"id":"1","doc":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}", "nesting deeper than 2000 levels"),
+        ("integer beyond 64 bits", #"{"id":"1","n":12345678901234567890}"#, "holds 64-bit integers"),
+        ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
+        ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
+        ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
+    ])
+    func oddInput(name: String, input: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        let result = try CLI.run(["insert", db, "t"], stdin: #"{"id":"ok"}"# + "\n" + input + "\n")
+        #expect(result.status == 1, "\(name)")
+        #expect(result.stderr.hasPrefix("Error: <stdin>:2: "), "\(name): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(name): \(result.stderr)")
+        #expect(try count(db) == 0)
+    }
+
+    @Test("a 10 MB record and nesting at SQLite's limit are stored")
+    func bigButValid() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        let big = String(repeating: "é", count: 5_000_000)
+        let deep = String(repeating: "[", count: 1999) + String(repeating: "]", count: 1999)
+        let result = try CLI.run(["insert", db, "t"], stdin: #"{"id":"big","doc":{"s":"\#(big)"}}"# + "\n" + #"{"id":"deep","doc":\#(deep)}"#)
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try CLI.run(["query", db, "--select", "doc", "--order-by", "id", "--format", "jsonl"]).stdout
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].utf8.count == #"{"doc":{"s":""}}"#.utf8.count + big.utf8.count)
+        #expect(lines[1] == #"{"doc":\#(deep)}"#)
+    }
+}
+
+/// Results of processes run in parallel.
+final class ConcurrentResults: @unchecked Sendable {
+    private var results: [Int: CLI.Result] = [:]
+    private let lock = NSLock()
+
+    func set(_ i: Int, _ result: CLI.Result) {
+        lock.lock()
+        results[i] = result
+        lock.unlock()
+    }
+
+    func get(_ i: Int) -> CLI.Result? {
+        lock.lock()
+        defer { lock.unlock() }
+        return results[i]
+    }
+}
