@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build release test demo examples bench bench-tiny install uninstall format lint clean
+.PHONY: all deps build release test demo examples bench bench-tiny fuzz install uninstall format lint clean
 
 all: build
 
@@ -45,6 +45,11 @@ bench: release
 bench-tiny: release
 	bench/run.sh --tiny
 
+# libFuzzer on the --where parser and the JSON reader, FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/jsonsql
@@ -59,4 +64,4 @@ lint:
 	$(SWIFT) format lint --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz
