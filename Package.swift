@@ -20,10 +20,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .systemLibrary(
+            name: "CReadline",
+            path: "Sources/CReadline",
+            providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
+        ),
         .executableTarget(
             name: "jsonsql",
             dependencies: [
                 "JSONSQLKit",
+                "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

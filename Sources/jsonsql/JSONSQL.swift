@@ -18,7 +18,7 @@ struct JSONSQL: ParsableCommand {
             """,
         version: jsonsqlVersion,
         subcommands: [
-            CreateTable.self, Insert.self, Query.self, Index.self, Tables.self, Schema.self, Indexes.self,
+            CreateTable.self, Insert.self, Query.self, Index.self, Tables.self, Schema.self, Indexes.self, Shell.self,
         ]
     )
 }

@@ -1,0 +1,48 @@
+import Foundation
+import GRDBSQLite
+
+/// Ctrl-C for running statements: once requested, every statement on every connection opened
+/// after `install()` stops with SQLite's "interrupted" error.
+///
+/// The shell's signal handler calls `request()`. A progress handler on each connection checks
+/// the flag, which has the effect of `sqlite3_interrupt()` but also reaches the connections
+/// that subcommands open for themselves, and needs nothing but a flag store in the handler.
+public enum Interruption {
+    /// Set from a signal handler, read by SQLite progress handlers: a plain word, never freed.
+    nonisolated(unsafe) private static let flag: UnsafeMutablePointer<sig_atomic_t> = {
+        let flag = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
+
+    /// How many virtual machine steps run between two checks of the flag.
+    static let stepsBetweenChecks: Int32 = 1000
+
+    /// Registers the progress handler for every connection opened from now on.
+    public static func install() {
+        _ = flag
+        // SQLite calls an automatic extension's entry point as (db, error message, API routines);
+        // the C API declares it without parameters.
+        let entryPoint:
+            @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeRawPointer?) -> Int32 = {
+                db, _, _ in
+                sqlite3_progress_handler(
+                    db, Interruption.stepsBetweenChecks, { _ in Interruption.flag.pointee != 0 ? 1 : 0 }, nil)
+                return SQLITE_OK
+            }
+        sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))
+    }
+
+    /// Asks running statements to stop. Safe to call from a signal handler.
+    public static func request() {
+        flag.pointee = 1
+    }
+
+    /// Whether Ctrl-C was pressed since the last `clear()`.
+    public static var isRequested: Bool { flag.pointee != 0 }
+
+    /// Lets statements run again; called before each command.
+    public static func clear() {
+        flag.pointee = 0
+    }
+}

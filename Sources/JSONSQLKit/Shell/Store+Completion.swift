@@ -1,0 +1,43 @@
+import GRDB
+
+/// A key found inside the JSON of a column, for completion.
+public struct JSONKey: Sendable, Equatable {
+    public var name: String
+    /// Whether the value under the key is an object or array in some sampled row, so a `.` or
+    /// `[` may follow it.
+    public var isContainer: Bool
+
+    public init(name: String, isContainer: Bool) {
+        self.name = name
+        self.isContainer = isContainer
+    }
+}
+
+extension Store {
+    /// The rows that key discovery reads: enough to see the shape, few enough to stay instant.
+    public static let completionSampleRows = 1000
+
+    /// The keys of the objects at a path, read from the first rows of the table.
+    ///
+    /// For `address` (a json column) or `customer.address` (a key inside one):
+    ///
+    ///     SELECT j.key, max(j.type IN ('object', 'array'))
+    ///     FROM (SELECT "customer" AS value FROM "orders" WHERE json_valid("customer") LIMIT 1000) s,
+    ///          json_each(s.value, '$.address') j
+    ///     WHERE typeof(j.key) = 'text' GROUP BY j.key ORDER BY j.key
+    public func jsonKeys(at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows) throws -> [JSONKey] {
+        try read { db in
+            let resolved = try ResolvedPath(path, in: try TableInfo(db: db, table: table))
+            let column = resolved.quotedColumn
+            let sql = """
+                SELECT j.key, max(j.type IN ('object', 'array'))
+                FROM (SELECT \(column) AS value FROM \(SQLQuote.identifier(table)) WHERE json_valid(\(column)) LIMIT ?) s,
+                     json_each(s.value, \(resolved.pathLiteral ?? "'$'")) j
+                WHERE typeof(j.key) = 'text' GROUP BY j.key ORDER BY j.key
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: [sampleRows]).map { row in
+                JSONKey(name: row[0], isContainer: row[1])
+            }
+        }
+    }
+}

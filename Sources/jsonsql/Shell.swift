@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Shell: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Work with a database interactively, or run a script of commands.",
+        discussion: """
+            The shell takes every jsonsql command without the database argument, SQL
+            statements ending in ';' (over several lines), and dot-commands (.help lists them).
+            At a terminal it edits lines with readline, keeps history in ~/.jsonsql_history
+            (or $JSONSQL_HISTORY) and completes tables, columns and JSON keys with Tab.
+
+            When standard input is not a terminal, or a FILE is given, it runs the commands
+            with no prompts, prints only results, and stops at the first error with exit
+            status 1 (--keep-going runs the rest and still exits with 1).
+
+            Examples:
+              jsonsql shell db.sqlite
+              jsonsql shell db.sqlite setup.jsonsql
+              printf 'tables\\nselect count(*) from player;\\n' | jsonsql shell db.sqlite
+            """)
+
+    @OptionGroup var db: DatabaseOptions
+
+    @Argument(help: "A script of commands to run instead of standard input.")
+    var file: String?
+
+    @Flag(help: "In a script, go on after an error; the exit status is still 1.")
+    var keepGoing = false
+
+    @OptionGroup var output: FormatOptions
+
+    func run() throws {
+        // Before the store opens, so that its connection stops on Ctrl-C too.
+        Interruption.install()
+        let store = try db.open(.create)
+        let interactive = file == nil && isatty(STDIN_FILENO) != 0
+        let session = ShellSession(
+            store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
+            commandsOnStandardInput: file == nil)
+        if interactive {
+            runInteractive(session)
+            return
+        }
+        let succeeded: Bool
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw JSONSQLError("cannot read \(file): no such file or not readable")
+            }
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(
+                String.init)
+            succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
+        } else {
+            succeeded = session.runScript(StandardInputLines(), source: String?.none, keepGoing: keepGoing).succeeded
+        }
+        if !succeeded { throw ExitCode.failure }
+    }
+
+    private func runInteractive(_ session: ShellSession) {
+        let completer = session.completer
+        let input = ReadlineInput(historyFile: ReadlineInput.defaultHistoryFile) { word, before in
+            completer.complete(word: word, before: before, statement: session.pendingSQL)
+        }
+        defer { input.close() }
+        FileHandle.standardOutput.write(
+            Data(
+                """
+                jsonsql \(jsonsqlVersion) shell on \(db.database)
+                Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
+
+                """.utf8))
+        var typed: [String] = []
+        while true {
+            switch input.read(prompt: session.pendingSQL.isEmpty ? "jsonsql> " : "   ...> ") {
+            case .end:
+                return
+            case .interrupted:
+                session.abandonStatement()
+                typed = []
+            case .line(let text):
+                typed.append(text)
+                var quit = false
+                // A bracketed paste may bring several lines at once.
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                    if session.handle(line: String(line)) == .quit {
+                        quit = true
+                        break
+                    }
+                }
+                if session.pendingSQL.isEmpty {
+                    // A statement typed over several lines is one history entry.
+                    input.addHistory(typed.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+                    typed = []
+                }
+                if quit { return }
+            }
+        }
+    }
+}
+
+/// Standard input a line at a time, so commands run as they arrive through a pipe.
+struct StandardInputLines: Sequence, IteratorProtocol {
+    mutating func next() -> String? {
+        readLine(strippingNewline: true)
+    }
+}

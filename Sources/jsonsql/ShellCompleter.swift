@@ -1,0 +1,269 @@
+import Foundation
+import JSONSQLKit
+
+/// What Tab offers for the word under the cursor.
+struct ShellCompletion: Equatable {
+    /// Whole replacements for the word.
+    var candidates: [String] = []
+    /// Whether a space follows a single match: not after a json column or an object key, where
+    /// a `.` comes next.
+    var appendSpace = true
+    /// How many leading characters the list of matches leaves out, so `address.` lists `city`
+    /// and `country` rather than `address.city` and `address.country`.
+    var displayPrefixLength = 0
+    /// Nothing to offer here but file names; readline completes those.
+    var fileNames = false
+
+    static let fileNames = ShellCompletion(fileNames: true)
+}
+
+/// Chooses completions from the line typed so far: commands, options, tables, columns, and
+/// the keys inside JSON columns read from a sample of rows.
+struct ShellCompleter {
+    let store: Store
+    let catalog: ShellCatalog
+
+    /// Completes `word`, which follows `before` on the line; `statement` holds the earlier lines
+    /// of an SQL statement still being typed.
+    func complete(word: String, before: String, statement: String = "") -> ShellCompletion {
+        if !statement.isEmpty { return completeSQL(word: word, before: statement + "\n" + before) }
+        let scanned = ShellWords(scanning: before)
+        // The first word: a command, a dot-command or the start of a statement.
+        if scanned.words.isEmpty && (scanned.partial ?? "").isEmpty {
+            if word.hasPrefix(".") { return matching(word, ShellCatalog.dotCommands.map(\.name)) }
+            let keywords =
+                word.first?.isUppercase == true ? ShellCatalog.sqlKeywords.map { $0.uppercased() } : ShellCatalog.sqlKeywords
+            return matching(word, catalog.commands + ["help"] + keywords.filter { !catalog.commands.contains($0) })
+        }
+        let first = scanned.words.first ?? scanned.partial ?? ""
+        if first.hasPrefix(".") { return completeDotCommand(first, arguments: scanned.words.count, word: word) }
+        if catalog.commands.contains(first)
+            && !(first == "insert" && ["into", "or"].contains(scanned.words.dropFirst().first?.lowercased() ?? ""))
+        {
+            return completeCommand(first, scanned: scanned, word: word)
+        }
+        return completeSQL(word: word, before: before)
+    }
+
+    // MARK: - Dot-commands
+
+    private func completeDotCommand(_ command: String, arguments: Int, word: String) -> ShellCompletion {
+        guard arguments == 1 else { return ShellCompletion() }
+        switch command {
+        case ".schema", ".indexes": return matching(word, tables())
+        case ".format": return matching(word, OutputFormat.allCases.map(\.rawValue))
+        case ".timer", ".explain": return matching(word, ["on", "off"])
+        case ".read": return .fileNames
+        default: return ShellCompletion()
+        }
+    }
+
+    // MARK: - Subcommands
+
+    private func completeCommand(_ command: String, scanned: ShellWords, word: String) -> ShellCompletion {
+        let words = Array(scanned.words.dropFirst())
+        // The option whose value is being typed: `--where address.c` or `--where=address.c`.
+        var valueOf: ShellCatalog.Option?
+        if let partial = scanned.partial, partial.hasPrefix("--"), let equals = partial.firstIndex(of: "=") {
+            valueOf = catalog.option(named: String(partial[..<equals]), in: command)
+        } else if let previous = words.last, previous.hasPrefix("-"), let option = catalog.option(named: previous, in: command),
+            option.takesValue
+        {
+            valueOf = option
+        }
+        // Positional arguments typed so far, without options and their values.
+        var positionals: [String] = []
+        var skipNext = false
+        for w in words {
+            if skipNext {
+                skipNext = false
+                continue
+            }
+            if w.hasPrefix("-") && w.count > 1 {
+                skipNext = !w.contains("=") && (catalog.option(named: w, in: command)?.takesValue ?? false)
+                continue
+            }
+            positionals.append(w)
+        }
+        let table = tableFor(positionals: positionals)
+
+        if let option = valueOf {
+            if !option.values.isEmpty { return matching(word, option.values) }
+            switch option.names.first {
+            case "--where", "--select", "--order-by", "--pk":
+                // No space after the path: `=`, `,` or `:desc` may follow.
+                var completion =
+                    table.map { option.names.first == "--pk" ? matching(word, columns($0)) : paths(word, table: $0) }
+                    ?? ShellCompletion()
+                completion.appendSpace = false
+                return completion
+            default: return ShellCompletion()
+            }
+        }
+        if word.hasPrefix("-") {
+            return matching(
+                word, catalog.options[command, default: []].compactMap { $0.names.first { $0.hasPrefix("--") } ?? $0.names.first }
+            )
+        }
+        let position = positionals.count
+        switch command {
+        case "query", "schema", "indexes":
+            return position == 0 ? matching(word, tables()) : ShellCompletion()
+        case "index":
+            if position == 0 {
+                var completion = matching(word, tables())
+                if let table { completion.candidates += paths(word, table: table).candidates }
+                return completion
+            }
+            return table.map { paths(word, table: $0) } ?? ShellCompletion()
+        case "insert":
+            if position == 0 && !word.contains("/") {
+                let names = matching(word, tables())
+                if !names.candidates.isEmpty { return names }
+            }
+            return .fileNames
+        case "create-table":
+            return position == 0 ? ShellCompletion() : columnSpec(word)
+        case "help":
+            return position == 0 ? matching(word, catalog.commands) : ShellCompletion()
+        default:
+            return ShellCompletion()
+        }
+    }
+
+    /// The table a subcommand works on: the first positional that names one, or the only table.
+    private func tableFor(positionals: [String]) -> String? {
+        let tables = tables()
+        for word in positionals {
+            if let match = tables.first(where: { $0.lowercased() == word.lowercased() }) { return match }
+        }
+        return tables.count == 1 ? tables[0] : nil
+    }
+
+    /// `name:te` → `name:text`; `name:text:n` → `name:text:notnull`.
+    private func columnSpec(_ word: String) -> ShellCompletion {
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return ShellCompletion() }
+        let head = parts.dropLast().joined(separator: ":") + ":"
+        let choices = parts.count == 2 ? ColumnType.allCases.map(\.rawValue) : ["pk", "notnull", "unique", "default="]
+        var completion = matching(word, choices.map { head + $0 })
+        completion.appendSpace = false
+        completion.displayPrefixLength = head.count
+        return completion
+    }
+
+    // MARK: - Paths and JSON keys
+
+    /// Columns, or keys inside a json column: `addr` → `address`, `address.c` → `address.city`,
+    /// `customer.address.c` → `customer.address.country`.
+    func paths(_ word: String, table: String) -> ShellCompletion {
+        guard let dot = lastDot(in: word) else {
+            guard let info = try? store.tableInfo(table) else { return ShellCompletion() }
+            var completion = matching(word, info.columns.map { JSONPath(column: $0.name).description })
+            if completion.candidates.count == 1, let column = info.column(named: completion.candidates[0]), column.type == .json {
+                completion.appendSpace = false
+            }
+            return completion
+        }
+        let parentText = String(word[..<dot])
+        guard let parent = try? JSONPath(parsing: parentText),
+            let keys = try? store.jsonKeys(at: parent, in: table)
+        else { return ShellCompletion() }
+        let head = parentText + "."
+        let named = keys.map { (head + JSONPath(column: $0.name).description, $0.isContainer) }
+        let matches = named.filter { $0.0.hasPrefix(word) }
+        var completion = ShellCompletion(candidates: matches.map(\.0))
+        completion.appendSpace = !(matches.count == 1 && matches[0].1)
+        completion.displayPrefixLength = head.count
+        return completion
+    }
+
+    /// The last `.` outside quotes: where the key being typed starts.
+    private func lastDot(in word: String) -> String.Index? {
+        var quote: Character?
+        var found: String.Index?
+        for index in word.indices {
+            let c = word[index]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" {
+                quote = c
+            } else if c == "." {
+                found = index
+            }
+        }
+        return found
+    }
+
+    // MARK: - SQL
+
+    private func completeSQL(word: String, before: String) -> ShellCompletion {
+        let tables = tables()
+        let mentioned = tables.filter { table in
+            before.range(
+                of: "\\b\(NSRegularExpression.escapedPattern(for: table))\\b", options: [.regularExpression, .caseInsensitive])
+                != nil
+        }
+        // `address ->> '$.c` → keys inside the column before the arrow.
+        if word.hasPrefix("$"),
+            let match = before.range(of: #"("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)\s*->>?\s*'$"#, options: .regularExpression)
+        {
+            var column = String(before[match]).components(separatedBy: "->").first!.trimmingCharacters(in: .whitespaces)
+            if column.hasPrefix("\"") { column = String(column.dropFirst().dropLast()) }
+            let columnText = JSONPath(column: column).description
+            for table in (mentioned.isEmpty ? tables : mentioned) {
+                guard let info = try? store.tableInfo(table), info.column(named: column) != nil else { continue }
+                var completion = paths(columnText + word.dropFirst(), table: table)
+                completion.candidates = completion.candidates.map { "$" + $0.dropFirst(columnText.count) }
+                completion.displayPrefixLength -= columnText.count - 1
+                // A key with nothing below it ends the path literal.
+                if completion.candidates.count == 1 && completion.appendSpace {
+                    completion.candidates[0] += "'"
+                    completion.appendSpace = false
+                }
+                return completion
+            }
+            return ShellCompletion()
+        }
+        // `player.sc` → the columns of a table.
+        if let dot = word.firstIndex(of: "."), let table = tables.first(where: { $0.lowercased() == word[..<dot].lowercased() }) {
+            let head = String(word[...dot])
+            var completion = matching(word, columns(table).map { head + $0 })
+            completion.displayPrefixLength = head.count
+            return completion
+        }
+        var names = tables
+        for table in (mentioned.isEmpty ? tables : mentioned) {
+            names += columns(table).filter { !names.contains($0) }
+        }
+        let keywords =
+            word.first?.isUppercase == true
+            ? (ShellCatalog.sqlClauseKeywords + ShellCatalog.sqlKeywords).map { $0.uppercased() }
+            : ShellCatalog.sqlClauseKeywords + ShellCatalog.sqlKeywords
+        var completion = matching(word, names)
+        if !word.isEmpty {
+            completion.candidates += matching(word, keywords).candidates.filter { !completion.candidates.contains($0) }
+        }
+        return completion
+    }
+
+    // MARK: - Helpers
+
+    private func tables() -> [String] {
+        (try? store.tableNames()) ?? []
+    }
+
+    private func columns(_ table: String) -> [String] {
+        (try? store.tableInfo(table).columns.map(\.name)) ?? []
+    }
+
+    /// The choices that start with the word: exactly first, then ignoring case.
+    private func matching(_ word: String, _ choices: [String]) -> ShellCompletion {
+        var seen = Set<String>()
+        var exact = choices.filter { $0.hasPrefix(word) && seen.insert($0).inserted }
+        if exact.isEmpty {
+            exact = choices.filter { $0.lowercased().hasPrefix(word.lowercased()) && seen.insert($0).inserted }
+        }
+        return ShellCompletion(candidates: exact)
+    }
+}

@@ -1,0 +1,198 @@
+import CReadline
+import Foundation
+import JSONSQLKit
+
+/// Lines typed at a terminal, read with GNU readline: editing, history, Tab completion,
+/// bracketed paste, and Ctrl-C that abandons the line.
+///
+/// readline's alternate interface is used (`rl_callback_read_char` after `poll`), so that a
+/// Ctrl-C interrupts the wait for input and the shell, not readline, decides what happens.
+final class ReadlineInput {
+    enum Event: Equatable {
+        case line(String)
+        /// Ctrl-C: the line being typed was abandoned.
+        case interrupted
+        /// Ctrl-D on an empty line, or the terminal went away.
+        case end
+    }
+
+    /// The history file, or nil when history is not kept.
+    let historyFile: String?
+    private var lastEntry: String?
+    static let historySize: Int32 = 1000
+
+    /// `$JSONSQL_HISTORY` (empty: no history), else `~/.jsonsql_history`.
+    static var defaultHistoryFile: String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let file = environment["JSONSQL_HISTORY"] { return file.isEmpty ? nil : file }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".jsonsql_history")
+    }
+
+    init(historyFile: String?, completer: @escaping (_ word: String, _ before: String) -> ShellCompletion) {
+        self.historyFile = historyFile
+        ReadlineBridge.completer = completer
+        // `$` and `.` stay inside words so that `'$.address.ci` completes as one path.
+        jsonsql_rl_configure(
+            strdup("jsonsql"), strdup(" \t\n\"'`@><=;|&{(,)"),
+            ReadlineBridge.attemptCompletion, ReadlineBridge.displayMatches)
+        _ = rl_variable_bind("enable-bracketed-paste", "on")
+
+        using_history()
+        stifle_history(Self.historySize)
+        if let historyFile {
+            if !FileManager.default.fileExists(atPath: historyFile) {
+                _ = FileManager.default.createFile(atPath: historyFile, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
+            _ = read_history(historyFile)
+        }
+        Self.installInterruptHandler()
+    }
+
+    /// Ctrl-C sets the interruption flag: running statements stop, and a wait for input ends.
+    static func installInterruptHandler() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in Interruption.request() }
+        // Restart other system calls; poll() is never restarted, so the input wait still ends.
+        action.sa_flags = Int32(SA_RESTART)
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        // A parent may have started the shell with SIGINT blocked.
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &interrupt, nil)
+    }
+
+    /// Reads one line, showing `prompt`.
+    func read(prompt: String) -> Event {
+        Interruption.clear()
+        ReadlineBridge.accepted = nil
+        rl_callback_handler_install(prompt, ReadlineBridge.acceptLine)
+        while true {
+            if let accepted = ReadlineBridge.accepted { return accepted }
+            if Interruption.isRequested {
+                Interruption.clear()
+                abandonLine()
+                return .interrupted
+            }
+            var descriptor = pollfd(fd: jsonsql_rl_input_fd(), events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                rl_callback_handler_remove()
+                return .end
+            }
+            rl_callback_read_char()
+        }
+    }
+
+    /// Drops what was typed, puts the terminal back and moves to a fresh line.
+    private func abandonLine() {
+        FileHandle.standardOutput.write(Data("^C".utf8))
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        rl_cleanup_after_signal()
+        rl_callback_handler_remove()
+        rl_replace_line("", 0)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    /// Adds a finished command to the history and appends it to the file at once, so a second
+    /// shell or a crash loses nothing.
+    func addHistory(_ entry: String) {
+        let entry = entry.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !entry.isEmpty, entry != lastEntry else { return }
+        lastEntry = entry
+        add_history(entry)
+        if let historyFile { _ = append_history(1, historyFile) }
+    }
+
+    /// Keeps the history file from growing without end.
+    func close() {
+        if let historyFile { _ = history_truncate_file(historyFile, Self.historySize) }
+    }
+}
+
+/// The C callbacks readline calls. They cannot capture context, so the one reader in the
+/// process keeps its state here; it is only touched on the main thread.
+enum ReadlineBridge {
+    nonisolated(unsafe) static var accepted: ReadlineInput.Event?
+    nonisolated(unsafe) static var completer: ((String, String) -> ShellCompletion)?
+    nonisolated(unsafe) static var displayPrefixLength = 0
+
+    static let acceptLine: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+        // Removing the handler here keeps readline from printing the prompt again at once.
+        rl_callback_handler_remove()
+        guard let line else {
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            ReadlineBridge.accepted = .end
+            return
+        }
+        ReadlineBridge.accepted = .line(String(cString: line))
+        free(line)
+    }
+
+    static let attemptCompletion:
+        @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+            text, start, _ in
+            jsonsql_rl_set_completion_over(1)
+            guard let text, let completer = ReadlineBridge.completer else { return nil }
+            let word = String(cString: text)
+            let before =
+                jsonsql_rl_line_buffer().map { buffer in
+                    String(
+                        decoding: UnsafeBufferPointer(
+                            start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: Int(start)), as: UTF8.self
+                    )
+                } ?? ""
+            let completion = completer(word, before)
+            if completion.fileNames {
+                jsonsql_rl_set_completion_over(0)
+                return nil
+            }
+            let candidates = completion.candidates
+            guard !candidates.isEmpty else { return nil }
+            if !completion.appendSpace { jsonsql_rl_suppress_append() }
+            ReadlineBridge.displayPrefixLength = completion.displayPrefixLength
+            // readline's layout: the common prefix that replaces the word, the matches, NULL.
+            let list = candidates.count == 1 ? candidates : [commonPrefix(candidates)] + candidates
+            let matches = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: list.count + 1)
+            for (index, candidate) in list.enumerated() { matches[index] = strdup(candidate) }
+            matches[list.count] = nil
+            return matches
+        }
+
+    /// Lists matches without the part the user has typed up to the last `.`.
+    static let displayMatches: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32, Int32) -> Void = {
+        matches, count, longest in
+        guard let matches else { return }
+        let strip = ReadlineBridge.displayPrefixLength
+        let shown = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: Int(count) + 2)
+        var width: Int32 = 0
+        for index in 0...Int(count) {
+            let text = matches[index].map { String(cString: $0) } ?? ""
+            let trimmed =
+                index == 0 || strip == 0 ? text : String(text.utf8.count > strip ? text.dropFirst(strip) : Substring(text))
+            shown[index] = strdup(trimmed)
+            if index > 0 { width = max(width, Int32(trimmed.utf8.count)) }
+        }
+        shown[Int(count) + 1] = nil
+        rl_crlf()
+        rl_display_match_list(shown, count, strip == 0 ? longest : width)
+        rl_forced_update_display()
+        for index in 0...Int(count) + 1 { free(shown[index]) }
+        shown.deallocate()
+    }
+
+    static func commonPrefix(_ strings: [String]) -> String {
+        guard var prefix = strings.first.map(Array.init) else { return "" }
+        for string in strings.dropFirst() {
+            let characters = Array(string)
+            var length = 0
+            while length < min(prefix.count, characters.count) && prefix[length] == characters[length] { length += 1 }
+            prefix = Array(prefix[..<length])
+        }
+        return String(prefix)
+    }
+}

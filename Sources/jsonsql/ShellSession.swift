@@ -1,0 +1,366 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+/// The state of one shell: the open database, the settings dot-commands change, and the SQL
+/// statement still being typed. It takes input a line at a time, from a terminal or a script.
+final class ShellSession {
+    enum Outcome: Equatable {
+        case ok
+        case failed
+        case quit
+    }
+
+    let store: Store
+    let databasePath: String
+    /// `--timeout` of the shell, passed on to the subcommands it runs.
+    let timeout: Double
+    let catalog: ShellCatalog
+    var format: OutputFormat
+    var timer = false
+    var explain = false
+    /// Whether the commands come from standard input, which `insert` then cannot read JSON from.
+    let commandsOnStandardInput: Bool
+    /// Lines of an SQL statement without its final `;` yet.
+    private(set) var pendingSQL = ""
+    private var pendingStart = 0
+    private var readDepth = 0
+    /// Where an error happened, for scripts: `script.sql:3: `; empty at a terminal.
+    var location: (Int) -> String = { _ in "" }
+
+    init(store: Store, databasePath: String, timeout: Double, format: OutputFormat, commandsOnStandardInput: Bool) {
+        self.store = store
+        self.databasePath = databasePath
+        self.timeout = timeout
+        self.format = format
+        self.commandsOnStandardInput = commandsOnStandardInput
+        catalog = ShellCatalog(JSONSQL.self)
+    }
+
+    var completer: ShellCompleter { ShellCompleter(store: store, catalog: catalog) }
+
+    // MARK: - Input
+
+    /// Runs the commands of a script, stopping at the first error unless `keepGoing`.
+    /// Returns whether every command succeeded, and whether `.quit` was given.
+    func runScript<Lines: Sequence<String>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
+        let savedLocation = location
+        location = { line in "\(source.map { $0 + ":" } ?? "line ")\(line): " }
+        defer { location = savedLocation }
+        var succeeded = true
+        var number = 0
+        for line in lines {
+            number += 1
+            switch handle(line: line, number: number) {
+            case .ok: continue
+            case .quit: return (succeeded, true)
+            case .failed:
+                succeeded = false
+                if !keepGoing { return (false, false) }
+            }
+        }
+        if !pendingSQL.isEmpty {
+            let start = pendingStart
+            let statement = pendingSQL
+            pendingSQL = ""
+            report(JSONSQLError("the input ends inside a statement; end it with ';': \(statement.prefix(60))"), line: start)
+            return (false, false)
+        }
+        return (succeeded, false)
+    }
+
+    /// Drops a statement being typed (Ctrl-C).
+    func abandonStatement() {
+        pendingSQL = ""
+    }
+
+    /// Handles one line: a dot-command, a subcommand, or part of an SQL statement.
+    func handle(line: String, number: Int = 0) -> Outcome {
+        if pendingSQL.isEmpty {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") { return .ok }
+            if trimmed.hasPrefix(".") { return dotCommand(trimmed, line: number) }
+            let words = ShellWords(scanning: trimmed)
+            let first = words.words.first ?? words.partial ?? ""
+            if isSubcommand(first, next: words.words.dropFirst().first ?? words.partial) {
+                return subcommand(trimmed, line: number)
+            }
+            if !ShellCatalog.sqlKeywords.contains(SQLText.firstKeyword(trimmed) ?? "") {
+                report(
+                    JSONSQLError(
+                        "unknown command '\(first)'; type a jsonsql command (\(catalog.commands.joined(separator: ", "))), SQL ending in ';', or .help"
+                    ), line: number)
+                return .failed
+            }
+            pendingStart = number
+            pendingSQL = line
+        } else {
+            pendingSQL += "\n" + line
+        }
+        guard SQLText.isComplete(pendingSQL) else { return .ok }
+        let sql = pendingSQL
+        pendingSQL = ""
+        for statement in SQLText.statements(in: sql) {
+            if runSQL(statement, line: pendingStart) == .failed { return .failed }
+        }
+        return .ok
+    }
+
+    /// `insert` is also SQL: `insert into ...` and `insert or replace ...` are statements.
+    private func isSubcommand(_ word: String, next: String?) -> Bool {
+        guard catalog.commands.contains(word) || word == "shell" else { return false }
+        if word == "insert", let next, ["into", "or"].contains(next.lowercased()) { return false }
+        return true
+    }
+
+    // MARK: - SQL
+
+    private func runSQL(_ sql: String, line: Int) -> Outcome {
+        if SQLText.isTransactionControl(sql) {
+            report(
+                JSONSQLError(
+                    "the shell runs each statement in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available"
+                ), line: line)
+            return .failed
+        }
+        return timed(line: line) {
+            let out = OutputBuffer(fd: STDOUT_FILENO)
+            if explain,
+                ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
+            {
+                // Reading the schema first makes SQLite see indexes that a subcommand created on
+                // its own connection; EXPLAIN QUERY PLAN alone plans with what it last read.
+                _ = try store.tableNames()
+                out.append(try store.explain(sql: sql, parameters: [:]))
+                try out.flush()
+            }
+            if try store.returnsRows(sql: sql) {
+                try store.run(sql: sql, parameters: [:], format: format, to: out)
+            } else {
+                // Statements without rows print nothing, not an empty table.
+                try store.run(sql: sql, parameters: [:], format: .jsonl, to: OutputBuffer())
+            }
+            try out.flush()
+        }
+    }
+
+    // MARK: - Subcommands
+
+    /// Runs `query player --where ...` as `jsonsql query DB player --where ...` would.
+    private func subcommand(_ text: String, line: Int) -> Outcome {
+        var text = text
+        // `tables;` out of SQL habit.
+        if text.hasSuffix(";") && ShellWords(scanning: text).openQuote == nil { text.removeLast() }
+        let words: [String]
+        do {
+            words = try ShellWords.split(text)
+        } catch {
+            report(error, line: line)
+            return .failed
+        }
+        if words.first == "shell" {
+            report(JSONSQLError("this is the shell already"), line: line)
+            return .failed
+        }
+        var arguments = words
+        if words.first != "help" {
+            // The user's own --timeout comes later and wins.
+            let timeout = catalog.option(named: "--timeout", in: words[0]) == nil ? [] : ["--timeout", String(self.timeout)]
+            arguments = [words[0], databasePath] + timeout + words.dropFirst()
+        }
+        let command: ParsableCommand
+        do {
+            command = try JSONSQL.parseAsRoot(arguments)
+        } catch {
+            return report(error, line: line)
+        }
+        if commandsOnStandardInput, let insert = command as? Insert, insert.readsStandardInput {
+            report(JSONSQLError("standard input holds the shell's commands; give insert a JSON file to read"), line: line)
+            return .failed
+        }
+        var commands = [command]
+        if var formatted = command as? any ShellFormattable {
+            if formatted.output.format == nil { formatted.output.format = format }
+            commands = [formatted as! ParsableCommand]
+        }
+        if explain, var query = commands[0] as? Query, !query.explain {
+            query.explain = true
+            commands.insert(query, at: 0)
+        }
+        return timed(line: line) {
+            for var command in commands { try command.run() }
+        }
+    }
+
+    // MARK: - Dot-commands
+
+    private func dotCommand(_ text: String, line: Int) -> Outcome {
+        let words: [String]
+        do {
+            words = try ShellWords.split(text.hasSuffix(";") ? String(text.dropLast()) : text)
+        } catch {
+            report(error, line: line)
+            return .failed
+        }
+        let name = words[0]
+        let arguments = Array(words.dropFirst())
+        let out = OutputBuffer(fd: STDOUT_FILENO)
+        func argument(max: Int, usage: String) throws {
+            if arguments.count > max { throw JSONSQLError("\(name) takes \(usage.isEmpty ? "no arguments" : usage)") }
+        }
+        func toggle(_ value: inout Bool) throws {
+            try argument(max: 1, usage: "on or off")
+            guard let word = arguments.first else {
+                out.append("\(name.dropFirst()) is \(value ? "on" : "off")\n")
+                return
+            }
+            switch word.lowercased() {
+            case "on", "yes", "1": value = true
+            case "off", "no", "0": value = false
+            default: throw JSONSQLError("\(name) takes on or off, not '\(word)'")
+            }
+        }
+        do {
+            switch name {
+            case ".tables":
+                try argument(max: 0, usage: "")
+                try store.listTables(format: format, to: out)
+            case ".schema":
+                try argument(max: 1, usage: "one table")
+                try store.listSchema(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
+            case ".indexes":
+                try argument(max: 1, usage: "one table")
+                try store.listIndexes(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
+            case ".format":
+                try argument(max: 1, usage: "one of json, jsonl, table, csv")
+                if let word = arguments.first {
+                    guard let chosen = OutputFormat(rawValue: word.lowercased()) else {
+                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table or csv")
+                    }
+                    format = chosen
+                } else {
+                    out.append("format is \(format.rawValue)\n")
+                }
+            case ".timer": try toggle(&timer)
+            case ".explain": try toggle(&explain)
+            case ".read":
+                guard arguments.count == 1 else { throw JSONSQLError(".read takes one file") }
+                try out.flush()
+                return try read(file: arguments[0])
+            case ".help":
+                out.append(Self.help(catalog))
+            case ".quit", ".exit", ".q":
+                return .quit
+            default:
+                throw JSONSQLError("unknown command \(name); .help lists the commands")
+            }
+            try out.flush()
+            return .ok
+        } catch {
+            report(error, line: line)
+            return .failed
+        }
+    }
+
+    /// `.read FILE`: the file's commands, stopping at its first error.
+    private func read(file: String) throws -> Outcome {
+        guard readDepth < 16 else { throw JSONSQLError(".read is nested too deeply in \(file)") }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw JSONSQLError("cannot read \(file): no such file or not readable")
+        }
+        let pending = pendingSQL
+        pendingSQL = ""
+        readDepth += 1
+        defer {
+            readDepth -= 1
+            pendingSQL = pending
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let result = runScript(
+            text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), source: file, keepGoing: false)
+        return result.quit ? .quit : result.succeeded ? .ok : .failed
+    }
+
+    static func help(_ catalog: ShellCatalog) -> String {
+        var text = """
+            Type a jsonsql command without the database, SQL ending in ';', or a dot-command.
+
+            Commands (add --help to any for its options):
+              \(catalog.commands.joined(separator: ", "))
+              e.g. query player --where 'address.country=DE' --limit 3
+
+            SQL may span lines; it runs when a line ends with ';'.
+              e.g. select name, address ->> '$.city' as city from player where score > 90000;
+
+            Dot-commands:
+
+            """
+        let width = ShellCatalog.dotCommands.map { $0.name.count + $0.arguments.count + 1 }.max() ?? 0
+        for command in ShellCatalog.dotCommands {
+            let head = command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
+            text += "  " + head.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.help + "\n"
+        }
+        text += "\nTab completes commands, options, tables, columns and keys inside JSON columns.\n"
+        text += "Ctrl-C stops a statement or drops the line; Ctrl-D leaves.\n"
+        return text
+    }
+
+    // MARK: - Running and reporting
+
+    /// Runs work with Ctrl-C armed, timing it when `.timer on`.
+    private func timed(line: Int, _ work: () throws -> Void) -> Outcome {
+        Interruption.clear()
+        let started = DispatchTime.now()
+        var outcome = Outcome.ok
+        do {
+            try work()
+        } catch {
+            // The terminal echoed ^C without a newline.
+            if Interruption.isRequested && isatty(STDERR_FILENO) != 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+            outcome = report(error, line: line)
+        }
+        // Commands print help through `print`, which buffers: flush before anything else writes.
+        fflush(nil)
+        if timer {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            Diagnostics.print(String(format: "Run time: %.3f ms", seconds * 1000))
+        }
+        return outcome
+    }
+
+    /// Prints an error the way the command line does and says whether it was one.
+    @discardableResult
+    func report(_ error: Error, line: Int) -> Outcome {
+        fflush(nil)
+        if let exit = error as? ExitCode { return exit.isSuccess ? .ok : .failed }
+        if JSONSQL.exitCode(for: error).isSuccess {
+            // --help and --version inside the shell: the text the command line would print.
+            let text = JSONSQL.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("USAGE:") ? line.replacingOccurrences(of: " <database>", with: "") : String(line)
+            }.joined(separator: "\n")
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            return .ok
+        }
+        var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        Diagnostics.print("Error: " + location(line) + message)
+        return .failed
+    }
+}
+
+/// Subcommands with `--format`: the shell fills it in from `.format` when not given.
+protocol ShellFormattable {
+    var output: FormatOptions { get set }
+}
+
+extension Query: ShellFormattable {}
+extension Tables: ShellFormattable {}
+extension Schema: ShellFormattable {}
+extension Indexes: ShellFormattable {}
+
+extension Insert {
+    /// Whether insert reads its JSON from standard input: no file given, or `-`.
+    var readsStandardInput: Bool {
+        tableAndFiles.contains("-") || !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+/// `jsonsql shell` reading commands from a pipe or a file: no prompts, only results, and
+/// the first error stops it with status 1.
+@Suite("shell scripts")
+struct ShellScriptTests {
+    @Test("a piped script sets up a table, inserts, indexes and queries, printing only results")
+    func pipedScript() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("players.ndjson", ShellFixture.players)
+        let result = try CLI.run(
+            ["shell", "db.sqlite"],
+            stdin: """
+                # schema and data
+                create-table player id:text:pk name:text score:integer address:json customer:json tags:json
+                insert player players.ndjson
+                index player address.country
+                query player --where 'address.country=DE' --select name,address.city --format jsonl
+                select name, address ->> '$.city' as city from player
+                  where score > 90000
+                  order by name;
+                .format csv
+                select count(*) as n from player; select max(score) as top from player;
+                insert into player (id, name) values ('p4', 'Dee');
+                query --where 'name = Dee' --select id
+                indexes
+                """, in: directory.url)
+        #expect(result.status == 0)
+        // CSV lines end in CRLF (RFC 4180).
+        #expect(
+            result.stdout.replacingOccurrences(of: "\r\n", with: "\n") == #"""
+                {"name":"Ada","address.city":"Berlin"}
+                {"name":"Cy","address.city":"Munich"}
+                [
+                {"name":"Ada","city":"Berlin"},
+                {"name":"Cy","city":"Munich"}
+                ]
+                n
+                3
+                top
+                95000
+                id
+                p4
+                name,table,unique,indexed
+                player_on_address_country,player,false,"""address"" ->> '$.country'"
+                sqlite_autoindex_player_1,player,true,id
+
+                """#)
+        #expect(result.stderr == "inserted 3 rows into player\ncreated index player_on_address_country\n")
+    }
+
+    @Test("the first error stops the script with status 1 and says on which line")
+    func stopsAtFirstError() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(["shell", db], stdin: "select 1 as one;\nselect * from nowhere;\nselect 2 as two;\n")
+        #expect(result.status == 1)
+        #expect(result.stdout == "[\n{\"one\":1}\n]\n")
+        #expect(result.stderr == "Error: line 2: no such table: nowhere\n")
+    }
+
+    @Test("--keep-going runs the rest after an error and still exits with 1")
+    func keepGoing() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(
+            ["shell", db, "--keep-going", "--format", "jsonl"],
+            stdin: "query player --limit=-1\nbogus\nselect 2 as two;\n")
+        #expect(result.status == 1)
+        #expect(result.stdout == "{\"two\":2}\n")
+        #expect(
+            result.stderr == """
+                Error: line 1: --limit must be 0 or more
+                Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, index, tables, schema, indexes, help), SQL ending in ';', or .help
+
+                """)
+    }
+
+    @Test("shell DB FILE runs the file; errors name the file and line")
+    func scriptFile() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let script = try directory.write(
+            "script.jsonsql", ".format jsonl\nselect id from player\n  order by id desc limit 1;\n\nselect nope from player;\n")
+        let result = try CLI.run(["shell", db, script])
+        #expect(result.status == 1)
+        #expect(result.stdout == "{\"id\":\"p3\"}\n")
+        #expect(result.stderr == "Error: \(script):5: no such column: nope\n")
+    }
+
+    @Test("subcommand errors and help are the command line's, and do not end the shell")
+    func helpAndErrors() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(["shell", db], stdin: "query --help\nschema --format jsonl player\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#/USAGE: jsonsql query (\[--timeout <timeout>\] )?\[<table>\]/#))
+        #expect(result.stdout.contains("--where <expr>"))
+        #expect(
+            result.stdout.hasSuffix(
+                "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
+            ))
+
+        let wrong = try CLI.run(["shell", db], stdin: "query player --nope\n")
+        let direct = try CLI.run(["query", db, "player", "--nope"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr == "Error: line 1: Unknown option '--nope'\n")
+        #expect(direct.stderr.hasPrefix("Error: Unknown option '--nope'"))
+    }
+
+    @Test("dot-commands: .tables, .schema, .format, .timer, .explain, .read, .help, .quit")
+    func dotCommands() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        try directory.write("more.jsonsql", "select count(*) as n from player;\n")
+        let result = try CLI.run(
+            ["shell", db],
+            stdin: """
+                .format jsonl
+                .tables
+                .schema player
+                .timer on
+                select 1 as one;
+                .timer off
+                .explain on
+                select name from player where id = 'p1';
+                .explain off
+                .read \(directory.path("more.jsonsql"))
+                .help
+                .quit
+                select 'not reached';
+                """)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == #"{"name":"player","columns":6,"type":"table"}"#)
+        #expect(lines[1].hasPrefix(#"{"table":"player","column":"id","type":"text""#))
+        #expect(lines.contains(#"{"one":1}"#))
+        #expect(
+            result.stdout.contains(
+                "-- select name from player where id = 'p1';\nQUERY PLAN\n`--SEARCH player USING INDEX sqlite_autoindex_player_1 (id=?)\n{\"name\":\"Ada\"}\n"
+            ))
+        #expect(lines.contains(#"{"n":3}"#))
+        #expect(result.stdout.contains(".read FILE"))
+        #expect(!result.stdout.contains("not reached"))
+        #expect(result.stderr.contains(#/^Run time: \d+\.\d{3} ms$/#.anchorsMatchLineEndings()))
+    }
+
+    @Test("refused: transactions, a statement left open at the end, insert from the script's own input")
+    func refused() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let begin = try CLI.run(["shell", db], stdin: "begin;\n")
+        #expect(begin.status == 1)
+        #expect(
+            begin.stderr == "Error: line 1: the shell runs each statement in a transaction of its own; BEGIN is not available\n")
+        let open = try CLI.run(["shell", db], stdin: "select 1\n")
+        #expect(open.status == 1)
+        #expect(open.stderr == "Error: line 1: the input ends inside a statement; end it with ';': select 1\n")
+        let insert = try CLI.run(["shell", db], stdin: "insert player\n{\"id\":\"x\"}\n")
+        #expect(insert.status == 1)
+        #expect(insert.stderr == "Error: line 1: standard input holds the shell's commands; give insert a JSON file to read\n")
+    }
+
+    @Test("a script can be piped from a shell script, as Examples do")
+    func fromShellScript() throws {
+        let directory = try TemporaryDirectory()
+        try ShellFixture.database(in: directory)
+        let result = try CLI.shell(
+            """
+            jsonsql shell db.sqlite --format csv <<'EOF'
+            select name from player where address ->> '$.country' = 'FR';
+            EOF
+            """, in: directory.url)
+        #expect(result.status == 0)
+        #expect(result.stdout == "name\r\nBo\r\n")
+    }
+}
