@@ -5,10 +5,12 @@ enum JSONText {
         out.removeAll(keepingCapacity: true)
         var i = start
         while i < end {
-            let byte = bytes[i]
-            guard byte == UInt8(ascii: "\\") else {
-                out.append(byte)
-                i += 1
+            guard bytes[i] == UInt8(ascii: "\\") else {
+                // Copy the run up to the next escape at once.
+                var next = i + 1
+                while next < end && bytes[next] != UInt8(ascii: "\\") { next += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: next - i))
+                i = next
                 continue
             }
             let code = bytes[i + 1]
@@ -62,29 +64,28 @@ enum JSONText {
         }
     }
 
-    /// Copies valid JSON text, dropping whitespace outside strings.
+    /// Copies valid JSON text, dropping whitespace outside strings. Copies runs, not bytes:
+    /// this is on the insert hot path for every pretty-printed object.
     static func minify(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        var inString = false
+        var runStart = start
         var i = start
         while i < end {
             let byte = bytes[i]
-            if inString {
-                out.append(byte)
-                if byte == UInt8(ascii: "\\") {
-                    out.append(bytes[i + 1])
-                    i += 1
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-                out.append(byte)
-            } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
-                out.append(byte)
+            if byte == UInt8(ascii: "\"") {
+                // Skip the string; its bytes stay in the run.
+                i += 1
+                while bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart)) }
+                i += 1
+                runStart = i
+            } else {
+                i += 1
             }
-            i += 1
         }
+        if runStart < end { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart)) }
     }
 
     /// A standalone JSON value as SQL text in the form a json column stores it, or nil when

@@ -2,8 +2,11 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// SQLite copies bound text and blobs, so the read buffer can move on.
+/// SQLite copies text and blobs bound this way: for values in scratch space reused within a record.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite reads text bound this way in place: for spans of the read buffer, which stays put
+/// until the statement has run.
+private let SQLITE_STATIC: sqlite3_destructor_type? = nil
 
 /// Binds the fields of records to cached INSERT statements, checking each value against its
 /// column's type.
@@ -40,6 +43,24 @@ final class RecordInserter {
         if conflict == .upsert && primaryKey.isEmpty {
             throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
         }
+    }
+
+    /// Whether every CHECK constraint of the table is one jsonsql writes for json and boolean
+    /// columns. Those hold by construction for values bound here (the scanner validated the
+    /// JSON), so the insert can skip SQLite's second parse of every JSON value.
+    func checksAreImpliedByBinding() throws -> Bool {
+        guard var sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]) else {
+            return false
+        }
+        for column in columns {
+            let quoted = SQLQuote.identifier(column.name)
+            switch column.type {
+            case .json: sql = sql.replacingOccurrences(of: "CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))", with: "")
+            case .boolean: sql = sql.replacingOccurrences(of: "CHECK (\(quoted) IN (0, 1))", with: "")
+            default: break
+            }
+        }
+        return sql.range(of: "CHECK", options: .caseInsensitive) == nil
     }
 
     private func loadColumns() throws {
@@ -211,8 +232,10 @@ final class RecordInserter {
                     ? "expects a date like 2024-05-01"
                     : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds")
             }
-            let text = type == .date ? stamp.dateText : stamp.dateTimeText
-            sqlite3_bind_text(handle, i, text, -1, SQLITE_TRANSIENT)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
+                let length = stamp.write(into: buffer.baseAddress!, dateOnly: type == .date)
+                _ = sqlite3_bind_text(handle, i, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(length), SQLITE_TRANSIENT)
+            }
         case .blob:
             guard field.kind == .string, !field.escaped || true else { throw ValueMismatch(expectation: "expects base64 text") }
             try decodeString(field, bytes: bytes)
@@ -244,7 +267,7 @@ final class RecordInserter {
     }
 
     @inline(__always) private func bindSpan(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32) {
-        sqlite3_bind_text(handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), SQLITE_TRANSIENT)
+        sqlite3_bind_text(handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), SQLITE_STATIC)
     }
 
     private func decodeString(_ field: JSONField, bytes: UnsafePointer<UInt8>) throws {
