@@ -71,7 +71,7 @@ final class RecordInserter {
         present = ColumnSet(count: columns.count)
     }
 
-    func insert(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position, source: String) throws {
+    func insert(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position, source: String) throws {
         func fail(_ message: String) -> JSONSQLError {
             JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
         }
@@ -181,7 +181,7 @@ final class RecordInserter {
 
     /// Binds one JSON value as the column's type stores it, or throws what the column expects.
     @inline(__always)
-    private func bind(_ field: JSONField, bytes: UnsafePointer<UInt8>, type: ColumnType, to handle: OpaquePointer, at i: Int32) throws {
+    private func bind(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, to handle: OpaquePointer, at i: Int32) throws {
         if field.kind == .null {
             sqlite3_bind_null(handle, i)
             return
@@ -194,7 +194,7 @@ final class RecordInserter {
             switch field.kind {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
             case .float:
-                let value = strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil)
+                let value = JSONText.parseDouble(bytes, field.start, field.end)
                 guard value == value.rounded(), abs(value) < 9.2e18 else { throw ValueMismatch(expectation: "expects an integer") }
                 sqlite3_bind_int64(handle, i, Int64(value))
             case .bigInteger: throw ValueMismatch(expectation: "holds 64-bit integers")
@@ -203,7 +203,7 @@ final class RecordInserter {
         case .real:
             switch field.kind {
             case .integer: sqlite3_bind_double(handle, i, Double(field.integer))
-            case .float, .bigInteger: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float, .bigInteger: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             default: throw ValueMismatch(expectation: "expects a number")
             }
         case .numeric:
@@ -224,7 +224,7 @@ final class RecordInserter {
             case .string where !field.escaped:
                 stamp = DateTimeValue.parse(UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start))
             case .integer: stamp = DateTimeValue(unixSeconds: Double(field.integer))
-            case .float: stamp = DateTimeValue(unixSeconds: strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float: stamp = DateTimeValue(unixSeconds: JSONText.parseDouble(bytes, field.start, field.end))
             default: stamp = nil
             }
             guard let stamp else {
@@ -244,7 +244,7 @@ final class RecordInserter {
         case .json:
             switch field.kind {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             case .bigInteger: throw ValueMismatch(expectation: "keeps numbers within 64-bit integers; quote larger ones as strings")
             case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
             case .trueValue: sqlite3_bind_text(handle, i, "true", 4, SQLITE_TRANSIENT)
@@ -256,7 +256,7 @@ final class RecordInserter {
             switch field.kind {
             case .string: try bindString(field, bytes: bytes, to: handle, at: i)
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             case .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
             case .trueValue: sqlite3_bind_int64(handle, i, 1)
             case .falseValue: sqlite3_bind_int64(handle, i, 0)
@@ -289,16 +289,10 @@ final class RecordInserter {
         }
     }
 
-    /// Objects and arrays are stored as compact JSON text.
-    @inline(__always) private func bindContainer(_ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32) {
-        guard field.escaped else {
-            bindSpan(bytes, field.start, field.end, to: handle, at: i)
-            return
-        }
-        JSONText.minify(bytes, field.start, field.end, into: &scratch)
-        scratch.withUnsafeBytes { raw in
-            _ = sqlite3_bind_text(handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), SQLITE_TRANSIENT)
-        }
+    /// Objects and arrays are stored as compact JSON text, made in place in the read buffer.
+    @inline(__always) private func bindContainer(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, at i: Int32) {
+        let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
+        bindSpan(bytes, field.start, end, to: handle, at: i)
     }
 
     private func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {

@@ -55,9 +55,9 @@ extension Store {
             func report(_ reader: RecordReader) {
                 progress?(InsertProgress(records: records, bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead, totalBytes: totalBytes))
             }
-            for record in sample {
-                try record.bytes.withUnsafeBufferPointer { buffer in
-                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            for var record in sample {
+                try record.bytes.withUnsafeMutableBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
                     try? scanner.scanRecord(into: &fields)
                     try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
                 }
