@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build release test demo examples bench bench-tiny fuzz install uninstall format lint clean
+.PHONY: all deps build release test demo examples bench bench-tiny bench-deps fuzz install uninstall format lint clean
 
 all: build
 
@@ -39,11 +39,16 @@ demo: build
 
 examples: demo
 
-bench: release
+# Side-by-side with sqlite-utils (installed with pip when missing) and the sqlite3 shell.
+bench: release bench-deps
 	bench/run.sh
 
-bench-tiny: release
+bench-tiny: release bench-deps
 	bench/run.sh --tiny
+
+# GNU time measures peak memory; without it the figures include the harness's own.
+bench-deps:
+	@command -v /usr/bin/time >/dev/null 2>&1 || { 	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq time >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq time >/dev/null); 	  else echo "for peak memory figures: sudo apt-get install -y time"; fi; }
 
 # libFuzzer on the --where parser and the JSON reader, FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60

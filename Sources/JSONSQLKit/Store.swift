@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import CSQLiteConfig
 
 /// An open jsonsql database: the entry point of every operation.
 public final class Store {
@@ -20,7 +21,13 @@ public final class Store {
     public let path: String
     let queue: DatabaseQueue
 
+    /// Configures SQLite once, before its first connection.
+    private static let configured: Void = {
+        _ = jsonsql_sqlite_config_multithread()
+    }()
+
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60) throws {
+        Self.configured
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
             throw JSONSQLError("SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")

@@ -3,6 +3,7 @@ import JSONSQLKit
 
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "index",
         abstract: "Index columns or JSON paths, so filters and sorts on them are fast.",
         discussion: """
             The index is built on the same expression that --where and --order-by use for the

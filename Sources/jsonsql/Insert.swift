@@ -4,6 +4,7 @@ import JSONSQLKit
 
 struct Insert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "insert",
         abstract: "Insert JSON records, all or nothing.",
         discussion: """
             Reads a JSON array of objects, a single object, NDJSON, or concatenated and

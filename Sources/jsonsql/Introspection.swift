@@ -3,7 +3,7 @@ import Foundation
 import JSONSQLKit
 
 struct Tables: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the tables and views.")
+    static let configuration = CommandConfiguration(commandName: "tables", abstract: "List the tables and views.")
 
     @OptionGroup var db: DatabaseOptions
 
@@ -16,7 +16,7 @@ struct Tables: ParsableCommand {
 }
 
 struct Schema: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List columns with their declared types.")
+    static let configuration = CommandConfiguration(commandName: "schema", abstract: "List columns with their declared types.")
 
     @OptionGroup var db: DatabaseOptions
 
@@ -33,7 +33,8 @@ struct Schema: ParsableCommand {
 }
 
 struct Indexes: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List indexes and what they index, including JSON path expressions.")
+    static let configuration = CommandConfiguration(
+        commandName: "indexes", abstract: "List indexes and what they index, including JSON path expressions.")
 
     @OptionGroup var db: DatabaseOptions
 

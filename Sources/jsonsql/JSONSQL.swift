@@ -1,6 +1,8 @@
 import ArgumentParser
 import JSONSQLKit
 
+// Every command names itself: deriving the name from the type costs a runtime type lookup at
+// each start.
 @main
 struct JSONSQL: ParsableCommand {
     static let configuration = CommandConfiguration(

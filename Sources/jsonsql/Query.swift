@@ -4,6 +4,7 @@ import JSONSQLKit
 
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "query",
         abstract: "Print rows, filtered by JSON paths, as JSON, JSON Lines, a table or CSV.",
         discussion: """
             The --where language:

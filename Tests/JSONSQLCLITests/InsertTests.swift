@@ -115,6 +115,18 @@ struct InsertTests {
         #expect(out.split(separator: "\n").map(String.init) == docs.map { #"{"doc":\#($0)}"# })
     }
 
+    @Test("CHECK constraints of other tools still hold on insert")
+    func foreignChecks() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.shell("sqlite3 '\(db)' 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0), doc JSON CHECK (doc IS NULL OR json_valid(doc)))'")
+        let refused = try CLI.run(["insert", db, "t"], stdin: #"{"id":1,"n":1,"doc":[1]}"# + "\n" + #"{"id":2,"n":-1}"#)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("<stdin>:2: record 2: CHECK constraint failed"), "\(refused.stderr)")
+        let accepted = try CLI.run(["insert", db, "t"], stdin: #"{"id":1,"n":1,"doc":{"a":[1, 2]}}"#)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
     @Test("an unknown key is an error unless --alter adds the column")
     func alter() throws {
         let dir = try TemporaryDirectory()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-level helpers for JSON text: decoding strings, minifying, and the stored form of a value.
 enum JSONText {
     /// Decodes the JSON string body `bytes[start..<end]` (escapes included) into UTF-8.
@@ -5,10 +7,12 @@ enum JSONText {
         out.removeAll(keepingCapacity: true)
         var i = start
         while i < end {
-            let byte = bytes[i]
-            guard byte == UInt8(ascii: "\\") else {
-                out.append(byte)
-                i += 1
+            guard bytes[i] == UInt8(ascii: "\\") else {
+                // Copy the run up to the next escape at once.
+                var next = i + 1
+                while next < end && bytes[next] != UInt8(ascii: "\\") { next += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(start: bytes + i, count: next - i))
+                i = next
                 continue
             }
             let code = bytes[i + 1]
@@ -62,29 +66,89 @@ enum JSONText {
         }
     }
 
-    /// Copies valid JSON text, dropping whitespace outside strings.
+    /// Copies valid JSON text, dropping whitespace outside strings. Copies runs, not bytes:
+    /// this is on the insert hot path for every pretty-printed object.
     static func minify(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        var inString = false
+        var runStart = start
         var i = start
         while i < end {
             let byte = bytes[i]
-            if inString {
-                out.append(byte)
-                if byte == UInt8(ascii: "\\") {
-                    out.append(bytes[i + 1])
-                    i += 1
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-                out.append(byte)
-            } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
-                out.append(byte)
+            if byte == UInt8(ascii: "\"") {
+                // Skip the string; its bytes stay in the run.
+                i += 1
+                while bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart)) }
+                i += 1
+                runStart = i
+            } else {
+                i += 1
             }
+        }
+        if runStart < end { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart)) }
+    }
+
+    /// Drops whitespace outside strings within `bytes[start..<end]`, moving the rest left;
+    /// returns the new end. Used on the read buffer so the compact text binds in place.
+    static func minifyInPlace(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var write = start
+        var i = start
+        while i < end {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\"") {
+                let stringStart = i
+                i += 1
+                while bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+                if write != stringStart { (bytes + write).update(from: bytes + stringStart, count: i - stringStart) }
+                write += i - stringStart
+            } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                i += 1
+            } else {
+                bytes[write] = byte
+                write += 1
+                i += 1
+            }
+        }
+        return write
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// The double of a valid JSON number, exact: small mantissas and exponents are computed
+    /// directly (each step is exactly rounded), anything else goes to strtod.
+    static func parseDouble(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+        var i = start
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        while i < end, isDigit(bytes[i]) {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 48)
+            digits += 1
             i += 1
         }
+        if i < end && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, isDigit(bytes[i]) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] - 48)
+                digits += 1
+                exponent -= 1
+                i += 1
+            }
+        }
+        if i < end {
+            // An exponent part: rare in data, left to strtod.
+            return strtod(UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), nil)
+        }
+        guard digits <= 15, exponent >= -22 else {
+            return strtod(UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), nil)
+        }
+        let value = exponent == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-exponent]
+        return negative ? -value : value
     }
 
     /// A standalone JSON value as SQL text in the form a json column stores it, or nil when

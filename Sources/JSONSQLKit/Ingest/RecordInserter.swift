@@ -2,8 +2,11 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// SQLite copies bound text and blobs, so the read buffer can move on.
+/// SQLite copies text and blobs bound this way: for values in scratch space reused within a record.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite reads text bound this way in place: for spans of the read buffer, which stays put
+/// until the statement has run.
+private let SQLITE_STATIC: sqlite3_destructor_type? = nil
 
 /// Binds the fields of records to cached INSERT statements, checking each value against its
 /// column's type.
@@ -42,6 +45,24 @@ final class RecordInserter {
         }
     }
 
+    /// Whether every CHECK constraint of the table is one jsonsql writes for json and boolean
+    /// columns. Those hold by construction for values bound here (the scanner validated the
+    /// JSON), so the insert can skip SQLite's second parse of every JSON value.
+    func checksAreImpliedByBinding() throws -> Bool {
+        guard var sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]) else {
+            return false
+        }
+        for column in columns {
+            let quoted = SQLQuote.identifier(column.name)
+            switch column.type {
+            case .json: sql = sql.replacingOccurrences(of: "CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))", with: "")
+            case .boolean: sql = sql.replacingOccurrences(of: "CHECK (\(quoted) IN (0, 1))", with: "")
+            default: break
+            }
+        }
+        return sql.range(of: "CHECK", options: .caseInsensitive) == nil
+    }
+
     private func loadColumns() throws {
         let info = try TableInfo(db: db, table: table)
         columns = info.columns.filter { !$0.isGenerated }.map { Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type) }
@@ -50,7 +71,7 @@ final class RecordInserter {
         present = ColumnSet(count: columns.count)
     }
 
-    func insert(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position, source: String) throws {
+    func insert(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position, source: String) throws {
         func fail(_ message: String) -> JSONSQLError {
             JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
         }
@@ -160,7 +181,7 @@ final class RecordInserter {
 
     /// Binds one JSON value as the column's type stores it, or throws what the column expects.
     @inline(__always)
-    private func bind(_ field: JSONField, bytes: UnsafePointer<UInt8>, type: ColumnType, to handle: OpaquePointer, at i: Int32) throws {
+    private func bind(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, to handle: OpaquePointer, at i: Int32) throws {
         if field.kind == .null {
             sqlite3_bind_null(handle, i)
             return
@@ -173,7 +194,7 @@ final class RecordInserter {
             switch field.kind {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
             case .float:
-                let value = strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil)
+                let value = JSONText.parseDouble(bytes, field.start, field.end)
                 guard value == value.rounded(), abs(value) < 9.2e18 else { throw ValueMismatch(expectation: "expects an integer") }
                 sqlite3_bind_int64(handle, i, Int64(value))
             case .bigInteger: throw ValueMismatch(expectation: "holds 64-bit integers")
@@ -182,7 +203,7 @@ final class RecordInserter {
         case .real:
             switch field.kind {
             case .integer: sqlite3_bind_double(handle, i, Double(field.integer))
-            case .float, .bigInteger: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float, .bigInteger: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             default: throw ValueMismatch(expectation: "expects a number")
             }
         case .numeric:
@@ -203,7 +224,7 @@ final class RecordInserter {
             case .string where !field.escaped:
                 stamp = DateTimeValue.parse(UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start))
             case .integer: stamp = DateTimeValue(unixSeconds: Double(field.integer))
-            case .float: stamp = DateTimeValue(unixSeconds: strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float: stamp = DateTimeValue(unixSeconds: JSONText.parseDouble(bytes, field.start, field.end))
             default: stamp = nil
             }
             guard let stamp else {
@@ -211,8 +232,10 @@ final class RecordInserter {
                     ? "expects a date like 2024-05-01"
                     : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds")
             }
-            let text = type == .date ? stamp.dateText : stamp.dateTimeText
-            sqlite3_bind_text(handle, i, text, -1, SQLITE_TRANSIENT)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
+                let length = stamp.write(into: buffer.baseAddress!, dateOnly: type == .date)
+                _ = sqlite3_bind_text(handle, i, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(length), SQLITE_TRANSIENT)
+            }
         case .blob:
             guard field.kind == .string, !field.escaped || true else { throw ValueMismatch(expectation: "expects base64 text") }
             try decodeString(field, bytes: bytes)
@@ -221,7 +244,7 @@ final class RecordInserter {
         case .json:
             switch field.kind {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             case .bigInteger: throw ValueMismatch(expectation: "keeps numbers within 64-bit integers; quote larger ones as strings")
             case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
             case .trueValue: sqlite3_bind_text(handle, i, "true", 4, SQLITE_TRANSIENT)
@@ -233,7 +256,7 @@ final class RecordInserter {
             switch field.kind {
             case .string: try bindString(field, bytes: bytes, to: handle, at: i)
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float: sqlite3_bind_double(handle, i, strtod(UnsafeRawPointer(bytes + field.start).assumingMemoryBound(to: CChar.self), nil))
+            case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             case .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
             case .trueValue: sqlite3_bind_int64(handle, i, 1)
             case .falseValue: sqlite3_bind_int64(handle, i, 0)
@@ -244,7 +267,7 @@ final class RecordInserter {
     }
 
     @inline(__always) private func bindSpan(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32) {
-        sqlite3_bind_text(handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), SQLITE_TRANSIENT)
+        sqlite3_bind_text(handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), SQLITE_STATIC)
     }
 
     private func decodeString(_ field: JSONField, bytes: UnsafePointer<UInt8>) throws {
@@ -266,16 +289,10 @@ final class RecordInserter {
         }
     }
 
-    /// Objects and arrays are stored as compact JSON text.
-    @inline(__always) private func bindContainer(_ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32) {
-        guard field.escaped else {
-            bindSpan(bytes, field.start, field.end, to: handle, at: i)
-            return
-        }
-        JSONText.minify(bytes, field.start, field.end, into: &scratch)
-        scratch.withUnsafeBytes { raw in
-            _ = sqlite3_bind_text(handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), SQLITE_TRANSIENT)
-        }
+    /// Objects and arrays are stored as compact JSON text, made in place in the read buffer.
+    @inline(__always) private func bindContainer(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, at i: Int32) {
+        let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
+        bindSpan(bytes, field.start, end, to: handle, at: i)
     }
 
     private func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {

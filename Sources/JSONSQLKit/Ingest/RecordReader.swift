@@ -41,7 +41,8 @@ final class RecordReader {
         buffer.deallocate()
     }
 
-    var bytes: UnsafePointer<UInt8> { UnsafePointer(buffer) }
+    /// The read buffer; the inserter may compact a record's values in place.
+    var bytes: UnsafeMutablePointer<UInt8> { buffer }
 
     private func fail(_ message: String, line: Int) -> JSONSQLError {
         JSONSQLError("\(source.name):\(line): \(message)")

@@ -47,13 +47,17 @@ extension Store {
                 try spec.create(in: db, ifNotExists: false)
             }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
+            if try inserter.checksAreImpliedByBinding() {
+                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            }
+            defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
             var records = 0
             func report(_ reader: RecordReader) {
                 progress?(InsertProgress(records: records, bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead, totalBytes: totalBytes))
             }
-            for record in sample {
-                try record.bytes.withUnsafeBufferPointer { buffer in
-                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            for var record in sample {
+                try record.bytes.withUnsafeMutableBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
                     try? scanner.scanRecord(into: &fields)
                     try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
                 }

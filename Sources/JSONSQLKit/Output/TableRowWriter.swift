@@ -2,7 +2,9 @@ import GRDBSQLite
 
 /// Rows as aligned columns under a header; numbers align right, NULL shows as `NULL`.
 ///
-/// Widths depend on every row, so this format holds the rows (as UTF-8 cells) until the end.
+/// Widths depend on every row. For a read-only statement the runner steps it twice: a first
+/// pass `measure`s, the second `write`s rows straight out, so memory stays flat. Otherwise rows
+/// are kept until `finish`.
 final class TableRowWriter: RowWriter {
     private struct Cell {
         var bytes: [UInt8]
@@ -11,48 +13,96 @@ final class TableRowWriter: RowWriter {
 
     private let out: OutputBuffer
     private let columns: [OutputColumn]
-    private var rows: [[Cell]] = []
     private var widths: [Int]
     /// Columns whose values are all numbers (or NULL), with at least one number.
     private var numeric: [Bool]
     private var sawNumber: [Bool]
+    private var measured = false
+    private var headerWritten = false
+    private var kept: [[Cell]] = []
 
     init(columns: [OutputColumn], out: OutputBuffer) {
         self.out = out
         self.columns = columns
-        widths = columns.map { Self.cell($0.name).width }
+        widths = columns.map { Self.textCell(Array($0.name.utf8)).width }
         numeric = Array(repeating: true, count: columns.count)
         sawNumber = Array(repeating: false, count: columns.count)
     }
 
+    var wantsMeasuringPass: Bool { true }
+
+    func measure(_ row: SQLiteRow) {
+        measured = true
+        _ = cells(row)
+    }
+
     func write(_ row: SQLiteRow) throws {
+        guard measured else {
+            kept.append(cells(row))
+            return
+        }
+        writeHeader()
+        line(cells(row), alignNumbers: true)
+        try out.flushIfFull()
+    }
+
+    func finish() throws {
+        writeHeader()
+        for row in kept {
+            line(row, alignNumbers: true)
+            try out.flushIfFull()
+        }
+        kept = []
+        try out.flush()
+    }
+
+    /// The cells of a row, widening columns and noting which hold only numbers.
+    private func cells(_ row: SQLiteRow) -> [Cell] {
         var cells: [Cell] = []
         cells.reserveCapacity(columns.count)
         for i in columns.indices {
-            let type = row.type(Int32(i))
+            let index = Int32(i)
+            let type = row.type(index)
             if type != SQLITE_INTEGER && type != SQLITE_FLOAT && type != SQLITE_NULL || columns[i].kind == .boolean {
                 numeric[i] = false
             } else if type != SQLITE_NULL {
                 sawNumber[i] = true
             }
-            let cell = Self.cell(row.displayText(Int32(i), kind: columns[i].kind) ?? "NULL")
+            let cell: Cell
+            if type == SQLITE_TEXT && columns[i].kind != .json {
+                cell = Self.textCell(row.text(index))
+            } else {
+                cell = Self.textCell(Array((row.displayText(index, kind: columns[i].kind) ?? "NULL").utf8))
+            }
             widths[i] = max(widths[i], cell.width)
             cells.append(cell)
         }
-        rows.append(cells)
+        return cells
     }
 
-    /// A cell kept on one line, with its width in terminal columns (one per character).
-    private static func cell(_ text: String) -> Cell {
-        var bytes = Array(text.utf8)
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { return Cell(bytes: bytes, width: bytes.count) }
-        var printable = text
-        if text.contains(where: { $0.isNewline || $0 == "\t" }) {
-            printable = text.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
-                .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
-            bytes = Array(printable.utf8)
+    /// Text on one line (newlines and tabs escaped), with its width: one column per character.
+    private static func textCell<Bytes: Collection>(_ text: Bytes) -> Cell where Bytes.Element == UInt8 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var width = 0
+        for byte in text {
+            switch byte {
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]; width += 2
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]; width += 2
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]; width += 2
+            default:
+                bytes.append(byte)
+                if byte & 0xC0 != 0x80 { width += 1 }
+            }
         }
-        return Cell(bytes: bytes, width: printable.count)
+        return Cell(bytes: bytes, width: width)
+    }
+
+    private func writeHeader() {
+        guard !headerWritten else { return }
+        headerWritten = true
+        line(columns.map { Self.textCell(Array($0.name.utf8)) }, alignNumbers: true)
+        line(widths.map { Cell(bytes: Array(repeating: UInt8(ascii: "-"), count: $0), width: $0) }, alignNumbers: false)
     }
 
     private func spaces(_ count: Int) {
@@ -72,15 +122,5 @@ final class TableRowWriter: RowWriter {
             if !last { spaces(2) }
         }
         out.append(0x0A)
-    }
-
-    func finish() throws {
-        line(columns.map { Self.cell($0.name) }, alignNumbers: true)
-        line(widths.map { Cell(bytes: Array(repeating: UInt8(ascii: "-"), count: $0), width: $0) }, alignNumbers: false)
-        for row in rows {
-            line(row, alignNumbers: true)
-            try out.flushIfFull()
-        }
-        try out.flush()
     }
 }

@@ -70,16 +70,45 @@ public struct DateTimeValue: Sendable, Equatable {
 
     /// `2024-05-01 12:30:00.000`
     public var dateTimeText: String {
-        let (days, millisOfDay) = epochMilliseconds.floorDivided(by: 86_400_000)
-        let (y, m, d) = Self.civilFromDays(Int(days))
-        let seconds = Int(millisOfDay / 1000)
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2)) \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(Int(millisOfDay % 1000), 3))"
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: false)]), as: UTF8.self)
+        }
     }
 
     /// `2024-05-01`, the UTC date.
     public var dateText: String {
-        let (y, m, d) = Self.civilFromDays(Int(epochMilliseconds.floorDivided(by: 86_400_000).0))
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: true)]), as: UTF8.self)
+        }
+    }
+
+    /// Writes the stored form into `buffer` (23 bytes, or 10 for a date); returns its length.
+    func write(into buffer: UnsafeMutablePointer<UInt8>, dateOnly: Bool) -> Int {
+        let (days, millisOfDay) = epochMilliseconds.floorDivided(by: 86_400_000)
+        let (y, m, d) = Self.civilFromDays(Int(days))
+        func put(_ value: Int, _ width: Int, at offset: Int) {
+            var value = value
+            for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[i] = UInt8(48 + value % 10)
+                value /= 10
+            }
+        }
+        put(y, 4, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        put(m, 2, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        put(d, 2, at: 8)
+        if dateOnly { return 10 }
+        let seconds = Int(millisOfDay / 1000)
+        buffer[10] = UInt8(ascii: " ")
+        put(seconds / 3600, 2, at: 11)
+        buffer[13] = UInt8(ascii: ":")
+        put(seconds / 60 % 60, 2, at: 14)
+        buffer[16] = UInt8(ascii: ":")
+        put(seconds % 60, 2, at: 17)
+        buffer[19] = UInt8(ascii: ".")
+        put(Int(millisOfDay % 1000), 3, at: 20)
+        return 23
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -111,11 +140,6 @@ public struct DateTimeValue: Sendable, Equatable {
         let m = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
-}
-
-private func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
 
 extension Int64 {

@@ -1,0 +1,9 @@
+#include <sqlite3.h>
+#include "CSQLiteConfig.h"
+
+// sqlite3_config is variadic, which Swift cannot call.
+int jsonsql_sqlite_config_multithread(void) {
+    // Memory statistics take a global mutex on every allocation; jsonsql reads none of them.
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    return sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+}
