@@ -4,6 +4,7 @@ import JSONSQLKit
 
 struct Shell: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "shell",
         abstract: "Work with a database interactively, or run a script of commands.",
         discussion: """
             The shell takes every jsonsql command without the database argument, SQL
