@@ -78,7 +78,10 @@ struct Query: ParsableCommand {
                 out.append(try store.explain(sql: sql, parameters: parameters))
                 try out.flush()
             } else {
-                try store.run(sql: sql, parameters: parameters, format: output.resolved, to: out)
+                let outcome = try store.run(sql: sql, parameters: parameters, format: output.resolved, to: out)
+                if outcome.rows == nil {
+                    Diagnostics.print("\(outcome.changes) \(outcome.changes == 1 ? "row" : "rows") changed")
+                }
             }
             return
         }

@@ -116,14 +116,7 @@ final class ShellSession {
     // MARK: - SQL
 
     private func runSQL(_ sql: String, line: Int) -> Outcome {
-        if SQLText.isTransactionControl(sql) {
-            report(
-                JSONSQLError(
-                    "the shell runs each statement in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available"
-                ), line: line)
-            return .failed
-        }
-        return timed(line: line) {
+        timed(line: line) {
             let out = OutputBuffer(fd: STDOUT_FILENO)
             if explain,
                 ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
@@ -134,12 +127,8 @@ final class ShellSession {
                 out.append(try store.explain(sql: sql, parameters: [:]))
                 try out.flush()
             }
-            if try store.returnsRows(sql: sql) {
-                try store.run(sql: sql, parameters: [:], format: format, to: out)
-            } else {
-                // Statements without rows print nothing, not an empty table.
-                try store.run(sql: sql, parameters: [:], format: .jsonl, to: OutputBuffer())
-            }
+            // Statements without rows print nothing, not an empty table.
+            try store.run(sql: sql, parameters: [:], format: format, to: out)
             try out.flush()
         }
     }

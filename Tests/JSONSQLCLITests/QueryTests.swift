@@ -269,6 +269,27 @@ struct QueryTests {
         #expect(row["tags"] == nil || row["tags"] is NSNull || row["tags"] is [Any])
     }
 
+    @Test("--sql statements that write report their changes; transaction control and several statements are refused")
+    func sqlWrites() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: #"{"id":1} {"id":2} {"id":3}"#)
+        let delete = try CLI.run(["query", db, "--sql", "DELETE FROM t WHERE id > 1"])
+        #expect(delete.status == 0)
+        #expect(delete.stdout == "")
+        #expect(delete.stderr == "2 rows changed\n")
+        let returning = try CLI.run(["query", db, "--sql", "INSERT INTO t (id) VALUES (7) RETURNING id", "--format", "jsonl"])
+        #expect(returning.stdout == #"{"id":7}"# + "\n")
+        for statement in ["BEGIN", "commit", "SAVEPOINT a", "  -- note\nROLLBACK"] {
+            let refused = try CLI.run(["query", db, "--sql", statement])
+            #expect(refused.status == 1, "\(statement)")
+            #expect(refused.stderr.contains("runs in a transaction of its own"), "\(statement): \(refused.stderr)")
+        }
+        let several = try CLI.run(["query", db, "--sql", "SELECT 1; SELECT 2"])
+        #expect(several.status == 1)
+        #expect(several.stderr.contains("--sql takes one statement"))
+    }
+
     @Test("bad SQL is an error with SQLite's message")
     func badSQL() throws {
         let result = try CLI.run(["query", Self.db, "--sql", "SELEC nope"])

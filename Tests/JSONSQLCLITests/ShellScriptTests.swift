@@ -153,7 +153,7 @@ struct ShellScriptTests {
         let begin = try CLI.run(["shell", db], stdin: "begin;\n")
         #expect(begin.status == 1)
         #expect(
-            begin.stderr == "Error: line 1: the shell runs each statement in a transaction of its own; BEGIN is not available\n")
+            begin.stderr == "Error: line 1: each jsonsql command runs in a transaction of its own; BEGIN is not available here\n")
         let open = try CLI.run(["shell", db], stdin: "select 1\n")
         #expect(open.status == 1)
         #expect(open.stderr == "Error: line 1: the input ends inside a statement; end it with ';': select 1\n")

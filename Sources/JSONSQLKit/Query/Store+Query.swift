@@ -11,27 +11,48 @@ extension Store {
         }
     }
 
-    /// Runs SQL given by the user, with named or positional parameters.
-    @discardableResult
+    /// What running user SQL did.
+    public struct SQLOutcome: Sendable, Equatable {
+        /// Rows printed; nil for a statement without result columns, which prints nothing.
+        public var rows: Int?
+        /// Rows inserted, updated or deleted.
+        public var changes: Int
+    }
+
+    /// Runs one statement of user SQL, with named or positional parameters, in a transaction of
+    /// its own.
     ///
     /// Parameter values are typed like `--where` literals: `42` is a number, `"42"` and
     /// `DE` are text, `null` is NULL.
-    public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        let parameters = parameters.mapValues(Self.parameterValue)
-        let work = { (db: Database) throws -> Int in
-            try Self.stream(SQLQuery(sql: sql), parameters: parameters, db: db, format: format, to: out)
+    @discardableResult
+    public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
+        if SQLText.isTransactionControl(sql) {
+            throw JSONSQLError("each jsonsql command runs in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available here")
         }
+        let parameters = parameters.mapValues(Self.parameterValue)
         do {
-            // Statements that write need a write transaction; reads run in a read-only one.
             return try queue.writeWithoutTransaction { db in
-                let statement = try db.makeStatement(sql: sql)
-                if statement.isReadonly { return try db.readOnly { try work(db) } }
-                var count = 0
+                let statement: Statement
+                do {
+                    statement = try db.makeStatement(sql: sql)
+                } catch let error as DatabaseError where error.message?.hasPrefix("Multiple statements found") ?? false {
+                    throw JSONSQLError("--sql takes one statement; run several with `jsonsql shell DB`, which reads them from standard input")
+                }
+                let hasColumns = statement.columnCount > 0
+                let work = { () throws -> SQLOutcome in
+                    let before = db.totalChangesCount
+                    let rows = try Self.stream(SQLQuery(sql: sql), parameters: parameters, db: db, format: format,
+                                               to: hasColumns ? out : OutputBuffer())
+                    return SQLOutcome(rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
+                }
+                // Statements that write need a write transaction; reads run in a read-only one.
+                if statement.isReadonly { return try db.readOnly { try work() } }
+                var outcome = SQLOutcome(rows: nil, changes: 0)
                 try db.inTransaction(.immediate) {
-                    count = try work(db)
+                    outcome = try work()
                     return .commit
                 }
-                return count
+                return outcome
             }
         } catch {
             throw Self.translate(error, path: path)
