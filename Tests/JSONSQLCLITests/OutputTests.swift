@@ -48,7 +48,7 @@ struct OutputTests {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
         let out = try CLI.run(["query", db, "--format", "csv", "--select", "id,name,ok,doc"]).stdout
-        #expect(out == "id,name,ok,doc\r\n1,\"a \"\"quoted\"\"\nline, with comma\",true,\"{\"\"k\"\":[1,2.5,\"\"x\"\",null,true],\"\"s\"\":\"\"[1,2]\"\"}\"\r\n2,,false,\"\"\"[1,2]\"\"\"\r\n3,,,\r\n")
+        #expect(out == "id,name,ok,doc\r\n1,\"a \"\"quoted\"\"\nline, with comma\",true,\"{\"\"k\"\":[1,2.5,\"\"x\"\",null,true],\"\"s\"\":\"\"[1,2]\"\"}\"\r\n2,,false,\"[1,2]\"\r\n3,,,\r\n")
     }
 
     @Test("table aligns columns under a header, numbers to the right")

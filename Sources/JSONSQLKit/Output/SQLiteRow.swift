@@ -31,11 +31,21 @@ struct SQLiteRow {
         case SQLITE_BLOB: return blob(i).base64EncodedString()
         default:
             let bytes = text(i)
-            guard kind == .json else { return String(decoding: bytes, as: UTF8.self) }
-            var minified: [UInt8] = []
-            if let base = bytes.baseAddress, JSONEncoding.validate(bytes) == .spaced {
-                JSONText.minify(base, 0, bytes.count, into: &minified)
-                return String(decoding: minified, as: UTF8.self)
+            guard kind == .json, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+            var plain: [UInt8] = []
+            switch JSONEncoding.validate(bytes) {
+            case .invalid:
+                break
+            case _ where bytes[0] == UInt8(ascii: "\""):
+                // A JSON string reads as its text in a table or CSV cell.
+                if (try? JSONText.decodeString(base, 1, bytes.count - 1, into: &plain)) != nil {
+                    return String(decoding: plain, as: UTF8.self)
+                }
+            case .spaced:
+                JSONText.minify(base, 0, bytes.count, into: &plain)
+                return String(decoding: plain, as: UTF8.self)
+            case .compact:
+                break
             }
             return String(decoding: bytes, as: UTF8.self)
         }
