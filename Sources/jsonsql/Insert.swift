@@ -51,6 +51,7 @@ struct Insert: ParsableCommand {
 
     func run() throws {
         let existed = FileManager.default.fileExists(atPath: db.database)
+        Interrupts.install()
         let store = try db.open(.create)
         do {
             let (table, files) = try resolveArguments(store)
@@ -72,6 +73,7 @@ struct Insert: ParsableCommand {
         } catch {
             // A database file this command created holds nothing worth keeping.
             if !existed { try? FileManager.default.removeItem(atPath: db.database) }
+            if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was inserted") }
             throw error
         }
     }

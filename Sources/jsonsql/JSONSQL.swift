@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JSONSQLKit
 
 // Every command names itself: deriving the name from the type costs a runtime type lookup at
@@ -23,6 +24,18 @@ struct JSONSQL: ParsableCommand {
             CreateTable.self, Insert.self, Query.self, Index.self, Tables.self, Schema.self, Indexes.self, Shell.self,
         ]
     )
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let interrupted as Interrupted {
+            Diagnostics.print("Error: \(interrupted)")
+            Foundation.exit(130)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 let jsonsqlVersion = "0.1.0"

@@ -46,22 +46,7 @@ final class ReadlineInput {
             }
             _ = read_history(historyFile)
         }
-        Self.installInterruptHandler()
-    }
-
-    /// Ctrl-C sets the interruption flag: running statements stop, and a wait for input ends.
-    static func installInterruptHandler() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in Interruption.request() }
-        // Restart other system calls; poll() is never restarted, so the input wait still ends.
-        action.sa_flags = Int32(SA_RESTART)
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        // A parent may have started the shell with SIGINT blocked.
-        var interrupt = sigset_t()
-        sigemptyset(&interrupt)
-        sigaddset(&interrupt, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &interrupt, nil)
+        Interrupts.install()
     }
 
     /// Reads one line, showing `prompt`.

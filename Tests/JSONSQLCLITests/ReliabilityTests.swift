@@ -54,6 +54,30 @@ struct ReliabilityTests {
         #expect(killedMidway >= 10, "most rounds should kill the insert while it runs")
     }
 
+    @Test("Ctrl-C during an insert rolls it back, says so and exits 130")
+    func interruptDuringInsert() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<10, prefix: "base")).status == 0)
+        let file = try dir.write("big.ndjson", records(0..<300_000))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["insert", db, "t", file]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        usleep(400_000)
+        #expect(process.isRunning, "the insert should still be running")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr == "Error: interrupted; nothing was inserted\n")
+        #expect(try count(db) == 10)
+        #expect(try integrity(db) == "integrity_check\r\nok\r\n")
+    }
+
     @Test("two inserts and a query at once: all succeed, nothing is lost")
     func concurrentWriters() throws {
         let dir = try TemporaryDirectory()

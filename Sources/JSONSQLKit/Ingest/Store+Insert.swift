@@ -67,7 +67,10 @@ extension Store {
                 while let position = try reader.next(into: &fields) {
                     try inserter.insert(fields, bytes: reader.bytes, at: position, source: reader.source.name)
                     records += 1
-                    if records & 0x3FFF == 0 { report(reader) }
+                    if records & 0xFFF == 0 {
+                        if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                        if records & 0x3FFF == 0 { report(reader) }
+                    }
                 }
             }
             readers.removeAll()
