@@ -15,10 +15,22 @@ public struct FilterSQL {
     public private(set) var sql = ""
     public private(set) var arguments: [DatabaseValue] = []
     let table: TableInfo
+    /// Write values into the SQL instead of binding them, for `CREATE INDEX ... WHERE`.
+    let inlineValues: Bool
+    private var inlineFailure: Error?
 
     public init(_ filter: Filter, table: TableInfo) throws {
+        try self.init(filter, table: table, inlineValues: false)
+    }
+
+    /// With `inlineValues`, each value is written as a literal by `SQLQuote.value`, because
+    /// SQLite allows no parameters in an index's `WHERE`. The text is otherwise the same as
+    /// with bound values, so a query with the same filter can use the partial index.
+    public init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
         self.table = table
+        self.inlineValues = inlineValues
         sql = try render(filter)
+        if let inlineFailure { throw inlineFailure }
     }
 
     private mutating func render(_ filter: Filter) throws -> String {
@@ -31,6 +43,12 @@ public struct FilterSQL {
     }
 
     private mutating func bind(_ value: DatabaseValue) -> String {
+        if inlineValues {
+            do { return try SQLQuote.value(value) } catch {
+                inlineFailure = error
+                return "NULL"
+            }
+        }
         arguments.append(value)
         return "?"
     }
@@ -55,8 +73,8 @@ public struct FilterSQL {
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
             }
-            let op = p.op == .like || p.op == .notLike ? "LIKE ? ESCAPE '\\'" : "GLOB ?"
-            arguments.append(pattern.databaseValue)
+            let mark = bind(pattern.databaseValue)
+            let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
             var condition = "\(E) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
             return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition

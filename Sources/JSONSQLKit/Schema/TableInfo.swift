@@ -17,6 +17,11 @@ public struct TableInfo: Sendable {
     public var name: String
     public var columns: [ColumnInfo]
 
+    init(name: String, columns: [ColumnInfo]) {
+        self.name = name
+        self.columns = columns
+    }
+
     init(db: Database, table: String) throws {
         name = table
         columns = try Row.fetchAll(db, sql: "SELECT * FROM pragma_table_xinfo(?)", arguments: [table]).compactMap { row in
