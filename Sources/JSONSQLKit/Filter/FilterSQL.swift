@@ -167,7 +167,11 @@ public struct FilterSQL {
 
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
     private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
-        let column = path.column
+        try Self.columnValue(path.column, literal)
+    }
+
+    /// A literal as a plain column of its type stores it: a datetime normalised, a boolean 1/0.
+    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal, use: String = "compare it with") throws -> DatabaseValue {
         let fail = { JSONSQLError("\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is \(literal.kindName)") }
         switch column.type {
         case .text:
@@ -180,7 +184,7 @@ public struct FilterSQL {
             return literal.numberValue
         case .boolean:
             guard case .bool(let value) = literal else {
-                throw JSONSQLError("\(column.name) is a boolean column; compare it with true or false")
+                throw JSONSQLError("\(column.name) is a boolean column; \(use) true or false")
             }
             return (value ? 1 : 0).databaseValue
         case .date, .datetime:
@@ -197,7 +201,7 @@ public struct FilterSQL {
             return (column.type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
         case .blob:
             guard case .string(let text) = literal, let data = Data(base64Encoded: text) else {
-                throw JSONSQLError("\(column.name) is a blob column; compare it with base64 text")
+                throw JSONSQLError("\(column.name) is a blob column; \(use) base64 text")
             }
             return data.databaseValue
         case .json, .any:

@@ -89,13 +89,11 @@ public struct ForeignKeySpec: Sendable, Equatable {
             let info = try TableInfo(db: db, table: match)
             columns = info.columns.map(\.name)
             parentKey = info.primaryKey
-            uniqueColumns = try Row.fetchAll(db, sql: """
-                SELECT (SELECT group_concat(name, char(0)) FROM pragma_index_info(l.name)) AS cols
-                FROM pragma_index_list(?) l WHERE l."unique" = 1 AND l.partial = 0
-                """, arguments: [match]).compactMap { row -> String? in
-                    let cols: String? = row["cols"]
-                    guard let cols, !cols.contains("\0") else { return nil }
-                    return cols
+            uniqueColumns = try String.fetchAll(db, sql: """
+                SELECT l.name FROM pragma_index_list(?) l WHERE l."unique" = 1 AND l.partial = 0
+                """, arguments: [match]).compactMap { index -> String? in
+                    let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
+                    return columns.count == 1 ? columns[0] : nil
                 }
         }
         guard let target = self.column else {
