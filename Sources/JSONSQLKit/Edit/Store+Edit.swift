@@ -31,7 +31,9 @@ extension Store {
     private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
         do {
             try db.execute(sql: query.sql, arguments: StatementArguments(query.arguments))
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed") {
+            // RESTRICT fails with the plain SQLITE_CONSTRAINT code, so the message tells it apart.
             if verb == "delete" {
                 let referrers = try referringColumns(table, db: db)
                 throw JSONSQLError("FOREIGN KEY constraint failed: rows of \(referrers.joined(separator: ", ")) refer to rows this would delete; delete those first, or declare the reference with on-delete=cascade or on-delete=set-null")
