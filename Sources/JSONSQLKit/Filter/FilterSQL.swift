@@ -54,6 +54,15 @@ public struct FilterSQL {
     }
 
     private mutating func render(_ p: Filter.Predicate) throws -> String {
+        // SQLite matches a query to a partial index by comparing expressions, and compares a
+        // bound value with the index's literal only outside lists (`IN (?, ?)` never matches
+        // `IN ('a', 'b')`). So a condition that a partial index holds is written the way the
+        // index writes it, with its values as literals from the same audited helper.
+        if !inlineValues, !table.partialIndexSQL.isEmpty,
+            let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
+            table.partialIndexSQL.contains(where: { $0.contains(inline) }) {
+            return inline
+        }
         let path = try ResolvedPath(p.path, in: table)
         let E = path.valueSQL
         switch p.op {
