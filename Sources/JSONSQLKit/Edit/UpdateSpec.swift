@@ -1,3 +1,5 @@
+import Foundation
+
 /// An `UPDATE` as the `update` command describes it: which rows, and what to change in them.
 ///
 /// Edits of one column apply in the order `--set`, `--patch`, `--remove`.
@@ -111,5 +113,3 @@ public struct EditResult: Sendable {
     /// The statement, with `-- arguments:` when it has bound values.
     public var sql: String
 }
-
-import Foundation
