@@ -1,3 +1,6 @@
+import Foundation
+import GRDB
+
 /// The one place identifiers and literals are quoted for SQL text.
 ///
 /// Values never go through here: they are bound parameters. Only names (tables, columns,
@@ -11,6 +14,27 @@ public enum SQLQuote {
     /// `it's` → `'it''s'`.
     public static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// A value written into SQL text, for the one place SQLite forbids parameters: the `WHERE`
+    /// of a `CREATE INDEX`. Numbers as numbers, text as an escaped literal, blobs as `X'..'`.
+    ///
+    ///     "DE" → 'DE',  42 → 42,  1.5 → 1.5,  NULL → NULL
+    public static func value(_ value: DatabaseValue) throws -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let number): return String(number)
+        case .double(let number):
+            guard number.isFinite else { throw JSONSQLError("\(number) cannot be written into SQL") }
+            // Swift prints every finite double so that it reads back the same; keep it a real.
+            let text = "\(number)"
+            return text.contains(where: { ".eE".contains($0) }) ? text : text + ".0"
+        case .string(let text):
+            if text.utf8.contains(0) { throw JSONSQLError("a value in an index condition contains a NUL byte") }
+            return literal(text)
+        case .blob(let data):
+            return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
     }
 
     /// Names reach SQL as quoted identifiers; a NUL byte is the one thing quoting cannot carry.

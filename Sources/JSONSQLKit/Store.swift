@@ -65,13 +65,16 @@ public final class Store {
     }
 
     /// Runs database work in one transaction that takes the write lock at once.
-    func write<T>(_ work: (Database) throws -> T) throws -> T {
+    ///
+    /// Without `commit`, the transaction is rolled back: the work runs for real (constraints,
+    /// counts) and leaves nothing behind, which is what `--dry-run` needs.
+    func write<T>(commit: Bool = true, _ work: (Database) throws -> T) throws -> T {
         do {
             return try queue.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try work(db)
-                    return .commit
+                    return commit ? .commit : .rollback
                 }
                 return result!
             }

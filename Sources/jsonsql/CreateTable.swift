@@ -8,15 +8,21 @@ struct CreateTable: ParsableCommand {
         discussion: """
             Columns are NAME:TYPE[:MODIFIER]...
               types:      text, integer, real, numeric, boolean, blob, date, datetime, json, any
-              modifiers:  pk, notnull, unique, default=VALUE (default=now for date and datetime)
+              modifiers:  pk, notnull, unique, default=VALUE (default=now for date and datetime),
+                          check=SQL, collate=nocase|rtrim|binary,
+                          references=TABLE[.COLUMN], on-delete=cascade|restrict|set-null|set-default,
+                          generated=PATH (a virtual column computed from a JSON path)
 
             The type is kept in the schema, so later commands know that a json column holds
             JSON and a boolean column prints true and false. A json column accepts only valid
-            JSON (or NULL).
+            JSON (or NULL). Foreign keys are enforced.
 
-            Example:
+            Examples:
               jsonsql create-table db.sqlite player id:text:pk name:text:notnull score:integer \\
                   active:boolean address:json tags:json created:datetime
+              jsonsql create-table db.sqlite member team:text:references=team.id:on-delete=cascade \\
+                  player:text:references=player doc:json country:text:generated=doc.address.country \\
+                  --pk team,player --unique team,country
             """)
 
     @OptionGroup var db: DatabaseOptions
@@ -30,17 +36,28 @@ struct CreateTable: ParsableCommand {
     @Option(help: "Primary key columns, comma-separated (instead of :pk modifiers).")
     var pk: String?
 
+    @Option(help: ArgumentHelp("Columns that are unique together, comma-separated; repeatable.", valueName: "col,col"))
+    var unique: [String] = []
+
+    @Flag(help: "Store rows by their primary key (WITHOUT ROWID); needs a primary key.")
+    var withoutRowid = false
+
+    @Flag(help: "Make SQLite refuse values that do not fit the declared types (STRICT); only for integer, real, text, blob and any columns.")
+    var strict = false
+
     @Flag(help: "Do nothing when the table already exists.")
     var ifNotExists = false
 
     func validate() throws {
         if columns.isEmpty { throw ValidationError("give at least one column as NAME:TYPE, e.g. id:integer:pk") }
+        if unique.contains(where: { splitList($0).isEmpty }) { throw ValidationError("--unique takes column names, e.g. --unique team,name") }
     }
 
     func run() throws {
         // Parse everything before touching the file, so a bad spec leaves no database behind.
         let spec = try TableSpec(name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
-                                 primaryKey: pk.map(splitList) ?? [])
+                                 primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
+                                 withoutRowid: withoutRowid, strict: strict)
         try db.open(.create).createTable(spec, ifNotExists: ifNotExists)
     }
 }

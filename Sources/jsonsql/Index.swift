@@ -9,9 +9,15 @@ struct Index: ParsableCommand {
             The index is built on the same expression that --where and --order-by use for the
             path, so SQLite uses it: check with `jsonsql query DB --where ... --explain`.
 
+            --where makes a partial index of the rows that match (the --where language of
+            query); a query whose --where includes the same condition can use it. --nocase
+            builds the index as ((path) COLLATE NOCASE), so `like` filters can use it.
+
             Examples:
               jsonsql index db.sqlite player address.country
               jsonsql index db.sqlite player address.country score --name by_country_score
+              jsonsql index db.sqlite player score --where 'active = true'
+              jsonsql index db.sqlite player name --nocase
             """)
 
     @OptionGroup var db: DatabaseOptions
@@ -24,6 +30,12 @@ struct Index: ParsableCommand {
 
     @Flag(help: "Refuse two rows with the same values.")
     var unique = false
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Index only the rows that match; repeat to combine with and.", valueName: "expr"))
+    var filters: [String] = []
+
+    @Flag(help: "Compare case-insensitively (COLLATE NOCASE), so `like` can use the index.")
+    var nocase = false
 
     @Flag(help: "Do nothing when an index of that name exists.")
     var ifNotExists = false
@@ -45,6 +57,8 @@ struct Index: ParsableCommand {
         spec.name = name
         spec.unique = unique
         spec.ifNotExists = ifNotExists
+        spec.filter = Filter.all(try filters.map(FilterParser.parse))
+        spec.nocase = nocase
         let created = try store.createIndex(spec)
         Diagnostics.print("created index \(created)")
     }

@@ -21,7 +21,8 @@ struct JSONSQL: ParsableCommand {
             """,
         version: jsonsqlVersion,
         subcommands: [
-            CreateTable.self, Insert.self, Query.self, Index.self, Tables.self, Schema.self, Indexes.self, Shell.self,
+            CreateTable.self, Insert.self, Query.self, Update.self, Delete.self, Index.self, Tables.self, Schema.self,
+            Indexes.self, Alter.self, RenameTable.self, DropTable.self, DropIndex.self, Shell.self,
         ]
     )
 

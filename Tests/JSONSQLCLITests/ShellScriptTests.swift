@@ -72,7 +72,7 @@ struct ShellScriptTests {
         #expect(
             result.stderr == """
                 Error: line 1: --limit must be 0 or more
-                Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, index, tables, schema, indexes, help), SQL ending in ';', or .help
+                Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, update, delete, index, tables, schema, indexes, alter, rename-table, drop-table, drop-index, help), SQL ending in ';', or .help
 
                 """)
     }

@@ -15,10 +15,22 @@ public struct FilterSQL {
     public private(set) var sql = ""
     public private(set) var arguments: [DatabaseValue] = []
     let table: TableInfo
+    /// Write values into the SQL instead of binding them, for `CREATE INDEX ... WHERE`.
+    let inlineValues: Bool
+    private var inlineFailure: Error?
 
     public init(_ filter: Filter, table: TableInfo) throws {
+        try self.init(filter, table: table, inlineValues: false)
+    }
+
+    /// With `inlineValues`, each value is written as a literal by `SQLQuote.value`, because
+    /// SQLite allows no parameters in an index's `WHERE`. The text is otherwise the same as
+    /// with bound values, so a query with the same filter can use the partial index.
+    public init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
         self.table = table
+        self.inlineValues = inlineValues
         sql = try render(filter)
+        if let inlineFailure { throw inlineFailure }
     }
 
     private mutating func render(_ filter: Filter) throws -> String {
@@ -31,11 +43,26 @@ public struct FilterSQL {
     }
 
     private mutating func bind(_ value: DatabaseValue) -> String {
+        if inlineValues {
+            do { return try SQLQuote.value(value) } catch {
+                inlineFailure = error
+                return "NULL"
+            }
+        }
         arguments.append(value)
         return "?"
     }
 
     private mutating func render(_ p: Filter.Predicate) throws -> String {
+        // SQLite matches a query to a partial index by comparing expressions, and compares a
+        // bound value with the index's literal only outside lists (`IN (?, ?)` never matches
+        // `IN ('a', 'b')`). So a condition that a partial index holds is written the way the
+        // index writes it, with its values as literals from the same audited helper.
+        if !inlineValues, !table.partialIndexSQL.isEmpty,
+            let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
+            table.partialIndexSQL.contains(where: { $0.contains(inline) }) {
+            return inline
+        }
         let path = try ResolvedPath(p.path, in: table)
         let E = path.valueSQL
         switch p.op {
@@ -55,8 +82,8 @@ public struct FilterSQL {
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
             }
-            let op = p.op == .like || p.op == .notLike ? "LIKE ? ESCAPE '\\'" : "GLOB ?"
-            arguments.append(pattern.databaseValue)
+            let mark = bind(pattern.databaseValue)
+            let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
             var condition = "\(E) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
             return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
@@ -149,7 +176,11 @@ public struct FilterSQL {
 
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
     private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
-        let column = path.column
+        try Self.columnValue(path.column, literal)
+    }
+
+    /// A literal as a plain column of its type stores it: a datetime normalised, a boolean 1/0.
+    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal, use: String = "compare it with") throws -> DatabaseValue {
         let fail = { JSONSQLError("\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is \(literal.kindName)") }
         switch column.type {
         case .text:
@@ -162,7 +193,7 @@ public struct FilterSQL {
             return literal.numberValue
         case .boolean:
             guard case .bool(let value) = literal else {
-                throw JSONSQLError("\(column.name) is a boolean column; compare it with true or false")
+                throw JSONSQLError("\(column.name) is a boolean column; \(use) true or false")
             }
             return (value ? 1 : 0).databaseValue
         case .date, .datetime:
@@ -179,7 +210,7 @@ public struct FilterSQL {
             return (column.type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
         case .blob:
             guard case .string(let text) = literal, let data = Data(base64Encoded: text) else {
-                throw JSONSQLError("\(column.name) is a blob column; compare it with base64 text")
+                throw JSONSQLError("\(column.name) is a blob column; \(use) base64 text")
             }
             return data.databaseValue
         case .json, .any:

@@ -2,8 +2,9 @@ import Foundation
 
 /// One column of a table to create, as written on the command line: `NAME:TYPE[:MODIFIER]...`.
 ///
-/// Modifiers: `pk`, `notnull`, `unique`, `default=VALUE`. The name may be double-quoted to
-/// hold a colon: `"a:b":text`.
+/// Modifiers: `pk`, `notnull`, `unique`, `default=VALUE`, `check=SQL`,
+/// `references=TABLE[.COLUMN]`, `on-delete=ACTION`, `collate=nocase|rtrim|binary` and
+/// `generated=PATH`. The name may be double-quoted to hold a colon: `"a:b":text`.
 public struct ColumnSpec: Sendable, Equatable {
     public var name: String
     public var type: ColumnType
@@ -12,6 +13,24 @@ public struct ColumnSpec: Sendable, Equatable {
     public var unique = false
     /// The default as SQL text, already checked against the type (`'DE'`, `0`, `(strftime(...))`).
     public var defaultSQL: String?
+    /// A `CHECK` expression, as SQL the user wrote.
+    public var check: String?
+    /// The row of another table (or this one) that the column refers to.
+    public var references: ForeignKeySpec?
+    public var collation: Collation?
+    /// The path this virtual column is computed from: `address.country`.
+    public var generated: JSONPath?
+    /// The SQL of `generated`, rendered by `ResolvedPath` once the table's columns are known.
+    var generatedSQL: String?
+
+    /// The collating sequences SQLite builds in.
+    public enum Collation: String, Sendable, CaseIterable {
+        case nocase, rtrim, binary
+    }
+
+    /// Every modifier, for messages.
+    static let modifierNames = "pk, notnull, unique, default=VALUE, check=SQL, references=TABLE[.COLUMN], "
+        + "on-delete=cascade|restrict|set-null|set-default, collate=nocase|rtrim|binary, generated=PATH"
 
     public init(name: String, type: ColumnType) {
         self.name = name
@@ -26,8 +45,15 @@ public struct ColumnSpec: Sendable, Equatable {
         let name = parts.removeFirst()
         try SQLQuote.checkName(name, kind: "column")
         self.init(name: name, type: try ColumnType(userName: parts.removeFirst()))
+        var onDelete: ForeignKeySpec.Action?
         for modifier in Self.joinDefaultValues(parts) {
             let (key, value) = modifier.splitOnce("=")
+            func required() throws -> String {
+                guard let value, !value.isEmpty else {
+                    throw JSONSQLError("modifier '\(key)' on column '\(name)' needs a value: \(key)=VALUE")
+                }
+                return value
+            }
             switch key.lowercased() {
             case "pk", "primarykey", "primary-key": primaryKey = true
             case "notnull", "not-null": notNull = true
@@ -37,9 +63,47 @@ public struct ColumnSpec: Sendable, Equatable {
                     throw JSONSQLError("modifier 'default' needs a value: default=VALUE")
                 }
                 defaultSQL = try Self.defaultSQL(value, type: type, column: name)
+            case "check":
+                let sql = try required()
+                if sql.utf8.contains(0) { throw JSONSQLError("check on column '\(name)' contains a NUL byte") }
+                check = sql
+            case "references":
+                references = try ForeignKeySpec(parsing: try required())
+            case "on-delete", "ondelete":
+                let text = try required()
+                guard let action = ForeignKeySpec.Action(rawValue: text.lowercased()) else {
+                    throw JSONSQLError("on-delete=\(text) on column '\(name)': choose cascade, restrict, set-null or set-default")
+                }
+                onDelete = action
+            case "collate":
+                let text = try required()
+                guard let collation = Collation(rawValue: text.lowercased()) else {
+                    throw JSONSQLError("collate=\(text) on column '\(name)': choose nocase, rtrim or binary")
+                }
+                self.collation = collation
+            case "generated":
+                let text = try required()
+                do {
+                    generated = try JSONPath(parsing: text)
+                } catch let failure as JSONSQLError {
+                    throw JSONSQLError("generated=\(text) on column '\(name)': \(failure)")
+                }
             default:
-                throw JSONSQLError(
-                    "unknown modifier '\(modifier)' on column '\(name)'; modifiers are: pk, notnull, unique, default=VALUE")
+                throw JSONSQLError("unknown modifier '\(modifier)' on column '\(name)'; modifiers are: \(Self.modifierNames)")
+            }
+        }
+        if let onDelete {
+            guard references != nil else {
+                throw JSONSQLError("on-delete on column '\(name)' needs references=TABLE[.COLUMN]")
+            }
+            references?.onDelete = onDelete
+        }
+        if generated != nil {
+            if defaultSQL != nil {
+                throw JSONSQLError("column '\(name)' is generated, so it cannot have a default")
+            }
+            if primaryKey {
+                throw JSONSQLError("column '\(name)' is generated, so it cannot be part of the primary key")
             }
         }
     }
@@ -57,19 +121,24 @@ public struct ColumnSpec: Sendable, Equatable {
         return [name] + after.dropFirst().components(separatedBy: ":")
     }
 
-    /// Rejoins a `default=` value that held colons (`default={"a":1}`, `default=12:30`): the
-    /// parts after it belong to it until one is a modifier.
+    private static let knownModifiers: Set<String> = [
+        "pk", "primarykey", "primary-key", "notnull", "not-null", "unique", "default", "check", "references",
+        "on-delete", "ondelete", "collate", "generated",
+    ]
+
+    /// Rejoins a `default=`, `check=` or `generated=` value that held colons (`default={"a":1}`,
+    /// `default=12:30`): the parts after it belong to it until one is a modifier.
     private static func joinDefaultValues(_ parts: [String]) -> [String] {
         var joined: [String] = []
         var inDefault = false
         for part in parts {
             let key = part.splitOnce("=").0.lowercased()
-            let isModifier = ["pk", "primarykey", "primary-key", "notnull", "not-null", "unique", "default"].contains(key)
+            let isModifier = knownModifiers.contains(key)
             if inDefault && !isModifier {
                 joined[joined.count - 1] += ":" + part
             } else {
                 joined.append(part)
-                inDefault = key == "default"
+                inDefault = ["default", "check", "generated"].contains(key)
             }
         }
         return joined

@@ -16,6 +16,14 @@ public struct ColumnInfo: Sendable, Equatable {
 public struct TableInfo: Sendable {
     public var name: String
     public var columns: [ColumnInfo]
+    /// The `CREATE INDEX` statements of the table's partial indexes, so that filters can spell
+    /// their conditions the way those indexes do (see `FilterSQL`).
+    var partialIndexSQL: [String] = []
+
+    init(name: String, columns: [ColumnInfo]) {
+        self.name = name
+        self.columns = columns
+    }
 
     init(db: Database, table: String) throws {
         name = table
@@ -29,6 +37,10 @@ public struct TableInfo: Sendable {
                 isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
+        partialIndexSQL = try String.fetchAll(db, sql: """
+            SELECT m.sql FROM pragma_index_list(?) l JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
+            WHERE l.partial = 1 AND m.sql IS NOT NULL
+            """, arguments: [table])
     }
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).

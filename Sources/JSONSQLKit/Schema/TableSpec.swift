@@ -1,13 +1,24 @@
 import GRDB
 
-/// A table to create: its name, columns and primary key.
+/// A table to create: its name, columns, keys and table options.
 public struct TableSpec: Sendable, Equatable {
     public var name: String
     public var columns: [ColumnSpec]
     /// Columns of the primary key, from `:pk` modifiers or `--pk`.
     public var primaryKey: [String]
+    /// `UNIQUE (a, b)` table constraints, from `--unique a,b`.
+    public var uniqueConstraints: [[String]]
+    /// `WITHOUT ROWID`: the primary key is the storage key.
+    public var withoutRowid: Bool
+    /// `STRICT`: SQLite refuses values that do not fit the declared types.
+    public var strict: Bool
 
-    public init(name: String, columns: [ColumnSpec], primaryKey: [String] = []) throws {
+    /// The jsonsql types a STRICT table can declare: STRICT allows only INTEGER, INT, REAL,
+    /// TEXT, BLOB and ANY.
+    public static let strictTypes: [ColumnType] = [.integer, .real, .text, .blob, .any]
+
+    public init(name: String, columns: [ColumnSpec], primaryKey: [String] = [], unique: [[String]] = [],
+                withoutRowid: Bool = false, strict: Bool = false) throws {
         try SQLQuote.checkName(name, kind: "table")
         if columns.isEmpty {
             throw JSONSQLError("table '\(name)' needs at least one column: NAME:TYPE, e.g. id:integer:pk")
@@ -17,34 +28,67 @@ public struct TableSpec: Sendable, Equatable {
             throw JSONSQLError("duplicate column '\(column.name)' in table '\(name)'")
         }
         let known = Dictionary(columns.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+        let table = name
+        func resolve(_ names: [String], _ role: String) throws -> [String] {
+            try names.map { key in
+                guard let column = known[key.lowercased()] else {
+                    throw JSONSQLError("\(role) column '\(key)' is not among the columns of '\(table)'")
+                }
+                return column
+            }
+        }
         var key = columns.filter(\.primaryKey).map(\.name)
         if !primaryKey.isEmpty {
             if !key.isEmpty && key.map({ $0.lowercased() }) != primaryKey.map({ $0.lowercased() }) {
                 throw JSONSQLError("--pk \(primaryKey.joined(separator: ",")) disagrees with the :pk modifiers on \(key.joined(separator: ","))")
             }
-            let table = name
-            key = try primaryKey.map { key in
-                guard let column = known[key.lowercased()] else {
-                    throw JSONSQLError("primary key column '\(key)' is not among the columns of '\(table)'")
-                }
-                return column
-            }
+            key = try resolve(primaryKey, "primary key")
         }
         self.name = name
         self.columns = columns
         self.primaryKey = key
+        self.uniqueConstraints = try unique.map { try resolve($0, "--unique") }
+        self.withoutRowid = withoutRowid
+        self.strict = strict
+        for column in columns where column.generated != nil && key.contains(column.name) {
+            throw JSONSQLError("column '\(column.name)' is generated, so it cannot be part of the primary key")
+        }
+        if withoutRowid && key.isEmpty {
+            throw JSONSQLError("--without-rowid needs a primary key: mark a column :pk or give --pk COL")
+        }
+        if strict {
+            let misfits = columns.filter { !Self.strictTypes.contains($0.type) }
+            if !misfits.isEmpty {
+                let list = misfits.map { "\($0.name) (\($0.type.rawValue))" }.joined(separator: ", ")
+                throw JSONSQLError("--strict: a STRICT table declares only integer, real, text, blob and any, so it cannot keep the types of \(list); leave out --strict, or declare those columns with one of these types")
+            }
+        }
+        try resolveGeneratedColumns()
+    }
+
+    /// Renders each `generated=PATH` against the other columns of this table.
+    private mutating func resolveGeneratedColumns() throws {
+        let info = TableInfo(name: name, columns: columns.map { spec in
+            ColumnInfo(name: spec.name, type: spec.type, declaredType: spec.type.declaredType, notNull: spec.notNull,
+                       defaultSQL: spec.defaultSQL, primaryKeyIndex: (primaryKey.firstIndex(of: spec.name) ?? -1) + 1,
+                       isGenerated: spec.generated != nil)
+        })
+        for index in columns.indices where columns[index].generated != nil {
+            try columns[index].resolveGenerated(in: info)
+        }
     }
 
     /// The `CREATE TABLE` statement.
     ///
     ///     CREATE TABLE "player" ("id" TEXT PRIMARY KEY NOT NULL,
-    ///       "address" JSON CHECK ("address" IS NULL OR json_valid("address")), ...)
+    ///       "address" JSON CHECK ("address" IS NULL OR json_valid("address")),
+    ///       "country" TEXT GENERATED ALWAYS AS ("address" ->> '$.country') VIRTUAL, ...)
     ///
     /// Written here rather than with GRDB's schema builder, which does not escape a `"` inside
     /// a name.
     public func sql(ifNotExists: Bool) -> String {
         var items = columns.map { spec in
-            var text = spec.definition
+            var text = spec.definition(strict: strict)
             if primaryKey.count == 1 && primaryKey[0] == spec.name {
                 text += " PRIMARY KEY"
                 // A non-integer primary key in a rowid table accepts NULL unless told not to.
@@ -55,10 +99,18 @@ public struct TableSpec: Sendable, Equatable {
         if primaryKey.count > 1 {
             items.append("PRIMARY KEY (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", ")))")
         }
+        for columns in uniqueConstraints {
+            items.append("UNIQUE (\(columns.map(SQLQuote.identifier).joined(separator: ", ")))")
+        }
+        let options: [String] = (withoutRowid ? ["WITHOUT ROWID"] : []) + (strict ? ["STRICT"] : [])
         return "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(SQLQuote.identifier(name)) (\(items.joined(separator: ", ")))"
+            + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
     }
 
     func create(in db: Database, ifNotExists: Bool) throws {
+        for column in columns {
+            try column.references?.validate(from: column.name, db: db, pending: self)
+        }
         try db.execute(sql: sql(ifNotExists: ifNotExists))
     }
 }
@@ -66,18 +118,48 @@ public struct TableSpec: Sendable, Equatable {
 extension ColumnSpec {
     /// The column as it appears in `CREATE TABLE` and `ALTER TABLE ... ADD COLUMN`, without
     /// its primary key clause.
-    var definition: String {
+    var definition: String { definition(strict: false) }
+
+    /// The column definition; in a STRICT table an `any` column is declared `ANY`.
+    ///
+    ///     "team_id" INTEGER NOT NULL REFERENCES "team" ("id") ON DELETE CASCADE
+    ///     "country" TEXT GENERATED ALWAYS AS ("address" ->> '$.country') VIRTUAL
+    func definition(strict: Bool) -> String {
         let quoted = SQLQuote.identifier(name)
         var text = quoted
-        if !type.declaredType.isEmpty { text += " " + type.declaredType }
+        let declared = strict && type == .any ? "ANY" : type.declaredType
+        if !declared.isEmpty { text += " " + declared }
+        if let generatedSQL { text += " GENERATED ALWAYS AS (\(generatedSQL)) VIRTUAL" }
         if notNull { text += " NOT NULL" }
         if unique { text += " UNIQUE" }
         if let defaultSQL { text += " DEFAULT " + defaultSQL }
-        switch type {
-        case .json: text += " CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))"
-        case .boolean: text += " CHECK (\(quoted) IN (0, 1))"
-        default: break
+        if let collation { text += " COLLATE " + collation.rawValue.uppercased() }
+        // A generated column holds what the document holds; its type checks would reject rows.
+        if generated == nil {
+            switch type {
+            case .json: text += " CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))"
+            case .boolean: text += " CHECK (\(quoted) IN (0, 1))"
+            default: break
+            }
         }
+        if let check { text += " CHECK (\(check))" }
+        if let references { text += " " + references.sql }
         return text
+    }
+
+    /// Renders `generated=PATH` with the one path renderer, against the table's columns.
+    ///
+    /// A `json` column keeps the JSON text of the value (`->`), every other type the SQL value
+    /// (`->>`), exactly as `--where` compares it.
+    mutating func resolveGenerated(in table: TableInfo) throws {
+        guard let generated else { return }
+        if generated.column.lowercased() == name.lowercased() {
+            throw JSONSQLError("generated column '\(name)' cannot be computed from itself")
+        }
+        let path = try ResolvedPath(generated, in: table)
+        if path.isInsideColumn && ![.json, .any, .text].contains(path.column.type) {
+            throw JSONSQLError("generated=\(generated) on column '\(name)': \(path.column.name) is \(path.column.type.withArticle) column, not JSON")
+        }
+        generatedSQL = type == .json ? path.jsonSQL : path.valueSQL
     }
 }

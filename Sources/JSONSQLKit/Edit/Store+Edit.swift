@@ -1,0 +1,274 @@
+import GRDB
+
+extension Store {
+    /// Updates the rows a filter matches, in one transaction; with `dryRun` the update runs and
+    /// is rolled back, so the count and any constraint error are exactly those of the real run.
+    public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
+        try write(commit: !dryRun) { db in
+            let table = try Self.resolveTable(spec.table, db: db, path: path)
+            let query = try spec.build(table: try TableInfo(db: db, table: table), db: db)
+            return try Self.execute(query, table: table, verb: "update", db: db)
+        }
+    }
+
+    /// Deletes the rows a filter matches, in one transaction; `dryRun` as for `update`.
+    public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
+        try write(commit: !dryRun) { db in
+            let table = try Self.resolveTable(spec.table, db: db, path: path)
+            var sql = "DELETE FROM \(SQLQuote.identifier(table))"
+            var arguments: [DatabaseValue] = []
+            if let filter = Filter.all(spec.filters) {
+                let rendered = try FilterSQL(filter, table: try TableInfo(db: db, table: table))
+                sql += " WHERE \(rendered.sql)"
+                arguments = rendered.arguments
+            } else if !spec.all {
+                throw JSONSQLError("delete needs --where EXPR to choose the rows, or --all to delete every row of \(table)")
+            }
+            return try Self.execute(SQLQuery(sql: sql, arguments: arguments), table: table, verb: "delete", db: db)
+        }
+    }
+
+    private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
+        do {
+            try db.execute(sql: query.sql, arguments: StatementArguments(query.arguments))
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed") {
+            // RESTRICT fails with the plain SQLITE_CONSTRAINT code, so the message tells it apart.
+            if verb == "delete" {
+                let referrers = try referringColumns(table, db: db)
+                throw JSONSQLError("FOREIGN KEY constraint failed: rows of \(referrers.joined(separator: ", ")) refer to rows this would delete; delete those first, or declare the reference with on-delete=cascade or on-delete=set-null")
+            }
+            throw JSONSQLError("FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist")
+        }
+        var text = "-- " + query.sql + "\n"
+        if !query.arguments.isEmpty {
+            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+        }
+        return EditResult(table: table, changed: db.changesCount, sql: text)
+    }
+
+    /// `member.team_id`: the columns of other tables whose foreign keys point at `table`.
+    static func referringColumns(_ table: String, db: Database) throws -> [String] {
+        var referrers: [String] = []
+        for other in try tableNames(db) {
+            for row in try Row.fetchAll(db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
+            where (row["target"] as String).lowercased() == table.lowercased() {
+                referrers.append("\(other).\(row["source"] as String)")
+            }
+        }
+        return referrers
+    }
+}
+
+/// SQL text with the values bound to its `?`, in order.
+private struct SQLFragment {
+    var sql: String
+    var arguments: [DatabaseValue] = []
+}
+
+extension UpdateSpec {
+    /// One change to one column.
+    private enum Edit {
+        case replace(SQLFragment)
+        case set(path: ResolvedPath, value: SQLFragment)
+        case patch(path: ResolvedPath?, json: String)
+        case remove(ResolvedPath)
+    }
+
+    /// Builds the UPDATE: every path through `ResolvedPath`, every value bound.
+    ///
+    ///     UPDATE "player" SET "address" = json_set(coalesce("address", '{}'), '$.city', ?),
+    ///       "score" = ? WHERE "id" = ?
+    ///
+    /// `db` is used to read JSON values with SQLite's own parser, so they mean what they will
+    /// mean once stored.
+    func build(table info: TableInfo, db: Database) throws -> SQLQuery {
+        if isEmpty { throw JSONSQLError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH") }
+        var order: [String] = []
+        var edits: [String: [Edit]] = [:]
+        func add(_ edit: Edit, to column: String) {
+            if edits[column] == nil { order.append(column) }
+            edits[column, default: []].append(edit)
+        }
+        func requireJSON(_ path: ResolvedPath, _ option: String) throws {
+            if path.column.isGenerated {
+                throw JSONSQLError("\(option) \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
+            }
+            guard [.json, .any].contains(path.column.type) else {
+                throw JSONSQLError("\(option) \(path.path): \(path.column.name) is \(path.column.type.withArticle) column, so it holds no JSON paths")
+            }
+        }
+        for assignment in sets {
+            let path = try ResolvedPath(assignment.path, in: info)
+            if path.isInsideColumn {
+                try requireJSON(path, "--set")
+                add(.set(path: path, value: try Self.jsonValue(assignment, db: db)), to: path.column.name)
+            } else {
+                if path.column.isGenerated {
+                    throw JSONSQLError("--set \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
+                }
+                add(.replace(try Self.columnValue(assignment, column: path.column, db: db)), to: path.column.name)
+            }
+        }
+        for patch in patches {
+            let object = try Self.decodeJSON(patch.json, db: db, context: "--patch")
+            guard object.type == "object" else {
+                throw JSONSQLError("--patch needs a JSON object to merge, got \(object.type == "array" || object.type == "integer" ? "an" : "a") \(object.type): \(patch.json)")
+            }
+            if let target = patch.path {
+                let path = try ResolvedPath(target, in: info)
+                try requireJSON(path, "--patch")
+                add(.patch(path: path.isInsideColumn ? path : nil, json: object.json), to: path.column.name)
+            } else {
+                let columns = info.columns.filter { $0.type == .json && !$0.isGenerated }
+                guard columns.count == 1 else {
+                    throw JSONSQLError("--patch JSON merges into the json column, and \(info.name) has \(columns.isEmpty ? "none" : "\(columns.count) (\(columns.map(\.name).joined(separator: ", ")))"); write --patch COLUMN=JSON")
+                }
+                add(.patch(path: nil, json: object.json), to: columns[0].name)
+            }
+        }
+        for target in removes {
+            let path = try ResolvedPath(target, in: info)
+            guard path.isInsideColumn else {
+                throw JSONSQLError("--remove \(target): give a path inside a json column, like \(target).key; to empty the column write --set \(target)=null")
+            }
+            try requireJSON(path, "--remove")
+            add(.remove(path), to: path.column.name)
+        }
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for column in order {
+            let value = try Self.compose(column, edits[column]!)
+            assignments.append("\(SQLQuote.identifier(column)) = \(value.sql)")
+            arguments += value.arguments
+        }
+        var sql = "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))"
+        if let filter = Filter.all(filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            sql += " WHERE \(rendered.sql)"
+            arguments += rendered.arguments
+        } else if !all {
+            throw JSONSQLError("update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)")
+        }
+        return SQLQuery(sql: sql, arguments: arguments)
+    }
+
+    /// Nests the edits of one column into one expression, in order.
+    private static func compose(_ column: String, _ edits: [Edit]) throws -> SQLFragment {
+        var expression = SQLFragment(sql: SQLQuote.identifier(column))
+        var replaced = false
+        for edit in edits {
+            if case .replace = edit, edits.count > 1 {
+                throw JSONSQLError("--set \(column)=... replaces the whole column, so it cannot be combined with other changes to \(column)")
+            }
+            if case .replace(let value) = edit { expression = value; replaced = true }
+        }
+        if replaced { return expression }
+        // json_set on NULL gives NULL: start a missing document as an object (or an array when
+        // the first change addresses an element).
+        let writes = edits.compactMap { edit -> ResolvedPath?? in
+            switch edit {
+            case .set(let path, _): return .some(path)
+            case .patch(let path, _): return .some(path)
+            case .replace, .remove: return nil
+            }
+        }
+        if let first = writes.first {
+            let startsWithIndex: Bool
+            if let path = first, case .index = path.path.segments.first { startsWithIndex = true } else { startsWithIndex = false }
+            expression.sql = "coalesce(\(expression.sql), \(startsWithIndex ? "'[]'" : "'{}'"))"
+        }
+        for edit in edits {
+            switch edit {
+            case .replace: break
+            case .set(let path, let value):
+                expression = SQLFragment(sql: "json_set(\(expression.sql), \(path.pathLiteral!), \(value.sql))",
+                                         arguments: expression.arguments + value.arguments)
+            case .patch(nil, let json):
+                expression = SQLFragment(sql: "json_patch(\(expression.sql), ?)", arguments: expression.arguments + [json.databaseValue])
+            case .patch(let path?, let json):
+                let literal = path.pathLiteral!
+                expression = SQLFragment(
+                    sql: "json_set(\(expression.sql), \(literal), json_patch(coalesce(\(expression.sql) -> \(literal), '{}'), ?))",
+                    arguments: expression.arguments + expression.arguments + [json.databaseValue])
+            case .remove(let path):
+                expression = SQLFragment(sql: "json_remove(\(expression.sql), \(path.pathLiteral!))", arguments: expression.arguments)
+            }
+        }
+        return expression
+    }
+
+    /// A value to write inside a document with `json_set`: strings stay strings, `true` stays
+    /// a JSON boolean, `--json` values are embedded as JSON.
+    private static func jsonValue(_ assignment: Assignment, db: Database) throws -> SQLFragment {
+        switch assignment.value {
+        case .literal(.string(let text)): return SQLFragment(sql: "?", arguments: [text.databaseValue])
+        case .literal(.integer(let number)): return SQLFragment(sql: "?", arguments: [number.databaseValue])
+        case .literal(.real(let number, _)): return SQLFragment(sql: "?", arguments: [number.databaseValue])
+        case .literal(.bool(let value)): return SQLFragment(sql: "json(?)", arguments: [(value ? "true" : "false").databaseValue])
+        case .literal(.null): return SQLFragment(sql: "NULL")
+        case .json(let text):
+            let decoded = try decodeJSON(text, db: db, context: "--set \(assignment.path)")
+            return SQLFragment(sql: "json(?)", arguments: [decoded.json.databaseValue])
+        }
+    }
+
+    /// A value for a whole column, as the column's type stores it (the rules of `insert`).
+    private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database) throws -> SQLFragment {
+        var literal: Filter.Literal
+        switch assignment.value {
+        case .literal(let value):
+            literal = value
+        case .json(let text):
+            let decoded = try decodeJSON(text, db: db, context: "--set \(assignment.path)")
+            if column.type == .json {
+                switch decoded.type {
+                case "null": return SQLFragment(sql: "NULL")
+                case "integer", "real": return SQLFragment(sql: "?", arguments: [decoded.value])
+                default: return SQLFragment(sql: "?", arguments: [decoded.json.databaseValue])
+                }
+            }
+            switch decoded.type {
+            case "null": literal = .null
+            case "true": literal = .bool(true)
+            case "false": literal = .bool(false)
+            case "integer": literal = Int64.fromDatabaseValue(decoded.value).map { .integer($0) } ?? .string(decoded.json)
+            case "real": literal = .real(Double.fromDatabaseValue(decoded.value) ?? 0, decoded.json)
+            case "text": literal = .string(String.fromDatabaseValue(decoded.value) ?? "")
+            default:
+                guard column.type == .any else {
+                    throw JSONSQLError("--set \(assignment.path): \(column.name) is \(column.type.withArticle) column; a JSON \(decoded.type) does not fit it")
+                }
+                return SQLFragment(sql: "?", arguments: [decoded.json.databaseValue])
+            }
+        }
+        if literal == .null { return SQLFragment(sql: "NULL") }
+        if column.type == .json {
+            switch literal {
+            case .string(let text): return SQLFragment(sql: "json_quote(?)", arguments: [text.databaseValue])
+            case .bool(let value): return SQLFragment(sql: "?", arguments: [(value ? "true" : "false").databaseValue])
+            default: return SQLFragment(sql: "?", arguments: [literal.jsonValue])
+            }
+        }
+        do {
+            return SQLFragment(sql: "?", arguments: [try FilterSQL.columnValue(column, literal, use: "set it to")])
+        } catch let failure as JSONSQLError {
+            throw JSONSQLError("--set \(assignment.path): \(failure)")
+        }
+    }
+
+    /// Reads JSON text with SQLite's parser: its type (`object`, `integer`, ...), its minified
+    /// text, and its SQL value.
+    static func decodeJSON(_ text: String, db: Database, context: String) throws -> (type: String, json: String, value: DatabaseValue) {
+        let row: Row?
+        do {
+            row = try Row.fetchOne(db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw JSONSQLError("\(context): \(text.isEmpty ? "an empty value" : text) is not valid JSON")
+        }
+        guard let row, let type: String = row["type"], let json: String = row["json"] else {
+            throw JSONSQLError("\(context): \(text) is not valid JSON")
+        }
+        return (type, json, row["value"])
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// An `UPDATE` as the `update` command describes it: which rows, and what to change in them.
+///
+/// Edits of one column apply in the order `--set`, `--patch`, `--remove`.
+public struct UpdateSpec: Sendable {
+    public var table: String
+    /// Joined with `and`; empty only together with `all`.
+    public var filters: [Filter] = []
+    /// Update every row; required when there is no filter.
+    public var all = false
+    public var sets: [Assignment] = []
+    public var patches: [Patch] = []
+    public var removes: [JSONPath] = []
+
+    public init(table: String) {
+        self.table = table
+    }
+
+    public var isEmpty: Bool { sets.isEmpty && patches.isEmpty && removes.isEmpty }
+
+    /// `--set PATH=VALUE`.
+    public struct Assignment: Sendable, Equatable {
+        public var path: JSONPath
+        public var value: Value
+
+        public enum Value: Sendable, Equatable {
+            /// Typed like a `--where` value: `42`, `true`, `null`, `"text"`, `Paris`.
+            case literal(Filter.Literal)
+            /// JSON text, with `--json`.
+            case json(String)
+        }
+
+        public init(path: JSONPath, value: Value) {
+            self.path = path
+            self.value = value
+        }
+
+        /// `address.city=Paris`, `score=42`, `"first name"='Ann Lee'`; with `json`, the value is
+        /// JSON text: `tags=["a","b"]`.
+        public init(parsing text: String, json: Bool) throws {
+            var cursor = TextCursor(text)
+            cursor.skipSpaces()
+            let path: JSONPath
+            do {
+                path = try JSONPath.parse(&cursor)
+            } catch let failure as JSONSQLError {
+                throw JSONSQLError("--set \(text): \(failure)")
+            }
+            cursor.skipSpaces()
+            guard cursor.skip("=") else {
+                throw JSONSQLError("--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(text)'")
+            }
+            cursor.skipSpaces()
+            let rest = cursor.rest
+            if json {
+                self.init(path: path, value: .json(rest))
+                return
+            }
+            if cursor.current == "\"" || cursor.current == "'", let quoted = try? cursor.quotedString(), cursor.atEnd {
+                self.init(path: path, value: .literal(.string(quoted)))
+                return
+            }
+            self.init(path: path, value: .literal(FilterParser.literal(bare: rest.trimmingCharacters(in: .whitespaces))))
+        }
+    }
+
+    /// `--patch [PATH=]OBJECT`: an RFC 7396 merge of a JSON object into a json column, or into
+    /// an object inside one.
+    public struct Patch: Sendable, Equatable {
+        /// Nil means the table's one json column.
+        public var path: JSONPath?
+        public var json: String
+
+        public init(path: JSONPath?, json: String) {
+            self.path = path
+            self.json = json
+        }
+
+        /// `address={"zip":"10115"}`, or `{"zip":"10115"}` for the only json column.
+        public init(parsing text: String) {
+            var cursor = TextCursor(text)
+            cursor.skipSpaces()
+            if let path = try? JSONPath.parse(&cursor) {
+                cursor.skipSpaces()
+                if cursor.skip("=") {
+                    self.init(path: path, json: cursor.rest)
+                    return
+                }
+            }
+            self.init(path: nil, json: text)
+        }
+    }
+}
+
+/// A `DELETE` as the `delete` command describes it.
+public struct DeleteSpec: Sendable {
+    public var table: String
+    public var filters: [Filter] = []
+    /// Delete every row; required when there is no filter.
+    public var all = false
+
+    public init(table: String) {
+        self.table = table
+    }
+}
+
+/// What an update or delete did, or would do with `--dry-run`.
+public struct EditResult: Sendable {
+    public var table: String
+    /// The rows the statement changed (not counting rows changed by foreign key actions).
+    public var changed: Int
+    /// The statement, with `-- arguments:` when it has bound values.
+    public var sql: String
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import JSONSQLKit
+
+struct DropIndex: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drop-index",
+        abstract: "Drop an index by name (see `jsonsql indexes`).",
+        discussion: """
+            Example:
+              jsonsql drop-index db.sqlite player_on_address_country
+            """)
+
+    @OptionGroup var db: DatabaseOptions
+
+    @Argument(help: "The index to drop.")
+    var name: String
+
+    @Flag(help: "Do nothing when there is no such index.")
+    var ifExists = false
+
+    func run() throws {
+        if let dropped = try db.open(.write).dropIndex(name, ifExists: ifExists) {
+            Diagnostics.print("dropped index \(dropped)")
+        } else {
+            Diagnostics.print("no index \(name); nothing dropped")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import JSONSQLKit
+
+struct DropTable: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drop-table",
+        abstract: "Drop a table with its rows and indexes.",
+        discussion: """
+            A table that other tables refer to by foreign key is refused: drop those first.
+
+            Example:
+              jsonsql drop-table db.sqlite scratch --if-exists
+            """)
+
+    @OptionGroup var db: DatabaseOptions
+
+    @Argument(help: "The table to drop.")
+    var table: String
+
+    @Flag(help: "Do nothing when there is no such table.")
+    var ifExists = false
+
+    func run() throws {
+        if let dropped = try db.open(.write).dropTable(table, ifExists: ifExists) {
+            Diagnostics.print("dropped table \(dropped)")
+        } else {
+            Diagnostics.print("no table \(table); nothing dropped")
+        }
+    }
+}

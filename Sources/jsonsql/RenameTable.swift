@@ -1,0 +1,27 @@
+import ArgumentParser
+import JSONSQLKit
+
+struct RenameTable: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename-table",
+        abstract: "Rename a table; foreign keys that refer to it follow.",
+        discussion: """
+            Indexes keep their names.
+
+            Example:
+              jsonsql rename-table db.sqlite player players
+            """)
+
+    @OptionGroup var db: DatabaseOptions
+
+    @Argument(help: "The table to rename.")
+    var old: String
+
+    @Argument(help: "Its new name.")
+    var new: String
+
+    func run() throws {
+        let renamed = try db.open(.write).renameTable(old, to: new)
+        Diagnostics.print("renamed table \(renamed) to \(new)")
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Change the rows that match a filter: set columns and paths, merge objects, remove keys.",
+        discussion: """
+            --set PATH=VALUE sets a column, or a path inside a json column (json_set). Values
+            are typed like --where values (42 is a number, true a boolean, null is null, "42"
+            and bare words are text); with --json every --set value is JSON instead. A column
+            keeps its type rules: a datetime is normalised, a boolean takes true or false.
+            --patch [COLUMN=]OBJECT merges a JSON object into a json column (RFC 7396: a null
+            member removes that key); without COLUMN= it goes into the table's json column.
+            --remove PATH removes a key or array element (json_remove).
+            Edits of one column apply as --set, then --patch, then --remove.
+
+            The update is one transaction. It prints the number of rows it matched on standard
+            error; --dry-run prints the SQL and that number and changes nothing.
+
+            Examples:
+              jsonsql update db.sqlite player --where 'id = p1' --set address.city=Paris --set score=42
+              jsonsql update db.sqlite player --where 'id = p1' --set 'tags=["a","b"]' --json
+              jsonsql update db.sqlite player --where 'address.country = DE' --patch 'address={"eu":true}'
+              jsonsql update db.sqlite player --all --remove address.zip --dry-run
+            """)
+
+    @OptionGroup var db: DatabaseOptions
+
+    @Argument(help: "The table; may be left out when the database holds one table.")
+    var table: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"))
+    var filters: [String] = []
+
+    @Flag(help: "Change every row (instead of --where).")
+    var all = false
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"))
+    var sets: [String] = []
+
+    @Flag(help: "Read every --set value as JSON: --set 'tags=[\"a\"]' --json.")
+    var json = false
+
+    @Option(name: .customLong("patch"), help: ArgumentHelp("Merge a JSON object into a json column; repeatable.", valueName: "[column=]json"))
+    var patches: [String] = []
+
+    @Option(name: .customLong("remove"), help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"))
+    var removes: [String] = []
+
+    @Flag(help: "Print the SQL and the number of rows it would change, and change nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        if sets.isEmpty && patches.isEmpty && removes.isEmpty {
+            throw ValidationError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH")
+        }
+        if filters.isEmpty && !all {
+            throw ValidationError("choose the rows with --where EXPR, or give --all to change every row")
+        }
+        if !filters.isEmpty && all { throw ValidationError("give either --where or --all, not both") }
+        if json && sets.isEmpty { throw ValidationError("--json reads --set values as JSON; give --set PATH=VALUE") }
+    }
+
+    func run() throws {
+        let store = try db.open(.write)
+        var spec = UpdateSpec(table: try store.resolveTable(table))
+        spec.filters = try filters.map(FilterParser.parse)
+        spec.all = all
+        spec.sets = try sets.map { try UpdateSpec.Assignment(parsing: $0, json: json) }
+        spec.patches = patches.map(UpdateSpec.Patch.init(parsing:))
+        spec.removes = try removes.map(JSONPath.init(parsing:))
+        let result = try store.update(spec, dryRun: dryRun)
+        report(result, verb: "update", preposition: "in", dryRun: dryRun)
+    }
+}
