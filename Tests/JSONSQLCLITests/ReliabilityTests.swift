@@ -213,6 +213,23 @@ struct ReliabilityTests {
         #expect(try count(db) == 0)
     }
 
+    @Test("empty and whitespace-only input insert nothing, and create no table")
+    func emptyInput() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        for input in ["", "  \n\r\n\t ", "\u{FEFF}", "[]", "[ ]\n[]"] {
+            let result = try CLI.run(["insert", db, "t"], stdin: input)
+            #expect(result.status == 0, "\(input.debugDescription): \(result.stderr)")
+            #expect(result.stderr == "inserted 0 rows into t\n")
+        }
+        let fresh = dir.path("fresh.sqlite")
+        let none = try CLI.run(["insert", fresh, "t"], stdin: "\n\n")
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no records in the input"))
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
+
     @Test("a 10 MB record and nesting at SQLite's limit are stored")
     func bigButValid() throws {
         let dir = try TemporaryDirectory()
