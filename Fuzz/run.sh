@@ -20,7 +20,7 @@ build() {
 build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterParser.swift \
     $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/JSONSQLError.swift
 build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
-    $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift $kit/JSONSQLError.swift $kit/SQLQuote.swift \
+    $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift $kit/JSONSQLError.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/OutputBuffer.swift
 
 for target in where json; do

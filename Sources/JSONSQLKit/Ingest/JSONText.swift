@@ -150,37 +150,4 @@ enum JSONText {
         let value = exponent == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-exponent]
         return negative ? -value : value
     }
-
-    /// A standalone JSON value as SQL text in the form a json column stores it, or nil when
-    /// the text is not one valid JSON value.
-    ///
-    /// `{ "a": 1 }` → `'{"a":1}'`, `"x"` → `'"x"'`, `42` → `42`, `null` → `NULL`.
-    static func storedForm(_ text: String) -> String? {
-        var bytes = Array(text.utf8)
-        bytes.append(0x20)  // a trailing number needs a byte after it to be complete
-        return bytes.withUnsafeBufferPointer { buffer -> String? in
-            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
-            var field = JSONField()
-            scanner.skipWhitespace()
-            do {
-                try scanner.scanValue(into: &field)
-            } catch {
-                return nil
-            }
-            scanner.skipWhitespace()
-            guard scanner.atEnd else { return nil }
-            let raw = String(decoding: buffer[field.start..<field.end], as: UTF8.self)
-            switch field.kind {
-            case .null: return "NULL"
-            case .integer, .float: return raw
-            case .string: return SQLQuote.literal("\"" + raw + "\"")
-            case .bigInteger: return nil
-            case .trueValue, .falseValue: return SQLQuote.literal(raw)
-            case .object, .array:
-                var out: [UInt8] = []
-                minify(buffer.baseAddress!, field.start, field.end, into: &out)
-                return SQLQuote.literal(String(decoding: out, as: UTF8.self))
-            }
-        }
-    }
 }

@@ -170,7 +170,7 @@ public struct ColumnSpec: Sendable, Equatable {
             guard let stamp = DateTimeValue.parse(value) else { throw fail() }
             return SQLQuote.literal(type == .date ? stamp.dateText : stamp.dateTimeText)
         case .json:
-            guard let value = JSONText.storedForm(value) else { throw fail() }
+            guard let value = Self.jsonStoredForm(value) else { throw fail() }
             return value
         case .blob:
             guard let data = Data(base64Encoded: value) else { throw fail() }
@@ -187,5 +187,40 @@ extension String {
     func splitOnce(_ separator: Character) -> (String, String?) {
         guard let index = firstIndex(of: separator) else { return (self, nil) }
         return (String(self[..<index]), String(self[self.index(after: index)...]))
+    }
+}
+
+extension ColumnSpec {
+    /// A standalone JSON value as SQL text in the form a json column stores it, or nil when
+    /// the text is not one valid JSON value.
+    ///
+    /// `{ "a": 1 }` → `'{"a":1}'`, `"x"` → `'"x"'`, `42` → `42`, `null` → `NULL`.
+    static func jsonStoredForm(_ text: String) -> String? {
+        var bytes = Array(text.utf8)
+        bytes.append(0x20)  // a trailing number needs a byte after it to be complete
+        return bytes.withUnsafeBufferPointer { buffer -> String? in
+            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            var field = JSONField()
+            scanner.skipWhitespace()
+            do {
+                try scanner.scanValue(into: &field)
+            } catch {
+                return nil
+            }
+            scanner.skipWhitespace()
+            guard scanner.atEnd else { return nil }
+            let raw = String(decoding: buffer[field.start..<field.end], as: UTF8.self)
+            switch field.kind {
+            case .null: return "NULL"
+            case .integer, .float: return raw
+            case .string: return SQLQuote.literal("\"" + raw + "\"")
+            case .bigInteger: return nil
+            case .trueValue, .falseValue: return SQLQuote.literal(raw)
+            case .object, .array:
+                var out: [UInt8] = []
+                JSONText.minify(buffer.baseAddress!, field.start, field.end, into: &out)
+                return SQLQuote.literal(String(decoding: out, as: UTF8.self))
+            }
+        }
     }
 }
