@@ -113,7 +113,8 @@ final class ProgressLine {
     private var shown = false
 
     init(enabled: Bool) {
-        self.enabled = enabled && isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+        let ci = ProcessInfo.processInfo.environment["CI"] ?? ""
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0 && (ci.isEmpty || ci == "false" || ci == "0")
     }
 
     func update(_ progress: InsertProgress) {

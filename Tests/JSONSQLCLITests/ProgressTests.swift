@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@Suite("insert progress", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+struct ProgressTests {
+    func records(_ count: Int) -> String {
+        (0..<count).map { #"{"id":"p\#($0)","doc":{"k":\#($0),"tags":["a","b"]}}"# }.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a long insert shows rows, MB/s, percent and time left on a terminal, then clears it")
+    func progressLine() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("big.ndjson", records(400_000))
+        // CI=true would turn the line off; this test stands in for a person at a terminal.
+        let terminal = try ShellTerminal(["insert", dir.path("db.sqlite"), "t", file, "--pk", "id"], environment: ["CI": ""], in: dir.url)
+        let progress = try terminal.wait(for: "a progress line", seconds: 30) { screen in
+            screen.range(of: #"\d+ rows, [0-9.]+ MB/s, \d+%, \d+s left"#, options: .regularExpression) != nil
+        }
+        #expect(progress.contains("MB/s"))
+        let done = try terminal.wait(forText: "[exited 0]", seconds: 60)
+        #expect(done.contains("inserted 400000 rows into t"))
+        #expect(!done.contains("MB/s"), "the progress line is cleared at the end: \(done)")
+    }
+
+    @Test("--quiet shows no progress line")
+    func quiet() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("big.ndjson", records(400_000))
+        let terminal = try ShellTerminal(["insert", dir.path("db.sqlite"), "t", file, "--quiet"], environment: ["CI": ""], in: dir.url)
+        var sawProgress = false
+        let done = try terminal.wait(for: "the end of the insert", seconds: 60) { screen in
+            if screen.contains("MB/s") { sawProgress = true }
+            return screen.contains("[exited 0]")
+        }
+        #expect(!sawProgress)
+        #expect(done.contains("inserted 400000 rows into t"))
+    }
+}
