@@ -25,6 +25,8 @@ public enum OutputKind: Sendable, Equatable {
     case json
     /// 1 and 0 print as true and false.
     case boolean
+    /// 16-byte blobs print as the canonical upper-case UUID string.
+    case uuid
     /// Values print by their SQLite storage class; blobs as base64.
     case natural
 
@@ -32,6 +34,7 @@ public enum OutputKind: Sendable, Equatable {
         switch type {
         case .json: self = .json
         case .boolean: self = .boolean
+        case .uuid: self = .uuid
         default: self = .natural
         }
     }
