@@ -267,7 +267,7 @@ final class RecordInserter {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
             case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             case .bigInteger:
-                throw ValueMismatch(expectation: "is declared JSON, whose NUMERIC affinity would round integers beyond 64 bits; make it keep them exactly with jsonsql alter DB TABLE --type COLUMN:json")
+                throw ValueMismatch(expectation: "is declared JSON, whose NUMERIC affinity would round integers beyond 64 bits; json columns that jsonsql creates now (declared JSON TEXT) keep them exactly")
             case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
             case .trueValue: sqlite3_bind_text(handle, i, "true", 4, SQLITE_TRANSIENT)
             case .falseValue: sqlite3_bind_text(handle, i, "false", 5, SQLITE_TRANSIENT)

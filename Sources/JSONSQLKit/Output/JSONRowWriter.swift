@@ -64,6 +64,12 @@ final class JSONRowWriter: RowWriter {
             }
         default:
             let text = row.text(i)
+            if kind == .isoDateTime, DateTimeValue.isStoredForm(text) {
+                out.append(UInt8(ascii: "\""))
+                DateTimeValue.appendISO(text, to: out)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
             guard kind == .json else {
                 JSONEncoding.appendString(text, to: out)
                 return

@@ -38,6 +38,11 @@ struct SQLiteRow {
             return blob(i).base64EncodedString()
         default:
             let bytes = text(i)
+            if kind == .isoDateTime, DateTimeValue.isStoredForm(bytes) {
+                let out = OutputBuffer()
+                DateTimeValue.appendISO(bytes, to: out)
+                return out.text
+            }
             guard kind == .json, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
             var plain: [UInt8] = []
             switch JSONEncoding.validate(bytes) {
