@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Test-only: the round-trip property test generates random documents with it.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -39,6 +41,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
-        .testTarget(name: "JSONSQLCLITests", dependencies: ["JSONSQLKit"]),
+        .testTarget(
+            name: "JSONSQLCLITests",
+            dependencies: ["JSONSQLKit", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
     ]
 )

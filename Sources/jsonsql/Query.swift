@@ -48,6 +48,18 @@ struct Query: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
+    @Option(name: .customLong("json-cols"), help: ArgumentHelp(
+        "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON), or auto: each column whose non-null values are all JSON objects or arrays.",
+        valueName: "cols|auto"))
+    var jsonColumns: String?
+
+    @Option(help: ArgumentHelp("How datetime columns print: stored (2024-05-01 12:30:00.000) or iso8601 (2024-05-01T12:30:00.000Z).", valueName: "style"))
+    var dates: DateStyle = .stored
+
+    enum DateStyle: String, ExpressibleByArgument, CaseIterable {
+        case stored, iso8601
+    }
+
     @Flag(help: "Print the SQL and SQLite's query plan instead of rows.")
     var explain = false
 
@@ -59,8 +71,9 @@ struct Query: ParsableCommand {
 
     func validate() throws {
         if sql != nil {
-            if table != nil || !filters.isEmpty || select != nil || !orderBy.isEmpty || limit != nil || offset != nil {
-                throw ValidationError("--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --limit or --offset")
+            if table != nil || !filters.isEmpty || select != nil || !orderBy.isEmpty || limit != nil || offset != nil
+                || jsonColumns != nil || dates != .stored {
+                throw ValidationError("--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --limit, --offset, --json-cols or --dates")
             }
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
@@ -92,6 +105,14 @@ struct Query: ParsableCommand {
         spec.orderBy = try orderBy.map(parseOrder)
         spec.limit = limit
         spec.offset = offset
+        if let jsonColumns {
+            if jsonColumns.lowercased() == "auto" {
+                spec.jsonColumnsAuto = true
+            } else {
+                spec.jsonColumns = splitPaths(jsonColumns)
+            }
+        }
+        spec.isoDates = dates == .iso8601
         if explain {
             out.append(try store.explain(spec))
             try out.flush()

@@ -14,7 +14,7 @@ struct CreateTableTests {
         let schema = try CLI.run(["schema", db, "player", "--format", "json"]).rows()
         let declared = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["declared"] as! String) })
         #expect(declared == ["id": "TEXT", "name": "TEXT", "score": "INTEGER", "ratio": "REAL", "amount": "NUMERIC",
-                             "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME", "address": "JSON", "extra": ""])
+                             "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME", "address": "JSON TEXT", "extra": ""])
         let types = schema.map { $0["type"] as! String }
         #expect(types == ["text", "text", "integer", "real", "numeric", "boolean", "blob", "date", "datetime", "json", "any"])
         #expect(schema.first { $0["column"] as? String == "name" }?["notnull"] as? Bool == true)

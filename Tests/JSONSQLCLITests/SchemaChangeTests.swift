@@ -110,7 +110,7 @@ struct SchemaChangeTests {
         try succeed(["create-table", db, "t", "id:integer:pk"])
         #expect(try CLI.run(["alter", db, "t"]).status == 64)
         #expect(try succeed(["alter", db, "--add", "x:json"]).stderr == "added column x to t\n")
-        #expect(try schemaSQL(db, "t").contains(#""x" JSON CHECK ("x" IS NULL OR json_valid("x"))"#))
+        #expect(try schemaSQL(db, "t").contains(#""x" JSON TEXT CHECK ("x" IS NULL OR json_valid("x"))"#))
     }
 
     @Test("alter keeps a STRICT table strict")

@@ -95,11 +95,11 @@ struct ShellScriptTests {
         let db = try ShellFixture.database(in: directory)
         let result = try CLI.run(["shell", db], stdin: "query --help\nschema --format jsonl player\n")
         #expect(result.status == 0)
-        #expect(result.stdout.contains(#/USAGE: jsonsql query (\[--timeout <timeout>\] )?\[<table>\]/#))
+        #expect(result.stdout.contains(#/USAGE: jsonsql query (\[--timeout <timeout>\] |\[<options>\] )?\[<table>\]/#))
         #expect(result.stdout.contains("--where <expr>"))
         #expect(
             result.stdout.hasSuffix(
-                "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
+                "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON TEXT\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
             ))
 
         let wrong = try CLI.run(["shell", db], stdin: "query player --nope\n")

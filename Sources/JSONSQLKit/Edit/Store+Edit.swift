@@ -224,7 +224,9 @@ extension UpdateSpec {
             if column.type == .json {
                 switch decoded.type {
                 case "null": return SQLFragment(sql: "NULL")
-                case "integer", "real": return SQLFragment(sql: "?", arguments: [decoded.value])
+                case "integer", "real":
+                    // A TEXT-affinity json column keeps the number as written; SQLite would print a double with 15 digits.
+                    return SQLFragment(sql: "?", arguments: [column.hasTextAffinity ? decoded.json.databaseValue : decoded.value])
                 default: return SQLFragment(sql: "?", arguments: [decoded.json.databaseValue])
                 }
             }
@@ -247,6 +249,7 @@ extension UpdateSpec {
             switch literal {
             case .string(let text): return SQLFragment(sql: "json_quote(?)", arguments: [text.databaseValue])
             case .bool(let value): return SQLFragment(sql: "?", arguments: [(value ? "true" : "false").databaseValue])
+            case .real(_, let text) where column.hasTextAffinity: return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
             default: return SQLFragment(sql: "?", arguments: [literal.jsonValue])
             }
         }

@@ -213,6 +213,11 @@ public struct FilterSQL {
                 throw JSONSQLError("\(column.name) is a blob column; \(use) base64 text")
             }
             return data.databaseValue
+        case .uuid:
+            guard case .string(let text) = literal, let bytes = UUIDValue.bytes(text) else {
+                throw JSONSQLError("\(column.name) is a uuid column; \(use) a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+            }
+            return Data(bytes).databaseValue
         case .json, .any:
             return literal.jsonValue
         }

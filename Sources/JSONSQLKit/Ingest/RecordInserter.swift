@@ -18,6 +18,9 @@ final class RecordInserter {
         var name: String
         var utf8: [UInt8]
         var type: ColumnType
+        /// A json column with TEXT affinity keeps numbers as their JSON text; one declared plain
+        /// `JSON` (NUMERIC affinity) gets SQLite numbers, as older jsonsql stored them.
+        var jsonAsText: Bool
     }
 
     private let db: Database
@@ -65,7 +68,9 @@ final class RecordInserter {
 
     private func loadColumns() throws {
         let info = try TableInfo(db: db, table: table)
-        columns = info.columns.filter { !$0.isGenerated }.map { Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type) }
+        columns = info.columns.filter { !$0.isGenerated }.map {
+            Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity)
+        }
         primaryKey = info.primaryKey
         slots = Array(repeating: -1, count: columns.count)
         present = ColumnSet(count: columns.count)
@@ -100,7 +105,8 @@ final class RecordInserter {
         var parameter: Int32 = 1
         for column in 0..<columns.count where present.contains(column) {
             do {
-                try bind(fields[slots[column]], bytes: bytes, type: columns[column].type, to: handle, at: parameter)
+                try bind(fields[slots[column]], bytes: bytes, type: columns[column].type, jsonAsText: columns[column].jsonAsText,
+                         to: handle, at: parameter)
             } catch let mismatch as ValueMismatch {
                 let field = fields[slots[column]]
                 throw fail("column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))")
@@ -181,7 +187,8 @@ final class RecordInserter {
 
     /// Binds one JSON value as the column's type stores it, or throws what the column expects.
     @inline(__always)
-    private func bind(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, to handle: OpaquePointer, at i: Int32) throws {
+    private func bind(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, jsonAsText: Bool,
+                      to handle: OpaquePointer, at i: Int32) throws {
         if field.kind == .null {
             sqlite3_bind_null(handle, i)
             return
@@ -197,7 +204,8 @@ final class RecordInserter {
                 let value = JSONText.parseDouble(bytes, field.start, field.end)
                 guard value == value.rounded(), abs(value) < 9.2e18 else { throw ValueMismatch(expectation: "expects an integer") }
                 sqlite3_bind_int64(handle, i, Int64(value))
-            case .bigInteger: throw ValueMismatch(expectation: "holds 64-bit integers")
+            case .bigInteger:
+                throw ValueMismatch(expectation: "holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a json column, which stores them exactly")
             default: throw ValueMismatch(expectation: "expects an integer")
             }
         case .real:
@@ -241,11 +249,25 @@ final class RecordInserter {
             try decodeString(field, bytes: bytes)
             guard let data = Data(base64Encoded: Data(scratch)) else { throw ValueMismatch(expectation: "expects base64 text") }
             _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, i, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
+        case .uuid:
+            let parsed = field.kind == .string && !field.escaped
+                && withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> Bool in
+                    guard UUIDValue.parse(UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start), into: buffer.baseAddress!) else {
+                        return false
+                    }
+                    sqlite3_bind_blob(handle, i, buffer.baseAddress!, 16, SQLITE_TRANSIENT)
+                    return true
+                }
+            guard parsed else { throw ValueMismatch(expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8") }
         case .json:
             switch field.kind {
+            // Numbers keep their JSON text, so 7.0 stays a real and big integers stay exact.
+            case .integer where jsonAsText, .float where jsonAsText, .bigInteger where jsonAsText:
+                bindSpan(bytes, field.start, field.end, to: handle, at: i)
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
             case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
-            case .bigInteger: throw ValueMismatch(expectation: "keeps numbers within 64-bit integers; quote larger ones as strings")
+            case .bigInteger:
+                throw ValueMismatch(expectation: "is declared JSON, whose NUMERIC affinity would round integers beyond 64 bits; json columns that jsonsql creates now (declared JSON TEXT) keep them exactly")
             case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
             case .trueValue: sqlite3_bind_text(handle, i, "true", 4, SQLITE_TRANSIENT)
             case .falseValue: sqlite3_bind_text(handle, i, "false", 5, SQLITE_TRANSIENT)

@@ -51,9 +51,25 @@ final class JSONRowWriter: RowWriter {
         case SQLITE_FLOAT:
             JSONEncoding.appendNumber(row.double(i), to: out)
         case SQLITE_BLOB:
-            JSONEncoding.appendString(row.blob(i).base64EncodedString(), to: out)
+            let bytes = row.rawBlob(i)
+            if kind == .uuid && bytes.count == 16 {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { buffer in
+                    buffer[0] = UInt8(ascii: "\"")
+                    UUIDValue.write(bytes, into: buffer.baseAddress! + 1)
+                    buffer[37] = UInt8(ascii: "\"")
+                    out.append(UnsafeBufferPointer(buffer))
+                }
+            } else {
+                JSONEncoding.appendString(row.blob(i).base64EncodedString(), to: out)
+            }
         default:
             let text = row.text(i)
+            if kind == .isoDateTime, DateTimeValue.isStoredForm(text) {
+                out.append(UInt8(ascii: "\""))
+                DateTimeValue.appendISO(text, to: out)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
             guard kind == .json else {
                 JSONEncoding.appendString(text, to: out)
                 return

@@ -25,6 +25,11 @@ public enum OutputKind: Sendable, Equatable {
     case json
     /// 1 and 0 print as true and false.
     case boolean
+    /// Stored datetimes (`2024-05-01 12:30:00.000`) print as ISO-8601 in UTC
+    /// (`2024-05-01T12:30:00.000Z`).
+    case isoDateTime
+    /// 16-byte blobs print as the canonical upper-case UUID string.
+    case uuid
     /// Values print by their SQLite storage class; blobs as base64.
     case natural
 
@@ -32,6 +37,7 @@ public enum OutputKind: Sendable, Equatable {
         switch type {
         case .json: self = .json
         case .boolean: self = .boolean
+        case .uuid: self = .uuid
         default: self = .natural
         }
     }

@@ -15,6 +15,11 @@ struct SQLiteRow {
         return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, i)))
     }
 
+    /// The bytes of a blob value, valid until the next step.
+    @inline(__always) func rawBlob(_ i: Int32) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, i), count: Int(sqlite3_column_bytes(statement, i)))
+    }
+
     func blob(_ i: Int32) -> Data {
         guard let pointer = sqlite3_column_blob(statement, i) else { return Data() }
         return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, i)))
@@ -28,9 +33,16 @@ struct SQLiteRow {
             let value = int64(i)
             return kind == .boolean ? (value != 0 ? "true" : "false") : String(value)
         case SQLITE_FLOAT: return JSONEncoding.number(double(i))
-        case SQLITE_BLOB: return blob(i).base64EncodedString()
+        case SQLITE_BLOB:
+            if kind == .uuid, let text = UUIDValue.string(rawBlob(i)) { return text }
+            return blob(i).base64EncodedString()
         default:
             let bytes = text(i)
+            if kind == .isoDateTime, DateTimeValue.isStoredForm(bytes) {
+                let out = OutputBuffer()
+                DateTimeValue.appendISO(bytes, to: out)
+                return out.text
+            }
             guard kind == .json, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
             var plain: [UInt8] = []
             switch JSONEncoding.validate(bytes) {

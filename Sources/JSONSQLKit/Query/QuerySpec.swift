@@ -9,6 +9,14 @@ public struct QuerySpec: Sendable {
     public var orderBy: [(path: JSONPath, descending: Bool)] = []
     public var limit: Int?
     public var offset: Int?
+    /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
+    /// filled with JSON text (`--json-cols address,tags`).
+    public var jsonColumns: [String] = []
+    /// Nest every column whose non-null values are all JSON objects or arrays (`--json-cols auto`),
+    /// decided per column, never per value.
+    public var jsonColumnsAuto = false
+    /// Print datetime columns as ISO-8601 with `T` and `Z` instead of the stored form.
+    public var isoDates = false
 
     public init(table: String) {
         self.table = table
@@ -35,19 +43,25 @@ extension QuerySpec {
     ///     SELECT "id", "name", ... FROM "player"
     ///     WHERE "address" ->> '$.country' = ? ORDER BY "score" DESC LIMIT ?
     public func build(table info: TableInfo) throws -> SQLQuery {
+        let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
+        func kind(_ column: ColumnInfo) -> OutputKind {
+            if nested.contains(column.name) { return .json }
+            if isoDates && column.type == .datetime { return .isoDateTime }
+            return OutputKind(column.type)
+        }
         var columns: [OutputColumn] = []
         var selections: [String] = []
         if select.isEmpty {
             for column in info.columns {
                 selections.append(SQLQuote.identifier(column.name))
-                columns.append(OutputColumn(name: column.name, kind: OutputKind(column.type)))
+                columns.append(OutputColumn(name: column.name, kind: kind(column)))
             }
         } else {
             for path in select {
                 let resolved = try ResolvedPath(path, in: info)
                 let name = path.segments.isEmpty ? resolved.column.name : path.description
                 selections.append("\(resolved.jsonSQL) AS \(SQLQuote.identifier(name))")
-                columns.append(OutputColumn(name: name, kind: path.segments.isEmpty ? OutputKind(resolved.column.type) : .json))
+                columns.append(OutputColumn(name: name, kind: path.segments.isEmpty ? kind(resolved.column) : .json))
             }
         }
         var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(table))"

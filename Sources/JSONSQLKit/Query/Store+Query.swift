@@ -6,9 +6,24 @@ extension Store {
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         try read { db in
-            let query = try spec.build(table: try TableInfo(db: db, table: spec.table))
-            return try Self.stream(query, db: db, format: format, to: out)
+            let info = try TableInfo(db: db, table: spec.table)
+            var spec = spec
+            if spec.jsonColumnsAuto { spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db) }
+            return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
         }
+    }
+
+    /// The columns, not declared json, whose values are all JSON objects or arrays (NULL aside),
+    /// with at least one such value: the columns `--json-cols auto` nests.
+    static func columnsHoldingJSON(_ info: TableInfo, db: Database) throws -> [String] {
+        try info.columns.filter { $0.type != .json && $0.type != .blob && $0.type != .uuid }.filter { column in
+            let c = SQLQuote.identifier(column.name)
+            let sql = """
+                SELECT count(*) > 0 AND count(*) = sum(CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) \
+                THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END) FROM \(SQLQuote.identifier(info.name)) WHERE \(c) IS NOT NULL
+                """
+            return try Bool.fetchOne(db, sql: sql) ?? false
+        }.map(\.name)
     }
 
     /// What running user SQL did.

@@ -175,6 +175,9 @@ public struct ColumnSpec: Sendable, Equatable {
         case .blob:
             guard let data = Data(base64Encoded: value) else { throw fail() }
             return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .uuid:
+            guard let bytes = UUIDValue.bytes(value) else { throw fail() }
+            return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
         case .any:
             if Int64(value) != nil || (Double(value)?.isFinite ?? false) { return value }
             return SQLQuote.literal(value)

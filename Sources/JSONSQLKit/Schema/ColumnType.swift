@@ -3,14 +3,23 @@
 /// The declared type is how every later command knows that `address` holds JSON or that
 /// `active` holds booleans: SQLite itself only keeps a storage class per value.
 public enum ColumnType: String, CaseIterable, Sendable {
-    case text, integer, real, numeric, boolean, blob, date, datetime, json, any
+    case text, integer, real, numeric, boolean, blob, date, datetime, uuid, json, any
 
     /// The type written into `CREATE TABLE`.
     ///
     /// `any` is written with no declared type: a column declared `ANY` in an ordinary table has
     /// NUMERIC affinity and would turn the string `"42"` into the integer 42.
+    ///
+    /// `json` is written `JSON TEXT`, which has TEXT affinity: every value is kept as the JSON
+    /// text it was given, so `7.0` stays a real and integers beyond 64 bits stay exact. A plain
+    /// `JSON` (as older jsonsql wrote it) has NUMERIC affinity, which turns the text `7.0` into
+    /// the integer 7 and rounds large integers to a double.
     public var declaredType: String {
-        self == .any ? "" : rawValue.uppercased()
+        switch self {
+        case .any: ""
+        case .json: "JSON TEXT"
+        default: rawValue.uppercased()
+        }
     }
 
     /// Reads a declared type back, including the types other tools write (`VARCHAR(20)`,
@@ -20,7 +29,8 @@ public enum ColumnType: String, CaseIterable, Sendable {
         switch upper {
         case "": self = .any
         case "ANY": self = .any
-        case "JSON", "JSONB": self = .json
+        case "JSON", "JSONB", "JSON TEXT", "JSONTEXT": self = .json
+        case "UUID": self = .uuid
         case "BOOLEAN", "BOOL": self = .boolean
         case "DATE": self = .date
         case "DATETIME", "TIMESTAMP": self = .datetime

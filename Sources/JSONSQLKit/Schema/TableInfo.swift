@@ -10,6 +10,13 @@ public struct ColumnInfo: Sendable, Equatable {
     /// 1-based position in the primary key, 0 when not part of it.
     public var primaryKeyIndex: Int
     public var isGenerated: Bool
+
+    /// Whether SQLite gives the column TEXT affinity (its rules: `INT` first, then `CHAR`,
+    /// `CLOB` or `TEXT`), so that text stored in it is never turned into a number.
+    public var hasTextAffinity: Bool {
+        let upper = declaredType.uppercased()
+        return !upper.contains("INT") && (upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT"))
+    }
 }
 
 /// A table's columns, read from the database.

@@ -111,6 +111,19 @@ public struct DateTimeValue: Sendable, Equatable {
         return 23
     }
 
+    /// Whether text is the stored form `YYYY-MM-DD HH:MM:SS.SSS`.
+    static func isStoredForm(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count == 23 && text[4] == UInt8(ascii: "-") && text[10] == UInt8(ascii: " ") && text[19] == UInt8(ascii: ".")
+    }
+
+    /// Appends the stored form as ISO-8601 in UTC: `2024-05-01T12:30:00.000Z`.
+    static func appendISO(_ stored: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
+        out.append(UnsafeBufferPointer(rebasing: stored[0..<10]))
+        out.append(UInt8(ascii: "T"))
+        out.append(UnsafeBufferPointer(rebasing: stored[11..<23]))
+        out.append(UInt8(ascii: "Z"))
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
