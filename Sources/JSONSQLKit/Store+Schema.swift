@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension Store {
@@ -22,12 +23,14 @@ extension Store {
     /// Lists tables: name, type and number of columns.
     public func listTables(format: OutputFormat, to out: OutputBuffer) throws {
         try read { db in
-            _ = try Self.stream(SQLQuery(sql: """
-                SELECT m.name AS name, (SELECT count(*) FROM pragma_table_xinfo(m.name)) AS columns,
-                       m.type AS type
-                FROM sqlite_schema m WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-                ORDER BY m.type, m.rowid
-                """), db: db, format: format, to: out)
+            _ = try Self.stream(
+                SQLQuery(
+                    sql: """
+                        SELECT m.name AS name, (SELECT count(*) FROM pragma_table_xinfo(m.name)) AS columns,
+                               m.type AS type
+                        FROM sqlite_schema m WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                        ORDER BY m.type, m.rowid
+                        """), db: db, format: format, to: out)
         }
     }
 
@@ -36,13 +39,14 @@ extension Store {
         try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.name = ?"
-            let query = SQLQuery(sql: """
-                SELECT m.name AS "table", p.name AS "column", jsonsql_type(p.type) AS type, p.type AS declared,
-                       p."notnull" AS "notnull", p.pk AS pk, p.dflt_value AS "default"
-                FROM sqlite_schema m JOIN pragma_table_xinfo(m.name) p
-                WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \(filter)
-                ORDER BY m.rowid, p.cid
-                """, arguments: table.map { [$0.databaseValue] } ?? [],
+            let query = SQLQuery(
+                sql: """
+                    SELECT m.name AS "table", p.name AS "column", jsonsql_type(p.type) AS type, p.type AS declared,
+                           p."notnull" AS "notnull", p.pk AS pk, p.dflt_value AS "default"
+                    FROM sqlite_schema m JOIN pragma_table_xinfo(m.name) p
+                    WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \(filter)
+                    ORDER BY m.rowid, p.cid
+                    """, arguments: table.map { [$0.databaseValue] } ?? [],
                 columns: ["table", "column", "type", "declared", "notnull", "pk", "default"].map {
                     OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
                 })
@@ -55,35 +59,42 @@ extension Store {
         try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.tbl_name = ?"
-            let query = SQLQuery(sql: """
-                SELECT m.name AS name, m.tbl_name AS "table", l."unique" AS "unique",
-                       coalesce(jsonsql_indexed(m.sql),
-                                (SELECT group_concat(i.name, ', ') FROM pragma_index_info(m.name) i)) AS indexed
-                FROM sqlite_schema m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
-                WHERE m.type = 'index' \(filter)
-                ORDER BY m.tbl_name, m.name
-                """, arguments: table.map { [$0.databaseValue] } ?? [],
-                columns: [OutputColumn(name: "name", kind: .natural), OutputColumn(name: "table", kind: .natural),
-                          OutputColumn(name: "unique", kind: .boolean), OutputColumn(name: "indexed", kind: .natural)])
+            let query = SQLQuery(
+                sql: """
+                    SELECT m.name AS name, m.tbl_name AS "table", l."unique" AS "unique",
+                           coalesce(jsonsql_indexed(m.sql),
+                                    (SELECT group_concat(i.name, ', ') FROM pragma_index_info(m.name) i)) AS indexed
+                    FROM sqlite_schema m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
+                    WHERE m.type = 'index' \(filter)
+                    ORDER BY m.tbl_name, m.name
+                    """, arguments: table.map { [$0.databaseValue] } ?? [],
+                columns: [
+                    OutputColumn(name: "name", kind: .natural), OutputColumn(name: "table", kind: .natural),
+                    OutputColumn(name: "unique", kind: .boolean), OutputColumn(name: "indexed", kind: .natural),
+                ])
             _ = try Self.stream(query, db: db, format: format, to: out)
         }
     }
 
     /// SQL functions that the introspection queries use.
     private static func registerFunctions(_ db: Database) {
-        db.add(function: DatabaseFunction("jsonsql_type", argumentCount: 1, pure: true) { values in
-            ColumnType(declaredType: String.fromDatabaseValue(values[0]) ?? "").rawValue
-        })
-        db.add(function: DatabaseFunction("jsonsql_indexed", argumentCount: 1, pure: true) { values in
-            String.fromDatabaseValue(values[0]).flatMap(indexedExpressions)
-        })
+        db.add(
+            function: DatabaseFunction("jsonsql_type", argumentCount: 1, pure: true) { values in
+                ColumnType(declaredType: String.fromDatabaseValue(values[0]) ?? "").rawValue
+            })
+        db.add(
+            function: DatabaseFunction("jsonsql_indexed", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).flatMap(indexedExpressions)
+            })
     }
 }
 
 /// The text between the parentheses of `CREATE INDEX ... ON t(...)`, quotes respected.
 func indexedExpressions(_ sql: String) -> String? {
     let chars = Array(sql)
-    var depth = 0, start: Int?, quote: Character?
+    var depth = 0
+    var start: Int?
+    var quote: Character?
     for (i, c) in chars.enumerated() {
         if let q = quote {
             if c == q { quote = nil }
@@ -102,5 +113,3 @@ func indexedExpressions(_ sql: String) -> String? {
     }
     return nil
 }
-
-import Foundation

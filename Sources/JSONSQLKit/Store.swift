@@ -1,7 +1,7 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
 import GRDBSQLite
-import CSQLiteConfig
 
 /// An open jsonsql database: the entry point of every operation.
 public final class Store {
@@ -30,7 +30,8 @@ public final class Store {
         Self.configured
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
-            throw JSONSQLError("SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
+            throw JSONSQLError(
+                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
         }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
@@ -88,11 +89,13 @@ public final class Store {
         switch error.resultCode {
         case .SQLITE_NOTADB: return JSONSQLError("\(path) is not a SQLite database")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return JSONSQLError("\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
+            return JSONSQLError(
+                "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
         case .SQLITE_FULL:
             return JSONSQLError("\(path): the disk is full; nothing was written")
         case .SQLITE_IOERR:
-            return JSONSQLError("\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
+            return JSONSQLError(
+                "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
         case .SQLITE_READONLY: return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         default: return JSONSQLError(error.message ?? "\(error)")
@@ -105,9 +108,11 @@ public final class Store {
     }
 
     static func tableNames(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
-            """)
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
+                """)
     }
 
     /// The table a command works on: the one named, or the only table in the database.
@@ -121,7 +126,9 @@ public final class Store {
             switch tables.count {
             case 1: return tables[0]
             case 0: throw JSONSQLError("\(path) holds no tables; create one with `jsonsql create-table` or `jsonsql insert`")
-            default: throw JSONSQLError("\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use")
+            default:
+                throw JSONSQLError(
+                    "\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use")
             }
         }
         if let match = tables.first(where: { $0 == name }) ?? tables.first(where: { $0.lowercased() == name.lowercased() }) {

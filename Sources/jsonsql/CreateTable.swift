@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JSONSQLKit
 
 struct CreateTable: ParsableCommand {
@@ -42,7 +43,10 @@ struct CreateTable: ParsableCommand {
     @Flag(help: "Store rows by their primary key (WITHOUT ROWID); needs a primary key.")
     var withoutRowid = false
 
-    @Flag(help: "Make SQLite refuse values that do not fit the declared types (STRICT); only for integer, real, text, blob and any columns.")
+    @Flag(
+        help:
+            "Make SQLite refuse values that do not fit the declared types (STRICT); only for integer, real, text, blob and any columns."
+    )
     var strict = false
 
     @Flag(help: "Do nothing when the table already exists.")
@@ -50,14 +54,17 @@ struct CreateTable: ParsableCommand {
 
     func validate() throws {
         if columns.isEmpty { throw ValidationError("give at least one column as NAME:TYPE, e.g. id:integer:pk") }
-        if unique.contains(where: { splitList($0).isEmpty }) { throw ValidationError("--unique takes column names, e.g. --unique team,name") }
+        if unique.contains(where: { splitList($0).isEmpty }) {
+            throw ValidationError("--unique takes column names, e.g. --unique team,name")
+        }
     }
 
     func run() throws {
         // Parse everything before touching the file, so a bad spec leaves no database behind.
-        let spec = try TableSpec(name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
-                                 primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
-                                 withoutRowid: withoutRowid, strict: strict)
+        let spec = try TableSpec(
+            name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
+            primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
+            withoutRowid: withoutRowid, strict: strict)
         try db.open(.create).createTable(spec, ifNotExists: ifNotExists)
     }
 }
@@ -66,5 +73,3 @@ struct CreateTable: ParsableCommand {
 func splitList(_ text: String) -> [String] {
     text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 }
-
-import Foundation

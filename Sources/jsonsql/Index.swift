@@ -22,7 +22,9 @@ struct Index: ParsableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"))
+    @Argument(
+        help: ArgumentHelp(
+            "The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"))
     var tableAndPaths: [String] = []
 
     @Option(help: "The index name (default: TABLE_on_PATH).")
@@ -31,7 +33,9 @@ struct Index: ParsableCommand {
     @Flag(help: "Refuse two rows with the same values.")
     var unique = false
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Index only the rows that match; repeat to combine with and.", valueName: "expr"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("Index only the rows that match; repeat to combine with and.", valueName: "expr"))
     var filters: [String] = []
 
     @Flag(help: "Compare case-insensitively (COLLATE NOCASE), so `like` can use the index.")
@@ -41,7 +45,9 @@ struct Index: ParsableCommand {
     var ifNotExists = false
 
     func validate() throws {
-        if tableAndPaths.isEmpty { throw ValidationError("give the paths to index, e.g. jsonsql index \(db.database) player address.country") }
+        if tableAndPaths.isEmpty {
+            throw ValidationError("give the paths to index, e.g. jsonsql index \(db.database) player address.country")
+        }
     }
 
     func run() throws {

@@ -21,8 +21,10 @@ struct Insert: ParsableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The table, then JSON files. Standard input when no file is given or a file is -.",
-                                 valueName: "table-and-files"))
+    @Argument(
+        help: ArgumentHelp(
+            "The table, then JSON files. Standard input when no file is given or a file is -.",
+            valueName: "table-and-files"))
     var tableAndFiles: [String] = []
 
     @Option(help: "Primary key columns, comma-separated, for a table created from the data.")
@@ -101,7 +103,9 @@ struct Insert: ParsableCommand {
         switch tables.count {
         case 1: return tables[0]
         case 0: throw ValidationError("name the table to insert into: jsonsql insert \(db.database) TABLE [FILE...]")
-        default: throw JSONSQLError("\(db.database) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to insert into")
+        default:
+            throw JSONSQLError(
+                "\(db.database) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to insert into")
         }
     }
 }

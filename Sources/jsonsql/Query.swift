@@ -37,7 +37,9 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"))
     var select: String?
 
-    @Option(name: .customLong("order-by"), help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"))
+    @Option(
+        name: .customLong("order-by"),
+        help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"))
     var orderBy: [String] = []
 
     @Option(help: "Print at most this many rows.")
@@ -48,12 +50,17 @@ struct Query: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    @Option(name: .customLong("json-cols"), help: ArgumentHelp(
-        "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON), or auto: each column whose non-null values are all JSON objects or arrays.",
-        valueName: "cols|auto"))
+    @Option(
+        name: .customLong("json-cols"),
+        help: ArgumentHelp(
+            "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON), or auto: each column whose non-null values are all JSON objects or arrays.",
+            valueName: "cols|auto"))
     var jsonColumns: String?
 
-    @Option(help: ArgumentHelp("How datetime columns print: stored (2024-05-01 12:30:00.000) or iso8601 (2024-05-01T12:30:00.000Z).", valueName: "style"))
+    @Option(
+        help: ArgumentHelp(
+            "How datetime columns print: stored (2024-05-01 12:30:00.000) or iso8601 (2024-05-01T12:30:00.000Z).",
+            valueName: "style"))
     var dates: DateStyle = .stored
 
     enum DateStyle: String, ExpressibleByArgument, CaseIterable {
@@ -66,14 +73,19 @@ struct Query: ParsableCommand {
     @Option(help: "Run this SQL instead of building a query.")
     var sql: String?
 
-    @Option(name: .customLong("param"), help: ArgumentHelp("A value for a :NAME parameter of --sql; repeatable.", valueName: "name=value"))
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp("A value for a :NAME parameter of --sql; repeatable.", valueName: "name=value"))
     var parameters: [String] = []
 
     func validate() throws {
         if sql != nil {
             if table != nil || !filters.isEmpty || select != nil || !orderBy.isEmpty || limit != nil || offset != nil
-                || jsonColumns != nil || dates != .stored {
-                throw ValidationError("--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --limit, --offset, --json-cols or --dates")
+                || jsonColumns != nil || dates != .stored
+            {
+                throw ValidationError(
+                    "--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --limit, --offset, --json-cols or --dates"
+                )
             }
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
@@ -135,7 +147,9 @@ func parseOrder(_ text: String) throws -> (path: JSONPath, descending: Bool) {
 
 /// Splits `id,address.city,"a,b"` on commas outside quotes.
 func splitPaths(_ text: String) -> [String] {
-    var parts: [String] = [], current = "", quote: Character?
+    var parts: [String] = []
+    var current = ""
+    var quote: Character?
     for c in text {
         if let q = quote {
             if c == q { quote = nil }

@@ -43,10 +43,14 @@ struct Update: ParsableCommand {
     @Flag(help: "Read every --set value as JSON: --set 'tags=[\"a\"]' --json.")
     var json = false
 
-    @Option(name: .customLong("patch"), help: ArgumentHelp("Merge a JSON object into a json column; repeatable.", valueName: "[column=]json"))
+    @Option(
+        name: .customLong("patch"),
+        help: ArgumentHelp("Merge a JSON object into a json column; repeatable.", valueName: "[column=]json"))
     var patches: [String] = []
 
-    @Option(name: .customLong("remove"), help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"))
+    @Option(
+        name: .customLong("remove"),
+        help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"))
     var removes: [String] = []
 
     @Flag(help: "Print the SQL and the number of rows it would change, and change nothing.")

@@ -6,7 +6,8 @@ import Testing
 /// The binary is `$JSONSQL_BIN` when set, otherwise `.build/debug/jsonsql` of this package
 /// (`make test` builds it before the tests run).
 enum CLI {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static var binary: String {
         ProcessInfo.processInfo.environment["JSONSQL_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/jsonsql").path
@@ -38,8 +39,10 @@ enum CLI {
 
     /// Runs `jsonsql ARGS` in `directory`, feeding `stdin` when given.
     @discardableResult
-    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
-                    environment: [String: String] = [:], executable: String? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
+        environment: [String: String] = [:], executable: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? binary)
         process.arguments = arguments
@@ -47,31 +50,36 @@ enum CLI {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
         process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
         try process.run()
         // Read both pipes while the process runs, so a large output cannot block it.
         let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         group.wait()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Runs a shell command line with the built jsonsql first on PATH.
     @discardableResult
     static func shell(_ script: String, stdin: String? = nil, in directory: URL? = nil) throws -> Result {
         let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path
-        return try run(["-c", script], stdin: stdin, in: directory,
-                       environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")],
-                       executable: "/bin/bash")
+        return try run(
+            ["-c", script], stdin: stdin, in: directory,
+            environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")],
+            executable: "/bin/bash")
     }
 }
 

@@ -3,7 +3,8 @@ import Testing
 
 /// Runs jsonsql and expects success, returning the result.
 @discardableResult
-func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result {
+func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result
+{
     let result = try CLI.run(arguments, stdin: stdin)
     #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
     return result
@@ -20,7 +21,9 @@ func fail(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLoc
 
 /// The `CREATE` statement of a table or index, as SQLite keeps it.
 func schemaSQL(_ db: String, _ name: String) throws -> String {
-    let rows = try CLI.run(["query", db, "--sql", "SELECT sql FROM sqlite_schema WHERE name = :n", "--param", "n=\(name)", "--format", "json"]).rows()
+    let rows = try CLI.run([
+        "query", db, "--sql", "SELECT sql FROM sqlite_schema WHERE name = :n", "--param", "n=\(name)", "--format", "json",
+    ]).rows()
     return rows.first?["sql"] as? String ?? ""
 }
 
@@ -52,11 +55,13 @@ struct ConstraintTests {
         #expect(left == [3])
     }
 
-    @Test("on-delete restrict, set-null and set-default", arguments: [
-        ("restrict", nil as String?),
-        ("set-null", "null"),
-        ("set-default", "t0"),
-    ])
+    @Test(
+        "on-delete restrict, set-null and set-default",
+        arguments: [
+            ("restrict", nil as String?),
+            ("set-null", "null"),
+            ("set-default", "t0"),
+        ])
     func onDelete(action: String, after: String?) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -66,7 +71,9 @@ struct ConstraintTests {
         try succeed(["insert", db, "player"], stdin: #"{"id":1,"team":"t1"}"#)
         guard let after else {
             let refused = try fail(["delete", db, "team", "--where", "id = t1"])
-            #expect(refused.contains("FOREIGN KEY constraint failed: rows of player.team refer to rows this would delete"), "\(refused)")
+            #expect(
+                refused.contains("FOREIGN KEY constraint failed: rows of player.team refer to rows this would delete"),
+                "\(refused)")
             return
         }
         try succeed(["delete", db, "team", "--where", "id = t1"])
@@ -74,13 +81,24 @@ struct ConstraintTests {
         #expect(after == "null" ? team is NSNull : team as? String == after)
     }
 
-    @Test("a bad reference is an error at create-table and leaves no table", arguments: [
-        ("team_id:integer:references=nope", "column 'team_id' references nope, but there is no table 'nope' (tables: team); create it first"),
-        ("team_id:integer:references=team.nope", "column 'team_id' references team.nope, but team has no column 'nope' (columns: id, name)"),
-        ("team_id:text:references=team.name", "team.name is neither the primary key nor unique"),
-        ("team_id:text:on-delete=cascade", "on-delete on column 'team_id' needs references=TABLE[.COLUMN]"),
-        ("team_id:text:references=team:on-delete=explode", "on-delete=explode on column 'team_id': choose cascade, restrict, set-null or set-default"),
-    ])
+    @Test(
+        "a bad reference is an error at create-table and leaves no table",
+        arguments: [
+            (
+                "team_id:integer:references=nope",
+                "column 'team_id' references nope, but there is no table 'nope' (tables: team); create it first"
+            ),
+            (
+                "team_id:integer:references=team.nope",
+                "column 'team_id' references team.nope, but team has no column 'nope' (columns: id, name)"
+            ),
+            ("team_id:text:references=team.name", "team.name is neither the primary key nor unique"),
+            ("team_id:text:on-delete=cascade", "on-delete on column 'team_id' needs references=TABLE[.COLUMN]"),
+            (
+                "team_id:text:references=team:on-delete=explode",
+                "on-delete=explode on column 'team_id': choose cascade, restrict, set-null or set-default"
+            ),
+        ])
     func badReference(column: String, message: String) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -94,17 +112,22 @@ struct ConstraintTests {
     func selfAndUniqueReference() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "node", "id:integer:pk", "code:text:unique", "parent:integer:references=node",
-                     "sibling:text:references=node.code"])
+        try succeed([
+            "create-table", db, "node", "id:integer:pk", "code:text:unique", "parent:integer:references=node",
+            "sibling:text:references=node.code",
+        ])
         try succeed(["insert", db, "node"], stdin: #"{"id":1,"code":"a"} {"id":2,"code":"b","parent":1,"sibling":"a"}"#)
-        #expect(try fail(["insert", db, "node"], stdin: #"{"id":3,"code":"c","parent":9}"#).contains("FOREIGN KEY constraint failed"))
+        #expect(
+            try fail(["insert", db, "node"], stdin: #"{"id":3,"code":"c","parent":9}"#).contains("FOREIGN KEY constraint failed"))
     }
 
     @Test("check=SQL is enforced")
     func check() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "t", "id:integer:pk", "score:integer:check=score >= 0", "code:text:check=length(code) = 2"])
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "score:integer:check=score >= 0", "code:text:check=length(code) = 2",
+        ])
         try succeed(["insert", db, "t"], stdin: #"{"id":1,"score":5,"code":"DE"}"#)
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":2,"score":-1}"#).contains("CHECK constraint failed"))
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":3,"code":"DEU"}"#).contains("CHECK constraint failed"))
@@ -115,49 +138,62 @@ struct ConstraintTests {
     func collate() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "t", "id:integer:pk", "email:text:unique:collate=nocase", "tag:text:collate=rtrim", "raw:text:collate=binary"])
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "email:text:unique:collate=nocase", "tag:text:collate=rtrim",
+            "raw:text:collate=binary",
+        ])
         #expect(try schemaSQL(db, "t").contains(#""email" TEXT UNIQUE COLLATE NOCASE"#))
         try succeed(["insert", db, "t"], stdin: #"{"id":1,"email":"Ann@X.org","tag":"a  ","raw":"A"}"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"id":2,"email":"ann@x.ORG"}"#).contains("UNIQUE constraint failed: t.email"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":2,"email":"ann@x.ORG"}"#).contains("UNIQUE constraint failed: t.email"))
         #expect(try succeed(["query", db, "--where", "email = ann@x.org", "--format", "json"]).rows().count == 1)
         #expect(try succeed(["query", db, "--where", "tag = a", "--format", "json"]).rows().count == 1)
         #expect(try succeed(["query", db, "--where", "raw = a", "--format", "json"]).rows().isEmpty)
-        #expect(try fail(["create-table", db, "u", "x:text:collate=french"]).contains("collate=french on column 'x': choose nocase, rtrim or binary"))
+        #expect(
+            try fail(["create-table", db, "u", "x:text:collate=french"]).contains(
+                "collate=french on column 'x': choose nocase, rtrim or binary"))
     }
 
     @Test("generated=PATH is a virtual column rendered like --where, and can be indexed")
     func generated() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "player", "id:integer:pk", "address:json", "country:text:generated=address.country",
-                     "first:text:generated=address.\"first name\"", "geo:json:generated=address.geo"])
+        try succeed([
+            "create-table", db, "player", "id:integer:pk", "address:json", "country:text:generated=address.country",
+            "first:text:generated=address.\"first name\"", "geo:json:generated=address.geo",
+        ])
         let sql = try schemaSQL(db, "player")
         #expect(sql.contains(#""country" TEXT GENERATED ALWAYS AS ("address" ->> '$.country') VIRTUAL"#), "\(sql)")
         #expect(sql.contains(#""first" TEXT GENERATED ALWAYS AS ("address" ->> '$."first name"') VIRTUAL"#), "\(sql)")
         #expect(sql.contains(#""geo" JSON TEXT GENERATED ALWAYS AS ("address" -> '$.geo') VIRTUAL"#), "\(sql)")
-        try succeed(["insert", db], stdin: #"{"id":1,"address":{"country":"DE","first name":"Ann","geo":{"lat":52.5}}} {"id":2}"#)
+        try succeed(
+            ["insert", db], stdin: #"{"id":1,"address":{"country":"DE","first name":"Ann","geo":{"lat":52.5}}} {"id":2}"#)
         let rows = try succeed(["query", db, "--order-by", "id", "--format", "jsonl"]).stdout
-        #expect(rows == #"""
-            {"id":1,"address":{"country":"DE","first name":"Ann","geo":{"lat":52.5}},"country":"DE","first":"Ann","geo":{"lat":52.5}}
-            {"id":2,"address":null,"country":null,"first":null,"geo":null}
+        #expect(
+            rows == #"""
+                {"id":1,"address":{"country":"DE","first name":"Ann","geo":{"lat":52.5}},"country":"DE","first":"Ann","geo":{"lat":52.5}}
+                {"id":2,"address":null,"country":null,"first":null,"geo":null}
 
-            """#)
+                """#)
         let insert = try fail(["insert", db], stdin: #"{"id":3,"country":"FR"}"#)
         #expect(insert.contains(#"key "country" is not a column"#) || insert.contains("generated"), "\(insert)")
         try succeed(["index", db, "country"])
         let plan = try succeed(["query", db, "--where", "country = DE", "--explain"]).stdout
         #expect(plan.contains("USING INDEX player_on_country (country=?)"), "\(plan)")
-        #expect(try succeed(["schema", db, "player", "--format", "json"]).rows().map { $0["column"] as! String }
-            == ["id", "address", "country", "first", "geo"])
+        #expect(
+            try succeed(["schema", db, "player", "--format", "json"]).rows().map { $0["column"] as! String }
+                == ["id", "address", "country", "first", "geo"])
     }
 
-    @Test("bad generated columns", arguments: [
-        (["x:text:generated=nope.a"], "no column 'nope'"),
-        (["x:text:generated=x.a"], "cannot be computed from itself"),
-        (["n:integer", "x:text:generated=n.a"], "n is an integer column, not JSON"),
-        (["doc:json", "x:text:generated=doc.a:default=1"], "is generated, so it cannot have a default"),
-        (["doc:json", "x:text:generated=doc.a:pk"], "is generated, so it cannot be part of the primary key"),
-    ])
+    @Test(
+        "bad generated columns",
+        arguments: [
+            (["x:text:generated=nope.a"], "no column 'nope'"),
+            (["x:text:generated=x.a"], "cannot be computed from itself"),
+            (["n:integer", "x:text:generated=n.a"], "n is an integer column, not JSON"),
+            (["doc:json", "x:text:generated=doc.a:default=1"], "is generated, so it cannot have a default"),
+            (["doc:json", "x:text:generated=doc.a:pk"], "is generated, so it cannot be part of the primary key"),
+        ])
     func badGenerated(columns: [String], message: String) throws {
         let dir = try TemporaryDirectory()
         let error = try fail(["create-table", dir.path("db.sqlite"), "t"] + columns)
@@ -170,13 +206,17 @@ struct ConstraintTests {
         let db = dir.path("db.sqlite")
         try succeed(["create-table", db, "a", "x:text:pk", "y:integer:pk", "z:text"])
         #expect(try schemaSQL(db, "a").contains(#"PRIMARY KEY ("x", "y")"#))
-        try succeed(["create-table", db, "b", "x:text", "y:integer", "z:text", "w:text", "--pk", "x,y", "--unique", "z,w", "--unique", "w"])
+        try succeed([
+            "create-table", db, "b", "x:text", "y:integer", "z:text", "w:text", "--pk", "x,y", "--unique", "z,w", "--unique", "w",
+        ])
         let sql = try schemaSQL(db, "b")
         #expect(sql.hasSuffix(#"PRIMARY KEY ("x", "y"), UNIQUE ("z", "w"), UNIQUE ("w"))"#), "\(sql)")
         try succeed(["insert", db, "b"], stdin: #"{"x":"a","y":1,"z":"p","w":"q"} {"x":"a","y":2,"z":"p","w":"r"}"#)
         #expect(try fail(["insert", db, "b"], stdin: #"{"x":"a","y":1}"#).contains("UNIQUE constraint failed: b.x, b.y"))
         #expect(try fail(["insert", db, "b"], stdin: #"{"x":"b","y":1,"z":"p","w":"q"}"#).contains("UNIQUE constraint failed"))
-        #expect(try fail(["create-table", db, "c", "x:text", "--unique", "x,nope"]).contains("--unique column 'nope' is not among the columns of 'c'"))
+        #expect(
+            try fail(["create-table", db, "c", "x:text", "--unique", "x,nope"]).contains(
+                "--unique column 'nope' is not among the columns of 'c'"))
         #expect(try CLI.run(["create-table", db, "c", "x:text", "--unique", ","]).status == 64)
     }
 
@@ -189,7 +229,9 @@ struct ConstraintTests {
         try succeed(["insert", db], stdin: #"{"k":"a","v":[1]}"#)
         #expect(try succeed(["query", db, "--format", "jsonl"]).stdout == #"{"k":"a","v":[1]}"# + "\n")
         #expect(try fail(["insert", db], stdin: #"{"v":2}"#).contains("NOT NULL constraint failed: kv.k"))
-        #expect(try fail(["create-table", db, "t", "x:text", "--without-rowid"]) == "Error: --without-rowid needs a primary key: mark a column :pk or give --pk COL\n")
+        #expect(
+            try fail(["create-table", db, "t", "x:text", "--without-rowid"])
+                == "Error: --without-rowid needs a primary key: mark a column :pk or give --pk COL\n")
     }
 
     @Test("--strict takes integer, real, text, blob and any, and refuses the other types by name")
@@ -197,11 +239,23 @@ struct ConstraintTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         let refused = try fail(["create-table", db, "t", "id:integer:pk", "doc:json", "ok:boolean", "name:text", "--strict"])
-        #expect(refused == "Error: --strict: a STRICT table declares only integer, real, text, blob and any, so it cannot keep the types of doc (json), ok (boolean); leave out --strict, or declare those columns with one of these types\n")
+        #expect(
+            refused
+                == "Error: --strict: a STRICT table declares only integer, real, text, blob and any, so it cannot keep the types of doc (json), ok (boolean); leave out --strict, or declare those columns with one of these types\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: db))
-        try succeed(["create-table", db, "t", "id:integer:pk", "ratio:real", "name:text", "photo:blob", "extra:any", "--strict", "--without-rowid"])
-        #expect(try schemaSQL(db, "t") == #"CREATE TABLE "t" ("id" INTEGER PRIMARY KEY, "ratio" REAL, "name" TEXT, "photo" BLOB, "extra" ANY) WITHOUT ROWID, STRICT"#)
-        #expect(try succeed(["schema", db, "--format", "json"]).rows().map { $0["type"] as! String } == ["integer", "real", "text", "blob", "any"])
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "ratio:real", "name:text", "photo:blob", "extra:any", "--strict",
+            "--without-rowid",
+        ])
+        #expect(
+            try schemaSQL(db, "t")
+                == #"CREATE TABLE "t" ("id" INTEGER PRIMARY KEY, "ratio" REAL, "name" TEXT, "photo" BLOB, "extra" ANY) WITHOUT ROWID, STRICT"#
+        )
+        #expect(
+            try succeed(["schema", db, "--format", "json"]).rows().map { $0["type"] as! String } == [
+                "integer", "real", "text", "blob", "any",
+            ])
         try succeed(["insert", db], stdin: #"{"id":1,"ratio":0.5,"name":"a","extra":"42"}"#)
         #expect(try succeed(["query", db, "--select", "extra", "--format", "jsonl"]).stdout == #"{"extra":"42"}"# + "\n")
         let wrong = try fail(["query", db, "--sql", "INSERT INTO t (id, name) VALUES (2, x'00')"])

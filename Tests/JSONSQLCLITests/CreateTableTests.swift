@@ -7,14 +7,19 @@ struct CreateTableTests {
     func declaredTypes() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        let created = try CLI.run(["create-table", db, "player", "id:text:pk", "name:text:notnull", "score:integer", "ratio:real",
-                                   "amount:numeric", "active:boolean", "photo:blob", "born:date", "created:datetime",
-                                   "address:json", "extra:any"])
+        let created = try CLI.run([
+            "create-table", db, "player", "id:text:pk", "name:text:notnull", "score:integer", "ratio:real",
+            "amount:numeric", "active:boolean", "photo:blob", "born:date", "created:datetime",
+            "address:json", "extra:any",
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         let schema = try CLI.run(["schema", db, "player", "--format", "json"]).rows()
         let declared = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["declared"] as! String) })
-        #expect(declared == ["id": "TEXT", "name": "TEXT", "score": "INTEGER", "ratio": "REAL", "amount": "NUMERIC",
-                             "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME", "address": "JSON TEXT", "extra": ""])
+        #expect(
+            declared == [
+                "id": "TEXT", "name": "TEXT", "score": "INTEGER", "ratio": "REAL", "amount": "NUMERIC",
+                "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME", "address": "JSON TEXT", "extra": "",
+            ])
         let types = schema.map { $0["type"] as! String }
         #expect(types == ["text", "text", "integer", "real", "numeric", "boolean", "blob", "date", "datetime", "json", "any"])
         #expect(schema.first { $0["column"] as? String == "name" }?["notnull"] as? Bool == true)
@@ -37,8 +42,10 @@ struct CreateTableTests {
     func modifiers() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        let created = try CLI.run(["create-table", db, "t", "a:text", "b:integer", "email:text:unique", "n:text:notnull:default=x",
-                                   "doc:json:default={\"k\": [1, 2]}", "flag:boolean:default=true", "--pk", "a,b"])
+        let created = try CLI.run([
+            "create-table", db, "t", "a:text", "b:integer", "email:text:unique", "n:text:notnull:default=x",
+            "doc:json:default={\"k\": [1, 2]}", "flag:boolean:default=true", "--pk", "a,b",
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         let inserted = try CLI.run(["insert", db, "t"], stdin: #"{"a":"x","b":1,"email":"e@x"}"#)
         #expect(inserted.status == 0, "\(inserted.stderr)")
@@ -50,18 +57,22 @@ struct CreateTableTests {
         let duplicate = try CLI.run(["insert", db, "t"], stdin: #"{"a":"y","b":1,"email":"e@x"}"#)
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("UNIQUE constraint failed: t.email"))
-        let key = try CLI.run(["schema", db, "--format", "json"]).rows().filter { ($0["pk"] as? Int ?? 0) > 0 }.map { $0["column"] as! String }
+        let key = try CLI.run(["schema", db, "--format", "json"]).rows().filter { ($0["pk"] as? Int ?? 0) > 0 }.map {
+            $0["column"] as! String
+        }
         #expect(key == ["a", "b"])
     }
 
-    @Test("bad specs are errors that leave the database unchanged", arguments: [
-        (["id:integer:pk", "x:foo"], "unknown type 'foo'"),
-        (["id:integer:pk", "x:text:bogus"], "unknown modifier 'bogus'"),
-        (["id:integer:pk", "id:text"], "duplicate column 'id'"),
-        (["id:integer:pk", "x"], "needs a type"),
-        (["id:integer:pk", "n:integer:default=abc"], "does not fit"),
-        (["id:integer:pk", "d:json:default={bad"], "does not fit"),
-    ])
+    @Test(
+        "bad specs are errors that leave the database unchanged",
+        arguments: [
+            (["id:integer:pk", "x:foo"], "unknown type 'foo'"),
+            (["id:integer:pk", "x:text:bogus"], "unknown modifier 'bogus'"),
+            (["id:integer:pk", "id:text"], "duplicate column 'id'"),
+            (["id:integer:pk", "x"], "needs a type"),
+            (["id:integer:pk", "n:integer:default=abc"], "does not fit"),
+            (["id:integer:pk", "d:json:default={bad"], "does not fit"),
+        ])
     func badSpecs(columns: [String], message: String) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")

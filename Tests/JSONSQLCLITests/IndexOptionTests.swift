@@ -20,19 +20,26 @@ struct IndexOptionTests {
     }
 
     func ids(_ arguments: [String]) throws -> [Int] {
-        try succeed(["query", Self.db, "player"] + arguments + ["--select", "id", "--order-by", "id", "--format", "json"]).rows().map { $0["id"] as! Int }
+        try succeed(["query", Self.db, "player"] + arguments + ["--select", "id", "--order-by", "id", "--format", "json"]).rows()
+            .map { $0["id"] as! Int }
     }
 
     @Test("a partial index inlines its values as literals, and a query with the same --where uses it")
     func partial() throws {
-        let created = try succeed(["index", Self.db, "player", "address.country", "--name", "active_by_country",
-                                   "--where", "active = true", "--where", "address.rank >= 10 and address.note != \"it's 1\""])
+        let created = try succeed([
+            "index", Self.db, "player", "address.country", "--name", "active_by_country",
+            "--where", "active = true", "--where", "address.rank >= 10 and address.note != \"it's 1\"",
+        ])
         #expect(created.stderr == "created index active_by_country\n")
         let sql = try schemaSQL(Self.db, "active_by_country")
-        #expect(sql == #"""
-            CREATE INDEX "active_by_country" ON "player" ("address" ->> '$.country') WHERE ("active" = 1 AND ("address" ->> '$.rank' >= 10 AND "address" ->> '$.rank' < '' AND json_type("address", '$.rank') IN ('integer', 'real') AND ("address" ->> '$.note' = 'it''s 1') IS NOT TRUE))
-            """#)
-        let filter = ["--where", "address.country = C10", "--where", "active = true", "--where", "address.rank >= 10 and address.note != \"it's 1\""]
+        #expect(
+            sql == #"""
+                CREATE INDEX "active_by_country" ON "player" ("address" ->> '$.country') WHERE ("active" = 1 AND ("address" ->> '$.rank' >= 10 AND "address" ->> '$.rank' < '' AND json_type("address", '$.rank') IN ('integer', 'real') AND ("address" ->> '$.note' = 'it''s 1') IS NOT TRUE))
+                """#)
+        let filter = [
+            "--where", "address.country = C10", "--where", "active = true", "--where",
+            "address.rank >= 10 and address.note != \"it's 1\"",
+        ]
         let text = try plan(filter)
         #expect(text.contains("SEARCH player USING INDEX active_by_country (<expr>=?)"), "\(text)")
         #expect(try ids(filter) == Array(stride(from: 10, to: 2000, by: 40)).filter { $0 % 100 >= 10 && $0 % 3 != 1 })
@@ -65,7 +72,8 @@ struct IndexOptionTests {
         #expect(contains.contains("subqueries prohibited in partial index WHERE clauses"), "\(contains)")
         let parse = try fail(["index", Self.db, "player", "name", "--where", "address.country =", "--name", "bad"])
         #expect(parse.contains("in --where 'address.country ='"), "\(parse)")
-        #expect(try fail(["index", Self.db, "player", "name", "--where", "nope = 1", "--name", "bad"]).contains("no column 'nope'"))
+        #expect(
+            try fail(["index", Self.db, "player", "name", "--where", "nope = 1", "--name", "bad"]).contains("no column 'nope'"))
         #expect(try schemaSQL(Self.db, "bad") == "")
     }
 
@@ -73,15 +81,19 @@ struct IndexOptionTests {
     func nocase() throws {
         #expect(try succeed(["index", Self.db, "player", "name", "--nocase"]).stderr == "created index player_on_name_nocase\n")
         try succeed(["index", Self.db, "player", "address.country", "--nocase"])
-        #expect(try schemaSQL(Self.db, "player_on_address_country_nocase")
-            == #"CREATE INDEX "player_on_address_country_nocase" ON "player" ((("address" ->> '$.country') COLLATE NOCASE))"#)
-        let collations = try succeed(["query", Self.db, "--sql", "SELECT coll FROM pragma_index_xinfo('player_on_address_country_nocase') WHERE key = 1",
-                                      "--format", "json"]).rows()
+        #expect(
+            try schemaSQL(Self.db, "player_on_address_country_nocase")
+                == #"CREATE INDEX "player_on_address_country_nocase" ON "player" ((("address" ->> '$.country') COLLATE NOCASE))"#)
+        let collations = try succeed([
+            "query", Self.db, "--sql", "SELECT coll FROM pragma_index_xinfo('player_on_address_country_nocase') WHERE key = 1",
+            "--format", "json",
+        ]).rows()
         #expect(collations.first?["coll"] as? String == "NOCASE")
         let byName = try plan(["--where", "name like 'ann1%'"])
         #expect(byName.contains("SEARCH player USING INDEX player_on_name_nocase (name>? AND name<?)"), "\(byName)")
         let byPath = try plan(["--where", "address.country like 'c3%'"])
-        #expect(byPath.contains("SEARCH player USING INDEX player_on_address_country_nocase (<expr>>? AND <expr><?)"), "\(byPath)")
+        #expect(
+            byPath.contains("SEARCH player USING INDEX player_on_address_country_nocase (<expr>>? AND <expr><?)"), "\(byPath)")
         #expect(try ids(["--where", "name like 'ANN10%'", "--limit", "3"]) == [10, 100, 102])
         let indexed = try succeed(["indexes", Self.db, "player", "--format", "json"]).rows()
         #expect(indexed.contains { $0["indexed"] as? String == #"(("name") COLLATE NOCASE)"# })

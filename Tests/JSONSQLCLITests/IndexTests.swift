@@ -35,22 +35,26 @@ struct IndexTests {
         #expect(byName["player_on_tags_0"] == #""tags" ->> '$[0]'"#)
     }
 
-    @Test("the planner uses the path index", arguments: [
-        ["--where", "address.country = C1"],
-        ["--where", "address.country in [C1, C2]"],
-        ["--where", "address.country > C3 and address.country < C5"],
-        ["--where", "address.country >= C3"],
-        ["--where", "address.country < C3"],
-        ["--where", "address.country is null"],
-        ["--where", "address.\"first name\" = F3"],
-        ["--where", "tags[0] = t1"],
-        ["--where", "score > 500"],
-        ["--where", "score = 10"],
-        ["--where", "address.country = C1 or score = 3"],
-    ])
+    @Test(
+        "the planner uses the path index",
+        arguments: [
+            ["--where", "address.country = C1"],
+            ["--where", "address.country in [C1, C2]"],
+            ["--where", "address.country > C3 and address.country < C5"],
+            ["--where", "address.country >= C3"],
+            ["--where", "address.country < C3"],
+            ["--where", "address.country is null"],
+            ["--where", "address.\"first name\" = F3"],
+            ["--where", "tags[0] = t1"],
+            ["--where", "score > 500"],
+            ["--where", "score = 10"],
+            ["--where", "address.country = C1 or score = 3"],
+        ])
     func indexUsed(arguments: [String]) throws {
         let text = try plan(arguments)
-        #expect(text.contains("USING INDEX") || text.contains("USING COVERING INDEX") || text.contains("MULTI-INDEX OR"), "\(arguments): \(text)")
+        #expect(
+            text.contains("USING INDEX") || text.contains("USING COVERING INDEX") || text.contains("MULTI-INDEX OR"),
+            "\(arguments): \(text)")
         #expect(!text.contains("SCAN player\n") && !text.hasSuffix("SCAN player"), "\(text)")
     }
 
@@ -71,9 +75,13 @@ struct IndexTests {
 
     @Test("filters on an indexed path return the same rows as without the index")
     func sameRows() throws {
-        let indexed = try CLI.run(["query", Self.db, "--where", "address.country in [C1, C2]", "--select", "id", "--order-by", "id", "--format", "json"]).rows()
-        let scanned = try CLI.run(["query", Self.db, "--where", "address.country = C1 or address.country = C2 or address.city = nothing",
-                                   "--select", "id", "--order-by", "id", "--format", "json"]).rows()
+        let indexed = try CLI.run([
+            "query", Self.db, "--where", "address.country in [C1, C2]", "--select", "id", "--order-by", "id", "--format", "json",
+        ]).rows()
+        let scanned = try CLI.run([
+            "query", Self.db, "--where", "address.country = C1 or address.country = C2 or address.city = nothing",
+            "--select", "id", "--order-by", "id", "--format", "json",
+        ]).rows()
         #expect(indexed.count == 100)
         #expect(indexed.map { $0["id"] as! Int } == scanned.map { $0["id"] as! Int })
     }
@@ -82,7 +90,9 @@ struct IndexTests {
     func options() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"doc":{"email":"a@x","n":1}} {"id":2,"doc":{"email":"b@x","n":1}}"#)
+        try CLI.run(
+            ["insert", db, "t", "--pk", "id"],
+            stdin: #"{"id":1,"doc":{"email":"a@x","n":1}} {"id":2,"doc":{"email":"b@x","n":1}}"#)
         let unique = try CLI.run(["index", db, "doc.email", "--unique", "--name", "by_email"])
         #expect(unique.status == 0, "\(unique.stderr)")
         #expect(unique.stderr == "created index by_email\n")

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("insert")
 struct InsertTests {
-    static let schema = ["id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json", "created:datetime"]
+    static let schema = [
+        "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json", "created:datetime",
+    ]
 
     func makePlayerTable(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
@@ -61,15 +63,20 @@ struct InsertTests {
         let dir = try TemporaryDirectory()
         let db = try makePlayerTable(dir)
         try CLI.run(["insert", db, "player"], stdin: Self.records.joined(separator: "\n"))
-        let rows = try CLI.run(["query", db, "--sql", "SELECT id, created, typeof(active) AS t, active, address FROM player ORDER BY id",
-                                "--format", "jsonl"]).stdout.split(separator: "\n")
-        #expect(rows == [
-            #"{"id":"a","created":"2024-05-01 12:30:00.000","t":"integer","active":true,"address":{"city":"Berlin","country":"DE"}}"#,
-            #"{"id":"b","created":"2024-05-01 12:30:00.000","t":"integer","active":false,"address":{"city":"Paris","country":"FR"}}"#,
-            #"{"id":"c","created":"2024-05-01 12:30:00.000","t":"null","active":null,"address":null}"#,
-        ])
+        let rows = try CLI.run([
+            "query", db, "--sql", "SELECT id, created, typeof(active) AS t, active, address FROM player ORDER BY id",
+            "--format", "jsonl",
+        ]).stdout.split(separator: "\n")
+        #expect(
+            rows == [
+                #"{"id":"a","created":"2024-05-01 12:30:00.000","t":"integer","active":true,"address":{"city":"Berlin","country":"DE"}}"#,
+                #"{"id":"b","created":"2024-05-01 12:30:00.000","t":"integer","active":false,"address":{"city":"Paris","country":"FR"}}"#,
+                #"{"id":"c","created":"2024-05-01 12:30:00.000","t":"null","active":null,"address":null}"#,
+            ])
         // Stored text compares with SQLite's own time functions.
-        let compared = try CLI.run(["query", db, "--sql", "SELECT count(*) AS n FROM player WHERE created < CURRENT_TIMESTAMP", "--format", "json"]).rows()
+        let compared = try CLI.run([
+            "query", db, "--sql", "SELECT count(*) AS n FROM player WHERE created < CURRENT_TIMESTAMP", "--format", "json",
+        ]).rows()
         #expect(compared[0]["n"] as? Int == 3)
     }
 
@@ -86,13 +93,15 @@ struct InsertTests {
         #expect(try count(db) == 0)
     }
 
-    @Test("a value that does not fit its column names the file, line and column", arguments: [
-        (#"{"id":"x","name":"n","score":"high"}"#, #"column "score" (integer) expects an integer, got a string "high""#),
-        (#"{"id":"x","name":"n","active":"yes"}"#, #"column "active" (boolean) expects true or false"#),
-        (#"{"id":"x","name":"n","created":"yesterday"}"#, #"column "created" (datetime) expects an ISO-8601 time"#),
-        (#"{"id":"x","name":42}"#, #"column "name" (text) expects a string, got an integer 42"#),
-        (#"{"id":"x","name":"n","score":2.5}"#, #"column "score" (integer) expects an integer"#),
-    ])
+    @Test(
+        "a value that does not fit its column names the file, line and column",
+        arguments: [
+            (#"{"id":"x","name":"n","score":"high"}"#, #"column "score" (integer) expects an integer, got a string "high""#),
+            (#"{"id":"x","name":"n","active":"yes"}"#, #"column "active" (boolean) expects true or false"#),
+            (#"{"id":"x","name":"n","created":"yesterday"}"#, #"column "created" (datetime) expects an ISO-8601 time"#),
+            (#"{"id":"x","name":42}"#, #"column "name" (text) expects a string, got an integer 42"#),
+            (#"{"id":"x","name":"n","score":2.5}"#, #"column "score" (integer) expects an integer"#),
+        ])
     func typeMismatch(record: String, message: String) throws {
         let dir = try TemporaryDirectory()
         let db = try makePlayerTable(dir)
@@ -108,7 +117,9 @@ struct InsertTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:integer:pk", "doc:json"])
-        let docs = [#"{"a":{"b":[1,2.5,"x",true,null]}}"#, #"[1,[2,[3]]]"#, #""[1,2]""#, "42", "-1.5", "true", "false", "null", #""""#]
+        let docs = [
+            #"{"a":{"b":[1,2.5,"x",true,null]}}"#, #"[1,[2,[3]]]"#, #""[1,2]""#, "42", "-1.5", "true", "false", "null", #""""#,
+        ]
         let input = docs.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(separator: "\n")
         #expect(try CLI.run(["insert", db, "t"], stdin: input).status == 0)
         let out = try CLI.run(["query", db, "--select", "doc", "--order-by", "id", "--format", "jsonl"]).stdout
@@ -119,7 +130,9 @@ struct InsertTests {
     func foreignChecks() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.shell("sqlite3 '\(db)' 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0), doc JSON CHECK (doc IS NULL OR json_valid(doc)))'")
+        try CLI.shell(
+            "sqlite3 '\(db)' 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0), doc JSON CHECK (doc IS NULL OR json_valid(doc)))'"
+        )
         let refused = try CLI.run(["insert", db, "t"], stdin: #"{"id":1,"n":1,"doc":[1]}"# + "\n" + #"{"id":2,"n":-1}"#)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("<stdin>:2: record 2: CHECK constraint failed"), "\(refused.stderr)")
@@ -134,7 +147,9 @@ struct InsertTests {
         let record = #"{"id":"x","name":"n","rating":4.5,"extra":{"k":1}}"#
         let refused = try CLI.run(["insert", db, "player"], stdin: Self.records[0] + "\n" + record)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains(#"<stdin>:2: record 2: key "rating" is not a column of player; add --alter"#), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(#"<stdin>:2: record 2: key "rating" is not a column of player; add --alter"#),
+            "\(refused.stderr)")
         #expect(try count(db) == 0)
         let altered = try CLI.run(["insert", db, "player", "--alter"], stdin: Self.records[0] + "\n" + record)
         #expect(altered.status == 0, "\(altered.stderr)")
@@ -158,8 +173,11 @@ struct InsertTests {
         #expect(result.status == 0, "\(result.stderr)")
         let schema = try CLI.run(["schema", db, "--format", "json"]).rows()
         let types = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["type"] as! String) })
-        #expect(types == ["id": "integer", "name": "text", "score": "integer", "ratio": "real", "ok": "boolean", "doc": "json",
-                          "list": "json", "at": "datetime", "day": "date", "mixed": "json"])
+        #expect(
+            types == [
+                "id": "integer", "name": "text", "score": "integer", "ratio": "real", "ok": "boolean", "doc": "json",
+                "list": "json", "at": "datetime", "day": "date", "mixed": "json",
+            ])
         #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
         let rows = try CLI.run(["query", db, "--format", "json"]).rows()
         #expect(rows[1]["mixed"] as? String == "x")
@@ -209,14 +227,16 @@ struct InsertTests {
         #expect(both.status == 64)
     }
 
-    @Test("input that is not a stream of objects is refused", arguments: [
-        ("42", "expected a JSON object or an array of objects, found a number"),
-        ("[1, 2]", "expected an object as array element 1, found a number"),
-        (#"{"id":"a","name":"x"} "str""#, "found a string"),
-        (#"{"id":"a","name":NaN}"#, "NaN and Infinity are not JSON"),
-        (#"{"id":"a","name":"x","name":"y"}"#, #"key "name" appears more than once"#),
-        (#"[{"id":"a","name":"x"}"#, "ends inside an array"),
-    ])
+    @Test(
+        "input that is not a stream of objects is refused",
+        arguments: [
+            ("42", "expected a JSON object or an array of objects, found a number"),
+            ("[1, 2]", "expected an object as array element 1, found a number"),
+            (#"{"id":"a","name":"x"} "str""#, "found a string"),
+            (#"{"id":"a","name":NaN}"#, "NaN and Infinity are not JSON"),
+            (#"{"id":"a","name":"x","name":"y"}"#, #"key "name" appears more than once"#),
+            (#"[{"id":"a","name":"x"}"#, "ends inside an array"),
+        ])
     func refused(input: String, message: String) throws {
         let dir = try TemporaryDirectory()
         let db = try makePlayerTable(dir)
@@ -244,10 +264,15 @@ struct InsertTests {
         let dir = try TemporaryDirectory()
         let db = try makePlayerTable(dir)
         let big = String(repeating: "x", count: 3_000_000)
-        let input = Self.records[0] + "\n" + #"{"id":"big","name":"\#(big)","tags":[\#(Array(repeating: "1", count: 100_000).joined(separator: ", "))]}"#
+        let input =
+            Self.records[0] + "\n"
+            + #"{"id":"big","name":"\#(big)","tags":[\#(Array(repeating: "1", count: 100_000).joined(separator: ", "))]}"#
         let result = try CLI.run(["insert", db, "player"], stdin: input)
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = try CLI.run(["query", db, "--sql", "SELECT length(name) AS n, json_array_length(tags) AS t FROM player WHERE id = 'big'", "--format", "json"]).rows()
+        let rows = try CLI.run([
+            "query", db, "--sql", "SELECT length(name) AS n, json_array_length(tags) AS t FROM player WHERE id = 'big'",
+            "--format", "json",
+        ]).rows()
         #expect(rows[0]["n"] as? Int == 3_000_000)
         #expect(rows[0]["t"] as? Int == 100_000)
     }

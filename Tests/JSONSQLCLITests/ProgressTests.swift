@@ -12,7 +12,8 @@ struct ProgressTests {
         let dir = try TemporaryDirectory()
         let file = try dir.write("big.ndjson", records(400_000))
         // CI=true would turn the line off; this test stands in for a person at a terminal.
-        let terminal = try ShellTerminal(["insert", dir.path("db.sqlite"), "t", file, "--pk", "id"], environment: ["CI": ""], in: dir.url)
+        let terminal = try ShellTerminal(
+            ["insert", dir.path("db.sqlite"), "t", file, "--pk", "id"], environment: ["CI": ""], in: dir.url)
         let progress = try terminal.wait(for: "a progress line", seconds: 30) { screen in
             screen.range(of: #"\d+ rows, [0-9.]+ MB/s, \d+%, \d+s left"#, options: .regularExpression) != nil
         }
@@ -26,7 +27,8 @@ struct ProgressTests {
     func quiet() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("big.ndjson", records(400_000))
-        let terminal = try ShellTerminal(["insert", dir.path("db.sqlite"), "t", file, "--quiet"], environment: ["CI": ""], in: dir.url)
+        let terminal = try ShellTerminal(
+            ["insert", dir.path("db.sqlite"), "t", file, "--quiet"], environment: ["CI": ""], in: dir.url)
         var sawProgress = false
         let done = try terminal.wait(for: "the end of the insert", seconds: 60) { screen in
             if screen.contains("MB/s") { sawProgress = true }

@@ -3,13 +3,18 @@ import Testing
 
 /// A JSON value of the test data, typed without Foundation's number/boolean bridging.
 enum JV: Sendable, Equatable {
-    case int(Int), double(Double), string(String), bool(Bool), null
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case bool(Bool)
+    case null
 
     var json: String {
         switch self {
         case .int(let v): String(v)
         case .double(let v): String(v)
-        case .string(let v): "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let v):
+            "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .bool(let v): v ? "true" : "false"
         case .null: "null"
         }
@@ -41,8 +46,10 @@ struct Dataset: Sendable {
             var address: [String] = []
             if let country { address.append(#""country":"\#(country)""#) }
             if let zip { address.append(#""zip":\#(zip.json)"#) }
-            var fields = [#""id":\#(id)"#, #""name":\#(JV.string(name).json)"#, #""score":\#(score.map(String.init) ?? "null")"#,
-                          #""active":\#(active)"#, #""address":{\#(address.joined(separator: ","))}"#]
+            var fields = [
+                #""id":\#(id)"#, #""name":\#(JV.string(name).json)"#, #""score":\#(score.map(String.init) ?? "null")"#,
+                #""active":\#(active)"#, #""address":{\#(address.joined(separator: ","))}"#,
+            ]
             if let tags { fields.append(#""tags":[\#(tags.map(\.json).joined(separator: ","))]"#) }
             if let level { fields.append(#""level":\#(level.json)"#) }
             return "{" + fields.joined(separator: ",") + "}"
@@ -99,8 +106,10 @@ struct QueryTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-query-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let db = dir.appendingPathComponent("players.sqlite").path
-        let created = try! CLI.run(["create-table", db, "player", "id:integer:pk", "name:text", "score:integer", "active:boolean",
-                                    "address:json", "tags:json", "level:json"])
+        let created = try! CLI.run([
+            "create-table", db, "player", "id:integer:pk", "name:text", "score:integer", "active:boolean",
+            "address:json", "tags:json", "level:json",
+        ])
         precondition(created.status == 0, created.stderr)
         let inserted = try! CLI.run(["insert", db, "player"], stdin: dataset.ndjson)
         precondition(inserted.status == 0, inserted.stderr)
@@ -108,7 +117,9 @@ struct QueryTests {
     }()
 
     func ids(_ filters: [String], extra: [String] = []) throws -> [Int] {
-        let result = try CLI.run(["query", Self.db] + filters.flatMap { ["--where", $0] } + ["--select", "id", "--order-by", "id", "--format", "json"] + extra)
+        let result = try CLI.run(
+            ["query", Self.db] + filters.flatMap { ["--where", $0] } + ["--select", "id", "--order-by", "id", "--format", "json"]
+                + extra)
         #expect(result.status == 0, "\(filters): \(result.stderr)")
         return try result.rows().map { $0["id"] as! Int }
     }
@@ -162,9 +173,12 @@ struct QueryTests {
         ("not (address.country = DE or active = true)", { !($0.country == "DE" || $0.active) }),
         ("not address.country = DE", { $0.country != "DE" }),
         ("! active = true && score < 50000", { !$0.active && ($0.score.map { $0 < 50000 } ?? false) }),
-        ("address.country = DE || (tags contains vip and level = 0)", { p in
-            p.country == "DE" || ((p.tags ?? []).contains { $0 == .string("vip") } && isNumber(p.level) == 0)
-        }),
+        (
+            "address.country = DE || (tags contains vip and level = 0)",
+            { p in
+                p.country == "DE" || ((p.tags ?? []).contains { $0 == .string("vip") } && isNumber(p.level) == 0)
+            }
+        ),
         ("id in [1, 2, 3] AND NOT active = false", { [1, 2, 3].contains($0.id) && $0.active }),
     ]
 
@@ -196,8 +210,10 @@ struct QueryTests {
     @Test("order by, limit and offset")
     func ordering() throws {
         let sorted = Self.dataset.players.filter { $0.score != nil }.sorted { ($0.score!, $0.id) > ($1.score!, $1.id) }
-        let result = try CLI.run(["query", Self.db, "--where", "score is not null", "--order-by", "score:desc", "--order-by", "id:desc",
-                                  "--limit", "5", "--offset", "2", "--select", "id,score", "--format", "json"])
+        let result = try CLI.run([
+            "query", Self.db, "--where", "score is not null", "--order-by", "score:desc", "--order-by", "id:desc",
+            "--limit", "5", "--offset", "2", "--select", "id,score", "--format", "json",
+        ])
         let rows = try result.rows()
         #expect(rows.map { $0["id"] as! Int } == sorted[2..<7].map(\.id))
         #expect(rows.map { $0["score"] as! Int } == sorted[2..<7].map { $0.score! })
@@ -206,7 +222,9 @@ struct QueryTests {
 
     @Test("select paths nests JSON values and names them by path")
     func selectPaths() throws {
-        let result = try CLI.run(["query", Self.db, "--where", "id = 3", "--select", "id,address.country,tags,address", "--format", "jsonl"])
+        let result = try CLI.run([
+            "query", Self.db, "--where", "id = 3", "--select", "id,address.country,tags,address", "--format", "jsonl",
+        ])
         let p = Self.dataset.players[3]
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(object["address.country"] as? String == p.country)
@@ -220,21 +238,23 @@ struct QueryTests {
         #expect(try CLI.run(["query", Self.db, "--where", "id = -1", "--format", "jsonl"]).stdout == "")
     }
 
-    @Test("errors in --where name the problem and exit 1", arguments: [
-        ("nosuch = 1", "no column 'nosuch' in table 'player'"),
-        ("nmae = x", "did you mean 'name'?"),
-        ("score = abc", "score is an integer column"),
-        ("active = 1", "active is a boolean column; compare it with true or false"),
-        ("score >", "expected a value after 'score >'"),
-        ("score = 1 and", "expected a path"),
-        ("(score = 1", "expected ')'"),
-        ("score ~~ 1", "expected a value"),
-        ("tags contains", "expected a value after 'contains'"),
-        ("address.country in DE", "expected a list like [DE, FR]"),
-        ("score like 5", "like needs a text pattern"),
-        ("address.x < true", "cannot order a boolean"),
-        ("score", "expected an operator after score"),
-    ])
+    @Test(
+        "errors in --where name the problem and exit 1",
+        arguments: [
+            ("nosuch = 1", "no column 'nosuch' in table 'player'"),
+            ("nmae = x", "did you mean 'name'?"),
+            ("score = abc", "score is an integer column"),
+            ("active = 1", "active is a boolean column; compare it with true or false"),
+            ("score >", "expected a value after 'score >'"),
+            ("score = 1 and", "expected a path"),
+            ("(score = 1", "expected ')'"),
+            ("score ~~ 1", "expected a value"),
+            ("tags contains", "expected a value after 'contains'"),
+            ("address.country in DE", "expected a list like [DE, FR]"),
+            ("score like 5", "like needs a text pattern"),
+            ("address.x < true", "cannot order a boolean"),
+            ("score", "expected an operator after score"),
+        ])
     func whereErrors(expression: String, message: String) throws {
         let result = try CLI.run(["query", Self.db, "--where", expression])
         #expect(result.status == 1)
@@ -245,12 +265,16 @@ struct QueryTests {
 
     @Test("--sql with named parameters typed like --where literals")
     func sqlParameters() throws {
-        let result = try CLI.run(["query", Self.db, "--sql", "SELECT count(*) AS n FROM player WHERE address ->> '$.zip' = :zip AND active = :on",
-                                  "--param", "zip=42", "--param", ":on=1", "--format", "json"])
+        let result = try CLI.run([
+            "query", Self.db, "--sql", "SELECT count(*) AS n FROM player WHERE address ->> '$.zip' = :zip AND active = :on",
+            "--param", "zip=42", "--param", ":on=1", "--format", "json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.rows()[0]["n"] as? Int == Self.dataset.ids { isNumber($0.zip) == 42 && $0.active }.count)
-        let text = try CLI.run(["query", Self.db, "--sql", "SELECT count(*) AS n FROM player WHERE address ->> '$.zip' = :zip",
-                                "--param", "zip=\"42\"", "--format", "json"])
+        let text = try CLI.run([
+            "query", Self.db, "--sql", "SELECT count(*) AS n FROM player WHERE address ->> '$.zip' = :zip",
+            "--param", "zip=\"42\"", "--format", "json",
+        ])
         let textRows = try text.rows()
         #expect(textRows[0]["n"] as? Int == Self.dataset.ids { isText($0.zip, "42") }.count)
         let missing = try CLI.run(["query", Self.db, "--sql", "SELECT :a AS a"])
@@ -263,7 +287,9 @@ struct QueryTests {
 
     @Test("--sql output nests declared json and boolean columns")
     func sqlDeclaredTypes() throws {
-        let result = try CLI.run(["query", Self.db, "--sql", "SELECT id, active, tags FROM player WHERE id = 0", "--format", "json"])
+        let result = try CLI.run([
+            "query", Self.db, "--sql", "SELECT id, active, tags FROM player WHERE id = 0", "--format", "json",
+        ])
         let row = try result.rows()[0]
         #expect(row["active"] is Bool)
         #expect(row["tags"] == nil || row["tags"] is NSNull || row["tags"] is [Any])
@@ -297,12 +323,14 @@ struct QueryTests {
         #expect(result.stderr.contains("syntax error"))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        ["--sql", "SELECT 1", "--where", "a=1"],
-        ["--limit", "-1"],
-        ["--format", "xml"],
-        ["--param", "a=1"],
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["--sql", "SELECT 1", "--where", "a=1"],
+            ["--limit", "-1"],
+            ["--format", "xml"],
+            ["--param", "a=1"],
+        ])
     func usage(arguments: [String]) throws {
         let result = try CLI.run(["query", Self.db] + arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")

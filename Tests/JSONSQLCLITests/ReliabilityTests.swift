@@ -4,7 +4,8 @@ import Testing
 @Suite("reliability", .serialized)
 struct ReliabilityTests {
     func records(_ range: Range<Int>, prefix: String = "r") -> String {
-        range.map { #"{"id":"\#(prefix)\#($0)","n":\#($0),"doc":{"k":"\#($0)","tags":["a","b"]}}"# }.joined(separator: "\n") + "\n"
+        range.map { #"{"id":"\#(prefix)\#($0)","n":\#($0),"doc":{"k":"\#($0)","tags":["a","b"]}}"# }.joined(separator: "\n")
+            + "\n"
     }
 
     func count(_ db: String) throws -> Int {
@@ -94,7 +95,10 @@ struct ReliabilityTests {
                 default:
                     for _ in 0..<10 {
                         let query = try CLI.run(["query", db, "--where", "n < 10", "--format", "jsonl"])
-                        if query.status != 0 { results.set(i, query); return }
+                        if query.status != 0 {
+                            results.set(i, query)
+                            return
+                        }
                     }
                     results.set(i, CLI.Result(status: 0, stdout: "", stderr: ""))
                 }
@@ -175,15 +179,19 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         let table = #"we"ird tab.le [select]"#
-        let created = try CLI.run(["create-table", db, table, #""id:x":text:pk"#, "first name:text", "select:integer", "a.b:json",
-                                   "ünï'code:boolean"])
+        let created = try CLI.run([
+            "create-table", db, table, #""id:x":text:pk"#, "first name:text", "select:integer", "a.b:json",
+            "ünï'code:boolean",
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         let input = #"{"id:x":"1","first name":"O'Brien","select":5,"a.b":{"c d":{"e":"x'; DROP TABLE t; --"}},"ünï'code":true}"#
         let inserted = try CLI.run(["insert", db, table], stdin: input)
         #expect(inserted.status == 0, "\(inserted.stderr)")
         #expect(try CLI.run(["index", db, table, #""a.b"."c d".e"#]).status == 0)
         #expect(try CLI.run(["index", db, table, #""first name""#, "select"]).status == 0)
-        let filters = [#""first name" = "O'Brien""#, "select >= 5", #""a.b"."c d".e = "x'; DROP TABLE t; --""#, #""ünï'code" = true"#]
+        let filters = [
+            #""first name" = "O'Brien""#, "select >= 5", #""a.b"."c d".e = "x'; DROP TABLE t; --""#, #""ünï'code" = true"#,
+        ]
         for filter in filters {
             let result = try CLI.run(["query", db, table, "--where", filter, "--format", "json"])
             #expect(result.status == 0, "\(filter): \(result.stderr)")
@@ -195,13 +203,19 @@ struct ReliabilityTests {
         #expect(schema == ["id:x", "first name", "select", "a.b", "ünï'code"])
     }
 
-    @Test("odd JSON input is stored correctly or refused with its line", arguments: [
-        ("deep nesting", #"{"id":"1","doc":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}", "nesting deeper than 2000 levels"),
-        ("integer beyond 64 bits", #"{"id":"1","n":12345678901234567890}"#, "holds 64-bit integers"),
-        ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
-        ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
-        ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
-    ])
+    @Test(
+        "odd JSON input is stored correctly or refused with its line",
+        arguments: [
+            (
+                "deep nesting",
+                #"{"id":"1","doc":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}",
+                "nesting deeper than 2000 levels"
+            ),
+            ("integer beyond 64 bits", #"{"id":"1","n":12345678901234567890}"#, "holds 64-bit integers"),
+            ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
+            ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
+            ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
+        ])
     func oddInput(name: String, input: String, message: String) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -237,7 +251,8 @@ struct ReliabilityTests {
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
         let big = String(repeating: "é", count: 5_000_000)
         let deep = String(repeating: "[", count: 1999) + String(repeating: "]", count: 1999)
-        let result = try CLI.run(["insert", db, "t"], stdin: #"{"id":"big","doc":{"s":"\#(big)"}}"# + "\n" + #"{"id":"deep","doc":\#(deep)}"#)
+        let result = try CLI.run(
+            ["insert", db, "t"], stdin: #"{"id":"big","doc":{"s":"\#(big)"}}"# + "\n" + #"{"id":"deep","doc":\#(deep)}"#)
         #expect(result.status == 0, "\(result.stderr)")
         let out = try CLI.run(["query", db, "--select", "doc", "--order-by", "id", "--format", "jsonl"]).stdout
         let lines = out.split(separator: "\n")

@@ -22,7 +22,8 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         case (.real(let x), .real(let y)): x == y && x.sign == y.sign
         case (.string(let x), .string(let y)): x == y
         case (.array(let x), .array(let y)): x == y
-        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case (.object(let x), .object(let y)):
+            x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
         }
     }
@@ -36,7 +37,9 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         case .string(let s): String(String.UnicodeScalarView(s)).debugDescription
         case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.map { String(String.UnicodeScalarView($0.key)).debugDescription + ":" + $0.value.description }.joined(separator: ",") + "}"
+            "{"
+                + members.map { String(String.UnicodeScalarView($0.key)).debugDescription + ":" + $0.value.description }.joined(
+                    separator: ",") + "}"
         }
     }
 
@@ -53,7 +56,9 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         let bytes: [UInt8]
         var i = 0
 
-        func fail(_ what: String) -> CLI.CLIError { CLI.CLIError("\(what) at byte \(i) of \(String(decoding: bytes, as: UTF8.self))") }
+        func fail(_ what: String) -> CLI.CLIError {
+            CLI.CLIError("\(what) at byte \(i) of \(String(decoding: bytes, as: UTF8.self))")
+        }
 
         mutating func skipSpace() {
             while i < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }
@@ -63,19 +68,31 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
             skipSpace()
             guard i < bytes.count else { throw fail("unexpected end") }
             switch bytes[i] {
-            case UInt8(ascii: "n"): try literal("null"); return .null
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "["):
                 i += 1
                 var items: [JSONValue] = []
                 skipSpace()
-                if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                if bytes[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return .array(items)
+                }
                 while true {
                     items.append(try value())
                     skipSpace()
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                    if bytes[i] == UInt8(ascii: "]") {
+                        i += 1
+                        return .array(items)
+                    }
                     guard bytes[i] == UInt8(ascii: ",") else { throw fail("expected , or ]") }
                     i += 1
                 }
@@ -83,7 +100,10 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
                 i += 1
                 var members: [(key: [Unicode.Scalar], value: JSONValue)] = []
                 skipSpace()
-                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                if bytes[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return .object(members)
+                }
                 while true {
                     skipSpace()
                     let key = try string()
@@ -92,7 +112,10 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
                     i += 1
                     members.append((key, try value()))
                     skipSpace()
-                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                    if bytes[i] == UInt8(ascii: "}") {
+                        i += 1
+                        return .object(members)
+                    }
                     guard bytes[i] == UInt8(ascii: ",") else { throw fail("expected , or }") }
                     i += 1
                 }
@@ -232,7 +255,8 @@ struct DocumentMaker {
     mutating func real() -> (JSONValue, String) {
         let text: String
         switch int(0...4) {
-        case 0: text = ["7.0", "-0.0", "1e2", "1E-7", "0.1", "1.50", "2.5e+300", "123456789.123456789"].randomElement(using: &rng)!
+        case 0:
+            text = ["7.0", "-0.0", "1e2", "1E-7", "0.1", "1.50", "2.5e+300", "123456789.123456789"].randomElement(using: &rng)!
         case 1:
             var bits: Double
             repeat { bits = Double(bitPattern: Gen.uint64().run(using: &rng)) } while !bits.isFinite
@@ -246,7 +270,9 @@ struct DocumentMaker {
     mutating func value(depth: Int) -> (JSONValue, String) {
         switch int(0...(depth > 0 ? 7 : 5)) {
         case 0: return (.null, "null")
-        case 1: let b = chance(0.5); return (.bool(b), "\(b)")
+        case 1:
+            let b = chance(0.5)
+            return (.bool(b), "\(b)")
         case 2: return integer()
         case 3: return real()
         case 4, 5: return string()
@@ -291,10 +317,14 @@ struct DocumentMaker {
                 case "r":
                     var d: Double
                     repeat { d = Double(bitPattern: Gen.uint64().run(using: &rng)) } while !d.isFinite
-                    if chance(0.5) { d = Gen.double(in: -1000...1000).run(using: &rng).rounded(chance(0.5) ? .toNearestOrEven : .towardZero) }
+                    if chance(0.5) {
+                        d = Gen.double(in: -1000...1000).run(using: &rng).rounded(chance(0.5) ? .toNearestOrEven : .towardZero)
+                    }
                     if d == 0 { d = 0 }  // a REAL column keeps an integral value as an integer on disk, so -0.0 reads back as 0.0
                     (value, text) = (.real(d), "\(d)")
-                case "ok": let b = chance(0.5); (value, text) = (.bool(b), "\(b)")
+                case "ok":
+                    let b = chance(0.5)
+                    (value, text) = (.bool(b), "\(b)")
                 default: (value, text) = self.value(depth: 3)
                 }
             }
@@ -323,7 +353,8 @@ struct RoundTripPropertyTests {
                 return maker.document(id: nextID)
             }
             let dir = try TemporaryDirectory()
-            let db = dir.path("a.sqlite"), copy = dir.path("b.sqlite")
+            let db = dir.path("a.sqlite")
+            let copy = dir.path("b.sqlite")
             for file in [db, copy] {
                 let created = try CLI.run(["create-table", file, "t"] + DocumentMaker.schema)
                 try #require(created.status == 0, "\(created.stderr)")
@@ -348,9 +379,14 @@ struct RoundTripPropertyTests {
             }
 
             // query --format jsonl | insert gives the same table, value for value.
-            let copied = try CLI.shell("jsonsql query \"$1\" --format jsonl | jsonsql insert \"$2\" t".replacingOccurrences(of: "$1", with: db).replacingOccurrences(of: "$2", with: copy))
+            let copied = try CLI.shell(
+                "jsonsql query \"$1\" --format jsonl | jsonsql insert \"$2\" t".replacingOccurrences(of: "$1", with: db)
+                    .replacingOccurrences(of: "$2", with: copy))
             try #require(copied.status == 0, "\(copied.stderr)")
-            let dump = "SELECT " + DocumentMaker.columns.map { $0 == "r" ? "typeof(r), printf('%!.17g', r)" : "typeof(\($0)), hex(\($0))" }.joined(separator: ", ")
+            let dump =
+                "SELECT "
+                + DocumentMaker.columns.map { $0 == "r" ? "typeof(r), printf('%!.17g', r)" : "typeof(\($0)), hex(\($0))" }.joined(
+                    separator: ", ")
                 + " FROM t ORDER BY id"
             let original = try CLI.run(["-c", "sqlite3 \"\(db)\" \"\(dump)\""], executable: "/bin/bash")
             let again = try CLI.run(["-c", "sqlite3 \"\(copy)\" \"\(dump)\""], executable: "/bin/bash")

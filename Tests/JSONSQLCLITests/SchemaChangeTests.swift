@@ -7,13 +7,17 @@ struct SchemaChangeTests {
     func makeDatabase(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
         try succeed(["create-table", db, "team", "id:text:pk"])
-        try succeed(["create-table", db, "player", "id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer",
-                     "address:json"])
+        try succeed([
+            "create-table", db, "player", "id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer",
+            "address:json",
+        ])
         try succeed(["insert", db, "team"], stdin: #"{"id":"t1"}"#)
-        try succeed(["insert", db, "player"], stdin: #"""
-            {"id":1,"team":"t1","name":"Ann","score":10,"address":{"country":"DE","city":"Berlin"}}
-            {"id":2,"team":"t1","name":"Bob","score":20,"address":{"country":"FR"}}
-            """#)
+        try succeed(
+            ["insert", db, "player"],
+            stdin: #"""
+                {"id":1,"team":"t1","name":"Ann","score":10,"address":{"country":"DE","city":"Berlin"}}
+                {"id":2,"team":"t1","name":"Bob","score":20,"address":{"country":"FR"}}
+                """#)
         try succeed(["index", db, "player", "address.country"])
         return db
     }
@@ -22,25 +26,33 @@ struct SchemaChangeTests {
     func alter() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        let result = try succeed(["alter", db, "player", "--add", "level:integer:notnull:default=1", "--add", "city:text:generated=address.city",
-                                  "--add", "note:text:check=length(note) < 10", "--rename", "name=nick", "--drop", "score"])
-        #expect(result.stderr == """
-            dropped column score from player
-            renamed column name to nick in player
-            added column level to player
-            added column city to player
-            added column note to player
+        let result = try succeed([
+            "alter", db, "player", "--add", "level:integer:notnull:default=1", "--add", "city:text:generated=address.city",
+            "--add", "note:text:check=length(note) < 10", "--rename", "name=nick", "--drop", "score",
+        ])
+        #expect(
+            result.stderr == """
+                dropped column score from player
+                renamed column name to nick in player
+                added column level to player
+                added column city to player
+                added column note to player
 
-            """)
+                """)
         let rows = try succeed(["query", db, "player", "--order-by", "id", "--format", "jsonl"]).stdout
-        #expect(rows == #"""
-            {"id":1,"team":"t1","nick":"Ann","address":{"country":"DE","city":"Berlin"},"level":1,"city":"Berlin","note":null}
-            {"id":2,"team":"t1","nick":"Bob","address":{"country":"FR"},"level":1,"city":null,"note":null}
+        #expect(
+            rows == #"""
+                {"id":1,"team":"t1","nick":"Ann","address":{"country":"DE","city":"Berlin"},"level":1,"city":"Berlin","note":null}
+                {"id":2,"team":"t1","nick":"Bob","address":{"country":"FR"},"level":1,"city":null,"note":null}
 
-            """#)
-        #expect(try fail(["update", db, "player", "--where", "id = 1", "--set", "note=far too long a note"]).contains("CHECK constraint failed"))
+                """#)
+        #expect(
+            try fail(["update", db, "player", "--where", "id = 1", "--set", "note=far too long a note"]).contains(
+                "CHECK constraint failed"))
         // The index on the path still serves queries after the changes.
-        #expect(try succeed(["query", db, "player", "--where", "address.country = DE", "--explain"]).stdout.contains("USING INDEX player_on_address_country"))
+        #expect(
+            try succeed(["query", db, "player", "--where", "address.country = DE", "--explain"]).stdout.contains(
+                "USING INDEX player_on_address_country"))
     }
 
     @Test("renaming a column rewrites the indexes and generated columns built on it")
@@ -51,8 +63,13 @@ struct SchemaChangeTests {
         try succeed(["alter", db, "player", "--rename", "address=addr"])
         let indexes = try succeed(["indexes", db, "player", "--format", "json"]).rows()
         #expect(indexes.contains { $0["indexed"] as? String == #""addr" ->> '$.country'"# })
-        #expect(try succeed(["query", db, "player", "--where", "addr.country = FR", "--explain"]).stdout.contains("USING INDEX player_on_address_country"))
-        #expect(try succeed(["query", db, "player", "--where", "country = FR", "--select", "id", "--format", "json"]).rows().map { $0["id"] as! Int } == [2])
+        #expect(
+            try succeed(["query", db, "player", "--where", "addr.country = FR", "--explain"]).stdout.contains(
+                "USING INDEX player_on_address_country"))
+        #expect(
+            try succeed(["query", db, "player", "--where", "country = FR", "--select", "id", "--format", "json"]).rows().map {
+                $0["id"] as! Int
+            } == [2])
     }
 
     @Test("a failed change leaves every change of the command undone")
@@ -65,22 +82,39 @@ struct SchemaChangeTests {
         #expect(columns == ["id", "team", "name", "score", "address"])
     }
 
-    @Test("what SQLite cannot alter in place is refused with the reason", arguments: [
-        (["--drop", "address"], "cannot drop column address from player: index player_on_address_country uses it; drop the index first (jsonsql drop-index DB player_on_address_country)"),
-        (["--drop", "id"], "cannot drop column id from player: it is part of the primary key"),
-        (["--drop", "name"], "cannot drop column name from player: it is in a UNIQUE constraint"),
-        (["--drop", "team"], "cannot drop column team from player: it is a foreign key to team; SQLite cannot drop a foreign key in place"),
-        (["--drop", "nope"], "no column 'nope' in table 'player'"),
-        (["--add", "x:integer:pk"], "cannot add column x to player: SQLite cannot add a primary key column"),
-        (["--add", "x:text:unique"], "cannot add column x to player: SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB player x --unique"),
-        (["--add", "x:text:notnull"], "cannot add column x to player: existing rows would hold NULL in a notnull column; give it a default (default=VALUE)"),
-        (["--add", "x:datetime:default=now"], "cannot add column x to player: SQLite adds a column only with a constant default"),
-        (["--add", "name:text"], "player already has a column name"),
-        (["--add", "t2:text:references=nope"], "column 't2' references nope, but there is no table 'nope'"),
-        (["--rename", "nope=x"], "no column 'nope' in table 'player'"),
-        (["--rename", "score=name"], "cannot rename score to name: player already has a column name"),
-        (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),
-    ])
+    @Test(
+        "what SQLite cannot alter in place is refused with the reason",
+        arguments: [
+            (
+                ["--drop", "address"],
+                "cannot drop column address from player: index player_on_address_country uses it; drop the index first (jsonsql drop-index DB player_on_address_country)"
+            ),
+            (["--drop", "id"], "cannot drop column id from player: it is part of the primary key"),
+            (["--drop", "name"], "cannot drop column name from player: it is in a UNIQUE constraint"),
+            (
+                ["--drop", "team"],
+                "cannot drop column team from player: it is a foreign key to team; SQLite cannot drop a foreign key in place"
+            ),
+            (["--drop", "nope"], "no column 'nope' in table 'player'"),
+            (["--add", "x:integer:pk"], "cannot add column x to player: SQLite cannot add a primary key column"),
+            (
+                ["--add", "x:text:unique"],
+                "cannot add column x to player: SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB player x --unique"
+            ),
+            (
+                ["--add", "x:text:notnull"],
+                "cannot add column x to player: existing rows would hold NULL in a notnull column; give it a default (default=VALUE)"
+            ),
+            (
+                ["--add", "x:datetime:default=now"],
+                "cannot add column x to player: SQLite adds a column only with a constant default"
+            ),
+            (["--add", "name:text"], "player already has a column name"),
+            (["--add", "t2:text:references=nope"], "column 't2' references nope, but there is no table 'nope'"),
+            (["--rename", "nope=x"], "no column 'nope' in table 'player'"),
+            (["--rename", "score=name"], "cannot rename score to name: player already has a column name"),
+            (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),
+        ])
     func refused(arguments: [String], message: String) throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
@@ -99,7 +133,9 @@ struct SchemaChangeTests {
         try succeed(["alter", db, "player", "--add", "city:text:generated=address.city"])
         try succeed(["drop-index", db, "player_on_address_country"])
         let generated = try fail(["alter", db, "player", "--drop", "address"])
-        #expect(generated.contains("cannot drop column address from player") && generated.contains("no such column: address"), "\(generated)")
+        #expect(
+            generated.contains("cannot drop column address from player") && generated.contains("no such column: address"),
+            "\(generated)")
         try succeed(["alter", db, "player", "--drop", "city", "--drop", "address"])
     }
 
@@ -129,18 +165,25 @@ struct SchemaChangeTests {
         let db = try makeDatabase(dir)
         #expect(try succeed(["rename-table", db, "team", "club"]).stderr == "renamed table team to club\n")
         #expect(try schemaSQL(db, "player").contains(#"REFERENCES "club""#))
-        #expect(try fail(["insert", db, "player"], stdin: #"{"id":3,"team":"t9","name":"Cy"}"#).contains("FOREIGN KEY constraint failed"))
+        #expect(
+            try fail(["insert", db, "player"], stdin: #"{"id":3,"team":"t9","name":"Cy"}"#).contains(
+                "FOREIGN KEY constraint failed"))
         try succeed(["insert", db, "player"], stdin: #"{"id":3,"team":"t1","name":"Cy"}"#)
-        #expect(try fail(["rename-table", db, "club", "player"]) == "Error: cannot rename club to player: there is already a table player\n")
+        #expect(
+            try fail(["rename-table", db, "club", "player"])
+                == "Error: cannot rename club to player: there is already a table player\n")
         #expect(try fail(["rename-table", db, "nope", "x"]).contains("no table 'nope'"))
-        #expect(try succeed(["tables", db, "--format", "json"]).rows().map { $0["name"] as! String }.sorted() == ["club", "player"])
+        #expect(
+            try succeed(["tables", db, "--format", "json"]).rows().map { $0["name"] as! String }.sorted() == ["club", "player"])
     }
 
     @Test("drop-table: refused while other tables refer to it, --if-exists for a missing one")
     func dropTable() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        #expect(try fail(["drop-table", db, "team"]) == "Error: cannot drop table team: player.team refers to it by foreign key; drop that table first\n")
+        #expect(
+            try fail(["drop-table", db, "team"])
+                == "Error: cannot drop table team: player.team refers to it by foreign key; drop that table first\n")
         #expect(try succeed(["drop-table", db, "player"]).stderr == "dropped table player\n")
         #expect(try succeed(["indexes", db, "--format", "json"]).rows().allSatisfy { $0["table"] as? String != "player" })
         try succeed(["drop-table", db, "team"])
@@ -153,12 +196,21 @@ struct SchemaChangeTests {
     func dropIndex() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        #expect(try succeed(["drop-index", db, "player_on_address_country"]).stderr == "dropped index player_on_address_country\n")
-        #expect(try succeed(["query", db, "player", "--where", "address.country = DE", "--explain"]).stdout.contains("SCAN player"))
+        #expect(
+            try succeed(["drop-index", db, "player_on_address_country"]).stderr == "dropped index player_on_address_country\n")
+        #expect(
+            try succeed(["query", db, "player", "--where", "address.country = DE", "--explain"]).stdout.contains("SCAN player"))
         let missing = try fail(["drop-index", db, "player_on_address_country"])
-        #expect(missing == "Error: no index 'player_on_address_country' in \(db); it holds no indexes (add --if-exists to ignore a missing index)\n")
-        #expect(try succeed(["drop-index", db, "player_on_address_country", "--if-exists"]).stderr == "no index player_on_address_country; nothing dropped\n")
-        #expect(try fail(["drop-index", db, "sqlite_autoindex_player_1"]).contains("keeps a PRIMARY KEY or UNIQUE constraint of table player"))
+        #expect(
+            missing
+                == "Error: no index 'player_on_address_country' in \(db); it holds no indexes (add --if-exists to ignore a missing index)\n"
+        )
+        #expect(
+            try succeed(["drop-index", db, "player_on_address_country", "--if-exists"]).stderr
+                == "no index player_on_address_country; nothing dropped\n")
+        #expect(
+            try fail(["drop-index", db, "sqlite_autoindex_player_1"]).contains(
+                "keeps a PRIMARY KEY or UNIQUE constraint of table player"))
         // Now that the index is gone, the column can be dropped.
         try succeed(["alter", db, "player", "--drop", "address"])
     }

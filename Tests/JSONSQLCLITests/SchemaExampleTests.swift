@@ -16,13 +16,18 @@ struct SchemaExampleTests {
         #expect(run.stdout.contains("SEARCH player USING INDEX active_by_score (points>?)"), "\(run.stdout)")
         #expect(run.stdout.contains("SEARCH player USING INDEX player_on_name_nocase (name>? AND name<?)"), "\(run.stdout)")
         // The cascade removed the blue team's players and their matches.
-        #expect(try succeed(["query", db, "match", "--format", "jsonl"]).stdout == #"{"player":1,"played":"2024-05-01","points":3}"# + "\n")
-        let players = try succeed(["query", db, "player", "--select", "name,points,country,profile", "--order-by", "id", "--format", "jsonl"]).stdout
-        #expect(players == #"""
-            {"name":"Ann","points":120,"country":"DE","profile":{"address":{"country":"DE","city":"Berlin"},"tags":["pro"],"league":"north"}}
-            {"name":"Bob","points":85,"country":"FR","profile":{"address":{"country":"FR","city":"Paris"}}}
+        #expect(
+            try succeed(["query", db, "match", "--format", "jsonl"]).stdout == #"{"player":1,"played":"2024-05-01","points":3}"#
+                + "\n")
+        let players = try succeed([
+            "query", db, "player", "--select", "name,points,country,profile", "--order-by", "id", "--format", "jsonl",
+        ]).stdout
+        #expect(
+            players == #"""
+                {"name":"Ann","points":120,"country":"DE","profile":{"address":{"country":"DE","city":"Berlin"},"tags":["pro"],"league":"north"}}
+                {"name":"Bob","points":85,"country":"FR","profile":{"address":{"country":"FR","city":"Paris"}}}
 
-            """#)
+                """#)
     }
 
     @Test("--help lists the new commands")

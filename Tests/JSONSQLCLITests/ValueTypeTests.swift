@@ -19,14 +19,19 @@ struct ValueTypeTests {
     func jsonValues() throws {
         let dir = try TemporaryDirectory()
         let db = try table(dir, "id:integer:pk", "doc:json")
-        let values = ["7", "7.0", "1e2", "-0.0", "123456789012345678901234567890", "-98765432109876543210", #""[1,2]""#,
-                      #""a\u0000b\n😀""#, #"{"z":1,"a":[1,2.50,"x"]}"#, "true", "false", "null", "0.1"]
-        let result = try CLI.run(["insert", db, "t"], stdin: values.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(separator: "\n"))
+        let values = [
+            "7", "7.0", "1e2", "-0.0", "123456789012345678901234567890", "-98765432109876543210", #""[1,2]""#,
+            #""a\u0000b\n😀""#, #"{"z":1,"a":[1,2.50,"x"]}"#, "true", "false", "null", "0.1",
+        ]
+        let result = try CLI.run(
+            ["insert", db, "t"],
+            stdin: values.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(separator: "\n"))
         #expect(result.status == 0, "\(result.stderr)")
         let out = try CLI.run(["query", db, "--format", "jsonl", "--select", "doc"]).stdout
         #expect(out == values.map { #"{"doc":\#($0)}"# }.joined(separator: "\n") + "\n")
         // Stored as JSON text, typed by SQLite's JSON functions, and compared as numbers by --where.
-        let types = try CLI.run(["query", db, "--sql", "SELECT json_type(doc) AS t FROM t WHERE id < 5", "--format", "csv"]).stdout
+        let types = try CLI.run(["query", db, "--sql", "SELECT json_type(doc) AS t FROM t WHERE id < 5", "--format", "csv"])
+            .stdout
         #expect(types == "t\r\ninteger\r\nreal\r\nreal\r\nreal\r\ninteger\r\n")
         let sevens = try CLI.run(["query", db, "--where", "doc = 7", "--select", "id", "--format", "jsonl"]).stdout
         #expect(sevens == "{\"id\":0}\n{\"id\":1}\n")
@@ -40,7 +45,10 @@ struct ValueTypeTests {
         let db = try table(dir, "n:integer")
         let result = try insert(db, #"{"n":1}"#, #"{"n":9223372036854775808}"#)
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: <stdin>:2: record 2: column \"n\" (integer) holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a json column, which stores them exactly, got an integer 9223372036854775808\n")
+        #expect(
+            result.stderr
+                == "Error: <stdin>:2: record 2: column \"n\" (integer) holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a json column, which stores them exactly, got an integer 9223372036854775808\n"
+        )
         #expect(try insert(db, #"{"n":9223372036854775807}"#, #"{"n":-9223372036854775808}"#).status == 0)
     }
 
@@ -48,12 +56,23 @@ struct ValueTypeTests {
     func uuid() throws {
         let dir = try TemporaryDirectory()
         let db = try table(dir, "id:uuid:pk", "n:integer")
-        #expect(try insert(db, #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","n":1}"#, #"{"id":"F47AC10B-58CC-4372-A567-0E02B2C3D479","n":2}"#).status == 0)
-        let stored = try CLI.run(["query", db, "--sql", "SELECT typeof(id) AS t, hex(id) AS h FROM t ORDER BY n", "--format", "csv"]).stdout
+        #expect(
+            try insert(
+                db, #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","n":1}"#,
+                #"{"id":"F47AC10B-58CC-4372-A567-0E02B2C3D479","n":2}"#
+            ).status == 0)
+        let stored = try CLI.run([
+            "query", db, "--sql", "SELECT typeof(id) AS t, hex(id) AS h FROM t ORDER BY n", "--format", "csv",
+        ]).stdout
         #expect(stored == "t,h\r\nblob,6BA7B8109DAD11D180B400C04FD430C8\r\nblob,F47AC10B58CC4372A5670E02B2C3D479\r\n")
         let out = try CLI.run(["query", db, "--format", "jsonl", "--order-by", "n"]).stdout
-        #expect(out == "{\"id\":\"6BA7B810-9DAD-11D1-80B4-00C04FD430C8\",\"n\":1}\n{\"id\":\"F47AC10B-58CC-4372-A567-0E02B2C3D479\",\"n\":2}\n")
-        let found = try CLI.run(["query", db, "--where", "id = 6ba7b810-9DAD-11d1-80b4-00c04fd430c8", "--select", "n", "--format", "csv"]).stdout
+        #expect(
+            out
+                == "{\"id\":\"6BA7B810-9DAD-11D1-80B4-00C04FD430C8\",\"n\":1}\n{\"id\":\"F47AC10B-58CC-4372-A567-0E02B2C3D479\",\"n\":2}\n"
+        )
+        let found = try CLI.run([
+            "query", db, "--where", "id = 6ba7b810-9DAD-11d1-80b4-00c04fd430c8", "--select", "n", "--format", "csv",
+        ]).stdout
         #expect(found == "n\r\n1\r\n")
         let csv = try CLI.run(["query", db, "--format", "csv", "--where", "n = 2"]).stdout
         #expect(csv == "id,n\r\nF47AC10B-58CC-4372-A567-0E02B2C3D479,2\r\n")
@@ -63,28 +82,37 @@ struct ValueTypeTests {
         #expect(try CLI.shell("jsonsql query '\(db)' --format jsonl | jsonsql insert '\(copy)' t").status == 0)
         #expect(try CLI.run(["query", copy, "--format", "jsonl", "--order-by", "n"]).stdout == out)
 
-        for bad in [#""6ba7b810-9dad-11d1-80b4-00c04fd430c""#, #""6ba7b8109dad11d180b400c04fd430c8""#, #""6ba7b810-9dad-11d1-80b4-00c04fd430cg""#, "42"] {
+        for bad in [
+            #""6ba7b810-9dad-11d1-80b4-00c04fd430c""#, #""6ba7b8109dad11d180b400c04fd430c8""#,
+            #""6ba7b810-9dad-11d1-80b4-00c04fd430cg""#, "42",
+        ] {
             let result = try insert(db, #"{"id":"00000000-0000-0000-0000-000000000000"}"#, #"{"id":\#(bad)}"#)
             #expect(result.status == 1)
-            #expect(result.stderr.hasPrefix("Error: <stdin>:2: record 2: column \"id\" (uuid) expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8, got "), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "Error: <stdin>:2: record 2: column \"id\" (uuid) expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8, got "
+                ), "\(result.stderr)")
         }
         let badWhere = try CLI.run(["query", db, "--where", "id = nope"])
         #expect(badWhere.status == 1)
-        #expect(badWhere.stderr == "Error: id is a uuid column; compare it with a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8\n")
+        #expect(
+            badWhere.stderr == "Error: id is a uuid column; compare it with a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8\n")
     }
 
-    @Test("datetime accepts GRDB's forms and stores UTC; --dates iso8601 prints ISO-8601 with Z", arguments: [
-        ("2024-05-01", "2024-05-01 00:00:00.000"),
-        ("2024-05-01 12:30", "2024-05-01 12:30:00.000"),
-        ("2024-05-01T12:30", "2024-05-01 12:30:00.000"),
-        ("2024-05-01 12:30:15", "2024-05-01 12:30:15.000"),
-        ("2024-05-01T12:30:15.250", "2024-05-01 12:30:15.250"),
-        ("2024-05-01T12:30:15.250Z", "2024-05-01 12:30:15.250"),
-        ("2024-05-01T14:30:15+02:00", "2024-05-01 12:30:15.000"),
-        ("2024-05-01 07:00-05:30", "2024-05-01 12:30:00.000"),
-        ("1714566615", "2024-05-01 12:30:15.000"),
-        ("1714566615.5", "2024-05-01 12:30:15.500"),
-    ])
+    @Test(
+        "datetime accepts GRDB's forms and stores UTC; --dates iso8601 prints ISO-8601 with Z",
+        arguments: [
+            ("2024-05-01", "2024-05-01 00:00:00.000"),
+            ("2024-05-01 12:30", "2024-05-01 12:30:00.000"),
+            ("2024-05-01T12:30", "2024-05-01 12:30:00.000"),
+            ("2024-05-01 12:30:15", "2024-05-01 12:30:15.000"),
+            ("2024-05-01T12:30:15.250", "2024-05-01 12:30:15.250"),
+            ("2024-05-01T12:30:15.250Z", "2024-05-01 12:30:15.250"),
+            ("2024-05-01T14:30:15+02:00", "2024-05-01 12:30:15.000"),
+            ("2024-05-01 07:00-05:30", "2024-05-01 12:30:00.000"),
+            ("1714566615", "2024-05-01 12:30:15.000"),
+            ("1714566615.5", "2024-05-01 12:30:15.500"),
+        ])
     func datetimeForms(input: String, stored: String) throws {
         let dir = try TemporaryDirectory()
         let db = try table(dir, "at:datetime", "day:date")
@@ -92,18 +120,28 @@ struct ValueTypeTests {
         #expect(try insert(db, #"{"at":\#(value),"day":\#(value)}"#).status == 0)
         #expect(try CLI.run(["query", db, "--format", "csv"]).stdout == "at,day\r\n\(stored),\(stored.prefix(10))\r\n")
         let iso = stored.replacingOccurrences(of: " ", with: "T") + "Z"
-        #expect(try CLI.run(["query", db, "--format", "jsonl", "--dates", "iso8601"]).stdout == "{\"at\":\"\(iso)\",\"day\":\"\(stored.prefix(10))\"}\n")
+        #expect(
+            try CLI.run(["query", db, "--format", "jsonl", "--dates", "iso8601"]).stdout
+                == "{\"at\":\"\(iso)\",\"day\":\"\(stored.prefix(10))\"}\n")
     }
 
-    @Test("values that fit no rule of their type are errors naming the line and column", arguments: [
-        ("at:datetime", #""2024-13-01""#, #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a string "2024-13-01""#),
-        ("at:datetime", "true", #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a boolean true"#),
-        ("d:date", #""May 1""#, #"column "v" (date) expects a date like 2024-05-01, got a string "May 1""#),
-        ("b:blob", #""not base64!""#, #"column "v" (blob) expects base64 text, got a string "not base64!""#),
-        ("n:boolean", "1", #"column "v" (boolean) expects true or false, got an integer 1"#),
-        ("n:real", #""1.5""#, #"column "v" (real) expects a number, got a string "1.5""#),
-        ("n:text", "{}", #"column "v" (text) expects a string, got an object {}"#),
-    ])
+    @Test(
+        "values that fit no rule of their type are errors naming the line and column",
+        arguments: [
+            (
+                "at:datetime", #""2024-13-01""#,
+                #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a string "2024-13-01""#
+            ),
+            (
+                "at:datetime", "true",
+                #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a boolean true"#
+            ),
+            ("d:date", #""May 1""#, #"column "v" (date) expects a date like 2024-05-01, got a string "May 1""#),
+            ("b:blob", #""not base64!""#, #"column "v" (blob) expects base64 text, got a string "not base64!""#),
+            ("n:boolean", "1", #"column "v" (boolean) expects true or false, got an integer 1"#),
+            ("n:real", #""1.5""#, #"column "v" (real) expects a number, got a string "1.5""#),
+            ("n:text", "{}", #"column "v" (text) expects a string, got an object {}"#),
+        ])
     func refusals(column: String, value: String, message: String) throws {
         let dir = try TemporaryDirectory()
         let type = column.split(separator: ":")[1]
@@ -118,7 +156,8 @@ struct ValueTypeTests {
         let dir = try TemporaryDirectory()
         let db = try table(dir, "b:blob")
         #expect(try insert(db, #"{"b":"AAEC/w=="}"#).status == 0)
-        #expect(try CLI.run(["query", db, "--sql", "SELECT hex(b) AS h FROM t", "--format", "csv"]).stdout == "h\r\n000102FF\r\n")
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT hex(b) AS h FROM t", "--format", "csv"]).stdout == "h\r\n000102FF\r\n")
         #expect(try CLI.run(["query", db, "--format", "jsonl"]).stdout == "{\"b\":\"AAEC/w==\"}\n")
     }
 
@@ -126,7 +165,8 @@ struct ValueTypeTests {
     /// 1/0, FLOAT columns; made with the sqlite3 shell so the test needs no Python.
     func sqliteUtilsDatabase(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("dogs.db")
-        let made = try CLI.shell("""
+        let made = try CLI.shell(
+            """
             sqlite3 '\(db)' <<'EOF'
             CREATE TABLE [dogs] ([id] INTEGER PRIMARY KEY, [name] TEXT, [age] INTEGER, [weight] FLOAT, [good] INTEGER, [address] TEXT, [tags] TEXT, [note] TEXT);
             INSERT INTO dogs VALUES (1, 'Cleo', 5, 51.5, 1, '{"city":"Berlin","zip":"10115"}', '["fluffy","small"]', '[not json');
@@ -145,17 +185,25 @@ struct ValueTypeTests {
         // Without --json-cols a TEXT column prints as the string it holds.
         let plain = try CLI.run(["query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address"]).stdout
         #expect(plain == #"{"address":"{\"city\":\"Paris\"}"}"# + "\n")
-        let named = try CLI.run(["query", db, "--format", "jsonl", "--json-cols", "address, tags", "--where", "address.city = Berlin"]).stdout
-        #expect(named == #"{"id":1,"name":"Cleo","age":5,"weight":51.5,"good":1,"address":{"city":"Berlin","zip":"10115"},"tags":["fluffy","small"],"note":"[not json"}"# + "\n")
+        let named = try CLI.run([
+            "query", db, "--format", "jsonl", "--json-cols", "address, tags", "--where", "address.city = Berlin",
+        ]).stdout
+        #expect(
+            named
+                == #"{"id":1,"name":"Cleo","age":5,"weight":51.5,"good":1,"address":{"city":"Berlin","zip":"10115"},"tags":["fluffy","small"],"note":"[not json"}"#
+                + "\n")
         // auto decides per column: note holds one object but also text that is not JSON, so it stays text.
         let auto = try CLI.run(["query", db, "--format", "jsonl", "--json-cols", "auto", "--order-by", "id"]).stdout
-        #expect(auto == """
-            {"id":1,"name":"Cleo","age":5,"weight":51.5,"good":1,"address":{"city":"Berlin","zip":"10115"},"tags":["fluffy","small"],"note":"[not json"}
-            {"id":2,"name":"Pancakes","age":4,"weight":12.0,"good":0,"address":{"city":"Paris"},"tags":[],"note":"{\\"a\\":1}"}
-            {"id":3,"name":"Bob","age":null,"weight":null,"good":1,"address":null,"tags":["big"],"note":"plain"}
+        #expect(
+            auto == """
+                {"id":1,"name":"Cleo","age":5,"weight":51.5,"good":1,"address":{"city":"Berlin","zip":"10115"},"tags":["fluffy","small"],"note":"[not json"}
+                {"id":2,"name":"Pancakes","age":4,"weight":12.0,"good":0,"address":{"city":"Paris"},"tags":[],"note":"{\\"a\\":1}"}
+                {"id":3,"name":"Bob","age":null,"weight":null,"good":1,"address":null,"tags":["big"],"note":"plain"}
 
-            """)
-        #expect(try CLI.run(["query", db, "--where", "tags contains small", "--select", "name", "--format", "csv"]).stdout == "name\r\nCleo\r\n")
+                """)
+        #expect(
+            try CLI.run(["query", db, "--where", "tags contains small", "--select", "name", "--format", "csv"]).stdout
+                == "name\r\nCleo\r\n")
         #expect(try CLI.run(["index", db, "dogs", "address.city"]).status == 0)
         let plan = try CLI.run(["query", db, "--where", "address.city = Paris", "--explain"]).stdout
         #expect(plan.contains("SEARCH dogs USING INDEX dogs_on_address_city (<expr>=?)"), "\(plan)")
@@ -164,6 +212,8 @@ struct ValueTypeTests {
         #expect(missing.stderr.hasPrefix("Error: no column 'adress' in table 'dogs'; did you mean 'address'?"))
         // Rows go into the table too, with its own types.
         #expect(try CLI.run(["insert", db, "dogs"], stdin: #"{"id":4,"name":"Rex","weight":30,"good":1}"#).status == 0)
-        #expect(try CLI.run(["query", db, "--where", "id = 4", "--select", "weight,good", "--format", "csv"]).stdout == "weight,good\r\n30.0,1\r\n")
+        #expect(
+            try CLI.run(["query", db, "--where", "id = 4", "--select", "weight,good", "--format", "csv"]).stdout
+                == "weight,good\r\n30.0,1\r\n")
     }
 }

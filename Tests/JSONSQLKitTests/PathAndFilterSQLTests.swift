@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import JSONSQLKit
 
 @Suite("path and filter SQL")
@@ -8,26 +9,29 @@ struct PathAndFilterSQLTests {
     static let table: TableInfo = {
         let queue = try! DatabaseQueue()
         return try! queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, active BOOLEAN,
-                                     created DATETIME, address JSON, tags JSON)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, active BOOLEAN,
+                                         created DATETIME, address JSON, tags JSON)
+                    """)
             return try TableInfo(db: db, table: "player")
         }
     }()
 
-    @Test("one canonical spelling per path", arguments: [
-        ("address.country", #""address" ->> '$.country'"#),
-        ("address.\"first name\"", #""address" ->> '$."first name"'"#),
-        ("address['a.b']", #""address" ->> '$."a.b"'"#),
-        ("tags[0]", #""tags" ->> '$[0]'"#),
-        ("tags[-1]", #""tags" ->> '$[#-1]'"#),
-        ("address.\"it's\"", #""address" ->> '$."it''s"'"#),
-        ("address.café", #""address" ->> '$."café"'"#),
-        ("score", #""score""#),
-        ("tags", #""tags" ->> '$'"#),
-        ("ADDRESS.country", #""address" ->> '$.country'"#),
-    ])
+    @Test(
+        "one canonical spelling per path",
+        arguments: [
+            ("address.country", #""address" ->> '$.country'"#),
+            ("address.\"first name\"", #""address" ->> '$."first name"'"#),
+            ("address['a.b']", #""address" ->> '$."a.b"'"#),
+            ("tags[0]", #""tags" ->> '$[0]'"#),
+            ("tags[-1]", #""tags" ->> '$[#-1]'"#),
+            ("address.\"it's\"", #""address" ->> '$."it''s"'"#),
+            ("address.café", #""address" ->> '$."café"'"#),
+            ("score", #""score""#),
+            ("tags", #""tags" ->> '$'"#),
+            ("ADDRESS.country", #""address" ->> '$.country'"#),
+        ])
     func renderedPath(text: String, sql: String) throws {
         let path = try ResolvedPath(JSONPath(parsing: text), in: Self.table)
         #expect(path.valueSQL == sql)
@@ -38,19 +42,33 @@ struct PathAndFilterSQLTests {
         #expect(throws: JSONSQLError.self) { try JSONPath(parsing: #"address."a\"b""#).sqlitePath() }
     }
 
-    @Test("filters render to SQL with bound values", arguments: [
-        ("address.country = DE", #""address" ->> '$.country' = ?"#, ["DE"]),
-        ("score >= 10", #""score" >= ?"#, ["10"]),
-        ("address.zip > 10", #""address" ->> '$.zip' > ? AND "address" ->> '$.zip' < '' AND json_type("address", '$.zip') IN ('integer', 'real')"#, ["10"]),
-        ("address.zip < \"m\"", #""address" ->> '$.zip' >= '' AND "address" ->> '$.zip' < ? AND json_type("address", '$.zip') = 'text'"#, ["\"m\""]),
-        ("address.ok = true", #""address" ->> '$.ok' = ? AND json_type("address", '$.ok') = 'true'"#, ["1"]),
-        ("active = true", #""active" = ?"#, ["1"]),
-        ("created > 2024-05-01T02:00:00+02:00", #""created" > ?"#, ["\"2024-05-01 00:00:00.000\""]),
-        ("address.country in [DE, FR]", #""address" ->> '$.country' IN (?, ?)"#, ["DE", "FR"]),
-        ("tags contains pro", #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("tags", '$') WHERE value = ? AND type = 'text'))"#, ["pro"]),
-        ("not name like 'A%'", #"("name" LIKE ? ESCAPE '\') IS NOT TRUE"#, ["\"A%\""]),
-        ("address.zip exists or name is null", #"(json_type("address", '$.zip') IS NOT NULL OR "name" IS NULL)"#, []),
-    ])
+    @Test(
+        "filters render to SQL with bound values",
+        arguments: [
+            ("address.country = DE", #""address" ->> '$.country' = ?"#, ["DE"]),
+            ("score >= 10", #""score" >= ?"#, ["10"]),
+            (
+                "address.zip > 10",
+                #""address" ->> '$.zip' > ? AND "address" ->> '$.zip' < '' AND json_type("address", '$.zip') IN ('integer', 'real')"#,
+                ["10"]
+            ),
+            (
+                "address.zip < \"m\"",
+                #""address" ->> '$.zip' >= '' AND "address" ->> '$.zip' < ? AND json_type("address", '$.zip') = 'text'"#,
+                ["\"m\""]
+            ),
+            ("address.ok = true", #""address" ->> '$.ok' = ? AND json_type("address", '$.ok') = 'true'"#, ["1"]),
+            ("active = true", #""active" = ?"#, ["1"]),
+            ("created > 2024-05-01T02:00:00+02:00", #""created" > ?"#, ["\"2024-05-01 00:00:00.000\""]),
+            ("address.country in [DE, FR]", #""address" ->> '$.country' IN (?, ?)"#, ["DE", "FR"]),
+            (
+                "tags contains pro",
+                #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("tags", '$') WHERE value = ? AND type = 'text'))"#,
+                ["pro"]
+            ),
+            ("not name like 'A%'", #"("name" LIKE ? ESCAPE '\') IS NOT TRUE"#, ["\"A%\""]),
+            ("address.zip exists or name is null", #"(json_type("address", '$.zip') IS NOT NULL OR "name" IS NULL)"#, []),
+        ])
     func filterSQL(text: String, sql: String, arguments: [String]) throws {
         let rendered = try FilterSQL(FilterParser.parse(text), table: Self.table)
         #expect(rendered.sql == sql)
@@ -66,7 +84,8 @@ struct PathAndFilterSQLTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-kit-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try Store(path: dir.path, access: .create)
-        try store.createTable(try TableSpec(name: "player", columns: [ColumnSpec(parsing: "id:integer:pk"), ColumnSpec(parsing: "address:json")]))
+        try store.createTable(
+            try TableSpec(name: "player", columns: [ColumnSpec(parsing: "id:integer:pk"), ColumnSpec(parsing: "address:json")]))
         try store.createIndex(IndexSpec(table: "player", paths: [JSONPath(parsing: "address.country")]))
         var spec = QuerySpec(table: "player")
         spec.filters = [try FilterParser.parse("address.country in [DE, FR]")]
@@ -77,20 +96,24 @@ struct PathAndFilterSQLTests {
 
 @Suite("values")
 struct ValueTests {
-    @Test("datetimes normalise to UTC text", arguments: [
-        ("2024-05-01", "2024-05-01 00:00:00.000"),
-        ("2024-05-01T12:30", "2024-05-01 12:30:00.000"),
-        ("2024-05-01 12:30:15", "2024-05-01 12:30:15.000"),
-        ("2024-05-01T12:30:15.1234Z", "2024-05-01 12:30:15.123"),
-        ("2024-05-01T00:30:00+02:00", "2024-04-30 22:30:00.000"),
-        ("2024-02-29T23:00:00-0130", "2024-03-01 00:30:00.000"),
-        ("1969-12-31T23:59:59.5Z", "1969-12-31 23:59:59.500"),
-    ])
+    @Test(
+        "datetimes normalise to UTC text",
+        arguments: [
+            ("2024-05-01", "2024-05-01 00:00:00.000"),
+            ("2024-05-01T12:30", "2024-05-01 12:30:00.000"),
+            ("2024-05-01 12:30:15", "2024-05-01 12:30:15.000"),
+            ("2024-05-01T12:30:15.1234Z", "2024-05-01 12:30:15.123"),
+            ("2024-05-01T00:30:00+02:00", "2024-04-30 22:30:00.000"),
+            ("2024-02-29T23:00:00-0130", "2024-03-01 00:30:00.000"),
+            ("1969-12-31T23:59:59.5Z", "1969-12-31 23:59:59.500"),
+        ])
     func datetimes(input: String, stored: String) throws {
         #expect(DateTimeValue.parse(input)?.dateTimeText == stored)
     }
 
-    @Test("not dates", arguments: ["2023-02-29", "2024-13-01", "2024-05-01T25:00", "2024-05-01T12:30:00+", "24-05-01", "2024-05-01x", ""])
+    @Test(
+        "not dates",
+        arguments: ["2023-02-29", "2024-13-01", "2024-05-01T25:00", "2024-05-01T12:30:00+", "24-05-01", "2024-05-01x", ""])
     func notDates(input: String) {
         #expect(DateTimeValue.parse(input) == nil)
     }
@@ -101,10 +124,12 @@ struct ValueTests {
         #expect(DateTimeValue(unixSeconds: 1e20) == nil)
     }
 
-    @Test("literal typing follows JSON", arguments: [
-        ("42", Filter.Literal.integer(42)), ("-1.5", .real(-1.5, "-1.5")), ("007", .string("007")), ("DE", .string("DE")),
-        ("true", .bool(true)), ("NULL", .null), ("1e3", .real(1000, "1e3")), ("2024-05-01", .string("2024-05-01")),
-    ])
+    @Test(
+        "literal typing follows JSON",
+        arguments: [
+            ("42", Filter.Literal.integer(42)), ("-1.5", .real(-1.5, "-1.5")), ("007", .string("007")), ("DE", .string("DE")),
+            ("true", .bool(true)), ("NULL", .null), ("1e3", .real(1000, "1e3")), ("2024-05-01", .string("2024-05-01")),
+        ])
     func literals(word: String, literal: Filter.Literal) {
         #expect(FilterParser.literal(bare: word) == literal)
     }

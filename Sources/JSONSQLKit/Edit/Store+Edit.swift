@@ -32,11 +32,14 @@ extension Store {
         do {
             try db.execute(sql: query.sql, arguments: StatementArguments(query.arguments))
         } catch let error as DatabaseError
-            where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed") {
+            where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed")
+        {
             // RESTRICT fails with the plain SQLITE_CONSTRAINT code, so the message tells it apart.
             if verb == "delete" {
                 let referrers = try referringColumns(table, db: db)
-                throw JSONSQLError("FOREIGN KEY constraint failed: rows of \(referrers.joined(separator: ", ")) refer to rows this would delete; delete those first, or declare the reference with on-delete=cascade or on-delete=set-null")
+                throw JSONSQLError(
+                    "FOREIGN KEY constraint failed: rows of \(referrers.joined(separator: ", ")) refer to rows this would delete; delete those first, or declare the reference with on-delete=cascade or on-delete=set-null"
+                )
             }
             throw JSONSQLError("FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist")
         }
@@ -51,7 +54,8 @@ extension Store {
     static func referringColumns(_ table: String, db: Database) throws -> [String] {
         var referrers: [String] = []
         for other in try tableNames(db) {
-            for row in try Row.fetchAll(db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
+            for row in try Row.fetchAll(
+                db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
             where (row["target"] as String).lowercased() == table.lowercased() {
                 referrers.append("\(other).\(row["source"] as String)")
             }
@@ -92,10 +96,13 @@ extension UpdateSpec {
         }
         func requireJSON(_ path: ResolvedPath, _ option: String) throws {
             if path.column.isGenerated {
-                throw JSONSQLError("\(option) \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
+                throw JSONSQLError(
+                    "\(option) \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
             }
             guard [.json, .any].contains(path.column.type) else {
-                throw JSONSQLError("\(option) \(path.path): \(path.column.name) is \(path.column.type.withArticle) column, so it holds no JSON paths")
+                throw JSONSQLError(
+                    "\(option) \(path.path): \(path.column.name) is \(path.column.type.withArticle) column, so it holds no JSON paths"
+                )
             }
         }
         for assignment in sets {
@@ -105,7 +112,8 @@ extension UpdateSpec {
                 add(.set(path: path, value: try Self.jsonValue(assignment, db: db)), to: path.column.name)
             } else {
                 if path.column.isGenerated {
-                    throw JSONSQLError("--set \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
+                    throw JSONSQLError(
+                        "--set \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
                 }
                 add(.replace(try Self.columnValue(assignment, column: path.column, db: db)), to: path.column.name)
             }
@@ -113,7 +121,9 @@ extension UpdateSpec {
         for patch in patches {
             let object = try Self.decodeJSON(patch.json, db: db, context: "--patch")
             guard object.type == "object" else {
-                throw JSONSQLError("--patch needs a JSON object to merge, got \(object.type == "array" || object.type == "integer" ? "an" : "a") \(object.type): \(patch.json)")
+                throw JSONSQLError(
+                    "--patch needs a JSON object to merge, got \(object.type == "array" || object.type == "integer" ? "an" : "a") \(object.type): \(patch.json)"
+                )
             }
             if let target = patch.path {
                 let path = try ResolvedPath(target, in: info)
@@ -122,7 +132,9 @@ extension UpdateSpec {
             } else {
                 let columns = info.columns.filter { $0.type == .json && !$0.isGenerated }
                 guard columns.count == 1 else {
-                    throw JSONSQLError("--patch JSON merges into the json column, and \(info.name) has \(columns.isEmpty ? "none" : "\(columns.count) (\(columns.map(\.name).joined(separator: ", ")))"); write --patch COLUMN=JSON")
+                    throw JSONSQLError(
+                        "--patch JSON merges into the json column, and \(info.name) has \(columns.isEmpty ? "none" : "\(columns.count) (\(columns.map(\.name).joined(separator: ", ")))"); write --patch COLUMN=JSON"
+                    )
                 }
                 add(.patch(path: nil, json: object.json), to: columns[0].name)
             }
@@ -130,7 +142,9 @@ extension UpdateSpec {
         for target in removes {
             let path = try ResolvedPath(target, in: info)
             guard path.isInsideColumn else {
-                throw JSONSQLError("--remove \(target): give a path inside a json column, like \(target).key; to empty the column write --set \(target)=null")
+                throw JSONSQLError(
+                    "--remove \(target): give a path inside a json column, like \(target).key; to empty the column write --set \(target)=null"
+                )
             }
             try requireJSON(path, "--remove")
             add(.remove(path), to: path.column.name)
@@ -159,9 +173,13 @@ extension UpdateSpec {
         var replaced = false
         for edit in edits {
             if case .replace = edit, edits.count > 1 {
-                throw JSONSQLError("--set \(column)=... replaces the whole column, so it cannot be combined with other changes to \(column)")
+                throw JSONSQLError(
+                    "--set \(column)=... replaces the whole column, so it cannot be combined with other changes to \(column)")
             }
-            if case .replace(let value) = edit { expression = value; replaced = true }
+            if case .replace(let value) = edit {
+                expression = value
+                replaced = true
+            }
         }
         if replaced { return expression }
         // json_set on NULL gives NULL: start a missing document as an object (or an array when
@@ -175,24 +193,32 @@ extension UpdateSpec {
         }
         if let first = writes.first {
             let startsWithIndex: Bool
-            if let path = first, case .index = path.path.segments.first { startsWithIndex = true } else { startsWithIndex = false }
+            if let path = first, case .index = path.path.segments.first {
+                startsWithIndex = true
+            } else {
+                startsWithIndex = false
+            }
             expression.sql = "coalesce(\(expression.sql), \(startsWithIndex ? "'[]'" : "'{}'"))"
         }
         for edit in edits {
             switch edit {
             case .replace: break
             case .set(let path, let value):
-                expression = SQLFragment(sql: "json_set(\(expression.sql), \(path.pathLiteral!), \(value.sql))",
-                                         arguments: expression.arguments + value.arguments)
+                expression = SQLFragment(
+                    sql: "json_set(\(expression.sql), \(path.pathLiteral!), \(value.sql))",
+                    arguments: expression.arguments + value.arguments)
             case .patch(nil, let json):
-                expression = SQLFragment(sql: "json_patch(\(expression.sql), ?)", arguments: expression.arguments + [json.databaseValue])
+                expression = SQLFragment(
+                    sql: "json_patch(\(expression.sql), ?)", arguments: expression.arguments + [json.databaseValue])
             case .patch(let path?, let json):
                 let literal = path.pathLiteral!
                 expression = SQLFragment(
-                    sql: "json_set(\(expression.sql), \(literal), json_patch(coalesce(\(expression.sql) -> \(literal), '{}'), ?))",
+                    sql:
+                        "json_set(\(expression.sql), \(literal), json_patch(coalesce(\(expression.sql) -> \(literal), '{}'), ?))",
                     arguments: expression.arguments + expression.arguments + [json.databaseValue])
             case .remove(let path):
-                expression = SQLFragment(sql: "json_remove(\(expression.sql), \(path.pathLiteral!))", arguments: expression.arguments)
+                expression = SQLFragment(
+                    sql: "json_remove(\(expression.sql), \(path.pathLiteral!))", arguments: expression.arguments)
             }
         }
         return expression
@@ -239,7 +265,9 @@ extension UpdateSpec {
             case "text": literal = .string(String.fromDatabaseValue(decoded.value) ?? "")
             default:
                 guard column.type == .any else {
-                    throw JSONSQLError("--set \(assignment.path): \(column.name) is \(column.type.withArticle) column; a JSON \(decoded.type) does not fit it")
+                    throw JSONSQLError(
+                        "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column; a JSON \(decoded.type) does not fit it"
+                    )
                 }
                 return SQLFragment(sql: "?", arguments: [decoded.json.databaseValue])
             }
@@ -249,7 +277,8 @@ extension UpdateSpec {
             switch literal {
             case .string(let text): return SQLFragment(sql: "json_quote(?)", arguments: [text.databaseValue])
             case .bool(let value): return SQLFragment(sql: "?", arguments: [(value ? "true" : "false").databaseValue])
-            case .real(_, let text) where column.hasTextAffinity: return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
+            case .real(_, let text) where column.hasTextAffinity:
+                return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
             default: return SQLFragment(sql: "?", arguments: [literal.jsonValue])
             }
         }
@@ -262,10 +291,13 @@ extension UpdateSpec {
 
     /// Reads JSON text with SQLite's parser: its type (`object`, `integer`, ...), its minified
     /// text, and its SQL value.
-    static func decodeJSON(_ text: String, db: Database, context: String) throws -> (type: String, json: String, value: DatabaseValue) {
+    static func decodeJSON(_ text: String, db: Database, context: String) throws -> (
+        type: String, json: String, value: DatabaseValue
+    ) {
         let row: Row?
         do {
-            row = try Row.fetchOne(db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
+            row = try Row.fetchOne(
+                db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             throw JSONSQLError("\(context): \(text.isEmpty ? "an empty value" : text) is not valid JSON")
         }

@@ -16,10 +16,24 @@ public indirect enum Filter: Sendable, Equatable {
     }
 
     public enum Operator: String, Sendable {
-        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-        case `in`, notIn = "not in", contains, notContains = "not contains"
-        case like, notLike = "not like", glob, notGlob = "not glob"
-        case isNull = "is null", isNotNull = "is not null", exists, notExists = "not exists"
+        case equal = "="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case `in`
+        case notIn = "not in"
+        case contains
+        case notContains = "not contains"
+        case like
+        case notLike = "not like"
+        case glob
+        case notGlob = "not glob"
+        case isNull = "is null"
+        case isNotNull = "is not null"
+        case exists
+        case notExists = "not exists"
     }
 
     /// A value as typed: numbers are JSON numbers, quoted text and bare words are strings.

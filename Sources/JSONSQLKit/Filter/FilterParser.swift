@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses the `--where` language into a `Filter`.
 ///
 /// Precedence from loosest: `or` (`||`), `and` (`&&`), `not` (`!`), then parentheses and
@@ -85,8 +87,10 @@ public struct FilterParser {
         func predicate(_ op: Filter.Operator, _ values: [Filter.Literal] = []) -> Filter.Predicate {
             .init(path: path, op: op, values: values)
         }
-        for (text, op) in [("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
-                           (">=", .greaterOrEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .glob)] where symbol(text) {
+        for (text, op) in [
+            ("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
+            (">=", .greaterOrEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .glob),
+        ] where symbol(text) {
             return predicate(op, [try parseValue(after: "\(path) \(text)")])
         }
         if keyword("is") {
@@ -102,13 +106,18 @@ public struct FilterParser {
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
         if negated { throw error("expected in, contains, like, glob or exists after '\(path) not'") }
         let found = cursor.atEnd ? "the end" : "'\(cursor.rest)'"
-        throw error("expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)")
+        throw error(
+            "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)")
     }
 
     private mutating func parseList() throws -> [Filter.Literal] {
         cursor.skipSpaces()
         let close: Unicode.Scalar
-        if cursor.skip("[") { close = "]" } else if cursor.skip("(") { close = ")" } else {
+        if cursor.skip("[") {
+            close = "]"
+        } else if cursor.skip("(") {
+            close = ")"
+        } else {
             throw error("expected a list like [DE, FR] after 'in'")
         }
         var values: [Filter.Literal] = []
@@ -126,7 +135,9 @@ public struct FilterParser {
         cursor.skipSpaces()
         guard let c = cursor.current else { throw error("expected a value after '\(context)'") }
         if c == "\"" || c == "'" {
-            do { return .string(try cursor.quotedString()) } catch let failure as JSONSQLError { throw error(failure.description) }
+            do { return .string(try cursor.quotedString()) } catch let failure as JSONSQLError {
+                throw error(failure.description)
+            }
         }
         let word = cursor.bareWord(endingAt: TextCursor.endsValue)
         if word.isEmpty { throw error("expected a value after '\(context)', found '\(cursor.rest)'") }
@@ -152,5 +163,3 @@ public struct FilterParser {
         word.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil
     }
 }
-
-import Foundation

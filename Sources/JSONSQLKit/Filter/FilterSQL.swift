@@ -60,14 +60,15 @@ public struct FilterSQL {
         // index writes it, with its values as literals from the same audited helper.
         if !inlineValues, !table.partialIndexSQL.isEmpty,
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
-            table.partialIndexSQL.contains(where: { $0.contains(inline) }) {
+            table.partialIndexSQL.contains(where: { $0.contains(inline) })
+        {
             return inline
         }
         let path = try ResolvedPath(p.path, in: table)
-        let E = path.valueSQL
+        let lhs = path.valueSQL
         switch p.op {
-        case .isNull: return "\(E) IS NULL"
-        case .isNotNull: return "\(E) IS NOT NULL"
+        case .isNull: return "\(lhs) IS NULL"
+        case .isNotNull: return "\(lhs) IS NOT NULL"
         // A top-level key's JSON null is stored as NULL, so on a column exists means not NULL.
         case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
         case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
@@ -84,52 +85,53 @@ public struct FilterSQL {
             }
             let mark = bind(pattern.databaseValue)
             let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
-            var condition = "\(E) \(op)"
+            var condition = "\(lhs) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
             return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
         }
     }
 
     private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
-        let E = path.valueSQL
+        let lhs = path.valueSQL
         guard path.isJSON else {
-            if literal == .null { return "\(E) IS NULL" }
-            return "\(E) = \(bind(try columnValue(path, literal)))"
+            if literal == .null { return "\(lhs) IS NULL" }
+            return "\(lhs) = \(bind(try columnValue(path, literal)))"
         }
         switch literal {
         case .null:
             return path.isInsideColumn ? "\(path.typeSQL) = 'null'" : "\(path.quotedColumn) IS NULL"
         case .bool(let value):
-            return "\(E) = \(bind((value ? 1 : 0).databaseValue)) AND \(path.typeSQL) = '\(value)'"
+            return "\(lhs) = \(bind((value ? 1 : 0).databaseValue)) AND \(path.typeSQL) = '\(value)'"
         case .integer(let value):
             // Booleans read as 1 and 0, so those two numbers need the type guard.
             let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
-            return "\(E) = \(bind(value.databaseValue))\(guardType)"
+            return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
         case .real(let value, _):
             let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
-            return "\(E) = \(bind(value.databaseValue))\(guardType)"
+            return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
         case .string(let value):
             // Objects and arrays read as their JSON text, so text that looks like one needs the guard.
             let guardType = value.hasPrefix("[") || value.hasPrefix("{") ? " AND \(path.typeSQL) = 'text'" : ""
-            return "\(E) = \(bind(value.databaseValue))\(guardType)"
+            return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
         }
     }
 
     private mutating func range(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws -> String {
-        let E = path.valueSQL, sqlOp = op.rawValue
+        let lhs = path.valueSQL
+        let sqlOp = op.rawValue
         guard path.isJSON else {
             if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
-            return "\(E) \(sqlOp) \(bind(try columnValue(path, literal)))"
+            return "\(lhs) \(sqlOp) \(bind(try columnValue(path, literal)))"
         }
         switch literal {
         case .integer, .real:
             let value = literal.numberValue
             // Text sorts above every number in SQLite, so `< ''` keeps the range to numbers.
-            let upper = op == .greater || op == .greaterOrEqual ? " AND \(E) < ''" : ""
-            return "\(E) \(sqlOp) \(bind(value))\(upper) AND \(path.typeSQL) IN ('integer', 'real')"
+            let upper = op == .greater || op == .greaterOrEqual ? " AND \(lhs) < ''" : ""
+            return "\(lhs) \(sqlOp) \(bind(value))\(upper) AND \(path.typeSQL) IN ('integer', 'real')"
         case .string(let value):
-            let lower = op == .less || op == .lessOrEqual ? "\(E) >= '' AND " : ""
-            return "\(lower)\(E) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
+            let lower = op == .less || op == .lessOrEqual ? "\(lhs) >= '' AND " : ""
+            return "\(lower)\(lhs) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
         case .bool, .null:
             throw JSONSQLError("cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead")
         }
@@ -138,14 +140,16 @@ public struct FilterSQL {
     private mutating func inList(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "0" }
         // A plain IN keeps the index; values that need type guards are compared one by one.
-        let plain = !path.isJSON || values.allSatisfy { literal in
-            switch literal {
-            case .integer(let v): return v != 0 && v != 1
-            case .real(let v, _): return v != 0 && v != 1
-            case .string(let v): return !v.hasPrefix("[") && !v.hasPrefix("{")
-            case .bool, .null: return false
+        let plain =
+            !path.isJSON
+            || values.allSatisfy { literal in
+                switch literal {
+                case .integer(let v): return v != 0 && v != 1
+                case .real(let v, _): return v != 0 && v != 1
+                case .string(let v): return !v.hasPrefix("[") && !v.hasPrefix("{")
+                case .bool, .null: return false
+                }
             }
-        }
         guard plain else {
             return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
         }
@@ -180,8 +184,13 @@ public struct FilterSQL {
     }
 
     /// A literal as a plain column of its type stores it: a datetime normalised, a boolean 1/0.
-    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal, use: String = "compare it with") throws -> DatabaseValue {
-        let fail = { JSONSQLError("\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is \(literal.kindName)") }
+    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal, use: String = "compare it with") throws
+        -> DatabaseValue
+    {
+        let fail = {
+            JSONSQLError(
+                "\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is \(literal.kindName)")
+        }
         switch column.type {
         case .text:
             return literal.text.databaseValue
@@ -205,7 +214,9 @@ public struct FilterSQL {
             default: stamp = nil
             }
             guard let stamp else {
-                throw JSONSQLError("\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is not a date (write 2024-05-01 or 2024-05-01T12:00:00Z)")
+                throw JSONSQLError(
+                    "\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is not a date (write 2024-05-01 or 2024-05-01T12:00:00Z)"
+                )
             }
             return (column.type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
         case .blob:

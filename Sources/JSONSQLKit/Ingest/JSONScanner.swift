@@ -73,7 +73,9 @@ struct JSONScanner {
         while pos < count {
             switch bytes[pos] {
             case 0x20, 0x09, 0x0D: pos += 1
-            case 0x0A: newlines += 1; pos += 1
+            case 0x0A:
+                newlines += 1
+                pos += 1
             default: return pos != begin
             }
         }
@@ -233,7 +235,8 @@ struct JSONScanner {
                     throw .invalid("invalid escape \\\(Character(Unicode.Scalar(bytes[pos + 1]))) in a string")
                 }
             } else if byte < 0x20 {
-                throw .invalid(byte == 0x0A ? "a string runs past the end of the line" : "a control character must be escaped in a string")
+                throw .invalid(
+                    byte == 0x0A ? "a string runs past the end of the line" : "a control character must be escaped in a string")
             } else if byte < 0x80 {
                 pos += 1
             } else {
@@ -249,9 +252,18 @@ struct JSONScanner {
         let minimum: UInt32
         var scalar: UInt32
         switch lead {
-        case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(lead & 0x07)
+        case 0xC2...0xDF:
+            length = 2
+            minimum = 0x80
+            scalar = UInt32(lead & 0x1F)
+        case 0xE0...0xEF:
+            length = 3
+            minimum = 0x800
+            scalar = UInt32(lead & 0x0F)
+        case 0xF0...0xF4:
+            length = 4
+            minimum = 0x10000
+            scalar = UInt32(lead & 0x07)
         default: throw .invalid("invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))")
         }
         guard pos + length <= count else { throw .incomplete }
@@ -308,7 +320,8 @@ struct JSONScanner {
                     containers.removeLast()
                     if containers.isEmpty { return spaced }
                 } else {
-                    throw .invalid(close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+                    throw .invalid(
+                        close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
                 }
             }
         }

@@ -3,7 +3,8 @@ import Foundation
 /// Byte-level helpers for JSON text: decoding strings, minifying, and the stored form of a value.
 enum JSONText {
     /// Decodes the JSON string body `bytes[start..<end]` (escapes included) into UTF-8.
-    static func decodeString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) throws(ScanFailure) {
+    static func decodeString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) throws(ScanFailure)
+    {
         out.removeAll(keepingCapacity: true)
         var i = start
         while i < end {

@@ -3,10 +3,10 @@ import GRDB
 import GRDBSQLite
 
 /// SQLite copies text and blobs bound this way: for values in scratch space reused within a record.
-private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+private let transientBinding = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// SQLite reads text bound this way in place: for spans of the read buffer, which stays put
 /// until the statement has run.
-private let SQLITE_STATIC: sqlite3_destructor_type? = nil
+private let staticBinding: sqlite3_destructor_type? = nil
 
 /// Binds the fields of records to cached INSERT statements, checking each value against its
 /// column's type.
@@ -52,7 +52,10 @@ final class RecordInserter {
     /// columns. Those hold by construction for values bound here (the scanner validated the
     /// JSON), so the insert can skip SQLite's second parse of every JSON value.
     func checksAreImpliedByBinding() throws -> Bool {
-        guard var sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]) else {
+        guard
+            var sql = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table])
+        else {
             return false
         }
         for column in columns {
@@ -76,7 +79,9 @@ final class RecordInserter {
         present = ColumnSet(count: columns.count)
     }
 
-    func insert(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position, source: String) throws {
+    func insert(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position, source: String)
+        throws
+    {
         func fail(_ message: String) -> JSONSQLError {
             JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
         }
@@ -105,11 +110,14 @@ final class RecordInserter {
         var parameter: Int32 = 1
         for column in 0..<columns.count where present.contains(column) {
             do {
-                try bind(fields[slots[column]], bytes: bytes, type: columns[column].type, jsonAsText: columns[column].jsonAsText,
-                         to: handle, at: parameter)
+                try bind(
+                    fields[slots[column]], bytes: bytes, type: columns[column].type, jsonAsText: columns[column].jsonAsText,
+                    to: handle, at: parameter)
             } catch let mismatch as ValueMismatch {
                 let field = fields[slots[column]]
-                throw fail("column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))")
+                throw fail(
+                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))"
+                )
             }
             parameter += 1
         }
@@ -136,7 +144,8 @@ final class RecordInserter {
         let length = field.keyEnd - field.keyStart
         let key = UnsafeRawPointer(bytes + field.keyStart)
         @inline(__always) func matches(_ column: Int) -> Bool {
-            columns[column].utf8.count == length && columns[column].utf8.withUnsafeBytes { memcmp($0.baseAddress!, key, length) == 0 }
+            columns[column].utf8.count == length
+                && columns[column].utf8.withUnsafeBytes { memcmp($0.baseAddress!, key, length) == 0 }
         }
         if hint < columns.count && matches(hint) { return hint }
         for column in 0..<columns.count where matches(column) { return column }
@@ -145,7 +154,8 @@ final class RecordInserter {
 
     private func addColumn(_ name: String, type: ColumnType) throws -> Int {
         try SQLQuote.checkName(name, kind: "column")
-        try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(ColumnSpec(name: name, type: type).definition)")
+        try db.execute(
+            sql: "ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(ColumnSpec(name: name, type: type).definition)")
         addedColumns.append(name)
         let (previousPresent, previousSlots) = (present, slots)
         try loadColumns()
@@ -161,12 +171,14 @@ final class RecordInserter {
     private func statement(for set: ColumnSet) throws -> Statement {
         if let statement = statements[set] { return statement }
         let names = columns.indices.filter { set.contains($0) }.map { SQLQuote.identifier(columns[$0].name) }
-        let verb = switch conflict {
-        case .replace: "INSERT OR REPLACE INTO"
-        case .ignore: "INSERT OR IGNORE INTO"
-        case .fail, .upsert: "INSERT INTO"
-        }
-        var sql = names.isEmpty
+        let verb =
+            switch conflict {
+            case .replace: "INSERT OR REPLACE INTO"
+            case .ignore: "INSERT OR IGNORE INTO"
+            case .fail, .upsert: "INSERT INTO"
+            }
+        var sql =
+            names.isEmpty
             ? "\(verb) \(SQLQuote.identifier(table)) DEFAULT VALUES"
             : "\(verb) \(SQLQuote.identifier(table)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         if conflict == .upsert {
@@ -174,7 +186,10 @@ final class RecordInserter {
             let updates = columns.indices.filter { set.contains($0) && !key.contains(columns[$0].name.lowercased()) }
                 .map { "\(SQLQuote.identifier(columns[$0].name)) = excluded.\(SQLQuote.identifier(columns[$0].name))" }
             let target = primaryKey.map(SQLQuote.identifier).joined(separator: ", ")
-            sql += updates.isEmpty ? " ON CONFLICT (\(target)) DO NOTHING" : " ON CONFLICT (\(target)) DO UPDATE SET \(updates.joined(separator: ", "))"
+            sql +=
+                updates.isEmpty
+                ? " ON CONFLICT (\(target)) DO NOTHING"
+                : " ON CONFLICT (\(target)) DO UPDATE SET \(updates.joined(separator: ", "))"
         }
         let statement = try db.makeStatement(sql: sql)
         statements[set] = statement
@@ -187,8 +202,10 @@ final class RecordInserter {
 
     /// Binds one JSON value as the column's type stores it, or throws what the column expects.
     @inline(__always)
-    private func bind(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, jsonAsText: Bool,
-                      to handle: OpaquePointer, at i: Int32) throws {
+    private func bind(
+        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, jsonAsText: Bool,
+        to handle: OpaquePointer, at i: Int32
+    ) throws {
         if field.kind == .null {
             sqlite3_bind_null(handle, i)
             return
@@ -202,10 +219,15 @@ final class RecordInserter {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
             case .float:
                 let value = JSONText.parseDouble(bytes, field.start, field.end)
-                guard value == value.rounded(), abs(value) < 9.2e18 else { throw ValueMismatch(expectation: "expects an integer") }
+                guard value == value.rounded(), abs(value) < 9.2e18 else {
+                    throw ValueMismatch(expectation: "expects an integer")
+                }
                 sqlite3_bind_int64(handle, i, Int64(value))
             case .bigInteger:
-                throw ValueMismatch(expectation: "holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a json column, which stores them exactly")
+                throw ValueMismatch(
+                    expectation:
+                        "holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a json column, which stores them exactly"
+                )
             default: throw ValueMismatch(expectation: "expects an integer")
             }
         case .real:
@@ -236,26 +258,34 @@ final class RecordInserter {
             default: stamp = nil
             }
             guard let stamp else {
-                throw ValueMismatch(expectation: type == .date
-                    ? "expects a date like 2024-05-01"
-                    : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds")
+                throw ValueMismatch(
+                    expectation: type == .date
+                        ? "expects a date like 2024-05-01"
+                        : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds")
             }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
                 let length = stamp.write(into: buffer.baseAddress!, dateOnly: type == .date)
-                _ = sqlite3_bind_text(handle, i, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(length), SQLITE_TRANSIENT)
+                _ = sqlite3_bind_text(
+                    handle, i, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(length),
+                    transientBinding)
             }
         case .blob:
             guard field.kind == .string, !field.escaped || true else { throw ValueMismatch(expectation: "expects base64 text") }
             try decodeString(field, bytes: bytes)
             guard let data = Data(base64Encoded: Data(scratch)) else { throw ValueMismatch(expectation: "expects base64 text") }
-            _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, i, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
+            _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, i, $0.baseAddress, Int32($0.count), transientBinding) }
         case .uuid:
-            let parsed = field.kind == .string && !field.escaped
+            let parsed =
+                field.kind == .string && !field.escaped
                 && withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> Bool in
-                    guard UUIDValue.parse(UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start), into: buffer.baseAddress!) else {
+                    guard
+                        UUIDValue.parse(
+                            UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start),
+                            into: buffer.baseAddress!)
+                    else {
                         return false
                     }
-                    sqlite3_bind_blob(handle, i, buffer.baseAddress!, 16, SQLITE_TRANSIENT)
+                    sqlite3_bind_blob(handle, i, buffer.baseAddress!, 16, transientBinding)
                     return true
                 }
             guard parsed else { throw ValueMismatch(expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8") }
@@ -267,10 +297,13 @@ final class RecordInserter {
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
             case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
             case .bigInteger:
-                throw ValueMismatch(expectation: "is declared JSON, whose NUMERIC affinity would round integers beyond 64 bits; json columns that jsonsql creates now (declared JSON TEXT) keep them exactly")
+                throw ValueMismatch(
+                    expectation:
+                        "is declared JSON, whose NUMERIC affinity would round integers beyond 64 bits; json columns that jsonsql creates now (declared JSON TEXT) keep them exactly"
+                )
             case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
-            case .trueValue: sqlite3_bind_text(handle, i, "true", 4, SQLITE_TRANSIENT)
-            case .falseValue: sqlite3_bind_text(handle, i, "false", 5, SQLITE_TRANSIENT)
+            case .trueValue: sqlite3_bind_text(handle, i, "true", 4, transientBinding)
+            case .falseValue: sqlite3_bind_text(handle, i, "false", 5, transientBinding)
             case .object, .array: bindContainer(field, bytes: bytes, to: handle, at: i)
             case .null: sqlite3_bind_null(handle, i)
             }
@@ -288,8 +321,11 @@ final class RecordInserter {
         }
     }
 
-    @inline(__always) private func bindSpan(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32) {
-        sqlite3_bind_text(handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), SQLITE_STATIC)
+    @inline(__always) private func bindSpan(
+        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32
+    ) {
+        sqlite3_bind_text(
+            handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), staticBinding)
     }
 
     private func decodeString(_ field: JSONField, bytes: UnsafePointer<UInt8>) throws {
@@ -300,19 +336,24 @@ final class RecordInserter {
         }
     }
 
-    @inline(__always) private func bindString(_ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32) throws {
+    @inline(__always) private func bindString(
+        _ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32
+    ) throws {
         guard field.escaped else {
             bindSpan(bytes, field.start, field.end, to: handle, at: i)
             return
         }
         try decodeString(field, bytes: bytes)
         scratch.withUnsafeBytes { raw in
-            _ = sqlite3_bind_text(handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), SQLITE_TRANSIENT)
+            _ = sqlite3_bind_text(
+                handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), transientBinding)
         }
     }
 
     /// Objects and arrays are stored as compact JSON text, made in place in the read buffer.
-    @inline(__always) private func bindContainer(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, at i: Int32) {
+    @inline(__always) private func bindContainer(
+        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, at i: Int32
+    ) {
         let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
         bindSpan(bytes, field.start, end, to: handle, at: i)
     }

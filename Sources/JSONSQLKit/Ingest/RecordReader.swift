@@ -53,14 +53,18 @@ final class RecordReader {
         while true {
             var scanner = JSONScanner(bytes: buffer, count: length, pos: start)
             do {
-                if line == 1 && start == 0 && bytesBefore == 0 && length >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF {
+                if line == 1 && start == 0 && bytesBefore == 0 && length >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB
+                    && buffer[2] == 0xBF
+                {
                     start = 3  // a UTF-8 byte-order mark
                     continue
                 }
                 scanner.skipWhitespace()
                 guard !scanner.atEnd else {
                     if endOfInput {
-                        if arrayState != .outside { throw fail("the input ends inside an array; is it truncated?", line: line + scanner.newlines) }
+                        if arrayState != .outside {
+                            throw fail("the input ends inside an array; is it truncated?", line: line + scanner.newlines)
+                        }
                         return nil
                     }
                     throw ScanFailure.incomplete
@@ -87,7 +91,9 @@ final class RecordReader {
                     continue
                 default:
                     guard byte == UInt8(ascii: "{") else {
-                        let what = arrayState == .outside ? "a JSON object or an array of objects" : "an object as array element \(recordCount + 1)"
+                        let what =
+                            arrayState == .outside
+                            ? "a JSON object or an array of objects" : "an object as array element \(recordCount + 1)"
                         throw fail("expected \(what), found \(describeValueStart(byte))", line: line + scanner.newlines)
                     }
                 }
@@ -98,7 +104,10 @@ final class RecordReader {
                 } catch ScanFailure.invalid(let message) {
                     throw fail("record \(recordCount + 1): \(message)", line: line + scanner.newlines)
                 } catch ScanFailure.incomplete {
-                    if endOfInput { throw fail("record \(recordCount + 1) is cut off at the end of the input; is it truncated?", line: recordLine) }
+                    if endOfInput {
+                        throw fail(
+                            "record \(recordCount + 1) is cut off at the end of the input; is it truncated?", line: recordLine)
+                    }
                     throw ScanFailure.incomplete
                 }
                 if arrayState != .outside { arrayState = .afterElement }

@@ -4,9 +4,11 @@ extension Store {
     /// Inserts every record of `sources` in one transaction: on any error nothing is inserted.
     ///
     /// A missing table is created from the data, with types inferred from the first records.
-    public func insert(from sources: [InputSource], options: InsertOptions,
-                       progress: ((InsertProgress) -> Void)? = nil) throws -> InsertResult {
-        defer { sources.forEach { $0.close() } }
+    public func insert(
+        from sources: [InputSource], options: InsertOptions,
+        progress: ((InsertProgress) -> Void)? = nil
+    ) throws -> InsertResult {
+        defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
         return try write { db in
@@ -20,7 +22,9 @@ extension Store {
                 if !options.primaryKey.isEmpty {
                     let key = try TableInfo(db: db, table: match).primaryKey
                     if key.map({ $0.lowercased() }) != options.primaryKey.map({ $0.lowercased() }) {
-                        throw JSONSQLError("--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(match) (\(key.isEmpty ? "none" : key.joined(separator: ",")))")
+                        throw JSONSQLError(
+                            "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(match) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
+                        )
                     }
                 }
             } else {
@@ -29,7 +33,8 @@ extension Store {
                 readLoop: for (index, reader) in readers.enumerated() {
                     while sample.count < options.inferenceSample {
                         guard let position = try reader.next(into: &fields) else { continue readLoop }
-                        let bytes = Array(UnsafeBufferPointer(start: reader.bytes + position.start, count: position.end - position.start))
+                        let bytes = Array(
+                            UnsafeBufferPointer(start: reader.bytes + position.start, count: position.end - position.start))
                         do {
                             try inference.observe(fields, bytes: reader.bytes)
                         } catch let error as JSONSQLError {
@@ -42,8 +47,9 @@ extension Store {
                 if sample.isEmpty {
                     throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                 }
-                let spec = try TableSpec(name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
-                                         primaryKey: options.primaryKey)
+                let spec = try TableSpec(
+                    name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
+                    primaryKey: options.primaryKey)
                 try spec.create(in: db, ifNotExists: false)
             }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
@@ -53,13 +59,18 @@ extension Store {
             defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
             var records = 0
             func report(_ reader: RecordReader) {
-                progress?(InsertProgress(records: records, bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead, totalBytes: totalBytes))
+                progress?(
+                    InsertProgress(
+                        records: records,
+                        bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead,
+                        totalBytes: totalBytes))
             }
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
                     var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
                     try? scanner.scanRecord(into: &fields)
-                    try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
+                    try inserter.insert(
+                        fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
                 }
                 records += 1
             }
@@ -74,8 +85,9 @@ extension Store {
                 }
             }
             readers.removeAll()
-            return InsertResult(table: tableName, records: records, written: inserter.written,
-                                createdTable: !sample.isEmpty, addedColumns: inserter.addedColumns)
+            return InsertResult(
+                table: tableName, records: records, written: inserter.written,
+                createdTable: !sample.isEmpty, addedColumns: inserter.addedColumns)
         }
     }
 }

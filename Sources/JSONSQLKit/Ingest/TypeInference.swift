@@ -23,7 +23,8 @@ struct TypeInference {
 
     static func key(_ field: JSONField, bytes: UnsafePointer<UInt8>, scratch: inout [UInt8]) throws -> String {
         guard field.keyEscaped else {
-            return String(decoding: UnsafeBufferPointer(start: bytes + field.keyStart, count: field.keyEnd - field.keyStart), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: bytes + field.keyStart, count: field.keyEnd - field.keyStart), as: UTF8.self)
         }
         do {
             try JSONText.decodeString(bytes, field.keyStart, field.keyEnd, into: &scratch)

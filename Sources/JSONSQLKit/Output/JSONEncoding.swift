@@ -14,7 +14,9 @@ enum JSONEncoding {
             try scanner.scanValue(into: &field)
         } catch ScanFailure.incomplete {
             // A number that ends the text is complete.
-            guard field.kind == .integer || field.kind == .float || field.kind == .bigInteger, scanner.atEnd else { return .invalid }
+            guard field.kind == .integer || field.kind == .float || field.kind == .bigInteger, scanner.atEnd else {
+                return .invalid
+            }
             return spaced ? .spaced : .compact
         } catch {
             return .invalid

@@ -87,9 +87,15 @@ final class TableRowWriter: RowWriter {
         var width = 0
         for byte in text {
             switch byte {
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]; width += 2
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]; width += 2
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]; width += 2
+            case 0x0A:
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                width += 2
+            case 0x0D:
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                width += 2
+            case 0x09:
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                width += 2
             default:
                 bytes.append(byte)
                 if byte & 0xC0 != 0x80 { width += 1 }

@@ -83,7 +83,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
     private static func displayName(_ name: String) -> String {
         let plain = !name.isEmpty && !name.unicodeScalars.contains(where: TextCursor.isDelimiter)
-        return plain ? name : "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return plain
+            ? name : "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// The canonical SQLite JSON path: `$.address.country`, `$."first name"`, `$.tags[#-1]`.
@@ -96,9 +97,11 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             switch segment {
             case .key(let key):
                 if key.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" }) {
-                    throw JSONSQLError("the key \(key.debugDescription) contains a quote or backslash, which SQLite JSON paths cannot address")
+                    throw JSONSQLError(
+                        "the key \(key.debugDescription) contains a quote or backslash, which SQLite JSON paths cannot address")
                 }
-                let simple = key.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
+                let simple =
+                    key.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
                     && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
                 text += simple ? "." + key : ".\"" + key + "\""
             case .index(let index):

@@ -42,7 +42,9 @@ extension Store {
     @discardableResult
     public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
         if SQLText.isTransactionControl(sql) {
-            throw JSONSQLError("each jsonsql command runs in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available here")
+            throw JSONSQLError(
+                "each jsonsql command runs in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available here"
+            )
         }
         let parameters = parameters.mapValues(Self.parameterValue)
         do {
@@ -51,13 +53,15 @@ extension Store {
                 do {
                     statement = try db.makeStatement(sql: sql)
                 } catch let error as DatabaseError where error.message?.hasPrefix("Multiple statements found") ?? false {
-                    throw JSONSQLError("--sql takes one statement; run several with `jsonsql shell DB`, which reads them from standard input")
+                    throw JSONSQLError(
+                        "--sql takes one statement; run several with `jsonsql shell DB`, which reads them from standard input")
                 }
                 let hasColumns = statement.columnCount > 0
                 let work = { () throws -> SQLOutcome in
                     let before = db.totalChangesCount
-                    let rows = try Self.stream(SQLQuery(sql: sql), parameters: parameters, db: db, format: format,
-                                               to: hasColumns ? out : OutputBuffer())
+                    let rows = try Self.stream(
+                        SQLQuery(sql: sql), parameters: parameters, db: db, format: format,
+                        to: hasColumns ? out : OutputBuffer())
                     return SQLOutcome(rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
                 }
                 // Statements that write need a write transaction; reads run in a read-only one.
@@ -89,7 +93,7 @@ extension Store {
 
     static func parameterValue(_ text: String) -> DatabaseValue {
         var cursor = TextCursor(text)
-        if (text.hasPrefix("\"") || text.hasPrefix("'")), let quoted = try? cursor.quotedString(), cursor.atEnd {
+        if text.hasPrefix("\"") || text.hasPrefix("'"), let quoted = try? cursor.quotedString(), cursor.atEnd {
             return quoted.databaseValue
         }
         switch FilterParser.literal(bare: text) {
@@ -108,7 +112,9 @@ extension Store {
         var depth: [Int: Int] = [0: 0]
         let rows = try Row.fetchAll(statement)
         for (index, row) in rows.enumerated() {
-            let id: Int = row["id"], parent: Int = row["parent"], detail: String = row["detail"]
+            let id: Int = row["id"]
+            let parent: Int = row["parent"]
+            let detail: String = row["detail"]
             let level = (depth[parent] ?? 0) + 1
             depth[id] = level
             let isLast = !rows[(index + 1)...].contains { ($0["parent"] as Int) == parent }
@@ -136,24 +142,32 @@ extension Store {
         }
         for name in parameters.keys where !names.contains(name) {
             let used = names.compactMap { $0 }
-            throw JSONSQLError("--param \(name) is not used by the SQL" + (used.isEmpty ? "" : "; it uses :\(used.joined(separator: ", :"))"))
+            throw JSONSQLError(
+                "--param \(name) is not used by the SQL" + (used.isEmpty ? "" : "; it uses :\(used.joined(separator: ", :"))"))
         }
         let missing = names.filter { $0 == nil || parameters[$0!] == nil }
         if !missing.isEmpty {
-            throw JSONSQLError("the SQL needs a value for \(missing.map { $0.map { ":" + $0 } ?? "?" }.joined(separator: ", ")); give it with --param NAME=VALUE")
+            throw JSONSQLError(
+                "the SQL needs a value for \(missing.map { $0.map { ":" + $0 } ?? "?" }.joined(separator: ", ")); give it with --param NAME=VALUE"
+            )
         }
         if count > 0 { try statement.setArguments(StatementArguments(parameters)) }
     }
 
-    static func stream(_ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+    static func stream(
+        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, format: OutputFormat, to out: OutputBuffer
+    ) throws -> Int {
         let statement = try db.makeStatement(sql: query.sql)
         try bind(query, parameters: parameters, to: statement)
         let handle = statement.sqliteStatement
-        let columns = query.columns ?? (0..<sqlite3_column_count(handle)).map { i in
-            let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
-            return OutputColumn(name: String(cString: sqlite3_column_name(handle, i)),
-                                kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
-        }
+        let columns =
+            query.columns
+            ?? (0..<sqlite3_column_count(handle)).map { i in
+                let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
+                return OutputColumn(
+                    name: String(cString: sqlite3_column_name(handle, i)),
+                    kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
+            }
         let writer = format.makeWriter(columns: columns, out: out)
         let row = SQLiteRow(statement: handle)
         func eachRow(_ body: () throws -> Void) throws -> Int {
@@ -163,7 +177,8 @@ extension Store {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { return count }
                 guard code == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
                 try body()
                 count += 1

@@ -29,7 +29,8 @@ public struct ColumnSpec: Sendable, Equatable {
     }
 
     /// Every modifier, for messages.
-    static let modifierNames = "pk, notnull, unique, default=VALUE, check=SQL, references=TABLE[.COLUMN], "
+    static let modifierNames =
+        "pk, notnull, unique, default=VALUE, check=SQL, references=TABLE[.COLUMN], "
         + "on-delete=cascade|restrict|set-null|set-default, collate=nocase|rtrim|binary, generated=PATH"
 
     public init(name: String, type: ColumnType) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The type of a column as jsonsql understands it, kept in the schema as the declared type.
 ///
 /// The declared type is how every later command knows that `address` holds JSON or that
@@ -36,11 +38,17 @@ public enum ColumnType: String, CaseIterable, Sendable {
         case "DATETIME", "TIMESTAMP": self = .datetime
         case "NUMERIC", "DECIMAL": self = .numeric
         default:
-            if upper.contains("INT") { self = .integer }
-            else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") { self = .text }
-            else if upper.contains("BLOB") { self = .blob }
-            else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") { self = .real }
-            else { self = .numeric }
+            if upper.contains("INT") {
+                self = .integer
+            } else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") {
+                self = .text
+            } else if upper.contains("BLOB") {
+                self = .blob
+            } else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") {
+                self = .real
+            } else {
+                self = .numeric
+            }
         }
     }
 
@@ -63,5 +71,3 @@ public enum ColumnType: String, CaseIterable, Sendable {
         self = type
     }
 }
-
-import Foundation

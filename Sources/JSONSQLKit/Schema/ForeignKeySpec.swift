@@ -78,7 +78,8 @@ public struct ForeignKeySpec: Sendable, Equatable {
         if let pending, pending.name.lowercased() == table.lowercased() {
             columns = pending.columns.map(\.name)
             parentKey = pending.primaryKey
-            uniqueColumns = pending.columns.filter(\.unique).map(\.name)
+            uniqueColumns =
+                pending.columns.filter(\.unique).map(\.name)
                 + pending.uniqueConstraints.filter { $0.count == 1 }.map { $0[0] }
         } else {
             let tables = try Store.tableNames(db)
@@ -89,19 +90,24 @@ public struct ForeignKeySpec: Sendable, Equatable {
             let info = try TableInfo(db: db, table: match)
             columns = info.columns.map(\.name)
             parentKey = info.primaryKey
-            uniqueColumns = try String.fetchAll(db, sql: """
-                SELECT l.name FROM pragma_index_list(?) l WHERE l."unique" = 1 AND l.partial = 0
-                """, arguments: [match]).compactMap { index -> String? in
-                    let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
-                    return columns.count == 1 ? columns[0] : nil
-                }
+            uniqueColumns = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT l.name FROM pragma_index_list(?) l WHERE l."unique" = 1 AND l.partial = 0
+                    """, arguments: [match]
+            ).compactMap { index -> String? in
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
+                return columns.count == 1 ? columns[0] : nil
+            }
         }
         guard let target = self.column else {
             if parentKey.isEmpty {
                 throw JSONSQLError("\(subject), but \(table) has no primary key; name the column: references=\(table).COLUMN")
             }
             if parentKey.count > 1 {
-                throw JSONSQLError("\(subject), but the primary key of \(table) has \(parentKey.count) columns; a column can refer to a one-column key only")
+                throw JSONSQLError(
+                    "\(subject), but the primary key of \(table) has \(parentKey.count) columns; a column can refer to a one-column key only"
+                )
             }
             return
         }
@@ -110,7 +116,9 @@ public struct ForeignKeySpec: Sendable, Equatable {
         }
         let isKey = parentKey.count == 1 && parentKey[0].lowercased() == name.lowercased()
         if !isKey && !uniqueColumns.contains(where: { $0.lowercased() == name.lowercased() }) {
-            throw JSONSQLError("\(subject), but \(table).\(name) is neither the primary key nor unique, so SQLite cannot use it as a parent key; make it unique (\(name):TYPE:unique, or jsonsql index DB \(table) \(name) --unique)")
+            throw JSONSQLError(
+                "\(subject), but \(table).\(name) is neither the primary key nor unique, so SQLite cannot use it as a parent key; make it unique (\(name):TYPE:unique, or jsonsql index DB \(table) \(name) --unique)"
+            )
         }
     }
 }

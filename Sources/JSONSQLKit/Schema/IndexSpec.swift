@@ -40,7 +40,8 @@ public struct IndexSpec: Sendable {
             let value = try ResolvedPath(path, in: info).valueSQL
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
-        var sql = "CREATE \(unique ? "UNIQUE " : "")INDEX \(ifNotExists ? "IF NOT EXISTS " : "")"
+        var sql =
+            "CREATE \(unique ? "UNIQUE " : "")INDEX \(ifNotExists ? "IF NOT EXISTS " : "")"
             + "\(SQLQuote.identifier(name ?? defaultName)) ON \(SQLQuote.identifier(info.name)) (\(expressions.joined(separator: ", ")))"
         if let filter {
             sql += " WHERE " + (try FilterSQL(filter, table: info, inlineValues: true).sql)
@@ -51,7 +52,10 @@ public struct IndexSpec: Sendable {
     func create(in db: Database, table info: TableInfo) throws -> String {
         let name = self.name ?? defaultName
         try SQLQuote.checkName(name, kind: "index")
-        if !ifNotExists, try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [name]) != nil {
+        if !ifNotExists,
+            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [name])
+                != nil
+        {
             throw JSONSQLError("an index named \(name) already exists; add --if-not-exists to keep it, or choose another --name")
         }
         try db.execute(sql: try sql(table: info))

@@ -11,7 +11,9 @@ extension Store {
     public func alter(_ spec: AlterSpec) throws -> [String] {
         try write { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
-            guard try Self.tableNames(db).contains(table) else { throw JSONSQLError("\(table) is a view; only tables can be altered") }
+            guard try Self.tableNames(db).contains(table) else {
+                throw JSONSQLError("\(table) is a view; only tables can be altered")
+            }
             let quotedTable = SQLQuote.identifier(table)
             var done: [String] = []
             for name in spec.drop {
@@ -26,10 +28,14 @@ extension Store {
                 let info = try TableInfo(db: db, table: table)
                 let column = try info.requireColumn(rename.old)
                 if let existing = info.column(named: rename.new), existing.name != column.name {
-                    throw JSONSQLError("cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
+                    throw JSONSQLError(
+                        "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
                 }
                 try Self.explain("cannot rename column \(column.name) of \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))")
+                    try db.execute(
+                        sql:
+                            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
+                    )
                 }
                 done.append("renamed column \(column.name) to \(rename.new) in \(table)")
             }
@@ -38,7 +44,10 @@ extension Store {
                 if let existing = info.column(named: column.name) {
                     throw JSONSQLError("\(table) already has a column \(existing.name)")
                 }
-                let strict = try Bool.fetchOne(db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table]) ?? false
+                let strict =
+                    try Bool.fetchOne(
+                        db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                    ?? false
                 try Self.checkAddable(column, table: table, strict: strict)
                 try column.resolveGenerated(in: info)
                 try column.references?.validate(from: column.name, db: db)
@@ -70,27 +79,41 @@ extension Store {
         }
         let lower = column.name.lowercased()
         let quoted = SQLQuote.identifier(column.name).lowercased()
-        for index in try Row.fetchAll(db, sql: """
-            SELECT l.name AS name, l.origin AS origin, m.sql AS sql
-            FROM pragma_index_list(?) l LEFT JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
-            """, arguments: [table]) {
-            let name: String = index["name"], origin: String = index["origin"]
-            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL", arguments: [name])
-                .map { $0.lowercased() }
+        for index in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT l.name AS name, l.origin AS origin, m.sql AS sql
+                FROM pragma_index_list(?) l LEFT JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
+                """, arguments: [table])
+        {
+            let name: String = index["name"]
+            let origin: String = index["origin"]
+            let columns = try String.fetchAll(
+                db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL", arguments: [name]
+            )
+            .map { $0.lowercased() }
             let sql = (index["sql"] as String?)?.lowercased() ?? ""
             guard columns.contains(lower) || sql.contains(quoted) else { continue }
             if origin == "c" {
                 throw JSONSQLError("\(prefix): index \(name) uses it; drop the index first (jsonsql drop-index DB \(name))")
             }
-            throw JSONSQLError("\(prefix): it is \(origin == "pk" ? "part of the primary key" : "in a UNIQUE constraint"), and SQLite cannot drop a constraint in place")
+            throw JSONSQLError(
+                "\(prefix): it is \(origin == "pk" ? "part of the primary key" : "in a UNIQUE constraint"), and SQLite cannot drop a constraint in place"
+            )
         }
-        for row in try Row.fetchAll(db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [table])
+        for row in try Row.fetchAll(
+            db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [table])
         where (row["source"] as String).lowercased() == lower {
-            throw JSONSQLError("\(prefix): it is a foreign key to \(row["target"] as String); SQLite cannot drop a foreign key in place")
+            throw JSONSQLError(
+                "\(prefix): it is a foreign key to \(row["target"] as String); SQLite cannot drop a foreign key in place")
         }
         for other in try tableNames(db) {
-            for row in try Row.fetchAll(db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS column FROM pragma_foreign_key_list(?)", arguments: [other]) {
-                let target: String = row["target"], to: String? = row["column"]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS column FROM pragma_foreign_key_list(?)",
+                arguments: [other])
+            {
+                let target: String = row["target"]
+                let to: String? = row["column"]
                 if target.lowercased() == table.lowercased(), to?.lowercased() == lower {
                     throw JSONSQLError("\(prefix): column \(row["source"] as String) of \(other) refers to it")
                 }
@@ -102,19 +125,27 @@ extension Store {
     private static func checkAddable(_ column: ColumnSpec, table: String, strict: Bool) throws {
         let prefix = "cannot add column \(column.name) to \(table)"
         if column.primaryKey {
-            throw JSONSQLError("\(prefix): SQLite cannot add a primary key column to an existing table; create a new table and insert the rows into it")
+            throw JSONSQLError(
+                "\(prefix): SQLite cannot add a primary key column to an existing table; create a new table and insert the rows into it"
+            )
         }
         if column.unique {
-            throw JSONSQLError("\(prefix): SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB \(table) \(column.name) --unique")
+            throw JSONSQLError(
+                "\(prefix): SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB \(table) \(column.name) --unique"
+            )
         }
         if column.notNull && (column.defaultSQL == nil || column.defaultSQL == "NULL") && column.generated == nil {
             throw JSONSQLError("\(prefix): existing rows would hold NULL in a notnull column; give it a default (default=VALUE)")
         }
         if let defaultSQL = column.defaultSQL, defaultSQL.hasPrefix("(") {
-            throw JSONSQLError("\(prefix): SQLite adds a column only with a constant default, and default=now is not one; give a fixed time or no default")
+            throw JSONSQLError(
+                "\(prefix): SQLite adds a column only with a constant default, and default=now is not one; give a fixed time or no default"
+            )
         }
         if strict && !TableSpec.strictTypes.contains(column.type) {
-            throw JSONSQLError("\(prefix): \(table) is STRICT, which cannot declare the type \(column.type.rawValue); use integer, real, text, blob or any")
+            throw JSONSQLError(
+                "\(prefix): \(table) is STRICT, which cannot declare the type \(column.type.rawValue); use integer, real, text, blob or any"
+            )
         }
     }
 
@@ -123,10 +154,16 @@ extension Store {
         try SQLQuote.checkName(new, kind: "table")
         return try write { db in
             let table = try Self.resolveTable(old, db: db, path: path)
-            guard try Self.tableNames(db).contains(table) else { throw JSONSQLError("\(table) is a view; only tables can be renamed") }
-            if table != new, let existing = try String.fetchOne(db, sql: """
-                SELECT type || ' ' || name FROM sqlite_schema WHERE lower(name) = lower(?) AND lower(name) != lower(?)
-                """, arguments: [new, table]) {
+            guard try Self.tableNames(db).contains(table) else {
+                throw JSONSQLError("\(table) is a view; only tables can be renamed")
+            }
+            if table != new,
+                let existing = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT type || ' ' || name FROM sqlite_schema WHERE lower(name) = lower(?) AND lower(name) != lower(?)
+                        """, arguments: [new, table])
+            {
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(existing)")
             }
             try Self.explain("cannot rename table \(table)") {
@@ -143,20 +180,24 @@ extension Store {
     public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
         try write { db in
             let tables = try Self.tableNames(db)
-            guard let table = tables.first(where: { $0 == name }) ?? tables.first(where: { $0.lowercased() == name.lowercased() }) else {
+            guard let table = tables.first(where: { $0 == name }) ?? tables.first(where: { $0.lowercased() == name.lowercased() })
+            else {
                 if ifExists { return nil }
                 let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
                 throw JSONSQLError("no table '\(name)' in \(path); \(list) (add --if-exists to ignore a missing table)")
             }
             var referrers: [String] = []
             for other in tables where other != table {
-                for row in try Row.fetchAll(db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
                 where (row["target"] as String).lowercased() == table.lowercased() {
                     referrers.append("\(other).\(row["source"] as String)")
                 }
             }
             if !referrers.isEmpty {
-                throw JSONSQLError("cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first")
+                throw JSONSQLError(
+                    "cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first"
+                )
             }
             try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
             return table
@@ -168,9 +209,11 @@ extension Store {
     /// Returns the name dropped, or nil when `ifExists` and there is no such index.
     public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
         try write { db in
-            let indexes = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name")
-            guard let index = indexes.first(where: { ($0["name"] as String) == name })
-                ?? indexes.first(where: { ($0["name"] as String).lowercased() == name.lowercased() })
+            let indexes = try Row.fetchAll(
+                db, sql: "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name")
+            guard
+                let index = indexes.first(where: { ($0["name"] as String) == name })
+                    ?? indexes.first(where: { ($0["name"] as String).lowercased() == name.lowercased() })
             else {
                 if ifExists { return nil }
                 let names = indexes.filter { ($0["sql"] as String?) != nil }.map { $0["name"] as String }
@@ -179,7 +222,9 @@ extension Store {
             }
             let found: String = index["name"]
             if (index["sql"] as String?) == nil {
-                throw JSONSQLError("cannot drop index \(found): it keeps a PRIMARY KEY or UNIQUE constraint of table \(index["tbl_name"] as String) and goes only with the table")
+                throw JSONSQLError(
+                    "cannot drop index \(found): it keeps a PRIMARY KEY or UNIQUE constraint of table \(index["tbl_name"] as String) and goes only with the table"
+                )
             }
             try db.execute(sql: "DROP INDEX \(SQLQuote.identifier(found))")
             return found

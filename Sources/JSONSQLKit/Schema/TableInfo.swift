@@ -44,10 +44,12 @@ public struct TableInfo: Sendable {
                 isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
-        partialIndexSQL = try String.fetchAll(db, sql: """
-            SELECT m.sql FROM pragma_index_list(?) l JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
-            WHERE l.partial = 1 AND m.sql IS NOT NULL
-            """, arguments: [table])
+        partialIndexSQL = try String.fetchAll(
+            db,
+            sql: """
+                SELECT m.sql FROM pragma_index_list(?) l JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
+                WHERE l.partial = 1 AND m.sql IS NOT NULL
+                """, arguments: [table])
     }
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).
@@ -61,7 +63,8 @@ public struct TableInfo: Sendable {
         let names = columns.map(\.name)
         var message = "no column '\(name)' in table '\(self.name)'"
         if let near = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
-            editDistance(near, name) <= max(2, name.count / 3) {
+            editDistance(near, name) <= max(2, name.count / 3)
+        {
             message += "; did you mean '\(near)'?"
         }
         return try { throw JSONSQLError(message + " (columns: \(names.joined(separator: ", ")))") }()
@@ -73,7 +76,8 @@ public struct TableInfo: Sendable {
 }
 
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.lowercased()), b = Array(b.lowercased())
+    let a = Array(a.lowercased())
+    let b = Array(b.lowercased())
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var previous = Array(0...b.count)
     for i in 1...a.count {

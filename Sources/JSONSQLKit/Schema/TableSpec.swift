@@ -17,8 +17,10 @@ public struct TableSpec: Sendable, Equatable {
     /// TEXT, BLOB and ANY.
     public static let strictTypes: [ColumnType] = [.integer, .real, .text, .blob, .any]
 
-    public init(name: String, columns: [ColumnSpec], primaryKey: [String] = [], unique: [[String]] = [],
-                withoutRowid: Bool = false, strict: Bool = false) throws {
+    public init(
+        name: String, columns: [ColumnSpec], primaryKey: [String] = [], unique: [[String]] = [],
+        withoutRowid: Bool = false, strict: Bool = false
+    ) throws {
         try SQLQuote.checkName(name, kind: "table")
         if columns.isEmpty {
             throw JSONSQLError("table '\(name)' needs at least one column: NAME:TYPE, e.g. id:integer:pk")
@@ -40,7 +42,8 @@ public struct TableSpec: Sendable, Equatable {
         var key = columns.filter(\.primaryKey).map(\.name)
         if !primaryKey.isEmpty {
             if !key.isEmpty && key.map({ $0.lowercased() }) != primaryKey.map({ $0.lowercased() }) {
-                throw JSONSQLError("--pk \(primaryKey.joined(separator: ",")) disagrees with the :pk modifiers on \(key.joined(separator: ","))")
+                throw JSONSQLError(
+                    "--pk \(primaryKey.joined(separator: ",")) disagrees with the :pk modifiers on \(key.joined(separator: ","))")
             }
             key = try resolve(primaryKey, "primary key")
         }
@@ -60,7 +63,9 @@ public struct TableSpec: Sendable, Equatable {
             let misfits = columns.filter { !Self.strictTypes.contains($0.type) }
             if !misfits.isEmpty {
                 let list = misfits.map { "\($0.name) (\($0.type.rawValue))" }.joined(separator: ", ")
-                throw JSONSQLError("--strict: a STRICT table declares only integer, real, text, blob and any, so it cannot keep the types of \(list); leave out --strict, or declare those columns with one of these types")
+                throw JSONSQLError(
+                    "--strict: a STRICT table declares only integer, real, text, blob and any, so it cannot keep the types of \(list); leave out --strict, or declare those columns with one of these types"
+                )
             }
         }
         try resolveGeneratedColumns()
@@ -68,11 +73,14 @@ public struct TableSpec: Sendable, Equatable {
 
     /// Renders each `generated=PATH` against the other columns of this table.
     private mutating func resolveGeneratedColumns() throws {
-        let info = TableInfo(name: name, columns: columns.map { spec in
-            ColumnInfo(name: spec.name, type: spec.type, declaredType: spec.type.declaredType, notNull: spec.notNull,
-                       defaultSQL: spec.defaultSQL, primaryKeyIndex: (primaryKey.firstIndex(of: spec.name) ?? -1) + 1,
-                       isGenerated: spec.generated != nil)
-        })
+        let info = TableInfo(
+            name: name,
+            columns: columns.map { spec in
+                ColumnInfo(
+                    name: spec.name, type: spec.type, declaredType: spec.type.declaredType, notNull: spec.notNull,
+                    defaultSQL: spec.defaultSQL, primaryKeyIndex: (primaryKey.firstIndex(of: spec.name) ?? -1) + 1,
+                    isGenerated: spec.generated != nil)
+            })
         for index in columns.indices where columns[index].generated != nil {
             try columns[index].resolveGenerated(in: info)
         }
@@ -103,7 +111,8 @@ public struct TableSpec: Sendable, Equatable {
             items.append("UNIQUE (\(columns.map(SQLQuote.identifier).joined(separator: ", ")))")
         }
         let options: [String] = (withoutRowid ? ["WITHOUT ROWID"] : []) + (strict ? ["STRICT"] : [])
-        return "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(SQLQuote.identifier(name)) (\(items.joined(separator: ", ")))"
+        return
+            "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(SQLQuote.identifier(name)) (\(items.joined(separator: ", ")))"
             + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
     }
 
@@ -158,7 +167,9 @@ extension ColumnSpec {
         }
         let path = try ResolvedPath(generated, in: table)
         if path.isInsideColumn && ![.json, .any, .text].contains(path.column.type) {
-            throw JSONSQLError("generated=\(generated) on column '\(name)': \(path.column.name) is \(path.column.type.withArticle) column, not JSON")
+            throw JSONSQLError(
+                "generated=\(generated) on column '\(name)': \(path.column.name) is \(path.column.type.withArticle) column, not JSON"
+            )
         }
         generatedSQL = type == .json ? path.jsonSQL : path.valueSQL
     }

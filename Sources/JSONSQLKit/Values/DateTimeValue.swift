@@ -33,7 +33,11 @@ public struct DateTimeValue: Sendable, Equatable {
             let day = reader.digits(2),
             (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        var hour = 0, minute = 0, second = 0, millis = 0, offsetMinutes = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var millis = 0
+        var offsetMinutes = 0
         if reader.skip(UInt8(ascii: "T")) || reader.skip(UInt8(ascii: "t")) || reader.skip(UInt8(ascii: " ")) {
             guard let h = reader.digits(2), reader.skip(UInt8(ascii: ":")), let m = reader.digits(2),
                 h < 24, m < 60
@@ -44,7 +48,8 @@ public struct DateTimeValue: Sendable, Equatable {
                 guard let s = reader.digits(2), s < 60 else { return nil }
                 second = s
                 if reader.skip(UInt8(ascii: ".")) {
-                    var scale = 100, count = 0
+                    var scale = 100
+                    var count = 0
                     while let digit = reader.digit() {
                         millis += digit * scale
                         scale /= 10
@@ -71,14 +76,18 @@ public struct DateTimeValue: Sendable, Equatable {
     /// `2024-05-01 12:30:00.000`
     public var dateTimeText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: false)]), as: UTF8.self)
+            String(
+                decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: false)]),
+                as: UTF8.self)
         }
     }
 
     /// `2024-05-01`, the UTC date.
     public var dateText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: true)]), as: UTF8.self)
+            String(
+                decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: true)]),
+                as: UTF8.self)
         }
     }
 
@@ -158,7 +167,8 @@ public struct DateTimeValue: Sendable, Equatable {
 extension Int64 {
     /// Division rounding toward negative infinity, with a non-negative remainder.
     func floorDivided(by divisor: Int64) -> (Int64, Int64) {
-        let q = self / divisor, r = self % divisor
+        let q = self / divisor
+        let r = self % divisor
         return r < 0 ? (q - 1, r + divisor) : (q, r)
     }
 }
