@@ -3,8 +3,9 @@ import GRDB
 
 /// The one place identifiers and literals are quoted for SQL text.
 ///
-/// Values never go through here: they are bound parameters. Only names (tables, columns,
-/// indexes) and generated JSON path literals are quoted.
+/// Names (tables, columns, indexes) and generated JSON path literals are quoted here. Values are
+/// bound parameters everywhere except a partial index's condition, which SQLite requires as
+/// literals and which `value(_:)` writes.
 public enum SQLQuote {
     /// `player` → `"player"`, `a"b` → `"a""b"`.
     public static func identifier(_ name: String) -> String {
