@@ -151,6 +151,36 @@ struct ValueTypeTests {
         #expect(result.stderr == "Error: <stdin>:2: record 2: \(message)\n")
     }
 
+    @Test("numeric: decimals kept exactly as written, compared, sorted and indexed by value")
+    func numericExact() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        #expect(
+            try CLI.run(["create-table", db, "t", "id:integer:pk", "amount:numeric", "fee:numeric:default=2.50"]).status == 0)
+        let amounts = ["1.10", "0.1000000000000000055511151231257827", "12345678901234567890123", "9.5", "10.25", "-3", "1e3"]
+        let input = amounts.enumerated().map { #"{"id":\#($0.offset),"amount":\#($0.element)}"# }.joined(separator: "\n")
+        let inserted = try CLI.run(["insert", db, "t"], stdin: input)
+        #expect(inserted.status == 0, "\(inserted.stderr)")
+        let out = try CLI.run(["query", db, "--order-by", "id", "--format", "jsonl"]).stdout.split(separator: "\n").map(
+            String.init)
+        #expect(out == amounts.enumerated().map { #"{"id":\#($0.offset),"amount":\#($0.element),"fee":2.50}"# })
+        // By value, not as text: 9.5 < 10.25 < 1e3.
+        let sorted = try CLI.run([
+            "query", db, "--where", "amount > 5", "--order-by", "amount", "--select", "id", "--format", "json",
+        ])
+        #expect(try sorted.rows().map { $0["id"] as! Int } == [3, 4, 6, 2])
+        #expect(
+            try CLI.run(["query", db, "--where", "amount = 1.1", "--select", "id", "--format", "json"]).rows().map {
+                $0["id"] as! Int
+            } == [0])
+        #expect(try CLI.run(["index", db, "amount"]).status == 0)
+        let plan = try CLI.run(["query", db, "--where", "amount >= 9.5", "--explain"]).stdout
+        #expect(plan.contains("USING INDEX t_on_amount"), "\(plan)")
+        let refused = try CLI.run(["insert", db, "t"], stdin: #"{"id":9,"amount":"12.5"}"#)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(#"column "amount" (numeric) expects a number, got a string "12.5""#), "\(refused.stderr)")
+    }
+
     @Test("blob: base64 in, bytes stored, base64 out")
     func blob() throws {
         let dir = try TemporaryDirectory()

@@ -18,8 +18,8 @@ final class RecordInserter {
         var name: String
         var utf8: [UInt8]
         var type: ColumnType
-        /// A json column with TEXT affinity keeps numbers as their JSON text; one declared plain
-        /// `JSON` (NUMERIC affinity) gets SQLite numbers, as older jsonsql stored them.
+        /// A json or numeric column with TEXT affinity keeps numbers as their JSON text; one
+        /// declared plain `JSON` or `NUMERIC` gets SQLite numbers, as older jsonsql stored them.
         var jsonAsText: Bool
     }
 
@@ -238,8 +238,9 @@ final class RecordInserter {
             }
         case .numeric:
             switch field.kind {
+            // Kept as written; a column with TEXT affinity (`NUMERIC TEXT`) stores it exactly.
+            case .integer where jsonAsText, .float, .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
             case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float, .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
             default: throw ValueMismatch(expectation: "expects a number")
             }
         case .boolean:

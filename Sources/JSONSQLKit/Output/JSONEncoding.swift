@@ -26,6 +26,12 @@ enum JSONEncoding {
         return spaced || field.escaped && field.kind != .string ? .spaced : .compact
     }
 
+    /// Whether text is exactly one JSON number, such as a `numeric` column stores.
+    static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, first == UInt8(ascii: "-") || isDigit(first) else { return false }
+        return validate(bytes) == .compact
+    }
+
     /// Shortest text that reads back as the same double; JSON has no NaN or infinity.
     static func number(_ value: Double) -> String {
         value.isFinite ? "\(value)" : "null"

@@ -70,6 +70,10 @@ final class JSONRowWriter: RowWriter {
                 out.append(UInt8(ascii: "\""))
                 return
             }
+            if kind == .number, JSONEncoding.isNumber(text) {
+                out.append(text)
+                return
+            }
             guard kind == .json else {
                 JSONEncoding.appendString(text, to: out)
                 return

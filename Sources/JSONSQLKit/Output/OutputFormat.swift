@@ -30,12 +30,15 @@ public enum OutputKind: Sendable, Equatable {
     case isoDateTime
     /// 16-byte blobs print as the canonical upper-case UUID string.
     case uuid
+    /// Text that is a JSON number prints as that number, exactly as stored (`numeric`).
+    case number
     /// Values print by their SQLite storage class; blobs as base64.
     case natural
 
     init(_ type: ColumnType) {
         switch type {
         case .json: self = .json
+        case .numeric: self = .number
         case .boolean: self = .boolean
         case .uuid: self = .uuid
         default: self = .natural

@@ -36,7 +36,11 @@ public struct ResolvedPath: Sendable {
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for
     /// objects and arrays, NULL when missing.
     public var valueSQL: String {
-        guard let pathLiteral else { return quotedColumn }
+        guard let pathLiteral else {
+            // Exact decimals are kept as text; they compare and sort by their value.
+            if column.type == .numeric && column.hasTextAffinity { return "CAST(\(quotedColumn) AS NUMERIC)" }
+            return quotedColumn
+        }
         return "\(quotedColumn) ->> \(pathLiteral)"
     }
 

@@ -156,8 +156,9 @@ public struct ColumnSpec: Sendable, Equatable {
             guard let int = Int64(value) else { throw fail() }
             return String(int)
         case .real, .numeric:
-            guard let number = Double(value), number.isFinite else { throw fail() }
-            return type == .real ? "\(number)" : value
+            guard FilterParser.isJSONNumber(value), let number = Double(value), number.isFinite else { throw fail() }
+            // A numeric default keeps its digits as written, like inserted values.
+            return type == .real ? "\(number)" : SQLQuote.literal(value)
         case .boolean:
             switch value.lowercased() {
             case "true", "1": return "1"

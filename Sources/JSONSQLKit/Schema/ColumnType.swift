@@ -16,10 +16,15 @@ public enum ColumnType: String, CaseIterable, Sendable {
     /// text it was given, so `7.0` stays a real and integers beyond 64 bits stay exact. A plain
     /// `JSON` (as older jsonsql wrote it) has NUMERIC affinity, which turns the text `7.0` into
     /// the integer 7 and rounds large integers to a double.
+    ///
+    /// `numeric` is written `NUMERIC TEXT` for the same reason: its decimals are kept exactly as
+    /// written (`1.10`, or more digits than a double holds), and compared and sorted by value
+    /// through `CAST(... AS NUMERIC)` (see `ResolvedPath`).
     public var declaredType: String {
         switch self {
         case .any: ""
         case .json: "JSON TEXT"
+        case .numeric: "NUMERIC TEXT"
         default: rawValue.uppercased()
         }
     }
@@ -36,7 +41,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
         case "BOOLEAN", "BOOL": self = .boolean
         case "DATE": self = .date
         case "DATETIME", "TIMESTAMP": self = .datetime
-        case "NUMERIC", "DECIMAL": self = .numeric
+        case "NUMERIC", "DECIMAL", "NUMERIC TEXT", "DECIMAL TEXT": self = .numeric
         default:
             if upper.contains("INT") {
                 self = .integer
