@@ -15,10 +15,15 @@ struct Alter: ParsableCommand {
             it cannot add a primary key or unique column, a notnull column without a default,
             or a column whose default is not constant (default=now).
 
+            --type changes declared types, which SQLite cannot do in place: the table is rebuilt
+            in one transaction, after checking that every value fits the new type (the error
+            names the row that does not), keeping its rows, indexes and triggers.
+
             Examples:
               jsonsql alter db.sqlite player --add level:integer:default=1 \\
                   --add country:text:generated=address.country
               jsonsql alter db.sqlite player --rename score=points --drop active
+              jsonsql alter db.sqlite player --type address:json
             """)
 
     @OptionGroup var db: DatabaseOptions
@@ -35,9 +40,17 @@ struct Alter: ParsableCommand {
     @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"))
     var drop: [String] = []
 
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp("Change a column's type by rebuilding the table; repeatable.", valueName: "name:type"))
+    var types: [String] = []
+
     func validate() throws {
-        if add.isEmpty && rename.isEmpty && drop.isEmpty {
-            throw ValidationError("say what to change: --add NAME:TYPE, --rename OLD=NEW or --drop NAME")
+        if add.isEmpty && rename.isEmpty && drop.isEmpty && types.isEmpty {
+            throw ValidationError("say what to change: --add NAME:TYPE, --rename OLD=NEW, --drop NAME or --type NAME:TYPE")
+        }
+        for type in types where !type.contains(":") {
+            throw ValidationError("--type takes NAME:TYPE, e.g. --type address:json; got '\(type)'")
         }
     }
 
@@ -47,6 +60,15 @@ struct Alter: ParsableCommand {
         spec.add = try add.map(ColumnSpec.init(parsing:))
         spec.rename = try rename.map(AlterSpec.ColumnRename.init(parsing:))
         spec.drop = drop
-        for line in try store.alter(spec) { Diagnostics.print(line) }
+        let retypes = try types.map { text -> (column: String, type: ColumnType) in
+            let colon = text.lastIndex(of: ":")!
+            return (String(text[..<colon]), try ColumnType(userName: String(text[text.index(after: colon)...])))
+        }
+        if !spec.isEmpty {
+            for line in try store.alter(spec) { Diagnostics.print(line) }
+        }
+        if !retypes.isEmpty {
+            for line in try store.retype(table: spec.table, columns: retypes) { Diagnostics.print(line) }
+        }
     }
 }

@@ -181,6 +181,47 @@ struct ValueTypeTests {
         #expect(refused.stderr.contains(#"column "amount" (numeric) expects a number, got a string "12.5""#), "\(refused.stderr)")
     }
 
+    @Test("alter --type rebuilds a table made elsewhere: values converted, rows, indexes and foreign keys kept")
+    func alterType() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let made = try CLI.shell(
+            """
+            sqlite3 '\(db)' "CREATE TABLE [player] ([id] TEXT PRIMARY KEY, [name] TEXT, [active] INTEGER, [address] TEXT, [created] TEXT);
+            CREATE TABLE team (id INTEGER PRIMARY KEY, captain TEXT REFERENCES player(id) ON DELETE CASCADE);
+            INSERT INTO player VALUES ('a', 'Ann', 1, '{\\"city\\": \\"Berlin\\"}', '2024-05-01T12:00:00+02:00'),
+                                      ('b', 'Bob', 0, NULL, '2024-05-02');
+            INSERT INTO team VALUES (1, 'a');
+            CREATE INDEX by_city ON player(address ->> '\\$.city');"
+            """)
+        #expect(made.status == 0, "\(made.stderr)")
+        let altered = try CLI.run([
+            "alter", db, "player", "--type", "address:json", "--type", "active:boolean", "--type", "created:datetime",
+        ])
+        #expect(altered.status == 0, "\(altered.stderr)")
+        #expect(altered.stderr.contains("address is now a json column in player"))
+        let rows = try CLI.run(["query", db, "player", "--order-by", "id", "--format", "jsonl"]).stdout
+        #expect(
+            rows == #"""
+                {"id":"a","name":"Ann","active":true,"address":{"city":"Berlin"},"created":"2024-05-01 10:00:00.000"}
+                {"id":"b","name":"Bob","active":false,"address":null,"created":"2024-05-02 00:00:00.000"}
+
+                """#, "\(rows)")
+        let schema = try CLI.run(["schema", db, "player", "--format", "json"]).rows()
+        #expect(schema.map { $0["type"] as! String } == ["text", "text", "boolean", "json", "datetime"])
+        // The child row survived the rebuild (no ON DELETE CASCADE ran), and the index came back.
+        #expect(try CLI.run(["query", db, "team", "--format", "json"]).rows().count == 1)
+        let plan = try CLI.run(["query", db, "player", "--where", "address.city = Berlin", "--explain"]).stdout
+        #expect(plan.contains("USING INDEX by_city"), "\(plan)")
+        // A value that does not fit is named, and nothing changes.
+        let refused = try CLI.run(["alter", db, "player", "--type", "name:json"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains("cannot make name a json column: row 1 holds \"Ann\", which does not fit"),
+            "\(refused.stderr)")
+        #expect(try CLI.run(["schema", db, "player", "--format", "json"]).rows()[1]["type"] as? String == "text")
+    }
+
     @Test("blob: base64 in, bytes stored, base64 out")
     func blob() throws {
         let dir = try TemporaryDirectory()
