@@ -13,7 +13,7 @@ extension Store {
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
         return try write { db in
             var tableName = options.table
-            var readers = sources.map { RecordReader(source: $0) }
+            let readers = sources.map { RecordReader(source: $0) }
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
             let existing = try Self.tableNames(db)
@@ -84,7 +84,6 @@ extension Store {
                     }
                 }
             }
-            readers.removeAll()
             return InsertResult(
                 table: tableName, records: records, written: inserter.written,
                 createdTable: !sample.isEmpty, addedColumns: inserter.addedColumns)
