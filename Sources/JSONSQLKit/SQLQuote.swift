@@ -38,9 +38,20 @@ public enum SQLQuote {
         }
     }
 
+    /// The placeholder and argument that bind `value` whole. SQLite cuts text bound through
+    /// GRDB at the first U+0000, so such text is bound as its bytes and cast back to text.
+    ///
+    ///     "a\u{0}b" → ("CAST(? AS TEXT)", X'610062'),  "ab" → ("?", "ab")
+    public static func placeholder(for value: DatabaseValue) -> (String, DatabaseValue) {
+        guard case .string(let text) = value.storage, text.utf8.contains(0) else { return ("?", value) }
+        return ("CAST(? AS TEXT)", Data(text.utf8).databaseValue)
+    }
+
     /// Names reach SQL as quoted identifiers; a NUL byte is the one thing quoting cannot carry.
     static func checkName(_ name: String, kind: String) throws {
         if name.isEmpty { throw JSONSQLError("\(kind) name is empty") }
-        if name.utf8.contains(0) { throw JSONSQLError("\(kind) name contains a NUL byte") }
+        if name.utf8.contains(0) {
+            throw JSONSQLError("\(kind) name \(name.debugDescription) contains U+0000, which SQLite names cannot hold")
+        }
     }
 }

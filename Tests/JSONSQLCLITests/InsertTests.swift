@@ -155,7 +155,7 @@ struct InsertTests {
         #expect(altered.status == 0, "\(altered.stderr)")
         #expect(altered.stderr.contains("added columns rating, extra"))
         let schema = try CLI.run(["schema", db, "player", "--format", "json"]).rows()
-        #expect(schema.first { $0["column"] as? String == "rating" }?["type"] as? String == "real")
+        #expect(schema.first { $0["column"] as? String == "rating" }?["type"] as? String == "numeric")
         #expect(schema.first { $0["column"] as? String == "extra" }?["type"] as? String == "json")
         let rows = try CLI.run(["query", db, "--where", "id = x", "--format", "json"]).rows()
         #expect((rows[0]["extra"] as? [String: Int]) == ["k": 1])
@@ -175,9 +175,13 @@ struct InsertTests {
         let types = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["type"] as! String) })
         #expect(
             types == [
-                "id": "integer", "name": "text", "score": "integer", "ratio": "real", "ok": "boolean", "doc": "json",
-                "list": "json", "at": "datetime", "day": "date", "mixed": "json",
+                "id": "integer", "name": "text", "score": "integer", "ratio": "numeric", "ok": "boolean", "doc": "json",
+                "list": "json", "at": "text", "day": "text", "mixed": "json",
             ])
+        // An inferred type never changes what comes back: 1 stays 1 beside 1.5, timestamps keep their text.
+        let back = try CLI.run(["query", db, "--select", "ratio,at", "--format", "jsonl"]).stdout
+        #expect(
+            back == #"{"ratio":1,"at":"2024-05-01T10:00:00Z"}"# + "\n" + #"{"ratio":1.5,"at":"2024-05-02T10:00:00+01:00"}"# + "\n")
         #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
         let rows = try CLI.run(["query", db, "--format", "json"]).rows()
         #expect(rows[1]["mixed"] as? String == "x")

@@ -68,6 +68,13 @@ extension Store {
 private struct SQLFragment {
     var sql: String
     var arguments: [DatabaseValue] = []
+
+    /// A bound value; text holding U+0000 is bound as its bytes and cast back, because SQLite
+    /// would cut bound text at the first U+0000.
+    static func value(_ value: DatabaseValue) -> SQLFragment {
+        let (sql, argument) = SQLQuote.placeholder(for: value)
+        return SQLFragment(sql: sql, arguments: [argument])
+    }
 }
 
 extension UpdateSpec {
@@ -228,9 +235,10 @@ extension UpdateSpec {
     /// a JSON boolean, `--json` values are embedded as JSON.
     private static func jsonValue(_ assignment: Assignment, db: Database) throws -> SQLFragment {
         switch assignment.value {
-        case .literal(.string(let text)): return SQLFragment(sql: "?", arguments: [text.databaseValue])
+        case .literal(.string(let text)): return .value(text.databaseValue)
         case .literal(.integer(let number)): return SQLFragment(sql: "?", arguments: [number.databaseValue])
-        case .literal(.real(let number, _)): return SQLFragment(sql: "?", arguments: [number.databaseValue])
+        // The number's own text, so no digit is lost to a double.
+        case .literal(.real(_, let text)): return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
         case .literal(.bool(let value)): return SQLFragment(sql: "json(?)", arguments: [(value ? "true" : "false").databaseValue])
         case .literal(.null): return SQLFragment(sql: "NULL")
         case .json(let text):
@@ -239,53 +247,24 @@ extension UpdateSpec {
         }
     }
 
-    /// A value for a whole column, as the column's type stores it (the rules of `insert`).
+    /// A value for a whole column, as the column's type stores it (`ValueConversion`, as
+    /// `insert` does).
     private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database) throws -> SQLFragment {
-        var literal: Filter.Literal
+        let input: InputValue
         switch assignment.value {
-        case .literal(let value):
-            literal = value
+        case .literal(let literal): input = literal.input
         case .json(let text):
-            let decoded = try decodeJSON(text, db: db, context: "--set \(assignment.path)")
-            if column.type == .json {
-                switch decoded.type {
-                case "null": return SQLFragment(sql: "NULL")
-                case "integer", "real":
-                    // A TEXT-affinity json column keeps the number as written; SQLite would print a double with 15 digits.
-                    return SQLFragment(sql: "?", arguments: [column.hasTextAffinity ? decoded.json.databaseValue : decoded.value])
-                default: return SQLFragment(sql: "?", arguments: [decoded.json.databaseValue])
-                }
+            guard let parsed = InputValue(json: text) else {
+                throw JSONSQLError("--set \(assignment.path): \(text.isEmpty ? "an empty value" : text) is not valid JSON")
             }
-            switch decoded.type {
-            case "null": literal = .null
-            case "true": literal = .bool(true)
-            case "false": literal = .bool(false)
-            case "integer": literal = Int64.fromDatabaseValue(decoded.value).map { .integer($0) } ?? .string(decoded.json)
-            case "real": literal = .real(Double.fromDatabaseValue(decoded.value) ?? 0, decoded.json)
-            case "text": literal = .string(String.fromDatabaseValue(decoded.value) ?? "")
-            default:
-                guard column.type == .any else {
-                    throw JSONSQLError(
-                        "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column; a JSON \(decoded.type) does not fit it"
-                    )
-                }
-                return SQLFragment(sql: "?", arguments: [decoded.json.databaseValue])
-            }
-        }
-        if literal == .null { return SQLFragment(sql: "NULL") }
-        if column.type == .json {
-            switch literal {
-            case .string(let text): return SQLFragment(sql: "json_quote(?)", arguments: [text.databaseValue])
-            case .bool(let value): return SQLFragment(sql: "?", arguments: [(value ? "true" : "false").databaseValue])
-            case .real(_, let text) where column.hasTextAffinity:
-                return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
-            default: return SQLFragment(sql: "?", arguments: [literal.jsonValue])
-            }
+            input = parsed
         }
         do {
-            return SQLFragment(sql: "?", arguments: [try FilterSQL.columnValue(column, literal, use: "set it to")])
-        } catch let failure as JSONSQLError {
-            throw JSONSQLError("--set \(assignment.path): \(failure)")
+            return .value(try ValueConversion.stored(input, type: column.type, textAffinity: column.hasTextAffinity))
+        } catch {
+            throw JSONSQLError(
+                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it"
+            )
         }
     }
 

@@ -61,7 +61,7 @@ public struct UpdateSpec: Sendable {
                 self.init(path: path, value: .literal(.string(quoted)))
                 return
             }
-            self.init(path: path, value: .literal(FilterParser.literal(bare: rest.trimmingCharacters(in: .whitespaces))))
+            self.init(path: path, value: .literal(try FilterParser.literal(bare: rest.trimmingCharacters(in: .whitespaces))))
         }
     }
 

@@ -141,12 +141,15 @@ public struct FilterParser {
         }
         let word = cursor.bareWord(endingAt: TextCursor.endsValue)
         if word.isEmpty { throw error("expected a value after '\(context)', found '\(cursor.rest)'") }
-        return Self.literal(bare: word)
+        return try Self.literal(bare: word)
     }
 
     /// Types a bare word: JSON numbers, `true`, `false` and `null` are themselves; anything else
     /// is a string (`DE`, `007`, `2024-05-01`).
-    static func literal(bare word: String) -> Filter.Literal {
+    ///
+    /// Numbers are compared as SQLite does, as 64-bit integers or doubles; a number neither
+    /// holds (`1e400`, `1e-400`) is refused rather than compared as infinity or zero.
+    static func literal(bare word: String) throws(JSONSQLError) -> Filter.Literal {
         switch word.lowercased() {
         case "true": return .bool(true)
         case "false": return .bool(false)
@@ -155,8 +158,14 @@ public struct FilterParser {
         }
         guard isJSONNumber(word) else { return .string(word) }
         if let integer = Int64(word) { return .integer(integer) }
-        if let real = Double(word), real.isFinite { return .real(real, word) }
-        return .string(word)
+        do {
+            guard case .double(let real) = try ValueConversion.comparable(number: word).storage else {
+                return .string(word)
+            }
+            return .real(real, word)
+        } catch {
+            throw JSONSQLError("\(word): jsonsql \(error.expectation); write it as a string in quotes to compare text")
+        }
     }
 
     static func isJSONNumber(_ word: String) -> Bool {

@@ -49,8 +49,26 @@ public struct FilterSQL {
                 return "NULL"
             }
         }
-        arguments.append(value)
-        return "?"
+        let (mark, argument) = SQLQuote.placeholder(for: value)
+        arguments.append(argument)
+        return mark
+    }
+
+    /// SQLite 3.40's `->>` ends a string at U+0000, so such strings cannot be compared inside
+    /// JSON; refuse them rather than compare a shortened string.
+    private func requireComparable(_ literal: Filter.Literal, _ path: ResolvedPath) throws {
+        if case .string(let text) = literal, text.utf8.contains(0) {
+            throw JSONSQLError(
+                "\(path.path): cannot compare a string holding U+0000 inside JSON (SQLite reads such strings only up to it)")
+        }
+    }
+
+    /// For string equality inside JSON: excludes stored strings that hold U+0000, which `->>`
+    /// shortens and would otherwise match their first part. Their JSON text (`->`) holds the
+    /// escape `\u0000`; escaped backslashes are removed first so `\\u0000` is not mistaken for it.
+    private func wholeStringGuard(_ path: ResolvedPath) -> String {
+        guard path.isInsideColumn || path.column.type == .json else { return "" }
+        return " AND instr(replace(\(path.quotedColumn) -> \(path.pathLiteral ?? "'$'"), '\\\\', ''), '\\u0000') = 0"
     }
 
     private mutating func render(_ p: Filter.Predicate) throws -> String {
@@ -83,6 +101,7 @@ public struct FilterSQL {
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
             }
+            if path.isJSON { try requireComparable(p.values[0], path) }
             let mark = bind(pattern.databaseValue)
             let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
             var condition = "\(lhs) \(op)"
@@ -110,9 +129,10 @@ public struct FilterSQL {
             let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
             return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
         case .string(let value):
+            try requireComparable(literal, path)
             // Objects and arrays read as their JSON text, so text that looks like one needs the guard.
             let guardType = value.hasPrefix("[") || value.hasPrefix("{") ? " AND \(path.typeSQL) = 'text'" : ""
-            return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
+            return "\(lhs) = \(bind(value.databaseValue))\(guardType)\(wholeStringGuard(path))"
         }
     }
 
@@ -130,6 +150,7 @@ public struct FilterSQL {
             let upper = op == .greater || op == .greaterOrEqual ? " AND \(lhs) < ''" : ""
             return "\(lhs) \(sqlOp) \(bind(value))\(upper) AND \(path.typeSQL) IN ('integer', 'real')"
         case .string(let value):
+            try requireComparable(literal, path)
             let lower = op == .less || op == .lessOrEqual ? "\(lhs) >= '' AND " : ""
             return "\(lower)\(lhs) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
         case .bool, .null:
@@ -156,8 +177,13 @@ public struct FilterSQL {
         if values.contains(.null) && !path.isJSON {
             return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
         }
-        let marks = try values.map { path.isJSON ? bind($0.jsonValue) : bind(try columnValue(path, $0)) }
-        return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))"
+        let marks = try values.map { literal in
+            guard path.isJSON else { return bind(try columnValue(path, literal)) }
+            try requireComparable(literal, path)
+            return bind(literal.jsonValue)
+        }
+        let strings = path.isJSON && values.contains { if case .string = $0 { true } else { false } }
+        return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(strings ? wholeStringGuard(path) : "")"
     }
 
     private mutating func contains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
@@ -173,7 +199,9 @@ public struct FilterSQL {
         case .null: element = "type = 'null'"
         case .bool(let value): element = "type = '\(value)'"
         case .integer, .real: element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
-        case .string(let value): element = "value = \(bind(value.databaseValue)) AND type = 'text'"
+        case .string(let value):
+            try requireComparable(literal, path)
+            element = "value = \(bind(value.databaseValue)) AND type = 'text'"
         }
         return "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
     }
@@ -183,59 +211,32 @@ public struct FilterSQL {
         try Self.columnValue(path.column, literal)
     }
 
-    /// A literal as a plain column of its type stores it: a datetime normalised, a boolean 1/0.
-    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal, use: String = "compare it with") throws
-        -> DatabaseValue
-    {
-        let fail = {
-            JSONSQLError(
-                "\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is \(literal.kindName)")
-        }
-        switch column.type {
-        case .text:
-            return literal.text.databaseValue
-        case .integer, .real, .numeric:
-            guard case .integer = literal else {
-                guard case .real = literal else { throw fail() }
-                return literal.numberValue
-            }
-            return literal.numberValue
-        case .boolean:
-            guard case .bool(let value) = literal else {
-                throw JSONSQLError("\(column.name) is a boolean column; \(use) true or false")
-            }
-            return (value ? 1 : 0).databaseValue
-        case .date, .datetime:
-            let stamp: DateTimeValue?
-            switch literal {
-            case .string(let text): stamp = DateTimeValue.parse(text)
-            case .integer(let seconds): stamp = DateTimeValue(unixSeconds: Double(seconds))
-            case .real(let seconds, _): stamp = DateTimeValue(unixSeconds: seconds)
-            default: stamp = nil
-            }
-            guard let stamp else {
-                throw JSONSQLError(
-                    "\(column.name) is \(column.type.withArticle) column; \(literal.text.debugDescription) is not a date (write 2024-05-01 or 2024-05-01T12:00:00Z)"
-                )
-            }
-            return (column.type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
-        case .blob:
-            guard case .string(let text) = literal, let data = Data(base64Encoded: text) else {
-                throw JSONSQLError("\(column.name) is a blob column; \(use) base64 text")
-            }
-            return data.databaseValue
-        case .uuid:
-            guard case .string(let text) = literal, let bytes = UUIDValue.bytes(text) else {
-                throw JSONSQLError("\(column.name) is a uuid column; \(use) a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8")
-            }
-            return Data(bytes).databaseValue
-        case .json, .any:
-            return literal.jsonValue
+    /// A literal as a plain column of its type stores it (`ValueConversion`), numbers as the
+    /// numbers they are.
+    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal) throws -> DatabaseValue {
+        do {
+            return try ValueConversion.stored(
+                literal.input, type: column.type, textAffinity: column.hasTextAffinity, for: .compare)
+        } catch {
+            throw JSONSQLError(
+                "\(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(literal.input.description) does not fit it"
+            )
         }
     }
 }
 
 extension Filter.Literal {
+    /// The literal as a value to convert.
+    var input: InputValue {
+        switch self {
+        case .integer(let v): .number(String(v))
+        case .real(_, let text): .number(text)
+        case .string(let v): .string(v)
+        case .bool(let v): .bool(v)
+        case .null: .null
+        }
+    }
+
     /// The value SQLite's `->>` gives for this literal.
     var jsonValue: DatabaseValue {
         switch self {

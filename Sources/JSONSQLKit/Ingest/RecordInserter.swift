@@ -34,6 +34,9 @@ final class RecordInserter {
     private var slots: [Int] = []
     private var present = ColumnSet()
     private var scratch: [UInt8] = []
+    /// SQLite's SQLITE_LIMIT_LENGTH on this connection: longer values are refused, not stored as NULL.
+    private let maximumLength: Int
+    private var bindFailure: Int32 = SQLITE_OK
     private(set) var written = 0
     private(set) var addedColumns: [String] = []
 
@@ -42,31 +45,11 @@ final class RecordInserter {
         self.table = table
         self.conflict = conflict
         self.alter = alter
+        maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
             throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
         }
-    }
-
-    /// Whether every CHECK constraint of the table is one jsonsql writes for json and boolean
-    /// columns. Those hold by construction for values bound here (the scanner validated the
-    /// JSON), so the insert can skip SQLite's second parse of every JSON value.
-    func checksAreImpliedByBinding() throws -> Bool {
-        guard
-            var sql = try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table])
-        else {
-            return false
-        }
-        for column in columns {
-            let quoted = SQLQuote.identifier(column.name)
-            switch column.type {
-            case .json: sql = sql.replacingOccurrences(of: "CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))", with: "")
-            case .boolean: sql = sql.replacingOccurrences(of: "CHECK (\(quoted) IN (0, 1))", with: "")
-            default: break
-            }
-        }
-        return sql.range(of: "CHECK", options: .caseInsensitive) == nil
     }
 
     private func loadColumns() throws {
@@ -96,7 +79,11 @@ final class RecordInserter {
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
                     }
-                    column = try addColumn(key, type: TypeInference.type(of: field, bytes: bytes))
+                    do {
+                        column = try addColumn(key, type: TypeInference.type(of: field, bytes: bytes))
+                    } catch let error as JSONSQLError {
+                        throw fail("\(error)")
+                    }
                 }
             }
             if present.contains(column) {
@@ -120,6 +107,11 @@ final class RecordInserter {
                 )
             }
             parameter += 1
+        }
+        if bindFailure != SQLITE_OK {
+            defer { bindFailure = SQLITE_OK }
+            sqlite3_clear_bindings(handle)
+            throw fail("cannot bind a value: \(String(cString: sqlite3_errstr(bindFailure)))")
         }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
@@ -196,167 +188,114 @@ final class RecordInserter {
         return statement
     }
 
-    private struct ValueMismatch: Error {
-        var expectation: String
-    }
-
     /// Binds one JSON value as the column's type stores it, or throws what the column expects.
+    ///
+    /// `ValueConversion` decides every value; the common cases are bound here straight from
+    /// the read buffer, and each of them stores what `ValueConversion.stored` would (tested).
     @inline(__always)
     private func bind(
         _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, jsonAsText: Bool,
         to handle: OpaquePointer, at i: Int32
     ) throws {
-        if field.kind == .null {
-            sqlite3_bind_null(handle, i)
-            return
+        switch (type, field.kind) {
+        case (_, .null): check(sqlite3_bind_null(handle, i))
+        case (.text, .string), (.any, .string): try bindString(field, bytes: bytes, to: handle, at: i)
+        case (.integer, .integer), (.any, .integer): check(sqlite3_bind_int64(handle, i, field.integer))
+        case (.real, .integer) where Double(exactly: field.integer) != nil:
+            check(sqlite3_bind_double(handle, i, Double(field.integer)))
+        case (.boolean, .trueValue), (.any, .trueValue): check(sqlite3_bind_int64(handle, i, 1))
+        case (.boolean, .falseValue), (.any, .falseValue): check(sqlite3_bind_int64(handle, i, 0))
+        case (.json, .integer) where jsonAsText, (.json, .float) where jsonAsText, (.json, .bigInteger) where jsonAsText,
+            (.numeric, .integer) where jsonAsText, (.numeric, .float) where jsonAsText,
+            (.numeric, .bigInteger) where jsonAsText:
+            try bindSpan(bytes, field.start, field.end, to: handle, at: i)
+        case (.json, .string): try bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
+        case (.json, .trueValue): check(sqlite3_bind_text(handle, i, "true", 4, transientBinding))
+        case (.json, .falseValue): check(sqlite3_bind_text(handle, i, "false", 5, transientBinding))
+        case (.json, .object), (.json, .array), (.any, .object), (.any, .array):
+            try bindContainer(field, bytes: bytes, to: handle, at: i)
+        case (.real, .float), (.any, .float):
+            let value = JSONText.parseDouble(bytes, field.start, field.end)
+            // Infinity and a nonzero number that underflows to 0 are refused by ValueConversion.
+            guard value.isFinite, value != 0 else { fallthrough }
+            check(sqlite3_bind_double(handle, i, value))
+        default:
+            let input = try InputValue(field, bytes: bytes, scratch: &scratch)
+            try bind(try ValueConversion.stored(input, type: type, textAffinity: jsonAsText), to: handle, at: i)
         }
-        switch type {
-        case .text:
-            guard field.kind == .string else { throw ValueMismatch(expectation: "expects a string") }
-            try bindString(field, bytes: bytes, to: handle, at: i)
-        case .integer:
-            switch field.kind {
-            case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float:
-                let value = JSONText.parseDouble(bytes, field.start, field.end)
-                guard value == value.rounded(), abs(value) < 9.2e18 else {
-                    throw ValueMismatch(expectation: "expects an integer")
-                }
-                sqlite3_bind_int64(handle, i, Int64(value))
-            case .bigInteger:
-                throw ValueMismatch(
-                    expectation:
-                        "holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a json column, which stores them exactly"
-                )
-            default: throw ValueMismatch(expectation: "expects an integer")
+    }
+
+    /// Binds a converted value; text with its full length, so U+0000 inside it is kept.
+    private func bind(_ value: DatabaseValue, to handle: OpaquePointer, at i: Int32) throws {
+        switch value.storage {
+        case .null: check(sqlite3_bind_null(handle, i))
+        case .int64(let int): check(sqlite3_bind_int64(handle, i, int))
+        case .double(let double): check(sqlite3_bind_double(handle, i, double))
+        case .string(var text):
+            try text.withUTF8 { utf8 in
+                let length = try checkedLength(utf8.count)
+                check(
+                    sqlite3_bind_text(
+                        handle, i, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self), length,
+                        transientBinding))
             }
-        case .real:
-            switch field.kind {
-            case .integer: sqlite3_bind_double(handle, i, Double(field.integer))
-            case .float, .bigInteger: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
-            default: throw ValueMismatch(expectation: "expects a number")
-            }
-        case .numeric:
-            switch field.kind {
-            // Kept as written; a column with TEXT affinity (`NUMERIC TEXT`) stores it exactly.
-            case .integer where jsonAsText, .float, .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
-            case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            default: throw ValueMismatch(expectation: "expects a number")
-            }
-        case .boolean:
-            switch field.kind {
-            case .trueValue: sqlite3_bind_int64(handle, i, 1)
-            case .falseValue: sqlite3_bind_int64(handle, i, 0)
-            default: throw ValueMismatch(expectation: "expects true or false")
-            }
-        case .date, .datetime:
-            let stamp: DateTimeValue?
-            switch field.kind {
-            case .string where !field.escaped:
-                stamp = DateTimeValue.parse(UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start))
-            case .integer: stamp = DateTimeValue(unixSeconds: Double(field.integer))
-            case .float: stamp = DateTimeValue(unixSeconds: JSONText.parseDouble(bytes, field.start, field.end))
-            default: stamp = nil
-            }
-            guard let stamp else {
-                throw ValueMismatch(
-                    expectation: type == .date
-                        ? "expects a date like 2024-05-01"
-                        : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds")
-            }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
-                let length = stamp.write(into: buffer.baseAddress!, dateOnly: type == .date)
-                _ = sqlite3_bind_text(
-                    handle, i, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(length),
-                    transientBinding)
-            }
-        case .blob:
-            guard field.kind == .string, !field.escaped || true else { throw ValueMismatch(expectation: "expects base64 text") }
-            try decodeString(field, bytes: bytes)
-            guard let data = Data(base64Encoded: Data(scratch)) else { throw ValueMismatch(expectation: "expects base64 text") }
-            _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, i, $0.baseAddress, Int32($0.count), transientBinding) }
-        case .uuid:
-            let parsed =
-                field.kind == .string && !field.escaped
-                && withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> Bool in
-                    guard
-                        UUIDValue.parse(
-                            UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start),
-                            into: buffer.baseAddress!)
-                    else {
-                        return false
-                    }
-                    sqlite3_bind_blob(handle, i, buffer.baseAddress!, 16, transientBinding)
-                    return true
-                }
-            guard parsed else { throw ValueMismatch(expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8") }
-        case .json:
-            switch field.kind {
-            // Numbers keep their JSON text, so 7.0 stays a real and big integers stay exact.
-            case .integer where jsonAsText, .float where jsonAsText, .bigInteger where jsonAsText:
-                bindSpan(bytes, field.start, field.end, to: handle, at: i)
-            case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
-            case .bigInteger:
-                throw ValueMismatch(
-                    expectation:
-                        "is declared JSON, whose NUMERIC affinity would round integers beyond 64 bits; json columns that jsonsql creates now (declared JSON TEXT) keep them exactly"
-                )
-            case .string: bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
-            case .trueValue: sqlite3_bind_text(handle, i, "true", 4, transientBinding)
-            case .falseValue: sqlite3_bind_text(handle, i, "false", 5, transientBinding)
-            case .object, .array: bindContainer(field, bytes: bytes, to: handle, at: i)
-            case .null: sqlite3_bind_null(handle, i)
-            }
-        case .any:
-            switch field.kind {
-            case .string: try bindString(field, bytes: bytes, to: handle, at: i)
-            case .integer: sqlite3_bind_int64(handle, i, field.integer)
-            case .float: sqlite3_bind_double(handle, i, JSONText.parseDouble(bytes, field.start, field.end))
-            case .bigInteger: bindSpan(bytes, field.start, field.end, to: handle, at: i)
-            case .trueValue: sqlite3_bind_int64(handle, i, 1)
-            case .falseValue: sqlite3_bind_int64(handle, i, 0)
-            case .object, .array: bindContainer(field, bytes: bytes, to: handle, at: i)
-            case .null: sqlite3_bind_null(handle, i)
+        case .blob(let data):
+            try data.withUnsafeBytes { raw in
+                check(sqlite3_bind_blob(handle, i, raw.baseAddress, try checkedLength(raw.count), transientBinding))
             }
         }
+    }
+
+    /// The length of a value to bind, refused when SQLite could not hold it.
+    private func checkedLength(_ count: Int) throws -> Int32 {
+        guard count <= maximumLength else {
+            throw ValueMismatch(
+                expectation:
+                    "cannot hold a value of \(count) bytes: SQLite's limit is \(maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
+        }
+        return Int32(count)
+    }
+
+    /// A bind that fails here is a bug in the checks above, never a silent NULL.
+    @inline(__always) private func check(_ code: Int32) {
+        if code != SQLITE_OK { bindFailure = code }
     }
 
     @inline(__always) private func bindSpan(
         _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32
-    ) {
-        sqlite3_bind_text(
-            handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self), Int32(end - start), staticBinding)
-    }
-
-    private func decodeString(_ field: JSONField, bytes: UnsafePointer<UInt8>) throws {
-        do {
-            try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
-        } catch ScanFailure.invalid(let message) {
-            throw ValueMismatch(expectation: "cannot hold this string (\(message))")
-        }
+    ) throws {
+        check(
+            sqlite3_bind_text(
+                handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self),
+                try checkedLength(end - start), staticBinding))
     }
 
     @inline(__always) private func bindString(
         _ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32
     ) throws {
         guard field.escaped else {
-            bindSpan(bytes, field.start, field.end, to: handle, at: i)
+            try bindSpan(bytes, field.start, field.end, to: handle, at: i)
             return
         }
-        try decodeString(field, bytes: bytes)
-        scratch.withUnsafeBytes { raw in
-            _ = sqlite3_bind_text(
-                handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), transientBinding)
+        do {
+            try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
+        } catch ScanFailure.invalid(let message) {
+            throw ValueMismatch(expectation: "cannot hold this string (\(message))")
+        }
+        try scratch.withUnsafeBytes { raw in
+            check(
+                sqlite3_bind_text(
+                    handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), try checkedLength(raw.count),
+                    transientBinding))
         }
     }
 
     /// Objects and arrays are stored as compact JSON text, made in place in the read buffer.
     @inline(__always) private func bindContainer(
         _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, at i: Int32
-    ) {
+    ) throws {
         let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
-        bindSpan(bytes, field.start, end, to: handle, at: i)
+        try bindSpan(bytes, field.start, end, to: handle, at: i)
     }
 
     private func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {

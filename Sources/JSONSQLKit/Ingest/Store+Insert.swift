@@ -53,10 +53,6 @@ extension Store {
                 try spec.create(in: db, ifNotExists: false)
             }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
-            if try inserter.checksAreImpliedByBinding() {
-                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            }
-            defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
             var records = 0
             func report(_ reader: RecordReader) {
                 progress?(

@@ -1,10 +1,12 @@
 /// Chooses column types for a table created from data.
 ///
-/// json for objects and arrays, boolean, integer (real when mixed with fractions), text,
-/// datetime for ISO-8601 timestamps and date for plain dates. A key whose values disagree
-/// gets json, which holds any JSON value faithfully.
+/// json for objects and arrays, boolean, integer, numeric for other numbers, and text. An
+/// inferred type never changes what comes back: numbers with fractions get numeric, which
+/// keeps them as written (`7` stays `7` beside `7.5`), and timestamps stay text, because
+/// converting text is for columns the user declares. A key whose values disagree gets json,
+/// which holds any JSON value faithfully.
 struct TypeInference {
-    private enum Seen: Hashable { case boolean, integer, real, date, datetime, text, json }
+    private enum Seen: Hashable { case boolean, integer, real, text, json }
 
     private var order: [String] = []
     private var seen: [String: Set<Seen>] = [:]
@@ -13,6 +15,7 @@ struct TypeInference {
         var scratch: [UInt8] = []
         for field in fields {
             let key = try Self.key(field, bytes: bytes, scratch: &scratch)
+            try SQLQuote.checkName(key, kind: "column")
             if seen[key] == nil {
                 order.append(key)
                 seen[key] = []
@@ -41,10 +44,7 @@ struct TypeInference {
         case .integer: return .integer
         case .float: return .real
         case .bigInteger, .object, .array: return .json
-        case .string:
-            let raw = UnsafeRawBufferPointer(start: bytes + field.start, count: field.end - field.start)
-            guard !field.escaped, raw.count >= 10, DateTimeValue.parse(raw) != nil else { return .text }
-            return raw.count == 10 ? .date : .datetime
+        case .string: return .text
         }
     }
 
@@ -57,9 +57,7 @@ struct TypeInference {
         switch kinds {
         case [.boolean]: .boolean
         case [.integer]: .integer
-        case [.real], [.integer, .real]: .real
-        case [.date]: .date
-        case [.datetime], [.date, .datetime]: .datetime
+        case [.real], [.integer, .real]: .numeric
         case [.text]: .text
         default: .json
         }

@@ -17,7 +17,12 @@ public struct ResolvedPath: Sendable {
         self.path = path
         self.column = column
         if !path.segments.isEmpty {
-            pathLiteral = SQLQuote.literal(try path.sqlitePath())
+            let sqlitePath = try path.sqlitePath()
+            // SQL text ends at U+0000, so such a key could only be cut short.
+            if sqlitePath.utf8.contains(0) {
+                throw JSONSQLError("\(path): a key holding U+0000 cannot be written in a SQLite path")
+            }
+            pathLiteral = SQLQuote.literal(sqlitePath)
         } else if column.type == .json {
             pathLiteral = "'$'"
         } else {

@@ -46,7 +46,7 @@ extension Store {
                 "each jsonsql command runs in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available here"
             )
         }
-        let parameters = parameters.mapValues(Self.parameterValue)
+        let parameters = try parameters.mapValues { try Self.parameterValue($0) }
         do {
             return try queue.writeWithoutTransaction { db in
                 let statement: Statement
@@ -88,15 +88,15 @@ extension Store {
 
     /// The plan of user SQL.
     public func explain(sql: String, parameters: [String: String]) throws -> String {
-        try read { db in try Self.plan(SQLQuery(sql: sql), parameters: parameters.mapValues(Self.parameterValue), db: db) }
+        try read { db in try Self.plan(SQLQuery(sql: sql), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db) }
     }
 
-    static func parameterValue(_ text: String) -> DatabaseValue {
+    static func parameterValue(_ text: String) throws -> DatabaseValue {
         var cursor = TextCursor(text)
         if text.hasPrefix("\"") || text.hasPrefix("'"), let quoted = try? cursor.quotedString(), cursor.atEnd {
             return quoted.databaseValue
         }
-        switch FilterParser.literal(bare: text) {
+        switch try FilterParser.literal(bare: text) {
         case .integer(let value): return value.databaseValue
         case .real(let value, _): return value.databaseValue
         case .null: return .null

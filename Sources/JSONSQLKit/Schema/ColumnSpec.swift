@@ -145,44 +145,36 @@ public struct ColumnSpec: Sendable, Equatable {
         return joined
     }
 
-    /// Renders a `default=VALUE` as SQL, refusing values that do not fit the column's type.
+    /// Renders a `default=VALUE` as SQL: the value a column of this type stores
+    /// (`ValueConversion`), written as a literal, or refused when it does not fit.
+    ///
+    /// The text is the value for a text column, JSON for a json column, and otherwise a number,
+    /// `true`/`false`, or a string, as `--where` types a bare word. `now` is the current time
+    /// for date and datetime columns; `null` is NULL for every type.
     static func defaultSQL(_ value: String, type: ColumnType, column: String) throws -> String {
         if value.lowercased() == "null" { return "NULL" }
-        let fail = { JSONSQLError("default '\(value)' does not fit column '\(column)' of type \(type.rawValue)") }
+        if value.lowercased() == "now" && (type == .date || type == .datetime) {
+            return type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
+        }
+        let input: InputValue
         switch type {
-        case .text:
-            return SQLQuote.literal(value)
-        case .integer:
-            guard let int = Int64(value) else { throw fail() }
-            return String(int)
-        case .real, .numeric:
-            guard FilterParser.isJSONNumber(value), let number = Double(value), number.isFinite else { throw fail() }
-            // A numeric default keeps its digits as written, like inserted values.
-            return type == .real ? "\(number)" : SQLQuote.literal(value)
-        case .boolean:
-            switch value.lowercased() {
-            case "true", "1": return "1"
-            case "false", "0": return "0"
-            default: throw fail()
-            }
-        case .date, .datetime:
-            if value.lowercased() == "now" {
-                return type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
-            }
-            guard let stamp = DateTimeValue.parse(value) else { throw fail() }
-            return SQLQuote.literal(type == .date ? stamp.dateText : stamp.dateTimeText)
+        case .text: input = .string(value)
         case .json:
-            guard let value = Self.jsonStoredForm(value) else { throw fail() }
-            return value
-        case .blob:
-            guard let data = Data(base64Encoded: value) else { throw fail() }
-            return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
-        case .uuid:
-            guard let bytes = UUIDValue.bytes(value) else { throw fail() }
-            return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
-        case .any:
-            if Int64(value) != nil || (Double(value)?.isFinite ?? false) { return value }
-            return SQLQuote.literal(value)
+            guard let parsed = InputValue(json: value) else {
+                throw JSONSQLError("default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value")
+            }
+            input = parsed
+        default:
+            switch value.lowercased() {
+            case "true", "false": input = .bool(value.lowercased() == "true")
+            default: input = ExactNumber(value) != nil ? .number(value) : .string(value)
+            }
+        }
+        do {
+            return try SQLQuote.value(ValueConversion.stored(input, type: type))
+        } catch let mismatch as ValueMismatch {
+            throw JSONSQLError(
+                "default '\(value)' does not fit column '\(column)' of type \(type.rawValue), which \(mismatch.expectation)")
         }
     }
 }
@@ -192,40 +184,5 @@ extension String {
     func splitOnce(_ separator: Character) -> (String, String?) {
         guard let index = firstIndex(of: separator) else { return (self, nil) }
         return (String(self[..<index]), String(self[self.index(after: index)...]))
-    }
-}
-
-extension ColumnSpec {
-    /// A standalone JSON value as SQL text in the form a json column stores it, or nil when
-    /// the text is not one valid JSON value.
-    ///
-    /// `{ "a": 1 }` → `'{"a":1}'`, `"x"` → `'"x"'`, `42` → `42`, `null` → `NULL`.
-    static func jsonStoredForm(_ text: String) -> String? {
-        var bytes = Array(text.utf8)
-        bytes.append(0x20)  // a trailing number needs a byte after it to be complete
-        return bytes.withUnsafeBufferPointer { buffer -> String? in
-            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
-            var field = JSONField()
-            scanner.skipWhitespace()
-            do {
-                try scanner.scanValue(into: &field)
-            } catch {
-                return nil
-            }
-            scanner.skipWhitespace()
-            guard scanner.atEnd else { return nil }
-            let raw = String(decoding: buffer[field.start..<field.end], as: UTF8.self)
-            switch field.kind {
-            case .null: return "NULL"
-            case .integer, .float: return raw
-            case .string: return SQLQuote.literal("\"" + raw + "\"")
-            case .bigInteger: return nil
-            case .trueValue, .falseValue: return SQLQuote.literal(raw)
-            case .object, .array:
-                var out: [UInt8] = []
-                JSONText.minify(buffer.baseAddress!, field.start, field.end, into: &out)
-                return SQLQuote.literal(String(decoding: out, as: UTF8.self))
-            }
-        }
     }
 }

@@ -53,8 +53,9 @@ extension Store {
             let quoted = SQLQuote.identifier(column)
             let bad = try Row.fetchOne(
                 db,
-                sql: "SELECT rowid AS row, \(quoted) AS value FROM \(quotedTable) WHERE jsonsql_fits(?, \(quoted)) = 0 LIMIT 1",
-                arguments: [type.rawValue])
+                sql:
+                    "SELECT rowid AS row, \(quoted) AS value FROM \(quotedTable) WHERE jsonsql_fits(?, ?, \(quoted)) = 0 LIMIT 1",
+                arguments: [type.rawValue, info.columns.first { $0.name == column }!.type.rawValue])
             if let bad {
                 let value: DatabaseValue = bad["value"]
                 throw JSONSQLError(
@@ -72,7 +73,7 @@ extension Store {
         let values = copied.map { column in
             let quoted = SQLQuote.identifier(column.name)
             guard let type = targets[column.name] else { return quoted }
-            return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(quoted))"
+            return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(SQLQuote.literal(column.type.rawValue)), \(quoted))"
         }.joined(separator: ", ")
         try db.execute(sql: "INSERT INTO \(SQLQuote.identifier(temporary)) (\(names)) SELECT \(values) FROM \(quotedTable)")
         try db.execute(sql: "DROP TABLE \(quotedTable)")
@@ -89,77 +90,23 @@ extension Store {
         return targets.keys.sorted().map { "\($0) is now \(targets[$0]!.withArticle) column in \(table)" }
     }
 
-    /// `jsonsql_fits(type, value)` and `jsonsql_convert(type, value)`: whether a value fits a
-    /// column type, and the form that type stores it in.
+    /// `jsonsql_fits(new, old, value)` and `jsonsql_convert(new, old, value)`: whether a value
+    /// of a column of type `old` fits type `new`, and the form `new` stores it in
+    /// (`ValueConversion`).
     private static func registerConversion(_ db: Database) {
+        @Sendable func convert(_ values: [DatabaseValue]) -> DatabaseValue? {
+            guard let new = String.fromDatabaseValue(values[0]).flatMap(ColumnType.init(rawValue:)),
+                let old = String.fromDatabaseValue(values[1]).flatMap(ColumnType.init(rawValue:)),
+                let input = InputValue(stored: values[2], declaredAs: old, becoming: new)
+            else { return nil }
+            return try? ValueConversion.stored(input, type: new)
+        }
+        db.add(function: DatabaseFunction("jsonsql_fits", argumentCount: 3, pure: true) { convert($0) != nil })
         db.add(
-            function: DatabaseFunction("jsonsql_fits", argumentCount: 2, pure: true) { values in
-                guard let type = String.fromDatabaseValue(values[0]).flatMap(ColumnType.init(rawValue:)) else { return false }
-                return ColumnValue.convert(values[1], to: type) != nil
-            })
-        db.add(
-            function: DatabaseFunction("jsonsql_convert", argumentCount: 2, pure: true) { values in
-                guard let type = String.fromDatabaseValue(values[0]).flatMap(ColumnType.init(rawValue:)),
-                    let converted = ColumnValue.convert(values[1], to: type)
-                else { throw JSONSQLError("a value does not fit") }
+            function: DatabaseFunction("jsonsql_convert", argumentCount: 3, pure: true) { values in
+                guard let converted = convert(values) else { throw JSONSQLError("a value does not fit") }
                 return converted
             })
-    }
-}
-
-/// The stored form of an existing value under another column type, or nil when it does not fit.
-enum ColumnValue {
-    static func convert(_ value: DatabaseValue, to type: ColumnType) -> DatabaseValue? {
-        if value.isNull { return value }
-        switch (type, value.storage) {
-        case (.any, _), (.text, .string), (.blob, .blob):
-            return value
-        case (.text, .int64(let number)):
-            return String(number).databaseValue
-        case (.text, .double(let number)):
-            return JSONEncoding.number(number).databaseValue
-        case (.integer, .int64):
-            return value
-        case (.integer, .double(let number)):
-            return number == number.rounded() && abs(number) < 9.2e18 ? Int64(number).databaseValue : nil
-        case (.integer, .string(let text)):
-            return Int64(text.trimmingCharacters(in: .whitespaces)).map(\.databaseValue)
-        case (.real, .int64(let number)):
-            return Double(number).databaseValue
-        case (.real, .double):
-            return value
-        case (.real, .string(let text)):
-            return FilterParser.isJSONNumber(text) ? Double(text).map(\.databaseValue) : nil
-        case (.numeric, .int64(let number)):
-            return String(number).databaseValue
-        case (.numeric, .double(let number)):
-            return JSONEncoding.number(number).databaseValue
-        case (.numeric, .string(let text)):
-            return FilterParser.isJSONNumber(text) ? value : nil
-        case (.boolean, .int64(let number)):
-            return number == 0 || number == 1 ? value : nil
-        case (.boolean, .string(let text)):
-            return ["true": 1, "false": 0][text].map(\.databaseValue)
-        case (.date, .string(let text)), (.datetime, .string(let text)):
-            return DateTimeValue.parse(text).map { (type == .date ? $0.dateText : $0.dateTimeText).databaseValue }
-        case (.datetime, .int64(let seconds)):
-            return DateTimeValue(unixSeconds: Double(seconds)).map(\.dateTimeText.databaseValue)
-        case (.datetime, .double(let seconds)):
-            return DateTimeValue(unixSeconds: seconds).map(\.dateTimeText.databaseValue)
-        case (.uuid, .blob(let data)):
-            return data.count == 16 ? value : nil
-        case (.uuid, .string(let text)):
-            return UUID(uuidString: text).map { uuid in withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue }
-        case (.blob, .string(let text)):
-            return Data(base64Encoded: text).map(\.databaseValue)
-        case (.json, .int64), (.json, .double):
-            return value
-        case (.json, .string(let text)):
-            var text = text
-            return text.withUTF8 { JSONEncoding.validate($0) } == .invalid ? nil : value
-        default:
-            return nil
-        }
     }
 }
 

@@ -13,11 +13,11 @@ public struct DateTimeValue: Sendable, Equatable {
     }
 
     /// Unix seconds, as a JSON number gives them.
-    public init?(unixSeconds: Double) {
-        let millis = (unixSeconds * 1000).rounded()
-        // Keep to years 0000-9999 so the stored text keeps its fixed width.
-        guard millis.isFinite, millis >= -62_167_219_200_000, millis < 253_402_300_800_000 else { return nil }
-        epochMilliseconds = Int64(millis)
+    /// Unix seconds as a JSON number writes them, when they are whole milliseconds within
+    /// the years 0000-9999; nil otherwise.
+    public init?(unixSeconds text: String) {
+        guard let millis = ExactNumber(text)?.milliseconds, Self.storableMilliseconds.contains(millis) else { return nil }
+        epochMilliseconds = millis
     }
 
     public static func parse(_ text: String) -> DateTimeValue? {
@@ -25,14 +25,34 @@ public struct DateTimeValue: Sendable, Equatable {
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Why text is not a datetime jsonsql can store exactly.
+    public enum ParseFailure: Error, Equatable {
+        /// Not one of the accepted forms.
+        case notADate
+        /// Digits beyond milliseconds that are not zero: storing would round them away.
+        case finerThanMilliseconds
+        /// In UTC the instant falls outside the years 0000-9999 that the stored form holds.
+        case outOfRange
+    }
+
     /// Parses the bytes of a string value (without its quotes).
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> DateTimeValue? {
+        try? parseExactly(bytes).get()
+    }
+
+    public static func parseExactly(_ text: String) -> Result<DateTimeValue, ParseFailure> {
+        var text = text
+        return text.withUTF8 { parseExactly(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses a datetime, refusing what the stored form cannot keep exactly.
+    public static func parseExactly(_ bytes: UnsafeRawBufferPointer) -> Result<DateTimeValue, ParseFailure> {
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.digits(4), reader.skip(UInt8(ascii: "-")),
             let month = reader.digits(2), reader.skip(UInt8(ascii: "-")),
             let day = reader.digits(2),
             (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
-        else { return nil }
+        else { return .failure(.notADate) }
         var hour = 0
         var minute = 0
         var second = 0
@@ -41,37 +61,47 @@ public struct DateTimeValue: Sendable, Equatable {
         if reader.skip(UInt8(ascii: "T")) || reader.skip(UInt8(ascii: "t")) || reader.skip(UInt8(ascii: " ")) {
             guard let h = reader.digits(2), reader.skip(UInt8(ascii: ":")), let m = reader.digits(2),
                 h < 24, m < 60
-            else { return nil }
+            else { return .failure(.notADate) }
             hour = h
             minute = m
             if reader.skip(UInt8(ascii: ":")) {
-                guard let s = reader.digits(2), s < 60 else { return nil }
+                guard let s = reader.digits(2), s < 60 else { return .failure(.notADate) }
                 second = s
                 if reader.skip(UInt8(ascii: ".")) {
                     var scale = 100
                     var count = 0
+                    var finer = false
                     while let digit = reader.digit() {
-                        millis += digit * scale
+                        if count < 3 { millis += digit * scale } else if digit != 0 { finer = true }
                         scale /= 10
                         count += 1
                     }
-                    if count == 0 { return nil }
+                    if count == 0 { return .failure(.notADate) }
+                    if finer { return .failure(.finerThanMilliseconds) }
                 }
             }
             if reader.skip(UInt8(ascii: "Z")) || reader.skip(UInt8(ascii: "z")) {
             } else if let sign = reader.sign() {
-                guard let oh = reader.digits(2), oh < 24 else { return nil }
+                guard let oh = reader.digits(2), oh < 24 else { return .failure(.notADate) }
                 _ = reader.skip(UInt8(ascii: ":"))
                 let om = reader.digits(2) ?? 0
-                guard om < 60 else { return nil }
+                guard om < 60 else { return .failure(.notADate) }
                 offsetMinutes = sign * (oh * 60 + om)
             }
         }
-        guard reader.atEnd else { return nil }
+        guard reader.atEnd else { return .failure(.notADate) }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + (minute - offsetMinutes) * 60 + second)
-        return DateTimeValue(epochMilliseconds: seconds * 1000 + Int64(millis))
+        let value = DateTimeValue(epochMilliseconds: seconds * 1000 + Int64(millis))
+        // An offset can carry 0000-01-01 or 9999-12-31 across the edge of the stored form.
+        guard value.isStorable else { return .failure(.outOfRange) }
+        return .success(value)
     }
+
+    /// The first and last instants the fixed-width stored form can hold.
+    static let storableMilliseconds: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    var isStorable: Bool { Self.storableMilliseconds.contains(epochMilliseconds) }
 
     /// `2024-05-01 12:30:00.000`
     public var dateTimeText: String {

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A JSON number read exactly from its decimal text, to decide without rounding whether it
+/// fits an integer, a double, or a count of milliseconds.
+///
+///     "9007199254740993.0" → digits 9007199254740993, exponent 0 → Int64 9007199254740993
+///     "1e-400"             → digits 1, exponent -400          → no Int64; Double underflows
+struct ExactNumber: Equatable {
+    var negative: Bool
+    /// The significant digits, without leading or trailing zeros; empty for zero.
+    var digits: [UInt8]
+    /// The value is `digits × 10^exponent`.
+    var exponent: Int
+
+    /// Exponents beyond this are saturated: they are far outside every range jsonsql stores.
+    private static let exponentLimit = 1_000_000
+
+    /// Reads JSON number syntax (`-?int(.frac)?([eE][+-]?digits)?`); nil for anything else.
+    init?<Bytes: Collection<UInt8>>(_ text: Bytes) {
+        var i = text.startIndex
+        func at(_ c: Character) -> Bool { i < text.endIndex && text[i] == UInt8(ascii: c.unicodeScalars.first!) }
+        func isDigit() -> Bool { i < text.endIndex && text[i] >= 48 && text[i] <= 57 }
+        negative = at("-")
+        if negative { i = text.index(after: i) }
+        guard isDigit() else { return nil }
+        if text[i] == 48 {
+            i = text.index(after: i)
+            if isDigit() { return nil }
+        }
+        var all: [UInt8] = []
+        var pointShift = 0
+        while isDigit() {
+            all.append(text[i] - 48)
+            i = text.index(after: i)
+        }
+        if at(".") {
+            i = text.index(after: i)
+            guard isDigit() else { return nil }
+            while isDigit() {
+                all.append(text[i] - 48)
+                pointShift -= 1
+                i = text.index(after: i)
+            }
+        }
+        var written = 0
+        if at("e") || at("E") {
+            i = text.index(after: i)
+            var sign = 1
+            if at("+") { i = text.index(after: i) } else if at("-") {
+                sign = -1
+                i = text.index(after: i)
+            }
+            guard isDigit() else { return nil }
+            while isDigit() {
+                written = min(written * 10 + Int(text[i] - 48), Self.exponentLimit)
+                i = text.index(after: i)
+            }
+            written *= sign
+        }
+        guard i == text.endIndex else { return nil }
+        let first = all.firstIndex { $0 != 0 } ?? all.endIndex
+        let last = all.lastIndex { $0 != 0 }.map { $0 + 1 } ?? first
+        digits = Array(all[first..<last])
+        exponent = digits.isEmpty ? 0 : pointShift + (all.count - last) + written
+    }
+
+    init?(_ text: String) {
+        self.init(Array(text.utf8))
+    }
+
+    var isZero: Bool { digits.isEmpty }
+
+    /// Whether the value is a whole number.
+    var isIntegral: Bool { exponent >= 0 }
+
+    /// The value as an Int64 when it is a whole number in range, else nil.
+    var int64: Int64? {
+        guard isIntegral, digits.count + exponent <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits + Array(repeating: 0, count: exponent) {
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (plus, o2) = times.addingReportingOverflow(UInt64(digit))
+            if o1 || o2 { return nil }
+            magnitude = plus
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return Int64(truncatingIfNeeded: 0 &- magnitude)
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The nearest double, or nil when the number is beyond a double's range or so small
+    /// that it would become zero.
+    var double: Double? {
+        if isZero { return negative ? -0.0 : 0 }
+        // Far outside the double range: decide without building the text.
+        if digits.count + exponent > 400 || digits.count + exponent < -400 { return nil }
+        let text = (negative ? "-" : "") + String(decoding: digits.map { $0 + 48 }, as: UTF8.self) + "e\(exponent)"
+        guard let value = Double(text), value.isFinite, value != 0 else { return nil }
+        return value
+    }
+
+    /// Whether the double is this very number (every integer up to 2^53, and some beyond).
+    var isExactDouble: Bool {
+        guard let double, isIntegral else { return false }
+        if let int = int64 { return Double(exactly: int) != nil }
+        // Beyond Int64: compare the double's decimal digits with ours.
+        guard let back = ExactNumber(String(format: "%.0f", double)) else { return false }
+        return back == self
+    }
+
+    /// This number of seconds in whole milliseconds, or nil when it has a finer part or is
+    /// out of Int64 range.
+    var milliseconds: Int64? {
+        var shifted = self
+        if !shifted.isZero { shifted.exponent += 3 }
+        return shifted.int64
+    }
+
+    /// Why the number does not fit a double: for messages.
+    var doubleProblem: String {
+        digits.count + exponent > 0
+            ? "is beyond the range of a double (about 1.8e308)" : "is too small for a double and would become 0"
+    }
+}

@@ -1,0 +1,309 @@
+import Foundation
+import GRDB
+
+/// A value on its way into a column: from a JSON record, a command-line literal, or a value
+/// already stored in another column type.
+public enum InputValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A JSON number, as written: `7`, `7.0`, `1e400`, `123456789012345678901234`.
+    case number(String)
+    case string(String)
+    /// An object or array, as compact JSON text.
+    case container(String)
+    /// Bytes already stored in a blob or uuid column.
+    case blob(Data)
+
+    /// `a string "DE"`, `a number 1.5`: for messages.
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "a boolean \(value)"
+        case .number(let text): "a number \(text)"
+        case .string(let text): "a string \(Self.shortened(text).debugDescription)"
+        case .container(let json): (json.hasPrefix("[") ? "an array " : "an object ") + Self.shortened(json)
+        case .blob(let data): "a blob of \(data.count) bytes"
+        }
+    }
+
+    private static func shortened(_ text: String) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+}
+
+/// Why a value does not fit a column, phrased to follow the column's name.
+public struct ValueMismatch: Error, Sendable, Equatable {
+    /// `expects an integer`, `holds 64-bit integers (...)`.
+    public var expectation: String
+}
+
+/// The one place that decides how a value becomes a column's stored value, for insert,
+/// `--where`, update, defaults and `alter --type`. A value is stored exactly or refused.
+///
+///     integer   "9007199254740993.0" → 9007199254740993      "1e-400" → refused
+///     real      "1e400" → refused (no infinity)              "9007199254740993" → refused (not exact)
+///     json      "1e400" → '1e400' (its text, exactly)        "x" → '"x"'
+///     datetime  "9999-12-31T23:30:00-01:00" → refused (year 10000 in UTC)
+public enum ValueConversion {
+    /// What the value is for: storing, or comparing in `--where`, where a number meets any
+    /// number column as the number it is (`score > 10.5` on an integer column).
+    public enum Purpose: Sendable { case store, compare }
+
+    /// The stored form of `value` in a column of `type`.
+    ///
+    /// `textAffinity` says whether a json or numeric column keeps numbers as their text (as
+    /// jsonsql declares them, `JSON TEXT` and `NUMERIC TEXT`) or as SQLite numbers (a column
+    /// declared plain `JSON` or `NUMERIC`).
+    public static func stored(
+        _ value: InputValue, type: ColumnType, textAffinity: Bool = true, for purpose: Purpose = .store
+    ) throws(ValueMismatch) -> DatabaseValue {
+        if case .null = value { return .null }
+        if purpose == .compare, case .number(let text) = value, [.integer, .real, .numeric].contains(type) {
+            return try comparable(number: text)
+        }
+        switch type {
+        case .text:
+            guard case .string(let text) = value else { throw ValueMismatch(expectation: "expects a string") }
+            return text.databaseValue
+        case .integer:
+            guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects an integer") }
+            return try integer(text).databaseValue
+        case .real:
+            guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects a number") }
+            return try real(text).databaseValue
+        case .numeric:
+            guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects a number") }
+            return textAffinity ? text.databaseValue : try sqliteNumber(text)
+        case .boolean:
+            switch value {
+            case .bool(let flag): return (flag ? 1 : 0).databaseValue
+            default: throw ValueMismatch(expectation: "expects true or false")
+            }
+        case .date, .datetime:
+            let stamp = try dateTime(value, type: type)
+            return (type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
+        case .blob:
+            switch value {
+            case .blob(let data): return data.databaseValue
+            case .string(let text):
+                guard let data = Data(base64Encoded: text) else { throw ValueMismatch(expectation: "expects base64 text") }
+                return data.databaseValue
+            default: throw ValueMismatch(expectation: "expects base64 text")
+            }
+        case .uuid:
+            switch value {
+            case .blob(let data) where data.count == 16: return data.databaseValue
+            case .string(let text):
+                guard let bytes = UUIDValue.bytes(text) else { throw uuidMismatch }
+                return Data(bytes).databaseValue
+            default: throw uuidMismatch
+            }
+        case .json:
+            switch value {
+            case .null: return .null
+            case .bool(let flag): return (flag ? "true" : "false").databaseValue
+            case .number(let text):
+                if textAffinity {
+                    guard ExactNumber(text) != nil else { throw ValueMismatch(expectation: "expects a JSON number") }
+                    return text.databaseValue
+                }
+                return try sqliteNumber(text)
+            case .string(let text): return jsonString(text).databaseValue
+            case .container(let json): return json.databaseValue
+            case .blob: throw ValueMismatch(expectation: "holds JSON, not a blob")
+            }
+        case .any:
+            switch value {
+            case .null: return .null
+            case .bool(let flag): return (flag ? 1 : 0).databaseValue
+            case .number(let text): return try sqliteNumber(text)
+            case .string(let text), .container(let text): return text.databaseValue
+            case .blob(let data): return data.databaseValue
+            }
+        }
+    }
+
+    private static let uuidMismatch = ValueMismatch(expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+
+    /// A whole number that fits 64 bits, however it is written (`7`, `7.0`, `7e0`).
+    static func integer(_ text: String) throws(ValueMismatch) -> Int64 {
+        guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: "expects an integer") }
+        if let int = number.int64 { return int }
+        if !number.isIntegral { throw ValueMismatch(expectation: "expects an integer") }
+        throw ValueMismatch(
+            expectation:
+                "holds 64-bit integers (-9223372036854775808 to 9223372036854775807); keep larger ones in a numeric or json column, which stores them exactly"
+        )
+    }
+
+    /// A double: a fraction or exponent rounds to the nearest double, as a real column means;
+    /// an integer must be exact; no infinity and no nonzero number that would become 0.
+    static func real(_ text: String) throws(ValueMismatch) -> Double {
+        guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: "expects a number") }
+        guard let double = number.double else {
+            throw ValueMismatch(
+                expectation: "stores doubles, and \(text) \(number.doubleProblem); keep it in a numeric or json column")
+        }
+        if isIntegerSyntax(text) && !number.isExactDouble {
+            throw ValueMismatch(
+                expectation:
+                    "stores doubles, which hold integers exactly only up to 2^53; \(text) would change, so keep it in an integer, numeric or json column"
+            )
+        }
+        return double
+    }
+
+    /// A number as SQLite stores it in a column without text affinity: integers as 64-bit
+    /// integers, other numbers as doubles, and nothing that would change.
+    static func sqliteNumber(_ text: String) throws(ValueMismatch) -> DatabaseValue {
+        if isIntegerSyntax(text) {
+            guard let int = ExactNumber(text)?.int64 else {
+                throw ValueMismatch(
+                    expectation:
+                        "would round an integer beyond 64 bits to a double; a column declared JSON TEXT or NUMERIC TEXT keeps it exactly"
+                )
+            }
+            return int.databaseValue
+        }
+        return try real(text).databaseValue
+    }
+
+    /// A number to compare with: an Int64 when it is one, else a finite double.
+    static func comparable(number text: String) throws(ValueMismatch) -> DatabaseValue {
+        guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: "expects a number") }
+        if isIntegerSyntax(text), let int = number.int64 { return int.databaseValue }
+        guard let double = number.double else {
+            throw ValueMismatch(expectation: "compares numbers as doubles, and \(text) \(number.doubleProblem)")
+        }
+        return double.databaseValue
+    }
+
+    /// An instant from ISO-8601 text or unix seconds, exactly to the millisecond.
+    static func dateTime(_ value: InputValue, type: ColumnType) throws(ValueMismatch) -> DateTimeValue {
+        let example =
+            type == .date
+            ? "expects a date like 2024-05-01" : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds"
+        switch value {
+        case .string(let text):
+            switch DateTimeValue.parseExactly(text) {
+            case .success(let stamp): return stamp
+            case .failure(.notADate): throw ValueMismatch(expectation: example)
+            case .failure(.finerThanMilliseconds):
+                throw ValueMismatch(
+                    expectation: "keeps milliseconds, and \(text.debugDescription) is finer; keep it in a text column")
+            case .failure(.outOfRange):
+                throw ValueMismatch(expectation: "holds years 0000 to 9999 in UTC, and \(text.debugDescription) is outside them")
+            }
+        case .number(let text):
+            guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: example) }
+            guard number.isZero || number.exponent >= -3 else {
+                throw ValueMismatch(expectation: "keeps milliseconds, and \(text) seconds is not a whole number of them")
+            }
+            guard let millis = number.milliseconds, DateTimeValue.storableMilliseconds.contains(millis) else {
+                throw ValueMismatch(expectation: "holds years 0000 to 9999, and \(text) seconds is outside them")
+            }
+            return DateTimeValue(epochMilliseconds: millis)
+        default: throw ValueMismatch(expectation: example)
+        }
+    }
+
+    /// `a"b` → `"a\"b"`: a string as a json column stores it.
+    static func jsonString(_ text: String) -> String {
+        let out = OutputBuffer()
+        JSONEncoding.appendString(text, to: out)
+        return out.text
+    }
+
+    /// `42`, `-7`: no fraction and no exponent.
+    static func isIntegerSyntax(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+    }
+}
+
+extension InputValue {
+    /// A value already stored under `old`, read as input for a column of type `new`
+    /// (`alter --type`); nil when it cannot be read as one.
+    ///
+    /// Text in a json column, or becoming json, is read as JSON; text becoming a number or
+    /// boolean is read as a number or `true`/`false`; anything becoming text is its text.
+    init?(stored value: DatabaseValue, declaredAs old: ColumnType, becoming new: ColumnType) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let int):
+            // SQLite keeps booleans as 1 and 0.
+            if new == .text { self = .string(String(int)) } else if (old == .boolean || new == .boolean) && (int == 0 || int == 1) {
+                self = .bool(int == 1)
+            } else {
+                self = .number(String(int))
+            }
+        case .double(let double):
+            guard double.isFinite else { return nil }
+            self = new == .text ? .string("\(double)") : .number("\(double)")
+        case .blob(let data): self = .blob(data)
+        case .string(let text):
+            if new == .text {
+                self = .string(text)
+            } else if old == .json || new == .json {
+                guard let parsed = InputValue(json: text) else { return nil }
+                self = parsed
+            } else if old == .numeric || [.integer, .real, .numeric, .boolean].contains(new) {
+                if ExactNumber(text) != nil {
+                    self = .number(text)
+                } else if text == "true" || text == "false" {
+                    self = .bool(text == "true")
+                } else {
+                    self = .string(text)
+                }
+            } else {
+                self = .string(text)
+            }
+        }
+    }
+
+    /// One JSON value, or nil when the text is not one.
+    public init?(json text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(0x20)  // a trailing number needs a byte after it to be complete
+        let parsed: InputValue? = bytes.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            var scanner = JSONScanner(bytes: base, count: buffer.count)
+            var field = JSONField()
+            scanner.skipWhitespace()
+            do { try scanner.scanValue(into: &field) } catch { return nil }
+            scanner.skipWhitespace()
+            guard scanner.atEnd else { return nil }
+            var scratch: [UInt8] = []
+            return try? InputValue(field, bytes: base, scratch: &scratch)
+        }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    /// A field of a scanned record.
+    init(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8]) throws(ValueMismatch) {
+        func text(_ start: Int, _ end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+        }
+        switch field.kind {
+        case .null: self = .null
+        case .trueValue: self = .bool(true)
+        case .falseValue: self = .bool(false)
+        case .integer, .float, .bigInteger: self = .number(text(field.start, field.end))
+        case .string:
+            guard field.escaped else {
+                self = .string(text(field.start, field.end))
+                return
+            }
+            do {
+                try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
+            } catch {
+                throw ValueMismatch(expectation: "cannot hold this string (\(error))")
+            }
+            self = .string(String(decoding: scratch, as: UTF8.self))
+        case .object, .array:
+            var out: [UInt8] = []
+            JSONText.minify(bytes, field.start, field.end, into: &out)
+            self = .container(String(decoding: out, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// `ValueConversion` as a table: every column type against every kind of JSON value, at the
+/// limits of Int64, doubles and the datetime range.
+@Suite("value conversion")
+struct ValueConversionTests {
+    /// nil: refused.
+    typealias Case = (InputValue, ColumnType, DatabaseValue?)
+
+    static let int64Max = "9223372036854775807"
+    static let int64Min = "-9223372036854775808"
+
+    static let integerCases: [Case] = [
+        (.number("42"), .integer, 42.databaseValue),
+        (.number(int64Max), .integer, Int64.max.databaseValue),
+        (.number(int64Min), .integer, Int64.min.databaseValue),
+        (.number("9223372036854775808"), .integer, nil),
+        (.number("-9223372036854775809"), .integer, nil),
+        (.number("9007199254740993.0"), .integer, 9_007_199_254_740_993.databaseValue),
+        (.number("9007199254740993"), .integer, 9_007_199_254_740_993.databaseValue),
+        (.number("1.5e3"), .integer, 1500.databaseValue),
+        (.number("-0.0"), .integer, 0.databaseValue),
+        (.number("7.000"), .integer, 7.databaseValue),
+        (.number("9.223372036854775807e18"), .integer, Int64.max.databaseValue),
+        (.number("9.223372036854775808e18"), .integer, nil),
+        (.number("1e-400"), .integer, nil),
+        (.number("1e400"), .integer, nil),
+        (.number("1.5"), .integer, nil),
+        (.number("1e99999999999999999999"), .integer, nil),
+        (.string("42"), .integer, nil),
+        (.bool(true), .integer, nil),
+        (.container("[1]"), .integer, nil),
+        (.null, .integer, .null),
+    ]
+
+    static let realCases: [Case] = [
+        (.number("1.5"), .real, 1.5.databaseValue),
+        (.number("0.1"), .real, 0.1.databaseValue),
+        (.number("7"), .real, 7.0.databaseValue),
+        (.number("9007199254740992"), .real, 9_007_199_254_740_992.0.databaseValue),
+        (.number("9007199254740993"), .real, nil),
+        (.number("18446744073709551616"), .real, 18_446_744_073_709_551_616.0.databaseValue),
+        (.number("1.7976931348623157e308"), .real, Double.greatestFiniteMagnitude.databaseValue),
+        (.number("1.8e308"), .real, nil),
+        (.number("1e400"), .real, nil),
+        (.number("-1e400"), .real, nil),
+        (.number("5e-324"), .real, Double.leastNonzeroMagnitude.databaseValue),
+        (.number("2.2250738585072014e-308"), .real, Double.leastNormalMagnitude.databaseValue),
+        (.number("1e-400"), .real, nil),
+        (.number("0e-400"), .real, 0.0.databaseValue),
+        (.number("0"), .real, 0.0.databaseValue),
+        (.string("1.5"), .real, nil),
+        (.bool(false), .real, nil),
+    ]
+
+    static let textCases: [Case] = [
+        (.string("DE"), .text, "DE".databaseValue),
+        (.string("a\u{0}b"), .text, "a\u{0}b".databaseValue),
+        (.string(""), .text, "".databaseValue),
+        (.number("42"), .text, nil),
+        (.bool(true), .text, nil),
+        (.container("{}"), .text, nil),
+    ]
+
+    static let numericCases: [Case] = [
+        (.number("1.10"), .numeric, "1.10".databaseValue),
+        (.number("123456789012345678901234.5"), .numeric, "123456789012345678901234.5".databaseValue),
+        (.number("1e400"), .numeric, "1e400".databaseValue),
+        (.number("-0"), .numeric, "-0".databaseValue),
+        (.string("1.10"), .numeric, nil),
+    ]
+
+    static let booleanCases: [Case] = [
+        (.bool(true), .boolean, 1.databaseValue),
+        (.bool(false), .boolean, 0.databaseValue),
+        (.number("1"), .boolean, nil),
+        (.number("0"), .boolean, nil),
+        (.number("0.5"), .boolean, nil),
+        (.string("true"), .boolean, nil),
+    ]
+
+    static let dateCases: [Case] = [
+        (.string("2024-05-01T12:30:00Z"), .datetime, "2024-05-01 12:30:00.000".databaseValue),
+        (.string("2024-05-01T12:30:00.5+02:00"), .datetime, "2024-05-01 10:30:00.500".databaseValue),
+        (.string("2024-05-01T12:30:00.123000Z"), .datetime, "2024-05-01 12:30:00.123".databaseValue),
+        (.string("2024-05-01T12:30:00.1234Z"), .datetime, nil),
+        (.string("9999-12-31T23:59:59.999Z"), .datetime, "9999-12-31 23:59:59.999".databaseValue),
+        (.string("9999-12-31T23:30:00-01:00"), .datetime, nil),
+        (.string("0000-01-01T00:00:00Z"), .datetime, "0000-01-01 00:00:00.000".databaseValue),
+        (.string("0000-01-01T00:30:00+01:00"), .datetime, nil),
+        (.string("2023-02-29"), .datetime, nil),
+        (.number("0"), .datetime, "1970-01-01 00:00:00.000".databaseValue),
+        (.number("1714566600.25"), .datetime, "2024-05-01 12:30:00.250".databaseValue),
+        (.number("1714566600.0001"), .datetime, nil),
+        (.number("-62167219200"), .datetime, "0000-01-01 00:00:00.000".databaseValue),
+        (.number("-62167219200.001"), .datetime, nil),
+        (.number("253402300799.999"), .datetime, "9999-12-31 23:59:59.999".databaseValue),
+        (.number("253402300800"), .datetime, nil),
+        (.number("1e400"), .datetime, nil),
+        (.number("9223372036854775807"), .datetime, nil),
+        (.string("2024-05-01"), .date, "2024-05-01".databaseValue),
+        (.string("2024-05-01T23:30:00-01:00"), .date, "2024-05-02".databaseValue),
+        (.bool(true), .datetime, nil),
+    ]
+
+    static let otherCases: [Case] = [
+        (.string("aGk="), .blob, Data("hi".utf8).databaseValue),
+        (.string("not base64!"), .blob, nil),
+        (
+            .string("6ba7b810-9dad-11d1-80b4-00c04fd430c8"), .uuid,
+            Data(UUIDValue.bytes("6ba7b810-9dad-11d1-80b4-00c04fd430c8")!).databaseValue
+        ),
+        (.string("6ba7b810"), .uuid, nil),
+        (.blob(Data(count: 16)), .uuid, Data(count: 16).databaseValue),
+        (.blob(Data(count: 15)), .uuid, nil),
+        (.number("1e400"), .json, "1e400".databaseValue),
+        (.number("123456789012345678901234"), .json, "123456789012345678901234".databaseValue),
+        (.number("7.0"), .json, "7.0".databaseValue),
+        (.string("a\"b\u{0}"), .json, "\"a\\\"b\\u0000\"".databaseValue),
+        (.bool(true), .json, "true".databaseValue),
+        (.container("{\"a\":[1,2]}"), .json, "{\"a\":[1,2]}".databaseValue),
+        (.null, .json, .null),
+        (.number("1e400"), .any, nil),
+        (.number("123456789012345678901234"), .any, nil),
+        (.number("1.5"), .any, 1.5.databaseValue),
+        (.number("42"), .any, 42.databaseValue),
+        (.string("42"), .any, "42".databaseValue),
+    ]
+
+    @Test(
+        "stored form or refusal",
+        arguments: integerCases + realCases + textCases + numericCases + booleanCases + dateCases + otherCases)
+    func stored(input: InputValue, type: ColumnType, expected: DatabaseValue?) {
+        let result = try? ValueConversion.stored(input, type: type)
+        #expect(result == expected, "\(input) as \(type)")
+        // The exact storage class too: 7 and 7.0 are equal as DatabaseValues.
+        if let result, let expected {
+            #expect("\(result.storage)" == "\(expected.storage)", "\(input) as \(type)")
+        }
+    }
+
+    @Test("a column declared plain JSON or NUMERIC keeps only what SQLite numbers hold")
+    func numericAffinity() throws {
+        #expect(try ValueConversion.stored(.number("42"), type: .json, textAffinity: false) == 42.databaseValue)
+        #expect(try ValueConversion.stored(.number("1.5"), type: .numeric, textAffinity: false) == 1.5.databaseValue)
+        #expect(throws: ValueMismatch.self) {
+            try ValueConversion.stored(.number("123456789012345678901234"), type: .json, textAffinity: false)
+        }
+        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .numeric, textAffinity: false) }
+    }
+
+    @Test("comparing takes any number a double or Int64 holds, whatever the number column")
+    func comparing() throws {
+        #expect(try ValueConversion.stored(.number("10.5"), type: .integer, for: .compare) == 10.5.databaseValue)
+        #expect(try ValueConversion.stored(.number("10"), type: .real, for: .compare) == 10.databaseValue)
+        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .integer, for: .compare) }
+        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e-400"), type: .real, for: .compare) }
+    }
+
+    static let storedCases: [(DatabaseValue, ColumnType, ColumnType, InputValue)] = [
+            (42.databaseValue, ColumnType.integer, ColumnType.text, InputValue.string("42")),
+            (1.5.databaseValue, .real, .text, .string("1.5")),
+            ("42".databaseValue, .text, .integer, .number("42")),
+            ("true".databaseValue, .text, .boolean, .bool(true)),
+            (1.databaseValue, .boolean, .json, .bool(true)),
+            (0.databaseValue, .integer, .boolean, .bool(false)),
+            (2.databaseValue, .integer, .boolean, .number("2")),
+            ("{\"a\":1}".databaseValue, .text, .json, .container("{\"a\":1}")),
+            ("\"x\"".databaseValue, .json, .text, .string("\"x\"")),
+            ("\"x\"".databaseValue, .json, .uuid, .string("x")),
+        ]
+
+    @Test("values already stored, read for another type", arguments: storedCases)
+    func storedValues(value: DatabaseValue, old: ColumnType, new: ColumnType, input: InputValue) {
+        #expect(InputValue(stored: value, declaredAs: old, becoming: new) == input)
+    }
+
+    @Test("text that is not JSON cannot become json", arguments: ["not json", "", "{"])
+    func notJSON(text: String) {
+        #expect(InputValue(stored: text.databaseValue, declaredAs: .text, becoming: .json) == nil)
+        #expect(InputValue(stored: Double.infinity.databaseValue, declaredAs: .real, becoming: .json) == nil)
+    }
+
+    @Test(
+        "exact numbers",
+        arguments: [
+            ("0", "0", 0), ("-0.0", "0", 0), ("1.50", "15", -1), ("1500", "15", 2), ("1.5e3", "15", 2),
+            ("0.00120", "12", -4), ("1e-400", "1", -400), ("12E+2", "12", 2),
+        ])
+    func exactNumbers(text: String, digits: String, exponent: Int) throws {
+        let number = try #require(ExactNumber(text))
+        #expect(String(decoding: number.digits.map { $0 + 48 }, as: UTF8.self) == (digits == "0" ? "" : digits))
+        #expect(number.exponent == (digits == "0" ? 0 : exponent))
+    }
+
+    @Test("not JSON numbers", arguments: ["", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x10", "1 ", "NaN", "Infinity", "١"])
+    func notNumbers(text: String) {
+        #expect(ExactNumber(text) == nil)
+    }
+}
