@@ -48,7 +48,7 @@ extension Store {
         }
         let parameters = parameters.mapValues(Self.parameterValue)
         do {
-            return try queue.writeWithoutTransaction { db in
+            return try writeWithoutTransaction { db in
                 let statement: Statement
                 do {
                     statement = try db.makeStatement(sql: sql)
