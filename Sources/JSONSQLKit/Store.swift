@@ -49,7 +49,8 @@ public final class Store {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }
         if !exists && DraftDatabase.exists(path) {
-            throw JSONSQLError("\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
+            throw JSONSQLError(
+                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
         }
         var configuration = Configuration()
         // Reads still open read-write when they may: after a crash, the first connection that

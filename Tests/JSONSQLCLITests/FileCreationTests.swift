@@ -27,7 +27,10 @@ struct FileCreationTests {
         ("shell with a syntax error", ["shell", "db.sqlite"], "create table t(;\n"),
         ("shell with a failing insert", ["shell", "db.sqlite"], "insert t missing.json\n"),
         ("shell with a failing create-table", ["shell", "db.sqlite"], "create-table t x:bogus\n"),
-        ("shell whose write fails after a read", ["shell", "db.sqlite"], "select 1;\ncreate table t(x check (x > 0));\ninsert into t values (0);\n"),
+        (
+            "shell whose write fails after a read", ["shell", "db.sqlite"],
+            "select 1;\ncreate table t(x check (x > 0));\ninsert into t values (0);\n"
+        ),
     ]
 
     @Test("a command that fails leaves no file, journal or draft", arguments: failures.indices)
@@ -46,9 +49,11 @@ struct FileCreationTests {
         }
     }
 
-    @Test("a shell on a path that does not exist creates nothing until a write", arguments: [
-        ".quit\n", "", ".tables\n.schema\nselect 1 as one;\n", "select count(*) from sqlite_schema;\n.quit\n",
-    ])
+    @Test(
+        "a shell on a path that does not exist creates nothing until a write",
+        arguments: [
+            ".quit\n", "", ".tables\n.schema\nselect 1 as one;\n", "select count(*) from sqlite_schema;\n.quit\n",
+        ])
     func shellWithoutWrites(_ script: String) throws {
         let dir = try TemporaryDirectory()
         let result = try CLI.run(["shell", "TYPO.sqlite"], stdin: script, in: dir.url)
@@ -100,10 +105,12 @@ struct FileCreationTests {
         #expect(try Self.names(in: dir) == [])
     }
 
-    @Test("a read or write of an existing database on a missing path creates nothing", arguments: [
-        ["query", "db.sqlite", "t"], ["tables", "db.sqlite"], ["update", "db.sqlite", "t", "--set", "a=1", "--all"],
-        ["delete", "db.sqlite", "t", "--all"], ["index", "db.sqlite", "t", "a"], ["drop-table", "db.sqlite", "t"],
-    ])
+    @Test(
+        "a read or write of an existing database on a missing path creates nothing",
+        arguments: [
+            ["query", "db.sqlite", "t"], ["tables", "db.sqlite"], ["update", "db.sqlite", "t", "--set", "a=1", "--all"],
+            ["delete", "db.sqlite", "t", "--all"], ["index", "db.sqlite", "t", "a"], ["drop-table", "db.sqlite", "t"],
+        ])
     func existingOnly(_ arguments: [String]) throws {
         let dir = try TemporaryDirectory()
         let result = try CLI.run(arguments, in: dir.url)
@@ -199,9 +206,11 @@ struct FileCreationTests {
         #expect(shell.stdout == "{\"a\":1}\n", "\(shell.stderr)")
     }
 
-    @Test("--limit and --offset out of range are refused", arguments: [
-        ["--limit", "-1"], ["--offset", "-5"], ["--limit", "99999999999999999999"], ["--limit", "nan"], ["--offset", "1e3"],
-    ])
+    @Test(
+        "--limit and --offset out of range are refused",
+        arguments: [
+            ["--limit", "-1"], ["--offset", "-5"], ["--limit", "99999999999999999999"], ["--limit", "nan"], ["--offset", "1e3"],
+        ])
     func limitAndOffsetRefused(_ options: [String]) throws {
         let dir = try TemporaryDirectory()
         #expect(try CLI.run(["insert", "db.sqlite", "t"], stdin: #"{"a":1}"#, in: dir.url).status == 0)

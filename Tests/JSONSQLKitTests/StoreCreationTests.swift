@@ -10,9 +10,11 @@ struct StoreCreationTests {
         return url
     }
 
-    @Test("a busy timeout SQLite cannot take throws instead of trapping", arguments: [
-        Double.nan, .infinity, -.infinity, -1, 1e10, Store.maximumBusyTimeout + 1,
-    ])
+    @Test(
+        "a busy timeout SQLite cannot take throws instead of trapping",
+        arguments: [
+            Double.nan, .infinity, -.infinity, -1, 1e10, Store.maximumBusyTimeout + 1,
+        ])
     func busyTimeoutOutOfRange(_ seconds: Double) throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
