@@ -11,15 +11,21 @@ public final class Store {
         case read
         /// The file must exist.
         case write
-        /// The file is created when missing.
+        /// A missing file is created by the first write that succeeds (see `DraftDatabase`).
         case create
     }
 
     /// The oldest SQLite with the `->>` operator that every path renders to.
     public static let minimumSQLiteVersion: Int32 = 3_038_000
 
+    /// The longest busy timeout, in seconds: SQLite takes it in milliseconds as a 32-bit integer.
+    public static let maximumBusyTimeout: TimeInterval = 2_147_483
+
     public let path: String
-    let queue: DatabaseQueue
+    private let configuration: Configuration
+    private var queue: DatabaseQueue
+    /// While no file is at `path`: where the new database is built until its first write.
+    private var draft: DraftDatabase?
 
     /// Configures SQLite once, before its first connection.
     private static let configured: Void = {
@@ -33,11 +39,18 @@ public final class Store {
             throw JSONSQLError(
                 "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
         }
+        guard busyTimeout >= 0 && busyTimeout <= Self.maximumBusyTimeout else {
+            throw JSONSQLError("the busy timeout must be from 0 to \(Int(Self.maximumBusyTimeout)) seconds, not \(busyTimeout)")
+        }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory, not a database file") }
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
+        }
+        if !exists && DraftDatabase.exists(path) {
+            throw JSONSQLError(
+                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
         }
         var configuration = Configuration()
         // Reads still open read-write when they may: after a crash, the first connection that
@@ -47,22 +60,93 @@ public final class Store {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "jsonsql"
         self.path = path
+        self.configuration = configuration
+        if exists {
+            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
+        } else {
+            let draft = try DraftDatabase(for: path)
+            do {
+                queue = try Self.connect(draft.path, configuration: configuration, reportedAs: path)
+            } catch {
+                draft.discard()
+                throw error
+            }
+            self.draft = draft
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection; a new database that nothing was written to leaves no file behind.
+    public func close() {
+        try? queue.close()
+        draft?.discard()
+        draft = nil
+    }
+
+    /// Whether the database file exists: false while a new database waits for its first write.
+    public var fileExists: Bool { draft == nil }
+
+    /// Opens a connection and reads the schema, which proves the file is a database.
+    private static func connect(_ file: String, configuration: Configuration, reportedAs path: String) throws -> DatabaseQueue {
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            // Reading the schema proves the file is a database before any command relies on it.
+            let queue = try DatabaseQueue(path: file, configuration: configuration)
             _ = try queue.read { db in try db.schemaVersion() }
+            return queue
         } catch {
-            throw Self.translate(error, path: path)
+            throw translate(error, path: path)
+        }
+    }
+
+    /// Runs work on the connection: every database operation goes through here, so that a new
+    /// database moves into place after the first work that wrote to it.
+    private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
+        if let draft, DraftDatabase.exists(path), !draft.hasContent {
+            // Created meanwhile, by a command in the shell or by another process: use it.
+            try reconnect()
+        }
+        let result = try work(queue)
+        if let draft, draft.hasContent {
+            try queue.close()
+            self.draft = nil
+            do {
+                try draft.publish()
+            } catch {
+                draft.discard()
+                try? reconnect()
+                throw error
+            }
+            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
+        }
+        return result
+    }
+
+    /// Drops the draft and opens the file at `path`, or a new draft when there is none.
+    private func reconnect() throws {
+        close()
+        if DraftDatabase.exists(path) {
+            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
+        } else {
+            let draft = try DraftDatabase(for: path)
+            queue = try Self.connect(draft.path, configuration: configuration, reportedAs: path)
+            self.draft = draft
         }
     }
 
     /// Runs database work, turning SQLite errors into readable ones.
     func read<T>(_ work: (Database) throws -> T) throws -> T {
         do {
-            return try queue.read(work)
+            return try withConnection { queue in try queue.read(work) }
         } catch {
             throw Self.translate(error, path: path)
         }
+    }
+
+    /// Runs database work outside a transaction; the caller translates errors.
+    func writeWithoutTransaction<T>(_ work: (Database) throws -> T) throws -> T {
+        try withConnection { queue in try queue.writeWithoutTransaction(work) }
     }
 
     /// Runs database work in one transaction that takes the write lock at once.
@@ -71,7 +155,7 @@ public final class Store {
     /// counts) and leaves nothing behind, which is what `--dry-run` needs.
     func write<T>(commit: Bool = true, _ work: (Database) throws -> T) throws -> T {
         do {
-            return try queue.writeWithoutTransaction { db in
+            return try writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try work(db)

@@ -52,7 +52,6 @@ struct Insert: ParsableCommand {
     }
 
     func run() throws {
-        let existed = FileManager.default.fileExists(atPath: db.database)
         Interrupts.install()
         let store = try db.open(.create)
         do {
@@ -73,8 +72,6 @@ struct Insert: ParsableCommand {
             if !result.addedColumns.isEmpty { message += "; added columns \(result.addedColumns.joined(separator: ", "))" }
             Diagnostics.print(message)
         } catch {
-            // A database file this command created holds nothing worth keeping.
-            if !existed { try? FileManager.default.removeItem(atPath: db.database) }
             if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was inserted") }
             throw error
         }

@@ -22,6 +22,14 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Seconds to wait while another process holds a lock on the database.")
     var timeout: Double = 60
 
+    func validate() throws {
+        // Also refuses nan, which fails every comparison.
+        guard timeout >= 0 && timeout <= Store.maximumBusyTimeout else {
+            throw ValidationError("--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)")
+        }
+    }
+
+    /// Opens the database; with `.create`, a missing file appears only when a write succeeds.
     func open(_ access: Store.Access) throws -> Store {
         try Store(path: database, access: access, busyTimeout: timeout)
     }

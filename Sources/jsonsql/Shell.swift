@@ -35,7 +35,10 @@ struct Shell: ParsableCommand {
     func run() throws {
         // Before the store opens, so that its connection stops on Ctrl-C too.
         Interruption.install()
+        // A missing file is created by the first command that writes, as the sqlite3 shell does:
+        // a typo in the path or a session of queries leaves nothing behind.
         let store = try db.open(.create)
+        defer { store.close() }
         let interactive = file == nil && isatty(STDIN_FILENO) != 0
         let session = ShellSession(
             store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
@@ -67,7 +70,7 @@ struct Shell: ParsableCommand {
         FileHandle.standardOutput.write(
             Data(
                 """
-                jsonsql \(jsonsqlVersion) shell on \(db.database)
+                jsonsql \(jsonsqlVersion) shell on \(db.database)\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
                 Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
 
                 """.utf8))

@@ -6,4 +6,8 @@
 /// Returns SQLite's result code; SQLITE_MISUSE once SQLite is already initialized.
 int jsonsql_sqlite_config_multithread(void);
 
+/// Renames `from` to `to` unless `to` exists, atomically: 0, or -1 with errno (EEXIST when `to`
+/// exists). Falls back to link(2) and unlink(2) where the file system has no exclusive rename.
+int jsonsql_rename_noreplace(const char *from, const char *to);
+
 #endif

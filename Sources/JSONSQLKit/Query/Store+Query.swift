@@ -48,7 +48,7 @@ extension Store {
         }
         let parameters = try parameters.mapValues { try Self.parameterValue($0) }
         do {
-            return try queue.writeWithoutTransaction { db in
+            return try writeWithoutTransaction { db in
                 let statement: Statement
                 do {
                     statement = try db.makeStatement(sql: sql)

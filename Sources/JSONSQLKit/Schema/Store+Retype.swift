@@ -11,7 +11,7 @@ extension Store {
     /// triggers, and check foreign keys before committing.
     public func retype(table name: String, columns changes: [(column: String, type: ColumnType)]) throws -> [String] {
         do {
-            return try queue.writeWithoutTransaction { db in
+            return try writeWithoutTransaction { db in
                 // Dropping the old table must not run ON DELETE actions in other tables.
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }

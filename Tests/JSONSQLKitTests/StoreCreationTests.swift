@@ -1,0 +1,46 @@
+import Foundation
+import JSONSQLKit
+import Testing
+
+@Suite("Store: creating files and busy timeouts")
+struct StoreCreationTests {
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test(
+        "a busy timeout SQLite cannot take throws instead of trapping",
+        arguments: [
+            Double.nan, .infinity, -.infinity, -1, 1e10, Store.maximumBusyTimeout + 1,
+        ])
+    func busyTimeoutOutOfRange(_ seconds: Double) throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: JSONSQLError.self) {
+            try Store(path: dir.appendingPathComponent("db.sqlite").path, access: .create, busyTimeout: seconds)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test("a created store makes its file at the first write, and none when closed before one")
+    func fileAtFirstWrite() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("db.sqlite").path
+        let store = try Store(path: path, access: .create, busyTimeout: Store.maximumBusyTimeout)
+        #expect(!store.fileExists)
+        #expect(try store.tableNames() == [])
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try store.run(sql: "CREATE TABLE t(x)", parameters: [:], format: .json, to: OutputBuffer())
+        #expect(store.fileExists)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["db.sqlite"])
+        #expect(try store.tableNames() == ["t"])
+
+        let unused = try Store(path: dir.appendingPathComponent("other.sqlite").path, access: .create)
+        #expect(try unused.tableNames() == [])
+        unused.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["db.sqlite"])
+    }
+}
