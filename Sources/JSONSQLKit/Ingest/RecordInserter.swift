@@ -117,6 +117,10 @@ final class RecordInserter {
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
             var message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            // A row longer than the limit, though each value fits, is the record's fault too.
+            if code == SQLITE_TOOBIG {
+                throw fail("the row is longer than SQLite's limit of \(maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
+            }
             // Only a constraint is the record's fault; a full disk or a lock is the database's.
             guard code & 0xFF == SQLITE_CONSTRAINT else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
