@@ -68,11 +68,13 @@ public enum SQLTokenizer {
                 i += 1
                 while i < n && bytes[i] != UInt8(ascii: "]") { i += 1 }
                 if i < n { i += 1 } else { kind = .illegal }
-            case UInt8(ascii: "x"), UInt8(ascii: "X") where at(i + 1) == UInt8(ascii: "'"):
+            case _ where c | 0x20 == UInt8(ascii: "x") && at(i + 1) == UInt8(ascii: "'"):
                 i += 1
                 kind = skipQuoted(bytes, &i, close: UInt8(ascii: "'")) ? .blob : .illegal
-                let digits = bytes[(start + 2)..<max(start + 2, i - 1)]
-                if kind == .blob && (digits.count % 2 != 0 || !digits.allSatisfy(isHexDigit)) { kind = .illegal }
+                if kind == .blob {
+                    let digits = bytes[(start + 2)..<(i - 1)]
+                    if digits.count % 2 != 0 || !digits.allSatisfy(isHexDigit) { kind = .illegal }
+                }
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 kind = skipNumber(bytes, &i) ? .number : .illegal
             case UInt8(ascii: ".") where isDigit(at(i + 1)):
