@@ -111,11 +111,3 @@ struct SQLTokens {
         String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
-
-extension Array where Element == String {
-    /// Whether `part` occurs in this array as a run of consecutive elements.
-    func containsRun(_ part: [String]) -> Bool {
-        guard !part.isEmpty, part.count <= count else { return part.isEmpty }
-        return (0...(count - part.count)).contains { self[$0..<($0 + part.count)].elementsEqual(part) }
-    }
-}
