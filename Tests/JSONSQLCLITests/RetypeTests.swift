@@ -230,4 +230,32 @@ struct ForeignSQLTextTests {
         let indexes = try CLI.run(["indexes", db, "other", "--format", "jsonl"]).stdout
         #expect(indexes == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\""}"# + "\n")
     }
+
+    @Test(
+        "check=SQL must be one expression: it cannot close its CHECK, end the statement or comment out the rest",
+        arguments: [
+            ("score > 0) , evil INTEGER, CHECK (1", "a ) closes a ( it did not open"),
+            ("score > 0 -- positive", "a comment would hide the rest of the statement"),
+            ("score > 0 /* open", "a comment would hide the rest of the statement"),
+            ("score = 'x", "'x is not SQL (an unterminated string or name?)"),
+            ("(score > 0", "a ( is not closed"),
+            ("score > 0; DROP TABLE t", "it has a ;"),
+        ])
+    func checkText(check: String, problem: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("k.sqlite")
+        for command in [["create-table", db, "t", "id:integer:pk"], ["alter", db, "t", "--add"]] {
+            let result = try CLI.run(command + ["score:integer:check=\(check)"])
+            #expect(result.status == 1)
+            #expect(
+                result.stderr
+                    == "Error: check=\(check) on column 'score' is not one SQL expression: \(problem); write one condition, e.g. check=score >= 0\n"
+            )
+            if command[0] == "create-table" { try CLI.run(command) }
+        }
+        #expect(try RetypeTests.sqlite(db, "SELECT group_concat(name) FROM pragma_table_xinfo('t');") == "id")
+        // Parentheses, strings and closed comments inside one expression are fine.
+        let fine = try CLI.run(["alter", db, "t", "--add", "code:text:check=code IN ('a)', 'b--') /* two */"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
 }

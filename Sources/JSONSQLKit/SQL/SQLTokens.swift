@@ -107,6 +107,29 @@ struct SQLTokens {
         return (open + 1)..<close
     }
 
+    /// Why this text cannot stand alone inside `CHECK (...)`, or nil when it can: it must not
+    /// close the parenthesis around it, end the statement, or comment out what follows.
+    var problemAsExpression: String? {
+        let all = SQLTokenizer.tokens(utf8: bytes)
+        var depth = 0
+        for token in all {
+            let text = text(bytes: token.range)
+            switch token.kind {
+            case .illegal: return "\(text) is not SQL (an unterminated string or name?)"
+            case .comment where text.hasPrefix("--") || !text.hasSuffix("*/") || text.count < 4:
+                return "a comment would hide the rest of the statement"
+            case .symbol where text == ";": return "it has a ;"
+            case .symbol where text == "(": depth += 1
+            case .symbol where text == ")":
+                depth -= 1
+                if depth < 0 { return "a ) closes a ( it did not open" }
+            default: break
+            }
+        }
+        if depth > 0 { return "a ( is not closed" }
+        return tokens.isEmpty ? "it is empty" : nil
+    }
+
     static func foldASCII(_ text: String) -> String {
         String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
