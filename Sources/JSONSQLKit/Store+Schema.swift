@@ -89,27 +89,8 @@ extension Store {
     }
 }
 
-/// The text between the parentheses of `CREATE INDEX ... ON t(...)`, quotes respected.
+/// The text between the parentheses of `CREATE INDEX ... ON t (...)`, as written.
 func indexedExpressions(_ sql: String) -> String? {
-    let chars = Array(sql)
-    var depth = 0
-    var start: Int?
-    var quote: Character?
-    for (i, c) in chars.enumerated() {
-        if let q = quote {
-            if c == q { quote = nil }
-            continue
-        }
-        switch c {
-        case "'", "\"", "`": quote = c
-        case "(":
-            if depth == 0 { start = i + 1 }
-            depth += 1
-        case ")":
-            depth -= 1
-            if depth == 0, let s = start { return String(chars[s..<i]).trimmingCharacters(in: .whitespaces) }
-        default: break
-        }
-    }
-    return nil
+    let text = SQLTokens(sql)
+    return text.indexedList.map { text.text(tokens: $0) }
 }

@@ -76,9 +76,9 @@ public struct FilterSQL {
         // bound value with the index's literal only outside lists (`IN (?, ?)` never matches
         // `IN ('a', 'b')`). So a condition that a partial index holds is written the way the
         // index writes it, with its values as literals from the same audited helper.
-        if !inlineValues, !table.partialIndexSQL.isEmpty,
+        if !inlineValues, !table.partialIndexConditions.isEmpty,
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
-            table.partialIndexSQL.contains(where: { $0.contains(inline) })
+            table.partialIndexesHold(inline)
         {
             return inline
         }

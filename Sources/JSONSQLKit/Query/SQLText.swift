@@ -20,18 +20,18 @@ public enum SQLText {
     /// Text after the last complete statement is returned as the last element when it holds
     /// more than whitespace; statements that are only `;` are left out.
     public static func statements(in sql: String) -> [String] {
+        let bytes = Array(sql.utf8)
         var statements: [String] = []
-        var start = sql.startIndex
-        var index = sql.startIndex
-        while index < sql.endIndex {
-            let next = sql.index(after: index)
-            if sql[index] == ";" && isComplete(String(sql[start..<next])) {
-                append(sql[start..<next], to: &statements)
-                start = next
+        var start = 0
+        // Only a `;` token can end a statement; SQLite decides whether it does (trigger bodies).
+        for token in SQLTokenizer.tokens(utf8: bytes) where token.kind == .symbol && bytes[token.range.lowerBound] == UInt8(ascii: ";") {
+            let text = String(decoding: bytes[start..<token.range.upperBound], as: UTF8.self)
+            if isComplete(text) {
+                append(Substring(text), to: &statements)
+                start = token.range.upperBound
             }
-            index = next
         }
-        append(sql[start...], to: &statements)
+        append(Substring(String(decoding: bytes[start...], as: UTF8.self)), to: &statements)
         return statements
     }
 
@@ -53,19 +53,8 @@ extension SQLText {
 
     /// The first word of a statement, lower-cased, after whitespace and comments.
     public static func firstKeyword(_ sql: String) -> String? {
-        var rest = Substring(sql)
-        while true {
-            rest = rest.drop(while: { $0.isWhitespace })
-            if rest.hasPrefix("--") {
-                rest = rest.drop(while: { $0 != "\n" })
-            } else if rest.hasPrefix("/*") {
-                guard let end = rest.range(of: "*/") else { return nil }
-                rest = rest[end.upperBound...]
-            } else {
-                break
-            }
-        }
-        let word = rest.prefix(while: { $0.isLetter || $0 == "_" })
-        return word.isEmpty ? nil : word.lowercased()
+        let text = SQLTokens(sql)
+        guard text.count > 0, text.tokens[0].kind == .word else { return nil }
+        return text.text(0).lowercased()
     }
 }

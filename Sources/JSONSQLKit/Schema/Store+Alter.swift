@@ -78,7 +78,6 @@ extension Store {
             throw JSONSQLError("\(prefix): it is part of the primary key; SQLite cannot change a table's primary key in place")
         }
         let lower = column.name.lowercased()
-        let quoted = SQLQuote.identifier(column.name).lowercased()
         for index in try Row.fetchAll(
             db,
             sql: """
@@ -92,8 +91,7 @@ extension Store {
                 db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL", arguments: [name]
             )
             .map { $0.lowercased() }
-            let sql = (index["sql"] as String?)?.lowercased() ?? ""
-            guard columns.contains(lower) || sql.contains(quoted) else { continue }
+            guard columns.contains(lower) || Self.indexMentions(index["sql"], column: column.name) else { continue }
             if origin == "c" {
                 throw JSONSQLError("\(prefix): index \(name) uses it; drop the index first (jsonsql drop-index DB \(name))")
             }
@@ -118,6 +116,18 @@ extension Store {
                     throw JSONSQLError("\(prefix): column \(row["source"] as String) of \(other) refers to it")
                 }
             }
+        }
+    }
+
+    /// Whether an index's expressions or `WHERE` name the column: a name token, in any quoting,
+    /// after the `(` of `ON t (`. Strings such as the path `'$.name'` do not count.
+    private static func indexMentions(_ sql: String?, column: String) -> Bool {
+        guard let sql else { return false }
+        let text = SQLTokens(sql)
+        guard let list = text.indexedList else { return false }
+        let name = SQLTokens.foldASCII(column)
+        return (list.lowerBound..<text.count).contains { i in
+            [.word, .quotedName].contains(text.tokens[i].kind) && SQLTokens.foldASCII(text.name(i)) == name
         }
     }
 

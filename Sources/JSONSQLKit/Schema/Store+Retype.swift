@@ -32,62 +32,110 @@ extension Store {
     {
         let table = try resolveTable(name, db: db, path: path)
         guard try tableNames(db).contains(table) else { throw JSONSQLError("\(table) is a view; only tables can change types") }
-        let info = try TableInfo(db: db, table: table)
         guard
-            var sql = try String.fetchOne(
+            let listed = try Row.fetchOne(
+                db, sql: "SELECT type, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table]),
+            let sql = try String.fetchOne(
                 db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table])
         else { throw JSONSQLError("no table \(table)") }
+        if (listed["type"] as String) != "table" {
+            throw JSONSQLError("\(table) is a virtual table; its module decides its columns, so their types cannot be changed")
+        }
+        let withoutRowid: Bool = listed["wr"]
+        let strict: Bool = listed["strict"]
+        let info = try TableInfo(db: db, table: table)
+        let create = try CreateTableText(sql)
+        // SQLite numbers columns in the order they are defined: the two must agree.
+        guard create.columns.map(create.columnName).map(SQLTokens.foldASCII) == info.columns.map({ SQLTokens.foldASCII($0.name) })
+        else {
+            throw JSONSQLError("cannot match the columns of \(table) to its CREATE TABLE statement; its types cannot be changed")
+        }
         var targets: [String: ColumnType] = [:]
+        var edits: [CreateTableText.Edit] = []
         for (column, type) in changes {
             let found = try info.requireColumn(column)
+            guard let position = info.columns.firstIndex(of: found) else { continue }
+            if targets[found.name] != nil { throw JSONSQLError("--type names \(found.name) more than once; give it one type") }
             if found.isGenerated {
                 throw JSONSQLError("\(found.name) is a generated column; change the column it is generated from")
             }
-            sql = try CreateTableText.retype(sql, column: found.name, from: found.type, to: type)
+            if strict && !TableSpec.strictTypes.contains(type) {
+                throw JSONSQLError(
+                    "cannot make \(found.name) \(type.withArticle) column: \(table) is STRICT, which cannot declare the type \(type.rawValue); use integer, real, text, blob or any"
+                )
+            }
+            edits += create.retype(
+                create.columns[position], declared: type.declaredType(strict: strict),
+                oldCheck: found.type.checkSQL(column: found.name), newCheck: type.checkSQL(column: found.name))
             targets[found.name] = type
         }
         registerConversion(db)
+        let names = Set(info.columns.map { SQLTokens.foldASCII($0.name) })
+        // The rowid under a name no column takes; nil for WITHOUT ROWID or when all are taken.
+        let rowid = withoutRowid ? nil : ["rowid", "_rowid_", "oid"].first { !names.contains($0) }
         // Check every value first, to name the row that does not fit.
         let quotedTable = SQLQuote.identifier(table)
+        let key = rowid.map { [$0] } ?? info.primaryKey.map(SQLQuote.identifier)
         for (column, type) in targets {
             let quoted = SQLQuote.identifier(column)
+            let keySQL = key.isEmpty ? "" : key.joined(separator: ", ") + ", "
             let bad = try Row.fetchOne(
                 db,
-                sql:
-                    "SELECT rowid AS row, \(quoted) AS value FROM \(quotedTable) WHERE jsonsql_fits(?, ?, \(quoted)) = 0 LIMIT 1",
+                sql: "SELECT \(keySQL)\(quoted) FROM \(quotedTable) WHERE jsonsql_fits(?, ?, \(quoted)) = 0 LIMIT 1",
                 arguments: [type.rawValue, info.columns.first { $0.name == column }!.type.rawValue])
             if let bad {
-                let value: DatabaseValue = bad["value"]
-                throw JSONSQLError(
-                    "cannot make \(column) \(type.withArticle) column: row \(bad["row"] as Int64) holds \(value.description), which does not fit"
-                )
+                let value: DatabaseValue = bad[key.count]
+                let row =
+                    rowid != nil
+                    ? "row \(bad[0] as DatabaseValue)"
+                    : key.isEmpty
+                        ? "a row"
+                        : "the row with "
+                            + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
+                            .joined(separator: ", ")
+                throw JSONSQLError("cannot make \(column) \(type.withArticle) column: \(row) holds \(value.description), which does not fit")
             }
         }
         let temporary = "jsonsql_retype_" + table
+        if try tableNames(db).contains(where: { SQLTokens.foldASCII($0) == SQLTokens.foldASCII(temporary) }) {
+            throw JSONSQLError("a table \(temporary) is in the way of rebuilding \(table); rename or drop it first")
+        }
         let indexesAndTriggers = try String.fetchAll(
             db, sql: "SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL",
             arguments: [table])
-        try db.execute(sql: try CreateTableText.renamed(sql, to: temporary))
+        let hasSequence = try db.tableExists("sqlite_sequence")
+        let sequence = hasSequence ? try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) : nil
+        try db.execute(sql: create.applying(edits + [create.rename(to: temporary)]))
         let copied = info.columns.filter { !$0.isGenerated }
-        let names = copied.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
-        let values = copied.map { column in
+        // The rowid goes first: when the new table has an INTEGER PRIMARY KEY, that column wins.
+        let columnNames = (rowid.map { [$0] } ?? []) + copied.map { SQLQuote.identifier($0.name) }
+        let values = (rowid.map { [$0] } ?? []) + copied.map { column in
             let quoted = SQLQuote.identifier(column.name)
             guard let type = targets[column.name] else { return quoted }
             return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(SQLQuote.literal(column.type.rawValue)), \(quoted))"
-        }.joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(SQLQuote.identifier(temporary)) (\(names)) SELECT \(values) FROM \(quotedTable)")
+        }
+        try db.execute(
+            sql: "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
+        )
         try db.execute(sql: "DROP TABLE \(quotedTable)")
         // The legacy rename leaves other schema objects as they are: they still name the table.
         try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         defer { try? db.execute(sql: "PRAGMA legacy_alter_table = OFF") }
         try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(temporary)) RENAME TO \(quotedTable)")
+        // AUTOINCREMENT goes on from where it was, not from the largest id left.
+        if let sequence {
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table, sequence])
+        }
         for statement in indexesAndTriggers { try db.execute(sql: statement) }
         if let violation = try Row.fetchOne(db, sql: "SELECT \"table\", rowid FROM pragma_foreign_key_check") {
             throw JSONSQLError(
                 "changing the types would break a foreign key: row \(violation["rowid"] as Int64? ?? 0) of \(violation["table"] as String)"
             )
         }
-        return targets.keys.sorted().map { "\($0) is now \(targets[$0]!.withArticle) column in \(table)" }
+        return targets.keys.sorted().compactMap { column in
+            targets[column].map { "\(column) is now \($0.withArticle) column in \(table)" }
+        }
     }
 
     /// `jsonsql_fits(new, old, value)` and `jsonsql_convert(new, old, value)`: whether a value
@@ -107,130 +155,5 @@ extension Store {
                 guard let converted = convert(values) else { throw JSONSQLError("a value does not fit") }
                 return converted
             })
-    }
-}
-
-/// Surgery on the text of a `CREATE TABLE` statement, quotes and comments respected.
-enum CreateTableText {
-    private struct Token {
-        var range: Range<String.Index>
-        var text: Substring
-    }
-
-    /// Splits SQL into tokens: quoted names and strings whole, punctuation on its own.
-    private static func tokens(_ sql: String) -> [Token] {
-        var tokens: [Token] = []
-        var i = sql.startIndex
-        while i < sql.endIndex {
-            let c = sql[i]
-            if c.isWhitespace {
-                i = sql.index(after: i)
-                continue
-            }
-            var end = sql.index(after: i)
-            if c == "'" || c == "\"" || c == "`" || c == "[" {
-                let close: Character = c == "[" ? "]" : c
-                while end < sql.endIndex {
-                    if sql[end] == close {
-                        let next = sql.index(after: end)
-                        // A doubled quote is part of the name or string.
-                        if close != "]" && next < sql.endIndex && sql[next] == close {
-                            end = sql.index(after: next)
-                            continue
-                        }
-                        end = next
-                        break
-                    }
-                    end = sql.index(after: end)
-                }
-            } else if c == "-" && end < sql.endIndex && sql[end] == "-" {
-                while end < sql.endIndex && sql[end] != "\n" { end = sql.index(after: end) }
-                i = end
-                continue
-            } else if c.isLetter || c.isNumber || c == "_" {
-                while end < sql.endIndex && (sql[end].isLetter || sql[end].isNumber || sql[end] == "_" || sql[end] == "$") {
-                    end = sql.index(after: end)
-                }
-            }
-            tokens.append(Token(range: i..<end, text: sql[i..<end]))
-            i = end
-        }
-        return tokens
-    }
-
-    private static func unquote(_ text: Substring) -> String {
-        guard let first = text.first, "\"`['".contains(first), text.count >= 2 else { return String(text) }
-        let close: Character = first == "[" ? "]" : first
-        return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\(close)\(close)", with: "\(close)")
-    }
-
-    /// The same statement creating a table of another name.
-    static func renamed(_ sql: String, to name: String) throws -> String {
-        guard let open = tokens(sql).first(where: { $0.text == "(" }) else {
-            throw JSONSQLError("the table was not created with a column list; its types cannot be changed")
-        }
-        return "CREATE TABLE \(SQLQuote.identifier(name)) " + sql[open.range.lowerBound...]
-    }
-
-    private static let constraintWords: Set<String> = [
-        "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "GENERATED", "AS",
-    ]
-
-    /// The statement with `column` declared as `type`, with jsonsql's CHECK for json and
-    /// boolean columns added for the new type and dropped for the old one.
-    static func retype(_ sql: String, column: String, from old: ColumnType, to type: ColumnType) throws -> String {
-        let all = tokens(sql)
-        guard let openIndex = all.firstIndex(where: { $0.text == "(" }) else {
-            throw JSONSQLError("the table was not created with a column list; its types cannot be changed")
-        }
-        // Find the column's definition among the top-level items of the column list.
-        var depth = 0
-        var itemStart = openIndex + 1
-        var index = openIndex + 1
-        while index < all.count {
-            let text = all[index].text
-            let endsItem = depth == 0 && (text == "," || text == ")")
-            if text == "(" { depth += 1 } else if text == ")" && depth > 0 { depth -= 1 }
-            if endsItem {
-                if itemStart < index, unquote(all[itemStart].text).lowercased() == column.lowercased() {
-                    return rewrite(sql, tokens: all, item: itemStart..<index, column: column, from: old, to: type)
-                }
-                if text == ")" { break }
-                itemStart = index + 1
-            }
-            index += 1
-        }
-        throw JSONSQLError("cannot find the definition of \(column) in the table's SQL")
-    }
-
-    private static func rewrite(
-        _ sql: String, tokens all: [Token], item: Range<Int>, column: String, from old: ColumnType, to type: ColumnType
-    )
-        -> String
-    {
-        // The type is the words (and a parenthesized size) after the name, up to a constraint.
-        var typeEnd = item.lowerBound + 1
-        var depth = 0
-        while typeEnd < item.upperBound {
-            let text = all[typeEnd].text
-            if depth == 0 && constraintWords.contains(text.uppercased()) { break }
-            if text == "(" { depth += 1 } else if text == ")" { depth -= 1 }
-            typeEnd += 1
-        }
-        let nameEnd = all[item.lowerBound].range.upperBound
-        let itemEnd = all[item.upperBound - 1].range.upperBound
-        var constraints = String(sql[(typeEnd < item.upperBound ? all[typeEnd].range.lowerBound : itemEnd)..<itemEnd])
-        let quoted = SQLQuote.identifier(column)
-        let checks: [ColumnType: String] = [
-            .json: "CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))", .boolean: "CHECK (\(quoted) IN (0, 1))",
-        ]
-        if let oldCheck = checks[old] { constraints = constraints.replacingOccurrences(of: oldCheck, with: "") }
-        if let newCheck = checks[type], !constraints.contains(newCheck) { constraints += " " + newCheck }
-        let declared = type.declaredType.isEmpty ? "" : " " + type.declaredType
-        let definition =
-            String(sql[all[item.lowerBound].range.lowerBound..<nameEnd]) + declared
-            + (constraints.trimmingCharacters(in: .whitespaces).isEmpty
-                ? "" : " " + constraints.trimmingCharacters(in: .whitespaces))
-        return String(sql[..<all[item.lowerBound].range.lowerBound]) + definition + String(sql[itemEnd...])
     }
 }

@@ -23,9 +23,9 @@ public struct ColumnInfo: Sendable, Equatable {
 public struct TableInfo: Sendable {
     public var name: String
     public var columns: [ColumnInfo]
-    /// The `CREATE INDEX` statements of the table's partial indexes, so that filters can spell
-    /// their conditions the way those indexes do (see `FilterSQL`).
-    var partialIndexSQL: [String] = []
+    /// The `WHERE` conditions of the table's partial indexes, as token keys (`SQLTokens.key`),
+    /// so that filters can spell their conditions the way those indexes do (see `FilterSQL`).
+    var partialIndexConditions: [[String]] = []
 
     init(name: String, columns: [ColumnInfo]) {
         self.name = name
@@ -44,12 +44,35 @@ public struct TableInfo: Sendable {
                 isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
-        partialIndexSQL = try String.fetchAll(
+        partialIndexConditions = try String.fetchAll(
             db,
             sql: """
                 SELECT m.sql FROM pragma_index_list(?) l JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
                 WHERE l.partial = 1 AND m.sql IS NOT NULL
-                """, arguments: [table])
+                """, arguments: [table]
+        ).compactMap { sql in
+            let text = SQLTokens(sql)
+            return text.indexCondition.map(text.keys)
+        }
+    }
+
+    /// Whether a partial index's condition holds `condition` as a whole term: the same tokens
+    /// (whatever the spacing, comments or quoting of names), between `(`, `)`, `AND`, `OR`
+    /// or the ends, so that `"score" > 10` is not found in `score > 100`.
+    func partialIndexesHold(_ condition: String) -> Bool {
+        let text = SQLTokens(condition)
+        let part = text.keys(0..<text.count)
+        let before: Set<String> = ["o (", "n and", "n or"]
+        let after: Set<String> = ["o )", "n and", "n or"]
+        return !part.isEmpty
+            && partialIndexConditions.contains { keys in
+                keys.count >= part.count
+                    && (0...(keys.count - part.count)).contains { start in
+                        let end = start + part.count
+                        return keys[start..<end].elementsEqual(part) && (start == 0 || before.contains(keys[start - 1]))
+                            && (end == keys.count || after.contains(keys[end]))
+                    }
+            }
     }
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).

@@ -134,9 +134,8 @@ extension ColumnSpec {
     ///     "team_id" INTEGER NOT NULL REFERENCES "team" ("id") ON DELETE CASCADE
     ///     "country" TEXT GENERATED ALWAYS AS ("address" ->> '$.country') VIRTUAL
     func definition(strict: Bool) -> String {
-        let quoted = SQLQuote.identifier(name)
-        var text = quoted
-        let declared = strict && type == .any ? "ANY" : type.declaredType
+        var text = SQLQuote.identifier(name)
+        let declared = type.declaredType(strict: strict)
         if !declared.isEmpty { text += " " + declared }
         if let generatedSQL { text += " GENERATED ALWAYS AS (\(generatedSQL)) VIRTUAL" }
         if notNull { text += " NOT NULL" }
@@ -144,13 +143,7 @@ extension ColumnSpec {
         if let defaultSQL { text += " DEFAULT " + defaultSQL }
         if let collation { text += " COLLATE " + collation.rawValue.uppercased() }
         // A generated column holds what the document holds; its type checks would reject rows.
-        if generated == nil {
-            switch type {
-            case .json: text += " CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))"
-            case .boolean: text += " CHECK (\(quoted) IN (0, 1))"
-            default: break
-            }
-        }
+        if generated == nil, let typeCheck = type.checkSQL(column: name) { text += " " + typeCheck }
         if let check { text += " CHECK (\(check))" }
         if let references { text += " " + references.sql }
         return text
@@ -172,5 +165,27 @@ extension ColumnSpec {
             )
         }
         generatedSQL = type == .json ? path.jsonSQL : path.valueSQL
+    }
+}
+
+extension ColumnType {
+    /// The type as declared in a table; a STRICT table declares `any` as `ANY` (and holds only
+    /// `TableSpec.strictTypes`).
+    func declaredType(strict: Bool) -> String {
+        strict && self == .any ? "ANY" : declaredType
+    }
+
+    /// The CHECK that jsonsql declares on a column of this type, which `alter --type` drops or
+    /// adds with the type.
+    ///
+    ///     CHECK ("address" IS NULL OR json_valid("address"))
+    ///     CHECK ("active" IN (0, 1))
+    func checkSQL(column: String) -> String? {
+        let quoted = SQLQuote.identifier(column)
+        switch self {
+        case .json: return "CHECK (\(quoted) IS NULL OR json_valid(\(quoted)))"
+        case .boolean: return "CHECK (\(quoted) IN (0, 1))"
+        default: return nil
+        }
     }
 }
