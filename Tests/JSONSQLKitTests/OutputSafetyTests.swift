@@ -27,10 +27,11 @@ struct OutputSafetyTests {
         #expect(TerminalText.escaped([0x41, 0xFF, 0x42, 0xE0, 0x80]) == "A\u{FFFD}B\u{FFFD}\u{FFFD}")
     }
 
-    private func jsonString(_ bytes: [UInt8]) -> String {
+    /// The JSON string for bytes; nil when the output itself is not UTF-8 (`text` would hide that).
+    private func jsonString(_ bytes: [UInt8]) -> String? {
         let out = OutputBuffer()
         bytes.withUnsafeBufferPointer { JSONEncoding.appendString($0, to: out) }
-        return out.text
+        return String(validating: out.bytes, as: UTF8.self)
     }
 
     @Test("JSON strings escape every control character and U+2028/U+2029")
@@ -57,8 +58,7 @@ struct OutputSafetyTests {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<2000).map { _ in (0..<Int.random(in: 0...12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
         for bytes in samples + random {
-            let json = jsonString(bytes)
-            #expect(String(validating: Array(json.utf8), as: UTF8.self) != nil)
+            let json = try #require(jsonString(bytes), "\(bytes)")
             let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) as? String
             #expect(decoded == String(decoding: bytes, as: UTF8.self), "\(bytes)")
         }
