@@ -32,7 +32,13 @@ public enum SQLQuote {
 
     /// A word for a shell command line in a message: as it is when it is plain, else in single quotes.
     static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "-_./,:=+@%".unicodeScalars.contains($0)) }
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+                        || "-_./,:=+@%".unicodeScalars.contains($0))
+            }
         if plain { return text }
         var out = String.UnicodeScalarView()
         out.append("'")

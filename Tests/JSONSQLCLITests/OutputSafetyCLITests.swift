@@ -78,7 +78,8 @@ struct OutputSafetyCLITests {
         let result = try CLI.run(["query", db, "--format", "csv", "--order-by", "id"])
         #expect(result.status == 0)
         let records = try Self.parseCSV(result.stdout)
-        #expect(records.map { $0.map(\.0) } == [["id", "v"]] + Self.values.enumerated().map { [String($0 + 1), $1] } + [["99", ""]])
+        #expect(
+            records.map { $0.map(\.0) } == [["id", "v"]] + Self.values.enumerated().map { [String($0 + 1), $1] } + [["99", ""]])
         // The empty string is quoted, NULL is not.
         #expect(records[6][1].quoted && !records.last![1].quoted)
 
@@ -99,7 +100,9 @@ struct OutputSafetyCLITests {
     func csvHeader() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        let out = try CLI.run(["query", db, "--format", "csv", "--sql", "SELECT 1 AS \"a,b\", 2 AS \"say \"\"x\"\"\", 3 AS \"l\r\nf\", 4 AS \" s\""]).stdout
+        let out = try CLI.run([
+            "query", db, "--format", "csv", "--sql", "SELECT 1 AS \"a,b\", 2 AS \"say \"\"x\"\"\", 3 AS \"l\r\nf\", 4 AS \" s\"",
+        ]).stdout
         #expect(out == "\"a,b\",\"say \"\"x\"\"\",\"l\r\nf\",\" s\"\r\n1,2,3,4\r\n")
     }
 
@@ -122,7 +125,8 @@ struct OutputSafetyCLITests {
 
                 """, "\(out)")
         // Column names too.
-        let header = try CLI.run(["query", db, "--format", "table", "--sql", "SELECT 1 AS \"日本\", 2 AS \"\u{1B}]0;x\u{7}\""]).stdout
+        let header = try CLI.run(["query", db, "--format", "table", "--sql", "SELECT 1 AS \"日本\", 2 AS \"\u{1B}]0;x\u{7}\""])
+            .stdout
         #expect(header == "日本  \\u001b]0;x\\u0007\n----  ----------------\n   1                 2\n")
     }
 
@@ -155,7 +159,10 @@ struct OutputSafetyCLITests {
         let db = try makeDatabase(dir)
         try CLI.run(["insert", db, "t"], stdin: #"{"id":200,"v":"\u007f\u0085\u2028\u2029"}"#)
         let out = try CLI.run(["query", db, "--format", "jsonl", "--select", "v"]).stdout
-        #expect(!out.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" })
+        #expect(
+            !out.unicodeScalars.contains {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+            })
         #expect(out.hasSuffix(#"{"v":"\u007f\u0085\u2028\u2029"}"# + "\n"))
     }
 
@@ -180,7 +187,9 @@ struct OutputSafetyCLITests {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
         #expect(try CLI.run(["query", db, "--sql", "SELECT ? AS a", "--param", "1=5"]).stdout == "[\n{\"a\":5}\n]\n")
-        let byName = try CLI.run(["query", db, "--sql", "SELECT v FROM t WHERE id = :id", "--param", "id=10", "--format", "jsonl"])
+        let byName = try CLI.run([
+            "query", db, "--sql", "SELECT v FROM t WHERE id = :id", "--param", "id=10", "--format", "jsonl",
+        ])
         #expect(byName.stdout == "{\"v\":\"日本語\"}\n")
         let unused = try CLI.run(["query", db, "--sql", "SELECT ? AS a", "--param", "x=5"])
         #expect(unused.status == 1)
@@ -190,6 +199,19 @@ struct OutputSafetyCLITests {
         let twice = try CLI.run(["query", db, "--sql", "SELECT :a", "--param", "a=1", "--param", "a=2"])
         #expect(twice.status == 64)
         #expect(twice.stderr.hasPrefix("Error: --param a is given twice; give it once\n"))
+    }
+
+    @Test("values with a NUL are bound whole: --where, --set and --param do not stop at it")
+    func nulValues() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"name":"a"} {"id":2,"name":"a\u0000b"}"#)
+        #expect(try CLI.run(["query", db, "--where", #"name = "a\u0000b""#, "--format", "jsonl", "--select", "id"]).stdout == "{\"id\":2}\n")
+        let deleted = try CLI.run(["delete", db, "--where", #"name = "a\u0000b""#])
+        #expect(deleted.stderr == "deleted 1 row from t\n")
+        #expect(try CLI.run(["update", db, "--where", "id = 1", "--set", #"name="x\u0000y""#]).status == 0)
+        let param = try CLI.run(["query", db, "--sql", "SELECT id, name, hex(:v) AS h FROM t", "--param", #"v="p\u0000q""#, "--format", "jsonl"])
+        #expect(param.stdout == "{\"id\":1,\"name\":\"x\\u0000y\",\"h\":\"700071\"}\n")
     }
 
     @Test("index and create-table say what they did when the name exists")

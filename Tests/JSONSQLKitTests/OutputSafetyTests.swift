@@ -45,7 +45,9 @@ struct OutputSafetyTests {
     @Test("JSON text keeps its shape and escapes DEL, C1 and U+2028 in its strings")
     func jsonTextEscapes() {
         let out = OutputBuffer()
-        Array("{\"a\u{85}\":[\"\u{2028}\",1,\"é\u{7F}\"]}".utf8).withUnsafeBufferPointer { JSONEncoding.appendJSONText($0, to: out) }
+        Array("{\"a\u{85}\":[\"\u{2028}\",1,\"é\u{7F}\"]}".utf8).withUnsafeBufferPointer {
+            JSONEncoding.appendJSONText($0, to: out)
+        }
         #expect(out.text == #"{"a\u0085":["\u2028",1,"é\u007f"]}"#)
     }
 
@@ -56,7 +58,9 @@ struct OutputSafetyTests {
             [0xC0, 0xAF], [0x80, 0xBF], [0xF0, 0x9F, 0x91, 0x8D, 0xFF],
         ]
         var generator = SystemRandomNumberGenerator()
-        let random = (0..<2000).map { _ in (0..<Int.random(in: 0...12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let random = (0..<2000).map { _ in
+            (0..<Int.random(in: 0...12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
         for bytes in samples + random {
             let json = try #require(jsonString(bytes), "\(bytes)")
             let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) as? String

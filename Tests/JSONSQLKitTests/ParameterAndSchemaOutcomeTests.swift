@@ -66,14 +66,20 @@ struct ParameterAndSchemaOutcomeTests {
             ("SELECT 1", ["1": "5"], "--param 1 is not used: the SQL has no parameters"),
             ("SELECT :a", ["b": "5"], "--param b is not used by the SQL; it uses :a"),
             ("SELECT ?", ["2": "5"], "--param 2 is out of range: the SQL has one parameter, number 1; it uses ?1"),
-            ("SELECT ?, ?", ["0": "5", "1": "1", "2": "2"], "--param 0 is out of range: the SQL's parameters are numbered 1 to 2; it uses ?1, ?2"),
+            (
+                "SELECT ?, ?", ["0": "5", "1": "1", "2": "2"],
+                "--param 0 is out of range: the SQL's parameters are numbered 1 to 2; it uses ?1, ?2"
+            ),
             ("SELECT ?3, ?", ["1": "5", "3": "1", "4": "1"], "--param 1 is not used by the SQL; it uses ?3, ?4"),
             ("SELECT ?, :a", [:], "the SQL needs a value for ?1, :a; add --param 1=VALUE --param a=VALUE"),
             ("SELECT ?5", [:], "the SQL needs a value for ?5; add --param 5=VALUE"),
             ("SELECT :a", ["1": "5"], "--param 1: parameter 1 is :a; give it as --param a=VALUE"),
             ("SELECT :a", ["a": "1", ":a": "2"], "--param :a and --param a both give a value for :a; give it once"),
             ("SELECT :a", ["$a": "1"], "--param $a is not used by the SQL; it uses :a"),
-            ("SELECT ?", ["99999999999": "1"], "--param 99999999999 is out of range: the SQL has one parameter, number 1; it uses ?1"),
+            (
+                "SELECT ?", ["99999999999": "1"],
+                "--param 99999999999 is out of range: the SQL has one parameter, number 1; it uses ?1"
+            ),
         ])
     func errors(sql: String, parameters: [String: String], message: String) throws {
         #expect(try Database().error(sql, parameters) == message)
@@ -117,7 +123,9 @@ struct ParameterAndSchemaOutcomeTests {
             #expect {
                 try db.store.createIndex(different)
             } throws: { error in
-                "\(error)".contains(#"an index named t_on_name already exists but is not the one asked for; it is CREATE INDEX "t_on_name" ON "t" ("name"), not CREATE "#)
+                "\(error)".contains(
+                    #"an index named t_on_name already exists but is not the one asked for; it is CREATE INDEX "t_on_name" ON "t" ("name"), not CREATE "#
+                )
             }
         }
         var onTable = spec
@@ -130,9 +138,11 @@ struct ParameterAndSchemaOutcomeTests {
     @Test("create-table --if-not-exists says whether the table it kept is the one given")
     func tableOutcomes() throws {
         let db = try Database()
-        let same = try TableSpec(name: "T", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "name:text")])
+        let same = try TableSpec(
+            name: "T", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "name:text")])
         #expect(try db.store.createTable(same, ifNotExists: true) == .existed("t"))
-        let other = try TableSpec(name: "t", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "x:text")])
+        let other = try TableSpec(
+            name: "t", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "x:text")])
         let outcome = try db.store.createTable(other, ifNotExists: true)
         #expect(
             outcome.message == """
@@ -142,6 +152,8 @@ struct ParameterAndSchemaOutcomeTests {
                   CREATE TABLE "t" ("id" INTEGER PRIMARY KEY, "x" TEXT)
                 """)
         #expect(throws: JSONSQLError.self) { try db.store.createTable(other) }
-        #expect(try db.store.createTable(try TableSpec(name: "u", columns: [try ColumnSpec(parsing: "a:text")]), ifNotExists: true) == .created("u"))
+        #expect(
+            try db.store.createTable(try TableSpec(name: "u", columns: [try ColumnSpec(parsing: "a:text")]), ifNotExists: true)
+                == .created("u"))
     }
 }

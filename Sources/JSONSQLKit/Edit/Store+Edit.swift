@@ -30,7 +30,7 @@ extension Store {
 
     private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
         do {
-            try db.execute(sql: query.sql, arguments: StatementArguments(query.arguments))
+            try SQLParameters.execute(query, db: db)
         } catch let error as DatabaseError
             where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed")
         {

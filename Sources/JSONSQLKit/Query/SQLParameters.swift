@@ -16,9 +16,14 @@ enum SQLParameters {
         case .double(let double): code = sqlite3_bind_double(handle, index, double)
         case .string(let string):
             var string = string
-            code = string.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress ?? UnsafePointer(""), Int32($0.count), transientBinding) }
+            code = string.withUTF8 {
+                sqlite3_bind_text(handle, index, $0.baseAddress ?? UnsafePointer(""), Int32($0.count), transientBinding)
+            }
         case .blob(let data):
-            code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), transientBinding) }
+            code = data.withUnsafeBytes {
+                sqlite3_bind_blob(
+                    handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), transientBinding)
+            }
         }
         guard code == SQLITE_OK else {
             throw JSONSQLError("cannot bind parameter \(index): \(String(cString: sqlite3_errstr(code)))")
@@ -32,6 +37,23 @@ enum SQLParameters {
             throw JSONSQLError("internal error: \(values.count) values for \(count) parameters")
         }
         for (i, value) in values.enumerated() { try bind(value, to: handle, at: Int32(i + 1)) }
+    }
+
+    /// Runs a statement that returns no rows (update, delete) with its values bound in full.
+    static func execute(_ query: SQLQuery, db: Database) throws {
+        let statement = try db.makeStatement(sql: query.sql)
+        let handle = statement.sqliteStatement
+        try bind(query.arguments, to: handle)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: query.sql)
+            }
+        }
     }
 
     /// One parameter of a statement: its number and how the SQL writes it.
@@ -65,7 +87,8 @@ enum SQLParameters {
         if !missing.isEmpty {
             let options = missing.map { "--param \($0.name.map { String($0.dropFirst()) } ?? String($0.index))=VALUE" }
             throw JSONSQLError(
-                "the SQL needs a value for \(missing.map(\.spelling).joined(separator: ", ")); add \(options.joined(separator: " "))")
+                "the SQL needs a value for \(missing.map(\.spelling).joined(separator: ", ")); add \(options.joined(separator: " "))"
+            )
         }
     }
 
@@ -103,7 +126,9 @@ enum SQLParameters {
     private static func usedSlots(_ handle: OpaquePointer, sql: String, db: Database) throws -> [Slot] {
         let count = sqlite3_bind_parameter_count(handle)
         guard count > 0 else { return [] }
-        let slots = (1...count).map { i in Slot(index: i, name: sqlite3_bind_parameter_name(handle, i).map { String(cString: $0) }) }
+        let slots = (1...count).map { i in
+            Slot(index: i, name: sqlite3_bind_parameter_name(handle, i).map { String(cString: $0) })
+        }
         guard slots.contains(where: { $0.name == nil }), slots.contains(where: { $0.name?.hasPrefix("?") ?? false }) else {
             return slots
         }

@@ -115,7 +115,8 @@ extension Store {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
             let detail = sqlite3_column_text(handle, 3).map { String(cString: $0) } ?? ""
             // Names in the plan come from the schema: shown escaped, like names in a table.
@@ -138,7 +139,8 @@ extension Store {
     }
 
     /// Binds the values a query built, or the `--param` values of user SQL.
-    private static func bind(_ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement, db: Database) throws {
+    private static func bind(_ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement, db: Database) throws
+    {
         if query.columns != nil || !query.arguments.isEmpty {
             try SQLParameters.bind(query.arguments, to: statement.sqliteStatement)
         } else {
@@ -155,10 +157,10 @@ extension Store {
         let columns = OutputColumn.uniquelyNamed(
             query.columns
                 ?? (0..<sqlite3_column_count(handle)).map { i in
-                let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
-                return OutputColumn(
-                    name: String(cString: sqlite3_column_name(handle, i)),
-                    kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
+                    let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
+                    return OutputColumn(
+                        name: String(cString: sqlite3_column_name(handle, i)),
+                        kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
                 })
         let writer = format.makeWriter(columns: columns, out: out)
         let row = SQLiteRow(statement: handle)

@@ -62,7 +62,8 @@ public struct IndexSpec: Sendable {
         // Tables, views and indexes share one namespace, and SQLite compares names ignoring case.
         guard
             let existing = try Row.fetchOne(
-                db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
+                db,
+                sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
                 arguments: [name])
         else {
             try db.execute(sql: try sql(table: info, name: name))
@@ -78,7 +79,8 @@ public struct IndexSpec: Sendable {
         let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
         guard ifNotExists else {
             throw JSONSQLError(
-                "an index named \(found) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name")
+                "an index named \(found) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name"
+            )
         }
         let wanted = try sql(table: info, name: found)
         guard stored == wanted else {
