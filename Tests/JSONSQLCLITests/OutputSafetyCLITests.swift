@@ -206,11 +206,15 @@ struct OutputSafetyCLITests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"name":"a"} {"id":2,"name":"a\u0000b"}"#)
-        #expect(try CLI.run(["query", db, "--where", #"name = "a\u0000b""#, "--format", "jsonl", "--select", "id"]).stdout == "{\"id\":2}\n")
+        #expect(
+            try CLI.run(["query", db, "--where", #"name = "a\u0000b""#, "--format", "jsonl", "--select", "id"]).stdout
+                == "{\"id\":2}\n")
         let deleted = try CLI.run(["delete", db, "--where", #"name = "a\u0000b""#])
         #expect(deleted.stderr == "deleted 1 row from t\n")
         #expect(try CLI.run(["update", db, "--where", "id = 1", "--set", #"name="x\u0000y""#]).status == 0)
-        let param = try CLI.run(["query", db, "--sql", "SELECT id, name, hex(:v) AS h FROM t", "--param", #"v="p\u0000q""#, "--format", "jsonl"])
+        let param = try CLI.run([
+            "query", db, "--sql", "SELECT id, name, hex(:v) AS h FROM t", "--param", #"v="p\u0000q""#, "--format", "jsonl",
+        ])
         #expect(param.stdout == "{\"id\":1,\"name\":\"x\\u0000y\",\"h\":\"700071\"}\n")
     }
 

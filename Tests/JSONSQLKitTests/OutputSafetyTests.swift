@@ -42,15 +42,6 @@ struct OutputSafetyTests {
         #expect(jsonString(Array("日本 👍🏽".utf8)) == "\"日本 👍🏽\"")
     }
 
-    @Test("JSON text keeps its shape and escapes DEL, C1 and U+2028 in its strings")
-    func jsonTextEscapes() {
-        let out = OutputBuffer()
-        Array("{\"a\u{85}\":[\"\u{2028}\",1,\"é\u{7F}\"]}".utf8).withUnsafeBufferPointer {
-            JSONEncoding.appendJSONText($0, to: out)
-        }
-        #expect(out.text == #"{"a\u0085":["\u2028",1,"é\u007f"]}"#)
-    }
-
     @Test("bytes that are not UTF-8 print as U+FFFD exactly where String(decoding:) puts them")
     func invalidUTF8() throws {
         let samples: [[UInt8]] = [

@@ -63,28 +63,17 @@ enum JSONEncoding {
 
     /// Appends `"text"` with the escapes JSON requires, and more: every control character
     /// (C0, DEL, C1) and U+2028/U+2029 are written as `\uXXXX`, and bytes that are not UTF-8
-    /// become U+FFFD, so the output is valid UTF-8 that cannot drive a terminal.
+    /// become U+FFFD, so the output is valid UTF-8 that cannot drive a terminal. (JSON text from
+    /// a json column is printed as stored, keeping its spelling; it is valid UTF-8 with no C0.)
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         out.append(UInt8(ascii: "\""))
-        appendEscaped(bytes, quoted: true, to: out)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends JSON text that `validate` accepted (so valid UTF-8, with no raw C0 in strings),
-    /// escaping DEL, C1 and U+2028/U+2029 inside its strings as `appendString` does.
-    static func appendJSONText(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
-        appendEscaped(bytes, quoted: false, to: out)
-    }
-
-    /// The escaping loop: runs of bytes that need nothing are copied whole. `quoted` also
-    /// escapes `"`, `\` and C0, as inside a string.
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quoted: Bool, to out: OutputBuffer) {
+        // Runs of bytes that need nothing are copied whole.
         var runStart = 0
         var i = 0
         let count = bytes.count
         while i < count {
             let byte = bytes[i]
-            if byte < 0x7F && (!quoted || byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")) {
+            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 i += 1
                 continue
             }
@@ -126,6 +115,7 @@ enum JSONEncoding {
             }
         }
         if runStart < count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        out.append(UInt8(ascii: "\""))
     }
 
     static func appendString(_ string: String, to out: OutputBuffer) {

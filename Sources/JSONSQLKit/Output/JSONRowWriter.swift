@@ -79,10 +79,10 @@ final class JSONRowWriter: RowWriter {
                 return
             }
             switch JSONEncoding.validate(text) {
-            case .compact: JSONEncoding.appendJSONText(text, to: out)
+            case .compact: out.append(text)
             case .spaced:
                 JSONText.minify(text.baseAddress!, 0, text.count, into: &scratch)
-                scratch.withUnsafeBufferPointer { JSONEncoding.appendJSONText($0, to: out) }
+                out.append(scratch)
             case .invalid:
                 // Text in a json column written by another tool that is not JSON: keep it as a string.
                 JSONEncoding.appendString(text, to: out)
