@@ -153,6 +153,21 @@ struct OutputSafetyCLITests {
         #expect(table.stdout == "v\n------\nA\u{FFFD}B\u{FFFD}\\n\n")
     }
 
+    @Test("--dates iso8601 rewrites only real stored datetimes; other text stays an escaped string")
+    func isoDates() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["create-table", db, "e", "id:integer:pk", "at:datetime"])
+        let insert = try CLI.run([
+            "query", db, "--sql", #"INSERT INTO e VALUES (1, '2024-05-01 12:30:00.000'), (2, '2024-"5-01 12:30:00.000')"#,
+        ])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let out = try CLI.run(["query", db, "--dates", "iso8601", "--format", "jsonl"])
+        #expect(
+            out.stdout == #"{"id":1,"at":"2024-05-01T12:30:00.000Z"}"# + "\n" + #"{"id":2,"at":"2024-\"5-01 12:30:00.000"}"#
+                + "\n")
+    }
+
     @Test("json output holds no raw control character, nor U+2028/U+2029")
     func jsonEscapes() throws {
         let dir = try TemporaryDirectory()
