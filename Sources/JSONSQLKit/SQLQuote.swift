@@ -9,12 +9,44 @@ import GRDB
 public enum SQLQuote {
     /// `player` → `"player"`, `a"b` → `"a""b"`.
     public static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        quoted(name, with: "\"")
     }
 
     /// `it's` → `'it''s'`.
     public static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        quoted(text, with: "'")
+    }
+
+    /// Doubles the quote by scalar: `replacingOccurrences` matches Characters, and a quote
+    /// followed by a combining mark (`"\u{301}`) is one Character that it would leave alone.
+    private static func quoted(_ text: String, with quote: Unicode.Scalar) -> String {
+        var out = String.UnicodeScalarView()
+        out.append(quote)
+        for scalar in text.unicodeScalars {
+            out.append(scalar)
+            if scalar == quote { out.append(quote) }
+        }
+        out.append(quote)
+        return String(out)
+    }
+
+    /// A word for a shell command line in a message: as it is when it is plain, else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+                        || "-_./,:=+@%".unicodeScalars.contains($0))
+            }
+        if plain { return text }
+        var out = String.UnicodeScalarView()
+        out.append("'")
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(scalar) }
+        }
+        out.append("'")
+        return String(out)
     }
 
     /// A value written into SQL text, for the one place SQLite forbids parameters: the `WHERE`
@@ -36,15 +68,6 @@ public enum SQLQuote {
         case .blob(let data):
             return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
         }
-    }
-
-    /// The placeholder and argument that bind `value` whole. SQLite cuts text bound through
-    /// GRDB at the first U+0000, so such text is bound as its bytes and cast back to text.
-    ///
-    ///     "a\u{0}b" → ("CAST(? AS TEXT)", X'610062'),  "ab" → ("?", "ab")
-    public static func placeholder(for value: DatabaseValue) -> (String, DatabaseValue) {
-        guard case .string(let text) = value.storage, text.utf8.contains(0) else { return ("?", value) }
-        return ("CAST(? AS TEXT)", Data(text.utf8).databaseValue)
     }
 
     /// Names reach SQL as quoted identifiers; a NUL byte is the one thing quoting cannot carry.

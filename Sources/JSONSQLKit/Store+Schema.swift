@@ -2,21 +2,31 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// Creates a table from a spec.
-    public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws {
+    /// Creates a table from a spec. With `ifNotExists`, an existing table of that name is kept
+    /// as it is, and the outcome says whether it is the table the spec describes.
+    @discardableResult
+    public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
         try write { db in
-            if !ifNotExists, let existing = try Self.tableNames(db).first(where: { $0.lowercased() == spec.name.lowercased() }) {
+            guard let existing = try Self.tableNames(db).first(where: { $0.lowercased() == spec.name.lowercased() }) else {
+                try spec.create(in: db, ifNotExists: false)
+                return .created(spec.name)
+            }
+            guard ifNotExists else {
                 throw JSONSQLError("table \(existing) already exists in \(path); add --if-not-exists to keep it")
             }
-            try spec.create(in: db, ifNotExists: ifNotExists)
+            let stored = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [existing])
+            var named = spec
+            named.name = existing
+            let wanted = named.sql(ifNotExists: false)
+            return stored == wanted ? .existed(existing) : .differs(existing, existing: stored ?? "", given: wanted)
         }
     }
 
-    /// Creates an index and returns its name.
+    /// Creates an index, or finds the same one there with `ifNotExists`.
     @discardableResult
-    public func createIndex(_ spec: IndexSpec) throws -> String {
+    public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         try write { db in
-            try spec.create(in: db, table: try TableInfo(db: db, table: spec.table))
+            try spec.create(in: db, table: try TableInfo(db: db, table: spec.table), database: path)
         }
     }
 
@@ -86,6 +96,25 @@ extension Store {
             function: DatabaseFunction("jsonsql_indexed", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).flatMap(indexedExpressions)
             })
+    }
+}
+
+/// What `create-table` did.
+public enum TableOutcome: Sendable, Equatable {
+    case created(String)
+    /// `--if-not-exists` found the table as the spec describes it (the same `CREATE TABLE`).
+    case existed(String)
+    /// `--if-not-exists` found a table of that name defined otherwise, and kept it.
+    case differs(String, existing: String, given: String)
+
+    /// What `create-table` prints on standard error; nothing when it created the table.
+    public var message: String? {
+        switch self {
+        case .created: nil
+        case .existed(let name): "table \(name) already exists; nothing changed"
+        case .differs(let name, let existing, let given):
+            "table \(name) already exists, defined otherwise; nothing changed. It is:\n  \(existing)\nnot:\n  \(given)"
+        }
     }
 }
 

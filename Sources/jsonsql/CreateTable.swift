@@ -49,7 +49,7 @@ struct CreateTable: ParsableCommand {
     )
     var strict = false
 
-    @Flag(help: "Do nothing when the table already exists.")
+    @Flag(help: "Keep a table of that name that exists, saying whether it is defined otherwise.")
     var ifNotExists = false
 
     func validate() throws {
@@ -65,7 +65,9 @@ struct CreateTable: ParsableCommand {
             name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
             primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
             withoutRowid: withoutRowid, strict: strict)
-        try db.open(.create).createTable(spec, ifNotExists: ifNotExists)
+        if let message = try db.open(.create).createTable(spec, ifNotExists: ifNotExists).message {
+            Diagnostics.print(message)
+        }
     }
 }
 

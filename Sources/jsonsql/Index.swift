@@ -41,7 +41,7 @@ struct Index: ParsableCommand {
     @Flag(help: "Compare case-insensitively (COLLATE NOCASE), so `like` can use the index.")
     var nocase = false
 
-    @Flag(help: "Do nothing when an index of that name exists.")
+    @Flag(help: "Do nothing when the same index exists (one of that name that differs is still an error).")
     var ifNotExists = false
 
     func validate() throws {
@@ -65,7 +65,6 @@ struct Index: ParsableCommand {
         spec.ifNotExists = ifNotExists
         spec.filter = Filter.all(try filters.map(FilterParser.parse))
         spec.nocase = nocase
-        let created = try store.createIndex(spec)
-        Diagnostics.print("created index \(created)")
+        Diagnostics.print(try store.createIndex(spec).message)
     }
 }

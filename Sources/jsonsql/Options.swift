@@ -42,16 +42,18 @@ enum Diagnostics {
     }
 }
 
-/// `--param NAME=VALUE` into a name (without its `:` prefix) and the value text.
+/// `--param NAME=VALUE` into the name as given (`min`, `:min`, `1`) and the value text; the
+/// library matches names to the parameters of the SQL.
 func parseParameters(_ texts: [String]) throws -> [String: String] {
     var parameters: [String: String] = [:]
     for text in texts {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw ValidationError("--param takes NAME=VALUE, got '\(text)'")
+            throw ValidationError("--param takes NAME=VALUE (or N=VALUE for the Nth ?), got '\(text)'")
         }
-        var name = String(text[..<equals])
-        if let first = name.first, ":$@".contains(first) { name.removeFirst() }
-        parameters[name] = String(text[text.index(after: equals)...])
+        let name = String(text[..<equals])
+        if parameters.updateValue(String(text[text.index(after: equals)...]), forKey: name) != nil {
+            throw ValidationError("--param \(name) is given twice; give it once")
+        }
     }
     return parameters
 }

@@ -75,7 +75,9 @@ struct Query: ParsableCommand {
 
     @Option(
         name: .customLong("param"),
-        help: ArgumentHelp("A value for a :NAME parameter of --sql; repeatable.", valueName: "name=value"))
+        help: ArgumentHelp(
+            "A value for the :NAME (@NAME, $NAME) parameter of --sql, or N=VALUE for the Nth ? (?N); repeatable.",
+            valueName: "name=value"))
     var parameters: [String] = []
 
     func validate() throws {

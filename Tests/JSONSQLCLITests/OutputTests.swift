@@ -52,14 +52,14 @@ struct OutputTests {
             ])
     }
 
-    @Test("csv quotes what needs quoting and leaves NULL empty")
+    @Test("csv quotes what needs quoting, writes the empty string as \"\" and leaves NULL empty")
     func csv() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
         let out = try CLI.run(["query", db, "--format", "csv", "--select", "id,name,ok,doc"]).stdout
         #expect(
             out
-                == "id,name,ok,doc\r\n1,\"a \"\"quoted\"\"\nline, with comma\",true,\"{\"\"k\"\":[1,2.5,\"\"x\"\",null,true],\"\"s\"\":\"\"[1,2]\"\"}\"\r\n2,,false,\"[1,2]\"\r\n3,,,\r\n"
+                == "id,name,ok,doc\r\n1,\"a \"\"quoted\"\"\nline, with comma\",true,\"{\"\"k\"\":[1,2.5,\"\"x\"\",null,true],\"\"s\"\":\"\"[1,2]\"\"}\"\r\n2,\"\",false,\"[1,2]\"\r\n3,,,\r\n"
         )
     }
 

@@ -30,7 +30,7 @@ extension Store {
 
     private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
         do {
-            try db.execute(sql: query.sql, arguments: StatementArguments(query.arguments))
+            try SQLParameters.execute(query, db: db)
         } catch let error as DatabaseError
             where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed")
         {
@@ -69,12 +69,8 @@ private struct SQLFragment {
     var sql: String
     var arguments: [DatabaseValue] = []
 
-    /// A bound value; text holding U+0000 is bound as its bytes and cast back, because SQLite
-    /// would cut bound text at the first U+0000.
-    static func value(_ value: DatabaseValue) -> SQLFragment {
-        let (sql, argument) = SQLQuote.placeholder(for: value)
-        return SQLFragment(sql: sql, arguments: [argument])
-    }
+    /// A bound value (`SQLParameters` binds text whole, U+0000 included).
+    static func value(_ value: DatabaseValue) -> SQLFragment { SQLFragment(sql: "?", arguments: [value]) }
 }
 
 extension UpdateSpec {

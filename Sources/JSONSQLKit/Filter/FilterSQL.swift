@@ -49,9 +49,8 @@ public struct FilterSQL {
                 return "NULL"
             }
         }
-        let (mark, argument) = SQLQuote.placeholder(for: value)
-        arguments.append(argument)
-        return mark
+        arguments.append(value)
+        return "?"
     }
 
     /// SQLite 3.40's `->>` ends a string at U+0000, so such strings cannot be compared inside

@@ -229,25 +229,14 @@ final class RecordInserter {
         }
     }
 
-    /// Binds a converted value; text with its full length, so U+0000 inside it is kept.
+    /// Binds a converted value, refused with the limit when SQLite could not hold it.
     private func bind(_ value: DatabaseValue, to handle: OpaquePointer, at i: Int32) throws {
         switch value.storage {
-        case .null: check(sqlite3_bind_null(handle, i))
-        case .int64(let int): check(sqlite3_bind_int64(handle, i, int))
-        case .double(let double): check(sqlite3_bind_double(handle, i, double))
-        case .string(var text):
-            try text.withUTF8 { utf8 in
-                let length = try checkedLength(utf8.count)
-                check(
-                    sqlite3_bind_text(
-                        handle, i, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self), length,
-                        transientBinding))
-            }
-        case .blob(let data):
-            try data.withUnsafeBytes { raw in
-                check(sqlite3_bind_blob(handle, i, raw.baseAddress, try checkedLength(raw.count), transientBinding))
-            }
+        case .string(let text): _ = try checkedLength(text.utf8.count)
+        case .blob(let data): _ = try checkedLength(data.count)
+        default: break
         }
+        try SQLParameters.bind(value, to: handle, at: i)
     }
 
     /// The length of a value to bind, refused when SQLite could not hold it.

@@ -61,30 +61,60 @@ enum JSONEncoding {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Appends `"text"` with the escapes JSON requires.
+    /// Appends `"text"` with the escapes JSON requires, and more: every control character
+    /// (C0, DEL, C1) and U+2028/U+2029 are written as `\uXXXX`, and bytes that are not UTF-8
+    /// become U+FFFD, so the output is valid UTF-8 that cannot drive a terminal. (JSON text from
+    /// a json column is printed as stored, keeping its spelling; it is valid UTF-8 with no C0.)
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         out.append(UInt8(ascii: "\""))
+        // Runs of bytes that need nothing are copied whole.
         var runStart = 0
-        for i in 0..<bytes.count {
+        var i = 0
+        let count = bytes.count
+        while i < count {
             let byte = bytes[i]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            var escaped: UInt32?
+            var length = 1
+            if byte >= 0x80 {
+                length = UTF8Text.sequenceLength(bytes, at: i)
+                if length > 0 {
+                    let scalar = UTF8Text.scalar(bytes, at: i, length: length)
+                    guard UTF8Text.isC1(scalar) || scalar == 0x2028 || scalar == 0x2029 else {
+                        i += length
+                        continue
+                    }
+                    escaped = scalar
+                } else {
+                    length = UTF8Text.invalidLength(bytes, at: i)
+                }
+            } else {
+                escaped = UInt32(byte)
+            }
             if runStart < i { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-            runStart = i + 1
+            i += length
+            runStart = i
+            guard let scalar = escaped else {
+                out.append(UTF8Text.replacement)
+                continue
+            }
             out.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+            switch scalar {
+            case 0x22, 0x5C: out.append(UInt8(scalar))
             case 0x0A: out.append(UInt8(ascii: "n"))
             case 0x0D: out.append(UInt8(ascii: "r"))
             case 0x09: out.append(UInt8(ascii: "t"))
             case 0x08: out.append(UInt8(ascii: "b"))
             case 0x0C: out.append(UInt8(ascii: "f"))
             default:
-                out.append(Array("u00".utf8))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
+                out.append(UInt8(ascii: "u"))
+                for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(scalar >> UInt32(shift) & 0xF)]) }
             }
         }
-        if runStart < bytes.count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        if runStart < count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         out.append(UInt8(ascii: "\""))
     }
 

@@ -56,6 +56,32 @@ public struct OutputColumn: Sendable, Equatable {
     }
 }
 
+extension OutputColumn {
+    /// The columns with names made unique, so no JSON object has a key twice and every format
+    /// shows the same names: the second `a` becomes `a:2`, the third `a:3`, skipping names that
+    /// another column already has (`SELECT 1 AS a, 2 AS a` prints `{"a":1,"a:2":2}`).
+    static func uniquelyNamed(_ columns: [OutputColumn]) -> [OutputColumn] {
+        let given = Set(columns.map(\.name))
+        guard given.count < columns.count else { return columns }
+        var used = Set<String>()
+        var occurrences: [String: Int] = [:]
+        return columns.map { column in
+            var column = column
+            let name = column.name
+            if used.contains(name) {
+                var n = occurrences[name, default: 1]
+                repeat {
+                    n += 1
+                    column.name = "\(name):\(n)"
+                } while given.contains(column.name) || used.contains(column.name)
+                occurrences[name] = n
+            }
+            used.insert(column.name)
+            return column
+        }
+    }
+}
+
 /// Writes rows in one format, streaming them as they are read.
 protocol RowWriter: AnyObject {
     /// Whether the writer wants to see every row once before `write` (to size columns).

@@ -2,6 +2,10 @@ import GRDBSQLite
 
 /// Rows as aligned columns under a header; numbers align right, NULL shows as `NULL`.
 ///
+/// Values and column names are shown safely: control characters and bidi overrides are escaped
+/// (`\n`, `\u001b`), so a stored value cannot move the cursor or recolour the terminal, and
+/// columns are aligned by display width, so CJK, emoji and combining marks line up.
+///
 /// Widths depend on every row. For a read-only statement the runner steps it twice: a first
 /// pass `measure`s, the second `write`s rows straight out, so memory stays flat. Otherwise rows
 /// are kept until `finish`.
@@ -80,28 +84,12 @@ final class TableRowWriter: RowWriter {
         return cells
     }
 
-    /// Text on one line (newlines and tabs escaped), with its width: one column per character.
+    /// Text on one line with control characters escaped (`TerminalText`), and its width in
+    /// terminal columns (`DisplayWidth`).
     private static func textCell<Bytes: Collection>(_ text: Bytes) -> Cell where Bytes.Element == UInt8 {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var width = 0
-        for byte in text {
-            switch byte {
-            case 0x0A:
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                width += 2
-            case 0x0D:
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                width += 2
-            case 0x09:
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                width += 2
-            default:
-                bytes.append(byte)
-                if byte & 0xC0 != 0x80 { width += 1 }
-            }
-        }
-        return Cell(bytes: bytes, width: width)
+        if text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return Cell(bytes: Array(text), width: text.count) }
+        let escaped = TerminalText.escaped(text)
+        return Cell(bytes: Array(escaped.utf8), width: DisplayWidth.columns(escaped))
     }
 
     private func writeHeader() {

@@ -57,9 +57,15 @@ extension QuerySpec {
                 columns.append(OutputColumn(name: column.name, kind: kind(column)))
             }
         } else {
+            var given: [String: JSONPath] = [:]
             for path in select {
                 let resolved = try ResolvedPath(path, in: info)
                 let name = path.segments.isEmpty ? resolved.column.name : path.description
+                // A JSON object cannot hold the key twice (`--sql` results rename instead: a, a:2).
+                if let earlier = given.updateValue(path, forKey: name) {
+                    let spelled = earlier.description == path.description ? "" : " (as \(earlier) and \(path))"
+                    throw JSONSQLError("--select names \(name) twice\(spelled); list each path once")
+                }
                 selections.append("\(resolved.jsonSQL) AS \(SQLQuote.identifier(name))")
                 columns.append(OutputColumn(name: name, kind: path.segments.isEmpty ? kind(resolved.column) : .json))
             }

@@ -107,19 +107,29 @@ extension Store {
 
     static func plan(_ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database) throws -> String {
         let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + query.sql)
-        try bind(query, parameters: parameters, to: statement)
+        try bind(query, parameters: parameters, to: statement, db: db)
+        // Stepped directly: the values are bound with SQLite's API, which GRDB's fetch does not know.
+        let handle = statement.sqliteStatement
+        var rows: [(id: Int32, parent: Int32, detail: String)] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            let detail = sqlite3_column_text(handle, 3).map { String(cString: $0) } ?? ""
+            // Names in the plan come from the schema: shown escaped, like names in a table.
+            rows.append((sqlite3_column_int(handle, 0), sqlite3_column_int(handle, 1), TerminalText.escaped(Array(detail.utf8))))
+        }
         var lines = ["QUERY PLAN"]
-        var depth: [Int: Int] = [0: 0]
-        let rows = try Row.fetchAll(statement)
+        var depth: [Int32: Int] = [0: 0]
         for (index, row) in rows.enumerated() {
-            let id: Int = row["id"]
-            let parent: Int = row["parent"]
-            let detail: String = row["detail"]
-            let level = (depth[parent] ?? 0) + 1
-            depth[id] = level
-            let isLast = !rows[(index + 1)...].contains { ($0["parent"] as Int) == parent }
+            let level = (depth[row.parent] ?? 0) + 1
+            depth[row.id] = level
+            let isLast = !rows[(index + 1)...].contains { $0.parent == row.parent }
             let indent = String(repeating: "   ", count: level - 1)
-            lines.append(indent + (isLast ? "`--" : "|--") + detail)
+            lines.append(indent + (isLast ? "`--" : "|--") + row.detail)
         }
         var text = "-- " + query.sql + "\n"
         if !query.arguments.isEmpty {
@@ -129,45 +139,29 @@ extension Store {
     }
 
     /// Binds the values a query built, or the `--param` values of user SQL.
-    private static func bind(_ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement) throws {
-        let handle = statement.sqliteStatement
-        let count = sqlite3_bind_parameter_count(handle)
-        guard query.arguments.isEmpty else {
-            try statement.setArguments(StatementArguments(query.arguments))
-            return
+    private static func bind(_ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement, db: Database) throws
+    {
+        if query.columns != nil || !query.arguments.isEmpty {
+            try SQLParameters.bind(query.arguments, to: statement.sqliteStatement)
+        } else {
+            try SQLParameters.bind(parameters, sql: query.sql, to: statement.sqliteStatement, db: db)
         }
-        // Names without their prefix (`:name`, `@name`, `$name`); nil for a positional `?`.
-        let names: [String?] = (0..<count).map { i in
-            sqlite3_bind_parameter_name(handle, i + 1).map { String(String(cString: $0).dropFirst()) }
-        }
-        for name in parameters.keys where !names.contains(name) {
-            let used = names.compactMap { $0 }
-            throw JSONSQLError(
-                "--param \(name) is not used by the SQL" + (used.isEmpty ? "" : "; it uses :\(used.joined(separator: ", :"))"))
-        }
-        let missing = names.filter { $0 == nil || parameters[$0!] == nil }
-        if !missing.isEmpty {
-            throw JSONSQLError(
-                "the SQL needs a value for \(missing.map { $0.map { ":" + $0 } ?? "?" }.joined(separator: ", ")); give it with --param NAME=VALUE"
-            )
-        }
-        if count > 0 { try statement.setArguments(StatementArguments(parameters)) }
     }
 
     static func stream(
         _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, format: OutputFormat, to out: OutputBuffer
     ) throws -> Int {
         let statement = try db.makeStatement(sql: query.sql)
-        try bind(query, parameters: parameters, to: statement)
+        try bind(query, parameters: parameters, to: statement, db: db)
         let handle = statement.sqliteStatement
-        let columns =
+        let columns = OutputColumn.uniquelyNamed(
             query.columns
-            ?? (0..<sqlite3_column_count(handle)).map { i in
-                let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
-                return OutputColumn(
-                    name: String(cString: sqlite3_column_name(handle, i)),
-                    kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
-            }
+                ?? (0..<sqlite3_column_count(handle)).map { i in
+                    let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) }
+                    return OutputColumn(
+                        name: String(cString: sqlite3_column_name(handle, i)),
+                        kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
+                })
         let writer = format.makeWriter(columns: columns, out: out)
         let row = SQLiteRow(statement: handle)
         func eachRow(_ body: () throws -> Void) throws -> Int {

@@ -36,29 +36,75 @@ public struct IndexSpec: Sendable {
     /// The COLLATE wraps the parenthesised expression: `"address" ->> '$.country' COLLATE NOCASE`
     /// would bind it to the path literal, and no query would use the index.
     public func sql(table info: TableInfo) throws -> String {
+        try sql(table: info, name: name ?? defaultName)
+    }
+
+    private func sql(table info: TableInfo, name: String) throws -> String {
         let expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
         var sql =
-            "CREATE \(unique ? "UNIQUE " : "")INDEX \(ifNotExists ? "IF NOT EXISTS " : "")"
-            + "\(SQLQuote.identifier(name ?? defaultName)) ON \(SQLQuote.identifier(info.name)) (\(expressions.joined(separator: ", ")))"
+            "CREATE \(unique ? "UNIQUE " : "")INDEX "
+            + "\(SQLQuote.identifier(name)) ON \(SQLQuote.identifier(info.name)) (\(expressions.joined(separator: ", ")))"
         if let filter {
             sql += " WHERE " + (try FilterSQL(filter, table: info, inlineValues: true).sql)
         }
         return sql
     }
 
-    func create(in db: Database, table info: TableInfo) throws -> String {
+    /// Creates the index, or with `ifNotExists` finds the same one there already. An index of
+    /// that name that is not the same (other paths, table, `--unique`, `--where` or `--nocase`:
+    /// other SQL) is an error even then, since the index asked for would not exist.
+    func create(in db: Database, table info: TableInfo, database: String) throws -> IndexOutcome {
         let name = self.name ?? defaultName
         try SQLQuote.checkName(name, kind: "index")
-        if !ifNotExists,
-            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [name])
-                != nil
-        {
-            throw JSONSQLError("an index named \(name) already exists; add --if-not-exists to keep it, or choose another --name")
+        // Tables, views and indexes share one namespace, and SQLite compares names ignoring case.
+        guard
+            let existing = try Row.fetchOne(
+                db,
+                sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
+                arguments: [name])
+        else {
+            try db.execute(sql: try sql(table: info, name: name))
+            return .created(name)
         }
-        try db.execute(sql: try sql(table: info))
-        return name
+        let found: String = existing["name"]
+        let type: String = existing["type"]
+        guard type == "index" else {
+            throw JSONSQLError("\(found) is the name of a \(type); give the index another --name")
+        }
+        let table: String = existing["tbl_name"]
+        let stored: String? = existing["sql"]
+        let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
+        guard ifNotExists else {
+            throw JSONSQLError(
+                "an index named \(found) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name"
+            )
+        }
+        let wanted = try sql(table: info, name: found)
+        guard stored == wanted else {
+            throw JSONSQLError(
+                "an index named \(found) already exists but is not the one asked for; it is \(definition), not \(wanted). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
+            )
+        }
+        return .existed(found, table: table, paths: paths.map(\.description))
+    }
+}
+
+/// What `index` did.
+public enum IndexOutcome: Sendable, Equatable {
+    case created(String)
+    /// `--if-not-exists` found the same index: its name, table and paths.
+    case existed(String, table: String, paths: [String])
+
+    /// The line `index` prints: `created index NAME`, or
+    /// `index NAME already exists (on TABLE PATH, ...); nothing changed`.
+    public var message: String {
+        switch self {
+        case .created(let name): "created index \(name)"
+        case .existed(let name, let table, let paths):
+            "index \(name) already exists (on \(table) \(paths.joined(separator: ", "))); nothing changed"
+        }
     }
 }

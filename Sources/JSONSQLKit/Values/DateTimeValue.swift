@@ -152,7 +152,13 @@ public struct DateTimeValue: Sendable, Equatable {
 
     /// Whether text is the stored form `YYYY-MM-DD HH:MM:SS.SSS`.
     static func isStoredForm(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.count == 23 && text[4] == UInt8(ascii: "-") && text[10] == UInt8(ascii: " ") && text[19] == UInt8(ascii: ".")
+        // Every other byte a digit, so the text can be printed inside JSON quotes as it is.
+        let pattern = Array("0000-00-00 00:00:00.000".utf8)
+        guard text.count == pattern.count else { return false }
+        for (byte, expected) in zip(text, pattern) where expected == UInt8(ascii: "0") ? !isDigit(byte) : byte != expected {
+            return false
+        }
+        return true
     }
 
     /// Appends the stored form as ISO-8601 in UTC: `2024-05-01T12:30:00.000Z`.
