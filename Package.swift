@@ -21,10 +21,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteConfig",
-            ],
-            // The insert and output hot paths keep their state in final classes; dynamic
-            // exclusivity checks on those properties cost more than the work itself.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            ]
         ),
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(

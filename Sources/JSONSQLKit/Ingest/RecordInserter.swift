@@ -27,18 +27,18 @@ final class RecordInserter {
     private let table: String
     private let conflict: InsertOptions.Conflict
     private let alter: Bool
-    private var columns: [Column] = []
-    private var primaryKey: [String] = []
-    private var statements: [ColumnSet: Statement] = [:]
+    @exclusivity(unchecked) private var columns: [Column] = []
+    @exclusivity(unchecked) private var primaryKey: [String] = []
+    @exclusivity(unchecked) private var statements: [ColumnSet: Statement] = [:]
     /// For each column, the index of the field that fills it in the current record, or -1.
-    private var slots: [Int] = []
-    private var present = ColumnSet()
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var slots: [Int] = []
+    @exclusivity(unchecked) private var present = ColumnSet()
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
     /// SQLite's SQLITE_LIMIT_LENGTH on this connection: longer values are refused, not stored as NULL.
     private let maximumLength: Int
-    private var bindFailure: Int32 = SQLITE_OK
-    private(set) var written = 0
-    private(set) var addedColumns: [String] = []
+    @exclusivity(unchecked) private var bindFailure: Int32 = SQLITE_OK
+    @exclusivity(unchecked) private(set) var written = 0
+    @exclusivity(unchecked) private(set) var addedColumns: [String] = []
 
     init(db: Database, table: String, conflict: InsertOptions.Conflict, alter: Bool) throws {
         self.db = db

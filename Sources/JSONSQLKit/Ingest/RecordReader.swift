@@ -7,18 +7,18 @@ import Foundation
 /// into a read buffer that stays valid until the next call.
 final class RecordReader {
     let source: InputSource
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var length = 0
-    private var start = 0
-    private var endOfInput = false
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var length = 0
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var endOfInput = false
     /// 1-based line of `start`.
-    private var line = 1
-    private var arrayState = ArrayState.outside
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var arrayState = ArrayState.outside
     /// Bytes consumed before the buffer's first byte, for progress.
-    private(set) var bytesBefore: Int64 = 0
+    @exclusivity(unchecked) private(set) var bytesBefore: Int64 = 0
     var bytesRead: Int64 { bytesBefore + Int64(start) }
-    private(set) var recordCount = 0
+    @exclusivity(unchecked) private(set) var recordCount = 0
 
     private enum ArrayState { case outside, first, afterElement, element }
 

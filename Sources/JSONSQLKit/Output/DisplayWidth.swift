@@ -6,9 +6,39 @@ public enum DisplayWidth {
     ///
     ///     "abc" → 3, "日本" → 4, "e\u{301}" → 1, "👍🏽" → 2, "🇩🇪" → 2
     public static func columns(_ text: String) -> Int {
+        // Most text has no scalar that joins another into one cluster: then each scalar is a
+        // cluster of its own, and counting scalars skips grapheme breaking, the costly part.
         var total = 0
-        for character in text { total += columns(character) }
+        for scalar in text.unicodeScalars {
+            guard standsAlone(scalar) else {
+                total = 0
+                for character in text { total += columns(character) }
+                return total
+            }
+            total += scalarAloneColumns(scalar)
+        }
         return total
+    }
+
+    /// The width of a scalar that is a cluster of its own.
+    static func scalarAloneColumns(_ scalar: Unicode.Scalar) -> Int {
+        scalar.value < 0x300 ? (scalar.value < 0x20 ? 0 : 1) : columns(Character(scalar))
+    }
+
+    /// Whether a scalar never joins its neighbours into one grapheme cluster: not a mark, a
+    /// format character (ZWJ), a regional indicator, an emoji modifier or a Hangul jamo.
+    static func standsAlone(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x300 { return value != 0x0D }
+        if (0x1100...0x11FF).contains(value) || (0x1F1E6...0x1F1FF).contains(value) || (0x1F3FB...0x1F3FF).contains(value)
+            || (0xAC00...0xD7A3).contains(value)
+        {
+            return false
+        }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return false
+        default: return true
+        }
     }
 
     public static func columns(_ character: Character) -> Int {
@@ -93,6 +123,38 @@ enum TerminalText {
     static func needsEscape(_ value: UInt32) -> Bool {
         value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
+
+    /// The escaped text's UTF-8 and its width in terminal columns, in one pass when no scalar
+    /// joins its neighbours (see `DisplayWidth.columns`).
+    static func escapedWithWidth<Bytes: Collection>(_ bytes: Bytes) -> (bytes: [UInt8], width: Int)
+    where Bytes.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        var width = 0
+        var simple = true
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            let value = scalar.value
+            if needsEscape(value) {
+                let start = out.count
+                switch value {
+                case 0x0A: out.append(contentsOf: "\\n".utf8)
+                case 0x0D: out.append(contentsOf: "\\r".utf8)
+                case 0x09: out.append(contentsOf: "\\t".utf8)
+                default:
+                    let hex = String(value, radix: 16)
+                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                }
+                width += out.count - start
+                continue
+            }
+            UTF8.encode(scalar) { out.append($0) }
+            if simple {
+                if DisplayWidth.standsAlone(scalar) { width += DisplayWidth.scalarAloneColumns(scalar) } else { simple = false }
+            }
+        }
+        if !simple { width = DisplayWidth.columns(String(decoding: out, as: UTF8.self)) }
+        return (out, width)
     }
 
     /// `\n`, `\r` and `\t` for those, `\u001b` (four lower-case hex digits, as in JSON) for the

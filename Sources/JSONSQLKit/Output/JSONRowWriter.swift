@@ -10,8 +10,8 @@ final class JSONRowWriter: RowWriter {
     private let kinds: [OutputKind]
     /// `{"name":` and `,"score":`, encoded once.
     private let keyPrefixes: [[UInt8]]
-    private var rows = 0
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var rows = 0
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     init(columns: [OutputColumn], out: OutputBuffer, lines: Bool) {
         self.out = out

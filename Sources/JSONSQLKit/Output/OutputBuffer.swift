@@ -5,7 +5,7 @@ import Foundation
 /// The library writes through this and never prints: the command line hands it standard
 /// output, tests hand it memory.
 public final class OutputBuffer {
-    private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
     private let fd: Int32?
     private static let blockSize = 1 << 16
 

@@ -17,13 +17,13 @@ final class TableRowWriter: RowWriter {
 
     private let out: OutputBuffer
     private let columns: [OutputColumn]
-    private var widths: [Int]
+    @exclusivity(unchecked) private var widths: [Int]
     /// Columns whose values are all numbers (or NULL), with at least one number.
-    private var numeric: [Bool]
-    private var sawNumber: [Bool]
-    private var measured = false
-    private var headerWritten = false
-    private var kept: [[Cell]] = []
+    @exclusivity(unchecked) private var numeric: [Bool]
+    @exclusivity(unchecked) private var sawNumber: [Bool]
+    @exclusivity(unchecked) private var measured = false
+    @exclusivity(unchecked) private var headerWritten = false
+    @exclusivity(unchecked) private var kept: [[Cell]] = []
 
     init(columns: [OutputColumn], out: OutputBuffer) {
         self.out = out
@@ -88,8 +88,8 @@ final class TableRowWriter: RowWriter {
     /// terminal columns (`DisplayWidth`).
     private static func textCell<Bytes: Collection>(_ text: Bytes) -> Cell where Bytes.Element == UInt8 {
         if text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return Cell(bytes: Array(text), width: text.count) }
-        let escaped = TerminalText.escaped(text)
-        return Cell(bytes: Array(escaped.utf8), width: DisplayWidth.columns(escaped))
+        let (bytes, width) = TerminalText.escapedWithWidth(text)
+        return Cell(bytes: bytes, width: width)
     }
 
     private func writeHeader() {
