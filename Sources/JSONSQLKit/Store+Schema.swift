@@ -7,7 +7,7 @@ extension Store {
     @discardableResult
     public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
         try write { db in
-            guard let existing = try Self.tableNames(db).first(where: { $0.lowercased() == spec.name.lowercased() }) else {
+            guard let existing = SQLName.find(spec.name, in: try Self.tableNames(db)) else {
                 try spec.create(in: db, ifNotExists: false)
                 return .created(spec.name)
             }

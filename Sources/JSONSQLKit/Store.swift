@@ -215,7 +215,7 @@ public final class Store {
                     "\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use")
             }
         }
-        if let match = tables.first(where: { $0 == name }) ?? tables.first(where: { $0.lowercased() == name.lowercased() }) {
+        if let match = SQLName.find(name, in: tables) {
             return match
         }
         if try db.viewExists(name) { return name }

@@ -56,7 +56,7 @@ extension Store {
         for other in try tableNames(db) {
             for row in try Row.fetchAll(
                 db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
-            where (row["target"] as String).lowercased() == table.lowercased() {
+            where SQLName.same(row["target"] as String, table) {
                 referrers.append("\(other).\(row["source"] as String)")
             }
         }

@@ -74,7 +74,7 @@ final class RecordInserter {
             if column < 0 {
                 let key: String
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
-                column = columns.firstIndex { $0.name.lowercased() == key.lowercased() } ?? -1
+                column = SQLName.find(key, in: columns.map(\.name)).flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
                 if column < 0 {
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
@@ -178,8 +178,8 @@ final class RecordInserter {
             ? "\(verb) \(SQLQuote.identifier(table)) DEFAULT VALUES"
             : "\(verb) \(SQLQuote.identifier(table)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         if conflict == .upsert {
-            let key = Set(primaryKey.map { $0.lowercased() })
-            let updates = columns.indices.filter { set.contains($0) && !key.contains(columns[$0].name.lowercased()) }
+            let key = Set(primaryKey.map(SQLName.fold))
+            let updates = columns.indices.filter { set.contains($0) && !key.contains(SQLName.fold(columns[$0].name)) }
                 .map { "\(SQLQuote.identifier(columns[$0].name)) = excluded.\(SQLQuote.identifier(columns[$0].name))" }
             let target = primaryKey.map(SQLQuote.identifier).joined(separator: ", ")
             sql +=

@@ -17,11 +17,11 @@ extension Store {
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
             let existing = try Self.tableNames(db)
-            if let match = existing.first(where: { $0.lowercased() == options.table.lowercased() }) {
+            if let match = SQLName.find(options.table, in: existing) {
                 tableName = match
                 if !options.primaryKey.isEmpty {
                     let key = try TableInfo(db: db, table: match).primaryKey
-                    if key.map({ $0.lowercased() }) != options.primaryKey.map({ $0.lowercased() }) {
+                    if !SQLName.same(key, options.primaryKey) {
                         throw JSONSQLError(
                             "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(match) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
                         )

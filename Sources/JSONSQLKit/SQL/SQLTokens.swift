@@ -130,7 +130,5 @@ struct SQLTokens {
         return tokens.isEmpty ? "it is empty" : nil
     }
 
-    static func foldASCII(_ text: String) -> String {
-        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-    }
+    static func foldASCII(_ text: String) -> String { SQLName.fold(text) }
 }

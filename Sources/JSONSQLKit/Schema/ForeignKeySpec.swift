@@ -75,7 +75,7 @@ public struct ForeignKeySpec: Sendable, Equatable {
         let parentKey: [String]
         let uniqueColumns: [String]
         let columns: [String]
-        if let pending, pending.name.lowercased() == table.lowercased() {
+        if let pending, SQLName.same(pending.name, table) {
             columns = pending.columns.map(\.name)
             parentKey = pending.primaryKey
             uniqueColumns =
@@ -83,7 +83,7 @@ public struct ForeignKeySpec: Sendable, Equatable {
                 + pending.uniqueConstraints.filter { $0.count == 1 }.map { $0[0] }
         } else {
             let tables = try Store.tableNames(db)
-            guard let match = tables.first(where: { $0.lowercased() == table.lowercased() }) else {
+            guard let match = SQLName.find(table, in: tables) else {
                 let list = tables.isEmpty ? "there are no tables" : "tables: \(tables.joined(separator: ", "))"
                 throw JSONSQLError("\(subject), but there is no table '\(table)' (\(list)); create it first")
             }
@@ -111,11 +111,11 @@ public struct ForeignKeySpec: Sendable, Equatable {
             }
             return
         }
-        guard let name = columns.first(where: { $0.lowercased() == target.lowercased() }) else {
+        guard let name = SQLName.find(target, in: columns) else {
             throw JSONSQLError("\(subject), but \(table) has no column '\(target)' (columns: \(columns.joined(separator: ", ")))")
         }
-        let isKey = parentKey.count == 1 && parentKey[0].lowercased() == name.lowercased()
-        if !isKey && !uniqueColumns.contains(where: { $0.lowercased() == name.lowercased() }) {
+        let isKey = parentKey.count == 1 && SQLName.same(parentKey[0], name)
+        if !isKey && SQLName.find(name, in: uniqueColumns) == nil {
             throw JSONSQLError(
                 "\(subject), but \(table).\(name) is neither the primary key nor unique, so SQLite cannot use it as a parent key; make it unique (\(name):TYPE:unique, or jsonsql index DB \(table) \(name) --unique)"
             )

@@ -77,7 +77,6 @@ extension Store {
         if column.primaryKeyIndex > 0 {
             throw JSONSQLError("\(prefix): it is part of the primary key; SQLite cannot change a table's primary key in place")
         }
-        let lower = column.name.lowercased()
         for index in try Row.fetchAll(
             db,
             sql: """
@@ -90,8 +89,7 @@ extension Store {
             let columns = try String.fetchAll(
                 db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL", arguments: [name]
             )
-            .map { $0.lowercased() }
-            guard columns.contains(lower) || Self.indexMentions(index["sql"], column: column.name) else { continue }
+            guard SQLName.find(column.name, in: columns) != nil || Self.indexMentions(index["sql"], column: column.name) else { continue }
             if origin == "c" {
                 throw JSONSQLError("\(prefix): index \(name) uses it; drop the index first (jsonsql drop-index DB \(name))")
             }
@@ -101,7 +99,7 @@ extension Store {
         }
         for row in try Row.fetchAll(
             db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [table])
-        where (row["source"] as String).lowercased() == lower {
+        where SQLName.same(row["source"] as String, column.name) {
             throw JSONSQLError(
                 "\(prefix): it is a foreign key to \(row["target"] as String); SQLite cannot drop a foreign key in place")
         }
@@ -112,7 +110,7 @@ extension Store {
             {
                 let target: String = row["target"]
                 let to: String? = row["column"]
-                if target.lowercased() == table.lowercased(), to?.lowercased() == lower {
+                if SQLName.same(target, table), let to, SQLName.same(to, column.name) {
                     throw JSONSQLError("\(prefix): column \(row["source"] as String) of \(other) refers to it")
                 }
             }
@@ -190,8 +188,7 @@ extension Store {
     public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
         try write { db in
             let tables = try Self.tableNames(db)
-            guard let table = tables.first(where: { $0 == name }) ?? tables.first(where: { $0.lowercased() == name.lowercased() })
-            else {
+            guard let table = SQLName.find(name, in: tables) else {
                 if ifExists { return nil }
                 let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
                 throw JSONSQLError("no table '\(name)' in \(path); \(list) (add --if-exists to ignore a missing table)")
@@ -200,7 +197,7 @@ extension Store {
             for other in tables where other != table {
                 for row in try Row.fetchAll(
                     db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
-                where (row["target"] as String).lowercased() == table.lowercased() {
+                where SQLName.same(row["target"] as String, table) {
                     referrers.append("\(other).\(row["source"] as String)")
                 }
             }
@@ -222,8 +219,8 @@ extension Store {
             let indexes = try Row.fetchAll(
                 db, sql: "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name")
             guard
-                let index = indexes.first(where: { ($0["name"] as String) == name })
-                    ?? indexes.first(where: { ($0["name"] as String).lowercased() == name.lowercased() })
+                let indexName = SQLName.find(name, in: indexes.map { $0["name"] as String }),
+                let index = indexes.first(where: { ($0["name"] as String) == indexName })
             else {
                 if ifExists { return nil }
                 let names = indexes.filter { ($0["sql"] as String?) != nil }.map { $0["name"] as String }

@@ -77,7 +77,7 @@ public struct TableInfo: Sendable {
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).
     public func column(named name: String) -> ColumnInfo? {
-        columns.first { $0.name == name } ?? columns.first { $0.name.lowercased() == name.lowercased() }
+        SQLName.find(name, in: columns.map(\.name)).flatMap { found in columns.first { $0.name == found } }
     }
 
     /// A column or an error that lists the columns and suggests the nearest name.

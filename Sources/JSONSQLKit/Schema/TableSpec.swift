@@ -41,7 +41,7 @@ public struct TableSpec: Sendable, Equatable {
         }
         var key = columns.filter(\.primaryKey).map(\.name)
         if !primaryKey.isEmpty {
-            if !key.isEmpty && key.map({ $0.lowercased() }) != primaryKey.map({ $0.lowercased() }) {
+            if !key.isEmpty && !SQLName.same(key, primaryKey) {
                 throw JSONSQLError(
                     "--pk \(primaryKey.joined(separator: ",")) disagrees with the :pk modifiers on \(key.joined(separator: ","))")
             }
@@ -155,7 +155,7 @@ extension ColumnSpec {
     /// (`->>`), exactly as `--where` compares it.
     mutating func resolveGenerated(in table: TableInfo) throws {
         guard let generated else { return }
-        if generated.column.lowercased() == name.lowercased() {
+        if SQLName.same(generated.column, name) {
             throw JSONSQLError("generated column '\(name)' cannot be computed from itself")
         }
         let path = try ResolvedPath(generated, in: table)
