@@ -1039,6 +1039,22 @@ static void loadSeed(int index, const char *name, const char *file) {
     if (!(seeds[index].bytes = readFile(path, &seeds[index].size))) die("no seed database %s", path);
 }
 
+// One function per kind of violation: libFuzzer's -fork mode tells crashes apart by their stack.
+__attribute__((noinline)) static void hang(void) { abort(); }
+__attribute__((noinline)) static void crash(void) { abort(); }
+__attribute__((noinline)) static void oddExitStatus(void) { abort(); }
+__attribute__((noinline)) static void refusalChangedFiles(void) { abort(); }
+__attribute__((noinline)) static void readChangedFiles(void) { abort(); }
+__attribute__((noinline)) static void leftoverJournal(void) { abort(); }
+__attribute__((noinline)) static void brokenDatabase(void) { abort(); }
+
+static void fail(int kind) {
+    static void (*const kinds[])(void) = {crash, hang, crash, oddExitStatus, refusalChangedFiles, readChangedFiles,
+        leftoverJournal, brokenDatabase};
+    kinds[kind]();
+    abort();
+}
+
 /// Leaves nothing behind but the directories of failed cases.
 static void cleanUp(void) {
     static const char *files[] = {"case", "full.sqlite", "single.sqlite", "seed.json", "in.json", "stdout", "stderr"};
@@ -1230,26 +1246,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     char problem[1024];
     problem[0] = 0;
+    int kind = 0;
     // With SWIFT_BACKTRACE off and ASan's abort_on_error, a trap, a failed precondition and a
     // sanitizer report all end in a signal. Standard error is not searched for them: jsonsql
     // echoes its input there, so any text could appear.
-    if (o.timedOut) snprintf(problem, sizeof problem, "no exit after %.0f s", timeoutSeconds);
-    else if (o.signal) snprintf(problem, sizeof problem, "killed by signal %d (%s)", o.signal, strsignal(o.signal));
-    else if (o.status != 0 && o.status != 1 && o.status != 64) snprintf(problem, sizeof problem, "exit status %d", o.status);
+    if (o.timedOut) kind = 1, snprintf(problem, sizeof problem, "no exit after %.0f s", timeoutSeconds);
+    else if (o.signal) kind = 2, snprintf(problem, sizeof problem, "killed by signal %d (%s)", o.signal, strsignal(o.signal));
+    else if (o.status != 0 && o.status != 1 && o.status != 64)
+        kind = 3, snprintf(problem, sizeof problem, "exit status %d", o.status);
     if (!problem[0] && o.status != 0 && shape.atomic && strcmp(before, after))
-        snprintf(problem, sizeof problem, "refused (exit %d) but the directory changed", o.status);
+        kind = 4, snprintf(problem, sizeof problem, "refused (exit %d) but the directory changed", o.status);
     if (!problem[0] && o.status == 0 && shape.readOnly && strcmp(before, after))
-        snprintf(problem, sizeof problem, "a command that only reads changed the directory");
+        kind = 5, snprintf(problem, sizeof problem, "a command that only reads changed the directory");
     if (!problem[0] && o.status == 0) {
         static const char *leftovers[] = {"db.sqlite-journal", "db.sqlite-wal", "db.sqlite-shm"};
         for (size_t i = 0; i < 3 && !problem[0]; i++) {
             char path[PATH_MAX + 48];
             snprintf(path, sizeof path, "%s/%s", dir, leftovers[i]);
-            if (access(path, F_OK) == 0) snprintf(problem, sizeof problem, "%s left after a success", leftovers[i]);
+            if (access(path, F_OK) == 0) kind = 6, snprintf(problem, sizeof problem, "%s left after a success", leftovers[i]);
         }
         char message[900];
         const char *broken = checkDatabase(db, message, sizeof message);
-        if (broken) snprintf(problem, sizeof problem, "%s", broken);
+        if (broken) kind = 7, snprintf(problem, sizeof problem, "%s", broken);
     }
     if (!problem[0]) return 0;
 
@@ -1269,5 +1287,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(kept, sizeof kept, "%s/failed-%ld", work, (long)time(NULL));
     rename(dir, kept);
     fprintf(stderr, "  stderr:\n%.4000s\n  the directory is kept in %s\n====\n", o.err, kept);
-    abort();
+    fail(kind);
+    return 0;
 }
