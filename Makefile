@@ -50,8 +50,9 @@ bench-tiny: release bench-deps
 bench-deps:
 	@command -v /usr/bin/time >/dev/null 2>&1 || { 	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq time >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq time >/dev/null); 	  else echo "for peak memory figures: sudo apt-get install -y time"; fi; }
 
-# libFuzzer on the --where parser and the JSON reader, FUZZ_SECONDS per target.
-FUZZ_SECONDS ?= 60
+# libFuzzer for FUZZ_SECONDS in all: a quarter each on the --where parser and the JSON reader,
+# half on whole command lines run by a jsonsql built with ASan (see Fuzz/run.sh).
+FUZZ_SECONDS ?= 180
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)
 

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets from the library's own sources and runs each for a while.
-# usage: Fuzz/run.sh [SECONDS]   (default 60 per target)
+# Builds the libFuzzer targets and runs each for a share of the time given.
+# usage: Fuzz/run.sh [SECONDS]   (default 180 in all: a quarter each for the --where parser and
+#                                 the JSON reader, half for whole command lines)
 # The committed corpus in Fuzz/corpus/TARGET replays first on every run; put any input a
 # fuzzer finds there (and a test in Tests/) so it stays fixed.
+# FUZZ_ARGS adds libFuzzer options to every target, e.g. FUZZ_ARGS=-fork=2.
+# The command-line target reads JSONSQL_FUZZ_SKIP, JSONSQL_FUZZ_VERBOSE and JSONSQL_FUZZ_TIMEOUT
+# (see Fuzz/CommandLineFuzzer.c).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-60}
+seconds=${1:-180}
+quarter=$(( seconds / 4 > 3 ? seconds / 4 : 3 ))
 out=.build-fuzz
 mkdir -p "$out"
 kit=Sources/JSONSQLKit
+quiet() { grep -v -e "Cannot export local symbol" -e "^\[[0-9]*/[0-9]*\] Compiling" || true; }
 
 build() {
     local name=$1; shift
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JSONSQLKit -o "$out/$name" "$@" 2>&1 \
-        | grep -v "Cannot export local symbol" || true
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JSONSQLKit -o "$out/$name" "$@" 2>&1 | quiet
     [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
 
@@ -23,16 +28,51 @@ build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest
     $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift $kit/JSONSQLError.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/OutputBuffer.swift
 
-for target in where json; do
-    work="$out/corpus-$target"
-    mkdir -p "$work"
-    echo "fuzz: $target for ${seconds}s"
-    "$out/$target" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
-        -artifact_prefix="$out/crash-$target-" "$work" "Fuzz/corpus/$target" 2>&1 \
-        | grep -E "^(Done|stat::number_of_executed_units|==|SUMMARY|artifact_prefix)|Test unit written" || true
-    if ls "$out"/crash-"$target"-* >/dev/null 2>&1; then
-        echo "fuzz: $target found a crash: $(ls "$out"/crash-"$target"-*)" >&2
+# The command-line target runs a jsonsql built with ASan and edge counters, which
+# Fuzz/ChildCoverage.c hands back to the harness (a cold build takes a few minutes).
+# FUZZ_CLI_BIN=.build/debug/jsonsql runs an existing binary instead: no build, no ASan,
+# no guidance from jsonsql's own coverage.
+clang=${CLANG:-clang}
+if [ -n "${FUZZ_CLI_BIN:-}" ]; then
+    export JSONSQL_FUZZ_BIN=$FUZZ_CLI_BIN
+else
+    $clang -O1 -c Fuzz/ChildCoverage.c -o "$out/ChildCoverage.o.new"
+    if ! cmp -s "$out/ChildCoverage.o.new" "$out/ChildCoverage.o"; then
+        mv "$out/ChildCoverage.o.new" "$out/ChildCoverage.o"
+        rm -f "$out/jsonsql-asan/debug/jsonsql"  # swift build does not see the object change
+    fi
+    echo "fuzz: building jsonsql with ASan into $out/jsonsql-asan"
+    if ! swift build --product jsonsql --scratch-path "$out/jsonsql-asan" --sanitize=address \
+        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters -Xlinker "$PWD/$out/ChildCoverage.o" \
+        >"$out/jsonsql-asan.log" 2>&1
+    then
+        quiet <"$out/jsonsql-asan.log" | tail -20 >&2
+        echo "fuzz: building jsonsql with ASan failed (log: $out/jsonsql-asan.log)" >&2
         exit 1
     fi
-done
-echo "fuzz: no crashes"
+    export JSONSQL_FUZZ_BIN=$out/jsonsql-asan/debug/jsonsql
+fi
+$clang -fsanitize=fuzzer,address -g -O1 -o "$out/cli" Fuzz/CommandLineFuzzer.c -lsqlite3 2>&1 | quiet
+[ -x "$out/cli" ] || { echo "fuzz: building cli failed" >&2; exit 1; }
+
+status=0
+fuzz() {
+    local target=$1 time=$2; shift 2
+    local work="$out/corpus-$target"
+    mkdir -p "$work"
+    echo "fuzz: $target for ${time}s"
+    # shellcheck disable=SC2086
+    "$out/$target" -max_total_time="$time" -print_final_stats=1 -artifact_prefix="$out/crash-$target-" \
+        "$@" ${FUZZ_ARGS:-} "$work" "Fuzz/corpus/$target" 2>&1 \
+        | grep -E "^(Done|stat::number_of_executed_units|==|SUMMARY|artifact_prefix|  [a-z]|command-line fuzzer)|Test unit written" || true
+    if ls "$out"/crash-"$target"-* >/dev/null 2>&1; then
+        echo "fuzz: $target found a crash: $(ls "$out"/crash-"$target"-*)" >&2
+        echo "fuzz: run it again with: $out/$target FILE" >&2
+        status=1
+    fi
+}
+fuzz where "$quarter" -max_len=4096
+fuzz json "$quarter" -max_len=4096
+fuzz cli $(( seconds - 2 * quarter > 5 ? seconds - 2 * quarter : 5 )) -max_len=8192 -len_control=0 -timeout=60
+[ "$status" = 0 ] && echo "fuzz: no crashes"
+exit "$status"
