@@ -30,6 +30,7 @@ final class RecordInserter {
     @exclusivity(unchecked) private var columns: [Column] = []
     @exclusivity(unchecked) private var primaryKey: [String] = []
     @exclusivity(unchecked) private var statements: [ColumnSet: Statement] = [:]
+    @exclusivity(unchecked) private var updates: [ColumnSet: Statement?] = [:]
     /// For each column, the index of the field that fills it in the current record, or -1.
     @exclusivity(unchecked) private var slots: [Int] = []
     @exclusivity(unchecked) private var present = ColumnSet()
@@ -92,8 +93,28 @@ final class RecordInserter {
             present.insert(column)
             slots[column] = fieldIndex
         }
+        // An upsert updates an existing row first: an INSERT of a record that leaves out a NOT
+        // NULL column would fail its constraint before ON CONFLICT could update the row.
+        if let update = try updateStatement(for: present) {
+            try bindRecord(fields, bytes: bytes, to: update.sqliteStatement, fail: fail)
+            try step(update.sqliteStatement, fail: fail)
+            let changed = Int(sqlite3_changes(db.sqliteConnection))
+            if changed > 0 {
+                written += changed
+                return
+            }
+        }
         let statement = try statement(for: present)
         let handle = statement.sqliteStatement
+        try bindRecord(fields, bytes: bytes, to: handle, fail: fail)
+        try step(handle, fail: fail)
+        written += Int(sqlite3_changes(db.sqliteConnection))
+    }
+
+    /// Binds the present fields to `?1`, `?2`, ... in column order.
+    private func bindRecord(
+        _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, fail: (String) -> JSONSQLError
+    ) throws {
         var parameter: Int32 = 1
         for column in 0..<columns.count where present.contains(column) {
             do {
@@ -113,6 +134,10 @@ final class RecordInserter {
             sqlite3_clear_bindings(handle)
             throw fail("cannot bind a value: \(String(cString: sqlite3_errstr(bindFailure)))")
         }
+    }
+
+    /// Runs a bound statement, turning a failure into the record's error.
+    private func step(_ handle: OpaquePointer, fail: (String) -> JSONSQLError) throws {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
@@ -130,7 +155,6 @@ final class RecordInserter {
             }
             throw fail(message)
         }
-        written += Int(sqlite3_changes(db.sqliteConnection))
     }
 
     /// The column a field fills, trying the column at the field's own position first because
@@ -161,7 +185,30 @@ final class RecordInserter {
             slots[column] = previousSlots[column]
         }
         statements.removeAll()
+        updates.removeAll()
         return columns.count - 1
+    }
+
+    /// For `--upsert`, `UPDATE ... SET` the record's other columns `WHERE` its key, numbered as
+    /// the INSERT binds them; nil when the record lacks a key column or holds nothing else.
+    private func updateStatement(for set: ColumnSet) throws -> Statement? {
+        guard conflict == .upsert else { return nil }
+        if let cached = updates[set] { return cached }
+        let present = columns.indices.filter { set.contains($0) }
+        func number(_ column: Int) -> Int { present.firstIndex(of: column)! + 1 }
+        let keyColumns = primaryKey.compactMap { key in present.first { SQLName.same(columns[$0].name, key) } }
+        let others = present.filter { column in !primaryKey.contains { SQLName.same($0, columns[column].name) } }
+        var statement: Statement?
+        if keyColumns.count == primaryKey.count && !others.isEmpty {
+            let assignments = others.map { "\(SQLQuote.identifier(columns[$0].name)) = ?\(number($0))" }
+            let conditions = keyColumns.map { "\(SQLQuote.identifier(columns[$0].name)) = ?\(number($0))" }
+            statement = try db.makeStatement(
+                sql:
+                    "UPDATE \(SQLQuote.identifier(table)) SET \(assignments.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"
+            )
+        }
+        updates[set] = .some(statement)
+        return statement
     }
 
     private func statement(for set: ColumnSet) throws -> Statement {
