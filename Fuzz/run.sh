@@ -23,7 +23,7 @@ build() {
 }
 
 build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterParser.swift \
-    $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/JSONSQLError.swift
+    $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/JSONSQLError.swift $kit/Values/ExactNumber.swift
 build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift $kit/JSONSQLError.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/OutputBuffer.swift

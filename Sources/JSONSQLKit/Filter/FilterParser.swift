@@ -158,14 +158,12 @@ public struct FilterParser {
         }
         guard isJSONNumber(word) else { return .string(word) }
         if let integer = Int64(word) { return .integer(integer) }
-        do {
-            guard case .double(let real) = try ValueConversion.comparable(number: word).storage else {
-                return .string(word)
-            }
-            return .real(real, word)
-        } catch {
-            throw JSONSQLError("\(word): jsonsql \(error.expectation); write it as a string in quotes to compare text")
+        guard let number = ExactNumber(word), let real = number.double else {
+            let problem = ExactNumber(word)?.doubleProblem ?? "is not a number"
+            throw JSONSQLError(
+                "\(word): jsonsql compares numbers as doubles, and \(word) \(problem); write it as a string in quotes to compare text")
         }
+        return .real(real, word)
     }
 
     static func isJSONNumber(_ word: String) -> Bool {
