@@ -20,13 +20,17 @@ public final class Store {
 
     public let path: String
     let queue: DatabaseQueue
+    /// Whether SQL may begin a transaction that outlives one call (the shell's `BEGIN`).
+    public let userTransactions: Bool
 
     /// Configures SQLite once, before its first connection.
     private static let configured: Void = {
         _ = jsonsql_sqlite_config_multithread()
     }()
 
-    public init(path: String, access: Access, busyTimeout: TimeInterval = 60) throws {
+    /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
+    /// until SQL ends it, as the shell needs; without, each call must leave none open.
+    public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
         Self.configured
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
@@ -46,6 +50,8 @@ public final class Store {
         configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "jsonsql"
+        configuration.allowsUnsafeTransactions = userTransactions
+        self.userTransactions = userTransactions
         self.path = path
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -65,19 +71,42 @@ public final class Store {
         }
     }
 
-    /// Runs database work in one transaction that takes the write lock at once.
+    /// Runs database work in one transaction that takes the write lock at once, or in a
+    /// savepoint when the shell's user has a transaction open: all or nothing either way.
     ///
-    /// Without `commit`, the transaction is rolled back: the work runs for real (constraints,
-    /// counts) and leaves nothing behind, which is what `--dry-run` needs.
+    /// Without `commit`, the work is rolled back: it runs for real (constraints, counts) and
+    /// leaves nothing behind, which is what `--dry-run` needs.
     func write<T>(commit: Bool = true, _ work: (Database) throws -> T) throws -> T {
         do {
             return try queue.writeWithoutTransaction { db in
                 var result: T?
-                try db.inTransaction(.immediate) {
+                let body = { () throws -> Database.TransactionCompletion in
                     result = try work(db)
                     return commit ? .commit : .rollback
                 }
-                return result!
+                if db.isInsideTransaction {
+                    try db.inSavepoint(body)
+                } else {
+                    try db.inTransaction(.immediate, body)
+                }
+                guard let result else { throw JSONSQLError("the database work ended without a result") }
+                return result
+            }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
+    public var isInsideTransaction: Bool {
+        queue.inDatabase { $0.isInsideTransaction }
+    }
+
+    /// Rolls back the open transaction, if any.
+    public func rollbackOpenTransaction() throws {
+        do {
+            try queue.inDatabase { db in
+                if db.isInsideTransaction { try db.rollback() }
             }
         } catch {
             throw Self.translate(error, path: path)

@@ -22,8 +22,13 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Seconds to wait while another process holds a lock on the database.")
     var timeout: Double = 60
 
+    /// The shell's open database: the commands it runs work on its connection, so that they
+    /// join a transaction the user began there.
+    nonisolated(unsafe) static var shellStore: Store?
+
     func open(_ access: Store.Access) throws -> Store {
-        try Store(path: database, access: access, busyTimeout: timeout)
+        if let store = Self.shellStore { return store }
+        return try Store(path: database, access: access, busyTimeout: timeout)
     }
 }
 

@@ -53,19 +53,29 @@ extension SQLText {
 
     /// The first word of a statement, lower-cased, after whitespace and comments.
     public static func firstKeyword(_ sql: String) -> String? {
+        let word = afterComments(sql).prefix(while: { $0.isLetter || $0 == "_" })
+        return word.isEmpty ? nil : word.lowercased()
+    }
+
+    /// Whether text holds no statement: only whitespace, comments and `;`.
+    public static func isBlank(_ sql: String) -> Bool {
+        afterComments(sql).isEmpty
+    }
+
+    /// The text after leading whitespace, comments and empty statements (`;`); an unclosed
+    /// `/*` runs to the end.
+    static func afterComments(_ sql: String) -> Substring {
         var rest = Substring(sql)
         while true {
-            rest = rest.drop(while: { $0.isWhitespace })
+            rest = rest.drop(while: { $0.isWhitespace || $0 == ";" })
             if rest.hasPrefix("--") {
-                rest = rest.drop(while: { $0 != "\n" })
+                rest = rest.drop(while: { $0 != "\n" && $0 != "\r\n" })
             } else if rest.hasPrefix("/*") {
-                guard let end = rest.range(of: "*/") else { return nil }
+                guard let end = rest.range(of: "*/") else { return "" }
                 rest = rest[end.upperBound...]
             } else {
-                break
+                return rest
             }
         }
-        let word = rest.prefix(while: { $0.isLetter || $0 == "_" })
-        return word.isEmpty ? nil : word.lowercased()
     }
 }

@@ -35,26 +35,29 @@ struct Shell: ParsableCommand {
     func run() throws {
         // Before the store opens, so that its connection stops on Ctrl-C too.
         Interruption.install()
-        let store = try db.open(.create)
+        let store = try Store(path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
+        DatabaseOptions.shellStore = store
         let interactive = file == nil && isatty(STDIN_FILENO) != 0
         let session = ShellSession(
             store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
             commandsOnStandardInput: file == nil)
         if interactive {
             runInteractive(session)
+            _ = session.rollBackOpenTransaction()
             return
         }
-        let succeeded: Bool
+        var succeeded: Bool
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw JSONSQLError("cannot read \(file): no such file or not readable")
             }
-            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(
-                String.init)
+            let lines = ShellInput.lines(String(decoding: data, as: UTF8.self))
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
             succeeded = session.runScript(StandardInputLines(), source: String?.none, keepGoing: keepGoing).succeeded
         }
+        // A script that leaves a transaction open loses its changes: that is a failure.
+        if session.rollBackOpenTransaction() { succeeded = false }
         if !succeeded { throw ExitCode.failure }
     }
 
@@ -103,6 +106,6 @@ struct Shell: ParsableCommand {
 /// Standard input a line at a time, so commands run as they arrive through a pipe.
 struct StandardInputLines: Sequence, IteratorProtocol {
     mutating func next() -> String? {
-        readLine(strippingNewline: true)
+        readLine(strippingNewline: true).map(ShellInput.withoutCR)
     }
 }
