@@ -22,17 +22,57 @@ public enum SQLText {
     public static func statements(in sql: String) -> [String] {
         var statements: [String] = []
         var start = sql.startIndex
-        var index = sql.startIndex
-        while index < sql.endIndex {
-            let next = sql.index(after: index)
-            if sql[index] == ";" && isComplete(String(sql[start..<next])) {
+        // SQLite decides where a statement ends; only a `;` outside quotes and comments is
+        // worth asking about, which keeps a statement full of quoted `;` linear.
+        for end in semicolonsOutsideQuotes(sql) {
+            let next = sql.utf8.index(after: end)
+            if isComplete(String(sql[start..<next])) {
                 append(sql[start..<next], to: &statements)
                 start = next
             }
-            index = next
         }
         append(sql[start...], to: &statements)
         return statements
+    }
+
+    /// The positions of `;` outside '...', "...", `...`, [...], -- and /* */.
+    static func semicolonsOutsideQuotes(_ sql: String) -> [String.Index] {
+        var found: [String.Index] = []
+        let utf8 = sql.utf8
+        var index = utf8.startIndex
+        func skip(to close: UInt8, from: String.Index) -> String.Index {
+            utf8[from...].firstIndex(of: close).map { utf8.index(after: $0) } ?? utf8.endIndex
+        }
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            switch byte {
+            case UInt8(ascii: ";"):
+                found.append(index)
+                index = next
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
+                // A doubled quote inside closes and reopens: the same as skipping both.
+                index = skip(to: byte, from: next)
+            case UInt8(ascii: "["):
+                index = skip(to: UInt8(ascii: "]"), from: next)
+            case UInt8(ascii: "-") where next < utf8.endIndex && utf8[next] == UInt8(ascii: "-"):
+                index = skip(to: UInt8(ascii: "\n"), from: next)
+            case UInt8(ascii: "/") where next < utf8.endIndex && utf8[next] == UInt8(ascii: "*"):
+                var end = utf8.index(after: next)
+                while end < utf8.endIndex {
+                    let after = utf8.index(after: end)
+                    if utf8[end] == UInt8(ascii: "*") && after < utf8.endIndex && utf8[after] == UInt8(ascii: "/") {
+                        end = utf8.index(after: after)
+                        break
+                    }
+                    end = after
+                }
+                index = min(end, utf8.endIndex)
+            default:
+                index = next
+            }
+        }
+        return found
     }
 
     private static func append(_ text: Substring, to statements: inout [String]) {

@@ -116,8 +116,7 @@ public struct ShellLineReader: Sendable {
         if !pendingSQL.isEmpty {
             pendingSQL += "\n"
             pendingSQL += line
-            // Only a `;`, or the end of a comment after one, can complete a statement.
-            guard line.contains(";") || line.contains("*/"), SQLText.isComplete(pendingSQL) else { return .nothing }
+            guard Self.mayComplete(line), SQLText.isComplete(pendingSQL) else { return .nothing }
             return finish()
         }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -139,6 +138,14 @@ public struct ShellLineReader: Sendable {
         }
         pendingSQL = line
         return .nothing
+    }
+
+    /// Whether a line added to an unfinished statement can complete it. A complete statement
+    /// ends with `;` and then only spaces or comments, so a line that ends otherwise and holds
+    /// no comment cannot; skipping SQLite for those lines keeps a long statement linear.
+    static func mayComplete(_ line: String) -> Bool {
+        let trimmed = line.utf8.reversed().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        return trimmed.first == UInt8(ascii: ";") || line.contains("--") || line.contains("*/")
     }
 
     /// The statements of the pending SQL, which is complete.
