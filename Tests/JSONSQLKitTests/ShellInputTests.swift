@@ -51,7 +51,8 @@ struct ShellInputTests {
         #expect(reader.take("*/", number: 7) == .sql(["select 1;"], line: 6))
         #expect(reader.take("create trigger tr after insert on t begin", number: 8) == .nothing)
         #expect(reader.take("  select 1;", number: 9) == .nothing)
-        #expect(reader.take("end;", number: 10) == .sql(["create trigger tr after insert on t begin\n  select 1;\nend;"], line: 8))
+        #expect(
+            reader.take("end;", number: 10) == .sql(["create trigger tr after insert on t begin\n  select 1;\nend;"], line: 8))
         #expect(reader.take("select 2", number: 11) == .nothing)
         reader.abandon()
         #expect(reader.take("tables", number: 12) == .command("tables"))
@@ -101,8 +102,9 @@ struct ShellInputTests {
                 "tables"
             ])
         #expect(try ShellInput.withoutCommandLinePrefix(["query", "player"], database: db) == ["query", "player"])
-        #expect(throws: JSONSQLError("drop 'jsonsql' and the database from the line: the shell works on \(db); e.g. query player"))
-        {
+        #expect(
+            throws: JSONSQLError("drop 'jsonsql' and the database from the line: the shell works on \(db); e.g. query player")
+        ) {
             try ShellInput.withoutCommandLinePrefix(["jsonsql", "query", "other.sqlite", "player"], database: db)
         }
         #expect(throws: JSONSQLError("this is the shell already")) {
@@ -146,7 +148,8 @@ struct DeepInputTests {
             String(repeating: "not (", count: 50_000) + "id = 1",
         ] {
             let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(text) }
-            #expect(error?.description.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer") == true)
+            #expect(
+                error?.description.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer") == true)
             #expect((error?.description.count ?? 0) < 400)
         }
     }
@@ -194,7 +197,8 @@ struct UserSQLTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try Store(
             path: directory.appendingPathComponent("db.sqlite").path, access: .create, userTransactions: userTransactions)
-        try store.createTable(TableSpec(name: "t", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "name:text")]))
+        try store.createTable(
+            TableSpec(name: "t", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "name:text")]))
         return (store, directory)
     }
 

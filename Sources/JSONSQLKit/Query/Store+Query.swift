@@ -169,7 +169,8 @@ extension Store {
             let text = try Self.singleStatement(sql, db: db)
             if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
                 throw JSONSQLError(
-                    "--explain shows how SQLite runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show")
+                    "--explain shows how SQLite runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show"
+                )
             }
             return try Self.plan(SQLQuery(sql: text), parameters: parameters.mapValues(Self.parameterValue), db: db)
         }

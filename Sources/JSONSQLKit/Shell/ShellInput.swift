@@ -144,7 +144,9 @@ public struct ShellLineReader: Sendable {
     /// ends with `;` and then only spaces or comments, so a line that ends otherwise and holds
     /// no comment cannot; skipping SQLite for those lines keeps a long statement linear.
     static func mayComplete(_ line: String) -> Bool {
-        let trimmed = line.utf8.reversed().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        let trimmed = line.utf8.reversed().drop {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r")
+        }
         return trimmed.first == UInt8(ascii: ";") || line.contains("--") || line.contains("*/")
     }
 

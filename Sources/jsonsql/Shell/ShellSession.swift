@@ -103,7 +103,8 @@ final class ShellSession {
         guard (try? store.isInsideTransaction) == true else { return false }
         do {
             try store.rollbackOpenTransaction()
-            Diagnostics.print("Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes")
+            Diagnostics.print(
+                "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes")
         } catch {
             report(error, line: 0)
         }
@@ -353,7 +354,9 @@ final class ShellSession {
         var text = "Error: " + location(line) + message
         if usage && !(error is JSONSQLError) {
             for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n") where helpLine.hasPrefix("Usage: ") {
-                text += "\n" + helpLine.replacingOccurrences(of: "Usage: jsonsql ", with: "Usage: ")
+                text +=
+                    "\n"
+                    + helpLine.replacingOccurrences(of: "Usage: jsonsql ", with: "Usage: ")
                     .replacingOccurrences(of: " <database>", with: "")
             }
         }
