@@ -227,7 +227,7 @@ struct UserSQLTests {
             try store.run(sql: sql, parameters: [:], format: .json, to: OutputBuffer())
         }
         #expect(error?.description.contains(message) == true)
-        #expect(try !store.isInsideTransaction)
+        #expect(!store.isInsideTransaction)
         #expect(try Self.count(store) == 0)
         if !sql.isEmpty && !message.contains("no statement") {
             #expect(throws: JSONSQLError.self) { try store.explain(sql: sql, parameters: [:]) }
@@ -251,7 +251,7 @@ struct UserSQLTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         func run(_ sql: String) throws { try store.run(sql: sql, parameters: [:], format: .json, to: OutputBuffer()) }
         try run("BEGIN IMMEDIATE")
-        #expect(try store.isInsideTransaction)
+        #expect(store.isInsideTransaction)
         try run("insert into t (name) values ('a')")
         try store.write { db in try db.execute(sql: "INSERT INTO t (name) VALUES ('b')") }
         // A dry run rolls back its savepoint only.
@@ -263,7 +263,7 @@ struct UserSQLTests {
         try run("RELEASE s")
         #expect(try Self.count(store) == 2)
         try run("ROLLBACK")
-        #expect(try !store.isInsideTransaction)
+        #expect(!store.isInsideTransaction)
         #expect(try Self.count(store) == 0)
         try run("BEGIN")
         try run("insert into t (name) values ('c')")

@@ -9,6 +9,8 @@ struct Shell: ParsableCommand {
         discussion: """
             The shell takes every jsonsql command without the database argument, SQL
             statements ending in ';' (over several lines), and dot-commands (.help lists them).
+            BEGIN ... COMMIT or ROLLBACK works as in sqlite3, jsonsql commands included; a
+            transaction still open at the end is rolled back.
             At a terminal it edits lines with readline, keeps history in ~/.jsonsql_history
             (or $JSONSQL_HISTORY) and completes tables, columns and JSON keys with Tab.
 

@@ -100,7 +100,7 @@ final class ShellSession {
     /// Ends the session: a transaction still open is rolled back, and the user told so.
     /// Returns whether that happened.
     func rollBackOpenTransaction() -> Bool {
-        guard (try? store.isInsideTransaction) == true else { return false }
+        guard store.isInsideTransaction else { return false }
         do {
             try store.rollbackOpenTransaction()
             Diagnostics.print(
@@ -295,8 +295,13 @@ final class ShellSession {
               \(catalog.commands.joined(separator: ", "))
               e.g. query player --where 'address.country=DE' --limit 3
 
-            SQL may span lines; it runs when a line ends with ';'.
+            SQL ends with ';' and may span lines; a line without ';' whose first word is a
+            command runs that command (insert into, insert or, delete from and update T set
+            start SQL all the same).
               e.g. select name, address ->> '$.city' as city from player where score > 90000;
+
+            BEGIN starts a transaction that SQL and commands join until COMMIT or ROLLBACK;
+            one still open when the shell ends is rolled back.
 
             Dot-commands:
 
