@@ -91,7 +91,7 @@ struct ShellInputTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("db.sqlite").path
-        FileManager.default.createFile(atPath: db, contents: Data())
+        #expect(FileManager.default.createFile(atPath: db, contents: Data()))
         #expect(
             try ShellInput.withoutCommandLinePrefix(["jsonsql", "query", db, "player", "--limit", "1"], database: db) == [
                 "query", "player", "--limit", "1",
