@@ -26,13 +26,17 @@ public final class Store {
     private var queue: DatabaseQueue
     /// While no file is at `path`: where the new database is built until its first write.
     private var draft: DraftDatabase?
+    /// Whether SQL may begin a transaction that outlives one call (the shell's `BEGIN`).
+    public let userTransactions: Bool
 
     /// Configures SQLite once, before its first connection.
     private static let configured: Void = {
         _ = jsonsql_sqlite_config_multithread()
     }()
 
-    public init(path: String, access: Access, busyTimeout: TimeInterval = 60) throws {
+    /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
+    /// until SQL ends it, as the shell needs; without, each call must leave none open.
+    public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
         Self.configured
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
@@ -59,6 +63,8 @@ public final class Store {
         configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "jsonsql"
+        configuration.allowsUnsafeTransactions = userTransactions
+        self.userTransactions = userTransactions
         self.path = path
         self.configuration = configuration
         if exists {
@@ -108,7 +114,9 @@ public final class Store {
             try reconnect()
         }
         let result = try work(queue)
-        if let draft, draft.hasContent {
+        // A new database moves into place once written, but not inside the shell user's open
+        // transaction: closing the connection would roll it back.
+        if let draft, draft.hasContent, !queue.inDatabase({ $0.isInsideTransaction }) {
             try queue.close()
             self.draft = nil
             do {
@@ -149,19 +157,42 @@ public final class Store {
         try withConnection { queue in try queue.writeWithoutTransaction(work) }
     }
 
-    /// Runs database work in one transaction that takes the write lock at once.
+    /// Runs database work in one transaction that takes the write lock at once, or in a
+    /// savepoint when the shell's user has a transaction open: all or nothing either way.
     ///
-    /// Without `commit`, the transaction is rolled back: the work runs for real (constraints,
-    /// counts) and leaves nothing behind, which is what `--dry-run` needs.
+    /// Without `commit`, the work is rolled back: it runs for real (constraints, counts) and
+    /// leaves nothing behind, which is what `--dry-run` needs.
     func write<T>(commit: Bool = true, _ work: (Database) throws -> T) throws -> T {
         do {
             return try writeWithoutTransaction { db in
                 var result: T?
-                try db.inTransaction(.immediate) {
+                let body = { () throws -> Database.TransactionCompletion in
                     result = try work(db)
                     return commit ? .commit : .rollback
                 }
-                return result!
+                if db.isInsideTransaction {
+                    try db.inSavepoint(body)
+                } else {
+                    try db.inTransaction(.immediate, body)
+                }
+                guard let result else { throw JSONSQLError("the database work ended without a result") }
+                return result
+            }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
+    public var isInsideTransaction: Bool {
+        queue.inDatabase { $0.isInsideTransaction }
+    }
+
+    /// Rolls back the open transaction, if any.
+    public func rollbackOpenTransaction() throws {
+        do {
+            try queue.inDatabase { db in
+                if db.isInsideTransaction { try db.rollback() }
             }
         } catch {
             throw Self.translate(error, path: path)

@@ -67,6 +67,18 @@ public indirect enum Filter: Sendable, Equatable {
 
     /// Joins filters with `and`, as repeated `--where` options are.
     public static func all(_ filters: [Filter]) -> Filter? {
-        filters.dropFirst().reduce(filters.first) { joined, next in joined.map { .and($0, next) } }
+        filters.isEmpty ? nil : joined(filters, Filter.and)
+    }
+
+    /// Joins terms with `and` or `or` into a balanced tree, in their order: a chain of any
+    /// length stays shallow for the recursion that renders it and for SQLite's expression depth.
+    /// Up to three terms it is the usual left-nested `(a AND b) AND c`.
+    static func joined(_ terms: [Filter], _ join: (Filter, Filter) -> Filter) -> Filter {
+        func build(_ slice: ArraySlice<Filter>) -> Filter {
+            if slice.count == 1 { return slice[slice.startIndex] }
+            let middle = slice.startIndex + (slice.count + 1) / 2
+            return join(build(slice[..<middle]), build(slice[middle...]))
+        }
+        return build(terms[...])
     }
 }

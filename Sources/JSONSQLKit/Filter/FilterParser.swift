@@ -7,6 +7,12 @@ import Foundation
 public struct FilterParser {
     private var cursor: TextCursor
     private let text: String
+    /// Parentheses and `not`s open around the current position.
+    private var depth = 0
+
+    /// How deeply parentheses and `not` may nest: far beyond any real filter, and far below
+    /// what the parser's recursion and SQLite's expression depth (1000) can take.
+    public static let maxDepth = 100
 
     public static func parse(_ text: String) throws -> Filter {
         var parser = FilterParser(cursor: TextCursor(text), text: text)
@@ -21,7 +27,9 @@ public struct FilterParser {
     }
 
     private func error(_ message: String) -> JSONSQLError {
-        JSONSQLError("in --where '\(text)': \(message)")
+        // A filter too long to read in one line is quoted by its start.
+        let quoted = text.count > 200 ? text.prefix(200) + "..." : Substring(text)
+        return JSONSQLError("in --where '\(quoted)': \(message)")
     }
 
     /// Consumes a keyword when it is next, followed by a delimiter.
@@ -45,34 +53,41 @@ public struct FilterParser {
     }
 
     private mutating func parseOr() throws -> Filter {
-        var left = try parseAnd()
+        var terms = [try parseAnd()]
         while keyword("or") || symbol("||") {
-            left = .or(left, try parseAnd())
+            terms.append(try parseAnd())
         }
-        return left
+        return Filter.joined(terms, Filter.or)
     }
 
     private mutating func parseAnd() throws -> Filter {
-        var left = try parseNot()
+        var terms = [try parseNot()]
         while keyword("and") || symbol("&&") {
-            left = .and(left, try parseNot())
+            terms.append(try parseNot())
         }
-        return left
+        return Filter.joined(terms, Filter.and)
     }
 
     private mutating func parseNot() throws -> Filter {
         cursor.skipSpaces()
+        let negated: Bool
         if cursor.current == "!" && cursor.peek(1) != "=" {
             cursor.index += 1
-            return .not(try parseNot())
+            negated = true
+        } else {
+            negated = keyword("not")
         }
-        if keyword("not") { return .not(try parseNot()) }
-        if symbol("(") {
-            let inner = try parseOr()
-            guard symbol(")") else { throw error("expected ')' before '\(cursor.rest)'") }
-            return inner
+        let opens = !negated && symbol("(")
+        guard negated || opens else { return .predicate(try parsePredicate()) }
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maxDepth {
+            throw error("parentheses and not nest more than \(Self.maxDepth) deep; write the filter with fewer")
         }
-        return .predicate(try parsePredicate())
+        if negated { return .not(try parseNot()) }
+        let inner = try parseOr()
+        guard symbol(")") else { throw error("expected ')' before '\(cursor.rest)'") }
+        return inner
     }
 
     private mutating func parsePredicate() throws -> Filter.Predicate {

@@ -40,9 +40,7 @@ public enum SQLText {
         if trimmed.isEmpty || trimmed == ";" { return }
         statements.append(trimmed)
     }
-}
 
-extension SQLText {
     /// Whether a statement begins, ends or names a transaction (`BEGIN`, `COMMIT`, `END`,
     /// `ROLLBACK`, `SAVEPOINT`, `RELEASE`): each jsonsql command and shell statement runs
     /// in a transaction of its own, so these are refused with a message instead.
@@ -51,10 +49,25 @@ extension SQLText {
         return firstKeyword(sql).map(keywords.contains) ?? false
     }
 
-    /// The first word of a statement, lower-cased, after whitespace and comments.
+    /// The first word of a statement, lower-cased, after whitespace, comments and empty
+    /// statements (`;`).
     public static func firstKeyword(_ sql: String) -> String? {
         let text = SQLTokens(sql)
-        guard text.count > 0, text.tokens[0].kind == .word else { return nil }
-        return text.text(0).lowercased()
+        guard let first = (0..<text.count).first(where: { text.text($0) != ";" }), text.tokens[first].kind == .word else {
+            return nil
+        }
+        return text.text(first).lowercased()
+    }
+
+    /// Whether text holds no statement: only whitespace, comments and `;`.
+    public static func isBlank(_ sql: String) -> Bool {
+        afterComments(sql).isEmpty
+    }
+
+    /// The text from its first token that is not a comment or `;`; empty when there is none.
+    static func afterComments(_ sql: String) -> String {
+        let text = SQLTokens(sql)
+        guard let first = (0..<text.count).first(where: { text.text($0) != ";" }) else { return "" }
+        return text.text(bytes: text.tokens[first].range.lowerBound..<text.tokens[text.count - 1].range.upperBound)
     }
 }

@@ -35,47 +35,124 @@ extension Store {
     }
 
     /// Runs one statement of user SQL, with named or positional parameters, in a transaction of
-    /// its own.
+    /// its own, or in a savepoint inside a transaction the shell's user began.
     ///
     /// Parameter values are typed like `--where` literals: `42` is a number, `"42"` and
-    /// `DE` are text, `null` is NULL.
+    /// `DE` are text, `null` is NULL. Transaction statements (`BEGIN`, `COMMIT`, `SAVEPOINT`...)
+    /// run only on a store opened with `userTransactions`; elsewhere a statement that leaves a
+    /// transaction open is rolled back and refused.
     @discardableResult
     public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
-        if SQLText.isTransactionControl(sql) {
-            throw JSONSQLError(
-                "each jsonsql command runs in a transaction of its own; \(SQLText.firstKeyword(sql)!.uppercased()) is not available here"
-            )
-        }
         let parameters = try parameters.mapValues { try Self.parameterValue($0) }
         do {
             return try writeWithoutTransaction { db in
-                let statement: Statement
+                let wasInsideTransaction = db.isInsideTransaction
                 do {
-                    statement = try db.makeStatement(sql: sql)
-                } catch let error as DatabaseError where error.message?.hasPrefix("Multiple statements found") ?? false {
-                    throw JSONSQLError(
-                        "--sql takes one statement; run several with `jsonsql shell DB`, which reads them from standard input")
+                    let outcome = try Self.runStatement(
+                        sql, parameters: parameters, db: db, format: format, to: out, userTransactions: userTransactions)
+                    try Self.refuseOpenTransaction(db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
+                    return outcome
+                } catch {
+                    try Self.refuseOpenTransaction(db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
+                    throw error
                 }
-                let hasColumns = statement.columnCount > 0
-                let work = { () throws -> SQLOutcome in
-                    let before = db.totalChangesCount
-                    let rows = try Self.stream(
-                        SQLQuery(sql: sql), parameters: parameters, db: db, format: format,
-                        to: hasColumns ? out : OutputBuffer())
-                    return SQLOutcome(rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
-                }
-                // Statements that write need a write transaction; reads run in a read-only one.
-                if statement.isReadonly { return try db.readOnly { try work() } }
-                var outcome = SQLOutcome(rows: nil, changes: 0)
-                try db.inTransaction(.immediate) {
-                    outcome = try work()
-                    return .commit
-                }
-                return outcome
             }
         } catch {
             throw Self.translate(error, path: path)
         }
+    }
+
+    /// Rolls back a transaction that SQL left open where none may stay open.
+    private static func refuseOpenTransaction(_ db: Database, wasInside: Bool, userTransactions: Bool) throws {
+        guard !userTransactions, !wasInside, db.isInsideTransaction else { return }
+        try db.rollback()
+        throw JSONSQLError(
+            "the SQL left a transaction open, so it was rolled back; each jsonsql command runs in a transaction of its own (use `jsonsql shell DB` for BEGIN ... COMMIT)"
+        )
+    }
+
+    private static func runStatement(
+        _ sql: String, parameters: [String: DatabaseValue], db: Database, format: OutputFormat, to out: OutputBuffer,
+        userTransactions: Bool
+    ) throws -> SQLOutcome {
+        let text = try singleStatement(sql, db: db)
+        let keyword = SQLText.firstKeyword(text) ?? ""
+        let controlsTransaction = SQLText.isTransactionControl(text)
+        if controlsTransaction && !userTransactions {
+            throw JSONSQLError(
+                "each jsonsql command runs in a transaction of its own; \(keyword.uppercased()) is not available here (use `jsonsql shell DB` for BEGIN ... COMMIT)"
+            )
+        }
+        let statement = try db.makeStatement(sql: text)
+        let hasColumns = statement.columnCount > 0
+        let work = { () throws -> SQLOutcome in
+            let before = db.totalChangesCount
+            let rows = try Self.stream(
+                SQLQuery(sql: text), parameters: parameters, db: db, format: format, to: hasColumns ? out : OutputBuffer())
+            return SQLOutcome(rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
+        }
+        // Transaction statements, VACUUM and PRAGMA run as they are: they cannot run inside a
+        // transaction, or are one. Other writes need a write transaction (a savepoint inside
+        // the user's); reads run read-only.
+        if controlsTransaction || keyword == "vacuum" || keyword == "pragma" { return try work() }
+        if statement.isReadonly { return try db.readOnly { try work() } }
+        var outcome = SQLOutcome(rows: nil, changes: 0)
+        let body = { () throws -> Database.TransactionCompletion in
+            outcome = try work()
+            return .commit
+        }
+        if db.isInsideTransaction {
+            try db.inSavepoint(body)
+        } else {
+            try db.inTransaction(.immediate, body)
+        }
+        return outcome
+    }
+
+    /// The one statement of user SQL, without the empty statements and comments around it.
+    static func singleStatement(_ sql: String, db: Database) throws -> String {
+        let texts = statementTexts(sql, db: db)
+        guard let first = texts.first else { throw JSONSQLError("the SQL holds no statement; give one such as SELECT * FROM t") }
+        guard texts.count == 1 else {
+            throw JSONSQLError(
+                "--sql takes one statement, and this SQL holds \(texts.count); run several with `jsonsql shell DB`, which reads them from standard input"
+            )
+        }
+        return first
+    }
+
+    /// The statements of SQL text as SQLite reads them, leaving out empty ones (`;`) and
+    /// comments. Text that does not compile is one statement to the end, for the error to come
+    /// when it runs.
+    static func statementTexts(_ sql: String, db: Database) -> [String] {
+        var texts: [String] = []
+        let bytes = Array(sql.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { start in
+                var offset = 0
+                while offset < buffer.count {
+                    var statement: OpaquePointer?
+                    var tail: UnsafePointer<CChar>?
+                    let code = sqlite3_prepare_v2(
+                        db.sqliteConnection, start + offset, Int32(clamping: buffer.count - offset), &statement, &tail)
+                    sqlite3_finalize(statement)
+                    let next = tail.map { $0 - start } ?? buffer.count
+                    let text = String(decoding: buffer[offset..<max(offset, min(next, buffer.count))], as: UTF8.self)
+                    if code != SQLITE_OK {
+                        let rest = String(decoding: buffer[offset...], as: UTF8.self)
+                        if !SQLText.isBlank(rest) { texts.append(rest.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                        return
+                    }
+                    if statement != nil {
+                        texts.append(String(SQLText.afterComments(text)).trimmingCharacters(in: .whitespacesAndNewlines))
+                    }
+                    guard next > offset else { return }
+                    offset = next
+                }
+            }
+        }
+        return texts
     }
 
     /// The SQL of a query and SQLite's plan for it, as text lines.
@@ -88,7 +165,15 @@ extension Store {
 
     /// The plan of user SQL.
     public func explain(sql: String, parameters: [String: String]) throws -> String {
-        try read { db in try Self.plan(SQLQuery(sql: sql), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db) }
+        try read { db in
+            let text = try Self.singleStatement(sql, db: db)
+            if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
+                throw JSONSQLError(
+                    "--explain shows how SQLite runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show"
+                )
+            }
+            return try Self.plan(SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
+        }
     }
 
     static func parameterValue(_ text: String) throws -> DatabaseValue {

@@ -12,6 +12,11 @@ extension Store {
     public func retype(table name: String, columns changes: [(column: String, type: ColumnType)]) throws -> [String] {
         do {
             return try writeWithoutTransaction { db in
+                // Foreign keys can only be turned off outside a transaction.
+                if db.isInsideTransaction {
+                    throw JSONSQLError(
+                        "--type rebuilds the table, which cannot happen inside a transaction; end it with COMMIT or ROLLBACK first")
+                }
                 // Dropping the old table must not run ON DELETE actions in other tables.
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }

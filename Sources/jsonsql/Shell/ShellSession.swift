@@ -21,9 +21,10 @@ final class ShellSession {
     var explain = false
     /// Whether the commands come from standard input, which `insert` then cannot read JSON from.
     let commandsOnStandardInput: Bool
+    /// Gathers lines into statements and commands.
+    private var reader: ShellLineReader
     /// Lines of an SQL statement without its final `;` yet.
-    private(set) var pendingSQL = ""
-    private var pendingStart = 0
+    var pendingSQL: String { reader.pendingSQL }
     private var readDepth = 0
     /// Where an error happened, for scripts: `script.sql:3: `; empty at a terminal.
     var location: (Int) -> String = { _ in "" }
@@ -35,6 +36,7 @@ final class ShellSession {
         self.format = format
         self.commandsOnStandardInput = commandsOnStandardInput
         catalog = ShellCatalog(JSONSQL.self)
+        reader = ShellLineReader(commands: catalog.commands + ["help", "shell"])
     }
 
     var completer: ShellCompleter { ShellCompleter(store: store, catalog: catalog) }
@@ -60,9 +62,9 @@ final class ShellSession {
             }
         }
         if !pendingSQL.isEmpty {
-            let start = pendingStart
+            let start = reader.pendingLine
             let statement = pendingSQL
-            pendingSQL = ""
+            reader.abandon()
             report(JSONSQLError("the input ends inside a statement; end it with ';': \(statement.prefix(60))"), line: start)
             return (false, false)
         }
@@ -71,45 +73,41 @@ final class ShellSession {
 
     /// Drops a statement being typed (Ctrl-C).
     func abandonStatement() {
-        pendingSQL = ""
+        reader.abandon()
     }
 
     /// Handles one line: a dot-command, a subcommand, or part of an SQL statement.
     func handle(line: String, number: Int = 0) -> Outcome {
-        if pendingSQL.isEmpty {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") { return .ok }
-            if trimmed.hasPrefix(".") { return dotCommand(trimmed, line: number) }
-            let words = ShellWords(scanning: trimmed)
-            let first = words.words.first ?? words.partial ?? ""
-            if isSubcommand(first, next: words.words.dropFirst().first ?? words.partial) {
-                return subcommand(trimmed, line: number)
-            }
-            if !ShellCatalog.sqlKeywords.contains(SQLText.firstKeyword(trimmed) ?? "") {
-                report(
-                    JSONSQLError(
-                        "unknown command '\(first)'; type a jsonsql command (\(catalog.commands.joined(separator: ", "))), SQL ending in ';', or .help"
-                    ), line: number)
-                return .failed
-            }
-            pendingStart = number
-            pendingSQL = line
-        } else {
-            pendingSQL += "\n" + line
+        switch reader.take(line, number: number) {
+        case .nothing:
+            return .ok
+        case .dotCommand(let text):
+            return dotCommand(text, line: number)
+        case .command(let text):
+            return subcommand(text, line: number)
+        case .unknown(let word):
+            report(
+                JSONSQLError(
+                    "unknown command '\(word)'; type a jsonsql command (\(catalog.commands.joined(separator: ", "))), SQL ending in ';', or .help"
+                ), line: number)
+            return .failed
+        case .sql(let statements, let start):
+            for statement in statements where runSQL(statement, line: start) == .failed { return .failed }
+            return .ok
         }
-        guard SQLText.isComplete(pendingSQL) else { return .ok }
-        let sql = pendingSQL
-        pendingSQL = ""
-        for statement in SQLText.statements(in: sql) {
-            if runSQL(statement, line: pendingStart) == .failed { return .failed }
-        }
-        return .ok
     }
 
-    /// `insert` is also SQL: `insert into ...` and `insert or replace ...` are statements.
-    private func isSubcommand(_ word: String, next: String?) -> Bool {
-        guard catalog.commands.contains(word) || word == "shell" else { return false }
-        if word == "insert", let next, ["into", "or"].contains(next.lowercased()) { return false }
+    /// Ends the session: a transaction still open is rolled back, and the user told so.
+    /// Returns whether that happened.
+    func rollBackOpenTransaction() -> Bool {
+        guard store.isInsideTransaction else { return false }
+        do {
+            try store.rollbackOpenTransaction()
+            Diagnostics.print(
+                "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes")
+        } catch {
+            report(error, line: 0)
+        }
         return true
     }
 
@@ -128,7 +126,16 @@ final class ShellSession {
                 try out.flush()
             }
             // Statements without rows print nothing, not an empty table.
-            try store.run(sql: sql, parameters: [:], format: format, to: out)
+            do {
+                try store.run(sql: sql, parameters: [:], format: format, to: out)
+            } catch let error as JSONSQLError {
+                // `tables;`: SQL by the rule, but meant as a command.
+                let scanned = ShellWords(scanning: sql)
+                guard let first = scanned.words.first ?? scanned.partial else { throw error }
+                let word = first.hasSuffix(";") ? String(first.dropLast()) : first
+                guard catalog.commands.contains(word) else { throw error }
+                throw JSONSQLError("\(error); a line ending in ';' is SQL: type jsonsql commands such as \(word) without the ';'")
+            }
             try out.flush()
         }
     }
@@ -137,12 +144,9 @@ final class ShellSession {
 
     /// Runs `query player --where ...` as `jsonsql query DB player --where ...` would.
     private func subcommand(_ text: String, line: Int) -> Outcome {
-        var text = text
-        // `tables;` out of SQL habit.
-        if text.hasSuffix(";") && ShellWords(scanning: text).openQuote == nil { text.removeLast() }
-        let words: [String]
+        var words: [String]
         do {
-            words = try ShellWords.split(text)
+            words = try ShellInput.withoutCommandLinePrefix(try ShellWords.split(text), database: databasePath)
         } catch {
             report(error, line: line)
             return .failed
@@ -150,6 +154,19 @@ final class ShellSession {
         if words.first == "shell" {
             report(JSONSQLError("this is the shell already"), line: line)
             return .failed
+        }
+        if words.first == "help" {
+            // `help` alone is the shell's help; the root command's talks of database arguments.
+            if words.count == 1 {
+                FileHandle.standardOutput.write(Data(Self.help(catalog).utf8))
+                return .ok
+            }
+            if !catalog.commands.contains(words[1]) {
+                report(
+                    JSONSQLError("no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"),
+                    line: line)
+                return .failed
+            }
         }
         var arguments = words
         if words.first != "help" {
@@ -161,7 +178,7 @@ final class ShellSession {
         do {
             command = try JSONSQL.parseAsRoot(arguments)
         } catch {
-            return report(error, line: line)
+            return report(error, line: line, usage: true)
         }
         if commandsOnStandardInput, let insert = command as? Insert, insert.readsStandardInput {
             report(JSONSQLError("standard input holds the shell's commands; give insert a JSON file to read"), line: line)
@@ -257,16 +274,16 @@ final class ShellSession {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw JSONSQLError("cannot read \(file): no such file or not readable")
         }
-        let pending = pendingSQL
-        pendingSQL = ""
+        // The file's statements are its own: one it leaves open does not run on into ours.
+        let saved = reader
+        reader = ShellLineReader(commands: saved.commands)
         readDepth += 1
         defer {
             readDepth -= 1
-            pendingSQL = pending
+            reader = saved
         }
         let text = String(decoding: data, as: UTF8.self)
-        let result = runScript(
-            text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), source: file, keepGoing: false)
+        let result = runScript(ShellInput.lines(text), source: file, keepGoing: false)
         return result.quit ? .quit : result.succeeded ? .ok : .failed
     }
 
@@ -278,8 +295,13 @@ final class ShellSession {
               \(catalog.commands.joined(separator: ", "))
               e.g. query player --where 'address.country=DE' --limit 3
 
-            SQL may span lines; it runs when a line ends with ';'.
+            SQL ends with ';' and may span lines; a line without ';' whose first word is a
+            command runs that command (insert into, insert or, delete from and update T set
+            start SQL all the same).
               e.g. select name, address ->> '$.city' as city from player where score > 90000;
+
+            BEGIN starts a transaction that SQL and commands join until COMMIT or ROLLBACK;
+            one still open when the shell ends is rolled back.
 
             Dot-commands:
 
@@ -317,9 +339,11 @@ final class ShellSession {
         return outcome
     }
 
-    /// Prints an error the way the command line does and says whether it was one.
+    /// Prints an error the way the command line does and says whether it was one. With `usage`,
+    /// an argument error is followed by the command's usage line, as the command line prints it
+    /// but without `jsonsql` and the database.
     @discardableResult
-    func report(_ error: Error, line: Int) -> Outcome {
+    func report(_ error: Error, line: Int, usage: Bool = false) -> Outcome {
         fflush(nil)
         if let exit = error as? ExitCode { return exit.isSuccess ? .ok : .failed }
         if JSONSQL.exitCode(for: error).isSuccess {
@@ -332,7 +356,16 @@ final class ShellSession {
         }
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        Diagnostics.print("Error: " + location(line) + message)
+        var text = "Error: " + location(line) + message
+        if usage && !(error is JSONSQLError) {
+            for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n") where helpLine.hasPrefix("Usage: ") {
+                text +=
+                    "\n"
+                    + helpLine.replacingOccurrences(of: "Usage: jsonsql ", with: "Usage: ")
+                    .replacingOccurrences(of: " <database>", with: "")
+            }
+        }
+        Diagnostics.print(text)
         return .failed
     }
 }

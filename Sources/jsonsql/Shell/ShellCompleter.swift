@@ -37,9 +37,7 @@ struct ShellCompleter {
         }
         let first = scanned.words.first ?? scanned.partial ?? ""
         if first.hasPrefix(".") { return completeDotCommand(first, arguments: scanned.words.count, word: word) }
-        if catalog.commands.contains(first)
-            && !(first == "insert" && ["into", "or"].contains(scanned.words.dropFirst().first?.lowercased() ?? ""))
-        {
+        if catalog.commands.contains(first) && !ShellInput.startsLikeSQL(scanned.words) {
             return completeCommand(first, scanned: scanned, word: word)
         }
         return completeSQL(word: word, before: before)

@@ -1,19 +1,17 @@
-import JSONSQLKit
-
 /// Splits a shell line into words the way `sh` does: `'...'` keeps everything, `"..."` keeps
 /// everything but `\"` and `\\`, a backslash outside quotes escapes the next character.
 ///
 ///     query player --where 'address.country = DE'  →  query, player, --where, address.country = DE
-struct ShellWords {
+public struct ShellWords: Sendable, Equatable {
     /// The finished words.
-    var words: [String] = []
+    public var words: [String] = []
     /// The word still being typed, when the text does not end in a space outside quotes.
-    var partial: String?
+    public var partial: String?
     /// The quote left open at the end of the text.
-    var openQuote: Character?
+    public var openQuote: Character?
 
     /// Scans text that may end in the middle of a word or quote, as completion sees it.
-    init(scanning text: String) {
+    public init(scanning text: String) {
         var current = ""
         var inWord = false
         var quote: Character?
@@ -55,7 +53,7 @@ struct ShellWords {
     }
 
     /// The words of a whole line; an unclosed quote is an error.
-    static func split(_ text: String) throws -> [String] {
+    public static func split(_ text: String) throws -> [String] {
         let scanned = ShellWords(scanning: text)
         if let quote = scanned.openQuote {
             throw JSONSQLError("unclosed \(quote) in the line; close it, or put the whole value in quotes")

@@ -9,6 +9,8 @@ struct Shell: ParsableCommand {
         discussion: """
             The shell takes every jsonsql command without the database argument, SQL
             statements ending in ';' (over several lines), and dot-commands (.help lists them).
+            BEGIN ... COMMIT or ROLLBACK works as in sqlite3, jsonsql commands included; a
+            transaction still open at the end is rolled back.
             At a terminal it edits lines with readline, keeps history in ~/.jsonsql_history
             (or $JSONSQL_HISTORY) and completes tables, columns and JSON keys with Tab.
 
@@ -37,27 +39,30 @@ struct Shell: ParsableCommand {
         Interruption.install()
         // A missing file is created by the first command that writes, as the sqlite3 shell does:
         // a typo in the path or a session of queries leaves nothing behind.
-        let store = try db.open(.create)
+        let store = try Store(path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
         defer { store.close() }
+        DatabaseOptions.shellStore = store
         let interactive = file == nil && isatty(STDIN_FILENO) != 0
         let session = ShellSession(
             store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
             commandsOnStandardInput: file == nil)
         if interactive {
             runInteractive(session)
+            _ = session.rollBackOpenTransaction()
             return
         }
-        let succeeded: Bool
+        var succeeded: Bool
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw JSONSQLError("cannot read \(file): no such file or not readable")
             }
-            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(
-                String.init)
+            let lines = ShellInput.lines(String(decoding: data, as: UTF8.self))
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
             succeeded = session.runScript(StandardInputLines(), source: String?.none, keepGoing: keepGoing).succeeded
         }
+        // A script that leaves a transaction open loses its changes: that is a failure.
+        if session.rollBackOpenTransaction() { succeeded = false }
         if !succeeded { throw ExitCode.failure }
     }
 
@@ -106,6 +111,6 @@ struct Shell: ParsableCommand {
 /// Standard input a line at a time, so commands run as they arrive through a pipe.
 struct StandardInputLines: Sequence, IteratorProtocol {
     mutating func next() -> String? {
-        readLine(strippingNewline: true)
+        readLine(strippingNewline: true).map(ShellInput.withoutCR)
     }
 }

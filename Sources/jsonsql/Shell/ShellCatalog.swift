@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONSQLKit
 
 /// The subcommands, their options and the dot-commands, as the shell dispatches and completes them.
 ///
@@ -30,13 +31,8 @@ struct ShellCatalog {
         (".quit", "", "Leave the shell (also .exit or Ctrl-D)."),
     ]
 
-    /// The words that start an SQL statement, so a mistyped command is reported at once instead
-    /// of waiting for a `;`.
-    static let sqlKeywords = [
-        "alter", "analyze", "attach", "begin", "commit", "create", "delete", "detach", "drop", "end",
-        "explain", "insert", "pragma", "reindex", "release", "replace", "rollback", "savepoint",
-        "select", "update", "vacuum", "values", "with",
-    ]
+    /// The words that start an SQL statement, transactions included: the shell runs them all.
+    static let sqlKeywords = ShellInput.sqlKeywords
 
     /// More keywords offered inside a statement.
     static let sqlClauseKeywords = [

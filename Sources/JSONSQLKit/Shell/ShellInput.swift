@@ -1,0 +1,159 @@
+import Foundation
+
+/// How the shell reads its input, as plain functions over text: which lines are SQL, which are
+/// jsonsql commands and which are dot-commands, and where statements end.
+///
+/// The rule, as in the sqlite3 shell: SQL ends with `;`.
+/// - A line starting with `.` is a dot-command.
+/// - A line that continues an unfinished statement is more of it, until the statement ends
+///   with `;` (outside quotes and comments, as `sqlite3_complete` judges).
+/// - A line that ends with `;` is SQL, whatever its first word.
+/// - Otherwise a line whose first word is a jsonsql command runs that command, unless it starts
+///   the way only SQL does (`insert into`, `insert or`, `delete from`, `update T set`,
+///   `update or`): then it is the first line of a statement.
+/// - Any other line starting with an SQL keyword is the first line of a statement.
+public enum ShellInput {
+    /// What one line of input turned out to be.
+    public enum Item: Equatable, Sendable {
+        /// Nothing to run: a blank or comment line, or a line of a statement still open.
+        case nothing
+        /// A dot-command, trimmed: `.format csv`.
+        case dotCommand(String)
+        /// A jsonsql command, trimmed: `query player --limit 3`.
+        case command(String)
+        /// Complete SQL statements, each with its `;`, and the line the first one started on.
+        case sql([String], line: Int)
+        /// A first word that is neither a command nor SQL.
+        case unknown(String)
+    }
+
+    /// The words that start an SQL statement.
+    public static let sqlKeywords = [
+        "alter", "analyze", "attach", "begin", "commit", "create", "delete", "detach", "drop", "end",
+        "explain", "insert", "pragma", "reindex", "release", "replace", "rollback", "savepoint",
+        "select", "update", "vacuum", "values", "with",
+    ]
+
+    /// Splits a script into lines at `\n` or `\r\n`. (A Swift `Character` holds `\r\n` as one,
+    /// so splitting on the character `\n` would miss those.)
+    public static func lines(_ text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// A line without the `\r` of a CRLF line end.
+    public static func withoutCR(_ line: String) -> String {
+        line.utf8.last == UInt8(ascii: "\r") ? String(decoding: line.utf8.dropLast(), as: UTF8.self) : line
+    }
+
+    /// Whether words that start with a jsonsql command name are SQL all the same: `insert into`,
+    /// `insert or`, `delete from`, `update T set`, `update or`.
+    public static func startsLikeSQL(_ words: [String]) -> Bool {
+        guard let first = words.first else { return false }
+        let second = words.count > 1 ? words[1].lowercased() : nil
+        let third = words.count > 2 ? words[2].lowercased() : nil
+        switch first {
+        case "insert": return second == "into" || second == "or"
+        case "delete": return second == "from"
+        case "update": return second == "or" || third == "set"
+        default: return false
+        }
+    }
+
+    /// The command a line pasted from a terminal session names, without `jsonsql` and the
+    /// database: `jsonsql query db.sqlite player` → `query player`, when `db.sqlite` is the open
+    /// database. Throws with what to drop otherwise.
+    public static func withoutCommandLinePrefix(_ words: [String], database: String) throws -> [String] {
+        guard words.first == "jsonsql" else { return words }
+        guard words.count >= 2 else { throw JSONSQLError("type the command without 'jsonsql': the shell runs jsonsql commands") }
+        let command = words[1]
+        if command == "shell" { throw JSONSQLError("this is the shell already") }
+        guard words.count >= 3, !words[2].hasPrefix("-"), sameFile(words[2], database) else {
+            let rest = words.dropFirst(words.count >= 3 && !words[2].hasPrefix("-") ? 3 : 2).joined(separator: " ")
+            throw JSONSQLError(
+                "drop 'jsonsql' and the database from the line: the shell works on \(database); e.g. \(command) \(rest)"
+                    .trimmingCharacters(in: .whitespaces))
+        }
+        return [command] + words.dropFirst(3)
+    }
+
+    /// Whether two paths name one file: the same path, or the same device and inode.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var sa = stat()
+        var sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
+
+/// Lines read one at a time, gathered into statements and commands.
+///
+/// Appending a line costs time in proportion to the line, not to the statement so far: SQLite
+/// is asked whether the statement is complete only when the line could end it.
+public struct ShellLineReader: Sendable {
+    /// The jsonsql command names a line may start with.
+    public let commands: Set<String>
+    /// Lines of an SQL statement without its final `;` yet.
+    public private(set) var pendingSQL = ""
+    /// The line the pending statement started on.
+    public private(set) var pendingLine = 0
+
+    public init(commands: some Sequence<String>) {
+        self.commands = Set(commands)
+    }
+
+    /// Drops a statement being typed (Ctrl-C).
+    public mutating func abandon() {
+        pendingSQL = ""
+    }
+
+    /// Takes one line, numbered `number`, and says what it completes.
+    public mutating func take(_ line: String, number: Int = 0) -> ShellInput.Item {
+        let line = ShellInput.withoutCR(line)
+        if !pendingSQL.isEmpty {
+            pendingSQL += "\n"
+            pendingSQL += line
+            guard Self.mayComplete(line), SQLText.isComplete(pendingSQL) else { return .nothing }
+            return finish()
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") { return .nothing }
+        if trimmed.hasPrefix(".") { return .dotCommand(trimmed) }
+        pendingLine = number
+        if SQLText.isComplete(trimmed) {
+            pendingSQL = line
+            return finish()
+        }
+        let words = ShellWords(scanning: trimmed)
+        let all = words.words + (words.partial.map { [$0] } ?? [])
+        let first = all.first ?? ""
+        if (commands.contains(first) || first == "jsonsql") && !ShellInput.startsLikeSQL(all) {
+            return .command(trimmed)
+        }
+        guard let keyword = SQLText.firstKeyword(trimmed), ShellInput.sqlKeywords.contains(keyword) else {
+            return .unknown(first)
+        }
+        pendingSQL = line
+        return .nothing
+    }
+
+    /// Whether a line added to an unfinished statement can complete it. A complete statement
+    /// ends with `;` and then only spaces or comments, so a line that ends otherwise and holds
+    /// no comment cannot; skipping SQLite for those lines keeps a long statement linear.
+    static func mayComplete(_ line: String) -> Bool {
+        let trimmed = line.utf8.reversed().drop {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r")
+        }
+        return trimmed.first == UInt8(ascii: ";") || line.contains("--") || line.contains("*/")
+    }
+
+    /// The statements of the pending SQL, which is complete.
+    private mutating func finish() -> ShellInput.Item {
+        let statements = SQLText.statements(in: pendingSQL).filter { !SQLText.isBlank($0) }
+        pendingSQL = ""
+        return statements.isEmpty ? .nothing : .sql(statements, line: pendingLine)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+/// The shell's transactions, its reading of lines, and raw SQL that must never crash.
+@Suite("shell transactions and input")
+struct ShellTransactionTests {
+    @Test("BEGIN ... ROLLBACK undoes SQL and jsonsql commands alike; savepoints and END work")
+    func transactions() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        try directory.write("more.ndjson", #"{"id":"p9","name":"Nine"}"# + "\n")
+        let result = try CLI.run(
+            ["shell", db, "--format", "jsonl"],
+            stdin: """
+                begin;
+                insert into player (id, name) values ('p4', 'Dee');
+                insert player \(directory.path("more.ndjson"))
+                update player --set score=1 --all
+                delete player --where 'id = p1'
+                select count(*) as n, sum(score) as s from player;
+                rollback;
+                select count(*) as n, sum(score) as s from player;
+                BEGIN IMMEDIATE;
+                delete from player where id = 'p1';
+                savepoint keep;
+                delete from player where id = 'p2';
+                rollback to keep;
+                release keep;
+                end;
+                select id from player order by id;
+                """)
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                {"n":4,"s":4}
+                {"n":3,"s":228000}
+                {"id":"p2"}
+                {"id":"p3"}
+
+                """)
+        #expect(result.stderr == "inserted 1 row into player\nupdated 5 rows in player\ndeleted 1 row from player\n")
+    }
+
+    @Test("a transaction open at the end of a script, or at .quit, is rolled back and the shell says so")
+    func openAtEnd() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        for ending in ["", ".quit\n"] {
+            let result = try CLI.run(["shell", db], stdin: "begin;\ndelete from player;\n" + ending)
+            #expect(result.status == 1)
+            #expect(
+                result.stderr
+                    == "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"
+            )
+            #expect(try CLI.run(["query", db, "--sql", "select count(*) as n from player"]).stdout == "[\n{\"n\":3}\n]\n")
+        }
+    }
+
+    @Test("--type cannot rebuild a table inside a transaction")
+    func retypeInTransaction() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(["shell", db], stdin: "begin;\nalter player --type score:real\n")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: line 2: --type rebuilds the table, which cannot happen inside a transaction"))
+    }
+
+    @Test(
+        "--sql with transaction statements, empty or several statements never crashes",
+        arguments: [
+            ("; BEGIN", "BEGIN is not available here"), ("BEGIN", "BEGIN is not available here"),
+            ("/* c */ COMMIT", "COMMIT is not available here"), ("SAVEPOINT a", "SAVEPOINT is not available here"),
+            ("-- c\n", "the SQL holds no statement"), (";", "the SQL holds no statement"),
+            ("select 1; select 2", "--sql takes one statement, and this SQL holds 2"),
+            ("insert into player (id) values ('x'); begin", "--sql takes one statement, and this SQL holds 2"),
+        ])
+    func rawSQL(sql: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        for explain in [false, true] {
+            let result = try CLI.run(["query", db, "--sql=\(sql)"] + (explain ? ["--explain"] : []))
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("Error: "))
+            if explain && sql.lowercased().contains("begin") || explain && sql.contains("COMMIT")
+                || explain && sql.contains("SAVEPOINT")
+            {
+                #expect(result.stderr.contains("has no plan to show") || result.stderr.contains(message))
+            } else {
+                #expect(result.stderr.contains(message))
+            }
+            #expect(!result.stderr.contains("Multiple statements found"))
+        }
+        #expect(try CLI.run(["query", db, "--sql", "select count(*) as n from player"]).stdout == "[\n{\"n\":3}\n]\n")
+    }
+
+    @Test("VACUUM and PRAGMA run through --sql")
+    func standalone() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        #expect(try CLI.run(["query", db, "--sql", "VACUUM"]).status == 0)
+        let wal = try CLI.run(["query", db, "--sql", "PRAGMA journal_mode = wal"])
+        #expect(wal.stdout == "[\n{\"journal_mode\":\"wal\"}\n]\n")
+    }
+
+    @Test("a CRLF script reads line by line: from a file, through .read and on standard input")
+    func crlf() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let script = try directory.write(
+            "crlf.jsonsql",
+            ".format jsonl\r\nselect count(*) as n\r\n  from player;\r\nquery player --where 'id = p2' --select name\r\n")
+        let expected = "{\"n\":3}\n{\"name\":\"Bo\"}\n"
+        let file = try CLI.run(["shell", db, script])
+        #expect(file.stderr == "")
+        #expect(file.stdout == expected)
+        let read = try CLI.run(["shell", db], stdin: ".read \(script)\r\n")
+        #expect(read.stdout == expected)
+        let piped = try CLI.run(["shell", db], stdin: try String(contentsOfFile: script, encoding: .utf8))
+        #expect(piped.stdout == expected)
+    }
+
+    @Test("SQL ends with ';': lowercase delete and update statements are SQL, the commands have no ';'")
+    func sqlOrCommand() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(
+            ["shell", db, "--format", "jsonl"],
+            stdin: """
+                delete from player where id = 'p1';
+                update player set score = 7 where id = 'p2';
+                delete from player
+                  where id = 'p3'
+                  ;
+                select id, score from player;
+                """)
+        #expect(result.status == 0)
+        #expect(result.stdout == "{\"id\":\"p2\",\"score\":7}\n")
+        #expect(result.stderr == "")
+        let semicolon = try CLI.run(["shell", db], stdin: "tables;\n")
+        #expect(semicolon.status == 1)
+        #expect(
+            semicolon.stderr
+                == "Error: line 1: near \"tables\": syntax error; a line ending in ';' is SQL: type jsonsql commands such as tables without the ';'\n"
+        )
+    }
+
+    @Test("a 20,000-line statement piped in runs in a few seconds")
+    func longStatement() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        var script = "create table n (i integer, t text);\ninsert into n values\n"
+        for i in 0..<20_000 { script += "  (\(i), 'row; \(i)'),\n" }
+        script += "  (-1, 'last');\nselect count(*) as c from n;\n"
+        let started = Date()
+        let result = try CLI.run(["shell", db, "--format", "jsonl"], stdin: script)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.status == 0)
+        #expect(result.stdout == "{\"c\":20001}\n")
+    }
+
+    @Test("a pasted command line runs on the open database; another database is refused in one line")
+    func pastedCommandLine() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(
+            ["shell", "db.sqlite", "--format", "jsonl"],
+            stdin: "jsonsql query db.sqlite player --where 'id = p1' --select name\n", in: directory.url)
+        #expect(result.stderr == "")
+        #expect(result.stdout == "{\"name\":\"Ada\"}\n")
+        let other = try CLI.run(["shell", db], stdin: "jsonsql query other.sqlite player --limit 1\n")
+        #expect(other.status == 1)
+        #expect(
+            other.stderr
+                == "Error: line 1: drop 'jsonsql' and the database from the line: the shell works on \(db); e.g. query player --limit 1\n"
+        )
+    }
+
+    @Test("an argument error shows the command's usage line, not the whole help; help of an unknown command is an error")
+    func usageLine() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(["shell", db, "--keep-going"], stdin: "query player --nope\nhelp nope\nrename-table player\n")
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Error: line 1: Unknown option '--nope'")
+        #expect(lines[1].hasPrefix("Usage: query "))
+        #expect(!lines[1].contains("<database>"))
+        #expect(lines.contains { $0.hasPrefix("Error: line 2: no command 'nope'; the commands are create-table, insert") })
+        #expect(lines.contains("Error: line 3: Missing expected argument '<new>'"))
+        #expect(lines.contains { $0.hasPrefix("Usage: rename-table ") })
+        #expect(!result.stdout.contains("SUBCOMMANDS"))
+    }
+
+    @Test("deep input is an error, never a crash: --where nesting, deep JSON in a column")
+    func deepInput() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let nested = String(repeating: "(", count: 50_000) + "id = p1" + String(repeating: ")", count: 50_000)
+        let filter = try CLI.run(["query", db, "--where", nested])
+        #expect(filter.status == 1)
+        #expect(filter.stderr.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer\n"))
+        let nots = try CLI.run(["shell", db], stdin: "query --where '\(String(repeating: "not ", count: 100_000))id = p1'\n")
+        #expect(nots.status == 1)
+        #expect(nots.stderr.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer\n"))
+        let ors = try CLI.run(
+            ["shell", db, "--format", "jsonl"],
+            stdin: "query --select id --where '\(Array(repeating: "id = p2", count: 20_000).joined(separator: " or "))'\n")
+        #expect(ors.stdout == "{\"id\":\"p2\"}\n")
+        // A text column holding JSON nested 100,000 deep prints as text.
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let script =
+            "create table d (v text);\ninsert into d values ('\(deep)');\nquery d --json-cols v --format jsonl\nquery d --json-cols auto --format jsonl\n"
+        let printed = try CLI.run(["shell", db], stdin: script)
+        #expect(printed.status == 0)
+        #expect(printed.stdout == "{\"v\":\"\(deep)\"}\n{\"v\":\"\(deep)\"}\n")
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// The shell's input rules as plain functions: SQL ends with `;`, commands do not.
+@Suite("shell input")
+struct ShellInputTests {
+    static let commands = ["create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "help", "shell"]
+
+    @Test(
+        "one line: SQL ends with ';', a command's first word is its name, dot-commands start with '.'",
+        arguments: [
+            ("delete from player where id = 'p1';", ShellInput.Item.sql(["delete from player where id = 'p1';"], line: 1)),
+            ("update player set score = 1;", .sql(["update player set score = 1;"], line: 1)),
+            ("select 1; select 2;", .sql(["select 1;", "select 2;"], line: 1)),
+            ("insert into t values (1);", .sql(["insert into t values (1);"], line: 1)),
+            ("tables;", .sql(["tables;"], line: 1)),
+            ("BEGIN;", .sql(["BEGIN;"], line: 1)),
+            ("delete player --where 'id = p1'", .command("delete player --where 'id = p1'")),
+            ("update player --set score=1 --all", .command("update player --set score=1 --all")),
+            ("query player --where 'name = \"a;b\"'", .command("query player --where 'name = \"a;b\"'")),
+            ("  tables  ", .command("tables")),
+            ("jsonsql query db.sqlite player", .command("jsonsql query db.sqlite player")),
+            (".format csv", .dotCommand(".format csv")),
+            ("", .nothing), ("   ", .nothing), ("# note", .nothing), ("-- note", .nothing), (";", .nothing),
+            ("select 1", .nothing),
+            ("insert into t", .nothing), ("insert or replace into t", .nothing),
+            ("delete from t", .nothing), ("update t set a = 1", .nothing), ("update or ignore t", .nothing),
+            ("SELECT *", .nothing),
+            ("bogus", .unknown("bogus")), ("Query player", .unknown("Query")),
+        ])
+    func oneLine(line: String, expected: ShellInput.Item) {
+        var reader = ShellLineReader(commands: Self.commands)
+        #expect(reader.take(line, number: 1) == expected)
+    }
+
+    @Test("statements over several lines run when one ends with ';', numbered from their first line")
+    func severalLines() {
+        var reader = ShellLineReader(commands: Self.commands)
+        #expect(reader.take("delete", number: 1) == .command("delete"))
+        #expect(reader.take("delete from t", number: 2) == .nothing)
+        #expect(reader.take("  where a = ';'", number: 3) == .nothing)
+        // A command name inside a statement is part of it.
+        #expect(reader.take("  and query = 1", number: 4) == .nothing)
+        #expect(reader.take("  ;", number: 5) == .sql(["delete from t\n  where a = ';'\n  and query = 1\n  ;"], line: 2))
+        #expect(reader.pendingSQL.isEmpty)
+        // A comment opened after a `;` holds the statement open until it closes.
+        #expect(reader.take("select 1; /* note", number: 6) == .nothing)
+        #expect(reader.take("*/", number: 7) == .sql(["select 1;"], line: 6))
+        #expect(reader.take("create trigger tr after insert on t begin", number: 8) == .nothing)
+        #expect(reader.take("  select 1;", number: 9) == .nothing)
+        #expect(
+            reader.take("end;", number: 10) == .sql(["create trigger tr after insert on t begin\n  select 1;\nend;"], line: 8))
+        #expect(reader.take("select 2", number: 11) == .nothing)
+        reader.abandon()
+        #expect(reader.take("tables", number: 12) == .command("tables"))
+    }
+
+    @Test("CRLF line ends: a script splits into its lines, and a line loses its \\r")
+    func crlf() {
+        #expect(ShellInput.lines("tables\r\nselect 1;\r\n") == ["tables", "select 1;", ""])
+        #expect(ShellInput.lines("a\nb\r\nc") == ["a", "b", "c"])
+        #expect(ShellInput.lines("") == [""])
+        var reader = ShellLineReader(commands: Self.commands)
+        #expect(reader.take("tables\r", number: 1) == .command("tables"))
+        #expect(reader.take("select 1\r", number: 2) == .nothing)
+        #expect(reader.take("  ;\r", number: 3) == .sql(["select 1\n  ;"], line: 2))
+    }
+
+    @Test("a 20,000-line statement is gathered in linear time")
+    func longStatement() {
+        var reader = ShellLineReader(commands: Self.commands)
+        let started = Date()
+        #expect(reader.take("insert into t values", number: 1) == .nothing)
+        for i in 0..<20_000 {
+            #expect(reader.take("  (\(i), 'a text that makes the statement long, with a ; inside'),", number: i + 2) == .nothing)
+        }
+        guard case .sql(let statements, line: 1) = reader.take("  (0, 'end');", number: 20_002) else {
+            Issue.record("the statement did not end")
+            return
+        }
+        #expect(statements.count == 1)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a pasted command line: jsonsql and the open database are dropped, another database is refused")
+    func pastedCommandLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-paste-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("db.sqlite").path
+        #expect(FileManager.default.createFile(atPath: db, contents: Data()))
+        #expect(
+            try ShellInput.withoutCommandLinePrefix(["jsonsql", "query", db, "player", "--limit", "1"], database: db) == [
+                "query", "player", "--limit", "1",
+            ])
+        // The same file by another path.
+        #expect(
+            try ShellInput.withoutCommandLinePrefix(["jsonsql", "tables", directory.path + "/./db.sqlite"], database: db) == [
+                "tables"
+            ])
+        #expect(try ShellInput.withoutCommandLinePrefix(["query", "player"], database: db) == ["query", "player"])
+        #expect(
+            throws: JSONSQLError("drop 'jsonsql' and the database from the line: the shell works on \(db); e.g. query player")
+        ) {
+            try ShellInput.withoutCommandLinePrefix(["jsonsql", "query", "other.sqlite", "player"], database: db)
+        }
+        #expect(throws: JSONSQLError("this is the shell already")) {
+            try ShellInput.withoutCommandLinePrefix(["jsonsql", "shell", db], database: db)
+        }
+    }
+
+    @Test("a line of a million characters splits into words without recursion")
+    func hugeWords() throws {
+        let value = String(repeating: "(a = 1 and ", count: 100_000)
+        let words = try ShellWords.split("query player --where '\(value)' \"x\\\"y\"")
+        #expect(words.count == 5)
+        #expect(words[3].count == value.count)
+        #expect(words[4] == "x\"y")
+    }
+
+    @Test("blank SQL and first keywords skip comments and empty statements")
+    func blank() {
+        #expect(SQLText.isBlank(" ; -- c\n /* d */ ;"))
+        #expect(SQLText.isBlank("/* open"))
+        #expect(!SQLText.isBlank("; select 1"))
+        #expect(SQLText.firstKeyword("; /* x */ BEGIN") == "begin")
+        #expect(SQLText.isTransactionControl(";;\n-- c\nrollback to a"))
+    }
+}
+
+/// Deep input: every recursive function over user text has a bound, so none can overflow the
+/// stack.
+@Suite("deep input")
+struct DeepInputTests {
+    @Test("parentheses and not nest up to 100 deep; deeper is an error, not a crash")
+    func filterDepth() throws {
+        let ok = String(repeating: "(", count: 100) + "id = 1" + String(repeating: ")", count: 100)
+        #expect(throws: Never.self) { try FilterParser.parse(ok) }
+        #expect(throws: Never.self) { try FilterParser.parse(String(repeating: "not ", count: 100) + "id = 1") }
+        for text in [
+            String(repeating: "(", count: 100_000) + "id = 1" + String(repeating: ")", count: 100_000),
+            String(repeating: "(", count: 101) + "id = 1" + String(repeating: ")", count: 101),
+            String(repeating: "not ", count: 100_000) + "id = 1",
+            String(repeating: "!", count: 100_000) + "id = 1",
+            String(repeating: "not (", count: 50_000) + "id = 1",
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(text) }
+            #expect(
+                error?.description.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer") == true)
+            #expect((error?.description.count ?? 0) < 400)
+        }
+    }
+
+    @Test("long and/or chains parse into a shallow tree and render to SQL")
+    func longChains() throws {
+        let text = Array(repeating: "score = 1", count: 100_000).joined(separator: " or ")
+        let filter = try FilterParser.parse(text)
+        #expect(Self.depth(filter) <= 18)
+        let sql = try FilterSQL(filter, table: PathAndFilterSQLTests.table)
+        #expect(sql.arguments.count == 100_000)
+        let all = try #require(Filter.all(Array(repeating: filter, count: 1000)))
+        #expect(Self.depth(all) <= 28)
+        // Short chains keep their usual shape.
+        #expect(
+            try FilterParser.parse("a = 1 and b = 2 and c = 3")
+                == .and(
+                    .and(
+                        .predicate(.init(path: JSONPath(column: "a"), op: .equal, values: [.integer(1)])),
+                        .predicate(.init(path: JSONPath(column: "b"), op: .equal, values: [.integer(2)]))),
+                    .predicate(.init(path: JSONPath(column: "c"), op: .equal, values: [.integer(3)]))))
+    }
+
+    @Test("a path of 100,000 keys parses and renders without recursion")
+    func longPath() throws {
+        let path = try JSONPath(parsing: "address" + String(repeating: ".k", count: 100_000))
+        #expect(path.segments.count == 100_000)
+        #expect(try path.sqlitePath().count > 200_000)
+    }
+
+    static func depth(_ filter: Filter) -> Int {
+        switch filter {
+        case .and(let a, let b), .or(let a, let b): 1 + max(depth(a), depth(b))
+        case .not(let a): 1 + depth(a)
+        case .predicate: 1
+        }
+    }
+}
+
+/// User SQL through the library: transaction statements, empty and several statements.
+@Suite("user SQL")
+struct UserSQLTests {
+    static func store(userTransactions: Bool) throws -> (Store, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-sql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try Store(
+            path: directory.appendingPathComponent("db.sqlite").path, access: .create, userTransactions: userTransactions)
+        try store.createTable(
+            TableSpec(name: "t", columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "name:text")]))
+        return (store, directory)
+    }
+
+    static func count(_ store: Store) throws -> Int {
+        try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") ?? -1 }
+    }
+
+    @Test(
+        "--sql refuses transaction statements, no statement and several, and leaves no transaction open",
+        arguments: [
+            ("; BEGIN", "each jsonsql command runs in a transaction of its own; BEGIN is not available here"),
+            ("/* c */ commit", "each jsonsql command runs in a transaction of its own; COMMIT is not available here"),
+            ("SAVEPOINT a", "SAVEPOINT is not available here"),
+            ("release a", "RELEASE is not available here"),
+            ("end", "END is not available here"),
+            ("rollback", "ROLLBACK is not available here"),
+            ("", "the SQL holds no statement"),
+            ("-- only a comment\n;;", "the SQL holds no statement"),
+            ("insert into t (name) values ('a'); BEGIN", "--sql takes one statement, and this SQL holds 2"),
+            ("create table u (a); insert into u values (1)", "--sql takes one statement, and this SQL holds 2"),
+        ])
+    func refused(sql: String, message: String) throws {
+        let (store, directory) = try Self.store(userTransactions: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: JSONSQLError.self) {
+            try store.run(sql: sql, parameters: [:], format: .json, to: OutputBuffer())
+        }
+        #expect(error?.description.contains(message) == true)
+        #expect(!store.isInsideTransaction)
+        #expect(try Self.count(store) == 0)
+        if !sql.isEmpty && !message.contains("no statement") {
+            #expect(throws: JSONSQLError.self) { try store.explain(sql: sql, parameters: [:]) }
+        }
+    }
+
+    @Test("statements that cannot run in a transaction run as they are; empty statements around one are dropped")
+    func standalone() throws {
+        let (store, directory) = try Self.store(userTransactions: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for sql in ["VACUUM", "PRAGMA journal_mode = wal", "PRAGMA user_version = 3", ";; insert into t (name) values ('a');;"] {
+            #expect(throws: Never.self) { try store.run(sql: sql, parameters: [:], format: .json, to: OutputBuffer()) }
+        }
+        #expect(try Self.count(store) == 1)
+        #expect(try store.explain(sql: "-- c\n;select * from t;", parameters: [:]).hasPrefix("-- select * from t;\nQUERY PLAN\n"))
+    }
+
+    @Test("with user transactions: BEGIN stays open, jsonsql writes join it in a savepoint, ROLLBACK undoes them")
+    func userTransaction() throws {
+        let (store, directory) = try Self.store(userTransactions: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func run(_ sql: String) throws { try store.run(sql: sql, parameters: [:], format: .json, to: OutputBuffer()) }
+        try run("BEGIN IMMEDIATE")
+        #expect(store.isInsideTransaction)
+        try run("insert into t (name) values ('a')")
+        try store.write { db in try db.execute(sql: "INSERT INTO t (name) VALUES ('b')") }
+        // A dry run rolls back its savepoint only.
+        try store.write(commit: false) { db in try db.execute(sql: "DELETE FROM t") }
+        #expect(try Self.count(store) == 2)
+        try run("SAVEPOINT s")
+        try run("delete from t")
+        try run("ROLLBACK TO s")
+        try run("RELEASE s")
+        #expect(try Self.count(store) == 2)
+        try run("ROLLBACK")
+        #expect(!store.isInsideTransaction)
+        #expect(try Self.count(store) == 0)
+        try run("BEGIN")
+        try run("insert into t (name) values ('c')")
+        try run("END")
+        #expect(try Self.count(store) == 1)
+        try run("BEGIN")
+        try run("insert into t (name) values ('d')")
+        try store.rollbackOpenTransaction()
+        #expect(try Self.count(store) == 1)
+    }
+}
