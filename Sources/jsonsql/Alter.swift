@@ -1,7 +1,7 @@
 import ArgumentParser
 import JSONSQLKit
 
-struct Alter: ParsableCommand {
+struct Alter: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alter",
         abstract: "Add, rename and drop columns of a table.",
@@ -54,9 +54,8 @@ struct Alter: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let store = try db.open(.write)
-        var spec = AlterSpec(table: try store.resolveTable(table))
+    func run(_ store: Store, table: String) throws {
+        var spec = AlterSpec(table: table)
         spec.add = try add.map(ColumnSpec.init(parsing:))
         spec.rename = try rename.map(AlterSpec.ColumnRename.init(parsing:))
         spec.drop = drop

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-struct CreateTable: ParsableCommand {
+struct CreateTable: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-table",
         abstract: "Create a table with typed columns.",
@@ -59,13 +59,14 @@ struct CreateTable: ParsableCommand {
         }
     }
 
-    func run() throws {
-        // Parse everything before touching the file, so a bad spec leaves no database behind.
+    var access: Store.Access { .create }
+
+    func run(_ store: Store) throws {
         let spec = try TableSpec(
             name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
             primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
             withoutRowid: withoutRowid, strict: strict)
-        if let message = try db.open(.create).createTable(spec, ifNotExists: ifNotExists).message {
+        if let message = try store.createTable(spec, ifNotExists: ifNotExists).message {
             Diagnostics.print(message)
         }
     }

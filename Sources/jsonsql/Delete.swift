@@ -1,7 +1,7 @@
 import ArgumentParser
 import JSONSQLKit
 
-struct Delete: ParsableCommand {
+struct Delete: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete the rows that match a filter.",
@@ -36,9 +36,8 @@ struct Delete: ParsableCommand {
         if !filters.isEmpty && all { throw ValidationError("give either --where or --all, not both") }
     }
 
-    func run() throws {
-        let store = try db.open(.write)
-        var spec = DeleteSpec(table: try store.resolveTable(table))
+    func run(_ store: Store, table: String) throws {
+        var spec = DeleteSpec(table: table)
         spec.filters = try filters.map(FilterParser.parse)
         spec.all = all
         let result = try store.delete(spec, dryRun: dryRun)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import JSONSQLKit
 
-struct DropIndex: ParsableCommand {
+struct DropIndex: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "drop-index",
         abstract: "Drop an index by name (see `jsonsql indexes`).",
@@ -18,8 +18,8 @@ struct DropIndex: ParsableCommand {
     @Flag(help: "Do nothing when there is no such index.")
     var ifExists = false
 
-    func run() throws {
-        if let dropped = try db.open(.write).dropIndex(name, ifExists: ifExists) {
+    func run(_ store: Store) throws {
+        if let dropped = try store.dropIndex(name, ifExists: ifExists) {
             Diagnostics.print("dropped index \(dropped)")
         } else {
             Diagnostics.print("no index \(name); nothing dropped")

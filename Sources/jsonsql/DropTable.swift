@@ -1,7 +1,7 @@
 import ArgumentParser
 import JSONSQLKit
 
-struct DropTable: ParsableCommand {
+struct DropTable: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "drop-table",
         abstract: "Drop a table with its rows and indexes.",
@@ -20,8 +20,8 @@ struct DropTable: ParsableCommand {
     @Flag(help: "Do nothing when there is no such table.")
     var ifExists = false
 
-    func run() throws {
-        if let dropped = try db.open(.write).dropTable(table, ifExists: ifExists) {
+    func run(_ store: Store) throws {
+        if let dropped = try store.dropTable(table, ifExists: ifExists) {
             Diagnostics.print("dropped table \(dropped)")
         } else {
             Diagnostics.print("no table \(table); nothing dropped")

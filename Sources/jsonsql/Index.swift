@@ -1,7 +1,7 @@
 import ArgumentParser
 import JSONSQLKit
 
-struct Index: ParsableCommand {
+struct Index: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Index columns or JSON paths, so filters and sorts on them are fast.",
@@ -50,12 +50,11 @@ struct Index: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let store = try db.open(.write)
+    func run(_ store: Store) throws {
         var table: String?
         var paths = tableAndPaths
         let tables = try store.tableNames()
-        if tables.contains(where: { $0.lowercased() == paths[0].lowercased() }) && (paths.count > 1 || tables.count > 1) {
+        if SQLName.find(paths[0], in: tables) != nil && (paths.count > 1 || tables.count > 1) {
             table = paths.removeFirst()
         }
         if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-struct Insert: ParsableCommand {
+struct Insert: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "insert",
         abstract: "Insert JSON records, all or nothing.",
@@ -51,9 +51,10 @@ struct Insert: ParsableCommand {
         }
     }
 
-    func run() throws {
+    var access: Store.Access { .create }
+
+    func run(_ store: Store) throws {
         Interrupts.install()
-        let store = try db.open(.create)
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
@@ -81,13 +82,13 @@ struct Insert: ParsableCommand {
     private func resolveArguments(_ store: Store) throws -> (String, [String]) {
         let tables = try store.tableNames()
         guard let first = tableAndFiles.first, first != "-" else {
-            return (try impliedTable(tables), tableAndFiles)
+            return (try impliedTable(store), tableAndFiles)
         }
-        if tables.contains(where: { $0.lowercased() == first.lowercased() }) {
+        if SQLName.find(first, in: tables) != nil {
             return (first, Array(tableAndFiles.dropFirst()))
         }
         if FileManager.default.fileExists(atPath: first) {
-            return (try impliedTable(tables), tableAndFiles)
+            return (try impliedTable(store), tableAndFiles)
         }
         let lower = first.lowercased()
         if first.contains("/") || [".json", ".ndjson", ".jsonl", ".geojson"].contains(where: lower.hasSuffix) {
@@ -96,14 +97,12 @@ struct Insert: ParsableCommand {
         return (first, Array(tableAndFiles.dropFirst()))
     }
 
-    private func impliedTable(_ tables: [String]) throws -> String {
-        switch tables.count {
-        case 1: return tables[0]
-        case 0: throw ValidationError("name the table to insert into: jsonsql insert \(db.database) TABLE [FILE...]")
-        default:
-            throw JSONSQLError(
-                "\(db.database) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to insert into")
+    /// The database's only table (`Store.resolveTable`); with none, the table must be named.
+    private func impliedTable(_ store: Store) throws -> String {
+        if try store.tableNames().isEmpty {
+            throw ValidationError("name the table to insert into: jsonsql insert \(db.database) TABLE [FILE...]")
         }
+        return try store.resolveTable(nil)
     }
 }
 

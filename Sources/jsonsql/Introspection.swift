@@ -2,20 +2,21 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-struct Tables: ParsableCommand {
+struct Tables: StoreCommand {
     static let configuration = CommandConfiguration(commandName: "tables", abstract: "List the tables and views.")
 
     @OptionGroup var db: DatabaseOptions
 
     @OptionGroup var output: FormatOptions
 
-    func run() throws {
-        let out = OutputBuffer(fd: STDOUT_FILENO)
-        try db.open(.read).listTables(format: output.resolved, to: out)
+    var access: Store.Access { .read }
+
+    func run(_ store: Store) throws {
+        try store.listTables(format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
 }
 
-struct Schema: ParsableCommand {
+struct Schema: StoreCommand {
     static let configuration = CommandConfiguration(commandName: "schema", abstract: "List columns with their declared types.")
 
     @OptionGroup var db: DatabaseOptions
@@ -25,14 +26,15 @@ struct Schema: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    func run() throws {
-        let store = try db.open(.read)
+    var access: Store.Access { .read }
+
+    func run(_ store: Store) throws {
         let table = try self.table.map { try store.resolveTable($0) }
         try store.listSchema(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
 }
 
-struct Indexes: ParsableCommand {
+struct Indexes: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "indexes", abstract: "List indexes and what they index, including JSON path expressions.")
 
@@ -43,8 +45,9 @@ struct Indexes: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    func run() throws {
-        let store = try db.open(.read)
+    var access: Store.Access { .read }
+
+    func run(_ store: Store) throws {
         let table = try self.table.map { try store.resolveTable($0) }
         try store.listIndexes(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }

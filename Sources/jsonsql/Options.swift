@@ -29,13 +29,8 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// The shell's open database: the commands it runs work on its connection, so that they
-    /// join a transaction the user began there.
-    nonisolated(unsafe) static var shellStore: Store?
-
     /// Opens the database; with `.create`, a missing file appears only when a write succeeds.
     func open(_ access: Store.Access) throws -> Store {
-        if let store = Self.shellStore { return store }
         return try Store(path: database, access: access, busyTimeout: timeout)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-struct Query: ParsableCommand {
+struct Query: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Print rows, filtered by JSON paths, as JSON, JSON Lines, a table or CSV.",
@@ -96,10 +96,12 @@ struct Query: ParsableCommand {
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
 
-    func run() throws {
+    /// User SQL may write; a query only reads.
+    var access: Store.Access { sql == nil ? .read : .write }
+
+    func run(_ store: Store) throws {
         let out = OutputBuffer(fd: STDOUT_FILENO)
         if let sql {
-            let store = try db.open(.write)
             let parameters = try parseParameters(self.parameters)
             if explain {
                 out.append(try store.explain(sql: sql, parameters: parameters))
@@ -112,7 +114,6 @@ struct Query: ParsableCommand {
             }
             return
         }
-        let store = try db.open(.read)
         var spec = QuerySpec(table: try store.resolveTable(table))
         spec.filters = try filters.map(FilterParser.parse)
         spec.select = try select.map { try splitPaths($0).map(JSONPath.init(parsing:)) } ?? []

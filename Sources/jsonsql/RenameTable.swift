@@ -1,7 +1,7 @@
 import ArgumentParser
 import JSONSQLKit
 
-struct RenameTable: ParsableCommand {
+struct RenameTable: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename-table",
         abstract: "Rename a table; foreign keys that refer to it follow.",
@@ -20,8 +20,8 @@ struct RenameTable: ParsableCommand {
     @Argument(help: "Its new name.")
     var new: String
 
-    func run() throws {
-        let renamed = try db.open(.write).renameTable(old, to: new)
+    func run(_ store: Store) throws {
+        let renamed = try store.renameTable(old, to: new)
         Diagnostics.print("renamed table \(renamed) to \(new)")
     }
 }

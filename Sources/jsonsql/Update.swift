@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-struct Update: ParsableCommand {
+struct Update: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change the rows that match a filter: set columns and paths, merge objects, remove keys.",
@@ -67,9 +67,8 @@ struct Update: ParsableCommand {
         if json && sets.isEmpty { throw ValidationError("--json reads --set values as JSON; give --set PATH=VALUE") }
     }
 
-    func run() throws {
-        let store = try db.open(.write)
-        var spec = UpdateSpec(table: try store.resolveTable(table))
+    func run(_ store: Store, table: String) throws {
+        var spec = UpdateSpec(table: table)
         spec.filters = try filters.map(FilterParser.parse)
         spec.all = all
         spec.sets = try sets.map { try UpdateSpec.Assignment(parsing: $0, json: json) }

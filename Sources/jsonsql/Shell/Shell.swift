@@ -41,7 +41,6 @@ struct Shell: ParsableCommand {
         // a typo in the path or a session of queries leaves nothing behind.
         let store = try Store(path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
         defer { store.close() }
-        DatabaseOptions.shellStore = store
         let interactive = file == nil && isatty(STDIN_FILENO) != 0
         let session = ShellSession(
             store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,

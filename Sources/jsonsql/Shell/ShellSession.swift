@@ -194,7 +194,10 @@ final class ShellSession {
             commands.insert(query, at: 0)
         }
         return timed(line: line) {
-            for var command in commands { try command.run() }
+            for var command in commands {
+                // Commands work on the shell's connection, so they join a transaction begun there.
+                if let storeCommand = command as? any StoreCommand { try storeCommand.run(store) } else { try command.run() }
+            }
         }
     }
 
