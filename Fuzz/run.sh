@@ -14,7 +14,8 @@ quarter=$(( seconds / 4 > 3 ? seconds / 4 : 3 ))
 out=.build-fuzz
 mkdir -p "$out"
 kit=Sources/JSONSQLKit
-quiet() { grep -v -e "Cannot export local symbol" -e "^\[[0-9]*/[0-9]*\] Compiling" || true; }
+# grep exits 1 when it filters out every line, which is no failure; 2 is.
+quiet() { grep -v -e "Cannot export local symbol" -e "^\[[0-9]*/[0-9]*\] Compiling" || [ $? -eq 1 ]; }
 
 build() {
     local name=$1; shift
@@ -62,9 +63,16 @@ fuzz() {
     mkdir -p "$work"
     echo "fuzz: $target for ${time}s"
     # shellcheck disable=SC2086
+    set +e
     "$out/$target" -max_total_time="$time" -print_final_stats=1 -artifact_prefix="$out/crash-$target-" \
         "$@" ${FUZZ_ARGS:-} "$work" "Fuzz/corpus/$target" 2>&1 \
-        | grep -E "^(Done|stat::number_of_executed_units|==|SUMMARY|artifact_prefix|  [a-z]|command-line fuzzer)|Test unit written" || true
+        | grep -E "^(Done|stat::number_of_executed_units|==|SUMMARY|artifact_prefix|  [a-z]|command-line fuzzer)|Test unit written"
+    local fuzzer=${PIPESTATUS[0]}
+    set -e
+    if [ "$fuzzer" != 0 ]; then
+        echo "fuzz: $target exited with status $fuzzer" >&2
+        status=1
+    fi
     if ls "$out"/crash-"$target"-* >/dev/null 2>&1; then
         echo "fuzz: $target found a crash: $(ls "$out"/crash-"$target"-*)" >&2
         echo "fuzz: run it again with: $out/$target FILE" >&2

@@ -54,7 +54,7 @@ struct Insert: StoreCommand {
     var access: Store.Access { .create }
 
     func run(_ store: Store) throws {
-        Interrupts.install()
+        Interruption.installSignalHandler()
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)

@@ -19,7 +19,7 @@ extension Store {
             for name in spec.drop {
                 let column = try TableInfo(db: db, table: table).requireColumn(name)
                 try Self.checkDroppable(column, table: table, db: db)
-                try Self.explain("cannot drop column \(column.name) from \(table)") {
+                try Self.runDDL("cannot drop column \(column.name) from \(table)") {
                     try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
                 }
                 done.append("dropped column \(column.name) from \(table)")
@@ -31,7 +31,7 @@ extension Store {
                     throw JSONSQLError(
                         "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
                 }
-                try Self.explain("cannot rename column \(column.name) of \(table)") {
+                try Self.runDDL("cannot rename column \(column.name) of \(table)") {
                     try db.execute(
                         sql:
                             "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
@@ -51,7 +51,7 @@ extension Store {
                 try Self.checkAddable(column, table: table, strict: strict)
                 try column.resolveGenerated(in: info)
                 try column.references?.validate(from: column.name, db: db)
-                try Self.explain("cannot add column \(column.name) to \(table)") {
+                try Self.runDDL("cannot add column \(column.name) to \(table)") {
                     try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
                 }
                 done.append("added column \(column.name) to \(table)")
@@ -61,7 +61,7 @@ extension Store {
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
-    private static func explain(_ context: String, _ work: () throws -> Void) throws {
+    private static func runDDL(_ context: String, _ work: () throws -> Void) throws {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
@@ -174,7 +174,7 @@ extension Store {
             {
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(existing)")
             }
-            try Self.explain("cannot rename table \(table)") {
+            try Self.runDDL("cannot rename table \(table)") {
                 try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
             }
             return table

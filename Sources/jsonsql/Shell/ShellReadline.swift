@@ -46,7 +46,7 @@ final class ReadlineInput {
             }
             _ = read_history(historyFile)
         }
-        Interrupts.install()
+        Interruption.installSignalHandler()
     }
 
     /// Reads one line, showing `prompt`.

@@ -2,11 +2,11 @@ import Foundation
 import JSONSQLKit
 
 /// Ctrl-C for commands that run long: the shell, and inserts.
-enum Interrupts {
+extension Interruption {
     /// Makes SIGINT set the interruption flag: running statements stop with "interrupted", an
     /// insert stops between records, and the shell's wait for input ends.
-    static func install() {
-        Interruption.install()
+    static func installSignalHandler() {
+        install()
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in Interruption.request() }
         // Restart other system calls; poll() is never restarted, so the input wait still ends.
