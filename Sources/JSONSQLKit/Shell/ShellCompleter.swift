@@ -1,31 +1,42 @@
 import Foundation
-import JSONSQLKit
 
 /// What Tab offers for the word under the cursor.
-struct ShellCompletion: Equatable {
+public struct ShellCompletion: Equatable, Sendable {
     /// Whole replacements for the word.
-    var candidates: [String] = []
+    public var candidates: [String] = []
     /// Whether a space follows a single match: not after a json column or an object key, where
     /// a `.` comes next.
-    var appendSpace = true
+    public var appendSpace = true
     /// How many leading characters the list of matches leaves out, so `address.` lists `city`
     /// and `country` rather than `address.city` and `address.country`.
-    var displayPrefixLength = 0
+    public var displayPrefixLength = 0
     /// Nothing to offer here but file names; readline completes those.
-    var fileNames = false
+    public var fileNames = false
 
-    static let fileNames = ShellCompletion(fileNames: true)
+    public static let fileNames = ShellCompletion(fileNames: true)
+
+    public init(candidates: [String] = [], appendSpace: Bool = true, displayPrefixLength: Int = 0, fileNames: Bool = false) {
+        self.candidates = candidates
+        self.appendSpace = appendSpace
+        self.displayPrefixLength = displayPrefixLength
+        self.fileNames = fileNames
+    }
 }
 
 /// Chooses completions from the line typed so far: commands, options, tables, columns, and
 /// the keys inside JSON columns read from a sample of rows.
-struct ShellCompleter {
+public struct ShellCompleter {
     let store: Store
     let catalog: ShellCatalog
 
+    public init(store: Store, catalog: ShellCatalog) {
+        self.store = store
+        self.catalog = catalog
+    }
+
     /// Completes `word`, which follows `before` on the line; `statement` holds the earlier lines
     /// of an SQL statement still being typed.
-    func complete(word: String, before: String, statement: String = "") -> ShellCompletion {
+    public func complete(word: String, before: String, statement: String = "") -> ShellCompletion {
         if !statement.isEmpty { return completeSQL(word: word, before: statement + "\n" + before) }
         let scanned = ShellWords(scanning: before)
         // The first word: a command, a dot-command or the start of a statement.
@@ -133,7 +144,7 @@ struct ShellCompleter {
     private func tableFor(positionals: [String]) -> String? {
         let tables = tables()
         for word in positionals {
-            if let match = tables.first(where: { $0.lowercased() == word.lowercased() }) { return match }
+            if let match = SQLName.find(word, in: tables) { return match }
         }
         return tables.count == 1 ? tables[0] : nil
     }
@@ -224,7 +235,7 @@ struct ShellCompleter {
             return ShellCompletion()
         }
         // `player.sc` → the columns of a table.
-        if let dot = word.firstIndex(of: "."), let table = tables.first(where: { $0.lowercased() == word[..<dot].lowercased() }) {
+        if let dot = word.firstIndex(of: "."), let table = SQLName.find(String(word[..<dot]), in: tables) {
             let head = String(word[...dot])
             var completion = matching(word, columns(table).map { head + $0 })
             completion.displayPrefixLength = head.count

@@ -1,0 +1,56 @@
+
+/// The subcommands, their options and the dot-commands, as the shell dispatches and completes them.
+///
+/// The command line fills it from the same definitions that parse its arguments, so completion
+/// never falls out of step with the parser; tests fill it by hand.
+public struct ShellCatalog: Sendable {
+    public struct Option: Sendable {
+        /// `--where`, `-f`.
+        public var names: [String]
+        public var takesValue: Bool
+        /// The values an enumerated option accepts, such as the formats.
+        public var values: [String]
+
+        public init(names: [String], takesValue: Bool, values: [String] = []) {
+            self.names = names
+            self.takesValue = takesValue
+            self.values = values
+        }
+    }
+
+    /// Subcommands the shell runs, in the order `jsonsql --help` lists them.
+    public var commands: [String] = []
+    public var options: [String: [Option]] = [:]
+
+    public init(commands: [String] = [], options: [String: [Option]] = [:]) {
+        self.commands = commands
+        self.options = options
+    }
+
+    public static let dotCommands: [(name: String, arguments: String, help: String)] = [
+        (".tables", "", "List the tables and views."),
+        (".schema", "[TABLE]", "List columns with their declared types."),
+        (".indexes", "[TABLE]", "List indexes and what they index."),
+        (".format", "[json|jsonl|table|csv]", "Show or set how rows print."),
+        (".timer", "on|off", "Print the time each statement takes."),
+        (".explain", "on|off", "Print the SQL and query plan before the rows."),
+        (".read", "FILE", "Run the commands in FILE."),
+        (".help", "", "Show this help."),
+        (".quit", "", "Leave the shell (also .exit or Ctrl-D)."),
+    ]
+
+    /// The words that start an SQL statement, transactions included: the shell runs them all.
+    public static let sqlKeywords = ShellInput.sqlKeywords
+
+    /// More keywords offered inside a statement.
+    public static let sqlClauseKeywords = [
+        "and", "as", "asc", "between", "by", "case", "desc", "distinct", "else", "end", "from",
+        "group", "having", "in", "is", "join", "json_each", "json_extract", "json_tree", "left",
+        "like", "limit", "not", "null", "offset", "on", "or", "order", "returning", "set", "then",
+        "union", "when", "where",
+    ]
+
+    public func option(named name: String, in command: String) -> Option? {
+        options[command]?.first { $0.names.contains(name) }
+    }
+}

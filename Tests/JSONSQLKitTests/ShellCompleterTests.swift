@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// Tab completion as plain functions over the typed line, a catalog and a database.
+@Suite("shell completion")
+final class ShellCompleterTests {
+    let directory: URL
+    let completer: ShellCompleter
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("db.sqlite").path
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id TEXT PRIMARY KEY, name TEXT, address JSON TEXT, tags JSON TEXT);
+                    INSERT INTO player VALUES ('p1', 'Ann', '{"city":"Berlin","country":"DE","geo":{"lat":1}}', '["a"]');
+                    INSERT INTO player VALUES ('p2', 'Bo', '{"city":"Lyon","zip":"69001"}', '[]');
+                    CREATE TABLE "Team" (name TEXT);
+                    """)
+        }
+        let catalog = ShellCatalog(
+            commands: ["query", "insert", "index", "create-table", "schema"],
+            options: [
+                "query": [
+                    .init(names: ["--where"], takesValue: true), .init(names: ["--select"], takesValue: true),
+                    .init(names: ["--format", "-f"], takesValue: true, values: ["json", "jsonl", "table", "csv"]),
+                    .init(names: ["--explain"], takesValue: false),
+                ]
+            ])
+        completer = ShellCompleter(store: try Store(path: path, access: .read), catalog: catalog)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Completes the last word of `line`.
+    func complete(_ line: String) -> ShellCompletion {
+        let split = line.lastIndex(of: " ").map { line.index(after: $0) } ?? line.startIndex
+        return completer.complete(word: String(line[split...]), before: String(line[..<split]))
+    }
+
+    @Test(
+        "candidates for the word under the cursor",
+        arguments: [
+            ("qu", ["query"]), (".fo", [".format"]), ("query pl", ["player"]), ("query te", ["Team"]),
+            ("query player --ex", ["--explain"]), ("query player --format j", ["json", "jsonl"]),
+            ("query player --where na", ["name"]), ("query player --where address.c", ["address.city", "address.country"]),
+            ("query player --where address.g", ["address.geo"]), ("query player --where address.geo.l", ["address.geo.lat"]),
+            ("query player --select address.z", ["address.zip"]), ("create-table t name:te", ["name:text"]),
+            ("create-table t name:text:no", ["name:text:notnull"]), ("select * from player where na", ["name"]),
+            ("SEL", ["SELECT"]),
+            ("select player.i", ["player.id"]), ("query player --where nothing.x", []),
+        ])
+    func candidates(line: String, expected: [String]) {
+        #expect(complete(line).candidates == expected, "\(line)")
+    }
+
+    @Test("inside a path literal after ->>, the keys of that column; a leaf closes the literal")
+    func pathLiteral() {
+        let before = "select * from player where address ->> '"
+        #expect(completer.complete(word: "$.ci", before: before).candidates == ["$.city'"])
+        #expect(completer.complete(word: "$.geo.", before: before).candidates == ["$.geo.lat'"])
+    }
+
+    @Test("a json column or an object key leaves room for the dot; a leaf gets a space")
+    func spacing() {
+        #expect(complete("query player --where addr").appendSpace == false)
+        #expect(complete("query player --where address.g").appendSpace == false)
+        #expect(complete("query pl").appendSpace == true)
+    }
+
+    @Test("lists show the key being typed, not the path before it")
+    func displayPrefix() {
+        #expect(complete("query player --where address.c").displayPrefixLength == "address.".count)
+    }
+
+    @Test("insert completes tables, then file names")
+    func files() {
+        #expect(complete("insert pl").candidates == ["player"])
+        #expect(complete("insert ./da").fileNames)
+    }
+}
