@@ -67,7 +67,7 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 clean:
 	rm -rf .build .build-fuzz

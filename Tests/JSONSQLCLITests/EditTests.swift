@@ -76,7 +76,10 @@ struct EditTests {
         let bad = try fail(["update", db, "--where", "id = p2", "--json", "--set", "tags=[1,"])
         #expect(bad == "Error: --set tags: [1, is not valid JSON\n")
         let object = try fail(["update", db, "--where", "id = p2", "--json", "--set", #"score={"a":1}"#])
-        #expect(object == "Error: --set score: score is an integer column, which expects an integer; an object {\"a\":1} does not fit it\n")
+        #expect(
+            object
+                == "Error: --set score: score is an integer column, which expects an integer; an object {\"a\":1} does not fit it\n"
+        )
     }
 
     @Test("--patch merges an object (RFC 7396) into a json column or a path inside one")
@@ -155,9 +158,15 @@ struct EditTests {
                 ["--set", "score=high"],
                 #"--set score: score is an integer column, which expects an integer; a string "high" does not fit it"#
             ),
-            (["--set", "score=1.5"], "--set score: score is an integer column, which expects an integer; a number 1.5 does not fit it"),
+            (
+                ["--set", "score=1.5"],
+                "--set score: score is an integer column, which expects an integer; a number 1.5 does not fit it"
+            ),
             (["--set", "score=9223372036854775808"], "--set score: score is an integer column, which holds 64-bit integers"),
-            (["--set", "active=1"], "--set active: active is a boolean column, which expects true or false; a number 1 does not fit it"),
+            (
+                ["--set", "active=1"],
+                "--set active: active is a boolean column, which expects true or false; a number 1 does not fit it"
+            ),
             (
                 ["--set", "created=yesterday"],
                 "--set created: created is a datetime column, which expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds; a string \"yesterday\" does not fit it"

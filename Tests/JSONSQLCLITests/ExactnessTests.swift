@@ -116,7 +116,8 @@ struct ExactnessTests {
         let result = try CLI.run(["insert", db, "t"], stdin: #"{"a":1}"# + "\n" + #"{"foo\u0000bar":42}"#)
         #expect(result.status == 1)
         #expect(
-            result.stderr == #"Error: <stdin>:2: record 2: column name "foo\0bar" contains U+0000, which SQLite names cannot hold"#
+            result.stderr
+                == #"Error: <stdin>:2: record 2: column name "foo\0bar" contains U+0000, which SQLite names cannot hold"#
                 + "\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
         try #require(CLI.run(["insert", db, "t"], stdin: #"{"a":1}"#).status == 0)

@@ -181,7 +181,8 @@ struct InsertTests {
         // An inferred type never changes what comes back: 1 stays 1 beside 1.5, timestamps keep their text.
         let back = try CLI.run(["query", db, "--select", "ratio,at", "--format", "jsonl"]).stdout
         #expect(
-            back == #"{"ratio":1,"at":"2024-05-01T10:00:00Z"}"# + "\n" + #"{"ratio":1.5,"at":"2024-05-02T10:00:00+01:00"}"# + "\n")
+            back == #"{"ratio":1,"at":"2024-05-01T10:00:00Z"}"# + "\n" + #"{"ratio":1.5,"at":"2024-05-02T10:00:00+01:00"}"# + "\n"
+        )
         #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
         let rows = try CLI.run(["query", db, "--format", "json"]).rows()
         #expect(rows[1]["mixed"] as? String == "x")

@@ -63,9 +63,12 @@ struct RetypeTests {
         #expect(
             try Self.sqlite(db, #"SELECT id, typeof(b), b, typeof("été"), "été", g FROM "odd ""t""" ORDER BY id;"#)
                 == "1|integer|3|real|12.0|X-- not a comment\n2|null||real|7.0|Y-- not a comment")
-        #expect(try Self.sqlite(db, "SELECT sql FROM sqlite_schema WHERE name = 'by b';").contains("(b /* ( */) WHERE b IS NOT NULL"))
+        #expect(
+            try Self.sqlite(db, "SELECT sql FROM sqlite_schema WHERE name = 'by b';").contains("(b /* ( */) WHERE b IS NOT NULL"))
         // The UNIQUE constraint still holds, case-insensitively through the column's COLLATE.
-        #expect(throws: CLI.CLIError.self) { try Self.sqlite(db, #"INSERT INTO "odd ""t""" (id, [my col], b) VALUES (3, 'X', 3);"#) }
+        #expect(throws: CLI.CLIError.self) {
+            try Self.sqlite(db, #"INSERT INTO "odd ""t""" (id, [my col], b) VALUES (3, 'X', 3);"#)
+        }
         try Self.expectSound(db)
     }
 
@@ -84,7 +87,8 @@ struct RetypeTests {
         #expect(refused.status == 1)
         #expect(
             refused.stderr
-                == #"Error: cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit"# + "\n")
+                == #"Error: cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit"#
+                + "\n")
         try Self.sqlite(db, "UPDATE pair SET n = '2' WHERE b = 'z';")
         #expect(try Self.retype(db, "pair", "n:integer").status == 0)
         #expect(try Self.sqlite(db, "SELECT wr FROM pragma_table_list WHERE name = 'pair';") == "1")

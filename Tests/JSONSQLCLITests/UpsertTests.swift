@@ -20,7 +20,8 @@ struct UpsertTests {
             ["insert", db, "p", "--upsert"], stdin: #"{"id":"p1","score":3}"# + "\n" + #"{"id":"p3","score":3}"#)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("<stdin>:2: record 2: NOT NULL constraint failed: p.name"), "\(missing.stderr)")
-        #expect(try CLI.run(["query", db, "--where", "id = p1", "--select", "score", "--format", "csv"]).stdout == "score\r\n2\r\n")
+        #expect(
+            try CLI.run(["query", db, "--where", "id = p1", "--select", "score", "--format", "csv"]).stdout == "score\r\n2\r\n")
     }
 
     @Test("a composite key: the row is found by every key column")
@@ -28,7 +29,8 @@ struct UpsertTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try #require(CLI.run(["create-table", db, "s", "a:text:pk", "b:integer:pk", "v:text:notnull"]).status == 0)
-        try #require(CLI.run(["insert", db, "s"], stdin: #"{"a":"x","b":1,"v":"one"}"# + "\n" + #"{"a":"x","b":2,"v":"two"}"#).status == 0)
+        try #require(
+            CLI.run(["insert", db, "s"], stdin: #"{"a":"x","b":1,"v":"one"}"# + "\n" + #"{"a":"x","b":2,"v":"two"}"#).status == 0)
         #expect(try CLI.run(["insert", db, "s", "--upsert"], stdin: #"{"b":2,"a":"x","v":"TWO"}"#).status == 0)
         let rows = try CLI.run(["query", db, "--order-by", "b", "--select", "v", "--format", "csv"]).stdout
         #expect(rows == "v\r\none\r\nTWO\r\n")

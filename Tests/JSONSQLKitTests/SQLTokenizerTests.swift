@@ -34,18 +34,33 @@ struct SQLTokenizerTests {
             ("[open", ["illegal:[open"]),
             ("x'0aFF' X'' x'abc' x'zz'", ["blob:x'0aFF'", "blob:X''", "illegal:x'abc'", "illegal:x'zz'"]),
             ("x 'a'", ["word:x", "string:'a'"]),
-            ("12 1.5 .5 1e3 1E-3 1.e+2 0x1F 0x", ["number:12", "number:1.5", "number:.5", "number:1e3", "number:1E-3", "number:1.e+2", "number:0x1F", "illegal:0x"]),
+            (
+                "12 1.5 .5 1e3 1E-3 1.e+2 0x1F 0x",
+                [
+                    "number:12", "number:1.5", "number:.5", "number:1e3", "number:1E-3", "number:1.e+2", "number:0x1F",
+                    "illegal:0x",
+                ]
+            ),
             ("12abc", ["illegal:12abc"]),
             ("a.b", ["word:a", "symbol:.", "word:b"]),
             ("? ?12 :a @b $c #d", ["variable:?", "variable:?12", "variable::a", "variable:@b", "variable:$c", "variable:#d"]),
             ("a->>'$.b'->c", ["word:a", "symbol:->>", "string:'$.b'", "symbol:->", "word:c"]),
-            ("a<=b<>c==d!=e||f<<g>>h>=i", [
-                "word:a", "symbol:<=", "word:b", "symbol:<>", "word:c", "symbol:==", "word:d", "symbol:!=", "word:e",
-                "symbol:||", "word:f", "symbol:<<", "word:g", "symbol:>>", "word:h", "symbol:>=", "word:i",
-            ]),
+            (
+                "a<=b<>c==d!=e||f<<g>>h>=i",
+                [
+                    "word:a", "symbol:<=", "word:b", "symbol:<>", "word:c", "symbol:==", "word:d", "symbol:!=", "word:e",
+                    "symbol:||", "word:f", "symbol:<<", "word:g", "symbol:>>", "word:h", "symbol:>=", "word:i",
+                ]
+            ),
             ("a-b - -1", ["word:a", "symbol:-", "word:b", "symbol:-", "symbol:-", "number:1"]),
             ("!a", ["illegal:!", "word:a"]),
-            ("f((a),(b))", ["word:f", "symbol:(", "symbol:(", "word:a", "symbol:)", "symbol:,", "symbol:(", "word:b", "symbol:)", "symbol:)"]),
+            (
+                "f((a),(b))",
+                [
+                    "word:f", "symbol:(", "symbol:(", "word:a", "symbol:)", "symbol:,", "symbol:(", "word:b", "symbol:)",
+                    "symbol:)",
+                ]
+            ),
             ("été_1$x", ["word:été_1$x"]),
             ("a\u{00A0}b", ["word:a\u{00A0}b"]),  // every byte from 0x80 up is a name byte, as in SQLite
             ("a\tb\r\nc\u{0C}d", ["word:a", "word:b", "word:c", "word:d"]),

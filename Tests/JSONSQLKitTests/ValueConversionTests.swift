@@ -162,17 +162,17 @@ struct ValueConversionTests {
     }
 
     static let storedCases: [(DatabaseValue, ColumnType, ColumnType, InputValue)] = [
-            (42.databaseValue, ColumnType.integer, ColumnType.text, InputValue.string("42")),
-            (1.5.databaseValue, .real, .text, .string("1.5")),
-            ("42".databaseValue, .text, .integer, .number("42")),
-            ("true".databaseValue, .text, .boolean, .bool(true)),
-            (1.databaseValue, .boolean, .json, .bool(true)),
-            (0.databaseValue, .integer, .boolean, .bool(false)),
-            (2.databaseValue, .integer, .boolean, .number("2")),
-            ("{\"a\":1}".databaseValue, .text, .json, .container("{\"a\":1}")),
-            ("\"x\"".databaseValue, .json, .text, .string("\"x\"")),
-            ("\"x\"".databaseValue, .json, .uuid, .string("x")),
-        ]
+        (42.databaseValue, ColumnType.integer, ColumnType.text, InputValue.string("42")),
+        (1.5.databaseValue, .real, .text, .string("1.5")),
+        ("42".databaseValue, .text, .integer, .number("42")),
+        ("true".databaseValue, .text, .boolean, .bool(true)),
+        (1.databaseValue, .boolean, .json, .bool(true)),
+        (0.databaseValue, .integer, .boolean, .bool(false)),
+        (2.databaseValue, .integer, .boolean, .number("2")),
+        ("{\"a\":1}".databaseValue, .text, .json, .container("{\"a\":1}")),
+        ("\"x\"".databaseValue, .json, .text, .string("\"x\"")),
+        ("\"x\"".databaseValue, .json, .uuid, .string("x")),
+    ]
 
     @Test("values already stored, read for another type", arguments: storedCases)
     func storedValues(value: DatabaseValue, old: ColumnType, new: ColumnType, input: InputValue) {

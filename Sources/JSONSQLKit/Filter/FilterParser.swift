@@ -176,7 +176,8 @@ public struct FilterParser {
         guard let number = ExactNumber(word), let real = number.double else {
             let problem = ExactNumber(word)?.doubleProblem ?? "is not a number"
             throw JSONSQLError(
-                "\(word): jsonsql compares numbers as doubles, and \(word) \(problem); write it as a string in quotes to compare text")
+                "\(word): jsonsql compares numbers as doubles, and \(word) \(problem); write it as a string in quotes to compare text"
+            )
         }
         return .real(real, word)
     }

@@ -75,7 +75,8 @@ final class RecordInserter {
             if column < 0 {
                 let key: String
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
-                column = SQLName.find(key, in: columns.map(\.name)).flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
+                column =
+                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
                 if column < 0 {
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")

@@ -24,7 +24,8 @@ public enum SQLText {
         var statements: [String] = []
         var start = 0
         // Only a `;` token can end a statement; SQLite decides whether it does (trigger bodies).
-        for token in SQLTokenizer.tokens(utf8: bytes) where token.kind == .symbol && bytes[token.range.lowerBound] == UInt8(ascii: ";") {
+        for token in SQLTokenizer.tokens(utf8: bytes)
+        where token.kind == .symbol && bytes[token.range.lowerBound] == UInt8(ascii: ";") {
             let text = String(decoding: bytes[start..<token.range.upperBound], as: UTF8.self)
             if isComplete(text) {
                 append(Substring(text), to: &statements)

@@ -172,7 +172,8 @@ extension Store {
                     "--explain shows how SQLite runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show"
                 )
             }
-            return try Self.plan(SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
+            return try Self.plan(
+                SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
         }
     }
 

@@ -137,7 +137,8 @@ public enum SQLTokenizer {
                 while isDigit(at(i)) { i += 1 }
             }
             if (at(i) | 0x20) == UInt8(ascii: "e")
-                && (isDigit(at(i + 1)) || ((at(i + 1) == UInt8(ascii: "+") || at(i + 1) == UInt8(ascii: "-")) && isDigit(at(i + 2))))
+                && (isDigit(at(i + 1))
+                    || ((at(i + 1) == UInt8(ascii: "+") || at(i + 1) == UInt8(ascii: "-")) && isDigit(at(i + 2))))
             {
                 i += 2
                 while isDigit(at(i)) { i += 1 }

@@ -22,7 +22,8 @@ struct SQLTokens {
 
     /// The text of tokens `range`, from the first one's start to the last one's end.
     func text(tokens range: Range<Int>) -> String {
-        range.isEmpty ? "" : text(bytes: tokens[range.lowerBound].range.lowerBound..<tokens[range.upperBound - 1].range.upperBound)
+        range.isEmpty
+            ? "" : text(bytes: tokens[range.lowerBound].range.lowerBound..<tokens[range.upperBound - 1].range.upperBound)
     }
 
     /// Whether token `i` is the bare word `word` (ASCII case-insensitive), i.e. that keyword.

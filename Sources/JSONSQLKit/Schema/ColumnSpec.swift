@@ -68,7 +68,9 @@ public struct ColumnSpec: Sendable, Equatable {
                 let sql = try required()
                 if sql.utf8.contains(0) { throw JSONSQLError("check on column '\(name)' contains a NUL byte") }
                 if let problem = SQLTokens(sql).problemAsExpression {
-                    throw JSONSQLError("check=\(sql) on column '\(name)' is not one SQL expression: \(problem); write one condition, e.g. check=\(name) >= 0")
+                    throw JSONSQLError(
+                        "check=\(sql) on column '\(name)' is not one SQL expression: \(problem); write one condition, e.g. check=\(name) >= 0"
+                    )
                 }
                 check = sql
             case "references":

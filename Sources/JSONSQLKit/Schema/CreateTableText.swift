@@ -35,8 +35,9 @@ struct CreateTableText {
         name = 2..<open
         columns = Array(
             text.items((open + 1)..<close).prefix { item in
-                !item.isEmpty && !(text.tokens[item.lowerBound].kind == .word
-                    && Self.tableConstraintWords.contains(text.text(item.lowerBound).uppercased()))
+                !item.isEmpty
+                    && !(text.tokens[item.lowerBound].kind == .word
+                        && Self.tableConstraintWords.contains(text.text(item.lowerBound).uppercased()))
             })
     }
 

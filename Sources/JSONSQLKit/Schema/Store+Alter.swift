@@ -89,7 +89,9 @@ extension Store {
             let columns = try String.fetchAll(
                 db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL", arguments: [name]
             )
-            guard SQLName.find(column.name, in: columns) != nil || Self.indexMentions(index["sql"], column: column.name) else { continue }
+            guard SQLName.find(column.name, in: columns) != nil || Self.indexMentions(index["sql"], column: column.name) else {
+                continue
+            }
             if origin == "c" {
                 throw JSONSQLError("\(prefix): index \(name) uses it; drop the index first (jsonsql drop-index DB \(name))")
             }

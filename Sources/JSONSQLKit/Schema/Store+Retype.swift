@@ -15,7 +15,8 @@ extension Store {
                 // Foreign keys can only be turned off outside a transaction.
                 if db.isInsideTransaction {
                     throw JSONSQLError(
-                        "--type rebuilds the table, which cannot happen inside a transaction; end it with COMMIT or ROLLBACK first")
+                        "--type rebuilds the table, which cannot happen inside a transaction; end it with COMMIT or ROLLBACK first"
+                    )
                 }
                 // Dropping the old table must not run ON DELETE actions in other tables.
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -98,7 +99,8 @@ extension Store {
                         : "the row with "
                             + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
-                throw JSONSQLError("cannot make \(column) \(type.withArticle) column: \(row) holds \(value.description), which does not fit")
+                throw JSONSQLError(
+                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(value.description), which does not fit")
             }
         }
         let temporary = "jsonsql_retype_" + table
@@ -109,18 +111,22 @@ extension Store {
             db, sql: "SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL",
             arguments: [table])
         let hasSequence = try db.tableExists("sqlite_sequence")
-        let sequence = hasSequence ? try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) : nil
+        let sequence =
+            hasSequence ? try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) : nil
         try db.execute(sql: create.applying(edits + [create.rename(to: temporary)]))
         let copied = info.columns.filter { !$0.isGenerated }
         // The rowid goes first: when the new table has an INTEGER PRIMARY KEY, that column wins.
         let columnNames = (rowid.map { [$0] } ?? []) + copied.map { SQLQuote.identifier($0.name) }
-        let values = (rowid.map { [$0] } ?? []) + copied.map { column in
-            let quoted = SQLQuote.identifier(column.name)
-            guard let type = targets[column.name] else { return quoted }
-            return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(SQLQuote.literal(column.type.rawValue)), \(quoted))"
-        }
+        let values =
+            (rowid.map { [$0] } ?? [])
+            + copied.map { column in
+                let quoted = SQLQuote.identifier(column.name)
+                guard let type = targets[column.name] else { return quoted }
+                return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(SQLQuote.literal(column.type.rawValue)), \(quoted))"
+            }
         try db.execute(
-            sql: "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
+            sql:
+                "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
         )
         try db.execute(sql: "DROP TABLE \(quotedTable)")
         // The legacy rename leaves other schema objects as they are: they still name the table.

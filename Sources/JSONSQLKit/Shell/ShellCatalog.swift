@@ -1,4 +1,3 @@
-
 /// The subcommands, their options and the dot-commands, as the shell dispatches and completes them.
 ///
 /// The command line fills it from the same definitions that parse its arguments, so completion

@@ -46,7 +46,9 @@ struct ExactNumber: Equatable {
         if at("e") || at("E") {
             i = text.index(after: i)
             var sign = 1
-            if at("+") { i = text.index(after: i) } else if at("-") {
+            if at("+") {
+                i = text.index(after: i)
+            } else if at("-") {
                 sign = -1
                 i = text.index(after: i)
             }

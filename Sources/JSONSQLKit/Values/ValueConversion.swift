@@ -231,7 +231,9 @@ extension InputValue {
         case .null: self = .null
         case .int64(let int):
             // SQLite keeps booleans as 1 and 0.
-            if new == .text { self = .string(String(int)) } else if (old == .boolean || new == .boolean) && (int == 0 || int == 1) {
+            if new == .text {
+                self = .string(String(int))
+            } else if (old == .boolean || new == .boolean) && (int == 0 || int == 1) {
                 self = .bool(int == 1)
             } else {
                 self = .number(String(int))
