@@ -104,3 +104,39 @@ final class TemporaryDirectory {
         return path(name)
     }
 }
+
+/// Runs jsonsql and expects success, returning the result.
+@discardableResult
+func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result
+{
+    let result = try CLI.run(arguments, stdin: stdin)
+    #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+    return result
+}
+
+/// Runs jsonsql and expects `Error: ...` with exit status 1, returning standard error.
+@discardableResult
+func fail(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    let result = try CLI.run(arguments, stdin: stdin)
+    #expect(result.status == 1, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+    #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)", sourceLocation: sourceLocation)
+    return result.stderr
+}
+
+/// The `CREATE` statement of a table or index, as SQLite keeps it.
+func schemaSQL(_ db: String, _ name: String) throws -> String {
+    let rows = try CLI.run([
+        "query", db, "--sql", "SELECT sql FROM sqlite_schema WHERE name = :n", "--param", "n=\(name)", "--format", "json",
+    ]).rows()
+    return rows.first?["sql"] as? String ?? ""
+}
+
+extension CLI {
+    /// Runs the sqlite3 shell on a database, stopping at the first error; its standard output.
+    @discardableResult
+    static func sqlite(_ db: String, _ sql: String) throws -> String {
+        let result = try run(["-bail", db], stdin: sql, executable: "/usr/bin/sqlite3")
+        guard result.status == 0 else { throw CLIError("sqlite3 failed: \(result.stderr)") }
+        return result.stdout
+    }
+}

@@ -5,11 +5,7 @@ import Testing
 /// constraints, and U+0000 never shortens a value.
 @Suite("exactness and constraints")
 struct ExactnessTests {
-    func sqlite(_ db: String, _ sql: String) throws -> String {
-        let result = try CLI.run([db], stdin: sql, executable: "/usr/bin/sqlite3")
-        try #require(result.status == 0, "\(result.stderr)")
-        return result.stdout
-    }
+    func sqlite(_ db: String, _ sql: String) throws -> String { try CLI.sqlite(db, sql) }
 
     @Test("insert never switches off CHECK constraints: a trigger's other table keeps its own")
     func checksStayOn() throws {

@@ -8,9 +8,7 @@ struct RetypeTests {
     /// Runs the sqlite3 shell on the database; its output, or a failure with its stderr.
     @discardableResult
     static func sqlite(_ db: String, _ sql: String) throws -> String {
-        let result = try CLI.run(["-bail", db], stdin: sql, executable: "/usr/bin/sqlite3")
-        guard result.status == 0 else { throw CLI.CLIError("sqlite3 failed: \(result.stderr)") }
-        return result.stdout.trimmingCharacters(in: .newlines)
+        try CLI.sqlite(db, sql).trimmingCharacters(in: .newlines)
     }
 
     static func retype(_ db: String, _ table: String, _ changes: String...) throws -> CLI.Result {
