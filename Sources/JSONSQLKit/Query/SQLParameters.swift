@@ -18,7 +18,10 @@ enum SQLParameters {
             var string = string
             code = string.withUTF8 {
                 guard let length = Int32(exactly: $0.count) else { return SQLITE_TOOBIG }
-                return sqlite3_bind_text(handle, index, $0.baseAddress ?? UnsafePointer(""), length, transientBinding)
+                guard let base = $0.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, transientBinding) }
+                return base.withMemoryRebound(to: CChar.self, capacity: $0.count) {
+                    sqlite3_bind_text(handle, index, $0, length, transientBinding)
+                }
             }
         case .blob(let data):
             code = data.withUnsafeBytes {
