@@ -298,8 +298,10 @@ extension InputValue {
             }
             do {
                 try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
+            } catch ScanFailure.invalid(let message) {
+                throw ValueMismatch(expectation: "cannot hold this string (\(message))")
             } catch {
-                throw ValueMismatch(expectation: "cannot hold this string (\(error))")
+                throw ValueMismatch(expectation: "cannot hold this string")
             }
             self = .string(String(decoding: scratch, as: UTF8.self))
         case .object, .array:
