@@ -5,10 +5,11 @@ struct Delete: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete the rows that match a filter.",
+        usage: "jsonsql delete [<options>] <database> [<table>] --where <expr>",
         discussion: """
-            Without --where it refuses, unless --all. The delete is one transaction; foreign
-            keys are enforced (on-delete actions run). It prints the number of rows deleted on
-            standard error; --dry-run prints the SQL and that number and deletes nothing.
+            Without --where it refuses, unless --all. The delete is one transaction; foreign keys are \
+            enforced (on-delete actions run). It prints the number of rows deleted on standard error; \
+            --dry-run prints the SQL and that number and deletes nothing.
 
             Examples:
               jsonsql delete db.sqlite player --where 'score < 100 and not active = true'

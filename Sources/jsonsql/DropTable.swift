@@ -5,6 +5,7 @@ struct DropTable: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "drop-table",
         abstract: "Drop a table with its rows and indexes.",
+        usage: "jsonsql drop-table [<options>] <database> <table>",
         discussion: """
             A table that other tables refer to by foreign key is refused: drop those first.
 

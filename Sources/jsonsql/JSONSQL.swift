@@ -10,14 +10,15 @@ struct JSONSQL: ParsableCommand {
         commandName: "jsonsql",
         abstract: "Keep JSON in SQLite: insert it, filter it by path, index it, and get it back out as JSON.",
         discussion: """
-            Every command takes the database file first. The table may be left out when the
-            database holds exactly one table.
+            Every command takes the database file first. The table may be left out when the database holds \
+            exactly one table.
 
             Examples:
-              jsonsql create-table db.sqlite player id:text:pk name:text score:integer address:json
+              jsonsql create-table db.sqlite player id:text:pk name:text address:json
               cat players.ndjson | jsonsql insert db.sqlite player
               jsonsql index db.sqlite player address.country
-              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc --limit 10
+              jsonsql query db.sqlite --where 'address.country=DE' --limit 10
+              jsonsql shell db.sqlite
             """,
         version: jsonsqlVersion,
         subcommands: [

@@ -16,14 +16,17 @@ struct Query: StoreCommand {
               path exists, path not exists       address.zip exists
               and, or, not, ( )                  a = 1 and not (b = 2 or c = 3)
             A path is a column, then .key, [N] (negative from the end) and ."quoted key".
-            Values: JSON numbers are numbers; "..." and '...' are strings; true, false, null;
-            any other bare word is a string. On JSON paths typing is strict: "42" never
-            equals 42. Repeated --where options are joined with and.
+            Values: JSON numbers are numbers; "..." and '...' are strings; true, false, null; any other bare \
+            word is a string. On JSON paths typing is strict: "42" never equals 42. Repeated --where options \
+            are joined with and. A date or datetime column compares with a date (created > 2024-05-01) or \
+            unix seconds (created > 1714521600); a bare number below 100000 there is refused, as it would \
+            mean the first day of 1970.
 
             Examples:
-              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc --limit 10
+              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc
               jsonsql query db.sqlite player --select id,address.city --format jsonl
-              jsonsql query db.sqlite --sql 'SELECT name FROM player WHERE score > :min' --param min=90000
+              jsonsql query db.sqlite --param min=90000 \\
+                  --sql 'SELECT name FROM player WHERE score > :min'
             """)
 
     @OptionGroup var db: DatabaseOptions
