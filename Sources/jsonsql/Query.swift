@@ -45,10 +45,10 @@ struct Query: StoreCommand {
         help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"))
     var orderBy: [String] = []
 
-    @Option(help: "Print at most this many rows.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"), transform: rowCount("--limit"))
     var limit: Int?
 
-    @Option(help: "Skip this many rows first.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many rows first.", valueName: "rows"), transform: rowCount("--offset"))
     var offset: Int?
 
     @OptionGroup var output: FormatOptions
@@ -95,8 +95,6 @@ struct Query: StoreCommand {
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
         }
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
-        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
 
     /// User SQL may write; a query only reads.

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// What a new user meets first: errors that show the command's own usage, did-you-mean, what an
+/// option accepts, non-JSON input named for what it is, and a year against a datetime.
+@Suite("the first run")
+struct FirstRunTests {
+    let directory: TemporaryDirectory
+    let db: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        db = try ShellFixture.database(in: directory)
+        try #require(CLI.run(["alter", db, "player", "--add", "created:datetime"]).status == 0)
+        try #require(CLI.run(["update", db, "player", "--all", "--set", "created=2024-05-01T12:00:00Z"]).status == 0)
+    }
+
+    static let subcommands = [
+        "create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "indexes", "alter",
+        "rename-table", "drop-table", "drop-index", "shell",
+    ]
+
+    @Test("a wrong option to any subcommand shows that subcommand's usage", arguments: subcommands)
+    func subcommandUsage(command: String) throws {
+        let result = try CLI.run([command, db, "player", "--bogus"])
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Error: ") == true, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Usage: jsonsql \(command) ") && $0.count <= 80 }, "\(result.stderr)")
+        #expect(result.stderr.contains("See 'jsonsql \(command) --help'"))
+    }
+
+    @Test("a mistyped subcommand or option gets a did-you-mean")
+    func didYouMean() throws {
+        let command = try CLI.run(["qurey", db, "player"])
+        #expect(command.status == 64)
+        #expect(command.stderr.hasPrefix("Error: unknown command 'qurey'. Did you mean 'query'?\n"), "\(command.stderr)")
+        let transposed = try CLI.run(["isnert", db])
+        #expect(transposed.stderr.hasPrefix("Error: unknown command 'isnert'. Did you mean 'insert'?\n"))
+        let unknown = try CLI.run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'; the commands are create-table, insert, query,"))
+        let option = try CLI.run(["query", db, "--wher", "score > 1"])
+        #expect(option.status == 64)
+        #expect(option.stderr.hasPrefix("Error: Unknown option '--wher'. Did you mean '--where'?\n"))
+        // Real subcommands and help still work.
+        #expect(try CLI.run(["help", "query"]).status == 0)
+        #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
+    }
+
+    @Test("--limit and --offset say what they take; --timeout -1 reaches its own message")
+    func limitMessages() throws {
+        for (option, value) in [("--limit", "-1"), ("--limit", "ten"), ("--offset", "-5"), ("--limit", "1.5")] {
+            let result = try CLI.run(["query", db, option, value])
+            #expect(result.status == 64)
+            #expect(
+                result.stderr.hasPrefix(
+                    "Error: The value '\(value)' is invalid for '\(option) <rows>': give a whole number of rows, 0 or more, as in \(option) 10\n"
+                ), "\(result.stderr)")
+        }
+        let timeout = try CLI.run(["query", db, "--timeout", "-1"])
+        #expect(timeout.status == 64)
+        #expect(timeout.stderr.hasPrefix("Error: --timeout takes seconds from 0 to"), "\(timeout.stderr)")
+        let fine = try CLI.run(["query", db, "--limit", "0", "--offset", "1"])
+        #expect(fine.status == 0 && fine.stdout == "[]\n", "\(fine.stderr)")
+    }
+
+    @Test(
+        "input that is not JSON is named for what it looks like, with what to do",
+        arguments: [
+            ("players.csv", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#, "mlr --icsv --ojsonl cat "),
+            ("players.tsv", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "mlr --itsv --ojsonl cat "),
+            ("page.html", "<!DOCTYPE html>\n<html></html>\n", "this looks like XML or HTML, not JSON", "check that the request returned JSON"),
+            ("players.yaml", "name: Ada\nscore: 5\n", "this looks like YAML, not JSON", "yq -o=json "),
+            ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
+            ("numbers.csv", "1,2,3\n", "this looks like CSV", "mlr --icsv"),
+        ])
+    func nonJSONInput(name: String, contents: String, what: String, advice: String) throws {
+        let file = try directory.write(name, contents)
+        let result = try CLI.run(["insert", db, "player", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(file):1: \(what)"), "\(result.stderr)")
+        #expect(result.stderr.contains("; insert reads JSON: objects, an array of objects, or one object per line"))
+        #expect(result.stderr.contains(advice), "\(result.stderr)")
+        #expect(!advice.hasSuffix(" ") || result.stderr.hasSuffix(advice + file + "\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("found null"))
+    }
+
+    @Test("a JSON value that is not an object is still named as JSON; a word is not called null")
+    func jsonScalars() throws {
+        let null = try CLI.run(["insert", db, "player"], stdin: "null\n")
+        #expect(null.stderr == "Error: <stdin>:1: expected a JSON object or an array of objects, found null\n")
+        let csv = try CLI.run(["insert", db, "player"], stdin: "name,score\n")
+        #expect(csv.stderr.contains("this looks like CSV") && csv.stderr.contains("cat FILE"), "\(csv.stderr)")
+        let element = try CLI.run(["insert", db, "player"], stdin: "[nope]")
+        #expect(element.stderr.contains(#"found text that is not JSON, "nope]""#), "\(element.stderr)")
+    }
+
+    @Test("a bare small number against a datetime is refused with a date and unix seconds to write instead")
+    func yearAgainstDatetime() throws {
+        let result = try CLI.run(["query", db, "--where", "created > 2024"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: created is a datetime column, which compares with a date like 2024-01-01 or unix seconds like 1704067200 (a bare 2024 would be 1970-01-01 00:33:44.000); a number 2024 does not fit it\n"
+        )
+        // update, delete and a partial index read --where the same way.
+        #expect(try CLI.run(["delete", db, "player", "--where", "created < 2025"]).status == 1)
+        #expect(try CLI.run(["index", db, "player", "score", "--where", "created > 0"]).status == 1)
+        // What the message suggests works.
+        let date = try CLI.run(["query", db, "--where", "created > 2024-01-01", "--select", "id", "--format", "jsonl"])
+        #expect(date.stdout == "{\"id\":\"p1\"}\n{\"id\":\"p2\"}\n{\"id\":\"p3\"}\n", "\(date.stderr)")
+        let epoch = try CLI.run(["query", db, "--where", "created > 1704067200", "--select", "id", "--format", "jsonl"])
+        #expect(epoch.stdout == date.stdout)
+    }
+}
