@@ -29,7 +29,7 @@ struct Alter: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
     @Option(help: ArgumentHelp("Add a column; repeatable.", valueName: "name:type[:modifier]"))
@@ -38,7 +38,7 @@ struct Alter: TableCommand {
     @Option(help: ArgumentHelp("Rename a column; repeatable.", valueName: "old=new"))
     var rename: [String] = []
 
-    @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"))
+    @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"), completion: .database)
     var drop: [String] = []
 
     @Option(

@@ -18,10 +18,11 @@ struct Delete: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"),
+        completion: .database)
     var filters: [String] = []
 
     @Flag(help: "Delete every row (instead of --where).")

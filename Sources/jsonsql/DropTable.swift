@@ -15,7 +15,7 @@ struct DropTable: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table to drop.")
+    @Argument(help: "The table to drop.", completion: .database)
     var table: String
 
     @Flag(help: "Do nothing when there is no such table.")

@@ -25,7 +25,8 @@ struct Index: StoreCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"))
+            "The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"),
+        completion: .database)
     var tableAndPaths: [String] = []
 
     @Option(help: "The index name (default: TABLE_on_PATH).")

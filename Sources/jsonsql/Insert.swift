@@ -25,7 +25,8 @@ struct Insert: StoreCommand {
     @Argument(
         help: ArgumentHelp(
             "The table, then JSON files. Standard input when no file is given or a file is -.",
-            valueName: "table-and-files"))
+            valueName: "table-and-files"),
+        completion: .database)
     var tableAndFiles: [String] = []
 
     @Option(help: "Primary key columns, comma-separated, for a table created from the data.")

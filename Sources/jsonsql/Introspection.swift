@@ -24,7 +24,7 @@ struct Schema: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table (default: every table).")
+    @Argument(help: "The table (default: every table).", completion: .database)
     var table: String?
 
     @OptionGroup var output: FormatOptions
@@ -44,7 +44,7 @@ struct Indexes: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table (default: every table).")
+    @Argument(help: "The table (default: every table).", completion: .database)
     var table: String?
 
     @OptionGroup var output: FormatOptions

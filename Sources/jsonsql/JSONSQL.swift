@@ -46,11 +46,19 @@ struct JSONSQL: ParsableCommand {
         guard let word = arguments.first, !word.hasPrefix("-") else { return }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if names.contains(word) { return }
-        let nearest = names.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }.min { $0.distance < $1.distance }
-        if let nearest, nearest.distance <= max(1, nearest.name.count / 3) {
-            throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest.name)'?")
+        if let nearest = nearestCommand(to: word, in: names) {
+            throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
         }
         throw ValidationError("unknown command '\(word)'; the commands are \(names.dropLast().joined(separator: ", "))")
+    }
+}
+
+extension JSONSQL {
+    /// The command `word` is a typo of: at most one edit in three letters away.
+    static func nearestCommand(to word: String, in names: [String]) -> String? {
+        let nearest = names.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }.min { $0.distance < $1.distance }
+        guard let nearest, nearest.distance <= max(1, nearest.name.count / 3) else { return nil }
+        return nearest.name
     }
 }
 

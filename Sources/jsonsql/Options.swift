@@ -16,7 +16,7 @@ struct FormatOptions: ParsableArguments {
 
 /// The database argument and how to open it, shared by every command.
 struct DatabaseOptions: ParsableArguments {
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var database: String
 
     // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.

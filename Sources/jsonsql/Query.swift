@@ -31,18 +31,21 @@ struct Query: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"),
+        completion: .database)
     var filters: [String] = []
 
-    @Option(help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"))
+    @Option(help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"),
+        completion: .database)
     var select: String?
 
     @Option(
         name: .customLong("order-by"),
-        help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"))
+        help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"),
+        completion: .database)
     var orderBy: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"), transform: rowCount("--limit"))

@@ -30,16 +30,18 @@ struct Update: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"),
+        completion: .database)
     var filters: [String] = []
 
     @Flag(help: "Change every row (instead of --where).")
     var all = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"),
+        completion: .database)
     var sets: [String] = []
 
     @Flag(help: "Read every --set value as JSON: --set 'tags=[\"a\"]' --json.")
@@ -52,7 +54,8 @@ struct Update: TableCommand {
 
     @Option(
         name: .customLong("remove"),
-        help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"))
+        help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"),
+        completion: .database)
     var removes: [String] = []
 
     @Flag(help: "Print the SQL and the number of rows it would change, and change nothing.")
