@@ -21,7 +21,8 @@ struct Delete: TableCommand {
     @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"),
+    @Option(
+        name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"),
         completion: .database)
     var filters: [String] = []
 

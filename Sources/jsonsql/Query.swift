@@ -34,11 +34,13 @@ struct Query: StoreCommand {
     @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"),
+    @Option(
+        name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"),
         completion: .database)
     var filters: [String] = []
 
-    @Option(help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"),
+    @Option(
+        help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"),
         completion: .database)
     var select: String?
 
@@ -48,10 +50,14 @@ struct Query: StoreCommand {
         completion: .database)
     var orderBy: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"), transform: rowCount("--limit"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"),
+        transform: rowCount("--limit"))
     var limit: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many rows first.", valueName: "rows"), transform: rowCount("--offset"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Skip this many rows first.", valueName: "rows"),
+        transform: rowCount("--offset"))
     var offset: Int?
 
     @OptionGroup var output: FormatOptions

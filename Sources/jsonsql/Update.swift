@@ -33,14 +33,16 @@ struct Update: TableCommand {
     @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"),
+    @Option(
+        name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"),
         completion: .database)
     var filters: [String] = []
 
     @Flag(help: "Change every row (instead of --where).")
     var all = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"),
+    @Option(
+        name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"),
         completion: .database)
     var sets: [String] = []
 

@@ -68,9 +68,15 @@ struct FirstRunTests {
     @Test(
         "input that is not JSON is named for what it looks like, with what to do",
         arguments: [
-            ("players.csv", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#, "mlr --icsv --ojsonl cat "),
+            (
+                "players.csv", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#,
+                "mlr --icsv --ojsonl cat "
+            ),
             ("players.tsv", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "mlr --itsv --ojsonl cat "),
-            ("page.html", "<!DOCTYPE html>\n<html></html>\n", "this looks like XML or HTML, not JSON", "check that the request returned JSON"),
+            (
+                "page.html", "<!DOCTYPE html>\n<html></html>\n", "this looks like XML or HTML, not JSON",
+                "check that the request returned JSON"
+            ),
             ("players.yaml", "name: Ada\nscore: 5\n", "this looks like YAML, not JSON", "yq -o=json "),
             ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
             ("numbers.csv", "1,2,3\n", "this looks like CSV", "mlr --icsv"),

@@ -20,7 +20,9 @@ final class ShellTerminal {
         _ arguments: [String], environment: [String: String] = [:], in directory: URL, width: Int = 200, height: Int = 50
     ) throws {
         // COLUMNS and LINES from the test's own environment would override the terminal's size.
-        let env = ["-u", "COLUMNS", "-u", "LINES", "INPUTRC=/dev/null", "LANG=C.UTF-8"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let env =
+            ["-u", "COLUMNS", "-u", "LINES", "INPUTRC=/dev/null", "LANG=C.UTF-8"]
+            + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // sh reports the exit status on the screen once jsonsql has left; it ignores Ctrl-C
         // itself (jsonsql installs its own handler over the inherited ignore).
         let script = #"trap "" INT; "$0" "$@"; echo "[exited $?]"; exec sleep 600"#

@@ -97,7 +97,8 @@ final class RecordReader {
                         let what =
                             arrayState == .outside
                             ? "a JSON object or an array of objects" : "an object as array element \(recordCount + 1)"
-                        throw fail("expected \(what), found \(describeValueStart(at: scanner.pos))", line: line + scanner.newlines)
+                        throw fail(
+                            "expected \(what), found \(describeValueStart(at: scanner.pos))", line: line + scanner.newlines)
                     }
                 }
                 let recordLine = line + scanner.newlines
@@ -131,7 +132,8 @@ final class RecordReader {
         if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
         if let kind = lineJSONKind(at: pos) { return kind }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
-        return "text that is not JSON, \(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self).debugDescription)"
+        return
+            "text that is not JSON, \(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self).debugDescription)"
     }
 
     /// The kind and end of the JSON value at `pos`; nil when there is none, or it is cut off.
@@ -152,7 +154,8 @@ final class RecordReader {
     /// `a string`, `a number`...: what the line from `pos` is when it is one JSON value.
     private func lineJSONKind(at pos: Int) -> String? {
         let line = firstLine(at: pos).trimmingCharacters(in: .whitespaces)
-        guard let first = line.utf8.first, (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed)) != nil
+        guard let first = line.utf8.first,
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed)) != nil
         else { return nil }
         switch first {
         case UInt8(ascii: "\""): return "a string"
@@ -175,16 +178,19 @@ final class RecordReader {
         let file = source.name == "<stdin>" ? "FILE" : source.name
         let reads = "insert reads JSON: objects, an array of objects, or one object per line"
         if first.hasPrefix("<") {
-            return "this looks like XML or HTML, not JSON (first line \(shown)); \(reads). If it came from a web request, check that the request returned JSON"
+            return
+                "this looks like XML or HTML, not JSON (first line \(shown)); \(reads). If it came from a web request, check that the request returned JSON"
         }
         if first == "---" || first.firstMatch(of: #/^[A-Za-z_][A-Za-z0-9_ .-]*:(\s|$)/#) != nil || first.hasPrefix("- ") {
             return "this looks like YAML, not JSON (first line \(shown)); \(reads). Convert it first, e.g. yq -o=json \(file)"
         }
         if first.contains("\t") {
-            return "this looks like TSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --itsv --ojsonl cat \(file)"
+            return
+                "this looks like TSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --itsv --ojsonl cat \(file)"
         }
         if first.contains(",") {
-            return "this looks like CSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --icsv --ojsonl cat \(file)"
+            return
+                "this looks like CSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --icsv --ojsonl cat \(file)"
         }
         return "this is plain text, not JSON (first line \(shown)); \(reads)"
     }

@@ -102,7 +102,9 @@ public struct ShellCompleter {
             case "--where", "--select", "--order-by", "--pk", "--set", "--remove", "--drop":
                 // No space after the path: `=`, `,` or `:desc` may follow.
                 var completion =
-                    table.map { ["--pk", "--drop"].contains(option.names.first) ? matching(word, columns($0)) : paths(word, table: $0) }
+                    table.map {
+                        ["--pk", "--drop"].contains(option.names.first) ? matching(word, columns($0)) : paths(word, table: $0)
+                    }
                     ?? ShellCompletion()
                 completion.appendSpace = false
                 return completion
