@@ -8,12 +8,14 @@ RELEASE_BIN := .build/release/jsonsql
 
 all: build
 
-# The Debian packages jsonsql needs: installed when run as root, otherwise the command is printed.
+# The Debian packages jsonsql and its tests need (tmux gives the terminal tests a terminal):
+# installed when run as root, otherwise the command is printed.
 deps:
 	@missing=""; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
 	command -v sqlite3 >/dev/null 2>&1 || missing="$$missing sqlite3"; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing$$missing"; \
@@ -30,12 +32,28 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # Every test: the library in-process, then the built binary end to end (including Examples/).
+# Prints a summary, and on failure the failing tests; V=1 prints everything.
+V ?= 0
 test: build
+ifeq ($(V),1)
 	$(SWIFT) test
+else
+	@echo "$(SWIFT) test  (full output in .build/test.log; make test V=1 prints it)"; \
+	if $(SWIFT) test > .build/test.log 2>&1; then \
+	  grep -E '(Test run|Suite) .*(passed|failed)|Executed [0-9]+ tests' .build/test.log | grep -v '^.*Suite ".*" passed' | tail -n 4; \
+	else \
+	  status=$$?; \
+	  grep -E '✘|error:|Fatal error|fatal error|Assertion failed' .build/test.log | head -n 80; \
+	  tail -n 3 .build/test.log; \
+	  echo "make test: FAILED (exit $$status); see .build/test.log"; \
+	  exit $$status; \
+	fi
+endif
 
-# Builds jsonsql, creates a sample database from Examples/ and queries it as a table and as JSON.
+# Builds jsonsql, creates demo.sqlite from Examples/, queries it as a table and as JSON, and
+# prints three commands to try on it.
 demo: build
-	PATH="$(CURDIR)/.build/debug:$$PATH" Examples/demo.sh
+	PATH="$(CURDIR)/.build/debug:$$PATH" Examples/demo.sh demo.sqlite
 
 examples: demo
 
@@ -56,12 +74,20 @@ FUZZ_SECONDS ?= 180
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)
 
+# A stripped binary, and completion scripts where bash-completion, zsh and fish look under PREFIX.
+BASH_COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR := $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR := $(PREFIX)/share/fish/vendor_completions.d
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/jsonsql
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
+	install -m 755 -s $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/jsonsql
+	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql
+	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql
+	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql
+	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql \
+	  $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

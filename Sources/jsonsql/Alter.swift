@@ -5,19 +5,20 @@ struct Alter: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alter",
         abstract: "Add, rename and drop columns of a table.",
+        usage: "jsonsql alter [<options>] <database> [<table>]",
         discussion: """
-            All changes run in one transaction, drops first, then renames, then adds; if one
-            fails, none is made. Columns take the NAME:TYPE[:MODIFIER] form of create-table.
+            All changes run in one transaction, drops first, then renames, then adds; if one fails, none is \
+            made. Columns take the NAME:TYPE[:MODIFIER] form of create-table.
 
-            SQLite changes a table in place only so far, and jsonsql refuses the rest with the
-            reason: it cannot drop a column that an index uses (drop the index first), that is
-            part of the primary key, unique, or a foreign key, or that other tables refer to;
-            it cannot add a primary key or unique column, a notnull column without a default,
-            or a column whose default is not constant (default=now).
+            SQLite changes a table in place only so far, and jsonsql refuses the rest with the reason: it \
+            cannot drop a column that an index uses (drop the index first), that is part of the primary key, \
+            unique, or a foreign key, or that other tables refer to; it cannot add a primary key or unique \
+            column, a notnull column without a default, or a column whose default is not constant \
+            (default=now).
 
-            --type changes declared types, which SQLite cannot do in place: the table is rebuilt
-            in one transaction, after checking that every value fits the new type (the error
-            names the row that does not), keeping its rows, indexes and triggers.
+            --type changes declared types, which SQLite cannot do in place: the table is rebuilt in one \
+            transaction, after checking that every value fits the new type (the error names the row that \
+            does not), keeping its rows, indexes and triggers.
 
             Examples:
               jsonsql alter db.sqlite player --add level:integer:default=1 \\
@@ -28,7 +29,7 @@ struct Alter: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
     @Option(help: ArgumentHelp("Add a column; repeatable.", valueName: "name:type[:modifier]"))
@@ -37,7 +38,7 @@ struct Alter: TableCommand {
     @Option(help: ArgumentHelp("Rename a column; repeatable.", valueName: "old=new"))
     var rename: [String] = []
 
-    @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"))
+    @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"), completion: .database)
     var drop: [String] = []
 
     @Option(

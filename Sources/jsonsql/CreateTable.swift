@@ -6,23 +6,29 @@ struct CreateTable: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-table",
         abstract: "Create a table with typed columns.",
+        usage: "jsonsql create-table [<options>] <database> <table> [<column> ...]",
         discussion: """
             Columns are NAME:TYPE[:MODIFIER]...
-              types:      text, integer, real, numeric, boolean, blob, date, datetime, json, any
-              modifiers:  pk, notnull, unique, default=VALUE (default=now for date and datetime),
-                          check=SQL, collate=nocase|rtrim|binary,
-                          references=TABLE[.COLUMN], on-delete=cascade|restrict|set-null|set-default,
+              types:      text, integer, real, numeric, boolean, blob, date, datetime,
+                          json, any
+              modifiers:  pk, notnull, unique, check=SQL,
+                          default=VALUE (default=now for date and datetime),
+                          collate=nocase|rtrim|binary,
+                          references=TABLE[.COLUMN],
+                          on-delete=cascade|restrict|set-null|set-default,
                           generated=PATH (a virtual column computed from a JSON path)
 
-            The type is kept in the schema, so later commands know that a json column holds
-            JSON and a boolean column prints true and false. A json column accepts only valid
-            JSON (or NULL). Foreign keys are enforced.
+            The type is kept in the schema, so later commands know that a json column holds JSON and a \
+            boolean column prints true and false. A json column accepts only valid JSON (or NULL). Foreign \
+            keys are enforced.
 
             Examples:
-              jsonsql create-table db.sqlite player id:text:pk name:text:notnull score:integer \\
-                  active:boolean address:json tags:json created:datetime
-              jsonsql create-table db.sqlite member team:text:references=team.id:on-delete=cascade \\
-                  player:text:references=player doc:json country:text:generated=doc.address.country \\
+              jsonsql create-table db.sqlite player id:text:pk name:text:notnull \\
+                  score:integer active:boolean address:json tags:json created:datetime
+              jsonsql create-table db.sqlite member \\
+                  team:text:references=team.id:on-delete=cascade \\
+                  player:text:references=player doc:json \\
+                  country:text:generated=doc.address.country \\
                   --pk team,player --unique team,country
             """)
 

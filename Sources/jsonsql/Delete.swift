@@ -5,10 +5,11 @@ struct Delete: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete the rows that match a filter.",
+        usage: "jsonsql delete [<options>] <database> [<table>] --where <expr>",
         discussion: """
-            Without --where it refuses, unless --all. The delete is one transaction; foreign
-            keys are enforced (on-delete actions run). It prints the number of rows deleted on
-            standard error; --dry-run prints the SQL and that number and deletes nothing.
+            Without --where it refuses, unless --all. The delete is one transaction; foreign keys are \
+            enforced (on-delete actions run). It prints the number of rows deleted on standard error; \
+            --dry-run prints the SQL and that number and deletes nothing.
 
             Examples:
               jsonsql delete db.sqlite player --where 'score < 100 and not active = true'
@@ -17,10 +18,12 @@ struct Delete: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"))
+    @Option(
+        name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"),
+        completion: .database)
     var filters: [String] = []
 
     @Flag(help: "Delete every row (instead of --where).")

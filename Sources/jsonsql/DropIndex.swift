@@ -5,6 +5,7 @@ struct DropIndex: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "drop-index",
         abstract: "Drop an index by name (see `jsonsql indexes`).",
+        usage: "jsonsql drop-index [<options>] <database> <name>",
         discussion: """
             Example:
               jsonsql drop-index db.sqlite player_on_address_country

@@ -5,6 +5,7 @@ struct DropTable: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "drop-table",
         abstract: "Drop a table with its rows and indexes.",
+        usage: "jsonsql drop-table [<options>] <database> <table>",
         discussion: """
             A table that other tables refer to by foreign key is refused: drop those first.
 
@@ -14,7 +15,7 @@ struct DropTable: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table to drop.")
+    @Argument(help: "The table to drop.", completion: .database)
     var table: String
 
     @Flag(help: "Do nothing when there is no such table.")

@@ -5,17 +5,18 @@ struct Index: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Index columns or JSON paths, so filters and sorts on them are fast.",
+        usage: "jsonsql index [<options>] <database> [<table>] <path> ...",
         discussion: """
-            The index is built on the same expression that --where and --order-by use for the
-            path, so SQLite uses it: check with `jsonsql query DB --where ... --explain`.
+            The index is built on the same expression that --where and --order-by use for the path, so \
+            SQLite uses it: check with `jsonsql query DB --where ... --explain`.
 
-            --where makes a partial index of the rows that match (the --where language of
-            query); a query whose --where includes the same condition can use it. --nocase
-            builds the index as ((path) COLLATE NOCASE), so `like` filters can use it.
+            --where makes a partial index of the rows that match (the --where language of query); a query \
+            whose --where includes the same condition can use it. --nocase builds the index as ((path) \
+            COLLATE NOCASE), so `like` filters can use it.
 
             Examples:
               jsonsql index db.sqlite player address.country
-              jsonsql index db.sqlite player address.country score --name by_country_score
+              jsonsql index db.sqlite player address.country score --name by_country
               jsonsql index db.sqlite player score --where 'active = true'
               jsonsql index db.sqlite player name --nocase
             """)
@@ -24,7 +25,8 @@ struct Index: StoreCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"))
+            "The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"),
+        completion: .database)
     var tableAndPaths: [String] = []
 
     @Option(help: "The index name (default: TABLE_on_PATH).")

@@ -6,13 +6,14 @@ struct Insert: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "insert",
         abstract: "Insert JSON records, all or nothing.",
+        usage: "jsonsql insert [<options>] <database> [<table>] [<file> ...]",
         discussion: """
-            Reads a JSON array of objects, a single object, NDJSON, or concatenated and
-            pretty-printed objects (as jq prints them), from the files or standard input.
-            Top-level keys map to columns. A missing table is created from the data.
+            Reads a JSON array of objects, a single object, NDJSON, or concatenated and pretty-printed \
+            objects (as jq prints them), from the files or standard input. Top-level keys map to columns. A \
+            missing table is created from the data.
 
-            The whole insert is one transaction: on any error nothing is inserted, and the
-            message names the file, line and column.
+            The whole insert is one transaction: on any error nothing is inserted, and the message names the \
+            file, line and column.
 
             Examples:
               cat players.ndjson | jsonsql insert db.sqlite player
@@ -24,7 +25,8 @@ struct Insert: StoreCommand {
     @Argument(
         help: ArgumentHelp(
             "The table, then JSON files. Standard input when no file is given or a file is -.",
-            valueName: "table-and-files"))
+            valueName: "table-and-files"),
+        completion: .database)
     var tableAndFiles: [String] = []
 
     @Option(help: "Primary key columns, comma-separated, for a table created from the data.")

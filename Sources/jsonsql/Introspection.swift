@@ -3,7 +3,8 @@ import Foundation
 import JSONSQLKit
 
 struct Tables: StoreCommand {
-    static let configuration = CommandConfiguration(commandName: "tables", abstract: "List the tables and views.")
+    static let configuration = CommandConfiguration(
+        commandName: "tables", abstract: "List the tables and views.", usage: "jsonsql tables [<options>] <database>")
 
     @OptionGroup var db: DatabaseOptions
 
@@ -17,11 +18,13 @@ struct Tables: StoreCommand {
 }
 
 struct Schema: StoreCommand {
-    static let configuration = CommandConfiguration(commandName: "schema", abstract: "List columns with their declared types.")
+    static let configuration = CommandConfiguration(
+        commandName: "schema", abstract: "List columns with their declared types.",
+        usage: "jsonsql schema [<options>] <database> [<table>]")
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table (default: every table).")
+    @Argument(help: "The table (default: every table).", completion: .database)
     var table: String?
 
     @OptionGroup var output: FormatOptions
@@ -36,11 +39,12 @@ struct Schema: StoreCommand {
 
 struct Indexes: StoreCommand {
     static let configuration = CommandConfiguration(
-        commandName: "indexes", abstract: "List indexes and what they index, including JSON path expressions.")
+        commandName: "indexes", abstract: "List indexes and what they index, including JSON path expressions.",
+        usage: "jsonsql indexes [<options>] <database> [<table>]")
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table (default: every table).")
+    @Argument(help: "The table (default: every table).", completion: .database)
     var table: String?
 
     @OptionGroup var output: FormatOptions

@@ -16,10 +16,11 @@ struct FormatOptions: ParsableArguments {
 
 /// The database argument and how to open it, shared by every command.
 struct DatabaseOptions: ParsableArguments {
-    @Argument(help: "The database file.")
+    @Argument(help: "The database file.", completion: .file())
     var database: String
 
-    @Option(help: "Seconds to wait while another process holds a lock on the database.")
+    // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.
+    @Option(parsing: .unconditional, help: "Seconds to wait while another process holds a lock on the database.")
     var timeout: Double = 60
 
     func validate() throws {
@@ -32,6 +33,17 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database; with `.create`, a missing file appears only when a write succeeds.
     func open(_ access: Store.Access) throws -> Store {
         return try Store(path: database, access: access, busyTimeout: timeout)
+    }
+}
+
+/// `--limit 10`: a count of rows. The option reads its value unconditionally, so `--limit -1`
+/// gets this message rather than "missing value".
+func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
+    { text in
+        guard let count = Int(text), count >= 0 else {
+            throw ValidationError("give a whole number of rows, 0 or more, as in \(option) 10")
+        }
+        return count
     }
 }
 

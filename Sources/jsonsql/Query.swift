@@ -16,36 +16,48 @@ struct Query: StoreCommand {
               path exists, path not exists       address.zip exists
               and, or, not, ( )                  a = 1 and not (b = 2 or c = 3)
             A path is a column, then .key, [N] (negative from the end) and ."quoted key".
-            Values: JSON numbers are numbers; "..." and '...' are strings; true, false, null;
-            any other bare word is a string. On JSON paths typing is strict: "42" never
-            equals 42. Repeated --where options are joined with and.
+            Values: JSON numbers are numbers; "..." and '...' are strings; true, false, null; any other bare \
+            word is a string. On JSON paths typing is strict: "42" never equals 42. Repeated --where options \
+            are joined with and. A date or datetime column compares with a date (created > 2024-05-01) or \
+            unix seconds (created > 1714521600); a bare number below 100000 there is refused, as it would \
+            mean the first day of 1970.
 
             Examples:
-              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc --limit 10
+              jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc
               jsonsql query db.sqlite player --select id,address.city --format jsonl
-              jsonsql query db.sqlite --sql 'SELECT name FROM player WHERE score > :min' --param min=90000
+              jsonsql query db.sqlite --param min=90000 \\
+                  --sql 'SELECT name FROM player WHERE score > :min'
             """)
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"))
+    @Option(
+        name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"),
+        completion: .database)
     var filters: [String] = []
 
-    @Option(help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"))
+    @Option(
+        help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"),
+        completion: .database)
     var select: String?
 
     @Option(
         name: .customLong("order-by"),
-        help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"))
+        help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"),
+        completion: .database)
     var orderBy: [String] = []
 
-    @Option(help: "Print at most this many rows.")
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"),
+        transform: rowCount("--limit"))
     var limit: Int?
 
-    @Option(help: "Skip this many rows first.")
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Skip this many rows first.", valueName: "rows"),
+        transform: rowCount("--offset"))
     var offset: Int?
 
     @OptionGroup var output: FormatOptions
@@ -92,8 +104,6 @@ struct Query: StoreCommand {
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
         }
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
-        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
 
     /// User SQL may write; a query only reads.

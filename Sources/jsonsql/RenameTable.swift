@@ -14,7 +14,7 @@ struct RenameTable: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table to rename.")
+    @Argument(help: "The table to rename.", completion: .database)
     var old: String
 
     @Argument(help: "Its new name.")

@@ -6,38 +6,44 @@ struct Update: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change the rows that match a filter: set columns and paths, merge objects, remove keys.",
+        usage: "jsonsql update [<options>] <database> [<table>] --where <expr> --set ...",
         discussion: """
-            --set PATH=VALUE sets a column, or a path inside a json column (json_set). Values
-            are typed like --where values (42 is a number, true a boolean, null is null, "42"
-            and bare words are text); with --json every --set value is JSON instead. A column
-            keeps its type rules: a datetime is normalised, a boolean takes true or false.
-            --patch [COLUMN=]OBJECT merges a JSON object into a json column (RFC 7396: a null
-            member removes that key); without COLUMN= it goes into the table's json column.
+            --set PATH=VALUE sets a column, or a path inside a json column (json_set). Values are typed like \
+            --where values (42 is a number, true a boolean, null is null, "42" and bare words are text); \
+            with --json every --set value is JSON instead. A column keeps its type rules: a datetime is \
+            normalised, a boolean takes true or false.
+            --patch [COLUMN=]OBJECT merges a JSON object into a json column (RFC 7396: a null member removes \
+            that key); without COLUMN= it goes into the table's json column.
             --remove PATH removes a key or array element (json_remove).
             Edits of one column apply as --set, then --patch, then --remove.
 
-            The update is one transaction. It prints the number of rows it matched on standard
-            error; --dry-run prints the SQL and that number and changes nothing.
+            The update is one transaction. It prints the number of rows it matched on standard error; \
+            --dry-run prints the SQL and that number and changes nothing.
 
             Examples:
-              jsonsql update db.sqlite player --where 'id = p1' --set address.city=Paris --set score=42
-              jsonsql update db.sqlite player --where 'id = p1' --set 'tags=["a","b"]' --json
-              jsonsql update db.sqlite player --where 'address.country = DE' --patch 'address={"eu":true}'
+              jsonsql update db.sqlite player --where 'id = p1' --set address.city=Paris
+              jsonsql update db.sqlite player --where 'id = p1' --set 'tags=["a"]' --json
+              jsonsql update db.sqlite player --where 'address.country = DE' \\
+                  --patch 'address={"eu":true}'
               jsonsql update db.sqlite player --all --remove address.zip --dry-run
             """)
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.")
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"))
+    @Option(
+        name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"),
+        completion: .database)
     var filters: [String] = []
 
     @Flag(help: "Change every row (instead of --where).")
     var all = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"))
+    @Option(
+        name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"),
+        completion: .database)
     var sets: [String] = []
 
     @Flag(help: "Read every --set value as JSON: --set 'tags=[\"a\"]' --json.")
@@ -50,7 +56,8 @@ struct Update: TableCommand {
 
     @Option(
         name: .customLong("remove"),
-        help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"))
+        help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"),
+        completion: .database)
     var removes: [String] = []
 
     @Flag(help: "Print the SQL and the number of rows it would change, and change nothing.")

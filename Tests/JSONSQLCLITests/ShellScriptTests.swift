@@ -71,7 +71,7 @@ struct ShellScriptTests {
         #expect(result.stdout == "{\"two\":2}\n")
         #expect(
             result.stderr == """
-                Error: line 1: --limit must be 0 or more
+                Error: line 1: The value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more, as in --limit 10
                 Usage: query [<options>] [<table>]
                 Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, update, delete, index, tables, schema, indexes, alter, rename-table, drop-table, drop-index, help), SQL ending in ';', or .help
 

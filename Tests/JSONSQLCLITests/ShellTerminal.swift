@@ -15,9 +15,14 @@ final class ShellTerminal {
     private let socket = "jsonsql-test-\(UUID().uuidString)"
     private let session = "shell"
 
-    /// Starts `jsonsql ARGUMENTS` in a 200×50 terminal.
-    init(_ arguments: [String], environment: [String: String] = [:], in directory: URL) throws {
-        let env = ["INPUTRC=/dev/null", "LANG=C.UTF-8"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    /// Starts `jsonsql ARGUMENTS` in a terminal of `width`×`height` (200×50 unless given).
+    init(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL, width: Int = 200, height: Int = 50
+    ) throws {
+        // COLUMNS and LINES from the test's own environment would override the terminal's size.
+        let env =
+            ["-u", "COLUMNS", "-u", "LINES", "INPUTRC=/dev/null", "LANG=C.UTF-8"]
+            + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // sh reports the exit status on the screen once jsonsql has left; it ignores Ctrl-C
         // itself (jsonsql installs its own handler over the inherited ignore).
         let script = #"trap "" INT; "$0" "$@"; echo "[exited $?]"; exec sleep 600"#
@@ -26,7 +31,8 @@ final class ShellTerminal {
         try run(
             captureOutput: false,
             [
-                "-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", "-c", directory.path, command,
+                "-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "-c", directory.path,
+                command,
             ])
     }
 

@@ -202,3 +202,22 @@ struct ValueConversionTests {
         #expect(ExactNumber(text) == nil)
     }
 }
+
+@Suite("comparing with dates")
+struct DateComparisonTests {
+    @Test("a bare number below 100000 never compares with a date as 1970; larger ones are unix seconds")
+    func smallNumbers() throws {
+        for text in ["2024", "0", "-5", "99999.5", "1e3"] {
+            for type in [ColumnType.date, .datetime] {
+                #expect(throws: ValueMismatch.self, "\(text)") {
+                    try ValueConversion.stored(.number(text), type: type, for: .compare)
+                }
+            }
+        }
+        #expect(
+            try ValueConversion.stored(.number("1714521600"), type: .datetime, for: .compare)
+                == "2024-05-01 00:00:00.000".databaseValue)
+        // Stored values keep unix seconds of any size: the refusal is about comparing.
+        #expect(try ValueConversion.stored(.number("0"), type: .datetime) == "1970-01-01 00:00:00.000".databaseValue)
+    }
+}

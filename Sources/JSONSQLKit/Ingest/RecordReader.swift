@@ -91,10 +91,14 @@ final class RecordReader {
                     continue
                 default:
                     guard byte == UInt8(ascii: "{") else {
+                        if arrayState == .outside && recordCount == 0, let kind = describeNonJSON(at: scanner.pos) {
+                            throw fail(kind, line: line + scanner.newlines)
+                        }
                         let what =
                             arrayState == .outside
                             ? "a JSON object or an array of objects" : "an object as array element \(recordCount + 1)"
-                        throw fail("expected \(what), found \(describeValueStart(byte))", line: line + scanner.newlines)
+                        throw fail(
+                            "expected \(what), found \(describeValueStart(at: scanner.pos))", line: line + scanner.newlines)
                     }
                 }
                 let recordLine = line + scanner.newlines
@@ -122,15 +126,73 @@ final class RecordReader {
         }
     }
 
-    private func describeValueStart(_ byte: UInt8) -> String {
-        switch byte {
-        case UInt8(ascii: "\""): "a string"
-        case UInt8(ascii: "-"), 48...57: "a number"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
-        case UInt8(ascii: "n"): "null"
-        case UInt8(ascii: "["): "an array"
-        default: "the character \(describe(byte))"
+    /// What a value starting at `pos` is: `a string`, `null`, or its first word when it is no
+    /// JSON value at all (`name,score` begins with `n` but is not `null`).
+    private func describeValueStart(at pos: Int) -> String {
+        if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
+        if let kind = lineJSONKind(at: pos) { return kind }
+        let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
+        return
+            "text that is not JSON, \(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self).debugDescription)"
+    }
+
+    /// The kind and end of the JSON value at `pos`; nil when there is none, or it is cut off.
+    private func jsonValue(at pos: Int) -> (JSONValueKind, Int)? {
+        var scanner = JSONScanner(bytes: buffer, count: length, pos: pos)
+        var field = JSONField()
+        guard (try? scanner.scanValue(into: &field)) != nil else { return nil }
+        return (field.kind, scanner.pos)
+    }
+
+    /// The line from `pos`, without its line break.
+    private func firstLine(at pos: Int) -> String {
+        let end = (pos..<length).first { buffer[$0] == 0x0A } ?? length
+        let text = String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)
+        return text.hasSuffix("\r") ? String(text.dropLast()) : text
+    }
+
+    /// `a string`, `a number`...: what the line from `pos` is when it is one JSON value.
+    private func lineJSONKind(at pos: Int) -> String? {
+        let line = firstLine(at: pos).trimmingCharacters(in: .whitespaces)
+        guard let first = line.utf8.first,
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed)) != nil
+        else { return nil }
+        switch first {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "{"): return "an object"
+        default: return "a number"
         }
+    }
+
+    /// At the start of the input, what the first line looks like when it is not JSON, and
+    /// what to do: CSV, TSV, XML or HTML, YAML, or plain text. Nil when it is a JSON value.
+    private func describeNonJSON(at pos: Int) -> String? {
+        // A JSON value on its line (NDJSON of strings or numbers) is described as such.
+        if lineJSONKind(at: pos) != nil { return nil }
+        var first = firstLine(at: pos)
+        if first.count > 200 { first = String(first.prefix(200)) }
+        let shown = (first.count > 40 ? String(first.prefix(40)) + "…" : first).debugDescription
+        let file = source.name == "<stdin>" ? "FILE" : source.name
+        let reads = "insert reads JSON: objects, an array of objects, or one object per line"
+        if first.hasPrefix("<") {
+            return
+                "this looks like XML or HTML, not JSON (first line \(shown)); \(reads). If it came from a web request, check that the request returned JSON"
+        }
+        if first == "---" || first.firstMatch(of: #/^[A-Za-z_][A-Za-z0-9_ .-]*:(\s|$)/#) != nil || first.hasPrefix("- ") {
+            return "this looks like YAML, not JSON (first line \(shown)); \(reads). Convert it first, e.g. yq -o=json \(file)"
+        }
+        if first.contains("\t") {
+            return
+                "this looks like TSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --itsv --ojsonl cat \(file)"
+        }
+        if first.contains(",") {
+            return
+                "this looks like CSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --icsv --ojsonl cat \(file)"
+        }
+        return "this is plain text, not JSON (first line \(shown)); \(reads)"
     }
 
     private func commit(_ scanner: JSONScanner) {

@@ -99,10 +99,12 @@ public struct ShellCompleter {
         if let option = valueOf {
             if !option.values.isEmpty { return matching(word, option.values) }
             switch option.names.first {
-            case "--where", "--select", "--order-by", "--pk":
+            case "--where", "--select", "--order-by", "--pk", "--set", "--remove", "--drop":
                 // No space after the path: `=`, `,` or `:desc` may follow.
                 var completion =
-                    table.map { option.names.first == "--pk" ? matching(word, columns($0)) : paths(word, table: $0) }
+                    table.map {
+                        ["--pk", "--drop"].contains(option.names.first) ? matching(word, columns($0)) : paths(word, table: $0)
+                    }
                     ?? ShellCompletion()
                 completion.appendSpace = false
                 return completion
@@ -116,7 +118,7 @@ public struct ShellCompleter {
         }
         let position = positionals.count
         switch command {
-        case "query", "schema", "indexes":
+        case "query", "schema", "indexes", "update", "delete", "alter", "drop-table", "rename-table":
             return position == 0 ? matching(word, tables()) : ShellCompletion()
         case "index":
             if position == 0 {

@@ -80,6 +80,7 @@ public enum ValueConversion {
             default: throw ValueMismatch(expectation: "expects true or false")
             }
         case .date, .datetime:
+            if purpose == .compare, case .number(let text) = value { try refuseYearLike(text, type: type) }
             let stamp = try dateTime(value, type: type)
             return (type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
         case .blob:
@@ -205,6 +206,25 @@ public enum ValueConversion {
             return DateTimeValue(epochMilliseconds: millis)
         default: throw ValueMismatch(expectation: example)
         }
+    }
+
+    /// Numbers below this are refused as a date to compare with: as unix seconds they fall on
+    /// the first day of 1970, and `created > 2024` means the year, not 33 minutes past midnight.
+    public static let smallestComparedEpoch = 100_000
+
+    /// `created > 2024` on a date or datetime: an error showing a date and unix seconds, never a
+    /// silent comparison with 1970-01-01.
+    static func refuseYearLike(_ text: String, type: ColumnType) throws(ValueMismatch) {
+        guard let number = ExactNumber(text), let seconds = number.double, abs(seconds) < Double(smallestComparedEpoch)
+        else { return }
+        let asEpoch = (try? dateTime(.number(text), type: .datetime))?.dateTimeText ?? "1970-01-01"
+        // A whole number that could be a year gets that year's first day as the example.
+        let year = isIntegerSyntax(text) && (1...9999).contains(seconds) ? Int(seconds) : 2024
+        let date = String(format: "%04d-01-01", year)
+        let epoch = (try? dateTime(.string(date), type: .date)).map { "\($0.epochMilliseconds / 1000)" } ?? "1704067200"
+        throw ValueMismatch(
+            expectation:
+                "compares with a date like \(date) or unix seconds like \(epoch) (a bare \(text) would be \(asEpoch))")
     }
 
     /// `a"b` → `"a\"b"`: a string as a json column stores it.

@@ -6,17 +6,17 @@ struct Shell: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shell",
         abstract: "Work with a database interactively, or run a script of commands.",
+        usage: "jsonsql shell [<options>] <database> [<file>]",
         discussion: """
-            The shell takes every jsonsql command without the database argument, SQL
-            statements ending in ';' (over several lines), and dot-commands (.help lists them).
-            BEGIN ... COMMIT or ROLLBACK works as in sqlite3, jsonsql commands included; a
-            transaction still open at the end is rolled back.
-            At a terminal it edits lines with readline, keeps history in ~/.jsonsql_history
-            (or $JSONSQL_HISTORY) and completes tables, columns and JSON keys with Tab.
+            The shell takes every jsonsql command without the database argument, SQL statements ending in \
+            ';' (over several lines), and dot-commands (.help lists them). BEGIN ... COMMIT or ROLLBACK \
+            works as in sqlite3, jsonsql commands included; a transaction still open at the end is rolled \
+            back. At a terminal it edits lines with readline, keeps history in ~/.jsonsql_history (or \
+            $JSONSQL_HISTORY) and completes tables, columns and JSON keys with Tab.
 
-            When standard input is not a terminal, or a FILE is given, it runs the commands
-            with no prompts, prints only results, and stops at the first error with exit
-            status 1 (--keep-going runs the rest and still exits with 1).
+            When standard input is not a terminal, or a FILE is given, it runs the commands with no prompts, \
+            prints only results, and stops at the first error with exit status 1 (--keep-going runs the rest \
+            and still exits with 1).
 
             Examples:
               jsonsql shell db.sqlite

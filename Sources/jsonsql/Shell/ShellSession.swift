@@ -86,6 +86,10 @@ final class ShellSession {
         case .command(let text):
             return subcommand(text, line: number)
         case .unknown(let word):
+            if let near = JSONSQL.nearestCommand(to: word, in: catalog.commands) {
+                report(JSONSQLError("unknown command '\(word)'. Did you mean '\(near)'?"), line: number)
+                return .failed
+            }
             report(
                 JSONSQLError(
                     "unknown command '\(word)'; type a jsonsql command (\(catalog.commands.joined(separator: ", "))), SQL ending in ';', or .help"

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// What a new user meets first: errors that show the command's own usage, did-you-mean, what an
+/// option accepts, non-JSON input named for what it is, and a year against a datetime.
+@Suite("the first run")
+struct FirstRunTests {
+    let directory: TemporaryDirectory
+    let db: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        db = try ShellFixture.database(in: directory)
+        try #require(CLI.run(["alter", db, "player", "--add", "created:datetime"]).status == 0)
+        try #require(CLI.run(["update", db, "player", "--all", "--set", "created=2024-05-01T12:00:00Z"]).status == 0)
+    }
+
+    static let subcommands = [
+        "create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "indexes", "alter",
+        "rename-table", "drop-table", "drop-index", "shell",
+    ]
+
+    @Test("a wrong option to any subcommand shows that subcommand's usage", arguments: subcommands)
+    func subcommandUsage(command: String) throws {
+        let result = try CLI.run([command, db, "player", "--bogus"])
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Error: ") == true, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Usage: jsonsql \(command) ") && $0.count <= 80 }, "\(result.stderr)")
+        #expect(result.stderr.contains("See 'jsonsql \(command) --help'"))
+    }
+
+    @Test("a mistyped subcommand or option gets a did-you-mean")
+    func didYouMean() throws {
+        let command = try CLI.run(["qurey", db, "player"])
+        #expect(command.status == 64)
+        #expect(command.stderr.hasPrefix("Error: unknown command 'qurey'. Did you mean 'query'?\n"), "\(command.stderr)")
+        let transposed = try CLI.run(["isnert", db])
+        #expect(transposed.stderr.hasPrefix("Error: unknown command 'isnert'. Did you mean 'insert'?\n"))
+        let unknown = try CLI.run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'; the commands are create-table, insert, query,"))
+        let option = try CLI.run(["query", db, "--wher", "score > 1"])
+        #expect(option.status == 64)
+        #expect(option.stderr.hasPrefix("Error: Unknown option '--wher'. Did you mean '--where'?\n"))
+        // Real subcommands and help still work.
+        #expect(try CLI.run(["help", "query"]).status == 0)
+        #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
+    }
+
+    @Test("--limit and --offset say what they take; --timeout -1 reaches its own message")
+    func limitMessages() throws {
+        for (option, value) in [("--limit", "-1"), ("--limit", "ten"), ("--offset", "-5"), ("--limit", "1.5")] {
+            let result = try CLI.run(["query", db, option, value])
+            #expect(result.status == 64)
+            #expect(
+                result.stderr.hasPrefix(
+                    "Error: The value '\(value)' is invalid for '\(option) <rows>': give a whole number of rows, 0 or more, as in \(option) 10\n"
+                ), "\(result.stderr)")
+        }
+        let timeout = try CLI.run(["query", db, "--timeout", "-1"])
+        #expect(timeout.status == 64)
+        #expect(timeout.stderr.hasPrefix("Error: --timeout takes seconds from 0 to"), "\(timeout.stderr)")
+        let fine = try CLI.run(["query", db, "--limit", "0", "--offset", "1"])
+        #expect(fine.status == 0 && fine.stdout == "[]\n", "\(fine.stderr)")
+    }
+
+    @Test(
+        "input that is not JSON is named for what it looks like, with what to do",
+        arguments: [
+            (
+                "players.csv", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#,
+                "mlr --icsv --ojsonl cat "
+            ),
+            ("players.tsv", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "mlr --itsv --ojsonl cat "),
+            (
+                "page.html", "<!DOCTYPE html>\n<html></html>\n", "this looks like XML or HTML, not JSON",
+                "check that the request returned JSON"
+            ),
+            ("players.yaml", "name: Ada\nscore: 5\n", "this looks like YAML, not JSON", "yq -o=json "),
+            ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
+            ("numbers.csv", "1,2,3\n", "this looks like CSV", "mlr --icsv"),
+        ])
+    func nonJSONInput(name: String, contents: String, what: String, advice: String) throws {
+        let file = try directory.write(name, contents)
+        let result = try CLI.run(["insert", db, "player", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(file):1: \(what)"), "\(result.stderr)")
+        #expect(result.stderr.contains("; insert reads JSON: objects, an array of objects, or one object per line"))
+        #expect(result.stderr.contains(advice), "\(result.stderr)")
+        #expect(!advice.hasSuffix(" ") || result.stderr.hasSuffix(advice + file + "\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("found null"))
+    }
+
+    @Test("a JSON value that is not an object is still named as JSON; a word is not called null")
+    func jsonScalars() throws {
+        let null = try CLI.run(["insert", db, "player"], stdin: "null\n")
+        #expect(null.stderr == "Error: <stdin>:1: expected a JSON object or an array of objects, found null\n")
+        let csv = try CLI.run(["insert", db, "player"], stdin: "name,score\n")
+        #expect(csv.stderr.contains("this looks like CSV") && csv.stderr.contains("cat FILE"), "\(csv.stderr)")
+        let element = try CLI.run(["insert", db, "player"], stdin: "[nope]")
+        #expect(element.stderr.contains(#"found text that is not JSON, "nope]""#), "\(element.stderr)")
+    }
+
+    @Test("a bare small number against a datetime is refused with a date and unix seconds to write instead")
+    func yearAgainstDatetime() throws {
+        let result = try CLI.run(["query", db, "--where", "created > 2024"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: created is a datetime column, which compares with a date like 2024-01-01 or unix seconds like 1704067200 (a bare 2024 would be 1970-01-01 00:33:44.000); a number 2024 does not fit it\n"
+        )
+        // update, delete and a partial index read --where the same way.
+        #expect(try CLI.run(["delete", db, "player", "--where", "created < 2025"]).status == 1)
+        #expect(try CLI.run(["index", db, "player", "score", "--where", "created > 0"]).status == 1)
+        // What the message suggests works.
+        let date = try CLI.run(["query", db, "--where", "created > 2024-01-01", "--select", "id", "--format", "jsonl"])
+        #expect(date.stdout == "{\"id\":\"p1\"}\n{\"id\":\"p2\"}\n{\"id\":\"p3\"}\n", "\(date.stderr)")
+        let epoch = try CLI.run(["query", db, "--where", "created > 1704067200", "--select", "id", "--format", "jsonl"])
+        #expect(epoch.stdout == date.stdout)
+    }
+}
+
+/// `make demo`, `make test`, `make install` and `make deps` as a new user runs them.
+@Suite("the first run: make")
+struct FirstRunMakeTests {
+    @Test("the demo leaves its database and ends with three commands that work on it")
+    func demoLeavesDatabase() throws {
+        let directory = try TemporaryDirectory()
+        let demo = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh demo.sqlite", in: directory.url)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.path("demo.sqlite")))
+        let tail = try #require(demo.stdout.components(separatedBy: "Try next:\n").last)
+        let commands = tail.split(separator: "\n").filter { $0.hasPrefix("  jsonsql ") }.map(String.init)
+        #expect(commands.count == 3, "\(demo.stdout)")
+        #expect(commands.allSatisfy { $0.count < 80 })
+        let filter = try CLI.shell(commands[0] + " --format jsonl", in: directory.url)
+        #expect(filter.status == 0 && !filter.stdout.isEmpty, "\(filter.stderr)")
+        let explain = try CLI.shell(commands[1], in: directory.url)
+        #expect(explain.stdout.contains("USING INDEX player_on_address_country"), "\(explain.stdout)")
+        let shell = try CLI.shell(commands[2], stdin: "tables\n", in: directory.url)
+        #expect(shell.status == 0 && shell.stdout.contains("player"), "\(shell.stderr)")
+    }
+
+    /// What make would run for `target`, without running it.
+    func plan(_ arguments: [String]) throws -> String {
+        let result = try CLI.run(["-n", "-C", CLI.packageRoot.path] + arguments, executable: "/usr/bin/make")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    @Test("make install strips the binary and installs completion scripts under PREFIX; make test is short unless V=1")
+    func makeTargets() throws {
+        let install = try plan(["install", "PREFIX=/opt/x"])
+        #expect(install.contains("install -m 755 -s .build/release/jsonsql /opt/x/bin/jsonsql"))
+        #expect(install.contains("--generate-completion-script bash > /opt/x/share/bash-completion/completions/jsonsql"))
+        #expect(install.contains("--generate-completion-script zsh > /opt/x/share/zsh/site-functions/_jsonsql"))
+        let quiet = try plan(["test"])
+        #expect(quiet.contains("test > .build/test.log 2>&1") && quiet.contains("exit $status"))
+        let verbose = try plan(["test", "V=1"])
+        #expect(verbose.split(separator: "\n").contains { $0.hasSuffix("swift test") })
+        #expect(try plan(["deps"]).contains("tmux"))
+    }
+}
