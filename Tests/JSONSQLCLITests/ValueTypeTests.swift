@@ -153,7 +153,7 @@ struct ValueTypeTests {
             ("n:date", "1e400", #"column "v" (date) holds years 0000 to 9999, and 1e400 seconds is outside them"#),
             ("n:any", "1e400", #"column "v" (any) stores doubles, and 1e400 is beyond the range"#),
             ("n:real", #""1.5""#, #"column "v" (real) expects a number, got a string "1.5""#),
-            ("n:text", "{}", #"column "v" (text) expects a string, got an object {}"#),
+            ("n:text", "true", #"column "v" (text) expects a string, got a boolean true"#),
         ])
     func refusals(column: String, value: String, message: String) throws {
         let dir = try TemporaryDirectory()
