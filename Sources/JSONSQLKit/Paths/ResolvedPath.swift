@@ -48,7 +48,7 @@ public struct ResolvedPath: Sendable {
                 SQLName.same(indexed.path.column, column.name) && indexed.path.segments == segments
                     && (column.type == .json || indexed.guarded || !indexed.partial)
             }
-        guarded = pathLiteral != nil && column.type != .json && !(index.map { !$0.guarded } ?? false)
+        guarded = column.type != .json && !(index.map { !$0.guarded } ?? false)
     }
 
     /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
