@@ -267,9 +267,13 @@ struct ValueTypeTests {
     func sqliteUtilsTables() throws {
         let dir = try TemporaryDirectory()
         let db = try sqliteUtilsDatabase(dir)
-        // Without --json-cols a TEXT column prints as the string it holds.
-        let plain = try CLI.run(["query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address"]).stdout
+        // With --json-cols none a TEXT column prints as the string it holds; by default, by what the column holds.
+        let plain = try CLI.run([
+            "query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address", "--json-cols", "none",
+        ]).stdout
         #expect(plain == #"{"address":"{\"city\":\"Paris\"}"}"# + "\n")
+        let byContent = try CLI.run(["query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address"]).stdout
+        #expect(byContent == #"{"address":{"city":"Paris"}}"# + "\n")
         let named = try CLI.run([
             "query", db, "--format", "jsonl", "--json-cols", "address, tags", "--where", "address.city = Berlin",
         ]).stdout

@@ -187,11 +187,11 @@ extension Store {
     }
 
     /// `-- address.country: index player_on_address_country ("address" ->> 'country')` for each
-    /// index whose expression the query writes a path with.
-    static func servingIndexes(_ query: SQLQuery, table info: TableInfo) throws -> [String] {
+    /// index whose expression the query writes a path with (printed when the plan uses it).
+    static func servingIndexes(_ query: SQLQuery, table info: TableInfo) throws -> [(String, String)] {
         try info.indexedPaths.filter { indexed in
             try ResolvedPath(indexed.path, in: info).index == indexed && query.sql.contains(indexed.expression)
-        }.map { "-- \($0.path): index \($0.index) (\($0.expression))" }
+        }.map { ($0.index, "-- \($0.path): index \($0.index) (\($0.expression))") }
     }
 
     /// The plan of user SQL.
@@ -223,7 +223,7 @@ extension Store {
     }
 
     static func plan(
-        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, indexes: [String] = []
+        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, indexes: [(String, String)] = []
     ) throws -> String {
         let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + query.sql)
         try bind(query, parameters: parameters, to: statement, db: db)
@@ -254,7 +254,11 @@ extension Store {
         if !query.arguments.isEmpty {
             text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
         }
-        for line in indexes { text += line + "\n" }
+        // Only the indexes the plan uses serve a path.
+        for (name, line) in indexes
+        where rows.contains(where: { $0.detail.contains("INDEX \(name) ") || $0.detail.hasSuffix("INDEX \(name)") }) {
+            text += line + "\n"
+        }
         return text + lines.joined(separator: "\n") + "\n"
     }
 
