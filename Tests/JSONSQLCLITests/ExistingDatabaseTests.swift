@@ -131,11 +131,13 @@ struct ExistingDatabaseTests {
             // SQLite refuses text that is not JSON while an index extracts a path from the column.
             try db.execute(sql: "DROP INDEX player_on_country")
             try db.execute(
-                sql: "INSERT INTO player (id, name, address, tags, active, created) VALUES (x'00', 'Odd', 'not json', '[]', 0, '2024-01-01 00:00:00.000')"
+                sql:
+                    "INSERT INTO player (id, name, address, tags, active, created) VALUES (x'00', 'Odd', 'not json', '[]', 0, '2024-01-01 00:00:00.000')"
             )
         }
         try queue.close()
-        let before = try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"]).stdout
+        let before = try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"])
+            .stdout
         for edit in [["--set", "address.city=Rome"], ["--remove", "address.city"], ["--patch", #"address={"a":1}"#]] {
             let refused = try CLI.run(["update", db, "--all"] + edit)
             #expect(refused.status == 1)
@@ -144,7 +146,9 @@ struct ExistingDatabaseTests {
                     == "Error: the row with id = X'00' holds 'not json' in address, which is not JSON, so no path inside it can be changed; nothing was updated (replace it with --set address=..., or narrow --where)\n"
             )
         }
-        #expect(try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"]).stdout == before)
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"]).stdout
+                == before)
         // Narrowed to the rows that hold JSON, it works.
         #expect(try CLI.run(["update", db, "--where", "name = Ann", "--set", "address.city=Rome"]).status == 0)
         // A path into text that is not JSON is missing, in --where, --select and --order-by.
@@ -177,7 +181,8 @@ struct ExistingDatabaseTests {
         let dir = try TemporaryDirectory()
         let db = try sqliteUtilsDatabase(dir)
         let inserted = try CLI.run(
-            ["insert", db, "dogs"], stdin: #"{"id":3,"name":"Rex","good":1,"address":{"city":"Rome","zip":"00100"},"tags":["big","loud"]}"#)
+            ["insert", db, "dogs"],
+            stdin: #"{"id":3,"name":"Rex","good":1,"address":{"city":"Rome","zip":"00100"},"tags":["big","loud"]}"#)
         #expect(inserted.status == 0, "\(inserted.stderr)")
         #expect(
             try CLI.run(["query", db, "--sql", "SELECT address, tags FROM dogs WHERE id = 3", "--format", "csv"]).stdout
@@ -266,6 +271,8 @@ struct ExistingDatabaseTests {
         try queue.close()
         let plan = try CLI.run(["query", path, "--where", "address.a.b = 1", "--explain"]).stdout
         #expect(!plan.contains("USING INDEX"), "\(plan)")
-        #expect(try CLI.run(["query", path, "--where", "address.a.b = 1", "--select", "id", "--format", "csv"]).stdout == "id\r\n1\r\n")
+        #expect(
+            try CLI.run(["query", path, "--where", "address.a.b = 1", "--select", "id", "--format", "csv"]).stdout
+                == "id\r\n1\r\n")
     }
 }
