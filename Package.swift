@@ -40,7 +40,11 @@ let package = Package(
         .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
         .testTarget(
             name: "JSONSQLCLITests",
-            dependencies: ["JSONSQLKit", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "JSONSQLKit", .product(name: "PropertyBased", package: "swift-property-based"),
+                // GRDB's own record API makes the databases a GRDB app would (ExistingDatabaseTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -73,7 +73,8 @@ extension Store {
                 sql: """
                     SELECT m.name AS name, m.tbl_name AS "table", l."unique" AS "unique",
                            coalesce(jsonsql_indexed(m.sql),
-                                    (SELECT group_concat(i.name, ', ') FROM pragma_index_info(m.name) i)) AS indexed
+                                    (SELECT group_concat(i.name, ', ') FROM pragma_index_info(m.name) i)) AS indexed,
+                           jsonsql_paths(m.name, m.sql) AS paths
                     FROM sqlite_schema m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
                     WHERE m.type = 'index' \(filter)
                     ORDER BY m.tbl_name, m.name
@@ -81,6 +82,7 @@ extension Store {
                 columns: [
                     OutputColumn(name: "name", kind: .natural), OutputColumn(name: "table", kind: .natural),
                     OutputColumn(name: "unique", kind: .boolean), OutputColumn(name: "indexed", kind: .natural),
+                    OutputColumn(name: "paths", kind: .natural),
                 ])
             _ = try Self.stream(query, db: db, format: format, to: out)
         }
@@ -95,6 +97,15 @@ extension Store {
         db.add(
             function: DatabaseFunction("jsonsql_indexed", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).flatMap(indexedExpressions)
+            })
+        // The paths a path query is written with to use the index (`IndexedPath`), or NULL.
+        db.add(
+            function: DatabaseFunction("jsonsql_paths", argumentCount: 2, pure: true) { values in
+                guard let name = String.fromDatabaseValue(values[0]), let sql = String.fromDatabaseValue(values[1]) else {
+                    return nil
+                }
+                let paths = IndexedPath.all(index: name, sql: sql).map(\.path.description)
+                return paths.isEmpty ? nil : paths.joined(separator: ", ")
             })
     }
 }

@@ -65,8 +65,8 @@ struct Query: StoreCommand {
     @Option(
         name: .customLong("json-cols"),
         help: ArgumentHelp(
-            "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON), or auto: each column whose non-null values are all JSON objects or arrays.",
-            valueName: "cols|auto"))
+            "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON); auto (the default): each column whose non-null values are all JSON objects or arrays, and blob columns of 16-byte values as UUIDs; none: print every column by its declared type.",
+            valueName: "cols|auto|none"))
     var jsonColumns: String?
 
     @Option(
@@ -131,9 +131,11 @@ struct Query: StoreCommand {
         spec.limit = limit
         spec.offset = offset
         if let jsonColumns {
-            if jsonColumns.lowercased() == "auto" {
-                spec.jsonColumnsAuto = true
-            } else {
+            switch jsonColumns.lowercased() {
+            case "auto": spec.jsonColumnsAuto = true
+            case "none": spec.jsonColumnsAuto = false
+            default:
+                spec.jsonColumnsAuto = false
                 spec.jsonColumns = splitPaths(jsonColumns)
             }
         }

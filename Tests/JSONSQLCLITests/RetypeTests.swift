@@ -230,7 +230,9 @@ struct ForeignSQLTextTests {
         #expect(other.contains(#""score" > ?"#), "\(other)")
         #expect(!other.contains("USING INDEX high"), "\(other)")
         let indexes = try CLI.run(["indexes", db, "other", "--format", "jsonl"]).stdout
-        #expect(indexes == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\""}"# + "\n")
+        #expect(
+            indexes == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\"","paths":null}"#
+                + "\n")
     }
 
     @Test(

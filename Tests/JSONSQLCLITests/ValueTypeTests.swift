@@ -153,7 +153,7 @@ struct ValueTypeTests {
             ("n:date", "1e400", #"column "v" (date) holds years 0000 to 9999, and 1e400 seconds is outside them"#),
             ("n:any", "1e400", #"column "v" (any) stores doubles, and 1e400 is beyond the range"#),
             ("n:real", #""1.5""#, #"column "v" (real) expects a number, got a string "1.5""#),
-            ("n:text", "{}", #"column "v" (text) expects a string, got an object {}"#),
+            ("n:text", "true", #"column "v" (text) expects a string, got a boolean true"#),
         ])
     func refusals(column: String, value: String, message: String) throws {
         let dir = try TemporaryDirectory()
@@ -267,9 +267,13 @@ struct ValueTypeTests {
     func sqliteUtilsTables() throws {
         let dir = try TemporaryDirectory()
         let db = try sqliteUtilsDatabase(dir)
-        // Without --json-cols a TEXT column prints as the string it holds.
-        let plain = try CLI.run(["query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address"]).stdout
+        // With --json-cols none a TEXT column prints as the string it holds; by default, by what the column holds.
+        let plain = try CLI.run([
+            "query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address", "--json-cols", "none",
+        ]).stdout
         #expect(plain == #"{"address":"{\"city\":\"Paris\"}"}"# + "\n")
+        let byContent = try CLI.run(["query", db, "--format", "jsonl", "--where", "id = 2", "--select", "address"]).stdout
+        #expect(byContent == #"{"address":{"city":"Paris"}}"# + "\n")
         let named = try CLI.run([
             "query", db, "--format", "jsonl", "--json-cols", "address, tags", "--where", "address.city = Berlin",
         ]).stdout

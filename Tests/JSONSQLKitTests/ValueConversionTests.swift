@@ -63,7 +63,7 @@ struct ValueConversionTests {
         (.string(""), .text, "".databaseValue),
         (.number("42"), .text, nil),
         (.bool(true), .text, nil),
-        (.container("{}"), .text, nil),
+        (.container("{}"), .text, "{}".databaseValue),
     ]
 
     static let numericCases: [Case] = [
@@ -110,6 +110,17 @@ struct ValueConversionTests {
     static let otherCases: [Case] = [
         (.string("aGk="), .blob, Data("hi".utf8).databaseValue),
         (.string("not base64!"), .blob, nil),
+        // A UUID's text into a blob column is its 16 bytes, as GRDB stores a UUID.
+        (
+            .string("6BA7B810-9DAD-11D1-80B4-00C04FD430C8"), .blob,
+            Data(UUIDValue.bytes("6ba7b810-9dad-11d1-80b4-00c04fd430c8")!).databaseValue
+        ),
+        (.string("6ba7b810-9dad-11d1-80b4-00c04fd430c"), .blob, nil),
+        // An object or array into a text column is its compact JSON text, as GRDB stores Codable values.
+        (.container("{\"city\":\"Berlin\"}"), .text, "{\"city\":\"Berlin\"}".databaseValue),
+        (.container("[]"), .text, "[]".databaseValue),
+        (.bool(true), .text, nil),
+        (.number("1"), .text, nil),
         (
             .string("6ba7b810-9dad-11d1-80b4-00c04fd430c8"), .uuid,
             Data(UUIDValue.bytes("6ba7b810-9dad-11d1-80b4-00c04fd430c8")!).databaseValue

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 extension Store {
     /// Updates the rows a filter matches, in one transaction; with `dryRun` the update runs and
@@ -6,7 +7,9 @@ extension Store {
     public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
         try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
-            let query = try spec.build(table: try TableInfo(db: db, table: table), db: db)
+            let info = try TableInfo(db: db, table: table)
+            let query = try spec.build(table: info, db: db)
+            try Self.requireJSONText(spec, table: info, db: db)
             return try Self.execute(query, table: table, verb: "update", db: db)
         }
     }
@@ -25,6 +28,53 @@ extension Store {
                 throw JSONSQLError("delete needs --where EXPR to choose the rows, or --all to delete every row of \(table)")
             }
             return try Self.execute(SQLQuery(sql: sql, arguments: arguments), table: table, verb: "delete", db: db)
+        }
+    }
+
+    /// Refuses an update that edits paths inside a column not declared json (a TEXT column
+    /// holding JSON, as GRDB and sqlite-utils keep it) when a row it matches holds a value there
+    /// that is not JSON, naming that row, before anything changes.
+    private static func requireJSONText(_ spec: UpdateSpec, table info: TableInfo, db: Database) throws {
+        let paths = spec.sets.map(\.path) + spec.patches.compactMap(\.path) + spec.removes
+        var columns: [ColumnInfo] = []
+        for path in paths {
+            guard let column = info.column(named: path.column), column.type != .json,
+                !path.segments.isEmpty || spec.patches.contains(where: { $0.path == path }),
+                !columns.contains(column)
+            else { continue }
+            columns.append(column)
+        }
+        guard !columns.isEmpty else { return }
+        let key = info.primaryKey.isEmpty ? ["rowid"] : info.primaryKey
+        var condition = ""
+        var arguments: [DatabaseValue] = []
+        if let filter = Filter.all(spec.filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            condition = "(\(rendered.sql)) AND "
+            arguments = rendered.arguments
+        }
+        // The row's key and value as SQL literals (`quote`), read as one text.
+        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        for column in columns {
+            let c = SQLQuote.identifier(column.name)
+            let sql = """
+                SELECT \(identity) || ' holds ' || substr(quote(\(c)), 1, 60) FROM \(SQLQuote.identifier(info.name)) \
+                WHERE \(condition)\(c) IS NOT NULL AND NOT json_valid(\(c)) LIMIT 1
+                """
+            let statement = try db.makeStatement(sql: sql)
+            let handle = statement.sqliteStatement
+            try SQLParameters.bind(arguments, to: handle)
+            defer { withExtendedLifetime(statement) { _ = sqlite3_reset(handle) } }
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { continue }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            let found = sqlite3_column_text(handle, 0).map { String(cString: $0) } ?? ""
+            throw JSONSQLError(
+                "the row with \(found) in \(column.name), which is not JSON, so no path inside it can be changed; nothing was updated (replace it with --set \(column.name)=..., or narrow --where)"
+            )
         }
     }
 
@@ -102,7 +152,9 @@ extension UpdateSpec {
                 throw JSONSQLError(
                     "\(option) \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
             }
-            guard [.json, .any].contains(path.column.type) else {
+            // A TEXT column may hold JSON (GRDB's Codable values, sqlite-utils' nested values):
+            // its rows are checked to hold JSON before the update (`requireJSONText`).
+            guard [.json, .any, .text].contains(path.column.type) else {
                 throw JSONSQLError(
                     "\(option) \(path.path): \(path.column.name) is \(path.column.type.withArticle) column, so it holds no JSON paths"
                 )

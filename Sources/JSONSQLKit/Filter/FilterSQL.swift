@@ -67,7 +67,7 @@ public struct FilterSQL {
     /// escape `\u0000`; escaped backslashes are removed first so `\\u0000` is not mistaken for it.
     private func wholeStringGuard(_ path: ResolvedPath) -> String {
         guard path.isInsideColumn || path.column.type == .json else { return "" }
-        return " AND instr(replace(\(path.quotedColumn) -> \(path.pathLiteral ?? "'$'"), '\\\\', ''), '\\u0000') = 0"
+        return " AND instr(replace(\(path.extractSQL), '\\\\', ''), '\\u0000') = 0"
     }
 
     private mutating func render(_ p: Filter.Predicate) throws -> String {

@@ -264,7 +264,7 @@ final class RecordInserter {
         case (.json, .string): try bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
         case (.json, .trueValue): check(sqlite3_bind_text(handle, i, "true", 4, transientBinding))
         case (.json, .falseValue): check(sqlite3_bind_text(handle, i, "false", 5, transientBinding))
-        case (.json, .object), (.json, .array), (.any, .object), (.any, .array):
+        case (.json, .object), (.json, .array), (.any, .object), (.any, .array), (.text, .object), (.text, .array):
             try bindContainer(field, bytes: bytes, to: handle, at: i)
         case (.real, .float), (.any, .float):
             let value = JSONText.parseDouble(bytes, field.start, field.end)

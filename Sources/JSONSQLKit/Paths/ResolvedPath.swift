@@ -6,11 +6,23 @@
 ///     address.country  →  "address" ->> '$.country'
 ///     tags[-1]         →  "tags" ->> '$[#-1]'
 ///     score            →  "score"
+///     body.a           →  CASE WHEN json_valid("body") THEN "body" ->> '$.a' END   (a column not declared json)
+///
+/// A path into a column not declared json is guarded by `json_valid`: text that is not JSON is
+/// missing there, like a key that is not present, rather than SQLite's "malformed JSON". When
+/// an index of the table holds the path (`IndexedPath`, however it is spelled), the path is
+/// written with that index's own expression, so SQLite uses it. An unguarded expression index
+/// on a column not declared json is used only when it holds every row: SQLite could build it
+/// only because every value is JSON.
 public struct ResolvedPath: Sendable {
     public let path: JSONPath
     public let column: ColumnInfo
     /// The SQLite path literal, such as `'$.country'`; nil for a plain column.
     let pathLiteral: String?
+    /// The index whose expression this path is written with, if any.
+    public let index: IndexedPath?
+    /// Whether values may be text that is not JSON, so every JSON function needs `json_valid`.
+    let guarded: Bool
 
     public init(_ path: JSONPath, in table: TableInfo) throws {
         let column = try table.requireColumn(path.column)
@@ -28,6 +40,20 @@ public struct ResolvedPath: Sendable {
         } else {
             pathLiteral = nil
         }
+        let segments = path.segments
+        index =
+            pathLiteral == nil
+            ? nil
+            : table.indexedPaths.first { indexed in
+                SQLName.same(indexed.path.column, column.name) && indexed.path.segments == segments
+                    && (column.type == .json || indexed.guarded || !indexed.partial)
+            }
+        guarded = column.type != .json && !(index.map { !$0.guarded } ?? false)
+    }
+
+    /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
+    private func guarding(_ sql: String) -> String {
+        guarded ? "CASE WHEN json_valid(\(quotedColumn)) THEN \(sql) END" : sql
     }
 
     /// Whether comparisons follow JSON typing: a key inside a column, or a json column itself.
@@ -46,22 +72,28 @@ public struct ResolvedPath: Sendable {
             if column.type == .numeric && column.hasTextAffinity { return "CAST(\(quotedColumn) AS NUMERIC)" }
             return quotedColumn
         }
-        return "\(quotedColumn) ->> \(pathLiteral)"
+        if let index { return index.expression }
+        return guarding("\(quotedColumn) ->> \(pathLiteral)")
     }
 
     /// `json_type(...)` of the path: 'integer', 'text', 'true', 'array', ... or NULL when missing.
     var typeSQL: String {
-        "json_type(\(quotedColumn), \(pathLiteral ?? "'$'"))"
+        guarding("json_type(\(quotedColumn), \(pathLiteral ?? "'$'"))")
     }
 
     /// The elements of an array at the path, for `contains`.
     var eachSQL: String {
-        "json_each(\(quotedColumn), \(pathLiteral ?? "'$'"))"
+        "json_each(\(guarding(quotedColumn)), \(pathLiteral ?? "'$'"))"
+    }
+
+    /// The value as JSON text (`->`), for telling strings apart by their escapes.
+    var extractSQL: String {
+        guarding("\(quotedColumn) -> \(pathLiteral ?? "'$'")")
     }
 
     /// The value as JSON text, for output that re-nests it.
     var jsonSQL: String {
         guard let pathLiteral, !path.segments.isEmpty else { return quotedColumn }
-        return "\(quotedColumn) -> \(pathLiteral)"
+        return guarding("\(quotedColumn) -> \(pathLiteral)")
     }
 }

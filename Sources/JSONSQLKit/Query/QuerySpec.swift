@@ -12,9 +12,12 @@ public struct QuerySpec: Sendable {
     /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
     /// filled with JSON text (`--json-cols address,tags`).
     public var jsonColumns: [String] = []
-    /// Nest every column whose non-null values are all JSON objects or arrays (`--json-cols auto`),
-    /// decided per column, never per value.
-    public var jsonColumnsAuto = false
+    /// Decide how columns not declared json or uuid print by what they hold, per column, never
+    /// per value (the default, `--json-cols auto`): a column whose non-null values are all JSON
+    /// objects or arrays nests; a blob column whose values are all 16 bytes prints UUIDs.
+    public var jsonColumnsAuto = true
+    /// Blob columns to print as UUIDs (filled by `jsonColumnsAuto`).
+    public var uuidColumns: [String] = []
     /// Print datetime columns as ISO-8601 with `T` and `Z` instead of the stored form.
     public var isoDates = false
 
@@ -46,6 +49,7 @@ extension QuerySpec {
         let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
         func kind(_ column: ColumnInfo) -> OutputKind {
             if nested.contains(column.name) { return .json }
+            if uuidColumns.contains(column.name) { return .uuid }
             if isoDates && column.type == .datetime { return .isoDateTime }
             return OutputKind(column.type)
         }

@@ -8,22 +8,44 @@ extension Store {
         try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             var spec = spec
-            if spec.jsonColumnsAuto { spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db) }
+            if spec.jsonColumnsAuto {
+                spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db)
+                spec.uuidColumns = try Self.columnsHoldingUUIDs(info, db: db)
+            }
             return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
         }
     }
 
     /// The columns, not declared json, whose values are all JSON objects or arrays (NULL aside),
     /// with at least one such value: the columns `--json-cols auto` nests.
+    ///
+    /// The scan stops at the first value that is not one, so a column of names costs one row.
     static func columnsHoldingJSON(_ info: TableInfo, db: Database) throws -> [String] {
         try info.columns.filter { $0.type != .json && $0.type != .blob && $0.type != .uuid }.filter { column in
             let c = SQLQuote.identifier(column.name)
-            let sql = """
-                SELECT count(*) > 0 AND count(*) = sum(CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) \
-                THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END) FROM \(SQLQuote.identifier(info.name)) WHERE \(c) IS NOT NULL
-                """
-            return try Bool.fetchOne(db, sql: sql) ?? false
+            return try holdsOnly(
+                "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END",
+                column: c, table: info, db: db)
         }.map(\.name)
+    }
+
+    /// The blob columns whose values are all 16 bytes (NULL aside), with at least one: UUIDs as
+    /// GRDB stores them, printed as UUID text.
+    static func columnsHoldingUUIDs(_ info: TableInfo, db: Database) throws -> [String] {
+        try info.columns.filter { $0.type == .blob }.filter { column in
+            let c = SQLQuote.identifier(column.name)
+            return try holdsOnly("typeof(\(c)) = 'blob' AND length(\(c)) = 16", column: c, table: info, db: db)
+        }.map(\.name)
+    }
+
+    /// Whether `column` holds a non-null value and every non-null value satisfies `condition`.
+    private static func holdsOnly(_ condition: String, column c: String, table info: TableInfo, db: Database) throws -> Bool {
+        let t = SQLQuote.identifier(info.name)
+        let sql = """
+            SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
+            AND NOT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND NOT (\(condition)))
+            """
+        return try Bool.fetchOne(db, sql: sql) ?? false
     }
 
     /// What running user SQL did.
@@ -158,9 +180,18 @@ extension Store {
     /// The SQL of a query and SQLite's plan for it, as text lines.
     public func explain(_ spec: QuerySpec) throws -> String {
         try read { db in
-            let query = try spec.build(table: try TableInfo(db: db, table: spec.table))
-            return try Self.plan(query, db: db)
+            let info = try TableInfo(db: db, table: spec.table)
+            let query = try spec.build(table: info)
+            return try Self.plan(query, db: db, indexes: try Self.servingIndexes(query, table: info))
         }
+    }
+
+    /// `-- address.country: index player_on_address_country ("address" ->> 'country')` for each
+    /// index whose expression the query writes a path with (printed when the plan uses it).
+    static func servingIndexes(_ query: SQLQuery, table info: TableInfo) throws -> [(String, String)] {
+        try info.indexedPaths.filter { indexed in
+            try ResolvedPath(indexed.path, in: info).index == indexed && query.sql.contains(indexed.expression)
+        }.map { ($0.index, "-- \($0.path): index \($0.index) (\($0.expression))") }
     }
 
     /// The plan of user SQL.
@@ -191,7 +222,9 @@ extension Store {
         }
     }
 
-    static func plan(_ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database) throws -> String {
+    static func plan(
+        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, indexes: [(String, String)] = []
+    ) throws -> String {
         let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + query.sql)
         try bind(query, parameters: parameters, to: statement, db: db)
         // Stepped directly: the values are bound with SQLite's API, which GRDB's fetch does not know.
@@ -220,6 +253,11 @@ extension Store {
         var text = "-- " + query.sql + "\n"
         if !query.arguments.isEmpty {
             text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+        }
+        // Only the indexes the plan uses serve a path.
+        for (name, line) in indexes
+        where rows.contains(where: { $0.detail.contains("INDEX \(name) ") || $0.detail.hasSuffix("INDEX \(name)") }) {
+            text += line + "\n"
         }
         return text + lines.joined(separator: "\n") + "\n"
     }

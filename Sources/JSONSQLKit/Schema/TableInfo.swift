@@ -26,6 +26,9 @@ public struct TableInfo: Sendable {
     /// The `WHERE` conditions of the table's partial indexes, as token keys (`SQLTokens.key`),
     /// so that filters can spell their conditions the way those indexes do (see `FilterSQL`).
     var partialIndexConditions: [[String]] = []
+    /// The table's index expressions that extract one path each, columns named as the table
+    /// names them (see `ResolvedPath`).
+    public var indexedPaths: [IndexedPath] = []
 
     init(name: String, columns: [ColumnInfo]) {
         self.name = name
@@ -44,15 +47,24 @@ public struct TableInfo: Sendable {
                 isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
-        partialIndexConditions = try String.fetchAll(
+        let indexes = try Row.fetchAll(
             db,
             sql: """
-                SELECT m.sql FROM pragma_index_list(?) l JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
-                WHERE l.partial = 1 AND m.sql IS NOT NULL
-                """, arguments: [table]
-        ).compactMap { sql in
-            let text = SQLTokens(sql)
-            return text.indexCondition.map(text.keys)
+                SELECT m.name, m.sql, l.partial FROM pragma_index_list(?) l
+                JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
+                WHERE m.sql IS NOT NULL ORDER BY m.name
+                """, arguments: [table])
+        for index in indexes {
+            let sql: String = index["sql"]
+            if index["partial"] as Bool {
+                let text = SQLTokens(sql)
+                if let condition = text.indexCondition { partialIndexConditions.append(text.keys(condition)) }
+            }
+            for var indexed in IndexedPath.all(index: index["name"], sql: sql) {
+                guard let column = column(named: indexed.path.column) else { continue }
+                indexed.path.column = column.name
+                indexedPaths.append(indexed)
+            }
         }
     }
 

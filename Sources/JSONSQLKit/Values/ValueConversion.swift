@@ -44,6 +44,8 @@ public struct ValueMismatch: Error, Sendable, Equatable {
 ///     real      "1e400" → refused (no infinity)              "9007199254740993" → refused (not exact)
 ///     json      "1e400" → '1e400' (its text, exactly)        "x" → '"x"'
 ///     datetime  "9999-12-31T23:30:00-01:00" → refused (year 10000 in UTC)
+///     text      {"city":"Berlin"} → '{"city":"Berlin"}' (compact JSON text, as GRDB stores it)
+///     blob      "6ba7b810-9dad-11d1-80b4-00c04fd430c8" → its 16 bytes (else base64 text)
 public enum ValueConversion {
     /// What the value is for: storing, or comparing in `--where`, where a number meets any
     /// number column as the number it is (`score > 10.5` on an integer column).
@@ -63,8 +65,12 @@ public enum ValueConversion {
         }
         switch type {
         case .text:
-            guard case .string(let text) = value else { throw ValueMismatch(expectation: "expects a string") }
-            return text.databaseValue
+            // An object or array is kept as its compact JSON text, as GRDB stores a Codable
+            // struct or array in a TEXT column and sqlite-utils stores nested values.
+            switch value {
+            case .string(let text), .container(let text): return text.databaseValue
+            default: throw ValueMismatch(expectation: "expects a string")
+            }
         case .integer:
             guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects an integer") }
             return try integer(text).databaseValue
@@ -87,6 +93,9 @@ public enum ValueConversion {
             switch value {
             case .blob(let data): return data.databaseValue
             case .string(let text):
+                // A UUID's text is never base64 (`-` is not in its alphabet): its 16 bytes, as
+                // GRDB stores a UUID.
+                if let bytes = UUIDValue.bytes(text) { return Data(bytes).databaseValue }
                 guard let data = Data(base64Encoded: text) else { throw ValueMismatch(expectation: "expects base64 text") }
                 return data.databaseValue
             default: throw ValueMismatch(expectation: "expects base64 text")

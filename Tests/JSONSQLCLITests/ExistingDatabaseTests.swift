@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+import Testing
+
+/// jsonsql on databases it did not make: a GRDB app's (made with GRDB's own record API and
+/// decoded with it afterwards), one in sqlite-utils' conventions, and hand-written indexes.
+@Suite("existing databases")
+struct ExistingDatabaseTests {
+    struct Address: Codable, Equatable {
+        var street: String?
+        var city: String
+        var country: String
+    }
+
+    struct Player: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: UUID
+        var name: String
+        var address: Address?
+        var tags: [String]
+        var active: Bool
+        var created: Date
+        var photo: Data?
+        var balance: Decimal?
+    }
+
+    static let annID = UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!
+    static let bobID = UUID(uuidString: "6BA7B811-9DAD-11D1-80B4-00C04FD430C8")!
+    static let cyID = UUID(uuidString: "6BA7B812-9DAD-11D1-80B4-00C04FD430C8")!
+
+    /// The database a GRDB app makes: Codable structs and arrays as JSON text in TEXT columns,
+    /// and the index GRDB's JSON documentation shows.
+    func grdbDatabase(_ dir: TemporaryDirectory) throws -> String {
+        let path = dir.path("app.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.create(table: "player") { t in
+                t.primaryKey("id", .blob)
+                t.column("name", .text).notNull()
+                t.column("address", .text)
+                t.column("tags", .text).notNull()
+                t.column("active", .boolean).notNull()
+                t.column("created", .datetime).notNull()
+                t.column("photo", .blob)
+                t.column("balance", .numeric)
+            }
+            try db.create(index: "player_on_country", on: "player", expressions: [JSONColumn("address")["country"]])
+            try Player(
+                id: Self.annID, name: "Ann", address: Address(street: "Main 1", city: "Berlin", country: "DE"),
+                tags: ["pro", "left"], active: true, created: Date(timeIntervalSince1970: 1_700_000_000.5),
+                photo: Data([1, 2, 3]), balance: Decimal(string: "12.5")
+            ).insert(db)
+        }
+        try queue.close()
+        return path
+    }
+
+    @Test("a GRDB app's database: insert, query by the app's index, update and delete; GRDB decodes every row")
+    func grdbApp() throws {
+        let dir = try TemporaryDirectory()
+        let db = try grdbDatabase(dir)
+        // Rows GRDB wrote print with their JSON types, no --json-cols needed.
+        let ann = try CLI.run(["query", db, "--format", "json"]).rows()
+        #expect(ann.count == 1)
+        #expect(ann.first?["id"] as? String == "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")
+        #expect(ann.first?["address"] as? [String: String] == ["street": "Main 1", "city": "Berlin", "country": "DE"])
+        #expect(ann.first?["tags"] as? [String] == ["pro", "left"])
+        #expect(ann.first?["active"] as? Bool == true)
+        #expect(ann.first?["created"] as? String == "2023-11-14 22:13:20.500")
+        #expect(ann.first?["photo"] as? String == "AQID")
+
+        // Records go in with a nested object and an array into TEXT columns, a UUID's text into
+        // the blob key, an ISO time with an offset.
+        let inserted = try CLI.run(
+            ["insert", db, "player"],
+            stdin: """
+                {"id":"6ba7b811-9dad-11d1-80b4-00c04fd430c8","name":"Bob","address":{"city":"Lyon","country":"FR"},"tags":["new"],"active":false,"created":"2024-05-01T12:30:00.250+02:00","photo":null,"balance":3}
+                {"id":"6BA7B812-9DAD-11D1-80B4-00C04FD430C8","name":"Cy","address":null,"tags":[],"active":true,"created":"2024-05-02T00:00:00Z"}
+                """)
+        #expect(inserted.status == 0, "\(inserted.stderr)")
+
+        // The query uses the app's index, spelled as GRDB wrote it.
+        let plan = try CLI.run(["query", db, "--where", "address.country = FR", "--explain"]).stdout
+        #expect(plan.contains(#"WHERE "address" ->> 'country' = ?"#), "\(plan)")
+        #expect(plan.contains(#"-- address.country: index player_on_country ("address" ->> 'country')"#), "\(plan)")
+        #expect(plan.contains("SEARCH player USING INDEX player_on_country (<expr>=?)"), "\(plan)")
+        let french = try CLI.run(["query", db, "--where", "address.country = FR", "--select", "name", "--format", "csv"])
+        #expect(french.stdout == "name\r\nBob\r\n", "\(french.stderr)")
+        let indexes = try CLI.run(["indexes", db, "player", "--format", "json"]).rows()
+        #expect(indexes.contains { $0["name"] as? String == "player_on_country" && $0["paths"] as? String == "address.country" })
+
+        // Edits inside the JSON text of TEXT columns.
+        let updated = try CLI.run([
+            "update", db, "--where", "name = Ann", "--set", "address.city=Paris", "--remove", "address.street",
+            "--patch", #"address={"country":"FR"}"#,
+        ])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(try CLI.run(["update", db, "--where", "name = Bob", "--set", "tags[1]=old", "--set", "active=true"]).status == 0)
+
+        let queue = try DatabaseQueue(path: db)
+        let players = try queue.read { db in try Player.order(Column("name")).fetchAll(db) }
+        #expect(
+            players == [
+                Player(
+                    id: Self.annID, name: "Ann", address: Address(street: nil, city: "Paris", country: "FR"),
+                    tags: ["pro", "left"], active: true, created: Date(timeIntervalSince1970: 1_700_000_000.5),
+                    photo: Data([1, 2, 3]), balance: Decimal(string: "12.5")),
+                Player(
+                    id: Self.bobID, name: "Bob", address: Address(street: nil, city: "Lyon", country: "FR"),
+                    tags: ["new", "old"], active: true, created: Date(timeIntervalSince1970: 1_714_559_400.25), photo: nil,
+                    balance: 3),
+                Player(
+                    id: Self.cyID, name: "Cy", address: nil, tags: [], active: true,
+                    created: Date(timeIntervalSince1970: 1_714_608_000), photo: nil, balance: nil),
+            ])
+        try queue.close()
+
+        let deleted = try CLI.run(["delete", db, "--where", "address.country = FR"])
+        #expect(deleted.status == 0)
+        #expect(deleted.stderr == "deleted 2 rows from player\n")
+        let left = try DatabaseQueue(path: db)
+        #expect(try left.read { db in try Player.fetchAll(db).map(\.name) } == ["Cy"])
+        try left.close()
+    }
+
+    @Test("update on a TEXT column names the row whose value is not JSON and changes nothing")
+    func updateRefusesTextThatIsNotJSON() throws {
+        let dir = try TemporaryDirectory()
+        let db = try grdbDatabase(dir)
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { db in
+            // SQLite refuses text that is not JSON while an index extracts a path from the column.
+            try db.execute(sql: "DROP INDEX player_on_country")
+            try db.execute(
+                sql:
+                    "INSERT INTO player (id, name, address, tags, active, created) VALUES (x'00', 'Odd', 'not json', '[]', 0, '2024-01-01 00:00:00.000')"
+            )
+        }
+        try queue.close()
+        let before = try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"])
+            .stdout
+        for edit in [["--set", "address.city=Rome"], ["--remove", "address.city"], ["--patch", #"address={"a":1}"#]] {
+            let refused = try CLI.run(["update", db, "--all"] + edit)
+            #expect(refused.status == 1)
+            #expect(
+                refused.stderr
+                    == "Error: the row with id = X'00' holds 'not json' in address, which is not JSON, so no path inside it can be changed; nothing was updated (replace it with --set address=..., or narrow --where)\n"
+            )
+        }
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"]).stdout
+                == before)
+        // Narrowed to the rows that hold JSON, it works.
+        #expect(try CLI.run(["update", db, "--where", "name = Ann", "--set", "address.city=Rome"]).status == 0)
+        // A path into text that is not JSON is missing, in --where, --select and --order-by.
+        let rows = try CLI.run([
+            "query", db, "--where", "address.city != Rome", "--select", "name,address.city", "--order-by", "address.city",
+            "--format", "jsonl",
+        ])
+        #expect(rows.stdout == #"{"name":"Odd","address.city":null}"# + "\n", "\(rows.stderr)")
+    }
+
+    /// A database in sqlite-utils' conventions: nested values as JSON text in TEXT columns,
+    /// booleans as INTEGER 1/0, free text beside them.
+    func sqliteUtilsDatabase(_ dir: TemporaryDirectory) throws -> String {
+        let path = dir.path("dogs.db")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE [dogs] ([id] INTEGER PRIMARY KEY, [name] TEXT, [good] INTEGER, [address] TEXT, [tags] TEXT, [note] TEXT);
+                    INSERT INTO dogs VALUES (1, 'Cleo', 1, '{"city":"Berlin"}', '["fluffy"]', 'plain words');
+                    INSERT INTO dogs VALUES (2, 'Pancakes', 0, '{"city":"Paris"}', '[]', '{"a":1}');
+                    """)
+        }
+        try queue.close()
+        return path
+    }
+
+    @Test("sqlite-utils conventions: nested input becomes JSON text, paths into text that is not JSON are missing and indexed")
+    func sqliteUtils() throws {
+        let dir = try TemporaryDirectory()
+        let db = try sqliteUtilsDatabase(dir)
+        let inserted = try CLI.run(
+            ["insert", db, "dogs"],
+            stdin: #"{"id":3,"name":"Rex","good":1,"address":{"city":"Rome","zip":"00100"},"tags":["big","loud"]}"#)
+        #expect(inserted.status == 0, "\(inserted.stderr)")
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT address, tags FROM dogs WHERE id = 3", "--format", "csv"]).stdout
+                == "address,tags\r\n\"{\"\"city\"\":\"\"Rome\"\",\"\"zip\"\":\"\"00100\"\"}\",\"[\"\"big\"\",\"\"loud\"\"]\"\r\n")
+        // By content: address and tags hold only JSON, so they nest; note does not; good stays a number.
+        #expect(
+            try CLI.run(["query", db, "--where", "id = 1", "--format", "jsonl"]).stdout
+                == #"{"id":1,"name":"Cleo","good":1,"address":{"city":"Berlin"},"tags":["fluffy"],"note":"plain words"}"# + "\n")
+        #expect(
+            try CLI.run(["query", db, "--where", "id = 1", "--format", "jsonl", "--json-cols", "none", "--select", "address"])
+                .stdout == #"{"address":"{\"city\":\"Berlin\"}"}"# + "\n")
+        // note.a: 'plain words' is not JSON, so the path is missing there rather than an error.
+        for args in [
+            ["--where", "note.a = 1"], ["--where", "note.a is null"], ["--select", "id,note.a"], ["--order-by", "note.a"],
+            ["--where", "note.a exists"], ["--where", "note.a > 0"], ["--where", "note contains 1"],
+        ] {
+            let result = try CLI.run(["query", db, "--format", "jsonl"] + args)
+            #expect(result.status == 0, "\(args): \(result.stderr)")
+        }
+        #expect(try CLI.run(["query", db, "--where", "note.a = 1", "--select", "id", "--format", "csv"]).stdout == "id\r\n2\r\n")
+        #expect(
+            try CLI.run(["query", db, "--where", "note.a is null", "--select", "id", "--format", "csv"]).stdout
+                == "id\r\n1\r\n3\r\n")
+        let indexed = try CLI.run(["index", db, "dogs", "note.a"])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        let plan = try CLI.run(["query", db, "--where", "note.a = 1", "--explain"]).stdout
+        #expect(plan.contains("SEARCH dogs USING INDEX dogs_on_note_a (<expr>=?)"), "\(plan)")
+        #expect(plan.contains(#"CASE WHEN json_valid("note") THEN "note" ->> '$.a' END = ?"#), "\(plan)")
+        #expect(try CLI.run(["update", db, "--where", "id = 3", "--set", "address.city=Milan"]).status == 0)
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT address FROM dogs WHERE id = 3", "--format", "csv"]).stdout
+                == "address\r\n\"{\"\"city\"\":\"\"Milan\"\",\"\"zip\"\":\"\"00100\"\"}\"\r\n")
+    }
+
+    @Test(
+        "an expression index is used however it is spelled",
+        arguments: [
+            (#""address" ->> 'country'"#, "address.country = DE"),
+            ("address ->> '$.country'", "address.country = DE"),
+            ("address->>'$.country'", "address.country = DE"),
+            ("json_extract(address, '$.country')", "address.country = DE"),
+            (#"JSON_EXTRACT( "Address" ,'$."country"' )"#, "address.country = DE"),
+            ("(ADDRESS ->> 'country')", "address.country = DE"),
+            ("[address] ->> '$.tags[0]'", "address.tags[0] = a"),
+            ("`address` ->> '$.tags[#-1]'", "address.tags[-1] = b"),
+            (#"address ->> '$."first name"'"#, #"address."first name" = Ann"#),
+            ("address /* the app's */ ->> 'country'", "address.country = DE"),
+        ])
+    func indexSpellings(expression: String, filter: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("t.db")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, address TEXT);
+                    INSERT INTO t VALUES (1, '{"country":"DE","tags":["a","b"],"first name":"Ann"}'), (2, '{"country":"FR","tags":[]}'), (3, NULL);
+                    CREATE INDEX ix ON t (\(expression));
+                    """)
+        }
+        try queue.close()
+        let plan = try CLI.run(["query", path, "--where", filter, "--explain"])
+        #expect(plan.stdout.contains("SEARCH t USING INDEX ix (<expr>=?)"), "\(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("WHERE \(expression) = ?"), "\(plan.stdout)")
+        let ids = try CLI.run(["query", path, "--where", filter, "--select", "id", "--format", "csv"])
+        #expect(ids.stdout == "id\r\n1\r\n", "\(ids.stderr)")
+        // --order-by on the path is written the same way, so the index gives the order.
+        let ordered = try CLI.run(["query", path, "--order-by", filter.components(separatedBy: " = ")[0], "--explain"]).stdout
+        #expect(ordered.contains("SCAN t USING INDEX ix"), "\(ordered)")
+    }
+
+    @Test("an index whose expression is a different path, or a label SQLite versions read differently, is not used")
+    func otherIndexesNotUsed() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("t.db")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, address TEXT);
+                    INSERT INTO t VALUES (1, '{"a":{"b":1},"a.b":2}');
+                    CREATE INDEX dotted ON t (address ->> 'a.b');
+                    CREATE INDEX other ON t (address ->> '$.a.c');
+                    """)
+        }
+        try queue.close()
+        let plan = try CLI.run(["query", path, "--where", "address.a.b = 1", "--explain"]).stdout
+        #expect(!plan.contains("USING INDEX"), "\(plan)")
+        #expect(
+            try CLI.run(["query", path, "--where", "address.a.b = 1", "--select", "id", "--format", "csv"]).stdout
+                == "id\r\n1\r\n")
+    }
+}
