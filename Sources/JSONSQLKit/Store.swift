@@ -81,6 +81,21 @@ public final class Store {
         }
     }
 
+    /// A database in memory, named `name` in messages: nothing is written to disk.
+    init(memoryNamed name: String) throws {
+        Self.configured
+        guard sqlite3_libversion_number() >= Self.minimumSQLiteVersion else {
+            throw JSONSQLError(
+                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
+        }
+        var configuration = Configuration()
+        configuration.label = "jsonsql"
+        self.configuration = configuration
+        self.userTransactions = false
+        self.path = name
+        queue = try DatabaseQueue(configuration: configuration)
+    }
+
     deinit {
         close()
     }

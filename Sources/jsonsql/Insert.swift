@@ -10,7 +10,9 @@ struct Insert: StoreCommand {
         discussion: """
             Reads a JSON array of objects, a single object, NDJSON, or concatenated and pretty-printed \
             objects (as jq prints them), from the files or standard input. Top-level keys map to columns. A \
-            missing table is created from the data.
+            missing table is created from the data. With --csv or --tsv, reads a header row and records \
+            (RFC 4180 quoting); cells are typed by the table's columns, or, for a new table, a column whose \
+            every non-empty cell is an integer, a number or true/false gets that type.
 
             The whole insert is one transaction: on any error nothing is inserted, and the message names the \
             file, line and column.
@@ -18,6 +20,7 @@ struct Insert: StoreCommand {
             Examples:
               cat players.ndjson | jsonsql insert db.sqlite player
               jsonsql insert db.sqlite player a.json b.ndjson --pk id --upsert
+              jsonsql insert db.sqlite player players.csv --csv
             """)
 
     @OptionGroup var db: DatabaseOptions
@@ -44,6 +47,12 @@ struct Insert: StoreCommand {
     @Flag(help: "On a duplicate key, update the columns the record holds and keep the others.")
     var upsert = false
 
+    @Flag(help: "Read CSV with a header row (RFC 4180) instead of JSON.")
+    var csv = false
+
+    @Flag(help: "Read tab-separated values with a header row instead of JSON.")
+    var tsv = false
+
     @Flag(name: .shortAndLong, help: "Print no progress line.")
     var quiet = false
 
@@ -51,6 +60,7 @@ struct Insert: StoreCommand {
         if [replace, ignore, upsert].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --replace, --ignore and --upsert")
         }
+        if csv && tsv { throw ValidationError("choose one of --csv and --tsv") }
     }
 
     var access: Store.Access { .create }
@@ -61,11 +71,12 @@ struct Insert: StoreCommand {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
             if files.isEmpty && isatty(STDIN_FILENO) != 0 {
-                Diagnostics.print("reading JSON from standard input; end it with Ctrl-D")
+                Diagnostics.print("reading \(csv ? "CSV" : tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
             }
             var options = InsertOptions(table: table)
             options.primaryKey = pk.map(splitList) ?? []
             options.alter = alter
+            options.format = csv ? .csv : tsv ? .tsv : .json
             options.conflict = replace ? .replace : ignore ? .ignore : upsert ? .upsert : .fail
             let progress = ProgressLine(enabled: !quiet)
             let result = try store.insert(from: sources, options: options, progress: progress.update)
@@ -93,7 +104,7 @@ struct Insert: StoreCommand {
             return (try impliedTable(store), tableAndFiles)
         }
         let lower = first.lowercased()
-        if first.contains("/") || [".json", ".ndjson", ".jsonl", ".geojson"].contains(where: lower.hasSuffix) {
+        if first.contains("/") || [".json", ".ndjson", ".jsonl", ".geojson", ".csv", ".tsv"].contains(where: lower.hasSuffix) {
             throw JSONSQLError("no file \(first)")
         }
         return (first, Array(tableAndFiles.dropFirst()))

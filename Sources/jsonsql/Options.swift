@@ -16,7 +16,9 @@ struct FormatOptions: ParsableArguments {
 
 /// The database argument and how to open it, shared by every command.
 struct DatabaseOptions: ParsableArguments {
-    @Argument(help: "The database file.", completion: .file())
+    @Argument(
+        help: "The database file; for query also a JSON, CSV or TSV file, or - for standard input, loaded into memory.",
+        completion: .file())
     var database: String
 
     // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.
@@ -31,8 +33,54 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens the database; with `.create`, a missing file appears only when a write succeeds.
-    func open(_ access: Store.Access) throws -> Store {
-        return try Store(path: database, access: access, busyTimeout: timeout)
+    /// With `memory` (commands that read), a data file or `-` is loaded into an in-memory
+    /// database instead (`Store.loading`).
+    func open(_ access: Store.Access, memory: MemoryOptions? = nil) throws -> Store {
+        guard let memory, Store.isDataFile(database) else {
+            if let memory, memory.isUsed {
+                throw ValidationError(
+                    "--file, --csv, --tsv and --save load data files, and \(database) is a database; give a JSON, CSV or TSV file, or - for standard input"
+                )
+            }
+            return try Store(path: database, access: access, busyTimeout: timeout)
+        }
+        let progress = ProgressLine(enabled: true)
+        let store = try Store.loading(
+            [database] + memory.files, format: memory.csv ? .csv : memory.tsv ? .tsv : nil, progress: progress.update)
+        progress.clear()
+        do {
+            if let path = memory.save { try store.save(to: path) }
+        } catch {
+            store.close()
+            throw error
+        }
+        return store
+    }
+}
+
+/// Files without a database (memory mode): more files to load, their format, and `--save`.
+struct MemoryOptions: ParsableArguments {
+    @Option(
+        name: .customLong("file"),
+        help: ArgumentHelp("With a data file for the database: another file to load as a table; repeatable.", valueName: "file"),
+        completion: .file())
+    var files: [String] = []
+
+    @Flag(help: "Read the data files as CSV with a header row, whatever their extension.")
+    var csv = false
+
+    @Flag(help: "Read the data files as tab-separated values with a header row.")
+    var tsv = false
+
+    @Option(
+        help: ArgumentHelp("Also write the loaded data to this new database file (never replaces a file).", valueName: "db"),
+        completion: .file())
+    var save: String?
+
+    var isUsed: Bool { !files.isEmpty || csv || tsv || save != nil }
+
+    func validate() throws {
+        if csv && tsv { throw ValidationError("choose one of --csv and --tsv") }
     }
 }
 

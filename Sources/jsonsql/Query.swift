@@ -31,6 +31,9 @@ struct Query: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
+    @OptionGroup var files: MemoryOptions
+    var memory: MemoryOptions? { files }
+
     @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 

@@ -8,14 +8,17 @@ protocol StoreCommand: ParsableCommand {
     var db: DatabaseOptions { get }
     /// How the command needs the file.
     var access: Store.Access { get }
+    /// Memory mode: commands that read take a data file for the database (`DatabaseOptions.open`).
+    var memory: MemoryOptions? { get }
     func run(_ store: Store) throws
 }
 
 extension StoreCommand {
     var access: Store.Access { .write }
+    var memory: MemoryOptions? { nil }
 
     func run() throws {
-        let store = try db.open(access)
+        let store = try db.open(access, memory: memory)
         defer { store.close() }
         try run(store)
     }

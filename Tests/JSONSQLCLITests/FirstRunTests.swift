@@ -70,16 +70,16 @@ struct FirstRunTests {
         arguments: [
             (
                 "players.csv", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#,
-                "mlr --icsv --ojsonl cat "
+                "; use --csv to read it as CSV"
             ),
-            ("players.tsv", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "mlr --itsv --ojsonl cat "),
+            ("players.tsv", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "; use --tsv to read it as TSV"),
             (
                 "page.html", "<!DOCTYPE html>\n<html></html>\n", "this looks like XML or HTML, not JSON",
                 "check that the request returned JSON"
             ),
             ("players.yaml", "name: Ada\nscore: 5\n", "this looks like YAML, not JSON", "yq -o=json "),
             ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
-            ("numbers.csv", "1,2,3\n", "this looks like CSV", "mlr --icsv"),
+            ("numbers.csv", "1,2,3\n", "this looks like CSV", "use --csv"),
         ])
     func nonJSONInput(name: String, contents: String, what: String, advice: String) throws {
         let file = try directory.write(name, contents)
@@ -97,7 +97,7 @@ struct FirstRunTests {
         let null = try CLI.run(["insert", db, "player"], stdin: "null\n")
         #expect(null.stderr == "Error: <stdin>:1: expected a JSON object or an array of objects, found null\n")
         let csv = try CLI.run(["insert", db, "player"], stdin: "name,score\n")
-        #expect(csv.stderr.contains("this looks like CSV") && csv.stderr.contains("cat FILE"), "\(csv.stderr)")
+        #expect(csv.stderr.contains("this looks like CSV") && csv.stderr.contains("use --csv"), "\(csv.stderr)")
         let element = try CLI.run(["insert", db, "player"], stdin: "[nope]")
         #expect(element.stderr.contains(#"found text that is not JSON, "nope]""#), "\(element.stderr)")
     }

@@ -20,6 +20,8 @@ public struct InsertOptions: Sendable {
     public var conflict = Conflict.fail
     /// How many records decide the column types of a new table.
     public var inferenceSample = 1000
+    /// How the input is written.
+    public var format = InputFormat.json
 
     public init(table: String) {
         self.table = table

@@ -37,6 +37,16 @@ final class RecordReader {
         buffer = .allocate(capacity: capacity)
     }
 
+    /// A reader over text already in memory, such as CSV rows turned into JSON lines.
+    init(source: InputSource, contents: [UInt8]) {
+        self.source = source
+        capacity = max(1, contents.count)
+        buffer = .allocate(capacity: capacity)
+        buffer.initialize(from: contents, count: contents.count)
+        length = contents.count
+        endOfInput = true
+    }
+
     deinit {
         buffer.deallocate()
     }
@@ -185,12 +195,10 @@ final class RecordReader {
             return "this looks like YAML, not JSON (first line \(shown)); \(reads). Convert it first, e.g. yq -o=json \(file)"
         }
         if first.contains("\t") {
-            return
-                "this looks like TSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --itsv --ojsonl cat \(file)"
+            return "this looks like TSV, not JSON (first line \(shown)); \(reads); use --tsv to read it as TSV"
         }
         if first.contains(",") {
-            return
-                "this looks like CSV, not JSON (first line \(shown)); \(reads). Convert it first, e.g. mlr --icsv --ojsonl cat \(file)"
+            return "this looks like CSV, not JSON (first line \(shown)); \(reads); use --csv to read it as CSV"
         }
         return "this is plain text, not JSON (first line \(shown)); \(reads)"
     }

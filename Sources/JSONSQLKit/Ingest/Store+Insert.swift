@@ -13,10 +13,17 @@ extension Store {
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
         return try write { db in
             var tableName = options.table
-            let readers = sources.map { RecordReader(source: $0) }
+            let existing = try Self.tableNames(db)
+            let readers = try sources.map { source in
+                guard options.format != .json else { return RecordReader(source: source) }
+                let table = try CSVTable(
+                    try CSVTable.readAll(source), separator: options.format == .csv ? UInt8(ascii: ",") : 0x09,
+                    name: source.name)
+                let declared = try SQLName.find(options.table, in: existing).map { try TableInfo(db: db, table: $0).columns }
+                return RecordReader(source: source, contents: try table.jsonLines(declared: declared, name: source.name))
+            }
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
-            let existing = try Self.tableNames(db)
             if let match = SQLName.find(options.table, in: existing) {
                 tableName = match
                 if !options.primaryKey.isEmpty {

@@ -1,0 +1,301 @@
+import Foundation
+
+/// The text format of an input.
+public enum InputFormat: Sendable, Equatable {
+    case json
+    /// RFC 4180 comma-separated values with a header row.
+    case csv
+    /// Tab-separated values with a header row, quoted as in CSV.
+    case tsv
+
+    /// The format a file's name says: `.csv`, `.tsv` or `.tab`; JSON otherwise.
+    public static func guessed(from path: String) -> InputFormat {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") { return .csv }
+        if lower.hasSuffix(".tsv") || lower.hasSuffix(".tab") { return .tsv }
+        return .json
+    }
+}
+
+/// CSV or TSV parsed into cells: RFC 4180 quoting (quoted separators, CR/LF and doubled
+/// quotes inside quotes), CRLF or LF line ends, a leading byte-order mark skipped, empty lines
+/// skipped. Every row must have as many cells as the header.
+struct CSVTable {
+    /// The decoded bytes of every cell, one after another.
+    var bytes: [UInt8] = []
+    /// Where each cell ends in `bytes`; cell i starts where cell i-1 ends.
+    var cellEnds: [Int] = []
+    /// The 1-based line each row (the header is row 0) starts on.
+    var rowLines: [Int] = []
+    var width = 0
+
+    var rowCount: Int { rowLines.count - 1 }
+
+    func cell(_ row: Int, _ column: Int) -> ArraySlice<UInt8> {
+        let i = row * width + column
+        return bytes[(i == 0 ? 0 : cellEnds[i - 1])..<cellEnds[i]]
+    }
+
+    init(_ input: [UInt8], separator: UInt8, name: String) throws {
+        let quote = UInt8(ascii: "\"")
+        let cr: UInt8 = 0x0D
+        let lf: UInt8 = 0x0A
+        var pos = input.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var line = 1
+        var rowCells = 0
+        var rowStartLine = 1
+        bytes.reserveCapacity(input.count)
+        func fail(_ message: String) -> JSONSQLError { JSONSQLError("\(name):\(line): \(message)") }
+        func endRow() throws {
+            if rowLines.isEmpty {
+                width = rowCells
+            } else if rowCells != width {
+                throw JSONSQLError(
+                    "\(name):\(rowStartLine): this row has \(rowCells) \(rowCells == 1 ? "field" : "fields"), the header \(width); quote fields that hold the separator"
+                )
+            }
+            rowLines.append(rowStartLine)
+            rowCells = 0
+        }
+        let count = input.count
+        while pos < count {
+            // At the start of a field.
+            if rowCells == 0 {
+                rowStartLine = line
+                // An empty line is no row.
+                if input[pos] == lf || (input[pos] == cr && pos + 1 < count && input[pos + 1] == lf) {
+                    pos += input[pos] == cr ? 2 : 1
+                    line += 1
+                    continue
+                }
+            }
+            if input[pos] == quote {
+                pos += 1
+                let openedOn = line
+                while true {
+                    guard pos < count else {
+                        line = openedOn
+                        throw fail("a quoted field is not closed; is the input cut off?")
+                    }
+                    let byte = input[pos]
+                    if byte == quote {
+                        if pos + 1 < count && input[pos + 1] == quote {
+                            bytes.append(quote)
+                            pos += 2
+                            continue
+                        }
+                        pos += 1
+                        break
+                    }
+                    if byte == lf { line += 1 }
+                    bytes.append(byte)
+                    pos += 1
+                }
+                if pos < count && input[pos] != separator && input[pos] != lf && input[pos] != cr {
+                    throw fail("text after the closing quote of a field; a quote inside a quoted field is written twice (\"\")")
+                }
+            } else {
+                while pos < count {
+                    let byte = input[pos]
+                    if byte == separator || byte == lf || byte == cr { break }
+                    bytes.append(byte)
+                    pos += 1
+                }
+            }
+            cellEnds.append(bytes.count)
+            rowCells += 1
+            if pos >= count { break }
+            let byte = input[pos]
+            if byte == separator {
+                pos += 1
+                // A separator at the very end still ends in one more, empty field.
+                if pos == count {
+                    cellEnds.append(bytes.count)
+                    rowCells += 1
+                }
+                continue
+            }
+            // A line end: CRLF, LF, or a lone CR.
+            pos += (byte == cr && pos + 1 < count && input[pos + 1] == lf) ? 2 : 1
+            line += 1
+            try endRow()
+        }
+        if rowCells > 0 { try endRow() }
+        if rowLines.isEmpty { throw JSONSQLError("\(name): the input is empty; CSV starts with a header row") }
+    }
+
+    /// Reads all of `source`.
+    static func readAll(_ source: InputSource) throws -> [UInt8] {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(source.fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw JSONSQLError("cannot read \(source.name): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return data }
+            data.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
+
+/// How a CSV cell becomes a JSON value for the record reader.
+///
+/// CSV cells are strings; a column's type decides: for integer, real and numeric columns a cell
+/// that is a JSON number is that number; for boolean columns `true`/`false` (any case) and
+/// `1`/`0` are booleans; for json columns a cell holding a JSON object or array is nested; an
+/// empty cell is null except in text columns, where it is the empty string. Anything else is
+/// the string, which `ValueConversion` then checks against the column as for JSON input.
+enum CSVCellKind {
+    case integer, number, boolean, json, text
+
+    init(_ type: ColumnType) {
+        switch type {
+        case .integer: self = .integer
+        case .real, .numeric, .any: self = .number
+        case .boolean: self = .boolean
+        case .json: self = .json
+        case .text, .date, .datetime, .blob, .uuid: self = .text
+        }
+    }
+
+    /// For a new table, the kind every non-empty cell of a column agrees on, so that the
+    /// inferred type never changes what comes back: integers written canonically (`7`, not `07`
+    /// or `+7`), JSON numbers (kept as written by a numeric column), `true`/`false`; else text.
+    static func inferred(_ table: CSVTable, column: Int) -> CSVCellKind {
+        var integer = true
+        var number = true
+        var boolean = true
+        var any = false
+        for row in 1...max(1, table.rowCount) where row <= table.rowCount {
+            let cell = table.cell(row, column)
+            if cell.isEmpty { continue }
+            any = true
+            if integer && !isCanonicalInteger(cell) { integer = false }
+            if number && !isJSONNumber(cell) { number = false }
+            if boolean && !(cell.elementsEqual("true".utf8) || cell.elementsEqual("false".utf8)) { boolean = false }
+            if !integer && !number && !boolean { return .text }
+        }
+        if !any { return .text }
+        return integer ? .integer : number ? .number : boolean ? .boolean : .text
+    }
+
+    static func isCanonicalInteger(_ cell: ArraySlice<UInt8>) -> Bool {
+        var digits = cell[...]
+        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        if first == 0x30 { return digits.count == 1 && cell.count == 1 }  // 0, never -0 or 07
+        return Int64(String(decoding: cell, as: UTF8.self)) != nil
+    }
+
+    /// RFC 8259's number grammar.
+    static func isJSONNumber(_ cell: ArraySlice<UInt8>) -> Bool {
+        var i = cell.startIndex
+        let end = cell.endIndex
+        func digits() -> Int {
+            let start = i
+            while i < end, cell[i] >= 0x30, cell[i] <= 0x39 { i += 1 }
+            return i - start
+        }
+        if i < end && cell[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < end else { return false }
+        if cell[i] == 0x30 { i += 1 } else if digits() == 0 { return false }
+        if i < end && cell[i] == UInt8(ascii: ".") {
+            i += 1
+            if digits() == 0 { return false }
+        }
+        if i < end && (cell[i] == UInt8(ascii: "e") || cell[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < end && (cell[i] == UInt8(ascii: "+") || cell[i] == UInt8(ascii: "-")) { i += 1 }
+            if digits() == 0 { return false }
+        }
+        return i == end
+    }
+
+    /// Appends the cell as a JSON value.
+    func append(_ cell: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        if cell.isEmpty {
+            out.append(contentsOf: self == .text ? Array("\"\"".utf8) : Array("null".utf8))
+            return
+        }
+        switch self {
+        case .integer, .number:
+            if Self.isJSONNumber(cell) { return out.append(contentsOf: cell) }
+        case .boolean:
+            let lower = String(decoding: cell, as: UTF8.self).lowercased()
+            if lower == "true" || lower == "1" { return out.append(contentsOf: "true".utf8) }
+            if lower == "false" || lower == "0" { return out.append(contentsOf: "false".utf8) }
+        case .json:
+            if let first = cell.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+                (try? JSONSerialization.jsonObject(with: Data(cell))) != nil
+            {
+                return out.append(contentsOf: cell)
+            }
+        case .text: break
+        }
+        Self.appendString(cell, to: &out)
+    }
+
+    static func appendString(_ cell: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in cell {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20: out.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension CSVTable {
+    /// The rows as JSON objects, one per line, each on the line its row starts on in the CSV,
+    /// so that messages about a record name the CSV's line. `declared` gives the column types
+    /// of an existing table; without it every column's kind is inferred from all its cells.
+    func jsonLines(declared: [ColumnInfo]?, name: String) throws -> [UInt8] {
+        var keys: [[UInt8]] = []
+        var kinds: [CSVCellKind] = []
+        for column in 0..<width {
+            let key = cell(0, column)
+            if key.isEmpty {
+                throw JSONSQLError(
+                    "\(name):\(rowLines[0]): field \(column + 1) of the header is empty; every column needs a name")
+            }
+            var quoted: [UInt8] = []
+            CSVCellKind.appendString(key, to: &quoted)
+            keys.append(quoted)
+            if let declared {
+                let text = String(decoding: key, as: UTF8.self)
+                let match = SQLName.find(text, in: declared.map(\.name)).flatMap { name in declared.first { $0.name == name } }
+                kinds.append(match.map { CSVCellKind($0.type) } ?? .text)
+            } else {
+                kinds.append(CSVCellKind.inferred(self, column: column))
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2 + rowCount * width * 8)
+        var line = 1
+        for row in 0...rowCount where row > 0 {
+            while line < rowLines[row] {
+                out.append(0x0A)
+                line += 1
+            }
+            out.append(UInt8(ascii: "{"))
+            for column in 0..<width {
+                if column > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: keys[column])
+                out.append(UInt8(ascii: ":"))
+                kinds[column].append(cell(row, column), to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(0x0A)
+        return out
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// Files without a database ("memory mode"): input files loaded into an in-memory database,
+/// one table per file, so that every read command works on them as on a database.
+extension Store {
+    /// The extensions of files read as data rather than opened as a database.
+    static let dataExtensions = ["json", "ndjson", "jsonl", "geojson", "csv", "tsv", "tab"]
+
+    /// Whether `path` names input data rather than a database: `-` (standard input), a file
+    /// whose extension is one of `dataExtensions`, or an existing file that starts with `{` or
+    /// `[` (after white space), which no SQLite database does.
+    public static func isDataFile(_ path: String) -> Bool {
+        if path == "-" { return true }
+        let ext = (path as NSString).pathExtension.lowercased()
+        if dataExtensions.contains(ext) { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 512)) ?? Data()
+        let first = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// The table a file loads into: its name without the directory and the last extension;
+    /// `stdin` for `-`.
+    public static func tableName(forFile path: String) -> String {
+        if path == "-" { return "stdin" }
+        let name = (path as NSString).lastPathComponent
+        let stem = (name as NSString).deletingPathExtension
+        return stem.isEmpty ? name : stem
+    }
+
+    /// Loads files into a new in-memory database, each into a table named after the file
+    /// (`tableName(forFile:)`): nothing is written beside them. Types are inferred as `insert`
+    /// infers them for a new table, which never changes what comes back. `format` nil reads
+    /// each file as its extension says (`InputFormat.guessed`).
+    public static func loading(
+        _ paths: [String], format: InputFormat? = nil, progress: ((InsertProgress) -> Void)? = nil
+    ) throws -> Store {
+        guard let first = paths.first else { throw JSONSQLError("give a file to load") }
+        var tables: [String] = []
+        for path in paths {
+            let table = tableName(forFile: path)
+            if let other = SQLName.find(table, in: tables) {
+                throw JSONSQLError("two files would both be table \(other); rename one of them")
+            }
+            tables.append(table)
+        }
+        if paths.filter({ $0 == "-" }).count > 1 { throw JSONSQLError("standard input (-) can be read once; give it once") }
+        let store = try Store(memoryNamed: first == "-" ? "<stdin>" : first)
+        for (path, table) in zip(paths, tables) {
+            var options = InsertOptions(table: table)
+            options.format = format ?? InputFormat.guessed(from: path)
+            _ = try store.insert(from: [try InputSource.open(path)], options: options, progress: progress)
+        }
+        return store
+    }
+
+    /// Writes the whole database to a new file at `path`, which appears complete or not at
+    /// all (`DraftDatabase`), and never replaces a file.
+    public func save(to path: String) throws {
+        if DraftDatabase.exists(path) {
+            throw JSONSQLError(
+                "\(path) exists; --save writes a new database and never replaces a file. Choose another name, or add the data to it with `jsonsql insert`"
+            )
+        }
+        let draft = try DraftDatabase(for: path)
+        do {
+            // VACUUM INTO writes a compact copy into the empty draft file.
+            try writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [draft.path]) }
+            try draft.publish()
+        } catch {
+            draft.discard()
+            throw Self.translate(error, path: path)
+        }
+    }
+}
