@@ -16,6 +16,13 @@ struct Query: StoreCommand {
               path exists, path not exists       address.zip exists
               and, or, not, ( )                  a = 1 and not (b = 2 or c = 3)
             A path is a column, then .key, [N] (negative from the end) and ."quoted key".
+            Aggregates in --select and --order-by: count(), count(path) (rows where it is not null), sum(path), \
+            avg(path), min(path), max(path); with --group-by one row per group, keyed by the expressions as \
+            written. --where applies before grouping.
+
+            The database may be a JSON (array, NDJSON, one or concatenated objects), CSV or TSV file, or - for \
+            standard input: it is loaded into memory as a table named after the file (stdin for -), and \
+            nothing is written beside it. --file adds more files as tables; --save DB keeps the loaded data.
             Values: JSON numbers are numbers; "..." and '...' are strings; true, false, null; any other bare \
             word is a string. On JSON paths typing is strict: "42" never equals 42. Repeated --where options \
             are joined with and. A date or datetime column compares with a date (created > 2024-05-01) or \
@@ -25,6 +32,10 @@ struct Query: StoreCommand {
             Examples:
               jsonsql query db.sqlite --where 'address.country=DE' --order-by score:desc
               jsonsql query db.sqlite player --select id,address.city --format jsonl
+              jsonsql query orders.ndjson --where 'customer.country=DE'
+              jsonsql query orders.ndjson --group-by customer.country \\
+                  --select 'customer.country,count(),avg(total)' --order-by 'count():desc'
+              jsonsql query db.sqlite player --where 'score > 50000' --count
               jsonsql query db.sqlite --param min=90000 \\
                   --sql 'SELECT name FROM player WHERE score > :min'
             """)
@@ -49,9 +60,20 @@ struct Query: StoreCommand {
 
     @Option(
         name: .customLong("order-by"),
-        help: ArgumentHelp("Sort by a path, :desc for descending; repeatable.", valueName: "path[:desc]"),
+        help: ArgumentHelp("Sort by a path or an aggregate, :desc for descending; repeatable.", valueName: "path[:desc]"),
         completion: .database)
     var orderBy: [String] = []
+
+    @Option(
+        name: .customLong("group-by"),
+        help: ArgumentHelp(
+            "Group rows by these paths (comma-separated, repeatable) for count(), count(path), sum, avg, min and max in --select.",
+            valueName: "paths"),
+        completion: .database)
+    var groupBy: [String] = []
+
+    @Flag(help: "Print the number of rows that match --where, instead of the rows.")
+    var count = false
 
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"),
@@ -98,14 +120,19 @@ struct Query: StoreCommand {
     func validate() throws {
         if sql != nil {
             if table != nil || !filters.isEmpty || select != nil || !orderBy.isEmpty || limit != nil || offset != nil
-                || jsonColumns != nil || dates != .stored
+                || jsonColumns != nil || dates != .stored || !groupBy.isEmpty || count
             {
                 throw ValidationError(
-                    "--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --limit, --offset, --json-cols or --dates"
+                    "--sql runs the SQL as given; it cannot be combined with a table, --where, --select, --order-by, --group-by, --count, --limit, --offset, --json-cols or --dates"
                 )
             }
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
+        }
+        if count && (select != nil || !orderBy.isEmpty || !groupBy.isEmpty || limit != nil || offset != nil || explain) {
+            throw ValidationError(
+                "--count prints the number of rows --where matches; it cannot be combined with --select, --order-by, --group-by, --limit, --offset or --explain (for a count per group: --group-by PATH)"
+            )
         }
     }
 
@@ -129,8 +156,14 @@ struct Query: StoreCommand {
         }
         var spec = QuerySpec(table: try store.resolveTable(table))
         spec.filters = try filters.map(FilterParser.parse)
-        spec.select = try select.map { try splitPaths($0).map(JSONPath.init(parsing:)) } ?? []
+        spec.selections = try select.map { try splitPaths($0).map(Selection.init(parsing:)) } ?? []
         spec.orderBy = try orderBy.map(parseOrder)
+        spec.groupBy = try groupBy.flatMap(splitPaths).map(JSONPath.init(parsing:))
+        if count {
+            out.append("\(try store.count(spec))\n")
+            try out.flush()
+            return
+        }
         spec.limit = limit
         spec.offset = offset
         if let jsonColumns {
@@ -152,15 +185,15 @@ struct Query: StoreCommand {
     }
 }
 
-/// `score:desc` → (score, descending).
-func parseOrder(_ text: String) throws -> (path: JSONPath, descending: Bool) {
+/// `score:desc` → (score, descending); `count():desc` → (count(), descending).
+func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
     if let colon = text.lastIndex(of: ":") {
         let direction = text[text.index(after: colon)...].lowercased()
         if direction == "desc" || direction == "asc" {
-            return (try JSONPath(parsing: String(text[..<colon])), direction == "desc")
+            return (try Selection(parsing: String(text[..<colon])), direction == "desc")
         }
     }
-    return (try JSONPath(parsing: text), false)
+    return (try Selection(parsing: text), false)
 }
 
 /// Splits `id,address.city,"a,b"` on commas outside quotes.

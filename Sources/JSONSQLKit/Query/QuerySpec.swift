@@ -4,9 +4,17 @@ import GRDB
 public struct QuerySpec: Sendable {
     public var table: String
     public var filters: [Filter] = []
+    /// Paths and aggregates to print; all columns when empty (with `groupBy`: the grouped
+    /// paths and `count()`).
+    public var selections: [Selection] = []
     /// Paths to print; all columns when empty.
-    public var select: [JSONPath] = []
-    public var orderBy: [(path: JSONPath, descending: Bool)] = []
+    public var select: [JSONPath] {
+        get { selections.compactMap { if case .path(let path) = $0 { path } else { nil } } }
+        set { selections = newValue.map(Selection.path) }
+    }
+    public var orderBy: [(term: Selection, descending: Bool)] = []
+    /// Paths whose values make the groups that aggregates summarize, after `filters`.
+    public var groupBy: [JSONPath] = []
     public var limit: Int?
     public var offset: Int?
     /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
@@ -55,23 +63,51 @@ extension QuerySpec {
         }
         var columns: [OutputColumn] = []
         var selections: [String] = []
-        if select.isEmpty {
+        let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
+        var selected = self.selections
+        if selected.isEmpty && !groupBy.isEmpty {
+            selected = groupBy.map(Selection.path) + [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+        }
+        if grouped {
+            // A plain path in a grouped query must be a grouped one, or its value would be any row's.
+            let groupSQL = try groupBy.map { try ResolvedPath($0, in: info).valueSQL }
+            for case .path(let path) in selected + orderBy.map(\.term)
+            where !groupSQL.contains(try ResolvedPath(path, in: info).valueSQL) {
+                throw JSONSQLError(
+                    groupBy.isEmpty
+                        ? "\(path) is not an aggregate; with count(), sum(), avg(), min() or max(), group by it with --group-by \(path)"
+                        : "\(path) is not grouped; add --group-by \(path), or use it in an aggregate such as max(\(path))")
+            }
+        }
+        if selected.isEmpty {
             for column in info.columns {
                 selections.append(SQLQuote.identifier(column.name))
                 columns.append(OutputColumn(name: column.name, kind: kind(column)))
             }
         } else {
-            var given: [String: JSONPath] = [:]
-            for path in select {
-                let resolved = try ResolvedPath(path, in: info)
-                let name = path.segments.isEmpty ? resolved.column.name : path.description
+            var given: [String: String] = [:]
+            for selection in selected {
+                let name: String
+                let sql: String
+                let outputKind: OutputKind
+                switch selection {
+                case .path(let path):
+                    let resolved = try ResolvedPath(path, in: info)
+                    name = path.segments.isEmpty ? resolved.column.name : path.description
+                    sql = resolved.jsonSQL
+                    outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
+                case .aggregate(let aggregate):
+                    name = aggregate.text
+                    sql = try aggregate.sql(in: info)
+                    outputKind = try aggregate.outputKind(in: info)
+                }
                 // A JSON object cannot hold the key twice (`--sql` results rename instead: a, a:2).
-                if let earlier = given.updateValue(path, forKey: name) {
-                    let spelled = earlier.description == path.description ? "" : " (as \(earlier) and \(path))"
+                if let earlier = given.updateValue(selection.description, forKey: name) {
+                    let spelled = earlier == selection.description ? "" : " (as \(earlier) and \(selection))"
                     throw JSONSQLError("--select names \(name) twice\(spelled); list each path once")
                 }
-                selections.append("\(resolved.jsonSQL) AS \(SQLQuote.identifier(name))")
-                columns.append(OutputColumn(name: name, kind: path.segments.isEmpty ? kind(resolved.column) : .json))
+                selections.append("\(sql) AS \(SQLQuote.identifier(name))")
+                columns.append(OutputColumn(name: name, kind: outputKind))
             }
         }
         var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(table))"
@@ -81,8 +117,19 @@ extension QuerySpec {
             sql += " WHERE \(rendered.sql)"
             arguments = rendered.arguments
         }
+        if !groupBy.isEmpty {
+            // The paths' value SQL, as indexes on them are built, so SQLite can group along one.
+            sql += " GROUP BY " + (try groupBy.map { try ResolvedPath($0, in: info).valueSQL }.joined(separator: ", "))
+        }
         if !orderBy.isEmpty {
-            let terms = try orderBy.map { try ResolvedPath($0.path, in: info).valueSQL + ($0.descending ? " DESC" : "") }
+            let terms = try orderBy.map { term in
+                let sql =
+                    switch term.term {
+                    case .path(let path): try ResolvedPath(path, in: info).valueSQL
+                    case .aggregate(let aggregate): try aggregate.sql(in: info)
+                    }
+                return sql + (term.descending ? " DESC" : "")
+            }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
         }
         if limit != nil || offset != nil {
@@ -94,5 +141,89 @@ extension QuerySpec {
             }
         }
         return SQLQuery(sql: sql, arguments: arguments, columns: columns)
+    }
+}
+
+/// What `--select` and `--order-by` name: a path, or an aggregate over the rows of a group.
+public enum Selection: Sendable, CustomStringConvertible {
+    case path(JSONPath)
+    case aggregate(Aggregate)
+
+    /// `count()`, `sum(total)`... is an aggregate; anything else a path.
+    public init(parsing text: String) throws {
+        if let aggregate = try Aggregate(parsing: text) {
+            self = .aggregate(aggregate)
+        } else {
+            self = .path(try JSONPath(parsing: text))
+        }
+    }
+
+    var aggregate: Aggregate? {
+        if case .aggregate(let aggregate) = self { aggregate } else { nil }
+    }
+
+    public var description: String {
+        switch self {
+        case .path(let path): path.description
+        case .aggregate(let aggregate): aggregate.text
+        }
+    }
+}
+
+/// `count()`, `count(path)`, `sum(path)`, `avg(path)`, `min(path)`, `max(path)`.
+///
+/// Paths render through `ResolvedPath`. On a JSON path, `sum` and `avg` take only JSON
+/// numbers (strict typing, as `--where`: `"42"` is no number); `count(path)` counts the rows
+/// where the path holds a value other than null; `min` and `max` compare as SQLite does
+/// (numbers before text).
+public struct Aggregate: Sendable, Equatable {
+    public enum Function: String, Sendable, CaseIterable { case count, sum, avg, min, max }
+    public var function: Function
+    /// Nil only for `count()`.
+    public var path: JSONPath?
+    /// The expression as written: the output key.
+    public var text: String
+
+    public init(function: Function, path: JSONPath?, text: String) {
+        self.function = function
+        self.path = path
+        self.text = text
+    }
+
+    /// Nil when `text` is not a call of one of the functions.
+    public init?(parsing text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasSuffix(")"), let open = trimmed.firstIndex(of: "("),
+            let function = Function(rawValue: trimmed[..<open].trimmingCharacters(in: .whitespaces).lowercased())
+        else { return nil }
+        let argument = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+            .trimmingCharacters(in: .whitespaces)
+        self.function = function
+        self.text = trimmed
+        if argument.isEmpty {
+            guard function == .count else {
+                throw JSONSQLError("\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)")
+            }
+            path = nil
+        } else {
+            path = try JSONPath(parsing: argument)
+        }
+    }
+
+    func sql(in info: TableInfo) throws -> String {
+        guard let path else { return "count(*)" }
+        let resolved = try ResolvedPath(path, in: info)
+        var value = resolved.valueSQL
+        if resolved.isJSON && (function == .sum || function == .avg) {
+            value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
+        }
+        return "\(function.rawValue)(\(value))"
+    }
+
+    func outputKind(in info: TableInfo) throws -> OutputKind {
+        guard let path, function == .min || function == .max, path.segments.isEmpty else { return .natural }
+        let column = try ResolvedPath(path, in: info).column
+        // A numeric column's value SQL is a number already; other columns print as declared.
+        return column.type == .numeric || column.type == .json ? .natural : OutputKind(column.type)
     }
 }

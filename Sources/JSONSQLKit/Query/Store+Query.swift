@@ -16,6 +16,20 @@ extension Store {
         }
     }
 
+    /// The number of rows `spec`'s filters match (its selections, order and groups aside).
+    public func count(_ spec: QuerySpec) throws -> Int {
+        try read { db in
+            var spec = spec
+            spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+            spec.orderBy = []
+            spec.groupBy = []
+            spec.limit = nil
+            spec.offset = nil
+            let query = try spec.build(table: try TableInfo(db: db, table: spec.table))
+            return try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
+        }
+    }
+
     /// The columns, not declared json, whose values are all JSON objects or arrays (NULL aside),
     /// with at least one such value: the columns `--json-cols auto` nests.
     ///
