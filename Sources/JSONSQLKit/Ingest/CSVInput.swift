@@ -149,6 +149,8 @@ struct CSVTable {
 /// the string, which `ValueConversion` then checks against the column as for JSON input.
 enum CSVCellKind {
     case integer, number, boolean, json, text
+    /// Dates, UUIDs, blobs: the cell's string, which `ValueConversion` parses; empty is null.
+    case string
 
     init(_ type: ColumnType) {
         switch type {
@@ -156,7 +158,8 @@ enum CSVCellKind {
         case .real, .numeric, .any: self = .number
         case .boolean: self = .boolean
         case .json: self = .json
-        case .text, .date, .datetime, .blob, .uuid: self = .text
+        case .text: self = .text
+        case .date, .datetime, .blob, .uuid: self = .string
         }
     }
 
@@ -232,7 +235,7 @@ enum CSVCellKind {
             {
                 return out.append(contentsOf: cell)
             }
-        case .text: break
+        case .text, .string: break
         }
         Self.appendString(cell, to: &out)
     }
