@@ -105,3 +105,16 @@ struct MemoryModeTests {
         #expect(missing.status == 1 && missing.stderr.contains("no file"), "\(missing.stderr)")
     }
 }
+
+extension MemoryModeTests {
+    @Test("the shell's query refuses the options that load files, rather than ignoring them")
+    func shellRefusesMemoryOptions() throws {
+        let db = directory.path("db.sqlite")
+        try #require(CLI.run(["insert", db, "t"], stdin: #"{"a":1}"#).status == 0)
+        let saved = directory.path("saved.sqlite")
+        let result = try CLI.run(["shell", db], stdin: "query t --save \(saved)\n")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("load data files"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: saved))
+    }
+}

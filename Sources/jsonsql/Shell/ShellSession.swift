@@ -188,6 +188,14 @@ final class ShellSession {
             report(JSONSQLError("standard input holds the shell's commands; give insert a JSON file to read"), line: line)
             return .failed
         }
+        if let storeCommand = command as? any StoreCommand, storeCommand.memory?.isUsed == true {
+            // The shell's commands work on its database; they load no files.
+            report(
+                JSONSQLError(
+                    "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert"),
+                line: line)
+            return .failed
+        }
         var commands = [command]
         if var formatted = command as? any ShellFormattable {
             if formatted.output.format == nil { formatted.output.format = format }
