@@ -94,6 +94,7 @@ public final class Store {
         self.userTransactions = false
         self.path = name
         queue = try DatabaseQueue(configuration: configuration)
+        isInMemory = true
     }
 
     deinit {
@@ -106,6 +107,9 @@ public final class Store {
         draft?.discard()
         draft = nil
     }
+
+    /// Whether the database lives in memory only (files loaded by `Store.loading`).
+    public private(set) var isInMemory = false
 
     /// Whether the database file exists: false while a new database waits for its first write.
     public var fileExists: Bool { draft == nil }

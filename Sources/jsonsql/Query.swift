@@ -175,6 +175,8 @@ struct Query: StoreCommand {
                 spec.jsonColumns = splitPaths(jsonColumns)
             }
         }
+        // Memory mode prints records as given: a string holding JSON text stays a string.
+        if jsonColumns == nil && store.isInMemory { spec.jsonColumnsAuto = false }
         spec.isoDates = dates == .iso8601
         if explain {
             out.append(try store.explain(spec))

@@ -107,6 +107,15 @@ struct MemoryModeTests {
 }
 
 extension MemoryModeTests {
+    @Test("a string holding JSON text prints as the string it is, unless --json-cols says otherwise")
+    func jsonTextStaysString() throws {
+        let input = #"{"s":"{\"a\":1}","t":"[1]"}"# + "\n"
+        let result = try CLI.run(["query", "-", "-f", "jsonl"], stdin: input)
+        #expect(result.stdout == input, "\(result.stderr)")
+        let nested = try CLI.run(["query", "-", "-f", "jsonl", "--json-cols", "auto"], stdin: input)
+        #expect(nested.stdout == #"{"s":{"a":1},"t":[1]}"# + "\n", "\(nested.stderr)")
+    }
+
     @Test("the shell's query refuses the options that load files, rather than ignoring them")
     func shellRefusesMemoryOptions() throws {
         let db = directory.path("db.sqlite")
