@@ -51,6 +51,8 @@ extension Store {
         for (path, table) in zip(paths, tables) {
             var options = InsertOptions(table: table)
             options.format = format ?? InputFormat.guessed(from: path)
+            // Any file loads, whatever key or type appears late in it.
+            options.inferFromEveryRecord = true
             _ = try store.insert(from: [try InputSource.open(path)], options: options, progress: progress)
         }
         return store

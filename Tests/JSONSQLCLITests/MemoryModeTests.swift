@@ -107,6 +107,19 @@ struct MemoryModeTests {
 }
 
 extension MemoryModeTests {
+    @Test("a key or a type that first appears after the first thousand records still loads, from a file or stdin")
+    func lateKeys() throws {
+        var lines = (0..<1500).map { #"{"id":\#($0),"v":\#($0)}"# }
+        lines.append(#"{"id":1500,"v":"x","late":true}"#)
+        let text = lines.joined(separator: "\n") + "\n"
+        let file = try directory.write("late.ndjson", text)
+        let expected = #"{"id":1499,"v":1499,"late":null}"# + "\n" + #"{"id":1500,"v":"x","late":true}"# + "\n"
+        let fromFile = try CLI.run(["query", file, "--where", "id >= 1499", "-f", "jsonl"])
+        #expect(fromFile.stdout == expected, "\(fromFile.stderr)")
+        let fromStdin = try CLI.run(["query", "-", "--where", "id >= 1499", "-f", "jsonl"], stdin: text)
+        #expect(fromStdin.stdout == expected, "\(fromStdin.stderr)")
+    }
+
     @Test("a string holding JSON text prints as the string it is, unless --json-cols says otherwise")
     func jsonTextStaysString() throws {
         let input = #"{"s":"{\"a\":1}","t":"[1]"}"# + "\n"

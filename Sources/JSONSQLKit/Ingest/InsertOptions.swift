@@ -20,6 +20,9 @@ public struct InsertOptions: Sendable {
     public var conflict = Conflict.fail
     /// How many records decide the column types of a new table.
     public var inferenceSample = 1000
+    /// Choose a new table's types from every record rather than the first `inferenceSample`:
+    /// the input is read twice (standard input is held in memory for it).
+    public var inferFromEveryRecord = false
     /// How the input is written.
     public var format = InputFormat.json
 

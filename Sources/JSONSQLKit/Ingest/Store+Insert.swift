@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension Store {
@@ -14,14 +15,33 @@ extension Store {
         return try write { db in
             var tableName = options.table
             let existing = try Self.tableNames(db)
-            let readers = try sources.map { source in
-                guard options.format != .json else { return RecordReader(source: source) }
+            let isNew = SQLName.find(options.table, in: existing) == nil
+            // With `inferFromEveryRecord`, a new table's records are read twice: once for the
+            // types, once to insert; each source can make a reader from its start again.
+            let twice = options.inferFromEveryRecord && isNew
+            let makeReaders = try sources.map { source -> () throws -> RecordReader in
+                if options.format == .json {
+                    guard twice else { return { RecordReader(source: source) } }
+                    let start = lseek(source.fd, 0, SEEK_CUR)
+                    if start >= 0 {
+                        return {
+                            guard lseek(source.fd, start, SEEK_SET) == start else {
+                                throw JSONSQLError("cannot read \(source.name) again: \(String(cString: strerror(errno)))")
+                            }
+                            return RecordReader(source: source)
+                        }
+                    }
+                    let contents = try CSVTable.readAll(source)
+                    return { RecordReader(source: source, contents: contents) }
+                }
                 let table = try CSVTable(
                     try CSVTable.readAll(source), separator: options.format == .csv ? UInt8(ascii: ",") : 0x09,
                     name: source.name)
                 let declared = try SQLName.find(options.table, in: existing).map { try TableInfo(db: db, table: $0).columns }
-                return RecordReader(source: source, contents: try table.jsonLines(declared: declared, name: source.name))
+                let contents = try table.jsonLines(declared: declared, name: source.name)
+                return { RecordReader(source: source, contents: contents) }
             }
+            var readers = try makeReaders.map { try $0() }
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
             if let match = SQLName.find(options.table, in: existing) {
@@ -37,7 +57,25 @@ extension Store {
             } else {
                 // Read a sample to choose the column types, then create the table.
                 var inference = TypeInference()
-                readLoop: for (index, reader) in readers.enumerated() {
+                if twice {
+                    var seen = 0
+                    for reader in readers {
+                        while let position = try reader.next(into: &fields) {
+                            do {
+                                try inference.observe(fields, bytes: reader.bytes)
+                            } catch let error as JSONSQLError {
+                                throw JSONSQLError("\(reader.source.name):\(position.line): record \(position.record): \(error)")
+                            }
+                            seen += 1
+                            if seen & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                        }
+                    }
+                    if seen == 0 {
+                        throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
+                    }
+                    readers = try makeReaders.map { try $0() }
+                }
+                readLoop: for (index, reader) in readers.enumerated() where !twice {
                     while sample.count < options.inferenceSample {
                         guard let position = try reader.next(into: &fields) else { continue readLoop }
                         let bytes = Array(
@@ -51,7 +89,7 @@ extension Store {
                     }
                     break
                 }
-                if sample.isEmpty {
+                if sample.isEmpty && !twice {
                     throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                 }
                 let spec = try TableSpec(
@@ -89,7 +127,7 @@ extension Store {
             }
             return InsertResult(
                 table: tableName, records: records, written: inserter.written,
-                createdTable: !sample.isEmpty, addedColumns: inserter.addedColumns)
+                createdTable: isNew, addedColumns: inserter.addedColumns)
         }
     }
 }
