@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Files without a database ("memory mode"): input files loaded into an in-memory database,
 /// one table per file, so that every read command works on them as on a database.
@@ -75,5 +76,70 @@ extension Store {
             draft.discard()
             throw Self.translate(error, path: path)
         }
+    }
+}
+
+/// Streaming: a query whose every printed row comes from one record runs over a data file
+/// batch by batch, so memory stays bounded by a batch rather than the file.
+extension Store {
+    /// Whether `spec` may stream: no order, groups, aggregates or offset, nothing decided by
+    /// the whole table (`--json-cols`), and a format that needs no measuring pass.
+    public static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
+        spec.orderBy.isEmpty && spec.groupBy.isEmpty && spec.offset == nil && !spec.selections.contains { $0.aggregate != nil }
+            && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty && format != .table
+    }
+
+    /// Runs `spec` over the data file at `path` (its table named `tableName(forFile:)`): types
+    /// are inferred from every record as `loading` does, then the records are inserted
+    /// `batchSize` at a time into an in-memory table, the one SQL `spec` builds runs on each
+    /// batch, and the batch is deleted. Reading stops once `spec.limit` rows are printed.
+    /// Returns the number of rows printed.
+    @discardableResult
+    public static func streamQuery(
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
+        batchSize: Int = 50_000
+    ) throws -> Int {
+        let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
+        defer { store.close() }
+        var options = InsertOptions(table: spec.table)
+        options.format = format ?? InputFormat.guessed(from: path)
+        options.inferFromEveryRecord = true
+        var unlimited = spec
+        unlimited.limit = nil
+        let limit = spec.limit ?? Int.max
+        var query: (statement: Statement, writer: any RowWriter, row: SQLiteRow, table: String)?
+        var printed = 0
+        let runBatch = { (db: Database) throws -> Bool in
+            if query == nil {
+                let info = try TableInfo(db: db, table: spec.table)
+                let built = try unlimited.build(table: info)
+                let statement = try db.makeStatement(sql: built.sql)
+                try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
+                query = (
+                    statement, output.makeWriter(columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
+                    SQLiteRow(statement: statement.sqliteStatement), info.name
+                )
+            }
+            guard let query else { return false }
+            let handle = query.statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            while printed < limit {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                try query.writer.write(query.row)
+                printed += 1
+            }
+            sqlite3_reset(handle)
+            try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
+            return printed < limit
+        }
+        _ = try store.insert(
+            from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), runBatch))
+        try query?.writer.finish()
+        return printed
     }
 }

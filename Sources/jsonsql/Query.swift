@@ -139,6 +139,26 @@ struct Query: StoreCommand {
     /// User SQL may write; a query only reads.
     var access: Store.Access { sql == nil ? .read : .write }
 
+    /// Memory mode streams a query over one data file when each printed row comes from one
+    /// record (`Store.canStream`); anything else loads the file first (`DatabaseOptions.open`).
+    func run() throws {
+        if sql == nil && !count && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database) {
+            let stem = Store.tableName(forFile: db.database)
+            if table.map({ SQLName.same($0, stem) }) ?? true {
+                let spec = try makeSpec(table: stem, inMemory: true)
+                if Store.canStream(spec, format: output.resolved) {
+                    try Store.streamQuery(
+                        file: db.database, format: files.csv ? .csv : files.tsv ? .tsv : nil, spec: spec,
+                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+                    return
+                }
+            }
+        }
+        let store = try db.open(access, memory: memory)
+        defer { store.close() }
+        try run(store)
+    }
+
     func run(_ store: Store) throws {
         let out = OutputBuffer(fd: STDOUT_FILENO)
         if let sql {
@@ -154,16 +174,27 @@ struct Query: StoreCommand {
             }
             return
         }
-        var spec = QuerySpec(table: try store.resolveTable(table))
-        spec.filters = try filters.map(FilterParser.parse)
-        spec.selections = try select.map { try splitPaths($0).map(Selection.init(parsing:)) } ?? []
-        spec.orderBy = try orderBy.map(parseOrder)
-        spec.groupBy = try groupBy.flatMap(splitPaths).map(JSONPath.init(parsing:))
+        let spec = try makeSpec(table: try store.resolveTable(table), inMemory: store.isInMemory)
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()
             return
         }
+        if explain {
+            out.append(try store.explain(spec))
+            try out.flush()
+        } else {
+            try store.run(spec, format: output.resolved, to: out)
+        }
+    }
+
+    /// The query the options describe, on `table`.
+    func makeSpec(table: String, inMemory: Bool) throws -> QuerySpec {
+        var spec = QuerySpec(table: table)
+        spec.filters = try filters.map(FilterParser.parse)
+        spec.selections = try select.map { try splitPaths($0).map(Selection.init(parsing:)) } ?? []
+        spec.orderBy = try orderBy.map(parseOrder)
+        spec.groupBy = try groupBy.flatMap(splitPaths).map(JSONPath.init(parsing:))
         spec.limit = limit
         spec.offset = offset
         if let jsonColumns {
@@ -176,14 +207,9 @@ struct Query: StoreCommand {
             }
         }
         // Memory mode prints records as given: a string holding JSON text stays a string.
-        if jsonColumns == nil && store.isInMemory { spec.jsonColumnsAuto = false }
+        if jsonColumns == nil && inMemory { spec.jsonColumnsAuto = false }
         spec.isoDates = dates == .iso8601
-        if explain {
-            out.append(try store.explain(spec))
-            try out.flush()
-        } else {
-            try store.run(spec, format: output.resolved, to: out)
-        }
+        return spec
     }
 }
 

@@ -9,6 +9,15 @@ extension Store {
         from sources: [InputSource], options: InsertOptions,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> InsertResult {
+        try insert(from: sources, options: options, progress: progress, batch: nil)
+    }
+
+    /// With `batch`, `batch.run` is called after every `batch.size` records and after the last,
+    /// inside the transaction; it returns false to stop reading.
+    func insert(
+        from sources: [InputSource], options: InsertOptions, progress: ((InsertProgress) -> Void)?,
+        batch: (size: Int, run: (Database) throws -> Bool)?
+    ) throws -> InsertResult {
         defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
@@ -115,7 +124,8 @@ extension Store {
                 }
                 records += 1
             }
-            for reader in readers {
+            var stopped = false
+            readLoop: for reader in readers {
                 while let position = try reader.next(into: &fields) {
                     try inserter.insert(fields, bytes: reader.bytes, at: position, source: reader.source.name)
                     records += 1
@@ -123,8 +133,13 @@ extension Store {
                         if Interruption.isRequested { throw JSONSQLError("interrupted") }
                         if records & 0x3FFF == 0 { report(reader) }
                     }
+                    if let batch, records % batch.size == 0, !(try batch.run(db)) {
+                        stopped = true
+                        break readLoop
+                    }
                 }
             }
+            if let batch, !stopped { _ = try batch.run(db) }
             return InsertResult(
                 table: tableName, records: records, written: inserter.written,
                 createdTable: isNew, addedColumns: inserter.addedColumns)

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// Memory mode's streaming: batch by batch, the same rows as loading the whole file first.
+@Suite("streaming queries over a data file")
+struct StreamingQueryTests {
+    @Test("every batch size prints what the loaded file prints, and --limit stops early", arguments: [1, 7, 100, 50_000])
+    func sameAsLoaded(batchSize: Int) throws {
+        let path = NSTemporaryDirectory() + "stream-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        let lines = (0..<230).map { i in
+            i % 3 == 0
+                ? #"{"id":\#(i),"c":{"country":"DE"},"t":"2024-05-01T12:00:00Z"}"#
+                : #"{"id":\#(i),"c":{"country":"FR"},"x":\#(i).50}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let table = Store.tableName(forFile: path)
+        for limit in [nil, 0, 5, 1000] as [Int?] {
+            var spec = QuerySpec(table: table)
+            spec.filters = [try FilterParser.parse("c.country = DE")]
+            spec.selections = [.path(try JSONPath(parsing: "id")), .path(try JSONPath(parsing: "t"))]
+            spec.limit = limit
+            spec.jsonColumnsAuto = false
+            #expect(Store.canStream(spec, format: .jsonl))
+            let streamed = OutputBuffer()
+            let printed = try Store.streamQuery(file: path, spec: spec, output: .json, to: streamed, batchSize: batchSize)
+            let loaded = OutputBuffer()
+            let store = try Store.loading([path])
+            defer { store.close() }
+            let expected = try store.run(spec, format: .json, to: loaded)
+            #expect(streamed.text == loaded.text)
+            #expect(printed == expected && printed == min(limit ?? .max, 77))
+        }
+    }
+
+    @Test("queries whose rows depend on other rows do not stream")
+    func notStreamable() throws {
+        var spec = QuerySpec(table: "t")
+        spec.jsonColumnsAuto = false
+        #expect(Store.canStream(spec, format: .csv))
+        #expect(!Store.canStream(spec, format: .table))
+        var ordered = spec
+        ordered.orderBy = [(.path(try JSONPath(parsing: "id")), true)]
+        #expect(!Store.canStream(ordered, format: .json))
+        var grouped = spec
+        grouped.selections = [try Selection(parsing: "count()")]
+        #expect(!Store.canStream(grouped, format: .json))
+        var offset = spec
+        offset.offset = 1
+        #expect(!Store.canStream(offset, format: .json))
+    }
+}
