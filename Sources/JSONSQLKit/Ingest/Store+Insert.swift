@@ -27,7 +27,8 @@ extension Store {
             let isNew = SQLName.find(options.table, in: existing) == nil
             // With `inferFromEveryRecord`, a new table's records are read twice: once for the
             // types, once to insert; each source can make a reader from its start again.
-            let twice = options.inferFromEveryRecord && isNew
+            // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
+            let twice = options.inferFromEveryRecord && isNew && options.format == .json
             let makeReaders = try sources.map { source -> () throws -> RecordReader in
                 if options.format == .json {
                     guard twice else { return { RecordReader(source: source) } }

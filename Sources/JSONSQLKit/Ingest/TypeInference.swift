@@ -1,3 +1,5 @@
+import Foundation
+
 /// Chooses column types for a table created from data.
 ///
 /// json for objects and arrays, boolean, integer, numeric for other numbers, and text. An
@@ -6,22 +8,56 @@
 /// converting text is for columns the user declares. A key whose values disagree gets json,
 /// which holds any JSON value faithfully.
 struct TypeInference {
-    private enum Seen: Hashable { case boolean, integer, real, text, json }
+    private enum Seen: UInt8, CaseIterable { case boolean, integer, real, text, json }
 
     private var order: [String] = []
-    private var seen: [String: Set<Seen>] = [:]
+    private var slots: [String: Int] = [:]
+    /// For each key in `order`, the kinds seen, one bit per `Seen` case.
+    private var seen: [UInt8] = []
+    /// The raw key bytes at each field position of the last record and their slot: records
+    /// mostly repeat their keys in order, so most keys are matched without making a String.
+    private var hintKeys: [[UInt8]] = []
+    private var hintSlots: [Int] = []
 
     mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws {
         var scratch: [UInt8] = []
-        for field in fields {
-            let key = try Self.key(field, bytes: bytes, scratch: &scratch)
-            try SQLQuote.checkName(key, kind: "column")
-            if seen[key] == nil {
-                order.append(key)
-                seen[key] = []
+        for (position, field) in fields.enumerated() {
+            let count = field.keyEnd - field.keyStart
+            var slot = -1
+            if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
+                && hintKeys[position].withUnsafeBufferPointer({
+                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 } ?? (count == 0)
+                })
+            {
+                slot = hintSlots[position]
+            } else {
+                let key = try Self.key(field, bytes: bytes, scratch: &scratch)
+                try SQLQuote.checkName(key, kind: "column")
+                if let existing = slots[key] {
+                    slot = existing
+                } else {
+                    slot = order.count
+                    order.append(key)
+                    slots[key] = slot
+                    seen.append(0)
+                }
+                if !field.keyEscaped {
+                    while hintKeys.count <= position {
+                        hintKeys.append([])
+                        hintSlots.append(-1)
+                    }
+                    hintKeys[position] = Array(UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
+                    hintSlots[position] = slot
+                }
             }
-            if let kind = Self.classify(field, bytes: bytes) { seen[key]!.insert(kind) }
+            if let kind = Self.classify(field, bytes: bytes) {
+                seen[slot] |= 1 << kind.rawValue
+            }
         }
+    }
+
+    private func kinds(_ slot: Int) -> Set<Seen> {
+        Set(Seen.allCases.filter { seen[slot] & (1 << $0.rawValue) != 0 })
     }
 
     static func key(_ field: JSONField, bytes: UnsafePointer<UInt8>, scratch: inout [UInt8]) throws -> String {
@@ -67,6 +103,6 @@ struct TypeInference {
         for key in primaryKey where !order.contains(key) {
             throw JSONSQLError("--pk \(key): no record has the key '\(key)'")
         }
-        return order.map { ColumnSpec(name: $0, type: Self.type(for: seen[$0]!)) }
+        return order.enumerated().map { ColumnSpec(name: $0.element, type: Self.type(for: kinds($0.offset))) }
     }
 }
