@@ -103,11 +103,11 @@ struct ShellScriptTests {
                 "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON TEXT\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
             ))
 
-        let wrong = try CLI.run(["shell", db], stdin: "query player --nope\n")
-        let direct = try CLI.run(["query", db, "player", "--nope"])
+        let wrong = try CLI.run(["shell", db], stdin: "query player --frobnicate\n")
+        let direct = try CLI.run(["query", db, "player", "--frobnicate"])
         #expect(wrong.status == 1)
-        #expect(wrong.stderr.hasPrefix("Error: line 1: Unknown option '--nope'\nUsage: query [<options>] [<table>]\n"))
-        #expect(direct.stderr.hasPrefix("Error: Unknown option '--nope'"))
+        #expect(wrong.stderr.hasPrefix("Error: line 1: Unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"))
+        #expect(direct.stderr.hasPrefix("Error: Unknown option '--frobnicate'"))
     }
 
     @Test("dot-commands: .tables, .schema, .format, .timer, .explain, .read, .help, .quit")

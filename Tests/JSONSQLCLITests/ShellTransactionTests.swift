@@ -179,10 +179,11 @@ struct ShellTransactionTests {
     func usageLine() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
-        let result = try CLI.run(["shell", db, "--keep-going"], stdin: "query player --nope\nhelp nope\nrename-table player\n")
+        let result = try CLI.run(
+            ["shell", db, "--keep-going"], stdin: "query player --frobnicate\nhelp nope\nrename-table player\n")
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "Error: line 1: Unknown option '--nope'")
+        #expect(lines[0] == "Error: line 1: Unknown option '--frobnicate'")
         #expect(lines[1].hasPrefix("Usage: query "))
         #expect(!lines[1].contains("<database>"))
         #expect(lines.contains { $0.hasPrefix("Error: line 2: no command 'nope'; the commands are create-table, insert") })
