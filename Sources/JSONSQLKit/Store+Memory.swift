@@ -99,11 +99,6 @@ extension Store {
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
         batchSize: Int = 50_000
     ) throws -> Int {
-        let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
-        defer { store.close() }
-        var options = InsertOptions(table: spec.table)
-        options.format = format ?? InputFormat.guessed(from: path)
-        options.inferFromEveryRecord = true
         var unlimited = spec
         unlimited.limit = nil
         let limit = spec.limit ?? Int.max
@@ -137,9 +132,45 @@ extension Store {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
-        _ = try store.insert(
-            from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), runBatch))
+        try streamBatches(file: path, format: format, table: spec.table, batchSize: batchSize, runBatch)
         try query?.writer.finish()
         return printed
+    }
+
+    /// The number of records of the data file at `path` that `spec`'s filters match, counted
+    /// batch by batch as `streamQuery` reads.
+    public static func streamCount(file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000)
+        throws -> Int
+    {
+        var total = 0
+        var query: SQLQuery?
+        try streamBatches(file: path, format: format, table: spec.table, batchSize: batchSize) { db in
+            if query == nil {
+                var counting = QuerySpec(table: spec.table)
+                counting.filters = spec.filters
+                counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+                query = try counting.build(table: try TableInfo(db: db, table: spec.table))
+            }
+            guard let query else { return false }
+            total += try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
+            try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
+            return true
+        }
+        return total
+    }
+
+    /// Loads the data file at `path` into an in-memory `table` (types from every record), calling
+    /// `body` after every `batchSize` records and after the last; `body` empties the table, and
+    /// returns false to stop reading.
+    private static func streamBatches(
+        file path: String, format: InputFormat?, table: String, batchSize: Int, _ body: @escaping (Database) throws -> Bool
+    ) throws {
+        let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
+        defer { store.close() }
+        var options = InsertOptions(table: table)
+        options.format = format ?? InputFormat.guessed(from: path)
+        options.inferFromEveryRecord = true
+        _ = try store.insert(
+            from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body))
     }
 }

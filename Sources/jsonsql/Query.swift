@@ -142,13 +142,20 @@ struct Query: StoreCommand {
     /// Memory mode streams a query over one data file when each printed row comes from one
     /// record (`Store.canStream`); anything else loads the file first (`DatabaseOptions.open`).
     func run() throws {
-        if sql == nil && !count && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database) {
+        if sql == nil && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database) {
             let stem = Store.tableName(forFile: db.database)
             if table.map({ SQLName.same($0, stem) }) ?? true {
                 let spec = try makeSpec(table: stem, inMemory: true)
+                let format: InputFormat? = files.csv ? .csv : files.tsv ? .tsv : nil
+                if count {
+                    let out = OutputBuffer(fd: STDOUT_FILENO)
+                    out.append("\(try Store.streamCount(file: db.database, format: format, spec: spec))\n")
+                    try out.flush()
+                    return
+                }
                 if Store.canStream(spec, format: output.resolved) {
                     try Store.streamQuery(
-                        file: db.database, format: files.csv ? .csv : files.tsv ? .tsv : nil, spec: spec,
+                        file: db.database, format: format, spec: spec,
                         output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
                     return
                 }

@@ -32,6 +32,7 @@ struct StreamingQueryTests {
             let expected = try store.run(spec, format: .json, to: loaded)
             #expect(streamed.text == loaded.text)
             #expect(printed == expected && printed == min(limit ?? .max, 77))
+            #expect(try Store.streamCount(file: path, spec: spec, batchSize: batchSize) == store.count(spec))
         }
     }
 
