@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+
+/// A JSON value of the describe test data, with the statistics computed from it directly.
+private indirect enum DV {
+    case s(String), i(Int), r(Double), b(Bool), null, o([(String, DV)]), a([DV])
+
+    var json: String {
+        switch self {
+        case .s(let v): "\"" + v.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .i(let v): String(v)
+        case .r(let v): String(v)
+        case .b(let v): v ? "true" : "false"
+        case .null: "null"
+        case .o(let fields): "{" + fields.map { DV.s($0.0).json + ":" + $0.1.json }.joined(separator: ",") + "}"
+        case .a(let items): "[" + items.map(\.json).joined(separator: ",") + "]"
+        }
+    }
+
+    var typeName: String {
+        switch self {
+        case .s: "string"
+        case .i: "integer"
+        case .r: "real"
+        case .b: "boolean"
+        case .null: "null"
+        case .o: "object"
+        case .a: "array"
+        }
+    }
+}
+
+/// What describe should print for one path, computed from the generated values.
+private struct Expected {
+    var rows = Set<Int>()
+    var types: [String: Int] = [:]
+    var distinct = Set<String>()
+    var numbers: [Double] = []
+    var strings: [String] = []
+    var example: DV?
+
+    mutating func add(_ v: DV, row: Int) {
+        rows.insert(row)
+        types[v.typeName, default: 0] += 1
+        switch v {
+        case .null: return
+        case .i(let n): numbers.append(Double(n))
+        case .r(let n): numbers.append(n)
+        case .s(let text): strings.append(text)
+        default: break
+        }
+        // A top-level real column keeps a double; its JSON text is that double's.
+        distinct.insert(v.typeName + v.json)
+        switch v {
+        case .o, .a: break
+        default: if example == nil { example = v }
+        }
+    }
+}
+
+private func displayKey(_ key: String) -> String {
+    key.contains(" ") || key.contains(".") ? "\"" + key + "\"" : key
+}
+
+private func collect(_ v: DV, path: String, row: Int, into stats: inout [String: Expected]) {
+    stats[path, default: Expected()].add(v, row: row)
+    switch v {
+    case .o(let fields):
+        for (key, value) in fields { collect(value, path: path + "." + displayKey(key), row: row, into: &stats) }
+    case .a(let items):
+        for item in items { collect(item, path: path + "[]", row: row, into: &stats) }
+    default: break
+    }
+}
+
+/// Deterministic data: numbers, strings, dates, booleans, nulls, missing keys, a key with a
+/// space, nested objects, arrays of strings and of objects.
+private func generatedRows(_ count: Int) -> [[(String, DV)]] {
+    var seed: UInt64 = 42
+    func next(_ n: Int) -> Int {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((seed >> 33) % UInt64(n))
+    }
+    let countries = ["DE", "FR", "GB", "US", "JP"]
+    return (0..<count).map { i in
+        var address: [(String, DV)] = [("country", .s(countries[next(5)])), ("city", .s("City \(next(40))"))]
+        if next(3) == 0 { address.append(("zip", next(2) == 0 ? .null : .s(String(10000 + next(90000))))) }
+        if next(4) == 0 { address.append(("first name", .s(["Ann", "Bob"][next(2)]))) }
+        if next(5) == 0 { address.append(("geo", .o([("lat", .r(Double(next(180)) / 4 - 20)), ("lon", .i(next(360) - 180))]))) }
+        let tags = (0..<next(4)).map { _ in DV.s(["pro", "beta", "new", "vip"][next(4)]) }
+        let items = (0..<next(3)).map { _ in DV.o([("sku", .s("S\(next(30))")), ("qty", next(6) == 0 ? .r(0.5) : .i(next(9)))]) }
+        return [
+            ("id", .i(i + 1)),
+            ("name", .s("Player \(next(count / 2))")),
+            ("score", next(7) == 0 ? .null : .i(next(100_000) - 500)),
+            ("rating", .r(Double(next(400)) / 8)),
+            ("active", .b(next(2) == 0)),
+            ("born", .s(String(format: "19%02d-%02d-%02d", 50 + next(50), 1 + next(12), 1 + next(28)))),
+            ("address", .o(address)),
+            ("tags", .a(tags)),
+            ("items", .a(items)),
+            ("note", next(10) == 0 ? .null : .s("note \(next(20))")),
+        ]
+    }
+}
+
+@Suite("describe")
+struct DescribeTests {
+    @Test("every figure describe prints matches the values computed from the data")
+    func figures() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("d.sqlite")
+        try succeed([
+            "create-table", db, "player", "id:integer:pk", "name:text", "score:integer", "rating:real", "active:boolean",
+            "born:date", "address:json", "tags:json", "items:json", "note:text",
+        ])
+        let rows = generatedRows(400)
+        let input = rows.map { DV.o($0).json }.joined(separator: "\n")
+        try succeed(["insert", db, "player"], stdin: input)
+        var expected: [String: Expected] = [:]
+        var order: [String] = []
+        for (n, row) in rows.enumerated() {
+            for (column, value) in row {
+                collect(value, path: column, row: n, into: &expected)
+            }
+        }
+        for (column, _) in rows[0] { order.append(column) }
+
+        let printed = try succeed(["describe", db, "player", "--format", "json"]).rows()
+        let byPath = Dictionary(printed.map { ($0["path"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(Set(byPath.keys) == Set(expected.keys))
+        #expect(printed.count == expected.count)
+        // Columns in table order, each before the paths inside it.
+        #expect(printed.compactMap { $0["path"] as? String }.filter { !$0.contains(".") && !$0.contains("[") } == order)
+        for (path, want) in expected {
+            guard let got = byPath[path] else { continue }
+            #expect((got["count"] as? Int) == want.rows.count, "\(path) count")
+            let types = (got["types"] as? [String: Int]) ?? [:]
+            #expect(types == want.types, "\(path) types")
+            #expect((got["distinct"] as? Int) == want.distinct.count, "\(path) distinct")
+            #expect((got["approximate"] as? Bool) == false, "\(path) approximate")
+            let dates = !want.strings.isEmpty && want.strings.allSatisfy { $0.count == 10 && $0.dropFirst(4).first == "-" }
+            if let low = want.numbers.min(), let high = want.numbers.max() {
+                #expect((got["min"] as? NSNumber)?.doubleValue == low, "\(path) min")
+                #expect((got["max"] as? NSNumber)?.doubleValue == high, "\(path) max")
+            } else if dates {
+                #expect((got["min"] as? String) == want.strings.min(), "\(path) min")
+                #expect((got["max"] as? String) == want.strings.max(), "\(path) max")
+            } else {
+                #expect(got["min"] is NSNull && got["max"] is NSNull, "\(path) min/max")
+            }
+            switch want.example {
+            case .s(let text): #expect((got["example"] as? String) == text, "\(path) example")
+            case .i(let n): #expect((got["example"] as? NSNumber)?.intValue == n, "\(path) example")
+            case .r(let n): #expect((got["example"] as? NSNumber)?.doubleValue == n, "\(path) example")
+            case .b(let b): #expect((got["example"] as? Bool) == b, "\(path) example")
+            default: #expect(got["example"] is NSNull, "\(path) example")
+            }
+        }
+        // A path as printed is one --where takes, and finds the rows describe counted.
+        for (path, want) in expected where !path.contains("[]") {
+            let found = try succeed(["query", db, "--where", "\(path) exists", "--select", "id", "--format", "jsonl"]).stdout
+            let matched = found.split(separator: "\n").count
+            // `exists` is true for a present key, and for a column that is not null.
+            let present = path.contains(".") ? want.rows.count : want.rows.count - (want.types["null"] ?? 0)
+            #expect(matched == present, "\(path)")
+        }
+    }
+
+    @Test("a text column holding only JSON objects is described inside; one mixing in plain text is a string")
+    func textColumns() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("t.sqlite")
+        try CLI.sqlite(
+            db,
+            """
+            CREATE TABLE ext(id INTEGER PRIMARY KEY, meta TEXT, note TEXT);
+            INSERT INTO ext VALUES (1, '{"a":1,"b":{"c":"x"}}', '{"z":1}');
+            INSERT INTO ext VALUES (2, '{"a":2.5,"d":[true,null]}', 'plain');
+            INSERT INTO ext VALUES (3, NULL, '[1');
+            """)
+        let rows = try succeed(["describe", db, "--format", "jsonl"]).stdout
+        #expect(
+            rows == """
+                {"path":"id","count":3,"types":{"integer":3},"distinct":3,"approximate":false,"min":1,"max":3,"example":1}
+                {"path":"meta","count":3,"types":{"null":1,"object":2},"distinct":2,"approximate":false,"min":null,"max":null,"example":null}
+                {"path":"meta.a","count":2,"types":{"integer":1,"real":1},"distinct":2,"approximate":false,"min":1,"max":2.5,"example":1}
+                {"path":"meta.b","count":1,"types":{"object":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":null}
+                {"path":"meta.b.c","count":1,"types":{"string":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":"x"}
+                {"path":"meta.d","count":1,"types":{"array":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":null}
+                {"path":"meta.d[]","count":1,"types":{"boolean":1,"null":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":true}
+                {"path":"note","count":3,"types":{"string":3},"distinct":3,"approximate":false,"min":null,"max":null,"example":"plain"}
+
+                """)
+    }
+
+    @Test("distinct values are exact up to 10000 and an estimate, marked approximate, above")
+    func approximate() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("n.sqlite")
+        try succeed(["create-table", db, "t", "n:integer", "s:json"])
+        let input = (0..<25_000).map { #"{"n":\#($0 % 10_000),"s":{"k":"v\#($0)"}}"# }.joined(separator: "\n")
+        try succeed(["insert", db, "t"], stdin: input)
+        let rows = try succeed(["describe", db, "--format", "json"]).rows()
+        let n = try #require(rows.first { $0["path"] as? String == "n" })
+        #expect(n["distinct"] as? Int == 10_000)
+        #expect(n["approximate"] as? Bool == false)
+        let k = try #require(rows.first { $0["path"] as? String == "s.k" })
+        #expect(k["approximate"] as? Bool == true)
+        let estimate = try #require(k["distinct"] as? Int)
+        #expect(abs(estimate - 25_000) < 25_000 / 30, "\(estimate)")
+    }
+
+    @Test("--sample reads that many rows; every format prints the same rows")
+    func sampleAndFormats() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("s.sqlite")
+        let input = (1...300).map { #"{"id":\#($0),"tags":["a"]}"# }.joined(separator: "\n")
+        try succeed(["insert", db, "t"], stdin: input)
+        let sampled = try succeed(["describe", db, "--sample", "50", "--format", "json"]).rows()
+        #expect(sampled.first?["count"] as? Int == 50)
+        #expect(sampled.first { $0["path"] as? String == "tags[]" }?["count"] as? Int == 50)
+        let all = try succeed(["describe", db, "t", "--sample", "1000", "--format", "json"]).rows()
+        #expect(all.first?["count"] as? Int == 300)
+        let csv = try succeed(["describe", db, "--format", "csv"]).stdout
+        #expect(
+            csv.hasPrefix(
+                "path,count,types,distinct,approximate,min,max,example\r\nid,300,\"{\"\"integer\"\":300}\",300,false,1,300,1\r\n"),
+            "\(csv)")
+        let table = try succeed(["describe", db, "--format", "table"]).stdout.split(separator: "\n")
+        #expect(table.first?.split(separator: " ").map(String.init) == ["path", "count", "types", "distinct", "approximate", "min", "max", "example"])
+        #expect(table.count == 2 + 3)
+        #expect(try fail(["describe", db, "nope"]).contains("no table 'nope'"))
+        #expect(try CLI.run(["describe", db, "--sample", "-1"]).status == 64)
+    }
+}
