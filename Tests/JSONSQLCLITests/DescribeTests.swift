@@ -234,3 +234,31 @@ struct DescribeTests {
         #expect(try CLI.run(["describe", db, "--sample", "-1"]).status == 64)
     }
 }
+
+@Suite("tables --counts")
+struct TableCountTests {
+    @Test("--counts adds each table's rows, counted by SQLite here too; views have none")
+    func counts() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("c.sqlite")
+        try CLI.sqlite(
+            db,
+            """
+            CREATE TABLE "my table"(a);
+            INSERT INTO "my table" VALUES (1), (2), (3);
+            CREATE TABLE empty(b, c);
+            CREATE VIEW v AS SELECT a FROM "my table";
+            """)
+        #expect(
+            try succeed(["tables", db, "--counts", "--format", "jsonl"]).stdout == """
+                {"name":"my table","columns":1,"type":"table","rows":3}
+                {"name":"empty","columns":2,"type":"table","rows":0}
+                {"name":"v","columns":1,"type":"view","rows":null}
+
+                """)
+        #expect(!(try succeed(["tables", db, "--format", "jsonl"]).stdout.contains("rows")))
+        let empty = dir.path("e.sqlite")
+        try CLI.sqlite(empty, "CREATE VIEW w AS SELECT 1 AS x;")
+        #expect(try succeed(["tables", empty, "--counts", "--format", "jsonl"]).stdout == #"{"name":"w","columns":1,"type":"view","rows":null}"# + "\n")
+    }
+}
