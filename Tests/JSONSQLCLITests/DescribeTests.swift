@@ -262,3 +262,51 @@ struct TableCountTests {
         #expect(try succeed(["tables", empty, "--counts", "--format", "jsonl"]).stdout == #"{"name":"w","columns":1,"type":"view","rows":null}"# + "\n")
     }
 }
+
+@Suite("did you mean")
+struct DidYouMeanTests {
+    static func database(_ dir: TemporaryDirectory) throws -> String {
+        let db = dir.path("m.sqlite")
+        try succeed(["create-table", db, "orders", "id:integer:pk", "customer:json", "total:real"])
+        try succeed(
+            ["insert", db, "orders"],
+            stdin: """
+                {"id":1,"customer":{"country":"DE","city":"Berlin","vip":true},"total":10.5}
+                {"id":2,"customer":{"country":"FR","county":"Loire"},"total":3}
+                """)
+        return db
+    }
+
+    @Test("a --where, --select or --order-by path no row has exits 0 and names the nearest paths on stderr")
+    func missingPath() throws {
+        let dir = try TemporaryDirectory()
+        let db = try Self.database(dir)
+        let filtered = try succeed(["query", db, "--where", "customer.contry=DE", "--format", "jsonl"])
+        #expect(filtered.stdout == "")
+        #expect(filtered.stderr == "note: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n")
+        let selected = try succeed(["query", db, "--select", "id,customer.cty", "--order-by", "customer.vipp:desc", "--format", "jsonl"])
+        #expect(selected.stdout == #"{"id":1,"customer.cty":null}"# + "\n" + #"{"id":2,"customer.cty":null}"# + "\n")
+        #expect(
+            selected.stderr == """
+                note: no row has the path customer.cty; did you mean 'customer.city'?
+                note: no row has the path customer.vipp; did you mean 'customer.vip'?
+
+                """)
+        // Nothing near: the note alone. A path some row has: no note, even when nothing matches.
+        #expect(try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr == "note: no row has the path customer.xyzzy\n")
+        #expect(try succeed(["query", db, "--where", "customer.county=DE", "--where", "not customer.vip exists"]).stderr == "")
+    }
+
+    @Test("an unknown column or table is an error that lists the nearest names")
+    func unknownColumn() throws {
+        let dir = try TemporaryDirectory()
+        let db = try Self.database(dir)
+        let column = try fail(["query", db, "--where", "custmer.country=DE"])
+        #expect(column == "Error: no column 'custmer' in table 'orders'; did you mean 'customer'? (columns: id, customer, total)\n")
+        #expect(try fail(["query", db, "--select", "totl"]).contains("did you mean 'total'?"))
+        #expect(try fail(["query", db, "--order-by", "ID2"]).contains("did you mean 'id'?"))
+        #expect(try fail(["query", db, "order"]) == "Error: no table 'order' in \(db); did you mean 'orders'? tables: orders\n")
+        try succeed(["create-table", db, "ab", "x:text", "y:text", "xy:text"])
+        #expect(try fail(["query", db, "ab", "--select", "xx"]).contains("did you mean 'x' or 'xy'? (columns"))
+    }
+}
