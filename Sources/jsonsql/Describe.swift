@@ -16,6 +16,7 @@ struct Describe: TableCommand {
             Examples:
               jsonsql describe db.sqlite player
               jsonsql describe db.sqlite player --sample 10000 --format jsonl
+              jsonsql describe db.sqlite player --swift > Player.swift
             """)
 
     @OptionGroup var db: DatabaseOptions
@@ -28,11 +29,20 @@ struct Describe: TableCommand {
         transform: rowCount("--sample"))
     var sample: Int?
 
+    @Flag(help: "Print Swift types for a GRDB app instead: a record struct, nested Codable structs, Columns.")
+    var swift = false
+
     @OptionGroup var output: FormatOptions
 
     var access: Store.Access { .read }
 
     func run(_ store: Store, table: String) throws {
+        if swift {
+            let out = OutputBuffer(fd: STDOUT_FILENO)
+            out.append(try store.swiftTypes(table: table, sample: sample))
+            try out.flush()
+            return
+        }
         try store.describe(table: table, sample: sample, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
 }

@@ -310,3 +310,81 @@ struct DidYouMeanTests {
         #expect(try fail(["query", db, "ab", "--select", "xx"]).contains("did you mean 'x' or 'xy'? (columns"))
     }
 }
+
+@Suite("describe --swift")
+struct SwiftTypesTests {
+    @Test("the generated types compile against GRDB and decode every row of the table")
+    func compileAndDecode() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("swift.sqlite")
+        try succeed([
+            "create-table", db, "players", "id:integer:pk", "name:text", "score:integer", "rating:real", "active:boolean",
+            "born:date", "address:json", "tags:json", "items:json", "note:text", "uid:uuid", "meta:json",
+        ])
+        let metas = [#"{"v":1,"default":true}"#, #"{"v":"x","Content-Type":"a"}"#, #"{"v":null}"#]
+        let input = generatedRows(120).enumerated().map { n, row in
+            let uid = n % 4 == 0 ? "null" : "\"\(UUID().uuidString)\""
+            return String(DV.o(row).json.dropLast()) + ",\"uid\":\(uid),\"meta\":\(metas[n % 3])}"
+        }.joined(separator: "\n")
+        try succeed(["insert", db, "players"], stdin: input)
+        let code = try succeed(["describe", db, "players", "--swift"]).stdout
+        #expect(code.contains("struct Player: Codable, FetchableRecord, PersistableRecord {"))
+        #expect(code.contains("    var score: Int64?\n"))
+        #expect(code.contains("    var born: Date\n"))
+        #expect(code.contains("    var uid: UUID?\n"))
+        #expect(code.contains("    var tags: [String]\n"))
+        #expect(code.contains("    var items: [Item]\n"))
+        #expect(code.contains("        var qty: Double\n"))
+        #expect(code.contains("        var zip: String?\n"))
+        #expect(code.contains("        var firstName: String?\n"))
+        #expect(code.contains("            case firstName = \"first name\"\n"))
+        #expect(code.contains("        var v: JSONValue?\n"))
+        #expect(code.contains("        var `default`: Bool?\n"))
+        #expect(code.contains("        var contentType: String?\n"))
+        #expect(code.contains("        static let score = Column(\"score\")\n"))
+
+        let main = """
+            let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+            let records = try queue.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
+            for r in records {
+                print(r.id, r.address.country, r.address.firstName ?? "-", r.tags.count, r.items.map(\\.sku).joined(separator: "+"), r.score.map(String.init) ?? "-", r.born.timeIntervalSince1970)
+            }
+            """
+        try (code + "\n" + main + "\n").write(toFile: dir.path("main.swift"), atomically: true, encoding: .utf8)
+        let build = URL(fileURLWithPath: CLI.binary).deletingLastPathComponent()
+        let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("GRDB.build").path)
+            .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("GRDB.build/\($0)").path }
+        #expect(!objects.isEmpty)
+        let compile = try CLI.run(
+            [
+                "swiftc", dir.path("main.swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
+                build.deletingLastPathComponent().appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite").path,
+                "-lsqlite3", "-o", dir.path("decode"),
+            ] + objects, executable: "/usr/bin/env")
+        #expect(compile.status == 0, "\(compile.stderr)\n\(code)")
+        let decoded = try CLI.run([db], executable: dir.path("decode"))
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        // The same figures, read by jsonsql.
+        let rows = try succeed([
+            "query", db, "--select", "id,address.country,address.\"first name\",tags,items,score,born", "--order-by", "id",
+            "--format", "json",
+        ]).rows()
+        let expected = rows.map { row in
+            let born = (row["born"] as? String).flatMap { text -> TimeInterval? in
+                let f = DateFormatter()
+                f.locale = Locale(identifier: "en_US_POSIX")
+                f.timeZone = TimeZone(identifier: "UTC")
+                f.dateFormat = "yyyy-MM-dd"
+                return f.date(from: text)?.timeIntervalSince1970
+            }
+            let skus = ((row["items"] as? [[String: Any]]) ?? []).compactMap { $0["sku"] as? String }.joined(separator: "+")
+            return [
+                "\(row["id"] as? Int ?? -1)", row["address.country"] as? String ?? "?", row["address.\"first name\""] as? String ?? "-",
+                "\((row["tags"] as? [Any])?.count ?? -1)", skus, (row["score"] as? Int).map(String.init) ?? "-",
+                born.map { "\($0)" } ?? "?",
+            ].joined(separator: " ")
+        }
+        #expect(rows.count == 120)
+        #expect(decoded.stdout.split(separator: "\n").map(String.init) == expected)
+    }
+}

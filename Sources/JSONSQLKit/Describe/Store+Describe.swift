@@ -18,6 +18,11 @@ extension Store {
 
     /// The paths of `columns` found in the rows, parents first, in column order.
     static func pathStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database) throws -> [PathStats] {
+        try columnStats(info, columns: columns, sample: sample, db: db).flatMap { $0.all() }
+    }
+
+    /// One `PathStats` per column, with the paths inside it below.
+    static func columnStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database) throws -> [PathStats] {
         let t = SQLQuote.identifier(info.name)
         let list = columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
         var sql = "SELECT \(list) FROM \(t)"
@@ -60,7 +65,7 @@ extension Store {
                 s.maxDate = nil
             }
         }
-        return roots.flatMap { $0.all() }
+        return roots
     }
 
     /// Records one column value of the current row.
