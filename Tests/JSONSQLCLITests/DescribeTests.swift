@@ -388,3 +388,22 @@ struct SwiftTypesTests {
         #expect(decoded.stdout.split(separator: "\n").map(String.init) == expected)
     }
 }
+
+@Suite("Examples/explore.sh")
+struct ExploreExampleTests {
+    @Test("the explore example loads, describes, queries and prints Swift types")
+    func example() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("explore.sqlite")
+        let run = try CLI.shell("\(CLI.packageRoot.path)/Examples/explore.sh \(db)")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "inserted 40 rows into player\nnote: no row has the path address.contry; did you mean 'address.country'?\n")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("player        7  table    40"))
+        #expect(lines.contains { $0.hasPrefix("address.country     40  {\"string\":40}          5  false") }, "\(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix("tags[]              29  {\"string\":56}          6  false") })
+        #expect(lines.contains("p012  Ford Dent         München"))
+        #expect(lines.contains("struct Player: Codable, FetchableRecord, PersistableRecord {"))
+        #expect(lines.contains("    var address: Address"))
+    }
+}
