@@ -211,6 +211,25 @@ struct DescribeTests {
         #expect(abs(estimate - 25_000) < 25_000 / 30, "\(estimate)")
     }
 
+    @Test("an object with more than 1000 different keys lists 1000 and counts the rest under path.*")
+    func manyKeys() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("k.sqlite")
+        try succeed(["create-table", db, "t", "m:json"])
+        try succeed(["insert", db, "t"], stdin: (0..<1500).map { #"{"m":{"k\#($0)":\#($0),"a":1}}"# }.joined(separator: "\n"))
+        let rows = try succeed(["describe", db, "--format", "json"]).rows()
+        #expect(rows.count == 1 + 1000 + 1)
+        #expect(rows[1]["path"] as? String == "m.k0")
+        #expect(rows[2]["path"] as? String == "m.a")
+        #expect(rows[2]["count"] as? Int == 1500)
+        let rest = try #require(rows.last)
+        #expect(rest["path"] as? String == "m.*")
+        #expect(rest["count"] as? Int == 501)
+        #expect((rest["types"] as? [String: Int]) == ["integer": 501])
+        #expect(rest["min"] as? Int == 999)
+        #expect(rest["max"] as? Int == 1499)
+    }
+
     @Test("--sample reads that many rows; every format prints the same rows")
     func sampleAndFormats() throws {
         let dir = try TemporaryDirectory()

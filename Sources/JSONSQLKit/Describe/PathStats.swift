@@ -51,26 +51,45 @@ final class PathStats {
         }
     }
 
+    /// Keys listed one by one at a path; an object with more (a map keyed by ids) has the rest
+    /// counted together under `path.*`, so memory and time stay bounded.
+    static let maxKeys = 1000
+    private var index: [[UInt8]: Int] = [:]
+    private var otherKeys: PathStats?
+
     /// The stats of the key whose raw (still escaped) bytes are given; keys mostly come in the
     /// same order, so the one after the last found is tried first.
     func child(_ key: UnsafeBufferPointer<UInt8>, escaped: Bool) -> PathStats {
         let count = keys.count
-        if count > 0 {
-            for step in 0..<count {
-                let i = (hint + step) % count
-                if keys[i].raw.elementsEqual(key) {
-                    hint = i + 1
-                    return keys[i].stats
-                }
-            }
+        if count > 0 && keys[hint % count].raw.elementsEqual(key) {
+            let i = hint % count
+            hint = i + 1
+            return keys[i].stats
         }
-        var name = Array(key)
+        let raw = Array(key)
+        if count <= 16 {
+            if let i = keys.firstIndex(where: { $0.raw == raw }) {
+                hint = i + 1
+                return keys[i].stats
+            }
+        } else if let i = index[raw] {
+            hint = i + 1
+            return keys[i].stats
+        }
+        if count >= Self.maxKeys {
+            if let otherKeys { return otherKeys }
+            let stats = PathStats(path: path + ".*")
+            otherKeys = stats
+            return stats
+        }
+        var name = raw
         if escaped, let base = key.baseAddress {
             var decoded: [UInt8] = []
             if (try? JSONText.decodeString(base, 0, key.count, into: &decoded)) != nil { name = decoded }
         }
         let stats = PathStats(path: path + "." + JSONPath.displayName(String(decoding: name, as: UTF8.self)))
-        keys.append((Array(key), stats))
+        keys.append((raw, stats))
+        index[raw] = count
         hint = keys.count
         return stats
     }
@@ -84,7 +103,9 @@ final class PathStats {
 
     func dropNested() {
         keys = []
+        index = [:]
         elements = nil
+        otherKeys = nil
     }
 
     @inline(__always) func number(_ value: Double, text: () -> String) {
@@ -122,6 +143,7 @@ final class PathStats {
         var out = [self]
         if let elements { out += elements.all() }
         for key in keys { out += key.stats.all() }
+        if let otherKeys { out += otherKeys.all() }
         return out
     }
 }

@@ -35,7 +35,7 @@ extension Store {
                 let column = JSONPath(column: resolved.column.name).description
                 let inside = { (text: String) in String(text.dropFirst(column.count + 1)) }
                 let known = try Self.pathStats(info, columns: [resolved.column], sample: nil, db: db).map(\.path)
-                    .filter { $0.count > column.count && !$0.hasSuffix("[]") }.map(inside)
+                    .filter { $0.count > column.count && !$0.hasSuffix("[]") && !$0.hasSuffix(".*") }.map(inside)
                 let near = NearestNames.nearest(to: inside(path.description), in: known).map { column + "." + $0 }
                 notes.append(
                     "note: no row has the path \(path)"
