@@ -3,7 +3,13 @@ import Testing
 
 /// A JSON value of the describe test data, with the statistics computed from it directly.
 private indirect enum DV {
-    case s(String), i(Int), r(Double), b(Bool), null, o([(String, DV)]), a([DV])
+    case s(String)
+    case i(Int)
+    case r(Double)
+    case b(Bool)
+    case null
+    case o([(String, DV)])
+    case a([DV])
 
     var json: String {
         switch self {
@@ -247,7 +253,10 @@ struct DescribeTests {
                 "path,count,types,distinct,approximate,min,max,example\r\nid,300,\"{\"\"integer\"\":300}\",300,false,1,300,1\r\n"),
             "\(csv)")
         let table = try succeed(["describe", db, "--format", "table"]).stdout.split(separator: "\n")
-        #expect(table.first?.split(separator: " ").map(String.init) == ["path", "count", "types", "distinct", "approximate", "min", "max", "example"])
+        #expect(
+            table.first?.split(separator: " ").map(String.init) == [
+                "path", "count", "types", "distinct", "approximate", "min", "max", "example",
+            ])
         #expect(table.count == 2 + 3)
         #expect(try fail(["describe", db, "nope"]).contains("no table 'nope'"))
         #expect(try CLI.run(["describe", db, "--sample", "-1"]).status == 64)
@@ -278,7 +287,9 @@ struct TableCountTests {
         #expect(!(try succeed(["tables", db, "--format", "jsonl"]).stdout.contains("rows")))
         let empty = dir.path("e.sqlite")
         try CLI.sqlite(empty, "CREATE VIEW w AS SELECT 1 AS x;")
-        #expect(try succeed(["tables", empty, "--counts", "--format", "jsonl"]).stdout == #"{"name":"w","columns":1,"type":"view","rows":null}"# + "\n")
+        #expect(
+            try succeed(["tables", empty, "--counts", "--format", "jsonl"]).stdout
+                == #"{"name":"w","columns":1,"type":"view","rows":null}"# + "\n")
     }
 }
 
@@ -302,8 +313,12 @@ struct DidYouMeanTests {
         let db = try Self.database(dir)
         let filtered = try succeed(["query", db, "--where", "customer.contry=DE", "--format", "jsonl"])
         #expect(filtered.stdout == "")
-        #expect(filtered.stderr == "note: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n")
-        let selected = try succeed(["query", db, "--select", "id,customer.cty", "--order-by", "customer.vipp:desc", "--format", "jsonl"])
+        #expect(
+            filtered.stderr
+                == "note: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n")
+        let selected = try succeed([
+            "query", db, "--select", "id,customer.cty", "--order-by", "customer.vipp:desc", "--format", "jsonl",
+        ])
         #expect(selected.stdout == #"{"id":1,"customer.cty":null}"# + "\n" + #"{"id":2,"customer.cty":null}"# + "\n")
         #expect(
             selected.stderr == """
@@ -312,7 +327,8 @@ struct DidYouMeanTests {
 
                 """)
         // Nothing near: the note alone. A path some row has: no note, even when nothing matches.
-        #expect(try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr == "note: no row has the path customer.xyzzy\n")
+        #expect(
+            try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr == "note: no row has the path customer.xyzzy\n")
         #expect(try succeed(["query", db, "--where", "customer.county=DE", "--where", "not customer.vip exists"]).stderr == "")
     }
 
@@ -321,7 +337,8 @@ struct DidYouMeanTests {
         let dir = try TemporaryDirectory()
         let db = try Self.database(dir)
         let column = try fail(["query", db, "--where", "custmer.country=DE"])
-        #expect(column == "Error: no column 'custmer' in table 'orders'; did you mean 'customer'? (columns: id, customer, total)\n")
+        #expect(
+            column == "Error: no column 'custmer' in table 'orders'; did you mean 'customer'? (columns: id, customer, total)\n")
         #expect(try fail(["query", db, "--select", "totl"]).contains("did you mean 'total'?"))
         #expect(try fail(["query", db, "--order-by", "ID2"]).contains("did you mean 'id'?"))
         #expect(try fail(["query", db, "order"]) == "Error: no table 'order' in \(db); did you mean 'orders'? tables: orders\n")
@@ -398,7 +415,8 @@ struct SwiftTypesTests {
             }
             let skus = ((row["items"] as? [[String: Any]]) ?? []).compactMap { $0["sku"] as? String }.joined(separator: "+")
             return [
-                "\(row["id"] as? Int ?? -1)", row["address.country"] as? String ?? "?", row["address.\"first name\""] as? String ?? "-",
+                "\(row["id"] as? Int ?? -1)", row["address.country"] as? String ?? "?",
+                row["address.\"first name\""] as? String ?? "-",
                 "\((row["tags"] as? [Any])?.count ?? -1)", skus, (row["score"] as? Int).map(String.init) ?? "-",
                 born.map { "\($0)" } ?? "?",
             ].joined(separator: " ")
@@ -416,7 +434,9 @@ struct ExploreExampleTests {
         let db = dir.path("explore.sqlite")
         let run = try CLI.shell("\(CLI.packageRoot.path)/Examples/explore.sh \(db)")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr == "inserted 40 rows into player\nnote: no row has the path address.contry; did you mean 'address.country'?\n")
+        #expect(
+            run.stderr
+                == "inserted 40 rows into player\nnote: no row has the path address.contry; did you mean 'address.country'?\n")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.contains("player        7  table    40"))
         #expect(lines.contains { $0.hasPrefix("address.country     40  {\"string\":40}          5  false") }, "\(run.stdout)")

@@ -108,7 +108,9 @@ extension Store {
             guard let pointer = sqlite3_column_text(handle, i) else { return }
             let count = Int(sqlite3_column_bytes(handle, i))
             let bytes = UnsafeBufferPointer(start: pointer, count: count)
-            if mayHoldJSON(type), looksLikeJSON(bytes, anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes))) {
+            if mayHoldJSON(type),
+                looksLikeJSON(bytes, anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes)))
+            {
                 var walker = JSONWalker(p: pointer, n: count, row: row)
                 if (try? walker.walkAll(s)) != nil { return }
             }

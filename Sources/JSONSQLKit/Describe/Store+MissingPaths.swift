@@ -28,8 +28,9 @@ extension Store {
             for path in paths where seen.insert(path.description).inserted {
                 let resolved = try ResolvedPath(path, in: info)
                 let t = SQLQuote.identifier(info.name)
-                let exists = try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(resolved.typeSQL) IS NOT NULL)") ?? false
+                let exists =
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(resolved.typeSQL) IS NOT NULL)") ?? false
                 if exists { continue }
                 // Compared inside the column, so the column's name does not make every path near.
                 let column = JSONPath(column: resolved.column.name).description

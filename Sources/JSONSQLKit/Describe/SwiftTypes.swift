@@ -58,7 +58,9 @@ struct SwiftTypes {
         var lines = properties
         if names.contains(where: { $0.property != $0.key && $0.property != "`\($0.key)`" }) {
             lines += ["", "\(indent)enum CodingKeys: String, CodingKey {"]
-            lines += names.map { "\(indent)    case \($0.property)" + ($0.property == $0.key ? "" : " = \(Self.literal($0.key))") }
+            lines += names.map {
+                "\(indent)    case \($0.property)" + ($0.property == $0.key ? "" : " = \(Self.literal($0.key))")
+            }
             lines.append("\(indent)}")
         }
         if columnsEnum {
