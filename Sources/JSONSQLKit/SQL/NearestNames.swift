@@ -2,14 +2,17 @@
 /// commands, columns, tables and JSON paths alike.
 public enum NearestNames {
     /// Up to `limit` names of `candidates` within a few edits of `name` (at most one edit in
-    /// three letters, and at least one or two), nearest first; ASCII case is ignored.
+    /// three letters, at least one or two, and never all of them), nearest first; ASCII case is ignored.
     public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
         let folded = SQLName.fold(name)
         let allowed = max(name.count <= 3 ? 1 : 2, name.count / 3)
         var scored: [(name: String, distance: Int, order: Int)] = []
         for (order, candidate) in candidates.enumerated() {
             let distance = editDistance(folded, SQLName.fold(candidate))
-            if distance <= allowed && !scored.contains(where: { $0.name == candidate }) {
+            // Replacing every letter (`c` for `a`) is no likeness.
+            if distance <= allowed && distance < max(name.count, candidate.count)
+                && !scored.contains(where: { $0.name == candidate })
+            {
                 scored.append((candidate, distance, order))
             }
         }
