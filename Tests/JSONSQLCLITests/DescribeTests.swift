@@ -200,6 +200,31 @@ struct DescribeTests {
                 """)
     }
 
+    @Test("text that is not JSON in a json column is a string and leaves no paths; views and --sample")
+    func foreignValues() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("f.sqlite")
+        try CLI.sqlite(
+            db,
+            #"""
+            CREATE TABLE w(j JSON);
+            INSERT INTO w VALUES ('{"d":01}'), ('[-]'), ('{"e":"a\qb"}'), ('{"n":1e400,"m":-0,"s":"x\u0041"}');
+            CREATE VIEW v AS SELECT j FROM w;
+            """#)
+        let rows = try succeed(["describe", db, "w", "--format", "jsonl"]).stdout
+        #expect(
+            rows == #"""
+                {"path":"j","count":4,"types":{"string":3,"object":1},"distinct":4,"approximate":false,"min":null,"max":null,"example":"{\"d\":01}"}
+                {"path":"j.n","count":1,"types":{"real":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":1e400}
+                {"path":"j.m","count":1,"types":{"integer":1},"distinct":1,"approximate":false,"min":-0,"max":-0,"example":-0}
+                {"path":"j.s","count":1,"types":{"string":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":"xA"}
+
+                """#)
+        // A view has no rowid to sample by: its first rows.
+        let view = try succeed(["describe", db, "v", "--sample", "3", "--format", "json"]).rows()
+        #expect(view.first?["count"] as? Int == 3)
+    }
+
     @Test("distinct values are exact up to 10000 and an estimate, marked approximate, above")
     func approximate() throws {
         let dir = try TemporaryDirectory()

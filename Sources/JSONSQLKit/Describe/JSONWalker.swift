@@ -76,11 +76,11 @@ struct JSONWalker {
             s.distinct.insert(valueHash(span(start, pos), seed: 6))
         case UInt8(ascii: "\""):
             pos += 1
-            let (a, b, _) = try string()
+            let (a, b, escaped) = try string()
             s.types[ValueType.string.rawValue] += 1
             s.distinct.insert(valueHash(span(a, b), seed: 0))
             s.string(span(a, b))
-            if s.example == nil { s.example = String(decoding: span(start, pos), as: UTF8.self) }
+            if s.example == nil { s.example = Self.example(span(a, b), escaped: escaped) }
         case UInt8(ascii: "t"):
             try literal("true")
             s.types[ValueType.boolean.rawValue] += 1
@@ -97,6 +97,19 @@ struct JSONWalker {
         default:
             try number(s)
         }
+    }
+
+    /// A string's JSON text for `example`: decoded and written again, so that text which is not
+    /// valid JSON (in a column that only looked like JSON) cannot reach the output.
+    static func example(_ content: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
+        var bytes = Array(content)
+        if escaped, let base = content.baseAddress {
+            var decoded: [UInt8] = []
+            if (try? JSONText.decodeString(base, 0, content.count, into: &decoded)) != nil { bytes = decoded }
+        }
+        let out = OutputBuffer()
+        JSONEncoding.appendString(String(decoding: bytes, as: UTF8.self), to: out)
+        return out.text
     }
 
     /// After the opening quote: the content's span and whether it holds escapes.
@@ -152,6 +165,9 @@ struct JSONWalker {
         let digits = pos - start - (negative ? 1 : 0)
         guard digits > 0 else { throw Invalid() }
         let text = span(start, pos)
+        // Only a JSON number reaches the output (text in a column may be anything).
+        guard isReal || overflow || digits == 1 || p[start + (negative ? 1 : 0)] != UInt8(ascii: "0") else { throw Invalid() }
+        if isReal && !JSONEncoding.isNumber(text) { throw Invalid() }
         let value: Double
         if !isReal && !overflow {
             // Accumulated negatively, so Int64.min fits.
@@ -163,7 +179,8 @@ struct JSONWalker {
         }
         s.types[(isReal ? ValueType.real : ValueType.integer).rawValue] += 1
         s.distinct.insert(valueHash(text, seed: isReal ? 2 : 1))
-        s.number(value) { String(decoding: text, as: UTF8.self) }
+        // Out of a double's range (1e400): no min or max to compare it with.
+        if value.isFinite { s.number(value) { String(decoding: text, as: UTF8.self) } }
         if s.example == nil { s.example = String(decoding: text, as: UTF8.self) }
     }
 }

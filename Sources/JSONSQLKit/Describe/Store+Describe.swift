@@ -28,7 +28,10 @@ extension Store {
         var sql = "SELECT \(list) FROM \(t)"
         if let sample {
             // Rows picked at random by rowid; a table without rowid gives its first rows.
-            let hasRowid = (try? db.makeStatement(sql: "SELECT rowid FROM \(t) LIMIT 0")) != nil
+            let isTable =
+                try Bool.fetchOne(
+                    db, sql: "SELECT type = 'table' FROM sqlite_schema WHERE name = ?", arguments: [info.name]) ?? false
+            let hasRowid = isTable && (try? db.makeStatement(sql: "SELECT rowid FROM \(t) LIMIT 0")) != nil
             sql +=
                 hasRowid
                 ? " WHERE rowid IN (SELECT rowid FROM \(t) ORDER BY random() LIMIT \(sample))" : " LIMIT \(sample)"
@@ -111,8 +114,9 @@ extension Store {
             if mayHoldJSON(type),
                 looksLikeJSON(bytes, anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes)))
             {
+                // Checked whole first, so text that is not JSON leaves no partial paths behind.
                 var walker = JSONWalker(p: pointer, n: count, row: row)
-                if (try? walker.walkAll(s)) != nil { return }
+                if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil { return }
             }
             s.types[ValueType.string.rawValue] += 1
             s.distinct.insert(valueHash(bytes, seed: 0))
@@ -158,7 +162,7 @@ extension Store {
                 first = false
             }
             out.append("},\"distinct\":\(s.distinct.count),\"approximate\":\(s.distinct.isApproximate)")
-            if s.minNumber <= s.maxNumber {
+            if s.minNumber <= s.maxNumber && !s.minNumberText.isEmpty && !s.maxNumberText.isEmpty {
                 out.append(",\"min\":\(s.minNumberText),\"max\":\(s.maxNumberText)")
             } else if s.allStringsDates, let minDate = s.minDate, let maxDate = s.maxDate {
                 out.append(",\"min\":" + jsonString(String(decoding: minDate, as: UTF8.self)))
