@@ -357,6 +357,23 @@ struct DidYouMeanTests {
         #expect(try succeed(["query", db, "--where", "customer.county=DE", "--where", "not customer.vip exists"]).stderr == "")
     }
 
+    @Test("update and delete that change nothing name the nearest paths; after a change, no note")
+    func editPaths() throws {
+        let dir = try TemporaryDirectory()
+        let db = try Self.database(dir)
+        let deleted = try succeed(["delete", db, "--where", "customer.contry=DE"])
+        #expect(
+            deleted.stderr
+                == "deleted 0 rows from orders\nnote: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n"
+        )
+        let updated = try succeed(["update", db, "--where", "customer.vipp=true", "--set", "total=1"])
+        #expect(
+            updated.stderr == "updated 0 rows in orders\nnote: no row has the path customer.vipp; did you mean 'customer.vip'?\n")
+        // The only row with customer.vip goes; no note, although no row has the path now.
+        #expect(try succeed(["delete", db, "--where", "customer.vip exists"]).stderr == "deleted 1 row from orders\n")
+        #expect(try succeed(["query", db, "--format", "jsonl", "--select", "id"]).stdout == #"{"id":2}"# + "\n")
+    }
+
     @Test("an unknown column or table is an error that lists the nearest names")
     func unknownColumn() throws {
         let dir = try TemporaryDirectory()
