@@ -6,21 +6,33 @@ struct DistinctCounter {
     static let cap = 10_000
     private static let bits = 14
 
-    private var exact: Set<UInt64> = []
+    /// The hashes seen, in open addressing (0 marks a free slot; a hash of 0 is taken as 1).
+    private var slots = [UInt64](repeating: 0, count: 16)
+    private var exactCount = 0
     private var registers: [UInt8] = []
 
     var isApproximate: Bool { !registers.isEmpty }
 
     mutating func insert(_ hash: UInt64) {
-        if registers.isEmpty {
-            exact.insert(hash)
-            if exact.count > Self.cap {
-                registers = [UInt8](repeating: 0, count: 1 << Self.bits)
-                for h in exact { add(h) }
-                exact = []
-            }
-        } else {
-            add(hash)
+        guard registers.isEmpty else { return add(hash) }
+        let h = hash == 0 ? 1 : hash
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] != 0 {
+            if slots[i] == h { return }
+            i = (i + 1) & mask
+        }
+        slots[i] = h
+        exactCount += 1
+        if exactCount > Self.cap {
+            registers = [UInt8](repeating: 0, count: 1 << Self.bits)
+            for h in slots where h != 0 { add(h) }
+            slots = []
+        } else if exactCount * 2 > slots.count {
+            let old = slots
+            slots = [UInt64](repeating: 0, count: old.count * 2)
+            exactCount = 0
+            for h in old where h != 0 { insert(h) }
         }
     }
 
@@ -32,7 +44,7 @@ struct DistinctCounter {
     }
 
     var count: Int {
-        guard !registers.isEmpty else { return exact.count }
+        guard !registers.isEmpty else { return exactCount }
         let m = Double(registers.count)
         var sum = 0.0
         var zeros = 0
