@@ -30,14 +30,22 @@ extension Store {
         }
     }
 
-    /// Lists tables: name, type and number of columns.
-    public func listTables(format: OutputFormat, to out: OutputBuffer) throws {
+    /// Lists tables: name, type and number of columns; with `counts`, each table's rows (NULL
+    /// for a view, which may be slow or fail to run).
+    public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws {
         try read { db in
+            var rows = ""
+            if counts {
+                let cases = try Self.tableNames(db).map {
+                    "WHEN \(SQLQuote.literal($0)) THEN (SELECT count(*) FROM \(SQLQuote.identifier($0)))"
+                }
+                rows = cases.isEmpty ? ", NULL AS \"rows\"" : ", CASE m.name \(cases.joined(separator: " ")) END AS \"rows\""
+            }
             _ = try Self.stream(
                 SQLQuery(
                     sql: """
                         SELECT m.name AS name, (SELECT count(*) FROM pragma_table_xinfo(m.name)) AS columns,
-                               m.type AS type
+                               m.type AS type\(rows)
                         FROM sqlite_schema m WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                         ORDER BY m.type, m.rowid
                         """), db: db, format: format, to: out)

@@ -270,7 +270,9 @@ public final class Store {
         }
         if try db.viewExists(name) { return name }
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
-        throw JSONSQLError("no table '\(name)' in \(path); \(list)")
+        let near = NearestNames.nearest(to: name, in: tables)
+        let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        throw JSONSQLError("no table '\(name)' in \(path); \(guess)\(list)")
     }
 
     /// Columns and declared types of a table or view.

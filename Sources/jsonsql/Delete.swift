@@ -45,5 +45,6 @@ struct Delete: TableCommand {
         spec.all = all
         let result = try store.delete(spec, dryRun: dryRun)
         report(result, verb: "delete", preposition: "from", dryRun: dryRun)
+        try noteMissingPaths(result, filters: spec.filters, store: store)
     }
 }

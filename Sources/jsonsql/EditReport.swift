@@ -11,3 +11,12 @@ func report(_ result: EditResult, verb: String, preposition: String, dryRun: Boo
         Diagnostics.print("\(verb)d \(rows)")
     }
 }
+
+/// After an edit that changed nothing, the `--where` paths no row has (most often a typo). Only
+/// then: rows an edit changed may no longer hold the path.
+func noteMissingPaths(_ result: EditResult, filters: [Filter], store: Store) throws {
+    guard result.changed == 0, !filters.isEmpty else { return }
+    var spec = QuerySpec(table: result.table)
+    spec.filters = filters
+    for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
+}

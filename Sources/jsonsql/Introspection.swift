@@ -8,12 +8,15 @@ struct Tables: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
+    @Flag(help: "Add each table's number of rows (reads every table).")
+    var counts = false
+
     @OptionGroup var output: FormatOptions
 
     var access: Store.Access { .read }
 
     func run(_ store: Store) throws {
-        try store.listTables(format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try store.listTables(counts: counts, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
 }
 

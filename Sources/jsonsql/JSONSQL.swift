@@ -23,7 +23,7 @@ struct JSONSQL: ParsableCommand {
         version: jsonsqlVersion,
         subcommands: [
             CreateTable.self, Insert.self, Query.self, Update.self, Delete.self, Index.self, Tables.self, Schema.self,
-            Indexes.self, Alter.self, RenameTable.self, DropTable.self, DropIndex.self, Shell.self,
+            Indexes.self, Describe.self, Alter.self, RenameTable.self, DropTable.self, DropIndex.self, Shell.self,
         ]
     )
 
@@ -54,29 +54,10 @@ struct JSONSQL: ParsableCommand {
 }
 
 extension JSONSQL {
-    /// The command `word` is a typo of: at most one edit in three letters away.
+    /// The command `word` is a typo of.
     static func nearestCommand(to word: String, in names: [String]) -> String? {
-        let nearest = names.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }.min { $0.distance < $1.distance }
-        guard let nearest, nearest.distance <= max(1, nearest.name.count / 3) else { return nil }
-        return nearest.name
+        NearestNames.nearest(to: word, in: names, limit: 1).first
     }
-}
-
-/// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in 0...a.count { d[i][0] = i }
-    for j in 0...b.count { d[0][j] = j }
-    for i in 1...a.count {
-        for j in 1...b.count {
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-        }
-    }
-    return d[a.count][b.count]
 }
 
 let jsonsqlVersion = "0.1.0"

@@ -17,7 +17,8 @@ struct FormatOptions: ParsableArguments {
 /// The database argument and how to open it, shared by every command.
 struct DatabaseOptions: ParsableArguments {
     @Argument(
-        help: "The database file; for query also a JSON, CSV or TSV file, or - for standard input, loaded into memory.",
+        help:
+            "The database file; for query and describe also a JSON, CSV or TSV file, or - for standard input, loaded into memory.",
         completion: .file())
     var database: String
 

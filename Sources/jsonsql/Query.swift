@@ -192,6 +192,7 @@ struct Query: StoreCommand {
             try out.flush()
         } else {
             try store.run(spec, format: output.resolved, to: out)
+            for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
         }
     }
 

@@ -83,5 +83,6 @@ struct Update: TableCommand {
         spec.removes = try removes.map(JSONPath.init(parsing:))
         let result = try store.update(spec, dryRun: dryRun)
         report(result, verb: "update", preposition: "in", dryRun: dryRun)
+        try noteMissingPaths(result, filters: spec.filters, store: store)
     }
 }

@@ -73,7 +73,7 @@ struct ShellScriptTests {
             result.stderr == """
                 Error: line 1: The value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more, as in --limit 10
                 Usage: query [<options>] [<table>]
-                Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, update, delete, index, tables, schema, indexes, alter, rename-table, drop-table, drop-index, help), SQL ending in ';', or .help
+                Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, update, delete, index, tables, schema, indexes, describe, alter, rename-table, drop-table, drop-index, help), SQL ending in ';', or .help
 
                 """)
     }

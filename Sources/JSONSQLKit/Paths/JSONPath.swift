@@ -81,7 +81,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
-    private static func displayName(_ name: String) -> String {
+    static func displayName(_ name: String) -> String {
         let plain = !name.isEmpty && !name.unicodeScalars.contains(where: TextCursor.isDelimiter)
         return plain
             ? name : "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""

@@ -97,30 +97,12 @@ public struct TableInfo: Sendable {
         if let column = column(named: name) { return column }
         let names = columns.map(\.name)
         var message = "no column '\(name)' in table '\(self.name)'"
-        if let near = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
-            editDistance(near, name) <= max(2, name.count / 3)
-        {
-            message += "; did you mean '\(near)'?"
-        }
+        let near = NearestNames.nearest(to: name, in: names)
+        if !near.isEmpty { message += "; did you mean \(NearestNames.list(near))?" }
         return try { throw JSONSQLError(message + " (columns: \(names.joined(separator: ", ")))") }()
     }
 
     public var primaryKey: [String] {
         columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(\.name)
     }
-}
-
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.lowercased())
-    let b = Array(b.lowercased())
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }

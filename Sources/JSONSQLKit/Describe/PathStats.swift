@@ -1,0 +1,149 @@
+import Foundation
+
+/// The JSON type of a value, as `describe` names it; `blob` for SQLite blobs, which JSON has not.
+enum ValueType: Int, CaseIterable {
+    case string, integer, real, boolean, null, object, array, blob
+
+    var name: String {
+        switch self {
+        case .string: "string"
+        case .integer: "integer"
+        case .real: "real"
+        case .boolean: "boolean"
+        case .null: "null"
+        case .object: "object"
+        case .array: "array"
+        case .blob: "blob"
+        }
+    }
+}
+
+/// What `describe` learns about one path: a column, a key inside its JSON, or the elements of
+/// an array (`tags[]`).
+final class PathStats {
+    let path: String
+    /// Rows where the path is present (an array's elements: rows with at least one).
+    private(set) var rows = 0
+    private var lastRow = -1
+    /// Values per type; for `[]` paths every element counts.
+    var types = [Int](repeating: 0, count: ValueType.allCases.count)
+    var distinct = DistinctCounter()
+    /// Least and greatest number, and their JSON text.
+    var minNumber = Double.infinity, maxNumber = -Double.infinity
+    var minNumberText = "", maxNumberText = ""
+    /// Least and greatest string while every string is a date (`YYYY-MM-DD...`).
+    var minDate: [UInt8]?, maxDate: [UInt8]?
+    var allStringsDates = true
+    /// The first non-null scalar, as JSON text.
+    var example: String?
+    /// Keys of objects at this path, in the order first seen.
+    private(set) var keys: [(raw: [UInt8], stats: PathStats)] = []
+    private var hint = 0
+    /// The elements of arrays at this path.
+    private(set) var elements: PathStats?
+
+    init(path: String) { self.path = path }
+
+    @inline(__always) func present(row: Int) {
+        if lastRow != row {
+            lastRow = row
+            rows += 1
+        }
+    }
+
+    /// Keys listed one by one at a path; an object with more (a map keyed by ids) has the rest
+    /// counted together under `path.*`, so memory and time stay bounded.
+    static let maxKeys = 1000
+    private var index: [[UInt8]: Int] = [:]
+    private var otherKeys: PathStats?
+
+    /// The stats of the key whose raw (still escaped) bytes are given; keys mostly come in the
+    /// same order, so the one after the last found is tried first.
+    func child(_ key: UnsafeBufferPointer<UInt8>, escaped: Bool) -> PathStats {
+        let count = keys.count
+        if count > 0 && keys[hint % count].raw.elementsEqual(key) {
+            let i = hint % count
+            hint = i + 1
+            return keys[i].stats
+        }
+        let raw = Array(key)
+        if count <= 16 {
+            if let i = keys.firstIndex(where: { $0.raw == raw }) {
+                hint = i + 1
+                return keys[i].stats
+            }
+        } else if let i = index[raw] {
+            hint = i + 1
+            return keys[i].stats
+        }
+        if count >= Self.maxKeys {
+            if let otherKeys { return otherKeys }
+            let stats = PathStats(path: path + ".*")
+            otherKeys = stats
+            return stats
+        }
+        var name = raw
+        if escaped, let base = key.baseAddress {
+            var decoded: [UInt8] = []
+            if (try? JSONText.decodeString(base, 0, key.count, into: &decoded)) != nil { name = decoded }
+        }
+        let stats = PathStats(path: path + "." + JSONPath.displayName(String(decoding: name, as: UTF8.self)))
+        keys.append((raw, stats))
+        index[raw] = count
+        hint = keys.count
+        return stats
+    }
+
+    func element() -> PathStats {
+        if let elements { return elements }
+        let stats = PathStats(path: path + "[]")
+        elements = stats
+        return stats
+    }
+
+    func dropNested() {
+        keys = []
+        index = [:]
+        elements = nil
+        otherKeys = nil
+    }
+
+    @inline(__always) func number(_ value: Double, text: () -> String) {
+        if value < minNumber {
+            minNumber = value
+            minNumberText = text()
+        }
+        if value > maxNumber {
+            maxNumber = value
+            maxNumberText = text()
+        }
+    }
+
+    func string(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard allStringsDates else { return }
+        guard Self.isDate(bytes) else {
+            allStringsDates = false
+            minDate = nil
+            maxDate = nil
+            return
+        }
+        if minDate.map({ bytes.lexicographicallyPrecedes($0) }) ?? true { minDate = Array(bytes) }
+        if maxDate.map({ $0.lexicographicallyPrecedes(bytes) }) ?? true { maxDate = Array(bytes) }
+    }
+
+    /// `2024-05-01`, `2024-05-01 12:30:00.000`, `2024-05-01T12:30:00Z`: starts with a date.
+    static func isDate(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+        for i in [0, 1, 2, 3, 5, 6, 8, 9] where !isDigit(b[i]) { return false }
+        return b.count == 10 || b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ")
+    }
+
+    /// This path and every path under it, parents first.
+    func all() -> [PathStats] {
+        var out = [self]
+        if let elements { out += elements.all() }
+        for key in keys { out += key.stats.all() }
+        if let otherKeys { out += otherKeys.all() }
+        return out
+    }
+}

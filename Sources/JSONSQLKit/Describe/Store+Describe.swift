@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension Store {
+    /// Prints one row per path of `table`: each column, the keys inside its JSON (declared json,
+    /// or text columns whose every value is a JSON object or array) and array elements
+    /// (`tags[]`), with the rows where present, the types seen, distinct values, min and max
+    /// of numbers and dates, and an example. One pass over the rows, or over `sample` rows
+    /// picked at random.
+    public func describe(table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer) throws {
+        try read { db in
+            let info = try TableInfo(db: db, table: table)
+            let stats = try Self.pathStats(info, columns: info.columns, sample: sample, db: db)
+            _ = try Self.stream(Self.describeQuery(stats), db: db, format: format, to: out)
+        }
+    }
+
+    /// The paths of `columns` found in the rows, parents first, in column order.
+    static func pathStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database) throws -> [PathStats] {
+        try columnStats(info, columns: columns, sample: sample, db: db).flatMap { $0.all() }
+    }
+
+    /// One `PathStats` per column, with the paths inside it below.
+    static func columnStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database) throws -> [PathStats] {
+        let t = SQLQuote.identifier(info.name)
+        let list = columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
+        var sql = "SELECT \(list) FROM \(t)"
+        if let sample {
+            // Rows picked at random by rowid; a table without rowid gives its first rows.
+            let isTable =
+                try Bool.fetchOne(
+                    db, sql: "SELECT type = 'table' FROM sqlite_schema WHERE name = ?", arguments: [info.name]) ?? false
+            let hasRowid = isTable && (try? db.makeStatement(sql: "SELECT rowid FROM \(t) LIMIT 0")) != nil
+            sql +=
+                hasRowid
+                ? " WHERE rowid IN (SELECT rowid FROM \(t) ORDER BY random() LIMIT \(sample))" : " LIMIT \(sample)"
+        }
+        let statement = try db.makeStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        let roots = columns.map { PathStats(path: JSONPath.displayName($0.name)) }
+        let kinds = columns.map(\.type)
+        var row = 0
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            for (i, s) in roots.enumerated() {
+                record(handle, Int32(i), type: kinds[i], into: s, row: row)
+            }
+            row += 1
+        }
+        for (i, s) in roots.enumerated() where kinds[i] != .json {
+            // Nested paths only for a column whose every non-null value is an object or array.
+            let containers = s.types[ValueType.object.rawValue] + s.types[ValueType.array.rawValue]
+            let nonNull = s.types.reduce(0, +) - s.types[ValueType.null.rawValue]
+            if containers > 0 && containers < nonNull {
+                s.types[ValueType.string.rawValue] += containers
+                s.types[ValueType.object.rawValue] = 0
+                s.types[ValueType.array.rawValue] = 0
+                s.dropNested()
+                s.allStringsDates = false
+                s.minDate = nil
+                s.maxDate = nil
+            }
+        }
+        return roots
+    }
+
+    /// Records one column value of the current row.
+    private static func record(_ handle: OpaquePointer, _ i: Int32, type: ColumnType, into s: PathStats, row: Int) {
+        s.present(row: row)
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_NULL:
+            s.types[ValueType.null.rawValue] += 1
+        case SQLITE_INTEGER:
+            var value = sqlite3_column_int64(handle, i)
+            let isBoolean = type == .boolean
+            s.types[(isBoolean ? ValueType.boolean : ValueType.integer).rawValue] += 1
+            withUnsafeBytes(of: &value) { raw in
+                s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: isBoolean ? 3 : 1))
+            }
+            if isBoolean {
+                if s.example == nil { s.example = value != 0 ? "true" : "false" }
+            } else {
+                s.number(Double(value)) { String(value) }
+                if s.example == nil { s.example = String(value) }
+            }
+        case SQLITE_FLOAT:
+            var value = sqlite3_column_double(handle, i)
+            s.types[ValueType.real.rawValue] += 1
+            withUnsafeBytes(of: &value) { raw in s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: 2)) }
+            if value.isFinite {
+                s.number(value) { JSONEncoding.number(value) }
+                if s.example == nil { s.example = JSONEncoding.number(value) }
+            }
+        case SQLITE_BLOB:
+            let bytes = UnsafeRawBufferPointer(
+                start: sqlite3_column_blob(handle, i), count: Int(sqlite3_column_bytes(handle, i)))
+            s.types[ValueType.blob.rawValue] += 1
+            s.distinct.insert(valueHash(bytes.bindMemory(to: UInt8.self), seed: 7))
+            if s.example == nil {
+                let text = type == .uuid ? UUIDValue.string(bytes) : nil
+                s.example = jsonString(text ?? Data(bytes).base64EncodedString())
+            }
+        default:
+            guard let pointer = sqlite3_column_text(handle, i) else { return }
+            let count = Int(sqlite3_column_bytes(handle, i))
+            let bytes = UnsafeBufferPointer(start: pointer, count: count)
+            if mayHoldJSON(type),
+                looksLikeJSON(bytes, anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes)))
+            {
+                // Checked whole first, so text that is not JSON leaves no partial paths behind.
+                var walker = JSONWalker(p: pointer, n: count, row: row)
+                if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil { return }
+            }
+            s.types[ValueType.string.rawValue] += 1
+            s.distinct.insert(valueHash(bytes, seed: 0))
+            s.string(bytes)
+            if s.example == nil { s.example = jsonString(String(decoding: bytes, as: UTF8.self)) }
+        }
+    }
+
+    private static func mayHoldJSON(_ type: ColumnType) -> Bool {
+        switch type {
+        case .json, .text, .any, .numeric: true
+        default: false
+        }
+    }
+
+    /// Text to walk as JSON: any text in a json column, an object or array in another.
+    private static func looksLikeJSON(_ bytes: UnsafeBufferPointer<UInt8>, anyValue: Bool) -> Bool {
+        if anyValue { return true }
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+            return false
+        }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        let out = OutputBuffer()
+        JSONEncoding.appendString(text, to: out)
+        return out.text
+    }
+
+    /// The stats as rows for the row writers: a JSON array read back through `json_each`.
+    static func describeQuery(_ stats: [PathStats]) -> SQLQuery {
+        let out = OutputBuffer()
+        out.append("[")
+        for (n, s) in stats.enumerated() {
+            if n > 0 { out.append(",") }
+            out.append("{\"path\":")
+            JSONEncoding.appendString(s.path, to: out)
+            out.append(",\"count\":\(s.rows),\"types\":{")
+            var first = true
+            for type in ValueType.allCases where s.types[type.rawValue] > 0 {
+                out.append((first ? "" : ",") + "\"\(type.name)\":\(s.types[type.rawValue])")
+                first = false
+            }
+            out.append("},\"distinct\":\(s.distinct.count),\"approximate\":\(s.distinct.isApproximate)")
+            if s.minNumber <= s.maxNumber && !s.minNumberText.isEmpty && !s.maxNumberText.isEmpty {
+                out.append(",\"min\":\(s.minNumberText),\"max\":\(s.maxNumberText)")
+            } else if s.allStringsDates, let minDate = s.minDate, let maxDate = s.maxDate {
+                out.append(",\"min\":" + jsonString(String(decoding: minDate, as: UTF8.self)))
+                out.append(",\"max\":" + jsonString(String(decoding: maxDate, as: UTF8.self)))
+            }
+            if let example = s.example { out.append(",\"example\":" + example) }
+            out.append("}")
+        }
+        out.append("]")
+        let names: [(String, OutputKind, String)] = [
+            ("path", .natural, "->>"), ("count", .natural, "->>"), ("types", .json, "->"), ("distinct", .natural, "->>"),
+            ("approximate", .boolean, "->>"), ("min", .json, "->"), ("max", .json, "->"), ("example", .json, "->"),
+        ]
+        let select = names.map { "value \($0.2) '$.\($0.0)' AS \(SQLQuote.identifier($0.0))" }.joined(separator: ", ")
+        return SQLQuery(
+            sql: "SELECT \(select) FROM json_each(?)", arguments: [out.text.databaseValue],
+            columns: names.map { OutputColumn(name: $0.0, kind: $0.1) })
+    }
+}

@@ -1,0 +1,47 @@
+/// The names a mistyped name probably meant: the one place that decides what is "near", for
+/// commands, columns, tables and JSON paths alike.
+public enum NearestNames {
+    /// Up to `limit` names of `candidates` within a few edits of `name` (at most one edit in
+    /// three letters, at least one or two, and never all of them), nearest first; ASCII case is ignored.
+    public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
+        let folded = SQLName.fold(name)
+        let allowed = max(name.count <= 3 ? 1 : 2, name.count / 3)
+        var scored: [(name: String, distance: Int, order: Int)] = []
+        for (order, candidate) in candidates.enumerated() {
+            let distance = editDistance(folded, SQLName.fold(candidate))
+            // Replacing every letter (`c` for `a`) is no likeness.
+            if distance <= allowed && distance < max(name.count, candidate.count)
+                && !scored.contains(where: { $0.name == candidate })
+            {
+                scored.append((candidate, distance, order))
+            }
+        }
+        return scored.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.prefix(limit).map(\.name)
+    }
+
+    /// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
+    public static func list(_ names: [String]) -> String {
+        let quoted = names.map { "'\($0)'" }
+        guard quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+    }
+}

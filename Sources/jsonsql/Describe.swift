@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Describe: TableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "List every path in a table's rows: columns, keys inside JSON, array elements.",
+        usage: "jsonsql describe [<options>] <database> [<table>]",
+        discussion: """
+            One row per path, in the syntax --where takes (array elements as tags[]): count (rows where \
+            present), types (JSON type → values), distinct (non-null values; exact up to 10000, then an \
+            estimate marked approximate), min and max of numbers or dates, and an example value. Reads every \
+            row in one pass, or --sample N rows picked at random.
+
+            Examples:
+              jsonsql describe db.sqlite player
+              jsonsql describe orders.ndjson
+              jsonsql describe db.sqlite player --sample 10000 --format jsonl
+              jsonsql describe db.sqlite player --swift > Player.swift
+            """)
+
+    @OptionGroup var db: DatabaseOptions
+
+    @OptionGroup var files: MemoryOptions
+    var memory: MemoryOptions? { files }
+
+    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
+    var table: String?
+
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Read this many rows, picked at random.", valueName: "rows"),
+        transform: rowCount("--sample"))
+    var sample: Int?
+
+    @Flag(help: "Print Swift types for a GRDB app instead: a record struct, nested Codable structs, Columns.")
+    var swift = false
+
+    @OptionGroup var output: FormatOptions
+
+    var access: Store.Access { .read }
+
+    func run(_ store: Store, table: String) throws {
+        if swift {
+            let out = OutputBuffer(fd: STDOUT_FILENO)
+            out.append(try store.swiftTypes(table: table, sample: sample))
+            try out.flush()
+            return
+        }
+        try store.describe(table: table, sample: sample, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+    }
+}
