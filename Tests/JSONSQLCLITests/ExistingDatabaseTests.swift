@@ -206,6 +206,13 @@ struct ExistingDatabaseTests {
         #expect(
             try CLI.run(["query", db, "--where", "note.a is null", "--select", "id", "--format", "csv"]).stdout
                 == "id\r\n1\r\n3\r\n")
+        // Booleans go into sqlite-utils' INTEGER columns as 1/0, and compare the same way.
+        let boolean = try CLI.run(["insert", db, "dogs"], stdin: #"{"id":4,"name":"Bo","good":true}"#)
+        #expect(boolean.status == 0, "\(boolean.stderr)")
+        #expect(try CLI.sqlite(db, "SELECT typeof(good), good FROM dogs WHERE id = 4;") == "integer|1\n")
+        #expect(
+            try CLI.run(["query", db, "--where", "good = true", "--select", "id", "--format", "csv"]).stdout
+                == "id\r\n1\r\n3\r\n4\r\n")
         let indexed = try CLI.run(["index", db, "dogs", "note.a"])
         #expect(indexed.status == 0, "\(indexed.stderr)")
         let plan = try CLI.run(["query", db, "--where", "note.a = 1", "--explain"]).stdout

@@ -32,7 +32,8 @@ struct ValueConversionTests {
         (.number("1.5"), .integer, nil),
         (.number("1e99999999999999999999"), .integer, nil),
         (.string("42"), .integer, nil),
-        (.bool(true), .integer, nil),
+        (.bool(true), .integer, 1.databaseValue),
+        (.bool(false), .integer, 0.databaseValue),
         (.container("[1]"), .integer, nil),
         (.null, .integer, .null),
     ]

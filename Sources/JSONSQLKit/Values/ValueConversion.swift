@@ -72,6 +72,8 @@ public enum ValueConversion {
             default: throw ValueMismatch(expectation: "expects a string")
             }
         case .integer:
+            // A boolean is 1 or 0 in an integer column, as sqlite-utils and SQLite itself store booleans.
+            if case .bool(let flag) = value { return (flag ? 1 : 0).databaseValue }
             guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects an integer") }
             return try integer(text).databaseValue
         case .real:
