@@ -57,16 +57,31 @@ demo: build
 
 examples: demo
 
-# Side-by-side with sqlite-utils (installed with pip when missing) and the sqlite3 shell.
+# Side-by-side with the sqlite3 shell, sqlite-utils, DuckDB and jq (see bench/run.sh --help);
+# results in bench/out/results.md. By default 100k, 1M and 10M records (10M: 2.6 GB of data,
+# generated once into bench/out/data); SIZES="100000 1000000" for fewer, BENCH_FLAGS=--full-peers
+# to run the insert peers at 10M too. bench-tiny runs every row once on a few thousand records (CI).
+SIZES ?=
+BENCH_FLAGS ?=
 bench: release bench-deps
-	bench/run.sh
+	bench/run.sh $(if $(strip $(SIZES)),--sizes "$(strip $(SIZES))") $(BENCH_FLAGS)
 
 bench-tiny: release bench-deps
-	bench/run.sh --tiny
+	bench/run.sh --tiny $(BENCH_FLAGS)
 
-# GNU time measures peak memory; without it the figures include the harness's own.
+# GNU time measures peak memory (without it the figures include the harness's own); jq is a peer.
+# Installed when run as root, otherwise the command is printed. bench/run.sh installs the pip
+# peers (sqlite-utils, duckdb) itself and leaves out, with a note, a peer it cannot get.
 bench-deps:
-	@command -v /usr/bin/time >/dev/null 2>&1 || { 	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq time >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq time >/dev/null); 	  else echo "for peak memory figures: sudo apt-get install -y time"; fi; }
+	@missing=""; \
+	command -v /usr/bin/time >/dev/null 2>&1 || missing="$$missing time"; \
+	command -v jq >/dev/null 2>&1 || missing="$$missing jq"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get install -y -qq$$missing >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq$$missing >/dev/null) \
+	      || echo "could not install$$missing; the benchmark goes on without it"; \
+	  else echo "for the full benchmark: sudo apt-get install -y$$missing"; fi; \
+	fi
 
 # libFuzzer for FUZZ_SECONDS in all: a quarter each on the --where parser and the JSON reader,
 # half on whole command lines run by a jsonsql built with ASan (see Fuzz/run.sh).

@@ -2,17 +2,22 @@
 """Timing, memory and reporting helper for bench/run.sh.
 
   measure.py run --results FILE --task T --size N --tool NAME [--rows N] [--repeat K]
-                 [--warmup K] [--prep SHELL] [--stdout FILE] -- COMMAND ARGS...
+                 [--warmup K] [--slow S] [--prep SHELL] [--stdout FILE] -- COMMAND ARGS...
       Runs COMMAND K times (after --warmup untimed runs; --prep runs in a shell before
       every run, untimed) and appends one JSON line per run to FILE: wall seconds,
       user+sys CPU seconds and peak RSS of that one process, taken from wait4(2).
       Standard output goes to --stdout (default /dev/null). Exits 1 when COMMAND fails,
       after printing the end of its standard error.
+      --slow S: a command that once took longer than S seconds runs only once: a warm-up
+      run that slow counts as the timed run, and later calls for the same task, size and
+      tool do nothing (file-cache effects are small next to such a run).
 
-  measure.py report --results FILE [--markdown OUT] [--title T] [--note TEXT]...
+  measure.py report --results FILE [--markdown OUT] [--title T] [--preamble TEXT]...
+                    [--note TEXT]... [--scale-task T] [--scale-base N]
       Groups the runs by task, size and tool, takes medians and prints one table,
       with the ratio of jsonsql's median wall time to each peer's. Also writes the
-      table as markdown to OUT.
+      table as markdown to OUT. With --scale-task, a second table gives each tool's
+      rows/s and peak memory for that task at every size, relative to size --scale-base.
 """
 import argparse
 import json
@@ -65,10 +70,25 @@ def run_once(argv, stdout_path):
     return proc.returncode, wall, cpu, rss, stderr
 
 
+def took_over(results, task, size, tool, seconds):
+    """Whether a recorded run of this task, size and tool took longer than seconds."""
+    try:
+        with open(results) as f:
+            for line in f:
+                r = json.loads(line)
+                if (r["task"], r["size"], r["tool"]) == (task, size, tool) and r.get("wall", 0) > seconds:
+                    return True
+    except FileNotFoundError:
+        pass
+    return False
+
+
 def cmd_run(a):
     argv = a.command[1:] if a.command and a.command[0] == "--" else a.command
     if not argv:
         sys.exit("measure.py run: no command given")
+    if a.slow and took_over(a.results, a.task, a.size, a.tool, a.slow):
+        return 0
     for i in range(a.warmup + a.repeat):
         if a.prep:
             subprocess.run(["bash", "-c", a.prep], check=True)
@@ -80,11 +100,15 @@ def cmd_run(a):
             with open(a.results, "a") as f:
                 f.write(json.dumps({"task": a.task, "size": a.size, "tool": a.tool, "error": code}) + "\n")
             return 1
-        if i < a.warmup:
+        slow = a.slow and wall > a.slow
+        if i < a.warmup and not slow:
             continue
         with open(a.results, "a") as f:
             f.write(json.dumps({"task": a.task, "size": a.size, "tool": a.tool, "rows": a.rows,
                                 "wall": wall, "cpu": cpu, "rss": rss}) + "\n")
+        if slow:
+            print(f"   ({a.tool} took {wall:.0f} s: runs once)", file=sys.stderr)
+            break
     return 0
 
 
@@ -115,6 +139,51 @@ def fmt_size(n):
     return str(n)
 
 
+def text_table(header, rows, right, group=2):
+    """Aligned text; a blank line wherever the first `group` cells change."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(cells))
+
+    out = [line(header), "  ".join("-" * w for w in widths)]
+    previous = None
+    for r in rows:
+        if previous is not None and r[:group] != previous:
+            out.append("")
+        previous = r[:group]
+        out.append(line(r))
+    return "\n".join(out)
+
+
+def markdown_table(header, rows, right):
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
+    return "\n".join(out)
+
+
+def scale_rows(groups, errors, task, base):
+    """One row per tool and size of task: rows/s, and its ratio to the same tool at size base."""
+    rates = {}
+    for (t, size, tool), runs in groups.items():
+        if t == task and runs and (t, size, tool) not in errors and runs[0].get("rows"):
+            wall = statistics.median(r["wall"] for r in runs)
+            if wall > 0:
+                rates[(tool, size)] = (runs[0]["rows"] / wall, max(r["rss"] for r in runs) / 1048576, len(runs))
+    tools = list(dict.fromkeys(tool for tool, _ in rates))
+    rows = []
+    for tool in tools:
+        sizes = sorted(size for t, size in rates if t == tool)
+        ref = rates.get((tool, base))
+        for size in sizes:
+            rate, rss, n = rates[(tool, size)]
+            vs = f"{rate / ref[0]:.2f}" if ref else ""
+            rows.append([tool, fmt_size(size), str(n), fmt_rate(rate), vs, f"{rss:.1f}"])
+    return rows
+
+
 def cmd_report(a):
     groups = {}  # (task, size, tool) -> list of runs, in first-seen order
     errors = set()
@@ -130,6 +199,7 @@ def cmd_report(a):
 
     header = ["task", "size", "tool", "runs", "median wall", "cpu (user+sys)", "rows/s", "peak MB",
               "jsonsql/peer"]
+    right = {3, 4, 5, 6, 7, 8}
     rows = []
     medians = {}
     for key, runs in groups.items():
@@ -152,39 +222,35 @@ def cmd_report(a):
         rows.append([task, fmt_size(size), tool, str(len(runs)), fmt_time(wall), fmt_time(cpu), rate,
                      f"{rss:.1f}", ratio])
 
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    right = {3, 4, 5, 6, 7, 8}
+    legend = ("jsonsql/peer = jsonsql's median wall time divided by the peer's (below 1: jsonsql is faster). "
+              "peak MB = the largest peak RSS of the process over the runs.")
+    scale = scale_rows(groups, errors, a.scale_task, a.scale_base) if a.scale_task else []
+    scale_header = ["tool", "size", "runs", "rows/s", f"rows/s vs {fmt_size(a.scale_base)}", "peak MB"]
+    scale_title = f"{a.scale_task}: rows/s by size (vs {fmt_size(a.scale_base)}: that tool's rows/s at this size / at {fmt_size(a.scale_base)})"
 
-    def line(cells):
-        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(cells))
-
-    print(line(header))
-    print("  ".join("-" * w for w in widths))
-    previous = None
-    for r in rows:
-        if previous is not None and (r[0], r[1]) != previous:
-            print()
-        previous = (r[0], r[1])
-        print(line(r))
-    print("\njsonsql/peer = jsonsql's median wall time / the peer's (below 1: jsonsql is faster).")
-    print("peak MB = the largest peak RSS of the process over the runs.")
-    for note in a.note or []:
+    for note in a.preamble or []:
         print(note)
+    if a.preamble:
+        print()
+    print(text_table(header, rows, right))
+    print("\n" + legend)
+    if scale:
+        print("\n" + scale_title + "\n")
+        print(text_table(scale_header, scale, {2, 3, 4, 5}, group=1))
+    for note in a.note or []:
+        print("\n" + note)
 
     if a.markdown:
         with open(a.markdown, "w") as f:
             if a.title:
                 f.write(f"## {a.title}\n\n")
             for note in a.preamble or []:
-                f.write(f"{note}\n")
-            if a.preamble:
-                f.write("\n")
-            f.write("| " + " | ".join(header) + " |\n")
-            f.write("|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|\n")
-            for r in rows:
-                f.write("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |\n")
-            f.write("\njsonsql/peer = jsonsql's median wall time divided by the peer's (below 1: jsonsql is faster). "
-                    "peak MB = the largest peak RSS over the runs.\n")
+                f.write(f"{note}\n\n")
+            f.write(markdown_table(header, rows, right) + "\n")
+            f.write("\n" + legend + "\n")
+            if scale:
+                f.write(f"\n{scale_title}\n\n")
+                f.write(markdown_table(scale_header, scale, {2, 3, 4, 5}) + "\n")
             for note in a.note or []:
                 f.write(f"\n{note}\n")
     return 1 if errors else 0
@@ -201,6 +267,7 @@ def main():
     r.add_argument("--rows", type=int)
     r.add_argument("--repeat", type=int, default=1)
     r.add_argument("--warmup", type=int, default=0)
+    r.add_argument("--slow", type=float)
     r.add_argument("--prep")
     r.add_argument("--stdout", default=os.devnull)
     r.add_argument("command", nargs=argparse.REMAINDER)
@@ -210,6 +277,8 @@ def main():
     s.add_argument("--title")
     s.add_argument("--preamble", action="append")
     s.add_argument("--note", action="append")
+    s.add_argument("--scale-task")
+    s.add_argument("--scale-base", type=int, default=1_000_000)
     a = p.parse_args()
     sys.exit(cmd_run(a) if a.cmd == "run" else cmd_report(a))
 

@@ -1,50 +1,78 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: jsonsql against sqlite-utils and the sqlite3 shell.
+# Side-by-side benchmark: jsonsql against sqlite3, sqlite-utils, DuckDB and jq.
 #
-# usage: bench/run.sh [--tiny] [--sizes N,N...] [--runs N] [--startup-runs N] [--tasks LIST] [--out DIR]
+# usage: bench/run.sh [--tiny] [--sizes N,N...] [--big N] [--full-peers] [--runs N]
+#                     [--startup-runs N] [--slow S] [--tasks LIST] [--out DIR]
 #
-#   --tiny            ~3000 records, 1 run, 5 start-up runs: a smoke test for CI (seconds)
-#   --sizes 100000,1000000   record counts (default 100000,1000000)
-#   --runs N          timed runs per tool and task; the table shows the median (default 3)
-#   --startup-runs N  runs of `--version` for the start-up row (default 50)
+#   --tiny            2,000 and 3,000 records (3,000 counts as large), 1 run, 5 start-up runs:
+#                     every row once, as a smoke test for CI (well under a minute)
+#   --sizes 100000,1000000,10000000   record counts (this is the default); the data is
+#                     generated once and kept in OUT/data (10M: 2.6 GB of NDJSON)
+#   --big N           sizes above N are large (default 1000000): they run once each, and only
+#                     insert, index and the start-up query; the insert peers only with --full-peers
+#   --full-peers      at large sizes, also insert with the sqlite3 shell (json_each(readfile())
+#                     holds the whole file: ~10 GB of memory at 10M) and sqlite-utils (~7 min at 10M)
+#   --runs N          timed runs per tool and task up to --big; the table shows the median (default 3)
+#   --startup-runs N  runs of each start-up command (default 50)
+#   --slow S          a command that takes longer than S seconds runs only once (default 20)
 #   --out DIR         data, databases and results (default bench/out)
-#   --tasks LIST      some of insert,filter,export,startup (default: all)
+#   --tasks LIST      some of insert,index,filter,export,startup,file (default: all)
 #
 # Environment: JSONSQL (default .build/release/jsonsql), SQLITE3 (default sqlite3),
-# SQLITE_UTILS (default: the one pip installs; installed with pip when missing),
+# SQLITE_UTILS (default: the one pip installs; installed with pip when missing), PYTHON
+# (default python3; DuckDB's Python module is installed with pip when missing), JQ (default jq),
 # GEN_PLAYERS (default ../shared/bench/gen_players.py beside the repository).
+# A peer that cannot be installed is left out, with a note in the results.
 #
-# Tasks, each run on the same machine in one go:
+# Tasks, each run on the same machine in one go, at every size unless said otherwise:
 #   insert        NDJSON into a new table with a text primary key
 #                 (sqlite3: INSERT ... SELECT value->>... FROM json_each(readfile(ARRAY FILE)))
-#   filter        address.country = 'DE', without and with an index on that path, as JSON
-#   export json   the whole table as JSON
-#   export table  the whole table as an aligned text table
-#   start-up      `jsonsql --version` against `sqlite3 -version`
-# The query tasks all read the database that jsonsql created, so every tool reads the same
-# file. Output goes to /dev/null. Results: a table on standard output and bench/out/results.md.
-# No time limits: the exit status is non-zero only when a tool fails.
+#   index         `jsonsql index DB player address.country` against the sqlite3 shell's
+#                 CREATE INDEX on the expression jsonsql reports in `jsonsql indexes`, each on
+#                 a fresh copy of jsonsql's database
+#   filter        address.country = 'DE', without and with an index on that path, as JSON (up to --big)
+#   export json   the whole table as JSON (up to --big)
+#   export table  the whole table as an aligned text table (up to --big)
+#   startup       a real query, `jsonsql query DB player --limit 1`, against `sqlite3 DB 'SELECT *
+#                 FROM player LIMIT 1'` (and -json), at every size; and, once, `jsonsql --version`
+#                 against `sqlite3 -version`
+#   file          the NDJSON file without a database (up to --big): the DE filter as JSON lines
+#                 to a file, a count per country, and describe; against DuckDB (read_json_auto,
+#                 SUMMARIZE), the sqlite3 shell (.import as one text column, then ->>), jq and
+#                 `sqlite-utils memory` / `analyze-tables`
+# The database tasks all read the database that jsonsql created, so every tool reads the same
+# file. Output goes to /dev/null, or for the file rows to files whose line counts are compared.
+# Results: a table on standard output and in OUT/results.md; every run in OUT/results.jsonl.
+# No time limits: the exit status is non-zero only when a tool fails or tools disagree.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 
 args="$*"
-sizes="100000,1000000"
+sizes="100000,1000000,10000000"
+big_from=1000000
+full_peers=0
 runs=3
 startup_runs=50
+slow=20
 out="$here/out"
 tiny=0
-tasks="insert,filter,export,startup"
+tasks="insert,index,filter,export,startup,file"
 while [ $# -gt 0 ]; do
     case "$1" in
-        --tiny) tiny=1; sizes=3000; runs=1; startup_runs=5 ;;
+        --tiny) tiny=1; sizes="2000,3000"; big_from=2000; runs=1; startup_runs=5 ;;
         --sizes) sizes="$2"; shift ;;
         --sizes=*) sizes="${1#*=}" ;;
+        --big) big_from="$2"; shift ;;
+        --big=*) big_from="${1#*=}" ;;
+        --full-peers) full_peers=1 ;;
         --runs) runs="$2"; shift ;;
         --runs=*) runs="${1#*=}" ;;
         --startup-runs) startup_runs="$2"; shift ;;
         --startup-runs=*) startup_runs="${1#*=}" ;;
+        --slow) slow="$2"; shift ;;
+        --slow=*) slow="${1#*=}" ;;
         --tasks) tasks="$2"; shift ;;
         --tasks=*) tasks="${1#*=}" ;;
         --out) out="$2"; shift ;;
@@ -54,11 +82,11 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-case "$runs$startup_runs" in *[!0-9]*) echo "bench/run.sh: --runs and --startup-runs take numbers" >&2; exit 2 ;; esac
-[ "$runs" -ge 1 ] && [ "$startup_runs" -ge 1 ] || { echo "bench/run.sh: --runs and --startup-runs must be 1 or more" >&2; exit 2; }
+case "$runs$startup_runs$big_from$slow" in ''|*[!0-9]*) echo "bench/run.sh: --runs, --startup-runs, --big and --slow take whole numbers" >&2; exit 2 ;; esac
+[ "$runs" -ge 1 ] && [ "$startup_runs" -ge 1 ] && [ "$slow" -ge 1 ] || { echo "bench/run.sh: --runs, --startup-runs and --slow must be 1 or more" >&2; exit 2; }
 sizes=${sizes//,/ }
 for t in ${tasks//,/ }; do
-    case "$t" in insert|filter|export|startup) ;; *) echo "bench/run.sh: unknown task $t (insert, filter, export, startup)" >&2; exit 2 ;; esac
+    case "$t" in insert|index|filter|export|startup|file) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file)" >&2; exit 2 ;; esac
 done
 want() { case ",$tasks," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 for n in $sizes; do
@@ -111,10 +139,35 @@ else
     echo "bench/run.sh: sqlite-utils is not available; skipping its rows" >&2
 fi
 
-mkdir -p "$out/data" "$out/db"
+# DuckDB's Python module: installed with pip when missing. jq: `make bench-deps` installs it.
+if ! "$PY" -c 'import duckdb' >/dev/null 2>&1; then
+    echo "installing duckdb with pip ..." >&2
+    "$PY" -m pip install --quiet --disable-pip-version-check duckdb >&2 || true
+fi
+if duck_version=$("$PY" "$here/duck.py" version 2>/dev/null); then
+    DUCK=1
+else
+    DUCK=0
+    duck_version="not available"
+    notes+=("DuckDB could not be installed (pip install duckdb failed), so its rows are missing.")
+    echo "bench/run.sh: DuckDB is not available; skipping its rows" >&2
+fi
+JQ=${JQ:-jq}
+if jq_version=$("$JQ" --version 2>/dev/null); then
+    :
+else
+    JQ=""
+    jq_version="not available"
+    notes+=("jq is not installed (make bench-deps installs it as root; or apt-get install jq), so its rows are missing.")
+    echo "bench/run.sh: jq is not available; skipping its rows" >&2
+fi
+
+mkdir -p "$out/data" "$out/db" "$out/tmp"
 results="$out/results.jsonl"
 : >"$results"
 failed=0
+started=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # measure TASK SIZE TOOL ROWS [measure.py options...] -- COMMAND...
 measure() {
@@ -122,29 +175,41 @@ measure() {
     shift 4
     local rowopt=()
     [ -n "$rows" ] && rowopt=(--rows "$rows")
-    "$PY" "$MEASURE" run --results "$results" --task "$task" --size "$size" --tool "$tool" "${rowopt[@]}" "$@" \
-        || failed=1
+    "$PY" "$MEASURE" run --results "$results" --task "$task" --size "$size" --tool "$tool" --slow "$slow" \
+        "${rowopt[@]}" "$@" || failed=1
 }
+section() { echo "   ($1: $(( $(date +%s) - $2 )) s)" >&2; }
 
 sq_version=$("$SQLITE3" -version | awk '{print $1}')
 js_version=$("$JSONSQL" --version 2>/dev/null) || { echo "bench/run.sh: $JSONSQL --version failed" >&2; failed=1; js_version="?"; }
 cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
-machine="$(nproc) cores, ${cpu:-unknown CPU}, $(uname -sr), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "jsonsql $js_version ($JSONSQL)"
-echo "sqlite3 $sq_version, sqlite-utils $su_version"
-echo "machine: $machine"
-echo "sizes: $sizes; $runs run(s) per task, median shown; start-up: $startup_runs runs"
+machine="$(nproc) cores, ${cpu:-unknown CPU}, $(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GB RAM, "}')$(uname -sr)"
+versions="jsonsql $js_version, sqlite3 $sq_version, sqlite-utils $su_version, DuckDB $duck_version, $jq_version"
+echo "$versions ($JSONSQL)"
+echo "machine: $machine; load average at start $load_start"
+echo "sizes: $sizes; $runs run(s) per task up to $big_from, 1 above, median shown; start-up: $startup_runs runs"
 echo
 
 q() { printf '%q' "$1"; }  # quotes a path for the --prep shell strings
 
 columns="id TEXT PRIMARY KEY, name TEXT, score INTEGER, rating REAL, active INTEGER, address TEXT, tags TEXT, created TEXT, bio TEXT"
 filter_sql="SELECT * FROM player WHERE address ->> '\$.country' = 'DE'"
+big_seen=0
 
 for n in $sizes; do
+    big=0
+    [ "$n" -gt "$big_from" ] && big=1 && big_seen=1
+    r_n=$runs
+    [ "$big" = 1 ] && r_n=1
+    insert_peers=1
+    [ "$big" = 1 ] && [ "$full_peers" = 0 ] && insert_peers=0
+    t0=$(date +%s)
+
     nd="$out/data/players-$n.ndjson"
     arr="$out/data/players-$n.json"
-    for f in "$nd" "$arr"; do
+    files=("$nd")
+    want insert && [ "$insert_peers" = 1 ] && files+=("$arr")  # only the sqlite3 shell reads the array
+    for f in "${files[@]}"; do
         if [ ! -s "$f" ]; then
             echo "generating $f ..." >&2
             flag=""
@@ -152,7 +217,8 @@ for n in $sizes; do
             "$PY" "$GEN" "$n" $flag >"$f.tmp" && mv "$f.tmp" "$f" || die "gen_players.py $n $flag failed"
         fi
     done
-    echo "== $n records: $(du -h "$nd" | cut -f1) NDJSON" >&2
+    echo "== $n records: $(du -h "$nd" | cut -f1) NDJSON$([ "$big" = 1 ] && echo ", large: 1 run, insert/index/start-up only")" >&2
+    cat "${files[@]}" >/dev/null  # into the page cache, so that no tool pays for the first read
 
     # 1. insert. The runs go round-robin over the tools, so that background load hits all alike.
     db_js="$out/db/jsonsql-$n.db"
@@ -160,12 +226,13 @@ for n in $sizes; do
     db_sq="$out/db/sqlite3-$n.db"
     insert_sql="INSERT INTO player SELECT value->>'id', value->>'name', value->>'score', value->>'rating', value->>'active', value->'address', value->'tags', value->>'created', value->>'bio' FROM json_each(readfile('${arr//\'/\'\'}'))"
     want insert || [ -s "$db_js" ] || {
-        echo "   (no $db_js from an earlier run: inserting once, untimed, for the query tasks)" >&2
+        echo "   (no $db_js from an earlier run: inserting once, untimed, for the other tasks)" >&2
         "$JSONSQL" insert "$db_js" player "$nd" --pk id -q 2>/dev/null || { echo "ERROR: jsonsql insert failed" >&2; failed=1; }
     }
-    want insert && for ((r = 1; r <= runs; r++)); do
-        echo "   insert, run $r/$runs" >&2
+    want insert && for ((r = 1; r <= r_n; r++)); do
+        echo "   insert, run $r/$r_n" >&2
         measure insert "$n" jsonsql "$n" --prep "rm -f $(q "$db_js")*" -- "$JSONSQL" insert "$db_js" player "$nd" --pk id
+        [ "$insert_peers" = 1 ] || continue
         measure insert "$n" "sqlite3 json_each" "$n" \
             --prep "rm -f $(q "$db_sq")* && $(q "$SQLITE3") $(q "$db_sq") $(q "CREATE TABLE player ($columns)")" \
             -- "$SQLITE3" "$db_sq" "$insert_sql"
@@ -174,73 +241,179 @@ for n in $sizes; do
                 -- "$SU" insert "$db_su" player "$nd" --nl --pk id
         fi
     done
-    want insert && for db in "$db_js" "$db_sq" ${SU:+"$db_su"}; do
-        count=$("$SQLITE3" "$db" 'SELECT count(*) FROM player' 2>/dev/null)
-        if [ "$count" != "$n" ]; then
-            echo "ERROR: $db holds ${count:-no} rows, expected $n" >&2
-            failed=1
-        fi
-    done
-    want filter || want export || continue
-    [ -s "$db_js" ] || { echo "ERROR: jsonsql created no database; skipping the query tasks for $n" >&2; failed=1; continue; }
+    if want insert; then
+        dbs=("$db_js")
+        [ "$insert_peers" = 1 ] && dbs+=("$db_sq" ${SU:+"$db_su"})
+        for db in "${dbs[@]}"; do
+            count=$("$SQLITE3" "$db" 'SELECT count(*) FROM player' 2>/dev/null)
+            if [ "$count" != "$n" ]; then
+                echo "ERROR: $db holds ${count:-no} rows, expected $n" >&2
+                failed=1
+            fi
+        done
+        section "insert at $n" "$t0"
+    fi
+    [ -s "$db_js" ] || { echo "ERROR: jsonsql created no database; skipping the other tasks for $n" >&2; failed=1; continue; }
 
-    # The query tasks read copies of jsonsql's database: one without, one with the index.
-    db_plain="$out/db/query-$n.db"
-    db_idx="$out/db/query-indexed-$n.db"
-    rm -f "$db_plain"* "$db_idx"*
-    cp "$db_js" "$db_plain"
-    cp "$db_js" "$db_idx"
-    "$JSONSQL" index "$db_idx" player address.country >/dev/null 2>&1 \
-        || { echo "ERROR: jsonsql index $db_idx player address.country failed" >&2; failed=1; }
-    plan_sq=$("$SQLITE3" "$db_idx" "EXPLAIN QUERY PLAN $filter_sql" 2>&1)
-    plan_js=$("$JSONSQL" query "$db_idx" player --where 'address.country=DE' --explain 2>&1)
-    case "$plan_sq" in *"USING INDEX"*) ;; *)
-        notes+=("At $n records the sqlite3 shell's filter did not use jsonsql's index: $(echo "$plan_sq" | tr '\n' ' ')") ;;
-    esac
-    case "$plan_js" in *"USING INDEX"*|*"USING COVERING INDEX"*) ;; *)
-        notes+=("At $n records jsonsql's filter did not use its index: $(echo "$plan_js" | tr '\n' ' ')") ;;
-    esac
-    want=$("$SQLITE3" "$db_plain" "SELECT count(*) FROM ($filter_sql)")
-    got=$("$JSONSQL" query "$db_idx" player --where 'address.country=DE' --format jsonl 2>/dev/null | wc -l)
-    if [ "$got" != "$want" ]; then
-        echo "ERROR: jsonsql's filter printed $got rows, sqlite3 counts $want" >&2
-        failed=1
+    # 2. index a path, each run on a fresh copy of jsonsql's database (copying is untimed).
+    # The sqlite3 shell builds the index on the very expression jsonsql reports for it.
+    if want index; then
+        t1=$(date +%s)
+        db_ix="$out/db/index-$n.db"
+        prep_ix="rm -f $(q "$db_ix")* && cp $(q "$db_js") $(q "$db_ix") && sync"
+        ix_expr=""
+        for ((r = 1; r <= r_n; r++)); do
+            echo "   index, run $r/$r_n" >&2
+            measure "index a path" "$n" jsonsql "$n" --prep "$prep_ix" -- "$JSONSQL" index "$db_ix" player address.country
+            if [ -z "$ix_expr" ]; then
+                ix_expr=$("$JSONSQL" indexes "$db_ix" player --format json 2>/dev/null | "$PY" -c '
+import json, sys
+print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.country"))' 2>/dev/null)
+                [ -n "$ix_expr" ] || { echo "ERROR: jsonsql indexes lists no index on address.country" >&2; failed=1; break; }
+            fi
+            measure "index a path" "$n" "sqlite3 CREATE INDEX" "$n" --prep "$prep_ix" \
+                -- "$SQLITE3" "$db_ix" "CREATE INDEX player_on_address_country ON player ($ix_expr)"
+        done
+        if [ -n "$ix_expr" ]; then
+            plan=$("$SQLITE3" "$db_ix" "EXPLAIN QUERY PLAN $filter_sql" 2>&1)
+            case "$plan" in *"USING INDEX player_on_address_country"*) ;; *)
+                notes+=("At $n records the filter did not use the index the sqlite3 shell built on \`$ix_expr\`: $(echo "$plan" | tr '\n' ' ')") ;;
+            esac
+        fi
+        rm -f "$db_ix"*
+        section "index at $n" "$t1"
     fi
 
-    # 2. filter, 3. export. One untimed warm-up run each, then round-robin runs.
-    for task in "filter (no index)" "filter (indexed)" "export json" "export table"; do
-        case "$task" in filter*) want filter || continue ;; export*) want export || continue ;; esac
-        db="$db_plain"
-        [ "$task" = "filter (indexed)" ] && db="$db_idx"
-        rows=""
-        case "$task" in export*) rows="$n" ;; esac
-        for ((r = 0; r <= runs; r++)); do
-            [ "$r" -gt 0 ] && echo "   $task, run $r/$runs" >&2
-            warm=()
-            [ "$r" = 0 ] && warm=(--warmup 1 --repeat 0)
-            case "$task" in
-                filter*)
-                    measure "$task" "$n" jsonsql "$rows" "${warm[@]}" -- "$JSONSQL" query "$db" player --where 'address.country=DE' --format json
-                    measure "$task" "$n" "sqlite3 -json" "$rows" "${warm[@]}" -- "$SQLITE3" -json "$db" "$filter_sql"
-                    [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils query" "$rows" "${warm[@]}" -- "$SU" query "$db" "$filter_sql"
-                    ;;
-                "export json")
-                    measure "$task" "$n" jsonsql "$rows" "${warm[@]}" -- "$JSONSQL" query "$db" player --format json
-                    measure "$task" "$n" "sqlite3 -json" "$rows" "${warm[@]}" -- "$SQLITE3" -json "$db" 'SELECT * FROM player'
-                    [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils rows" "$rows" "${warm[@]}" -- "$SU" rows "$db" player
-                    ;;
-                "export table")
-                    measure "$task" "$n" jsonsql "$rows" "${warm[@]}" -- "$JSONSQL" query "$db" player --format table
-                    measure "$task" "$n" "sqlite3 -table" "$rows" "${warm[@]}" -- "$SQLITE3" -table "$db" 'SELECT * FROM player'
-                    measure "$task" "$n" "sqlite3 -column" "$rows" "${warm[@]}" -- "$SQLITE3" -column "$db" 'SELECT * FROM player'
-                    [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils rows -t" "$rows" "${warm[@]}" -- "$SU" rows -t "$db" player
-                    ;;
-            esac
+    # 3. a real query's start-up: the first row of the table.
+    if want startup; then
+        t1=$(date +%s)
+        echo "   start-up of query --limit 1, $startup_runs runs each" >&2
+        task="start-up: query --limit 1"
+        measure "$task" "$n" jsonsql "" --warmup 1 --repeat "$startup_runs" -- "$JSONSQL" query "$db_js" player --limit 1
+        measure "$task" "$n" sqlite3 "" --warmup 1 --repeat "$startup_runs" -- "$SQLITE3" "$db_js" 'SELECT * FROM player LIMIT 1'
+        measure "$task" "$n" "sqlite3 -json" "" --warmup 1 --repeat "$startup_runs" -- "$SQLITE3" -json "$db_js" 'SELECT * FROM player LIMIT 1'
+        [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils rows --limit 1" "" --warmup 1 --repeat "$(( startup_runs < 10 ? startup_runs : 10 ))" \
+            -- "$SU" rows "$db_js" player --limit 1
+        section "start-up query at $n" "$t1"
+    fi
+
+    [ "$big" = 1 ] && continue
+
+    if want filter || want export; then
+        t1=$(date +%s)
+        # The query tasks read copies of jsonsql's database: one without, one with the index.
+        db_plain="$out/db/query-$n.db"
+        db_idx="$out/db/query-indexed-$n.db"
+        rm -f "$db_plain"* "$db_idx"*
+        cp "$db_js" "$db_plain"
+        cp "$db_js" "$db_idx"
+        "$JSONSQL" index "$db_idx" player address.country >/dev/null 2>&1 \
+            || { echo "ERROR: jsonsql index $db_idx player address.country failed" >&2; failed=1; }
+        plan_sq=$("$SQLITE3" "$db_idx" "EXPLAIN QUERY PLAN $filter_sql" 2>&1)
+        plan_js=$("$JSONSQL" query "$db_idx" player --where 'address.country=DE' --explain 2>&1)
+        case "$plan_sq" in *"USING INDEX"*) ;; *)
+            notes+=("At $n records the sqlite3 shell's filter did not use jsonsql's index: $(echo "$plan_sq" | tr '\n' ' ')") ;;
+        esac
+        case "$plan_js" in *"USING INDEX"*|*"USING COVERING INDEX"*) ;; *)
+            notes+=("At $n records jsonsql's filter did not use its index: $(echo "$plan_js" | tr '\n' ' ')") ;;
+        esac
+        expect=$("$SQLITE3" "$db_plain" "SELECT count(*) FROM ($filter_sql)")
+        got=$("$JSONSQL" query "$db_idx" player --where 'address.country=DE' --format jsonl 2>/dev/null | wc -l)
+        if [ "$got" != "$expect" ]; then
+            echo "ERROR: jsonsql's filter printed $got rows, sqlite3 counts $expect" >&2
+            failed=1
+        fi
+
+        # 4. filter, 5. export. One untimed warm-up run each, then round-robin runs.
+        for task in "filter (no index)" "filter (indexed)" "export json" "export table"; do
+            case "$task" in filter*) want filter || continue ;; export*) want export || continue ;; esac
+            db="$db_plain"
+            [ "$task" = "filter (indexed)" ] && db="$db_idx"
+            rows=""
+            case "$task" in export*) rows="$n" ;; esac
+            for ((r = 0; r <= r_n; r++)); do
+                [ "$r" -gt 0 ] && echo "   $task, run $r/$r_n" >&2
+                warm=()
+                [ "$r" = 0 ] && warm=(--warmup 1 --repeat 0)
+                case "$task" in
+                    filter*)
+                        measure "$task" "$n" jsonsql "$rows" "${warm[@]}" -- "$JSONSQL" query "$db" player --where 'address.country=DE' --format json
+                        measure "$task" "$n" "sqlite3 -json" "$rows" "${warm[@]}" -- "$SQLITE3" -json "$db" "$filter_sql"
+                        [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils query" "$rows" "${warm[@]}" -- "$SU" query "$db" "$filter_sql"
+                        ;;
+                    "export json")
+                        measure "$task" "$n" jsonsql "$rows" "${warm[@]}" -- "$JSONSQL" query "$db" player --format json
+                        measure "$task" "$n" "sqlite3 -json" "$rows" "${warm[@]}" -- "$SQLITE3" -json "$db" 'SELECT * FROM player'
+                        [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils rows" "$rows" "${warm[@]}" -- "$SU" rows "$db" player
+                        ;;
+                    "export table")
+                        measure "$task" "$n" jsonsql "$rows" "${warm[@]}" -- "$JSONSQL" query "$db" player --format table
+                        measure "$task" "$n" "sqlite3 -table" "$rows" "${warm[@]}" -- "$SQLITE3" -table "$db" 'SELECT * FROM player'
+                        measure "$task" "$n" "sqlite3 -column" "$rows" "${warm[@]}" -- "$SQLITE3" -column "$db" 'SELECT * FROM player'
+                        [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils rows -t" "$rows" "${warm[@]}" -- "$SU" rows -t "$db" player
+                        ;;
+                esac
+            done
         done
-    done
+        section "filter and export at $n" "$t1"
+    fi
+
+    # 6. the NDJSON file without a database. Each tool writes its rows to a file; the line
+    # counts must agree. Round-robin runs, no warm-up (the file is in the page cache).
+    if want file; then
+        t1=$(date +%s)
+        tmp="$out/tmp"
+        ndq=${nd//\\/\\\\}
+        ndq=${ndq//\"/\\\"}  # for the sqlite3 shell's .import "FILE"
+        sq_load=("$SQLITE3" :memory: 'CREATE TABLE t(j TEXT)' '.mode ascii' '.separator "\037" "\n"' ".import \"$ndq\" t" '.mode list')
+        for task in "file: filter to JSON lines" "file: count per country" "file: describe"; do
+            rm -f "$tmp"/*
+            for ((r = 1; r <= r_n; r++)); do
+                echo "   $task, run $r/$r_n" >&2
+                case "$task" in
+                    *filter*)
+                        measure "$task" "$n" jsonsql "$n" --stdout "$tmp/jsonsql" -- "$JSONSQL" query "$nd" --where 'address.country=DE' --format jsonl
+                        [ "$DUCK" = 1 ] && measure "$task" "$n" "duckdb read_json_auto" "$n" -- "$PY" "$here/duck.py" filter "$nd" "$tmp/duckdb"
+                        measure "$task" "$n" "sqlite3 .import + ->>" "$n" --stdout "$tmp/sqlite3" \
+                            -- "${sq_load[@]}" "SELECT j FROM t WHERE j ->> '\$.address.country' = 'DE'"
+                        [ -n "$JQ" ] && measure "$task" "$n" "jq select" "$n" --stdout "$tmp/jq" -- "$JQ" -c 'select(.address.country == "DE")' "$nd"
+                        [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils memory" "$n" --stdout "$tmp/sqlite-utils" \
+                            -- "$SU" memory "$nd:nl" "SELECT * FROM t WHERE address ->> '\$.country' = 'DE'" --nl
+                        ;;
+                    *country*)
+                        measure "$task" "$n" jsonsql "$n" --stdout "$tmp/jsonsql" \
+                            -- "$JSONSQL" query "$nd" --group-by address.country --select 'address.country,count()' --format jsonl
+                        [ "$DUCK" = 1 ] && measure "$task" "$n" "duckdb read_json_auto" "$n" -- "$PY" "$here/duck.py" group "$nd" "$tmp/duckdb"
+                        measure "$task" "$n" "sqlite3 .import + ->>" "$n" --stdout "$tmp/sqlite3" \
+                            -- "${sq_load[@]}" "SELECT j ->> '\$.address.country', count(*) FROM t GROUP BY 1"
+                        [ -n "$JQ" ] && measure "$task" "$n" "jq -s group_by" "$n" --stdout "$tmp/jq" \
+                            -- "$JQ" -s -c 'group_by(.address.country)[] | {country: .[0].address.country, count: length}' "$nd"
+                        [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils memory" "$n" --stdout "$tmp/sqlite-utils" \
+                            -- "$SU" memory "$nd:nl" "SELECT address ->> '\$.country' AS country, count(*) AS count FROM t GROUP BY 1" --nl
+                        ;;
+                    *describe*)
+                        measure "$task" "$n" jsonsql "$n" -- "$JSONSQL" describe "$nd"
+                        [ "$DUCK" = 1 ] && measure "$task" "$n" "duckdb SUMMARIZE" "$n" -- "$PY" "$here/duck.py" summarize "$nd"
+                        # analyze-tables reads jsonsql's database (loading is not timed), and runs once.
+                        [ -n "$SU" ] && [ "$r" = 1 ] && measure "$task" "$n" "sqlite-utils analyze-tables" "$n" \
+                            -- "$SU" analyze-tables "$db_js" player
+                        ;;
+                esac
+            done
+            case "$task" in *describe*) continue ;; esac
+            counts=""
+            for f in "$tmp"/*; do counts+="$(basename "$f") $(wc -l <"$f"), "; done
+            if [ "$(for f in "$tmp"/*; do wc -l <"$f"; done | sort -u | wc -l)" != 1 ]; then
+                echo "ERROR: $task at $n: the tools' outputs differ in line count: ${counts%, }" >&2
+                failed=1
+            fi
+        done
+        rm -f "$tmp"/*
+        section "file rows at $n" "$t1"
+    fi
 done
 
-# 4. start-up
+# 7. start-up
 if want startup; then
     echo "== start-up, $startup_runs runs" >&2
     measure start-up 0 jsonsql "" --warmup 1 --repeat "$startup_runs" -- "$JSONSQL" --version
@@ -250,15 +423,34 @@ if want startup; then
 fi
 
 echo
-want insert && notes+=("Inserts: jsonsql \`insert DB player FILE.ndjson --pk id\`; sqlite-utils \`insert DB player FILE.ndjson --nl --pk id\` (default batch size); sqlite3 shell \`INSERT INTO player SELECT value->>'id', ..., value->'address', value->'tags', ... FROM json_each(readfile('FILE.json'))\` on the same records as one JSON array, into a table created beforehand (untimed) with the same columns.")
+elapsed=$(( $(date +%s) - started ))
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+notes+=("Runs: the median of $runs up to $big_from records, 1 run above; a command that took over $slow s runs once (the runs column says how many).")
+if [ "$big_seen" = 1 ]; then
+    if [ "$full_peers" = 1 ]; then
+        notes+=("Above $big_from records (large sizes): insert with every peer, index and the start-up query; no filter, export or file rows.")
+    else
+        notes+=("Above $big_from records (large sizes): only jsonsql inserts (the sqlite3 shell's json_each(readfile()) holds the whole file, about 10 GB of memory at 10M, and sqlite-utils takes about 7 minutes: \`bench/run.sh --full-peers\` runs them); index and the start-up query run with their peers; no filter, export or file rows.")
+    fi
+fi
+want insert && notes+=("Inserts: jsonsql \`insert DB player FILE.ndjson --pk id\`; sqlite-utils \`insert DB player FILE.ndjson --nl --pk id\` (default batch size); sqlite3 shell \`INSERT INTO player SELECT value->>'id', ..., value->'address', value->'tags', ... FROM json_each(readfile('FILE.json'))\` on the same records as one JSON array, into a table created beforehand (untimed) with the same columns. The rows/s-by-size table shows how the insert rate holds up as the table grows.")
+want index && notes+=("Index a path: \`jsonsql index DB player address.country\` against the sqlite3 shell's \`CREATE INDEX player_on_address_country ON player (${ix_expr:-EXPR})\`, the expression \`jsonsql indexes\` reports for jsonsql's index, each on a fresh copy of jsonsql's database (copy untimed). rows/s is rows indexed per second.")
+want startup && notes+=("Start-up: \"query --limit 1\" opens jsonsql's database and prints its first row: jsonsql \`query DB player --limit 1\` (JSON), sqlite3 \`DB 'SELECT * FROM player LIMIT 1'\` (and \`-json\`), sqlite-utils \`rows DB player --limit 1\`; \"start-up\" is \`jsonsql --version\` against \`sqlite3 -version\`. One warm-up run, then $startup_runs runs (sqlite-utils: at most 10).")
 { want filter || want export; } && notes+=("Filters and exports read one copy of the database jsonsql created; \"filter (indexed)\" reads a copy with \`jsonsql index DB player address.country\`. Filter: jsonsql \`query DB player --where address.country=DE --format json\`; sqlite3 \`-json\` and sqlite-utils \`query\` run \`$filter_sql\`. rows/s is records per second of the whole run (start-up included).")
+want file && notes+=("File rows read the NDJSON file without a database (jsonsql's memory mode), output to a file: filter \`jsonsql query FILE --where address.country=DE --format jsonl\`; count per country \`jsonsql query FILE --group-by address.country --select 'address.country,count()' --format jsonl\`; \`jsonsql describe FILE\`. DuckDB: the Python module ($duck_version, start-up and import included) runs \`COPY (SELECT ... FROM read_json_auto(FILE) WHERE address.country = 'DE' / GROUP BY 1) TO OUT (FORMAT JSON)\` and \`SUMMARIZE\`. sqlite3: \`.import\` of the file as one text column into an in-memory table, then \`j ->> '\$.address.country'\`. jq: \`-c 'select(.address.country == \"DE\")'\` and \`-s 'group_by(.address.country)[] | {country, count: length}'\`. sqlite-utils: \`memory FILE:nl \"SELECT ... FROM t WHERE address ->> '\$.country' = 'DE'\" --nl\` (and GROUP BY); \`analyze-tables DB player\` on jsonsql's database (loading not timed), once. rows/s is input records per second.")
+# rows/s by size is relative to the largest size up to 1M (the issue's reference), else the first.
+scale_base=""
+for n in $sizes; do [ "$n" -le 1000000 ] && { [ -z "$scale_base" ] || [ "$n" -gt "$scale_base" ]; } && scale_base=$n; done
+[ -n "$scale_base" ] || scale_base=${sizes%% *}
 "$PY" "$MEASURE" report --results "$results" --markdown "$out/results.md" \
-    --title "jsonsql benchmark" \
-    --preamble "jsonsql $js_version, sqlite3 $sq_version, sqlite-utils $su_version; $machine. Median of $runs run(s); start-up: $startup_runs runs. Generated by \`bench/run.sh $args\` on $(date -u +%Y-%m-%d)." \
+    --title "jsonsql benchmark" --scale-task insert --scale-base "$scale_base" \
+    --preamble "$versions." \
+    --preamble "Machine: $machine; load average at start $load_start, at end $load_end; $(( elapsed / 60 )) min $(( elapsed % 60 )) s in all." \
+    --preamble "Generated by \`bench/run.sh $args\` on $(date -u +%Y-%m-%d)." \
     "${notes[@]/#/--note=}" || failed=1
 echo
 echo "markdown: $out/results.md"
 if [ "$failed" != 0 ]; then
-    echo "bench/run.sh: a tool failed (see ERROR above)" >&2
+    echo "bench/run.sh: a tool failed or the tools disagreed (see ERROR above)" >&2
     exit 1
 fi
