@@ -217,7 +217,7 @@ for n in $sizes; do
             "$PY" "$GEN" "$n" $flag >"$f.tmp" && mv "$f.tmp" "$f" || die "gen_players.py $n $flag failed"
         fi
     done
-    echo "== $n records: $(du -h "$nd" | cut -f1) NDJSON$([ "$big" = 1 ] && echo ", large: 1 run, insert/index/start-up only")" >&2
+    echo "== $n records: $(du -hL "$nd" | cut -f1) NDJSON$([ "$big" = 1 ] && echo ", large: 1 run, insert/index/start-up only")" >&2
     cat "${files[@]}" >/dev/null  # into the page cache, so that no tool pays for the first read
 
     # 1. insert. The runs go round-robin over the tools, so that background load hits all alike.
