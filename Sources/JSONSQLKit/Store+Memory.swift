@@ -80,7 +80,8 @@ extension Store {
 }
 
 /// Streaming: a query whose every printed row comes from one record runs over a data file
-/// batch by batch, so memory stays bounded by a batch rather than the file.
+/// batch by batch, so memory stays bounded by a batch rather than the file. Records that
+/// provably fail the filter (`RecordPrecheck`) are not inserted at all.
 extension Store {
     /// Whether `spec` may stream: no order, groups, aggregates or offset, nothing decided by
     /// the whole table (`--json-cols`), and a format that needs no measuring pass.
@@ -132,7 +133,8 @@ extension Store {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
-        try streamBatches(file: path, format: format, table: spec.table, batchSize: batchSize, runBatch)
+        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, runBatch)
+        store.close()
         try query?.writer.finish()
         return printed
     }
@@ -144,7 +146,7 @@ extension Store {
     {
         var total = 0
         var query: SQLQuery?
-        try streamBatches(file: path, format: format, table: spec.table, batchSize: batchSize) { db in
+        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize) { db in
             if query == nil {
                 var counting = QuerySpec(table: spec.table)
                 counting.filters = spec.filters
@@ -156,21 +158,35 @@ extension Store {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
         }
+        store.close()
         return total
     }
 
-    /// Loads the data file at `path` into an in-memory `table` (types from every record), calling
-    /// `body` after every `batchSize` records and after the last; `body` empties the table, and
-    /// returns false to stop reading.
-    private static func streamBatches(
-        file path: String, format: InputFormat?, table: String, batchSize: Int, _ body: @escaping (Database) throws -> Bool
-    ) throws {
+    /// Loads the data file at `path` into an in-memory table named `spec.table` (types from
+    /// every record), leaving out records `spec`'s filters provably reject, and calls `body`
+    /// after every `batchSize` records and after the last; `body` empties the table, and
+    /// returns false to stop reading. Returns the store, for the caller to close.
+    static func streamBatches(
+        file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
+        _ body: @escaping (Database) throws -> Bool
+    ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
-        defer { store.close() }
-        var options = InsertOptions(table: table)
-        options.format = format ?? InputFormat.guessed(from: path)
-        options.inferFromEveryRecord = true
-        _ = try store.insert(
-            from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body))
+        do {
+            var options = InsertOptions(table: spec.table)
+            options.format = format ?? InputFormat.guessed(from: path)
+            options.inferFromEveryRecord = true
+            let filter = Filter.all(spec.filters)
+            _ = try store.insert(
+                from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
+                keep: { db in
+                    guard let filter, let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: spec.table))
+                    else { return nil }
+                    return { check.mayMatch($0, count: $1) }
+                })
+        } catch {
+            store.close()
+            throw error
+        }
+        return store
     }
 }
