@@ -176,6 +176,13 @@ extension Store {
             options.format = format ?? InputFormat.guessed(from: path)
             options.inferFromEveryRecord = true
             let filter = Filter.all(spec.filters)
+            var status = stat()
+            // A regular JSON file can be read twice; a pipe or CSV goes through `insert`.
+            if options.format == .json && path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG {
+                try SQLQuote.checkName(spec.table, kind: "table")
+                try store.streamJSONFile(path, table: spec.table, filter: filter, batchSize: max(1, batchSize), body)
+                return store
+            }
             _ = try store.insert(
                 from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
                 keep: { db in

@@ -20,7 +20,20 @@ struct RecordPrecheck {
 
     /// Nil when the filter gives nothing to test.
     init?(_ filter: Filter, table: TableInfo) {
-        guard let clauses = Self.requirement(filter, table: table), !clauses.isEmpty else { return nil }
+        self.init(filter) { path in
+            (try? ResolvedPath(path, in: table)).map { $0.isJSON || $0.column.type == .text } ?? false
+        }
+    }
+
+    /// Before the table's types are known: only paths into a column, which are JSON paths
+    /// whatever the column's type (`ResolvedPath.isJSON`).
+    init?(beforeTypes filter: Filter) {
+        self.init(filter) { !$0.segments.isEmpty }
+    }
+
+    /// `comparesText` says whether `path = "L"` holds only for a value whose text is `L`.
+    private init?(_ filter: Filter, comparesText: (JSONPath) -> Bool) {
+        guard let clauses = Self.requirement(filter, comparesText), !clauses.isEmpty else { return nil }
         self.clauses = clauses
     }
 
@@ -49,23 +62,21 @@ struct RecordPrecheck {
     }
 
     /// The clauses a match requires (conjunctive: each a list of alternatives), or nil.
-    private static func requirement(_ filter: Filter, table: TableInfo) -> [[[UInt8]]]? {
+    private static func requirement(_ filter: Filter, _ comparesText: (JSONPath) -> Bool) -> [[[UInt8]]]? {
         switch filter {
         case .and(let a, let b):
-            let left = requirement(a, table: table)
-            let right = requirement(b, table: table)
+            let left = requirement(a, comparesText)
+            let right = requirement(b, comparesText)
             guard left != nil || right != nil else { return nil }
             return (left ?? []) + (right ?? [])
         case .or(let a, let b):
             // (A1 and ...) or (B1 and ...) requires A1 or B1.
-            guard let left = requirement(a, table: table)?.first, let right = requirement(b, table: table)?.first
+            guard let left = requirement(a, comparesText)?.first, let right = requirement(b, comparesText)?.first
             else { return nil }
             return [left + right]
         case .not: return nil
         case .predicate(let p):
-            guard p.op == .equal || p.op == .in, !p.values.isEmpty,
-                let path = try? ResolvedPath(p.path, in: table), path.isJSON || path.column.type == .text
-            else { return nil }
+            guard p.op == .equal || p.op == .in, !p.values.isEmpty, comparesText(p.path) else { return nil }
             var needles: [[UInt8]] = []
             for value in p.values {
                 guard case .string(let text) = value, let needle = safeNeedle(text) else { return nil }
