@@ -146,11 +146,11 @@ extension Store {
     {
         var total = 0
         var query: SQLQuery?
-        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize) { db in
+        var counting = QuerySpec(table: spec.table)
+        counting.filters = spec.filters
+        counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+        let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize) { db in
             if query == nil {
-                var counting = QuerySpec(table: spec.table)
-                counting.filters = spec.filters
-                counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
                 query = try counting.build(table: try TableInfo(db: db, table: spec.table))
             }
             guard let query else { return false }
@@ -180,7 +180,8 @@ extension Store {
             // A regular JSON file can be read twice; a pipe or CSV goes through `insert`.
             if options.format == .json && path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG {
                 try SQLQuote.checkName(spec.table, kind: "table")
-                try store.streamJSONFile(path, table: spec.table, filter: filter, batchSize: max(1, batchSize), body)
+                try store.streamJSONFile(
+                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize), body)
                 return store
             }
             _ = try store.insert(

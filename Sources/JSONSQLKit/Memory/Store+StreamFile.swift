@@ -11,10 +11,13 @@ extension Store {
     /// Loads the JSON file at `path` into a new table `table` batch by batch, as `streamBatches`
     /// describes. The first read infers the types from every record and keeps aside the records
     /// `filter` may match (`RecordPrecheck`); when they fit in `keptRecordBytes`, they are all
-    /// that is inserted, else the file is read again and each record checked once more.
+    /// that is inserted, else the file is read again and each record checked once more. Only the
+    /// fields of `columns` are inserted.
     func streamJSONFile(
-        _ path: String, table: String, filter: Filter?, batchSize: Int, _ body: (Database) throws -> Bool
+        _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
+        _ body: (Database) throws -> Bool
     ) throws {
+        var columns = columns
         let early = filter.flatMap(RecordPrecheck.init(beforeTypes:))
         var kept: [UInt8] = []
         var keptPositions: [RecordReader.Position] = []
@@ -55,9 +58,15 @@ extension Store {
                 in: db, ifNotExists: false)
             let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
             var inserted = 0
+            var selected: [JSONField] = []
             /// Inserts one record; false once `body` asks to stop.
             func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
-                try inserter.insert(fields, bytes: bytes, at: position, source: source.name)
+                if columns != nil {
+                    try columns?.select(fields, bytes: bytes, into: &selected)
+                    try inserter.insert(selected, bytes: bytes, at: position, source: source.name)
+                } else {
+                    try inserter.insert(fields, bytes: bytes, at: position, source: source.name)
+                }
                 inserted += 1
                 if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
                 if inserted % batchSize != 0 { return true }
