@@ -166,3 +166,35 @@ struct MemoryStreamingTests {
         #expect(grouped.stdout == #"{"a":1.0,"count()":1}"# + "\n" + #"{"a":2,"count()":1}"# + "\n", "\(grouped.stderr)")
     }
 }
+
+/// `describe` streams a data file; it must print what describing the loaded table prints.
+@Suite("describe streaming")
+struct DescribeStreamingTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    @Test("describe of a file, over many batches, prints what describe of the loaded table prints")
+    func manyBatches() throws {
+        var lines: [String] = []
+        for i in 0..<45_000 {
+            let tags = i % 3 == 0 ? "[]" : #"["t\#(i % 7)","u"]"#
+            let nested = i % 5 == 0 ? "null" : #"{"k":"\#(["DE", "FR", "\\u0044E"][i % 3])","n":\#(i % 13)}"#
+            lines.append(#"{"i":\#(i),"r":\#(Double(i % 100) / 8),"c":\#(nested),"tags":\#(tags),"on":\#(i % 2 == 0)}"#)
+        }
+        let file = try directory.write("many.ndjson", lines.joined(separator: "\n"))
+        let db = directory.path("many.db")
+        try succeed(["insert", db, "many", file])
+        let streamed = try CLI.run(["describe", file, "-f", "jsonl"])
+        let loaded = try CLI.run(["describe", db, "many", "-f", "jsonl"])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        #expect(streamed.stdout == loaded.stdout)
+        // "\u0044E" is the string DE: two distinct values.
+        #expect(streamed.stdout.contains(#"{"path":"c.k","count":36000,"types":{"string":36000},"distinct":2,"#))
+        let input = try CLI.run(["describe", "-", "-f", "jsonl"], stdin: lines.joined(separator: "\n"))
+        #expect(input.stdout == streamed.stdout, "\(input.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["many.db", "many.ndjson"])
+    }
+}
