@@ -198,3 +198,21 @@ struct DescribeStreamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["many.db", "many.ndjson"])
     }
 }
+
+extension MemoryStreamingTests {
+    @Test("a record that cannot load fails the query, also where the query would skip it")
+    func invalidRecords() throws {
+        let twice = try directory.write(
+            "twice.ndjson", #"{"a":"DE","b":1}"# + "\n" + #"{"a":"FR","b":2,"b":3}"# + "\n")
+        for query in [["--where", "a=DE"], ["--group-by", "a"], ["--where", "a=DE", "--count"], ["--select", "a"]] {
+            let stderr = try fail(["query", twice] + query)
+            #expect(stderr.contains(#"twice.ndjson:2: record 2: key "b" appears more than once"#), "\(query): \(stderr)")
+        }
+        let half = try directory.write(
+            "half.ndjson", #"{"a":"DE","b":"x"}"# + "\n" + #"{"a":"FR","b":"\ud800"}"# + "\n")
+        for query in [["--where", "a=DE"], ["--group-by", "a"], ["--select", "a"]] {
+            let stderr = try fail(["query", half] + query)
+            #expect(stderr.contains("half.ndjson:2: record 2"), "\(query): \(stderr)")
+        }
+    }
+}

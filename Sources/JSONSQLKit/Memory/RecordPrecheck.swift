@@ -43,7 +43,7 @@ struct RecordPrecheck {
         return clauses.allSatisfy { clause in clause.contains { Self.contains(bytes, count, $0) } }
     }
 
-    private static let unicodeEscape: [UInt8] = Array("\\u".utf8)
+    static let unicodeEscape: [UInt8] = Array("\\u".utf8)
 
     /// Whether the bytes hold `needle` (not empty): memchr finds each candidate first byte.
     static func contains(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool {

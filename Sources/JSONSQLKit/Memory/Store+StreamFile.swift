@@ -23,6 +23,7 @@ extension Store {
         var keptPositions: [RecordReader.Position] = []
         var keeping = early != nil
         var inference = TypeInference()
+        var duplicates = DuplicateKeys()
         var fields: [JSONField] = []
         var seen = 0
         let source = try InputSource.open(path)
@@ -32,6 +33,9 @@ extension Store {
             while let position = try reader.next(into: &fields) {
                 do {
                     try inference.observe(fields, bytes: reader.bytes)
+                    if let key = try duplicates.find(fields, bytes: reader.bytes) {
+                        throw JSONSQLError("key \"\(key)\" appears more than once")
+                    }
                 } catch let error as JSONSQLError {
                     throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
                 }
@@ -61,7 +65,10 @@ extension Store {
             var selected: [JSONField] = []
             /// Inserts one record; false once `body` asks to stop.
             func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
-                if columns != nil {
+                // A \u escape may be one `insert` refuses (half a surrogate pair): such a record
+                // is inserted whole, so it fails as it would when loading.
+                if columns != nil && !RecordPrecheck.contains(bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+                {
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     try inserter.insert(selected, bytes: bytes, at: position, source: source.name)
                 } else {
