@@ -67,7 +67,9 @@ extension Store {
             func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
                 // A \u escape may be one `insert` refuses (half a surrogate pair): such a record
                 // is inserted whole, so it fails as it would when loading.
-                if columns != nil && !RecordPrecheck.contains(bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+                if columns != nil
+                    && !RecordPrecheck.contains(
+                        bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
                 {
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     try inserter.insert(selected, bytes: bytes, at: position, source: source.name)

@@ -86,7 +86,8 @@ struct NarrowPlan {
         }
         var sql = "SELECT \(list.joined(separator: ", ")) FROM \(SQLQuote.identifier(narrow))"
         if !spec.groupBy.isEmpty {
-            sql += " GROUP BY " + (try spec.groupBy.map { column(try ResolvedPath($0, in: info).valueSQL) }.joined(separator: ", "))
+            sql +=
+                " GROUP BY " + (try spec.groupBy.map { column(try ResolvedPath($0, in: info).valueSQL) }.joined(separator: ", "))
         }
         if !spec.orderBy.isEmpty {
             let terms = try spec.orderBy.map { term in
@@ -113,7 +114,8 @@ struct NarrowPlan {
         // Columns without a declared type keep each value as the expression gave it.
         createSQL =
             "CREATE TABLE \(SQLQuote.identifier(narrow)) (\(expressions.indices.map { "e\($0)" }.joined(separator: ", ")))"
-        var project = "INSERT INTO \(SQLQuote.identifier(narrow)) SELECT \(expressions.joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
+        var project =
+            "INSERT INTO \(SQLQuote.identifier(narrow)) SELECT \(expressions.joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
         var projectArguments: [DatabaseValue] = []
         if let filter = Filter.all(spec.filters) {
             let rendered = try FilterSQL(filter, table: info)
