@@ -94,21 +94,24 @@ extension Store {
     /// are inferred from every record as `loading` does, then the records are inserted
     /// `batchSize` at a time into an in-memory table, the one SQL `spec` builds runs on each
     /// batch, and the batch is deleted. Reading stops once `spec.limit` rows are printed.
-    /// Returns the number of rows printed.
+    /// Returns the number of rows printed. `note` gets `missingPathNotes`' notes, when every
+    /// record was read and inserted (`MissingPathTracker`).
     @discardableResult
     public static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 50_000
+        batchSize: Int = 50_000, note: ((String) -> Void)? = nil
     ) throws -> Int {
         var unlimited = spec
         unlimited.limit = nil
         let limit = spec.limit ?? Int.max
         var query: (statement: Statement, writer: any RowWriter, row: SQLiteRow, table: String)?
         var printed = 0
+        var tracker: MissingPathTracker?
         let runBatch = { (db: Database) throws -> Bool in
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let built = try unlimited.build(table: info)
+                tracker = try MissingPathTracker(spec, table: info, db: db)
                 let statement = try db.makeStatement(sql: built.sql)
                 try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
                 query = (
@@ -130,12 +133,15 @@ extension Store {
                 printed += 1
             }
             sqlite3_reset(handle)
+            try tracker?.observe(db, table: query.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
         let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, runBatch)
         store.close()
         try query?.writer.finish()
+        // Reading stopped at the limit leaves later records unseen.
+        if printed < limit, let tracker, let note { tracker.notes().forEach(note) }
         return printed
     }
 

@@ -157,13 +157,17 @@ struct Query: StoreCommand {
                 if Store.canStream(spec, format: output.resolved) {
                     try Store.streamQuery(
                         file: db.database, format: format, spec: spec,
-                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO), note: { Diagnostics.print($0) })
                     return
                 }
                 if Store.canStreamGroups(spec) {
                     let out = OutputBuffer(fd: STDOUT_FILENO)
-                    try Store.streamGroups(file: db.database, format: format, spec: spec, output: output.resolved, to: out)
+                    var notes: [String] = []
+                    try Store.streamGroups(
+                        file: db.database, format: format, spec: spec, output: output.resolved, to: out,
+                        note: { notes.append($0) })
                     try out.flush()
+                    for note in notes { Diagnostics.print(note) }
                     return
                 }
             }

@@ -40,6 +40,8 @@ struct MemoryStreamingTests {
         ["--group-by", "address.country", "--select", "address.country,count(),sum(score),avg(score),min(name),max(id)"],
         ["--group-by", "address.country", "--order-by", "count():desc", "--limit", "2", "--offset", "1"],
         ["--select", "count(),count(note),sum(score),max(address.city)", "--where", "address.country in [DE, FR]"],
+        ["--group-by", "address.contry"],
+        ["--select", "id,address.cty", "--where", "score > 10"],
     ]
 
     /// The inputs: the same records as an array, NDJSON, pretty-printed concatenated objects.
@@ -63,6 +65,8 @@ struct MemoryStreamingTests {
             #expect(memory.status == 0, "\(query): \(memory.stderr)")
             #expect(loaded.status == 0, "\(query): \(loaded.stderr)")
             #expect(memory.stdout == loaded.stdout, "\(file) \(query)")
+            // Notes for paths no row has, too.
+            #expect(memory.stderr == loaded.stderr, "\(file) \(query)")
         }
         try FileManager.default.removeItem(atPath: db)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
@@ -214,5 +218,26 @@ extension MemoryStreamingTests {
             let stderr = try fail(["query", half] + query)
             #expect(stderr.contains("half.ndjson:2: record 2"), "\(query): \(stderr)")
         }
+    }
+}
+
+extension MemoryStreamingTests {
+    @Test("streamed and grouped queries note a path no record has, as on a database")
+    func missingPathNotes() throws {
+        let file = try directory.write("notes.ndjson", Self.records.joined(separator: "\n"))
+        let db = directory.path("notes.db")
+        try succeed(["insert", db, "notes", file])
+        for query in [
+            ["--group-by", "address.contry"], ["--select", "id,address.cty"], ["--select", "count(),max(address.cty)"],
+        ] {
+            let memory = try CLI.run(["query", file] + query + ["-f", "jsonl"])
+            let loaded = try CLI.run(["query", db, "notes"] + query + ["-f", "jsonl", "--json-cols", "none"])
+            #expect(memory.stdout == loaded.stdout, "\(query)")
+            #expect(memory.stderr == loaded.stderr, "\(query)")
+        }
+        let grouped = try CLI.run(["query", file, "--group-by", "address.contry"])
+        #expect(grouped.stderr == "note: no row has the path address.contry; did you mean 'address.country'?\n")
+        let selected = try CLI.run(["query", file, "--select", "id,address.cty", "--where", "score > 10"])
+        #expect(selected.stderr == "note: no row has the path address.cty; did you mean 'address.city'?\n")
     }
 }

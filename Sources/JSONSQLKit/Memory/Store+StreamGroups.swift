@@ -15,26 +15,33 @@ extension Store {
     }
 
     /// Runs the grouped `spec` over the data file at `path`; returns the number of rows printed.
+    /// `note` gets `missingPathNotes`' notes, as `streamQuery` gives them.
     @discardableResult
     public static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000
+        batchSize: Int = 20_000, note: ((String) -> Void)? = nil
     ) throws -> Int {
         var plan: NarrowPlan?
+        var tracker: MissingPathTracker?
         let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize) { db in
             if plan == nil {
-                let made = try NarrowPlan(spec, table: try TableInfo(db: db, table: spec.table))
+                let info = try TableInfo(db: db, table: spec.table)
+                let made = try NarrowPlan(spec, table: info)
+                tracker = try MissingPathTracker(spec, table: info, db: db)
                 try db.execute(sql: made.createSQL)
                 plan = made
             }
             guard let plan else { return false }
             try db.execute(sql: plan.projectSQL, arguments: StatementArguments(plan.projectArguments))
+            try tracker?.observe(db, table: spec.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
         }
         defer { store.close() }
         guard let plan else { return 0 }
-        return try store.read { db in try Self.stream(plan.query, db: db, format: output, to: out) }
+        let printed = try store.read { db in try Self.stream(plan.query, db: db, format: output, to: out) }
+        if let tracker, let note { tracker.notes().forEach(note) }
+        return printed
     }
 }
 
