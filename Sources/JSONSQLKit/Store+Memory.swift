@@ -80,7 +80,8 @@ extension Store {
 }
 
 /// Streaming: a query whose every printed row comes from one record runs over a data file
-/// batch by batch, so memory stays bounded by a batch rather than the file.
+/// batch by batch, so memory stays bounded by a batch rather than the file. Records that
+/// provably fail the filter (`RecordPrecheck`) are not inserted at all.
 extension Store {
     /// Whether `spec` may stream: no order, groups, aggregates or offset, nothing decided by
     /// the whole table (`--json-cols`), and a format that needs no measuring pass.
@@ -93,21 +94,24 @@ extension Store {
     /// are inferred from every record as `loading` does, then the records are inserted
     /// `batchSize` at a time into an in-memory table, the one SQL `spec` builds runs on each
     /// batch, and the batch is deleted. Reading stops once `spec.limit` rows are printed.
-    /// Returns the number of rows printed.
+    /// Returns the number of rows printed. `note` gets `missingPathNotes`' notes, when every
+    /// record was read and inserted (`MissingPathTracker`).
     @discardableResult
     public static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 50_000
+        batchSize: Int = 50_000, note: ((String) -> Void)? = nil
     ) throws -> Int {
         var unlimited = spec
         unlimited.limit = nil
         let limit = spec.limit ?? Int.max
         var query: (statement: Statement, writer: any RowWriter, row: SQLiteRow, table: String)?
         var printed = 0
+        var tracker: MissingPathTracker?
         let runBatch = { (db: Database) throws -> Bool in
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let built = try unlimited.build(table: info)
+                tracker = try MissingPathTracker(spec, table: info, db: db)
                 let statement = try db.makeStatement(sql: built.sql)
                 try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
                 query = (
@@ -129,11 +133,15 @@ extension Store {
                 printed += 1
             }
             sqlite3_reset(handle)
+            try tracker?.observe(db, table: query.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
-        try streamBatches(file: path, format: format, table: spec.table, batchSize: batchSize, runBatch)
+        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, runBatch)
+        store.close()
         try query?.writer.finish()
+        // Reading stopped at the limit leaves later records unseen.
+        if printed < limit, let tracker, let note { tracker.notes().forEach(note) }
         return printed
     }
 
@@ -144,11 +152,11 @@ extension Store {
     {
         var total = 0
         var query: SQLQuery?
-        try streamBatches(file: path, format: format, table: spec.table, batchSize: batchSize) { db in
+        var counting = QuerySpec(table: spec.table)
+        counting.filters = spec.filters
+        counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+        let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize) { db in
             if query == nil {
-                var counting = QuerySpec(table: spec.table)
-                counting.filters = spec.filters
-                counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
                 query = try counting.build(table: try TableInfo(db: db, table: spec.table))
             }
             guard let query else { return false }
@@ -156,21 +164,43 @@ extension Store {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
         }
+        store.close()
         return total
     }
 
-    /// Loads the data file at `path` into an in-memory `table` (types from every record), calling
-    /// `body` after every `batchSize` records and after the last; `body` empties the table, and
-    /// returns false to stop reading.
-    private static func streamBatches(
-        file path: String, format: InputFormat?, table: String, batchSize: Int, _ body: @escaping (Database) throws -> Bool
-    ) throws {
+    /// Loads the data file at `path` into an in-memory table named `spec.table` (types from
+    /// every record), leaving out records `spec`'s filters provably reject, and calls `body`
+    /// after every `batchSize` records and after the last; `body` empties the table, and
+    /// returns false to stop reading. Returns the store, for the caller to close.
+    static func streamBatches(
+        file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
+        _ body: @escaping (Database) throws -> Bool
+    ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
-        defer { store.close() }
-        var options = InsertOptions(table: table)
-        options.format = format ?? InputFormat.guessed(from: path)
-        options.inferFromEveryRecord = true
-        _ = try store.insert(
-            from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body))
+        do {
+            var options = InsertOptions(table: spec.table)
+            options.format = format ?? InputFormat.guessed(from: path)
+            options.inferFromEveryRecord = true
+            let filter = Filter.all(spec.filters)
+            var status = stat()
+            // A regular JSON file can be read twice; a pipe or CSV goes through `insert`.
+            if options.format == .json && path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG {
+                try SQLQuote.checkName(spec.table, kind: "table")
+                try store.streamJSONFile(
+                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize), body)
+                return store
+            }
+            _ = try store.insert(
+                from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
+                keep: { db in
+                    guard let filter, let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: spec.table))
+                    else { return nil }
+                    return { check.mayMatch($0, count: $1) }
+                })
+        } catch {
+            store.close()
+            throw error
+        }
+        return store
     }
 }

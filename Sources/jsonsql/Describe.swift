@@ -40,6 +40,23 @@ struct Describe: TableCommand {
 
     var access: Store.Access { .read }
 
+    /// A data file is described as it streams (`Store.streamDescribe`), unless --sample or
+    /// --swift asks for the loaded table.
+    func run() throws {
+        if !swift && sample == nil && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database)
+            && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)
+        {
+            let format: InputFormat? = files.csv ? .csv : files.tsv ? .tsv : nil
+            let out = OutputBuffer(fd: STDOUT_FILENO)
+            try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out)
+            try out.flush()
+            return
+        }
+        let store = try db.open(access, memory: memory)
+        defer { store.close() }
+        try run(store)
+    }
+
     func run(_ store: Store, table: String) throws {
         if swift {
             let out = OutputBuffer(fd: STDOUT_FILENO)

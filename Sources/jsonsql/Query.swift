@@ -140,7 +140,8 @@ struct Query: StoreCommand {
     var access: Store.Access { sql == nil ? .read : .write }
 
     /// Memory mode streams a query over one data file when each printed row comes from one
-    /// record (`Store.canStream`); anything else loads the file first (`DatabaseOptions.open`).
+    /// record (`Store.canStream`) or when it groups (`Store.canStreamGroups`); anything else
+    /// (--order-by or --offset without groups, table output) loads the file first (`DatabaseOptions.open`).
     func run() throws {
         if sql == nil && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database) {
             let stem = Store.tableName(forFile: db.database)
@@ -156,7 +157,17 @@ struct Query: StoreCommand {
                 if Store.canStream(spec, format: output.resolved) {
                     try Store.streamQuery(
                         file: db.database, format: format, spec: spec,
-                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO), note: { Diagnostics.print($0) })
+                    return
+                }
+                if Store.canStreamGroups(spec) {
+                    let out = OutputBuffer(fd: STDOUT_FILENO)
+                    var notes: [String] = []
+                    try Store.streamGroups(
+                        file: db.database, format: format, spec: spec, output: output.resolved, to: out,
+                        note: { notes.append($0) })
+                    try out.flush()
+                    for note in notes { Diagnostics.print(note) }
                     return
                 }
             }

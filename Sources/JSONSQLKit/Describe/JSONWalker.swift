@@ -8,6 +8,8 @@ struct JSONWalker {
     let n: Int
     let row: Int
     var pos = 0
+    /// A string's decoded bytes, when it holds escapes.
+    var decoded: [UInt8] = []
 
     @inline(__always) mutating func skipWhitespace() {
         while pos < n, p[pos] == 0x20 || p[pos] == 0x0A || p[pos] == 0x0D || p[pos] == 0x09 { pos += 1 }
@@ -78,8 +80,16 @@ struct JSONWalker {
             pos += 1
             let (a, b, escaped) = try string()
             s.types[ValueType.string.rawValue] += 1
-            s.distinct.insert(valueHash(span(a, b), seed: 0))
-            s.string(span(a, b))
+            // Counted and compared by their value, as a text column holds strings: "\u0044E" is "DE".
+            if escaped, (try? JSONText.decodeString(p, a, b, into: &decoded)) != nil {
+                decoded.withUnsafeBufferPointer { text in
+                    s.distinct.insert(valueHash(text, seed: 0))
+                    s.string(text)
+                }
+            } else {
+                s.distinct.insert(valueHash(span(a, b), seed: 0))
+                s.string(span(a, b))
+            }
             if s.example == nil { s.example = Self.example(span(a, b), escaped: escaped) }
         case UInt8(ascii: "t"):
             try literal("true")

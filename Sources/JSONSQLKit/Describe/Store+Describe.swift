@@ -37,10 +37,19 @@ extension Store {
                 ? " WHERE rowid IN (SELECT rowid FROM \(t) ORDER BY random() LIMIT \(sample))" : " LIMIT \(sample)"
         }
         let statement = try db.makeStatement(sql: sql)
-        let handle = statement.sqliteStatement
         let roots = columns.map { PathStats(path: JSONPath.displayName($0.name)) }
         let kinds = columns.map(\.type)
         var row = 0
+        try accumulate(statement.sqliteStatement, into: roots, kinds: kinds, row: &row, db: db)
+        finish(roots, kinds: kinds)
+        return roots
+    }
+
+    /// Records every row `handle` gives into `roots` (one per column of `kinds`), counting rows
+    /// on from `row`.
+    static func accumulate(_ handle: OpaquePointer, into roots: [PathStats], kinds: [ColumnType], row: inout Int, db: Database)
+        throws
+    {
         defer { sqlite3_reset(handle) }
         while true {
             let code = sqlite3_step(handle)
@@ -54,6 +63,10 @@ extension Store {
             }
             row += 1
         }
+    }
+
+    /// Once every row is recorded.
+    static func finish(_ roots: [PathStats], kinds: [ColumnType]) {
         for (i, s) in roots.enumerated() where kinds[i] != .json {
             // Nested paths only for a column whose every non-null value is an object or array.
             let containers = s.types[ValueType.object.rawValue] + s.types[ValueType.array.rawValue]
@@ -68,7 +81,6 @@ extension Store {
                 s.maxDate = nil
             }
         }
-        return roots
     }
 
     /// Records one column value of the current row.

@@ -13,10 +13,12 @@ extension Store {
     }
 
     /// With `batch`, `batch.run` is called after every `batch.size` records and after the last,
-    /// inside the transaction; it returns false to stop reading.
+    /// inside the transaction; it returns false to stop reading. `keep`, called once the table
+    /// exists, may return a test of a record's bytes: records it fails are read but not inserted.
     func insert(
         from sources: [InputSource], options: InsertOptions, progress: ((InsertProgress) -> Void)?,
-        batch: (size: Int, run: (Database) throws -> Bool)?
+        batch: (size: Int, run: (Database) throws -> Bool)?,
+        keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)? = nil
     ) throws -> InsertResult {
         defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
@@ -125,9 +127,16 @@ extension Store {
                 }
                 records += 1
             }
+            let keep = try keep?(db)
             var stopped = false
+            var skipped = 0
             readLoop: for reader in readers {
                 while let position = try reader.next(into: &fields) {
+                    if let keep, !keep(reader.bytes + position.start, position.end - position.start) {
+                        skipped += 1
+                        if skipped & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                        continue
+                    }
                     try inserter.insert(fields, bytes: reader.bytes, at: position, source: reader.source.name)
                     records += 1
                     if records & 0xFFF == 0 {

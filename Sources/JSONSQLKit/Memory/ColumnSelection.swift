@@ -1,0 +1,64 @@
+import Foundation
+
+/// The top-level keys a streamed query reads: fields of other keys need not be inserted, as no
+/// expression of the query looks at their columns.
+struct ColumnSelection {
+    private let names: [String]
+    /// The raw key bytes last seen at each field position, and whether that key was needed:
+    /// records mostly repeat their keys in order, so most keys are decided without a String.
+    private var hintKeys: [[UInt8]] = []
+    private var hintNeeded: [Bool] = []
+    private var scratch: [UInt8] = []
+
+    /// Nil when the query reads every column (no `--select`).
+    init?(_ spec: QuerySpec) {
+        var paths = spec.groupBy + spec.orderBy.flatMap { Self.paths($0.term) }
+        for filter in spec.filters { paths += Self.paths(filter) }
+        let grouped = !spec.groupBy.isEmpty || spec.selections.contains { $0.aggregate != nil }
+        if spec.selections.isEmpty && !grouped { return nil }
+        paths += spec.selections.flatMap(Self.paths)
+        names = paths.map(\.column)
+    }
+
+    private static func paths(_ selection: Selection) -> [JSONPath] {
+        switch selection {
+        case .path(let path): [path]
+        case .aggregate(let aggregate): aggregate.path.map { [$0] } ?? []
+        }
+    }
+
+    private static func paths(_ filter: Filter) -> [JSONPath] {
+        switch filter {
+        case .and(let a, let b), .or(let a, let b): paths(a) + paths(b)
+        case .not(let a): paths(a)
+        case .predicate(let p): [p.path]
+        }
+    }
+
+    /// The fields whose keys name a column the query reads, in their order.
+    mutating func select(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, into selected: inout [JSONField]) throws {
+        selected.removeAll(keepingCapacity: true)
+        for (position, field) in fields.enumerated() {
+            let count = field.keyEnd - field.keyStart
+            if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
+                && hintKeys[position].withUnsafeBufferPointer({
+                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 } ?? (count == 0)
+                })
+            {
+                if hintNeeded[position] { selected.append(field) }
+                continue
+            }
+            let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
+            let needed = SQLName.find(key, in: names) != nil
+            if needed { selected.append(field) }
+            if !field.keyEscaped {
+                while hintKeys.count <= position {
+                    hintKeys.append([])
+                    hintNeeded.append(false)
+                }
+                hintKeys[position] = Array(UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
+                hintNeeded[position] = needed
+            }
+        }
+    }
+}

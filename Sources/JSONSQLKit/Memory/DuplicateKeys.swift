@@ -1,0 +1,33 @@
+import Foundation
+
+/// Finds a top-level key written twice in one record, which `insert` refuses: streaming checks
+/// it on every record, also on those it does not insert, so a file that cannot load never
+/// gives an answer either.
+struct DuplicateKeys {
+    /// The raw keys of the last record checked, when none was escaped; they were all different.
+    private var lastKeys: [[UInt8]] = []
+    private var scratch: [UInt8] = []
+
+    /// The key written twice, if any.
+    mutating func find(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws -> String? {
+        if fields.count == lastKeys.count
+            && zip(fields, lastKeys).allSatisfy({ field, key in
+                !field.keyEscaped && field.keyEnd - field.keyStart == key.count
+                    && key.withUnsafeBufferPointer {
+                        $0.baseAddress.map { memcmp($0, bytes + field.keyStart, key.count) == 0 } ?? key.isEmpty
+                    }
+            })
+        {
+            return nil
+        }
+        var seen = Set<String>()
+        for field in fields {
+            let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
+            if !seen.insert(key).inserted { return key }
+        }
+        lastKeys =
+            fields.contains { $0.keyEscaped }
+            ? [] : fields.map { Array(UnsafeBufferPointer(start: bytes + $0.keyStart, count: $0.keyEnd - $0.keyStart)) }
+        return nil
+    }
+}

@@ -1,0 +1,60 @@
+import GRDB
+
+/// `Store.missingPathNotes` for a streamed query: each batch is checked for the paths not seen
+/// yet, and the columns of those paths are recorded as `describe` records them, so that the
+/// nearest paths come from every row. Notes are given only when every record was inserted:
+/// a record left out (`RecordPrecheck`) could hold the path.
+final class MissingPathTracker {
+    private var pending: [(path: JSONPath, resolved: ResolvedPath)] = []
+    /// Per column name (as declared): the statement that reads it, its stats, and the rows read.
+    private var columns: [String: (statement: Statement, root: PathStats, type: ColumnType, row: Int)] = [:]
+
+    init(_ spec: QuerySpec, table info: TableInfo, db: Database) throws {
+        let filter = Filter.all(spec.filters)
+        if filter.flatMap(RecordPrecheck.init(beforeTypes:)) != nil || filter.flatMap({ RecordPrecheck($0, table: info) }) != nil
+        {
+            return
+        }
+        for path in Store.notePaths(spec) {
+            let resolved = try ResolvedPath(path, in: info)
+            pending.append((path, resolved))
+            let name = resolved.column.name
+            if columns[name] == nil {
+                let sql = "SELECT \(SQLQuote.identifier(name)) FROM \(SQLQuote.identifier(info.name))"
+                columns[name] = (
+                    try db.makeStatement(sql: sql), PathStats(path: JSONPath.displayName(name)), resolved.column.type, 0
+                )
+            }
+        }
+    }
+
+    /// Checks the rows of the current batch, before it is deleted.
+    func observe(_ db: Database, table: String) throws {
+        guard !pending.isEmpty else { return }
+        let t = SQLQuote.identifier(table)
+        pending = try pending.filter { entry in
+            !(try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(entry.resolved.typeSQL) IS NOT NULL)")
+                ?? false)
+        }
+        let needed = Set(pending.map(\.resolved.column.name))
+        for name in needed {
+            guard var column = columns[name] else { continue }
+            try Store.accumulate(
+                column.statement.sqliteStatement, into: [column.root], kinds: [column.type], row: &column.row, db: db)
+            columns[name] = column
+        }
+    }
+
+    /// The notes, once every batch is observed.
+    func notes() -> [String] {
+        pending.map { entry in
+            let name = entry.resolved.column.name
+            var known: [String] = []
+            if let column = columns[name] {
+                Store.finish([column.root], kinds: [column.type])
+                known = column.root.all().map(\.path)
+            }
+            return Store.missingPathNote(entry.path, column: name, known: known)
+        }
+    }
+}

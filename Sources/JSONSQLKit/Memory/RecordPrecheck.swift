@@ -1,0 +1,96 @@
+import Foundation
+
+/// A test on a record's raw bytes that proves it cannot match a filter, so streaming can skip
+/// it without inserting it. It never changes an answer: a record it keeps still goes through
+/// the filter's SQL (`FilterSQL`), which alone decides.
+///
+/// What it uses: `path = "L"` (and `path in ["L", ...]`) with a string `L` on a JSON path or a
+/// text column matches only a value whose text is exactly `L` (FilterSQL's typing is strict,
+/// and an object's or array's text starts with `{` or `[`, which the type guard excludes). Every
+/// text SQLite compares there is the record's raw text with JSON escapes decoded, once, or again
+/// for JSON held in a string (read with `->>`). Decoding an escape other than `\uXXXX` gives
+/// `"`, `\`, `/` or a control character. So when `L` holds none of those and the record's bytes
+/// hold no `\u`, each character of a decoded `L` is the same character in the raw bytes, in a
+/// row, and the bytes hold `L`. (A decoded `\u` comes from a raw `\\u`, which holds `\u` too.)
+/// Hence: no `L` and no `\u` in the bytes means no match. `and` needs both sides' conditions,
+/// `or` either side's; anything else proves nothing.
+struct RecordPrecheck {
+    /// Every clause must hold; a clause holds when the bytes contain one of its needles.
+    let clauses: [[[UInt8]]]
+
+    /// Nil when the filter gives nothing to test.
+    init?(_ filter: Filter, table: TableInfo) {
+        self.init(filter) { path in
+            (try? ResolvedPath(path, in: table)).map { $0.isJSON || $0.column.type == .text } ?? false
+        }
+    }
+
+    /// Before the table's types are known: only paths into a column, which are JSON paths
+    /// whatever the column's type (`ResolvedPath.isJSON`).
+    init?(beforeTypes filter: Filter) {
+        self.init(filter) { !$0.segments.isEmpty }
+    }
+
+    /// `comparesText` says whether `path = "L"` holds only for a value whose text is `L`.
+    private init?(_ filter: Filter, comparesText: (JSONPath) -> Bool) {
+        guard let clauses = Self.requirement(filter, comparesText), !clauses.isEmpty else { return nil }
+        self.clauses = clauses
+    }
+
+    /// Whether a record with these bytes may match: false only when it provably cannot.
+    func mayMatch(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        if Self.contains(bytes, count, Self.unicodeEscape) { return true }
+        return clauses.allSatisfy { clause in clause.contains { Self.contains(bytes, count, $0) } }
+    }
+
+    static let unicodeEscape: [UInt8] = Array("\\u".utf8)
+
+    /// Whether the bytes hold `needle` (not empty): memchr finds each candidate first byte.
+    static func contains(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool {
+        let length = needle.count
+        guard let first = needle.first else { return true }
+        var offset = 0
+        while count - offset >= length {
+            guard let hit = memchr(UnsafeRawPointer(bytes + offset), Int32(first), count - offset - length + 1) else {
+                return false
+            }
+            let found = UnsafeRawPointer(hit) - UnsafeRawPointer(bytes)
+            if memcmp(bytes + found, needle, length) == 0 { return true }
+            offset = found + 1
+        }
+        return false
+    }
+
+    /// The clauses a match requires (conjunctive: each a list of alternatives), or nil.
+    private static func requirement(_ filter: Filter, _ comparesText: (JSONPath) -> Bool) -> [[[UInt8]]]? {
+        switch filter {
+        case .and(let a, let b):
+            let left = requirement(a, comparesText)
+            let right = requirement(b, comparesText)
+            guard left != nil || right != nil else { return nil }
+            return (left ?? []) + (right ?? [])
+        case .or(let a, let b):
+            // (A1 and ...) or (B1 and ...) requires A1 or B1.
+            guard let left = requirement(a, comparesText)?.first, let right = requirement(b, comparesText)?.first
+            else { return nil }
+            return [left + right]
+        case .not: return nil
+        case .predicate(let p):
+            guard p.op == .equal || p.op == .in, !p.values.isEmpty, comparesText(p.path) else { return nil }
+            var needles: [[UInt8]] = []
+            for value in p.values {
+                guard case .string(let text) = value, let needle = safeNeedle(text) else { return nil }
+                needles.append(needle)
+            }
+            return [needles]
+        }
+    }
+
+    /// `text` as bytes to look for, or nil when it holds a character an escape other than
+    /// `\uXXXX` can produce (or is empty, which any record holds).
+    private static func safeNeedle(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty || bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F }) { return nil }
+        return bytes
+    }
+}

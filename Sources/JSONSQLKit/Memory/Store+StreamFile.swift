@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// Streaming a JSON file (`Store.streamBatches`) with the types of every record, in one read
+/// when the filter keeps few records.
+extension Store {
+    /// At most this many bytes of records are kept aside while the types are inferred; beyond
+    /// that the file is read a second time instead.
+    static let keptRecordBytes = 16 << 20
+
+    /// Loads the JSON file at `path` into a new table `table` batch by batch, as `streamBatches`
+    /// describes. The first read infers the types from every record and keeps aside the records
+    /// `filter` may match (`RecordPrecheck`); when they fit in `keptRecordBytes`, they are all
+    /// that is inserted, else the file is read again and each record checked once more. Only the
+    /// fields of `columns` are inserted.
+    func streamJSONFile(
+        _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
+        _ body: (Database) throws -> Bool
+    ) throws {
+        var columns = columns
+        let early = filter.flatMap(RecordPrecheck.init(beforeTypes:))
+        var kept: [UInt8] = []
+        var keptPositions: [RecordReader.Position] = []
+        var keeping = early != nil
+        var inference = TypeInference()
+        var duplicates = DuplicateKeys()
+        var fields: [JSONField] = []
+        var seen = 0
+        let source = try InputSource.open(path)
+        do {
+            defer { source.close() }
+            let reader = RecordReader(source: source)
+            while let position = try reader.next(into: &fields) {
+                do {
+                    try inference.observe(fields, bytes: reader.bytes)
+                    if let key = try duplicates.find(fields, bytes: reader.bytes) {
+                        throw JSONSQLError("key \"\(key)\" appears more than once")
+                    }
+                } catch let error as JSONSQLError {
+                    throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
+                }
+                seen += 1
+                if seen & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                let count = position.end - position.start
+                if keeping, let early, early.mayMatch(reader.bytes + position.start, count: count) {
+                    if kept.count + count > Self.keptRecordBytes {
+                        keeping = false
+                        kept = []
+                        keptPositions = []
+                    } else {
+                        keptPositions.append(
+                            RecordReader.Position(
+                                line: position.line, record: position.record, start: kept.count, end: kept.count + count))
+                        kept.append(contentsOf: UnsafeBufferPointer(start: reader.bytes + position.start, count: count))
+                    }
+                }
+            }
+        }
+        if seen == 0 { throw JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from") }
+        try write { db in
+            try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
+                in: db, ifNotExists: false)
+            let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
+            var inserted = 0
+            var selected: [JSONField] = []
+            /// Inserts one record; false once `body` asks to stop.
+            func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
+                // A \u escape may be one `insert` refuses (half a surrogate pair): such a record
+                // is inserted whole, so it fails as it would when loading.
+                if columns != nil
+                    && !RecordPrecheck.contains(
+                        bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+                {
+                    try columns?.select(fields, bytes: bytes, into: &selected)
+                    try inserter.insert(selected, bytes: bytes, at: position, source: source.name)
+                } else {
+                    try inserter.insert(fields, bytes: bytes, at: position, source: source.name)
+                }
+                inserted += 1
+                if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                if inserted % batchSize != 0 { return true }
+                return try body(db)
+            }
+            if keeping {
+                let stopped = try kept.withUnsafeMutableBufferPointer { buffer -> Bool in
+                    guard let base = buffer.baseAddress else { return false }
+                    for position in keptPositions {
+                        var scanner = JSONScanner(bytes: base + position.start, count: position.end - position.start)
+                        try scanner.scanRecord(into: &fields)
+                        var local = position
+                        local.start = 0
+                        local.end = position.end - position.start
+                        if !(try insert(base + position.start, at: local)) { return true }
+                    }
+                    return false
+                }
+                if !stopped { _ = try body(db) }
+                return
+            }
+            let check = try filter.flatMap { RecordPrecheck($0, table: try TableInfo(db: db, table: table)) }
+            let again = try InputSource.open(path)
+            defer { again.close() }
+            let reader = RecordReader(source: again)
+            var skipped = 0
+            while let position = try reader.next(into: &fields) {
+                if let check, !check.mayMatch(reader.bytes + position.start, count: position.end - position.start) {
+                    skipped += 1
+                    if skipped & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                    continue
+                }
+                if !(try insert(reader.bytes, at: position)) { return }
+            }
+            _ = try body(db)
+        }
+    }
+}
