@@ -19,6 +19,8 @@ final class RecordReader {
     @exclusivity(unchecked) private(set) var bytesBefore: Int64 = 0
     var bytesRead: Int64 { bytesBefore + Int64(start) }
     @exclusivity(unchecked) private(set) var recordCount = 0
+    /// Whether to stop waiting for input that is not a regular file, checked while it is quiet.
+    var isCancelled: () -> Bool = { false }
 
     private enum ArrayState { case outside, first, afterElement, element }
 
@@ -208,6 +210,18 @@ final class RecordReader {
         line += scanner.newlines
     }
 
+    /// For a pipe or terminal, waits until input is there, stopping for Ctrl-C or `isCancelled`
+    /// rather than blocking in `read` for good.
+    private func waitForInput() throws {
+        guard source.size == nil else { return }
+        while true {
+            var wanted = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&wanted, 1, 100)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }  // read reports the error, if any
+            if Interruption.isRequested || isCancelled() { throw JSONSQLError("interrupted") }
+        }
+    }
+
     /// Moves the unread bytes to the front and reads until the buffer is full or input ends.
     private func refill() throws {
         if endOfInput { throw JSONSQLError("\(source.name):\(line): unexpected end of input") }
@@ -226,6 +240,7 @@ final class RecordReader {
             capacity *= 2
         }
         while length < capacity {
+            try waitForInput()
             let count = read(source.fd, buffer + length, capacity - length)
             if count < 0 {
                 if errno == EINTR { continue }

@@ -108,31 +108,52 @@ extension Store {
                 try spec.create(in: db, ifNotExists: false)
             }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
+            // The readers go to a thread of their own that scans and converts records while
+            // this one inserts them; see `RecordProducer`.
+            let names = readers.map(\.source.name)
+            let producer = RecordProducer(readers: readers, layout: inserter.layout)
+            producer.start()
+            defer { producer.pipe.stopAndWait() }
             var records = 0
-            func report(_ reader: RecordReader) {
-                progress?(
-                    InsertProgress(
-                        records: records,
-                        bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead,
-                        totalBytes: totalBytes))
-            }
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
                     var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
                     try? scanner.scanRecord(into: &fields)
-                    try inserter.insert(
-                        fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
+                    try fields.withUnsafeBufferPointer { fields in
+                        try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: names[record.source])
+                    }
                 }
                 records += 1
             }
             var stopped = false
-            readLoop: for reader in readers {
-                while let position = try reader.next(into: &fields) {
-                    try inserter.insert(fields, bytes: reader.bytes, at: position, source: reader.source.name)
+            readLoop: while true {
+                let chunk: InsertBatch
+                switch producer.pipe.receive() {
+                case .batch(let received): chunk = received
+                case .end: break readLoop
+                case .failure(let error): throw error
+                }
+                defer { producer.pipe.recycle(chunk) }
+                for record in chunk.records {
+                    if record.prepared {
+                        try chunk.values.withUnsafeBufferPointer { values in
+                            try inserter.insert(
+                                prepared: UnsafeBufferPointer(rebasing: values[record.first..<record.first + record.count]),
+                                mask: record.mask, bytes: chunk.bytes, at: record.position, source: names[record.source])
+                        }
+                    } else {
+                        try chunk.fields.withUnsafeBufferPointer { fields in
+                            try inserter.insert(
+                                UnsafeBufferPointer(rebasing: fields[record.first..<record.first + record.count]),
+                                bytes: chunk.bytes, at: record.position, source: names[record.source])
+                        }
+                    }
                     records += 1
                     if records & 0xFFF == 0 {
                         if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                        if records & 0x3FFF == 0 { report(reader) }
+                        if records & 0x3FFF == 0 {
+                            progress?(InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
+                        }
                     }
                     if let batch, records % batch.size == 0, !(try batch.run(db)) {
                         stopped = true
