@@ -16,6 +16,7 @@ final class RecordInserter {
     private var columns: [InsertColumns.Column] { layout.columns }
     @exclusivity(unchecked) private var primaryKey: [String] = []
     @exclusivity(unchecked) private var statements: [ColumnSet: Statement] = [:]
+    @exclusivity(unchecked) private var lastStatement: (ColumnSet, Statement)?
     @exclusivity(unchecked) private var updates: [ColumnSet: Statement?] = [:]
     /// For each column, the index of the field that fills it in the current record, or -1.
     @exclusivity(unchecked) private var slots: [Int] = []
@@ -197,6 +198,7 @@ final class RecordInserter {
             slots[column] = previousSlots[column]
         }
         statements.removeAll()
+        lastStatement = nil
         updates.removeAll()
         return columns.count - 1
     }
@@ -224,7 +226,12 @@ final class RecordInserter {
     }
 
     private func statement(for set: ColumnSet) throws -> Statement {
-        if let statement = statements[set] { return statement }
+        // Records mostly hold the same keys as the one before.
+        if let (lastSet, statement) = lastStatement, lastSet == set { return statement }
+        if let statement = statements[set] {
+            lastStatement = (set, statement)
+            return statement
+        }
         let names = columns.indices.filter { set.contains($0) }.map { SQLQuote.identifier(columns[$0].name) }
         let verb =
             switch conflict {
@@ -248,6 +255,7 @@ final class RecordInserter {
         }
         let statement = try db.makeStatement(sql: sql)
         statements[set] = statement
+        lastStatement = (set, statement)
         return statement
     }
 

@@ -214,12 +214,16 @@ final class RecordReader {
     /// rather than blocking in `read` for good.
     private func waitForInput() throws {
         guard source.size == nil else { return }
-        while true {
-            var wanted = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&wanted, 1, 100)
-            if ready > 0 || (ready < 0 && errno != EINTR) { return }  // read reports the error, if any
+        while !isReady(timeout: 100) {
             if Interruption.isRequested || isCancelled() { throw JSONSQLError("interrupted") }
         }
+    }
+
+    /// Whether a read would not block: input, its end, or an error that `read` reports.
+    private func isReady(timeout: Int32) -> Bool {
+        var wanted = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&wanted, 1, timeout)
+        return ready > 0 || (ready < 0 && errno != EINTR)
     }
 
     /// Moves the unread bytes to the front and reads until the buffer is full or input ends.
@@ -239,7 +243,11 @@ final class RecordReader {
             buffer = bigger
             capacity *= 2
         }
+        let kept = length
         while length < capacity {
+            // From a pipe, what came so far is scanned once no more is ready, so a failure is
+            // reported, and records are inserted, while the writer is quiet.
+            if length > kept && source.size == nil && !isReady(timeout: 0) { return }
             try waitForInput()
             let count = read(source.fd, buffer + length, capacity - length)
             if count < 0 {

@@ -107,6 +107,11 @@ extension Store {
                     primaryKey: options.primaryKey)
                 try spec.create(in: db, ifNotExists: false)
             }
+            // A larger page cache for this insert only (SQLite's default is 2 MB): fewer dirty
+            // pages spilled to the file before the commit. Crash safety is unchanged.
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
             // The readers go to a thread of their own that scans and converts records while
             // this one inserts them; see `RecordProducer`.
@@ -126,7 +131,7 @@ extension Store {
                 records += 1
             }
             var stopped = false
-            readLoop: while true {
+            readLoop: while !stopped {
                 let chunk: InsertBatch
                 switch producer.pipe.receive() {
                 case .batch(let received): chunk = received
@@ -134,30 +139,29 @@ extension Store {
                 case .failure(let error): throw error
                 }
                 defer { producer.pipe.recycle(chunk) }
-                for record in chunk.records {
-                    if record.prepared {
-                        try chunk.values.withUnsafeBufferPointer { values in
-                            try inserter.insert(
-                                prepared: UnsafeBufferPointer(rebasing: values[record.first..<record.first + record.count]),
-                                mask: record.mask, bytes: chunk.bytes, at: record.position, source: names[record.source])
+                stopped = try chunk.values.withUnsafeBufferPointer { values in
+                    try chunk.fields.withUnsafeBufferPointer { fields in
+                        for record in chunk.records {
+                            let source = names[record.source]
+                            let range = record.first..<record.first + record.count
+                            if record.prepared {
+                                try inserter.insert(
+                                    prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask, bytes: chunk.bytes,
+                                    at: record.position, source: source)
+                            } else {
+                                try inserter.insert(
+                                    UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position, source: source)
+                            }
+                            records += 1
+                            if records & 0xFFF == 0 {
+                                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                                if records & 0x3FFF == 0 {
+                                    progress?(InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
+                                }
+                            }
+                            if let batch, records % batch.size == 0, !(try batch.run(db)) { return true }
                         }
-                    } else {
-                        try chunk.fields.withUnsafeBufferPointer { fields in
-                            try inserter.insert(
-                                UnsafeBufferPointer(rebasing: fields[record.first..<record.first + record.count]),
-                                bytes: chunk.bytes, at: record.position, source: names[record.source])
-                        }
-                    }
-                    records += 1
-                    if records & 0xFFF == 0 {
-                        if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                        if records & 0x3FFF == 0 {
-                            progress?(InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
-                        }
-                    }
-                    if let batch, records % batch.size == 0, !(try batch.run(db)) {
-                        stopped = true
-                        break readLoop
+                        return false
                     }
                 }
             }
