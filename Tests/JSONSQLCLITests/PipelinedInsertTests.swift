@@ -127,7 +127,7 @@ struct PipelinedInsertTests {
         try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
         try succeed(["insert", db, "t", dir.path("in.ndjson"), "--alter"])
         // An upsert binds each record twice (UPDATE, then INSERT): escapes are decoded once.
-        let upserts = (4_999...5_002).map { #"{"id":"r\#($0)","note":"tab\there \"q\" \ud83d\ude00"}"# }
+        let upserts = (4_999...5_002).map { #"{"id":"r\#($0)","note":"tab\there \"q\" \ud83d\ude00 C:\\new"}"# }
         try succeed(["insert", db, "t", "--upsert"], stdin: upserts.joined(separator: "\n") + "\n")
         let rows = try CLI.run([
             "query", db, "--sql",
@@ -140,9 +140,9 @@ struct PipelinedInsertTests {
         #expect(rows[0]["extra"] is NSNull)
         #expect(rows[2]["extra"] as? Int == 3_000)
         #expect(try CLI.sqlite(db, "SELECT doc FROM t WHERE id = 'r1';") == #"{"k":"1","tags":["a","b"]}"# + "\n")
-        #expect(rows[3]["note"] as? String == "tab\there \"q\" 😀")
+        #expect(rows[3]["note"] as? String == "tab\there \"q\" 😀 C:\\new")
         #expect(rows[3]["n"] as? Int == 4_999)
-        #expect(rows[4]["note"] as? String == "tab\there \"q\" 😀")
+        #expect(rows[4]["note"] as? String == "tab\there \"q\" 😀 C:\\new")
         #expect(try count(db) == 5_002)
     }
 

@@ -107,10 +107,10 @@ extension Store {
                     primaryKey: options.primaryKey)
                 try spec.create(in: db, ifNotExists: false)
             }
-            // A larger page cache for this insert only (SQLite's default is 2 MB): fewer dirty
+            // A 16 MB page cache for this insert only (SQLite's default is 2 MB): fewer dirty
             // pages spilled to the file before the commit. Crash safety is unchanged.
             let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-            try db.execute(sql: "PRAGMA cache_size = -32768")
+            try db.execute(sql: "PRAGMA cache_size = -16384")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
             // The readers go to a thread of their own that scans and converts records while
