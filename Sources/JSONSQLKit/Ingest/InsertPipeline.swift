@@ -173,7 +173,7 @@ final class RecordProducer: @unchecked Sendable {
 
     func start() {
         let pipe = pipe
-        for reader in readers { reader.isCancelled = { pipe.isCancelled } }
+        for reader in readers { reader.isCancelled = { pipe.isCancelled || Interruption.isRequested } }
         let thread = Thread { [self] in run() }
         thread.name = "jsonsql-reader"
         thread.start()

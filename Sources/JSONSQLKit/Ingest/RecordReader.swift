@@ -19,7 +19,8 @@ final class RecordReader {
     @exclusivity(unchecked) private(set) var bytesBefore: Int64 = 0
     var bytesRead: Int64 { bytesBefore + Int64(start) }
     @exclusivity(unchecked) private(set) var recordCount = 0
-    /// Whether to stop waiting for input that is not a regular file, checked while it is quiet.
+    /// Whether to stop waiting for input that is not a regular file (Ctrl-C, or the insert
+    /// stopped), checked while it is quiet.
     var isCancelled: () -> Bool = { false }
 
     private enum ArrayState { case outside, first, afterElement, element }
@@ -210,12 +211,12 @@ final class RecordReader {
         line += scanner.newlines
     }
 
-    /// For a pipe or terminal, waits until input is there, stopping for Ctrl-C or `isCancelled`
-    /// rather than blocking in `read` for good.
+    /// For a pipe or terminal, waits until input is there, stopping for `isCancelled` rather
+    /// than blocking in `read` for good.
     private func waitForInput() throws {
         guard source.size == nil else { return }
         while !isReady(timeout: 100) {
-            if Interruption.isRequested || isCancelled() { throw JSONSQLError("interrupted") }
+            if isCancelled() { throw JSONSQLError("interrupted") }
         }
     }
 

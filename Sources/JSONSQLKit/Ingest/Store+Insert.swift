@@ -51,7 +51,7 @@ extension Store {
                 let contents = try table.jsonLines(declared: declared, name: source.name)
                 return { RecordReader(source: source, contents: contents) }
             }
-            var readers = try makeReaders.map { try $0() }
+            var readers = try makeReaders.map { try Self.interruptible($0()) }
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
             if let match = SQLName.find(options.table, in: existing) {
@@ -83,7 +83,7 @@ extension Store {
                     if seen == 0 {
                         throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                     }
-                    readers = try makeReaders.map { try $0() }
+                    readers = try makeReaders.map { try Self.interruptible($0()) }
                 }
                 readLoop: for (index, reader) in readers.enumerated() where !twice {
                     while sample.count < options.inferenceSample {
@@ -170,6 +170,14 @@ extension Store {
                 table: tableName, records: records, written: inserter.written,
                 createdTable: isNew, addedColumns: inserter.addedColumns)
         }
+    }
+}
+
+extension Store {
+    /// A reader that stops waiting for quiet input on Ctrl-C.
+    fileprivate static func interruptible(_ reader: RecordReader) -> RecordReader {
+        reader.isCancelled = { Interruption.isRequested }
+        return reader
     }
 }
 
