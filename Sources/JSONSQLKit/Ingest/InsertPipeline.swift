@@ -173,10 +173,25 @@ final class RecordProducer: @unchecked Sendable {
 
     func start() {
         let pipe = pipe
-        for reader in readers { reader.isCancelled = { pipe.isCancelled || Interruption.isRequested } }
+        for reader in readers {
+            reader.isCancelled = { pipe.isCancelled || Interruption.isRequested }
+            // Records that came before the input went quiet are inserted (or fail) meanwhile.
+            reader.willWait = { [unowned self] in flush() }
+        }
         let thread = Thread { [self] in run() }
         thread.name = "jsonsql-reader"
         thread.start()
+    }
+
+    /// The batch being filled; only the reading thread touches it.
+    private var batch: InsertBatch?
+
+    /// Sends the batch being filled, if it holds records.
+    private func flush() {
+        if let batch, !batch.records.isEmpty {
+            pipe.send(batch)
+            self.batch = nil
+        }
     }
 
     private func run() {
@@ -184,7 +199,6 @@ final class RecordProducer: @unchecked Sendable {
         var fields: [JSONField] = []
         var slots = [Int](repeating: -1, count: min(64, layout.columns.count))
         var scratch: [UInt8] = []
-        var batch: InsertBatch?
         var records = 0
         do {
             var before: Int64 = 0
@@ -211,10 +225,10 @@ final class RecordProducer: @unchecked Sendable {
                 }
                 before += reader.bytesRead
             }
-            if let batch { pipe.send(batch) }
+            flush()
             pipe.finish(nil)
         } catch {
-            if let batch { pipe.send(batch) }
+            flush()
             pipe.finish(error)
         }
     }

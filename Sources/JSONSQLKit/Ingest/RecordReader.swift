@@ -22,6 +22,8 @@ final class RecordReader {
     /// Whether to stop waiting for input that is not a regular file (Ctrl-C, or the insert
     /// stopped), checked while it is quiet.
     var isCancelled: () -> Bool = { false }
+    /// Called before waiting for quiet input, to pass on the records read so far.
+    var willWait: () -> Void = {}
 
     private enum ArrayState { case outside, first, afterElement, element }
 
@@ -214,7 +216,8 @@ final class RecordReader {
     /// For a pipe or terminal, waits until input is there, stopping for `isCancelled` rather
     /// than blocking in `read` for good.
     private func waitForInput() throws {
-        guard source.size == nil else { return }
+        guard source.size == nil, !isReady(timeout: 0) else { return }
+        willWait()
         while !isReady(timeout: 100) {
             if isCancelled() { throw JSONSQLError("interrupted") }
         }
