@@ -2,41 +2,28 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// SQLite copies text and blobs bound this way: for values in scratch space reused within a record.
-private let transientBinding = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-/// SQLite reads text bound this way in place: for spans of the read buffer, which stays put
+/// SQLite reads text bound this way in place: for spans of the record's bytes, which stay put
 /// until the statement has run.
 private let staticBinding: sqlite3_destructor_type? = nil
 
-/// Binds the fields of records to cached INSERT statements, checking each value against its
-/// column's type.
-///
-/// One statement is prepared per set of columns present in a record, so missing keys take the
-/// column default, and `--upsert` updates only the columns a record holds.
 final class RecordInserter {
-    private struct Column {
-        var name: String
-        var utf8: [UInt8]
-        var type: ColumnType
-        /// A json or numeric column with TEXT affinity keeps numbers as their JSON text; one
-        /// declared plain `JSON` or `NUMERIC` gets SQLite numbers, as older jsonsql stored them.
-        var jsonAsText: Bool
-    }
-
     private let db: Database
     private let table: String
     private let conflict: InsertOptions.Conflict
     private let alter: Bool
-    @exclusivity(unchecked) private var columns: [Column] = []
+    /// The columns and how values become theirs; `columns` for short.
+    @exclusivity(unchecked) private(set) var layout = InsertColumns()
+    private var columns: [InsertColumns.Column] { layout.columns }
     @exclusivity(unchecked) private var primaryKey: [String] = []
     @exclusivity(unchecked) private var statements: [ColumnSet: Statement] = [:]
+    @exclusivity(unchecked) private var lastStatement: (ColumnSet, Statement)?
     @exclusivity(unchecked) private var updates: [ColumnSet: Statement?] = [:]
     /// For each column, the index of the field that fills it in the current record, or -1.
     @exclusivity(unchecked) private var slots: [Int] = []
     @exclusivity(unchecked) private var present = ColumnSet()
     @exclusivity(unchecked) private var scratch: [UInt8] = []
-    /// SQLite's SQLITE_LIMIT_LENGTH on this connection: longer values are refused, not stored as NULL.
-    private let maximumLength: Int
+    /// The current record's values in column order, for a record prepared here.
+    @exclusivity(unchecked) private var values: [PreparedValue] = []
     @exclusivity(unchecked) private var bindFailure: Int32 = SQLITE_OK
     @exclusivity(unchecked) private(set) var written = 0
     @exclusivity(unchecked) private(set) var addedColumns: [String] = []
@@ -46,7 +33,7 @@ final class RecordInserter {
         self.table = table
         self.conflict = conflict
         self.alter = alter
-        maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
+        layout.maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
             throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
@@ -55,23 +42,26 @@ final class RecordInserter {
 
     private func loadColumns() throws {
         let info = try TableInfo(db: db, table: table)
-        columns = info.columns.filter { !$0.isGenerated }.map {
-            Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity)
+        layout.columns = info.columns.filter { !$0.isGenerated }.map {
+            InsertColumns.Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity)
         }
         primaryKey = info.primaryKey
         slots = Array(repeating: -1, count: columns.count)
         present = ColumnSet(count: columns.count)
     }
 
-    func insert(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position, source: String)
-        throws
-    {
+    /// Inserts a record: matches its keys to columns (adding columns with `alter`), converts
+    /// its values and runs the statement. The values of `bytes` may be rewritten in place.
+    func insert(
+        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position,
+        source: String
+    ) throws {
         func fail(_ message: String) -> JSONSQLError {
             JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
         }
         present.clear()
         for (fieldIndex, field) in fields.enumerated() {
-            var column = findColumn(field, bytes: bytes, hint: fieldIndex)
+            var column = layout.find(field, bytes: bytes, hint: fieldIndex)
             if column < 0 {
                 let key: String
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
@@ -94,10 +84,46 @@ final class RecordInserter {
             present.insert(column)
             slots[column] = fieldIndex
         }
+        values.removeAll(keepingCapacity: true)
+        for column in 0..<columns.count where present.contains(column) {
+            let field = fields[slots[column]]
+            do {
+                values.append(try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch))
+            } catch let mismatch as ValueMismatch {
+                throw fail(
+                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))"
+                )
+            }
+        }
+        try values.withUnsafeBufferPointer { values in try write(values, bytes: bytes, fail: fail) }
+    }
+
+    /// Inserts a record whose values another thread prepared with a copy of `layout`: `mask`
+    /// holds the columns present (all among the first 64), `values` their values in column order.
+    func insert(
+        prepared values: UnsafeBufferPointer<PreparedValue>, mask: UInt64, bytes: UnsafeMutablePointer<UInt8>,
+        at position: RecordReader.Position, source: String
+    ) throws {
+        func fail(_ message: String) -> JSONSQLError {
+            JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
+        }
+        present.clear()
+        var rest = mask
+        while rest != 0 {
+            present.insert(rest.trailingZeroBitCount)
+            rest &= rest - 1
+        }
+        try write(values, bytes: bytes, fail: fail)
+    }
+
+    /// Runs the statement for the columns in `present` with `values`.
+    private func write(
+        _ values: UnsafeBufferPointer<PreparedValue>, bytes: UnsafeMutablePointer<UInt8>, fail: (String) -> JSONSQLError
+    ) throws {
         // An upsert updates an existing row first: an INSERT of a record that leaves out a NOT
         // NULL column would fail its constraint before ON CONFLICT could update the row.
         if let update = try updateStatement(for: present) {
-            try bindRecord(fields, bytes: bytes, to: update.sqliteStatement, fail: fail)
+            try bind(values, bytes: bytes, to: update.sqliteStatement, fail: fail)
             try step(update.sqliteStatement, fail: fail)
             let changed = Int(sqlite3_changes(db.sqliteConnection))
             if changed > 0 {
@@ -105,28 +131,29 @@ final class RecordInserter {
                 return
             }
         }
-        let statement = try statement(for: present)
-        let handle = statement.sqliteStatement
-        try bindRecord(fields, bytes: bytes, to: handle, fail: fail)
+        let handle = try statement(for: present).sqliteStatement
+        try bind(values, bytes: bytes, to: handle, fail: fail)
         try step(handle, fail: fail)
         written += Int(sqlite3_changes(db.sqliteConnection))
     }
 
-    /// Binds the present fields to `?1`, `?2`, ... in column order.
-    private func bindRecord(
-        _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, fail: (String) -> JSONSQLError
+    /// Binds the values to `?1`, `?2`, ...
+    private func bind(
+        _ values: UnsafeBufferPointer<PreparedValue>, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer,
+        fail: (String) -> JSONSQLError
     ) throws {
         var parameter: Int32 = 1
-        for column in 0..<columns.count where present.contains(column) {
-            do {
-                try bind(
-                    fields[slots[column]], bytes: bytes, type: columns[column].type, jsonAsText: columns[column].jsonAsText,
-                    to: handle, at: parameter)
-            } catch let mismatch as ValueMismatch {
-                let field = fields[slots[column]]
-                throw fail(
-                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))"
-                )
+        for value in values {
+            switch value {
+            case .null: check(sqlite3_bind_null(handle, parameter))
+            case .integer(let integer): check(sqlite3_bind_int64(handle, parameter, integer))
+            case .double(let double): check(sqlite3_bind_double(handle, parameter, double))
+            case .text(let start, let end):
+                check(
+                    sqlite3_bind_text(
+                        handle, parameter, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self),
+                        Int32(end - start), staticBinding))
+            case .converted(let converted): try SQLParameters.bind(converted, to: handle, at: parameter)
             }
             parameter += 1
         }
@@ -145,7 +172,7 @@ final class RecordInserter {
             var message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             // A row longer than the limit, though each value fits, is the record's fault too.
             if code == SQLITE_TOOBIG {
-                throw fail("the row is longer than SQLite's limit of \(maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
+                throw fail("the row is longer than SQLite's limit of \(layout.maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
             }
             // Only a constraint is the record's fault; a full disk or a lock is the database's.
             guard code & 0xFF == SQLITE_CONSTRAINT else {
@@ -156,21 +183,6 @@ final class RecordInserter {
             }
             throw fail(message)
         }
-    }
-
-    /// The column a field fills, trying the column at the field's own position first because
-    /// records usually list their keys in the same order.
-    @inline(__always) private func findColumn(_ field: JSONField, bytes: UnsafePointer<UInt8>, hint: Int) -> Int {
-        guard !field.keyEscaped else { return -1 }
-        let length = field.keyEnd - field.keyStart
-        let key = UnsafeRawPointer(bytes + field.keyStart)
-        @inline(__always) func matches(_ column: Int) -> Bool {
-            columns[column].utf8.count == length
-                && columns[column].utf8.withUnsafeBytes { memcmp($0.baseAddress!, key, length) == 0 }
-        }
-        if hint < columns.count && matches(hint) { return hint }
-        for column in 0..<columns.count where matches(column) { return column }
-        return -1
     }
 
     private func addColumn(_ name: String, type: ColumnType) throws -> Int {
@@ -186,6 +198,7 @@ final class RecordInserter {
             slots[column] = previousSlots[column]
         }
         statements.removeAll()
+        lastStatement = nil
         updates.removeAll()
         return columns.count - 1
     }
@@ -213,7 +226,12 @@ final class RecordInserter {
     }
 
     private func statement(for set: ColumnSet) throws -> Statement {
-        if let statement = statements[set] { return statement }
+        // Records mostly hold the same keys as the one before.
+        if let (lastSet, statement) = lastStatement, lastSet == set { return statement }
+        if let statement = statements[set] {
+            lastStatement = (set, statement)
+            return statement
+        }
         let names = columns.indices.filter { set.contains($0) }.map { SQLQuote.identifier(columns[$0].name) }
         let verb =
             switch conflict {
@@ -237,106 +255,13 @@ final class RecordInserter {
         }
         let statement = try db.makeStatement(sql: sql)
         statements[set] = statement
+        lastStatement = (set, statement)
         return statement
-    }
-
-    /// Binds one JSON value as the column's type stores it, or throws what the column expects.
-    ///
-    /// `ValueConversion` decides every value; the common cases are bound here straight from
-    /// the read buffer, and each of them stores what `ValueConversion.stored` would (tested).
-    @inline(__always)
-    private func bind(
-        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, type: ColumnType, jsonAsText: Bool,
-        to handle: OpaquePointer, at i: Int32
-    ) throws {
-        switch (type, field.kind) {
-        case (_, .null): check(sqlite3_bind_null(handle, i))
-        case (.text, .string), (.any, .string): try bindString(field, bytes: bytes, to: handle, at: i)
-        case (.integer, .integer), (.any, .integer): check(sqlite3_bind_int64(handle, i, field.integer))
-        case (.real, .integer) where Double(exactly: field.integer) != nil:
-            check(sqlite3_bind_double(handle, i, Double(field.integer)))
-        case (.boolean, .trueValue), (.any, .trueValue): check(sqlite3_bind_int64(handle, i, 1))
-        case (.boolean, .falseValue), (.any, .falseValue): check(sqlite3_bind_int64(handle, i, 0))
-        case (.json, .integer) where jsonAsText, (.json, .float) where jsonAsText, (.json, .bigInteger) where jsonAsText,
-            (.numeric, .integer) where jsonAsText, (.numeric, .float) where jsonAsText,
-            (.numeric, .bigInteger) where jsonAsText:
-            try bindSpan(bytes, field.start, field.end, to: handle, at: i)
-        case (.json, .string): try bindSpan(bytes, field.start - 1, field.end + 1, to: handle, at: i)  // with its quotes
-        case (.json, .trueValue): check(sqlite3_bind_text(handle, i, "true", 4, transientBinding))
-        case (.json, .falseValue): check(sqlite3_bind_text(handle, i, "false", 5, transientBinding))
-        case (.json, .object), (.json, .array), (.any, .object), (.any, .array), (.text, .object), (.text, .array):
-            try bindContainer(field, bytes: bytes, to: handle, at: i)
-        case (.real, .float), (.any, .float):
-            let value = JSONText.parseDouble(bytes, field.start, field.end)
-            // Infinity and a nonzero number that underflows to 0 are refused by ValueConversion.
-            guard value.isFinite, value != 0 else { fallthrough }
-            check(sqlite3_bind_double(handle, i, value))
-        default:
-            let input = try InputValue(field, bytes: bytes, scratch: &scratch)
-            try bind(try ValueConversion.stored(input, type: type, textAffinity: jsonAsText), to: handle, at: i)
-        }
-    }
-
-    /// Binds a converted value, refused with the limit when SQLite could not hold it.
-    private func bind(_ value: DatabaseValue, to handle: OpaquePointer, at i: Int32) throws {
-        switch value.storage {
-        case .string(let text): _ = try checkedLength(text.utf8.count)
-        case .blob(let data): _ = try checkedLength(data.count)
-        default: break
-        }
-        try SQLParameters.bind(value, to: handle, at: i)
-    }
-
-    /// The length of a value to bind, refused when SQLite could not hold it.
-    private func checkedLength(_ count: Int) throws -> Int32 {
-        guard count <= maximumLength else {
-            throw ValueMismatch(
-                expectation:
-                    "cannot hold a value of \(count) bytes: SQLite's limit is \(maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
-        }
-        return Int32(count)
     }
 
     /// A bind that fails here is a bug in the checks above, never a silent NULL.
     @inline(__always) private func check(_ code: Int32) {
         if code != SQLITE_OK { bindFailure = code }
-    }
-
-    @inline(__always) private func bindSpan(
-        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, to handle: OpaquePointer, at i: Int32
-    ) throws {
-        check(
-            sqlite3_bind_text(
-                handle, i, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self),
-                try checkedLength(end - start), staticBinding))
-    }
-
-    @inline(__always) private func bindString(
-        _ field: JSONField, bytes: UnsafePointer<UInt8>, to handle: OpaquePointer, at i: Int32
-    ) throws {
-        guard field.escaped else {
-            try bindSpan(bytes, field.start, field.end, to: handle, at: i)
-            return
-        }
-        do {
-            try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
-        } catch ScanFailure.invalid(let message) {
-            throw ValueMismatch(expectation: "cannot hold this string (\(message))")
-        }
-        try scratch.withUnsafeBytes { raw in
-            check(
-                sqlite3_bind_text(
-                    handle, i, raw.baseAddress!.assumingMemoryBound(to: CChar.self), try checkedLength(raw.count),
-                    transientBinding))
-        }
-    }
-
-    /// Objects and arrays are stored as compact JSON text, made in place in the read buffer.
-    @inline(__always) private func bindContainer(
-        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer, at i: Int32
-    ) throws {
-        let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
-        try bindSpan(bytes, field.start, end, to: handle, at: i)
     }
 
     private func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {

@@ -19,6 +19,11 @@ final class RecordReader {
     @exclusivity(unchecked) private(set) var bytesBefore: Int64 = 0
     var bytesRead: Int64 { bytesBefore + Int64(start) }
     @exclusivity(unchecked) private(set) var recordCount = 0
+    /// Whether to stop waiting for input that is not a regular file (Ctrl-C, or the insert
+    /// stopped), checked while it is quiet.
+    var isCancelled: () -> Bool = { false }
+    /// Called before waiting for quiet input, to pass on the records read so far.
+    var willWait: () -> Void = {}
 
     private enum ArrayState { case outside, first, afterElement, element }
 
@@ -208,6 +213,23 @@ final class RecordReader {
         line += scanner.newlines
     }
 
+    /// For a pipe or terminal, waits until input is there, stopping for `isCancelled` rather
+    /// than blocking in `read` for good.
+    private func waitForInput() throws {
+        guard source.size == nil, !isReady(timeout: 0) else { return }
+        willWait()
+        while !isReady(timeout: 100) {
+            if isCancelled() { throw JSONSQLError("interrupted") }
+        }
+    }
+
+    /// Whether a read would not block: input, its end, or an error that `read` reports.
+    private func isReady(timeout: Int32) -> Bool {
+        var wanted = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&wanted, 1, timeout)
+        return ready > 0 || (ready < 0 && errno != EINTR)
+    }
+
     /// Moves the unread bytes to the front and reads until the buffer is full or input ends.
     private func refill() throws {
         if endOfInput { throw JSONSQLError("\(source.name):\(line): unexpected end of input") }
@@ -225,7 +247,12 @@ final class RecordReader {
             buffer = bigger
             capacity *= 2
         }
+        let kept = length
         while length < capacity {
+            // From a pipe, what came so far is scanned once no more is ready, so a failure is
+            // reported, and records are inserted, while the writer is quiet.
+            if length > kept && source.size == nil && !isReady(timeout: 0) { return }
+            try waitForInput()
             let count = read(source.fd, buffer + length, capacity - length)
             if count < 0 {
                 if errno == EINTR { continue }

@@ -53,7 +53,7 @@ extension Store {
                 let contents = try table.jsonLines(declared: declared, name: source.name)
                 return { RecordReader(source: source, contents: contents) }
             }
-            var readers = try makeReaders.map { try $0() }
+            var readers = try makeReaders.map { try Self.interruptible($0()) }
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
             if let match = SQLName.find(options.table, in: existing) {
@@ -85,7 +85,7 @@ extension Store {
                     if seen == 0 {
                         throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                     }
-                    readers = try makeReaders.map { try $0() }
+                    readers = try makeReaders.map { try Self.interruptible($0()) }
                 }
                 readLoop: for (index, reader) in readers.enumerated() where !twice {
                     while sample.count < options.inferenceSample {
@@ -109,43 +109,61 @@ extension Store {
                     primaryKey: options.primaryKey)
                 try spec.create(in: db, ifNotExists: false)
             }
+            // A 16 MB page cache for this insert only (SQLite's default is 2 MB): fewer dirty
+            // pages spilled to the file before the commit. Crash safety is unchanged.
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -16384")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
+            // The readers go to a thread of their own that scans and converts records while
+            // this one inserts them; see `RecordProducer`.
+            let names = readers.map(\.source.name)
+            let producer = RecordProducer(readers: readers, layout: inserter.layout, keep: try keep?(db))
+            producer.start()
+            defer { producer.pipe.stopAndWait() }
             var records = 0
-            func report(_ reader: RecordReader) {
-                progress?(
-                    InsertProgress(
-                        records: records,
-                        bytesRead: readers.prefix { $0 !== reader }.reduce(0) { $0 + $1.bytesRead } + reader.bytesRead,
-                        totalBytes: totalBytes))
-            }
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
                     var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
                     try? scanner.scanRecord(into: &fields)
-                    try inserter.insert(
-                        fields, bytes: buffer.baseAddress!, at: record.position, source: readers[record.source].source.name)
+                    try fields.withUnsafeBufferPointer { fields in
+                        try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: names[record.source])
+                    }
                 }
                 records += 1
             }
-            let keep = try keep?(db)
             var stopped = false
-            var skipped = 0
-            readLoop: for reader in readers {
-                while let position = try reader.next(into: &fields) {
-                    if let keep, !keep(reader.bytes + position.start, position.end - position.start) {
-                        skipped += 1
-                        if skipped & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-                        continue
-                    }
-                    try inserter.insert(fields, bytes: reader.bytes, at: position, source: reader.source.name)
-                    records += 1
-                    if records & 0xFFF == 0 {
-                        if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                        if records & 0x3FFF == 0 { report(reader) }
-                    }
-                    if let batch, records % batch.size == 0, !(try batch.run(db)) {
-                        stopped = true
-                        break readLoop
+            readLoop: while !stopped {
+                let chunk: InsertBatch
+                switch producer.pipe.receive() {
+                case .batch(let received): chunk = received
+                case .end: break readLoop
+                case .failure(let error): throw error
+                }
+                defer { producer.pipe.recycle(chunk) }
+                stopped = try chunk.values.withUnsafeBufferPointer { values in
+                    try chunk.fields.withUnsafeBufferPointer { fields in
+                        for record in chunk.records {
+                            let source = names[record.source]
+                            let range = record.first..<record.first + record.count
+                            if record.prepared {
+                                try inserter.insert(
+                                    prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask, bytes: chunk.bytes,
+                                    at: record.position, source: source)
+                            } else {
+                                try inserter.insert(
+                                    UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position, source: source)
+                            }
+                            records += 1
+                            if records & 0xFFF == 0 {
+                                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                                if records & 0x3FFF == 0 {
+                                    progress?(InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
+                                }
+                            }
+                            if let batch, records % batch.size == 0, !(try batch.run(db)) { return true }
+                        }
+                        return false
                     }
                 }
             }
@@ -154,6 +172,14 @@ extension Store {
                 table: tableName, records: records, written: inserter.written,
                 createdTable: isNew, addedColumns: inserter.addedColumns)
         }
+    }
+}
+
+extension Store {
+    /// A reader that stops waiting for quiet input on Ctrl-C.
+    fileprivate static func interruptible(_ reader: RecordReader) -> RecordReader {
+        reader.isCancelled = { Interruption.isRequested }
+        return reader
     }
 }
 
