@@ -140,7 +140,11 @@ enum TerminalText {
         guard let base = bytes.baseAddress else { return 0 }
         let count = bytes.count
         var i = 0
-        while count - i >= 8, UTF8Words.isPrintable(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+        while count - i >= 8 {
+            let printable = UTF8Words.printablePrefix(UTF8Words.load(base + i))
+            i += printable
+            if printable < 8 { break }
+        }
         while i < count, bytes[i] >= 0x20 && bytes[i] < 0x7F { i += 1 }
         if i == count {
             out.append(bytes)

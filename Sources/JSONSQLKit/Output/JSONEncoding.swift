@@ -54,11 +54,12 @@ enum JSONEncoding {
         var runStart = 0
         var i = 0
         let count = bytes.count
-        let base = UnsafeRawPointer(bytes.baseAddress)
+        let base = bytes.baseAddress
         while i < count {
-            if let base, count - i >= 8, UTF8Words.isPlain(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                i += 8
-                continue
+            if let base, count - i >= 8 {
+                let plain = UTF8Words.plainPrefix(UTF8Words.load(base + i))
+                i += plain
+                if plain == 8 { continue }
             }
             let byte = bytes[i]
             if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {

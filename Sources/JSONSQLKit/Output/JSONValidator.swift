@@ -133,9 +133,10 @@ struct JSONValidator {
     private mutating func string() -> Bool {
         i += 1
         while true {
-            if n - i >= 8 && UTF8Words.isPlain(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
-                i += 8
-                continue
+            if n - i >= 8 {
+                let plain = UTF8Words.plainPrefix(UTF8Words.load(p + i))
+                i += plain
+                if plain == 8 { continue }
             }
             guard i < n else { return false }
             let byte = p[i]
@@ -168,24 +169,35 @@ struct JSONValidator {
     }
 }
 
-/// Eight bytes at a time, for the common run of plain ASCII text.
+/// Eight bytes at a time, for the common run of plain ASCII text. Each mask has the high bit
+/// of a byte set where the byte is special; borrows and carries only run towards later bytes,
+/// so the lowest set bit marks the first special byte exactly.
 enum UTF8Words {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// Whether some byte of `word` is zero.
-    @inline(__always) private static func hasZero(_ word: UInt64) -> Bool {
-        (word &- ones) & ~word & highs != 0
+    @inline(__always) static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
     }
 
-    /// Whether all eight bytes are printable ASCII (0x20...0x7E).
-    @inline(__always) static func isPrintable(_ word: UInt64) -> Bool {
-        (word &- ones &* 0x20) & ~word & highs | (word &+ ones | word) & highs == 0
+    /// Bytes outside printable ASCII (0x20...0x7E).
+    @inline(__always) private static func unprintable(_ word: UInt64) -> UInt64 {
+        ((word &- ones &* 0x20) & ~word | (word &+ ones | word)) & highs
     }
 
-    /// Whether all eight bytes are printable ASCII (0x20...0x7E) other than `"` and `\`: bytes
-    /// that JSON strings and terminals take as they are.
-    @inline(__always) static func isPlain(_ word: UInt64) -> Bool {
-        isPrintable(word) && !hasZero(word ^ (ones &* 0x22)) && !hasZero(word ^ (ones &* 0x5C))
+    /// Zero bytes.
+    @inline(__always) private static func zeros(_ word: UInt64) -> UInt64 {
+        (word &- ones) & ~word & highs
+    }
+
+    /// How many of the eight bytes, from the first, are printable ASCII.
+    @inline(__always) static func printablePrefix(_ word: UInt64) -> Int {
+        unprintable(word).trailingZeroBitCount >> 3
+    }
+
+    /// How many of the eight bytes, from the first, are printable ASCII other than `"` and `\`:
+    /// bytes a JSON string holds as they are.
+    @inline(__always) static func plainPrefix(_ word: UInt64) -> Int {
+        (unprintable(word) | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C))).trailingZeroBitCount >> 3
     }
 }

@@ -39,6 +39,9 @@ public final class OutputBuffer {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
 
+    /// A copy of the bytes held.
+    var bytes: [UInt8] { withBytes { Array($0) } }
+
     /// Forgets the bytes held, keeping the memory.
     func removeAll() { count = 0 }
 
