@@ -79,6 +79,30 @@ struct OutputStreamingTests {
         #expect(small > 0 && all < small + 10_000, "peak \(all) KB, with 1000 rows \(small) KB")
     }
 
+    @Test("an error while printing or while reading many rows stops the query with status 1 and says why")
+    func errorsMidStream() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("e.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk", "name:text"])
+        try CLI.sqlite(
+            db,
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO t SELECT i, printf('%.*c', 200, 'x') FROM n;"
+        )
+        for format in ["json", "jsonl", "csv", "table"] {
+            // Standard output that takes no bytes: the first full block fails to write.
+            let full = try CLI.run(
+                ["-c", "exec \"$0\" query \"$1\" t --format \"$2\" > /dev/full", CLI.binary, db, format], executable: "/bin/sh")
+            #expect(full.status == 1, "\(format): \(full.stderr)")
+            #expect(full.stderr.hasPrefix("Error: cannot write output: No space left on device"), "\(format): \(full.stderr)")
+            // SQLite fails at row 4000, after many rows were read.
+            let failing = try CLI.run([
+                "query", db, "--format", format, "--sql", "SELECT id, CASE WHEN id >= 4000 THEN json('x') ELSE name END AS v FROM t",
+            ])
+            #expect(failing.status == 1, "\(format): \(failing.stderr)")
+            #expect(failing.stderr.contains("malformed JSON"), "\(format): \(failing.stderr)")
+        }
+    }
+
     /// JSON string text written scalar by scalar from the README's rules.
     static func jsonString(_ bytes: [UInt8]) -> String {
         var out = "\""

@@ -39,6 +39,9 @@ public final class OutputBuffer {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
 
+    /// Where the bytes held start; valid until the next append.
+    var baseAddress: UnsafePointer<UInt8> { UnsafePointer(start) }
+
     /// A copy of the bytes held.
     var bytes: [UInt8] { withBytes { Array($0) } }
 

@@ -301,18 +301,15 @@ extension Store {
                         kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
                 })
         let writer = format.makeWriter(columns: columns, out: out)
-        let row = SQLiteRow(statement: handle)
-        var count = 0
         defer { sqlite3_reset(handle) }
-        while true {
+        let count = try RowPipeline.run(handle, columns: columns.count, writer: writer) {
             let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
+            if code == SQLITE_DONE { return false }
             guard code == SQLITE_ROW else {
                 throw DatabaseError(
                     resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
-            try writer.write(row)
-            count += 1
+            return true
         }
         try writer.finish()
         return count
