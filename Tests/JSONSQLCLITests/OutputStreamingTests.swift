@@ -153,6 +153,18 @@ struct OutputStreamingTests {
         #expect(lines == expected.joined(separator: "\n") + "\n")
     }
 
+    @Test("rows of 1000 columns print whole and in order, a few rows to a batch")
+    func wideRows() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("w.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk"])
+        try CLI.sqlite(db, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO t SELECT i FROM n;")
+        let select = (1...1000).map { "id * \($0) AS c\($0)" }.joined(separator: ", ")
+        let out = try succeed(["query", db, "--format", "jsonl", "--sql", "SELECT \(select) FROM t ORDER BY id"]).stdout
+        let expected = (1...50).map { id in "{" + (1...1000).map { #""c\#($0)":\#(id * $0)"# }.joined(separator: ",") + "}\n" }
+        #expect(out == expected.joined())
+    }
+
     @Test("string equality inside JSON skips U+0000 only where the value holds it, with and without an index")
     func wholeStringGuard() throws {
         let directory = try TemporaryDirectory()

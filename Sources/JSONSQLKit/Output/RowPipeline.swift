@@ -11,8 +11,8 @@ final class RowBatch {
         var value: Int64 = 0
     }
 
-    static let capacityRows = 512
-
+    /// Rows a batch holds: up to 512, fewer for wide rows, so a batch stays about 100 KB of cells.
+    let capacityRows: Int
     let columns: Int
     private(set) var rows = 0
     private let cells: UnsafeMutablePointer<Cell>
@@ -20,12 +20,13 @@ final class RowBatch {
 
     init(columns: Int) {
         self.columns = columns
-        cells = .allocate(capacity: Self.capacityRows * max(1, columns))
+        capacityRows = max(1, min(512, 4096 / max(1, columns)))
+        cells = .allocate(capacity: capacityRows * max(1, columns))
     }
 
     deinit { cells.deallocate() }
 
-    var isFull: Bool { rows == Self.capacityRows }
+    var isFull: Bool { rows == capacityRows }
 
     func removeAll() {
         rows = 0
