@@ -34,30 +34,35 @@ final class RowBatch {
     }
 
     /// Copies the statement's current row.
+    ///
+    /// Each column's value is read through `sqlite3_column_value`: one call into the statement,
+    /// then the `sqlite3_value_*` readers, which skip the per-call statement bookkeeping. SQLite
+    /// documents that unprotected value as unsafe only across threads; only the thread stepping
+    /// the statement reads it, before the next step.
     func append(_ statement: OpaquePointer) {
         let row = cells + rows * columns
         for i in 0..<columns {
-            let index = Int32(i)
-            let type = sqlite3_column_type(statement, index)
-            var cell = Cell(type: type)
-            switch type {
-            case SQLITE_INTEGER:
-                cell.value = sqlite3_column_int64(statement, index)
-            case SQLITE_FLOAT:
-                cell.value = Int64(bitPattern: sqlite3_column_double(statement, index).bitPattern)
-            case SQLITE_TEXT, SQLITE_BLOB:
-                // As SQLite advises: the pointer first, then the length.
-                let pointer: UnsafeRawPointer? =
-                    type == SQLITE_TEXT
-                    ? sqlite3_column_text(statement, index).map(UnsafeRawPointer.init) : sqlite3_column_blob(statement, index)
-                let count = Int(sqlite3_column_bytes(statement, index))
-                cell.value = Int64(bytes.byteCount)
-                if let pointer, count > 0 {
-                    cell.count = count
-                    bytes.append(UnsafeRawBufferPointer(start: pointer, count: count))
+            var cell = Cell(type: SQLITE_NULL)
+            if let value = sqlite3_column_value(statement, Int32(i)) {
+                cell.type = sqlite3_value_type(value)
+                switch cell.type {
+                case SQLITE_INTEGER:
+                    cell.value = sqlite3_value_int64(value)
+                case SQLITE_FLOAT:
+                    cell.value = Int64(bitPattern: sqlite3_value_double(value).bitPattern)
+                case SQLITE_TEXT, SQLITE_BLOB:
+                    // As SQLite advises: the pointer first, then the length.
+                    let pointer: UnsafeRawPointer? =
+                        cell.type == SQLITE_TEXT ? sqlite3_value_text(value).map(UnsafeRawPointer.init) : sqlite3_value_blob(value)
+                    let count = Int(sqlite3_value_bytes(value))
+                    cell.value = Int64(bytes.byteCount)
+                    if let pointer, count > 0 {
+                        cell.count = count
+                        bytes.append(UnsafeRawBufferPointer(start: pointer, count: count))
+                    }
+                default:
+                    break
                 }
-            default:
-                break
             }
             (row + i).initialize(to: cell)
         }
