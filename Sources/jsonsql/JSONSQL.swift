@@ -28,6 +28,14 @@ struct JSONSQL: ParsableCommand {
     )
 
     static func main() {
+        // `--version` alone needs no command tree: building it (type metadata and conformance
+        // lookups over the whole binary) is most of the start-up time.
+        if CommandLine.arguments.dropFirst() == ["--version"] {
+            let out = OutputBuffer(fd: STDOUT_FILENO)
+            out.append(jsonsqlVersion + "\n")
+            try? out.flush()
+            return
+        }
         do {
             try checkSubcommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()

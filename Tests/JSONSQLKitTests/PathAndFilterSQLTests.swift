@@ -47,7 +47,7 @@ struct PathAndFilterSQLTests {
         arguments: [
             (
                 "address.country = DE",
-                #""address" ->> '$.country' = ? AND instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0"#, ["DE"]
+                #""address" ->> '$.country' = ? AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#, ["DE"]
             ),
             ("score >= 10", #""score" >= ?"#, ["10"]),
             (
@@ -65,7 +65,7 @@ struct PathAndFilterSQLTests {
             ("created > 2024-05-01T02:00:00+02:00", #""created" > ?"#, ["\"2024-05-01 00:00:00.000\""]),
             (
                 "address.country in [DE, FR]",
-                #""address" ->> '$.country' IN (?, ?) AND instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0"#,
+                #""address" ->> '$.country' IN (?, ?) AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#,
                 ["DE", "FR"]
             ),
             (

@@ -65,9 +65,16 @@ public struct FilterSQL {
     /// For string equality inside JSON: excludes stored strings that hold U+0000, which `->>`
     /// shortens and would otherwise match their first part. Their JSON text (`->`) holds the
     /// escape `\u0000`; escaped backslashes are removed first so `\\u0000` is not mistaken for it.
+    ///
+    /// That JSON text is part of the column's text, so in a query a column without `\u0000`
+    /// anywhere (nearly every row) passes on a plain search, without parsing its JSON. An index
+    /// condition (`inlineValues`) keeps the one spelling partial indexes were created with, so
+    /// existing partial indexes still match the queries written for them.
     private func wholeStringGuard(_ path: ResolvedPath) -> String {
         guard path.isInsideColumn || path.column.type == .json else { return "" }
-        return " AND instr(replace(\(path.extractSQL), '\\\\', ''), '\\u0000') = 0"
+        let exact = "instr(replace(\(path.extractSQL), '\\\\', ''), '\\u0000') = 0"
+        if inlineValues { return " AND \(exact)" }
+        return " AND (instr(\(path.quotedColumn), '\\u0000') = 0 OR \(exact))"
     }
 
     private mutating func render(_ p: Filter.Predicate) throws -> String {

@@ -125,37 +125,77 @@ enum TerminalText {
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 
-    /// The escaped text's UTF-8 and its width in terminal columns, in one pass when no scalar
-    /// joins its neighbours (see `DisplayWidth.columns`).
+    /// The escaped text's UTF-8 and its width in terminal columns (`appendEscaped`).
     static func escapedWithWidth<Bytes: Collection>(_ bytes: Bytes) -> (bytes: [UInt8], width: Int)
     where Bytes.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 8)
+        let out = OutputBuffer()
+        let width = Array(bytes).withUnsafeBufferPointer { appendEscaped($0, to: out) }
+        return (out.withBytes { Array($0) }, width)
+    }
+
+    /// Appends the escaped text and returns its width in terminal columns, in one pass when no
+    /// scalar joins its neighbours (see `DisplayWidth.columns`). Printable ASCII, the common
+    /// case, is copied as it is, eight bytes at a time.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        var i = 0
+        while count - i >= 8 {
+            let printable = UTF8Words.printablePrefix(UTF8Words.load(base + i))
+            i += printable
+            if printable < 8 { break }
+        }
+        while i < count, bytes[i] >= 0x20 && bytes[i] < 0x7F { i += 1 }
+        if i == count {
+            out.append(bytes)
+            return count
+        }
+        let begin = out.byteCount
         var width = 0
         var simple = true
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            let value = scalar.value
-            if needsEscape(value) {
-                let start = out.count
-                switch value {
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                default:
-                    let hex = String(value, radix: 16)
-                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        i = 0
+        while i < count {
+            let byte = bytes[i]
+            var value = UInt32(byte)
+            var length = 1
+            if byte >= 0x80 {
+                length = UTF8Text.sequenceLength(bytes, at: i)
+                if length > 0 {
+                    value = UTF8Text.scalar(bytes, at: i, length: length)
+                } else {
+                    // Not UTF-8: one U+FFFD for the maximal ill-formed part, as String(decoding:) reads it.
+                    length = UTF8Text.invalidLength(bytes, at: i)
+                    value = 0xFFFD
                 }
-                width += out.count - start
+            }
+            i += length
+            if needsEscape(value) {
+                let start = out.byteCount
+                switch value {
+                case 0x0A: out.append("\\n" as StaticString)
+                case 0x0D: out.append("\\r" as StaticString)
+                case 0x09: out.append("\\t" as StaticString)
+                default:
+                    out.append("\\u" as StaticString)
+                    for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(value >> UInt32(shift) & 0xF)]) }
+                }
+                width += out.byteCount - start
                 continue
             }
+            // A well-formed sequence decodes to a valid scalar; the fallback is never taken.
+            let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             UTF8.encode(scalar) { out.append($0) }
             if simple {
                 if DisplayWidth.standsAlone(scalar) { width += DisplayWidth.scalarAloneColumns(scalar) } else { simple = false }
             }
         }
-        if !simple { width = DisplayWidth.columns(String(decoding: out, as: UTF8.self)) }
-        return (out, width)
+        if !simple {
+            width = out.withBytes { DisplayWidth.columns(String(decoding: UnsafeBufferPointer(rebasing: $0[begin...]), as: UTF8.self)) }
+        }
+        return width
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `\n`, `\r` and `\t` for those, `\u001b` (four lower-case hex digits, as in JSON) for the
     /// other escaped scalars; bytes that are not UTF-8 become U+FFFD.

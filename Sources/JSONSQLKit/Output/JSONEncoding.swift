@@ -6,24 +6,7 @@ enum JSONEncoding {
 
     /// Whether text is one JSON value, and whether it holds whitespace to strip.
     static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Validity {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return .invalid }
-        var scanner = JSONScanner(bytes: base, count: bytes.count)
-        var field = JSONField()
-        var spaced = scanner.skipWhitespace()
-        do {
-            try scanner.scanValue(into: &field)
-        } catch ScanFailure.incomplete {
-            // A number that ends the text is complete.
-            guard field.kind == .integer || field.kind == .float || field.kind == .bigInteger, scanner.atEnd else {
-                return .invalid
-            }
-            return spaced ? .spaced : .compact
-        } catch {
-            return .invalid
-        }
-        if scanner.skipWhitespace() { spaced = true }
-        guard scanner.atEnd else { return .invalid }
-        return spaced || field.escaped && field.kind != .string ? .spaced : .compact
+        JSONValidator.validate(bytes)
     }
 
     /// Whether text is exactly one JSON number, such as a `numeric` column stores.
@@ -71,7 +54,13 @@ enum JSONEncoding {
         var runStart = 0
         var i = 0
         let count = bytes.count
+        let base = bytes.baseAddress
         while i < count {
+            if let base, count - i >= 8 {
+                let plain = UTF8Words.plainPrefix(UTF8Words.load(base + i))
+                i += plain
+                if plain == 8 { continue }
+            }
             let byte = bytes[i]
             if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 i += 1

@@ -8,8 +8,9 @@ final class JSONRowWriter: RowWriter {
     private let out: OutputBuffer
     private let lines: Bool
     private let kinds: [OutputKind]
-    /// `{"name":` and `,"score":`, encoded once.
-    private let keyPrefixes: [[UInt8]]
+    /// `{"name":` and `,"score":`, encoded once, end to end; column i's ends at `prefixEnds[i]`.
+    private let prefixes: [UInt8]
+    private let prefixEnds: [Int]
     @exclusivity(unchecked) private var rows = 0
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
@@ -17,20 +18,30 @@ final class JSONRowWriter: RowWriter {
         self.out = out
         self.lines = lines
         kinds = columns.map(\.kind)
-        keyPrefixes = columns.enumerated().map { index, column in
+        var prefixes: [UInt8] = []
+        var prefixEnds: [Int] = []
+        for (index, column) in columns.enumerated() {
             let key = OutputBuffer()
             JSONEncoding.appendString(column.name, to: key)
-            return Array(((index == 0 ? "{" : ",") + key.text + ":").utf8)
+            prefixes += Array(((index == 0 ? "{" : ",") + key.text + ":").utf8)
+            prefixEnds.append(prefixes.count)
         }
+        self.prefixes = prefixes
+        self.prefixEnds = prefixEnds
     }
 
     func write(_ row: SQLiteRow) throws {
-        if !lines { out.append(rows == 0 ? Array("[\n".utf8) : Array(",\n".utf8)) }
+        if !lines { out.append(rows == 0 ? "[\n" : ",\n" as StaticString) }
         rows += 1
-        if keyPrefixes.isEmpty { out.append(UInt8(ascii: "{")) }
-        for i in 0..<keyPrefixes.count {
-            out.append(keyPrefixes[i])
-            appendValue(row, Int32(i), kinds[i])
+        if prefixEnds.isEmpty { out.append(UInt8(ascii: "{")) }
+        prefixes.withUnsafeBufferPointer { prefixes in
+            var start = 0
+            for i in 0..<prefixEnds.count {
+                let end = prefixEnds[i]
+                out.append(UnsafeBufferPointer(rebasing: prefixes[start..<end]))
+                start = end
+                appendValue(row, Int32(i), kinds[i])
+            }
         }
         out.append(UInt8(ascii: "}"))
         if lines { out.append(0x0A) }
@@ -40,11 +51,11 @@ final class JSONRowWriter: RowWriter {
     @inline(__always) private func appendValue(_ row: SQLiteRow, _ i: Int32, _ kind: OutputKind) {
         switch row.type(i) {
         case SQLITE_NULL:
-            out.append(Array("null".utf8))
+            out.append("null" as StaticString)
         case SQLITE_INTEGER:
             let value = row.int64(i)
             if kind == .boolean {
-                out.append(value != 0 ? Array("true".utf8) : Array("false".utf8))
+                out.append(value != 0 ? "true" : "false" as StaticString)
             } else {
                 JSONEncoding.appendInteger(value, to: out)
             }
@@ -91,7 +102,7 @@ final class JSONRowWriter: RowWriter {
     }
 
     func finish() throws {
-        if !lines { out.append(rows == 0 ? "[]\n" : "\n]\n") }
+        if !lines { out.append(rows == 0 ? "[]\n" : "\n]\n" as StaticString) }
         try out.flush()
     }
 }

@@ -3,61 +3,121 @@ import Foundation
 /// Bytes on their way to a file descriptor or into memory, written in large blocks.
 ///
 /// The library writes through this and never prints: the command line hands it standard
-/// output, tests hand it memory.
+/// output, tests hand it memory. The bytes live in one malloc'd block rather than an Array:
+/// appends are the output hot path and skip the Array's uniqueness and bounds checks.
 public final class OutputBuffer {
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     private let fd: Int32?
-    private static let blockSize = 1 << 16
+    private static let blockSize = 1 << 18
 
     /// Output to a file descriptor, such as 1 for standard output.
     public init(fd: Int32) {
         self.fd = fd
-        bytes.reserveCapacity(Self.blockSize * 2)
+        capacity = Self.blockSize * 2
+        start = .allocate(capacity: capacity)
     }
 
     /// Output kept in memory; read it with `text`.
     public init() {
         fd = nil
+        capacity = 256
+        start = .allocate(capacity: capacity)
     }
 
+    deinit { start.deallocate() }
+
     /// What was written to an in-memory buffer.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
+    /// How many bytes are held (not yet flushed).
+    var byteCount: Int { count }
+
+    /// The bytes held, valid inside `body`.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// Where the bytes held start; valid until the next append.
+    var baseAddress: UnsafePointer<UInt8> { UnsafePointer(start) }
+
+    /// A copy of the bytes held.
+    var bytes: [UInt8] { withBytes { Array($0) } }
+
+    /// Forgets the bytes held, keeping the memory.
+    func removeAll() { count = 0 }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always) private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: start, count: count)
+        start.deallocate()
+        start = bigger
+        capacity = newCapacity
+    }
 
     @inline(__always) func append(_ byte: UInt8) {
-        bytes.append(byte)
+        reserve(1)
+        start[count] = byte
+        count += 1
     }
 
     @inline(__always) func append(_ buffer: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: buffer)
+        guard let base = buffer.baseAddress else { return }
+        reserve(buffer.count)
+        (start + count).update(from: base, count: buffer.count)
+        count += buffer.count
+    }
+
+    @inline(__always) func append(_ buffer: UnsafeRawBufferPointer) {
+        append(buffer.assumingMemoryBound(to: UInt8.self))
     }
 
     @inline(__always) func append(_ array: [UInt8]) {
-        bytes.append(contentsOf: array)
+        array.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Constant text such as `null`, without building an array.
+    @inline(__always) func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `count` spaces.
+    @inline(__always) func appendSpaces(_ spaces: Int) {
+        guard spaces > 0 else { return }
+        reserve(spaces)
+        (start + count).initialize(repeating: 0x20, count: spaces)
+        count += spaces
     }
 
     public func append(_ string: String) {
         var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
+        string.withUTF8 { append($0) }
     }
 
     /// Writes out a full block; called between rows so output streams.
     @inline(__always) func flushIfFull() throws {
-        if fd != nil && bytes.count >= Self.blockSize { try flush() }
+        if fd != nil && count >= Self.blockSize { try flush() }
     }
 
     public func flush() throws {
-        guard let fd, !bytes.isEmpty else { return }
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw JSONSQLError("cannot write output: \(String(cString: strerror(errno)))")
-                }
-                offset += written
+        guard let fd, count > 0 else { return }
+        var offset = 0
+        while offset < count {
+            let written = write(fd, start + offset, count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw JSONSQLError("cannot write output: \(String(cString: strerror(errno)))")
             }
+            offset += written
         }
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
     }
 }

@@ -84,14 +84,6 @@ extension OutputColumn {
 
 /// Writes rows in one format, streaming them as they are read.
 protocol RowWriter: AnyObject {
-    /// Whether the writer wants to see every row once before `write` (to size columns).
-    var wantsMeasuringPass: Bool { get }
-    func measure(_ row: SQLiteRow)
     func write(_ row: SQLiteRow) throws
     func finish() throws
-}
-
-extension RowWriter {
-    var wantsMeasuringPass: Bool { false }
-    func measure(_ row: SQLiteRow) {}
 }

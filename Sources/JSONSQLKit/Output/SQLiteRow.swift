@@ -1,28 +1,61 @@
 import Foundation
 import GRDBSQLite
 
-/// The current row of a stepping statement, read without copying.
+/// A row to print: the current row of a stepping statement, read without copying, or a row
+/// copied into a `RowBatch` for another thread to print.
 struct SQLiteRow {
-    let statement: OpaquePointer
+    private let statement: OpaquePointer?
+    private let cells: UnsafePointer<RowBatch.Cell>?
+    private let bytes: UnsafePointer<UInt8>?
 
-    @inline(__always) func type(_ i: Int32) -> Int32 { sqlite3_column_type(statement, i) }
-    @inline(__always) func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(statement, i) }
-    @inline(__always) func double(_ i: Int32) -> Double { sqlite3_column_double(statement, i) }
+    init(statement: OpaquePointer) {
+        self.statement = statement
+        cells = nil
+        bytes = nil
+    }
+
+    /// A copied row: its cells, and the batch's bytes their spans point into.
+    init(cells: UnsafePointer<RowBatch.Cell>, bytes: UnsafePointer<UInt8>) {
+        statement = nil
+        self.cells = cells
+        self.bytes = bytes
+    }
+
+    @inline(__always) func type(_ i: Int32) -> Int32 {
+        if let cells { return cells[Int(i)].type }
+        return sqlite3_column_type(statement, i)
+    }
+
+    @inline(__always) func int64(_ i: Int32) -> Int64 {
+        if let cells { return cells[Int(i)].value }
+        return sqlite3_column_int64(statement, i)
+    }
+
+    @inline(__always) func double(_ i: Int32) -> Double {
+        if let cells { return Double(bitPattern: UInt64(bitPattern: cells[Int(i)].value)) }
+        return sqlite3_column_double(statement, i)
+    }
 
     /// The UTF-8 bytes of a text value, valid until the next step.
     @inline(__always) func text(_ i: Int32) -> UnsafeBufferPointer<UInt8> {
+        if let cells, let bytes {
+            let cell = cells[Int(i)]
+            return UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.count))
+        }
         guard let pointer = sqlite3_column_text(statement, i) else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, i)))
     }
 
     /// The bytes of a blob value, valid until the next step.
     @inline(__always) func rawBlob(_ i: Int32) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, i), count: Int(sqlite3_column_bytes(statement, i)))
+        if cells != nil { return UnsafeRawBufferPointer(text(i)) }
+        return UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, i), count: Int(sqlite3_column_bytes(statement, i)))
     }
 
     func blob(_ i: Int32) -> Data {
-        guard let pointer = sqlite3_column_blob(statement, i) else { return Data() }
-        return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, i)))
+        let bytes = rawBlob(i)
+        guard let base = bytes.baseAddress else { return Data() }
+        return Data(bytes: base, count: bytes.count)
     }
 
     /// A value as display text, for the table and CSV formats.

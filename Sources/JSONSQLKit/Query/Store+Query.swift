@@ -301,38 +301,15 @@ extension Store {
                         kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
                 })
         let writer = format.makeWriter(columns: columns, out: out)
-        let row = SQLiteRow(statement: handle)
-        func eachRow(_ body: () throws -> Void) throws -> Int {
-            var count = 0
-            defer { sqlite3_reset(handle) }
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { return count }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
-                try body()
-                count += 1
+        defer { sqlite3_reset(handle) }
+        let count = try RowPipeline.run(handle, columns: columns.count, writer: writer) {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return false }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
-        }
-        var count = 0
-        if writer.wantsMeasuringPass && sqlite3_stmt_readonly(handle) != 0 {
-            // Two passes over one snapshot: the transaction keeps other writers out between them.
-            let work = {
-                _ = try eachRow { writer.measure(row) }
-                count = try eachRow { try writer.write(row) }
-            }
-            if db.isInsideTransaction {
-                try work()
-            } else {
-                try db.inTransaction(.deferred) {
-                    try work()
-                    return .commit
-                }
-            }
-        } else {
-            count = try eachRow { try writer.write(row) }
+            return true
         }
         try writer.finish()
         return count
