@@ -130,7 +130,7 @@ struct FileCreationTests {
         let error = Pipe()
         process.standardInput = input
         process.standardError = error
-        try process.run()
+        let exit = try process.start()
         input.fileHandleForWriting.write(Data(#"{"a": 1}"#.utf8))
         // Insert blocks reading standard input inside its transaction, on the draft beside db.sqlite.
         let deadline = Date().addingTimeInterval(10)
@@ -141,7 +141,7 @@ struct FileCreationTests {
         try other.write(to: URL(fileURLWithPath: db))
         input.fileHandleForWriting.write(Data(#"{"a": 2}"#.utf8))
         try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        exit.wait()
         let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 1)
         #expect(

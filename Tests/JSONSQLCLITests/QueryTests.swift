@@ -99,7 +99,7 @@ private func text(_ v: JV?) -> String? {
     return nil
 }
 
-@Suite("query", .serialized)
+@Suite("query")
 struct QueryTests {
     static let dataset = Dataset()
     static let db: String = {

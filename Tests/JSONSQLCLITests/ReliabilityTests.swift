@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("reliability", .serialized)
+@Suite("reliability")
 struct ReliabilityTests {
     func records(_ range: Range<Int>, prefix: String = "r") -> String {
         range.map { #"{"id":"\#(prefix)\#($0)","n":\#($0),"doc":{"k":"\#($0)","tags":["a","b"]}}"# }.joined(separator: "\n")
@@ -24,7 +24,9 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
         #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<1000, prefix: "base")).status == 0)
-        let file = try dir.write("big.ndjson", records(0..<150_000))
+        // The insert takes about 0.7 s in a debug build; the kills land from its start to past
+        // the point where its changes spill from SQLite's page cache into the file.
+        let file = try dir.write("big.ndjson", records(0..<100_000))
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
         for round in 0..<20 {
@@ -32,13 +34,13 @@ struct ReliabilityTests {
             process.executableURL = URL(fileURLWithPath: CLI.binary)
             process.arguments = ["insert", db, "t", file, "--quiet"]
             process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32.random(in: 20_000...600_000, using: &generator))
+            let exit = try process.start()
+            usleep(UInt32.random(in: 15_000...400_000, using: &generator))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 killedMidway += 1
             }
-            process.waitUntilExit()
+            exit.wait()
             // The first command after a crash may be a plain query: it must roll the crash back.
             let query = try CLI.run(["query", db, "t", "--where", "n < 0", "--format", "json"])
             #expect(query.status == 0 && query.stdout == "[]\n", "round \(round): \(query.stderr)")
@@ -48,7 +50,7 @@ struct ReliabilityTests {
                 #expect(rows == 1000, "round \(round): a killed insert must leave the table as it was")
             } else {
                 // The insert finished before the kill: remove its rows for the next round.
-                #expect(rows == 151_000)
+                #expect(rows == 101_000)
                 try CLI.run(["query", db, "--sql", "DELETE FROM t WHERE id NOT LIKE 'base%'"])
             }
         }
@@ -67,11 +69,15 @@ struct ReliabilityTests {
         process.arguments = ["insert", db, "t", file]
         let err = Pipe()
         process.standardError = err
-        try process.run()
-        usleep(400_000)
+        let exit = try process.start()
+        // Interrupt once the insert is writing: its rollback journal exists from the first write.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: db + "-journal") && process.isRunning && Date() < deadline {
+            usleep(5_000)
+        }
         #expect(process.isRunning, "the insert should still be running")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        exit.wait()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 130)
         #expect(stderr == "Error: interrupted; nothing was inserted\n")
@@ -118,22 +124,38 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        // Another process holds the write lock for three seconds.
+        // Another process holds the write lock until its input says COMMIT.
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/bin/bash")
-        holder.arguments = ["-c", "(echo 'BEGIN IMMEDIATE;'; sleep 3; echo 'COMMIT;') | sqlite3 '\(db)'"]
-        try holder.run()
-        defer { holder.waitUntilExit() }
-        usleep(500_000)
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [db]
+        let holderInput = Pipe()
+        let holderOutput = Pipe()
+        holder.standardInput = holderInput
+        holder.standardOutput = holderOutput
+        let holderExit = try holder.start()
+        defer { holderExit.wait() }
+        holderInput.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+        // sqlite3 prints the line once BEGIN IMMEDIATE holds the lock.
+        let reply = String(decoding: holderOutput.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(reply == "locked\n", "\(reply)")
         let started = Date()
         let result = try CLI.run(["insert", db, "t", "--timeout", "0.5"], stdin: records(0..<10))
         let waited = Date().timeIntervalSince(started)
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(db) is locked by another process; wait longer with --timeout"), "\(result.stderr)")
         #expect(waited < 2.5)
-        // With the default timeout the same insert waits for the lock and succeeds.
+        // With the default timeout the same insert waits for the lock and succeeds once it is released.
+        let releaser = DispatchWorkItem {
+            holderInput.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+            try? holderInput.fileHandleForWriting.close()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.7, execute: releaser)
+        let patientStarted = Date()
         let patient = try CLI.run(["insert", db, "t"], stdin: records(0..<10))
+        let patientWaited = Date().timeIntervalSince(patientStarted)
+        releaser.wait()
         #expect(patient.status == 0, "\(patient.stderr)")
+        #expect(patientWaited > 0.6, "the insert waited for the lock")
         #expect(try count(db) == 10)
     }
 
