@@ -123,15 +123,8 @@ struct FileCreationTests {
     func destinationAppearsMeanwhile() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["insert", db, "t"]
-        let input = Pipe()
-        let error = Pipe()
-        process.standardInput = input
-        process.standardError = error
-        let exit = try process.start()
-        input.fileHandleForWriting.write(Data(#"{"a": 1}"#.utf8))
+        let process = try Child(CLI.binary, ["insert", db, "t"], output: false)
+        process.write(#"{"a": 1}"#)
         // Insert blocks reading standard input inside its transaction, on the draft beside db.sqlite.
         let deadline = Date().addingTimeInterval(10)
         while try !Self.names(in: dir).contains(where: { $0.hasSuffix("-journal") }) && Date() < deadline {
@@ -139,11 +132,11 @@ struct FileCreationTests {
         }
         let other = Data("another program's file\n".utf8)
         try other.write(to: URL(fileURLWithPath: db))
-        input.fileHandleForWriting.write(Data(#"{"a": 2}"#.utf8))
-        try input.fileHandleForWriting.close()
-        exit.wait()
-        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 1)
+        process.write(#"{"a": 2}"#)
+        try process.stdin!.close()
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 1)
         #expect(
             stderr
                 == "Error: \(db) was created by another process while this command was building it; that file is left as it is and nothing was written. Run the command again to work on it\n"

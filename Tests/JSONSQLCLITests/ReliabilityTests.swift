@@ -30,23 +30,19 @@ struct ReliabilityTests {
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
         for round in 0..<20 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["insert", db, "t", file, "--quiet"]
-            process.standardError = FileHandle.nullDevice
-            let exit = try process.start()
+            let process = try Child(CLI.binary, ["insert", db, "t", file, "--quiet"], input: false, output: false, error: false)
             usleep(UInt32.random(in: 15_000...400_000, using: &generator))
             if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+                kill(process.pid, SIGKILL)
                 killedMidway += 1
             }
-            exit.wait()
+            process.wait()
             // The first command after a crash may be a plain query: it must roll the crash back.
             let query = try CLI.run(["query", db, "t", "--where", "n < 0", "--format", "json"])
             #expect(query.status == 0 && query.stdout == "[]\n", "round \(round): \(query.stderr)")
             #expect(try integrity(db) == "integrity_check\r\nok\r\n", "round \(round)")
             let rows = try count(db)
-            if process.terminationReason == .uncaughtSignal {
+            if process.killedBySignal {
                 #expect(rows == 1000, "round \(round): a killed insert must leave the table as it was")
             } else {
                 // The insert finished before the kill: remove its rows for the next round.
@@ -63,23 +59,18 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
         #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<10, prefix: "base")).status == 0)
-        let file = try dir.write("big.ndjson", records(0..<300_000))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["insert", db, "t", file]
-        let err = Pipe()
-        process.standardError = err
-        let exit = try process.start()
+        let file = try dir.write("big.ndjson", records(0..<100_000))
+        let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
         // Interrupt once the insert is writing: its rollback journal exists from the first write.
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: db + "-journal") && process.isRunning && Date() < deadline {
             usleep(5_000)
         }
         #expect(process.isRunning, "the insert should still be running")
-        kill(process.processIdentifier, SIGINT)
-        exit.wait()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 130)
+        kill(process.pid, SIGINT)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 130)
         #expect(stderr == "Error: interrupted; nothing was inserted\n")
         #expect(try count(db) == 10)
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
@@ -125,18 +116,11 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
         // Another process holds the write lock until its input says COMMIT.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        holder.arguments = [db]
-        let holderInput = Pipe()
-        let holderOutput = Pipe()
-        holder.standardInput = holderInput
-        holder.standardOutput = holderOutput
-        let holderExit = try holder.start()
-        defer { holderExit.wait() }
-        holderInput.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+        let holder = try Child("/usr/bin/sqlite3", [db], error: false)
+        defer { holder.wait() }
+        holder.write("BEGIN IMMEDIATE;\nSELECT 'locked';\n")
         // sqlite3 prints the line once BEGIN IMMEDIATE holds the lock.
-        let reply = String(decoding: holderOutput.fileHandleForReading.availableData, as: UTF8.self)
+        let reply = String(decoding: holder.stdout!.availableData, as: UTF8.self)
         try #require(reply == "locked\n", "\(reply)")
         let started = Date()
         let result = try CLI.run(["insert", db, "t", "--timeout", "0.5"], stdin: records(0..<10))
@@ -146,8 +130,8 @@ struct ReliabilityTests {
         #expect(waited < 2.5)
         // With the default timeout the same insert waits for the lock and succeeds once it is released.
         let releaser = DispatchWorkItem {
-            holderInput.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
-            try? holderInput.fileHandleForWriting.close()
+            holder.write("COMMIT;\n")
+            try? holder.stdin!.close()
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.7, execute: releaser)
         let patientStarted = Date()

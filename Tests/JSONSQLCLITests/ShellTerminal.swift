@@ -131,7 +131,9 @@ final class ShellTerminal {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
+        Child.spawnLock.lock()
         let spawned = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, environ)
+        Child.spawnLock.unlock()
         guard spawned == 0 else { throw Timeout(description: "cannot run tmux: \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
