@@ -82,6 +82,12 @@ struct SchemaChangeTests {
         #expect(columns == ["id", "team", "name", "score", "address"])
     }
 
+    /// One database for every refused change: each case checks that it is left as it was.
+    static let refusals: (dir: TemporaryDirectory, db: String) = {
+        let dir = try! TemporaryDirectory()
+        return (dir, try! SchemaChangeTests().makeDatabase(dir))
+    }()
+
     @Test(
         "what SQLite cannot alter in place is refused with the reason",
         arguments: [
@@ -116,8 +122,7 @@ struct SchemaChangeTests {
             (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),
         ])
     func refused(arguments: [String], message: String) throws {
-        let dir = try TemporaryDirectory()
-        let db = try makeDatabase(dir)
+        let db = Self.refusals.db
         let error = try fail(["alter", db, "player"] + arguments)
         #expect(error.contains(message), "\(error)")
         #expect(try succeed(["schema", db, "player", "--format", "json"]).rows().count == 5)
