@@ -3,14 +3,17 @@ import Testing
 
 @Suite("insert progress", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct ProgressTests {
-    func records(_ count: Int) -> String {
-        (0..<count).map { #"{"id":"p\#($0)","doc":{"k":\#($0),"tags":["a","b"]}}"# }.joined(separator: "\n") + "\n"
-    }
+    /// 400,000 records, written once for both tests: an insert long enough to show progress.
+    static let input: (directory: TemporaryDirectory, file: String) = {
+        let directory = try! TemporaryDirectory()
+        let records = (0..<400_000).map { #"{"id":"p\#($0)","doc":{"k":\#($0),"tags":["a","b"]}}"# }
+        return (directory, try! directory.write("big.ndjson", records.joined(separator: "\n") + "\n"))
+    }()
 
     @Test("a long insert shows rows, MB/s, percent and time left on a terminal, then clears it")
     func progressLine() throws {
         let dir = try TemporaryDirectory()
-        let file = try dir.write("big.ndjson", records(400_000))
+        let file = Self.input.file
         // CI=true would turn the line off; this test stands in for a person at a terminal.
         let terminal = try ShellTerminal(
             ["insert", dir.path("db.sqlite"), "t", file, "--pk", "id"], environment: ["CI": ""], in: dir.url)
@@ -26,7 +29,7 @@ struct ProgressTests {
     @Test("--quiet shows no progress line")
     func quiet() throws {
         let dir = try TemporaryDirectory()
-        let file = try dir.write("big.ndjson", records(400_000))
+        let file = Self.input.file
         let terminal = try ShellTerminal(
             ["insert", dir.path("db.sqlite"), "t", file, "--quiet"], environment: ["CI": ""], in: dir.url)
         var sawProgress = false
