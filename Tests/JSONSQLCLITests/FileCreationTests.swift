@@ -93,15 +93,15 @@ struct FileCreationTests {
     @Test(
         "an interactive shell on a new path says the first write creates it and leaves nothing without one",
         .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
-    func interactiveShellWithoutWrites() throws {
+    func interactiveShellWithoutWrites() async throws {
         let dir = try TemporaryDirectory()
         let terminal = try ShellTerminal(["shell", "TYPO.sqlite"], environment: ["JSONSQL_HISTORY": "/dev/null"], in: dir.url)
-        let screen = try terminal.wait(forText: "jsonsql>")
+        let screen = try await terminal.wait(forText: "jsonsql>")
         #expect(screen.contains("shell on TYPO.sqlite (a new database: the first command that writes creates the file)"))
         try terminal.enter("select 1;")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.press("C-d")
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
         #expect(try Self.names(in: dir) == [])
     }
 
