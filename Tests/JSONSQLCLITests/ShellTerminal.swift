@@ -86,9 +86,11 @@ final class ShellTerminal {
     {
         let deadline = Date().addingTimeInterval(seconds)
         var text = ""
-        while Date() < deadline {
+        // The screen is read once more after the deadline: a busy run may resume this late.
+        while true {
             text = try screen()
             if condition(text) { return text }
+            if Date() >= deadline { break }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         throw Timeout(description: "timed out waiting for \(what); the screen shows:\n\(text)")
