@@ -39,7 +39,9 @@ struct AggregateTests {
     @Test("an aggregate the query cannot compute exits 1 with Error:; --count with --select exits 64")
     func refused() throws {
         let ungrouped = try CLI.run(["query", file, "--group-by", "customer.country", "--select", "id,count()"])
-        #expect(ungrouped.status == 1 && ungrouped.stderr.hasPrefix("Error: ") && ungrouped.stderr.contains("id is not grouped"), "\(ungrouped.stderr)")
+        #expect(
+            ungrouped.status == 1 && ungrouped.stderr.hasPrefix("Error: ") && ungrouped.stderr.contains("id is not grouped"),
+            "\(ungrouped.stderr)")
         let both = try CLI.run(["query", file, "--count", "--select", "id"])
         #expect(both.status == 64)
     }

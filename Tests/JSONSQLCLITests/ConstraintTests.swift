@@ -61,7 +61,7 @@ struct ConstraintTests {
             (
                 "team_id:integer:references=team.nope",
                 "column 'team_id' references team.nope, but team has no column 'nope' (columns: id, name)"
-            ),
+            )
         ])
     func badReference(column: String, message: String) throws {
         let dir = try TemporaryDirectory()

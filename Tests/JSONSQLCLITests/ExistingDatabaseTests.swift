@@ -227,7 +227,7 @@ struct ExistingDatabaseTests {
     @Test(
         "an expression index another tool spelled its own way serves query; every spelling is checked in-process (IndexSpellingTests)",
         arguments: [
-            (#"JSON_EXTRACT( "Address" ,'$."country"' )"#, "address.country = DE"),
+            (#"JSON_EXTRACT( "Address" ,'$."country"' )"#, "address.country = DE")
         ])
     func indexSpellings(expression: String, filter: String) throws {
         let dir = try TemporaryDirectory()

@@ -212,7 +212,7 @@ struct ReliabilityTests {
     @Test(
         "odd JSON input on standard input is refused with its line; every kind is checked in-process (OddJSONInputTests)",
         arguments: [
-            ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
+            ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input")
         ])
     func oddInput(name: String, input: String, message: String) throws {
         let dir = try TemporaryDirectory()
