@@ -216,6 +216,14 @@ final class TemporaryDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
+    /// A directory for data a whole suite shares through a static property, which is never
+    /// released: it is removed when the test process exits.
+    static func shared() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        SharedDirectories.keep(directory.url.path)
+        return directory
+    }
+
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     @discardableResult
@@ -258,5 +266,23 @@ extension CLI {
         let result = try run(["-bail", db], stdin: sql, executable: "/usr/bin/sqlite3")
         guard result.status == 0 else { throw CLIError("sqlite3 failed: \(result.stderr)") }
         return result.stdout
+    }
+}
+
+/// The shared temporary directories, removed at exit.
+private enum SharedDirectories {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String] = []
+    private static let removeAtExit: Void = { atexit { SharedDirectories.removeAll() } }()
+
+    static func keep(_ path: String) {
+        removeAtExit
+        lock.withLock { paths.append(path) }
+    }
+
+    static func removeAll() {
+        lock.withLock {
+            for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        }
     }
 }

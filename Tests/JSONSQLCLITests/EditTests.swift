@@ -144,7 +144,7 @@ struct EditTests {
 
     /// One database for every refused update: each case checks that its row is left as it was.
     static let refusals: (dir: TemporaryDirectory, db: String) = {
-        let dir = try! TemporaryDirectory()
+        let dir = try! TemporaryDirectory.shared()
         return (dir, try! EditTests().makeDatabase(dir))
     }()
 

@@ -7,7 +7,7 @@ import Testing
 struct FirstRunTests {
     /// One database for the whole suite: every test here only reads it or fails to write.
     static let fixture: (directory: TemporaryDirectory, db: String) = {
-        let directory = try! TemporaryDirectory()
+        let directory = try! TemporaryDirectory.shared()
         let db = try! ShellFixture.database(in: directory)
         precondition(try! CLI.run(["alter", db, "player", "--add", "created:datetime"]).status == 0)
         precondition(try! CLI.run(["update", db, "player", "--all", "--set", "created=2024-05-01T12:00:00Z"]).status == 0)

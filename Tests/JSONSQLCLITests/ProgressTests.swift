@@ -5,7 +5,7 @@ import Testing
 struct ProgressTests {
     /// 400,000 records, written once for both tests: an insert long enough to show progress.
     static let input: (directory: TemporaryDirectory, file: String) = {
-        let directory = try! TemporaryDirectory()
+        let directory = try! TemporaryDirectory.shared()
         let records = (0..<400_000).map { #"{"id":"p\#($0)","doc":{"k":\#($0),"tags":["a","b"]}}"# }
         return (directory, try! directory.write("big.ndjson", records.joined(separator: "\n") + "\n"))
     }()

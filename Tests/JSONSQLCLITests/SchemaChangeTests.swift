@@ -84,7 +84,7 @@ struct SchemaChangeTests {
 
     /// One database for every refused change: each case checks that it is left as it was.
     static let refusals: (dir: TemporaryDirectory, db: String) = {
-        let dir = try! TemporaryDirectory()
+        let dir = try! TemporaryDirectory.shared()
         return (dir, try! SchemaChangeTests().makeDatabase(dir))
     }()
 
