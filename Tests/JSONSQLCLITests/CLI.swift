@@ -43,32 +43,21 @@ enum CLI {
         _ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
         environment: [String: String] = [:], executable: String? = nil
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? binary)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
+        let child = try Child(executable ?? binary, arguments, environment: env, in: directory)
         // Read both pipes while the process runs, so a large output cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        DispatchQueue.global().async(group: group) { outData = child.stdout!.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = child.stderr!.readDataToEndOfFile() }
+        if let stdin { child.write(stdin) }
+        try child.stdin!.close()
+        let status = child.wait()
         group.wait()
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            status: status, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
@@ -83,8 +72,139 @@ enum CLI {
     }
 }
 
+/// A process started with posix_spawn, its standard streams pipes to this process or /dev/null.
+///
+/// Not Foundation's Process: its run() can crash when tests start processes at once (an
+/// over-read in findMaximumOpenFromProcSelfFD, swift-corelibs-foundation PR 5472), and its
+/// waitUntilExit polls a run loop, adding some 40 ms to each of the thousands of processes.
+final class Child: @unchecked Sendable {
+    let pid: pid_t
+    /// This process's ends of the child's standard input, output and error; nil for /dev/null.
+    let stdin: FileHandle?
+    let stdout: FileHandle?
+    let stderr: FileHandle?
+    private var rawStatus: Int32?
+    private let lock = NSLock()
+
+    /// Held while a child starts (ShellTerminal's too).
+    static let spawnLock = NSLock()
+
+    /// posix_spawn_file_actions_addchdir_np (glibc 2.29, macOS 10.15), which Swift's Glibc module
+    /// does not declare.
+    private static let addchdir:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+            #if os(Linux)
+                let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+            #else
+                let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            #endif
+            guard let symbol = dlsym(everywhere, "posix_spawn_file_actions_addchdir_np") else {
+                return nil
+            }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+        }()
+
+    /// A write to a child that has exited fails with EPIPE instead of ending the tests.
+    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        in directory: URL? = nil, input: Bool = true, output: Bool = true, error: Bool = true
+    ) throws {
+        Self.ignoreSIGPIPE
+        // No child may start between pipe() and fcntl(), or it would inherit the pipe.
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Pipes are close-on-exec, so no other child holds one open and delays its end of file.
+        var parentEnds: [FileHandle?] = []
+        var childEnds: [Int32] = []
+        for (fd, piped) in [(Int32(0), input), (1, output), (2, error)] {
+            guard piped else {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+                parentEnds.append(nil)
+                continue
+            }
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw CLI.CLIError("pipe: \(String(cString: strerror(errno)))") }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let (childEnd, parentEnd) = fd == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
+            posix_spawn_file_actions_adddup2(&actions, childEnd, fd)
+            childEnds.append(childEnd)
+            parentEnds.append(FileHandle(fileDescriptor: parentEnd, closeOnDealloc: true))
+        }
+        defer { for fd in childEnds { close(fd) } }
+        if let directory {
+            guard let addchdir = Self.addchdir else { throw CLI.CLIError("posix_spawn cannot change directory here") }
+            _ = addchdir(&actions, directory.path)
+        }
+        // Test threads may block signals; the child starts with none blocked and default handlers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard spawned == 0 else { throw CLI.CLIError("cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        self.pid = pid
+        (stdin, stdout, stderr) = (parentEnds[0], parentEnds[1], parentEnds[2])
+    }
+
+    /// Writes text to the child's standard input; a child that stopped reading is not an error here.
+    func write(_ text: String) {
+        try? stdin?.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Waits for the child to end: its exit status, or the number of the signal that ended it
+    /// (as Foundation's terminationStatus).
+    @discardableResult
+    func wait() -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if rawStatus == nil {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            rawStatus = status
+        }
+        return Self.decode(rawStatus!)
+    }
+
+    var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if rawStatus != nil { return false }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        rawStatus = status
+        return false
+    }
+
+    /// Whether a signal ended the child (after `wait`).
+    var killedBySignal: Bool {
+        wait()
+        return lock.withLock { rawStatus! & 0x7f != 0 }
+    }
+
+    private static func decode(_ status: Int32) -> Int32 {
+        status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
+    }
+}
+
 /// A temporary directory removed at the end of a test.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let url: URL
 
     init() throws {
@@ -94,6 +214,14 @@ final class TemporaryDirectory {
 
     deinit {
         try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A directory for data a whole suite shares through a static property, which is never
+    /// released: it is removed when the test process exits.
+    static func shared() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        SharedDirectories.keep(directory.url.path)
+        return directory
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
@@ -138,5 +266,23 @@ extension CLI {
         let result = try run(["-bail", db], stdin: sql, executable: "/usr/bin/sqlite3")
         guard result.status == 0 else { throw CLIError("sqlite3 failed: \(result.stderr)") }
         return result.stdout
+    }
+}
+
+/// The shared temporary directories, removed at exit.
+private enum SharedDirectories {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String] = []
+    private static let removeAtExit: Void = { atexit { SharedDirectories.removeAll() } }()
+
+    static func keep(_ path: String) {
+        removeAtExit
+        lock.withLock { paths.append(path) }
+    }
+
+    static func removeAll() {
+        lock.withLock {
+            for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        }
     }
 }

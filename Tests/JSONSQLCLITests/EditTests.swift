@@ -119,8 +119,7 @@ struct EditTests {
             (["--patch", #"score={"a":1}"#], "--patch score: score is an integer column, so it holds no JSON paths"),
         ])
     func badPatch(arguments: [String], message: String) throws {
-        let dir = try TemporaryDirectory()
-        let db = try makeDatabase(dir)
+        let db = Self.refusals.db
         #expect(try fail(["update", db, "--where", "id = p1"] + arguments) == "Error: \(message)\n")
     }
 
@@ -142,6 +141,12 @@ struct EditTests {
             try succeed(["query", db, "--where", "id = p1", "--select", "address", "--format", "jsonl"]).stdout
                 == #"{"address":{"country":"DE","a":1,"b":2}}"# + "\n")
     }
+
+    /// One database for every refused update: each case checks that its row is left as it was.
+    static let refusals: (dir: TemporaryDirectory, db: String) = {
+        let dir = try! TemporaryDirectory.shared()
+        return (dir, try! EditTests().makeDatabase(dir))
+    }()
 
     @Test(
         "an update of a missing path, or of a path where there is no JSON, is an error",
@@ -187,8 +192,7 @@ struct EditTests {
             (["--set", "city"], "--set takes PATH=VALUE, e.g. --set address.city=Paris; got 'city'"),
         ])
     func badUpdate(arguments: [String], message: String) throws {
-        let dir = try TemporaryDirectory()
-        let db = try makeDatabase(dir)
+        let db = Self.refusals.db
         let before = try row(db, "p1")
         let error = try fail(["update", db, "--where", "id = p1"] + arguments)
         #expect(error.contains(message), "\(error)")
@@ -243,8 +247,7 @@ struct EditTests {
             ["update", "--where", "id = p1"],
         ])
     func usage(arguments: [String]) throws {
-        let dir = try TemporaryDirectory()
-        let db = try makeDatabase(dir)
+        let db = Self.refusals.db
         let result = try CLI.run([arguments[0], db] + arguments.dropFirst())
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("Error: "))

@@ -93,15 +93,15 @@ struct FileCreationTests {
     @Test(
         "an interactive shell on a new path says the first write creates it and leaves nothing without one",
         .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
-    func interactiveShellWithoutWrites() throws {
+    func interactiveShellWithoutWrites() async throws {
         let dir = try TemporaryDirectory()
         let terminal = try ShellTerminal(["shell", "TYPO.sqlite"], environment: ["JSONSQL_HISTORY": "/dev/null"], in: dir.url)
-        let screen = try terminal.wait(forText: "jsonsql>")
+        let screen = try await terminal.wait(forText: "jsonsql>")
         #expect(screen.contains("shell on TYPO.sqlite (a new database: the first command that writes creates the file)"))
         try terminal.enter("select 1;")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.press("C-d")
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
         #expect(try Self.names(in: dir) == [])
     }
 
@@ -123,15 +123,8 @@ struct FileCreationTests {
     func destinationAppearsMeanwhile() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["insert", db, "t"]
-        let input = Pipe()
-        let error = Pipe()
-        process.standardInput = input
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(#"{"a": 1}"#.utf8))
+        let process = try Child(CLI.binary, ["insert", db, "t"], output: false)
+        process.write(#"{"a": 1}"#)
         // Insert blocks reading standard input inside its transaction, on the draft beside db.sqlite.
         let deadline = Date().addingTimeInterval(10)
         while try !Self.names(in: dir).contains(where: { $0.hasSuffix("-journal") }) && Date() < deadline {
@@ -139,11 +132,11 @@ struct FileCreationTests {
         }
         let other = Data("another program's file\n".utf8)
         try other.write(to: URL(fileURLWithPath: db))
-        input.fileHandleForWriting.write(Data(#"{"a": 2}"#.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 1)
+        process.write(#"{"a": 2}"#)
+        try process.stdin!.close()
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 1)
         #expect(
             stderr
                 == "Error: \(db) was created by another process while this command was building it; that file is left as it is and nothing was written. Run the command again to work on it\n"

@@ -5,15 +5,16 @@ import Testing
 /// option accepts, non-JSON input named for what it is, and a year against a datetime.
 @Suite("the first run")
 struct FirstRunTests {
-    let directory: TemporaryDirectory
-    let db: String
-
-    init() throws {
-        directory = try TemporaryDirectory()
-        db = try ShellFixture.database(in: directory)
-        try #require(CLI.run(["alter", db, "player", "--add", "created:datetime"]).status == 0)
-        try #require(CLI.run(["update", db, "player", "--all", "--set", "created=2024-05-01T12:00:00Z"]).status == 0)
-    }
+    /// One database for the whole suite: every test here only reads it or fails to write.
+    static let fixture: (directory: TemporaryDirectory, db: String) = {
+        let directory = try! TemporaryDirectory.shared()
+        let db = try! ShellFixture.database(in: directory)
+        precondition(try! CLI.run(["alter", db, "player", "--add", "created:datetime"]).status == 0)
+        precondition(try! CLI.run(["update", db, "player", "--all", "--set", "created=2024-05-01T12:00:00Z"]).status == 0)
+        return (directory, db)
+    }()
+    var directory: TemporaryDirectory { Self.fixture.directory }
+    var db: String { Self.fixture.db }
 
     static let subcommands = [
         "create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "indexes", "alter",

@@ -11,18 +11,18 @@ struct HelpTerminalTests {
     ]
 
     /// The help of `command` as a terminal `width` columns wide shows it, wrapped lines joined.
-    func help(_ command: String, width: Int) throws -> [String] {
+    func help(_ command: String, width: Int) async throws -> [String] {
         let directory = try TemporaryDirectory()
         let terminal = try ShellTerminal(
             (command.isEmpty ? [] : [command]) + ["--help"], in: directory.url, width: width, height: 200)
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
         let lines = try terminal.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return Array(lines.prefix { !$0.hasPrefix("[exited") })
     }
 
     @Test("at 80 columns no line of any help is wider than the terminal", arguments: commands)
-    func fitsEightyColumns(command: String) throws {
-        let lines = try help(command, width: 80)
+    func fitsEightyColumns(command: String) async throws {
+        let lines = try await help(command, width: 80)
         #expect(lines.count > 5)
         for line in lines {
             #expect(line.count <= 80, "jsonsql \(command) --help: \(line)")
@@ -30,16 +30,16 @@ struct HelpTerminalTests {
     }
 
     @Test("examples stay whole at 80 columns; prose uses a 120-column terminal")
-    func examplesWholeAndProseWide() throws {
-        let narrow = try help("", width: 80)
+    func examplesWholeAndProseWide() async throws {
+        let narrow = try await help("", width: 80)
         #expect(narrow.contains("  jsonsql query db.sqlite --where 'address.country=DE' --limit 10"))
         #expect(!narrow.contains { $0.hasPrefix("--limit") })
-        let wide = try help("", width: 120)
+        let wide = try await help("", width: 120)
         #expect(
             wide.contains(
                 "Every command takes the database file first. The table may be left out when the database holds exactly one table."
             ))
-        let query = try help("query", width: 120)
+        let query = try await help("query", width: 120)
         #expect(query.contains { $0.count > 100 && $0.hasPrefix("Values: JSON numbers are numbers;") })
         #expect(query.contains("USAGE: jsonsql query [<options>] <database> [<table>]"))
     }

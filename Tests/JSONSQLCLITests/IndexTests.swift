@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("index and query plans", .serialized)
+@Suite("index and query plans")
 struct IndexTests {
     static let db: String = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-index-\(UUID().uuidString)")

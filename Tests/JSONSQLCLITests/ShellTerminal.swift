@@ -43,6 +43,12 @@ final class ShellTerminal {
         try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
     }
 
+    /// Copies what jsonsql writes to the terminal from now on into `path`: the lines a later
+    /// screen no longer shows, such as a progress line, without polling in time to see them.
+    func record(to path: String) throws {
+        try run(["pipe-pane", "-t", session, "cat >> " + Self.quote(path)])
+    }
+
     /// Types text exactly, as bytes (send-keys would read `;` and key names in it).
     func type(_ text: String) throws {
         try run(["send-keys", "-t", session, "-H"] + text.utf8.map { String(format: "%02x", $0) })
@@ -74,21 +80,26 @@ final class ShellTerminal {
 
     /// Waits until the screen satisfies `condition`; throws with the screen after `seconds`.
     @discardableResult
-    func wait(for what: String = "the expected screen", seconds: Double = 10, _ condition: (String) -> Bool) throws -> String {
+    /// Polls without holding a thread: while the terminal settles, other tests run.
+    func wait(for what: String = "the expected screen", seconds: Double = 10, _ condition: (String) -> Bool) async throws
+        -> String
+    {
         let deadline = Date().addingTimeInterval(seconds)
         var text = ""
-        while Date() < deadline {
+        // The screen is read once more after the deadline: a busy run may resume this late.
+        while true {
             text = try screen()
             if condition(text) { return text }
-            Thread.sleep(forTimeInterval: 0.05)
+            if Date() >= deadline { break }
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
         throw Timeout(description: "timed out waiting for \(what); the screen shows:\n\(text)")
     }
 
     /// Waits until the screen shows `text` at least `count` times.
     @discardableResult
-    func wait(forText text: String, count: Int = 1, seconds: Double = 10) throws -> String {
-        try wait(for: "'\(text)' (\(count)×)", seconds: seconds) { $0.components(separatedBy: text).count - 1 >= count }
+    func wait(forText text: String, count: Int = 1, seconds: Double = 10) async throws -> String {
+        try await wait(for: "'\(text)' (\(count)×)", seconds: seconds) { $0.components(separatedBy: text).count - 1 >= count }
     }
 
     /// The exit status once jsonsql has left, or nil while it runs.
@@ -97,8 +108,8 @@ final class ShellTerminal {
         return Int32(match.1)
     }
 
-    func waitForExit(seconds: Double = 10) throws -> Int32 {
-        let text = try wait(for: "jsonsql to exit", seconds: seconds) { $0.contains("[exited ") }
+    func waitForExit(seconds: Double = 10) async throws -> Int32 {
+        let text = try await wait(for: "jsonsql to exit", seconds: seconds) { $0.contains("[exited ") }
         return Int32(text.firstMatch(of: #/\[exited (\d+)\]/#)!.1)!
     }
 
@@ -131,7 +142,9 @@ final class ShellTerminal {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
+        Child.spawnLock.lock()
         let spawned = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, environ)
+        Child.spawnLock.unlock()
         guard spawned == 0 else { throw Timeout(description: "cannot run tmux: \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

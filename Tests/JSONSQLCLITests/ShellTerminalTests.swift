@@ -13,25 +13,25 @@ struct ShellTerminalTests {
         try ShellFixture.database(in: directory)
     }
 
-    func start() throws -> ShellTerminal {
+    func start() async throws -> ShellTerminal {
         let terminal = try ShellTerminal(["shell", "db.sqlite"], environment: ["JSONSQL_HISTORY": history], in: directory.url)
-        try terminal.wait(forText: "jsonsql>")
+        try await terminal.wait(forText: "jsonsql>")
         return terminal
     }
 
     @Test("prompts, subcommands, multi-line SQL with the continuation prompt, dot-commands")
-    func promptsAndResults() throws {
-        let terminal = try start()
+    func promptsAndResults() async throws {
+        let terminal = try await start()
         #expect(try terminal.screen().hasPrefix("jsonsql 0.1.0 shell on db.sqlite"))
         try terminal.enter("query player --where 'address.country=DE' --select name,address.city --limit 3")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.enter("select name, address ->> '$.city' as city from player")
-        try terminal.wait { $0.hasSuffix("   ...>") }
+        try await terminal.wait { $0.hasSuffix("   ...>") }
         try terminal.enter("  where score > 90000;")
-        try terminal.wait(forText: "jsonsql>", count: 3)
+        try await terminal.wait(forText: "jsonsql>", count: 3)
         try terminal.enter(".format jsonl")
         try terminal.enter("select count(*) as n from player;")
-        let screen = try terminal.wait(forText: "jsonsql>", count: 5)
+        let screen = try await terminal.wait(forText: "jsonsql>", count: 5)
         // The subcommand printed a table, as on the command line at a terminal.
         #expect(screen.contains(#/--limit 3\nname\s+address\.city\n-+\s+-+\nAda\s+"?Berlin"?\nCy\s+"?Munich"?\njsonsql>/#))
         #expect(
@@ -48,11 +48,11 @@ struct ShellTerminalTests {
     }
 
     @Test("an error prints Error: and the shell goes on")
-    func errorsKeepTheShell() throws {
-        let terminal = try start()
+    func errorsKeepTheShell() async throws {
+        let terminal = try await start()
         for (index, line) in ["select * from nowhere;", "query player --limit=-1", "tabels", "tables"].enumerated() {
             try terminal.enter(line)
-            try terminal.wait(forText: "jsonsql>", count: index + 2)
+            try await terminal.wait(forText: "jsonsql>", count: index + 2)
         }
         let screen = try terminal.screen()
         #expect(screen.contains("Error: no such table: nowhere"))
@@ -63,86 +63,86 @@ struct ShellTerminalTests {
     }
 
     @Test("Tab completes a table name")
-    func completesTable() throws {
-        let terminal = try start()
+    func completesTable() async throws {
+        let terminal = try await start()
         try terminal.type("query pla")
         try terminal.press("Tab")
-        try terminal.wait { $0.hasSuffix("jsonsql> query player") }
+        try await terminal.wait { $0.hasSuffix("jsonsql> query player") }
     }
 
     @Test("Tab completes a column name")
-    func completesColumn() throws {
-        let terminal = try start()
+    func completesColumn() async throws {
+        let terminal = try await start()
         try terminal.type("query player --select sc")
         try terminal.press("Tab")
-        try terminal.wait { $0.hasSuffix("jsonsql> query player --select score") }
+        try await terminal.wait { $0.hasSuffix("jsonsql> query player --select score") }
     }
 
     @Test("Tab completes keys inside JSON, nested too, and lists them by their last part")
-    func completesJSONKeys() throws {
-        let terminal = try start()
+    func completesJSONKeys() async throws {
+        let terminal = try await start()
         try terminal.type("query player --where customer.address.cou")
-        try terminal.wait { $0.hasSuffix("customer.address.cou") }
+        try await terminal.wait { $0.hasSuffix("customer.address.cou") }
         try terminal.press("Tab")
-        try terminal.wait { $0.hasSuffix("--where customer.address.country") }
+        try await terminal.wait { $0.hasSuffix("--where customer.address.country") }
         try terminal.press("C-c")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "jsonsql>", count: 2)
 
         try terminal.type("query player --where 'address.")
         try terminal.press("Tab", "Tab")
-        let screen = try terminal.wait { $0.contains("zip") }
+        let screen = try await terminal.wait { $0.contains("zip") }
         #expect(screen.contains(#/city\s+country\s+street\s+zip/#))
         try terminal.type("ci")
         try terminal.press("Tab")
-        try terminal.wait { $0.hasSuffix("jsonsql> query player --where 'address.city") }
+        try await terminal.wait { $0.hasSuffix("jsonsql> query player --where 'address.city") }
     }
 
     @Test("Tab completes a JSON key inside SQL after ->>")
-    func completesJSONKeyInSQL() throws {
-        let terminal = try start()
+    func completesJSONKeyInSQL() async throws {
+        let terminal = try await start()
         try terminal.type("select address ->> '$.zi")
         try terminal.press("Tab")
-        try terminal.wait { $0.hasSuffix("select address ->> '$.zip'") }
+        try await terminal.wait { $0.hasSuffix("select address ->> '$.zip'") }
     }
 
     @Test("history goes to JSONSQL_HISTORY, a multi-line statement as one entry, and comes back with Up")
-    func keepsHistory() throws {
-        let terminal = try start()
+    func keepsHistory() async throws {
+        let terminal = try await start()
         try terminal.enter("tables")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.enter("select name from player")
-        try terminal.wait { $0.hasSuffix("   ...>") }
+        try await terminal.wait { $0.hasSuffix("   ...>") }
         try terminal.enter("where score > 90000;")
-        try terminal.wait(forText: "jsonsql>", count: 3)
+        try await terminal.wait(forText: "jsonsql>", count: 3)
         let written = try String(contentsOfFile: history, encoding: .utf8)
         #expect(written == "tables\nselect name from player where score > 90000;\n")
         try terminal.press("Up", "Up")
-        try terminal.wait { $0.hasSuffix("jsonsql> tables") }
+        try await terminal.wait { $0.hasSuffix("jsonsql> tables") }
         try terminal.press("C-c")
-        try terminal.wait(forText: "jsonsql>", count: 4)
+        try await terminal.wait(forText: "jsonsql>", count: 4)
         try terminal.press("C-d")
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
 
         // The next shell reads the history back.
-        let again = try start()
+        let again = try await start()
         try again.press("Up")
-        try again.wait { $0.hasSuffix("jsonsql> select name from player where score > 90000;") }
+        try await again.wait { $0.hasSuffix("jsonsql> select name from player where score > 90000;") }
     }
 
     @Test("Ctrl-C drops the line being typed, and a statement over several lines")
-    func interruptLine() throws {
-        let terminal = try start()
+    func interruptLine() async throws {
+        let terminal = try await start()
         try terminal.type("select 'not run'")
         // Ctrl-C flushes keys the shell has not read yet: press it once the line shows.
-        try terminal.wait { $0.hasSuffix("select 'not run'") }
+        try await terminal.wait { $0.hasSuffix("select 'not run'") }
         try terminal.press("C-c")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.enter("select name")
-        try terminal.wait { $0.hasSuffix("   ...>") }
+        try await terminal.wait { $0.hasSuffix("   ...>") }
         try terminal.press("C-c")
-        try terminal.wait(forText: "jsonsql>", count: 3)
+        try await terminal.wait(forText: "jsonsql>", count: 3)
         try terminal.enter("select 'after' as x;")
-        let screen = try terminal.wait(forText: "jsonsql>", count: 4)
+        let screen = try await terminal.wait(forText: "jsonsql>", count: 4)
         #expect(screen.contains("jsonsql> select 'not run'^C\n"))
         #expect(!screen.contains("not run\n"))
         #expect(screen.contains("x\n-----\nafter"))
@@ -150,25 +150,25 @@ struct ShellTerminalTests {
     }
 
     @Test("Ctrl-C stops a running query and returns to the prompt")
-    func interruptQuery() throws {
-        let terminal = try start()
+    func interruptQuery() async throws {
+        let terminal = try await start()
         try terminal.enter("with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c;")
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(nanoseconds: 500_000_000)
         try terminal.press("C-c")
-        try terminal.wait(forText: "Error: interrupted")
-        try terminal.wait(forText: "jsonsql>", count: 2)
+        try await terminal.wait(forText: "Error: interrupted")
+        try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.enter("select 7 as seven;")
-        try terminal.wait { $0.contains(#/seven\n-----\n\s*7\njsonsql>/#) }
+        try await terminal.wait { $0.contains(#/seven\n-----\n\s*7\njsonsql>/#) }
         #expect(try terminal.exitStatus() == nil)
     }
 
     @Test("Ctrl-D on an empty line leaves with status 0; .quit too")
-    func leave() throws {
-        let terminal = try start()
+    func leave() async throws {
+        let terminal = try await start()
         try terminal.press("C-d")
-        #expect(try terminal.waitForExit() == 0)
-        let other = try start()
+        #expect(try await terminal.waitForExit() == 0)
+        let other = try await start()
         try other.enter(".quit")
-        #expect(try other.waitForExit() == 0)
+        #expect(try await other.waitForExit() == 0)
     }
 }

@@ -102,17 +102,9 @@ struct ValueTypeTests {
     }
 
     @Test(
-        "datetime accepts GRDB's forms and stores UTC; --dates iso8601 prints ISO-8601 with Z",
+        "datetime input is stored in UTC and --dates iso8601 prints it with Z; every form is checked in-process (ValueTypeRuleTests)",
         arguments: [
-            ("2024-05-01", "2024-05-01 00:00:00.000"),
-            ("2024-05-01 12:30", "2024-05-01 12:30:00.000"),
-            ("2024-05-01T12:30", "2024-05-01 12:30:00.000"),
-            ("2024-05-01 12:30:15", "2024-05-01 12:30:15.000"),
-            ("2024-05-01T12:30:15.250", "2024-05-01 12:30:15.250"),
-            ("2024-05-01T12:30:15.250Z", "2024-05-01 12:30:15.250"),
             ("2024-05-01T14:30:15+02:00", "2024-05-01 12:30:15.000"),
-            ("2024-05-01 07:00-05:30", "2024-05-01 12:30:00.000"),
-            ("1714566615", "2024-05-01 12:30:15.000"),
             ("1714566615.5", "2024-05-01 12:30:15.500"),
         ])
     func datetimeForms(input: String, stored: String) throws {
@@ -128,32 +120,13 @@ struct ValueTypeTests {
     }
 
     @Test(
-        "values that fit no rule of their type are errors naming the line and column",
+        "a value that fits no rule of its type is an error naming the line and column; every rule is checked in-process (ValueTypeRuleTests)",
         arguments: [
             (
                 "at:datetime", #""2024-13-01""#,
                 #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a string "2024-13-01""#
             ),
-            (
-                "at:datetime", "true",
-                #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a boolean true"#
-            ),
-            ("d:date", #""May 1""#, #"column "v" (date) expects a date like 2024-05-01, got a string "May 1""#),
-            ("b:blob", #""not base64!""#, #"column "v" (blob) expects base64 text, got a string "not base64!""#),
-            ("n:boolean", "1", #"column "v" (boolean) expects true or false, got an integer 1"#),
-            ("n:integer", "1e-400", #"column "v" (integer) expects an integer, got a number 1e-400"#),
-            ("n:integer", "1.5", #"column "v" (integer) expects an integer, got a number 1.5"#),
             ("n:real", "1e400", #"column "v" (real) stores doubles, and 1e400 is beyond the range of a double"#),
-            ("n:real", "-1e-400", #"column "v" (real) stores doubles, and -1e-400 is too small for a double"#),
-            ("n:real", "9007199254740993", #"column "v" (real) stores doubles, which hold integers exactly only up to 2^53"#),
-            ("n:datetime", #""9999-12-31T23:30:00-01:00""#, #"column "v" (datetime) holds years 0000 to 9999 in UTC"#),
-            ("n:datetime", #""0000-01-01T00:30:00+01:00""#, #"column "v" (datetime) holds years 0000 to 9999 in UTC"#),
-            ("n:datetime", #""2024-05-01T12:00:00.0001Z""#, #"column "v" (datetime) keeps milliseconds"#),
-            ("n:datetime", "1714566600.0001", #"column "v" (datetime) keeps milliseconds"#),
-            ("n:date", "1e400", #"column "v" (date) holds years 0000 to 9999, and 1e400 seconds is outside them"#),
-            ("n:any", "1e400", #"column "v" (any) stores doubles, and 1e400 is beyond the range"#),
-            ("n:real", #""1.5""#, #"column "v" (real) expects a number, got a string "1.5""#),
-            ("n:text", "true", #"column "v" (text) expects a string, got a boolean true"#),
         ])
     func refusals(column: String, value: String, message: String) throws {
         let dir = try TemporaryDirectory()

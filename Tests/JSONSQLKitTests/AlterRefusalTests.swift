@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// What SQLite cannot alter in place, refused through the library with the reason; the alter
+/// command keeps one refusal end to end (SchemaChangeTests).
+@Suite("alter refusals")
+struct AlterRefusalTests {
+    /// A player table with a team it refers to, two rows and an index on a path, as
+    /// SchemaChangeTests.makeDatabase builds it with the commands.
+    static let db: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-alter-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let db = dir.appendingPathComponent("db.sqlite").path
+        let store = try! Store(path: db, access: .create)
+        defer { store.close() }
+        func table(_ name: String, _ columns: [String]) {
+            _ = try! store.createTable(TableSpec(name: name, columns: columns.map(ColumnSpec.init(parsing:))))
+        }
+        func insert(_ table: String, _ lines: String) {
+            let file = dir.appendingPathComponent("\(table).ndjson").path
+            try! lines.write(toFile: file, atomically: false, encoding: .utf8)
+            _ = try! store.insert(from: [InputSource.open(file)], options: InsertOptions(table: table))
+        }
+        table("team", ["id:text:pk"])
+        table("player", ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"])
+        insert("team", #"{"id":"t1"}"#)
+        insert(
+            "player",
+            #"""
+            {"id":1,"team":"t1","name":"Ann","score":10,"address":{"country":"DE","city":"Berlin"}}
+            {"id":2,"team":"t1","name":"Bob","score":20,"address":{"country":"FR"}}
+            """#)
+        _ = try! store.createIndex(IndexSpec(table: "player", paths: [JSONPath(parsing: "address.country")]))
+        return db
+    }()
+
+    @Test(
+        "what SQLite cannot alter in place is refused with the reason",
+        arguments: [
+            (
+                ["--drop", "address"],
+                "cannot drop column address from player: index player_on_address_country uses it; drop the index first (jsonsql drop-index DB player_on_address_country)"
+            ),
+            (["--drop", "id"], "cannot drop column id from player: it is part of the primary key"),
+            (["--drop", "name"], "cannot drop column name from player: it is in a UNIQUE constraint"),
+            (
+                ["--drop", "team"],
+                "cannot drop column team from player: it is a foreign key to team; SQLite cannot drop a foreign key in place"
+            ),
+            (["--drop", "nope"], "no column 'nope' in table 'player'"),
+            (["--add", "x:integer:pk"], "cannot add column x to player: SQLite cannot add a primary key column"),
+            (
+                ["--add", "x:text:unique"],
+                "cannot add column x to player: SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB player x --unique"
+            ),
+            (
+                ["--add", "x:text:notnull"],
+                "cannot add column x to player: existing rows would hold NULL in a notnull column; give it a default (default=VALUE)"
+            ),
+            (
+                ["--add", "x:datetime:default=now"],
+                "cannot add column x to player: SQLite adds a column only with a constant default"
+            ),
+            (["--add", "name:text"], "player already has a column name"),
+            (["--add", "t2:text:references=nope"], "column 't2' references nope, but there is no table 'nope'"),
+            (["--rename", "nope=x"], "no column 'nope' in table 'player'"),
+            (["--rename", "score=name"], "cannot rename score to name: player already has a column name"),
+            (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),
+        ])
+    func refused(arguments: [String], message: String) throws {
+        let store = try Store(path: Self.db, access: .write)
+        defer { store.close() }
+        let error = #expect(throws: JSONSQLError.self) {
+            var spec = AlterSpec(table: "player")
+            let (option, value) = (arguments[0], arguments[1])
+            switch option {
+            case "--add": spec.add = [try ColumnSpec(parsing: value)]
+            case "--rename": spec.rename = [try AlterSpec.ColumnRename(parsing: value)]
+            default: spec.drop = [value]
+            }
+            _ = try store.alter(spec)
+        }
+        #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+        #expect(try store.tableInfo("player").columns.count == 5)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// JSON the reader refuses names its line, and nothing is inserted; the insert command keeps
+/// one case end to end (ReliabilityTests).
+@Suite("odd JSON input")
+struct OddJSONInputTests {
+    @Test(
+        "odd JSON input is stored correctly or refused with its line",
+        arguments: [
+            (
+                "deep nesting",
+                #"{"id":"1","doc":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}",
+                "nesting deeper than 2000 levels"
+            ),
+            ("integer beyond 64 bits", #"{"id":"1","n":12345678901234567890}"#, "holds 64-bit integers"),
+            ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
+            ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
+            ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
+        ])
+    func oddInput(name: String, input: String, message: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-odd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store(path: dir.appendingPathComponent("db.sqlite").path, access: .create)
+        defer { store.close() }
+        let columns = ["id:text:pk", "n:integer", "doc:json"]
+        _ = try store.createTable(TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
+        let file = dir.appendingPathComponent("in.ndjson").path
+        try (#"{"id":"ok"}"# + "\n" + input + "\n").write(toFile: file, atomically: false, encoding: .utf8)
+        let error = #expect(throws: JSONSQLError.self) {
+            try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))
+        }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("\(file):2: "), "\(name): \(text)")
+        #expect(text.contains(message), "\(name): \(text)")
+        #expect(try store.count(QuerySpec(table: "t")) == 0)
+    }
+}
