@@ -72,9 +72,11 @@ extension Store {
                         bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
                 {
                     try columns?.select(fields, bytes: bytes, into: &selected)
-                    try inserter.insert(selected, bytes: bytes, at: position, source: source.name)
+                    try selected.withUnsafeBufferPointer {
+                        try inserter.insert($0, bytes: bytes, at: position, source: source.name)
+                    }
                 } else {
-                    try inserter.insert(fields, bytes: bytes, at: position, source: source.name)
+                    try fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: bytes, at: position, source: source.name) }
                 }
                 inserted += 1
                 if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
