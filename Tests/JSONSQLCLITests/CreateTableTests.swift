@@ -57,5 +57,6 @@ struct CreateTableTests {
         let result = try CLI.run(["create-table", dir.path("db.sqlite"), "t"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("Usage: jsonsql create-table"))
+        #expect(try CLI.run(["create-table", dir.path("db.sqlite"), "c", "x:text", "--unique", ","]).status == 64)
     }
 }

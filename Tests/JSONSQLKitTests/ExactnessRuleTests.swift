@@ -8,17 +8,11 @@ import Testing
 /// the exact round trip end to end.
 @Suite("exactness rules")
 struct ExactnessRuleTests {
-    /// SQL run as the sqlite3 shell would, for what jsonsql does not create itself.
-    static func execute(_ db: LibraryDatabase, _ sql: String) throws {
-        try db.store.write { try $0.execute(sql: sql) }
-    }
-
     @Test("insert never switches off CHECK constraints: a trigger's other table keeps its own")
     func checksStayOn() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["n:integer", "doc:json"])
-        try Self.execute(
-            db,
+        try db.execute(
             """
             CREATE TABLE audit (n INTEGER CHECK (n > 0));
             CREATE TRIGGER t_audit AFTER INSERT ON t BEGIN INSERT INTO audit VALUES (new.n); END;
@@ -31,7 +25,7 @@ struct ExactnessRuleTests {
     @Test("a column another tool declared JSON with CHECK(json_valid) never stores infinity")
     func legacyJSONColumn() throws {
         let db = try LibraryDatabase()
-        try Self.execute(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, j JSON CHECK (json_valid(j)));")
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, j JSON CHECK (json_valid(j)));")
         for value in ["1e400", "-1e400", "1e-400"] {
             let error = errorMessage { try db.insert("t", #"{"id":1,"j":\#(value)}"#) }
             #expect(error?.contains(#"<stdin>:1: record 1: column "j" (json)"#) == true, "\(value): \(error ?? "no error")")

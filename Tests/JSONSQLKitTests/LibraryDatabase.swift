@@ -49,9 +49,13 @@ final class LibraryDatabase: @unchecked Sendable {
     /// `query DB TABLE --where ... --select ... --order-by ...` printed in `format`.
     func query(
         _ table: String, where filters: [String] = [], select: [String] = [], orderBy: [String] = [],
-        format: OutputFormat = .jsonl
+        jsonColumns: [String]? = nil, format: OutputFormat = .jsonl
     ) throws -> String {
         var spec = QuerySpec(table: table)
+        if let jsonColumns {
+            spec.jsonColumnsAuto = false
+            spec.jsonColumns = jsonColumns
+        }
         spec.filters = try filters.map(FilterParser.parse)
         spec.selections = try select.map(Selection.init(parsing:))
         spec.orderBy = try orderBy.map { text in
@@ -60,6 +64,24 @@ final class LibraryDatabase: @unchecked Sendable {
         let out = OutputBuffer()
         try store.run(spec, format: format, to: out)
         return out.text
+    }
+
+    /// `query DB TABLE --where ... --explain`: the SQL and SQLite's plan.
+    func explain(_ table: String, where filters: [String]) throws -> String {
+        var spec = QuerySpec(table: table)
+        spec.filters = try filters.map(FilterParser.parse)
+        return try store.explain(spec)
+    }
+
+    /// `index DB TABLE PATHS...`.
+    @discardableResult
+    func index(_ table: String, _ paths: String...) throws -> IndexOutcome {
+        try store.createIndex(IndexSpec(table: table, paths: paths.map(JSONPath.init(parsing:))))
+    }
+
+    /// SQL jsonsql does not write itself, run as the sqlite3 shell would.
+    func execute(_ sql: String) throws {
+        try store.write { try $0.execute(sql: sql) }
     }
 
     /// `schema DB [TABLE]` in `format`.
