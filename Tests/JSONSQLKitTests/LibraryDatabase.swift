@@ -33,17 +33,36 @@ final class LibraryDatabase: @unchecked Sendable {
     @discardableResult
     func insert(
         _ table: String, _ text: String, format: InputFormat = .json, conflict: InsertOptions.Conflict = .fail,
-        alter: Bool = false
+        alter: Bool = false, primaryKey: [String] = []
     ) throws -> InsertResult {
-        let file = directory.appendingPathComponent("input-\(UUID().uuidString)").path
-        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        let file = try write("input-\(UUID().uuidString)", Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let opened = try InputSource.open(file)
+        return try insert(
+            table, from: [InputSource(name: "<stdin>", fd: opened.fd, size: opened.size)], format: format, conflict: conflict,
+            alter: alter, primaryKey: primaryKey)
+    }
+
+    /// `insert DB TABLE FILES...`.
+    @discardableResult
+    func insert(
+        _ table: String, from sources: [InputSource], format: InputFormat = .json, conflict: InsertOptions.Conflict = .fail,
+        alter: Bool = false, primaryKey: [String] = []
+    ) throws -> InsertResult {
         var options = InsertOptions(table: table)
         options.format = format
         options.conflict = conflict
         options.alter = alter
-        return try store.insert(from: [InputSource(name: "<stdin>", fd: opened.fd, size: opened.size)], options: options)
+        options.primaryKey = primaryKey
+        return try store.insert(from: sources, options: options)
+    }
+
+    /// Writes a file beside the database; its path.
+    @discardableResult
+    func write(_ name: String, _ contents: Data) throws -> String {
+        let file = directory.appendingPathComponent(name).path
+        try contents.write(to: URL(fileURLWithPath: file))
+        return file
     }
 
     /// `query DB TABLE --where ... --select ... --order-by ...` printed in `format`.
