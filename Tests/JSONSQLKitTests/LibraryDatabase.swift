@@ -149,7 +149,7 @@ final class LibraryDatabase: @unchecked Sendable {
 }
 
 /// The message of the error `body` throws (what the command prints after `Error: `), or nil.
-func errorMessage(_ body: () throws -> Any) -> String? {
+func errorMessage<T>(_ body: () throws -> T) -> String? {
     do {
         _ = try body()
         return nil
