@@ -65,11 +65,11 @@ final class LibraryDatabase: @unchecked Sendable {
         return file
     }
 
-    /// `query DB TABLE --where ... --select ... --order-by ...` printed in `format`.
-    func query(
-        _ table: String, where filters: [String] = [], select: [String] = [], orderBy: [String] = [],
-        jsonColumns: [String]? = nil, format: OutputFormat = .jsonl
-    ) throws -> String {
+    /// The query `query DB TABLE --where ... --select ... --order-by ... --limit N` describes.
+    func spec(
+        _ table: String, where filters: [String] = [], select: [String] = [], orderBy: [String] = [], limit: Int? = nil,
+        jsonColumns: [String]? = nil
+    ) throws -> QuerySpec {
         var spec = QuerySpec(table: table)
         if let jsonColumns {
             spec.jsonColumnsAuto = false
@@ -80,22 +80,46 @@ final class LibraryDatabase: @unchecked Sendable {
         spec.orderBy = try orderBy.map { text in
             text.hasSuffix(":desc") ? (try Selection(parsing: String(text.dropLast(5))), true) : (try Selection(parsing: text), false)
         }
+        spec.limit = limit
+        return spec
+    }
+
+    /// `query DB TABLE ...` printed in `format`.
+    func query(
+        _ table: String, where filters: [String] = [], select: [String] = [], orderBy: [String] = [], limit: Int? = nil,
+        jsonColumns: [String]? = nil, format: OutputFormat = .jsonl
+    ) throws -> String {
         let out = OutputBuffer()
-        try store.run(spec, format: format, to: out)
+        try store.run(
+            spec(table, where: filters, select: select, orderBy: orderBy, limit: limit, jsonColumns: jsonColumns), format: format,
+            to: out)
         return out.text
     }
 
-    /// `query DB TABLE --where ... --explain`: the SQL and SQLite's plan.
-    func explain(_ table: String, where filters: [String]) throws -> String {
-        var spec = QuerySpec(table: table)
-        spec.filters = try filters.map(FilterParser.parse)
-        return try store.explain(spec)
+    /// `query DB TABLE ... --explain`: the SQL and SQLite's plan.
+    func explain(_ table: String, where filters: [String] = [], orderBy: [String] = [], limit: Int? = nil) throws -> String {
+        try store.explain(spec(table, where: filters, orderBy: orderBy, limit: limit))
     }
 
-    /// `index DB TABLE PATHS...`.
+    /// The ids `query DB TABLE ... --select id --order-by id` prints.
+    func ids(_ table: String, where filters: [String] = [], limit: Int? = nil) throws -> [Int] {
+        try query(table, where: filters, select: ["id"], orderBy: ["id"], limit: limit).split(separator: "\n").map { line in
+            try #require((JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int)
+        }
+    }
+
+    /// `index DB TABLE PATHS... [--where ...] [--name N] [--unique] [--nocase]`.
     @discardableResult
-    func index(_ table: String, _ paths: String...) throws -> IndexOutcome {
-        try store.createIndex(IndexSpec(table: table, paths: paths.map(JSONPath.init(parsing:))))
+    func index(
+        _ table: String, _ paths: String..., where filters: [String] = [], name: String? = nil, unique: Bool = false,
+        nocase: Bool = false
+    ) throws -> IndexOutcome {
+        var spec = IndexSpec(table: table, paths: try paths.map(JSONPath.init(parsing:)))
+        spec.filter = Filter.all(try filters.map(FilterParser.parse))
+        spec.name = name
+        spec.unique = unique
+        spec.nocase = nocase
+        return try store.createIndex(spec)
     }
 
     /// SQL jsonsql does not write itself, run as the sqlite3 shell would.
