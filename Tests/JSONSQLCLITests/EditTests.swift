@@ -20,10 +20,6 @@ struct EditTests {
         return db
     }
 
-    func row(_ db: String, _ id: String) throws -> String {
-        try succeed(["query", db, "--where", "id = \(id)", "--format", "jsonl"]).stdout
-    }
-
     @Test("update sets columns and paths, reports the rows it matched, and prints nothing on standard output")
     func set() throws {
         let dir = try TemporaryDirectory()
@@ -32,16 +28,16 @@ struct EditTests {
         #expect(result.stderr == "updated 1 row in player\n")
         #expect(result.stdout == "")
         #expect(
-            try row(db, "p1") == #"""
+            try CLI.jsonl(db, ["--where", "id = p1"]) == #"""
                 {"id":"p1","name":"Ann","score":42,"active":true,"created":null,"address":{"country":"DE","city":"Paris","zip":"10115"},"tags":["a","b"],"extra":null}
 
                 """#)
         // A refused update exits 1 with the reason and leaves the row as it was.
-        let before = try row(db, "p2")
+        let before = try CLI.jsonl(db, ["--where", "id = p2"])
         #expect(
             try fail(["update", db, "--where", "id = p2", "--set", "score=high"])
                 == "Error: --set score: score is an integer column, which expects an integer; a string \"high\" does not fit it\n")
-        #expect(try row(db, "p2") == before)
+        #expect(try CLI.jsonl(db, ["--where", "id = p2"]) == before)
     }
 
     @Test("--dry-run prints the SQL and the count, and changes nothing")
@@ -74,7 +70,7 @@ struct EditTests {
         #expect(
             try succeed(["delete", db, "player", "--where", "active = false or active is null"]).stderr
                 == "deleted 2 rows from player\n")
-        #expect(try succeed(["query", db, "--select", "id", "--format", "jsonl"]).stdout == #"{"id":"p1"}"# + "\n")
+        #expect(try CLI.jsonl(db, ["--select", "id"]) == #"{"id":"p1"}"# + "\n")
     }
 
     /// One database for the refused commands, which must leave it as it was.

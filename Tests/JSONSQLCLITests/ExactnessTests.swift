@@ -4,8 +4,6 @@ import Testing
 /// The exact round trip end to end; the exactness rules are tested in-process (ExactnessRuleTests).
 @Suite("exactness and constraints")
 struct ExactnessTests {
-    func sqlite(_ db: String, _ sql: String) throws -> String { try CLI.sqlite(db, sql) }
-
     @Test("numbers keep every digit: integral floats into integers, huge numbers in json, exact round trip")
     func exactNumbers() throws {
         let dir = try TemporaryDirectory()
@@ -16,7 +14,7 @@ struct ExactnessTests {
         #expect(inserted.status == 0, "\(inserted.stderr)")
         let out = try CLI.run(["query", db, "--format", "jsonl"]).stdout
         #expect(out == #"{"i":9007199254740993,"j":{"huge":1e400,"tiny":1e-400},"n":1e400}"# + "\n")
-        #expect(try sqlite(db, "SELECT typeof(i), i FROM t;") == "integer|9007199254740993\n")
+        #expect(try CLI.sqlite(db, "SELECT typeof(i), i FROM t;") == "integer|9007199254740993\n")
         // A number no double holds is refused in --where, not compared as infinity or as a string.
         let huge = try CLI.run(["query", db, "--where", "j.huge = 1e400"])
         #expect(huge.status == 1)

@@ -15,11 +15,6 @@ struct InsertTests {
         return db
     }
 
-    func count(_ db: String, _ table: String = "player") throws -> Int {
-        let rows = try CLI.run(["query", db, "--sql", "SELECT count(*) AS n FROM \"\(table)\"", "--format", "json"]).rows()
-        return rows[0]["n"] as! Int
-    }
-
     static let records = [
         #"{"id":"a","name":"Ann","score":10,"active":true,"address":{"city":"Berlin","country":"DE"},"tags":["pro"],"created":"2024-05-01T12:30:00Z"}"#,
         #"{"id":"b","name":"Bob","score":20,"active":false,"address":{"city":"Paris","country":"FR"},"tags":[],"created":"2024-05-01T14:30:00+02:00"}"#,
@@ -35,7 +30,7 @@ struct InsertTests {
         let result = try CLI.run(["insert", db, "player", a, "-", b], stdin: Self.records[2])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "inserted 3 rows into player\n")
-        #expect(try count(db) == 3)
+        #expect(try CLI.count(db, "player") == 3)
     }
 
     @Test("a failed insert into a new database leaves no file")
@@ -58,7 +53,7 @@ struct InsertTests {
         let failed = try CLI.run(["insert", db, "player"], stdin: Self.records[1] + "\n" + update)
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("<stdin>:2: record 2: UNIQUE constraint failed: player.id"), "\(failed.stderr)")
-        #expect(try count(db) == 1)
+        #expect(try CLI.count(db, "player") == 1)
 
         let ignored = try CLI.run(["insert", db, "player", "--ignore"], stdin: update)
         #expect(ignored.stderr.contains("inserted 0 rows into player (1 duplicates skipped)"))
