@@ -112,7 +112,7 @@ struct PipelinedInsertTests {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
         try succeed(["insert", db, "t"], stdin: numberedRecords(1...1_000, prefix: "base", note: true).joined(separator: "\n") + "\n")
-        let file = try dir.write("big.ndjson", numberedRecords(1...400_000, note: true).joined(separator: "\n") + "\n")
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 1...400_000, note: true)
         func size(_ path: String) -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         }

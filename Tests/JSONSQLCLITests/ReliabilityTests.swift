@@ -15,7 +15,7 @@ struct ReliabilityTests {
         #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<1000, prefix: "base"))).status == 0)
         // The insert takes about 0.7 s in a debug build; the kills land from its start to past
         // the point where its changes spill from SQLite's page cache into the file.
-        let file = try dir.write("big.ndjson", ndjson(numberedRecords(0..<100_000)))
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
         for round in 0..<20 {
@@ -54,7 +54,7 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
         #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<10, prefix: "base"))).status == 0)
-        let file = try dir.write("big.ndjson", ndjson(numberedRecords(0..<100_000)))
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
         // Interrupt once the insert is writing: its rollback journal exists from the first write.
         let deadline = Date().addingTimeInterval(10)
@@ -76,8 +76,8 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        let a = try dir.write("a.ndjson", ndjson(numberedRecords(0..<40_000, prefix: "a")))
-        let b = try dir.write("b.ndjson", ndjson(numberedRecords(0..<40_000, prefix: "b")))
+        let a = try writeNumberedRecords(dir.path("a.ndjson"), 0...39_999, prefix: "a")
+        let b = try writeNumberedRecords(dir.path("b.ndjson"), 0...39_999, prefix: "b")
         let results = ConcurrentResults()
         DispatchQueue.concurrentPerform(iterations: 3) { i in
             do {
@@ -144,7 +144,7 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
         #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<100, prefix: "base"))).status == 0)
-        let file = try dir.write("big.ndjson", ndjson(numberedRecords(0..<50_000)))
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...49_999)
         // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
         let result = try CLI.shell("trap '' XFSZ; ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")
         #expect(result.status == 1)
