@@ -156,4 +156,19 @@ struct IndexRuleTests {
         try db.store.listIndexes(table: "player", format: .jsonl, to: out)
         #expect(out.text.contains(#""indexed":"((\"name\") COLLATE NOCASE)""#), "\(out.text)")
     }
+
+    @Test("an index whose expression is a different path, or a label SQLite versions read differently, is not used")
+    func otherIndexesNotUsed() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, address TEXT);
+            INSERT INTO t VALUES (1, '{"a":{"b":1},"a.b":2}');
+            CREATE INDEX dotted ON t (address ->> 'a.b');
+            CREATE INDEX other ON t (address ->> '$.a.c');
+            """)
+        let plan = try db.explain("t", where: ["address.a.b = 1"])
+        #expect(!plan.contains("USING INDEX"), "\(plan)")
+        #expect(try db.query("t", where: ["address.a.b = 1"], select: ["id"], format: .csv) == "id\r\n1\r\n")
+    }
 }
