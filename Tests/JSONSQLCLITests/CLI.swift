@@ -285,17 +285,20 @@ func numberedRecords<Range: Sequence<Int>>(_ range: Range, prefix: String = "r",
 }
 
 /// Writes records `range` of the numbered stream to a file, one a line, as `ndjson(numberedRecords(...))`
-/// would, but with awk: a debug build takes seconds to make 100,000 lines in Swift.
+/// would, but with awk: a debug build takes seconds to make 100,000 lines in Swift. `replacing`
+/// gives other lines for some record numbers.
 @discardableResult
-func writeNumberedRecords(_ path: String, _ range: ClosedRange<Int>, prefix: String = "r", note: Bool = false) throws -> String {
-    let program = #"BEGIN { for (i = ENVIRON["FIRST"] + 0; i <= ENVIRON["LAST"] + 0; i++) printf "{\"id\":\"%s%d\",\"n\":%d,\"doc\":{\"k\":\"%d\",\"tags\":[\"a\", \"b\"]}%s}\n", ENVIRON["PREFIX"], i, i, i, ENVIRON["TAIL"] }"#
+func writeNumberedRecords(
+    _ path: String, _ range: ClosedRange<Int>, prefix: String = "r", note: Bool = false, replacing: [Int: String] = [:]
+) throws -> String {
+    let program = #"BEGIN { for (i = ENVIRON["FIRST"] + 0; i <= ENVIRON["LAST"] + 0; i++) if (("L" i) in ENVIRON) print ENVIRON["L" i]; else printf "{\"id\":\"%s%d\",\"n\":%d,\"doc\":{\"k\":\"%d\",\"tags\":[\"a\", \"b\"]}%s}\n", ENVIRON["PREFIX"], i, i, i, ENVIRON["TAIL"] }"#
     let tail = note ? #","note":"line\nbreak \u00e9""# : ""
-    let result = try CLI.run(
-        ["-c", "awk \"$PROGRAM\" > \"$OUT\""],
-        environment: [
-            "PROGRAM": program, "OUT": path, "FIRST": String(range.lowerBound), "LAST": String(range.upperBound), "PREFIX": prefix,
-            "TAIL": tail,
-        ], executable: "/bin/bash")
+    var environment = [
+        "PROGRAM": program, "OUT": path, "FIRST": String(range.lowerBound), "LAST": String(range.upperBound), "PREFIX": prefix,
+        "TAIL": tail,
+    ]
+    for (i, line) in replacing { environment["L\(i)"] = line }
+    let result = try CLI.run(["-c", "awk \"$PROGRAM\" > \"$OUT\""], environment: environment, executable: "/bin/bash")
     guard result.status == 0 else { throw CLI.CLIError("awk failed: \(result.stderr)") }
     return path
 }

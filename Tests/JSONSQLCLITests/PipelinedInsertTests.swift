@@ -15,23 +15,21 @@ struct PipelinedInsertTests {
     func firstErrorInInputOrder() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        var lines = numberedRecords(1...200_000, note: true)
-        lines[499] = numberedRecord(7, note: true)  // a duplicate key: SQLite's constraint, found while stepping
-        lines[2_999] = #"{"id":"x", "n": }"#  // bad JSON, found by the reader long before
-        let file = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        let file = dir.path("in.ndjson")
+        // A duplicate key (SQLite's constraint, found while stepping) at 500; bad JSON, found by
+        // the reader long before, at 3000.
+        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [500: numberedRecord(7, note: true), 3_000: #"{"id":"x", "n": }"#])
         var stderr = try fail(["insert", db, "t", file])
         #expect(stderr.hasPrefix("Error: \(file):500: record 500: UNIQUE constraint failed: t.id"), "\(stderr)")
         #expect(try CLI.count(db) == 0)
 
-        lines[499] = numberedRecord(500, note: true)
-        lines[1_999] = #"{"id":"y","n":"many"}"#  // a value its column refuses
-        try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        // A value its column refuses at 2000.
+        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [2_000: #"{"id":"y","n":"many"}"#, 3_000: #"{"id":"x", "n": }"#])
         stderr = try fail(["insert", db, "t", file])
         #expect(stderr == "Error: \(file):2000: record 2000: column \"n\" (integer) expects an integer, got a string \"many\"\n")
         #expect(try CLI.count(db) == 0)
 
-        lines[1_999] = numberedRecord(2_000, note: true)
-        try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [3_000: #"{"id":"x", "n": }"#])
         stderr = try fail(["insert", db, "t", file])
         #expect(stderr.hasPrefix("Error: \(file):3000: record 3000: "), "\(stderr)")
         #expect(try CLI.count(db) == 0)
