@@ -269,6 +269,78 @@ extension CLI {
     }
 }
 
+// Fixtures and checks several suites share.
+
+/// Record `i` of a numbered stream for a table `t (id:text:pk, n:integer, doc:json[, note:text])`:
+/// id PREFIXi, n i, a small document (spaced JSON, stored compact) and, with `note`, a text
+/// with escapes.
+func numberedRecord(_ i: Int, prefix: String = "r", note: Bool = false) -> String {
+    #"{"id":"\#(prefix)\#(i)","n":\#(i),"doc":{"k":"\#(i)","tags":["a", "b"]}"#
+        + (note ? #","note":"line\nbreak \u00e9"}"# : "}")
+}
+
+/// Records `range` of the numbered stream.
+func numberedRecords<Range: Sequence<Int>>(_ range: Range, prefix: String = "r", note: Bool = false) -> [String] {
+    range.map { numberedRecord($0, prefix: prefix, note: note) }
+}
+
+/// Writes records `range` of the numbered stream to a file, one a line, as `ndjson(numberedRecords(...))`
+/// would, but with awk: a debug build takes seconds to make 100,000 lines in Swift. `replacing`
+/// gives other lines for some record numbers.
+@discardableResult
+func writeNumberedRecords(
+    _ path: String, _ range: ClosedRange<Int>, prefix: String = "r", note: Bool = false, replacing: [Int: String] = [:]
+) throws -> String {
+    let program = #"BEGIN { for (i = ENVIRON["FIRST"] + 0; i <= ENVIRON["LAST"] + 0; i++) if (("L" i) in ENVIRON) print ENVIRON["L" i]; else printf "{\"id\":\"%s%d\",\"n\":%d,\"doc\":{\"k\":\"%d\",\"tags\":[\"a\", \"b\"]}%s}\n", ENVIRON["PREFIX"], i, i, i, ENVIRON["TAIL"] }"#
+    let tail = note ? #","note":"line\nbreak \u00e9""# : ""
+    var environment = [
+        "PROGRAM": program, "OUT": path, "FIRST": String(range.lowerBound), "LAST": String(range.upperBound), "PREFIX": prefix,
+        "TAIL": tail,
+    ]
+    for (i, line) in replacing { environment["L\(i)"] = line }
+    let result = try CLI.run(["-c", "awk \"$PROGRAM\" > \"$OUT\""], environment: environment, executable: "/bin/bash")
+    guard result.status == 0 else { throw CLI.CLIError("awk failed: \(result.stderr)") }
+    return path
+}
+
+/// Lines as NDJSON text: each line ended.
+func ndjson(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
+
+extension CLI {
+    /// The number of rows in a table, or -1 when the query fails (an expectation records why).
+    static func count(_ db: String, _ table: String = "t", sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let result = try run(["query", db, "--sql", "SELECT count(*) AS n FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+        return result.status == 0 ? try result.rows().first?["n"] as? Int ?? -1 : -1
+    }
+
+    /// What `query DB ARGUMENTS --format jsonl` prints.
+    static func jsonl(_ db: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try succeed(["query", db] + arguments + ["--format", "jsonl"], sourceLocation: sourceLocation).stdout
+    }
+
+    /// Runs jsonsql with `input` on a standard input that stays open, so a reader waits on it,
+    /// sending `signal` after half a second when given; gives up after 20 s (a reader stuck
+    /// waiting for input would hang). The exit status, standard error and the seconds it ran.
+    static func runHoldingInput(
+        _ arguments: [String], input: String, signal: Int32? = nil
+    ) throws -> (status: Int32, stderr: String, seconds: Double) {
+        let child = try Child(binary, arguments, output: false)
+        let started = Date()
+        child.write(input)
+        if let signal {
+            usleep(500_000)
+            kill(child.pid, signal)
+        }
+        while child.isRunning && Date().timeIntervalSince(started) < 20 { usleep(10_000) }
+        let seconds = Date().timeIntervalSince(started)
+        if child.isRunning { kill(child.pid, SIGKILL) }
+        let status = child.wait()
+        try child.stdin?.close()
+        return (status, String(decoding: child.stderr!.readDataToEndOfFile(), as: UTF8.self), seconds)
+    }
+}
+
 /// The shared temporary directories, removed at exit.
 private enum SharedDirectories {
     private static let lock = NSLock()

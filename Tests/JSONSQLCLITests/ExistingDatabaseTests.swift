@@ -251,26 +251,4 @@ struct ExistingDatabaseTests {
         let ordered = try CLI.run(["query", path, "--order-by", filter.components(separatedBy: " = ")[0], "--explain"]).stdout
         #expect(ordered.contains("SCAN t USING INDEX ix"), "\(ordered)")
     }
-
-    @Test("an index whose expression is a different path, or a label SQLite versions read differently, is not used")
-    func otherIndexesNotUsed() throws {
-        let dir = try TemporaryDirectory()
-        let path = dir.path("t.db")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE t (id INTEGER PRIMARY KEY, address TEXT);
-                    INSERT INTO t VALUES (1, '{"a":{"b":1},"a.b":2}');
-                    CREATE INDEX dotted ON t (address ->> 'a.b');
-                    CREATE INDEX other ON t (address ->> '$.a.c');
-                    """)
-        }
-        try queue.close()
-        let plan = try CLI.run(["query", path, "--where", "address.a.b = 1", "--explain"]).stdout
-        #expect(!plan.contains("USING INDEX"), "\(plan)")
-        #expect(
-            try CLI.run(["query", path, "--where", "address.a.b = 1", "--select", "id", "--format", "csv"]).stdout
-                == "id\r\n1\r\n")
-    }
 }

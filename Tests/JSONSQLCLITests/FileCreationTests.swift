@@ -11,10 +11,6 @@ struct FileCreationTests {
         try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
     }
 
-    static func rows(_ db: String, _ table: String) throws -> [[String: Any]] {
-        try CLI.run(["query", db, table, "--format", "json"]).rows()
-    }
-
     /// Commands that fail while the database they would create does not exist yet.
     static let failures: [(name: String, arguments: [String], stdin: String?)] = [
         ("insert of malformed JSON", ["insert", "db.sqlite", "t"], #"{"a": 1}{"a": "#),
@@ -43,7 +39,7 @@ struct FileCreationTests {
         if name == "shell whose write fails after a read" {
             // The table was created and committed before the insert failed: that write stays.
             #expect(try Self.names(in: dir) == ["db.sqlite"], "\(name)")
-            #expect(try Self.rows(dir.path("db.sqlite"), "t").isEmpty)
+            #expect(try CLI.count(dir.path("db.sqlite"), "t") == 0)
         } else {
             #expect(try Self.names(in: dir) == [], "\(name)")
         }
@@ -86,8 +82,8 @@ struct FileCreationTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "{\"one\":1}\n{\"n\":1}\n")
         #expect(try Self.names(in: dir) == ["db.sqlite"])
-        #expect(try Self.rows(dir.path("db.sqlite"), "t").count == 1)
-        #expect(try Self.rows(dir.path("db.sqlite"), "u").count == 1)
+        #expect(try CLI.count(dir.path("db.sqlite"), "t") == 1)
+        #expect(try CLI.count(dir.path("db.sqlite"), "u") == 1)
     }
 
     @Test(
@@ -170,7 +166,7 @@ struct FileCreationTests {
         let later = try CLI.run(["insert", "db.sqlite", "t"], stdin: small.joined(separator: "\n"), in: dir.url)
         #expect(later.status == 0, "\(later.stderr)")
         // Opening it again would roll it back if a journal of the failed create were still there.
-        #expect(try Self.rows(dir.path("db.sqlite"), "t").count == 300)
+        #expect(try CLI.count(dir.path("db.sqlite"), "t") == 300)
         #expect(try Self.names(in: dir) == ["big.ndjson", "db.sqlite"])
     }
 

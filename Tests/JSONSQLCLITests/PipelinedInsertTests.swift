@@ -5,76 +5,34 @@ import Testing
 /// in input order, a stop on either side ends both, and a kill midway stores nothing.
 @Suite("pipelined insert", .serialized)
 struct PipelinedInsertTests {
-    /// Record `i` of a simple stream; its line is `i` when the stream starts at 1.
-    func record(_ i: Int, prefix: String = "r") -> String {
-        #"{"id":"\#(prefix)\#(i)","n":\#(i),"doc":{"k":"\#(i)","tags":["a", "b"]},"note":"line\nbreak \u00e9"}"#
-    }
-
-    func records(_ range: ClosedRange<Int>, prefix: String = "r") -> [String] {
-        range.map { record($0, prefix: prefix) }
-    }
-
     func makeTable(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
         try succeed(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json", "note:text"])
         return db
     }
 
-    func count(_ db: String) throws -> Int {
-        try CLI.run(["query", db, "--sql", "SELECT count(*) AS n FROM t", "--format", "json"]).rows().first?["n"] as? Int ?? -1
-    }
-
-    /// Runs jsonsql with standard input a pipe that stays open, so the reader waits on it.
-    func runWithOpenInput(_ arguments: [String], input: String, signal: Int32? = nil) throws -> (Int32, String, Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments
-        let stdin = Pipe()
-        let err = Pipe()
-        process.standardInput = stdin
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        let started = Date()
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        if let signal {
-            usleep(500_000)
-            kill(process.processIdentifier, signal)
-        }
-        // Give up after 20 s: a reader stuck waiting for input would hang here.
-        while process.isRunning && Date().timeIntervalSince(started) < 20 { usleep(10_000) }
-        let elapsed = Date().timeIntervalSince(started)
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try stdin.fileHandleForWriting.close()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, stderr, elapsed)
-    }
-
     @Test("a bad record is reported, not one the reader reached after it, and nothing is stored")
     func firstErrorInInputOrder() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        var lines = records(1...200_000)
-        lines[499] = record(7)  // a duplicate key: SQLite's constraint, found while stepping
-        lines[2_999] = #"{"id":"x", "n": }"#  // bad JSON, found by the reader long before
-        let file = try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        let file = dir.path("in.ndjson")
+        // A duplicate key (SQLite's constraint, found while stepping) at 500; bad JSON, found by
+        // the reader long before, at 3000.
+        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [500: numberedRecord(7, note: true), 3_000: #"{"id":"x", "n": }"#])
         var stderr = try fail(["insert", db, "t", file])
         #expect(stderr.hasPrefix("Error: \(file):500: record 500: UNIQUE constraint failed: t.id"), "\(stderr)")
-        #expect(try count(db) == 0)
+        #expect(try CLI.count(db) == 0)
 
-        lines[499] = record(500)
-        lines[1_999] = #"{"id":"y","n":"many"}"#  // a value its column refuses
-        try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        // A value its column refuses at 2000.
+        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [2_000: #"{"id":"y","n":"many"}"#, 3_000: #"{"id":"x", "n": }"#])
         stderr = try fail(["insert", db, "t", file])
         #expect(stderr == "Error: \(file):2000: record 2000: column \"n\" (integer) expects an integer, got a string \"many\"\n")
-        #expect(try count(db) == 0)
+        #expect(try CLI.count(db) == 0)
 
-        lines[1_999] = record(2_000)
-        try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
+        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [3_000: #"{"id":"x", "n": }"#])
         stderr = try fail(["insert", db, "t", file])
         #expect(stderr.hasPrefix("Error: \(file):3000: record 3000: "), "\(stderr)")
-        #expect(try count(db) == 0)
+        #expect(try CLI.count(db) == 0)
     }
 
     @Test("a failed insert does not wait for standard input that is still open")
@@ -82,47 +40,47 @@ struct PipelinedInsertTests {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
         // Under 64 KB, so that the whole input fits in the pipe and writing it never blocks.
-        var lines = records(1...550)
-        lines[499] = record(7)
-        let (status, stderr, elapsed) = try runWithOpenInput(["insert", db, "t"], input: lines.joined(separator: "\n") + "\n")
+        var lines = numberedRecords(1...550, note: true)
+        lines[499] = numberedRecord(7, note: true)
+        let (status, stderr, elapsed) = try CLI.runHoldingInput(["insert", db, "t"], input: lines.joined(separator: "\n") + "\n")
         #expect(status == 1)
         #expect(stderr.hasPrefix("Error: <stdin>:500: record 500: UNIQUE constraint failed: t.id"), "\(stderr)")
         #expect(elapsed < 10, "the insert waited \(elapsed) s for input after it failed")
-        #expect(try count(db) == 0)
+        #expect(try CLI.count(db) == 0)
     }
 
     @Test("Ctrl-C while standard input is quiet stops the insert; nothing is stored")
     func interruptWhileWaitingForInput() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        let (status, stderr, elapsed) = try runWithOpenInput(
-            ["insert", db, "t"], input: records(1...10).joined(separator: "\n") + "\n", signal: SIGINT)
+        let (status, stderr, elapsed) = try CLI.runHoldingInput(
+            ["insert", db, "t"], input: numberedRecords(1...10, note: true).joined(separator: "\n") + "\n", signal: SIGINT)
         #expect(status == 130)
         #expect(stderr == "Error: interrupted; nothing was inserted\n")
         #expect(elapsed < 10)
-        #expect(try count(db) == 0)
+        #expect(try CLI.count(db) == 0)
     }
 
     @Test("standard input that arrives slowly is inserted whole")
     func slowStandardInput() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        let first = records(1...1_500).joined(separator: "\n")
-        let second = records(1_501...1_502).joined(separator: "\n")
+        let first = numberedRecords(1...1_500, note: true).joined(separator: "\n")
+        let second = numberedRecords(1_501...1_502, note: true).joined(separator: "\n")
         try dir.write("a.ndjson", first + "\n")
         try dir.write("b.ndjson", second + "\n")
         let result = try CLI.shell(
             "(cat a.ndjson; sleep 0.4; cat b.ndjson) | jsonsql insert db.sqlite t", in: dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "inserted 1502 rows into t\n")
-        #expect(try count(db) == 1_502)
+        #expect(try CLI.count(db) == 1_502)
     }
 
     @Test("values converted ahead of the database are stored as before: escapes, spaced JSON, --alter, --upsert")
     func convertedValues() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        var lines = records(1...5_000)
+        var lines = numberedRecords(1...5_000, note: true)
         // A new key from record 3000 on: those records go through the column-adding path.
         for i in 3_000...5_000 { lines[i - 1] = String(lines[i - 1].dropLast()) + #","extra":\#(i)}"# }
         try dir.write("in.ndjson", lines.joined(separator: "\n") + "\n")
@@ -144,35 +102,30 @@ struct PipelinedInsertTests {
         #expect(rows[3]["note"] as? String == "tab\there \"q\" 😀 C:\\new")
         #expect(rows[3]["n"] as? Int == 4_999)
         #expect(rows[4]["note"] as? String == "tab\there \"q\" 😀 C:\\new")
-        #expect(try count(db) == 5_002)
+        #expect(try CLI.count(db) == 5_002)
     }
 
     @Test("SIGKILL after batches were stepped leaves the database as it was, with no stray files")
     func killAfterBatchesStepped() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        try succeed(["insert", db, "t"], stdin: records(1...1_000, prefix: "base").joined(separator: "\n") + "\n")
-        let file = try dir.write("big.ndjson", records(1...400_000).joined(separator: "\n") + "\n")
+        try succeed(["insert", db, "t"], stdin: numberedRecords(1...1_000, prefix: "base", note: true).joined(separator: "\n") + "\n")
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 1...400_000, note: true)
         func size(_ path: String) -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         }
         let before = size(db)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["insert", db, "t", file, "--quiet"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Child(CLI.binary, ["insert", db, "t", file, "--quiet"], input: false, output: false, error: false)
         // SQLite writes pages into the file once its cache is full: many batches were stepped.
         let started = Date()
         while process.isRunning && size(db) <= before + 1_000_000 && Date().timeIntervalSince(started) < 60 { usleep(2_000) }
         #expect(process.isRunning, "the insert should still be running")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        kill(process.pid, SIGKILL)
+        #expect(process.killedBySignal)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
         #expect(left == ["big.ndjson", "db.sqlite", "db.sqlite-journal"])
         #expect(try CLI.sqlite(db, "PRAGMA integrity_check;") == "ok\n")
-        #expect(try count(db) == 1_000)
+        #expect(try CLI.count(db) == 1_000)
         #expect(try CLI.sqlite(db, "SELECT count(*) FROM t WHERE id LIKE 'base%';") == "1000\n")
         // Opening the database rolled the journal back and removed it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["big.ndjson", "db.sqlite"])

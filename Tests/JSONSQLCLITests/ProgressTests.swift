@@ -6,8 +6,7 @@ struct ProgressTests {
     /// 400,000 records, written once for both tests: an insert long enough to show progress.
     static let input: (directory: TemporaryDirectory, file: String) = {
         let directory = try! TemporaryDirectory.shared()
-        let records = (0..<400_000).map { #"{"id":"p\#($0)","doc":{"k":\#($0),"tags":["a","b"]}}"# }
-        return (directory, try! directory.write("big.ndjson", records.joined(separator: "\n") + "\n"))
+        return (directory, try! writeNumberedRecords(directory.path("big.ndjson"), 0...399_999, prefix: "p"))
     }()
 
     /// The terminal's recording, once it holds the end: the copy may trail the screen a little.

@@ -3,17 +3,6 @@ import Testing
 
 @Suite("reliability")
 struct ReliabilityTests {
-    func records(_ range: Range<Int>, prefix: String = "r") -> String {
-        range.map { #"{"id":"\#(prefix)\#($0)","n":\#($0),"doc":{"k":"\#($0)","tags":["a","b"]}}"# }.joined(separator: "\n")
-            + "\n"
-    }
-
-    func count(_ db: String) throws -> Int {
-        let result = try CLI.run(["query", db, "--sql", "SELECT count(*) AS n FROM t", "--format", "json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        return try result.rows().first?["n"] as? Int ?? -1
-    }
-
     func integrity(_ db: String) throws -> String {
         try CLI.run(["query", db, "--sql", "PRAGMA integrity_check", "--format", "csv"]).stdout
     }
@@ -23,10 +12,10 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<1000, prefix: "base")).status == 0)
+        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<1000, prefix: "base"))).status == 0)
         // The insert takes about 0.7 s in a debug build; the kills land from its start to past
         // the point where its changes spill from SQLite's page cache into the file.
-        let file = try dir.write("big.ndjson", records(0..<100_000))
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
         for round in 0..<20 {
@@ -64,8 +53,8 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<10, prefix: "base")).status == 0)
-        let file = try dir.write("big.ndjson", records(0..<100_000))
+        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<10, prefix: "base"))).status == 0)
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
         // Interrupt once the insert is writing: its rollback journal exists from the first write.
         let deadline = Date().addingTimeInterval(10)
@@ -78,7 +67,7 @@ struct ReliabilityTests {
         let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
         #expect(status == 130)
         #expect(stderr == "Error: interrupted; nothing was inserted\n")
-        #expect(try count(db) == 10)
+        #expect(try CLI.count(db) == 10)
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
     }
 
@@ -87,8 +76,8 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        let a = try dir.write("a.ndjson", records(0..<40_000, prefix: "a"))
-        let b = try dir.write("b.ndjson", records(0..<40_000, prefix: "b"))
+        let a = try writeNumberedRecords(dir.path("a.ndjson"), 0...39_999, prefix: "a")
+        let b = try writeNumberedRecords(dir.path("b.ndjson"), 0...39_999, prefix: "b")
         let results = ConcurrentResults()
         DispatchQueue.concurrentPerform(iterations: 3) { i in
             do {
@@ -113,7 +102,7 @@ struct ReliabilityTests {
             let result = results.get(i)
             #expect(result?.status == 0, "process \(i): \(result?.stderr ?? "no result")")
         }
-        #expect(try count(db) == 80_000)
+        #expect(try CLI.count(db) == 80_000)
     }
 
     @Test("a lock held too long is an error that says the database is locked")
@@ -129,7 +118,7 @@ struct ReliabilityTests {
         let reply = String(decoding: holder.stdout!.availableData, as: UTF8.self)
         try #require(reply == "locked\n", "\(reply)")
         let started = Date()
-        let result = try CLI.run(["insert", db, "t", "--timeout", "0.5"], stdin: records(0..<10))
+        let result = try CLI.run(["insert", db, "t", "--timeout", "0.5"], stdin: ndjson(numberedRecords(0..<10)))
         let waited = Date().timeIntervalSince(started)
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(db) is locked by another process; wait longer with --timeout"), "\(result.stderr)")
@@ -141,12 +130,12 @@ struct ReliabilityTests {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.7, execute: releaser)
         let patientStarted = Date()
-        let patient = try CLI.run(["insert", db, "t"], stdin: records(0..<10))
+        let patient = try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<10)))
         let patientWaited = Date().timeIntervalSince(patientStarted)
         releaser.wait()
         #expect(patient.status == 0, "\(patient.stderr)")
         #expect(patientWaited > 0.6, "the insert waited for the lock")
-        #expect(try count(db) == 10)
+        #expect(try CLI.count(db) == 10)
     }
 
     @Test("a disk that fills up mid-insert leaves the database as it was")
@@ -154,15 +143,15 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<100, prefix: "base")).status == 0)
-        let file = try dir.write("big.ndjson", records(0..<50_000))
+        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<100, prefix: "base"))).status == 0)
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...49_999)
         // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
         let result = try CLI.shell("trap '' XFSZ; ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: \(db): "), "\(result.stderr)")
         #expect(result.stderr.contains("nothing was written"))
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
-        #expect(try count(db) == 100)
+        #expect(try CLI.count(db) == 100)
     }
 
     @Test("a read-only database can be queried; writes fail clearly")
@@ -170,7 +159,7 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: records(0..<5)).status == 0)
+        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<5))).status == 0)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
         // root ignores file permissions, so run as nobody there.
@@ -179,11 +168,11 @@ struct ReliabilityTests {
         let query = try CLI.shell("\(prefix)\(bin) query '\(db)' --where 'n < 3' --format jsonl")
         #expect(query.status == 0, "\(query.stderr)")
         #expect(query.stdout.split(separator: "\n").count == 3)
-        let insert = try CLI.shell("\(prefix)\(bin) insert '\(db)' t", stdin: records(10..<12))
+        let insert = try CLI.shell("\(prefix)\(bin) insert '\(db)' t", stdin: ndjson(numberedRecords(10..<12)))
         #expect(insert.status == 1)
         #expect(insert.stderr.contains("read-only") || insert.stderr.contains("readonly"), "\(insert.stderr)")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
-        #expect(try count(db) == 5)
+        #expect(try CLI.count(db) == 5)
     }
 
     @Test("names with quotes, spaces, dots, brackets, unicode and keywords work everywhere")
@@ -228,7 +217,7 @@ struct ReliabilityTests {
         #expect(result.status == 1, "\(name)")
         #expect(result.stderr.hasPrefix("Error: <stdin>:2: "), "\(name): \(result.stderr)")
         #expect(result.stderr.contains(message), "\(name): \(result.stderr)")
-        #expect(try count(db) == 0)
+        #expect(try CLI.count(db) == 0)
     }
 
     @Test("empty and whitespace-only input insert nothing, and create no table")

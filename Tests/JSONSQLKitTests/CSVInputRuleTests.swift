@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// CSV and TSV input through the library: RFC 4180 quoting, types from declared columns or
+/// inferred, and the refusals with their line. CSVInputTests keeps `insert --csv` end to end.
+@Suite("CSV input rules")
+struct CSVInputRuleTests {
+    @Test("RFC 4180: quoted separators, CR/LF and doubled quotes inside quotes, CRLF line ends, a BOM")
+    func rfc4180() throws {
+        let db = try LibraryDatabase()
+        let csv = "\u{FEFF}name,note\r\n\"a,b\",\"line one\r\nline two\"\r\n\"say \"\"hi\"\"\",plain\r\n,\"\"\r\n"
+        #expect(try db.insert("t", csv, format: .csv).records == 3)
+        #expect(
+            try db.query("t")
+                == #"{"name":"a,b","note":"line one\r\nline two"}"# + "\n" + #"{"name":"say \"hi\"","note":"plain"}"# + "\n"
+                + #"{"name":"","note":""}"# + "\n")
+    }
+
+    @Test("a new table's types: integers, numbers and booleans only when every cell agrees, and values come back as given")
+    func inferred() throws {
+        let db = try LibraryDatabase()
+        let csv = "i,n,b,z,d,mixed\n1,1.50,true,007,2024-05-01,1\n-2,3,false,8,2024-05-02,x\n,,,,,\n"
+        try db.insert("t", csv, format: .csv)
+        let schema = try db.schema("t")
+        for (column, type) in [("i", "integer"), ("n", "numeric"), ("b", "boolean"), ("z", "text"), ("mixed", "text")] {
+            #expect(schema.contains(#""column":"\#(column)","type":"\#(type)""#), "\(schema)")
+        }
+        #expect(
+            try db.query("t")
+                == #"{"i":1,"n":1.50,"b":true,"z":"007","d":"2024-05-01","mixed":"1"}"# + "\n"
+                + #"{"i":-2,"n":3,"b":false,"z":"8","d":"2024-05-02","mixed":"x"}"# + "\n"
+                + #"{"i":null,"n":null,"b":null,"z":"","d":"","mixed":""}"# + "\n")
+    }
+
+    @Test("cells follow the declared columns; a cell a column cannot take names the CSV line, and nothing is inserted")
+    func declared() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "ok:boolean", "at:datetime", "tags:json", "name:text"])
+        let csv = "id,ok,at,tags,name\n1,TRUE,2024-05-01T12:00:00Z,\"[\"\"a\"\"]\",42\n2,0,,plain,\n"
+        try db.insert("t", csv, format: .csv)
+        let rows =
+            #"{"id":1,"ok":true,"at":"2024-05-01 12:00:00.000","tags":["a"],"name":"42"}"# + "\n"
+            + #"{"id":2,"ok":false,"at":null,"tags":"plain","name":""}"# + "\n"
+        #expect(try db.query("t") == rows)
+        let bad = errorMessage { try db.insert("t", "id,ok\n3,true\n\"x\ny\",false\n", format: .csv) }
+        #expect(bad?.hasPrefix("<stdin>:3: record 2: ") == true, "\(bad ?? "no error")")
+        #expect(try db.query("t") == rows)
+    }
+
+    @Test("TSV is read as CSV with tabs")
+    func tsv() throws {
+        let db = try LibraryDatabase()
+        try db.insert("t", "a\tb\n1\tx y\n", format: .tsv)
+        #expect(try db.query("t") == #"{"a":1,"b":"x y"}"# + "\n")
+    }
+
+    @Test(
+        "rows that do not match the header, a quote left open or an empty header field are refused with the line",
+        arguments: [
+            ("a,b\n1,2\n3\n", "<stdin>:3: this row has 1 field, the header 2; quote fields that hold the separator"),
+            ("a,b\n1,\"2\n", "<stdin>:2: a quoted field is not closed; is the input cut off?"),
+            (
+                "a,b\n1,\"2\"x\n",
+                #"<stdin>:2: text after the closing quote of a field; a quote inside a quoted field is written twice ("")"#
+            ),
+            ("a,,c\n1,2,3\n", "<stdin>:1: field 2 of the header is empty; every column needs a name"),
+        ])
+    func refused(csv: String, message: String) throws {
+        let db = try LibraryDatabase()
+        #expect(errorMessage { try db.insert("u", csv, format: .csv) } == message)
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
+    }
+}

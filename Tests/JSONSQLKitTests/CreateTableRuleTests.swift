@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// Column specs (NAME:TYPE:MODIFIERS) and the tables they make, through the library;
+/// CreateTableTests keeps `create-table` end to end.
+@Suite("create-table rules")
+struct CreateTableRuleTests {
+    static func schemaRows(_ db: LibraryDatabase, _ table: String? = nil) throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(try db.schema(table, format: .json).utf8)) as? [[String: Any]])
+    }
+
+    @Test("declared types are kept in the schema")
+    func declaredTypes() throws {
+        let db = try LibraryDatabase()
+        #expect(
+            try db.create(
+                "player",
+                [
+                    "id:text:pk", "name:text:notnull", "score:integer", "ratio:real", "amount:numeric", "active:boolean",
+                    "photo:blob", "born:date", "created:datetime", "address:json", "extra:any",
+                ]) == .created("player"))
+        let schema = try Self.schemaRows(db, "player")
+        let declared = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["declared"] as! String) })
+        #expect(
+            declared == [
+                "id": "TEXT", "name": "TEXT", "score": "INTEGER", "ratio": "REAL", "amount": "NUMERIC TEXT",
+                "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME", "address": "JSON TEXT", "extra": "",
+            ])
+        let types = schema.map { $0["type"] as! String }
+        #expect(types == ["text", "text", "integer", "real", "numeric", "boolean", "blob", "date", "datetime", "json", "any"])
+        #expect(schema.first { $0["column"] as? String == "name" }?["notnull"] as? Bool == true)
+        #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
+    }
+
+    @Test("a json column refuses invalid JSON and accepts NULL")
+    func jsonCheck() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "doc:json"])
+        #expect(errorMessage { try db.sql("INSERT INTO t (doc) VALUES ('not json')") }?.contains("CHECK constraint failed") == true)
+        try db.sql("INSERT INTO t (doc) VALUES (NULL)")
+        #expect(try db.query("t") == #"{"id":1,"doc":null}"# + "\n")
+    }
+
+    @Test("modifiers: unique, notnull, default, composite --pk")
+    func modifiers() throws {
+        let db = try LibraryDatabase()
+        try db.create(
+            "t",
+            [
+                "a:text", "b:integer", "email:text:unique", "n:text:notnull:default=x", "doc:json:default={\"k\": [1, 2]}",
+                "flag:boolean:default=true",
+            ], pk: ["a", "b"])
+        try db.insert("t", #"{"a":"x","b":1,"email":"e@x"}"#)
+        #expect(try db.query("t") == #"{"a":"x","b":1,"email":"e@x","n":"x","doc":{"k":[1,2]},"flag":true}"# + "\n")
+        #expect(
+            errorMessage { try db.insert("t", #"{"a":"y","b":1,"email":"e@x"}"#) }?.contains("UNIQUE constraint failed: t.email")
+                == true)
+        let key = try Self.schemaRows(db).filter { ($0["pk"] as? Int ?? 0) > 0 }.map { $0["column"] as! String }
+        #expect(key == ["a", "b"])
+    }
+
+    @Test(
+        "bad specs are errors",
+        arguments: [
+            (["id:integer:pk", "x:foo"], "unknown type 'foo'"),
+            (["id:integer:pk", "x:text:bogus"], "unknown modifier 'bogus'"),
+            (["id:integer:pk", "id:text"], "duplicate column 'id'"),
+            (["id:integer:pk", "x"], "needs a type"),
+            (["id:integer:pk", "n:integer:default=abc"], "does not fit"),
+            (["id:integer:pk", "d:json:default={bad"], "does not fit"),
+        ])
+    func badSpecs(columns: [String], message: String) throws {
+        let db = try LibraryDatabase()
+        let error = try #require(errorMessage { try db.create("t", columns) })
+        #expect(error.contains(message), "\(error)")
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema") == #"{"n":0}"# + "\n")
+    }
+
+    @Test("an existing table is an error unless --if-not-exists, which says whether it is the same")
+    func existingTable() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: db.path))
+        #expect(
+            errorMessage { try db.create("t", ["id:integer:pk", "x:text"]) }
+                == "table t already exists in \(db.path); add --if-not-exists to keep it")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db.path)) == before)
+        #expect(try db.create("t", ["id:integer:pk"], ifNotExists: true) == .existed("t"))
+        #expect(try db.create("T", ["id:integer:pk"], ifNotExists: true).message == "table t already exists; nothing changed")
+        guard case .differs("t", _, _) = try db.create("t", ["id:integer:pk", "x:text"], ifNotExists: true) else {
+            Issue.record("a table defined otherwise is not reported")
+            return
+        }
+    }
+}

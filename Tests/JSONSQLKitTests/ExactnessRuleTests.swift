@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// Values are stored exactly or refused with the record's line, whatever the database's
+/// constraints, and U+0000 never shortens a value; through the library. ExactnessTests keeps
+/// the exact round trip end to end.
+@Suite("exactness rules")
+struct ExactnessRuleTests {
+    @Test("insert never switches off CHECK constraints: a trigger's other table keeps its own")
+    func checksStayOn() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["n:integer", "doc:json"])
+        try db.execute(
+            """
+            CREATE TABLE audit (n INTEGER CHECK (n > 0));
+            CREATE TRIGGER t_audit AFTER INSERT ON t BEGIN INSERT INTO audit VALUES (new.n); END;
+            """)
+        let refused = errorMessage { try db.insert("t", #"{"n":1,"doc":{}}"# + "\n" + #"{"n":-1,"doc":[]}"#) }
+        #expect(refused?.contains("<stdin>:2: record 2: CHECK constraint failed") == true, "\(refused ?? "no error")")
+        #expect(try db.sql("SELECT (SELECT count(*) FROM t) AS t, (SELECT count(*) FROM audit) AS audit") == #"{"t":0,"audit":0}"# + "\n")
+    }
+
+    @Test("a column another tool declared JSON with CHECK(json_valid) never stores infinity")
+    func legacyJSONColumn() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, j JSON CHECK (json_valid(j)));")
+        for value in ["1e400", "-1e400", "1e-400"] {
+            let error = errorMessage { try db.insert("t", #"{"id":1,"j":\#(value)}"#) }
+            #expect(error?.contains(#"<stdin>:1: record 1: column "j" (json)"#) == true, "\(value): \(error ?? "no error")")
+        }
+        #expect(try db.sql("SELECT count(*) AS n FROM t") == #"{"n":0}"# + "\n")
+        try db.insert("t", #"{"id":1,"j":1.5}"#)
+        #expect(try db.query("t") == #"{"id":1,"j":1.5}"# + "\n")
+    }
+
+    @Test("a number no double holds is refused in --where; a string never equals a number")
+    func hugeInFilters() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["i:integer", "j:json", "n:numeric"])
+        try db.insert("t", #"{"i":9007199254740993.0,"j":{"huge":1e400,"tiny":1e-400},"n":1e400}"#)
+        #expect(try db.sql("SELECT typeof(i) AS type, i FROM t") == #"{"type":"integer","i":9007199254740993}"# + "\n")
+        let huge = errorMessage { try db.query("t", where: ["j.huge = 1e400"]) }
+        #expect(huge?.hasPrefix("1e400: jsonsql compares numbers as doubles") == true, "\(huge ?? "no error")")
+        #expect(try db.query("t", where: [#"j.huge = "1e400""#]) == "")
+    }
+
+    @Test("update and defaults convert as insert does")
+    func updateAndDefaults() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "i:integer:default=7.0", "r:real"])
+        #expect(try db.sql("SELECT dflt_value AS d FROM pragma_table_info('t') WHERE name = 'i'") == #"{"d":"7"}"# + "\n")
+        let badDefault = errorMessage { try ColumnSpec(parsing: "r:real:default=1e400") }
+        #expect(badDefault?.contains("1e400 is beyond the range of a double") == true, "\(badDefault ?? "no error")")
+        try db.insert("t", #"{"id":1}"#)
+        try db.update("t", where: ["id = 1"], set: ["i=9007199254740993.0"])
+        #expect(try db.sql("SELECT i FROM t") == #"{"i":9007199254740993}"# + "\n")
+        for value in ["r=1e400", "r=9007199254740993", "i=1e-400"] {
+            #expect(errorMessage { try db.update("t", where: ["id = 1"], set: [value]) } != nil, "\(value)")
+        }
+        #expect(try db.sql("SELECT i, r IS NULL AS r FROM t") == #"{"i":9007199254740993,"r":1}"# + "\n")
+    }
+
+    @Test("U+0000 inside a string is kept whole in text columns, and never lets a shorter string match inside JSON")
+    func nulInStrings() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "s:text", "d:json"])
+        let lines = [
+            #"{"id":1,"s":"a\u0000b","d":{"s":"a\u0000b"}}"#, #"{"id":2,"s":"a","d":{"s":"a"}}"#,
+            #"{"id":3,"s":"a\\u0000","d":{"s":"a\\u0000"}}"#,
+        ]
+        try db.insert("t", lines.joined(separator: "\n"))
+        #expect(
+            try db.sql("SELECT id, length(CAST(s AS BLOB)) AS n FROM t")
+                == #"{"id":1,"n":3}"# + "\n" + #"{"id":2,"n":1}"# + "\n" + #"{"id":3,"n":7}"# + "\n")
+        func ids(_ filter: String) throws -> String { try db.query("t", where: [filter], select: ["id"], format: .csv) }
+        #expect(try ids(#"s = "a\u0000b""#) == "id\r\n1\r\n")
+        #expect(try ids(#"s = "a""#) == "id\r\n2\r\n")
+        #expect(try ids(#"d.s = "a""#) == "id\r\n2\r\n")
+        #expect(try ids(#"d.s in [a, b]"#) == "id\r\n2\r\n")
+        #expect(try ids(#"d.s = "a\\u0000""#) == "id\r\n3\r\n")
+        let refused = errorMessage { try ids(#"d.s = "a\u0000b""#) }
+        #expect(refused?.contains("cannot compare a string holding U+0000 inside JSON") == true, "\(refused ?? "no error")")
+        try db.update("t", where: ["id = 2"], set: [#"s="x\u0000y""#])
+        #expect(try db.sql("SELECT hex(s) AS h FROM t WHERE id = 2") == #"{"h":"780079"}"# + "\n")
+    }
+
+    @Test("a key holding U+0000 cannot become a column: refused with its line, no table created")
+    func nulInKeys() throws {
+        let db = try LibraryDatabase()
+        #expect(
+            errorMessage { try db.insert("t", #"{"a":1}"# + "\n" + #"{"foo\u0000bar":42}"#) }
+                == #"<stdin>:2: record 2: column name "foo\0bar" contains U+0000, which SQLite names cannot hold"#)
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema") == #"{"n":0}"# + "\n")
+        try db.insert("t", #"{"a":1}"#)
+        let altered = errorMessage { try db.insert("t", #"{"foo\u0000bar":42}"#, alter: true) }
+        #expect(altered?.contains("<stdin>:1: record 1: column name") == true, "\(altered ?? "no error")")
+        let path = errorMessage { try db.query("t", where: [#"a."x\u0000y" = 1"#]) }
+        #expect(path?.contains("U+0000") == true, "\(path ?? "no error")")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// What query output holds for dates, control characters and repeated names, through the
+/// library; OutputSafetyCLITests keeps the output end to end.
+@Suite("output rules")
+struct OutputRuleTests {
+    @Test("--dates iso8601 rewrites only real stored datetimes; other text stays an escaped string")
+    func isoDates() throws {
+        let db = try LibraryDatabase()
+        try db.create("e", ["id:integer:pk", "at:datetime"])
+        try db.sql(#"INSERT INTO e VALUES (1, '2024-05-01 12:30:00.000'), (2, '2024-"5-01 12:30:00.000')"#)
+        var spec = QuerySpec(table: "e")
+        spec.isoDates = true
+        let out = OutputBuffer()
+        try db.store.run(spec, format: .jsonl, to: out)
+        #expect(
+            out.text == #"{"id":1,"at":"2024-05-01T12:30:00.000Z"}"# + "\n" + #"{"id":2,"at":"2024-\"5-01 12:30:00.000"}"# + "\n")
+    }
+
+    @Test("json output holds no raw control character, nor U+2028/U+2029")
+    func jsonEscapes() throws {
+        let db = try LibraryDatabase()
+        try db.insert("t", #"{"id":200,"v":"\u007f\u0085\u2028\u2029"}"#)
+        let out = try db.query("t", select: ["v"])
+        #expect(
+            !out.unicodeScalars.contains {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+            })
+        #expect(out == #"{"v":"\u007f\u0085\u2028\u2029"}"# + "\n")
+    }
+
+    @Test("repeated names: --select refuses them, SQL results number them in every format")
+    func repeatedNames() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "v:text"])
+        #expect(errorMessage { try db.query("t", select: ["id", "id"]) } == "--select names id twice; list each path once")
+        func run(_ format: OutputFormat) throws -> String {
+            let out = OutputBuffer()
+            _ = try db.store.run(sql: "SELECT 1 AS a, 2 AS a", parameters: [:], format: format, to: out)
+            return out.text
+        }
+        #expect(try run(.json) == "[\n{\"a\":1,\"a:2\":2}\n]\n")
+        #expect(try run(.jsonl) == "{\"a\":1,\"a:2\":2}\n")
+        #expect(try run(.csv) == "a,a:2\r\n1,2\r\n")
+        #expect(try run(.table) == "a  a:2\n-  ---\n1    2\n")
+    }
+}

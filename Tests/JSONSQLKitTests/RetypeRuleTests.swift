@@ -1,0 +1,248 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// `alter --type` (Store.retype) on tables whose CREATE TABLE text other tools wrote, and other
+/// SQL text jsonsql reads back, through the library; RetypeTests keeps the command end to end.
+@Suite("retype rules")
+struct RetypeRuleTests {
+    /// What the sqlite3 shell prints for a query: one line a row, values joined by |, NULL empty.
+    static func rows(_ db: LibraryDatabase, _ sql: String) throws -> String {
+        try db.store.read { database in
+            try Row.fetchAll(database, sql: sql).map { row in
+                row.databaseValues.map { value -> String in
+                    switch value.storage {
+                    case .null: ""
+                    case .int64(let n): String(n)
+                    case .double(let d): String(d)
+                    case .string(let s): s
+                    case .blob(let b): String(decoding: b, as: UTF8.self)
+                    }
+                }.joined(separator: "|")
+            }.joined(separator: "\n")
+        }
+    }
+
+    static func retype(_ db: LibraryDatabase, _ table: String, _ changes: String...) throws -> [String] {
+        try db.store.retype(
+            table: table,
+            columns: changes.map { change in
+                let colon = change.lastIndex(of: ":")!
+                return (String(change[..<colon]), try ColumnType(userName: String(change[change.index(after: colon)...])))
+            })
+    }
+
+    /// The database checks out: `integrity_check` is ok and no foreign key is broken.
+    static func expectSound(_ db: LibraryDatabase) throws {
+        #expect(try rows(db, "PRAGMA integrity_check") == "ok")
+        #expect(try rows(db, "PRAGMA foreign_key_check") == "")
+    }
+
+    static func declared(_ db: LibraryDatabase, _ table: String) throws -> String {
+        try rows(db, "SELECT group_concat(name || ':' || type, ',') FROM pragma_table_xinfo(\(SQLQuote.literal(table)))")
+    }
+
+    @Test("comments holding commas, parentheses, quotes and column names are kept and not read as SQL")
+    func comments() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            #"""
+            CREATE TABLE "odd ""t""" ( -- the table, (with a comma, and ') quote; b TEXT,
+              id INTEGER PRIMARY KEY /* key, ) ' b */,
+              [my col] VARCHAR(10) COLLATE NOCASE DEFAULT ('a,b)' || 'c') NOT NULL, -- b, )
+              `été` TEXT /* b INTEGER, */ CHECK (length(`été`) < 100),
+              b TEXT, /* unfinished ( */
+              g TEXT GENERATED ALWAYS AS (upper([my col]) || '-- not a comment') VIRTUAL,
+              CONSTRAINT u UNIQUE ([my col], b), CHECK (id > 0) -- b
+            );
+            INSERT INTO "odd ""t""" (id, [my col], `été`, b) VALUES (1, 'x', '12', '3'), (2, 'y', '7', NULL);
+            CREATE INDEX "by b" ON "odd ""t""" (b /* ( */) WHERE b IS NOT NULL;
+            """#)
+        #expect(
+            try Self.retype(db, #"odd "t""#, "b:integer", "été:real")
+                == ["b is now an integer column in odd \"t\"", "été is now a real column in odd \"t\""])
+        #expect(try Self.declared(db, #"odd "t""#) == "id:INTEGER,my col:VARCHAR(10),été:REAL,b:INTEGER,g:TEXT")
+        let sql = try db.schemaSQL(#"odd "t""#)
+        for kept in [
+            "-- the table, (with a comma, and ') quote; b TEXT,", "/* key, ) ' b */", "DEFAULT ('a,b)' || 'c') NOT NULL, -- b, )",
+            "`été` REAL /* b INTEGER, */ CHECK (length(`été`) < 100)", "b INTEGER, /* unfinished ( */",
+            "'-- not a comment'", "CHECK (id > 0) -- b\n)",
+        ] {
+            #expect(sql.contains(kept), "\(kept) in \(sql)")
+        }
+        #expect(
+            try Self.rows(db, #"SELECT id, typeof(b), b, typeof("été"), "été", g FROM "odd ""t""" ORDER BY id"#)
+                == "1|integer|3|real|12.0|X-- not a comment\n2|null||real|7.0|Y-- not a comment")
+        #expect(try db.schemaSQL("by b").contains("(b /* ( */) WHERE b IS NOT NULL"))
+        // The UNIQUE constraint still holds, case-insensitively through the column's COLLATE.
+        #expect(errorMessage { try db.execute(#"INSERT INTO "odd ""t""" (id, [my col], b) VALUES (3, 'X', 3)"#) } != nil)
+        try Self.expectSound(db)
+    }
+
+    @Test("WITHOUT ROWID tables, and a value that does not fit is named by its primary key")
+    func withoutRowid() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE pair (a TEXT, b TEXT, n TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID;
+            INSERT INTO pair VALUES ('x', 'y', '1'), ('x', 'z', 'two');
+            CREATE INDEX pair_n ON pair (n);
+            """)
+        #expect(
+            errorMessage { try Self.retype(db, "pair", "n:integer") }
+                == #"cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit"#)
+        try db.execute("UPDATE pair SET n = '2' WHERE b = 'z'")
+        _ = try Self.retype(db, "pair", "n:integer")
+        #expect(try Self.rows(db, "SELECT wr FROM pragma_table_list WHERE name = 'pair'") == "1")
+        #expect(try Self.rows(db, "SELECT typeof(n), n FROM pair ORDER BY b") == "integer|1\ninteger|2")
+        #expect(try Self.rows(db, "SELECT name FROM pragma_index_list('pair') WHERE origin = 'c'") == "pair_n")
+        try Self.expectSound(db)
+    }
+
+    @Test(
+        "STRICT tables, with WITHOUT ROWID in either order",
+        arguments: ["STRICT", "STRICT, WITHOUT ROWID", "WITHOUT ROWID, STRICT", "strict /* note */ ,without rowid"])
+    func strict(options: String) throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE s (id INTEGER PRIMARY KEY, n TEXT, r ANY) \(options);
+            INSERT INTO s VALUES (1, '10', 'a'), (2, NULL, 2);
+            """)
+        _ = try Self.retype(db, "s", "n:integer", "r:any")
+        #expect(try Self.declared(db, "s") == "id:INTEGER,n:INTEGER,r:ANY")
+        #expect(try Self.rows(db, "SELECT strict FROM pragma_table_list WHERE name = 's'") == "1")
+        #expect(try Self.rows(db, "SELECT typeof(n), n, typeof(r) FROM s ORDER BY id") == "integer|10|text\nnull||integer")
+        // STRICT declares only integer, real, text, blob and any: others are refused, nothing changed.
+        let before = try Self.rows(db, "SELECT sql FROM sqlite_schema")
+        for type in ["json", "boolean", "date", "uuid", "numeric"] {
+            #expect(
+                errorMessage { try Self.retype(db, "s", "n:\(type)") }
+                    == "cannot make n a \(type) column: s is STRICT, which cannot declare the type \(type); use integer, real, text, blob or any"
+            )
+        }
+        #expect(try Self.rows(db, "SELECT sql FROM sqlite_schema") == before)
+        try Self.expectSound(db)
+    }
+
+    @Test("table constraints, foreign keys, generated columns, triggers and views are kept")
+    func constraints() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE team (id TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE "Player X" (
+              id INTEGER, team TEXT, "sco""re" NUMERIC DEFAULT (1 + 2), doc TEXT,
+              tag TEXT AS (doc ->> '$.tag') STORED,
+              PRIMARY KEY (id),
+              FOREIGN KEY (team) REFERENCES team (id) ON DELETE CASCADE,
+              UNIQUE (team, "sco""re"),
+              CHECK ("sco""re" >= 0)
+            );
+            CREATE TABLE log (what TEXT);
+            CREATE TRIGGER "Player X added" AFTER INSERT ON "Player X" BEGIN INSERT INTO log VALUES (new.id); END;
+            CREATE VIEW player_view AS SELECT id, "sco""re" FROM "Player X";
+            INSERT INTO team VALUES ('a', 'A');
+            INSERT INTO "Player X" (id, team, "sco""re", doc) VALUES (1, 'a', '5', '{"tag":"t"}'), (2, NULL, 7, '[1]');
+            """)
+        _ = try Self.retype(db, "Player X", #"sco"re:integer"#, "doc:json")
+        #expect(try Self.declared(db, "Player X") == #"id:INTEGER,team:TEXT,sco"re:INTEGER,doc:JSON TEXT,tag:TEXT"#)
+        #expect(try Self.rows(db, #"SELECT typeof("sco""re"), tag FROM "Player X" ORDER BY id"#) == "integer|t\ninteger|")
+        #expect(try Self.rows(db, "SELECT * FROM player_view ORDER BY id") == "1|5\n2|7")
+        // The CHECK, UNIQUE and new json CHECK hold; the trigger still fires; the key cascades.
+        for bad in [
+            #"INSERT INTO "Player X" (id, "sco""re") VALUES (3, -1)"#,
+            #"INSERT INTO "Player X" (id, team, "sco""re") VALUES (3, 'a', 5)"#,
+            #"INSERT INTO "Player X" (id, doc) VALUES (3, '{bad')"#,
+            #"INSERT INTO "Player X" (id, team) VALUES (3, 'nope')"#,
+        ] {
+            #expect(errorMessage { try db.execute(bad) } != nil, "\(bad)")
+        }
+        try db.execute(#"INSERT INTO "Player X" (id, "sco""re") VALUES (4, 1)"#)
+        #expect(try Self.rows(db, "SELECT group_concat(what) FROM log") == "1,2,4")
+        try db.execute("DELETE FROM team")
+        #expect(try Self.rows(db, #"SELECT group_concat(id) FROM (SELECT id FROM "Player X" ORDER BY id)"#) == "2,4")
+        try Self.expectSound(db)
+        // Back to text: the json CHECK that jsonsql added goes with the type.
+        _ = try Self.retype(db, "Player X", "doc:text")
+        #expect(!(try db.schemaSQL("Player X")).contains("json_valid"))
+    }
+
+    @Test("rowids and the AUTOINCREMENT counter survive the rebuild")
+    func rowids() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE plain (v TEXT);
+            INSERT INTO plain (rowid, v) VALUES (5, '1'), (9, '2');
+            CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT);
+            INSERT INTO counted (id, v) VALUES (1, '1'), (50, '2');
+            DELETE FROM counted WHERE id = 50;
+            """)
+        _ = try Self.retype(db, "plain", "v:integer")
+        #expect(try Self.rows(db, "SELECT rowid, typeof(v) FROM plain ORDER BY rowid") == "5|integer\n9|integer")
+        _ = try Self.retype(db, "counted", "v:integer")
+        try db.execute("INSERT INTO counted (v) VALUES (3)")
+        #expect(try Self.rows(db, "SELECT group_concat(id) FROM counted") == "1,51")
+        try Self.expectSound(db)
+    }
+
+    @Test("virtual tables and views are refused")
+    func refused() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE VIRTUAL TABLE f USING fts5(a, b); CREATE VIEW v AS SELECT 1 AS x;")
+        let virtual = errorMessage { try Self.retype(db, "f", "a:text") }
+        #expect(virtual?.hasPrefix("f is a virtual table;") == true, "\(virtual ?? "no error")")
+        #expect(errorMessage { try Self.retype(db, "v", "x:text") } == "v is a view; only tables can change types")
+    }
+
+    @Test("a partial index written with other quoting and comments is used by the same --where; a longer number is not")
+    func partialIndex() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER);
+            CREATE INDEX high ON player (name) WHERE /* only the best */ SCORE>100;
+            CREATE TABLE other (name TEXT, score INTEGER);
+            CREATE INDEX "a (b" ON other ([name] /* , */, "score" -- note
+            );
+            """)
+        let plan = try db.explain("player", where: ["name = bob and score > 100"])
+        #expect(plan.contains(#""score" > 100"#), "\(plan)")
+        #expect(plan.contains("USING INDEX high"), "\(plan)")
+        // `score > 10` is not the index's condition, though its text is inside it: its value stays bound.
+        let other = try db.explain("player", where: ["name = bob and score > 10"])
+        #expect(other.contains(#""score" > ?"#), "\(other)")
+        #expect(!other.contains("USING INDEX high"), "\(other)")
+        let out = OutputBuffer()
+        try db.store.listIndexes(table: "other", format: .jsonl, to: out)
+        #expect(
+            out.text == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\"","paths":null}"# + "\n")
+    }
+
+    @Test(
+        "check=SQL must be one expression: it cannot close its CHECK, end the statement or comment out the rest",
+        arguments: [
+            ("score > 0) , evil INTEGER, CHECK (1", "a ) closes a ( it did not open"),
+            ("score > 0 -- positive", "a comment would hide the rest of the statement"),
+            ("score > 0 /* open", "a comment would hide the rest of the statement"),
+            ("score = 'x", "'x is not SQL (an unterminated string or name?)"),
+            ("(score > 0", "a ( is not closed"),
+            ("score > 0; DROP TABLE t", "it has a ;"),
+        ])
+    func checkText(check: String, problem: String) throws {
+        let db = try LibraryDatabase()
+        let message =
+            "check=\(check) on column 'score' is not one SQL expression: \(problem); write one condition, e.g. check=score >= 0"
+        #expect(errorMessage { try db.create("t", ["id:integer:pk", "score:integer:check=\(check)"]) } == message)
+        try db.create("t", ["id:integer:pk"])
+        var spec = AlterSpec(table: "t")
+        #expect(errorMessage { spec.add = [try ColumnSpec(parsing: "score:integer:check=\(check)")] } == message)
+        #expect(try Self.rows(db, "SELECT group_concat(name) FROM pragma_table_xinfo('t')") == "id")
+        // Parentheses, strings and closed comments inside one expression are fine.
+        spec.add = [try ColumnSpec(parsing: "code:text:check=code IN ('a)', 'b--') /* two */")]
+        #expect(try db.store.alter(spec) == ["added column code to t"])
+    }
+}
