@@ -27,10 +27,23 @@ extension Store {
         var fields: [JSONField] = []
         var seen = 0
         let source = try InputSource.open(path)
+        // Without records to keep aside, the second half's types are inferred meanwhile.
+        var half = early == nil ? SecondHalf.start(path) : nil
+        defer { half?.cancel() }
         do {
             defer { source.close() }
             let reader = RecordReader(source: source)
             while let position = try reader.next(into: &fields) {
+                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                    half = nil
+                    if let result = started.result(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                    {
+                        inference.append(result.inference)
+                        seen += result.records
+                        break
+                    }
+                }
                 do {
                     try inference.observe(fields, bytes: reader.bytes)
                     if let key = try duplicates.find(fields, bytes: reader.bytes) {
