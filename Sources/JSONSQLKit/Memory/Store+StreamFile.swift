@@ -82,13 +82,7 @@ extension Store {
             var selected: [JSONField] = []
             let select: RecordSelect? = columns.map { _ in
                 { fields, bytes, position in
-                    // A \u escape may be one `insert` refuses (half a surrogate pair): such a
-                    // record is inserted whole, so it fails as it would when loading.
-                    if RecordPrecheck.contains(
-                        bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
-                    {
-                        return
-                    }
+                    guard ColumnSelection.mayNarrow(bytes, position) else { return }
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     swap(&fields, &selected)
                 }
@@ -104,12 +98,7 @@ extension Store {
             var selected: [JSONField] = []
             /// Inserts one record; false once `body` asks to stop.
             func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
-                // A \u escape may be one `insert` refuses (half a surrogate pair): such a record
-                // is inserted whole, so it fails as it would when loading.
-                if columns != nil
-                    && !RecordPrecheck.contains(
-                        bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
-                {
+                if columns != nil && ColumnSelection.mayNarrow(bytes, position) {
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     try selected.withUnsafeBufferPointer {
                         try inserter.insert($0, bytes: bytes, at: position, source: source.name)
