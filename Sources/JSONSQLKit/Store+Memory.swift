@@ -192,11 +192,7 @@ extension Store {
             }
             _ = try store.insert(
                 from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
-                keep: { db in
-                    guard let filter, let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: spec.table))
-                    else { return nil }
-                    return { check.mayMatch($0, count: $1) }
-                })
+keep: precheck(filter, table: spec.table))
         } catch {
             store.close()
             throw error

@@ -20,27 +20,28 @@ enum ValueType: Int, CaseIterable {
 
 /// What `describe` learns about one path: a column, a key inside its JSON, or the elements of
 /// an array (`tags[]`).
+/// Touched by one thread only, so exclusivity is not checked at run time (it showed in profiles).
 final class PathStats {
     let path: String
     /// Rows where the path is present (an array's elements: rows with at least one).
-    private(set) var rows = 0
-    private var lastRow = -1
+    @exclusivity(unchecked) private(set) var rows = 0
+    @exclusivity(unchecked) private var lastRow = -1
     /// Values per type; for `[]` paths every element counts.
-    var types = [Int](repeating: 0, count: ValueType.allCases.count)
-    var distinct = DistinctCounter()
+    @exclusivity(unchecked) var types = [Int](repeating: 0, count: ValueType.allCases.count)
+    @exclusivity(unchecked) var distinct = DistinctCounter()
     /// Least and greatest number, and their JSON text.
-    var minNumber = Double.infinity, maxNumber = -Double.infinity
-    var minNumberText = "", maxNumberText = ""
+    @exclusivity(unchecked) var minNumber = Double.infinity, maxNumber = -Double.infinity
+    @exclusivity(unchecked) var minNumberText = "", maxNumberText = ""
     /// Least and greatest string while every string is a date (`YYYY-MM-DD...`).
-    var minDate: [UInt8]?, maxDate: [UInt8]?
-    var allStringsDates = true
+    @exclusivity(unchecked) var minDate: [UInt8]?, maxDate: [UInt8]?
+    @exclusivity(unchecked) var allStringsDates = true
     /// The first non-null scalar, as JSON text.
-    var example: String?
+    @exclusivity(unchecked) var example: String?
     /// Keys of objects at this path, in the order first seen.
-    private(set) var keys: [(raw: [UInt8], stats: PathStats)] = []
-    private var hint = 0
+    @exclusivity(unchecked) private(set) var keys: [(raw: [UInt8], stats: PathStats)] = []
+    @exclusivity(unchecked) private var hint = 0
     /// The elements of arrays at this path.
-    private(set) var elements: PathStats?
+    @exclusivity(unchecked) private(set) var elements: PathStats?
 
     init(path: String) { self.path = path }
 
@@ -54,8 +55,8 @@ final class PathStats {
     /// Keys listed one by one at a path; an object with more (a map keyed by ids) has the rest
     /// counted together under `path.*`, so memory and time stay bounded.
     static let maxKeys = 1000
-    private var index: [[UInt8]: Int] = [:]
-    private var otherKeys: PathStats?
+    @exclusivity(unchecked) private var index: [[UInt8]: Int] = [:]
+    @exclusivity(unchecked) private var otherKeys: PathStats?
 
     /// The stats of the key whose raw (still escaped) bytes are given; keys mostly come in the
     /// same order, so the one after the last found is tried first.

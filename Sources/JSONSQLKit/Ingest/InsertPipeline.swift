@@ -155,6 +155,9 @@ final class BatchPipe: @unchecked Sendable {
     }
 }
 
+/// Replaces a record's fields (read from `bytes` at the position) by those to insert.
+typealias RecordSelect = (inout [JSONField], UnsafePointer<UInt8>, RecordReader.Position) throws -> Void
+
 /// Reads, scans and converts records on its own thread, so that the database thread only
 /// binds and steps.
 ///
@@ -166,15 +169,18 @@ final class RecordProducer: @unchecked Sendable {
     /// A test of a record's bytes: records it fails are read (so still checked as JSON) but
     /// not inserted. Called on the reading thread only.
     private let keep: ((UnsafePointer<UInt8>, Int) -> Bool)?
+    /// Narrows a kept record's fields to those to insert. Called on the reading thread only.
+    private let select: RecordSelect?
     let pipe: BatchPipe
 
     init(
         readers: [RecordReader], layout: InsertColumns, keep: ((UnsafePointer<UInt8>, Int) -> Bool)? = nil,
-        batches: Int = 3
+        select: RecordSelect? = nil, batches: Int = 3
     ) {
         self.readers = readers
         self.layout = layout
         self.keep = keep
+        self.select = select
         pipe = BatchPipe(batches: batches)
     }
 
@@ -218,6 +224,7 @@ final class RecordProducer: @unchecked Sendable {
                         if pipe.isCancelled { return }
                     }
                     if let keep, !keep(reader.bytes + position.start, position.end - position.start) { continue }
+                    if let select { try select(&fields, reader.bytes, position) }
                     let filling: InsertBatch
                     if let batch {
                         filling = batch

@@ -27,6 +27,9 @@ final class RecordReader {
 
     private enum ArrayState { case outside, first, afterElement, element }
 
+    /// Whether the last record read was an array element.
+    var isInsideArray: Bool { arrayState != .outside }
+
     /// Where the current record starts.
     struct Position {
         var line: Int

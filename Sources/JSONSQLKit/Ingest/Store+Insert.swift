@@ -15,10 +15,11 @@ extension Store {
     /// With `batch`, `batch.run` is called after every `batch.size` records and after the last,
     /// inside the transaction; it returns false to stop reading. `keep`, called once the table
     /// exists, may return a test of a record's bytes: records it fails are read but not inserted.
+    /// `select` may narrow each kept record's fields to those to insert (`RecordProducer`).
     func insert(
         from sources: [InputSource], options: InsertOptions, progress: ((InsertProgress) -> Void)?,
         batch: (size: Int, run: (Database) throws -> Bool)?,
-        keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)? = nil
+        keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)? = nil, select: RecordSelect? = nil
     ) throws -> InsertResult {
         defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
@@ -118,7 +119,7 @@ extension Store {
             // The readers go to a thread of their own that scans and converts records while
             // this one inserts them; see `RecordProducer`.
             let names = readers.map(\.source.name)
-            let producer = RecordProducer(readers: readers, layout: inserter.layout, keep: try keep?(db))
+            let producer = RecordProducer(readers: readers, layout: inserter.layout, keep: try keep?(db), select: select)
             producer.start()
             defer { producer.pipe.stopAndWait() }
             var records = 0

@@ -56,6 +56,19 @@ struct TypeInference {
         }
     }
 
+    /// Adds what `later` saw in the records after those seen here, as if this had seen them.
+    mutating func append(_ later: TypeInference) {
+        for (slot, key) in later.order.enumerated() {
+            if let existing = slots[key] {
+                seen[existing] |= later.seen[slot]
+            } else {
+                slots[key] = order.count
+                order.append(key)
+                seen.append(later.seen[slot])
+            }
+        }
+    }
+
     private func kinds(_ slot: Int) -> Set<Seen> {
         Set(Seen.allCases.filter { seen[slot] & (1 << $0.rawValue) != 0 })
     }

@@ -35,6 +35,13 @@ struct ColumnSelection {
         }
     }
 
+    /// Whether only the selected fields of the record at `position` may be inserted: a \u escape
+    /// may be one `insert` refuses (half a surrogate pair), so such a record is inserted whole,
+    /// and fails as it would when loading.
+    static func mayNarrow(_ bytes: UnsafePointer<UInt8>, _ position: RecordReader.Position) -> Bool {
+        !RecordPrecheck.contains(bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+    }
+
     /// The fields whose keys name a column the query reads, in their order.
     mutating func select(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, into selected: inout [JSONField]) throws {
         selected.removeAll(keepingCapacity: true)

@@ -11,11 +11,11 @@ extension Store {
     /// Loads the JSON file at `path` into a new table `table` batch by batch, as `streamBatches`
     /// describes. The first read infers the types from every record and keeps aside the records
     /// `filter` may match (`RecordPrecheck`); when they fit in `keptRecordBytes`, they are all
-    /// that is inserted, else the file is read again and each record checked once more. Only the
-    /// fields of `columns` are inserted.
+    /// that is inserted, else the file is read again, on two threads, and each record checked once
+    /// more. Only the fields of `columns` are inserted.
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
-        _ body: (Database) throws -> Bool
+        _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
         let early = filter.flatMap(RecordPrecheck.init(beforeTypes:))
@@ -27,10 +27,23 @@ extension Store {
         var fields: [JSONField] = []
         var seen = 0
         let source = try InputSource.open(path)
+        // Without records to keep aside, the second half's types are inferred meanwhile.
+        var half = early == nil ? SecondHalf.start(path) : nil
+        defer { half?.cancel() }
         do {
             defer { source.close() }
             let reader = RecordReader(source: source)
             while let position = try reader.next(into: &fields) {
+                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                    half = nil
+                    if let result = started.result(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                    {
+                        inference.append(result.inference)
+                        seen += result.records
+                        break
+                    }
+                }
                 do {
                     try inference.observe(fields, bytes: reader.bytes)
                     if let key = try duplicates.find(fields, bytes: reader.bytes) {
@@ -60,17 +73,32 @@ extension Store {
         try write { db in
             try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
+        }
+        if !keeping {
+            // Read again: a second thread scans and converts the records (`RecordProducer`),
+            // leaving out those the filter rejects and the fields no column of the query reads.
+            var options = InsertOptions(table: table)
+            options.format = .json
+            var selected: [JSONField] = []
+            let select: RecordSelect? = columns.map { _ in
+                { fields, bytes, position in
+                    guard ColumnSelection.mayNarrow(bytes, position) else { return }
+                    try columns?.select(fields, bytes: bytes, into: &selected)
+                    swap(&fields, &selected)
+                }
+            }
+            _ = try insert(
+                from: [try InputSource.open(path)], options: options, progress: nil, batch: (batchSize, body),
+                keep: Self.precheck(filter, table: table), select: select)
+            return
+        }
+        try write { db in
             let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
             var inserted = 0
             var selected: [JSONField] = []
             /// Inserts one record; false once `body` asks to stop.
             func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
-                // A \u escape may be one `insert` refuses (half a surrogate pair): such a record
-                // is inserted whole, so it fails as it would when loading.
-                if columns != nil
-                    && !RecordPrecheck.contains(
-                        bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
-                {
+                if columns != nil && ColumnSelection.mayNarrow(bytes, position) {
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     try selected.withUnsafeBufferPointer {
                         try inserter.insert($0, bytes: bytes, at: position, source: source.name)
@@ -83,36 +111,28 @@ extension Store {
                 if inserted % batchSize != 0 { return true }
                 return try body(db)
             }
-            if keeping {
-                let stopped = try kept.withUnsafeMutableBufferPointer { buffer -> Bool in
-                    guard let base = buffer.baseAddress else { return false }
-                    for position in keptPositions {
-                        var scanner = JSONScanner(bytes: base + position.start, count: position.end - position.start)
-                        try scanner.scanRecord(into: &fields)
-                        var local = position
-                        local.start = 0
-                        local.end = position.end - position.start
-                        if !(try insert(base + position.start, at: local)) { return true }
-                    }
-                    return false
+            let stopped = try kept.withUnsafeMutableBufferPointer { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return false }
+                for position in keptPositions {
+                    var scanner = JSONScanner(bytes: base + position.start, count: position.end - position.start)
+                    try scanner.scanRecord(into: &fields)
+                    var local = position
+                    local.start = 0
+                    local.end = position.end - position.start
+                    if !(try insert(base + position.start, at: local)) { return true }
                 }
-                if !stopped { _ = try body(db) }
-                return
+                return false
             }
-            let check = try filter.flatMap { RecordPrecheck($0, table: try TableInfo(db: db, table: table)) }
-            let again = try InputSource.open(path)
-            defer { again.close() }
-            let reader = RecordReader(source: again)
-            var skipped = 0
-            while let position = try reader.next(into: &fields) {
-                if let check, !check.mayMatch(reader.bytes + position.start, count: position.end - position.start) {
-                    skipped += 1
-                    if skipped & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-                    continue
-                }
-                if !(try insert(reader.bytes, at: position)) { return }
-            }
-            _ = try body(db)
+            if !stopped { _ = try body(db) }
+        }
+    }
+
+    /// The test of a record's bytes that leaves out records `filter` provably rejects
+    /// (`RecordPrecheck`), once table `table` exists; for `insert`'s `keep`.
+    static func precheck(_ filter: Filter?, table: String) -> (Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)? {
+        { db in
+            guard let filter, let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: table)) else { return nil }
+            return { check.mayMatch($0, count: $1) }
         }
     }
 }

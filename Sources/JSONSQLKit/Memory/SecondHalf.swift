@@ -1,0 +1,110 @@
+import Foundation
+
+/// Type inference over the second half of a large regular file on a thread of its own, while
+/// the first reader reads from the start. The second half starts after a line break past the
+/// middle; its result is used only if the first reader, outside any array, finds a record
+/// starting exactly where the second half's first record starts, so both saw the same
+/// records. Otherwise, or when the second half fails in any way, the first reader simply goes
+/// on: every error is still found, with its line, by reading from the start.
+///
+/// `@unchecked Sendable` is safe because every stored property is read and written only with
+/// `condition` locked, and the results only once `done` is set.
+final class SecondHalf: @unchecked Sendable {
+    /// Smaller files are read by one thread.
+    static let minimumFileSize: Int64 = 1 << 20
+
+    private let condition = NSCondition()
+    private var done = false
+    private var cancelled = false
+    private var failed = false
+    private var inference = TypeInference()
+    private var records = 0
+    /// Where the second half's first record starts in the file; -1 when it has none.
+    private var firstStart: Int64 = -1
+    /// Where the second half starts; a record of the first reader starting here or later is
+    /// where the two meet.
+    let splitOffset: Int64
+
+    private init(splitOffset: Int64) {
+        self.splitOffset = splitOffset
+    }
+
+    /// Starts reading the second half of the regular file at `path`; nil when the file is small
+    /// or has no line break after its middle.
+    static func start(_ path: String) -> SecondHalf? {
+        guard let source = try? InputSource.open(path) else { return nil }
+        guard let size = source.size, size >= minimumFileSize else {
+            source.close()
+            return nil
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let count = chunk.withUnsafeMutableBytes { pread(source.fd, $0.baseAddress, $0.count, off_t(size / 2)) }
+        guard count > 0, let newline = chunk[0..<count].firstIndex(of: 0x0A),
+            lseek(source.fd, off_t(size / 2) + off_t(newline + 1), SEEK_SET) >= 0
+        else {
+            source.close()
+            return nil
+        }
+        let half = SecondHalf(splitOffset: size / 2 + Int64(newline + 1))
+        let thread = Thread { [half] in
+            half.run(source)
+            source.close()
+        }
+        thread.name = "jsonsql-inference"
+        thread.start()
+        return half
+    }
+
+    private var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+
+    private func run(_ source: InputSource) {
+        let reader = RecordReader(source: source)
+        var inference = TypeInference()
+        var duplicates = DuplicateKeys()
+        var fields: [JSONField] = []
+        var records = 0
+        var firstStart: Int64 = -1
+        var failed = false
+        do {
+            while let position = try reader.next(into: &fields) {
+                if firstStart < 0 { firstStart = splitOffset + reader.bytesBefore + Int64(position.start) }
+                try inference.observe(fields, bytes: reader.bytes)
+                if try duplicates.find(fields, bytes: reader.bytes) != nil { throw JSONSQLError("duplicate key") }
+                records += 1
+                if records & 0xFFF == 0 && (Interruption.isRequested || isCancelled) { throw JSONSQLError("stopped") }
+            }
+        } catch {
+            failed = true
+        }
+        condition.lock()
+        self.inference = inference
+        self.records = records
+        self.firstStart = firstStart
+        self.failed = failed
+        done = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for the second half; its types and record count when the first reader's record
+    /// starting at `start` (outside any array) is the second half's first record.
+    func result(meetingAt start: Int64, insideArray: Bool) -> (inference: TypeInference, records: Int)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
+        guard !failed, !insideArray, firstStart == start else { return nil }
+        return (inference, records)
+    }
+
+    /// Stops the second half and waits until its thread is done with the file.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        while !done { condition.wait() }
+        condition.unlock()
+    }
+}

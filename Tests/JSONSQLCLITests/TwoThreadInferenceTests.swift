@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Memory mode infers the types of a large file's second half on a second thread; the answers,
+/// and the errors, must be those of loading the file (`--save`, which reads it in one thread).
+@Suite("two-thread type inference")
+struct TwoThreadInferenceTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// Over 1 MB, so the second half is read on its own thread. Types change in the second half
+    /// only (its last quarter): `n` gets fractions (numeric), `mix` numbers (json), `late` first appears there.
+    static func records(_ count: Int = 24_000) -> [String] {
+        (0..<count).map { i in
+            let second = i >= count * 3 / 4
+            let n = second && i % 7 == 0 ? "\(i).5" : "\(i)"
+            let mix = second && i % 11 == 0 ? "\(i)" : "\"m\(i % 5)\""
+            let late = second && i % 3 == 0 ? #","late":"L\#(i % 4)""# : ""
+            let country = ["DE", "FR", "\\u0044E", "IT"][i % 4]
+            return #"{"id":\#(i),"n":\#(n),"mix":\#(mix),"on":\#(i % 2 == 0),"address":{"country":"\#(country)","zip":"\#(i % 97)"}\#(late)}"#
+        }
+    }
+
+    /// `describe` and a grouped query of `file`, streamed and loaded, print the same.
+    func compare(_ file: String) throws {
+        let queries: [[String]] = [
+            ["--group-by", "address.country", "--select", "address.country,count(),sum(n),max(mix),count(late)"],
+            ["--group-by", "late", "--select", "late,count(),min(n)"],
+            ["--select", "id,n,mix,late", "--where", "late=L1", "--limit", "3"],
+        ]
+        for query in queries {
+            let streamed = try CLI.run(["query", file] + query + ["-f", "jsonl"])
+            let saved = directory.path("q-\(UUID().uuidString).db")
+            let loaded = try CLI.run(["query", file, "--save", saved] + query + ["-f", "jsonl"])
+            #expect(streamed.status == 0, "\(query): \(streamed.stderr)")
+            #expect(loaded.status == 0, "\(query): \(loaded.stderr)")
+            #expect(!streamed.stdout.isEmpty)
+            #expect(streamed.stdout == loaded.stdout, "\(file) \(query)")
+            #expect(streamed.stderr == loaded.stderr, "\(file) \(query)")
+            try FileManager.default.removeItem(atPath: saved)
+        }
+        let streamed = try CLI.run(["describe", file, "-f", "jsonl"])
+        let saved = directory.path("d-\(UUID().uuidString).db")
+        let loaded = try CLI.run(["describe", file, "--save", saved, "-f", "jsonl"])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        #expect(streamed.stdout == loaded.stdout, "\(file)")
+        try FileManager.default.removeItem(atPath: saved)
+    }
+
+    @Test("types first seen in a large file's second half come out as loading gives them")
+    func lateTypes() throws {
+        let lines = Self.records()
+        let file = try directory.write("late.ndjson", lines.joined(separator: "\n") + "\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 1 << 20)
+        try compare(file)
+        let describe = try CLI.run(["describe", file, "-f", "jsonl"]).stdout
+        #expect(describe.contains(#"{"path":"late","count":"#))
+        #expect(describe.contains(#"{"path":"n","count":24000,"types":{"integer":23143,"real":857}"#), "\(describe)")
+        #expect(describe.contains(#"{"path":"mix","count":24000,"types":{"string":23455,"integer":545}"#), "\(describe)")
+    }
+
+    @Test("shapes where the middle is not a record boundary: arrays, pretty-printed, CRLF, long lines")
+    func otherShapes() throws {
+        let lines = Self.records()
+        let pretty = lines.map { $0.replacingOccurrences(of: ",\"", with: ",\n  \"") }
+        let shapes = [
+            ("array.json", "[\n" + lines.joined(separator: ",\n") + "\n]\n"),
+            ("array-after.json", "[\n" + lines.joined(separator: "\n,") + "\n]"),
+            ("pretty.json", pretty.joined(separator: "\n")),
+            ("crlf.ndjson", lines.joined(separator: "\r\n")),
+            ("spaced.ndjson", lines.joined(separator: "  \n\n ")),
+            ("oneline.ndjson", lines.joined(separator: " ")),
+        ]
+        for (name, contents) in shapes {
+            try compare(try directory.write(name, contents))
+        }
+    }
+
+    @Test("a bad record in the second half fails with its line, as loading fails")
+    func badRecords() throws {
+        let lines = Self.records()
+        let bad: [(String, String, String)] = [
+            ("syntax.ndjson", #"{"id":1,"n":}"#, "syntax.ndjson:20001: record 20001:"),
+            ("twice.ndjson", #"{"id":1,"n":2,"n":3}"#, #"twice.ndjson:20001: record 20001: key "n" appears more than once"#),
+            ("name.ndjson", #"{"id":1,"":2}"#, "name.ndjson:20001: record 20001"),
+        ]
+        for (name, record, message) in bad {
+            var broken = lines
+            broken[20_000] = record
+            let file = try directory.write(name, broken.joined(separator: "\n"))
+            for command in [
+                ["query", file, "--group-by", "address.country"], ["describe", file],
+                ["query", file, "--save", directory.path("\(name).db"), "--group-by", "address.country"],
+            ] {
+                let result = try CLI.run(command)
+                #expect(result.status == 1, "\(command)")
+                #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory.path("\(name).db")))
+        }
+        // Bad in both halves: the first one is reported.
+        var broken = lines
+        broken[100] = #"{"id":1,"id":2}"#
+        broken[20_000] = #"{"id":1,"n":}"#
+        let file = try directory.write("both.ndjson", broken.joined(separator: "\n"))
+        let result = try CLI.run(["describe", file])
+        #expect(result.stderr.contains(#"both.ndjson:101: record 101: key "id" appears more than once"#), "\(result.stderr)")
+    }
+}
