@@ -192,7 +192,7 @@ extension Store {
             }
             _ = try store.insert(
                 from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
-keep: precheck(filter, table: spec.table))
+                keep: precheck(filter, table: spec.table))
         } catch {
             store.close()
             throw error

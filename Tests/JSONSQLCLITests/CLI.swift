@@ -291,7 +291,8 @@ func numberedRecords<Range: Sequence<Int>>(_ range: Range, prefix: String = "r",
 func writeNumberedRecords(
     _ path: String, _ range: ClosedRange<Int>, prefix: String = "r", note: Bool = false, replacing: [Int: String] = [:]
 ) throws -> String {
-    let program = #"BEGIN { for (i = ENVIRON["FIRST"] + 0; i <= ENVIRON["LAST"] + 0; i++) if (("L" i) in ENVIRON) print ENVIRON["L" i]; else printf "{\"id\":\"%s%d\",\"n\":%d,\"doc\":{\"k\":\"%d\",\"tags\":[\"a\", \"b\"]}%s}\n", ENVIRON["PREFIX"], i, i, i, ENVIRON["TAIL"] }"#
+    let program =
+        #"BEGIN { for (i = ENVIRON["FIRST"] + 0; i <= ENVIRON["LAST"] + 0; i++) if (("L" i) in ENVIRON) print ENVIRON["L" i]; else printf "{\"id\":\"%s%d\",\"n\":%d,\"doc\":{\"k\":\"%d\",\"tags\":[\"a\", \"b\"]}%s}\n", ENVIRON["PREFIX"], i, i, i, ENVIRON["TAIL"] }"#
     let tail = note ? #","note":"line\nbreak \u00e9""# : ""
     var environment = [
         "PROGRAM": program, "OUT": path, "FIRST": String(range.lowerBound), "LAST": String(range.upperBound), "PREFIX": prefix,
@@ -309,13 +310,18 @@ func ndjson(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
 extension CLI {
     /// The number of rows in a table, or -1 when the query fails (an expectation records why).
     static func count(_ db: String, _ table: String = "t", sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
-        let result = try run(["query", db, "--sql", "SELECT count(*) AS n FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"", "--format", "json"])
+        let result = try run([
+            "query", db, "--sql", "SELECT count(*) AS n FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"",
+            "--format", "json",
+        ])
         #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
         return result.status == 0 ? try result.rows().first?["n"] as? Int ?? -1 : -1
     }
 
     /// What `query DB ARGUMENTS --format jsonl` prints.
-    static func jsonl(_ db: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func jsonl(_ db: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         try succeed(["query", db] + arguments + ["--format", "jsonl"], sourceLocation: sourceLocation).stdout
     }
 

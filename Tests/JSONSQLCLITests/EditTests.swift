@@ -36,7 +36,8 @@ struct EditTests {
         let before = try CLI.jsonl(db, ["--where", "id = p2"])
         #expect(
             try fail(["update", db, "--where", "id = p2", "--set", "score=high"])
-                == "Error: --set score: score is an integer column, which expects an integer; a string \"high\" does not fit it\n")
+                == "Error: --set score: score is an integer column, which expects an integer; a string \"high\" does not fit it\n"
+        )
         #expect(try CLI.jsonl(db, ["--where", "id = p2"]) == before)
     }
 

@@ -17,7 +17,9 @@ struct IndexOptionTests {
             "index", db, "player", "address.country", "--name", "active_by_country", "--where", "active = true",
         ])
         #expect(partial.stderr == "created index active_by_country\n")
-        let plan = try succeed(["query", db, "player", "--where", "address.country = C1", "--where", "active = true", "--explain"])
+        let plan = try succeed([
+            "query", db, "player", "--where", "address.country = C1", "--where", "active = true", "--explain",
+        ])
         #expect(plan.stdout.contains("SEARCH player USING INDEX active_by_country (<expr>=?)"), "\(plan.stdout)")
         #expect(try succeed(["index", db, "player", "name", "--nocase"]).stderr == "created index player_on_name_nocase\n")
         let like = try succeed(["query", db, "player", "--where", "name like 'an%'", "--explain"])

@@ -153,7 +153,9 @@ struct OutputSafetyCLITests {
         #expect(table.stdout == "v\n------\nA\u{FFFD}B\u{FFFD}\\n\n")
     }
 
-    @Test("repeated names: --select refuses them, SQL results and the shell number them; every format is checked in-process (OutputRuleTests)")
+    @Test(
+        "repeated names: --select refuses them, SQL results and the shell number them; every format is checked in-process (OutputRuleTests)"
+    )
     func repeatedNames() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)

@@ -8,7 +8,9 @@ struct OutputStreamingTests {
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// A table `t` of `rows` rows: id, a name, a score and a json column.
-    static func database(_ directory: TemporaryDirectory, rows: Int, name: (Int) -> String, score: (Int) -> String) throws -> String {
+    static func database(_ directory: TemporaryDirectory, rows: Int, name: (Int) -> String, score: (Int) -> String) throws
+        -> String
+    {
         let db = directory.path("t.sqlite")
         try succeed(["create-table", db, "t", "id:integer:pk", "name:text", "score:integer"])
         var sql = "BEGIN;\n"
@@ -27,7 +29,8 @@ struct OutputStreamingTests {
     @Test("a result of up to 1000 rows is aligned as a whole: a wide value in row 1000 widens the header")
     func oneBlock() throws {
         let directory = try TemporaryDirectory()
-        let db = try Self.database(directory, rows: 1000, name: { $0 == 1000 ? "'\(String(repeating: "w", count: 30))'" : "'n'" }, score: { "\($0)" })
+        let db = try Self.database(
+            directory, rows: 1000, name: { $0 == 1000 ? "'\(String(repeating: "w", count: 30))'" : "'n'" }, score: { "\($0)" })
         let lines = try Self.table(db)
         #expect(lines.count == 1002)
         #expect(lines[0] == "  id  name" + String(repeating: " ", count: 26) + "  score")
@@ -96,7 +99,8 @@ struct OutputStreamingTests {
             #expect(full.stderr.hasPrefix("Error: cannot write output: No space left on device"), "\(format): \(full.stderr)")
             // SQLite fails at row 4000, after many rows were read.
             let failing = try CLI.run([
-                "query", db, "--format", format, "--sql", "SELECT id, CASE WHEN id >= 4000 THEN json('x') ELSE name END AS v FROM t",
+                "query", db, "--format", format, "--sql",
+                "SELECT id, CASE WHEN id >= 4000 THEN json('x') ELSE name END AS v FROM t",
             ])
             #expect(failing.status == 1, "\(format): \(failing.stderr)")
             #expect(failing.stderr.contains("malformed JSON"), "\(format): \(failing.stderr)")
@@ -142,7 +146,8 @@ struct OutputStreamingTests {
             let text = (0..<(i % 9)).flatMap { pieces[($0 * 7 + i) % pieces.count] }
             let (stored, printed) = json[i % json.count]
             let real = i % 5 == 0 ? "NULL" : "\(Double(i) / 8)"
-            sql += "INSERT INTO t VALUES (\(i), CAST(X'\(Self.hex(text))' AS TEXT), CAST(X'\(Self.hex(Array(stored.utf8)))' AS TEXT), \(i % 2), \(real));\n"
+            sql +=
+                "INSERT INTO t VALUES (\(i), CAST(X'\(Self.hex(text))' AS TEXT), CAST(X'\(Self.hex(Array(stored.utf8)))' AS TEXT), \(i % 2), \(real));\n"
             let number = i % 5 == 0 ? "null" : "\(Double(i) / 8)"
             expected.append(#"{"id":\#(i),"s":\#(Self.jsonString(text)),"j":\#(printed),"b":\#(i % 2 == 1),"x":\#(number)}"#)
         }
@@ -158,7 +163,8 @@ struct OutputStreamingTests {
         let directory = try TemporaryDirectory()
         let db = directory.path("w.sqlite")
         try succeed(["create-table", db, "t", "id:integer:pk"])
-        try CLI.sqlite(db, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO t SELECT i FROM n;")
+        try CLI.sqlite(
+            db, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO t SELECT i FROM n;")
         let select = (1...1000).map { "id * \($0) AS c\($0)" }.joined(separator: ", ")
         let out = try succeed(["query", db, "--format", "jsonl", "--sql", "SELECT \(select) FROM t ORDER BY id"]).stdout
         let expected = (1...50).map { id in "{" + (1...1000).map { #""c\#($0)":\#(id * $0)"# }.joined(separator: ",") + "}\n" }
@@ -179,7 +185,9 @@ struct OutputStreamingTests {
         ]
         try succeed(["insert", db, "p", "--pk", "id"], stdin: records.joined(separator: "\n"))
         func ids(_ filter: String) throws -> [Int] {
-            try CLI.run(["query", db, "p", "--where", filter, "--select", "id", "--format", "json"]).rows().compactMap { $0["id"] as? Int }
+            try CLI.run(["query", db, "p", "--where", filter, "--select", "id", "--format", "json"]).rows().compactMap {
+                $0["id"] as? Int
+            }
         }
         for indexed in [false, true] {
             if indexed { try succeed(["index", db, "p", "address.c"]) }

@@ -18,13 +18,15 @@ struct PipelinedInsertTests {
         let file = dir.path("in.ndjson")
         // A duplicate key (SQLite's constraint, found while stepping) at 500; bad JSON, found by
         // the reader long before, at 3000.
-        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [500: numberedRecord(7, note: true), 3_000: #"{"id":"x", "n": }"#])
+        try writeNumberedRecords(
+            file, 1...200_000, note: true, replacing: [500: numberedRecord(7, note: true), 3_000: #"{"id":"x", "n": }"#])
         var stderr = try fail(["insert", db, "t", file])
         #expect(stderr.hasPrefix("Error: \(file):500: record 500: UNIQUE constraint failed: t.id"), "\(stderr)")
         #expect(try CLI.count(db) == 0)
 
         // A value its column refuses at 2000.
-        try writeNumberedRecords(file, 1...200_000, note: true, replacing: [2_000: #"{"id":"y","n":"many"}"#, 3_000: #"{"id":"x", "n": }"#])
+        try writeNumberedRecords(
+            file, 1...200_000, note: true, replacing: [2_000: #"{"id":"y","n":"many"}"#, 3_000: #"{"id":"x", "n": }"#])
         stderr = try fail(["insert", db, "t", file])
         #expect(stderr == "Error: \(file):2000: record 2000: column \"n\" (integer) expects an integer, got a string \"many\"\n")
         #expect(try CLI.count(db) == 0)
@@ -109,7 +111,8 @@ struct PipelinedInsertTests {
     func killAfterBatchesStepped() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        try succeed(["insert", db, "t"], stdin: numberedRecords(1...1_000, prefix: "base", note: true).joined(separator: "\n") + "\n")
+        try succeed(
+            ["insert", db, "t"], stdin: numberedRecords(1...1_000, prefix: "base", note: true).joined(separator: "\n") + "\n")
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 1...400_000, note: true)
         func size(_ path: String) -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0

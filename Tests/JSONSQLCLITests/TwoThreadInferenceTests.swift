@@ -20,7 +20,8 @@ struct TwoThreadInferenceTests {
             let mix = second && i % 11 == 0 ? "\(i)" : "\"m\(i % 5)\""
             let late = second && i % 3 == 0 ? #","late":"L\#(i % 4)""# : ""
             let country = ["DE", "FR", "\\u0044E", "IT"][i % 4]
-            return #"{"id":\#(i),"n":\#(n),"mix":\#(mix),"on":\#(i % 2 == 0),"address":{"country":"\#(country)","zip":"\#(i % 97)"}\#(late)}"#
+            return
+                #"{"id":\#(i),"n":\#(n),"mix":\#(mix),"on":\#(i % 2 == 0),"address":{"country":"\#(country)","zip":"\#(i % 97)"}\#(late)}"#
         }
     }
 

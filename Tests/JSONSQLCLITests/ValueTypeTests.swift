@@ -16,7 +16,9 @@ struct ValueTypeTests {
         try CLI.run(["insert", db, "t"], stdin: lines.joined(separator: "\n"))
     }
 
-    @Test("uuid: printed upper case, and query | insert copies uuids as they are; the uuid rules are checked in-process (ValueStorageRuleTests)")
+    @Test(
+        "uuid: printed upper case, and query | insert copies uuids as they are; the uuid rules are checked in-process (ValueStorageRuleTests)"
+    )
     func uuid() throws {
         let dir = try TemporaryDirectory()
         let db = try table(dir, "id:uuid:pk", "n:integer")

@@ -28,7 +28,9 @@ struct ConstraintRuleTests {
         #expect(try db.schemaSQL("player").contains(#""team" TEXT NOT NULL REFERENCES "team" ("id") ON DELETE CASCADE"#))
         try db.insert("team", #"{"id":"t1","name":"Reds"} {"id":"t2","name":"Blues"}"#)
         try db.insert("player", #"{"id":1,"team":"t1"} {"id":2,"team":"t1"} {"id":3,"team":"t2"}"#)
-        #expect(errorMessage { try db.insert("player", #"{"id":4,"team":"nope"}"#) }?.contains("FOREIGN KEY constraint failed") == true)
+        #expect(
+            errorMessage { try db.insert("player", #"{"id":4,"team":"nope"}"#) }?.contains("FOREIGN KEY constraint failed")
+                == true)
         #expect(try db.delete("team", where: ["id = t1"]).changed == 1)
         #expect(try db.query("player", select: ["id"]) == #"{"id":3}"# + "\n")
     }
@@ -76,14 +78,16 @@ struct ConstraintRuleTests {
         #expect(errorMessage { try db.insert("t", #"{"id":2,"score":-1}"#) }?.contains("CHECK constraint failed") == true)
         #expect(errorMessage { try db.insert("t", #"{"id":3,"code":"DEU"}"#) }?.contains("CHECK constraint failed") == true)
         #expect(
-            errorMessage { try db.update("t", where: ["id = 1"], set: ["score=-5"]) }?.contains("CHECK constraint failed") == true)
+            errorMessage { try db.update("t", where: ["id = 1"], set: ["score=-5"]) }?.contains("CHECK constraint failed") == true
+        )
         #expect(try db.query("t") == #"{"id":1,"score":5,"code":"DE"}"# + "\n")
     }
 
     @Test("collate=nocase makes = and unique case-insensitive")
     func collate() throws {
         let db = try LibraryDatabase()
-        try db.create("t", ["id:integer:pk", "email:text:unique:collate=nocase", "tag:text:collate=rtrim", "raw:text:collate=binary"])
+        try db.create(
+            "t", ["id:integer:pk", "email:text:unique:collate=nocase", "tag:text:collate=rtrim", "raw:text:collate=binary"])
         #expect(try db.schemaSQL("t").contains(#""email" TEXT UNIQUE COLLATE NOCASE"#))
         try db.insert("t", #"{"id":1,"email":"Ann@X.org","tag":"a  ","raw":"A"}"#)
         #expect(
@@ -160,10 +164,12 @@ struct ConstraintRuleTests {
         try db.insert("b", #"{"x":"a","y":1,"z":"p","w":"q"} {"x":"a","y":2,"z":"p","w":"r"}"#)
         #expect(errorMessage { try db.insert("b", #"{"x":"a","y":1}"#) }?.contains("UNIQUE constraint failed: b.x, b.y") == true)
         #expect(
-            errorMessage { try db.insert("b", #"{"x":"b","y":1,"z":"p","w":"q"}"#) }?.contains("UNIQUE constraint failed") == true)
+            errorMessage { try db.insert("b", #"{"x":"b","y":1,"z":"p","w":"q"}"#) }?.contains("UNIQUE constraint failed") == true
+        )
         #expect(
-            errorMessage { try TableSpec(name: "c", columns: [ColumnSpec(parsing: "x:text")], unique: [["x", "nope"]]) }?.contains(
-                "--unique column 'nope' is not among the columns of 'c'") == true)
+            errorMessage { try TableSpec(name: "c", columns: [ColumnSpec(parsing: "x:text")], unique: [["x", "nope"]]) }?
+                .contains(
+                    "--unique column 'nope' is not among the columns of 'c'") == true)
     }
 
     @Test("--without-rowid needs a primary key")

@@ -38,7 +38,8 @@ struct CreateTableRuleTests {
     func jsonCheck() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "doc:json"])
-        #expect(errorMessage { try db.sql("INSERT INTO t (doc) VALUES ('not json')") }?.contains("CHECK constraint failed") == true)
+        #expect(
+            errorMessage { try db.sql("INSERT INTO t (doc) VALUES ('not json')") }?.contains("CHECK constraint failed") == true)
         try db.sql("INSERT INTO t (doc) VALUES (NULL)")
         #expect(try db.query("t") == #"{"id":1,"doc":null}"# + "\n")
     }

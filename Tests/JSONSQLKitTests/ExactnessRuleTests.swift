@@ -19,7 +19,9 @@ struct ExactnessRuleTests {
             """)
         let refused = errorMessage { try db.insert("t", #"{"n":1,"doc":{}}"# + "\n" + #"{"n":-1,"doc":[]}"#) }
         #expect(refused?.contains("<stdin>:2: record 2: CHECK constraint failed") == true, "\(refused ?? "no error")")
-        #expect(try db.sql("SELECT (SELECT count(*) FROM t) AS t, (SELECT count(*) FROM audit) AS audit") == #"{"t":0,"audit":0}"# + "\n")
+        #expect(
+            try db.sql("SELECT (SELECT count(*) FROM t) AS t, (SELECT count(*) FROM audit) AS audit") == #"{"t":0,"audit":0}"#
+                + "\n")
     }
 
     @Test("a column another tool declared JSON with CHECK(json_valid) never stores infinity")

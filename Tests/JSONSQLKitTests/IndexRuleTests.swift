@@ -96,7 +96,9 @@ struct IndexRuleTests {
         let filter = ["address.country = C10", "active = true", "address.rank >= 10 and address.note != \"it's 1\""]
         let text = try db.explain("player", where: filter)
         #expect(text.contains("SEARCH player USING INDEX active_by_country (<expr>=?)"), "\(text)")
-        #expect(try db.ids("player", where: filter) == Array(stride(from: 10, to: 2000, by: 40)).filter { $0 % 100 >= 10 && $0 % 3 != 1 })
+        #expect(
+            try db.ids("player", where: filter)
+                == Array(stride(from: 10, to: 2000, by: 40)).filter { $0 % 100 >= 10 && $0 % 3 != 1 })
         // Without the index's condition the planner may not use it.
         #expect(!(try db.explain("player", where: ["address.country = C10"])).contains("active_by_country"))
         #expect(!(try db.explain("player", where: ["address.country = C10 and active = false"])).contains("active_by_country"))
@@ -131,7 +133,9 @@ struct IndexRuleTests {
         #expect(contains?.contains("subqueries prohibited in partial index WHERE clauses") == true, "\(contains ?? "")")
         let parse = errorMessage { try db.index("player", "name", where: ["address.country ="], name: "bad") }
         #expect(parse?.contains("in --where 'address.country ='") == true, "\(parse ?? "")")
-        #expect(errorMessage { try db.index("player", "name", where: ["nope = 1"], name: "bad") }?.contains("no column 'nope'") == true)
+        #expect(
+            errorMessage { try db.index("player", "name", where: ["nope = 1"], name: "bad") }?.contains("no column 'nope'")
+                == true)
         #expect(try db.schemaSQL("bad") == "")
     }
 

@@ -54,11 +54,12 @@ struct InsertRuleTests {
         let db = try Self.playerTable()
         try db.insert("player", Self.records.joined(separator: "\n"))
         #expect(
-            try db.sql("SELECT id, created, typeof(active) AS t, active, address FROM player ORDER BY id").split(separator: "\n") == [
-                #"{"id":"a","created":"2024-05-01 12:30:00.000","t":"integer","active":true,"address":{"city":"Berlin","country":"DE"}}"#,
-                #"{"id":"b","created":"2024-05-01 12:30:00.000","t":"integer","active":false,"address":{"city":"Paris","country":"FR"}}"#,
-                #"{"id":"c","created":"2024-05-01 12:30:00.000","t":"null","active":null,"address":null}"#,
-            ])
+            try db.sql("SELECT id, created, typeof(active) AS t, active, address FROM player ORDER BY id").split(separator: "\n")
+                == [
+                    #"{"id":"a","created":"2024-05-01 12:30:00.000","t":"integer","active":true,"address":{"city":"Berlin","country":"DE"}}"#,
+                    #"{"id":"b","created":"2024-05-01 12:30:00.000","t":"integer","active":false,"address":{"city":"Paris","country":"FR"}}"#,
+                    #"{"id":"c","created":"2024-05-01 12:30:00.000","t":"null","active":null,"address":null}"#,
+                ])
         // Stored text compares with SQLite's own time functions.
         #expect(try db.sql("SELECT count(*) AS n FROM player WHERE created < CURRENT_TIMESTAMP") == #"{"n":3}"# + "\n")
     }
@@ -129,7 +130,8 @@ struct InsertRuleTests {
         let schema = try db.schema("player")
         #expect(schema.contains(#""column":"rating","type":"numeric""#), "\(schema)")
         #expect(schema.contains(#""column":"extra","type":"json""#), "\(schema)")
-        #expect(try db.query("player", where: ["id = x"], select: ["rating", "extra"]) == #"{"rating":4.5,"extra":{"k":1}}"# + "\n")
+        #expect(
+            try db.query("player", where: ["id = x"], select: ["rating", "extra"]) == #"{"rating":4.5,"extra":{"k":1}}"# + "\n")
     }
 
     @Test("a missing table is created with types inferred from the data")
@@ -167,11 +169,14 @@ struct InsertRuleTests {
         let ignored = try db.insert("player", update, conflict: .ignore)
         #expect(ignored.records == 1 && ignored.written == 0)
         let fields = ["name", "score", "address"]
-        #expect(try db.query("player", select: fields) == #"{"name":"Ann","score":10,"address":{"city":"Berlin","country":"DE"}}"# + "\n")
+        #expect(
+            try db.query("player", select: fields) == #"{"name":"Ann","score":10,"address":{"city":"Berlin","country":"DE"}}"#
+                + "\n")
         try db.insert("player", update, conflict: .upsert)
         // Upsert keeps the columns the record lacks; replace drops them.
         #expect(
-            try db.query("player", select: fields) == #"{"name":"Ann 2","score":99,"address":{"city":"Berlin","country":"DE"}}"# + "\n")
+            try db.query("player", select: fields) == #"{"name":"Ann 2","score":99,"address":{"city":"Berlin","country":"DE"}}"#
+                + "\n")
         try db.insert("player", update, conflict: .replace)
         #expect(try db.query("player", select: fields) == #"{"name":"Ann 2","score":99,"address":null}"# + "\n")
     }

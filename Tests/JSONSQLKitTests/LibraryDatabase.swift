@@ -78,7 +78,8 @@ final class LibraryDatabase: @unchecked Sendable {
         spec.filters = try filters.map(FilterParser.parse)
         spec.selections = try select.map(Selection.init(parsing:))
         spec.orderBy = try orderBy.map { text in
-            text.hasSuffix(":desc") ? (try Selection(parsing: String(text.dropLast(5))), true) : (try Selection(parsing: text), false)
+            text.hasSuffix(":desc")
+                ? (try Selection(parsing: String(text.dropLast(5))), true) : (try Selection(parsing: text), false)
         }
         spec.limit = limit
         return spec

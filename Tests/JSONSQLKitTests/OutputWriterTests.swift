@@ -67,7 +67,8 @@ struct OutputWriterTests {
         var inputs = Self.seeds.map { Array($0.utf8) }
         inputs.append(Array(String(repeating: "[", count: 2000).utf8) + Array(String(repeating: "]", count: 2000).utf8))
         inputs.append(Array(String(repeating: "[", count: 2001).utf8) + Array(String(repeating: "]", count: 2001).utf8))
-        inputs.append(Array(String(repeating: "{\"a\":", count: 1999).utf8) + [0x31] + Array(String(repeating: "}", count: 1999).utf8))
+        inputs.append(
+            Array(String(repeating: "{\"a\":", count: 1999).utf8) + [0x31] + Array(String(repeating: "}", count: 1999).utf8))
         for _ in 0..<20000 {
             var bytes = Array(Self.seeds.randomElement(using: &random)!.utf8)
             for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -112,10 +113,12 @@ struct OutputWriterTests {
         return Array((out + "\"").utf8)
     }
 
-    static let textPieces: [[UInt8]] = pieces + [
-        Array("Likes towels and tabs".utf8), Array("0123456789abcdef".utf8), [0xC2, 0x85], [0xE2, 0x80, 0xAE], [0xE2, 0x81, 0xA6],
-        [0x08], [0x0C], [0x1B], Array("e\u{301}".utf8), Array("日本".utf8),
-    ]
+    static let textPieces: [[UInt8]] =
+        pieces + [
+            Array("Likes towels and tabs".utf8), Array("0123456789abcdef".utf8), [0xC2, 0x85], [0xE2, 0x80, 0xAE],
+            [0xE2, 0x81, 0xA6],
+            [0x08], [0x0C], [0x1B], Array("e\u{301}".utf8), Array("日本".utf8),
+        ]
 
     static func randomText(_ random: inout SplitMix) -> [UInt8] {
         (0..<Int.random(in: 0...12, using: &random)).flatMap { _ in textPieces.randomElement(using: &random)! }

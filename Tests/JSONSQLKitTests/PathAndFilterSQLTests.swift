@@ -47,7 +47,8 @@ struct PathAndFilterSQLTests {
         arguments: [
             (
                 "address.country = DE",
-                #""address" ->> '$.country' = ? AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#, ["DE"]
+                #""address" ->> '$.country' = ? AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#,
+                ["DE"]
             ),
             ("score >= 10", #""score" >= ?"#, ["10"]),
             (

@@ -10,7 +10,9 @@ struct QueryRuleTests {
     static let dataset = Dataset()
     static let db: LibraryDatabase = {
         let db = try! LibraryDatabase()
-        try! db.create("player", ["id:integer:pk", "name:text", "score:integer", "active:boolean", "address:json", "tags:json", "level:json"])
+        try! db.create(
+            "player",
+            ["id:integer:pk", "name:text", "score:integer", "active:boolean", "address:json", "tags:json", "level:json"])
         try! db.insert("player", dataset.ndjson)
         return db
     }()

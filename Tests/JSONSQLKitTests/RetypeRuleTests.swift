@@ -219,7 +219,8 @@ struct RetypeRuleTests {
         let out = OutputBuffer()
         try db.store.listIndexes(table: "other", format: .jsonl, to: out)
         #expect(
-            out.text == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\"","paths":null}"# + "\n")
+            out.text == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\"","paths":null}"#
+                + "\n")
     }
 
     @Test(

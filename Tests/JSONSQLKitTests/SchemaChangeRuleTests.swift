@@ -12,7 +12,8 @@ struct SchemaChangeRuleTests {
     static func makeDatabase() throws -> LibraryDatabase {
         let db = try LibraryDatabase()
         try db.create("team", ["id:text:pk"])
-        try db.create("player", ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"])
+        try db.create(
+            "player", ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"])
         try db.insert("team", #"{"id":"t1"}"#)
         try db.insert(
             "player",
@@ -54,7 +55,8 @@ struct SchemaChangeRuleTests {
     func alter() throws {
         let db = try Self.makeDatabase()
         let lines = try Self.alter(
-            db, "player", add: ["level:integer:notnull:default=1", "city:text:generated=address.city", "note:text:check=length(note) < 10"],
+            db, "player",
+            add: ["level:integer:notnull:default=1", "city:text:generated=address.city", "note:text:check=length(note) < 10"],
             rename: ["name=nick"], drop: ["score"])
         #expect(
             lines == [
@@ -118,7 +120,8 @@ struct SchemaChangeRuleTests {
         #expect(try Self.alter(db, "t", add: ["extra:any"]) == ["added column extra to t"])
         #expect(try db.schemaSQL("t").contains(#""extra" ANY"#))
         #expect(
-            errorMessage { try Self.alter(db, "t", add: ["doc:json"]) }?.contains("t is STRICT, which cannot declare the type json")
+            errorMessage { try Self.alter(db, "t", add: ["doc:json"]) }?.contains(
+                "t is STRICT, which cannot declare the type json")
                 == true)
         try db.create("u", ["id:integer:pk"])
         _ = try Self.alter(db, "u", add: ["x:json"])
@@ -131,11 +134,13 @@ struct SchemaChangeRuleTests {
         #expect(try db.store.renameTable("team", to: "club") == "team")
         #expect(try db.schemaSQL("player").contains(#"REFERENCES "club""#))
         #expect(
-            errorMessage { try db.insert("player", #"{"id":3,"team":"t9","name":"Cy"}"#) }?.contains("FOREIGN KEY constraint failed")
+            errorMessage { try db.insert("player", #"{"id":3,"team":"t9","name":"Cy"}"#) }?.contains(
+                "FOREIGN KEY constraint failed")
                 == true)
         try db.insert("player", #"{"id":3,"team":"t1","name":"Cy"}"#)
         #expect(
-            errorMessage { try db.store.renameTable("club", to: "player") } == "cannot rename club to player: there is already a table player")
+            errorMessage { try db.store.renameTable("club", to: "player") }
+                == "cannot rename club to player: there is already a table player")
         #expect(errorMessage { try db.store.renameTable("nope", to: "x") }?.contains("no table 'nope'") == true)
         let tables = try Self.listed(db)
         #expect(tables.contains(#""name":"club""#) && tables.contains(#""name":"player""#) && !tables.contains(#""name":"team""#))
@@ -163,7 +168,8 @@ struct SchemaChangeRuleTests {
         #expect(try db.explain("player", where: ["address.country = DE"]).contains("SCAN player"))
         #expect(
             errorMessage { try db.store.dropIndex("player_on_address_country", ifExists: false) }
-                == "no index 'player_on_address_country' in \(db.path); it holds no indexes (add --if-exists to ignore a missing index)")
+                == "no index 'player_on_address_country' in \(db.path); it holds no indexes (add --if-exists to ignore a missing index)"
+        )
         #expect(try db.store.dropIndex("player_on_address_country", ifExists: true) == nil)
         #expect(
             errorMessage { try db.store.dropIndex("sqlite_autoindex_player_1", ifExists: false) }?.contains(

@@ -131,7 +131,8 @@ struct UpdateRuleTests {
         // Edits of one column apply as --set, then --patch, then --remove.
         try db.update("player", where: ["id = p1"], set: ["address.a=1"], patch: [#"address={"b":2}"#], remove: ["address.city"])
         #expect(
-            try db.query("player", where: ["id = p1"], select: ["address"]) == #"{"address":{"country":"DE","a":1,"b":2}}"# + "\n")
+            try db.query("player", where: ["id = p1"], select: ["address"]) == #"{"address":{"country":"DE","a":1,"b":2}}"# + "\n"
+        )
     }
 
     @Test(
@@ -153,9 +154,15 @@ struct UpdateRuleTests {
                 ["score=high"], [],
                 #"--set score: score is an integer column, which expects an integer; a string "high" does not fit it"#
             ),
-            (["score=1.5"], [], "--set score: score is an integer column, which expects an integer; a number 1.5 does not fit it"),
+            (
+                ["score=1.5"], [],
+                "--set score: score is an integer column, which expects an integer; a number 1.5 does not fit it"
+            ),
             (["score=9223372036854775808"], [], "--set score: score is an integer column, which holds 64-bit integers"),
-            (["active=1"], [], "--set active: active is a boolean column, which expects true or false; a number 1 does not fit it"),
+            (
+                ["active=1"], [],
+                "--set active: active is a boolean column, which expects true or false; a number 1 does not fit it"
+            ),
             (
                 ["created=yesterday"], [],
                 "--set created: created is a datetime column, which expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds; a string \"yesterday\" does not fit it"

@@ -14,7 +14,9 @@ struct UpsertRuleTests {
         let upsert = try db.insert("p", #"{"id":"p1","score":2}"# + "\n" + #"{"id":"p2","name":"Bo"}"#, conflict: .upsert)
         #expect(upsert.records == 2)
         #expect(upsert.written == 2)
-        #expect(try db.query("p", orderBy: ["id"]) == #"{"id":"p1","name":"Ann","score":2}"# + "\n" + #"{"id":"p2","name":"Bo","score":null}"# + "\n")
+        #expect(
+            try db.query("p", orderBy: ["id"]) == #"{"id":"p1","name":"Ann","score":2}"# + "\n"
+                + #"{"id":"p2","name":"Bo","score":null}"# + "\n")
         // A new row still needs its NOT NULL columns; nothing of the input is kept then.
         let missing = errorMessage {
             try db.insert("p", #"{"id":"p1","score":3}"# + "\n" + #"{"id":"p3","score":3}"#, conflict: .upsert)

@@ -52,7 +52,8 @@ struct ValueStorageRuleTests {
         let db = try Self.table("id:uuid:pk", "n:integer")
         try db.insert(
             "t",
-            #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","n":1}"# + "\n" + #"{"id":"F47AC10B-58CC-4372-A567-0E02B2C3D479","n":2}"#)
+            #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","n":1}"# + "\n"
+                + #"{"id":"F47AC10B-58CC-4372-A567-0E02B2C3D479","n":2}"#)
         #expect(
             try db.sql("SELECT typeof(id) AS t, hex(id) AS h FROM t ORDER BY n")
                 == #"{"t":"blob","h":"6BA7B8109DAD11D180B400C04FD430C8"}"# + "\n"
@@ -61,13 +62,16 @@ struct ValueStorageRuleTests {
             try db.query("t", orderBy: ["n"])
                 == "{\"id\":\"6BA7B810-9DAD-11D1-80B4-00C04FD430C8\",\"n\":1}\n{\"id\":\"F47AC10B-58CC-4372-A567-0E02B2C3D479\",\"n\":2}\n"
         )
-        #expect(try db.query("t", where: ["id = 6ba7b810-9DAD-11d1-80b4-00c04fd430c8"], select: ["n"], format: .csv) == "n\r\n1\r\n")
+        #expect(
+            try db.query("t", where: ["id = 6ba7b810-9DAD-11d1-80b4-00c04fd430c8"], select: ["n"], format: .csv) == "n\r\n1\r\n")
         #expect(try db.query("t", where: ["n = 2"], format: .csv) == "id,n\r\nF47AC10B-58CC-4372-A567-0E02B2C3D479,2\r\n")
         for bad in [
             #""6ba7b810-9dad-11d1-80b4-00c04fd430c""#, #""6ba7b8109dad11d180b400c04fd430c8""#,
             #""6ba7b810-9dad-11d1-80b4-00c04fd430cg""#, "42",
         ] {
-            let error = errorMessage { try db.insert("t", #"{"id":"00000000-0000-0000-0000-000000000000"}"# + "\n" + #"{"id":\#(bad)}"#) }
+            let error = errorMessage {
+                try db.insert("t", #"{"id":"00000000-0000-0000-0000-000000000000"}"# + "\n" + #"{"id":\#(bad)}"#)
+            }
             #expect(
                 error?.hasPrefix(
                     "<stdin>:2: record 2: column \"id\" (uuid) expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8, got ")
@@ -95,7 +99,8 @@ struct ValueStorageRuleTests {
         let plan = try db.explain("t", where: ["amount >= 9.5"])
         #expect(plan.contains("USING INDEX t_on_amount"), "\(plan)")
         let refused = errorMessage { try db.insert("t", #"{"id":9,"amount":"12.5"}"#) }
-        #expect(refused?.contains(#"column "amount" (numeric) expects a number, got a string "12.5""#) == true, "\(refused ?? "")")
+        #expect(
+            refused?.contains(#"column "amount" (numeric) expects a number, got a string "12.5""#) == true, "\(refused ?? "")")
     }
 
     @Test("blob: base64 in, bytes stored, base64 out")
@@ -127,9 +132,11 @@ struct ValueStorageRuleTests {
                 {"id":"b","name":"Bob","active":false,"address":null,"created":"2024-05-02 00:00:00.000"}
 
                 """#)
-        let types = { try db.schema("player").split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
-        } }
+        let types = {
+            try db.schema("player").split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
+            }
+        }
         #expect(try types() == ["text", "text", "boolean", "json", "datetime"])
         // The child row survived the rebuild (no ON DELETE CASCADE ran), and the index came back.
         #expect(try db.query("team") == #"{"id":1,"captain":"a"}"# + "\n")

@@ -104,7 +104,9 @@ struct InsertColumns: Sendable {
         _ = try checkedLength(count)
         guard count <= field.end - field.start else { return .converted(String(decoding: scratch, as: UTF8.self).databaseValue) }
         scratch.withUnsafeBytes { decoded in
-            if let base = decoded.baseAddress { (bytes + field.start).update(from: base.assumingMemoryBound(to: UInt8.self), count: count) }
+            if let base = decoded.baseAddress {
+                (bytes + field.start).update(from: base.assumingMemoryBound(to: UInt8.self), count: count)
+            }
         }
         return .text(field.start, field.start + count)
     }

@@ -153,13 +153,15 @@ extension Store {
                                     at: record.position, source: source)
                             } else {
                                 try inserter.insert(
-                                    UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position, source: source)
+                                    UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position,
+                                    source: source)
                             }
                             records += 1
                             if records & 0xFFF == 0 {
                                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
                                 if records & 0x3FFF == 0 {
-                                    progress?(InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
+                                    progress?(
+                                        InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
                                 }
                             }
                             if let batch, records % batch.size == 0, !(try batch.run(db)) { return true }

@@ -104,7 +104,9 @@ extension Store {
                         try inserter.insert($0, bytes: bytes, at: position, source: source.name)
                     }
                 } else {
-                    try fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: bytes, at: position, source: source.name) }
+                    try fields.withUnsafeBufferPointer {
+                        try inserter.insert($0, bytes: bytes, at: position, source: source.name)
+                    }
                 }
                 inserted += 1
                 if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }

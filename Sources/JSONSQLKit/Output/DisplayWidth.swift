@@ -190,7 +190,9 @@ enum TerminalText {
             }
         }
         if !simple {
-            width = out.withBytes { DisplayWidth.columns(String(decoding: UnsafeBufferPointer(rebasing: $0[begin...]), as: UTF8.self)) }
+            width = out.withBytes {
+                DisplayWidth.columns(String(decoding: UnsafeBufferPointer(rebasing: $0[begin...]), as: UTF8.self))
+            }
         }
         return width
     }

@@ -53,7 +53,8 @@ final class RowBatch {
                 case SQLITE_TEXT, SQLITE_BLOB:
                     // As SQLite advises: the pointer first, then the length.
                     let pointer: UnsafeRawPointer? =
-                        cell.type == SQLITE_TEXT ? sqlite3_value_text(value).map(UnsafeRawPointer.init) : sqlite3_value_blob(value)
+                        cell.type == SQLITE_TEXT
+                        ? sqlite3_value_text(value).map(UnsafeRawPointer.init) : sqlite3_value_blob(value)
                     let count = Int(sqlite3_value_bytes(value))
                     cell.value = Int64(bytes.byteCount)
                     if let pointer, count > 0 {
