@@ -8,8 +8,13 @@ struct DuplicateKeys {
     private var lastKeys: [[UInt8]] = []
     private var scratch: [UInt8] = []
 
+    /// Refuses a record with a key written twice, in the words `insert` uses.
+    mutating func check(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws {
+        if let key = try find(fields, bytes: bytes) { throw JSONSQLError("key \"\(key)\" appears more than once") }
+    }
+
     /// The key written twice, if any.
-    mutating func find(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws -> String? {
+    private mutating func find(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws -> String? {
         if fields.count == lastKeys.count
             && zip(fields, lastKeys).allSatisfy({ field, key in
                 !field.keyEscaped && field.keyEnd - field.keyStart == key.count

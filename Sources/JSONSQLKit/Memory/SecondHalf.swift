@@ -73,7 +73,7 @@ final class SecondHalf: @unchecked Sendable {
             while let position = try reader.next(into: &fields) {
                 if firstStart < 0 { firstStart = splitOffset + reader.bytesBefore + Int64(position.start) }
                 try inference.observe(fields, bytes: reader.bytes)
-                if try duplicates.find(fields, bytes: reader.bytes) != nil { throw JSONSQLError("duplicate key") }
+                try duplicates.check(fields, bytes: reader.bytes)
                 records += 1
                 if records & 0xFFF == 0 && (Interruption.isRequested || isCancelled) { throw JSONSQLError("stopped") }
             }

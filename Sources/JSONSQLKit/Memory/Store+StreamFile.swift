@@ -46,9 +46,7 @@ extension Store {
                 }
                 do {
                     try inference.observe(fields, bytes: reader.bytes)
-                    if let key = try duplicates.find(fields, bytes: reader.bytes) {
-                        throw JSONSQLError("key \"\(key)\" appears more than once")
-                    }
+                    try duplicates.check(fields, bytes: reader.bytes)
                 } catch let error as JSONSQLError {
                     throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
                 }
