@@ -54,69 +54,18 @@ struct NarrowPlan {
     let query: SQLQuery
 
     init(_ spec: QuerySpec, table info: TableInfo) throws {
-        // Checks the query, and names and types its output columns, as a loaded table would.
-        let built = try spec.build(table: info)
         let narrow = SQLName.same(info.name, "jsonsql_narrow") ? "jsonsql_narrow_2" : "jsonsql_narrow"
+        // Each expression over a record (a path, an aggregate's argument) becomes a column of
+        // the narrow table, e0, e1, ...; the query itself is built as for a loaded table.
         var expressions: [String] = []
         func column(_ sql: String) -> String {
             if let index = expressions.firstIndex(of: sql) { return "e\(index)" }
             expressions.append(sql)
             return "e\(expressions.count - 1)"
         }
-        // An aggregate's SQL is `function(argument)`; the argument is projected.
-        func aggregate(_ aggregate: Aggregate) throws -> String {
-            let sql = try aggregate.sql(in: info)
-            let prefix = aggregate.function.rawValue + "("
-            guard aggregate.path != nil else { return sql }
-            guard sql.hasPrefix(prefix), sql.hasSuffix(")") else {
-                throw JSONSQLError("cannot group \(aggregate.text) without loading the file; add --save DB to load it")
-            }
-            return prefix + column(String(sql.dropFirst(prefix.count).dropLast())) + ")"
-        }
-        var selected = spec.selections
-        if selected.isEmpty {
-            // `build`'s default for a grouped query.
-            selected = spec.groupBy.map(Selection.path) + [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
-        }
-        let outputColumns = built.columns ?? []
-        guard outputColumns.count == selected.count else {
-            throw JSONSQLError("cannot group this query without loading the file; add --save DB to load it")
-        }
-        var list: [String] = []
-        for (selection, output) in zip(selected, outputColumns) {
-            let sql =
-                switch selection {
-                case .path(let path): column(try ResolvedPath(path, in: info).jsonSQL)
-                case .aggregate(let term): try aggregate(term)
-                }
-            list.append("\(sql) AS \(SQLQuote.identifier(output.name))")
-        }
-        var sql = "SELECT \(list.joined(separator: ", ")) FROM \(SQLQuote.identifier(narrow))"
-        if !spec.groupBy.isEmpty {
-            sql +=
-                " GROUP BY " + (try spec.groupBy.map { column(try ResolvedPath($0, in: info).valueSQL) }.joined(separator: ", "))
-        }
-        if !spec.orderBy.isEmpty {
-            let terms = try spec.orderBy.map { term in
-                let sql =
-                    switch term.term {
-                    case .path(let path): column(try ResolvedPath(path, in: info).valueSQL)
-                    case .aggregate(let term): try aggregate(term)
-                    }
-                return sql + (term.descending ? " DESC" : "")
-            }
-            sql += " ORDER BY \(terms.joined(separator: ", "))"
-        }
-        var arguments: [DatabaseValue] = []
-        if spec.limit != nil || spec.offset != nil {
-            sql += " LIMIT ?"
-            arguments.append((spec.limit ?? -1).databaseValue)
-            if let offset = spec.offset {
-                sql += " OFFSET ?"
-                arguments.append(offset.databaseValue)
-            }
-        }
-        query = SQLQuery(sql: sql, arguments: arguments, columns: outputColumns)
+        var grouped = spec
+        grouped.filters = []  // applied while the narrow table is filled
+        query = try grouped.build(table: info, from: narrow, expression: column)
         if expressions.isEmpty { expressions = ["NULL"] }
         // Columns without a declared type keep each value as the expression gave it.
         createSQL =

@@ -54,6 +54,13 @@ extension QuerySpec {
     ///     SELECT "id", "name", ... FROM "player"
     ///     WHERE "address" ->> '$.country' = ? ORDER BY "score" DESC LIMIT ?
     public func build(table info: TableInfo) throws -> SQLQuery {
+        try build(table: info, from: table)
+    }
+
+    /// The same SELECT over `source` instead of the table, every expression over a row passed
+    /// through `expression` first: memory mode runs a grouped query over a narrow table that
+    /// holds only those expressions' values (`NarrowPlan`).
+    func build(table info: TableInfo, from source: String, expression: (String) -> String = { $0 }) throws -> SQLQuery {
         let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
         func kind(_ column: ColumnInfo) -> OutputKind {
             if nested.contains(column.name) { return .json }
@@ -81,7 +88,7 @@ extension QuerySpec {
         }
         if selected.isEmpty {
             for column in info.columns {
-                selections.append(SQLQuote.identifier(column.name))
+                selections.append(expression(SQLQuote.identifier(column.name)))
                 columns.append(OutputColumn(name: column.name, kind: kind(column)))
             }
         } else {
@@ -94,11 +101,11 @@ extension QuerySpec {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
                     name = path.segments.isEmpty ? resolved.column.name : path.description
-                    sql = resolved.jsonSQL
+                    sql = expression(resolved.jsonSQL)
                     outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
                 case .aggregate(let aggregate):
                     name = aggregate.text
-                    sql = try aggregate.sql(in: info)
+                    sql = try aggregate.sql(in: info, argument: expression)
                     outputKind = try aggregate.outputKind(in: info)
                 }
                 // A JSON object cannot hold the key twice (`--sql` results rename instead: a, a:2).
@@ -110,7 +117,7 @@ extension QuerySpec {
                 columns.append(OutputColumn(name: name, kind: outputKind))
             }
         }
-        var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(table))"
+        var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(source))"
         var arguments: [DatabaseValue] = []
         if let filter = Filter.all(filters) {
             let rendered = try FilterSQL(filter, table: info)
@@ -119,14 +126,15 @@ extension QuerySpec {
         }
         if !groupBy.isEmpty {
             // The paths' value SQL, as indexes on them are built, so SQLite can group along one.
-            sql += " GROUP BY " + (try groupBy.map { try ResolvedPath($0, in: info).valueSQL }.joined(separator: ", "))
+            sql +=
+                " GROUP BY " + (try groupBy.map { expression(try ResolvedPath($0, in: info).valueSQL) }.joined(separator: ", "))
         }
         if !orderBy.isEmpty {
             let terms = try orderBy.map { term in
                 let sql =
                     switch term.term {
-                    case .path(let path): try ResolvedPath(path, in: info).valueSQL
-                    case .aggregate(let aggregate): try aggregate.sql(in: info)
+                    case .path(let path): expression(try ResolvedPath(path, in: info).valueSQL)
+                    case .aggregate(let aggregate): try aggregate.sql(in: info, argument: expression)
                     }
                 return sql + (term.descending ? " DESC" : "")
             }
@@ -210,14 +218,15 @@ public struct Aggregate: Sendable, Equatable {
         }
     }
 
-    func sql(in info: TableInfo) throws -> String {
+    /// The call in SQL; `argument` maps the expression it aggregates (see `QuerySpec.build`).
+    func sql(in info: TableInfo, argument: (String) -> String = { $0 }) throws -> String {
         guard let path else { return "count(*)" }
         let resolved = try ResolvedPath(path, in: info)
         var value = resolved.valueSQL
         if resolved.isJSON && (function == .sum || function == .avg) {
             value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
         }
-        return "\(function.rawValue)(\(value))"
+        return "\(function.rawValue)(\(argument(value)))"
     }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
