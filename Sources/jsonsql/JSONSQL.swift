@@ -37,8 +37,9 @@ struct JSONSQL: ParsableCommand {
             return
         }
         do {
-            try checkSubcommand(Array(CommandLine.arguments.dropFirst()))
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            try checkSubcommand(arguments)
+            var command = try parseCommand(arguments)
             try command.run()
         } catch let interrupted as Interrupted {
             Diagnostics.print("Error: \(interrupted)")
@@ -46,6 +47,21 @@ struct JSONSQL: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// Parses `arguments` as `parseAsRoot` does. A subcommand's own arguments are first parsed
+    /// by that subcommand alone: the whole tree costs more start-up time than most commands
+    /// take. Anything that does not parse that way (help, errors, completion requests) is
+    /// parsed again from the root, so every message and help text is the one the full tree gives.
+    static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        if let name = arguments.first,
+            let subcommand = configuration.subcommands.first(where: { $0._commandName == name }),
+            let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
+            type(of: command) == subcommand  // not a help or completion request
+        {
+            return command
+        }
+        return try parseAsRoot(arguments)
     }
 
     /// `jsonsql qurey ...`: names the unknown command and the nearest one, where the parser

@@ -180,7 +180,7 @@ final class ShellSession {
         }
         let command: ParsableCommand
         do {
-            command = try JSONSQL.parseAsRoot(arguments)
+            command = try JSONSQL.parseCommand(arguments)
         } catch {
             return report(error, line: line, usage: true)
         }
