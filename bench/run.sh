@@ -142,7 +142,10 @@ fi
 # DuckDB's Python module: installed with pip when missing. jq: `make bench-deps` installs it.
 if ! "$PY" -c 'import duckdb' >/dev/null 2>&1; then
     echo "installing duckdb with pip ..." >&2
-    "$PY" -m pip install --quiet --disable-pip-version-check duckdb >&2 || true
+    # A failed install is reported here and leaves DuckDB's rows out below, with a note.
+    if ! "$PY" -m pip install --quiet --disable-pip-version-check duckdb >&2; then
+        echo "bench/run.sh: pip install duckdb failed" >&2
+    fi
 fi
 if duck_version=$("$PY" "$here/duck.py" version 2>/dev/null); then
     DUCK=1
