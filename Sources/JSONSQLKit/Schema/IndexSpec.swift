@@ -39,9 +39,12 @@ public struct IndexSpec: Sendable {
         try sql(table: info, name: name ?? defaultName)
     }
 
-    private func sql(table info: TableInfo, name: String) throws -> String {
+    func sql(table info: TableInfo, name: String) throws -> String {
+        if info.dialect == .postgres && nocase { throw JSONSQLError("--nocase is not yet supported on PostgreSQL") }
         let expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
+            // PostgreSQL indexes an expression other than a column only in parentheses.
+            if info.dialect == .postgres { return value.hasPrefix("(") ? value : "(\(value))" }
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
         var sql =
