@@ -33,6 +33,14 @@ final class PostgresConnection {
             SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601';
             SET extra_float_digits = 1; SET bytea_output = 'hex'; SET client_encoding = 'UTF8'
             """, simple: true)
+        // Names resolve in the one schema jsonsql lists tables of: the current schema, with
+        // temporary tables last rather than first (where PostgreSQL searches them by default).
+        let schema = try execute(
+            "SELECT set_config('search_path', quote_ident(current_schema()) || ', pg_temp', false) WHERE current_schema() IS NOT NULL"
+        )
+        if schema.rowCount == 0 {
+            throw JSONSQLError("\(displayName) has no schema to work in: its search_path names no schema that exists")
+        }
     }
 
     deinit {
