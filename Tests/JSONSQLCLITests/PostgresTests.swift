@@ -208,6 +208,19 @@ struct PostgresCommandTests {
         #expect(count.stdout == "25\n")
     }
 
+    @Test("a query streams its rows through a cursor, batch after batch, in order")
+    func manyRows() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        // More rows than one fetch of the cursor (PostgresStore.fetchSize, 4096).
+        let ids = 0..<9000
+        #expect(
+            try CLI.run(["insert", postgres, "t"], stdin: ids.map { #"{"id":\#($0),"doc":[\#($0)]}"# }.joined(separator: "\n"))
+                .status == 0)
+        let result = try CLI.run(["query", postgres, "--order-by", "id:desc", "-f", "jsonl"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == ids.reversed().map { #"{"id":\#($0),"doc":[\#($0)]}"# + "\n" }.joined())
+    }
+
     @Test("tables, schema and drop-table")
     func introspection() throws {
         let (_, postgres, _) = try pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")

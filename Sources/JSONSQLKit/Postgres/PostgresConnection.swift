@@ -111,8 +111,8 @@ final class PostgresConnection {
     }
 
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ work: () throws -> T) throws -> T {
-        try execute("BEGIN", simple: true)
+    func transaction<T>(readOnly: Bool = false, _ work: () throws -> T) throws -> T {
+        try execute(readOnly ? "BEGIN READ ONLY" : "BEGIN", simple: true)
         do {
             let value = try work()
             try execute("COMMIT", simple: true)

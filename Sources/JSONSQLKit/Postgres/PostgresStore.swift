@@ -149,10 +149,31 @@ final class PostgresStore {
         }
     }
 
+    /// Rows a cursor fetches at a time: the output streams, in memory a batch at a time.
+    static let fetchSize = 4096
+
+    /// Runs the query through a cursor in a read-only transaction and prints its rows as they
+    /// come, a batch of `fetchSize` at a time.
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         let query = try spec.build(table: try tableInfo(spec.table))
-        let result = try connection.execute(query.sql, Self.parameters(query.arguments))
-        return try write(result, columns: query.columns ?? [], format: format, to: out)
+        return try connection.transaction(readOnly: true) {
+            try connection.execute(
+                "DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + query.sql, Self.parameters(query.arguments))
+            var count = 0
+            var printer: ResultPrinter?
+            while true {
+                let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
+                if printer == nil {
+                    printer = ResultPrinter(columns: query.columns ?? [], result: result, format: format, out: out)
+                }
+                try printer!.print(result)
+                count += result.rowCount
+                if result.rowCount < Self.fetchSize { break }
+                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+            try printer!.finish()
+            return count
+        }
     }
 
     func count(_ spec: QuerySpec) throws -> Int {
@@ -186,20 +207,9 @@ final class PostgresStore {
     private func write(_ result: PostgresResult, columns: [OutputColumn], format: OutputFormat, to out: OutputBuffer) throws
         -> Int
     {
-        let columns = OutputColumn.uniquelyNamed(columns)
-        let writer = format.makeWriter(columns: columns, out: out)
-        let types = (0..<result.columnCount).map(result.type)
-        let batch = RowBatch(columns: columns.count)
-        var row = 0
-        while row < result.rowCount {
-            batch.removeAll()
-            while row < result.rowCount && !batch.isFull {
-                batch.append(result, row: row, types: types)
-                row += 1
-            }
-            try batch.forEachRow { try writer.write($0) }
-        }
-        try writer.finish()
+        let printer = ResultPrinter(columns: columns, result: result, format: format, out: out)
+        try printer.print(result)
+        try printer.finish()
         return result.rowCount
     }
 
@@ -253,5 +263,36 @@ final class PostgresStore {
             ? "SELECT NULL WHERE FALSE"
             : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS schema"
         _ = try write(try connection.execute(sql, values), columns: columns, format: format, to: out)
+    }
+}
+
+/// Prints PostgreSQL results, one or a cursor's batches, with the row writers SQLite's rows go
+/// through: each row is copied into a `RowBatch` as the cells SQLite would give.
+private struct ResultPrinter {
+    let writer: any RowWriter
+    let types: [UInt32]
+    let batch: RowBatch
+
+    init(columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer) {
+        let columns = OutputColumn.uniquelyNamed(columns)
+        writer = format.makeWriter(columns: columns, out: out)
+        types = (0..<result.columnCount).map(result.type)
+        batch = RowBatch(columns: columns.count)
+    }
+
+    func print(_ result: PostgresResult) throws {
+        var row = 0
+        while row < result.rowCount {
+            batch.removeAll()
+            while row < result.rowCount && !batch.isFull {
+                batch.append(result, row: row, types: types)
+                row += 1
+            }
+            try batch.forEachRow { try writer.write($0) }
+        }
+    }
+
+    func finish() throws {
+        try writer.finish()
     }
 }
