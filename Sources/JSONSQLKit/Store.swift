@@ -33,6 +33,9 @@ public final class Store {
     /// stop at `withConnection`.
     let postgres: PostgresStore?
 
+    /// Whether the database is PostgreSQL (a `postgres://` URL).
+    public var isPostgres: Bool { postgres != nil }
+
     /// Configures SQLite once, before its first connection.
     private static let configured: Void = {
         _ = jsonsql_sqlite_config_multithread()

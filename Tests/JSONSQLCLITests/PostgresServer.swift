@@ -49,6 +49,11 @@ enum PostgresServer {
         return result.stdout
     }
 
+    /// The server's socket directory (its host for psql).
+    static var socket: String {
+        get throws { try socketDirectory.get() }
+    }
+
     /// The schema a URL of `freshSchema` names.
     static func schema(of url: String) -> String {
         String(url[url.range(of: "%3D")!.upperBound...])

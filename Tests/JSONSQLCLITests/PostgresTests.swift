@@ -221,6 +221,46 @@ struct PostgresCommandTests {
         #expect(result.stdout == ids.reversed().map { #"{"id":\#($0),"doc":[\#($0)]}"# + "\n" }.joined())
     }
 
+    @Test("Ctrl-C cancels the statement on the server and exits 130")
+    func interrupt() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk"])
+        let schema = PostgresServer.schema(of: postgres)
+        // A transaction that holds the table locked keeps the query waiting on the server.
+        let locker = try Child(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
+                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
+            ], output: false, error: false)
+        defer {
+            // Ends the locking session on the server, and so the psql that started it.
+            _ = try? PostgresServer.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
+            )
+            locker.wait()
+        }
+        let locked =
+            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
+        let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '\(schema).t'::regclass"
+        func waitFor(_ count: String, _ sql: String = waiting) throws {
+            for _ in 0..<200 {
+                if try PostgresServer.psql(sql) == count { return }
+                usleep(50_000)
+            }
+        }
+        try waitFor("1\n", locked)
+        let query = try Child(CLI.binary, ["query", postgres, "t"])
+        try waitFor("1\n")
+        #expect(try PostgresServer.psql(waiting) == "1\n")
+        kill(query.pid, SIGINT)
+        let stderr = String(decoding: query.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(query.wait() == 130)
+        #expect(stderr == "Error: interrupted\n")
+        // The server ended the statement: nothing waits on the lock any more.
+        try waitFor("0\n")
+        #expect(try PostgresServer.psql(waiting) == "0\n")
+    }
+
     @Test("tables, schema and drop-table")
     func introspection() throws {
         let (_, postgres, _) = try pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")

@@ -84,18 +84,56 @@ final class PostgresConnection {
     /// With `simple`, several statements without parameters run as one string.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = [], simple: Bool = false) throws -> PostgresResult {
-        let result: OpaquePointer?
+        let sent: Int32
         if simple {
-            result = PQexec(connection, sql)
+            sent = PQsendQuery(connection, sql)
         } else {
             let copies = parameters.map { $0.map { strdup($0) } ?? nil }
             defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer($0) }
-            result = pointers.withUnsafeBufferPointer { buffer in
-                PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+            sent = pointers.withUnsafeBufferPointer { buffer in
+                PQsendQueryParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
             }
         }
-        return try check(result)
+        guard sent == 1 else { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        // Every result of the statements is read, so the connection is ready for the next;
+        // the first error wins, else the last result (COPY's start ends the results).
+        var last: PostgresResult?
+        var failure: Error?
+        while let result = try nextResult() {
+            do {
+                let checked = try check(result)
+                last = checked
+                if checked.status == PGRES_COPY_IN { break }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        guard let last else { throw JSONSQLError("the server sent no result") }
+        return last
+    }
+
+    /// The next result, waiting for it on the socket; Ctrl-C (`Interruption`) meanwhile asks
+    /// the server to cancel the statement, which then ends with its "canceling statement" error.
+    private func nextResult() throws -> OpaquePointer? {
+        var cancelled = false
+        while PQisBusy(connection) == 1 {
+            var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            _ = poll(&socket, 1, 50)
+            if !cancelled && Interruption.isRequested {
+                cancelled = true
+                if let cancel = PQgetCancel(connection) {
+                    var message = [CChar](repeating: 0, count: 256)
+                    _ = PQcancel(cancel, &message, Int32(message.count))
+                    PQfreeCancel(cancel)
+                }
+            }
+            guard PQconsumeInput(connection) == 1 else {
+                throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection))))
+            }
+        }
+        return PQgetResult(connection)
     }
 
     /// A result that holds an error becomes a `PostgresError`.
@@ -144,7 +182,7 @@ final class PostgresConnection {
             throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection))))
         }
         var failure: Error?
-        while let result = PQgetResult(connection) {
+        while let result = try nextResult() {
             do { _ = try check(result) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
