@@ -33,6 +33,11 @@ public final class Store {
     /// stop at `withConnection`.
     let postgres: PostgresStore?
 
+    /// A database argument as messages show it: a `postgres://` URL without its password.
+    public static func displayName(_ database: String) -> String {
+        PostgresConnection.isURL(database) ? PostgresConnection.redacted(database) : database
+    }
+
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 

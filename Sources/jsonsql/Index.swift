@@ -48,7 +48,8 @@ struct Index: StoreCommand {
 
     func validate() throws {
         if tableAndPaths.isEmpty {
-            throw ValidationError("give the paths to index, e.g. jsonsql index \(db.database) player address.country")
+            throw ValidationError(
+                "give the paths to index, e.g. jsonsql index \(Store.displayName(db.database)) player address.country")
         }
     }
 

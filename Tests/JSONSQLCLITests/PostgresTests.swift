@@ -301,5 +301,13 @@ struct PostgresCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: cannot connect to postgres://nobody_here@"), "\(result.stderr)")
         #expect(!result.stderr.contains("sekrit") && !result.stderr.contains("other"))
+        // Messages that repeat the database argument show it without the password too.
+        let trusted = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
+        for arguments in [["insert", trusted], ["index", trusted, "t"], ["query", trusted, "--csv"]] {
+            let shown = try CLI.run(arguments, stdin: "")
+            #expect(shown.status != 0, "\(arguments): \(shown.stderr)")
+            #expect(shown.stderr.contains("postgres://postgres@"), "\(arguments): \(shown.stderr)")
+            #expect(!shown.stderr.contains("sekrit"), "\(arguments): \(shown.stderr)")
+        }
     }
 }

@@ -219,9 +219,6 @@ final class PostgresResult {
     func string(_ row: Int, _ column: Int) -> String? {
         isNull(row, column) ? nil : String(decoding: bytes(row, column), as: UTF8.self)
     }
-
-    /// The number of rows a command changed (`DELETE 3` → 3).
-    var changes: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
 }
 
 /// An error the server reported: its message, and where it helps its detail.
