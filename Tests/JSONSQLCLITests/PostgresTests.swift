@@ -212,7 +212,7 @@ struct PostgresCommandTests {
     func manyRows() throws {
         let (_, postgres, _) = try pair(["id:integer:pk", "doc:json"])
         // More rows than one fetch of the cursor (PostgresStore.fetchSize, 4096).
-        let ids = 0..<9000
+        let ids = 0..<5000
         #expect(
             try CLI.run(["insert", postgres, "t"], stdin: ids.map { #"{"id":\#($0),"doc":[\#($0)]}"# }.joined(separator: "\n"))
                 .status == 0)
