@@ -208,6 +208,27 @@ struct PostgresCommandTests {
         #expect(count.stdout == "25\n")
     }
 
+    @Test("index --gin makes a jsonb_path_ops GIN index that contains uses; SQLite refuses it")
+    func ginIndex() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        let rows = (0..<50).map { #"{"id":\#($0),"doc":{"tags":["t\#($0 % 5)", \#($0)]}}"# }
+        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
+        let created = try CLI.run(["index", postgres, "t", "doc.tags", "--gin"])
+        #expect(created.stderr == "created index t_on_doc_tags_gin\n", "\(created.stderr)")
+        let schema = PostgresServer.schema(of: postgres)
+        #expect(
+            try PostgresServer.psql(
+                "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname = 't_on_doc_tags_gin'")
+                == "CREATE INDEX t_on_doc_tags_gin ON \(schema).t USING gin (((doc -> 'tags'::text)) jsonb_path_ops)\n")
+        let url = postgres + "%20-cenable_seqscan%3Doff"
+        let explained = try CLI.run(["query", url, "--where", "doc.tags contains t3", "--explain"])
+        #expect(explained.stdout.contains("Bitmap Index Scan on t_on_doc_tags_gin"), "\(explained.stdout)")
+        #expect(try CLI.run(["query", url, "--where", "doc.tags contains t3", "--count"]).stdout == "10\n")
+        let refused = try CLI.run(["index", sqlite, "t", "doc.tags", "--gin"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: --gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)\n")
+    }
+
     @Test("a query streams its rows through a cursor, batch after batch, in order")
     func manyRows() throws {
         let (_, postgres, _) = try pair(["id:integer:pk", "doc:json"])

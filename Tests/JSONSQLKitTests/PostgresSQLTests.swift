@@ -100,6 +100,11 @@ struct PostgresSQLTests {
         #expect(
             try index.sql(table: Self.table)
                 == #"CREATE INDEX "player_on_address_country_and_score" ON "player" (("address" -> 'country'), ("score"))"#)
+        var gin = IndexSpec(table: "player", paths: [try JSONPath(parsing: "tags")])
+        gin.gin = true
+        #expect(
+            try gin.sql(table: Self.table)
+                == #"CREATE INDEX "player_on_tags_gin" ON "player" USING gin (("tags") jsonb_path_ops)"#)
         let spec = try TableSpec(
             name: "t",
             columns: ["id:integer:pk", "doc:json:notnull", "at:datetime", "key:uuid:unique"].map(ColumnSpec.init(parsing:)))
