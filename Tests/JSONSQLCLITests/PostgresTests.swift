@@ -141,6 +141,11 @@ struct PostgresCommandTests {
         #expect(iso.stdout == #"{"id":1,"at":"2024-05-01T21:30:00.123Z"}"# + "\n")
         let days = try CLI.run(["query", postgres, "--where", "at > 2024-05-01", "--select", "id", "-f", "jsonl"])
         #expect(days.stdout == #"{"id":1}"# + "\n")
+        // A value another tool wrote with microseconds prints them, rather than losing them.
+        try PostgresServer.psql(
+            "UPDATE t SET at = '2024-05-01 12:00:00.123456+00' WHERE id = 3", schema: PostgresServer.schema(of: postgres))
+        let fine = try CLI.run(["query", postgres, "--select", "id,at", "--where", "id = 3", "-f", "jsonl"])
+        #expect(fine.stdout == #"{"id":3,"at":"2024-05-01 12:00:00.123456"}"# + "\n")
     }
 
     @Test("text sorts in byte order, as on SQLite, not by the server's collation")

@@ -121,16 +121,17 @@ final class PostgresStore {
 
     // MARK: Queries
 
-    /// A whole column as `query` prints it: datetimes in SQLite's stored form, in UTC.
+    /// A whole column as `query` prints it: datetimes in SQLite's stored form, in UTC, and
+    /// with microseconds where a value has them (written by another tool), never cut short.
     ///
-    ///     to_char("created" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
+    ///     to_char("created" AT TIME ZONE 'UTC', CASE WHEN ... THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE ...US' END)
     static func outputSQL(_ column: ColumnInfo) -> String {
         let quoted = SQLQuote.identifier(column.name)
         switch column.type {
         case .datetime:
-            return column.declaredType.contains("with time zone")
-                ? "to_char(\(quoted) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')"
-                : "to_char(\(quoted), 'YYYY-MM-DD HH24:MI:SS.MS')"
+            let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
+            return
+                "to_char(\(utc), CASE WHEN EXTRACT(MICROSECONDS FROM \(quoted)) % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)"
         case .date: return "to_char(\(quoted), 'YYYY-MM-DD')"
         default: return quoted
         }
