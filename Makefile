@@ -8,7 +8,8 @@ RELEASE_BIN := .build/release/jsonsql
 
 all: build
 
-# The Debian packages jsonsql and its tests need (tmux gives the terminal tests a terminal):
+# The Debian packages jsonsql and its tests need (tmux gives the terminal tests a terminal;
+# libpq-dev is the PostgreSQL client, and postgresql the throwaway server the tests start):
 # installed when run as root, otherwise the command is printed.
 deps:
 	@missing=""; \
@@ -16,6 +17,8 @@ deps:
 	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
 	command -v sqlite3 >/dev/null 2>&1 || missing="$$missing sqlite3"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	[ -f /usr/include/postgresql/libpq-fe.h ] || missing="$$missing libpq-dev"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing$$missing"; \

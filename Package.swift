@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteConfig",
+                "CLibPQ",
             ]
         ),
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -28,6 +29,11 @@ let package = Package(
             name: "CReadline",
             path: "Sources/CReadline",
             providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .executableTarget(
             name: "jsonsql",

@@ -13,6 +13,7 @@ extension Store {
     /// `[` (after white space), which no SQLite database does.
     public static func isDataFile(_ path: String) -> Bool {
         if path == "-" { return true }
+        if PostgresConnection.isURL(path) { return false }
         let ext = (path as NSString).pathExtension.lowercased()
         if dataExtensions.contains(ext) { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }

@@ -6,7 +6,8 @@ extension Store {
     /// as it is, and the outcome says whether it is the table the spec describes.
     @discardableResult
     public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
-        try write { db in
+        if let postgres { return try postgres.createTable(spec, ifNotExists: ifNotExists) }
+        return try write { db in
             guard let existing = SQLName.find(spec.name, in: try Self.tableNames(db)) else {
                 try spec.create(in: db, ifNotExists: false)
                 return .created(spec.name)
@@ -25,7 +26,8 @@ extension Store {
     /// Creates an index, or finds the same one there with `ifNotExists`.
     @discardableResult
     public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
-        try write { db in
+        if let postgres { return try postgres.createIndex(spec) }
+        return try write { db in
             try spec.create(in: db, table: try TableInfo(db: db, table: spec.table), database: path)
         }
     }
@@ -33,7 +35,8 @@ extension Store {
     /// Lists tables: name, type and number of columns; with `counts`, each table's rows (NULL
     /// for a view, which may be slow or fail to run).
     public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws {
-        try read { db in
+        if let postgres { return try postgres.listTables(counts: counts, format: format, to: out) }
+        return try read { db in
             var rows = ""
             if counts {
                 let cases = try Self.tableNames(db).map {
@@ -54,7 +57,8 @@ extension Store {
 
     /// Lists the columns of one table, or of all: declared type, jsonsql type and constraints.
     public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
-        try read { db in
+        if let postgres { return try postgres.listSchema(table: table, format: format, to: out) }
+        return try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.name = ?"
             let query = SQLQuery(

@@ -28,6 +28,18 @@ public final class Store {
     private var draft: DraftDatabase?
     /// Whether SQL may begin a transaction that outlives one call (the shell's `BEGIN`).
     public let userTransactions: Bool
+    /// The PostgreSQL database when `path` was a `postgres://` URL; the SQLite connection
+    /// (`queue`) is then an unused in-memory one, and commands without a PostgreSQL version
+    /// stop at `withConnection`.
+    let postgres: PostgresStore?
+
+    /// A database argument as messages show it: a `postgres://` URL without its password.
+    public static func displayName(_ database: String) -> String {
+        PostgresConnection.isURL(database) ? PostgresConnection.redacted(database) : database
+    }
+
+    /// Whether the database is PostgreSQL (a `postgres://` URL).
+    public var isPostgres: Bool { postgres != nil }
 
     /// Configures SQLite once, before its first connection.
     private static let configured: Void = {
@@ -38,6 +50,16 @@ public final class Store {
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
         Self.configured
+        // A postgres:// URL is never a file name: nothing is created or opened on disk for it.
+        if PostgresConnection.isURL(path) {
+            postgres = try PostgresStore(url: path)
+            self.path = postgres!.name
+            self.configuration = Configuration()
+            self.userTransactions = userTransactions
+            queue = try DatabaseQueue()
+            return
+        }
+        postgres = nil
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
             throw JSONSQLError(
@@ -93,6 +115,7 @@ public final class Store {
         self.configuration = configuration
         self.userTransactions = false
         self.path = name
+        postgres = nil
         queue = try DatabaseQueue(configuration: configuration)
         isInMemory = true
     }
@@ -128,6 +151,11 @@ public final class Store {
     /// Runs work on the connection: every database operation goes through here, so that a new
     /// database moves into place after the first work that wrote to it.
     private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
+        if let postgres {
+            throw JSONSQLError(
+                "this command is not yet supported on PostgreSQL (\(postgres.name)); create-table, insert, query, tables, schema, index and drop-table are"
+            )
+        }
         if let draft, DraftDatabase.exists(path), !draft.hasContent {
             // Created meanwhile, by a command in the shell or by another process: use it.
             try reconnect()
@@ -238,7 +266,8 @@ public final class Store {
 
     /// The names of the tables, in creation order, without SQLite's internal ones.
     public func tableNames() throws -> [String] {
-        try read { db in try Self.tableNames(db) }
+        if let postgres { return try postgres.tableNames() }
+        return try read { db in try Self.tableNames(db) }
     }
 
     static func tableNames(_ db: Database) throws -> [String] {
@@ -251,11 +280,18 @@ public final class Store {
 
     /// The table a command works on: the one named, or the only table in the database.
     public func resolveTable(_ name: String?) throws -> String {
-        try read { db in try Self.resolveTable(name, db: db, path: path) }
+        if let postgres { return try postgres.resolveTable(name) }
+        return try read { db in try Self.resolveTable(name, db: db, path: path) }
     }
 
     static func resolveTable(_ name: String?, db: Database, path: String) throws -> String {
-        let tables = try tableNames(db)
+        try resolveTable(name, tables: try tableNames(db), path: path, isView: { try db.viewExists($0) })
+    }
+
+    /// The table named, matched as SQLite matches names, or the only one of `tables`.
+    static func resolveTable(_ name: String?, tables: [String], path: String, isView: (String) throws -> Bool) throws
+        -> String
+    {
         guard let name else {
             switch tables.count {
             case 1: return tables[0]
@@ -268,7 +304,7 @@ public final class Store {
         if let match = SQLName.find(name, in: tables) {
             return match
         }
-        if try db.viewExists(name) { return name }
+        if try isView(name) { return name }
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
@@ -277,6 +313,7 @@ public final class Store {
 
     /// Columns and declared types of a table or view.
     public func tableInfo(_ table: String) throws -> TableInfo {
-        try read { db in try TableInfo(db: db, table: table) }
+        if let postgres { return try postgres.tableInfo(table) }
+        return try read { db in try TableInfo(db: db, table: table) }
     }
 }

@@ -19,6 +19,7 @@ struct Index: StoreCommand {
               jsonsql index db.sqlite player address.country score --name by_country
               jsonsql index db.sqlite player score --where 'active = true'
               jsonsql index db.sqlite player name --nocase
+              jsonsql index postgres://me@db/app player tags --gin
             """)
 
     @OptionGroup var db: DatabaseOptions
@@ -43,12 +44,16 @@ struct Index: StoreCommand {
     @Flag(help: "Compare case-insensitively (COLLATE NOCASE), so `like` can use the index.")
     var nocase = false
 
+    @Flag(help: "On PostgreSQL: a GIN jsonb_path_ops index of a json path, which `contains` uses.")
+    var gin = false
+
     @Flag(help: "Do nothing when the same index exists (one of that name that differs is still an error).")
     var ifNotExists = false
 
     func validate() throws {
         if tableAndPaths.isEmpty {
-            throw ValidationError("give the paths to index, e.g. jsonsql index \(db.database) player address.country")
+            throw ValidationError(
+                "give the paths to index, e.g. jsonsql index \(Store.displayName(db.database)) player address.country")
         }
     }
 
@@ -66,6 +71,7 @@ struct Index: StoreCommand {
         spec.ifNotExists = ifNotExists
         spec.filter = Filter.all(try filters.map(FilterParser.parse))
         spec.nocase = nocase
+        spec.gin = gin
         Diagnostics.print(try store.createIndex(spec).message)
     }
 }

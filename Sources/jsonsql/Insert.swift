@@ -113,7 +113,8 @@ struct Insert: StoreCommand {
     /// The database's only table (`Store.resolveTable`); with none, the table must be named.
     private func impliedTable(_ store: Store) throws -> String {
         if try store.tableNames().isEmpty {
-            throw ValidationError("name the table to insert into: jsonsql insert \(db.database) TABLE [FILE...]")
+            throw ValidationError(
+                "name the table to insert into: jsonsql insert \(Store.displayName(db.database)) TABLE [FILE...]")
         }
         return try store.resolveTable(nil)
     }

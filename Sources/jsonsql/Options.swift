@@ -40,7 +40,7 @@ struct DatabaseOptions: ParsableArguments {
         guard let memory, Store.isDataFile(database) else {
             if let memory, memory.isUsed {
                 throw ValidationError(
-                    "--file, --csv, --tsv and --save load data files, and \(database) is a database; give a JSON, CSV or TSV file, or - for standard input"
+                    "--file, --csv, --tsv and --save load data files, and \(Store.displayName(database)) is a database; give a JSON, CSV or TSV file, or - for standard input"
                 )
             }
             return try Store(path: database, access: access, busyTimeout: timeout)

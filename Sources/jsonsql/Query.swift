@@ -178,6 +178,18 @@ struct Query: StoreCommand {
     }
 
     func run(_ store: Store) throws {
+        // On PostgreSQL, Ctrl-C cancels the statement on the server rather than leaving it running.
+        guard store.isPostgres else { return try query(store) }
+        Interruption.installSignalHandler()
+        do {
+            try query(store)
+        } catch {
+            if Interruption.isRequested { throw Interrupted(description: "interrupted") }
+            throw error
+        }
+    }
+
+    private func query(_ store: Store) throws {
         let out = OutputBuffer(fd: STDOUT_FILENO)
         if let sql {
             let parameters = try parseParameters(self.parameters)

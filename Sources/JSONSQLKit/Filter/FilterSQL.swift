@@ -13,7 +13,7 @@ import GRDB
 ///                               json_each("tags", '$') WHERE value = ? AND type = 'text'))
 public struct FilterSQL {
     public private(set) var sql = ""
-    public private(set) var arguments: [DatabaseValue] = []
+    public internal(set) var arguments: [DatabaseValue] = []
     let table: TableInfo
     /// Write values into the SQL instead of binding them, for `CREATE INDEX ... WHERE`.
     let inlineValues: Bool
@@ -27,6 +27,9 @@ public struct FilterSQL {
     /// SQLite allows no parameters in an index's `WHERE`. The text is otherwise the same as
     /// with bound values, so a query with the same filter can use the partial index.
     public init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
+        if inlineValues && table.dialect == .postgres {
+            throw JSONSQLError("partial indexes (--where on index) are not yet supported on PostgreSQL")
+        }
         self.table = table
         self.inlineValues = inlineValues
         sql = try render(filter)
@@ -82,6 +85,7 @@ public struct FilterSQL {
         // bound value with the index's literal only outside lists (`IN (?, ?)` never matches
         // `IN ('a', 'b')`). So a condition that a partial index holds is written the way the
         // index writes it, with its values as literals from the same audited helper.
+        if table.dialect == .postgres { return try postgres(p) }
         if !inlineValues, !table.partialIndexConditions.isEmpty,
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
             table.partialIndexesHold(inline)

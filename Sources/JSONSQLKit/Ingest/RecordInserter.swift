@@ -91,7 +91,7 @@ final class RecordInserter {
                 values.append(try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch))
             } catch let mismatch as ValueMismatch {
                 throw fail(
-                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(describeValue(field, bytes: bytes))"
+                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(Self.describeValue(field, bytes: bytes))"
                 )
             }
         }
@@ -264,7 +264,8 @@ final class RecordInserter {
         if code != SQLITE_OK { bindFailure = code }
     }
 
-    private func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {
+    /// `string "abc"`: a value as messages show it, cut after 60 bytes.
+    static func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {
         let start = field.kind == .string ? field.start - 1 : field.start
         let end = field.kind == .string ? field.end + 1 : field.end
         var text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: min(end - start, 60)), as: UTF8.self)

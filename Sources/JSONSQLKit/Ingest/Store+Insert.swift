@@ -9,7 +9,8 @@ extension Store {
         from sources: [InputSource], options: InsertOptions,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> InsertResult {
-        try insert(from: sources, options: options, progress: progress, batch: nil)
+        if let postgres { return try postgres.insert(from: sources, options: options, progress: progress) }
+        return try insert(from: sources, options: options, progress: progress, batch: nil)
     }
 
     /// With `batch`, `batch.run` is called after every `batch.size` records and after the last,

@@ -14,9 +14,9 @@ final class RowBatch {
     /// Rows a batch holds: up to 512, fewer for wide rows, so a batch stays about 100 KB of cells.
     let capacityRows: Int
     let columns: Int
-    private(set) var rows = 0
-    private let cells: UnsafeMutablePointer<Cell>
-    private let bytes = OutputBuffer()
+    var rows = 0
+    let cells: UnsafeMutablePointer<Cell>
+    let bytes = OutputBuffer()
 
     init(columns: Int) {
         self.columns = columns

@@ -24,10 +24,28 @@ public struct ResolvedPath: Sendable {
     /// Whether values may be text that is not JSON, so every JSON function needs `json_valid`.
     let guarded: Bool
 
+    /// On PostgreSQL: the path's jsonb, `("address" -> 'country')`, nil for a plain column.
+    let jsonb: String?
+    public let dialect: SQLDialect
+
     public init(_ path: JSONPath, in table: TableInfo) throws {
         let column = try table.requireColumn(path.column)
         self.path = path
         self.column = column
+        dialect = table.dialect
+        if table.dialect == .postgres {
+            if column.type != .json && !path.segments.isEmpty {
+                throw JSONSQLError(
+                    "\(path): paths into \(column.type.withArticle) column are not yet supported on PostgreSQL; declare \(column.name) json"
+                )
+            }
+            jsonb = column.type == .json ? Self.postgresJSONB(column.name, path.segments) : nil
+            pathLiteral = nil
+            index = nil
+            guarded = false
+            return
+        }
+        jsonb = nil
         if !path.segments.isEmpty {
             let sqlitePath = try path.sqlitePath()
             // SQL text ends at U+0000, so such a key could only be cut short.
@@ -57,7 +75,7 @@ public struct ResolvedPath: Sendable {
     }
 
     /// Whether comparisons follow JSON typing: a key inside a column, or a json column itself.
-    public var isJSON: Bool { pathLiteral != nil }
+    public var isJSON: Bool { pathLiteral != nil || jsonb != nil }
 
     /// Whether the path goes into a column's JSON rather than naming the column.
     public var isInsideColumn: Bool { !path.segments.isEmpty }
@@ -67,6 +85,7 @@ public struct ResolvedPath: Sendable {
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for
     /// objects and arrays, NULL when missing.
     public var valueSQL: String {
+        if dialect == .postgres { return jsonb ?? quotedColumn }
         guard let pathLiteral else {
             // Exact decimals are kept as text; they compare and sort by their value.
             if column.type == .numeric && column.hasTextAffinity { return "CAST(\(quotedColumn) AS NUMERIC)" }
@@ -93,7 +112,62 @@ public struct ResolvedPath: Sendable {
 
     /// The value as JSON text, for output that re-nests it.
     var jsonSQL: String {
+        if dialect == .postgres { return jsonb ?? quotedColumn }
         guard let pathLiteral, !path.segments.isEmpty else { return quotedColumn }
         return guarding("\(quotedColumn) -> \(pathLiteral)")
+    }
+}
+
+extension ResolvedPath {
+    /// `address.country` → `("address" -> 'country')`, `tags[-1]` → `("tags" -> -1)`.
+    ///
+    /// `->` with a text key finds only an object's key and with an integer only an array's
+    /// element, as SQLite's `$.key` and `$[N]` do (`#>` would read `'0'` either way).
+    static func postgresJSONB(_ column: String, _ segments: [JSONPath.Segment]) -> String {
+        guard !segments.isEmpty else { return SQLQuote.identifier(column) }
+        let steps = segments.map { segment in
+            switch segment {
+            case .key(let key): " -> " + SQLQuote.literal(key)
+            case .index(let index): " -> " + (index < 0 ? "(\(index))" : String(index))
+            }
+        }
+        return "(" + SQLQuote.identifier(column) + steps.joined() + ")"
+    }
+
+    /// On PostgreSQL: the path's value as text, a string without its quotes:
+    /// `("address" ->> 'country')`; `("doc" #>> '{}')` for the column itself.
+    var postgresText: String {
+        let segments = path.segments
+        guard let last = segments.last else { return "(\(quotedColumn) #>> '{}')" }
+        let inner = Self.postgresJSONB(column.name, Array(segments.dropLast()))
+        let step =
+            switch last {
+            case .key(let key): SQLQuote.literal(key)
+            case .index(let index): index < 0 ? "(\(index))" : String(index)
+            }
+        return "(\(inner) ->> \(step))"
+    }
+
+    /// On PostgreSQL: `jsonb_typeof` of the path: 'number', 'string', 'boolean', 'null',
+    /// 'object', 'array', or NULL when missing.
+    var postgresType: String { "jsonb_typeof(\(valueSQL))" }
+
+    /// On PostgreSQL: the terms that sort the path as SQLite sorts its `->>` value: NULL (null
+    /// or missing) first, then numbers (booleans as 1 and 0), then text (strings, and objects
+    /// and arrays as their JSON text) in byte order.
+    func postgresOrderTerms(descending: Bool) -> [String] {
+        let direction = descending ? " DESC NULLS LAST" : " NULLS FIRST"
+        guard let jsonb else {
+            let collate = column.type == .text ? " COLLATE \"C\"" : ""
+            return [quotedColumn + collate + direction]
+        }
+        let type = "jsonb_typeof(\(jsonb))"
+        return [
+            "CASE \(type) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 WHEN 'array' THEN 2 END"
+                + direction,
+            "CASE \(type) WHEN 'number' THEN (\(jsonb))::numeric WHEN 'boolean' THEN CASE WHEN \(jsonb) = 'true' THEN 1 ELSE 0 END END"
+                + direction,
+            "CASE WHEN \(type) IN ('string', 'object', 'array') THEN \(postgresText) END COLLATE \"C\"" + direction,
+        ]
     }
 }

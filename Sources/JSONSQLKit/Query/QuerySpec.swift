@@ -71,6 +71,14 @@ extension QuerySpec {
         var columns: [OutputColumn] = []
         var selections: [String] = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
+        let postgres = info.dialect == .postgres
+        if postgres {
+            try checkPostgres()
+        }
+        /// A whole column as it prints: on PostgreSQL datetimes in SQLite's stored form, in UTC.
+        func columnSQL(_ column: ColumnInfo) -> String {
+            postgres ? PostgresStore.outputSQL(column) : SQLQuote.identifier(column.name)
+        }
         var selected = self.selections
         if selected.isEmpty && !groupBy.isEmpty {
             selected = groupBy.map(Selection.path) + [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
@@ -88,7 +96,7 @@ extension QuerySpec {
         }
         if selected.isEmpty {
             for column in info.columns {
-                selections.append(expression(SQLQuote.identifier(column.name)))
+                selections.append(expression(columnSQL(column)))
                 columns.append(OutputColumn(name: column.name, kind: kind(column)))
             }
         } else {
@@ -101,7 +109,7 @@ extension QuerySpec {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
                     name = path.segments.isEmpty ? resolved.column.name : path.description
-                    sql = expression(resolved.jsonSQL)
+                    sql = expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
                     outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
                 case .aggregate(let aggregate):
                     name = aggregate.text
@@ -130,17 +138,28 @@ extension QuerySpec {
                 " GROUP BY " + (try groupBy.map { expression(try ResolvedPath($0, in: info).valueSQL) }.joined(separator: ", "))
         }
         if !orderBy.isEmpty {
-            let terms = try orderBy.map { term in
+            let terms = try orderBy.flatMap { term -> [String] in
+                if postgres, case .path(let path) = term.term {
+                    return try ResolvedPath(path, in: info).postgresOrderTerms(descending: term.descending)
+                }
                 let sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).valueSQL)
                     case .aggregate(let aggregate): try aggregate.sql(in: info, argument: expression)
                     }
-                return sql + (term.descending ? " DESC" : "")
+                return [sql + (term.descending ? " DESC" : "")]
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
         }
-        if limit != nil || offset != nil {
+        if postgres && (limit != nil || offset != nil) {
+            // LIMIT NULL is no limit.
+            arguments.append(limit.map { String($0).databaseValue } ?? .null)
+            sql += " LIMIT $\(arguments.count)::bigint"
+            if let offset {
+                arguments.append(String(offset).databaseValue)
+                sql += " OFFSET $\(arguments.count)::bigint"
+            }
+        } else if limit != nil || offset != nil {
             sql += " LIMIT ?"
             arguments.append((limit ?? -1).databaseValue)
             if let offset {
@@ -149,6 +168,18 @@ extension QuerySpec {
             }
         }
         return SQLQuery(sql: sql, arguments: arguments, columns: columns)
+    }
+}
+
+extension QuerySpec {
+    /// What PostgreSQL does not run yet: groups and aggregates other than `count()`.
+    func checkPostgres() throws {
+        if !groupBy.isEmpty { throw JSONSQLError("--group-by is not yet supported on PostgreSQL") }
+        for selection in selections + orderBy.map(\.term) {
+            if let aggregate = selection.aggregate, aggregate.function != .count || aggregate.path != nil {
+                throw JSONSQLError("\(aggregate.text) is not yet supported on PostgreSQL; count() is")
+            }
+        }
     }
 }
 

@@ -5,7 +5,8 @@ extension Store {
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        try read { db in
+        if let postgres { return try postgres.run(spec, format: format, to: out) }
+        return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             var spec = spec
             if spec.jsonColumnsAuto {
@@ -18,7 +19,8 @@ extension Store {
 
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
     public func count(_ spec: QuerySpec) throws -> Int {
-        try read { db in
+        if let postgres { return try postgres.count(spec) }
+        return try read { db in
             var spec = spec
             spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
             spec.orderBy = []
@@ -193,7 +195,8 @@ extension Store {
 
     /// The SQL of a query and SQLite's plan for it, as text lines.
     public func explain(_ spec: QuerySpec) throws -> String {
-        try read { db in
+        if let postgres { return try postgres.explain(spec) }
+        return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             let query = try spec.build(table: info)
             return try Self.plan(query, db: db, indexes: try Self.servingIndexes(query, table: info))

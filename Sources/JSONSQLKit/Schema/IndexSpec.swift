@@ -11,6 +11,8 @@ public struct IndexSpec: Sendable {
     public var filter: Filter?
     /// Index each path as `((expr) COLLATE NOCASE)`, so `like` can use the index.
     public var nocase = false
+    /// On PostgreSQL, a GIN `jsonb_path_ops` index, which `contains` (`@>`) uses.
+    public var gin = false
 
     public init(table: String, paths: [JSONPath]) {
         self.table = table
@@ -23,7 +25,7 @@ public struct IndexSpec: Sendable {
             path.description.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
                 .split(separator: "_").joined(separator: "_")
         }
-        return "\(table)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")"
+        return "\(table)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")\(gin ? "_gin" : "")"
     }
 
     /// The `CREATE INDEX` statement, each path rendered by `ResolvedPath`, the filter by
@@ -39,9 +41,29 @@ public struct IndexSpec: Sendable {
         try sql(table: info, name: name ?? defaultName)
     }
 
-    private func sql(table info: TableInfo, name: String) throws -> String {
+    func sql(table info: TableInfo, name: String) throws -> String {
+        if info.dialect == .postgres && nocase { throw JSONSQLError("--nocase is not yet supported on PostgreSQL") }
+        if gin {
+            guard info.dialect == .postgres else {
+                throw JSONSQLError("--gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)")
+            }
+            if unique { throw JSONSQLError("a GIN index cannot be --unique") }
+            if filter != nil { throw JSONSQLError("partial indexes (--where on index) are not yet supported on PostgreSQL") }
+            let expressions = try paths.map { path -> String in
+                let resolved = try ResolvedPath(path, in: info)
+                guard resolved.isJSON else {
+                    throw JSONSQLError("--gin indexes JSON; \(path) is \(resolved.column.type.withArticle) column")
+                }
+                let value = resolved.valueSQL
+                return (value.hasPrefix("(") ? value : "(\(value))") + " jsonb_path_ops"
+            }
+            return
+                "CREATE INDEX \(SQLQuote.identifier(name)) ON \(SQLQuote.identifier(info.name)) USING gin (\(expressions.joined(separator: ", ")))"
+        }
         let expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
+            // PostgreSQL indexes an expression other than a column only in parentheses.
+            if info.dialect == .postgres { return value.hasPrefix("(") ? value : "(\(value))" }
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
         var sql =

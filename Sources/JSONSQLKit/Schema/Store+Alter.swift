@@ -188,7 +188,8 @@ extension Store {
     ///
     /// Returns the name dropped, or nil when `ifExists` and there is no such table.
     public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
-        try write { db in
+        if let postgres { return try postgres.dropTable(name, ifExists: ifExists) }
+        return try write { db in
             let tables = try Self.tableNames(db)
             guard let table = SQLName.find(name, in: tables) else {
                 if ifExists { return nil }

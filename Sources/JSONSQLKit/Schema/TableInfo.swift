@@ -29,10 +29,13 @@ public struct TableInfo: Sendable {
     /// The table's index expressions that extract one path each, columns named as the table
     /// names them (see `ResolvedPath`).
     public var indexedPaths: [IndexedPath] = []
+    /// The SQL of the database the table is in: paths and filters on it render to this.
+    public var dialect: SQLDialect = .sqlite
 
-    init(name: String, columns: [ColumnInfo]) {
+    init(name: String, columns: [ColumnInfo], dialect: SQLDialect = .sqlite) {
         self.name = name
         self.columns = columns
+        self.dialect = dialect
     }
 
     init(db: Database, table: String) throws {

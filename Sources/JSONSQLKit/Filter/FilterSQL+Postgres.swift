@@ -1,0 +1,153 @@
+import GRDB
+
+/// The `--where` language on PostgreSQL: the same semantics as on SQLite, written with jsonb.
+///
+/// Paths compare as jsonb with jsonb (`=` on jsonb is type-exact, so `"42"` never equals 42,
+/// and numeric, so 1 equals 1.0), beside a `jsonb_typeof` guard where jsonb's order across
+/// types would let other types through. Strings order in byte order (`COLLATE "C"`) and
+/// `like` folds ASCII letters only, as SQLite does, whatever the database's collation.
+///
+///     address.country = DE  →  ("address" -> 'country') = $1::jsonb        ['"DE"']
+///     score > 10            →  "score" > $1::numeric                        ['10']
+///     tags contains pro     →  (jsonb_typeof("tags") = 'array' AND "tags" @> jsonb_build_array($1::jsonb))
+extension FilterSQL {
+    mutating func postgres(_ p: Filter.Predicate) throws -> String {
+        let path = try ResolvedPath(p.path, in: table)
+        let value = path.valueSQL
+        switch p.op {
+        case .isNull: return path.isJSON ? "COALESCE(\(path.postgresType), 'null') = 'null'" : "\(value) IS NULL"
+        case .isNotNull: return path.isJSON ? "\(path.postgresType) <> 'null'" : "\(value) IS NOT NULL"
+        case .exists: return "\(value) IS NOT NULL"
+        case .notExists: return "\(value) IS NULL"
+        case .equal: return try postgresEqual(path, p.values[0])
+        case .notEqual: return "(\(try postgresEqual(path, p.values[0]))) IS NOT TRUE"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: return try postgresRange(path, p.op, p.values[0])
+        case .in: return try postgresIn(path, p.values)
+        case .notIn: return "(\(try postgresIn(path, p.values))) IS NOT TRUE"
+        case .contains: return try postgresContains(path, p.values[0])
+        case .notContains: return "(\(try postgresContains(path, p.values[0]))) IS NOT TRUE"
+        case .like, .notLike:
+            guard case .string(let pattern) = p.values[0] else {
+                throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
+            }
+            let text: String
+            if path.isJSON {
+                text = path.postgresText
+            } else if path.column.type == .text {
+                text = value
+            } else {
+                throw JSONSQLError(
+                    "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL")
+            }
+            try requireText(pattern)
+            let mark = postgresBind(pattern, cast: "text")
+            var condition = "\(Self.asciiLower(text)) LIKE \(Self.asciiLower(mark)) ESCAPE '\\'"
+            if path.isJSON { condition = "(\(path.postgresType) = 'string' AND \(condition))" }
+            return p.op == .notLike ? "(\(condition)) IS NOT TRUE" : condition
+        case .glob, .notGlob:
+            throw JSONSQLError("\(p.op.rawValue) is not yet supported on PostgreSQL; use like")
+        }
+    }
+
+    /// `translate(x, 'A..Z', 'a..z') COLLATE "C"`: SQLite's LIKE folds ASCII letters and nothing
+    /// else, which `ILIKE` and `lower()` would not keep to under most collations.
+    private static func asciiLower(_ sql: String) -> String {
+        "translate(\(sql), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE \"C\""
+    }
+
+    /// Binds text as the next `$N`, cast to `cast`.
+    private mutating func postgresBind(_ text: String?, cast: String) -> String {
+        arguments.append(text.map { $0.databaseValue } ?? .null)
+        return "$\(arguments.count)::\(cast)"
+    }
+
+    private func requireText(_ text: String) throws {
+        if text.utf8.contains(0) { throw JSONSQLError("PostgreSQL text cannot hold U+0000") }
+    }
+
+    /// The literal as the jsonb it equals: `DE` → `"DE"`, `1.5` → `1.5`, `true` → `true`.
+    private func jsonText(_ literal: Filter.Literal) throws -> String {
+        switch literal {
+        case .integer(let value): return String(value)
+        case .real(let value, _):
+            guard value.isFinite else { throw JSONSQLError("\(value) is not a JSON number") }
+            return "\(value)"
+        case .string(let value):
+            try requireText(value)
+            return ValueConversion.jsonString(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+
+    /// A literal converted for a plain column (`ValueConversion`), bound with the cast that
+    /// compares it exactly: numbers as numeric, so `score = 1.5` matches no bigint.
+    private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        let column = path.column
+        let stored = try Self.columnValue(column, literal)
+        let text = try PostgresValue.text(stored, type: column.type)
+        if let text { try requireText(text) }
+        let cast =
+            switch column.type {
+            case .integer, .real, .numeric: "numeric"
+            default: column.type.postgresType ?? "text"
+            }
+        return postgresBind(text, cast: cast)
+    }
+
+    private mutating func postgresEqual(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        let value = path.valueSQL
+        guard path.isJSON else {
+            if literal == .null { return "\(value) IS NULL" }
+            return "\(value) = \(try postgresColumnValue(path, literal))"
+        }
+        if literal == .null {
+            return path.isInsideColumn ? "\(path.postgresType) = 'null'" : "\(value) IS NULL"
+        }
+        return "\(value) = \(postgresBind(try jsonText(literal), cast: "jsonb"))"
+    }
+
+    private mutating func postgresRange(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws
+        -> String
+    {
+        let value = path.valueSQL
+        let sqlOp = op.rawValue
+        guard path.isJSON else {
+            if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
+            let collate = path.column.type == .text ? " COLLATE \"C\"" : ""
+            return "\(value)\(collate) \(sqlOp) \(try postgresColumnValue(path, literal))"
+        }
+        switch literal {
+        case .integer, .real:
+            // jsonb orders every boolean, array and object above numbers: only numbers compare.
+            return "(\(value) \(sqlOp) \(postgresBind(try jsonText(literal), cast: "jsonb")) AND \(path.postgresType) = 'number')"
+        case .string(let text):
+            try requireText(text)
+            return
+                "(\(path.postgresText) COLLATE \"C\" \(sqlOp) \(postgresBind(text, cast: "text")) AND \(path.postgresType) = 'string')"
+        case .bool, .null:
+            throw JSONSQLError("cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead")
+        }
+    }
+
+    private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
+        if values.isEmpty { return "FALSE" }
+        if values.contains(.null) {
+            return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
+        }
+        let marks = try values.map { literal in
+            path.isJSON
+                ? postgresBind(try jsonText(literal), cast: "jsonb") : try postgresColumnValue(path, literal)
+        }
+        return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))"
+    }
+
+    private mutating func postgresContains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        guard path.isJSON else {
+            throw JSONSQLError(
+                "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column")
+        }
+        let element = postgresBind(try jsonText(literal), cast: "jsonb")
+        return "(\(path.postgresType) = 'array' AND \(path.valueSQL) @> jsonb_build_array(\(element)))"
+    }
+}

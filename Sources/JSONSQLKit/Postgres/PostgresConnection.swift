@@ -1,0 +1,250 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection to a PostgreSQL database named by a `postgres://` URL.
+///
+/// Every statement is sent with `PQexecParams`: values travel as text parameters (`$1`), never
+/// inside the SQL. The session is set up so that results do not depend on the server's
+/// settings: UTC, ISO dates, shortest exact floats, hex bytea.
+final class PostgresConnection {
+    private let connection: OpaquePointer
+    /// The URL without its password, for messages.
+    let displayName: String
+
+    /// Whether `text` names a PostgreSQL database rather than a file.
+    static func isURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    init(url: String) throws {
+        displayName = Self.redacted(url)
+        guard let connection = PQconnectdb(url) else {
+            throw JSONSQLError("cannot connect to \(displayName): out of memory")
+        }
+        self.connection = connection
+        guard PQstatus(connection) == CONNECTION_OK else {
+            // deinit finishes the connection.
+            let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
+            throw JSONSQLError("cannot connect to \(displayName): \(message)")
+        }
+        try execute(
+            """
+            SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601';
+            SET extra_float_digits = 1; SET bytea_output = 'hex'; SET client_encoding = 'UTF8'
+            """, simple: true)
+        // Names resolve in the one schema jsonsql lists tables of: the current schema, with
+        // temporary tables last rather than first (where PostgreSQL searches them by default).
+        let schema = try execute(
+            "SELECT set_config('search_path', quote_ident(current_schema()) || ', pg_temp', false) WHERE current_schema() IS NOT NULL"
+        )
+        if schema.rowCount == 0 {
+            throw JSONSQLError("\(displayName) has no schema to work in: its search_path names no schema that exists")
+        }
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// `postgres://user:secret@host/db` → `postgres://user@host/db`: libpq parses the URL, so
+    /// a password anywhere in it (user info or `?password=`) is left out.
+    static func redacted(_ url: String) -> String {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            if let error { PQfreemem(error) }
+            return "a PostgreSQL URL that libpq cannot read"
+        }
+        defer { PQconninfoFree(options) }
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        var text = url.lowercased().hasPrefix("postgresql://") ? "postgresql://" : "postgres://"
+        if let user = values["user"] { text += user + "@" }
+        if let host = values["host"] {
+            text += host.contains("/") ? host.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? host : host
+        }
+        if let port = values["port"] { text += ":" + port }
+        text += "/" + (values["dbname"] ?? "")
+        return text
+    }
+
+    /// URL characters that need no escape (RFC 3986's unreserved).
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    private static func trimmed(_ message: String) -> String {
+        message.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs one statement with text parameters (nil is NULL) and returns its rows.
+    /// With `simple`, several statements without parameters run as one string.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = [], simple: Bool = false) throws -> PostgresResult {
+        let sent: Int32
+        if simple {
+            sent = PQsendQuery(connection, sql)
+        } else {
+            let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+            defer { for copy in copies { free(copy) } }
+            let pointers = copies.map { UnsafePointer($0) }
+            sent = pointers.withUnsafeBufferPointer { buffer in
+                PQsendQueryParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+            }
+        }
+        guard sent == 1 else { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        // Every result of the statements is read, so the connection is ready for the next;
+        // the first error wins, else the last result (COPY's start ends the results).
+        var last: PostgresResult?
+        var failure: Error?
+        while let result = try nextResult() {
+            do {
+                let checked = try check(result)
+                last = checked
+                if checked.status == PGRES_COPY_IN { break }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        guard let last else { throw JSONSQLError("the server sent no result") }
+        return last
+    }
+
+    /// The next result, waiting for it on the socket; Ctrl-C (`Interruption`) meanwhile asks
+    /// the server to cancel the statement, which then ends with its "canceling statement" error.
+    private func nextResult() throws -> OpaquePointer? {
+        var cancelled = false
+        while PQisBusy(connection) == 1 {
+            var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            _ = poll(&socket, 1, 50)
+            if !cancelled && Interruption.isRequested {
+                cancelled = true
+                if let cancel = PQgetCancel(connection) {
+                    var message = [CChar](repeating: 0, count: 256)
+                    _ = PQcancel(cancel, &message, Int32(message.count))
+                    PQfreeCancel(cancel)
+                }
+            }
+            guard PQconsumeInput(connection) == 1 else {
+                throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection))))
+            }
+        }
+        return PQgetResult(connection)
+    }
+
+    /// A result that holds an error becomes a `PostgresError`.
+    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+        guard let result else { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_EMPTY_QUERY:
+            return PostgresResult(result)
+        default:
+            defer { PQclear(result) }
+            throw PostgresError(result)
+        }
+    }
+
+    /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(readOnly: Bool = false, _ work: () throws -> T) throws -> T {
+        try execute(readOnly ? "BEGIN READ ONLY" : "BEGIN", simple: true)
+        do {
+            let value = try work()
+            try execute("COMMIT", simple: true)
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK", simple: true)
+            throw error
+        }
+    }
+
+    /// `COPY ... FROM STDIN`: `fill` sends the data through `send`; the COPY ends when it
+    /// returns, and is aborted (storing nothing of it) when it throws.
+    func copy(_ sql: String, fill: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let started = try execute(sql)
+        guard started.status == PGRES_COPY_IN else { throw JSONSQLError("the server did not start the COPY") }
+        let send: (UnsafeRawBufferPointer) throws -> Void = { [connection] bytes in
+            guard bytes.count > 0 else { return }
+            let sent = PQputCopyData(connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+            if sent != 1 { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        }
+        do {
+            try fill(send)
+        } catch {
+            _ = PQputCopyEnd(connection, "jsonsql stopped the COPY")
+            while let result = PQgetResult(connection) { PQclear(result) }
+            throw error
+        }
+        guard PQputCopyEnd(connection, nil) == 1 else {
+            throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection))))
+        }
+        var failure: Error?
+        while let result = try nextResult() {
+            do { _ = try check(result) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// The rows of one statement, read as text.
+final class PostgresResult {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+    }
+
+    deinit { PQclear(result) }
+
+    var status: ExecStatusType { PQresultStatus(result) }
+    var rowCount: Int { Int(PQntuples(result)) }
+    var columnCount: Int { Int(PQnfields(result)) }
+
+    /// The type OID of a result column (`pg_type.oid`).
+    func type(_ column: Int) -> UInt32 { PQftype(result, Int32(column)) }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    /// The value's text, valid while the result lives.
+    func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8> {
+        let pointer = PQgetvalue(result, Int32(row), Int32(column))!
+        return UnsafeBufferPointer(
+            start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+            count: Int(PQgetlength(result, Int32(row), Int32(column))))
+    }
+
+    func string(_ row: Int, _ column: Int) -> String? {
+        isNull(row, column) ? nil : String(decoding: bytes(row, column), as: UTF8.self)
+    }
+}
+
+/// An error the server reported: its message, and where it helps its detail.
+struct PostgresError: Error, CustomStringConvertible {
+    let message: String
+    let detail: String?
+    /// The SQLSTATE, such as `23505` for a unique violation.
+    let code: String
+    /// The server's context line, such as `COPY player, line 3`.
+    let context: String?
+
+    init(_ result: OpaquePointer) {
+        func field(_ code: Character) -> String? {
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+        }
+        message = field("M") ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+        detail = field("D")
+        code = field("C") ?? ""
+        context = field("W")
+    }
+
+    /// The line of COPY data the error is about, 1-based.
+    var copyLine: Int? {
+        guard let context, let range = context.range(of: ", line ") else { return nil }
+        return Int(context[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    var description: String { detail.map { "\(message) (\($0))" } ?? message }
+}

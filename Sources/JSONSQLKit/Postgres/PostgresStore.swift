@@ -1,0 +1,299 @@
+import Foundation
+import GRDB
+
+/// A PostgreSQL database behind `Store`: the same specs as on SQLite, rendered in the
+/// PostgreSQL dialect (`TableInfo.dialect`), run through libpq.
+///
+/// Tables are those of the session's current schema (the first of its `search_path`).
+final class PostgresStore {
+    let connection: PostgresConnection
+
+    /// Type OIDs (`pg_type.oid`) the output reads specially.
+    static let booleanOID: UInt32 = 16
+    static let byteaOID: UInt32 = 17
+    static let int8OID: UInt32 = 20
+    static let int2OID: UInt32 = 21
+    static let int4OID: UInt32 = 23
+    static let float4OID: UInt32 = 700
+    static let float8OID: UInt32 = 701
+    static let uuidOID: UInt32 = 2950
+
+    init(url: String) throws {
+        connection = try PostgresConnection(url: url)
+    }
+
+    /// The database as messages name it: its URL without the password.
+    var name: String { connection.displayName }
+
+    // MARK: Schema
+
+    func tableNames() throws -> [String] {
+        let result = try connection.execute(
+            """
+            SELECT c.relname FROM pg_class c
+            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') ORDER BY c.oid
+            """)
+        return (0..<result.rowCount).compactMap { result.string($0, 0) }
+    }
+
+    func tableInfo(_ table: String) throws -> TableInfo {
+        let result = try connection.execute(
+            """
+            -- indkey is an int2vector, numbered from 0.
+            SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid),
+                   COALESCE(array_position(i.indkey::int2[], a.attnum) - array_lower(i.indkey::int2[], 1) + 1, 0), a.attgenerated <> ''
+            FROM pg_attribute a
+            JOIN pg_class c ON c.oid = a.attrelid
+            LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+            LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+              AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY a.attnum
+            """, [table])
+        let columns = (0..<result.rowCount).map { row in
+            let declared = result.string(row, 1) ?? ""
+            return ColumnInfo(
+                name: result.string(row, 0) ?? "", type: ColumnType(postgresType: declared), declaredType: declared,
+                notNull: result.string(row, 2) == "t", defaultSQL: result.string(row, 3),
+                primaryKeyIndex: Int(result.string(row, 4) ?? "0") ?? 0, isGenerated: result.string(row, 5) == "t")
+        }
+        if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
+        return TableInfo(name: table, columns: columns, dialect: .postgres)
+    }
+
+    func resolveTable(_ name: String?) throws -> String {
+        try Store.resolveTable(name, tables: try tableNames(), path: self.name, isView: { _ in false })
+    }
+
+    func createTable(_ spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome {
+        let sql = try spec.postgresSQL(ifNotExists: false)
+        guard let existing = SQLName.find(spec.name, in: try tableNames()) else {
+            try connection.execute(sql)
+            return .created(spec.name)
+        }
+        guard ifNotExists else {
+            throw JSONSQLError("table \(existing) already exists in \(name); add --if-not-exists to keep it")
+        }
+        let info = try tableInfo(existing)
+        let stored = info.columns.map { "\(SQLQuote.identifier($0.name)) \($0.declaredType)" }.joined(separator: ", ")
+        let wanted = spec.columns.map { "\(SQLQuote.identifier($0.name)) \($0.type.postgresType ?? "")" }.joined(
+            separator: ", ")
+        return stored == wanted ? .existed(existing) : .differs(existing, existing: stored, given: wanted)
+    }
+
+    func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
+        let info = try tableInfo(spec.table)
+        let name = spec.name ?? spec.defaultName
+        try SQLQuote.checkName(name, kind: "index")
+        let sql = try spec.sql(table: info, name: name)
+        let found = try connection.execute(
+            """
+            SELECT c.relname, c.relkind::text, pg_get_indexdef(c.oid) FROM pg_class c
+            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+            """, [name])
+        guard found.rowCount > 0 else {
+            try connection.execute(sql)
+            // The planner chooses an expression index only with statistics on its expression.
+            try connection.execute("ANALYZE \(SQLQuote.identifier(info.name))")
+            return .created(name)
+        }
+        let definition = found.string(0, 2) ?? ""
+        guard found.string(0, 1) == "i" else {
+            throw JSONSQLError("\(name) is the name of another relation in \(self.name); give the index another --name")
+        }
+        guard spec.ifNotExists else {
+            throw JSONSQLError(
+                "an index named \(name) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name")
+        }
+        return .existed(name, table: info.name, paths: spec.paths.map(\.description))
+    }
+
+    func dropTable(_ table: String, ifExists: Bool) throws -> String? {
+        let tables = try tableNames()
+        guard let found = SQLName.find(table, in: tables) else {
+            if ifExists { return nil }
+            let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
+            throw JSONSQLError("no table '\(table)' in \(name); \(list) (add --if-exists to ignore a missing table)")
+        }
+        try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
+        return found
+    }
+
+    // MARK: Queries
+
+    /// A whole column as `query` prints it: datetimes in SQLite's stored form, in UTC, and
+    /// with microseconds where a value has them (written by another tool), never cut short.
+    ///
+    ///     to_char("created" AT TIME ZONE 'UTC', CASE WHEN ... THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE ...US' END)
+    static func outputSQL(_ column: ColumnInfo) -> String {
+        let quoted = SQLQuote.identifier(column.name)
+        switch column.type {
+        case .datetime:
+            let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
+            return
+                "to_char(\(utc), CASE WHEN EXTRACT(MICROSECONDS FROM \(quoted)) % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)"
+        case .date: return "to_char(\(quoted), 'YYYY-MM-DD')"
+        default: return quoted
+        }
+    }
+
+    /// A built query's values as libpq's text parameters.
+    static func parameters(_ arguments: [DatabaseValue]) -> [String?] {
+        arguments.map { value in
+            switch value.storage {
+            case .null: nil
+            case .string(let text): text
+            case .int64(let number): String(number)
+            case .double(let number): "\(number)"
+            case .blob(let data): "\\x" + data.map { String(format: "%02x", $0) }.joined()
+            }
+        }
+    }
+
+    /// Rows a cursor fetches at a time: the output streams, in memory a batch at a time.
+    static let fetchSize = 4096
+
+    /// Runs the query through a cursor in a read-only transaction and prints its rows as they
+    /// come, a batch of `fetchSize` at a time.
+    func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+        let query = try spec.build(table: try tableInfo(spec.table))
+        return try connection.transaction(readOnly: true) {
+            try connection.execute(
+                "DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + query.sql, Self.parameters(query.arguments))
+            var count = 0
+            var printer: ResultPrinter?
+            while true {
+                let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
+                if printer == nil {
+                    printer = ResultPrinter(columns: query.columns ?? [], result: result, format: format, out: out)
+                }
+                try printer!.print(result)
+                count += result.rowCount
+                if result.rowCount < Self.fetchSize { break }
+                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+            try printer!.finish()
+            return count
+        }
+    }
+
+    func count(_ spec: QuerySpec) throws -> Int {
+        var spec = spec
+        spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+        spec.orderBy = []
+        spec.groupBy = []
+        spec.limit = nil
+        spec.offset = nil
+        let query = try spec.build(table: try tableInfo(spec.table))
+        let result = try connection.execute(query.sql, Self.parameters(query.arguments))
+        return Int(result.string(0, 0) ?? "0") ?? 0
+    }
+
+    /// The SQL and PostgreSQL's plan for it.
+    func explain(_ spec: QuerySpec) throws -> String {
+        let query = try spec.build(table: try tableInfo(spec.table))
+        let result = try connection.execute("EXPLAIN (COSTS OFF) " + query.sql, Self.parameters(query.arguments))
+        var text = "-- " + query.sql + "\n"
+        if !query.arguments.isEmpty {
+            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+        }
+        text += "QUERY PLAN\n"
+        for row in 0..<result.rowCount {
+            text += TerminalText.escaped(Array((result.string(row, 0) ?? "").utf8)) + "\n"
+        }
+        return text
+    }
+
+    /// Prints a result with the row writers SQLite's results use.
+    private func write(_ result: PostgresResult, columns: [OutputColumn], format: OutputFormat, to out: OutputBuffer) throws
+        -> Int
+    {
+        let printer = ResultPrinter(columns: columns, result: result, format: format, out: out)
+        try printer.print(result)
+        try printer.finish()
+        return result.rowCount
+    }
+
+    /// `tables`: name, number of columns and type, with `counts` the rows of each.
+    func listTables(counts: Bool, format: OutputFormat, to out: OutputBuffer) throws {
+        var rows = ""
+        if counts {
+            let cases = try tableNames().map {
+                "WHEN \(SQLQuote.literal($0)) THEN (SELECT count(*) FROM \(SQLQuote.identifier($0)))"
+            }
+            rows = cases.isEmpty ? ", NULL AS \"rows\"" : ", CASE c.relname \(cases.joined(separator: " ")) END AS \"rows\""
+        }
+        let result = try connection.execute(
+            """
+            SELECT c.relname AS name,
+                   (SELECT count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+                   CASE c.relkind WHEN 'v' THEN 'view' ELSE 'table' END AS type\(rows)
+            FROM pg_class c
+            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v')
+            ORDER BY c.relkind = 'v', c.oid
+            """)
+        let names = ["name", "columns", "type"] + (counts ? ["rows"] : [])
+        _ = try write(
+            result, columns: names.map { OutputColumn(name: $0, kind: .natural) }, format: format, to: out)
+    }
+
+    /// `schema`: each column's jsonsql type beside the type PostgreSQL declares.
+    func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+        let tables = try table.map { [$0] } ?? tableNames()
+        var values: [String?] = []
+        var placeholders: [String] = []
+        for name in tables {
+            for column in try tableInfo(name).columns {
+                let row = [
+                    name, column.name, column.type.rawValue, column.declaredType, column.notNull ? "t" : "f",
+                    String(column.primaryKeyIndex), column.defaultSQL,
+                ]
+                let base = values.count
+                placeholders.append(
+                    "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5)::boolean, $\(base + 6)::bigint, $\(base + 7))"
+                )
+                values += row
+            }
+        }
+        let columns = ["table", "column", "type", "declared", "notnull", "pk", "default"].map {
+            OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
+        }
+        // The rows go through the server so they print through the same path as any result.
+        let sql =
+            placeholders.isEmpty
+            ? "SELECT NULL WHERE FALSE"
+            : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS schema"
+        _ = try write(try connection.execute(sql, values), columns: columns, format: format, to: out)
+    }
+}
+
+/// Prints PostgreSQL results, one or a cursor's batches, with the row writers SQLite's rows go
+/// through: each row is copied into a `RowBatch` as the cells SQLite would give.
+private struct ResultPrinter {
+    let writer: any RowWriter
+    let types: [UInt32]
+    let batch: RowBatch
+
+    init(columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer) {
+        let columns = OutputColumn.uniquelyNamed(columns)
+        writer = format.makeWriter(columns: columns, out: out)
+        types = (0..<result.columnCount).map(result.type)
+        batch = RowBatch(columns: columns.count)
+    }
+
+    func print(_ result: PostgresResult) throws {
+        var row = 0
+        while row < result.rowCount {
+            batch.removeAll()
+            while row < result.rowCount && !batch.isFull {
+                batch.append(result, row: row, types: types)
+                row += 1
+            }
+            try batch.forEachRow { try writer.write($0) }
+        }
+    }
+
+    func finish() throws {
+        try writer.finish()
+    }
+}

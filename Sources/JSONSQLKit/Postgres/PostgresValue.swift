@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+
+/// The one place a stored value becomes text that PostgreSQL reads: a bound parameter, or a
+/// field of `COPY ... FROM STDIN` data (escaped here too).
+///
+/// The value is what `ValueConversion` made for the column's type, as SQLite would store it;
+/// only its spelling changes: booleans `t`/`f`, datetimes in UTC with `+00`, UUIDs as text,
+/// blobs as `\x` hex.
+enum PostgresValue {
+    /// The text of a stored value for a column of `type`; nil for NULL.
+    static func text(_ value: DatabaseValue, type: ColumnType) throws -> String? {
+        switch value.storage {
+        case .null: return nil
+        case .int64(let number):
+            if type == .boolean { return number != 0 ? "t" : "f" }
+            return String(number)
+        case .double(let number):
+            guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
+            return "\(number)"
+        case .string(let text):
+            try checkText(text.utf8)
+            // The stored form is UTC; a zone makes timestamptz read it so whatever the session's.
+            return type == .datetime ? text + "+00" : text
+        case .blob(let data):
+            if type == .uuid, let text = data.withUnsafeBytes(UUIDValue.string) { return text }
+            return "\\x" + data.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape: refused here with
+    /// the record's line, not by the server at the end of the COPY.
+    static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false) throws(ValueMismatch) {
+        var escape = false
+        var pendingU0000 = 0
+        for byte in bytes {
+            if byte == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL") }
+            guard json else { continue }
+            // Looks for `\u0000` outside an escaped backslash.
+            if pendingU0000 > 0 {
+                let expected: [UInt8] = [UInt8(ascii: "u"), 0x30, 0x30, 0x30, 0x30]
+                if byte == expected[5 - pendingU0000] {
+                    pendingU0000 -= 1
+                    if pendingU0000 == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL (jsonb)") }
+                    continue
+                }
+                pendingU0000 = 0
+            }
+            if escape {
+                escape = false
+                if byte == UInt8(ascii: "u") { pendingU0000 = 4 }
+            } else if byte == UInt8(ascii: "\\") {
+                escape = true
+            }
+        }
+    }
+
+    /// Appends one field of COPY text data: backslash, tab, newline and carriage return escaped.
+    static func appendCopyField<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            default: out.append(byte)
+            }
+        }
+    }
+
+    /// COPY's NULL.
+    static let copyNull: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "N")]
+
+    /// One prepared value of a record (`InsertColumns.prepare`) as a COPY field.
+    static func appendCopy(
+        _ value: PreparedValue, type: ColumnType, bytes: UnsafePointer<UInt8>, to out: inout [UInt8]
+    ) throws(ValueMismatch) {
+        switch value {
+        case .null: out += copyNull
+        case .integer(let number):
+            if type == .boolean {
+                out.append(number != 0 ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+            } else {
+                out += Array(String(number).utf8)
+            }
+        case .double(let number):
+            guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
+            out += Array("\(number)".utf8)
+        case .text(let start, let end):
+            let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
+            try checkText(span, json: type == .json)
+            appendCopyField(span, to: &out)
+        case .converted(let converted):
+            let text: String?
+            do { text = try Self.text(converted, type: type) } catch let mismatch as ValueMismatch {
+                throw mismatch
+            } catch {
+                throw ValueMismatch(expectation: "\(error)")
+            }
+            guard let text else {
+                out += copyNull
+                return
+            }
+            if type == .json { try checkText(text.utf8, json: true) }
+            appendCopyField(text.utf8, to: &out)
+        }
+    }
+}

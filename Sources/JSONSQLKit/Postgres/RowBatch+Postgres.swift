@@ -1,0 +1,67 @@
+import Foundation
+import GRDBSQLite
+
+extension RowBatch {
+    /// Copies row `row` of a PostgreSQL result as the cells SQLite would give for the same
+    /// values, so the same row writers print them: booleans and integers as integers, floats
+    /// as doubles, UUIDs and bytea as blobs, everything else (jsonb, numeric, text) as text.
+    func append(_ result: PostgresResult, row: Int, types: [UInt32]) {
+        let cellsOfRow = cells + rows * columns
+        for i in 0..<columns {
+            var cell = Cell(type: SQLITE_NULL)
+            if !result.isNull(row, i) {
+                let text = result.bytes(row, i)
+                switch types[i] {
+                case PostgresStore.booleanOID:
+                    cell.type = SQLITE_INTEGER
+                    cell.value = text.first == UInt8(ascii: "t") ? 1 : 0
+                case PostgresStore.int8OID, PostgresStore.int4OID, PostgresStore.int2OID:
+                    cell.type = SQLITE_INTEGER
+                    cell.value = Int64(String(decoding: text, as: UTF8.self)) ?? 0
+                case PostgresStore.float4OID, PostgresStore.float8OID:
+                    cell.type = SQLITE_FLOAT
+                    cell.value = Int64(bitPattern: (Double(String(decoding: text, as: UTF8.self)) ?? .nan).bitPattern)
+                case PostgresStore.uuidOID:
+                    cell.type = SQLITE_BLOB
+                    appendBytes(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [], to: &cell)
+                case PostgresStore.byteaOID:
+                    cell.type = SQLITE_BLOB
+                    appendBytes(Self.hexDecoded(text), to: &cell)
+                default:
+                    cell.type = SQLITE_TEXT
+                    cell.value = Int64(bytes.byteCount)
+                    cell.count = text.count
+                    if !text.isEmpty { bytes.append(text) }
+                }
+            }
+            (cellsOfRow + i).initialize(to: cell)
+        }
+        rows += 1
+    }
+
+    private func appendBytes<Bytes: Collection<UInt8>>(_ data: Bytes, to cell: inout Cell) {
+        cell.value = Int64(bytes.byteCount)
+        cell.count = data.count
+        if !data.isEmpty { bytes.append(Array(data)) }
+    }
+
+    /// `\x0a1b` → [0x0A, 0x1B]: bytea as `bytea_output = 'hex'` prints it.
+    static func hexDecoded(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        func nibble(_ c: UInt8) -> UInt8 {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: c &- UInt8(ascii: "A") &+ 10
+            }
+        }
+        guard text.count >= 2 else { return [] }
+        var out: [UInt8] = []
+        out.reserveCapacity((text.count - 2) / 2)
+        var i = 2
+        while i + 1 < text.count {
+            out.append(nibble(text[i]) << 4 | nibble(text[i + 1]))
+            i += 2
+        }
+        return out
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// The throwaway PostgreSQL server of this test process: `Tests/postgres-server.sh` starts it
+/// once, on a unix socket in a temporary directory, and removes it when this process ends.
+/// Each suite works in a schema of its own, named in the URL's `search_path`.
+enum PostgresServer {
+    /// Whether the PostgreSQL server binaries are installed (`make deps` installs them).
+    static let isInstalled: Bool = {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.contains { FileManager.default.isExecutableFile(atPath: "\(root)/\($0)/bin/initdb") }
+    }()
+
+    static let skipReason: Comment = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); make deps installs it"
+
+    /// The server's socket directory, or why it did not start.
+    private static let socketDirectory: Result<String, CLI.CLIError> = {
+        let script = CLI.packageRoot.appendingPathComponent("Tests/postgres-server.sh").path
+        do {
+            let result = try CLI.run(["start", String(getpid())], executable: script)
+            let directory = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard result.status == 0, directory.hasPrefix("/") else {
+                return .failure(CLI.CLIError("the PostgreSQL test server did not start: \(result.stderr)"))
+            }
+            return .success(directory)
+        } catch {
+            return .failure(CLI.CLIError("cannot run \(script): \(error)"))
+        }
+    }()
+
+    /// The URL of a new, empty schema on the server: `postgres://postgres@%2Ftmp%2F.../postgres?options=...`.
+    static func freshSchema(_ prefix: String) throws -> String {
+        let directory = try socketDirectory.get()
+        let schema = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
+        try psql("CREATE SCHEMA \(schema)")
+        let host = directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? directory
+        return "postgres://postgres@\(host)/postgres?options=-csearch_path%3D\(schema)"
+    }
+
+    /// Runs SQL as the server's superuser; returns what psql prints (unaligned, tuples only).
+    @discardableResult
+    static func psql(_ sql: String, schema: String? = nil) throws -> String {
+        let directory = try socketDirectory.get()
+        let result = try CLI.run(
+            ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres", "-d", "postgres", "-c", sql],
+            environment: schema.map { ["PGOPTIONS": "-csearch_path=\($0)"] } ?? [:], executable: "/usr/bin/psql")
+        guard result.status == 0 else { throw CLI.CLIError("psql \(sql): \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// The server's socket directory (its host for psql).
+    static var socket: String {
+        get throws { try socketDirectory.get() }
+    }
+
+    /// The schema a URL of `freshSchema` names.
+    static func schema(of url: String) -> String {
+        String(url[url.range(of: "%3D")!.upperBound...])
+    }
+}

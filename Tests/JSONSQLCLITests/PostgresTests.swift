@@ -1,0 +1,339 @@
+import Foundation
+import JSONSQLKit
+import Testing
+
+/// The same commands on PostgreSQL (a throwaway server, `PostgresServer`) and on SQLite, over
+/// the same data: the output must be the same bytes.
+///
+/// jsonb keeps an object's keys in its own order (shorter keys first) and spells numbers its
+/// own way (`1e2` → `100`); that is the one documented difference, so these tests print paths
+/// and arrays of scalars, never whole objects with several keys.
+@Suite("PostgreSQL", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresTests {
+    static let dataset = Dataset()
+    static let columns = [
+        "id:integer:pk", "name:text", "score:integer", "active:boolean", "address:json", "tags:json", "level:json",
+    ]
+
+    /// The players on both backends, created and filled through the library as the commands do.
+    static let players: Result<(sqlite: String, postgres: String), CLI.CLIError> = {
+        do {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pg-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let input = dir.appendingPathComponent("players.ndjson").path
+            try dataset.ndjson.write(toFile: input, atomically: false, encoding: .utf8)
+            let sqlite = dir.appendingPathComponent("players.sqlite").path
+            let postgres = try PostgresServer.freshSchema("where")
+            for database in [sqlite, postgres] {
+                let store = try Store(path: database, access: .create)
+                defer { store.close() }
+                _ = try store.createTable(
+                    TableSpec(name: "player", columns: columns.map(ColumnSpec.init(parsing:))))
+                _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "player"))
+            }
+            return .success((sqlite, postgres))
+        } catch {
+            return .failure(CLI.CLIError("\(error)"))
+        }
+    }()
+
+    /// What `query --where EXPR --select ... --order-by ...` prints as JSON, run in-process.
+    static func output(_ database: String, where filter: String?, orderBy: [String] = ["id"], limit: Int? = nil)
+        throws -> String
+    {
+        let store = try Store(path: database, access: .read)
+        defer { store.close() }
+        var spec = QuerySpec(table: "player")
+        spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
+        spec.selections = try ["id", "name", "score", "active", "address.country", "address.zip", "tags", "level"].map {
+            .path(try JSONPath(parsing: $0))
+        }
+        spec.orderBy = try orderBy.map { text in
+            let descending = text.hasSuffix(":desc")
+            return (.path(try JSONPath(parsing: descending ? String(text.dropLast(5)) : text)), descending)
+        }
+        spec.limit = limit
+        let out = OutputBuffer()
+        try store.run(spec, format: .json, to: out)
+        return out.text
+    }
+
+    @Test("every --where case prints the same rows as on SQLite", arguments: 0..<WhereCases.all.count)
+    func sameWhere(index: Int) throws {
+        let (expression, predicate) = WhereCases.all[index]
+        let (sqlite, postgres) = try Self.players.get()
+        let expected = try Self.output(sqlite, where: expression)
+        if expression.contains("glob") {
+            let error = #expect(throws: JSONSQLError.self) { try Self.output(postgres, where: expression) }
+            #expect(error?.description.contains("not yet supported on PostgreSQL") == true, "\(expression)")
+            return
+        }
+        let rows = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? [[String: Any]]
+        #expect(try #require(rows).map { $0["id"] as? Int } == Self.dataset.ids(predicate), "\(expression)")
+        #expect(try Self.output(postgres, where: expression) == expected, "\(expression)")
+    }
+
+    @Test(
+        "--order-by sorts values of mixed JSON types as SQLite does",
+        arguments: [
+            ["address.zip", "id"], ["level:desc", "id"], ["level", "id:desc"], ["tags[0]", "id"], ["name:desc"],
+            ["address.country", "score:desc", "id"], ["score", "id"], ["active", "id"],
+        ])
+    func sameOrder(orderBy: [String]) throws {
+        let (sqlite, postgres) = try Self.players.get()
+        let expected = try Self.output(sqlite, where: nil, orderBy: orderBy, limit: 200)
+        #expect(try Self.output(postgres, where: nil, orderBy: orderBy, limit: 200) == expected, "\(orderBy)")
+    }
+
+    @Test("a wrong --where says what is wrong, as on SQLite")
+    func whereErrors() throws {
+        let (_, postgres) = try Self.players.get()
+        for (expression, message) in [
+            ("nmae = x", "did you mean 'name'?"), ("score = abc", "score is an integer column"),
+            ("address.x < true", "cannot order a boolean"), ("score like 5", "like needs a text pattern"),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try Self.output(postgres, where: expression) }
+            #expect(error?.description.contains(message) == true, "\(expression): \(String(describing: error))")
+        }
+    }
+}
+
+/// The commands end to end on a postgres:// URL.
+@Suite("PostgreSQL commands", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresCommandTests {
+    /// A SQLite file and a PostgreSQL schema with the same table, made by the binary.
+    func pair(_ columns: [String], table: String = "t") throws -> (sqlite: String, postgres: String, dir: URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgcli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let sqlite = dir.appendingPathComponent("db.sqlite").path
+        let postgres = try PostgresServer.freshSchema("cli")
+        for database in [sqlite, postgres] {
+            let created = try CLI.run(["create-table", database, table] + columns)
+            #expect(created.status == 0, "\(created.stderr)")
+        }
+        return (sqlite, postgres, dir)
+    }
+
+    @Test("every type round-trips and prints as on SQLite, whatever the server's time zone")
+    func types() throws {
+        let (sqlite, postgres, _) = try pair([
+            "id:integer:pk", "name:text", "ok:boolean", "ratio:real", "price:numeric", "at:datetime", "day:date",
+            "key:uuid", "raw:blob", "doc:json",
+        ])
+        let input = """
+            {"id":1,"name":"tab\\there \\\\ back","ok":true,"ratio":0.1,"price":19.90,"at":"2024-05-01T23:30:00.123+02:00","day":"2024-02-29","key":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","raw":"aGk=","doc":{"a":[1,2.5,"x",null,true]}}
+            {"id":2,"name":"Ünïcode ✓","ok":false,"ratio":-1e-7,"price":12345678901234567890.5,"at":1714521600,"doc":"just a string"}
+            {"id":3,"doc":null}
+
+            """
+        for database in [sqlite, postgres] {
+            let inserted = try CLI.run(["insert", database, "t"], stdin: input)
+            #expect(inserted.status == 0, "\(inserted.stderr)")
+            #expect(inserted.stderr == "inserted 3 rows into t\n")
+        }
+        for format in ["json", "jsonl", "csv", "table"] {
+            let expected = try CLI.run(["query", sqlite, "--format", format])
+            let result = try CLI.run(["query", postgres, "--format", format])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == expected.stdout, "\(format)")
+        }
+        let iso = try CLI.run(["query", postgres, "--select", "id,at", "--dates", "iso8601", "-f", "jsonl", "--limit", "1"])
+        #expect(iso.stdout == #"{"id":1,"at":"2024-05-01T21:30:00.123Z"}"# + "\n")
+        let days = try CLI.run(["query", postgres, "--where", "at > 2024-05-01", "--select", "id", "-f", "jsonl"])
+        #expect(days.stdout == #"{"id":1}"# + "\n")
+        // A value another tool wrote with microseconds prints them, rather than losing them.
+        try PostgresServer.psql(
+            "UPDATE t SET at = '2024-05-01 12:00:00.123456+00' WHERE id = 3", schema: PostgresServer.schema(of: postgres))
+        let fine = try CLI.run(["query", postgres, "--select", "id,at", "--where", "id = 3", "-f", "jsonl"])
+        #expect(fine.stdout == #"{"id":3,"at":"2024-05-01 12:00:00.123456"}"# + "\n")
+    }
+
+    @Test("text sorts in byte order, as on SQLite, not by the server's collation")
+    func textOrder() throws {
+        let (sqlite, postgres, _) = try pair(["name:text", "doc:json"])
+        let names = ["b", "B", "a", "Ä", "_x", "Z", "a b", "ab"]
+        let input = names.map { #"{"name":"\#($0)","doc":{"n":"\#($0)"}}"# }.joined(separator: "\n")
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0)
+        }
+        for order in ["name", "name:desc", "doc.n", "doc.n:desc"] {
+            let expected = try CLI.run(["query", sqlite, "--select", "name", "--order-by", order, "-f", "jsonl"])
+            let result = try CLI.run(["query", postgres, "--select", "name", "--order-by", order, "-f", "jsonl"])
+            #expect(result.stdout == expected.stdout, "\(order)")
+        }
+        let sorted = try CLI.run(["query", postgres, "--select", "name", "--order-by", "name", "-f", "jsonl"])
+        let bytewise = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(sorted.stdout == bytewise.map { #"{"name":"\#($0)"}"# + "\n" }.joined())
+        let range = try CLI.run([
+            "query", postgres, "--select", "name", "--where", "doc.n < a", "--order-by", "name", "-f", "jsonl",
+        ])
+        #expect(range.stdout == #"{"name":"B"}"# + "\n" + #"{"name":"Z"}"# + "\n" + #"{"name":"_x"}"# + "\n")
+    }
+
+    @Test("a bad record stores nothing, with the same line-numbered message as on SQLite")
+    func badRecord() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json"])
+        let input = #"{"id":1,"score":1}"# + "\n" + #"{"id":2,"score":2}"# + "\n\n" + #"{"id":3,"score":"high"}"# + "\n"
+        let expected = try CLI.run(["insert", sqlite, "t"], stdin: input)
+        let result = try CLI.run(["insert", postgres, "t"], stdin: input)
+        #expect(expected.stderr.contains("<stdin>:4: record 3: column \"score\" (integer) expects an integer"))
+        #expect(result.status == 1)
+        #expect(result.stderr == expected.stderr)
+        #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
+        // A row the server refuses: the message names the record the COPY line came from.
+        let duplicate = #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n" + #"{"id":1}"# + "\n"
+        let refused = try CLI.run(["insert", postgres, "t"], stdin: duplicate)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("Error: <stdin>:3: record 3: duplicate key value"), "\(refused.stderr)")
+        #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
+        let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
+        #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
+    }
+
+    @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")
+    func index() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "address:json"])
+        let rows = (0..<50).map { #"{"id":\#($0),"address":{"country":"\#(["DE", "FR"][$0 % 2])"}}"# }
+        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
+        let created = try CLI.run(["index", postgres, "t", "address.country"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stderr == "created index t_on_address_country\n")
+        let schema = PostgresServer.schema(of: postgres)
+        #expect(
+            try PostgresServer.psql(
+                "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname = 't_on_address_country'")
+                == "CREATE INDEX t_on_address_country ON \(schema).t USING btree (((address -> 'country'::text)))\n")
+        // Fifty rows would be read whole; without sequential scans the plan shows the index serves the path.
+        let url = postgres + "%20-cenable_seqscan%3Doff"
+        let explained = try CLI.run(["query", url, "--where", "address.country = DE", "--explain"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains("Index Scan using t_on_address_country on t"), "\(explained.stdout)")
+        #expect(explained.stdout.hasPrefix(#"-- SELECT "id", "address" FROM "t" WHERE ("address" -> 'country') = $1::jsonb"#))
+        let count = try CLI.run(["query", url, "--where", "address.country = DE", "--count"])
+        #expect(count.stdout == "25\n")
+    }
+
+    @Test("index --gin makes a jsonb_path_ops GIN index that contains uses; SQLite refuses it")
+    func ginIndex() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        let rows = (0..<50).map { #"{"id":\#($0),"doc":{"tags":["t\#($0 % 5)", \#($0)]}}"# }
+        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
+        let created = try CLI.run(["index", postgres, "t", "doc.tags", "--gin"])
+        #expect(created.stderr == "created index t_on_doc_tags_gin\n", "\(created.stderr)")
+        let schema = PostgresServer.schema(of: postgres)
+        #expect(
+            try PostgresServer.psql(
+                "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname = 't_on_doc_tags_gin'")
+                == "CREATE INDEX t_on_doc_tags_gin ON \(schema).t USING gin (((doc -> 'tags'::text)) jsonb_path_ops)\n")
+        let url = postgres + "%20-cenable_seqscan%3Doff"
+        let explained = try CLI.run(["query", url, "--where", "doc.tags contains t3", "--explain"])
+        #expect(explained.stdout.contains("Bitmap Index Scan on t_on_doc_tags_gin"), "\(explained.stdout)")
+        #expect(try CLI.run(["query", url, "--where", "doc.tags contains t3", "--count"]).stdout == "10\n")
+        let refused = try CLI.run(["index", sqlite, "t", "doc.tags", "--gin"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: --gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)\n")
+    }
+
+    @Test("a query streams its rows through a cursor, batch after batch, in order")
+    func manyRows() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        // More rows than one fetch of the cursor (PostgresStore.fetchSize, 4096).
+        let ids = 0..<5000
+        #expect(
+            try CLI.run(["insert", postgres, "t"], stdin: ids.map { #"{"id":\#($0),"doc":[\#($0)]}"# }.joined(separator: "\n"))
+                .status == 0)
+        let result = try CLI.run(["query", postgres, "--order-by", "id:desc", "-f", "jsonl"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == ids.reversed().map { #"{"id":\#($0),"doc":[\#($0)]}"# + "\n" }.joined())
+    }
+
+    @Test("Ctrl-C cancels the statement on the server and exits 130")
+    func interrupt() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk"])
+        let schema = PostgresServer.schema(of: postgres)
+        // A transaction that holds the table locked keeps the query waiting on the server.
+        let locker = try Child(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
+                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
+            ], output: false, error: false)
+        defer {
+            // Ends the locking session on the server, and so the psql that started it.
+            _ = try? PostgresServer.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
+            )
+            locker.wait()
+        }
+        let locked =
+            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
+        let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '\(schema).t'::regclass"
+        func waitFor(_ count: String, _ sql: String = waiting) throws {
+            for _ in 0..<200 {
+                if try PostgresServer.psql(sql) == count { return }
+                usleep(50_000)
+            }
+        }
+        try waitFor("1\n", locked)
+        let query = try Child(CLI.binary, ["query", postgres, "t"])
+        try waitFor("1\n")
+        #expect(try PostgresServer.psql(waiting) == "1\n")
+        kill(query.pid, SIGINT)
+        let stderr = String(decoding: query.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(query.wait() == 130)
+        #expect(stderr == "Error: interrupted\n")
+        // The server ended the statement: nothing waits on the lock any more.
+        try waitFor("0\n")
+        #expect(try PostgresServer.psql(waiting) == "0\n")
+    }
+
+    @Test("tables, schema and drop-table")
+    func introspection() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")
+        #expect(
+            try CLI.run(["tables", postgres, "-f", "jsonl"]).stdout == #"{"name":"player","columns":3,"type":"table"}"# + "\n")
+        let schema = try CLI.run(["schema", postgres, "-f", "csv"])
+        #expect(
+            schema.stdout.split(separator: "\r\n") == [
+                "table,column,type,declared,notnull,pk,default", "player,id,integer,bigint,true,1,",
+                "player,doc,json,jsonb,false,0,", "player,at,datetime,timestamp with time zone,false,0,",
+            ])
+        #expect(try CLI.run(["drop-table", postgres, "player"]).status == 0)
+        #expect(try CLI.run(["tables", postgres, "-f", "json"]).stdout == "[]\n")
+    }
+
+    @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
+    func notYetSupported() throws {
+        let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        for arguments in [
+            ["update", postgres, "t", "--where", "id = 1", "--set", "score=2"], ["delete", postgres, "t", "--where", "id = 1"],
+            ["indexes", postgres], ["describe", postgres, "t"], ["alter", postgres, "t", "--add", "x:text"],
+            ["query", postgres, "--sql", "SELECT 1"],
+        ] {
+            let result = try CLI.run(arguments, in: empty)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("not yet supported on PostgreSQL"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
+    }
+
+    @Test("the password never appears in a message")
+    func password() throws {
+        let postgres = try PostgresServer.freshSchema("pw")
+        let url = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://nobody_here:sekrit@")
+        let result = try CLI.run(["query", url + "&password=other", "t"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: cannot connect to postgres://nobody_here@"), "\(result.stderr)")
+        #expect(!result.stderr.contains("sekrit") && !result.stderr.contains("other"))
+        // Messages that repeat the database argument show it without the password too.
+        let trusted = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
+        for arguments in [["insert", trusted], ["index", trusted, "t"], ["query", trusted, "--csv"]] {
+            let shown = try CLI.run(arguments, stdin: "")
+            #expect(shown.status != 0, "\(arguments): \(shown.stderr)")
+            #expect(shown.stderr.contains("postgres://postgres@"), "\(arguments): \(shown.stderr)")
+            #expect(!shown.stderr.contains("sekrit"), "\(arguments): \(shown.stderr)")
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../JSONSQLKitTests/WhereCases.swift

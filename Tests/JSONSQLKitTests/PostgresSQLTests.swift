@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// The PostgreSQL dialect's SQL, exactly, from the same specs as SQLite's: no server needed
+/// (the results on a real server are compared with SQLite's in JSONSQLCLITests/PostgresTests).
+@Suite("PostgreSQL SQL")
+struct PostgresSQLTests {
+    static let table = TableInfo(
+        name: "player",
+        columns: [
+            ("id", "bigint"), ("name", "text"), ("score", "bigint"), ("active", "boolean"),
+            ("created", "timestamp with time zone"), ("address", "jsonb"), ("tags", "jsonb"),
+        ].map { name, type in
+            ColumnInfo(
+                name: name, type: ColumnType(postgresType: type), declaredType: type, notNull: false, defaultSQL: nil,
+                primaryKeyIndex: name == "id" ? 1 : 0, isGenerated: false)
+        }, dialect: .postgres)
+
+    @Test(
+        "paths render as jsonb operators: -> with a text key for objects, an integer for arrays",
+        arguments: [
+            ("address.country", #"("address" -> 'country')"#),
+            ("address.\"it's\"", #"("address" -> 'it''s')"#),
+            ("address.\"0\"", #"("address" -> '0')"#),
+            ("tags[0]", #"("tags" -> 0)"#),
+            ("tags[-1]", #"("tags" -> (-1))"#),
+            ("address.lines[1].text", #"("address" -> 'lines' -> 1 -> 'text')"#),
+            ("tags", #""tags""#),
+            ("score", #""score""#),
+        ])
+    func renderedPath(text: String, sql: String) throws {
+        #expect(try ResolvedPath(JSONPath(parsing: text), in: Self.table).valueSQL == sql)
+    }
+
+    @Test(
+        "--where renders with typed parameters",
+        arguments: [
+            ("address.country = DE", #"("address" -> 'country') = $1::jsonb"#, [#""DE""#]),
+            ("address.zip = 42", #"("address" -> 'zip') = $1::jsonb"#, ["42"]),
+            (
+                "address.zip > 100", #"(("address" -> 'zip') > $1::jsonb AND jsonb_typeof(("address" -> 'zip')) = 'number')"#,
+                ["100"]
+            ),
+            (
+                "address.city < M",
+                #"(("address" ->> 'city') COLLATE "C" < $1::text AND jsonb_typeof(("address" -> 'city')) = 'string')"#, ["M"]
+            ),
+            ("score >= 10", #""score" >= $1::numeric"#, ["10"]),
+            ("name < b", #""name" COLLATE "C" < $1::text"#, ["b"]),
+            ("active = true", #""active" = $1::boolean"#, ["t"]),
+            ("created > 2024-05-01", #""created" > $1::timestamptz"#, ["2024-05-01 00:00:00.000+00"]),
+            (
+                "tags contains pro",
+                #"(jsonb_typeof("tags") = 'array' AND "tags" @> jsonb_build_array($1::jsonb))"#, [#""pro""#]
+            ),
+            ("address.zip is null", #"COALESCE(jsonb_typeof(("address" -> 'zip')), 'null') = 'null'"#, []),
+            ("address.zip exists", #"("address" -> 'zip') IS NOT NULL"#, []),
+            ("address.zip = null", #"jsonb_typeof(("address" -> 'zip')) = 'null'"#, []),
+            ("address.country in [DE, FR]", #"("address" -> 'country') IN ($1::jsonb, $2::jsonb)"#, [#""DE""#, #""FR""#]),
+            ("score != 3", #"("score" = $1::numeric) IS NOT TRUE"#, ["3"]),
+        ])
+    func renderedFilter(expression: String, sql: String, arguments: [String]) throws {
+        let rendered = try FilterSQL(FilterParser.parse(expression), table: Self.table)
+        #expect(rendered.sql == sql)
+        #expect(PostgresStore.parameters(rendered.arguments) == arguments)
+    }
+
+    @Test("like folds ASCII letters only, with the type guard on a path")
+    func like() throws {
+        let rendered = try FilterSQL(FilterParser.parse("address.city like 'be%'"), table: Self.table)
+        let fold = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE \"C\""
+        #expect(
+            rendered.sql
+                == "(jsonb_typeof((\"address\" -> 'city')) = 'string' AND translate((\"address\" ->> 'city'), \(fold) LIKE translate($1::text, \(fold) ESCAPE '\\')"
+        )
+    }
+
+    @Test("a query prints datetimes in UTC, sorts NULL first and binds its limit")
+    func query() throws {
+        var spec = QuerySpec(table: "player")
+        spec.filters = [try FilterParser.parse("address.country = DE")]
+        spec.orderBy = [(.path(try JSONPath(parsing: "name")), true)]
+        spec.limit = 10
+        let query = try spec.build(table: Self.table)
+        #expect(
+            query.sql == """
+                SELECT "id", "name", "score", "active", to_char("created" AT TIME ZONE 'UTC', CASE WHEN EXTRACT(MICROSECONDS \
+                FROM "created") % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END), \
+                "address", "tags" FROM "player" WHERE ("address" -> 'country') = $1::jsonb \
+                ORDER BY "name" COLLATE "C" DESC NULLS LAST LIMIT $2::bigint
+                """)
+        #expect(PostgresStore.parameters(query.arguments) == [#""DE""#, "10"])
+    }
+
+    @Test("index and create-table SQL from the same specs")
+    func schema() throws {
+        let index = IndexSpec(table: "player", paths: [try JSONPath(parsing: "address.country"), try JSONPath(parsing: "score")])
+        #expect(
+            try index.sql(table: Self.table)
+                == #"CREATE INDEX "player_on_address_country_and_score" ON "player" (("address" -> 'country'), ("score"))"#)
+        var gin = IndexSpec(table: "player", paths: [try JSONPath(parsing: "tags")])
+        gin.gin = true
+        #expect(
+            try gin.sql(table: Self.table)
+                == #"CREATE INDEX "player_on_tags_gin" ON "player" USING gin (("tags") jsonb_path_ops)"#)
+        let spec = try TableSpec(
+            name: "t",
+            columns: ["id:integer:pk", "doc:json:notnull", "at:datetime", "key:uuid:unique"].map(ColumnSpec.init(parsing:)))
+        #expect(
+            try spec.postgresSQL(ifNotExists: false)
+                == #"CREATE TABLE "t" ("id" bigint PRIMARY KEY, "doc" jsonb NOT NULL, "at" timestamptz, "key" uuid UNIQUE)"#)
+    }
+
+    @Test(
+        "values become PostgreSQL text in one place",
+        arguments: [
+            (DatabaseValue.null, ColumnType.text, nil as String?), (1.databaseValue, .boolean, "t"),
+            (0.databaseValue, .boolean, "f"),
+            (42.databaseValue, .integer, "42"), (0.1.databaseValue, .real, "0.1"),
+            ("2024-05-01 12:30:00.000".databaseValue, .datetime, "2024-05-01 12:30:00.000+00"),
+            (
+                Data([0x0E, 0x98, 0x47, 0x25, 0xC5, 0x1C, 0x4B, 0xF4, 0x99, 0x60, 0xE1, 0xC8, 0x0E, 0x27, 0xAB, 0xA0])
+                    .databaseValue, .uuid,
+                "0E984725-C51C-4BF4-9960-E1C80E27ABA0"
+            ),
+            (Data([0x00, 0xFF]).databaseValue, .blob, "\\x00ff"),
+        ])
+    func values(value: DatabaseValue, type: ColumnType, text: String?) throws {
+        #expect(try PostgresValue.text(value, type: type) == text)
+    }
+
+    @Test("COPY fields escape backslash, tab, newline and carriage return; U+0000 is refused")
+    func copyFields() throws {
+        var out: [UInt8] = []
+        PostgresValue.appendCopyField(Array("a\\b\tc\nd\re".utf8), to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #"a\\b\tc\nd\re"#)
+        #expect(throws: ValueMismatch.self) { try PostgresValue.checkText(Array("a\u{0}b".utf8)) }
+        #expect(throws: ValueMismatch.self) { try PostgresValue.checkText(Array(#""a\u0000b""#.utf8), json: true) }
+        try PostgresValue.checkText(Array(#""a\\u0000b""#.utf8), json: true)
+    }
+
+    @Test("the password is never part of the name messages use")
+    func redacted() {
+        #expect(PostgresConnection.redacted("postgres://me:sekrit@db.example:5433/app") == "postgres://me@db.example:5433/app")
+        #expect(PostgresConnection.redacted("postgresql://me@db/app?password=sekrit") == "postgresql://me@db/app")
+        #expect(PostgresConnection.redacted("postgres://%zz") == "a PostgreSQL URL that libpq cannot read")
+        #expect(PostgresConnection.isURL("POSTGRES://x") && !PostgresConnection.isURL("postgres.sqlite"))
+    }
+}
