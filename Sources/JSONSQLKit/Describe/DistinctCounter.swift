@@ -36,6 +36,21 @@ struct DistinctCounter {
         }
     }
 
+    /// Adds the values `later` counted, as if they had been inserted here: the exact set is the
+    /// union, and the HyperLogLog of a set does not depend on the order its values came in.
+    mutating func merge(_ later: DistinctCounter) {
+        if later.registers.isEmpty {
+            for h in later.slots where h != 0 { insert(h) }
+            return
+        }
+        if registers.isEmpty {
+            registers = [UInt8](repeating: 0, count: 1 << Self.bits)
+            for h in slots where h != 0 { add(h) }
+            slots = []
+        }
+        for i in registers.indices where registers[i] < later.registers[i] { registers[i] = later.registers[i] }
+    }
+
     private mutating func add(_ hash: UInt64) {
         let index = Int(truncatingIfNeeded: hash >> UInt64(64 - Self.bits))
         let rest = hash << UInt64(Self.bits)
