@@ -37,6 +37,7 @@ final class DescribeFileSplitTests {
             fields.append(#""mix":\#(next(3) == 0 ? #"{"a":\#(next(4))}"# : #""m\#(next(4))""#)"#)
             fields.append(#""tags":[\#((0..<next(3)).map { _ in #""t\#(next(6))""# }.joined(separator: ","))]"#)
             if next(5) == 0 { fields.append(#""note":null"#) }
+            fields.append(next(4) == 0 ? #""bio":null"# : #""bio":"a \"b\"\t\/c\\ \#(next(5)) ✓""#)
             if i >= count * 2 / 3 && next(3) == 0 { fields.append(#""only_late":"\#(1.5 * Double(next(10)))""#) }
             return "{" + fields.joined(separator: ",") + "}"
         }
@@ -71,6 +72,28 @@ final class DescribeFileSplitTests {
         let expected = try loaded(file)
         #expect(!expected.isEmpty)
         #expect(try streamed(file) == expected, "\(count) records")
+        #expect(try readsOnce(file), "\(count) records")
+    }
+
+    /// Whether `describe` of `path` is answered in one read (`Store.describeOnce`).
+    func readsOnce(_ path: String) throws -> Bool {
+        let store = try Store(memoryNamed: path)
+        defer { store.close() }
+        return (try? Store.describeOnce(path, table: Store.tableName(forFile: path), store: store, minimumSplit: 1)) != nil
+    }
+
+    @Test(
+        "strings that may look like JSON or may not decode, and escaped keys, are described as loading gives them",
+        arguments: [
+            #"{"a":"{\"k\":1}"}"#, #"{"a":"  [1,2]"}"#, #"{"a":"\n{}"}"#, #"{"a":"\u0041"}"#, #"{"\u0061":"x"}"#,
+            #"{"a":"\ud83d\ude00"}"#, #"{"a":"[not json"}"#,
+        ])
+    func unsure(line: String) throws {
+        var lines = Self.records(20, seed: 11).map { "{" + #""a":"plain","# + $0.dropFirst() }
+        lines[14] = line
+        let file = try write("unsure.ndjson", lines.joined(separator: "\n") + "\n")
+        #expect(try !readsOnce(file))
+        #expect(try streamed(file) == (try loaded(file)), "\(line)")
     }
 
     @Test("files whose middle is not where a record starts: pretty-printed, an array, CRLF, blank lines")
@@ -103,12 +126,14 @@ final class DescribeFileSplitTests {
 
     @Test("more distinct values than are counted exactly, in each half or only together")
     func approximateDistinct() throws {
-        // 6,000 distinct ids in each half: exact in each, approximate together.
-        let lines = (0..<12_000).map { #"{"id":"v\#($0)","half":\#($0 / 6_000)}"# }
+        // 6,000 distinct ids and numbers in each half: exact in each, approximate together (an
+        // integer column counts its values by their 64 bits, a json one by their text).
+        let lines = (0..<12_000).map { #"{"id":"v\#($0)","n":\#($0 * 7),"half":\#($0 / 6_000)}"# }
         let file = try write("distinct.ndjson", lines.joined(separator: "\n") + "\n")
         let expected = try loaded(file)
         #expect(expected.contains(#""approximate":true"#))
         #expect(try streamed(file) == expected)
+        #expect(try readsOnce(file))
     }
 
     @Test("a value insert refuses, in either half, fails with the error loading gives, naming its line", arguments: [3, 37])

@@ -48,6 +48,11 @@ extension Store {
         try SQLQuote.checkName(table, kind: "table")
         let store = try Store(memoryNamed: path)
         defer { store.close() }
+        if let roots = try? describeOnce(path, table: table, store: store, minimumSplit: minimumSplit) {
+            let stats = roots.flatMap { $0.all() }
+            _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+            return
+        }
         let inference = try inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
         let (first, second) = try store.write { db in
             try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
@@ -88,6 +93,75 @@ extension Store {
     }
 }
 
+extension Store {
+    /// Records a value `RecordInserter` or `InsertColumns` prepared from the record `bytes`
+    /// (nil: the record lacks the column) as the column of `type` would hold it.
+    static func record(_ value: PreparedValue?, bytes: UnsafePointer<UInt8>, type: ColumnType, into s: PathStats, row: Int) {
+        switch value {
+        case nil, .null: record(.null, type: type, into: s, row: row)
+        case .integer(let integer): record(.integer(integer), type: type, into: s, row: row)
+        case .double(let double): record(.real(double), type: type, into: s, row: row)
+        case .text(let start, let end):
+            record(.text(UnsafeBufferPointer(start: bytes + start, count: end - start)), type: type, into: s, row: row)
+        case .converted(let converted):
+            switch converted.storage {
+            case .null: record(.null, type: type, into: s, row: row)
+            case .int64(let integer): record(.integer(integer), type: type, into: s, row: row)
+            case .double(let double): record(.real(double), type: type, into: s, row: row)
+            case .string(let text):
+                // Ended by U+0000, as SQLite's text is.
+                let terminated = Array(text.utf8) + [0]
+                terminated.withUnsafeBufferPointer {
+                    record(.text(UnsafeBufferPointer(rebasing: $0.dropLast())), type: type, into: s, row: row)
+                }
+            case .blob(let data): data.withUnsafeBytes { record(.blob($0), type: type, into: s, row: row) }
+            }
+        }
+    }
+}
+
+extension Store {
+    /// `describe` of the regular JSON file at `path` in one read (`DescribedOnce`), on two
+    /// threads when it has `minimumSplit` bytes or more (`SecondHalf`): the statistics of each
+    /// column of table `table`, which is created in `store` to learn its columns and dropped again.
+    /// Throws whenever the answer may not be what loading the file gives.
+    static func describeOnce(_ path: String, table: String, store: Store, minimumSplit: Int64?) throws -> [PathStats] {
+        var rows = DescribedOnce()
+        var half = SecondHalf.start(path, state: DescribedOnce(), minimumSize: minimumSplit) { rows, fields, bytes, _ in
+            try rows.record(fields, bytes: bytes)
+        }
+        defer { half?.cancel() }
+        let source = try InputSource.open(path)
+        do {
+            defer { source.close() }
+            let reader = RecordReader(source: source)
+            var fields: [JSONField] = []
+            while let position = try reader.next(into: &fields) {
+                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                    half = nil
+                    if let result = started.result(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
+                        rows.merge(result.state)
+                    {
+                        break
+                    }
+                }
+                try rows.record(fields, bytes: reader.bytes)
+                if rows.row & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+        }
+        if rows.row == 0 { throw DescribedOnce.Unsure() }
+        let info = try store.write(commit: false) { db in
+            try TableSpec(name: table, columns: try rows.inference.columns(primaryKey: []), primaryKey: []).create(
+                in: db, ifNotExists: false)
+            return try TableInfo(db: db, table: table)
+        }
+        let roots = try rows.roots(info)
+        finish(roots, kinds: info.columns.map(\.type))
+        return roots
+    }
+}
+
 /// One reader's share of `describe` of a JSON file: the statistics of the records it read,
 /// each converted as `insert` would store it in the table.
 struct DescribedRows {
@@ -111,27 +185,7 @@ struct DescribedRows {
         let (roots, kinds, current) = (roots, kinds, row)
         try fields.withUnsafeBufferPointer { fields in
             try inserter.prepared(fields, bytes: bytes, at: position, source: source) { column, value in
-                let (s, type) = (roots[column], kinds[column])
-                switch value {
-                case nil, .null: Store.record(.null, type: type, into: s, row: current)
-                case .integer(let integer): Store.record(.integer(integer), type: type, into: s, row: current)
-                case .double(let double): Store.record(.real(double), type: type, into: s, row: current)
-                case .text(let start, let end):
-                    Store.record(.text(UnsafeBufferPointer(start: bytes + start, count: end - start)), type: type, into: s, row: current)
-                case .converted(let converted):
-                    switch converted.storage {
-                    case .null: Store.record(.null, type: type, into: s, row: current)
-                    case .int64(let integer): Store.record(.integer(integer), type: type, into: s, row: current)
-                    case .double(let double): Store.record(.real(double), type: type, into: s, row: current)
-                    case .string(let text):
-                        // Ended by U+0000, as SQLite's text is.
-                        let terminated = Array(text.utf8) + [0]
-                        terminated.withUnsafeBufferPointer {
-                            Store.record(.text(UnsafeBufferPointer(rebasing: $0.dropLast())), type: type, into: s, row: current)
-                        }
-                    case .blob(let data): data.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: current) }
-                    }
-                }
+                Store.record(value, bytes: bytes, type: kinds[column], into: roots[column], row: current)
             }
         }
         row += 1

@@ -32,7 +32,8 @@ extension Store {
                 keptPositions = []
             } else {
                 keptPositions.append(
-                    RecordReader.Position(line: position.line, record: position.record, start: kept.count, end: kept.count + count))
+                    RecordReader.Position(
+                        line: position.line, record: position.record, start: kept.count, end: kept.count + count))
                 kept.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
             }
         }
