@@ -169,6 +169,13 @@ extension Store {
         return total
     }
 
+    /// Whether `path` is a regular JSON file, which can be read twice and from its middle; a
+    /// pipe or CSV goes through `insert`.
+    static func isRegularJSONFile(_ path: String, format: InputFormat) -> Bool {
+        var status = stat()
+        return format == .json && path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Loads the data file at `path` into an in-memory table named `spec.table` (types from
     /// every record), leaving out records `spec`'s filters provably reject, and calls `body`
     /// after every `batchSize` records and after the last; `body` empties the table, and
@@ -183,9 +190,7 @@ extension Store {
             options.format = format ?? InputFormat.guessed(from: path)
             options.inferFromEveryRecord = true
             let filter = Filter.all(spec.filters)
-            var status = stat()
-            // A regular JSON file can be read twice; a pipe or CSV goes through `insert`.
-            if options.format == .json && path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG {
+            if isRegularJSONFile(path, format: options.format) {
                 try SQLQuote.checkName(spec.table, kind: "table")
                 try store.streamJSONFile(
                     path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize), body)

@@ -52,6 +52,12 @@ final class PathStats {
         }
     }
 
+    /// Counts `count` rows, before any recorded here, where a column holds NULL.
+    func addNulls(_ count: Int) {
+        rows += count
+        types[ValueType.null.rawValue] += count
+    }
+
     /// Keys listed one by one at a path; an object with more (a map keyed by ids) has the rest
     /// counted together under `path.*`, so memory and time stay bounded.
     static let maxKeys = 1000
@@ -137,6 +143,65 @@ final class PathStats {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
         for i in [0, 1, 2, 3, 5, 6, 8, 9] where !isDigit(b[i]) { return false }
         return b.count == 10 || b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ")
+    }
+
+    /// Whether `merge(later)` gives what recording `later`'s rows after this one's would: not
+    /// when a path has more keys than `maxKeys`, as which keys are listed one by one depends on
+    /// the order they came in.
+    func canMerge(_ later: PathStats) -> Bool {
+        guard otherKeys == nil, later.otherKeys == nil else { return false }
+        var added = 0
+        for key in later.keys {
+            if let i = keyIndex(key.raw) {
+                guard keys[i].stats.canMerge(key.stats) else { return false }
+            } else {
+                added += 1
+            }
+        }
+        guard keys.count + added <= Self.maxKeys else { return false }
+        if let elements, let others = later.elements { return elements.canMerge(others) }
+        return true
+    }
+
+    /// Adds the statistics of rows recorded after this one's (`canMerge`), as if they had been
+    /// recorded here: `later` is left as it was, or shares its paths with this one.
+    func merge(_ later: PathStats) {
+        rows += later.rows
+        for i in types.indices { types[i] += later.types[i] }
+        distinct.merge(later.distinct)
+        // The first least and greatest number stay, as `number` keeps them.
+        if later.minNumber < minNumber {
+            minNumber = later.minNumber
+            minNumberText = later.minNumberText
+        }
+        if later.maxNumber > maxNumber {
+            maxNumber = later.maxNumber
+            maxNumberText = later.maxNumberText
+        }
+        if !later.allStringsDates {
+            allStringsDates = false
+            minDate = nil
+            maxDate = nil
+        } else if allStringsDates {
+            if let date = later.minDate, minDate.map({ date.lexicographicallyPrecedes($0) }) ?? true { minDate = date }
+            if let date = later.maxDate, maxDate.map({ $0.lexicographicallyPrecedes(date) }) ?? true { maxDate = date }
+        }
+        if example == nil { example = later.example }
+        for key in later.keys {
+            if let i = keyIndex(key.raw) {
+                keys[i].stats.merge(key.stats)
+            } else {
+                index[key.raw] = keys.count
+                keys.append(key)
+            }
+        }
+        if let others = later.elements {
+            if let elements { elements.merge(others) } else { elements = others }
+        }
+    }
+
+    private func keyIndex(_ raw: [UInt8]) -> Int? {
+        index[raw]
     }
 
     /// This path and every path under it, parents first.

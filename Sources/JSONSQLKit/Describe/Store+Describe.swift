@@ -85,12 +85,38 @@ extension Store {
 
     /// Records one column value of the current row.
     private static func record(_ handle: OpaquePointer, _ i: Int32, type: ColumnType, into s: PathStats, row: Int) {
-        s.present(row: row)
         switch sqlite3_column_type(handle, i) {
-        case SQLITE_NULL:
+        case SQLITE_NULL: record(.null, type: type, into: s, row: row)
+        case SQLITE_INTEGER: record(.integer(sqlite3_column_int64(handle, i)), type: type, into: s, row: row)
+        case SQLITE_FLOAT: record(.real(sqlite3_column_double(handle, i)), type: type, into: s, row: row)
+        case SQLITE_BLOB:
+            let bytes = UnsafeRawBufferPointer(
+                start: sqlite3_column_blob(handle, i), count: Int(sqlite3_column_bytes(handle, i)))
+            record(.blob(bytes), type: type, into: s, row: row)
+        default:
+            guard let pointer = sqlite3_column_text(handle, i) else { return s.present(row: row) }
+            let count = Int(sqlite3_column_bytes(handle, i))
+            record(.text(UnsafeBufferPointer(start: pointer, count: count)), type: type, into: s, row: row)
+        }
+    }
+
+    /// A value as a column stores it: SQLite's storage classes. Text is followed by a byte that
+    /// cannot continue a number (SQLite's U+0000, or the JSON after a value), for `strtod`.
+    enum StoredValue {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(UnsafeBufferPointer<UInt8>)
+        case blob(UnsafeRawBufferPointer)
+    }
+
+    /// Records one column value of a row, as a column of `type` holds it.
+    static func record(_ value: StoredValue, type: ColumnType, into s: PathStats, row: Int) {
+        s.present(row: row)
+        switch value {
+        case .null:
             s.types[ValueType.null.rawValue] += 1
-        case SQLITE_INTEGER:
-            var value = sqlite3_column_int64(handle, i)
+        case .integer(var value):
             let isBoolean = type == .boolean
             s.types[(isBoolean ? ValueType.boolean : ValueType.integer).rawValue] += 1
             withUnsafeBytes(of: &value) { raw in
@@ -102,32 +128,26 @@ extension Store {
                 s.number(Double(value)) { String(value) }
                 if s.example == nil { s.example = String(value) }
             }
-        case SQLITE_FLOAT:
-            var value = sqlite3_column_double(handle, i)
+        case .real(var value):
             s.types[ValueType.real.rawValue] += 1
             withUnsafeBytes(of: &value) { raw in s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: 2)) }
             if value.isFinite {
                 s.number(value) { JSONEncoding.number(value) }
                 if s.example == nil { s.example = JSONEncoding.number(value) }
             }
-        case SQLITE_BLOB:
-            let bytes = UnsafeRawBufferPointer(
-                start: sqlite3_column_blob(handle, i), count: Int(sqlite3_column_bytes(handle, i)))
+        case .blob(let bytes):
             s.types[ValueType.blob.rawValue] += 1
             s.distinct.insert(valueHash(bytes.bindMemory(to: UInt8.self), seed: 7))
             if s.example == nil {
                 let text = type == .uuid ? UUIDValue.string(bytes) : nil
                 s.example = jsonString(text ?? Data(bytes).base64EncodedString())
             }
-        default:
-            guard let pointer = sqlite3_column_text(handle, i) else { return }
-            let count = Int(sqlite3_column_bytes(handle, i))
-            let bytes = UnsafeBufferPointer(start: pointer, count: count)
-            if mayHoldJSON(type),
+        case .text(let bytes):
+            if let pointer = bytes.baseAddress, mayHoldJSON(type),
                 looksLikeJSON(bytes, anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes)))
             {
                 // Checked whole first, so text that is not JSON leaves no partial paths behind.
-                var walker = JSONWalker(p: pointer, n: count, row: row)
+                var walker = JSONWalker(p: pointer, n: bytes.count, row: row)
                 if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil { return }
             }
             s.types[ValueType.string.rawValue] += 1

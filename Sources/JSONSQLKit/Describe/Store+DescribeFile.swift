@@ -2,12 +2,18 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// `describe` of a data file without loading it: the records go through an in-memory table
-    /// batch by batch (`streamBatches`, types from every record, as `loading` infers them), and
-    /// each batch is recorded as `describe` records a table's rows.
+    /// `describe` of a data file without loading it. A regular JSON file is read twice: once
+    /// for the types of every record (as loading infers them), then each record's values are
+    /// converted as `insert` converts them (`RecordInserter.prepared`) and recorded as `describe`
+    /// records a table's row, with no table in between; each read runs on two threads, one per
+    /// half of the file (`SecondHalf`). Standard input and CSV go through an in-memory table
+    /// batch by batch (`streamBatches`).
     public static func streamDescribe(
         file path: String, format: InputFormat? = nil, output: OutputFormat, to out: OutputBuffer, batchSize: Int = 20_000
     ) throws {
+        if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
+            return try describeJSONFile(path, output: output, to: out)
+        }
         let table = tableName(forFile: path)
         var state: (statement: Statement, roots: [PathStats], kinds: [ColumnType])?
         var row = 0
@@ -30,5 +36,168 @@ extension Store {
         finish(state.roots, kinds: state.kinds)
         let stats = state.roots.flatMap { $0.all() }
         _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+    }
+
+    /// `describe` of the regular JSON file at `path`, as `streamDescribe` says. A file of
+    /// `minimumSplit` bytes or more (`SecondHalf.minimumFileSize` unless given, for tests) is
+    /// read by two threads.
+    static func describeJSONFile(_ path: String, output: OutputFormat, to out: OutputBuffer, minimumSplit: Int64? = nil)
+        throws
+    {
+        let table = tableName(forFile: path)
+        try SQLQuote.checkName(table, kind: "table")
+        let store = try Store(memoryNamed: path)
+        defer { store.close() }
+        if let roots = try? describeOnce(path, table: table, store: store, minimumSplit: minimumSplit) {
+            let stats = roots.flatMap { $0.all() }
+            _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+            return
+        }
+        let inference = try inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
+        let (first, second) = try store.write { db in
+            try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
+                in: db, ifNotExists: false)
+            let info = try TableInfo(db: db, table: table)
+            return (
+                try DescribedRows(db: db, table: info, source: path), try DescribedRows(db: db, table: info, source: path)
+            )
+        }
+        var rows = first
+        var half = SecondHalf.start(path, state: second, minimumSize: minimumSplit) { rows, fields, bytes, position in
+            try rows.record(fields, bytes: bytes, at: position)
+        }
+        defer { half?.cancel() }
+        let source = try InputSource.open(path)
+        do {
+            defer { source.close() }
+            let reader = RecordReader(source: source)
+            var fields: [JSONField] = []
+            while let position = try reader.next(into: &fields) {
+                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                    half = nil
+                    if let result = started.result(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
+                        rows.canMerge(result.state)
+                    {
+                        rows.merge(result.state)
+                        break
+                    }
+                }
+                try rows.record(fields, bytes: reader.bytes, at: position)
+                if rows.row & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+        }
+        finish(rows.roots, kinds: rows.kinds)
+        let stats = rows.roots.flatMap { $0.all() }
+        _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+    }
+}
+
+extension Store {
+    /// Records a value `RecordInserter` or `InsertColumns` prepared from the record `bytes`
+    /// (nil: the record lacks the column) as the column of `type` would hold it.
+    static func record(_ value: PreparedValue?, bytes: UnsafePointer<UInt8>, type: ColumnType, into s: PathStats, row: Int) {
+        switch value {
+        case nil, .null: record(.null, type: type, into: s, row: row)
+        case .integer(let integer): record(.integer(integer), type: type, into: s, row: row)
+        case .double(let double): record(.real(double), type: type, into: s, row: row)
+        case .text(let start, let end):
+            record(.text(UnsafeBufferPointer(start: bytes + start, count: end - start)), type: type, into: s, row: row)
+        case .converted(let converted):
+            switch converted.storage {
+            case .null: record(.null, type: type, into: s, row: row)
+            case .int64(let integer): record(.integer(integer), type: type, into: s, row: row)
+            case .double(let double): record(.real(double), type: type, into: s, row: row)
+            case .string(let text):
+                // Ended by U+0000, as SQLite's text is.
+                let terminated = Array(text.utf8) + [0]
+                terminated.withUnsafeBufferPointer {
+                    record(.text(UnsafeBufferPointer(rebasing: $0.dropLast())), type: type, into: s, row: row)
+                }
+            case .blob(let data): data.withUnsafeBytes { record(.blob($0), type: type, into: s, row: row) }
+            }
+        }
+    }
+}
+
+extension Store {
+    /// `describe` of the regular JSON file at `path` in one read (`DescribedOnce`), on two
+    /// threads when it has `minimumSplit` bytes or more (`SecondHalf`): the statistics of each
+    /// column of table `table`, which is created in `store` to learn its columns and dropped again.
+    /// Throws whenever the answer may not be what loading the file gives.
+    static func describeOnce(_ path: String, table: String, store: Store, minimumSplit: Int64?) throws -> [PathStats] {
+        var rows = DescribedOnce()
+        var half = SecondHalf.start(path, state: DescribedOnce(), minimumSize: minimumSplit) { rows, fields, bytes, _ in
+            try rows.record(fields, bytes: bytes)
+        }
+        defer { half?.cancel() }
+        let source = try InputSource.open(path)
+        do {
+            defer { source.close() }
+            let reader = RecordReader(source: source)
+            var fields: [JSONField] = []
+            while let position = try reader.next(into: &fields) {
+                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                    half = nil
+                    if let result = started.result(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
+                        rows.merge(result.state)
+                    {
+                        break
+                    }
+                }
+                try rows.record(fields, bytes: reader.bytes)
+                if rows.row & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+        }
+        if rows.row == 0 { throw DescribedOnce.Unsure() }
+        let info = try store.write(commit: false) { db in
+            try TableSpec(name: table, columns: try rows.inference.columns(primaryKey: []), primaryKey: []).create(
+                in: db, ifNotExists: false)
+            return try TableInfo(db: db, table: table)
+        }
+        let roots = try rows.roots(info)
+        finish(roots, kinds: info.columns.map(\.type))
+        return roots
+    }
+}
+
+/// One reader's share of `describe` of a JSON file: the statistics of the records it read,
+/// each converted as `insert` would store it in the table.
+struct DescribedRows {
+    let inserter: RecordInserter
+    let kinds: [ColumnType]
+    let roots: [PathStats]
+    let source: String
+    /// Records recorded.
+    private(set) var row = 0
+
+    init(db: Database, table info: TableInfo, source: String) throws {
+        inserter = try RecordInserter(db: db, table: info.name, conflict: .fail, alter: false)
+        kinds = info.columns.map(\.type)
+        roots = info.columns.map { PathStats(path: JSONPath.displayName($0.name)) }
+        self.source = source
+    }
+
+    mutating func record(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position)
+        throws
+    {
+        let (roots, kinds, current) = (roots, kinds, row)
+        try fields.withUnsafeBufferPointer { fields in
+            try inserter.prepared(fields, bytes: bytes, at: position, source: source) { column, value in
+                Store.record(value, bytes: bytes, type: kinds[column], into: roots[column], row: current)
+            }
+        }
+        row += 1
+    }
+
+    func canMerge(_ later: DescribedRows) -> Bool {
+        zip(roots, later.roots).allSatisfy { $0.canMerge($1) }
+    }
+
+    /// Adds the rows `later` recorded, which come after these in the file.
+    mutating func merge(_ later: DescribedRows) {
+        for (root, other) in zip(roots, later.roots) { root.merge(other) }
+        row += later.row
     }
 }

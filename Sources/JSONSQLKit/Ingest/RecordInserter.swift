@@ -59,6 +59,36 @@ final class RecordInserter {
         func fail(_ message: String) -> JSONSQLError {
             JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
         }
+        try prepare(fields, bytes: bytes, fail: fail)
+        try values.withUnsafeBufferPointer { values in try write(values, bytes: bytes, fail: fail) }
+    }
+
+    /// Matches a record's keys to columns and converts its values as `insert` does, without
+    /// writing the row: `body` gets each column's value, nil for a column the record lacks (a
+    /// NULL in the row). Used with `alter` false only, so the database is not touched.
+    func prepared(
+        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position,
+        source: String, _ body: (Int, PreparedValue?) -> Void
+    ) throws {
+        func fail(_ message: String) -> JSONSQLError {
+            JSONSQLError("\(source):\(position.line): record \(position.record): \(message)")
+        }
+        try prepare(fields, bytes: bytes, fail: fail)
+        var next = 0
+        for column in 0..<columns.count {
+            if present.contains(column) {
+                body(column, values[next])
+                next += 1
+            } else {
+                body(column, nil)
+            }
+        }
+    }
+
+    /// Fills `present` and `values` for a record.
+    private func prepare(
+        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>, fail: (String) -> JSONSQLError
+    ) throws {
         present.clear()
         for (fieldIndex, field) in fields.enumerated() {
             var column = layout.find(field, bytes: bytes, hint: fieldIndex)
@@ -95,7 +125,6 @@ final class RecordInserter {
                 )
             }
         }
-        try values.withUnsafeBufferPointer { values in try write(values, bytes: bytes, fail: fail) }
     }
 
     /// Inserts a record whose values another thread prepared with a copy of `layout`: `mask`

@@ -19,8 +19,28 @@ struct TypeInference {
     private var hintKeys: [[UInt8]] = []
     private var hintSlots: [Int] = []
 
+    /// The keys seen so far, in the order first seen.
+    var keys: [String] { order }
+
+    /// The position in `keys` of `key`.
+    func index(of key: String) -> Int? { slots[key] }
+
+    /// Whether the values of key `index` so far are all integers, or all booleans (nulls aside):
+    /// `.integer`, `.boolean`, nil for any other mix.
+    func soleKind(_ index: Int) -> ColumnType? {
+        switch seen[index] {
+        case 1 << Seen.integer.rawValue: .integer
+        case 1 << Seen.boolean.rawValue: .boolean
+        default: nil
+        }
+    }
+
+    /// For each field of the record `observe` saw last, the position of its key in `keys`.
+    private(set) var fieldKeys: [Int] = []
+
     mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws {
         var scratch: [UInt8] = []
+        fieldKeys.removeAll(keepingCapacity: true)
         for (position, field) in fields.enumerated() {
             let count = field.keyEnd - field.keyStart
             var slot = -1
@@ -53,6 +73,7 @@ struct TypeInference {
             if let kind = Self.classify(field, bytes: bytes) {
                 seen[slot] |= 1 << kind.rawValue
             }
+            fieldKeys.append(slot)
         }
     }
 

@@ -1,23 +1,26 @@
 import Foundation
 
-/// Type inference over the second half of a large regular file on a thread of its own, while
-/// the first reader reads from the start. The second half starts after a line break past the
-/// middle; its result is used only if the first reader, outside any array, finds a record
-/// starting exactly where the second half's first record starts, so both saw the same
-/// records. Otherwise, or when the second half fails in any way, the first reader simply goes
-/// on: every error is still found, with its line, by reading from the start.
+/// Work over the second half of a large regular file on a thread of its own, while the first
+/// reader reads from the start: type inference, or `describe`'s statistics. The second half
+/// starts after a line break past the middle; its result is used only if the first reader,
+/// outside any array, finds a record starting exactly where the second half's first record
+/// starts, so both saw the same records. Otherwise, or when the second half fails in any way,
+/// the first reader simply goes on: every error is still found, with its line, by reading from
+/// the start.
 ///
 /// `@unchecked Sendable` is safe because every stored property is read and written only with
-/// `condition` locked, and the results only once `done` is set.
-final class SecondHalf: @unchecked Sendable {
+/// `condition` locked, or only by the second half's thread before `done` is set and by the
+/// first reader after it; `observe` and the state are used by the second half's thread only.
+final class SecondHalf<State>: @unchecked Sendable {
     /// Smaller files are read by one thread.
-    static let minimumFileSize: Int64 = 1 << 20
+    static var minimumFileSize: Int64 { 1 << 20 }
 
     private let condition = NSCondition()
     private var done = false
     private var cancelled = false
     private var failed = false
-    private var inference = TypeInference()
+    private var state: State
+    private let observe: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
     private var records = 0
     /// Where the second half's first record starts in the file; -1 when it has none.
     private var firstStart: Int64 = -1
@@ -25,15 +28,24 @@ final class SecondHalf: @unchecked Sendable {
     /// where the two meet.
     let splitOffset: Int64
 
-    private init(splitOffset: Int64) {
+    private init(
+        splitOffset: Int64, state: State,
+        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+    ) {
         self.splitOffset = splitOffset
+        self.state = state
+        self.observe = observe
     }
 
-    /// Starts reading the second half of the regular file at `path`; nil when the file is small
-    /// or has no line break after its middle.
-    static func start(_ path: String) -> SecondHalf? {
+    /// Starts `observe` on each record of the second half of the regular file at `path`, from
+    /// `state`; nil when the file is small or has no line break after its middle. A file smaller
+    /// than `minimumSize` (`minimumFileSize` unless given, for tests) is read by one thread.
+    static func start(
+        _ path: String, state: State, minimumSize: Int64? = nil,
+        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+    ) -> SecondHalf? {
         guard let source = try? InputSource.open(path) else { return nil }
-        guard let size = source.size, size >= minimumFileSize else {
+        guard let size = source.size, size >= (minimumSize ?? minimumFileSize), size > 0 else {
             source.close()
             return nil
         }
@@ -45,12 +57,12 @@ final class SecondHalf: @unchecked Sendable {
             source.close()
             return nil
         }
-        let half = SecondHalf(splitOffset: size / 2 + Int64(newline + 1))
+        let half = SecondHalf(splitOffset: size / 2 + Int64(newline + 1), state: state, observe: observe)
         let thread = Thread { [half] in
             half.run(source)
             source.close()
         }
-        thread.name = "jsonsql-inference"
+        thread.name = "jsonsql-second-half"
         thread.start()
         return half
     }
@@ -63,8 +75,7 @@ final class SecondHalf: @unchecked Sendable {
 
     private func run(_ source: InputSource) {
         let reader = RecordReader(source: source)
-        var inference = TypeInference()
-        var duplicates = DuplicateKeys()
+        var state = self.state
         var fields: [JSONField] = []
         var records = 0
         var firstStart: Int64 = -1
@@ -72,8 +83,7 @@ final class SecondHalf: @unchecked Sendable {
         do {
             while let position = try reader.next(into: &fields) {
                 if firstStart < 0 { firstStart = splitOffset + reader.bytesBefore + Int64(position.start) }
-                try inference.observe(fields, bytes: reader.bytes)
-                try duplicates.check(fields, bytes: reader.bytes)
+                try observe(&state, fields, reader.bytes, position)
                 records += 1
                 if records & 0xFFF == 0 && (Interruption.isRequested || isCancelled) { throw JSONSQLError("stopped") }
             }
@@ -81,7 +91,7 @@ final class SecondHalf: @unchecked Sendable {
             failed = true
         }
         condition.lock()
-        self.inference = inference
+        self.state = state
         self.records = records
         self.firstStart = firstStart
         self.failed = failed
@@ -90,14 +100,14 @@ final class SecondHalf: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for the second half; its types and record count when the first reader's record
+    /// Waits for the second half; its state and record count when the first reader's record
     /// starting at `start` (outside any array) is the second half's first record.
-    func result(meetingAt start: Int64, insideArray: Bool) -> (inference: TypeInference, records: Int)? {
+    func result(meetingAt start: Int64, insideArray: Bool) -> (state: State, records: Int)? {
         condition.lock()
         defer { condition.unlock() }
         while !done { condition.wait() }
         guard !failed, !insideArray, firstStart == start else { return nil }
-        return (inference, records)
+        return (state, records)
     }
 
     /// Stops the second half and waits until its thread is done with the file.

@@ -22,52 +22,21 @@ extension Store {
         var kept: [UInt8] = []
         var keptPositions: [RecordReader.Position] = []
         var keeping = early != nil
-        var inference = TypeInference()
-        var duplicates = DuplicateKeys()
-        var fields: [JSONField] = []
-        var seen = 0
-        let source = try InputSource.open(path)
         // Without records to keep aside, the second half's types are inferred meanwhile.
-        var half = early == nil ? SecondHalf.start(path) : nil
-        defer { half?.cancel() }
-        do {
-            defer { source.close() }
-            let reader = RecordReader(source: source)
-            while let position = try reader.next(into: &fields) {
-                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
-                    half = nil
-                    if let result = started.result(
-                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
-                    {
-                        inference.append(result.inference)
-                        seen += result.records
-                        break
-                    }
-                }
-                do {
-                    try inference.observe(fields, bytes: reader.bytes)
-                    try duplicates.check(fields, bytes: reader.bytes)
-                } catch let error as JSONSQLError {
-                    throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
-                }
-                seen += 1
-                if seen & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-                let count = position.end - position.start
-                if keeping, let early, early.mayMatch(reader.bytes + position.start, count: count) {
-                    if kept.count + count > Self.keptRecordBytes {
-                        keeping = false
-                        kept = []
-                        keptPositions = []
-                    } else {
-                        keptPositions.append(
-                            RecordReader.Position(
-                                line: position.line, record: position.record, start: kept.count, end: kept.count + count))
-                        kept.append(contentsOf: UnsafeBufferPointer(start: reader.bytes + position.start, count: count))
-                    }
-                }
+        let inference = try Self.inferTypes(path, table: table, secondHalf: early == nil) { bytes, position in
+            let count = position.end - position.start
+            guard keeping, let early, early.mayMatch(bytes + position.start, count: count) else { return }
+            if kept.count + count > Self.keptRecordBytes {
+                keeping = false
+                kept = []
+                keptPositions = []
+            } else {
+                keptPositions.append(
+                    RecordReader.Position(
+                        line: position.line, record: position.record, start: kept.count, end: kept.count + count))
+                kept.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
             }
         }
-        if seen == 0 { throw JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from") }
         try write { db in
             try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
@@ -92,6 +61,7 @@ extension Store {
         }
         try write { db in
             let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
+            var fields: [JSONField] = []
             var inserted = 0
             var selected: [JSONField] = []
             /// Inserts one record; false once `body` asks to stop.
@@ -99,11 +69,11 @@ extension Store {
                 if columns != nil && ColumnSelection.mayNarrow(bytes, position) {
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     try selected.withUnsafeBufferPointer {
-                        try inserter.insert($0, bytes: bytes, at: position, source: source.name)
+                        try inserter.insert($0, bytes: bytes, at: position, source: path)
                     }
                 } else {
                     try fields.withUnsafeBufferPointer {
-                        try inserter.insert($0, bytes: bytes, at: position, source: source.name)
+                        try inserter.insert($0, bytes: bytes, at: position, source: path)
                     }
                 }
                 inserted += 1
@@ -124,6 +94,62 @@ extension Store {
                 return false
             }
             if !stopped { _ = try body(db) }
+        }
+    }
+
+    /// The types of every record of the JSON file at `path`, for a new table `table`: read once,
+    /// with every record checked as `insert` checks it (JSON, duplicate keys), each error naming
+    /// its line. With `secondHalf`, a large file's second half is read on a second thread
+    /// (`SecondHalf`, from `minimumSplit` bytes on when given, for tests); `each` gets every
+    /// record the first thread reads.
+    static func inferTypes(
+        _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil,
+        each: (UnsafeMutablePointer<UInt8>, RecordReader.Position) -> Void = { _, _ in }
+    ) throws -> TypeInference {
+        var inference = TypeInference()
+        var duplicates = DuplicateKeys()
+        var fields: [JSONField] = []
+        var seen = 0
+        let source = try InputSource.open(path)
+        var half = secondHalf ? Self.inferSecondHalf(path, minimumSize: minimumSplit) : nil
+        defer { half?.cancel() }
+        do {
+            defer { source.close() }
+            let reader = RecordReader(source: source)
+            while let position = try reader.next(into: &fields) {
+                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                    half = nil
+                    if let result = started.result(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                    {
+                        inference.append(result.state.inference)
+                        seen += result.records
+                        break
+                    }
+                }
+                do {
+                    try inference.observe(fields, bytes: reader.bytes)
+                    try duplicates.check(fields, bytes: reader.bytes)
+                } catch let error as JSONSQLError {
+                    throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
+                }
+                seen += 1
+                if seen & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                each(reader.bytes, position)
+            }
+        }
+        if seen == 0 { throw JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from") }
+        return inference
+    }
+
+    /// Type inference over the second half of the file at `path` (`SecondHalf`), with the
+    /// duplicate-key check the first read makes.
+    static func inferSecondHalf(_ path: String, minimumSize: Int64? = nil)
+        -> SecondHalf<(inference: TypeInference, duplicates: DuplicateKeys)>?
+    {
+        SecondHalf.start(path, state: (TypeInference(), DuplicateKeys()), minimumSize: minimumSize) { state, fields, bytes, _ in
+            try state.inference.observe(fields, bytes: bytes)
+            try state.duplicates.check(fields, bytes: bytes)
         }
     }
 

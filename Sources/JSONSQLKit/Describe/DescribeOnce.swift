@@ -1,0 +1,159 @@
+import Foundation
+
+/// One reader's share of `describe` of a JSON file read only once (`Store.describeOnce`): the
+/// types of its records, inferred as loading infers them, and for each key the statistics of its
+/// values both as a json column holds them and, while the key holds only integers or only
+/// booleans, as that column holds them. Which of the two a key's column is, only the types of
+/// the whole file tell; for the other types (text, numeric, json) a json column's statistics are
+/// the column's: numbers are kept as their JSON text either way, and a string is counted by its
+/// decoded value either way unless it looks like JSON. Whatever this cannot be sure of (a string
+/// that may look like JSON or may not decode, an escaped key, any error) makes it throw, and the
+/// file is described as loading it would (`Store.describeJSONFile`), errors included.
+struct DescribedOnce {
+    struct Unsure: Error {}
+
+    private(set) var inference = TypeInference()
+    private var duplicates = DuplicateKeys()
+    /// Per key: as a json column holds its values; as an integer or boolean column does, while
+    /// the key holds only that kind.
+    private(set) var walked: [PathStats] = []
+    private(set) var native: [PathStats?] = []
+    private var nativeTypes: [ColumnType?] = []
+    private var jsonLayout = InsertColumns()
+    private var textLayout = InsertColumns()
+    private var nativeLayout = InsertColumns()
+    /// The last row each key was present in.
+    private var lastRow: [Int] = []
+    private var scratch: [UInt8] = []
+    /// Records recorded.
+    private(set) var row = 0
+
+    mutating func record(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>) throws {
+        try inference.observe(fields, bytes: bytes)
+        try duplicates.check(fields, bytes: bytes)
+        let keys = inference.keys
+        while walked.count < keys.count {
+            let name = keys[walked.count]
+            let walkedStats = PathStats(path: JSONPath.displayName(name))
+            walkedStats.addNulls(row)
+            walked.append(walkedStats)
+            let nativeStats = PathStats(path: JSONPath.displayName(name))
+            nativeStats.addNulls(row)
+            native.append(nativeStats)
+            nativeTypes.append(nil)
+            let column = InsertColumns.Column(name: name, utf8: Array(name.utf8), type: .json, jsonAsText: true)
+            jsonLayout.columns.append(column)
+            textLayout.columns.append(InsertColumns.Column(name: name, utf8: column.utf8, type: .text, jsonAsText: true))
+            nativeLayout.columns.append(column)
+            lastRow.append(-1)
+        }
+        for (index, field) in fields.enumerated() {
+            let key = inference.fieldKeys[index]
+            if field.keyEscaped { throw Unsure() }
+            lastRow[key] = row
+            if field.kind == .string {
+                // Counted as a text column counts it, which for such a string is what a json
+                // column's JSON text gives too, and faster.
+                if Self.mayDiffer(field, bytes: bytes) { throw Unsure() }
+                let text = try textLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
+                Store.record(text, bytes: bytes, type: .text, into: walked[key], row: row)
+            } else {
+                let json = try jsonLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
+                Store.record(json, bytes: bytes, type: .json, into: walked[key], row: row)
+            }
+            guard let stats = native[key] else { continue }
+            if field.kind == .null {
+                Store.record(.null, type: .json, into: stats, row: row)
+                continue
+            }
+            guard let type = inference.soleKind(key), nativeTypes[key] ?? type == type else {
+                native[key] = nil
+                continue
+            }
+            if nativeTypes[key] == nil {
+                nativeTypes[key] = type
+                nativeLayout.columns[key].type = type
+                nativeLayout.columns[key].jsonAsText = false  // INTEGER and BOOLEAN have no TEXT affinity
+            }
+            let value = try nativeLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
+            Store.record(value, bytes: bytes, type: type, into: stats, row: row)
+        }
+        for key in lastRow.indices where lastRow[key] != row {
+            Store.record(.null, type: .json, into: walked[key], row: row)
+            if let stats = native[key] { Store.record(.null, type: .json, into: stats, row: row) }
+        }
+        row += 1
+    }
+
+    /// Whether a string might be held differently in a text column than in a json column: it
+    /// may start (after spaces) like JSON, or hold a `\u` escape that may not decode.
+    private static func mayDiffer(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> Bool {
+        var i = field.start
+        while i < field.end && bytes[i] == 0x20 { i += 1 }
+        if i < field.end && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "\\")) {
+            return true
+        }
+        return field.escaped
+            && RecordPrecheck.contains(bytes + field.start, field.end - field.start, RecordPrecheck.unicodeEscape)
+    }
+
+    /// Adds the records `later` read, which come after these in the file; false, changing
+    /// nothing, when the two cannot be added up exactly.
+    mutating func merge(_ later: DescribedOnce) -> Bool {
+        for (index, name) in later.inference.keys.enumerated() {
+            let mine = inference.index(of: name)
+            // A key new here is added to empty statistics.
+            let walkedStats = mine.map { walked[$0] } ?? PathStats(path: "")
+            guard walkedStats.canMerge(later.walked[index]) else { return false }
+            if let b = later.native[index], let a = mine.map({ native[$0] }) ?? PathStats(path: ""), !a.canMerge(b) {
+                return false
+            }
+        }
+        let before = inference.keys.count
+        inference.append(later.inference)
+        for (index, name) in later.inference.keys.enumerated() {
+            guard let mine = inference.index(of: name) else { continue }
+            if mine >= before {
+                // A key only the later records hold: NULL in every row before them.
+                let walkedStats = PathStats(path: later.walked[index].path)
+                walkedStats.addNulls(row)
+                walked.append(walkedStats)
+                native.append(later.native[index].map { _ in PathStats(path: later.walked[index].path) })
+                native[mine]?.addNulls(row)
+                nativeTypes.append(later.nativeTypes[index])
+                lastRow.append(-1)
+            }
+            walked[mine].merge(later.walked[index])
+            if let a = native[mine], let b = later.native[index],
+                nativeTypes[mine] == nil || later.nativeTypes[index] == nil || nativeTypes[mine] == later.nativeTypes[index]
+            {
+                a.merge(b)
+                nativeTypes[mine] = nativeTypes[mine] ?? later.nativeTypes[index]
+            } else {
+                native[mine] = nil
+            }
+        }
+        // Keys the later records lack are NULL in all of them.
+        for (mine, name) in inference.keys.enumerated() where mine < before && later.inference.index(of: name) == nil {
+            walked[mine].addNulls(later.row)
+            native[mine]?.addNulls(later.row)
+        }
+        row += later.row
+        return true
+    }
+
+    /// The statistics of the columns of `info`, the table loading the file creates, as each
+    /// column holds its values; throws `Unsure` when they are not known.
+    func roots(_ info: TableInfo) throws -> [PathStats] {
+        try info.columns.map { column in
+            guard let index = inference.index(of: column.name) else { throw Unsure() }
+            switch column.type {
+            case .integer, .boolean:
+                guard let stats = native[index], nativeTypes[index] == column.type else { throw Unsure() }
+                return stats
+            case .text, .numeric, .json: return walked[index]
+            default: throw Unsure()
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// `describe` of a JSON file reads its two halves on two threads and merges what each learned;
+/// wherever the file is split, it must print what describing the loaded table prints.
+@Suite("describe of a file split in two")
+final class DescribeFileSplitTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-split-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Records whose paths, types, numbers, dates and strings change along the file, so that
+    /// each half sees something the other does not: late keys, a column that turns from
+    /// integers to reals (numeric), one that mixes objects and strings (json), escapes.
+    static func records(_ count: Int, seed: UInt64) -> [String] {
+        var random = seed
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { i in
+            var fields = [#""id":\#(i)"#]
+            fields.append(#""n":\#(next(3) == 0 && i > count / 3 ? "\(next(1000)).25" : "\(next(1000) - 500)")"#)
+            fields.append(#""big":\#(i % 5 == 0 ? "12345678901234567890" : "\(Int64.max - Int64(next(3)))")"#)
+            fields.append(#""on":\#(next(2) == 0)"#)
+            if next(4) != 0 { fields.append(#""when":"20\#(10 + next(15))-0\#(1 + next(9))-1\#(next(9))T00:00:00Z""#) }
+            let country = ["DE", "FR", "\\u0044E", "IT", "x\\\"y"][next(5)]
+            let extra = i > count / 2 && next(2) == 0 ? #","late\u005fkey":[\#(next(9)),"s",null,{"k":\#(next(3))}]"# : ""
+            fields.append(#""address":{"country":"\#(country)","zip":"\#(next(97))"\#(extra)}"#)
+            fields.append(#""mix":\#(next(3) == 0 ? #"{"a":\#(next(4))}"# : #""m\#(next(4))""#)"#)
+            fields.append(#""tags":[\#((0..<next(3)).map { _ in #""t\#(next(6))""# }.joined(separator: ","))]"#)
+            if next(5) == 0 { fields.append(#""note":null"#) }
+            fields.append(next(4) == 0 ? #""bio":null"# : #""bio":"a \"b\"\t\/c\\ \#(next(5)) ✓""#)
+            if i >= count * 2 / 3 && next(3) == 0 { fields.append(#""only_late":"\#(1.5 * Double(next(10)))""#) }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    /// `describe` of the file, read by two threads whenever it has a line break past its middle.
+    func streamed(_ path: String) throws -> String {
+        let out = OutputBuffer()
+        try Store.describeJSONFile(path, output: .jsonl, to: out, minimumSplit: 1)
+        return out.text
+    }
+
+    /// `describe` of the table that loading the file gives.
+    func loaded(_ path: String) throws -> String {
+        let store = try Store.loading([path])
+        defer { store.close() }
+        let out = OutputBuffer()
+        try store.describe(table: Store.tableName(forFile: path), format: .jsonl, to: out)
+        return out.text
+    }
+
+    @Test("wherever the middle falls, describe prints what loading and describing the table prints", arguments: 1...40)
+    func splitPoints(count: Int) throws {
+        let lines = Self.records(count, seed: UInt64(count))
+        let file = try write("s\(count).ndjson", lines.joined(separator: "\n") + (count % 2 == 0 ? "\n" : ""))
+        let expected = try loaded(file)
+        #expect(!expected.isEmpty)
+        #expect(try streamed(file) == expected, "\(count) records")
+        #expect(try readsOnce(file), "\(count) records")
+    }
+
+    /// Whether `describe` of `path` is answered in one read (`Store.describeOnce`).
+    func readsOnce(_ path: String) throws -> Bool {
+        let store = try Store(memoryNamed: path)
+        defer { store.close() }
+        return (try? Store.describeOnce(path, table: Store.tableName(forFile: path), store: store, minimumSplit: 1)) != nil
+    }
+
+    @Test(
+        "strings that may look like JSON or may not decode, and escaped keys, are described as loading gives them",
+        arguments: [
+            #"{"a":"{\"k\":1}"}"#, #"{"a":"  [1,2]"}"#, #"{"a":"\n{}"}"#, #"{"a":"\u0041"}"#, #"{"\u0061":"x"}"#,
+            #"{"a":"\ud83d\ude00"}"#, #"{"a":"[not json"}"#,
+        ])
+    func unsure(line: String) throws {
+        var lines = Self.records(20, seed: 11).map { "{" + #""a":"plain","# + $0.dropFirst() }
+        lines[14] = line
+        let file = try write("unsure.ndjson", lines.joined(separator: "\n") + "\n")
+        #expect(try !readsOnce(file))
+        #expect(try streamed(file) == (try loaded(file)), "\(line)")
+    }
+
+    @Test("files whose middle is not where a record starts: pretty-printed, an array, CRLF, blank lines")
+    func shapes() throws {
+        let lines = Self.records(30, seed: 7)
+        let shapes = [
+            "pretty": lines.map { $0.replacingOccurrences(of: ",", with: ",\n  ") }.joined(separator: "\n"),
+            "array": "[\n" + lines.joined(separator: ",\n") + "\n]\n",
+            "crlf": lines.joined(separator: "\r\n") + "\r\n",
+            "blank": lines.joined(separator: "\n\n\n") + "\n",
+        ]
+        for (name, text) in shapes {
+            let file = try write("\(name).json", text)
+            #expect(try streamed(file) == (try loaded(file)), "\(name)")
+        }
+    }
+
+    @Test("more keys at one path than describe lists, spread over both halves, as loading gives them")
+    func manyKeys() throws {
+        // 700 keys in each half, 400 of them shared: 1000 listed one by one in both orders.
+        let lines = (0..<40).map { i in
+            let keys = (0..<35).map { k in i < 20 ? "k\(i * 35 + k)" : "k\(400 + (i - 20) * 35 + k)" }
+            return #"{"id":\#(i),"map":{\#(keys.map { #""\#($0)":\#(i)"# }.joined(separator: ","))}}"#
+        }
+        let file = try write("keys.ndjson", lines.joined(separator: "\n") + "\n")
+        let expected = try loaded(file)
+        #expect(expected.contains(#""path":"map.*""#))
+        #expect(try streamed(file) == expected)
+    }
+
+    @Test("more distinct values than are counted exactly, in each half or only together")
+    func approximateDistinct() throws {
+        // 6,000 distinct ids and numbers in each half: exact in each, approximate together (an
+        // integer column counts its values by their 64 bits, a json one by their text).
+        let lines = (0..<12_000).map { #"{"id":"v\#($0)","n":\#($0 * 7),"half":\#($0 / 6_000)}"# }
+        let file = try write("distinct.ndjson", lines.joined(separator: "\n") + "\n")
+        let expected = try loaded(file)
+        #expect(expected.contains(#""approximate":true"#))
+        #expect(try streamed(file) == expected)
+        #expect(try readsOnce(file))
+    }
+
+    @Test("a value insert refuses, in either half, fails with the error loading gives, naming its line", arguments: [3, 37])
+    func refusedValue(line: Int) throws {
+        var lines = Self.records(40, seed: 3)
+        lines[line - 1] = #"{"id":1,"when":"\ud800"}"#
+        let file = try write("bad\(line).ndjson", lines.joined(separator: "\n") + "\n")
+        var expected = ""
+        do { _ = try loaded(file) } catch { expected = "\(error)" }
+        #expect(expected.hasPrefix("\(file):\(line): "), "\(expected)")
+        #expect(throws: JSONSQLError.self) { try streamed(file) }
+        do { _ = try streamed(file) } catch { #expect("\(error)" == expected) }
+    }
+}
