@@ -123,13 +123,7 @@ extension Store {
             guard let query else { return false }
             let handle = query.statement.sqliteStatement
             defer { sqlite3_reset(handle) }
-            while printed < limit {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+            while printed < limit, try db.step(handle) {
                 try query.writer.write(query.row)
                 printed += 1
             }

@@ -51,13 +51,7 @@ extension Store {
         throws
     {
         defer { sqlite3_reset(handle) }
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+        while try db.step(handle) {
             for (i, s) in roots.enumerated() {
                 record(handle, Int32(i), type: kinds[i], into: s, row: row)
             }

@@ -65,12 +65,7 @@ extension Store {
             let handle = statement.sqliteStatement
             try SQLParameters.bind(arguments, to: handle)
             defer { withExtendedLifetime(statement) { _ = sqlite3_reset(handle) } }
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { continue }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+            guard try db.step(handle) else { continue }
             let found = sqlite3_column_text(handle, 0).map { String(cString: $0) } ?? ""
             throw JSONSQLError(
                 "the row with \(found) in \(column.name), which is not JSON, so no path inside it can be changed; nothing was updated (replace it with --set \(column.name)=..., or narrow --where)"

@@ -50,15 +50,7 @@ enum SQLParameters {
         let handle = statement.sqliteStatement
         try bind(query.arguments, to: handle)
         defer { sqlite3_reset(handle) }
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: query.sql)
-            }
-        }
+        while try db.step(handle, sql: query.sql) {}
     }
 
     /// One parameter of a statement: its number and how the SQL writes it.

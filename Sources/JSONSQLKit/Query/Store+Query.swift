@@ -247,13 +247,7 @@ extension Store {
         // Stepped directly: the values are bound with SQLite's API, which GRDB's fetch does not know.
         let handle = statement.sqliteStatement
         var rows: [(id: Int32, parent: Int32, detail: String)] = []
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+        while try db.step(handle) {
             let detail = sqlite3_column_text(handle, 3).map { String(cString: $0) } ?? ""
             // Names in the plan come from the schema: shown escaped, like names in a table.
             rows.append((sqlite3_column_int(handle, 0), sqlite3_column_int(handle, 1), TerminalText.escaped(Array(detail.utf8))))
@@ -305,15 +299,7 @@ extension Store {
                 })
         let writer = format.makeWriter(columns: columns, out: out)
         defer { sqlite3_reset(handle) }
-        let count = try RowPipeline.run(handle, columns: columns.count, writer: writer) {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { return false }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            return true
-        }
+        let count = try RowPipeline.run(handle, columns: columns.count, writer: writer) { try db.step(handle) }
         try writer.finish()
         return count
     }
