@@ -63,30 +63,14 @@ extension Store {
             )
         }
         var rows = first
-        var half = SecondHalf.start(path, state: second, minimumSize: minimumSplit) { rows, fields, bytes, position in
-            try rows.record(fields, bytes: bytes, at: position)
-        }
-        defer { half?.cancel() }
-        let source = try InputSource.open(path)
-        do {
-            defer { source.close() }
-            let reader = RecordReader(source: source)
-            var fields: [JSONField] = []
-            while let position = try reader.next(into: &fields) {
-                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
-                    half = nil
-                    if let result = started.result(
-                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
-                        rows.canMerge(result.state)
-                    {
-                        rows.merge(result.state)
-                        break
-                    }
-                }
-                try rows.record(fields, bytes: reader.bytes, at: position)
-                if rows.row & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-            }
-        }
+        try SecondHalf.read(
+            path, into: &rows, secondState: second, minimumSize: minimumSplit,
+            merge: { rows, later in
+                guard rows.canMerge(later) else { return false }
+                rows.merge(later)
+                return true
+            },
+            observe: { rows, fields, bytes, position in try rows.record(fields, bytes: bytes, at: position) })
         finish(rows.roots, kinds: rows.kinds)
         let stats = rows.roots.flatMap { $0.all() }
         _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
@@ -127,29 +111,10 @@ extension Store {
     /// Throws whenever the answer may not be what loading the file gives.
     static func describeOnce(_ path: String, table: String, store: Store, minimumSplit: Int64?) throws -> [PathStats] {
         var rows = DescribedOnce()
-        var half = SecondHalf.start(path, state: DescribedOnce(), minimumSize: minimumSplit) { rows, fields, bytes, _ in
-            try rows.record(fields, bytes: bytes)
-        }
-        defer { half?.cancel() }
-        let source = try InputSource.open(path)
-        do {
-            defer { source.close() }
-            let reader = RecordReader(source: source)
-            var fields: [JSONField] = []
-            while let position = try reader.next(into: &fields) {
-                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
-                    half = nil
-                    if let result = started.result(
-                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
-                        rows.merge(result.state)
-                    {
-                        break
-                    }
-                }
-                try rows.record(fields, bytes: reader.bytes)
-                if rows.row & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-            }
-        }
+        try SecondHalf.read(
+            path, into: &rows, secondState: DescribedOnce(), minimumSize: minimumSplit,
+            merge: { rows, later in rows.merge(later) },
+            observe: { rows, fields, bytes, _ in try rows.record(fields, bytes: bytes) })
         if rows.row == 0 { throw DescribedOnce.Unsure() }
         let info = try store.write(commit: false) { db in
             try TableSpec(name: table, columns: try rows.inference.columns(primaryKey: []), primaryKey: []).create(

@@ -118,3 +118,37 @@ final class SecondHalf<State>: @unchecked Sendable {
         condition.unlock()
     }
 }
+
+extension SecondHalf {
+    /// Reads the regular JSON file at `path` into `state` with `observe`, record by record: from
+    /// the start, and the second half on a thread of its own into `secondState` (a file of
+    /// `minimumSize` bytes or more). Where the two meet, `merge` takes the second half's state
+    /// into `state` and the read ends; when it refuses, the first reader reads on to the end.
+    static func read(
+        _ path: String, into state: inout State, secondState: State, minimumSize: Int64?,
+        merge: (inout State, State) -> Bool,
+        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+    ) throws {
+        var half = start(path, state: secondState, minimumSize: minimumSize, observe: observe)
+        defer { half?.cancel() }
+        let source = try InputSource.open(path)
+        defer { source.close() }
+        let reader = RecordReader(source: source)
+        var fields: [JSONField] = []
+        var records = 0
+        while let position = try reader.next(into: &fields) {
+            if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                half = nil
+                if let result = started.result(
+                    meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
+                    merge(&state, result.state)
+                {
+                    return
+                }
+            }
+            try observe(&state, fields, reader.bytes, position)
+            records += 1
+            if records & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+        }
+    }
+}

@@ -178,13 +178,7 @@ final class PostgresStore {
     }
 
     func count(_ spec: QuerySpec) throws -> Int {
-        var spec = spec
-        spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
-        spec.orderBy = []
-        spec.groupBy = []
-        spec.limit = nil
-        spec.offset = nil
-        let query = try spec.build(table: try tableInfo(spec.table))
+        let query = try spec.counting.build(table: try tableInfo(spec.table))
         let result = try connection.execute(query.sql, Self.parameters(query.arguments))
         return Int(result.string(0, 0) ?? "0") ?? 0
     }

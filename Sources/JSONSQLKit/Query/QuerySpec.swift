@@ -267,3 +267,17 @@ public struct Aggregate: Sendable, Equatable {
         return column.type == .numeric || column.type == .json ? .natural : OutputKind(column.type)
     }
 }
+
+extension QuerySpec {
+    /// The query for the number of rows this one's filters match: its selections, order,
+    /// groups, limit and offset aside.
+    var counting: QuerySpec {
+        var spec = self
+        spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+        spec.orderBy = []
+        spec.groupBy = []
+        spec.limit = nil
+        spec.offset = nil
+        return spec
+    }
+}

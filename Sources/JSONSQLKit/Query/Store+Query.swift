@@ -21,13 +21,7 @@ extension Store {
     public func count(_ spec: QuerySpec) throws -> Int {
         if let postgres { return try postgres.count(spec) }
         return try read { db in
-            var spec = spec
-            spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
-            spec.orderBy = []
-            spec.groupBy = []
-            spec.limit = nil
-            spec.offset = nil
-            let query = try spec.build(table: try TableInfo(db: db, table: spec.table))
+            let query = try spec.counting.build(table: try TableInfo(db: db, table: spec.table))
             return try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
         }
     }
