@@ -72,11 +72,17 @@ struct MemoryStreamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
     }
 
+    /// A filter, a grouped query and a missing path: enough for a shape once `queries` have all
+    /// run on another, since only reading differs between shapes.
+    static let someQueries = [queries[0], queries[12], queries[15]]
+
     @Test("every JSON shape gives the rows a loaded database gives")
     func jsonShapes() throws {
-        for shape in try shapes() {
+        for (i, shape) in try shapes().enumerated() {
             let file = try directory.write(shape.name, shape.contents)
-            try compare(file: file, table: String(shape.name.split(separator: ".")[0]), queries: Self.queries)
+            try compare(
+                file: file, table: String(shape.name.split(separator: ".")[0]),
+                queries: i == 0 ? Self.queries : Self.someQueries)
         }
     }
 
@@ -96,7 +102,7 @@ struct MemoryStreamingTests {
         let file = try directory.write("stdin.ndjson", input)
         let db = directory.path("stdin.db")
         try succeed(["insert", db, "stdin", file])
-        for query in Self.queries {
+        for query in Self.someQueries {
             let memory = try CLI.run(["query", "-"] + query + ["--format", "jsonl", "--json-cols", "none"], stdin: input)
             let loaded = try CLI.run(["query", db, "stdin"] + query + ["--format", "jsonl", "--json-cols", "none"])
             #expect(memory.status == 0, "\(query): \(memory.stderr)")
