@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// Memory mode infers a large file's types on two threads, one per half; wherever the file is
+/// split, and whatever its shape, the columns and the errors must be those of one thread
+/// reading it from the start.
+@Suite("type inference of a file split in two")
+final class InferenceSplitTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-infer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    /// The columns, or the error, from reading `path` by one thread or, when `split`, two.
+    func inferred(_ path: String, split: Bool) -> String {
+        do {
+            let inference = try Store.inferTypes(path, table: "t", secondHalf: split, minimumSplit: 1)
+            return "\(try inference.columns(primaryKey: []))"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    static func shapes(_ lines: [String]) -> [(String, String)] {
+        [
+            ("lines.ndjson", lines.joined(separator: "\n") + "\n"),
+            ("array.json", "[\n" + lines.joined(separator: ",\n") + "\n]\n"),
+            ("array-after.json", "[\n" + lines.joined(separator: "\n,") + "\n]"),
+            ("pretty.json", lines.map { $0.replacingOccurrences(of: ",\"", with: ",\n  \"") }.joined(separator: "\n")),
+            ("crlf.ndjson", lines.joined(separator: "\r\n")),
+            ("spaced.ndjson", lines.joined(separator: "  \n\n ")),
+            ("oneline.ndjson", lines.joined(separator: " ")),
+        ]
+    }
+
+    @Test("wherever the middle falls and whatever the shape, two threads infer what one does", arguments: 1...30)
+    func splitPoints(count: Int) throws {
+        let lines = DescribeFileSplitTests.records(count, seed: UInt64(count) + 100)
+        for (name, text) in Self.shapes(lines) {
+            let file = try write("\(count)-\(name)", text)
+            let one = inferred(file, split: false)
+            #expect(!one.hasPrefix("error"), "\(name): \(one)")
+            #expect(inferred(file, split: true) == one, "\(count) records, \(name)")
+        }
+    }
+
+    @Test("a bad record in either half is the error one thread reports, with its line")
+    func badRecords() throws {
+        let lines = DescribeFileSplitTests.records(24, seed: 5)
+        for bad in [#"{"id":1,"n":}"#, #"{"id":1,"n":2,"n":3}"#, #"{"id":1,"":2}"#] {
+            for at in [3, 20] {
+                var broken = lines
+                broken[at] = bad
+                for (name, text) in Self.shapes(broken) {
+                    let file = try write("bad-\(at)-\(name)", text)
+                    let one = inferred(file, split: false)
+                    #expect(one.hasPrefix("error"), "\(name): \(one)")
+                    #expect(inferred(file, split: true) == one, "\(bad) at \(at), \(name)")
+                }
+            }
+        }
+    }
+}
