@@ -104,10 +104,10 @@ struct TwoThreadInferenceTests {
     @Test("a bad record in the second half fails with its line, as loading fails")
     func badRecords() throws {
         let lines = Self.records()
+        // Each kind of bad record, in either half and in every shape, is checked in-process
+        // (InferenceSplitTests); here one, end to end, through each command.
         let bad: [(String, String, String)] = [
-            ("syntax.ndjson", #"{"id":1,"n":}"#, "syntax.ndjson:10001: record 10001:"),
-            ("twice.ndjson", #"{"id":1,"n":2,"n":3}"#, #"twice.ndjson:10001: record 10001: key "n" appears more than once"#),
-            ("name.ndjson", #"{"id":1,"":2}"#, "name.ndjson:10001: record 10001"),
+            ("twice.ndjson", #"{"id":1,"n":2,"n":3}"#, #"twice.ndjson:10001: record 10001: key "n" appears more than once"#)
         ]
         for (name, record, message) in bad {
             var broken = lines
