@@ -29,9 +29,13 @@ stop() {
     local dir=$1 bin
     case "$dir" in /*/jsonsql-pg.*) ;; *) echo "not a jsonsql test server: $dir" >&2; exit 2 ;; esac
     [ -f "$dir/cluster/PG_VERSION" ] || { echo "no cluster in $dir" >&2; exit 2; }
-    bin=$(bindir) || true
+    bin=$(bindir) || bin=""
     if [ -n "$bin" ] && [ -f "$dir/cluster/postmaster.pid" ]; then
-        as_owner "$bin/pg_ctl" -D "$dir/cluster" -m immediate -w stop >/dev/null 2>&1 || true
+        # A server that already ended (its watchdog stopped it) is no failure; anything else is said.
+        if ! as_owner "$bin/pg_ctl" -D "$dir/cluster" -m immediate -w stop >/dev/null 2>&1 \
+            && as_owner "$bin/pg_ctl" -D "$dir/cluster" status >/dev/null 2>&1; then
+            echo "the test server in $dir did not stop" >&2
+        fi
     fi
     rm -rf "$dir"
 }
@@ -51,7 +55,7 @@ start() {
     if ! as_owner "$bin/pg_ctl" -D "$dir/cluster" -l "$dir/server.log" -w \
         -o "-k $dir -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c timezone=Pacific/Chatham" \
         start >/dev/null 2>&1; then
-        cat "$dir/server.log" >&2 || true
+        if [ -f "$dir/server.log" ]; then cat "$dir/server.log" >&2; fi
         rm -rf "$dir"
         exit 1
     fi
