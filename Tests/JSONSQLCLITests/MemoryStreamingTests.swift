@@ -186,10 +186,12 @@ struct DescribeStreamingTests {
         directory = try TemporaryDirectory()
     }
 
-    @Test("describe of a file, over many batches, prints what describe of the loaded table prints")
+    @Test("describe of a file, and of standard input over two batches, prints what describe of the loaded table prints")
     func manyBatches() throws {
         var lines: [String] = []
-        for i in 0..<45_000 {
+        // Standard input is described 20,000 records at a time.
+        let count = 25_000
+        for i in 0..<count {
             let tags = i % 3 == 0 ? "[]" : #"["t\#(i % 7)","u"]"#
             let nested = i % 5 == 0 ? "null" : #"{"k":"\#(["DE", "FR", "\\u0044E"][i % 3])","n":\#(i % 13)}"#
             lines.append(#"{"i":\#(i),"r":\#(Double(i % 100) / 8),"c":\#(nested),"tags":\#(tags),"on":\#(i % 2 == 0)}"#)
@@ -202,7 +204,9 @@ struct DescribeStreamingTests {
         #expect(streamed.status == 0, "\(streamed.stderr)")
         #expect(streamed.stdout == loaded.stdout)
         // "\u0044E" is the string DE: two distinct values.
-        #expect(streamed.stdout.contains(#"{"path":"c.k","count":36000,"types":{"string":36000},"distinct":2,"#))
+        let objects = (0..<count).filter { $0 % 5 != 0 }.count
+        #expect(
+            streamed.stdout.contains(#"{"path":"c.k","count":\#(objects),"types":{"string":\#(objects)},"distinct":2,"#))
         let input = try CLI.run(["describe", "-", "-f", "jsonl"], stdin: lines.joined(separator: "\n"))
         #expect(input.stdout == streamed.stdout, "\(input.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["many.db", "many.ndjson"])
