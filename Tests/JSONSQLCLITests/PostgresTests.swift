@@ -346,13 +346,42 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("indexes lists the paths an index serves; drop-index and rename-table say what SQLite says")
+    func indexesDropRename() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "doc:json"])
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            for arguments in [
+                ["index", database, "t", #"doc."it's (x)".b[2]"#], ["index", database, "t", "name", "doc.a", "--unique"],
+                ["indexes", database, "-f", "csv"], ["drop-index", database, "T_ON_NAME_AND_DOC_A"],
+                ["drop-index", database, "nope", "--if-exists"], ["rename-table", database, "t", "u"],
+                ["rename-table", database, "u", "T_ON_DOC_IT_S_X_B_2"], ["tables", database, "-f", "jsonl"],
+            ] {
+                let result = try CLI.run(arguments)
+                var stdout = result.stdout
+                if arguments[0] == "indexes" {
+                    // The expressions are each dialect's own; the paths they serve are the same.
+                    stdout = result.stdout.split(separator: "\r\n").map { line in
+                        "\(line.split(separator: ",")[0]) \(line.split(separator: ",").last!)"
+                    }.filter { !$0.hasPrefix("t_pkey") }.joined(separator: "|")
+                }
+                outputs[database, default: []].append(
+                    "\(result.status) \(stdout) \(result.stderr.replacingOccurrences(of: database, with: "DB"))")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![2].contains(#"t_on_doc_it_s_x_b_2 "doc.""it's (x)"".b[2]""#), "\(outputs[postgres]![2])")
+        let kept = try CLI.run(["drop-index", postgres, "t_pkey"])
+        #expect(kept.stderr.contains("cannot drop index t_pkey: it keeps a PRIMARY KEY"), "\(kept.stderr)")
+    }
+
     @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
     func notYetSupported() throws {
         let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])
         let empty = dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         for arguments in [
-            ["indexes", postgres], ["describe", postgres, "t"], ["alter", postgres, "t", "--add", "x:text"],
+            ["describe", postgres, "t"], ["alter", postgres, "t", "--add", "x:text"],
             ["query", postgres, "--sql", "SELECT 1"],
         ] {
             let result = try CLI.run(arguments, in: empty)

@@ -134,6 +134,51 @@ extension ResolvedPath {
         return "(" + SQLQuote.identifier(column) + steps.joined() + ")"
     }
 
+    /// The path an index expression is, as PostgreSQL prints what `postgresJSONB` wrote:
+    /// `((doc -> 'a'::text) -> 2)` → `doc.a[2]`; nil for any other expression.
+    static func postgresPath(indexExpression text: String) -> JSONPath? {
+        var cursor = TextCursor(text)
+        func skipParentheses(_ c: Unicode.Scalar) {
+            while cursor.current == c || cursor.current == " " { cursor.index += 1 }
+        }
+        skipParentheses("(")
+        var column = String.UnicodeScalarView()
+        if cursor.skip("\"") {
+            while let c = cursor.current {
+                cursor.index += 1
+                if c == "\"" {
+                    guard cursor.current == "\"" else { break }
+                    cursor.index += 1
+                }
+                column.append(c)
+            }
+        } else {
+            while let c = cursor.current, c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c) {
+                column.append(c)
+                cursor.index += 1
+            }
+        }
+        guard !column.isEmpty else { return nil }
+        var segments: [JSONPath.Segment] = []
+        while true {
+            skipParentheses(")")
+            guard cursor.skip("-") else { break }
+            guard cursor.skip(">") else { return nil }
+            skipParentheses("(")
+            if cursor.current == "'" {
+                guard let key = try? cursor.quotedString(), cursor.rest.hasPrefix("::text") else { return nil }
+                cursor.index += 6
+                segments.append(.key(key))
+            } else {
+                let number = cursor.bareWord { !($0 == "-" || ("0"..."9").contains($0)) }
+                guard let index = Int(number) else { return nil }
+                segments.append(.index(index))
+            }
+        }
+        guard cursor.atEnd, !segments.isEmpty else { return nil }
+        return JSONPath(column: String(column), segments: segments)
+    }
+
     /// On PostgreSQL: the path's value as text, a string without its quotes:
     /// `("address" ->> 'country')`; `("doc" #>> '{}')` for the column itself.
     var postgresText: String {

@@ -269,7 +269,7 @@ final class PostgresStore {
 
 /// Prints PostgreSQL results, one or a cursor's batches, with the row writers SQLite's rows go
 /// through: each row is copied into a `RowBatch` as the cells SQLite would give.
-private struct ResultPrinter {
+struct ResultPrinter {
     let writer: any RowWriter
     let types: [UInt32]
     let batch: RowBatch
