@@ -212,6 +212,9 @@ final class PostgresResult {
     /// The rows an UPDATE or DELETE changed.
     var changedRows: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
 
+    /// The name of a result column.
+    func name(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
+
     /// The type OID of a result column (`pg_type.oid`).
     func type(_ column: Int) -> UInt32 { PQftype(result, Int32(column)) }
 

@@ -17,6 +17,9 @@ final class PostgresStore {
     static let float4OID: UInt32 = 700
     static let float8OID: UInt32 = 701
     static let uuidOID: UInt32 = 2950
+    static let jsonOID: UInt32 = 114
+    static let jsonbOID: UInt32 = 3802
+    static let numericOID: UInt32 = 1700
 
     init(url: String) throws {
         connection = try PostgresConnection(url: url)
