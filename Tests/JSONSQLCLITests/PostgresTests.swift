@@ -401,6 +401,44 @@ struct PostgresCommandTests {
         #expect(refused.stderr.contains("a plain ? is also the jsonb key operator"), "\(refused.stderr)")
     }
 
+    @Test("--group-by with count, sum, avg, min and max prints the values SQLite prints")
+    func groups() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "k:text", "n:integer", "r:real", "doc:json"], table: "g")
+        // Sums of integers stay integers, 0.1 + 0.2 and 2.0 stay reals, an average of 2 and 2 is 2.0;
+        // min and max put numbers (true as 1) below text; JSON null and a missing value are one group.
+        let input = [
+            #"{"id":1,"k":"a","n":1,"r":0.1,"doc":{"c":"DE","v":1,"w":0.1,"m":"x"}}"#,
+            #"{"id":2,"k":"a","n":2,"r":0.2,"doc":{"c":"DE","v":2,"w":0.2,"m":3}}"#,
+            #"{"id":3,"k":"b","n":5,"r":2.5,"doc":{"c":"FR","v":2.0,"w":true,"m":true}}"#,
+            #"{"id":4,"k":"b","n":5,"doc":{"c":"FR","v":"7","m":null}}"#, #"{"id":5,"doc":{"v":null}}"#,
+            #"{"id":6,"k":"c","n":3,"r":1.5,"doc":{"c":null,"v":4,"w":2,"m":"b"}}"#,
+        ].joined(separator: "\n")
+        let queries = [
+            [
+                "--group-by", "doc.c", "--select",
+                "doc.c,count(),count(doc.v),sum(doc.v),avg(doc.v),min(doc.v),max(doc.v),sum(doc.w),avg(doc.w),min(doc.m),max(doc.m)",
+            ],
+            [
+                "--group-by", "k", "--select", "k,count(n),sum(n),avg(n),min(n),max(n),sum(r),avg(r),min(r),max(k)", "--order-by",
+                "sum(r):desc",
+            ],
+            ["--group-by", "doc.c,k", "--order-by", "count():desc", "-f", "csv"],
+            ["--group-by", "doc.m", "--select", "doc.m,min(doc.m),sum(doc.w),max(doc.w)", "--order-by", "max(doc.w)"],
+            ["--select", "count(),sum(n),avg(n),max(doc.m)", "--where", "id < 5"],
+        ]
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "g"], stdin: input).status == 0)
+            for arguments in queries {
+                let result = try CLI.run(["query", database, "-f", "jsonl"] + arguments)
+                outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![0].contains(#""sum(doc.w)":0.30000000000000004"#), "\(outputs[postgres]![0])")
+        #expect(outputs[postgres]![4] == #"0 {"count()":4,"sum(n)":13,"avg(n)":3.25,"max(doc.m)":"x"}"# + "\n ")
+    }
+
     @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
     func notYetSupported() throws {
         let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])

@@ -168,7 +168,8 @@ final class PostgresStore {
             while true {
                 let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
                 if printer == nil {
-                    printer = ResultPrinter(columns: query.columns ?? [], result: result, format: format, out: out)
+                    printer = ResultPrinter(
+                        columns: query.columns ?? [], result: result, format: format, out: out, marked: query.markedColumns)
                 }
                 try printer!.print(result)
                 count += result.rowCount
@@ -276,8 +277,12 @@ struct ResultPrinter {
     let writer: any RowWriter
     let types: [UInt32]
     let batch: RowBatch
+    let marked: Set<Int>
 
-    init(columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer) {
+    init(
+        columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer, marked: Set<Int> = []
+    ) {
+        self.marked = marked
         let columns = OutputColumn.uniquelyNamed(columns)
         writer = format.makeWriter(columns: columns, out: out)
         types = (0..<result.columnCount).map(result.type)
@@ -289,7 +294,7 @@ struct ResultPrinter {
         while row < result.rowCount {
             batch.removeAll()
             while row < result.rowCount && !batch.isFull {
-                batch.append(result, row: row, types: types)
+                batch.append(result, row: row, types: types, marked: marked)
                 row += 1
             }
             try batch.forEachRow { try writer.write($0) }
