@@ -9,7 +9,8 @@ extension Store {
     /// or `NOT NULL` without a default, or have a default that is not constant. Those changes
     /// are refused with the reason, and nothing is changed.
     public func alter(_ spec: AlterSpec) throws -> [String] {
-        try write { db in
+        if let postgres { return try postgres.alter(spec) }
+        return try write { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             guard try Self.tableNames(db).contains(table) else {
                 throw JSONSQLError("\(table) is a view; only tables can be altered")
