@@ -469,6 +469,38 @@ struct PostgresCommandTests {
         #expect(key.stderr == "Error: cannot drop column id from t: it is part of the primary key\n")
     }
 
+    @Test("insert creates a missing table with the types SQLite infers; a bad record leaves no table")
+    func insertNewTable() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk"])
+        let input = [
+            #"{"id":1,"name":"a","score":1.5,"ok":true,"doc":{"a":1},"tags":["x"],"at":"2024-01-01T10:00:00Z","n":null}"#,
+            #"{"id":2,"name":"b","score":2,"ok":false,"doc":null,"tags":[],"big":12345678901234567890,"mixed":"x"}"#,
+            #"{"id":3,"mixed":3}"#,
+        ].joined(separator: "\n")
+        // Record 1002 does not fit the type the first 1000 chose.
+        let late = (1...1001).map { #"{"n":\#($0)}"# }.joined(separator: "\n") + "\n" + #"{"n":"x"}"#
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            for (arguments, stdin) in [
+                (["insert", database, "fresh", "--pk", "id"], input), (["schema", database, "fresh", "-f", "csv"], ""),
+                (["query", database, "fresh", "--order-by", "id", "-f", "jsonl"], ""), (["insert", database, "late"], late),
+                (["tables", database, "-f", "csv"], ""),
+            ] {
+                let result = try CLI.run(arguments, stdin: stdin)
+                var stdout = result.stdout
+                if arguments[0] == "schema" {
+                    stdout = stdout.split(separator: "\r\n").map { $0.split(separator: ",")[1...2].joined(separator: ",") }
+                        .joined(separator: " ")
+                }
+                outputs[database, default: []].append("\(result.status) \(stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![1].contains("id,integer name,text score,numeric ok,boolean doc,json"), "\(outputs[postgres]!)")
+        #expect(outputs[postgres]![3].contains("<stdin>:1002: record 1002"), "\(outputs[postgres]![3])")
+        #expect(!outputs[postgres]![4].contains("late"))
+    }
+
     @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
     func notYetSupported() throws {
         let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])
