@@ -78,6 +78,7 @@ extension Store {
 
     /// Lists indexes with what they index: columns, or the expression for a path index.
     public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+        if let postgres { return try postgres.listIndexes(table: table, format: format, to: out) }
         try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.tbl_name = ?"

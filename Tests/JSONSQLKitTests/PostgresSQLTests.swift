@@ -149,4 +149,34 @@ struct PostgresSQLTests {
         #expect(PostgresConnection.redacted("postgres://%zz") == "a PostgreSQL URL that libpq cannot read")
         #expect(PostgresConnection.isURL("POSTGRES://x") && !PostgresConnection.isURL("postgres.sqlite"))
     }
+
+    @Test("--sql parameters become $1..$n by SQLite's numbering; what does not translate is refused")
+    func sqlParameters() throws {
+        func translate(_ sql: String, _ parameters: [String: DatabaseValue]) throws -> (String, [String?]) {
+            let statement = try PostgresSQL(sql, parameters: parameters)
+            return (statement.sql, statement.parameters)
+        }
+        // As SQLite numbers them: ?1 1, :b 2, ?3 3, @b 4 (a name of its own, bound by --param b too).
+        let (sql, values) = try translate(
+            "SELECT x::text, ':a' FROM t WHERE a = ?1 AND b = :b AND c = ?3 AND d = @b",
+            ["1": 5.databaseValue, "b": "x".databaseValue, "3": .null])
+        #expect(sql == "SELECT x::text, ':a' FROM t WHERE a = $1 AND b = $2 AND c = $3 AND d = $4")
+        #expect(values == ["5", "x", nil, "x"])
+        #expect(try translate("SELECT * FROM t WHERE id = ?7", ["7": 1.databaseValue]).0 == "SELECT * FROM t WHERE id = $1")
+        // Without parameters the SQL goes as given: ? is the jsonb operator, E'' and $$ strings are read by the server.
+        let asGiven = "SELECT doc ? 'a', E'\\'', $q$:x$q$ FROM t"
+        #expect(try translate(asGiven, [:]).0 == asGiven)
+        for (text, parameters, message) in [
+            ("SELECT ? FROM t", ["1": DatabaseValue.null], "a plain ? is also the jsonb key operator"),
+            ("SELECT $1", ["1": 1.databaseValue], "$1 is not a parameter jsonsql reads"),
+            ("SELECT E'a' || :x", ["x": 1.databaseValue], "E'...' strings are not read here"),
+            ("SELECT $$a$$ || :x", ["x": 1.databaseValue], "$$...$$ strings are not read here"),
+            ("SELECT :x", [:], "the SQL needs a value for :x; add --param x=VALUE"),
+            ("SELECT :x", ["y": 1.databaseValue], "--param y is not used by the SQL; it uses :x"),
+            ("SELECT 1; SELECT 2", [:], "--sql takes one statement, and this SQL holds 2"),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try translate(text, parameters) }
+            #expect(error?.description.contains(message) == true, "\(text): \(String(describing: error))")
+        }
+    }
 }

@@ -5,7 +5,8 @@ extension Store {
     /// Updates the rows a filter matches, in one transaction; with `dryRun` the update runs and
     /// is rolled back, so the count and any constraint error are exactly those of the real run.
     public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
-        try write(commit: !dryRun) { db in
+        if let postgres { return try postgres.update(spec, dryRun: dryRun) }
+        return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             let info = try TableInfo(db: db, table: table)
             let query = try spec.build(table: info, db: db)
@@ -16,7 +17,8 @@ extension Store {
 
     /// Deletes the rows a filter matches, in one transaction; `dryRun` as for `update`.
     public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
-        try write(commit: !dryRun) { db in
+        if let postgres { return try postgres.delete(spec, dryRun: dryRun) }
+        return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             var sql = "DELETE FROM \(SQLQuote.identifier(table))"
             var arguments: [DatabaseValue] = []
@@ -293,6 +295,11 @@ extension UpdateSpec {
     /// A value for a whole column, as the column's type stores it (`ValueConversion`, as
     /// `insert` does).
     private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database) throws -> SQLFragment {
+        .value(try columnValue(assignment, column: column))
+    }
+
+    /// The value `--set COLUMN=VALUE` stores, on either backend.
+    static func columnValue(_ assignment: Assignment, column: ColumnInfo) throws -> DatabaseValue {
         let input: InputValue
         switch assignment.value {
         case .literal(let literal): input = literal.input
@@ -303,7 +310,7 @@ extension UpdateSpec {
             input = parsed
         }
         do {
-            return .value(try ValueConversion.stored(input, type: column.type, textAffinity: column.hasTextAffinity))
+            return try ValueConversion.stored(input, type: column.type, textAffinity: column.hasTextAffinity)
         } catch {
             throw JSONSQLError(
                 "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it"

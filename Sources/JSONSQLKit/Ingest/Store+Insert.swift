@@ -188,7 +188,7 @@ extension Store {
 }
 
 /// A record read while choosing column types, kept to insert once the table exists.
-private struct SampleRecord {
+struct SampleRecord {
     var bytes: [UInt8]
     var position: RecordReader.Position
     var source: Int

@@ -134,6 +134,51 @@ extension ResolvedPath {
         return "(" + SQLQuote.identifier(column) + steps.joined() + ")"
     }
 
+    /// The path an index expression is, as PostgreSQL prints what `postgresJSONB` wrote:
+    /// `((doc -> 'a'::text) -> 2)` → `doc.a[2]`; nil for any other expression.
+    static func postgresPath(indexExpression text: String) -> JSONPath? {
+        var cursor = TextCursor(text)
+        func skipParentheses(_ c: Unicode.Scalar) {
+            while cursor.current == c || cursor.current == " " { cursor.index += 1 }
+        }
+        skipParentheses("(")
+        var column = String.UnicodeScalarView()
+        if cursor.skip("\"") {
+            while let c = cursor.current {
+                cursor.index += 1
+                if c == "\"" {
+                    guard cursor.current == "\"" else { break }
+                    cursor.index += 1
+                }
+                column.append(c)
+            }
+        } else {
+            while let c = cursor.current, c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c) {
+                column.append(c)
+                cursor.index += 1
+            }
+        }
+        guard !column.isEmpty else { return nil }
+        var segments: [JSONPath.Segment] = []
+        while true {
+            skipParentheses(")")
+            guard cursor.skip("-") else { break }
+            guard cursor.skip(">") else { return nil }
+            skipParentheses("(")
+            if cursor.current == "'" {
+                guard let key = try? cursor.quotedString(), cursor.rest.hasPrefix("::text") else { return nil }
+                cursor.index += 6
+                segments.append(.key(key))
+            } else {
+                let number = cursor.bareWord { !($0 == "-" || ("0"..."9").contains($0)) }
+                guard let index = Int(number) else { return nil }
+                segments.append(.index(index))
+            }
+        }
+        guard cursor.atEnd, !segments.isEmpty else { return nil }
+        return JSONPath(column: String(column), segments: segments)
+    }
+
     /// On PostgreSQL: the path's value as text, a string without its quotes:
     /// `("address" ->> 'country')`; `("doc" #>> '{}')` for the column itself.
     var postgresText: String {
@@ -148,6 +193,20 @@ extension ResolvedPath {
         return "(\(inner) ->> \(step))"
     }
 
+    /// On PostgreSQL: what a grouped query groups by and prints: JSON null and a missing value
+    /// are one group, as SQLite's `->>` makes them (NULL).
+    var postgresGroupSQL: String {
+        guard let jsonb else { return valueSQL }
+        return "NULLIF(\(jsonb), 'null'::jsonb)"
+    }
+
+    /// On PostgreSQL: the group key as a grouped query prints it: JSON null where every row of
+    /// the group holds null (not missing), as SQLite prints a row's `->` value.
+    var postgresGroupValueSQL: String {
+        guard let jsonb else { return valueSQL }
+        return "CASE WHEN bool_and(jsonb_typeof(\(jsonb)) = 'null') THEN 'null'::jsonb ELSE \(postgresGroupSQL) END"
+    }
+
     /// On PostgreSQL: `jsonb_typeof` of the path: 'number', 'string', 'boolean', 'null',
     /// 'object', 'array', or NULL when missing.
     var postgresType: String { "jsonb_typeof(\(valueSQL))" }
@@ -155,9 +214,11 @@ extension ResolvedPath {
     /// On PostgreSQL: the terms that sort the path as SQLite sorts its `->>` value: NULL (null
     /// or missing) first, then numbers (booleans as 1 and 0), then text (strings, and objects
     /// and arrays as their JSON text) in byte order.
-    func postgresOrderTerms(descending: Bool) -> [String] {
+    ///
+    /// `grouped` sorts the group key (`postgresGroupSQL`) rather than the path.
+    func postgresOrderTerms(descending: Bool, grouped: Bool = false) -> [String] {
         let direction = descending ? " DESC NULLS LAST" : " NULLS FIRST"
-        guard let jsonb else {
+        guard let jsonb = grouped ? jsonb.map { _ in postgresGroupSQL } : jsonb else {
             let collate = column.type == .text ? " COLLATE \"C\"" : ""
             return [quotedColumn + collate + direction]
         }
@@ -167,7 +228,8 @@ extension ResolvedPath {
                 + direction,
             "CASE \(type) WHEN 'number' THEN (\(jsonb))::numeric WHEN 'boolean' THEN CASE WHEN \(jsonb) = 'true' THEN 1 ELSE 0 END END"
                 + direction,
-            "CASE WHEN \(type) IN ('string', 'object', 'array') THEN \(postgresText) END COLLATE \"C\"" + direction,
+            // Text of the value itself (`#>> '{}'`), so a grouped query can sort by its group key.
+            "CASE WHEN \(type) IN ('string', 'object', 'array') THEN (\(jsonb) #>> '{}') END COLLATE \"C\"" + direction,
         ]
     }
 }

@@ -161,6 +161,13 @@ final class PostgresConnection {
         }
     }
 
+    /// Runs `work` in one transaction that is rolled back even when it returns (`--dry-run`).
+    func rolledBack<T>(_ work: () throws -> T) throws -> T {
+        try execute("BEGIN", simple: true)
+        defer { _ = try? execute("ROLLBACK", simple: true) }
+        return try work()
+    }
+
     /// `COPY ... FROM STDIN`: `fill` sends the data through `send`; the COPY ends when it
     /// returns, and is aborted (storing nothing of it) when it throws.
     func copy(_ sql: String, fill: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
@@ -202,6 +209,11 @@ final class PostgresResult {
     var status: ExecStatusType { PQresultStatus(result) }
     var rowCount: Int { Int(PQntuples(result)) }
     var columnCount: Int { Int(PQnfields(result)) }
+    /// The rows an UPDATE or DELETE changed.
+    var changedRows: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    /// The name of a result column.
+    func name(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
 
     /// The type OID of a result column (`pg_type.oid`).
     func type(_ column: Int) -> UInt32 { PQftype(result, Int32(column)) }

@@ -15,110 +15,161 @@ extension PostgresStore {
             throw JSONSQLError(
                 "--replace, --ignore, --upsert, --alter, --csv and --tsv are not yet supported on PostgreSQL")
         }
-        guard let table = SQLName.find(options.table, in: try tableNames()) else {
-            throw JSONSQLError(
-                "inserting into a new table is not yet supported on PostgreSQL; create \(options.table) first with jsonsql create-table"
-            )
-        }
-        let info = try tableInfo(table)
-        if !options.primaryKey.isEmpty && !SQLName.same(info.primaryKey, options.primaryKey) {
-            let key = info.primaryKey
-            throw JSONSQLError(
-                "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(table) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
-            )
-        }
-        let stored = info.columns.filter { !$0.isGenerated }
-        var layout = InsertColumns()
-        // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
-        layout.columns = stored.map {
-            InsertColumns.Column(
-                name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: [.json, .numeric, .text].contains($0.type))
-        }
-        let columns = layout.columns
         let names = sources.map(\.name)
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
+        let readers = sources.map { source in
+            let reader = RecordReader(source: source)
+            reader.isCancelled = { Interruption.isRequested }
+            return reader
+        }
         // Where each COPY line came from, for the server's errors (`COPY t, line N`).
         var lines: [Int] = []
         var recordNumbers: [Int] = []
         var sourceIndexes: [Int32] = []
         var records = 0
-        let copy =
-            "COPY \(SQLQuote.identifier(table)) (\(columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", "))) FROM STDIN"
+        var table = options.table
+        var created = false
         do {
             try connection.transaction {
+                var fields: [JSONField] = []
+                var sample: [SampleRecord] = []
+                if let found = SQLName.find(options.table, in: try tableNames()) {
+                    table = found
+                } else {
+                    // A new table, typed from the first records as on SQLite, created in this
+                    // transaction: a bad record anywhere leaves no table behind.
+                    try SQLQuote.checkName(options.table, kind: "table")
+                    if options.inferFromEveryRecord {
+                        throw JSONSQLError("typing a new table from every record is not yet supported on PostgreSQL")
+                    }
+                    var inference = TypeInference()
+                    readLoop: for (index, reader) in readers.enumerated() {
+                        while sample.count < options.inferenceSample {
+                            guard let position = try reader.next(into: &fields) else { continue readLoop }
+                            do {
+                                try inference.observe(fields, bytes: reader.bytes)
+                            } catch let error as JSONSQLError {
+                                throw JSONSQLError("\(names[index]):\(position.line): record \(position.record): \(error)")
+                            }
+                            let bytes = Array(
+                                UnsafeBufferPointer(start: reader.bytes + position.start, count: position.end - position.start))
+                            sample.append(SampleRecord(bytes: bytes, position: position, source: index))
+                        }
+                        break
+                    }
+                    if sample.isEmpty {
+                        throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
+                    }
+                    let spec = try TableSpec(
+                        name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
+                        primaryKey: options.primaryKey)
+                    try connection.execute(try spec.postgresSQL(ifNotExists: false))
+                    created = true
+                }
+                let info = try tableInfo(table)
+                if !options.primaryKey.isEmpty && !SQLName.same(info.primaryKey, options.primaryKey) {
+                    let key = info.primaryKey
+                    throw JSONSQLError(
+                        "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(table) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
+                    )
+                }
+                let stored = info.columns.filter { !$0.isGenerated }
+                var layout = InsertColumns()
+                // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
+                layout.columns = stored.map {
+                    InsertColumns.Column(
+                        name: $0.name, utf8: Array($0.name.utf8), type: $0.type,
+                        jsonAsText: [.json, .numeric, .text].contains($0.type))
+                }
+                let columns = layout.columns
+                let copy =
+                    "COPY \(SQLQuote.identifier(table)) (\(columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", "))) FROM STDIN"
                 try connection.copy(copy) { send in
                     var out: [UInt8] = []
                     out.reserveCapacity(1 << 17)
-                    var fields: [JSONField] = []
                     var scratch: [UInt8] = []
                     var slots = [Int](repeating: -1, count: columns.count)
-                    for (sourceIndex, source) in sources.enumerated() {
-                        let reader = RecordReader(source: source)
-                        reader.isCancelled = { Interruption.isRequested }
-                        while let position = try reader.next(into: &fields) {
-                            func fail(_ message: String) -> JSONSQLError {
-                                JSONSQLError("\(names[sourceIndex]):\(position.line): record \(position.record): \(message)")
-                            }
-                            let bytes = reader.bytes
-                            for i in slots.indices { slots[i] = -1 }
-                            for (fieldIndex, field) in fields.enumerated() {
-                                var column = layout.find(field, bytes: bytes, hint: fieldIndex)
-                                if column < 0 {
-                                    let key: String
-                                    do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch {
-                                        throw fail("\(error)")
-                                    }
-                                    column =
-                                        SQLName.find(key, in: columns.map(\.name)).flatMap { name in
-                                            columns.firstIndex { $0.name == name }
-                                        } ?? -1
-                                    if column < 0 { throw fail("key \"\(key)\" is not a column of \(table)") }
+                    func add(
+                        _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, position: RecordReader.Position,
+                        sourceIndex: Int,
+                        bytesRead: Int64
+                    ) throws {
+                        func fail(_ message: String) -> JSONSQLError {
+                            JSONSQLError("\(names[sourceIndex]):\(position.line): record \(position.record): \(message)")
+                        }
+                        for i in slots.indices { slots[i] = -1 }
+                        for (fieldIndex, field) in fields.enumerated() {
+                            var column = layout.find(field, bytes: bytes, hint: fieldIndex)
+                            if column < 0 {
+                                let key: String
+                                do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch {
+                                    throw fail("\(error)")
                                 }
-                                if slots[column] >= 0 { throw fail("key \"\(columns[column].name)\" appears more than once") }
-                                slots[column] = fieldIndex
+                                column =
+                                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in
+                                        columns.firstIndex { $0.name == name }
+                                    } ?? -1
+                                if column < 0 { throw fail("key \"\(key)\" is not a column of \(table)") }
                             }
-                            for (column, slot) in slots.enumerated() {
-                                if column > 0 { out.append(0x09) }
-                                guard slot >= 0 else {
-                                    // COPY writes NULL, not the column's default, for a missing key.
-                                    if stored[column].defaultSQL != nil {
-                                        throw fail(
-                                            "key \"\(columns[column].name)\" is missing, and filling column defaults is not yet supported on PostgreSQL"
-                                        )
-                                    }
-                                    if stored[column].notNull {
-                                        throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
-                                    }
-                                    out += PostgresValue.copyNull
-                                    continue
-                                }
-                                let field = fields[slot]
-                                do {
-                                    let value = try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch)
-                                    if case .null = value, stored[column].notNull {
-                                        throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
-                                    }
-                                    try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &out)
-                                } catch let mismatch as ValueMismatch {
+                            if slots[column] >= 0 { throw fail("key \"\(columns[column].name)\" appears more than once") }
+                            slots[column] = fieldIndex
+                        }
+                        for (column, slot) in slots.enumerated() {
+                            if column > 0 { out.append(0x09) }
+                            guard slot >= 0 else {
+                                // COPY writes NULL, not the column's default, for a missing key.
+                                if stored[column].defaultSQL != nil {
                                     throw fail(
-                                        "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(RecordInserter.describeValue(field, bytes: bytes))"
+                                        "key \"\(columns[column].name)\" is missing, and filling column defaults is not yet supported on PostgreSQL"
                                     )
                                 }
+                                if stored[column].notNull {
+                                    throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
+                                }
+                                out += PostgresValue.copyNull
+                                continue
                             }
-                            out.append(0x0A)
-                            lines.append(position.line)
-                            recordNumbers.append(position.record)
-                            sourceIndexes.append(Int32(sourceIndex))
-                            records += 1
-                            if out.count >= 1 << 16 {
-                                try out.withUnsafeBytes(send)
-                                out.removeAll(keepingCapacity: true)
+                            let field = fields[slot]
+                            do {
+                                let value = try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch)
+                                if case .null = value, stored[column].notNull {
+                                    throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
+                                }
+                                try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &out)
+                            } catch let mismatch as ValueMismatch {
+                                throw fail(
+                                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(RecordInserter.describeValue(field, bytes: bytes))"
+                                )
                             }
-                            if records & 0xFFF == 0 {
-                                if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                                progress?(
-                                    InsertProgress(records: records, bytesRead: reader.bytesRead, totalBytes: totalBytes))
-                            }
+                        }
+                        out.append(0x0A)
+                        lines.append(position.line)
+                        recordNumbers.append(position.record)
+                        sourceIndexes.append(Int32(sourceIndex))
+                        records += 1
+                        if out.count >= 1 << 16 {
+                            try out.withUnsafeBytes(send)
+                            out.removeAll(keepingCapacity: true)
+                        }
+                        if records & 0xFFF == 0 {
+                            if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                            progress?(InsertProgress(records: records, bytesRead: bytesRead, totalBytes: totalBytes))
+                        }
+                    }
+                    for var record in sample {
+                        try record.bytes.withUnsafeMutableBufferPointer { buffer in
+                            var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+                            try? scanner.scanRecord(into: &fields)
+                            try add(
+                                fields, bytes: buffer.baseAddress!, position: record.position,
+                                sourceIndex: record.source, bytesRead: 0)
+                        }
+                    }
+                    for (sourceIndex, reader) in readers.enumerated() {
+                        while let position = try reader.next(into: &fields) {
+                            try add(
+                                fields, bytes: reader.bytes, position: position, sourceIndex: sourceIndex,
+                                bytesRead: reader.bytesRead)
                         }
                     }
                     try out.withUnsafeBytes(send)
@@ -132,6 +183,6 @@ extension PostgresStore {
             }
             throw JSONSQLError("\(error)")
         }
-        return InsertResult(table: table, records: records, written: records, createdTable: false, addedColumns: [])
+        return InsertResult(table: table, records: records, written: records, createdTable: created, addedColumns: [])
     }
 }

@@ -17,6 +17,9 @@ final class PostgresStore {
     static let float4OID: UInt32 = 700
     static let float8OID: UInt32 = 701
     static let uuidOID: UInt32 = 2950
+    static let jsonOID: UInt32 = 114
+    static let jsonbOID: UInt32 = 3802
+    static let numericOID: UInt32 = 1700
 
     init(url: String) throws {
         connection = try PostgresConnection(url: url)
@@ -165,7 +168,8 @@ final class PostgresStore {
             while true {
                 let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
                 if printer == nil {
-                    printer = ResultPrinter(columns: query.columns ?? [], result: result, format: format, out: out)
+                    printer = ResultPrinter(
+                        columns: query.columns ?? [], result: result, format: format, out: out, marked: query.markedColumns)
                 }
                 try printer!.print(result)
                 count += result.rowCount
@@ -263,12 +267,16 @@ final class PostgresStore {
 
 /// Prints PostgreSQL results, one or a cursor's batches, with the row writers SQLite's rows go
 /// through: each row is copied into a `RowBatch` as the cells SQLite would give.
-private struct ResultPrinter {
+struct ResultPrinter {
     let writer: any RowWriter
     let types: [UInt32]
     let batch: RowBatch
+    let marked: Set<Int>
 
-    init(columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer) {
+    init(
+        columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer, marked: Set<Int> = []
+    ) {
+        self.marked = marked
         let columns = OutputColumn.uniquelyNamed(columns)
         writer = format.makeWriter(columns: columns, out: out)
         types = (0..<result.columnCount).map(result.type)
@@ -280,7 +288,7 @@ private struct ResultPrinter {
         while row < result.rowCount {
             batch.removeAll()
             while row < result.rowCount && !batch.isFull {
-                batch.append(result, row: row, types: types)
+                batch.append(result, row: row, types: types, marked: marked)
                 row += 1
             }
             try batch.forEachRow { try writer.write($0) }

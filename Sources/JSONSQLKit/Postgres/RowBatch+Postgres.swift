@@ -5,13 +5,29 @@ extension RowBatch {
     /// Copies row `row` of a PostgreSQL result as the cells SQLite would give for the same
     /// values, so the same row writers print them: booleans and integers as integers, floats
     /// as doubles, UUIDs and bytea as blobs, everything else (jsonb, numeric, text) as text.
-    func append(_ result: PostgresResult, row: Int, types: [UInt32]) {
+    ///
+    /// A marked column's text (`Aggregate.postgresSQL`) becomes the integer, real or text its
+    /// mark names.
+    func append(_ result: PostgresResult, row: Int, types: [UInt32], marked: Set<Int> = []) {
         let cellsOfRow = cells + rows * columns
         for i in 0..<columns {
             var cell = Cell(type: SQLITE_NULL)
             if !result.isNull(row, i) {
-                let text = result.bytes(row, i)
-                switch types[i] {
+                var text = result.bytes(row, i)
+                var type = types[i]
+                if marked.contains(i), let mark = text.first {
+                    text = UnsafeBufferPointer(rebasing: text.dropFirst())
+                    let isReal = text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+                    switch mark {
+                    case UInt8(ascii: "r"): type = PostgresStore.float8OID
+                    case UInt8(ascii: "n"): type = isReal ? PostgresStore.float8OID : PostgresStore.int8OID
+                    case UInt8(ascii: "i"):
+                        // Beyond 64 bits SQLite's sum fails; here the digits print as they are.
+                        type = Int64(String(decoding: text, as: UTF8.self)) == nil ? 0 : PostgresStore.int8OID
+                    default: type = 0
+                    }
+                }
+                switch type {
                 case PostgresStore.booleanOID:
                     cell.type = SQLITE_INTEGER
                     cell.value = text.first == UInt8(ascii: "t") ? 1 : 0

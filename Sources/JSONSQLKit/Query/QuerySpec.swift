@@ -40,6 +40,9 @@ public struct SQLQuery: Sendable {
     public var arguments: [DatabaseValue]
     /// Nil when the columns are read from the prepared statement (`--sql`).
     public var columns: [OutputColumn]?
+    /// On PostgreSQL: the columns whose text carries a mark for the value SQLite would give
+    /// (`Aggregate.postgresSQL`).
+    var markedColumns: Set<Int> = []
 
     public init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
@@ -70,11 +73,9 @@ extension QuerySpec {
         }
         var columns: [OutputColumn] = []
         var selections: [String] = []
+        var marked: Set<Int> = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
         let postgres = info.dialect == .postgres
-        if postgres {
-            try checkPostgres()
-        }
         /// A whole column as it prints: on PostgreSQL datetimes in SQLite's stored form, in UTC.
         func columnSQL(_ column: ColumnInfo) -> String {
             postgres ? PostgresStore.outputSQL(column) : SQLQuote.identifier(column.name)
@@ -109,8 +110,17 @@ extension QuerySpec {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
                     name = path.segments.isEmpty ? resolved.column.name : path.description
-                    sql = expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
+                    sql =
+                        postgres && grouped && !groupBy.isEmpty
+                        ? resolved.postgresGroupValueSQL
+                        : expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
                     outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
+                case .aggregate(let aggregate) where postgres:
+                    name = aggregate.text
+                    let rendered = try aggregate.postgresSQL(in: info)
+                    sql = rendered.value
+                    if rendered.marked { marked.insert(columns.count) }
+                    outputKind = .natural
                 case .aggregate(let aggregate):
                     name = aggregate.text
                     sql = try aggregate.sql(in: info, argument: expression)
@@ -135,12 +145,24 @@ extension QuerySpec {
         if !groupBy.isEmpty {
             // The paths' value SQL, as indexes on them are built, so SQLite can group along one.
             sql +=
-                " GROUP BY " + (try groupBy.map { expression(try ResolvedPath($0, in: info).valueSQL) }.joined(separator: ", "))
+                " GROUP BY "
+                + (try groupBy.map {
+                    let path = try ResolvedPath($0, in: info)
+                    return postgres ? path.postgresGroupSQL : expression(path.valueSQL)
+                }.joined(separator: ", "))
         }
-        if !orderBy.isEmpty {
-            let terms = try orderBy.flatMap { term -> [String] in
+        // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
+        let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        if !order.isEmpty {
+            let terms = try order.flatMap { term -> [String] in
                 if postgres, case .path(let path) = term.term {
-                    return try ResolvedPath(path, in: info).postgresOrderTerms(descending: term.descending)
+                    return try ResolvedPath(path, in: info).postgresOrderTerms(
+                        descending: term.descending, grouped: !groupBy.isEmpty)
+                }
+                if postgres, case .aggregate(let aggregate) = term.term {
+                    return try aggregate.postgresSQL(in: info).order.map {
+                        $0 + (term.descending ? " DESC NULLS LAST" : " NULLS FIRST")
+                    }
                 }
                 let sql =
                     switch term.term {
@@ -167,19 +189,9 @@ extension QuerySpec {
                 arguments.append(offset.databaseValue)
             }
         }
-        return SQLQuery(sql: sql, arguments: arguments, columns: columns)
-    }
-}
-
-extension QuerySpec {
-    /// What PostgreSQL does not run yet: groups and aggregates other than `count()`.
-    func checkPostgres() throws {
-        if !groupBy.isEmpty { throw JSONSQLError("--group-by is not yet supported on PostgreSQL") }
-        for selection in selections + orderBy.map(\.term) {
-            if let aggregate = selection.aggregate, aggregate.function != .count || aggregate.path != nil {
-                throw JSONSQLError("\(aggregate.text) is not yet supported on PostgreSQL; count() is")
-            }
-        }
+        var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
+        query.markedColumns = marked
+        return query
     }
 }
 

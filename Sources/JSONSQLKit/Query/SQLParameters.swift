@@ -70,14 +70,23 @@ enum SQLParameters {
     /// every value must be used, once.
     static func bind(_ parameters: [String: DatabaseValue], sql: String, to handle: OpaquePointer, db: Database) throws {
         let slots = try usedSlots(handle, sql: sql, db: db)
+        for (index, value) in try assign(parameters, slots: slots, count: sqlite3_bind_parameter_count(handle)) {
+            try bind(value, to: handle, at: index)
+        }
+    }
+
+    /// The value of each slot, by the rules above, on either backend: `count` is the highest
+    /// parameter number the SQL has.
+    static func assign(_ parameters: [String: DatabaseValue], slots: [Slot], count: Int32) throws -> [Int32: DatabaseValue] {
         var bound: [Int32: String] = [:]
+        var values: [Int32: DatabaseValue] = [:]
         for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
-            for slot in try slotsMatching(key, slots: slots, count: sqlite3_bind_parameter_count(handle)) {
+            for slot in try slotsMatching(key, slots: slots, count: count) {
                 if let other = bound[slot.index] {
                     throw JSONSQLError("--param \(other) and --param \(key) both give a value for \(slot.spelling); give it once")
                 }
                 bound[slot.index] = key
-                try bind(value, to: handle, at: slot.index)
+                values[slot.index] = value
             }
         }
         let missing = slots.filter { bound[$0.index] == nil }
@@ -87,6 +96,7 @@ enum SQLParameters {
                 "the SQL needs a value for \(missing.map(\.spelling).joined(separator: ", ")); add \(options.joined(separator: " "))"
             )
         }
+        return values
     }
 
     /// The slots a `--param` key binds; an error when it binds none.

@@ -76,6 +76,7 @@ extension Store {
     @discardableResult
     public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
         let parameters = try parameters.mapValues { try Self.parameterValue($0) }
+        if let postgres { return try postgres.run(sql: sql, parameters: parameters, format: format, to: out) }
         do {
             return try writeWithoutTransaction { db in
                 let wasInsideTransaction = db.isInsideTransaction
@@ -207,7 +208,10 @@ extension Store {
 
     /// The plan of user SQL.
     public func explain(sql: String, parameters: [String: String]) throws -> String {
-        try read { db in
+        if let postgres {
+            return try postgres.explain(sql: sql, parameters: try parameters.mapValues { try Self.parameterValue($0) })
+        }
+        return try read { db in
             let text = try Self.singleStatement(sql, db: db)
             if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
                 throw JSONSQLError(

@@ -9,7 +9,8 @@ extension Store {
     /// or `NOT NULL` without a default, or have a default that is not constant. Those changes
     /// are refused with the reason, and nothing is changed.
     public func alter(_ spec: AlterSpec) throws -> [String] {
-        try write { db in
+        if let postgres { return try postgres.alter(spec) }
+        return try write { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             guard try Self.tableNames(db).contains(table) else {
                 throw JSONSQLError("\(table) is a view; only tables can be altered")
@@ -162,6 +163,7 @@ extension Store {
     /// Renames a table. Foreign keys of other tables follow the new name; indexes keep theirs.
     public func renameTable(_ old: String, to new: String) throws -> String {
         try SQLQuote.checkName(new, kind: "table")
+        if let postgres { return try postgres.renameTable(old, to: new) }
         return try write { db in
             let table = try Self.resolveTable(old, db: db, path: path)
             guard try Self.tableNames(db).contains(table) else {
@@ -218,7 +220,8 @@ extension Store {
     ///
     /// Returns the name dropped, or nil when `ifExists` and there is no such index.
     public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
-        try write { db in
+        if let postgres { return try postgres.dropIndex(name, ifExists: ifExists) }
+        return try write { db in
             let indexes = try Row.fetchAll(
                 db, sql: "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name")
             guard

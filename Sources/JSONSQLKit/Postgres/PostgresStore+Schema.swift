@@ -1,0 +1,81 @@
+/// `indexes`, `drop-index` and `rename-table` on PostgreSQL, in the session's current schema.
+extension PostgresStore {
+    /// `indexes`: name, table, unique, the indexed expressions as PostgreSQL prints them (a GIN
+    /// index's with `gin` before them), and the paths `--where` uses them for.
+    func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+        let found = try connection.execute(
+            """
+            SELECT c.relname, t.relname, i.indisunique, am.amname,
+                   array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, false)
+                                         FROM generate_series(1, i.indnkeyatts) AS k), E'\\n')
+            FROM pg_index i
+            JOIN pg_class c ON c.oid = i.indexrelid
+            JOIN pg_class t ON t.oid = i.indrelid
+            JOIN pg_am am ON am.oid = c.relam
+            WHERE t.relnamespace = current_schema()::regnamespace AND ($1::text IS NULL OR t.relname = $1)
+            ORDER BY t.relname COLLATE "C", c.relname COLLATE "C"
+            """, [table])
+        var values: [String?] = []
+        var placeholders: [String] = []
+        for row in 0..<found.rowCount {
+            let expressions = (found.string(row, 4) ?? "").split(separator: "\n").map(String.init)
+            let paths = expressions.compactMap { ResolvedPath.postgresPath(indexExpression: $0)?.description }
+            let method = found.string(row, 3) ?? ""
+            let indexed = (method == "btree" ? "" : method + " ") + expressions.joined(separator: ", ")
+            let base = values.count
+            placeholders.append("($\(base + 1), $\(base + 2), $\(base + 3)::boolean, $\(base + 4), $\(base + 5))")
+            values += [
+                found.string(row, 0), found.string(row, 1), found.string(row, 2), indexed,
+                paths.isEmpty ? nil : paths.joined(separator: ", "),
+            ]
+        }
+        let columns = ["name", "table", "unique", "indexed", "paths"].map {
+            OutputColumn(name: $0, kind: $0 == "unique" ? .boolean : .natural)
+        }
+        let sql =
+            placeholders.isEmpty
+            ? "SELECT NULL WHERE FALSE" : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS indexes"
+        let result = try connection.execute(sql, values)
+        let printer = ResultPrinter(columns: columns, result: result, format: format, out: out)
+        try printer.print(result)
+        try printer.finish()
+    }
+
+    func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
+        let indexes = try connection.execute(
+            """
+            SELECT c.relname, t.relname, EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+            WHERE c.relnamespace = current_schema()::regnamespace ORDER BY c.relname COLLATE "C"
+            """)
+        let names = (0..<indexes.rowCount).map { indexes.string($0, 0) ?? "" }
+        guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found) else {
+            if ifExists { return nil }
+            let list = names.isEmpty ? "it holds no indexes" : "indexes: \(names.joined(separator: ", "))"
+            throw JSONSQLError("no index '\(name)' in \(self.name); \(list) (add --if-exists to ignore a missing index)")
+        }
+        if indexes.string(row, 2) == "t" {
+            throw JSONSQLError(
+                "cannot drop index \(found): it keeps a PRIMARY KEY or UNIQUE constraint of table \(indexes.string(row, 1) ?? "") and goes only with the table"
+            )
+        }
+        try connection.execute("DROP INDEX \(SQLQuote.identifier(found))")
+        return found
+    }
+
+    func renameTable(_ old: String, to new: String) throws -> String {
+        let table = try resolveTable(old)
+        let others = try connection.execute(
+            """
+            SELECT CASE c.relkind WHEN 'i' THEN 'index' WHEN 'v' THEN 'view' WHEN 'S' THEN 'sequence' ELSE 'table' END
+                   || ' ' || c.relname
+            FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace
+              AND lower(c.relname) = lower($1) AND lower(c.relname) <> lower($2)
+            """, [new, table])
+        if others.rowCount > 0 {
+            throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(others.string(0, 0) ?? "")")
+        }
+        try connection.execute("ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
+        return table
+    }
+}

@@ -1,0 +1,79 @@
+/// Aggregates on PostgreSQL, printing the values SQLite's print for the same data.
+///
+/// SQLite's `sum` is an integer over integers and a real once any value is one; its `min` and
+/// `max` over a JSON path compare numbers (booleans as 1 and 0) below text. One PostgreSQL
+/// column cannot change type from group to group, so such a value travels as text with a mark
+/// in front (`PostgresValue.sqliteCell` reads it): `i` an integer, `r` a real, `n` a number
+/// whose spelling says which, `s` text.
+///
+///     sum(score)  →  CASE WHEN bool_or(<a real>) THEN 'r' || sum(<as float8>)::text
+///                    ELSE 'i' || sum(<as numeric>)::text END
+extension Aggregate {
+    struct PostgresSQL {
+        /// The value as selected.
+        var value: String
+        /// Whether `value` is marked text.
+        var marked: Bool
+        /// The terms that sort it as SQLite sorts the value (NULL first).
+        var order: [String]
+    }
+
+    func postgresSQL(in info: TableInfo) throws -> PostgresSQL {
+        guard let path else { return PostgresSQL(value: "count(*)", marked: false, order: ["count(*)"]) }
+        let resolved = try ResolvedPath(path, in: info)
+        let v = resolved.valueSQL
+        let type = resolved.column.type
+        if resolved.isJSON {
+            let t = "jsonb_typeof(\(v))"
+            let number = "CASE WHEN \(t) = 'number' THEN (\(v))::numeric END"
+            switch function {
+            case .count:
+                let sql = "count(CASE WHEN \(t) <> 'null' THEN 1 END)"
+                return PostgresSQL(value: sql, marked: false, order: [sql])
+            case .sum:
+                let real = "bool_or(\(t) = 'number' AND (\(v))::text ~ '[.eE]')"
+                return PostgresSQL(
+                    value:
+                        "CASE WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
+                    marked: true, order: ["sum(\(number))"])
+            case .avg:
+                let sql = "avg(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)"
+                return PostgresSQL(value: sql, marked: false, order: [sql])
+            case .min, .max:
+                // As SQLite's ->> gives them: booleans 1 and 0, objects and arrays their JSON text.
+                let numeric =
+                    "CASE \(t) WHEN 'number' THEN (\(v))::numeric WHEN 'boolean' THEN CASE WHEN \(v) = 'true' THEN 1 ELSE 0 END END"
+                let text =
+                    "CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') WHEN \(t) IN ('object', 'array') THEN (\(v))::text END COLLATE \"C\""
+                let f = function.rawValue
+                let numbers = "\(f)(\(numeric))"
+                let texts = "\(f)(\(text))"
+                // min: any number is below every text; max: any text is above every number.
+                let useNumbers = function == .min ? "count(\(numeric)) > 0" : "count(\(text)) = 0"
+                return PostgresSQL(
+                    value: "CASE WHEN \(useNumbers) THEN 'n' || \(numbers)::text ELSE 's' || \(texts) END", marked: true,
+                    order: [
+                        "CASE WHEN \(useNumbers) THEN CASE WHEN \(numbers) IS NOT NULL THEN 1 END WHEN \(texts) IS NOT NULL THEN 2 END",
+                        "CASE WHEN \(useNumbers) THEN \(numbers) END", "CASE WHEN NOT (\(useNumbers)) THEN \(texts) END",
+                    ])
+            }
+        }
+        let column = SQLQuote.identifier(resolved.column.name)
+        switch (function, type) {
+        case (.count, _):
+            return PostgresSQL(value: "count(\(column))", marked: false, order: ["count(\(column))"])
+        case (.sum, .integer):
+            return PostgresSQL(value: "'i' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
+        case (.avg, .integer), (.avg, .real):
+            return PostgresSQL(value: "avg(\(column)::float8)", marked: false, order: ["avg(\(column)::float8)"])
+        case (.sum, .real), (.min, .integer), (.max, .integer), (.min, .real), (.max, .real):
+            let sql = "\(function.rawValue)(\(column))"
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.min, .text), (.max, .text):
+            let sql = "\(function.rawValue)(\(column) COLLATE \"C\")"
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        default:
+            throw JSONSQLError("\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
+        }
+    }
+}
