@@ -30,11 +30,8 @@ let package = Package(
             path: "Sources/CReadline",
             providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
         ),
-        .systemLibrary(
-            name: "CLibPQ",
-            path: "Sources/CLibPQ",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // libpq's declarations (libpq-dev); the library is opened on first use.
+        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(
             name: "jsonsql",
             dependencies: [

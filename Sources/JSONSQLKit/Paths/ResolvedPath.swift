@@ -218,7 +218,7 @@ extension ResolvedPath {
     /// `grouped` sorts the group key (`postgresGroupSQL`) rather than the path.
     func postgresOrderTerms(descending: Bool, grouped: Bool = false) -> [String] {
         let direction = descending ? " DESC NULLS LAST" : " NULLS FIRST"
-        guard let jsonb = grouped ? jsonb.map { _ in postgresGroupSQL } : jsonb else {
+        guard let jsonb = grouped ? jsonb.map({ _ in postgresGroupSQL }) : jsonb else {
             let collate = column.type == .text ? " COLLATE \"C\"" : ""
             return [quotedColumn + collate + direction]
         }

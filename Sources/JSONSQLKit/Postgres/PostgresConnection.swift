@@ -19,6 +19,9 @@ final class PostgresConnection {
 
     init(url: String) throws {
         displayName = Self.redacted(url)
+        if let failure = jsonsql_libpq_load() {
+            throw JSONSQLError("cannot connect to \(displayName): \(String(cString: failure))")
+        }
         guard let connection = PQconnectdb(url) else {
             throw JSONSQLError("cannot connect to \(displayName): out of memory")
         }
