@@ -85,6 +85,21 @@ struct PostgresTests {
         #expect(try Self.output(postgres, where: nil, orderBy: orderBy, limit: 200) == expected, "\(orderBy)")
     }
 
+    @Test("describe prints the same paths and figures as on SQLite")
+    func describe() throws {
+        let (sqlite, postgres) = try Self.players.get()
+        var outputs: [String] = []
+        for database in [sqlite, postgres] {
+            let store = try Store(path: database, access: .read)
+            defer { store.close() }
+            let out = OutputBuffer()
+            try store.describe(table: "player", format: .jsonl, to: out)
+            outputs.append(out.text)
+        }
+        #expect(outputs[1] == outputs[0])
+        #expect(outputs[0].contains(#"{"path":"tags[]","#))
+    }
+
     @Test("a wrong --where says what is wrong, as on SQLite")
     func whereErrors() throws {
         let (_, postgres) = try Self.players.get()
@@ -137,6 +152,11 @@ struct PostgresCommandTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == expected.stdout, "\(format)")
         }
+        let described = try CLI.run(["describe", sqlite, "t", "-f", "jsonl"])
+        let describedHere = try CLI.run(["describe", postgres, "t", "-f", "jsonl"])
+        #expect(describedHere.status == 0, "\(describedHere.stderr)")
+        #expect(describedHere.stdout == described.stdout)
+        #expect(described.stdout.contains(#"{"path":"doc.a[]","count":1,"#))
         let iso = try CLI.run(["query", postgres, "--select", "id,at", "--dates", "iso8601", "-f", "jsonl", "--limit", "1"])
         #expect(iso.stdout == #"{"id":1,"at":"2024-05-01T21:30:00.123Z"}"# + "\n")
         let days = try CLI.run(["query", postgres, "--where", "at > 2024-05-01", "--select", "id", "-f", "jsonl"])

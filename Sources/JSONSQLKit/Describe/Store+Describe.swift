@@ -9,6 +9,7 @@ extension Store {
     /// of numbers and dates, and an example. One pass over the rows, or over `sample` rows
     /// picked at random.
     public func describe(table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer) throws {
+        if let postgres { return try postgres.describe(table: table, sample: sample, format: format, to: out) }
         try read { db in
             let info = try TableInfo(db: db, table: table)
             let stats = try Self.pathStats(info, columns: info.columns, sample: sample, db: db)

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+extension PostgresStore {
+    /// `describe` on PostgreSQL: the rows stream through a cursor into the same `PathStats` as
+    /// on SQLite, each value as SQLite would store it (booleans and integers as integers, floats
+    /// as doubles, UUIDs and bytea as blobs, datetimes as SQLite's text, jsonb and the rest as
+    /// text), and print through the same rows.
+    func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws {
+        let info = try tableInfo(table)
+        let list = info.columns.map(Self.outputSQL).joined(separator: ", ")
+        var sql = "SELECT \(list) FROM \(SQLQuote.identifier(info.name))"
+        if let sample { sql += " ORDER BY random() LIMIT \(sample)" }
+        let roots = info.columns.map { PathStats(path: JSONPath.displayName($0.name)) }
+        let kinds = info.columns.map(\.type)
+        try connection.transaction(readOnly: true) {
+            try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql)
+            var row = 0
+            while true {
+                let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
+                let types = (0..<result.columnCount).map(result.type)
+                for r in 0..<result.rowCount {
+                    for (i, s) in roots.enumerated() {
+                        Self.record(result, row: r, column: i, oid: types[i], type: kinds[i], into: s, count: row)
+                    }
+                    row += 1
+                }
+                if result.rowCount < Self.fetchSize { break }
+                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+        }
+        Store.finish(roots, kinds: kinds)
+        // The stats become rows through SQLite's json_each, as on SQLite.
+        let rows = try DatabaseQueue()
+        _ = try rows.read { db in
+            try Store.stream(Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
+        }
+    }
+
+    /// One cell as `Store.record` takes it. libpq ends every value with a NUL byte, which no
+    /// number continues through.
+    private static func record(
+        _ result: PostgresResult, row: Int, column: Int, oid: UInt32, type: ColumnType, into s: PathStats, count: Int
+    ) {
+        if result.isNull(row, column) { return Store.record(.null, type: type, into: s, row: count) }
+        let text = result.bytes(row, column)
+        switch oid {
+        case booleanOID:
+            Store.record(.integer(text.first == UInt8(ascii: "t") ? 1 : 0), type: type, into: s, row: count)
+        case int8OID, int4OID, int2OID:
+            Store.record(.integer(Int64(String(decoding: text, as: UTF8.self)) ?? 0), type: type, into: s, row: count)
+        case float4OID, float8OID:
+            Store.record(.real(Double(String(decoding: text, as: UTF8.self)) ?? .nan), type: type, into: s, row: count)
+        case uuidOID, byteaOID:
+            let bytes =
+                oid == uuidOID ? UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [] : RowBatch.hexDecoded(text)
+            bytes.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: count) }
+        default:
+            Store.record(.text(text), type: type, into: s, row: count)
+        }
+    }
+}
