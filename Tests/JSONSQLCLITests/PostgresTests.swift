@@ -98,6 +98,11 @@ struct PostgresTests {
         }
         #expect(outputs[1] == outputs[0])
         #expect(outputs[0].contains(#"{"path":"tags[]","#))
+        let store = try Store(path: postgres, access: .read)
+        defer { store.close() }
+        let sampled = OutputBuffer()
+        try store.describe(table: "player", sample: 5, format: .jsonl, to: sampled)
+        #expect(sampled.text.hasPrefix(#"{"path":"id","count":5,"#))
     }
 
     @Test("a wrong --where says what is wrong, as on SQLite")
