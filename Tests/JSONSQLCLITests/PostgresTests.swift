@@ -532,7 +532,7 @@ struct PostgresCommandTests {
         let empty = dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         for arguments in [
-            ["describe", postgres, "t"]
+            ["describe", postgres, "t", "--swift"]
         ] {
             let result = try CLI.run(arguments, in: empty)
             #expect(result.status == 1, "\(arguments)")
