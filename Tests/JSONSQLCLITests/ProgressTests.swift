@@ -42,8 +42,12 @@ struct ProgressTests {
     /// thread of its own: an insert that lasts past the first second with little work.
     static func feedSlowly(_ fifo: String, first: String, pause: Double, second: String) -> Thread {
         let thread = Thread {
-            // Opening blocks until jsonsql opens the pipe to read.
-            guard let pipe = FileHandle(forWritingAtPath: fifo) else { return }
+            // Opening blocks until jsonsql opens the pipe to read. Close-on-exec from the start:
+            // a process other tests start meanwhile must not inherit the pipe and hold it open,
+            // or jsonsql never reads its end.
+            let fd = open(fifo, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            let pipe = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             try? pipe.write(contentsOf: Data(first.utf8))
             Thread.sleep(forTimeInterval: pause)
             try? pipe.write(contentsOf: Data(second.utf8))
