@@ -3,9 +3,8 @@ import GRDB
 
 extension PostgresStore {
     /// `describe` on PostgreSQL: the rows stream through a cursor into the same `PathStats` as
-    /// on SQLite, each value as SQLite would store it (booleans and integers as integers, floats
-    /// as doubles, UUIDs and bytea as blobs, datetimes as SQLite's text, jsonb and the rest as
-    /// text), and print through the same rows.
+    /// on SQLite, each value as SQLite would store it (`PostgresResultValue`), and print
+    /// through the same rows.
     func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws {
         let info = try tableInfo(table)
         let list = info.columns.map(Self.outputSQL).joined(separator: ", ")
@@ -43,20 +42,11 @@ extension PostgresStore {
         _ result: PostgresResult, row: Int, column: Int, oid: UInt32, type: ColumnType, into s: PathStats, count: Int
     ) {
         if result.isNull(row, column) { return Store.record(.null, type: type, into: s, row: count) }
-        let text = result.bytes(row, column)
-        switch oid {
-        case booleanOID:
-            Store.record(.integer(text.first == UInt8(ascii: "t") ? 1 : 0), type: type, into: s, row: count)
-        case int8OID, int4OID, int2OID:
-            Store.record(.integer(Int64(String(decoding: text, as: UTF8.self)) ?? 0), type: type, into: s, row: count)
-        case float4OID, float8OID:
-            Store.record(.real(Double(String(decoding: text, as: UTF8.self)) ?? .nan), type: type, into: s, row: count)
-        case uuidOID, byteaOID:
-            let bytes =
-                oid == uuidOID ? UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [] : RowBatch.hexDecoded(text)
-            bytes.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: count) }
-        default:
-            Store.record(.text(text), type: type, into: s, row: count)
+        switch PostgresResultValue(result.bytes(row, column), oid: oid) {
+        case .integer(let integer): Store.record(.integer(integer), type: type, into: s, row: count)
+        case .real(let real): Store.record(.real(real), type: type, into: s, row: count)
+        case .blob(let blob): blob.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: count) }
+        case .text(let text): Store.record(.text(text), type: type, into: s, row: count)
         }
     }
 }

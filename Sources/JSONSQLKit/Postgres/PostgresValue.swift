@@ -106,3 +106,28 @@ enum PostgresValue {
         }
     }
 }
+
+/// A value of a PostgreSQL result, read back as SQLite would hold it, so that the same row
+/// writers and `describe` take it: booleans and integers as integers, floats as doubles, UUIDs
+/// and bytea as blobs, everything else (jsonb, numeric, text, datetimes as jsonsql selects
+/// them) as text.
+enum PostgresResultValue {
+    case integer(Int64)
+    case real(Double)
+    case blob([UInt8])
+    case text(UnsafeBufferPointer<UInt8>)
+
+    /// `text` is the value in libpq's text format, `oid` its type.
+    init(_ text: UnsafeBufferPointer<UInt8>, oid: UInt32) {
+        switch oid {
+        case PostgresStore.booleanOID: self = .integer(text.first == UInt8(ascii: "t") ? 1 : 0)
+        case PostgresStore.int8OID, PostgresStore.int4OID, PostgresStore.int2OID:
+            self = .integer(Int64(String(decoding: text, as: UTF8.self)) ?? 0)
+        case PostgresStore.float4OID, PostgresStore.float8OID:
+            self = .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
+        case PostgresStore.uuidOID: self = .blob(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [])
+        case PostgresStore.byteaOID: self = .blob(RowBatch.hexDecoded(text))
+        default: self = .text(text)
+        }
+    }
+}

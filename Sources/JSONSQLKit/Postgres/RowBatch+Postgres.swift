@@ -3,8 +3,7 @@ import GRDBSQLite
 
 extension RowBatch {
     /// Copies row `row` of a PostgreSQL result as the cells SQLite would give for the same
-    /// values, so the same row writers print them: booleans and integers as integers, floats
-    /// as doubles, UUIDs and bytea as blobs, everything else (jsonb, numeric, text) as text.
+    /// values (`PostgresResultValue`), so the same row writers print them.
     ///
     /// A marked column's text (`Aggregate.postgresSQL`) becomes the integer, real or text its
     /// mark names.
@@ -27,23 +26,17 @@ extension RowBatch {
                     default: type = 0
                     }
                 }
-                switch type {
-                case PostgresStore.booleanOID:
+                switch PostgresResultValue(text, oid: type) {
+                case .integer(let integer):
                     cell.type = SQLITE_INTEGER
-                    cell.value = text.first == UInt8(ascii: "t") ? 1 : 0
-                case PostgresStore.int8OID, PostgresStore.int4OID, PostgresStore.int2OID:
-                    cell.type = SQLITE_INTEGER
-                    cell.value = Int64(String(decoding: text, as: UTF8.self)) ?? 0
-                case PostgresStore.float4OID, PostgresStore.float8OID:
+                    cell.value = integer
+                case .real(let real):
                     cell.type = SQLITE_FLOAT
-                    cell.value = Int64(bitPattern: (Double(String(decoding: text, as: UTF8.self)) ?? .nan).bitPattern)
-                case PostgresStore.uuidOID:
+                    cell.value = Int64(bitPattern: real.bitPattern)
+                case .blob(let blob):
                     cell.type = SQLITE_BLOB
-                    appendBytes(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [], to: &cell)
-                case PostgresStore.byteaOID:
-                    cell.type = SQLITE_BLOB
-                    appendBytes(Self.hexDecoded(text), to: &cell)
-                default:
+                    appendBytes(blob, to: &cell)
+                case .text(let text):
                     cell.type = SQLITE_TEXT
                     cell.value = Int64(bytes.byteCount)
                     cell.count = text.count
