@@ -1,0 +1,450 @@
+import Foundation
+import JSONSQLKit
+import Testing
+
+/// The commands end to end on a postgres:// URL.
+@Suite("PostgreSQL commands", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresCommandTests {
+    /// A SQLite file and a PostgreSQL schema with the same table, made by the binary.
+    func pair(_ columns: [String], table: String = "t") throws -> (sqlite: String, postgres: String, dir: URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgcli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let sqlite = dir.appendingPathComponent("db.sqlite").path
+        let postgres = try PostgresServer.freshSchema("cli")
+        for database in [sqlite, postgres] {
+            let created = try CLI.run(["create-table", database, table] + columns)
+            #expect(created.status == 0, "\(created.stderr)")
+        }
+        return (sqlite, postgres, dir)
+    }
+
+    /// The definition PostgreSQL gives for index `name` in the schema of `postgres`, as psql prints it.
+    func indexDefinition(_ name: String, in postgres: String) throws -> String {
+        let schema = PostgresServer.schema(of: postgres)
+        return try PostgresServer.psql(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname = '\(name)'")
+    }
+
+    @Test("every type round-trips and prints as on SQLite, whatever the server's time zone")
+    func types() throws {
+        let (sqlite, postgres, _) = try pair([
+            "id:integer:pk", "name:text", "ok:boolean", "ratio:real", "price:numeric", "at:datetime", "day:date",
+            "key:uuid", "raw:blob", "doc:json",
+        ])
+        let input = """
+            {"id":1,"name":"tab\\there \\\\ back","ok":true,"ratio":0.1,"price":19.90,"at":"2024-05-01T23:30:00.123+02:00","day":"2024-02-29","key":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","raw":"aGk=","doc":{"a":[1,2.5,"x",null,true]}}
+            {"id":2,"name":"Ünïcode ✓","ok":false,"ratio":-1e-7,"price":12345678901234567890.5,"at":1714521600,"doc":"just a string"}
+            {"id":3,"doc":null}
+
+            """
+        for database in [sqlite, postgres] {
+            let inserted = try CLI.run(["insert", database, "t"], stdin: input)
+            #expect(inserted.status == 0, "\(inserted.stderr)")
+            #expect(inserted.stderr == "inserted 3 rows into t\n")
+        }
+        for format in ["json", "jsonl", "csv", "table"] {
+            let expected = try CLI.run(["query", sqlite, "--format", format])
+            let result = try CLI.run(["query", postgres, "--format", format])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == expected.stdout, "\(format)")
+        }
+        let described = try CLI.run(["describe", sqlite, "t", "-f", "jsonl"])
+        let describedHere = try CLI.run(["describe", postgres, "t", "-f", "jsonl"])
+        #expect(describedHere.status == 0, "\(describedHere.stderr)")
+        #expect(describedHere.stdout == described.stdout)
+        #expect(described.stdout.contains(#"{"path":"doc.a[]","count":1,"#))
+        let iso = try CLI.run(["query", postgres, "--select", "id,at", "--dates", "iso8601", "-f", "jsonl", "--limit", "1"])
+        #expect(iso.stdout == #"{"id":1,"at":"2024-05-01T21:30:00.123Z"}"# + "\n")
+        let days = try CLI.run(["query", postgres, "--where", "at > 2024-05-01", "--select", "id", "-f", "jsonl"])
+        #expect(days.stdout == #"{"id":1}"# + "\n")
+        // A value another tool wrote with microseconds prints them, rather than losing them.
+        try PostgresServer.psql(
+            "UPDATE t SET at = '2024-05-01 12:00:00.123456+00' WHERE id = 3", schema: PostgresServer.schema(of: postgres))
+        let fine = try CLI.run(["query", postgres, "--select", "id,at", "--where", "id = 3", "-f", "jsonl"])
+        #expect(fine.stdout == #"{"id":3,"at":"2024-05-01 12:00:00.123456"}"# + "\n")
+    }
+
+    @Test("text sorts in byte order, as on SQLite, not by the server's collation")
+    func textOrder() throws {
+        let (sqlite, postgres, _) = try pair(["name:text", "doc:json"])
+        let names = ["b", "B", "a", "Ä", "_x", "Z", "a b", "ab"]
+        let input = names.map { #"{"name":"\#($0)","doc":{"n":"\#($0)"}}"# }.joined(separator: "\n")
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0)
+        }
+        for order in ["name", "name:desc", "doc.n", "doc.n:desc"] {
+            let expected = try CLI.run(["query", sqlite, "--select", "name", "--order-by", order, "-f", "jsonl"])
+            let result = try CLI.run(["query", postgres, "--select", "name", "--order-by", order, "-f", "jsonl"])
+            #expect(result.stdout == expected.stdout, "\(order)")
+        }
+        let sorted = try CLI.run(["query", postgres, "--select", "name", "--order-by", "name", "-f", "jsonl"])
+        let bytewise = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(sorted.stdout == bytewise.map { #"{"name":"\#($0)"}"# + "\n" }.joined())
+        let range = try CLI.run([
+            "query", postgres, "--select", "name", "--where", "doc.n < a", "--order-by", "name", "-f", "jsonl",
+        ])
+        #expect(range.stdout == #"{"name":"B"}"# + "\n" + #"{"name":"Z"}"# + "\n" + #"{"name":"_x"}"# + "\n")
+    }
+
+    @Test("a bad record stores nothing, with the same line-numbered message as on SQLite")
+    func badRecord() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json"])
+        let input = #"{"id":1,"score":1}"# + "\n" + #"{"id":2,"score":2}"# + "\n\n" + #"{"id":3,"score":"high"}"# + "\n"
+        let expected = try CLI.run(["insert", sqlite, "t"], stdin: input)
+        let result = try CLI.run(["insert", postgres, "t"], stdin: input)
+        #expect(expected.stderr.contains("<stdin>:4: record 3: column \"score\" (integer) expects an integer"))
+        #expect(result.status == 1)
+        #expect(result.stderr == expected.stderr)
+        #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
+        // A row the server refuses: the message names the record the COPY line came from.
+        let duplicate = #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n" + #"{"id":1}"# + "\n"
+        let refused = try CLI.run(["insert", postgres, "t"], stdin: duplicate)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("Error: <stdin>:3: record 3: duplicate key value"), "\(refused.stderr)")
+        #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
+        let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
+        #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
+    }
+
+    @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")
+    func index() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "address:json"])
+        let rows = (0..<50).map { #"{"id":\#($0),"address":{"country":"\#(["DE", "FR"][$0 % 2])"}}"# }
+        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
+        let created = try CLI.run(["index", postgres, "t", "address.country"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stderr == "created index t_on_address_country\n")
+        let schema = PostgresServer.schema(of: postgres)
+        #expect(
+            try indexDefinition("t_on_address_country", in: postgres)
+                == "CREATE INDEX t_on_address_country ON \(schema).t USING btree (((address -> 'country'::text)))\n")
+        // Fifty rows would be read whole; without sequential scans the plan shows the index serves the path.
+        let url = postgres + "%20-cenable_seqscan%3Doff"
+        let explained = try CLI.run(["query", url, "--where", "address.country = DE", "--explain"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains("Index Scan using t_on_address_country on t"), "\(explained.stdout)")
+        #expect(explained.stdout.hasPrefix(#"-- SELECT "id", "address" FROM "t" WHERE ("address" -> 'country') = $1::jsonb"#))
+        let count = try CLI.run(["query", url, "--where", "address.country = DE", "--count"])
+        #expect(count.stdout == "25\n")
+    }
+
+    @Test("index --gin makes a jsonb_path_ops GIN index that contains uses; SQLite refuses it")
+    func ginIndex() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        let rows = (0..<50).map { #"{"id":\#($0),"doc":{"tags":["t\#($0 % 5)", \#($0)]}}"# }
+        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
+        let created = try CLI.run(["index", postgres, "t", "doc.tags", "--gin"])
+        #expect(created.stderr == "created index t_on_doc_tags_gin\n", "\(created.stderr)")
+        let schema = PostgresServer.schema(of: postgres)
+        #expect(
+            try indexDefinition("t_on_doc_tags_gin", in: postgres)
+                == "CREATE INDEX t_on_doc_tags_gin ON \(schema).t USING gin (((doc -> 'tags'::text)) jsonb_path_ops)\n")
+        let url = postgres + "%20-cenable_seqscan%3Doff"
+        let explained = try CLI.run(["query", url, "--where", "doc.tags contains t3", "--explain"])
+        #expect(explained.stdout.contains("Bitmap Index Scan on t_on_doc_tags_gin"), "\(explained.stdout)")
+        #expect(try CLI.run(["query", url, "--where", "doc.tags contains t3", "--count"]).stdout == "10\n")
+        let refused = try CLI.run(["index", sqlite, "t", "doc.tags", "--gin"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: --gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)\n")
+    }
+
+    @Test("a query streams its rows through a cursor, batch after batch, in order")
+    func manyRows() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        // More rows than one fetch of the cursor (PostgresStore.fetchSize, 4096).
+        let ids = 0..<5000
+        #expect(
+            try CLI.run(["insert", postgres, "t"], stdin: ids.map { #"{"id":\#($0),"doc":[\#($0)]}"# }.joined(separator: "\n"))
+                .status == 0)
+        let result = try CLI.run(["query", postgres, "--order-by", "id:desc", "-f", "jsonl"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == ids.reversed().map { #"{"id":\#($0),"doc":[\#($0)]}"# + "\n" }.joined())
+    }
+
+    @Test("Ctrl-C cancels the statement on the server and exits 130")
+    func interrupt() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk"])
+        let schema = PostgresServer.schema(of: postgres)
+        // A transaction that holds the table locked keeps the query waiting on the server.
+        let locker = try Child(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
+                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
+            ], output: false, error: false)
+        defer {
+            // Ends the locking session on the server, and so the psql that started it.
+            _ = try? PostgresServer.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
+            )
+            locker.wait()
+        }
+        let locked =
+            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
+        let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '\(schema).t'::regclass"
+        func waitFor(_ count: String, _ sql: String = waiting) throws {
+            for _ in 0..<200 {
+                if try PostgresServer.psql(sql) == count { return }
+                usleep(50_000)
+            }
+        }
+        try waitFor("1\n", locked)
+        let query = try Child(CLI.binary, ["query", postgres, "t"])
+        try waitFor("1\n")
+        #expect(try PostgresServer.psql(waiting) == "1\n")
+        kill(query.pid, SIGINT)
+        let stderr = String(decoding: query.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(query.wait() == 130)
+        #expect(stderr == "Error: interrupted\n")
+        // The server ended the statement: nothing waits on the lock any more.
+        try waitFor("0\n")
+        #expect(try PostgresServer.psql(waiting) == "0\n")
+    }
+
+    @Test("tables, schema and drop-table")
+    func introspection() throws {
+        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")
+        #expect(
+            try CLI.run(["tables", postgres, "-f", "jsonl"]).stdout == #"{"name":"player","columns":3,"type":"table"}"# + "\n")
+        let schema = try CLI.run(["schema", postgres, "-f", "csv"])
+        #expect(
+            schema.stdout.split(separator: "\r\n") == [
+                "table,column,type,declared,notnull,pk,default", "player,id,integer,bigint,true,1,",
+                "player,doc,json,jsonb,false,0,", "player,at,datetime,timestamp with time zone,false,0,",
+            ])
+        #expect(try CLI.run(["drop-table", postgres, "player"]).status == 0)
+        #expect(try CLI.run(["tables", postgres, "-f", "json"]).stdout == "[]\n")
+    }
+
+    @Test("update and delete change the same rows and print the same results as on SQLite")
+    func updateDelete() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "score:integer", "doc:json", "at:datetime"])
+        let input = [
+            #"{"id":1,"name":"a","score":1,"doc":{"a":{"b":1}}}"#, #"{"id":2,"name":"b","score":2,"doc":"str"}"#,
+            #"{"id":3,"name":"c","doc":null}"#, #"{"id":4,"doc":{"x":[1,2],"a":{"c":1,"d":2}}}"#, #"{"id":5,"doc":{"a":"s"}}"#,
+        ].joined(separator: "\n")
+        let edits = [
+            ["update", "t", "--where", "score >= 1", "--set", "doc.a.c=x", "--dry-run"],
+            // Missing objects on the way are made; a value on the way that is no object stays.
+            [
+                "update", "t", "--where", "id <= 3 or id = 5", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set",
+                "name=zz",
+            ],
+            ["update", "t", "--where", "id = 4", "--remove", "doc.x", "--remove", "doc.a.c", "--remove", "doc.no.x"],
+            ["update", "t", "--where", "id = 3", "--set", #"doc.q={"k":[1,true]}"#, "--json"],
+            ["update", "t", "--where", "score = 2", "--set", "at=2024-01-01T10:00:00+02:00", "--set", "score=null"],
+            ["update", "t", "--where", "id = 9", "--set", "score=3"], ["update", "t", "--where", "id = 1", "--set", "score=x"],
+            ["update", "t", "--all", "--set", "doc.a.c=x", "--set", "doc=null"], ["delete", "t", "--where", "id = 9"],
+            ["delete", "t", "--where", "doc.a.c = hello", "--dry-run"], ["delete", "t", "--where", "doc.z.y = 2.5"],
+        ]
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0)
+            for edit in edits {
+                let result = try CLI.run([edit[0], database] + edit.dropFirst())
+                outputs[database, default: []].append("\(result.status) \(result.stderr)")
+            }
+            let rows = try CLI.run(["query", database, "--order-by", "id", "--select", "id,name,score,doc.a,doc.z,doc.q,at"])
+            outputs[database, default: []].append(rows.stdout)
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]!.last!.contains(#""doc.a":{"d":2}"#), "\(outputs[postgres]!)")
+        #expect(outputs[postgres]![1] == "0 updated 4 rows in t\n")
+        for (edit, message) in [
+            (["--patch", #"{"a":1}"#], "--patch is not yet supported on PostgreSQL"),
+            (["--set", "doc.x[0]=1"], "array elements are not yet supported on PostgreSQL"),
+        ] {
+            let refused = try CLI.run(["update", postgres, "t", "--all"] + edit)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains(message), "\(refused.stderr)")
+        }
+    }
+
+    @Test("indexes lists the paths an index serves; drop-index and rename-table say what SQLite says")
+    func indexesDropRename() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "doc:json"])
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            for arguments in [
+                ["index", database, "t", #"doc."it's (x)".b[2]"#], ["index", database, "t", "name", "doc.a", "--unique"],
+                ["indexes", database, "-f", "csv"], ["drop-index", database, "T_ON_NAME_AND_DOC_A"],
+                ["drop-index", database, "nope", "--if-exists"], ["rename-table", database, "t", "u"],
+                ["rename-table", database, "u", "T_ON_DOC_IT_S_X_B_2"], ["tables", database, "-f", "jsonl"],
+            ] {
+                let result = try CLI.run(arguments)
+                var stdout = result.stdout
+                if arguments[0] == "indexes" {
+                    // The expressions are each dialect's own; the paths they serve are the same.
+                    stdout = result.stdout.split(separator: "\r\n").map { line in
+                        "\(line.split(separator: ",")[0]) \(line.split(separator: ",").last!)"
+                    }.filter { !$0.hasPrefix("t_pkey") }.joined(separator: "|")
+                }
+                outputs[database, default: []].append(
+                    "\(result.status) \(stdout) \(result.stderr.replacingOccurrences(of: database, with: "DB"))")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![2].contains(#"t_on_doc_it_s_x_b_2 "doc.""it's (x)"".b[2]""#), "\(outputs[postgres]![2])")
+        let kept = try CLI.run(["drop-index", postgres, "t_pkey"])
+        #expect(kept.stderr.contains("cannot drop index t_pkey: it keeps a PRIMARY KEY"), "\(kept.stderr)")
+    }
+
+    @Test("query --sql with --param prints what SQLite prints")
+    func sqlWithParameters() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "score:integer", "doc:json"])
+        let input = [#"{"id":1,"name":"a","score":5,"doc":{"k":[1,"x"]}}"#, #"{"id":2,"name":"b","score":7}"#]
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "t"], stdin: input.joined(separator: "\n")).status == 0)
+            for arguments in [
+                [
+                    "--sql", "SELECT id, name, doc FROM t WHERE score >= :min OR name = ?3 ORDER BY id", "--param", "min=6",
+                    "--param", "3=a",
+                ],
+                ["--sql", "UPDATE t SET score = score + :by WHERE id = :id", "--param", "by=10", "--param", "id=2"],
+                ["--sql", "SELECT id, score FROM t WHERE id = :id OR id = @id", "--param", "id=2", "-f", "csv"],
+                ["--sql", "SELECT id FROM t WHERE id = :id"], ["--sql", "SELECT 1 AS one", "--param", "x=1"],
+            ] {
+                let result = try CLI.run(["query", database] + arguments)
+                outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![2] == "0 id,score\r\n2,17\r\n ", "\(outputs[postgres]!)")
+        let refused = try CLI.run(["query", postgres, "--sql", "SELECT id FROM t WHERE id = ?", "--param", "1=1"])
+        #expect(refused.stderr.contains("a plain ? is also the jsonb key operator"), "\(refused.stderr)")
+    }
+
+    @Test("--group-by with count, sum, avg, min and max prints the values SQLite prints")
+    func groups() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "k:text", "n:integer", "r:real", "doc:json"], table: "g")
+        // Sums of integers stay integers, 0.1 + 0.2 and 2.0 stay reals, an average of 2 and 2 is 2.0;
+        // min and max put numbers (true as 1) below text; JSON null and a missing value are one group.
+        let input = [
+            #"{"id":1,"k":"a","n":1,"r":0.1,"doc":{"c":"DE","v":1,"w":0.1,"m":"x"}}"#,
+            #"{"id":2,"k":"a","n":2,"r":0.2,"doc":{"c":"DE","v":2,"w":0.2,"m":3}}"#,
+            #"{"id":3,"k":"b","n":5,"r":2.5,"doc":{"c":"FR","v":2.0,"w":true,"m":true}}"#,
+            #"{"id":4,"k":"b","n":5,"doc":{"c":"FR","v":"7","m":null}}"#, #"{"id":5,"doc":{"v":null}}"#,
+            #"{"id":6,"k":"c","n":3,"r":1.5,"doc":{"c":null,"v":4,"w":2,"m":"b"}}"#,
+        ].joined(separator: "\n")
+        let queries = [
+            [
+                "--group-by", "doc.c", "--select",
+                "doc.c,count(),count(doc.v),sum(doc.v),avg(doc.v),min(doc.v),max(doc.v),sum(doc.w),avg(doc.w),min(doc.m),max(doc.m)",
+            ],
+            [
+                "--group-by", "k", "--select", "k,count(n),sum(n),avg(n),min(n),max(n),sum(r),avg(r),min(r),max(k)", "--order-by",
+                "sum(r):desc",
+            ],
+            ["--group-by", "doc.c,k", "--order-by", "count():desc", "-f", "csv"],
+            ["--group-by", "doc.m", "--select", "doc.m,min(doc.m),sum(doc.w),max(doc.w)", "--order-by", "max(doc.w)"],
+            ["--select", "count(),sum(n),avg(n),max(doc.m)", "--where", "id < 5"],
+        ]
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "g"], stdin: input).status == 0)
+            for arguments in queries {
+                let result = try CLI.run(["query", database, "-f", "jsonl"] + arguments)
+                outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![0].contains(#""sum(doc.w)":0.30000000000000004"#), "\(outputs[postgres]![0])")
+        #expect(outputs[postgres]![4] == #"0 {"count()":4,"sum(n)":13,"avg(n)":3.25,"max(doc.m)":"x"}"# + "\n ")
+    }
+
+    @Test("alter adds, renames and drops columns in one transaction, with SQLite's refusals")
+    func alter() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "k:text", "n:integer", "doc:json"])
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "t"], stdin: #"{"id":1,"k":"a","n":2,"doc":{"c":"DE"}}"#).status == 0)
+            for arguments in [
+                ["index", database, "t", "doc.c"], ["alter", database, "t", "--drop", "doc"],
+                // The second rename fails, so the first is undone.
+                ["alter", database, "t", "--rename", "n=num", "--rename", "nope=x"],
+                ["alter", database, "t", "--add", "z:integer:notnull"],
+                ["alter", database, "t", "--rename", "n=num", "--drop", "k", "--add", "y:json", "--add", "w:text"],
+                ["query", database, "-f", "jsonl"], ["schema", database, "-f", "csv"],
+            ] {
+                let result = try CLI.run(arguments)
+                let stdout =
+                    arguments[0] == "schema"
+                    ? result.stdout.split(separator: "\r\n").map { $0.split(separator: ",")[1...2].joined(separator: ",") }
+                        .joined(separator: " ") : result.stdout
+                outputs[database, default: []].append("\(result.status) \(stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(
+            outputs[postgres]![5] == #"0 {"id":1,"num":2,"doc":{"c":"DE"},"y":null,"w":null}"# + "\n ", "\(outputs[postgres]!)")
+        #expect(outputs[postgres]![1].contains("index t_on_doc_c uses it; drop the index first"))
+        let key = try CLI.run(["alter", postgres, "t", "--drop", "id"])
+        #expect(key.stderr == "Error: cannot drop column id from t: it is part of the primary key\n")
+    }
+
+    @Test("insert creates a missing table with the types SQLite infers; a bad record leaves no table")
+    func insertNewTable() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer:pk"])
+        let input = [
+            #"{"id":1,"name":"a","score":1.5,"ok":true,"doc":{"a":1},"tags":["x"],"at":"2024-01-01T10:00:00Z","n":null}"#,
+            #"{"id":2,"name":"b","score":2,"ok":false,"doc":null,"tags":[],"big":12345678901234567890,"mixed":"x"}"#,
+            #"{"id":3,"mixed":3}"#,
+        ].joined(separator: "\n")
+        // Record 1002 does not fit the type the first 1000 chose.
+        let late = (1...1001).map { #"{"n":\#($0)}"# }.joined(separator: "\n") + "\n" + #"{"n":"x"}"#
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            for (arguments, stdin) in [
+                (["insert", database, "fresh", "--pk", "id"], input), (["schema", database, "fresh", "-f", "csv"], ""),
+                (["query", database, "fresh", "--order-by", "id", "-f", "jsonl"], ""), (["insert", database, "late"], late),
+                (["tables", database, "-f", "csv"], ""),
+            ] {
+                let result = try CLI.run(arguments, stdin: stdin)
+                var stdout = result.stdout
+                if arguments[0] == "schema" {
+                    stdout = stdout.split(separator: "\r\n").map { $0.split(separator: ",")[1...2].joined(separator: ",") }
+                        .joined(separator: " ")
+                }
+                outputs[database, default: []].append("\(result.status) \(stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(outputs[postgres]![1].contains("id,integer name,text score,numeric ok,boolean doc,json"), "\(outputs[postgres]!)")
+        #expect(outputs[postgres]![3].contains("<stdin>:1002: record 1002"), "\(outputs[postgres]![3])")
+        #expect(!outputs[postgres]![4].contains("late"))
+    }
+
+    @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
+    func notYetSupported() throws {
+        let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        for arguments in [
+            ["describe", postgres, "t", "--swift"]
+        ] {
+            let result = try CLI.run(arguments, in: empty)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("not yet supported on PostgreSQL"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
+    }
+
+    @Test("the password never appears in a message")
+    func password() throws {
+        let postgres = try PostgresServer.freshSchema("pw")
+        let url = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://nobody_here:sekrit@")
+        let result = try CLI.run(["query", url + "&password=other", "t"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: cannot connect to postgres://nobody_here@"), "\(result.stderr)")
+        #expect(!result.stderr.contains("sekrit") && !result.stderr.contains("other"))
+        // Messages that repeat the database argument show it without the password too.
+        let trusted = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
+        for arguments in [["insert", trusted], ["index", trusted, "t"], ["query", trusted, "--csv"]] {
+            let shown = try CLI.run(arguments, stdin: "")
+            #expect(shown.status != 0, "\(arguments): \(shown.stderr)")
+            #expect(shown.stderr.contains("postgres://postgres@"), "\(arguments): \(shown.stderr)")
+            #expect(!shown.stderr.contains("sekrit"), "\(arguments): \(shown.stderr)")
+        }
+    }
+}
