@@ -308,14 +308,14 @@ func writeNumberedRecords(
 func ndjson(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
 
 extension CLI {
-    /// The number of rows in a table, or -1 when the query fails (an expectation records why).
+    /// The number of rows in a table, or -1 when it cannot be read (an issue records why).
     static func count(_ db: String, _ table: String = "t", sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
-        let result = try run([
-            "query", db, "--sql", "SELECT count(*) AS n FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"",
-            "--format", "json",
-        ])
-        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
-        return result.status == 0 ? try result.rows().first?["n"] as? Int ?? -1 : -1
+        do {
+            return try Fixture.count(db, table)
+        } catch {
+            Issue.record("cannot count \(table) in \(db): \(error)", sourceLocation: sourceLocation)
+            return -1
+        }
     }
 
     /// What `query DB ARGUMENTS --format jsonl` prints.

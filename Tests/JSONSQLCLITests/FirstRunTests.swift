@@ -133,7 +133,7 @@ struct FirstRunMakeTests {
         #expect(FileManager.default.fileExists(atPath: directory.path("demo.sqlite")))
         let tail = try #require(demo.stdout.components(separatedBy: "Try next:\n").last)
         let commands = tail.split(separator: "\n").filter { $0.hasPrefix("  jsonsql ") }.map(String.init)
-        #expect(commands.count == 3, "\(demo.stdout)")
+        try #require(commands.count == 3, "\(demo.stdout)")
         #expect(commands.allSatisfy { $0.count < 80 })
         let filter = try CLI.shell(commands[0] + " --format jsonl", in: directory.url)
         #expect(filter.status == 0 && !filter.stdout.isEmpty, "\(filter.stderr)")

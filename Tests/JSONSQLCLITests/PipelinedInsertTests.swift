@@ -7,7 +7,7 @@ import Testing
 struct PipelinedInsertTests {
     func makeTable(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json", "note:text"])
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json", "note:text"])
         return db
     }
 
@@ -111,8 +111,7 @@ struct PipelinedInsertTests {
     func killAfterBatchesStepped() throws {
         let dir = try TemporaryDirectory()
         let db = try makeTable(dir)
-        try succeed(
-            ["insert", db, "t"], stdin: numberedRecords(1...1_000, prefix: "base", note: true).joined(separator: "\n") + "\n")
+        try Fixture.insert(db, "t", numberedRecords(1...1_000, prefix: "base", note: true).joined(separator: "\n") + "\n")
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 1...400_000, note: true)
         func size(_ path: String) -> Int {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @Suite("reliability")
@@ -11,8 +12,7 @@ struct ReliabilityTests {
     func killDuringInsert() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<1000, prefix: "base"))).status == 0)
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<1000, prefix: "base")))
         // The insert takes about 0.7 s in a debug build; the kills land from its start to past
         // the point where its changes spill from SQLite's page cache into the file, one at a
         // random moment in each of 12 equal slices of that span.
@@ -34,21 +34,18 @@ struct ReliabilityTests {
             // The first command after a crash may be a plain query: it must roll the crash back.
             let query = try CLI.run(["query", db, "t", "--where", "n < 0", "--format", "json"])
             #expect(query.status == 0 && query.stdout == "[]\n", "round \(round): \(query.stderr)")
-            // Then one command: SQLite finds the file intact, and the rows the round leaves.
-            let state = try CLI.run([
-                "query", db, "--sql",
-                "SELECT (SELECT group_concat(integrity_check) FROM pragma_integrity_check) AS integrity, count(*) AS n FROM t",
-                "--format", "json",
-            ]).rows().first
-            #expect(state?["integrity"] as? String == "ok", "round \(round)")
-            let rows = state?["n"] as? Int ?? -1
+            // Then SQLite finds the file intact, with the rows the round leaves.
+            let queue = try DatabaseQueue(path: db)
+            #expect(try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"], "round \(round)")
+            let rows = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") }
             if process.killedBySignal {
                 #expect(rows == 1000, "round \(round): a killed insert must leave the table as it was")
             } else {
                 // The insert finished before the kill: remove its rows for the next round.
                 #expect(rows == 101_000)
-                try CLI.run(["query", db, "--sql", "DELETE FROM t WHERE id NOT LIKE 'base%'"])
+                try queue.write { try $0.execute(sql: "DELETE FROM t WHERE id NOT LIKE 'base%'") }
             }
+            try queue.close()
         }
         #expect(killedMidway >= rounds / 2, "most rounds should kill the insert while it runs")
     }
@@ -57,8 +54,7 @@ struct ReliabilityTests {
     func interruptDuringInsert() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<10, prefix: "base"))).status == 0)
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
         // Interrupt once the insert is writing: its rollback journal exists from the first write.
@@ -80,7 +76,7 @@ struct ReliabilityTests {
     func concurrentWriters() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"])
         let a = try writeNumberedRecords(dir.path("a.ndjson"), 0...39_999, prefix: "a")
         let b = try writeNumberedRecords(dir.path("b.ndjson"), 0...39_999, prefix: "b")
         let results = ConcurrentResults()
@@ -114,7 +110,7 @@ struct ReliabilityTests {
     func lockTimeout() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"])
         // Another process holds the write lock until its input says COMMIT.
         let holder = try Child("/usr/bin/sqlite3", [db], error: false)
         defer { holder.wait() }
@@ -147,8 +143,7 @@ struct ReliabilityTests {
     func fullDisk() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<100, prefix: "base"))).status == 0)
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<100, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...49_999)
         // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
         let result = try CLI.shell("trap '' XFSZ; ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")
@@ -163,8 +158,7 @@ struct ReliabilityTests {
     func readOnly() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
-        #expect(try CLI.run(["insert", db, "t"], stdin: ndjson(numberedRecords(0..<5))).status == 0)
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<5)))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
         // root ignores file permissions, so run as nobody there.
@@ -217,7 +211,7 @@ struct ReliabilityTests {
     func oddInput(name: String, input: String, message: String) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"])
         let result = try CLI.run(["insert", db, "t"], stdin: #"{"id":"ok"}"# + "\n" + input + "\n")
         #expect(result.status == 1, "\(name)")
         #expect(result.stderr.hasPrefix("Error: <stdin>:2: "), "\(name): \(result.stderr)")
@@ -229,7 +223,7 @@ struct ReliabilityTests {
     func emptyInput() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"])
         for input in ["", "  \n\r\n\t ", "\u{FEFF}", "[]", "[ ]\n[]"] {
             let result = try CLI.run(["insert", db, "t"], stdin: input)
             #expect(result.status == 0, "\(input.debugDescription): \(result.stderr)")
@@ -246,7 +240,7 @@ struct ReliabilityTests {
     func bigButValid() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:text:pk", "n:integer", "doc:json"])
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"])
         let big = String(repeating: "é", count: 5_000_000)
         let deep = String(repeating: "[", count: 1999) + String(repeating: "]", count: 1999)
         let result = try CLI.run(

@@ -170,12 +170,8 @@ enum ShellFixture {
     static func database(in directory: TemporaryDirectory) throws -> String {
         let db = directory.path("db.sqlite")
         let data = try directory.write("players.ndjson", players)
-        try #require(
-            CLI.run([
-                "create-table", db, "player", "id:text:pk", "name:text", "score:integer", "address:json",
-                "customer:json", "tags:json",
-            ]).status == 0)
-        try #require(CLI.run(["insert", db, "player", data]).status == 0)
+        try Fixture.table(db, "player", ["id:text:pk", "name:text", "score:integer", "address:json", "customer:json", "tags:json"])
+        try Fixture.insert(db, "player", file: data)
         return db
     }
 }

@@ -15,7 +15,7 @@ public struct InputSource: Sendable {
             throw JSONSQLError("no file \(path)")
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give JSON files") }
-        let fd = Foundation.open(path, O_RDONLY)
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
         let size: Int64? = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
