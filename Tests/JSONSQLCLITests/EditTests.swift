@@ -6,13 +6,13 @@ struct EditTests {
     /// Two players with every kind of column.
     func makeDatabase(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
-        try succeed([
-            "create-table", db, "player", "id:text:pk", "name:text:notnull", "score:integer", "active:boolean",
-            "created:datetime", "address:json", "tags:json", "extra:any",
-        ])
-        try succeed(
-            ["insert", db, "player"],
-            stdin: #"""
+        try Fixture.table(
+            db, "player",
+            [
+                "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "created:datetime", "address:json",
+                "tags:json", "extra:any",
+            ],
+            records: #"""
                 {"id":"p1","name":"Ann","score":10,"active":true,"address":{"country":"DE","city":"Berlin","zip":"10115"},"tags":["a","b"]}
                 {"id":"p2","name":"Bob","score":20,"active":false,"address":{"country":"FR"},"tags":[]}
                 {"id":"p3","name":"Cy","score":30}

@@ -30,6 +30,13 @@ enum Fixture {
         try store.insert(from: [try InputSource.open(file)], options: InsertOptions(table: table))
     }
 
+    /// `index DB TABLE PATHS...`.
+    static func index(_ db: String, _ table: String, _ paths: String...) throws {
+        let store = try Store(path: db, access: .write)
+        defer { store.close() }
+        try store.createIndex(IndexSpec(table: table, paths: try paths.map(JSONPath.init(parsing:))))
+    }
+
     private static func insert(_ store: Store, _ table: String, text: String) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-fixture-\(UUID().uuidString)").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))

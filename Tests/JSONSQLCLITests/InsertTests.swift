@@ -10,8 +10,7 @@ struct InsertTests {
 
     func makePlayerTable(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
-        let result = try CLI.run(["create-table", db, "player"] + Self.schema)
-        #expect(result.status == 0, "\(result.stderr)")
+        try Fixture.table(db, "player", Self.schema)
         return db
     }
 

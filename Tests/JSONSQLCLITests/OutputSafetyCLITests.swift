@@ -12,12 +12,10 @@ struct OutputSafetyCLITests {
 
     func makeDatabase(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
-        try CLI.run(["create-table", db, "t", "id:integer:pk", "v:text"])
         let input = try Self.values.enumerated().map { i, value in
             String(decoding: try JSONSerialization.data(withJSONObject: ["id": i + 1, "v": value]), as: UTF8.self)
         }.joined(separator: "\n")
-        let inserted = try CLI.run(["insert", db, "t"], stdin: input + "\n{\"id\":99,\"v\":null}")
-        #expect(inserted.status == 0, "\(inserted.stderr)")
+        try Fixture.table(db, "t", ["id:integer:pk", "v:text"], records: input + "\n{\"id\":99,\"v\":null}")
         return db
     }
 

@@ -8,19 +8,15 @@ struct SchemaChangeTests {
     /// A player table with a team it refers to, two rows and an index on a path.
     func makeDatabase(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "team", "id:text:pk"])
-        try succeed([
-            "create-table", db, "player", "id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer",
-            "address:json",
-        ])
-        try succeed(["insert", db, "team"], stdin: #"{"id":"t1"}"#)
-        try succeed(
-            ["insert", db, "player"],
-            stdin: #"""
+        try Fixture.table(db, "team", ["id:text:pk"], records: #"{"id":"t1"}"#)
+        try Fixture.table(
+            db, "player",
+            ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"],
+            records: #"""
                 {"id":1,"team":"t1","name":"Ann","score":10,"address":{"country":"DE","city":"Berlin"}}
                 {"id":2,"team":"t1","name":"Bob","score":20,"address":{"country":"FR"}}
                 """#)
-        try succeed(["index", db, "player", "address.country"])
+        try Fixture.index(db, "player", "address.country")
         return db
     }
 
