@@ -105,4 +105,29 @@ struct PostgresShellTests {
         let left = try PostgresServer.psql("SELECT count(*) FROM player", schema: PostgresServer.schema(of: url))
         #expect(left == "3\n")
     }
+
+    @Test(
+        "at a terminal: Tab completes a jsonb key inside SQL, Ctrl-C cancels a running statement on the server",
+        .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+    func terminal() async throws {
+        let (url, store) = try players()
+        store.close()
+        let directory = try TemporaryDirectory()
+        let terminal = try ShellTerminal(["shell", url], environment: ["JSONSQL_HISTORY": ""], in: directory.url)
+        try await terminal.wait(forText: "jsonsql>")
+        #expect(try terminal.screen().hasPrefix("jsonsql 0.1.0 shell on postgres://postgres@"))
+        try terminal.type("select address ->> 'zi")
+        try terminal.press("Tab")
+        try await terminal.wait { $0.hasSuffix("select address ->> 'zip'") }
+        try terminal.press("C-c")
+        try await terminal.wait(forText: "jsonsql>", count: 2)
+        try terminal.enter("select pg_sleep(60);")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        try terminal.press("C-c")
+        try await terminal.wait(forText: "Error: canceling statement due to user request")
+        try await terminal.wait(forText: "jsonsql>", count: 3)
+        try terminal.enter("select 7 as seven;")
+        try await terminal.wait { $0.contains(#/seven\n-----\n\s*7\njsonsql>/#) }
+        #expect(try terminal.exitStatus() == nil)
+    }
 }
