@@ -19,7 +19,10 @@ struct PostgresStatementTests {
             ("select 'it''s;'; select \"a;\"\"b\";", ["select 'it''s;';", "select \"a;\"\"b\";"]),
             // Block comments nest.
             ("select /* a /* b; */ c; */ 1; -- x;\nselect 2;", ["select /* a /* b; */ c; */ 1;", "-- x;\nselect 2;"]),
-            ("create rule r as on insert to t do (select 1; select 2);", ["create rule r as on insert to t do (select 1; select 2);"]),
+            (
+                "create rule r as on insert to t do (select 1; select 2);",
+                ["create rule r as on insert to t do (select 1; select 2);"]
+            ),
             ("; ;select 1", ["select 1"]),
             ("/* only */ ; -- a comment", []),
         ])

@@ -215,7 +215,9 @@ public struct ShellCompleter {
                 of: "\\b\(NSRegularExpression.escapedPattern(for: table))\\b", options: [.regularExpression, .caseInsensitive])
                 != nil
         }
-        if store.isPostgres, let completion = arrowKeys(word: word, before: before, tables: mentioned.isEmpty ? tables : mentioned) {
+        if store.isPostgres,
+            let completion = arrowKeys(word: word, before: before, tables: mentioned.isEmpty ? tables : mentioned)
+        {
             return completion
         }
         // `address ->> '$.c` → keys inside the column before the arrow.
