@@ -85,7 +85,8 @@ extension PostgresStore {
                  jsonb_each(CASE WHEN jsonb_typeof(s.value) = 'object' THEN s.value ELSE '{}' END) j
             GROUP BY j.key ORDER BY j.key COLLATE "C"
             """
-        let result = try connection.execute(sql, [String(sampleRows)])
+        // In a savepoint inside the user's transaction: a Tab never leaves it failed.
+        let result = try connection.transaction(readOnly: true) { try connection.execute(sql, [String(sampleRows)]) }
         return (0..<result.rowCount).map { row in
             JSONKey(name: result.string(row, 0) ?? "", isContainer: result.string(row, 1) == "t")
         }
