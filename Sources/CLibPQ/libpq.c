@@ -16,7 +16,8 @@ static char failureText[512];
     X(PQputCopyData) X(PQputCopyEnd) X(PQresultStatus) X(PQresultErrorMessage) \
     X(PQresultErrorField) X(PQntuples) X(PQnfields) X(PQfname) X(PQftype) X(PQgetvalue) \
     X(PQgetlength) X(PQgetisnull) X(PQcmdTuples) X(PQclear) X(PQgetCancel) X(PQfreeCancel) \
-    X(PQcancel) X(PQfreemem) X(PQconninfoParse) X(PQconninfoFree)
+    X(PQcancel) X(PQfreemem) X(PQconninfoParse) X(PQconninfoFree) \
+    X(PQtransactionStatus) X(PQparameterStatus) X(PQgetCopyData) X(PQcmdStatus)
 
 #define SLOT(name) static __typeof__(name) *name##_slot;
 FUNCTIONS(SLOT)
@@ -98,3 +99,9 @@ void PQfreeCancel(PGcancel *cancel) { PQfreeCancel_slot(cancel); }
 int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize) { return PQcancel_slot(cancel, errbuf, errbufsize); }
 void PQfreemem(void *ptr) { PQfreemem_slot(ptr); }
 void PQconninfoFree(PQconninfoOption *connOptions) { PQconninfoFree_slot(connOptions); }
+PGTransactionStatusType PQtransactionStatus(const PGconn *conn) { return PQtransactionStatus_slot(conn); }
+const char *PQparameterStatus(const PGconn *conn, const char *paramName) {
+    return PQparameterStatus_slot(conn, paramName);
+}
+int PQgetCopyData(PGconn *conn, char **buffer, int async) { return PQgetCopyData_slot(conn, buffer, async); }
+char *PQcmdStatus(PGresult *res) { return PQcmdStatus_slot(res); }

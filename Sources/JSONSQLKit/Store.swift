@@ -41,6 +41,11 @@ public final class Store {
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 
+    /// Where the statements of SQL typed into the shell end, by the rules of this database.
+    public var statementSyntax: StatementSyntax {
+        postgres.map { .postgres(standardConformingStrings: $0.connection.standardConformingStrings) } ?? .sqlite
+    }
+
     /// Configures SQLite once, before its first connection.
     private static let configured: Void = {
         _ = jsonsql_sqlite_config_multithread()
@@ -153,7 +158,7 @@ public final class Store {
     private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
         if let postgres {
             throw JSONSQLError(
-                "this command is not yet supported on PostgreSQL (\(postgres.name)); create-table, insert, query (with --sql), update, delete, tables, schema, index, indexes, drop-index, rename-table, alter, describe and drop-table are"
+                "this command is not yet supported on PostgreSQL (\(postgres.name)); create-table, insert, query (with --sql), update, delete, tables, schema, index, indexes, drop-index, rename-table, alter, describe, shell and drop-table are"
             )
         }
         if let draft, DraftDatabase.exists(path), !draft.hasContent {
@@ -232,11 +237,13 @@ public final class Store {
 
     /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
     public var isInsideTransaction: Bool {
-        queue.inDatabase { $0.isInsideTransaction }
+        if let postgres { return postgres.isInsideTransaction }
+        return queue.inDatabase { $0.isInsideTransaction }
     }
 
     /// Rolls back the open transaction, if any.
     public func rollbackOpenTransaction() throws {
+        if let postgres { return try postgres.rollbackOpenTransaction() }
         do {
             try queue.inDatabase { db in
                 if db.isInsideTransaction { try db.rollback() }

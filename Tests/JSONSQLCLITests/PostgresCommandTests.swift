@@ -53,6 +53,12 @@ struct PostgresCommandTests {
         #expect(describedHere.status == 0, "\(describedHere.stderr)")
         #expect(describedHere.stdout == described.stdout)
         #expect(described.stdout.contains(#"{"path":"doc.a[]","count":1,"#))
+        // describe --swift: the same declarations, byte for byte, from the same data.
+        let swift = try CLI.run(["describe", sqlite, "t", "--swift"])
+        let swiftHere = try CLI.run(["describe", postgres, "t", "--swift"])
+        #expect(swiftHere.status == 0, "\(swiftHere.stderr)")
+        #expect(swiftHere.stdout == swift.stdout)
+        #expect(swift.stdout.contains("var doc: JSONValue?") && swift.stdout.contains("var key: UUID?"), "\(swift.stdout)")
         let iso = try CLI.run(["query", postgres, "--select", "id,at", "--dates", "iso8601", "-f", "jsonl", "--limit", "1"])
         #expect(iso.stdout == #"{"id":1,"at":"2024-05-01T21:30:00.123Z"}"# + "\n")
         let days = try CLI.run(["query", postgres, "--where", "at > 2024-05-01", "--select", "id", "-f", "jsonl"])
@@ -421,7 +427,7 @@ struct PostgresCommandTests {
         let empty = dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         for arguments in [
-            ["describe", postgres, "t", "--swift"]
+            ["alter", postgres, "t", "--type", "score:real"]
         ] {
             let result = try CLI.run(arguments, in: empty)
             #expect(result.status == 1, "\(arguments)")

@@ -233,7 +233,8 @@ struct SwiftTypes {
 extension Store {
     /// `describe --swift`: Swift declarations for a GRDB app reading `table`, from every row.
     public func swiftTypes(table: String, sample: Int? = nil) throws -> String {
-        try read { db in
+        if let postgres { return try postgres.swiftTypes(table: table, sample: sample) }
+        return try read { db in
             let info = try TableInfo(db: db, table: table)
             let stats = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)
             return SwiftTypes.generate(table: info, columns: stats, rows: stats.first?.rows ?? 0)

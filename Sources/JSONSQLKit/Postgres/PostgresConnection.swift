@@ -7,7 +7,7 @@ import Foundation
 /// inside the SQL. The session is set up so that results do not depend on the server's
 /// settings: UTC, ISO dates, shortest exact floats, hex bytea.
 final class PostgresConnection {
-    private let connection: OpaquePointer
+    fileprivate let connection: OpaquePointer
     /// The URL without its password, for messages.
     let displayName: String
 
@@ -79,7 +79,7 @@ final class PostgresConnection {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    private static func trimmed(_ message: String) -> String {
+    fileprivate static func trimmed(_ message: String) -> String {
         message.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -107,7 +107,7 @@ final class PostgresConnection {
             do {
                 let checked = try check(result)
                 last = checked
-                if checked.status == PGRES_COPY_IN { break }
+                if checked.status == PGRES_COPY_IN || checked.status == PGRES_COPY_OUT { break }
             } catch {
                 failure = failure ?? error
             }
@@ -119,7 +119,7 @@ final class PostgresConnection {
 
     /// The next result, waiting for it on the socket; Ctrl-C (`Interruption`) meanwhile asks
     /// the server to cancel the statement, which then ends with its "canceling statement" error.
-    private func nextResult() throws -> OpaquePointer? {
+    fileprivate func nextResult() throws -> OpaquePointer? {
         var cancelled = false
         while PQisBusy(connection) == 1 {
             var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
@@ -140,10 +140,10 @@ final class PostgresConnection {
     }
 
     /// A result that holds an error becomes a `PostgresError`.
-    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+    fileprivate func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_EMPTY_QUERY:
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_EMPTY_QUERY:
             return PostgresResult(result)
         default:
             defer { PQclear(result) }
@@ -151,8 +151,22 @@ final class PostgresConnection {
         }
     }
 
+    /// Whether a transaction is open: one the shell's user began with `BEGIN`, failed or not.
+    var isInsideTransaction: Bool { PQtransactionStatus(connection) != PQTRANS_IDLE }
+
+    /// Whether the transaction open is one that failed, which only ROLLBACK (or COMMIT) ends.
+    var isInsideFailedTransaction: Bool { PQtransactionStatus(connection) == PQTRANS_INERROR }
+
+    /// Whether `'...'` strings take backslashes literally, as the server reports the setting
+    /// (a `SET` changes it): off, a backslash escapes the next character, as in `E'...'`.
+    var standardConformingStrings: Bool {
+        PQparameterStatus(connection, "standard_conforming_strings").map { String(cString: $0) != "off" } ?? true
+    }
+
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
+    /// Inside a transaction the shell's user began, it runs in a savepoint instead.
     func transaction<T>(readOnly: Bool = false, _ work: () throws -> T) throws -> T {
+        if isInsideTransaction { return try savepoint(keep: true, work) }
         try execute(readOnly ? "BEGIN READ ONLY" : "BEGIN", simple: true)
         do {
             let value = try work()
@@ -166,9 +180,35 @@ final class PostgresConnection {
 
     /// Runs `work` in one transaction that is rolled back even when it returns (`--dry-run`).
     func rolledBack<T>(_ work: () throws -> T) throws -> T {
+        if isInsideTransaction { return try savepoint(keep: false, work) }
         try execute("BEGIN", simple: true)
         defer { _ = try? execute("ROLLBACK", simple: true) }
         return try work()
+    }
+
+    /// `work` inside the user's transaction: in a savepoint that is released when it returns
+    /// (with `keep`) and rolled back otherwise, so a failed command leaves the transaction as
+    /// it was. Releasing keeps the cursors the work declared open until the transaction ends,
+    /// so they are closed first.
+    private func savepoint<T>(keep: Bool, _ work: () throws -> T) throws -> T {
+        try execute("SAVEPOINT jsonsql_work", simple: true)
+        let undo = "ROLLBACK TO SAVEPOINT jsonsql_work; RELEASE SAVEPOINT jsonsql_work"
+        do {
+            let value = try work()
+            if keep {
+                let cursors = try execute("SELECT name FROM pg_cursors WHERE name LIKE 'jsonsql\\_%'")
+                for row in 0..<cursors.rowCount {
+                    try execute("CLOSE " + SQLQuote.identifier(cursors.string(row, 0) ?? ""), simple: true)
+                }
+                try execute("RELEASE SAVEPOINT jsonsql_work", simple: true)
+            } else {
+                try execute(undo, simple: true)
+            }
+            return value
+        } catch {
+            _ = try? execute(undo, simple: true)
+            throw error
+        }
     }
 
     /// `COPY ... FROM STDIN`: `fill` sends the data through `send`; the COPY ends when it
@@ -196,6 +236,27 @@ final class PostgresConnection {
             do { _ = try check(result) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
+    }
+}
+
+extension PostgresConnection {
+    /// Stops a COPY that user SQL started, so the connection can go on: `FROM STDIN` would
+    /// read the input the commands come from, and `TO STDOUT` would print unformatted text.
+    /// `FROM STDIN` stores nothing; the data `TO STDOUT` sends is dropped.
+    func refuseCopy(_ started: PostgresResult) throws -> Never {
+        if started.status == PGRES_COPY_IN {
+            _ = PQputCopyEnd(connection, "jsonsql does not send COPY data")
+        } else {
+            var buffer: UnsafeMutablePointer<CChar>?
+            while PQgetCopyData(connection, &buffer, 0) > 0 {
+                PQfreemem(buffer)
+                buffer = nil
+            }
+        }
+        while let result = try nextResult() { _ = try? check(result) }
+        throw JSONSQLError(
+            "COPY ... FROM STDIN and TO STDOUT are not available here; load JSON with insert, print rows with query --format csv, or use psql's \\copy"
+        )
     }
 }
 

@@ -6,6 +6,23 @@ extension PostgresStore {
     /// on SQLite, each value as SQLite would store it (`PostgresResultValue`), and print
     /// through the same rows.
     func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws {
+        let (_, roots) = try columnStats(table: table, sample: sample)
+        // The stats become rows through SQLite's json_each, as on SQLite.
+        let rows = try DatabaseQueue()
+        _ = try rows.read { db in
+            try Store.stream(Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
+        }
+    }
+
+    /// `describe --swift`: the same declarations as on SQLite, from the same stats.
+    func swiftTypes(table: String, sample: Int?) throws -> String {
+        let (info, stats) = try columnStats(table: table, sample: sample)
+        return SwiftTypes.generate(table: info, columns: stats, rows: stats.first?.rows ?? 0)
+    }
+
+    /// One `PathStats` per column, with the paths inside it below, as `Store.columnStats`
+    /// gives on SQLite.
+    private func columnStats(table: String, sample: Int?) throws -> (TableInfo, [PathStats]) {
         let info = try tableInfo(table)
         let list = info.columns.map(Self.outputSQL).joined(separator: ", ")
         var sql = "SELECT \(list) FROM \(SQLQuote.identifier(info.name))"
@@ -29,11 +46,7 @@ extension PostgresStore {
             }
         }
         Store.finish(roots, kinds: kinds)
-        // The stats become rows through SQLite's json_each, as on SQLite.
-        let rows = try DatabaseQueue()
-        _ = try rows.read { db in
-            try Store.stream(Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
-        }
+        return (info, roots)
     }
 
     /// One cell as `Store.record` takes it. libpq ends every value with a NUL byte, which no

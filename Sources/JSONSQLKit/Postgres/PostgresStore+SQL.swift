@@ -15,6 +15,11 @@ struct PostgresSQL {
     var sql: String
     var parameters: [String?] = []
 
+    /// Text that goes to the server as typed (the shell's, split by `SQLText.statements`).
+    init(asGiven text: String) {
+        sql = text
+    }
+
     init(_ text: String, parameters given: [String: DatabaseValue]) throws {
         let bytes = Array(text.utf8)
         let tokens = SQLTokenizer.tokens(utf8: bytes).filter { $0.kind != .comment }
@@ -116,33 +121,21 @@ extension PostgresStore {
         return try connection.transaction {
             guard ["select", "values", "table"].contains(keyword) else {
                 let result = try connection.execute(statement.sql, statement.parameters)
+                if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT { try connection.refuseCopy(result) }
                 guard result.status == PGRES_TUPLES_OK else { return Store.SQLOutcome(rows: nil, changes: result.changedRows) }
                 let printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
                 try printer.print(result)
                 try printer.finish()
                 return Store.SQLOutcome(rows: result.rowCount, changes: result.changedRows)
             }
-            try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + statement.sql, statement.parameters)
-            var count = 0
-            var printer: ResultPrinter?
-            while true {
-                let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
-                if printer == nil {
-                    printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
-                }
-                try printer!.print(result)
-                count += result.rowCount
-                if result.rowCount < Self.fetchSize { break }
-                if Interruption.isRequested { throw JSONSQLError("interrupted") }
-            }
-            try printer!.finish()
+            let count = try streamRows(of: statement.sql, parameters: statement.parameters, format: format, to: out)
             return Store.SQLOutcome(rows: count, changes: 0)
         }
     }
 
     /// The SQL as sent and PostgreSQL's plan for it.
-    func explain(sql text: String, parameters: [String: DatabaseValue]) throws -> String {
-        let statement = try PostgresSQL(text, parameters: parameters)
+    func explain(sql text: String, parameters: [String: DatabaseValue], asGiven: Bool = false) throws -> String {
+        let statement = asGiven ? PostgresSQL(asGiven: text) : try PostgresSQL(text, parameters: parameters)
         if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
             throw JSONSQLError(
                 "--explain shows how PostgreSQL runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show"

@@ -76,7 +76,11 @@ extension Store {
     @discardableResult
     public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
         let parameters = try parameters.mapValues { try Self.parameterValue($0) }
-        if let postgres { return try postgres.run(sql: sql, parameters: parameters, format: format, to: out) }
+        if let postgres {
+            // The shell's statements, as typed and with transactions as in psql.
+            if userTransactions && parameters.isEmpty { return try postgres.runInShell(sql: sql, format: format, to: out) }
+            return try postgres.run(sql: sql, parameters: parameters, format: format, to: out)
+        }
         do {
             return try writeWithoutTransaction { db in
                 let wasInsideTransaction = db.isInsideTransaction
@@ -209,7 +213,9 @@ extension Store {
     /// The plan of user SQL.
     public func explain(sql: String, parameters: [String: String]) throws -> String {
         if let postgres {
-            return try postgres.explain(sql: sql, parameters: try parameters.mapValues { try Self.parameterValue($0) })
+            return try postgres.explain(
+                sql: sql, parameters: try parameters.mapValues { try Self.parameterValue($0) },
+                asGiven: userTransactions && parameters.isEmpty)
         }
         return try read { db in
             let text = try Self.singleStatement(sql, db: db)

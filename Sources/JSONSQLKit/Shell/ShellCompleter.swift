@@ -215,6 +215,11 @@ public struct ShellCompleter {
                 of: "\\b\(NSRegularExpression.escapedPattern(for: table))\\b", options: [.regularExpression, .caseInsensitive])
                 != nil
         }
+        if store.isPostgres,
+            let completion = arrowKeys(word: word, before: before, tables: mentioned.isEmpty ? tables : mentioned)
+        {
+            return completion
+        }
         // `address ->> '$.c` → keys inside the column before the arrow.
         if word.hasPrefix("$"),
             let match = before.range(of: #"("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)\s*->>?\s*'$"#, options: .regularExpression)
@@ -256,6 +261,37 @@ public struct ShellCompleter {
             completion.candidates += matching(word, keywords).candidates.filter { !completion.candidates.contains($0) }
         }
         return completion
+    }
+
+    /// On PostgreSQL, `address -> 'geo' ->> 'la` → the keys at `address.geo`, from the first
+    /// of the tables that has the column; a key with nothing below it closes the literal.
+    private func arrowKeys(word: String, before: String, tables: [String]) -> ShellCompletion? {
+        let pattern = #"("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)((?:\s*->\s*'(?:[^']|'')*')*)\s*->>?\s*'$"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+            let match = regex.firstMatch(in: before, range: NSRange(before.startIndex..., in: before)),
+            let columnRange = Range(match.range(at: 1), in: before), let keysRange = Range(match.range(at: 2), in: before)
+        else { return nil }
+        var column = String(before[columnRange])
+        if column.hasPrefix("\"") {
+            column = String(column.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+        }
+        let literals = try! NSRegularExpression(pattern: #"'((?:[^']|'')*)'"#)
+        let keysText = String(before[keysRange])
+        let keys = literals.matches(in: keysText, range: NSRange(keysText.startIndex..., in: keysText)).map {
+            String(keysText[Range($0.range(at: 1), in: keysText)!]).replacingOccurrences(of: "''", with: "'")
+        }
+        for table in tables {
+            guard let info = try? store.tableInfo(table), let named = info.column(named: column) else { continue }
+            let path = JSONPath(column: named.name, segments: keys.map { .key($0) })
+            let found = ((try? store.jsonKeys(at: path, in: table)) ?? []).filter { $0.name.hasPrefix(word) }
+            var completion = ShellCompletion(candidates: found.map { $0.name.replacingOccurrences(of: "'", with: "''") })
+            if found.count == 1 {
+                completion.appendSpace = false
+                if !found[0].isContainer { completion.candidates[0] += "'" }
+            }
+            return completion
+        }
+        return ShellCompletion()
     }
 
     // MARK: - Helpers

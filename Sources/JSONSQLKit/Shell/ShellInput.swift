@@ -34,6 +34,13 @@ public enum ShellInput {
         "select", "update", "vacuum", "values", "with",
     ]
 
+    /// More words that start a statement on PostgreSQL.
+    public static let postgresKeywords: Set<String> = [
+        "abort", "call", "checkpoint", "close", "cluster", "comment", "copy", "deallocate", "declare", "discard", "do",
+        "execute", "fetch", "grant", "listen", "lock", "merge", "move", "notify", "prepare", "refresh", "reset",
+        "revoke", "set", "show", "start", "table", "truncate", "unlisten",
+    ]
+
     /// Splits a script into lines at `\n` or `\r\n`. (A Swift `Character` holds `\r\n` as one,
     /// so splitting on the character `\n` would miss those.)
     public static func lines(_ text: String) -> [String] {
@@ -73,7 +80,7 @@ public enum ShellInput {
         guard words.count >= 3, !words[2].hasPrefix("-"), sameFile(words[2], database) else {
             let rest = words.dropFirst(words.count >= 3 && !words[2].hasPrefix("-") ? 3 : 2).joined(separator: " ")
             throw JSONSQLError(
-                "drop 'jsonsql' and the database from the line: the shell works on \(database); e.g. \(command) \(rest)"
+                "drop 'jsonsql' and the database from the line: the shell works on \(Store.displayName(database)); e.g. \(command) \(rest)"
                     .trimmingCharacters(in: .whitespaces))
         }
         return [command] + words.dropFirst(3)
@@ -100,9 +107,13 @@ public struct ShellLineReader: Sendable {
     public private(set) var pendingSQL = ""
     /// The line the pending statement started on.
     public private(set) var pendingLine = 0
+    /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
+    /// shell sets it before each line).
+    public var syntax: StatementSyntax
 
-    public init(commands: some Sequence<String>) {
+    public init(commands: some Sequence<String>, syntax: StatementSyntax = .sqlite) {
         self.commands = Set(commands)
+        self.syntax = syntax
     }
 
     /// Drops a statement being typed (Ctrl-C).
@@ -116,14 +127,14 @@ public struct ShellLineReader: Sendable {
         if !pendingSQL.isEmpty {
             pendingSQL += "\n"
             pendingSQL += line
-            guard Self.mayComplete(line), SQLText.isComplete(pendingSQL) else { return .nothing }
+            guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else { return .nothing }
             return finish()
         }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") { return .nothing }
         if trimmed.hasPrefix(".") { return .dotCommand(trimmed) }
         pendingLine = number
-        if SQLText.isComplete(trimmed) {
+        if SQLText.isComplete(trimmed, syntax: syntax) {
             pendingSQL = line
             return finish()
         }
@@ -133,7 +144,9 @@ public struct ShellLineReader: Sendable {
         if (commands.contains(first) || first == "jsonsql") && !ShellInput.startsLikeSQL(all) {
             return .command(trimmed)
         }
-        guard let keyword = SQLText.firstKeyword(trimmed), ShellInput.sqlKeywords.contains(keyword) else {
+        guard let keyword = SQLText.firstKeyword(trimmed),
+            ShellInput.sqlKeywords.contains(keyword) || (syntax != .sqlite && ShellInput.postgresKeywords.contains(keyword))
+        else {
             return .unknown(first)
         }
         pendingSQL = line
@@ -152,7 +165,7 @@ public struct ShellLineReader: Sendable {
 
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
-        let statements = SQLText.statements(in: pendingSQL).filter { !SQLText.isBlank($0) }
+        let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
         pendingSQL = ""
         return statements.isEmpty ? .nothing : .sql(statements, line: pendingLine)
     }

@@ -26,7 +26,8 @@ extension Store {
     ///          json_each(s.value, '$.address') j
     ///     WHERE typeof(j.key) = 'text' GROUP BY j.key ORDER BY j.key
     public func jsonKeys(at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows) throws -> [JSONKey] {
-        try read { db in
+        if let postgres { return try postgres.jsonKeys(at: path, in: table, sampleRows: sampleRows) }
+        return try read { db in
             let resolved = try ResolvedPath(path, in: try TableInfo(db: db, table: table))
             let column = resolved.quotedColumn
             let sql = """

@@ -14,6 +14,10 @@ struct Shell: ParsableCommand {
             back. At a terminal it edits lines with readline, keeps history in ~/.jsonsql_history (or \
             $JSONSQL_HISTORY) and completes tables, columns and JSON keys with Tab.
 
+            On a postgres:// URL, SQL runs on the server as psql runs it: statements end at ';' outside \
+            $$...$$ and E'...' strings, each commits on its own unless BEGIN began a transaction, and one \
+            that fails inside it leaves it failed until ROLLBACK. Ctrl-C cancels a running statement.
+
             When standard input is not a terminal, or a FILE is given, it runs the commands with no prompts, \
             prints only results, and stops at the first error with exit status 1 (--keep-going runs the rest \
             and still exits with 1).
@@ -21,6 +25,7 @@ struct Shell: ParsableCommand {
             Examples:
               jsonsql shell db.sqlite
               jsonsql shell db.sqlite setup.jsonsql
+              jsonsql shell postgres://localhost/app
               printf 'tables\\nselect count(*) from player;\\n' | jsonsql shell db.sqlite
             """)
 
@@ -74,7 +79,7 @@ struct Shell: ParsableCommand {
         FileHandle.standardOutput.write(
             Data(
                 """
-                jsonsql \(jsonsqlVersion) shell on \(db.database)\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
+                jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
                 Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
 
                 """.utf8))

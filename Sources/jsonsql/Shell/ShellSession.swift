@@ -36,7 +36,7 @@ final class ShellSession {
         self.format = format
         self.commandsOnStandardInput = commandsOnStandardInput
         catalog = ShellCatalog(JSONSQL.self)
-        reader = ShellLineReader(commands: catalog.commands + ["help", "shell"])
+        reader = ShellLineReader(commands: catalog.commands + ["help", "shell"], syntax: store.statementSyntax)
     }
 
     var completer: ShellCompleter { ShellCompleter(store: store, catalog: catalog) }
@@ -78,6 +78,7 @@ final class ShellSession {
 
     /// Handles one line: a dot-command, a subcommand, or part of an SQL statement.
     func handle(line: String, number: Int = 0) -> Outcome {
+        reader.syntax = store.statementSyntax
         switch reader.take(line, number: number) {
         case .nothing:
             return .ok
@@ -291,7 +292,7 @@ final class ShellSession {
         }
         // The file's statements are its own: one it leaves open does not run on into ours.
         let saved = reader
-        reader = ShellLineReader(commands: saved.commands)
+        reader = ShellLineReader(commands: saved.commands, syntax: saved.syntax)
         readDepth += 1
         defer {
             readDepth -= 1

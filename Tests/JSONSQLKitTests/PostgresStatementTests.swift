@@ -1,0 +1,68 @@
+import Testing
+
+@testable import JSONSQLKit
+
+/// Where the shell's SQL statements end on PostgreSQL, as psql splits them.
+@Suite("PostgreSQL statement splitting")
+struct PostgresStatementTests {
+    static let standard = StatementSyntax.postgres(standardConformingStrings: true)
+
+    @Test(
+        "a ';' ends a statement only outside strings, quoted names, dollar quotes, comments and parentheses",
+        arguments: [
+            ("select 1; select 2;", ["select 1;", "select 2;"]),
+            ("select $$a;b$$; select 2;", ["select $$a;b$$;", "select 2;"]),
+            ("DO $body$ BEGIN PERFORM 1; END $body$;", ["DO $body$ BEGIN PERFORM 1; END $body$;"]),
+            // A different tag inside does not close the quote; `$1` and `a$b` are no quotes.
+            ("select $f$ $x$ ; $f$; select $1; select a$b$c;", ["select $f$ $x$ ; $f$;", "select $1;", "select a$b$c;"]),
+            (#"select E'it\'s;'; select 2;"#, [#"select E'it\'s;';"#, "select 2;"]),
+            ("select 'it''s;'; select \"a;\"\"b\";", ["select 'it''s;';", "select \"a;\"\"b\";"]),
+            // Block comments nest.
+            ("select /* a /* b; */ c; */ 1; -- x;\nselect 2;", ["select /* a /* b; */ c; */ 1;", "-- x;\nselect 2;"]),
+            (
+                "create rule r as on insert to t do (select 1; select 2);",
+                ["create rule r as on insert to t do (select 1; select 2);"]
+            ),
+            ("; ;select 1", ["select 1"]),
+            ("/* only */ ; -- a comment", []),
+        ])
+    func statements(sql: String, expected: [String]) {
+        #expect(SQLText.statements(in: sql, syntax: Self.standard) == expected)
+    }
+
+    @Test(
+        "a statement is complete once its ';' is outside everything and only comments follow",
+        arguments: [
+            ("select 1;", true), ("select 1; -- done", true), ("select 1", false),
+            ("select $$;", false), ("select $$;$$;", true), ("select $t$ $$; $t$;", true),
+            (#"select E'\';"#, false), (#"select E'\'';"#, true), (#"select '\';"#, true),
+            ("select 1; /* open", false), ("select /* /* */ ;", false), ("select (1;", false),
+            ("select \"a;", false),
+        ])
+    func complete(sql: String, expected: Bool) {
+        #expect(SQLText.isComplete(sql, syntax: Self.standard) == expected)
+    }
+
+    @Test("with standard_conforming_strings off, a backslash escapes in every string, as psql reads it then")
+    func backslashStrings() {
+        let off = StatementSyntax.postgres(standardConformingStrings: false)
+        #expect(SQLText.isComplete(#"select '\';"#, syntax: off) == false)
+        #expect(SQLText.statements(in: #"select 'a\'; b'; select 2;"#, syntax: off) == [#"select 'a\'; b';"#, "select 2;"])
+        // SQLite's rules know no dollar quotes: the same text splits inside them.
+        #expect(SQLText.statements(in: "select $$a;b$$;", syntax: .sqlite).count == 2)
+    }
+
+    @Test("the shell's reader gathers lines by PostgreSQL's rules, and PostgreSQL's own statements start SQL")
+    func reader() {
+        var reader = ShellLineReader(commands: ["query", "tables"], syntax: Self.standard)
+        #expect(reader.take("create function f() returns int as $$", number: 1) == .nothing)
+        #expect(reader.take("  select 1;", number: 2) == .nothing)
+        #expect(
+            reader.take("$$ language sql;", number: 3)
+                == .sql(["create function f() returns int as $$\n  select 1;\n$$ language sql;"], line: 1))
+        #expect(reader.take("show", number: 4) == .nothing)
+        #expect(reader.take("  timezone;", number: 5) == .sql(["show\n  timezone;"], line: 4))
+        var sqlite = ShellLineReader(commands: ["query", "tables"])
+        #expect(sqlite.take("show", number: 1) == .unknown("show"))
+    }
+}
