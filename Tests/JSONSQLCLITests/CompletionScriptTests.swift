@@ -7,6 +7,18 @@ import Testing
 struct CompletionScriptTests {
     let directory: TemporaryDirectory
 
+    /// The script, generated once for the suite, in a directory that lasts as long as the suite.
+    static let script: Result<(directory: TemporaryDirectory, path: String), CLI.CLIError> = {
+        do {
+            let generated = try CLI.run(["--generate-completion-script", "bash"])
+            guard generated.status == 0 else { throw CLI.CLIError(generated.stderr) }
+            let directory = try TemporaryDirectory.shared()
+            return .success((directory, try directory.write("jsonsql.bash", generated.stdout)))
+        } catch {
+            return .failure(CLI.CLIError("cannot generate the completion script: \(error)"))
+        }
+    }()
+
     init() throws {
         directory = try TemporaryDirectory()
         try ShellFixture.database(in: directory)
@@ -16,7 +28,7 @@ struct CompletionScriptTests {
     func complete(_ words: [String]) throws -> [String] {
         let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let script = """
-            source <(jsonsql --generate-completion-script bash)
+            source '\(try Self.script.get().path)'
             COMP_WORDS=(\(quoted)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
             COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
             _jsonsql jsonsql "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
