@@ -90,20 +90,24 @@ enum PostgresValue {
             let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
             try checkText(span, json: type == .json)
             appendCopyField(span, to: &out)
-        case .converted(let converted):
-            let text: String?
-            do { text = try Self.text(converted, type: type) } catch let mismatch as ValueMismatch {
-                throw mismatch
-            } catch {
-                throw ValueMismatch(expectation: "\(error)")
-            }
-            guard let text else {
-                out += copyNull
-                return
-            }
-            if type == .json { try checkText(text.utf8, json: true) }
-            appendCopyField(text.utf8, to: &out)
+        case .converted(let converted): try appendCopy(converted, type: type, to: &out)
         }
+    }
+
+    /// A stored value (as `ValueConversion` makes it, or as SQLite holds it) as a COPY field.
+    static func appendCopy(_ value: DatabaseValue, type: ColumnType, to out: inout [UInt8]) throws(ValueMismatch) {
+        let text: String?
+        do { text = try Self.text(value, type: type) } catch let mismatch as ValueMismatch {
+            throw mismatch
+        } catch {
+            throw ValueMismatch(expectation: "\(error)")
+        }
+        guard let text else {
+            out += copyNull
+            return
+        }
+        if type == .json { try checkText(text.utf8, json: true) }
+        appendCopyField(text.utf8, to: &out)
     }
 }
 
@@ -128,6 +132,18 @@ enum PostgresResultValue {
         case PostgresStore.uuidOID: self = .blob(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [])
         case PostgresStore.byteaOID: self = .blob(RowBatch.hexDecoded(text))
         default: self = .text(text)
+        }
+    }
+}
+
+extension PostgresResultValue {
+    /// The value as SQLite stores it: what `copy` writes into a SQLite table.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
+        case .text(let text): String(decoding: text, as: UTF8.self).databaseValue
         }
     }
 }
