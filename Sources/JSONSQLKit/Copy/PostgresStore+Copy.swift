@@ -32,7 +32,10 @@ extension PostgresStore {
             if let value = column.defaultSQL {
                 throw CopyTable.refusal(table, "column \(column.name) has a default (\(value)), and copy does not carry it")
             }
-            columns.append(try CopyTable.columnSpec(column, table: table))
+            var spec = try CopyTable.columnSpec(column, table: table)
+            // PostgreSQL marks every key column NOT NULL; the key alone says so, as on SQLite.
+            if column.primaryKeyIndex > 0 { spec.notNull = false }
+            columns.append(spec)
         }
         var indexes: [IndexSpec] = []
         if withIndexes {

@@ -19,6 +19,12 @@ public struct CopiedTable: Sendable, Equatable {
     public var name: String
     public var rows: Int
     public var indexes: Int
+
+    public init(name: String, rows: Int, indexes: Int) {
+        self.name = name
+        self.rows = rows
+        self.indexes = indexes
+    }
 }
 
 /// How far a copy is: the table it is on and the rows of it so far.
@@ -47,7 +53,8 @@ extension Store {
                 throw JSONSQLError("table \(name) is named twice; name each table once")
             }
             let tables = try names.map { try reader.table($0, indexes: options.indexes) }
-            let existing = try tableNames().compactMap { SQLName.find($0, in: names) }
+            let here = try tableNames()
+            let existing = names.compactMap { SQLName.find($0, in: here) }
             if !existing.isEmpty {
                 let list = existing.joined(separator: ", ")
                 throw JSONSQLError(
