@@ -129,22 +129,32 @@ struct CopyTests {
                 sql: """
                     CREATE TABLE a (id INTEGER PRIMARY KEY, n INTEGER);
                     INSERT INTO a VALUES (1, 5), (2, 7);
-                    CREATE TABLE z (id INTEGER PRIMARY KEY, n INTEGER);
-                    INSERT INTO z VALUES (1, 5), (2, 'abc'), (3, 7);
+                    CREATE TABLE z (id INTEGER PRIMARY KEY, doc JSON TEXT, ok BOOLEAN);
+                    INSERT INTO z VALUES (1, '[1]', 1), (2, '{bad', 0), (3, '[3]', 1);
                     """)
         }
         let postgres = try PostgresServer.freshSchema("copyfail")
         let refused = try CLI.run(["copy", sqlite, postgres])
         #expect(refused.status == 1)
-        #expect(refused.stderr == "Error: table z, row 2, column n: invalid input syntax for type bigint: \"abc\"\n")
+        #expect(
+            refused.stderr
+                == "Error: table z, row 2, column doc: invalid input syntax for type json (Token \"bad\" is invalid.)\n")
         #expect(try tables(postgres) == [])
 
-        // A value the destination cannot hold, found by jsonsql before the server sees it.
+        // Values another tool stored that PostgreSQL would read otherwise, found by jsonsql.
         try DatabaseQueue(path: sqlite).write { db in
-            try db.execute(sql: "UPDATE z SET n = 6 WHERE id = 2; ALTER TABLE z ADD COLUMN s TEXT")
+            try db.execute(sql: "UPDATE z SET doc = '[2]' WHERE id = 2; UPDATE z SET ok = 'yes' WHERE id = 3")
+        }
+        var error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres) }
+        #expect(
+            error?.description
+                == "table z, row 3 (id=3), column ok: holds \"yes\", which is not what jsonsql stores in a boolean column, so PostgreSQL would not read it as it is"
+        )
+        try DatabaseQueue(path: sqlite).write { db in
+            try db.execute(sql: "UPDATE z SET ok = 1 WHERE id = 3; ALTER TABLE z ADD COLUMN s TEXT")
             try db.execute(sql: "UPDATE z SET s = 'a' || char(0) || 'b' WHERE id = 3")
         }
-        let error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres) }
+        error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres) }
         #expect(error?.description == "table z, row 3 (id=3), column s: cannot hold U+0000 on PostgreSQL")
         #expect(try tables(postgres) == [])
 

@@ -126,6 +126,7 @@ extension PostgresStore {
                         for (i, value) in values.enumerated() {
                             if i > 0 { out.append(0x09) }
                             do {
+                                try PostgresValue.checkStored(value, type: table.columns[i].type)
                                 try PostgresValue.appendCopy(value, type: table.columns[i].type, to: &out)
                             } catch let mismatch as ValueMismatch {
                                 throw table.failure(
@@ -144,10 +145,7 @@ extension PostgresStore {
         } catch let error as PostgresError {
             // The server names the line of the COPY data, which is the row, and the column.
             guard let line = error.copyLine else { throw CopyTable.refusal(table.name, "\(error)") }
-            let column = error.context.flatMap { context in
-                context.range(of: ", column ").map { String(context[$0.upperBound...].prefix { $0 != ":" }) }
-            }
-            throw table.failure(row: line, values: nil, column: column, "\(error)")
+            throw table.failure(row: line, values: nil, column: error.copyColumn, "\(error)")
         }
         for index in table.indexes {
             do { _ = try createIndex(index) } catch { throw CopyTable.refusal(table.name, "\(error)") }

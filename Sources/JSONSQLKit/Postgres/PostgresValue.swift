@@ -28,6 +28,44 @@ enum PostgresValue {
         }
     }
 
+    /// Refuses a value SQLite holds that is not the form jsonsql stores for the column's type,
+    /// which PostgreSQL would read otherwise or not at all: SQLite lets another tool store any
+    /// value in any column, and the server reads the text `yes` as a boolean true, text as
+    /// bytea, or `now` as a time. `copy` checks each value with this before `appendCopy`.
+    ///
+    /// The forms: integer 64-bit integers; real numbers; numeric a number's text or an integer;
+    /// boolean 0 or 1; text text; json text (or a number, as an older NUMERIC-affinity column
+    /// holds it); date and datetime their stored text (`2024-05-01 12:30:00.000`); uuid 16
+    /// bytes; blob bytes.
+    static func checkStored(_ value: DatabaseValue, type: ColumnType) throws(ValueMismatch) {
+        let fits: Bool
+        switch value.storage {
+        case .null: fits = true
+        case .int64(let number):
+            fits = [.integer, .real, .numeric, .json].contains(type) || (type == .boolean && (number == 0 || number == 1))
+        case .double: fits = [.real, .json].contains(type)
+        case .string(let text):
+            switch type {
+            case .text, .json: fits = true
+            case .numeric: fits = ExactNumber(text) != nil
+            case .date, .datetime:
+                guard case .success(let stamp) = DateTimeValue.parseExactly(text) else {
+                    fits = false
+                    break
+                }
+                fits = (type == .date ? stamp.dateText : stamp.dateTimeText) == text
+            default: fits = false
+            }
+        case .blob(let data): fits = type == .blob || (type == .uuid && data.count == 16)
+        }
+        guard fits else {
+            throw ValueMismatch(
+                expectation:
+                    "holds \(value), which is not what jsonsql stores in \(type.withArticle) column, so PostgreSQL would not read it as it is"
+            )
+        }
+    }
+
     /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape: refused here with
     /// the record's line, not by the server at the end of the COPY.
     static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false) throws(ValueMismatch) {
