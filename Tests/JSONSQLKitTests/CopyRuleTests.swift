@@ -15,7 +15,8 @@ struct CopyRuleTests {
         (0.databaseValue, .boolean), (2.5.databaseValue, .real), (7.databaseValue, .real),
         ("19.90".databaseValue, .numeric), (12.databaseValue, .numeric), ("a\tb".databaseValue, .text),
         (#"{"a":1}"#.databaseValue, .json), (3.databaseValue, .json),
-        ("2024-05-01 12:30:00.000".databaseValue, .datetime), ("2024-02-29".databaseValue, .date),
+        ("2024-05-01 12:30:00.000".databaseValue, .datetime), ("2024-05-01 12:30:00.123456".databaseValue, .datetime),
+        ("2024-02-29".databaseValue, .date),
         (uuid.databaseValue, .uuid), (Data([0, 1]).databaseValue, .blob),
     ]
 
@@ -24,7 +25,8 @@ struct CopyRuleTests {
         (2.5.databaseValue, .integer), (1e-7.databaseValue, .numeric), ("1,5".databaseValue, .numeric),
         (Data([0x68, 0x69]).databaseValue, .text), ("hi".databaseValue, .blob),
         ("0e984725-c51c-4bf4-9960-e1c80e27aba0".databaseValue, .uuid), (Data([1]).databaseValue, .uuid),
-        ("now".databaseValue, .datetime), ("2024-05-01T12:30:00Z".databaseValue, .datetime),
+        ("now".databaseValue, .datetime), ("2024-05-01 12:30:00.12345x".databaseValue, .datetime),
+        ("2024-05-01T12:30:00.123456".databaseValue, .datetime), ("2024-05-01T12:30:00Z".databaseValue, .datetime),
         ("2024-05-01 12:30:00.000".databaseValue, .date), (1_714_521_600.databaseValue, .datetime),
     ]
 

@@ -35,7 +35,8 @@ enum PostgresValue {
     ///
     /// The forms: integer 64-bit integers; real numbers; numeric a number's text or an integer;
     /// boolean 0 or 1; text text; json text (or a number, as an older NUMERIC-affinity column
-    /// holds it); date and datetime their stored text (`2024-05-01 12:30:00.000`); uuid 16
+    /// holds it); date and datetime their stored text (`2024-05-01 12:30:00.000`, or with
+    /// microseconds `12:30:00.000001`); uuid 16
     /// bytes; blob bytes.
     static func checkStored(_ value: DatabaseValue, type: ColumnType) throws(ValueMismatch) {
         let fits: Bool
@@ -49,11 +50,15 @@ enum PostgresValue {
             case .text, .json: fits = true
             case .numeric: fits = ExactNumber(text) != nil
             case .date, .datetime:
-                guard case .success(let stamp) = DateTimeValue.parseExactly(text) else {
+                // Microseconds, as PostgreSQL's times have them (`PostgresStore.outputSQL`),
+                // follow the stored form's milliseconds.
+                let micro = type == .datetime && text.utf8.count == 26 && text.utf8.suffix(3).allSatisfy { $0 &- 48 < 10 }
+                let stored = micro ? String(text.dropLast(3)) : text
+                guard case .success(let stamp) = DateTimeValue.parseExactly(stored) else {
                     fits = false
                     break
                 }
-                fits = (type == .date ? stamp.dateText : stamp.dateTimeText) == text
+                fits = (type == .date ? stamp.dateText : stamp.dateTimeText) == stored
             default: fits = false
             }
         case .blob(let data): fits = type == .blob || (type == .uuid && data.count == 16)
