@@ -7,14 +7,14 @@ import Testing
 /// made in-process, the binary runs only for the copy a test is about.
 @Suite("copy", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct CopyTests {
-    let dir: URL
+    let directory: TemporaryDirectory
+    var dir: URL { directory.url }
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-copy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
     }
 
-    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { directory.path(name) }
 
     /// A table made and filled through the library, as `create-table` and `insert` make it.
     func fill(_ database: String, table: String, columns: [String], ndjson: String) throws {
