@@ -146,6 +146,13 @@ final class ProgressLine {
         shown = true
     }
 
+    /// Shows `text` as the progress line, on the same terms as `update`.
+    func show(_ text: String) {
+        guard enabled, Date().timeIntervalSince(started) >= 1 else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        shown = true
+    }
+
     func clear() {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }

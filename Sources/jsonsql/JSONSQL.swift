@@ -23,7 +23,7 @@ struct JSONSQL: ParsableCommand {
         version: jsonsqlVersion,
         subcommands: [
             CreateTable.self, Insert.self, Query.self, Update.self, Delete.self, Index.self, Tables.self, Schema.self,
-            Indexes.self, Describe.self, Alter.self, RenameTable.self, DropTable.self, DropIndex.self, Shell.self,
+            Indexes.self, Describe.self, Alter.self, RenameTable.self, DropTable.self, DropIndex.self, Copy.self, Shell.self,
         ]
     )
 

@@ -7,7 +7,7 @@ import Testing
 struct HelpTerminalTests {
     static let commands = [
         "", "create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "indexes", "alter",
-        "rename-table", "drop-table", "drop-index", "shell",
+        "rename-table", "drop-table", "drop-index", "copy", "shell",
     ]
 
     /// The help of `command` as a terminal `width` columns wide shows it, wrapped lines joined.

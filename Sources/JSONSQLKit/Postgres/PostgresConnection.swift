@@ -316,10 +316,22 @@ struct PostgresError: Error, CustomStringConvertible {
         context = field("W")
     }
 
+    /// The context line of a COPY (`COPY t, line 3, column doc: "..."`): the context may
+    /// begin with others, such as `JSON data, line 1: ...` for a jsonb value.
+    private var copyContext: Substring? {
+        context?.split(separator: "\n").first { $0.hasPrefix("COPY ") }
+    }
+
     /// The line of COPY data the error is about, 1-based.
     var copyLine: Int? {
-        guard let context, let range = context.range(of: ", line ") else { return nil }
+        guard let context = copyContext, let range = context.range(of: ", line ") else { return nil }
         return Int(context[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The column of COPY data the error is about, when the server names it.
+    var copyColumn: String? {
+        guard let context = copyContext, let range = context.range(of: ", column ") else { return nil }
+        return String(context[range.upperBound...].prefix { $0 != ":" })
     }
 
     var description: String { detail.map { "\(message) (\($0))" } ?? message }

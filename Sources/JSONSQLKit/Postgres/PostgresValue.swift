@@ -28,6 +28,49 @@ enum PostgresValue {
         }
     }
 
+    /// Refuses a value SQLite holds that is not the form jsonsql stores for the column's type,
+    /// which PostgreSQL would read otherwise or not at all: SQLite lets another tool store any
+    /// value in any column, and the server reads the text `yes` as a boolean true, text as
+    /// bytea, or `now` as a time. `copy` checks each value with this before `appendCopy`.
+    ///
+    /// The forms: integer 64-bit integers; real numbers; numeric a number's text or an integer;
+    /// boolean 0 or 1; text text; json text (or a number, as an older NUMERIC-affinity column
+    /// holds it); date and datetime their stored text (`2024-05-01 12:30:00.000`, or with
+    /// microseconds `12:30:00.000001`); uuid 16
+    /// bytes; blob bytes.
+    static func checkStored(_ value: DatabaseValue, type: ColumnType) throws(ValueMismatch) {
+        let fits: Bool
+        switch value.storage {
+        case .null: fits = true
+        case .int64(let number):
+            fits = [.integer, .real, .numeric, .json].contains(type) || (type == .boolean && (number == 0 || number == 1))
+        case .double: fits = [.real, .json].contains(type)
+        case .string(let text):
+            switch type {
+            case .text, .json: fits = true
+            case .numeric: fits = ExactNumber(text) != nil
+            case .date, .datetime:
+                // Microseconds, as PostgreSQL's times have them (`PostgresStore.outputSQL`),
+                // follow the stored form's milliseconds.
+                let micro = type == .datetime && text.utf8.count == 26 && text.utf8.suffix(3).allSatisfy { $0 &- 48 < 10 }
+                let stored = micro ? String(text.dropLast(3)) : text
+                guard case .success(let stamp) = DateTimeValue.parseExactly(stored) else {
+                    fits = false
+                    break
+                }
+                fits = (type == .date ? stamp.dateText : stamp.dateTimeText) == stored
+            default: fits = false
+            }
+        case .blob(let data): fits = type == .blob || (type == .uuid && data.count == 16)
+        }
+        guard fits else {
+            throw ValueMismatch(
+                expectation:
+                    "holds \(value), which is not what jsonsql stores in \(type.withArticle) column, so PostgreSQL would not read it as it is"
+            )
+        }
+    }
+
     /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape: refused here with
     /// the record's line, not by the server at the end of the COPY.
     static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false) throws(ValueMismatch) {
@@ -90,20 +133,24 @@ enum PostgresValue {
             let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
             try checkText(span, json: type == .json)
             appendCopyField(span, to: &out)
-        case .converted(let converted):
-            let text: String?
-            do { text = try Self.text(converted, type: type) } catch let mismatch as ValueMismatch {
-                throw mismatch
-            } catch {
-                throw ValueMismatch(expectation: "\(error)")
-            }
-            guard let text else {
-                out += copyNull
-                return
-            }
-            if type == .json { try checkText(text.utf8, json: true) }
-            appendCopyField(text.utf8, to: &out)
+        case .converted(let converted): try appendCopy(converted, type: type, to: &out)
         }
+    }
+
+    /// A stored value (as `ValueConversion` makes it, or as SQLite holds it) as a COPY field.
+    static func appendCopy(_ value: DatabaseValue, type: ColumnType, to out: inout [UInt8]) throws(ValueMismatch) {
+        let text: String?
+        do { text = try Self.text(value, type: type) } catch let mismatch as ValueMismatch {
+            throw mismatch
+        } catch {
+            throw ValueMismatch(expectation: "\(error)")
+        }
+        guard let text else {
+            out += copyNull
+            return
+        }
+        if type == .json { try checkText(text.utf8, json: true) }
+        appendCopyField(text.utf8, to: &out)
     }
 }
 
@@ -128,6 +175,18 @@ enum PostgresResultValue {
         case PostgresStore.uuidOID: self = .blob(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [])
         case PostgresStore.byteaOID: self = .blob(RowBatch.hexDecoded(text))
         default: self = .text(text)
+        }
+    }
+}
+
+extension PostgresResultValue {
+    /// The value as SQLite stores it: what `copy` writes into a SQLite table.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
+        case .text(let text): String(decoding: text, as: UTF8.self).databaseValue
         }
     }
 }

@@ -12,7 +12,8 @@ extension ShellCatalog {
             let subcommands = command["subcommands"] as? [[String: Any]]
         else { return }
         for subcommand in subcommands {
-            guard let name = subcommand["commandName"] as? String, name != "shell" else { continue }
+            // The shell's commands work on its one database; copy takes two.
+            guard let name = subcommand["commandName"] as? String, name != "shell", name != "copy" else { continue }
             commands.append(name)
             var options: [Option] = []
             for argument in subcommand["arguments"] as? [[String: Any]] ?? [] {

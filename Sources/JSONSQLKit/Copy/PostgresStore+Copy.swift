@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+
+/// `copy` from and to PostgreSQL: the schema read into the specs, rows read through a cursor
+/// and written through COPY.
+extension PostgresStore {
+    /// Reads a table's schema: columns, keys, UNIQUE constraints and (with `indexes`) indexes.
+    func copyTable(_ table: String, indexes withIndexes: Bool) throws -> CopyTable {
+        let info = try tableInfo(table)
+        let found = try connection.execute(
+            """
+            SELECT k.conname, k.contype::text, a.attname FROM pg_constraint k
+            JOIN pg_class c ON c.oid = k.conrelid
+            LEFT JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS u(attnum, n) ON true
+            LEFT JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
+            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace AND k.contype <> 'n'
+            ORDER BY k.conname COLLATE "C", u.n
+            """, [table])
+        var unique: [(name: String, columns: [String])] = []
+        for row in 0..<found.rowCount {
+            let name = found.string(row, 0) ?? ""
+            switch found.string(row, 1) {
+            case "p": continue
+            case "u":
+                if unique.last?.name != name { unique.append((name, [])) }
+                unique[unique.count - 1].columns.append(found.string(row, 2) ?? "")
+            default: throw CopyTable.refusal(table, "copy does not carry the constraint \(name)")
+            }
+        }
+        var columns: [ColumnSpec] = []
+        for column in info.columns {
+            if let value = column.defaultSQL {
+                throw CopyTable.refusal(table, "column \(column.name) has a default (\(value)), and copy does not carry it")
+            }
+            var spec = try CopyTable.columnSpec(column, table: table)
+            // PostgreSQL marks every key column NOT NULL; the key alone says so, as on SQLite.
+            if column.primaryKeyIndex > 0 { spec.notNull = false }
+            columns.append(spec)
+        }
+        var indexes: [IndexSpec] = []
+        if withIndexes {
+            let listed = try connection.execute(
+                """
+                SELECT c.relname, i.indisunique, am.amname, i.indpred IS NOT NULL,
+                       array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, false)
+                                             FROM generate_series(1, i.indnkeyatts) AS k), E'\\n')
+                FROM pg_index i
+                JOIN pg_class c ON c.oid = i.indexrelid
+                JOIN pg_class t ON t.oid = i.indrelid
+                JOIN pg_am am ON am.oid = c.relam
+                WHERE t.relname = $1 AND t.relnamespace = current_schema()::regnamespace
+                  AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+                ORDER BY c.relname COLLATE "C"
+                """, [table])
+            for row in 0..<listed.rowCount {
+                let name = listed.string(row, 0) ?? ""
+                func refused(_ reason: String) -> JSONSQLError {
+                    CopyTable.refusal(table, "index \(name) \(reason); drop it at the source, or copy with --no-indexes")
+                }
+                let method = listed.string(row, 2) ?? ""
+                guard method == "btree" || method == "gin" else { throw refused("is a \(method) index") }
+                if listed.string(row, 3) == "t" { throw refused("is partial, and copy does not carry that") }
+                let expressions = (listed.string(row, 4) ?? "").split(separator: "\n").map(String.init)
+                let paths = try expressions.map { expression -> JSONPath in
+                    if let path = ResolvedPath.postgresPath(indexExpression: expression) { return path }
+                    if let column = info.columns.first(where: {
+                        $0.name == expression || SQLQuote.identifier($0.name) == expression
+                    }) {
+                        return JSONPath(column: column.name)
+                    }
+                    throw refused("indexes \(expression), which is not a path")
+                }
+                var spec = IndexSpec(table: table, paths: paths)
+                spec.name = name
+                spec.unique = listed.string(row, 1) == "t"
+                spec.gin = method == "gin"
+                indexes.append(spec)
+            }
+        }
+        let spec = try TableSpec(
+            name: table, columns: columns, primaryKey: info.primaryKey, unique: unique.map(\.columns))
+        return CopyTable(spec: spec, indexes: indexes, columns: info.columns)
+    }
+
+    /// Reads every row of `table` through a cursor, `fetchSize` at a time, each value as
+    /// SQLite would hold it (datetimes as `PostgresStore.outputSQL` prints them).
+    func forEachCopyRow(_ table: CopyTable, _ body: ([DatabaseValue]) throws -> Void) throws {
+        let select = table.columns.map(Self.outputSQL).joined(separator: ", ")
+        try connection.execute(
+            "DECLARE jsonsql_copy NO SCROLL CURSOR FOR SELECT \(select) FROM \(SQLQuote.identifier(table.name))")
+        var values = [DatabaseValue](repeating: .null, count: table.columns.count)
+        while true {
+            let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_copy", simple: true)
+            let types = (0..<result.columnCount).map(result.type)
+            for row in 0..<result.rowCount {
+                for column in values.indices {
+                    values[column] =
+                        result.isNull(row, column)
+                        ? .null : PostgresResultValue(result.bytes(row, column), oid: types[column]).databaseValue
+                }
+                try body(values)
+            }
+            if result.rowCount < Self.fetchSize { break }
+        }
+        try connection.execute("CLOSE jsonsql_copy", simple: true)
+    }
+
+    /// Creates `table` and its indexes, and fills it with one `COPY ... FROM STDIN` of the rows
+    /// `rows` hands over; returns how many.
+    func copyIn(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void) throws -> Int {
+        // How SQLite stores a table (WITHOUT ROWID) and that it checks types (STRICT) mean
+        // nothing on PostgreSQL, whose columns are typed.
+        var spec = table.spec
+        spec.withoutRowid = false
+        spec.strict = false
+        let sql: String
+        do { sql = try spec.postgresSQL(ifNotExists: false) } catch {
+            throw CopyTable.refusal(table.name, "\(error)")
+        }
+        try connection.execute(sql)
+        let names = table.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
+        var count = 0
+        do {
+            try connection.copy("COPY \(SQLQuote.identifier(table.name)) (\(names)) FROM STDIN") { sendNow in
+                // `rows` runs the reader, which hands each row to the closure that sends it.
+                try withoutActuallyEscaping(sendNow) { send in
+                    var out: [UInt8] = []
+                    out.reserveCapacity(1 << 17)
+                    try rows { values in
+                        count += 1
+                        for (i, value) in values.enumerated() {
+                            if i > 0 { out.append(0x09) }
+                            do {
+                                try PostgresValue.checkStored(value, type: table.columns[i].type)
+                                try PostgresValue.appendCopy(value, type: table.columns[i].type, to: &out)
+                            } catch let mismatch as ValueMismatch {
+                                throw table.failure(
+                                    row: count, values: values, column: table.columns[i].name, mismatch.expectation)
+                            }
+                        }
+                        out.append(0x0A)
+                        if out.count >= 1 << 16 {
+                            try out.withUnsafeBytes(send)
+                            out.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    try out.withUnsafeBytes(send)
+                }
+            }
+        } catch let error as PostgresError {
+            // The server names the line of the COPY data, which is the row, and the column.
+            guard let line = error.copyLine else { throw CopyTable.refusal(table.name, "\(error)") }
+            throw table.failure(row: line, values: nil, column: error.copyColumn, "\(error)")
+        }
+        for index in table.indexes {
+            do { _ = try createIndex(index) } catch { throw CopyTable.refusal(table.name, "\(error)") }
+        }
+        return count
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// What `copy` copies.
+public struct CopyOptions: Sendable {
+    /// The tables to copy; all of the source's when empty.
+    public var tables: [String] = []
+    /// Whether the indexes go with the tables.
+    public var indexes = true
+
+    public init(tables: [String] = []) {
+        self.tables = tables
+    }
+}
+
+/// One table `copy` copied.
+public struct CopiedTable: Sendable, Equatable {
+    public var name: String
+    public var rows: Int
+    public var indexes: Int
+
+    public init(name: String, rows: Int, indexes: Int) {
+        self.name = name
+        self.rows = rows
+        self.indexes = indexes
+    }
+}
+
+/// How far a copy is: the table it is on and the rows of it so far.
+public struct CopyProgress: Sendable {
+    public var table: String
+    public var rows: Int
+}
+
+extension Store {
+    /// Copies tables of `source` into this database: schema, rows and indexes, between SQLite
+    /// and PostgreSQL either way (or SQLite to SQLite), in one transaction here.
+    ///
+    /// The source is read in one read transaction (one snapshot) through cursors and the rows
+    /// written as they come (COPY on PostgreSQL, one prepared INSERT on SQLite), so memory does
+    /// not grow with the tables. A table that exists here already, a value this database cannot
+    /// hold, or any other failure leaves this database as it was; a new SQLite file appears only
+    /// when the copy succeeds.
+    public func copy(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil) throws
+        -> [CopiedTable]
+    {
+        try source.readingForCopy { reader in
+            let names = try options.tables.isEmpty ? reader.tableNames() : options.tables.map(reader.resolveTable)
+            if names.isEmpty { throw JSONSQLError("\(source.path) holds no tables; there is nothing to copy") }
+            var seen = Set<String>()
+            for name in names where !seen.insert(SQLName.fold(name)).inserted {
+                throw JSONSQLError("table \(name) is named twice; name each table once")
+            }
+            let tables = try names.map { try reader.table($0, indexes: options.indexes) }
+            let here = try tableNames()
+            let existing = names.compactMap { SQLName.find($0, in: here) }
+            if !existing.isEmpty {
+                let list = existing.joined(separator: ", ")
+                throw JSONSQLError(
+                    "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(path)) TABLE), or name the other tables to copy"
+                )
+            }
+            return try writingForCopy { writer in
+                try tables.map { table in
+                    let rows = try writer.write(table) { add in
+                        var count = 0
+                        try reader.forEachRow(table) { values in
+                            try add(values)
+                            count += 1
+                            if count & 0xFFF == 0 {
+                                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                                progress?(CopyProgress(table: table.name, rows: count))
+                            }
+                        }
+                    }
+                    return CopiedTable(name: table.name, rows: rows, indexes: table.indexes.count)
+                }
+            }
+        }
+    }
+
+    /// Runs `work` in one read transaction on the source, through whichever backend it is.
+    private func readingForCopy<T>(_ work: (CopyReader) throws -> T) throws -> T {
+        if let postgres {
+            let connection = postgres.connection
+            // One snapshot for every table; a cursor inside a transaction streams.
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", simple: true)
+            defer { _ = try? connection.execute("ROLLBACK", simple: true) }
+            return try work(CopyReader(postgres: postgres))
+        }
+        return try read { db in try work(CopyReader(db: db, path: path)) }
+    }
+
+    /// Runs `work` in one transaction here: committed when it returns, rolled back when it throws.
+    private func writingForCopy<T>(_ work: (CopyWriter) throws -> T) throws -> T {
+        if let postgres {
+            return try postgres.connection.transaction { try work(CopyWriter(postgres: postgres)) }
+        }
+        return try write { db in try work(CopyWriter(db: db)) }
+    }
+}
+
+/// The source of a copy: its tables' schemas and rows.
+struct CopyReader {
+    private var postgres: PostgresStore?
+    private var db: Database?
+    private var path = ""
+
+    init(postgres: PostgresStore) { self.postgres = postgres }
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    func tableNames() throws -> [String] {
+        if let postgres { return try postgres.tableNames() }
+        return try Store.tableNames(db!)
+    }
+
+    func resolveTable(_ name: String) throws -> String {
+        if let postgres { return try postgres.resolveTable(name) }
+        return try Store.resolveTable(name, tables: try Store.tableNames(db!), path: path, isView: { _ in false })
+    }
+
+    func table(_ name: String, indexes: Bool) throws -> CopyTable {
+        if let postgres { return try postgres.copyTable(name, indexes: indexes) }
+        return try CopyTable(db: db!, table: name, indexes: indexes)
+    }
+
+    /// Every row of `table`, each as its values in the order of `table.columns`.
+    func forEachRow(_ table: CopyTable, _ body: ([DatabaseValue]) throws -> Void) throws {
+        if let postgres { return try postgres.forEachCopyRow(table, body) }
+        // Stepped with SQLite's own API: GRDB reads text only up to its first NUL.
+        let db = db!
+        let names = table.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
+        let sql = "SELECT \(names) FROM \(SQLQuote.identifier(table.name))"
+        do {
+            let statement = try db.makeStatement(sql: sql)
+            let handle = statement.sqliteStatement
+            defer {
+                sqlite3_reset(handle)
+                withExtendedLifetime(statement) {}
+            }
+            let row = SQLiteRow(statement: handle)
+            var values = [DatabaseValue](repeating: .null, count: table.columns.count)
+            var count = 0
+            while try db.step(handle, sql: sql) {
+                count += 1
+                for i in values.indices {
+                    let column = Int32(i)
+                    switch row.type(column) {
+                    case SQLITE_INTEGER: values[i] = row.int64(column).databaseValue
+                    case SQLITE_FLOAT: values[i] = row.double(column).databaseValue
+                    case SQLITE_TEXT:
+                        guard let text = String(validating: row.text(column), as: UTF8.self) else {
+                            throw table.failure(row: count, values: nil, column: table.columns[i].name, "the text is not UTF-8")
+                        }
+                        values[i] = text.databaseValue
+                    case SQLITE_BLOB: values[i] = row.blob(column).databaseValue
+                    default: values[i] = .null
+                    }
+                }
+                try body(values)
+            }
+        } catch let error as DatabaseError {
+            throw Store.translate(error, path: path)
+        }
+    }
+}
+
+/// The destination of a copy: creates each table, fills it and indexes it.
+struct CopyWriter {
+    private var postgres: PostgresStore?
+    private var db: Database?
+
+    init(postgres: PostgresStore) { self.postgres = postgres }
+    init(db: Database) { self.db = db }
+
+    /// Creates `table`, writes the rows `rows` hands over, makes its indexes; returns the rows.
+    func write(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void) throws -> Int {
+        if let postgres { return try postgres.copyIn(table, rows: rows) }
+        let db = db!
+        try table.spec.create(in: db, ifNotExists: false)
+        let names = table.columns.map { SQLQuote.identifier($0.name) }
+        let sql =
+            "INSERT INTO \(SQLQuote.identifier(table.name)) (\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let statement = try db.makeStatement(sql: sql)
+        let insert = statement.sqliteStatement
+        defer { withExtendedLifetime(statement) {} }
+        var count = 0
+        try rows { values in
+            count += 1
+            // SQLite keeps no NaN: it would store NULL.
+            if let i = values.firstIndex(where: { if case .double(let d) = $0.storage { d.isNaN } else { false } }) {
+                throw table.failure(row: count, values: values, column: table.columns[i].name, "SQLite cannot hold NaN")
+            }
+            // Bound with their byte counts: GRDB would cut text at its first NUL.
+            do {
+                defer { sqlite3_reset(insert) }
+                try SQLParameters.bind(values, to: insert)
+                while try db.step(insert, sql: sql) {}
+            } catch let error as DatabaseError {
+                throw table.failure(row: count, values: values, column: nil, error.message ?? "\(error)")
+            }
+        }
+        let info = try TableInfo(db: db, table: table.name)
+        for index in table.indexes {
+            do { try db.execute(sql: try index.sql(table: info)) } catch let error as DatabaseError {
+                throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error.message ?? "\(error)")")
+            } catch {
+                throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error); copy with --no-indexes to leave it")
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import JSONSQLKit
+
+struct Copy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy tables between SQLite and PostgreSQL: schema, rows and indexes.",
+        usage: "jsonsql copy [<options>] <source> <destination> [<table> ...]",
+        discussion: """
+            Copies the tables named, or all of the source's, with their columns and jsonsql types, primary \
+            key, NOT NULL and UNIQUE constraints, rows and indexes (on paths too), from a SQLite file to a \
+            postgres:// URL, back, or from one SQLite file to another. The copy is one transaction at the \
+            destination: on any error nothing is copied, and a new SQLite file appears only when the copy \
+            succeeds. A table that already exists at the destination is refused; drop it first or leave it \
+            out. A value the destination cannot hold (U+0000 in text on PostgreSQL, NaN on SQLite) is \
+            refused with its table, row and column.
+
+            Examples:
+              jsonsql copy db.sqlite postgres://localhost/app
+              jsonsql copy postgres://localhost/app backup.sqlite player team
+            """)
+
+    @Argument(help: "The database to copy from: a SQLite file or a postgres:// URL.", completion: .file())
+    var source: String
+
+    @Argument(help: "The database to copy into: a SQLite file (created when missing) or a postgres:// URL.", completion: .file())
+    var destination: String
+
+    @Argument(help: "The tables to copy; all when none is named.")
+    var tables: [String] = []
+
+    @Flag(help: "Copy no indexes, only tables and rows.")
+    var noIndexes = false
+
+    @Flag(name: .shortAndLong, help: "Print no progress line.")
+    var quiet = false
+
+    // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.
+    @Option(parsing: .unconditional, help: "Seconds to wait while another process holds a lock on a SQLite database.")
+    var timeout: Double = 60
+
+    func validate() throws {
+        guard timeout >= 0 && timeout <= Store.maximumBusyTimeout else {
+            throw ValidationError("--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)")
+        }
+    }
+
+    func run() throws {
+        Interruption.installSignalHandler()
+        let from = try Store(path: source, access: .read, busyTimeout: timeout)
+        defer { from.close() }
+        let into = try Store(path: destination, access: .create, busyTimeout: timeout)
+        defer { into.close() }
+        var options = CopyOptions(tables: tables)
+        options.indexes = !noIndexes
+        let progress = ProgressLine(enabled: !quiet)
+        do {
+            let copied = try into.copy(from: from, options: options) { progress.show("\($0.table): \($0.rows) rows") }
+            progress.clear()
+            for table in copied {
+                var line = "copied \(table.name): \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+                if table.indexes > 0 { line += ", \(table.indexes) \(table.indexes == 1 ? "index" : "indexes")" }
+                Diagnostics.print(line)
+            }
+        } catch {
+            progress.clear()
+            if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was copied") }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// The rules `copy` applies without a server: which stored values go to PostgreSQL as they
+/// are, and which SQLite indexes become index specs.
+@Suite("copy rules")
+struct CopyRuleTests {
+    static let uuid = Data(UUIDValue.bytes("0e984725-c51c-4bf4-9960-e1c80e27aba0")!)
+
+    static let fitting: [(DatabaseValue, ColumnType)] = [
+        (.null, .boolean), (Int64.max.databaseValue, .integer), (1.databaseValue, .boolean),
+        (0.databaseValue, .boolean), (2.5.databaseValue, .real), (7.databaseValue, .real),
+        ("19.90".databaseValue, .numeric), (12.databaseValue, .numeric), ("a\tb".databaseValue, .text),
+        (#"{"a":1}"#.databaseValue, .json), (3.databaseValue, .json),
+        ("2024-05-01 12:30:00.000".databaseValue, .datetime), ("2024-05-01 12:30:00.123456".databaseValue, .datetime),
+        ("2024-02-29".databaseValue, .date),
+        (uuid.databaseValue, .uuid), (Data([0, 1]).databaseValue, .blob),
+    ]
+
+    static let refused: [(DatabaseValue, ColumnType)] = [
+        (2.databaseValue, .boolean), ("yes".databaseValue, .boolean), ("abc".databaseValue, .integer),
+        (2.5.databaseValue, .integer), (1e-7.databaseValue, .numeric), ("1,5".databaseValue, .numeric),
+        (Data([0x68, 0x69]).databaseValue, .text), ("hi".databaseValue, .blob),
+        ("0e984725-c51c-4bf4-9960-e1c80e27aba0".databaseValue, .uuid), (Data([1]).databaseValue, .uuid),
+        ("now".databaseValue, .datetime), ("2024-05-01 12:30:00.12345x".databaseValue, .datetime),
+        ("2024-05-01T12:30:00.123456".databaseValue, .datetime), ("2024-05-01T12:30:00Z".databaseValue, .datetime),
+        ("2024-05-01 12:30:00.000".databaseValue, .date), (1_714_521_600.databaseValue, .datetime),
+    ]
+
+    @Test("values in the form jsonsql stores for their column go to PostgreSQL", arguments: fitting)
+    func fits(value: DatabaseValue, type: ColumnType) throws {
+        try PostgresValue.checkStored(value, type: type)
+    }
+
+    @Test("other values another tool stored are refused, naming the value and the type", arguments: refused)
+    func refuses(value: DatabaseValue, type: ColumnType) {
+        let error = #expect(throws: ValueMismatch.self) { try PostgresValue.checkStored(value, type: type) }
+        #expect(error?.expectation.hasPrefix("holds \(value), which is not what jsonsql stores in") == true)
+    }
+
+    static let table = TableInfo(
+        name: "player",
+        columns: [
+            ColumnInfo(
+                name: "name", type: .text, declaredType: "TEXT", notNull: false, defaultSQL: nil, primaryKeyIndex: 0,
+                isGenerated: false),
+            ColumnInfo(
+                name: "address", type: .json, declaredType: "JSON TEXT", notNull: false, defaultSQL: nil,
+                primaryKeyIndex: 0, isGenerated: false),
+        ])
+
+    @Test("a SQLite index of paths and columns becomes the spec that writes it again")
+    func indexes() throws {
+        for made in [
+            #"CREATE UNIQUE INDEX "i" ON "player" ("address" ->> '$.country', "name")"#,
+            #"CREATE INDEX "i" ON "player" ((("name") COLLATE NOCASE))"#,
+        ] {
+            let unique = made.hasPrefix("CREATE UNIQUE")
+            let spec = try CopyTable.index("i", sql: made, unique: unique, table: Self.table)
+            let written = try spec.sql(table: Self.table)
+            #expect(written == made)
+        }
+    }
+
+    @Test(
+        "a SQLite index that is not of paths is refused by name",
+        arguments: [
+            (#"CREATE INDEX "i" ON "player" ("name") WHERE "name" > 'a'"#, "is partial"),
+            (#"CREATE INDEX "i" ON "player" ("name" DESC)"#, #"indexes "name" DESC, which is not a path"#),
+            (#"CREATE INDEX "i" ON "player" (lower("name"))"#, #"indexes lower("name"), which is not a path"#),
+        ])
+    func refusedIndexes(sql: String, reason: String) {
+        let error = #expect(throws: JSONSQLError.self) {
+            try CopyTable.index("i", sql: sql, unique: false, table: Self.table)
+        }
+        #expect(error?.description.hasPrefix("table player: index i \(reason)") == true, "\(error?.description ?? "")")
+    }
+}
