@@ -203,25 +203,32 @@ final class Child: @unchecked Sendable {
     }
 }
 
-/// A temporary directory removed at the end of a test.
+/// A temporary directory removed at the end of a test (when the object is released), or, made
+/// by `shared()`, when the test process exits.
 final class TemporaryDirectory: Sendable {
     let url: URL
+    private let removedWithObject: Bool
 
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        removedWithObject = true
+    }
+
+    private init(sharedAt url: URL) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        removedWithObject = false
+        SharedDirectories.keep(url.path)
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: url)
+        if removedWithObject { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// A directory for data a whole suite shares through a static property, which is never
-    /// released: it is removed when the test process exits.
+    /// A directory for data a whole suite shares: it stays until the test process exits.
     static func shared() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        SharedDirectories.keep(directory.url.path)
-        return directory
+        try TemporaryDirectory(sharedAt: FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)"))
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -18,8 +18,8 @@ struct PostgresTests {
     /// The players on both backends, created and filled through the library as the commands do.
     static let players: Result<(sqlite: String, postgres: String), CLI.CLIError> = {
         do {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pg-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            // Removed when the test process exits.
+            let dir = try TemporaryDirectory.shared().url
             let input = dir.appendingPathComponent("players.ndjson").path
             try dataset.ndjson.write(toFile: input, atomically: false, encoding: .utf8)
             let sqlite = dir.appendingPathComponent("players.sqlite").path
