@@ -11,16 +11,22 @@ extension PostgresStore {
         -> InsertResult
     {
         defer { for source in sources { source.close() } }
-        if options.conflict != .fail || options.alter || options.format != .json {
-            throw JSONSQLError(
-                "--replace, --ignore, --upsert, --alter, --csv and --tsv are not yet supported on PostgreSQL")
+        if options.conflict != .fail || options.alter {
+            throw JSONSQLError("--replace, --ignore, --upsert and --alter are not yet supported on PostgreSQL")
         }
         let names = sources.map(\.name)
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
-        let readers = sources.map { source in
-            let reader = RecordReader(source: source)
-            reader.isCancelled = { Interruption.isRequested }
-            return reader
+        /// CSV and TSV become JSON lines as on SQLite, typed by the existing table's columns.
+        func makeReaders(declared: [ColumnInfo]?) throws -> [RecordReader] {
+            try sources.map { source in
+                let reader =
+                    options.format == .json
+                    ? RecordReader(source: source)
+                    : RecordReader(
+                        source: source, contents: try CSVTable.jsonLines(source, format: options.format, declared: declared))
+                reader.isCancelled = { Interruption.isRequested }
+                return reader
+            }
         }
         // Where each COPY line came from, for the server's errors (`COPY t, line N`).
         var lines: [Int] = []
@@ -33,13 +39,16 @@ extension PostgresStore {
             try connection.transaction {
                 var fields: [JSONField] = []
                 var sample: [SampleRecord] = []
-                if let found = SQLName.find(options.table, in: try tableNames()) {
+                let existing = SQLName.find(options.table, in: try tableNames())
+                let readers = try makeReaders(declared: try existing.map { try tableInfo($0).columns })
+                if let found = existing {
                     table = found
                 } else {
                     // A new table, typed from the first records as on SQLite, created in this
                     // transaction: a bad record anywhere leaves no table behind.
                     try SQLQuote.checkName(options.table, kind: "table")
-                    if options.inferFromEveryRecord {
+                    // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
+                    if options.inferFromEveryRecord && options.format == .json {
                         throw JSONSQLError("typing a new table from every record is not yet supported on PostgreSQL")
                     }
                     var inference = TypeInference()
