@@ -91,6 +91,26 @@ extension PostgresStore {
                         jsonAsText: [.json, .numeric, .text].contains($0.type))
                 }
                 let columns = layout.columns
+                // COPY writes NULL for a missing key, not the column's default: the defaults
+                // are computed once here, as the server would for each row (a constant, or the
+                // transaction's time), and written for the keys a record leaves out.
+                var defaults: [[UInt8]?] = Array(repeating: nil, count: stored.count)
+                let defaulted = stored.indices.filter {
+                    stored[$0].defaultSQL.map(TableSpec.isConstantPostgresDefault) ?? false
+                }
+                if !defaulted.isEmpty {
+                    let values = try connection.execute(
+                        "SELECT " + defaulted.map { "(\(stored[$0].defaultSQL!))" }.joined(separator: ", "))
+                    for (n, i) in defaulted.enumerated() {
+                        var field: [UInt8] = []
+                        if let text = values.string(0, n) {
+                            PostgresValue.appendCopyField(text.utf8, to: &field)
+                        } else {
+                            field = PostgresValue.copyNull
+                        }
+                        defaults[i] = field
+                    }
+                }
                 let copy =
                     "COPY \(SQLQuote.identifier(table)) (\(columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", "))) FROM STDIN"
                 try connection.copy(copy) { send in
@@ -126,10 +146,13 @@ extension PostgresStore {
                         for (column, slot) in slots.enumerated() {
                             if column > 0 { out.append(0x09) }
                             guard slot >= 0 else {
-                                // COPY writes NULL, not the column's default, for a missing key.
-                                if stored[column].defaultSQL != nil {
+                                if let value = defaults[column] {
+                                    out += value
+                                    continue
+                                }
+                                if let expression = stored[column].defaultSQL {
                                     throw fail(
-                                        "key \"\(columns[column].name)\" is missing, and filling column defaults is not yet supported on PostgreSQL"
+                                        "key \"\(columns[column].name)\" is missing, and its default \(expression) cannot be computed once for every row on PostgreSQL; give the key"
                                     )
                                 }
                                 if stored[column].notNull {
