@@ -79,7 +79,10 @@ extension PostgresStore {
             let c = SQLQuote.identifier(column.name)
             guard try holdsOnly("left(ltrim(\(c), E' \\t\\n\\r'), 1) IN ('{', '[')", column: c, table: info) else { return false }
             do {
-                return try holdsOnly("jsonb_typeof(\(c)::jsonb) IN ('object', 'array')", column: c, table: info)
+                // In a transaction (or a savepoint of the user's) of its own, which a failed cast ends.
+                return try connection.transaction(readOnly: true) {
+                    try holdsOnly("jsonb_typeof(\(c)::jsonb) IN ('object', 'array')", column: c, table: info)
+                }
             } catch is PostgresError {
                 // A value is not JSON (or not JSON jsonb reads, such as one holding \u0000).
                 return false
