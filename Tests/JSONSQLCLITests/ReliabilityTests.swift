@@ -12,7 +12,8 @@ struct ReliabilityTests {
     func killDuringInsert() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<1000, prefix: "base")))
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<1000, prefix: "base")))
         // The insert takes about 0.7 s in a debug build; the kills land from its start to past
         // the point where its changes spill from SQLite's page cache into the file, one at a
         // random moment in each of 12 equal slices of that span.
@@ -54,7 +55,8 @@ struct ReliabilityTests {
     func interruptDuringInsert() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
         // Interrupt once the insert is writing: its rollback journal exists from the first write.
@@ -143,7 +145,8 @@ struct ReliabilityTests {
     func fullDisk() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<100, prefix: "base")))
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<100, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...49_999)
         // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
         let result = try CLI.shell("trap '' XFSZ; ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")

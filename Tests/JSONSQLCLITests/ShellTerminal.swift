@@ -170,7 +170,8 @@ enum ShellFixture {
     static func database(in directory: TemporaryDirectory) throws -> String {
         let db = directory.path("db.sqlite")
         let data = try directory.write("players.ndjson", players)
-        try Fixture.table(db, "player", ["id:text:pk", "name:text", "score:integer", "address:json", "customer:json", "tags:json"])
+        try Fixture.table(
+            db, "player", ["id:text:pk", "name:text", "score:integer", "address:json", "customer:json", "tags:json"])
         try Fixture.insert(db, "player", file: data)
         return db
     }

@@ -112,6 +112,28 @@ struct PostgresSQLTests {
         #expect(
             try spec.postgresSQL(ifNotExists: false)
                 == #"CREATE TABLE "t" ("id" bigint PRIMARY KEY, "doc" jsonb NOT NULL, "at" timestamptz, "key" uuid UNIQUE)"#)
+        let modified = try TableSpec(
+            name: "m",
+            columns: [
+                "c:text:collate=binary:default=it's", "n:integer:default=7", "at:datetime:default=now",
+                "b:boolean:default=false", #"doc:json:default={"k":1}"#,
+            ].map(ColumnSpec.init(parsing:)))
+        #expect(
+            try modified.postgresSQL(ifNotExists: false)
+                == #"CREATE TABLE "m" ("c" text COLLATE "C" DEFAULT 'it''s'::text, "n" bigint DEFAULT '7'::bigint, "#
+                + #""at" timestamptz DEFAULT date_trunc('milliseconds', now()), "b" boolean DEFAULT 'f'::boolean, "#
+                + #""doc" jsonb DEFAULT '{"k":1}'::jsonb)"#)
+    }
+
+    @Test(
+        "insert computes once only a default that is a constant or the transaction's time",
+        arguments: [
+            ("'DE'::text", true), ("'7'::bigint", true), ("true", true), ("12.50", true), ("CURRENT_DATE", true),
+            ("date_trunc('milliseconds'::text, now())", true), ("'a(b'::text", true),
+            ("nextval('t_id_seq'::regclass)", false), ("random()", false), ("now()", false), ("'x'::text || 'unclosed", false),
+        ])
+    func constantDefaults(expression: String, constant: Bool) {
+        #expect(TableSpec.isConstantPostgresDefault(expression) == constant)
     }
 
     @Test(

@@ -6,8 +6,8 @@ extension Store {
     /// but it is most often a typo. Only key paths are checked: an index may well be past the end.
     public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
         let paths = Self.notePaths(spec)
-        // Not yet on PostgreSQL: the notes are hints, never part of the result.
-        guard !paths.isEmpty, postgres == nil else { return [] }
+        guard !paths.isEmpty else { return [] }
+        if let postgres { return try postgres.missingPathNotes(spec, paths: paths) }
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             var notes: [String] = []

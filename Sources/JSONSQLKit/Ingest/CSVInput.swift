@@ -124,6 +124,14 @@ struct CSVTable {
         if rowLines.isEmpty { throw JSONSQLError("\(name): the input is empty; CSV starts with a header row") }
     }
 
+    /// All of `source`, CSV or TSV as `format` says, as JSON lines on the lines its rows start
+    /// on, typed by the `declared` columns of an existing table, or else from every cell.
+    static func jsonLines(_ source: InputSource, format: InputFormat, declared: [ColumnInfo]?) throws -> [UInt8] {
+        let table = try CSVTable(
+            try readAll(source), separator: format == .csv ? UInt8(ascii: ",") : 0x09, name: source.name)
+        return try table.jsonLines(declared: declared, name: source.name)
+    }
+
     /// Reads all of `source`.
     static func readAll(_ source: InputSource) throws -> [UInt8] {
         var data: [UInt8] = []

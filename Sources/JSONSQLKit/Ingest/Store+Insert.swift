@@ -48,11 +48,8 @@ extension Store {
                     let contents = try CSVTable.readAll(source)
                     return { RecordReader(source: source, contents: contents) }
                 }
-                let table = try CSVTable(
-                    try CSVTable.readAll(source), separator: options.format == .csv ? UInt8(ascii: ",") : 0x09,
-                    name: source.name)
                 let declared = try SQLName.find(options.table, in: existing).map { try TableInfo(db: db, table: $0).columns }
-                let contents = try table.jsonLines(declared: declared, name: source.name)
+                let contents = try CSVTable.jsonLines(source, format: options.format, declared: declared)
                 return { RecordReader(source: source, contents: contents) }
             }
             var readers = try makeReaders.map { try Self.interruptible($0()) }

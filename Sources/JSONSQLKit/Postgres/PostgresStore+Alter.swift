@@ -55,9 +55,15 @@ extension PostgresStore {
                         "\(prefix): a primary key column cannot be added to an existing table here; create a new table and insert the rows into it"
                     )
                 }
-                if column.notNull {
+                if column.notNull && (column.defaultSQL == nil || column.defaultSQL == "NULL") {
                     throw JSONSQLError(
                         "\(prefix): existing rows would hold NULL in a notnull column; give it a default (default=VALUE)")
+                }
+                // As SQLite refuses it: every existing row would get the time of this alter.
+                if column.defaultValue == .now {
+                    throw JSONSQLError(
+                        "\(prefix): SQLite adds a column only with a constant default, and default=now is not one; give a fixed time or no default"
+                    )
                 }
                 let definition = try TableSpec.postgresColumn(column, primaryKey: false)
                 try connection.execute("ALTER TABLE \(quotedTable) ADD COLUMN \(definition)")

@@ -24,11 +24,16 @@ extension PostgresStore {
     /// gives on SQLite.
     private func columnStats(table: String, sample: Int?) throws -> (TableInfo, [PathStats]) {
         let info = try tableInfo(table)
-        let list = info.columns.map(Self.outputSQL).joined(separator: ", ")
+        return (info, try columnStats(info, columns: info.columns, sample: sample))
+    }
+
+    /// One `PathStats` per column of `columns`, with the paths inside it below.
+    func columnStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?) throws -> [PathStats] {
+        let list = columns.map(Self.outputSQL).joined(separator: ", ")
         var sql = "SELECT \(list) FROM \(SQLQuote.identifier(info.name))"
         if let sample { sql += " ORDER BY random() LIMIT \(sample)" }
-        let roots = info.columns.map { PathStats(path: JSONPath.displayName($0.name)) }
-        let kinds = info.columns.map(\.type)
+        let roots = columns.map { PathStats(path: JSONPath.displayName($0.name)) }
+        let kinds = columns.map(\.type)
         try connection.transaction(readOnly: true) {
             try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql)
             var row = 0
@@ -46,7 +51,63 @@ extension PostgresStore {
             }
         }
         Store.finish(roots, kinds: kinds)
-        return (info, roots)
+        return roots
+    }
+
+    /// `Store.missingPathNotes` on PostgreSQL: a path no row has (SQL NULL where a row has it
+    /// as JSON null), with the nearest paths rows do have.
+    func missingPathNotes(_ spec: QuerySpec, paths: [JSONPath]) throws -> [String] {
+        let info = try tableInfo(spec.table)
+        var notes: [String] = []
+        for path in paths {
+            let resolved = try ResolvedPath(path, in: info)
+            let exists = try connection.execute(
+                "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL)")
+            if exists.string(0, 0) == "t" { continue }
+            let known = try columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }.map(\.path)
+            notes.append(Store.missingPathNote(path, column: resolved.column.name, known: known))
+        }
+        return notes
+    }
+
+    /// The columns `--json-cols auto` nests, as `Store.columnsHoldingJSON` finds them: text
+    /// columns whose values are all JSON objects or arrays (NULL aside), with at least one. A
+    /// cheap look at each value's first character stops at the first that cannot be one; only
+    /// then is every value read as jsonb.
+    func columnsHoldingJSON(_ info: TableInfo) throws -> [String] {
+        try info.columns.filter { $0.type == .text }.filter { column in
+            let c = SQLQuote.identifier(column.name)
+            guard try holdsOnly("left(ltrim(\(c), E' \\t\\n\\r'), 1) IN ('{', '[')", column: c, table: info) else { return false }
+            do {
+                // In a transaction (or a savepoint of the user's) of its own, which a failed cast ends.
+                return try connection.transaction(readOnly: true) {
+                    try holdsOnly("jsonb_typeof(\(c)::jsonb) IN ('object', 'array')", column: c, table: info)
+                }
+            } catch is PostgresError {
+                // A value is not JSON (or not JSON jsonb reads, such as one holding \u0000).
+                return false
+            }
+        }.map(\.name)
+    }
+
+    /// The bytea columns whose values are all 16 bytes (NULL aside), with at least one: UUIDs as
+    /// GRDB stores them, printed as UUID text, as `Store.columnsHoldingUUIDs` finds them.
+    func columnsHoldingUUIDs(_ info: TableInfo) throws -> [String] {
+        try info.columns.filter { $0.type == .blob }.filter { column in
+            let c = SQLQuote.identifier(column.name)
+            return try holdsOnly("length(\(c)) = 16", column: c, table: info)
+        }.map(\.name)
+    }
+
+    /// Whether `column` holds a non-null value and every non-null value satisfies `condition`.
+    private func holdsOnly(_ condition: String, column c: String, table info: TableInfo) throws -> Bool {
+        let t = SQLQuote.identifier(info.name)
+        let result = try connection.execute(
+            """
+            SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
+            AND NOT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND NOT (\(condition)))
+            """)
+        return result.string(0, 0) == "t"
     }
 
     /// One cell as `Store.record` takes it. libpq ends every value with a NUL byte, which no

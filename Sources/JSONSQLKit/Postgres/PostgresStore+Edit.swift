@@ -49,16 +49,16 @@ struct PostgresQuery {
 }
 
 extension UpdateSpec {
-    /// The UPDATE in PostgreSQL's dialect: a path is set with `jsonb_set` one object level at a
-    /// time, so missing objects on the way are made as SQLite's `json_set` makes them, and a
-    /// value that is not an object on the way is left as it is, as there.
+    /// The UPDATE in PostgreSQL's dialect, with SQLite's `json_set`, `json_patch` and
+    /// `json_remove` rules written out one path level at a time: missing objects (and an array
+    /// at index 0) are made on the way, an index may append at the end but not leave a gap, and
+    /// a value on the way that is not the container the path needs stays as it is.
     ///
     ///     --set address.city=Paris  →  "address" = (SELECT CASE WHEN jsonb_typeof(jsonsql_v0) = 'object'
-    ///       THEN jsonb_set(jsonsql_v0, ARRAY['city'], $2::jsonb) ELSE jsonsql_v0 END
+    ///       THEN coalesce(jsonb_set(jsonsql_v0, ARRAY['city'], $2::jsonb), jsonsql_v0) ELSE jsonsql_v0 END
     ///       FROM (SELECT coalesce("address", '{}') AS jsonsql_v0) AS jsonsql_s0)
     func postgresQuery(table info: TableInfo) throws -> PostgresQuery {
         if isEmpty { throw JSONSQLError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH") }
-        if !patches.isEmpty { throw JSONSQLError("--patch is not yet supported on PostgreSQL; use --set on each path") }
         var query = PostgresQuery(sql: "")
         var condition = ""
         if let filter = Filter.all(filters) {
@@ -78,13 +78,26 @@ extension UpdateSpec {
                 throw JSONSQLError(
                     "\(option) \(path): \(column.name) is a generated column; change the value it is computed from")
             }
-            if replaced.contains(column.name) || (expressions[column.name] != nil && path.segments.isEmpty) {
+            if replaced.contains(column.name) || (expressions[column.name] != nil && path.segments.isEmpty && option == "--set") {
                 throw JSONSQLError(
                     "--set \(column.name)=... replaces the whole column, so it cannot be combined with other changes to \(column.name)"
                 )
             }
             if expressions[column.name] == nil { order.append(column.name) }
             expressions[column.name] = try make(expressions[column.name] ?? SQLQuote.identifier(column.name))
+        }
+        /// A path inside a json column, or a whole json column for `--patch`.
+        func requireJSON(_ path: ResolvedPath, _ option: String) throws {
+            guard path.column.type == .json else {
+                if path.column.type == .text {
+                    throw JSONSQLError(
+                        "\(option) \(path.path): JSON in \(path.column.type.withArticle) column is not yet supported on PostgreSQL; declare \(path.column.name) json"
+                    )
+                }
+                throw JSONSQLError(
+                    "\(option) \(path.path): \(path.column.name) is \(path.column.type.withArticle) column, so it holds no JSON paths"
+                )
+            }
         }
         for assignment in sets {
             let path = try ResolvedPath(assignment.path, in: info)
@@ -98,11 +111,35 @@ extension UpdateSpec {
                 }
                 continue
             }
-            let keys = try Self.keys(assignment.path, option: "--set")
+            try requireJSON(path, "--set")
+            let segments = try Self.segments(assignment.path, option: "--set")
             let json = try Self.jsonText(assignment)
             try change(column, option: "--set", assignment.path) { current in
                 let value = query.bind(json, shown: json.databaseValue, cast: "jsonb")
-                return Self.set("coalesce(\(current), '{}')", keys[...], value)
+                return Self.set(Self.started(current, segments), segments[...]) { _ in value }
+            }
+        }
+        for patch in patches {
+            let merge = try Self.mergePatch(patch)
+            let target: ResolvedPath
+            if let path = patch.path {
+                target = try ResolvedPath(path, in: info)
+                try requireJSON(target, "--patch")
+            } else {
+                let columns = info.columns.filter { $0.type == .json && !$0.isGenerated }
+                guard columns.count == 1 else {
+                    throw JSONSQLError(
+                        "--patch JSON merges into the json column, and \(info.name) has \(columns.isEmpty ? "none" : "\(columns.count) (\(columns.map(\.name).joined(separator: ", ")))"); write --patch COLUMN=JSON"
+                    )
+                }
+                target = try ResolvedPath(JSONPath(column: columns[0].name), in: info)
+            }
+            let segments = try Self.segments(target.path, option: "--patch")
+            try change(target.column, option: "--patch", target.path) { current in
+                var values: [String] = []
+                Self.bindValues(merge, into: &query, values: &values)
+                if segments.isEmpty { return Self.merge(current, merge, values: values) }
+                return Self.set(Self.started(current, segments), segments[...]) { Self.merge($0, merge, values: values) }
             }
         }
         for target in removes {
@@ -112,9 +149,10 @@ extension UpdateSpec {
                     "--remove \(target): give a path inside a json column, like \(target).key; to empty the column write --set \(target)=null"
                 )
             }
-            let keys = try Self.keys(target, option: "--remove")
+            try requireJSON(path, "--remove")
+            let segments = try Self.segments(target, option: "--remove")
             try change(path.column, option: "--remove", target) { current in
-                Self.remove(current, keys[...])
+                Self.remove(current, segments[...])
             }
         }
         let assignments = order.map { "\(SQLQuote.identifier($0)) = \(expressions[$0]!)" }
@@ -122,38 +160,152 @@ extension UpdateSpec {
         return query
     }
 
-    /// The keys of a path; array elements are not yet addressed on PostgreSQL.
-    private static func keys(_ path: JSONPath, option: String) throws -> [String] {
-        try path.segments.map { segment in
-            guard case .key(let key) = segment else {
-                throw JSONSQLError("\(option) \(path): array elements are not yet supported on PostgreSQL; set the whole array")
-            }
-            if key.utf8.contains(0) { throw JSONSQLError("\(option) \(path): PostgreSQL text cannot hold U+0000") }
-            return key
+    /// The segments of a path, each key checked to fit PostgreSQL text.
+    private static func segments(_ path: JSONPath, option: String) throws -> [JSONPath.Segment] {
+        for case .key(let key) in path.segments where key.utf8.contains(0) {
+            throw JSONSQLError("\(option) \(path): PostgreSQL text cannot hold U+0000")
+        }
+        return path.segments
+    }
+
+    /// A missing document starts as an object, or as an array when the path starts with an
+    /// index, as `coalesce(..., '{}')` does for `json_set` on SQLite.
+    private static func started(_ document: String, _ segments: [JSONPath.Segment]) -> String {
+        if case .index = segments.first { return "coalesce(\(document), '[]')" }
+        return "coalesce(\(document), '{}')"
+    }
+
+    /// Whether `json_set` makes the containers of `segments` where they are missing: objects
+    /// for keys and an array for index 0, nothing for any other index.
+    private static func creatable(_ segments: ArraySlice<JSONPath.Segment>) -> Bool {
+        segments.allSatisfy { segment in
+            if case .index(let index) = segment { return index == 0 }
+            return true
         }
     }
 
-    /// `value` at `keys` inside the jsonb `document`, making missing objects on the way; a
-    /// document that is not an object stays as it is. Each level names its document once in a
-    /// subquery, so the SQL grows with the path and the edits, not with their product.
-    private static func set(_ document: String, _ keys: ArraySlice<String>, _ value: String, depth: Int = 0) -> String {
-        let key = SQLQuote.literal(keys.first!)
-        let v = "jsonsql_v\(depth)"
-        let inner =
-            keys.count == 1 ? value : set("coalesce(\(v) -> \(key), '{}')", keys.dropFirst(), value, depth: depth + 1)
-        return
-            "(SELECT CASE WHEN jsonb_typeof(\(v)) = 'object' THEN jsonb_set(\(v), ARRAY[\(key)], \(inner)) ELSE \(v) END FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"
+    /// `v -> 'key'` or `v -> 3`, and the key or index as an element of a `jsonb_set` path.
+    private static func step(_ segment: JSONPath.Segment) -> (get: String, path: String) {
+        switch segment {
+        case .key(let key): return ("-> \(SQLQuote.literal(key))", SQLQuote.literal(key))
+        case .index(let index): return ("-> (\(index))", SQLQuote.literal(String(index)))
+        }
     }
 
-    /// The jsonb `document` without the key at `keys`; unchanged when there is none.
-    private static func remove(_ document: String, _ keys: ArraySlice<String>, depth: Int = 0) -> String {
-        let key = SQLQuote.literal(keys.first!)
+    /// `document` with `value(current)` at `segments`, as `json_set` writes it; SQL NULL where
+    /// the document is missing and `json_set` would make nothing. Each level names its document
+    /// once in a subquery, so the SQL grows with the path, not with its square.
+    private static func set(
+        _ document: String, _ segments: ArraySlice<JSONPath.Segment>, depth: Int = 0, _ value: (String) -> String
+    ) -> String {
         let v = "jsonsql_v\(depth)"
-        let changed =
-            keys.count == 1
-            ? "\(v) - \(key)" : "jsonb_set(\(v), ARRAY[\(key)], \(remove("\(v) -> \(key)", keys.dropFirst(), depth: depth + 1)))"
+        let (get, path) = step(segments.first!)
+        let rest = segments.dropFirst()
+        let current = "\(v) \(get)"
+        let inner: String
+        if rest.isEmpty {
+            inner = value(current)
+        } else {
+            let child = creatable(rest) ? started(current, Array(rest)) : current
+            inner = set(child, rest, depth: depth + 1, value)
+        }
+        // jsonb_set of NULL is NULL: where nothing is made, the document stays.
+        let changed = "coalesce(jsonb_set(\(v), ARRAY[\(path)], \(inner)), \(v))"
+        let body: String
+        switch segments.first! {
+        case .key: body = "CASE WHEN jsonb_typeof(\(v)) = 'object' THEN \(changed) ELSE \(v) END"
+        case .index(let index):
+            // Index n of an array of n elements appends, as on SQLite; jsonb_set would also
+            // append past the end, or prepend for a negative index, so those are guarded.
+            let fits = index >= 0 ? "jsonb_array_length(\(v)) >= \(index)" : "jsonb_array_length(\(v)) >= \(-index)"
+            body = "CASE WHEN jsonb_typeof(\(v)) <> 'array' THEN \(v) WHEN \(fits) THEN \(changed) ELSE \(v) END"
+        }
+        return "(SELECT \(body) FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"
+    }
+
+    /// The jsonb `document` without the value at `segments`; unchanged when there is none.
+    private static func remove(_ document: String, _ segments: ArraySlice<JSONPath.Segment>, depth: Int = 0) -> String {
+        let v = "jsonsql_v\(depth)"
+        let first = segments.first!
+        let (get, path) = step(first)
+        let rest = segments.dropFirst()
+        let changed: String
+        if rest.isEmpty {
+            switch first {
+            case .key(let key): changed = "\(v) - \(SQLQuote.literal(key))"
+            case .index(let index): changed = "\(v) - (\(index))"
+            }
+        } else {
+            changed = "coalesce(jsonb_set(\(v), ARRAY[\(path)], \(remove("\(v) \(get)", rest, depth: depth + 1))), \(v))"
+        }
+        let type: String
+        var fits = "true"
+        switch first {
+        case .key: type = "object"
+        case .index(let index):
+            type = "array"
+            fits = "jsonb_array_length(\(v)) > \(index >= 0 ? index : -index - 1)"
+        }
         return
-            "(SELECT CASE WHEN jsonb_typeof(\(v)) = 'object' AND \(v) ? \(key) THEN \(changed) ELSE \(v) END FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"
+            "(SELECT CASE WHEN jsonb_typeof(\(v)) <> '\(type)' THEN \(v) WHEN \(fits) THEN \(changed) ELSE \(v) END FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"
+    }
+
+    /// The patch of `--patch`, checked as SQLite checks it, with the same messages.
+    private static func mergePatch(_ patch: Patch) throws -> MergePatch {
+        guard let type = MergePatch.sqliteType(patch.json) else {
+            throw JSONSQLError("--patch: \(patch.json.isEmpty ? "an empty value" : patch.json) is not valid JSON")
+        }
+        guard type == "object" else {
+            throw JSONSQLError(
+                "--patch needs a JSON object to merge, got \(type == "array" || type == "integer" ? "an" : "a") \(type): \(patch.json)"
+            )
+        }
+        do { try PostgresValue.checkText(patch.json.utf8, json: true) } catch {
+            throw JSONSQLError("--patch: \(error.expectation)")
+        }
+        return try MergePatch(json: patch.json, context: "--patch")
+    }
+
+    /// Binds the values a patch writes, in the order `merge` reads them.
+    private static func bindValues(_ patch: MergePatch, into query: inout PostgresQuery, values: inout [String]) {
+        for (_, change) in patch.members {
+            switch change {
+            case .remove: break
+            case .replace(let json): values.append(query.bind(json, shown: json.databaseValue, cast: "jsonb"))
+            case .merge(let inner): bindValues(inner, into: &query, values: &values)
+            }
+        }
+    }
+
+    /// `target` merged with `patch` as RFC 7396 and SQLite's `json_patch` merge: a target that
+    /// is not an object (or is missing) starts as `{}`; the patch's keys are removed, then
+    /// those with values added back.
+    ///
+    ///     {"a":null,"b":2}  →  ((CASE WHEN jsonb_typeof(v) = 'object' THEN v ELSE '{}' END)
+    ///       - ARRAY['a','b']::text[]) || jsonb_build_object('b', $2::jsonb)
+    private static func merge(_ target: String, _ patch: MergePatch, values: [String], depth: Int = 0) -> String {
+        var next = values.makeIterator()
+        return merge(target, patch, values: &next, depth: depth)
+    }
+
+    private static func merge(
+        _ target: String, _ patch: MergePatch, values: inout IndexingIterator<[String]>, depth: Int
+    ) -> String {
+        let v = "jsonsql_p\(depth)"
+        var sql = "(CASE WHEN jsonb_typeof(\(v)) = 'object' THEN \(v) ELSE '{}' END)"
+        if !patch.members.isEmpty {
+            sql = "(\(sql) - ARRAY[\(patch.members.map { SQLQuote.literal($0.key) }.joined(separator: ", "))]::text[])"
+        }
+        for (key, change) in patch.members {
+            let value: String
+            switch change {
+            case .remove: continue
+            case .replace: value = values.next()!
+            case .merge(let inner): value = merge("\(v) -> \(SQLQuote.literal(key))", inner, values: &values, depth: depth + 1)
+            }
+            sql = "(\(sql) || jsonb_build_object(\(SQLQuote.literal(key)), \(value)))"
+        }
+        return "(SELECT \(sql) FROM (SELECT \(target) AS \(v)) AS jsonsql_q\(depth))"
     }
 
     /// The JSON text a `--set` value writes inside a document.

@@ -11,16 +11,22 @@ extension PostgresStore {
         -> InsertResult
     {
         defer { for source in sources { source.close() } }
-        if options.conflict != .fail || options.alter || options.format != .json {
-            throw JSONSQLError(
-                "--replace, --ignore, --upsert, --alter, --csv and --tsv are not yet supported on PostgreSQL")
+        if options.conflict != .fail || options.alter {
+            throw JSONSQLError("--replace, --ignore, --upsert and --alter are not yet supported on PostgreSQL")
         }
         let names = sources.map(\.name)
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
-        let readers = sources.map { source in
-            let reader = RecordReader(source: source)
-            reader.isCancelled = { Interruption.isRequested }
-            return reader
+        /// CSV and TSV become JSON lines as on SQLite, typed by the existing table's columns.
+        func makeReaders(declared: [ColumnInfo]?) throws -> [RecordReader] {
+            try sources.map { source in
+                let reader =
+                    options.format == .json
+                    ? RecordReader(source: source)
+                    : RecordReader(
+                        source: source, contents: try CSVTable.jsonLines(source, format: options.format, declared: declared))
+                reader.isCancelled = { Interruption.isRequested }
+                return reader
+            }
         }
         // Where each COPY line came from, for the server's errors (`COPY t, line N`).
         var lines: [Int] = []
@@ -33,13 +39,16 @@ extension PostgresStore {
             try connection.transaction {
                 var fields: [JSONField] = []
                 var sample: [SampleRecord] = []
-                if let found = SQLName.find(options.table, in: try tableNames()) {
+                let existing = SQLName.find(options.table, in: try tableNames())
+                let readers = try makeReaders(declared: try existing.map { try tableInfo($0).columns })
+                if let found = existing {
                     table = found
                 } else {
                     // A new table, typed from the first records as on SQLite, created in this
                     // transaction: a bad record anywhere leaves no table behind.
                     try SQLQuote.checkName(options.table, kind: "table")
-                    if options.inferFromEveryRecord {
+                    // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
+                    if options.inferFromEveryRecord && options.format == .json {
                         throw JSONSQLError("typing a new table from every record is not yet supported on PostgreSQL")
                     }
                     var inference = TypeInference()
@@ -82,6 +91,26 @@ extension PostgresStore {
                         jsonAsText: [.json, .numeric, .text].contains($0.type))
                 }
                 let columns = layout.columns
+                // COPY writes NULL for a missing key, not the column's default: the defaults
+                // are computed once here, as the server would for each row (a constant, or the
+                // transaction's time), and written for the keys a record leaves out.
+                var defaults: [[UInt8]?] = Array(repeating: nil, count: stored.count)
+                let defaulted = stored.indices.filter {
+                    stored[$0].defaultSQL.map(TableSpec.isConstantPostgresDefault) ?? false
+                }
+                if !defaulted.isEmpty {
+                    let values = try connection.execute(
+                        "SELECT " + defaulted.map { "(\(stored[$0].defaultSQL!))" }.joined(separator: ", "))
+                    for (n, i) in defaulted.enumerated() {
+                        var field: [UInt8] = []
+                        if let text = values.string(0, n) {
+                            PostgresValue.appendCopyField(text.utf8, to: &field)
+                        } else {
+                            field = PostgresValue.copyNull
+                        }
+                        defaults[i] = field
+                    }
+                }
                 let copy =
                     "COPY \(SQLQuote.identifier(table)) (\(columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", "))) FROM STDIN"
                 try connection.copy(copy) { send in
@@ -117,10 +146,13 @@ extension PostgresStore {
                         for (column, slot) in slots.enumerated() {
                             if column > 0 { out.append(0x09) }
                             guard slot >= 0 else {
-                                // COPY writes NULL, not the column's default, for a missing key.
-                                if stored[column].defaultSQL != nil {
+                                if let value = defaults[column] {
+                                    out += value
+                                    continue
+                                }
+                                if let expression = stored[column].defaultSQL {
                                     throw fail(
-                                        "key \"\(columns[column].name)\" is missing, and filling column defaults is not yet supported on PostgreSQL"
+                                        "key \"\(columns[column].name)\" is missing, and its default \(expression) cannot be computed once for every row on PostgreSQL; give the key"
                                     )
                                 }
                                 if stored[column].notNull {

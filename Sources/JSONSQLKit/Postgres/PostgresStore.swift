@@ -159,7 +159,13 @@ final class PostgresStore {
     /// Runs the query through a cursor in a read-only transaction and prints its rows as they
     /// come, a batch of `fetchSize` at a time.
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        let query = try spec.build(table: try tableInfo(spec.table))
+        let info = try tableInfo(spec.table)
+        var spec = spec
+        if spec.jsonColumnsAuto {
+            spec.jsonColumns += try columnsHoldingJSON(info)
+            spec.uuidColumns = try columnsHoldingUUIDs(info)
+        }
+        let query = try spec.build(table: info)
         return try connection.transaction(readOnly: true) {
             try connection.execute(
                 "DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + query.sql, Self.parameters(query.arguments))

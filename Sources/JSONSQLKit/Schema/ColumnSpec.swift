@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// One column of a table to create, as written on the command line: `NAME:TYPE[:MODIFIER]...`.
 ///
@@ -13,6 +14,8 @@ public struct ColumnSpec: Sendable, Equatable {
     public var unique = false
     /// The default as SQL text, already checked against the type (`'DE'`, `0`, `(strftime(...))`).
     public var defaultSQL: String?
+    /// The default of `default=VALUE` as a value, for a dialect that writes it its own way.
+    var defaultValue: DefaultValue?
     /// A `CHECK` expression, as SQL the user wrote.
     public var check: String?
     /// The row of another table (or this one) that the column refers to.
@@ -22,6 +25,12 @@ public struct ColumnSpec: Sendable, Equatable {
     public var generated: JSONPath?
     /// The SQL of `generated`, rendered by `ResolvedPath` once the table's columns are known.
     var generatedSQL: String?
+
+    /// A default: a stored value (NULL for `null`), or the time of the insert.
+    enum DefaultValue: Sendable, Equatable {
+        case stored(DatabaseValue)
+        case now
+    }
 
     /// The collating sequences SQLite builds in.
     public enum Collation: String, Sendable, CaseIterable {
@@ -63,7 +72,12 @@ public struct ColumnSpec: Sendable, Equatable {
                 guard let value else {
                     throw JSONSQLError("modifier 'default' needs a value: default=VALUE")
                 }
-                defaultSQL = try Self.defaultSQL(value, type: type, column: name)
+                let parsed = try Self.defaultValue(value, type: type, column: name)
+                defaultValue = parsed
+                switch parsed {
+                case .now: defaultSQL = type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
+                case .stored(let stored): defaultSQL = try SQLQuote.value(stored)
+                }
             case "check":
                 let sql = try required()
                 if sql.utf8.contains(0) { throw JSONSQLError("check on column '\(name)' contains a NUL byte") }
@@ -156,11 +170,9 @@ public struct ColumnSpec: Sendable, Equatable {
     /// The text is the value for a text column, JSON for a json column, and otherwise a number,
     /// `true`/`false`, or a string, as `--where` types a bare word. `now` is the current time
     /// for date and datetime columns; `null` is NULL for every type.
-    static func defaultSQL(_ value: String, type: ColumnType, column: String) throws -> String {
-        if value.lowercased() == "null" { return "NULL" }
-        if value.lowercased() == "now" && (type == .date || type == .datetime) {
-            return type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
-        }
+    static func defaultValue(_ value: String, type: ColumnType, column: String) throws -> DefaultValue {
+        if value.lowercased() == "null" { return .stored(.null) }
+        if value.lowercased() == "now" && (type == .date || type == .datetime) { return .now }
         let input: InputValue
         switch type {
         case .text: input = .string(value)
@@ -175,12 +187,14 @@ public struct ColumnSpec: Sendable, Equatable {
             default: input = ExactNumber(value) != nil ? .number(value) : .string(value)
             }
         }
+        let stored: DatabaseValue
         do {
-            return try SQLQuote.value(ValueConversion.stored(input, type: type))
-        } catch let mismatch as ValueMismatch {
+            stored = try ValueConversion.stored(input, type: type)
+        } catch {
             throw JSONSQLError(
-                "default '\(value)' does not fit column '\(column)' of type \(type.rawValue), which \(mismatch.expectation)")
+                "default '\(value)' does not fit column '\(column)' of type \(type.rawValue), which \(error.expectation)")
         }
+        return .stored(stored)
     }
 }
 

@@ -1,0 +1,48 @@
+import Foundation
+import JSONSQLKit
+import Testing
+
+/// `--json-cols auto` and the missing-path notes on PostgreSQL, as on SQLite.
+@Suite("PostgreSQL --json-cols auto and notes", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresAutoTests {
+    @Test("text columns of JSON nest, 16-byte blobs print as UUIDs, and a path no row has gets a note, as on SQLite")
+    func sameOutput() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgauto-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let input = dir.appendingPathComponent("rows.ndjson").path
+        // a: all objects or arrays; b: text too; c: starts like JSON but is not; d: 16 bytes; e: 2 bytes.
+        try [
+            #"{"id":1,"a":"{\"x\":1}","b":" [1,2]","c":"[1","d":"AAECAwQFBgcICQoLDA0ODw==","e":"AAE=","doc":{"address":{"country":"DE"}}}"#,
+            #"{"id":2,"a":"\t[]","b":"x","c":"{}","doc":{"tags":["a"]}}"#, #"{"id":3}"#,
+        ].joined(separator: "\n").write(toFile: input, atomically: false, encoding: .utf8)
+        var outputs: [String] = []
+        for database in [dir.appendingPathComponent("db.sqlite").path, try PostgresServer.freshSchema("auto")] {
+            let store = try Store(path: database, access: .create)
+            defer { store.close() }
+            let columns = ["id:integer:pk", "a:text", "b:text", "c:text", "d:blob", "e:blob", "doc:json"]
+            _ = try store.createTable(TableSpec(name: "t", columns: try columns.map(ColumnSpec.init(parsing:))))
+            _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "t"))
+            var text = ""
+            for (filter, select) in [
+                (nil, [String]()), ("doc.adress.country = DE", ["id"]), (nil, ["doc.address.contry", "doc.tag"]),
+                ("doc.tags contains a", ["id", "doc.address.country"]),
+            ] {
+                var spec = QuerySpec(table: "t")
+                spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
+                spec.select = try select.map(JSONPath.init(parsing:))
+                spec.orderBy = [(.path(JSONPath(column: "id")), false)]
+                let out = OutputBuffer()
+                _ = try store.run(spec, format: .jsonl, to: out)
+                text += out.text + (try store.missingPathNotes(spec)).joined(separator: "\n") + "\n"
+            }
+            outputs.append(text)
+        }
+        #expect(outputs[1] == outputs[0])
+        #expect(
+            outputs[0].hasPrefix(
+                #"{"id":1,"a":{"x":1},"b":" [1,2]","c":"[1","d":"00010203-0405-0607-0809-0A0B0C0D0E0F","e":"AAE=","#),
+            "\(outputs[0])")
+        #expect(outputs[0].contains("note: no row has the path doc.adress.country; did you mean 'doc.address.country'?"))
+        #expect(outputs[0].contains("note: no row has the path doc.tag; did you mean 'doc.tags'?"), "\(outputs[0])")
+    }
+}
