@@ -60,7 +60,8 @@ demo: build
 
 examples: demo
 
-# Side-by-side with the sqlite3 shell, sqlite-utils, DuckDB and jq (see bench/run.sh --help);
+# Side-by-side with the sqlite3 shell, sqlite-utils, DuckDB and jq, and with psql on a throwaway
+# PostgreSQL server (skipped when none can start; see bench/run.sh --help);
 # results in bench/out/results.md. By default 100k, 1M and 10M records (10M: 2.6 GB of data,
 # generated once into bench/out/data); SIZES="100000 1000000" for fewer, BENCH_FLAGS=--full-peers
 # to run the insert peers at 10M too. bench-tiny runs every row once on a few thousand records (CI).

@@ -16,9 +16,9 @@
 #   --startup-runs N  runs of each start-up command (default 50)
 #   --slow S          a command that takes longer than S seconds runs only once (default 20)
 #   --out DIR         data, databases and results (default bench/out)
-#   --tasks LIST      some of insert,index,filter,export,startup,file (default: all)
+#   --tasks LIST      some of insert,index,filter,export,startup,file,postgres (default: all)
 #
-# Environment: JSONSQL (default .build/release/jsonsql), SQLITE3 (default sqlite3),
+# Environment: JSONSQL (default .build/release/jsonsql), SQLITE3 (default sqlite3), PSQL (default psql),
 # SQLITE_UTILS (default: the one pip installs; installed with pip when missing), PYTHON
 # (default python3; DuckDB's Python module is installed with pip when missing), JQ (default jq),
 # GEN_PLAYERS (default ../shared/bench/gen_players.py beside the repository).
@@ -40,6 +40,14 @@
 #                 to a file, a count per country, and describe; against DuckDB (read_json_auto,
 #                 SUMMARIZE), the sqlite3 shell (.import as one text column, then ->>), jq and
 #                 `sqlite-utils memory` / `analyze-tables`
+#   postgres      (up to --big) on a throwaway PostgreSQL server that Tests/postgres-server.sh
+#                 starts (as the tests do; its settings, printed with the results, apply to both
+#                 tools): insert the NDJSON into a new table, against psql's `\copy` of the same
+#                 rows pre-converted to COPY text (exported from jsonsql's table, untimed) into an
+#                 empty table LIKE jsonsql's; and the DE filter with jsonsql's index on the path,
+#                 as JSON, against psql running the same SQL with row_to_json into a file.
+#                 Goals (issue 17): insert at least 0.7x \copy's rows/s (jsonsql/peer <= 1.43),
+#                 filter within 1.3x psql's time. Skipped, with a note, when no server can start.
 # The database tasks all read the database that jsonsql created, so every tool reads the same
 # file. Output goes to /dev/null, or for the file rows to files whose line counts are compared.
 # Results: a table on standard output and in OUT/results.md; every run in OUT/results.jsonl.
@@ -58,7 +66,7 @@ startup_runs=50
 slow=20
 out="$here/out"
 tiny=0
-tasks="insert,index,filter,export,startup,file"
+tasks="insert,index,filter,export,startup,file,postgres"
 while [ $# -gt 0 ]; do
     case "$1" in
         --tiny) tiny=1; sizes="2000,3000"; big_from=2000; runs=1; startup_runs=5 ;;
@@ -86,9 +94,10 @@ case "$runs$startup_runs$big_from$slow" in ''|*[!0-9]*) echo "bench/run.sh: --ru
 [ "$runs" -ge 1 ] && [ "$startup_runs" -ge 1 ] && [ "$slow" -ge 1 ] || { echo "bench/run.sh: --runs, --startup-runs and --slow must be 1 or more" >&2; exit 2; }
 sizes=${sizes//,/ }
 for t in ${tasks//,/ }; do
-    case "$t" in insert|index|filter|export|startup|file) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file)" >&2; exit 2 ;; esac
+    case "$t" in insert|index|filter|export|startup|file|postgres) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file, postgres)" >&2; exit 2 ;; esac
 done
 want() { case ",$tasks," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+needs_db() { want index || want filter || want export || want startup || want file; }  # jsonsql's SQLite database
 for n in $sizes; do
     case "$n" in ''|*[!0-9]*) echo "bench/run.sh: --sizes takes numbers, e.g. 100000,1000000" >&2; exit 2 ;; esac
 done
@@ -165,6 +174,43 @@ else
     echo "bench/run.sh: jq is not available; skipping its rows" >&2
 fi
 
+# PostgreSQL: a throwaway server from Tests/postgres-server.sh (the one the tests use), started
+# when the first size reaches the postgres task; its rows are skipped, with a note, when psql is
+# missing or the server cannot start.
+PSQL=${PSQL:-psql}
+pg_state=""  # "", "up" or "skipped"
+pg_start() {
+    case "$pg_state" in up) return 0 ;; skipped) return 1 ;; esac
+    local why="" log="$out/tmp/pg-start.log"
+    if ! command -v "$PSQL" >/dev/null 2>&1; then
+        why="there is no psql (make deps installs PostgreSQL)"
+    elif ! PG_HOST=$("$root/Tests/postgres-server.sh" start $$ 2>"$log"); then
+        why="Tests/postgres-server.sh could not start a server: $(tail -n 3 "$log" | tr '\n' ' ')"
+    else
+        trap '"$root/Tests/postgres-server.sh" stop "$PG_HOST" >/dev/null 2>&1' EXIT
+        export PSQL PG_HOST
+        pg_sql() { PGOPTIONS="-c client_min_messages=warning" "$PSQL" -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -U postgres -d jsonsql_bench -A -t -c "$1"; }
+        export -f pg_sql
+        pg_psql=("$PSQL" -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -U postgres -d jsonsql_bench)
+        pg_url="postgresql://postgres@$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$PG_HOST")/jsonsql_bench"
+        if ! "$PSQL" -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -U postgres -d postgres -c 'CREATE DATABASE jsonsql_bench' 2>"$log"; then
+            why="CREATE DATABASE failed: $(tail -n 3 "$log" | tr '\n' ' ')"
+        fi
+    fi
+    rm -f "$log"
+    if [ -n "$why" ]; then
+        pg_state=skipped
+        echo "postgres: skipped: $why" >&2
+        notes+=("PostgreSQL rows skipped: $why.")
+        return 1
+    fi
+    pg_state=up
+    pg_version=$(pg_sql 'SHOW server_version' | awk '{print $1}')
+    pg_settings=$(pg_sql "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'max_wal_size', 'wal_level')")
+    echo "postgres: PostgreSQL $pg_version, a throwaway server (Tests/postgres-server.sh) on a unix socket: $pg_settings; jsonsql and psql on the same server" >&2
+    return 0
+}
+
 mkdir -p "$out/data" "$out/db" "$out/tmp"
 results="$out/results.jsonl"
 : >"$results"
@@ -228,7 +274,7 @@ for n in $sizes; do
     db_su="$out/db/sqlite-utils-$n.db"
     db_sq="$out/db/sqlite3-$n.db"
     insert_sql="INSERT INTO player SELECT value->>'id', value->>'name', value->>'score', value->>'rating', value->>'active', value->'address', value->'tags', value->>'created', value->>'bio' FROM json_each(readfile('${arr//\'/\'\'}'))"
-    want insert || [ -s "$db_js" ] || {
+    want insert || ! needs_db || [ -s "$db_js" ] || {
         echo "   (no $db_js from an earlier run: inserting once, untimed, for the other tasks)" >&2
         "$JSONSQL" insert "$db_js" player "$nd" --pk id -q 2>/dev/null || { echo "ERROR: jsonsql insert failed" >&2; failed=1; }
     }
@@ -256,7 +302,7 @@ for n in $sizes; do
         done
         section "insert at $n" "$t0"
     fi
-    [ -s "$db_js" ] || { echo "ERROR: jsonsql created no database; skipping the other tasks for $n" >&2; failed=1; continue; }
+    { want insert || needs_db; } && [ ! -s "$db_js" ] && { echo "ERROR: jsonsql created no database; skipping the other tasks for $n" >&2; failed=1; continue; }
 
     # 2. index a path, each run on a fresh copy of jsonsql's database (copying is untimed).
     # The sqlite3 shell builds the index on the very expression jsonsql reports for it.
@@ -414,6 +460,71 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
         rm -f "$tmp"/*
         section "file rows at $n" "$t1"
     fi
+
+    # 7. PostgreSQL (up to --big): insert and an indexed filter on one throwaway server, jsonsql
+    # against psql on the same server, so its settings apply to both.
+    if want postgres && pg_start; then
+        t1=$(date +%s)
+        # psql's reference loads jsonsql's own rows, exported as COPY text (untimed), into a table
+        # made LIKE jsonsql's (the same columns, types and primary key), created untimed.
+        export PG_COPY_FILE="$out/tmp/pg-players-$n.copy"
+        rm -f "$PG_COPY_FILE"
+        copy_file_sql="'${PG_COPY_FILE//\'/\'\'}'"
+        for ((r = 1; r <= r_n; r++)); do
+            echo "   postgres insert, run $r/$r_n" >&2
+            measure "postgres insert" "$n" jsonsql "$n" --prep 'pg_sql "DROP TABLE IF EXISTS player"' \
+                -- "$JSONSQL" insert "$pg_url" player "$nd" --pk id
+            measure "postgres insert" "$n" 'psql \copy' "$n" \
+                --prep "{ [ -s \"\$PG_COPY_FILE\" ] || pg_sql $(q "\\copy player TO $copy_file_sql"); } && pg_sql 'DROP TABLE IF EXISTS player_copy; CREATE TABLE player_copy (LIKE player INCLUDING ALL)'" \
+                -- "${pg_psql[@]}" -c "\\copy player_copy FROM $copy_file_sql"
+        done
+        for table in player player_copy; do
+            count=$(pg_sql "SELECT count(*) FROM $table" 2>/dev/null)
+            [ "$count" = "$n" ] || { echo "ERROR: PostgreSQL table $table holds ${count:-no} rows, expected $n" >&2; failed=1; }
+        done
+        pg_sql "DROP TABLE IF EXISTS player_copy" >/dev/null
+        rm -f "$PG_COPY_FILE"
+
+        # The filter reads jsonsql's table with jsonsql's index on the path; psql runs the same
+        # query as SQL, each row as JSON (row_to_json), into a file. Both plans must use the index.
+        tmp="$out/tmp"
+        rm -f "$tmp"/*
+        pg_filter="SELECT row_to_json(r) FROM (SELECT * FROM player WHERE (address -> 'country') = '\"DE\"'::jsonb) r"
+        if "$JSONSQL" index "$pg_url" player address.country >/dev/null 2>&1 && pg_sql "ANALYZE player" >/dev/null; then
+            plan_js=$("$JSONSQL" query "$pg_url" player --where 'address.country=DE' --explain 2>&1)
+            plan_pg=$(pg_sql "EXPLAIN $pg_filter" 2>&1)
+            case "$plan_js" in *"Index Scan on player_on_address_country"*) ;; *)
+                notes+=("At $n records jsonsql's PostgreSQL filter did not use its index: $(echo "$plan_js" | tr '\n' ' ')") ;;
+            esac
+            case "$plan_pg" in *"Index Scan on player_on_address_country"*) ;; *)
+                notes+=("At $n records psql's PostgreSQL filter did not use jsonsql's index: $(echo "$plan_pg" | tr '\n' ' ')") ;;
+            esac
+        else
+            echo "ERROR: jsonsql index $pg_url player address.country failed" >&2
+            failed=1
+            pg_filter=""
+        fi
+        if [ -n "$pg_filter" ]; then
+            for ((r = 0; r <= r_n; r++)); do
+                [ "$r" -gt 0 ] && echo "   postgres filter (indexed), run $r/$r_n" >&2
+                warm=()
+                [ "$r" = 0 ] && warm=(--warmup 1 --repeat 0)
+                measure "postgres filter (indexed)" "$n" jsonsql "" "${warm[@]}" --stdout "$tmp/jsonsql" \
+                    -- "$JSONSQL" query "$pg_url" player --where 'address.country=DE' --format json
+                measure "postgres filter (indexed)" "$n" "psql row_to_json" "" "${warm[@]}" --stdout "$tmp/psql" \
+                    -- "${pg_psql[@]}" -A -t -c "$pg_filter"
+            done
+            got=$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/jsonsql" 2>/dev/null)
+            expect=$(wc -l <"$tmp/psql")
+            if [ "$got" != "$expect" ]; then
+                echo "ERROR: postgres filter at $n: jsonsql printed ${got:-no} rows, psql $expect" >&2
+                failed=1
+            fi
+        fi
+        rm -f "$tmp"/*
+        pg_sql "DROP TABLE IF EXISTS player" >/dev/null
+        section "postgres at $n" "$t1"
+    fi
 done
 
 # 7. start-up
@@ -441,6 +552,7 @@ want index && notes+=("Index a path: \`jsonsql index DB player address.country\`
 want startup && notes+=("Start-up: \"query --limit 1\" opens jsonsql's database and prints its first row: jsonsql \`query DB player --limit 1\` (JSON), sqlite3 \`DB 'SELECT * FROM player LIMIT 1'\` (and \`-json\`), sqlite-utils \`rows DB player --limit 1\`; \"start-up\" is \`jsonsql --version\` against \`sqlite3 -version\`. One warm-up run, then $startup_runs runs (sqlite-utils: at most 10).")
 { want filter || want export; } && notes+=("Filters and exports read one copy of the database jsonsql created; \"filter (indexed)\" reads a copy with \`jsonsql index DB player address.country\`. Filter: jsonsql \`query DB player --where address.country=DE --format json\`; sqlite3 \`-json\` and sqlite-utils \`query\` run \`$filter_sql\`. rows/s is records per second of the whole run (start-up included).")
 want file && notes+=("File rows read the NDJSON file without a database (jsonsql's memory mode), output to a file: filter \`jsonsql query FILE --where address.country=DE --format jsonl\`; count per country \`jsonsql query FILE --group-by address.country --select 'address.country,count()' --format jsonl\`; \`jsonsql describe FILE\`. DuckDB: the Python module ($duck_version, start-up and import included) runs \`COPY (SELECT ... FROM read_json_auto(FILE) WHERE address.country = 'DE' / GROUP BY 1) TO OUT (FORMAT JSON)\` and \`SUMMARIZE\`. sqlite3: \`.import\` of the file as one text column into an in-memory table, then \`j ->> '\$.address.country'\`. jq: \`-c 'select(.address.country == \"DE\")'\` and \`-s 'group_by(.address.country)[] | {country, count: length}'\`. sqlite-utils: \`memory FILE:nl \"SELECT ... FROM t WHERE address ->> '\$.country' = 'DE'\" --nl\` (and GROUP BY); \`analyze-tables DB player\` on jsonsql's database (loading not timed), once. rows/s is input records per second.")
+[ "$pg_state" = up ] && notes+=("PostgreSQL rows (up to $big_from records): PostgreSQL $pg_version, a throwaway server started by Tests/postgres-server.sh, on a unix socket, with $pg_settings; jsonsql and psql run on the same server, so these settings apply to both. Insert: jsonsql \`insert postgresql://... player FILE.ndjson --pk id\` (a new table, one COPY in one transaction) against psql \`\\copy player_copy FROM FILE\` of the same rows pre-converted to COPY text (psql's \`\\copy player TO FILE\` of jsonsql's table, untimed) into an empty table made \`LIKE player INCLUDING ALL\` (the same columns, types and primary key, untimed). Goal: jsonsql's rows/s at least 0.7x \\copy's, i.e. jsonsql/peer at most 1.43. Filter (indexed): \`jsonsql query postgresql://... player --where address.country=DE --format json\` after \`jsonsql index postgresql://... player address.country\` and ANALYZE, against psql \`-A -t -c 'SELECT row_to_json(r) FROM (SELECT * FROM player WHERE (address -> 'country') = '\"DE\"'::jsonb) r'\`, the SQL jsonsql's \`--explain\` shows with its parameter written in, so both use the same index; output to a file; one untimed warm-up each. Goal: jsonsql/peer at most 1.3.")
 # rows/s by size is relative to the largest size up to 1M (the issue's reference), else the first.
 scale_base=""
 for n in $sizes; do [ "$n" -le 1000000 ] && { [ -z "$scale_base" ] || [ "$n" -gt "$scale_base" ]; } && scale_base=$n; done

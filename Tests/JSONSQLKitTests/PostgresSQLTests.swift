@@ -164,6 +164,33 @@ struct PostgresSQLTests {
         try PostgresValue.checkText(Array(#""a\\u0000b""#.utf8), json: true)
     }
 
+    @Test("a record's text and integers become the same COPY fields however they are written")
+    func copyValues() throws {
+        func copied(_ value: PreparedValue, _ type: ColumnType, in bytes: [UInt8] = []) throws -> String {
+            var out: [UInt8] = []
+            var bytes = bytes + [0]
+            try bytes.withUnsafeMutableBufferPointer { buffer in
+                try PostgresValue.appendCopy(value, type: type, bytes: buffer.baseAddress!, to: &out)
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        for text in ["", "plain ✓", "a\\b\tc\nd\re", "tail\\", "\tlead", #"{"a":"q\\"}"#] {
+            var expected: [UInt8] = []
+            PostgresValue.appendCopyField(Array(text.utf8), to: &expected)
+            for type in [ColumnType.text, .json] {
+                #expect(
+                    try copied(.text(0, text.utf8.count), type, in: Array(text.utf8)) == String(decoding: expected, as: UTF8.self)
+                )
+            }
+        }
+        #expect(throws: ValueMismatch.self) { try copied(.text(0, 3), .text, in: Array("a\u{0}b".utf8)) }
+        let escapedNul = Array(#""a\u0000b""#.utf8)
+        #expect(throws: ValueMismatch.self) { try copied(.text(0, escapedNul.count), .json, in: escapedNul) }
+        for number in [Int64.min, Int64.min + 1, -1, 0, 7, 42, 1_000_000, Int64.max] {
+            #expect(try copied(.integer(number), .integer) == String(number))
+        }
+    }
+
     @Test("the password is never part of the name messages use")
     func redacted() {
         #expect(PostgresConnection.redacted("postgres://me:sekrit@db.example:5433/app") == "postgres://me@db.example:5433/app")

@@ -29,10 +29,7 @@ extension PostgresStore {
             }
         }
         // Where each COPY line came from, for the server's errors (`COPY t, line N`).
-        var lines: [Int] = []
-        var recordNumbers: [Int] = []
-        var sourceIndexes: [Int32] = []
-        var records = 0
+        let rows = CopyRows()
         var table = options.table
         var created = false
         do {
@@ -114,10 +111,9 @@ extension PostgresStore {
                 let copy =
                     "COPY \(SQLQuote.identifier(table)) (\(columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", "))) FROM STDIN"
                 try connection.copy(copy) { send in
-                    var out: [UInt8] = []
-                    out.reserveCapacity(1 << 17)
-                    var scratch: [UInt8] = []
-                    var slots = [Int](repeating: -1, count: columns.count)
+                    rows.layout = layout
+                    rows.out.reserveCapacity(1 << 17)
+                    rows.slots = [Int](repeating: -1, count: columns.count)
                     func add(
                         _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, position: RecordReader.Position,
                         sourceIndex: Int,
@@ -126,12 +122,12 @@ extension PostgresStore {
                         func fail(_ message: String) -> JSONSQLError {
                             JSONSQLError("\(names[sourceIndex]):\(position.line): record \(position.record): \(message)")
                         }
-                        for i in slots.indices { slots[i] = -1 }
+                        for i in rows.slots.indices { rows.slots[i] = -1 }
                         for (fieldIndex, field) in fields.enumerated() {
-                            var column = layout.find(field, bytes: bytes, hint: fieldIndex)
+                            var column = rows.layout.find(field, bytes: bytes, hint: fieldIndex)
                             if column < 0 {
                                 let key: String
-                                do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch {
+                                do { key = try TypeInference.key(field, bytes: bytes, scratch: &rows.scratch) } catch {
                                     throw fail("\(error)")
                                 }
                                 column =
@@ -140,11 +136,11 @@ extension PostgresStore {
                                     } ?? -1
                                 if column < 0 { throw fail("key \"\(key)\" is not a column of \(table)") }
                             }
-                            if slots[column] >= 0 { throw fail("key \"\(columns[column].name)\" appears more than once") }
-                            slots[column] = fieldIndex
+                            if rows.slots[column] >= 0 { throw fail("key \"\(columns[column].name)\" appears more than once") }
+                            rows.slots[column] = fieldIndex
                         }
-                        for (column, slot) in slots.enumerated() {
-                            if column > 0 { out.append(0x09) }
+                        for (column, slot) in rows.slots.enumerated() {
+                            if column > 0 { rows.out.append(0x09) }
                             guard slot >= 0 else {
                                 if let value = defaults[column] {
                                     out += value
@@ -158,34 +154,34 @@ extension PostgresStore {
                                 if stored[column].notNull {
                                     throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
                                 }
-                                out += PostgresValue.copyNull
+                                rows.out += PostgresValue.copyNull
                                 continue
                             }
                             let field = fields[slot]
                             do {
-                                let value = try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch)
+                                let value = try rows.layout.prepare(field, bytes: bytes, column: column, scratch: &rows.scratch)
                                 if case .null = value, stored[column].notNull {
                                     throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
                                 }
-                                try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &out)
+                                try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
                             } catch let mismatch as ValueMismatch {
                                 throw fail(
                                     "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(RecordInserter.describeValue(field, bytes: bytes))"
                                 )
                             }
                         }
-                        out.append(0x0A)
-                        lines.append(position.line)
-                        recordNumbers.append(position.record)
-                        sourceIndexes.append(Int32(sourceIndex))
-                        records += 1
-                        if out.count >= 1 << 16 {
-                            try out.withUnsafeBytes(send)
-                            out.removeAll(keepingCapacity: true)
+                        rows.out.append(0x0A)
+                        rows.lines.append(position.line)
+                        rows.recordNumbers.append(position.record)
+                        rows.sourceIndexes.append(Int32(sourceIndex))
+                        rows.records += 1
+                        if rows.out.count >= 1 << 16 {
+                            try rows.out.withUnsafeBytes(send)
+                            rows.out.removeAll(keepingCapacity: true)
                         }
-                        if records & 0xFFF == 0 {
+                        if rows.records & 0xFFF == 0 {
                             if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                            progress?(InsertProgress(records: records, bytesRead: bytesRead, totalBytes: totalBytes))
+                            progress?(InsertProgress(records: rows.records, bytesRead: bytesRead, totalBytes: totalBytes))
                         }
                     }
                     for var record in sample {
@@ -204,17 +200,33 @@ extension PostgresStore {
                                 bytesRead: reader.bytesRead)
                         }
                     }
-                    try out.withUnsafeBytes(send)
+                    try rows.out.withUnsafeBytes(send)
                 }
             }
         } catch let error as PostgresError {
             // A row the server refused (a duplicate key, a value out of its range) is the record's fault.
-            if let line = error.copyLine, line >= 1, line <= lines.count {
+            if let line = error.copyLine, line >= 1, line <= rows.lines.count {
                 let i = line - 1
-                throw JSONSQLError("\(names[Int(sourceIndexes[i])]):\(lines[i]): record \(recordNumbers[i]): \(error)")
+                throw JSONSQLError(
+                    "\(names[Int(rows.sourceIndexes[i])]):\(rows.lines[i]): record \(rows.recordNumbers[i]): \(error)")
             }
             throw JSONSQLError("\(error)")
         }
-        return InsertResult(table: table, records: records, written: records, createdTable: created, addedColumns: [])
+        return InsertResult(table: table, records: rows.records, written: rows.records, createdTable: created, addedColumns: [])
     }
+}
+
+/// What an insert's COPY builds as it goes: the data not yet sent, the per-record work space,
+/// and where each line came from (for the server's `COPY t, line N`). A class whose fields skip
+/// the runtime's exclusivity checks, as `RecordInserter`'s do: only the one inserting thread
+/// touches them, and per value those checks cost more than the appends they guard.
+private final class CopyRows {
+    @exclusivity(unchecked) var out: [UInt8] = []
+    @exclusivity(unchecked) var scratch: [UInt8] = []
+    @exclusivity(unchecked) var slots: [Int] = []
+    @exclusivity(unchecked) var layout = InsertColumns()
+    @exclusivity(unchecked) var lines: [Int] = []
+    @exclusivity(unchecked) var recordNumbers: [Int] = []
+    @exclusivity(unchecked) var sourceIndexes: [Int32] = []
+    @exclusivity(unchecked) var records = 0
 }

@@ -111,6 +111,49 @@ enum PostgresValue {
         }
     }
 
+    /// `appendCopyField` for bytes in memory: the runs between escaped bytes are appended whole.
+    static func appendCopyField(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var run = 0
+        for i in bytes.indices {
+            let escaped: UInt8
+            switch bytes[i] {
+            case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+            case 0x09: escaped = UInt8(ascii: "t")
+            case 0x0A: escaped = UInt8(ascii: "n")
+            case 0x0D: escaped = UInt8(ascii: "r")
+            default: continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+            out.append(UInt8(ascii: "\\"))
+            out.append(escaped)
+            run = i + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+    }
+
+    /// Whether COPY text escapes `byte` (backslash, tab, newline, carriage return) or
+    /// `checkText` looks at it (U+0000; the backslash of `\u0000`).
+    @inline(__always)
+    private static func needsCare(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\\") || byte <= 0x0D && (byte == 0 || byte == 0x09 || byte == 0x0A || byte == 0x0D)
+    }
+
+    /// Appends the decimal digits of `number`, as `String(number)` spells it, without making a String.
+    static func appendDecimal(_ number: Int64, to out: inout [UInt8]) {
+        if number < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[i...])
+        }
+    }
+
     /// COPY's NULL.
     static let copyNull: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "N")]
 
@@ -124,13 +167,19 @@ enum PostgresValue {
             if type == .boolean {
                 out.append(number != 0 ? UInt8(ascii: "t") : UInt8(ascii: "f"))
             } else {
-                out += Array(String(number).utf8)
+                appendDecimal(number, to: &out)
             }
         case .double(let number):
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
             out += Array("\(number)".utf8)
         case .text(let start, let end):
             let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
+            // Most text has no byte that COPY escapes and none that `checkText` looks at (U+0000,
+            // and the backslash of `\u0000`): it is copied as it is, in one piece.
+            if !span.contains(where: needsCare) {
+                out.append(contentsOf: span)
+                return
+            }
             try checkText(span, json: type == .json)
             appendCopyField(span, to: &out)
         case .converted(let converted): try appendCopy(converted, type: type, to: &out)
