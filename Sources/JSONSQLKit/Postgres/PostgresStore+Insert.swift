@@ -143,7 +143,7 @@ extension PostgresStore {
                             if column > 0 { rows.out.append(0x09) }
                             guard slot >= 0 else {
                                 if let value = defaults[column] {
-                                    out += value
+                                    rows.out += value
                                     continue
                                 }
                                 if let expression = stored[column].defaultSQL {
