@@ -66,7 +66,9 @@ final class GroupOneReadTests {
 
     /// What the query prints, or its error, by loading the file first or by reading it once
     /// (split in two threads from a file of `split` bytes, nil for one thread).
-    func run(_ file: String, _ query: Int, oneRead: Bool, split: Int64? = 1) -> String {
+    func run(_ file: String, _ query: Int, oneRead: Bool, split: Int64? = 1, keep: Int = NarrowRecords.maximumBytes)
+        -> String
+    {
         let (groupBy, select, filter, orderBy) = Self.queries[query]
         do {
             var spec = QuerySpec(table: Store.tableName(forFile: file))
@@ -78,7 +80,8 @@ final class GroupOneReadTests {
             let out = OutputBuffer()
             if oneRead {
                 #expect(Store.canStreamGroups(spec))
-                try Store.streamGroups(file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split)
+                try Store.streamGroups(
+                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, narrowBytes: keep)
             } else {
                 let store = try Store.loading([file])
                 defer { store.close() }
@@ -130,5 +133,16 @@ final class GroupOneReadTests {
         let loaded = run(file, 1, oneRead: false)
         #expect(loaded.hasPrefix("error") && loaded.contains(":31:"))
         #expect(run(file, 1, oneRead: true) == loaded)
+    }
+
+    @Test("more different values than fit are read again, with the types found, and still print as loaded")
+    func tooManyValues() throws {
+        let file = try write("many.ndjson", Self.records(60, seed: 4).joined(separator: "\n"))
+        for query in [0, 1, 4, 7] {
+            let loaded = run(file, query, oneRead: false)
+            for split in [1, nil] as [Int64?] {
+                #expect(run(file, query, oneRead: true, split: split, keep: 300) == loaded, "\(Self.queries[query])")
+            }
+        }
     }
 }

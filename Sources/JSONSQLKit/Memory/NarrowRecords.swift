@@ -38,9 +38,11 @@ struct NarrowRecords {
         }
     }
 
-    /// At most this many bytes of small records are kept; past that the query reads the file
-    /// again (`overflowed`).
+    /// At most this many bytes of small records are kept unless told otherwise; past that the
+    /// query reads the file again (`overflowed`).
     static let maximumBytes = 16 << 20
+
+    private let maximumBytes: Int
 
     private let names: [String]
     private let trees: [PathTree]
@@ -62,8 +64,10 @@ struct NarrowRecords {
     /// Set once the small records outgrow `maximumBytes`; nothing more is kept.
     private(set) var overflowed = false
 
-    /// The paths `spec` reads, by column: its groups, selections, order and filter.
-    init(_ spec: QuerySpec) {
+    /// The paths `spec` reads, by column: its groups, selections, order and filter; at most
+    /// `maximumBytes` of small records.
+    init(_ spec: QuerySpec, maximumBytes: Int = Self.maximumBytes) {
+        self.maximumBytes = maximumBytes
         var names: [String] = []
         var trees: [PathTree] = []
         for path in ColumnSelection.paths(spec) {
@@ -339,7 +343,7 @@ struct NarrowRecords {
             }
             slot = (slot + 1) & mask
         }
-        if storage.count + buffer.count + 32 * hashes.count > Self.maximumBytes || hashes.count >= Int(Int32.max) - 1 {
+        if storage.count + buffer.count + 32 * hashes.count > maximumBytes || hashes.count >= Int(Int32.max) - 1 {
             overflowed = true
             storage = []
             starts = []

@@ -17,7 +17,8 @@ extension Store {
 
     /// Runs the grouped `spec` over the data file at `path`; returns the number of rows printed.
     /// `note` gets `missingPathNotes`' notes, as `streamQuery` gives them. A regular JSON file
-    /// is read once, on two threads (`NarrowRecords`; `minimumSplit` as `inferTypes` takes it).
+    /// is read once, on two threads (`NarrowRecords`, keeping up to `narrowBytes`; `minimumSplit`
+    /// as `inferTypes` takes it).
     @discardableResult
     public static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
@@ -25,18 +26,18 @@ extension Store {
     ) throws -> Int {
         try streamGroups(
             file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, minimumSplit: nil,
-            note: note)
+            narrowBytes: NarrowRecords.maximumBytes, note: note)
     }
 
     @discardableResult
     static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000, minimumSplit: Int64?, note: ((String) -> Void)? = nil
+        batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int, note: ((String) -> Void)? = nil
     ) throws -> Int {
         var inferred: TypeInference?
         if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
             try SQLQuote.checkName(spec.table, kind: "table")
-            var narrow = NarrowRecords(spec)
+            var narrow = NarrowRecords(spec, maximumBytes: narrowBytes)
             let inference = try inferTypes(
                 path, table: spec.table, secondHalf: true, minimumSplit: minimumSplit, with: &narrow,
                 secondState: narrow,
