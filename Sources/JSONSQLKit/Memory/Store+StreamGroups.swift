@@ -106,13 +106,14 @@ extension Store {
                 guard inserted else { return nil }
             }
             let info = try TableInfo(db: db, table: spec.table)
+            // In the order the batches would: the plan's errors first.
+            let plan = try NarrowPlan(spec, table: info)
             let tracker = try MissingPathTracker(spec, table: info, db: db)
             try tracker.observe(db, table: spec.table)
             guard !tracker.hasPending else { return nil }
             // The small records were inserted in order into an empty table, so their rowids are 1, 2, ...
             guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { SQLName.find($0, in: info.columns.map(\.name)) == nil })
             else { return nil }
-            let plan = try NarrowPlan(spec, table: info)
             try db.execute(sql: plan.createSQL)
             try plan.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
             return plan
