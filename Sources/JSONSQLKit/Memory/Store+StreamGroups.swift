@@ -7,7 +7,9 @@ import GRDBSQLite
 /// runs on that table at the end. Every expression comes from the one renderer: the projected
 /// values are the group keys' and the aggregates' argument SQL that `QuerySpec.build` writes,
 /// the filter is `FilterSQL`'s, and the rows keep the file's order, so the result is the one
-/// loading the file gives.
+/// loading the file gives. A regular JSON file is read once instead (`NarrowRecords`): the
+/// batches are the different cut-down records, inserted once, and the narrow table is filled
+/// from their values record by record.
 extension Store {
     /// Whether `spec` groups or aggregates, with nothing decided by the whole table (`--json-cols`).
     public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
