@@ -95,7 +95,7 @@ final class GroupOneReadTests {
         }
     }
 
-    @Test("wherever the middle falls, every query prints what the loaded file prints", arguments: 1...12)
+    @Test("wherever the middle falls, every query prints what the loaded file prints", arguments: 1...8)
     func splitPoints(count: Int) throws {
         let lines = Self.records(count * 5, seed: UInt64(count))
         let shapes = [
