@@ -173,9 +173,10 @@ extension Store {
     /// Loads the data file at `path` into an in-memory table named `spec.table` (types from
     /// every record), leaving out records `spec`'s filters provably reject, and calls `body`
     /// after every `batchSize` records and after the last; `body` empties the table, and
-    /// returns false to stop reading. Returns the store, for the caller to close.
+    /// returns false to stop reading. Returns the store, for the caller to close. `inferred`
+    /// gives the types of a regular JSON file when a read already made found them.
     static func streamBatches(
-        file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
+        file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int, inferred: TypeInference? = nil,
         _ body: @escaping (Database) throws -> Bool
     ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
@@ -187,7 +188,8 @@ extension Store {
             if isRegularJSONFile(path, format: options.format) {
                 try SQLQuote.checkName(spec.table, kind: "table")
                 try store.streamJSONFile(
-                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize), body)
+                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize),
+                    inferred: inferred, body)
                 return store
             }
             _ = try store.insert(

@@ -12,12 +12,16 @@ struct ColumnSelection {
 
     /// Nil when the query reads every column (no `--select`).
     init?(_ spec: QuerySpec) {
-        var paths = spec.groupBy + spec.orderBy.flatMap { Self.paths($0.term) }
-        for filter in spec.filters { paths += Self.paths(filter) }
         let grouped = !spec.groupBy.isEmpty || spec.selections.contains { $0.aggregate != nil }
         if spec.selections.isEmpty && !grouped { return nil }
-        paths += spec.selections.flatMap(Self.paths)
-        names = paths.map(\.column)
+        names = Self.paths(spec).map(\.column)
+    }
+
+    /// The paths `spec` reads: its groups, order, filters and selections.
+    static func paths(_ spec: QuerySpec) -> [JSONPath] {
+        var paths = spec.groupBy + spec.orderBy.flatMap { Self.paths($0.term) }
+        for filter in spec.filters { paths += Self.paths(filter) }
+        return paths + spec.selections.flatMap(Self.paths)
     }
 
     private static func paths(_ selection: Selection) -> [JSONPath] {

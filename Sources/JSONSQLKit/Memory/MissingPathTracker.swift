@@ -28,6 +28,9 @@ final class MissingPathTracker {
         }
     }
 
+    /// Whether some path has not been found in any row yet.
+    var hasPending: Bool { !pending.isEmpty }
+
     /// Checks the rows of the current batch, before it is deleted.
     func observe(_ db: Database, table: String) throws {
         guard !pending.isEmpty else { return }

@@ -12,31 +12,34 @@ extension Store {
     /// describes. The first read infers the types from every record and keeps aside the records
     /// `filter` may match (`RecordPrecheck`); when they fit in `keptRecordBytes`, they are all
     /// that is inserted, else the file is read again, on two threads, and each record checked once
-    /// more. Only the fields of `columns` are inserted.
+    /// more. Only the fields of `columns` are inserted. With `inferred`, the types of a read
+    /// already made, the file is read once, on two threads.
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
-        _ body: @escaping (Database) throws -> Bool
+        inferred: TypeInference? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
-        let early = filter.flatMap(RecordPrecheck.init(beforeTypes:))
+        let early = inferred == nil ? filter.flatMap(RecordPrecheck.init(beforeTypes:)) : nil
         var kept: [UInt8] = []
         var keptPositions: [RecordReader.Position] = []
         var keeping = early != nil
         // Without records to keep aside, the second half's types are inferred meanwhile.
-        let inference = try Self.inferTypes(path, table: table, secondHalf: early == nil) { bytes, position in
-            let count = position.end - position.start
-            guard keeping, let early, early.mayMatch(bytes + position.start, count: count) else { return }
-            if kept.count + count > Self.keptRecordBytes {
-                keeping = false
-                kept = []
-                keptPositions = []
-            } else {
-                keptPositions.append(
-                    RecordReader.Position(
-                        line: position.line, record: position.record, start: kept.count, end: kept.count + count))
-                kept.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
+        let inference =
+            try inferred
+            ?? Self.inferTypes(path, table: table, secondHalf: early == nil) { bytes, position in
+                let count = position.end - position.start
+                guard keeping, let early, early.mayMatch(bytes + position.start, count: count) else { return }
+                if kept.count + count > Self.keptRecordBytes {
+                    keeping = false
+                    kept = []
+                    keptPositions = []
+                } else {
+                    keptPositions.append(
+                        RecordReader.Position(
+                            line: position.line, record: position.record, start: kept.count, end: kept.count + count))
+                    kept.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
+                }
             }
-        }
         try write { db in
             try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
@@ -106,12 +109,28 @@ extension Store {
         _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil,
         each: (UnsafeMutablePointer<UInt8>, RecordReader.Position) -> Void = { _, _ in }
     ) throws -> TypeInference {
+        var none: Void = ()
+        return try inferTypes(
+            path, table: table, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &none, secondState: (),
+            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _ in })
+    }
+
+    /// `inferTypes`, with more work on every checked record: `first` on the records the first
+    /// thread reads, into `state`; `second` on those of the second half, from `secondState`,
+    /// which `merge` takes into `state` where the two meet.
+    static func inferTypes<State>(
+        _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil, with state: inout State,
+        secondState: State,
+        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
+        second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
+        merge: (inout State, State) -> Void
+    ) throws -> TypeInference {
         var inference = TypeInference()
         var duplicates = DuplicateKeys()
         var fields: [JSONField] = []
         var seen = 0
         let source = try InputSource.open(path)
-        var half = secondHalf ? Self.inferSecondHalf(path, minimumSize: minimumSplit) : nil
+        var half = secondHalf ? Self.inferSecondHalf(path, minimumSize: minimumSplit, state: secondState, second) : nil
         defer { half?.cancel() }
         do {
             defer { source.close() }
@@ -123,6 +142,7 @@ extension Store {
                         meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
                     {
                         inference.append(result.state.inference)
+                        merge(&state, result.state.more)
                         seen += result.records
                         break
                     }
@@ -135,7 +155,7 @@ extension Store {
                 }
                 seen += 1
                 if seen & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-                each(reader.bytes, position)
+                try first(&state, fields, reader.bytes, position)
             }
         }
         if seen == 0 { throw JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from") }
@@ -143,13 +163,16 @@ extension Store {
     }
 
     /// Type inference over the second half of the file at `path` (`SecondHalf`), with the
-    /// duplicate-key check the first read makes.
-    static func inferSecondHalf(_ path: String, minimumSize: Int64? = nil)
-        -> SecondHalf<(inference: TypeInference, duplicates: DuplicateKeys)>?
-    {
-        SecondHalf.start(path, state: (TypeInference(), DuplicateKeys()), minimumSize: minimumSize) { state, fields, bytes, _ in
+    /// duplicate-key check the first read makes, and `more` on each record.
+    static func inferSecondHalf<State>(
+        _ path: String, minimumSize: Int64? = nil, state: State,
+        _ more: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+    ) -> SecondHalf<(inference: TypeInference, duplicates: DuplicateKeys, more: State)>? {
+        SecondHalf.start(path, state: (TypeInference(), DuplicateKeys(), state), minimumSize: minimumSize) {
+            state, fields, bytes, position in
             try state.inference.observe(fields, bytes: bytes)
             try state.duplicates.check(fields, bytes: bytes)
+            try more(&state.more, fields, bytes, position)
         }
     }
 

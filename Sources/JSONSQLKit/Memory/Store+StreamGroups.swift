@@ -1,12 +1,15 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Grouping over a data file without loading it: each batch of records (`Store.streamBatches`)
 /// is projected onto the few values the query needs, into a narrow table, and the grouped query
 /// runs on that table at the end. Every expression comes from the one renderer: the projected
 /// values are the group keys' and the aggregates' argument SQL that `QuerySpec.build` writes,
 /// the filter is `FilterSQL`'s, and the rows keep the file's order, so the result is the one
-/// loading the file gives.
+/// loading the file gives. A regular JSON file is read once instead (`NarrowRecords`): the
+/// batches are the different cut-down records, inserted once, and the narrow table is filled
+/// from their values record by record.
 extension Store {
     /// Whether `spec` groups or aggregates, with nothing decided by the whole table (`--json-cols`).
     public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
@@ -15,15 +18,44 @@ extension Store {
     }
 
     /// Runs the grouped `spec` over the data file at `path`; returns the number of rows printed.
-    /// `note` gets `missingPathNotes`' notes, as `streamQuery` gives them.
+    /// `note` gets `missingPathNotes`' notes, as `streamQuery` gives them. A regular JSON file
+    /// is read once, on two threads (`NarrowRecords`, keeping up to `narrowBytes`; `minimumSplit`
+    /// as `inferTypes` takes it).
     @discardableResult
     public static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
         batchSize: Int = 20_000, note: ((String) -> Void)? = nil
     ) throws -> Int {
+        try streamGroups(
+            file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, minimumSplit: nil,
+            narrowBytes: NarrowRecords.maximumBytes, note: note)
+    }
+
+    @discardableResult
+    static func streamGroups(
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
+        batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int, note: ((String) -> Void)? = nil
+    ) throws -> Int {
+        var inferred: TypeInference?
+        if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
+            try SQLQuote.checkName(spec.table, kind: "table")
+            var narrow = NarrowRecords(spec, maximumBytes: narrowBytes)
+            let inference = try inferTypes(
+                path, table: spec.table, secondHalf: true, minimumSplit: minimumSplit, with: &narrow,
+                secondState: narrow,
+                first: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
+                second: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
+                merge: { narrow, later in narrow.append(later) })
+            if !narrow.overflowed,
+                let printed = try groups(path, spec: spec, inference: inference, narrow: narrow, output: output, to: out)
+            {
+                return printed
+            }
+            inferred = inference
+        }
         var plan: NarrowPlan?
         var tracker: MissingPathTracker?
-        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize) { db in
+        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred) { db in
             if plan == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let made = try NarrowPlan(spec, table: info)
@@ -43,6 +75,54 @@ extension Store {
         if let tracker, let note { tracker.notes().forEach(note) }
         return printed
     }
+
+    /// Runs the grouped `spec` over the small records of a file read once (`NarrowRecords`):
+    /// each different small record is inserted once into the table of the inferred types, its
+    /// expressions' values are read back, and the narrow table gets each record's values in
+    /// the file's order. Nil, before printing anything, when that is not sure to give what
+    /// loading the file gives: a small record `insert` refuses, or a path of the query no row
+    /// holds (its note names paths of the whole records); the caller then reads the file again.
+    private static func groups(
+        _ path: String, spec: QuerySpec, inference: TypeInference, narrow: NarrowRecords, output: OutputFormat,
+        to out: OutputBuffer
+    ) throws -> Int? {
+        let store = try Store(memoryNamed: path)
+        defer { store.close() }
+        let plan: NarrowPlan? = try store.write { db in
+            try TableSpec(name: spec.table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
+                in: db, ifNotExists: false)
+            let inserter = try RecordInserter(db: db, table: spec.table, conflict: .fail, alter: false)
+            var fields: [JSONField] = []
+            for number in 0..<narrow.distinctCount {
+                var bytes = narrow.record(number)
+                let inserted = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
+                    guard let base = buffer.baseAddress else { return false }
+                    var scanner = JSONScanner(bytes: base, count: buffer.count)
+                    guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
+                    let position = RecordReader.Position(line: 0, record: number + 1, start: 0, end: buffer.count)
+                    return
+                        (try? fields.withUnsafeBufferPointer {
+                            try inserter.insert($0, bytes: base, at: position, source: path)
+                        }) != nil
+                }
+                guard inserted else { return nil }
+            }
+            let info = try TableInfo(db: db, table: spec.table)
+            // In the order the batches would: the plan's errors first.
+            let plan = try NarrowPlan(spec, table: info)
+            let tracker = try MissingPathTracker(spec, table: info, db: db)
+            try tracker.observe(db, table: spec.table)
+            guard !tracker.hasPending else { return nil }
+            // The small records were inserted in order into an empty table, so their rowids are 1, 2, ...
+            guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { SQLName.find($0, in: info.columns.map(\.name)) == nil })
+            else { return nil }
+            try db.execute(sql: plan.createSQL)
+            try plan.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
+            return plan
+        }
+        guard let plan else { return nil }
+        return try store.read { db in try Self.stream(plan.query, db: db, format: output, to: out) }
+    }
 }
 
 /// The narrow table of a grouped query, the SQL that fills it from a batch, and the grouped
@@ -52,6 +132,10 @@ struct NarrowPlan {
     let projectSQL: String
     let projectArguments: [DatabaseValue]
     let query: SQLQuery
+    private let narrow: String
+    private let expressions: [String]
+    private let source: String
+    private let filterSQL: String
 
     init(_ spec: QuerySpec, table info: TableInfo) throws {
         let narrow = SQLName.same(info.name, "jsonsql_narrow") ? "jsonsql_narrow_2" : "jsonsql_narrow"
@@ -67,18 +151,64 @@ struct NarrowPlan {
         grouped.filters = []  // applied while the narrow table is filled
         query = try grouped.build(table: info, from: narrow, expression: column)
         if expressions.isEmpty { expressions = ["NULL"] }
+        self.narrow = SQLQuote.identifier(narrow)
+        self.expressions = expressions
+        source = SQLQuote.identifier(info.name)
         // Columns without a declared type keep each value as the expression gave it.
-        createSQL =
-            "CREATE TABLE \(SQLQuote.identifier(narrow)) (\(expressions.indices.map { "e\($0)" }.joined(separator: ", ")))"
-        var project =
-            "INSERT INTO \(SQLQuote.identifier(narrow)) SELECT \(expressions.joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
+        createSQL = "CREATE TABLE \(self.narrow) (\(expressions.indices.map { "e\($0)" }.joined(separator: ", ")))"
+        var filterSQL = ""
         var projectArguments: [DatabaseValue] = []
         if let filter = Filter.all(spec.filters) {
             let rendered = try FilterSQL(filter, table: info)
-            project += " WHERE \(rendered.sql)"
+            filterSQL = " WHERE \(rendered.sql)"
             projectArguments = rendered.arguments
         }
-        projectSQL = project
+        self.filterSQL = filterSQL
+        projectSQL = "INSERT INTO \(self.narrow) SELECT \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
         self.projectArguments = projectArguments
+    }
+
+    /// Fills the narrow table from a table holding `distinct` different records, by `rowid`
+    /// 1, 2, ...: `records` numbers each record of the file, in order, from 0. A record the
+    /// filter rejects adds no row.
+    func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws {
+        // Each different record's values, as SQLite gave them; nil where the filter rejects it.
+        var values = [[OpaquePointer]?](repeating: nil, count: distinct)
+        defer {
+            for row in values { for value in row ?? [] { sqlite3_value_free(value) } }
+        }
+        let select = try db.makeStatement(
+            sql: "SELECT \(rowid), \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)")
+        try select.setArguments(StatementArguments(projectArguments))
+        let handle = select.sqliteStatement
+        while try db.step(handle) {
+            let number = Int(sqlite3_column_int64(handle, 0)) - 1
+            guard values.indices.contains(number) else { throw JSONSQLError("unexpected row \(number + 1) of \(source)") }
+            var row: [OpaquePointer] = []
+            for column in expressions.indices {
+                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(column + 1))) else {
+                    for value in row { sqlite3_value_free(value) }
+                    throw JSONSQLError("out of memory")
+                }
+                row.append(value)
+            }
+            values[number] = row
+        }
+        sqlite3_reset(handle)
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO \(narrow) VALUES (\(expressions.indices.map { _ in "?" }.joined(separator: ", ")))")
+        let statement = insert.sqliteStatement
+        var count = 0
+        for number in records {
+            guard let row = values[Int(number)] else { continue }
+            for (index, value) in row.enumerated() {
+                let code = sqlite3_bind_value(statement, Int32(index + 1), value)
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            }
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+            count += 1
+            if count & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+        }
     }
 }

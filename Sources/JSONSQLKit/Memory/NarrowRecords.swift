@@ -1,0 +1,399 @@
+import Foundation
+
+/// What a grouped query reads of each record of a file, kept while the file is read for its
+/// types, so the file is read once: each record is cut down to a small record holding only the
+/// values at the query's paths, `{"address":{"country":"DE"}}`, each different small record is
+/// kept once, and each record keeps the number of its small record.
+///
+/// Loaded into the table once the types are known, a small record gives every expression of the
+/// query the value the whole record gives: it holds the same keys with the same values as
+/// written, and a value is cut down only where each path goes on into an object by plain keys
+/// (no escapes, none written twice). Anything else is kept whole: a value a path ends at, an
+/// array, a scalar, and a record holding a `\u` escape, which `insert` may refuse
+/// (`ColumnSelection.mayNarrow`), is kept as it is.
+struct NarrowRecords {
+    /// The keys the paths of one column lead through; `whole` where a path ends or indexes.
+    struct PathTree {
+        var whole = false
+        var keys: [[UInt8]] = []
+        var children: [PathTree] = []
+
+        mutating func add(_ segments: ArraySlice<JSONPath.Segment>) {
+            guard !whole else { return }
+            guard let segment = segments.first, case .key(let key) = segment else {
+                whole = true
+                keys = []
+                children = []
+                return
+            }
+            let bytes = Array(key.utf8)
+            if let index = keys.firstIndex(of: bytes) {
+                children[index].add(segments.dropFirst())
+            } else {
+                var child = PathTree()
+                child.add(segments.dropFirst())
+                keys.append(bytes)
+                children.append(child)
+            }
+        }
+    }
+
+    /// At most this many bytes of small records are kept unless told otherwise; past that the
+    /// query reads the file again (`overflowed`).
+    static let maximumBytes = 16 << 20
+
+    private let maximumBytes: Int
+
+    private let names: [String]
+    private let trees: [PathTree]
+    /// The raw key bytes last seen at each field position and their column in `names`, or -1.
+    private var hintKeys: [[UInt8]] = []
+    private var hintColumns: [Int] = []
+    private var scratch: [UInt8] = []
+    private var buffer: [UInt8] = []
+
+    /// The different small records, one after the other in the order first seen: number `i`
+    /// is `storage[starts[i]..<starts[i + 1]]`.
+    private var storage: [UInt8] = []
+    private var starts: [Int] = [0]
+    private var hashes: [UInt64] = []
+    /// Open addressing over `hashes`: a small record's number, or -1.
+    private var slots = [Int32](repeating: -1, count: 1 << 10)
+    /// The number of each record's small record, in the file's order.
+    private(set) var records: [Int32] = []
+    /// Set once the small records outgrow `maximumBytes`; nothing more is kept.
+    private(set) var overflowed = false
+
+    /// The paths `spec` reads, by column: its groups, selections, order and filter; at most
+    /// `maximumBytes` of small records.
+    init(_ spec: QuerySpec, maximumBytes: Int = Self.maximumBytes) {
+        self.maximumBytes = maximumBytes
+        var names: [String] = []
+        var trees: [PathTree] = []
+        for path in ColumnSelection.paths(spec) {
+            let column: Int
+            if let found = names.firstIndex(where: { SQLName.same($0, path.column) }) {
+                column = found
+            } else {
+                names.append(path.column)
+                trees.append(PathTree())
+                column = names.count - 1
+            }
+            trees[column].add(path.segments[...])
+        }
+        self.names = names
+        self.trees = trees
+    }
+
+    /// The number of different small records.
+    var distinctCount: Int { hashes.count }
+
+    /// Small record number `number`.
+    func record(_ number: Int) -> [UInt8] { Array(storage[starts[number]..<starts[number + 1]]) }
+
+    /// Keeps the small record of the checked record at `position` in `bytes`, whose fields are
+    /// `fields`.
+    mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position) throws {
+        guard !overflowed else { return }
+        buffer.removeAll(keepingCapacity: true)
+        let count = position.end - position.start
+        if RecordPrecheck.contains(bytes + position.start, count, RecordPrecheck.unicodeEscape) {
+            buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
+        } else {
+            buffer.append(UInt8(ascii: "{"))
+            var first = true
+            for (index, field) in fields.enumerated() {
+                let column = try self.column(field, at: index, bytes: bytes)
+                guard column >= 0 else { continue }
+                if !first { buffer.append(UInt8(ascii: ",")) }
+                first = false
+                buffer.append(
+                    contentsOf: UnsafeBufferPointer(start: bytes + field.keyStart - 1, count: field.keyEnd - field.keyStart + 2))
+                buffer.append(UInt8(ascii: ":"))
+                // A string's span is between its quotes.
+                let quote = field.kind == .string ? 1 : 0
+                append(bytes, field.start - quote, field.end + quote, tree: trees[column])
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+        keep()
+    }
+
+    /// The column of `names` a top-level key names, or -1.
+    private mutating func column(_ field: JSONField, at position: Int, bytes: UnsafePointer<UInt8>) throws -> Int {
+        let count = field.keyEnd - field.keyStart
+        if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
+            && hintKeys[position].withUnsafeBufferPointer({
+                $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 } ?? (count == 0)
+            })
+        {
+            return hintColumns[position]
+        }
+        let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
+        let column = names.firstIndex { SQLName.same($0, key) } ?? -1
+        if !field.keyEscaped {
+            while hintKeys.count <= position {
+                hintKeys.append([])
+                hintColumns.append(-1)
+            }
+            hintKeys[position] = Array(UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
+            hintColumns[position] = column
+        }
+        return column
+    }
+
+    /// Appends the JSON value `bytes[start..<end]`, cut down to the keys of `tree` where it is
+    /// an object. An object with an escaped key, or with a key of `tree` written twice, is kept
+    /// whole: SQLite's own lookup decides those cases.
+    private mutating func append(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree) {
+        let before = buffer.count
+        guard !tree.whole, bytes[start] == UInt8(ascii: "{"), !tree.keys.isEmpty, tree.keys.count <= 64 else {
+            buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+            return
+        }
+        buffer.append(UInt8(ascii: "{"))
+        var first = true
+        var matched: UInt64 = 0
+        var members = Members(bytes: bytes, position: start + 1, end: end)
+        var whole = false
+        while let member = members.next() {
+            if member.keyEscaped {
+                whole = true
+                break
+            }
+            guard let index = Self.key(member, in: tree, bytes: bytes) else { continue }
+            if matched & (1 << UInt64(index)) != 0 {
+                whole = true
+                break
+            }
+            matched |= 1 << UInt64(index)
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            buffer.append(
+                contentsOf: UnsafeBufferPointer(start: bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2))
+            buffer.append(UInt8(ascii: ":"))
+            append(bytes, member.valueStart, member.valueEnd, tree: tree.children[index])
+        }
+        if whole || members.failed {
+            buffer.removeSubrange(before...)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+            return
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// The index in `tree.keys` of the key of `member`, an unescaped key.
+    private static func key(_ member: Members.Member, in tree: PathTree, bytes: UnsafePointer<UInt8>) -> Int? {
+        let count = member.keyEnd - member.keyStart
+        return tree.keys.firstIndex { key in
+            key.count == count && (count == 0 || key[0] == bytes[member.keyStart])
+                && key.withUnsafeBufferPointer { $0.baseAddress.map { memcmp($0, bytes + member.keyStart, count) == 0 } ?? true }
+        }
+    }
+
+    /// The members of an object in JSON text that `JSONScanner` has checked already.
+    struct Members {
+        struct Member {
+            /// The key, between its quotes, and the value as written.
+            var keyStart: Int, keyEnd: Int, keyEscaped: Bool, valueStart: Int, valueEnd: Int
+        }
+
+        let bytes: UnsafePointer<UInt8>
+        /// After the object's `{`.
+        var position: Int
+        /// After the object's `}`.
+        let end: Int
+        /// Set when the text is not as checked; no more members are given.
+        private(set) var failed = false
+
+        init(bytes: UnsafePointer<UInt8>, position: Int, end: Int) {
+            self.bytes = bytes
+            self.position = position
+            self.end = end
+        }
+
+        private mutating func skipWhitespace() {
+            while position < end,
+                bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09
+            {
+                position += 1
+            }
+        }
+
+        /// Moves past the string starting at `position`; whether it holds an escape.
+        private mutating func skipString() -> Bool {
+            var escaped = false
+            position += 1
+            while position < end {
+                switch bytes[position] {
+                case UInt8(ascii: "\\"):
+                    escaped = true
+                    position += 2
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return escaped
+                default:
+                    position += 1
+                }
+            }
+            failed = true
+            return escaped
+        }
+
+        private mutating func skipValue() {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                _ = skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while position < end {
+                    switch bytes[position] {
+                    case UInt8(ascii: "\""):
+                        _ = skipString()
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                    default:
+                        break
+                    }
+                    position += 1
+                    if depth == 0 { return }
+                }
+                failed = true
+            default:
+                while position < end {
+                    switch bytes[position] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                    default: position += 1
+                    }
+                }
+            }
+        }
+
+        mutating func next() -> Member? {
+            guard !failed else { return nil }
+            skipWhitespace()
+            if position < end && bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                skipWhitespace()
+            }
+            guard position < end, bytes[position] == UInt8(ascii: "\"") else {
+                if !(position < end && bytes[position] == UInt8(ascii: "}")) { failed = true }
+                return nil
+            }
+            let keyStart = position + 1
+            let keyEscaped = skipString()
+            let keyEnd = position - 1
+            skipWhitespace()
+            guard !failed, position < end, bytes[position] == UInt8(ascii: ":") else {
+                failed = true
+                return nil
+            }
+            position += 1
+            skipWhitespace()
+            guard position < end else {
+                failed = true
+                return nil
+            }
+            let valueStart = position
+            skipValue()
+            guard !failed, position <= end else {
+                failed = true
+                return nil
+            }
+            return Member(keyStart: keyStart, keyEnd: keyEnd, keyEscaped: keyEscaped, valueStart: valueStart, valueEnd: position)
+        }
+    }
+
+    /// A hash of `count` bytes.
+    private static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+        var offset = 0
+        while offset + 8 <= count {
+            h = (h ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            offset += 8
+        }
+        while offset < count {
+            h = (h ^ UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))) &* 0x0100_0000_01B3
+            offset += 1
+        }
+        h ^= h >> 29
+        h = h &* 0xC4CE_B9FE_1A85_EC53
+        return h ^ (h >> 32)
+    }
+
+    /// The number of the small record in `buffer`, numbering it when new; nil once overflowed.
+    private mutating func number() -> Int32? {
+        let hash = buffer.withUnsafeBytes { Self.hash($0.baseAddress!, $0.count) }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            let number = Int(slots[slot])
+            if hashes[number] == hash && starts[number + 1] - starts[number] == buffer.count
+                && storage.withUnsafeBufferPointer({ stored in
+                    buffer.withUnsafeBufferPointer {
+                        memcmp(stored.baseAddress! + starts[number], $0.baseAddress!, $0.count) == 0
+                    }
+                })
+            {
+                return Int32(number)
+            }
+            slot = (slot + 1) & mask
+        }
+        if storage.count + buffer.count + 32 * hashes.count > maximumBytes || hashes.count >= Int(Int32.max) - 1 {
+            overflowed = true
+            storage = []
+            starts = []
+            hashes = []
+            slots = []
+            records = []
+            return nil
+        }
+        let number = Int32(hashes.count)
+        storage.append(contentsOf: buffer)
+        starts.append(storage.count)
+        hashes.append(hash)
+        slots[slot] = number
+        if hashes.count * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            let mask = slots.count - 1
+            for (number, hash) in hashes.enumerated() {
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while slots[slot] >= 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(number)
+            }
+        }
+        return number
+    }
+
+    /// Numbers the small record in `buffer` for the record just read.
+    private mutating func keep() {
+        if let number = number() { records.append(number) }
+    }
+
+    /// Adds the small records of the records after those seen here, as if this had seen them.
+    mutating func append(_ later: NarrowRecords) {
+        guard !overflowed else { return }
+        guard !later.overflowed else {
+            overflowed = true
+            storage = []
+            starts = []
+            hashes = []
+            slots = []
+            records = []
+            return
+        }
+        var renumbered: [Int32] = []
+        renumbered.reserveCapacity(later.distinctCount)
+        for number in 0..<later.distinctCount {
+            buffer = later.record(number)
+            guard let mine = self.number() else { return }
+            renumbered.append(mine)
+        }
+        records.reserveCapacity(records.count + later.records.count)
+        for number in later.records { records.append(renumbered[Int(number)]) }
+    }
+}

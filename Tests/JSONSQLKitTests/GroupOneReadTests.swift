@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// A grouped query over a file reads it once, on two threads, keeping of each record only the
+/// values at the query's paths (`NarrowRecords`); wherever the file is split and however the
+/// values mix, it must print what loading the whole file and running the query prints.
+@Suite("grouped queries over a file in one read")
+final class GroupOneReadTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-group-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    /// Values of one key that mix every JSON type: integers and strings of the same digits,
+    /// reals equal to integers, huge integers, booleans, null, strings that are JSON text.
+    static let mixed = [
+        "1", #""1""#, "1.0", "1.50", "2", "true", "false", "null", "12345678901234567890", "-12345678901234567890",
+        #""{\"a\":1}""#, #""[1,2]""#, #""true""#, #""\u0044E""#, #""DE""#, "[]", #"{"a":1}"#, "0", "-0.0", "1e2",
+    ]
+
+    /// `count` records whose keys `k`, `o` and `n` take every kind of value, some missing.
+    static func records(_ count: Int, seed: UInt64) -> [String] {
+        var random = seed
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % UInt64(bound))
+        }
+        let objects = [
+            #"{"c":"DE","d":{"e":1}}"#, #"{"c":"FR"}"#, #"{ "c" : "DE" , "z" : [1, 2] }"#, #"{"c":1,"d":{"e":"1"}}"#,
+            #"{"c":1.0}"#, #"{"c":null}"#, "{}", #"{"c\u0020":"esc"}"#, #"{"c":"x","c":"y"}"#, #"{"z":1,"z":2,"c":"FR"}"#,
+            #""text""#, "[1,2]",
+            "7", #"{"d":{"e":[1,{"f":2}]},"c":true}"#, #"{"c":{"x":1}}"#, #"{"c":"\u00e9"}"#, #""{\"c\":\"DE\"}""#,
+        ]
+        return (0..<count).map { i in
+            var fields = [#""id":\#(i)"#]
+            if next(6) != 0 { fields.append(#""k":\#(mixed[next(mixed.count)])"#) }
+            if next(8) != 0 { fields.append(#""o":\#(objects[next(objects.count)])"#) }
+            if next(5) != 0 { fields.append(#""n":\#(next(4) == 0 ? "\(next(100)).25" : "\(next(100) - 50)")"#) }
+            if i % 7 == 1 { fields.append(#""arr":[\#(next(3)),"s",{"k":\#(next(3))}]"#) }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+    }
+
+    static let queries: [(groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)])] = [
+        (["k"], "k,count()", nil, []),
+        (["o.c"], "o.c,count(),count(n),sum(n),avg(n),min(n),max(n)", nil, [("count()", true)]),
+        (["o.c", "k"], "o.c,k,count(),min(o.d.e),max(o.d.e)", "n > 0", []),
+        (["o"], "o,count()", nil, []),
+        (["o.d.e"], "o.d.e,count(),sum(k),avg(k)", nil, []),
+        (["arr[0]"], "arr[0],count(),min(arr[-1])", nil, []),
+        ([], "count(),count(k),sum(n),min(k),max(k),min(o.c),max(o.c)", nil, []),
+        ([], "count(),sum(n)", "o.c = DE", []),
+        (["o.cc"], "o.cc,count()", nil, []),
+        (["nope"], "nope,count()", nil, []),
+    ]
+
+    /// What the query prints, or its error, by loading the file first or by reading it once
+    /// (split in two threads from a file of `split` bytes, nil for one thread).
+    func run(_ file: String, _ query: Int, oneRead: Bool, split: Int64? = 1, keep: Int = NarrowRecords.maximumBytes)
+        -> String
+    {
+        let (groupBy, select, filter, orderBy) = Self.queries[query]
+        do {
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.jsonColumnsAuto = false
+            spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
+            spec.groupBy = try groupBy.map { try JSONPath(parsing: $0) }
+            spec.selections = try select.split(separator: ",").map { try Selection(parsing: String($0)) }
+            spec.orderBy = try orderBy.map { (try Selection(parsing: $0.0), $0.1) }
+            let out = OutputBuffer()
+            if oneRead {
+                #expect(Store.canStreamGroups(spec))
+                try Store.streamGroups(
+                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, narrowBytes: keep)
+            } else {
+                let store = try Store.loading([file])
+                defer { store.close() }
+                try store.run(spec, format: .jsonl, to: out)
+            }
+            return out.text
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    @Test("wherever the middle falls, every query prints what the loaded file prints", arguments: 1...8)
+    func splitPoints(count: Int) throws {
+        let lines = Self.records(count * 5, seed: UInt64(count))
+        let shapes = [
+            ("lines.ndjson", lines.joined(separator: "\n") + "\n"),
+            ("array.json", "[\n" + lines.joined(separator: ",\n") + "\n]\n"),
+        ]
+        for (name, text) in shapes {
+            let file = try write("\(count)-\(name)", text)
+            for query in Self.queries.indices {
+                let loaded = run(file, query, oneRead: false)
+                #expect(
+                    loaded.hasPrefix("error") == Self.queries[query].groupBy.contains("nope"), "\(Self.queries[query]): \(loaded)"
+                )
+                #expect(run(file, query, oneRead: true) == loaded, "\(count * 5) records, \(name), \(Self.queries[query])")
+            }
+        }
+        let one = try write("\(count)-one.ndjson", lines.joined(separator: "\n"))
+        #expect(run(one, 1, oneRead: true, split: nil) == run(one, 1, oneRead: false))
+    }
+
+    @Test("a key holding each kind of value groups as loaded, each kind apart")
+    func mixedKinds() throws {
+        let lines = Self.mixed.enumerated().flatMap { index, value in
+            (0...index % 3).map { #"{"k":\#(value),"o":{"c":\#(value)},"n":\#($0)}"# }
+        }
+        let file = try write("mixed.ndjson", (lines + [#"{"n":1}"#]).joined(separator: "\n"))
+        for query in Self.queries.indices {
+            #expect(run(file, query, oneRead: true) == run(file, query, oneRead: false), "\(Self.queries[query])")
+        }
+        // Equal numbers group together (1, 1.0, true), strings apart from numbers.
+        let groups = run(file, 0, oneRead: true).split(separator: "\n")
+        #expect(groups.count > 10 && groups.count < Self.mixed.count)
+    }
+
+    @Test("a record insert refuses fails as it does when loading, with its line")
+    func refusedRecord() throws {
+        let lines = Self.records(30, seed: 9) + [#"{"id":99,"o":{"c":"FR"},"s":"\ud800"}"#] + Self.records(5, seed: 3)
+        let file = try write("bad.ndjson", lines.joined(separator: "\n"))
+        let loaded = run(file, 1, oneRead: false)
+        #expect(loaded.hasPrefix("error") && loaded.contains(":31:"))
+        #expect(run(file, 1, oneRead: true) == loaded)
+    }
+
+    @Test("more different values than fit are read again, with the types found, and still print as loaded")
+    func tooManyValues() throws {
+        let file = try write("many.ndjson", Self.records(60, seed: 4).joined(separator: "\n"))
+        for query in [0, 1, 4, 7] {
+            let loaded = run(file, query, oneRead: false)
+            for split in [1, nil] as [Int64?] {
+                #expect(run(file, query, oneRead: true, split: split, keep: 300) == loaded, "\(Self.queries[query])")
+            }
+        }
+    }
+}
