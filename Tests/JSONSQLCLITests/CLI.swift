@@ -228,7 +228,8 @@ final class TemporaryDirectory: Sendable {
 
     /// A directory for data a whole suite shares: it stays until the test process exits.
     static func shared() throws -> TemporaryDirectory {
-        try TemporaryDirectory(sharedAt: FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)"))
+        try TemporaryDirectory(
+            sharedAt: FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)"))
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
