@@ -4,7 +4,7 @@ import Testing
 
 /// `update --patch` and array elements in `--set`/`--remove` paths: the same documents as
 /// SQLite's `json_patch`, `json_set` and `json_remove` make, run in-process on both backends.
-@Suite("PostgreSQL update", .serialized, .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+@Suite("PostgreSQL update", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresEditTests {
     static let records = [
         #"{"id":1,"doc":{"a":{"b":1},"t":[1,2,3]}}"#, #"{"id":2,"doc":"str"}"#, #"{"id":3,"doc":null}"#,
@@ -12,38 +12,36 @@ struct PostgresEditTests {
         #"{"id":7,"doc":{"a":null,"t":{"0":1}}}"#, #"{"id":8,"doc":5,"n":2}"#,
     ]
 
-    /// The same table on both backends, and the records in a file.
-    static let tables: Result<(sqlite: String, postgres: String, input: String), CLI.CLIError> = {
+    /// Where each case's tables go: a directory for SQLite files and a PostgreSQL schema; and
+    /// the records in a file.
+    static let places: Result<(directory: TemporaryDirectory, postgres: String, input: String), CLI.CLIError> = {
         do {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgedit-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let input = dir.appendingPathComponent("docs.ndjson").path
-            try records.joined(separator: "\n").write(toFile: input, atomically: false, encoding: .utf8)
-            let sqlite = dir.appendingPathComponent("docs.sqlite").path
-            let postgres = try PostgresServer.freshSchema("edit")
-            for database in [sqlite, postgres] {
-                let store = try Store(path: database, access: .create)
-                defer { store.close() }
-                let columns = ["id:integer:pk", "doc:json", "n:integer", "body:text"]
-                _ = try store.createTable(TableSpec(name: "t", columns: try columns.map(ColumnSpec.init(parsing:))))
-            }
-            return .success((sqlite, postgres, input))
+            let directory = try TemporaryDirectory.shared()
+            let input = try directory.write("docs.ndjson", records.joined(separator: "\n"))
+            return .success((directory, try PostgresServer.freshSchema("edit"), input))
         } catch {
             return .failure(CLI.CLIError("\(error)"))
         }
     }()
 
-    /// Fills the table afresh, runs `update t --all ARGUMENTS` as the command reads them, and
-    /// returns its count or error and every row after it, each object's keys sorted (jsonb
-    /// keeps its own key order, the one documented difference).
+    /// The SQLite file and the PostgreSQL URL a case works on.
+    static func databases() throws -> (sqlite: String, postgres: String, input: String) {
+        let (directory, postgres, input) = try places.get()
+        return (directory.path("docs-\(UUID().uuidString).sqlite"), postgres, input)
+    }
+
+    /// Makes a table of the records (a new one each time: cases run in parallel), runs
+    /// `update TABLE --all ARGUMENTS` as the command reads them, and returns its count or error
+    /// and every row after it, each object's keys sorted (jsonb keeps its own key order, the
+    /// one documented difference).
     static func edited(_ database: String, input: String, _ arguments: [String]) throws -> String {
-        let store = try Store(path: database, access: .write)
+        let table = "t_" + UUID().uuidString.prefix(8).lowercased()
+        let store = try Store(path: database, access: .create)
         defer { store.close() }
-        var delete = DeleteSpec(table: "t")
-        delete.all = true
-        _ = try store.delete(delete)
-        _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "t"))
-        var spec = UpdateSpec(table: "t")
+        let columns = ["id:integer:pk", "doc:json", "n:integer", "body:text"]
+        _ = try store.createTable(TableSpec(name: table, columns: try columns.map(ColumnSpec.init(parsing:))))
+        _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: table))
+        var spec = UpdateSpec(table: table)
         spec.all = true
         var pairs = arguments[...]
         while let option = pairs.popFirst(), let value = pairs.popFirst() {
@@ -60,7 +58,7 @@ struct PostgresEditTests {
         } catch let error as JSONSQLError {
             text = "Error: \(error)\n"
         }
-        var query = QuerySpec(table: "t")
+        var query = QuerySpec(table: table)
         query.orderBy = [(.path(JSONPath(column: "id")), false)]
         let out = OutputBuffer()
         _ = try store.run(query, format: .jsonl, to: out)
@@ -94,14 +92,14 @@ struct PostgresEditTests {
             ["--set", "doc.t[0]=1", "--patch", #"{"t":null,"u":2}"#, "--remove", "doc.a"],
         ])
     func sameDocuments(arguments: [String]) throws {
-        let (sqlite, postgres, input) = try Self.tables.get()
+        let (sqlite, postgres, input) = try Self.databases()
         let expected = try Self.edited(sqlite, input: input, arguments)
         #expect(try Self.edited(postgres, input: input, arguments) == expected, "\(arguments)")
     }
 
     @Test("what PostgreSQL cannot store the same way is refused, and nothing changes")
     func refused() throws {
-        let (sqlite, postgres, input) = try Self.tables.get()
+        let (sqlite, postgres, input) = try Self.databases()
         let untouched = try Self.edited(postgres, input: input, ["--set", "n=x"])
         for (arguments, message) in [
             // SQLite keeps both keys of a patch there; jsonb would keep one.
