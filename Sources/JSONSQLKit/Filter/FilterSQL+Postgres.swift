@@ -26,7 +26,7 @@ extension FilterSQL {
         case .notIn: return "(\(try postgresIn(path, p.values))) IS NOT TRUE"
         case .contains: return try postgresContains(path, p.values[0])
         case .notContains: return "(\(try postgresContains(path, p.values[0]))) IS NOT TRUE"
-        case .like, .notLike:
+        case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
             }
@@ -40,13 +40,69 @@ extension FilterSQL {
                     "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL")
             }
             try requireText(pattern)
-            let mark = postgresBind(pattern, cast: "text")
-            var condition = "\(Self.asciiLower(text)) LIKE \(Self.asciiLower(mark)) ESCAPE '\\'"
+            var condition: String
+            if p.op == .like || p.op == .notLike {
+                let mark = postgresBind(pattern, cast: "text")
+                condition = "\(Self.asciiLower(text)) LIKE \(Self.asciiLower(mark)) ESCAPE '\\'"
+            } else if let regex = Self.globRegex(pattern) {
+                condition = "\(text) COLLATE \"C\" ~ \(postgresBind(regex, cast: "text"))"
+            } else {
+                condition = "false"
+            }
             if path.isJSON { condition = "(\(path.postgresType) = 'string' AND \(condition))" }
-            return p.op == .notLike ? "(\(condition)) IS NOT TRUE" : condition
-        case .glob, .notGlob:
-            throw JSONSQLError("\(p.op.rawValue) is not yet supported on PostgreSQL; use like")
+            return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
         }
+    }
+
+    /// SQLite's GLOB pattern as an anchored PostgreSQL regular expression, or nil when the
+    /// pattern matches nothing (a `[` set never closed). As in SQLite's `patternCompare`: `*`
+    /// is any run of characters, `?` one character, `[...]` a set (`^` first inverts it, a `]`
+    /// first is a member, `a-z` a range of code points that adds nothing beyond `a` when
+    /// reversed, `-` first or last a member); everything else, backslash included, is itself,
+    /// case-sensitive.
+    static func globRegex(_ pattern: String) -> String? {
+        /// A character as itself in a regular expression, inside a set or out.
+        func literal(_ c: Unicode.Scalar) -> String {
+            c.isASCII && !c.properties.isAlphabetic && !("0"..."9").contains(c) && c.value > 0x20 && c.value < 0x7F
+                ? "\\" + String(c) : String(c)
+        }
+        var regex = "^(?:"
+        var scalars = pattern.unicodeScalars[...]
+        while let c = scalars.popFirst() {
+            switch c {
+            case "*": regex += ".*"
+            case "?": regex += "."
+            case "[":
+                var invert = false
+                var members: [String] = []
+                var next = scalars.popFirst()
+                if next == "^" {
+                    invert = true
+                    next = scalars.popFirst()
+                }
+                if next == "]" {
+                    members.append(literal("]"))
+                    next = scalars.popFirst()
+                }
+                var prior: Unicode.Scalar?
+                while let member = next, member != "]" {
+                    if member == "-", let high = scalars.first, high != "]", let low = prior {
+                        // The low end is a member already; a reversed range adds nothing.
+                        scalars.removeFirst()
+                        if low.value < high.value { members.append(literal(low) + "-" + literal(high)) }
+                        prior = nil
+                    } else {
+                        members.append(literal(member))
+                        prior = member
+                    }
+                    next = scalars.popFirst()
+                }
+                guard next == "]" else { return nil }
+                regex += "[" + (invert ? "^" : "") + members.joined() + "]"
+            default: regex += literal(c)
+            }
+        }
+        return regex + ")$"
     }
 
     /// `translate(x, 'A..Z', 'a..z') COLLATE "C"`: SQLite's LIKE folds ASCII letters and nothing
