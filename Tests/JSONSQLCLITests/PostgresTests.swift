@@ -1,6 +1,7 @@
 import Foundation
-@testable import JSONSQLKit
 import Testing
+
+@testable import JSONSQLKit
 
 /// The same commands on PostgreSQL (a throwaway server, `PostgresServer`) and on SQLite, over
 /// the same data: the output must be the same bytes.
@@ -93,7 +94,8 @@ struct PostgresTests {
         for database in [sqlite, postgres] {
             let store = try Store(path: database, access: .create)
             defer { store.close() }
-            _ = try store.createTable(TableSpec(name: "g", columns: try ["id:integer:pk", "s:text", "j:json"].map(ColumnSpec.init(parsing:))))
+            _ = try store.createTable(
+                TableSpec(name: "g", columns: try ["id:integer:pk", "s:text", "j:json"].map(ColumnSpec.init(parsing:))))
             _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "g"))
         }
         func ids(_ database: String, _ path: String, _ op: Filter.Operator, _ pattern: String) throws -> String {
@@ -112,7 +114,8 @@ struct PostgresTests {
             for path in ["s", "j.v"] {
                 for op in [Filter.Operator.glob, .notGlob] {
                     let expected = try ids(sqlite, path, op, pattern)
-                    #expect(try ids(postgres, path, op, pattern) == expected, "\(path) \(op.rawValue) \(pattern.debugDescription)")
+                    #expect(
+                        try ids(postgres, path, op, pattern) == expected, "\(path) \(op.rawValue) \(pattern.debugDescription)")
                     if op == .glob { matched += expected.split(separator: "\n").count }
                 }
             }
