@@ -158,7 +158,7 @@ public final class Store {
     private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
         if let postgres {
             throw JSONSQLError(
-                "this command is not yet supported on PostgreSQL (\(postgres.name)); create-table, insert, query (with --sql), update, delete, tables, schema, index, indexes, drop-index, rename-table, alter, describe, shell and drop-table are"
+                "this is not yet supported on PostgreSQL (\(postgres.name)); the README's PostgreSQL section lists what is"
             )
         }
         if let draft, DraftDatabase.exists(path), !draft.hasContent {

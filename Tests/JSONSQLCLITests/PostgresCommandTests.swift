@@ -427,7 +427,9 @@ struct PostgresCommandTests {
         ] {
             let result = try CLI.run(arguments, in: empty)
             #expect(result.status == 1, "\(arguments)")
-            #expect(result.stderr.contains("not yet supported on PostgreSQL"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("alter --type is not yet supported on PostgreSQL"), "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains("add a column of the new type"), "\(result.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
     }

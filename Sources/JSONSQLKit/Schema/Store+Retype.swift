@@ -10,6 +10,11 @@ extension Store {
     /// the new type stores), drop the old table, rename the new one, recreate indexes and
     /// triggers, and check foreign keys before committing.
     public func retype(table name: String, columns changes: [(column: String, type: ColumnType)]) throws -> [String] {
+        if let postgres {
+            throw JSONSQLError(
+                "alter --type is not yet supported on PostgreSQL (\(postgres.name)); add a column of the new type, update it from the old one, and drop the old one"
+            )
+        }
         do {
             return try writeWithoutTransaction { db in
                 // Foreign keys can only be turned off outside a transaction.
