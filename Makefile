@@ -31,8 +31,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Linked at a fixed address (-no-pie, as Go links by default): the loader then has no 83,000
+# relocations to apply to a 94 MB static binary at every start (--version: 4.1 -> 2.8 ms of CPU).
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -no-pie
 
 # Every test: the library in-process, then the built binary end to end (including Examples/).
 # Prints a summary, and on failure the failing tests; V=1 prints everything.
