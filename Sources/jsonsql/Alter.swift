@@ -25,7 +25,7 @@ struct Alter: TableCommand {
                   --add country:text:generated=address.country
               jsonsql alter db.sqlite player --rename score=points --drop active
               jsonsql alter db.sqlite player --type address:json
-            """)
+            """).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

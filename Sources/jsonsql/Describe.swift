@@ -18,7 +18,7 @@ struct Describe: TableCommand {
               jsonsql describe orders.ndjson
               jsonsql describe db.sqlite player --sample 10000 --format jsonl
               jsonsql describe db.sqlite player --swift > Player.swift
-            """)
+            """).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

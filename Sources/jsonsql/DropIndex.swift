@@ -9,7 +9,7 @@ struct DropIndex: StoreCommand {
         discussion: """
             Example:
               jsonsql drop-index db.sqlite player_on_address_country
-            """)
+            """).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

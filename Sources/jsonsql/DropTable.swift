@@ -11,7 +11,7 @@ struct DropTable: StoreCommand {
 
             Example:
               jsonsql drop-table db.sqlite scratch --if-exists
-            """)
+            """).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -85,3 +85,16 @@ extension JSONSQL {
 }
 
 let jsonsqlVersion = "0.1.0"
+
+extension CommandConfiguration {
+    /// A subcommand's configuration, named as jsonsql's own. Parsed alone (`JSONSQL.parseCommand`),
+    /// a command with a super-command skips ArgumentParser's check for a completion-script
+    /// request, which builds two more parsers at every start; such a request fails that parse
+    /// and is answered by the whole tree. Help and usage come from the whole tree, whose root
+    /// has none, so no text changes.
+    var ofJSONSQL: CommandConfiguration {
+        var configuration = self
+        configuration._superCommandName = "jsonsql"
+        return configuration
+    }
+}

@@ -10,7 +10,7 @@ struct RenameTable: StoreCommand {
 
             Example:
               jsonsql rename-table db.sqlite player players
-            """)
+            """).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 
