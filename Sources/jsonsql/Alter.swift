@@ -25,7 +25,8 @@ struct Alter: TableCommand {
                   --add country:text:generated=address.country
               jsonsql alter db.sqlite player --rename score=points --drop active
               jsonsql alter db.sqlite player --type address:json
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -19,7 +19,8 @@ struct Copy: ParsableCommand {
             Examples:
               jsonsql copy db.sqlite postgres://localhost/app
               jsonsql copy postgres://localhost/app backup.sqlite player team
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @Argument(help: "The database to copy from: a SQLite file or a postgres:// URL.", completion: .file())
     var source: String

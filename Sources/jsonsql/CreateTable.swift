@@ -30,7 +30,8 @@ struct CreateTable: StoreCommand {
                   player:text:references=player doc:json \\
                   country:text:generated=doc.address.country \\
                   --pk team,player --unique team,country
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -14,7 +14,8 @@ struct Delete: TableCommand {
             Examples:
               jsonsql delete db.sqlite player --where 'score < 100 and not active = true'
               jsonsql delete db.sqlite player --where 'tags contains retired' --dry-run
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -18,7 +18,8 @@ struct Describe: TableCommand {
               jsonsql describe orders.ndjson
               jsonsql describe db.sqlite player --sample 10000 --format jsonl
               jsonsql describe db.sqlite player --swift > Player.swift
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -9,7 +9,8 @@ struct DropIndex: StoreCommand {
         discussion: """
             Example:
               jsonsql drop-index db.sqlite player_on_address_country
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -11,7 +11,8 @@ struct DropTable: StoreCommand {
 
             Example:
               jsonsql drop-table db.sqlite scratch --if-exists
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -20,7 +20,8 @@ struct Index: StoreCommand {
               jsonsql index db.sqlite player score --where 'active = true'
               jsonsql index db.sqlite player name --nocase
               jsonsql index postgres://me@db/app player tags --gin
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

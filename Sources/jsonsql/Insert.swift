@@ -21,7 +21,8 @@ struct Insert: StoreCommand {
               cat players.ndjson | jsonsql insert db.sqlite player
               jsonsql insert db.sqlite player a.json b.ndjson --pk id --upsert
               jsonsql insert db.sqlite player players.csv --csv
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -4,7 +4,8 @@ import JSONSQLKit
 
 struct Tables: StoreCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tables", abstract: "List the tables and views.", usage: "jsonsql tables [<options>] <database>").ofJSONSQL
+        commandName: "tables", abstract: "List the tables and views.", usage: "jsonsql tables [<options>] <database>"
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 
@@ -23,7 +24,8 @@ struct Tables: StoreCommand {
 struct Schema: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema", abstract: "List columns with their declared types.",
-        usage: "jsonsql schema [<options>] <database> [<table>]").ofJSONSQL
+        usage: "jsonsql schema [<options>] <database> [<table>]"
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 
@@ -43,7 +45,8 @@ struct Schema: StoreCommand {
 struct Indexes: StoreCommand {
     static let configuration = CommandConfiguration(
         commandName: "indexes", abstract: "List indexes and what they index, including JSON path expressions.",
-        usage: "jsonsql indexes [<options>] <database> [<table>]").ofJSONSQL
+        usage: "jsonsql indexes [<options>] <database> [<table>]"
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -38,7 +38,8 @@ struct Query: StoreCommand {
               jsonsql query db.sqlite player --where 'score > 50000' --count
               jsonsql query db.sqlite --param min=90000 \\
                   --sql 'SELECT name FROM player WHERE score > :min'
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -10,7 +10,8 @@ struct RenameTable: StoreCommand {
 
             Example:
               jsonsql rename-table db.sqlite player players
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

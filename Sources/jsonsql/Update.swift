@@ -26,7 +26,8 @@ struct Update: TableCommand {
               jsonsql update db.sqlite player --where 'address.country = DE' \\
                   --patch 'address={"eu":true}'
               jsonsql update db.sqlite player --all --remove address.zip --dry-run
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 

@@ -27,7 +27,8 @@ struct Shell: ParsableCommand {
               jsonsql shell db.sqlite setup.jsonsql
               jsonsql shell postgres://localhost/app
               printf 'tables\\nselect count(*) from player;\\n' | jsonsql shell db.sqlite
-            """).ofJSONSQL
+            """
+    ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
 
