@@ -9,7 +9,8 @@ import GRDBSQLite
 /// the filter is `FilterSQL`'s, and the rows keep the file's order, so the result is the one
 /// loading the file gives. A regular JSON file is read once instead (`NarrowRecords`): the
 /// batches are the different cut-down records, inserted once, and the narrow table is filled
-/// from their values record by record.
+/// from their values: one row per different record with its number of records where the query
+/// only counts and takes `min` or `max`, else record by record (`NarrowPlan.fill`).
 extension Store {
     /// Whether `spec` groups or aggregates, with nothing decided by the whole table (`--json-cols`).
     public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
@@ -78,8 +79,8 @@ extension Store {
 
     /// Runs the grouped `spec` over the small records of a file read once (`NarrowRecords`):
     /// each different small record is inserted once into the table of the inferred types, its
-    /// expressions' values are read back, and the narrow table gets each record's values in
-    /// the file's order. Nil, before printing anything, when that is not sure to give what
+    /// expressions' values are read back, and the narrow table gets them weighted by their
+    /// number of records, or each record's values in the file's order. Nil, before printing anything, when that is not sure to give what
     /// loading the file gives: a small record `insert` refuses, or a path of the query no row
     /// holds (its note names paths of the whole records); the caller then reads the file again.
     private static func groups(
