@@ -64,6 +64,8 @@ final class GroupOneReadTests {
         ([], "count(),sum(n)", "o.c = DE", []),
         (["o.cc"], "o.cc,count()", nil, []),
         (["nope"], "nope,count()", nil, []),
+        (["k"], "k,count(),count(o.c),min(o.c),max(o.c)", nil, [("count()", true)]),
+        (["o.c"], "o.c,count(o.d.e),min(k),max(k),count()", "n >= 0", [("count(o.d.e)", false)]),
     ]
 
     /// What the query prints, or its error, by loading the file first or by reading it once
@@ -147,6 +149,72 @@ final class GroupOneReadTests {
             for split in [1, nil] as [Int64?] {
                 #expect(run(file, query, oneRead: true, split: split, keep: 300) == loaded, "\(Self.queries[query])")
             }
+        }
+    }
+
+    /// Keys without reals: whole numbers, strings of digits, booleans, null, JSON text, missing.
+    static let whole = [
+        "1", #""1""#, "2", "true", "false", "null", "1234567890123456789", #""{\"a\":1}""#, #""DE""#, "[]", "0", #""""#,
+    ]
+
+    @Test("a row per different record with its number of records counts, and orders ties, as the loaded file")
+    func weightedRows() throws {
+        var random: UInt64 = 5
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % UInt64(bound))
+        }
+        let lines = (0..<120).map { i in
+            var fields = [#""id":\#(i)"#]
+            if next(5) != 0 { fields.append(#""k":\#(Self.whole[next(Self.whole.count)])"#) }
+            if next(4) != 0 { fields.append(#""o":{"c":\#(Self.whole[next(Self.whole.count)]),"d":{"e":\#(next(3))}}"#) }
+            fields.append(#""n":\#(next(7) - 2)"#)
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        let file = try write("whole.ndjson", lines.joined(separator: "\n"))
+        for query in [0, 3, 6, 10, 11] {
+            let loaded = run(file, query, oneRead: false)
+            #expect(!loaded.hasPrefix("error") && !loaded.isEmpty, "\(Self.queries[query])")
+            #expect(run(file, query, oneRead: true) == loaded, "\(Self.queries[query])")
+        }
+        // Those queries take one row per different record; sum() and avg() take a row per record.
+        let store = try Store.loading([file])
+        defer { store.close() }
+        func weighted(_ query: Int, _ records: [Int32]) throws -> Bool {
+            let (groupBy, select, _, _) = Self.queries[query]
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.groupBy = try groupBy.map { try JSONPath(parsing: $0) }
+            spec.selections = try select.split(separator: ",").map { try Selection(parsing: String($0)) }
+            return try store.write(commit: false) { db in
+                let plan = try NarrowPlan(spec, table: try TableInfo(db: db, table: spec.table), weighted: true)
+                guard try plan.fill(db, rowid: "rowid", distinct: lines.count, records: records) else { return false }
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM jsonsql_narrow") ?? -1
+                #expect(rows == (plan.weighted ? lines.count : records.count), "\(Self.queries[query])")
+                return plan.weighted
+            }
+        }
+        let records = (0..<Int32(lines.count)).flatMap { [$0, $0] }
+        #expect(try weighted(0, records) && weighted(10, records) && weighted(6, records) == false)
+    }
+
+    @Test("integers and reals at one path, or a negative zero, keep a row per record")
+    func mixedNumbersPerRecord() throws {
+        for values in [["1", "1.0"], ["0", "-0.0"], ["2.5", "-0.0"], ["1.5", "2.5"]] {
+            let lines = (0..<12).map { #"{"k":\#(values[$0 % 2]),"o":{"c":\#(values[($0 / 2) % 2])}}"# }
+            let file = try write("numbers.ndjson", lines.joined(separator: "\n"))
+            for query in [0, 10] {
+                #expect(run(file, query, oneRead: true) == run(file, query, oneRead: false), "\(values) \(Self.queries[query])")
+            }
+            let store = try Store.loading([file])
+            defer { store.close() }
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.groupBy = [try JSONPath(parsing: "o.c")]
+            spec.selections = [try Selection(parsing: "count()")]
+            let filled = try store.write(commit: false) { db in
+                try NarrowPlan(spec, table: try TableInfo(db: db, table: spec.table), weighted: true).fill(
+                    db, rowid: "rowid", distinct: lines.count, records: (0..<Int32(lines.count)).map { $0 })
+            }
+            #expect(filled == (values == ["1.5", "2.5"]), "\(values)")
         }
     }
 }

@@ -9,7 +9,8 @@ import GRDBSQLite
 /// the filter is `FilterSQL`'s, and the rows keep the file's order, so the result is the one
 /// loading the file gives. A regular JSON file is read once instead (`NarrowRecords`): the
 /// batches are the different cut-down records, inserted once, and the narrow table is filled
-/// from their values record by record.
+/// from their values: one row per different record with its number of records where the query
+/// only counts and takes `min` or `max`, else record by record (`NarrowPlan.fill`).
 extension Store {
     /// Whether `spec` groups or aggregates, with nothing decided by the whole table (`--json-cols`).
     public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
@@ -78,8 +79,8 @@ extension Store {
 
     /// Runs the grouped `spec` over the small records of a file read once (`NarrowRecords`):
     /// each different small record is inserted once into the table of the inferred types, its
-    /// expressions' values are read back, and the narrow table gets each record's values in
-    /// the file's order. Nil, before printing anything, when that is not sure to give what
+    /// expressions' values are read back, and the narrow table gets them weighted by their
+    /// number of records, or each record's values in the file's order. Nil, before printing anything, when that is not sure to give what
     /// loading the file gives: a small record `insert` refuses, or a path of the query no row
     /// holds (its note names paths of the whole records); the caller then reads the file again.
     private static func groups(
@@ -116,8 +117,11 @@ extension Store {
             // The small records were inserted in order into an empty table, so their rowids are 1, 2, ...
             guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { SQLName.find($0, in: info.columns.map(\.name)) == nil })
             else { return nil }
-            try db.execute(sql: plan.createSQL)
-            try plan.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
+            let weighted = try NarrowPlan(spec, table: info, weighted: true)
+            if try weighted.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records) {
+                return weighted
+            }
+            _ = try plan.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
             return plan
         }
         guard let plan else { return nil }
@@ -136,8 +140,12 @@ struct NarrowPlan {
     private let expressions: [String]
     private let source: String
     private let filterSQL: String
+    /// Whether a row stands for a number of records, in column `n` (`fill`).
+    let weighted: Bool
 
-    init(_ spec: QuerySpec, table info: TableInfo) throws {
+    /// With `weighted`, when every aggregate of `spec` can be weighted, each row of the narrow
+    /// table stands for all the records with the same values (`fill`).
+    init(_ spec: QuerySpec, table info: TableInfo, weighted: Bool = false) throws {
         let narrow = SQLName.same(info.name, "jsonsql_narrow") ? "jsonsql_narrow_2" : "jsonsql_narrow"
         // Each expression over a record (a path, an aggregate's argument) becomes a column of
         // the narrow table, e0, e1, ...; the query itself is built as for a loaded table.
@@ -149,13 +157,17 @@ struct NarrowPlan {
         }
         var grouped = spec
         grouped.filters = []  // applied while the narrow table is filled
-        query = try grouped.build(table: info, from: narrow, expression: column)
+        let weighted =
+            weighted && (spec.selections + spec.orderBy.map(\.term)).allSatisfy { $0.aggregate?.canWeight ?? true }
+        self.weighted = weighted
+        query = try grouped.build(table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
         if expressions.isEmpty { expressions = ["NULL"] }
         self.narrow = SQLQuote.identifier(narrow)
         self.expressions = expressions
         source = SQLQuote.identifier(info.name)
         // Columns without a declared type keep each value as the expression gave it.
-        createSQL = "CREATE TABLE \(self.narrow) (\(expressions.indices.map { "e\($0)" }.joined(separator: ", ")))"
+        createSQL =
+            "CREATE TABLE \(self.narrow) (\(expressions.indices.map { "e\($0)" }.joined(separator: ", "))\(weighted ? ", n" : ""))"
         var filterSQL = ""
         var projectArguments: [DatabaseValue] = []
         if let filter = Filter.all(spec.filters) {
@@ -168,11 +180,83 @@ struct NarrowPlan {
         self.projectArguments = projectArguments
     }
 
-    /// Fills the narrow table from a table holding `distinct` different records, by `rowid`
-    /// 1, 2, ...: `records` numbers each record of the file, in order, from 0. A record the
-    /// filter rejects adds no row.
-    func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws {
-        // Each different record's values, as SQLite gave them; nil where the filter rejects it.
+    /// Creates the narrow table and fills it from a table holding `distinct` different records,
+    /// by `rowid` 1, 2, ...: `records` numbers each record of the file, in order, from 0. A
+    /// record the filter rejects adds no row. A weighted plan adds one row per different record
+    /// with the number of records it stands for; false, with nothing created, when that might
+    /// not give the same result (see `sameInEachGroup`).
+    func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws -> Bool {
+        try withDistinctValues(db, rowid: rowid, distinct: distinct) { values in
+            if weighted {
+                guard Self.sameInEachGroup(values) else { return false }
+                var counts = [Int](repeating: 0, count: distinct)
+                for number in records { counts[Int(number)] += 1 }
+                try db.execute(sql: createSQL)
+                let insert = try db.makeStatement(
+                    sql: "INSERT INTO \(narrow) VALUES (\(expressions.indices.map { _ in "?" }.joined(separator: ", ")), ?)")
+                let statement = insert.sqliteStatement
+                for (number, row) in values.enumerated() {
+                    guard let row, counts[number] > 0 else { continue }
+                    try Self.bind(row, to: statement)
+                    sqlite3_bind_int64(statement, Int32(row.count + 1), Int64(counts[number]))
+                    _ = try db.step(statement)
+                    sqlite3_reset(statement)
+                }
+                return true
+            }
+            try db.execute(sql: createSQL)
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO \(narrow) VALUES (\(expressions.indices.map { _ in "?" }.joined(separator: ", ")))")
+            let statement = insert.sqliteStatement
+            var count = 0
+            for number in records {
+                guard let row = values[Int(number)] else { continue }
+                try Self.bind(row, to: statement)
+                _ = try db.step(statement)
+                sqlite3_reset(statement)
+                count += 1
+                if count & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+            }
+            return true
+        }
+    }
+
+    private static func bind(_ row: [OpaquePointer], to statement: OpaquePointer) throws {
+        for (index, value) in row.enumerated() {
+            let code = sqlite3_bind_value(statement, Int32(index + 1), value)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+    }
+
+    /// Whether rows of the same group hold the same values wherever they compare equal, so that
+    /// which of them SQLite meets first or last cannot change a group's key or its `min` or
+    /// `max`: false where a column holds both integers and reals (`1` and `1.0` are one group,
+    /// printed as its last row's), or a negative zero (equal to `0.0`).
+    private static func sameInEachGroup(_ values: [[OpaquePointer]?]) -> Bool {
+        guard let width = values.lazy.compactMap({ $0 }).first?.count else { return true }
+        var integers = [Bool](repeating: false, count: width)
+        var reals = [Bool](repeating: false, count: width)
+        for case let row? in values {
+            for (column, value) in row.enumerated() {
+                switch sqlite3_value_type(value) {
+                case SQLITE_INTEGER: integers[column] = true
+                case SQLITE_FLOAT:
+                    reals[column] = true
+                    let real = sqlite3_value_double(value)
+                    if real == 0 && real.sign == .minus { return false }
+                default: break
+                }
+                if integers[column] && reals[column] { return false }
+            }
+        }
+        return true
+    }
+
+    /// Each different record's values, as SQLite gave them, by number; nil where the filter
+    /// rejects it.
+    private func withDistinctValues<T>(
+        _ db: Database, rowid: String, distinct: Int, _ body: ([[OpaquePointer]?]) throws -> T
+    ) throws -> T {
         var values = [[OpaquePointer]?](repeating: nil, count: distinct)
         defer {
             for row in values { for value in row ?? [] { sqlite3_value_free(value) } }
@@ -195,20 +279,6 @@ struct NarrowPlan {
             values[number] = row
         }
         sqlite3_reset(handle)
-        let insert = try db.makeStatement(
-            sql: "INSERT INTO \(narrow) VALUES (\(expressions.indices.map { _ in "?" }.joined(separator: ", ")))")
-        let statement = insert.sqliteStatement
-        var count = 0
-        for number in records {
-            guard let row = values[Int(number)] else { continue }
-            for (index, value) in row.enumerated() {
-                let code = sqlite3_bind_value(statement, Int32(index + 1), value)
-                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
-            }
-            _ = try db.step(statement)
-            sqlite3_reset(statement)
-            count += 1
-            if count & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-        }
+        return try body(values)
     }
 }

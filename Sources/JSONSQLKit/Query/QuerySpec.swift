@@ -62,8 +62,11 @@ extension QuerySpec {
 
     /// The same SELECT over `source` instead of the table, every expression over a row passed
     /// through `expression` first: memory mode runs a grouped query over a narrow table that
-    /// holds only those expressions' values (`NarrowPlan`).
-    func build(table info: TableInfo, from source: String, expression: (String) -> String = { $0 }) throws -> SQLQuery {
+    /// holds only those expressions' values (`NarrowPlan`). With `weight`, each row of `source`
+    /// stands for that column's number of rows: counts add it up (`Aggregate.sql`).
+    func build(
+        table info: TableInfo, from source: String, weight: String? = nil, expression: (String) -> String = { $0 }
+    ) throws -> SQLQuery {
         let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
         func kind(_ column: ColumnInfo) -> OutputKind {
             if nested.contains(column.name) { return .json }
@@ -123,7 +126,7 @@ extension QuerySpec {
                     outputKind = .natural
                 case .aggregate(let aggregate):
                     name = aggregate.text
-                    sql = try aggregate.sql(in: info, argument: expression)
+                    sql = try aggregate.sql(in: info, weight: weight, argument: expression)
                     outputKind = try aggregate.outputKind(in: info)
                 }
                 // A JSON object cannot hold the key twice (`--sql` results rename instead: a, a:2).
@@ -167,7 +170,7 @@ extension QuerySpec {
                 let sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).valueSQL)
-                    case .aggregate(let aggregate): try aggregate.sql(in: info, argument: expression)
+                    case .aggregate(let aggregate): try aggregate.sql(in: info, weight: weight, argument: expression)
                     }
                 return [sql + (term.descending ? " DESC" : "")]
             }
@@ -262,15 +265,25 @@ public struct Aggregate: Sendable, Equatable {
     }
 
     /// The call in SQL; `argument` maps the expression it aggregates (see `QuerySpec.build`).
-    func sql(in info: TableInfo, argument: (String) -> String = { $0 }) throws -> String {
-        guard let path else { return "count(*)" }
+    /// With `weight`, the quoted name of a column giving how many rows each row stands for, a
+    /// count adds up the weights of its rows, the same integer; `min` and `max` are unchanged;
+    /// `sum` and `avg` cannot be weighted exactly (a sum of reals depends on the order of its terms).
+    func sql(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
+        guard let path else { return weight.map { "coalesce(sum(\($0)), 0)" } ?? "count(*)" }
         let resolved = try ResolvedPath(path, in: info)
         var value = resolved.valueSQL
         if resolved.isJSON && (function == .sum || function == .avg) {
             value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
         }
+        if let weight, function == .count {
+            return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"
+        }
+        guard weight == nil || canWeight else { throw JSONSQLError("\(text) cannot add up weighted rows") }
         return "\(function.rawValue)(\(argument(value)))"
     }
+
+    /// Whether `sql(in:weight:argument:)` gives the same value over rows standing for several.
+    var canWeight: Bool { function != .sum && function != .avg }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
         guard let path, function == .min || function == .max, path.segments.isEmpty else { return .natural }
