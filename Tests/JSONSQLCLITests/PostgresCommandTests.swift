@@ -94,7 +94,7 @@ struct PostgresCommandTests {
 
     @Test("a bad record stores nothing, with the same line-numbered message as on SQLite")
     func badRecord() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json"])
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json", "name:text"])
         let input = #"{"id":1,"score":1}"# + "\n" + #"{"id":2,"score":2}"# + "\n\n" + #"{"id":3,"score":"high"}"# + "\n"
         let expected = try CLI.run(["insert", sqlite, "t"], stdin: input)
         let result = try CLI.run(["insert", postgres, "t"], stdin: input)
@@ -110,6 +110,12 @@ struct PostgresCommandTests {
         #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
         let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
         #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
+        // A string decoded in place is described as the record spelled it, not as its bytes.
+        let text = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"name":"x\u0000y"}"#)
+        #expect(
+            text.stderr
+                == #"Error: <stdin>:1: record 1: column "name" (text) cannot hold U+0000 on PostgreSQL, got a string "x\u0000y""# + "\n"
+        )
     }
 
     @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")
