@@ -118,6 +118,25 @@ struct PostgresCommandTests {
         )
     }
 
+    @Test("a table made by psql with array and other non-jsonsql columns prints them as their text")
+    func foreignColumnTypes() throws {
+        let url = try PostgresServer.freshSchema("foreign")
+        try PostgresServer.psql(
+            """
+            CREATE TABLE ext (id int, ints int[], texts text[], addr inet, doc varchar(20));
+            INSERT INTO ext VALUES (1, '{}', '{a}', '10.0.0.1', '{"a":1}'), (2, '{1,2}', NULL, NULL, '[]');
+            """, schema: PostgresServer.schema(of: url))
+        let result = try CLI.run(["query", url, "ext"])
+        #expect(
+            result.stdout == """
+                [
+                {"id":1,"ints":"{}","texts":"{a}","addr":"10.0.0.1","doc":{"a":1}},
+                {"id":2,"ints":"{1,2}","texts":null,"addr":null,"doc":[]}
+                ]
+
+                """, "\(result.stderr)")
+    }
+
     @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")
     func index() throws {
         let (_, postgres, _) = try pair(["id:integer:pk", "address:json"])
