@@ -137,6 +137,20 @@ struct PostgresCommandTests {
                 """, "\(result.stderr)")
     }
 
+    @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column reads 0.0 as there")
+    func sessionSettings() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer", "x:real", "name:text"])
+        let input = #"{"id":1,"x":-0.0,"name":"a\\b"}"# + "\n" + #"{"id":2,"x":1.5,"name":"B"}"# + "\n"
+        for database in [sqlite, postgres] { #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0) }
+        // A server (or PGOPTIONS) with standard_conforming_strings off reads '\' otherwise.
+        let offStrings = postgres + "%20-cstandard_conforming_strings%3Doff"
+        let query = ["query", "--where", #"name like "%b%""#]
+        let expected = try CLI.run(Array(query.prefix(1)) + [sqlite] + query.dropFirst())
+        let result = try CLI.run(Array(query.prefix(1)) + [offStrings] + query.dropFirst())
+        #expect(expected.stdout.contains(#""x":0.0"#) && expected.stdout.contains(#""id":2"#), "\(expected.stdout)")
+        #expect(result.stdout == expected.stdout, "\(result.stderr)")
+    }
+
     @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")
     func index() throws {
         let (_, postgres, _) = try pair(["id:integer:pk", "address:json"])
