@@ -137,6 +137,23 @@ struct PostgresCommandTests {
                 """, "\(result.stderr)")
     }
 
+    @Test("a json (not jsonb) column made by psql takes paths in --where, update and index, read as jsonb")
+    func plainJSONColumn() throws {
+        let url = try PostgresServer.freshSchema("plainjson")
+        try PostgresServer.psql(
+            """
+            CREATE TABLE ext (id int, js json);
+            INSERT INTO ext VALUES (1, '{"b":2}'), (2, '{"b":"2"}'), (3, NULL);
+            """, schema: PostgresServer.schema(of: url))
+        let updated = try CLI.run(["update", url, "ext", "--where", "js.b = 2", "--set", "js.c=1"])
+        #expect(updated.status == 0 && updated.stderr == "updated 1 row in ext\n", "\(updated.stderr)")
+        let result = try CLI.run(["query", url, "ext", "--where", "js.c = 1", "--select", "id,js"])
+        #expect(result.stdout == "[\n{\"id\":1,\"js\":{\"b\":2,\"c\":1}}\n]\n", "\(result.stderr)")
+        #expect(try CLI.run(["index", url, "ext", "js.b"]).status == 0)
+        let indexes = try CLI.run(["indexes", url, "ext", "--format", "jsonl"])
+        #expect(indexes.stdout.contains(#""paths":"js.b""#), "\(indexes.stdout)\(indexes.stderr)")
+    }
+
     @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column reads 0.0 as there")
     func sessionSettings() throws {
         let (sqlite, postgres, _) = try pair(["id:integer", "x:real", "name:text"])
