@@ -114,7 +114,8 @@ struct PostgresCommandTests {
         let text = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"name":"x\u0000y"}"#)
         #expect(
             text.stderr
-                == #"Error: <stdin>:1: record 1: column "name" (text) cannot hold U+0000 on PostgreSQL, got a string "x\u0000y""# + "\n"
+                == #"Error: <stdin>:1: record 1: column "name" (text) cannot hold U+0000 on PostgreSQL, got a string "x\u0000y""#
+                + "\n"
         )
     }
 
