@@ -94,7 +94,7 @@ struct PostgresCommandTests {
 
     @Test("a bad record stores nothing, with the same line-numbered message as on SQLite")
     func badRecord() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json"])
+        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json", "name:text"])
         let input = #"{"id":1,"score":1}"# + "\n" + #"{"id":2,"score":2}"# + "\n\n" + #"{"id":3,"score":"high"}"# + "\n"
         let expected = try CLI.run(["insert", sqlite, "t"], stdin: input)
         let result = try CLI.run(["insert", postgres, "t"], stdin: input)
@@ -110,6 +110,63 @@ struct PostgresCommandTests {
         #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
         let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
         #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
+        // A string decoded in place is described as the record spelled it, not as its bytes.
+        let text = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"name":"x\u0000y"}"#)
+        #expect(
+            text.stderr
+                == #"Error: <stdin>:1: record 1: column "name" (text) cannot hold U+0000 on PostgreSQL, got a string "x\u0000y""#
+                + "\n"
+        )
+    }
+
+    @Test("a table made by psql with array and other non-jsonsql columns prints them as their text")
+    func foreignColumnTypes() throws {
+        let url = try PostgresServer.freshSchema("foreign")
+        try PostgresServer.psql(
+            """
+            CREATE TABLE ext (id int, ints int[], texts text[], addr inet, doc varchar(20));
+            INSERT INTO ext VALUES (1, '{}', '{a}', '10.0.0.1', '{"a":1}'), (2, '{1,2}', NULL, NULL, '[]');
+            """, schema: PostgresServer.schema(of: url))
+        let result = try CLI.run(["query", url, "ext"])
+        #expect(
+            result.stdout == """
+                [
+                {"id":1,"ints":"{}","texts":"{a}","addr":"10.0.0.1","doc":{"a":1}},
+                {"id":2,"ints":"{1,2}","texts":null,"addr":null,"doc":[]}
+                ]
+
+                """, "\(result.stderr)")
+    }
+
+    @Test("a json (not jsonb) column made by psql takes paths in --where, update and index, read as jsonb")
+    func plainJSONColumn() throws {
+        let url = try PostgresServer.freshSchema("plainjson")
+        try PostgresServer.psql(
+            """
+            CREATE TABLE ext (id int, js json);
+            INSERT INTO ext VALUES (1, '{"b":2}'), (2, '{"b":"2"}'), (3, NULL);
+            """, schema: PostgresServer.schema(of: url))
+        let updated = try CLI.run(["update", url, "ext", "--where", "js.b = 2", "--set", "js.c=1"])
+        #expect(updated.status == 0 && updated.stderr == "updated 1 row in ext\n", "\(updated.stderr)")
+        let result = try CLI.run(["query", url, "ext", "--where", "js.c = 1", "--select", "id,js"])
+        #expect(result.stdout == "[\n{\"id\":1,\"js\":{\"b\":2,\"c\":1}}\n]\n", "\(result.stderr)")
+        #expect(try CLI.run(["index", url, "ext", "js.b"]).status == 0)
+        let indexes = try CLI.run(["indexes", url, "ext", "--format", "jsonl"])
+        #expect(indexes.stdout.contains(#""paths":"js.b""#), "\(indexes.stdout)\(indexes.stderr)")
+    }
+
+    @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column reads 0.0 as there")
+    func sessionSettings() throws {
+        let (sqlite, postgres, _) = try pair(["id:integer", "x:real", "name:text"])
+        let input = #"{"id":1,"x":-0.0,"name":"a\\b"}"# + "\n" + #"{"id":2,"x":1.5,"name":"B"}"# + "\n"
+        for database in [sqlite, postgres] { #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0) }
+        // A server (or PGOPTIONS) with standard_conforming_strings off reads '\' otherwise.
+        let offStrings = postgres + "%20-cstandard_conforming_strings%3Doff"
+        let query = ["query", "--where", #"name like "%b%""#]
+        let expected = try CLI.run(Array(query.prefix(1)) + [sqlite] + query.dropFirst())
+        let result = try CLI.run(Array(query.prefix(1)) + [offStrings] + query.dropFirst())
+        #expect(expected.stdout.contains(#""x":0.0"#) && expected.stdout.contains(#""id":2"#), "\(expected.stdout)")
+        #expect(result.stdout == expected.stdout, "\(result.stderr)")
     }
 
     @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")

@@ -73,6 +73,8 @@ struct PostgresShellTests {
             select count(*) as n from player;
             .format table
             select address -> 'geo' as geo from player where id = 1;
+            set standard_conforming_strings = off;
+            query player --select id --where 'name like %n%'
             begin;
             insert into player (id) values (4);
 
@@ -100,6 +102,7 @@ struct PostgresShellTests {
                 "Error: line 14: current transaction is aborted, commands ignored until end of transaction block",
                 "Error: line 15: the transaction had failed, so COMMIT rolled it back; nothing of it was kept",
                 "Error: line 16: COPY ... FROM STDIN and TO STDOUT are not available here; load JSON with insert, print rows with query --format csv, or use psql's \\copy",
+                "Error: line 21: jsonsql commands need standard_conforming_strings on; run SET standard_conforming_strings = on; first",
                 "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes",
             ], "\(result.stderr)")
         let left = try PostgresServer.psql("SELECT count(*) FROM player", schema: PostgresServer.schema(of: url))

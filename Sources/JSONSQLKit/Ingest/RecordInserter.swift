@@ -301,6 +301,16 @@ final class RecordInserter {
         if end - start > 60 { text += "…" }
         return "\(field.kind.name) \(text)"
     }
+
+    /// `describeValue` of a decoded string: its JSON spelling, escapes (U+0000 too) written out.
+    static func describeString(_ decoded: UnsafeBufferPointer<UInt8>) -> String {
+        let out = OutputBuffer()
+        JSONEncoding.appendString(decoded, to: out)
+        return out.withBytes { bytes in
+            let text = String(decoding: bytes.prefix(60), as: UTF8.self)
+            return "a string \(text)\(bytes.count > 60 ? "…" : "")"
+        }
+    }
 }
 
 /// A set of column positions, hashable so it can key the statement cache.

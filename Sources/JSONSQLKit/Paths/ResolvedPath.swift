@@ -39,7 +39,7 @@ public struct ResolvedPath: Sendable {
                     "\(path): paths into \(column.type.withArticle) column are not yet supported on PostgreSQL; declare \(column.name) json"
                 )
             }
-            jsonb = column.type == .json ? Self.postgresJSONB(column.name, path.segments) : nil
+            jsonb = column.type == .json ? Self.postgresJSONB(column, path.segments) : nil
             pathLiteral = nil
             index = nil
             guarded = false
@@ -123,15 +123,23 @@ extension ResolvedPath {
     ///
     /// `->` with a text key finds only an object's key and with an integer only an array's
     /// element, as SQLite's `$.key` and `$[N]` do (`#>` would read `'0'` either way).
-    static func postgresJSONB(_ column: String, _ segments: [JSONPath.Segment]) -> String {
-        guard !segments.isEmpty else { return SQLQuote.identifier(column) }
+    static func postgresJSONB(_ column: ColumnInfo, _ segments: [JSONPath.Segment]) -> String {
+        guard !segments.isEmpty else { return postgresColumn(column) }
         let steps = segments.map { segment in
             switch segment {
             case .key(let key): " -> " + SQLQuote.literal(key)
             case .index(let index): " -> " + (index < 0 ? "(\(index))" : String(index))
             }
         }
-        return "(" + SQLQuote.identifier(column) + steps.joined() + ")"
+        return "(" + postgresColumn(column) + steps.joined() + ")"
+    }
+
+    /// A json column as jsonb: a column declared `json` (in a table made elsewhere) is read
+    /// through a cast, so paths compare jsonb with jsonb there too; an update assigns jsonb
+    /// back to it through PostgreSQL's assignment cast.
+    static func postgresColumn(_ column: ColumnInfo) -> String {
+        let quoted = SQLQuote.identifier(column.name)
+        return column.type == .json && column.declaredType.lowercased() == "json" ? "\(quoted)::jsonb" : quoted
     }
 
     /// The path an index expression is, as PostgreSQL prints what `postgresJSONB` wrote:
@@ -159,6 +167,9 @@ extension ResolvedPath {
             }
         }
         guard !column.isEmpty else { return nil }
+        // A column declared json is cast: `((doc)::jsonb -> 'a'::text)` (`postgresColumn`).
+        skipParentheses(")")
+        if cursor.rest.hasPrefix("::jsonb") { cursor.index += 7 }
         var segments: [JSONPath.Segment] = []
         while true {
             skipParentheses(")")
@@ -183,8 +194,8 @@ extension ResolvedPath {
     /// `("address" ->> 'country')`; `("doc" #>> '{}')` for the column itself.
     var postgresText: String {
         let segments = path.segments
-        guard let last = segments.last else { return "(\(quotedColumn) #>> '{}')" }
-        let inner = Self.postgresJSONB(column.name, Array(segments.dropLast()))
+        guard let last = segments.last else { return "(\(Self.postgresColumn(column)) #>> '{}')" }
+        let inner = Self.postgresJSONB(column, Array(segments.dropLast()))
         let step =
             switch last {
             case .key(let key): SQLQuote.literal(key)

@@ -34,7 +34,8 @@ final class PostgresConnection {
         try execute(
             """
             SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601';
-            SET extra_float_digits = 1; SET bytea_output = 'hex'; SET client_encoding = 'UTF8'
+            SET extra_float_digits = 1; SET bytea_output = 'hex'; SET client_encoding = 'UTF8';
+            SET standard_conforming_strings = on
             """, simple: true)
         // Names resolve in the one schema jsonsql lists tables of: the current schema, with
         // temporary tables last rather than first (where PostgreSQL searches them by default).

@@ -75,7 +75,13 @@ extension PostgresStore {
     /// cheap look at each value's first character stops at the first that cannot be one; only
     /// then is every value read as jsonb.
     func columnsHoldingJSON(_ info: TableInfo) throws -> [String] {
-        try info.columns.filter { $0.type == .text }.filter { column in
+        // A column jsonsql reads as text may be declared otherwise in a table made elsewhere
+        // (an array, `inet`): only text types hold JSON text (an empty array prints `{}`).
+        let textTypes = ["text", "character varying", "character"]
+        return try info.columns.filter { column in
+            let declared = column.declaredType.lowercased()
+            return column.type == .text && !declared.hasSuffix("]") && textTypes.contains { declared.hasPrefix($0) }
+        }.filter { column in
             let c = SQLQuote.identifier(column.name)
             guard try holdsOnly("left(ltrim(\(c), E' \\t\\n\\r'), 1) IN ('{', '[')", column: c, table: info) else { return false }
             do {

@@ -84,7 +84,7 @@ extension UpdateSpec {
                 )
             }
             if expressions[column.name] == nil { order.append(column.name) }
-            expressions[column.name] = try make(expressions[column.name] ?? SQLQuote.identifier(column.name))
+            expressions[column.name] = try make(expressions[column.name] ?? ResolvedPath.postgresColumn(column))
         }
         /// A path inside a json column, or a whole json column for `--patch`.
         func requireJSON(_ path: ResolvedPath, _ option: String) throws {

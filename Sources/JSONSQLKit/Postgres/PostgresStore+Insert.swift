@@ -158,15 +158,26 @@ extension PostgresStore {
                                 continue
                             }
                             let field = fields[slot]
+                            var value = PreparedValue.null
                             do {
-                                let value = try rows.layout.prepare(field, bytes: bytes, column: column, scratch: &rows.scratch)
+                                value = try rows.layout.prepare(field, bytes: bytes, column: column, scratch: &rows.scratch)
                                 if case .null = value, stored[column].notNull {
                                     throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
                                 }
                                 try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
                             } catch let mismatch as ValueMismatch {
+                                // A string with escapes is decoded in place by `prepare`: once it
+                                // has been, its value is described from the decoded text.
+                                let described: String
+                                if case .text(let start, let end) = value, field.escaped {
+                                    described = RecordInserter.describeString(
+                                        UnsafeBufferPointer(start: bytes + start, count: end - start)
+                                    )
+                                } else {
+                                    described = RecordInserter.describeValue(field, bytes: bytes)
+                                }
                                 throw fail(
-                                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(RecordInserter.describeValue(field, bytes: bytes))"
+                                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(described)"
                                 )
                             }
                         }

@@ -8,6 +8,12 @@ import GRDB
 /// only its spelling changes: booleans `t`/`f`, datetimes in UTC with `+00`, UUIDs as text,
 /// blobs as `\x` hex.
 enum PostgresValue {
+    /// A double's text. SQLite stores a real column's integral values as integers, so -0.0
+    /// reads back as 0.0 there: a real column holds 0.0 for it here too.
+    static func realText(_ number: Double, type: ColumnType) -> String {
+        type == .real && number == 0 ? "0.0" : "\(number)"
+    }
+
     /// The text of a stored value for a column of `type`; nil for NULL.
     static func text(_ value: DatabaseValue, type: ColumnType) throws -> String? {
         switch value.storage {
@@ -17,7 +23,7 @@ enum PostgresValue {
             return String(number)
         case .double(let number):
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
-            return "\(number)"
+            return realText(number, type: type)
         case .string(let text):
             try checkText(text.utf8)
             // The stored form is UTC; a zone makes timestamptz read it so whatever the session's.
@@ -171,7 +177,7 @@ enum PostgresValue {
             }
         case .double(let number):
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
-            out += Array("\(number)".utf8)
+            out += Array(realText(number, type: type).utf8)
         case .text(let start, let end):
             let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
             // Most text has no byte that COPY escapes and none that `checkText` looks at (U+0000,

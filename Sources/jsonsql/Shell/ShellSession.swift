@@ -160,6 +160,14 @@ final class ShellSession {
             report(JSONSQLError("this is the shell already"), line: line)
             return .failed
         }
+        // jsonsql's own SQL writes `'...'` strings as standard-conforming ones.
+        if words.first != "help", case .postgres(standardConformingStrings: false) = store.statementSyntax {
+            report(
+                JSONSQLError(
+                    "jsonsql commands need standard_conforming_strings on; run SET standard_conforming_strings = on; first"),
+                line: line)
+            return .failed
+        }
         if words.first == "help" {
             // `help` alone is the shell's help; the root command's talks of database arguments.
             if words.count == 1 {
