@@ -20,19 +20,49 @@ struct PostgresSQLTests {
         }, dialect: .postgres)
 
     @Test(
-        "paths render as jsonb operators: -> with a text key for objects, an integer for arrays",
+        "paths render as jsonb: -> with a text key for objects, a strict JSON path for an array element",
         arguments: [
             ("address.country", #"("address" -> 'country')"#),
             ("address.\"it's\"", #"("address" -> 'it''s')"#),
             ("address.\"0\"", #"("address" -> '0')"#),
-            ("tags[0]", #"("tags" -> 0)"#),
-            ("tags[-1]", #"("tags" -> (-1))"#),
-            ("address.lines[1].text", #"("address" -> 'lines' -> 1 -> 'text')"#),
+            ("tags[0]", #"jsonb_path_query_first("tags", 'strict $[0]'::jsonpath, '{}'::jsonb, true)"#),
+            ("tags[-1]", #"jsonb_path_query_first("tags", 'strict $[last]'::jsonpath, '{}'::jsonb, true)"#),
+            ("tags[-3]", #"jsonb_path_query_first("tags", 'strict $[last - 2]'::jsonpath, '{}'::jsonb, true)"#),
+            (
+                "address.lines[1].text",
+                #"(jsonb_path_query_first(("address" -> 'lines'), 'strict $[1]'::jsonpath, '{}'::jsonb, true) -> 'text')"#
+            ),
             ("tags", #""tags""#),
             ("score", #""score""#),
         ])
     func renderedPath(text: String, sql: String) throws {
         #expect(try ResolvedPath(JSONPath(parsing: text), in: Self.table).valueSQL == sql)
+    }
+
+    /// Index expressions as PostgreSQL prints them back (`pg_get_indexdef`), read as paths.
+    @Test(
+        "an index expression PostgreSQL prints is read back as the path it indexes",
+        arguments: [
+            ("(doc -> 'a'::text)", "doc.a"),
+            ("((doc -> 'a'::text) -> 2)", "doc.a[2]"),
+            ("jsonb_path_query_first((doc -> 'a'::text), 'strict $[1]'::jsonpath, '{}'::jsonb, true)", "doc.a[1]"),
+            (
+                "jsonb_path_query_first((jsonb_path_query_first((d -> 'a'::text), 'strict $[last - 1]'::jsonpath, '{}'::jsonb, true) -> 'b'::text), 'strict $[0]'::jsonpath, '{}'::jsonb, true)",
+                "d.a[-2].b[0]"
+            ),
+            (
+                #"((jsonb_path_query_first("we""ird", 'strict $[2]'::jsonpath, '{}'::jsonb, true) -> 'x'::text))"#,
+                #""we\"ird"[2].x"#
+            ),
+            ("jsonb_path_query_first(tags, 'strict $[last]'::jsonpath, '{}'::jsonb, true)", "tags[-1]"),
+            ("jsonb_path_query_first(tags, 'lax $[0]'::jsonpath, '{}'::jsonb, true)", nil),
+            ("jsonb_path_query_first(tags, 'strict $[0]'::jsonpath, '{}'::jsonb, false)", nil),
+            ("jsonb_path_query_first(tags, 'strict $[00]'::jsonpath, '{}'::jsonb, true)", nil),
+            ("lower(name)", nil),
+        ] as [(String, String?)])
+    func indexExpression(text: String, path: String?) throws {
+        let read = ResolvedPath.postgresPath(indexExpression: text)
+        #expect(read == (try path.map(JSONPath.init(parsing:))), "\(text)")
     }
 
     @Test(

@@ -43,6 +43,12 @@ enum WhereCases {
         ("tags not contains pro", { !($0.tags ?? []).contains { $0 == .string("pro") } }),
         ("tags[0] = vip", { $0.tags?.first == .string("vip") }),
         ("tags[-1] = vip", { $0.tags?.last == .string("vip") }),
+        ("tags[1] exists", { ($0.tags?.count ?? 0) > 1 }),
+        ("tags[-2] = 1", { p in p.tags.map { $0.count >= 2 && isNumber($0[$0.count - 2]) == 1 } ?? false }),
+        // An element of a scalar is missing, as on SQLite (jsonb's `-> 0` would give the scalar).
+        ("level[0] = 1", { _ in false }),
+        ("level[-1] = true", { _ in false }),
+        ("address.zip[0] exists", { _ in false }),
         ("name like 'ann%'", { $0.name.lowercased().hasPrefix("ann") }),
         ("name not like '%1'", { !$0.name.hasSuffix("1") }),
         ("name glob 'O*'", { $0.name.hasPrefix("O") }),

@@ -119,19 +119,35 @@ public struct ResolvedPath: Sendable {
 }
 
 extension ResolvedPath {
-    /// `address.country` → `("address" -> 'country')`, `tags[-1]` → `("tags" -> -1)`.
+    /// `address.country` → `("address" -> 'country')`; `tags[-1]` →
+    /// `jsonb_path_query_first("tags", 'strict $[last]'::jsonpath, '{}'::jsonb, true)`.
     ///
-    /// `->` with a text key finds only an object's key and with an integer only an array's
-    /// element, as SQLite's `$.key` and `$[N]` do (`#>` would read `'0'` either way).
+    /// `->` with a text key finds only an object's key, as SQLite's `$.key` does. An element
+    /// goes through a strict JSON path: `-> 0` would also return a scalar itself (jsonb keeps a
+    /// scalar as a one-element array), where SQLite's `$[0]` finds nothing.
     static func postgresJSONB(_ column: ColumnInfo, _ segments: [JSONPath.Segment]) -> String {
-        guard !segments.isEmpty else { return postgresColumn(column) }
-        let steps = segments.map { segment in
+        var expression = postgresColumn(column)
+        var keys: [String] = []
+        func closeKeys() {
+            if !keys.isEmpty { expression = "(" + expression + keys.joined() + ")" }
+            keys = []
+        }
+        for segment in segments {
             switch segment {
-            case .key(let key): " -> " + SQLQuote.literal(key)
-            case .index(let index): " -> " + (index < 0 ? "(\(index))" : String(index))
+            case .key(let key): keys.append(" -> " + SQLQuote.literal(key))
+            case .index(let index):
+                closeKeys()
+                expression =
+                    "jsonb_path_query_first(\(expression), \(SQLQuote.literal(elementPath(index)))::jsonpath, '{}'::jsonb, true)"
             }
         }
-        return "(" + postgresColumn(column) + steps.joined() + ")"
+        closeKeys()
+        return expression
+    }
+
+    /// `strict $[2]`, `strict $[last]` for -1, `strict $[last - 1]` for -2.
+    static func elementPath(_ index: Int) -> String {
+        index >= 0 ? "strict $[\(index)]" : index == -1 ? "strict $[last]" : "strict $[last - \(-(index + 1))]"
     }
 
     /// A json column as jsonb: a column declared `json` (in a table made elsewhere) is read
@@ -143,13 +159,26 @@ extension ResolvedPath {
     }
 
     /// The path an index expression is, as PostgreSQL prints what `postgresJSONB` wrote:
-    /// `((doc -> 'a'::text) -> 2)` → `doc.a[2]`; nil for any other expression.
+    /// `(jsonb_path_query_first((doc -> 'a'::text), 'strict $[2]'::jsonpath, '{}'::jsonb, true) -> 'b'::text)`
+    /// → `doc.a[2].b` (and `((doc -> 'a'::text) -> 2)`, an element as `->` reads it); nil for
+    /// any other expression.
     static func postgresPath(indexExpression text: String) -> JSONPath? {
         var cursor = TextCursor(text)
+        let function = "jsonb_path_query_first("
+        var openFunctions = 0
+        while true {
+            if cursor.current == "(" || cursor.current == " " {
+                cursor.index += 1
+            } else if cursor.rest.hasPrefix(function) {
+                cursor.index += function.unicodeScalars.count
+                openFunctions += 1
+            } else {
+                break
+            }
+        }
         func skipParentheses(_ c: Unicode.Scalar) {
             while cursor.current == c || cursor.current == " " { cursor.index += 1 }
         }
-        skipParentheses("(")
         var column = String.UnicodeScalarView()
         if cursor.skip("\"") {
             while let c = cursor.current {
@@ -173,6 +202,19 @@ extension ResolvedPath {
         var segments: [JSONPath.Segment] = []
         while true {
             skipParentheses(")")
+            if cursor.skip(",") {
+                // The rest of a `jsonb_path_query_first(...)` call: the element it reads.
+                guard openFunctions > 0 else { return nil }
+                openFunctions -= 1
+                skipParentheses(" ")
+                guard let jsonPath = try? cursor.quotedString(), let index = elementIndex(jsonPath) else { return nil }
+                for part in ["::jsonpath", ",", " ", "'{}'::jsonb", ",", " ", "true", ")"] {
+                    guard cursor.rest.hasPrefix(part) else { return nil }
+                    cursor.index += part.unicodeScalars.count
+                }
+                segments.append(.index(index))
+                continue
+            }
             guard cursor.skip("-") else { break }
             guard cursor.skip(">") else { return nil }
             skipParentheses("(")
@@ -186,8 +228,18 @@ extension ResolvedPath {
                 segments.append(.index(index))
             }
         }
-        guard cursor.atEnd, !segments.isEmpty else { return nil }
+        guard cursor.atEnd, openFunctions == 0, !segments.isEmpty else { return nil }
         return JSONPath(column: String(column), segments: segments)
+    }
+
+    /// The index `elementPath` wrote: `strict $[2]` → 2, `strict $[last - 1]` → -2.
+    static func elementIndex(_ jsonPath: String) -> Int? {
+        guard jsonPath.hasPrefix("strict $["), jsonPath.hasSuffix("]") else { return nil }
+        let inside = jsonPath.dropFirst(9).dropLast()
+        if inside == "last" { return -1 }
+        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0 { return -(back + 1) }
+        guard let index = Int(inside), index >= 0, elementPath(index) == jsonPath else { return nil }
+        return index
     }
 
     /// On PostgreSQL: the path's value as text, a string without its quotes:
@@ -195,13 +247,8 @@ extension ResolvedPath {
     var postgresText: String {
         let segments = path.segments
         guard let last = segments.last else { return "(\(Self.postgresColumn(column)) #>> '{}')" }
-        let inner = Self.postgresJSONB(column, Array(segments.dropLast()))
-        let step =
-            switch last {
-            case .key(let key): SQLQuote.literal(key)
-            case .index(let index): index < 0 ? "(\(index))" : String(index)
-            }
-        return "(\(inner) ->> \(step))"
+        guard case .key(let key) = last else { return "(\(Self.postgresJSONB(column, segments)) #>> '{}')" }
+        return "(\(Self.postgresJSONB(column, Array(segments.dropLast()))) ->> \(SQLQuote.literal(key)))"
     }
 
     /// On PostgreSQL: what a grouped query groups by and prints: JSON null and a missing value
