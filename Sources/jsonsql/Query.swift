@@ -55,9 +55,9 @@ struct Query: StoreCommand {
     var filters: [String] = []
 
     @Option(
-        help: ArgumentHelp("Paths to print, comma-separated (default: every column).", valueName: "paths"),
+        help: ArgumentHelp("Paths to print, comma-separated, repeatable (default: every column).", valueName: "paths"),
         completion: .database)
-    var select: String?
+    var select: [String] = []
 
     @Option(
         name: .customLong("order-by"),
@@ -120,7 +120,7 @@ struct Query: StoreCommand {
 
     func validate() throws {
         if sql != nil {
-            if table != nil || !filters.isEmpty || select != nil || !orderBy.isEmpty || limit != nil || offset != nil
+            if table != nil || !filters.isEmpty || !select.isEmpty || !orderBy.isEmpty || limit != nil || offset != nil
                 || jsonColumns != nil || dates != .stored || !groupBy.isEmpty || count
             {
                 throw ValidationError(
@@ -130,7 +130,7 @@ struct Query: StoreCommand {
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
         }
-        if count && (select != nil || !orderBy.isEmpty || !groupBy.isEmpty || limit != nil || offset != nil || explain) {
+        if count && (!select.isEmpty || !orderBy.isEmpty || !groupBy.isEmpty || limit != nil || offset != nil || explain) {
             throw ValidationError(
                 "--count prints the number of rows --where matches; it cannot be combined with --select, --order-by, --group-by, --limit, --offset or --explain (for a count per group: --group-by PATH)"
             )
@@ -224,7 +224,7 @@ struct Query: StoreCommand {
     func makeSpec(table: String, inMemory: Bool) throws -> QuerySpec {
         var spec = QuerySpec(table: table)
         spec.filters = try filters.map(FilterParser.parse)
-        spec.selections = try select.map { try splitPaths($0).map(Selection.init(parsing:)) } ?? []
+        spec.selections = try select.flatMap { try splitPaths($0).map(Selection.init(parsing:)) }
         spec.orderBy = try orderBy.map(parseOrder)
         spec.groupBy = try groupBy.flatMap(splitPaths).map(JSONPath.init(parsing:))
         spec.limit = limit

@@ -6,16 +6,12 @@ import Testing
 struct QueryTests {
     static let dataset = Dataset()
     static let db: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-query-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let db = dir.appendingPathComponent("players.sqlite").path
-        let created = try! CLI.run([
-            "create-table", db, "player", "id:integer:pk", "name:text", "score:integer", "active:boolean",
-            "address:json", "tags:json", "level:json",
-        ])
-        precondition(created.status == 0, created.stderr)
-        let inserted = try! CLI.run(["insert", db, "player"], stdin: dataset.ndjson)
-        precondition(inserted.status == 0, inserted.stderr)
+        let dir = try! TemporaryDirectory.shared()
+        let db = dir.path("players.sqlite")
+        try! Fixture.table(
+            db, "player",
+            ["id:integer:pk", "name:text", "score:integer", "active:boolean", "address:json", "tags:json", "level:json"],
+            records: dataset.ndjson)
         return db
     }()
 
@@ -28,6 +24,12 @@ struct QueryTests {
         ])
         let rows = try result.rows()
         #expect(rows.map { $0["id"] as! Int } == sorted[2..<7].map(\.id))
+        // --select is repeatable, as --order-by is.
+        let repeated = try CLI.run([
+            "query", Self.db, "--where", "score is not null", "--order-by", "score:desc", "--order-by", "id:desc",
+            "--limit", "5", "--offset", "2", "--select", "id", "--select", "score", "--format", "json",
+        ])
+        #expect(repeated.stdout == result.stdout)
         #expect(rows.map { $0["score"] as! Int } == sorted[2..<7].map { $0.score! })
         #expect(Array(rows[0].keys).sorted() == ["id", "score"])
     }
