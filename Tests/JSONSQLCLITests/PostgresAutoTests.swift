@@ -7,8 +7,8 @@ import Testing
 struct PostgresAutoTests {
     @Test("text columns of JSON nest, 16-byte blobs print as UUIDs, and a path no row has gets a note, as on SQLite")
     func sameOutput() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgauto-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Removed when the test process exits.
+        let dir = try TemporaryDirectory.shared().url
         let input = dir.appendingPathComponent("rows.ndjson").path
         // a: all objects or arrays; b: text too; c: starts like JSON but is not; d: 16 bytes; e: 2 bytes.
         try [

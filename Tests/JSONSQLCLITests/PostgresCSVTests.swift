@@ -8,8 +8,8 @@ import Testing
 struct PostgresCSVTests {
     /// A new SQLite file and PostgreSQL schema, and a directory for input files.
     static func databases() throws -> (sqlite: String, postgres: String, dir: URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgcsv-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Removed when the test process exits.
+        let dir = try TemporaryDirectory.shared().url
         return (dir.appendingPathComponent("db.sqlite").path, try PostgresServer.freshSchema("csv"), dir)
     }
 

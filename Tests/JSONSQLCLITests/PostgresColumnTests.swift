@@ -14,8 +14,8 @@ struct PostgresColumnTests {
 
     /// Runs `body` on a new store of each backend: a SQLite file, then a PostgreSQL schema.
     static func onBoth(_ body: (Store) throws -> String) throws -> (sqlite: String, postgres: String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgcol-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Removed when the test process exits.
+        let dir = try TemporaryDirectory.shared().url
         var outputs: [String] = []
         for database in [dir.appendingPathComponent("db.sqlite").path, try PostgresServer.freshSchema("col")] {
             let store = try Store(path: database, access: .create)
@@ -37,7 +37,7 @@ struct PostgresColumnTests {
 
     @Test("insert fills a missing key with the column's default, as on SQLite; alter --add fills existing rows")
     func defaults() throws {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgcol-\(UUID().uuidString).ndjson")
+        let input = try TemporaryDirectory.shared().url.appendingPathComponent("input.ndjson")
         try (#"{"id":1}"# + "\n" + #"{"id":2,"name":"x","n":3,"doc":null,"note":"y"}"# + "\n")
             .write(to: input, atomically: false, encoding: .utf8)
         let before = Date()

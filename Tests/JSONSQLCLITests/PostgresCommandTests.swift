@@ -7,8 +7,8 @@ import Testing
 struct PostgresCommandTests {
     /// A SQLite file and a PostgreSQL schema with the same table, made by the binary.
     func pair(_ columns: [String], table: String = "t") throws -> (sqlite: String, postgres: String, dir: URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-pgcli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Removed when the test process exits.
+        let dir = try TemporaryDirectory.shared().url
         let sqlite = dir.appendingPathComponent("db.sqlite").path
         let postgres = try PostgresServer.freshSchema("cli")
         for database in [sqlite, postgres] {

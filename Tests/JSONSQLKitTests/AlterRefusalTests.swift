@@ -10,8 +10,7 @@ struct AlterRefusalTests {
     /// A player table with a team it refers to, two rows and an index on a path, as
     /// SchemaChangeTests.makeDatabase builds it with the commands.
     static let db: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-alter-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try! SuiteDirectories.make("alter")
         let db = dir.appendingPathComponent("db.sqlite").path
         let store = try! Store(path: db, access: .create)
         defer { store.close() }

@@ -13,6 +13,8 @@ final class LibraryDatabase: @unchecked Sendable {
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-kit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Removed at deinit; one a suite keeps in a static property, when the process exits.
+        SuiteDirectories.keep(directory.path)
         path = directory.appendingPathComponent("db.sqlite").path
         store = try Store(path: path, access: .create)
     }
@@ -180,5 +182,33 @@ func errorMessage<T>(_ body: () throws -> T) -> String? {
         return nil
     } catch {
         return "\(error)"
+    }
+}
+
+/// Directories for data a whole suite shares through a static property, which is never
+/// released: removed when the test process exits.
+enum SuiteDirectories {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String] = []
+    private static let removeAtExit: Void = { atexit { SuiteDirectories.removeAll() } }()
+
+    /// A new directory, `jsonsql-PREFIX-UUID` in the temporary directory.
+    static func make(_ prefix: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        keep(url.path)
+        return url
+    }
+
+    /// Removes `path` when the process exits, if it is still there.
+    static func keep(_ path: String) {
+        removeAtExit
+        lock.withLock { paths.append(path) }
+    }
+
+    private static func removeAll() {
+        lock.withLock {
+            for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        }
     }
 }

@@ -9,8 +9,7 @@ import Testing
 struct OutputFormatTests {
     /// Three rows with every kind of column, in a table declared as `jsonsql create-table` declares it.
     static let db: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-output-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try! SuiteDirectories.make("output")
         let db = dir.appendingPathComponent("db.sqlite").path
         let input = dir.appendingPathComponent("rows.ndjson").path
         let rows = [

@@ -10,8 +10,7 @@ struct WhereSemanticsTests {
     static let dataset = Dataset()
     /// The players in a table declared as `jsonsql create-table` declares it.
     static let db: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-where-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try! SuiteDirectories.make("where")
         let db = dir.appendingPathComponent("players.sqlite").path
         let input = dir.appendingPathComponent("players.ndjson").path
         try! dataset.ndjson.write(toFile: input, atomically: false, encoding: .utf8)
