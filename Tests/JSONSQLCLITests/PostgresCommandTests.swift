@@ -189,6 +189,16 @@ struct PostgresCommandTests {
         #expect(explained.stdout.hasPrefix(#"-- SELECT "id", "address" FROM "t" WHERE ("address" -> 'country') = $1::jsonb"#))
         let count = try CLI.run(["query", url, "--where", "address.country = DE", "--count"])
         #expect(count.stdout == "25\n")
+        // A partial index: its --where written in, and a query with the same --where uses it.
+        let partial = try CLI.run(["index", postgres, "t", "id", "--where", "address.country = FR", "--name", "t_fr"])
+        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(
+            try indexDefinition("t_fr", in: postgres)
+                == "CREATE INDEX t_fr ON \(schema).t USING btree (id) WHERE ((address -> 'country'::text) = '\"FR\"'::jsonb)\n")
+        let filter = "address.country = FR and id > 40"
+        let partialPlan = try CLI.run(["query", url, "--where", filter, "--explain"]).stdout
+        #expect(partialPlan.contains("t_fr on t"), "\(partialPlan)")
+        #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "5\n")
     }
 
     @Test("index --gin makes a jsonb_path_ops GIN index that contains uses; SQLite refuses it")

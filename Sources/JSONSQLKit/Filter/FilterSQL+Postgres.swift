@@ -111,8 +111,10 @@ extension FilterSQL {
         "translate(\(sql), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE \"C\""
     }
 
-    /// Binds text as the next `$N`, cast to `cast`.
+    /// Binds text as the next `$N`, cast to `cast` (or, for an index, writes it in).
     private mutating func postgresBind(_ text: String?, cast: String) -> String {
+        // An index's WHERE takes no parameters: the value is written in, as on SQLite.
+        if inlineValues { return (text.map(SQLQuote.literal) ?? "NULL") + "::\(cast)" }
         arguments.append(text.map { $0.databaseValue } ?? .null)
         return "$\(arguments.count)::\(cast)"
     }
@@ -137,17 +139,16 @@ extension FilterSQL {
     }
 
     /// A literal converted for a plain column (`ValueConversion`), bound with the cast that
-    /// compares it exactly: numbers as numeric, so `score = 1.5` matches no bigint.
+    /// compares it exactly: an integer for an integer column as bigint, so the column's own
+    /// index serves it; other numbers as numeric, so `score = 1.5` matches no bigint.
     private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
         let column = path.column
         let stored = try Self.columnValue(column, literal)
         let text = try PostgresValue.text(stored, type: column.type)
         if let text { try requireText(text) }
-        let cast =
-            switch column.type {
-            case .integer, .real, .numeric: "numeric"
-            default: column.type.postgresType ?? "text"
-            }
+        var cast = column.type.postgresType ?? "text"
+        if column.type == .integer || column.type == .real || column.type == .numeric { cast = "numeric" }
+        if column.type == .integer, case .int64 = stored.storage { cast = "bigint" }
         return postgresBind(text, cast: cast)
     }
 

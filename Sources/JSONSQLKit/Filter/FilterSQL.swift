@@ -27,9 +27,6 @@ public struct FilterSQL {
     /// SQLite allows no parameters in an index's `WHERE`. The text is otherwise the same as
     /// with bound values, so a query with the same filter can use the partial index.
     public init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
-        if inlineValues && table.dialect == .postgres {
-            throw JSONSQLError("partial indexes (--where on index) are not yet supported on PostgreSQL")
-        }
         self.table = table
         self.inlineValues = inlineValues
         sql = try render(filter)

@@ -48,7 +48,6 @@ public struct IndexSpec: Sendable {
                 throw JSONSQLError("--gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)")
             }
             if unique { throw JSONSQLError("a GIN index cannot be --unique") }
-            if filter != nil { throw JSONSQLError("partial indexes (--where on index) are not yet supported on PostgreSQL") }
             let expressions = try paths.map { path -> String in
                 let resolved = try ResolvedPath(path, in: info)
                 guard resolved.isJSON else {
@@ -59,6 +58,7 @@ public struct IndexSpec: Sendable {
             }
             return
                 "CREATE INDEX \(SQLQuote.identifier(name)) ON \(SQLQuote.identifier(info.name)) USING gin (\(expressions.joined(separator: ", ")))"
+                + (try partialSQL(table: info))
         }
         let expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
@@ -66,13 +66,16 @@ public struct IndexSpec: Sendable {
             if info.dialect == .postgres { return value.hasPrefix("(") ? value : "(\(value))" }
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
-        var sql =
+        let sql =
             "CREATE \(unique ? "UNIQUE " : "")INDEX "
             + "\(SQLQuote.identifier(name)) ON \(SQLQuote.identifier(info.name)) (\(expressions.joined(separator: ", ")))"
-        if let filter {
-            sql += " WHERE " + (try FilterSQL(filter, table: info, inlineValues: true).sql)
-        }
-        return sql
+        return sql + (try partialSQL(table: info))
+    }
+
+    /// ` WHERE ...` of a partial index, its values written in; empty without `--where`.
+    private func partialSQL(table info: TableInfo) throws -> String {
+        guard let filter else { return "" }
+        return " WHERE " + (try FilterSQL(filter, table: info, inlineValues: true).sql)
     }
 
     /// Creates the index, or with `ifNotExists` finds the same one there already. An index of
