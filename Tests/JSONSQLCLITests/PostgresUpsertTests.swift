@@ -167,7 +167,8 @@ struct PostgresUpsertTests {
         let store = try Store(path: postgres, access: .create)
         defer { store.close() }
         let table = "x_" + UUID().uuidString.prefix(8).lowercased()
-        _ = try store.createTable(TableSpec(name: table, columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "a:text")]))
+        _ = try store.createTable(
+            TableSpec(name: table, columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "a:text")]))
         try PostgresServer.psql(
             "CREATE UNIQUE INDEX \(table)_lower ON \(table) (lower(a))", schema: PostgresServer.schema(of: postgres))
         let input = try directory.write("in-\(UUID().uuidString).ndjson", #"{"id":1,"a":"x"}"# + "\n")

@@ -116,7 +116,8 @@ final class InsertStage {
         }
         if conditions.isEmpty { return [insert] }
         return [
-            "DELETE FROM \(target) AS o USING (SELECT \(all) FROM \(record)) AS s WHERE \(conditions.joined(separator: " OR "))", insert,
+            "DELETE FROM \(target) AS o USING (SELECT \(all) FROM \(record)) AS s WHERE \(conditions.joined(separator: " OR "))",
+            insert,
         ]
     }
 
@@ -135,10 +136,13 @@ final class InsertStage {
                 : "DO UPDATE SET "
                     + others.map { "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))" }.joined(
                         separator: ", "))
-        guard !names.isEmpty else { return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT count(*) FROM i" }
+        guard !names.isEmpty else {
+            return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT count(*) FROM i"
+        }
         let source = "WITH s AS (SELECT \(quoted) FROM \(temporary) WHERE \(lineColumn) = $1::bigint)"
         guard keys.count == primaryKey.count && !others.isEmpty else {
-            return "\(source), i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s\(onConflict) RETURNING 1) SELECT count(*) FROM i"
+            return
+                "\(source), i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s\(onConflict) RETURNING 1) SELECT count(*) FROM i"
         }
         let assignments = others.map { "\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
         let conditions = keys.map { "o.\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
