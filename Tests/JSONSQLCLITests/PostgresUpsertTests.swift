@@ -48,6 +48,11 @@ struct PostgresUpsertTests {
             records: [#"{"id":2,"name":"Z"}"#, #"{"id":20,"email":"q","n":0}"#, #"{"id":21,"email":"r"}"#],
             conflict: .upsert),
         Case(
+            name: "upsert: unique constraints hold after each record in turn; a conflict fails at its record", columns: people,
+            before: peopleBefore,
+            records: [#"{"id":2,"email":"z"}"#, #"{"id":1,"email":"b"}"#, #"{"id":3,"email":"a"}"#, #"{"id":2,"email":"a"}"#],
+            conflict: .upsert),
+        Case(
             name: "upsert: a null in a NOT NULL column fails", columns: people, before: peopleBefore,
             records: [#"{"id":2,"n":7}"#, #"{"id":2,"n":null}"#], conflict: .upsert),
         Case(

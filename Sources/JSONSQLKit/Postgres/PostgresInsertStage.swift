@@ -1,6 +1,7 @@
 /// How `insert --replace`, `--ignore` and `--upsert` write on PostgreSQL: the records are
 /// copied into a temporary table, numbered in input order, then written into the table as
-/// SQLite writes them, one record after the other, so a key that comes twice in the input ends
+/// SQLite writes them, one record after the other (by a temporary PL/pgSQL function, in one
+/// call), so a key that comes twice in the input ends
 /// as it does on SQLite (`RecordInserter`). `ON CONFLICT DO UPDATE` cannot touch a row twice in
 /// one statement, and SQLite's REPLACE deletes the rows a record conflicts with on any unique
 /// constraint: per record, both are exact.
@@ -15,6 +16,10 @@ final class InsertStage {
     let temporary: String
     /// Its column of record numbers, quoted; a name no column of the table has.
     let lineColumn: String
+    /// For --upsert, its column of each record's set of columns (`presentSet`), quoted.
+    let setColumn: String
+    /// The function that writes the records, qualified as `temporary` is.
+    private let function = "pg_temp." + SQLQuote.identifier("jsonsql_insert")
     private var sets: [[Int]] = []
     private var lookup: [[Int]: Int32] = [:]
 
@@ -31,9 +36,12 @@ final class InsertStage {
         var line = "jsonsql_line"
         while columns.contains(where: { SQLName.same($0, line) }) { line += "_" }
         lineColumn = SQLQuote.identifier(line)
+        var set = "jsonsql_set"
+        while columns.contains(where: { SQLName.same($0, set) }) { set += "_" }
+        setColumn = SQLQuote.identifier(set)
         temporary = "pg_temp." + SQLQuote.identifier("jsonsql_insert")
         try connection.execute(
-            "CREATE TEMPORARY TABLE \(temporary) ON COMMIT DROP AS SELECT 0::bigint AS \(lineColumn), \(columns.map(SQLQuote.identifier).joined(separator: ", ")) FROM \(SQLQuote.identifier(table)) WITH NO DATA"
+            "CREATE TEMPORARY TABLE \(temporary) ON COMMIT DROP AS SELECT 0::bigint AS \(lineColumn), 0 AS \(setColumn), \(columns.map(SQLQuote.identifier).joined(separator: ", ")) FROM \(SQLQuote.identifier(table)) WITH NO DATA"
         )
     }
 
@@ -51,12 +59,12 @@ final class InsertStage {
         let info = try connection.execute(
             "SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
             [temporary])
-        columns = (1..<info.rowCount).compactMap { info.string($0, 0) }
+        columns = (2..<info.rowCount).compactMap { info.string($0, 0) }
     }
 
     /// Writes the staged records into the table; returns the rows inserted, replaced or
     /// updated, counted as SQLite counts its changes. `failed` names a record's error.
-    func apply(records: Int, presentSets: [Int32], failed: (Int, String) -> JSONSQLError) throws -> Int {
+    func apply(records: Int, failed: (Int, String) -> JSONSQLError) throws -> Int {
         try connection.execute("ALTER TABLE \(temporary) ADD PRIMARY KEY (\(lineColumn))")
         try connection.execute("ANALYZE \(temporary)")
         let target = SQLQuote.identifier(table)
@@ -67,48 +75,79 @@ final class InsertStage {
             written = try connection.execute(
                 "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(temporary) ORDER BY \(lineColumn) ON CONFLICT DO NOTHING"
             ).changedRows
-        } else {
-            var statements: [Int32: [String]] = [:]
-            for index in 0..<records {
-                if index & 0xFFF == 0xFFF && Interruption.isRequested { throw JSONSQLError("interrupted") }
-                let set = conflict == .upsert ? presentSets[index] : 0
-                let sql: [String]
-                if let cached = statements[set] {
-                    sql = cached
-                } else {
-                    sql = conflict == .upsert ? [upsertSQL(sets[Int(set)])] : replaceSQL()
-                    statements[set] = sql
+        } else if records > 0 {
+            // One call of a function that writes the records in order: a round trip per
+            // record would cost more than the writing. Its statements are planned once.
+            let branches: [String]
+            if conflict == .upsert {
+                branches = sets.indices.map { set in
+                    "\(set == 0 ? "IF" : "ELSIF") jsonsql_row.\(setColumn) = \(set) THEN \(upsertSQL(sets[set], line: "jsonsql_row.\(lineColumn)")) INTO jsonsql_count;"
                 }
-                do {
-                    var result: PostgresResult?
-                    for statement in sql { result = try connection.execute(statement, [String(index + 1)]) }
-                    written += conflict == .upsert ? Int(result?.string(0, 0) ?? "0") ?? 0 : 1
-                } catch let error as PostgresError {
-                    throw failed(index, describe(error))
-                }
+            } else {
+                branches = [
+                    "IF true THEN " + replaceSQL(line: "jsonsql_row.\(lineColumn)").map { $0 + ";" }.joined(separator: " ")
+                        + " jsonsql_count := 1;"
+                ]
             }
+            let body = """
+                #variable_conflict use_column
+                DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_written bigint := 0; jsonsql_current bigint := 0;
+                  jsonsql_message text; jsonsql_detail text; jsonsql_state text;
+                BEGIN
+                  BEGIN
+                    FOR jsonsql_row IN SELECT * FROM \(temporary) ORDER BY \(lineColumn) LOOP
+                      jsonsql_current := jsonsql_row.\(lineColumn);
+                      \(branches.joined(separator: "\n      ")) END IF;
+                      jsonsql_written := jsonsql_written + jsonsql_count;
+                    END LOOP;
+                  EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS jsonsql_message = MESSAGE_TEXT, jsonsql_detail = PG_EXCEPTION_DETAIL,
+                      jsonsql_state = RETURNED_SQLSTATE;
+                    jsonsql_message := jsonsql_current || ' ' || jsonsql_message;
+                    IF jsonsql_detail = '' THEN RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message;
+                    ELSE RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail;
+                    END IF;
+                  END;
+                  RETURN jsonsql_written;
+                END
+                """
+            // Dollar-quoted: the body is read the same whatever standard_conforming_strings says.
+            var tag = "$jsonsql$"
+            while body.contains(tag) { tag = "$jsonsql" + String(tag.count) + "$" }
+            try connection.execute("CREATE FUNCTION \(function)() RETURNS bigint LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
+            do {
+                written = Int(try connection.execute("SELECT \(function)()").string(0, 0) ?? "0") ?? 0
+            } catch let error as PostgresError {
+                // The message begins with the number of the record that failed.
+                let number = error.message.prefix { $0.isNumber }
+                guard let line = Int(number), line >= 1, line <= records else { throw error }
+                let message = String(error.message.dropFirst(number.count + 1))
+                throw failed(
+                    line - 1, describe(code: error.code, message: message, detail: error.detail))
+            }
+            try connection.execute("DROP FUNCTION \(function)()")
         }
         try connection.execute("DROP TABLE \(temporary)")
         return written
     }
 
     /// A record's server error in SQLite's words where they differ only in wording.
-    private func describe(_ error: PostgresError) -> String {
+    private func describe(code: String, message: String, detail: String?) -> String {
         // `null value in column "x" of relation "t" violates not-null constraint`
-        if error.code == "23502", let open = error.message.firstIndex(of: "\""),
-            let close = error.message[error.message.index(after: open)...].firstIndex(of: "\"")
+        if code == "23502", let open = message.firstIndex(of: "\""),
+            let close = message[message.index(after: open)...].firstIndex(of: "\"")
         {
-            return "NOT NULL constraint failed: \(table).\(error.message[error.message.index(after: open)..<close])"
+            return "NOT NULL constraint failed: \(table).\(message[message.index(after: open)..<close])"
         }
-        return "\(error)"
+        return detail.map { "\(message) (\($0))" } ?? message
     }
 
     /// SQLite's `INSERT OR REPLACE`: delete the rows the record conflicts with on the primary
     /// key or any unique constraint (NULLs conflict with nothing), then insert it. Two
     /// statements: an INSERT would still see the rows a DELETE in its own statement removes.
-    private func replaceSQL() -> [String] {
+    private func replaceSQL(line: String) -> [String] {
         let all = columns.map(SQLQuote.identifier).joined(separator: ", ")
-        let record = "\(temporary) WHERE \(lineColumn) = $1::bigint"
+        let record = "\(temporary) WHERE \(lineColumn) = \(line)"
         let target = SQLQuote.identifier(table)
         let insert = "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(record)"
         let conditions = uniques.map { unique in
@@ -123,7 +162,7 @@ final class InsertStage {
 
     /// SQLite's upsert as `RecordInserter` runs it: update the columns the record holds where
     /// its key is; where no row has it, insert the record's columns.
-    private func upsertSQL(_ present: [Int]) -> String {
+    private func upsertSQL(_ present: [Int], line: String) -> String {
         let target = SQLQuote.identifier(table)
         let names = present.map { columns[$0] }
         let quoted = names.map(SQLQuote.identifier).joined(separator: ", ")
@@ -139,7 +178,7 @@ final class InsertStage {
         guard !names.isEmpty else {
             return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT count(*) FROM i"
         }
-        let source = "WITH s AS (SELECT \(quoted) FROM \(temporary) WHERE \(lineColumn) = $1::bigint)"
+        let source = "WITH s AS (SELECT \(quoted) FROM \(temporary) WHERE \(lineColumn) = \(line))"
         guard keys.count == primaryKey.count && !others.isEmpty else {
             return
                 "\(source), i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s\(onConflict) RETURNING 1) SELECT count(*) FROM i"

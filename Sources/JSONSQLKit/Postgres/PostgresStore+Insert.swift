@@ -209,11 +209,14 @@ extension PostgresStore {
                         rows.records += 1
                         return nil
                     }
+                    if options.conflict == .upsert {
+                        rows.out.append(0x09)
+                        PostgresValue.appendDecimal(Int64(stage!.presentSet(present)), to: &rows.out)
+                    }
                     rows.out.append(0x0A)
                     rows.lines.append(position.line)
                     rows.recordNumbers.append(position.record)
                     rows.sourceIndexes.append(Int32(sourceIndex))
-                    if options.conflict == .upsert { rows.presentSets.append(stage!.presentSet(present)) }
                     rows.records += 1
                     return nil
                 }
@@ -228,7 +231,7 @@ extension PostgresStore {
                     let columns = rows.layout.columns.map { SQLQuote.identifier($0.name) }
                     let copy =
                         stage.map {
-                            "COPY \($0.temporary) (\(([$0.lineColumn] + columns).joined(separator: ", "))) FROM STDIN"
+                            "COPY \($0.temporary) (\(([$0.lineColumn] + columns + (options.conflict == .upsert ? [$0.setColumn] : [])).joined(separator: ", "))) FROM STDIN"
                         }
                         ?? "COPY \(SQLQuote.identifier(table)) (\(columns.joined(separator: ", "))) FROM STDIN"
                     rows.segmentStart = rows.lines.count
@@ -296,7 +299,7 @@ extension PostgresStore {
                 }
                 if let stage {
                     rows.written = try stage.apply(
-                        records: rows.lines.count, presentSets: rows.presentSets,
+                        records: rows.lines.count,
                         failed: { index, message in
                             JSONSQLError(
                                 "\(names[Int(rows.sourceIndexes[index])]):\(rows.lines[index]): record \(rows.recordNumbers[index]): \(message)"
@@ -336,6 +339,4 @@ private final class CopyRows {
     @exclusivity(unchecked) var written = 0
     /// The first record of the current COPY, whose line 1 it is.
     @exclusivity(unchecked) var segmentStart = 0
-    /// For --upsert, each record's set of columns (`InsertStage.presentSet`).
-    @exclusivity(unchecked) var presentSets: [Int32] = []
 }
