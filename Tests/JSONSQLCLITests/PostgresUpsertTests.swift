@@ -61,6 +61,13 @@ struct PostgresUpsertTests {
             records: [#"{"a":"x","b":1,"v":"new"}"#, #"{"a":"x","b":2,"v":"2"}"#, #"{"a":"x","b":2,"v":"3"}"#],
             conflict: .upsert),
         Case(
+            name: "upsert: more sets of keys than the statements planned ahead",
+            columns: ["id:integer:pk", "c\"0:integer"] + (1..<6).map { "c\($0):integer" },
+            records: (0..<64).map { set in
+                let keys = (0..<6).filter { set >> $0 & 1 == 1 }.map { #","c\#($0 == 0 ? "\\\"" : "")\#($0)":\#(set)"# }
+                return #"{"id":\#(set % 20)"# + keys.joined() + "}"
+            }, conflict: .upsert),
+        Case(
             name: "upsert needs a primary key", columns: ["a:text", "v:text"], records: [#"{"a":"x"}"#], conflict: .upsert),
         Case(
             name: "replace: deletes the rows a record conflicts with on any unique constraint",

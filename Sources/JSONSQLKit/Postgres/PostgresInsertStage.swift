@@ -78,10 +78,21 @@ final class InsertStage {
         } else if records > 0 {
             // One call of a function that writes the records in order: a round trip per
             // record would cost more than the writing. Its statements are planned once.
-            let branches: [String]
+            var branches: [String]
+            // Statements for the sets of columns past the first `planned`, run with EXECUTE
+            // (planned each time), so that records with many different sets of keys do not
+            // make a function of as many statements.
+            var dynamic: [String] = []
             if conflict == .upsert {
-                branches = sets.indices.map { set in
+                let planned = 32
+                branches = sets.indices.prefix(planned).map { set in
                     "\(set == 0 ? "IF" : "ELSIF") jsonsql_row.\(setColumn) = \(set) THEN \(upsertSQL(sets[set], line: "jsonsql_row.\(lineColumn)")) INTO jsonsql_count;"
+                }
+                dynamic = sets.dropFirst(planned).map { upsertSQL($0, line: "$1") }
+                if !dynamic.isEmpty {
+                    branches.append(
+                        "ELSE EXECUTE jsonsql_statements[jsonsql_row.\(setColumn) - \(planned - 1)] INTO jsonsql_count USING jsonsql_row.\(lineColumn);"
+                    )
                 }
             } else {
                 branches = [
@@ -114,9 +125,21 @@ final class InsertStage {
             // Dollar-quoted: the body is read the same whatever standard_conforming_strings says.
             var tag = "$jsonsql$"
             while body.contains(tag) { tag = "$jsonsql" + String(tag.count) + "$" }
-            try connection.execute("CREATE FUNCTION \(function)() RETURNS bigint LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
+            try connection.execute(
+                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS bigint LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
+            // The statements as an array value: each element quoted, `"` and `\` escaped.
+            let array =
+                "{"
+                + dynamic.map { statement in
+                    var element = String.UnicodeScalarView()
+                    for scalar in statement.unicodeScalars {
+                        if scalar == "\"" || scalar == "\\" { element.append("\\") }
+                        element.append(scalar)
+                    }
+                    return "\"" + String(element) + "\""
+                }.joined(separator: ",") + "}"
             do {
-                written = Int(try connection.execute("SELECT \(function)()").string(0, 0) ?? "0") ?? 0
+                written = Int(try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0) ?? "0") ?? 0
             } catch let error as PostgresError {
                 // The message begins with the number of the record that failed.
                 let number = error.message.prefix { $0.isNumber }
@@ -125,7 +148,7 @@ final class InsertStage {
                 throw failed(
                     line - 1, describe(code: error.code, message: message, detail: error.detail))
             }
-            try connection.execute("DROP FUNCTION \(function)()")
+            try connection.execute("DROP FUNCTION \(function)(text[])")
         }
         try connection.execute("DROP TABLE \(temporary)")
         return written
