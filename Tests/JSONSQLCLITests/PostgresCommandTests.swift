@@ -484,6 +484,31 @@ struct PostgresCommandTests {
         #expect(!outputs[postgres]![4].contains("late"))
     }
 
+    @Test("insert --upsert --alter prints what SQLite prints and leaves the same rows")
+    func upsertAlter() throws {
+        let (sqlite, postgres, dir) = try pair(["id:integer:pk", "a:text", "b:integer"])
+        let before = #"{"id":1,"a":"x","b":1}"# + "\n" + #"{"id":2,"a":"y","b":2}"# + "\n"
+        let input = #"{"id":1,"a":"z"}"# + "\n" + #"{"id":3,"c":true}"# + "\n" + #"{"id":3,"b":5}"# + "\n" + #"{"id":2}"# + "\n"
+        var rows: [String] = []
+        for database in [sqlite, postgres] {
+            let store = try Store(path: database, access: .create)
+            defer { store.close() }
+            let path = dir.appendingPathComponent("before-\(rows.count).ndjson").path
+            try before.write(toFile: path, atomically: false, encoding: .utf8)
+            _ = try store.insert(from: [InputSource.open(path)], options: InsertOptions(table: "t"))
+            let result = try CLI.run(["insert", database, "t", "--upsert", "--alter"], stdin: input)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr == "inserted 3 rows into t (1 duplicates skipped); added columns c\n")
+            var query = QuerySpec(table: "t")
+            query.orderBy = [(.path(JSONPath(column: "id")), false)]
+            let out = OutputBuffer()
+            _ = try store.run(query, format: .jsonl, to: out)
+            rows.append(out.text)
+        }
+        #expect(rows[0].contains(#"{"id":1,"a":"z","b":1,"c":null}"#), "\(rows[0])")
+        #expect(rows[1] == rows[0])
+    }
+
     @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
     func notYetSupported() throws {
         let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])

@@ -11,9 +11,6 @@ extension PostgresStore {
         -> InsertResult
     {
         defer { for source in sources { source.close() } }
-        if options.conflict != .fail || options.alter {
-            throw JSONSQLError("--replace, --ignore, --upsert and --alter are not yet supported on PostgreSQL")
-        }
         let names = sources.map(\.name)
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
         /// CSV and TSV become JSON lines as on SQLite, typed by the existing table's columns.
@@ -32,6 +29,8 @@ extension PostgresStore {
         let rows = CopyRows()
         var table = options.table
         var created = false
+        var added: [String] = []
+        var pendingPosition: RecordReader.Position?
         do {
             try connection.transaction {
                 var fields: [JSONField] = []
@@ -79,15 +78,19 @@ extension PostgresStore {
                         "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(table) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
                     )
                 }
-                let stored = info.columns.filter { !$0.isGenerated }
-                var layout = InsertColumns()
-                // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
-                layout.columns = stored.map {
-                    InsertColumns.Column(
-                        name: $0.name, utf8: Array($0.name.utf8), type: $0.type,
-                        jsonAsText: [.json, .numeric, .text].contains($0.type))
+                if options.conflict == .upsert && info.primaryKey.isEmpty {
+                    throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
                 }
-                let columns = layout.columns
+                let uniques = options.conflict == .replace ? try uniqueColumns(table) : []
+                var stored = info.columns.filter { !$0.isGenerated }
+                var layout = InsertColumns()
+                func column(_ info: ColumnInfo) -> InsertColumns.Column {
+                    // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
+                    InsertColumns.Column(
+                        name: info.name, utf8: Array(info.name.utf8), type: info.type,
+                        jsonAsText: [.json, .numeric, .text].contains(info.type))
+                }
+                layout.columns = stored.map(column)
                 // COPY writes NULL for a missing key, not the column's default: the defaults
                 // are computed once here, as the server would for each row (a constant, or the
                 // transaction's time), and written for the keys a record leaves out.
@@ -108,122 +111,225 @@ extension PostgresStore {
                         defaults[i] = field
                     }
                 }
-                let copy =
-                    "COPY \(SQLQuote.identifier(table)) (\(columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", "))) FROM STDIN"
-                try connection.copy(copy) { send in
-                    rows.layout = layout
-                    rows.out.reserveCapacity(1 << 17)
-                    rows.slots = [Int](repeating: -1, count: columns.count)
-                    func add(
-                        _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, position: RecordReader.Position,
-                        sourceIndex: Int,
-                        bytesRead: Int64
-                    ) throws {
-                        func fail(_ message: String) -> JSONSQLError {
-                            JSONSQLError("\(names[sourceIndex]):\(position.line): record \(position.record): \(message)")
-                        }
-                        for i in rows.slots.indices { rows.slots[i] = -1 }
-                        for (fieldIndex, field) in fields.enumerated() {
-                            var column = rows.layout.find(field, bytes: bytes, hint: fieldIndex)
-                            if column < 0 {
-                                let key: String
-                                do { key = try TypeInference.key(field, bytes: bytes, scratch: &rows.scratch) } catch {
-                                    throw fail("\(error)")
-                                }
-                                column =
-                                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in
-                                        columns.firstIndex { $0.name == name }
-                                    } ?? -1
-                                if column < 0 { throw fail("key \"\(key)\" is not a column of \(table)") }
+                // With --replace, --ignore or --upsert the records go to a temporary table
+                // first, numbered in input order, and then into the table one by one as SQLite
+                // inserts them (`InsertStage`); else straight into the table.
+                let stage =
+                    options.conflict == .fail
+                    ? nil
+                    : try InsertStage(
+                        connection: connection, table: table, columns: stored.map(\.name), primaryKey: info.primaryKey,
+                        uniques: uniques, conflict: options.conflict)
+                rows.layout = layout
+                rows.slots = [Int](repeating: -1, count: stored.count)
+                rows.out.reserveCapacity(1 << 17)
+                /// Adds a record's line to the COPY data; returns the key and type of a column
+                /// `--alter` must add first (the record is then left as it was, to add again).
+                func add(
+                    _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, position: RecordReader.Position,
+                    sourceIndex: Int
+                ) throws -> (String, ColumnType)? {
+                    let columns = rows.layout.columns
+                    func fail(_ message: String) -> JSONSQLError {
+                        JSONSQLError("\(names[sourceIndex]):\(position.line): record \(position.record): \(message)")
+                    }
+                    for i in rows.slots.indices { rows.slots[i] = -1 }
+                    for (fieldIndex, field) in fields.enumerated() {
+                        var column = rows.layout.find(field, bytes: bytes, hint: fieldIndex)
+                        if column < 0 {
+                            let key: String
+                            do { key = try TypeInference.key(field, bytes: bytes, scratch: &rows.scratch) } catch {
+                                throw fail("\(error)")
                             }
-                            if rows.slots[column] >= 0 { throw fail("key \"\(columns[column].name)\" appears more than once") }
-                            rows.slots[column] = fieldIndex
+                            column =
+                                SQLName.find(key, in: columns.map(\.name)).flatMap { name in
+                                    columns.firstIndex { $0.name == name }
+                                } ?? -1
+                            if column < 0 {
+                                guard options.alter else {
+                                    throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
+                                }
+                                do { try SQLQuote.checkName(key, kind: "column") } catch { throw fail("\(error)") }
+                                return (key, TypeInference.type(of: field, bytes: bytes))
+                            }
                         }
-                        for (column, slot) in rows.slots.enumerated() {
-                            if column > 0 { rows.out.append(0x09) }
-                            guard slot >= 0 else {
-                                if let value = defaults[column] {
+                        if rows.slots[column] >= 0 { throw fail("key \"\(columns[column].name)\" appears more than once") }
+                        rows.slots[column] = fieldIndex
+                    }
+                    let start = rows.out.count
+                    if stage != nil {
+                        PostgresValue.appendDecimal(Int64(rows.lines.count + 1), to: &rows.out)
+                        rows.out.append(0x09)
+                    }
+                    var present: [Int] = []
+                    // The first NOT NULL column the record leaves NULL: checked after every value, as SQLite does.
+                    var notNull: String?
+                    for (column, slot) in rows.slots.enumerated() {
+                        if column > 0 { rows.out.append(0x09) }
+                        guard slot >= 0 else {
+                            if let value = defaults[column] {
+                                rows.out += value
+                                continue
+                            }
+                            if let expression = stored[column].defaultSQL {
+                                throw fail(
+                                    "key \"\(columns[column].name)\" is missing, and its default \(expression) cannot be computed once for every row on PostgreSQL; give the key"
+                                )
+                            }
+                            // --upsert leaves out the columns a record lacks: the row may exist.
+                            if stored[column].notNull && options.conflict != .upsert && notNull == nil {
+                                notNull = columns[column].name
+                            }
+                            rows.out += PostgresValue.copyNull
+                            continue
+                        }
+                        present.append(column)
+                        let field = fields[slot]
+                        var value = PreparedValue.null
+                        do {
+                            value = try rows.layout.prepare(field, bytes: bytes, column: column, scratch: &rows.scratch)
+                            if case .null = value, stored[column].notNull {
+                                // As SQLite's REPLACE: a NULL in a NOT NULL column with a default becomes the default.
+                                if options.conflict == .replace, let value = defaults[column] {
                                     rows.out += value
                                     continue
                                 }
-                                if let expression = stored[column].defaultSQL {
-                                    throw fail(
-                                        "key \"\(columns[column].name)\" is missing, and its default \(expression) cannot be computed once for every row on PostgreSQL; give the key"
-                                    )
-                                }
-                                if stored[column].notNull {
-                                    throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
-                                }
-                                rows.out += PostgresValue.copyNull
-                                continue
+                                if notNull == nil { notNull = columns[column].name }
                             }
-                            let field = fields[slot]
-                            var value = PreparedValue.null
-                            do {
-                                value = try rows.layout.prepare(field, bytes: bytes, column: column, scratch: &rows.scratch)
-                                if case .null = value, stored[column].notNull {
-                                    throw fail("NOT NULL constraint failed: \(table).\(columns[column].name)")
-                                }
-                                try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
-                            } catch let mismatch as ValueMismatch {
-                                // A string with escapes is decoded in place by `prepare`: once it
-                                // has been, its value is described from the decoded text.
-                                let described: String
-                                if case .text(let start, let end) = value, field.escaped {
-                                    described = RecordInserter.describeString(
-                                        UnsafeBufferPointer(start: bytes + start, count: end - start)
-                                    )
-                                } else {
-                                    described = RecordInserter.describeValue(field, bytes: bytes)
-                                }
-                                throw fail(
-                                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(described)"
-                                )
+                            try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
+                        } catch let mismatch as ValueMismatch {
+                            // A string with escapes is decoded in place by `prepare`: once it
+                            // has been, its value is described from the decoded text.
+                            let described: String
+                            if case .text(let start, let end) = value, field.escaped {
+                                described = RecordInserter.describeString(
+                                    UnsafeBufferPointer(start: bytes + start, count: end - start))
+                            } else {
+                                described = RecordInserter.describeValue(field, bytes: bytes)
                             }
+                            throw fail(
+                                "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(described)"
+                            )
                         }
-                        rows.out.append(0x0A)
-                        rows.lines.append(position.line)
-                        rows.recordNumbers.append(position.record)
-                        rows.sourceIndexes.append(Int32(sourceIndex))
+                    }
+                    if let notNull {
+                        // As SQLite's INSERT OR IGNORE: a record that breaks NOT NULL is skipped.
+                        guard options.conflict == .ignore else { throw fail("NOT NULL constraint failed: \(table).\(notNull)") }
+                        rows.out.removeSubrange(start...)
                         rows.records += 1
-                        if rows.out.count >= 1 << 16 {
-                            try rows.out.withUnsafeBytes(send)
-                            rows.out.removeAll(keepingCapacity: true)
-                        }
-                        if rows.records & 0xFFF == 0 {
-                            if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                            progress?(InsertProgress(records: rows.records, bytesRead: bytesRead, totalBytes: totalBytes))
-                        }
+                        return nil
                     }
-                    for var record in sample {
-                        try record.bytes.withUnsafeMutableBufferPointer { buffer in
-                            var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
-                            try? scanner.scanRecord(into: &fields)
-                            try add(
-                                fields, bytes: buffer.baseAddress!, position: record.position,
-                                sourceIndex: record.source, bytesRead: 0)
-                        }
+                    if options.conflict == .upsert {
+                        rows.out.append(0x09)
+                        PostgresValue.appendDecimal(Int64(stage!.presentSet(present)), to: &rows.out)
                     }
-                    for (sourceIndex, reader) in readers.enumerated() {
-                        while let position = try reader.next(into: &fields) {
-                            try add(
-                                fields, bytes: reader.bytes, position: position, sourceIndex: sourceIndex,
-                                bytesRead: reader.bytesRead)
+                    rows.out.append(0x0A)
+                    rows.lines.append(position.line)
+                    rows.recordNumbers.append(position.record)
+                    rows.sourceIndexes.append(Int32(sourceIndex))
+                    rows.records += 1
+                    return nil
+                }
+                // The records, sample first, then each reader's; one COPY until --alter must add a
+                // column, which ends it: the column is added and a new COPY takes the same record.
+                var nextSample = 0
+                var nextReader = 0
+                var pending = false
+                var done = false
+                while !done {
+                    var needed: (String, ColumnType)?
+                    let columns = rows.layout.columns.map { SQLQuote.identifier($0.name) }
+                    let copy =
+                        stage.map {
+                            "COPY \($0.temporary) (\(([$0.lineColumn] + columns + (options.conflict == .upsert ? [$0.setColumn] : [])).joined(separator: ", "))) FROM STDIN"
                         }
+                        ?? "COPY \(SQLQuote.identifier(table)) (\(columns.joined(separator: ", "))) FROM STDIN"
+                    rows.segmentStart = rows.lines.count
+                    try connection.copy(copy) { send in
+                        func flush(_ force: Bool, bytesRead: Int64) throws {
+                            if force || rows.out.count >= 1 << 16 {
+                                try rows.out.withUnsafeBytes(send)
+                                rows.out.removeAll(keepingCapacity: true)
+                            }
+                            if rows.records & 0xFFF == 0 {
+                                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                                progress?(InsertProgress(records: rows.records, bytesRead: bytesRead, totalBytes: totalBytes))
+                            }
+                        }
+                        while nextSample < sample.count {
+                            let (position, source) = (sample[nextSample].position, sample[nextSample].source)
+                            needed = try sample[nextSample].bytes.withUnsafeMutableBufferPointer { buffer in
+                                var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+                                try? scanner.scanRecord(into: &fields)
+                                return try add(fields, bytes: buffer.baseAddress!, position: position, sourceIndex: source)
+                            }
+                            if needed != nil { break }
+                            nextSample += 1
+                            try flush(false, bytesRead: 0)
+                        }
+                        if needed == nil {
+                            readers: while nextReader < readers.count {
+                                let reader = readers[nextReader]
+                                while true {
+                                    let position: RecordReader.Position
+                                    if pending {
+                                        position = pendingPosition!
+                                        pending = false
+                                    } else {
+                                        guard let next = try reader.next(into: &fields) else { break }
+                                        position = next
+                                    }
+                                    needed = try add(fields, bytes: reader.bytes, position: position, sourceIndex: nextReader)
+                                    if needed != nil {
+                                        pending = true
+                                        pendingPosition = position
+                                        break readers
+                                    }
+                                    try flush(false, bytesRead: reader.bytesRead)
+                                }
+                                nextReader += 1
+                            }
+                        }
+                        try flush(true, bytesRead: 0)
                     }
-                    try rows.out.withUnsafeBytes(send)
+                    guard let (name, type) = needed else {
+                        done = true
+                        break
+                    }
+                    let definition = try TableSpec.postgresColumn(ColumnSpec(name: name, type: type), primaryKey: false)
+                    try connection.execute("ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(definition)")
+                    try stage?.addColumn(definition)
+                    added.append(name)
+                    let info = try tableInfo(table)
+                    guard let new = info.column(named: name) else { throw JSONSQLError("column \(name) was not added") }
+                    stored.append(new)
+                    rows.layout.columns.append(column(new))
+                    rows.slots.append(-1)
+                    defaults.append(nil)
+                }
+                if let stage {
+                    rows.written = try stage.apply(
+                        records: rows.lines.count,
+                        failed: { index, message in
+                            JSONSQLError(
+                                "\(names[Int(rows.sourceIndexes[index])]):\(rows.lines[index]): record \(rows.recordNumbers[index]): \(message)"
+                            )
+                        })
+                } else {
+                    rows.written = rows.records
                 }
             }
         } catch let error as PostgresError {
             // A row the server refused (a duplicate key, a value out of its range) is the record's fault.
-            if let line = error.copyLine, line >= 1, line <= rows.lines.count {
-                let i = line - 1
+            if let line = error.copyLine, line >= 1, rows.segmentStart + line <= rows.lines.count {
+                let i = rows.segmentStart + line - 1
                 throw JSONSQLError(
                     "\(names[Int(rows.sourceIndexes[i])]):\(rows.lines[i]): record \(rows.recordNumbers[i]): \(error)")
             }
             throw JSONSQLError("\(error)")
         }
-        return InsertResult(table: table, records: rows.records, written: rows.records, createdTable: created, addedColumns: [])
+        return InsertResult(
+            table: table, records: rows.records, written: rows.written, createdTable: created, addedColumns: added)
     }
 }
 
@@ -240,4 +346,7 @@ private final class CopyRows {
     @exclusivity(unchecked) var recordNumbers: [Int] = []
     @exclusivity(unchecked) var sourceIndexes: [Int32] = []
     @exclusivity(unchecked) var records = 0
+    @exclusivity(unchecked) var written = 0
+    /// The first record of the current COPY, whose line 1 it is.
+    @exclusivity(unchecked) var segmentStart = 0
 }

@@ -1,0 +1,239 @@
+/// How `insert --replace`, `--ignore` and `--upsert` write on PostgreSQL: the records are
+/// copied into a temporary table, numbered in input order, then written into the table as
+/// SQLite writes them, one record after the other (by a temporary PL/pgSQL function, in one
+/// call), so a key that comes twice in the input ends
+/// as it does on SQLite (`RecordInserter`). `ON CONFLICT DO UPDATE` cannot touch a row twice in
+/// one statement, and SQLite's REPLACE deletes the rows a record conflicts with on any unique
+/// constraint: per record, both are exact.
+final class InsertStage {
+    private let connection: PostgresConnection
+    private let table: String
+    private var columns: [String]
+    private let primaryKey: [String]
+    private let uniques: [[String]]
+    private let conflict: InsertOptions.Conflict
+    /// The temporary table, qualified so no table of the schema can hide it or be hidden by it.
+    let temporary: String
+    /// Its column of record numbers, quoted; a name no column of the table has.
+    let lineColumn: String
+    /// For --upsert, its column of each record's set of columns (`presentSet`), quoted.
+    let setColumn: String
+    /// The function that writes the records, qualified as `temporary` is.
+    private let function = "pg_temp." + SQLQuote.identifier("jsonsql_insert")
+    private var sets: [[Int]] = []
+    private var lookup: [[Int]: Int32] = [:]
+
+    init(
+        connection: PostgresConnection, table: String, columns: [String], primaryKey: [String], uniques: [[String]],
+        conflict: InsertOptions.Conflict
+    ) throws {
+        self.connection = connection
+        self.table = table
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.uniques = uniques
+        self.conflict = conflict
+        var line = "jsonsql_line"
+        while columns.contains(where: { SQLName.same($0, line) }) { line += "_" }
+        lineColumn = SQLQuote.identifier(line)
+        var set = "jsonsql_set"
+        while columns.contains(where: { SQLName.same($0, set) }) { set += "_" }
+        setColumn = SQLQuote.identifier(set)
+        temporary = "pg_temp." + SQLQuote.identifier("jsonsql_insert")
+        try connection.execute(
+            "CREATE TEMPORARY TABLE \(temporary) ON COMMIT DROP AS SELECT 0::bigint AS \(lineColumn), 0 AS \(setColumn), \(columns.map(SQLQuote.identifier).joined(separator: ", ")) FROM \(SQLQuote.identifier(table)) WITH NO DATA"
+        )
+    }
+
+    /// The number of a record's set of columns, for `apply`.
+    func presentSet(_ present: [Int]) -> Int32 {
+        if let number = lookup[present] { return number }
+        sets.append(present)
+        lookup[present] = Int32(sets.count - 1)
+        return Int32(sets.count - 1)
+    }
+
+    /// Adds a column `insert --alter` added to the table.
+    func addColumn(_ definition: String) throws {
+        try connection.execute("ALTER TABLE \(temporary) ADD COLUMN \(definition)")
+        let info = try connection.execute(
+            "SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+            [temporary])
+        columns = (2..<info.rowCount).compactMap { info.string($0, 0) }
+    }
+
+    /// Writes the staged records into the table; returns the rows inserted, replaced or
+    /// updated, counted as SQLite counts its changes. `failed` names a record's error.
+    func apply(records: Int, failed: (Int, String) -> JSONSQLError) throws -> Int {
+        try connection.execute("ALTER TABLE \(temporary) ADD PRIMARY KEY (\(lineColumn))")
+        try connection.execute("ANALYZE \(temporary)")
+        let target = SQLQuote.identifier(table)
+        let all = columns.map(SQLQuote.identifier).joined(separator: ", ")
+        var written = 0
+        if conflict == .ignore {
+            // DO NOTHING may meet a row this statement inserted: the first record of a key wins, as on SQLite.
+            written = try connection.execute(
+                "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(temporary) ORDER BY \(lineColumn) ON CONFLICT DO NOTHING"
+            ).changedRows
+        } else if records > 0 {
+            // One call of a function that writes the records in order: a round trip per
+            // record would cost more than the writing. Its statements are planned once.
+            var branches: [String]
+            // Statements for the sets of columns past the first `planned`, run with EXECUTE
+            // (planned each time), so that records with many different sets of keys do not
+            // make a function of as many statements.
+            var dynamic: [String] = []
+            if conflict == .upsert {
+                let planned = 32
+                branches = sets.indices.prefix(planned).map { set in
+                    "\(set == 0 ? "IF" : "ELSIF") jsonsql_row.\(setColumn) = \(set) THEN \(upsertSQL(sets[set], line: "jsonsql_row.\(lineColumn)")) INTO jsonsql_count;"
+                }
+                dynamic = sets.dropFirst(planned).map { upsertSQL($0, line: "$1") }
+                if !dynamic.isEmpty {
+                    branches.append(
+                        "ELSE EXECUTE jsonsql_statements[jsonsql_row.\(setColumn) - \(planned - 1)] INTO jsonsql_count USING jsonsql_row.\(lineColumn);"
+                    )
+                }
+            } else {
+                branches = [
+                    "IF true THEN " + replaceSQL(line: "jsonsql_row.\(lineColumn)").map { $0 + ";" }.joined(separator: " ")
+                        + " jsonsql_count := 1;"
+                ]
+            }
+            let body = """
+                #variable_conflict use_column
+                DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_written bigint := 0; jsonsql_current bigint := 0;
+                  jsonsql_message text; jsonsql_detail text; jsonsql_state text;
+                BEGIN
+                  BEGIN
+                    FOR jsonsql_row IN SELECT * FROM \(temporary) ORDER BY \(lineColumn) LOOP
+                      jsonsql_current := jsonsql_row.\(lineColumn);
+                      \(branches.joined(separator: "\n      ")) END IF;
+                      jsonsql_written := jsonsql_written + jsonsql_count;
+                    END LOOP;
+                  EXCEPTION WHEN OTHERS THEN
+                    GET STACKED DIAGNOSTICS jsonsql_message = MESSAGE_TEXT, jsonsql_detail = PG_EXCEPTION_DETAIL,
+                      jsonsql_state = RETURNED_SQLSTATE;
+                    jsonsql_message := jsonsql_current || ' ' || jsonsql_message;
+                    IF jsonsql_detail = '' THEN RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message;
+                    ELSE RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail;
+                    END IF;
+                  END;
+                  RETURN jsonsql_written;
+                END
+                """
+            // Dollar-quoted: the body is read the same whatever standard_conforming_strings says.
+            var tag = "$jsonsql$"
+            while body.contains(tag) { tag = "$jsonsql" + String(tag.count) + "$" }
+            try connection.execute(
+                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS bigint LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
+            // The statements as an array value: each element quoted, `"` and `\` escaped.
+            let array =
+                "{"
+                + dynamic.map { statement in
+                    var element = String.UnicodeScalarView()
+                    for scalar in statement.unicodeScalars {
+                        if scalar == "\"" || scalar == "\\" { element.append("\\") }
+                        element.append(scalar)
+                    }
+                    return "\"" + String(element) + "\""
+                }.joined(separator: ",") + "}"
+            do {
+                written = Int(try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0) ?? "0") ?? 0
+            } catch let error as PostgresError {
+                // The message begins with the number of the record that failed.
+                let number = error.message.prefix { $0.isNumber }
+                guard let line = Int(number), line >= 1, line <= records else { throw error }
+                let message = String(error.message.dropFirst(number.count + 1))
+                throw failed(
+                    line - 1, describe(code: error.code, message: message, detail: error.detail))
+            }
+            try connection.execute("DROP FUNCTION \(function)(text[])")
+        }
+        try connection.execute("DROP TABLE \(temporary)")
+        return written
+    }
+
+    /// A record's server error in SQLite's words where they differ only in wording.
+    private func describe(code: String, message: String, detail: String?) -> String {
+        // `null value in column "x" of relation "t" violates not-null constraint`
+        if code == "23502", let open = message.firstIndex(of: "\""),
+            let close = message[message.index(after: open)...].firstIndex(of: "\"")
+        {
+            return "NOT NULL constraint failed: \(table).\(message[message.index(after: open)..<close])"
+        }
+        return detail.map { "\(message) (\($0))" } ?? message
+    }
+
+    /// SQLite's `INSERT OR REPLACE`: delete the rows the record conflicts with on the primary
+    /// key or any unique constraint (NULLs conflict with nothing), then insert it. Two
+    /// statements: an INSERT would still see the rows a DELETE in its own statement removes.
+    private func replaceSQL(line: String) -> [String] {
+        let all = columns.map(SQLQuote.identifier).joined(separator: ", ")
+        let record = "\(temporary) WHERE \(lineColumn) = \(line)"
+        let target = SQLQuote.identifier(table)
+        let insert = "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(record)"
+        let conditions = uniques.map { unique in
+            "(" + unique.map { "o.\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }.joined(separator: " AND ") + ")"
+        }
+        if conditions.isEmpty { return [insert] }
+        return [
+            "DELETE FROM \(target) AS o USING (SELECT \(all) FROM \(record)) AS s WHERE \(conditions.joined(separator: " OR "))",
+            insert,
+        ]
+    }
+
+    /// SQLite's upsert as `RecordInserter` runs it: update the columns the record holds where
+    /// its key is; where no row has it, insert the record's columns.
+    private func upsertSQL(_ present: [Int], line: String) -> String {
+        let target = SQLQuote.identifier(table)
+        let names = present.map { columns[$0] }
+        let quoted = names.map(SQLQuote.identifier).joined(separator: ", ")
+        let keys = primaryKey.compactMap { key in names.first { SQLName.same($0, key) } }
+        let others = names.filter { name in !primaryKey.contains { SQLName.same($0, name) } }
+        let onConflict =
+            " ON CONFLICT (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", "))) "
+            + (others.isEmpty
+                ? "DO NOTHING"
+                : "DO UPDATE SET "
+                    + others.map { "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))" }.joined(
+                        separator: ", "))
+        guard !names.isEmpty else {
+            return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT count(*) FROM i"
+        }
+        let source = "WITH s AS (SELECT \(quoted) FROM \(temporary) WHERE \(lineColumn) = \(line))"
+        guard keys.count == primaryKey.count && !others.isEmpty else {
+            return
+                "\(source), i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s\(onConflict) RETURNING 1) SELECT count(*) FROM i"
+        }
+        let assignments = others.map { "\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
+        let conditions = keys.map { "o.\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
+        return """
+            \(source), u AS (UPDATE \(target) AS o SET \(assignments.joined(separator: ", ")) FROM s WHERE \(conditions.joined(separator: " AND ")) RETURNING 1), \
+            i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s WHERE NOT EXISTS (SELECT FROM u)\(onConflict) RETURNING 1) \
+            SELECT (SELECT count(*) FROM u) + (SELECT count(*) FROM i)
+            """
+    }
+}
+
+extension PostgresStore {
+    /// The columns of the table's primary key and of each unique constraint or index, for
+    /// `insert --replace`; a unique index on an expression or on part of the table is refused.
+    func uniqueColumns(_ table: String) throws -> [[String]] {
+        let result = try connection.execute(
+            """
+            SELECT i.indexrelid::regclass::text, i.indexprs IS NOT NULL OR i.indpred IS NOT NULL,
+                   array_to_string(ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k(n, o)
+                                         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o), E'\\t')
+            FROM pg_index i WHERE i.indrelid = $1::regclass AND i.indisunique ORDER BY i.indexrelid
+            """, [SQLQuote.identifier(table)])
+        return try (0..<result.rowCount).map { row in
+            if result.string(row, 1) == "t" {
+                throw JSONSQLError(
+                    "--replace is not yet supported on PostgreSQL for a table with a unique index on an expression or on part of the table (\(result.string(row, 0) ?? ""))"
+                )
+            }
+            return (result.string(row, 2) ?? "").split(separator: "\t").map(String.init)
+        }
+    }
+}
