@@ -201,10 +201,12 @@ struct PostgresCommandTests {
         #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "5\n")
     }
 
-    @Test("index --gin makes a jsonb_path_ops GIN index that contains uses; SQLite refuses it")
+    @Test("index --gin makes a jsonb_path_ops GIN index that contains and equality below it use; SQLite refuses it")
     func ginIndex() throws {
         let (sqlite, postgres, _) = try pair(["id:integer:pk", "doc:json"])
-        let rows = (0..<50).map { #"{"id":\#($0),"doc":{"tags":["t\#($0 % 5)", \#($0)]}}"# }
+        let rows = (0..<50).map {
+            #"{"id":\#($0),"doc":{"tags":["t\#($0 % 5)", \#($0)],"kind":{"name":"k\#($0 % 5)"},"n":\#($0 % 3)}}"#
+        }
         #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
         let created = try CLI.run(["index", postgres, "t", "doc.tags", "--gin"])
         #expect(created.stderr == "created index t_on_doc_tags_gin\n", "\(created.stderr)")
@@ -216,6 +218,13 @@ struct PostgresCommandTests {
         let explained = try CLI.run(["query", url, "--where", "doc.tags contains t3", "--explain"])
         #expect(explained.stdout.contains("Bitmap Index Scan on t_on_doc_tags_gin"), "\(explained.stdout)")
         #expect(try CLI.run(["query", url, "--where", "doc.tags contains t3", "--count"]).stdout == "10\n")
+        // A GIN index on the column serves equality on paths below it, beside the exact comparison.
+        #expect(try CLI.run(["index", postgres, "t", "doc", "--gin"]).status == 0)
+        for (filter, count) in [("doc.kind.name = k3", 10), ("doc.n = 1", 17), ("doc.n = 1.0", 17), ("doc.kind = k3", 0)] {
+            let plan = try CLI.run(["query", url, "--where", filter, "--explain"]).stdout
+            #expect(plan.contains("Bitmap Index Scan on t_on_doc_gin"), "\(filter): \(plan)")
+            #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "\(count)\n", "\(filter)")
+        }
         let refused = try CLI.run(["index", sqlite, "t", "doc.tags", "--gin"])
         #expect(refused.status == 1)
         #expect(refused.stderr == "Error: --gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)\n")

@@ -161,7 +161,29 @@ extension FilterSQL {
         if literal == .null {
             return path.isInsideColumn ? "\(path.postgresType) = 'null'" : "\(value) IS NULL"
         }
-        return "\(value) = \(postgresBind(try jsonText(literal), cast: "jsonb"))"
+        let exact = "\(value) = \(postgresBind(try jsonText(literal), cast: "jsonb"))"
+        guard let containment = try postgresContainment(path, literal) else { return exact }
+        return "(\(exact) AND \(containment))"
+    }
+
+    /// Where a GIN index covers the column or a path above `path`, and the steps from there
+    /// are keys: `X @> '{"key":literal}'`, which the index serves. Equality implies it, so
+    /// the exact comparison beside it decides.
+    private mutating func postgresContainment(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String? {
+        let segments = path.path.segments
+        guard
+            let covering = table.ginPaths.first(where: { gin in
+                gin.column == path.column.name && gin.segments.count < segments.count
+                    && Array(segments.prefix(gin.segments.count)) == gin.segments
+            })
+        else { return nil }
+        var json = try jsonText(literal)
+        for segment in segments.dropFirst(covering.segments.count).reversed() {
+            guard case .key(let key) = segment else { return nil }
+            json = "{\(ValueConversion.jsonString(key)):\(json)}"
+        }
+        let indexed = ResolvedPath.postgresJSONB(path.column, covering.segments)
+        return "\(indexed) @> \(postgresBind(json, cast: "jsonb"))"
     }
 
     private mutating func postgresRange(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws

@@ -61,7 +61,30 @@ final class PostgresStore {
                 primaryKeyIndex: Int(result.string(row, 4) ?? "0") ?? 0, isGenerated: result.string(row, 5) == "t")
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
-        return TableInfo(name: table, columns: columns, dialect: .postgres)
+        var info = TableInfo(name: table, columns: columns, dialect: .postgres)
+        info.ginPaths = try ginPaths(table, columns: columns)
+        return info
+    }
+
+    /// The json columns and paths that whole (not partial), one-column GIN indexes cover.
+    private func ginPaths(_ table: String, columns: [ColumnInfo]) throws -> [JSONPath] {
+        let result = try connection.execute(
+            """
+            SELECT pg_get_indexdef(i.indexrelid, 1, true)
+            FROM pg_index i
+            JOIN pg_class c ON c.oid = i.indrelid
+            JOIN pg_class ic ON ic.oid = i.indexrelid
+            JOIN pg_am am ON am.oid = ic.relam
+            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+              AND am.amname = 'gin' AND i.indpred IS NULL AND i.indnatts = 1
+            """, [table])
+        return (0..<result.rowCount).compactMap { row in
+            guard let expression = result.string(row, 0) else { return nil }
+            if let path = ResolvedPath.postgresPath(indexExpression: expression) { return path }
+            // A whole column: its name, quoted where it needs to be.
+            let name = columns.first { SQLQuote.identifier($0.name) == expression || $0.name == expression }
+            return name.flatMap { $0.type == .json ? JSONPath(column: $0.name, segments: []) : nil }
+        }
     }
 
     func resolveTable(_ name: String?) throws -> String {

@@ -31,6 +31,9 @@ public struct TableInfo: Sendable {
     public var indexedPaths: [IndexedPath] = []
     /// The SQL of the database the table is in: paths and filters on it render to this.
     public var dialect: SQLDialect = .sqlite
+    /// On PostgreSQL: the json columns and paths a GIN index covers, whose containment (`@>`)
+    /// the index serves, so that equality on a path below them can use it (see `FilterSQL`).
+    public var ginPaths: [JSONPath] = []
 
     init(name: String, columns: [ColumnInfo], dialect: SQLDialect = .sqlite) {
         self.name = name
