@@ -39,40 +39,23 @@ extension PostgresStore {
         }
         var indexes: [IndexSpec] = []
         if withIndexes {
-            let listed = try connection.execute(
-                """
-                SELECT c.relname, i.indisunique, am.amname, i.indpred IS NOT NULL,
-                       array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, false)
-                                             FROM generate_series(1, i.indnkeyatts) AS k), E'\\n')
-                FROM pg_index i
-                JOIN pg_class c ON c.oid = i.indexrelid
-                JOIN pg_class t ON t.oid = i.indrelid
-                JOIN pg_am am ON am.oid = c.relam
-                WHERE t.relname = $1 AND t.relnamespace = current_schema()::regnamespace
-                  AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-                ORDER BY c.relname COLLATE "C"
-                """, [table])
-            for row in 0..<listed.rowCount {
-                let name = listed.string(row, 0) ?? ""
+            for index in try self.indexes(table: table) where !index.backsConstraint {
+                let name = index.name
                 func refused(_ reason: String) -> JSONSQLError {
                     CopyTable.refusal(table, "index \(name) \(reason); drop it at the source, or copy with --no-indexes")
                 }
-                let method = listed.string(row, 2) ?? ""
+                let method = index.method
                 guard method == "btree" || method == "gin" else { throw refused("is a \(method) index") }
-                if listed.string(row, 3) == "t" { throw refused("is partial, and copy does not carry that") }
-                let expressions = (listed.string(row, 4) ?? "").split(separator: "\n").map(String.init)
-                let paths = try expressions.map { expression -> JSONPath in
-                    if let path = ResolvedPath.postgresPath(indexExpression: expression) { return path }
-                    if let column = info.columns.first(where: {
-                        $0.name == expression || SQLQuote.identifier($0.name) == expression
-                    }) {
-                        return JSONPath(column: column.name)
+                if index.partial { throw refused("is partial, and copy does not carry that") }
+                let paths = try index.expressions.map { expression -> JSONPath in
+                    guard let path = PostgresIndex.path(expression, columns: info.columns) else {
+                        throw refused("indexes \(expression), which is not a path")
                     }
-                    throw refused("indexes \(expression), which is not a path")
+                    return path
                 }
                 var spec = IndexSpec(table: table, paths: paths)
                 spec.name = name
-                spec.unique = listed.string(row, 1) == "t"
+                spec.unique = index.unique
                 spec.gin = method == "gin"
                 indexes.append(spec)
             }

@@ -3,29 +3,15 @@ extension PostgresStore {
     /// `indexes`: name, table, unique, the indexed expressions as PostgreSQL prints them (a GIN
     /// index's with `gin` before them), and the paths `--where` uses them for.
     func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
-        let found = try connection.execute(
-            """
-            SELECT c.relname, t.relname, i.indisunique, am.amname,
-                   array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, false)
-                                         FROM generate_series(1, i.indnkeyatts) AS k), E'\\n')
-            FROM pg_index i
-            JOIN pg_class c ON c.oid = i.indexrelid
-            JOIN pg_class t ON t.oid = i.indrelid
-            JOIN pg_am am ON am.oid = c.relam
-            WHERE t.relnamespace = current_schema()::regnamespace AND ($1::text IS NULL OR t.relname = $1)
-            ORDER BY t.relname COLLATE "C", c.relname COLLATE "C"
-            """, [table])
         var values: [String?] = []
         var placeholders: [String] = []
-        for row in 0..<found.rowCount {
-            let expressions = (found.string(row, 4) ?? "").split(separator: "\n").map(String.init)
-            let paths = expressions.compactMap { ResolvedPath.postgresPath(indexExpression: $0)?.description }
-            let method = found.string(row, 3) ?? ""
-            let indexed = (method == "btree" ? "" : method + " ") + expressions.joined(separator: ", ")
+        for index in try indexes(table: table) {
+            let paths = index.expressions.compactMap { ResolvedPath.postgresPath(indexExpression: $0)?.description }
+            let indexed = (index.method == "btree" ? "" : index.method + " ") + index.expressions.joined(separator: ", ")
             let base = values.count
             placeholders.append("($\(base + 1), $\(base + 2), $\(base + 3)::boolean, $\(base + 4), $\(base + 5))")
             values += [
-                found.string(row, 0), found.string(row, 1), found.string(row, 2), indexed,
+                index.name, index.table, index.unique ? "t" : "f", indexed,
                 paths.isEmpty ? nil : paths.joined(separator: ", "),
             ]
         }

@@ -68,22 +68,12 @@ final class PostgresStore {
 
     /// The json columns and paths that whole (not partial), one-column GIN indexes cover.
     private func ginPaths(_ table: String, columns: [ColumnInfo]) throws -> [JSONPath] {
-        let result = try connection.execute(
-            """
-            SELECT pg_get_indexdef(i.indexrelid, 1, true)
-            FROM pg_index i
-            JOIN pg_class c ON c.oid = i.indrelid
-            JOIN pg_class ic ON ic.oid = i.indexrelid
-            JOIN pg_am am ON am.oid = ic.relam
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
-              AND am.amname = 'gin' AND i.indpred IS NULL AND i.indnatts = 1
-            """, [table])
-        return (0..<result.rowCount).compactMap { row in
-            guard let expression = result.string(row, 0) else { return nil }
-            if let path = ResolvedPath.postgresPath(indexExpression: expression) { return path }
-            // A whole column: its name, quoted where it needs to be.
-            let name = columns.first { SQLQuote.identifier($0.name) == expression || $0.name == expression }
-            return name.flatMap { $0.type == .json ? JSONPath(column: $0.name, segments: []) : nil }
+        try indexes(table: table).compactMap { index in
+            guard index.method == "gin", !index.partial, index.expressions.count == 1,
+                let path = PostgresIndex.path(index.expressions[0], columns: columns),
+                columns.first(where: { $0.name == path.column })?.type == .json
+            else { return nil }
+            return path
         }
     }
 
