@@ -60,14 +60,7 @@ struct PostgresEditTests {
         }
         var query = QuerySpec(table: table)
         query.orderBy = [(.path(JSONPath(column: "id")), false)]
-        let out = OutputBuffer()
-        _ = try store.run(query, format: .jsonl, to: out)
-        for line in out.text.split(separator: "\n") {
-            let row = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
-            let sorted = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys, .fragmentsAllowed])
-            text += String(decoding: sorted, as: UTF8.self) + "\n"
-        }
-        return text
+        return text + (try store.sortedRows(query))
     }
 
     @Test(

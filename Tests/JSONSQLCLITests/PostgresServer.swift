@@ -1,4 +1,5 @@
 import Foundation
+import JSONSQLKit
 import Testing
 
 /// The throwaway PostgreSQL server of this test process: `Tests/postgres-server.sh` starts it
@@ -57,5 +58,19 @@ enum PostgresServer {
     /// The schema a URL of `freshSchema` names.
     static func schema(of url: String) -> String {
         String(url[url.range(of: "%3D")!.upperBound...])
+    }
+}
+
+extension Store {
+    /// The rows `query` prints as JSON lines, each object's keys sorted: jsonb keeps its own
+    /// key order (the one documented difference), so the backends compare this way.
+    func sortedRows(_ query: QuerySpec) throws -> String {
+        let out = OutputBuffer()
+        _ = try run(query, format: .jsonl, to: out)
+        return try out.text.split(separator: "\n").map { line in
+            let row = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+            let sorted = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys, .fragmentsAllowed])
+            return String(decoding: sorted, as: UTF8.self) + "\n"
+        }.joined()
     }
 }

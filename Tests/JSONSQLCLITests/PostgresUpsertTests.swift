@@ -147,14 +147,7 @@ struct PostgresUpsertTests {
         text += info.columns.map { "\($0.name):\($0.type.rawValue)" }.joined(separator: " ") + "\n"
         var query = QuerySpec(table: table)
         query.orderBy = info.columns.prefix(2).map { (.path(JSONPath(column: $0.name)), false) }
-        let out = OutputBuffer()
-        _ = try store.run(query, format: .jsonl, to: out)
-        for line in out.text.split(separator: "\n") {
-            let row = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
-            let sorted = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys, .fragmentsAllowed])
-            text += String(decoding: sorted, as: UTF8.self) + "\n"
-        }
-        return text
+        return text + (try store.sortedRows(query))
     }
 
     @Test("the same rows, counts and errors as SQLite", arguments: cases)
