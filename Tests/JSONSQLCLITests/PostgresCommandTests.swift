@@ -5,29 +5,9 @@ import Testing
 /// The commands end to end on a postgres:// URL.
 @Suite("PostgreSQL commands", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresCommandTests {
-    /// A SQLite file and a PostgreSQL schema with the same table, made by the binary.
-    func pair(_ columns: [String], table: String = "t") throws -> (sqlite: String, postgres: String, dir: URL) {
-        // Removed when the test process exits.
-        let dir = try TemporaryDirectory.shared().url
-        let sqlite = dir.appendingPathComponent("db.sqlite").path
-        let postgres = try PostgresServer.freshSchema("cli")
-        for database in [sqlite, postgres] {
-            let created = try CLI.run(["create-table", database, table] + columns)
-            #expect(created.status == 0, "\(created.stderr)")
-        }
-        return (sqlite, postgres, dir)
-    }
-
-    /// The definition PostgreSQL gives for index `name` in the schema of `postgres`, as psql prints it.
-    func indexDefinition(_ name: String, in postgres: String) throws -> String {
-        let schema = PostgresServer.schema(of: postgres)
-        return try PostgresServer.psql(
-            "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname = '\(name)'")
-    }
-
     @Test("every type round-trips and prints as on SQLite, whatever the server's time zone")
     func types() throws {
-        let (sqlite, postgres, _) = try pair([
+        let (sqlite, postgres, _) = try PostgresServer.pair([
             "id:integer:pk", "name:text", "ok:boolean", "ratio:real", "price:numeric", "at:datetime", "day:date",
             "key:uuid", "raw:blob", "doc:json",
         ])
@@ -72,7 +52,7 @@ struct PostgresCommandTests {
 
     @Test("text sorts in byte order, as on SQLite, not by the server's collation")
     func textOrder() throws {
-        let (sqlite, postgres, _) = try pair(["name:text", "doc:json"])
+        let (sqlite, postgres, _) = try PostgresServer.pair(["name:text", "doc:json"])
         let names = ["b", "B", "a", "Ä", "_x", "Z", "a b", "ab"]
         let input = names.map { #"{"name":"\#($0)","doc":{"n":"\#($0)"}}"# }.joined(separator: "\n")
         for database in [sqlite, postgres] {
@@ -94,7 +74,7 @@ struct PostgresCommandTests {
 
     @Test("a bad record stores nothing, with the same line-numbered message as on SQLite")
     func badRecord() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "score:integer", "doc:json", "name:text"])
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "score:integer", "doc:json", "name:text"])
         let input = #"{"id":1,"score":1}"# + "\n" + #"{"id":2,"score":2}"# + "\n\n" + #"{"id":3,"score":"high"}"# + "\n"
         let expected = try CLI.run(["insert", sqlite, "t"], stdin: input)
         let result = try CLI.run(["insert", postgres, "t"], stdin: input)
@@ -157,7 +137,7 @@ struct PostgresCommandTests {
 
     @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column reads 0.0 as there")
     func sessionSettings() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer", "x:real", "name:text"])
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer", "x:real", "name:text"])
         let input = #"{"id":1,"x":-0.0,"name":"a\\b"}"# + "\n" + #"{"id":2,"x":1.5,"name":"B"}"# + "\n"
         for database in [sqlite, postgres] { #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0) }
         // A server (or PGOPTIONS) with standard_conforming_strings off reads '\' otherwise.
@@ -169,70 +149,9 @@ struct PostgresCommandTests {
         #expect(result.stdout == expected.stdout, "\(result.stderr)")
     }
 
-    @Test("index makes an expression index that --where uses, and --explain shows PostgreSQL's plan")
-    func index() throws {
-        let (_, postgres, _) = try pair(["id:integer:pk", "address:json"])
-        let rows = (0..<50).map { #"{"id":\#($0),"address":{"country":"\#(["DE", "FR"][$0 % 2])"}}"# }
-        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
-        let created = try CLI.run(["index", postgres, "t", "address.country"])
-        #expect(created.status == 0, "\(created.stderr)")
-        #expect(created.stderr == "created index t_on_address_country\n")
-        let schema = PostgresServer.schema(of: postgres)
-        #expect(
-            try indexDefinition("t_on_address_country", in: postgres)
-                == "CREATE INDEX t_on_address_country ON \(schema).t USING btree (((address -> 'country'::text)))\n")
-        // Fifty rows would be read whole; without sequential scans the plan shows the index serves the path.
-        let url = postgres + "%20-cenable_seqscan%3Doff"
-        let explained = try CLI.run(["query", url, "--where", "address.country = DE", "--explain"])
-        #expect(explained.status == 0, "\(explained.stderr)")
-        #expect(explained.stdout.contains("Index Scan using t_on_address_country on t"), "\(explained.stdout)")
-        #expect(explained.stdout.hasPrefix(#"-- SELECT "id", "address" FROM "t" WHERE ("address" -> 'country') = $1::jsonb"#))
-        let count = try CLI.run(["query", url, "--where", "address.country = DE", "--count"])
-        #expect(count.stdout == "25\n")
-        // A partial index: its --where written in, and a query with the same --where uses it.
-        let partial = try CLI.run(["index", postgres, "t", "id", "--where", "address.country = FR", "--name", "t_fr"])
-        #expect(partial.status == 0, "\(partial.stderr)")
-        #expect(
-            try indexDefinition("t_fr", in: postgres)
-                == "CREATE INDEX t_fr ON \(schema).t USING btree (id) WHERE ((address -> 'country'::text) = '\"FR\"'::jsonb)\n")
-        let filter = "address.country = FR and id > 40"
-        let partialPlan = try CLI.run(["query", url, "--where", filter, "--explain"]).stdout
-        #expect(partialPlan.contains("t_fr on t"), "\(partialPlan)")
-        #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "5\n")
-    }
-
-    @Test("index --gin makes a jsonb_path_ops GIN index that contains and equality below it use; SQLite refuses it")
-    func ginIndex() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "doc:json"])
-        let rows = (0..<50).map {
-            #"{"id":\#($0),"doc":{"tags":["t\#($0 % 5)", \#($0)],"kind":{"name":"k\#($0 % 5)"},"n":\#($0 % 3)}}"#
-        }
-        #expect(try CLI.run(["insert", postgres, "t"], stdin: rows.joined(separator: "\n")).status == 0)
-        let created = try CLI.run(["index", postgres, "t", "doc.tags", "--gin"])
-        #expect(created.stderr == "created index t_on_doc_tags_gin\n", "\(created.stderr)")
-        let schema = PostgresServer.schema(of: postgres)
-        #expect(
-            try indexDefinition("t_on_doc_tags_gin", in: postgres)
-                == "CREATE INDEX t_on_doc_tags_gin ON \(schema).t USING gin (((doc -> 'tags'::text)) jsonb_path_ops)\n")
-        let url = postgres + "%20-cenable_seqscan%3Doff"
-        let explained = try CLI.run(["query", url, "--where", "doc.tags contains t3", "--explain"])
-        #expect(explained.stdout.contains("Bitmap Index Scan on t_on_doc_tags_gin"), "\(explained.stdout)")
-        #expect(try CLI.run(["query", url, "--where", "doc.tags contains t3", "--count"]).stdout == "10\n")
-        // A GIN index on the column serves equality on paths below it, beside the exact comparison.
-        #expect(try CLI.run(["index", postgres, "t", "doc", "--gin"]).status == 0)
-        for (filter, count) in [("doc.kind.name = k3", 10), ("doc.n = 1", 17), ("doc.n = 1.0", 17), ("doc.kind = k3", 0)] {
-            let plan = try CLI.run(["query", url, "--where", filter, "--explain"]).stdout
-            #expect(plan.contains("Bitmap Index Scan on t_on_doc_gin"), "\(filter): \(plan)")
-            #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "\(count)\n", "\(filter)")
-        }
-        let refused = try CLI.run(["index", sqlite, "t", "doc.tags", "--gin"])
-        #expect(refused.status == 1)
-        #expect(refused.stderr == "Error: --gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)\n")
-    }
-
     @Test("a query streams its rows through a cursor, batch after batch, in order")
     func manyRows() throws {
-        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json"])
+        let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk", "doc:json"])
         // More rows than one fetch of the cursor (PostgresStore.fetchSize, 4096).
         let ids = 0..<5000
         #expect(
@@ -245,7 +164,7 @@ struct PostgresCommandTests {
 
     @Test("Ctrl-C cancels the statement on the server and exits 130")
     func interrupt() throws {
-        let (_, postgres, _) = try pair(["id:integer:pk"])
+        let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
         let schema = PostgresServer.schema(of: postgres)
         // A transaction that holds the table locked keeps the query waiting on the server.
         let locker = try Child(
@@ -285,7 +204,7 @@ struct PostgresCommandTests {
 
     @Test("tables, schema and drop-table")
     func introspection() throws {
-        let (_, postgres, _) = try pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")
+        let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")
         #expect(
             try CLI.run(["tables", postgres, "-f", "jsonl"]).stdout == #"{"name":"player","columns":3,"type":"table"}"# + "\n")
         let schema = try CLI.run(["schema", postgres, "-f", "csv"])
@@ -300,7 +219,9 @@ struct PostgresCommandTests {
 
     @Test("update and delete change the same rows and print the same results as on SQLite")
     func updateDelete() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "score:integer", "doc:json", "at:datetime"])
+        let (sqlite, postgres, _) = try PostgresServer.pair([
+            "id:integer:pk", "name:text", "score:integer", "doc:json", "at:datetime",
+        ])
         let input = [
             #"{"id":1,"name":"a","score":1,"doc":{"a":{"b":1}}}"#, #"{"id":2,"name":"b","score":2,"doc":"str"}"#,
             #"{"id":3,"name":"c","doc":null}"#, #"{"id":4,"doc":{"x":[1,2],"a":{"c":1,"d":2}}}"#, #"{"id":5,"doc":{"a":"s"}}"#,
@@ -338,38 +259,9 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]!.last!.contains(#""doc.x":[0]"#), "\(outputs[postgres]!)")
     }
 
-    @Test("indexes lists the paths an index serves; drop-index and rename-table say what SQLite says")
-    func indexesDropRename() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "doc:json"])
-        var outputs: [String: [String]] = [:]
-        for database in [sqlite, postgres] {
-            for arguments in [
-                ["index", database, "t", #"doc."it's (x)".b[2]"#], ["index", database, "t", "name", "doc.a", "--unique"],
-                ["indexes", database, "-f", "csv"], ["drop-index", database, "T_ON_NAME_AND_DOC_A"],
-                ["drop-index", database, "nope", "--if-exists"], ["rename-table", database, "t", "u"],
-                ["rename-table", database, "u", "T_ON_DOC_IT_S_X_B_2"], ["tables", database, "-f", "jsonl"],
-            ] {
-                let result = try CLI.run(arguments)
-                var stdout = result.stdout
-                if arguments[0] == "indexes" {
-                    // The expressions are each dialect's own; the paths they serve are the same.
-                    stdout = result.stdout.split(separator: "\r\n").map { line in
-                        "\(line.split(separator: ",")[0]) \(line.split(separator: ",").last!)"
-                    }.filter { !$0.hasPrefix("t_pkey") }.joined(separator: "|")
-                }
-                outputs[database, default: []].append(
-                    "\(result.status) \(stdout) \(result.stderr.replacingOccurrences(of: database, with: "DB"))")
-            }
-        }
-        #expect(outputs[postgres]! == outputs[sqlite]!)
-        #expect(outputs[postgres]![2].contains(#"t_on_doc_it_s_x_b_2 "doc.""it's (x)"".b[2]""#), "\(outputs[postgres]![2])")
-        let kept = try CLI.run(["drop-index", postgres, "t_pkey"])
-        #expect(kept.stderr.contains("cannot drop index t_pkey: it keeps a PRIMARY KEY"), "\(kept.stderr)")
-    }
-
     @Test("query --sql with --param prints what SQLite prints")
     func sqlWithParameters() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "name:text", "score:integer", "doc:json"])
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "name:text", "score:integer", "doc:json"])
         let input = [#"{"id":1,"name":"a","score":5,"doc":{"k":[1,"x"]}}"#, #"{"id":2,"name":"b","score":7}"#]
         var outputs: [String: [String]] = [:]
         for database in [sqlite, postgres] {
@@ -395,7 +287,8 @@ struct PostgresCommandTests {
 
     @Test("--group-by with count, sum, avg, min and max prints the values SQLite prints")
     func groups() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "k:text", "n:integer", "r:real", "doc:json"], table: "g")
+        let (sqlite, postgres, _) = try PostgresServer.pair(
+            ["id:integer:pk", "k:text", "n:integer", "r:real", "doc:json"], table: "g")
         // Sums of integers stay integers, 0.1 + 0.2 and 2.0 stay reals, an average of 2 and 2 is 2.0;
         // min and max put numbers (true as 1) below text; JSON null and a missing value are one group.
         let input = [
@@ -433,7 +326,7 @@ struct PostgresCommandTests {
 
     @Test("alter adds, renames and drops columns in one transaction, with SQLite's refusals")
     func alter() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk", "k:text", "n:integer", "doc:json"])
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "k:text", "n:integer", "doc:json"])
         var outputs: [String: [String]] = [:]
         for database in [sqlite, postgres] {
             #expect(try CLI.run(["insert", database, "t"], stdin: #"{"id":1,"k":"a","n":2,"doc":{"c":"DE"}}"#).status == 0)
@@ -463,7 +356,7 @@ struct PostgresCommandTests {
 
     @Test("insert creates a missing table with the types SQLite infers; a bad record leaves no table")
     func insertNewTable() throws {
-        let (sqlite, postgres, _) = try pair(["id:integer:pk"])
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
         let input = [
             #"{"id":1,"name":"a","score":1.5,"ok":true,"doc":{"a":1},"tags":["x"],"at":"2024-01-01T10:00:00Z","n":null}"#,
             #"{"id":2,"name":"b","score":2,"ok":false,"doc":null,"tags":[],"big":12345678901234567890,"mixed":"x"}"#,
@@ -495,7 +388,7 @@ struct PostgresCommandTests {
 
     @Test("insert --upsert --alter prints what SQLite prints and leaves the same rows")
     func upsertAlter() throws {
-        let (sqlite, postgres, dir) = try pair(["id:integer:pk", "a:text", "b:integer"])
+        let (sqlite, postgres, dir) = try PostgresServer.pair(["id:integer:pk", "a:text", "b:integer"])
         let before = #"{"id":1,"a":"x","b":1}"# + "\n" + #"{"id":2,"a":"y","b":2}"# + "\n"
         let input = #"{"id":1,"a":"z"}"# + "\n" + #"{"id":3,"c":true}"# + "\n" + #"{"id":3,"b":5}"# + "\n" + #"{"id":2}"# + "\n"
         var rows: [String] = []
@@ -520,7 +413,7 @@ struct PostgresCommandTests {
 
     @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
     func notYetSupported() throws {
-        let (_, postgres, dir) = try pair(["id:integer:pk", "score:integer"])
+        let (_, postgres, dir) = try PostgresServer.pair(["id:integer:pk", "score:integer"])
         let empty = dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         for arguments in [

@@ -30,6 +30,19 @@ enum PostgresServer {
         }
     }()
 
+    /// A SQLite file and a PostgreSQL schema with the same table, made by the binary.
+    static func pair(_ columns: [String], table: String = "t") throws -> (sqlite: String, postgres: String, dir: URL) {
+        // Removed when the test process exits.
+        let dir = try TemporaryDirectory.shared().url
+        let sqlite = dir.appendingPathComponent("db.sqlite").path
+        let postgres = try PostgresServer.freshSchema("cli")
+        for database in [sqlite, postgres] {
+            let created = try CLI.run(["create-table", database, table] + columns)
+            #expect(created.status == 0, "\(created.stderr)")
+        }
+        return (sqlite, postgres, dir)
+    }
+
     /// The URL of a new, empty schema on the server: `postgres://postgres@%2Ftmp%2F.../postgres?options=...`.
     static func freshSchema(_ prefix: String) throws -> String {
         let directory = try socketDirectory.get()
