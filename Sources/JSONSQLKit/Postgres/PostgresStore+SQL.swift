@@ -121,12 +121,7 @@ extension PostgresStore {
         return try connection.transaction {
             guard ["select", "values", "table"].contains(keyword) else {
                 let result = try connection.execute(statement.sql, statement.parameters)
-                if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT { try connection.refuseCopy(result) }
-                guard result.status == PGRES_TUPLES_OK else { return Store.SQLOutcome(rows: nil, changes: result.changedRows) }
-                let printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
-                try printer.print(result)
-                try printer.finish()
-                return Store.SQLOutcome(rows: result.rowCount, changes: result.changedRows)
+                return try outcome(of: result, format: format, to: out)
             }
             let count = try streamRows(of: statement.sql, parameters: statement.parameters, format: format, to: out)
             return Store.SQLOutcome(rows: count, changes: 0)

@@ -17,12 +17,7 @@ extension PostgresStore {
         }
         guard ["select", "values", "table"].contains(keyword) else {
             let result = try connection.execute(text)
-            if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT { try connection.refuseCopy(result) }
-            guard result.status == PGRES_TUPLES_OK else { return Store.SQLOutcome(rows: nil, changes: result.changedRows) }
-            let printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
-            try printer.print(result)
-            try printer.finish()
-            return Store.SQLOutcome(rows: result.rowCount, changes: result.changedRows)
+            return try outcome(of: result, format: format, to: out)
         }
         // A query's rows stream through a cursor, which lives in a transaction: the user's, or
         // one of its own. In the user's, an error leaves it failed, as psql's would.
@@ -36,25 +31,6 @@ extension PostgresStore {
             if own { _ = try? connection.execute("ROLLBACK", simple: true) }
             throw error
         }
-    }
-
-    /// Declares the cursor `jsonsql_rows` for a query and prints its rows a batch at a time.
-    func streamRows(of sql: String, parameters: [String?] = [], format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql, parameters)
-        var count = 0
-        var printer: ResultPrinter?
-        while true {
-            let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
-            if printer == nil {
-                printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
-            }
-            try printer!.print(result)
-            count += result.rowCount
-            if result.rowCount < Self.fetchSize { break }
-            if Interruption.isRequested { throw JSONSQLError("interrupted") }
-        }
-        try printer!.finish()
-        return count
     }
 
     /// Whether a transaction the shell's user began is open.

@@ -1,3 +1,4 @@
+import CLibPQ
 import Foundation
 import GRDB
 
@@ -180,24 +181,45 @@ final class PostgresStore {
         }
         let query = try spec.build(table: info)
         return try connection.transaction(readOnly: true) {
-            try connection.execute(
-                "DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + query.sql, Self.parameters(query.arguments))
-            var count = 0
-            var printer: ResultPrinter?
-            while true {
-                let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
-                if printer == nil {
-                    printer = ResultPrinter(
-                        columns: query.columns ?? [], result: result, format: format, out: out, marked: query.markedColumns)
-                }
-                try printer!.print(result)
-                count += result.rowCount
-                if result.rowCount < Self.fetchSize { break }
-                if Interruption.isRequested { throw JSONSQLError("interrupted") }
-            }
-            try printer!.finish()
-            return count
+            try streamRows(
+                of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
+                marked: query.markedColumns, format: format, to: out)
         }
+    }
+
+    /// What a statement other than a query gives: the rows it returns printed whole (RETURNING,
+    /// SHOW), or the number of rows it changed. COPY is refused.
+    func outcome(of result: PostgresResult, format: OutputFormat, to out: OutputBuffer) throws -> Store.SQLOutcome {
+        if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT { try connection.refuseCopy(result) }
+        guard result.status == PGRES_TUPLES_OK else { return Store.SQLOutcome(rows: nil, changes: result.changedRows) }
+        let printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
+        try printer.print(result)
+        try printer.finish()
+        return Store.SQLOutcome(rows: result.rowCount, changes: result.changedRows)
+    }
+
+    /// Declares the cursor `jsonsql_rows` for a query and prints its rows a batch at a time,
+    /// under `columns` (by default the result's own names and types).
+    func streamRows(
+        of sql: String, parameters: [String?] = [], columns: [OutputColumn]? = nil, marked: Set<Int> = [],
+        format: OutputFormat, to out: OutputBuffer
+    ) throws -> Int {
+        try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql, parameters)
+        var count = 0
+        var printer: ResultPrinter?
+        while true {
+            let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
+            if printer == nil {
+                printer = ResultPrinter(
+                    columns: columns ?? Self.columns(result), result: result, format: format, out: out, marked: marked)
+            }
+            try printer!.print(result)
+            count += result.rowCount
+            if result.rowCount < Self.fetchSize { break }
+            if Interruption.isRequested { throw JSONSQLError("interrupted") }
+        }
+        try printer!.finish()
+        return count
     }
 
     func count(_ spec: QuerySpec) throws -> Int {
