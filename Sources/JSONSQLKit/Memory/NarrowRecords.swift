@@ -344,12 +344,7 @@ struct NarrowRecords {
             slot = (slot + 1) & mask
         }
         if storage.count + buffer.count + 32 * hashes.count > maximumBytes || hashes.count >= Int(Int32.max) - 1 {
-            overflowed = true
-            storage = []
-            starts = []
-            hashes = []
-            slots = []
-            records = []
+            overflow()
             return nil
         }
         let number = Int32(hashes.count)
@@ -369,6 +364,16 @@ struct NarrowRecords {
         return number
     }
 
+    /// Gives up, freeing what was kept: the query reads the file again instead.
+    private mutating func overflow() {
+        overflowed = true
+        storage = []
+        starts = []
+        hashes = []
+        slots = []
+        records = []
+    }
+
     /// Numbers the small record in `buffer` for the record just read.
     private mutating func keep() {
         if let number = number() { records.append(number) }
@@ -378,12 +383,7 @@ struct NarrowRecords {
     mutating func append(_ later: NarrowRecords) {
         guard !overflowed else { return }
         guard !later.overflowed else {
-            overflowed = true
-            storage = []
-            starts = []
-            hashes = []
-            slots = []
-            records = []
+            overflow()
             return
         }
         var renumbered: [Int32] = []
