@@ -96,11 +96,13 @@ extension Store {
     /// `batchSize` at a time into an in-memory table, the one SQL `spec` builds runs on each
     /// batch, and the batch is deleted. Reading stops once `spec.limit` rows are printed.
     /// Returns the number of rows printed. `note` gets `missingPathNotes`' notes, when every
-    /// record was read and inserted (`MissingPathTracker`).
+    /// record was read and inserted (`MissingPathTracker`). `minimumSplit` and `keptBytes`
+    /// change, for tests, how a regular JSON file is read (`streamJSONFile`).
     @discardableResult
     public static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 50_000, note: ((String) -> Void)? = nil
+        batchSize: Int = 50_000, minimumSplit: Int64? = nil, keptBytes: Int? = nil,
+        note: ((String) -> Void)? = nil
     ) throws -> Int {
         var unlimited = spec
         unlimited.limit = nil
@@ -132,7 +134,9 @@ extension Store {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
-        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, runBatch)
+        let store = try streamBatches(
+            file: path, format: format, spec: spec, batchSize: batchSize, minimumSplit: minimumSplit,
+            keptBytes: keptBytes ?? keptRecordBytes, runBatch)
         store.close()
         try query?.writer.finish()
         // Reading stopped at the limit leaves later records unseen.
@@ -177,7 +181,7 @@ extension Store {
     /// gives the types of a regular JSON file when a read already made found them.
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int, inferred: TypeInference? = nil,
-        _ body: @escaping (Database) throws -> Bool
+        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes, _ body: @escaping (Database) throws -> Bool
     ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
         do {
@@ -189,7 +193,7 @@ extension Store {
                 try SQLQuote.checkName(spec.table, kind: "table")
                 try store.streamJSONFile(
                     path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize),
-                    inferred: inferred, body)
+                    inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes, body)
                 return store
             }
             _ = try store.insert(

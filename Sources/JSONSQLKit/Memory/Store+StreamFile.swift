@@ -9,37 +9,34 @@ extension Store {
     static let keptRecordBytes = 16 << 20
 
     /// Loads the JSON file at `path` into a new table `table` batch by batch, as `streamBatches`
-    /// describes. The first read infers the types from every record and keeps aside the records
-    /// `filter` may match (`RecordPrecheck`); when they fit in `keptRecordBytes`, they are all
-    /// that is inserted, else the file is read again, on two threads, and each record checked once
-    /// more. Only the fields of `columns` are inserted. With `inferred`, the types of a read
-    /// already made, the file is read once, on two threads.
+    /// describes. The first read, on two threads, infers the types from every record and keeps
+    /// aside the records `filter` may match (`RecordPrecheck`, `KeptRecords`); when they fit in
+    /// `keptBytes`, they are all that is inserted, else the file is read again, on two threads,
+    /// and each record checked once more. Only the fields of `columns` are inserted. With
+    /// `inferred`, the types of a read already made, the file is read once, on two threads.
+    /// `minimumSplit` is the smallest file read on two threads (`SecondHalf.minimumFileSize`
+    /// unless given, for tests).
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
-        inferred: TypeInference? = nil, _ body: @escaping (Database) throws -> Bool
+        inferred: TypeInference? = nil, minimumSplit: Int64? = nil, keptBytes: Int = Store.keptRecordBytes,
+        _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
         let early = inferred == nil ? filter.flatMap(RecordPrecheck.init(beforeTypes:)) : nil
-        var kept: [UInt8] = []
-        var keptPositions: [RecordReader.Position] = []
-        var keeping = early != nil
-        // Without records to keep aside, the second half's types are inferred meanwhile.
-        let inference =
-            try inferred
-            ?? Self.inferTypes(path, table: table, secondHalf: early == nil) { bytes, position in
-                let count = position.end - position.start
-                guard keeping, let early, early.mayMatch(bytes + position.start, count: count) else { return }
-                if kept.count + count > Self.keptRecordBytes {
-                    keeping = false
-                    kept = []
-                    keptPositions = []
-                } else {
-                    keptPositions.append(
-                        RecordReader.Position(
-                            line: position.line, record: position.record, start: kept.count, end: kept.count + count))
-                    kept.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
-                }
-            }
+        var kept = KeptRecords(maximumBytes: keptBytes)
+        let inference: TypeInference
+        if let inferred {
+            inference = inferred
+        } else if let early {
+            inference = try Self.inferTypes(
+                path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept, secondState: kept,
+                first: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: early) },
+                second: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: early) },
+                merge: { kept, later, meeting in kept.append(later, meeting: meeting) })
+        } else {
+            inference = try Self.inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
+        }
+        let keeping = early != nil && kept.isComplete
         try write { db in
             try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
@@ -84,9 +81,11 @@ extension Store {
                 if inserted % batchSize != 0 { return true }
                 return try body(db)
             }
-            let stopped = try kept.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let positions = kept.positions
+            var records = kept.takeBytes()
+            let stopped = try records.withUnsafeMutableBufferPointer { buffer -> Bool in
                 guard let base = buffer.baseAddress else { return false }
-                for position in keptPositions {
+                for position in positions {
                     var scanner = JSONScanner(bytes: base + position.start, count: position.end - position.start)
                     try scanner.scanRecord(into: &fields)
                     var local = position
@@ -112,18 +111,19 @@ extension Store {
         var none: Void = ()
         return try inferTypes(
             path, table: table, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &none, secondState: (),
-            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _ in })
+            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _, _ in })
     }
 
     /// `inferTypes`, with more work on every checked record: `first` on the records the first
     /// thread reads, into `state`; `second` on those of the second half, from `secondState`,
-    /// which `merge` takes into `state` where the two meet.
+    /// which `merge` takes into `state` where the two meet, with the position of the second
+    /// half's first record as the first thread read it.
     static func inferTypes<State>(
         _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil, with state: inout State,
         secondState: State,
         first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
         second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        merge: (inout State, State) -> Void
+        merge: (inout State, State, RecordReader.Position) -> Void
     ) throws -> TypeInference {
         var inference = TypeInference()
         var duplicates = DuplicateKeys()
@@ -142,7 +142,7 @@ extension Store {
                         meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
                     {
                         inference.append(result.state.inference)
-                        merge(&state, result.state.more)
+                        merge(&state, result.state.more, position)
                         seen += result.records
                         break
                     }

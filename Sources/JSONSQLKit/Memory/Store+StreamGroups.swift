@@ -46,7 +46,7 @@ extension Store {
                 secondState: narrow,
                 first: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
                 second: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
-                merge: { narrow, later in narrow.append(later) })
+                merge: { narrow, later, _ in narrow.append(later) })
             if !narrow.overflowed,
                 let printed = try groups(path, spec: spec, inference: inference, narrow: narrow, output: output, to: out)
             {

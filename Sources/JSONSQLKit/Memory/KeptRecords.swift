@@ -1,0 +1,57 @@
+/// The records a first read of a file keeps aside, as raw bytes, because a filter may match
+/// them (`RecordPrecheck`), up to `maximumBytes`: then only they are inserted, and the file is
+/// not read again. Each half of a file read on two threads (`SecondHalf`) keeps its own; the
+/// second half's are appended where the two meet, numbered as the file numbers them.
+struct KeptRecords {
+    let maximumBytes: Int
+    private(set) var bytes: [UInt8] = []
+    /// Each record's place in `bytes`, with its line and record number.
+    private(set) var positions: [RecordReader.Position] = []
+    /// False once the records outgrew `maximumBytes`; then none are kept.
+    private(set) var isComplete = true
+    /// The line and record number of the first record seen, kept or not.
+    private var first: (line: Int, record: Int)?
+
+    init(maximumBytes: Int) {
+        self.maximumBytes = maximumBytes
+    }
+
+    /// Keeps the record at `position` in `bytes` when `precheck` says it may match.
+    mutating func observe(_ record: UnsafePointer<UInt8>, at position: RecordReader.Position, precheck: RecordPrecheck) {
+        if first == nil { first = (position.line, position.record) }
+        let count = position.end - position.start
+        guard isComplete, precheck.mayMatch(record + position.start, count: count) else { return }
+        guard bytes.count + count <= maximumBytes else { return giveUp() }
+        positions.append(
+            RecordReader.Position(line: position.line, record: position.record, start: bytes.count, end: bytes.count + count))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: record + position.start, count: count))
+    }
+
+    /// Appends the records a later reader kept, whose first record is the one at `meeting` in
+    /// this reader's numbering.
+    mutating func append(_ later: KeptRecords, meeting: RecordReader.Position) {
+        guard isComplete, later.isComplete, bytes.count + later.bytes.count <= maximumBytes else { return giveUp() }
+        guard let laterFirst = later.first else { return }
+        let lines = meeting.line - laterFirst.line
+        let records = meeting.record - laterFirst.record
+        let shift = bytes.count
+        positions.append(
+            contentsOf: later.positions.map {
+                RecordReader.Position(
+                    line: $0.line + lines, record: $0.record + records, start: $0.start + shift, end: $0.end + shift)
+            })
+        bytes.append(contentsOf: later.bytes)
+    }
+
+    /// The kept bytes, handed over without a copy; none are kept afterwards.
+    mutating func takeBytes() -> [UInt8] {
+        defer { giveUp() }
+        return bytes
+    }
+
+    private mutating func giveUp() {
+        isComplete = false
+        bytes = []
+        positions = []
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// A filtered query over a file reads it once, on two threads, each half keeping aside the
+/// records the filter may match (`KeptRecords`); wherever the file is split, whatever its
+/// shape, and however much each half keeps, it must print what loading the whole file and
+/// running the query prints, and fail as loading fails, with the same line.
+@Suite("filtered queries over a file split in two")
+final class FilterSplitTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-filter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    /// Filters the records' bytes can rule out (equality and `in` on strings), alone and mixed
+    /// with ones they cannot.
+    static let filters = [
+        "address.country = DE", "address.country in [DE, IT]", "address.country = DE or mix = m1",
+        "address.country = DE and n > 0", "address.country = FR and tags contains t1", "address.country = nowhere",
+    ]
+
+    /// What the query prints, or its error: streamed from the file (split from a file of
+    /// `split` bytes, nil for one thread; keeping up to `kept` bytes aside), or loaded first.
+    func run(_ file: String, _ filter: String, limit: Int? = nil, streamed: Bool, split: Int64? = 1, kept: Int? = nil)
+        -> String
+    {
+        do {
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.jsonColumnsAuto = false
+            spec.filters = [try FilterParser.parse(filter)]
+            spec.limit = limit
+            let out = OutputBuffer()
+            if streamed {
+                #expect(Store.canStream(spec, format: .jsonl))
+                let printed = try Store.streamQuery(
+                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, keptBytes: kept)
+                #expect(printed == out.text.split(separator: "\n").count)
+            } else {
+                let store = try Store.loading([file])
+                defer { store.close() }
+                try store.run(spec, format: .jsonl, to: out)
+            }
+            return out.text
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    @Test(
+        "wherever the middle falls and whatever the shape, every filter prints what the loaded file prints",
+        arguments: [1, 2, 3, 5, 8, 12])
+    func splitPoints(count: Int) throws {
+        let lines = DescribeFileSplitTests.records(count * 3, seed: UInt64(count) + 40)
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try write("\(count)-\(name)", text)
+            for filter in Self.filters {
+                let loaded = run(file, filter, streamed: false)
+                #expect(!loaded.hasPrefix("error"), "\(filter): \(loaded)")
+                #expect(run(file, filter, streamed: true) == loaded, "\(count * 3) records, \(name), \(filter)")
+                #expect(run(file, filter, streamed: true, split: nil) == loaded, "one thread, \(name), \(filter)")
+                // Too much to keep: in either half, or only once the halves meet.
+                for kept in [1, loaded.utf8.count * 2 / 3] {
+                    #expect(run(file, filter, streamed: true, kept: kept) == loaded, "keeping \(kept), \(name), \(filter)")
+                }
+                let firstTwo = loaded.split(separator: "\n").prefix(2).map { $0 + "\n" }.joined()
+                #expect(run(file, filter, limit: 2, streamed: true) == firstTwo, "--limit 2, \(name), \(filter)")
+            }
+        }
+    }
+
+    @Test("a record that fails in either half fails as when loading, with its line")
+    func failingRecords() throws {
+        let lines = DescribeFileSplitTests.records(30, seed: 7)
+        // Bad JSON, a duplicate key, and a value insert refuses (a lone surrogate) in a record
+        // the filter may match.
+        let bad = [
+            #"{"id":1,"address":{"country":"DE"},"n":}"#, #"{"id":1,"address":{"country":"DE"},"id":2}"#,
+            #"{"id":1,"address":{"country":"DE"},"s":"\ud800"}"#,
+        ]
+        for record in bad {
+            for at in [4, 25] {
+                var broken = lines
+                broken[at] = record
+                for (name, text) in InferenceSplitTests.shapes(broken) {
+                    let file = try write("bad-\(at)-\(name)", text)
+                    let loaded = run(file, "address.country = DE", streamed: false)
+                    #expect(loaded.hasPrefix("error"), "\(record) at \(at), \(name): \(loaded)")
+                    for kept in [nil, 1] as [Int?] {
+                        #expect(
+                            run(file, "address.country = DE", streamed: true, kept: kept) == loaded,
+                            "\(record) at \(at), \(name), keeping \(kept ?? -1)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the halves' records together within the limit, numbered as one reader numbers them, or none")
+    func appendHalves() throws {
+        let text = Array(#"{"o":{"c":"DE"}} {"o":{"c":"FR"}} {"o":{"c":"DE"},"n":1}"#.utf8)
+        let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
+        func kept(_ limit: Int, line: Int) -> KeptRecords {
+            var kept = KeptRecords(maximumBytes: limit)
+            text.withUnsafeBufferPointer { bytes in
+                let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
+                for (index, range) in [(0, 16), (17, 33), (34, 56)].enumerated() {
+                    kept.observe(
+                        base, at: RecordReader.Position(line: line + index, record: index + 1, start: range.0, end: range.1),
+                        precheck: precheck)
+                }
+            }
+            return kept
+        }
+        var first = kept(76, line: 1)
+        #expect(first.isComplete && first.bytes.count == 38 && first.positions.map(\.line) == [1, 3])
+        first.append(kept(76, line: 2), meeting: RecordReader.Position(line: 9, record: 4, start: 0, end: 0))
+        #expect(first.isComplete && first.bytes.count == 76)
+        #expect(first.positions.map(\.line) == [1, 3, 9, 11] && first.positions.map(\.record) == [1, 3, 4, 6])
+        #expect(first.positions.map(\.start) == [0, 16, 38, 54])
+        // Each half within the limit, not both together: none kept, and the file is read again.
+        var over = kept(75, line: 1)
+        over.append(kept(75, line: 1), meeting: RecordReader.Position(line: 4, record: 4, start: 0, end: 0))
+        #expect(!over.isComplete && over.bytes.isEmpty && over.positions.isEmpty)
+        #expect(!kept(37, line: 1).isComplete)
+    }
+}
