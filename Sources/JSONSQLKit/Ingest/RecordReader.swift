@@ -25,6 +25,9 @@ final class RecordReader {
     /// Called before waiting for quiet input, to pass on the records read so far.
     var willWait: () -> Void = {}
 
+    /// How far the record at the buffer's start is known to be cut off.
+    @exclusivity(unchecked) private var openRecord = OpenRecord()
+
     private enum ArrayState { case outside, first, afterElement, element }
 
     /// Whether the last record read was an array element.
@@ -241,6 +244,7 @@ final class RecordReader {
             length -= start
             buffer.update(from: buffer + start, count: length)
             start = 0
+            openRecord = OpenRecord()
         }
         if length == capacity {
             // A record larger than the buffer: grow so each record is rescanned only a few times.
@@ -254,7 +258,12 @@ final class RecordReader {
         while length < capacity {
             // From a pipe, what came so far is scanned once no more is ready, so a failure is
             // reported, and records are inserted, while the writer is quiet.
-            if length > kept && source.size == nil && !isReady(timeout: 0) { return }
+            // A large record is scanned again only once its brackets may have closed.
+            if length > kept && source.size == nil && !isReady(timeout: 0)
+                && (kept < OpenRecord.minimumSize || openRecord.mayEnd(buffer, before: length))
+            {
+                return
+            }
             try waitForInput()
             let count = read(source.fd, buffer + length, capacity - length)
             if count < 0 {
@@ -267,5 +276,55 @@ final class RecordReader {
             }
             length += count
         }
+    }
+}
+
+/// A record that arrives through a pipe in many reads, followed byte by byte: a full scan of a
+/// record that is still cut off would find only that, so it waits until the record's brackets
+/// may have closed, or its bytes hold what no JSON record holds (an error the full scan then
+/// reports). Without it, a 40 MB record read 64 KB at a time was scanned 600 times.
+struct OpenRecord {
+    /// Smaller records are scanned again after every read, as rescanning them costs little.
+    static let minimumSize = 1 << 20
+
+    /// Bytes from the buffer's start looked at so far.
+    private var scanned = 0
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+
+    /// Follows the bytes up to `end`; true when the record may now be complete or broken.
+    mutating func mayEnd(_ bytes: UnsafePointer<UInt8>, before end: Int) -> Bool {
+        while scanned < end {
+            let byte = bytes[scanned]
+            scanned += 1
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                } else if byte < 0x20 {
+                    return true
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth <= 0 { return true }
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+                UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "E"):
+                continue
+            default: return true
+            }
+            // The first byte that is not blank must open the record.
+            if depth == 0 { return true }
+        }
+        return false
     }
 }
