@@ -27,8 +27,8 @@ final class FilterSplitTests {
     /// Filters the records' bytes can rule out (equality and `in` on strings), alone and mixed
     /// with ones they cannot.
     static let filters = [
-        "address.country = DE", "address.country in [DE, IT]", "address.country = DE or mix = m1",
-        "address.country = DE and n > 0", "address.country = FR and tags contains t1", "address.country = nowhere",
+        "address.country = DE", "address.country in [DE, IT] and n > 0", "address.country = FR or mix = m1",
+        "address.country = nowhere",
     ]
 
     /// What the query prints, or its error: streamed from the file (split from a file of
@@ -60,7 +60,7 @@ final class FilterSplitTests {
 
     @Test(
         "wherever the middle falls and whatever the shape, every filter prints what the loaded file prints",
-        arguments: [1, 2, 3, 5, 8, 12])
+        arguments: [1, 2, 5, 12])
     func splitPoints(count: Int) throws {
         let lines = DescribeFileSplitTests.records(count * 3, seed: UInt64(count) + 40)
         for (name, text) in InferenceSplitTests.shapes(lines) {
@@ -69,10 +69,11 @@ final class FilterSplitTests {
                 let loaded = run(file, filter, streamed: false)
                 #expect(!loaded.hasPrefix("error"), "\(filter): \(loaded)")
                 #expect(run(file, filter, streamed: true) == loaded, "\(count * 3) records, \(name), \(filter)")
-                #expect(run(file, filter, streamed: true, split: nil) == loaded, "one thread, \(name), \(filter)")
                 // Too much to keep: in either half, or only once the halves meet.
-                for kept in [1, loaded.utf8.count * 2 / 3] {
-                    #expect(run(file, filter, streamed: true, kept: kept) == loaded, "keeping \(kept), \(name), \(filter)")
+                let kept = [1, loaded.utf8.count * 2 / 3][count % 2]
+                #expect(run(file, filter, streamed: true, kept: kept) == loaded, "keeping \(kept), \(name), \(filter)")
+                if count == 1 {
+                    #expect(run(file, filter, streamed: true, split: nil) == loaded, "one thread, \(name), \(filter)")
                 }
                 let firstTwo = loaded.split(separator: "\n").prefix(2).map { $0 + "\n" }.joined()
                 #expect(run(file, filter, limit: 2, streamed: true) == firstTwo, "--limit 2, \(name), \(filter)")
