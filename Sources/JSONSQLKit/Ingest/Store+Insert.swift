@@ -142,24 +142,51 @@ extension Store {
                 defer { producer.pipe.recycle(chunk) }
                 stopped = try chunk.values.withUnsafeBufferPointer { values in
                     try chunk.fields.withUnsafeBufferPointer { fields in
-                        for record in chunk.records {
-                            let source = names[record.source]
-                            let range = record.first..<record.first + record.count
-                            if record.prepared {
-                                try inserter.insert(
-                                    prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask, bytes: chunk.bytes,
-                                    at: record.position, source: source)
-                            } else {
-                                try inserter.insert(
-                                    UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position,
-                                    source: source)
+                        let rows = chunk.records
+                        var next = 0
+                        while next < rows.count {
+                            // A run of records with the same columns goes in one statement;
+                            // should one of them fail, they go one by one, which names it.
+                            let first = rows[next]
+                            var count = 1
+                            if first.prepared {
+                                let wanted = inserter.rowsPerStatement(mask: first.mask)
+                                let room = batch.map { $0.size - records % $0.size } ?? .max
+                                while count < wanted, count < room, next + count < rows.count,
+                                    rows[next + count].prepared, rows[next + count].mask == first.mask
+                                {
+                                    count += 1
+                                }
+                                if wanted == 1 || count < wanted {
+                                    count = 1
+                                } else {
+                                    let last = rows[next + count - 1]
+                                    let run = UnsafeBufferPointer(rebasing: values[first.first..<last.first + last.count])
+                                    if try !inserter.insert(run: run, mask: first.mask, bytes: chunk.bytes) { count = 1 }
+                                }
                             }
-                            records += 1
-                            if records & 0xFFF == 0 {
+                            for record in rows[next..<next + count] where count == 1 {
+                                let source = names[record.source]
+                                let range = record.first..<record.first + record.count
+                                if record.prepared {
+                                    try inserter.insert(
+                                        prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask,
+                                        bytes: chunk.bytes, at: record.position, source: source)
+                                } else {
+                                    try inserter.insert(
+                                        UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position,
+                                        source: source)
+                                }
+                            }
+                            next += count
+                            let before = records
+                            records += count
+                            if records >> 12 != before >> 12 {
                                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                                if records & 0x3FFF == 0 {
+                                if records >> 14 != before >> 14 {
                                     progress?(
-                                        InsertProgress(records: records, bytesRead: record.bytesRead, totalBytes: totalBytes))
+                                        InsertProgress(
+                                            records: records, bytesRead: rows[next - 1].bytesRead, totalBytes: totalBytes))
                                 }
                             }
                             if let batch, records % batch.size == 0, !(try batch.run(db)) { return true }

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import JSONSQLKit
+
+/// Records with the same keys go into the table many to a statement (`RecordInserter.insert(run:)`);
+/// the rows, the counts and every error must be those of inserting them one by one: a record
+/// that fails anywhere in a run is named, and nothing is kept.
+@Suite("records inserted many to a statement")
+struct MultiRowInsertTests {
+    static let count = 300
+
+    static func record(_ i: Int, id: String? = nil, name: String? = "n") -> String {
+        let name = name.map { #""\#($0)""# } ?? "null"
+        let id = id ?? "r\(i)"
+        return #"{"id":"\#(id)","name":\#(name),"score":\#(i),"tags":["t\#(i % 3)"]}"#
+    }
+
+    static func table() throws -> LibraryDatabase {
+        let db = try LibraryDatabase()
+        try db.create("player", ["id:text:pk", "name:text:notnull", "score:integer", "tags:json"])
+        return db
+    }
+
+    /// The error inserting `lines` gives, or nil.
+    static func failure(_ db: LibraryDatabase, _ lines: [String], conflict: InsertOptions.Conflict = .fail) -> String? {
+        do {
+            try db.insert("player", lines.joined(separator: "\n") + "\n", conflict: conflict)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("a record that breaks a constraint anywhere in a run is named, and nothing is inserted")
+    func failureInRun() throws {
+        let db = try Self.table()
+        for at in [0, 1, 62, 63, 64, 65, 127, 128, 200, Self.count - 1] {
+            var lines = (0..<Self.count).map { Self.record($0) }
+            // A key repeated from the record before (the same run, or the run before) ...
+            lines[at] = Self.record(at, id: at == 0 ? "r0" : "r\(at - 1)")
+            let unique = "<stdin>:\(at + 1): record \(at + 1): UNIQUE constraint failed: player.id"
+            if at > 0 {
+                #expect(Self.failure(db, lines)?.hasPrefix(unique) == true, "at \(at): \(Self.failure(db, lines) ?? "no error")")
+            }
+            // ... and a null in a NOT NULL column.
+            lines[at] = Self.record(at, name: nil)
+            let message = "<stdin>:\(at + 1): record \(at + 1): NOT NULL constraint failed: player.name"
+            #expect(Self.failure(db, lines) == message, "at \(at)")
+            #expect(try db.sql("SELECT count(*) AS n FROM player") == #"{"n":0}"# + "\n")
+        }
+    }
+
+    @Test("--replace keeps the last record of each key and --ignore the first, within a run and across runs")
+    func conflictsInRuns() throws {
+        // 300 records over 97 keys: repeats inside one run and between runs.
+        let lines = (0..<Self.count).map { Self.record($0, id: "k\($0 % 97)") }
+        for conflict in [InsertOptions.Conflict.replace, .ignore] {
+            let db = try Self.table()
+            let result = try db.insert("player", lines.joined(separator: "\n"), conflict: conflict)
+            var expected: [String: Int] = [:]
+            for i in 0..<Self.count where conflict == .replace || expected["k\(i % 97)"] == nil { expected["k\(i % 97)"] = i }
+            #expect(result.records == Self.count)
+            #expect(result.written == (conflict == .replace ? Self.count : 97), "\(conflict)")
+            let rows = try db.sql("SELECT id, score FROM player ORDER BY score").split(separator: "\n")
+            let want = expected.sorted { $0.value < $1.value }.map { #"{"id":"\#($0.key)","score":\#($0.value)}"# }
+            #expect(rows.map(String.init) == want, "\(conflict)")
+        }
+    }
+
+    @Test("records whose keys change from one to the next are stored as given")
+    func mixedKeys() throws {
+        let db = try Self.table()
+        let lines = (0..<Self.count).map { i in
+            i % 70 < 5 ? #"{"id":"r\#(i)","name":"n","score":\#(i)}"# : Self.record(i)
+        }
+        try db.insert("player", lines.joined(separator: "\n"))
+        let stored = try db.sql("SELECT id, score, tags FROM player ORDER BY score").split(separator: "\n").map(String.init)
+        let want = (0..<Self.count).map { i in
+            i % 70 < 5 ? #"{"id":"r\#(i)","score":\#(i),"tags":null}"# : #"{"id":"r\#(i)","score":\#(i),"tags":["t\#(i % 3)"]}"#
+        }
+        #expect(stored == want)
+    }
+
+    @Test("a table whose failed statements may keep rows gets one record a statement")
+    func tablesThatKeepRows() throws {
+        let db = try Self.table()
+        try db.execute(
+            "CREATE TABLE fail_on (id TEXT PRIMARY KEY ON CONFLICT FAIL, name TEXT NOT NULL, score INTEGER, tags TEXT)")
+        try db.execute("CREATE TABLE quoted (id TEXT PRIMARY KEY, note TEXT DEFAULT 'ON CONFLICT FAIL') -- on conflict")
+        try db.execute(
+            "CREATE TABLE triggered (id TEXT PRIMARY KEY, name TEXT NOT NULL, score INTEGER, tags TEXT);"
+                + "CREATE TRIGGER stop BEFORE INSERT ON triggered WHEN NEW.score = 150 BEGIN SELECT RAISE(FAIL, 'no 150'); END")
+        let verdicts = try db.store.read { database in
+            try ["player", "fail_on", "TRIGGERED", "quoted"].map {
+                try RecordInserter.failedStatementWritesNothing(database, table: $0)
+            }
+        }
+        // ON CONFLICT only in a string and a comment does not count.
+        #expect(verdicts == [true, false, false, true])
+        let lines = (0..<Self.count).map { Self.record($0) }
+        // RAISE(FAIL) keeps the rows a statement wrote before it: one record a statement, so
+        // the error names the record and the insert leaves nothing.
+        do {
+            try db.insert("triggered", lines.joined(separator: "\n"))
+            Issue.record("the trigger should stop the insert")
+        } catch {
+            #expect("\(error)" == "<stdin>:151: record 151: no 150")
+        }
+        #expect(try db.sql("SELECT count(*) AS n FROM triggered") == #"{"n":0}"# + "\n")
+        var repeated = lines
+        repeated[100] = Self.record(100, id: "r99")
+        do {
+            try db.insert("fail_on", repeated.joined(separator: "\n"))
+            Issue.record("the repeated key should stop the insert")
+        } catch {
+            #expect("\(error)".hasPrefix("<stdin>:101: record 101: UNIQUE constraint failed: fail_on.id"), "\(error)")
+        }
+        #expect(try db.sql("SELECT count(*) AS n FROM fail_on") == #"{"n":0}"# + "\n")
+    }
+}
