@@ -136,4 +136,27 @@ final class FilterSplitTests {
         #expect(!over.isComplete && over.bytes.isEmpty && over.positions.isEmpty)
         #expect(!kept(37, line: 1).isComplete)
     }
+
+    @Test("copies share one budget: one giving up stops the other keeping, so both never hold more than it")
+    func sharedBudget() throws {
+        let text = Array(#"{"o":{"c":"DE"}} {"o":{"c":"DE"},"n":1}"#.utf8)
+        let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
+        func observe(_ kept: inout KeptRecords, _ range: (Int, Int)) {
+            text.withUnsafeBufferPointer { bytes in
+                kept.observe(
+                    UnsafeMutablePointer(mutating: bytes.baseAddress!),
+                    at: RecordReader.Position(line: 1, record: 1, start: range.0, end: range.1), precheck: precheck)
+            }
+        }
+        var first = KeptRecords(maximumBytes: 50)
+        var second = first
+        observe(&first, (0, 16))
+        observe(&second, (17, 39))
+        #expect(first.isComplete && second.isComplete && first.bytes.count == 16 && second.bytes.count == 22)
+        // 16 + 22 + 16 bytes is over 50 though each copy alone is not.
+        observe(&first, (0, 16))
+        #expect(!first.isComplete && first.bytes.isEmpty)
+        observe(&second, (0, 16))
+        #expect(!second.isComplete && second.bytes.isEmpty)
+    }
 }

@@ -1,7 +1,10 @@
+import Synchronization
+
 /// The records a first read of a file keeps aside, as raw bytes, because a filter may match
 /// them (`RecordPrecheck`), up to `maximumBytes`: then only they are inserted, and the file is
-/// not read again. Each half of a file read on two threads (`SecondHalf`) keeps its own; the
-/// second half's are appended where the two meet, numbered as the file numbers them.
+/// not read again. Each half of a file read on two threads (`SecondHalf`) keeps its own, copies
+/// of one `KeptRecords` sharing one budget of `maximumBytes`, so the two together never hold
+/// more; the second half's are appended where the two meet, numbered as the file numbers them.
 struct KeptRecords {
     let maximumBytes: Int
     private(set) var bytes: [UInt8] = []
@@ -11,17 +14,31 @@ struct KeptRecords {
     private(set) var isComplete = true
     /// The line and record number of the first record seen, kept or not.
     private var first: (line: Int, record: Int)?
+    /// Shared by the copies: the bytes all of them keep; below zero once one gave up.
+    private let used: Budget
+
+    final class Budget: Sendable {
+        let bytes = Atomic<Int>(0)
+    }
 
     init(maximumBytes: Int) {
         self.maximumBytes = maximumBytes
+        used = Budget()
     }
 
     /// Keeps the record at `position` in `bytes` when `precheck` says it may match.
     mutating func observe(_ record: UnsafePointer<UInt8>, at position: RecordReader.Position, precheck: RecordPrecheck) {
         if first == nil { first = (position.line, position.record) }
+        guard isComplete else { return }
         let count = position.end - position.start
-        guard isComplete, precheck.mayMatch(record + position.start, count: count) else { return }
-        guard bytes.count + count <= maximumBytes else { return giveUp() }
+        // Another copy gave up: the file is read again, so nothing here is needed.
+        if used.bytes.load(ordering: .relaxed) < 0 { return giveUp() }
+        guard precheck.mayMatch(record + position.start, count: count) else { return }
+        let total = used.bytes.add(count, ordering: .relaxed).newValue
+        guard total >= count, total <= maximumBytes else {
+            used.bytes.store(Int.min / 2, ordering: .relaxed)
+            return giveUp()
+        }
         positions.append(
             RecordReader.Position(line: position.line, record: position.record, start: bytes.count, end: bytes.count + count))
         bytes.append(contentsOf: UnsafeBufferPointer(start: record + position.start, count: count))
