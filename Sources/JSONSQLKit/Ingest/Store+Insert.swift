@@ -145,38 +145,38 @@ extension Store {
                         let rows = chunk.records
                         var next = 0
                         while next < rows.count {
-                            // A run of records with the same columns goes in one statement;
-                            // should one of them fail, they go one by one, which names it.
+                            // A full run of records with the same columns goes in one
+                            // statement; a record alone, or each of a run that failed, goes by
+                            // itself, so an error names its record.
                             let first = rows[next]
-                            var count = 1
+                            var count = 0
                             if first.prepared {
                                 let wanted = inserter.rowsPerStatement(mask: first.mask)
                                 let room = batch.map { $0.size - records % $0.size } ?? .max
-                                while count < wanted, count < room, next + count < rows.count,
-                                    rows[next + count].prepared, rows[next + count].mask == first.mask
+                                var length = 1
+                                while length < min(wanted, room), next + length < rows.count,
+                                    rows[next + length].prepared, rows[next + length].mask == first.mask
                                 {
-                                    count += 1
+                                    length += 1
                                 }
-                                if wanted == 1 || count < wanted {
-                                    count = 1
-                                } else {
-                                    let last = rows[next + count - 1]
+                                if wanted > 1, length == wanted {
+                                    let last = rows[next + length - 1]
                                     let run = UnsafeBufferPointer(rebasing: values[first.first..<last.first + last.count])
-                                    if try !inserter.insert(run: run, mask: first.mask, bytes: chunk.bytes) { count = 1 }
+                                    if try inserter.insert(run: run, mask: first.mask, bytes: chunk.bytes) { count = length }
                                 }
                             }
-                            for record in rows[next..<next + count] where count == 1 {
-                                let source = names[record.source]
-                                let range = record.first..<record.first + record.count
-                                if record.prepared {
+                            if count == 0 {
+                                let range = first.first..<first.first + first.count
+                                if first.prepared {
                                     try inserter.insert(
-                                        prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask,
-                                        bytes: chunk.bytes, at: record.position, source: source)
+                                        prepared: UnsafeBufferPointer(rebasing: values[range]), mask: first.mask,
+                                        bytes: chunk.bytes, at: first.position, source: names[first.source])
                                 } else {
                                     try inserter.insert(
-                                        UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: record.position,
-                                        source: source)
+                                        UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: first.position,
+                                        source: names[first.source])
                                 }
+                                count = 1
                             }
                             next += count
                             let before = records
