@@ -119,4 +119,25 @@ struct MultiRowInsertTests {
         }
         #expect(try db.sql("SELECT count(*) AS n FROM fail_on") == #"{"n":0}"# + "\n")
     }
+
+    @Test("a record referring to a later record of its own table fails as when inserted alone")
+    func referenceToLaterRecord() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE node (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES node(id), name TEXT)")
+        // SQLite checks a foreign key at the end of each statement: within one multi-row
+        // INSERT, record 1 would find its parent, record 2; inserted alone it does not.
+        for count in [3, 64, 130] {
+            let lines = [#"{"id":1,"parent":2,"name":"a"}"#] + (2...count).map { #"{"id":\#($0),"parent":null,"name":"n"}"# }
+            do {
+                try db.insert("node", lines.joined(separator: "\n"))
+                Issue.record("\(count) records: the reference to a later record should fail")
+            } catch {
+                #expect("\(error)" == "<stdin>:1: record 1: FOREIGN KEY constraint failed", "\(count) records")
+            }
+            #expect(try db.sql("SELECT count(*) AS n FROM node") == #"{"n":0}"# + "\n")
+        }
+        // References to earlier records still go in, many to a statement or not.
+        let lines = [#"{"id":1,"parent":null,"name":"a"}"#] + (2...130).map { #"{"id":\#($0),"parent":\#($0 - 1),"name":"n"}"# }
+        #expect(try db.insert("node", lines.joined(separator: "\n")).written == 130)
+    }
 }
