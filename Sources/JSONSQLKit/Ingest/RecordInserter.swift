@@ -168,6 +168,9 @@ final class RecordInserter {
     /// statement once for all of them, a third less work per row than one statement a row.
     static let rowsPerRun = 64
 
+    /// Multi-row statements kept prepared at once (`runStatement(for:rows:)`).
+    static let keptRunStatements = 16
+
     /// Inserts `rowsPerStatement(mask:)` records prepared by another thread, each with the
     /// columns of `mask`, their values one after the other in `values`, with one statement,
     /// as inserting them one by one would. False when a record breaks a constraint or is too
@@ -358,7 +361,14 @@ final class RecordInserter {
     /// The statement inserting `rows` records with the columns of `set`.
     private func runStatement(for set: ColumnSet, rows: Int) throws -> Statement {
         if let (lastSet, statement) = lastRunStatement, lastSet == set { return statement }
-        let statement = try runStatements[set] ?? db.makeStatement(sql: insertSQL(for: set, rows: rows))
+        if let statement = runStatements[set] {
+            lastRunStatement = (set, statement)
+            return statement
+        }
+        // Each holds 64 rows' worth of bytecode, up to some 300 KB: a few are kept, not one for
+        // every set of keys the input ever repeated 64 times, so memory stays bounded.
+        if runStatements.count >= Self.keptRunStatements { runStatements.removeAll() }
+        let statement = try db.makeStatement(sql: insertSQL(for: set, rows: rows))
         runStatements[set] = statement
         lastRunStatement = (set, statement)
         return statement
