@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 
 @testable import JSONSQLKit
@@ -118,5 +119,60 @@ struct MultiRowInsertTests {
             #expect("\(error)".hasPrefix("<stdin>:101: record 101: UNIQUE constraint failed: fail_on.id"), "\(error)")
         }
         #expect(try db.sql("SELECT count(*) AS n FROM fail_on") == #"{"n":0}"# + "\n")
+    }
+
+    @Test("a record referring to a later record of its own table fails as when inserted alone")
+    func referenceToLaterRecord() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE node (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES node(id), name TEXT)")
+        // SQLite checks a foreign key at the end of each statement: within one multi-row
+        // INSERT, record 1 would find its parent, record 2; inserted alone it does not.
+        for count in [3, 64, 130] {
+            let lines = [#"{"id":1,"parent":2,"name":"a"}"#] + (2...count).map { #"{"id":\#($0),"parent":null,"name":"n"}"# }
+            do {
+                try db.insert("node", lines.joined(separator: "\n"))
+                Issue.record("\(count) records: the reference to a later record should fail")
+            } catch {
+                #expect("\(error)" == "<stdin>:1: record 1: FOREIGN KEY constraint failed", "\(count) records")
+            }
+            #expect(try db.sql("SELECT count(*) AS n FROM node") == #"{"n":0}"# + "\n")
+        }
+        // References to earlier records still go in, many to a statement or not.
+        let lines = [#"{"id":1,"parent":null,"name":"a"}"#] + (2...130).map { #"{"id":\#($0),"parent":\#($0 - 1),"name":"n"}"# }
+        #expect(try db.insert("node", lines.joined(separator: "\n")).written == 130)
+    }
+
+    @Test("memory for multi-row statements stays bounded however many key sets come 64 in a row")
+    func runStatementsBounded() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE wide (" + (0..<40).map { "c\($0) INTEGER" }.joined(separator: ", ") + ")")
+        // Each key set's multi-row statement holds 64 rows' worth of bytecode, some 100 KB:
+        // one kept for every key set an input ever repeated 64 times grew without limit.
+        let used = try db.store.write(commit: false) { database -> [Int32] in
+            let inserter = try RecordInserter(db: database, table: "wide", conflict: .fail, alter: false)
+            var bytes: [UInt8] = [0]
+            var used: [Int32] = []
+            for set in 0..<200 {
+                // 10 of the 40 columns, mostly a different 10 each time.
+                let mask = (0..<10).reduce(UInt64(0)) { $0 | 1 << UInt64((set * 7 + $1 * (set % 3 + 1)) % 40) }
+                #expect(mask.nonzeroBitCount == 10 && inserter.rowsPerStatement(mask: mask) == 64)
+                let values = [PreparedValue](repeating: .integer(Int64(set)), count: 64 * 10)
+                let inserted = try values.withUnsafeBufferPointer { values in
+                    try bytes.withUnsafeMutableBufferPointer {
+                        try inserter.insert(run: values, mask: mask, bytes: $0.baseAddress!)
+                    }
+                }
+                #expect(inserted)
+                var current: Int32 = 0
+                var highest: Int32 = 0
+                sqlite3_db_status(database.sqliteConnection, SQLITE_DBSTATUS_STMT_USED, &current, &highest, 0)
+                used.append(current)
+            }
+            #expect(inserter.written == 200 * 64)
+            return used
+        }
+        let one = used[1] - used[0]
+        #expect(one > 10_000, "one statement: \(one) bytes")
+        #expect(used.last! < used[0] + 20 * one, "after 200 key sets: \(used.last!) bytes, one statement \(one)")
     }
 }

@@ -23,7 +23,8 @@ final class RecordInserter {
     @exclusivity(unchecked) private var lastRunStatement: (ColumnSet, Statement)?
     /// The most parameters a statement may have (SQLITE_LIMIT_VARIABLE_NUMBER).
     private let parameterLimit: Int
-    /// Whether records may go several to a statement (`failedStatementWritesNothing`).
+    /// Whether records may go several to a statement (`failedStatementWritesNothing`,
+    /// `refersToItself`).
     private let runsAllowed: Bool
     /// For each column, the index of the field that fills it in the current record, or -1.
     @exclusivity(unchecked) private var slots: [Int] = []
@@ -42,7 +43,7 @@ final class RecordInserter {
         self.alter = alter
         layout.maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
-        runsAllowed = try Self.failedStatementWritesNothing(db, table: table)
+        runsAllowed = try Self.failedStatementWritesNothing(db, table: table) && !Self.refersToItself(db, table: table)
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
             throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
@@ -167,6 +168,9 @@ final class RecordInserter {
     /// statement once for all of them, a third less work per row than one statement a row.
     static let rowsPerRun = 64
 
+    /// Multi-row statements kept prepared at once (`runStatement(for:rows:)`).
+    static let keptRunStatements = 16
+
     /// Inserts `rowsPerStatement(mask:)` records prepared by another thread, each with the
     /// columns of `mask`, their values one after the other in `values`, with one statement,
     /// as inserting them one by one would. False when a record breaks a constraint or is too
@@ -218,6 +222,16 @@ final class RecordInserter {
         return !SQLTokenizer.tokens(utf8: bytes).contains { token in
             token.kind == .word && String(decoding: bytes[token.range], as: UTF8.self).uppercased() == "CONFLICT"
         }
+    }
+
+    /// Whether a foreign key of `table` refers to `table` itself. SQLite checks a foreign key
+    /// at the end of the statement, so in a multi-row INSERT a record could refer to a later
+    /// record of its run, which inserted alone it cannot: such a table gets one record a
+    /// statement.
+    static func refersToItself(_ db: Database, table: String) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM pragma_foreign_key_list(?) WHERE \"table\" = ? COLLATE NOCASE",
+            arguments: [table, table]) ?? false
     }
 
     /// Runs the statement for the columns in `present` with `values`.
@@ -347,7 +361,14 @@ final class RecordInserter {
     /// The statement inserting `rows` records with the columns of `set`.
     private func runStatement(for set: ColumnSet, rows: Int) throws -> Statement {
         if let (lastSet, statement) = lastRunStatement, lastSet == set { return statement }
-        let statement = try runStatements[set] ?? db.makeStatement(sql: insertSQL(for: set, rows: rows))
+        if let statement = runStatements[set] {
+            lastRunStatement = (set, statement)
+            return statement
+        }
+        // Each holds 64 rows' worth of bytecode, up to some 300 KB: a few are kept, not one for
+        // every set of keys the input ever repeated 64 times, so memory stays bounded.
+        if runStatements.count >= Self.keptRunStatements { runStatements.removeAll() }
+        let statement = try db.makeStatement(sql: insertSQL(for: set, rows: rows))
         runStatements[set] = statement
         lastRunStatement = (set, statement)
         return statement
