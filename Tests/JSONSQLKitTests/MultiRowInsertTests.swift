@@ -175,4 +175,38 @@ struct MultiRowInsertTests {
         #expect(one > 10_000, "one statement: \(one) bytes")
         #expect(used.last! < used[0] + 20 * one, "after 200 key sets: \(used.last!) bytes, one statement \(one)")
     }
+
+    @Test("one-record statements stay prepared only up to a bound, however many sets of keys come")
+    func statementsBounded() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE wide (" + (0..<24).map { "c\($0) INTEGER" }.joined(separator: ", ") + ")")
+        let sets = RecordInserter.keptStatements + 300
+        let used = try db.store.write(commit: false) { database -> [Int32] in
+            let inserter = try RecordInserter(db: database, table: "wide", conflict: .fail, alter: false)
+            var bytes: [UInt8] = [0]
+            var used: [Int32] = []
+            var position = RecordReader.Position(line: 1, record: 1, start: 0, end: 0)
+            for set in 0..<sets {
+                // A different set of the 24 columns each time: the bits of set + 4095.
+                let mask = UInt64(set + 4_095) & 0xFFFFFF
+                let values = [PreparedValue](repeating: .integer(Int64(set)), count: mask.nonzeroBitCount)
+                try values.withUnsafeBufferPointer { values in
+                    try bytes.withUnsafeMutableBufferPointer {
+                        try inserter.insert(prepared: values, mask: mask, bytes: $0.baseAddress!, at: position, source: "t")
+                    }
+                }
+                position.line += 1
+                var current: Int32 = 0
+                var highest: Int32 = 0
+                sqlite3_db_status(database.sqliteConnection, SQLITE_DBSTATUS_STMT_USED, &current, &highest, 0)
+                used.append(current)
+            }
+            #expect(inserter.written == sets)
+            return used
+        }
+        let kept = Int(RecordInserter.keptStatements)
+        // Growing while statements are added, then no higher once the bound is reached.
+        #expect(used[kept - 1] > used[0] + Int32(kept / 2) * 1_000, "\(used[0]) -> \(used[kept - 1])")
+        #expect(used.max()! <= used[kept - 1] + 20_000, "highest \(used.max()!), at the bound \(used[kept - 1])")
+    }
 }

@@ -170,6 +170,9 @@ final class RecordInserter {
 
     /// Multi-row statements kept prepared at once (`runStatement(for:rows:)`).
     static let keptRunStatements = 16
+    /// One-record statements kept prepared at once, per kind: some 10 KB each, so input whose
+    /// records hold ever new sets of keys stays within tens of MB.
+    static let keptStatements = 2048
 
     /// Inserts `rowsPerStatement(mask:)` records prepared by another thread, each with the
     /// columns of `mask`, their values one after the other in `values`, with one statement,
@@ -341,6 +344,7 @@ final class RecordInserter {
                     "UPDATE \(SQLQuote.identifier(table)) SET \(assignments.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"
             )
         }
+        if updates.count >= Self.keptStatements { updates.removeAll() }
         updates[set] = .some(statement)
         return statement
     }
@@ -352,6 +356,8 @@ final class RecordInserter {
             lastStatement = (set, statement)
             return statement
         }
+        // Input whose records hold ever new sets of keys would keep a statement for each.
+        if statements.count >= Self.keptStatements { statements.removeAll() }
         let statement = try db.makeStatement(sql: insertSQL(for: set, rows: 1))
         statements[set] = statement
         lastStatement = (set, statement)

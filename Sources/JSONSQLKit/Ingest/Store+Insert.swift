@@ -150,6 +150,7 @@ extension Store {
                             // itself, so an error names its record.
                             let first = rows[next]
                             var count = 0
+                            var alone = 1
                             if first.prepared {
                                 let wanted = inserter.rowsPerStatement(mask: first.mask)
                                 let room = batch.map { $0.size - records % $0.size } ?? .max
@@ -162,21 +163,27 @@ extension Store {
                                 if wanted > 1, length == wanted {
                                     let last = rows[next + length - 1]
                                     let run = UnsafeBufferPointer(rebasing: values[first.first..<last.first + last.count])
-                                    if try inserter.insert(run: run, mask: first.mask, bytes: chunk.bytes) { count = length }
+                                    if try inserter.insert(run: run, mask: first.mask, bytes: chunk.bytes) {
+                                        count = length
+                                    } else {
+                                        alone = length
+                                    }
                                 }
                             }
                             if count == 0 {
-                                let range = first.first..<first.first + first.count
-                                if first.prepared {
-                                    try inserter.insert(
-                                        prepared: UnsafeBufferPointer(rebasing: values[range]), mask: first.mask,
-                                        bytes: chunk.bytes, at: first.position, source: names[first.source])
-                                } else {
-                                    try inserter.insert(
-                                        UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes, at: first.position,
-                                        source: names[first.source])
+                                for record in rows[next..<next + alone] {
+                                    let range = record.first..<record.first + record.count
+                                    if record.prepared {
+                                        try inserter.insert(
+                                            prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask,
+                                            bytes: chunk.bytes, at: record.position, source: names[record.source])
+                                    } else {
+                                        try inserter.insert(
+                                            UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes,
+                                            at: record.position, source: names[record.source])
+                                    }
                                 }
-                                count = 1
+                                count = alone
                             }
                             next += count
                             let before = records
