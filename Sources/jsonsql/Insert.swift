@@ -42,7 +42,10 @@ struct Insert: StoreCommand {
     @Flag(help: "On a duplicate key, replace the existing row.")
     var replace = false
 
-    @Flag(help: "On a duplicate key, keep the existing row and skip the record.")
+    @Flag(
+        help:
+            "On a duplicate key, keep the existing row and skip the record (as SQLite's OR IGNORE, also one a NOT NULL or CHECK constraint refuses)."
+    )
     var ignore = false
 
     @Flag(help: "On a duplicate key, update the columns the record holds and keep the others.")
@@ -83,7 +86,10 @@ struct Insert: StoreCommand {
             let result = try store.insert(from: sources, options: options, progress: progress.update)
             progress.clear()
             var message = "inserted \(result.written) \(result.written == 1 ? "row" : "rows") into \(result.table)"
-            if result.written < result.records { message += " (\(result.records - result.written) duplicates skipped)" }
+            // --ignore skips a duplicate key, and as SQLite's OR IGNORE also a NULL or value a
+            // NOT NULL or CHECK constraint refuses: the count does not say "duplicates".
+            let skipped = result.records - result.written
+            if skipped > 0 { message += " (\(skipped) \(skipped == 1 ? "record" : "records") skipped)" }
             if !result.addedColumns.isEmpty { message += "; added columns \(result.addedColumns.joined(separator: ", "))" }
             Diagnostics.print(message)
         } catch {

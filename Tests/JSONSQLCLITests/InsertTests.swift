@@ -55,7 +55,7 @@ struct InsertTests {
         #expect(try CLI.count(db, "player") == 1)
 
         let ignored = try CLI.run(["insert", db, "player", "--ignore"], stdin: update)
-        #expect(ignored.stderr.contains("inserted 0 rows into player (1 duplicates skipped)"))
+        #expect(ignored.stderr.contains("inserted 0 rows into player (1 record skipped)"))
         var row = try CLI.run(["query", db, "--format", "json"]).rows()[0]
         #expect(row["name"] as? String == "Ann")
 

@@ -209,4 +209,18 @@ struct MultiRowInsertTests {
         #expect(used[kept - 1] > used[0] + Int32(kept / 2) * 1_000, "\(used[0]) -> \(used[kept - 1])")
         #expect(used.max()! <= used[kept - 1] + 20_000, "highest \(used.max()!), at the bound \(used[kept - 1])")
     }
+
+    @Test("--ignore skips, as SQLite's OR IGNORE, a record a CHECK or NOT NULL constraint refuses, in a run or alone")
+    func ignoreSkipsRefusedRecords() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            "CREATE TABLE checked (id TEXT PRIMARY KEY, name TEXT NOT NULL, score INTEGER CHECK (score % 7 <> 3), tags TEXT)")
+        let lines = (0..<130).map { Self.record($0, name: $0 == 64 ? nil : "n") }
+        let result = try db.insert("checked", lines.joined(separator: "\n"), conflict: .ignore)
+        let refused = (0..<130).filter { $0 % 7 == 3 || $0 == 64 }
+        #expect(result.records == 130 && result.written == 130 - refused.count)
+        let ids = try db.sql("SELECT group_concat(score) AS s FROM (SELECT score FROM checked ORDER BY score)")
+        let kept = (0..<130).filter { !refused.contains($0) }.map(String.init).joined(separator: ",")
+        #expect(ids == #"{"s":"\#(kept)"}"# + "\n")
+    }
 }
