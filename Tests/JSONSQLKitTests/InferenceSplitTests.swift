@@ -59,7 +59,7 @@ final class InferenceSplitTests {
     @Test("a bad record in either half is the error one thread reports, with its line")
     func badRecords() throws {
         let lines = DescribeFileSplitTests.records(24, seed: 5)
-        for bad in [#"{"id":1,"n":}"#, #"{"id":1,"n":2,"n":3}"#, #"{"id":1,"":2}"#] {
+        for bad in [#"{"id":1,"n":}"#, #"{"id":1,"n":2,"n":3}"#, #"{"id":1,"":2}"#, #"{"id":1,"N":2}"#, #"{"ID":1}"#] {
             for at in [3, 20] {
                 var broken = lines
                 broken[at] = bad
@@ -70,6 +70,21 @@ final class InferenceSplitTests {
                     #expect(inferred(file, split: true) == one, "\(bad) at \(at), \(name)")
                 }
             }
+        }
+    }
+
+    @Test("a key spelled in one case in the first half and in another in the second fails with its line")
+    func keysDifferingInCase() throws {
+        // "k" in the first quarter, "K" in the last: each half alone is fine, only together
+        // do they clash.
+        let lines = (0..<24).map { i in
+            i < 6 ? #"{"id":\#(i),"k":\#(i)}"# : i < 18 ? #"{"id":\#(i),"n":\#(i)}"# : #"{"id":\#(i),"K":\#(i)}"#
+        }
+        for (name, text) in Self.shapes(lines) {
+            let file = try write("case-\(name)", text)
+            let one = inferred(file, split: false)
+            #expect(one.contains(#"record 19: keys "k" and "K" differ only in case"#), "\(name): \(one)")
+            #expect(inferred(file, split: true) == one, "\(name)")
         }
     }
 }

@@ -12,6 +12,8 @@ struct TypeInference {
 
     private var order: [String] = []
     private var slots: [String: Int] = [:]
+    /// Each key by its SQLite-folded spelling: column names ignore case.
+    private var folded: [String: String] = [:]
     /// For each key in `order`, the kinds seen, one bit per `Seen` case.
     private var seen: [UInt8] = []
     /// The raw key bytes at each field position of the last record and their slot: records
@@ -56,6 +58,13 @@ struct TypeInference {
                 if let existing = slots[key] {
                     slot = existing
                 } else {
+                    let fold = SQLName.fold(key)
+                    if let other = folded[fold] {
+                        throw JSONSQLError(
+                            "keys \"\(other)\" and \"\(key)\" differ only in case, and SQLite's column names ignore case: they cannot be two columns"
+                        )
+                    }
+                    folded[fold] = key
                     slot = order.count
                     order.append(key)
                     slots[key] = slot
@@ -77,12 +86,19 @@ struct TypeInference {
         }
     }
 
+    /// Whether `append(later)` gives what reading on would: not when `later` has a key that
+    /// differs only in case from one seen here, which reading on reports with its line.
+    func canAppend(_ later: TypeInference) -> Bool {
+        !later.order.contains { key in slots[key] == nil && folded[SQLName.fold(key)] != nil }
+    }
+
     /// Adds what `later` saw in the records after those seen here, as if this had seen them.
     mutating func append(_ later: TypeInference) {
         for (slot, key) in later.order.enumerated() {
             if let existing = slots[key] {
                 seen[existing] |= later.seen[slot]
             } else {
+                folded[SQLName.fold(key)] = key
                 slots[key] = order.count
                 order.append(key)
                 seen.append(later.seen[slot])

@@ -139,7 +139,8 @@ extension Store {
                 if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
                     half = nil
                     if let result = started.result(
-                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
+                        inference.canAppend(result.state.inference)
                     {
                         inference.append(result.state.inference)
                         merge(&state, result.state.more, position)
