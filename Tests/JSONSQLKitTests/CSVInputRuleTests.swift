@@ -57,7 +57,7 @@ struct CSVInputRuleTests {
     }
 
     @Test(
-        "rows that do not match the header, a quote left open or an empty header field are refused with the line",
+        "rows that do not match the header, a quote left open, an empty or repeated header field are refused with the line",
         arguments: [
             ("a,b\n1,2\n3\n", "<stdin>:3: this row has 1 field, the header 2; quote fields that hold the separator"),
             ("a,b\n1,\"2\n", "<stdin>:2: a quoted field is not closed; is the input cut off?"),
@@ -66,6 +66,11 @@ struct CSVInputRuleTests {
                 #"<stdin>:2: text after the closing quote of a field; a quote inside a quoted field is written twice ("")"#
             ),
             ("a,,c\n1,2,3\n", "<stdin>:1: field 2 of the header is empty; every column needs a name"),
+            ("a,b,a\n1,2,3\n", #"<stdin>:1: the header names column "a" twice"#),
+            (
+                "Name,x,NAME\n1,2,3\n",
+                #"<stdin>:1: the header names columns "Name" and "NAME", which differ only in case, and SQLite's column names ignore case"#
+            ),
         ])
     func refused(csv: String, message: String) throws {
         let db = try LibraryDatabase()

@@ -272,17 +272,27 @@ extension CSVTable {
     func jsonLines(declared: [ColumnInfo]?, name: String) throws -> [UInt8] {
         var keys: [[UInt8]] = []
         var kinds: [CSVCellKind] = []
+        var named: [String: String] = [:]
         for column in 0..<width {
             let key = cell(0, column)
             if key.isEmpty {
                 throw JSONSQLError(
                     "\(name):\(rowLines[0]): field \(column + 1) of the header is empty; every column needs a name")
             }
+            // One name twice, or two spellings SQLite takes for one column, is the header's fault.
+            let text = String(decoding: key, as: UTF8.self)
+            if let earlier = named[SQLName.fold(text)] {
+                throw JSONSQLError(
+                    earlier == text
+                        ? "\(name):\(rowLines[0]): the header names column \"\(text)\" twice"
+                        : "\(name):\(rowLines[0]): the header names columns \"\(earlier)\" and \"\(text)\", which differ only in case, and SQLite's column names ignore case"
+                )
+            }
+            named[SQLName.fold(text)] = text
             var quoted: [UInt8] = []
             CSVCellKind.appendString(key, to: &quoted)
             keys.append(quoted)
             if let declared {
-                let text = String(decoding: key, as: UTF8.self)
                 let match = SQLName.find(text, in: declared.map(\.name)).flatMap { name in declared.first { $0.name == name } }
                 kinds.append(match.map { CSVCellKind($0.type) } ?? .text)
             } else {
