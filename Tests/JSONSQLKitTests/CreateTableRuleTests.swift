@@ -79,6 +79,16 @@ struct CreateTableRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema") == #"{"n":0}"# + "\n")
     }
 
+    @Test("names differing in a non-ASCII letter's case are two columns, as SQLite folds ASCII letters only")
+    func nonASCIICase() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["\u{C9}:integer", "\u{E9}:integer"])
+        try db.insert("t", "{\"\u{C9}\":1,\"\u{E9}\":2}")
+        #expect(try db.sql("SELECT \"\u{C9}\" AS a, \"\u{E9}\" AS b FROM t") == #"{"a":1,"b":2}"# + "\n")
+        let error = try #require(errorMessage { try db.create("u", ["\u{E9}:integer"], pk: ["\u{C9}"]) })
+        #expect(error.contains("primary key column '\u{C9}' is not among the columns of 'u'"), "\(error)")
+    }
+
     @Test("an existing table is an error unless --if-not-exists, which says whether it is the same")
     func existingTable() throws {
         let db = try LibraryDatabase()
