@@ -101,6 +101,8 @@ struct CreateTableRuleTests {
         // on Strings would take either form).
         try db.insert("t", "{\"e\u{301}\":1}", alter: true)
         #expect(Array(try db.query("t").utf8) == Array("{\"\u{E9}\":null,\"e\u{301}\":1}\n".utf8))
+        #expect(Array(try db.query("t", where: ["e\u{301} = 1"], select: ["e\u{301}"]).utf8) == Array("{\"e\u{301}\":1}\n".utf8))
+        #expect(try db.query("t", where: ["\u{E9} = 1"]) == "")
         // A new table from both forms is refused with the record's line, not given one column.
         let both = try #require(errorMessage { try db.insert("u", "{\"\u{E9}\":1}\n{\"e\u{301}\":2}") })
         #expect(both.hasPrefix("<stdin>:2: record 2: keys"), "\(both)")

@@ -106,7 +106,9 @@ final class RecordInserter {
                 let key: String
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
                 column =
-                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
+                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in
+                        columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) }
+                    } ?? -1
                 if column < 0 {
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
