@@ -121,6 +121,14 @@ final class RecordInserter {
                 }
             }
             if present.contains(column) {
+                // Two spellings of one name, as SQLite compares names, are named as written.
+                let earlier = try? TypeInference.key(fields[slots[column]], bytes: bytes, scratch: &scratch)
+                let key = try? TypeInference.key(field, bytes: bytes, scratch: &scratch)
+                if let earlier, let key, !earlier.utf8.elementsEqual(key.utf8) {
+                    throw fail(
+                        "keys \"\(earlier)\" and \"\(key)\" both fill column \"\(columns[column].name)\", as SQLite's column names ignore case"
+                    )
+                }
                 throw fail("key \"\(columns[column].name)\" appears more than once")
             }
             present.insert(column)
