@@ -129,7 +129,7 @@ final class RecordInserter {
                         "keys \"\(earlier)\" and \"\(key)\" both fill column \"\(columns[column].name)\", as SQLite's column names ignore case"
                     )
                 }
-                throw fail("key \"\(columns[column].name)\" appears more than once")
+                throw fail("key \"\(key ?? columns[column].name)\" appears more than once")
             }
             present.insert(column)
             slots[column] = fieldIndex
