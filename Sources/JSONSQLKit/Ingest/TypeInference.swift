@@ -91,7 +91,8 @@ struct TypeInference {
     }
 
     /// Whether `append(later)` gives what reading on would: not when `later` has a key that
-    /// differs only in case from one seen here, which reading on reports with its line.
+    /// differs only in case, or in Unicode form, from one seen here, which reading on reports
+    /// with its line.
     func canAppend(_ later: TypeInference) -> Bool {
         !later.order.contains { key in
             slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
