@@ -71,6 +71,10 @@ struct CSVInputRuleTests {
                 "Name,x,NAME\n1,2,3\n",
                 #"<stdin>:1: the header names columns "Name" and "NAME", which differ only in case, and SQLite's column names ignore case"#
             ),
+            (
+                "\u{E9},e\u{301}\n1,2\n",
+                "<stdin>:1: the header names columns \"\u{E9}\" and \"e\u{301}\", the same text in two Unicode forms (composed and decomposed), which SQLite's column names keep apart: write the name one way"
+            ),
         ])
     func refused(csv: String, message: String) throws {
         let db = try LibraryDatabase()

@@ -79,6 +79,35 @@ struct CreateTableRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema") == #"{"n":0}"# + "\n")
     }
 
+    @Test("names differing in a non-ASCII letter's case are two columns, as SQLite folds ASCII letters only")
+    func nonASCIICase() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["\u{C9}:integer", "\u{E9}:integer"])
+        try db.insert("t", "{\"\u{C9}\":1,\"\u{E9}\":2}")
+        #expect(try db.sql("SELECT \"\u{C9}\" AS a, \"\u{E9}\" AS b FROM t") == #"{"a":1,"b":2}"# + "\n")
+        let error = try #require(errorMessage { try db.create("u", ["\u{E9}:integer"], pk: ["\u{C9}"]) })
+        #expect(error.contains("primary key column '\u{C9}' is not among the columns of 'u'"), "\(error)")
+    }
+
+    @Test("a key in another Unicode form of a column's name is not that column: SQLite compares names by bytes")
+    func unicodeForms() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["\u{E9}:integer"])
+        // "e" and a combining acute accent: the same text as "\u{E9}" to Swift, not to SQLite.
+        let error = try #require(errorMessage { try db.insert("t", "{\"e\u{301}\":1}") })
+        #expect(error.contains("is not a column of t"), "\(error)")
+        #expect(try db.sql("SELECT count(*) AS n FROM t") == #"{"n":0}"# + "\n")
+        // With --alter it is a column of its own, and prints as written (bytes compared: `==`
+        // on Strings would take either form).
+        try db.insert("t", "{\"e\u{301}\":1}", alter: true)
+        #expect(Array(try db.query("t").utf8) == Array("{\"\u{E9}\":null,\"e\u{301}\":1}\n".utf8))
+        #expect(Array(try db.query("t", where: ["e\u{301} = 1"], select: ["e\u{301}"]).utf8) == Array("{\"e\u{301}\":1}\n".utf8))
+        #expect(try db.query("t", where: ["\u{E9} = 1"]) == "")
+        // A new table from both forms is refused with the record's line, not given one column.
+        let both = try #require(errorMessage { try db.insert("u", "{\"\u{E9}\":1}\n{\"e\u{301}\":2}") })
+        #expect(both.hasPrefix("<stdin>:2: record 2: keys"), "\(both)")
+    }
+
     @Test("an existing table is an error unless --if-not-exists, which says whether it is the same")
     func existingTable() throws {
         let db = try LibraryDatabase()

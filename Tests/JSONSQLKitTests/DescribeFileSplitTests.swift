@@ -147,4 +147,19 @@ final class DescribeFileSplitTests {
         #expect(throws: JSONSQLError.self) { try streamed(file) }
         do { _ = try streamed(file) } catch { #expect("\(error)" == expected) }
     }
+
+    @Test("a key in one half and another case or Unicode form of it in the other fail as loading fails")
+    func keysSpelledTwoWays() throws {
+        for (early, late) in [("k", "K"), ("\u{E9}", "e\u{301}")] {
+            let lines = (1...40).map { i in
+                "{\"id\":\(i),\"\(i < 4 ? early : i == 37 ? late : "n")\":\(i)}"
+            }
+            let file = try write("keys-\(early.unicodeScalars.first!.value).ndjson", lines.joined(separator: "\n") + "\n")
+            var expected = ""
+            do { _ = try loaded(file) } catch { expected = "\(error)" }
+            #expect(expected.hasPrefix("\(file):37: "), "\(expected)")
+            #expect(throws: JSONSQLError.self) { try streamed(file) }
+            do { _ = try streamed(file) } catch { #expect("\(error)" == expected) }
+        }
+    }
 }

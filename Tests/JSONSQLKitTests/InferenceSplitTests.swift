@@ -87,4 +87,17 @@ final class InferenceSplitTests {
             #expect(inferred(file, split: true) == one, "\(name)")
         }
     }
+
+    @Test("a key in one Unicode form in the first half and in another in the second fails with its line")
+    func keysInTwoUnicodeForms() throws {
+        let lines = (0..<24).map { i in
+            i < 6 ? "{\"id\":\(i),\"\u{E9}\":\(i)}" : i < 18 ? "{\"id\":\(i),\"n\":\(i)}" : "{\"id\":\(i),\"e\u{301}\":\(i)}"
+        }
+        for (name, text) in Self.shapes(lines) {
+            let file = try write("forms-\(name)", text)
+            let one = inferred(file, split: false)
+            #expect(one.contains("record 19: keys"), "\(name): \(one)")
+            #expect(inferred(file, split: true) == one, "\(name)")
+        }
+    }
 }

@@ -189,6 +189,11 @@ struct InsertRuleTests {
             (#"{"id":"a","name":"x"} "str""#, "found a string"),
             (#"{"id":"a","name":NaN}"#, "NaN and Infinity are not JSON"),
             (#"{"id":"a","name":"x","name":"y"}"#, #"key "name" appears more than once"#),
+            (#"{"id":"a","NAME":"x","NAME":"y"}"#, #"key "NAME" appears more than once"#),
+            (
+                #"{"id":"a","NAME":"x","name":"y"}"#,
+                #"keys "NAME" and "name" both fill column "name", as SQLite's column names ignore case"#
+            ),
             (#"[{"id":"a","name":"x"}"#, "ends inside an array"),
             (#"{"id":"a","name":"x"}{"id":"#, "<stdin>:1: record 2 is cut off at the end of the input; is it truncated?"),
         ])

@@ -100,6 +100,8 @@ struct DescribedOnce {
     /// Adds the records `later` read, which come after these in the file; false, changing
     /// nothing, when the two cannot be added up exactly.
     mutating func merge(_ later: DescribedOnce) -> Bool {
+        // A key spelled two ways across the halves is an error reading on reports with its line.
+        guard inference.canAppend(later.inference) else { return false }
         for (index, name) in later.inference.keys.enumerated() {
             let mine = inference.index(of: name)
             // A key new here is added to empty statistics.

@@ -282,8 +282,14 @@ extension CSVTable {
             // One name twice, or two spellings SQLite takes for one column, is the header's fault.
             let text = String(decoding: key, as: UTF8.self)
             if let earlier = named[SQLName.fold(text)] {
+                // Swift's `==` takes "\u{E9}" and "e\u{301}" as equal; SQLite's names do not.
+                if !SQLName.same(earlier, text) {
+                    throw JSONSQLError(
+                        "\(name):\(rowLines[0]): the header names columns \"\(earlier)\" and \"\(text)\", the same text in two Unicode forms (composed and decomposed), which SQLite's column names keep apart: write the name one way"
+                    )
+                }
                 throw JSONSQLError(
-                    earlier == text
+                    earlier.utf8.elementsEqual(text.utf8)
                         ? "\(name):\(rowLines[0]): the header names column \"\(text)\" twice"
                         : "\(name):\(rowLines[0]): the header names columns \"\(earlier)\" and \"\(text)\", which differ only in case, and SQLite's column names ignore case"
                 )
@@ -293,7 +299,9 @@ extension CSVTable {
             CSVCellKind.appendString(key, to: &quoted)
             keys.append(quoted)
             if let declared {
-                let match = SQLName.find(text, in: declared.map(\.name)).flatMap { name in declared.first { $0.name == name } }
+                let match = SQLName.find(text, in: declared.map(\.name)).flatMap { name in
+                    declared.first { $0.name.utf8.elementsEqual(name.utf8) }
+                }
                 kinds.append(match.map { CSVCellKind($0.type) } ?? .text)
             } else {
                 kinds.append(CSVCellKind.inferred(self, column: column))

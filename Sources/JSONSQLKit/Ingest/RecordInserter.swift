@@ -106,7 +106,9 @@ final class RecordInserter {
                 let key: String
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
                 column =
-                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
+                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in
+                        columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) }
+                    } ?? -1
                 if column < 0 {
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
@@ -119,7 +121,15 @@ final class RecordInserter {
                 }
             }
             if present.contains(column) {
-                throw fail("key \"\(columns[column].name)\" appears more than once")
+                // Two spellings of one name, as SQLite compares names, are named as written.
+                let earlier = try? TypeInference.key(fields[slots[column]], bytes: bytes, scratch: &scratch)
+                let key = try? TypeInference.key(field, bytes: bytes, scratch: &scratch)
+                if let earlier, let key, !earlier.utf8.elementsEqual(key.utf8) {
+                    throw fail(
+                        "keys \"\(earlier)\" and \"\(key)\" both fill column \"\(columns[column].name)\", as SQLite's column names ignore case"
+                    )
+                }
+                throw fail("key \"\(key ?? columns[column].name)\" appears more than once")
             }
             present.insert(column)
             slots[column] = fieldIndex

@@ -56,10 +56,14 @@ struct TypeInference {
                 let key = try Self.key(field, bytes: bytes, scratch: &scratch)
                 try SQLQuote.checkName(key, kind: "column")
                 if let existing = slots[key] {
+                    // Swift's `==` takes two Unicode forms of one text as one key; SQLite would
+                    // make two columns that print alike.
+                    if !order[existing].utf8.elementsEqual(key.utf8) { throw Self.twoForms(order[existing], key) }
                     slot = existing
                 } else {
                     let fold = SQLName.fold(key)
                     if let other = folded[fold] {
+                        if !SQLName.same(other, key) { throw Self.twoForms(other, key) }
                         throw JSONSQLError(
                             "keys \"\(other)\" and \"\(key)\" differ only in case, and SQLite's column names ignore case: they cannot be two columns"
                         )
@@ -87,9 +91,18 @@ struct TypeInference {
     }
 
     /// Whether `append(later)` gives what reading on would: not when `later` has a key that
-    /// differs only in case from one seen here, which reading on reports with its line.
+    /// differs only in case, or in Unicode form, from one seen here, which reading on reports
+    /// with its line.
     func canAppend(_ later: TypeInference) -> Bool {
-        !later.order.contains { key in slots[key] == nil && folded[SQLName.fold(key)] != nil }
+        !later.order.contains { key in
+            slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
+        }
+    }
+
+    static func twoForms(_ one: String, _ other: String) -> JSONSQLError {
+        JSONSQLError(
+            "keys \"\(one)\" and \"\(other)\" are the same text in two Unicode forms (composed and decomposed), which SQLite's column names keep apart: write the key one way"
+        )
     }
 
     /// Adds what `later` saw in the records after those seen here, as if this had seen them.

@@ -28,7 +28,11 @@ struct DuplicateKeys {
         var seen = Set<String>()
         for field in fields {
             let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
-            if !seen.insert(key).inserted { return key }
+            let (inserted, earlier) = seen.insert(key)
+            if !inserted {
+                if !earlier.utf8.elementsEqual(key.utf8) { throw TypeInference.twoForms(earlier, key) }
+                return key
+            }
         }
         lastKeys =
             fields.contains { $0.keyEscaped }

@@ -60,23 +60,26 @@ extension OutputColumn {
     /// The columns with names made unique, so no JSON object has a key twice and every format
     /// shows the same names: the second `a` becomes `a:2`, the third `a:3`, skipping names that
     /// another column already has (`SELECT 1 AS a, 2 AS a` prints `{"a":1,"a:2":2}`).
+    /// Names are compared by their bytes, as JSON keys are: Swift's `==` takes "\u{E9}" and
+    /// "e\u{301}" as one name, and they are two columns.
     static func uniquelyNamed(_ columns: [OutputColumn]) -> [OutputColumn] {
-        let given = Set(columns.map(\.name))
+        let given = Set(columns.map { Array($0.name.utf8) })
         guard given.count < columns.count else { return columns }
-        var used = Set<String>()
-        var occurrences: [String: Int] = [:]
+        var used = Set<[UInt8]>()
+        var occurrences: [[UInt8]: Int] = [:]
         return columns.map { column in
             var column = column
             let name = column.name
-            if used.contains(name) {
-                var n = occurrences[name, default: 1]
+            let bytes = Array(name.utf8)
+            if used.contains(bytes) {
+                var n = occurrences[bytes, default: 1]
                 repeat {
                     n += 1
                     column.name = "\(name):\(n)"
-                } while given.contains(column.name) || used.contains(column.name)
-                occurrences[name] = n
+                } while given.contains(Array(column.name.utf8)) || used.contains(Array(column.name.utf8))
+                occurrences[bytes] = n
             }
-            used.insert(column.name)
+            used.insert(Array(column.name.utf8))
             return column
         }
     }

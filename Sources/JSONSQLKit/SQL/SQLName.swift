@@ -6,16 +6,19 @@ public enum SQLName {
         String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
-    /// Whether SQLite takes the two as the same name.
+    /// Whether SQLite takes the two as the same name: byte for byte but for the case of ASCII
+    /// letters. Not Swift's `==`, which takes "\u{E9}" and "e\u{301}" as equal; SQLite does not.
     public static func same(_ a: String, _ b: String) -> Bool {
-        a == b || fold(a) == fold(b)
+        a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x ^ y == 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
     }
 
     /// The name in `names` that `name` refers to: the same spelling first, else the same name.
     public static func find<Names: Sequence<String>>(_ name: String, in names: Names) -> String? {
         var match: String?
         for candidate in names {
-            if candidate == name { return candidate }
+            if candidate.utf8.elementsEqual(name.utf8) { return candidate }
             if match == nil && same(candidate, name) { match = candidate }
         }
         return match

@@ -95,7 +95,7 @@ public struct TableInfo: Sendable {
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).
     public func column(named name: String) -> ColumnInfo? {
-        SQLName.find(name, in: columns.map(\.name)).flatMap { found in columns.first { $0.name == found } }
+        SQLName.find(name, in: columns.map(\.name)).flatMap { found in columns.first { $0.name.utf8.elementsEqual(found.utf8) } }
     }
 
     /// A column or an error that lists the columns and suggests the nearest name.

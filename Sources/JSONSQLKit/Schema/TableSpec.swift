@@ -26,14 +26,14 @@ public struct TableSpec: Sendable, Equatable {
             throw JSONSQLError("table '\(name)' needs at least one column: NAME:TYPE, e.g. id:integer:pk")
         }
         var seen = Set<String>()
-        for column in columns where !seen.insert(column.name.lowercased()).inserted {
+        for column in columns where !seen.insert(SQLName.fold(column.name)).inserted {
             throw JSONSQLError("duplicate column '\(column.name)' in table '\(name)'")
         }
-        let known = Dictionary(columns.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(columns.map { (SQLName.fold($0.name), $0.name) }, uniquingKeysWith: { a, _ in a })
         let table = name
         func resolve(_ names: [String], _ role: String) throws -> [String] {
             try names.map { key in
-                guard let column = known[key.lowercased()] else {
+                guard let column = known[SQLName.fold(key)] else {
                     throw JSONSQLError("\(role) column '\(key)' is not among the columns of '\(table)'")
                 }
                 return column
