@@ -78,4 +78,20 @@ struct CopyRuleTests {
         }
         #expect(error?.description.hasPrefix("table player: index i \(reason)") == true, "\(error?.description ?? "")")
     }
+
+    @Test("tables named alike but for case are one name; two Unicode forms of a name are two tables, as in SQLite")
+    func tableNamesAsSQLiteComparesThem() throws {
+        let source = try LibraryDatabase()
+        try source.execute(
+            "CREATE TABLE \"caf\u{E9}\" (n INTEGER); CREATE TABLE \"cafe\u{301}\" (n INTEGER); CREATE TABLE Big (n INTEGER)")
+        try source.execute("INSERT INTO \"caf\u{E9}\" VALUES (1); INSERT INTO \"cafe\u{301}\" VALUES (2), (3)")
+        let target = try LibraryDatabase()
+        let copied = try target.store.copy(from: source.store, options: CopyOptions(tables: ["caf\u{E9}", "cafe\u{301}"]))
+        #expect(copied.count == 2)
+        #expect(try target.sql("SELECT count(*) AS n FROM \"cafe\u{301}\"") == #"{"n":2}"# + "\n")
+        let again = try LibraryDatabase()
+        #expect(throws: JSONSQLError.self) {
+            try again.store.copy(from: source.store, options: CopyOptions(tables: ["Big", "BIG"]))
+        }
+    }
 }

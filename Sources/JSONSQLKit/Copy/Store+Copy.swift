@@ -48,8 +48,7 @@ extension Store {
         try source.readingForCopy { reader in
             let names = try options.tables.isEmpty ? reader.tableNames() : options.tables.map(reader.resolveTable)
             if names.isEmpty { throw JSONSQLError("\(source.path) holds no tables; there is nothing to copy") }
-            var seen = Set<String>()
-            for name in names where !seen.insert(SQLName.fold(name)).inserted {
+            for (index, name) in names.enumerated() where names[..<index].contains(where: { SQLName.same($0, name) }) {
                 throw JSONSQLError("table \(name) is named twice; name each table once")
             }
             let tables = try names.map { try reader.table($0, indexes: options.indexes) }

@@ -126,9 +126,8 @@ extension Store {
         guard let sql else { return false }
         let text = SQLTokens(sql)
         guard let list = text.indexedList else { return false }
-        let name = SQLTokens.foldASCII(column)
         return (list.lowerBound..<text.count).contains { i in
-            [.word, .quotedName].contains(text.tokens[i].kind) && SQLTokens.foldASCII(text.name(i)) == name
+            [.word, .quotedName].contains(text.tokens[i].kind) && SQLName.same(text.name(i), column)
         }
     }
 

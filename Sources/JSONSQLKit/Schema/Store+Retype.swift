@@ -57,8 +57,7 @@ extension Store {
         let info = try TableInfo(db: db, table: table)
         let create = try CreateTableText(sql)
         // SQLite numbers columns in the order they are defined: the two must agree.
-        guard create.columns.map(create.columnName).map(SQLTokens.foldASCII) == info.columns.map({ SQLTokens.foldASCII($0.name) })
-        else {
+        guard create.columns.map(create.columnName).elementsEqual(info.columns.map(\.name), by: SQLName.same) else {
             throw JSONSQLError("cannot match the columns of \(table) to its CREATE TABLE statement; its types cannot be changed")
         }
         var targets: [String: ColumnType] = [:]
@@ -81,9 +80,10 @@ extension Store {
             targets[found.name] = type
         }
         registerConversion(db)
-        let names = Set(info.columns.map { SQLTokens.foldASCII($0.name) })
         // The rowid under a name no column takes; nil for WITHOUT ROWID or when all are taken.
-        let rowid = withoutRowid ? nil : ["rowid", "_rowid_", "oid"].first { !names.contains($0) }
+        let rowid =
+            withoutRowid
+            ? nil : ["rowid", "_rowid_", "oid"].first { alias in !info.columns.contains { SQLName.same($0.name, alias) } }
         // Check every value first, to name the row that does not fit.
         let quotedTable = SQLQuote.identifier(table)
         let key = rowid.map { [$0] } ?? info.primaryKey.map(SQLQuote.identifier)
@@ -109,7 +109,7 @@ extension Store {
             }
         }
         let temporary = "jsonsql_retype_" + table
-        if try tableNames(db).contains(where: { SQLTokens.foldASCII($0) == SQLTokens.foldASCII(temporary) }) {
+        if try tableNames(db).contains(where: { SQLName.same($0, temporary) }) {
             throw JSONSQLError("a table \(temporary) is in the way of rebuilding \(table); rename or drop it first")
         }
         let indexesAndTriggers = try String.fetchAll(
