@@ -7,14 +7,11 @@ import Testing
 /// wherever the file is split, it must print what describing the loaded table prints.
 @Suite("describe of a file split in two")
 final class DescribeFileSplitTests {
-    let directory: URL
+    let files: ScratchFiles
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-split-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        files = try ScratchFiles("split")
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// Records whose paths, types, numbers, dates and strings change along the file, so that
     /// each half sees something the other does not: late keys, a column that turns from
@@ -43,12 +40,6 @@ final class DescribeFileSplitTests {
         }
     }
 
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
-        return path
-    }
-
     /// `describe` of the file, read by two threads whenever it has a line break past its middle.
     func streamed(_ path: String) throws -> String {
         let out = OutputBuffer()
@@ -68,7 +59,7 @@ final class DescribeFileSplitTests {
     @Test("wherever the middle falls, describe prints what loading and describing the table prints", arguments: 1...40)
     func splitPoints(count: Int) throws {
         let lines = Self.records(count, seed: UInt64(count))
-        let file = try write("s\(count).ndjson", lines.joined(separator: "\n") + (count % 2 == 0 ? "\n" : ""))
+        let file = try files.write("s\(count).ndjson", lines.joined(separator: "\n") + (count % 2 == 0 ? "\n" : ""))
         let expected = try loaded(file)
         #expect(!expected.isEmpty)
         #expect(try streamed(file) == expected, "\(count) records")
@@ -91,7 +82,7 @@ final class DescribeFileSplitTests {
     func unsure(line: String) throws {
         var lines = Self.records(20, seed: 11).map { "{" + #""a":"plain","# + $0.dropFirst() }
         lines[14] = line
-        let file = try write("unsure.ndjson", lines.joined(separator: "\n") + "\n")
+        let file = try files.write("unsure.ndjson", lines.joined(separator: "\n") + "\n")
         #expect(try !readsOnce(file))
         #expect(try streamed(file) == (try loaded(file)), "\(line)")
     }
@@ -106,7 +97,7 @@ final class DescribeFileSplitTests {
             "blank": lines.joined(separator: "\n\n\n") + "\n",
         ]
         for (name, text) in shapes {
-            let file = try write("\(name).json", text)
+            let file = try files.write("\(name).json", text)
             #expect(try streamed(file) == (try loaded(file)), "\(name)")
         }
     }
@@ -118,7 +109,7 @@ final class DescribeFileSplitTests {
             let keys = (0..<35).map { k in i < 20 ? "k\(i * 35 + k)" : "k\(400 + (i - 20) * 35 + k)" }
             return #"{"id":\#(i),"map":{\#(keys.map { #""\#($0)":\#(i)"# }.joined(separator: ","))}}"#
         }
-        let file = try write("keys.ndjson", lines.joined(separator: "\n") + "\n")
+        let file = try files.write("keys.ndjson", lines.joined(separator: "\n") + "\n")
         let expected = try loaded(file)
         #expect(expected.contains(#""path":"map.*""#))
         #expect(try streamed(file) == expected)
@@ -129,7 +120,7 @@ final class DescribeFileSplitTests {
         // 6,000 distinct ids and numbers in each half: exact in each, approximate together (an
         // integer column counts its values by their 64 bits, a json one by their text).
         let lines = (0..<12_000).map { #"{"id":"v\#($0)","n":\#($0 * 7),"half":\#($0 / 6_000)}"# }
-        let file = try write("distinct.ndjson", lines.joined(separator: "\n") + "\n")
+        let file = try files.write("distinct.ndjson", lines.joined(separator: "\n") + "\n")
         let expected = try loaded(file)
         #expect(expected.contains(#""approximate":true"#))
         #expect(try streamed(file) == expected)
@@ -140,7 +131,7 @@ final class DescribeFileSplitTests {
     func refusedValue(line: Int) throws {
         var lines = Self.records(40, seed: 3)
         lines[line - 1] = #"{"id":1,"when":"\ud800"}"#
-        let file = try write("bad\(line).ndjson", lines.joined(separator: "\n") + "\n")
+        let file = try files.write("bad\(line).ndjson", lines.joined(separator: "\n") + "\n")
         var expected = ""
         do { _ = try loaded(file) } catch { expected = "\(error)" }
         #expect(expected.hasPrefix("\(file):\(line): "), "\(expected)")
@@ -154,7 +145,7 @@ final class DescribeFileSplitTests {
             let lines = (1...40).map { i in
                 "{\"id\":\(i),\"\(i < 4 ? early : i == 37 ? late : "n")\":\(i)}"
             }
-            let file = try write("keys-\(early.unicodeScalars.first!.value).ndjson", lines.joined(separator: "\n") + "\n")
+            let file = try files.write("keys-\(early.unicodeScalars.first!.value).ndjson", lines.joined(separator: "\n") + "\n")
             var expected = ""
             do { _ = try loaded(file) } catch { expected = "\(error)" }
             #expect(expected.hasPrefix("\(file):37: "), "\(expected)")

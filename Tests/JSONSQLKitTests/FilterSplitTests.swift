@@ -9,19 +9,10 @@ import Testing
 /// running the query prints, and fail as loading fails, with the same line.
 @Suite("filtered queries over a file split in two")
 final class FilterSplitTests {
-    let directory: URL
+    let files: ScratchFiles
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
-        return path
+        files = try ScratchFiles("filter")
     }
 
     /// Filters the records' bytes can rule out (equality and `in` on strings), alone and mixed
@@ -64,7 +55,7 @@ final class FilterSplitTests {
     func splitPoints(count: Int) throws {
         let lines = DescribeFileSplitTests.records(count * 3, seed: UInt64(count) + 40)
         for (name, text) in InferenceSplitTests.shapes(lines) {
-            let file = try write("\(count)-\(name)", text)
+            let file = try files.write("\(count)-\(name)", text)
             for filter in Self.filters {
                 let loaded = run(file, filter, streamed: false)
                 #expect(!loaded.hasPrefix("error"), "\(filter): \(loaded)")
@@ -95,7 +86,7 @@ final class FilterSplitTests {
                 var broken = lines
                 broken[at] = record
                 for (name, text) in InferenceSplitTests.shapes(broken) {
-                    let file = try write("bad-\(at)-\(name)", text)
+                    let file = try files.write("bad-\(at)-\(name)", text)
                     let loaded = run(file, "address.country = DE", streamed: false)
                     #expect(loaded.hasPrefix("error"), "\(record) at \(at), \(name): \(loaded)")
                     for kept in [nil, 1] as [Int?] {

@@ -8,19 +8,10 @@ import Testing
 /// values mix, it must print what loading the whole file and running the query prints.
 @Suite("grouped queries over a file in one read")
 final class GroupOneReadTests {
-    let directory: URL
+    let files: ScratchFiles
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-group-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
-        return path
+        files = try ScratchFiles("group")
     }
 
     /// Values of one key that mix every JSON type: integers and strings of the same digits,
@@ -105,7 +96,7 @@ final class GroupOneReadTests {
             ("array.json", "[\n" + lines.joined(separator: ",\n") + "\n]\n"),
         ]
         for (name, text) in shapes {
-            let file = try write("\(count)-\(name)", text)
+            let file = try files.write("\(count)-\(name)", text)
             for query in Self.queries.indices {
                 let loaded = run(file, query, oneRead: false)
                 #expect(
@@ -114,7 +105,7 @@ final class GroupOneReadTests {
                 #expect(run(file, query, oneRead: true) == loaded, "\(count * 5) records, \(name), \(Self.queries[query])")
             }
         }
-        let one = try write("\(count)-one.ndjson", lines.joined(separator: "\n"))
+        let one = try files.write("\(count)-one.ndjson", lines.joined(separator: "\n"))
         #expect(run(one, 1, oneRead: true, split: nil) == run(one, 1, oneRead: false))
     }
 
@@ -123,7 +114,7 @@ final class GroupOneReadTests {
         let lines = Self.mixed.enumerated().flatMap { index, value in
             (0...index % 3).map { #"{"k":\#(value),"o":{"c":\#(value)},"n":\#($0)}"# }
         }
-        let file = try write("mixed.ndjson", (lines + [#"{"n":1}"#]).joined(separator: "\n"))
+        let file = try files.write("mixed.ndjson", (lines + [#"{"n":1}"#]).joined(separator: "\n"))
         for query in Self.queries.indices {
             #expect(run(file, query, oneRead: true) == run(file, query, oneRead: false), "\(Self.queries[query])")
         }
@@ -135,7 +126,7 @@ final class GroupOneReadTests {
     @Test("a record insert refuses fails as it does when loading, with its line")
     func refusedRecord() throws {
         let lines = Self.records(30, seed: 9) + [#"{"id":99,"o":{"c":"FR"},"s":"\ud800"}"#] + Self.records(5, seed: 3)
-        let file = try write("bad.ndjson", lines.joined(separator: "\n"))
+        let file = try files.write("bad.ndjson", lines.joined(separator: "\n"))
         let loaded = run(file, 1, oneRead: false)
         #expect(loaded.hasPrefix("error") && loaded.contains(":31:"))
         #expect(run(file, 1, oneRead: true) == loaded)
@@ -143,7 +134,7 @@ final class GroupOneReadTests {
 
     @Test("more different values than fit are read again, with the types found, and still print as loaded")
     func tooManyValues() throws {
-        let file = try write("many.ndjson", Self.records(60, seed: 4).joined(separator: "\n"))
+        let file = try files.write("many.ndjson", Self.records(60, seed: 4).joined(separator: "\n"))
         for query in [0, 1, 4, 7] {
             let loaded = run(file, query, oneRead: false)
             for split in [1, nil] as [Int64?] {
@@ -171,7 +162,7 @@ final class GroupOneReadTests {
             fields.append(#""n":\#(next(7) - 2)"#)
             return "{" + fields.joined(separator: ",") + "}"
         }
-        let file = try write("whole.ndjson", lines.joined(separator: "\n"))
+        let file = try files.write("whole.ndjson", lines.joined(separator: "\n"))
         for query in [0, 3, 6, 10, 11] {
             let loaded = run(file, query, oneRead: false)
             #expect(!loaded.hasPrefix("error") && !loaded.isEmpty, "\(Self.queries[query])")
@@ -201,7 +192,7 @@ final class GroupOneReadTests {
     func mixedNumbersPerRecord() throws {
         for values in [["1", "1.0"], ["0", "-0.0"], ["2.5", "-0.0"], ["1.5", "2.5"]] {
             let lines = (0..<12).map { #"{"k":\#(values[$0 % 2]),"o":{"c":\#(values[($0 / 2) % 2])}}"# }
-            let file = try write("numbers.ndjson", lines.joined(separator: "\n"))
+            let file = try files.write("numbers.ndjson", lines.joined(separator: "\n"))
             for query in [0, 10] {
                 #expect(run(file, query, oneRead: true) == run(file, query, oneRead: false), "\(values) \(Self.queries[query])")
             }

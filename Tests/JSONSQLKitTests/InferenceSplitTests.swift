@@ -8,19 +8,10 @@ import Testing
 /// reading it from the start.
 @Suite("type inference of a file split in two")
 final class InferenceSplitTests {
-    let directory: URL
+    let files: ScratchFiles
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-infer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
-        return path
+        files = try ScratchFiles("infer")
     }
 
     /// The columns, or the error, from reading `path` by one thread or, when `split`, two.
@@ -49,7 +40,7 @@ final class InferenceSplitTests {
     func splitPoints(count: Int) throws {
         let lines = DescribeFileSplitTests.records(count, seed: UInt64(count) + 100)
         for (name, text) in Self.shapes(lines) {
-            let file = try write("\(count)-\(name)", text)
+            let file = try files.write("\(count)-\(name)", text)
             let one = inferred(file, split: false)
             #expect(!one.hasPrefix("error"), "\(name): \(one)")
             #expect(inferred(file, split: true) == one, "\(count) records, \(name)")
@@ -64,7 +55,7 @@ final class InferenceSplitTests {
                 var broken = lines
                 broken[at] = bad
                 for (name, text) in Self.shapes(broken) {
-                    let file = try write("bad-\(at)-\(name)", text)
+                    let file = try files.write("bad-\(at)-\(name)", text)
                     let one = inferred(file, split: false)
                     #expect(one.hasPrefix("error"), "\(name): \(one)")
                     #expect(inferred(file, split: true) == one, "\(bad) at \(at), \(name)")
@@ -81,7 +72,7 @@ final class InferenceSplitTests {
             i < 6 ? #"{"id":\#(i),"k":\#(i)}"# : i < 18 ? #"{"id":\#(i),"n":\#(i)}"# : #"{"id":\#(i),"K":\#(i)}"#
         }
         for (name, text) in Self.shapes(lines) {
-            let file = try write("case-\(name)", text)
+            let file = try files.write("case-\(name)", text)
             let one = inferred(file, split: false)
             #expect(one.contains(#"record 19: keys "k" and "K" differ only in case"#), "\(name): \(one)")
             #expect(inferred(file, split: true) == one, "\(name)")
@@ -94,7 +85,7 @@ final class InferenceSplitTests {
             i < 6 ? "{\"id\":\(i),\"\u{E9}\":\(i)}" : i < 18 ? "{\"id\":\(i),\"n\":\(i)}" : "{\"id\":\(i),\"e\u{301}\":\(i)}"
         }
         for (name, text) in Self.shapes(lines) {
-            let file = try write("forms-\(name)", text)
+            let file = try files.write("forms-\(name)", text)
             let one = inferred(file, split: false)
             #expect(one.contains("record 19: keys"), "\(name): \(one)")
             #expect(inferred(file, split: true) == one, "\(name)")

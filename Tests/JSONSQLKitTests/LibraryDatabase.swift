@@ -212,3 +212,23 @@ enum SuiteDirectories {
         }
     }
 }
+
+/// A suite's own directory for the data files its tests write, removed with it.
+final class ScratchFiles: @unchecked Sendable {
+    let directory: URL
+
+    /// A new directory, `jsonsql-PREFIX-UUID` in the temporary directory.
+    init(_ prefix: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Writes `text` to the file `name` in the directory; its path.
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+}
