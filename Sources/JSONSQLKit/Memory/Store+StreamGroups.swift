@@ -180,6 +180,12 @@ struct NarrowPlan {
         self.projectArguments = projectArguments
     }
 
+    /// `INSERT` of one row of the narrow table: its expressions, then the weight when weighted.
+    private var insertSQL: String {
+        let columns = expressions.count + (weighted ? 1 : 0)
+        return "INSERT INTO \(narrow) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))"
+    }
+
     /// Creates the narrow table and fills it from a table holding `distinct` different records,
     /// by `rowid` 1, 2, ...: `records` numbers each record of the file, in order, from 0. A
     /// record the filter rejects adds no row. A weighted plan adds one row per different record
@@ -192,8 +198,7 @@ struct NarrowPlan {
                 var counts = [Int](repeating: 0, count: distinct)
                 for number in records { counts[Int(number)] += 1 }
                 try db.execute(sql: createSQL)
-                let insert = try db.makeStatement(
-                    sql: "INSERT INTO \(narrow) VALUES (\(expressions.indices.map { _ in "?" }.joined(separator: ", ")), ?)")
+                let insert = try db.makeStatement(sql: insertSQL)
                 let statement = insert.sqliteStatement
                 for (number, row) in values.enumerated() {
                     guard let row, counts[number] > 0 else { continue }
@@ -205,8 +210,7 @@ struct NarrowPlan {
                 return true
             }
             try db.execute(sql: createSQL)
-            let insert = try db.makeStatement(
-                sql: "INSERT INTO \(narrow) VALUES (\(expressions.indices.map { _ in "?" }.joined(separator: ", ")))")
+            let insert = try db.makeStatement(sql: insertSQL)
             let statement = insert.sqliteStatement
             var count = 0
             for number in records {
