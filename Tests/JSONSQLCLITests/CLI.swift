@@ -46,19 +46,10 @@ enum CLI {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
         let child = try Child(executable ?? binary, arguments, environment: env, in: directory)
-        // Read both pipes while the process runs, so a large output cannot block it.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = child.stdout!.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = child.stderr!.readDataToEndOfFile() }
-        if let stdin { child.write(stdin) }
-        try child.stdin!.close()
+        let (out, err) = child.communicate(stdin.map { Data($0.utf8) } ?? Data())
         let status = child.wait()
-        group.wait()
         return Result(
-            status: status, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Runs a shell command line with the built jsonsql first on PATH.
@@ -71,6 +62,9 @@ enum CLI {
             executable: "/bin/bash")
     }
 }
+
+/// write(2), which `Child.write` hides inside the class.
+private func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }
 
 /// A process started with posix_spawn, its standard streams pipes to this process or /dev/null.
 ///
@@ -161,6 +155,47 @@ final class Child: @unchecked Sendable {
         guard spawned == 0 else { throw CLI.CLIError("cannot run \(executable): \(String(cString: strerror(spawned)))") }
         self.pid = pid
         (stdin, stdout, stderr) = (parentEnds[0], parentEnds[1], parentEnds[2])
+    }
+
+    /// Writes `input` to the child's standard input, closes it, and reads its standard output and
+    /// error to their ends, all on this thread with poll(2): a reader on another thread can wait
+    /// a second for a free worker when many tests run at once.
+    func communicate(_ input: Data) -> (stdout: Data, stderr: Data) {
+        var output = [Data(), Data()]
+        var fds = [stdout, stderr].map { pollfd(fd: $0?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+        var pending = input[...]
+        if let stdin {
+            _ = fcntl(stdin.fileDescriptor, F_SETFL, fcntl(stdin.fileDescriptor, F_GETFL) | O_NONBLOCK)
+            fds.append(pollfd(fd: stdin.fileDescriptor, events: Int16(POLLOUT), revents: 0))
+            if pending.isEmpty { closeInput(&fds) }
+        }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while fds.contains(where: { $0.fd >= 0 }) {
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 else {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in 0..<2 where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let count = read(fds[i].fd, &buffer, buffer.count)
+                if count > 0 {
+                    output[i].append(contentsOf: buffer[..<count])
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    fds[i].fd = -1
+                }
+            }
+            if fds.count == 3 && fds[2].fd >= 0 && fds[2].revents != 0 {
+                let written = pending.withUnsafeBytes { writeBytes(fds[2].fd, $0.baseAddress, $0.count) }
+                if written > 0 { pending = pending.dropFirst(written) }
+                // A child that stopped reading (EPIPE) is not an error here.
+                if pending.isEmpty || written < 0 && errno != EAGAIN && errno != EINTR { closeInput(&fds) }
+            }
+        }
+        return (output[0], output[1])
+    }
+
+    private func closeInput(_ fds: inout [pollfd]) {
+        try? stdin?.close()
+        fds[2].fd = -1
     }
 
     /// Writes text to the child's standard input; a child that stopped reading is not an error here.
