@@ -3,7 +3,7 @@ import Testing
 
 /// The insert reads and converts records on one thread while another steps them: errors come
 /// in input order, a stop on either side ends both, and a kill midway stores nothing.
-@Suite("pipelined insert", .serialized)
+@Suite("pipelined insert")
 struct PipelinedInsertTests {
     func makeTable(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
