@@ -143,12 +143,7 @@ extension UpdateSpec {
             }
         }
         for target in removes {
-            let path = try ResolvedPath(target, in: info)
-            guard path.isInsideColumn else {
-                throw JSONSQLError(
-                    "--remove \(target): give a path inside a json column, like \(target).key; to empty the column write --set \(target)=null"
-                )
-            }
+            let path = try UpdateSpec.removal(target, in: info)
             try requireJSON(path, "--remove")
             let segments = try Self.segments(target, option: "--remove")
             try change(path.column, option: "--remove", target) { current in
