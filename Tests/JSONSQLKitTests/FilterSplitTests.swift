@@ -150,4 +150,19 @@ final class FilterSplitTests {
         observe(&second, (0, 16))
         #expect(!second.isComplete && second.bytes.isEmpty)
     }
+
+    @Test("a half that did not meet gives its bytes back: the first reader keeps them all within the same budget")
+    func unmetHalfReleases() throws {
+        // An array file: the halves never meet, and the first reader reads the second half's
+        // records again. Every record matches; the budget holds them all once, not one and a half times.
+        let records = (1...40).map { #"{"o":{"c":"DE"},"n":\#($0)}"# }
+        let file = try files.write("unmet.json", "[\n" + records.joined(separator: ",\n") + "\n]\n")
+        let total = records.reduce(0) { $0 + $1.utf8.count }
+        let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
+        var kept = KeptRecords(maximumBytes: total + 8)
+        _ = try Store.inferTypes(file, table: "t", minimumSplit: 1, keeping: &kept, precheck: precheck)
+        #expect(kept.isComplete)
+        #expect(kept.positions.map(\.record) == Array(1...40))
+        #expect(kept.bytes.count == total)
+    }
 }

@@ -60,6 +60,13 @@ struct KeptRecords {
         bytes.append(contentsOf: later.bytes)
     }
 
+    /// Gives this copy's bytes back to the shared budget, for a half whose records the first
+    /// reader reads again itself (the halves did not meet); none are kept afterwards.
+    mutating func release() {
+        if isComplete && !bytes.isEmpty { used.bytes.subtract(bytes.count, ordering: .relaxed) }
+        giveUp()
+    }
+
     /// The kept bytes, handed over without a copy; none are kept afterwards.
     mutating func takeBytes() -> [UInt8] {
         defer { giveUp() }

@@ -103,11 +103,18 @@ final class SecondHalf<State>: @unchecked Sendable {
     /// Waits for the second half; its state and record count when the first reader's record
     /// starting at `start` (outside any array) is the second half's first record.
     func result(meetingAt start: Int64, insideArray: Bool) -> (state: State, records: Int)? {
+        let result = finished(meetingAt: start, insideArray: insideArray)
+        return result.met ? (result.state, result.records) : nil
+    }
+
+    /// Waits for the second half: its state and record count, and whether it met the first
+    /// reader's record starting at `start`; a state that did not meet may hold what its owner
+    /// gives back.
+    func finished(meetingAt start: Int64, insideArray: Bool) -> (state: State, records: Int, met: Bool) {
         condition.lock()
         defer { condition.unlock() }
         while !done { condition.wait() }
-        guard !failed, !insideArray, firstStart == start else { return nil }
-        return (state, records)
+        return (state, records, !failed && !insideArray && firstStart == start)
     }
 
     /// Stops the second half and waits until its thread is done with the file.

@@ -28,11 +28,7 @@ extension Store {
         if let inferred {
             inference = inferred
         } else if let early {
-            inference = try Self.inferTypes(
-                path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept, secondState: kept,
-                first: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: early) },
-                second: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: early) },
-                merge: { kept, later, meeting in kept.append(later, meeting: meeting) })
+            inference = try Self.inferTypes(path, table: table, minimumSplit: minimumSplit, keeping: &kept, precheck: early)
         } else {
             inference = try Self.inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
         }
@@ -114,16 +110,32 @@ extension Store {
             first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _, _ in })
     }
 
+    /// `inferTypes` on two threads, keeping aside in `kept` the records `precheck` says may match.
+    static func inferTypes(
+        _ path: String, table: String, minimumSplit: Int64?, keeping kept: inout KeptRecords, precheck: RecordPrecheck
+    ) throws -> TypeInference {
+        try inferTypes(
+            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept, secondState: kept,
+            first: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: precheck) },
+            second: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: precheck) },
+            merge: { kept, later, meeting in kept.append(later, meeting: meeting) },
+            discard: { later in
+                var later = later
+                later.release()
+            })
+    }
+
     /// `inferTypes`, with more work on every checked record: `first` on the records the first
     /// thread reads, into `state`; `second` on those of the second half, from `secondState`,
     /// which `merge` takes into `state` where the two meet, with the position of the second
-    /// half's first record as the first thread read it.
+    /// half's first record as the first thread read it; `discard` gets a second half's state
+    /// that did not meet, whose records the first thread reads on to itself.
     static func inferTypes<State>(
         _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil, with state: inout State,
         secondState: State,
         first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
         second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        merge: (inout State, State, RecordReader.Position) -> Void
+        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in }
     ) throws -> TypeInference {
         var inference = TypeInference()
         var duplicates = DuplicateKeys()
@@ -138,15 +150,15 @@ extension Store {
             while let position = try reader.next(into: &fields) {
                 if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
                     half = nil
-                    if let result = started.result(
-                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
-                        inference.canAppend(result.state.inference)
-                    {
+                    let result = started.finished(
+                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                    if result.met && inference.canAppend(result.state.inference) {
                         inference.append(result.state.inference)
                         merge(&state, result.state.more, position)
                         seen += result.records
                         break
                     }
+                    discard(result.state.more)
                 }
                 do {
                     try inference.observe(fields, bytes: reader.bytes)
