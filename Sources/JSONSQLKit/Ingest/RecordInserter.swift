@@ -104,11 +104,10 @@ final class RecordInserter {
             var column = layout.find(field, bytes: bytes, hint: fieldIndex)
             if column < 0 {
                 let key: String
+                let name: String?
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
-                column =
-                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in
-                        columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) }
-                    } ?? -1
+                do { name = try SQLName.exactColumn(key, in: columns.map(\.name)) } catch { throw fail("key \(error)") }
+                column = name.flatMap { name in columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) } } ?? -1
                 if column < 0 {
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
@@ -121,15 +120,8 @@ final class RecordInserter {
                 }
             }
             if present.contains(column) {
-                // Two spellings of one name, as SQLite compares names, are named as written.
-                let earlier = try? TypeInference.key(fields[slots[column]], bytes: bytes, scratch: &scratch)
-                let key = try? TypeInference.key(field, bytes: bytes, scratch: &scratch)
-                if let earlier, let key, !earlier.utf8.elementsEqual(key.utf8) {
-                    throw fail(
-                        "keys \"\(earlier)\" and \"\(key)\" both fill column \"\(columns[column].name)\", as SQLite's column names ignore case"
-                    )
-                }
-                throw fail("key \"\(key ?? columns[column].name)\" appears more than once")
+                // Only a key spelled as the column fills it, so this is the same key again.
+                throw fail("key \"\(columns[column].name)\" appears more than once")
             }
             present.insert(column)
             slots[column] = fieldIndex
