@@ -35,6 +35,8 @@ final class RecordInserter {
     @exclusivity(unchecked) private var bindFailure: Int32 = SQLITE_OK
     @exclusivity(unchecked) private(set) var written = 0
     @exclusivity(unchecked) private(set) var addedColumns: [String] = []
+    /// Generated columns, which SQLite computes: no key fills them.
+    @exclusivity(unchecked) private var generatedColumns: [String] = []
 
     init(db: Database, table: String, conflict: InsertOptions.Conflict, alter: Bool) throws {
         self.db = db
@@ -52,6 +54,7 @@ final class RecordInserter {
 
     private func loadColumns() throws {
         let info = try TableInfo(db: db, table: table)
+        generatedColumns = info.columns.filter(\.isGenerated).map(\.name)
         layout.columns = info.columns.filter { !$0.isGenerated }.map {
             InsertColumns.Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity)
         }
@@ -109,6 +112,9 @@ final class RecordInserter {
                 do { name = try SQLName.exactColumn(key, in: columns.map(\.name)) } catch { throw fail("key \(error)") }
                 column = name.flatMap { name in columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) } } ?? -1
                 if column < 0 {
+                    if SQLName.find(key, in: generatedColumns) != nil {
+                        throw fail("key \"\(key)\" is a generated column of \(table), which SQLite computes; leave it out of the records")
+                    }
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
                     }
