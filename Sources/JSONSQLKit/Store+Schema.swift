@@ -30,7 +30,8 @@ extension Store {
         return try write { db in
             if SQLName.find(spec.table, in: try Self.tableNames(db)) == nil, try db.viewExists(spec.table) {
                 throw JSONSQLError(
-                    "\(spec.table) is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)")
+                    "\(spec.table) is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)"
+                )
             }
             return try spec.create(in: db, table: try TableInfo(db: db, table: spec.table), database: path)
         }

@@ -56,7 +56,9 @@ struct ExactnessRuleTests {
         try db.insert("t", #"{"id":1,"n":-0.0,"j":-0.0,"a":-0.0}"#)
         #expect(try db.query("t") == #"{"id":1,"r":null,"n":-0.0,"j":-0.0,"a":-0.0}"# + "\n")
         // A REAL or NUMERIC column stores a zero as the integer 0: the sign would be lost.
-        for (table, record) in [("t", #"{"id":2,"r":-0.0}"#), ("plain", #"{"r":-0.0}"#), ("plain", #"{"n":-0.0}"#), ("plain", #"{"j":-0e5}"#)] {
+        for (table, record) in [
+            ("t", #"{"id":2,"r":-0.0}"#), ("plain", #"{"r":-0.0}"#), ("plain", #"{"n":-0.0}"#), ("plain", #"{"j":-0e5}"#),
+        ] {
             let error = errorMessage { try db.insert(table, record) }
             #expect(error?.contains("stores -0.0 as 0.0") == true, "\(record): \(error ?? "no error")")
         }

@@ -210,7 +210,9 @@ struct InsertRuleTests {
         // An existing table, with and without --alter.
         let db = try Self.playerTable()
         for alter in [false, true] {
-            let error = errorMessage { try db.insert("player", #"{"id":"a","name":"x"}"# + "\n" + #"{"id":"b","NAME":"y"}"#, alter: alter) }
+            let error = errorMessage {
+                try db.insert("player", #"{"id":"a","name":"x"}"# + "\n" + #"{"id":"b","NAME":"y"}"#, alter: alter)
+            }
             #expect(error?.hasPrefix("<stdin>:2: record 2: \(refusal)") == true, "\(error ?? "no error")")
         }
         #expect(try Self.count(db) == Self.none)

@@ -27,7 +27,10 @@ struct SchemaObjectRefusalTests {
         arguments: [
             ("v", #"{"id":1}"#, false, "v is a view; records go into a table: insert into the table the view reads"),
             ("V", #"{"id":1}"#, false, "V is a view; records go into a table: insert into the table the view reads"),
-            ("g_on_doc", #"{"id":1}"#, false, "g_on_doc is an index; records go into a table: name a table, or a new one to create"),
+            (
+                "g_on_doc", #"{"id":1}"#, false,
+                "g_on_doc is an index; records go into a table: name a table, or a new one to create"
+            ),
             (
                 "g", #"{"id":1,"doc":{"c":"x"},"c":"x"}"#, false,
                 #"<stdin>:1: record 1: key "c" is a generated column of g, which SQLite computes; leave it out of the records"#

@@ -113,7 +113,9 @@ final class RecordInserter {
                 column = name.flatMap { name in columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) } } ?? -1
                 if column < 0 {
                     if SQLName.find(key, in: generatedColumns) != nil {
-                        throw fail("key \"\(key)\" is a generated column of \(table), which SQLite computes; leave it out of the records")
+                        throw fail(
+                            "key \"\(key)\" is a generated column of \(table), which SQLite computes; leave it out of the records"
+                        )
                     }
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
