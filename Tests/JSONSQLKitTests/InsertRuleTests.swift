@@ -222,17 +222,6 @@ struct InsertRuleTests {
         let error = errorMessage { try fresh.insert("t", records.joined(separator: "\n")) }
         #expect(error?.hasPrefix("<stdin>:1001: record 1001: \(refusal)") == true, "\(error ?? "no error")")
         #expect(try fresh.sql("SELECT count(*) AS n FROM sqlite_schema") == Self.none)
-        // The same text in another Unicode form: --alter would add a twin column printing alike.
-        let accents = try LibraryDatabase()
-        try accents.create("t", ["caf\u{E9}:integer"])
-        for alter in [false, true] {
-            let error = errorMessage { try accents.insert("t", #"{"cafe\#u{301}":1}"#, alter: alter) }
-            #expect(
-                error
-                    == "<stdin>:1: record 1: key \"cafe\u{301}\" is column \"caf\u{E9}\" in another Unicode form (composed or decomposed), which SQLite's names keep apart: write it as the column is written",
-                "\(error ?? "no error")")
-        }
-        #expect(try accents.sql("SELECT count(*) AS n FROM pragma_table_info('t')") == #"{"n":1}"# + "\n")
     }
 
     @Test("invalid UTF-8 is refused with the line")

@@ -26,22 +26,12 @@ public enum SQLName {
 
     /// The column in `names` that a record's key (or a CSV header, or an edited column) fills:
     /// the one spelled byte for byte as `key`, nil when there is none. A column that SQLite takes
-    /// for the same name only in another case is refused: the key would come back renamed; so
-    /// is one that is the same text in another Unicode form, beside which a new column would
-    /// print alike.
+    /// for the same name only in another case is refused: the key would come back renamed.
     ///
     ///     exactColumn("id", in: ["id"])  // "id"
     ///     exactColumn("ID", in: ["id"])  // throws: "ID" names column "id" only in another case
-    public static func exactColumn(_ key: String, in names: [String]) throws -> String? {
-        guard let found = find(key, in: names) else {
-            // Swift's `==` takes "\u{E9}" and "e\u{301}" as equal: a twin column would print alike.
-            if let twin = names.first(where: { fold($0) == fold(key) }) {
-                throw JSONSQLError(
-                    "\"\(key)\" is column \"\(twin)\" in another Unicode form (composed or decomposed), which SQLite's names keep apart: write it as the column is written"
-                )
-            }
-            return nil
-        }
+    public static func exactColumn<Names: Sequence<String>>(_ key: String, in names: Names) throws -> String? {
+        guard let found = find(key, in: names) else { return nil }
         guard found.utf8.elementsEqual(key.utf8) else {
             throw JSONSQLError(
                 "\"\(key)\" names column \"\(found)\" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write \"\(found)\""
