@@ -9,13 +9,17 @@ extension Store {
     static let dataExtensions = ["json", "ndjson", "jsonl", "geojson", "csv", "tsv", "tab"]
 
     /// Whether `path` names input data rather than a database: `-` (standard input), a file
-    /// whose extension is one of `dataExtensions`, or an existing file that starts with `{` or
-    /// `[` (after white space), which no SQLite database does.
+    /// whose extension is one of `dataExtensions`, a pipe or character device (`<(...)`), or an
+    /// existing file that starts with `{` or `[` (after white space), which no SQLite database does.
     public static func isDataFile(_ path: String) -> Bool {
         if path == "-" { return true }
         if PostgresConnection.isURL(path) { return false }
         let ext = (path as NSString).pathExtension.lowercased()
         if dataExtensions.contains(ext) { return true }
+        // Reading a pipe to look would take its first bytes away from the load; and no pipe
+        // or device holds a database, which SQLite reads at offsets.
+        var status = stat()
+        if stat(path, &status) == 0 && [S_IFIFO, S_IFCHR].contains(status.st_mode & S_IFMT) { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 512)) ?? Data()

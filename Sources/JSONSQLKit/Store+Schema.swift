@@ -28,7 +28,12 @@ extension Store {
     public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         if let postgres { return try postgres.createIndex(spec) }
         return try write { db in
-            try spec.create(in: db, table: try TableInfo(db: db, table: spec.table), database: path)
+            if SQLName.find(spec.table, in: try Self.tableNames(db)) == nil, try db.viewExists(spec.table) {
+                throw JSONSQLError(
+                    "\(spec.table) is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)"
+                )
+            }
+            return try spec.create(in: db, table: try TableInfo(db: db, table: spec.table), database: path)
         }
     }
 

@@ -76,6 +76,18 @@ public final class Store {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory, not a database file") }
+        // SQLite reports I/O errors for a pipe or a device: say what the path is instead.
+        var status = stat()
+        if exists && stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFIFO: "a named pipe"
+                case S_IFCHR, S_IFBLK: "a device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+            throw JSONSQLError("\(path) is \(kind), not a database file")
+        }
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }

@@ -62,7 +62,8 @@ struct Index: StoreCommand {
         var table: String?
         var paths = tableAndPaths
         let tables = try store.tableNames()
-        if SQLName.find(paths[0], in: tables) != nil && (paths.count > 1 || tables.count > 1) {
+        // The first word names the table when it is one, or a view (which the library refuses).
+        if (paths.count > 1 || tables.count > 1) && (try? store.resolveTable(paths[0])) != nil {
             table = paths.removeFirst()
         }
         if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }

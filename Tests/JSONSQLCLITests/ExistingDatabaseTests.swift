@@ -224,6 +224,15 @@ struct ExistingDatabaseTests {
                 == "address\r\n\"{\"\"city\"\":\"\"Milan\"\",\"\"zip\"\":\"\"00100\"\"}\"\r\n")
     }
 
+    @Test("index names a view as the view, not as a path of some table; the library's refusal says what to do")
+    func indexOnView() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("v.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE a (doc TEXT); CREATE TABLE b (x); CREATE VIEW v AS SELECT * FROM a;")
+        let error = try fail(["index", path, "v", "doc.c"])
+        #expect(error.hasPrefix("Error: v is a view, and SQLite indexes only tables"), "\(error)")
+    }
+
     @Test(
         "an expression index another tool spelled its own way serves query; every spelling is checked in-process (IndexSpellingTests)",
         arguments: [

@@ -62,6 +62,14 @@ struct MemoryModeTests {
         #expect(wrong.stderr.contains("this looks like CSV") && wrong.stderr.contains("use --csv"), "\(wrong.stderr)")
     }
 
+    @Test("a pipe for the database (process substitution) loads every record: none is read away to guess its kind")
+    func pipe() throws {
+        let script = #"exec "$0" query <(echo '{"a":1}'; sleep 0.2; echo '{"a":2}') -f jsonl"#
+        let result = try CLI.run(["-c", script, CLI.binary], executable: "/bin/bash")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == #"{"a":1}"# + "\n" + #"{"a":2}"# + "\n")
+    }
+
     @Test("CSV and TSV files load by their extension; several files are several tables")
     func csvAndSeveralFiles() throws {
         let csv = try directory.write("people.csv", "id,name\n1,Ada\n2,\"Bo, Jr.\"\n")

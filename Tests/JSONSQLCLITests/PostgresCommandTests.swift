@@ -135,10 +135,14 @@ struct PostgresCommandTests {
         #expect(indexes.stdout.contains(#""paths":"js.b""#), "\(indexes.stdout)\(indexes.stderr)")
     }
 
-    @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column reads 0.0 as there")
+    @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column is refused as there")
     func sessionSettings() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer", "x:real", "name:text"])
-        let input = #"{"id":1,"x":-0.0,"name":"a\\b"}"# + "\n" + #"{"id":2,"x":1.5,"name":"B"}"# + "\n"
+        for database in [sqlite, postgres] {
+            let refused = try CLI.run(["insert", database, "t"], stdin: #"{"id":0,"x":-0.0}"#)
+            #expect(refused.status == 1 && refused.stderr.contains("stores -0.0 as 0.0"), "\(refused.stderr)")
+        }
+        let input = #"{"id":1,"x":0.0,"name":"a\\b"}"# + "\n" + #"{"id":2,"x":1.5,"name":"B"}"# + "\n"
         for database in [sqlite, postgres] { #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0) }
         // A server (or PGOPTIONS) with standard_conforming_strings off reads '\' otherwise.
         let offStrings = postgres + "%20-cstandard_conforming_strings%3Doff"

@@ -81,4 +81,15 @@ struct CSVInputRuleTests {
         #expect(errorMessage { try db.insert("u", csv, format: .csv) } == message)
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
     }
+
+    @Test("a header field that names a column of the table only in another case is refused with the header's line")
+    func headerInAnotherCase() throws {
+        let db = try LibraryDatabase()
+        try db.create("u", ["id:integer", "name:text"])
+        #expect(
+            errorMessage { try db.insert("u", "id,NAME\n1,x\n", format: .csv) }
+                == #"<stdin>:1: the header's "NAME" names column "name" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write "name""#
+        )
+        #expect(try db.sql("SELECT count(*) AS n FROM u") == #"{"n":0}"# + "\n")
+    }
 }

@@ -48,6 +48,26 @@ struct ExactnessRuleTests {
         #expect(try db.query("t", where: [#"j.huge = "1e400""#]) == "")
     }
 
+    @Test("-0.0 keeps its sign where SQLite keeps it, and is refused where SQLite would store 0.0")
+    func negativeZero() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "r:real", "n:numeric", "j:json", "a:any"])
+        try db.execute("CREATE TABLE plain (r REAL, n NUMERIC, j JSON)")
+        try db.insert("t", #"{"id":1,"n":-0.0,"j":-0.0,"a":-0.0}"#)
+        #expect(try db.query("t") == #"{"id":1,"r":null,"n":-0.0,"j":-0.0,"a":-0.0}"# + "\n")
+        // A REAL or NUMERIC column stores a zero as the integer 0: the sign would be lost.
+        for (table, record) in [
+            ("t", #"{"id":2,"r":-0.0}"#), ("plain", #"{"r":-0.0}"#), ("plain", #"{"n":-0.0}"#), ("plain", #"{"j":-0e5}"#),
+        ] {
+            let error = errorMessage { try db.insert(table, record) }
+            #expect(error?.contains("stores -0.0 as 0.0") == true, "\(record): \(error ?? "no error")")
+        }
+        let update = errorMessage { try db.update("t", where: ["id = 1"], set: ["r=-0.0"]) }
+        #expect(update?.contains("stores -0.0 as 0.0") == true, "\(update ?? "no error")")
+        #expect(try db.sql("SELECT count(*) AS n FROM t WHERE r IS NOT NULL") == #"{"n":0}"# + "\n")
+        #expect(try db.sql("SELECT count(*) AS n FROM plain") == #"{"n":0}"# + "\n")
+    }
+
     @Test("update and defaults convert as insert does")
     func updateAndDefaults() throws {
         let db = try LibraryDatabase()

@@ -189,10 +189,10 @@ struct InsertRuleTests {
             (#"{"id":"a","name":"x"} "str""#, "found a string"),
             (#"{"id":"a","name":NaN}"#, "NaN and Infinity are not JSON"),
             (#"{"id":"a","name":"x","name":"y"}"#, #"key "name" appears more than once"#),
-            (#"{"id":"a","NAME":"x","NAME":"y"}"#, #"key "NAME" appears more than once"#),
+            (#"{"id":"a","tags":[],"tags":null}"#, #"key "tags" appears more than once"#),
             (
-                #"{"id":"a","NAME":"x","name":"y"}"#,
-                #"keys "NAME" and "name" both fill column "name", as SQLite's column names ignore case"#
+                #"{"id":"a","name":"x","NAME":"y"}"#,
+                #"record 1: key "NAME" names column "name" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write "name""#
             ),
             (#"[{"id":"a","name":"x"}"#, "ends inside an array"),
             (#"{"id":"a","name":"x"}{"id":"#, "<stdin>:1: record 2 is cut off at the end of the input; is it truncated?"),
@@ -202,6 +202,26 @@ struct InsertRuleTests {
         let error = errorMessage { try db.insert("player", input) }
         #expect(error?.contains(message) == true, "\(error ?? "no error")")
         #expect(try Self.count(db) == Self.none)
+    }
+
+    @Test("a key that names a column only in another case is refused with its line, not stored under the column's name")
+    func keyInAnotherCase() throws {
+        let refusal = #"key "NAME" names column "name" only in another case"#
+        // An existing table, with and without --alter.
+        let db = try Self.playerTable()
+        for alter in [false, true] {
+            let error = errorMessage {
+                try db.insert("player", #"{"id":"a","name":"x"}"# + "\n" + #"{"id":"b","NAME":"y"}"#, alter: alter)
+            }
+            #expect(error?.hasPrefix("<stdin>:2: record 2: \(refusal)") == true, "\(error ?? "no error")")
+        }
+        #expect(try Self.count(db) == Self.none)
+        // A new table, the key after the records its types come from.
+        let fresh = try LibraryDatabase()
+        let records = (1...1000).map { #"{"name":"n\#($0)"}"# } + [#"{"NAME":"late"}"#]
+        let error = errorMessage { try fresh.insert("t", records.joined(separator: "\n")) }
+        #expect(error?.hasPrefix("<stdin>:1001: record 1001: \(refusal)") == true, "\(error ?? "no error")")
+        #expect(try fresh.sql("SELECT count(*) AS n FROM sqlite_schema") == Self.none)
     }
 
     @Test("invalid UTF-8 is refused with the line")

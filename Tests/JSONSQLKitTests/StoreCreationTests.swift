@@ -43,4 +43,22 @@ struct StoreCreationTests {
         unused.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["db.sqlite"])
     }
+
+    @Test("a path that is not a regular file (a named pipe, a device) is refused by what it is, and left alone")
+    func notARegularFile() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("pipe.sqlite").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for (path, message) in [
+            (fifo, "\(fifo) is a named pipe, not a database file"),
+            ("/dev/null", "/dev/null is a device, not a database file"),
+        ] {
+            for access in [Store.Access.create, .read] {
+                let error = #expect(throws: JSONSQLError.self) { try Store(path: path, access: access) }
+                #expect(error?.description == message, "\(String(describing: error))")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pipe.sqlite"])
+    }
 }

@@ -113,6 +113,10 @@ struct UpdateRuleTests {
                 "--patch JSON merges into the json column, and player has 2 (address, tags); write --patch COLUMN=JSON"
             ),
             (#"score={"a":1}"#, "--patch score: score is an integer column, so it holds no JSON paths"),
+            (
+                #"ADDRESS={"a":1}"#,
+                #"--patch ADDRESS: "ADDRESS" names column "address" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write "address""#
+            ),
         ])
     func badPatch(patch: String, message: String) throws {
         let db = Self.refusals
@@ -177,6 +181,9 @@ struct UpdateRuleTests {
                 "--set address=... replaces the whole column, so it cannot be combined with other changes to address"
             ),
             (["city"], [], "--set takes PATH=VALUE, e.g. --set address.city=Paris; got 'city'"),
+            (["NAME=x"], [], #"--set NAME: "NAME" names column "name" only in another case"#),
+            (["Address.city=x"], [], #"--set Address.city: "Address" names column "address" only in another case"#),
+            ([], ["ADDRESS.zip"], #"--remove ADDRESS.zip: "ADDRESS" names column "address" only in another case"#),
         ])
     func badUpdate(set: [String], remove: [String], message: String) throws {
         let db = Self.refusals

@@ -157,8 +157,15 @@ extension UpdateSpec {
                 )
             }
         }
+        // A column is named as it is spelled, as insert takes keys: never renamed by case.
+        func resolve(_ path: JSONPath, _ option: String) throws -> ResolvedPath {
+            do { _ = try SQLName.exactColumn(path.column, in: info.columns.map(\.name)) } catch {
+                throw JSONSQLError("\(option) \(path): \(error)")
+            }
+            return try ResolvedPath(path, in: info)
+        }
         for assignment in sets {
-            let path = try ResolvedPath(assignment.path, in: info)
+            let path = try resolve(assignment.path, "--set")
             if path.isInsideColumn {
                 try requireJSON(path, "--set")
                 add(.set(path: path, value: try Self.jsonValue(assignment, db: db)), to: path.column.name)
@@ -178,7 +185,7 @@ extension UpdateSpec {
                 )
             }
             if let target = patch.path {
-                let path = try ResolvedPath(target, in: info)
+                let path = try resolve(target, "--patch")
                 try requireJSON(path, "--patch")
                 add(.patch(path: path.isInsideColumn ? path : nil, json: object.json), to: path.column.name)
             } else {
@@ -192,7 +199,8 @@ extension UpdateSpec {
             }
         }
         for target in removes {
-            let path = try UpdateSpec.removal(target, in: info)
+            let path = try resolve(target, "--remove")
+            try UpdateSpec.requireInside(path, removing: target)
             try requireJSON(path, "--remove")
             add(.remove(path), to: path.column.name)
         }

@@ -19,16 +19,14 @@ public struct UpdateSpec: Sendable {
 
     public var isEmpty: Bool { sets.isEmpty && patches.isEmpty && removes.isEmpty }
 
-    /// The path a `--remove` names, resolved in the table: one inside a column, since a whole
+    /// Refuses a `--remove` whose path is a whole column rather than one inside it: a whole
     /// column's value is emptied with `--set COLUMN=null`.
-    static func removal(_ target: JSONPath, in info: TableInfo) throws -> ResolvedPath {
-        let path = try ResolvedPath(target, in: info)
+    static func requireInside(_ path: ResolvedPath, removing target: JSONPath) throws {
         guard path.isInsideColumn else {
             throw JSONSQLError(
                 "--remove \(target): give a path inside a json column, like \(target).key; to empty the column write --set \(target)=null"
             )
         }
-        return path
     }
 
     /// `--set PATH=VALUE`.

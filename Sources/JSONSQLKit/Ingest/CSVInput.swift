@@ -299,9 +299,11 @@ extension CSVTable {
             CSVCellKind.appendString(key, to: &quoted)
             keys.append(quoted)
             if let declared {
-                let match = SQLName.find(text, in: declared.map(\.name)).flatMap { name in
-                    declared.first { $0.name.utf8.elementsEqual(name.utf8) }
+                let found: String?
+                do { found = try SQLName.exactColumn(text, in: declared.map(\.name)) } catch {
+                    throw JSONSQLError("\(name):\(rowLines[0]): the header's \(error)")
                 }
+                let match = found.flatMap { name in declared.first { $0.name.utf8.elementsEqual(name.utf8) } }
                 kinds.append(match.map { CSVCellKind($0.type) } ?? .text)
             } else {
                 kinds.append(CSVCellKind.inferred(self, column: column))

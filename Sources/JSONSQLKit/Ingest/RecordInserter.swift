@@ -38,6 +38,8 @@ final class RecordInserter {
     @exclusivity(unchecked) private var bindFailure: Int32 = SQLITE_OK
     @exclusivity(unchecked) private(set) var written = 0
     @exclusivity(unchecked) private(set) var addedColumns: [String] = []
+    /// Generated columns, which SQLite computes: no key fills them.
+    @exclusivity(unchecked) private var generatedColumns: [String] = []
 
     init(db: Database, table: String, conflict: InsertOptions.Conflict, alter: Bool) throws {
         self.db = db
@@ -56,6 +58,7 @@ final class RecordInserter {
 
     private func loadColumns() throws {
         let info = try TableInfo(db: db, table: table)
+        generatedColumns = info.columns.filter(\.isGenerated).map(\.name)
         layout.columns = info.columns.filter { !$0.isGenerated }.map {
             InsertColumns.Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity)
         }
@@ -108,12 +111,16 @@ final class RecordInserter {
             var column = layout.find(field, bytes: bytes, hint: fieldIndex)
             if column < 0 {
                 let key: String
+                let name: String?
                 do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
-                column =
-                    SQLName.find(key, in: columns.map(\.name)).flatMap { name in
-                        columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) }
-                    } ?? -1
+                do { name = try SQLName.exactColumn(key, in: columns.map(\.name)) } catch { throw fail("key \(error)") }
+                column = name.flatMap { name in columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) } } ?? -1
                 if column < 0 {
+                    if SQLName.find(key, in: generatedColumns) != nil {
+                        throw fail(
+                            "key \"\(key)\" is a generated column of \(table), which SQLite computes; leave it out of the records"
+                        )
+                    }
                     guard alter else {
                         throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
                     }
@@ -125,15 +132,8 @@ final class RecordInserter {
                 }
             }
             if present.contains(column) {
-                // Two spellings of one name, as SQLite compares names, are named as written.
-                let earlier = try? TypeInference.key(fields[slots[column]], bytes: bytes, scratch: &scratch)
-                let key = try? TypeInference.key(field, bytes: bytes, scratch: &scratch)
-                if let earlier, let key, !earlier.utf8.elementsEqual(key.utf8) {
-                    throw fail(
-                        "keys \"\(earlier)\" and \"\(key)\" both fill column \"\(columns[column].name)\", as SQLite's column names ignore case"
-                    )
-                }
-                throw fail("key \"\(key ?? columns[column].name)\" appears more than once")
+                // Only a key spelled as the column fills it, so this is the same key again.
+                throw fail("key \"\(columns[column].name)\" appears more than once")
             }
             present.insert(column)
             slots[column] = fieldIndex

@@ -29,6 +29,17 @@ extension Store {
             var tableName = options.table
             let existing = try Self.tableNames(db)
             let isNew = SQLName.find(options.table, in: existing) == nil
+            if isNew {
+                // A view or an index shares the tables' names: CREATE TABLE would fail on it.
+                let others = try Row.fetchAll(
+                    db, sql: "SELECT type, name FROM sqlite_schema WHERE type IN ('view', 'index')")
+                if let other = others.first(where: { SQLName.same($0["name"], options.table) }) {
+                    throw JSONSQLError(
+                        other["type"] == "view"
+                            ? "\(options.table) is a view; records go into a table: insert into the table the view reads"
+                            : "\(options.table) is an index; records go into a table: name a table, or a new one to create")
+                }
+            }
             // With `inferFromEveryRecord`, a new table's records are read twice: once for the
             // types, once to insert; each source can make a reader from its start again.
             // CSV columns are typed from every cell already (`CSVCellKind.inferred`).

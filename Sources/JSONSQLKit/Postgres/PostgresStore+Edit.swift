@@ -143,7 +143,8 @@ extension UpdateSpec {
             }
         }
         for target in removes {
-            let path = try UpdateSpec.removal(target, in: info)
+            let path = try ResolvedPath(target, in: info)
+            try UpdateSpec.requireInside(path, removing: target)
             try requireJSON(path, "--remove")
             let segments = try Self.segments(target, option: "--remove")
             try change(path.column, option: "--remove", target) { current in

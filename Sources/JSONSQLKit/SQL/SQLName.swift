@@ -24,6 +24,22 @@ public enum SQLName {
         return match
     }
 
+    /// The column in `names` that a record's key (or a CSV header, or an edited column) fills:
+    /// the one spelled byte for byte as `key`, nil when there is none. A column that SQLite takes
+    /// for the same name only in another case is refused: the key would come back renamed.
+    ///
+    ///     exactColumn("id", in: ["id"])  // "id"
+    ///     exactColumn("ID", in: ["id"])  // throws: "ID" names column "id" only in another case
+    public static func exactColumn<Names: Sequence<String>>(_ key: String, in names: Names) throws -> String? {
+        guard let found = find(key, in: names) else { return nil }
+        guard found.utf8.elementsEqual(key.utf8) else {
+            throw JSONSQLError(
+                "\"\(key)\" names column \"\(found)\" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write \"\(found)\""
+            )
+        }
+        return found
+    }
+
     /// Whether two lists name the same names in the same order.
     public static func same(_ a: [String], _ b: [String]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }

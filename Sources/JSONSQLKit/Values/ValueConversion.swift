@@ -78,7 +78,7 @@ public enum ValueConversion {
             return try integer(text).databaseValue
         case .real:
             guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects a number") }
-            return try real(text).databaseValue
+            return try signedZeroKept(real(text), text).databaseValue
         case .numeric:
             guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects a number") }
             return textAffinity ? text.databaseValue : try sqliteNumber(text)
@@ -128,7 +128,8 @@ public enum ValueConversion {
             switch value {
             case .null: return .null
             case .bool(let flag): return (flag ? 1 : 0).databaseValue
-            case .number(let text): return try sqliteNumber(text)
+            // No affinity: SQLite keeps a double as it is, -0.0 too.
+            case .number(let text): return try sqliteNumber(text, affinity: false)
             case .string(let text), .container(let text): return text.databaseValue
             case .blob(let data): return data.databaseValue
             }
@@ -166,8 +167,9 @@ public enum ValueConversion {
     }
 
     /// A number as SQLite stores it in a column without text affinity: integers as 64-bit
-    /// integers, other numbers as doubles, and nothing that would change.
-    static func sqliteNumber(_ text: String) throws(ValueMismatch) -> DatabaseValue {
+    /// integers, other numbers as doubles, and nothing that would change. `affinity`: the
+    /// column has REAL or NUMERIC affinity (declared plain `NUMERIC` or `JSON`), not none.
+    static func sqliteNumber(_ text: String, affinity: Bool = true) throws(ValueMismatch) -> DatabaseValue {
         if isIntegerSyntax(text) {
             guard let int = ExactNumber(text)?.int64 else {
                 throw ValueMismatch(
@@ -177,7 +179,18 @@ public enum ValueConversion {
             }
             return int.databaseValue
         }
-        return try real(text).databaseValue
+        let double = try real(text)
+        return try (affinity ? signedZeroKept(double, text) : double).databaseValue
+    }
+
+    /// A column with REAL or NUMERIC affinity stores a double without a fraction as an
+    /// integer, so -0.0 would come back as 0.0: refused there.
+    static func signedZeroKept(_ double: Double, _ text: String) throws(ValueMismatch) -> Double {
+        guard double == 0 && double.sign == .minus else { return double }
+        throw ValueMismatch(
+            expectation:
+                "stores -0.0 as 0.0 (SQLite keeps a zero there as the integer 0), so \(text) would lose its sign; keep it in a numeric or json column"
+        )
     }
 
     /// A number to compare with: an Int64 when it is one, else a finite double.
