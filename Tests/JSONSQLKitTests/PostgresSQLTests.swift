@@ -229,6 +229,18 @@ struct PostgresSQLTests {
         #expect(PostgresConnection.redacted("postgresql://me@db/app?password=sekrit") == "postgresql://me@db/app")
         #expect(PostgresConnection.redacted("postgres://%zz") == "a PostgreSQL URL that libpq cannot read")
         #expect(PostgresConnection.isURL("POSTGRES://x") && !PostgresConnection.isURL("postgres.sqlite"))
+        // libpq's own message for a URL it cannot read quotes the URL, or the token in it that
+        // is wrong, which can be the password.
+        for (url, reason) in [
+            ("postgres://me:sekrit@[db/app", "end of string reached when looking for matching \"]\" in IPv6 host address in URI"),
+            ("postgres://me:sek%zzrit@db/app", "invalid percent-encoded token"),
+            ("postgres://me@db/app?password=sekrit&x", "missing key/value separator \"=\" in URI query parameter"),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try Store(path: url, access: .read) }
+            #expect(
+                error?.description == "cannot connect to a PostgreSQL URL that libpq cannot read: \(reason)",
+                "\(String(describing: error))")
+        }
     }
 
     @Test("--sql parameters become $1..$n by SQLite's numbering; what does not translate is refused")

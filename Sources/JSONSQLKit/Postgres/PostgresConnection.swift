@@ -19,6 +19,9 @@ final class PostgresConnection {
 
     init(url: String) throws {
         displayName = Self.redacted(url)
+        if let problem = Self.unreadable(url) {
+            throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
+        }
         if let failure = jsonsql_libpq_load() {
             throw JSONSQLError("cannot connect to \(displayName): \(String(cString: failure))")
         }
@@ -74,6 +77,22 @@ final class PostgresConnection {
         if let port = values["port"] { text += ":" + port }
         text += "/" + (values["dbname"] ?? "")
         return text
+    }
+
+    /// Why libpq cannot read `url`, or nil when it can. libpq's message ends by quoting the
+    /// URL or the part of it that is wrong (`invalid percent-encoded token: "sec%zz"`), which may
+    /// be or hold the password, so that quote is left out.
+    static func unreadable(_ url: String) -> String? {
+        var error: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(url, &error) {
+            PQconninfoFree(options)
+            return nil
+        }
+        guard let error else { return "out of memory" }
+        defer { PQfreemem(error) }
+        let message = trimmed(String(cString: error))
+        guard message.hasSuffix("\""), let quote = message.range(of: ": \"", options: .backwards) else { return message }
+        return String(message[..<quote.lowerBound])
     }
 
     /// URL characters that need no escape (RFC 3986's unreserved).
