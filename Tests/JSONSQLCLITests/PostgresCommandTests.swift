@@ -202,6 +202,39 @@ struct PostgresCommandTests {
         #expect(try PostgresServer.psql(waiting) == "0\n")
     }
 
+    @Test("--timeout bounds the wait for a table another session holds locked, as on SQLite")
+    func lockTimeout() throws {
+        let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
+        let schema = PostgresServer.schema(of: postgres)
+        let locker = try Child(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
+                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
+            ], output: false, error: false)
+        defer {
+            _ = try? PostgresServer.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
+            )
+            locker.wait()
+        }
+        let locked =
+            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
+        var tries = 0
+        while try PostgresServer.psql(locked) != "1\n" && tries < 200 {
+            tries += 1
+            usleep(50_000)
+        }
+        let started = Date()
+        let result = try CLI.run(["insert", postgres, "t", "--timeout", "0.2"], stdin: #"{"id":1}"#)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: canceling statement due to lock timeout: a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done\n"
+        )
+    }
+
     @Test("tables, schema and drop-table")
     func introspection() throws {
         let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")

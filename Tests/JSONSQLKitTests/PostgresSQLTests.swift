@@ -243,6 +243,13 @@ struct PostgresSQLTests {
         }
     }
 
+    @Test("--timeout is the session's lock_timeout: 0 waits the least, not for ever, and the longest fits")
+    func lockTimeout() {
+        #expect(PostgresConnection.lockTimeoutMilliseconds(0) == 1)
+        #expect(PostgresConnection.lockTimeoutMilliseconds(1.5) == 1500)
+        #expect(PostgresConnection.lockTimeoutMilliseconds(Store.maximumBusyTimeout) <= Int(Int32.max))
+    }
+
     @Test("--sql parameters become $1..$n by SQLite's numbering; what does not translate is refused")
     func sqlParameters() throws {
         func translate(_ sql: String, _ parameters: [String: DatabaseValue]) throws -> (String, [String?]) {

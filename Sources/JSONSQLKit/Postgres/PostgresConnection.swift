@@ -17,7 +17,9 @@ final class PostgresConnection {
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
-    init(url: String) throws {
+    /// `lockTimeout`, in seconds, is the session's `lock_timeout`, as `--timeout` is SQLite's
+    /// busy timeout: a statement waits that long for a table another session holds locked.
+    init(url: String, lockTimeout: TimeInterval = 60) throws {
         displayName = Self.redacted(url)
         if let problem = Self.unreadable(url) {
             throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
@@ -38,7 +40,7 @@ final class PostgresConnection {
             """
             SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601';
             SET extra_float_digits = 1; SET bytea_output = 'hex'; SET client_encoding = 'UTF8';
-            SET standard_conforming_strings = on
+            SET standard_conforming_strings = on; SET lock_timeout = \(Self.lockTimeoutMilliseconds(lockTimeout))
             """, simple: true)
         // Names resolve in the one schema jsonsql lists tables of: the current schema, with
         // temporary tables last rather than first (where PostgreSQL searches them by default).
@@ -77,6 +79,11 @@ final class PostgresConnection {
         if let port = values["port"] { text += ":" + port }
         text += "/" + (values["dbname"] ?? "")
         return text
+    }
+
+    /// `lock_timeout` in milliseconds: 0 there waits for ever, so no wait is the shortest, 1 ms.
+    static func lockTimeoutMilliseconds(_ seconds: TimeInterval) -> Int {
+        max(1, Int((seconds * 1000).rounded()))
     }
 
     /// Why libpq cannot read `url`, or nil when it can. libpq's message ends by quoting the
@@ -354,5 +361,11 @@ struct PostgresError: Error, CustomStringConvertible {
         return String(context[range.upperBound...].prefix { $0 != ":" })
     }
 
-    var description: String { detail.map { "\(message) (\($0))" } ?? message }
+    var description: String {
+        // lock_not_available: `lock_timeout` (`--timeout`) ran out, as SQLite's busy timeout does.
+        if code == "55P03" {
+            return "\(message): a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done"
+        }
+        return detail.map { "\(message) (\($0))" } ?? message
+    }
 }

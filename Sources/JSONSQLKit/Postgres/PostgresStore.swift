@@ -22,8 +22,9 @@ final class PostgresStore {
     static let jsonbOID: UInt32 = 3802
     static let numericOID: UInt32 = 1700
 
-    init(url: String) throws {
-        connection = try PostgresConnection(url: url)
+    /// `lockTimeout`: how long a statement waits for a lock another session holds, in seconds.
+    init(url: String, lockTimeout: TimeInterval = 60) throws {
+        connection = try PostgresConnection(url: url, lockTimeout: lockTimeout)
     }
 
     /// The database as messages name it: its URL without the password.
