@@ -88,6 +88,14 @@ struct PostgresCommandTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("Error: <stdin>:3: record 3: duplicate key value"), "\(refused.stderr)")
         #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
+        // jsonb would keep one value of a key written twice inside an object: refused, as
+        // the same key twice at the top of a record is on both backends.
+        let twice = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1}"# + "\n" + #"{"id":2,"doc":{"a":[{"k":1,"k":2}]}}"#)
+        #expect(
+            twice.stderr
+                == #"Error: <stdin>:2: record 2: column "doc" (json) holds the key "k" twice in one object, which PostgreSQL's jsonb keeps once, got an object {"a":[{"k":1,"k":2}]}"#
+                + "\n")
+        #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
         let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
         #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
         // A string decoded in place is described as the record spelled it, not as its bytes.

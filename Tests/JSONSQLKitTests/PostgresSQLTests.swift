@@ -196,6 +196,27 @@ struct PostgresSQLTests {
         try PostgresValue.checkText(Array(#""a\\u0000b""#.utf8), json: true)
     }
 
+    @Test(
+        "jsonb keeps one value of a key written twice in an object: that key is found, as jsonb compares keys",
+        arguments: [
+            (#"{"a":1,"b":2}"#, nil),
+            (#"{"a":1,"a":1}"#, "a"),
+            (#"{"x":{"k":1,"k":[2]}}"#, "k"),
+            (#"[{"a":1},{"a":2}]"#, nil),
+            (#"{"a":{"a":{"a":1}},"b":"a"}"#, nil),
+            (#"{"a":[1,{"b":1}],"b":2}"#, nil),
+            (#"{"a":[1,{"b":1}],"b":2,"a":3}"#, "a"),
+            (#"{"s":"\"a\":1,\"a\"","a":1}"#, nil),
+            (#"{"é":1,"\u00e9":2}"#, "é"),
+            (#"{"e\u0301":1,"é":2}"#, nil),
+            (#"{"\\":1,"\u005c":2}"#, "\\"),
+            ("{" + (0..<40).map { "\"k\($0)\":1," }.joined() + #""k7":2}"#, "k7"),
+            ("{" + (0..<40).map { "\"k\($0)\":1" }.joined(separator: ",") + "}", nil),
+        ] as [(String, String?)])
+    func duplicateKeys(json: String, key: String?) {
+        #expect(Array(json.utf8).withUnsafeBufferPointer(PostgresValue.duplicateKey) == key)
+    }
+
     @Test("a record's text and integers become the same COPY fields however they are written")
     func copyValues() throws {
         func copied(_ value: PreparedValue, _ type: ColumnType, in bytes: [UInt8] = []) throws -> String {
