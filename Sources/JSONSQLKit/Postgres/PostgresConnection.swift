@@ -364,7 +364,8 @@ struct PostgresError: Error, CustomStringConvertible {
     var description: String {
         // lock_not_available: `lock_timeout` (`--timeout`) ran out, as SQLite's busy timeout does.
         if code == "55P03" {
-            return "\(message): a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done"
+            return
+                "\(message): a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done"
         }
         return detail.map { "\(message) (\($0))" } ?? message
     }
