@@ -14,7 +14,7 @@ struct PostgresCommandTests {
         let input = """
             {"id":1,"name":"tab\\there \\\\ back","ok":true,"ratio":0.1,"price":19.90,"at":"2024-05-01T23:30:00.123+02:00","day":"2024-02-29","key":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","raw":"aGk=","doc":{"a":[1,2.5,"x",null,true]}}
             {"id":2,"name":"Ünïcode ✓","ok":false,"ratio":-1e-7,"price":12345678901234567890.5,"at":1714521600,"doc":"just a string"}
-            {"id":3,"doc":null}
+            {"id":3,"at":"0000-02-29T23:30:00-01:00","day":"0000-01-01","doc":null}
 
             """
         for database in [sqlite, postgres] {
@@ -33,6 +33,11 @@ struct PostgresCommandTests {
         #expect(describedHere.status == 0, "\(describedHere.stderr)")
         #expect(describedHere.stdout == described.stdout)
         #expect(described.stdout.contains(#"{"path":"doc.a[]","count":1,"#))
+        // Group keys of datetime and date columns print as the rows do, also the year 0000 (1 BC there).
+        let groups = try CLI.run(["query", sqlite, "--group-by", "day,at", "-f", "jsonl"])
+        let groupsHere = try CLI.run(["query", postgres, "--group-by", "day,at", "-f", "jsonl"])
+        #expect(groupsHere.stdout == groups.stdout)
+        #expect(groups.stdout.contains(#"{"day":"0000-01-01","at":"0000-03-01 00:30:00.000","count()":1}"#), "\(groups.stdout)")
         // describe --swift: the same declarations, byte for byte, from the same data.
         let swift = try CLI.run(["describe", sqlite, "t", "--swift"])
         let swiftHere = try CLI.run(["describe", postgres, "t", "--swift"])

@@ -148,11 +148,19 @@ final class PostgresStore {
         switch column.type {
         case .datetime:
             let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
-            return
+            return yearZero(
+                utc,
                 "to_char(\(utc), CASE WHEN EXTRACT(MICROSECONDS FROM \(quoted)) % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)"
-        case .date: return "to_char(\(quoted), 'YYYY-MM-DD')"
+            )
+        case .date: return yearZero(quoted, "to_char(\(quoted), 'YYYY-MM-DD')")
         default: return quoted
         }
+    }
+
+    /// `text` (`to_char` of `value`) with 1 BC written as the year 0000, as SQLite and ISO 8601
+    /// number it (`PostgresValue.text` writes 0000 as 1 BC); `to_char` prints 1 BC as 0001.
+    private static func yearZero(_ value: String, _ text: String) -> String {
+        "CASE WHEN (\(value)) < '0001-01-01' AND (\(value)) >= '0001-01-01 BC' THEN '0000' || substr(\(text), 5) ELSE \(text) END"
     }
 
     /// A built query's values as libpq's text parameters.

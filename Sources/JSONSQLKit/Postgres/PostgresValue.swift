@@ -26,8 +26,11 @@ enum PostgresValue {
             return realText(number, type: type)
         case .string(let text):
             try checkText(text.utf8, json: type == .json)
+            guard type == .datetime || type == .date else { return text }
+            // PostgreSQL has no year 0000: it is 1 BC there (`PostgresStore.outputSQL` prints it back).
+            let (year, suffix) = text.hasPrefix("0000-") ? ("0001" + text.dropFirst(4), " BC") : (text, "")
             // The stored form is UTC; a zone makes timestamptz read it so whatever the session's.
-            return type == .datetime ? text + "+00" : text
+            return year + (type == .datetime ? "+00" : "") + suffix
         case .blob(let data):
             if type == .uuid, let text = data.withUnsafeBytes(UUIDValue.string) { return text }
             return "\\x" + data.map { String(format: "%02x", $0) }.joined()
