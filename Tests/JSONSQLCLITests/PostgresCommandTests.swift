@@ -53,6 +53,11 @@ struct PostgresCommandTests {
             "UPDATE t SET at = '2024-05-01 12:00:00.123456+00' WHERE id = 3", schema: PostgresServer.schema(of: postgres))
         let fine = try CLI.run(["query", postgres, "--select", "id,at", "--where", "id = 3", "-f", "jsonl"])
         #expect(fine.stdout == #"{"id":3,"at":"2024-05-01 12:00:00.123456"}"# + "\n")
+        // Values beyond SQLite's years print as PostgreSQL names them, not as a year of our era or null.
+        try PostgresServer.psql(
+            "UPDATE t SET at = '-infinity', day = '1000-03-01 BC' WHERE id = 2", schema: PostgresServer.schema(of: postgres))
+        let beyond = try CLI.run(["query", postgres, "--select", "id,at,day", "--where", "id = 2", "-f", "jsonl"])
+        #expect(beyond.stdout == #"{"id":2,"at":"-infinity","day":"1000-03-01 BC"}"# + "\n")
     }
 
     @Test("text sorts in byte order, as on SQLite, not by the server's collation")

@@ -117,14 +117,16 @@ struct PostgresSQLTests {
         spec.orderBy = [(.path(try JSONPath(parsing: "name")), true)]
         spec.limit = 10
         let query = try spec.build(table: Self.table)
+        let created = """
+            to_char("created" AT TIME ZONE 'UTC', CASE WHEN EXTRACT(MICROSECONDS FROM "created") % 1000 = 0 \
+            THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)
+            """
         #expect(
             query.sql == """
-                SELECT "id", "name", "score", "active", CASE WHEN ("created" AT TIME ZONE 'UTC') < '0001-01-01' \
-                AND ("created" AT TIME ZONE 'UTC') >= '0001-01-01 BC' THEN '0000' || \
-                substr(to_char("created" AT TIME ZONE 'UTC', CASE WHEN EXTRACT(MICROSECONDS \
-                FROM "created") % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END), 5) \
-                ELSE to_char("created" AT TIME ZONE 'UTC', CASE WHEN EXTRACT(MICROSECONDS \
-                FROM "created") % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END) END, \
+                SELECT "id", "name", "score", "active", CASE WHEN NOT isfinite("created" AT TIME ZONE 'UTC') \
+                THEN ("created" AT TIME ZONE 'UTC')::text WHEN ("created" AT TIME ZONE 'UTC') >= '0001-01-01' \
+                THEN \(created) WHEN ("created" AT TIME ZONE 'UTC') >= '0001-01-01 BC' THEN '0000' || \
+                substr(\(created), 5) ELSE \(created) || ' BC' END, \
                 "address", "tags" FROM "player" WHERE ("address" -> 'country') = $1::jsonb \
                 ORDER BY "name" COLLATE "C" DESC NULLS LAST LIMIT $2::bigint
                 """)

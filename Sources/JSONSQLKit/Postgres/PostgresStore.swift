@@ -148,19 +148,22 @@ final class PostgresStore {
         switch column.type {
         case .datetime:
             let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
-            return yearZero(
+            return era(
                 utc,
                 "to_char(\(utc), CASE WHEN EXTRACT(MICROSECONDS FROM \(quoted)) % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)"
             )
-        case .date: return yearZero(quoted, "to_char(\(quoted), 'YYYY-MM-DD')")
+        case .date: return era(quoted, "to_char(\(quoted), 'YYYY-MM-DD')")
         default: return quoted
         }
     }
 
-    /// `text` (`to_char` of `value`) with 1 BC written as the year 0000, as SQLite and ISO 8601
-    /// number it (`PostgresValue.text` writes 0000 as 1 BC); `to_char` prints 1 BC as 0001.
-    private static func yearZero(_ value: String, _ text: String) -> String {
-        "CASE WHEN (\(value)) < '0001-01-01' AND (\(value)) >= '0001-01-01 BC' THEN '0000' || substr(\(text), 5) ELSE \(text) END"
+    /// `text` (`to_char` of `value`) for every year: 1 BC is the year 0000, as SQLite and ISO
+    /// 8601 number it (`PostgresValue.text` writes 0000 as 1 BC), where `to_char` prints 0001.
+    /// An earlier year keeps PostgreSQL's `BC`, and infinity its name (values another tool
+    /// wrote, beyond SQLite's years): `to_char` would print them as a year of our era, or null.
+    private static func era(_ value: String, _ text: String) -> String {
+        "CASE WHEN NOT isfinite(\(value)) THEN (\(value))::text WHEN (\(value)) >= '0001-01-01' THEN \(text) "
+            + "WHEN (\(value)) >= '0001-01-01 BC' THEN '0000' || substr(\(text), 5) ELSE \(text) || ' BC' END"
     }
 
     /// A built query's values as libpq's text parameters.
