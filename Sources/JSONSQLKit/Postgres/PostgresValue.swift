@@ -101,37 +101,50 @@ enum PostgresValue {
     ///
     ///     {"a":1,"b":{"c":1,"c":2}}  →  "c"        [{"a":1},{"a":2}]  →  nil
     static func duplicateKey(_ json: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = json.baseAddress else { return nil }
+        /// A key of an open object: its bytes inside the quotes, and whether it has escapes.
+        struct Key {
+            var start: Int
+            var end: Int
+            var escaped: Bool
+        }
         /// An open object or array: where its keys start in `keys` (nil for an array), and,
         /// once it has many keys, the set of them.
         struct Frame {
             var firstKey: Int?
             var seen: Set<[UInt8]>?
         }
-        // The keys of the open objects, outer ones first: ranges of `json` inside the quotes.
-        var keys: [Range<Int>] = []
+        // The keys of the open objects, outer ones first.
+        var keys: [Key] = []
         var frames: [Frame] = []
         var expectKey = false
-        func decoded(_ key: Range<Int>) -> [UInt8] {
-            let raw = UnsafeBufferPointer(rebasing: json[key])
-            guard raw.contains(UInt8(ascii: "\\")) else { return Array(raw) }
+        func decoded(_ key: Key) -> [UInt8] {
+            let raw = UnsafeBufferPointer(start: base + key.start, count: key.end - key.start)
+            guard key.escaped else { return Array(raw) }
             let quoted = Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])
             return (try? JSONDecoder().decode(String.self, from: quoted)).map { Array($0.utf8) } ?? Array(raw)
         }
-        func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-            let (x, y) = (UnsafeBufferPointer(rebasing: json[a]), UnsafeBufferPointer(rebasing: json[b]))
-            if !x.contains(UInt8(ascii: "\\")) && !y.contains(UInt8(ascii: "\\")) { return x.elementsEqual(y) }
-            return decoded(a) == decoded(b)
+        func same(_ a: Key, _ b: Key) -> Bool {
+            if a.escaped || b.escaped { return decoded(a) == decoded(b) }
+            return a.end - a.start == b.end - b.start && memcmp(base + a.start, base + b.start, a.end - a.start) == 0
         }
         var i = 0
-        while i < json.count {
-            switch json[i] {
+        let count = json.count
+        while i < count {
+            switch base[i] {
             case UInt8(ascii: "\""):
                 var end = i + 1
-                while end < json.count && json[end] != UInt8(ascii: "\"") {
-                    end += json[end] == UInt8(ascii: "\\") ? 2 : 1
+                var escaped = false
+                while end < count && base[end] != UInt8(ascii: "\"") {
+                    if base[end] == UInt8(ascii: "\\") {
+                        escaped = true
+                        end += 2
+                    } else {
+                        end += 1
+                    }
                 }
                 if expectKey, let first = frames[frames.count - 1].firstKey {
-                    let key = (i + 1)..<min(end, json.count)
+                    let key = Key(start: i + 1, end: min(end, count), escaped: escaped)
                     expectKey = false
                     if frames[frames.count - 1].seen == nil && keys.count - first >= 16 {
                         frames[frames.count - 1].seen = Set(keys[first...].map(decoded))
