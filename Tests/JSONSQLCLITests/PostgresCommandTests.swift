@@ -253,6 +253,24 @@ struct PostgresCommandTests {
         )
     }
 
+    @Test("a schema whose name has upper case, quoted in search_path, is the one jsonsql works in")
+    func upperCaseSchema() throws {
+        let schema = "Up_" + UUID().uuidString.prefix(8).lowercased()
+        try PostgresServer.psql("CREATE SCHEMA \"\(schema)\"")
+        let host = try PostgresServer.socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let url = "postgres://postgres@\(host)/postgres?options=-csearch_path%3D%22\(schema)%22"
+        let input = try TemporaryDirectory.shared().write("upper-\(schema).ndjson", #"{"id":1,"d":{"a":1}}"#)
+        let store = try Store(path: url, access: .create)
+        defer { store.close() }
+        _ = try store.createTable(TableSpec(name: "T", columns: try ["id:integer:pk", "d:json"].map(ColumnSpec.init(parsing:))))
+        _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "T"))
+        _ = try store.createIndex(IndexSpec(table: "T", paths: [try JSONPath(parsing: "d.a")]))
+        #expect(try store.sortedRows(QuerySpec(table: "T")) == #"{"d":{"a":1},"id":1}"# + "\n")
+        #expect(
+            try PostgresServer.psql("SELECT indexname FROM pg_indexes WHERE schemaname = '\(schema)' ORDER BY 1")
+                == "T_on_d_a\nT_pkey\n")
+    }
+
     @Test("tables, schema and drop-table")
     func introspection() throws {
         let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")

@@ -23,6 +23,11 @@ final class PostgresStore {
     static let numericOID: UInt32 = 1700
 
     /// `lockTimeout`: how long a statement waits for a lock another session holds, in seconds.
+    /// The OID of the session's current schema, whose tables jsonsql lists. `current_schema()`
+    /// is the name as it is; a bare `::regnamespace` cast would read it as SQL and fold
+    /// `Sales` to `sales`, so it is quoted first.
+    static let currentSchema = "quote_ident(current_schema())::regnamespace"
+
     init(url: String, lockTimeout: TimeInterval = 60) throws {
         connection = try PostgresConnection(url: url, lockTimeout: lockTimeout)
     }
@@ -36,7 +41,7 @@ final class PostgresStore {
         let result = try connection.execute(
             """
             SELECT c.relname FROM pg_class c
-            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') ORDER BY c.oid
+            WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p') ORDER BY c.oid
             """)
         return (0..<result.rowCount).compactMap { result.string($0, 0) }
     }
@@ -51,7 +56,7 @@ final class PostgresStore {
             JOIN pg_class c ON c.oid = a.attrelid
             LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
             LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+            WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
               AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attnum
             """, [table])
@@ -107,7 +112,7 @@ final class PostgresStore {
         let found = try connection.execute(
             """
             SELECT c.relname, c.relkind::text, pg_get_indexdef(c.oid) FROM pg_class c
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+            WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
             """, [name])
         guard found.rowCount > 0 else {
             try connection.execute(sql)
@@ -280,7 +285,7 @@ final class PostgresStore {
                    (SELECT count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
                    CASE c.relkind WHEN 'v' THEN 'view' ELSE 'table' END AS type\(rows)
             FROM pg_class c
-            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v')
+            WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p', 'v')
             ORDER BY c.relkind = 'v', c.oid
             """)
         let names = ["name", "columns", "type"] + (counts ? ["rows"] : [])
