@@ -55,9 +55,12 @@ public final class Store {
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
         Self.configured
+        guard busyTimeout >= 0 && busyTimeout <= Self.maximumBusyTimeout else {
+            throw JSONSQLError("the busy timeout must be from 0 to \(Int(Self.maximumBusyTimeout)) seconds, not \(busyTimeout)")
+        }
         // A postgres:// URL is never a file name: nothing is created or opened on disk for it.
         if PostgresConnection.isURL(path) {
-            postgres = try PostgresStore(url: path)
+            postgres = try PostgresStore(url: path, lockTimeout: busyTimeout)
             self.path = postgres!.name
             self.configuration = Configuration()
             self.userTransactions = userTransactions
@@ -69,9 +72,6 @@ public final class Store {
         guard version >= Self.minimumSQLiteVersion else {
             throw JSONSQLError(
                 "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
-        }
-        guard busyTimeout >= 0 && busyTimeout <= Self.maximumBusyTimeout else {
-            throw JSONSQLError("the busy timeout must be from 0 to \(Int(Self.maximumBusyTimeout)) seconds, not \(busyTimeout)")
         }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)

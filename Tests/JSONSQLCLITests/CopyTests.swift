@@ -212,6 +212,14 @@ struct CopyTests {
         error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres, ["checked"]) }
         #expect(error?.description == "table checked: copy does not carry the constraint CHECK (n > 0)")
         #expect(try tables(postgres) == [])
+        // jsonb would keep one value of a key SQLite's text holds twice.
+        try DatabaseQueue(path: sqlite).write { db in
+            try db.execute(sql: #"CREATE TABLE twice (id INTEGER PRIMARY KEY, doc JSON TEXT)"#)
+            try db.execute(sql: #"INSERT INTO twice VALUES (1, '{"a":{"k":1}}'), (2, '{"a":{"k":1,"k":2}}')"#)
+        }
+        error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres, ["twice"]) }
+        #expect(error?.description.contains(#"holds the key "k" twice in one object"#) == true, "\(String(describing: error))")
+        #expect(try tables(postgres) == [])
 
         try fill(postgres, table: "doc", columns: ["id:integer:pk", "body:json"], ndjson: #"{"id":1,"body":{"t":[1]}}"#)
         let store = try Store(path: postgres, access: .write)

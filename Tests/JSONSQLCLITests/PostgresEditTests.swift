@@ -99,6 +99,10 @@ struct PostgresEditTests {
             (["--patch", #"{"a":1,"a":2}"#], #"--patch: the key "a" appears twice in one object of the patch"#),
             (["--patch", #"{"a":"\u0000"}"#], "--patch: cannot hold U+0000 on PostgreSQL (jsonb)"),
             (["--patch", #"body={"a":1}"#], "--patch body: JSON in a text column is not yet supported on PostgreSQL"),
+            // Nor does jsonb keep a key twice in a value set whole or at a path.
+            (["--json", #"doc={"k":1,"k":2}"#], #"--set doc: holds the key "k" twice in one object"#),
+            (["--json", #"doc.a=[{"k":1,"k":2}]"#], #"--set doc.a: holds the key "k" twice in one object"#),
+            (["--json", #"doc={"k":"\u0000"}"#], "--set doc: cannot hold U+0000 on PostgreSQL (jsonb)"),
         ] {
             #expect(try Self.edited(sqlite, input: input, arguments).hasPrefix("updated 8\n"))
             let result = try Self.edited(postgres, input: input, arguments)

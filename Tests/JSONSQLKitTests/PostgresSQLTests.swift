@@ -117,10 +117,16 @@ struct PostgresSQLTests {
         spec.orderBy = [(.path(try JSONPath(parsing: "name")), true)]
         spec.limit = 10
         let query = try spec.build(table: Self.table)
+        let created = """
+            to_char("created" AT TIME ZONE 'UTC', CASE WHEN EXTRACT(MICROSECONDS FROM "created") % 1000 = 0 \
+            THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)
+            """
         #expect(
             query.sql == """
-                SELECT "id", "name", "score", "active", to_char("created" AT TIME ZONE 'UTC', CASE WHEN EXTRACT(MICROSECONDS \
-                FROM "created") % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END), \
+                SELECT "id", "name", "score", "active", CASE WHEN NOT isfinite("created" AT TIME ZONE 'UTC') \
+                THEN ("created" AT TIME ZONE 'UTC')::text WHEN ("created" AT TIME ZONE 'UTC') >= '0001-01-01' \
+                THEN \(created) WHEN ("created" AT TIME ZONE 'UTC') >= '0001-01-01 BC' THEN '0000' || \
+                substr(\(created), 5) ELSE \(created) || ' BC' END, \
                 "address", "tags" FROM "player" WHERE ("address" -> 'country') = $1::jsonb \
                 ORDER BY "name" COLLATE "C" DESC NULLS LAST LIMIT $2::bigint
                 """)
@@ -196,6 +202,27 @@ struct PostgresSQLTests {
         try PostgresValue.checkText(Array(#""a\\u0000b""#.utf8), json: true)
     }
 
+    @Test(
+        "jsonb keeps one value of a key written twice in an object: that key is found, as jsonb compares keys",
+        arguments: [
+            (#"{"a":1,"b":2}"#, nil),
+            (#"{"a":1,"a":1}"#, "a"),
+            (#"{"x":{"k":1,"k":[2]}}"#, "k"),
+            (#"[{"a":1},{"a":2}]"#, nil),
+            (#"{"a":{"a":{"a":1}},"b":"a"}"#, nil),
+            (#"{"a":[1,{"b":1}],"b":2}"#, nil),
+            (#"{"a":[1,{"b":1}],"b":2,"a":3}"#, "a"),
+            (#"{"s":"\"a\":1,\"a\"","a":1}"#, nil),
+            (#"{"é":1,"\u00e9":2}"#, "é"),
+            (#"{"e\u0301":1,"é":2}"#, nil),
+            (#"{"\\":1,"\u005c":2}"#, "\\"),
+            ("{" + (0..<40).map { "\"k\($0)\":1," }.joined() + #""k7":2}"#, "k7"),
+            ("{" + (0..<40).map { "\"k\($0)\":1" }.joined(separator: ",") + "}", nil),
+        ] as [(String, String?)])
+    func duplicateKeys(json: String, key: String?) {
+        #expect(Array(json.utf8).withUnsafeBufferPointer(PostgresValue.duplicateKey) == key)
+    }
+
     @Test("a record's text and integers become the same COPY fields however they are written")
     func copyValues() throws {
         func copied(_ value: PreparedValue, _ type: ColumnType, in bytes: [UInt8] = []) throws -> String {
@@ -229,6 +256,25 @@ struct PostgresSQLTests {
         #expect(PostgresConnection.redacted("postgresql://me@db/app?password=sekrit") == "postgresql://me@db/app")
         #expect(PostgresConnection.redacted("postgres://%zz") == "a PostgreSQL URL that libpq cannot read")
         #expect(PostgresConnection.isURL("POSTGRES://x") && !PostgresConnection.isURL("postgres.sqlite"))
+        // libpq's own message for a URL it cannot read quotes the URL, or the token in it that
+        // is wrong, which can be the password.
+        for (url, reason) in [
+            ("postgres://me:sekrit@[db/app", "end of string reached when looking for matching \"]\" in IPv6 host address in URI"),
+            ("postgres://me:sek%zzrit@db/app", "invalid percent-encoded token"),
+            ("postgres://me@db/app?password=sekrit&x", "missing key/value separator \"=\" in URI query parameter"),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try Store(path: url, access: .read) }
+            #expect(
+                error?.description == "cannot connect to a PostgreSQL URL that libpq cannot read: \(reason)",
+                "\(String(describing: error))")
+        }
+    }
+
+    @Test("--timeout is the session's lock_timeout: 0 waits the least, not for ever, and the longest fits")
+    func lockTimeout() {
+        #expect(PostgresConnection.lockTimeoutMilliseconds(0) == 1)
+        #expect(PostgresConnection.lockTimeoutMilliseconds(1.5) == 1500)
+        #expect(PostgresConnection.lockTimeoutMilliseconds(Store.maximumBusyTimeout) <= Int(Int32.max))
     }
 
     @Test("--sql parameters become $1..$n by SQLite's numbering; what does not translate is refused")

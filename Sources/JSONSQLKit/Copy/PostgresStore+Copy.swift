@@ -13,7 +13,7 @@ extension PostgresStore {
             JOIN pg_class c ON c.oid = k.conrelid
             LEFT JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS u(attnum, n) ON true
             LEFT JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace AND k.contype <> 'n'
+            WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema) AND k.contype <> 'n'
             ORDER BY k.conname COLLATE "C", u.n
             """, [table])
         var unique: [(name: String, columns: [String])] = []

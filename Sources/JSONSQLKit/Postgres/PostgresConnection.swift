@@ -17,8 +17,13 @@ final class PostgresConnection {
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
-    init(url: String) throws {
+    /// `lockTimeout`, in seconds, is the session's `lock_timeout`, as `--timeout` is SQLite's
+    /// busy timeout: a statement waits that long for a table another session holds locked.
+    init(url: String, lockTimeout: TimeInterval = 60) throws {
         displayName = Self.redacted(url)
+        if let problem = Self.unreadable(url) {
+            throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
+        }
         if let failure = jsonsql_libpq_load() {
             throw JSONSQLError("cannot connect to \(displayName): \(String(cString: failure))")
         }
@@ -35,7 +40,7 @@ final class PostgresConnection {
             """
             SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601';
             SET extra_float_digits = 1; SET bytea_output = 'hex'; SET client_encoding = 'UTF8';
-            SET standard_conforming_strings = on
+            SET standard_conforming_strings = on; SET lock_timeout = \(Self.lockTimeoutMilliseconds(lockTimeout))
             """, simple: true)
         // Names resolve in the one schema jsonsql lists tables of: the current schema, with
         // temporary tables last rather than first (where PostgreSQL searches them by default).
@@ -74,6 +79,27 @@ final class PostgresConnection {
         if let port = values["port"] { text += ":" + port }
         text += "/" + (values["dbname"] ?? "")
         return text
+    }
+
+    /// `lock_timeout` in milliseconds: 0 there waits for ever, so no wait is the shortest, 1 ms.
+    static func lockTimeoutMilliseconds(_ seconds: TimeInterval) -> Int {
+        max(1, Int((seconds * 1000).rounded()))
+    }
+
+    /// Why libpq cannot read `url`, or nil when it can. libpq's message ends by quoting the
+    /// URL or the part of it that is wrong (`invalid percent-encoded token: "sec%zz"`), which may
+    /// be or hold the password, so that quote is left out.
+    static func unreadable(_ url: String) -> String? {
+        var error: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(url, &error) {
+            PQconninfoFree(options)
+            return nil
+        }
+        guard let error else { return "out of memory" }
+        defer { PQfreemem(error) }
+        let message = trimmed(String(cString: error))
+        guard message.hasSuffix("\""), let quote = message.range(of: ": \"", options: .backwards) else { return message }
+        return String(message[..<quote.lowerBound])
     }
 
     /// URL characters that need no escape (RFC 3986's unreserved).
@@ -335,5 +361,12 @@ struct PostgresError: Error, CustomStringConvertible {
         return String(context[range.upperBound...].prefix { $0 != ":" })
     }
 
-    var description: String { detail.map { "\(message) (\($0))" } ?? message }
+    var description: String {
+        // lock_not_available: `lock_timeout` (`--timeout`) ran out, as SQLite's busy timeout does.
+        if code == "55P03" {
+            return
+                "\(message): a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done"
+        }
+        return detail.map { "\(message) (\($0))" } ?? message
+    }
 }

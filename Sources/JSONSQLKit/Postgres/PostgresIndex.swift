@@ -35,7 +35,7 @@ extension PostgresStore {
             JOIN pg_class c ON c.oid = i.indexrelid
             JOIN pg_class t ON t.oid = i.indrelid
             JOIN pg_am am ON am.oid = c.relam
-            WHERE t.relnamespace = current_schema()::regnamespace AND ($1::text IS NULL OR t.relname = $1)
+            WHERE t.relnamespace = \(PostgresStore.currentSchema) AND ($1::text IS NULL OR t.relname = $1)
             ORDER BY t.relname COLLATE "C", c.relname COLLATE "C"
             """, [table])
         return (0..<found.rowCount).map { row in

@@ -106,8 +106,11 @@ extension UpdateSpec {
                 try change(column, option: "--set", assignment.path) { _ in
                     replaced.insert(column.name)
                     let value = try Self.columnValue(assignment, column: column)
-                    return query.bind(
-                        try PostgresValue.text(value, type: column.type), shown: value, cast: column.declaredType)
+                    let text: String?
+                    do { text = try PostgresValue.text(value, type: column.type) } catch let mismatch as ValueMismatch {
+                        throw JSONSQLError("--set \(assignment.path): \(mismatch.expectation)")
+                    }
+                    return query.bind(text, shown: value, cast: column.declaredType)
                 }
                 continue
             }
@@ -256,10 +259,12 @@ extension UpdateSpec {
                 "--patch needs a JSON object to merge, got \(type == "array" || type == "integer" ? "an" : "a") \(type): \(patch.json)"
             )
         }
+        // MergePatch refuses a key written twice in its own words first.
+        let merge = try MergePatch(json: patch.json, context: "--patch")
         do { try PostgresValue.checkText(patch.json.utf8, json: true) } catch {
             throw JSONSQLError("--patch: \(error.expectation)")
         }
-        return try MergePatch(json: patch.json, context: "--patch")
+        return merge
     }
 
     /// Binds the values a patch writes, in the order `merge` reads them.

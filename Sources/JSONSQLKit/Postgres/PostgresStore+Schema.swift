@@ -32,7 +32,7 @@ extension PostgresStore {
             """
             SELECT c.relname, t.relname, EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)
             FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
-            WHERE c.relnamespace = current_schema()::regnamespace ORDER BY c.relname COLLATE "C"
+            WHERE c.relnamespace = \(PostgresStore.currentSchema) ORDER BY c.relname COLLATE "C"
             """)
         let names = (0..<indexes.rowCount).map { indexes.string($0, 0) ?? "" }
         guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found) else {
@@ -55,7 +55,7 @@ extension PostgresStore {
             """
             SELECT CASE c.relkind WHEN 'i' THEN 'index' WHEN 'v' THEN 'view' WHEN 'S' THEN 'sequence' ELSE 'table' END
                    || ' ' || c.relname
-            FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace
+            FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema)
               AND lower(c.relname) = lower($1) AND lower(c.relname) <> lower($2)
             """, [new, table])
         if others.rowCount > 0 {

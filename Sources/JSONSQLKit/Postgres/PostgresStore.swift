@@ -22,8 +22,14 @@ final class PostgresStore {
     static let jsonbOID: UInt32 = 3802
     static let numericOID: UInt32 = 1700
 
-    init(url: String) throws {
-        connection = try PostgresConnection(url: url)
+    /// `lockTimeout`: how long a statement waits for a lock another session holds, in seconds.
+    /// The OID of the session's current schema, whose tables jsonsql lists. `current_schema()`
+    /// is the name as it is; a bare `::regnamespace` cast would read it as SQL and fold
+    /// `Sales` to `sales`, so it is quoted first.
+    static let currentSchema = "quote_ident(current_schema())::regnamespace"
+
+    init(url: String, lockTimeout: TimeInterval = 60) throws {
+        connection = try PostgresConnection(url: url, lockTimeout: lockTimeout)
     }
 
     /// The database as messages name it: its URL without the password.
@@ -35,7 +41,7 @@ final class PostgresStore {
         let result = try connection.execute(
             """
             SELECT c.relname FROM pg_class c
-            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') ORDER BY c.oid
+            WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p') ORDER BY c.oid
             """)
         return (0..<result.rowCount).compactMap { result.string($0, 0) }
     }
@@ -50,7 +56,7 @@ final class PostgresStore {
             JOIN pg_class c ON c.oid = a.attrelid
             LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
             LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+            WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
               AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attnum
             """, [table])
@@ -106,7 +112,7 @@ final class PostgresStore {
         let found = try connection.execute(
             """
             SELECT c.relname, c.relkind::text, pg_get_indexdef(c.oid) FROM pg_class c
-            WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace
+            WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
             """, [name])
         guard found.rowCount > 0 else {
             try connection.execute(sql)
@@ -147,11 +153,22 @@ final class PostgresStore {
         switch column.type {
         case .datetime:
             let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
-            return
+            return era(
+                utc,
                 "to_char(\(utc), CASE WHEN EXTRACT(MICROSECONDS FROM \(quoted)) % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)"
-        case .date: return "to_char(\(quoted), 'YYYY-MM-DD')"
+            )
+        case .date: return era(quoted, "to_char(\(quoted), 'YYYY-MM-DD')")
         default: return quoted
         }
+    }
+
+    /// `text` (`to_char` of `value`) for every year: 1 BC is the year 0000, as SQLite and ISO
+    /// 8601 number it (`PostgresValue.text` writes 0000 as 1 BC), where `to_char` prints 0001.
+    /// An earlier year keeps PostgreSQL's `BC`, and infinity its name (values another tool
+    /// wrote, beyond SQLite's years): `to_char` would print them as a year of our era, or null.
+    private static func era(_ value: String, _ text: String) -> String {
+        "CASE WHEN NOT isfinite(\(value)) THEN (\(value))::text WHEN (\(value)) >= '0001-01-01' THEN \(text) "
+            + "WHEN (\(value)) >= '0001-01-01 BC' THEN '0000' || substr(\(text), 5) ELSE \(text) || ' BC' END"
     }
 
     /// A built query's values as libpq's text parameters.
@@ -268,7 +285,7 @@ final class PostgresStore {
                    (SELECT count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
                    CASE c.relkind WHEN 'v' THEN 'view' ELSE 'table' END AS type\(rows)
             FROM pg_class c
-            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v')
+            WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p', 'v')
             ORDER BY c.relkind = 'v', c.oid
             """)
         let names = ["name", "columns", "type"] + (counts ? ["rows"] : [])

@@ -25,9 +25,12 @@ enum PostgresValue {
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
             return realText(number, type: type)
         case .string(let text):
-            try checkText(text.utf8)
+            try checkText(text.utf8, json: type == .json)
+            guard type == .datetime || type == .date else { return text }
+            // PostgreSQL has no year 0000: it is 1 BC there (`PostgresStore.outputSQL` prints it back).
+            let (year, suffix) = text.hasPrefix("0000-") ? ("0001" + text.dropFirst(4), " BC") : (text, "")
             // The stored form is UTC; a zone makes timestamptz read it so whatever the session's.
-            return type == .datetime ? text + "+00" : text
+            return year + (type == .datetime ? "+00" : "") + suffix
         case .blob(let data):
             if type == .uuid, let text = data.withUnsafeBytes(UUIDValue.string) { return text }
             return "\\x" + data.map { String(format: "%02x", $0) }.joined()
@@ -77,9 +80,105 @@ enum PostgresValue {
         }
     }
 
-    /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape: refused here with
-    /// the record's line, not by the server at the end of the COPY.
+    /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape or an object with a
+    /// key written twice (it keeps the last value silently; SQLite keeps the text as it is):
+    /// refused here with the record's line, not by the server at the end of the COPY.
     static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false) throws(ValueMismatch) {
+        try checkNUL(bytes, json: json)
+        guard json else { return }
+        let twice = bytes.withContiguousStorageIfAvailable(duplicateKey) ?? Array(bytes).withUnsafeBufferPointer(duplicateKey)
+        if let twice { throw duplicateKeyMismatch(twice) }
+    }
+
+    static func duplicateKeyMismatch(_ key: String) -> ValueMismatch {
+        ValueMismatch(
+            expectation:
+                "holds the key \(ValueConversion.jsonString(key)) twice in one object, which PostgreSQL's jsonb keeps once")
+    }
+
+    /// The first key that an object of `json` (valid JSON text) holds twice, as jsonb compares
+    /// keys: by their bytes once escapes are decoded (`"a"` and `"\u0061"` are one key).
+    ///
+    ///     {"a":1,"b":{"c":1,"c":2}}  →  "c"        [{"a":1},{"a":2}]  →  nil
+    static func duplicateKey(_ json: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = json.baseAddress else { return nil }
+        /// A key of an open object: its bytes inside the quotes, and whether it has escapes.
+        struct Key {
+            var start: Int
+            var end: Int
+            var escaped: Bool
+        }
+        /// An open object or array: where its keys start in `keys` (nil for an array), and,
+        /// once it has many keys, the set of them.
+        struct Frame {
+            var firstKey: Int?
+            var seen: Set<[UInt8]>?
+        }
+        // The keys of the open objects, outer ones first.
+        var keys: [Key] = []
+        var frames: [Frame] = []
+        var expectKey = false
+        func decoded(_ key: Key) -> [UInt8] {
+            let raw = UnsafeBufferPointer(start: base + key.start, count: key.end - key.start)
+            guard key.escaped else { return Array(raw) }
+            let quoted = Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])
+            return (try? JSONDecoder().decode(String.self, from: quoted)).map { Array($0.utf8) } ?? Array(raw)
+        }
+        func same(_ a: Key, _ b: Key) -> Bool {
+            if a.escaped || b.escaped { return decoded(a) == decoded(b) }
+            return a.end - a.start == b.end - b.start && memcmp(base + a.start, base + b.start, a.end - a.start) == 0
+        }
+        var i = 0
+        let count = json.count
+        while i < count {
+            switch base[i] {
+            case UInt8(ascii: "\""):
+                var end = i + 1
+                var escaped = false
+                while end < count && base[end] != UInt8(ascii: "\"") {
+                    if base[end] == UInt8(ascii: "\\") {
+                        escaped = true
+                        end += 2
+                    } else {
+                        end += 1
+                    }
+                }
+                if expectKey, let first = frames[frames.count - 1].firstKey {
+                    let key = Key(start: i + 1, end: min(end, count), escaped: escaped)
+                    expectKey = false
+                    if frames[frames.count - 1].seen == nil && keys.count - first >= 16 {
+                        frames[frames.count - 1].seen = Set(keys[first...].map(decoded))
+                    }
+                    if frames[frames.count - 1].seen != nil {
+                        if frames[frames.count - 1].seen!.insert(decoded(key)).inserted == false {
+                            return String(decoding: decoded(key), as: UTF8.self)
+                        }
+                    } else if keys[first...].contains(where: { same($0, key) }) {
+                        return String(decoding: decoded(key), as: UTF8.self)
+                    }
+                    keys.append(key)
+                }
+                i = end
+            case UInt8(ascii: "{"):
+                frames.append(Frame(firstKey: keys.count))
+                expectKey = true
+            case UInt8(ascii: "["):
+                frames.append(Frame(firstKey: nil))
+                expectKey = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if let first = frames.popLast()?.firstKey { keys.removeSubrange(first...) }
+                expectKey = false
+            case UInt8(ascii: ","):
+                expectKey = frames.last?.firstKey != nil
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// U+0000 in text, or (in JSON) a `\u0000` escape.
+    private static func checkNUL<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool) throws(ValueMismatch) {
         var escape = false
         var pendingU0000 = 0
         for byte in bytes {
@@ -183,6 +282,7 @@ enum PostgresValue {
             // Most text has no byte that COPY escapes and none that `checkText` looks at (U+0000,
             // and the backslash of `\u0000`): it is copied as it is, in one piece.
             if !span.contains(where: needsCare) {
+                if type == .json, let twice = duplicateKey(span) { throw duplicateKeyMismatch(twice) }
                 out.append(contentsOf: span)
                 return
             }
@@ -204,7 +304,6 @@ enum PostgresValue {
             out += copyNull
             return
         }
-        if type == .json { try checkText(text.utf8, json: true) }
         appendCopyField(text.utf8, to: &out)
     }
 }

@@ -113,8 +113,10 @@ extension QuerySpec {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
                     name = path.segments.isEmpty ? resolved.column.name : path.description
+                    // A grouped datetime or date column prints as its rows do, not as timestamptz's text.
+                    let printedAsRows = path.segments.isEmpty && [.datetime, .date].contains(resolved.column.type)
                     sql =
-                        postgres && grouped && !groupBy.isEmpty
+                        postgres && grouped && !groupBy.isEmpty && !printedAsRows
                         ? resolved.postgresGroupValueSQL
                         : expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
                     outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
