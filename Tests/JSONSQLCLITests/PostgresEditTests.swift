@@ -110,4 +110,36 @@ struct PostgresEditTests {
             #expect(result.drop { $0 != "\n" } == untouched.drop { $0 != "\n" })
         }
     }
+
+    @Test("a key or an update path naming a column only in another case is refused as on SQLite")
+    func columnCase() throws {
+        let (sqlite, postgres, input) = try Self.databases()
+        for arguments in [["--set", "N=3"], ["--remove", "DOC.a"], ["--patch", #"DOC={"a":1}"#]] {
+            let expected = try Self.edited(sqlite, input: input, arguments)
+            #expect(expected.hasPrefix("Error: \(arguments[0]) "), "\(expected)")
+            #expect(expected.contains("only in another case"), "\(expected)")
+            #expect(try Self.edited(postgres, input: input, arguments) == expected)
+        }
+        let file = try Self.places.get().directory.write("case-\(UUID().uuidString).ndjson", #"{"id":1}"# + "\n" + #"{"ID":2}"#)
+        for database in [sqlite, postgres] {
+            let store = try Store(path: database, access: .create)
+            defer { store.close() }
+            let table = "c_" + UUID().uuidString.prefix(8).lowercased()
+            _ = try store.createTable(TableSpec(name: table, columns: [try ColumnSpec(parsing: "id:integer")]))
+            let error = errorText { _ = try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: table)) }
+            #expect(
+                error.hasSuffix(
+                    #":2: record 2: key "ID" names column "id" only in another case: jsonsql finds names in any case but keeps keys as written; write "id""#
+                ), "\(database): \(error)")
+        }
+    }
+
+    func errorText(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
 }

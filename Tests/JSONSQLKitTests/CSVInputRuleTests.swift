@@ -88,7 +88,7 @@ struct CSVInputRuleTests {
         try db.create("u", ["id:integer", "name:text"])
         #expect(
             errorMessage { try db.insert("u", "id,NAME\n1,x\n", format: .csv) }
-                == #"<stdin>:1: the header's "NAME" names column "name" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write "name""#
+                == #"<stdin>:1: the header's "NAME" names column "name" only in another case: jsonsql finds names in any case but keeps keys as written; write "name""#
         )
         #expect(try db.sql("SELECT count(*) AS n FROM u") == #"{"n":0}"# + "\n")
     }

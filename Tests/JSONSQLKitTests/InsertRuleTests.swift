@@ -192,7 +192,7 @@ struct InsertRuleTests {
             (#"{"id":"a","tags":[],"tags":null}"#, #"key "tags" appears more than once"#),
             (
                 #"{"id":"a","name":"x","NAME":"y"}"#,
-                #"record 1: key "NAME" names column "name" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write "name""#
+                #"record 1: key "NAME" names column "name" only in another case: jsonsql finds names in any case but keeps keys as written; write "name""#
             ),
             (#"[{"id":"a","name":"x"}"#, "ends inside an array"),
             (#"{"id":"a","name":"x"}{"id":"#, "<stdin>:1: record 2 is cut off at the end of the input; is it truncated?"),

@@ -115,7 +115,7 @@ struct UpdateRuleTests {
             (#"score={"a":1}"#, "--patch score: score is an integer column, so it holds no JSON paths"),
             (
                 #"ADDRESS={"a":1}"#,
-                #"--patch ADDRESS: "ADDRESS" names column "address" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write "address""#
+                #"--patch ADDRESS: "ADDRESS" names column "address" only in another case: jsonsql finds names in any case but keeps keys as written; write "address""#
             ),
         ])
     func badPatch(patch: String, message: String) throws {

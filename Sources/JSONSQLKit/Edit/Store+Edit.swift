@@ -157,12 +157,8 @@ extension UpdateSpec {
                 )
             }
         }
-        // A column is named as it is spelled, as insert takes keys: never renamed by case.
         func resolve(_ path: JSONPath, _ option: String) throws -> ResolvedPath {
-            do { _ = try SQLName.exactColumn(path.column, in: info.columns.map(\.name)) } catch {
-                throw JSONSQLError("\(option) \(path): \(error)")
-            }
-            return try ResolvedPath(path, in: info)
+            try UpdateSpec.resolve(path, option, in: info)
         }
         for assignment in sets {
             let path = try resolve(assignment.path, "--set")

@@ -19,6 +19,15 @@ public struct UpdateSpec: Sendable {
 
     public var isEmpty: Bool { sets.isEmpty && patches.isEmpty && removes.isEmpty }
 
+    /// The path an option of `update` names, in the table: its column named as it is spelled, as
+    /// insert takes keys, never another column by case.
+    static func resolve(_ path: JSONPath, _ option: String, in info: TableInfo) throws -> ResolvedPath {
+        do { _ = try SQLName.exactColumn(path.column, in: info.columns.map(\.name)) } catch {
+            throw JSONSQLError("\(option) \(path): \(error)")
+        }
+        return try ResolvedPath(path, in: info)
+    }
+
     /// Refuses a `--remove` whose path is a whole column rather than one inside it: a whole
     /// column's value is emptied with `--set COLUMN=null`.
     static func requireInside(_ path: ResolvedPath, removing target: JSONPath) throws {

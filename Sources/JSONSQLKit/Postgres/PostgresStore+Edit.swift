@@ -100,7 +100,7 @@ extension UpdateSpec {
             }
         }
         for assignment in sets {
-            let path = try ResolvedPath(assignment.path, in: info)
+            let path = try UpdateSpec.resolve(assignment.path, "--set", in: info)
             let column = path.column
             if !path.isInsideColumn {
                 try change(column, option: "--set", assignment.path) { _ in
@@ -126,7 +126,7 @@ extension UpdateSpec {
             let merge = try Self.mergePatch(patch)
             let target: ResolvedPath
             if let path = patch.path {
-                target = try ResolvedPath(path, in: info)
+                target = try UpdateSpec.resolve(path, "--patch", in: info)
                 try requireJSON(target, "--patch")
             } else {
                 let columns = info.columns.filter { $0.type == .json && !$0.isGenerated }
@@ -146,7 +146,7 @@ extension UpdateSpec {
             }
         }
         for target in removes {
-            let path = try ResolvedPath(target, in: info)
+            let path = try UpdateSpec.resolve(target, "--remove", in: info)
             try UpdateSpec.requireInside(path, removing: target)
             try requireJSON(path, "--remove")
             let segments = try Self.segments(target, option: "--remove")

@@ -141,10 +141,11 @@ extension PostgresStore {
                             do { key = try TypeInference.key(field, bytes: bytes, scratch: &rows.scratch) } catch {
                                 throw fail("\(error)")
                             }
-                            column =
-                                SQLName.find(key, in: columns.map(\.name)).flatMap { name in
-                                    columns.firstIndex { $0.name == name }
-                                } ?? -1
+                            let name: String?
+                            do { name = try SQLName.exactColumn(key, in: columns.map(\.name)) } catch {
+                                throw fail("key \(error)")
+                            }
+                            column = name.flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
                             if column < 0 {
                                 guard options.alter else {
                                     throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")

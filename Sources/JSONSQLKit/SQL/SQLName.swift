@@ -34,7 +34,7 @@ public enum SQLName {
         guard let found = find(key, in: names) else { return nil }
         guard found.utf8.elementsEqual(key.utf8) else {
             throw JSONSQLError(
-                "\"\(key)\" names column \"\(found)\" only in another case: SQLite ignores the case of names, jsonsql keeps keys as written; write \"\(found)\""
+                "\"\(key)\" names column \"\(found)\" only in another case: jsonsql finds names in any case but keeps keys as written; write \"\(found)\""
             )
         }
         return found
