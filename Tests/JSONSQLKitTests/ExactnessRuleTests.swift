@@ -8,7 +8,7 @@ import Testing
 /// the exact round trip end to end.
 @Suite("exactness rules")
 struct ExactnessRuleTests {
-    @Test("insert never switches off CHECK constraints: a trigger's other table keeps its own")
+    @Test("an insert keeps every CHECK: a trigger's other table keeps its own")
     func checksStayOn() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["n:integer", "doc:json"])
@@ -35,6 +35,16 @@ struct ExactnessRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM t") == #"{"n":0}"# + "\n")
         try db.insert("t", #"{"id":1,"j":1.5}"#)
         #expect(try db.query("t") == #"{"id":1,"j":1.5}"# + "\n")
+    }
+
+    @Test("infinity another tool stored in a REAL prints as 1e999, as the sqlite3 shell prints it, never as null")
+    func storedInfinity() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, r REAL); INSERT INTO t VALUES (1, 9e999), (2, -9e999), (3, 0.5)")
+        #expect(try db.query("t") == #"{"id":1,"r":1e999}"# + "\n" + #"{"id":2,"r":-1e999}"# + "\n" + #"{"id":3,"r":0.5}"# + "\n")
+        // Valid JSON, which jsonsql itself refuses to store in a REAL, with the line.
+        let refused = errorMessage { try db.insert("t", #"{"id":4,"r":1e999}"#) }
+        #expect(refused?.hasPrefix(#"<stdin>:1: record 1: column "r" (real)"#) == true, "\(refused ?? "no error")")
     }
 
     @Test("a number no double holds is refused in --where; a string never equals a number")

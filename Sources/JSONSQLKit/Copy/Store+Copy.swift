@@ -196,6 +196,20 @@ struct CopyWriter {
             if let i = values.firstIndex(where: { if case .double(let d) = $0.storage { d.isNaN } else { false } }) {
                 throw table.failure(row: count, values: values, column: table.columns[i].name, "SQLite cannot hold NaN")
             }
+            // A date PostgreSQL holds and SQLite's form does not (BC, infinity) is refused,
+            // not copied as text no date comparison reads.
+            for (i, column) in table.columns.enumerated() where column.type == .date || column.type == .datetime {
+                guard case .string(let text) = values[i].storage else { continue }
+                do {
+                    guard try ValueConversion.stored(.string(text), type: column.type) == values[i] else {
+                        throw ValueMismatch(expectation: "")
+                    }
+                } catch {
+                    throw table.failure(
+                        row: count, values: values, column: column.name,
+                        "SQLite's \(column.type) holds the years 0000 to 9999, so \(text) cannot be copied")
+                }
+            }
             // Bound with their byte counts: GRDB would cut text at its first NUL.
             do {
                 defer { sqlite3_reset(insert) }

@@ -15,9 +15,13 @@ enum JSONEncoding {
         return validate(bytes) == .compact
     }
 
-    /// Shortest text that reads back as the same double; JSON has no NaN or infinity.
+    /// Shortest text that reads back as the same double. JSON has no infinity: a REAL another
+    /// tool stored as infinity prints as `1e999` (`-1e999`), as the sqlite3 shell prints it
+    /// (JavaScript and Python read it as infinity); it has no NaN either, which prints `null`.
     static func number(_ value: Double) -> String {
-        value.isFinite ? "\(value)" : "null"
+        if value.isFinite { return "\(value)" }
+        if value.isNaN { return "null" }
+        return value < 0 ? "-1e999" : "1e999"
     }
 
     static func appendNumber(_ value: Double, to out: OutputBuffer) {
