@@ -26,9 +26,6 @@ final class RecordInserter {
     /// Whether records may go several to a statement (`failedStatementWritesNothing`,
     /// `refersToItself`).
     private let runsAllowed: Bool
-    /// Whether the values this inserter writes meet every CHECK they meet, so that SQLite need
-    /// not evaluate them (`valuesMeetChecks`).
-    let checksAreRedundant: Bool
     /// For each column, the index of the field that fills it in the current record, or -1.
     @exclusivity(unchecked) private var slots: [Int] = []
     @exclusivity(unchecked) private var present = ColumnSet()
@@ -49,7 +46,6 @@ final class RecordInserter {
         layout.maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         runsAllowed = try Self.failedStatementWritesNothing(db, table: table) && !Self.refersToItself(db, table: table)
-        checksAreRedundant = try Self.valuesMeetChecks(db, table: table, conflict: conflict)
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
             throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
@@ -223,38 +219,22 @@ final class RecordInserter {
     /// `RAISE(ROLLBACK)`, nor when the table declares `ON CONFLICT FAIL` or `ROLLBACK` (any
     /// `ON CONFLICT` clause, to be safe). Tables jsonsql makes have neither.
     static func failedStatementWritesNothing(_ db: Database, table: String) throws -> Bool {
-        guard try !hasTriggers(db, table: table) else { return false }
-        let bytes = Array((try createSQL(db, table: table) ?? "").utf8)
+        let triggers =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM (SELECT type, tbl_name FROM sqlite_master UNION ALL
+                    SELECT type, tbl_name FROM sqlite_temp_master) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
+                    """, arguments: [table]) ?? 0
+        guard triggers == 0 else { return false }
+        let sql =
+            try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [table])
+            ?? ""
+        let bytes = Array(sql.utf8)
         return !SQLTokenizer.tokens(utf8: bytes).contains { token in
             token.kind == .word && String(decoding: bytes[token.range], as: UTF8.self).uppercased() == "CONFLICT"
         }
-    }
-
-    private static func hasTriggers(_ db: Database, table: String) throws -> Bool {
-        try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT count(*) > 0 FROM (SELECT type, tbl_name FROM sqlite_master UNION ALL
-                SELECT type, tbl_name FROM sqlite_temp_master) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
-                """, arguments: [table]) ?? false
-    }
-
-    private static func createSQL(_ db: Database, table: String) throws -> String? {
-        try String.fetchOne(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [table])
-    }
-
-    /// Whether every CHECK an insert into `table` can meet is one jsonsql declares for a column's
-    /// type (`json_valid` on a json column, 0 or 1 in a boolean one), which the values
-    /// `ValueConversion` makes meet by construction. Not with a trigger on the table (it may
-    /// write to other tables), and not for `--replace` or `--upsert`, whose deletes and updates
-    /// can set off foreign key actions in other tables.
-    static func valuesMeetChecks(_ db: Database, table: String, conflict: InsertOptions.Conflict) throws -> Bool {
-        guard conflict == .fail || conflict == .ignore, try !hasTriggers(db, table: table),
-            let sql = try createSQL(db, table: table), let text = try? CreateTableText(sql)
-        else { return false }
-        let info = try TableInfo(db: db, table: table)
-        return text.checksFollowTypes { name in info.columns.first { SQLName.same($0.name, name) }?.type }
     }
 
     /// Whether a foreign key of `table` refers to `table` itself. SQLite checks a foreign key

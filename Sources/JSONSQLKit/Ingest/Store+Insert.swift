@@ -125,17 +125,6 @@ extension Store {
             try db.execute(sql: "PRAGMA cache_size = -16384")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
-            // jsonsql's own CHECKs (json_valid, 0 or 1) hold for every value it converts: SQLite
-            // need not parse each JSON value again. Any other CHECK is still enforced.
-            let checksIgnored = try Bool.fetchOne(db, sql: "PRAGMA ignore_check_constraints") ?? false
-            if inserter.checksAreRedundant && !checksIgnored {
-                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            }
-            defer {
-                if inserter.checksAreRedundant && !checksIgnored {
-                    try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
-                }
-            }
             // The readers go to a thread of their own that scans and converts records while
             // this one inserts them; see `RecordProducer`.
             let names = readers.map(\.source.name)

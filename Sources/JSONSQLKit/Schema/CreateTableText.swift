@@ -109,23 +109,4 @@ struct CreateTableText {
         }
         return edits
     }
-
-    /// Whether each CHECK in the statement is the one jsonsql declares for its column's type
-    /// (`ColumnType.checkSQL`), unnamed, in that column's definition: values that
-    /// `ValueConversion` makes for the column meet it by construction. `type` gives a column's
-    /// type by its name; any other CHECK, a table's or one a user wrote, makes this false.
-    func checksFollowTypes(_ type: (String) -> ColumnType?) -> Bool {
-        var owner = 0
-        for i in text.tokens.indices where text.isWord(i, "CHECK") {
-            while owner < columns.count && columns[owner].upperBound <= i { owner += 1 }
-            guard owner < columns.count, columns[owner].contains(i), !(i >= 2 && text.isWord(i - 2, "CONSTRAINT")),
-                text.isSymbol(i + 1, "("), let close = text.closing(i + 1)
-            else { return false }
-            let name = columnName(columns[owner])
-            guard let check = type(name)?.checkSQL(column: name) else { return false }
-            let expected = SQLTokens(check)
-            guard text.keys(i..<(close + 1)) == expected.keys(0..<expected.count) else { return false }
-        }
-        return true
-    }
 }
