@@ -48,7 +48,12 @@ struct ValueTypeTests {
         let dir = try TemporaryDirectory()
         let db = try table(dir, "at:datetime", "day:date")
         let value = input.contains("-") ? "\"\(input)\"" : input
-        #expect(try insert(db, #"{"at":\#(value),"day":\#(value)}"#).status == 0)
+        // A date column keeps no time of day: the same value is refused there, with its line.
+        let refused = try insert(db, #"{"at":\#(value),"day":\#(value)}"#)
+        #expect(
+            refused.status == 1 && refused.stderr.contains(#":1: record 1: column "day" (date) holds dates"#), "\(refused.stderr)"
+        )
+        #expect(try insert(db, #"{"at":\#(value),"day":"\#(stored.prefix(10))"}"#).status == 0)
         #expect(try CLI.run(["query", db, "--format", "csv"]).stdout == "at,day\r\n\(stored),\(stored.prefix(10))\r\n")
         let iso = stored.replacingOccurrences(of: " ", with: "T") + "Z"
         #expect(

@@ -104,7 +104,14 @@ struct ValueConversionTests {
         (.number("1e400"), .datetime, nil),
         (.number("9223372036854775807"), .datetime, nil),
         (.string("2024-05-01"), .date, "2024-05-01".databaseValue),
-        (.string("2024-05-01T23:30:00-01:00"), .date, "2024-05-02".databaseValue),
+        // A date keeps no time of day: a datetime is a date only at midnight UTC.
+        (.string("2024-05-01T23:30:00-01:00"), .date, nil),
+        (.string("2024-05-01 12:30"), .date, nil),
+        (.string("2024-05-01T00:00:00.001Z"), .date, nil),
+        (.string("2024-05-02T01:00:00+01:00"), .date, "2024-05-02".databaseValue),
+        (.string("2024-05-01 00:00:00.000"), .date, "2024-05-01".databaseValue),
+        (.number("1714521600"), .date, "2024-05-01".databaseValue),
+        (.number("1714521601"), .date, nil),
         (.bool(true), .datetime, nil),
     ]
 

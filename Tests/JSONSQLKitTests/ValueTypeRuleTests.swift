@@ -59,7 +59,14 @@ final class ValueTypeRuleTests {
         let store = try table("at:datetime", "day:date")
         defer { store.close() }
         let value = input.contains("-") ? "\"\(input)\"" : input
-        try insert(store, #"{"at":\#(value),"day":\#(value)}"#)
+        // A date column takes the same forms only at midnight UTC: it keeps no time of day.
+        let midnight = stored.hasSuffix(" 00:00:00.000")
+        let refused = errorMessage { try insert(store, #"{"at":\#(value),"day":\#(value)}"#) }
+        #expect((refused == nil) == midnight, "\(refused ?? "stored")")
+        if !midnight {
+            #expect(refused?.contains(#"column "day" (date) holds dates"#) == true, "\(refused ?? "")")
+            try insert(store, #"{"at":\#(value),"day":"\#(stored.prefix(10))"}"#)
+        }
         #expect(try query(store, .csv) == "at,day\r\n\(stored),\(stored.prefix(10))\r\n")
         let iso = stored.replacingOccurrences(of: " ", with: "T") + "Z"
         #expect(try query(store, .jsonl, isoDates: true) == "{\"at\":\"\(iso)\",\"day\":\"\(stored.prefix(10))\"}\n")

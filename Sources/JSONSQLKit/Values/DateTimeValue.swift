@@ -112,6 +112,9 @@ public struct DateTimeValue: Sendable, Equatable {
         }
     }
 
+    /// Milliseconds since the UTC day began.
+    var timeOfDayMilliseconds: Int64 { epochMilliseconds.floorDivided(by: 86_400_000).1 }
+
     /// `2024-05-01`, the UTC date.
     public var dateText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in

@@ -90,6 +90,13 @@ public enum ValueConversion {
         case .date, .datetime:
             if purpose == .compare, case .number(let text) = value { try refuseYearLike(text, type: type) }
             let stamp = try dateTime(value, type: type)
+            // A date keeps no time of day: storing one would drop it. Compared, a time means its day.
+            if type == .date && purpose == .store && stamp.timeOfDayMilliseconds != 0 {
+                throw ValueMismatch(
+                    expectation:
+                        "holds dates without a time of day, and this is \(stamp.dateTimeText) in UTC; give the date alone or keep it in a datetime column"
+                )
+            }
             return (type == .date ? stamp.dateText : stamp.dateTimeText).databaseValue
         case .blob:
             switch value {
