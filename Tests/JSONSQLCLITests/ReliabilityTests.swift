@@ -74,8 +74,10 @@ struct ReliabilityTests {
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
     }
 
-    @Test("Ctrl-C while --save writes its database leaves no file behind and exits 130")
-    func interruptDuringSave() throws {
+    @Test(
+        "Ctrl-C or SIGTERM while --save writes its database leaves no file behind and exits 128 + signal",
+        arguments: [SIGINT, SIGTERM])
+    func interruptDuringSave(signal: Int32) throws {
         let dir = try TemporaryDirectory()
         // 20 MB in long strings: the load is quick and writing the database takes tens of ms.
         let long = String(repeating: "x", count: 20_000)
@@ -89,10 +91,10 @@ struct ReliabilityTests {
             usleep(1_000)
         }
         #expect(process.isRunning, "the save should still be running")
-        kill(process.pid, SIGINT)
+        kill(process.pid, signal)
         let status = process.wait()
         let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
-        #expect(status == 130)
+        #expect(status == 128 + signal)
         #expect(stderr == "Error: interrupted; nothing was saved\n")
         #expect(entries() == ["wide.ndjson"])
     }
