@@ -33,13 +33,17 @@ public enum Interruption {
         sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))
     }
 
-    /// Asks running statements to stop. Safe to call from a signal handler.
-    public static func request() {
-        flag.pointee = 1
+    /// Asks running statements to stop, for `signal` (Ctrl-C's SIGINT unless given). Safe to
+    /// call from a signal handler.
+    public static func request(signal: Int32 = SIGINT) {
+        flag.pointee = sig_atomic_t(signal)
     }
 
-    /// Whether Ctrl-C was pressed since the last `clear()`.
+    /// Whether Ctrl-C was pressed (or another stop requested) since the last `clear()`.
     public static var isRequested: Bool { flag.pointee != 0 }
+
+    /// The signal the last request came for, if any.
+    public static var requestedSignal: Int32? { flag.pointee != 0 ? Int32(flag.pointee) : nil }
 
     /// Lets statements run again; called before each command.
     public static func clear() {

@@ -268,7 +268,13 @@ public final class Store {
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
         switch error.resultCode {
-        case .SQLITE_NOTADB: return JSONSQLError("\(path) is not a SQLite database")
+        case .SQLITE_NOTADB:
+            if let compressed = CompressedData.detect(file: path) {
+                return JSONSQLError(
+                    "\(path) is \(compressed.format)-compressed data, not a SQLite database; if it holds JSON, CSV or TSV, \(compressed.advice(for: path))"
+                )
+            }
+            return JSONSQLError("\(path) is not a SQLite database")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")

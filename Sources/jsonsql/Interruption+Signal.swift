@@ -4,24 +4,31 @@ import JSONSQLKit
 /// Ctrl-C for commands that run long: the shell, and inserts.
 extension Interruption {
     /// Makes SIGINT set the interruption flag: running statements stop with "interrupted", an
-    /// insert stops between records, and the shell's wait for input ends.
-    static func installSignalHandler() {
+    /// insert stops between records, and the shell's wait for input ends. With `termination`
+    /// (every command but the shell, which SIGTERM and SIGHUP still end at once), SIGTERM and
+    /// SIGHUP do the same, so that `kill` or a closed terminal also rolls back and removes a
+    /// new database's draft rather than leaving it beside its path.
+    static func installSignalHandler(termination: Bool = true) {
         install()
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in Interruption.request() }
+        action.__sigaction_handler.sa_handler = { signal in Interruption.request(signal: signal) }
         // Restart other system calls; poll() is never restarted, so the input wait still ends.
         action.sa_flags = Int32(SA_RESTART)
         sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        // A parent may have started jsonsql with SIGINT blocked.
-        var interrupt = sigset_t()
-        sigemptyset(&interrupt)
-        sigaddset(&interrupt, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &interrupt, nil)
+        let signals = termination ? [SIGINT, SIGTERM, SIGHUP] : [SIGINT]
+        // A parent may have started jsonsql with these blocked.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in signals {
+            sigaction(signal, &action, nil)
+            sigaddset(&unblocked, signal)
+        }
+        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
     }
 }
 
-/// A command stopped by Ctrl-C; the command line exits with 130, as shells expect.
+/// A command stopped by Ctrl-C (or SIGTERM, SIGHUP); the command line exits with 128 plus the
+/// signal's number (130 for Ctrl-C), as shells expect.
 struct Interrupted: Error, CustomStringConvertible {
     var description: String
 }

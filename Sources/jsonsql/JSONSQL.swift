@@ -43,7 +43,7 @@ struct JSONSQL: ParsableCommand {
             try command.run()
         } catch let interrupted as Interrupted {
             Diagnostics.print("Error: \(interrupted)")
-            Foundation.exit(130)
+            Foundation.exit(128 + (Interruption.requestedSignal ?? SIGINT))
         } catch {
             exit(withError: error)
         }

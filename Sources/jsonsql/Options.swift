@@ -45,14 +45,24 @@ struct DatabaseOptions: ParsableArguments {
             }
             return try Store(path: database, access: access, busyTimeout: timeout)
         }
+        // Ctrl-C while --save writes its draft must remove the draft, not leave it behind.
+        if memory.save != nil { Interruption.installSignalHandler() }
         let progress = ProgressLine(enabled: true)
-        let store = try Store.loading(
-            [database] + memory.files, format: memory.csv ? .csv : memory.tsv ? .tsv : nil, progress: progress.update)
+        let store: Store
+        do {
+            store = try Store.loading(
+                [database] + memory.files, format: memory.csv ? .csv : memory.tsv ? .tsv : nil, progress: progress.update)
+        } catch {
+            progress.clear()
+            if memory.save != nil && Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
+            throw error
+        }
         progress.clear()
         do {
             if let path = memory.save { try store.save(to: path) }
         } catch {
             store.close()
+            if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
             throw error
         }
         return store

@@ -74,6 +74,31 @@ struct ReliabilityTests {
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
     }
 
+    @Test(
+        "Ctrl-C or SIGTERM while --save writes its database leaves no file behind and exits 128 + signal",
+        arguments: [SIGINT, SIGTERM])
+    func interruptDuringSave(signal: Int32) throws {
+        let dir = try TemporaryDirectory()
+        // 20 MB in long strings: the load is quick and writing the database takes tens of ms.
+        let long = String(repeating: "x", count: 20_000)
+        let file = try dir.write("wide.ndjson", (0..<1_000).map { #"{"id":\#($0),"s":"\#(long)"}"# + "\n" }.joined())
+        let process = try Child(
+            CLI.binary, ["query", file, "--count", "--save", dir.path("saved.db")], input: false, output: false)
+        // Interrupt once the draft beside saved.db exists, while VACUUM INTO fills it.
+        let deadline = Date().addingTimeInterval(10)
+        func entries() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted() }
+        while !entries().contains(where: { $0.hasPrefix(".saved.db.jsonsql-") }) && process.isRunning && Date() < deadline {
+            usleep(1_000)
+        }
+        #expect(process.isRunning, "the save should still be running")
+        kill(process.pid, signal)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 128 + signal)
+        #expect(stderr == "Error: interrupted; nothing was saved\n")
+        #expect(entries() == ["wide.ndjson"])
+    }
+
     @Test("two inserts and a query at once: all succeed, nothing is lost")
     func concurrentWriters() throws {
         let dir = try TemporaryDirectory()

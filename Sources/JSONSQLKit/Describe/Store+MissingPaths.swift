@@ -50,6 +50,11 @@ extension Store {
 
     /// The note for `path`, which no row has, with the nearest of the `known` paths of its column.
     static func missingPathNote(_ path: JSONPath, column name: String, known: [String]) -> String {
+        // describe reads `{"a\u0062":1}` as key ab; SQLite's JSON paths match a key only as written.
+        if known.contains(path.description) {
+            return
+                "note: no row has the path \(path) as SQLite reads paths: rows write a key on it with a \\u escape, and SQLite's JSON paths match keys only as written (to SQLite, \"a\\u0062\" is not the key ab); store the keys without escapes (jq -c . writes them so)"
+        }
         // Compared inside the column, so the column's name does not make every path near.
         let column = JSONPath(column: name).description
         let inside = { (text: String) in String(text.dropFirst(column.count + 1)) }

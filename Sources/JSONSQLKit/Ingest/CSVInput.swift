@@ -46,6 +46,11 @@ struct CSVTable {
         var rowStartLine = 1
         bytes.reserveCapacity(input.count)
         func fail(_ message: String) -> JSONSQLError { JSONSQLError("\(name):\(line): \(message)") }
+        if let compressed = CompressedData.detect(input) {
+            throw fail(
+                "this is \(compressed.format)-compressed data, not text; \(compressed.advice(for: name == "<stdin>" ? nil : name))"
+            )
+        }
         func endRow() throws {
             if rowLines.isEmpty {
                 width = rowCells

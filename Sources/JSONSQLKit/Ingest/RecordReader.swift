@@ -198,6 +198,10 @@ final class RecordReader {
         let shown = (first.count > 40 ? String(first.prefix(40)) + "…" : first).debugDescription
         let file = source.name == "<stdin>" ? "FILE" : source.name
         let reads = "insert reads JSON: objects, an array of objects, or one object per line"
+        if let compressed = CompressedData.detect(UnsafeBufferPointer(start: buffer + pos, count: length - pos)) {
+            return
+                "this is \(compressed.format)-compressed data, not JSON; \(reads); \(compressed.advice(for: source.name == "<stdin>" ? nil : source.name))"
+        }
         if first.hasPrefix("<") {
             return
                 "this looks like XML or HTML, not JSON (first line \(shown)); \(reads). If it came from a web request, check that the request returned JSON"

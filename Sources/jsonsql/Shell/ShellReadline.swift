@@ -46,7 +46,7 @@ final class ReadlineInput {
             }
             _ = read_history(historyFile)
         }
-        Interruption.installSignalHandler()
+        Interruption.installSignalHandler(termination: false)
     }
 
     /// Reads one line, showing `prompt`.
