@@ -69,6 +69,18 @@ struct ShellInputTests {
         #expect(reader.take("  ;\r", number: 3) == .sql(["select 1\n  ;"], line: 2))
     }
 
+    @Test("a line holding NUL is refused, and drops the statement it was part of")
+    func nul() {
+        var reader = ShellLineReader(commands: Self.commands)
+        // SQLite reads SQL up to a NUL: `select 1;` would run and the rest would vanish.
+        #expect(reader.take("select 1;\u{0} delete from t;", number: 1) == .refused(ShellInput.nulRefusal))
+        #expect(reader.take("tables\u{0}", number: 2) == .refused(ShellInput.nulRefusal))
+        #expect(reader.take("select 'a", number: 3) == .nothing)
+        #expect(reader.take("\u{0}';", number: 4) == .refused(ShellInput.nulRefusal))
+        #expect(reader.pendingSQL.isEmpty)
+        #expect(reader.take("select 2;", number: 5) == .sql(["select 2;"], line: 5))
+    }
+
     @Test("a 20,000-line statement is gathered in linear time")
     func longStatement() {
         var reader = ShellLineReader(commands: Self.commands)

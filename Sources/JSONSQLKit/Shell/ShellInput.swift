@@ -25,7 +25,14 @@ public enum ShellInput {
         case sql([String], line: Int)
         /// A first word that is neither a command nor SQL.
         case unknown(String)
+        /// A line that cannot be run, with what to do instead.
+        case refused(String)
     }
+
+    /// Why a line holding U+0000 is refused: SQLite reads SQL only up to it, and a command
+    /// line cannot hold it.
+    public static let nulRefusal =
+        "the line holds a NUL character (U+0000), which SQL and commands cannot hold, so it and the statement it belongs to were dropped; write char(0) in SQL or \\u0000 in JSON"
 
     /// The words that start an SQL statement.
     public static let sqlKeywords = [
@@ -124,6 +131,10 @@ public struct ShellLineReader: Sendable {
     /// Takes one line, numbered `number`, and says what it completes.
     public mutating func take(_ line: String, number: Int = 0) -> ShellInput.Item {
         let line = ShellInput.withoutCR(line)
+        if line.utf8.contains(0) {
+            abandon()
+            return .refused(ShellInput.nulRefusal)
+        }
         if !pendingSQL.isEmpty {
             pendingSQL += "\n"
             pendingSQL += line

@@ -96,6 +96,9 @@ final class ShellSession {
                     "unknown command '\(word)'; type a jsonsql command (\(catalog.commands.joined(separator: ", "))), SQL ending in ';', or .help"
                 ), line: number)
             return .failed
+        case .refused(let reason):
+            report(JSONSQLError(reason), line: number)
+            return .failed
         case .sql(let statements, let start):
             for statement in statements where runSQL(statement, line: start) == .failed { return .failed }
             return .ok
