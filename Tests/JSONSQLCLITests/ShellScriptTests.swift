@@ -159,6 +159,25 @@ struct ShellScriptTests {
         #expect(insert.stderr == "Error: line 1: standard input holds the shell's commands; give insert a JSON file to read\n")
     }
 
+    @Test("piped bytes: a BOM and CRLF are read, a Latin-1 line and a NUL are refused, not changed")
+    func pipedBytes() throws {
+        let directory = try TemporaryDirectory()
+        try ShellFixture.database(in: directory)
+        let result = try CLI.shell(
+            #"printf '\xef\xbb\xbfselect 1 as one;\r\nselect '"'"'caf\xe9'"'"' as s;\nselect 1;\x00 delete from player;\nselect count(*) as n from player;\n' | jsonsql shell db.sqlite --format jsonl --keep-going"#,
+            in: directory.url)
+        #expect(result.status == 1)
+        #expect(result.stdout == "{\"one\":1}\n{\"n\":3}\n")
+        #expect(
+            result.stderr == """
+                Error: line 2: the line is not UTF-8 (byte 0xE9 at byte 12), so it and the statement it belongs to \
+                were dropped; convert the script to UTF-8, e.g. iconv -f latin1 -t utf-8 FILE
+                Error: line 3: the line holds a NUL character (U+0000), which SQL and commands cannot hold, so it and \
+                the statement it belongs to were dropped; write char(0) in SQL or \\u0000 in JSON
+
+                """)
+    }
+
     @Test("a script can be piped from a shell script, as Examples do")
     func fromShellScript() throws {
         let directory = try TemporaryDirectory()

@@ -48,13 +48,31 @@ public enum ShellInput {
         "revoke", "set", "show", "start", "table", "truncate", "unlisten",
     ]
 
-    /// Splits a script into lines at `\n` or `\r\n`. (A Swift `Character` holds `\r\n` as one,
-    /// so splitting on the character `\n` would miss those.)
-    public static func lines(_ text: String) -> [String] {
-        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
-            return String(decoding: bytes, as: UTF8.self)
+    /// Splits a script into lines at `\n` or `\r\n`, as bytes: `ShellLineReader.take(bytes:)`
+    /// decides whether each is text.
+    public static func lines(_ data: some Collection<UInt8>) -> [[UInt8]] {
+        data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...])
         }
+    }
+
+    /// Why a line that is not UTF-8 is refused: decoding it would store U+FFFD for each bad
+    /// byte. Names the first bad byte and its place.
+    ///
+    ///     the line is not UTF-8 (byte 0xE9 at byte 9) ...
+    public static func notUTF8Refusal(_ line: some Collection<UInt8>) -> String {
+        var decoder = UTF8()
+        var iterator = line.makeIterator()
+        var offset = 0
+        scan: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput, .error: break scan
+            }
+        }
+        let byte = line.dropFirst(offset).first.map { String($0, radix: 16, uppercase: true) } ?? "?"
+        return "the line is not UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte \(offset + 1)), so it and the statement "
+            + "it belongs to were dropped; convert the script to UTF-8, e.g. iconv -f latin1 -t utf-8 FILE"
     }
 
     /// A line without the `\r` of a CRLF line end.
@@ -126,6 +144,17 @@ public struct ShellLineReader: Sendable {
     /// Drops a statement being typed (Ctrl-C).
     public mutating func abandon() {
         pendingSQL = ""
+    }
+
+    /// Takes one line as a script or a pipe gives it, refused unless it is UTF-8. The first
+    /// line (`number` 1) may start with the byte-order mark some editors write.
+    public mutating func take(bytes line: some Collection<UInt8>, number: Int = 0) -> ShellInput.Item {
+        let line = number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line[...]
+        guard let text = String(validating: line, as: UTF8.self) else {
+            abandon()
+            return .refused(ShellInput.notUTF8Refusal(line))
+        }
+        return take(text, number: number)
     }
 
     /// Takes one line, numbered `number`, and says what it completes.

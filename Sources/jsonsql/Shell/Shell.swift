@@ -61,7 +61,7 @@ struct Shell: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw JSONSQLError("cannot read \(file): no such file or not readable")
             }
-            let lines = ShellInput.lines(String(decoding: data, as: UTF8.self))
+            let lines = ShellInput.lines(data)
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
             succeeded = session.runScript(StandardInputLines(), source: String?.none, keepGoing: keepGoing).succeeded
@@ -113,9 +113,21 @@ struct Shell: ParsableCommand {
     }
 }
 
-/// Standard input a line at a time, so commands run as they arrive through a pipe.
+/// Standard input a line at a time, so commands run as they arrive through a pipe. Lines are
+/// bytes, as read: the shell refuses one that is not UTF-8 rather than change it.
 struct StandardInputLines: Sequence, IteratorProtocol {
-    mutating func next() -> String? {
-        readLine(strippingNewline: true).map(ShellInput.withoutCR)
+    private let input = fdopen(STDIN_FILENO, "r")
+
+    mutating func next() -> [UInt8]? {
+        guard let input else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        let count = getline(&buffer, &capacity, input)
+        guard count >= 0, let buffer else { return nil }
+        var line = Array(UnsafeRawBufferPointer(start: buffer, count: count))
+        if line.last == UInt8(ascii: "\n") { line.removeLast() }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return line
     }
 }

@@ -45,7 +45,7 @@ final class ShellSession {
 
     /// Runs the commands of a script, stopping at the first error unless `keepGoing`.
     /// Returns whether every command succeeded, and whether `.quit` was given.
-    func runScript<Lines: Sequence<String>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
+    func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
         let savedLocation = location
         location = { line in "\(source.map { $0 + ":" } ?? "line ")\(line): " }
         defer { location = savedLocation }
@@ -53,7 +53,8 @@ final class ShellSession {
         var number = 0
         for line in lines {
             number += 1
-            switch handle(line: line, number: number) {
+            reader.syntax = store.statementSyntax
+            switch run(reader.take(bytes: line, number: number), line: number) {
             case .ok: continue
             case .quit: return (succeeded, true)
             case .failed:
@@ -79,7 +80,12 @@ final class ShellSession {
     /// Handles one line: a dot-command, a subcommand, or part of an SQL statement.
     func handle(line: String, number: Int = 0) -> Outcome {
         reader.syntax = store.statementSyntax
-        switch reader.take(line, number: number) {
+        return run(reader.take(line, number: number), line: number)
+    }
+
+    /// Runs what a line completed.
+    private func run(_ item: ShellInput.Item, line number: Int) -> Outcome {
+        switch item {
         case .nothing:
             return .ok
         case .dotCommand(let text):
@@ -309,8 +315,7 @@ final class ShellSession {
             readDepth -= 1
             reader = saved
         }
-        let text = String(decoding: data, as: UTF8.self)
-        let result = runScript(ShellInput.lines(text), source: file, keepGoing: false)
+        let result = runScript(ShellInput.lines(data), source: file, keepGoing: false)
         return result.quit ? .quit : result.succeeded ? .ok : .failed
     }
 
