@@ -97,6 +97,20 @@ struct ShellInputTests {
         #expect(reader.take(bytes: Array("select 'café';\r".utf8), number: 4) == .sql(["select 'café';"], line: 4))
     }
 
+    @Test("a script path that is a directory or missing says so")
+    func scriptPaths() throws {
+        let database = try LibraryDatabase()
+        let directory = database.directory.path
+        #expect(throws: JSONSQLError("\(directory) is a directory; give a file of jsonsql commands and SQL")) {
+            try ShellInput.scriptLines(atPath: directory)
+        }
+        #expect(throws: JSONSQLError("no file \(directory)/none.sql; give a file of jsonsql commands and SQL")) {
+            try ShellInput.scriptLines(atPath: directory + "/none.sql")
+        }
+        let file = try database.write("setup.sql", Data("tables\r\nselect 1;".utf8))
+        #expect(try ShellInput.scriptLines(atPath: file) == [Array("tables".utf8), Array("select 1;".utf8)])
+    }
+
     @Test("a byte-order mark starting a script is not part of its first command")
     func byteOrderMark() {
         var reader = ShellLineReader(commands: Self.commands)

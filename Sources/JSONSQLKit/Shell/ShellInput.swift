@@ -56,6 +56,18 @@ public enum ShellInput {
         }
     }
 
+    /// The lines of a script file (`jsonsql shell DB FILE`, `.read FILE`), or an error that
+    /// says what is wrong with the path.
+    public static func scriptLines(atPath path: String) throws -> [[UInt8]] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw JSONSQLError("no file \(path); give a file of jsonsql commands and SQL")
+        }
+        if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw JSONSQLError("cannot read \(path)") }
+        return lines(data)
+    }
+
     /// Why a line that is not UTF-8 is refused: decoding it would store U+FFFD for each bad
     /// byte. Names the first bad byte and its place.
     ///

@@ -58,10 +58,7 @@ struct Shell: ParsableCommand {
         }
         var succeeded: Bool
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw JSONSQLError("cannot read \(file): no such file or not readable")
-            }
-            let lines = ShellInput.lines(data)
+            let lines = try ShellInput.scriptLines(atPath: file)
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
             succeeded = session.runScript(StandardInputLines(), source: String?.none, keepGoing: keepGoing).succeeded

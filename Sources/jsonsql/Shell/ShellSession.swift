@@ -304,9 +304,7 @@ final class ShellSession {
     /// `.read FILE`: the file's commands, stopping at its first error.
     private func read(file: String) throws -> Outcome {
         guard readDepth < 16 else { throw JSONSQLError(".read is nested too deeply in \(file)") }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw JSONSQLError("cannot read \(file): no such file or not readable")
-        }
+        let lines = try ShellInput.scriptLines(atPath: file)
         // The file's statements are its own: one it leaves open does not run on into ours.
         let saved = reader
         reader = ShellLineReader(commands: saved.commands, syntax: saved.syntax)
@@ -315,7 +313,7 @@ final class ShellSession {
             readDepth -= 1
             reader = saved
         }
-        let result = runScript(ShellInput.lines(data), source: file, keepGoing: false)
+        let result = runScript(lines, source: file, keepGoing: false)
         return result.quit ? .quit : result.succeeded ? .ok : .failed
     }
 
