@@ -29,7 +29,8 @@ struct OutputSafetyTests {
 
     @Test("a message for standard error keeps its lines and escapes every other control")
     func messageEscapes() {
-        #expect(TerminalText.message("no table 'a\u{1B}]0;x\u{7}b'\nUsage: q") == #"no table 'a\u001b]0;x\u0007b'"# + "\nUsage: q")
+        #expect(
+            TerminalText.message("no table 'a\u{1B}]0;x\u{7}b'\nUsage: q") == #"no table 'a\u001b]0;x\u0007b'"# + "\nUsage: q")
         #expect(TerminalText.message("x\r\ty\u{9B}2J\u{202E}z") == #"x\r\ty\u009b2J\u202ez"#)
         #expect(TerminalText.message("plain 日本 é\n\n") == "plain 日本 é\n\n")
     }

@@ -83,7 +83,8 @@ public enum ShellInput {
             }
         }
         let byte = line.dropFirst(offset).first.map { String($0, radix: 16, uppercase: true) } ?? "?"
-        return "the line is not UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte \(offset + 1)), so it and the statement "
+        return
+            "the line is not UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte \(offset + 1)), so it and the statement "
             + "it belongs to were dropped; convert the script to UTF-8, e.g. iconv -f latin1 -t utf-8 FILE"
     }
 
