@@ -111,6 +111,21 @@ struct ShellInputTests {
         #expect(try ShellInput.scriptLines(atPath: file) == [Array("tables".utf8), Array("select 1;".utf8)])
     }
 
+    @Test("the history file is created private; a directory or a missing folder is named, not ignored")
+    func historyFile() throws {
+        let database = try LibraryDatabase()
+        let directory = database.directory.path
+        #expect(ShellInput.prepareHistoryFile(atPath: directory) == "\(directory) is a directory")
+        #expect(
+            ShellInput.prepareHistoryFile(atPath: directory + "/none/history")
+                == "\(directory)/none/history cannot be created (No such file or directory)")
+        let file = directory + "/history"
+        #expect(ShellInput.prepareHistoryFile(atPath: file) == nil)
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(ShellInput.prepareHistoryFile(atPath: file) == nil)
+    }
+
     @Test("a byte-order mark starting a script is not part of its first command")
     func byteOrderMark() {
         var reader = ShellLineReader(commands: Self.commands)

@@ -68,6 +68,20 @@ public enum ShellInput {
         return lines(data)
     }
 
+    /// Makes the history file ready (created, mode 0600, when missing) and returns nil, or says
+    /// why history cannot be kept there, so that the shell says so instead of losing it.
+    public static func prepareHistoryFile(atPath path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return "\(path) is a directory" }
+            return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if descriptor < 0 { return "\(path) cannot be created (\(String(cString: strerror(errno))))" }
+        close(descriptor)
+        return nil
+    }
+
     /// Why a line that is not UTF-8 is refused: decoding it would store U+FFFD for each bad
     /// byte. Names the first bad byte and its place.
     ///

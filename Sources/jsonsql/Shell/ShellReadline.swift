@@ -30,7 +30,12 @@ final class ReadlineInput {
     }
 
     init(historyFile: String?, completer: @escaping (_ word: String, _ before: String) -> ShellCompletion) {
-        self.historyFile = historyFile
+        if let historyFile, let problem = ShellInput.prepareHistoryFile(atPath: historyFile) {
+            Diagnostics.print("Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none")
+            self.historyFile = nil
+        } else {
+            self.historyFile = historyFile
+        }
         ReadlineBridge.completer = completer
         // `$` and `.` stay inside words so that `'$.address.ci` completes as one path.
         jsonsql_rl_configure(
@@ -40,12 +45,7 @@ final class ReadlineInput {
 
         using_history()
         stifle_history(Self.historySize)
-        if let historyFile {
-            if !FileManager.default.fileExists(atPath: historyFile) {
-                _ = FileManager.default.createFile(atPath: historyFile, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            _ = read_history(historyFile)
-        }
+        if let historyFile { _ = read_history(historyFile) }
         Interruption.installSignalHandler()
     }
 
