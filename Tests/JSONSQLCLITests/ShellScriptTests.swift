@@ -178,6 +178,18 @@ struct ShellScriptTests {
                 """)
     }
 
+    @Test("--keep-going stops when nobody reads the output any more, where SIGPIPE is ignored")
+    func brokenPipe() throws {
+        let directory = try TemporaryDirectory()
+        let rows = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select x from c;\n"
+        // As under a parent that ignores SIGPIPE: jsonsql inherits that and sees EPIPE instead.
+        let result = try CLI.shell(
+            "trap '' PIPE; jsonsql shell db.sqlite --keep-going --format jsonl | head -1", stdin: rows + rows + rows,
+            in: directory.url)
+        #expect(result.stdout == "{\"x\":1}\n")
+        #expect(result.stderr == "Error: line 1: cannot write output: Broken pipe\n")
+    }
+
     @Test("a script can be piped from a shell script, as Examples do")
     func fromShellScript() throws {
         let directory = try TemporaryDirectory()

@@ -59,7 +59,9 @@ final class ShellSession {
             case .quit: return (succeeded, true)
             case .failed:
                 succeeded = false
-                if !keepGoing { return (false, false) }
+                // Nobody reads the output any more (`| head` where SIGPIPE is ignored): the rest
+                // would only fail the same way.
+                if !keepGoing || Self.outputClosed { return (false, false) }
             }
         }
         if !pendingSQL.isEmpty {
@@ -70,6 +72,12 @@ final class ShellSession {
             return (false, false)
         }
         return (succeeded, false)
+    }
+
+    /// Whether standard output is a pipe whose reader has gone.
+    static var outputClosed: Bool {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLERR) != 0
     }
 
     /// Drops a statement being typed (Ctrl-C).
