@@ -89,12 +89,12 @@ struct Shell: ParsableCommand {
             case .interrupted:
                 session.abandonStatement()
                 typed = []
-            case .line(let text):
-                typed.append(text)
+            case .line(let bytes):
+                typed.append(String(decoding: bytes, as: UTF8.self))
                 var quit = false
                 // A bracketed paste may bring several lines at once.
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if session.handle(line: String(line)) == .quit {
+                for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                    if session.handle(line: Array(line)) == .quit {
                         quit = true
                         break
                     }

@@ -9,7 +9,8 @@ import JSONSQLKit
 /// Ctrl-C interrupts the wait for input and the shell, not readline, decides what happens.
 final class ReadlineInput {
     enum Event: Equatable {
-        case line(String)
+        /// A line as typed, in bytes: the shell refuses one that is not UTF-8 rather than change it.
+        case line([UInt8])
         /// Ctrl-C: the line being typed was abandoned.
         case interrupted
         /// Ctrl-D on an empty line, or the terminal went away.
@@ -114,7 +115,7 @@ enum ReadlineBridge {
             ReadlineBridge.accepted = .end
             return
         }
-        ReadlineBridge.accepted = .line(String(cString: line))
+        ReadlineBridge.accepted = .line(Array(UnsafeRawBufferPointer(start: line, count: strlen(line))))
         free(line)
     }
 

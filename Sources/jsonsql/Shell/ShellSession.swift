@@ -53,8 +53,7 @@ final class ShellSession {
         var number = 0
         for line in lines {
             number += 1
-            reader.syntax = store.statementSyntax
-            switch run(reader.take(bytes: line, number: number), line: number) {
+            switch handle(line: line, number: number) {
             case .ok: continue
             case .quit: return (succeeded, true)
             case .failed:
@@ -86,9 +85,9 @@ final class ShellSession {
     }
 
     /// Handles one line: a dot-command, a subcommand, or part of an SQL statement.
-    func handle(line: String, number: Int = 0) -> Outcome {
+    func handle(line: [UInt8], number: Int = 0) -> Outcome {
         reader.syntax = store.statementSyntax
-        return run(reader.take(line, number: number), line: number)
+        return run(reader.take(bytes: line, number: number), line: number)
     }
 
     /// Runs what a line completed.
