@@ -103,10 +103,13 @@ struct ShellScriptTests {
                 "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON TEXT\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
             ))
 
-        let wrong = try CLI.run(["shell", db], stdin: "query player --frobnicate\n")
+        let wrong = try CLI.run(["shell", db, "--keep-going"], stdin: "query player --frobnicate\n.tabels\n.fromat csv\n.zzz\n")
         let direct = try CLI.run(["query", db, "player", "--frobnicate"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.hasPrefix("Error: line 1: Unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"))
+        #expect(wrong.stderr.contains("\nError: line 2: unknown command .tabels. Did you mean '.tables'?\n"))
+        #expect(wrong.stderr.contains("\nError: line 3: unknown command .fromat. Did you mean '.format'?\n"))
+        #expect(wrong.stderr.hasSuffix("\nError: line 4: unknown command .zzz; .help lists the commands\n"))
         #expect(direct.stderr.hasPrefix("Error: Unknown option '--frobnicate'"))
     }
 

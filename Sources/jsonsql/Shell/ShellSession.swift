@@ -298,6 +298,9 @@ final class ShellSession {
             case ".quit", ".exit", ".q":
                 return .quit
             default:
+                if let near = JSONSQL.nearestCommand(to: name, in: ShellCatalog.dotCommands.map(\.name)) {
+                    throw JSONSQLError("unknown command \(name). Did you mean '\(near)'?")
+                }
                 throw JSONSQLError("unknown command \(name); .help lists the commands")
             }
             try out.flush()
