@@ -193,6 +193,14 @@ struct ShellScriptTests {
         #expect(result.stderr == "Error: line 1: cannot write output: Broken pipe\n")
     }
 
+    @Test("standard input that cannot be read is an error, not the end of a script that succeeded")
+    func unreadableInput() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.shell("jsonsql shell db.sqlite < .", in: directory.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot read standard input: Is a directory; the commands after that did not run\n")
+    }
+
     @Test("a script can be piped from a shell script, as Examples do")
     func fromShellScript() throws {
         let directory = try TemporaryDirectory()
