@@ -274,7 +274,12 @@ public final class Store {
                     "\(path) is \(compressed.format)-compressed data, not a SQLite database; if it holds JSON, CSV or TSV, \(compressed.advice(for: path))"
                 )
             }
-            return JSONSQLError("\(path) is not a SQLite database")
+            // A JSON or CSV file where the database goes: the two commands that take one.
+            guard isDataFile(path) else { return JSONSQLError("\(path) is not a SQLite database") }
+            let file = SQLQuote.shellWord(path)
+            return JSONSQLError(
+                "\(path) is data, not a SQLite database: load it into one with `jsonsql insert DB TABLE \(file)`, or query it as it is with `jsonsql query \(file)`"
+            )
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")

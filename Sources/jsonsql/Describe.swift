@@ -29,6 +29,8 @@ struct Describe: TableCommand {
     @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
     var table: String?
 
+    var tableArgument: String? { table }
+
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Read this many rows, picked at random.", valueName: "rows"),
         transform: rowCount("--sample"))
@@ -53,7 +55,7 @@ struct Describe: TableCommand {
             try out.flush()
             return
         }
-        let store = try db.open(access, memory: memory)
+        let store = try openStore()
         defer { store.close() }
         try run(store)
     }

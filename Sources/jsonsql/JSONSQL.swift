@@ -45,7 +45,13 @@ struct JSONSQL: ParsableCommand {
             Diagnostics.print("Error: \(interrupted)")
             Foundation.exit(128 + (Interruption.requestedSignal ?? SIGINT))
         } catch {
-            exit(withError: error)
+            // Help and completion scripts print as the parser prints them; errors go through
+            // Diagnostics, which keeps what they quote from reaching the terminal raw.
+            let code = exitCode(for: error)
+            if code.isSuccess { exit(withError: error) }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Diagnostics.print(message) }
+            Foundation.exit(code.rawValue)
         }
     }
 

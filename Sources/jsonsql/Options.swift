@@ -108,8 +108,9 @@ func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
 
 /// Standard error, for diagnostics; rows go to standard output.
 enum Diagnostics {
+    /// Writes a message and a newline to standard error, with terminal controls escaped.
     static func print(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.message(message) + "\n").utf8))
     }
 }
 

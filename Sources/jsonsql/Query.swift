@@ -173,10 +173,12 @@ struct Query: StoreCommand {
                 }
             }
         }
-        let store = try db.open(access, memory: memory)
+        let store = try openStore()
         defer { store.close() }
         try run(store)
     }
+
+    var tableArgument: String? { table }
 
     func run(_ store: Store) throws {
         // On PostgreSQL, Ctrl-C cancels the statement on the server rather than leaving it running.

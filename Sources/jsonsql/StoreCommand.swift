@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JSONSQLKit
 
 /// A subcommand that works on a database. The store is opened here, once, and the command's own
@@ -10,6 +11,8 @@ protocol StoreCommand: ParsableCommand {
     var access: Store.Access { get }
     /// Memory mode: commands that read take a data file for the database (`DatabaseOptions.open`).
     var memory: MemoryOptions? { get }
+    /// The table the command names, if any: for the hint when it comes before the database.
+    var tableArgument: String? { get }
     func run(_ store: Store) throws
 }
 
@@ -18,9 +21,28 @@ extension StoreCommand {
     var memory: MemoryOptions? { nil }
 
     func run() throws {
-        let store = try db.open(access, memory: memory)
+        let store = try openStore()
         defer { store.close() }
         try run(store)
+    }
+
+    var tableArgument: String? { (self as? any TableCommand)?.table }
+
+    /// Opens the database, as `db.open`; `jsonsql query player db.sqlite` says which goes first.
+    func openStore() throws -> Store {
+        do {
+            return try db.open(access, memory: memory)
+        } catch {
+            if let table = tableArgument, !FileManager.default.fileExists(atPath: db.database),
+                FileManager.default.fileExists(atPath: table), !Store.isDataFile(table)
+            {
+                throw JSONSQLError(
+                    "no database at \(db.database), but \(table) is a database: it goes before the table, e.g. "
+                        + "jsonsql \(Self.configuration.commandName ?? "query") \(SQLQuote.shellWord(table)) \(SQLQuote.shellWord(db.database))"
+                )
+            }
+            throw error
+        }
     }
 }
 

@@ -49,6 +49,16 @@ struct FirstRunTests {
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
+    @Test("a table given before the database says which goes first")
+    func swappedArguments() throws {
+        let result = try CLI.run(["query", "player", db])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: no database at player, but \(db) is a database: it goes before the table, e.g. jsonsql query \(db) player\n"
+        )
+    }
+
     @Test("--limit and --offset say what they take; --timeout -1 reaches its own message")
     func limitMessages() throws {
         for (option, value) in [("--limit", "-1"), ("--limit", "ten"), ("--offset", "-5"), ("--limit", "1.5")] {

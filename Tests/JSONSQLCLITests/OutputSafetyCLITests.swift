@@ -128,6 +128,18 @@ struct OutputSafetyCLITests {
         #expect(header == "日本  \\u001b]0;x\\u0007\n----  ----------------\n   1                 2\n")
     }
 
+    @Test("an error quoting a name from the database escapes what a terminal would act on")
+    func errorEscapes() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        // A title change and a screen clear, in a table name another tool could have made.
+        try Fixture.table(db, "t\u{1B}]0;x\u{7}\u{1B}[2J", ["id:integer:pk"])
+        let result = try CLI.run(["query", db, "nope"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix("tables: t\\u001b]0;x\\u0007\\u001b[2J\n"), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     @Test("text that is not UTF-8 prints as U+FFFD in every format")
     func invalidUTF8() throws {
         let dir = try TemporaryDirectory()

@@ -103,10 +103,13 @@ struct ShellScriptTests {
                 "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON TEXT\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
             ))
 
-        let wrong = try CLI.run(["shell", db], stdin: "query player --frobnicate\n")
+        let wrong = try CLI.run(["shell", db, "--keep-going"], stdin: "query player --frobnicate\n.tabels\n.fromat csv\n.zzz\n")
         let direct = try CLI.run(["query", db, "player", "--frobnicate"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.hasPrefix("Error: line 1: Unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"))
+        #expect(wrong.stderr.contains("\nError: line 2: unknown command .tabels. Did you mean '.tables'?\n"))
+        #expect(wrong.stderr.contains("\nError: line 3: unknown command .fromat. Did you mean '.format'?\n"))
+        #expect(wrong.stderr.hasSuffix("\nError: line 4: unknown command .zzz; .help lists the commands\n"))
         #expect(direct.stderr.hasPrefix("Error: Unknown option '--frobnicate'"))
     }
 
@@ -157,6 +160,45 @@ struct ShellScriptTests {
         let insert = try CLI.run(["shell", db], stdin: "insert player\n{\"id\":\"x\"}\n")
         #expect(insert.status == 1)
         #expect(insert.stderr == "Error: line 1: standard input holds the shell's commands; give insert a JSON file to read\n")
+    }
+
+    @Test("piped bytes: a BOM and CRLF are read, a Latin-1 line and a NUL are refused, not changed")
+    func pipedBytes() throws {
+        let directory = try TemporaryDirectory()
+        try ShellFixture.database(in: directory)
+        let result = try CLI.shell(
+            #"printf '\xef\xbb\xbfselect 1 as one;\r\nselect '"'"'caf\xe9'"'"' as s;\nselect 1;\x00 delete from player;\nselect count(*) as n from player;\n' | jsonsql shell db.sqlite --format jsonl --keep-going"#,
+            in: directory.url)
+        #expect(result.status == 1)
+        #expect(result.stdout == "{\"one\":1}\n{\"n\":3}\n")
+        #expect(
+            result.stderr == """
+                Error: line 2: the line is not UTF-8 (byte 0xE9 at byte 12), so it and the statement it belongs to \
+                were dropped; convert the script to UTF-8, e.g. iconv -f latin1 -t utf-8 FILE
+                Error: line 3: the line holds a NUL character (U+0000), which SQL and commands cannot hold, so it and \
+                the statement it belongs to were dropped; write char(0) in SQL or \\u0000 in JSON
+
+                """)
+    }
+
+    @Test("--keep-going stops when nobody reads the output any more, where SIGPIPE is ignored")
+    func brokenPipe() throws {
+        let directory = try TemporaryDirectory()
+        let rows = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select x from c;\n"
+        // As under a parent that ignores SIGPIPE: jsonsql inherits that and sees EPIPE instead.
+        let result = try CLI.shell(
+            "trap '' PIPE; jsonsql shell db.sqlite --keep-going --format jsonl | head -1", stdin: rows + rows + rows,
+            in: directory.url)
+        #expect(result.stdout == "{\"x\":1}\n")
+        #expect(result.stderr == "Error: line 1: cannot write output: Broken pipe\n")
+    }
+
+    @Test("standard input that cannot be read is an error, not the end of a script that succeeded")
+    func unreadableInput() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.shell("jsonsql shell db.sqlite < .", in: directory.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot read standard input: Is a directory; the commands after that did not run\n")
     }
 
     @Test("a script can be piped from a shell script, as Examples do")

@@ -27,6 +27,14 @@ struct OutputSafetyTests {
         #expect(TerminalText.escaped([0x41, 0xFF, 0x42, 0xE0, 0x80]) == "A\u{FFFD}B\u{FFFD}\u{FFFD}")
     }
 
+    @Test("a message for standard error keeps its lines and escapes every other control")
+    func messageEscapes() {
+        #expect(
+            TerminalText.message("no table 'a\u{1B}]0;x\u{7}b'\nUsage: q") == #"no table 'a\u001b]0;x\u0007b'"# + "\nUsage: q")
+        #expect(TerminalText.message("x\r\ty\u{9B}2J\u{202E}z") == #"x\r\ty\u009b2J\u202ez"#)
+        #expect(TerminalText.message("plain 日本 é\n\n") == "plain 日本 é\n\n")
+    }
+
     /// The JSON string for bytes; nil when the output itself is not UTF-8 (`text` would hide that).
     private func jsonString(_ bytes: [UInt8]) -> String? {
         let out = OutputBuffer()

@@ -29,6 +29,27 @@ struct QueryRuleTests {
         return out.text
     }
 
+    @Test(
+        "a value with a space or a quote left bare says how to quote it; other leftovers do not",
+        arguments: [
+            (
+                "name = Eddie O'Brien",
+                #"unexpected 'O'Brien'; expected and, or, or the end; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""#
+            ),
+            (
+                "name = 'Eddie O'Brien'",
+                #"unexpected 'Brien''; expected and, or, or the end; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""#
+            ),
+            (
+                "score > 5 10",
+                #"unexpected '10'; expected and, or, or the end; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""#
+            ),
+            ("(score > 5))", "unexpected ')'; expected and, or, or the end"),
+        ])
+    func leftover(filter: String, message: String) {
+        #expect(throws: JSONSQLError("in --where '\(filter)': \(message)")) { try FilterParser.parse(filter) }
+    }
+
     @Test("repeated --where options are joined with and")
     func repeatedWhere() throws {
         let expected = Self.dataset.ids { $0.country == "DE" && ($0.score ?? 0) >= 50000 }

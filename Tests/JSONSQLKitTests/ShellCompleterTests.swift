@@ -21,6 +21,7 @@ final class ShellCompleterTests {
                     INSERT INTO player VALUES ('p1', 'Ann', '{"city":"Berlin","country":"DE","geo":{"lat":1}}', '["a"]');
                     INSERT INTO player VALUES ('p2', 'Bo', '{"city":"Lyon","zip":"69001"}', '[]');
                     CREATE TABLE "Team" (name TEXT);
+                    CREATE TABLE "my team's ""x"" t" ("full name" TEXT, "日本" TEXT);
                     """)
         }
         let catalog = ShellCatalog(
@@ -76,6 +77,24 @@ final class ShellCompleterTests {
     @Test("lists show the key being typed, not the path before it")
     func displayPrefix() {
         #expect(complete("query player --where address.c").displayPrefixLength == "address.".count)
+    }
+
+    @Test("a name with a space or a quote completes quoted for where it goes: the shell line or SQL")
+    func quotedNames() {
+        let table = #"my team's "x" t"#
+        // A command line splits at the space: shell quotes, with ' written as '\''.
+        #expect(complete("query my").candidates == [#"'my team'\''s "x" t'"#])
+        #expect(complete(".schema my").candidates == [#"'my team'\''s "x" t'"#])
+        #expect(ShellWords(scanning: "query " + complete("query my").candidates[0]).partial == table)
+        // After an opening quote the user typed, the name as it is.
+        #expect(completer.complete(word: "my", before: "query '").candidates == [table])
+        // SQL: a quoted identifier, unless the name is a plain one.
+        #expect(complete("select * from my").candidates == [#""my team's ""x"" t""#])
+        #expect(complete("select * from Te").candidates == ["Team"])
+        #expect(complete("select fu").candidates == [#""full name""#])
+        #expect(complete("select 日").candidates == ["日本"])
+        #expect(ShellWords(scanning: ".schema " + complete(".schema my").candidates[0]).partial == table)
+        #expect(completer.complete(word: "my", before: "select * from \"").candidates == [table])
     }
 
     @Test("insert completes tables, then file names")

@@ -60,13 +60,78 @@ struct ShellInputTests {
 
     @Test("CRLF line ends: a script splits into its lines, and a line loses its \\r")
     func crlf() {
-        #expect(ShellInput.lines("tables\r\nselect 1;\r\n") == ["tables", "select 1;", ""])
-        #expect(ShellInput.lines("a\nb\r\nc") == ["a", "b", "c"])
-        #expect(ShellInput.lines("") == [""])
+        func lines(_ text: String) -> [String] { ShellInput.lines(text.utf8).map { String(decoding: $0, as: UTF8.self) } }
+        #expect(lines("tables\r\nselect 1;\r\n") == ["tables", "select 1;", ""])
+        #expect(lines("a\nb\r\nc") == ["a", "b", "c"])
+        #expect(lines("") == [""])
         var reader = ShellLineReader(commands: Self.commands)
         #expect(reader.take("tables\r", number: 1) == .command("tables"))
         #expect(reader.take("select 1\r", number: 2) == .nothing)
         #expect(reader.take("  ;\r", number: 3) == .sql(["select 1\n  ;"], line: 2))
+    }
+
+    @Test("a line holding NUL is refused, and drops the statement it was part of")
+    func nul() {
+        var reader = ShellLineReader(commands: Self.commands)
+        // SQLite reads SQL up to a NUL: `select 1;` would run and the rest would vanish.
+        #expect(reader.take("select 1;\u{0} delete from t;", number: 1) == .refused(ShellInput.nulRefusal))
+        #expect(reader.take("tables\u{0}", number: 2) == .refused(ShellInput.nulRefusal))
+        #expect(reader.take("select 'a", number: 3) == .nothing)
+        #expect(reader.take("\u{0}';", number: 4) == .refused(ShellInput.nulRefusal))
+        #expect(reader.pendingSQL.isEmpty)
+        #expect(reader.take("select 2;", number: 5) == .sql(["select 2;"], line: 5))
+    }
+
+    @Test("a line that is not UTF-8 is refused, naming its first bad byte, and drops its statement")
+    func notUTF8() {
+        var reader = ShellLineReader(commands: Self.commands)
+        // Latin-1 `é`: decoding it would store U+FFFD instead.
+        let latin1: [UInt8] = Array("insert into t values ('caf".utf8) + [0xE9] + Array("');".utf8)
+        #expect(reader.take(bytes: latin1, number: 1) == .refused(ShellInput.notUTF8Refusal(latin1)))
+        #expect(ShellInput.notUTF8Refusal(latin1).hasPrefix("the line is not UTF-8 (byte 0xE9 at byte 27)"))
+        #expect(ShellInput.notUTF8Refusal([0x41, 0xC3]).hasPrefix("the line is not UTF-8 (byte 0xC3 at byte 2)"))
+        #expect(ShellInput.notUTF8Refusal([0x80]).hasPrefix("the line is not UTF-8 (byte 0x80 at byte 1)"))
+        #expect(reader.take(bytes: Array("select 'a".utf8), number: 2) == .nothing)
+        #expect(reader.take(bytes: [0xFF, 0x27, 0x3B], number: 3) == .refused(ShellInput.notUTF8Refusal([0xFF, 0x27, 0x3B])))
+        #expect(reader.pendingSQL.isEmpty)
+        #expect(reader.take(bytes: Array("select 'café';\r".utf8), number: 4) == .sql(["select 'café';"], line: 4))
+    }
+
+    @Test("a script path that is a directory or missing says so")
+    func scriptPaths() throws {
+        let database = try LibraryDatabase()
+        let directory = database.directory.path
+        #expect(throws: JSONSQLError("\(directory) is a directory; give a file of jsonsql commands and SQL")) {
+            try ShellInput.scriptLines(atPath: directory)
+        }
+        #expect(throws: JSONSQLError("no file \(directory)/none.sql; give a file of jsonsql commands and SQL")) {
+            try ShellInput.scriptLines(atPath: directory + "/none.sql")
+        }
+        let file = try database.write("setup.sql", Data("tables\r\nselect 1;".utf8))
+        #expect(try ShellInput.scriptLines(atPath: file) == [Array("tables".utf8), Array("select 1;".utf8)])
+    }
+
+    @Test("the history file is created private; a directory or a missing folder is named, not ignored")
+    func historyFile() throws {
+        let database = try LibraryDatabase()
+        let directory = database.directory.path
+        #expect(ShellInput.prepareHistoryFile(atPath: directory) == "\(directory) is a directory")
+        #expect(
+            ShellInput.prepareHistoryFile(atPath: directory + "/none/history")
+                == "\(directory)/none/history cannot be created (No such file or directory)")
+        let file = directory + "/history"
+        #expect(ShellInput.prepareHistoryFile(atPath: file) == nil)
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(ShellInput.prepareHistoryFile(atPath: file) == nil)
+    }
+
+    @Test("a byte-order mark starting a script is not part of its first command")
+    func byteOrderMark() {
+        var reader = ShellLineReader(commands: Self.commands)
+        #expect(reader.take(bytes: [0xEF, 0xBB, 0xBF] + Array("tables".utf8), number: 1) == .command("tables"))
+        // Anywhere else it is text, as the script wrote it.
+        #expect(reader.take(bytes: [0xEF, 0xBB, 0xBF] + Array("tables".utf8), number: 2) == .unknown("\u{FEFF}tables"))
     }
 
     @Test("a 20,000-line statement is gathered in linear time")

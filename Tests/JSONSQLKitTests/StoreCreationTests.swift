@@ -24,6 +24,24 @@ struct StoreCreationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    @Test("a JSON file where the database goes names the commands that take one; other files are not databases")
+    func dataFileAsDatabase() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("players.ndjson").path
+        try Data(String(repeating: "{\"id\":1,\"name\":\"Ann\"}\n", count: 40).utf8).write(to: URL(fileURLWithPath: json))
+        #expect(
+            throws: JSONSQLError(
+                "\(json) is data, not a SQLite database: load it into one with `jsonsql insert DB TABLE \(json)`, or query it as it is with `jsonsql query \(json)`"
+            )
+        ) { _ = try Store(path: json, access: .write).tableNames() }
+        let binary = dir.appendingPathComponent("blob.bin").path
+        try Data((0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }).write(to: URL(fileURLWithPath: binary))
+        #expect(throws: JSONSQLError("\(binary) is not a SQLite database")) {
+            _ = try Store(path: binary, access: .write).tableNames()
+        }
+    }
+
     @Test("a created store makes its file at the first write, and none when closed before one")
     func fileAtFirstWrite() throws {
         let dir = try Self.directory()

@@ -21,7 +21,13 @@ public struct FilterParser {
         let filter = try parser.parseOr()
         parser.cursor.skipSpaces()
         if !parser.cursor.atEnd {
-            throw parser.error("unexpected '\(parser.cursor.rest)'; expected and, or, or the end")
+            // A word right after a value is most often the rest of a value with a space or a quote.
+            let wordFollows =
+                parser.cursor.current.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "'" } ?? false
+            throw parser.error(
+                "unexpected '\(parser.cursor.rest)'; expected and, or, or the end"
+                    + (wordFollows
+                        ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
         }
         return filter
     }

@@ -116,7 +116,7 @@ public enum DisplayWidth {
 }
 
 /// Text for a terminal: one line, with nothing in it a terminal would act on.
-enum TerminalText {
+public enum TerminalText {
     /// Whether a scalar is written as an escape: C0 and C1 controls, DEL, the line and paragraph
     /// separators, and the bidirectional embeddings, overrides and isolates, which reorder what
     /// follows them on the line.
@@ -195,6 +195,16 @@ enum TerminalText {
             }
         }
         return width
+    }
+
+    /// A message for standard error, each of its lines as `escaped` writes it: the names and
+    /// values an error quotes from a database or from input cannot move the cursor, retitle the
+    /// window or reorder the line.
+    ///
+    ///     no table 'nope' in db.sqlite; tables: t\u001b[2J
+    public static func message(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\n" && needsEscape($0.value) }) else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped($0.utf8) }.joined(separator: "\n")
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

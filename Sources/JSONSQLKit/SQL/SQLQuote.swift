@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The one place identifiers and literals are quoted for SQL text.
 ///
@@ -30,8 +31,23 @@ public enum SQLQuote {
         return String(out)
     }
 
+    /// A name as SQL text may hold it bare, else as a quoted identifier: `player` stays, `full
+    /// name` and `order` become `"full name"` and `"order"`. With `foldsCase` (PostgreSQL, which
+    /// reads bare names in lower case), a name with upper case is quoted too.
+    public static func identifierIfNeeded(_ name: String, foldsCase: Bool = false) -> String {
+        let scalars = name.unicodeScalars
+        func isStart(_ s: Unicode.Scalar) -> Bool {
+            s == "_" || ("a"..."z").contains(s) || (!foldsCase && ("A"..."Z").contains(s)) || s.value >= 0x80
+        }
+        let plain =
+            scalars.first.map(isStart) == true
+            && scalars.allSatisfy { isStart($0) || ("0"..."9").contains($0) || $0 == "$" }
+            && name.withCString { sqlite3_keyword_check($0, Int32(strlen($0))) } == 0
+        return plain ? name : identifier(name)
+    }
+
     /// A word for a shell command line in a message: as it is when it is plain, else in single quotes.
-    static func shellWord(_ text: String) -> String {
+    public static func shellWord(_ text: String) -> String {
         let plain =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy {

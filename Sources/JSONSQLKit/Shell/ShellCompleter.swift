@@ -47,7 +47,9 @@ public struct ShellCompleter {
             return matching(word, catalog.commands + ["help"] + keywords.filter { !catalog.commands.contains($0) })
         }
         let first = scanned.words.first ?? scanned.partial ?? ""
-        if first.hasPrefix(".") { return completeDotCommand(first, arguments: scanned.words.count, word: word) }
+        if first.hasPrefix(".") {
+            return completeDotCommand(first, arguments: scanned.words.count, word: word, quoting: scanned.openQuote == nil)
+        }
         if catalog.commands.contains(first) && !ShellInput.startsLikeSQL(scanned.words) {
             return completeCommand(first, scanned: scanned, word: word)
         }
@@ -56,10 +58,10 @@ public struct ShellCompleter {
 
     // MARK: - Dot-commands
 
-    private func completeDotCommand(_ command: String, arguments: Int, word: String) -> ShellCompletion {
+    private func completeDotCommand(_ command: String, arguments: Int, word: String, quoting: Bool) -> ShellCompletion {
         guard arguments == 1 else { return ShellCompletion() }
         switch command {
-        case ".schema", ".indexes": return matching(word, tables())
+        case ".schema", ".indexes": return shellNames(word, tables(), quoting: quoting)
         case ".format": return matching(word, OutputFormat.allCases.map(\.rawValue))
         case ".timer", ".explain": return matching(word, ["on", "off"])
         case ".read": return .fileNames
@@ -103,7 +105,8 @@ public struct ShellCompleter {
                 // No space after the path: `=`, `,` or `:desc` may follow.
                 var completion =
                     table.map {
-                        ["--pk", "--drop"].contains(option.names.first) ? matching(word, columns($0)) : paths(word, table: $0)
+                        ["--pk", "--drop"].contains(option.names.first)
+                            ? shellNames(word, columns($0), quoting: scanned.openQuote == nil) : paths(word, table: $0)
                     }
                     ?? ShellCompletion()
                 completion.appendSpace = false
@@ -117,19 +120,21 @@ public struct ShellCompleter {
             )
         }
         let position = positionals.count
+        // Names go on a line split like a shell's: quoted unless the user opened a quote.
+        let quoting = scanned.openQuote == nil
         switch command {
         case "query", "schema", "indexes", "update", "delete", "alter", "drop-table", "rename-table":
-            return position == 0 ? matching(word, tables()) : ShellCompletion()
+            return position == 0 ? shellNames(word, tables(), quoting: quoting) : ShellCompletion()
         case "index":
             if position == 0 {
-                var completion = matching(word, tables())
+                var completion = shellNames(word, tables(), quoting: quoting)
                 if let table { completion.candidates += paths(word, table: table).candidates }
                 return completion
             }
             return table.map { paths(word, table: $0) } ?? ShellCompletion()
         case "insert":
             if position == 0 && !word.contains("/") {
-                let names = matching(word, tables())
+                let names = shellNames(word, tables(), quoting: quoting)
                 if !names.candidates.isEmpty { return names }
             }
             return .fileNames
@@ -241,10 +246,16 @@ public struct ShellCompleter {
             }
             return ShellCompletion()
         }
+        // Names go into SQL as identifiers: quoted when they must be, unless the user opened
+        // the quote (readline breaks words at `"`).
+        func sqlName(_ name: String) -> String {
+            before.hasSuffix("\"") ? name : SQLQuote.identifierIfNeeded(name, foldsCase: store.isPostgres)
+        }
         // `player.sc` → the columns of a table.
         if let dot = word.firstIndex(of: "."), let table = SQLName.find(String(word[..<dot]), in: tables) {
             let head = String(word[...dot])
             var completion = matching(word, columns(table).map { head + $0 })
+            completion.candidates = completion.candidates.map { head + sqlName(String($0.dropFirst(head.count))) }
             completion.displayPrefixLength = head.count
             return completion
         }
@@ -257,6 +268,7 @@ public struct ShellCompleter {
             ? (ShellCatalog.sqlClauseKeywords + ShellCatalog.sqlKeywords).map { $0.uppercased() }
             : ShellCatalog.sqlClauseKeywords + ShellCatalog.sqlKeywords
         var completion = matching(word, names)
+        completion.candidates = completion.candidates.map(sqlName)
         if !word.isEmpty {
             completion.candidates += matching(word, keywords).candidates.filter { !completion.candidates.contains($0) }
         }
@@ -302,6 +314,14 @@ public struct ShellCompleter {
 
     private func columns(_ table: String) -> [String] {
         (try? store.tableInfo(table).columns.map(\.name)) ?? []
+    }
+
+    /// Names for a line split like a shell's, each as `SQLQuote.shellWord` writes it when
+    /// `quoting` (no quote left open before the word).
+    private func shellNames(_ word: String, _ names: [String], quoting: Bool) -> ShellCompletion {
+        var completion = matching(word, names)
+        if quoting { completion.candidates = completion.candidates.map(SQLQuote.shellWord) }
+        return completion
     }
 
     /// The choices that start with the word: exactly first, then ignoring case.

@@ -25,7 +25,14 @@ public enum ShellInput {
         case sql([String], line: Int)
         /// A first word that is neither a command nor SQL.
         case unknown(String)
+        /// A line that cannot be run, with what to do instead.
+        case refused(String)
     }
+
+    /// Why a line holding U+0000 is refused: SQLite reads SQL only up to it, and a command
+    /// line cannot hold it.
+    public static let nulRefusal =
+        "the line holds a NUL character (U+0000), which SQL and commands cannot hold, so it and the statement it belongs to were dropped; write char(0) in SQL or \\u0000 in JSON"
 
     /// The words that start an SQL statement.
     public static let sqlKeywords = [
@@ -41,13 +48,58 @@ public enum ShellInput {
         "revoke", "set", "show", "start", "table", "truncate", "unlisten",
     ]
 
-    /// Splits a script into lines at `\n` or `\r\n`. (A Swift `Character` holds `\r\n` as one,
-    /// so splitting on the character `\n` would miss those.)
-    public static func lines(_ text: String) -> [String] {
-        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
-            return String(decoding: bytes, as: UTF8.self)
+    /// Splits a script into lines at `\n` or `\r\n`, as bytes: `ShellLineReader.take(bytes:)`
+    /// decides whether each is text.
+    public static func lines(_ data: some Collection<UInt8>) -> [[UInt8]] {
+        data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...])
         }
+    }
+
+    /// The lines of a script file (`jsonsql shell DB FILE`, `.read FILE`), or an error that
+    /// says what is wrong with the path.
+    public static func scriptLines(atPath path: String) throws -> [[UInt8]] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw JSONSQLError("no file \(path); give a file of jsonsql commands and SQL")
+        }
+        if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw JSONSQLError("cannot read \(path)") }
+        return lines(data)
+    }
+
+    /// Makes the history file ready (created, mode 0600, when missing) and returns nil, or says
+    /// why history cannot be kept there, so that the shell says so instead of losing it.
+    public static func prepareHistoryFile(atPath path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return "\(path) is a directory" }
+            return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if descriptor < 0 { return "\(path) cannot be created (\(String(cString: strerror(errno))))" }
+        close(descriptor)
+        return nil
+    }
+
+    /// Why a line that is not UTF-8 is refused: decoding it would store U+FFFD for each bad
+    /// byte. Names the first bad byte and its place.
+    ///
+    ///     the line is not UTF-8 (byte 0xE9 at byte 9) ...
+    public static func notUTF8Refusal(_ line: some Collection<UInt8>) -> String {
+        var decoder = UTF8()
+        var iterator = line.makeIterator()
+        var offset = 0
+        scan: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput, .error: break scan
+            }
+        }
+        let byte = line.dropFirst(offset).first.map { String($0, radix: 16, uppercase: true) } ?? "?"
+        return
+            "the line is not UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte \(offset + 1)), so it and the statement "
+            + "it belongs to were dropped; convert the script to UTF-8, e.g. iconv -f latin1 -t utf-8 FILE"
     }
 
     /// A line without the `\r` of a CRLF line end.
@@ -121,9 +173,24 @@ public struct ShellLineReader: Sendable {
         pendingSQL = ""
     }
 
+    /// Takes one line as a script or a pipe gives it, refused unless it is UTF-8. The first
+    /// line (`number` 1) may start with the byte-order mark some editors write.
+    public mutating func take(bytes line: some Collection<UInt8>, number: Int = 0) -> ShellInput.Item {
+        let line = number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line[...]
+        guard let text = String(validating: line, as: UTF8.self) else {
+            abandon()
+            return .refused(ShellInput.notUTF8Refusal(line))
+        }
+        return take(text, number: number)
+    }
+
     /// Takes one line, numbered `number`, and says what it completes.
     public mutating func take(_ line: String, number: Int = 0) -> ShellInput.Item {
         let line = ShellInput.withoutCR(line)
+        if line.utf8.contains(0) {
+            abandon()
+            return .refused(ShellInput.nulRefusal)
+        }
         if !pendingSQL.isEmpty {
             pendingSQL += "\n"
             pendingSQL += line

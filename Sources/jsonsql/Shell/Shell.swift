@@ -58,13 +58,15 @@ struct Shell: ParsableCommand {
         }
         var succeeded: Bool
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw JSONSQLError("cannot read \(file): no such file or not readable")
-            }
-            let lines = ShellInput.lines(String(decoding: data, as: UTF8.self))
+            let lines = try ShellInput.scriptLines(atPath: file)
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
-            succeeded = session.runScript(StandardInputLines(), source: String?.none, keepGoing: keepGoing).succeeded
+            let lines = StandardInputLines()
+            succeeded = session.runScript(lines, source: String?.none, keepGoing: keepGoing).succeeded
+            if let failure = lines.failure {
+                Diagnostics.print("Error: cannot read standard input: \(failure); the commands after that did not run")
+                succeeded = false
+            }
         }
         // A script that leaves a transaction open loses its changes: that is a failure.
         if session.rollBackOpenTransaction() { succeeded = false }
@@ -92,12 +94,12 @@ struct Shell: ParsableCommand {
             case .interrupted:
                 session.abandonStatement()
                 typed = []
-            case .line(let text):
-                typed.append(text)
+            case .line(let bytes):
+                typed.append(String(decoding: bytes, as: UTF8.self))
                 var quit = false
                 // A bracketed paste may bring several lines at once.
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if session.handle(line: String(line)) == .quit {
+                for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                    if session.handle(line: Array(line)) == .quit {
                         quit = true
                         break
                     }
@@ -113,9 +115,27 @@ struct Shell: ParsableCommand {
     }
 }
 
-/// Standard input a line at a time, so commands run as they arrive through a pipe.
-struct StandardInputLines: Sequence, IteratorProtocol {
-    mutating func next() -> String? {
-        readLine(strippingNewline: true).map(ShellInput.withoutCR)
+/// Standard input a line at a time, so commands run as they arrive through a pipe. Lines are
+/// bytes, as read: the shell refuses one that is not UTF-8 rather than change it.
+final class StandardInputLines: Sequence, IteratorProtocol {
+    private let input = fdopen(STDIN_FILENO, "r")
+    /// Why reading stopped before the end (standard input is a directory, memory ran out).
+    private(set) var failure: String?
+
+    func next() -> [UInt8]? {
+        guard let input else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        errno = 0
+        let count = getline(&buffer, &capacity, input)
+        guard count >= 0, let buffer else {
+            if ferror(input) != 0 || errno != 0 { failure = String(cString: strerror(errno)) }
+            return nil
+        }
+        var line = Array(UnsafeRawBufferPointer(start: buffer, count: count))
+        if line.last == UInt8(ascii: "\n") { line.removeLast() }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return line
     }
 }

@@ -9,7 +9,8 @@ import JSONSQLKit
 /// Ctrl-C interrupts the wait for input and the shell, not readline, decides what happens.
 final class ReadlineInput {
     enum Event: Equatable {
-        case line(String)
+        /// A line as typed, in bytes: the shell refuses one that is not UTF-8 rather than change it.
+        case line([UInt8])
         /// Ctrl-C: the line being typed was abandoned.
         case interrupted
         /// Ctrl-D on an empty line, or the terminal went away.
@@ -30,7 +31,12 @@ final class ReadlineInput {
     }
 
     init(historyFile: String?, completer: @escaping (_ word: String, _ before: String) -> ShellCompletion) {
-        self.historyFile = historyFile
+        if let historyFile, let problem = ShellInput.prepareHistoryFile(atPath: historyFile) {
+            Diagnostics.print("Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none")
+            self.historyFile = nil
+        } else {
+            self.historyFile = historyFile
+        }
         ReadlineBridge.completer = completer
         // `$` and `.` stay inside words so that `'$.address.ci` completes as one path.
         jsonsql_rl_configure(
@@ -40,12 +46,7 @@ final class ReadlineInput {
 
         using_history()
         stifle_history(Self.historySize)
-        if let historyFile {
-            if !FileManager.default.fileExists(atPath: historyFile) {
-                _ = FileManager.default.createFile(atPath: historyFile, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            _ = read_history(historyFile)
-        }
+        if let historyFile { _ = read_history(historyFile) }
         Interruption.installSignalHandler(termination: false)
     }
 
@@ -114,7 +115,7 @@ enum ReadlineBridge {
             ReadlineBridge.accepted = .end
             return
         }
-        ReadlineBridge.accepted = .line(String(cString: line))
+        ReadlineBridge.accepted = .line(Array(UnsafeRawBufferPointer(start: line, count: strlen(line))))
         free(line)
     }
 

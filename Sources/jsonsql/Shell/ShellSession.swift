@@ -45,7 +45,7 @@ final class ShellSession {
 
     /// Runs the commands of a script, stopping at the first error unless `keepGoing`.
     /// Returns whether every command succeeded, and whether `.quit` was given.
-    func runScript<Lines: Sequence<String>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
+    func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
         let savedLocation = location
         location = { line in "\(source.map { $0 + ":" } ?? "line ")\(line): " }
         defer { location = savedLocation }
@@ -58,7 +58,9 @@ final class ShellSession {
             case .quit: return (succeeded, true)
             case .failed:
                 succeeded = false
-                if !keepGoing { return (false, false) }
+                // Nobody reads the output any more (`| head` where SIGPIPE is ignored): the rest
+                // would only fail the same way.
+                if !keepGoing || Self.outputClosed { return (false, false) }
             }
         }
         if !pendingSQL.isEmpty {
@@ -71,15 +73,26 @@ final class ShellSession {
         return (succeeded, false)
     }
 
+    /// Whether standard output is a pipe whose reader has gone.
+    static var outputClosed: Bool {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLERR) != 0
+    }
+
     /// Drops a statement being typed (Ctrl-C).
     func abandonStatement() {
         reader.abandon()
     }
 
     /// Handles one line: a dot-command, a subcommand, or part of an SQL statement.
-    func handle(line: String, number: Int = 0) -> Outcome {
+    func handle(line: [UInt8], number: Int = 0) -> Outcome {
         reader.syntax = store.statementSyntax
-        switch reader.take(line, number: number) {
+        return run(reader.take(bytes: line, number: number), line: number)
+    }
+
+    /// Runs what a line completed.
+    private func run(_ item: ShellInput.Item, line number: Int) -> Outcome {
+        switch item {
         case .nothing:
             return .ok
         case .dotCommand(let text):
@@ -95,6 +108,9 @@ final class ShellSession {
                 JSONSQLError(
                     "unknown command '\(word)'; type a jsonsql command (\(catalog.commands.joined(separator: ", "))), SQL ending in ';', or .help"
                 ), line: number)
+            return .failed
+        case .refused(let reason):
+            report(JSONSQLError(reason), line: number)
             return .failed
         case .sql(let statements, let start):
             for statement in statements where runSQL(statement, line: start) == .failed { return .failed }
@@ -282,6 +298,9 @@ final class ShellSession {
             case ".quit", ".exit", ".q":
                 return .quit
             default:
+                if let near = JSONSQL.nearestCommand(to: name, in: ShellCatalog.dotCommands.map(\.name)) {
+                    throw JSONSQLError("unknown command \(name). Did you mean '\(near)'?")
+                }
                 throw JSONSQLError("unknown command \(name); .help lists the commands")
             }
             try out.flush()
@@ -295,9 +314,7 @@ final class ShellSession {
     /// `.read FILE`: the file's commands, stopping at its first error.
     private func read(file: String) throws -> Outcome {
         guard readDepth < 16 else { throw JSONSQLError(".read is nested too deeply in \(file)") }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw JSONSQLError("cannot read \(file): no such file or not readable")
-        }
+        let lines = try ShellInput.scriptLines(atPath: file)
         // The file's statements are its own: one it leaves open does not run on into ours.
         let saved = reader
         reader = ShellLineReader(commands: saved.commands, syntax: saved.syntax)
@@ -306,8 +323,7 @@ final class ShellSession {
             readDepth -= 1
             reader = saved
         }
-        let text = String(decoding: data, as: UTF8.self)
-        let result = runScript(ShellInput.lines(text), source: file, keepGoing: false)
+        let result = runScript(lines, source: file, keepGoing: false)
         return result.quit ? .quit : result.succeeded ? .ok : .failed
     }
 
