@@ -161,6 +161,35 @@ struct SchemaChangeRuleTests {
         #expect(try db.store.dropTable("team", ifExists: true) == nil)
     }
 
+    @Test("drop-table: refused while a view, or a trigger of another table or view, uses it; the table stays whole")
+    func dropTableUsedBySchema() throws {
+        let db = try LibraryDatabase()
+        for table in ["a", "b", "e"] { try db.create(table, ["id:integer:pk"]) }
+        try db.insert("a", #"{"id":1}"#)
+        try db.execute(
+            """
+            CREATE VIEW av AS SELECT * FROM a;
+            CREATE TRIGGER bt AFTER UPDATE OF id ON b BEGIN INSERT INTO a VALUES (new.id); END;
+            CREATE TRIGGER own AFTER INSERT ON a BEGIN SELECT 1; END;
+            CREATE VIEW ev AS SELECT * FROM e;
+            CREATE TRIGGER evt INSTEAD OF DELETE ON ev BEGIN DELETE FROM a; END;
+            """)
+        #expect(
+            errorMessage { try db.store.dropTable("a", ifExists: false) }
+                == "cannot drop table a: trigger bt (on b), trigger evt (on ev), view av use it, and would fail without it; drop them first"
+        )
+        #expect(try db.sql("SELECT count(*) AS n FROM a") == #"{"n":1}"# + "\n")
+        #expect(try db.schemaSQL("own").contains("AFTER INSERT ON a"))
+        try db.execute("DROP VIEW av; DROP TRIGGER bt")
+        #expect(
+            errorMessage { try db.store.dropTable("a", ifExists: false) }
+                == "cannot drop table a: trigger evt (on ev) uses it, and would fail without it; drop it first")
+        try db.execute("DROP TRIGGER evt")
+        // Its own triggers go with it; a view with no INSTEAD OF INSERT trigger was never insertable.
+        #expect(try db.store.dropTable("a", ifExists: false) == "a")
+        #expect(errorMessage { try db.store.dropTable("e", ifExists: false) } == "cannot drop table e: view ev uses it, and would fail without it; drop it first")
+    }
+
     @Test("drop-index: a missing one is an error without ifExists; constraint indexes stay")
     func dropIndex() throws {
         let db = try Self.makeDatabase()

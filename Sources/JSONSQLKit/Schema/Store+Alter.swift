@@ -210,9 +210,51 @@ extension Store {
                     "cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first"
                 )
             }
+            let workingBefore = try Self.brokenSchemaUsers(db)
             try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
+            let users = Set(
+                try Self.brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }
+            ).sorted()
+            if !users.isEmpty {
+                // Thrown inside the write transaction: the table is back when it rolls back.
+                throw JSONSQLError(
+                    "cannot drop table \(table): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first"
+                )
+            }
             return table
         }
+    }
+
+    /// Views and triggers that SQLite cannot compile as the schema stands: a view whose
+    /// `SELECT` fails to prepare, and the triggers of a table or view on which an `INSERT`,
+    /// `UPDATE` or `DELETE` fails to prepare (SQLite compiles triggers with the statement that
+    /// fires them). Statements are only prepared, never run. Compared before and after a
+    /// `DROP TABLE`, it names what the drop would break, which SQLite itself allows.
+    static func brokenSchemaUsers(_ db: Database) throws -> Set<String> {
+        func compiles(_ sql: String) -> Bool { (try? db.makeStatement(sql: sql)) != nil }
+        var broken: Set<String> = []
+        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+        where !compiles("SELECT * FROM \(SQLQuote.identifier(view))") {
+            broken.insert("view \(view)")
+        }
+        let triggers = try Row.fetchAll(db, sql: "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        for target in Set(triggers.map { $0["tbl_name"] as String }) {
+            let quoted = SQLQuote.identifier(target)
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [target])
+            var statements = ["INSERT INTO \(quoted) DEFAULT VALUES", "DELETE FROM \(quoted)"]
+            if !columns.isEmpty {
+                statements.append(
+                    "UPDATE \(quoted) SET " + columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }.joined(separator: ", "))
+            }
+            // Each entry keeps the statement after a NUL, so that one failing before (an INSERT
+            // into a view without an INSTEAD OF trigger) does not hide another failing after.
+            for statement in statements where !compiles(statement) {
+                for trigger in triggers where (trigger["tbl_name"] as String) == target {
+                    broken.insert("trigger \(trigger["name"] as String) (on \(target))\u{0}\(statement)")
+                }
+            }
+        }
+        return broken
     }
 
     /// Drops an index made with `jsonsql index` (or any `CREATE INDEX`).
