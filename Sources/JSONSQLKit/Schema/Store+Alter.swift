@@ -10,55 +10,66 @@ extension Store {
     /// are refused with the reason, and nothing is changed.
     public func alter(_ spec: AlterSpec) throws -> [String] {
         if let postgres { return try postgres.alter(spec) }
-        return try write { db in
-            let table = try Self.resolveTable(spec.table, db: db, path: path)
-            guard try Self.tableNames(db).contains(table) else {
-                throw JSONSQLError("\(table) is a view; only tables can be altered")
-            }
-            let quotedTable = SQLQuote.identifier(table)
-            var done: [String] = []
-            for name in spec.drop {
-                let column = try TableInfo(db: db, table: table).requireColumn(name)
-                try Self.checkDroppable(column, table: table, db: db)
-                try Self.runDDL("cannot drop column \(column.name) from \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
-                }
-                done.append("dropped column \(column.name) from \(table)")
-            }
-            for rename in spec.rename {
-                let info = try TableInfo(db: db, table: table)
-                let column = try info.requireColumn(rename.old)
-                if let existing = info.column(named: rename.new), existing.name != column.name {
-                    throw JSONSQLError(
-                        "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
-                }
-                try Self.runDDL("cannot rename column \(column.name) of \(table)") {
-                    try db.execute(
-                        sql:
-                            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
-                    )
-                }
-                done.append("renamed column \(column.name) to \(rename.new) in \(table)")
-            }
-            for var column in spec.add {
-                let info = try TableInfo(db: db, table: table)
-                if let existing = info.column(named: column.name) {
-                    throw JSONSQLError("\(table) already has a column \(existing.name)")
-                }
-                let strict =
-                    try Bool.fetchOne(
-                        db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
-                    ?? false
-                try Self.checkAddable(column, table: table, strict: strict)
-                try column.resolveGenerated(in: info)
-                try column.references?.validate(from: column.name, db: db)
-                try Self.runDDL("cannot add column \(column.name) to \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
-                }
-                done.append("added column \(column.name) to \(table)")
-            }
-            return done
+        return try write { db in try Self.alter(spec, db: db, path: path) }
+    }
+
+    /// The work of `alter` inside a transaction the caller holds: also the first step of
+    /// `retype(table:columns:after:)`, so that `--add`/`--rename`/`--drop` and `--type` of one
+    /// command commit or roll back together.
+    static func alter(_ spec: AlterSpec, db: Database, path: String) throws -> [String] {
+        let table = try Self.resolveTable(spec.table, db: db, path: path)
+        guard try Self.tableNames(db).contains(table) else {
+            throw JSONSQLError("\(table) is a view; only tables can be altered")
         }
+        let quotedTable = SQLQuote.identifier(table)
+        var done: [String] = []
+        for name in spec.drop {
+            let column = try TableInfo(db: db, table: table).requireColumn(name)
+            try Self.checkDroppable(column, table: table, db: db)
+            try Self.runDDL("cannot drop column \(column.name) from \(table)") {
+                try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+            }
+            done.append("dropped column \(column.name) from \(table)")
+        }
+        for rename in spec.rename {
+            let info = try TableInfo(db: db, table: table)
+            let column = try info.requireColumn(rename.old)
+            if let existing = info.column(named: rename.new), existing.name != column.name {
+                throw JSONSQLError(
+                    "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
+            }
+            try Self.runDDL("cannot rename column \(column.name) of \(table)") {
+                try db.execute(
+                    sql:
+                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
+                )
+            }
+            done.append("renamed column \(column.name) to \(rename.new) in \(table)")
+        }
+        for var column in spec.add {
+            let info = try TableInfo(db: db, table: table)
+            if let existing = info.column(named: column.name) {
+                throw JSONSQLError("\(table) already has a column \(existing.name)")
+            }
+            let strict =
+                try Bool.fetchOne(
+                    db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                ?? false
+            try Self.checkAddable(column, table: table, strict: strict)
+            try column.resolveGenerated(in: info)
+            try column.references?.validate(from: column.name, db: db)
+            // SQLite refuses this only while foreign keys are enforced, and `--type` runs with
+            // them off: refused here so that the command behaves the same either way.
+            if column.references != nil, let defaultSQL = column.defaultSQL, defaultSQL.uppercased() != "NULL" {
+                throw JSONSQLError(
+                    "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
+            }
+            try Self.runDDL("cannot add column \(column.name) to \(table)") {
+                try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+            }
+            done.append("added column \(column.name) to \(table)")
+        }
+        return done
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
