@@ -142,6 +142,17 @@ struct SchemaChangeRuleTests {
             errorMessage { try db.store.renameTable("club", to: "player") }
                 == "cannot rename club to player: there is already a table player")
         #expect(errorMessage { try db.store.renameTable("nope", to: "x") }?.contains("no table 'nope'") == true)
+        // A change of case only, which SQLite refuses as a name taken, goes through a free name.
+        try db.execute("CREATE TABLE club_renaming (x)")
+        #expect(try db.store.renameTable("club", to: "Club") == "club")
+        let club = try db.schemaSQL("Club")
+        let player = try db.schemaSQL("player")
+        #expect(club.hasPrefix(#"CREATE TABLE "Club""#), "\(club)")
+        #expect(player.contains(#"REFERENCES "Club""#), "\(player)")
+        #expect(try db.sql("SELECT count(*) AS n FROM Club") == #"{"n":1}"# + "\n")
+        #expect(errorMessage { try db.store.renameTable("Club", to: "Club") } == "cannot rename Club to Club: that is its name already")
+        #expect(try db.store.renameTable("Club", to: "club") == "Club")
+        try db.execute("DROP TABLE club_renaming")
         let tables = try Self.listed(db)
         #expect(tables.contains(#""name":"club""#) && tables.contains(#""name":"player""#) && !tables.contains(#""name":"team""#))
     }

@@ -179,6 +179,7 @@ extension Store {
             guard try Self.tableNames(db).contains(table) else {
                 throw JSONSQLError("\(table) is a view; only tables can be renamed")
             }
+            if table == new { throw JSONSQLError("cannot rename \(table) to \(new): that is its name already") }
             if table != new,
                 let existing = try String.fetchOne(
                     db,
@@ -189,7 +190,20 @@ extension Store {
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(existing)")
             }
             try Self.runDDL("cannot rename table \(table)") {
-                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
+                var from = table
+                if table != new && SQLName.same(table, new) {
+                    // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
+                    // through a free name, in the same transaction.
+                    var step = "\(table)_renaming"
+                    while try Bool.fetchOne(
+                        db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
+                    {
+                        step += "_"
+                    }
+                    try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
+                    from = step
+                }
+                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
             }
             return table
         }
