@@ -39,7 +39,9 @@ struct RetypeTests {
         let ok = try CLI.run(["alter", db, "t", "--rename", "v=w", "--add", "j:json", "--type", "w:text"])
         #expect(
             ok.stderr == "renamed column v to w in t\nadded column j to t\nw is now a text column in t\n", "\(ok.stderr)")
-        #expect(try Self.sqlite(db, "SELECT group_concat(name || ':' || type) FROM pragma_table_info('t');") == "id:INTEGER,n:TEXT,w:TEXT,j:JSON TEXT")
+        #expect(
+            try Self.sqlite(db, "SELECT group_concat(name || ':' || type) FROM pragma_table_info('t');")
+                == "id:INTEGER,n:TEXT,w:TEXT,j:JSON TEXT")
         try Self.expectSound(db)
     }
 

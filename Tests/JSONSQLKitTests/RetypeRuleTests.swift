@@ -247,7 +247,8 @@ struct RetypeRuleTests {
         #expect(try db.store.alter(spec) == ["added column code to t"])
     }
 
-    @Test("in-place changes before a rebuild follow the same rules: a REFERENCES column with a default is refused, nothing changes")
+    @Test(
+        "in-place changes before a rebuild follow the same rules: a REFERENCES column with a default is refused, nothing changes")
     func alterThenRetype() throws {
         let db = try LibraryDatabase()
         try db.create("p", ["id:integer:pk"])

@@ -150,7 +150,9 @@ struct SchemaChangeRuleTests {
         #expect(club.hasPrefix(#"CREATE TABLE "Club""#), "\(club)")
         #expect(player.contains(#"REFERENCES "Club""#), "\(player)")
         #expect(try db.sql("SELECT count(*) AS n FROM Club") == #"{"n":1}"# + "\n")
-        #expect(errorMessage { try db.store.renameTable("Club", to: "Club") } == "cannot rename Club to Club: that is its name already")
+        #expect(
+            errorMessage { try db.store.renameTable("Club", to: "Club") }
+                == "cannot rename Club to Club: that is its name already")
         #expect(try db.store.renameTable("Club", to: "club") == "Club")
         try db.execute("DROP TABLE club_renaming")
         let tables = try Self.listed(db)
@@ -198,7 +200,9 @@ struct SchemaChangeRuleTests {
         try db.execute("DROP TRIGGER evt")
         // Its own triggers go with it; a view with no INSTEAD OF INSERT trigger was never insertable.
         #expect(try db.store.dropTable("a", ifExists: false) == "a")
-        #expect(errorMessage { try db.store.dropTable("e", ifExists: false) } == "cannot drop table e: view ev uses it, and would fail without it; drop it first")
+        #expect(
+            errorMessage { try db.store.dropTable("e", ifExists: false) }
+                == "cannot drop table e: view ev uses it, and would fail without it; drop it first")
     }
 
     @Test("drop-index: a missing one is an error without ifExists; constraint indexes stay")

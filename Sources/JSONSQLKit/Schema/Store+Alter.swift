@@ -269,7 +269,8 @@ extension Store {
             var statements = ["INSERT INTO \(quoted) DEFAULT VALUES", "DELETE FROM \(quoted)"]
             if !columns.isEmpty {
                 statements.append(
-                    "UPDATE \(quoted) SET " + columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }.joined(separator: ", "))
+                    "UPDATE \(quoted) SET "
+                        + columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }.joined(separator: ", "))
             }
             // Each entry keeps the statement after a NUL, so that one failing before (an INSERT
             // into a view without an INSTEAD OF trigger) does not hide another failing after.
