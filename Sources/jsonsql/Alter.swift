@@ -65,11 +65,11 @@ struct Alter: TableCommand {
             let colon = text.lastIndex(of: ":")!
             return (String(text[..<colon]), try ColumnType(userName: String(text[text.index(after: colon)...])))
         }
-        if !spec.isEmpty {
-            for line in try store.alter(spec) { Diagnostics.print(line) }
-        }
-        if !retypes.isEmpty {
-            for line in try store.retype(table: spec.table, columns: retypes) { Diagnostics.print(line) }
-        }
+        // One transaction either way: with --type, the in-place changes run inside the rebuild's.
+        let done =
+            retypes.isEmpty
+            ? try store.alter(spec)
+            : try store.retype(table: spec.table, columns: retypes, after: spec.isEmpty ? nil : spec)
+        for line in done { Diagnostics.print(line) }
     }
 }

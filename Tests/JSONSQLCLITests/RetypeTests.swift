@@ -22,6 +22,29 @@ struct RetypeTests {
         #expect(try sqlite(db, "PRAGMA foreign_key_check;") == "")
     }
 
+    @Test("--add, --rename and --type of one alter commit or roll back together")
+    func oneTransactionWithType() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try Self.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, n TEXT, v TEXT); INSERT INTO t VALUES (1, 'a', 'x');")
+        let schema = try Self.sqlite(db, ".schema")
+        let refused = try CLI.run(["alter", db, "t", "--add", "x:integer", "--rename", "v=w", "--type", "n:integer"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == #"Error: cannot make n an integer column: row 1 holds "a", which does not fit"# + "\n")
+        #expect(try Self.sqlite(db, ".schema") == schema)
+        // --type names the columns as the renames leave them.
+        let done = try CLI.run(["alter", db, "t", "--rename", "v=w", "--type", "w:json", "--type", "n:any"])
+        #expect(done.status == 1)
+        #expect(done.stderr.contains(#"cannot make w a json column: row 1 holds "x""#), "\(done.stderr)")
+        let ok = try CLI.run(["alter", db, "t", "--rename", "v=w", "--add", "j:json", "--type", "w:text"])
+        #expect(
+            ok.stderr == "renamed column v to w in t\nadded column j to t\nw is now a text column in t\n", "\(ok.stderr)")
+        #expect(
+            try Self.sqlite(db, "SELECT group_concat(name || ':' || type) FROM pragma_table_info('t');")
+                == "id:INTEGER,n:TEXT,w:TEXT,j:JSON TEXT")
+        try Self.expectSound(db)
+    }
+
     @Test("WITHOUT ROWID tables, and a value that does not fit is named by its primary key")
     func withoutRowid() throws {
         let dir = try TemporaryDirectory()

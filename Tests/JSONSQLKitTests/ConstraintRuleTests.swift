@@ -170,6 +170,14 @@ struct ConstraintRuleTests {
             errorMessage { try TableSpec(name: "c", columns: [ColumnSpec(parsing: "x:text")], unique: [["x", "nope"]]) }?
                 .contains(
                     "--unique column 'nope' is not among the columns of 'c'") == true)
+        // A column named twice in one key, in any spelling, is refused rather than written twice.
+        let columns = ["x:text", "y:text"].map { try! ColumnSpec(parsing: $0) }
+        #expect(
+            errorMessage { try TableSpec(name: "c", columns: columns, unique: [["x", "X"]]) }
+                == "--unique column 'x' is listed twice; list each column once")
+        #expect(
+            errorMessage { try TableSpec(name: "c", columns: columns, primaryKey: ["y", "x", "y"]) }
+                == "primary key column 'y' is listed twice; list each column once")
     }
 
     @Test("--without-rowid needs a primary key")

@@ -175,4 +175,32 @@ struct IndexRuleTests {
         #expect(!plan.contains("USING INDEX"), "\(plan)")
         #expect(try db.query("t", where: ["address.a.b = 1"], select: ["id"], format: .csv) == "id\r\n1\r\n")
     }
+
+    @Test("a --unique index over duplicates is refused, naming one shared value; NULLs and rows outside --where do not clash")
+    func uniqueRefusalNamesDuplicate() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "doc:json", "name:text"])
+        try db.insert(
+            "t",
+            #"""
+            {"id":1,"doc":{"first name":"Ann","n":1,"tags":["x"]},"name":"Bo"}
+            {"id":2,"doc":{"first name":"Ann","n":1,"tags":["x"]},"name":"bo"}
+            {"id":3,"doc":{"n":2},"name":null}
+            {"id":4,"doc":{},"name":null}
+            """#)
+        #expect(
+            errorMessage { try db.index("t", #"doc."first name""#, unique: true) }
+                == #"cannot make a unique index on t (doc."first name"): 2 rows hold "Ann""#)
+        #expect(
+            errorMessage { try db.index("t", "doc.n", "name", unique: true, nocase: true) }
+                == #"cannot make a unique index on t (doc.n, name): 2 rows hold (1, "Bo") (ignoring case)"#)
+        #expect(
+            errorMessage { try db.index("t", "doc.tags[0]", where: ["id < 3"], unique: true) }
+                == #"cannot make a unique index on t (doc.tags[0]): 2 rows hold "x""#)
+        // Two NULL names and rows the partial index leaves out are no duplicates.
+        #expect(try db.index("t", "name", unique: true) == .created("t_on_name"))
+        #expect(try db.index("t", "doc.tags[0]", where: ["id > 1"], unique: true) == .created("t_on_doc_tags_0"))
+        // A refused index leaves nothing behind.
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'index'") == #"{"n":2}"# + "\n")
+    }
 }

@@ -47,6 +47,24 @@ struct ParameterAndSchemaOutcomeTests {
         #expect(try db.jsonl("SELECT :n AS n", [":n": "\"42\""]) == "{\"n\":\"42\"}\n")
     }
 
+    @Test("an integer beyond 64 bits binds only when a double holds it exactly; quoted, it binds as text")
+    func hugeIntegers() throws {
+        let db = try Database()
+        #expect(
+            db.error("SELECT :n AS n", ["n": "99999999999999999999"])
+                == "99999999999999999999 is an integer beyond 64 bits, and the nearest double (1e+20) is another number; quote it to bind it as text"
+        )
+        #expect(
+            db.error("SELECT :n AS n", ["n": "-9223372036854775809"])?.hasPrefix("-9223372036854775809 is an integer beyond")
+                == true)
+        // 2^63 is a double exactly; the 64-bit limits stay integers.
+        #expect(
+            try db.jsonl("SELECT typeof(:n) AS t, :n = 9223372036854775808.0 AS same", ["n": "9223372036854775808"])
+                == "{\"t\":\"real\",\"same\":1}\n")
+        #expect(try db.jsonl("SELECT :n AS n", ["n": "-9223372036854775808"]) == "{\"n\":-9223372036854775808}\n")
+        #expect(try db.jsonl("SELECT :n AS n", ["n": "'99999999999999999999'"]) == "{\"n\":\"99999999999999999999\"}\n")
+    }
+
     @Test("text is bound with its full length: a NUL does not cut it")
     func nulInText() throws {
         let db = try Database()

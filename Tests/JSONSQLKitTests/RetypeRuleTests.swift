@@ -246,4 +246,26 @@ struct RetypeRuleTests {
         spec.add = [try ColumnSpec(parsing: "code:text:check=code IN ('a)', 'b--') /* two */")]
         #expect(try db.store.alter(spec) == ["added column code to t"])
     }
+
+    @Test(
+        "in-place changes before a rebuild follow the same rules: a REFERENCES column with a default is refused, nothing changes")
+    func alterThenRetype() throws {
+        let db = try LibraryDatabase()
+        try db.create("p", ["id:integer:pk"])
+        try db.create("t", ["id:integer:pk", "n:text"])
+        try db.insert("p", #"{"id":1}"#)
+        try db.insert("t", #"{"id":1,"n":"7"}"#)
+        var spec = AlterSpec(table: "t")
+        spec.add = [try ColumnSpec(parsing: "pid:integer:references=p.id:default=1")]
+        let expected = "cannot add column pid to t: Cannot add a REFERENCES column with non-NULL default value"
+        #expect(errorMessage { try db.store.alter(spec) } == expected)
+        #expect(errorMessage { try db.store.retype(table: "t", columns: [("n", .integer)], after: spec) } == expected)
+        #expect(try Self.declared(db, "t") == "id:INTEGER,n:TEXT")
+        spec.add = [try ColumnSpec(parsing: "pid:integer:references=p.id")]
+        #expect(
+            try db.store.retype(table: "t", columns: [("n", .integer)], after: spec)
+                == ["added column pid to t", "n is now an integer column in t"])
+        #expect(try Self.rows(db, "SELECT id, n, typeof(n), pid FROM t") == "1|7|integer|")
+        try Self.expectSound(db)
+    }
 }

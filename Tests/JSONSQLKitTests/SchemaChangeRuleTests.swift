@@ -142,6 +142,19 @@ struct SchemaChangeRuleTests {
             errorMessage { try db.store.renameTable("club", to: "player") }
                 == "cannot rename club to player: there is already a table player")
         #expect(errorMessage { try db.store.renameTable("nope", to: "x") }?.contains("no table 'nope'") == true)
+        // A change of case only, which SQLite refuses as a name taken, goes through a free name.
+        try db.execute("CREATE TABLE club_renaming (x)")
+        #expect(try db.store.renameTable("club", to: "Club") == "club")
+        let club = try db.schemaSQL("Club")
+        let player = try db.schemaSQL("player")
+        #expect(club.hasPrefix(#"CREATE TABLE "Club""#), "\(club)")
+        #expect(player.contains(#"REFERENCES "Club""#), "\(player)")
+        #expect(try db.sql("SELECT count(*) AS n FROM Club") == #"{"n":1}"# + "\n")
+        #expect(
+            errorMessage { try db.store.renameTable("Club", to: "Club") }
+                == "cannot rename Club to Club: that is its name already")
+        #expect(try db.store.renameTable("Club", to: "club") == "Club")
+        try db.execute("DROP TABLE club_renaming")
         let tables = try Self.listed(db)
         #expect(tables.contains(#""name":"club""#) && tables.contains(#""name":"player""#) && !tables.contains(#""name":"team""#))
     }
@@ -159,6 +172,37 @@ struct SchemaChangeRuleTests {
         #expect(try Self.listed(db) == "")
         #expect(errorMessage { try db.store.dropTable("team", ifExists: false) }?.contains("no table 'team'") == true)
         #expect(try db.store.dropTable("team", ifExists: true) == nil)
+    }
+
+    @Test("drop-table: refused while a view, or a trigger of another table or view, uses it; the table stays whole")
+    func dropTableUsedBySchema() throws {
+        let db = try LibraryDatabase()
+        for table in ["a", "b", "e"] { try db.create(table, ["id:integer:pk"]) }
+        try db.insert("a", #"{"id":1}"#)
+        try db.execute(
+            """
+            CREATE VIEW av AS SELECT * FROM a;
+            CREATE TRIGGER bt AFTER UPDATE OF id ON b BEGIN INSERT INTO a VALUES (new.id); END;
+            CREATE TRIGGER own AFTER INSERT ON a BEGIN SELECT 1; END;
+            CREATE VIEW ev AS SELECT * FROM e;
+            CREATE TRIGGER evt INSTEAD OF DELETE ON ev BEGIN DELETE FROM a; END;
+            """)
+        #expect(
+            errorMessage { try db.store.dropTable("a", ifExists: false) }
+                == "cannot drop table a: trigger bt (on b), trigger evt (on ev), view av use it, and would fail without it; drop them first"
+        )
+        #expect(try db.sql("SELECT count(*) AS n FROM a") == #"{"n":1}"# + "\n")
+        #expect(try db.schemaSQL("own").contains("AFTER INSERT ON a"))
+        try db.execute("DROP VIEW av; DROP TRIGGER bt")
+        #expect(
+            errorMessage { try db.store.dropTable("a", ifExists: false) }
+                == "cannot drop table a: trigger evt (on ev) uses it, and would fail without it; drop it first")
+        try db.execute("DROP TRIGGER evt")
+        // Its own triggers go with it; a view with no INSTEAD OF INSERT trigger was never insertable.
+        #expect(try db.store.dropTable("a", ifExists: false) == "a")
+        #expect(
+            errorMessage { try db.store.dropTable("e", ifExists: false) }
+                == "cannot drop table e: view ev uses it, and would fail without it; drop it first")
     }
 
     @Test("drop-index: a missing one is an error without ifExists; constraint indexes stay")

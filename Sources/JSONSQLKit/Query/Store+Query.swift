@@ -236,7 +236,15 @@ extension Store {
         }
         switch try FilterParser.literal(bare: text) {
         case .integer(let value): return value.databaseValue
-        case .real(let value, _): return value.databaseValue
+        case .real(let value, let spelling):
+            // An integer beyond 64 bits would be bound as the nearest double: refused unless
+            // that double is the very number.
+            if !spelling.contains(where: { ".eE".contains($0) }), ExactNumber(spelling)?.isExactDouble != true {
+                throw JSONSQLError(
+                    "\(spelling) is an integer beyond 64 bits, and the nearest double (\(value)) is another number; quote it to bind it as text"
+                )
+            }
+            return value.databaseValue
         case .null: return .null
         case .bool(let value): return (value ? 1 : 0).databaseValue
         case .string: return text.databaseValue

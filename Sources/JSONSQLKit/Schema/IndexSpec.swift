@@ -72,6 +72,32 @@ public struct IndexSpec: Sendable {
         return sql + (try partialSQL(table: info))
     }
 
+    /// Why a `--unique` index could not be built: one value (or tuple) that several indexed rows
+    /// share, found with the index's own expressions and filter. NULLs never clash in a UNIQUE
+    /// index, so rows with a NULL are left out, as SQLite leaves them out.
+    ///
+    ///     cannot make a unique index on t (name): 2 rows hold "a"
+    private func duplicateError(in db: Database, table info: TableInfo) throws -> JSONSQLError? {
+        let expressions = try paths.map { path -> String in
+            let value = try ResolvedPath(path, in: info).valueSQL
+            return nocase ? "((\(value)) COLLATE NOCASE)" : value
+        }
+        var conditions = expressions.map { "\($0) IS NOT NULL" }
+        if let filter { conditions.append("(\(try FilterSQL(filter, table: info, inlineValues: true).sql))") }
+        let sql =
+            "SELECT \(expressions.joined(separator: ", ")), count(*) FROM \(SQLQuote.identifier(info.name))"
+            + " WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(expressions.joined(separator: ", "))"
+            + " HAVING count(*) > 1 LIMIT 1"
+        guard let row = try Row.fetchOne(db, sql: sql) else { return nil }
+        let values = (0..<expressions.count).map { (row[$0] as DatabaseValue).description }
+        let count: Int64 = row[expressions.count]
+        let shown = values.count == 1 ? values[0] : "(\(values.joined(separator: ", ")))"
+        let described = paths.map(\.description).joined(separator: ", ")
+        return JSONSQLError(
+            "cannot make a unique index on \(info.name) (\(described)): \(count) rows hold \(shown)\(nocase ? " (ignoring case)" : "")"
+        )
+    }
+
     /// ` WHERE ...` of a partial index, its values written in; empty without `--where`.
     private func partialSQL(table info: TableInfo) throws -> String {
         guard let filter else { return "" }
@@ -91,7 +117,11 @@ public struct IndexSpec: Sendable {
                 sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
                 arguments: [name])
         else {
-            try db.execute(sql: try sql(table: info, name: name))
+            do {
+                try db.execute(sql: try sql(table: info, name: name))
+            } catch let error as DatabaseError where unique && error.resultCode == .SQLITE_CONSTRAINT {
+                throw try duplicateError(in: db, table: info) ?? error
+            }
             return .created(name)
         }
         let found: String = existing["name"]

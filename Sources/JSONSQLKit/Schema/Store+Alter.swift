@@ -10,55 +10,66 @@ extension Store {
     /// are refused with the reason, and nothing is changed.
     public func alter(_ spec: AlterSpec) throws -> [String] {
         if let postgres { return try postgres.alter(spec) }
-        return try write { db in
-            let table = try Self.resolveTable(spec.table, db: db, path: path)
-            guard try Self.tableNames(db).contains(table) else {
-                throw JSONSQLError("\(table) is a view; only tables can be altered")
-            }
-            let quotedTable = SQLQuote.identifier(table)
-            var done: [String] = []
-            for name in spec.drop {
-                let column = try TableInfo(db: db, table: table).requireColumn(name)
-                try Self.checkDroppable(column, table: table, db: db)
-                try Self.runDDL("cannot drop column \(column.name) from \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
-                }
-                done.append("dropped column \(column.name) from \(table)")
-            }
-            for rename in spec.rename {
-                let info = try TableInfo(db: db, table: table)
-                let column = try info.requireColumn(rename.old)
-                if let existing = info.column(named: rename.new), existing.name != column.name {
-                    throw JSONSQLError(
-                        "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
-                }
-                try Self.runDDL("cannot rename column \(column.name) of \(table)") {
-                    try db.execute(
-                        sql:
-                            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
-                    )
-                }
-                done.append("renamed column \(column.name) to \(rename.new) in \(table)")
-            }
-            for var column in spec.add {
-                let info = try TableInfo(db: db, table: table)
-                if let existing = info.column(named: column.name) {
-                    throw JSONSQLError("\(table) already has a column \(existing.name)")
-                }
-                let strict =
-                    try Bool.fetchOne(
-                        db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
-                    ?? false
-                try Self.checkAddable(column, table: table, strict: strict)
-                try column.resolveGenerated(in: info)
-                try column.references?.validate(from: column.name, db: db)
-                try Self.runDDL("cannot add column \(column.name) to \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
-                }
-                done.append("added column \(column.name) to \(table)")
-            }
-            return done
+        return try write { db in try Self.alter(spec, db: db, path: path) }
+    }
+
+    /// The work of `alter` inside a transaction the caller holds: also the first step of
+    /// `retype(table:columns:after:)`, so that `--add`/`--rename`/`--drop` and `--type` of one
+    /// command commit or roll back together.
+    static func alter(_ spec: AlterSpec, db: Database, path: String) throws -> [String] {
+        let table = try Self.resolveTable(spec.table, db: db, path: path)
+        guard try Self.tableNames(db).contains(table) else {
+            throw JSONSQLError("\(table) is a view; only tables can be altered")
         }
+        let quotedTable = SQLQuote.identifier(table)
+        var done: [String] = []
+        for name in spec.drop {
+            let column = try TableInfo(db: db, table: table).requireColumn(name)
+            try Self.checkDroppable(column, table: table, db: db)
+            try Self.runDDL("cannot drop column \(column.name) from \(table)") {
+                try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+            }
+            done.append("dropped column \(column.name) from \(table)")
+        }
+        for rename in spec.rename {
+            let info = try TableInfo(db: db, table: table)
+            let column = try info.requireColumn(rename.old)
+            if let existing = info.column(named: rename.new), existing.name != column.name {
+                throw JSONSQLError(
+                    "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
+            }
+            try Self.runDDL("cannot rename column \(column.name) of \(table)") {
+                try db.execute(
+                    sql:
+                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
+                )
+            }
+            done.append("renamed column \(column.name) to \(rename.new) in \(table)")
+        }
+        for var column in spec.add {
+            let info = try TableInfo(db: db, table: table)
+            if let existing = info.column(named: column.name) {
+                throw JSONSQLError("\(table) already has a column \(existing.name)")
+            }
+            let strict =
+                try Bool.fetchOne(
+                    db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                ?? false
+            try Self.checkAddable(column, table: table, strict: strict)
+            try column.resolveGenerated(in: info)
+            try column.references?.validate(from: column.name, db: db)
+            // SQLite refuses this only while foreign keys are enforced, and `--type` runs with
+            // them off: refused here so that the command behaves the same either way.
+            if column.references != nil, let defaultSQL = column.defaultSQL, defaultSQL.uppercased() != "NULL" {
+                throw JSONSQLError(
+                    "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
+            }
+            try Self.runDDL("cannot add column \(column.name) to \(table)") {
+                try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+            }
+            done.append("added column \(column.name) to \(table)")
+        }
+        return done
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
@@ -168,6 +179,7 @@ extension Store {
             guard try Self.tableNames(db).contains(table) else {
                 throw JSONSQLError("\(table) is a view; only tables can be renamed")
             }
+            if table == new { throw JSONSQLError("cannot rename \(table) to \(new): that is its name already") }
             if table != new,
                 let existing = try String.fetchOne(
                     db,
@@ -178,7 +190,20 @@ extension Store {
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(existing)")
             }
             try Self.runDDL("cannot rename table \(table)") {
-                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
+                var from = table
+                if table != new && SQLName.same(table, new) {
+                    // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
+                    // through a free name, in the same transaction.
+                    var step = "\(table)_renaming"
+                    while try Bool.fetchOne(
+                        db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
+                    {
+                        step += "_"
+                    }
+                    try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
+                    from = step
+                }
+                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
             }
             return table
         }
@@ -210,9 +235,52 @@ extension Store {
                     "cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first"
                 )
             }
+            let workingBefore = try Self.brokenSchemaUsers(db)
             try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
+            let users = Set(
+                try Self.brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }
+            ).sorted()
+            if !users.isEmpty {
+                // Thrown inside the write transaction: the table is back when it rolls back.
+                throw JSONSQLError(
+                    "cannot drop table \(table): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first"
+                )
+            }
             return table
         }
+    }
+
+    /// Views and triggers that SQLite cannot compile as the schema stands: a view whose
+    /// `SELECT` fails to prepare, and the triggers of a table or view on which an `INSERT`,
+    /// `UPDATE` or `DELETE` fails to prepare (SQLite compiles triggers with the statement that
+    /// fires them). Statements are only prepared, never run. Compared before and after a
+    /// `DROP TABLE`, it names what the drop would break, which SQLite itself allows.
+    static func brokenSchemaUsers(_ db: Database) throws -> Set<String> {
+        func compiles(_ sql: String) -> Bool { (try? db.makeStatement(sql: sql)) != nil }
+        var broken: Set<String> = []
+        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+        where !compiles("SELECT * FROM \(SQLQuote.identifier(view))") {
+            broken.insert("view \(view)")
+        }
+        let triggers = try Row.fetchAll(db, sql: "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        for target in Set(triggers.map { $0["tbl_name"] as String }) {
+            let quoted = SQLQuote.identifier(target)
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [target])
+            var statements = ["INSERT INTO \(quoted) DEFAULT VALUES", "DELETE FROM \(quoted)"]
+            if !columns.isEmpty {
+                statements.append(
+                    "UPDATE \(quoted) SET "
+                        + columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }.joined(separator: ", "))
+            }
+            // Each entry keeps the statement after a NUL, so that one failing before (an INSERT
+            // into a view without an INSTEAD OF trigger) does not hide another failing after.
+            for statement in statements where !compiles(statement) {
+                for trigger in triggers where (trigger["tbl_name"] as String) == target {
+                    broken.insert("trigger \(trigger["name"] as String) (on \(target))\u{0}\(statement)")
+                }
+            }
+        }
+        return broken
     }
 
     /// Drops an index made with `jsonsql index` (or any `CREATE INDEX`).

@@ -9,7 +9,12 @@ extension Store {
     /// enforcement off, create the new table, copy the rows (converting each value to the form
     /// the new type stores), drop the old table, rename the new one, recreate indexes and
     /// triggers, and check foreign keys before committing.
-    public func retype(table name: String, columns changes: [(column: String, type: ColumnType)]) throws -> [String] {
+    ///
+    /// With `after`, those in-place changes (`alter --add/--rename/--drop`) run first in the same
+    /// transaction, and the columns are named as they are after them.
+    public func retype(
+        table name: String, columns changes: [(column: String, type: ColumnType)], after spec: AlterSpec? = nil
+    ) throws -> [String] {
         if let postgres {
             throw JSONSQLError(
                 "alter --type is not yet supported on PostgreSQL (\(postgres.name)); add a column of the new type, update it from the old one, and drop the old one"
@@ -28,7 +33,8 @@ extension Store {
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
                 var done: [String] = []
                 try db.inTransaction(.immediate) {
-                    done = try Self.rebuild(name, changes: changes, db: db, path: path)
+                    done = try spec.map { try Self.alter($0, db: db, path: path) } ?? []
+                    done += try Self.rebuild(name, changes: changes, db: db, path: path)
                     return .commit
                 }
                 return done

@@ -32,9 +32,13 @@ public struct TableSpec: Sendable, Equatable {
         let known = Dictionary(columns.map { (SQLName.fold($0.name), $0.name) }, uniquingKeysWith: { a, _ in a })
         let table = name
         func resolve(_ names: [String], _ role: String) throws -> [String] {
-            try names.map { key in
+            var listed = Set<String>()
+            return try names.map { key in
                 guard let column = known[SQLName.fold(key)] else {
                     throw JSONSQLError("\(role) column '\(key)' is not among the columns of '\(table)'")
+                }
+                guard listed.insert(SQLName.fold(key)).inserted else {
+                    throw JSONSQLError("\(role) column '\(column)' is listed twice; list each column once")
                 }
                 return column
             }
