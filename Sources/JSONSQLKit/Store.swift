@@ -303,6 +303,11 @@ public final class Store {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
+        case .SQLITE_CORRUPT:
+            let file = SQLQuote.shellWord(path)
+            return JSONSQLError(
+                "\(path) is damaged (\(error.message ?? "database disk image is malformed")): `sqlite3 \(file) .recover` saves what can still be read"
+            )
         case .SQLITE_FULL:
             return JSONSQLError("\(path): the disk is full; nothing was written")
         case .SQLITE_IOERR:
