@@ -177,7 +177,13 @@ public final class Store {
             // Created meanwhile, by a command in the shell or by another process: use it.
             try reconnect()
         }
-        let result = try work(queue)
+        let result: T
+        do {
+            result = try work(queue)
+        } catch {
+            Self.finishRollback(after: error, on: queue)
+            throw error
+        }
         // A new database moves into place once written, but not inside the shell user's open
         // transaction: closing the connection would roll it back.
         if let draft, draft.hasContent, !queue.inDatabase({ $0.isInsideTransaction }) {
@@ -193,6 +199,20 @@ public final class Store {
             queue = try Self.connect(path, configuration: configuration, reportedAs: path)
         }
         return result
+    }
+
+    /// After a write that failed for want of space or on an I/O error, SQLite leaves its pager in
+    /// an error state: the transaction's journal stays beside the database as a hot journal and
+    /// the file keeps the pages written so far, until a connection next reads it. Reading now
+    /// plays the journal back, so the file is as it was before the command and takes no more
+    /// room (a copy of the file alone would otherwise hold the half-written pages).
+    private static func finishRollback(after error: Error, on queue: DatabaseQueue) {
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
+        else { return }
+        queue.inDatabase { db in
+            guard !db.isInsideTransaction else { return }
+            _ = try? Int.fetchOne(db, sql: "PRAGMA schema_version")
+        }
     }
 
     /// Drops the draft and opens the file at `path`, or a new draft when there is none.
@@ -283,6 +303,11 @@ public final class Store {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
+        case .SQLITE_CORRUPT:
+            let file = SQLQuote.shellWord(path)
+            return JSONSQLError(
+                "\(path) is damaged (\(error.message ?? "database disk image is malformed")): `sqlite3 \(file) .recover` saves what can still be read"
+            )
         case .SQLITE_FULL:
             return JSONSQLError("\(path): the disk is full; nothing was written")
         case .SQLITE_IOERR:

@@ -31,9 +31,7 @@ struct JSONSQL: ParsableCommand {
         // `--version` alone needs no command tree: building it (type metadata and conformance
         // lookups over the whole binary) is most of the start-up time.
         if CommandLine.arguments.dropFirst() == ["--version"] {
-            let out = OutputBuffer(fd: STDOUT_FILENO)
-            out.append(jsonsqlVersion + "\n")
-            try? out.flush()
+            printOrFail(jsonsqlVersion + "\n")
             return
         }
         do {
@@ -48,10 +46,27 @@ struct JSONSQL: ParsableCommand {
             // Help and completion scripts print as the parser prints them; errors go through
             // Diagnostics, which keeps what they quote from reaching the terminal raw.
             let code = exitCode(for: error)
-            if code.isSuccess { exit(withError: error) }
+            if code.isSuccess {
+                let text = fullMessage(for: error)
+                printOrFail(text.isEmpty ? "" : text + "\n")
+                Foundation.exit(0)
+            }
             let message = fullMessage(for: error)
             if !message.isEmpty { Diagnostics.print(message) }
             Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// Prints help, a completion script or the version on standard output, as the parser
+    /// would, but a failed write (`> /dev/full`) is an error with status 1, not a success.
+    static func printOrFail(_ text: String) {
+        let out = OutputBuffer(fd: STDOUT_FILENO)
+        out.append(text)
+        do {
+            try out.flush()
+        } catch {
+            Diagnostics.print("Error: \(error)")
+            Foundation.exit(1)
         }
     }
 

@@ -107,6 +107,15 @@ struct OutputStreamingTests {
         }
     }
 
+    @Test("help and the version that cannot be written fail with status 1")
+    func helpToFullDisk() throws {
+        for arguments in ["--version", "query --help"] {
+            let full = try CLI.run(["-c", "exec \"$0\" \(arguments) > /dev/full", CLI.binary], executable: "/bin/sh")
+            #expect(full.status == 1, "\(arguments): \(full.stderr)")
+            #expect(full.stderr.hasPrefix("Error: cannot write output: No space left on device"), "\(arguments): \(full.stderr)")
+        }
+    }
+
     /// JSON string text written scalar by scalar from the README's rules.
     static func jsonString(_ bytes: [UInt8]) -> String {
         var out = "\""

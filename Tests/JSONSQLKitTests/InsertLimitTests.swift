@@ -62,4 +62,54 @@ struct InsertLimitTests {
         _ = try store.insert(from: [InputSource.open(file.path)], options: InsertOptions(table: "t"))
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT length(s) FROM t") } == 990)
     }
+
+    /// The store of `store(limit:)` with SQLite's column limit lowered instead.
+    static func store(columns: Int32) throws -> (Store, URL) {
+        let (store, dir) = try store(limit: 1_000_000)
+        try store.writeWithoutTransaction { db in _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, columns) }
+        return (store, dir)
+    }
+
+    /// One JSON object with the keys named, each holding 1.
+    static func object(_ keys: some Sequence<String>) -> String {
+        "{" + keys.map { #""\#($0)":1"# }.joined(separator: ",") + "}"
+    }
+
+    @Test("a record with more keys than a table can have columns is refused with its line; nothing is created")
+    func tooManyKeysForANewTable() throws {
+        let (store, dir) = try Self.store(columns: 40)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("in.ndjson")
+        let forty = (1...40).map { "k\($0)" }
+        try (Self.object(forty) + "\n" + Self.object(["k1", "k41"])).write(to: file, atomically: true, encoding: .utf8)
+        let error = #expect(throws: JSONSQLError.self) {
+            try store.insert(from: [InputSource.open(file.path)], options: InsertOptions(table: "u"))
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains("in.ndjson:2: record 2: more keys than the 40 columns a SQLite table can have"), "\(message)")
+        #expect(try store.tableNames() == ["t"])
+        // Forty keys fit.
+        try Self.object(forty).write(to: file, atomically: true, encoding: .utf8)
+        _ = try store.insert(from: [InputSource.open(file.path)], options: InsertOptions(table: "u"))
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT k40 FROM u") } == 1)
+    }
+
+    @Test("--alter refuses the column past the limit with its line; the table keeps its columns and rows")
+    func tooManyKeysToAlter() throws {
+        let (store, dir) = try Self.store(columns: 40)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("in.ndjson")
+        // t has s and j: 38 keys more fit, the 39th does not.
+        try (Self.object(["j"] + (1...38).map { "k\($0)" }) + "\n" + Self.object(["j", "k39"]))
+            .write(to: file, atomically: true, encoding: .utf8)
+        var options = InsertOptions(table: "t")
+        options.alter = true
+        let error = #expect(throws: JSONSQLError.self) {
+            try store.insert(from: [InputSource.open(file.path)], options: options)
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains("in.ndjson:2: record 2: more keys than the 40 columns"), "\(message)")
+        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('t')") } == ["s", "j"])
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 0)
+    }
 }

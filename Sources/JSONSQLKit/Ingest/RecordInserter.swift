@@ -11,6 +11,7 @@ final class RecordInserter {
     private let table: String
     private let conflict: InsertOptions.Conflict
     private let alter: Bool
+    private let columnLimit: Int
     /// The columns and how values become theirs; `columns` for short.
     @exclusivity(unchecked) private(set) var layout = InsertColumns()
     private var columns: [InsertColumns.Column] { layout.columns }
@@ -45,6 +46,7 @@ final class RecordInserter {
         self.alter = alter
         layout.maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        columnLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
         runsAllowed = try Self.failedStatementWritesNothing(db, table: table) && !Self.refersToItself(db, table: table)
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
@@ -318,6 +320,9 @@ final class RecordInserter {
 
     private func addColumn(_ name: String, type: ColumnType) throws -> Int {
         try SQLQuote.checkName(name, kind: "column")
+        guard columns.count + generatedColumns.count < columnLimit else {
+            throw TypeInference.tooManyColumns(limit: columnLimit)
+        }
         try db.execute(
             sql: "ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(ColumnSpec(name: name, type: type).definition)")
         addedColumns.append(name)

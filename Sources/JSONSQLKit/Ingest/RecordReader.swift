@@ -88,6 +88,9 @@ final class RecordReader {
                         }
                         return nil
                     }
+                    // Whitespace between records is consumed, so that a stream of it is not
+                    // kept in the buffer (which would grow without bound).
+                    commit(scanner)
                     throw ScanFailure.incomplete
                 }
                 let byte = buffer[scanner.pos]

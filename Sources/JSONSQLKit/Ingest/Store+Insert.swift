@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension Store {
     /// Inserts every record of `sources` in one transaction: on any error nothing is inserted.
@@ -79,6 +80,7 @@ extension Store {
             } else {
                 // Read a sample to choose the column types, then create the table.
                 var inference = TypeInference()
+                inference.columnLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
                 if twice {
                     var seen = 0
                     for reader in readers {

@@ -21,8 +21,18 @@ struct TypeInference {
     private var hintKeys: [[UInt8]] = []
     private var hintSlots: [Int] = []
 
+    /// The most columns a table may have (`SQLITE_LIMIT_COLUMN`): a record with more keys is
+    /// refused as soon as they are counted, before the rest of it is looked at.
+    var columnLimit = Int.max
+
     /// The keys seen so far, in the order first seen.
     var keys: [String] { order }
+
+    /// Why a record's keys cannot all become columns.
+    static func tooManyColumns(limit: Int) -> JSONSQLError {
+        JSONSQLError(
+            "more keys than the \(limit) columns a SQLite table can have; keep such objects whole in one json column")
+    }
 
     /// The position in `keys` of `key`.
     func index(of key: String) -> Int? { slots[key] }
@@ -68,6 +78,7 @@ struct TypeInference {
                             "keys \"\(other)\" and \"\(key)\" differ only in case, and SQLite's column names ignore case: they cannot be two columns"
                         )
                     }
+                    guard order.count < columnLimit else { throw Self.tooManyColumns(limit: columnLimit) }
                     folded[fold] = key
                     slot = order.count
                     order.append(key)
