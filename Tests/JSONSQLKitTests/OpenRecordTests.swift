@@ -97,4 +97,31 @@ struct OpenRecordTests {
         }
         #expect(records == text.split(separator: "\n").map(String.init))
     }
+
+    @Test("whitespace streaming in between records is consumed as it comes: the buffer stays its size")
+    func whitespaceThroughPipe() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // 8 MB of blank lines (as `yes '   '` sends) between two records.
+        let writer = Thread {
+            let first = Array(#"{"id":"a"}"#.utf8) + [10]
+            _ = first.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            let blanks: [UInt8] = (0..<65_536).map { $0 % 4 == 3 ? 10 : 32 }
+            for _ in 0..<128 {
+                _ = blanks.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            }
+            let last = Array(#"{"id":"b"}"#.utf8)
+            _ = last.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            close(writeEnd)
+        }
+        writer.start()
+        let reader = RecordReader(source: InputSource(name: "<pipe>", fd: readEnd, size: nil), chunkSize: 65_536)
+        defer { close(readEnd) }
+        var fields: [JSONField] = []
+        var lines: [Int] = []
+        while let position = try reader.next(into: &fields) { lines.append(position.line) }
+        #expect(lines == [1, 2 + 128 * 65_536 / 4])
+        #expect(reader.capacity <= 2 * 65_536, "the buffer grew to \(reader.capacity) bytes")
+    }
 }

@@ -8,7 +8,7 @@ import Foundation
 final class RecordReader {
     let source: InputSource
     @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity: Int
     @exclusivity(unchecked) private var length = 0
     @exclusivity(unchecked) private var start = 0
     @exclusivity(unchecked) private var endOfInput = false
