@@ -189,29 +189,12 @@ struct PostgresCommandTests {
         let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
         let schema = PostgresServer.schema(of: postgres)
         // A transaction that holds the table locked keeps the query waiting on the server.
-        let locker = try Child(
-            "/usr/bin/psql",
-            [
-                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
-                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
-            ], output: false, error: false)
-        defer {
-            // Ends the locking session on the server, and so the psql that started it.
-            _ = try? PostgresServer.psql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
-            )
-            locker.wait()
-        }
-        let locked =
-            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
+        let lock = try TableLock(schema: schema)
+        defer { lock.release() }
         let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '\(schema).t'::regclass"
-        func waitFor(_ count: String, _ sql: String = waiting) throws {
-            for _ in 0..<200 {
-                if try PostgresServer.psql(sql) == count { return }
-                usleep(50_000)
-            }
+        func waitFor(_ count: String) throws {
+            try TableLock.poll { try PostgresServer.psql(waiting) == count }
         }
-        try waitFor("1\n", locked)
         let query = try Child(CLI.binary, ["query", postgres, "t"])
         try waitFor("1\n")
         #expect(try PostgresServer.psql(waiting) == "1\n")
@@ -227,26 +210,8 @@ struct PostgresCommandTests {
     @Test("--timeout bounds the wait for a table another session holds locked, as on SQLite")
     func lockTimeout() throws {
         let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
-        let schema = PostgresServer.schema(of: postgres)
-        let locker = try Child(
-            "/usr/bin/psql",
-            [
-                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
-                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
-            ], output: false, error: false)
-        defer {
-            _ = try? PostgresServer.psql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
-            )
-            locker.wait()
-        }
-        let locked =
-            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
-        var tries = 0
-        while try PostgresServer.psql(locked) != "1\n" && tries < 200 {
-            tries += 1
-            usleep(50_000)
-        }
+        let lock = try TableLock(schema: PostgresServer.schema(of: postgres))
+        defer { lock.release() }
         let started = Date()
         let result = try CLI.run(["insert", postgres, "t", "--timeout", "0.2"], stdin: #"{"id":1}"#)
         #expect(Date().timeIntervalSince(started) < 10)

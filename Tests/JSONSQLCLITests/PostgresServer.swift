@@ -87,3 +87,39 @@ extension Store {
         }.joined()
     }
 }
+
+/// Another session, a psql in a transaction, holding table `t` of `schema` locked from when the
+/// lock is granted until `release`.
+struct TableLock {
+    let schema: String
+    let locker: Child
+
+    init(schema: String) throws {
+        self.schema = schema
+        locker = try Child(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-h", PostgresServer.socket, "-U", "postgres", "-d", "postgres", "-c",
+                "BEGIN; LOCK TABLE \(schema).t; SELECT pg_sleep(30)",
+            ], output: false, error: false)
+        let granted =
+            "SELECT count(*) FROM pg_locks WHERE granted AND mode = 'AccessExclusiveLock' AND relation = '\(schema).t'::regclass"
+        try Self.poll { try PostgresServer.psql(granted) == "1\n" }
+    }
+
+    /// Ends the locking session on the server, and so the psql that started it.
+    func release() {
+        _ = try? PostgresServer.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%LOCK TABLE \(schema).t%'"
+        )
+        locker.wait()
+    }
+
+    /// Checks `condition` every 50 ms for up to 10 s.
+    static func poll(_ condition: () throws -> Bool) throws {
+        for _ in 0..<200 {
+            if try condition() { return }
+            usleep(50_000)
+        }
+    }
+}
