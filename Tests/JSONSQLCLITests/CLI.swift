@@ -3,8 +3,8 @@ import Testing
 
 /// Runs the built `jsonsql` binary and captures what it prints.
 ///
-/// The binary is `$JSONSQL_BIN` when set, otherwise `.build/debug/jsonsql` of this package
-/// (`make test` builds it before the tests run).
+/// The binary is `$JSONSQL_BIN` when set (`make test` sets it to the release build, the binary
+/// `make install` installs), otherwise `.build/debug/jsonsql` of this package.
 enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -429,7 +429,8 @@ struct SwiftTypesTests {
             }
             """
         try (code + "\n" + main + "\n").write(toFile: dir.path("main.swift"), atomically: true, encoding: .utf8)
-        let build = URL(fileURLWithPath: CLI.binary).deletingLastPathComponent()
+        // GRDB as built for these tests: the debug build, whichever jsonsql binary runs them.
+        let build = CLI.packageRoot.appendingPathComponent(".build/debug")
         let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("GRDB.build").path)
             .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("GRDB.build/\($0)").path }
         #expect(!objects.isEmpty)

@@ -14,14 +14,19 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         try Fixture.table(
             db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<1000, prefix: "base")))
-        // The insert takes about 0.7 s in a debug build; the kills land from its start to past
-        // the point where its changes spill from SQLite's page cache into the file, one at a
-        // random moment in each of 12 equal slices of that span.
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
+        // One insert run to its end gives its length here (a debug or a release build, a busy or
+        // a quiet machine); the kills land from 2% to 60% of it, past the point where its changes
+        // spill from SQLite's page cache into the file, one at a random moment in each of 12
+        // equal slices of that span.
+        let started = Date()
+        try #require(try CLI.run(["insert", db, "t", file, "--quiet"]).status == 0)
+        let length = Date().timeIntervalSince(started)
+        try DatabaseQueue(path: db).write { try $0.execute(sql: "DELETE FROM t WHERE id NOT LIKE 'base%'") }
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
         let rounds = 12
-        let span: (start: UInt32, end: UInt32) = (15_000, 400_000)
+        let span: (start: UInt32, end: UInt32) = (UInt32(length * 20_000), UInt32(length * 600_000))
         let slice = (span.end - span.start) / UInt32(rounds)
         for round in 0..<rounds {
             let process = try Child(CLI.binary, ["insert", db, "t", file, "--quiet"], input: false, output: false, error: false)
