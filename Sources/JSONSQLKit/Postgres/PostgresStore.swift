@@ -134,6 +134,11 @@ final class PostgresStore {
     func dropTable(_ table: String, ifExists: Bool) throws -> String? {
         let tables = try tableNames()
         guard let found = SQLName.find(table, in: tables) else {
+            let views = try connection.execute(
+                "SELECT c.relname FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind = 'v'")
+            if let view = SQLName.find(table, in: (0..<views.rowCount).compactMap { views.string($0, 0) }) {
+                throw Store.notATable(view: view, database: name)
+            }
             if ifExists { return nil }
             let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
             throw JSONSQLError("no table '\(table)' in \(name); \(list) (add --if-exists to ignore a missing table)")

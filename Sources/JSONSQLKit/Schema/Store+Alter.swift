@@ -209,6 +209,14 @@ extension Store {
         }
     }
 
+    /// `drop-table` on a view, even with `--if-exists`: there is something by that name, and
+    /// dropping it is a different statement.
+    static func notATable(view: String, database: String) -> JSONSQLError {
+        let command =
+            "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord("DROP VIEW \(SQLQuote.identifier(view))"))"
+        return JSONSQLError("\(view) is a view, not a table, and drop-table drops only tables; to drop the view: \(command)")
+    }
+
     /// Drops a table and its indexes. A table that other tables refer to by foreign key is kept:
     /// dropping it would delete (or orphan) their rows.
     ///
@@ -218,6 +226,8 @@ extension Store {
         return try write { db in
             let tables = try Self.tableNames(db)
             guard let table = SQLName.find(name, in: tables) else {
+                let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+                if let view = SQLName.find(name, in: views) { throw Self.notATable(view: view, database: path) }
                 if ifExists { return nil }
                 let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
                 throw JSONSQLError("no table '\(name)' in \(path); \(list) (add --if-exists to ignore a missing table)")
