@@ -367,10 +367,10 @@ public final class Store {
             return match
         }
         if try isView(name) { return name }
-        let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
+        let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        throw JSONSQLError("no table '\(name)' in \(path); \(guess)\(list)")
+        throw JSONSQLError("no table '\(TerminalText.name(name))' in \(path); \(guess)\(list)")
     }
 
     /// Columns and declared types of a table or view.

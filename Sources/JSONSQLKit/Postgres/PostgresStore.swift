@@ -95,7 +95,7 @@ final class PostgresStore {
             return .created(spec.name)
         }
         guard ifNotExists else {
-            throw JSONSQLError("table \(existing) already exists in \(name); add --if-not-exists to keep it")
+            throw JSONSQLError("table \(TerminalText.name(existing)) already exists in \(name); add --if-not-exists to keep it")
         }
         let info = try tableInfo(existing)
         let stored = info.columns.map { "\(SQLQuote.identifier($0.name)) \($0.declaredType)" }.joined(separator: ", ")
@@ -140,8 +140,9 @@ final class PostgresStore {
                 throw Store.notATable(view: view, database: name)
             }
             if ifExists { return nil }
-            let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
-            throw JSONSQLError("no table '\(table)' in \(name); \(list) (add --if-exists to ignore a missing table)")
+            let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+            throw JSONSQLError(
+                "no table '\(TerminalText.name(table))' in \(name); \(list) (add --if-exists to ignore a missing table)")
         }
         try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
         return found

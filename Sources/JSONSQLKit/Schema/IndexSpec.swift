@@ -157,9 +157,9 @@ public enum IndexOutcome: Sendable, Equatable {
     /// `index NAME already exists (on TABLE PATH, ...); nothing changed`.
     public var message: String {
         switch self {
-        case .created(let name): "created index \(name)"
+        case .created(let name): "created index \(TerminalText.name(name))"
         case .existed(let name, let table, let paths):
-            "index \(name) already exists (on \(table) \(paths.joined(separator: ", "))); nothing changed"
+            "index \(TerminalText.name(name)) already exists (on \(TerminalText.name(table)) \(paths.map(TerminalText.name).joined(separator: ", "))); nothing changed"
         }
     }
 }
