@@ -43,6 +43,9 @@ struct OutputSafetyTests {
         #expect(try db.store.alter(spec) == [#"added column y\nz to a\nb"#])
         #expect(try db.store.retype(table: "a\nb", columns: [("x", .integer)]) == [#"x is now an integer column in a\nb"#])
         #expect(
+            errorMessage { try db.store.tableInfo("a\nb").requireColumn("y\nw") }
+                == #"no column 'y\nw' in table 'a\nb'; did you mean 'y\nz'? (columns: x, y\nz)"#)
+        #expect(
             errorMessage { try db.store.dropTable("c\nd", ifExists: false) }
                 == #"no table 'c\nd' in \#(db.path); tables: a\nb (add --if-exists to ignore a missing table)"#)
     }

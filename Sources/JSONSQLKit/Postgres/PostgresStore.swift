@@ -126,7 +126,8 @@ final class PostgresStore {
         }
         guard spec.ifNotExists else {
             throw JSONSQLError(
-                "an index named \(name) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name")
+                "an index named \(TerminalText.name(name)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
+            )
         }
         return .existed(name, table: info.name, paths: spec.paths.map(\.description))
     }
