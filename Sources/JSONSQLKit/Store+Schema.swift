@@ -13,7 +13,8 @@ extension Store {
                 return .created(spec.name)
             }
             guard ifNotExists else {
-                throw JSONSQLError("table \(existing) already exists in \(path); add --if-not-exists to keep it")
+                throw JSONSQLError(
+                    "table \(TerminalText.name(existing)) already exists in \(path); add --if-not-exists to keep it")
             }
             let stored = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [existing])
             var named = spec
@@ -140,9 +141,9 @@ public enum TableOutcome: Sendable, Equatable {
     public var message: String? {
         switch self {
         case .created: nil
-        case .existed(let name): "table \(name) already exists; nothing changed"
+        case .existed(let name): "table \(TerminalText.name(name)) already exists; nothing changed"
         case .differs(let name, let existing, let given):
-            "table \(name) already exists, defined otherwise; nothing changed. It is:\n  \(existing)\nnot:\n  \(given)"
+            "table \(TerminalText.name(name)) already exists, defined otherwise; nothing changed. It is:\n  \(existing)\nnot:\n  \(given)"
         }
     }
 }

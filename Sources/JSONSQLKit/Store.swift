@@ -285,6 +285,12 @@ public final class Store {
         }
     }
 
+    /// SQLite's sum() fails past the 64-bit integer range rather than round (so does abs() of
+    /// the least integer); `QuerySpec.explaining` names the sums of a query.
+    static let integerOverflow = JSONSQLError(
+        "integer overflow: a sum() went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly (as abs() of -9223372036854775808); total() sums as a real number instead, exact up to 2^53"
+    )
+
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
         switch error.resultCode {
@@ -315,6 +321,7 @@ public final class Store {
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
         case .SQLITE_READONLY: return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
+        case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
         default: return JSONSQLError(error.message ?? "\(error)")
         }
     }
@@ -360,10 +367,10 @@ public final class Store {
             return match
         }
         if try isView(name) { return name }
-        let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
+        let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        throw JSONSQLError("no table '\(name)' in \(path); \(guess)\(list)")
+        throw JSONSQLError("no table '\(TerminalText.name(name))' in \(path); \(guess)\(list)")
     }
 
     /// Columns and declared types of a table or view.

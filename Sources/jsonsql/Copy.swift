@@ -57,10 +57,12 @@ struct Copy: ParsableCommand {
         options.indexes = !noIndexes
         let progress = ProgressLine(enabled: !quiet)
         do {
-            let copied = try into.copy(from: from, options: options) { progress.show("\($0.table): \($0.rows) rows") }
+            let copied = try into.copy(from: from, options: options) {
+                progress.show("\(TerminalText.name($0.table)): \($0.rows) rows")
+            }
             progress.clear()
             for table in copied {
-                var line = "copied \(table.name): \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+                var line = "copied \(TerminalText.name(table.name)): \(table.rows) \(table.rows == 1 ? "row" : "rows")"
                 if table.indexes > 0 { line += ", \(table.indexes) \(table.indexes == 1 ? "index" : "indexes")" }
                 Diagnostics.print(line)
             }

@@ -22,9 +22,9 @@ struct DropIndex: StoreCommand {
 
     func run(_ store: Store) throws {
         if let dropped = try store.dropIndex(name, ifExists: ifExists) {
-            Diagnostics.print("dropped index \(dropped)")
+            Diagnostics.print("dropped index \(TerminalText.name(dropped))")
         } else {
-            Diagnostics.print("no index \(name); nothing dropped")
+            Diagnostics.print("no index \(TerminalText.name(name)); nothing dropped")
         }
     }
 }

@@ -24,9 +24,9 @@ struct DropTable: StoreCommand {
 
     func run(_ store: Store) throws {
         if let dropped = try store.dropTable(table, ifExists: ifExists) {
-            Diagnostics.print("dropped table \(dropped)")
+            Diagnostics.print("dropped table \(TerminalText.name(dropped))")
         } else {
-            Diagnostics.print("no table \(table); nothing dropped")
+            Diagnostics.print("no table \(TerminalText.name(table)); nothing dropped")
         }
     }
 }

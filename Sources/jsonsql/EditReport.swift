@@ -3,7 +3,7 @@ import JSONSQLKit
 
 /// `updated 3 rows in player`; with --dry-run the SQL on standard output and `would update ...`.
 func report(_ result: EditResult, verb: String, preposition: String, dryRun: Bool) {
-    let rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(result.table)"
+    let rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
     if dryRun {
         FileHandle.standardOutput.write(Data(result.sql.utf8))
         Diagnostics.print("would \(verb) \(rows); nothing changed (--dry-run)")

@@ -10,11 +10,7 @@ extension Interruption {
     /// new database's draft rather than leaving it beside its path.
     static func installSignalHandler(termination: Bool = true) {
         install()
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signal in Interruption.request(signal: signal) }
-        // Restart other system calls; poll() is never restarted, so the input wait still ends.
-        action.sa_flags = Int32(SA_RESTART)
-        sigemptyset(&action.sa_mask)
+        var action = requestingAction
         let signals = termination ? [SIGINT, SIGTERM, SIGHUP] : [SIGINT]
         // A parent may have started jsonsql with these blocked.
         var unblocked = sigset_t()
@@ -24,6 +20,27 @@ extension Interruption {
             sigaddset(&unblocked, signal)
         }
         sigprocmask(SIG_UNBLOCK, &unblocked, nil)
+    }
+
+    /// The action that turns a signal into a request to stop.
+    private static var requestingAction: sigaction {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in Interruption.request(signal: signal) }
+        // Restart other system calls; poll() is never restarted, so the input wait still ends.
+        action.sa_flags = Int32(SA_RESTART)
+        sigemptyset(&action.sa_mask)
+        return action
+    }
+
+    /// Runs `body` with `signal` stopping it as Ctrl-C does, then gives the signal back its
+    /// previous action. For SIGPIPE while `--save` writes its draft: killed there, jsonsql
+    /// would leave the draft beside the path; elsewhere a closed pipe should end it as usual.
+    static func handling<T>(_ signal: Int32, _ body: () throws -> T) rethrows -> T {
+        var action = requestingAction
+        var previous = sigaction()
+        sigaction(signal, &action, &previous)
+        defer { sigaction(signal, &previous, nil) }
+        return try body()
     }
 }
 

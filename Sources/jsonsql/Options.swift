@@ -59,7 +59,16 @@ struct DatabaseOptions: ParsableArguments {
         }
         progress.clear()
         do {
-            if let path = memory.save { try store.save(to: path) }
+            if let path = memory.save {
+                try Interruption.handling(SIGPIPE) { try store.save(to: path) }
+                // A stop requested once the file was in place: it is saved, whole.
+                if Interruption.isRequested {
+                    store.close()
+                    throw Interrupted(description: "interrupted; \(path) was saved")
+                }
+            }
+        } catch let interrupted as Interrupted {
+            throw interrupted
         } catch {
             store.close()
             if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }

@@ -23,6 +23,6 @@ struct RenameTable: StoreCommand {
 
     func run(_ store: Store) throws {
         let renamed = try store.renameTable(old, to: new)
-        Diagnostics.print("renamed table \(renamed) to \(new)")
+        Diagnostics.print("renamed table \(TerminalText.name(renamed)) to \(TerminalText.name(new))")
     }
 }

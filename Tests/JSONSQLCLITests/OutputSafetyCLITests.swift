@@ -140,6 +140,14 @@ struct OutputSafetyCLITests {
         #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    @Test("a success message names a table with a line break escaped, as an error does")
+    func successEscapes() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLI.run(["insert", dir.path("db.sqlite"), "a\nb"], stdin: #"{"x":1}"#)
+        #expect(result.status == 0)
+        #expect(result.stderr == #"inserted 1 row into a\nb"# + "\n")
+    }
+
     @Test("text that is not UTF-8 prints as U+FFFD in every format")
     func invalidUTF8() throws {
         let dir = try TemporaryDirectory()

@@ -251,6 +251,11 @@ struct PostgresCommandTests {
                 "table,column,type,declared,notnull,pk,default", "player,id,integer,bigint,true,1,",
                 "player,doc,json,jsonb,false,0,", "player,at,datetime,timestamp with time zone,false,0,",
             ])
+        try PostgresServer.psql("CREATE VIEW v AS SELECT id FROM player", schema: PostgresServer.schema(of: postgres))
+        let view = try CLI.run(["drop-table", postgres, "v", "--if-exists"])
+        #expect(view.status == 1)
+        #expect(view.stderr.hasPrefix("Error: v is a view, not a table, and drop-table drops only tables"), "\(view.stderr)")
+        try PostgresServer.psql("DROP VIEW v", schema: PostgresServer.schema(of: postgres))
         #expect(try CLI.run(["drop-table", postgres, "player"]).status == 0)
         #expect(try CLI.run(["tables", postgres, "-f", "json"]).stdout == "[]\n")
     }

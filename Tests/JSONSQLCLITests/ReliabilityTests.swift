@@ -80,8 +80,8 @@ struct ReliabilityTests {
     }
 
     @Test(
-        "Ctrl-C or SIGTERM while --save writes its database leaves no file behind and exits 128 + signal",
-        arguments: [SIGINT, SIGTERM])
+        "Ctrl-C, SIGTERM or SIGPIPE while --save writes its database leaves no file behind and exits 128 + signal",
+        arguments: [SIGINT, SIGTERM, SIGPIPE])
     func interruptDuringSave(signal: Int32) throws {
         let dir = try TemporaryDirectory()
         // 20 MB in long strings: the load is quick and writing the database takes tens of ms.

@@ -107,4 +107,27 @@ final class AggregateQueryTests {
         #expect(refusal(file, groupBy: "customer.country", select: "id,count()").contains("id is not grouped"))
         #expect(refusal(file, select: "sum()").contains("sum() takes a path"))
     }
+
+    @Test("a sum past the 64-bit range is refused naming the sum and what gives a real instead, loaded, streamed or in SQL")
+    func sumOverflow() throws {
+        let big = try Self.write(
+            "big.ndjson", #"{"g":1,"n":9223372036854775807}"# + "\n" + #"{"g":1,"n":1}"# + "\n", in: directory)
+        let named =
+            "integer overflow: sum(n) went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly; avg(n) gives a real, and a sum as a real number (exact up to 2^53) is total() in --sql"
+        #expect(refusal(big, groupBy: "g", select: "g,sum(n),count()") == named)
+        var spec = QuerySpec(table: "big")
+        spec.groupBy = [try JSONPath(parsing: "g")]
+        spec.selections = [try Selection(parsing: "sum(n)")]
+        let streamed = #expect(throws: JSONSQLError.self) {
+            try Store.streamGroups(file: big, spec: spec, output: .json, to: OutputBuffer())
+        }
+        #expect(streamed?.description == named)
+        let store = try Store.loading([big])
+        defer { store.close() }
+        let sql = #expect(throws: JSONSQLError.self) {
+            try store.run(sql: "SELECT sum(n) FROM big", parameters: [:], format: .json, to: OutputBuffer())
+        }
+        #expect(sql?.description.hasPrefix("integer overflow: a sum() went past the 64-bit integer range") == true)
+        #expect(sql?.description.contains("total() sums as a real number instead") == true)
+    }
 }

@@ -62,6 +62,23 @@ struct CreateTableRuleTests {
         #expect(key == ["a", "b"])
     }
 
+    @Test("a default wholly in quotes is the string inside them, as --set reads it; other text is kept as written")
+    func quotedDefaults() throws {
+        let db = try LibraryDatabase()
+        try db.create(
+            "t",
+            [
+                "id:integer:pk", "a:text:default='x'", #"b:text:default="y z""#, "c:text:default='it''s'", "d:text:default=it's",
+                "e:text:default='null'", #"f:text:default="'q'""#, "g:date:default='2024-05-01'", "h:text:default='a' 'b'",
+            ])
+        try db.insert("t", #"{"id":1}"#)
+        #expect(
+            try db.query("t")
+                == #"{"id":1,"a":"x","b":"y z","c":"it's","d":"it's","e":"null","f":"'q'","g":"2024-05-01","h":"'a' 'b'"}"#
+                + "\n")
+        #expect(errorMessage { try ColumnSpec(parsing: "n:integer:default='5'") }?.contains("does not fit") == true)
+    }
+
     @Test(
         "bad specs are errors",
         arguments: [

@@ -53,6 +53,24 @@ struct InsertLimitTests {
         #expect(error?.description.contains("in.ndjson:1: record 1: the row is longer than SQLite's limit of 1000 bytes") == true)
     }
 
+    @Test("a record longer than the limit is refused with its line as soon as the reader holds that much of it")
+    func recordOverTheLimit() throws {
+        let (store, dir) = try Self.store(limit: 1000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("in.ndjson")
+        // Larger than the reader's first buffer, so it is read in parts.
+        let long = String(repeating: "x", count: 1_200_000)
+        try (#"{"s":"short"}"# + "\n" + #"{"s":"\#(long)"}"#).write(to: file, atomically: true, encoding: .utf8)
+        let error = #expect(throws: JSONSQLError.self) {
+            try store.insert(from: [InputSource.open(file.path)], options: InsertOptions(table: "t"))
+        }
+        #expect(
+            error?.description
+                == "\(file.path):2: record 2 is longer than 1000 bytes, SQLite's length limit (SQLITE_LIMIT_LENGTH); split it into smaller records"
+        )
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 0)
+    }
+
     @Test("a value within the limit is stored whole")
     func atTheLimit() throws {
         let (store, dir) = try Self.store(limit: 1000)

@@ -124,4 +124,57 @@ struct OpenRecordTests {
         #expect(lines == [1, 2 + 128 * 65_536 / 4])
         #expect(reader.capacity <= 2 * 65_536, "the buffer grew to \(reader.capacity) bytes")
     }
+
+    @Test("a record growing through a pipe past the length limit is refused with its line once it passes; the buffer stops there")
+    func recordPastTheLimit() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // 512 KB of one string after a short record and a blank line.
+        let writer = Thread {
+            let head = Array((#"{"id":"a"}"# + "\n\n" + #"{"s":""#).utf8)
+            _ = head.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            let text = [UInt8](repeating: UInt8(ascii: "x"), count: 65_536)
+            for _ in 0..<8 {
+                _ = text.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            }
+            _ = Array(#""}"#.utf8).withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            close(writeEnd)
+        }
+        writer.start()
+        defer { close(readEnd) }
+        let reader = RecordReader(source: InputSource(name: "<pipe>", fd: readEnd, size: nil), chunkSize: 65_536)
+        reader.maximumRecordLength = 100_000
+        var fields: [JSONField] = []
+        #expect(try reader.next(into: &fields)?.line == 1)
+        let error = #expect(throws: JSONSQLError.self) { try reader.next(into: &fields) }
+        #expect(
+            error?.description
+                == "<pipe>:3: record 2 is longer than 100000 bytes, SQLite's length limit (SQLITE_LIMIT_LENGTH); split it into smaller records"
+        )
+        #expect(reader.capacity <= 100_001, "the buffer grew to \(reader.capacity) bytes")
+        // The writer finishes, so nothing writes to the closed pipe.
+        var rest = [UInt8](repeating: 0, count: 65_536)
+        while read(readEnd, &rest, rest.count) > 0 {}
+    }
+
+    @Test("a stream of blanks that never pauses stops when cancelled: every read checks, not only the wait for input")
+    func cancelledWhileInputNeverPauses() throws {
+        // A regular file is never waited for, as a pipe that is always full is not.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-blanks-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: UInt8(ascii: " "), count: 1 << 20).write(to: URL(fileURLWithPath: path))
+        let source = try InputSource.open(path)
+        defer { source.close() }
+        let reader = RecordReader(source: source, chunkSize: 65_536)
+        var checks = 0
+        reader.isCancelled = {
+            checks += 1
+            return checks > 3
+        }
+        var fields: [JSONField] = []
+        let error = #expect(throws: JSONSQLError.self) { try reader.next(into: &fields) }
+        #expect(error?.description == "interrupted")
+        #expect(reader.bytesRead < 1 << 20)
+    }
 }

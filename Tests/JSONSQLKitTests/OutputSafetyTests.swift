@@ -27,6 +27,29 @@ struct OutputSafetyTests {
         #expect(TerminalText.escaped([0x41, 0xFF, 0x42, 0xE0, 0x80]) == "A\u{FFFD}B\u{FFFD}\u{FFFD}")
     }
 
+    @Test("a name in a message escapes its line breaks too, so it cannot start a line of its own")
+    func namesInMessages() throws {
+        #expect(TerminalText.name("a\nb\u{1B}[2J") == #"a\nb\u001b[2J"#)
+        #expect(TerminalText.name("plain 日本") == "plain 日本")
+        let db = try LibraryDatabase()
+        try db.create("a\nb", ["x:text"])
+        #expect(try db.index("a\nb", "x").message == #"created index a\nb_on_x"#)
+        var again = IndexSpec(table: "a\nb", paths: [try JSONPath(parsing: "x")])
+        again.ifNotExists = true
+        #expect(try db.store.createIndex(again).message == #"index a\nb_on_x already exists (on a\nb x); nothing changed"#)
+        #expect(try db.create("a\nb", ["x:text"], ifNotExists: true).message == #"table a\nb already exists; nothing changed"#)
+        var spec = AlterSpec(table: "a\nb")
+        spec.add = [try ColumnSpec(parsing: "y\nz:text")]
+        #expect(try db.store.alter(spec) == [#"added column y\nz to a\nb"#])
+        #expect(try db.store.retype(table: "a\nb", columns: [("x", .integer)]) == [#"x is now an integer column in a\nb"#])
+        #expect(
+            errorMessage { try db.store.tableInfo("a\nb").requireColumn("y\nw") }
+                == #"no column 'y\nw' in table 'a\nb'; did you mean 'y\nz'? (columns: x, y\nz)"#)
+        #expect(
+            errorMessage { try db.store.dropTable("c\nd", ifExists: false) }
+                == #"no table 'c\nd' in \#(db.path); tables: a\nb (add --if-exists to ignore a missing table)"#)
+    }
+
     @Test("a message for standard error keeps its lines and escapes every other control")
     func messageEscapes() {
         #expect(

@@ -58,4 +58,17 @@ struct SchemaObjectRefusalTests {
                 == "v is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)")
         #expect(try Self.objects(db) == before)
     }
+
+    @Test(
+        "drop-table on a view is refused, with or without --if-exists, giving the SQL that drops the view",
+        arguments: [false, true])
+    func dropTableOnView(ifExists: Bool) throws {
+        let db = try Self.makeDatabase()
+        let before = try Self.objects(db)
+        #expect(
+            errorMessage { try db.store.dropTable("V", ifExists: ifExists) }
+                == #"v is a view, not a table, and drop-table drops only tables; to drop the view: jsonsql query \#(db.path) --sql 'DROP VIEW "v"'"#
+        )
+        #expect(try Self.objects(db) == before)
+    }
 }

@@ -19,9 +19,18 @@ final class RecordReader {
     @exclusivity(unchecked) private(set) var bytesBefore: Int64 = 0
     var bytesRead: Int64 { bytesBefore + Int64(start) }
     @exclusivity(unchecked) private(set) var recordCount = 0
-    /// Whether to stop waiting for input that is not a regular file (Ctrl-C, or the insert
-    /// stopped), checked while it is quiet.
+    /// Whether to stop reading (Ctrl-C, or the insert stopped): checked before every read, and
+    /// while input that is not a regular file is quiet.
     var isCancelled: () -> Bool = { false }
+    /// The longest record read: one that grows past it is refused with its line as soon as it
+    /// does, rather than held whole. A record longer than a value or row may be cannot be
+    /// stored anyway; without the limit, one endless string grew the buffer until allocation
+    /// failed.
+    var maximumRecordLength = RecordReader.sqliteLengthLimit
+    /// What the limit is, for the message: `SQLite's length limit (SQLITE_LIMIT_LENGTH)`.
+    var recordLimitName = "SQLite's length limit (SQLITE_LIMIT_LENGTH)"
+    /// SQLite's default `SQLITE_LIMIT_LENGTH`: the longest string, blob or row it stores.
+    static let sqliteLengthLimit = 1_000_000_000
     /// Called before waiting for quiet input, to pass on the records read so far.
     var willWait: () -> Void = {}
 
@@ -135,6 +144,15 @@ final class RecordReader {
                     if endOfInput {
                         throw fail(
                             "record \(recordCount + 1) is cut off at the end of the input; is it truncated?", line: recordLine)
+                    }
+                    // The blanks before the record are consumed, so the buffer holds the
+                    // record alone and `refill` can tell when it passes the limit.
+                    start = recordStart
+                    line = recordLine
+                    if length - start > maximumRecordLength {
+                        throw fail(
+                            "record \(recordCount + 1) is longer than \(maximumRecordLength) bytes, \(recordLimitName); split it into smaller records",
+                            line: recordLine)
                     }
                     throw ScanFailure.incomplete
                 }
@@ -254,12 +272,14 @@ final class RecordReader {
             openRecord = OpenRecord()
         }
         if length == capacity {
-            // A record larger than the buffer: grow so each record is rescanned only a few times.
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            // A record larger than the buffer: grow so each record is rescanned only a few
+            // times, but never past one byte over the limit, which is enough to refuse it.
+            let larger = max(capacity + 1, min(capacity * 2, maximumRecordLength + 1))
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
             bigger.update(from: buffer, count: length)
             buffer.deallocate()
             buffer = bigger
-            capacity *= 2
+            capacity = larger
         }
         let kept = length
         while length < capacity {
@@ -271,6 +291,9 @@ final class RecordReader {
             {
                 return
             }
+            // An endless stream that never pauses (`yes ' '`) must stop here: the wait for
+            // quiet input, which also checks, is never reached.
+            if isCancelled() { throw JSONSQLError("interrupted") }
             try waitForInput()
             let count = read(source.fd, buffer + length, capacity - length)
             if count < 0 {

@@ -64,7 +64,7 @@ extension Store {
                 let contents = try CSVTable.jsonLines(source, format: options.format, declared: declared)
                 return { RecordReader(source: source, contents: contents) }
             }
-            var readers = try makeReaders.map { try Self.interruptible($0()) }
+            var readers = try makeReaders.map { try Self.interruptible($0(), db: db) }
             var fields: [JSONField] = []
             var sample: [SampleRecord] = []
             if let match = SQLName.find(options.table, in: existing) {
@@ -97,7 +97,7 @@ extension Store {
                     if seen == 0 {
                         throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                     }
-                    readers = try makeReaders.map { try Self.interruptible($0()) }
+                    readers = try makeReaders.map { try Self.interruptible($0(), db: db) }
                 }
                 readLoop: for (index, reader) in readers.enumerated() where !twice {
                     while sample.count < options.inferenceSample {
@@ -224,9 +224,11 @@ extension Store {
 }
 
 extension Store {
-    /// A reader that stops waiting for quiet input on Ctrl-C.
-    fileprivate static func interruptible(_ reader: RecordReader) -> RecordReader {
+    /// A reader that stops on Ctrl-C, and refuses a record longer than the connection's
+    /// length limit as soon as it reads that much of it.
+    fileprivate static func interruptible(_ reader: RecordReader, db: Database) -> RecordReader {
         reader.isCancelled = { Interruption.isRequested }
+        reader.maximumRecordLength = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1))
         return reader
     }
 }

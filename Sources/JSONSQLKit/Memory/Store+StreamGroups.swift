@@ -27,9 +27,13 @@ extension Store {
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
         batchSize: Int = 20_000, note: ((String) -> Void)? = nil
     ) throws -> Int {
-        try streamGroups(
-            file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, minimumSplit: nil,
-            narrowBytes: NarrowRecords.maximumBytes, note: note)
+        do {
+            return try streamGroups(
+                file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, minimumSplit: nil,
+                narrowBytes: NarrowRecords.maximumBytes, note: note)
+        } catch {
+            throw spec.explaining(error)
+        }
     }
 
     @discardableResult

@@ -207,6 +207,15 @@ public enum TerminalText {
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped($0.utf8) }.joined(separator: "\n")
     }
 
+    /// A name from the user or the database (a table, a column, an index) as every message
+    /// shows it: escaped as `escaped` writes it, line breaks too, so a name holding one cannot
+    /// start a line of its own that reads as another message.
+    ///
+    ///     inserted 1 row into a\nb
+    public static func name(_ name: String) -> String {
+        name.unicodeScalars.contains(where: { needsEscape($0.value) }) ? escaped(name.utf8) : name
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `\n`, `\r` and `\t` for those, `\u001b` (four lower-case hex digits, as in JSON) for the

@@ -30,7 +30,7 @@ extension PostgresStore {
                     throw JSONSQLError("\(prefix): \(user) uses it")
                 }
                 try connection.execute("ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
-                done.append("dropped column \(column.name) from \(table)")
+                done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
             }
             for rename in spec.rename {
                 let info = try tableInfo(table)
@@ -43,7 +43,9 @@ extension PostgresStore {
                 try connection.execute(
                     "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
                 )
-                done.append("renamed column \(column.name) to \(rename.new) in \(table)")
+                done.append(
+                    "renamed column \(TerminalText.name(column.name)) to \(TerminalText.name(rename.new)) in \(TerminalText.name(table))"
+                )
             }
             for column in spec.add {
                 if let existing = try tableInfo(table).column(named: column.name) {
@@ -67,7 +69,7 @@ extension PostgresStore {
                 }
                 let definition = try TableSpec.postgresColumn(column, primaryKey: false)
                 try connection.execute("ALTER TABLE \(quotedTable) ADD COLUMN \(definition)")
-                done.append("added column \(column.name) to \(table)")
+                done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
             }
             return done
         }

@@ -22,6 +22,9 @@ extension PostgresStore {
                     : RecordReader(
                         source: source, contents: try CSVTable.jsonLines(source, format: options.format, declared: declared))
                 reader.isCancelled = { Interruption.isRequested }
+                // The server holds a COPY line in one buffer of at most 1 GB - 1 byte.
+                reader.maximumRecordLength = (1 << 30) - 1
+                reader.recordLimitName = "the most PostgreSQL takes as one row of COPY"
                 return reader
             }
         }

@@ -37,8 +37,9 @@ extension PostgresStore {
         let names = (0..<indexes.rowCount).map { indexes.string($0, 0) ?? "" }
         guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found) else {
             if ifExists { return nil }
-            let list = names.isEmpty ? "it holds no indexes" : "indexes: \(names.joined(separator: ", "))"
-            throw JSONSQLError("no index '\(name)' in \(self.name); \(list) (add --if-exists to ignore a missing index)")
+            let list = names.isEmpty ? "it holds no indexes" : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
+            throw JSONSQLError(
+                "no index '\(TerminalText.name(name))' in \(self.name); \(list) (add --if-exists to ignore a missing index)")
         }
         if indexes.string(row, 2) == "t" {
             throw JSONSQLError(

@@ -95,7 +95,7 @@ final class PostgresStore {
             return .created(spec.name)
         }
         guard ifNotExists else {
-            throw JSONSQLError("table \(existing) already exists in \(name); add --if-not-exists to keep it")
+            throw JSONSQLError("table \(TerminalText.name(existing)) already exists in \(name); add --if-not-exists to keep it")
         }
         let info = try tableInfo(existing)
         let stored = info.columns.map { "\(SQLQuote.identifier($0.name)) \($0.declaredType)" }.joined(separator: ", ")
@@ -126,7 +126,8 @@ final class PostgresStore {
         }
         guard spec.ifNotExists else {
             throw JSONSQLError(
-                "an index named \(name) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name")
+                "an index named \(TerminalText.name(name)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
+            )
         }
         return .existed(name, table: info.name, paths: spec.paths.map(\.description))
     }
@@ -134,9 +135,15 @@ final class PostgresStore {
     func dropTable(_ table: String, ifExists: Bool) throws -> String? {
         let tables = try tableNames()
         guard let found = SQLName.find(table, in: tables) else {
+            let views = try connection.execute(
+                "SELECT c.relname FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind = 'v'")
+            if let view = SQLName.find(table, in: (0..<views.rowCount).compactMap { views.string($0, 0) }) {
+                throw Store.notATable(view: view, database: name)
+            }
             if ifExists { return nil }
-            let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
-            throw JSONSQLError("no table '\(table)' in \(name); \(list) (add --if-exists to ignore a missing table)")
+            let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+            throw JSONSQLError(
+                "no table '\(TerminalText.name(table))' in \(name); \(list) (add --if-exists to ignore a missing table)")
         }
         try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
         return found

@@ -200,6 +200,27 @@ extension QuerySpec {
     }
 }
 
+extension QuerySpec {
+    /// SQLite's integer overflow, said of this query's sums: which ones, and what to use instead.
+    func explaining(_ error: Error) -> Error {
+        let isOverflow =
+            (error as? JSONSQLError) == Store.integerOverflow
+            || (error as? DatabaseError).map { $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow" } == true
+        guard isOverflow else { return error }
+        var sums: [String] = []
+        var paths: [String] = []
+        for case .aggregate(let aggregate) in selections + orderBy.map(\.term)
+        where aggregate.function == .sum && !sums.contains(aggregate.text) {
+            sums.append(aggregate.text)
+            paths += aggregate.path.map { [$0.description] } ?? []
+        }
+        guard let first = paths.first else { return Store.integerOverflow }
+        return JSONSQLError(
+            "integer overflow: \(sums.joined(separator: ", ")) went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly; avg(\(first)) gives a real, and a sum as a real number (exact up to 2^53) is total() in --sql"
+        )
+    }
+}
+
 /// What `--select` and `--order-by` name: a path, or an aggregate over the rows of a group.
 public enum Selection: Sendable, CustomStringConvertible {
     case path(JSONPath)

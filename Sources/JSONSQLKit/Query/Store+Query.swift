@@ -6,14 +6,18 @@ extension Store {
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         if let postgres { return try postgres.run(spec, format: format, to: out) }
-        return try read { db in
-            let info = try TableInfo(db: db, table: spec.table)
-            var spec = spec
-            if spec.jsonColumnsAuto {
-                spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db)
-                spec.uuidColumns = try Self.columnsHoldingUUIDs(info, db: db)
+        do {
+            return try read { db in
+                let info = try TableInfo(db: db, table: spec.table)
+                var spec = spec
+                if spec.jsonColumnsAuto {
+                    spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db)
+                    spec.uuidColumns = try Self.columnsHoldingUUIDs(info, db: db)
+                }
+                return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
             }
-            return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
+        } catch {
+            throw spec.explaining(error)
         }
     }
 

@@ -40,7 +40,7 @@ public enum NearestNames {
 
     /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
     public static func list(_ names: [String]) -> String {
-        let quoted = names.map { "'\($0)'" }
+        let quoted = names.map { "'\(TerminalText.name($0))'" }
         guard quoted.count > 1 else { return quoted.first ?? "" }
         return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
     }

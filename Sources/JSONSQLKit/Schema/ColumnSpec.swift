@@ -168,13 +168,23 @@ public struct ColumnSpec: Sendable, Equatable {
     /// (`ValueConversion`), written as a literal, or refused when it does not fit.
     ///
     /// The text is the value for a text column, JSON for a json column, and otherwise a number,
-    /// `true`/`false`, or a string, as `--where` types a bare word. `now` is the current time
-    /// for date and datetime columns; `null` is NULL for every type.
+    /// `true`/`false`, or a string, as `--where` types a bare word. A value wholly in quotes
+    /// (`'x'`, `"x"`) is the string inside them, as `--where` and `update --set` read it, for
+    /// every type but json (where `"x"` is JSON already). `now` is the current time for date and
+    /// datetime columns; `null` is NULL for every type.
     static func defaultValue(_ value: String, type: ColumnType, column: String) throws -> DefaultValue {
+        var cursor = TextCursor(value)
+        var quoted: String?
+        if type != .json && (cursor.current == "\"" || cursor.current == "'"), let string = try? cursor.quotedString(),
+            cursor.atEnd
+        {
+            quoted = string
+        }
         if value.lowercased() == "null" { return .stored(.null) }
         if value.lowercased() == "now" && (type == .date || type == .datetime) { return .now }
         let input: InputValue
         switch type {
+        case _ where quoted != nil: input = .string(quoted!)
         case .text: input = .string(value)
         case .json:
             guard let parsed = InputValue(json: value) else {

@@ -134,13 +134,13 @@ public struct IndexSpec: Sendable {
         let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
         guard ifNotExists else {
             throw JSONSQLError(
-                "an index named \(found) already exists (\(definition)); add --if-not-exists to keep it, or choose another --name"
+                "an index named \(TerminalText.name(found)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
             )
         }
         let wanted = try sql(table: info, name: found)
         guard stored == wanted else {
             throw JSONSQLError(
-                "an index named \(found) already exists but is not the one asked for; it is \(definition), not \(wanted). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
+                "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
             )
         }
         return .existed(found, table: table, paths: paths.map(\.description))
@@ -157,9 +157,9 @@ public enum IndexOutcome: Sendable, Equatable {
     /// `index NAME already exists (on TABLE PATH, ...); nothing changed`.
     public var message: String {
         switch self {
-        case .created(let name): "created index \(name)"
+        case .created(let name): "created index \(TerminalText.name(name))"
         case .existed(let name, let table, let paths):
-            "index \(name) already exists (on \(table) \(paths.joined(separator: ", "))); nothing changed"
+            "index \(TerminalText.name(name)) already exists (on \(TerminalText.name(table)) \(paths.map(TerminalText.name).joined(separator: ", "))); nothing changed"
         }
     }
 }

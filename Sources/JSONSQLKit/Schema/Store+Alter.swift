@@ -29,7 +29,7 @@ extension Store {
             try Self.runDDL("cannot drop column \(column.name) from \(table)") {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
             }
-            done.append("dropped column \(column.name) from \(table)")
+            done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
         }
         for rename in spec.rename {
             let info = try TableInfo(db: db, table: table)
@@ -44,7 +44,9 @@ extension Store {
                         "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
                 )
             }
-            done.append("renamed column \(column.name) to \(rename.new) in \(table)")
+            done.append(
+                "renamed column \(TerminalText.name(column.name)) to \(TerminalText.name(rename.new)) in \(TerminalText.name(table))"
+            )
         }
         for var column in spec.add {
             let info = try TableInfo(db: db, table: table)
@@ -67,7 +69,7 @@ extension Store {
             try Self.runDDL("cannot add column \(column.name) to \(table)") {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
             }
-            done.append("added column \(column.name) to \(table)")
+            done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
         }
         return done
     }
@@ -209,6 +211,15 @@ extension Store {
         }
     }
 
+    /// `drop-table` on a view, even with `--if-exists`: there is something by that name, and
+    /// dropping it is a different statement.
+    static func notATable(view: String, database: String) -> JSONSQLError {
+        let command =
+            "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord("DROP VIEW \(SQLQuote.identifier(view))"))"
+        return JSONSQLError(
+            "\(TerminalText.name(view)) is a view, not a table, and drop-table drops only tables; to drop the view: \(command)")
+    }
+
     /// Drops a table and its indexes. A table that other tables refer to by foreign key is kept:
     /// dropping it would delete (or orphan) their rows.
     ///
@@ -218,9 +229,13 @@ extension Store {
         return try write { db in
             let tables = try Self.tableNames(db)
             guard let table = SQLName.find(name, in: tables) else {
+                let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+                if let view = SQLName.find(name, in: views) { throw Self.notATable(view: view, database: path) }
                 if ifExists { return nil }
-                let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.joined(separator: ", "))"
-                throw JSONSQLError("no table '\(name)' in \(path); \(list) (add --if-exists to ignore a missing table)")
+                let list =
+                    tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+                throw JSONSQLError(
+                    "no table '\(TerminalText.name(name))' in \(path); \(list) (add --if-exists to ignore a missing table)")
             }
             var referrers: [String] = []
             for other in tables where other != table {
@@ -297,8 +312,10 @@ extension Store {
             else {
                 if ifExists { return nil }
                 let names = indexes.filter { ($0["sql"] as String?) != nil }.map { $0["name"] as String }
-                let list = names.isEmpty ? "it holds no indexes" : "indexes: \(names.joined(separator: ", "))"
-                throw JSONSQLError("no index '\(name)' in \(path); \(list) (add --if-exists to ignore a missing index)")
+                let list =
+                    names.isEmpty ? "it holds no indexes" : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
+                throw JSONSQLError(
+                    "no index '\(TerminalText.name(name))' in \(path); \(list) (add --if-exists to ignore a missing index)")
             }
             let found: String = index["name"]
             if (index["sql"] as String?) == nil {

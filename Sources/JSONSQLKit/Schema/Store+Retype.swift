@@ -156,7 +156,7 @@ extension Store {
             )
         }
         return targets.keys.sorted().compactMap { column in
-            targets[column].map { "\(column) is now \($0.withArticle) column in \(table)" }
+            targets[column].map { "\(TerminalText.name(column)) is now \($0.withArticle) column in \(TerminalText.name(table))" }
         }
     }
 

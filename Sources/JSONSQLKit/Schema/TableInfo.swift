@@ -102,10 +102,10 @@ public struct TableInfo: Sendable {
     public func requireColumn(_ name: String) throws -> ColumnInfo {
         if let column = column(named: name) { return column }
         let names = columns.map(\.name)
-        var message = "no column '\(name)' in table '\(self.name)'"
+        var message = "no column '\(TerminalText.name(name))' in table '\(TerminalText.name(self.name))'"
         let near = NearestNames.nearest(to: name, in: names)
         if !near.isEmpty { message += "; did you mean \(NearestNames.list(near))?" }
-        return try { throw JSONSQLError(message + " (columns: \(names.joined(separator: ", ")))") }()
+        return try { throw JSONSQLError(message + " (columns: \(names.map(TerminalText.name).joined(separator: ", ")))") }()
     }
 
     public var primaryKey: [String] {
