@@ -19,6 +19,7 @@ struct OddJSONInputTests {
             ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
             ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
             ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
+            ("a byte-order mark after a record", "\u{FEFF}" + #"{"id":"2"}"#, "a byte-order mark (U+FEFF)"),
         ])
     func oddInput(name: String, input: String, message: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-odd-\(UUID().uuidString)")

@@ -153,6 +153,9 @@ final class RecordReader {
     /// What a value starting at `pos` is: `a string`, `null`, or its first word when it is no
     /// JSON value at all (`name,score` begins with `n` but is not `null`).
     private func describeValueStart(at pos: Int) -> String {
+        if pos + 3 <= length && buffer[pos] == 0xEF && buffer[pos + 1] == 0xBB && buffer[pos + 2] == 0xBF {
+            return "a byte-order mark (U+FEFF), which may only start the input; remove it (files joined with cat keep theirs)"
+        }
         if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
         if let kind = lineJSONKind(at: pos) { return kind }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
@@ -187,7 +190,9 @@ final class RecordReader {
         case UInt8(ascii: "n"): return "null"
         case UInt8(ascii: "["): return "an array"
         case UInt8(ascii: "{"): return "an object"
-        default: return "a number"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        // Foundation also takes what JSON does not (a byte-order mark before the value).
+        default: return nil
         }
     }
 
