@@ -87,4 +87,15 @@ struct WhereSemanticsTests {
         let lone = errorMessage { try db.ids("t", where: [#"d.x = "\ud83d""#]) }
         #expect(lone?.contains("surrogate") == true, "\(lone ?? "no error")")
     }
+
+    @Test("--param and --set read a quoted value with the same escapes; a bad one is refused, not kept with its quotes")
+    func escapesInParamAndSet() throws {
+        #expect(try Store.parameterValue(#""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
+        #expect(try Store.parameterValue("'it''s'") == "it's".databaseValue)
+        #expect(try Store.parameterValue(#""open"#) == #""open"#.databaseValue)
+        #expect(errorMessage { try Store.parameterValue(#""C:\data""#) }?.contains(#"\d is not an escape"#) == true)
+        let set = try UpdateSpec.Assignment(parsing: #"p="a\\b""#, json: false)
+        #expect(set.value == .literal(.string(#"a\b"#)))
+        #expect(errorMessage { try UpdateSpec.Assignment(parsing: #"p="C:\data""#, json: false) }?.contains(#"\d is not an escape"#) == true)
+    }
 }

@@ -94,6 +94,33 @@ struct TextCursor {
         throw JSONSQLError("unterminated string \(String(String.UnicodeScalarView(scalars[start...])))")
     }
 
+    /// `text` as one quoted string (`--set k="v"`, `--param n='v'`): nil when it is not one
+    /// (no closing quote, or more after it), which callers read as a bare word; a bad escape
+    /// inside one is an error, never a bare word that keeps the quotes.
+    static func wholeQuotedString(_ text: String) throws -> String? {
+        var cursor = TextCursor(text)
+        guard let quote = cursor.current, quote == "\"" || quote == "'" else { return nil }
+        var i = 1
+        let scalars = cursor.scalars
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\\" && quote == "\"" {
+                i += 2
+                continue
+            }
+            if c == quote {
+                if quote == "'" && i + 1 < scalars.count && scalars[i + 1] == "'" {
+                    i += 2
+                    continue
+                }
+                guard i == scalars.count - 1 else { return nil }
+                return try cursor.quotedString()
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// The value of four hex digits at `position`, if there are four.
     private func hex4(at position: Int) -> UInt32? {
         guard position + 4 <= scalars.count else { return nil }
