@@ -77,7 +77,8 @@ final class DescribeFileSplitTests {
         arguments: ["one record", "two halves"])
     func tooManyKeys(where: String) throws {
         let lines =
-            `where` == "one record" ? ["{\"id\":0}", Self.object("c", 2001), "{\"id\":2}"] : [Self.object("a", 1500), Self.object("b", 1500)]
+            `where` == "one record"
+            ? ["{\"id\":0}", Self.object("c", 2001), "{\"id\":2}"] : [Self.object("a", 1500), Self.object("b", 1500)]
         let file = try files.write("wide\(lines.count).ndjson", lines.joined(separator: "\n") + "\n")
         let message = try #require(errorMessage { try streamed(file) })
         #expect(message.hasPrefix("\(file):2: record 2: more keys than the 2000 columns a SQLite table can have"), "\(message)")

@@ -78,7 +78,8 @@ struct WhereSemanticsTests {
     func jsonEscapes() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "d:json"])
-        try db.insert("t", #"{"id":1,"d":{"x":"😀"}}"# + "\n" + #"{"id":2,"d":{"x":"aqb"}}"# + "\n" + #"{"id":3,"d":{"x":"a\\qb"}}"#)
+        try db.insert(
+            "t", #"{"id":1,"d":{"x":"😀"}}"# + "\n" + #"{"id":2,"d":{"x":"aqb"}}"# + "\n" + #"{"id":3,"d":{"x":"a\\qb"}}"#)
         #expect(try db.ids("t", where: [#"d.x = "\ud83d\ude00""#]) == [1])
         #expect(try db.ids("t", where: [#"d.x = "a\\qb""#]) == [3])
         #expect(try db.ids("t", where: [#"d.x = 'a\qb'"#]) == [3])
@@ -96,6 +97,8 @@ struct WhereSemanticsTests {
         #expect(errorMessage { try Store.parameterValue(#""C:\data""#) }?.contains(#"\d is not an escape"#) == true)
         let set = try UpdateSpec.Assignment(parsing: #"p="a\\b""#, json: false)
         #expect(set.value == .literal(.string(#"a\b"#)))
-        #expect(errorMessage { try UpdateSpec.Assignment(parsing: #"p="C:\data""#, json: false) }?.contains(#"\d is not an escape"#) == true)
+        #expect(
+            errorMessage { try UpdateSpec.Assignment(parsing: #"p="C:\data""#, json: false) }?.contains(#"\d is not an escape"#)
+                == true)
     }
 }

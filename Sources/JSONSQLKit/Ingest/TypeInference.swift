@@ -117,8 +117,8 @@ struct TypeInference {
         // Too many keys together: reading on names the record that brings one too many.
         order.count + later.order.count(where: { slots[$0] == nil }) <= columnLimit
             && !later.order.contains { key in
-            slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
-        }
+                slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
+            }
     }
 
     static func twoForms(_ one: String, _ other: String) -> JSONSQLError {

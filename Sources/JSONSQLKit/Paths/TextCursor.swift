@@ -78,7 +78,8 @@ struct TextCursor {
                     }
                     guard let scalar = Unicode.Scalar(value) else {
                         throw JSONSQLError(
-                            "invalid \\u escape in \(text): \\u\(String(code, radix: 16)) is half of a surrogate pair, which needs its other half")
+                            "invalid \\u escape in \(text): \\u\(String(code, radix: 16)) is half of a surrogate pair, which needs its other half"
+                        )
                     }
                     out.append(scalar)
                 case "\"", "\\", "/": out.append(e)
