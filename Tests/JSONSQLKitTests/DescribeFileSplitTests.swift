@@ -84,6 +84,16 @@ final class DescribeFileSplitTests {
         #expect(message.hasPrefix("\(file):2: record 2: more keys than the 2000 columns a SQLite table can have"), "\(message)")
     }
 
+    @Test("numbers beyond a double's range are the least and greatest, as written, not left out")
+    func hugeNumbersInMinAndMax() throws {
+        let file = try files.write(
+            "huge.ndjson", #"{"r":5}"# + "\n" + #"{"r":1e400}"# + "\n" + #"{"r":-1E+400}"# + "\n" + #"{"r":1}"# + "\n")
+        let described = try streamed(file)
+        #expect(described.contains(#""path":"r","count":4"#), "\(described)")
+        #expect(described.contains(#""min":-1E+400,"max":1e400"#), "\(described)")
+        #expect(try loaded(file) == described)
+    }
+
     /// Whether `describe` of `path` is answered in one read (`Store.describeOnce`).
     func readsOnce(_ path: String) throws -> Bool {
         let store = try Store(memoryNamed: path)
