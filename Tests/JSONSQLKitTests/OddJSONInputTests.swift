@@ -39,4 +39,17 @@ struct OddJSONInputTests {
         #expect(text.contains(message), "\(name): \(text)")
         #expect(try store.count(QuerySpec(table: "t")) == 0)
     }
+
+    @Test("UTF-16 input, with or without a byte-order mark, is named as UTF-16", arguments: ["LE BOM", "LE", "BE", "BE BOM"])
+    func utf16(form: String) throws {
+        let units = Array(#"[{"a":1}]"#.utf16)
+        var bytes = units.flatMap {
+            form.hasPrefix("LE") ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)]
+        }
+        if form.hasSuffix("BOM") { bytes = (form.hasPrefix("LE") ? [0xFF, 0xFE] : [0xFE, 0xFF]) + bytes }
+        let db = try LibraryDatabase()
+        let file = try db.write("utf16.json", Data(bytes))
+        let message = errorMessage { try db.insert("t", from: [InputSource.open(file)]) }
+        #expect(message?.hasPrefix("\(file):1: this is UTF-16 text") == true, "\(form): \(message ?? "no error")")
+    }
 }

@@ -115,6 +115,11 @@ final class RecordReader {
                     continue
                 default:
                     guard byte == UInt8(ascii: "{") else {
+                        if recordCount == 0 && startsAsUTF16 {
+                            throw fail(
+                                "this is UTF-16 text, and jsonsql reads JSON in UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8 \(source.name == "<stdin>" ? "FILE" : source.name)",
+                                line: 1)
+                        }
                         if arrayState == .outside && recordCount == 0, let kind = describeNonJSON(at: scanner.pos) {
                             throw fail(kind, line: line + scanner.newlines)
                         }
@@ -148,6 +153,14 @@ final class RecordReader {
                 throw fail(message, line: line + scanner.newlines)
             }
         }
+    }
+
+    /// Whether the input starts as UTF-16 does: a byte-order mark FF FE or FE FF, or ASCII
+    /// with a zero byte before or after each character.
+    private var startsAsUTF16: Bool {
+        guard bytesBefore == 0, length >= 2 else { return false }
+        let (a, b) = (buffer[0], buffer[1])
+        return (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF) || ((a == 0) != (b == 0))
     }
 
     /// What a value starting at `pos` is: `a string`, `null`, or its first word when it is no
