@@ -52,4 +52,13 @@ struct OddJSONInputTests {
         let message = errorMessage { try db.insert("t", from: [InputSource.open(file)]) }
         #expect(message?.hasPrefix("\(file):1: this is UTF-16 text") == true, "\(form): \(message ?? "no error")")
     }
+
+    @Test("a lone CR ends a line in messages, as LF and CRLF do", arguments: ["\r", "\r\n", "\n"])
+    func lineEnds(end: String) throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["n:integer"])
+        let records = [#"{"n":1}"#, "{", #""n":x}"#]
+        let message = errorMessage { try db.insert("t", records.joined(separator: end) + end) }
+        #expect(message?.hasPrefix("<stdin>:3: record 2: ") == true, "\(message ?? "no error")")
+    }
 }
