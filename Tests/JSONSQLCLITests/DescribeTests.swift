@@ -215,7 +215,7 @@ struct DescribeTests {
         #expect(
             rows == #"""
                 {"path":"j","count":4,"types":{"string":3,"object":1},"distinct":4,"approximate":false,"min":null,"max":null,"example":"{\"d\":01}"}
-                {"path":"j.n","count":1,"types":{"real":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":1e400}
+                {"path":"j.n","count":1,"types":{"real":1},"distinct":1,"approximate":false,"min":1e400,"max":1e400,"example":1e400}
                 {"path":"j.m","count":1,"types":{"integer":1},"distinct":1,"approximate":false,"min":-0,"max":-0,"example":-0}
                 {"path":"j.s","count":1,"types":{"string":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":"xA"}
 

@@ -49,6 +49,22 @@ struct CSVInputRuleTests {
         #expect(try db.query("t") == rows)
     }
 
+    @Test("a quoted empty field is the empty string where a column holds one, so csv output's empty strings come back, not null")
+    func quotedEmptyField() throws {
+        let columns = ["id:integer:pk", "t:text", "j:json", "a:any", "b:blob", "n:integer"]
+        let source = try LibraryDatabase()
+        try source.create("t", columns)
+        try source.insert("t", #"{"id":1,"t":"","j":"","a":"","b":""}"# + "\n" + #"{"id":2,"t":"x"}"# + "\n")
+        let copy = try LibraryDatabase()
+        try copy.create("t", columns)
+        try copy.insert("t", try source.query("t", format: .csv), format: .csv)
+        let stored = "SELECT id, quote(t) AS t, quote(j) AS j, quote(a) AS a, quote(b) AS b, quote(n) AS n FROM t ORDER BY id"
+        #expect(try copy.sql(stored) == source.sql(stored))
+        // Columns that hold no empty string read `""` as null, as Python's csv writes None when quoting.
+        try copy.insert("t", "id,n,j\n3,\"\",\n", format: .csv)
+        #expect(try copy.sql("SELECT quote(n) AS n, quote(j) AS j FROM t WHERE id = 3") == #"{"n":"NULL","j":"NULL"}"# + "\n")
+    }
+
     @Test("TSV is read as CSV with tabs")
     func tsv() throws {
         let db = try LibraryDatabase()

@@ -66,6 +66,34 @@ final class DescribeFileSplitTests {
         #expect(try readsOnce(file), "\(count) records")
     }
 
+    /// An object with keys `PREFIX0`, `PREFIX1`... up to `count` keys.
+    static func object(_ prefix: String, _ count: Int) -> String {
+        let fields: [String] = (0..<count).map { "\"\(prefix)\($0)\":1" }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    @Test(
+        "keys beyond a table's 2000 columns, in one record or across the halves, are refused with the record's line",
+        arguments: ["one record", "two halves"])
+    func tooManyKeys(where: String) throws {
+        let lines =
+            `where` == "one record"
+            ? ["{\"id\":0}", Self.object("c", 2001), "{\"id\":2}"] : [Self.object("a", 1500), Self.object("b", 1500)]
+        let file = try files.write("wide\(lines.count).ndjson", lines.joined(separator: "\n") + "\n")
+        let message = try #require(errorMessage { try streamed(file) })
+        #expect(message.hasPrefix("\(file):2: record 2: more keys than the 2000 columns a SQLite table can have"), "\(message)")
+    }
+
+    @Test("numbers beyond a double's range are the least and greatest, as written, not left out")
+    func hugeNumbersInMinAndMax() throws {
+        let file = try files.write(
+            "huge.ndjson", #"{"r":5}"# + "\n" + #"{"r":1e400}"# + "\n" + #"{"r":-1E+400}"# + "\n" + #"{"r":1}"# + "\n")
+        let described = try streamed(file)
+        #expect(described.contains(#""path":"r","count":4"#), "\(described)")
+        #expect(described.contains(#""min":-1E+400,"max":1e400"#), "\(described)")
+        #expect(try loaded(file) == described)
+    }
+
     /// Whether `describe` of `path` is answered in one read (`Store.describeOnce`).
     func readsOnce(_ path: String) throws -> Bool {
         let store = try Store(memoryNamed: path)

@@ -19,6 +19,7 @@ struct OddJSONInputTests {
             ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
             ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
             ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
+            ("a byte-order mark after a record", "\u{FEFF}" + #"{"id":"2"}"#, "a byte-order mark (U+FEFF)"),
         ])
     func oddInput(name: String, input: String, message: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-odd-\(UUID().uuidString)")
@@ -37,5 +38,27 @@ struct OddJSONInputTests {
         #expect(text.hasPrefix("\(file):2: "), "\(name): \(text)")
         #expect(text.contains(message), "\(name): \(text)")
         #expect(try store.count(QuerySpec(table: "t")) == 0)
+    }
+
+    @Test("UTF-16 input, with or without a byte-order mark, is named as UTF-16", arguments: ["LE BOM", "LE", "BE", "BE BOM"])
+    func utf16(form: String) throws {
+        let units = Array(#"[{"a":1}]"#.utf16)
+        var bytes = units.flatMap {
+            form.hasPrefix("LE") ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)]
+        }
+        if form.hasSuffix("BOM") { bytes = (form.hasPrefix("LE") ? [0xFF, 0xFE] : [0xFE, 0xFF]) + bytes }
+        let db = try LibraryDatabase()
+        let file = try db.write("utf16.json", Data(bytes))
+        let message = errorMessage { try db.insert("t", from: [InputSource.open(file)]) }
+        #expect(message?.hasPrefix("\(file):1: this is UTF-16 text") == true, "\(form): \(message ?? "no error")")
+    }
+
+    @Test("a lone CR ends a line in messages, as LF and CRLF do", arguments: ["\r", "\r\n", "\n"])
+    func lineEnds(end: String) throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["n:integer"])
+        let records = [#"{"n":1}"#, "{", #""n":x}"#]
+        let message = errorMessage { try db.insert("t", records.joined(separator: end) + end) }
+        #expect(message?.hasPrefix("<stdin>:3: record 2: ") == true, "\(message ?? "no error")")
     }
 }

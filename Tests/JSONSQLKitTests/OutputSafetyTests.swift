@@ -96,7 +96,8 @@ struct OutputSafetyTests {
             ("plain", "plain"), ("日本", "日本"), ("a b", "a b"), ("", #""""#), ("a,b", #""a,b""#),
             (#"say "hi""#, #""say ""hi""""#), ("a\rb", "\"a\rb\""), ("a\r\nb", "\"a\r\nb\""), ("a\nb", "\"a\nb\""),
             ("a\u{0}b", "\"a\u{0}b\""), ("\u{1B}x", "\"\u{1B}x\""), ("\u{7F}", "\"\u{7F}\""), (" x", "\" x\""),
-            ("x ", "\"x \""), ("\"\u{301}", "\"\"\"\u{301}\""),
+            ("x ", "\"x \""), ("\"\u{301}", "\"\"\"\u{301}\""), ("\u{9B}31m", "\"\u{9B}31m\""), ("a\u{85}", "\"a\u{85}\""),
+            ("\u{A0}\u{C0}", "\u{A0}\u{C0}"),
         ])
     func csvField(text: String, field: String) {
         #expect(CSVRowWriter.field(text) == field)

@@ -73,4 +73,32 @@ struct WhereSemanticsTests {
         }
         #expect(error?.description.contains(message) == true, "\(expression): \(String(describing: error))")
     }
+
+    @Test("a double-quoted string takes JSON's escapes: a surrogate pair is one character, another escape is refused")
+    func jsonEscapes() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "d:json"])
+        try db.insert(
+            "t", #"{"id":1,"d":{"x":"😀"}}"# + "\n" + #"{"id":2,"d":{"x":"aqb"}}"# + "\n" + #"{"id":3,"d":{"x":"a\\qb"}}"#)
+        #expect(try db.ids("t", where: [#"d.x = "\ud83d\ude00""#]) == [1])
+        #expect(try db.ids("t", where: [#"d.x = "a\\qb""#]) == [3])
+        #expect(try db.ids("t", where: [#"d.x = 'a\qb'"#]) == [3])
+        let refused = errorMessage { try db.ids("t", where: [#"d.x = "a\qb""#]) }
+        #expect(refused?.contains(#"\q is not an escape"#) == true, "\(refused ?? "no error")")
+        let lone = errorMessage { try db.ids("t", where: [#"d.x = "\ud83d""#]) }
+        #expect(lone?.contains("surrogate") == true, "\(lone ?? "no error")")
+    }
+
+    @Test("--param and --set read a quoted value with the same escapes; a bad one is refused, not kept with its quotes")
+    func escapesInParamAndSet() throws {
+        #expect(try Store.parameterValue(#""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
+        #expect(try Store.parameterValue("'it''s'") == "it's".databaseValue)
+        #expect(try Store.parameterValue(#""open"#) == #""open"#.databaseValue)
+        #expect(errorMessage { try Store.parameterValue(#""C:\data""#) }?.contains(#"\d is not an escape"#) == true)
+        let set = try UpdateSpec.Assignment(parsing: #"p="a\\b""#, json: false)
+        #expect(set.value == .literal(.string(#"a\b"#)))
+        #expect(
+            errorMessage { try UpdateSpec.Assignment(parsing: #"p="C:\data""#, json: false) }?.contains(#"\d is not an escape"#)
+                == true)
+    }
 }

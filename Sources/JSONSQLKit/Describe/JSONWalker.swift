@@ -189,8 +189,8 @@ struct JSONWalker {
         }
         s.types[(isReal ? ValueType.real : ValueType.integer).rawValue] += 1
         s.distinct.insert(valueHash(text, seed: isReal ? 2 : 1))
-        // Out of a double's range (1e400): no min or max to compare it with.
-        if value.isFinite { s.number(value) { String(decoding: text, as: UTF8.self) } }
+        // Out of a double's range (1e400) it compares as infinity, printed as written.
+        s.number(value) { String(decoding: text, as: UTF8.self) }
         if s.example == nil { s.example = String(decoding: text, as: UTF8.self) }
     }
 }

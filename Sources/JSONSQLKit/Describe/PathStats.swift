@@ -115,12 +115,14 @@ final class PathStats {
         otherKeys = nil
     }
 
+    /// A number, as a double to compare: one beyond a double's range (`1e400`) is infinity,
+    /// above or below every other, and keeps its text.
     @inline(__always) func number(_ value: Double, text: () -> String) {
-        if value < minNumber {
+        if value < minNumber || minNumberText.isEmpty {
             minNumber = value
             minNumberText = text()
         }
-        if value > maxNumber {
+        if value > maxNumber || maxNumberText.isEmpty {
             maxNumber = value
             maxNumberText = text()
         }
@@ -170,11 +172,11 @@ final class PathStats {
         for i in types.indices { types[i] += later.types[i] }
         distinct.merge(later.distinct)
         // The first least and greatest number stay, as `number` keeps them.
-        if later.minNumber < minNumber {
+        if !later.minNumberText.isEmpty && (later.minNumber < minNumber || minNumberText.isEmpty) {
             minNumber = later.minNumber
             minNumberText = later.minNumberText
         }
-        if later.maxNumber > maxNumber {
+        if !later.maxNumberText.isEmpty && (later.maxNumber > maxNumber || maxNumberText.isEmpty) {
             maxNumber = later.maxNumber
             maxNumberText = later.maxNumberText
         }

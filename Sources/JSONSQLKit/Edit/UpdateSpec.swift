@@ -76,7 +76,7 @@ public struct UpdateSpec: Sendable {
                 self.init(path: path, value: .json(rest))
                 return
             }
-            if cursor.current == "\"" || cursor.current == "'", let quoted = try? cursor.quotedString(), cursor.atEnd {
+            if let quoted = try TextCursor.wholeQuotedString(rest) {
                 self.init(path: path, value: .literal(.string(quoted)))
                 return
             }

@@ -25,6 +25,9 @@ struct CSVTable {
     var bytes: [UInt8] = []
     /// Where each cell ends in `bytes`; cell i starts where cell i-1 ends.
     var cellEnds: [Int] = []
+    /// The cells written `""`: the empty string, where an empty field is no value (as
+    /// `query --format csv` and `sqlite3 -csv` write them).
+    var quotedEmptyCells: Set<Int> = []
     /// The 1-based line each row (the header is row 0) starts on.
     var rowLines: [Int] = []
     var width = 0
@@ -34,6 +37,10 @@ struct CSVTable {
     func cell(_ row: Int, _ column: Int) -> ArraySlice<UInt8> {
         let i = row * width + column
         return bytes[(i == 0 ? 0 : cellEnds[i - 1])..<cellEnds[i]]
+    }
+
+    func isQuotedEmpty(_ row: Int, _ column: Int) -> Bool {
+        quotedEmptyCells.contains(row * width + column)
     }
 
     init(_ input: [UInt8], separator: UInt8, name: String) throws {
@@ -77,6 +84,7 @@ struct CSVTable {
             if input[pos] == quote {
                 pos += 1
                 let openedOn = line
+                let cellStart = bytes.count
                 while true {
                     guard pos < count else {
                         line = openedOn
@@ -99,6 +107,7 @@ struct CSVTable {
                 if pos < count && input[pos] != separator && input[pos] != lf && input[pos] != cr {
                     throw fail("text after the closing quote of a field; a quote inside a quoted field is written twice (\"\")")
                 }
+                if bytes.count == cellStart { quotedEmptyCells.insert(cellEnds.count) }
             } else {
                 while pos < count {
                     let byte = input[pos]
@@ -158,21 +167,29 @@ struct CSVTable {
 /// CSV cells are strings; a column's type decides: for integer, real and numeric columns a cell
 /// that is a JSON number is that number; for boolean columns `true`/`false` (any case) and
 /// `1`/`0` are booleans; for json columns a cell holding a JSON object or array is nested; an
-/// empty cell is null except in text columns, where it is the empty string. Anything else is
-/// the string, which `ValueConversion` then checks against the column as for JSON input.
+/// empty cell is null except in text columns, where it is the empty string, and a quoted empty
+/// cell (`""`) is the empty string in every column that can hold one (text, json, any, blob).
+/// Anything else is the string, which `ValueConversion` then checks against the column as for
+/// JSON input.
 enum CSVCellKind {
     case integer, number, boolean, json, text
-    /// Dates, UUIDs, blobs: the cell's string, which `ValueConversion` parses; empty is null.
+    /// Dates, UUIDs: the cell's string, which `ValueConversion` parses; empty is null.
     case string
+    /// An `any` column: a number as for `number`, else the string.
+    case any
+    /// A blob column: the cell's string (base64 or a UUID), `""` the empty blob.
+    case blob
 
     init(_ type: ColumnType) {
         switch type {
         case .integer: self = .integer
-        case .real, .numeric, .any: self = .number
+        case .real, .numeric: self = .number
+        case .any: self = .any
         case .boolean: self = .boolean
         case .json: self = .json
         case .text: self = .text
-        case .date, .datetime, .blob, .uuid: self = .string
+        case .blob: self = .blob
+        case .date, .datetime, .uuid: self = .string
         }
     }
 
@@ -229,14 +246,15 @@ enum CSVCellKind {
         return i == end
     }
 
-    /// Appends the cell as a JSON value.
-    func append(_ cell: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    /// Appends the cell as a JSON value; `quoted`: the cell was written `""`.
+    func append(_ cell: ArraySlice<UInt8>, quoted: Bool = false, to out: inout [UInt8]) {
         if cell.isEmpty {
-            out.append(contentsOf: self == .text ? Array("\"\"".utf8) : Array("null".utf8))
+            let emptyString = self == .text || (quoted && [.json, .any, .blob].contains(self))
+            out.append(contentsOf: emptyString ? Array("\"\"".utf8) : Array("null".utf8))
             return
         }
         switch self {
-        case .integer, .number:
+        case .integer, .number, .any:
             if Self.isJSONNumber(cell) { return out.append(contentsOf: cell) }
         case .boolean:
             let lower = String(decoding: cell, as: UTF8.self).lowercased()
@@ -248,7 +266,7 @@ enum CSVCellKind {
             {
                 return out.append(contentsOf: cell)
             }
-        case .text, .string: break
+        case .text, .string, .blob: break
         }
         Self.appendString(cell, to: &out)
     }
@@ -327,7 +345,7 @@ extension CSVTable {
                 if column > 0 { out.append(UInt8(ascii: ",")) }
                 out.append(contentsOf: keys[column])
                 out.append(UInt8(ascii: ":"))
-                kinds[column].append(cell(row, column), to: &out)
+                kinds[column].append(cell(row, column), quoted: isQuotedEmpty(row, column), to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -72,7 +72,12 @@ struct JSONScanner {
         let begin = pos
         while pos < count {
             switch bytes[pos] {
-            case 0x20, 0x09, 0x0D: pos += 1
+            case 0x20, 0x09: pos += 1
+            case 0x0D:
+                // A lone CR ends a line too (CSV input and editors count it); CRLF is one line
+                // end, counted at its LF. A CR last in the buffer is left uncounted.
+                if pos + 1 < count && bytes[pos + 1] != 0x0A { newlines += 1 }
+                pos += 1
             case 0x0A:
                 newlines += 1
                 pos += 1

@@ -124,6 +124,11 @@ final class RecordReader {
                     continue
                 default:
                     guard byte == UInt8(ascii: "{") else {
+                        if recordCount == 0 && startsAsUTF16 {
+                            throw fail(
+                                "this is UTF-16 text, and jsonsql reads JSON in UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8 \(source.name == "<stdin>" ? "FILE" : source.name)",
+                                line: 1)
+                        }
                         if arrayState == .outside && recordCount == 0, let kind = describeNonJSON(at: scanner.pos) {
                             throw fail(kind, line: line + scanner.newlines)
                         }
@@ -168,9 +173,20 @@ final class RecordReader {
         }
     }
 
+    /// Whether the input starts as UTF-16 does: a byte-order mark FF FE or FE FF, or ASCII
+    /// with a zero byte before or after each character.
+    private var startsAsUTF16: Bool {
+        guard bytesBefore == 0, length >= 2 else { return false }
+        let (a, b) = (buffer[0], buffer[1])
+        return (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF) || ((a == 0) != (b == 0))
+    }
+
     /// What a value starting at `pos` is: `a string`, `null`, or its first word when it is no
     /// JSON value at all (`name,score` begins with `n` but is not `null`).
     private func describeValueStart(at pos: Int) -> String {
+        if pos + 3 <= length && buffer[pos] == 0xEF && buffer[pos + 1] == 0xBB && buffer[pos + 2] == 0xBF {
+            return "a byte-order mark (U+FEFF), which may only start the input; remove it (files joined with cat keep theirs)"
+        }
         if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
         if let kind = lineJSONKind(at: pos) { return kind }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
@@ -205,7 +221,9 @@ final class RecordReader {
         case UInt8(ascii: "n"): return "null"
         case UInt8(ascii: "["): return "an array"
         case UInt8(ascii: "{"): return "an object"
-        default: return "a number"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        // Foundation also takes what JSON does not (a byte-order mark before the value).
+        default: return nil
         }
     }
 

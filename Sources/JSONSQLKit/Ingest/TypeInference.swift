@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 
 /// Chooses column types for a table created from data.
 ///
@@ -22,8 +23,16 @@ struct TypeInference {
     private var hintSlots: [Int] = []
 
     /// The most columns a table may have (`SQLITE_LIMIT_COLUMN`): a record with more keys is
-    /// refused as soon as they are counted, before the rest of it is looked at.
-    var columnLimit = Int.max
+    /// refused as soon as they are counted, before the rest of it is looked at. Unless told,
+    /// the limit of a new connection, which the in-memory databases of data files have.
+    var columnLimit = TypeInference.defaultColumnLimit
+
+    static let defaultColumnLimit: Int = {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open(":memory:", &db) == SQLITE_OK else { return 2000 }
+        return Int(sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1))
+    }()
 
     /// The keys seen so far, in the order first seen.
     var keys: [String] { order }
@@ -105,9 +114,11 @@ struct TypeInference {
     /// differs only in case, or in Unicode form, from one seen here, which reading on reports
     /// with its line.
     func canAppend(_ later: TypeInference) -> Bool {
-        !later.order.contains { key in
-            slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
-        }
+        // Too many keys together: reading on names the record that brings one too many.
+        order.count + later.order.count(where: { slots[$0] == nil }) <= columnLimit
+            && !later.order.contains { key in
+                slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
+            }
     }
 
     static func twoForms(_ one: String, _ other: String) -> JSONSQLError {

@@ -10,14 +10,23 @@ final class CSVRowWriter: RowWriter {
         out.append(columns.map { Self.field($0.name) }.joined(separator: ",") + "\r\n")
     }
 
-    /// A field, quoted when it holds a comma, a double quote or any control character (CR and
-    /// LF among them), starts or ends with a space, or is empty. Checked on bytes: `"\r\n"` is
-    /// one Character, which equals neither `"\r"` nor `"\n"`.
+    /// A field, quoted when it holds a comma, a double quote or any control character (C0 with
+    /// CR and LF, DEL, and C1: U+0080–U+009F), starts or ends with a space, or is empty.
+    /// Checked on bytes: `"\r\n"` is one Character, which equals neither `"\r"` nor `"\n"`.
     static func field(_ text: String) -> String {
         let utf8 = text.utf8
-        let quoted =
-            utf8.isEmpty || utf8.first == 0x20 || utf8.last == 0x20
-            || utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") }
+        var quoted = utf8.isEmpty || utf8.first == 0x20 || utf8.last == 0x20
+        var previous: UInt8 = 0
+        for byte in utf8 where !quoted {
+            // A C1 control is 0xC2 followed by 0x80–0x9F in UTF-8.
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"")
+                || (previous == 0xC2 && byte <= 0x9F && byte >= 0x80)
+            {
+                quoted = true
+                break
+            }
+            previous = byte
+        }
         guard quoted else { return text }
         // Doubled by scalar, not by Character: a quote followed by a combining mark is one Character.
         var field = String.UnicodeScalarView()

@@ -65,19 +65,69 @@ struct TextCursor {
                 case "b": out.append("\u{08}")
                 case "f": out.append("\u{0C}")
                 case "u":
-                    guard index + 4 <= scalars.count,
-                        let code = UInt32(String(String.UnicodeScalarView(scalars[index..<index + 4])), radix: 16),
-                        let scalar = Unicode.Scalar(code)
-                    else { throw JSONSQLError("invalid \\u escape in \(String(String.UnicodeScalarView(scalars[start...])))") }
-                    out.append(scalar)
+                    let text = String(String.UnicodeScalarView(scalars[start...]))
+                    guard let code = hex4(at: index) else { throw JSONSQLError("invalid \\u escape in \(text)") }
                     index += 4
-                default: out.append(e)
+                    var value = code
+                    // As in JSON, a character beyond U+FFFF is a pair of escapes: \ud83d\ude00.
+                    if (0xD800..<0xDC00).contains(code), scalars.count > index + 1, scalars[index] == "\\",
+                        scalars[index + 1] == "u", let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low)
+                    {
+                        value = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                    guard let scalar = Unicode.Scalar(value) else {
+                        throw JSONSQLError(
+                            "invalid \\u escape in \(text): \\u\(String(code, radix: 16)) is half of a surrogate pair, which needs its other half"
+                        )
+                    }
+                    out.append(scalar)
+                case "\"", "\\", "/": out.append(e)
+                default:
+                    throw JSONSQLError(
+                        "\\\(e) is not an escape in the double-quoted string \(String(String.UnicodeScalarView(scalars[start...]))): JSON's are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX; write \\\\ for a backslash, or use single quotes, which take every character as it is"
+                    )
                 }
                 continue
             }
             out.append(c)
         }
         throw JSONSQLError("unterminated string \(String(String.UnicodeScalarView(scalars[start...])))")
+    }
+
+    /// `text` as one quoted string (`--set k="v"`, `--param n='v'`): nil when it is not one
+    /// (no closing quote, or more after it), which callers read as a bare word; a bad escape
+    /// inside one is an error, never a bare word that keeps the quotes.
+    static func wholeQuotedString(_ text: String) throws -> String? {
+        var cursor = TextCursor(text)
+        guard let quote = cursor.current, quote == "\"" || quote == "'" else { return nil }
+        var i = 1
+        let scalars = cursor.scalars
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\\" && quote == "\"" {
+                i += 2
+                continue
+            }
+            if c == quote {
+                if quote == "'" && i + 1 < scalars.count && scalars[i + 1] == "'" {
+                    i += 2
+                    continue
+                }
+                guard i == scalars.count - 1 else { return nil }
+                return try cursor.quotedString()
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The value of four hex digits at `position`, if there are four.
+    private func hex4(at position: Int) -> UInt32? {
+        guard position + 4 <= scalars.count else { return nil }
+        let digits = scalars[position..<position + 4]
+        guard digits.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return nil }
+        return UInt32(String(String.UnicodeScalarView(digits)), radix: 16)
     }
 
     /// Reads a run of scalars up to a delimiter.

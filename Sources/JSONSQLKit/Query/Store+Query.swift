@@ -234,8 +234,7 @@ extension Store {
     }
 
     static func parameterValue(_ text: String) throws -> DatabaseValue {
-        var cursor = TextCursor(text)
-        if text.hasPrefix("\"") || text.hasPrefix("'"), let quoted = try? cursor.quotedString(), cursor.atEnd {
+        if let quoted = try TextCursor.wholeQuotedString(text) {
             return quoted.databaseValue
         }
         switch try FilterParser.literal(bare: text) {
