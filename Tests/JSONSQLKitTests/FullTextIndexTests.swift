@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// An FTS5 index as `sqlite-utils enable-fts --fts5 --create-triggers` makes it: a virtual table
+/// reading an external content table, its shadow tables, and triggers that keep it in step.
+/// No command may leave the index corrupt or stale.
+@Suite("full-text indexes another tool made")
+struct FullTextIndexTests {
+    static func makeDatabase() throws -> LibraryDatabase {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE "dogs" ("id" INTEGER PRIMARY KEY, "name" TEXT, "meta" TEXT);
+            INSERT INTO dogs VALUES (1, 'Cleo', '{"age":3}'), (2, 'Pancakes', '{"age":5}');
+            CREATE VIRTUAL TABLE "dogs_fts" USING FTS5 ("name", content="dogs");
+            INSERT INTO "dogs_fts" (rowid, "name") SELECT rowid, "name" FROM "dogs";
+            CREATE TRIGGER "dogs_ai" AFTER INSERT ON "dogs" BEGIN
+              INSERT INTO "dogs_fts" (rowid, "name") VALUES (new.rowid, new."name");
+            END;
+            CREATE TRIGGER "dogs_ad" AFTER DELETE ON "dogs" BEGIN
+              INSERT INTO "dogs_fts" ("dogs_fts", rowid, "name") VALUES('delete', old.rowid, old."name");
+            END;
+            CREATE TRIGGER "dogs_au" AFTER UPDATE ON "dogs" BEGIN
+              INSERT INTO "dogs_fts" ("dogs_fts", rowid, "name") VALUES('delete', old.rowid, old."name");
+              INSERT INTO "dogs_fts" (rowid, "name") VALUES (new.rowid, new."name");
+            END;
+            """)
+        return db
+    }
+
+    /// The schema and every shadow table's rows: what a refused command must leave as it was.
+    static func snapshot(_ db: LibraryDatabase) throws -> String {
+        try db.sql("SELECT type, name, sql FROM sqlite_schema ORDER BY name")
+            + ["data", "idx", "docsize", "config"].map { try db.sql("SELECT * FROM dogs_fts_\($0)") }.joined()
+    }
+
+    /// FTS5's own check that the index matches the content table.
+    static func checkIndex(_ db: LibraryDatabase) throws {
+        try db.execute("INSERT INTO dogs_fts (dogs_fts) VALUES ('integrity-check')")
+    }
+
+    static let shadowHint =
+        ": SQLite keeps it for a virtual table (such as an FTS index) and only that table may change it; edit or drop the virtual table, or the table it indexes"
+
+    @Test("a shadow table is refused by every command that would write it, and the index stays whole")
+    func shadowTables() throws {
+        let db = try Self.makeDatabase()
+        let before = try Self.snapshot(db)
+        let refusals: [(String, () throws -> Void)] = [
+            ("table dogs_fts_data may not be dropped", { _ = try db.store.dropTable("dogs_fts_data", ifExists: false) }),
+            ("table dogs_fts_idx may not be modified", { try db.insert("dogs_fts_idx", #"{"segid":9,"term":"x","pgno":1}"#) }),
+            ("table dogs_fts_idx may not be modified", { try db.update("dogs_fts_idx", all: true, set: ["term=x"]) }),
+            ("table dogs_fts_config may not be modified", { try db.delete("dogs_fts_config", all: true) }),
+            (
+                "cannot add column x to dogs_fts_docsize: table dogs_fts_docsize may not be altered",
+                {
+                    var spec = AlterSpec(table: "dogs_fts_docsize")
+                    spec.add = [try ColumnSpec(parsing: "x:text")]
+                    _ = try db.store.alter(spec)
+                }
+            ),
+            (
+                "cannot rename table dogs_fts_data: table dogs_fts_data may not be altered",
+                { _ = try db.store.renameTable("dogs_fts_data", to: "kept") }
+            ),
+        ]
+        for (message, command) in refusals {
+            #expect(errorMessage(command) == message + Self.shadowHint)
+            #expect(try Self.snapshot(db) == before)
+        }
+        try Self.checkIndex(db)
+        // Edits of the content table go on working and keep the index in step.
+        try db.insert("dogs", #"{"id":3,"name":"Rex","meta":{"age":1}}"#)
+        try db.update("dogs", where: ["id=1"], set: ["name=Cleopatra", "meta.age=4"])
+        try db.delete("dogs", where: ["id=2"])
+        try Self.checkIndex(db)
+        #expect(
+            try db.sql("SELECT rowid, name FROM dogs_fts WHERE dogs_fts MATCH 'cleopatra OR rex' ORDER BY rowid")
+                == #"{"rowid":1,"name":"Cleopatra"}"# + "\n" + #"{"rowid":3,"name":"Rex"}"# + "\n")
+    }
+}
