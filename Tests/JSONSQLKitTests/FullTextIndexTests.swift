@@ -81,3 +81,46 @@ struct FullTextIndexTests {
                 == #"{"rowid":1,"name":"Cleopatra"}"# + "\n" + #"{"rowid":3,"name":"Rex"}"# + "\n")
     }
 }
+
+extension FullTextIndexTests {
+    @Test(
+        "renaming the content table or a column the index reads, or dropping that column, is refused: the index would fail",
+        arguments: [
+            (
+                "rename-table",
+                "cannot rename table dogs: virtual table dogs_fts uses it, and would fail without it; drop it first"
+            ),
+            (
+                "rename-column",
+                "cannot rename column name of dogs: virtual table dogs_fts uses it, and would fail without it; drop it first"
+            ),
+            (
+                "drop-column",
+                "cannot drop column name from dogs: virtual table dogs_fts uses it, and would fail without it; drop it first"
+            ),
+        ])
+    func contentTableChanges(change: String, message: String) throws {
+        let db = try Self.makeDatabase()
+        // Without the triggers (`enable-fts` without `--create-triggers`) SQLite's own checks
+        // see nothing that uses the column.
+        try db.execute("DROP TRIGGER dogs_ai; DROP TRIGGER dogs_ad; DROP TRIGGER dogs_au;")
+        let before = try Self.snapshot(db)
+        var spec = AlterSpec(table: "dogs")
+        switch change {
+        case "rename-table": #expect(errorMessage { try db.store.renameTable("dogs", to: "hounds") } == message)
+        case "rename-column":
+            spec.rename = [.init(old: "name", new: "title")]
+            #expect(errorMessage { try db.store.alter(spec) } == message)
+        default:
+            spec.drop = ["name"]
+            #expect(errorMessage { try db.store.alter(spec) } == message)
+        }
+        #expect(try Self.snapshot(db) == before)
+        try Self.checkIndex(db)
+        // A column the index does not read changes as before.
+        spec = AlterSpec(table: "dogs")
+        spec.rename = [.init(old: "meta", new: "info")]
+        #expect(try db.store.alter(spec) == ["renamed column meta to info in dogs"])
+        try Self.checkIndex(db)
+    }
+}
