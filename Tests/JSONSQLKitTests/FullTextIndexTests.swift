@@ -124,3 +124,24 @@ extension FullTextIndexTests {
         try Self.checkIndex(db)
     }
 }
+
+extension FullTextIndexTests {
+    @Test("copy refuses the index and its shadow tables, which would arrive as plain tables, and copies the content table")
+    func copy() throws {
+        let source = try Self.makeDatabase()
+        for (table, reason) in [
+            ("dogs_fts", "it is a virtual table (such as an FTS index), which copy does not carry"),
+            ("dogs_fts_data", "SQLite keeps it for a virtual table (such as an FTS index), which copy does not carry"),
+        ] {
+            let target = try LibraryDatabase()
+            #expect(
+                errorMessage { try target.store.copy(from: source.store, options: CopyOptions(tables: ["dogs", table])) }
+                    == "table \(table): \(reason); name the other tables to copy")
+            #expect(try target.store.tableNames() == [])
+        }
+        let target = try LibraryDatabase()
+        _ = try target.store.copy(from: source.store, options: CopyOptions(tables: ["dogs"]))
+        let rows = try source.sql("SELECT id, name FROM dogs ORDER BY id")
+        #expect(try target.sql("SELECT id, name FROM dogs ORDER BY id") == rows)
+    }
+}
