@@ -145,3 +145,20 @@ extension FullTextIndexTests {
         #expect(try target.sql("SELECT id, name FROM dogs ORDER BY id") == rows)
     }
 }
+
+extension FullTextIndexTests {
+    @Test("insert --replace is refused where its hidden delete would skip the index's DELETE trigger; --upsert keeps it in step")
+    func replace() throws {
+        let db = try Self.makeDatabase()
+        let before = try Self.snapshot(db)
+        #expect(
+            errorMessage { try db.insert("dogs", #"{"id":1,"name":"Zed"}"#, conflict: .replace) }
+                == "--replace deletes a row before inserting its record, and in dogs that does more than replace it: its DELETE trigger dogs_ad would not run; use --upsert, which updates the row in place"
+        )
+        #expect(try Self.snapshot(db) == before)
+        try db.insert("dogs", #"{"id":1,"name":"Zed"}"#, conflict: .upsert)
+        try Self.checkIndex(db)
+        #expect(try db.sql("SELECT rowid FROM dogs_fts WHERE dogs_fts MATCH 'cleo'") == "")
+        #expect(try db.sql("SELECT rowid FROM dogs_fts WHERE dogs_fts MATCH 'zed'") == #"{"rowid":1}"# + "\n")
+    }
+}
