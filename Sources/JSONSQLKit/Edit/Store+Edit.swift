@@ -47,7 +47,7 @@ extension Store {
             columns.append(column)
         }
         guard !columns.isEmpty else { return }
-        let key = info.primaryKey.isEmpty ? ["rowid"] : info.primaryKey
+        let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
         var condition = ""
         var arguments: [DatabaseValue] = []
         if let filter = Filter.all(spec.filters) {
