@@ -162,3 +162,17 @@ extension FullTextIndexTests {
         #expect(try db.sql("SELECT rowid FROM dogs_fts WHERE dogs_fts MATCH 'zed'") == #"{"rowid":1}"# + "\n")
     }
 }
+
+extension FullTextIndexTests {
+    @Test("tables tells the index and its shadow tables apart from plain tables")
+    func tables() throws {
+        let db = try Self.makeDatabase()
+        let out = OutputBuffer()
+        try db.store.listTables(format: .csv, to: out)
+        #expect(
+            out.text.split(separator: "\r\n").sorted() == [
+                "dogs,3,table", "dogs_fts,3,virtual", "dogs_fts_config,2,shadow", "dogs_fts_data,2,shadow",
+                "dogs_fts_docsize,2,shadow", "dogs_fts_idx,3,shadow", "name,columns,type",
+            ])
+    }
+}
