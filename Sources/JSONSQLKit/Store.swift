@@ -325,10 +325,30 @@ public final class Store {
         case .SQLITE_IOERR:
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
-        case .SQLITE_READONLY: return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
+        case .SQLITE_READONLY:
+            if isWALWithoutSharedMemory(path) {
+                let file = SQLQuote.shellWord(path)
+                return JSONSQLError(
+                    "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+                )
+            }
+            return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         default: return JSONSQLError(explainingShadowTable(error.message ?? "\(error)"))
         }
+    }
+
+    /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`
+    /// file beside it, in a directory where none can be created.
+    static func isWALWithoutSharedMemory(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 2, header[19] == 2 else {
+            return false
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        return !FileManager.default.fileExists(atPath: path + "-shm")
+            && Foundation.access(directory.isEmpty ? "." : directory, W_OK) != 0
     }
 
     /// SQLite's refusal to change a shadow table (`table t_fts_data may not be modified`, in
