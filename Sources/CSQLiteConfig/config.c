@@ -7,3 +7,8 @@ int jsonsql_sqlite_config_multithread(void) {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     return sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
 }
+
+// sqlite3_db_config is variadic too.
+int jsonsql_sqlite_defensive(void *db) {
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+}

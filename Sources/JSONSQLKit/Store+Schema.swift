@@ -38,8 +38,9 @@ extension Store {
         }
     }
 
-    /// Lists tables: name, type and number of columns; with `counts`, each table's rows (NULL
-    /// for a view, which may be slow or fail to run).
+    /// Lists tables: name, type (`table`, `view`, or as SQLite's `pragma table_list` tells them
+    /// apart, `virtual` for an FTS index and `shadow` for the tables it keeps) and number of
+    /// columns; with `counts`, each table's rows (NULL for a view, which may be slow or fail to run).
     public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws {
         if let postgres { return try postgres.listTables(counts: counts, format: format, to: out) }
         return try read { db in
@@ -54,7 +55,8 @@ extension Store {
                 SQLQuery(
                     sql: """
                         SELECT m.name AS name, (SELECT count(*) FROM pragma_table_xinfo(m.name)) AS columns,
-                               m.type AS type\(rows)
+                               coalesce((SELECT l.type FROM pragma_table_list l WHERE l.schema = 'main' AND l.name = m.name),
+                                        m.type) AS type\(rows)
                         FROM sqlite_schema m WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                         ORDER BY m.type, m.rowid
                         """), db: db, format: format, to: out)

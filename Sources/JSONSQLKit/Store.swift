@@ -51,6 +51,18 @@ public final class Store {
         _ = jsonsql_sqlite_config_multithread()
     }()
 
+    /// Every connection runs in SQLite's defensive mode: a virtual table's shadow tables (an
+    /// FTS5 index that sqlite-utils made) are read-only to every command and to SQL typed into
+    /// the shell, so no edit, `drop-table` or `alter` can leave the virtual table corrupt.
+    static func defensiveConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            let code = jsonsql_sqlite_defensive(UnsafeMutableRawPointer(db.sqliteConnection))
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        return configuration
+    }
+
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
@@ -95,7 +107,7 @@ public final class Store {
             throw JSONSQLError(
                 "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
         }
-        var configuration = Configuration()
+        var configuration = Self.defensiveConfiguration()
         // Reads still open read-write when they may: after a crash, the first connection that
         // can write rolls back the interrupted transaction, and a read-only one would fail.
         // Store.read runs queries in read-only transactions all the same.
@@ -127,7 +139,7 @@ public final class Store {
             throw JSONSQLError(
                 "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
         }
-        var configuration = Configuration()
+        var configuration = Self.defensiveConfiguration()
         configuration.label = "jsonsql"
         self.configuration = configuration
         self.userTransactions = false
@@ -319,11 +331,41 @@ public final class Store {
         case .SQLITE_IOERR:
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
-        case .SQLITE_READONLY: return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
+        case .SQLITE_READONLY:
+            if isWALWithoutSharedMemory(path) {
+                let file = SQLQuote.shellWord(path)
+                return JSONSQLError(
+                    "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+                )
+            }
+            return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
-        default: return JSONSQLError(error.message ?? "\(error)")
+        default: return JSONSQLError(explainingShadowTable(error.message ?? "\(error)"))
         }
+    }
+
+    /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`
+    /// file beside it, in a directory where none can be created.
+    static func isWALWithoutSharedMemory(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 2, header[19] == 2 else {
+            return false
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        return !FileManager.default.fileExists(atPath: path + "-shm")
+            && Foundation.access(directory.isEmpty ? "." : directory, W_OK) != 0
+    }
+
+    /// SQLite's refusal to change a shadow table (`table t_fts_data may not be modified`, in
+    /// defensive mode), with what the table is and what to change instead.
+    static func explainingShadowTable(_ message: String) -> String {
+        guard message.hasPrefix("table "),
+            ["may not be modified", "may not be dropped", "may not be altered"].contains(where: message.hasSuffix)
+        else { return message }
+        return message
+            + ": SQLite keeps it for a virtual table (such as an FTS index) and only that table may change it; edit or drop the virtual table, or the table it indexes"
     }
 
     /// The names of the tables, in creation order, without SQLite's internal ones.

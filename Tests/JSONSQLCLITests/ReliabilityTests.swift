@@ -212,6 +212,27 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 5)
     }
 
+    @Test("a WAL database where its -shm file cannot be created is refused with what to do")
+    func readOnlyWAL() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<2)))
+        let app = try DatabaseQueue(path: db)
+        _ = try app.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode=WAL") }
+        try app.close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path) }
+        // root ignores permissions, so run as nobody there.
+        let prefix = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let query = try CLI.shell("\(prefix)\(CLI.binary) query '\(db)' --format jsonl")
+        #expect(query.status == 1)
+        #expect(
+            query.stderr
+                == "Error: \(db) is in WAL mode, and SQLite reads such a database only with its \(db)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(db) 'PRAGMA journal_mode=DELETE'` where it can be written\n"
+        )
+    }
+
     @Test("names with quotes, spaces, dots, brackets, unicode and keywords work everywhere")
     func hostileNames() throws {
         let dir = try TemporaryDirectory()

@@ -94,4 +94,47 @@ struct CopyRuleTests {
             try again.store.copy(from: source.store, options: CopyOptions(tables: ["Big", "BIG"]))
         }
     }
+
+    @Test("a SQLite-to-SQLite copy keeps what a hand-written schema holds: date text of any form, doubles to the last digit")
+    func handWrittenValues() throws {
+        let source = try LibraryDatabase()
+        try source.execute(
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, at DATETIME, day DATE, price DECIMAL(10,2), doc JSON);
+            INSERT INTO t VALUES (1, '2020-01-01 10:00:00', '2020-01-01', 0.30000000000000004, 0.1e-300),
+                                 (2, 'soon', 'later', 1e300, -2.5), (3, 1577872800, 20200101, 12, '{"a":0.30000000000000004}');
+            """)
+        let target = try LibraryDatabase()
+        _ = try target.store.copy(from: source.store, options: CopyOptions())
+        // Dates as they were (this column type stores them as text, and copies other text as it
+        // is); doubles in the NUMERIC TEXT and JSON TEXT columns as the shortest text of the same
+        // double, not SQLite's 15 digits.
+        #expect(
+            try target.sql("SELECT quote(at) AS a, quote(day) AS d, quote(price) AS p, quote(doc) AS j FROM t ORDER BY id")
+                == #"""
+                {"a":"'2020-01-01 10:00:00'","d":"'2020-01-01'","p":"'0.30000000000000004'","j":"'1e-301'"}
+                {"a":"'soon'","d":"'later'","p":"'1e+300'","j":"'-2.5'"}
+                {"a":"1577872800","d":"20200101","p":"'12'","j":"'{\"a\":0.30000000000000004}'"}
+
+                """#)
+        #expect(Double("0.30000000000000004") == 0.1 + 0.2)
+    }
+
+    @Test(
+        "an integer key SQLite kept apart from the rowid (INT PRIMARY KEY) is copied while no key is NULL, which the rowid would number"
+    )
+    func nullKey() throws {
+        let source = try LibraryDatabase()
+        try source.execute(
+            "CREATE TABLE k (id INT PRIMARY KEY, v TEXT); INSERT INTO k VALUES (5, 'a'), (NULL, 'b')")
+        let target = try LibraryDatabase()
+        #expect(
+            errorMessage { try target.store.copy(from: source.store, options: CopyOptions()) }
+                == "table k, row 2 (id=NULL), column id: the key is NULL, and here the key is the rowid, which SQLite would number; give the row a key, or leave the table out"
+        )
+        #expect(try target.store.tableNames() == [])
+        try source.execute("DELETE FROM k WHERE id IS NULL")
+        _ = try target.store.copy(from: source.store, options: CopyOptions())
+        #expect(try target.sql("SELECT id, v FROM k") == #"{"id":5,"v":"a"}"# + "\n")
+    }
 }

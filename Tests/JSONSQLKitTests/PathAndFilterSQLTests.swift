@@ -63,7 +63,11 @@ struct PathAndFilterSQLTests {
             ),
             ("address.ok = true", #""address" ->> '$.ok' = ? AND json_type("address", '$.ok') = 'true'"#, ["1"]),
             ("active = true", #""active" = ?"#, ["1"]),
-            ("created > 2024-05-01T02:00:00+02:00", #""created" > ?"#, ["\"2024-05-01 00:00:00.000\""]),
+            // Also as unix seconds, which a datetime column another tool filled may hold.
+            (
+                "created > 2024-05-01T02:00:00+02:00", #"("created" > ? OR ("created" > ? AND "created" < ''))"#,
+                ["\"2024-05-01 00:00:00.000\"", "1714521600"]
+            ),
             (
                 "address.country in [DE, FR]",
                 #""address" ->> '$.country' IN (?, ?) AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#,

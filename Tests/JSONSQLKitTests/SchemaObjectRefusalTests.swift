@@ -49,6 +49,24 @@ struct SchemaObjectRefusalTests {
         #expect(try db.sql("SELECT count(*) AS n FROM g") == #"{"n":0}"# + "\n")
     }
 
+    @Test("update and delete of a view are refused, even one whose INSTEAD OF triggers would change rows it does not count")
+    func editView() throws {
+        let db = try Self.makeDatabase()
+        try db.execute(
+            """
+            INSERT INTO g (id, doc) VALUES (1, '{"c":"x"}');
+            CREATE TRIGGER v_upd INSTEAD OF UPDATE ON v BEGIN UPDATE g SET doc = new.doc WHERE id = new.id; END;
+            CREATE TRIGGER v_del INSTEAD OF DELETE ON v BEGIN DELETE FROM g WHERE id = old.id; END;
+            """)
+        let before = try db.sql("SELECT * FROM g")
+        #expect(
+            errorMessage { try db.update("v", where: ["id = 1"], set: ["doc.c=y"]) }
+                == "v is a view; update the rows of the table the view reads")
+        #expect(
+            errorMessage { try db.delete("v", where: ["id = 1"]) } == "v is a view; delete the rows of the table the view reads")
+        #expect(try db.sql("SELECT * FROM g") == before)
+    }
+
     @Test("index on a view is refused: SQLite indexes tables only")
     func indexOnView() throws {
         let db = try Self.makeDatabase()

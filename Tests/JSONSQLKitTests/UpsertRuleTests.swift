@@ -25,6 +25,33 @@ struct UpsertRuleTests {
         #expect(try db.query("p", where: ["id = p1"], select: ["score"], format: .csv) == "score\r\n2\r\n")
     }
 
+    @Test(
+        "insert --replace is refused on a row other tables refer to with an ON DELETE action, which its hidden delete would run",
+        arguments: [
+            ("CASCADE", "deleted"), ("SET NULL", "set to NULL"), ("SET DEFAULT", "set to their default"),
+        ])
+    func replaceOfReferredRow(action: String, outcome: String) throws {
+        // As a GRDB app declares it: `t.belongsTo("team", onDelete: .cascade)`, foreign keys on.
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE team (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL);
+            CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, teamId INTEGER DEFAULT 1 REFERENCES team(id) ON DELETE \(action), name TEXT);
+            INSERT INTO team VALUES (1, 'Red'); INSERT INTO player (teamId, name) VALUES (1, 'Ann'), (1, 'Bob');
+            """)
+        let players = try db.sql("SELECT * FROM player")
+        #expect(
+            errorMessage { try db.insert("team", #"{"id":1,"name":"Blue"}"#, conflict: .replace) }
+                == "--replace deletes a row before inserting its record, and in team that does more than replace it: the rows of player that refer to it by teamId would be \(outcome) (ON DELETE \(action)); use --upsert, which updates the row in place"
+        )
+        try db.insert("team", #"{"id":1,"name":"Blue"}"#, conflict: .upsert)
+        #expect(try db.sql("SELECT * FROM team") == #"{"id":1,"name":"Blue"}"# + "\n")
+        #expect(try db.sql("SELECT * FROM player") == players)
+        // The referring table has no such reference to it: --replace works there as before.
+        try db.insert("player", #"{"id":1,"teamId":1,"name":"Cy"}"#, conflict: .replace)
+        #expect(try db.sql("SELECT name FROM player ORDER BY id") == #"{"name":"Cy"}"# + "\n" + #"{"name":"Bob"}"# + "\n")
+    }
+
     @Test("a composite key: the row is found by every key column")
     func compositeKey() throws {
         let db = try LibraryDatabase()

@@ -6,6 +6,12 @@
 /// Returns SQLite's result code; SQLITE_MISUSE once SQLite is already initialized.
 int jsonsql_sqlite_config_multithread(void);
 
+/// Turns on SQLITE_DBCONFIG_DEFENSIVE for one connection: the shadow tables a virtual table
+/// keeps (FTS5's `_data`, `_idx`, ...) cannot be written, altered or dropped by ordinary SQL,
+/// nor can `PRAGMA writable_schema` or `journal_mode=OFF` be set. Returns SQLite's result code.
+/// `db` is a `sqlite3 *` (void here, so that Swift sees SQLite's API only through GRDB).
+int jsonsql_sqlite_defensive(void *db);
+
 /// Renames `from` to `to` unless `to` exists, atomically: 0, or -1 with errno (EEXIST when `to`
 /// exists). Falls back to link(2) and unlink(2) where the file system has no exclusive rename.
 int jsonsql_rename_noreplace(const char *from, const char *to);

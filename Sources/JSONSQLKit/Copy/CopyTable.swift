@@ -49,6 +49,21 @@ extension CopyTable {
     /// Reads a SQLite table's schema: columns, keys, UNIQUE constraints, table options and
     /// indexes (when `indexes`).
     init(db: Database, table: String, indexes withIndexes: Bool) throws {
+        // A virtual table (an FTS index) and the shadow tables it keeps its data in would arrive
+        // as plain tables that no longer do what they did.
+        switch try String.fetchOne(
+            db, sql: "SELECT type FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+        {
+        case "virtual":
+            throw Self.refusal(
+                table, "it is a virtual table (such as an FTS index), which copy does not carry; name the other tables to copy")
+        case "shadow":
+            throw Self.refusal(
+                table,
+                "SQLite keeps it for a virtual table (such as an FTS index), which copy does not carry; name the other tables to copy"
+            )
+        default: break
+        }
         let info = try TableInfo(db: db, table: table)
         let created =
             try String.fetchOne(

@@ -60,7 +60,7 @@ extension Store {
                     "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(path)) TABLE), or name the other tables to copy"
                 )
             }
-            return try writingForCopy { writer in
+            return try writingForCopy(from: source) { writer in
                 try tables.map { table in
                     let rows = try writer.write(table) { add in
                         var count = 0
@@ -92,11 +92,11 @@ extension Store {
     }
 
     /// Runs `work` in one transaction here: committed when it returns, rolled back when it throws.
-    private func writingForCopy<T>(_ work: (CopyWriter) throws -> T) throws -> T {
+    private func writingForCopy<T>(from source: Store, _ work: (CopyWriter) throws -> T) throws -> T {
         if let postgres {
             return try postgres.connection.transaction { try work(CopyWriter(postgres: postgres)) }
         }
-        return try write { db in try work(CopyWriter(db: db)) }
+        return try write { db in try work(CopyWriter(db: db, fromPostgres: source.isPostgres)) }
     }
 }
 
@@ -173,9 +173,16 @@ struct CopyReader {
 struct CopyWriter {
     private var postgres: PostgresStore?
     private var db: Database?
+    /// Whether the rows come from PostgreSQL, whose dates arrive in the form SQLite's columns
+    /// store; a SQLite source's values are copied as they are, whatever text a date column
+    /// another tool made holds.
+    private var fromPostgres = false
 
     init(postgres: PostgresStore) { self.postgres = postgres }
-    init(db: Database) { self.db = db }
+    init(db: Database, fromPostgres: Bool) {
+        self.db = db
+        self.fromPostgres = fromPostgres
+    }
 
     /// Creates `table`, writes the rows `rows` hands over, makes its indexes; returns the rows.
     func write(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void) throws -> Int {
@@ -189,16 +196,40 @@ struct CopyWriter {
         let statement = try db.makeStatement(sql: sql)
         let insert = statement.sqliteStatement
         defer { withExtendedLifetime(statement) {} }
+        // An integer key alone is the rowid here, whatever it was in the source (`INT PRIMARY
+        // KEY` and `INTEGER PRIMARY KEY DESC` are not): SQLite would number a NULL key.
+        let rowidKey =
+            table.spec.withoutRowid || table.spec.primaryKey.count != 1
+            ? nil : table.columns.firstIndex { $0.type == .integer && SQLName.same($0.name, table.spec.primaryKey[0]) }
         var count = 0
-        try rows { values in
+        try rows { row in
             count += 1
+            var values = row
+            // numeric and json columns are declared NUMERIC TEXT and JSON TEXT: a double bound
+            // there would become SQLite's 15-digit text of it (0.30000000000000004 → 0.3). It
+            // goes in as the shortest text that reads back as the same double.
+            for (i, column) in table.columns.enumerated() where column.type == .numeric || column.type == .json {
+                guard case .double(let double) = values[i].storage, double.isFinite else { continue }
+                do { values[i] = try ValueConversion.stored(.number("\(double)"), type: column.type) } catch let error
+                    as ValueMismatch
+                {
+                    throw table.failure(row: count, values: values, column: column.name, "\(double) \(error.expectation)")
+                }
+            }
+            if let i = rowidKey, values[i].isNull {
+                throw table.failure(
+                    row: count, values: values, column: table.columns[i].name,
+                    "the key is NULL, and here the key is the rowid, which SQLite would number; give the row a key, or leave the table out"
+                )
+            }
             // SQLite keeps no NaN: it would store NULL.
             if let i = values.firstIndex(where: { if case .double(let d) = $0.storage { d.isNaN } else { false } }) {
                 throw table.failure(row: count, values: values, column: table.columns[i].name, "SQLite cannot hold NaN")
             }
             // A date PostgreSQL holds and SQLite's form does not (BC, infinity) is refused,
             // not copied as text no date comparison reads.
-            for (i, column) in table.columns.enumerated() where column.type == .date || column.type == .datetime {
+            for (i, column) in table.columns.enumerated()
+            where fromPostgres && (column.type == .date || column.type == .datetime) {
                 guard case .string(let text) = values[i].storage else { continue }
                 do {
                     guard try ValueConversion.stored(.string(text), type: column.type) == values[i] else {

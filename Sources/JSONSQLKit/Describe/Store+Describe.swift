@@ -28,14 +28,17 @@ extension Store {
         let list = columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
         var sql = "SELECT \(list) FROM \(t)"
         if let sample {
-            // Rows picked at random by rowid; a table without rowid gives its first rows.
+            // Rows picked at random by rowid (under a name no column takes: a column named
+            // `rowid` would pick every row holding the values drawn); a table without rowid gives
+            // its first rows.
             let isTable =
                 try Bool.fetchOne(
                     db, sql: "SELECT type = 'table' FROM sqlite_schema WHERE name = ?", arguments: [info.name]) ?? false
-            let hasRowid = isTable && (try? db.makeStatement(sql: "SELECT rowid FROM \(t) LIMIT 0")) != nil
-            sql +=
-                hasRowid
-                ? " WHERE rowid IN (SELECT rowid FROM \(t) ORDER BY random() LIMIT \(sample))" : " LIMIT \(sample)"
+            if isTable, let rowid = info.rowidName, (try? db.makeStatement(sql: "SELECT \(rowid) FROM \(t) LIMIT 0")) != nil {
+                sql += " WHERE \(rowid) IN (SELECT \(rowid) FROM \(t) ORDER BY random() LIMIT \(sample))"
+            } else {
+                sql += " LIMIT \(sample)"
+            }
         }
         let statement = try db.makeStatement(sql: sql)
         let roots = columns.map { PathStats(path: JSONPath.displayName($0.name)) }

@@ -8,6 +8,7 @@ extension Store {
         if let postgres { return try postgres.update(spec, dryRun: dryRun) }
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
+            try Self.requireTable(table, verb: "update", db: db)
             let info = try TableInfo(db: db, table: table)
             let query = try spec.build(table: info, db: db)
             try Self.requireJSONText(spec, table: info, db: db)
@@ -20,6 +21,7 @@ extension Store {
         if let postgres { return try postgres.delete(spec, dryRun: dryRun) }
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
+            try Self.requireTable(table, verb: "delete", db: db)
             var sql = "DELETE FROM \(SQLQuote.identifier(table))"
             var arguments: [DatabaseValue] = []
             if let filter = Filter.all(spec.filters) {
@@ -31,6 +33,13 @@ extension Store {
             }
             return try Self.execute(SQLQuery(sql: sql, arguments: arguments), table: table, verb: "delete", db: db)
         }
+    }
+
+    /// Refuses to edit a view: SQLite changes a view only through its `INSTEAD OF` triggers,
+    /// whose changes it does not count, so the command would report 0 rows for rows it changed.
+    private static func requireTable(_ table: String, verb: String, db: Database) throws {
+        guard try db.viewExists(table) else { return }
+        throw JSONSQLError("\(table) is a view; \(verb) the rows of the table the view reads")
     }
 
     /// Refuses an update that edits paths inside a column not declared json (a TEXT column
@@ -47,7 +56,7 @@ extension Store {
             columns.append(column)
         }
         guard !columns.isEmpty else { return }
-        let key = info.primaryKey.isEmpty ? ["rowid"] : info.primaryKey
+        let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
         var condition = ""
         var arguments: [DatabaseValue] = []
         if let filter = Filter.all(spec.filters) {

@@ -121,7 +121,9 @@ public struct FilterSQL {
         let lhs = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(lhs) IS NULL" }
-            return "\(lhs) = \(bind(try columnValue(path, literal)))"
+            let value = try columnValue(path, literal)
+            if let seconds = unixSeconds(path, value) { return "\(lhs) IN (\(bind(value)), \(bind(seconds)))" }
+            return "\(lhs) = \(bind(value))"
         }
         switch literal {
         case .null:
@@ -148,7 +150,12 @@ public struct FilterSQL {
         let sqlOp = op.rawValue
         guard path.isJSON else {
             if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
-            return "\(lhs) \(sqlOp) \(bind(try columnValue(path, literal)))"
+            let value = try columnValue(path, literal)
+            guard let seconds = unixSeconds(path, value) else { return "\(lhs) \(sqlOp) \(bind(value))" }
+            // Numbers sort below all text: each form is a range of its own, `''` between them.
+            return op == .greater || op == .greaterOrEqual
+                ? "(\(lhs) \(sqlOp) \(bind(value)) OR (\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < ''))"
+                : "((\(lhs) \(sqlOp) \(bind(value)) AND \(lhs) >= '') OR \(lhs) \(sqlOp) \(bind(seconds)))"
         }
         switch literal {
         case .integer, .real:
@@ -185,7 +192,11 @@ public struct FilterSQL {
             return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
-            guard path.isJSON else { return bind(try columnValue(path, literal)) }
+            guard path.isJSON else {
+                let value = try columnValue(path, literal)
+                guard let seconds = unixSeconds(path, value) else { return bind(value) }
+                return "\(bind(value)), \(bind(seconds))"
+            }
             try requireComparable(literal, path)
             return bind(literal.jsonValue)
         }
@@ -211,6 +222,13 @@ public struct FilterSQL {
             element = "value = \(bind(value.databaseValue)) AND type = 'text'"
         }
         return "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
+    }
+
+    /// For a datetime column, the compared time also as unix seconds: a column another tool made
+    /// may hold numbers there (GRDB's `.timeIntervalSince1970`), which text never equals and
+    /// which sort below every text.
+    private func unixSeconds(_ path: ResolvedPath, _ value: DatabaseValue) -> DatabaseValue? {
+        path.column.type == .datetime ? ValueConversion.unixSeconds(ofStored: value) : nil
     }
 
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.

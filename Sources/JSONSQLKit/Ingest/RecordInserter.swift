@@ -52,6 +52,44 @@ final class RecordInserter {
         if conflict == .upsert && primaryKey.isEmpty {
             throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
         }
+        if conflict == .replace { try Self.refuseReplace(db, table: table) }
+    }
+
+    /// Refuses `--replace` where SQLite's REPLACE, which deletes the conflicting row before
+    /// inserting, would do more than replace it: rows of other tables that refer to it with
+    /// `ON DELETE CASCADE`, `SET NULL` or `SET DEFAULT` would be deleted or changed, and its
+    /// `DELETE` triggers (an FTS index's, an audit log's) would not run.
+    static func refuseReplace(_ db: Database, table: String) throws {
+        var reasons: [String] = []
+        for other in try Store.tableNames(db) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT \"from\" AS source, \"table\" AS target, on_delete FROM pragma_foreign_key_list(?)",
+                arguments: [other])
+            where SQLName.same(row["target"] as String, table)
+                && ["CASCADE", "SET NULL", "SET DEFAULT"].contains((row["on_delete"] as String).uppercased())
+            {
+                let action = (row["on_delete"] as String).uppercased()
+                let outcome = action == "CASCADE" ? "deleted" : action == "SET NULL" ? "set to NULL" : "set to their default"
+                reasons.append(
+                    "the rows of \(other) that refer to it by \(row["source"] as String) would be \(outcome) (ON DELETE \(action))"
+                )
+            }
+        }
+        for row in try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name",
+            arguments: [table])
+        {
+            // The event is the first of DELETE, INSERT or UPDATE in `CREATE TRIGGER name ... ON`.
+            let text = SQLTokens(row["sql"] as String? ?? "")
+            let event = (0..<text.count).first { i in ["DELETE", "INSERT", "UPDATE"].contains { text.isWord(i, $0) } }
+            if let event, text.isWord(event, "DELETE") {
+                reasons.append("its DELETE trigger \(row["name"] as String) would not run")
+            }
+        }
+        guard !reasons.isEmpty else { return }
+        throw JSONSQLError(
+            "--replace deletes a row before inserting its record, and in \(table) that does more than replace it: \(reasons.joined(separator: "; ")); use --upsert, which updates the row in place"
+        )
     }
 
     private func loadColumns() throws {

@@ -119,8 +119,7 @@ extension Store {
             try tracker.observe(db, table: spec.table)
             guard !tracker.hasPending else { return nil }
             // The small records were inserted in order into an empty table, so their rowids are 1, 2, ...
-            guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { SQLName.find($0, in: info.columns.map(\.name)) == nil })
-            else { return nil }
+            guard let rowid = info.rowidName else { return nil }
             let weighted = try NarrowPlan(spec, table: info, weighted: true)
             if try weighted.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records) {
                 return weighted

@@ -26,8 +26,10 @@ extension Store {
         for name in spec.drop {
             let column = try TableInfo(db: db, table: table).requireColumn(name)
             try Self.checkDroppable(column, table: table, db: db)
-            try Self.runDDL("cannot drop column \(column.name) from \(table)") {
-                try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+            try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db) {
+                try Self.runDDL("cannot drop column \(column.name) from \(table)") {
+                    try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+                }
             }
             done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
         }
@@ -38,11 +40,13 @@ extension Store {
                 throw JSONSQLError(
                     "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
             }
-            try Self.runDDL("cannot rename column \(column.name) of \(table)") {
-                try db.execute(
-                    sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
-                )
+            try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db) {
+                try Self.runDDL("cannot rename column \(column.name) of \(table)") {
+                    try db.execute(
+                        sql:
+                            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
+                    )
+                }
             }
             done.append(
                 "renamed column \(TerminalText.name(column.name)) to \(TerminalText.name(rename.new)) in \(TerminalText.name(table))"
@@ -79,7 +83,7 @@ extension Store {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            let message = error.message ?? "\(error)"
+            let message = explainingShadowTable(error.message ?? "\(error)")
             let hint = message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }
@@ -191,21 +195,8 @@ extension Store {
             {
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(existing)")
             }
-            try Self.runDDL("cannot rename table \(table)") {
-                var from = table
-                if table != new && SQLName.same(table, new) {
-                    // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
-                    // through a free name, in the same transaction.
-                    var step = "\(table)_renaming"
-                    while try Bool.fetchOne(
-                        db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
-                    {
-                        step += "_"
-                    }
-                    try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
-                    from = step
-                }
-                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
+            try Self.refusingBreakage("cannot rename table \(table)", db: db) {
+                try Self.runRename(table, to: new, db: db)
             }
             return table
         }
@@ -218,6 +209,26 @@ extension Store {
             "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord("DROP VIEW \(SQLQuote.identifier(view))"))"
         return JSONSQLError(
             "\(TerminalText.name(view)) is a view, not a table, and drop-table drops only tables; to drop the view: \(command)")
+    }
+
+    /// `ALTER TABLE ... RENAME TO`, also where the new name differs from the old only in case.
+    private static func runRename(_ table: String, to new: String, db: Database) throws {
+        try Self.runDDL("cannot rename table \(table)") {
+            var from = table
+            if table != new && SQLName.same(table, new) {
+                // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
+                // through a free name, in the same transaction.
+                var step = "\(table)_renaming"
+                while try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
+                {
+                    step += "_"
+                }
+                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
+                from = step
+            }
+            try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
+        }
     }
 
     /// Drops a table and its indexes. A table that other tables refer to by foreign key is kept:
@@ -250,29 +261,43 @@ extension Store {
                     "cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first"
                 )
             }
-            let workingBefore = try Self.brokenSchemaUsers(db)
-            try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
-            let users = Set(
-                try Self.brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }
-            ).sorted()
-            if !users.isEmpty {
-                // Thrown inside the write transaction: the table is back when it rolls back.
-                throw JSONSQLError(
-                    "cannot drop table \(table): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first"
-                )
+            try Self.refusingBreakage("cannot drop table \(table)", db: db) {
+                try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
             }
             return table
+        }
+    }
+
+    /// Runs a schema change inside the caller's transaction and refuses it (the caller's
+    /// rollback undoes it) when a view, trigger or virtual table that worked before fails after:
+    /// SQLite lets `DROP TABLE` and `RENAME` leave them broken, and an FTS index names its
+    /// content table and columns in text that no rename follows.
+    static func refusingBreakage(_ context: String, db: Database, _ change: () throws -> Void) throws {
+        let workingBefore = try brokenSchemaUsers(db)
+        try change()
+        let users = Set(try brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }).sorted()
+        if !users.isEmpty {
+            throw JSONSQLError(
+                "\(context): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first"
+            )
         }
     }
 
     /// Views and triggers that SQLite cannot compile as the schema stands: a view whose
     /// `SELECT` fails to prepare, and the triggers of a table or view on which an `INSERT`,
     /// `UPDATE` or `DELETE` fails to prepare (SQLite compiles triggers with the statement that
-    /// fires them). Statements are only prepared, never run. Compared before and after a
-    /// `DROP TABLE`, it names what the drop would break, which SQLite itself allows.
+    /// fires them), and virtual tables from which no row can be read (an FTS5 table whose
+    /// content table or column is gone: SQLite finds out only when it reads). Statements are
+    /// prepared, never run, but for reading one row of each virtual table. Compared before and
+    /// after a change, it names what the change would break, which SQLite itself allows.
     static func brokenSchemaUsers(_ db: Database) throws -> Set<String> {
         func compiles(_ sql: String) -> Bool { (try? db.makeStatement(sql: sql)) != nil }
         var broken: Set<String> = []
+        for table in try String.fetchAll(
+            db, sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'")
+        where (try? Row.fetchOne(db, sql: "SELECT 1 FROM \(SQLQuote.identifier(table)) LIMIT 1")) == nil {
+            broken.insert("virtual table \(table)")
+        }
         for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
         where !compiles("SELECT * FROM \(SQLQuote.identifier(view))") {
             broken.insert("view \(view)")

@@ -87,9 +87,7 @@ extension Store {
         }
         registerConversion(db)
         // The rowid under a name no column takes; nil for WITHOUT ROWID or when all are taken.
-        let rowid =
-            withoutRowid
-            ? nil : ["rowid", "_rowid_", "oid"].first { alias in !info.columns.contains { SQLName.same($0.name, alias) } }
+        let rowid = withoutRowid ? nil : info.rowidName
         // Check every value first, to name the row that does not fit.
         let quotedTable = SQLQuote.identifier(table)
         let key = rowid.map { [$0] } ?? info.primaryKey.map(SQLQuote.identifier)

@@ -23,6 +23,12 @@ public struct ColumnInfo: Sendable, Equatable {
 public struct TableInfo: Sendable {
     public var name: String
     public var columns: [ColumnInfo]
+
+    /// A name that reads the rowid here: `rowid`, or `_rowid_` or `oid` when a column takes it;
+    /// nil when columns take all three (or the table has no rowid, which the caller knows).
+    var rowidName: String? {
+        ["rowid", "_rowid_", "oid"].first { alias in !columns.contains { SQLName.same($0.name, alias) } }
+    }
     /// The `WHERE` conditions of the table's partial indexes, as token keys (`SQLTokens.key`),
     /// so that filters can spell their conditions the way those indexes do (see `FilterSQL`).
     var partialIndexConditions: [[String]] = []

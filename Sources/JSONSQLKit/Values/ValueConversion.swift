@@ -143,6 +143,15 @@ public enum ValueConversion {
         }
     }
 
+    /// The unix seconds a datetime's stored text stands for, as a number: the form a datetime
+    /// column another tool made may hold instead (GRDB's `.timeIntervalSince1970`), so that
+    /// `--where` compares those rows too. `1700000000.25` for `2023-11-14 22:13:20.250`.
+    static func unixSeconds(ofStored value: DatabaseValue) -> DatabaseValue? {
+        guard case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else { return nil }
+        let millis = stamp.epochMilliseconds
+        return millis % 1000 == 0 ? (millis / 1000).databaseValue : (Double(millis) / 1000).databaseValue
+    }
+
     private static let uuidMismatch = ValueMismatch(expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8")
 
     /// A whole number that fits 64 bits, however it is written (`7`, `7.0`, `7e0`).
