@@ -34,10 +34,15 @@ struct JSONSQL: ParsableCommand {
             printOrFail(jsonsqlVersion + "\n")
             return
         }
+        // The command whose usage an argument error shows: the subcommand once it is known, so a
+        // ValidationError thrown while it runs (`insert` into a database without tables) shows
+        // its usage, as one thrown by its validate() does.
+        var usage: ParsableCommand.Type = JSONSQL.self
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try checkSubcommand(arguments)
             var command = try parseCommand(arguments)
+            usage = type(of: command)
             try command.run()
         } catch let interrupted as Interrupted {
             Diagnostics.print("Error: \(interrupted)")
@@ -51,10 +56,19 @@ struct JSONSQL: ParsableCommand {
                 printOrFail(text.isEmpty ? "" : text + "\n")
                 Foundation.exit(0)
             }
-            let message = fullMessage(for: error)
+            let message = fullMessage(for: error, usage: usage)
             if !message.isEmpty { Diagnostics.print(message) }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// The message for an error, with the usage of `command` when it is an argument error.
+    /// Parsed as a root of its own, a subcommand names only itself in "See '… --help'".
+    static func fullMessage(for error: Error, usage command: ParsableCommand.Type) -> String {
+        if command == JSONSQL.self { return fullMessage(for: error) }
+        let name = command._commandName
+        return command.fullMessage(for: error)
+            .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
     }
 
     /// Prints help, a completion script or the version on standard output, as the parser

@@ -31,6 +31,23 @@ struct FirstRunTests {
         #expect(result.stderr.contains("See 'jsonsql \(command) --help'"))
     }
 
+    @Test(
+        "an argument error found while the command runs shows that command's usage, not the top-level one",
+        arguments: [
+            (["insert", "EMPTY"], "insert", "Error: name the table to insert into: jsonsql insert "),
+            (["query", "DB", "--sql", "SELECT :x", "--param", "x"], "query", "Error: --param takes NAME=VALUE"),
+            (["query", "DB", "--save", "copy.sqlite"], "query", "Error: --file, --csv, --tsv and --save load data files"),
+        ])
+    func usageOfRunningCommand(arguments: [String], command: String, message: String) throws {
+        let empty = try directory.write("no-tables.sqlite", "")
+        let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 == "EMPTY" ? empty : $0 }, stdin: "")
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix(message) == true, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Usage: jsonsql \(command) ") }, "\(result.stderr)")
+        #expect(lines.last == "  See 'jsonsql \(command) --help' for more information.", "\(result.stderr)")
+    }
+
     @Test("a mistyped subcommand or option gets a did-you-mean")
     func didYouMean() throws {
         let command = try CLI.run(["qurey", db, "player"])
