@@ -101,9 +101,14 @@ struct JSONSQL: ParsableCommand {
 
     /// `jsonsql qurey ...`: names the unknown command and the nearest one, where the parser
     /// would only report unexpected arguments.
+    /// `jsonsql help qurey` too, which the parser would answer with the top-level help.
     static func checkSubcommand(_ arguments: [String]) throws {
-        guard let word = arguments.first, !word.hasPrefix("-") else { return }
+        guard var word = arguments.first, !word.hasPrefix("-") else { return }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if word == "help" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
+            word = arguments[1]
+        }
         if names.contains(word) { return }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")

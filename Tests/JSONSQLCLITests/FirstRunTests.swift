@@ -61,8 +61,14 @@ struct FirstRunTests {
         let option = try CLI.run(["query", db, "--wher", "score > 1"])
         #expect(option.status == 64)
         #expect(option.stderr.hasPrefix("Error: Unknown option '--wher'. Did you mean '--where'?\n"))
+        // `help` with a mistyped command does not answer with the top-level help.
+        let help = try CLI.run(["help", "create-tabel"])
+        #expect(help.status == 64 && help.stdout.isEmpty, "\(help.stdout)")
+        #expect(help.stderr.hasPrefix("Error: unknown command 'create-tabel'. Did you mean 'create-table'?\n"))
         // Real subcommands and help still work.
         #expect(try CLI.run(["help", "query"]).status == 0)
+        #expect(try CLI.run(["help", "query"]).stdout.hasPrefix("OVERVIEW: Print rows"))
+        #expect(try CLI.run(["help"]).stdout.hasPrefix("OVERVIEW: Keep JSON in SQLite"))
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
