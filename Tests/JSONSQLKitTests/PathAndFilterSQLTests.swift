@@ -37,6 +37,19 @@ struct PathAndFilterSQLTests {
         #expect(path.valueSQL == sql)
     }
 
+    @Test(
+        "a path through every element, as describe lists it, says which paths there are instead",
+        arguments: [("tags[] = pro", "tags"), ("orders[].sku = z", "orders"), ("doc.\"first name\"[ ].x = 1", "doc.\"first name\"")])
+    func everyElement(filter: String, array: String) throws {
+        let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+        #expect(
+            error.map { "\($0)" }
+                == "in --where '\(filter)': \(array)[] stands for every element, as describe lists arrays, and a path names one: \(array)[0], \(array)[-1]; to match an element anywhere in the array, --where '\(array) contains VALUE'"
+        )
+        // What the message offers parses.
+        for offered in ["\(array)[0] = 1", "\(array)[-1] = 1", "\(array) contains 1"] { _ = try FilterParser.parse(offered) }
+    }
+
     @Test("keys SQLite cannot address are refused")
     func unaddressable() throws {
         #expect(throws: JSONSQLError.self) { try JSONPath(parsing: #"address."a\"b""#).sqlitePath() }
