@@ -254,6 +254,11 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
         if direction == "desc" || direction == "asc" {
             return (try Selection(parsing: String(text[..<colon])), direction == "desc")
         }
+        // `score:descending`: a path and a direction jsonsql does not know, not a path.
+        if (try? Selection(parsing: text)) == nil, (try? Selection(parsing: String(text[..<colon]))) != nil {
+            throw JSONSQLError(
+                "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction")
+        }
     }
     return (try Selection(parsing: text), false)
 }

@@ -101,6 +101,15 @@ struct FirstRunTests {
         #expect(fine.status == 0 && fine.stdout == "[]\n", "\(fine.stderr)")
     }
 
+    @Test("--order-by with a direction other than asc or desc says which there are")
+    func orderDirection() throws {
+        let result = try CLI.run(["query", db, "--order-by", "score:descending"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: --order-by takes PATH, PATH:asc or PATH:desc; 'descending' in 'score:descending' is no direction\n")
+    }
+
     @Test(
         "input that is not JSON is named for what it looks like, with what to do",
         arguments: [
