@@ -191,9 +191,12 @@ final class ShellSession {
                 return .ok
             }
             if !catalog.commands.contains(words[1]) {
-                report(
-                    JSONSQLError("no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"),
-                    line: line)
+                // As the command line says it (`JSONSQL.checkSubcommand`).
+                let message =
+                    JSONSQL.nearestCommand(to: words[1], in: catalog.commands).map {
+                        "unknown command '\(words[1])'. Did you mean '\($0)'?"
+                    } ?? "no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"
+                report(JSONSQLError(message), line: line)
                 return .failed
             }
         }
