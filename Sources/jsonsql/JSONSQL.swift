@@ -102,9 +102,19 @@ struct JSONSQL: ParsableCommand {
     /// `jsonsql qurey ...`: names the unknown command and the nearest one, where the parser
     /// would only report unexpected arguments.
     /// `jsonsql help qurey` too, which the parser would answer with the top-level help.
+    /// `jsonsql --limit 3 query db.sqlite`: options of a command go after it, as the error shows.
     static func checkSubcommand(_ arguments: [String]) throws {
-        guard var word = arguments.first, !word.hasPrefix("-") else { return }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, first.hasPrefix("-"), first != "-", first != "--",
+            !["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help"].contains(first),
+            !first.hasPrefix("---"), let at = arguments.firstIndex(where: { names.dropLast().contains($0) })
+        {
+            let moved = [arguments[at]] + arguments[(at + 1)...] + arguments[..<at]
+            throw ValidationError(
+                "\(first) is not an option of jsonsql itself; options go after the command: jsonsql "
+                    + moved.map(SQLQuote.shellWord).joined(separator: " "))
+        }
+        guard var word = arguments.first, !word.hasPrefix("-") else { return }
         if word == "help" {
             guard arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
             word = arguments[1]

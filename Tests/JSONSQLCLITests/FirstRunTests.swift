@@ -63,6 +63,12 @@ struct FirstRunTests {
         let option = try CLI.run(["query", db, "--wher", "score > 1"])
         #expect(option.status == 64)
         #expect(option.stderr.hasPrefix("Error: Unknown option '--wher'. Did you mean '--where'?\n"))
+        // Options before the command: where they go, as a command line that runs.
+        let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
+        #expect(before.status == 64)
+        let advice = "Error: --limit is not an option of jsonsql itself; options go after the command: jsonsql "
+        #expect(before.stderr.hasPrefix(advice + "query \(db) --select id --limit 1 --where 'score > 1'\n"), "\(before.stderr)")
+        #expect(try CLI.run(["query", db, "--select", "id", "--limit", "1", "--where", "score > 1"]).status == 0)
         // `help` with a mistyped command does not answer with the top-level help.
         let help = try CLI.run(["help", "create-tabel"])
         #expect(help.status == 64 && help.stdout.isEmpty, "\(help.stdout)")
