@@ -11,7 +11,8 @@ extension Store {
     /// Whether `path` names input data rather than a database: `-` (standard input), a file
     /// whose extension is one of `dataExtensions`, a pipe or character device (`<(...)`), or an
     /// existing file that starts with `{` or `[` (after white space), which no SQLite database does.
-    public static func isDataFile(_ path: String) -> Bool {
+    /// With `format` (`--csv`, `--tsv`), any file but a SQLite database is data, whatever its name.
+    public static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
         if path == "-" { return true }
         if PostgresConnection.isURL(path) { return false }
         let ext = (path as NSString).pathExtension.lowercased()
@@ -23,6 +24,7 @@ extension Store {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
+        if format != nil && status.st_mode & S_IFMT == S_IFREG { return !head.starts(with: Array("SQLite format 3\u{0}".utf8)) }
         let first = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }

@@ -37,8 +37,11 @@ struct DatabaseOptions: ParsableArguments {
     /// With `memory` (commands that read), a data file or `-` is loaded into an in-memory
     /// database instead (`Store.loading`).
     func open(_ access: Store.Access, memory: MemoryOptions? = nil) throws -> Store {
-        guard let memory, Store.isDataFile(database) else {
+        guard let memory, Store.isDataFile(database, format: memory.format) else {
             if let memory, memory.isUsed {
+                if !FileManager.default.fileExists(atPath: database) {
+                    throw JSONSQLError("no file \(Store.displayName(database))")
+                }
                 throw ValidationError(
                     "--file, --csv, --tsv and --save load data files, and \(Store.displayName(database)) is a database; give a JSON, CSV or TSV file, or - for standard input"
                 )
@@ -51,7 +54,7 @@ struct DatabaseOptions: ParsableArguments {
         let store: Store
         do {
             store = try Store.loading(
-                [database] + memory.files, format: memory.csv ? .csv : memory.tsv ? .tsv : nil, progress: progress.update)
+                [database] + memory.files, format: memory.format, progress: progress.update)
         } catch {
             progress.clear()
             if memory.save != nil && Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
@@ -89,6 +92,8 @@ struct MemoryOptions: ParsableArguments {
     var save: String?
 
     var isUsed: Bool { !files.isEmpty || csv || tsv || save != nil }
+    /// The format --csv or --tsv gives every file; nil: each file's name says.
+    var format: InputFormat? { csv ? .csv : tsv ? .tsv : nil }
 
     func validate() throws {
         if csv && tsv { throw ValidationError("choose one of --csv and --tsv") }

@@ -144,11 +144,11 @@ struct Query: StoreCommand {
     /// record (`Store.canStream`) or when it groups (`Store.canStreamGroups`); anything else
     /// (--order-by or --offset without groups, table output) loads the file first (`DatabaseOptions.open`).
     func run() throws {
-        if sql == nil && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database) {
+        if sql == nil && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database, format: files.format) {
             let stem = Store.tableName(forFile: db.database)
             if table.map({ SQLName.same($0, stem) }) ?? true {
                 let spec = try makeSpec(table: stem, inMemory: true)
-                let format: InputFormat? = files.csv ? .csv : files.tsv ? .tsv : nil
+                let format = files.format
                 if count {
                     let out = OutputBuffer(fd: STDOUT_FILENO)
                     out.append("\(try Store.streamCount(file: db.database, format: format, spec: spec))\n")
