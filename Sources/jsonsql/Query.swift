@@ -144,7 +144,9 @@ struct Query: StoreCommand {
     /// record (`Store.canStream`) or when it groups (`Store.canStreamGroups`); anything else
     /// (--order-by or --offset without groups, table output) loads the file first (`DatabaseOptions.open`).
     func run() throws {
-        if sql == nil && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database, format: files.format) {
+        if sql == nil && !explain && files.files.isEmpty && files.save == nil
+            && Store.isDataFile(db.database, format: files.format)
+        {
             let stem = Store.tableName(forFile: db.database)
             if table.map({ SQLName.same($0, stem) }) ?? true {
                 let spec = try makeSpec(table: stem, inMemory: true)
@@ -257,7 +259,8 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
         // `score:descending`: a path and a direction jsonsql does not know, not a path.
         if (try? Selection(parsing: text)) == nil, (try? Selection(parsing: String(text[..<colon]))) != nil {
             throw JSONSQLError(
-                "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction")
+                "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction"
+            )
         }
     }
     return (try Selection(parsing: text), false)

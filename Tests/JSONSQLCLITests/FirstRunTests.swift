@@ -132,12 +132,18 @@ struct FirstRunTests {
             ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
             ("numbers.csv", "1,2,3\n", "this looks like CSV", "use --csv"),
             // Quoted as JSON quotes a string, not with Swift's escapes (`\u{01}`).
-            ("bell.txt", "hello\u{1}there\n", #"this is plain text, not JSON (first line "hello\u0001there")"#, "one object per line"),
+            (
+                "bell.txt", "hello\u{1}there\n", #"this is plain text, not JSON (first line "hello\u0001there")"#,
+                "one object per line"
+            ),
             (
                 "other.sqlite", "SQLite format 3\u{0}\u{10}\u{0}\u{1}", "this is a SQLite database, not JSON",
                 "TABLE --format jsonl | jsonsql insert DB TABLE"
             ),
-            ("image.bin", "\u{7F}ELF\u{2}\u{0}\u{0}\n", #"this is binary data, not JSON (first line "\u007fELF\u0002\u0000\u0000")"#, "one object per line"),
+            (
+                "image.bin", "\u{7F}ELF\u{2}\u{0}\u{0}\n",
+                #"this is binary data, not JSON (first line "\u007fELF\u0002\u0000\u0000")"#, "one object per line"
+            ),
         ])
     func nonJSONInput(name: String, contents: String, what: String, advice: String) throws {
         let file = try directory.write(name, contents)

@@ -39,7 +39,9 @@ struct PathAndFilterSQLTests {
 
     @Test(
         "a path through every element, as describe lists it, says which paths there are instead",
-        arguments: [("tags[] = pro", "tags"), ("orders[].sku = z", "orders"), ("doc.\"first name\"[ ].x = 1", "doc.\"first name\"")])
+        arguments: [
+            ("tags[] = pro", "tags"), ("orders[].sku = z", "orders"), ("doc.\"first name\"[ ].x = 1", "doc.\"first name\""),
+        ])
     func everyElement(filter: String, array: String) throws {
         let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
         #expect(
@@ -70,7 +72,8 @@ struct PathAndFilterSQLTests {
             let error = #expect(throws: JSONSQLError.self) { try ResolvedPath(JSONPath(parsing: text), in: table) }
             #expect(
                 error.map { "\($0)" }
-                    == "no column 'a' in table 't'; the column \"a.b\" has a dot in its name, so a path writes it in quotes: \(quoted)")
+                    == "no column 'a' in table 't'; the column \"a.b\" has a dot in its name, so a path writes it in quotes: \(quoted)"
+            )
             #expect(try ResolvedPath(JSONPath(parsing: quoted), in: table).column.name == "a.b")
         }
     }

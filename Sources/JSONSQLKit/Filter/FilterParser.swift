@@ -138,7 +138,8 @@ public struct FilterParser {
         }
         let hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
         throw error(
-            "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)")
+            "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
+        )
     }
 
     private mutating func parseList() throws -> [Filter.Literal] {
