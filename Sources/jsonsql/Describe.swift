@@ -46,6 +46,7 @@ struct Describe: TableCommand {
     /// A data file is described as it streams (`Store.streamDescribe`), unless --sample or
     /// --swift asks for the loaded table.
     func run() throws {
+        files.announceStandardInput(database: db.database)
         if !swift && sample == nil && files.files.isEmpty && files.save == nil
             && Store.isDataFile(db.database, format: files.format)
             && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)

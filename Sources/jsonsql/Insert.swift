@@ -74,9 +74,7 @@ struct Insert: StoreCommand {
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
-            if files.isEmpty && isatty(STDIN_FILENO) != 0 {
-                Diagnostics.print("reading \(csv ? "CSV" : tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
-            }
+            if files.isEmpty || files.contains("-") { announceStandardInput(csv ? .csv : tsv ? .tsv : nil) }
             var options = InsertOptions(table: table)
             options.primaryKey = pk.map(splitList) ?? []
             options.alter = alter

@@ -95,6 +95,11 @@ struct MemoryOptions: ParsableArguments {
     /// The format --csv or --tsv gives every file; nil: each file's name says.
     var format: InputFormat? { csv ? .csv : tsv ? .tsv : nil }
 
+    /// Says so when `database` or a --file is standard input on a terminal (`announceStandardInput`).
+    func announceStandardInput(database: String) {
+        if database == "-" || files.contains("-") { jsonsql.announceStandardInput(format) }
+    }
+
     func validate() throws {
         if csv && tsv { throw ValidationError("choose one of --csv and --tsv") }
     }
@@ -109,6 +114,13 @@ func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
         }
         return count
     }
+}
+
+/// On a terminal, says that standard input is being read and how to end it: for `insert`, and
+/// for `query -` and `describe -`, which would otherwise wait without a word.
+func announceStandardInput(_ format: InputFormat?) {
+    guard isatty(STDIN_FILENO) != 0 else { return }
+    Diagnostics.print("reading \(format == .csv ? "CSV" : format == .tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
 }
 
 /// Standard error, for diagnostics; rows go to standard output.

@@ -144,6 +144,7 @@ struct Query: StoreCommand {
     /// record (`Store.canStream`) or when it groups (`Store.canStreamGroups`); anything else
     /// (--order-by or --offset without groups, table output) loads the file first (`DatabaseOptions.open`).
     func run() throws {
+        files.announceStandardInput(database: db.database)
         if sql == nil && !explain && files.files.isEmpty && files.save == nil
             && Store.isDataFile(db.database, format: files.format)
         {
