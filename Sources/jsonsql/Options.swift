@@ -120,7 +120,8 @@ func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
 /// for `query -` and `describe -`, which would otherwise wait without a word.
 func announceStandardInput(_ format: InputFormat?) {
     guard isatty(STDIN_FILENO) != 0 else { return }
-    Diagnostics.print("reading \(format == .csv ? "CSV" : format == .tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
+    Diagnostics.print(
+        "reading \(format == .csv ? "CSV" : format == .tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
 }
 
 /// Standard error, for diagnostics; rows go to standard output.
