@@ -151,25 +151,32 @@ extension Store {
     }
 
     /// The number of records of the data file at `path` that `spec`'s filters match, counted
-    /// batch by batch as `streamQuery` reads.
-    public static func streamCount(file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000)
-        throws -> Int
-    {
+    /// batch by batch as `streamQuery` reads; `note` gets the notes for paths no record has,
+    /// as `streamQuery` gives them.
+    public static func streamCount(
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000,
+        note: ((String) -> Void)? = nil
+    ) throws -> Int {
         var total = 0
         var query: SQLQuery?
+        var tracker: MissingPathTracker?
         var counting = QuerySpec(table: spec.table)
         counting.filters = spec.filters
         counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
         let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize) { db in
             if query == nil {
-                query = try counting.build(table: try TableInfo(db: db, table: spec.table))
+                let info = try TableInfo(db: db, table: spec.table)
+                query = try counting.build(table: info)
+                tracker = try MissingPathTracker(counting, table: info, db: db)
             }
             guard let query else { return false }
             total += try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
+            try tracker?.observe(db, table: spec.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
         }
         store.close()
+        if let tracker, let note { tracker.notes().forEach(note) }
         return total
     }
 

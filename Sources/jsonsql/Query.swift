@@ -154,8 +154,11 @@ struct Query: StoreCommand {
                 let format = files.format
                 if count {
                     let out = OutputBuffer(fd: STDOUT_FILENO)
-                    out.append("\(try Store.streamCount(file: db.database, format: format, spec: spec))\n")
+                    var notes: [String] = []
+                    let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
+                    out.append("\(matched)\n")
                     try out.flush()
+                    for note in notes { Diagnostics.print(note) }
                     return
                 }
                 if Store.canStream(spec, format: output.resolved) {
@@ -214,6 +217,7 @@ struct Query: StoreCommand {
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()
+            for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
             return
         }
         if explain {

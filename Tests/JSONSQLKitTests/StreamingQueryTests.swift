@@ -36,6 +36,27 @@ struct StreamingQueryTests {
         }
     }
 
+    @Test("a streamed count gives the notes for paths no record has that the loaded file gives")
+    func countNotes() throws {
+        let path = NSTemporaryDirectory() + "count-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        try (#"{"id":1,"c":{"country":"DE"}}"# + "\n" + #"{"id":2,"c":{"country":"FR"}}"# + "\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let store = try Store.loading([path])
+        defer { store.close() }
+        var spec = QuerySpec(table: Store.tableName(forFile: path))
+        spec.filters = [try FilterParser.parse("c.contry > 0")]
+        var notes: [String] = []
+        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(notes == (try store.missingPathNotes(spec)))
+        #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
+        // A string filter skips records it cannot match, which could hold the path: no note.
+        spec.filters = [try FilterParser.parse("c.contry = DE")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec) { notes.append($0) } == 0)
+        #expect(notes.isEmpty)
+    }
+
     @Test("queries whose rows depend on other rows do not stream")
     func notStreamable() throws {
         var spec = QuerySpec(table: "t")
