@@ -57,6 +57,26 @@ struct StreamingQueryTests {
         #expect(notes.isEmpty)
     }
 
+    @Test("a data file whose keys need more columns than SQLite allows is refused with the record's line, as insert refuses it")
+    func tooManyKeys() throws {
+        let path = NSTemporaryDirectory() + "keys-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        // 1,100 keys a record: the second record brings the count past SQLite's 2000.
+        let records = (0..<3).map { r in "{" + (0..<1100).map { #""k\#(r * 1100 + $0)":1"# }.joined(separator: ",") + "}" }
+        try (records.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let expected =
+            "\(path):2: record 2: more keys than the 2000 columns a SQLite table can have; keep such objects whole in one json column"
+        let spec = QuerySpec(table: Store.tableName(forFile: path))
+        for run in [
+            { _ = try Store.streamCount(file: path, spec: spec) },
+            { try Store.streamDescribe(file: path, output: .jsonl, to: OutputBuffer()) },
+            { _ = try Store.loading([path]) },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: JSONSQLError.self) { try run() }
+            #expect(error.map { "\($0)" } == expected)
+        }
+    }
+
     @Test("queries whose rows depend on other rows do not stream")
     func notStreamable() throws {
         var spec = QuerySpec(table: "t")

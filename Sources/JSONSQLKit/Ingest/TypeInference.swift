@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 
 /// Chooses column types for a table created from data.
 ///
@@ -22,8 +23,20 @@ struct TypeInference {
     private var hintSlots: [Int] = []
 
     /// The most columns a table may have (`SQLITE_LIMIT_COLUMN`): a record with more keys is
-    /// refused as soon as they are counted, before the rest of it is looked at.
-    var columnLimit = Int.max
+    /// refused as soon as they are counted, before the rest of it is looked at. A connection's
+    /// own limit, where one is at hand (`insert`), else this SQLite's (a data file's types are
+    /// inferred before its in-memory table exists).
+    var columnLimit = Self.sqliteColumnLimit
+
+    /// `SQLITE_LIMIT_COLUMN` of a new connection of this SQLite (2000 unless it was built otherwise).
+    static let sqliteColumnLimit: Int = {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK else {
+            return 2000
+        }
+        return Int(sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1))
+    }()
 
     /// The keys seen so far, in the order first seen.
     var keys: [String] { order }
