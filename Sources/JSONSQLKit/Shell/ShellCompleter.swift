@@ -101,11 +101,11 @@ public struct ShellCompleter {
         if let option = valueOf {
             if !option.values.isEmpty { return matching(word, option.values) }
             switch option.names.first {
-            case "--where", "--select", "--order-by", "--group-by", "--pk", "--set", "--remove", "--drop":
-                // No space after the path: `=`, `,` or `:desc` may follow.
+            case "--where", "--select", "--order-by", "--group-by", "--pk", "--set", "--remove", "--drop", "--rename", "--type":
+                // No space after the path: `=`, `,`, `:desc` or `:TYPE` may follow.
                 var completion =
                     table.map {
-                        ["--pk", "--drop"].contains(option.names.first)
+                        ["--pk", "--drop", "--rename", "--type"].contains(option.names.first)
                             ? shellNames(word, columns($0), quoting: scanned.openQuote == nil) : paths(word, table: $0)
                     }
                     ?? ShellCompletion()
