@@ -39,8 +39,12 @@ struct DatabaseOptions: ParsableArguments {
     func open(_ access: Store.Access, memory: MemoryOptions? = nil) throws -> Store {
         guard let memory, Store.isDataFile(database, format: memory.format) else {
             if let memory, memory.isUsed {
-                if !FileManager.default.fileExists(atPath: database) {
+                var directory: ObjCBool = false
+                if !FileManager.default.fileExists(atPath: database, isDirectory: &directory) {
                     throw JSONSQLError("no file \(Store.displayName(database))")
+                }
+                if directory.boolValue {
+                    throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")
                 }
                 throw ValidationError(
                     "--file, --csv, --tsv and --save load data files, and \(Store.displayName(database)) is a database; give a JSON, CSV or TSV file, or - for standard input"

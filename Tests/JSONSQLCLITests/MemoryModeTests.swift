@@ -99,6 +99,9 @@ struct MemoryModeTests {
         try #require(CLI.run(["insert", db, "t"], stdin: #"{"a":1}"#).status == 0)
         let refused = try CLI.run(["query", db, "--csv"])
         #expect(refused.status == 64 && refused.stderr.contains("is a database"), "\(refused.stderr)")
+        let folder = try CLI.run(["query", directory.url.path, "--csv"])
+        #expect(
+            folder.status == 1 && folder.stderr == "Error: \(directory.url.path) is a directory; give a JSON, CSV or TSV file\n")
         let missing = try CLI.run(["query", directory.path("nope.txt"), "--csv"])
         #expect(missing.status == 1 && missing.stderr == "Error: no file \(directory.path("nope.txt"))\n", "\(missing.stderr)")
     }
