@@ -156,6 +156,16 @@ struct FirstRunTests {
         #expect(!result.stderr.contains("found null"))
     }
 
+    @Test("text in another encoding is named so, with how to convert it; ½ (0xC2 0xBD) beside it does not hide it")
+    func notUTF8() throws {
+        let file = directory.path("latin1.txt")
+        try Data([0xC2, 0xBD, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: file))
+        let result = try CLI.run(["insert", db, "player", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(file):1: this is not UTF-8 text, and JSON is UTF-8"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("; convert it first, e.g. iconv -f latin1 -t utf-8 \(file)\n"), "\(result.stderr)")
+    }
+
     @Test("a JSON value that is not an object is still named as JSON; a word is not called null")
     func jsonScalars() throws {
         let null = try CLI.run(["insert", db, "player"], stdin: "null\n")

@@ -211,12 +211,18 @@ final class RecordReader {
             return
                 "this is a SQLite database, not JSON; \(reads). To copy a table's rows from it: jsonsql query \(file) TABLE --format jsonl | jsonsql insert DB TABLE"
         }
-        // A NUL in the first line: no kind of text. Bytes that are not UTF-8 (decoded as U+FFFD,
-        // which the bytes do not hold as such): text in another encoding.
+        // A NUL in the first line: no kind of text. Bytes that are not UTF-8: text in another
+        // encoding. Up to 4 KB of the line are checked; where that or the bytes read so far cut
+        // it, a character cut in two is left out.
         if first.unicodeScalars.contains("\u{0}") {
             return "this is binary data, not JSON (first line \(shown)); \(reads)"
         }
-        if first.unicodeScalars.contains("\u{FFFD}") && !bytes.prefix(first.utf8.count).contains(0xBD) {
+        let lineEnd = bytes.firstIndex(of: 0x0A)
+        var line = Array(bytes.prefix(min(lineEnd ?? bytes.count, 4096)))
+        if line.count < lineEnd ?? Int.max {
+            for _ in 0..<3 where (line.last ?? 0) >= 0x80 { line.removeLast() }
+        }
+        if String(validating: line, as: UTF8.self) == nil {
             return
                 "this is not UTF-8 text, and JSON is UTF-8 (first line \(shown)); convert it first, e.g. iconv -f latin1 -t utf-8 \(file)"
         }
