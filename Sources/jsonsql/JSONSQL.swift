@@ -56,7 +56,8 @@ struct JSONSQL: ParsableCommand {
                 printOrFail(text.isEmpty ? "" : text + "\n")
                 Foundation.exit(0)
             }
-            let message = fullMessage(for: error, usage: usage)
+            var message = fullMessage(for: error, usage: usage)
+            if message.hasPrefix("Error: ") { message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count))) }
             if !message.isEmpty { Diagnostics.print(message) }
             Foundation.exit(code.rawValue)
         }
@@ -69,6 +70,15 @@ struct JSONSQL: ParsableCommand {
         let name = command._commandName
         return command.fullMessage(for: error)
             .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+    }
+
+    /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own
+    /// style, which starts lowercase ("unknown option '--wher'"), as every other message does.
+    static func inJSONSQLStyle(_ message: String) -> String {
+        for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
+            return message.prefix(1).lowercased() + message.dropFirst()
+        }
+        return message
     }
 
     /// Prints help, a completion script or the version on standard output, as the parser

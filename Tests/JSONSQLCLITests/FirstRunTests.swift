@@ -62,7 +62,7 @@ struct FirstRunTests {
         #expect(unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'; the commands are create-table, insert, query,"))
         let option = try CLI.run(["query", db, "--wher", "score > 1"])
         #expect(option.status == 64)
-        #expect(option.stderr.hasPrefix("Error: Unknown option '--wher'. Did you mean '--where'?\n"))
+        #expect(option.stderr.hasPrefix("Error: unknown option '--wher'. Did you mean '--where'?\n"))
         // Options before the command: where they go, as a command line that runs.
         let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
         #expect(before.status == 64)
@@ -97,7 +97,7 @@ struct FirstRunTests {
             #expect(result.status == 64)
             #expect(
                 result.stderr.hasPrefix(
-                    "Error: The value '\(value)' is invalid for '\(option) <rows>': give a whole number of rows, 0 or more, as in \(option) 10\n"
+                    "Error: the value '\(value)' is invalid for '\(option) <rows>': give a whole number of rows, 0 or more, as in \(option) 10\n"
                 ), "\(result.stderr)")
         }
         let timeout = try CLI.run(["query", db, "--timeout", "-1"])

@@ -399,7 +399,7 @@ final class ShellSession {
         }
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        var text = "Error: " + location(line) + message
+        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
         if usage && !(error is JSONSQLError) {
             for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n") where helpLine.hasPrefix("Usage: ") {
                 text +=
