@@ -58,6 +58,11 @@ struct JSONSQL: ParsableCommand {
             }
             var message = fullMessage(for: error, usage: usage)
             if message.hasPrefix("Error: ") { message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count))) }
+            if let hint = forgottenWhere(Array(CommandLine.arguments.dropFirst()), message: message) {
+                var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                lines.insert(hint, at: 1)
+                message = lines.joined(separator: "\n")
+            }
             if !message.isEmpty { Diagnostics.print(message) }
             Foundation.exit(code.rawValue)
         }
@@ -70,6 +75,20 @@ struct JSONSQL: ParsableCommand {
         let name = command._commandName
         return command.fullMessage(for: error)
             .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+    }
+
+    /// `jsonsql query db.sqlite player 'score > 5'`: a filter given where a table or nothing
+    /// goes, which the error names; the line that says where it goes.
+    static func forgottenWhere(_ arguments: [String], message: String) -> String? {
+        guard arguments.first == "query" else { return nil }
+        for (i, word) in arguments.enumerated().dropFirst(2)
+        where !word.hasPrefix("-") && !arguments[i - 1].hasPrefix("-") && message.contains("'\(word)'")
+            && word.contains(where: { "=<>".contains($0) || $0 == " " }) && (try? FilterParser.parse(word)) != nil
+        {
+            return "To filter rows, give it to --where: jsonsql "
+                + (arguments[..<i] + ["--where", word] + arguments[(i + 1)...]).map(SQLQuote.shellWord).joined(separator: " ")
+        }
+        return nil
     }
 
     /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own

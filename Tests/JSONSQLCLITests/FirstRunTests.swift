@@ -107,6 +107,19 @@ struct FirstRunTests {
         #expect(fine.status == 0 && fine.stdout == "[]\n", "\(fine.stderr)")
     }
 
+    @Test("a filter given without --where says where it goes, as a command line that runs")
+    func forgottenWhere() throws {
+        let extra = try CLI.run(["query", db, "player", "score > 1", "--select", "id"])
+        #expect(extra.status == 64)
+        let fixed = "To filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --select id"
+        #expect(
+            extra.stderr.hasPrefix("Error: unexpected argument 'score > 1'\n\(fixed)\nUsage: jsonsql query "), "\(extra.stderr)")
+        let asTable = try CLI.run(["query", db, "score > 1"])
+        #expect(asTable.status == 1)
+        #expect(asTable.stderr.hasSuffix("\nTo filter rows, give it to --where: jsonsql query \(db) --where 'score > 1'\n"))
+        #expect(try CLI.run(["query", db, "player", "--where", "score > 1", "--select", "id"]).status == 0)
+    }
+
     @Test("--order-by with a direction other than asc or desc says which there are")
     func orderDirection() throws {
         let result = try CLI.run(["query", db, "--order-by", "score:descending"])
