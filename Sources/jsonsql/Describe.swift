@@ -53,8 +53,10 @@ struct Describe: TableCommand {
         {
             let format = files.format
             let out = OutputBuffer(fd: STDOUT_FILENO)
-            try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out)
+            var notes: [String] = []
+            try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
             try out.flush()
+            for note in notes { Diagnostics.print(note) }
             return
         }
         let store = try openStore()

@@ -77,6 +77,32 @@ struct StreamingQueryTests {
         }
     }
 
+    @Test("describe of a file that is one record holding its records in an array (GeoJSON) says how to have a row each")
+    func oneRecordNote() throws {
+        let directory = NSTemporaryDirectory() + "one-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let geo = directory + "/places.geojson"
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"}},{"type":"Feature"}]}"#
+            .write(toFile: geo, atomically: false, encoding: .utf8)
+        let csv = directory + "/one.csv"
+        try "list\n\"[{\"\"a\"\":1},{\"\"a\"\":2}]\"\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        let records = directory + "/two.ndjson"
+        try #"{"features":[{"a":1},{"a":2}]}"#.appending("\n" + #"{"features":[]}"# + "\n")
+            .write(toFile: records, atomically: false, encoding: .utf8)
+        var notes: [String] = []
+        try Store.streamDescribe(file: geo, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        #expect(
+            notes == [
+                "note: \(geo) is one record, whose features holds 2 objects; for a row each: jq -c '.features[]' \(geo) | jsonsql describe -"
+            ])
+        // Two records, or an array of fewer than two objects: no note.
+        notes = []
+        try Store.streamDescribe(file: records, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        try Store.streamDescribe(file: csv, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        #expect(notes.isEmpty, "\(notes)")
+    }
+
     @Test("queries whose rows depend on other rows do not stream")
     func notStreamable() throws {
         var spec = QuerySpec(table: "t")
