@@ -90,6 +90,17 @@ struct Insert: StoreCommand {
             if skipped > 0 { message += " (\(skipped) \(skipped == 1 ? "record" : "records") skipped)" }
             if !result.addedColumns.isEmpty { message += "; added columns \(result.addedColumns.joined(separator: ", "))" }
             Diagnostics.print(message)
+            // `insert db.sqlite playr`: a new table named like one that exists is probably a typo.
+            if result.createdTable,
+                let near = NearestNames.nearest(
+                    to: result.table, in: try store.tableNames().filter { $0 != result.table }, limit: 1
+                )
+                .first
+            {
+                Diagnostics.print(
+                    "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(db.database)) \(SQLQuote.shellWord(result.table)) undoes it)"
+                )
+            }
         } catch {
             if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was inserted") }
             throw error

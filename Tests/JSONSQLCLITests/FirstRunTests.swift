@@ -120,6 +120,21 @@ struct FirstRunTests {
         #expect(try CLI.run(["query", db, "player", "--where", "score > 1", "--select", "id"]).status == 0)
     }
 
+    @Test("insert into a new table named like an existing one says so, and how to undo it")
+    func newTableTypo() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("typo.sqlite")
+        try Fixture.table(db, "player", ["id:text:pk"])
+        let typo = try CLI.run(["insert", db, "playr"], stdin: #"{"id":"p1"}"#)
+        #expect(typo.status == 0)
+        #expect(
+            typo.stderr
+                == "inserted 1 row into playr\nnote: playr is a new table; did you mean 'player'? (jsonsql drop-table \(db) playr undoes it)\n"
+        )
+        // A new table named like none: no note.
+        #expect(try CLI.run(["insert", db, "team"], stdin: #"{"id":"t1"}"#).stderr == "inserted 1 row into team\n")
+    }
+
     @Test("--order-by with a direction other than asc or desc says which there are")
     func orderDirection() throws {
         let result = try CLI.run(["query", db, "--order-by", "score:descending"])
