@@ -232,6 +232,12 @@ struct Query: StoreCommand {
     /// The query the options describe, on `table`.
     func makeSpec(table: String, inMemory: Bool) throws -> QuerySpec {
         var spec = QuerySpec(table: table)
+        // `--select ''` names no path: refused, rather than read as no --select at all.
+        for (option, values) in [("--select", select), ("--group-by", groupBy)] {
+            if let empty = values.first(where: { splitPaths($0).isEmpty }) {
+                throw JSONSQLError("\(option) takes paths, comma-separated, as in \(option) id,address.city; got '\(empty)'")
+            }
+        }
         spec.filters = try filters.map(FilterParser.parse)
         spec.selections = try select.flatMap { try splitPaths($0).map(Selection.init(parsing:)) }
         spec.orderBy = try orderBy.map(parseOrder)
