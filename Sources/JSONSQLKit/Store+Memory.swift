@@ -11,7 +11,8 @@ extension Store {
     /// Whether `path` names input data rather than a database: `-` (standard input), a file
     /// whose extension is one of `dataExtensions`, a pipe or character device (`<(...)`), or an
     /// existing file that starts with `{` or `[` (after white space), which no SQLite database does.
-    public static func isDataFile(_ path: String) -> Bool {
+    /// With `format` (`--csv`, `--tsv`), any file but a SQLite database is data, whatever its name.
+    public static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
         if path == "-" { return true }
         if PostgresConnection.isURL(path) { return false }
         let ext = (path as NSString).pathExtension.lowercased()
@@ -23,6 +24,7 @@ extension Store {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
+        if format != nil && status.st_mode & S_IFMT == S_IFREG { return !head.starts(with: Array("SQLite format 3\u{0}".utf8)) }
         let first = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
@@ -149,25 +151,32 @@ extension Store {
     }
 
     /// The number of records of the data file at `path` that `spec`'s filters match, counted
-    /// batch by batch as `streamQuery` reads.
-    public static func streamCount(file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000)
-        throws -> Int
-    {
+    /// batch by batch as `streamQuery` reads; `note` gets the notes for paths no record has,
+    /// as `streamQuery` gives them.
+    public static func streamCount(
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000,
+        note: ((String) -> Void)? = nil
+    ) throws -> Int {
         var total = 0
         var query: SQLQuery?
+        var tracker: MissingPathTracker?
         var counting = QuerySpec(table: spec.table)
         counting.filters = spec.filters
         counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
         let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize) { db in
             if query == nil {
-                query = try counting.build(table: try TableInfo(db: db, table: spec.table))
+                let info = try TableInfo(db: db, table: spec.table)
+                query = try counting.build(table: info)
+                tracker = try MissingPathTracker(counting, table: info, db: db)
             }
             guard let query else { return false }
             total += try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
+            try tracker?.observe(db, table: spec.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
         }
         store.close()
+        if let tracker, let note { tracker.notes().forEach(note) }
         return total
     }
 

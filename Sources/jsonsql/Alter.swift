@@ -36,7 +36,7 @@ struct Alter: TableCommand {
     @Option(help: ArgumentHelp("Add a column; repeatable.", valueName: "name:type[:modifier]"))
     var add: [String] = []
 
-    @Option(help: ArgumentHelp("Rename a column; repeatable.", valueName: "old=new"))
+    @Option(help: ArgumentHelp("Rename a column; repeatable.", valueName: "old=new"), completion: .database)
     var rename: [String] = []
 
     @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"), completion: .database)
@@ -44,7 +44,8 @@ struct Alter: TableCommand {
 
     @Option(
         name: .customLong("type"),
-        help: ArgumentHelp("Change a column's type by rebuilding the table; repeatable.", valueName: "name:type"))
+        help: ArgumentHelp("Change a column's type by rebuilding the table; repeatable.", valueName: "name:type"),
+        completion: .database)
     var types: [String] = []
 
     func validate() throws {

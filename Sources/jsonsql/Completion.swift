@@ -32,7 +32,7 @@ enum DatabaseCompletion {
         var word = ShellWords(scanning: prefix).partial ?? ""
         // `--select id,addr`: complete the path after the last comma, keep the ones before it.
         var head = ""
-        if ["--select", "--order-by"].contains(words[index - 1]), let comma = word.lastIndex(of: ",") {
+        if ["--select", "--order-by", "--group-by"].contains(words[index - 1]), let comma = word.lastIndex(of: ",") {
             head = String(word[...comma])
             word = String(word[word.index(after: comma)...])
         }

@@ -46,13 +46,17 @@ struct Describe: TableCommand {
     /// A data file is described as it streams (`Store.streamDescribe`), unless --sample or
     /// --swift asks for the loaded table.
     func run() throws {
-        if !swift && sample == nil && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database)
+        files.announceStandardInput(database: db.database)
+        if !swift && sample == nil && files.files.isEmpty && files.save == nil
+            && Store.isDataFile(db.database, format: files.format)
             && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)
         {
-            let format: InputFormat? = files.csv ? .csv : files.tsv ? .tsv : nil
+            let format = files.format
             let out = OutputBuffer(fd: STDOUT_FILENO)
-            try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out)
+            var notes: [String] = []
+            try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
             try out.flush()
+            for note in notes { Diagnostics.print(note) }
             return
         }
         let store = try openStore()

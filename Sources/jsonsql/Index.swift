@@ -66,6 +66,13 @@ struct Index: StoreCommand {
         if (paths.count > 1 || tables.count > 1) && (try? store.resolveTable(paths[0])) != nil {
             table = paths.removeFirst()
         }
+        // `index db.sqlite player` where player is the only table and has no such column: the
+        // table with no path, not a path into a column named player.
+        if table == nil, paths.count == 1, let only = try? store.resolveTable(paths[0]),
+            try store.tableInfo(only).column(named: paths[0]) == nil
+        {
+            paths.removeFirst()
+        }
         if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }
         var spec = IndexSpec(table: try store.resolveTable(table), paths: try paths.map(JSONPath.init(parsing:)))
         spec.name = name

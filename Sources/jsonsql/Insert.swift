@@ -74,9 +74,7 @@ struct Insert: StoreCommand {
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
-            if files.isEmpty && isatty(STDIN_FILENO) != 0 {
-                Diagnostics.print("reading \(csv ? "CSV" : tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
-            }
+            if files.isEmpty || files.contains("-") { announceStandardInput(csv ? .csv : tsv ? .tsv : nil) }
             var options = InsertOptions(table: table)
             options.primaryKey = pk.map(splitList) ?? []
             options.alter = alter
@@ -95,6 +93,17 @@ struct Insert: StoreCommand {
                 message += "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
             }
             Diagnostics.print(message)
+            // `insert db.sqlite playr`: a new table named like one that exists is probably a typo.
+            if result.createdTable,
+                let near = NearestNames.nearest(
+                    to: result.table, in: try store.tableNames().filter { $0 != result.table }, limit: 1
+                )
+                .first
+            {
+                Diagnostics.print(
+                    "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(db.database)) \(SQLQuote.shellWord(result.table)) undoes it)"
+                )
+            }
         } catch {
             if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was inserted") }
             throw error

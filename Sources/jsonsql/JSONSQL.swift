@@ -34,10 +34,15 @@ struct JSONSQL: ParsableCommand {
             printOrFail(jsonsqlVersion + "\n")
             return
         }
+        // The command whose usage an argument error shows: the subcommand once it is known, so a
+        // ValidationError thrown while it runs (`insert` into a database without tables) shows
+        // its usage, as one thrown by its validate() does.
+        var usage: ParsableCommand.Type = JSONSQL.self
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try checkSubcommand(arguments)
             var command = try parseCommand(arguments)
+            usage = type(of: command)
             try command.run()
         } catch let interrupted as Interrupted {
             Diagnostics.print("Error: \(interrupted)")
@@ -51,10 +56,48 @@ struct JSONSQL: ParsableCommand {
                 printOrFail(text.isEmpty ? "" : text + "\n")
                 Foundation.exit(0)
             }
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error, usage: usage)
+            if message.hasPrefix("Error: ") { message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count))) }
+            if let hint = forgottenWhere(Array(CommandLine.arguments.dropFirst()), message: message) {
+                var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                lines.insert(hint, at: 1)
+                message = lines.joined(separator: "\n")
+            }
             if !message.isEmpty { Diagnostics.print(message) }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// The message for an error, with the usage of `command` when it is an argument error.
+    /// Parsed as a root of its own, a subcommand names only itself in "See '… --help'".
+    static func fullMessage(for error: Error, usage command: ParsableCommand.Type) -> String {
+        if command == JSONSQL.self { return fullMessage(for: error) }
+        let name = command._commandName
+        return command.fullMessage(for: error)
+            .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+    }
+
+    /// `jsonsql query db.sqlite player 'score > 5'`: a filter given where a table or nothing
+    /// goes, which the error names; the line that says where it goes.
+    static func forgottenWhere(_ arguments: [String], message: String) -> String? {
+        guard arguments.first == "query" else { return nil }
+        for (i, word) in arguments.enumerated().dropFirst(2)
+        where !word.hasPrefix("-") && !arguments[i - 1].hasPrefix("-") && message.contains("'\(word)'")
+            && word.contains(where: { "=<>".contains($0) || $0 == " " }) && (try? FilterParser.parse(word)) != nil
+        {
+            return "To filter rows, give it to --where: jsonsql "
+                + (arguments[..<i] + ["--where", word] + arguments[(i + 1)...]).map(SQLQuote.shellWord).joined(separator: " ")
+        }
+        return nil
+    }
+
+    /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own
+    /// style, which starts lowercase ("unknown option '--wher'"), as every other message does.
+    static func inJSONSQLStyle(_ message: String) -> String {
+        for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
+            return message.prefix(1).lowercased() + message.dropFirst()
+        }
+        return message
     }
 
     /// Prints help, a completion script or the version on standard output, as the parser
@@ -87,9 +130,24 @@ struct JSONSQL: ParsableCommand {
 
     /// `jsonsql qurey ...`: names the unknown command and the nearest one, where the parser
     /// would only report unexpected arguments.
+    /// `jsonsql help qurey` too, which the parser would answer with the top-level help.
+    /// `jsonsql --limit 3 query db.sqlite`: options of a command go after it, as the error shows.
     static func checkSubcommand(_ arguments: [String]) throws {
-        guard let word = arguments.first, !word.hasPrefix("-") else { return }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, first.hasPrefix("-"), first != "-", first != "--",
+            !["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help"].contains(first),
+            !first.hasPrefix("---"), let at = arguments.firstIndex(where: { names.dropLast().contains($0) })
+        {
+            let moved = [arguments[at]] + arguments[(at + 1)...] + arguments[..<at]
+            throw ValidationError(
+                "\(first) is not an option of jsonsql itself; options go after the command: jsonsql "
+                    + moved.map(SQLQuote.shellWord).joined(separator: " "))
+        }
+        guard var word = arguments.first, !word.hasPrefix("-") else { return }
+        if word == "help" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
+            word = arguments[1]
+        }
         if names.contains(word) { return }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")

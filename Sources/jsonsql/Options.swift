@@ -37,8 +37,15 @@ struct DatabaseOptions: ParsableArguments {
     /// With `memory` (commands that read), a data file or `-` is loaded into an in-memory
     /// database instead (`Store.loading`).
     func open(_ access: Store.Access, memory: MemoryOptions? = nil) throws -> Store {
-        guard let memory, Store.isDataFile(database) else {
+        guard let memory, Store.isDataFile(database, format: memory.format) else {
             if let memory, memory.isUsed {
+                var directory: ObjCBool = false
+                if !FileManager.default.fileExists(atPath: database, isDirectory: &directory) {
+                    throw JSONSQLError("no file \(Store.displayName(database))")
+                }
+                if directory.boolValue {
+                    throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")
+                }
                 throw ValidationError(
                     "--file, --csv, --tsv and --save load data files, and \(Store.displayName(database)) is a database; give a JSON, CSV or TSV file, or - for standard input"
                 )
@@ -51,7 +58,7 @@ struct DatabaseOptions: ParsableArguments {
         let store: Store
         do {
             store = try Store.loading(
-                [database] + memory.files, format: memory.csv ? .csv : memory.tsv ? .tsv : nil, progress: progress.update)
+                [database] + memory.files, format: memory.format, progress: progress.update)
         } catch {
             progress.clear()
             if memory.save != nil && Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
@@ -98,6 +105,13 @@ struct MemoryOptions: ParsableArguments {
     var save: String?
 
     var isUsed: Bool { !files.isEmpty || csv || tsv || save != nil }
+    /// The format --csv or --tsv gives every file; nil: each file's name says.
+    var format: InputFormat? { csv ? .csv : tsv ? .tsv : nil }
+
+    /// Says so when `database` or a --file is standard input on a terminal (`announceStandardInput`).
+    func announceStandardInput(database: String) {
+        if database == "-" || files.contains("-") { jsonsql.announceStandardInput(format) }
+    }
 
     func validate() throws {
         if csv && tsv { throw ValidationError("choose one of --csv and --tsv") }
@@ -113,6 +127,14 @@ func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
         }
         return count
     }
+}
+
+/// On a terminal, says that standard input is being read and how to end it: for `insert`, and
+/// for `query -` and `describe -`, which would otherwise wait without a word.
+func announceStandardInput(_ format: InputFormat?) {
+    guard isatty(STDIN_FILENO) != 0 else { return }
+    Diagnostics.print(
+        "reading \(format == .csv ? "CSV" : format == .tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
 }
 
 /// Standard error, for diagnostics; rows go to standard output.

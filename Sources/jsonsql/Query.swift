@@ -144,15 +144,21 @@ struct Query: StoreCommand {
     /// record (`Store.canStream`) or when it groups (`Store.canStreamGroups`); anything else
     /// (--order-by or --offset without groups, table output) loads the file first (`DatabaseOptions.open`).
     func run() throws {
-        if sql == nil && !explain && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database) {
+        files.announceStandardInput(database: db.database)
+        if sql == nil && !explain && files.files.isEmpty && files.save == nil
+            && Store.isDataFile(db.database, format: files.format)
+        {
             let stem = Store.tableName(forFile: db.database)
             if table.map({ SQLName.same($0, stem) }) ?? true {
                 let spec = try makeSpec(table: stem, inMemory: true)
-                let format: InputFormat? = files.csv ? .csv : files.tsv ? .tsv : nil
+                let format = files.format
                 if count {
                     let out = OutputBuffer(fd: STDOUT_FILENO)
-                    out.append("\(try Store.streamCount(file: db.database, format: format, spec: spec))\n")
+                    var notes: [String] = []
+                    let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
+                    out.append("\(matched)\n")
                     try out.flush()
+                    for note in notes { Diagnostics.print(note) }
                     return
                 }
                 if Store.canStream(spec, format: output.resolved) {
@@ -211,6 +217,7 @@ struct Query: StoreCommand {
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()
+            for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
             return
         }
         if explain {
@@ -225,6 +232,12 @@ struct Query: StoreCommand {
     /// The query the options describe, on `table`.
     func makeSpec(table: String, inMemory: Bool) throws -> QuerySpec {
         var spec = QuerySpec(table: table)
+        // `--select ''` names no path: refused, rather than read as no --select at all.
+        for (option, values) in [("--select", select), ("--group-by", groupBy)] {
+            if let empty = values.first(where: { splitPaths($0).isEmpty }) {
+                throw JSONSQLError("\(option) takes paths, comma-separated, as in \(option) id,address.city; got '\(empty)'")
+            }
+        }
         spec.filters = try filters.map(FilterParser.parse)
         spec.selections = try select.flatMap { try splitPaths($0).map(Selection.init(parsing:)) }
         spec.orderBy = try orderBy.map(parseOrder)
@@ -253,6 +266,12 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
         let direction = text[text.index(after: colon)...].lowercased()
         if direction == "desc" || direction == "asc" {
             return (try Selection(parsing: String(text[..<colon])), direction == "desc")
+        }
+        // `score:descending`: a path and a direction jsonsql does not know, not a path.
+        if (try? Selection(parsing: text)) == nil, (try? Selection(parsing: String(text[..<colon]))) != nil {
+            throw JSONSQLError(
+                "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction"
+            )
         }
     }
     return (try Selection(parsing: text), false)

@@ -61,6 +61,11 @@ struct CompletionScriptTests {
         #expect(try complete(["jsonsql", "update", "db.sqlite", "player", "--set", "address.z"]) == ["address.zip"])
         #expect(try complete(["jsonsql", "delete", "db.sqlite", "--where", "na"]) == ["name"])
         #expect(try complete(["jsonsql", "schema", "db.sqlite", "p"]) == ["player"])
+        #expect(try complete(["jsonsql", "describe", "db.sqlite", "p"]) == ["player"])
+        #expect(try complete(["jsonsql", "alter", "db.sqlite", "player", "--rename", "sc"]) == ["score"])
+        #expect(try complete(["jsonsql", "alter", "db.sqlite", "player", "--type", "addr"]) == ["address"])
+        #expect(
+            try complete(["jsonsql", "query", "db.sqlite", "--group-by", "score,address.ci"]) == ["score,address.city"])
         #expect(try complete(["jsonsql", "insert", "db.sqlite", "player", "players.nd"]) == ["players.ndjson"])
         // Subcommands and options still complete; a missing database offers nothing and creates nothing.
         #expect(try complete(["jsonsql", "que"]) == ["query"])

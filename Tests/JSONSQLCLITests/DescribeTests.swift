@@ -351,6 +351,10 @@ struct DidYouMeanTests {
                 note: no row has the path customer.vipp; did you mean 'customer.vip'?
 
                 """)
+        // --count says it too: a count of 0 is what a misspelt path gives.
+        let counted = try succeed(["query", db, "--where", "customer.contry=DE", "--count"])
+        #expect(counted.stdout == "0\n")
+        #expect(counted.stderr == filtered.stderr)
         // Nothing near: the note alone. A path some row has: no note, even when nothing matches.
         #expect(
             try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr == "note: no row has the path customer.xyzzy\n")

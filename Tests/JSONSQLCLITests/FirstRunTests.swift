@@ -31,6 +31,25 @@ struct FirstRunTests {
         #expect(result.stderr.contains("See 'jsonsql \(command) --help'"))
     }
 
+    @Test(
+        "an argument error found while the command runs shows that command's usage, not the top-level one",
+        arguments: [
+            (["insert", "EMPTY"], "insert", "Error: name the table to insert into: jsonsql insert "),
+            (["query", "DB", "--sql", "SELECT :x", "--param", "x"], "query", "Error: --param takes NAME=VALUE"),
+            (["query", "DB", "--save", "copy.sqlite"], "query", "Error: --file, --csv, --tsv and --save load data files"),
+            // The only table named, with no path: not a path into a column named player.
+            (["index", "DB", "player"], "index", "Error: give the paths to index after the table player\n"),
+        ])
+    func usageOfRunningCommand(arguments: [String], command: String, message: String) throws {
+        let empty = try directory.write("no-tables.sqlite", "")
+        let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 == "EMPTY" ? empty : $0 }, stdin: "")
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Usage: jsonsql \(command) ") }, "\(result.stderr)")
+        #expect(lines.last == "  See 'jsonsql \(command) --help' for more information.", "\(result.stderr)")
+    }
+
     @Test("a mistyped subcommand or option gets a did-you-mean")
     func didYouMean() throws {
         let command = try CLI.run(["qurey", db, "player"])
@@ -43,9 +62,21 @@ struct FirstRunTests {
         #expect(unknown.stderr.hasPrefix("Error: unknown command 'frobnicate'; the commands are create-table, insert, query,"))
         let option = try CLI.run(["query", db, "--wher", "score > 1"])
         #expect(option.status == 64)
-        #expect(option.stderr.hasPrefix("Error: Unknown option '--wher'. Did you mean '--where'?\n"))
+        #expect(option.stderr.hasPrefix("Error: unknown option '--wher'. Did you mean '--where'?\n"))
+        // Options before the command: where they go, as a command line that runs.
+        let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
+        #expect(before.status == 64)
+        let advice = "Error: --limit is not an option of jsonsql itself; options go after the command: jsonsql "
+        #expect(before.stderr.hasPrefix(advice + "query \(db) --select id --limit 1 --where 'score > 1'\n"), "\(before.stderr)")
+        #expect(try CLI.run(["query", db, "--select", "id", "--limit", "1", "--where", "score > 1"]).status == 0)
+        // `help` with a mistyped command does not answer with the top-level help.
+        let help = try CLI.run(["help", "create-tabel"])
+        #expect(help.status == 64 && help.stdout.isEmpty, "\(help.stdout)")
+        #expect(help.stderr.hasPrefix("Error: unknown command 'create-tabel'. Did you mean 'create-table'?\n"))
         // Real subcommands and help still work.
         #expect(try CLI.run(["help", "query"]).status == 0)
+        #expect(try CLI.run(["help", "query"]).stdout.hasPrefix("OVERVIEW: Print rows"))
+        #expect(try CLI.run(["help"]).stdout.hasPrefix("OVERVIEW: Keep JSON in SQLite"))
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
@@ -66,7 +97,7 @@ struct FirstRunTests {
             #expect(result.status == 64)
             #expect(
                 result.stderr.hasPrefix(
-                    "Error: The value '\(value)' is invalid for '\(option) <rows>': give a whole number of rows, 0 or more, as in \(option) 10\n"
+                    "Error: the value '\(value)' is invalid for '\(option) <rows>': give a whole number of rows, 0 or more, as in \(option) 10\n"
                 ), "\(result.stderr)")
         }
         let timeout = try CLI.run(["query", db, "--timeout", "-1"])
@@ -74,6 +105,46 @@ struct FirstRunTests {
         #expect(timeout.stderr.hasPrefix("Error: --timeout takes seconds from 0 to"), "\(timeout.stderr)")
         let fine = try CLI.run(["query", db, "--limit", "0", "--offset", "1"])
         #expect(fine.status == 0 && fine.stdout == "[]\n", "\(fine.stderr)")
+    }
+
+    @Test("a filter given without --where says where it goes, as a command line that runs")
+    func forgottenWhere() throws {
+        let extra = try CLI.run(["query", db, "player", "score > 1", "--select", "id"])
+        #expect(extra.status == 64)
+        let fixed = "To filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --select id"
+        #expect(
+            extra.stderr.hasPrefix("Error: unexpected argument 'score > 1'\n\(fixed)\nUsage: jsonsql query "), "\(extra.stderr)")
+        let asTable = try CLI.run(["query", db, "score > 1"])
+        #expect(asTable.status == 1)
+        #expect(asTable.stderr.hasSuffix("\nTo filter rows, give it to --where: jsonsql query \(db) --where 'score > 1'\n"))
+        #expect(try CLI.run(["query", db, "player", "--where", "score > 1", "--select", "id"]).status == 0)
+    }
+
+    @Test("insert into a new table named like an existing one says so, and how to undo it")
+    func newTableTypo() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("typo.sqlite")
+        try Fixture.table(db, "player", ["id:text:pk"])
+        let typo = try CLI.run(["insert", db, "playr"], stdin: #"{"id":"p1"}"#)
+        #expect(typo.status == 0)
+        #expect(
+            typo.stderr
+                == "inserted 1 row into playr\nnote: playr is a new table; did you mean 'player'? (jsonsql drop-table \(db) playr undoes it)\n"
+        )
+        // A new table named like none: no note.
+        #expect(try CLI.run(["insert", db, "team"], stdin: #"{"id":"t1"}"#).stderr == "inserted 1 row into team\n")
+    }
+
+    @Test("--order-by with a direction other than asc or desc says which there are; an empty --select is refused")
+    func orderDirection() throws {
+        let empty = try CLI.run(["query", db, "--select", ""])
+        #expect(empty.status == 1 && empty.stdout.isEmpty)
+        #expect(empty.stderr == "Error: --select takes paths, comma-separated, as in --select id,address.city; got ''\n")
+        let result = try CLI.run(["query", db, "--order-by", "score:descending"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: --order-by takes PATH, PATH:asc or PATH:desc; 'descending' in 'score:descending' is no direction\n")
     }
 
     @Test(
@@ -91,6 +162,19 @@ struct FirstRunTests {
             ("players.yaml", "name: Ada\nscore: 5\n", "this looks like YAML, not JSON", "yq -o=json "),
             ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
             ("numbers.csv", "1,2,3\n", "this looks like CSV", "use --csv"),
+            // Quoted as JSON quotes a string, not with Swift's escapes (`\u{01}`).
+            (
+                "bell.txt", "hello\u{1}there\n", #"this is plain text, not JSON (first line "hello\u0001there")"#,
+                "one object per line"
+            ),
+            (
+                "other.sqlite", "SQLite format 3\u{0}\u{10}\u{0}\u{1}", "this is a SQLite database, not JSON",
+                "TABLE --format jsonl | jsonsql insert DB TABLE"
+            ),
+            (
+                "image.bin", "\u{7F}ELF\u{2}\u{0}\u{0}\n",
+                #"this is binary data, not JSON (first line "\u007fELF\u0002\u0000\u0000")"#, "one object per line"
+            ),
         ])
     func nonJSONInput(name: String, contents: String, what: String, advice: String) throws {
         let file = try directory.write(name, contents)
@@ -101,6 +185,16 @@ struct FirstRunTests {
         #expect(result.stderr.contains(advice), "\(result.stderr)")
         #expect(!advice.hasSuffix(" ") || result.stderr.hasSuffix(advice + file + "\n"), "\(result.stderr)")
         #expect(!result.stderr.contains("found null"))
+    }
+
+    @Test("text in another encoding is named so, with how to convert it; ½ (0xC2 0xBD) beside it does not hide it")
+    func notUTF8() throws {
+        let file = directory.path("latin1.txt")
+        try Data([0xC2, 0xBD, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: file))
+        let result = try CLI.run(["insert", db, "player", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(file):1: this is not UTF-8 text, and JSON is UTF-8"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("; convert it first, e.g. iconv -f latin1 -t utf-8 \(file)\n"), "\(result.stderr)")
     }
 
     @Test("a JSON value that is not an object is still named as JSON; a word is not called null")

@@ -44,3 +44,24 @@ struct HelpTerminalTests {
         #expect(query.contains("USAGE: jsonsql query [<options>] <database> [<table>]"))
     }
 }
+
+@Suite("standard input at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+struct TerminalInputTests {
+    @Test("query - and describe - at a terminal say they read standard input and how to end it, as insert does")
+    func announced() async throws {
+        let directory = try TemporaryDirectory()
+        for (arguments, output) in [
+            (["query", "-", "--format", "jsonl"], #"{"a":1}"#),
+            (["describe", "-", "--format", "jsonl"], #"{"path":"a","count":1,"#),
+        ] {
+            let terminal = try ShellTerminal(arguments, in: directory.url)
+            let screen = try await terminal.wait(forText: "reading JSON from standard input; end it with Ctrl-D")
+            #expect(screen.hasPrefix("reading JSON from standard input; end it with Ctrl-D"), "\(screen)")
+            try terminal.enter(#"{"a":1}"#)
+            try terminal.press("C-d")
+            #expect(try await terminal.waitForExit() == 0)
+            let after = try terminal.screen()
+            #expect(after.contains(output), "\(after)")
+        }
+    }
+}

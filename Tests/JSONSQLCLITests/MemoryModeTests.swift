@@ -88,6 +88,24 @@ struct MemoryModeTests {
         #expect(twice.status == 1 && twice.stderr.contains("both be table people"), "\(twice.stderr)")
     }
 
+    @Test("--csv and --tsv read a file as data whatever its name; a SQLite database stays one")
+    func csvWhateverName() throws {
+        let text = try directory.write("people.txt", "id,name\n1,Ada\n")
+        let query = try CLI.run(["query", text, "--csv", "-f", "jsonl"])
+        #expect(query.status == 0 && query.stdout == #"{"id":1,"name":"Ada"}"# + "\n", "\(query.stderr)")
+        let describe = try CLI.run(["describe", text, "--csv", "-f", "jsonl"])
+        #expect(describe.status == 0 && describe.stdout.hasPrefix(#"{"path":"id","count":1,"#), "\(describe.stderr)")
+        let db = directory.path("db.sqlite")
+        try #require(CLI.run(["insert", db, "t"], stdin: #"{"a":1}"#).status == 0)
+        let refused = try CLI.run(["query", db, "--csv"])
+        #expect(refused.status == 64 && refused.stderr.contains("is a database"), "\(refused.stderr)")
+        let folder = try CLI.run(["query", directory.url.path, "--csv"])
+        #expect(
+            folder.status == 1 && folder.stderr == "Error: \(directory.url.path) is a directory; give a JSON, CSV or TSV file\n")
+        let missing = try CLI.run(["query", directory.path("nope.txt"), "--csv"])
+        #expect(missing.status == 1 && missing.stderr == "Error: no file \(directory.path("nope.txt"))\n", "\(missing.stderr)")
+    }
+
     @Test("--save writes the loaded data to a new database, and never replaces a file")
     func save() throws {
         let file = try directory.write("data.ndjson", #"{"id":1,"at":"2024-05-01T12:00:00Z"}"# + "\n")

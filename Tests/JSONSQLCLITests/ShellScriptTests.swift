@@ -71,7 +71,7 @@ struct ShellScriptTests {
         #expect(result.stdout == "{\"two\":2}\n")
         #expect(
             result.stderr == """
-                Error: line 1: The value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more, as in --limit 10
+                Error: line 1: the value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more, as in --limit 10
                 Usage: query [<options>] [<table>]
                 Error: line 2: unknown command 'bogus'; type a jsonsql command (create-table, insert, query, update, delete, index, tables, schema, indexes, describe, alter, rename-table, drop-table, drop-index, help), SQL ending in ';', or .help
 
@@ -106,11 +106,11 @@ struct ShellScriptTests {
         let wrong = try CLI.run(["shell", db, "--keep-going"], stdin: "query player --frobnicate\n.tabels\n.fromat csv\n.zzz\n")
         let direct = try CLI.run(["query", db, "player", "--frobnicate"])
         #expect(wrong.status == 1)
-        #expect(wrong.stderr.hasPrefix("Error: line 1: Unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"))
+        #expect(wrong.stderr.hasPrefix("Error: line 1: unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"))
         #expect(wrong.stderr.contains("\nError: line 2: unknown command .tabels. Did you mean '.tables'?\n"))
         #expect(wrong.stderr.contains("\nError: line 3: unknown command .fromat. Did you mean '.format'?\n"))
         #expect(wrong.stderr.hasSuffix("\nError: line 4: unknown command .zzz; .help lists the commands\n"))
-        #expect(direct.stderr.hasPrefix("Error: Unknown option '--frobnicate'"))
+        #expect(direct.stderr.hasPrefix("Error: unknown option '--frobnicate'"))
     }
 
     @Test("dot-commands: .tables, .schema, .format, .timer, .explain, .read, .help, .quit")

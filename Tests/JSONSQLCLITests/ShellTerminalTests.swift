@@ -56,7 +56,7 @@ struct ShellTerminalTests {
         }
         let screen = try terminal.screen()
         #expect(screen.contains("Error: no such table: nowhere"))
-        #expect(screen.contains("Error: The value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more"))
+        #expect(screen.contains("Error: the value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more"))
         #expect(screen.contains("Error: unknown command 'tabels'. Did you mean 'tables'?"))
         #expect(screen.contains("player"))
         #expect(try terminal.exitStatus() == nil)

@@ -181,15 +181,16 @@ struct ShellTransactionTests {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         let result = try CLI.run(
-            ["shell", db, "--keep-going"], stdin: "query player --frobnicate\nhelp nope\nrename-table player\n")
+            ["shell", db, "--keep-going"], stdin: "query player --frobnicate\nhelp nope\nrename-table player\nhelp qurey\n")
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "Error: line 1: Unknown option '--frobnicate'")
+        #expect(lines[0] == "Error: line 1: unknown option '--frobnicate'")
         #expect(lines[1].hasPrefix("Usage: query "))
         #expect(!lines[1].contains("<database>"))
         #expect(lines.contains { $0.hasPrefix("Error: line 2: no command 'nope'; the commands are create-table, insert") })
-        #expect(lines.contains("Error: line 3: Missing expected argument '<new>'"))
+        #expect(lines.contains("Error: line 3: missing expected argument '<new>'"))
         #expect(lines.contains { $0.hasPrefix("Usage: rename-table ") })
+        #expect(lines.contains("Error: line 4: unknown command 'qurey'. Did you mean 'query'?"), "\(result.stderr)")
         #expect(!result.stdout.contains("SUBCOMMANDS"))
     }
 

@@ -123,7 +123,7 @@ struct ExactnessRuleTests {
         let db = try LibraryDatabase()
         #expect(
             errorMessage { try db.insert("t", #"{"a":1}"# + "\n" + #"{"foo\u0000bar":42}"#) }
-                == #"<stdin>:2: record 2: column name "foo\0bar" contains U+0000, which SQLite names cannot hold"#)
+                == #"<stdin>:2: record 2: column name "foo\u0000bar" contains U+0000, which SQLite names cannot hold"#)
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema") == #"{"n":0}"# + "\n")
         try db.insert("t", #"{"a":1}"#)
         let altered = errorMessage { try db.insert("t", #"{"foo\u0000bar":42}"#, alter: true) }

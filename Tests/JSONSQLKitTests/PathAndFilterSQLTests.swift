@@ -37,6 +37,47 @@ struct PathAndFilterSQLTests {
         #expect(path.valueSQL == sql)
     }
 
+    @Test(
+        "a path through every element, as describe lists it, says which paths there are instead",
+        arguments: [
+            ("tags[] = pro", "tags"), ("orders[].sku = z", "orders"), ("doc.\"first name\"[ ].x = 1", "doc.\"first name\""),
+        ])
+    func everyElement(filter: String, array: String) throws {
+        let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+        #expect(
+            error.map { "\($0)" }
+                == "in --where '\(filter)': \(array)[] stands for every element, as describe lists arrays, and a path names one: \(array)[0], \(array)[-1]; to match an element anywhere in the array, --where '\(array) contains VALUE'"
+        )
+        // What the message offers parses.
+        for offered in ["\(array)[0] = 1", "\(array)[-1] = 1", "\(array) contains 1"] { _ = try FilterParser.parse(offered) }
+    }
+
+    @Test("a name with a space or a dot written without quotes says how to quote it")
+    func unquotedNames() throws {
+        let spaced = #expect(throws: JSONSQLError.self) { try FilterParser.parse("first name = Ann") }
+        #expect(spaced.map { "\($0)" }?.hasSuffix(#"found 'name = Ann'; a name with a space is quoted: "first name""#) == true)
+        let inside = #expect(throws: JSONSQLError.self) { try FilterParser.parse("address.first name = Ann") }
+        #expect(inside.map { "\($0)" }?.hasSuffix(#"; a name with a space is quoted: address."first name""#) == true)
+        // No hint where a space is not the mistake.
+        for filter in ["score 5", "score and x"] {
+            let plain = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(plain.map { "\($0)" }?.contains("quoted") == false)
+        }
+        let queue = try DatabaseQueue()
+        let table = try queue.write { db in
+            try db.execute(sql: #"CREATE TABLE t (id INTEGER, "a.b" JSON, a_c TEXT)"#)
+            return try TableInfo(db: db, table: "t")
+        }
+        for (text, quoted) in [("a.b", #""a.b""#), ("a.b.c[0]", #""a.b".c[0]"#)] {
+            let error = #expect(throws: JSONSQLError.self) { try ResolvedPath(JSONPath(parsing: text), in: table) }
+            #expect(
+                error.map { "\($0)" }
+                    == "no column 'a' in table 't'; the column \"a.b\" has a dot in its name, so a path writes it in quotes: \(quoted)"
+            )
+            #expect(try ResolvedPath(JSONPath(parsing: quoted), in: table).column.name == "a.b")
+        }
+    }
+
     @Test("keys SQLite cannot address are refused")
     func unaddressable() throws {
         #expect(throws: JSONSQLError.self) { try JSONPath(parsing: #"address."a\"b""#).sqlitePath() }

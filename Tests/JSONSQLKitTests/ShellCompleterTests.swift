@@ -25,10 +25,11 @@ final class ShellCompleterTests {
                     """)
         }
         let catalog = ShellCatalog(
-            commands: ["query", "insert", "index", "create-table", "schema"],
+            commands: ["query", "insert", "index", "create-table", "schema", "describe"],
             options: [
                 "query": [
                     .init(names: ["--where"], takesValue: true), .init(names: ["--select"], takesValue: true),
+                    .init(names: ["--group-by"], takesValue: true),
                     .init(names: ["--format", "-f"], takesValue: true, values: ["json", "jsonl", "table", "csv"]),
                     .init(names: ["--explain"], takesValue: false),
                 ]
@@ -51,7 +52,9 @@ final class ShellCompleterTests {
             ("query player --ex", ["--explain"]), ("query player --format j", ["json", "jsonl"]),
             ("query player --where na", ["name"]), ("query player --where address.c", ["address.city", "address.country"]),
             ("query player --where address.g", ["address.geo"]), ("query player --where address.geo.l", ["address.geo.lat"]),
-            ("query player --select address.z", ["address.zip"]), ("create-table t name:te", ["name:text"]),
+            ("query player --select address.z", ["address.zip"]),
+            ("query player --group-by address.c", ["address.city", "address.country"]),
+            ("describe pl", ["player"]), ("create-table t name:te", ["name:text"]),
             ("create-table t name:text:no", ["name:text:notnull"]), ("select * from player where na", ["name"]),
             ("SEL", ["SELECT"]),
             ("select player.i", ["player.id"]), ("query player --where nothing.x", []),

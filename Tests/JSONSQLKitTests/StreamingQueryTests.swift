@@ -36,6 +36,73 @@ struct StreamingQueryTests {
         }
     }
 
+    @Test("a streamed count gives the notes for paths no record has that the loaded file gives")
+    func countNotes() throws {
+        let path = NSTemporaryDirectory() + "count-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        try (#"{"id":1,"c":{"country":"DE"}}"# + "\n" + #"{"id":2,"c":{"country":"FR"}}"# + "\n")
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let store = try Store.loading([path])
+        defer { store.close() }
+        var spec = QuerySpec(table: Store.tableName(forFile: path))
+        spec.filters = [try FilterParser.parse("c.contry > 0")]
+        var notes: [String] = []
+        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(notes == (try store.missingPathNotes(spec)))
+        #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
+        // A string filter skips records it cannot match, which could hold the path: no note.
+        spec.filters = [try FilterParser.parse("c.contry = DE")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec) { notes.append($0) } == 0)
+        #expect(notes.isEmpty)
+    }
+
+    @Test("a data file whose keys need more columns than SQLite allows is refused with the record's line, as insert refuses it")
+    func tooManyKeys() throws {
+        let path = NSTemporaryDirectory() + "keys-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        // 1,100 keys a record: the second record brings the count past SQLite's 2000.
+        let records = (0..<3).map { r in "{" + (0..<1100).map { #""k\#(r * 1100 + $0)":1"# }.joined(separator: ",") + "}" }
+        try (records.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let expected =
+            "\(path):2: record 2: more keys than the 2000 columns a SQLite table can have; keep such objects whole in one json column"
+        let spec = QuerySpec(table: Store.tableName(forFile: path))
+        for run in [
+            { _ = try Store.streamCount(file: path, spec: spec) },
+            { try Store.streamDescribe(file: path, output: .jsonl, to: OutputBuffer()) },
+            { _ = try Store.loading([path]) },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: JSONSQLError.self) { try run() }
+            #expect(error.map { "\($0)" } == expected)
+        }
+    }
+
+    @Test("describe of a file that is one record holding its records in an array (GeoJSON) says how to have a row each")
+    func oneRecordNote() throws {
+        let directory = NSTemporaryDirectory() + "one-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let geo = directory + "/places.geojson"
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"}},{"type":"Feature"}]}"#
+            .write(toFile: geo, atomically: false, encoding: .utf8)
+        let csv = directory + "/one.csv"
+        try "list\n\"[{\"\"a\"\":1},{\"\"a\"\":2}]\"\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        let records = directory + "/two.ndjson"
+        try #"{"features":[{"a":1},{"a":2}]}"#.appending("\n" + #"{"features":[]}"# + "\n")
+            .write(toFile: records, atomically: false, encoding: .utf8)
+        var notes: [String] = []
+        try Store.streamDescribe(file: geo, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        #expect(
+            notes == [
+                "note: \(geo) is one record, whose features holds 2 objects; for a row each: jq -c '.features[]' \(geo) | jsonsql describe -"
+            ])
+        // Two records, or an array of fewer than two objects: no note.
+        notes = []
+        try Store.streamDescribe(file: records, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        try Store.streamDescribe(file: csv, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        #expect(notes.isEmpty, "\(notes)")
+    }
+
     @Test("queries whose rows depend on other rows do not stream")
     func notStreamable() throws {
         var spec = QuerySpec(table: "t")

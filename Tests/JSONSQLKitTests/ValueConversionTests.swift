@@ -180,6 +180,22 @@ struct ValueConversionTests {
         #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e-400"), type: .real, for: .compare) }
     }
 
+    @Test("a value a message quotes is written as JSON writes the string, not with Swift's escapes")
+    func quotedInMessages() {
+        #expect(InputValue.string("x\u{1}\u{0}\t\"é").description == #"a string "x\u0001\u0000\t\"é""#)
+        #expect(
+            errorText { try SQLQuote.checkName("a\u{0}b", kind: "column") }
+                == #"column name "a\u0000b" contains U+0000, which SQLite names cannot hold"#)
+        #expect(
+            errorText { try JSONPath(parsing: #"doc."a\"b\u0001""#).sqlitePath() }?.hasPrefix(#"the key "a\"b\u0001" contains"#)
+                == true)
+    }
+
+    private func errorText(_ body: () throws -> Void) -> String? {
+        do { try body() } catch { return "\(error)" }
+        return nil
+    }
+
     static let storedCases: [(DatabaseValue, ColumnType, ColumnType, InputValue)] = [
         (42.databaseValue, ColumnType.integer, ColumnType.text, InputValue.string("42")),
         (1.5.databaseValue, .real, .text, .string("1.5")),

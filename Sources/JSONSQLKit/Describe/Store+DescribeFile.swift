@@ -8,11 +8,13 @@ extension Store {
     /// records a table's row, with no table in between; each read runs on two threads, one per
     /// half of the file (`SecondHalf`). Standard input and CSV go through an in-memory table
     /// batch by batch (`streamBatches`).
+    /// `note` gets `oneRecordNote`'s note.
     public static func streamDescribe(
-        file path: String, format: InputFormat? = nil, output: OutputFormat, to out: OutputBuffer, batchSize: Int = 20_000
+        file path: String, format: InputFormat? = nil, output: OutputFormat, to out: OutputBuffer, batchSize: Int = 20_000,
+        note: ((String) -> Void)? = nil
     ) throws {
         if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
-            return try describeJSONFile(path, output: output, to: out)
+            return try describeJSONFile(path, output: output, to: out, note: note)
         }
         let table = tableName(forFile: path)
         var state: (statement: Statement, roots: [PathStats], kinds: [ColumnType])?
@@ -36,14 +38,19 @@ extension Store {
         finish(state.roots, kinds: state.kinds)
         let stats = state.roots.flatMap { $0.all() }
         _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+        // jq reads JSON: no note for CSV and TSV, whose cells may hold JSON too.
+        if (format ?? InputFormat.guessed(from: path)) == .json, let text = oneRecordNote(state.roots, file: path) {
+            note?(text)
+        }
     }
 
     /// `describe` of the regular JSON file at `path`, as `streamDescribe` says. A file of
     /// `minimumSplit` bytes or more (`SecondHalf.minimumFileSize` unless given, for tests) is
     /// read by two threads.
-    static func describeJSONFile(_ path: String, output: OutputFormat, to out: OutputBuffer, minimumSplit: Int64? = nil)
-        throws
-    {
+    static func describeJSONFile(
+        _ path: String, output: OutputFormat, to out: OutputBuffer, minimumSplit: Int64? = nil,
+        note: ((String) -> Void)? = nil
+    ) throws {
         let table = tableName(forFile: path)
         try SQLQuote.checkName(table, kind: "table")
         let store = try Store(memoryNamed: path)
@@ -51,6 +58,7 @@ extension Store {
         if let roots = try? describeOnce(path, table: table, store: store, minimumSplit: minimumSplit) {
             let stats = roots.flatMap { $0.all() }
             _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+            if let text = oneRecordNote(roots, file: path) { note?(text) }
             return
         }
         let inference = try inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
@@ -74,6 +82,21 @@ extension Store {
         finish(rows.roots, kinds: rows.kinds)
         let stats = rows.roots.flatMap { $0.all() }
         _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+        if let text = oneRecordNote(rows.roots, file: path) { note?(text) }
+    }
+
+    /// A file that is one record holding its records in an array (a GeoJSON FeatureCollection's
+    /// `features`): the note that says so and how to have a row each, or nil.
+    static func oneRecordNote(_ roots: [PathStats], file path: String) -> String? {
+        guard roots.first?.rows == 1,
+            let array = roots.first(where: { ($0.elements?.types[ValueType.object.rawValue] ?? 0) > 1 })
+        else { return nil }
+        let objects = array.elements?.types[ValueType.object.rawValue] ?? 0
+        let name = path == "-" ? "standard input" : path
+        let input = path == "-" ? "" : " " + SQLQuote.shellWord(path)
+        let filter = SQLQuote.shellWord(".\(array.path)[]")
+        return
+            "note: \(name) is one record, whose \(array.path) holds \(objects) objects; for a row each: jq -c \(filter)\(input) | jsonsql describe -"
     }
 }
 

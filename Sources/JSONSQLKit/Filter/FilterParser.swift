@@ -127,8 +127,19 @@ public struct FilterParser {
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
         if negated { throw error("expected in, contains, like, glob or exists after '\(path) not'") }
         let found = cursor.atEnd ? "the end" : "'\(cursor.rest)'"
+        // `first name = Ann`: a name holding a space, written without its quotes.
+        var spaced = path
+        var word = cursor.rest.first?.isLetter == true ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
+        if ["and", "or", "not"].contains(word.lowercased()) { word = "" }
+        if !word.isEmpty, let last = spaced.segments.indices.last {
+            if case .key(let key) = spaced.segments[last] { spaced.segments[last] = .key(key + " " + word) }
+        } else if !word.isEmpty {
+            spaced.column += " " + word
+        }
+        let hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
         throw error(
-            "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)")
+            "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
+        )
     }
 
     private mutating func parseList() throws -> [Filter.Literal] {

@@ -191,7 +191,7 @@ final class RecordReader {
         if let kind = lineJSONKind(at: pos) { return kind }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
         return
-            "text that is not JSON, \(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self).debugDescription)"
+            "text that is not JSON, \(ValueConversion.jsonString(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)))"
     }
 
     /// The kind and end of the JSON value at `pos`; nil when there is none, or it is cut off.
@@ -234,12 +234,33 @@ final class RecordReader {
         if lineJSONKind(at: pos) != nil { return nil }
         var first = firstLine(at: pos)
         if first.count > 200 { first = String(first.prefix(200)) }
-        let shown = (first.count > 40 ? String(first.prefix(40)) + "…" : first).debugDescription
+        // Quoted as JSON quotes a string: `"a\u0001b"`, not Swift's `"a\u{01}b"`.
+        let shown = ValueConversion.jsonString(first.count > 40 ? String(first.prefix(40)) + "…" : first)
         let file = source.name == "<stdin>" ? "FILE" : source.name
         let reads = "insert reads JSON: objects, an array of objects, or one object per line"
-        if let compressed = CompressedData.detect(UnsafeBufferPointer(start: buffer + pos, count: length - pos)) {
+        let bytes = UnsafeBufferPointer(start: buffer + pos, count: length - pos)
+        if let compressed = CompressedData.detect(bytes) {
             return
                 "this is \(compressed.format)-compressed data, not JSON; \(reads); \(compressed.advice(for: source.name == "<stdin>" ? nil : source.name))"
+        }
+        if bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+            return
+                "this is a SQLite database, not JSON; \(reads). To copy a table's rows from it: jsonsql query \(file) TABLE --format jsonl | jsonsql insert DB TABLE"
+        }
+        // A NUL in the first line: no kind of text. Bytes that are not UTF-8: text in another
+        // encoding. Up to 4 KB of the line are checked; where that or the bytes read so far cut
+        // it, a character cut in two is left out.
+        if first.unicodeScalars.contains("\u{0}") {
+            return "this is binary data, not JSON (first line \(shown)); \(reads)"
+        }
+        let lineEnd = bytes.firstIndex(of: 0x0A)
+        var line = Array(bytes.prefix(min(lineEnd ?? bytes.count, 4096)))
+        if line.count < lineEnd ?? Int.max {
+            for _ in 0..<3 where (line.last ?? 0) >= 0x80 { line.removeLast() }
+        }
+        if String(validating: line, as: UTF8.self) == nil {
+            return
+                "this is not UTF-8 text, and JSON is UTF-8 (first line \(shown)); convert it first, e.g. iconv -f latin1 -t utf-8 \(file)"
         }
         if first.hasPrefix("<") {
             return

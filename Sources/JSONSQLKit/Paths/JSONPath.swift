@@ -45,6 +45,12 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                         digits.unicodeScalars.append(d)
                         cursor.index += 1
                     }
+                    if digits.isEmpty && cursor.current == "]" {
+                        // `tags[]`, as describe lists an array's elements: no path says "every element".
+                        throw JSONSQLError(
+                            "\(path)[] stands for every element, as describe lists arrays, and a path names one: \(path)[0], \(path)[-1]; "
+                                + "to match an element anywhere in the array, --where '\(path) contains VALUE'")
+                    }
                     guard let index = Int(digits) else {
                         throw JSONSQLError("expected an array index like [0] or [-1] in the path after \(path)")
                     }
@@ -98,7 +104,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             case .key(let key):
                 if key.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" }) {
                     throw JSONSQLError(
-                        "the key \(key.debugDescription) contains a quote or backslash, which SQLite JSON paths cannot address")
+                        "the key \(ValueConversion.jsonString(key)) contains a quote or backslash, which SQLite JSON paths cannot address"
+                    )
                 }
                 let simple =
                     key.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false

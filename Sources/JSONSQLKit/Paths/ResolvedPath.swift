@@ -29,6 +29,21 @@ public struct ResolvedPath: Sendable {
     public let dialect: SQLDialect
 
     public init(_ path: JSONPath, in table: TableInfo) throws {
+        // `a.b` where the table has a column named "a.b" (a top-level key with a dot).
+        if table.column(named: path.column) == nil, !path.segments.isEmpty {
+            var keys: [String] = [path.column]
+            for segment in path.segments {
+                guard case .key(let key) = segment else { break }
+                keys.append(key)
+            }
+            for count in stride(from: keys.count - 1, through: 1, by: -1) {
+                guard let dotted = table.column(named: keys[0...count].joined(separator: ".")) else { continue }
+                let quoted = JSONPath(column: dotted.name, segments: Array(path.segments.dropFirst(count)))
+                throw JSONSQLError(
+                    "no column '\(path.column)' in table '\(table.name)'; the column \(JSONPath(column: dotted.name)) has a dot in its name, so a path writes it in quotes: \(quoted)"
+                )
+            }
+        }
         let column = try table.requireColumn(path.column)
         self.path = path
         self.column = column

@@ -101,11 +101,11 @@ public struct ShellCompleter {
         if let option = valueOf {
             if !option.values.isEmpty { return matching(word, option.values) }
             switch option.names.first {
-            case "--where", "--select", "--order-by", "--pk", "--set", "--remove", "--drop":
-                // No space after the path: `=`, `,` or `:desc` may follow.
+            case "--where", "--select", "--order-by", "--group-by", "--pk", "--set", "--remove", "--drop", "--rename", "--type":
+                // No space after the path: `=`, `,`, `:desc` or `:TYPE` may follow.
                 var completion =
                     table.map {
-                        ["--pk", "--drop"].contains(option.names.first)
+                        ["--pk", "--drop", "--rename", "--type"].contains(option.names.first)
                             ? shellNames(word, columns($0), quoting: scanned.openQuote == nil) : paths(word, table: $0)
                     }
                     ?? ShellCompletion()
@@ -123,7 +123,7 @@ public struct ShellCompleter {
         // Names go on a line split like a shell's: quoted unless the user opened a quote.
         let quoting = scanned.openQuote == nil
         switch command {
-        case "query", "schema", "indexes", "update", "delete", "alter", "drop-table", "rename-table":
+        case "query", "describe", "schema", "indexes", "update", "delete", "alter", "drop-table", "rename-table":
             return position == 0 ? shellNames(word, tables(), quoting: quoting) : ShellCompletion()
         case "index":
             if position == 0 {

@@ -20,7 +20,7 @@ public enum InputValue: Sendable, Equatable {
         case .null: "null"
         case .bool(let value): "a boolean \(value)"
         case .number(let text): "a number \(text)"
-        case .string(let text): "a string \(Self.shortened(text).debugDescription)"
+        case .string(let text): "a string \(ValueConversion.jsonString(Self.shortened(text)))"
         case .container(let json): (json.hasPrefix("[") ? "an array " : "an object ") + Self.shortened(json)
         case .blob(let data): "a blob of \(data.count) bytes"
         }
@@ -231,9 +231,9 @@ public enum ValueConversion {
             case .failure(.notADate): throw ValueMismatch(expectation: example)
             case .failure(.finerThanMilliseconds):
                 throw ValueMismatch(
-                    expectation: "keeps milliseconds, and \(text.debugDescription) is finer; keep it in a text column")
+                    expectation: "keeps milliseconds, and \(jsonString(text)) is finer; keep it in a text column")
             case .failure(.outOfRange):
-                throw ValueMismatch(expectation: "holds years 0000 to 9999 in UTC, and \(text.debugDescription) is outside them")
+                throw ValueMismatch(expectation: "holds years 0000 to 9999 in UTC, and \(jsonString(text)) is outside them")
             }
         case .number(let text):
             guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: example) }

@@ -191,9 +191,12 @@ final class ShellSession {
                 return .ok
             }
             if !catalog.commands.contains(words[1]) {
-                report(
-                    JSONSQLError("no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"),
-                    line: line)
+                // As the command line says it (`JSONSQL.checkSubcommand`).
+                let message =
+                    JSONSQL.nearestCommand(to: words[1], in: catalog.commands).map {
+                        "unknown command '\(words[1])'. Did you mean '\($0)'?"
+                    } ?? "no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"
+                report(JSONSQLError(message), line: line)
                 return .failed
             }
         }
@@ -396,7 +399,7 @@ final class ShellSession {
         }
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        var text = "Error: " + location(line) + message
+        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
         if usage && !(error is JSONSQLError) {
             for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n") where helpLine.hasPrefix("Usage: ") {
                 text +=
