@@ -58,10 +58,11 @@ else
 	fi
 endif
 
-# Builds jsonsql, creates demo.sqlite from Examples/, queries it as a table and as JSON, and
-# prints three commands to try on it.
+# Builds jsonsql, creates demo.sqlite (or DEMO_DB) from Examples/, queries it as a table and as
+# JSON, and prints three commands to try on it. An existing file of that name is left alone.
+DEMO_DB ?= demo.sqlite
 demo: build
-	PATH="$(CURDIR)/.build/debug:$$PATH" Examples/demo.sh demo.sqlite
+	PATH="$(CURDIR)/.build/debug:$$PATH" Examples/demo.sh $(DEMO_DB)
 
 examples: demo
 

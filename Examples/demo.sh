@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # Builds a sample database from Examples/ and queries it. With DB, the database is left there
-# (replaced if it exists) and the script ends with commands to try on it; without, it is made
-# in a temporary directory and removed.
+# and the script ends with commands to try on it (an existing DB is never replaced: the demo
+# stops and says so); without, it is made in a temporary directory and removed.
 # usage: demo.sh [DB]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -ge 1 ]; then
     db=$1
-    rm -f "$db"
+    if [ -e "$db" ] || [ -L "$db" ]; then
+        echo "demo.sh: $db already exists, and the demo does not replace a file; remove it (rm $db) or name another: $0 OTHER.sqlite" >&2
+        exit 1
+    fi
+    # Built beside its name and linked into place only when whole; ln refuses a name taken meanwhile.
+    work=$(mktemp -d "$(dirname "$db")/.demo.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    draft="$work/demo.sqlite"
 else
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
-    db="$work/demo.sqlite"
+    draft="$work/demo.sqlite"
+    db=$draft
 fi
 
-"$here/setup-schema.sh" "$db"
+"$here/setup-schema.sh" "$draft"
 echo
-"$here/queries.sh" "$db"
+"$here/queries.sh" "$draft"
+[ "$draft" = "$db" ] || ln "$draft" "$db"
 
 if [ $# -ge 1 ]; then
     cat <<TRY

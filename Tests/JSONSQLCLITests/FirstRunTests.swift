@@ -229,7 +229,7 @@ struct FirstRunTests {
 /// `make demo`, `make test`, `make install` and `make deps` as a new user runs them.
 @Suite("the first run: make")
 struct FirstRunMakeTests {
-    @Test("the demo leaves its database and ends with three commands that work on it")
+    @Test("the demo leaves its database and ends with three commands that work on it; it never replaces a file")
     func demoLeavesDatabase() throws {
         let directory = try TemporaryDirectory()
         let demo = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh demo.sqlite", in: directory.url)
@@ -245,6 +245,13 @@ struct FirstRunMakeTests {
         #expect(explain.stdout.contains("USING INDEX player_on_address_country"), "\(explain.stdout)")
         let shell = try CLI.shell(commands[2], stdin: "tables\n", in: directory.url)
         #expect(shell.status == 0 && shell.stdout.contains("player"), "\(shell.stderr)")
+        // A second demo under the same name leaves the file as it is, and no draft beside it.
+        try CLI.shell("jsonsql delete demo.sqlite --all", in: directory.url)
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.path("demo.sqlite")))
+        let again = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh demo.sqlite", in: directory.url)
+        #expect(again.status == 1 && again.stderr.contains("demo.sqlite already exists"), "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("demo.sqlite"))) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["demo.sqlite"])
     }
 
     /// What make would run for `target`, without running it.
