@@ -138,7 +138,7 @@ extension Store {
             s.distinct.insert(valueHash(bytes.bindMemory(to: UInt8.self), seed: 7))
             if s.example == nil {
                 let text = type == .uuid ? UUIDValue.string(bytes) : nil
-                s.example = jsonString(text ?? Data(bytes).base64EncodedString())
+                s.example = JSONEncoding.quoted(text ?? Data(bytes).base64EncodedString())
             }
         case .text(let bytes):
             if let pointer = bytes.baseAddress, mayHoldJSON(type),
@@ -151,7 +151,7 @@ extension Store {
             s.types[ValueType.string.rawValue] += 1
             s.distinct.insert(valueHash(bytes, seed: 0))
             s.string(bytes)
-            if s.example == nil { s.example = jsonString(String(decoding: bytes, as: UTF8.self)) }
+            if s.example == nil { s.example = JSONEncoding.quoted(String(decoding: bytes, as: UTF8.self)) }
         }
     }
 
@@ -169,12 +169,6 @@ extension Store {
             return false
         }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        let out = OutputBuffer()
-        JSONEncoding.appendString(text, to: out)
-        return out.text
     }
 
     /// The stats as rows for the row writers: a JSON array read back through `json_each`.
@@ -195,8 +189,8 @@ extension Store {
             if s.minNumber <= s.maxNumber && !s.minNumberText.isEmpty && !s.maxNumberText.isEmpty {
                 out.append(",\"min\":\(s.minNumberText),\"max\":\(s.maxNumberText)")
             } else if s.allStringsDates, let minDate = s.minDate, let maxDate = s.maxDate {
-                out.append(",\"min\":" + jsonString(String(decoding: minDate, as: UTF8.self)))
-                out.append(",\"max\":" + jsonString(String(decoding: maxDate, as: UTF8.self)))
+                out.append(",\"min\":" + JSONEncoding.quoted(String(decoding: minDate, as: UTF8.self)))
+                out.append(",\"max\":" + JSONEncoding.quoted(String(decoding: maxDate, as: UTF8.self)))
             }
             if let example = s.example { out.append(",\"example\":" + example) }
             out.append("}")

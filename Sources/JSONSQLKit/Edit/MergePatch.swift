@@ -77,7 +77,7 @@ struct MergePatch: Sendable, Equatable {
             if members.contains(where: { $0.key == key }) {
                 return .failure(
                     JSONSQLError(
-                        "\(context): the key \(ValueConversion.jsonString(key)) appears twice in one object of the patch; PostgreSQL keeps one of them, so write it once"
+                        "\(context): the key \(JSONEncoding.quoted(key)) appears twice in one object of the patch; PostgreSQL keeps one of them, so write it once"
                     ))
             }
             switch field.kind {

@@ -132,7 +132,7 @@ extension FilterSQL {
             return "\(value)"
         case .string(let value):
             try requireText(value)
-            return ValueConversion.jsonString(value)
+            return JSONEncoding.quoted(value)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         }
@@ -180,7 +180,7 @@ extension FilterSQL {
         var json = try jsonText(literal)
         for segment in segments.dropFirst(covering.segments.count).reversed() {
             guard case .key(let key) = segment else { return nil }
-            json = "{\(ValueConversion.jsonString(key)):\(json)}"
+            json = "{\(JSONEncoding.quoted(key)):\(json)}"
         }
         let indexed = ResolvedPath.postgresJSONB(path.column, covering.segments)
         return "\(indexed) @> \(postgresBind(json, cast: "jsonb"))"

@@ -191,7 +191,7 @@ final class RecordReader {
         if let kind = lineJSONKind(at: pos) { return kind }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
         return
-            "text that is not JSON, \(ValueConversion.jsonString(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)))"
+            "text that is not JSON, \(JSONEncoding.quoted(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)))"
     }
 
     /// The kind and end of the JSON value at `pos`; nil when there is none, or it is cut off.
@@ -235,7 +235,7 @@ final class RecordReader {
         var first = firstLine(at: pos)
         if first.count > 200 { first = String(first.prefix(200)) }
         // Quoted as JSON quotes a string: `"a\u0001b"`, not Swift's `"a\u{01}b"`.
-        let shown = ValueConversion.jsonString(first.count > 40 ? String(first.prefix(40)) + "…" : first)
+        let shown = JSONEncoding.quoted(first.count > 40 ? String(first.prefix(40)) + "…" : first)
         let file = source.name == "<stdin>" ? "FILE" : source.name
         let reads = "insert reads JSON: objects, an array of objects, or one object per line"
         let bytes = UnsafeBufferPointer(start: buffer + pos, count: length - pos)

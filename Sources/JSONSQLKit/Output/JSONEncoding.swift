@@ -111,6 +111,13 @@ enum JSONEncoding {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `a"b` → `"a\"b"`: a string as JSON writes it (and a json column stores it).
+    static func quoted(_ text: String) -> String {
+        let out = OutputBuffer()
+        appendString(text, to: out)
+        return out.text
+    }
+
     static func appendString(_ string: String, to out: OutputBuffer) {
         var string = string
         string.withUTF8 { appendString($0, to: out) }

@@ -104,7 +104,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             case .key(let key):
                 if key.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" }) {
                     throw JSONSQLError(
-                        "the key \(ValueConversion.jsonString(key)) contains a quote or backslash, which SQLite JSON paths cannot address"
+                        "the key \(JSONEncoding.quoted(key)) contains a quote or backslash, which SQLite JSON paths cannot address"
                     )
                 }
                 let simple =

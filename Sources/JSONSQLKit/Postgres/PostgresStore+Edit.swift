@@ -313,7 +313,7 @@ extension UpdateSpec {
     private static func jsonText(_ assignment: Assignment) throws -> String {
         let text: String
         switch assignment.value {
-        case .literal(.string(let string)): text = ValueConversion.jsonString(string)
+        case .literal(.string(let string)): text = JSONEncoding.quoted(string)
         case .literal(.integer(let number)): text = String(number)
         case .literal(.real(_, let spelled)): text = spelled
         case .literal(.bool(let value)): text = value ? "true" : "false"

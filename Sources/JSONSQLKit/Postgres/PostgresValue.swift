@@ -93,7 +93,7 @@ enum PostgresValue {
     static func duplicateKeyMismatch(_ key: String) -> ValueMismatch {
         ValueMismatch(
             expectation:
-                "holds the key \(ValueConversion.jsonString(key)) twice in one object, which PostgreSQL's jsonb keeps once")
+                "holds the key \(JSONEncoding.quoted(key)) twice in one object, which PostgreSQL's jsonb keeps once")
     }
 
     /// The first key that an object of `json` (valid JSON text) holds twice, as jsonb compares

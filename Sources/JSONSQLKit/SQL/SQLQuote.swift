@@ -90,7 +90,7 @@ public enum SQLQuote {
     static func checkName(_ name: String, kind: String) throws {
         if name.isEmpty { throw JSONSQLError("\(kind) name is empty") }
         if name.utf8.contains(0) {
-            throw JSONSQLError("\(kind) name \(ValueConversion.jsonString(name)) contains U+0000, which SQLite names cannot hold")
+            throw JSONSQLError("\(kind) name \(JSONEncoding.quoted(name)) contains U+0000, which SQLite names cannot hold")
         }
     }
 }

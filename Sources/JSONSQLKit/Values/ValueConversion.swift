@@ -20,7 +20,7 @@ public enum InputValue: Sendable, Equatable {
         case .null: "null"
         case .bool(let value): "a boolean \(value)"
         case .number(let text): "a number \(text)"
-        case .string(let text): "a string \(ValueConversion.jsonString(Self.shortened(text)))"
+        case .string(let text): "a string \(JSONEncoding.quoted(Self.shortened(text)))"
         case .container(let json): (json.hasPrefix("[") ? "an array " : "an object ") + Self.shortened(json)
         case .blob(let data): "a blob of \(data.count) bytes"
         }
@@ -127,7 +127,7 @@ public enum ValueConversion {
                     return text.databaseValue
                 }
                 return try sqliteNumber(text)
-            case .string(let text): return jsonString(text).databaseValue
+            case .string(let text): return JSONEncoding.quoted(text).databaseValue
             case .container(let json): return json.databaseValue
             case .blob: throw ValueMismatch(expectation: "holds JSON, not a blob")
             }
@@ -231,9 +231,10 @@ public enum ValueConversion {
             case .failure(.notADate): throw ValueMismatch(expectation: example)
             case .failure(.finerThanMilliseconds):
                 throw ValueMismatch(
-                    expectation: "keeps milliseconds, and \(jsonString(text)) is finer; keep it in a text column")
+                    expectation: "keeps milliseconds, and \(JSONEncoding.quoted(text)) is finer; keep it in a text column")
             case .failure(.outOfRange):
-                throw ValueMismatch(expectation: "holds years 0000 to 9999 in UTC, and \(jsonString(text)) is outside them")
+                throw ValueMismatch(
+                    expectation: "holds years 0000 to 9999 in UTC, and \(JSONEncoding.quoted(text)) is outside them")
             }
         case .number(let text):
             guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: example) }
@@ -265,13 +266,6 @@ public enum ValueConversion {
         throw ValueMismatch(
             expectation:
                 "compares with a date like \(date) or unix seconds like \(epoch) (a bare \(text) would be \(asEpoch))")
-    }
-
-    /// `a"b` → `"a\"b"`: a string as a json column stores it.
-    static func jsonString(_ text: String) -> String {
-        let out = OutputBuffer()
-        JSONEncoding.appendString(text, to: out)
-        return out.text
     }
 
     /// `42`, `-7`: no fraction and no exponent.
