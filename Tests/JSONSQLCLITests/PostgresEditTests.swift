@@ -111,6 +111,32 @@ struct PostgresEditTests {
         }
     }
 
+    @Test("--set of a whole numeric or json column keeps every digit, as on SQLite")
+    func exactNumbers() throws {
+        let (sqlite, postgres, _) = try Self.databases()
+        let input = try Self.places.get().directory.write("exact-\(UUID().uuidString).ndjson", #"{"id":1}"#)
+        var printed: [String] = []
+        for database in [sqlite, postgres] {
+            let store = try Store(path: database, access: .create)
+            defer { store.close() }
+            let table = "x_" + UUID().uuidString.prefix(8).lowercased()
+            let columns = try ["id:integer:pk", "n:numeric", "doc:json"].map(ColumnSpec.init(parsing:))
+            _ = try store.createTable(TableSpec(name: table, columns: columns))
+            _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: table))
+            var spec = UpdateSpec(table: table)
+            spec.all = true
+            spec.sets = try ["n=0.1000000000000000000001", "doc=12345678901234567890123"].map {
+                try UpdateSpec.Assignment(parsing: $0, json: false)
+            }
+            #expect(try store.update(spec).changed == 1)
+            let out = OutputBuffer()
+            _ = try store.run(QuerySpec(table: table), format: .jsonl, to: out)
+            printed.append(out.text)
+        }
+        #expect(printed[0] == #"{"id":1,"n":0.1000000000000000000001,"doc":12345678901234567890123}"# + "\n")
+        #expect(printed[1] == printed[0])
+    }
+
     @Test("a key or an update path naming a column only in another case is refused as on SQLite")
     func columnCase() throws {
         let (sqlite, postgres, input) = try Self.databases()

@@ -303,11 +303,11 @@ extension UpdateSpec {
     /// A value for a whole column, as the column's type stores it (`ValueConversion`, as
     /// `insert` does).
     private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database) throws -> SQLFragment {
-        .value(try columnValue(assignment, column: column))
+        .value(try columnValue(assignment, column: column, in: .sqlite))
     }
 
     /// The value `--set COLUMN=VALUE` stores, on either backend.
-    static func columnValue(_ assignment: Assignment, column: ColumnInfo) throws -> DatabaseValue {
+    static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect) throws -> DatabaseValue {
         let input: InputValue
         switch assignment.value {
         case .literal(let literal): input = literal.input
@@ -318,7 +318,7 @@ extension UpdateSpec {
             input = parsed
         }
         do {
-            return try ValueConversion.stored(input, type: column.type, textAffinity: column.hasTextAffinity)
+            return try ValueConversion.stored(input, type: column.type, textAffinity: column.keepsNumberText(in: dialect))
         } catch {
             throw JSONSQLError(
                 "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it"

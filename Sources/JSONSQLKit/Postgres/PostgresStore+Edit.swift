@@ -105,7 +105,7 @@ extension UpdateSpec {
             if !path.isInsideColumn {
                 try change(column, option: "--set", assignment.path) { _ in
                     replaced.insert(column.name)
-                    let value = try Self.columnValue(assignment, column: column)
+                    let value = try Self.columnValue(assignment, column: column, in: .postgres)
                     let text: String?
                     do { text = try PostgresValue.text(value, type: column.type) } catch let mismatch as ValueMismatch {
                         throw JSONSQLError("--set \(assignment.path): \(mismatch.expectation)")

@@ -17,6 +17,13 @@ public struct ColumnInfo: Sendable, Equatable {
         let upper = declaredType.uppercased()
         return !upper.contains("INT") && (upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT"))
     }
+
+    /// Whether a json or numeric column keeps a number as its text, every digit: on SQLite one
+    /// with TEXT affinity (as jsonsql declares them); on PostgreSQL every one, jsonb and
+    /// numeric holding any number exactly.
+    public func keepsNumberText(in dialect: SQLDialect) -> Bool {
+        dialect == .postgres || hasTextAffinity
+    }
 }
 
 /// A table's columns, read from the database.
