@@ -471,6 +471,17 @@ struct PostgresCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
     }
 
+    @Test("a server that is not there is said in lines of their own, without libpq's tabs")
+    func noServer() throws {
+        let socket = "/tmp/jsonsql-no-server-\(UUID().uuidString.prefix(8))"
+        let host = socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socket
+        var text = "connected"
+        do { _ = try Store(path: "postgres://postgres@\(host)/postgres", access: .read) } catch { text = "\(error)" }
+        #expect(text.hasPrefix("cannot connect to postgres://postgres@"), "\(text)")
+        #expect(text.contains("\n  Is the server running locally"), "\(text)")
+        #expect(!text.contains("\t"), "\(text)")
+    }
+
     @Test("the password never appears in a message")
     func password() throws {
         let postgres = try PostgresServer.freshSchema("pw")

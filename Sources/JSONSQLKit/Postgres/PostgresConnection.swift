@@ -106,8 +106,10 @@ final class PostgresConnection {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
+    /// libpq's message without its final line break, and with two spaces for the tab that
+    /// starts its hint lines (`\tIs the server running ...?`), which messages would show as `\t`.
     fileprivate static func trimmed(_ message: String) -> String {
-        message.trimmingCharacters(in: .whitespacesAndNewlines)
+        message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n\t", with: "\n  ")
     }
 
     /// Runs one statement with text parameters (nil is NULL) and returns its rows.
