@@ -340,6 +340,8 @@ struct PostgresCommandTests {
             #"{"id":3,"k":"b","n":5,"r":2.5,"doc":{"c":"FR","v":2.0,"w":true,"m":true}}"#,
             #"{"id":4,"k":"b","n":5,"doc":{"c":"FR","v":"7","m":null}}"#, #"{"id":5,"doc":{"v":null}}"#,
             #"{"id":6,"k":"c","n":3,"r":1.5,"doc":{"c":null,"v":4,"w":2,"m":"b"}}"#,
+            // min and max of an object or array are its compact JSON text, as SQLite's ->> gives it.
+            #"{"id":7,"k":"d","n":4,"r":0.5,"doc":{"c":"IT","m":{"a":[1,"x, y: z"]}}}"#,
         ].joined(separator: "\n")
         let queries = [
             [
@@ -364,6 +366,7 @@ struct PostgresCommandTests {
         }
         #expect(outputs[postgres]! == outputs[sqlite]!)
         #expect(outputs[postgres]![0].contains(#""sum(doc.w)":0.30000000000000004"#), "\(outputs[postgres]![0])")
+        #expect(outputs[postgres]![0].contains(#""max(doc.m)":"{\"a\":[1,\"x, y: z\"]}"}"#), "\(outputs[postgres]![0])")
         #expect(outputs[postgres]![4] == #"0 {"count()":4,"sum(n)":13,"avg(n)":3.25,"max(doc.m)":"x"}"# + "\n ")
     }
 

@@ -40,11 +40,14 @@ extension Aggregate {
                 let sql = "avg(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)"
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .min, .max:
-                // As SQLite's ->> gives them: booleans 1 and 0, objects and arrays their JSON text.
+                // As SQLite's ->> gives them: booleans 1 and 0, objects and arrays their compact
+                // JSON text (jsonb's text has a space after each `:` and `,` outside strings).
+                let compact =
+                    "regexp_replace((\(v))::text, \(SQLQuote.literal(#"("(?:[^"\\]|\\.)*")|([,:]) "#)), '\\1\\2', 'g')"
                 let numeric =
                     "CASE \(t) WHEN 'number' THEN (\(v))::numeric WHEN 'boolean' THEN CASE WHEN \(v) = 'true' THEN 1 ELSE 0 END END"
                 let text =
-                    "CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') WHEN \(t) IN ('object', 'array') THEN (\(v))::text END COLLATE \"C\""
+                    "CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\""
                 let f = function.rawValue
                 let numbers = "\(f)(\(numeric))"
                 let texts = "\(f)(\(text))"
