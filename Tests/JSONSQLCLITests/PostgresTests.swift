@@ -82,6 +82,19 @@ struct PostgresTests {
         "[a-a]", "[^-]", "[", "]", "^*", "[*-z]", "a**", "[日]本",
     ]
 
+    @Test("a --where string holding U+0000 for a text column is refused with the column's name")
+    func nulInWhere() throws {
+        let postgres = try PostgresServer.freshSchema("nul")
+        let store = try Store(path: postgres, access: .create)
+        defer { store.close() }
+        _ = try store.createTable(TableSpec(name: "t", columns: try ["id:integer:pk", "s:text"].map(ColumnSpec.init(parsing:))))
+        var spec = QuerySpec(table: "t")
+        spec.filters = [.predicate(.init(path: try JSONPath(parsing: "s"), op: .equal, values: [.string("a\u{0}b")]))]
+        var text = "no error"
+        do { try store.run(spec, format: .jsonl, to: OutputBuffer()) } catch { text = "\(error)" }
+        #expect(text == "s is a text column, which cannot hold U+0000 on PostgreSQL", "\(text)")
+    }
+
     @Test("glob matches what SQLite's GLOB matches: sets, ranges, and regular-expression characters as themselves")
     func globAsOnSQLite() throws {
         let directory = try TemporaryDirectory()

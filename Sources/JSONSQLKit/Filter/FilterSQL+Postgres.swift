@@ -144,8 +144,10 @@ extension FilterSQL {
     private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
         let column = path.column
         let stored = try Self.columnValue(column, literal)
-        let text = try PostgresValue.text(stored, type: column.type)
-        if let text { try requireText(text) }
+        let text: String?
+        do { text = try PostgresValue.text(stored, type: column.type) } catch let mismatch as ValueMismatch {
+            throw JSONSQLError("\(column.name) is \(column.type.withArticle) column, which \(mismatch.expectation)")
+        }
         var cast = column.type.postgresType ?? "text"
         if column.type == .integer || column.type == .real || column.type == .numeric { cast = "numeric" }
         if column.type == .integer, case .int64 = stored.storage { cast = "bigint" }
