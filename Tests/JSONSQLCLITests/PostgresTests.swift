@@ -95,6 +95,23 @@ struct PostgresTests {
         #expect(text == "s is a text column, which cannot hold U+0000 on PostgreSQL", "\(text)")
     }
 
+    @Test("NaN and infinity in a numeric column print as in a double precision one: null and 1e999")
+    func numericNaN() throws {
+        let postgres = try PostgresServer.freshSchema("nan")
+        try PostgresServer.psql(
+            "CREATE TABLE t(id int PRIMARY KEY, n numeric, f float8); INSERT INTO t VALUES (1, 'NaN', 'NaN'), (2, 'Infinity', 'Infinity'), (3, '-Infinity', '-Infinity')",
+            schema: PostgresServer.schema(of: postgres))
+        let store = try Store(path: postgres, access: .read)
+        defer { store.close() }
+        var spec = QuerySpec(table: "t")
+        spec.orderBy = [(.path(try JSONPath(parsing: "id")), false)]
+        let out = OutputBuffer()
+        try store.run(spec, format: .jsonl, to: out)
+        #expect(
+            out.text == #"{"id":1,"n":null,"f":null}"# + "\n" + #"{"id":2,"n":1e999,"f":1e999}"# + "\n"
+                + #"{"id":3,"n":-1e999,"f":-1e999}"# + "\n", "\(out.text)")
+    }
+
     @Test("glob matches what SQLite's GLOB matches: sets, ranges, and regular-expression characters as themselves")
     func globAsOnSQLite() throws {
         let directory = try TemporaryDirectory()

@@ -326,6 +326,9 @@ enum PostgresResultValue {
             self = .integer(Int64(String(decoding: text, as: UTF8.self)) ?? 0)
         case PostgresStore.float4OID, PostgresStore.float8OID:
             self = .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
+        case PostgresStore.numericOID where text.last.map { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false:
+            // NaN and ±Infinity (a number's text ends in a digit): as a double precision column's.
+            self = .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
         case PostgresStore.uuidOID: self = .blob(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [])
         case PostgresStore.byteaOID: self = .blob(RowBatch.hexDecoded(text))
         default: self = .text(text)
