@@ -47,6 +47,12 @@ struct ShellInputTests {
         #expect(reader.take("*/", number: 5) == .nothing)
         #expect(reader.take("tables", number: 6) == .command("tables"))
         #expect(reader.pendingSQL.isEmpty)
+        #expect(reader.unfinished == nil)
+        #expect(reader.take("/* left open", number: 7) == .nothing)
+        #expect(reader.unfinished == "the input ends inside a comment; close it with */: /* left open")
+        reader.abandon()
+        #expect(reader.take("select 1", number: 8) == .nothing)
+        #expect(reader.unfinished == "the input ends inside a statement; end it with ';': select 1")
     }
 
     @Test("statements over several lines run when one ends with ';', numbered from their first line")

@@ -170,6 +170,14 @@ public struct ShellLineReader: Sendable {
         self.syntax = syntax
     }
 
+    /// What the input left unfinished when it ends, or nil: a statement without its `;`, or a
+    /// comment without its `*/`.
+    public var unfinished: String? {
+        if pendingSQL.isEmpty { return nil }
+        if pendingIsComment { return "the input ends inside a comment; close it with */: \(pendingSQL.prefix(60))" }
+        return "the input ends inside a statement; end it with ';': \(pendingSQL.prefix(60))"
+    }
+
     /// Drops a statement being typed (Ctrl-C).
     public mutating func abandon() {
         pendingSQL = ""
