@@ -36,6 +36,25 @@ struct ShellInputTests {
         #expect(reader.take(line, number: 1) == expected)
     }
 
+    @Test("a line of only a comment, or a block comment over several lines, runs nothing and is not a command")
+    func commentLines() {
+        var reader = ShellLineReader(commands: Self.commands)
+        #expect(reader.take("/* note */", number: 1) == .nothing)
+        #expect(reader.take("/* a comment", number: 2) == .nothing)
+        #expect(
+            reader.take("   over lines */ select 6;", number: 3) == .sql(["/* a comment\n   over lines */ select 6;"], line: 2))
+        #expect(reader.take("/* again", number: 4) == .nothing)
+        #expect(reader.take("*/", number: 5) == .nothing)
+        #expect(reader.take("tables", number: 6) == .command("tables"))
+        #expect(reader.pendingSQL.isEmpty)
+        #expect(reader.unfinished == nil)
+        #expect(reader.take("/* left open", number: 7) == .nothing)
+        #expect(reader.unfinished == "the input ends inside a comment; close it with */: /* left open")
+        reader.abandon()
+        #expect(reader.take("select 1", number: 8) == .nothing)
+        #expect(reader.unfinished == "the input ends inside a statement; end it with ';': select 1")
+    }
+
     @Test("statements over several lines run when one ends with ';', numbered from their first line")
     func severalLines() {
         var reader = ShellLineReader(commands: Self.commands)

@@ -159,6 +159,8 @@ public struct ShellLineReader: Sendable {
     public private(set) var pendingSQL = ""
     /// The line the pending statement started on.
     public private(set) var pendingLine = 0
+    /// Whether the pending lines are only a block comment, not yet closed.
+    private var pendingIsComment = false
     /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
     /// shell sets it before each line).
     public var syntax: StatementSyntax
@@ -168,9 +170,18 @@ public struct ShellLineReader: Sendable {
         self.syntax = syntax
     }
 
+    /// What the input left unfinished when it ends, or nil: a statement without its `;`, or a
+    /// comment without its `*/`.
+    public var unfinished: String? {
+        if pendingSQL.isEmpty { return nil }
+        if pendingIsComment { return "the input ends inside a comment; close it with */: \(pendingSQL.prefix(60))" }
+        return "the input ends inside a statement; end it with ';': \(pendingSQL.prefix(60))"
+    }
+
     /// Drops a statement being typed (Ctrl-C).
     public mutating func abandon() {
         pendingSQL = ""
+        pendingIsComment = false
     }
 
     /// Takes one line as a script or a pipe gives it, refused unless it is UTF-8. The first
@@ -194,6 +205,14 @@ public struct ShellLineReader: Sendable {
         if !pendingSQL.isEmpty {
             pendingSQL += "\n"
             pendingSQL += line
+            if pendingIsComment && line.contains("*/") {
+                // The comment closed: with nothing after it, it runs nothing and the next line starts afresh.
+                pendingIsComment = SQLText.isBlank(pendingSQL)
+                if pendingIsComment && !Self.opensComment(pendingSQL) {
+                    abandon()
+                    return .nothing
+                }
+            }
             guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else { return .nothing }
             return finish()
         }
@@ -201,6 +220,14 @@ public struct ShellLineReader: Sendable {
         if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") { return .nothing }
         if trimmed.hasPrefix(".") { return .dotCommand(trimmed) }
         pendingLine = number
+        if SQLText.isBlank(trimmed) {
+            // A block comment left open holds the lines up to its end, which SQL may follow.
+            if Self.opensComment(trimmed) {
+                pendingSQL = line
+                pendingIsComment = true
+            }
+            return .nothing
+        }
         if SQLText.isComplete(trimmed, syntax: syntax) {
             pendingSQL = line
             return finish()
@@ -230,10 +257,17 @@ public struct ShellLineReader: Sendable {
         return trimmed.first == UInt8(ascii: ";") || line.contains("--") || line.contains("*/")
     }
 
+    /// Whether text ends inside a `/* ...` comment.
+    static func opensComment(_ text: String) -> Bool {
+        guard let last = SQLTokenizer.tokens(text).last, last.kind == .comment else { return false }
+        let comment = Array(text.utf8)[last.range]
+        return comment.starts(with: Array("/*".utf8)) && !(comment.count >= 4 && comment.suffix(2).elementsEqual("*/".utf8))
+    }
+
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
         let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
-        pendingSQL = ""
+        abandon()
         return statements.isEmpty ? .nothing : .sql(statements, line: pendingLine)
     }
 }

@@ -63,11 +63,10 @@ final class ShellSession {
                 if !keepGoing || Self.outputClosed { return (false, false) }
             }
         }
-        if !pendingSQL.isEmpty {
+        if let unfinished = reader.unfinished {
             let start = reader.pendingLine
-            let statement = pendingSQL
             reader.abandon()
-            report(JSONSQLError("the input ends inside a statement; end it with ';': \(statement.prefix(60))"), line: start)
+            report(JSONSQLError(unfinished), line: start)
             return (false, false)
         }
         return (succeeded, false)
