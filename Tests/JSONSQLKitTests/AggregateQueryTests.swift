@@ -106,6 +106,10 @@ final class AggregateQueryTests {
         #expect(sum.first?["count(v)"] as? Int == 2)
         #expect(refusal(file, groupBy: "customer.country", select: "id,count()").contains("id is not grouped"))
         #expect(refusal(file, select: "sum()").contains("sum() takes a path"))
+        // An aggregate in --order-by alone orders no groups: named, not SQLite's 'misuse of aggregate'.
+        let ordered = #expect(throws: JSONSQLError.self) { try query(file, select: "id", orderBy: [("max(total)", true)]) }
+        #expect(ordered?.description.hasPrefix("--order-by max(total) is an aggregate, which orders groups") == true)
+        #expect(try query(file, select: "count()", orderBy: [("count()", false)]).first?["count()"] as? Int == 300)
     }
 
     @Test("a sum past the 64-bit range is refused naming the sum and what gives a real instead, loaded, streamed or in SQL")

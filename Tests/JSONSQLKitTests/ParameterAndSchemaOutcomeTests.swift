@@ -63,6 +63,14 @@ struct ParameterAndSchemaOutcomeTests {
                 == "{\"t\":\"real\",\"same\":1}\n")
         #expect(try db.jsonl("SELECT :n AS n", ["n": "-9223372036854775808"]) == "{\"n\":-9223372036854775808}\n")
         #expect(try db.jsonl("SELECT :n AS n", ["n": "'99999999999999999999'"]) == "{\"n\":\"99999999999999999999\"}\n")
+        // An integer written with a fraction or exponent that no double holds is refused too,
+        // within 64 bits or beyond; one a double holds binds as the double.
+        #expect(
+            db.error("SELECT :n AS n", ["n": "9007199254740993.0"])
+                == "9007199254740993.0 is the integer 9007199254740993, and the nearest double (9007199254740992.0) is another number; write 9007199254740993 to bind the integer, or quote it to bind it as text"
+        )
+        #expect(db.error("SELECT :n AS n", ["n": "1234567890123456789012e0"])?.contains("beyond 64 bits") == true)
+        #expect(try db.jsonl("SELECT :n AS n", ["n": "9007199254740992.0"]) == "{\"n\":9007199254740992.0}\n")
     }
 
     @Test("text is bound with its full length: a NUL does not cut it")

@@ -141,6 +141,10 @@ struct SchemaChangeRuleTests {
         #expect(
             errorMessage { try db.store.renameTable("club", to: "player") }
                 == "cannot rename club to player: there is already a table player")
+        try db.execute("CREATE INDEX by_name ON player (name)")
+        #expect(
+            errorMessage { try db.store.renameTable("club", to: "BY_NAME") }
+                == "cannot rename club to BY_NAME: there is already an index by_name")
         #expect(errorMessage { try db.store.renameTable("nope", to: "x") }?.contains("no table 'nope'") == true)
         // A change of case only, which SQLite refuses as a name taken, goes through a free name.
         try db.execute("CREATE TABLE club_renaming (x)")

@@ -114,6 +114,10 @@ struct UpdateRuleTests {
             ),
             (#"score={"a":1}"#, "--patch score: score is an integer column, so it holds no JSON paths"),
             (
+                #"address={"geo":{"k":1,"k":2}}"#,
+                #"--patch: the key "k" appears twice in one object of the patch; a merge keeps one or both by the document it meets (PostgreSQL one), so write it once"#
+            ),
+            (
                 #"ADDRESS={"a":1}"#,
                 #"--patch ADDRESS: "ADDRESS" names column "address" only in another case: jsonsql finds names in any case but keeps keys as written; write "address""#
             ),

@@ -34,8 +34,8 @@ struct MergePatch: Sendable, Equatable {
 
     /// The patch in the JSON text of an object; `context` starts the messages.
     ///
-    /// A key twice in one object is refused: SQLite's `json_patch` keeps both there, and jsonb
-    /// keeps one, so no result could be the same.
+    /// A key twice in one object is refused: SQLite's `json_patch` keeps both where the target
+    /// lacks the key and one where it has it, and jsonb keeps one, so no result is exact.
     init(json text: String, context: String) throws {
         var bytes = Array(text.utf8)
         bytes.append(0x20)  // a trailing number needs a byte after it to be complete
@@ -77,7 +77,7 @@ struct MergePatch: Sendable, Equatable {
             if members.contains(where: { $0.key == key }) {
                 return .failure(
                     JSONSQLError(
-                        "\(context): the key \(JSONEncoding.quoted(key)) appears twice in one object of the patch; PostgreSQL keeps one of them, so write it once"
+                        "\(context): the key \(JSONEncoding.quoted(key)) appears twice in one object of the patch; a merge keeps one or both by the document it meets (PostgreSQL one), so write it once"
                     ))
             }
             switch field.kind {

@@ -189,6 +189,8 @@ extension UpdateSpec {
                     "--patch needs a JSON object to merge, got \(object.type == "array" || object.type == "integer" ? "an" : "a") \(object.type): \(patch.json)"
                 )
             }
+            // A key twice in the patch merges into one or both by the document it meets.
+            _ = try MergePatch(json: object.json, context: "--patch")
             if let target = patch.path {
                 let path = try resolve(target, "--patch")
                 try requireJSON(path, "--patch")

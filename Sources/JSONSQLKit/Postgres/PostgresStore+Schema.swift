@@ -60,7 +60,9 @@ extension PostgresStore {
               AND lower(c.relname) = lower($1) AND lower(c.relname) <> lower($2)
             """, [new, table])
         if others.rowCount > 0 {
-            throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(others.string(0, 0) ?? "")")
+            let existing = others.string(0, 0) ?? ""
+            let article = existing.hasPrefix("index ") ? "an" : "a"
+            throw JSONSQLError("cannot rename \(table) to \(new): there is already \(article) \(existing)")
         }
         try connection.execute("ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
         return table

@@ -78,6 +78,12 @@ extension QuerySpec {
         var selections: [String] = []
         var marked: Set<Int> = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
+        // An aggregate orders groups; over rows that are not grouped SQLite says only 'misuse of aggregate'.
+        if !grouped, let term = orderBy.first(where: { $0.term.aggregate != nil })?.term {
+            throw JSONSQLError(
+                "--order-by \(term) is an aggregate, which orders groups: add --group-by PATH, or --select aggregates only (as in --select '\(term)')"
+            )
+        }
         let postgres = info.dialect == .postgres
         /// A whole column as it prints: on PostgreSQL datetimes in SQLite's stored form, in UTC.
         func columnSQL(_ column: ColumnInfo) -> String {

@@ -240,9 +240,15 @@ extension Store {
         switch try FilterParser.literal(bare: text) {
         case .integer(let value): return value.databaseValue
         case .real(let value, let spelling):
-            // An integer beyond 64 bits would be bound as the nearest double: refused unless
-            // that double is the very number.
-            if !spelling.contains(where: { ".eE".contains($0) }), ExactNumber(spelling)?.isExactDouble != true {
+            // An integer beyond 64 bits, or one written with a fraction or exponent
+            // (9007199254740993.0), would be bound as the nearest double: refused unless that
+            // double is the very number.
+            if let exact = ExactNumber(spelling), exact.isIntegral, !exact.isExactDouble {
+                if let integer = exact.int64, spelling.contains(where: { ".eE".contains($0) }) {
+                    throw JSONSQLError(
+                        "\(spelling) is the integer \(integer), and the nearest double (\(value)) is another number; write \(integer) to bind the integer, or quote it to bind it as text"
+                    )
+                }
                 throw JSONSQLError(
                     "\(spelling) is an integer beyond 64 bits, and the nearest double (\(value)) is another number; quote it to bind it as text"
                 )

@@ -121,6 +121,13 @@ public struct IndexSpec: Sendable {
                 try db.execute(sql: try sql(table: info, name: name))
             } catch let error as DatabaseError where unique && error.resultCode == .SQLITE_CONSTRAINT {
                 throw try duplicateError(in: db, table: info) ?? error
+            } catch let error as DatabaseError
+                where filter != nil && error.message?.hasPrefix("subqueries prohibited in partial index") == true
+            {
+                // `contains` reads the array's elements with a subquery (FilterSQL).
+                throw JSONSQLError(
+                    "--where of an index cannot use contains: SQLite allows no subquery in a partial index's condition; index the rows without that condition"
+                )
             }
             return .created(name)
         }

@@ -193,7 +193,8 @@ extension Store {
                         SELECT type || ' ' || name FROM sqlite_schema WHERE lower(name) = lower(?) AND lower(name) != lower(?)
                         """, arguments: [new, table])
             {
-                throw JSONSQLError("cannot rename \(table) to \(new): there is already a \(existing)")
+                let article = existing.hasPrefix("index ") ? "an" : "a"
+                throw JSONSQLError("cannot rename \(table) to \(new): there is already \(article) \(existing)")
             }
             try Self.refusingBreakage("cannot rename table \(table)", db: db) {
                 try Self.runRename(table, to: new, db: db)
