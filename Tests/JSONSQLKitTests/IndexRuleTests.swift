@@ -124,6 +124,9 @@ struct IndexRuleTests {
         #expect(isNull.contains("USING COVERING INDEX no_zip") || isNull.contains("USING INDEX no_zip"), "\(isNull)")
         // Other conditions keep their bound values.
         #expect(try db.explain("player", where: ["address.country in [C3, C4]"]).contains("-- arguments: \"C3\", \"C4\""))
+        // Any text stays on the comment's one line, escaped as JSON writes it.
+        let odd = try db.explain("player", where: [#"name = "a\u0000b\n\"c" or id = 7"#])
+        #expect(odd.contains(#"-- arguments: "a\u0000b\n\"c", 7"# + "\n"), "\(odd)")
     }
 
     @Test("a --where the index cannot hold is an error that creates nothing")

@@ -101,7 +101,7 @@ extension Store {
         }
         var text = "-- " + query.sql + "\n"
         if !query.arguments.isEmpty {
-            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+            text += SQLQuote.argumentsComment(query.arguments)
         }
         return EditResult(table: table, changed: db.changesCount, sql: text)
     }

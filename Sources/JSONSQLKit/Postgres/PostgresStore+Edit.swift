@@ -28,7 +28,7 @@ extension PostgresStore {
         let changed = dryRun ? try connection.rolledBack(run) : try connection.transaction(run)
         var text = "-- " + query.sql + "\n"
         if !query.arguments.isEmpty {
-            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+            text += SQLQuote.argumentsComment(query.arguments)
         }
         return EditResult(table: table, changed: changed, sql: text)
     }

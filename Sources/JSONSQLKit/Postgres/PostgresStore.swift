@@ -258,7 +258,7 @@ final class PostgresStore {
         let result = try connection.execute("EXPLAIN (COSTS OFF) " + query.sql, Self.parameters(query.arguments))
         var text = "-- " + query.sql + "\n"
         if !query.arguments.isEmpty {
-            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+            text += SQLQuote.argumentsComment(query.arguments)
         }
         text += "QUERY PLAN\n"
         for row in 0..<result.rowCount {

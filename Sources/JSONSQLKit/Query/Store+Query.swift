@@ -284,7 +284,7 @@ extension Store {
         }
         var text = "-- " + query.sql + "\n"
         if !query.arguments.isEmpty {
-            text += "-- arguments: " + query.arguments.map(\.description).joined(separator: ", ") + "\n"
+            text += SQLQuote.argumentsComment(query.arguments)
         }
         // Only the indexes the plan uses serve a path.
         for (name, line) in indexes

@@ -86,6 +86,21 @@ public enum SQLQuote {
         }
     }
 
+    /// `-- arguments: "a\u0000b", 20, NULL`: a statement's bound values as `--explain` and
+    /// `--dry-run` list them, on one line whatever they hold (text as JSON writes a string).
+    static func argumentsComment(_ values: [DatabaseValue]) -> String {
+        let shown = values.map { value in
+            switch value.storage {
+            case .null: "NULL"
+            case .int64(let number): String(number)
+            case .double(let number): "\(number)"
+            case .string(let text): JSONEncoding.quoted(text)
+            case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+            }
+        }
+        return "-- arguments: " + shown.joined(separator: ", ") + "\n"
+    }
+
     /// Names reach SQL as quoted identifiers; a NUL byte is the one thing quoting cannot carry.
     static func checkName(_ name: String, kind: String) throws {
         if name.isEmpty { throw JSONSQLError("\(kind) name is empty") }
