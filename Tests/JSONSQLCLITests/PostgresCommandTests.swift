@@ -184,62 +184,6 @@ struct PostgresCommandTests {
         #expect(result.stdout == ids.reversed().map { #"{"id":\#($0),"doc":[\#($0)]}"# + "\n" }.joined())
     }
 
-    @Test("Ctrl-C cancels the statement on the server and exits 130")
-    func interrupt() throws {
-        let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
-        let schema = PostgresServer.schema(of: postgres)
-        // A transaction that holds the table locked keeps the query waiting on the server.
-        let lock = try TableLock(schema: schema)
-        defer { lock.release() }
-        let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '\(schema).t'::regclass"
-        func waitFor(_ count: String) throws {
-            try TableLock.poll { try PostgresServer.psql(waiting) == count }
-        }
-        let query = try Child(CLI.binary, ["query", postgres, "t"])
-        try waitFor("1\n")
-        #expect(try PostgresServer.psql(waiting) == "1\n")
-        kill(query.pid, SIGINT)
-        let stderr = String(decoding: query.stderr!.readDataToEndOfFile(), as: UTF8.self)
-        #expect(query.wait() == 130)
-        #expect(stderr == "Error: interrupted\n")
-        // The server ended the statement: nothing waits on the lock any more.
-        try waitFor("0\n")
-        #expect(try PostgresServer.psql(waiting) == "0\n")
-    }
-
-    @Test("--timeout bounds the wait for a table another session holds locked, as on SQLite")
-    func lockTimeout() throws {
-        let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk"])
-        let lock = try TableLock(schema: PostgresServer.schema(of: postgres))
-        defer { lock.release() }
-        let started = Date()
-        let result = try CLI.run(["insert", postgres, "t", "--timeout", "0.2"], stdin: #"{"id":1}"#)
-        #expect(Date().timeIntervalSince(started) < 10)
-        #expect(result.status == 1)
-        #expect(
-            result.stderr
-                == "Error: canceling statement due to lock timeout: a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done\n"
-        )
-    }
-
-    @Test("a schema whose name has upper case, quoted in search_path, is the one jsonsql works in")
-    func upperCaseSchema() throws {
-        let schema = "Up_" + UUID().uuidString.prefix(8).lowercased()
-        try PostgresServer.psql("CREATE SCHEMA \"\(schema)\"")
-        let host = try PostgresServer.socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let url = "postgres://postgres@\(host)/postgres?options=-csearch_path%3D%22\(schema)%22"
-        let input = try TemporaryDirectory.shared().write("upper-\(schema).ndjson", #"{"id":1,"d":{"a":1}}"#)
-        let store = try Store(path: url, access: .create)
-        defer { store.close() }
-        _ = try store.createTable(TableSpec(name: "T", columns: try ["id:integer:pk", "d:json"].map(ColumnSpec.init(parsing:))))
-        _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "T"))
-        _ = try store.createIndex(IndexSpec(table: "T", paths: [try JSONPath(parsing: "d.a")]))
-        #expect(try store.sortedRows(QuerySpec(table: "T")) == #"{"d":{"a":1},"id":1}"# + "\n")
-        #expect(
-            try PostgresServer.psql("SELECT indexname FROM pg_indexes WHERE schemaname = '\(schema)' ORDER BY 1")
-                == "T_on_d_a\nT_pkey\n")
-    }
-
     @Test("tables, schema and drop-table")
     func introspection() throws {
         let (_, postgres, _) = try PostgresServer.pair(["id:integer:pk", "doc:json", "at:datetime"], table: "player")
@@ -457,49 +401,4 @@ struct PostgresCommandTests {
         #expect(rows[1] == rows[0])
     }
 
-    @Test("a command not yet on PostgreSQL says so; a URL never becomes a file")
-    func notYetSupported() throws {
-        let (_, postgres, dir) = try PostgresServer.pair(["id:integer:pk", "score:integer"])
-        let empty = dir.appendingPathComponent("empty")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        for arguments in [
-            ["alter", postgres, "t", "--type", "score:real"]
-        ] {
-            let result = try CLI.run(arguments, in: empty)
-            #expect(result.status == 1, "\(arguments)")
-            #expect(result.stderr.contains("alter --type is not yet supported on PostgreSQL"), "\(arguments): \(result.stderr)")
-            #expect(
-                result.stderr.contains("add a column of the new type"), "\(result.stderr)")
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
-    }
-
-    @Test("a server that is not there is said in lines of their own, without libpq's tabs")
-    func noServer() throws {
-        let socket = "/tmp/jsonsql-no-server-\(UUID().uuidString.prefix(8))"
-        let host = socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socket
-        var text = "connected"
-        do { _ = try Store(path: "postgres://postgres@\(host)/postgres", access: .read) } catch { text = "\(error)" }
-        #expect(text.hasPrefix("cannot connect to postgres://postgres@"), "\(text)")
-        #expect(text.contains("\n  Is the server running locally"), "\(text)")
-        #expect(!text.contains("\t"), "\(text)")
-    }
-
-    @Test("the password never appears in a message")
-    func password() throws {
-        let postgres = try PostgresServer.freshSchema("pw")
-        let url = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://nobody_here:sekrit@")
-        let result = try CLI.run(["query", url + "&password=other", "t"])
-        #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: cannot connect to postgres://nobody_here@"), "\(result.stderr)")
-        #expect(!result.stderr.contains("sekrit") && !result.stderr.contains("other"))
-        // Messages that repeat the database argument show it without the password too.
-        let trusted = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
-        for arguments in [["insert", trusted], ["index", trusted, "t"], ["query", trusted, "--csv"]] {
-            let shown = try CLI.run(arguments, stdin: "")
-            #expect(shown.status != 0, "\(arguments): \(shown.stderr)")
-            #expect(shown.stderr.contains("postgres://postgres@"), "\(arguments): \(shown.stderr)")
-            #expect(!shown.stderr.contains("sekrit"), "\(arguments): \(shown.stderr)")
-        }
-    }
 }
