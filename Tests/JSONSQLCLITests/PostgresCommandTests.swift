@@ -314,6 +314,47 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]![4] == #"0 {"count()":4,"sum(n)":13,"avg(n)":3.25,"max(doc.m)":"x"}"# + "\n ")
     }
 
+    @Test("aggregates of numbers past 64 bits or near the double range print what SQLite prints, or fail as there")
+    func aggregateRanges() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "i:integer", "r:real", "doc:json"], table: "a")
+        let input = [
+            #"{"id":1,"i":9223372036854775807,"r":1e300,"doc":{"big":12345678901234567890,"huge":1e300,"max":9223372036854775807}}"#,
+            #"{"id":2,"i":1,"r":3e300,"doc":{"big":1,"huge":3e300,"max":1}}"#,
+        ].joined(separator: "\n")
+        let queries = [
+            // A JSON integer past 64 bits is a real for min and max, as SQLite's ->> gives it.
+            "min(doc.big),max(doc.big),max(doc.huge),min(doc.huge)",
+            // The squares of these would overflow a double: the mean is still 2e300.
+            "avg(r),avg(doc.huge),avg(i),sum(r)",
+        ]
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "a"], stdin: input).status == 0)
+            for select in queries {
+                let result = try CLI.run(["query", database, "-f", "jsonl", "--select", select])
+                outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(
+            outputs[postgres]![0]
+                == #"0 {"min(doc.big)":1,"max(doc.big)":1.2345678901234567e+19,"max(doc.huge)":3e+300,"min(doc.huge)":1e+300}"#
+                + "\n ")
+        #expect(
+            outputs[postgres]![1] == #"0 {"avg(r)":2e+300,"avg(doc.huge)":2e+300,"avg(i)":4.611686018427388e+18,"sum(r)":4e+300}"#
+                + "\n ")
+        // A sum of integers past 64 bits is refused on both, naming the sum, never printed as text.
+        for (database, words) in [(sqlite, "SQLite refuses"), (postgres, "as on SQLite")] {
+            for select in ["sum(i)", "sum(doc.max)"] {
+                let result = try CLI.run(["query", database, "--select", select])
+                #expect(result.status == 1 && result.stdout.isEmpty, "\(database) \(select): \(result.stdout)")
+                #expect(
+                    result.stderr.hasPrefix("Error: integer overflow: \(select) went past the 64-bit integer range")
+                        && result.stderr.contains(words), "\(result.stderr)")
+            }
+        }
+    }
+
     @Test("alter adds, renames and drops columns in one transaction, with SQLite's refusals")
     func alter() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "k:text", "n:integer", "doc:json"])

@@ -204,10 +204,14 @@ final class PostgresStore {
             spec.uuidColumns = try columnsHoldingUUIDs(info)
         }
         let query = try spec.build(table: info)
-        return try connection.transaction(readOnly: true) {
-            try streamRows(
-                of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
-                marked: query.markedColumns, format: format, to: out)
+        do {
+            return try connection.transaction(readOnly: true) {
+                try streamRows(
+                    of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
+                    marked: query.markedColumns, format: format, to: out)
+            }
+        } catch {
+            throw spec.explaining(error)
         }
     }
 

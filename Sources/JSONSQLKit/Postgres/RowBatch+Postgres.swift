@@ -19,10 +19,11 @@ extension RowBatch {
                     let isReal = text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
                     switch mark {
                     case UInt8(ascii: "r"): type = PostgresStore.float8OID
-                    case UInt8(ascii: "n"): type = isReal ? PostgresStore.float8OID : PostgresStore.int8OID
-                    case UInt8(ascii: "i"):
-                        // Beyond 64 bits SQLite's sum fails; here the digits print as they are.
-                        type = Int64(String(decoding: text, as: UTF8.self)) == nil ? 0 : PostgresStore.int8OID
+                    case UInt8(ascii: "n"):
+                        // An integer past 64 bits is a real, as SQLite's ->> gives it.
+                        let isInteger = !isReal && Int64(String(decoding: text, as: UTF8.self)) != nil
+                        type = isInteger ? PostgresStore.int8OID : PostgresStore.float8OID
+                    case UInt8(ascii: "i"): type = PostgresStore.int8OID  // cast to int8 in SQL
                     default: type = 0
                     }
                 }

@@ -32,12 +32,14 @@ extension Aggregate {
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .sum:
                 let real = "bool_or(\(t) = 'number' AND (\(v))::text ~ '[.eE]')"
+                // A sum of integers past 64 bits fails the int8 cast ("bigint out of range"),
+                // as SQLite's sum() fails: `PostgresStore.run` says which sum.
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
+                        "CASE WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || (sum(\(number)))::int8::text END",
                     marked: true, order: ["sum(\(number))"])
             case .avg:
-                let sql = "avg(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)"
+                let sql = Self.average("CASE WHEN \(t) = 'number' THEN (\(v))::float8 END")
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .min, .max:
                 // As SQLite's ->> gives them: booleans 1 and 0, objects and arrays their compact
@@ -66,9 +68,10 @@ extension Aggregate {
         case (.count, _):
             return PostgresSQL(value: "count(\(column))", marked: false, order: ["count(\(column))"])
         case (.sum, .integer):
-            return PostgresSQL(value: "'i' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
+            return PostgresSQL(value: "'i' || (sum(\(column)))::int8::text", marked: true, order: ["sum(\(column))"])
         case (.avg, .integer), (.avg, .real):
-            return PostgresSQL(value: "avg(\(column)::float8)", marked: false, order: ["avg(\(column)::float8)"])
+            let sql = Self.average("\(column)::float8")
+            return PostgresSQL(value: sql, marked: false, order: [sql])
         case (.sum, .real), (.min, .integer), (.max, .integer), (.min, .real), (.max, .real):
             let sql = "\(function.rawValue)(\(column))"
             return PostgresSQL(value: sql, marked: false, order: [sql])
@@ -78,5 +81,11 @@ extension Aggregate {
         default:
             throw JSONSQLError("\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
         }
+    }
+
+    /// The mean of some doubles as SQLite's avg() takes it, their sum over their count.
+    /// PostgreSQL's avg(float8) also sums the squares, which overflow past 1e154.
+    private static func average(_ double: String) -> String {
+        "sum(\(double)) / NULLIF(count(\(double)), 0)"
     }
 }

@@ -208,9 +208,11 @@ extension QuerySpec {
 
 extension QuerySpec {
     /// SQLite's integer overflow, said of this query's sums: which ones, and what to use instead.
+    /// On PostgreSQL a sum's cast to int8 fails the same way (`Aggregate.postgresSQL`).
     func explaining(_ error: Error) -> Error {
+        let postgres = (error as? PostgresError).map { $0.code == "22003" && $0.message == "bigint out of range" } == true
         let isOverflow =
-            (error as? JSONSQLError) == Store.integerOverflow
+            postgres || (error as? JSONSQLError) == Store.integerOverflow
             || (error as? DatabaseError).map { $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow" } == true
         guard isOverflow else { return error }
         var sums: [String] = []
@@ -220,7 +222,12 @@ extension QuerySpec {
             sums.append(aggregate.text)
             paths += aggregate.path.map { [$0.description] } ?? []
         }
-        guard let first = paths.first else { return Store.integerOverflow }
+        guard let first = paths.first else { return postgres ? error : Store.integerOverflow }
+        if postgres {
+            return JSONSQLError(
+                "integer overflow: \(sums.joined(separator: ", ")) went past the 64-bit integer range (±9223372036854775807), and jsonsql refuses a sum it cannot hold exactly, as on SQLite; avg(\(first)) gives a real"
+            )
+        }
         return JSONSQLError(
             "integer overflow: \(sums.joined(separator: ", ")) went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly; avg(\(first)) gives a real, and a sum as a real number (exact up to 2^53) is total() in --sql"
         )
