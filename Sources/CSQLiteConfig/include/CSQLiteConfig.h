@@ -16,4 +16,9 @@ int jsonsql_sqlite_defensive(void *db);
 /// exists). Falls back to link(2) and unlink(2) where the file system has no exclusive rename.
 int jsonsql_rename_noreplace(const char *from, const char *to);
 
+/// Starts writing the file's dirty pages to disk and returns without waiting for them
+/// (sync_file_range with SYNC_FILE_RANGE_WRITE on Linux; nothing elsewhere). It changes no
+/// guarantee: the kernel may write those pages at any time; a later fsync just finds less to do.
+int jsonsql_start_writeback(int fd);
+
 #endif

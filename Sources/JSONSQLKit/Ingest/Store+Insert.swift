@@ -142,6 +142,7 @@ extension Store {
             let producer = RecordProducer(readers: readers, layout: inserter.layout, keep: try keep?(db), select: select)
             producer.start()
             defer { producer.pipe.stopAndWait() }
+            let writeback = Writeback(db)
             var records = 0
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
@@ -212,6 +213,8 @@ extension Store {
                             records += count
                             if records >> 12 != before >> 12 {
                                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                                // Every 65,536 records: some 12 MB of a table like the benchmark's.
+                                if records >> 16 != before >> 16 { writeback.start() }
                                 if records >> 14 != before >> 14 {
                                     progress?(
                                         InsertProgress(

@@ -19,3 +19,13 @@ int jsonsql_rename_noreplace(const char *from, const char *to) {
     unlink(from);
     return 0;
 }
+
+// sync_file_range needs _GNU_SOURCE too.
+int jsonsql_start_writeback(int fd) {
+#if defined(__linux__)
+    return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd;
+    return 0;
+#endif
+}
