@@ -78,7 +78,14 @@ enum JSONText {
             if byte == UInt8(ascii: "\"") {
                 // Skip the string; its bytes stay in the run.
                 i += 1
-                while bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                while true {
+                    // The string was validated: eight bytes without a quote or backslash go whole.
+                    while i + 8 <= end && !holdsQuoteOrBackslash(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) {
+                        i += 8
+                    }
+                    if bytes[i] == UInt8(ascii: "\"") { break }
+                    i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+                }
                 i += 1
             } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart)) }
@@ -101,7 +108,14 @@ enum JSONText {
             if byte == UInt8(ascii: "\"") {
                 let stringStart = i
                 i += 1
-                while bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                while true {
+                    // The string was validated: eight bytes without a quote or backslash go whole.
+                    while i + 8 <= end && !holdsQuoteOrBackslash(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) {
+                        i += 8
+                    }
+                    if bytes[i] == UInt8(ascii: "\"") { break }
+                    i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+                }
                 i += 1
                 if write != stringStart { (bytes + write).update(from: bytes + stringStart, count: i - stringStart) }
                 write += i - stringStart
@@ -114,6 +128,14 @@ enum JSONText {
             }
         }
         return write
+    }
+
+    /// Whether any of eight bytes is a quote or a backslash (see `JSONScanner.holdsSpecialByte`).
+    @inline(__always) private static func holdsQuoteOrBackslash(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        return (zeroByte(word ^ (ones &* 0x22)) | zeroByte(word ^ (ones &* 0x5C))) != 0
     }
 
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
