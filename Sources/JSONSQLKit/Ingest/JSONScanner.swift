@@ -218,9 +218,14 @@ struct JSONScanner {
         let start = pos
         var escaped = false
         while true {
-            // Eight plain bytes at a time; the byte that stops this is taken below.
-            while pos + 8 <= count && !Self.holdsSpecialByte(UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self)) {
-                pos += 8
+            // Eight bytes at a time up to the first that needs a look, taken below.
+            if pos + 8 <= count {
+                let special = Self.specialBytes(UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self))
+                if special == 0 {
+                    pos += 8
+                    continue
+                }
+                pos += special.trailingZeroBitCount >> 3
             }
             guard pos < count else { throw .incomplete }
             let byte = bytes[pos]
@@ -254,17 +259,19 @@ struct JSONScanner {
         }
     }
 
-    /// Whether any of eight bytes is one a string scan must look at: a quote, a backslash, a
-    /// control character or a byte of a multi-byte UTF-8 sequence. Exact: a byte sets its high
-    /// bit in a test only when it matches, and borrows only run on from a matching byte.
-    @inline(__always) static func holdsSpecialByte(_ word: UInt64) -> Bool {
+    /// Of eight bytes read from memory, those a string scan must look at: a quote, a
+    /// backslash, a control character or a byte of a multi-byte UTF-8 sequence. The lowest set
+    /// bit marks the first of them exactly (a borrow only runs on from a byte that matched, so
+    /// bytes after it may be marked too); 0 when there is none.
+    @inline(__always) static func specialBytes(_ memory: UInt64) -> UInt64 {
+        let word = UInt64(littleEndian: memory)  // the first byte lowest
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
         let quote = zeroByte(word ^ (ones &* 0x22))
         let backslash = zeroByte(word ^ (ones &* 0x5C))
         let control = (word &- ones &* 0x20) & ~word & highs
-        return (quote | backslash | control | (word & highs)) != 0
+        return quote | backslash | control | (word & highs)
     }
 
     /// Checks one multi-byte UTF-8 sequence at `pos` and steps over it.

@@ -79,9 +79,14 @@ enum JSONText {
                 // Skip the string; its bytes stay in the run.
                 i += 1
                 while true {
-                    // The string was validated: eight bytes without a quote or backslash go whole.
-                    while i + 8 <= end && !holdsQuoteOrBackslash(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) {
-                        i += 8
+                    // The string was validated: eight bytes at a time up to a quote or backslash.
+                    if i + 8 <= end {
+                        let found = quotesAndBackslashes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                        if found == 0 {
+                            i += 8
+                            continue
+                        }
+                        i += found.trailingZeroBitCount >> 3
                     }
                     if bytes[i] == UInt8(ascii: "\"") { break }
                     i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
@@ -109,9 +114,14 @@ enum JSONText {
                 let stringStart = i
                 i += 1
                 while true {
-                    // The string was validated: eight bytes without a quote or backslash go whole.
-                    while i + 8 <= end && !holdsQuoteOrBackslash(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) {
-                        i += 8
+                    // The string was validated: eight bytes at a time up to a quote or backslash.
+                    if i + 8 <= end {
+                        let found = quotesAndBackslashes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                        if found == 0 {
+                            i += 8
+                            continue
+                        }
+                        i += found.trailingZeroBitCount >> 3
                     }
                     if bytes[i] == UInt8(ascii: "\"") { break }
                     i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
@@ -130,12 +140,14 @@ enum JSONText {
         return write
     }
 
-    /// Whether any of eight bytes is a quote or a backslash (see `JSONScanner.holdsSpecialByte`).
-    @inline(__always) private static func holdsQuoteOrBackslash(_ word: UInt64) -> Bool {
+    /// Of eight bytes read from memory, the quotes and backslashes, the first exactly (as in
+    /// `JSONScanner.specialBytes`).
+    @inline(__always) private static func quotesAndBackslashes(_ memory: UInt64) -> UInt64 {
+        let word = UInt64(littleEndian: memory)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
-        return (zeroByte(word ^ (ones &* 0x22)) | zeroByte(word ^ (ones &* 0x5C))) != 0
+        return zeroByte(word ^ (ones &* 0x22)) | zeroByte(word ^ (ones &* 0x5C))
     }
 
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
