@@ -328,21 +328,52 @@ public final class Store {
             )
         case .SQLITE_FULL:
             return JSONSQLError("\(path): the disk is full; nothing was written")
+        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_DELETE && DraftDatabase.exists(path + "-journal"):
+            // A hot journal rolled back into the file, which then could not remove it.
+            return JSONSQLError(
+                "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite rolls it back and removes it before the database can be used; it cannot remove it because \(directoryName(of: path)) cannot be written by this user. Run the command where the directory can be written, or as a user who can write it"
+            )
         case .SQLITE_IOERR:
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
         case .SQLITE_READONLY:
-            if isWALWithoutSharedMemory(path) {
-                let file = SQLQuote.shellWord(path)
+            if isWALWithoutSharedMemory(path) { return walWithoutSharedMemory(path) }
+            if error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
                 return JSONSQLError(
-                    "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+                    "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back into \(path) before the database can be read, which this user cannot write. Run any jsonsql command on it once as a user who can write it; nothing was changed"
+                )
+            }
+            if error.extendedResultCode == .SQLITE_READONLY_DIRECTORY {
+                return JSONSQLError(
+                    "\(path) cannot be changed: SQLite writes a journal (\(path)-journal) beside the database for every change, and \(directoryName(of: path)) cannot be written by this user. Queries work; to change it, make the directory writable or copy the database somewhere that is. Nothing was written"
                 )
             }
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
+        case .SQLITE_CANTOPEN where isWALWithoutSharedMemory(path): return walWithoutSharedMemory(path)
+        case .SQLITE_CANTOPEN where DraftDatabase.exists(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
+            return JSONSQLError(
+                "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back before the database can be used, but this user cannot write it. Run any jsonsql command on it once as a user who can; nothing was changed"
+            )
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
         default: return JSONSQLError(explainingShadowTable(error.message ?? "\(error)"))
         }
+    }
+
+    /// The directory a database path is in, as messages name it (`.` for a bare file name).
+    static func directoryName(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "the directory ." : "the directory \(directory)"
+    }
+
+    /// A WAL database that SQLite cannot open: what to do. Its `-wal` file, when there is one,
+    /// holds its last commits, so a copy must take it along.
+    static func walWithoutSharedMemory(_ path: String) -> JSONSQLError {
+        let file = SQLQuote.shellWord(path)
+        let copy = DraftDatabase.exists(path + "-wal") ? "copy it with \(path)-wal, which holds its last changes," : "copy it"
+        return JSONSQLError(
+            "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; \(copy) somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+        )
     }
 
     /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`
