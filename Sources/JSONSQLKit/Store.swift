@@ -221,12 +221,17 @@ public final class Store {
     /// plays the journal back, so the file is as it was before the command and takes no more
     /// room (a copy of the file alone would otherwise hold the half-written pages).
     private static func finishRollback(after error: Error, on queue: DatabaseQueue) {
-        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
-        else { return }
+        guard let error = error as? DatabaseError, isStorageFailure(error) else { return }
         queue.inDatabase { db in
             guard !db.isInsideTransaction else { return }
             _ = try? Int.fetchOne(db, sql: "PRAGMA schema_version")
         }
+    }
+
+    /// Whether a write failed for want of space or on an I/O error (`ulimit -f` too): errors that
+    /// operations pass on as they are, so that `finishRollback` and `translate` see them.
+    static func isStorageFailure(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
     }
 
     /// Drops the draft and opens the file at `path`, or a new draft when there is none.

@@ -193,6 +193,29 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 100)
     }
 
+    @Test("a disk that fills up mid-copy leaves the destination as it was, and names it")
+    func fullDiskDuringCopy() throws {
+        let dir = try TemporaryDirectory()
+        let source = dir.path("source.sqlite")
+        let db = dir.path("db.sqlite")
+        try DatabaseQueue(path: source).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE big(id INTEGER PRIMARY KEY, v TEXT);
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+                    INSERT INTO big(v) SELECT printf('%.*c', 200, 'x') FROM n
+                    """)
+        }
+        try DatabaseQueue(path: db).write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let result = try CLI.shell("ulimit -f 1024; jsonsql copy -q '\(source)' '\(db)'")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(db): "), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
     @Test("a read-only database can be queried; writes fail clearly")
     func readOnly() throws {
         let dir = try TemporaryDirectory()
