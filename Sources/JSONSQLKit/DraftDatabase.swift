@@ -24,11 +24,17 @@ struct DraftDatabase {
     static let companionSuffixes = ["-journal", "-wal", "-shm"]
     private static let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
-    /// An open descriptor of the draft holding its `flock`.
-    private final class Lock: Sendable {
-        let fd: Int32
+    /// An open descriptor of the draft holding its `flock`. Closed only when no connection of
+    /// this process has the file open: closing a descriptor drops every POSIX lock that the
+    /// process holds on the file, SQLite's included.
+    private final class Lock {
+        private var fd: Int32
         init(fd: Int32) { self.fd = fd }
-        deinit { close(fd) }
+        func release() {
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+        deinit { release() }
     }
 
     /// The directory part of `destination` (with its slash, or empty) and the hidden name that
@@ -119,6 +125,8 @@ struct DraftDatabase {
             }
             throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno))); nothing was written")
         }
+        // The connection is closed (see above): nothing of this process holds a lock to lose.
+        lock.release()
         // Make the new name durable, as SQLite does for the files it creates.
         let directory = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? "."
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -131,6 +139,7 @@ struct DraftDatabase {
     /// Removes the draft and the files SQLite kept beside it: files this process created.
     func discard() {
         for file in Self.companionSuffixes.map({ path + $0 }) + [path] { unlink(file) }
+        lock.release()
     }
 
     static func exists(_ path: String) -> Bool {
