@@ -55,14 +55,31 @@ struct DraftDatabase {
         for _ in 0..<100 {
             let candidate = directory + prefix + String((0..<6).map { _ in Self.letters.randomElement()! })
             // 0644 before the umask, as SQLite creates database files.
-            let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            var fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd < 0 {
                 if errno != EEXIST { throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno)))") }
                 continue
             }
-            // Another command may have taken it for stale between open and flock, and removed it.
+            // Kept open while the command runs: never as standard output or error (closed when
+            // jsonsql started, `>&-`), where a message would be written into the database.
+            if fd <= STDERR_FILENO {
+                let moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)
+                let failure = errno
+                close(fd)
+                guard moved >= 0 else {
+                    unlink(candidate)
+                    throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(failure)))")
+                }
+                fd = moved
+            }
+            // Another command may have taken it for stale between open and flock: it removes it.
+            // (A file system without flock fails otherwise, and then no command removes drafts.)
             var info = stat()
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &info) == 0, info.st_nlink > 0 else {
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
+                close(fd)
+                continue
+            }
+            guard fstat(fd, &info) == 0, info.st_nlink > 0 else {
                 close(fd)
                 continue
             }
