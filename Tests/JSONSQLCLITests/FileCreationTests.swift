@@ -141,7 +141,9 @@ struct FileCreationTests {
         #expect(try Self.names(in: dir) == ["db.sqlite"])
     }
 
-    @Test("the draft and journal of a create killed with SIGKILL are removed by the next command that writes there; a running one's are kept")
+    @Test(
+        "the draft and journal of a create killed with SIGKILL are removed by the next command that writes there; a running one's are kept"
+    )
     func killedDraftRemoved() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")

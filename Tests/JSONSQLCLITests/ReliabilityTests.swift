@@ -236,12 +236,16 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 5)
     }
 
-    @Test("a directory that takes no journal, and a journal left by a killed writer that cannot be rolled back, are named with what to do")
+    @Test(
+        "a directory that takes no journal, and a journal left by a killed writer that cannot be rolled back, are named with what to do"
+    )
     func readOnlyDirectoryAndHotJournal() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         let app = try DatabaseQueue(path: db)
-        try app.write { try $0.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t(v) VALUES ('a'), ('b')") }
+        try app.write {
+            try $0.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t(v) VALUES ('a'), ('b')")
+        }
         // A writer stopped midway: its pages spill into the file, and copies of the file and its
         // journal taken then are a database with a hot journal.
         try app.inDatabase { connection in

@@ -81,10 +81,10 @@ struct Shell: ParsableCommand {
         defer { input.close() }
         try? OutputBuffer.writeAll(
             """
-                jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
-                Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
+            jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
+            Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
 
-                """, to: STDOUT_FILENO)
+            """, to: STDOUT_FILENO)
         var typed: [String] = []
         while true {
             switch input.read(prompt: session.pendingSQL.isEmpty ? "jsonsql> " : "   ...> ") {
