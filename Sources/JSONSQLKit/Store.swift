@@ -312,6 +312,9 @@ public final class Store {
 
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
+        if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN, let blocked = companionInTheWay(path) {
+            return blocked
+        }
         switch error.resultCode {
         case .SQLITE_NOTADB:
             if let compressed = CompressedData.detect(file: path) {
@@ -357,7 +360,7 @@ public final class Store {
             }
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN where isWALWithoutSharedMemory(path): return walWithoutSharedMemory(path)
-        case .SQLITE_CANTOPEN where DraftDatabase.exists(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
+        case .SQLITE_CANTOPEN where isRegularFile(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
             return JSONSQLError(
                 "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back before the database can be used, but this user cannot write it. Run any jsonsql command on it once as a user who can; nothing was changed"
             )
@@ -371,6 +374,27 @@ public final class Store {
     static func directoryName(of path: String) -> String {
         let directory = (path as NSString).deletingLastPathComponent
         return directory.isEmpty ? "the directory ." : "the directory \(directory)"
+    }
+
+    /// A directory or symbolic link where SQLite keeps the journal (`db.sqlite-journal`): SQLite
+    /// never follows or replaces it, so the database can be neither read nor written.
+    static func companionInTheWay(_ path: String) -> JSONSQLError? {
+        var info = stat()
+        guard lstat(path + "-journal", &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        let kind =
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: "a directory"
+            case S_IFLNK: "a symbolic link"
+            default: "not a file"
+            }
+        return JSONSQLError(
+            "\(path)-journal is \(kind), where SQLite keeps the database's journal; move it away, then run the command again. Nothing was written"
+        )
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// A WAL database that SQLite cannot open: what to do. Its `-wal` file, when there is one,

@@ -307,6 +307,28 @@ struct ReliabilityTests {
         #expect(try succeed(["query", hot, "t", "--count"]).stdout == "2\n")
     }
 
+    @Test(
+        "a directory or a symbolic link where the journal goes is named, not taken for a disk error or a killed writer's journal")
+    func journalPathInTheWay() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try DatabaseQueue(path: db).write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        try FileManager.default.createDirectory(atPath: db + "-journal", withIntermediateDirectories: false)
+        let insert = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
+        #expect(insert.status == 1)
+        #expect(
+            insert.stderr
+                == "Error: \(db)-journal is a directory, where SQLite keeps the database's journal; move it away, then run the command again. Nothing was written\n"
+        )
+        try FileManager.default.removeItem(atPath: db + "-journal")
+        try FileManager.default.createSymbolicLink(atPath: db + "-journal", withDestinationPath: dir.path("nowhere"))
+        let linked = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
+        #expect(linked.status == 1)
+        #expect(linked.stderr.hasPrefix("Error: \(db)-journal is a symbolic link, where SQLite keeps"), "\(linked.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
     @Test("a WAL database where its -shm file cannot be created is refused with what to do")
     func readOnlyWAL() throws {
         let dir = try TemporaryDirectory()
