@@ -328,6 +328,12 @@ public final class Store {
             return JSONSQLError(
                 "\(path) is data, not a SQLite database: load it into one with `jsonsql insert DB TABLE \(file)`, or query it as it is with `jsonsql query \(file)`"
             )
+        case .SQLITE_BUSY where error.extendedResultCode == .SQLITE_BUSY_SNAPSHOT:
+            // WAL: a transaction that began by reading cannot write once another process has
+            // committed since; no wait helps.
+            return JSONSQLError(
+                "\(path) was changed by another process after this transaction began reading it, so the transaction cannot write; roll it back (ROLLBACK;) and run it again, or start it with BEGIN IMMEDIATE; to take the write lock at once"
+            )
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")

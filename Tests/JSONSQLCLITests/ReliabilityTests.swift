@@ -138,6 +138,29 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 80_000)
     }
 
+    @Test("a WAL transaction in the shell that read before another process committed says to run it again, not to wait longer")
+    func staleSnapshotInShell() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let app = try DatabaseQueue(path: db)
+        _ = try app.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode=WAL") }
+        try app.write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        let shell = try Child(CLI.binary, ["shell", db, "--format", "jsonl"])
+        shell.write("BEGIN;\nSELECT count(*) AS n FROM t;\n")
+        // The shell's transaction has read once its row is printed.
+        #expect(String(decoding: shell.stdout!.availableData, as: UTF8.self) == "{\"n\":1}\n")
+        try app.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
+        shell.write("INSERT INTO t VALUES (3);\n")
+        try shell.stdin!.close()
+        #expect(shell.wait() == 1)
+        let stderr = String(decoding: shell.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            stderr.hasPrefix(
+                "Error: line 3: \(db) was changed by another process after this transaction began reading it, so the transaction cannot write; roll it back (ROLLBACK;) and run it again"
+            ), "\(stderr)")
+        #expect(try app.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") } == 2)
+    }
+
     @Test("a lock held too long is an error that says the database is locked")
     func lockTimeout() throws {
         let dir = try TemporaryDirectory()
