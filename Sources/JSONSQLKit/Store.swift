@@ -100,6 +100,15 @@ public final class Store {
                 }
             throw JSONSQLError("\(path) is \(kind), not a database file")
         }
+        if !exists && path.hasPrefix("file:") {
+            // SQLite's URI form (file:db.sqlite?mode=ro) would otherwise be a file name here.
+            var file = path.dropFirst("file:".count)
+            if let query = file.firstIndex(where: { $0 == "?" || $0 == "#" }) { file = file[..<query] }
+            if file.hasPrefix("//") { file = file.dropFirst(2) }
+            throw JSONSQLError(
+                "\(path) is a SQLite URI, and jsonsql takes a file path: give \(file.isEmpty ? "the path" : SQLQuote.shellWord(String(file))) (a query never writes, and a file that cannot be written is opened read-only); for a file named so, write ./\(path)"
+            )
+        }
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }
