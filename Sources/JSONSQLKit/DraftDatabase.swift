@@ -8,37 +8,112 @@ import Foundation
 /// another process created meanwhile. On failure only the draft and its own `-journal`, `-wal`
 /// and `-shm` are removed: jsonsql never deletes or truncates a path it did not create, and a
 /// journal of the new database never lands beside `db.sqlite`.
+///
+/// The process that builds a draft holds an exclusive `flock` on it until the draft is moved or
+/// removed. A draft that nobody holds was left by a process killed with SIGKILL: the next
+/// command that writes at that destination removes it, with its journal (`removeStale`).
 struct DraftDatabase {
     /// The temporary file.
     let path: String
     /// Where the database goes.
     let destination: String
+    /// The lock that marks the draft as in use; released when the last copy of this value goes.
+    private let lock: Lock
 
     /// The files SQLite may keep beside a database.
     static let companionSuffixes = ["-journal", "-wal", "-shm"]
+    private static let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
-    /// Creates an empty draft file (an empty file is an empty SQLite database).
-    init(for destination: String) throws {
+    /// An open descriptor of the draft holding its `flock`. Closed only when no connection of
+    /// this process has the file open: closing a descriptor drops every POSIX lock that the
+    /// process holds on the file, SQLite's included.
+    private final class Lock {
+        private var fd: Int32
+        init(fd: Int32) { self.fd = fd }
+        func release() {
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+        deinit { release() }
+    }
+
+    /// The directory part of `destination` (with its slash, or empty) and the hidden name that
+    /// drafts for it start with.
+    private static func stem(for destination: String) throws -> (directory: String, prefix: String) {
         let slash = destination.lastIndex(of: "/")
         let directory = slash.map { String(destination[...$0]) } ?? ""
         let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
         guard !name.isEmpty else { throw JSONSQLError("cannot create \(destination): a database path must name a file") }
         // Room for the prefix and suffix within the usual 255-byte limit on a name.
-        let stem = directory + "." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".jsonsql-"
-        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return (directory, "." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".jsonsql-")
+    }
+
+    /// Creates an empty draft file (an empty file is an empty SQLite database).
+    init(for destination: String) throws {
+        let (directory, prefix) = try Self.stem(for: destination)
+        Self.removeStale(directory: directory, prefix: prefix)
         for _ in 0..<100 {
-            let candidate = stem + String((0..<6).map { _ in letters.randomElement()! })
+            let candidate = directory + prefix + String((0..<6).map { _ in Self.letters.randomElement()! })
             // 0644 before the umask, as SQLite creates database files.
-            let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 {
-                close(fd)
-                path = candidate
-                self.destination = destination
-                return
+            var fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno != EEXIST { throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno)))") }
+                continue
             }
-            if errno != EEXIST { throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno)))") }
+            // Kept open while the command runs: never as standard output or error (closed when
+            // jsonsql started, `>&-`), where a message would be written into the database.
+            if fd <= STDERR_FILENO {
+                let moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1)
+                let failure = errno
+                close(fd)
+                guard moved >= 0 else {
+                    unlink(candidate)
+                    throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(failure)))")
+                }
+                fd = moved
+            }
+            // Another command may have taken it for stale between open and flock: it removes it.
+            // (A file system without flock fails otherwise, and then no command removes drafts.)
+            var info = stat()
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
+                close(fd)
+                continue
+            }
+            guard fstat(fd, &info) == 0, info.st_nlink > 0 else {
+                close(fd)
+                continue
+            }
+            path = candidate
+            self.destination = destination
+            lock = Lock(fd: fd)
+            return
         }
         throw JSONSQLError("cannot create \(destination): no free temporary name beside it")
+    }
+
+    /// Removes the drafts for `destination` that no live process holds, with their journals:
+    /// what a command killed with SIGKILL left. Called by commands that write there.
+    static func removeStale(beside destination: String) {
+        guard let (directory, prefix) = try? stem(for: destination) else { return }
+        removeStale(directory: directory, prefix: prefix)
+    }
+
+    private static func removeStale(directory: String, prefix: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
+        else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            let suffix = entry.utf8.dropFirst(prefix.utf8.count)
+            guard suffix.count == 6, suffix.allSatisfy({ letters.contains(Character(UnicodeScalar($0))) }) else { continue }
+            let draft = directory + entry
+            let fd = open(draft, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            // Its journal first: a journal without its draft would be nobody's.
+            for suffix in companionSuffixes { unlink(draft + suffix) }
+            unlink(draft)
+        }
     }
 
     /// Whether a write reached the file: SQLite writes nothing to a new database before its
@@ -67,6 +142,8 @@ struct DraftDatabase {
             }
             throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno))); nothing was written")
         }
+        // The connection is closed (see above): nothing of this process holds a lock to lose.
+        lock.release()
         // Make the new name durable, as SQLite does for the files it creates.
         let directory = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? "."
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -78,7 +155,8 @@ struct DraftDatabase {
 
     /// Removes the draft and the files SQLite kept beside it: files this process created.
     func discard() {
-        for file in [path] + Self.companionSuffixes.map({ path + $0 }) { unlink(file) }
+        for file in Self.companionSuffixes.map({ path + $0 }) + [path] { unlink(file) }
+        lock.release()
     }
 
     static func exists(_ path: String) -> Bool {

@@ -100,6 +100,15 @@ public final class Store {
                 }
             throw JSONSQLError("\(path) is \(kind), not a database file")
         }
+        if !exists && path.hasPrefix("file:") {
+            // SQLite's URI form (file:db.sqlite?mode=ro) would otherwise be a file name here.
+            var file = path.dropFirst("file:".count)
+            if let query = file.firstIndex(where: { $0 == "?" || $0 == "#" }) { file = file[..<query] }
+            if file.hasPrefix("//") { file = file.dropFirst(2) }
+            throw JSONSQLError(
+                "\(path) is a SQLite URI, and jsonsql takes a file path: give \(file.isEmpty ? "the path" : SQLQuote.shellWord(String(file))) (a query never writes, and a file that cannot be written is opened read-only); for a file named so, write ./\(path)"
+            )
+        }
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }
@@ -119,6 +128,8 @@ public final class Store {
         self.path = path
         self.configuration = configuration
         if exists {
+            // A command killed while it built this database left its draft beside it.
+            if access != .read { DraftDatabase.removeStale(beside: path) }
             queue = try Self.connect(path, configuration: configuration, reportedAs: path)
         } else {
             let draft = try DraftDatabase(for: path)
@@ -219,12 +230,17 @@ public final class Store {
     /// plays the journal back, so the file is as it was before the command and takes no more
     /// room (a copy of the file alone would otherwise hold the half-written pages).
     private static func finishRollback(after error: Error, on queue: DatabaseQueue) {
-        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
-        else { return }
+        guard let error = error as? DatabaseError, isStorageFailure(error) else { return }
         queue.inDatabase { db in
             guard !db.isInsideTransaction else { return }
             _ = try? Int.fetchOne(db, sql: "PRAGMA schema_version")
         }
+    }
+
+    /// Whether a write failed for want of space or on an I/O error (`ulimit -f` too): errors that
+    /// operations pass on as they are, so that `finishRollback` and `translate` see them.
+    static func isStorageFailure(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
     }
 
     /// Drops the draft and opens the file at `path`, or a new draft when there is none.
@@ -305,6 +321,9 @@ public final class Store {
 
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
+        if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN, let blocked = companionInTheWay(path) {
+            return blocked
+        }
         switch error.resultCode {
         case .SQLITE_NOTADB:
             if let compressed = CompressedData.detect(file: path) {
@@ -318,6 +337,12 @@ public final class Store {
             return JSONSQLError(
                 "\(path) is data, not a SQLite database: load it into one with `jsonsql insert DB TABLE \(file)`, or query it as it is with `jsonsql query \(file)`"
             )
+        case .SQLITE_BUSY where error.extendedResultCode == .SQLITE_BUSY_SNAPSHOT:
+            // WAL: a transaction that began by reading cannot write once another process has
+            // committed since; no wait helps.
+            return JSONSQLError(
+                "\(path) was changed by another process after this transaction began reading it, so the transaction cannot write; roll it back (ROLLBACK;) and run it again, or start it with BEGIN IMMEDIATE; to take the write lock at once"
+            )
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
@@ -328,21 +353,73 @@ public final class Store {
             )
         case .SQLITE_FULL:
             return JSONSQLError("\(path): the disk is full; nothing was written")
+        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_DELETE && DraftDatabase.exists(path + "-journal"):
+            // A hot journal rolled back into the file, which then could not remove it.
+            return JSONSQLError(
+                "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite rolls it back and removes it before the database can be used; it cannot remove it because \(directoryName(of: path)) cannot be written by this user. Run the command where the directory can be written, or as a user who can write it"
+            )
         case .SQLITE_IOERR:
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
         case .SQLITE_READONLY:
-            if isWALWithoutSharedMemory(path) {
-                let file = SQLQuote.shellWord(path)
+            if isWALWithoutSharedMemory(path) { return walWithoutSharedMemory(path) }
+            if error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
                 return JSONSQLError(
-                    "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+                    "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back into \(path) before the database can be read, which this user cannot write. Run any jsonsql command on it once as a user who can write it; nothing was changed"
+                )
+            }
+            if error.extendedResultCode == .SQLITE_READONLY_DIRECTORY {
+                return JSONSQLError(
+                    "\(path) cannot be changed: SQLite writes a journal (\(path)-journal) beside the database for every change, and \(directoryName(of: path)) cannot be written by this user. Queries work; to change it, make the directory writable or copy the database somewhere that is. Nothing was written"
                 )
             }
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
+        case .SQLITE_CANTOPEN where isWALWithoutSharedMemory(path): return walWithoutSharedMemory(path)
+        case .SQLITE_CANTOPEN where isRegularFile(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
+            return JSONSQLError(
+                "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back before the database can be used, but this user cannot write it. Run any jsonsql command on it once as a user who can; nothing was changed"
+            )
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
         default: return JSONSQLError(explainingShadowTable(error.message ?? "\(error)"))
         }
+    }
+
+    /// The directory a database path is in, as messages name it (`.` for a bare file name).
+    static func directoryName(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "the directory ." : "the directory \(directory)"
+    }
+
+    /// A directory or symbolic link where SQLite keeps the journal (`db.sqlite-journal`): SQLite
+    /// never follows or replaces it, so the database can be neither read nor written.
+    static func companionInTheWay(_ path: String) -> JSONSQLError? {
+        var info = stat()
+        guard lstat(path + "-journal", &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        let kind =
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: "a directory"
+            case S_IFLNK: "a symbolic link"
+            default: "not a file"
+            }
+        return JSONSQLError(
+            "\(path)-journal is \(kind), where SQLite keeps the database's journal; move it away, then run the command again. Nothing was written"
+        )
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// A WAL database that SQLite cannot open: what to do. Its `-wal` file, when there is one,
+    /// holds its last commits, so a copy must take it along.
+    static func walWithoutSharedMemory(_ path: String) -> JSONSQLError {
+        let file = SQLQuote.shellWord(path)
+        let copy = DraftDatabase.exists(path + "-wal") ? "copy it with \(path)-wal, which holds its last changes," : "copy it"
+        return JSONSQLError(
+            "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; \(copy) somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+        )
     }
 
     /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`

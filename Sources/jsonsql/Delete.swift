@@ -45,7 +45,7 @@ struct Delete: TableCommand {
         spec.filters = try filters.map(FilterParser.parse)
         spec.all = all
         let result = try store.delete(spec, dryRun: dryRun)
-        report(result, verb: "delete", preposition: "from", dryRun: dryRun)
+        try report(result, verb: "delete", preposition: "from", dryRun: dryRun)
         try noteMissingPaths(result, filters: spec.filters, store: store)
     }
 }

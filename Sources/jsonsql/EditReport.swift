@@ -2,10 +2,10 @@ import Foundation
 import JSONSQLKit
 
 /// `updated 3 rows in player`; with --dry-run the SQL on standard output and `would update ...`.
-func report(_ result: EditResult, verb: String, preposition: String, dryRun: Bool) {
+func report(_ result: EditResult, verb: String, preposition: String, dryRun: Bool) throws {
     let rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
     if dryRun {
-        FileHandle.standardOutput.write(Data(result.sql.utf8))
+        try OutputBuffer.writeAll(result.sql, to: STDOUT_FILENO)
         Diagnostics.print("would \(verb) \(rows); nothing changed (--dry-run)")
     } else {
         Diagnostics.print("\(verb)d \(rows)")

@@ -28,6 +28,9 @@ struct JSONSQL: ParsableCommand {
     )
 
     static func main() {
+        // Past a file size limit (`ulimit -f`) a write then fails with EFBIG, which rolls back and
+        // is reported, instead of SIGXFSZ ending jsonsql mid-transaction without a word.
+        signal(SIGXFSZ, SIG_IGN)
         // `--version` alone needs no command tree: building it (type metadata and conformance
         // lookups over the whole binary) is most of the start-up time.
         if CommandLine.arguments.dropFirst() == ["--version"] {

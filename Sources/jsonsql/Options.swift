@@ -139,9 +139,15 @@ func announceStandardInput(_ format: InputFormat?) {
 
 /// Standard error, for diagnostics; rows go to standard output.
 enum Diagnostics {
-    /// Writes a message and a newline to standard error, with terminal controls escaped.
+    /// Writes a message and a newline to standard error, with terminal controls escaped. A
+    /// message that cannot be written (`2> /dev/full`) is dropped: there is nowhere to say so.
     static func print(_ message: String) {
-        FileHandle.standardError.write(Data((TerminalText.message(message) + "\n").utf8))
+        write(TerminalText.message(message) + "\n")
+    }
+
+    /// Writes text to standard error as it is (a progress line), dropping it when it cannot.
+    static func write(_ text: String) {
+        try? OutputBuffer.writeAll(text, to: STDERR_FILENO)
     }
 }
 

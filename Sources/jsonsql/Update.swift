@@ -83,7 +83,7 @@ struct Update: TableCommand {
         spec.patches = patches.map(UpdateSpec.Patch.init(parsing:))
         spec.removes = try removes.map(JSONPath.init(parsing:))
         let result = try store.update(spec, dryRun: dryRun)
-        report(result, verb: "update", preposition: "in", dryRun: dryRun)
+        try report(result, verb: "update", preposition: "in", dryRun: dryRun)
         try noteMissingPaths(result, filters: spec.filters, store: store)
     }
 }

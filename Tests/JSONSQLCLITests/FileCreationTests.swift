@@ -141,6 +141,59 @@ struct FileCreationTests {
         #expect(try Self.names(in: dir) == ["db.sqlite"])
     }
 
+    @Test(
+        "the draft and journal of a create killed with SIGKILL are removed by the next command that writes there; a running one's are kept"
+    )
+    func killedDraftRemoved() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        /// An insert that waits on standard input inside its transaction, its draft and journal
+        /// beside db.sqlite.
+        func waitingInsert() throws -> (process: Child, files: Set<String>) {
+            let before = Set(try Self.names(in: dir))
+            let process = try Child(CLI.binary, ["insert", db, "t"], output: false)
+            process.write(#"{"a": 1}"#)
+            let deadline = Date().addingTimeInterval(10)
+            var files: Set<String> = []
+            while files.count < 2 && Date() < deadline {
+                usleep(20_000)
+                files = Set(try Self.names(in: dir)).subtracting(before)
+            }
+            try #require(files.count == 2 && files.allSatisfy { $0.hasPrefix(".db.sqlite.jsonsql-") }, "\(files)")
+            return (process, files)
+        }
+        let killed = try waitingInsert()
+        kill(killed.process.pid, SIGKILL)
+        killed.process.wait()
+        #expect(Set(try Self.names(in: dir)) == killed.files)
+        // The next insert removes what the killed one left as it starts; create-table then
+        // leaves the running insert's files alone.
+        let running = try waitingInsert()
+        #expect(Set(try Self.names(in: dir)) == running.files)
+        try succeed(["create-table", db, "t", "a:integer"])
+        #expect(Set(try Self.names(in: dir)) == running.files.union(["db.sqlite"]))
+        // Killed too, beside a database that exists now: the next command that writes to it
+        // removes its files; a query leaves them.
+        kill(running.process.pid, SIGKILL)
+        running.process.wait()
+        try succeed(["query", db, "t"])
+        #expect(Set(try Self.names(in: dir)) == running.files.union(["db.sqlite"]))
+        try succeed(["insert", db, "t"], stdin: #"{"a": 2}"#)
+        #expect(try Self.names(in: dir) == ["db.sqlite"])
+    }
+
+    @Test("a new database built with standard output closed gets none of the output written into it")
+    func closedStandardOutput() throws {
+        let dir = try TemporaryDirectory()
+        // The draft, open while the shell runs, must not take descriptor 1, where `select` writes.
+        let result = try CLI.shell(
+            "printf 'select 1;\\ncreate table t(x);\\ninsert into t values (1);\\n' | jsonsql shell db.sqlite --keep-going >&-",
+            in: dir.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: line 1: cannot write output: Bad file descriptor\n")
+        #expect(try CLI.count(dir.path("db.sqlite"), "t") == 1)
+    }
+
     @Test("a journal left beside a missing database stops a create instead of rolling the new database back")
     func staleJournal() throws {
         let dir = try TemporaryDirectory()
@@ -157,8 +210,8 @@ struct FileCreationTests {
         let dir = try TemporaryDirectory()
         let big = (0..<20_000).map { #"{"id": \#($0), "text": "\#(String(repeating: "x", count: 200))"}"# }
         let file = try dir.write("big.ndjson", big.joined(separator: "\n"))
-        // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
-        let full = try CLI.shell("trap '' XFSZ; ulimit -f 512; exec jsonsql insert db.sqlite t '\(file)'", in: dir.url)
+        // The file-size limit (in KiB) stands in for a full disk; jsonsql ignores SIGXFSZ, so writes fail.
+        let full = try CLI.shell("ulimit -f 512; exec jsonsql insert db.sqlite t '\(file)'", in: dir.url)
         #expect(full.status == 1)
         #expect(full.stderr.contains("nothing was written"), "\(full.stderr)")
         #expect(try Self.names(in: dir) == ["big.ndjson"])

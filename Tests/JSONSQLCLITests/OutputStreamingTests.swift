@@ -116,6 +116,30 @@ struct OutputStreamingTests {
         }
     }
 
+    @Test("--dry-run's SQL, the shell's help and messages that cannot be written end with a status, not a crash")
+    func textToFullDisk() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("d.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk"])
+        let file = directory.path("in.jsonl")
+        try Data("{\"id\":1}\n".utf8).write(to: URL(fileURLWithPath: file))
+        let script = directory.path("help.txt")
+        try Data("help\n".utf8).write(to: URL(fileURLWithPath: script))
+        func run(_ redirected: String, _ arguments: String) throws -> CLI.Result {
+            try CLI.run(
+                ["-c", "exec \"$0\" \(arguments) \(redirected)", CLI.binary, db, file, script], executable: "/bin/sh")
+        }
+        for arguments in ["delete \"$1\" t --where 'id = 1' --dry-run", "shell \"$1\" \"$3\""] {
+            let full = try run("> /dev/full", arguments)
+            #expect(full.status == 1, "\(arguments): \(full.stderr)")
+            #expect(full.stderr.contains("cannot write output: No space left on device"), "\(arguments): \(full.stderr)")
+        }
+        // Standard error that takes no bytes: the message is lost, the status stays.
+        #expect(try run("2> /dev/full", "insert \"$1\" t \"$2\"").status == 0)
+        #expect(try run("2> /dev/full", "query \"$1\" nosuch").status == 1)
+        #expect(try succeed(["query", db, "t", "--format", "jsonl"]).stdout == "{\"id\":1}\n")
+    }
+
     /// JSON string text written scalar by scalar from the README's rules.
     static func jsonString(_ bytes: [UInt8]) -> String {
         var out = "\""

@@ -138,6 +138,29 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 80_000)
     }
 
+    @Test("a WAL transaction in the shell that read before another process committed says to run it again, not to wait longer")
+    func staleSnapshotInShell() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let app = try DatabaseQueue(path: db)
+        _ = try app.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode=WAL") }
+        try app.write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        let shell = try Child(CLI.binary, ["shell", db, "--format", "jsonl"])
+        shell.write("BEGIN;\nSELECT count(*) AS n FROM t;\n")
+        // The shell's transaction has read once its row is printed.
+        #expect(String(decoding: shell.stdout!.availableData, as: UTF8.self) == "{\"n\":1}\n")
+        try app.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
+        shell.write("INSERT INTO t VALUES (3);\n")
+        try shell.stdin!.close()
+        #expect(shell.wait() == 1)
+        let stderr = String(decoding: shell.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            stderr.hasPrefix(
+                "Error: line 3: \(db) was changed by another process after this transaction began reading it, so the transaction cannot write; roll it back (ROLLBACK;) and run it again"
+            ), "\(stderr)")
+        #expect(try app.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") } == 2)
+    }
+
     @Test("a lock held too long is an error that says the database is locked")
     func lockTimeout() throws {
         let dir = try TemporaryDirectory()
@@ -179,8 +202,9 @@ struct ReliabilityTests {
             db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<100, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...49_999)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
-        // The file-size limit (in KiB) stands in for a full disk; SIGXFSZ is ignored so writes fail instead.
-        let result = try CLI.shell("trap '' XFSZ; ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")
+        // The file-size limit (in KiB) stands in for a full disk. jsonsql ignores SIGXFSZ itself,
+        // which would otherwise end it mid-write without a word, so its write fails instead.
+        let result = try CLI.shell("ulimit -f 1024; jsonsql insert '\(db)' t '\(file)'")
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: \(db): "), "\(result.stderr)")
         #expect(result.stderr.contains("nothing was written"))
@@ -190,6 +214,29 @@ struct ReliabilityTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
         #expect(try CLI.count(db) == 100)
+    }
+
+    @Test("a disk that fills up mid-copy leaves the destination as it was, and names it")
+    func fullDiskDuringCopy() throws {
+        let dir = try TemporaryDirectory()
+        let source = dir.path("source.sqlite")
+        let db = dir.path("db.sqlite")
+        try DatabaseQueue(path: source).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE big(id INTEGER PRIMARY KEY, v TEXT);
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+                    INSERT INTO big(v) SELECT printf('%.*c', 200, 'x') FROM n
+                    """)
+        }
+        try DatabaseQueue(path: db).write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let result = try CLI.shell("ulimit -f 1024; jsonsql copy -q '\(source)' '\(db)'")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(db): "), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
     @Test("a read-only database can be queried; writes fail clearly")
@@ -212,6 +259,99 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 5)
     }
 
+    @Test(
+        "a directory that takes no journal, and a journal left by a killed writer that cannot be rolled back, are named with what to do"
+    )
+    func readOnlyDirectoryAndHotJournal() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let app = try DatabaseQueue(path: db)
+        try app.write {
+            try $0.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t(v) VALUES ('a'), ('b')")
+        }
+        // A writer stopped midway: its pages spill into the file, and copies of the file and its
+        // journal taken then are a database with a hot journal.
+        try app.inDatabase { connection in
+            try connection.execute(
+                sql: """
+                    PRAGMA cache_size = 2; BEGIN;
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+                    INSERT INTO t(v) SELECT printf('%.*c', 2000, 'x') FROM n
+                    """)
+            for name in ["hot.sqlite", "locked/hot.sqlite"] {
+                try? FileManager.default.createDirectory(atPath: dir.path("locked"), withIntermediateDirectories: true)
+                for suffix in ["", "-journal"] {
+                    try FileManager.default.copyItem(atPath: db + suffix, toPath: dir.path(name) + suffix)
+                }
+            }
+            try connection.execute(sql: "ROLLBACK")
+        }
+        try app.close()
+        let hot = dir.path("hot.sqlite")
+        let locked = dir.path("locked/hot.sqlite")
+        // Files nobody may write, in directories nobody may change, apart from locked/hot.sqlite
+        // and its journal.
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: hot)
+        for file in [locked, locked + "-journal"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: db)
+        for directory in [dir.url.path, dir.path("locked")] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory)
+        }
+        defer {
+            for directory in [dir.url.path, dir.path("locked")] {
+                try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+            }
+        }
+        // root ignores permissions, so run as nobody there.
+        let prefix = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let insert = try CLI.shell("\(prefix)\(CLI.binary) update '\(db)' t --all --set 'v=\"c\"'")
+        #expect(insert.status == 1)
+        #expect(
+            insert.stderr
+                == "Error: \(db) cannot be changed: SQLite writes a journal (\(db)-journal) beside the database for every change, and the directory \(dir.url.path) cannot be written by this user. Queries work; to change it, make the directory writable or copy the database somewhere that is. Nothing was written\n"
+        )
+        let rollback = try CLI.shell("\(prefix)\(CLI.binary) query '\(hot)' t --count")
+        #expect(rollback.status == 1)
+        #expect(
+            rollback.stderr
+                == "Error: \(hot)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back into \(hot) before the database can be read, which this user cannot write. Run any jsonsql command on it once as a user who can write it; nothing was changed\n"
+        )
+        let remove = try CLI.shell("\(prefix)\(CLI.binary) query '\(locked)' t --count")
+        #expect(remove.status == 1)
+        #expect(
+            remove.stderr
+                == "Error: \(locked)-journal is left from a write that stopped midway (a killed process), and SQLite rolls it back and removes it before the database can be used; it cannot remove it because the directory \(dir.path("locked")) cannot be written by this user. Run the command where the directory can be written, or as a user who can write it\n"
+        )
+        // Where it can be written, the first command rolls the journal back.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: hot)
+        #expect(try succeed(["query", hot, "t", "--count"]).stdout == "2\n")
+    }
+
+    @Test(
+        "a directory or a symbolic link where the journal goes is named, not taken for a disk error or a killed writer's journal")
+    func journalPathInTheWay() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try DatabaseQueue(path: db).write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        try FileManager.default.createDirectory(atPath: db + "-journal", withIntermediateDirectories: false)
+        let insert = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
+        #expect(insert.status == 1)
+        #expect(
+            insert.stderr
+                == "Error: \(db)-journal is a directory, where SQLite keeps the database's journal; move it away, then run the command again. Nothing was written\n"
+        )
+        try FileManager.default.removeItem(atPath: db + "-journal")
+        try FileManager.default.createSymbolicLink(atPath: db + "-journal", withDestinationPath: dir.path("nowhere"))
+        let linked = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
+        #expect(linked.status == 1)
+        #expect(linked.stderr.hasPrefix("Error: \(db)-journal is a symbolic link, where SQLite keeps"), "\(linked.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
     @Test("a WAL database where its -shm file cannot be created is refused with what to do")
     func readOnlyWAL() throws {
         let dir = try TemporaryDirectory()
@@ -219,7 +359,16 @@ struct ReliabilityTests {
         try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<2)))
         let app = try DatabaseQueue(path: db)
         _ = try app.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode=WAL") }
+        // A copy taken while a change is still only in the -wal file, which the copy must keep.
+        let changed = dir.path("changed.sqlite")
+        try app.inDatabase { connection in
+            try connection.execute(sql: "PRAGMA wal_autocheckpoint = 0; DELETE FROM t")
+            for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: db + suffix, toPath: changed + suffix) }
+        }
         try app.close()
+        for file in [changed, changed + "-wal"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
+        }
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.url.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path) }
@@ -230,6 +379,12 @@ struct ReliabilityTests {
         #expect(
             query.stderr
                 == "Error: \(db) is in WAL mode, and SQLite reads such a database only with its \(db)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(db) 'PRAGMA journal_mode=DELETE'` where it can be written\n"
+        )
+        let withChanges = try CLI.shell("\(prefix)\(CLI.binary) query '\(changed)' --format jsonl")
+        #expect(withChanges.status == 1)
+        #expect(
+            withChanges.stderr
+                == "Error: \(changed) is in WAL mode, and SQLite reads such a database only with its \(changed)-shm file, which cannot be created where the file is; copy it with \(changed)-wal, which holds its last changes, somewhere writable, or run `sqlite3 \(changed) 'PRAGMA journal_mode=DELETE'` where it can be written\n"
         )
     }
 

@@ -24,6 +24,21 @@ struct StoreCreationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    @Test("a SQLite URI is refused with the path to give, and creates nothing")
+    func sqliteURI() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let uri = "file://\(dir.path)/db.sqlite?mode=ro"
+        for access in [Store.Access.read, .create] {
+            #expect(
+                throws: JSONSQLError(
+                    "\(uri) is a SQLite URI, and jsonsql takes a file path: give \(dir.path)/db.sqlite (a query never writes, and a file that cannot be written is opened read-only); for a file named so, write ./\(uri)"
+                )
+            ) { _ = try Store(path: uri, access: access) }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     @Test("a JSON file where the database goes names the commands that take one; other files are not databases")
     func dataFileAsDatabase() throws {
         let dir = try Self.directory()

@@ -135,6 +135,8 @@ struct CopyReader {
         let db = db!
         let names = table.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
         let sql = "SELECT \(names) FROM \(SQLQuote.identifier(table.name))"
+        // An error of `body` is the destination's, which names its own path.
+        var inBody = false
         do {
             let statement = try db.makeStatement(sql: sql)
             let handle = statement.sqliteStatement
@@ -161,9 +163,11 @@ struct CopyReader {
                     default: values[i] = .null
                     }
                 }
+                inBody = true
                 try body(values)
+                inBody = false
             }
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where !inBody {
             throw Store.translate(error, path: path)
         }
     }
@@ -247,12 +251,15 @@ struct CopyWriter {
                 try SQLParameters.bind(values, to: insert)
                 while try db.step(insert, sql: sql) {}
             } catch let error as DatabaseError {
+                // A full disk is the database's failure, not the row's: Store.write rolls it back and names it.
+                if Store.isStorageFailure(error) { throw error }
                 throw table.failure(row: count, values: values, column: nil, error.message ?? "\(error)")
             }
         }
         let info = try TableInfo(db: db, table: table.name)
         for index in table.indexes {
             do { try db.execute(sql: try index.sql(table: info)) } catch let error as DatabaseError {
+                if Store.isStorageFailure(error) { throw error }
                 throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error.message ?? "\(error)")")
             } catch {
                 throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error); copy with --no-indexes to leave it")

@@ -109,15 +109,28 @@ public final class OutputBuffer {
 
     public func flush() throws {
         guard let fd, count > 0 else { return }
+        try Self.writeAll(UnsafeRawBufferPointer(start: start, count: count), to: fd)
+        count = 0
+    }
+
+    /// Writes all of `bytes` to `fd`; a failed write (`> /dev/full`, a closed terminal) is an
+    /// error, where Foundation's `FileHandle.write` would trap.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
-        while offset < count {
-            let written = write(fd, start + offset, count - offset)
+        while offset < bytes.count {
+            let written = write(fd, base + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw JSONSQLError("cannot write output: \(String(cString: strerror(errno)))")
             }
             offset += written
         }
-        count = 0
+    }
+
+    /// Writes `text` to `fd`, as `writeAll(_:to:)` does.
+    public static func writeAll(_ text: String, to fd: Int32) throws {
+        var text = text
+        try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }
 }

@@ -79,13 +79,12 @@ struct Shell: ParsableCommand {
             completer.complete(word: word, before: before, statement: session.pendingSQL)
         }
         defer { input.close() }
-        FileHandle.standardOutput.write(
-            Data(
-                """
-                jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
-                Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
+        try? OutputBuffer.writeAll(
+            """
+            jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
+            Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
 
-                """.utf8))
+            """, to: STDOUT_FILENO)
         var typed: [String] = []
         while true {
             switch input.read(prompt: session.pendingSQL.isEmpty ? "jsonsql> " : "   ...> ") {
