@@ -91,7 +91,7 @@ struct PathAndFilterSQLTests {
                 #""address" ->> '$.country' = ? AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#,
                 ["DE"]
             ),
-            ("score >= 10", #""score" >= ?"#, ["10"]),
+            ("score >= 10", #""score" >= ? AND "score" < ''"#, ["10"]),
             (
                 "address.zip > 10",
                 #""address" ->> '$.zip' > ? AND "address" ->> '$.zip' < '' AND json_type("address", '$.zip') IN ('integer', 'real')"#,

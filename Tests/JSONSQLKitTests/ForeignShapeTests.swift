@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// Table shapes jsonsql does not write itself but meets in databases other tools made: values
+/// that SQLite's affinities left as text beside numbers, STRICT tables.
+@Suite("tables other tools made")
+struct ForeignShapeTests {
+    @Test(
+        "--where on a column holding text beside numbers compares numbers with numbers and strings with strings",
+        arguments: [
+            ("n > 2", [3]), ("n >= 1", [1, 3]), ("n < 100", [1, 3]), ("n = 0", []), ("n != 0", [1, 2, 3, 4]),
+            ("n in [0, 1]", [1]), ("n not in [0]", [1, 2, 3, 4]), ("i > 2", [3]), ("u > 2", [3]), ("u < z", [2, 4]),
+            ("d > 2", [3]), ("d < 100", [1, 3]), ("d = 0", []), ("d != 0", [1, 2, 3, 4]), ("d in [0, 12]", [3]),
+        ])
+    func mixedColumns(filter: String, expected: [Int]) throws {
+        let db = try Self.mixed()
+        #expect(try db.ids("aff", where: [filter]) == expected, "\(filter)")
+    }
+
+    /// NUMERIC and INTEGER keep '0x10' and 'abc' as text (row 2 and 4); `d` is a numeric
+    /// column as jsonsql declares one (`NUMERIC TEXT`, as `copy` writes it), where every value
+    /// is text.
+    static func mixed() throws -> LibraryDatabase {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE aff (id INTEGER PRIMARY KEY, n NUMERIC, i INTEGER, u, d NUMERIC TEXT);
+            INSERT INTO aff VALUES (1, '1.0', 1, 1, '1.0'), (2, '0x10', '0x10', 'abc', '0x10'),
+              (3, ' 12 ', 12, 12, '12'), (4, 'abc', 'abc', 'abc', 'abc');
+            """)
+        return db
+    }
+
+    @Test("a hand-written partial index on such a column is still used by the query its condition holds")
+    func partialIndexKept() throws {
+        let db = try Self.mixed()
+        try db.execute("CREATE INDEX aff_big ON aff(n) WHERE n > 5")
+        let plan = try db.explain("aff", where: ["n > 5"])
+        #expect(plan.contains("USING INDEX aff_big"), "\(plan)")
+        #expect(try db.ids("aff", where: ["n > 5"]) == [3])
+    }
+}
