@@ -41,4 +41,19 @@ struct ForeignShapeTests {
         #expect(plan.contains("USING INDEX aff_big"), "\(plan)")
         #expect(try db.ids("aff", where: ["n > 5"]) == [3])
     }
+
+    @Test("insert --alter into a STRICT table adds columns of the types it declares and refuses others by key")
+    func strictTableAlter() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE s (id INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT")
+        try db.insert("s", #"{"id":1,"name":"a","count":3,"label":"x"}"#, alter: true)
+        #expect(try db.query("s") == #"{"id":1,"name":"a","count":3,"label":"x"}"# + "\n")
+        let schema = try db.schemaSQL("s")
+        #expect(schema.hasSuffix(#""count" INTEGER, "label" TEXT) STRICT"#), "\(schema)")
+        let refused = errorMessage { try db.insert("s", #"{"id":2,"name":"b","doc":{"a":1}}"#, alter: true) }
+        #expect(
+            refused?.hasPrefix(#"<stdin>:1: record 1: key "doc" needs a new json column, and s is STRICT"#) == true,
+            "\(refused ?? "no error")")
+        #expect(try db.ids("s") == [1])
+    }
 }
