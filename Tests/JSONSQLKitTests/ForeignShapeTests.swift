@@ -56,4 +56,25 @@ struct ForeignShapeTests {
             "\(refused ?? "no error")")
         #expect(try db.ids("s") == [1])
     }
+
+    @Test("copy between SQLite files keeps AUTOINCREMENT (GRDB's autoIncrementedPrimaryKey) and the key it reached")
+    func autoincrementCopied() throws {
+        let source = try LibraryDatabase()
+        try source.execute(
+            """
+            CREATE TABLE a (id INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT);
+            INSERT INTO a (v) VALUES ('x'), ('y'), ('z');
+            DELETE FROM a WHERE id = 3;
+            CREATE TABLE b (id INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT);
+            INSERT INTO b (v) VALUES ('x');
+            DELETE FROM b;
+            """)
+        let target = try LibraryDatabase()
+        _ = try target.store.copy(from: source.store, options: CopyOptions())
+        #expect(try target.schemaSQL("a").contains(#""id" INTEGER PRIMARY KEY AUTOINCREMENT"#))
+        // A new row takes the key after the last one handed out, as at the source: not 3 or 1 again.
+        try target.insert("a", #"{"v":"w"}"#)
+        try target.insert("b", #"{"v":"w"}"#)
+        #expect(try target.sql("SELECT max(id) AS a, (SELECT max(id) FROM b) AS b FROM a") == #"{"a":4,"b":2}"# + "\n")
+    }
 }
