@@ -33,6 +33,14 @@ struct ForeignShapeTests {
         return db
     }
 
+    @Test("sum and avg over such a column add up its numbers, not its text as 0")
+    func mixedSums() throws {
+        let db = try Self.mixed()
+        #expect(
+            try db.query("aff", select: ["sum(n)", "avg(i)", "sum(u)", "avg(d)"])
+                == #"{"sum(n)":13,"avg(i)":6.5,"sum(u)":13,"avg(d)":6.5}"# + "\n")
+    }
+
     @Test("a hand-written partial index on such a column is still used by the query its condition holds")
     func partialIndexKept() throws {
         let db = try Self.mixed()
