@@ -41,6 +41,31 @@ struct ForeignShapeTests {
                 == #"{"sum(n)":13,"avg(i)":6.5,"sum(u)":13,"avg(d)":6.5}"# + "\n")
     }
 
+    @Test("a json column another tool declared without a CHECK: text in it that is not JSON is missing to paths, not an error")
+    func uncheckedJSONColumn() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE h (id INTEGER PRIMARY KEY, j JSON);
+            INSERT INTO h VALUES (1, '{"a":1}'), (2, 'not json'), (3, '{"a":2}');
+            CREATE TABLE v (id INTEGER PRIMARY KEY, j JSON CHECK (json_valid(j)));
+            """)
+        #expect(try db.ids("h", where: ["j.a = 1"]) == [1])
+        #expect(try db.ids("h", where: ["j.a is null"]) == [2])
+        #expect(
+            try db.query("h", select: ["j.a"], orderBy: ["j.a:desc"]) == #"{"j.a":2}"# + "\n" + #"{"j.a":1}"# + "\n"
+                + #"{"j.a":null}"# + "\n")
+        let refused = errorMessage { try db.update("h", where: ["id >= 2"], set: ["j.a=5"]) }
+        #expect(
+            refused?.hasPrefix("the row with id = 2 holds 'not json' in j, which is not JSON") == true, "\(refused ?? "no error")"
+        )
+        try db.update("h", where: ["id = 3"], set: ["j.a=5"])
+        #expect(try db.ids("h", where: ["j.a = 5"]) == [3])
+        // A column whose CHECK keeps it JSON needs no guard.
+        let plan = try db.explain("v", where: ["j.a = 1"])
+        #expect(plan.contains(#"WHERE "j" ->> '$.a' = ?"#), "\(plan)")
+    }
+
     @Test("a hand-written partial index on such a column is still used by the query its condition holds")
     func partialIndexKept() throws {
         let db = try Self.mixed()

@@ -12,7 +12,8 @@ struct PathAndFilterSQLTests {
             try db.execute(
                 sql: """
                     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, active BOOLEAN,
-                                         created DATETIME, address JSON, tags JSON)
+                                         created DATETIME, address JSON CHECK (json_valid(address)),
+                                         tags JSON CHECK (json_valid(tags)))
                     """)
             return try TableInfo(db: db, table: "player")
         }

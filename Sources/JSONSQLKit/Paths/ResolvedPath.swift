@@ -8,7 +8,8 @@
 ///     score            →  "score"
 ///     body.a           →  CASE WHEN json_valid("body") THEN "body" ->> '$.a' END   (a column not declared json)
 ///
-/// A path into a column not declared json is guarded by `json_valid`: text that is not JSON is
+/// A path into a column not declared json (or declared json by another tool, with no CHECK
+/// calling `json_valid`) is guarded by `json_valid`: text that is not JSON is
 /// missing there, like a key that is not present, rather than SQLite's "malformed JSON". When
 /// an index of the table holds the path (`IndexedPath`, however it is spelled), the path is
 /// written with that index's own expression, so SQLite uses it. An unguarded expression index
@@ -74,14 +75,16 @@ public struct ResolvedPath: Sendable {
             pathLiteral = nil
         }
         let segments = path.segments
+        // Every value is JSON: a json column whose CHECK makes sure of it.
+        let holdsJSON = column.type == .json && !column.mayHoldInvalidJSON
         index =
             pathLiteral == nil
             ? nil
             : table.indexedPaths.first { indexed in
                 SQLName.same(indexed.path.column, column.name) && indexed.path.segments == segments
-                    && (column.type == .json || indexed.guarded || !indexed.partial)
+                    && (holdsJSON || indexed.guarded || !indexed.partial)
             }
-        guarded = column.type != .json && !(index.map { !$0.guarded } ?? false)
+        guarded = !holdsJSON && !(index.map { !$0.guarded } ?? false)
     }
 
     /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
