@@ -66,6 +66,25 @@ struct ForeignShapeTests {
         #expect(plan.contains(#"WHERE "j" ->> '$.a' = ?"#), "\(plan)")
     }
 
+    @Test("a BOOLEAN column another tool filled prints 1 and 0 as true and false, and any other integer as itself")
+    func otherIntegersInBooleans() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            "CREATE TABLE h (id INTEGER PRIMARY KEY, b BOOLEAN, a); INSERT INTO h VALUES (1, 1, 3), (2, 2, 0.0), (3, 0, 3), (4, -1, NULL)"
+        )
+        #expect(
+            try db.query("h", select: ["b"]) == #"{"b":true}"# + "\n" + #"{"b":2}"# + "\n" + #"{"b":false}"# + "\n" + #"{"b":-1}"#
+                + "\n")
+        #expect(try db.query("h", select: ["b"], format: .csv) == "b\r\ntrue\r\n2\r\nfalse\r\n-1\r\n")
+        #expect(try db.ids("h", where: ["b = true"]) == [1])
+        // Four values, of two types each; the integer 3 is not the real 0.0, nor 2 false.
+        let out = OutputBuffer()
+        try db.store.describe(table: "h", format: .jsonl, to: out)
+        let described = out.text
+        #expect(described.contains(#""path":"b","count":4,"types":{"integer":2,"boolean":2},"distinct":4"#), "\(described)")
+        #expect(described.contains(#""path":"a","count":4,"types":{"integer":2,"real":1,"null":1},"distinct":2"#), "\(described)")
+    }
+
     @Test("a hand-written partial index on such a column is still used by the query its condition holds")
     func partialIndexKept() throws {
         let db = try Self.mixed()
