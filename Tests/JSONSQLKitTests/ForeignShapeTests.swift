@@ -10,9 +10,11 @@ struct ForeignShapeTests {
     @Test(
         "--where on a column holding text beside numbers compares numbers with numbers and strings with strings",
         arguments: [
-            ("n > 2", [3]), ("n >= 1", [1, 3]), ("n < 100", [1, 3]), ("n = 0", []), ("n != 0", [1, 2, 3, 4]),
-            ("n in [0, 1]", [1]), ("n not in [0]", [1, 2, 3, 4]), ("i > 2", [3]), ("u > 2", [3]), ("u < z", [2, 4]),
-            ("d > 2", [3]), ("d < 100", [1, 3]), ("d = 0", []), ("d != 0", [1, 2, 3, 4]), ("d in [0, 12]", [3]),
+            ("n > 2", [3]), ("n >= 1", [1, 3]), ("n < 100", [1, 3]), ("n = 0", []), ("n != 0", [1, 2, 3, 4, 5]),
+            ("n in [0, 1]", [1]), ("n not in [0]", [1, 2, 3, 4, 5]), ("i > 2", [3]), ("u > 2", [3]), ("u < z", [2, 4]),
+            ("d > 2", [3]), ("d < 100", [1, 3]), ("d = 0", []), ("d != 0", [1, 2, 3, 4, 5]), ("d in [0, 12]", [3]),
+            ("d = null", [5]), ("d != null", [1, 2, 3, 4]), ("d in [12, null]", [3, 5]), ("d not in [null]", [1, 2, 3, 4]),
+            ("n = null", [5]),
         ])
     func mixedColumns(filter: String, expected: [Int]) throws {
         let db = try Self.mixed()
@@ -28,7 +30,7 @@ struct ForeignShapeTests {
             """
             CREATE TABLE aff (id INTEGER PRIMARY KEY, n NUMERIC, i INTEGER, u, d NUMERIC TEXT);
             INSERT INTO aff VALUES (1, '1.0', 1, 1, '1.0'), (2, '0x10', '0x10', 'abc', '0x10'),
-              (3, ' 12 ', 12, 12, '12'), (4, 'abc', 'abc', 'abc', 'abc');
+              (3, ' 12 ', 12, 12, '12'), (4, 'abc', 'abc', 'abc', 'abc'), (5, NULL, NULL, NULL, NULL);
             """)
         return db
     }

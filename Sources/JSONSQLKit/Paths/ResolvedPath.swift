@@ -114,11 +114,12 @@ public struct ResolvedPath: Sendable {
     }
 
     /// For a plain column whose value SQL reads its text as a number (`CAST(... AS NUMERIC)`),
-    /// the condition that the stored value is a number: SQLite casts text that is not one
-    /// (`'0x10'`, `'abc'`, which another tool may have stored there) to 0. Nil elsewhere.
+    /// the condition that the stored value is a number or NULL: SQLite casts text that is not a
+    /// number (`'0x10'`, `'abc'`, which another tool may have stored there) to 0. Nil elsewhere.
     var numberGuardSQL: String? {
         guard dialect == .sqlite, pathLiteral == nil, column.type == .numeric, column.hasTextAffinity else { return nil }
-        return "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') END"
+        return
+            "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') ELSE \(quotedColumn) IS NULL END"
     }
 
     /// `json_type(...)` of the path: 'integer', 'text', 'true', 'array', ... or NULL when missing.
