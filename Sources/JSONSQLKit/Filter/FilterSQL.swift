@@ -87,7 +87,8 @@ public struct FilterSQL {
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
             table.partialIndexesHold(inline)
         {
-            return inline + (try columnGuard(ResolvedPath(p.path, in: table), p))
+            // The guard of a negated comparison belongs inside its negation: left off there.
+            return p.op == .notEqual || p.op == .notIn ? inline : inline + (try columnGuard(ResolvedPath(p.path, in: table), p))
         }
         let path = try ResolvedPath(p.path, in: table)
         let lhs = path.valueSQL
