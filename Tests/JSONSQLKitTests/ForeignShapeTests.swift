@@ -87,6 +87,27 @@ struct ForeignShapeTests {
         #expect(described.contains(#""path":"a","count":4,"types":{"integer":2,"real":1,"null":1},"distinct":2"#), "\(described)")
     }
 
+    @Test("alter --rename says which view's column SQLite renamed with it, and leaves other views as they were")
+    func renameThroughViews() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE g (id INTEGER PRIMARY KEY, doc TEXT);
+            CREATE VIEW bare AS SELECT id, doc FROM g;
+            CREATE VIEW named AS SELECT id, doc AS body FROM g;
+            """)
+        var spec = AlterSpec(table: "g")
+        spec.rename = [.init(old: "doc", new: "data")]
+        #expect(
+            try db.store.alter(spec) == [
+                "renamed column doc to data in g",
+                "column doc of view bare is now data: SQLite renames a view's column with the column it selects",
+            ])
+        #expect(
+            try db.sql("SELECT name FROM pragma_table_info('named') ORDER BY cid") == #"{"name":"id"}"# + "\n"
+                + #"{"name":"body"}"# + "\n")
+    }
+
     @Test("a hand-written partial index on such a column is still used by the query its condition holds")
     func partialIndexKept() throws {
         let db = try Self.mixed()
