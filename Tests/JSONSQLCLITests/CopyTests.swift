@@ -179,6 +179,28 @@ struct CopyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["mixed.sqlite", "whole.sqlite"])
     }
 
+    @Test("a GRDB app's Decimal, a double in a NUMERIC column, copies to PostgreSQL and prints the same there")
+    func doublesInNumeric() throws {
+        let sqlite = path("decimal.sqlite")
+        try DatabaseQueue(path: sqlite).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE item (id INTEGER PRIMARY KEY AUTOINCREMENT, price NUMERIC NOT NULL);
+                    INSERT INTO item (price) VALUES (19.99), (0.30000000000000004), (12), ('1.10');
+                    """)
+        }
+        #expect(
+            try DatabaseQueue(path: sqlite).read { try String.fetchAll($0, sql: "SELECT typeof(price) FROM item") } == [
+                "real", "real", "integer", "real",
+            ])
+        let postgres = try PostgresServer.freshSchema("copydecimal")
+        _ = try copy(sqlite, postgres)
+        #expect(try output(postgres, "item") == output(sqlite, "item"))
+        #expect(
+            try output(postgres, "item", select: ["price"], format: .csv)
+                == "price\r\n19.99\r\n0.30000000000000004\r\n12\r\n1.1\r\n")
+    }
+
     @Test("an existing table at the destination is refused, and the file stays as it was")
     func existingTable() throws {
         let source = path("source.sqlite")

@@ -48,7 +48,7 @@ struct EditTests {
         let update = try succeed(["update", db, "--where", "score >= 20", "--set", "address.city=Paris", "--dry-run"])
         #expect(
             update.stdout == #"""
-                -- UPDATE "player" SET "address" = json_set(coalesce("address", '{}'), '$.city', ?) WHERE "score" >= ?
+                -- UPDATE "player" SET "address" = json_set(coalesce("address", '{}'), '$.city', ?) WHERE "score" >= ? AND "score" < ''
                 -- arguments: "Paris", 20
 
                 """#)

@@ -13,7 +13,7 @@ struct SchemaExampleTests {
         #expect(run.stderr.contains("inserted 4 rows into player"))
         #expect(run.stderr.contains("would update 3 rows in player; nothing changed (--dry-run)"))
         #expect(run.stderr.contains("deleted 1 row from team"))
-        #expect(run.stdout.contains("SEARCH player USING INDEX active_by_score (points>?)"), "\(run.stdout)")
+        #expect(run.stdout.contains("SEARCH player USING INDEX active_by_score (points>? AND points<?)"), "\(run.stdout)")
         #expect(run.stdout.contains("SEARCH player USING INDEX player_on_name_nocase (name>? AND name<?)"), "\(run.stdout)")
         // The cascade removed the blue team's players and their matches.
         #expect(

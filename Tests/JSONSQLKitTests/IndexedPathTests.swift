@@ -49,7 +49,7 @@ struct IndexedPathTests {
         try queue.write { db in
             try db.execute(
                 sql: """
-                    CREATE TABLE t (id INTEGER PRIMARY KEY, Address TEXT, body TEXT, doc JSON TEXT);
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, Address TEXT, body TEXT, doc JSON TEXT CHECK (json_valid(doc)));
                     CREATE INDEX by_country ON t ("address" ->> 'country');
                     CREATE INDEX partial_city ON t (address ->> '$.city') WHERE id > 1;
                     CREATE INDEX doc_partial ON t (doc->>'$.x') WHERE id > 1;

@@ -12,7 +12,8 @@ struct PathAndFilterSQLTests {
             try db.execute(
                 sql: """
                     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, active BOOLEAN,
-                                         created DATETIME, address JSON, tags JSON)
+                                         created DATETIME, address JSON CHECK (json_valid(address)),
+                                         tags JSON CHECK (json_valid(tags)))
                     """)
             return try TableInfo(db: db, table: "player")
         }
@@ -91,7 +92,7 @@ struct PathAndFilterSQLTests {
                 #""address" ->> '$.country' = ? AND (instr("address", '\u0000') = 0 OR instr(replace("address" -> '$.country', '\\', ''), '\u0000') = 0)"#,
                 ["DE"]
             ),
-            ("score >= 10", #""score" >= ?"#, ["10"]),
+            ("score >= 10", #""score" >= ? AND "score" < ''"#, ["10"]),
             (
                 "address.zip > 10",
                 #""address" ->> '$.zip' > ? AND "address" ->> '$.zip' < '' AND json_type("address", '$.zip') IN ('integer', 'real')"#,

@@ -203,7 +203,7 @@ struct UpdateRuleTests {
         let update = try db.update("player", where: ["score >= 20"], set: ["address.city=Paris"], dryRun: true)
         #expect(
             update.sql == #"""
-                -- UPDATE "player" SET "address" = json_set(coalesce("address", '{}'), '$.city', ?) WHERE "score" >= ?
+                -- UPDATE "player" SET "address" = json_set(coalesce("address", '{}'), '$.city', ?) WHERE "score" >= ? AND "score" < ''
                 -- arguments: "Paris", 20
 
                 """#)

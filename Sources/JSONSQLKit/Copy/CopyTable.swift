@@ -11,6 +11,9 @@ struct CopyTable {
     var indexes: [IndexSpec]
     /// The source's columns, in the order of `spec.columns`.
     var columns: [ColumnInfo]
+    /// For an `AUTOINCREMENT` table, the largest key SQLite has handed out (its row in
+    /// `sqlite_sequence`), which may be above every key left; nil otherwise, or before any key.
+    var sequence: Int64?
 
     var name: String { spec.name }
 
@@ -116,6 +119,10 @@ extension CopyTable {
         spec = try TableSpec(
             name: table, columns: columns, primaryKey: info.primaryKey, unique: unique,
             withoutRowid: options?["wr"] ?? false, strict: options?["strict"] ?? false)
+        if (0..<text.count).contains(where: { text.isWord($0, "AUTOINCREMENT") }) {
+            spec.autoincrement = true
+            sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
+        }
         self.indexes = indexes
         self.columns = info.columns
     }

@@ -91,11 +91,12 @@ extension PostgresStore {
     /// Creates `table` and its indexes, and fills it with one `COPY ... FROM STDIN` of the rows
     /// `rows` hands over; returns how many.
     func copyIn(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void) throws -> Int {
-        // How SQLite stores a table (WITHOUT ROWID) and that it checks types (STRICT) mean
-        // nothing on PostgreSQL, whose columns are typed.
+        // How SQLite stores a table (WITHOUT ROWID), that it checks types (STRICT) and that it
+        // never reuses a key (AUTOINCREMENT) mean nothing on PostgreSQL, whose columns are typed.
         var spec = table.spec
         spec.withoutRowid = false
         spec.strict = false
+        spec.autoincrement = false
         let sql: String
         do { sql = try spec.postgresSQL(ifNotExists: false) } catch {
             throw CopyTable.refusal(table.name, "\(error)")

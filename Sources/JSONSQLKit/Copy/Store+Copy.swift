@@ -256,6 +256,14 @@ struct CopyWriter {
                 throw table.failure(row: count, values: values, column: nil, error.message ?? "\(error)")
             }
         }
+        // Keys go on from where the source's went, not from the largest key copied.
+        if let sequence = table.sequence {
+            try db.execute(
+                sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", arguments: [sequence, table.name])
+            if db.changesCount == 0 {
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table.name, sequence])
+            }
+        }
         let info = try TableInfo(db: db, table: table.name)
         for index in table.indexes {
             do { try db.execute(sql: try index.sql(table: info)) } catch let error as DatabaseError {

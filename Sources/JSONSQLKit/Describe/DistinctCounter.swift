@@ -96,8 +96,12 @@ private final class Storage<Element: FixedWidthInteger> {
 }
 
 /// FNV-1a over bytes, finished with a 64-bit mixer so every bit feeds the HyperLogLog.
+///
+/// The seed (the value's type) is mixed in before the bytes: XORed into the same bits as the
+/// first byte, the integer 2 (seed 1) hashed as the boolean false (seed 3), and the integer 3
+/// as the real 0.0, so a column holding both counted one distinct value.
 @inline(__always) func valueHash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+    var h: UInt64 = (0xcbf2_9ce4_8422_2325 ^ seed) &* 0x100_0000_01b3
     for b in bytes {
         h ^= UInt64(b)
         h = h &* 0x100_0000_01b3

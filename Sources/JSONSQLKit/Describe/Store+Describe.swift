@@ -115,7 +115,7 @@ extension Store {
         case .null:
             s.types[ValueType.null.rawValue] += 1
         case .integer(var value):
-            let isBoolean = type == .boolean
+            let isBoolean = OutputKind(type).prints(asBoolean: value)
             s.types[(isBoolean ? ValueType.boolean : ValueType.integer).rawValue] += 1
             withUnsafeBytes(of: &value) { raw in
                 s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: isBoolean ? 3 : 1))

@@ -49,7 +49,7 @@ extension Store {
         let paths = spec.sets.map(\.path) + spec.patches.compactMap(\.path) + spec.removes
         var columns: [ColumnInfo] = []
         for path in paths {
-            guard let column = info.column(named: path.column), column.type != .json,
+            guard let column = info.column(named: path.column), column.type != .json || column.mayHoldInvalidJSON,
                 !path.segments.isEmpty || spec.patches.contains(where: { $0.path == path }),
                 !columns.contains(column)
             else { continue }

@@ -8,7 +8,7 @@ import GRDB
 /// `valueSQL`, so expression indexes apply; type guards ride along as residual conditions.
 ///
 ///     address.country = DE  →  "address" ->> '$.country' = ?          ["DE"]
-///     score > 10            →  "score" > ?                             [10]
+///     score > 10            →  "score" > ? AND "score" < ''             [10]
 ///     tags contains pro     →  (json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM
 ///                               json_each("tags", '$') WHERE value = ? AND type = 'text'))
 public struct FilterSQL {
@@ -87,21 +87,23 @@ public struct FilterSQL {
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
             table.partialIndexesHold(inline)
         {
-            return inline
+            // The guard of a negated comparison belongs inside its negation: left off there.
+            return p.op == .notEqual || p.op == .notIn ? inline : inline + (try columnGuard(ResolvedPath(p.path, in: table), p))
         }
         let path = try ResolvedPath(p.path, in: table)
         let lhs = path.valueSQL
+        let guardSQL = inlineValues ? "" : try columnGuard(path, p)
         switch p.op {
         case .isNull: return "\(lhs) IS NULL"
         case .isNotNull: return "\(lhs) IS NOT NULL"
         // A top-level key's JSON null is stored as NULL, so on a column exists means not NULL.
         case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
         case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
-        case .equal: return try equal(path, p.values[0])
-        case .notEqual: return "(\(try equal(path, p.values[0]))) IS NOT TRUE"
-        case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0])
-        case .in: return try inList(path, p.values)
-        case .notIn: return "(\(try inList(path, p.values))) IS NOT TRUE"
+        case .equal: return try equal(path, p.values[0]) + guardSQL
+        case .notEqual: return "(\(try equal(path, p.values[0]))\(guardSQL)) IS NOT TRUE"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0]) + guardSQL
+        case .in: return try inList(path, p.values) + guardSQL
+        case .notIn: return "(\(try inList(path, p.values))\(guardSQL)) IS NOT TRUE"
         case .contains: return try contains(path, p.values[0])
         case .notContains: return "(\(try contains(path, p.values[0]))) IS NOT TRUE"
         case .like, .notLike, .glob, .notGlob:
@@ -114,6 +116,31 @@ public struct FilterSQL {
             var condition = "\(lhs) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
             return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
+        }
+    }
+
+    /// For a plain column, what keeps a comparison to values of the compared kind, as on JSON
+    /// paths: a column another tool filled may hold text beside numbers (`'0x10'` in an INTEGER
+    /// or NUMERIC column, `'n/a'` in one without a type), and SQLite sorts all text above every
+    /// number. So `> 2` keeps below `''`, `< "m"` keeps from `''` up, and a column whose text
+    /// is read as a number (`ResolvedPath.numberGuardSQL`) compares only text that is one.
+    /// Empty where nothing is needed; never written into an index's condition, which stays as
+    /// indexes were made (a query holding it as a term still uses the index).
+    private func columnGuard(_ path: ResolvedPath, _ p: Filter.Predicate) throws -> String {
+        guard !path.isJSON, path.column.type != .date, path.column.type != .datetime else { return "" }
+        switch p.op {
+        case .equal, .notEqual, .in, .notIn:
+            return path.numberGuardSQL.map { " AND \($0)" } ?? ""
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            if let numberGuard = path.numberGuardSQL { return " AND \(numberGuard)" }
+            let greater = p.op == .greater || p.op == .greaterOrEqual
+            switch try columnValue(path, p.values[0]).storage {
+            case .int64, .double: return greater ? " AND \(path.valueSQL) < ''" : ""
+            case .string: return greater || path.column.hasTextAffinity ? "" : " AND \(path.valueSQL) >= ''"
+            default: return ""
+            }
+        default:
+            return ""
         }
     }
 

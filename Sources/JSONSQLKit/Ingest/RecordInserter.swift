@@ -12,6 +12,8 @@ final class RecordInserter {
     private let conflict: InsertOptions.Conflict
     private let alter: Bool
     private let columnLimit: Int
+    /// Whether the table is STRICT, which declares only `TableSpec.strictTypes`.
+    private let strict: Bool
     /// The columns and how values become theirs; `columns` for short.
     @exclusivity(unchecked) private(set) var layout = InsertColumns()
     private var columns: [InsertColumns.Column] { layout.columns }
@@ -47,6 +49,11 @@ final class RecordInserter {
         layout.maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         columnLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
+        strict =
+            try alter
+            && (Bool.fetchOne(
+                db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                ?? false)
         runsAllowed = try Self.failedStatementWritesNothing(db, table: table) && !Self.refersToItself(db, table: table)
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
@@ -361,8 +368,15 @@ final class RecordInserter {
         guard columns.count + generatedColumns.count < columnLimit else {
             throw TypeInference.tooManyColumns(limit: columnLimit)
         }
+        if strict && !TableSpec.strictTypes.contains(type) {
+            throw JSONSQLError(
+                "key \"\(name)\" needs a new \(type.rawValue) column, and \(table) is STRICT, which declares only integer, real, text, blob and any; add the column first with alter --add \(name):TYPE, one of those"
+            )
+        }
         try db.execute(
-            sql: "ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(ColumnSpec(name: name, type: type).definition)")
+            sql:
+                "ALTER TABLE \(SQLQuote.identifier(table)) ADD COLUMN \(ColumnSpec(name: name, type: type).definition(strict: strict))"
+        )
         addedColumns.append(name)
         let (previousPresent, previousSlots) = (present, slots)
         try loadColumns()

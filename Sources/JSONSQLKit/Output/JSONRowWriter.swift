@@ -54,7 +54,7 @@ final class JSONRowWriter: RowWriter {
             out.append("null" as StaticString)
         case SQLITE_INTEGER:
             let value = row.int64(i)
-            if kind == .boolean {
+            if kind.prints(asBoolean: value) {
                 out.append(value != 0 ? "true" : "false" as StaticString)
             } else {
                 JSONEncoding.appendInteger(value, to: out)

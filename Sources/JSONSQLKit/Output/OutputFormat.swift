@@ -23,7 +23,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 public enum OutputKind: Sendable, Equatable {
     /// Text is JSON and is nested as is; numbers are numbers.
     case json
-    /// 1 and 0 print as true and false.
+    /// 1 and 0 print as true and false; any other integer (another tool may store 2 or -1 in a
+    /// BOOLEAN column) as the number it is (`prints(asBoolean:)`).
     case boolean
     /// Stored datetimes (`2024-05-01 12:30:00.000`) print as ISO-8601 in UTC
     /// (`2024-05-01T12:30:00.000Z`).
@@ -43,6 +44,15 @@ public enum OutputKind: Sendable, Equatable {
         case .uuid: self = .uuid
         default: self = .natural
         }
+    }
+}
+
+extension OutputKind {
+    /// Whether an integer of a column of this kind prints as JSON `true` or `false`: only a
+    /// boolean column's 1 and 0, the values `--where ... = true` and `= false` match. Another
+    /// integer there prints as itself rather than as a `true` that hides which it was.
+    @inline(__always) func prints(asBoolean value: Int64) -> Bool {
+        self == .boolean && (value == 0 || value == 1)
     }
 }
 

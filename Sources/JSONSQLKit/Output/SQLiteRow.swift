@@ -64,7 +64,7 @@ struct SQLiteRow {
         case SQLITE_NULL: return nil
         case SQLITE_INTEGER:
             let value = int64(i)
-            return kind == .boolean ? (value != 0 ? "true" : "false") : String(value)
+            return kind.prints(asBoolean: value) ? (value != 0 ? "true" : "false") : String(value)
         case SQLITE_FLOAT: return JSONEncoding.number(double(i))
         case SQLITE_BLOB:
             if kind == .uuid, let text = UUIDValue.string(rawBlob(i)) { return text }

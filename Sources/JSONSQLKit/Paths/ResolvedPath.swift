@@ -8,7 +8,8 @@
 ///     score            →  "score"
 ///     body.a           →  CASE WHEN json_valid("body") THEN "body" ->> '$.a' END   (a column not declared json)
 ///
-/// A path into a column not declared json is guarded by `json_valid`: text that is not JSON is
+/// A path into a column not declared json (or declared json by another tool, with no CHECK
+/// calling `json_valid`) is guarded by `json_valid`: text that is not JSON is
 /// missing there, like a key that is not present, rather than SQLite's "malformed JSON". When
 /// an index of the table holds the path (`IndexedPath`, however it is spelled), the path is
 /// written with that index's own expression, so SQLite uses it. An unguarded expression index
@@ -74,14 +75,16 @@ public struct ResolvedPath: Sendable {
             pathLiteral = nil
         }
         let segments = path.segments
+        // Every value is JSON: a json column whose CHECK makes sure of it.
+        let holdsJSON = column.type == .json && !column.mayHoldInvalidJSON
         index =
             pathLiteral == nil
             ? nil
             : table.indexedPaths.first { indexed in
                 SQLName.same(indexed.path.column, column.name) && indexed.path.segments == segments
-                    && (column.type == .json || indexed.guarded || !indexed.partial)
+                    && (holdsJSON || indexed.guarded || !indexed.partial)
             }
-        guarded = column.type != .json && !(index.map { !$0.guarded } ?? false)
+        guarded = !holdsJSON && !(index.map { !$0.guarded } ?? false)
     }
 
     /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
@@ -108,6 +111,15 @@ public struct ResolvedPath: Sendable {
         }
         if let index { return index.expression }
         return guarding("\(quotedColumn) ->> \(pathLiteral)")
+    }
+
+    /// For a plain column whose value SQL reads its text as a number (`CAST(... AS NUMERIC)`),
+    /// the condition that the stored value is a number or NULL: SQLite casts text that is not a
+    /// number (`'0x10'`, `'abc'`, which another tool may have stored there) to 0. Nil elsewhere.
+    var numberGuardSQL: String? {
+        guard dialect == .sqlite, pathLiteral == nil, column.type == .numeric, column.hasTextAffinity else { return nil }
+        return
+            "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') ELSE \(quotedColumn) IS NULL END"
     }
 
     /// `json_type(...)` of the path: 'integer', 'text', 'true', 'array', ... or NULL when missing.

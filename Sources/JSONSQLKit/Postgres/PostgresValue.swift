@@ -42,7 +42,9 @@ enum PostgresValue {
     /// value in any column, and the server reads the text `yes` as a boolean true, text as
     /// bytea, or `now` as a time. `copy` checks each value with this before `appendCopy`.
     ///
-    /// The forms: integer 64-bit integers; real numbers; numeric a number's text or an integer;
+    /// The forms: integer 64-bit integers; real numbers; numeric a number's text, an integer or
+    /// a double (GRDB stores a `Decimal` as one, in a NUMERIC column; it goes as its shortest
+    /// text, as a copy between SQLite files writes it, and prints the same on both);
     /// boolean 0 or 1; text text; json text (or a number, as an older NUMERIC-affinity column
     /// holds it); date and datetime their stored text (`2024-05-01 12:30:00.000`, or with
     /// microseconds `12:30:00.000001`); uuid 16
@@ -53,7 +55,7 @@ enum PostgresValue {
         case .null: fits = true
         case .int64(let number):
             fits = [.integer, .real, .numeric, .json].contains(type) || (type == .boolean && (number == 0 || number == 1))
-        case .double: fits = [.real, .json].contains(type)
+        case .double: fits = [.real, .numeric, .json].contains(type)
         case .string(let text):
             switch type {
             case .text, .json: fits = true

@@ -263,7 +263,8 @@ public enum Selection: Sendable, CustomStringConvertible {
 /// `count()`, `count(path)`, `sum(path)`, `avg(path)`, `min(path)`, `max(path)`.
 ///
 /// Paths render through `ResolvedPath`. On a JSON path, `sum` and `avg` take only JSON
-/// numbers (strict typing, as `--where`: `"42"` is no number); `count(path)` counts the rows
+/// numbers (strict typing, as `--where`: `"42"` is no number), and on a column only the numbers
+/// it holds (not text another tool left there); `count(path)` counts the rows
 /// where the path holds a value other than null; `min` and `max` compare as SQLite does
 /// (numbers before text).
 public struct Aggregate: Sendable, Equatable {
@@ -308,8 +309,16 @@ public struct Aggregate: Sendable, Equatable {
         guard let path else { return weight.map { "coalesce(sum(\($0)), 0)" } ?? "count(*)" }
         let resolved = try ResolvedPath(path, in: info)
         var value = resolved.valueSQL
-        if resolved.isJSON && (function == .sum || function == .avg) {
-            value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
+        if function == .sum || function == .avg {
+            if resolved.isJSON {
+                value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
+            } else if let numberGuard = resolved.numberGuardSQL {
+                value = "CASE WHEN \(numberGuard) THEN \(value) END"
+            } else if resolved.dialect == .sqlite && resolved.column.type != .boolean {
+                // Text another tool left in a column ('0x10' in an INTEGER one) is no number,
+                // where SQLite's sum would count it as 0.
+                value = "CASE WHEN typeof(\(value)) IN ('integer', 'real') THEN \(value) END"
+            }
         }
         if let weight, function == .count {
             return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"

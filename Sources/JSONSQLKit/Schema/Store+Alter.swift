@@ -40,6 +40,7 @@ extension Store {
                 throw JSONSQLError(
                     "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
             }
+            let viewsBefore = try viewColumns(db)
             try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db) {
                 try Self.runDDL("cannot rename column \(column.name) of \(table)") {
                     try db.execute(
@@ -51,6 +52,16 @@ extension Store {
             done.append(
                 "renamed column \(TerminalText.name(column.name)) to \(TerminalText.name(rename.new)) in \(TerminalText.name(table))"
             )
+            // SQLite rewrites a view that selects the column by name, so the view's own column
+            // is renamed too: said, since whatever reads the view sees the new name.
+            for (view, after) in try viewColumns(db).sorted(by: { $0.key < $1.key }) {
+                guard let before = viewsBefore[view], before.count == after.count, before != after else { continue }
+                for (old, new) in zip(before, after) where old != new {
+                    done.append(
+                        "column \(TerminalText.name(old)) of view \(TerminalText.name(view)) is now \(TerminalText.name(new)): SQLite renames a view's column with the column it selects"
+                    )
+                }
+            }
         }
         for var column in spec.add {
             let info = try TableInfo(db: db, table: table)
@@ -146,6 +157,15 @@ extension Store {
         return (list.lowerBound..<text.count).contains { i in
             [.word, .quotedName].contains(text.tokens[i].kind) && SQLName.same(text.name(i), column)
         }
+    }
+
+    /// Each view's column names, for views SQLite can compile.
+    private static func viewColumns(_ db: Database) throws -> [String: [String]] {
+        var columns: [String: [String]] = [:]
+        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'") {
+            columns[view] = try? String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [view])
+        }
+        return columns
     }
 
     /// The reasons SQLite's `ADD COLUMN` refuses.

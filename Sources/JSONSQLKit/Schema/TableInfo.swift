@@ -10,6 +10,10 @@ public struct ColumnInfo: Sendable, Equatable {
     /// 1-based position in the primary key, 0 when not part of it.
     public var primaryKeyIndex: Int
     public var isGenerated: Bool
+    /// For a json column another tool declared without a CHECK calling `json_valid` on it (as
+    /// jsonsql declares its own): its values may be text that is not JSON, so paths into it
+    /// are guarded as in a text column (see `ResolvedPath`).
+    public var mayHoldInvalidJSON = false
 
     /// Whether SQLite gives the column TEXT affinity (its rules: `INT` first, then `CHAR`,
     /// `CLOB` or `TEXT`), so that text stored in it is never turned into a number.
@@ -66,6 +70,18 @@ public struct TableInfo: Sendable {
                 isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
+        if columns.contains(where: { $0.type == .json && !$0.isGenerated }) {
+            let created = SQLTokens(
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table]) ?? "")
+            // `json_valid(c)` anywhere in the table's text: jsonsql's CHECK or one written by hand.
+            let validated = (0..<created.count).compactMap { i in
+                created.isWord(i, "JSON_VALID") && created.isSymbol(i + 1, "(") && created.isSymbol(i + 3, ")")
+                    ? created.name(i + 2) : nil
+            }
+            for i in columns.indices where columns[i].type == .json && !columns[i].isGenerated {
+                columns[i].mayHoldInvalidJSON = !validated.contains { SQLName.same($0, columns[i].name) }
+            }
+        }
         let indexes = try Row.fetchAll(
             db,
             sql: """

@@ -12,6 +12,9 @@ public struct TableSpec: Sendable, Equatable {
     public var withoutRowid: Bool
     /// `STRICT`: SQLite refuses values that do not fit the declared types.
     public var strict: Bool
+    /// `AUTOINCREMENT` on a single integer primary key: SQLite never reuses a key, even of a
+    /// deleted row. Set by `copy`, which carries it from a source table.
+    public var autoincrement = false
 
     /// The jsonsql types a STRICT table can declare: STRICT allows only INTEGER, INT, REAL,
     /// TEXT, BLOB and ANY.
@@ -103,6 +106,7 @@ public struct TableSpec: Sendable, Equatable {
             var text = spec.definition(strict: strict)
             if primaryKey.count == 1 && primaryKey[0] == spec.name {
                 text += " PRIMARY KEY"
+                if autoincrement && spec.type == .integer { text += " AUTOINCREMENT" }
                 // A non-integer primary key in a rowid table accepts NULL unless told not to.
                 if spec.type != .integer && !spec.notNull { text += " NOT NULL" }
             }
