@@ -71,10 +71,19 @@ struct JSONSQL: ParsableCommand {
     /// The message for an error, with the usage of `command` when it is an argument error.
     /// Parsed as a root of its own, a subcommand names only itself in "See '… --help'".
     static func fullMessage(for error: Error, usage command: ParsableCommand.Type) -> String {
-        if command == JSONSQL.self { return fullMessage(for: error) }
-        let name = command._commandName
-        return command.fullMessage(for: error)
-            .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+        let full: String
+        if command == JSONSQL.self {
+            full = fullMessage(for: error)
+        } else {
+            let name = command._commandName
+            full = command.fullMessage(for: error)
+                .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+        }
+        // The error's own line quotes the user's words (`unknown option '--a<LF>b'`): its line
+        // breaks are escaped, as a library error's are (`JSONSQLError`); the usage keeps its lines.
+        let own = "Error: " + command.message(for: error)
+        guard own.contains(where: \.isNewline), full.unicodeScalars.starts(with: own.unicodeScalars) else { return full }
+        return TerminalText.name(own) + String(full.unicodeScalars.dropFirst(own.unicodeScalars.count))
     }
 
     /// `jsonsql query db.sqlite player 'score > 5'`: a filter given where a table or nothing

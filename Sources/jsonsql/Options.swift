@@ -143,6 +143,12 @@ enum Diagnostics {
     static func print(_ message: String) {
         FileHandle.standardError.write(Data((TerminalText.message(message) + "\n").utf8))
     }
+
+    /// Writes a note of one line: a line break in a name, path or file name it quotes is
+    /// escaped as an error's is (`JSONSQLError`), so it cannot start a line of its own.
+    static func note(_ line: String) {
+        print(TerminalText.name(line))
+    }
 }
 
 /// `--param NAME=VALUE` into the name as given (`min`, `:min`, `1`) and the value text; the

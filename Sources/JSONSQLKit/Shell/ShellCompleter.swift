@@ -320,7 +320,7 @@ public struct ShellCompleter {
     /// `quoting` (no quote left open before the word).
     private func shellNames(_ word: String, _ names: [String], quoting: Bool) -> ShellCompletion {
         var completion = matching(word, names)
-        if quoting { completion.candidates = completion.candidates.map(SQLQuote.shellWord) }
+        if quoting { completion.candidates = completion.candidates.map { SQLQuote.shellWord($0, escapingControls: false) } }
         return completion
     }
 

@@ -47,7 +47,7 @@ final class ShellSession {
     /// Returns whether every command succeeded, and whether `.quit` was given.
     func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
         let savedLocation = location
-        location = { line in "\(source.map { $0 + ":" } ?? "line ")\(line): " }
+        location = { line in "\(source.map { TerminalText.name($0) + ":" } ?? "line ")\(line): " }
         defer { location = savedLocation }
         var succeeded = true
         var number = 0
@@ -396,7 +396,7 @@ final class ShellSession {
             FileHandle.standardOutput.write(Data((text + "\n").utf8))
             return .ok
         }
-        var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
+        var message = error is JSONSQLError ? "\(error)" : TerminalText.name(JSONSQL.message(for: error))
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
         if usage && !(error is JSONSQLError) {
