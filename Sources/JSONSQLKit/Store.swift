@@ -374,6 +374,15 @@ public final class Store {
         return try read { db in try Self.tableNames(db) }
     }
 
+    /// The indexes `drop-index` can drop, by name: those a `CREATE INDEX` made, not the ones that
+    /// keep a PRIMARY KEY or UNIQUE constraint.
+    public func indexNames() throws -> [String] {
+        if let postgres { return try postgres.indexNames() }
+        return try read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        }
+    }
+
     static func tableNames(_ db: Database) throws -> [String] {
         try String.fetchAll(
             db,
