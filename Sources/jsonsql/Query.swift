@@ -239,9 +239,9 @@ struct Query: StoreCommand {
             }
         }
         spec.filters = try filters.map(FilterParser.parse)
-        spec.selections = try select.flatMap { try splitPaths($0).map(Selection.init(parsing:)) }
-        spec.orderBy = try orderBy.map(parseOrder)
-        spec.groupBy = try groupBy.flatMap(splitPaths).map(JSONPath.init(parsing:))
+        spec.selections = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.init(parsing:)) } }
+        spec.orderBy = try orderBy.map { try parsing("--order-by", $0, parseOrder) }
+        spec.groupBy = try groupBy.flatMap(splitPaths).map { try parsing("--group-by", $0, JSONPath.init(parsing:)) }
         spec.limit = limit
         spec.offset = offset
         if let jsonColumns {
