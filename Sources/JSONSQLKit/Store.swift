@@ -341,8 +341,24 @@ public final class Store {
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
-        default: return JSONSQLError(explainingShadowTable(error.message ?? "\(error)"))
+        default: return JSONSQLError(explaining(error.message ?? "\(error)"))
         }
+    }
+
+    /// SQLite's message, with what it means in jsonsql's terms where SQLite's words do not say
+    /// what to do.
+    static func explaining(_ message: String) -> String {
+        explainingReservedName(explainingShadowTable(message))
+    }
+
+    /// SQLite's refusal of a table or index named `sqlite_...` (`object name reserved for
+    /// internal use: sqlite_x`), in words that say which names and what to do.
+    static func explainingReservedName(_ message: String) -> String {
+        let prefix = "object name reserved for internal use: "
+        guard message.hasPrefix(prefix) else { return message }
+        let name = message.dropFirst(prefix.count)
+        return
+            "the name \(name) is SQLite's: names starting with sqlite_ are reserved for its own tables and indexes; choose another name"
     }
 
     /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`

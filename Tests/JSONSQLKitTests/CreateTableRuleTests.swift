@@ -141,4 +141,16 @@ struct CreateTableRuleTests {
             return
         }
     }
+
+    @Test("a table or index named sqlite_... is refused in jsonsql's words, not SQLite's 'reserved for internal use'")
+    func reservedNames() throws {
+        let db = try LibraryDatabase()
+        let reserved = "names starting with sqlite_ are reserved for its own tables and indexes; choose another name"
+        #expect(errorMessage { try db.create("sqlite_x", ["a:text"]) } == "the name sqlite_x is SQLite's: \(reserved)")
+        try db.create("t", ["a:text"])
+        #expect(
+            errorMessage { try db.store.renameTable("t", to: "SQLite_y") }
+                == "cannot rename table t: the name SQLite_y is SQLite's: \(reserved)")
+        #expect(errorMessage { try db.index("t", "a", name: "sqlite_i") } == "the name sqlite_i is SQLite's: \(reserved)")
+    }
 }

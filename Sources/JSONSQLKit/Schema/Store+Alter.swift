@@ -83,7 +83,7 @@ extension Store {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            let message = explainingShadowTable(error.message ?? "\(error)")
+            let message = explaining(error.message ?? "\(error)")
             let hint = message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }
