@@ -36,9 +36,27 @@ struct DraftDatabase {
                 self.destination = destination
                 return
             }
-            if errno != EEXIST { throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno)))") }
+            if errno != EEXIST { throw Self.cannotCreate(destination, directory: directory, errno: errno) }
         }
         throw JSONSQLError("cannot create \(destination): no free temporary name beside it")
+    }
+
+    /// Why a file cannot be created beside `destination`, with what to do: the directory is
+    /// missing or cannot be written; else the system's reason.
+    private static func cannotCreate(_ destination: String, directory: String, errno code: Int32) -> JSONSQLError {
+        let folder = directory.isEmpty ? "." : String(directory.dropLast(directory.count > 1 ? 1 : 0))
+        switch code {
+        case ENOENT:
+            return JSONSQLError(
+                "cannot create \(destination): there is no directory \(folder); create it first (mkdir -p \(SQLQuote.shellWord(folder)))"
+            )
+        case EACCES, EPERM, EROFS:
+            return JSONSQLError(
+                "cannot create \(destination): the directory \(folder) cannot be written (\(String(cString: strerror(code)).lowercased())); choose a path in a directory you can write to"
+            )
+        default:
+            return JSONSQLError("cannot create \(destination): \(String(cString: strerror(code)))")
+        }
     }
 
     /// Whether a write reached the file: SQLite writes nothing to a new database before its

@@ -103,6 +103,11 @@ public final class Store {
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }
+        if exists && Foundation.access(path, R_OK) != 0 {
+            throw JSONSQLError(
+                "cannot read \(path): \(String(cString: strerror(errno)).lowercased()); the user running jsonsql needs read permission on it (ls -l \(SQLQuote.shellWord(path)))"
+            )
+        }
         if !exists && DraftDatabase.exists(path) {
             throw JSONSQLError(
                 "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
@@ -336,6 +341,11 @@ public final class Store {
                 let file = SQLQuote.shellWord(path)
                 return JSONSQLError(
                     "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; copy it somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
+                )
+            }
+            if Foundation.access(path, W_OK) != 0 && errno == EACCES {
+                return JSONSQLError(
+                    "cannot write \(path): permission denied; nothing was changed (to change it, the user running jsonsql needs write permission on it: ls -l \(SQLQuote.shellWord(path)))"
                 )
             }
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")

@@ -207,7 +207,23 @@ struct ReliabilityTests {
         #expect(query.stdout.split(separator: "\n").count == 3)
         let insert = try CLI.shell("\(prefix)\(bin) insert '\(db)' t", stdin: ndjson(numberedRecords(10..<12)))
         #expect(insert.status == 1)
-        #expect(insert.stderr.contains("read-only") || insert.stderr.contains("readonly"), "\(insert.stderr)")
+        #expect(
+            insert.stderr
+                == "Error: cannot write \(db): permission denied; nothing was changed (to change it, the user running jsonsql needs write permission on it: ls -l \(db))\n"
+        )
+        // A new database where the directory cannot be written, and a file that cannot be read.
+        let create = try CLI.shell("\(prefix)\(bin) insert '\(db)-new' t", stdin: #"{"id":"a"}"#)
+        #expect(create.status == 1)
+        #expect(
+            create.stderr
+                == "Error: cannot create \(db)-new: the directory \(dir.url.path) cannot be written (permission denied); choose a path in a directory you can write to\n"
+        )
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: db)
+        let unreadable = try CLI.shell("\(prefix)\(bin) tables '\(db)'")
+        #expect(
+            unreadable.stderr
+                == "Error: cannot read \(db): permission denied; the user running jsonsql needs read permission on it (ls -l \(db))\n"
+        )
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
         #expect(try CLI.count(db) == 5)
     }

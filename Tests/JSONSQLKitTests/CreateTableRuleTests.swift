@@ -153,4 +153,14 @@ struct CreateTableRuleTests {
                 == "cannot rename table t: the name SQLite_y is SQLite's: \(reserved)")
         #expect(errorMessage { try db.index("t", "a", name: "sqlite_i") } == "the name sqlite_i is SQLite's: \(reserved)")
     }
+
+    @Test("a new database in a directory that does not exist names the directory and the mkdir that makes it")
+    func missingDirectory() throws {
+        let db = try LibraryDatabase()
+        let path = db.directory.appendingPathComponent("no dir/x.sqlite").path
+        let folder = db.directory.appendingPathComponent("no dir").path
+        #expect(
+            errorMessage { try Store(path: path, access: .create) }
+                == "cannot create \(path): there is no directory \(folder); create it first (mkdir -p '\(folder)')")
+    }
 }
