@@ -5,7 +5,7 @@ import JSONSQLKit
 func report(_ result: EditResult, verb: String, preposition: String, dryRun: Bool) {
     let rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
     if dryRun {
-        FileHandle.standardOutput.write(Data(result.sql.utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data(result.sql.utf8))
         Diagnostics.print("would \(verb) \(rows); nothing changed (--dry-run)")
     } else {
         Diagnostics.print("\(verb)d \(rows)")

@@ -161,18 +161,18 @@ final class ProgressLine {
             let remaining = fraction > 0 ? elapsed / fraction - elapsed : 0
             line += String(format: ", %.0f%%, %.0fs left", fraction * 100, remaining)
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(("\r\u{1B}[K" + line).utf8))
         shown = true
     }
 
     /// Shows `text` as the progress line, on the same terms as `update`.
     func show(_ text: String) {
         guard enabled, Date().timeIntervalSince(started) >= 1 else { return }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(("\r\u{1B}[K" + text).utf8))
         shown = true
     }
 
     func clear() {
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
     }
 }

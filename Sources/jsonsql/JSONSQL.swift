@@ -28,6 +28,7 @@ struct JSONSQL: ParsableCommand {
     )
 
     static func main() {
+        occupyClosedStandardStreams()
         // `--version` alone needs no command tree: building it (type metadata and conformance
         // lookups over the whole binary) is most of the start-up time.
         if CommandLine.arguments.dropFirst() == ["--version"] {
@@ -166,6 +167,18 @@ struct JSONSQL: ParsableCommand {
 }
 
 extension JSONSQL {
+    /// Standard input, output or error closed at start (`<&-`, `>&-`, `2>&-`): each is opened
+    /// on /dev/null the other way round, so no file jsonsql opens later (a database) takes its
+    /// number and receives rows or messages, while reading or writing it still fails as on a
+    /// closed one (EBADF), and the command says so.
+    static func occupyClosedStandardStreams() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            // open gives the lowest free number, which is this one.
+            let opened = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+            if opened >= 0 && opened != fd { close(opened) }
+        }
+    }
+
     /// The command `word` is a typo of.
     static func nearestCommand(to word: String, in names: [String]) -> String? {
         NearestNames.nearest(to: word, in: names, limit: 1).first

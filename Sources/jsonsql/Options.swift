@@ -151,7 +151,7 @@ func announceStandardInput(_ format: InputFormat?) {
 enum Diagnostics {
     /// Writes a message and a newline to standard error, with terminal controls escaped.
     static func print(_ message: String) {
-        FileHandle.standardError.write(Data((TerminalText.message(message) + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((TerminalText.message(message) + "\n").utf8))
     }
 
     /// Writes a note of one line: a line break in a name, path or file name it quotes is

@@ -228,6 +228,26 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 5)
     }
 
+    @Test("standard input, output or error closed: an error and status 1, never a crash or a write into the database")
+    func closedStandardStreams() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(db, "t", ["id:integer"], records: #"{"id":1}"#)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let bin = CLI.binary
+        let result = try CLI.shell(
+            """
+            '\(bin)' insert '\(db)' t <&-; echo "insert $?"
+            '\(bin)' query '\(db)' nope 2>&-; echo "stderr $?"
+            '\(bin)' query '\(db)' t >&- 2>/dev/null; echo "stdout $?"
+            """)
+        #expect(result.stdout == "insert 1\nstderr 1\nstdout 1\n", "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "Error: standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
     @Test("a WAL database where its -shm file cannot be created is refused with what to do")
     func readOnlyWAL() throws {
         let dir = try TemporaryDirectory()

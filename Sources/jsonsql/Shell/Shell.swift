@@ -79,13 +79,14 @@ struct Shell: ParsableCommand {
             completer.complete(word: word, before: before, statement: session.pendingSQL)
         }
         defer { input.close() }
-        FileHandle.standardOutput.write(
-            Data(
-                """
-                jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
-                Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
+        try? FileHandle.standardOutput.write(
+            contentsOf:
+                Data(
+                    """
+                    jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
+                    Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
 
-                """.utf8))
+                    """.utf8))
         var typed: [String] = []
         while true {
             switch input.read(prompt: session.pendingSQL.isEmpty ? "jsonsql> " : "   ...> ") {
@@ -123,7 +124,11 @@ final class StandardInputLines: Sequence, IteratorProtocol {
     private(set) var failure: String?
 
     func next() -> [UInt8]? {
-        guard let input else { return nil }
+        guard let input else {
+            // `<&-`: jsonsql leaves standard input failing as a closed one, which fdopen refuses.
+            if failure == nil { failure = "it is closed; pipe the commands in or give a script file" }
+            return nil
+        }
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }

@@ -75,13 +75,13 @@ final class ReadlineInput {
 
     /// Drops what was typed, puts the terminal back and moves to a fresh line.
     private func abandonLine() {
-        FileHandle.standardOutput.write(Data("^C".utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data("^C".utf8))
         rl_free_line_state()
         rl_callback_sigcleanup()
         rl_cleanup_after_signal()
         rl_callback_handler_remove()
         rl_replace_line("", 0)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data("\n".utf8))
     }
 
     /// Adds a finished command to the history and appends it to the file at once, so a second
@@ -111,7 +111,7 @@ enum ReadlineBridge {
         // Removing the handler here keeps readline from printing the prompt again at once.
         rl_callback_handler_remove()
         guard let line else {
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data("\n".utf8))
             ReadlineBridge.accepted = .end
             return
         }

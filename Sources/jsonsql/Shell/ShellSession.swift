@@ -186,7 +186,7 @@ final class ShellSession {
         if words.first == "help" {
             // `help` alone is the shell's help; the root command's talks of database arguments.
             if words.count == 1 {
-                FileHandle.standardOutput.write(Data(Self.help(catalog).utf8))
+                try? FileHandle.standardOutput.write(contentsOf: Data(Self.help(catalog).utf8))
                 return .ok
             }
             if !catalog.commands.contains(words[1]) {
@@ -369,7 +369,9 @@ final class ShellSession {
             try work()
         } catch {
             // The terminal echoed ^C without a newline.
-            if Interruption.isRequested && isatty(STDERR_FILENO) != 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+            if Interruption.isRequested && isatty(STDERR_FILENO) != 0 {
+                try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
+            }
             outcome = report(error, line: line)
         }
         // Commands print help through `print`, which buffers: flush before anything else writes.
@@ -393,7 +395,7 @@ final class ShellSession {
             let text = JSONSQL.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 line.hasPrefix("USAGE:") ? line.replacingOccurrences(of: " <database>", with: "") : String(line)
             }.joined(separator: "\n")
-            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
             return .ok
         }
         var message = error is JSONSQLError ? "\(error)" : TerminalText.name(JSONSQL.message(for: error))
