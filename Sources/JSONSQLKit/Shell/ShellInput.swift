@@ -64,7 +64,10 @@ public enum ShellInput {
             throw JSONSQLError("no file \(path); give a file of jsonsql commands and SQL")
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw JSONSQLError("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = access(path, R_OK) != 0 ? ": " + String(cString: strerror(errno)) : ""
+            throw JSONSQLError("cannot read \(path)\(reason)")
+        }
         return lines(data)
     }
 
