@@ -163,4 +163,17 @@ struct CreateTableRuleTests {
             errorMessage { try Store(path: path, access: .create) }
                 == "cannot create \(path): there is no directory \(folder); create it first (mkdir -p '\(folder)')")
     }
+
+    @Test("a check= that SQLite cannot read names the check and its column, on create-table and alter --add")
+    func unreadableCheck() throws {
+        let db = try LibraryDatabase()
+        #expect(
+            errorMessage { try db.create("t", ["a:integer:check=nosuch > 1"]) }
+                == "cannot create table t: no such column: nosuch in check=nosuch > 1 on column 'a'; write one condition on the column's value, e.g. check=a >= 0"
+        )
+        try db.create("t", ["a:integer"])
+        var spec = AlterSpec(table: "t")
+        spec.add = [try ColumnSpec(parsing: "b:integer:check=b >")]
+        #expect(errorMessage { try db.store.alter(spec) } == #"cannot add column b to t with check=b >: near ")": syntax error"#)
+    }
 }

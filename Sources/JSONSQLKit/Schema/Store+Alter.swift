@@ -70,7 +70,7 @@ extension Store {
                 throw JSONSQLError(
                     "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
             }
-            try Self.runDDL("cannot add column \(column.name) to \(table)") {
+            try Self.runDDL("cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")) {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
             }
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
