@@ -32,6 +32,7 @@ struct ShellInputTests {
             ("bogus", .unknown("bogus")), ("Query player", .unknown("Query")),
             ("/* a */ tables", .command("tables")), ("/* a */ /**/query player --limit 1", .command("query player --limit 1")),
             ("/* a */ select 1;", .sql(["/* a */ select 1;"], line: 1)), ("/* a */ bogus", .unknown("bogus")),
+            ("/* a */ .tables", .dotCommand(".tables")),
         ])
     func oneLine(line: String, expected: ShellInput.Item) {
         var reader = ShellLineReader(commands: Self.commands)

@@ -243,6 +243,7 @@ public struct ShellLineReader: Sendable {
         }
         // `/* a */ tables`: the command after a comment, which SQL keeps (`/* a */ select 1;`).
         let command = Self.withoutLeadingComments(trimmed)
+        if command.hasPrefix(".") { return .dotCommand(command) }
         let words = ShellWords(scanning: command)
         if isCommand(words) { return .command(command) }
         let first = words.words.first ?? words.partial ?? ""
