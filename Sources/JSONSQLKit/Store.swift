@@ -100,6 +100,12 @@ public final class Store {
                 }
             throw JSONSQLError("\(path) is \(kind), not a database file")
         }
+        if !exists && path == "-" {
+            // `jsonsql insert - t < data.json` would make a file named -.
+            throw JSONSQLError(
+                "- stands for standard input, which cannot hold a database: give the database file, as in jsonsql insert db.sqlite TABLE < data.json (a file named - is ./-)"
+            )
+        }
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
         }
