@@ -87,4 +87,16 @@ struct MessageQuotingTests {
         let message = try #require(errorMessage { try db.store.resolveTable("nope") })
         #expect(message.hasSuffix("tables: a\u{FFFD}\\nb"), "\(message)")
     }
+
+    @Test("--explain and --dry-run show SQL naming such a table on one comment line, escaped")
+    func sqlComments() throws {
+        let db = try LibraryDatabase()
+        try db.create("a\nb\u{1B}[2J", ["x:integer"])
+        let plan = try db.explain("a\nb\u{1B}[2J", where: ["x = 1"])
+        #expect(
+            plan.hasPrefix(#"-- SELECT "x" FROM "a\nb\u001b[2J" WHERE "x" = ?"# + "\n-- arguments: 1\nQUERY PLAN\n"), "\(plan)")
+        #expect(!plan.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0.value) })
+        let dryRun = try db.update("a\nb\u{1B}[2J", all: true, set: ["x=2"], dryRun: true)
+        #expect(dryRun.sql == #"-- UPDATE "a\nb\u001b[2J" SET "x" = ?"# + "\n-- arguments: 2\n")
+    }
 }

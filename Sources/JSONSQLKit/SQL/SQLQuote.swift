@@ -92,6 +92,15 @@ public enum SQLQuote {
         return String(out)
     }
 
+    /// SQL shown above a plan or a dry run (`--explain`, `--dry-run`): one comment line, with a
+    /// line break or another control in a name or value escaped (`TerminalText.name`), so a
+    /// name cannot end the comment or act on the terminal.
+    ///
+    ///     -- SELECT * FROM "a\nb"
+    public static func comment(_ sql: String) -> String {
+        "-- " + TerminalText.name(sql) + "\n"
+    }
+
     /// A value written into SQL text, for the one place SQLite forbids parameters: the `WHERE`
     /// of a `CREATE INDEX`. Numbers as numbers, text as an escaped literal, blobs as `X'..'`.
     ///
@@ -125,7 +134,7 @@ public enum SQLQuote {
             case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
             }
         }
-        return "-- arguments: " + shown.joined(separator: ", ") + "\n"
+        return comment("arguments: " + shown.joined(separator: ", "))
     }
 
     /// Names reach SQL as quoted identifiers; a NUL byte is the one thing quoting cannot carry.
