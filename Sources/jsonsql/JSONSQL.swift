@@ -80,10 +80,12 @@ struct JSONSQL: ParsableCommand {
             full = command.fullMessage(for: error)
                 .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
         }
-        // The error's own line quotes the user's words (`unknown option '--a<LF>b'`): its line
-        // breaks are escaped, as a library error's are (`JSONSQLError`); the usage keeps its lines.
+        // An argument error's own line quotes the user's words (`unknown option '--a<LF>b'`): its
+        // line breaks are escaped, as a library error's are (`JSONSQLError`, whose lines are
+        // its own); the usage keeps its lines.
         let own = "Error: " + command.message(for: error)
-        guard own.contains(where: \.isNewline), full.unicodeScalars.starts(with: own.unicodeScalars) else { return full }
+        guard !(error is JSONSQLError), own.contains(where: \.isNewline), full.unicodeScalars.starts(with: own.unicodeScalars)
+        else { return full }
         return TerminalText.name(own) + String(full.unicodeScalars.dropFirst(own.unicodeScalars.count))
     }
 

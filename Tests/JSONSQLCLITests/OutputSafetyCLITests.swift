@@ -152,6 +152,12 @@ struct OutputSafetyCLITests {
             option.stderr.hasPrefix(#"Error: unknown option '--bogus\nx\u001b[2J'"# + "\nUsage: jsonsql query "),
             "\(option.stderr)")
         #expect(option.stderr.split(separator: "\n").count == 3, "\(option.stderr)")
+        // A library error keeps the lines it has of its own: libpq's hint.
+        let socket = "/tmp/jsonsql-no-server-\(UUID().uuidString.prefix(8))"
+        let host = socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socket
+        let server = try CLI.run(["tables", "postgres://postgres@\(host)/postgres"])
+        #expect(server.status == 1)
+        #expect(server.stderr.contains("\n  Is the server running locally"), "\(server.stderr)")
         // A note names the new table in a command that bash and zsh run as written.
         let insert = try CLI.run(["insert", db, "T\n"], stdin: #"{"id":1}"#)
         #expect(insert.status == 0)
