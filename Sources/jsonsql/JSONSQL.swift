@@ -80,13 +80,25 @@ struct JSONSQL: ParsableCommand {
             full = command.fullMessage(for: error)
                 .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
         }
-        // An argument error's own line quotes the user's words (`unknown option '--a<LF>b'`): its
-        // line breaks are escaped, as a library error's are (`JSONSQLError`, whose lines are
-        // its own); the usage keeps its lines.
-        let own = "Error: " + command.message(for: error)
-        guard !(error is JSONSQLError), own.contains(where: \.isNewline), full.unicodeScalars.starts(with: own.unicodeScalars)
-        else { return full }
-        return TerminalText.name(own) + String(full.unicodeScalars.dropFirst(own.unicodeScalars.count))
+        // A library error has escaped what it quotes already (`JSONSQLError`).
+        return error is JSONSQLError ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// An argument error as the parser words it, with each argument it quotes ('...') that holds a line
+    /// break (`unknown option '--a<LF>b'`, the value of `--limit=<LF>`) escaped as a library
+    /// error's names are (`TerminalText.name`); the parser's own lines (usage, hints) stay.
+    static func escapingArguments(_ message: String, _ arguments: [String]) -> String {
+        var message = message
+        for argument in arguments {
+            let value =
+                argument.hasPrefix("-") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : nil
+            for word in [argument] + (value.map { [$0] } ?? []) where word.unicodeScalars.contains("\n") {
+                // Quoted, as the parser and jsonsql quote them: an argument of only a line break
+                // is not every line break of the message.
+                message = message.replacingOccurrences(of: "'\(word)'", with: "'\(TerminalText.name(word))'", options: .literal)
+            }
+        }
+        return message
     }
 
     /// `jsonsql query db.sqlite player 'score > 5'`: a filter given where a table or nothing

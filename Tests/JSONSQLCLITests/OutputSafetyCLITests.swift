@@ -152,6 +152,11 @@ struct OutputSafetyCLITests {
             option.stderr.hasPrefix(#"Error: unknown option '--bogus\nx\u001b[2J'"# + "\nUsage: jsonsql query "),
             "\(option.stderr)")
         #expect(option.stderr.split(separator: "\n").count == 3, "\(option.stderr)")
+        // The parser's own lines stay.
+        let completion = try CLI.run(["--generate-completion-script", "foo"])
+        #expect(
+            completion.stderr.hasPrefix("Error: Can't generate completion scripts for 'foo'.\nPlease use "),
+            "\(completion.stderr)")
         // A library error keeps the lines it has of its own: libpq's hint.
         let socket = "/tmp/jsonsql-no-server-\(UUID().uuidString.prefix(8))"
         let host = socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socket

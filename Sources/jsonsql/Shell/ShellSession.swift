@@ -411,7 +411,7 @@ final class ShellSession {
             try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
             return .ok
         }
-        var message = error is JSONSQLError ? "\(error)" : TerminalText.name(JSONSQL.message(for: error))
+        var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
         if usage && !(error is JSONSQLError) {
