@@ -99,4 +99,13 @@ struct MessageQuotingTests {
         let dryRun = try db.update("a\nb\u{1B}[2J", all: true, set: ["x=2"], dryRun: true)
         #expect(dryRun.sql == #"-- UPDATE "a\nb\u001b[2J" SET "x" = ?"# + "\n-- arguments: 2\n")
     }
+
+    @Test("the library's internal failures read as words wherever one reaches a message, not as Swift values")
+    func internalFailures() {
+        #expect(
+            "\(ValueMismatch(expectation: "expects an integer"))" == "the value does not fit its column, which expects an integer"
+        )
+        #expect("\(ScanFailure.invalid("a string runs past the end of the line"))" == "a string runs past the end of the line")
+        #expect("\(ScanFailure.incomplete)" == "the input ends inside a JSON value")
+    }
 }
