@@ -57,7 +57,7 @@ struct DraftDatabase {
             // 0644 before the umask, as SQLite creates database files.
             var fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd < 0 {
-                if errno != EEXIST { throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno)))") }
+                if errno != EEXIST { throw Self.cannotCreate(destination, directory: directory, errno: errno) }
                 continue
             }
             // Kept open while the command runs: never as standard output or error (closed when
@@ -113,6 +113,24 @@ struct DraftDatabase {
             // Its journal first: a journal without its draft would be nobody's.
             for suffix in companionSuffixes { unlink(draft + suffix) }
             unlink(draft)
+        }
+    }
+
+    /// Why a file cannot be created beside `destination`, with what to do: the directory is
+    /// missing or cannot be written; else the system's reason.
+    private static func cannotCreate(_ destination: String, directory: String, errno code: Int32) -> JSONSQLError {
+        let folder = directory.isEmpty ? "." : String(directory.dropLast(directory.count > 1 ? 1 : 0))
+        switch code {
+        case ENOENT:
+            return JSONSQLError(
+                "cannot create \(destination): there is no directory \(folder); create it first (mkdir -p \(SQLQuote.shellWord(folder)))"
+            )
+        case EACCES, EPERM, EROFS:
+            return JSONSQLError(
+                "cannot create \(destination): the directory \(folder) cannot be written (\(String(cString: strerror(code)).lowercased())); choose a path in a directory you can write to"
+            )
+        default:
+            return JSONSQLError("cannot create \(destination): \(String(cString: strerror(code)))")
         }
     }
 

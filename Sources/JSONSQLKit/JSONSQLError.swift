@@ -1,8 +1,21 @@
 /// Every failure the library reports: a message that says what went wrong and what to do next.
+///
+/// A message is one line. Whatever it quotes (a name, a path, a value, a file name, SQLite's
+/// own message about them) is text from the user or a database, so every line break and other
+/// control character in it is escaped here, once for every message, as `TerminalText.name`
+/// writes it: a name holding a line break cannot start a line that reads as another message.
+///
+///     no table 'a\nb' in db.sqlite; tables: t
 public struct JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
 
     public init(_ description: String) {
-        self.description = description
+        self.description = TerminalText.name(description)
+    }
+
+    /// A message whose line breaks are its own (libpq's hint lines); its other controls are
+    /// escaped where it is printed (`TerminalText.message`).
+    init(lines: String) {
+        self.description = lines
     }
 }

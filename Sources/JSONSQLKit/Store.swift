@@ -109,8 +109,19 @@ public final class Store {
                 "\(path) is a SQLite URI, and jsonsql takes a file path: give \(file.isEmpty ? "the path" : SQLQuote.shellWord(String(file))) (a query never writes, and a file that cannot be written is opened read-only); for a file named so, write ./\(path)"
             )
         }
+        if !exists && path == "-" {
+            // `jsonsql insert - t < data.json` would make a file named -.
+            throw JSONSQLError(
+                "- stands for standard input, which cannot hold a database: give the database file, as in jsonsql insert db.sqlite TABLE < data.json (a file named - is ./-)"
+            )
+        }
         if !exists && access != .create {
             throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
+        }
+        if exists && Foundation.access(path, R_OK) != 0 {
+            throw JSONSQLError(
+                "cannot read \(path): \(String(cString: strerror(errno)).lowercased()); the user running jsonsql needs read permission on it (ls -l \(SQLQuote.shellWord(path)))"
+            )
         }
         if !exists && DraftDatabase.exists(path) {
             throw JSONSQLError(
@@ -373,6 +384,11 @@ public final class Store {
                     "\(path) cannot be changed: SQLite writes a journal (\(path)-journal) beside the database for every change, and \(directoryName(of: path)) cannot be written by this user. Queries work; to change it, make the directory writable or copy the database somewhere that is. Nothing was written"
                 )
             }
+            if Foundation.access(path, W_OK) != 0 && errno == EACCES {
+                return JSONSQLError(
+                    "cannot write \(path): permission denied; nothing was changed (to change it, the user running jsonsql needs write permission on it: ls -l \(SQLQuote.shellWord(path)))"
+                )
+            }
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
         case .SQLITE_CANTOPEN where isWALWithoutSharedMemory(path): return walWithoutSharedMemory(path)
         case .SQLITE_CANTOPEN where isRegularFile(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
@@ -381,7 +397,7 @@ public final class Store {
             )
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
-        default: return JSONSQLError(explainingShadowTable(error.message ?? "\(error)"))
+        default: return JSONSQLError(explaining(error.message ?? "\(error)"))
         }
     }
 
@@ -422,6 +438,22 @@ public final class Store {
         )
     }
 
+    /// SQLite's message, with what it means in jsonsql's terms where SQLite's words do not say
+    /// what to do.
+    static func explaining(_ message: String) -> String {
+        explainingReservedName(explainingShadowTable(message))
+    }
+
+    /// SQLite's refusal of a table or index named `sqlite_...` (`object name reserved for
+    /// internal use: sqlite_x`), in words that say which names and what to do.
+    static func explainingReservedName(_ message: String) -> String {
+        let prefix = "object name reserved for internal use: "
+        guard message.hasPrefix(prefix) else { return message }
+        let name = message.dropFirst(prefix.count)
+        return
+            "the name \(name) is SQLite's: names starting with sqlite_ are reserved for its own tables and indexes; choose another name"
+    }
+
     /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`
     /// file beside it, in a directory where none can be created.
     static func isWALWithoutSharedMemory(_ path: String) -> Bool {
@@ -449,6 +481,15 @@ public final class Store {
     public func tableNames() throws -> [String] {
         if let postgres { return try postgres.tableNames() }
         return try read { db in try Self.tableNames(db) }
+    }
+
+    /// The indexes `drop-index` can drop, by name: those a `CREATE INDEX` made, not the ones that
+    /// keep a PRIMARY KEY or UNIQUE constraint.
+    public func indexNames() throws -> [String] {
+        if let postgres { return try postgres.indexNames() }
+        return try read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        }
     }
 
     static func tableNames(_ db: Database) throws -> [String] {

@@ -56,7 +56,7 @@ struct Describe: TableCommand {
             var notes: [String] = []
             try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
             try out.flush()
-            for note in notes { Diagnostics.print(note) }
+            for note in notes { Diagnostics.note(note) }
             return
         }
         let store = try openStore()

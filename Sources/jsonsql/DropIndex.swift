@@ -14,7 +14,7 @@ struct DropIndex: StoreCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The index to drop.")
+    @Argument(help: "The index to drop.", completion: .database)
     var name: String
 
     @Flag(help: "Do nothing when there is no such index.")

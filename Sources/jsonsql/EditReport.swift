@@ -18,5 +18,5 @@ func noteMissingPaths(_ result: EditResult, filters: [Filter], store: Store) thr
     guard result.changed == 0, !filters.isEmpty else { return }
     var spec = QuerySpec(table: result.table)
     spec.filters = filters
-    for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
+    for note in try store.missingPathNotes(spec) { Diagnostics.note(note) }
 }

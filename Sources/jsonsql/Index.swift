@@ -74,7 +74,8 @@ struct Index: StoreCommand {
             paths.removeFirst()
         }
         if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }
-        var spec = IndexSpec(table: try store.resolveTable(table), paths: try paths.map(JSONPath.init(parsing:)))
+        var spec = IndexSpec(
+            table: try store.resolveTable(table), paths: try paths.map { try parsing("the path", $0, JSONPath.init(parsing:)) })
         spec.name = name
         spec.unique = unique
         spec.ifNotExists = ifNotExists

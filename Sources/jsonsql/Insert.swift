@@ -100,7 +100,7 @@ struct Insert: StoreCommand {
                 )
                 .first
             {
-                Diagnostics.print(
+                Diagnostics.note(
                     "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(db.database)) \(SQLQuote.shellWord(result.table)) undoes it)"
                 )
             }

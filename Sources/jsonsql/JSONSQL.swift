@@ -31,6 +31,7 @@ struct JSONSQL: ParsableCommand {
         // Past a file size limit (`ulimit -f`) a write then fails with EFBIG, which rolls back and
         // is reported, instead of SIGXFSZ ending jsonsql mid-transaction without a word.
         signal(SIGXFSZ, SIG_IGN)
+        occupyClosedStandardStreams()
         // `--version` alone needs no command tree: building it (type metadata and conformance
         // lookups over the whole binary) is most of the start-up time.
         if CommandLine.arguments.dropFirst() == ["--version"] {
@@ -74,10 +75,33 @@ struct JSONSQL: ParsableCommand {
     /// The message for an error, with the usage of `command` when it is an argument error.
     /// Parsed as a root of its own, a subcommand names only itself in "See '… --help'".
     static func fullMessage(for error: Error, usage command: ParsableCommand.Type) -> String {
-        if command == JSONSQL.self { return fullMessage(for: error) }
-        let name = command._commandName
-        return command.fullMessage(for: error)
-            .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+        let full: String
+        if command == JSONSQL.self {
+            full = fullMessage(for: error)
+        } else {
+            let name = command._commandName
+            full = command.fullMessage(for: error)
+                .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+        }
+        // A library error has escaped what it quotes already (`JSONSQLError`).
+        return error is JSONSQLError ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// An argument error as the parser words it, with each argument it quotes ('...') that holds a line
+    /// break (`unknown option '--a<LF>b'`, the value of `--limit=<LF>`) escaped as a library
+    /// error's names are (`TerminalText.name`); the parser's own lines (usage, hints) stay.
+    static func escapingArguments(_ message: String, _ arguments: [String]) -> String {
+        var message = message
+        for argument in arguments {
+            let value =
+                argument.hasPrefix("-") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : nil
+            for word in [argument] + (value.map { [$0] } ?? []) where word.unicodeScalars.contains("\n") {
+                // Quoted, as the parser and jsonsql quote them: an argument of only a line break
+                // is not every line break of the message.
+                message = message.replacingOccurrences(of: "'\(word)'", with: "'\(TerminalText.name(word))'", options: .literal)
+            }
+        }
+        return message
     }
 
     /// `jsonsql query db.sqlite player 'score > 5'`: a filter given where a table or nothing
@@ -160,6 +184,18 @@ struct JSONSQL: ParsableCommand {
 }
 
 extension JSONSQL {
+    /// Standard input, output or error closed at start (`<&-`, `>&-`, `2>&-`): each is opened
+    /// on /dev/null the other way round, so no file jsonsql opens later (a database) takes its
+    /// number and receives rows or messages, while reading or writing it still fails as on a
+    /// closed one (EBADF), and the command says so.
+    static func occupyClosedStandardStreams() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            // open gives the lowest free number, which is this one.
+            let opened = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+            if opened >= 0 && opened != fd { close(opened) }
+        }
+    }
+
     /// The command `word` is a typo of.
     static func nearestCommand(to word: String, in names: [String]) -> String? {
         NearestNames.nearest(to: word, in: names, limit: 1).first

@@ -129,6 +129,16 @@ func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
     }
 }
 
+/// Parses the value of `option` (`--select`, `--order-by`, an index's path), naming them in
+/// its error as `--where` does: `in --select 'a..b': expected a column or key name, found '.'`.
+func parsing<T>(_ option: String, _ text: String, _ parse: (String) throws -> T) throws -> T {
+    do {
+        return try parse(text)
+    } catch let error as JSONSQLError where !error.description.hasPrefix(option) {
+        throw JSONSQLError("in \(option) '\(text)': \(error)")
+    }
+}
+
 /// On a terminal, says that standard input is being read and how to end it: for `insert`, and
 /// for `query -` and `describe -`, which would otherwise wait without a word.
 func announceStandardInput(_ format: InputFormat?) {
@@ -148,6 +158,12 @@ enum Diagnostics {
     /// Writes text to standard error as it is (a progress line), dropping it when it cannot.
     static func write(_ text: String) {
         try? OutputBuffer.writeAll(text, to: STDERR_FILENO)
+    }
+
+    /// Writes a note of one line: a line break in a name, path or file name it quotes is
+    /// escaped as an error's is (`JSONSQLError`), so it cannot start a line of its own.
+    static func note(_ line: String) {
+        print(TerminalText.name(line))
     }
 }
 

@@ -158,13 +158,13 @@ struct Query: StoreCommand {
                     let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
                     out.append("\(matched)\n")
                     try out.flush()
-                    for note in notes { Diagnostics.print(note) }
+                    for note in notes { Diagnostics.note(note) }
                     return
                 }
                 if Store.canStream(spec, format: output.resolved) {
                     try Store.streamQuery(
                         file: db.database, format: format, spec: spec,
-                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO), note: { Diagnostics.print($0) })
+                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO), note: { Diagnostics.note($0) })
                     return
                 }
                 if Store.canStreamGroups(spec) {
@@ -174,7 +174,7 @@ struct Query: StoreCommand {
                         file: db.database, format: format, spec: spec, output: output.resolved, to: out,
                         note: { notes.append($0) })
                     try out.flush()
-                    for note in notes { Diagnostics.print(note) }
+                    for note in notes { Diagnostics.note(note) }
                     return
                 }
             }
@@ -217,7 +217,7 @@ struct Query: StoreCommand {
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()
-            for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
+            for note in try store.missingPathNotes(spec) { Diagnostics.note(note) }
             return
         }
         if explain {
@@ -225,7 +225,7 @@ struct Query: StoreCommand {
             try out.flush()
         } else {
             try store.run(spec, format: output.resolved, to: out)
-            for note in try store.missingPathNotes(spec) { Diagnostics.print(note) }
+            for note in try store.missingPathNotes(spec) { Diagnostics.note(note) }
         }
     }
 
@@ -239,9 +239,9 @@ struct Query: StoreCommand {
             }
         }
         spec.filters = try filters.map(FilterParser.parse)
-        spec.selections = try select.flatMap { try splitPaths($0).map(Selection.init(parsing:)) }
-        spec.orderBy = try orderBy.map(parseOrder)
-        spec.groupBy = try groupBy.flatMap(splitPaths).map(JSONPath.init(parsing:))
+        spec.selections = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.init(parsing:)) } }
+        spec.orderBy = try orderBy.map { try parsing("--order-by", $0, parseOrder) }
+        spec.groupBy = try groupBy.flatMap(splitPaths).map { try parsing("--group-by", $0, JSONPath.init(parsing:)) }
         spec.limit = limit
         spec.offset = offset
         if let jsonColumns {

@@ -64,6 +64,11 @@ struct CompletionScriptTests {
         #expect(try complete(["jsonsql", "describe", "db.sqlite", "p"]) == ["player"])
         #expect(try complete(["jsonsql", "alter", "db.sqlite", "player", "--rename", "sc"]) == ["score"])
         #expect(try complete(["jsonsql", "alter", "db.sqlite", "player", "--type", "addr"]) == ["address"])
+        try Fixture.index(directory.path("db.sqlite"), "player", "score")
+        try Fixture.index(directory.path("db.sqlite"), "player", "name")
+        // The primary key's own index is not one drop-index drops.
+        #expect(try complete(["jsonsql", "drop-index", "db.sqlite", ""]) == ["player_on_name", "player_on_score"])
+        #expect(try complete(["jsonsql", "drop-index", "--if-exists", "db.sqlite", "player_on_s"]) == ["player_on_score"])
         #expect(
             try complete(["jsonsql", "query", "db.sqlite", "--group-by", "score,address.ci"]) == ["score,address.city"])
         #expect(try complete(["jsonsql", "insert", "db.sqlite", "player", "players.nd"]) == ["players.ndjson"])

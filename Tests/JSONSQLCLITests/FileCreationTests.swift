@@ -57,6 +57,18 @@ struct FileCreationTests {
         #expect(try Self.names(in: dir) == [])
     }
 
+    @Test("- as the database of insert is refused as standard input, not made a file named -")
+    func dashDatabase() throws {
+        let dir = try TemporaryDirectory()
+        let result = try CLI.run(["insert", "-", "t"], stdin: #"{"id":1}"#, in: dir.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: - stands for standard input, which cannot hold a database: give the database file, as in jsonsql insert db.sqlite TABLE < data.json (a file named - is ./-)\n"
+        )
+        #expect(try Self.names(in: dir) == [])
+    }
+
     @Test("a shell script file on a missing database creates nothing when it only reads")
     func shellScriptFileWithoutWrites() throws {
         let dir = try TemporaryDirectory()

@@ -147,6 +147,16 @@ struct FirstRunTests {
                 == "Error: --order-by takes PATH, PATH:asc or PATH:desc; 'descending' in 'score:descending' is no direction\n")
     }
 
+    @Test("a path that does not parse names the option and the path, as --where does")
+    func pathContext() throws {
+        #expect(
+            try fail(["query", db, "--select", "id,address..city"])
+                == "Error: in --select 'address..city': expected a column or key name, found '.'\n")
+        #expect(
+            try fail(["index", db, "player", "tags[*]"])
+                == "Error: in the path 'tags[*]': expected an array index like [0] or [-1] in the path after tags\n")
+    }
+
     @Test(
         "input that is not JSON is named for what it looks like, with what to do",
         arguments: [

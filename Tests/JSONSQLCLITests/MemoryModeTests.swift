@@ -49,6 +49,15 @@ struct MemoryModeTests {
         #expect(sql.stdout == (name == "single.json" ? #"{"n":1}"# : #"{"n":2}"#) + "\n", "\(sql.stderr)")
     }
 
+    @Test("a file or standard input without records names itself, with no talk of creating a table")
+    func noRecords() throws {
+        let empty = try directory.write("empty.json", " \n")
+        #expect(
+            try fail(["query", empty, "--where", "id = 1"]) == "Error: \(empty) holds no records; there is nothing to read\n")
+        #expect(try fail(["describe", "-"], stdin: "") == "Error: <stdin> holds no records; there is nothing to read\n")
+        #expect(try listing() == ["empty.json"])
+    }
+
     @Test("standard input is table stdin, for - as the database")
     func standardInput() throws {
         let input = #"{"id":1,"name":"Ada"}"# + "\n" + #"{"id":2,"name":"Bo"}"# + "\n"

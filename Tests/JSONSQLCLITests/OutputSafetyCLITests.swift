@@ -140,6 +140,45 @@ struct OutputSafetyCLITests {
         #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    @Test("argument errors, notes and script names keep a line break of the user's on their line")
+    func argumentErrorsAndNotes() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(db, "t", ["id:integer"])
+        // The parser's own message, then the usage on lines of its own.
+        let option = try CLI.run(["query", db, "t", "--bogus\nx\u{1B}[2J"])
+        #expect(option.status == 64)
+        #expect(
+            option.stderr.hasPrefix(#"Error: unknown option '--bogus\nx\u001b[2J'"# + "\nUsage: jsonsql query "),
+            "\(option.stderr)")
+        #expect(option.stderr.split(separator: "\n").count == 3, "\(option.stderr)")
+        // The parser's own lines stay.
+        let completion = try CLI.run(["--generate-completion-script", "foo"])
+        #expect(
+            completion.stderr.hasPrefix("Error: Can't generate completion scripts for 'foo'.\nPlease use "),
+            "\(completion.stderr)")
+        // A library error keeps the lines it has of its own: libpq's hint.
+        let socket = "/tmp/jsonsql-no-server-\(UUID().uuidString.prefix(8))"
+        let host = socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socket
+        let server = try CLI.run(["tables", "postgres://postgres@\(host)/postgres"])
+        #expect(server.status == 1)
+        #expect(server.stderr.contains("\n  Is the server running locally"), "\(server.stderr)")
+        // A note names the new table in a command that bash and zsh run as written.
+        let insert = try CLI.run(["insert", db, "T\n"], stdin: #"{"id":1}"#)
+        #expect(insert.status == 0)
+        #expect(
+            insert.stderr == #"inserted 1 row into T\n"# + "\n"
+                + #"note: T\n is a new table; did you mean 't'? (jsonsql drop-table "# + db + #" $'T\n' undoes it)"# + "\n",
+            "\(insert.stderr)")
+        // A script's name locates the error.
+        let script = try dir.write("s\nq", "nope\n")
+        let shell = try fail(["shell", db, script])
+        #expect(
+            shell.hasPrefix("Error: " + script.replacingOccurrences(of: "\n", with: #"\n"#) + ":1: unknown command 'nope'"),
+            "\(shell)")
+        #expect(shell.split(separator: "\n").count == 1, "\(shell)")
+    }
+
     @Test("a success message names a table with a line break escaped, as an error does")
     func successEscapes() throws {
         let dir = try TemporaryDirectory()

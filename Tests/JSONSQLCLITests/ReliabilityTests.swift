@@ -254,7 +254,23 @@ struct ReliabilityTests {
         #expect(query.stdout.split(separator: "\n").count == 3)
         let insert = try CLI.shell("\(prefix)\(bin) insert '\(db)' t", stdin: ndjson(numberedRecords(10..<12)))
         #expect(insert.status == 1)
-        #expect(insert.stderr.contains("read-only") || insert.stderr.contains("readonly"), "\(insert.stderr)")
+        #expect(
+            insert.stderr
+                == "Error: cannot write \(db): permission denied; nothing was changed (to change it, the user running jsonsql needs write permission on it: ls -l \(db))\n"
+        )
+        // A new database where the directory cannot be written, and a file that cannot be read.
+        let create = try CLI.shell("\(prefix)\(bin) insert '\(db)-new' t", stdin: #"{"id":"a"}"#)
+        #expect(create.status == 1)
+        #expect(
+            create.stderr
+                == "Error: cannot create \(db)-new: the directory \(dir.url.path) cannot be written (permission denied); choose a path in a directory you can write to\n"
+        )
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: db)
+        let unreadable = try CLI.shell("\(prefix)\(bin) tables '\(db)'")
+        #expect(
+            unreadable.stderr
+                == "Error: cannot read \(db): permission denied; the user running jsonsql needs read permission on it (ls -l \(db))\n"
+        )
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
         #expect(try CLI.count(db) == 5)
     }
@@ -349,6 +365,26 @@ struct ReliabilityTests {
         let linked = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
         #expect(linked.status == 1)
         #expect(linked.stderr.hasPrefix("Error: \(db)-journal is a symbolic link, where SQLite keeps"), "\(linked.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
+    @Test("standard input, output or error closed: an error and status 1, never a crash or a write into the database")
+    func closedStandardStreams() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(db, "t", ["id:integer"], records: #"{"id":1}"#)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let bin = CLI.binary
+        let result = try CLI.shell(
+            """
+            '\(bin)' insert '\(db)' t <&-; echo "insert $?"
+            '\(bin)' query '\(db)' nope 2>&-; echo "stderr $?"
+            '\(bin)' query '\(db)' t >&- 2>/dev/null; echo "stdout $?"
+            """)
+        #expect(result.stdout == "insert 1\nstderr 1\nstdout 1\n", "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "Error: standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 

@@ -141,4 +141,39 @@ struct CreateTableRuleTests {
             return
         }
     }
+
+    @Test("a table or index named sqlite_... is refused in jsonsql's words, not SQLite's 'reserved for internal use'")
+    func reservedNames() throws {
+        let db = try LibraryDatabase()
+        let reserved = "names starting with sqlite_ are reserved for its own tables and indexes; choose another name"
+        #expect(errorMessage { try db.create("sqlite_x", ["a:text"]) } == "the name sqlite_x is SQLite's: \(reserved)")
+        try db.create("t", ["a:text"])
+        #expect(
+            errorMessage { try db.store.renameTable("t", to: "SQLite_y") }
+                == "cannot rename table t: the name SQLite_y is SQLite's: \(reserved)")
+        #expect(errorMessage { try db.index("t", "a", name: "sqlite_i") } == "the name sqlite_i is SQLite's: \(reserved)")
+    }
+
+    @Test("a new database in a directory that does not exist names the directory and the mkdir that makes it")
+    func missingDirectory() throws {
+        let db = try LibraryDatabase()
+        let path = db.directory.appendingPathComponent("no dir/x.sqlite").path
+        let folder = db.directory.appendingPathComponent("no dir").path
+        #expect(
+            errorMessage { try Store(path: path, access: .create) }
+                == "cannot create \(path): there is no directory \(folder); create it first (mkdir -p '\(folder)')")
+    }
+
+    @Test("a check= that SQLite cannot read names the check and its column, on create-table and alter --add")
+    func unreadableCheck() throws {
+        let db = try LibraryDatabase()
+        #expect(
+            errorMessage { try db.create("t", ["a:integer:check=nosuch > 1"]) }
+                == "cannot create table t: no such column: nosuch in check=nosuch > 1 on column 'a'; write one condition on the column's value, e.g. check=a >= 0"
+        )
+        try db.create("t", ["a:integer"])
+        var spec = AlterSpec(table: "t")
+        spec.add = [try ColumnSpec(parsing: "b:integer:check=b >")]
+        #expect(errorMessage { try db.store.alter(spec) } == #"cannot add column b to t with check=b >: near ")": syntax error"#)
+    }
 }

@@ -133,7 +133,10 @@ struct MultiRowInsertTests {
                 try db.insert("node", lines.joined(separator: "\n"))
                 Issue.record("\(count) records: the reference to a later record should fail")
             } catch {
-                #expect("\(error)" == "<stdin>:1: record 1: FOREIGN KEY constraint failed", "\(count) records")
+                #expect(
+                    "\(error)"
+                        == "<stdin>:1: record 1: FOREIGN KEY constraint failed: the record refers to a row that does not exist (node.parent → node.id); insert that row first",
+                    "\(count) records")
             }
             #expect(try db.sql("SELECT count(*) AS n FROM node") == #"{"n":0}"# + "\n")
         }

@@ -30,6 +30,9 @@ struct ShellInputTests {
             ("delete from t", .nothing), ("update t set a = 1", .nothing), ("update or ignore t", .nothing),
             ("SELECT *", .nothing),
             ("bogus", .unknown("bogus")), ("Query player", .unknown("Query")),
+            ("/* a */ tables", .command("tables")), ("/* a */ /**/query player --limit 1", .command("query player --limit 1")),
+            ("/* a */ select 1;", .sql(["/* a */ select 1;"], line: 1)), ("/* a */ bogus", .unknown("bogus")),
+            ("/* a */ .tables", .dotCommand(".tables")),
         ])
     func oneLine(line: String, expected: ShellInput.Item) {
         var reader = ShellLineReader(commands: Self.commands)
@@ -46,6 +49,8 @@ struct ShellInputTests {
         #expect(reader.take("/* again", number: 4) == .nothing)
         #expect(reader.take("*/", number: 5) == .nothing)
         #expect(reader.take("tables", number: 6) == .command("tables"))
+        #expect(reader.take("/* before", number: 6) == .nothing)
+        #expect(reader.take("   a command */ tables", number: 6) == .command("tables"))
         #expect(reader.pendingSQL.isEmpty)
         #expect(reader.unfinished == nil)
         #expect(reader.take("/* left open", number: 7) == .nothing)

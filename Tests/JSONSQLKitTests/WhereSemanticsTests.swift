@@ -50,6 +50,7 @@ struct WhereSemanticsTests {
         arguments: [
             ("nosuch = 1", "no column 'nosuch' in table 'player'"),
             ("nmae = x", "did you mean 'name'?"),
+            ("$.name = x", "a path starts with its column, without SQLite's $: address.city, not $.address.city"),
             ("score = abc", "score is an integer column"),
             ("active = 1", "active is a boolean column, which expects true or false; a number 1 does not fit it"),
             ("j.huge = 1e400", "1e400: jsonsql compares numbers as doubles, and 1e400 is beyond the range of a double"),

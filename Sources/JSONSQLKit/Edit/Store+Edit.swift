@@ -99,7 +99,7 @@ extension Store {
             }
             throw JSONSQLError("FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist")
         }
-        var text = "-- " + query.sql + "\n"
+        var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {
             text += SQLQuote.argumentsComment(query.arguments)
         }

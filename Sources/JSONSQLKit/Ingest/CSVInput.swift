@@ -154,7 +154,7 @@ struct CSVTable {
             let n = chunk.withUnsafeMutableBytes { read(source.fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw JSONSQLError("cannot read \(source.name): \(String(cString: strerror(errno)))")
+                throw source.readFailure(errno)
             }
             if n == 0 { return data }
             data.append(contentsOf: chunk[0..<n])

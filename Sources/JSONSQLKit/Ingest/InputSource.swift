@@ -28,6 +28,15 @@ public struct InputSource: Sendable {
         return InputSource(name: "<stdin>", fd: 0, size: size)
     }
 
+    /// Why a read failed, from its errno: standard input closed (`<&-`, which jsonsql leaves
+    /// failing with EBADF) says how to give the input instead.
+    func readFailure(_ code: Int32) -> JSONSQLError {
+        if fd == 0 && code == EBADF {
+            return JSONSQLError("standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file")
+        }
+        return JSONSQLError("cannot read \(name): \(String(cString: strerror(code)))")
+    }
+
     func close() {
         if fd > 2 { _ = Foundation.close(fd) }
     }

@@ -29,11 +29,19 @@ struct JSONField {
 }
 
 /// Why a scan stopped.
-enum ScanFailure: Error {
+enum ScanFailure: Error, CustomStringConvertible {
     /// The bytes end inside a value; more input may complete it.
     case incomplete
     /// The input is not valid JSON.
     case invalid(String)
+
+    /// Words for a caller that did not turn the failure into its own message.
+    var description: String {
+        switch self {
+        case .incomplete: "the input ends inside a JSON value"
+        case .invalid(let reason): reason
+        }
+    }
 }
 
 /// A validating JSON scanner over bytes that splits records into fields without building values.

@@ -359,6 +359,18 @@ final class RecordInserter {
             if message.hasPrefix("UNIQUE constraint failed") && conflict == .fail {
                 message += "; add --replace, --ignore or --upsert to decide what a duplicate key does"
             }
+            if message == "FOREIGN KEY constraint failed" {
+                // SQLite does not say which reference: list the table's.
+                let references = ((try? Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(SQLQuote.identifier(table)))")) ?? [])
+                    .map {
+                        row in
+                        "\(table).\(row["from"] as String? ?? "") → \(row["table"] as String? ?? "")"
+                            + ((row["to"] as String?).map { ".\($0)" } ?? "")
+                    }
+                message +=
+                    ": the record refers to a row that does not exist"
+                    + (references.isEmpty ? "" : " (\(references.joined(separator: ", ")))") + "; insert that row first"
+            }
             throw fail(message)
         }
     }

@@ -337,7 +337,7 @@ final class RecordReader {
             let count = read(source.fd, buffer + length, capacity - length)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw JSONSQLError("cannot read \(source.name): \(String(cString: strerror(errno)))")
+                throw source.readFailure(errno)
             }
             if count == 0 {
                 endOfInput = true

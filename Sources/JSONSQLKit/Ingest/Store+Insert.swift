@@ -95,7 +95,7 @@ extension Store {
                         }
                     }
                     if seen == 0 {
-                        throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
+                        throw noRecords(in: readers.map(\.source.name), table: options.table)
                     }
                     readers = try makeReaders.map { try Self.interruptible($0(), db: db) }
                 }
@@ -114,7 +114,7 @@ extension Store {
                     break
                 }
                 if sample.isEmpty && !twice {
-                    throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
+                    throw noRecords(in: readers.map(\.source.name), table: options.table)
                 }
                 let spec = try TableSpec(
                     name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
@@ -242,6 +242,13 @@ extension Store {
         reader.isCancelled = { Interruption.isRequested }
         reader.maximumRecordLength = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1))
         return reader
+    }
+
+    /// Input without a record: for insert, nothing to create the table from; for a query or
+    /// describe of a file (read into memory), nothing to read, which names the file.
+    func noRecords(in sources: [String], table: String) -> JSONSQLError {
+        if isInMemory { return JSONSQLError("\(sources.joined(separator: ", ")) holds no records; there is nothing to read") }
+        return JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from")
     }
 }
 

@@ -171,7 +171,7 @@ extension Store {
                 try first(&state, fields, reader.bytes, position)
             }
         }
-        if seen == 0 { throw JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from") }
+        if seen == 0 { throw JSONSQLError("\(path == "-" ? "<stdin>" : path) holds no records; there is nothing to read") }
         return inference
     }
 

@@ -22,7 +22,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         self = try JSONPath.parse(&cursor)
         cursor.skipSpaces()
         if !cursor.atEnd {
-            throw JSONSQLError("unexpected '\(cursor.rest)' after the path \(self) in '\(text)'")
+            throw JSONSQLError("unexpected '\(cursor.rest)' after the path \(self)")
         }
     }
 

@@ -34,7 +34,7 @@ final class PostgresConnection {
         guard PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the connection.
             let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
-            throw JSONSQLError("cannot connect to \(displayName): \(message)")
+            throw JSONSQLError(lines: "cannot connect to \(TerminalText.name(displayName)): \(message)")
         }
         try execute(
             """
@@ -127,7 +127,7 @@ final class PostgresConnection {
                 PQsendQueryParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
             }
         }
-        guard sent == 1 else { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        guard sent == 1 else { throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
         // Every result of the statements is read, so the connection is ready for the next;
         // the first error wins, else the last result (COPY's start ends the results).
         var last: PostgresResult?
@@ -162,7 +162,7 @@ final class PostgresConnection {
                 }
             }
             guard PQconsumeInput(connection) == 1 else {
-                throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection))))
+                throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
             }
         }
         return PQgetResult(connection)
@@ -170,7 +170,7 @@ final class PostgresConnection {
 
     /// A result that holds an error becomes a `PostgresError`.
     fileprivate func check(_ result: OpaquePointer?) throws -> PostgresResult {
-        guard let result else { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        guard let result else { throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_EMPTY_QUERY:
             return PostgresResult(result)
@@ -248,7 +248,7 @@ final class PostgresConnection {
         let send: (UnsafeRawBufferPointer) throws -> Void = { [connection] bytes in
             guard bytes.count > 0 else { return }
             let sent = PQputCopyData(connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
-            if sent != 1 { throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+            if sent != 1 { throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
         }
         do {
             try fill(send)
@@ -258,7 +258,7 @@ final class PostgresConnection {
             throw error
         }
         guard PQputCopyEnd(connection, nil) == 1 else {
-            throw JSONSQLError(Self.trimmed(String(cString: PQerrorMessage(connection))))
+            throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
         }
         var failure: Error?
         while let result = try nextResult() {

@@ -26,7 +26,7 @@ extension PostgresStore {
     private func edit(_ query: PostgresQuery, table: String, dryRun: Bool) throws -> EditResult {
         let run = { try self.connection.execute(query.sql, query.parameters).changedRows }
         let changed = dryRun ? try connection.rolledBack(run) : try connection.transaction(run)
-        var text = "-- " + query.sql + "\n"
+        var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {
             text += SQLQuote.argumentsComment(query.arguments)
         }

@@ -138,9 +138,10 @@ extension PostgresStore {
         }
         // EXPLAIN without ANALYZE plans the statement and runs nothing.
         let result = try connection.execute("EXPLAIN (COSTS OFF) " + statement.sql, statement.parameters)
-        var plan = "-- " + statement.sql + "\n"
+        var plan = SQLQuote.comment(statement.sql)
         if !statement.parameters.isEmpty {
-            plan += "-- arguments: " + statement.parameters.map { $0.map { "'\($0)'" } ?? "NULL" }.joined(separator: ", ") + "\n"
+            plan += SQLQuote.comment(
+                "arguments: " + statement.parameters.map { $0.map { "'\($0)'" } ?? "NULL" }.joined(separator: ", "))
         }
         plan += "QUERY PLAN\n"
         for row in 0..<result.rowCount {

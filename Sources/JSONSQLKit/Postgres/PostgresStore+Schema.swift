@@ -27,6 +27,18 @@ extension PostgresStore {
         try printer.finish()
     }
 
+    /// The indexes of the current schema that keep no constraint, as `drop-index` drops them.
+    func indexNames() throws -> [String] {
+        let result = try connection.execute(
+            """
+            SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE c.relnamespace = \(PostgresStore.currentSchema)
+              AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)
+            ORDER BY c.relname COLLATE "C"
+            """)
+        return (0..<result.rowCount).compactMap { result.string($0, 0) }
+    }
+
     func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
         let indexes = try connection.execute(
             """

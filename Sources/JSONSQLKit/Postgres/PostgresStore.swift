@@ -260,7 +260,7 @@ final class PostgresStore {
     func explain(_ spec: QuerySpec) throws -> String {
         let query = try spec.build(table: try tableInfo(spec.table))
         let result = try connection.execute("EXPLAIN (COSTS OFF) " + query.sql, Self.parameters(query.arguments))
-        var text = "-- " + query.sql + "\n"
+        var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {
             text += SQLQuote.argumentsComment(query.arguments)
         }

@@ -211,7 +211,7 @@ extension Store {
     static func servingIndexes(_ query: SQLQuery, table info: TableInfo) throws -> [(String, String)] {
         try info.indexedPaths.filter { indexed in
             try ResolvedPath(indexed.path, in: info).index == indexed && query.sql.contains(indexed.expression)
-        }.map { ($0.index, "-- \($0.path): index \($0.index) (\($0.expression))") }
+        }.map { ($0.index, SQLQuote.comment("\($0.path): index \($0.index) (\($0.expression))")) }
     }
 
     /// The plan of user SQL.
@@ -282,14 +282,14 @@ extension Store {
             let indent = String(repeating: "   ", count: level - 1)
             lines.append(indent + (isLast ? "`--" : "|--") + row.detail)
         }
-        var text = "-- " + query.sql + "\n"
+        var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {
             text += SQLQuote.argumentsComment(query.arguments)
         }
         // Only the indexes the plan uses serve a path.
         for (name, line) in indexes
         where rows.contains(where: { $0.detail.contains("INDEX \(name) ") || $0.detail.hasSuffix("INDEX \(name)") }) {
-            text += line + "\n"
+            text += line
         }
         return text + lines.joined(separator: "\n") + "\n"
     }

@@ -5,9 +5,13 @@ public enum NearestNames {
     /// three letters, at least one or two, and never all of them), nearest first; ASCII case is ignored.
     public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
         let folded = SQLName.fold(name)
-        let allowed = max(name.count <= 3 ? 1 : 2, name.count / 3)
+        let length = name.count
+        let allowed = max(length <= 3 ? 1 : 2, length / 3)
         var scored: [(name: String, distance: Int, order: Int)] = []
         for (order, candidate) in candidates.enumerated() {
+            // The distance is at least the difference in length: a long word is never compared
+            // cell by cell with short names (a 100 KB argument took seconds).
+            guard abs(candidate.count - length) <= allowed else { continue }
             let distance = editDistance(folded, SQLName.fold(candidate))
             // Replacing every letter (`c` for `a`) is no likeness.
             if distance <= allowed && distance < max(name.count, candidate.count)

@@ -46,8 +46,16 @@ public enum SQLQuote {
         return plain ? name : identifier(name)
     }
 
-    /// A word for a shell command line in a message: as it is when it is plain, else in single quotes.
+    /// A word for a shell command line in a message: as it is when it is plain, else in single
+    /// quotes; a word holding a line break or another control (`TerminalText`) in bash's `$'...'`
+    /// with escapes for them, unless `escapingControls` is false (completion, which inserts the
+    /// word into a line being typed).
     public static func shellWord(_ text: String) -> String {
+        shellWord(text, escapingControls: true)
+    }
+
+    /// `shellWord`, with `escapingControls` false for completion.
+    public static func shellWord(_ text: String, escapingControls: Bool) -> String {
         let plain =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy {
@@ -57,12 +65,40 @@ public enum SQLQuote {
             }
         if plain { return text }
         var out = String.UnicodeScalarView()
+        if escapingControls, text.unicodeScalars.contains(where: { TerminalText.needsEscape($0.value) }) {
+            // bash's and zsh's $'...', where a line break or another control is an escape,
+            // so the word stays on one line and shows nothing a terminal would act on.
+            out.append(contentsOf: "$'".unicodeScalars)
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "'", "\\": out.append(contentsOf: ["\\", scalar])
+                case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+                case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+                case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+                case _ where TerminalText.needsEscape(scalar.value):
+                    let hex = String(scalar.value, radix: 16)
+                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                default: out.append(scalar)
+                }
+            }
+            out.append("'")
+            return String(out)
+        }
         out.append("'")
         for scalar in text.unicodeScalars {
             if scalar == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(scalar) }
         }
         out.append("'")
         return String(out)
+    }
+
+    /// SQL shown above a plan or a dry run (`--explain`, `--dry-run`): one comment line, with a
+    /// line break or another control in a name or value escaped (`TerminalText.name`), so a
+    /// name cannot end the comment or act on the terminal.
+    ///
+    ///     -- SELECT * FROM "a\nb"
+    public static func comment(_ sql: String) -> String {
+        "-- " + TerminalText.name(sql) + "\n"
     }
 
     /// A value written into SQL text, for the one place SQLite forbids parameters: the `WHERE`
@@ -98,7 +134,7 @@ public enum SQLQuote {
             case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
             }
         }
-        return "-- arguments: " + shown.joined(separator: ", ") + "\n"
+        return comment("arguments: " + shown.joined(separator: ", "))
     }
 
     /// Names reach SQL as quoted identifiers; a NUL byte is the one thing quoting cannot carry.

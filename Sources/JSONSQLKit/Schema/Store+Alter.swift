@@ -81,7 +81,7 @@ extension Store {
                 throw JSONSQLError(
                     "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
             }
-            try Self.runDDL("cannot add column \(column.name) to \(table)") {
+            try Self.runDDL("cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")) {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
             }
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
@@ -94,7 +94,7 @@ extension Store {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            let message = explainingShadowTable(error.message ?? "\(error)")
+            let message = explaining(error.message ?? "\(error)")
             let hint = message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }

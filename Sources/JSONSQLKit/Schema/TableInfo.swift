@@ -134,6 +134,8 @@ public struct TableInfo: Sendable {
         var message = "no column '\(TerminalText.name(name))' in table '\(TerminalText.name(self.name))'"
         let near = NearestNames.nearest(to: name, in: names)
         if !near.isEmpty { message += "; did you mean \(NearestNames.list(near))?" }
+        // `$.a.b`, as SQLite's JSON functions write paths.
+        if name == "$" { message += "; a path starts with its column, without SQLite's $: address.city, not $.address.city" }
         return try { throw JSONSQLError(message + " (columns: \(names.map(TerminalText.name).joined(separator: ", ")))") }()
     }
 

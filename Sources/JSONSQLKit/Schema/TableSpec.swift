@@ -128,7 +128,16 @@ public struct TableSpec: Sendable, Equatable {
         for column in columns {
             try column.references?.validate(from: column.name, db: db, pending: self)
         }
-        try db.execute(sql: sql(ifNotExists: ifNotExists))
+        do {
+            try db.execute(sql: sql(ifNotExists: ifNotExists))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            // The one SQL a user writes into the table: a check= condition SQLite cannot read.
+            let checks = columns.compactMap { column in column.check.map { "check=\($0) on column '\(column.name)'" } }
+            guard !checks.isEmpty else { throw error }
+            throw JSONSQLError(
+                "cannot create table \(name): \(error.message ?? "\(error)") in \(checks.joined(separator: " or ")); write one condition on the column's value, e.g. check=\(columns.first { $0.check != nil }!.name) >= 0"
+            )
+        }
     }
 }
 

@@ -125,6 +125,8 @@ public struct ShellCompleter {
         switch command {
         case "query", "describe", "schema", "indexes", "update", "delete", "alter", "drop-table", "rename-table":
             return position == 0 ? shellNames(word, tables(), quoting: quoting) : ShellCompletion()
+        case "drop-index":
+            return position == 0 ? shellNames(word, (try? store.indexNames()) ?? [], quoting: quoting) : ShellCompletion()
         case "index":
             if position == 0 {
                 var completion = shellNames(word, tables(), quoting: quoting)
@@ -320,7 +322,7 @@ public struct ShellCompleter {
     /// `quoting` (no quote left open before the word).
     private func shellNames(_ word: String, _ names: [String], quoting: Bool) -> ShellCompletion {
         var completion = matching(word, names)
-        if quoting { completion.candidates = completion.candidates.map(SQLQuote.shellWord) }
+        if quoting { completion.candidates = completion.candidates.map { SQLQuote.shellWord($0, escapingControls: false) } }
         return completion
     }
 

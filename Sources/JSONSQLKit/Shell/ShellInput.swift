@@ -64,7 +64,10 @@ public enum ShellInput {
             throw JSONSQLError("no file \(path); give a file of jsonsql commands and SQL")
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw JSONSQLError("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = access(path, R_OK) != 0 ? ": " + String(cString: strerror(errno)) : ""
+            throw JSONSQLError("cannot read \(path)\(reason)")
+        }
         return lines(data)
     }
 
@@ -212,6 +215,12 @@ public struct ShellLineReader: Sendable {
                     abandon()
                     return .nothing
                 }
+                // `*/ tables`: a command after the comment runs as that command.
+                let rest = Self.withoutLeadingComments(pendingSQL.trimmingCharacters(in: .whitespaces))
+                if !pendingIsComment, !SQLText.isComplete(rest, syntax: syntax), isCommand(ShellWords(scanning: rest)) {
+                    abandon()
+                    return .command(rest)
+                }
             }
             guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else { return .nothing }
             return finish()
@@ -232,12 +241,12 @@ public struct ShellLineReader: Sendable {
             pendingSQL = line
             return finish()
         }
-        let words = ShellWords(scanning: trimmed)
-        let all = words.words + (words.partial.map { [$0] } ?? [])
-        let first = all.first ?? ""
-        if (commands.contains(first) || first == "jsonsql") && !ShellInput.startsLikeSQL(all) {
-            return .command(trimmed)
-        }
+        // `/* a */ tables`: the command after a comment, which SQL keeps (`/* a */ select 1;`).
+        let command = Self.withoutLeadingComments(trimmed)
+        if command.hasPrefix(".") { return .dotCommand(command) }
+        let words = ShellWords(scanning: command)
+        if isCommand(words) { return .command(command) }
+        let first = words.words.first ?? words.partial ?? ""
         guard let keyword = SQLText.firstKeyword(trimmed),
             ShellInput.sqlKeywords.contains(keyword) || (syntax != .sqlite && ShellInput.postgresKeywords.contains(keyword))
         else {
@@ -245,6 +254,23 @@ public struct ShellLineReader: Sendable {
         }
         pendingSQL = line
         return .nothing
+    }
+
+    /// Whether words are a jsonsql command's, not SQL that starts with a command's name.
+    private func isCommand(_ words: ShellWords) -> Bool {
+        let all = words.words + (words.partial.map { [$0] } ?? [])
+        let first = all.first ?? ""
+        return (commands.contains(first) || first == "jsonsql") && !ShellInput.startsLikeSQL(all)
+    }
+
+    /// Text without the block comments it starts with (`/* a */ tables` → `tables`); a comment
+    /// left open stays.
+    static func withoutLeadingComments(_ text: String) -> String {
+        var rest = Substring(text)
+        while rest.hasPrefix("/*"), let end = rest.dropFirst(2).range(of: "*/") {
+            rest = rest[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+        }
+        return String(rest)
     }
 
     /// Whether a line added to an unfinished statement can complete it. A complete statement

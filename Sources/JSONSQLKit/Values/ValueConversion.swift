@@ -32,9 +32,12 @@ public enum InputValue: Sendable, Equatable {
 }
 
 /// Why a value does not fit a column, phrased to follow the column's name.
-public struct ValueMismatch: Error, Sendable, Equatable {
+public struct ValueMismatch: Error, Sendable, Equatable, CustomStringConvertible {
     /// `expects an integer`, `holds 64-bit integers (...)`.
     public var expectation: String
+
+    /// Words for a caller that did not name the column: never Swift's `ValueMismatch(expectation: ...)`.
+    public var description: String { "the value does not fit its column, which \(expectation)" }
 }
 
 /// The one place that decides how a value becomes a column's stored value, for insert,

@@ -122,7 +122,11 @@ final class StandardInputLines: Sequence, IteratorProtocol {
     private(set) var failure: String?
 
     func next() -> [UInt8]? {
-        guard let input else { return nil }
+        guard let input else {
+            // `<&-`: jsonsql leaves standard input failing as a closed one, which fdopen refuses.
+            if failure == nil { failure = "it is closed; pipe the commands in or give a script file" }
+            return nil
+        }
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }

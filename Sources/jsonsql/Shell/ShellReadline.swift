@@ -32,7 +32,7 @@ final class ReadlineInput {
 
     init(historyFile: String?, completer: @escaping (_ word: String, _ before: String) -> ShellCompletion) {
         if let historyFile, let problem = ShellInput.prepareHistoryFile(atPath: historyFile) {
-            Diagnostics.print("Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none")
+            Diagnostics.note("Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none")
             self.historyFile = nil
         } else {
             self.historyFile = historyFile

@@ -47,7 +47,7 @@ final class ShellSession {
     /// Returns whether every command succeeded, and whether `.quit` was given.
     func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
         let savedLocation = location
-        location = { line in "\(source.map { $0 + ":" } ?? "line ")\(line): " }
+        location = { line in "\(source.map { TerminalText.name($0) + ":" } ?? "line ")\(line): " }
         defer { location = savedLocation }
         var succeeded = true
         var number = 0
@@ -303,6 +303,9 @@ final class ShellSession {
                 out.append(Self.help(catalog))
             case ".quit", ".exit", ".q":
                 return .quit
+            case ".mode", ".headers", ".output", ".once", ".open", ".import":
+                // The sqlite3 shell's, which a user of it types first.
+                throw JSONSQLError("\(name) is the sqlite3 shell's; here \(Self.sqlite3Equivalents[name, default: ""])")
             default:
                 if let near = JSONSQL.nearestCommand(to: name, in: ShellCatalog.dotCommands.map(\.name)) {
                     throw JSONSQLError("unknown command \(name). Did you mean '\(near)'?")
@@ -384,6 +387,16 @@ final class ShellSession {
         }
         return outcome
     }
+
+    /// What does the work of a sqlite3 shell dot-command here.
+    static let sqlite3Equivalents = [
+        ".mode": ".format json|jsonl|table|csv sets how rows print",
+        ".headers": "csv and table output always have a header row",
+        ".output": "redirect the shell's output instead (jsonsql shell DB > FILE)",
+        ".once": "redirect the shell's output instead (jsonsql shell DB > FILE)",
+        ".open": "the database is the one the shell started with; start jsonsql shell on another to use it",
+        ".import": "insert TABLE FILE reads JSON (or CSV with --csv) into a table",
+    ]
 
     /// Prints an error the way the command line does and says whether it was one. With `usage`,
     /// an argument error is followed by the command's usage line, as the command line prints it
