@@ -99,9 +99,11 @@ final class GroupOneReadTests {
             let file = try files.write("\(count)-\(name)", text)
             for query in Self.queries.indices {
                 let loaded = run(file, query, oneRead: false)
+                // min and max refuse 12345678901234567890, which a double does not hold, in both reads alike.
+                let refused = loaded.contains(" is 12345678901234567890 here") || loaded.contains(" is -12345678901234567890 here")
                 #expect(
-                    loaded.hasPrefix("error") == Self.queries[query].groupBy.contains("nope"), "\(Self.queries[query]): \(loaded)"
-                )
+                    loaded.hasPrefix("error") == (Self.queries[query].groupBy.contains("nope") || refused),
+                    "\(Self.queries[query]): \(loaded)")
                 #expect(run(file, query, oneRead: true) == loaded, "\(count * 5) records, \(name), \(Self.queries[query])")
             }
         }

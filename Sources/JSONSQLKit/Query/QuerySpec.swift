@@ -308,7 +308,19 @@ public struct Aggregate: Sendable, Equatable {
             return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"
         }
         guard weight == nil || canWeight else { throw JSONSQLError("\(text) cannot add up weighted rows") }
+        // Numbers that SQLite reads through doubles compare exactly, from the text they are stored
+        // as; a numeric column gives that text, a JSON path refuses a number a double does not hold.
+        if function == .min || function == .max {
+            let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved))
+            if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
+            if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
+        }
         return "\(function.rawValue)(\(argument(value)))"
+    }
+
+    /// A whole `numeric` column keeping its numbers as text: min and max give that text.
+    private func storedNumber(_ resolved: ResolvedPath) -> Bool {
+        resolved.path.segments.isEmpty && resolved.column.type == .numeric && resolved.column.hasTextAffinity
     }
 
     /// Whether `sql(in:weight:argument:)` gives the same value over rows standing for several.
@@ -317,8 +329,9 @@ public struct Aggregate: Sendable, Equatable {
     func outputKind(in info: TableInfo) throws -> OutputKind {
         guard let path, function == .min || function == .max, path.segments.isEmpty else { return .natural }
         let column = try ResolvedPath(path, in: info).column
-        // A numeric column's value SQL is a number already; other columns print as declared.
-        return column.type == .numeric || column.type == .json ? .natural : OutputKind(column.type)
+        // A numeric column's min and max are its stored text (`jsonsql_min_stored`), printed as its
+        // rows print; other columns print as declared.
+        return column.type == .json ? .natural : OutputKind(column.type)
     }
 }
 

@@ -126,3 +126,36 @@ struct ExactNumber: Equatable {
             ? "is beyond the range of a double (about 1.8e308)" : "is too small for a double and would become 0"
     }
 }
+
+extension ExactNumber: Comparable {
+    /// Orders by value; -0 equals 0.
+    static func < (a: ExactNumber, b: ExactNumber) -> Bool {
+        let aSign = a.isZero ? 0 : a.negative ? -1 : 1
+        let bSign = b.isZero ? 0 : b.negative ? -1 : 1
+        if aSign != bSign { return aSign < bSign }
+        if aSign == 0 { return false }
+        // Same sign: compare magnitudes, then flip for negatives.
+        let magnitudeLess: Bool
+        let aOrder = a.digits.count + a.exponent
+        let bOrder = b.digits.count + b.exponent
+        if aOrder != bOrder {
+            magnitudeLess = aOrder < bOrder
+        } else {
+            var less: Bool?
+            for i in 0..<max(a.digits.count, b.digits.count) {
+                let x = i < a.digits.count ? a.digits[i] : 0
+                let y = i < b.digits.count ? b.digits[i] : 0
+                if x != y {
+                    less = x < y
+                    break
+                }
+            }
+            guard let less else { return false }
+            magnitudeLess = less
+        }
+        return aSign > 0 ? magnitudeLess : !magnitudeLess
+    }
+
+    /// Equal in value: -0 equals 0, 1.50 equals 1.5.
+    func sameValue(as other: ExactNumber) -> Bool { !(self < other) && !(other < self) }
+}
