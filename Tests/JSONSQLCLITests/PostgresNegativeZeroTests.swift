@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// -0.0 keeps its sign in SQLite's numeric and json columns (their text), and PostgreSQL's
+/// numeric and jsonb have no negative zero: there it is refused, never stored as 0.
+@Suite("PostgreSQL negative zero", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresNegativeZeroTests {
+    @Test("insert, update --set and --patch refuse -0.0 in numeric and json columns on PostgreSQL; SQLite keeps it")
+    func refusedWhereTheSignWouldGo() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "x:numeric", "doc:json"])
+        let records = [#"{"id":1,"x":-0.0}"#, #"{"id":2,"doc":{"a":[1,-0e3]}}"#, #"{"id":3,"doc":-0}"#]
+        for record in records {
+            let refused = try CLI.run(["insert", postgres, "t"], stdin: record)
+            #expect(refused.status == 1 && refused.stderr.contains("has no negative zero"), "\(record): \(refused.stderr)")
+            #expect(try CLI.run(["insert", sqlite, "t"], stdin: record).status == 0)
+        }
+        #expect(
+            try CLI.jsonl(sqlite, ["--select", "x,doc"])
+                == #"{"x":-0.0,"doc":null}"# + "\n" + #"{"x":null,"doc":{"a":[1,-0e3]}}"# + "\n" + #"{"x":null,"doc":-0}"# + "\n")
+        // Zeros without a sign, and negative numbers beside them, are stored as they are.
+        try succeed(["insert", postgres, "t"], stdin: #"{"id":4,"x":0.0,"doc":{"s":"-0","n":[-0.5,0,-1e-3]}}"#)
+        #expect(try CLI.jsonl(postgres, ["--select", "x,doc"]) == #"{"x":0.0,"doc":{"n":[-0.5,0,-0.001],"s":"-0"}}"# + "\n")
+        for edit in [["--set", "x=-0.0"], ["--set", "doc.n=-0.0"], ["--patch", #"{"z":-0}"#]] {
+            let refused = try CLI.run(["update", postgres, "t", "--where", "id=4"] + edit)
+            #expect(refused.status == 1 && refused.stderr.contains("has no negative zero"), "\(edit): \(refused.stderr)")
+        }
+    }
+}
