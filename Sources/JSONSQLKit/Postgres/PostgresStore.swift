@@ -353,7 +353,7 @@ struct ResultPrinter {
         while row < result.rowCount {
             batch.removeAll()
             while row < result.rowCount && !batch.isFull {
-                batch.append(result, row: row, types: types, marked: marked)
+                try batch.append(result, row: row, types: types, marked: marked)
                 row += 1
             }
             try batch.forEachRow { try writer.write($0) }

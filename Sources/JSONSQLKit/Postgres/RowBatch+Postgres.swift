@@ -7,7 +7,9 @@ extension RowBatch {
     ///
     /// A marked column's text (`Aggregate.postgresSQL`) becomes the integer, real or text its
     /// mark names.
-    func append(_ result: PostgresResult, row: Int, types: [UInt32], marked: Set<Int> = []) {
+    /// A number mark (`n`, min and max of a JSON path) whose number no double or 64-bit integer
+    /// holds is refused, as SQLite's `ExactMinMaxState` refuses it, rather than printed changed.
+    func append(_ result: PostgresResult, row: Int, types: [UInt32], marked: Set<Int> = []) throws {
         let cellsOfRow = cells + rows * columns
         for i in 0..<columns {
             var cell = Cell(type: SQLITE_NULL)
@@ -19,7 +21,20 @@ extension RowBatch {
                     let isReal = text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
                     switch mark {
                     case UInt8(ascii: "r"): type = PostgresStore.float8OID
-                    case UInt8(ascii: "n"): type = isReal ? PostgresStore.float8OID : PostgresStore.int8OID
+                    case UInt8(ascii: "n"):
+                        type = isReal ? PostgresStore.float8OID : PostgresStore.int8OID
+                        let written = String(decoding: text, as: UTF8.self)
+                        let exact =
+                            isReal
+                            ? Double(written).flatMap { $0.isFinite ? ExactNumber("\($0)") : nil }.map {
+                                ExactNumber(written)?.sameValue(as: $0) ?? false
+                            } ?? false
+                            : Int64(written) != nil
+                        if !exact {
+                            throw JSONSQLError(
+                                "min or max is \(written) here, which a double does not hold, and it would print changed; select the path itself, ordered by it, with --limit 1, to print it as stored"
+                            )
+                        }
                     case UInt8(ascii: "i"):
                         // Beyond 64 bits SQLite's sum fails; here the digits print as they are.
                         type = Int64(String(decoding: text, as: UTF8.self)) == nil ? 0 : PostgresStore.int8OID

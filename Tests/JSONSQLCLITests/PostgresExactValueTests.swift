@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// -0.0 keeps its sign in SQLite's numeric and json columns (their text), and PostgreSQL's
-/// numeric and jsonb have no negative zero: there it is refused, never stored as 0.
-@Suite("PostgreSQL negative zero", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
-struct PostgresNegativeZeroTests {
+/// Values PostgreSQL would change are refused there, as SQLite refuses what it would change.
+@Suite("PostgreSQL exact values", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresExactValueTests {
+    /// -0.0 keeps its sign in SQLite's numeric and json columns (their text), and PostgreSQL's
+    /// numeric and jsonb have no negative zero: there it is refused, never stored as 0.
     @Test("insert, update --set and --patch refuse -0.0 in numeric and json columns on PostgreSQL; SQLite keeps it")
     func refusedWhereTheSignWouldGo() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "x:numeric", "doc:json"])
@@ -23,6 +24,18 @@ struct PostgresNegativeZeroTests {
         for edit in [["--set", "x=-0.0"], ["--set", "doc.n=-0.0"], ["--patch", #"{"z":-0}"#]] {
             let refused = try CLI.run(["update", postgres, "t", "--where", "id=4"] + edit)
             #expect(refused.status == 1 && refused.stderr.contains("has no negative zero"), "\(edit): \(refused.stderr)")
+        }
+    }
+
+    @Test("max of a JSON path holding a number no double holds is refused on both backends, not printed as 0 or rounded")
+    func exactMax() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["doc:json"])
+        let records = #"{"doc":{"n":123456789012345678901234567891}}"# + "\n" + #"{"doc":{"n":2.5}}"# + "\n"
+        for database in [sqlite, postgres] {
+            try succeed(["insert", database, "t"], stdin: records)
+            let refused = try CLI.run(["query", database, "t", "--select", "max(doc.n)"])
+            #expect(refused.status == 1 && refused.stderr.contains("123456789012345678901234567891 here, which a double does not hold"), "\(refused.stderr)")
+            #expect(try CLI.jsonl(database, ["--select", "min(doc.n)"]) == #"{"min(doc.n)":2.5}"# + "\n")
         }
     }
 }
