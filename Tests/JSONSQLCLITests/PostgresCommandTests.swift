@@ -215,11 +215,13 @@ struct PostgresCommandTests {
         ].joined(separator: "\n")
         let edits = [
             ["update", "t", "--where", "score >= 1", "--set", "doc.a.c=x", "--dry-run"],
-            // Missing objects on the way are made; a value on the way that is no object stays.
+            // Missing objects on the way are made; a value on the way that is no object has no
+            // place for the path, which stops the update (rows 2 and 5).
             [
                 "update", "t", "--where", "id <= 3 or id = 5", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set",
                 "name=zz",
             ],
+            ["update", "t", "--where", "id = 1 or id = 3", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set", "name=zz"],
             ["update", "t", "--where", "id = 4", "--remove", "doc.x", "--remove", "doc.a.c", "--remove", "doc.no.x"],
             ["update", "t", "--where", "id = 3", "--set", #"doc.q={"k":[1,true]}"#, "--json"],
             ["update", "t", "--where", "id = 4", "--patch", #"{"a":{"c":null},"x":[0,1]}"#, "--remove", "doc.x[-1]"],
@@ -242,7 +244,8 @@ struct PostgresCommandTests {
         }
         #expect(outputs[postgres]! == outputs[sqlite]!)
         #expect(outputs[postgres]!.last!.contains(#""doc.a":{"d":2}"#), "\(outputs[postgres]!)")
-        #expect(outputs[postgres]![1] == "0 updated 4 rows in t\n")
+        #expect(outputs[postgres]![1].hasPrefix("1 Error: --set doc.a.c: 2 rows it would change have no place for it"))
+        #expect(outputs[postgres]![2] == "0 updated 2 rows in t\n")
         #expect(outputs[postgres]!.last!.contains(#""doc.x":[0]"#), "\(outputs[postgres]!)")
     }
 

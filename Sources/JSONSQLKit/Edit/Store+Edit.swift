@@ -184,13 +184,12 @@ extension UpdateSpec {
                 default: continue
                 }
                 let after = try Self.compose(column, Array(columnEdits[...i]))
-                var sql =
-                    "SELECT count(*) FROM \(SQLQuote.identifier(info.name)) WHERE json_type(\(after.sql), \(path.pathLiteral!)) IS NULL"
-                var arguments = after.arguments
-                if let rendered {
-                    sql += " AND (\(rendered.sql))"
-                    arguments += rendered.arguments
-                }
+                // The filter first: a row it leaves out may hold text that is not JSON.
+                let missing = "json_type(\(after.sql), \(path.pathLiteral!)) IS NULL"
+                let sql =
+                    "SELECT count(*) FROM \(SQLQuote.identifier(info.name)) WHERE "
+                    + (rendered.map { "CASE WHEN \($0.sql) THEN \(missing) END" } ?? missing)
+                let arguments = (rendered?.arguments ?? []) + after.arguments
                 let count = try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
                 if count > 0 { throw Self.noPlace(option, path.path, rows: count) }
             }
@@ -387,6 +386,7 @@ extension UpdateSpec {
         guard let row, let type: String = row["type"], let json: String = row["json"] else {
             throw JSONSQLError("\(context): \(text) is not valid JSON")
         }
-        return (type, json, row["value"])
+        // Keys in the one spelling SQLite paths find, as insert stores them.
+        return (type, ValueConversion.canonicalKeys(json), row["value"])
     }
 }
