@@ -82,6 +82,18 @@ struct CSVInputRuleTests {
         #expect(try db.query("u") == #"{"a":1,"b":2}"# + "\n")
     }
 
+    @Test("a json cell that insert takes as JSON (a key twice, half a surrogate pair) nests back from csv output, not as a string")
+    func jsonCellsInsertTakes() throws {
+        let document = #"{"k":1,"k":2,"s":"\ud800","n":1e400}"#
+        let source = try LibraryDatabase()
+        try source.create("t", ["j:json"])
+        try source.insert("t", #"{"j":\#(document)}"#)
+        let copy = try LibraryDatabase()
+        try copy.create("t", ["j:json"])
+        try copy.insert("t", try source.query("t", format: .csv), format: .csv)
+        #expect(try copy.sql("SELECT j ->> '$.k' AS k, typeof(j) AS type, length(j) AS n FROM t") == #"{"k":1,"type":"text","n":\#(document.utf8.count)}"# + "\n")
+    }
+
     @Test("TSV is read as CSV with tabs")
     func tsv() throws {
         let db = try LibraryDatabase()

@@ -268,8 +268,10 @@ enum CSVCellKind {
             if lower == "true" || lower == "1" { return out.append(contentsOf: "true".utf8) }
             if lower == "false" || lower == "0" { return out.append(contentsOf: "false".utf8) }
         case .json:
+            // jsonsql's own validator: it takes what insert takes (a key twice, half a surrogate
+            // pair inside a string), which Foundation's parser refuses.
             if let first = cell.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-                (try? JSONSerialization.jsonObject(with: Data(cell))) != nil
+                cell.withContiguousStorageIfAvailable({ JSONEncoding.validate($0) != .invalid }) ?? false
             {
                 return out.append(contentsOf: cell)
             }
