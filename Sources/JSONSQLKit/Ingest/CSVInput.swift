@@ -173,7 +173,8 @@ struct CSVTable {
 ///
 /// CSV cells are strings; a column's type decides: for integer, real and numeric columns a cell
 /// that is a JSON number is that number; for boolean columns `true`/`false` (any case) and
-/// `1`/`0` are booleans; for json columns a cell holding a JSON object or array is nested; an
+/// `1`/`0` are booleans; for json columns a cell that is JSON is that value (`[1]`, `1.50`,
+/// `true`, `"[1]"` the string), any other cell the string; an
 /// empty cell is null, and a quoted empty cell (`""`) is the empty string in every column that
 /// can hold one (text, json, any, blob), as PostgreSQL's COPY and `--format csv` tell them apart.
 /// Anything else is the string, which `ValueConversion` then checks against the column as for
@@ -268,11 +269,10 @@ enum CSVCellKind {
             if lower == "true" || lower == "1" { return out.append(contentsOf: "true".utf8) }
             if lower == "false" || lower == "0" { return out.append(contentsOf: "false".utf8) }
         case .json:
-            // jsonsql's own validator: it takes what insert takes (a key twice, half a surrogate
-            // pair inside a string), which Foundation's parser refuses.
-            if let first = cell.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-                cell.withContiguousStorageIfAvailable({ JSONEncoding.validate($0) != .invalid }) ?? false
-            {
+            // Any JSON value (`--format csv` writes a string that reads as JSON as JSON text),
+            // checked by jsonsql's own validator: it takes what insert takes (a key twice, half a
+            // surrogate pair inside a string), which Foundation's parser refuses.
+            if cell.withContiguousStorageIfAvailable({ JSONEncoding.validate($0) != .invalid }) ?? false {
                 return out.append(contentsOf: cell)
             }
         case .text, .string, .blob: break
