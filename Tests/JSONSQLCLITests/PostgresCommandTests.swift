@@ -221,7 +221,10 @@ struct PostgresCommandTests {
                 "update", "t", "--where", "id <= 3 or id = 5", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set",
                 "name=zz",
             ],
-            ["update", "t", "--where", "id = 1 or id = 3", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set", "name=zz"],
+            [
+                "update", "t", "--where", "id = 1 or id = 3", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set",
+                "name=zz",
+            ],
             ["update", "t", "--where", "id = 4", "--remove", "doc.x", "--remove", "doc.a.c", "--remove", "doc.no.x"],
             ["update", "t", "--where", "id = 3", "--set", #"doc.q={"k":[1,true]}"#, "--json"],
             ["update", "t", "--where", "id = 4", "--patch", #"{"a":{"c":null},"x":[0,1]}"#, "--remove", "doc.x[-1]"],

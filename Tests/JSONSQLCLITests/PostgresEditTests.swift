@@ -109,7 +109,8 @@ struct PostgresEditTests {
             let sqliteStart =
                 message.contains("appears twice")
                 ? "Error: \(message)"
-                : arguments[1].hasPrefix("doc.a=") ? "Error: --set doc.a: 3 rows it would change have no place for it" : "updated 8\n"
+                : arguments[1].hasPrefix("doc.a=")
+                    ? "Error: --set doc.a: 3 rows it would change have no place for it" : "updated 8\n"
             #expect(onSQLite.hasPrefix(sqliteStart), "\(onSQLite)")
             let result = try Self.edited(postgres, input: input, arguments)
             #expect(result.hasPrefix("Error: \(message)"), "\(result)")

@@ -34,7 +34,10 @@ struct PostgresExactValueTests {
         for database in [sqlite, postgres] {
             try succeed(["insert", database, "t"], stdin: records)
             let refused = try CLI.run(["query", database, "t", "--select", "max(doc.n)"])
-            #expect(refused.status == 1 && refused.stderr.contains("123456789012345678901234567891 here, which a double does not hold"), "\(refused.stderr)")
+            #expect(
+                refused.status == 1
+                    && refused.stderr.contains("123456789012345678901234567891 here, which a double does not hold"),
+                "\(refused.stderr)")
             #expect(try CLI.jsonl(database, ["--select", "min(doc.n)"]) == #"{"min(doc.n)":2.5}"# + "\n")
         }
     }

@@ -65,7 +65,9 @@ struct CSVInputRuleTests {
         #expect(try copy.sql("SELECT quote(n) AS n, quote(j) AS j FROM t WHERE id = 3") == #"{"n":"NULL","j":"NULL"}"# + "\n")
     }
 
-    @Test("csv output read back keeps null apart from the empty string, in a one-column table too, where a null row is an empty line")
+    @Test(
+        "csv output read back keeps null apart from the empty string, in a one-column table too, where a null row is an empty line"
+    )
     func nullAndEmptyRoundTrip() throws {
         for columns in [["s:text"], ["s:text", "n:integer"]] {
             let source = try LibraryDatabase()
@@ -74,7 +76,9 @@ struct CSVInputRuleTests {
             let copy = try LibraryDatabase()
             try copy.create("t", columns)
             try copy.insert("t", try source.query("t", format: .csv), format: .csv)
-            #expect(try copy.sql("SELECT quote(s) AS s FROM t ORDER BY rowid") == #"{"s":"NULL"}"# + "\n" + #"{"s":"''"}"# + "\n" + #"{"s":"'a'"}"# + "\n" + #"{"s":"NULL"}"# + "\n")
+            #expect(
+                try copy.sql("SELECT quote(s) AS s FROM t ORDER BY rowid") == #"{"s":"NULL"}"# + "\n" + #"{"s":"''"}"# + "\n"
+                    + #"{"s":"'a'"}"# + "\n" + #"{"s":"NULL"}"# + "\n")
         }
         // Empty lines before the header, and between rows of a wider table, are still no rows.
         let db = try LibraryDatabase()

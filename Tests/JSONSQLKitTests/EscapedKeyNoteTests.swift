@@ -20,7 +20,9 @@ struct EscapedKeyNoteTests {
         #expect(
             try db.query("t", select: ["o"])
                 == #"{"o":{"ab":1,"q\u0022k":2,"\u0022x":3,"c\\d":4,"n\nl":5,"s":"\u0062","j":{"c":6},"d":7}}"# + "\n")
-        for filter in [#"o.ab = 1"#, #"o."q\"k" = 2"#, #"o."\"x" = 3"#, #"o."c\\d" = 4"#, #"o."n\nl" = 5"#, "o.j.c = 6", "o.d = 7"] {
+        for filter in [
+            #"o.ab = 1"#, #"o."q\"k" = 2"#, #"o."\"x" = 3"#, #"o."c\\d" = 4"#, #"o."n\nl" = 5"#, "o.j.c = 6", "o.d = 7",
+        ] {
             #expect(try db.query("t", where: [filter], select: ["id"]) == #"{"id":1}"# + "\n", "\(filter)")
         }
     }

@@ -78,7 +78,9 @@ struct ExactnessRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM plain") == #"{"n":0}"# + "\n")
     }
 
-    @Test("min and max compare numbers exactly: a numeric column gives the stored text, a JSON path refuses a number no double holds")
+    @Test(
+        "min and max compare numbers exactly: a numeric column gives the stored text, a JSON path refuses a number no double holds"
+    )
     func exactMinMax() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["x:numeric", "doc:json"])
@@ -86,14 +88,18 @@ struct ExactnessRuleTests {
         let big = "123456789012345678901234567890"
         try db.insert(
             "t",
-            [#"{"x":1.10,"doc":{"n":1.5}}"#, #"{"x":\#(big)1,"doc":{"n":\#(big)1}}"#, #"{"x":\#(big)0,"doc":{"n":\#(big)0}}"#,
-             #"{"x":-2,"doc":{"n":"text"}}"#].joined(separator: "\n"))
+            [
+                #"{"x":1.10,"doc":{"n":1.5}}"#, #"{"x":\#(big)1,"doc":{"n":\#(big)1}}"#, #"{"x":\#(big)0,"doc":{"n":\#(big)0}}"#,
+                #"{"x":-2,"doc":{"n":"text"}}"#,
+            ].joined(separator: "\n"))
         #expect(try db.query("t", select: ["max(x)", "min(x)"]) == #"{"max(x)":\#(big)1,"min(x)":-2}"# + "\n")
         let refused = errorMessage { try db.query("t", where: ["x > 100"], select: ["min(doc.n)", "max(doc.n)"]) }
         #expect(refused?.contains("min is \(big)0 here, which a double does not hold") == true, "\(refused ?? "no error")")
         // Numbers a double holds come back as SQLite gives them; text sorts after every number.
         try db.execute("DELETE FROM t WHERE x > 100")
-        #expect(try db.query("t", select: ["min(doc.n)", "max(doc.n)", "min(x)"]) == #"{"min(doc.n)":1.5,"max(doc.n)":"text","min(x)":-2}"# + "\n")
+        #expect(
+            try db.query("t", select: ["min(doc.n)", "max(doc.n)", "min(x)"])
+                == #"{"min(doc.n)":1.5,"max(doc.n)":"text","min(x)":-2}"# + "\n")
         #expect(ExactNumber("\(big)0")! < ExactNumber("\(big)1")!)
         #expect(ExactNumber("-1e2")! < ExactNumber("-99.9")! && ExactNumber("0.10")!.sameValue(as: ExactNumber("1e-1")!))
         #expect(ExactNumber("-0.0")!.sameValue(as: ExactNumber("0")!) && !(ExactNumber("2")! < ExactNumber("1.999")!))

@@ -100,7 +100,8 @@ final class GroupOneReadTests {
             for query in Self.queries.indices {
                 let loaded = run(file, query, oneRead: false)
                 // min and max refuse 12345678901234567890, which a double does not hold, in both reads alike.
-                let refused = loaded.contains(" is 12345678901234567890 here") || loaded.contains(" is -12345678901234567890 here")
+                let refused =
+                    loaded.contains(" is 12345678901234567890 here") || loaded.contains(" is -12345678901234567890 here")
                 #expect(
                     loaded.hasPrefix("error") == (Self.queries[query].groupBy.contains("nope") || refused),
                     "\(Self.queries[query]): \(loaded)")

@@ -66,7 +66,9 @@ struct OutputFormatTests {
             ])
     }
 
-    @Test("csv quotes what needs quoting, writes the empty string as \"\" and leaves NULL empty; a json string that reads as JSON keeps its quotes")
+    @Test(
+        "csv quotes what needs quoting, writes the empty string as \"\" and leaves NULL empty; a json string that reads as JSON keeps its quotes"
+    )
     func csv() throws {
         let out = try Self.query(.csv, select: "id", "name", "ok", "doc")
         #expect(

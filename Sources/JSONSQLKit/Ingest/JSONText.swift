@@ -125,7 +125,8 @@ enum JSONText {
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20: out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
             default: out.append(byte)
             }
         }

@@ -103,7 +103,8 @@ struct ExactMinMaxState {
 
     /// Registers `jsonsql_min` and `jsonsql_max` on a connection.
     static func register(_ db: Database) {
-        db.add(function: DatabaseFunction(name(max: false, stored: false), argumentCount: 2, pure: true, aggregate: ExactMin.self))
+        db.add(
+            function: DatabaseFunction(name(max: false, stored: false), argumentCount: 2, pure: true, aggregate: ExactMin.self))
         db.add(function: DatabaseFunction(name(max: true, stored: false), argumentCount: 2, pure: true, aggregate: ExactMax.self))
         db.add(
             function: DatabaseFunction(name(max: false, stored: true), argumentCount: 2, pure: true, aggregate: StoredMin.self))
