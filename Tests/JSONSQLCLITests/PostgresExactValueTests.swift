@@ -39,6 +39,9 @@ struct PostgresExactValueTests {
                     && refused.stderr.contains("123456789012345678901234567891 here, which a double does not hold"),
                 "\(refused.stderr)")
             #expect(try CLI.jsonl(database, ["--select", "min(doc.n)"]) == #"{"min(doc.n)":2.5}"# + "\n")
+            // A sum over it fails as SQLite's sum fails past 64 bits, not as a double or a string of digits.
+            let sum = try CLI.run(["query", database, "t", "--select", "sum(doc.n)"])
+            #expect(sum.status == 1 && sum.stderr.hasPrefix("Error: integer overflow: sum(doc.n) went past"), "\(sum.stderr)")
         }
     }
 }

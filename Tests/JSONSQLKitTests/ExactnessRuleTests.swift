@@ -95,6 +95,9 @@ struct ExactnessRuleTests {
         #expect(try db.query("t", select: ["max(x)", "min(x)"]) == #"{"max(x)":\#(big)1,"min(x)":-2}"# + "\n")
         let refused = errorMessage { try db.query("t", where: ["x > 100"], select: ["min(doc.n)", "max(doc.n)"]) }
         #expect(refused?.contains("min is \(big)0 here, which a double does not hold") == true, "\(refused ?? "no error")")
+        // A sum over an integer beyond 64 bits fails as SQLite's sum fails past them, not as a double.
+        let sum = errorMessage { try db.query("t", select: ["sum(doc.n)"]) }
+        #expect(sum?.hasPrefix("integer overflow: sum(doc.n) went past the 64-bit integer range") == true, "\(sum ?? "no error")")
         // Numbers a double holds come back as SQLite gives them; text sorts after every number.
         try db.execute("DELETE FROM t WHERE x > 100")
         #expect(

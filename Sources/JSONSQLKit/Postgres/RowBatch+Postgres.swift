@@ -36,8 +36,9 @@ extension RowBatch {
                             )
                         }
                     case UInt8(ascii: "i"):
-                        // Beyond 64 bits SQLite's sum fails; here the digits print as they are.
-                        type = Int64(String(decoding: text, as: UTF8.self)) == nil ? 0 : PostgresStore.int8OID
+                        // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum): so here.
+                        guard Int64(String(decoding: text, as: UTF8.self)) != nil else { throw Store.integerOverflow }
+                        type = PostgresStore.int8OID
                     default: type = 0
                     }
                 }

@@ -32,9 +32,13 @@ extension Aggregate {
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .sum:
                 let real = "bool_or(\(t) = 'number' AND (\(v))::text ~ '[.eE]')"
+                // An integer beyond 64 bits, which SQLite's ->> reads as a double: its sum fails
+                // there, so here it goes the integer way, whose text `RowBatch` refuses past 64 bits.
+                let wide =
+                    "bool_or(\(t) = 'number' AND (\(v))::text !~ '[.eE]' AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
+                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
                     marked: true, order: ["sum(\(number))"])
             case .avg:
                 let sql = "avg(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)"

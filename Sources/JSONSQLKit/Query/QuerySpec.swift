@@ -302,7 +302,12 @@ public struct Aggregate: Sendable, Equatable {
         let resolved = try ResolvedPath(path, in: info)
         var value = resolved.valueSQL
         if resolved.isJSON && (function == .sum || function == .avg) {
-            value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
+            // `->>` reads an integer beyond 64 bits as a double: a sum of it would be rounded,
+            // so it fails as SQLite's sum fails past 64 bits (`explaining` names the sum).
+            let wide =
+                function == .sum
+                ? "WHEN \(resolved.typeSQL) = 'integer' AND typeof(\(value)) = 'real' THEN \(Self.wideIntegerFunction)() " : ""
+            value = "CASE \(wide)WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
         }
         if let weight, function == .count {
             return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"
@@ -321,6 +326,16 @@ public struct Aggregate: Sendable, Equatable {
     /// A whole `numeric` column keeping its numbers as text: min and max give that text.
     private func storedNumber(_ resolved: ResolvedPath) -> Bool {
         resolved.path.segments.isEmpty && resolved.column.type == .numeric && resolved.column.hasTextAffinity
+    }
+
+    /// A function that fails with SQLite's "integer overflow", for a sum over an integer beyond 64 bits.
+    static let wideIntegerFunction = "jsonsql_integer_overflow"
+
+    static func registerWideIntegerFunction(_ db: Database) {
+        db.add(
+            function: DatabaseFunction(wideIntegerFunction, argumentCount: 0, pure: false) { _ in
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "integer overflow")
+            })
     }
 
     /// Whether `sql(in:weight:argument:)` gives the same value over rows standing for several.
