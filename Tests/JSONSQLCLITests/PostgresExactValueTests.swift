@@ -44,4 +44,15 @@ struct PostgresExactValueTests {
             #expect(sum.status == 1 && sum.stderr.hasPrefix("Error: integer overflow: sum(doc.n) went past"), "\(sum.stderr)")
         }
     }
+
+    @Test("a key holding a quote, copied from PostgreSQL to SQLite, is found by its path there")
+    func copiedKeys() throws {
+        let postgres = try PostgresServer.freshSchema("keys")
+        let sqlite = try TemporaryDirectory.shared().path("keys-\(UUID().uuidString).sqlite")
+        try succeed(["insert", postgres, "t"], stdin: #"{"j":{"q\"k":1,"c\\d":2}}"#)
+        try succeed(["copy", postgres, sqlite, "t"])
+        for filter in [#"j."q\"k" = 1"#, #"j."c\\d" = 2"#] {
+            #expect(try CLI.run(["query", sqlite, "t", "--where", filter, "--count"]).stdout == "1\n", "\(filter)")
+        }
+    }
 }
