@@ -103,6 +103,12 @@ struct ExactnessRuleTests {
         #expect(
             try db.query("t", select: ["min(doc.n)", "max(doc.n)", "min(x)"])
                 == #"{"min(doc.n)":1.5,"max(doc.n)":"text","min(x)":-2}"# + "\n")
+        // A numeric column's sum adds the decimals as written, and sorts by value.
+        try db.insert("t", #"{"x":2.20}"# + "\n" + #"{"x":0.000000000000000000001}"#)
+        #expect(try db.query("t", select: ["sum(x)"]) == #"{"sum(x)":1.300000000000000000001}"# + "\n")
+        #expect(ExactNumber("1e400")!.adding(ExactNumber("-0.5")!)?.adding(ExactNumber("-1e400")!)?.text == "-0.5")
+        #expect(ExactNumber("999.95")!.adding(ExactNumber("0.05")!)?.text == "1000")
+        #expect(ExactNumber("1e1000000")!.adding(ExactNumber("1")!) == nil)
         #expect(ExactNumber("\(big)0")! < ExactNumber("\(big)1")!)
         #expect(ExactNumber("-1e2")! < ExactNumber("-99.9")! && ExactNumber("0.10")!.sameValue(as: ExactNumber("1e-1")!))
         #expect(ExactNumber("-0.0")!.sameValue(as: ExactNumber("0")!) && !(ExactNumber("2")! < ExactNumber("1.999")!))

@@ -110,6 +110,7 @@ struct ExactMinMaxState {
             function: DatabaseFunction(name(max: false, stored: true), argumentCount: 2, pure: true, aggregate: StoredMin.self))
         db.add(
             function: DatabaseFunction(name(max: true, stored: true), argumentCount: 2, pure: true, aggregate: StoredMax.self))
+        db.add(function: DatabaseFunction(StoredSum.name, argumentCount: 2, pure: true, aggregate: StoredSum.self))
     }
 }
 
@@ -139,4 +140,26 @@ struct ExactMax: DatabaseAggregate {
     init() {}
     mutating func step(_ values: [DatabaseValue]) throws { state.step(values) }
     func finalize() throws -> (any DatabaseValueConvertible)? { try state.result() }
+}
+
+/// `sum` of a `numeric` column, exact: SQLite's reads the stored decimals through doubles
+/// (`1.10` + `2.20` gave 3.3000000000000003). `jsonsql_sum_stored(value, text)` adds the
+/// numbers as written and gives the sum's decimal text (`3.3`); NULL over no number; a sum
+/// whose digits would span more than 1,000 places fails.
+struct StoredSum: DatabaseAggregate {
+    private var sum: ExactNumber?
+
+    init() {}
+
+    static let name = "jsonsql_sum_stored"
+
+    mutating func step(_ values: [DatabaseValue]) throws {
+        guard !values[0].isNull, let number = ExactMinMaxState.number(values[0], values[1]) else { return }
+        guard let total = (sum ?? ExactNumber(negative: false, digits: [], exponent: 0)).adding(number) else {
+            throw JSONSQLError("sum: the numbers span more than 1,000 digits, which an exact sum would write out")
+        }
+        sum = total
+    }
+
+    func finalize() throws -> (any DatabaseValueConvertible)? { sum?.text }
 }

@@ -178,7 +178,7 @@ extension QuerySpec {
                 let sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).valueSQL)
-                    case .aggregate(let aggregate): try aggregate.sql(in: info, weight: weight, argument: expression)
+                    case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
                 return [sql + (term.descending ? " DESC" : "")]
             }
@@ -315,12 +315,23 @@ public struct Aggregate: Sendable, Equatable {
         guard weight == nil || canWeight else { throw JSONSQLError("\(text) cannot add up weighted rows") }
         // Numbers that SQLite reads through doubles compare exactly, from the text they are stored
         // as; a numeric column gives that text, a JSON path refuses a number a double does not hold.
+        if function == .sum && storedNumber(resolved) {
+            return "\(StoredSum.name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
+        }
         if function == .min || function == .max {
             let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved))
             if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
             if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
         }
         return "\(function.rawValue)(\(argument(value)))"
+    }
+
+    /// The call as an ORDER BY term: a numeric column's exact sum, min and max are decimal
+    /// text, sorted by their value.
+    func orderSQL(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
+        let sql = try sql(in: info, weight: weight, argument: argument)
+        guard let path, [.sum, .min, .max].contains(function), storedNumber(try ResolvedPath(path, in: info)) else { return sql }
+        return "CAST(\(sql) AS NUMERIC)"
     }
 
     /// A whole `numeric` column keeping its numbers as text: min and max give that text.
@@ -342,8 +353,13 @@ public struct Aggregate: Sendable, Equatable {
     var canWeight: Bool { function != .sum && function != .avg }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
-        guard let path, function == .min || function == .max, path.segments.isEmpty else { return .natural }
-        let column = try ResolvedPath(path, in: info).column
+        guard let path, function == .min || function == .max || function == .sum, path.segments.isEmpty else {
+            return .natural
+        }
+        let resolved = try ResolvedPath(path, in: info)
+        // An exact sum of a numeric column is its decimal text, printed as a number.
+        if function == .sum { return storedNumber(resolved) ? .number : .natural }
+        let column = resolved.column
         // A numeric column's min and max are its stored text (`jsonsql_min_stored`), printed as its
         // rows print; other columns print as declared.
         return column.type == .json ? .natural : OutputKind(column.type)
