@@ -59,6 +59,8 @@ public final class Store {
         configuration.prepareDatabase { db in
             let code = jsonsql_sqlite_defensive(UnsafeMutableRawPointer(db.sqliteConnection))
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            ExactMinMaxState.register(db)
+            Aggregate.registerWideIntegerFunction(db)
         }
         return configuration
     }

@@ -20,7 +20,7 @@ struct CSVInputTests {
         #expect(
             try CLI.jsonl(db, ["t"])
                 == #"{"name":"a,b","note":"line one\r\nline two"}"# + "\n" + #"{"name":"say \"hi\"","note":"plain"}"# + "\n"
-                + #"{"name":"","note":""}"# + "\n")
+                + #"{"name":null,"note":""}"# + "\n")
     }
 
     @Test("--tsv reads tabs; a bad row exits 1 naming the line; --csv and --tsv together are a usage error")

@@ -105,9 +105,13 @@ struct PostgresEditTests {
             (["--json", #"doc={"k":"\u0000"}"#], "--set doc: cannot hold U+0000 on PostgreSQL (jsonb)"),
         ] {
             let onSQLite = try Self.edited(sqlite, input: input, arguments)
-            #expect(
-                message.contains("appears twice") ? onSQLite.hasPrefix("Error: \(message)") : onSQLite.hasPrefix("updated 8\n"),
-                "\(onSQLite)")
+            // doc.a has no place in rows 2, 4 and 8 (a string, an array, a number): refused on SQLite for that.
+            let sqliteStart =
+                message.contains("appears twice")
+                ? "Error: \(message)"
+                : arguments[1].hasPrefix("doc.a=")
+                    ? "Error: --set doc.a: 3 rows it would change have no place for it" : "updated 8\n"
+            #expect(onSQLite.hasPrefix(sqliteStart), "\(onSQLite)")
             let result = try Self.edited(postgres, input: input, arguments)
             #expect(result.hasPrefix("Error: \(message)"), "\(result)")
             #expect(result.drop { $0 != "\n" } == untouched.drop { $0 != "\n" })

@@ -78,6 +78,42 @@ struct ExactnessRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM plain") == #"{"n":0}"# + "\n")
     }
 
+    @Test(
+        "min and max compare numbers exactly: a numeric column gives the stored text, a JSON path refuses a number no double holds"
+    )
+    func exactMinMax() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["x:numeric", "doc:json"])
+        // Two 30-digit integers one apart are one double: only exact comparison tells them apart.
+        let big = "123456789012345678901234567890"
+        try db.insert(
+            "t",
+            [
+                #"{"x":1.10,"doc":{"n":1.5}}"#, #"{"x":\#(big)1,"doc":{"n":\#(big)1}}"#, #"{"x":\#(big)0,"doc":{"n":\#(big)0}}"#,
+                #"{"x":-2,"doc":{"n":"text"}}"#,
+            ].joined(separator: "\n"))
+        #expect(try db.query("t", select: ["max(x)", "min(x)"]) == #"{"max(x)":\#(big)1,"min(x)":-2}"# + "\n")
+        let refused = errorMessage { try db.query("t", where: ["x > 100"], select: ["min(doc.n)", "max(doc.n)"]) }
+        #expect(refused?.contains("min is \(big)0 here, which a double does not hold") == true, "\(refused ?? "no error")")
+        // A sum over an integer beyond 64 bits fails as SQLite's sum fails past them, not as a double.
+        let sum = errorMessage { try db.query("t", select: ["sum(doc.n)"]) }
+        #expect(sum?.hasPrefix("integer overflow: sum(doc.n) went past the 64-bit integer range") == true, "\(sum ?? "no error")")
+        // Numbers a double holds come back as SQLite gives them; text sorts after every number.
+        try db.execute("DELETE FROM t WHERE x > 100")
+        #expect(
+            try db.query("t", select: ["min(doc.n)", "max(doc.n)", "min(x)"])
+                == #"{"min(doc.n)":1.5,"max(doc.n)":"text","min(x)":-2}"# + "\n")
+        // A numeric column's sum adds the decimals as written, and sorts by value.
+        try db.insert("t", #"{"x":2.20}"# + "\n" + #"{"x":0.000000000000000000001}"#)
+        #expect(try db.query("t", select: ["sum(x)"]) == #"{"sum(x)":1.300000000000000000001}"# + "\n")
+        #expect(ExactNumber("1e400")!.adding(ExactNumber("-0.5")!)?.adding(ExactNumber("-1e400")!)?.text == "-0.5")
+        #expect(ExactNumber("999.95")!.adding(ExactNumber("0.05")!)?.text == "1000")
+        #expect(ExactNumber("1e1000000")!.adding(ExactNumber("1")!) == nil)
+        #expect(ExactNumber("\(big)0")! < ExactNumber("\(big)1")!)
+        #expect(ExactNumber("-1e2")! < ExactNumber("-99.9")! && ExactNumber("0.10")!.sameValue(as: ExactNumber("1e-1")!))
+        #expect(ExactNumber("-0.0")!.sameValue(as: ExactNumber("0")!) && !(ExactNumber("2")! < ExactNumber("1.999")!))
+    }
+
     @Test("update and defaults convert as insert does")
     func updateAndDefaults() throws {
         let db = try LibraryDatabase()

@@ -75,8 +75,12 @@ final class GroupOneReadTests {
             let out = OutputBuffer()
             if oneRead {
                 #expect(Store.canStreamGroups(spec))
-                try Store.streamGroups(
-                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, narrowBytes: keep)
+                do {
+                    try Store.streamGroups(
+                        file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, narrowBytes: keep)
+                } catch {
+                    throw spec.explaining(error)
+                }
             } else {
                 let store = try Store.loading([file])
                 defer { store.close() }
@@ -99,9 +103,13 @@ final class GroupOneReadTests {
             let file = try files.write("\(count)-\(name)", text)
             for query in Self.queries.indices {
                 let loaded = run(file, query, oneRead: false)
+                // min, max and sum refuse 12345678901234567890, which a double does not hold, in both reads alike.
+                let refused =
+                    loaded.contains(" is 12345678901234567890 here") || loaded.contains(" is -12345678901234567890 here")
+                    || loaded.contains("integer overflow: sum(")
                 #expect(
-                    loaded.hasPrefix("error") == Self.queries[query].groupBy.contains("nope"), "\(Self.queries[query]): \(loaded)"
-                )
+                    loaded.hasPrefix("error") == (Self.queries[query].groupBy.contains("nope") || refused),
+                    "\(Self.queries[query]): \(loaded)")
                 #expect(run(file, query, oneRead: true) == loaded, "\(count * 5) records, \(name), \(Self.queries[query])")
             }
         }

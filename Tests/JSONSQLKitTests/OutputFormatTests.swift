@@ -66,12 +66,14 @@ struct OutputFormatTests {
             ])
     }
 
-    @Test("csv quotes what needs quoting, writes the empty string as \"\" and leaves NULL empty")
+    @Test(
+        "csv quotes what needs quoting, writes the empty string as \"\" and leaves NULL empty; a json string that reads as JSON keeps its quotes"
+    )
     func csv() throws {
         let out = try Self.query(.csv, select: "id", "name", "ok", "doc")
         #expect(
             out
-                == "id,name,ok,doc\r\n1,\"a \"\"quoted\"\"\nline, with comma\",true,\"{\"\"k\"\":[1,2.5,\"\"x\"\",null,true],\"\"s\"\":\"\"[1,2]\"\"}\"\r\n2,\"\",false,\"[1,2]\"\r\n3,,,\r\n"
+                == "id,name,ok,doc\r\n1,\"a \"\"quoted\"\"\nline, with comma\",true,\"{\"\"k\"\":[1,2.5,\"\"x\"\",null,true],\"\"s\"\":\"\"[1,2]\"\"}\"\r\n2,\"\",false,\"\"\"[1,2]\"\"\"\r\n3,,,\r\n"
         )
     }
 

@@ -79,9 +79,11 @@ struct PathAndFilterSQLTests {
         }
     }
 
-    @Test("keys SQLite cannot address are refused")
-    func unaddressable() throws {
-        #expect(throws: JSONSQLError.self) { try JSONPath(parsing: #"address."a\"b""#).sqlitePath() }
+    @Test("a key JSON escapes is named in the spelling stored keys have; a key holding U+0000 is refused")
+    func escapedKeys() throws {
+        #expect(
+            try JSONPath(parsing: #"address."a\"b"."c\\d"."e\nf\u0001""#).sqlitePath() == #"$."a\u0022b"."c\\d"."e\nf\u0001""#)
+        #expect(throws: JSONSQLError.self) { try JSONPath(parsing: #"address."a\u0000b""#).sqlitePath() }
     }
 
     @Test(

@@ -232,6 +232,35 @@ struct UpdateRuleTests {
         #expect(try db.query("u", format: .json) == "[]\n")
     }
 
+    @Test(
+        "a path with no place in a row it changes (a key in an array or number, an element past the end) is refused, nothing changed"
+    )
+    func noPlace() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "d:json"])
+        let rows = [#"{"id":1,"d":[1,2]}"#, #"{"id":2,"d":5}"#, #"{"id":3,"d":{"a":[1]}}"#, #"{"id":4,"d":null}"#]
+        try db.insert("t", rows.joined(separator: "\n"))
+        let before = try db.query("t")
+        for (set, count) in [("d.q=1", 2), ("d.a[1]=2", 3), ("d.a[2]=2", 4), ("d[0].x=1", 3), ("d.a[-2]=1", 4)] {
+            let refused = errorMessage { try db.update("t", all: true, set: [set]) }
+            let path = set.prefix { $0 != "=" }
+            #expect(
+                refused?.hasPrefix("--set \(path): \(count) rows it would change have no place for it") == true,
+                "\(set): \(refused ?? "no error")")
+            #expect(try db.query("t") == before)
+        }
+        // Where every row it changes has the place, or one is made (a missing key, [0] of a missing array), it updates.
+        #expect(try db.update("t", where: ["id = 3"], set: ["d.a[1]=2"]).changed == 1)
+        #expect(try db.update("t", where: ["id = 4"], set: ["d.b.c[0]=2"]).changed == 1)
+        #expect(try db.update("t", where: ["id = 3"], patch: [#"d.a[0]={"k":1}"#], dryRun: true).changed == 1)
+        #expect(
+            errorMessage { try db.update("t", where: ["id = 2"], patch: [#"d.k={"k":1}"#]) }?.contains(
+                "1 row it would change has no place") == true)
+        #expect(
+            try db.query("t", where: ["id >= 3"]) == #"{"id":3,"d":{"a":[1,2]}}"# + "\n" + #"{"id":4,"d":{"b":{"c":[2]}}}"# + "\n"
+        )
+    }
+
     @Test("generated columns cannot be set; the path they come from can")
     func generatedColumn() throws {
         let db = try LibraryDatabase()

@@ -80,6 +80,10 @@ extension PostgresStore {
                     values[column] =
                         result.isNull(row, column)
                         ? .null : PostgresResultValue(result.bytes(row, column), oid: types[column]).databaseValue
+                    // jsonb writes a key's `"` as `\"`: stored in the one spelling SQLite paths find.
+                    if table.columns[column].type == .json, case .string(let json) = values[column].storage {
+                        values[column] = ValueConversion.canonicalKeys(json).databaseValue
+                    }
                 }
                 try body(values)
             }

@@ -12,6 +12,7 @@ extension Store {
             let info = try TableInfo(db: db, table: table)
             let query = try spec.build(table: info, db: db)
             try Self.requireJSONText(spec, table: info, db: db)
+            try spec.requirePlaces(table: info, db: db)
             return try Self.execute(query, table: table, verb: "update", db: db)
         }
     }
@@ -146,6 +147,63 @@ extension UpdateSpec {
     /// `db` is used to read JSON values with SQLite's own parser, so they mean what they will
     /// mean once stored.
     func build(table info: TableInfo, db: Database) throws -> SQLQuery {
+        let (order, edits) = try collectEdits(table: info, db: db)
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for column in order {
+            let value = try Self.compose(column, edits[column]!)
+            assignments.append("\(SQLQuote.identifier(column)) = \(value.sql)")
+            arguments += value.arguments
+        }
+        var sql = "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))"
+        if let filter = Filter.all(filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            sql += " WHERE \(rendered.sql)"
+            arguments += rendered.arguments
+        } else if !all {
+            throw JSONSQLError("update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)")
+        }
+        return SQLQuery(sql: sql, arguments: arguments)
+    }
+
+    /// Refuses the update when a row it changes has no place for a path that `--set` or
+    /// `--patch PATH=` writes: a key in an array or a number, an element past an array's end.
+    /// SQLite's `json_set` leaves such a row as it was, and the row would be counted as updated.
+    /// Each write is checked on the document as the edits before it leave it.
+    func requirePlaces(table info: TableInfo, db: Database) throws {
+        let (order, edits) = try collectEdits(table: info, db: db)
+        let rendered = try Filter.all(filters).map { try FilterSQL($0, table: info) }
+        for column in order {
+            let columnEdits = edits[column]!
+            for i in columnEdits.indices {
+                let path: ResolvedPath
+                let option: String
+                switch columnEdits[i] {
+                case .set(let target, _): (path, option) = (target, "--set")
+                case .patch(let target?, _): (path, option) = (target, "--patch")
+                default: continue
+                }
+                let after = try Self.compose(column, Array(columnEdits[...i]))
+                // The filter first: a row it leaves out may hold text that is not JSON.
+                let missing = "json_type(\(after.sql), \(path.pathLiteral!)) IS NULL"
+                let sql =
+                    "SELECT count(*) FROM \(SQLQuote.identifier(info.name)) WHERE "
+                    + (rendered.map { "CASE WHEN \($0.sql) THEN \(missing) END" } ?? missing)
+                let arguments = (rendered?.arguments ?? []) + after.arguments
+                let count = try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+                if count > 0 { throw Self.noPlace(option, path.path, rows: count) }
+            }
+        }
+    }
+
+    /// The refusal of a write that `rows` rows have no place for, the same on both backends.
+    static func noPlace(_ option: String, _ path: JSONPath, rows: Int) -> JSONSQLError {
+        JSONSQLError(
+            "\(option) \(path): \(rows == 1 ? "1 row" : "\(rows) rows") it would change \(rows == 1 ? "has" : "have") no place for it (a key needs an object there, an element an array that reaches it), so \(rows == 1 ? "it would stay as it is" : "they would stay as they are"); nothing was updated"
+        )
+    }
+
+    private func collectEdits(table info: TableInfo, db: Database) throws -> (order: [String], edits: [String: [Edit]]) {
         if isEmpty { throw JSONSQLError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH") }
         var order: [String] = []
         var edits: [String: [Edit]] = [:]
@@ -211,22 +269,7 @@ extension UpdateSpec {
             try requireJSON(path, "--remove")
             add(.remove(path), to: path.column.name)
         }
-        var assignments: [String] = []
-        var arguments: [DatabaseValue] = []
-        for column in order {
-            let value = try Self.compose(column, edits[column]!)
-            assignments.append("\(SQLQuote.identifier(column)) = \(value.sql)")
-            arguments += value.arguments
-        }
-        var sql = "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))"
-        if let filter = Filter.all(filters) {
-            let rendered = try FilterSQL(filter, table: info)
-            sql += " WHERE \(rendered.sql)"
-            arguments += rendered.arguments
-        } else if !all {
-            throw JSONSQLError("update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)")
-        }
-        return SQLQuery(sql: sql, arguments: arguments)
+        return (order, edits)
     }
 
     /// Nests the edits of one column into one expression, in order.
@@ -343,6 +386,7 @@ extension UpdateSpec {
         guard let row, let type: String = row["type"], let json: String = row["json"] else {
             throw JSONSQLError("\(context): \(text) is not valid JSON")
         }
-        return (type, json, row["value"])
+        // Keys in the one spelling SQLite paths find, as insert stores them.
+        return (type, ValueConversion.canonicalKeys(json), row["value"])
     }
 }

@@ -18,8 +18,9 @@ public enum InputFormat: Sendable, Equatable {
 }
 
 /// CSV or TSV parsed into cells: RFC 4180 quoting (quoted separators, CR/LF and doubled
-/// quotes inside quotes), CRLF or LF line ends, a leading byte-order mark skipped, empty lines
-/// skipped. Every row must have as many cells as the header.
+/// quotes inside quotes), CRLF, LF or CR line ends, a leading byte-order mark skipped, empty lines
+/// skipped (but under a header of one field, where an empty line is a row holding null). Every
+/// row must have as many cells as the header.
 struct CSVTable {
     /// The decoded bytes of every cell, one after another.
     var bytes: [UInt8] = []
@@ -74,10 +75,16 @@ struct CSVTable {
             // At the start of a field.
             if rowCells == 0 {
                 rowStartLine = line
-                // An empty line is no row.
-                if input[pos] == lf || (input[pos] == cr && pos + 1 < count && input[pos + 1] == lf) {
-                    pos += input[pos] == cr ? 2 : 1
+                // An empty line is no row, except after a header of one field, where it is a row
+                // of one empty field: the null that `--format csv` writes for a one-column row.
+                if input[pos] == lf || input[pos] == cr {
+                    pos += (input[pos] == cr && pos + 1 < count && input[pos + 1] == lf) ? 2 : 1
                     line += 1
+                    if width == 1 && !rowLines.isEmpty {
+                        cellEnds.append(bytes.count)
+                        rowCells = 1
+                        try endRow()
+                    }
                     continue
                 }
             }
@@ -166,9 +173,10 @@ struct CSVTable {
 ///
 /// CSV cells are strings; a column's type decides: for integer, real and numeric columns a cell
 /// that is a JSON number is that number; for boolean columns `true`/`false` (any case) and
-/// `1`/`0` are booleans; for json columns a cell holding a JSON object or array is nested; an
-/// empty cell is null except in text columns, where it is the empty string, and a quoted empty
-/// cell (`""`) is the empty string in every column that can hold one (text, json, any, blob).
+/// `1`/`0` are booleans; for json columns a cell that is JSON is that value (`[1]`, `1.50`,
+/// `true`, `"[1]"` the string), any other cell the string; an
+/// empty cell is null, and a quoted empty cell (`""`) is the empty string in every column that
+/// can hold one (text, json, any, blob), as PostgreSQL's COPY and `--format csv` tell them apart.
 /// Anything else is the string, which `ValueConversion` then checks against the column as for
 /// JSON input.
 enum CSVCellKind {
@@ -249,7 +257,7 @@ enum CSVCellKind {
     /// Appends the cell as a JSON value; `quoted`: the cell was written `""`.
     func append(_ cell: ArraySlice<UInt8>, quoted: Bool = false, to out: inout [UInt8]) {
         if cell.isEmpty {
-            let emptyString = self == .text || (quoted && [.json, .any, .blob].contains(self))
+            let emptyString = quoted && [.text, .json, .any, .blob].contains(self)
             out.append(contentsOf: emptyString ? Array("\"\"".utf8) : Array("null".utf8))
             return
         }
@@ -261,9 +269,10 @@ enum CSVCellKind {
             if lower == "true" || lower == "1" { return out.append(contentsOf: "true".utf8) }
             if lower == "false" || lower == "0" { return out.append(contentsOf: "false".utf8) }
         case .json:
-            if let first = cell.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-                (try? JSONSerialization.jsonObject(with: Data(cell))) != nil
-            {
+            // Any JSON value (`--format csv` writes a string that reads as JSON as JSON text),
+            // checked by jsonsql's own validator: it takes what insert takes (a key twice, half a
+            // surrogate pair inside a string), which Foundation's parser refuses.
+            if cell.withContiguousStorageIfAvailable({ JSONEncoding.validate($0) != .invalid }) ?? false {
                 return out.append(contentsOf: cell)
             }
         case .text, .string, .blob: break

@@ -24,6 +24,8 @@ struct JSONField {
     var start = 0, end = 0
     /// Strings: holds escapes to decode. Objects and arrays: holds whitespace to strip.
     var escaped = false
+    /// Objects and arrays: a key inside is written with an escape (`JSONText.canonicalKeys`).
+    var keysEscaped = false
     /// The value of an `.integer`.
     var integer: Int64 = 0
 }
@@ -50,6 +52,8 @@ enum ScanFailure: Error, CustomStringConvertible {
 /// text, because SQLite stores and queries them as text anyway. This is the insert hot path: it
 /// allocates nothing per record.
 struct JSONScanner {
+    /// Whether the last object or array scanned has a key written with an escape.
+    private var keysEscaped = false
     /// Deepest nesting of one value, the limit of SQLite 3.40's JSON functions.
     static let maxDepth = 2000
 
@@ -143,7 +147,9 @@ struct JSONScanner {
             return
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             field.kind = bytes[pos] == UInt8(ascii: "{") ? .object : .array
+            keysEscaped = false
             field.escaped = try scanContainer()
+            field.keysEscaped = keysEscaped
         case UInt8(ascii: "t"):
             try scanLiteral("true")
             field.kind = .trueValue
@@ -366,7 +372,7 @@ struct JSONScanner {
 
     private mutating func scanKey(_ spaced: inout Bool) throws(ScanFailure) {
         guard try peek() == UInt8(ascii: "\"") else { throw .invalid("expected a key in double quotes") }
-        _ = try scanString()
+        if try scanString().2 { keysEscaped = true }
         if skipWhitespace() { spaced = true }
         guard try peek() == UInt8(ascii: ":") else { throw .invalid("expected ':' after a key") }
         pos += 1

@@ -67,6 +67,71 @@ enum JSONText {
         }
     }
 
+    /// Valid JSON text with every object key in one spelling, escaped only as `keyBody` does,
+    /// so that a SQLite path (`JSONPath.sqlitePath`) finds it: SQLite 3.40 compares a path's key
+    /// with the key's text as written, so `{"\u0062":1}` was not found by `$.b`. Values and
+    /// whitespace are kept; a key holding half a surrogate pair is kept as written.
+    static func canonicalKeys(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard let base = text.baseAddress else { return [] }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 16)
+        var i = 0
+        let end = text.count
+        var decoded: [UInt8] = []
+        while i < end {
+            guard text[i] == UInt8(ascii: "\"") else {
+                out.append(text[i])
+                i += 1
+                continue
+            }
+            let start = i + 1
+            var close = start
+            var escaped = false
+            while text[close] != UInt8(ascii: "\"") {
+                if text[close] == UInt8(ascii: "\\") {
+                    escaped = true
+                    close += 2
+                } else {
+                    close += 1
+                }
+            }
+            var next = close + 1
+            while next < end, [0x20, 0x0A, 0x0D, 0x09].contains(text[next]) { next += 1 }
+            let isKey = next < end && text[next] == UInt8(ascii: ":")
+            decoded.removeAll(keepingCapacity: true)
+            if isKey && escaped, (try? decodeString(base, start, close, into: &decoded)) != nil {
+                out.append(UInt8(ascii: "\""))
+                appendKeyBody(decoded, to: &out)
+                out.append(UInt8(ascii: "\""))
+            } else {
+                out.append(contentsOf: text[i...close])
+            }
+            i = close + 1
+        }
+        return out
+    }
+
+    /// A key's text as jsonsql stores it inside JSON, and a SQLite path names it: raw UTF-8,
+    /// but `"` as `\u0022` (a quoted path key cannot hold `"`), `\` as `\\`, and controls as
+    /// `\b \f \n \r \t` or `\u00xx`.
+    static func appendKeyBody<Bytes: Sequence<UInt8>>(_ key: Bytes, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in key {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: Array("\\u0022".utf8))
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: out.append(byte)
+            }
+        }
+    }
+
     /// Copies valid JSON text, dropping whitespace outside strings. Copies runs, not bytes:
     /// this is on the insert hot path for every pretty-printed object.
     static func minify(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {

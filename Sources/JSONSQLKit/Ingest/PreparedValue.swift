@@ -72,6 +72,11 @@ struct InsertColumns: Sendable {
         case (.json, .object), (.json, .array), (.any, .object), (.any, .array), (.text, .object), (.text, .array):
             // Objects and arrays are stored as compact JSON text, made in place.
             let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
+            if field.keysEscaped {
+                let text = JSONText.canonicalKeys(UnsafeBufferPointer(start: bytes + field.start, count: end - field.start))
+                _ = try checkedLength(text.count)
+                return .converted(String(decoding: text, as: UTF8.self).databaseValue)
+            }
             return try span(field.start, end)
         case (.real, .float), (.any, .float):
             let value = JSONText.parseDouble(bytes, field.start, field.end)

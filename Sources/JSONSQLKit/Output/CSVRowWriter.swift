@@ -1,3 +1,5 @@
+import GRDBSQLite
+
 /// Rows as RFC 4180 CSV with a header row and CRLF line ends; NULL is an empty field, the
 /// empty string `""`, as sqlite3 -csv prints them.
 final class CSVRowWriter: RowWriter {
@@ -40,9 +42,22 @@ final class CSVRowWriter: RowWriter {
     }
 
     func write(_ row: SQLiteRow) throws {
-        let fields = kinds.indices.map { i in row.displayText(Int32(i), kind: kinds[i]).map(Self.field) ?? "" }
+        let fields = kinds.indices.map { i in
+            (kinds[i] == .json ? Self.jsonCell(row, Int32(i)) : row.displayText(Int32(i), kind: kinds[i])).map(Self.field) ?? ""
+        }
         out.append(fields.joined(separator: ",") + "\r\n")
         try out.flushIfFull()
+    }
+
+    /// A json column's cell: a JSON string as its text, as in a table, unless that text reads as
+    /// JSON itself (`[1,2]`, `1.50`, `true`, `"x"`), which `insert --csv` would take as that
+    /// value: then the string as JSON writes it, quotes and all, so that it comes back a string.
+    static func jsonCell(_ row: SQLiteRow, _ i: Int32) -> String? {
+        guard let shown = row.displayText(i, kind: .json) else { return nil }
+        guard row.type(i) == SQLITE_TEXT, row.text(i).first == UInt8(ascii: "\""), !shown.isEmpty else { return shown }
+        var copy = shown
+        let readsAsJSON = copy.withUTF8 { JSONEncoding.validate($0) != .invalid }
+        return readsAsJSON ? String(decoding: row.text(i), as: UTF8.self) : shown
     }
 
     func finish() throws {

@@ -102,10 +102,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         for segment in segments {
             switch segment {
             case .key(let key):
-                if key.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" }) {
-                    throw JSONSQLError(
-                        "the key \(JSONEncoding.quoted(key)) contains a quote or backslash, which SQLite JSON paths cannot address"
-                    )
+                // A key that JSON escapes is named in the one spelling stored keys have (`JSONText.canonicalKeys`).
+                if key.utf8.contains(0) {
+                    throw JSONSQLError("the key \(JSONEncoding.quoted(key)) holds U+0000, which a SQLite path cannot name")
+                }
+                if key.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+                    var body: [UInt8] = []
+                    JSONText.appendKeyBody(key.utf8, to: &body)
+                    text += ".\"" + String(decoding: body, as: UTF8.self) + "\""
+                    continue
                 }
                 let simple =
                     key.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false

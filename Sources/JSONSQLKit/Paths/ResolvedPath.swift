@@ -63,12 +63,8 @@ public struct ResolvedPath: Sendable {
         }
         jsonb = nil
         if !path.segments.isEmpty {
-            let sqlitePath = try path.sqlitePath()
-            // SQL text ends at U+0000, so such a key could only be cut short.
-            if sqlitePath.utf8.contains(0) {
-                throw JSONSQLError("\(path): a key holding U+0000 cannot be written in a SQLite path")
-            }
-            pathLiteral = SQLQuote.literal(sqlitePath)
+            // A key holding U+0000 is refused there: SQL text would end at it.
+            pathLiteral = SQLQuote.literal(try path.sqlitePath())
         } else if column.type == .json {
             pathLiteral = "'$'"
         } else {

@@ -24,7 +24,18 @@ extension PostgresStore {
     }
 
     private func edit(_ query: PostgresQuery, table: String, dryRun: Bool) throws -> EditResult {
-        let run = { try self.connection.execute(query.sql, query.parameters).changedRows }
+        let run = {
+            // A path written with no place in a row (a key in an array, an element past the end)
+            // would leave it as it was: refused, as on SQLite, rather than counted as updated.
+            if let check = query.placeCheck {
+                let result = try self.connection.execute(check.sql, query.parameters)
+                for (i, write) in check.writes.enumerated() {
+                    let rows = Int(result.string(0, i) ?? "") ?? 0
+                    if rows > 0 { throw UpdateSpec.noPlace(write.option, write.path, rows: rows) }
+                }
+            }
+            return try self.connection.execute(query.sql, query.parameters).changedRows
+        }
         let changed = dryRun ? try connection.rolledBack(run) : try connection.transaction(run)
         var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {
@@ -39,11 +50,17 @@ struct PostgresQuery {
     var sql: String
     var arguments: [DatabaseValue] = []
     var parameters: [String?] = []
+    /// The paths an update writes inside json columns, each to be found in every row it changes
+    /// once written (`PostgresStore.edit`): a SELECT counting the rows without each, in order.
+    var placeCheck: (sql: String, writes: [(option: String, path: JSONPath)])?
+    /// The `$N::type` of each parameter `bind` made, which the place check names too.
+    var bound: [String] = []
 
     /// Binds text as the next `$N`, cast to `cast`.
     mutating func bind(_ text: String?, shown: DatabaseValue, cast: String) -> String {
         arguments.append(shown)
         parameters.append(text)
+        bound.append("$\(parameters.count)::\(cast)")
         return "$\(parameters.count)::\(cast)"
     }
 }
@@ -73,6 +90,8 @@ extension UpdateSpec {
         var order: [String] = []
         var expressions: [String: String] = [:]
         var replaced: Set<String> = []
+        /// The paths written inside documents, with the condition that a row holds each once written.
+        var writes: [(option: String, path: JSONPath, found: String)] = []
         func change(_ column: ColumnInfo, option: String, _ path: JSONPath, _ make: (String) throws -> String) throws {
             if column.isGenerated {
                 throw JSONSQLError(
@@ -121,6 +140,7 @@ extension UpdateSpec {
                 let value = query.bind(json, shown: json.databaseValue, cast: "jsonb")
                 return Self.set(Self.started(current, segments), segments[...]) { _ in value }
             }
+            writes.append(("--set", assignment.path, Self.holds(expressions[column.name]!, segments)))
         }
         for patch in patches {
             let merge = try Self.mergePatch(patch)
@@ -144,6 +164,9 @@ extension UpdateSpec {
                 if segments.isEmpty { return Self.merge(current, merge, values: values) }
                 return Self.set(Self.started(current, segments), segments[...]) { Self.merge($0, merge, values: values) }
             }
+            if !segments.isEmpty {
+                writes.append(("--patch", target.path, Self.holds(expressions[target.column.name]!, segments)))
+            }
         }
         for target in removes {
             let path = try UpdateSpec.resolve(target, "--remove", in: info)
@@ -156,6 +179,14 @@ extension UpdateSpec {
         }
         let assignments = order.map { "\(SQLQuote.identifier($0)) = \(expressions[$0]!)" }
         query.sql = "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))" + condition
+        if !writes.isEmpty {
+            // Every parameter is named, so that PostgreSQL knows each one's type.
+            let counts = writes.map { "count(*) FILTER (WHERE NOT coalesce(\($0.found), false))" }
+            query.placeCheck = (
+                "SELECT \((counts + query.bound).joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))" + condition,
+                writes.map { ($0.option, $0.path) }
+            )
+        }
         return query
     }
 
@@ -165,6 +196,20 @@ extension UpdateSpec {
             throw JSONSQLError("\(option) \(path): PostgreSQL text cannot hold U+0000")
         }
         return path.segments
+    }
+
+    /// Whether the document holds a value at `segments`, each key in an object and each index in
+    /// an array (`#>` alone would read `t[0]` as the key "0" of an object); NULL or false if not.
+    private static func holds(_ document: String, _ segments: [JSONPath.Segment]) -> String {
+        func at(_ count: Int) -> String {
+            "(\(document) #> ARRAY[\(segments.prefix(count).map { step($0).path }.joined(separator: ", "))]::text[])"
+        }
+        var terms = segments.indices.map { i -> String in
+            if case .index = segments[i] { return "jsonb_typeof(\(at(i))) = 'array'" }
+            return "jsonb_typeof(\(at(i))) = 'object'"
+        }
+        terms.append("\(at(segments.count)) IS NOT NULL")
+        return terms.joined(separator: " AND ")
     }
 
     /// A missing document starts as an object, or as an array when the path starts with an

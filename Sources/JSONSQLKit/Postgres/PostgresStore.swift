@@ -211,7 +211,7 @@ final class PostgresStore {
                     marked: query.markedColumns, format: format, to: out)
             }
         } catch {
-            throw spec.explaining(error)
+            throw spec.explaining(error, onPostgres: true)
         }
     }
 
@@ -357,7 +357,7 @@ struct ResultPrinter {
         while row < result.rowCount {
             batch.removeAll()
             while row < result.rowCount && !batch.isFull {
-                batch.append(result, row: row, types: types, marked: marked)
+                try batch.append(result, row: row, types: types, marked: marked)
                 row += 1
             }
             try batch.forEachRow { try writer.write($0) }

@@ -23,9 +23,11 @@ enum PostgresValue {
             return String(number)
         case .double(let number):
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
+            if number == 0 && number.sign == .minus { try checkNegativeZero("-0.0".utf8, type: type) }
             return realText(number, type: type)
         case .string(let text):
             try checkText(text.utf8, json: type == .json)
+            try checkNegativeZero(text.utf8, type: type)
             guard type == .datetime || type == .date else { return text }
             // PostgreSQL has no year 0000: it is 1 BC there (`PostgresStore.outputSQL` prints it back).
             let (year, suffix) = text.hasPrefix("0000-") ? ("0001" + text.dropFirst(4), " BC") : (text, "")
@@ -82,12 +84,68 @@ enum PostgresValue {
         }
     }
 
+    /// Refuses a negative zero in a numeric or json column (`negativeZero`), which would come
+    /// back as 0 from PostgreSQL while SQLite keeps the text `-0.0`.
+    static func checkNegativeZero<Bytes: Collection<UInt8>>(_ bytes: Bytes, type: ColumnType) throws(ValueMismatch) {
+        guard type == .numeric || type == .json, bytes.contains(UInt8(ascii: "-")), let zero = negativeZero(bytes) else {
+            return
+        }
+        throw negativeZeroMismatch(zero, type: type)
+    }
+
+    static func negativeZeroMismatch(_ zero: String, type: ColumnType) -> ValueMismatch {
+        ValueMismatch(
+            expectation:
+                "holds \(type == .json ? "the number " : "")\(zero), whose sign PostgreSQL's \(type == .json ? "jsonb" : "numeric") does not keep (it has no negative zero)"
+        )
+    }
+
+    /// The first number of `json` (valid JSON text, or a bare number) that is a negative zero
+    /// (`-0`, `-0.0`, `-0e5`), which PostgreSQL's numeric and jsonb keep as 0; nil if none.
+    static func negativeZero<Bytes: Collection<UInt8>>(_ json: Bytes) -> String? {
+        var inString = false
+        var escaped = false
+        var i = json.startIndex
+        while i < json.endIndex {
+            let byte = json[i]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "-") {
+                var end = json.index(after: i)
+                while end < json.endIndex, let c = Optional(json[end]),
+                    (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+                        || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+                {
+                    end = json.index(after: end)
+                }
+                if let number = ExactNumber(json[i..<end]), number.isZero {
+                    return String(decoding: json[i..<end], as: UTF8.self)
+                }
+                i = end
+                continue
+            }
+            i = json.index(after: i)
+        }
+        return nil
+    }
+
     /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape or an object with a
     /// key written twice (it keeps the last value silently; SQLite keeps the text as it is):
     /// refused here with the record's line, not by the server at the end of the COPY.
     static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false) throws(ValueMismatch) {
         try checkNUL(bytes, json: json)
         guard json else { return }
+        if let zero = bytes.withContiguousStorageIfAvailable({ negativeZero($0) }) ?? negativeZero(Array(bytes)) {
+            throw negativeZeroMismatch(zero, type: .json)
+        }
         let twice = bytes.withContiguousStorageIfAvailable(duplicateKey) ?? Array(bytes).withUnsafeBufferPointer(duplicateKey)
         if let twice { throw duplicateKeyMismatch(twice) }
     }
@@ -283,6 +341,7 @@ enum PostgresValue {
             let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
             // Most text has no byte that COPY escapes and none that `checkText` looks at (U+0000,
             // and the backslash of `\u0000`): it is copied as it is, in one piece.
+            try checkNegativeZero(span, type: type)
             if !span.contains(where: needsCare) {
                 if type == .json, let twice = duplicateKey(span) { throw duplicateKeyMismatch(twice) }
                 out.append(contentsOf: span)

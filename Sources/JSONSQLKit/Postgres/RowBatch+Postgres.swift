@@ -7,7 +7,9 @@ extension RowBatch {
     ///
     /// A marked column's text (`Aggregate.postgresSQL`) becomes the integer, real or text its
     /// mark names.
-    func append(_ result: PostgresResult, row: Int, types: [UInt32], marked: Set<Int> = []) {
+    /// A number mark (`n`, min and max of a JSON path) whose number no double or 64-bit integer
+    /// holds is refused, as SQLite's `ExactMinMaxState` refuses it, rather than printed changed.
+    func append(_ result: PostgresResult, row: Int, types: [UInt32], marked: Set<Int> = []) throws {
         let cellsOfRow = cells + rows * columns
         for i in 0..<columns {
             var cell = Cell(type: SQLITE_NULL)
@@ -20,10 +22,25 @@ extension RowBatch {
                     switch mark {
                     case UInt8(ascii: "r"): type = PostgresStore.float8OID
                     case UInt8(ascii: "n"):
-                        // An integer past 64 bits is a real, as SQLite's ->> gives it.
-                        let isInteger = !isReal && Int64(String(decoding: text, as: UTF8.self)) != nil
+                        // numeric prints 3e300 as its 301 digits: past 64 bits an integer is a
+                        // double, as SQLite's ->> reads it, when the double is that number.
+                        let written = String(decoding: text, as: UTF8.self)
+                        let isInteger = !isReal && Int64(written) != nil
                         type = isInteger ? PostgresStore.int8OID : PostgresStore.float8OID
-                    case UInt8(ascii: "i"): type = PostgresStore.int8OID  // cast to int8 in SQL
+                        let exact =
+                            isInteger
+                            || Double(written).flatMap { $0.isFinite ? ExactNumber("\($0)") : nil }.map {
+                                ExactNumber(written)?.sameValue(as: $0) ?? false
+                            } ?? false
+                        if !exact {
+                            throw JSONSQLError(
+                                "min or max is \(written) here, which a double does not hold, and it would print changed; select the path itself, ordered by it, with --limit 1, to print it as stored"
+                            )
+                        }
+                    case UInt8(ascii: "i"):
+                        // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum): so here.
+                        guard Int64(String(decoding: text, as: UTF8.self)) != nil else { throw Store.integerOverflow }
+                        type = PostgresStore.int8OID
                     default: type = 0
                     }
                 }

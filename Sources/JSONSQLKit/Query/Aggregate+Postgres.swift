@@ -32,11 +32,13 @@ extension Aggregate {
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .sum:
                 let real = "bool_or(\(t) = 'number' AND (\(v))::text ~ '[.eE]')"
-                // A sum of integers past 64 bits fails the int8 cast ("bigint out of range"),
-                // as SQLite's sum() fails: `PostgresStore.run` says which sum.
+                // An integer beyond 64 bits, which SQLite's ->> reads as a double: its sum fails
+                // there, so here it goes the integer way, whose text `RowBatch` refuses past 64 bits.
+                let wide =
+                    "bool_or(\(t) = 'number' AND (\(v))::text !~ '[.eE]' AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || (sum(\(number)))::int8::text END",
+                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
                     marked: true, order: ["sum(\(number))"])
             case .avg:
                 let sql = Self.average("CASE WHEN \(t) = 'number' THEN (\(v))::float8 END")
@@ -68,7 +70,7 @@ extension Aggregate {
         case (.count, _):
             return PostgresSQL(value: "count(\(column))", marked: false, order: ["count(\(column))"])
         case (.sum, .integer):
-            return PostgresSQL(value: "'i' || (sum(\(column)))::int8::text", marked: true, order: ["sum(\(column))"])
+            return PostgresSQL(value: "'i' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
         case (.avg, .integer), (.avg, .real):
             let sql = Self.average("\(column)::float8")
             return PostgresSQL(value: sql, marked: false, order: [sql])

@@ -178,7 +178,7 @@ extension QuerySpec {
                 let sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).valueSQL)
-                    case .aggregate(let aggregate): try aggregate.sql(in: info, weight: weight, argument: expression)
+                    case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
                 return [sql + (term.descending ? " DESC" : "")]
             }
@@ -208,11 +208,10 @@ extension QuerySpec {
 
 extension QuerySpec {
     /// SQLite's integer overflow, said of this query's sums: which ones, and what to use instead.
-    /// On PostgreSQL a sum's cast to int8 fails the same way (`Aggregate.postgresSQL`).
-    func explaining(_ error: Error) -> Error {
-        let postgres = (error as? PostgresError).map { $0.code == "22003" && $0.message == "bigint out of range" } == true
+    /// On PostgreSQL a sum past 64 bits is refused the same way (`RowBatch.append`).
+    func explaining(_ error: Error, onPostgres postgres: Bool = false) -> Error {
         let isOverflow =
-            postgres || (error as? JSONSQLError) == Store.integerOverflow
+            (error as? JSONSQLError) == Store.integerOverflow
             || (error as? DatabaseError).map { $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow" } == true
         guard isOverflow else { return error }
         var sums: [String] = []
@@ -311,7 +310,13 @@ public struct Aggregate: Sendable, Equatable {
         var value = resolved.valueSQL
         if function == .sum || function == .avg {
             if resolved.isJSON {
-                value = "CASE WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
+                // `->>` reads an integer beyond 64 bits as a double: a sum of it would be rounded,
+                // so it fails as SQLite's sum fails past 64 bits (`explaining` names the sum).
+                let wide =
+                    function == .sum
+                    ? "WHEN \(resolved.typeSQL) = 'integer' AND typeof(\(value)) = 'real' THEN \(Self.wideIntegerFunction)() "
+                    : ""
+                value = "CASE \(wide)WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
             } else if let numberGuard = resolved.numberGuardSQL {
                 value = "CASE WHEN \(numberGuard) THEN \(value) END"
             } else if resolved.dialect == .sqlite && resolved.column.type != .boolean {
@@ -324,17 +329,56 @@ public struct Aggregate: Sendable, Equatable {
             return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"
         }
         guard weight == nil || canWeight else { throw JSONSQLError("\(text) cannot add up weighted rows") }
+        // Numbers that SQLite reads through doubles compare exactly, from the text they are stored
+        // as; a numeric column gives that text, a JSON path refuses a number a double does not hold.
+        if function == .sum && storedNumber(resolved) {
+            return "\(StoredSum.name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
+        }
+        if function == .min || function == .max {
+            let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved))
+            if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
+            if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
+        }
         return "\(function.rawValue)(\(argument(value)))"
+    }
+
+    /// The call as an ORDER BY term: a numeric column's exact sum, min and max are decimal
+    /// text, sorted by their value.
+    func orderSQL(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
+        let sql = try sql(in: info, weight: weight, argument: argument)
+        guard let path, [.sum, .min, .max].contains(function), storedNumber(try ResolvedPath(path, in: info)) else { return sql }
+        return "CAST(\(sql) AS NUMERIC)"
+    }
+
+    /// A whole `numeric` column keeping its numbers as text: min and max give that text.
+    private func storedNumber(_ resolved: ResolvedPath) -> Bool {
+        resolved.path.segments.isEmpty && resolved.column.type == .numeric && resolved.column.hasTextAffinity
+    }
+
+    /// A function that fails with SQLite's "integer overflow", for a sum over an integer beyond 64 bits.
+    static let wideIntegerFunction = "jsonsql_integer_overflow"
+
+    static func registerWideIntegerFunction(_ db: Database) {
+        db.add(
+            function: DatabaseFunction(wideIntegerFunction, argumentCount: 0, pure: false) { _ in
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "integer overflow")
+            })
     }
 
     /// Whether `sql(in:weight:argument:)` gives the same value over rows standing for several.
     var canWeight: Bool { function != .sum && function != .avg }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
-        guard let path, function == .min || function == .max, path.segments.isEmpty else { return .natural }
-        let column = try ResolvedPath(path, in: info).column
-        // A numeric column's value SQL is a number already; other columns print as declared.
-        return column.type == .numeric || column.type == .json ? .natural : OutputKind(column.type)
+        guard let path, function == .min || function == .max || function == .sum, path.segments.isEmpty else {
+            return .natural
+        }
+        let resolved = try ResolvedPath(path, in: info)
+        // An exact sum of a numeric column is its decimal text, printed as a number.
+        if function == .sum { return storedNumber(resolved) ? .number : .natural }
+        let column = resolved.column
+        // A numeric column's min and max are its stored text (`jsonsql_min_stored`), printed as its
+        // rows print; other columns print as declared.
+        return column.type == .json ? .natural : OutputKind(column.type)
     }
 }
 

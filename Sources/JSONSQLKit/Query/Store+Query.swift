@@ -5,8 +5,8 @@ extension Store {
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        if let postgres { return try postgres.run(spec, format: format, to: out) }
         do {
+            if let postgres { return try postgres.run(spec, format: format, to: out) }
             return try read { db in
                 let info = try TableInfo(db: db, table: spec.table)
                 var spec = spec

@@ -126,3 +126,107 @@ struct ExactNumber: Equatable {
             ? "is beyond the range of a double (about 1.8e308)" : "is too small for a double and would become 0"
     }
 }
+
+extension ExactNumber: Comparable {
+    /// Orders by value; -0 equals 0.
+    static func < (a: ExactNumber, b: ExactNumber) -> Bool {
+        let aSign = a.isZero ? 0 : a.negative ? -1 : 1
+        let bSign = b.isZero ? 0 : b.negative ? -1 : 1
+        if aSign != bSign { return aSign < bSign }
+        if aSign == 0 { return false }
+        // Same sign: compare magnitudes, then flip for negatives.
+        let magnitudeLess: Bool
+        let aOrder = a.digits.count + a.exponent
+        let bOrder = b.digits.count + b.exponent
+        if aOrder != bOrder {
+            magnitudeLess = aOrder < bOrder
+        } else {
+            var less: Bool?
+            for i in 0..<max(a.digits.count, b.digits.count) {
+                let x = i < a.digits.count ? a.digits[i] : 0
+                let y = i < b.digits.count ? b.digits[i] : 0
+                if x != y {
+                    less = x < y
+                    break
+                }
+            }
+            guard let less else { return false }
+            magnitudeLess = less
+        }
+        return aSign > 0 ? magnitudeLess : !magnitudeLess
+    }
+
+    /// Equal in value: -0 equals 0, 1.50 equals 1.5.
+    func sameValue(as other: ExactNumber) -> Bool { !(self < other) && !(other < self) }
+}
+
+extension ExactNumber {
+    /// The exact sum, or nil when its digits would span more than `maximumDigits` (a sum of
+    /// `1e400` and `1e-400` is 801 digits; `1e1000000` and 1 would be a million).
+    func adding(_ other: ExactNumber, maximumDigits: Int = 1000) -> ExactNumber? {
+        if other.isZero { return self }
+        if isZero { return other }
+        let low = min(exponent, other.exponent)
+        let high = max(digits.count + exponent, other.digits.count + other.exponent)
+        guard high - low <= maximumDigits else { return nil }
+        // Both as digit arrays over the same exponent `low`, least significant first.
+        func aligned(_ n: ExactNumber) -> [Int] {
+            var out = [Int](repeating: 0, count: high - low + 1)
+            for (i, digit) in n.digits.reversed().enumerated() { out[i + n.exponent - low] = Int(digit) }
+            return out
+        }
+        let a = aligned(self)
+        let b = aligned(other)
+        var result = [Int](repeating: 0, count: a.count)
+        var negative = self.negative
+        if self.negative == other.negative {
+            var carry = 0
+            for i in a.indices {
+                let sum = a[i] + b[i] + carry
+                result[i] = sum % 10
+                carry = sum / 10
+            }
+        } else {
+            // Subtract the smaller magnitude from the larger; the sign is the larger's.
+            let selfLarger = !ExactNumber(negative: false, digits: digits, exponent: exponent).isLess(
+                than: ExactNumber(negative: false, digits: other.digits, exponent: other.exponent))
+            let (big, small) = selfLarger ? (a, b) : (b, a)
+            negative = selfLarger ? self.negative : other.negative
+            var borrow = 0
+            for i in big.indices {
+                var difference = big[i] - small[i] - borrow
+                borrow = difference < 0 ? 1 : 0
+                if difference < 0 { difference += 10 }
+                result[i] = difference
+            }
+        }
+        let digitsHighFirst = result.reversed().map(UInt8.init)
+        let first = digitsHighFirst.firstIndex { $0 != 0 } ?? digitsHighFirst.endIndex
+        let last = digitsHighFirst.lastIndex { $0 != 0 }.map { $0 + 1 } ?? first
+        let kept = Array(digitsHighFirst[first..<last])
+        if kept.isEmpty { return ExactNumber(negative: false, digits: [], exponent: 0) }
+        return ExactNumber(negative: negative, digits: kept, exponent: low + (digitsHighFirst.count - last))
+    }
+
+    private func isLess(than other: ExactNumber) -> Bool { self < other }
+
+    init(negative: Bool, digits: [UInt8], exponent: Int) {
+        self.negative = negative
+        self.digits = digits
+        self.exponent = exponent
+    }
+
+    /// JSON number text: plain digits when the exponent is small (`3.3`, `1200`, `-0.05`), else
+    /// with an exponent (`1e400`).
+    var text: String {
+        if isZero { return "0" }
+        let sign = negative ? "-" : ""
+        let body = String(decoding: digits.map { $0 + 48 }, as: UTF8.self)
+        let point = digits.count + exponent
+        if exponent >= 0 && exponent <= 20 { return sign + body + String(repeating: "0", count: exponent) }
+        if exponent < 0 && point > 0 { return sign + String(body.prefix(point)) + "." + String(body.dropFirst(point)) }
+        if exponent < 0 && point > -20 { return sign + "0." + String(repeating: "0", count: -point) + body }
+        // Scientific: 1e400, 1.5e-30.
+        return sign + String(body.prefix(1)) + (body.count > 1 ? "." + String(body.dropFirst()) : "") + "e\(point - 1)"
+    }
+}

@@ -71,7 +71,8 @@ public enum ValueConversion {
             // An object or array is kept as its compact JSON text, as GRDB stores a Codable
             // struct or array in a TEXT column and sqlite-utils stores nested values.
             switch value {
-            case .string(let text), .container(let text): return text.databaseValue
+            case .string(let text): return text.databaseValue
+            case .container(let text): return canonicalKeys(text).databaseValue
             default: throw ValueMismatch(expectation: "expects a string")
             }
         case .integer:
@@ -131,7 +132,7 @@ public enum ValueConversion {
                 }
                 return try sqliteNumber(text)
             case .string(let text): return JSONEncoding.quoted(text).databaseValue
-            case .container(let json): return json.databaseValue
+            case .container(let json): return canonicalKeys(json).databaseValue
             case .blob: throw ValueMismatch(expectation: "holds JSON, not a blob")
             }
         case .any:
@@ -140,10 +141,18 @@ public enum ValueConversion {
             case .bool(let flag): return (flag ? 1 : 0).databaseValue
             // No affinity: SQLite keeps a double as it is, -0.0 too.
             case .number(let text): return try sqliteNumber(text, affinity: false)
-            case .string(let text), .container(let text): return text.databaseValue
+            case .string(let text): return text.databaseValue
+            case .container(let text): return canonicalKeys(text).databaseValue
             case .blob(let data): return data.databaseValue
             }
         }
+    }
+
+    /// JSON text with its keys in the one spelling a SQLite path finds (`JSONText.canonicalKeys`).
+    static func canonicalKeys(_ json: String) -> String {
+        guard json.utf8.contains(UInt8(ascii: "\\")) else { return json }
+        var json = json
+        return json.withUTF8 { String(decoding: JSONText.canonicalKeys($0), as: UTF8.self) }
     }
 
     /// The unix seconds a datetime's stored text stands for, as a number: the form a datetime
