@@ -16,6 +16,8 @@ struct CheckedByScannerTests {
         "\"\u{1F}\"", "{}", "[]", #"{"":1,"":2}"#, "{\t\"a\" :\r\n[1 ,2]\n}", "[1,]", "[,1]", #"{"a":}"#, #"{"a" 1}"#,
         "{'a':1}", "[true,false,null]", "[tru]", "[nul]", "[True]", "[1 2]", #"{"a":1,}"#, "\u{C}[]", "[]\u{B}",
         "[\"\\u0061\\uD834\\uDD1E\"]", "[1e-400]", "[-9223372036854775809]",
+        // Keys with escapes, which insert writes in one spelling.
+        #"{"a\u0062":1,"q\"":2,"c\\d":3,"\u0001":4,"\/":{"\u00e9":[{"\t":5}]}}"#,
         String(repeating: "[", count: 1_999) + String(repeating: "]", count: 1_999),
         String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000),
         String(repeating: "{\"a\":", count: 1_999) + "1" + String(repeating: "}", count: 1_999),
