@@ -142,6 +142,11 @@ struct ShellTransactionTests {
             semicolon.stderr
                 == "Error: line 1: near \"tables\": syntax error; a line ending in ';' is SQL: type jsonsql commands such as tables without the ';'\n"
         )
+        // SQL that parses and fails is SQL meant as SQL: no hint about commands.
+        let constraint = try CLI.run(["shell", db], stdin: "insert into player (id) values ('p2');\n")
+        #expect(constraint.status == 1)
+        #expect(constraint.stderr.hasPrefix("Error: line 1: UNIQUE constraint failed"), "\(constraint.stderr)")
+        #expect(!constraint.stderr.contains("a line ending in"), "\(constraint.stderr)")
     }
 
     /// Gathering a 20,000-line statement in linear time is checked in-process (ShellInputTests).

@@ -149,11 +149,13 @@ final class ShellSession {
             do {
                 try store.run(sql: sql, parameters: [:], format: format, to: out)
             } catch let error as JSONSQLError {
-                // `tables;`: SQL by the rule, but meant as a command.
+                // `tables;`: SQL by the rule, but meant as a command. Only SQL that does not
+                // parse: `insert into t ...;` failing on a constraint is SQL meant as SQL.
                 let scanned = ShellWords(scanning: sql)
                 guard let first = scanned.words.first ?? scanned.partial else { throw error }
                 let word = first.hasSuffix(";") ? String(first.dropLast()) : first
-                guard catalog.commands.contains(word) else { throw error }
+                let unparsed = ["syntax error", "incomplete input"].contains { error.description.contains($0) }
+                guard catalog.commands.contains(word), unparsed else { throw error }
                 throw JSONSQLError("\(error); a line ending in ';' is SQL: type jsonsql commands such as \(word) without the ';'")
             }
             try out.flush()
