@@ -33,8 +33,9 @@ struct JSONSQL: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         occupyClosedStandardStreams()
         // `--version` alone needs no command tree: building it (type metadata and conformance
-        // lookups over the whole binary) is most of the start-up time.
-        if CommandLine.arguments.dropFirst() == ["--version"] {
+        // lookups over the whole binary) is most of the start-up time. Read from argv itself:
+        // `CommandLine.arguments`, an array of Strings, costs its own first-use setup.
+        if CommandLine.argc == 2, let argument = CommandLine.unsafeArgv[1], strcmp(argument, "--version") == 0 {
             printOrFail(jsonsqlVersion + "\n")
             return
         }
