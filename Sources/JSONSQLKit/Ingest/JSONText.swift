@@ -142,21 +142,7 @@ enum JSONText {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 // Skip the string; its bytes stay in the run.
-                i += 1
-                while true {
-                    // The string was validated: eight bytes at a time up to a quote or backslash.
-                    if i + 8 <= end {
-                        let found = quotesAndBackslashes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
-                        if found == 0 {
-                            i += 8
-                            continue
-                        }
-                        i += found.trailingZeroBitCount >> 3
-                    }
-                    if bytes[i] == UInt8(ascii: "\"") { break }
-                    i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                i += 1
+                i = afterString(bytes, i, end)
             } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart)) }
                 i += 1
@@ -177,21 +163,7 @@ enum JSONText {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 let stringStart = i
-                i += 1
-                while true {
-                    // The string was validated: eight bytes at a time up to a quote or backslash.
-                    if i + 8 <= end {
-                        let found = quotesAndBackslashes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
-                        if found == 0 {
-                            i += 8
-                            continue
-                        }
-                        i += found.trailingZeroBitCount >> 3
-                    }
-                    if bytes[i] == UInt8(ascii: "\"") { break }
-                    i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                i += 1
+                i = afterString(bytes, i, end)
                 if write != stringStart { (bytes + write).update(from: bytes + stringStart, count: i - stringStart) }
                 write += i - stringStart
             } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
@@ -203,6 +175,24 @@ enum JSONText {
             }
         }
         return write
+    }
+
+    /// Where the valid JSON string opening at `quote` ends: just after its closing quote. Eight
+    /// bytes at a time up to a quote or backslash.
+    @inline(__always) private static func afterString(_ bytes: UnsafePointer<UInt8>, _ quote: Int, _ end: Int) -> Int {
+        var i = quote + 1
+        while true {
+            if i + 8 <= end {
+                let found = quotesAndBackslashes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                if found == 0 {
+                    i += 8
+                    continue
+                }
+                i += found.trailingZeroBitCount >> 3
+            }
+            if bytes[i] == UInt8(ascii: "\"") { return i + 1 }
+            i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
     }
 
     /// Of eight bytes read from memory, the quotes and backslashes, the first exactly (as in
