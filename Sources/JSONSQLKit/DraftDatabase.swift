@@ -10,8 +10,8 @@ import Foundation
 /// journal of the new database never lands beside `db.sqlite`.
 ///
 /// The process that builds a draft holds an exclusive `flock` on it until the draft is moved or
-/// removed. A draft that nobody holds was left by a process killed with SIGKILL: the next
-/// command that writes at that destination removes it, with its journal (`removeStale`).
+/// removed, so a draft in use can be told from one a process killed with SIGKILL left. jsonsql
+/// never removes the latter: it may not be the creator of that path.
 struct DraftDatabase {
     /// The temporary file.
     let path: String
@@ -51,7 +51,6 @@ struct DraftDatabase {
     /// Creates an empty draft file (an empty file is an empty SQLite database).
     init(for destination: String) throws {
         let (directory, prefix) = try Self.stem(for: destination)
-        Self.removeStale(directory: directory, prefix: prefix)
         for _ in 0..<100 {
             let candidate = directory + prefix + String((0..<6).map { _ in Self.letters.randomElement()! })
             // 0644 before the umask, as SQLite creates database files.
@@ -72,8 +71,8 @@ struct DraftDatabase {
                 }
                 fd = moved
             }
-            // Another command may have taken it for stale between open and flock: it removes it.
-            // (A file system without flock fails otherwise, and then no command removes drafts.)
+            // Taken by another process between open and flock (a file system without flock
+            // fails otherwise, and the draft goes unmarked).
             var info = stat()
             if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
                 close(fd)
@@ -89,31 +88,6 @@ struct DraftDatabase {
             return
         }
         throw JSONSQLError("cannot create \(destination): no free temporary name beside it")
-    }
-
-    /// Removes the drafts for `destination` that no live process holds, with their journals:
-    /// what a command killed with SIGKILL left. Called by commands that write there.
-    static func removeStale(beside destination: String) {
-        guard let (directory, prefix) = try? stem(for: destination) else { return }
-        removeStale(directory: directory, prefix: prefix)
-    }
-
-    private static func removeStale(directory: String, prefix: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
-        else { return }
-        for entry in entries where entry.hasPrefix(prefix) {
-            let suffix = entry.utf8.dropFirst(prefix.utf8.count)
-            guard suffix.count == 6, suffix.allSatisfy({ letters.contains(Character(UnicodeScalar($0))) }) else { continue }
-            let draft = directory + entry
-            let fd = open(draft, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
-            // Its journal first: a journal without its draft would be nobody's.
-            for suffix in companionSuffixes { unlink(draft + suffix) }
-            unlink(draft)
-        }
     }
 
     /// Why a file cannot be created beside `destination`, with what to do: the directory is

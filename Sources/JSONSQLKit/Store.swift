@@ -141,8 +141,6 @@ public final class Store {
         self.path = path
         self.configuration = configuration
         if exists {
-            // A command killed while it built this database left its draft beside it.
-            if access != .read { DraftDatabase.removeStale(beside: path) }
             queue = try Self.connect(path, configuration: configuration, reportedAs: path)
         } else {
             let draft = try DraftDatabase(for: path)
