@@ -185,6 +185,18 @@ struct FileCreationTests {
         #expect(Set(try Self.names(in: dir)) == killed.files.union(["db.sqlite"]))
     }
 
+    @Test("a new database built with standard output closed gets none of the output written into it")
+    func closedStandardOutput() throws {
+        let dir = try TemporaryDirectory()
+        // The draft, open while the shell runs, must not take descriptor 1, where `select` writes.
+        let result = try CLI.shell(
+            "printf 'select 1;\\ncreate table t(x);\\ninsert into t values (1);\\n' | jsonsql shell db.sqlite --keep-going >&-",
+            in: dir.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: line 1: cannot write output: Bad file descriptor\n")
+        #expect(try CLI.count(dir.path("db.sqlite"), "t") == 1)
+    }
+
     @Test("a journal left beside a missing database stops a create instead of rolling the new database back")
     func staleJournal() throws {
         let dir = try TemporaryDirectory()
