@@ -130,6 +130,22 @@ struct ExactnessRuleTests {
         #expect(try db.sql("SELECT i, r IS NULL AS r FROM t") == #"{"i":9007199254740993,"r":1}"# + "\n")
     }
 
+    @Test("update --set of a number no double holds stores it as insert does, or the column's rule refuses it")
+    func updateBeyondDoubles() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "i:integer", "r:real", "n:numeric", "d:json"])
+        try db.insert("t", #"{"id":1,"d":{}}"#)
+        try db.update("t", where: ["id = 1"], set: ["n=1e400", "d.k=-1e-999"])
+        try db.insert("t", #"{"id":2,"n":1e400,"d":{"k":-1e-999}}"#)
+        let rows = try db.sql("SELECT n, d FROM t ORDER BY id").split(separator: "\n")
+        #expect(rows.count == 2 && rows[0] == rows[1], "\(rows)")
+        #expect(rows.first == #"{"n":1e400,"d":{"k":-1e-999}}"#)
+        for (value, rule) in [("i=1e400", "holds 64-bit integers"), ("r=-1e400", "beyond the range of a double")] {
+            let message = errorMessage { try db.update("t", where: ["id = 1"], set: [value]) }
+            #expect(message?.contains(rule) == true && message?.contains("compares") == false, "\(message ?? "no error")")
+        }
+    }
+
     @Test("U+0000 inside a string is kept whole in text columns, and never lets a shorter string match inside JSON")
     func nulInStrings() throws {
         let db = try LibraryDatabase()

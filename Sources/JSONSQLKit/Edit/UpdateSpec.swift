@@ -80,7 +80,14 @@ public struct UpdateSpec: Sendable {
                 self.init(path: path, value: .literal(.string(quoted)))
                 return
             }
-            self.init(path: path, value: .literal(try FilterParser.literal(bare: rest.trimmingCharacters(in: .whitespaces))))
+            let bare = rest.trimmingCharacters(in: .whitespaces)
+            // A number no double holds (1e400) is still a JSON number: stored as `--json` stores
+            // it, exactly where the column can hold it, else refused by the column's rules.
+            if FilterParser.isJSONNumber(bare), Int64(bare) == nil, ExactNumber(bare)?.double == nil {
+                self.init(path: path, value: .json(bare))
+                return
+            }
+            self.init(path: path, value: .literal(try FilterParser.literal(bare: bare)))
         }
     }
 
