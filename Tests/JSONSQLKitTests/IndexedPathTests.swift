@@ -31,6 +31,32 @@ struct IndexedPathTests {
         #expect(found.first?.expression == expression)
     }
 
+    @Test("every key a path can name reads back from the index jsonsql makes for it, and is found by it")
+    func everyKey() throws {
+        let keys = ["a b", "c.d", "\"q", "back\\slash", "tab\tnew\nline", "\u{1}", "é ✓", "[0]", "'", "\\u0022"]
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "d:json"])
+        for (n, key) in keys.enumerated() {
+            let path = JSONPath(column: "d", segments: [.key(key)])
+            let found = IndexedPath.all(index: "ix", sql: "CREATE INDEX ix ON t (\"d\" ->> \(SQLQuote.literal(try path.sqlitePath())))")
+            #expect(found.first?.path == path, "\(key.debugDescription): \(found)")
+            try db.insert("t", #"{"id":\#(n),"d":{\#(JSONEncoding.quoted(key)):\#(n)}}"#)
+            try db.index("t", path.description, name: "ix\(n)")
+        }
+        for (n, key) in keys.enumerated() {
+            let path = JSONPath(column: "d", segments: [.key(key)])
+            let got = try db.query("t", where: ["\(path) = \(n)"], select: ["id"], format: .csv)
+            #expect(got == "id\r\n\(n)\r\n", "\(path): \(got.debugDescription)")
+        }
+        let listed = try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'index'")
+        #expect(listed == #"{"n":\#(keys.count)}"# + "\n")
+        let out = OutputBuffer()
+        try db.store.listIndexes(table: "t", format: .csv, to: out)
+        for key in keys {
+            #expect(out.text.contains(JSONPath(column: "d", segments: [.key(key)]).description.replacingOccurrences(of: "\"", with: "\"\"")), "\(key.debugDescription)")
+        }
+    }
+
     @Test(
         "expressions that are not one path, or that SQLite versions read differently",
         arguments: [

@@ -128,12 +128,7 @@ struct SwiftTypes {
     }
 
     private static func decodedKey(_ raw: [UInt8]) -> [UInt8] {
-        guard raw.contains(UInt8(ascii: "\\")) else { return raw }
-        var out: [UInt8] = []
-        let ok = raw.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { (try? JSONText.decodeString($0, 0, buffer.count, into: &out)) != nil } ?? false
-        }
-        return ok ? out : raw
+        JSONText.decodedKey(raw) ?? raw
     }
 
     /// `first name` → `firstName`; a keyword in backquotes; names made unique.

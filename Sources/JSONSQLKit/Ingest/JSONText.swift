@@ -111,6 +111,19 @@ enum JSONText {
         return out
     }
 
+    /// A key as JSON spells it (a stored key, `appendKeyBody`, or a quoted key of a SQLite path
+    /// another tool wrote), decoded; nil when it is no valid JSON string body (`a\`).
+    static func decodedKey(_ raw: [UInt8]) -> [UInt8]? {
+        guard raw.contains(UInt8(ascii: "\\")) else { return raw }
+        // `decodeString` reads scanned strings only: check the whole string first.
+        let quoted = [UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]
+        return quoted.withUnsafeBufferPointer { buffer -> [UInt8]? in
+            guard let base = buffer.baseAddress, JSONEncoding.validate(buffer) == .compact else { return nil }
+            var out: [UInt8] = []
+            return (try? decodeString(base, 1, buffer.count - 1, into: &out)) == nil ? nil : out
+        }
+    }
+
     /// A key's text as jsonsql stores it inside JSON, and a SQLite path names it: raw UTF-8,
     /// but `"` as `\u0022` (a quoted path key cannot hold `"`), `\` as `\\`, and controls as
     /// `\b \f \n \r \t` or `\u00xx`.

@@ -96,7 +96,11 @@ public struct IndexedPath: Sendable, Equatable {
                 if scalars.first == "\"" {
                     scalars.removeFirst()
                     guard let end = scalars.firstIndex(of: "\"") else { return nil }
-                    key.append(contentsOf: scalars[..<end])
+                    // Spelled as JSON spells it (`\u0022` for `"`, as jsonsql's own indexes do).
+                    guard let decoded = JSONText.decodedKey(Array(String(String.UnicodeScalarView(scalars[..<end])).utf8)) else {
+                        return nil
+                    }
+                    key.append(contentsOf: String(decoding: decoded, as: UTF8.self).unicodeScalars)
                     scalars = scalars[scalars.index(after: end)...]
                 } else {
                     let end = scalars.firstIndex { $0 == "." || $0 == "[" } ?? scalars.endIndex
