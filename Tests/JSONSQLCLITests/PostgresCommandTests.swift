@@ -360,6 +360,64 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("sum, min, max and avg of a numeric column are exact and print as on SQLite")
+    func numericAggregates() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "k:text", "n:numeric"], table: "n")
+        // Numbers both keep in one spelling (PostgreSQL's numeric writes 1e300 out and has no -0).
+        let input = [
+            #"{"id":1,"k":"a","n":1.50}"#, #"{"id":2,"k":"a","n":1.50}"#, #"{"id":3,"k":"b","n":0.1}"#,
+            #"{"id":4,"k":"b","n":0.2}"#, #"{"id":5,"k":"c","n":123456789012345678901234567890}"#,
+            #"{"id":6,"k":"c","n":-0.000001}"#, #"{"id":7,"k":"d"}"#,
+        ].joined(separator: "\n")
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "n"], stdin: input).status == 0)
+            for arguments in [
+                ["--group-by", "k", "--select", "k,sum(n),min(n),max(n),avg(n),count(n)", "--order-by", "sum(n):desc"],
+                ["--select", "sum(n),min(n),max(n)", "-f", "csv"],
+            ] {
+                let result = try CLI.run(["query", database, "-f", "jsonl"] + arguments)
+                outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        let big = "123456789012345678901234567890"
+        #expect(
+            outputs[postgres]![0]
+                == "0 " + [
+                    #"{"k":"c","sum(n)":123456789012345678901234567889.999999,"min(n)":-0.000001,"max(n)":\#(big),"avg(n)":6.172839450617284e+28,"count(n)":2}"#,
+                    #"{"k":"a","sum(n)":3,"min(n)":1.50,"max(n)":1.50,"avg(n)":1.5,"count(n)":2}"#,
+                    #"{"k":"b","sum(n)":0.3,"min(n)":0.1,"max(n)":0.2,"avg(n)":0.15000000000000002,"count(n)":2}"#,
+                    #"{"k":"d","sum(n)":null,"min(n)":null,"max(n)":null,"avg(n)":null,"count(n)":0}"#,
+                ].joined(separator: "\n") + "\n ")
+    }
+
+    @Test("min and max of datetime, date, boolean and uuid columns, sum and avg of booleans, print as on SQLite")
+    func typedAggregates() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(
+            ["id:integer:pk", "k:text", "at:datetime", "d:date", "b:boolean", "u:uuid"], table: "e")
+        let input = [
+            #"{"id":1,"k":"a","at":"2024-05-01 10:00:00","d":"2024-05-01","b":true,"u":"ffffffff-0000-4000-8000-000000000001"}"#,
+            #"{"id":2,"k":"a","at":"2023-12-31T23:59:59.5Z","d":"1999-01-01","b":false,"u":"0000000a-0000-4000-8000-000000000000"}"#,
+            #"{"id":3,"k":"b","at":"2024-05-01T12:30:00+02:00","b":true}"#, #"{"id":4,"k":"c"}"#,
+        ].joined(separator: "\n")
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "e"], stdin: input).status == 0)
+            let select = "k,min(at),max(at),min(d),max(d),min(b),max(b),sum(b),avg(b),min(u),max(u)"
+            let result = try CLI.run(["query", database, "-f", "jsonl", "--group-by", "k", "--select", select, "--order-by", "max(at)"])
+            outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(
+            outputs[postgres]![0]
+                == "0 " + [
+                    #"{"k":"c","min(at)":null,"max(at)":null,"min(d)":null,"max(d)":null,"min(b)":null,"max(b)":null,"sum(b)":null,"avg(b)":null,"min(u)":null,"max(u)":null}"#,
+                    #"{"k":"a","min(at)":"2023-12-31 23:59:59.500","max(at)":"2024-05-01 10:00:00.000","min(d)":"1999-01-01","max(d)":"2024-05-01","min(b)":false,"max(b)":true,"sum(b)":1,"avg(b)":0.5,"min(u)":"0000000A-0000-4000-8000-000000000000","max(u)":"FFFFFFFF-0000-4000-8000-000000000001"}"#,
+                    #"{"k":"b","min(at)":"2024-05-01 10:30:00.000","max(at)":"2024-05-01 10:30:00.000","min(d)":null,"max(d)":null,"min(b)":true,"max(b)":true,"sum(b)":1,"avg(b)":1.0,"min(u)":null,"max(u)":null}"#,
+                ].joined(separator: "\n") + "\n ")
+    }
+
     @Test("alter adds, renames and drops columns in one transaction, with SQLite's refusals")
     func alter() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "k:text", "n:integer", "doc:json"])

@@ -156,7 +156,11 @@ final class PostgresStore {
     ///
     ///     to_char("created" AT TIME ZONE 'UTC', CASE WHEN ... THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE ...US' END)
     static func outputSQL(_ column: ColumnInfo) -> String {
-        let quoted = SQLQuote.identifier(column.name)
+        outputSQL(column, value: SQLQuote.identifier(column.name))
+    }
+
+    /// `value`, an expression of the column's type (`min("at")`), as the column's rows print.
+    static func outputSQL(_ column: ColumnInfo, value quoted: String) -> String {
         switch column.type {
         case .datetime:
             let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted

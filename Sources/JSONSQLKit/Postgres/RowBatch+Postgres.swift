@@ -37,6 +37,14 @@ extension RowBatch {
                                 "min or max is \(written) here, which a double does not hold, and it would print changed; select the path itself, ordered by it, with --limit 1, to print it as stored"
                             )
                         }
+                    case UInt8(ascii: "d"):
+                        // numeric's sum keeps the widest scale (3.00): the decimal as SQLite's exact sum writes it.
+                        let written = String(decoding: text, as: UTF8.self)
+                        guard let sum = ExactNumber(written) else { throw JSONSQLError("sum is \(written) here, which is no number") }
+                        cell.type = SQLITE_TEXT
+                        appendBytes(Array(sum.text.utf8), to: &cell)
+                        (cellsOfRow + i).initialize(to: cell)
+                        continue
                     case UInt8(ascii: "i"):
                         // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum): so here.
                         guard Int64(String(decoding: text, as: UTF8.self)) != nil else { throw Store.integerOverflow }

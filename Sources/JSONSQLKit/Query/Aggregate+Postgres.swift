@@ -3,8 +3,8 @@
 /// SQLite's `sum` is an integer over integers and a real once any value is one; its `min` and
 /// `max` over a JSON path compare numbers (booleans as 1 and 0) below text. One PostgreSQL
 /// column cannot change type from group to group, so such a value travels as text with a mark
-/// in front (`PostgresValue.sqliteCell` reads it): `i` an integer, `r` a real, `n` a number
-/// whose spelling says which, `s` text.
+/// in front (`RowBatch.append` reads it): `i` an integer, `r` a real, `n` a number whose
+/// spelling says which, `d` an exact decimal sum, `s` text.
 ///
 ///     sum(score)  →  CASE WHEN bool_or(<a real>) THEN 'r' || sum(<as float8>)::text
 ///                    ELSE 'i' || sum(<as numeric>)::text END
@@ -71,11 +71,33 @@ extension Aggregate {
             return PostgresSQL(value: "count(\(column))", marked: false, order: ["count(\(column))"])
         case (.sum, .integer):
             return PostgresSQL(value: "'i' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
-        case (.avg, .integer), (.avg, .real):
+        case (.sum, .numeric):
+            // Exact, as SQLite's `jsonsql_sum_stored`, in the same spelling (`d`: 1.50 + 1.50 is 3).
+            return PostgresSQL(value: "'d' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
+        case (.avg, .integer), (.avg, .real), (.avg, .numeric):
             let sql = Self.average("\(column)::float8")
             return PostgresSQL(value: sql, marked: false, order: [sql])
-        case (.sum, .real), (.min, .integer), (.max, .integer), (.min, .real), (.max, .real):
+        case (.sum, .real), (.min, .integer), (.max, .integer), (.min, .real), (.max, .real), (.min, .numeric),
+            (.max, .numeric):
             let sql = "\(function.rawValue)(\(column))"
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.min, .datetime), (.max, .datetime), (.min, .date), (.max, .date):
+            // Printed as the column's rows print (`PostgresStore.outputSQL`), ordered by time.
+            let sql = "\(function.rawValue)(\(column))"
+            return PostgresSQL(
+                value: PostgresStore.outputSQL(resolved.column, value: sql), marked: false, order: [sql])
+        case (.min, .boolean), (.max, .boolean):
+            // SQLite's booleans are 0 and 1.
+            let sql = "\(function.rawValue)(\(column)::int)"
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.sum, .boolean):
+            return PostgresSQL(value: "'i' || sum(\(column)::int)::text", marked: true, order: ["sum(\(column)::int)"])
+        case (.avg, .boolean):
+            let sql = Self.average("\(column)::int::float8")
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.min, .uuid), (.max, .uuid):
+            // SQLite compares the 16 bytes; their hex digits in order compare the same way.
+            let sql = "\(function.rawValue)(\(column)::text)::uuid"
             return PostgresSQL(value: sql, marked: false, order: [sql])
         case (.min, .text), (.max, .text):
             let sql = "\(function.rawValue)(\(column) COLLATE \"C\")"

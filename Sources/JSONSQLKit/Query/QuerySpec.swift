@@ -131,7 +131,7 @@ extension QuerySpec {
                     let rendered = try aggregate.postgresSQL(in: info)
                     sql = rendered.value
                     if rendered.marked { marked.insert(columns.count) }
-                    outputKind = .natural
+                    outputKind = try aggregate.outputKind(in: info)
                 case .aggregate(let aggregate):
                     name = aggregate.text
                     sql = try aggregate.sql(in: info, weight: weight, argument: expression)
@@ -374,7 +374,10 @@ public struct Aggregate: Sendable, Equatable {
         }
         let resolved = try ResolvedPath(path, in: info)
         // An exact sum of a numeric column is its decimal text, printed as a number.
-        if function == .sum { return storedNumber(resolved) ? .number : .natural }
+        if function == .sum {
+            let exact = resolved.column.type == .numeric && resolved.column.keepsNumberText(in: resolved.dialect)
+            return exact ? .number : .natural
+        }
         let column = resolved.column
         // A numeric column's min and max are its stored text (`jsonsql_min_stored`), printed as its
         // rows print; other columns print as declared.
