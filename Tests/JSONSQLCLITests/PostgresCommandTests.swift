@@ -384,7 +384,8 @@ struct PostgresCommandTests {
         let big = "123456789012345678901234567890"
         #expect(
             outputs[postgres]![0]
-                == "0 " + [
+                == "0 "
+                + [
                     #"{"k":"c","sum(n)":123456789012345678901234567889.999999,"min(n)":-0.000001,"max(n)":\#(big),"avg(n)":6.172839450617284e+28,"count(n)":2}"#,
                     #"{"k":"a","sum(n)":3,"min(n)":1.50,"max(n)":1.50,"avg(n)":1.5,"count(n)":2}"#,
                     #"{"k":"b","sum(n)":0.3,"min(n)":0.1,"max(n)":0.2,"avg(n)":0.15000000000000002,"count(n)":2}"#,
@@ -405,13 +406,16 @@ struct PostgresCommandTests {
         for database in [sqlite, postgres] {
             #expect(try CLI.run(["insert", database, "e"], stdin: input).status == 0)
             let select = "k,min(at),max(at),min(d),max(d),min(b),max(b),sum(b),avg(b),min(u),max(u)"
-            let result = try CLI.run(["query", database, "-f", "jsonl", "--group-by", "k", "--select", select, "--order-by", "max(at)"])
+            let result = try CLI.run([
+                "query", database, "-f", "jsonl", "--group-by", "k", "--select", select, "--order-by", "max(at)",
+            ])
             outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
         }
         #expect(outputs[postgres]! == outputs[sqlite]!)
         #expect(
             outputs[postgres]![0]
-                == "0 " + [
+                == "0 "
+                + [
                     #"{"k":"c","min(at)":null,"max(at)":null,"min(d)":null,"max(d)":null,"min(b)":null,"max(b)":null,"sum(b)":null,"avg(b)":null,"min(u)":null,"max(u)":null}"#,
                     #"{"k":"a","min(at)":"2023-12-31 23:59:59.500","max(at)":"2024-05-01 10:00:00.000","min(d)":"1999-01-01","max(d)":"2024-05-01","min(b)":false,"max(b)":true,"sum(b)":1,"avg(b)":0.5,"min(u)":"0000000A-0000-4000-8000-000000000000","max(u)":"FFFFFFFF-0000-4000-8000-000000000001"}"#,
                     #"{"k":"b","min(at)":"2024-05-01 10:30:00.000","max(at)":"2024-05-01 10:30:00.000","min(d)":null,"max(d)":null,"min(b)":true,"max(b)":true,"sum(b)":1,"avg(b)":1.0,"min(u)":null,"max(u)":null}"#,

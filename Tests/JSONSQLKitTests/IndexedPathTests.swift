@@ -38,7 +38,8 @@ struct IndexedPathTests {
         try db.create("t", ["id:integer:pk", "d:json"])
         for (n, key) in keys.enumerated() {
             let path = JSONPath(column: "d", segments: [.key(key)])
-            let found = IndexedPath.all(index: "ix", sql: "CREATE INDEX ix ON t (\"d\" ->> \(SQLQuote.literal(try path.sqlitePath())))")
+            let found = IndexedPath.all(
+                index: "ix", sql: "CREATE INDEX ix ON t (\"d\" ->> \(SQLQuote.literal(try path.sqlitePath())))")
             #expect(found.first?.path == path, "\(key.debugDescription): \(found)")
             try db.insert("t", #"{"id":\#(n),"d":{\#(JSONEncoding.quoted(key)):\#(n)}}"#)
             try db.index("t", path.description, name: "ix\(n)")
@@ -53,7 +54,10 @@ struct IndexedPathTests {
         let out = OutputBuffer()
         try db.store.listIndexes(table: "t", format: .csv, to: out)
         for key in keys {
-            #expect(out.text.contains(JSONPath(column: "d", segments: [.key(key)]).description.replacingOccurrences(of: "\"", with: "\"\"")), "\(key.debugDescription)")
+            #expect(
+                out.text.contains(
+                    JSONPath(column: "d", segments: [.key(key)]).description.replacingOccurrences(of: "\"", with: "\"\"")),
+                "\(key.debugDescription)")
         }
     }
 

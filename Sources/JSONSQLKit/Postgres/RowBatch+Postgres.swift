@@ -40,7 +40,9 @@ extension RowBatch {
                     case UInt8(ascii: "d"):
                         // numeric's sum keeps the widest scale (3.00): the decimal as SQLite's exact sum writes it.
                         let written = String(decoding: text, as: UTF8.self)
-                        guard let sum = ExactNumber(written) else { throw JSONSQLError("sum is \(written) here, which is no number") }
+                        guard let sum = ExactNumber(written) else {
+                            throw JSONSQLError("sum is \(written) here, which is no number")
+                        }
                         cell.type = SQLITE_TEXT
                         appendBytes(Array(sum.text.utf8), to: &cell)
                         (cellsOfRow + i).initialize(to: cell)
