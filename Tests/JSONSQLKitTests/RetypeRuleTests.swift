@@ -81,6 +81,18 @@ struct RetypeRuleTests {
         try Self.expectSound(db)
     }
 
+    @Test("a numeric or json column's value that does not fit is named as written, not as a string")
+    func namedAsWritten() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "n:numeric", "j:json", "s:text"])
+        try db.insert("t", #"{"id":1,"n":3.5,"j":{"a":[1,"x"]},"s":"3.5"}"#)
+        for (change, held) in [("n:integer", "3.5"), ("j:integer", #"{"a":[1,"x"]}"#), ("s:integer", #""3.5""#)] {
+            #expect(
+                errorMessage { try Self.retype(db, "t", change) }
+                    == "cannot make \(change.prefix(1)) an integer column: row 1 holds \(held), which does not fit")
+        }
+    }
+
     @Test("WITHOUT ROWID tables, and a value that does not fit is named by its primary key")
     func withoutRowid() throws {
         let db = try LibraryDatabase()

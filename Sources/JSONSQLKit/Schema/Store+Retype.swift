@@ -100,6 +100,10 @@ extension Store {
                 arguments: [type.rawValue, info.columns.first { $0.name == column }!.type.rawValue])
             if let bad {
                 let value: DatabaseValue = bad[key.count]
+                // A numeric or json column's text is a number or JSON, named as written (3.5, not "3.5").
+                let oldType = info.columns.first { $0.name == column }!.type
+                let shown =
+                    [.numeric, .json].contains(oldType) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
                 let row =
                     rowid != nil
                     ? "row \(bad[0] as DatabaseValue)"
@@ -109,7 +113,7 @@ extension Store {
                             + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
                 throw JSONSQLError(
-                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(value.description), which does not fit")
+                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit")
             }
         }
         let temporary = "jsonsql_retype_" + table
