@@ -113,7 +113,8 @@ extension Store {
                             + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
                 throw JSONSQLError(
-                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit")
+                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit"
+                )
             }
         }
         let temporary = "jsonsql_retype_" + table
