@@ -78,7 +78,6 @@ struct Shell: ParsableCommand {
         let input = ReadlineInput(historyFile: ReadlineInput.defaultHistoryFile) { word, before in
             completer.complete(word: word, before: before, statement: session.pendingSQL)
         }
-        defer { input.close() }
         try? OutputBuffer.writeAll(
             """
             jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
@@ -104,8 +103,9 @@ struct Shell: ParsableCommand {
                     }
                 }
                 if session.pendingSQL.isEmpty {
-                    // A statement typed over several lines is one history entry.
-                    input.addHistory(typed.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+                    // A statement typed over several lines is one history entry, its lines kept:
+                    // joined on one, a `--` comment would swallow the lines after it.
+                    input.addHistory(typed.joined(separator: "\n"))
                     typed = []
                 }
                 if quit { return }
