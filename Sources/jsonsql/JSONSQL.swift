@@ -15,7 +15,7 @@ struct JSONSQL: ParsableCommand {
 
             Examples:
               jsonsql create-table db.sqlite player id:text:pk name:text address:json
-              cat players.ndjson | jsonsql insert db.sqlite player
+              cat players.ndjson | jsonsql insert db.sqlite player --alter
               jsonsql index db.sqlite player address.country
               jsonsql query db.sqlite --where 'address.country=DE' --limit 10
               jsonsql shell db.sqlite

@@ -19,8 +19,8 @@ struct Shell: ParsableCommand {
             that fails inside it leaves it failed until ROLLBACK. Ctrl-C cancels a running statement.
 
             When standard input is not a terminal, or a FILE is given, it runs the commands with no prompts, \
-            prints only results, and stops at the first error with exit status 1 (--keep-going runs the rest \
-            and still exits with 1).
+            prints only results, and stops at the first error with exit status 1, as sqlite3 -bail does. \
+            --keep-going runs the rest and still exits with 1, as sqlite3 does without -bail.
 
             Examples:
               jsonsql shell db.sqlite
