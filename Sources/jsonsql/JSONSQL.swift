@@ -150,8 +150,27 @@ struct JSONSQL: ParsableCommand {
         return nil
     }
 
+    /// `jsonsql tables my db.sqlite`: a path with a space given unquoted, so the shell split it
+    /// into words that name nothing alone. The arguments with those words joined into the path
+    /// that exists, or nil.
+    static func unquotedPath(_ arguments: [String]) -> [String]? {
+        for start in arguments.indices.dropFirst() where !arguments[start].hasPrefix("-") {
+            guard !FileManager.default.fileExists(atPath: arguments[start]) else { continue }
+            for end in (start + 1)..<min(arguments.count, start + 8) {
+                let path = arguments[start...end].joined(separator: " ")
+                if FileManager.default.fileExists(atPath: path) {
+                    return Array(arguments[..<start]) + [path] + arguments[(end + 1)...]
+                }
+            }
+        }
+        return nil
+    }
+
     /// The line that says what to type instead, as a command line that runs.
     static func misplacedArgumentsHint(_ arguments: [String], message: String) -> String? {
+        if let fixed = unquotedPath(arguments) {
+            return "A path with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        }
         switch misplacedArguments(arguments, message: message) {
         case .filter(let fixed):
             return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")

@@ -139,6 +139,26 @@ struct FirstRunTests {
         #expect(shell.stderr.hasSuffix("\nTo run SQL, end it with ';': select name from player;\n"), "\(shell.stderr)")
     }
 
+    @Test("a path with spaces given unquoted is named, with the line that quotes it; in the shell too")
+    func unquotedPath() throws {
+        let directory = try TemporaryDirectory()
+        try Fixture.table(directory.path("my db.sqlite"), "t", ["a:integer"])
+        try directory.write("my data.json", #"{"a":1}"#)
+        let split = try CLI.run(["tables", "my", "db.sqlite"], in: directory.url)
+        #expect(split.status == 64)
+        #expect(
+            split.stderr.hasPrefix(
+                "Error: unexpected argument 'db.sqlite'\nA path with spaces goes in quotes: jsonsql tables 'my db.sqlite'\nUsage: "),
+            "\(split.stderr)")
+        // Files were named, so insert names the missing one, not standard input.
+        let shell = try CLI.run(["shell", "my db.sqlite"], stdin: "insert t my data.json\n", in: directory.url)
+        #expect(shell.status == 1)
+        #expect(
+            shell.stderr == "Error: line 1: no file my\nA path with spaces goes in quotes: insert t 'my data.json'\n",
+            "\(shell.stderr)")
+        #expect(try Fixture.count(directory.path("my db.sqlite")) == 0)
+    }
+
     @Test("insert into a new table named like an existing one says so, and how to undo it")
     func newTableTypo() throws {
         let directory = try TemporaryDirectory()

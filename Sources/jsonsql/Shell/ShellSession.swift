@@ -423,7 +423,9 @@ final class ShellSession {
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
-        if let words, !words.isEmpty {
+        if let words, !words.isEmpty, let fixed = JSONSQL.unquotedPath(words) {
+            text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        } else if let words, !words.isEmpty {
             switch JSONSQL.misplacedArguments([words[0], databasePath] + words.dropFirst(), message: message) {
             case .filter(let fixed):
                 var fixed = fixed
@@ -459,8 +461,10 @@ extension Schema: ShellFormattable {}
 extension Indexes: ShellFormattable {}
 
 extension Insert {
-    /// Whether insert reads its JSON from standard input: no file given, or `-`.
+    /// Whether insert reads its JSON from standard input: no file given, or `-`. With a table
+    /// and more words, files were named, and one that is missing is insert's to name.
     var readsStandardInput: Bool {
-        tableAndFiles.contains("-") || !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) }
+        tableAndFiles.contains("-")
+            || (tableAndFiles.count < 2 && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
     }
 }
