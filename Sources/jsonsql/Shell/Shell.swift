@@ -56,6 +56,10 @@ struct Shell: ParsableCommand {
             _ = session.rollBackOpenTransaction()
             return
         }
+        // Ctrl-C stops the running statement and the script, which then ends as one that failed
+        // (an open transaction rolled back) with status 130, instead of jsonsql dying mid-write
+        // with a journal left for the next writer to roll back. SIGTERM still ends it at once.
+        Interruption.installSignalHandler(termination: false)
         var succeeded: Bool
         if let file {
             let lines = try ShellInput.scriptLines(atPath: file)
@@ -70,6 +74,7 @@ struct Shell: ParsableCommand {
         }
         // A script that leaves a transaction open loses its changes: that is a failure.
         if session.rollBackOpenTransaction() { succeeded = false }
+        if Interruption.isRequested { throw ExitCode(128 + (Interruption.requestedSignal ?? SIGINT)) }
         if !succeeded { throw ExitCode.failure }
     }
 

@@ -53,14 +53,19 @@ final class ShellSession {
         var number = 0
         for line in lines {
             number += 1
+            // Ctrl-C between two statements stops the script as one during a statement does.
+            if Interruption.isRequested {
+                report(Interrupted(description: "interrupted"), line: number)
+                return (false, false)
+            }
             switch handle(line: line, number: number) {
             case .ok: continue
             case .quit: return (succeeded, true)
             case .failed:
                 succeeded = false
                 // Nobody reads the output any more (`| head` where SIGPIPE is ignored): the rest
-                // would only fail the same way.
-                if !keepGoing || Self.outputClosed { return (false, false) }
+                // would only fail the same way. Ctrl-C stops it with --keep-going too.
+                if !keepGoing || Self.outputClosed || Interruption.isRequested { return (false, false) }
             }
         }
         if let unfinished = reader.unfinished {
