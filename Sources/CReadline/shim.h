@@ -23,6 +23,12 @@ static inline void jsonsql_rl_configure(const char *name, const char *word_break
     rl_basic_quote_characters = NULL;
     rl_attempted_completion_function = complete;
     rl_completion_display_matches_hook = display_matches;
+    // Each history entry is written after a `#<seconds>` line, so that readline reads the
+    // lines of a statement typed over several lines back as one entry, line breaks and all:
+    // joined on one line, a `--` comment would swallow the rest of the statement.
+    // (readline writes the time only of entries it stamped, and stamps them with this character).
+    history_comment_char = '#';
+    history_write_timestamps = 1;
 }
 
 /// 1: readline offers nothing when the shell has no completion; 0: it completes file names.

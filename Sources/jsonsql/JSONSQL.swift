@@ -15,7 +15,7 @@ struct JSONSQL: ParsableCommand {
 
             Examples:
               jsonsql create-table db.sqlite player id:text:pk name:text address:json
-              cat players.ndjson | jsonsql insert db.sqlite player
+              cat players.ndjson | jsonsql insert db.sqlite player --alter
               jsonsql index db.sqlite player address.country
               jsonsql query db.sqlite --where 'address.country=DE' --limit 10
               jsonsql shell db.sqlite
@@ -63,7 +63,7 @@ struct JSONSQL: ParsableCommand {
             }
             var message = fullMessage(for: error, usage: usage)
             if message.hasPrefix("Error: ") { message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count))) }
-            if let hint = forgottenWhere(Array(CommandLine.arguments.dropFirst()), message: message) {
+            if let hint = misplacedArgumentsHint(Array(CommandLine.arguments.dropFirst()), message: message) {
                 var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 lines.insert(hint, at: 1)
                 message = lines.joined(separator: "\n")
@@ -105,18 +105,81 @@ struct JSONSQL: ParsableCommand {
         return message
     }
 
-    /// `jsonsql query db.sqlite player 'score > 5'`: a filter given where a table or nothing
-    /// goes, which the error names; the line that says where it goes.
-    static func forgottenWhere(_ arguments: [String], message: String) -> String? {
-        guard arguments.first == "query" else { return nil }
-        for (i, word) in arguments.enumerated().dropFirst(2)
-        where !word.hasPrefix("-") && !arguments[i - 1].hasPrefix("-") && message.contains("'\(word)'")
-            && word.contains(where: { "=<>".contains($0) || $0 == " " }) && (try? FilterParser.parse(word)) != nil
-        {
-            return "To filter rows, give it to --where: jsonsql "
-                + (arguments[..<i] + ["--where", word] + arguments[(i + 1)...]).map(SQLQuote.shellWord).joined(separator: " ")
+    /// What words given to `query` where a table or nothing goes were meant as, when the error
+    /// names one of them: a filter (`'score > 5'`, `where score '>' 5`), with the arguments that
+    /// give it to --where in its place; or SQL (`select name from player`), with its text.
+    enum MisplacedArguments: Equatable {
+        case filter(arguments: [String])
+        case sql(String)
+    }
+
+    /// `arguments` start with the command and the database: `query db.sqlite player 'score > 5'`.
+    static func misplacedArguments(_ arguments: [String], message: String) -> MisplacedArguments? {
+        guard arguments.first == "query", arguments.count > 2 else { return nil }
+        let valueOptions = Set(
+            ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(\.names))
+        // Runs of words that are neither options nor their values, after the database.
+        var runs: [[Int]] = []
+        var index = 2
+        while index < arguments.count {
+            let word = arguments[index]
+            if word.hasPrefix("-"), word.count > 1 {
+                index += valueOptions.contains(word) ? 2 : 1
+                runs.append([])
+                continue
+            }
+            if runs.isEmpty { runs.append([]) }
+            runs[runs.count - 1].append(index)
+            index += 1
+        }
+        for run in runs where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
+            let words = run.map { arguments[$0] }
+            let text = words.joined(separator: " ")
+            if ["select", "with", "values"].contains(SQLText.firstKeyword(text) ?? "") { return .sql(text) }
+            // A table may come first, and the filter may start with the SQL word `where`.
+            for start in words.indices {
+                var filter = Array(words[start...])
+                if filter.first?.lowercased() == "where" { filter.removeFirst() }
+                let expression = filter.joined(separator: " ")
+                guard expression.contains(where: { "=<>".contains($0) || $0 == " " }), (try? FilterParser.parse(expression)) != nil
+                else { continue }
+                return .filter(
+                    arguments: Array(arguments[..<run[start]]) + ["--where", expression] + arguments[(run.last! + 1)...])
+            }
         }
         return nil
+    }
+
+    /// `jsonsql tables my db.sqlite`: a path with a space given unquoted, so the shell split it
+    /// into words that name nothing alone. The arguments with those words joined into the path
+    /// that exists, or nil.
+    static func unquotedPath(_ arguments: [String]) -> [String]? {
+        for start in arguments.indices.dropFirst() where !arguments[start].hasPrefix("-") {
+            guard !FileManager.default.fileExists(atPath: arguments[start]) else { continue }
+            for end in (start + 1)..<min(arguments.count, start + 8) {
+                let path = arguments[start...end].joined(separator: " ")
+                if FileManager.default.fileExists(atPath: path) {
+                    return Array(arguments[..<start]) + [path] + arguments[(end + 1)...]
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The line that says what to type instead, as a command line that runs.
+    static func misplacedArgumentsHint(_ arguments: [String], message: String) -> String? {
+        if let fixed = unquotedPath(arguments) {
+            return "A path with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        }
+        switch misplacedArguments(arguments, message: message) {
+        case .filter(let fixed):
+            return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        case .sql(let text):
+            return "To run SQL, give it to --sql as one argument: jsonsql "
+                + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(separator: " ")
+        case nil:
+            return nil
+        }
     }
 
     /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own

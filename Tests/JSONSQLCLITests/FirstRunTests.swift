@@ -107,7 +107,7 @@ struct FirstRunTests {
         #expect(fine.status == 0 && fine.stdout == "[]\n", "\(fine.stderr)")
     }
 
-    @Test("a filter given without --where says where it goes, as a command line that runs")
+    @Test("a filter or SQL given where the table goes says where it goes, as a command line that runs; in the shell too")
     func forgottenWhere() throws {
         let extra = try CLI.run(["query", db, "player", "score > 1", "--select", "id"])
         #expect(extra.status == 64)
@@ -118,6 +118,45 @@ struct FirstRunTests {
         #expect(asTable.status == 1)
         #expect(asTable.stderr.hasSuffix("\nTo filter rows, give it to --where: jsonsql query \(db) --where 'score > 1'\n"))
         #expect(try CLI.run(["query", db, "player", "--where", "score > 1", "--select", "id"]).status == 0)
+        // As SQL writes it, unquoted: the `where` is not kept as the table.
+        let sqlWords = try CLI.run(["query", db, "player", "where", "score", ">", "1", "--count"])
+        #expect(sqlWords.status == 64)
+        #expect(
+            sqlWords.stderr.contains("\nTo filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --count\n"),
+            "\(sqlWords.stderr)")
+        let sql = try CLI.run(["query", db, "select", "name", "from", "player"])
+        #expect(sql.status == 64)
+        #expect(
+            sql.stderr.contains("\nTo run SQL, give it to --sql as one argument: jsonsql query \(db) --sql 'select name from player'\n"),
+            "\(sql.stderr)")
+        // The shell says it without jsonsql and the database; SQL there ends with ';'.
+        let shell = try CLI.run(
+            ["shell", db, "--keep-going"], stdin: "query where 'score > 1' --count\nquery 'select name from player'\n")
+        #expect(shell.status == 1)
+        #expect(
+            shell.stderr.contains("\nTo filter rows, give it to --where: query --where 'score > 1' --count\nUsage: query "),
+            "\(shell.stderr)")
+        #expect(shell.stderr.hasSuffix("\nTo run SQL, end it with ';': select name from player;\n"), "\(shell.stderr)")
+    }
+
+    @Test("a path with spaces given unquoted is named, with the line that quotes it; in the shell too")
+    func unquotedPath() throws {
+        let directory = try TemporaryDirectory()
+        try Fixture.table(directory.path("my db.sqlite"), "t", ["a:integer"])
+        try directory.write("my data.json", #"{"a":1}"#)
+        let split = try CLI.run(["tables", "my", "db.sqlite"], in: directory.url)
+        #expect(split.status == 64)
+        #expect(
+            split.stderr.hasPrefix(
+                "Error: unexpected argument 'db.sqlite'\nA path with spaces goes in quotes: jsonsql tables 'my db.sqlite'\nUsage: "),
+            "\(split.stderr)")
+        // Files were named, so insert names the missing one, not standard input.
+        let shell = try CLI.run(["shell", "my db.sqlite"], stdin: "insert t my data.json\n", in: directory.url)
+        #expect(shell.status == 1)
+        #expect(
+            shell.stderr == "Error: line 1: no file my\nA path with spaces goes in quotes: insert t 'my data.json'\n",
+            "\(shell.stderr)")
+        #expect(try Fixture.count(directory.path("my db.sqlite")) == 0)
     }
 
     @Test("insert into a new table named like an existing one says so, and how to undo it")

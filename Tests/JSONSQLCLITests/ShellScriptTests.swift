@@ -219,4 +219,35 @@ struct ShellScriptTests {
         #expect(result.status == 0)
         #expect(result.stdout == "name\r\nBo\r\n")
     }
+
+    @Test("Ctrl-C stops a script, --keep-going too: the statement stops, its transaction rolls back, status 130")
+    func interruptScript() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let script = try directory.write(
+            "long.jsonsql",
+            """
+            begin;
+            delete from player;
+            with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c;
+            commit;
+            select 'after' as x;
+
+            """)
+        let shell = try Child(CLI.binary, ["shell", db, script, "--keep-going"], input: false)
+        // The delete has written once its journal exists; the next statement runs until stopped.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: db + "-journal") && shell.isRunning && Date() < deadline { usleep(5_000) }
+        #expect(shell.isRunning, "the script should still be running")
+        kill(shell.pid, SIGINT)
+        let stdout = String(decoding: shell.stdout!.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: shell.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(shell.wait() == 130)
+        #expect(!stdout.contains("after"))
+        #expect(stderr.contains(": interrupted\n"), "\(stderr)")
+        #expect(stderr.hasSuffix("the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"))
+        // Rolled back by jsonsql, not left as a hot journal for the next writer.
+        #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
+        #expect(try Fixture.count(db, "player") == 3)
+    }
 }

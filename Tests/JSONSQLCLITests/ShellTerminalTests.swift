@@ -105,28 +105,46 @@ struct ShellTerminalTests {
         try await terminal.wait { $0.hasSuffix("select address ->> '$.zip'") }
     }
 
-    @Test("history goes to JSONSQL_HISTORY, a multi-line statement as one entry, and comes back with Up")
+    @Test(
+        "history is appended to JSONSQL_HISTORY, never shortened; a statement over several lines is one entry, lines kept, back with Up"
+    )
     func keepsHistory() async throws {
+        // A file of the user's, longer than the entries the shell keeps in memory.
+        let before = (1...1001).map { "old \($0)\n" }.joined()
+        try before.write(toFile: history, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: history)
         let terminal = try await start()
         try terminal.enter("tables")
         try await terminal.wait(forText: "jsonsql>", count: 2)
-        try terminal.enter("select name from player")
+        // Joined on one line, the comment would swallow the rest of the statement.
+        try terminal.enter("select 'r' || 'an' as x -- a comment")
         try await terminal.wait { $0.hasSuffix("   ...>") }
-        try terminal.enter("where score > 90000;")
+        try terminal.enter("from player limit 1;")
         try await terminal.wait(forText: "jsonsql>", count: 3)
         let written = try String(contentsOfFile: history, encoding: .utf8)
-        #expect(written == "tables\nselect name from player where score > 90000;\n")
+        #expect(written.hasPrefix(before))
+        let entries = written.dropFirst(before.count).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(entries.count == 6)
+        #expect(entries.indices.filter { entries[$0].hasPrefix("#") && Int(entries[$0].dropFirst()) != nil } == [0, 2])
+        #expect(
+            Array(entries.dropFirst().filter { !$0.hasPrefix("#") })
+                == ["tables", "select 'r' || 'an' as x -- a comment", "from player limit 1;", ""])
+        let mode = try FileManager.default.attributesOfItem(atPath: history)[.posixPermissions] as? Int
+        #expect(mode == 0o644)
         try terminal.press("Up", "Up")
         try await terminal.wait { $0.hasSuffix("jsonsql> tables") }
         try terminal.press("C-c")
         try await terminal.wait(forText: "jsonsql>", count: 4)
         try terminal.press("C-d")
         #expect(try await terminal.waitForExit() == 0)
+        #expect(try String(contentsOfFile: history, encoding: .utf8) == written)
 
-        // The next shell reads the history back.
+        // The next shell reads the statement back whole, and it runs again.
         let again = try await start()
         try again.press("Up")
-        try await again.wait { $0.hasSuffix("jsonsql> select name from player where score > 90000;") }
+        try await again.wait { $0.hasSuffix("from player limit 1;") }
+        try again.press("Enter")
+        try await again.wait(forText: "ran")
     }
 
     @Test("Ctrl-C drops the line being typed, and a statement over several lines")

@@ -21,6 +21,8 @@ final class ShellCompleterTests {
                     INSERT INTO player VALUES ('p1', 'Ann', '{"city":"Berlin","country":"DE","geo":{"lat":1}}', '["a"]');
                     INSERT INTO player VALUES ('p2', 'Bo', '{"city":"Lyon","zip":"69001"}', '[]');
                     CREATE TABLE "Team" (name TEXT);
+                    CREATE TABLE odd (doc JSON TEXT);
+                    INSERT INTO odd VALUES ('{"a b":{"c":1},"x.y":2,"it''s":3,"ab":4}');
                     CREATE TABLE "my team's ""x"" t" ("full name" TEXT, "日本" TEXT);
                     """)
         }
@@ -98,6 +100,20 @@ final class ShellCompleterTests {
         #expect(complete("select 日").candidates == ["日本"])
         #expect(ShellWords(scanning: ".schema " + complete(".schema my").candidates[0]).partial == table)
         #expect(completer.complete(word: "my", before: "select * from \"").candidates == [table])
+    }
+
+    @Test("a key a path quotes completes from its first letters, in shell quotes on a command line, so the line reads that key")
+    func oddKeys() throws {
+        // On a command line: the shell splitting would read doc."x.y" as doc.x.y and split doc."a b".
+        #expect(complete("query odd --select doc.a").candidates == [#"doc.'"a b"'"#, "doc.ab"])
+        #expect(complete("query odd --where doc.x").candidates == [#"doc.'"x.y"'"#])
+        #expect(complete("query odd --where doc.i").candidates == [#"doc.'"it'\''s"'"#])
+        #expect(complete("index odd doc.x").candidates == [#"doc.'"x.y"'"#])
+        let line = try ShellWords.split(#"query odd --where doc.'"x.y"'=2"#)
+        #expect(try FilterParser.parse(line[3]) == FilterParser.parse(#"doc."x.y" = 2"#))
+        // Inside a quote the user opened, and in SQL, the path as it is.
+        #expect(completer.complete(word: "doc.x", before: "query odd --where '").candidates == [#"doc."x.y""#])
+        #expect(completer.complete(word: "$.x", before: "select doc ->> '").candidates == [#"$."x.y"'"#])
     }
 
     @Test("insert completes tables, then file names")

@@ -148,6 +148,29 @@ struct ShellInputTests {
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(ShellInput.prepareHistoryFile(atPath: file) == nil)
+        // Followed to a file that exists; a link to none is named, and nothing made at its end.
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: file)
+        #expect(ShellInput.prepareHistoryFile(atPath: directory + "/link") == nil)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/dangling", withDestinationPath: directory + "/gone")
+        #expect(
+            ShellInput.prepareHistoryFile(atPath: directory + "/dangling")
+                == "\(directory)/dangling is a symbolic link to \(directory)/gone, which does not exist")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/gone"))
+        // Reading a FIFO would wait for a writer before the first prompt; /dev/null keeps none.
+        #expect(mkfifo(directory + "/fifo", 0o600) == 0)
+        #expect(ShellInput.prepareHistoryFile(atPath: directory + "/fifo") == "\(directory)/fifo is not a regular file")
+        #expect(ShellInput.prepareHistoryFile(atPath: "/dev/null") == nil)
+        #expect(ShellInput.prepareHistoryFile(atPath: "/dev/zero") == "/dev/zero is not a regular file")
+    }
+
+    @Test("history: lines after a #<seconds> line are one entry; lines before the first are an entry each")
+    func historyEntries() {
+        let file = "old one\nold two\n#1795526667\nselect 1 -- one\n+ 2;\n#1795526668\ntables\n#12 not a stamp\n"
+        #expect(
+            ShellInput.historyEntries(Data(file.utf8))
+                == ["old one", "old two", "select 1 -- one\n+ 2;", "tables\n#12 not a stamp"])
+        #expect(ShellInput.historyEntries(Data("a\nb".utf8)) == ["a", "b"])
+        #expect(ShellInput.historyEntries(Data()) == [])
     }
 
     @Test("a byte-order mark starting a script is not part of its first command")

@@ -98,6 +98,19 @@ public struct ShellCompleter {
         }
         let table = tableFor(positionals: positionals)
 
+        // A key a path writes in quotes (`doc."a b"`) goes on a line split like a shell's in
+        // shell quotes too (`doc.'"a b"'`): bare, the splitting would drop its quotes and read
+        // `doc.a b`, or `doc."x.y"` as doc.x.y. Not when the user opened a quote before it.
+        func shellPaths(_ completion: ShellCompletion) -> ShellCompletion {
+            guard scanned.openQuote == nil else { return completion }
+            var quoted = completion
+            quoted.candidates = completion.candidates.map { candidate in
+                let key = String(candidate.dropFirst(completion.displayPrefixLength))
+                guard key.contains(where: { " \t\n\r'\"\\".contains($0) }) else { return candidate }
+                return candidate.prefix(completion.displayPrefixLength) + SQLQuote.shellWord(key, escapingControls: false)
+            }
+            return quoted
+        }
         if let option = valueOf {
             if !option.values.isEmpty { return matching(word, option.values) }
             switch option.names.first {
@@ -106,7 +119,8 @@ public struct ShellCompleter {
                 var completion =
                     table.map {
                         ["--pk", "--drop", "--rename", "--type"].contains(option.names.first)
-                            ? shellNames(word, columns($0), quoting: scanned.openQuote == nil) : paths(word, table: $0)
+                            ? shellNames(word, columns($0), quoting: scanned.openQuote == nil)
+                            : shellPaths(paths(word, table: $0))
                     }
                     ?? ShellCompletion()
                 completion.appendSpace = false
@@ -130,10 +144,10 @@ public struct ShellCompleter {
         case "index":
             if position == 0 {
                 var completion = shellNames(word, tables(), quoting: quoting)
-                if let table { completion.candidates += paths(word, table: table).candidates }
+                if let table { completion.candidates += shellPaths(paths(word, table: table)).candidates }
                 return completion
             }
-            return table.map { paths(word, table: $0) } ?? ShellCompletion()
+            return table.map { shellPaths(paths(word, table: $0)) } ?? ShellCompletion()
         case "insert":
             if position == 0 && !word.contains("/") {
                 let names = shellNames(word, tables(), quoting: quoting)
@@ -188,8 +202,12 @@ public struct ShellCompleter {
             let keys = try? store.jsonKeys(at: parent, in: table)
         else { return ShellCompletion() }
         let head = parentText + "."
-        let named = keys.map { (head + JSONPath(column: $0.name).description, $0.isContainer) }
-        let matches = named.filter { $0.0.hasPrefix(word) }
+        // `doc.a` finds the key `a b`, written `doc."a b"`, as `doc."a` does.
+        let typed = String(word[word.index(after: dot)...])
+        let named = keys.filter { key in
+            (head + JSONPath(column: key.name).description).hasPrefix(word) || (!typed.hasPrefix("\"") && key.name.hasPrefix(typed))
+        }.map { (head + JSONPath(column: $0.name).description, $0.isContainer) }
+        let matches = named
         var completion = ShellCompletion(candidates: matches.map(\.0))
         completion.appendSpace = !(matches.count == 1 && matches[0].1)
         completion.displayPrefixLength = head.count

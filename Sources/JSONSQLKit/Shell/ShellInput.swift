@@ -73,16 +73,60 @@ public enum ShellInput {
 
     /// Makes the history file ready (created, mode 0600, when missing) and returns nil, or says
     /// why history cannot be kept there, so that the shell says so instead of losing it.
+    ///
+    /// History is read from the file and appended to it, never rewritten: anything but a
+    /// regular file (a FIFO would block the read) is refused, except /dev/null, which keeps none.
+    /// A symbolic link is followed, to a file that exists.
     public static func prepareHistoryFile(atPath path: String) -> String? {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return "\(path) is a directory" }
-            return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+            case S_IFDIR:
+                return "\(path) is a directory"
+            default:
+                var null = stat()
+                if info.st_mode & S_IFMT == S_IFCHR, stat("/dev/null", &null) == 0, null.st_rdev == info.st_rdev { return nil }
+                return "\(path) is not a regular file"
+            }
+        }
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return "\(path) is a symbolic link to \(target), which does not exist"
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         if descriptor < 0 { return "\(path) cannot be created (\(String(cString: strerror(errno))))" }
         close(descriptor)
         return nil
+    }
+
+    /// The entries of a history file, oldest first. The shell writes each entry after a line
+    /// `#<seconds>`, so the lines up to the next such line are one entry (a statement typed over
+    /// several lines). Lines before the first such line, which an older jsonsql wrote without
+    /// it, are an entry each. readline's own reader would split every entry of such a file.
+    ///
+    ///     old entry          → "old entry"
+    ///     #1795526667
+    ///     select 1 -- one    → "select 1 -- one\n+ 2;"
+    ///     + 2;
+    public static func historyEntries(_ data: Data) -> [String] {
+        var entries: [String] = []
+        var stamped = false
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(data.last == UInt8(ascii: "\n") ? 1 : 0) {
+            if line.first == UInt8(ascii: "#"), line.count > 1, line.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }) {
+                stamped = true
+                entries.append("")
+                continue
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            if stamped, let last = entries.last {
+                entries[entries.count - 1] = last.isEmpty ? text : last + "\n" + text
+            } else {
+                entries.append(text)
+            }
+        }
+        return entries.filter { !$0.isEmpty }
     }
 
     /// Why a line that is not UTF-8 is refused: decoding it would store U+FFFD for each bad

@@ -19,8 +19,8 @@ struct Shell: ParsableCommand {
             that fails inside it leaves it failed until ROLLBACK. Ctrl-C cancels a running statement.
 
             When standard input is not a terminal, or a FILE is given, it runs the commands with no prompts, \
-            prints only results, and stops at the first error with exit status 1 (--keep-going runs the rest \
-            and still exits with 1).
+            prints only results, and stops at the first error with exit status 1, as sqlite3 -bail does. \
+            --keep-going runs the rest and still exits with 1, as sqlite3 does without -bail.
 
             Examples:
               jsonsql shell db.sqlite
@@ -56,6 +56,10 @@ struct Shell: ParsableCommand {
             _ = session.rollBackOpenTransaction()
             return
         }
+        // Ctrl-C stops the running statement and the script, which then ends as one that failed
+        // (an open transaction rolled back) with status 130, instead of jsonsql dying mid-write
+        // with a journal left for the next writer to roll back. SIGTERM still ends it at once.
+        Interruption.installSignalHandler(termination: false)
         var succeeded: Bool
         if let file {
             let lines = try ShellInput.scriptLines(atPath: file)
@@ -70,6 +74,7 @@ struct Shell: ParsableCommand {
         }
         // A script that leaves a transaction open loses its changes: that is a failure.
         if session.rollBackOpenTransaction() { succeeded = false }
+        if Interruption.isRequested { throw ExitCode(128 + (Interruption.requestedSignal ?? SIGINT)) }
         if !succeeded { throw ExitCode.failure }
     }
 
@@ -78,7 +83,6 @@ struct Shell: ParsableCommand {
         let input = ReadlineInput(historyFile: ReadlineInput.defaultHistoryFile) { word, before in
             completer.complete(word: word, before: before, statement: session.pendingSQL)
         }
-        defer { input.close() }
         try? OutputBuffer.writeAll(
             """
             jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
@@ -104,8 +108,9 @@ struct Shell: ParsableCommand {
                     }
                 }
                 if session.pendingSQL.isEmpty {
-                    // A statement typed over several lines is one history entry.
-                    input.addHistory(typed.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+                    // A statement typed over several lines is one history entry, its lines kept:
+                    // joined on one, a `--` comment would swallow the lines after it.
+                    input.addHistory(typed.joined(separator: "\n"))
                     typed = []
                 }
                 if quit { return }

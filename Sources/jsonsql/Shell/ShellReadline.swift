@@ -20,6 +20,7 @@ final class ReadlineInput {
     /// The history file, or nil when history is not kept.
     let historyFile: String?
     private var lastEntry: String?
+    /// Entries kept in memory: the last ones of the file, and those typed since.
     static let historySize: Int32 = 1000
 
     /// `$JSONSQL_HISTORY` (empty: no history), else `~/.jsonsql_history`.
@@ -46,7 +47,9 @@ final class ReadlineInput {
 
         using_history()
         stifle_history(Self.historySize)
-        if let historyFile { _ = read_history(historyFile) }
+        if let historyFile, let data = FileManager.default.contents(atPath: historyFile) {
+            for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) { add_history(entry) }
+        }
         Interruption.installSignalHandler(termination: false)
     }
 
@@ -85,18 +88,15 @@ final class ReadlineInput {
     }
 
     /// Adds a finished command to the history and appends it to the file at once, so a second
-    /// shell or a crash loses nothing.
+    /// shell or a crash loses nothing. The file is only ever appended to: shortening it would
+    /// rewrite a file jsonsql may not have made (`JSONSQL_HISTORY` can name any), and readline
+    /// does that through a new file that takes the old one's place, dropping its mode.
     func addHistory(_ entry: String) {
         let entry = entry.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !entry.isEmpty, entry != lastEntry else { return }
         lastEntry = entry
         add_history(entry)
         if let historyFile { _ = append_history(1, historyFile) }
-    }
-
-    /// Keeps the history file from growing without end.
-    func close() {
-        if let historyFile { _ = history_truncate_file(historyFile, Self.historySize) }
     }
 }
 

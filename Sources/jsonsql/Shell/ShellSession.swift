@@ -53,14 +53,19 @@ final class ShellSession {
         var number = 0
         for line in lines {
             number += 1
+            // Ctrl-C between two statements stops the script as one during a statement does.
+            if Interruption.isRequested {
+                report(Interrupted(description: "interrupted"), line: number)
+                return (false, false)
+            }
             switch handle(line: line, number: number) {
             case .ok: continue
             case .quit: return (succeeded, true)
             case .failed:
                 succeeded = false
                 // Nobody reads the output any more (`| head` where SIGPIPE is ignored): the rest
-                // would only fail the same way.
-                if !keepGoing || Self.outputClosed { return (false, false) }
+                // would only fail the same way. Ctrl-C stops it with --keep-going too.
+                if !keepGoing || Self.outputClosed || Interruption.isRequested { return (false, false) }
             }
         }
         if let unfinished = reader.unfinished {
@@ -215,7 +220,7 @@ final class ShellSession {
         do {
             command = try JSONSQL.parseCommand(arguments)
         } catch {
-            return report(error, line: line, usage: true)
+            return report(error, line: line, usage: true, words: words)
         }
         if commandsOnStandardInput, let insert = command as? Insert, insert.readsStandardInput {
             report(JSONSQLError("standard input holds the shell's commands; give insert a JSON file to read"), line: line)
@@ -238,7 +243,7 @@ final class ShellSession {
             query.explain = true
             commands.insert(query, at: 0)
         }
-        return timed(line: line) {
+        return timed(line: line, words: words) {
             for var command in commands {
                 // Commands work on the shell's connection, so they join a transaction begun there.
                 if let storeCommand = command as? any StoreCommand { try storeCommand.run(store) } else { try command.run() }
@@ -370,7 +375,7 @@ final class ShellSession {
     // MARK: - Running and reporting
 
     /// Runs work with Ctrl-C armed, timing it when `.timer on`.
-    private func timed(line: Int, _ work: () throws -> Void) -> Outcome {
+    private func timed(line: Int, words: [String]? = nil, _ work: () throws -> Void) -> Outcome {
         Interruption.clear()
         let started = DispatchTime.now()
         var outcome = Outcome.ok
@@ -379,7 +384,7 @@ final class ShellSession {
         } catch {
             // The terminal echoed ^C without a newline.
             if Interruption.isRequested && isatty(STDERR_FILENO) != 0 { Diagnostics.write("\n") }
-            outcome = report(error, line: line)
+            outcome = report(error, line: line, words: words)
         }
         // Commands print help through `print`, which buffers: flush before anything else writes.
         fflush(nil)
@@ -402,9 +407,10 @@ final class ShellSession {
 
     /// Prints an error the way the command line does and says whether it was one. With `usage`,
     /// an argument error is followed by the command's usage line, as the command line prints it
-    /// but without `jsonsql` and the database.
+    /// but without `jsonsql` and the database. With the command's `words`, a filter or SQL given
+    /// where a table goes is followed by the line that does it (`JSONSQL.misplacedArguments`).
     @discardableResult
-    func report(_ error: Error, line: Int, usage: Bool = false) -> Outcome {
+    func report(_ error: Error, line: Int, usage: Bool = false, words: [String]? = nil) -> Outcome {
         fflush(nil)
         if let exit = error as? ExitCode { return exit.isSuccess ? .ok : .failed }
         if JSONSQL.exitCode(for: error).isSuccess {
@@ -422,6 +428,20 @@ final class ShellSession {
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
+        if let words, !words.isEmpty, let fixed = JSONSQL.unquotedPath(words) {
+            text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        } else if let words, !words.isEmpty {
+            switch JSONSQL.misplacedArguments([words[0], databasePath] + words.dropFirst(), message: message) {
+            case .filter(let fixed):
+                var fixed = fixed
+                fixed.remove(at: 1)
+                text += "\nTo filter rows, give it to --where: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            case .sql(let sql):
+                text += "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
+            case nil:
+                break
+            }
+        }
         if usage && !(error is JSONSQLError) {
             for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n") where helpLine.hasPrefix("Usage: ") {
                 text +=
@@ -446,8 +466,10 @@ extension Schema: ShellFormattable {}
 extension Indexes: ShellFormattable {}
 
 extension Insert {
-    /// Whether insert reads its JSON from standard input: no file given, or `-`.
+    /// Whether insert reads its JSON from standard input: no file given, or `-`. With a table
+    /// and more words, files were named, and one that is missing is insert's to name.
     var readsStandardInput: Bool {
-        tableAndFiles.contains("-") || !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) }
+        tableAndFiles.contains("-")
+            || (tableAndFiles.count < 2 && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
     }
 }
