@@ -59,6 +59,9 @@ struct CSVTable {
                 "this is \(compressed.format)-compressed data, not text; \(compressed.advice(for: name == "<stdin>" ? nil : name))"
             )
         }
+        if let wide = WideUnicodeText.detect(input) {
+            throw fail(wide.refusal(format: separator == 0x09 ? "TSV" : "CSV", file: name == "<stdin>" ? nil : name))
+        }
         func endRow() throws {
             if rowLines.isEmpty {
                 width = rowCells
