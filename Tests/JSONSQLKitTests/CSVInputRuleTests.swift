@@ -117,6 +117,10 @@ struct CSVInputRuleTests {
         arguments: [
             ("a,b\n1,2\n3\n", "<stdin>:3: this row has 1 field, the header 2; quote fields that hold the separator"),
             ("a,b\n1,\"2\n", "<stdin>:2: a quoted field is not closed; is the input cut off?"),
+            // A line break inside quotes counts as one outside them, whichever it is.
+            ("a,b\n\"x\ny\",1\n1,2,3\n", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
+            ("a,b\r\n\"x\r\ny\",1\r\n1,2,3\r\n", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
+            ("a,b\r\"x\ry\",1\r1,2,3\r", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
             (
                 "a,b\n1,\"2\"x\n",
                 #"<stdin>:2: text after the closing quote of a field; a quote inside a quoted field is written twice ("")"#

@@ -110,7 +110,8 @@ struct CSVTable {
                         pos += 1
                         break
                     }
-                    if byte == lf { line += 1 }
+                    // A line break inside quotes counts as outside them: LF, CRLF or a lone CR.
+                    if byte == lf || (byte == cr && !(pos + 1 < count && input[pos + 1] == lf)) { line += 1 }
                     bytes.append(byte)
                     pos += 1
                 }

@@ -191,6 +191,8 @@ final class RecordReader {
         }
         if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
         if let kind = lineJSONKind(at: pos) { return kind }
+        // An array that does not scan (nested past the depth limit, or broken) is still one.
+        if buffer[pos] == UInt8(ascii: "[") { return "an array" }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
         return
             "text that is not JSON, \(JSONEncoding.quoted(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)))"
