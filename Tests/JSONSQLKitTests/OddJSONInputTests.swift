@@ -63,6 +63,13 @@ struct OddJSONInputTests {
             #expect(message?.contains("iconv -f \(named) -t UTF-8 \(file)") == true, "\(text): \(message ?? "no error")")
         }
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"# + "\n")
+        // Where a database goes, a name that does not say it is data.
+        let file = try db.write("orders.txt", Data(encoded("a,b\n1,2\n")))
+        let asDatabase = errorMessage { try Store(path: file, access: .read).close() }
+        #expect(
+            asDatabase
+                == "\(file) is \(named) text, not a SQLite database; if it holds JSON, CSV or TSV, convert it first: iconv -f \(named) -t UTF-8 \(file) | jsonsql ... -"
+        )
     }
 
     @Test("a lone CR ends a line in messages, as LF and CRLF do", arguments: ["\r", "\r\n", "\n"])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// UTF-16 or UTF-32 text given where UTF-8 was expected (JSON, CSV, TSV), known by its first
 /// bytes, and the iconv command that converts it: jsonsql reads UTF-8 only and refuses the
 /// others rather than guessing.
@@ -20,6 +22,13 @@ struct WideUnicodeText: Equatable {
         if b.count >= 2 && b[0] == 0 && b[1] != 0 { return WideUnicodeText(encoding: "UTF-16BE") }
         if b.count >= 2 && b[0] != 0 && b[1] == 0 { return WideUnicodeText(encoding: "UTF-16LE") }
         return nil
+    }
+
+    /// The encoding the file at `path` starts in, if it is UTF-16 or UTF-32.
+    static func detect(file path: String) -> WideUnicodeText? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return detect((try? handle.read(upToCount: 4)) ?? Data())
     }
 
     /// Whether `head` may be the start of UTF-16 or UTF-32 text that more bytes would tell
