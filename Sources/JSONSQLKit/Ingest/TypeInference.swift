@@ -185,7 +185,13 @@ struct TypeInference {
         }
     }
 
-    func columns(primaryKey: [String]) throws -> [ColumnSpec] {
+    func columns(for table: String, primaryKey: [String]) throws -> [ColumnSpec] {
+        // SQLite has no table without columns: records of `{}` alone cannot make one.
+        if order.isEmpty {
+            throw JSONSQLError(
+                "the records read for table '\(table)' are all empty objects ({}), and a table needs a column: there is no key to make one of"
+            )
+        }
         for key in primaryKey where !order.contains(key) {
             throw JSONSQLError("--pk \(key): no record has the key '\(key)'")
         }
