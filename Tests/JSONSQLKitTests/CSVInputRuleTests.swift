@@ -142,6 +142,24 @@ struct CSVInputRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
     }
 
+    @Test("text that is not UTF-8 (latin1) is refused with the line of its first such byte, in the header too, and how to convert it")
+    func notUTF8() throws {
+        let db = try LibraryDatabase()
+        for (bytes, line) in [
+            (Array("caf".utf8) + [0xE9] + Array(",b\n1,2\n".utf8), 1),
+            (Array("a,b\r\"x\ry\",1\r1,caf".utf8) + [0xE9, 0x0D], 4),
+            (Array("a,b\r\n1,x\r\n2,".utf8) + [0xFF] + Array("\r\n".utf8), 3),
+        ] {
+            let file = try db.write("latin1-\(line).csv", Data(bytes))
+            let message = errorMessage { try db.insert("u", from: [InputSource.open(file)], format: .csv) }
+            #expect(
+                message
+                    == "\(file):\(line): this line is not UTF-8 text, and jsonsql reads CSV in UTF-8; convert it first, e.g. iconv -f latin1 -t utf-8 \(file) | jsonsql ... -"
+            )
+        }
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
+    }
+
     @Test("a header field that names a column of the table only in another case is refused with the header's line")
     func headerInAnotherCase() throws {
         let db = try LibraryDatabase()

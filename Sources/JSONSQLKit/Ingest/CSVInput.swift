@@ -62,6 +62,14 @@ struct CSVTable {
         if let wide = WideUnicodeText.detect(input) {
             throw fail(wide.refusal(format: separator == 0x09 ? "TSV" : "CSV", file: name == "<stdin>" ? nil : name))
         }
+        // Checked here, with the line of the first byte that is not UTF-8: a header's bytes go
+        // into every record the reader sees, which would name the first row's line instead.
+        if String(validating: input, as: UTF8.self) == nil {
+            line = Self.firstLineNotUTF8(input)
+            throw fail(
+                "this line is not UTF-8 text, and jsonsql reads \(separator == 0x09 ? "TSV" : "CSV") in UTF-8; convert it first, e.g. iconv -f latin1 -t utf-8 \(name == "<stdin>" ? "FILE" : name) | jsonsql ... -"
+            )
+        }
         func endRow() throws {
             if rowLines.isEmpty {
                 width = rowCells
@@ -147,6 +155,26 @@ struct CSVTable {
         }
         if rowCells > 0 { try endRow() }
         if rowLines.isEmpty { throw JSONSQLError("\(name): the input is empty; CSV starts with a header row") }
+    }
+
+    /// The 1-based line (ended by LF, CRLF or a lone CR, as rows count them) holding the
+    /// first byte of `input` that is not UTF-8.
+    static func firstLineNotUTF8(_ input: [UInt8]) -> Int {
+        var line = 1
+        var start = 0
+        var i = 0
+        while i <= input.count {
+            let atEnd = i == input.count
+            if atEnd || input[i] == 0x0A || input[i] == 0x0D {
+                if String(validating: input[start..<i], as: UTF8.self) == nil { return line }
+                if atEnd { break }
+                if input[i] == 0x0D && i + 1 < input.count && input[i + 1] == 0x0A { i += 1 }
+                line += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        return line
     }
 
     /// All of `source`, CSV or TSV as `format` says, as JSON lines on the lines its rows start
