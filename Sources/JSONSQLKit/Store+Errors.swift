@@ -21,6 +21,11 @@ extension Store {
                     "\(path) is \(compressed.format)-compressed data, not a SQLite database; if it holds JSON, CSV or TSV, \(compressed.advice(for: path))"
                 )
             }
+            if let wide = WideUnicodeText.detect(file: path) {
+                return JSONSQLError(
+                    "\(path) is \(wide.encoding) text, not a SQLite database; if it holds JSON, CSV or TSV, convert it first: iconv -f \(wide.encoding) -t UTF-8 \(SQLQuote.shellWord(path)) | jsonsql ... -"
+                )
+            }
             // A JSON or CSV file where the database goes: the two commands that take one.
             guard isDataFile(path) else { return JSONSQLError("\(path) is not a SQLite database") }
             let file = SQLQuote.shellWord(path)

@@ -46,6 +46,7 @@ struct JSONSQL: ParsableCommand {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try checkSubcommand(arguments)
+            try checkFilesNamedLikeOptions(arguments)
             var command = try parseCommand(arguments)
             usage = type(of: command)
             try command.run()
@@ -248,6 +249,19 @@ struct JSONSQL: ParsableCommand {
 }
 
 extension JSONSQL {
+    /// `jsonsql query -data.json`: a file whose name starts with `-` would be read as short
+    /// options grouped together (`-d -a -t -a ...`, `-h` among them printing help with status 0),
+    /// so such an argument that names an existing file, before any `--`, is refused with the two
+    /// ways to give it.
+    static func checkFilesNamedLikeOptions(_ arguments: [String]) throws {
+        for argument in arguments.prefix(while: { $0 != "--" })
+        where argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 2 && access(argument, F_OK) == 0 {
+            let safe = SQLQuote.shellWord("./" + argument)
+            throw ValidationError(
+                "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)")
+        }
+    }
+
     /// Standard input, output or error closed at start (`<&-`, `>&-`, `2>&-`): each is opened
     /// on /dev/null the other way round, so no file jsonsql opens later (a database) takes its
     /// number and receives rows or messages, while reading or writing it still fails as on a

@@ -277,23 +277,7 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
     return (try Selection(parsing: text), false)
 }
 
-/// Splits `id,address.city,"a,b"` on commas outside quotes.
+/// Splits a `--select` or `--group-by` list on the commas outside quotes (`JSONPath.splitList`).
 func splitPaths(_ text: String) -> [String] {
-    var parts: [String] = []
-    var current = ""
-    var quote: Character?
-    for c in text {
-        if let q = quote {
-            if c == q { quote = nil }
-        } else if c == "\"" || c == "'" {
-            quote = c
-        } else if c == "," {
-            parts.append(current.trimmingCharacters(in: .whitespaces))
-            current = ""
-            continue
-        }
-        current.append(c)
-    }
-    parts.append(current.trimmingCharacters(in: .whitespaces))
-    return parts.filter { !$0.isEmpty }
+    JSONPath.splitList(text)
 }

@@ -80,6 +80,20 @@ struct FirstRunTests {
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
+    @Test("a data file whose name starts with - is refused with how to write it, not read as options (-h printing help)")
+    func fileNamedLikeOptions() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("-hat.json", #"{"a":1}"# + "\n")
+        let refused = try CLI.run(["query", "-hat.json", "--format", "jsonl"], in: directory.url)
+        #expect(refused.status == 64 && refused.stdout.isEmpty, "\(refused.stdout)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "Error: -hat.json is a file, but a name starting with - is read as options; write it as ./-hat.json (or after --, at the end)\n"
+            ), "\(refused.stderr)")
+        let read = try CLI.run(["query", "./-hat.json", "--format", "jsonl"], in: directory.url)
+        #expect(read.status == 0 && read.stdout == #"{"a":1}"# + "\n", "\(read.stderr)")
+    }
+
     @Test("a table given before the database says which goes first")
     func swappedArguments() throws {
         let result = try CLI.run(["query", "player", db])

@@ -117,6 +117,10 @@ struct CSVInputRuleTests {
         arguments: [
             ("a,b\n1,2\n3\n", "<stdin>:3: this row has 1 field, the header 2; quote fields that hold the separator"),
             ("a,b\n1,\"2\n", "<stdin>:2: a quoted field is not closed; is the input cut off?"),
+            // A line break inside quotes counts as one outside them, whichever it is.
+            ("a,b\n\"x\ny\",1\n1,2,3\n", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
+            ("a,b\r\n\"x\r\ny\",1\r\n1,2,3\r\n", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
+            ("a,b\r\"x\ry\",1\r1,2,3\r", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
             (
                 "a,b\n1,\"2\"x\n",
                 #"<stdin>:2: text after the closing quote of a field; a quote inside a quoted field is written twice ("")"#
@@ -135,6 +139,24 @@ struct CSVInputRuleTests {
     func refused(csv: String, message: String) throws {
         let db = try LibraryDatabase()
         #expect(errorMessage { try db.insert("u", csv, format: .csv) } == message)
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
+    }
+
+    @Test("text that is not UTF-8 (latin1) is refused with the line of its first such byte, in the header too, and how to convert it")
+    func notUTF8() throws {
+        let db = try LibraryDatabase()
+        for (bytes, line) in [
+            (Array("caf".utf8) + [0xE9] + Array(",b\n1,2\n".utf8), 1),
+            (Array("a,b\r\"x\ry\",1\r1,caf".utf8) + [0xE9, 0x0D], 4),
+            (Array("a,b\r\n1,x\r\n2,".utf8) + [0xFF] + Array("\r\n".utf8), 3),
+        ] {
+            let file = try db.write("latin1-\(line).csv", Data(bytes))
+            let message = errorMessage { try db.insert("u", from: [InputSource.open(file)], format: .csv) }
+            #expect(
+                message
+                    == "\(file):\(line): this line is not UTF-8 text, and jsonsql reads CSV in UTF-8; convert it first, e.g. iconv -f latin1 -t utf-8 \(file) | jsonsql ... -"
+            )
+        }
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
     }
 

@@ -78,6 +78,17 @@ struct ExactnessRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM plain") == #"{"n":0}"# + "\n")
     }
 
+    @Test("-0 beside integers makes a new table's column numeric, from JSON and CSV, so it comes back -0, not 0")
+    func negativeZeroInferred() throws {
+        let db = try LibraryDatabase()
+        try db.insert("j", #"{"n":1}"# + "\n" + #"{"n":-0}"# + "\n")
+        try db.insert("c", "n\n1\n-0\n", format: .csv)
+        for table in ["j", "c"] {
+            #expect(try db.schema(table).contains(#""column":"n","type":"numeric""#), "\(table)")
+            #expect(try db.query(table) == #"{"n":1}"# + "\n" + #"{"n":-0}"# + "\n", "\(table)")
+        }
+    }
+
     @Test(
         "min and max compare numbers exactly: a numeric column gives the stored text, a JSON path refuses a number no double holds"
     )

@@ -18,7 +18,7 @@ final class InferenceSplitTests {
     func inferred(_ path: String, split: Bool) -> String {
         do {
             let inference = try Store.inferTypes(path, table: "t", secondHalf: split, minimumSplit: 1)
-            return "\(try inference.columns(primaryKey: []))"
+            return "\(try inference.columns(for: "t", primaryKey: []))"
         } catch {
             return "error: \(error)"
         }

@@ -186,6 +186,10 @@ struct InsertRuleTests {
         arguments: [
             ("42", "expected a JSON object or an array of objects, found a number"),
             ("[1, 2]", "expected an object as array element 1, found a number"),
+            (
+                "[" + String(repeating: "[", count: 2001) + String(repeating: "]", count: 2002),
+                "expected an object as array element 1, found an array"
+            ),
             (#"{"id":"a","name":"x"} "str""#, "found a string"),
             (#"{"id":"a","name":NaN}"#, "NaN and Infinity are not JSON"),
             (#"{"id":"a","name":"x","name":"y"}"#, #"key "name" appears more than once"#),

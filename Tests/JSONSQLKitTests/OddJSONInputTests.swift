@@ -40,17 +40,47 @@ struct OddJSONInputTests {
         #expect(try store.count(QuerySpec(table: "t")) == 0)
     }
 
-    @Test("UTF-16 input, with or without a byte-order mark, is named as UTF-16", arguments: ["LE BOM", "LE", "BE", "BE BOM"])
-    func utf16(form: String) throws {
-        let units = Array(#"[{"a":1}]"#.utf16)
-        var bytes = units.flatMap {
-            form.hasPrefix("LE") ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)]
+    @Test(
+        "UTF-16 and UTF-32 input, with or without a byte-order mark, whatever its first character, is named with its encoding (JSON and CSV)",
+        arguments: ["UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"], [false, true])
+    func wideUnicode(encoding: String, mark: Bool) throws {
+        // Encoded here, not by the code under test: each code unit's bytes in the stated order.
+        func encoded(_ text: String) -> [UInt8] {
+            let wide = encoding.hasPrefix("UTF-32")
+            let units = ((mark ? "\u{FEFF}" : "") + text).unicodeScalars.map { UInt32($0.value) }
+            return units.flatMap { unit -> [UInt8] in
+                let bytes = (0..<(wide ? 4 : 2)).map { UInt8(truncatingIfNeeded: unit >> (8 * UInt32($0))) }
+                return encoding.hasSuffix("LE") ? bytes : bytes.reversed()
+            }
         }
-        if form.hasSuffix("BOM") { bytes = (form.hasPrefix("LE") ? [0xFF, 0xFE] : [0xFE, 0xFF]) + bytes }
+        let named = mark ? String(encoding.prefix(6)) : encoding
         let db = try LibraryDatabase()
-        let file = try db.write("utf16.json", Data(bytes))
-        let message = errorMessage { try db.insert("t", from: [InputSource.open(file)]) }
-        #expect(message?.hasPrefix("\(file):1: this is UTF-16 text") == true, "\(form): \(message ?? "no error")")
+        for (text, format) in [(#"{"a":1}"#, InputFormat.json), (#"[{"a":1}]"#, .json), ("a,b\n1,2\n", .csv)] {
+            let file = try db.write("wide-\(UUID().uuidString)", Data(encoded(text)))
+            let message = errorMessage { try db.insert("t", from: [InputSource.open(file)], format: format) }
+            let expected = "\(file):1: this is \(named) text, and jsonsql reads \(format == .csv ? "CSV" : "JSON") in UTF-8"
+            #expect(message?.hasPrefix(expected) == true, "\(text): \(message ?? "no error")")
+            #expect(message?.contains("iconv -f \(named) -t UTF-8 \(file)") == true, "\(text): \(message ?? "no error")")
+        }
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"# + "\n")
+        // Where a database goes, a name that does not say it is data.
+        let file = try db.write("orders.txt", Data(encoded("a,b\n1,2\n")))
+        let asDatabase = errorMessage { try Store(path: file, access: .read).close() }
+        #expect(
+            asDatabase
+                == "\(file) is \(named) text, not a SQLite database; if it holds JSON, CSV or TSV, convert it first: iconv -f \(named) -t UTF-8 \(file) | jsonsql ... -"
+        )
+    }
+
+    @Test("records that are all empty objects make no table: insert and a file's query say so, not create-table's NAME:TYPE")
+    func emptyObjects() throws {
+        let db = try LibraryDatabase()
+        let message = errorMessage { try db.insert("t", "{}\n{ }\n") }
+        #expect(message?.hasPrefix("the records read for table 't' are all empty objects ({})") == true, "\(message ?? "no error")")
+        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"# + "\n")
+        let file = try db.write("empty.ndjson", Data("[{}, {}]".utf8))
+        let loading = errorMessage { try Store.loading([file]).close() }
+        #expect(loading?.hasPrefix("the records read for table 'empty' are all empty objects ({})") == true, "\(loading ?? "no error")")
     }
 
     @Test("a lone CR ends a line in messages, as LF and CRLF do", arguments: ["\r", "\r\n", "\n"])

@@ -86,6 +86,19 @@ struct PathAndFilterSQLTests {
         #expect(throws: JSONSQLError.self) { try JSONPath(parsing: #"address."a\u0000b""#).sqlitePath() }
     }
 
+    @Test("a list of paths splits on commas outside quotes, a quoted key keeping its escaped quote and its commas")
+    func pathLists() throws {
+        let keys = ["x\"y,z", "a\\", "it's, here", "plain"]
+        // Each key written as describe prints it, the list joined as a user would type it.
+        let list = keys.map { "o." + JSONPath.displayName($0) }.joined(separator: ",") + ", \'q,\'\'r\', count()"
+        let parts = JSONPath.splitList(list)
+        #expect(parts.count == keys.count + 2, "\(parts)")
+        for (part, key) in zip(parts, keys) {
+            #expect(try JSONPath(parsing: part) == JSONPath(column: "o", segments: [.key(key)]), "\(part)")
+        }
+        #expect(parts.suffix(2) == ["'q,''r'", "count()"])
+    }
+
     @Test(
         "filters render to SQL with bound values",
         arguments: [

@@ -43,7 +43,26 @@ final class PathStats {
     /// The elements of arrays at this path.
     @exclusivity(unchecked) private(set) var elements: PathStats?
 
-    init(path: String) { self.path = path }
+    /// The `path.*` of an object's keys past `maxKeys`: many keys, so one may come twice.
+    private let holdsOtherKeys: Bool
+    /// The object (row, and its address in that row's text) a key at this path was last read
+    /// in, to tell a key written twice in one object.
+    @exclusivity(unchecked) private var lastObject = (row: -1, address: 0)
+
+    init(path: String, holdsOtherKeys: Bool = false) {
+        self.path = path
+        self.holdsOtherKeys = holdsOtherKeys
+    }
+
+    /// Whether the key of these stats was read before in the object at `address` of `row`: a
+    /// key twice in one object, whose second value no path finds (a path finds the first, as
+    /// SQLite's JSON functions do), so it is not counted.
+    @inline(__always) func isRepeated(inObjectAt address: Int, row: Int) -> Bool {
+        if holdsOtherKeys { return false }
+        if lastObject.row == row && lastObject.address == address { return true }
+        lastObject = (row, address)
+        return false
+    }
 
     @inline(__always) func present(row: Int) {
         if lastRow != row {
@@ -85,7 +104,7 @@ final class PathStats {
         }
         if count >= Self.maxKeys {
             if let otherKeys { return otherKeys }
-            let stats = PathStats(path: path + ".*")
+            let stats = PathStats(path: path + ".*", holdsOtherKeys: true)
             otherKeys = stats
             return stats
         }

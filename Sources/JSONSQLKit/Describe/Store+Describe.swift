@@ -129,7 +129,9 @@ extension Store {
         case .real(var value):
             s.types[ValueType.real.rawValue] += 1
             withUnsafeBytes(of: &value) { raw in s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: 2)) }
-            if value.isFinite {
+            // Infinity, which another tool may store in a REAL, is a number above or below
+            // every other and prints as query prints it (1e999); SQLite stores no NaN.
+            if !value.isNaN {
                 s.number(value) { JSONEncoding.number(value) }
                 if s.example == nil { s.example = JSONEncoding.number(value) }
             }

@@ -63,7 +63,7 @@ extension Store {
         }
         let inference = try inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
         let (first, second) = try store.write { db in
-            try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
+            try TableSpec(name: table, columns: try inference.columns(for: table, primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
             let info = try TableInfo(db: db, table: table)
             return (
@@ -140,7 +140,7 @@ extension Store {
             observe: { rows, fields, bytes, _ in try rows.record(fields, bytes: bytes) })
         if rows.row == 0 { throw DescribedOnce.Unsure() }
         let info = try store.write(commit: false) { db in
-            try TableSpec(name: table, columns: try rows.inference.columns(primaryKey: []), primaryKey: []).create(
+            try TableSpec(name: table, columns: try rows.inference.columns(for: table, primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
             return try TableInfo(db: db, table: table)
         }

@@ -59,6 +59,17 @@ struct CSVTable {
                 "this is \(compressed.format)-compressed data, not text; \(compressed.advice(for: name == "<stdin>" ? nil : name))"
             )
         }
+        if let wide = WideUnicodeText.detect(input) {
+            throw fail(wide.refusal(format: separator == 0x09 ? "TSV" : "CSV", file: name == "<stdin>" ? nil : name))
+        }
+        // Checked here, with the line of the first byte that is not UTF-8: a header's bytes go
+        // into every record the reader sees, which would name the first row's line instead.
+        if String(validating: input, as: UTF8.self) == nil {
+            line = Self.firstLineNotUTF8(input)
+            throw fail(
+                "this line is not UTF-8 text, and jsonsql reads \(separator == 0x09 ? "TSV" : "CSV") in UTF-8; convert it first, e.g. iconv -f latin1 -t utf-8 \(name == "<stdin>" ? "FILE" : name) | jsonsql ... -"
+            )
+        }
         func endRow() throws {
             if rowLines.isEmpty {
                 width = rowCells
@@ -107,7 +118,8 @@ struct CSVTable {
                         pos += 1
                         break
                     }
-                    if byte == lf { line += 1 }
+                    // A line break inside quotes counts as outside them: LF, CRLF or a lone CR.
+                    if byte == lf || (byte == cr && !(pos + 1 < count && input[pos + 1] == lf)) { line += 1 }
                     bytes.append(byte)
                     pos += 1
                 }
@@ -143,6 +155,26 @@ struct CSVTable {
         }
         if rowCells > 0 { try endRow() }
         if rowLines.isEmpty { throw JSONSQLError("\(name): the input is empty; CSV starts with a header row") }
+    }
+
+    /// The 1-based line (ended by LF, CRLF or a lone CR, as rows count them) holding the
+    /// first byte of `input` that is not UTF-8.
+    static func firstLineNotUTF8(_ input: [UInt8]) -> Int {
+        var line = 1
+        var start = 0
+        var i = 0
+        while i <= input.count {
+            let atEnd = i == input.count
+            if atEnd || input[i] == 0x0A || input[i] == 0x0D {
+                if String(validating: input[start..<i], as: UTF8.self) == nil { return line }
+                if atEnd { break }
+                if input[i] == 0x0D && i + 1 < input.count && input[i + 1] == 0x0A { i += 1 }
+                line += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        return line
     }
 
     /// All of `source`, CSV or TSV as `format` says, as JSON lines on the lines its rows start

@@ -34,6 +34,9 @@ final class RecordReader {
     /// Called before waiting for quiet input, to pass on the records read so far.
     var willWait: () -> Void = {}
 
+    /// Whether the first bytes were checked for UTF-16 and UTF-32.
+    @exclusivity(unchecked) private var encodingChecked = false
+
     /// How far the record at the buffer's start is known to be cut off.
     @exclusivity(unchecked) private var openRecord = OpenRecord()
 
@@ -81,6 +84,18 @@ final class RecordReader {
     /// Reads the next record into `fields`; nil at the end of the input.
     func next(into fields: inout [JSONField]) throws -> Position? {
         while true {
+            // UTF-16 and UTF-32 are told by the first bytes, whatever character they encode.
+            if !encodingChecked && bytesBefore == 0 && length > 0 {
+                let head = UnsafeBufferPointer(start: buffer, count: min(length, 4))
+                if WideUnicodeText.needsMore(head) && !endOfInput {
+                    try refill()
+                    continue
+                }
+                encodingChecked = true
+                if let wide = WideUnicodeText.detect(head) {
+                    throw fail(wide.refusal(format: "JSON", file: source.name == "<stdin>" ? nil : source.name), line: 1)
+                }
+            }
             var scanner = JSONScanner(bytes: buffer, count: length, pos: start)
             do {
                 if line == 1 && start == 0 && bytesBefore == 0 && length >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB
@@ -124,11 +139,6 @@ final class RecordReader {
                     continue
                 default:
                     guard byte == UInt8(ascii: "{") else {
-                        if recordCount == 0 && startsAsUTF16 {
-                            throw fail(
-                                "this is UTF-16 text, and jsonsql reads JSON in UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8 \(source.name == "<stdin>" ? "FILE" : source.name)",
-                                line: 1)
-                        }
                         if arrayState == .outside && recordCount == 0, let kind = describeNonJSON(at: scanner.pos) {
                             throw fail(kind, line: line + scanner.newlines)
                         }
@@ -173,14 +183,6 @@ final class RecordReader {
         }
     }
 
-    /// Whether the input starts as UTF-16 does: a byte-order mark FF FE or FE FF, or ASCII
-    /// with a zero byte before or after each character.
-    private var startsAsUTF16: Bool {
-        guard bytesBefore == 0, length >= 2 else { return false }
-        let (a, b) = (buffer[0], buffer[1])
-        return (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF) || ((a == 0) != (b == 0))
-    }
-
     /// What a value starting at `pos` is: `a string`, `null`, or its first word when it is no
     /// JSON value at all (`name,score` begins with `n` but is not `null`).
     private func describeValueStart(at pos: Int) -> String {
@@ -189,6 +191,8 @@ final class RecordReader {
         }
         if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
         if let kind = lineJSONKind(at: pos) { return kind }
+        // An array that does not scan (nested past the depth limit, or broken) is still one.
+        if buffer[pos] == UInt8(ascii: "[") { return "an array" }
         let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
         return
             "text that is not JSON, \(JSONEncoding.quoted(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)))"

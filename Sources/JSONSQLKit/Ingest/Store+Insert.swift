@@ -117,7 +117,7 @@ extension Store {
                     throw noRecords(in: readers.map(\.source.name), table: options.table)
                 }
                 let spec = try TableSpec(
-                    name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
+                    name: options.table, columns: try inference.columns(for: options.table, primaryKey: options.primaryKey),
                     primaryKey: options.primaryKey)
                 try spec.create(in: db, ifNotExists: false)
             }

@@ -4,8 +4,8 @@ import GRDBSQLite
 /// Chooses column types for a table created from data.
 ///
 /// json for objects and arrays, boolean, integer, numeric for other numbers, and text. An
-/// inferred type never changes what comes back: numbers with fractions get numeric, which
-/// keeps them as written (`7` stays `7` beside `7.5`), and timestamps stay text, because
+/// inferred type never changes what comes back: numbers with fractions (and `-0`) get numeric,
+/// which keeps them as written (`7` stays `7` beside `7.5`), and timestamps stay text, because
 /// converting text is for columns the user declares. A key whose values disagree gets json,
 /// which holds any JSON value faithfully.
 struct TypeInference {
@@ -162,7 +162,8 @@ struct TypeInference {
         switch field.kind {
         case .null: return nil
         case .trueValue, .falseValue: return .boolean
-        case .integer: return .integer
+        // `-0` is a number an integer column would store as `0`; numeric keeps it as written.
+        case .integer: return field.integer == 0 && bytes[field.start] == UInt8(ascii: "-") ? .real : .integer
         case .float: return .real
         case .bigInteger, .object, .array: return .json
         case .string: return .text
@@ -184,7 +185,13 @@ struct TypeInference {
         }
     }
 
-    func columns(primaryKey: [String]) throws -> [ColumnSpec] {
+    func columns(for table: String, primaryKey: [String]) throws -> [ColumnSpec] {
+        // SQLite has no table without columns: records of `{}` alone cannot make one.
+        if order.isEmpty {
+            throw JSONSQLError(
+                "the records read for table '\(table)' are all empty objects ({}), and a table needs a column: there is no key to make one of"
+            )
+        }
         for key in primaryKey where !order.contains(key) {
             throw JSONSQLError("--pk \(key): no record has the key '\(key)'")
         }

@@ -34,7 +34,7 @@ extension Store {
         }
         let keeping = early != nil && kept.isComplete
         try write { db in
-            try TableSpec(name: table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
+            try TableSpec(name: table, columns: try inference.columns(for: table, primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
         }
         if !keeping {

@@ -94,7 +94,7 @@ extension Store {
         let store = try Store(memoryNamed: path)
         defer { store.close() }
         let plan: NarrowPlan? = try store.write { db in
-            try TableSpec(name: spec.table, columns: try inference.columns(primaryKey: []), primaryKey: []).create(
+            try TableSpec(name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []), primaryKey: []).create(
                 in: db, ifNotExists: false)
             let inserter = try RecordInserter(db: db, table: spec.table, conflict: .fail, alter: false)
             var fields: [JSONField] = []

@@ -87,6 +87,36 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
+    /// Splits `id,address.city,"a,b"` on the commas outside quotes, as `--select` and
+    /// `--group-by` take lists: a `"..."` key holds `\"` and `\\` escapes (as `displayName`
+    /// writes them), a `'...'` key doubles its quote (`''`).
+    public static func splitList(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        var escaped = false
+        for c in text {
+            if let q = quote {
+                if escaped {
+                    escaped = false
+                } else if c == "\\" && q == "\"" {
+                    escaped = true
+                } else if c == q {
+                    quote = nil
+                }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "," {
+                parts.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            }
+            current.append(c)
+        }
+        parts.append(current.trimmingCharacters(in: .whitespaces))
+        return parts.filter { !$0.isEmpty }
+    }
+
     static func displayName(_ name: String) -> String {
         let plain = !name.isEmpty && !name.unicodeScalars.contains(where: TextCursor.isDelimiter)
         return plain

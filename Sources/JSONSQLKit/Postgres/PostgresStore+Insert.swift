@@ -69,7 +69,7 @@ extension PostgresStore {
                         throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                     }
                     let spec = try TableSpec(
-                        name: options.table, columns: try inference.columns(primaryKey: options.primaryKey),
+                        name: options.table, columns: try inference.columns(for: options.table, primaryKey: options.primaryKey),
                         primaryKey: options.primaryKey)
                     try connection.execute(try spec.postgresSQL(ifNotExists: false))
                     created = true
