@@ -108,8 +108,17 @@ extension Store {
                         : "the row with "
                             + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
+                // Why, in ValueConversion's words (a datetime keeps milliseconds, ...).
+                let old = info.columns.first { $0.name == column }!.type
+                var reason = ""
+                if let input = InputValue(stored: value, declaredAs: old, becoming: type) {
+                    do { _ = try ValueConversion.stored(input, type: type) } catch {
+                        reason = ": \(type.withArticle) column \(error.expectation)"
+                    }
+                }
                 throw JSONSQLError(
-                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(value.description), which does not fit")
+                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(value.description), which does not fit\(reason)"
+                )
             }
         }
         let temporary = "jsonsql_retype_" + table
