@@ -94,6 +94,18 @@ final class DescribeFileSplitTests {
         #expect(try loaded(file) == described)
     }
 
+    @Test("dates in other tools' forms are the least and greatest by the instant, printed as written")
+    func datesByInstant() throws {
+        // 10:00, 21:30 and 22:00 UTC; written, they sort 22:00, 10:00, 21:30.
+        let file = try files.write(
+            "dates.ndjson",
+            #"{"at":"2024-05-01 22:00:00.000"}"# + "\n" + #"{"at":"2024-05-01T10:00:00.000001"}"# + "\n"
+                + #"{"at":"2024-05-01T23:30:00+02:00"}"# + "\n")
+        let described = try streamed(file)
+        #expect(described.contains(#""min":"2024-05-01T10:00:00.000001","max":"2024-05-01 22:00:00.000""#), "\(described)")
+        #expect(try loaded(file) == described)
+    }
+
     /// Whether `describe` of `path` is answered in one read (`Store.describeOnce`).
     func readsOnce(_ path: String) throws -> Bool {
         let store = try Store(memoryNamed: path)
