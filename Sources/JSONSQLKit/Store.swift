@@ -60,6 +60,7 @@ public final class Store {
             let code = jsonsql_sqlite_defensive(UnsafeMutableRawPointer(db.sqliteConnection))
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
             ExactMinMaxState.register(db)
+            DateTimeValue.register(db)
             Aggregate.registerWideIntegerFunction(db)
         }
         return configuration

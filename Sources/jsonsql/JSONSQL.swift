@@ -142,7 +142,8 @@ struct JSONSQL: ParsableCommand {
                 var filter = Array(words[start...])
                 if filter.first?.lowercased() == "where" { filter.removeFirst() }
                 let expression = filter.joined(separator: " ")
-                guard expression.contains(where: { "=<>".contains($0) || $0 == " " }), (try? FilterParser.parse(expression)) != nil
+                guard expression.contains(where: { "=<>".contains($0) || $0 == " " }),
+                    (try? FilterParser.parse(expression)) != nil
                 else { continue }
                 return .filter(
                     arguments: Array(arguments[..<run[start]]) + ["--where", expression] + arguments[(run.last! + 1)...])
@@ -258,7 +259,8 @@ extension JSONSQL {
         where argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 2 && access(argument, F_OK) == 0 {
             let safe = SQLQuote.shellWord("./" + argument)
             throw ValidationError(
-                "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)")
+                "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)"
+            )
         }
     }
 

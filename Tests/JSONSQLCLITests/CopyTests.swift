@@ -259,8 +259,16 @@ struct CopyTests {
         #expect(try copy(postgres, target, indexes: false) == [.init(name: "doc", rows: 1, indexes: 0)])
         #expect(try output(target, "doc") == output(postgres, "doc"))
 
-        // Dates PostgreSQL holds beyond SQLite's years 0000-9999, written by psql, are refused.
-        for (value, shown) in [("'infinity'", "infinity"), ("'2000-01-01 12:00:00Z BC'", "2000-01-01 12:00:00.000 BC")] {
+        // Dates PostgreSQL holds beyond SQLite's years 0000-9999, or to the microsecond, written
+        // by psql, are refused.
+        let years = { (shown: String) in "SQLite's datetime holds the years 0000 to 9999, so \(shown) cannot be copied" }
+        for (value, reason) in [
+            ("'infinity'", years("infinity")), ("'2000-01-01 12:00:00Z BC'", years("2000-01-01 12:00:00.000 BC")),
+            (
+                "'2024-05-01 10:00:00.123456Z'",
+                "SQLite's datetime keeps milliseconds, so 2024-05-01 10:00:00.123456 cannot be copied exactly; round the column to milliseconds at the source first (date_trunc('milliseconds', \"at\"))"
+            ),
+        ] {
             let table = "when_" + UUID().uuidString.prefix(6).lowercased()
             try fill(postgres, table: table, columns: ["id:integer:pk", "at:datetime"], ndjson: #"{"id":1,"at":"2024-05-01"}"#)
             try PostgresServer.psql("INSERT INTO \(table) VALUES (2, \(value))", schema: PostgresServer.schema(of: postgres))
@@ -268,7 +276,7 @@ struct CopyTests {
             error = #expect(throws: JSONSQLError.self) { try copy(postgres, dates, [table]) }
             #expect(
                 error?.description
-                    == "table \(table), row 2 (id=2), column at: SQLite's datetime holds the years 0000 to 9999, so \(shown) cannot be copied"
+                    == "table \(table), row 2 (id=2), column at: \(reason)"
             )
             #expect(!FileManager.default.fileExists(atPath: dates))
         }

@@ -136,12 +136,14 @@ struct FirstRunTests {
         let sqlWords = try CLI.run(["query", db, "player", "where", "score", ">", "1", "--count"])
         #expect(sqlWords.status == 64)
         #expect(
-            sqlWords.stderr.contains("\nTo filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --count\n"),
+            sqlWords.stderr.contains(
+                "\nTo filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --count\n"),
             "\(sqlWords.stderr)")
         let sql = try CLI.run(["query", db, "select", "name", "from", "player"])
         #expect(sql.status == 64)
         #expect(
-            sql.stderr.contains("\nTo run SQL, give it to --sql as one argument: jsonsql query \(db) --sql 'select name from player'\n"),
+            sql.stderr.contains(
+                "\nTo run SQL, give it to --sql as one argument: jsonsql query \(db) --sql 'select name from player'\n"),
             "\(sql.stderr)")
         // The shell says it without jsonsql and the database; SQL there ends with ';'.
         let shell = try CLI.run(
@@ -162,7 +164,8 @@ struct FirstRunTests {
         #expect(split.status == 64)
         #expect(
             split.stderr.hasPrefix(
-                "Error: unexpected argument 'db.sqlite'\nA path with spaces goes in quotes: jsonsql tables 'my db.sqlite'\nUsage: "),
+                "Error: unexpected argument 'db.sqlite'\nA path with spaces goes in quotes: jsonsql tables 'my db.sqlite'\nUsage: "
+            ),
             "\(split.stderr)")
         // Files were named, so insert names the missing one, not standard input.
         let shell = try CLI.run(["shell", "my db.sqlite"], stdin: "insert t my data.json\n", in: directory.url)

@@ -30,7 +30,10 @@ struct RetypeTests {
         let schema = try Self.sqlite(db, ".schema")
         let refused = try CLI.run(["alter", db, "t", "--add", "x:integer", "--rename", "v=w", "--type", "n:integer"])
         #expect(refused.status == 1)
-        #expect(refused.stderr == #"Error: cannot make n an integer column: row 1 holds "a", which does not fit"# + "\n")
+        #expect(
+            refused.stderr
+                == #"Error: cannot make n an integer column: row 1 holds "a", which does not fit: an integer column expects an integer"#
+                + "\n")
         #expect(try Self.sqlite(db, ".schema") == schema)
         // --type names the columns as the renames leave them.
         let done = try CLI.run(["alter", db, "t", "--rename", "v=w", "--type", "w:json", "--type", "n:any"])
@@ -60,7 +63,7 @@ struct RetypeTests {
         #expect(refused.status == 1)
         #expect(
             refused.stderr
-                == #"Error: cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit"#
+                == #"Error: cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit: an integer column expects an integer"#
                 + "\n")
         try Self.sqlite(db, "UPDATE pair SET n = '2' WHERE b = 'z';")
         let retyped = try Self.retype(db, "pair", "n:integer")

@@ -99,8 +99,22 @@ final class DescribeFileSplitTests {
         let file = try files.write(
             "twice.ndjson", #"{"o":{"a":1,"a":2},"l":[{"k":"x","k":"y"},{"k":"z"}]}"# + "\n" + #"{"o":{"a":3}}"# + "\n")
         let described = try streamed(file)
-        #expect(described.contains(#""path":"o.a","count":2,"types":{"integer":2},"distinct":2,"approximate":false,"min":1,"max":3"#), "\(described)")
+        #expect(
+            described.contains(#""path":"o.a","count":2,"types":{"integer":2},"distinct":2,"approximate":false,"min":1,"max":3"#),
+            "\(described)")
         #expect(described.contains(#""path":"l[].k","count":1,"types":{"string":2},"distinct":2"#), "\(described)")
+        #expect(try loaded(file) == described)
+    }
+
+    @Test("dates in other tools' forms are the least and greatest by the instant, printed as written")
+    func datesByInstant() throws {
+        // 10:00, 21:30 and 22:00 UTC; written, they sort 22:00, 10:00, 21:30.
+        let file = try files.write(
+            "dates.ndjson",
+            #"{"at":"2024-05-01 22:00:00.000"}"# + "\n" + #"{"at":"2024-05-01T10:00:00.000001"}"# + "\n"
+                + #"{"at":"2024-05-01T23:30:00+02:00"}"# + "\n")
+        let described = try streamed(file)
+        #expect(described.contains(#""min":"2024-05-01T10:00:00.000001","max":"2024-05-01 22:00:00.000""#), "\(described)")
         #expect(try loaded(file) == described)
     }
 

@@ -20,6 +20,34 @@ struct OutputRuleTests {
             out.text == #"{"id":1,"at":"2024-05-01T12:30:00.000Z"}"# + "\n" + #"{"id":2,"at":"2024-\"5-01 12:30:00.000"}"# + "\n")
     }
 
+    @Test("--dates iso8601 prints the forms other tools store in UTC with Z, digits past the millisecond kept")
+    func isoDatesOtherForms() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME);
+            INSERT INTO e VALUES (1, '2024-05-01T14:30:00.123456+02:00'), (2, '2024-05-01 12:30:00'), (3, '2024-05-01'),
+              (4, '2024-05-01T12:30:00.120Z'), (5, 1714566600), (6, 'soon')
+            """)
+        let expected = [
+            "2024-05-01T12:30:00.123456Z", "2024-05-01T12:30:00.000Z", "2024-05-01T00:00:00.000Z", "2024-05-01T12:30:00.120Z",
+        ]
+        var spec = QuerySpec(table: "e")
+        spec.isoDates = true
+        spec.select = [try JSONPath(parsing: "at")]
+        for format in [OutputFormat.jsonl, .csv] {
+            let out = OutputBuffer()
+            try db.store.run(spec, format: format, to: out)
+            let lines = out.text.split(whereSeparator: \.isNewline).map(String.init)
+            let quote = format == .jsonl ? "\"" : ""
+            let open = format == .jsonl ? #"{"at":"# : ""
+            let close = format == .jsonl ? "}" : ""
+            // Unix seconds and text that is no datetime print as stored.
+            let rows = expected.map { quote + $0 + quote } + ["1714566600", quote + "soon" + quote]
+            #expect(lines.suffix(6) == rows.map { open + $0 + close }, "\(format)")
+        }
+    }
+
     @Test("json output holds no raw control character, nor U+2028/U+2029")
     func jsonEscapes() throws {
         let db = try LibraryDatabase()

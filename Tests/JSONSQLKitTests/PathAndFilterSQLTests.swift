@@ -120,10 +120,12 @@ struct PathAndFilterSQLTests {
             ),
             ("address.ok = true", #""address" ->> '$.ok' = ? AND json_type("address", '$.ok') = 'true'"#, ["1"]),
             ("active = true", #""active" = ?"#, ["1"]),
-            // Also as unix seconds, which a datetime column another tool filled may hold.
+            // By instant, in any text form, bounded on the column; also as unix seconds, which a
+            // datetime column another tool filled may hold.
             (
-                "created > 2024-05-01T02:00:00+02:00", #"("created" > ? OR ("created" > ? AND "created" < ''))"#,
-                ["\"2024-05-01 00:00:00.000\"", "1714521600"]
+                "created > 2024-05-01T02:00:00+02:00",
+                #"(("created" >= ? AND iif("created" GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]', "created", jsonsql_datetime("created")) > ?) OR ("created" > ? AND "created" < ''))"#,
+                ["\"2024-04-30\"", "\"2024-05-01 00:00:00.000\"", "1714521600"]
             ),
             (
                 "address.country in [DE, FR]",

@@ -87,10 +87,29 @@ struct RetypeRuleTests {
         try db.create("t", ["id:integer:pk", "n:numeric", "j:json", "s:text"])
         try db.insert("t", #"{"id":1,"n":3.5,"j":{"a":[1,"x"]},"s":"3.5"}"#)
         for (change, held) in [("n:integer", "3.5"), ("j:integer", #"{"a":[1,"x"]}"#), ("s:integer", #""3.5""#)] {
+            let message = errorMessage { try Self.retype(db, "t", change) } ?? "no error"
             #expect(
-                errorMessage { try Self.retype(db, "t", change) }
-                    == "cannot make \(change.prefix(1)) an integer column: row 1 holds \(held), which does not fit")
+                message.hasPrefix("cannot make \(change.prefix(1)) an integer column: row 1 holds \(held), which does not fit"),
+                "\(message)")
         }
+    }
+
+    @Test(
+        "a text column of Python's isoformat() times becomes a datetime, except a time finer than a millisecond, named with why")
+    func isoformatTimes() throws {
+        let db = try LibraryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE seen (id INTEGER PRIMARY KEY, at TEXT);
+            INSERT INTO seen VALUES (1, '2024-05-01T12:00:00+02:00'), (2, '2024-05-01T10:00:00.123456');
+            """)
+        #expect(
+            errorMessage { try Self.retype(db, "seen", "at:datetime") }
+                == #"cannot make at a datetime column: row 2 holds "2024-05-01T10:00:00.123456", which does not fit: a datetime column keeps milliseconds, and "2024-05-01T10:00:00.123456" is finer; keep it in a text column"#
+        )
+        try db.execute("UPDATE seen SET at = '2024-05-01T10:00:00.123000' WHERE id = 2")
+        _ = try Self.retype(db, "seen", "at:datetime")
+        #expect(try Self.rows(db, "SELECT at FROM seen ORDER BY id") == "2024-05-01 10:00:00.000\n2024-05-01 10:00:00.123")
     }
 
     @Test("WITHOUT ROWID tables, and a value that does not fit is named by its primary key")
@@ -104,7 +123,8 @@ struct RetypeRuleTests {
             """)
         #expect(
             errorMessage { try Self.retype(db, "pair", "n:integer") }
-                == #"cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit"#)
+                == #"cannot make n an integer column: the row with a = "x", b = "z" holds "two", which does not fit: an integer column expects an integer"#
+        )
         try db.execute("UPDATE pair SET n = '2' WHERE b = 'z'")
         _ = try Self.retype(db, "pair", "n:integer")
         #expect(try Self.rows(db, "SELECT wr FROM pragma_table_list WHERE name = 'pair'") == "1")

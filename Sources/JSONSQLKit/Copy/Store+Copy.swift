@@ -235,6 +235,13 @@ struct CopyWriter {
             for (i, column) in table.columns.enumerated()
             where fromPostgres && (column.type == .date || column.type == .datetime) {
                 guard case .string(let text) = values[i].storage else { continue }
+                // PostgreSQL keeps microseconds; SQLite's datetime, as GRDB's Date, milliseconds.
+                if case .failure(.finerThanMilliseconds) = DateTimeValue.parseExactly(text) {
+                    throw table.failure(
+                        row: count, values: values, column: column.name,
+                        "SQLite's datetime keeps milliseconds, so \(text) cannot be copied exactly; round the column to milliseconds at the source first (date_trunc('milliseconds', \(SQLQuote.identifier(column.name))))"
+                    )
+                }
                 do {
                     guard try ValueConversion.stored(.string(text), type: column.type) == values[i] else {
                         throw ValueMismatch(expectation: "")

@@ -32,8 +32,10 @@ final class PathStats {
     /// Least and greatest number, and their JSON text.
     @exclusivity(unchecked) var minNumber = Double.infinity, maxNumber = -Double.infinity
     @exclusivity(unchecked) var minNumberText = "", maxNumberText = ""
-    /// Least and greatest string while every string is a date (`YYYY-MM-DD...`).
+    /// Least and greatest string while every string is a date (`YYYY-MM-DD...`), by instant,
+    /// and the keys they sort by (`withDateKey`).
     @exclusivity(unchecked) var minDate: [UInt8]?, maxDate: [UInt8]?
+    @exclusivity(unchecked) var minDateKey: [UInt8] = [], maxDateKey: [UInt8] = []
     @exclusivity(unchecked) var allStringsDates = true
     /// The first non-null scalar, as JSON text.
     @exclusivity(unchecked) var example: String?
@@ -155,8 +157,40 @@ final class PathStats {
             maxDate = nil
             return
         }
-        if minDate.map({ bytes.lexicographicallyPrecedes($0) }) ?? true { minDate = Array(bytes) }
-        if maxDate.map({ $0.lexicographicallyPrecedes(bytes) }) ?? true { maxDate = Array(bytes) }
+        Self.withDateKey(bytes) { key in
+            if minDate == nil || key.lexicographicallyPrecedes(minDateKey) {
+                minDate = Array(bytes)
+                minDateKey = Array(key)
+            }
+            if maxDate == nil || maxDateKey.lexicographicallyPrecedes(key) {
+                maxDate = Array(bytes)
+                maxDateKey = Array(key)
+            }
+        }
+    }
+
+    /// The bytes by which a date string sorts as the instant it stands for: a date alone and the
+    /// stored form `2024-05-01 12:30:00.000` as they are, another datetime form (`...T...+02:00`)
+    /// as `DateTimeValue.sortableText` writes it, anything else as it is.
+    /// Text without a zone sorts as its instant once its `T` is a space (a field left out sorts
+    /// first, as the zeros it stands for), so only text with a zone is read as a time.
+    static func withDateKey<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if bytes.count == 10 || bytes[10] == UInt8(ascii: " ") && DateTimeValue.isStoredForm(bytes) { return body(bytes) }
+        var zoned = false
+        for i in 11..<bytes.count where bytes[i] < UInt8(ascii: "0") || bytes[i] > UInt8(ascii: ":") {
+            // `+`, `-`, `Z` or `z`: a zone; `.` starts the fraction.
+            if bytes[i] != UInt8(ascii: ".") { zoned = true }
+        }
+        if !zoned {
+            if bytes[10] == UInt8(ascii: " ") { return body(bytes) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { key in
+                _ = key.initialize(from: bytes)
+                key[10] = UInt8(ascii: " ")
+                return body(UnsafeBufferPointer(key))
+            }
+        }
+        guard var key = DateTimeValue.sortableText(UnsafeRawBufferPointer(bytes)) else { return body(bytes) }
+        return key.withUTF8(body)
     }
 
     /// `2024-05-01`, `2024-05-01 12:30:00.000`, `2024-05-01T12:30:00Z`: starts with a date.
@@ -204,8 +238,14 @@ final class PathStats {
             minDate = nil
             maxDate = nil
         } else if allStringsDates {
-            if let date = later.minDate, minDate.map({ date.lexicographicallyPrecedes($0) }) ?? true { minDate = date }
-            if let date = later.maxDate, maxDate.map({ $0.lexicographicallyPrecedes(date) }) ?? true { maxDate = date }
+            if let date = later.minDate, minDate == nil || later.minDateKey.lexicographicallyPrecedes(minDateKey) {
+                minDate = date
+                minDateKey = later.minDateKey
+            }
+            if let date = later.maxDate, maxDate == nil || maxDateKey.lexicographicallyPrecedes(later.maxDateKey) {
+                maxDate = date
+                maxDateKey = later.maxDateKey
+            }
         }
         if example == nil { example = later.example }
         for key in later.keys {

@@ -149,6 +149,7 @@ public struct FilterSQL {
         guard path.isJSON else {
             if literal == .null { return "\(lhs) IS NULL" }
             let value = try columnValue(path, literal)
+            if let instant = try instantComparison(path, .equal, value) { return instant }
             if let seconds = unixSeconds(path, value) { return "\(lhs) IN (\(bind(value)), \(bind(seconds)))" }
             return "\(lhs) = \(bind(value))"
         }
@@ -178,6 +179,7 @@ public struct FilterSQL {
         guard path.isJSON else {
             if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
             let value = try columnValue(path, literal)
+            if let instant = try instantComparison(path, op, value) { return instant }
             guard let seconds = unixSeconds(path, value) else { return "\(lhs) \(sqlOp) \(bind(value))" }
             // Numbers sort below all text: each form is a range of its own, `''` between them.
             return op == .greater || op == .greaterOrEqual
@@ -215,7 +217,7 @@ public struct FilterSQL {
         guard plain else {
             return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
         }
-        if values.contains(.null) && !path.isJSON {
+        if !path.isJSON && (values.contains(.null) || comparesInstants(path)) {
             return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
@@ -249,6 +251,51 @@ public struct FilterSQL {
             element = "value = \(bind(value.databaseValue)) AND type = 'text'"
         }
         return "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
+    }
+
+    /// Whether a date or datetime column is compared by instant (`instantComparison`).
+    private func comparesInstants(_ path: ResolvedPath) -> Bool {
+        !inlineValues && !path.isJSON && (path.column.type == .date || path.column.type == .datetime)
+    }
+
+    /// A comparison on a date or datetime column by the instant each row's text stands for, in
+    /// any form another tool stored it (`2024-05-01T10:00:00.123456`, `...Z`, `...+02:00`,
+    /// `2024-05-01 10:00:00`): such text does not sort as its instant beside jsonsql's
+    /// `2024-05-01 10:00:00.000`, so the comparison is on `jsonsql_datetime` of the column
+    /// (`DateTimeValue.sortableText`; for a date column its first ten characters, the UTC day;
+    /// text in the stored form is compared as it is).
+    /// A range on the column's own text bounds it, so an index on the column is used: a row's
+    /// text starts with its local date, at most a day from its UTC date. Unix seconds (numbers)
+    /// are compared as before. nil where the comparison is not by instant: an index's condition
+    /// keeps the plain comparison, since an app writing the table has no `jsonsql_datetime`.
+    private mutating func instantComparison(_ path: ResolvedPath, _ op: Filter.Operator, _ value: DatabaseValue) throws -> String?
+    {
+        guard comparesInstants(path), case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else {
+            return nil
+        }
+        let lhs = path.valueSQL
+        let day: Int64 = 86_400_000
+        let dayStart = stamp.epochMilliseconds - stamp.timeOfDayMilliseconds
+        let before = DateTimeValue(epochMilliseconds: dayStart - day)
+        let after = DateTimeValue(epochMilliseconds: dayStart + 2 * day)
+        let sortable = DateTimeValue.sortableSQL(lhs, date: path.column.type == .date)
+        var bounds: [String] = []
+        if op != .less && op != .lessOrEqual, before.isStorable {
+            bounds.append("\(lhs) >= \(bind(before.dateText.databaseValue))")
+        } else {
+            bounds.append("\(lhs) >= ''")
+        }
+        if op != .greater && op != .greaterOrEqual, after.isStorable {
+            bounds.append("\(lhs) < \(bind(after.dateText.databaseValue))")
+        }
+        let sqlOp = op == .equal ? "=" : op.rawValue
+        let textTerm = "(\(bounds.joined(separator: " AND ")) AND \(sortable) \(sqlOp) \(bind(value)))"
+        guard let seconds = unixSeconds(path, value) else { return textTerm }
+        // Numbers sort below all text: unix seconds are a range of their own.
+        let numberTerm =
+            op == .greater || op == .greaterOrEqual
+            ? "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < '')" : "\(lhs) \(sqlOp) \(bind(seconds))"
+        return "(\(textTerm) OR \(numberTerm))"
     }
 
     /// For a datetime column, the compared time also as unix seconds: a column another tool made

@@ -75,12 +75,7 @@ final class JSONRowWriter: RowWriter {
             }
         default:
             let text = row.text(i)
-            if kind == .isoDateTime, DateTimeValue.isStoredForm(text) {
-                out.append(UInt8(ascii: "\""))
-                DateTimeValue.appendISO(text, to: out)
-                out.append(UInt8(ascii: "\""))
-                return
-            }
+            if kind == .isoDateTime, DateTimeValue.appendISO(text, quoted: true, to: out) { return }
             if kind == .number, JSONEncoding.isNumber(text) {
                 out.append(text)
                 return

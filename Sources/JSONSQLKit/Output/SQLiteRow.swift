@@ -71,10 +71,9 @@ struct SQLiteRow {
             return blob(i).base64EncodedString()
         default:
             let bytes = text(i)
-            if kind == .isoDateTime, DateTimeValue.isStoredForm(bytes) {
+            if kind == .isoDateTime {
                 let out = OutputBuffer()
-                DateTimeValue.appendISO(bytes, to: out)
-                return out.text
+                if DateTimeValue.appendISO(bytes, quoted: false, to: out) { return out.text }
             }
             guard kind == .json, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
             var plain: [UInt8] = []

@@ -100,10 +100,6 @@ extension Store {
                 arguments: [type.rawValue, info.columns.first { $0.name == column }!.type.rawValue])
             if let bad {
                 let value: DatabaseValue = bad[key.count]
-                // A numeric or json column's text is a number or JSON, named as written (3.5, not "3.5").
-                let oldType = info.columns.first { $0.name == column }!.type
-                let shown =
-                    [.numeric, .json].contains(oldType) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
                 let row =
                     rowid != nil
                     ? "row \(bad[0] as DatabaseValue)"
@@ -112,8 +108,18 @@ extension Store {
                         : "the row with "
                             + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
+                let old = info.columns.first { $0.name == column }!.type
+                // A numeric or json column's text is a number or JSON, named as written (3.5, not "3.5").
+                let shown = [.numeric, .json].contains(old) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
+                // Why, in ValueConversion's words (a datetime keeps milliseconds, ...).
+                var reason = ""
+                if let input = InputValue(stored: value, declaredAs: old, becoming: type) {
+                    do { _ = try ValueConversion.stored(input, type: type) } catch {
+                        reason = ": \(type.withArticle) column \(error.expectation)"
+                    }
+                }
                 throw JSONSQLError(
-                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit"
+                    "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit\(reason)"
                 )
             }
         }

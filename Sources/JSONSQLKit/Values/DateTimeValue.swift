@@ -47,6 +47,34 @@ public struct DateTimeValue: Sendable, Equatable {
 
     /// Parses a datetime, refusing what the stored form cannot keep exactly.
     public static func parseExactly(_ bytes: UnsafeRawBufferPointer) -> Result<DateTimeValue, ParseFailure> {
+        switch read(bytes) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let (value, finer)):
+            if finer.contains(where: { $0 != UInt8(ascii: "0") }) { return .failure(.finerThanMilliseconds) }
+            // An offset can carry 0000-01-01 or 9999-12-31 across the edge of the stored form.
+            guard value.isStorable else { return .failure(.outOfRange) }
+            return .success(value)
+        }
+    }
+
+    /// The text by which a datetime another tool stored in any accepted form sorts as the
+    /// instant it is: the stored form in UTC, followed by the digits it holds beyond the
+    /// millisecond without trailing zeros (Python's `2024-05-01T10:00:00.123456+02:00` is
+    /// `2024-05-01 08:00:00.123456`). Text that is not a datetime, or whose instant falls outside
+    /// the years 0000-9999 in UTC, gives nil. `--where` compares a date or datetime column
+    /// through it (`jsonsql_datetime`), since such text does not sort as its instant.
+    public static func sortableText(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if isStoredForm(bytes.assumingMemoryBound(to: UInt8.self)) { return String(decoding: bytes, as: UTF8.self) }
+        guard case .success(let (value, finer)) = read(bytes), value.isStorable else { return nil }
+        let kept = finer[..<((finer.lastIndex { $0 != UInt8(ascii: "0") } ?? finer.startIndex - 1) + 1)]
+        return value.dateTimeText + String(decoding: kept, as: UTF8.self)
+    }
+
+    /// Reads one of the accepted forms: the instant to the millisecond, and the fraction's
+    /// digits beyond the millisecond.
+    private static func read(_ bytes: UnsafeRawBufferPointer) -> Result<
+        (DateTimeValue, Slice<UnsafeRawBufferPointer>), ParseFailure
+    > {
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.digits(4), reader.skip(UInt8(ascii: "-")),
             let month = reader.digits(2), reader.skip(UInt8(ascii: "-")),
@@ -58,6 +86,8 @@ public struct DateTimeValue: Sendable, Equatable {
         var second = 0
         var millis = 0
         var offsetMinutes = 0
+        var finerStart = 0
+        var finerEnd = 0
         if reader.skip(UInt8(ascii: "T")) || reader.skip(UInt8(ascii: "t")) || reader.skip(UInt8(ascii: " ")) {
             guard let h = reader.digits(2), reader.skip(UInt8(ascii: ":")), let m = reader.digits(2),
                 h < 24, m < 60
@@ -70,14 +100,13 @@ public struct DateTimeValue: Sendable, Equatable {
                 if reader.skip(UInt8(ascii: ".")) {
                     var scale = 100
                     var count = 0
-                    var finer = false
                     while let digit = reader.digit() {
-                        if count < 3 { millis += digit * scale } else if digit != 0 { finer = true }
+                        if count < 3 { millis += digit * scale } else if count == 3 { finerStart = reader.index - 1 }
                         scale /= 10
                         count += 1
                     }
                     if count == 0 { return .failure(.notADate) }
-                    if finer { return .failure(.finerThanMilliseconds) }
+                    if count > 3 { finerEnd = reader.index }
                 }
             }
             if reader.skip(UInt8(ascii: "Z")) || reader.skip(UInt8(ascii: "z")) {
@@ -93,9 +122,7 @@ public struct DateTimeValue: Sendable, Equatable {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + (minute - offsetMinutes) * 60 + second)
         let value = DateTimeValue(epochMilliseconds: seconds * 1000 + Int64(millis))
-        // An offset can carry 0000-01-01 or 9999-12-31 across the edge of the stored form.
-        guard value.isStorable else { return .failure(.outOfRange) }
-        return .success(value)
+        return .success((value, bytes[finerStart..<finerEnd]))
     }
 
     /// The first and last instants the fixed-width stored form can hold.
@@ -164,12 +191,26 @@ public struct DateTimeValue: Sendable, Equatable {
         return true
     }
 
-    /// Appends the stored form as ISO-8601 in UTC: `2024-05-01T12:30:00.000Z`.
-    static func appendISO(_ stored: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
-        out.append(UnsafeBufferPointer(rebasing: stored[0..<10]))
-        out.append(UInt8(ascii: "T"))
-        out.append(UnsafeBufferPointer(rebasing: stored[11..<23]))
-        out.append(UInt8(ascii: "Z"))
+    /// Appends a datetime column's text as `--dates iso8601` prints it, ISO-8601 in UTC
+    /// (`2024-05-01T12:30:00.000Z`), and returns true; text in the stored form or in any form
+    /// `sortableText` reads (`2024-05-01T14:30:00.123456+02:00` prints as
+    /// `2024-05-01T12:30:00.123456Z`). Other text appends nothing and returns false.
+    static func appendISO(_ text: UnsafeBufferPointer<UInt8>, quoted: Bool, to out: OutputBuffer) -> Bool {
+        func append(_ sortable: UnsafeBufferPointer<UInt8>) {
+            if quoted { out.append(UInt8(ascii: "\"")) }
+            out.append(UnsafeBufferPointer(rebasing: sortable[0..<10]))
+            out.append(UInt8(ascii: "T"))
+            out.append(UnsafeBufferPointer(rebasing: sortable[11...]))
+            out.append(UInt8(ascii: "Z"))
+            if quoted { out.append(UInt8(ascii: "\"")) }
+        }
+        if isStoredForm(text) {
+            append(text)
+            return true
+        }
+        guard var sortable = sortableText(UnsafeRawBufferPointer(text)) else { return false }
+        sortable.withUTF8 { append($0) }
+        return true
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
