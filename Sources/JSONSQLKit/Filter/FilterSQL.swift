@@ -291,10 +291,16 @@ public struct FilterSQL {
         let sqlOp = op == .equal ? "=" : op.rawValue
         let textTerm = "(\(bounds.joined(separator: " AND ")) AND \(sortable) \(sqlOp) \(bind(value)))"
         guard let seconds = unixSeconds(path, value) else { return textTerm }
-        // Numbers sort below all text: unix seconds are a range of their own.
-        let numberTerm =
-            op == .greater || op == .greaterOrEqual
-            ? "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < '')" : "\(lhs) \(sqlOp) \(bind(seconds))"
+        // Numbers sort below all text: unix seconds are a range of their own, within the years
+        // 0000-9999 as text is, so that a number that is no such time (GRDB's
+        // `.millisecondsSince1970`, 1714557600000) matches no comparison, as text that is none.
+        let (first, last) = DateTimeValue.storableUnixSeconds
+        let numberTerm: String
+        switch op {
+        case .greater, .greaterOrEqual: numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < \(last))"
+        case .less, .lessOrEqual: numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) >= \(first))"
+        default: numberTerm = "\(lhs) = \(bind(seconds))"
+        }
         return "(\(textTerm) OR \(numberTerm))"
     }
 
