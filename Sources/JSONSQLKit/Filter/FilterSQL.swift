@@ -268,6 +268,11 @@ public struct FilterSQL {
     /// text starts with its local date, at most a day from its UTC date. Unix seconds (numbers)
     /// are compared as before. nil where the comparison is not by instant: an index's condition
     /// keeps the plain comparison, since an app writing the table has no `jsonsql_datetime`.
+    ///
+    ///     at > 2024-05-01T23:00:00Z  →  (("at" >= ? AND iif("at" GLOB '[0-9]...', "at",
+    ///                                     jsonsql_datetime("at")) > ?)
+    ///                                   OR ("at" > ? AND "at" < 253402300800))
+    ///                                   ["2024-04-30", "2024-05-01 23:00:00.000", 1714604400]
     private mutating func instantComparison(_ path: ResolvedPath, _ op: Filter.Operator, _ value: DatabaseValue) throws -> String?
     {
         guard comparesInstants(path), case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else {
