@@ -27,9 +27,25 @@ struct CopyRuleTests {
         (Data([0x68, 0x69]).databaseValue, .text), ("hi".databaseValue, .blob),
         ("0e984725-c51c-4bf4-9960-e1c80e27aba0".databaseValue, .uuid), (Data([1]).databaseValue, .uuid),
         ("now".databaseValue, .datetime), ("2024-05-01 12:30:00.12345x".databaseValue, .datetime),
-        ("2024-05-01T12:30:00.123456".databaseValue, .datetime), ("2024-05-01T12:30:00Z".databaseValue, .datetime),
-        ("2024-05-01 12:30:00.000".databaseValue, .date), (1_714_521_600.databaseValue, .datetime),
+        ("2024-05-01T12:30:00.123456".databaseValue, .datetime), ("2024-05-01 12:30:00.000".databaseValue, .date),
     ]
+
+    /// Times in other tools' forms, and the form `alter --type` would rewrite them in.
+    static let otherForms: [(DatabaseValue, ColumnType, String)] = [
+        ("2024-05-01T14:30:00+02:00".databaseValue, .datetime, "2024-05-01 12:30:00.000"),
+        ("2024-05-01 12:30:00".databaseValue, .datetime, "2024-05-01 12:30:00.000"),
+        (1_714_521_600.databaseValue, .datetime, "2024-05-01 00:00:00.000"),
+        ("2024-05-01T00:00:00Z".databaseValue, .date, "2024-05-01"),
+    ]
+
+    @Test("times in other tools' forms are refused, naming the form alter --type writes them in", arguments: otherForms)
+    func refusesOtherForms(value: DatabaseValue, type: ColumnType, form: String) {
+        let error = #expect(throws: ValueMismatch.self) { try PostgresValue.checkStored(value, type: type) }
+        #expect(
+            error?.expectation
+                == "holds \(value), which is not the form jsonsql stores in \(type.withArticle) column (\(form)), so PostgreSQL would print it otherwise; alter --type COLUMN:\(type) on the source rewrites the column in that form"
+        )
+    }
 
     @Test("values in the form jsonsql stores for their column go to PostgreSQL", arguments: fitting)
     func fits(value: DatabaseValue, type: ColumnType) throws {

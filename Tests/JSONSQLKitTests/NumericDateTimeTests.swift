@@ -85,6 +85,8 @@ struct ForeignDateTimeTests {
         (11, may1, "'2024-05-01'"),
         (12, nil, "NULL"),
         (13, may1 + 10 * hour + 123_000, "'2024-05-01t10:00:00.123000z'"),
+        // Milliseconds (GRDB's `.millisecondsSince1970`): as unix seconds beyond the year 9999.
+        (14, nil, "1714557600000"), (15, nil, "-62167219201"),
     ]
 
     static let database: LibraryDatabase = {
@@ -144,7 +146,7 @@ struct ForeignDateTimeTests {
         for (filter, searches) in [
             ("at = 2024-01-01T10:00:00Z", ["e_at (at>? AND at<?)", "e_at (at=?)"]),
             ("at > 2024-01-01T10:00:00Z", ["e_at (at>?)", "e_at (at>? AND at<?)"]),
-            ("at <= 2024-01-01T10:00:00Z", ["e_at (at>? AND at<?)", "e_at (at<?)"]),
+            ("at <= 2024-01-01T10:00:00Z", ["e_at (at>? AND at<?)"]),
         ] {
             let plan = try db.explain("e", where: [filter])
             #expect(!plan.contains("SCAN"), "\(filter): \(plan)")

@@ -124,7 +124,7 @@ struct PathAndFilterSQLTests {
             // datetime column another tool filled may hold.
             (
                 "created > 2024-05-01T02:00:00+02:00",
-                #"(("created" >= ? AND iif("created" GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]', "created", jsonsql_datetime("created")) > ?) OR ("created" > ? AND "created" < ''))"#,
+                #"(("created" >= ? AND iif("created" GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]', "created", jsonsql_datetime("created")) > ?) OR ("created" > ? AND "created" < 253402300800))"#,
                 ["\"2024-04-30\"", "\"2024-05-01 00:00:00.000\"", "1714521600"]
             ),
             (

@@ -268,6 +268,11 @@ public struct FilterSQL {
     /// text starts with its local date, at most a day from its UTC date. Unix seconds (numbers)
     /// are compared as before. nil where the comparison is not by instant: an index's condition
     /// keeps the plain comparison, since an app writing the table has no `jsonsql_datetime`.
+    ///
+    ///     at > 2024-05-01T23:00:00Z  →  (("at" >= ? AND iif("at" GLOB '[0-9]...', "at",
+    ///                                     jsonsql_datetime("at")) > ?)
+    ///                                   OR ("at" > ? AND "at" < 253402300800))
+    ///                                   ["2024-04-30", "2024-05-01 23:00:00.000", 1714604400]
     private mutating func instantComparison(_ path: ResolvedPath, _ op: Filter.Operator, _ value: DatabaseValue) throws -> String?
     {
         guard comparesInstants(path), case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else {
@@ -291,10 +296,16 @@ public struct FilterSQL {
         let sqlOp = op == .equal ? "=" : op.rawValue
         let textTerm = "(\(bounds.joined(separator: " AND ")) AND \(sortable) \(sqlOp) \(bind(value)))"
         guard let seconds = unixSeconds(path, value) else { return textTerm }
-        // Numbers sort below all text: unix seconds are a range of their own.
-        let numberTerm =
-            op == .greater || op == .greaterOrEqual
-            ? "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < '')" : "\(lhs) \(sqlOp) \(bind(seconds))"
+        // Numbers sort below all text: unix seconds are a range of their own, within the years
+        // 0000-9999 as text is, so that a number that is no such time (GRDB's
+        // `.millisecondsSince1970`, 1714557600000) matches no comparison, as text that is none.
+        let (first, last) = DateTimeValue.storableUnixSeconds
+        let numberTerm: String
+        switch op {
+        case .greater, .greaterOrEqual: numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < \(last))"
+        case .less, .lessOrEqual: numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) >= \(first))"
+        default: numberTerm = "\(lhs) = \(bind(seconds))"
+        }
         return "(\(textTerm) OR \(numberTerm))"
     }
 

@@ -77,6 +77,17 @@ enum PostgresValue {
         case .blob(let data): fits = type == .blob || (type == .uuid && data.count == 16)
         }
         guard fits else {
+            // Another tool's form of a time (`2024-05-01T12:30:00+02:00`, unix seconds), which
+            // `alter --type` rewrites in jsonsql's.
+            if type == .date || type == .datetime,
+                let input = value.storage.asInput, let stored = try? ValueConversion.stored(input, type: type),
+                case .string(let form) = stored.storage
+            {
+                throw ValueMismatch(
+                    expectation:
+                        "holds \(value), which is not the form jsonsql stores in \(type.withArticle) column (\(form)), so PostgreSQL would print it otherwise; alter --type COLUMN:\(type) on the source rewrites the column in that form"
+                )
+            }
             throw ValueMismatch(
                 expectation:
                     "holds \(value), which is not what jsonsql stores in \(type.withArticle) column, so PostgreSQL would not read it as it is"
@@ -405,6 +416,18 @@ extension PostgresResultValue {
         case .real(let number): number.databaseValue
         case .blob(let bytes): Data(bytes).databaseValue
         case .text(let text): String(decoding: text, as: UTF8.self).databaseValue
+        }
+    }
+}
+
+extension DatabaseValue.Storage {
+    /// A stored text or number as a value to convert again; nil for other values.
+    fileprivate var asInput: InputValue? {
+        switch self {
+        case .string(let text): .string(text)
+        case .int64(let number): .number(String(number))
+        case .double(let number): number.isFinite ? .number("\(number)") : nil
+        default: nil
         }
     }
 }

@@ -130,6 +130,11 @@ public struct DateTimeValue: Sendable, Equatable {
 
     var isStorable: Bool { Self.storableMilliseconds.contains(epochMilliseconds) }
 
+    /// The unix seconds of the first storable instant, and the whole second after the last.
+    static let storableUnixSeconds: (Int64, Int64) = (
+        storableMilliseconds.lowerBound / 1000, storableMilliseconds.upperBound / 1000 + 1
+    )
+
     /// `2024-05-01 12:30:00.000`
     public var dateTimeText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
