@@ -195,7 +195,7 @@ struct DescribeTests {
                 {"path":"meta.b.c","count":1,"types":{"string":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":"x"}
                 {"path":"meta.d","count":1,"types":{"array":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":null}
                 {"path":"meta.d[]","count":1,"types":{"boolean":1,"null":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":true}
-                {"path":"note","count":3,"types":{"string":3},"distinct":3,"approximate":false,"min":null,"max":null,"example":"plain"}
+                {"path":"note","count":3,"types":{"string":3},"distinct":3,"approximate":false,"min":null,"max":null,"example":"{\\"z\\":1}"}
 
                 """)
     }
