@@ -195,7 +195,8 @@ extension JSONSQL {
         where argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 2 && access(argument, F_OK) == 0 {
             let safe = SQLQuote.shellWord("./" + argument)
             throw ValidationError(
-                "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)")
+                "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)"
+            )
         }
     }
 

@@ -119,7 +119,10 @@ struct CSVInputRuleTests {
             ("a,b\n1,\"2\n", "<stdin>:2: a quoted field is not closed; is the input cut off?"),
             // A line break inside quotes counts as one outside them, whichever it is.
             ("a,b\n\"x\ny\",1\n1,2,3\n", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
-            ("a,b\r\n\"x\r\ny\",1\r\n1,2,3\r\n", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
+            (
+                "a,b\r\n\"x\r\ny\",1\r\n1,2,3\r\n",
+                "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"
+            ),
             ("a,b\r\"x\ry\",1\r1,2,3\r", "<stdin>:4: this row has 3 fields, the header 2; quote fields that hold the separator"),
             (
                 "a,b\n1,\"2\"x\n",
@@ -142,7 +145,9 @@ struct CSVInputRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
     }
 
-    @Test("text that is not UTF-8 (latin1) is refused with the line of its first such byte, in the header too, and how to convert it")
+    @Test(
+        "text that is not UTF-8 (latin1) is refused with the line of its first such byte, in the header too, and how to convert it"
+    )
     func notUTF8() throws {
         let db = try LibraryDatabase()
         for (bytes, line) in [

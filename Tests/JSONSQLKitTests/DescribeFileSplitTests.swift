@@ -99,7 +99,9 @@ final class DescribeFileSplitTests {
         let file = try files.write(
             "twice.ndjson", #"{"o":{"a":1,"a":2},"l":[{"k":"x","k":"y"},{"k":"z"}]}"# + "\n" + #"{"o":{"a":3}}"# + "\n")
         let described = try streamed(file)
-        #expect(described.contains(#""path":"o.a","count":2,"types":{"integer":2},"distinct":2,"approximate":false,"min":1,"max":3"#), "\(described)")
+        #expect(
+            described.contains(#""path":"o.a","count":2,"types":{"integer":2},"distinct":2,"approximate":false,"min":1,"max":3"#),
+            "\(described)")
         #expect(described.contains(#""path":"l[].k","count":1,"types":{"string":2},"distinct":2"#), "\(described)")
         #expect(try loaded(file) == described)
     }

@@ -76,11 +76,14 @@ struct OddJSONInputTests {
     func emptyObjects() throws {
         let db = try LibraryDatabase()
         let message = errorMessage { try db.insert("t", "{}\n{ }\n") }
-        #expect(message?.hasPrefix("the records read for table 't' are all empty objects ({})") == true, "\(message ?? "no error")")
+        #expect(
+            message?.hasPrefix("the records read for table 't' are all empty objects ({})") == true, "\(message ?? "no error")")
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"# + "\n")
         let file = try db.write("empty.ndjson", Data("[{}, {}]".utf8))
         let loading = errorMessage { try Store.loading([file]).close() }
-        #expect(loading?.hasPrefix("the records read for table 'empty' are all empty objects ({})") == true, "\(loading ?? "no error")")
+        #expect(
+            loading?.hasPrefix("the records read for table 'empty' are all empty objects ({})") == true,
+            "\(loading ?? "no error")")
     }
 
     @Test("a lone CR ends a line in messages, as LF and CRLF do", arguments: ["\r", "\r\n", "\n"])

@@ -94,8 +94,9 @@ extension Store {
         let store = try Store(memoryNamed: path)
         defer { store.close() }
         let plan: NarrowPlan? = try store.write { db in
-            try TableSpec(name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []), primaryKey: []).create(
-                in: db, ifNotExists: false)
+            try TableSpec(name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []), primaryKey: [])
+                .create(
+                    in: db, ifNotExists: false)
             let inserter = try RecordInserter(db: db, table: spec.table, conflict: .fail, alter: false)
             var fields: [JSONField] = []
             for number in 0..<narrow.distinctCount {
