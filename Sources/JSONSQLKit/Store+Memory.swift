@@ -43,7 +43,8 @@ extension Store {
     /// infers them for a new table, which never changes what comes back. `format` nil reads
     /// each file as its extension says (`InputFormat.guessed`).
     public static func loading(
-        _ paths: [String], format: InputFormat? = nil, progress: ((InsertProgress) -> Void)? = nil
+        _ paths: [String], format: InputFormat? = nil, progress: ((InsertProgress) -> Void)? = nil,
+        note: ((String) -> Void)? = nil
     ) throws -> Store {
         guard let first = paths.first else { throw JSONSQLError("give a file to load") }
         var tables: [String] = []
@@ -61,7 +62,8 @@ extension Store {
             options.format = format ?? InputFormat.guessed(from: path)
             // Any file loads, whatever key or type appears late in it.
             options.inferFromEveryRecord = true
-            _ = try store.insert(from: [try InputSource.open(path)], options: options, progress: progress)
+            let result = try store.insert(from: [try InputSource.open(path)], options: options, progress: progress)
+            if let note { result.notes.forEach(note) }
         }
         return store
     }
@@ -142,7 +144,7 @@ extension Store {
         }
         let store = try streamBatches(
             file: path, format: format, spec: spec, batchSize: batchSize, minimumSplit: minimumSplit,
-            keptBytes: keptBytes ?? keptRecordBytes, runBatch)
+            keptBytes: keptBytes ?? keptRecordBytes, note: note, runBatch)
         store.close()
         try query?.writer.finish()
         // Reading stopped at the limit leaves later records unseen.
@@ -163,7 +165,7 @@ extension Store {
         var counting = QuerySpec(table: spec.table)
         counting.filters = spec.filters
         counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
-        let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize) { db in
+        let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize, note: note) { db in
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 query = try counting.build(table: info)
@@ -194,7 +196,8 @@ extension Store {
     /// gives the types of a regular JSON file when a read already made found them.
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int, inferred: TypeInference? = nil,
-        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes, _ body: @escaping (Database) throws -> Bool
+        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes, note: ((String) -> Void)? = nil,
+        _ body: @escaping (Database) throws -> Bool
     ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
         do {
@@ -209,9 +212,10 @@ extension Store {
                     inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes, body)
                 return store
             }
-            _ = try store.insert(
+            let result = try store.insert(
                 from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
                 keep: precheck(filter, table: spec.table))
+            if let note { result.notes.forEach(note) }
         } catch {
             store.close()
             throw error

@@ -93,6 +93,7 @@ struct Insert: StoreCommand {
                 message += "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
             }
             Diagnostics.print(message)
+            for note in result.notes { Diagnostics.note(note) }
             // `insert db.sqlite playr`: a new table named like one that exists is probably a typo.
             if result.createdTable,
                 let near = NearestNames.nearest(

@@ -56,15 +56,17 @@ struct DatabaseOptions: ParsableArguments {
         if memory.save != nil { Interruption.installSignalHandler() }
         let progress = ProgressLine(enabled: true)
         let store: Store
+        var notes: [String] = []
         do {
             store = try Store.loading(
-                [database] + memory.files, format: memory.format, progress: progress.update)
+                [database] + memory.files, format: memory.format, progress: progress.update, note: { notes.append($0) })
         } catch {
             progress.clear()
             if memory.save != nil && Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
             throw error
         }
         progress.clear()
+        for note in notes { Diagnostics.note(note) }
         do {
             if let path = memory.save {
                 try Interruption.handling(SIGPIPE) { try store.save(to: path) }

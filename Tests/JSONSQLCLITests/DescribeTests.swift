@@ -195,7 +195,7 @@ struct DescribeTests {
                 {"path":"meta.b.c","count":1,"types":{"string":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":"x"}
                 {"path":"meta.d","count":1,"types":{"array":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":null}
                 {"path":"meta.d[]","count":1,"types":{"boolean":1,"null":1},"distinct":1,"approximate":false,"min":null,"max":null,"example":true}
-                {"path":"note","count":3,"types":{"string":3},"distinct":3,"approximate":false,"min":null,"max":null,"example":"plain"}
+                {"path":"note","count":3,"types":{"string":3},"distinct":3,"approximate":false,"min":null,"max":null,"example":"{\\"z\\":1}"}
 
                 """)
     }
@@ -401,12 +401,14 @@ struct SwiftTypesTests {
         let db = dir.path("swift.sqlite")
         try succeed([
             "create-table", db, "players", "id:integer:pk", "name:text", "score:integer", "rating:real", "active:boolean",
-            "born:date", "address:json", "tags:json", "items:json", "note:text", "uid:uuid", "meta:json",
+            "born:date", "address:json", "tags:json", "items:json", "note:text", "uid:uuid", "meta:json", "big:json",
         ])
         let metas = [#"{"v":1,"default":true}"#, #"{"v":"x","Content-Type":"a"}"#, #"{"v":null}"#]
         let input = generatedRows(120).enumerated().map { n, row in
             let uid = n % 4 == 0 ? "null" : "\"\(UUID().uuidString)\""
-            return String(DV.o(row).json.dropLast()) + ",\"uid\":\(uid),\"meta\":\(metas[n % 3])}"
+            // An integer past 64 bits in some rows: a Decimal holds them all.
+            let big = n % 3 == 0 ? "123456789012345678901234567890" : "\(n)"
+            return String(DV.o(row).json.dropLast()) + ",\"uid\":\(uid),\"meta\":\(metas[n % 3]),\"big\":\(big)}"
         }.joined(separator: "\n")
         try succeed(["insert", db, "players"], stdin: input)
         let code = try succeed(["describe", db, "players", "--swift"]).stdout
@@ -414,6 +416,7 @@ struct SwiftTypesTests {
         #expect(code.contains("    var score: Int64?\n"))
         #expect(code.contains("    var born: Date\n"))
         #expect(code.contains("    var uid: UUID?\n"))
+        #expect(code.contains("    var big: Decimal\n"))
         #expect(code.contains("    var tags: [String]\n"))
         #expect(code.contains("    var items: [Item]\n"))
         #expect(code.contains("        var qty: Double\n"))
@@ -429,7 +432,7 @@ struct SwiftTypesTests {
             let queue = try DatabaseQueue(path: CommandLine.arguments[1])
             let records = try queue.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
             for r in records {
-                print(r.id, r.address.country, r.address.firstName ?? "-", r.tags.count, r.items.map(\\.sku).joined(separator: "+"), r.score.map(String.init) ?? "-", r.born.timeIntervalSince1970)
+                print(r.id, r.address.country, r.address.firstName ?? "-", r.tags.count, r.items.map(\\.sku).joined(separator: "+"), r.score.map(String.init) ?? "-", r.born.timeIntervalSince1970, r.big)
             }
             """
         try (code + "\n" + main + "\n").write(toFile: dir.path("main.swift"), atomically: true, encoding: .utf8)
@@ -452,7 +455,10 @@ struct SwiftTypesTests {
             "query", db, "--select", "id,address.country,address.\"first name\",tags,items,score,born", "--order-by", "id",
             "--format", "json",
         ]).rows()
-        let expected = rows.map { row in
+        // Integers past 64 bits as written: csv output prints the stored text.
+        let bigs = try succeed(["query", db, "--select", "big", "--order-by", "id", "--format", "csv"]).stdout
+            .split(separator: "\r\n").dropFirst().map(String.init)
+        let expected = zip(rows, bigs).map { row, big in
             let born = (row["born"] as? String).flatMap { text -> TimeInterval? in
                 let f = DateFormatter()
                 f.locale = Locale(identifier: "en_US_POSIX")
@@ -465,7 +471,7 @@ struct SwiftTypesTests {
                 "\(row["id"] as? Int ?? -1)", row["address.country"] as? String ?? "?",
                 row["address.\"first name\""] as? String ?? "-",
                 "\((row["tags"] as? [Any])?.count ?? -1)", skus, (row["score"] as? Int).map(String.init) ?? "-",
-                born.map { "\($0)" } ?? "?",
+                born.map { "\($0)" } ?? "?", big,
             ].joined(separator: " ")
         }
         #expect(rows.count == 120)

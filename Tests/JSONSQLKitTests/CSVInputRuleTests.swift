@@ -165,6 +165,28 @@ struct CSVInputRuleTests {
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'u'") == #"{"n":0}"# + "\n")
     }
 
+    @Test(
+        "a one-field header holding ';' (or the other format's separator) gets a note; the column keeps every cell's text",
+        arguments: [
+            (
+                "a;b\n1;2\n", InputFormat.csv,
+                String?("CSV fields are separated by commas, not ';'; if ';' separates its fields, save it with commas first")
+            ),
+            ("a\tb\n1\t2\n", .csv, "CSV fields are separated by commas; its header holds tabs: to read it as TSV, give --tsv"),
+            ("a,b\n1,2\n", .tsv, "TSV fields are separated by tabs; its header holds commas: to read it as CSV, give --csv"),
+            ("a\n1;2\n", .csv, nil),
+        ])
+    func oneColumnNote(input: String, format: InputFormat, note: String?) throws {
+        let db = try LibraryDatabase()
+        let result = try db.insert("t", input, format: format)
+        let header = String(input.prefix { $0 != "\n" })
+        #expect(
+            result.notes == (note.map { ["note: standard input has one column, \(JSONEncoding.quoted(header)), as \($0)"] } ?? [])
+        )
+        let cell = String(input.split(separator: "\n")[1])
+        #expect(try db.query("t") == "{\(JSONEncoding.quoted(header)):\(JSONEncoding.quoted(cell))}\n")
+    }
+
     @Test("a header field that names a column of the table only in another case is refused with the header's line")
     func headerInAnotherCase() throws {
         let db = try LibraryDatabase()

@@ -100,6 +100,22 @@ struct ForeignShapeTests {
             "\(out.text)")
     }
 
+    @Test("describe's example of a text column holding JSON text beside plain text is its first value, the JSON text as a string")
+    func exampleOfMixedTextColumn() throws {
+        let db = try LibraryDatabase()
+        try db.execute(#"CREATE TABLE m (a TEXT, b TEXT); INSERT INTO m VALUES (NULL, '{"k":1}'), ('[1,2]', 'x'), ('x', '[3]')"#)
+        let out = OutputBuffer()
+        try db.store.describe(table: "m", format: .jsonl, to: out)
+        #expect(
+            out.text.contains(
+                #""path":"a","count":3,"types":{"string":2,"null":1},"distinct":2,"approximate":false,"min":null,"max":null,"example":"[1,2]"}"#
+            ), "\(out.text)")
+        #expect(
+            out.text.contains(
+                #""path":"b","count":3,"types":{"string":3},"distinct":3,"approximate":false,"min":null,"max":null,"example":"{\"k\":1}"}"#
+            ), "\(out.text)")
+    }
+
     @Test("alter --rename says which view's column SQLite renamed with it, and leaves other views as they were")
     func renameThroughViews() throws {
         let db = try LibraryDatabase()

@@ -39,6 +39,9 @@ final class PathStats {
     @exclusivity(unchecked) var allStringsDates = true
     /// The first non-null scalar, as JSON text.
     @exclusivity(unchecked) var example: String?
+    /// A column that is not json: its first value when that is an object or array as text,
+    /// quoted as a string, the example once other values make the column text.
+    @exclusivity(unchecked) var firstContainerText: String?
     /// Keys of objects at this path, in the order first seen.
     @exclusivity(unchecked) private(set) var keys: [(raw: [UInt8], stats: PathStats)] = []
     @exclusivity(unchecked) private var hint = 0
@@ -247,6 +250,7 @@ final class PathStats {
                 maxDateKey = later.maxDateKey
             }
         }
+        if example == nil && firstContainerText == nil { firstContainerText = later.firstContainerText }
         if example == nil { example = later.example }
         for key in later.keys {
             if let i = keyIndex(key.raw) {

@@ -73,6 +73,7 @@ extension Store {
                 s.types[ValueType.string.rawValue] += containers
                 s.types[ValueType.object.rawValue] = 0
                 s.types[ValueType.array.rawValue] = 0
+                if let text = s.firstContainerText { s.example = text }
                 s.dropNested()
                 s.allStringsDates = false
                 s.minDate = nil
@@ -148,7 +149,13 @@ extension Store {
             {
                 // Checked whole first, so text that is not JSON leaves no partial paths behind.
                 var walker = JSONWalker(p: pointer, n: bytes.count, row: row)
-                if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil { return }
+                if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil {
+                    // Before any scalar: the example should `finish` find the column holds text.
+                    if s.example == nil && s.firstContainerText == nil && type != .json {
+                        s.firstContainerText = JSONEncoding.quoted(String(decoding: bytes, as: UTF8.self))
+                    }
+                    return
+                }
             }
             s.types[ValueType.string.rawValue] += 1
             s.distinct.insert(valueHash(bytes, seed: 0))

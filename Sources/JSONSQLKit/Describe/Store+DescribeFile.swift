@@ -19,7 +19,9 @@ extension Store {
         let table = tableName(forFile: path)
         var state: (statement: Statement, roots: [PathStats], kinds: [ColumnType])?
         var row = 0
-        let store = try streamBatches(file: path, format: format, spec: QuerySpec(table: table), batchSize: batchSize) { db in
+        let store = try streamBatches(
+            file: path, format: format, spec: QuerySpec(table: table), batchSize: batchSize, note: note
+        ) { db in
             if state == nil {
                 let info = try TableInfo(db: db, table: table)
                 let list = info.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")

@@ -93,6 +93,8 @@ struct SwiftTypes {
         }
         switch kinds {
         case [.string]: return "String"
+        // An integer past 64 bits (its double at or beyond ±2^63) is held whole by a Decimal.
+        case [.integer] where s.maxNumber >= 0x1p63 || s.minNumber <= -0x1p63: return "Decimal"
         case [.integer]: return declared == nil ? "Int" : "Int64"
         case [.real], [.integer, .real]: return "Double"
         case [.boolean]: return "Bool"

@@ -179,10 +179,38 @@ struct CSVTable {
 
     /// All of `source`, CSV or TSV as `format` says, as JSON lines on the lines its rows start
     /// on, typed by the `declared` columns of an existing table, or else from every cell.
-    static func jsonLines(_ source: InputSource, format: InputFormat, declared: [ColumnInfo]?) throws -> [UInt8] {
-        let table = try CSVTable(
-            try readAll(source), separator: format == .csv ? UInt8(ascii: ",") : 0x09, name: source.name)
-        return try table.jsonLines(declared: declared, name: source.name)
+    /// `note` is `oneColumnNote`'s, for the caller to pass on.
+    static func jsonLines(_ source: InputSource, format: InputFormat, declared: [ColumnInfo]?) throws -> (
+        lines: [UInt8], note: String?
+    ) {
+        let separator = format == .csv ? UInt8(ascii: ",") : UInt8(0x09)
+        let table = try CSVTable(try readAll(source), separator: separator, name: source.name)
+        return (
+            try table.jsonLines(declared: declared, name: source.name),
+            table.oneColumnNote(separator: separator, name: source.name)
+        )
+    }
+
+    /// A header of one field that holds `;`, or the other format's separator: a file separated
+    /// by it reads as one column. Its text is all kept, so this is a note, not an error.
+    func oneColumnNote(separator: UInt8, name: String) -> String? {
+        guard width == 1, !rowLines.isEmpty else { return nil }
+        let header = cell(0, 0)
+        var text = String(decoding: header, as: UTF8.self)
+        if text.count > 40 { text = String(text.prefix(40)) + "…" }
+        let file = name == "<stdin>" ? "standard input" : name
+        let column = "note: \(file) has one column, \(JSONEncoding.quoted(text))"
+        if separator == UInt8(ascii: ",") && header.contains(0x09) {
+            return "\(column), as CSV fields are separated by commas; its header holds tabs: to read it as TSV, give --tsv"
+        }
+        if separator == 0x09 && header.contains(UInt8(ascii: ",")) {
+            return "\(column), as TSV fields are separated by tabs; its header holds commas: to read it as CSV, give --csv"
+        }
+        if header.contains(UInt8(ascii: ";")) {
+            return
+                "\(column), as \(separator == 0x09 ? "TSV fields are separated by tabs" : "CSV fields are separated by commas"), not ';'; if ';' separates its fields, save it with commas first"
+        }
+        return nil
     }
 
     /// Reads all of `source`.

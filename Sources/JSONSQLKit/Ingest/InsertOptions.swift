@@ -40,6 +40,8 @@ public struct InsertResult: Sendable, Equatable {
     public var written: Int
     public var createdTable: Bool
     public var addedColumns: [String]
+    /// Notes about the input to show beside the result (`CSVTable.oneColumnNote`).
+    public var notes: [String] = []
 }
 
 /// Progress of a running insert, reported now and then.

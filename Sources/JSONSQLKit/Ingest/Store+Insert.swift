@@ -45,6 +45,7 @@ extension Store {
             // types, once to insert; each source can make a reader from its start again.
             // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
             let twice = options.inferFromEveryRecord && isNew && options.format == .json
+            var notes: [String] = []
             let makeReaders = try sources.map { source -> () throws -> RecordReader in
                 if options.format == .json {
                     guard twice else { return { RecordReader(source: source) } }
@@ -61,7 +62,8 @@ extension Store {
                     return { RecordReader(source: source, contents: contents) }
                 }
                 let declared = try SQLName.find(options.table, in: existing).map { try TableInfo(db: db, table: $0).columns }
-                let contents = try CSVTable.jsonLines(source, format: options.format, declared: declared)
+                let (contents, note) = try CSVTable.jsonLines(source, format: options.format, declared: declared)
+                if let note { notes.append(note) }
                 return { RecordReader(source: source, contents: contents) }
             }
             var readers = try makeReaders.map { try Self.interruptible($0(), db: db) }
@@ -230,7 +232,7 @@ extension Store {
             if let batch, !stopped { _ = try batch.run(db) }
             return InsertResult(
                 table: tableName, records: records, written: inserter.written,
-                createdTable: isNew, addedColumns: inserter.addedColumns)
+                createdTable: isNew, addedColumns: inserter.addedColumns, notes: notes)
         }
     }
 }

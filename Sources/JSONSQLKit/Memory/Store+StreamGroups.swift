@@ -60,7 +60,9 @@ extension Store {
         }
         var plan: NarrowPlan?
         var tracker: MissingPathTracker?
-        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred) { db in
+        let store = try streamBatches(
+            file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred, note: note
+        ) { db in
             if plan == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let made = try NarrowPlan(spec, table: info)

@@ -13,14 +13,18 @@ extension PostgresStore {
         defer { for source in sources { source.close() } }
         let names = sources.map(\.name)
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
+        var notes: [String] = []
         /// CSV and TSV become JSON lines as on SQLite, typed by the existing table's columns.
         func makeReaders(declared: [ColumnInfo]?) throws -> [RecordReader] {
             try sources.map { source in
-                let reader =
-                    options.format == .json
-                    ? RecordReader(source: source)
-                    : RecordReader(
-                        source: source, contents: try CSVTable.jsonLines(source, format: options.format, declared: declared))
+                let reader: RecordReader
+                if options.format == .json {
+                    reader = RecordReader(source: source)
+                } else {
+                    let (contents, note) = try CSVTable.jsonLines(source, format: options.format, declared: declared)
+                    if let note { notes.append(note) }
+                    reader = RecordReader(source: source, contents: contents)
+                }
                 reader.isCancelled = { Interruption.isRequested }
                 // The server holds a COPY line in one buffer of at most 1 GB - 1 byte.
                 reader.maximumRecordLength = (1 << 30) - 1
@@ -333,7 +337,8 @@ extension PostgresStore {
             throw JSONSQLError("\(error)")
         }
         return InsertResult(
-            table: table, records: rows.records, written: rows.written, createdTable: created, addedColumns: added)
+            table: table, records: rows.records, written: rows.written, createdTable: created, addedColumns: added,
+            notes: notes)
     }
 }
 
