@@ -159,16 +159,15 @@ extension QuerySpec {
                 " GROUP BY "
                 + (try groupBy.map {
                     let path = try ResolvedPath($0, in: info)
-                    return postgres ? path.postgresGroupSQL : expression(path.valueSQL)
-                }.joined(separator: ", "))
+                    return postgres ? path.postgresGroupSQL : [expression(path.valueSQL)]
+                }.joined().joined(separator: ", "))
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
         let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
         if !order.isEmpty {
             let terms = try order.flatMap { term -> [String] in
                 if postgres, case .path(let path) = term.term {
-                    return try ResolvedPath(path, in: info).postgresOrderTerms(
-                        descending: term.descending, grouped: !groupBy.isEmpty)
+                    return try ResolvedPath(path, in: info).postgresOrderTerms(descending: term.descending)
                 }
                 if postgres, case .aggregate(let aggregate) = term.term {
                     return try aggregate.postgresSQL(in: info).order.map {
