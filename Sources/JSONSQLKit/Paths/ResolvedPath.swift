@@ -118,6 +118,15 @@ public struct ResolvedPath: Sendable {
             "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') ELSE \(quotedColumn) IS NULL END"
     }
 
+    /// The value ORDER BY and GROUP BY take on SQLite: `valueSQL`, except that in a column
+    /// whose text is read as a number, text that is no number (`'abc'`, `'0x10'`, which another
+    /// tool may have stored there) stays text, sorting after every number and grouping by
+    /// itself, where the cast made it 0.
+    public var sortSQL: String {
+        guard let numberGuardSQL else { return valueSQL }
+        return "CASE WHEN \(numberGuardSQL) THEN \(valueSQL) ELSE \(quotedColumn) END"
+    }
+
     /// `json_type(...)` of the path: 'integer', 'text', 'true', 'array', ... or NULL when missing.
     var typeSQL: String {
         guarding("json_type(\(quotedColumn), \(pathLiteral ?? "'$'"))")
