@@ -26,6 +26,8 @@ extension Aggregate {
         if resolved.isJSON {
             let t = "jsonb_typeof(\(v))"
             let number = "CASE WHEN \(t) = 'number' THEN (\(v))::numeric END"
+            // The double SQLite reads: 1e400 is infinity there, where a cast to float8 fails.
+            let double = "CASE WHEN \(t) = 'number' THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
             switch function {
             case .count:
                 let sql = "count(CASE WHEN \(t) <> 'null' THEN 1 END)"
@@ -38,10 +40,10 @@ extension Aggregate {
                     "bool_or(\(t) = 'number' AND (\(v))::text !~ '[.eE]' AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
+                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || sum(\(double))::text ELSE 'i' || sum(\(number))::text END",
                     marked: true, order: ["sum(\(number))"])
             case .avg:
-                let sql = Self.average("CASE WHEN \(t) = 'number' THEN (\(v))::float8 END")
+                let sql = Self.average(double)
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .min, .max:
                 // As SQLite's ->> gives them: booleans 1 and 0, objects and arrays their compact
