@@ -396,7 +396,7 @@ struct WhereDifferentialTests {
         var found: [String] = []
         let memory = try Store.loading([e.file])
         defer { memory.close() }
-        for _ in 0..<count {
+        for round in 0..<count {
             let f = filter(&r)
             var spec = QuerySpec(table: e.table)
             spec.filters = [try FilterParser.parse(f.text)]
@@ -405,18 +405,18 @@ struct WhereDifferentialTests {
             spec.jsonColumnsAuto = false
             let expected = e.docs.filter { matches(f, $0.d) }.map { #"{"id":\#($0.id)}"# + "\n" }.joined()
             var got = [("sqlite", sqliteRows(e.sqlite, spec)), ("memory", memoryRows(memory, spec))]
-            got.append(
-                (
-                    "streamed",
-                    streamedRows(
-                        e.file,
-                        {
-                            var s = spec
-                            s.orderBy = []
-                            return s
-                        }())
-                ))
+            var streamed = spec
+            streamed.orderBy = []
+            got.append(("streamed", streamedRows(e.file, streamed)))
             if let pg = e.postgres { got.append(("postgres", sqliteRows(pg, spec))) }
+            // --count: loaded, and streamed (every fourth filter, reading the file again each time).
+            var counted = [("memory count", try? memory.count(spec))]
+            if round % 4 == 0 {
+                counted.append(("streamed count", try? Store.streamCount(file: e.file, spec: streamed, batchSize: 7)))
+            }
+            for (engine, number) in counted where number != e.docs.filter({ matches(f, $0.d) }).count {
+                found.append("\(engine): \(f.text): \(number.map(String.init) ?? "error")")
+            }
             for (engine, rows) in got where rows != expected {
                 func ids(_ t: String) -> String {
                     t.replacingOccurrences(of: #"{"id":"#, with: "").replacingOccurrences(of: "}\n", with: " ")
