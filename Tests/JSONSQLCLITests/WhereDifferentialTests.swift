@@ -584,4 +584,27 @@ struct WhereDifferentialTests {
             }
         }
     }
+
+    /// SQLite adds doubles to infinity; PostgreSQL's sum(float8) failed with "value out of
+    /// range: overflow".
+    @Test("sum and avg past the largest double are infinity on every engine")
+    func sumPastDoubles() throws {
+        let dir = try TemporaryDirectory.shared().url
+        let sqlite = dir.appendingPathComponent("past-\(UUID().uuidString).sqlite").path
+        let databases = [sqlite] + (PostgresServer.isInstalled ? [try PostgresServer.freshSchema("past")] : [])
+        for database in databases {
+            let store = try Store(path: database, access: .create)
+            defer { store.close() }
+            _ = try store.createTable(TableSpec(name: "t", columns: try ["x:real", "d:json"].map(ColumnSpec.init(parsing:))))
+            let file = dir.appendingPathComponent("past-\(UUID().uuidString).ndjson").path
+            try #"{"x":1.5e308,"d":{"a":1.5e308}}{"x":1.5e308,"d":{"a":1.5e308}}{"x":-1.0,"d":{"a":2}}"#.write(
+                toFile: file, atomically: false, encoding: .utf8)
+            _ = try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))
+            var spec = QuerySpec(table: "t")
+            spec.selections = try ["sum(x)", "avg(x)", "avg(d.a)"].map(Selection.init(parsing:))
+            let out = OutputBuffer()
+            try store.run(spec, format: .jsonl, to: out)
+            #expect(out.text == #"{"sum(x)":1e999,"avg(x)":1e999,"avg(d.a)":1e999}"# + "\n", "\(database)")
+        }
+    }
 }
