@@ -97,7 +97,8 @@ struct WhereDifferentialTests {
         .real("1.0"), .real("0.0"), .real("42.0"), .real("1.5"), .real("1e308"), .real("-2.5e-3"), .real("1e2"),
         .string("42"), .string("1.0"), .string(""), .string("abc"), .string("ABC"), .string("a%b"), .string("a_b"),
         .string("é"), .string("日本"), .string("null"), .string("true"), .string("[1]"), .string("{}"), .string("a*b"),
-        .string("Abc"), .string("b"), .null, .bool(true), .bool(false),
+        .string("Abc"), .string("b"), .null, .bool(true), .bool(false), .real("1e400"), .real("0.1"), .string("a\\b"),
+        .string("a\"b"), .string("A%"), .string("\u{1F600}"),
     ]
     /// Keys of `d`, each with how a filter names it and how the document writes it.
     static let keys: [(name: String, path: String, written: String)] = [
@@ -200,7 +201,7 @@ struct WhereDifferentialTests {
         ("-9223372036854775808", .int("-9223372036854775808")), ("1e308", .real("1e308")), ("1.5", .real("1.5")),
         ("100", .int("100")), ("-0.0025", .real("-0.0025")), ("9223372036854775808", .int("9223372036854775808")),
         ("123456789012345678901234567890", .int("123456789012345678901234567890")), ("1e2", .real("1e2")),
-        ("-0", .int("-0")), ("0.0", .real("0.0")), ("9223372036854775806", .int("9223372036854775806")),
+        ("-0", .int("-0")), ("0.1", .real("0.1")), ("0.0", .real("0.0")), ("9223372036854775806", .int("9223372036854775806")),
         (#""42""#, .string("42")), ("'1.0'", .string("1.0")), (#""""#, .string("")), ("abc", .string("abc")),
         ("ABC", .string("ABC")), (#""a%b""#, .string("a%b")), ("é", .string("é")), (#""日本""#, .string("日本")),
         (#""null""#, .string("null")), (#""true""#, .string("true")), (#""[1]""#, .string("[1]")), ("b", .string("b")),
