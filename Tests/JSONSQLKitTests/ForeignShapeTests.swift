@@ -43,6 +43,20 @@ struct ForeignShapeTests {
                 == #"{"sum(n)":13,"avg(i)":6.5,"sum(u)":13,"avg(d)":6.5}"# + "\n")
     }
 
+    @Test("--order-by and --group-by on a numeric column sort its text after its numbers and group it apart, not as 0")
+    func mixedOrderAndGroups() throws {
+        let db = try Self.mixed()
+        try db.execute("INSERT INTO aff (id, d) VALUES (6, '0'), (7, '-1'), (8, 'zz')")
+        let order = try db.query("aff", select: ["id"], orderBy: ["d", "id"]).split(separator: "\n").map(String.init)
+        #expect(order == [5, 7, 6, 1, 3, 2, 4, 8].map { #"{"id":\#($0)}"# }, "\(order)")
+        var spec = try db.spec("aff", select: ["d", "count()"])
+        spec.groupBy = [try JSONPath(parsing: "d")]
+        let out = OutputBuffer()
+        try db.store.run(spec, format: .jsonl, to: out)
+        let groups = ["null", "-1", "0", "1.0", "12", #""0x10""#, #""abc""#, #""zz""#]
+        #expect(out.text == groups.map { #"{"d":\#($0),"count()":1}"# + "\n" }.joined(), "\(out.text)")
+    }
+
     @Test("a json column another tool declared without a CHECK: text in it that is not JSON is missing to paths, not an error")
     func uncheckedJSONColumn() throws {
         let db = try LibraryDatabase()

@@ -163,6 +163,7 @@ extension FilterSQL {
         if literal == .null {
             return path.isInsideColumn ? "\(path.postgresType) = 'null'" : "\(value) IS NULL"
         }
+        if let number = Self.doubleLiteral(literal) { return postgresNumber(value, "=", number) }
         let exact = "\(value) = \(postgresBind(try jsonText(literal), cast: "jsonb"))"
         guard let containment = try postgresContainment(path, literal) else { return exact }
         return "(\(exact) AND \(containment))"
@@ -198,6 +199,7 @@ extension FilterSQL {
             let collate = path.column.type == .text ? " COLLATE \"C\"" : ""
             return "\(value)\(collate) \(sqlOp) \(try postgresColumnValue(path, literal))"
         }
+        if let number = Self.doubleLiteral(literal) { return postgresNumber(value, sqlOp, number) }
         switch literal {
         case .integer, .real:
             // jsonb orders every boolean, array and object above numbers: only numbers compare.
@@ -211,9 +213,37 @@ extension FilterSQL {
         }
     }
 
+    /// A JSON number compared with a number literal written as a real or beyond 64 bits
+    /// (`1.5`, `1e300`, `9223372036854775808`) as SQLite compares them: SQLite reads a JSON
+    /// integer that fits 64 bits as that integer and any other JSON number as the nearest
+    /// double, then compares an integer with a double exactly. jsonb's numeric keeps every
+    /// digit, so `= 9223372036854775808` missed the JSON 9223372036854775808 (the literal is
+    /// the double 2^63, spelt 9.223372036854776e+18) and a 30-digit integer equal to the
+    /// literal as a double. `json` is jsonb; anything but a number gives false.
+    ///
+    /// Against a 64-bit integer the literal's exact value decides: its shortest spelling lies
+    /// between the same two integers unless the double is an integer, which below 2^63 is
+    /// written as that integer.
+    /// A number literal that jsonb's exact numeric would compare otherwise than SQLite: one
+    /// written as a real that is no integer of at most 2^53 (`1.5`, `1e300`,
+    /// `9223372036854775808`). An integer literal, and `1.0`, compare as jsonb numbers, which
+    /// an index on the path serves.
+    static func doubleLiteral(_ literal: Filter.Literal) -> Double? {
+        guard case .real(let number, _) = literal, number.rounded() != number || abs(number) > 0x1p53 else { return nil }
+        return number
+    }
+
+    private mutating func postgresNumber(_ json: String, _ sqlOp: String, _ literal: Double) -> String {
+        let number = "(\(json))::numeric"
+        let exact = literal.rounded() == literal && abs(literal) < 0x1p63 ? String(Int64(literal)) : "\(literal)"
+        return "CASE WHEN jsonb_typeof(\(json)) IS DISTINCT FROM 'number' THEN false"
+            + " WHEN \(ResolvedPath.postgresIsInteger(number)) THEN \(number) \(sqlOp) \(postgresBind(exact, cast: "numeric"))"
+            + " ELSE \(ResolvedPath.postgresDouble(number)) \(sqlOp) \(postgresBind("\(literal)", cast: "float8")) END"
+    }
+
     private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "FALSE" }
-        if values.contains(.null) {
+        if values.contains(.null) || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil }) {
             return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
@@ -227,6 +257,11 @@ extension FilterSQL {
         guard path.isJSON else {
             throw JSONSQLError(
                 "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column")
+        }
+        if let number = Self.doubleLiteral(literal) {
+            let element = postgresNumber("element", "=", number)
+            return
+                "CASE WHEN \(path.postgresType) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(\(path.valueSQL)) AS elements(element) WHERE \(element)) ELSE false END"
         }
         let element = postgresBind(try jsonText(literal), cast: "jsonb")
         return "(\(path.postgresType) = 'array' AND \(path.valueSQL) @> jsonb_build_array(\(element)))"

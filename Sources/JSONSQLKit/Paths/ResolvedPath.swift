@@ -118,6 +118,15 @@ public struct ResolvedPath: Sendable {
             "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') ELSE \(quotedColumn) IS NULL END"
     }
 
+    /// The value ORDER BY and GROUP BY take on SQLite: `valueSQL`, except that in a column
+    /// whose text is read as a number, text that is no number (`'abc'`, `'0x10'`, which another
+    /// tool may have stored there) stays text, sorting after every number and grouping by
+    /// itself, where the cast made it 0.
+    public var sortSQL: String {
+        guard let numberGuardSQL else { return valueSQL }
+        return "CASE WHEN \(numberGuardSQL) THEN \(valueSQL) ELSE \(quotedColumn) END"
+    }
+
     /// `json_type(...)` of the path: 'integer', 'text', 'true', 'array', ... or NULL when missing.
     var typeSQL: String {
         guarding("json_type(\(quotedColumn), \(pathLiteral ?? "'$'"))")
@@ -274,18 +283,21 @@ extension ResolvedPath {
         return "(\(Self.postgresJSONB(column, Array(segments.dropLast()))) ->> \(SQLQuote.literal(key)))"
     }
 
-    /// On PostgreSQL: what a grouped query groups by and prints: JSON null and a missing value
-    /// are one group, as SQLite's `->>` makes them (NULL).
-    var postgresGroupSQL: String {
-        guard let jsonb else { return valueSQL }
-        return "NULLIF(\(jsonb), 'null'::jsonb)"
+    /// On PostgreSQL: what a grouped query groups by: the terms that sort the path
+    /// (`postgresSortKeys`), so that rows fall in one group where SQLite's `->>` values are
+    /// equal: JSON null and a missing value (NULL), `true` and `1`, `false` and `0`, `1` and
+    /// `1.0`, and two integers beyond 64 bits that are one double.
+    var postgresGroupSQL: [String] {
+        jsonb == nil ? [valueSQL] : postgresSortKeys
     }
 
     /// On PostgreSQL: the group key as a grouped query prints it: JSON null where every row of
-    /// the group holds null (not missing), as SQLite prints a row's `->` value.
+    /// the group holds null (not missing), as SQLite prints a row's `->` value; else a value
+    /// of the group (where they differ, as `true` and `1` do, the least JSON text).
     var postgresGroupValueSQL: String {
         guard let jsonb else { return valueSQL }
-        return "CASE WHEN bool_and(jsonb_typeof(\(jsonb)) = 'null') THEN 'null'::jsonb ELSE \(postgresGroupSQL) END"
+        return
+            "CASE WHEN bool_and(jsonb_typeof(\(jsonb)) = 'null') THEN 'null'::jsonb ELSE min(NULLIF(\(jsonb), 'null'::jsonb)::text COLLATE \"C\")::jsonb END"
     }
 
     /// On PostgreSQL: `jsonb_typeof` of the path: 'number', 'string', 'boolean', 'null',
@@ -293,24 +305,47 @@ extension ResolvedPath {
     var postgresType: String { "jsonb_typeof(\(valueSQL))" }
 
     /// On PostgreSQL: the terms that sort the path as SQLite sorts its `->>` value: NULL (null
-    /// or missing) first, then numbers (booleans as 1 and 0), then text (strings, and objects
-    /// and arrays as their JSON text) in byte order.
-    ///
-    /// `grouped` sorts the group key (`postgresGroupSQL`) rather than the path.
-    func postgresOrderTerms(descending: Bool, grouped: Bool = false) -> [String] {
+    /// or missing) first, then numbers (booleans as 1 and 0) by the value SQLite reads
+    /// (`postgresSQLiteNumber`), then text (strings, and objects and arrays as their JSON text)
+    /// in byte order.
+    func postgresOrderTerms(descending: Bool) -> [String] {
         let direction = descending ? " DESC NULLS LAST" : " NULLS FIRST"
-        guard let jsonb = grouped ? jsonb.map({ _ in postgresGroupSQL }) : jsonb else {
+        guard jsonb != nil else {
             let collate = column.type == .text ? " COLLATE \"C\"" : ""
             return [quotedColumn + collate + direction]
         }
+        return postgresSortKeys.map { $0 + direction }
+    }
+
+    /// The three keys of `postgresOrderTerms` for a JSON value, without their direction.
+    private var postgresSortKeys: [String] {
+        guard let jsonb else { return [] }
         let type = "jsonb_typeof(\(jsonb))"
         return [
-            "CASE \(type) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 WHEN 'array' THEN 2 END"
-                + direction,
-            "CASE \(type) WHEN 'number' THEN (\(jsonb))::numeric WHEN 'boolean' THEN CASE WHEN \(jsonb) = 'true' THEN 1 ELSE 0 END END"
-                + direction,
-            // Text of the value itself (`#>> '{}'`), so a grouped query can sort by its group key.
-            "CASE WHEN \(type) IN ('string', 'object', 'array') THEN (\(jsonb) #>> '{}') END COLLATE \"C\"" + direction,
+            "CASE \(type) WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 WHEN 'array' THEN 2 END",
+            "CASE \(type) WHEN 'number' THEN \(Self.postgresSQLiteNumber("(\(jsonb))::numeric")) WHEN 'boolean' THEN CASE WHEN \(jsonb) = 'true' THEN 1 ELSE 0 END END",
+            "CASE WHEN \(type) IN ('string', 'object', 'array') THEN (\(jsonb) #>> '{}') END COLLATE \"C\"",
         ]
+    }
+
+    /// On PostgreSQL: a JSON number (`number`, a numeric) as SQLite reads it from the JSON text:
+    /// an integer that fits 64 bits as itself, any other number as the nearest double (here its
+    /// shortest text, which orders and equals as the doubles do). jsonb's numeric keeps every
+    /// digit, so two integers beyond 64 bits that SQLite reads as one double sorted apart and
+    /// made two groups.
+    static func postgresSQLiteNumber(_ number: String) -> String {
+        "CASE WHEN \(postgresIsInteger(number)) THEN \(number) ELSE (\(postgresDouble(number)))::text::numeric END"
+    }
+
+    /// Whether a numeric is a JSON integer that SQLite reads as a 64-bit integer.
+    static func postgresIsInteger(_ number: String) -> String {
+        "scale(\(number)) = 0 AND \(number) BETWEEN -9223372036854775808 AND 9223372036854775807"
+    }
+
+    /// A numeric as the double SQLite reads from its JSON text: beyond a double's range it is
+    /// infinity and below its smallest subnormal zero, where PostgreSQL's cast would fail.
+    static func postgresDouble(_ number: String) -> String {
+        "CASE WHEN abs(\(number)) > 1.7976931348623157e308 THEN sign(\(number))::float8 * 'Infinity'::float8"
+            + " WHEN abs(\(number)) < 2.4703282292062328e-324 THEN 0::float8 ELSE \(number)::float8 END"
     }
 }

@@ -26,6 +26,8 @@ extension Aggregate {
         if resolved.isJSON {
             let t = "jsonb_typeof(\(v))"
             let number = "CASE WHEN \(t) = 'number' THEN (\(v))::numeric END"
+            // The double SQLite reads: 1e400 is infinity there, where a cast to float8 fails.
+            let double = "CASE WHEN \(t) = 'number' THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
             switch function {
             case .count:
                 let sql = "count(CASE WHEN \(t) <> 'null' THEN 1 END)"
@@ -38,10 +40,10 @@ extension Aggregate {
                     "bool_or(\(t) = 'number' AND (\(v))::text !~ '[.eE]' AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || sum(CASE WHEN \(t) = 'number' THEN (\(v))::float8 END)::text ELSE 'i' || sum(\(number))::text END",
+                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || (\(Self.doubleSum(double)))::text ELSE 'i' || sum(\(number))::text END",
                     marked: true, order: ["sum(\(number))"])
             case .avg:
-                let sql = Self.average("CASE WHEN \(t) = 'number' THEN (\(v))::float8 END")
+                let sql = Self.average(double)
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .min, .max:
                 // As SQLite's ->> gives them: booleans 1 and 0, objects and arrays their compact
@@ -74,11 +76,17 @@ extension Aggregate {
         case (.sum, .numeric):
             // Exact, as SQLite's `jsonsql_sum_stored`, in the same spelling (`d`: 1.50 + 1.50 is 3).
             return PostgresSQL(value: "'d' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
-        case (.avg, .integer), (.avg, .real), (.avg, .numeric):
+        case (.avg, .integer), (.avg, .real):
             let sql = Self.average("\(column)::float8")
             return PostgresSQL(value: sql, marked: false, order: [sql])
-        case (.sum, .real), (.min, .integer), (.max, .integer), (.min, .real), (.max, .real), (.min, .numeric),
-            (.max, .numeric):
+        case (.avg, .numeric):
+            // Beyond a double's range infinity, as SQLite reads it, where the cast would fail.
+            let sql = Self.average(ResolvedPath.postgresDouble(column))
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.sum, .real):
+            let sql = Self.doubleSum(column)
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.min, .integer), (.max, .integer), (.min, .real), (.max, .real), (.min, .numeric), (.max, .numeric):
             let sql = "\(function.rawValue)(\(column))"
             return PostgresSQL(value: sql, marked: false, order: [sql])
         case (.min, .datetime), (.max, .datetime), (.min, .date), (.max, .date):
@@ -110,6 +118,16 @@ extension Aggregate {
     /// The mean of some doubles as SQLite's avg() takes it, their sum over their count.
     /// PostgreSQL's avg(float8) also sums the squares, which overflow past 1e154.
     private static func average(_ double: String) -> String {
-        "sum(\(double)) / NULLIF(count(\(double)), 0)"
+        "\(doubleSum(double)) / NULLIF(count(\(double)), 0)"
+    }
+
+    /// The sum of some doubles as SQLite adds them, infinity past a double's range where
+    /// PostgreSQL's sum(float8) fails ("value out of range: overflow"): the values are added
+    /// scaled by 2^-10, which changes no bit of a sum (a power of two) unless one is below
+    /// 2^-1012, and scaled back unless that would pass the largest double.
+    static func doubleSum(_ double: String) -> String {
+        let scaled = "sum((\(double)) * 0.0009765625::float8)"
+        return
+            "CASE WHEN abs(\(scaled)) > 1.7976931348623157e308::float8 / 1024 THEN sign(\(scaled)) * 'Infinity'::float8 ELSE \(scaled) * 1024 END"
     }
 }

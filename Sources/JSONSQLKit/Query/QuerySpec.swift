@@ -154,21 +154,21 @@ extension QuerySpec {
             arguments = rendered.arguments
         }
         if !groupBy.isEmpty {
-            // The paths' value SQL, as indexes on them are built, so SQLite can group along one.
+            // The paths' value SQL, as indexes on them are built, so SQLite can group along one
+            // (`sortSQL`: text in a numeric column stays text).
             sql +=
                 " GROUP BY "
                 + (try groupBy.map {
                     let path = try ResolvedPath($0, in: info)
-                    return postgres ? path.postgresGroupSQL : expression(path.valueSQL)
-                }.joined(separator: ", "))
+                    return postgres ? path.postgresGroupSQL : [expression(path.sortSQL)]
+                }.joined().joined(separator: ", "))
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
         let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
         if !order.isEmpty {
             let terms = try order.flatMap { term -> [String] in
                 if postgres, case .path(let path) = term.term {
-                    return try ResolvedPath(path, in: info).postgresOrderTerms(
-                        descending: term.descending, grouped: !groupBy.isEmpty)
+                    return try ResolvedPath(path, in: info).postgresOrderTerms(descending: term.descending)
                 }
                 if postgres, case .aggregate(let aggregate) = term.term {
                     return try aggregate.postgresSQL(in: info).order.map {
@@ -177,7 +177,7 @@ extension QuerySpec {
                 }
                 let sql =
                     switch term.term {
-                    case .path(let path): expression(try ResolvedPath(path, in: info).valueSQL)
+                    case .path(let path): expression(try ResolvedPath(path, in: info).sortSQL)
                     case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
                 return [sql + (term.descending ? " DESC" : "")]
