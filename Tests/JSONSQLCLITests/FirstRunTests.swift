@@ -80,7 +80,7 @@ struct FirstRunTests {
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
-    @Test("a table given before the database says which goes first")
+    @Test("a table given before the database says which goes first, and creates nothing; in the shell too")
     func swappedArguments() throws {
         let result = try CLI.run(["query", "player", db])
         #expect(result.status == 1)
@@ -88,6 +88,19 @@ struct FirstRunTests {
             result.stderr
                 == "Error: no database at player, but \(db) is a database: it goes before the table, e.g. jsonsql query \(db) player\n"
         )
+        // A command that creates the database said nothing: it made a database named player,
+        // holding a table named like the database.
+        let create = try CLI.run(["create-table", "player", db, "id:text:pk"], in: directory.url)
+        #expect(create.status == 1)
+        #expect(
+            create.stderr
+                == "Error: no database at player, but \(db) is a database: it goes before the table, e.g. jsonsql create-table \(db) player\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: directory.path("player")))
+        // The shell read the database as a script of commands.
+        let shell = try CLI.run(["shell", "player", db], in: directory.url)
+        #expect(shell.status == 1)
+        #expect(shell.stderr == "Error: no database at player, but \(db) is a database: it goes first, e.g. jsonsql shell \(db)\n")
     }
 
     @Test("--limit and --offset say what they take; --timeout -1 reaches its own message")

@@ -41,6 +41,13 @@ struct Shell: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func run() throws {
+        // `jsonsql shell player db.sqlite`: a database where the script goes.
+        if let file, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
+            Store.isSQLiteFile(file)
+        {
+            throw JSONSQLError(
+                "no database at \(db.database), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))")
+        }
         // Before the store opens, so that its connection stops on Ctrl-C too.
         Interruption.install()
         // A missing file is created by the first command that writes, as the sqlite3 shell does:
