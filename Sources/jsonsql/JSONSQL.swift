@@ -46,6 +46,9 @@ struct JSONSQL: ParsableCommand {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try checkSubcommand(arguments)
+            usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+            try checkSingleDashOptions(arguments)
+            usage = JSONSQL.self
             var command = try parseCommand(arguments)
             usage = type(of: command)
             try command.run()
@@ -248,6 +251,29 @@ struct JSONSQL: ParsableCommand {
 }
 
 extension JSONSQL {
+    /// `query db.sqlite -where x=1`: a long option written with one dash, which the parser reads
+    /// as short flags (-w -h -e ...) and so printed the help and succeeded. `arguments` start
+    /// with the subcommand; a word after an option that takes a value is that value.
+    static func checkSingleDashOptions(_ arguments: [String]) throws {
+        func looksLong(_ word: String) -> Bool {
+            // -help asks for the help as --help does.
+            word.count > 2 && word.hasPrefix("-") && !word.hasPrefix("--") && word != "-help"
+                && word.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
+        }
+        guard let name = arguments.first, arguments.dropFirst().contains(where: looksLong) else { return }
+        guard let options = ShellCatalog(JSONSQL.self).options[name] else { return }
+        let takesValue = Set(options.filter(\.takesValue).flatMap(\.names))
+        let longNames = options.flatMap(\.names).filter { $0.hasPrefix("--") }
+        let shortNames = Set(options.flatMap(\.names).filter { !$0.hasPrefix("--") })
+        for (index, word) in arguments.enumerated().dropFirst() where looksLong(word) && !takesValue.contains(arguments[index - 1]) {
+            // A run of the command's own short flags (-qf) is what it looks like.
+            if word.dropFirst().allSatisfy({ shortNames.contains("-\($0)") }) && !longNames.contains("-" + word) { continue }
+            let near = longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
+            throw ValidationError(
+                "unknown option '\(word)'" + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
+        }
+    }
+
     /// Standard input, output or error closed at start (`<&-`, `>&-`, `2>&-`): each is opened
     /// on /dev/null the other way round, so no file jsonsql opens later (a database) takes its
     /// number and receives rows or messages, while reading or writing it still fails as on a

@@ -63,6 +63,10 @@ struct FirstRunTests {
         let option = try CLI.run(["query", db, "--wher", "score > 1"])
         #expect(option.status == 64)
         #expect(option.stderr.hasPrefix("Error: unknown option '--wher'. Did you mean '--where'?\n"))
+        // One dash: read as short flags, -where held -h, which printed the help with status 0.
+        let dash = try CLI.run(["query", db, "-where", "score > 1", "-f", "jsonl"])
+        #expect(dash.status == 64 && dash.stdout.isEmpty)
+        #expect(dash.stderr.hasPrefix("Error: unknown option '-where'. Did you mean '--where'?\nUsage: jsonsql query "), "\(dash.stderr)")
         // Options before the command: where they go, as a command line that runs.
         let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
         #expect(before.status == 64)
@@ -144,8 +148,10 @@ struct FirstRunTests {
             "\(sql.stderr)")
         // The shell says it without jsonsql and the database; SQL there ends with ';'.
         let shell = try CLI.run(
-            ["shell", db, "--keep-going"], stdin: "query where 'score > 1' --count\nquery 'select name from player'\n")
+            ["shell", db, "--keep-going"],
+            stdin: "query -where x=1\nquery where 'score > 1' --count\nquery 'select name from player'\n")
         #expect(shell.status == 1)
+        #expect(shell.stderr.hasPrefix("Error: line 1: unknown option '-where'. Did you mean '--where'?\nError: line 2: "))
         #expect(
             shell.stderr.contains("\nTo filter rows, give it to --where: query --where 'score > 1' --count\nUsage: query "),
             "\(shell.stderr)")

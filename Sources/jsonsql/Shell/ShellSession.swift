@@ -216,6 +216,12 @@ final class ShellSession {
             let timeout = catalog.option(named: "--timeout", in: words[0]) == nil ? [] : ["--timeout", String(self.timeout)]
             arguments = [words[0], databasePath] + timeout + words.dropFirst()
         }
+        do {
+            try JSONSQL.checkSingleDashOptions(arguments)
+        } catch {
+            // Alone: the usage the parser would add is the root's, not the command's.
+            return report(error, line: line)
+        }
         let command: ParsableCommand
         do {
             command = try JSONSQL.parseCommand(arguments)
