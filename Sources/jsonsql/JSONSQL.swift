@@ -144,7 +144,8 @@ struct JSONSQL: ParsableCommand {
                 var filter = Array(words[start...])
                 if filter.first?.lowercased() == "where" { filter.removeFirst() }
                 let expression = filter.joined(separator: " ")
-                guard expression.contains(where: { "=<>".contains($0) || $0 == " " }), (try? FilterParser.parse(expression)) != nil
+                guard expression.contains(where: { "=<>".contains($0) || $0 == " " }),
+                    (try? FilterParser.parse(expression)) != nil
                 else { continue }
                 return .filter(
                     arguments: Array(arguments[..<run[start]]) + ["--where", expression] + arguments[(run.last! + 1)...])
@@ -265,10 +266,12 @@ extension JSONSQL {
         let takesValue = Set(options.filter(\.takesValue).flatMap(\.names))
         let longNames = options.flatMap(\.names).filter { $0.hasPrefix("--") }
         let shortNames = Set(options.flatMap(\.names).filter { !$0.hasPrefix("--") })
-        for (index, word) in arguments.enumerated().dropFirst() where looksLong(word) && !takesValue.contains(arguments[index - 1]) {
+        for (index, word) in arguments.enumerated().dropFirst()
+        where looksLong(word) && !takesValue.contains(arguments[index - 1]) {
             // A run of the command's own short flags (-qf) is what it looks like.
             if word.dropFirst().allSatisfy({ shortNames.contains("-\($0)") }) && !longNames.contains("-" + word) { continue }
-            let near = longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
+            let near =
+                longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
             throw ValidationError(
                 "unknown option '\(word)'" + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
         }

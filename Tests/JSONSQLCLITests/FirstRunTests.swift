@@ -66,7 +66,9 @@ struct FirstRunTests {
         // One dash: read as short flags, -where held -h, which printed the help with status 0.
         let dash = try CLI.run(["query", db, "-where", "score > 1", "-f", "jsonl"])
         #expect(dash.status == 64 && dash.stdout.isEmpty)
-        #expect(dash.stderr.hasPrefix("Error: unknown option '-where'. Did you mean '--where'?\nUsage: jsonsql query "), "\(dash.stderr)")
+        #expect(
+            dash.stderr.hasPrefix("Error: unknown option '-where'. Did you mean '--where'?\nUsage: jsonsql query "),
+            "\(dash.stderr)")
         // Options before the command: where they go, as a command line that runs.
         let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
         #expect(before.status == 64)
@@ -104,7 +106,8 @@ struct FirstRunTests {
         // The shell read the database as a script of commands.
         let shell = try CLI.run(["shell", "player", db], in: directory.url)
         #expect(shell.status == 1)
-        #expect(shell.stderr == "Error: no database at player, but \(db) is a database: it goes first, e.g. jsonsql shell \(db)\n")
+        #expect(
+            shell.stderr == "Error: no database at player, but \(db) is a database: it goes first, e.g. jsonsql shell \(db)\n")
     }
 
     @Test("--limit and --offset say what they take; --timeout -1 reaches its own message")
@@ -139,12 +142,14 @@ struct FirstRunTests {
         let sqlWords = try CLI.run(["query", db, "player", "where", "score", ">", "1", "--count"])
         #expect(sqlWords.status == 64)
         #expect(
-            sqlWords.stderr.contains("\nTo filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --count\n"),
+            sqlWords.stderr.contains(
+                "\nTo filter rows, give it to --where: jsonsql query \(db) player --where 'score > 1' --count\n"),
             "\(sqlWords.stderr)")
         let sql = try CLI.run(["query", db, "select", "name", "from", "player"])
         #expect(sql.status == 64)
         #expect(
-            sql.stderr.contains("\nTo run SQL, give it to --sql as one argument: jsonsql query \(db) --sql 'select name from player'\n"),
+            sql.stderr.contains(
+                "\nTo run SQL, give it to --sql as one argument: jsonsql query \(db) --sql 'select name from player'\n"),
             "\(sql.stderr)")
         // The shell says it without jsonsql and the database; SQL there ends with ';'.
         let shell = try CLI.run(
@@ -167,7 +172,8 @@ struct FirstRunTests {
         #expect(split.status == 64)
         #expect(
             split.stderr.hasPrefix(
-                "Error: unexpected argument 'db.sqlite'\nA path with spaces goes in quotes: jsonsql tables 'my db.sqlite'\nUsage: "),
+                "Error: unexpected argument 'db.sqlite'\nA path with spaces goes in quotes: jsonsql tables 'my db.sqlite'\nUsage: "
+            ),
             "\(split.stderr)")
         // Files were named, so insert names the missing one, not standard input.
         let shell = try CLI.run(["shell", "my db.sqlite"], stdin: "insert t my data.json\n", in: directory.url)

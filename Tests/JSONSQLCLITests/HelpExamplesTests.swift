@@ -57,7 +57,10 @@ struct HelpExamplesTests {
         if command == "create-table" { return try Fixture.table(db, "team", ["id:text:pk"]) }
         try Fixture.table(
             db, "player",
-            ["id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json", "created:datetime"])
+            [
+                "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json",
+                "created:datetime",
+            ])
         if command != "insert" { try Fixture.insert(db, "player", file: players) }
         if command == "drop-index" { try Fixture.index(db, "player", "address.country") }
     }
@@ -69,13 +72,16 @@ struct HelpExamplesTests {
         ).stdout.split(separator: "\0", omittingEmptySubsequences: false)
         try #require(helps.count == Self.commands.count + 1)
         let directories = try Self.commands.map { _ in try TemporaryDirectory() }
-        var script = "run() { (cd \"$1\" && eval \"$2\") </dev/null >/dev/null 2>\"$1/.err\" || echo \"exit $?: $2: $(cat \"$1/.err\")\"; }\n"
+        var script =
+            "run() { (cd \"$1\" && eval \"$2\") </dev/null >/dev/null 2>\"$1/.err\" || echo \"exit $?: $2: $(cat \"$1/.err\")\"; }\n"
         var count = 0
         for (index, command) in Self.commands.enumerated() {
             let examples = Self.examples(String(helps[index]))
             // Every command with examples shows one that runs here; PostgreSQL ones need a server.
             let local = examples.filter { !$0.contains("postgres://") }
-            if ["", "create-table", "insert", "query", "update", "delete", "index", "describe", "alter", "shell"].contains(command) {
+            if ["", "create-table", "insert", "query", "update", "delete", "index", "describe", "alter", "shell"].contains(
+                command)
+            {
                 #expect(!local.isEmpty, "no examples in jsonsql \(command) --help")
             }
             guard !local.isEmpty else { continue }

@@ -245,7 +245,9 @@ struct ShellScriptTests {
         #expect(shell.wait() == 130)
         #expect(!stdout.contains("after"))
         #expect(stderr.contains(": interrupted\n"), "\(stderr)")
-        #expect(stderr.hasSuffix("the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"))
+        #expect(
+            stderr.hasSuffix(
+                "the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"))
         // Rolled back by jsonsql, not left as a hot journal for the next writer.
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
         #expect(try Fixture.count(db, "player") == 3)

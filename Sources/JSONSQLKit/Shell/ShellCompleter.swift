@@ -205,7 +205,8 @@ public struct ShellCompleter {
         // `doc.a` finds the key `a b`, written `doc."a b"`, as `doc."a` does.
         let typed = String(word[word.index(after: dot)...])
         let named = keys.filter { key in
-            (head + JSONPath(column: key.name).description).hasPrefix(word) || (!typed.hasPrefix("\"") && key.name.hasPrefix(typed))
+            (head + JSONPath(column: key.name).description).hasPrefix(word)
+                || (!typed.hasPrefix("\"") && key.name.hasPrefix(typed))
         }.map { (head + JSONPath(column: $0.name).description, $0.isContainer) }
         let matches = named
         var completion = ShellCompletion(candidates: matches.map(\.0))

@@ -116,7 +116,9 @@ public enum ShellInput {
     public static func historyEntries(_ data: Data) -> [String] {
         var entries: [String] = []
         var stamped = false
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(data.last == UInt8(ascii: "\n") ? 1 : 0) {
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(
+            data.last == UInt8(ascii: "\n") ? 1 : 0)
+        {
             if line.first == UInt8(ascii: "#"), line.count > 1, line.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }) {
                 stamped = true
                 entries.append("")

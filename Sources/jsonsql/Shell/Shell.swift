@@ -46,7 +46,8 @@ struct Shell: ParsableCommand {
             Store.isSQLiteFile(file)
         {
             throw JSONSQLError(
-                "no database at \(db.database), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))")
+                "no database at \(db.database), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))"
+            )
         }
         // Before the store opens, so that its connection stops on Ctrl-C too.
         Interruption.install()
