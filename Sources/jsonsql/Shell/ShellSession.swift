@@ -104,6 +104,10 @@ final class ShellSession {
         case .command(let text):
             return subcommand(text, line: number)
         case .unknown(let word):
+            if let refusal = Self.outsideTheShell(word, database: databasePath) {
+                report(JSONSQLError(refusal), line: number)
+                return .failed
+            }
             if let near = JSONSQL.nearestCommand(to: word, in: catalog.commands) {
                 report(JSONSQLError("unknown command '\(word)'. Did you mean '\(near)'?"), line: number)
                 return .failed
@@ -199,6 +203,10 @@ final class ShellSession {
                     return report(error, line: line)
                 }
                 return .ok
+            }
+            if let refusal = Self.outsideTheShell(words[1], database: databasePath) {
+                report(JSONSQLError(refusal), line: line)
+                return .failed
             }
             if !catalog.commands.contains(words[1]) {
                 // As the command line says it (`JSONSQL.checkSubcommand`).
@@ -399,6 +407,20 @@ final class ShellSession {
             Diagnostics.print(String(format: "Run time: %.3f ms", seconds * 1000))
         }
         return outcome
+    }
+
+    /// What to do instead of a word that names no shell command but means something: the
+    /// command line's commands the shell does not run, and the ways other shells are left
+    /// (psql's `\q` splits to `q`).
+    static func outsideTheShell(_ word: String, database: String) -> String? {
+        switch word {
+        case "copy":
+            return "copy works on two databases, so it runs outside the shell: jsonsql copy "
+                + SQLQuote.shellWord(database) + " DESTINATION"
+        case "shell": return "this is the shell already"
+        case "exit", "quit", "q": return "to leave the shell, type .quit or press Ctrl-D"
+        default: return nil
+        }
     }
 
     /// What does the work of a sqlite3 shell dot-command here.
