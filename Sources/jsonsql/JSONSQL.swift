@@ -244,6 +244,20 @@ struct JSONSQL: ParsableCommand {
             word = arguments[1]
         }
         if names.contains(word) { return }
+        // `jsonsql db.sqlite query player`: the database where the command goes.
+        if arguments.first == word, Store.isSQLiteFile(word) {
+            let command = arguments.dropFirst().first.flatMap { names.dropLast().contains($0) ? $0 : nil }
+            let rest = command == nil ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            throw ValidationError(
+                "\(word) is a database; the command goes first: jsonsql "
+                    + ([command ?? "query", word] + rest).map(SQLQuote.shellWord).joined(separator: " "))
+        }
+        // `jsonsql select name from player`: SQL, which query --sql runs.
+        let sql = arguments.first == word ? arguments.joined(separator: " ") : word
+        if ["select", "with", "values"].contains(SQLText.firstKeyword(sql) ?? "") {
+            throw ValidationError(
+                "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))")
+        }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
         }

@@ -69,6 +69,17 @@ struct FirstRunTests {
         #expect(
             dash.stderr.hasPrefix("Error: unknown option '-where'. Did you mean '--where'?\nUsage: jsonsql query "),
             "\(dash.stderr)")
+        // SQL as the command, and the database before the command: the command line that does it.
+        let sql = try CLI.run(["select", "name", "from", "player"])
+        #expect(sql.status == 64)
+        #expect(
+            sql.stderr.hasPrefix(
+                "Error: SQL runs with query --sql, in one argument: jsonsql query DB --sql 'select name from player'\n"))
+        let database = try CLI.run([db, "query", "player", "--limit", "1"])
+        #expect(database.status == 64)
+        #expect(
+            database.stderr.hasPrefix(
+                "Error: \(db) is a database; the command goes first: jsonsql query \(db) player --limit 1\n"))
         // Options before the command: where they go, as a command line that runs.
         let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
         #expect(before.status == 64)
@@ -209,6 +220,10 @@ struct FirstRunTests {
         #expect(
             result.stderr
                 == "Error: --order-by takes PATH, PATH:asc or PATH:desc; 'descending' in 'score:descending' is no direction\n")
+        // As SQL writes it.
+        let sql = try CLI.run(["query", db, "--order-by", "score DESC"])
+        #expect(sql.status == 1)
+        #expect(sql.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score DESC'\n")
     }
 
     @Test("a path that does not parse names the option and the path, as --where does")
