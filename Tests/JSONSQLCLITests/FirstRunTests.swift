@@ -119,6 +119,14 @@ struct FirstRunTests {
         #expect(shell.status == 1)
         #expect(
             shell.stderr == "Error: no database at player, but \(db) is a database: it goes first, e.g. jsonsql shell \(db)\n")
+        // A script alone, where the database goes.
+        let script = try directory.write("setup.jsonsql", "tables\n")
+        let scriptFirst = try CLI.run(["shell", script])
+        #expect(scriptFirst.status == 1)
+        #expect(
+            scriptFirst.stderr
+                == "Error: \(script) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB \(script)\n"
+        )
     }
 
     @Test("--limit and --offset say what they take; --timeout -1 reaches its own message")
