@@ -170,8 +170,26 @@ struct JSONSQL: ParsableCommand {
         return nil
     }
 
+    /// `--select *` unquoted: the shell put the names of the files here in place of the pattern.
+    /// The option whose value that was and the names, when two or more files in a row (in the
+    /// sorted order the shell gives them) follow an option where the error names one.
+    static func expandedPattern(_ arguments: [String], message: String) -> (option: String, names: [String])? {
+        for (index, option) in arguments.enumerated() where option.hasPrefix("-") && index + 2 < arguments.count {
+            let names = Array(
+                arguments[(index + 1)...].prefix { !$0.hasPrefix("-") && FileManager.default.fileExists(atPath: $0) })
+            if names.count >= 2, names == names.sorted(), names.dropFirst().contains(where: { message.contains("'\($0)'") }) {
+                return (option, names)
+            }
+        }
+        return nil
+    }
+
     /// The line that says what to type instead, as a command line that runs.
     static func misplacedArgumentsHint(_ arguments: [String], message: String) -> String? {
+        if let (option, names) = expandedPattern(arguments, message: message) {
+            return "\(names.prefix(3).map { "'\($0)'" }.joined(separator: ", ")), ... are files here: the shell put their names "
+                + "in place of a * or ? given to \(option); put the value in quotes, as in \(option) '*'"
+        }
         if let fixed = unquotedPath(arguments) {
             return "A path with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         }

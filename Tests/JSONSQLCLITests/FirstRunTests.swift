@@ -182,7 +182,7 @@ struct FirstRunTests {
         #expect(shell.stderr.hasSuffix("\nTo run SQL, end it with ';': select name from player;\n"), "\(shell.stderr)")
     }
 
-    @Test("a path with spaces given unquoted is named, with the line that quotes it; in the shell too")
+    @Test("a path with spaces, or a * the shell expanded, given unquoted is named with what to type; in the shell too")
     func unquotedPath() throws {
         let directory = try TemporaryDirectory()
         try Fixture.table(directory.path("my db.sqlite"), "t", ["a:integer"])
@@ -201,6 +201,13 @@ struct FirstRunTests {
             shell.stderr == "Error: line 1: no file my\nA path with spaces goes in quotes: insert t 'my data.json'\n",
             "\(shell.stderr)")
         #expect(try Fixture.count(directory.path("my db.sqlite")) == 0)
+        // --select * unquoted: the shell gave the names of the files here.
+        let glob = try CLI.shell("jsonsql query 'my db.sqlite' t --select *", in: directory.url)
+        #expect(glob.status == 64)
+        #expect(
+            glob.stderr.contains(
+                "\n'my data.json', 'my db.sqlite', ... are files here: the shell put their names in place of a * or ? given to --select; put the value in quotes, as in --select '*'\n"
+            ), "\(glob.stderr)")
     }
 
     @Test("insert into a new table named like an existing one says so, and how to undo it")
