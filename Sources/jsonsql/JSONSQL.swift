@@ -187,7 +187,8 @@ struct JSONSQL: ParsableCommand {
     /// The line that says what to type instead, as a command line that runs.
     static func misplacedArgumentsHint(_ arguments: [String], message: String) -> String? {
         if let (option, names) = expandedPattern(arguments, message: message) {
-            return "\(names.prefix(3).map { "'\($0)'" }.joined(separator: ", ")), ... are files here: the shell put their names "
+            return
+                "\(names.prefix(3).map { "'\(TerminalText.name($0))'" }.joined(separator: ", ")), ... are files here: the shell put their names "
                 + "in place of a * or ? given to \(option); put the value in quotes, as in \(option) '*'"
         }
         if let fixed = unquotedPath(arguments) {
