@@ -114,10 +114,22 @@ struct JSONSQL: ParsableCommand {
     enum MisplacedArguments: Equatable {
         case filter(arguments: [String])
         case sql(String)
+        /// `--where score > 5` unquoted, with the arguments that quote it.
+        case unquotedFilter(arguments: [String])
     }
 
     /// `arguments` start with the command and the database: `query db.sqlite player 'score > 5'`.
     static func misplacedArguments(_ arguments: [String], message: String) -> MisplacedArguments? {
+        // `--where score > 5` (any command): the words after the value that the error names.
+        if let at = arguments.firstIndex(of: "--where"), at + 2 < arguments.count {
+            let rest = arguments[(at + 2)...].prefix { !$0.hasPrefix("-") || $0.count == 1 }
+            let expression = ([arguments[at + 1]] + rest).joined(separator: " ")
+            if !rest.isEmpty, rest.contains(where: { message.contains("'\($0)'") }), (try? FilterParser.parse(expression)) != nil
+            {
+                return .unquotedFilter(
+                    arguments: Array(arguments[...at]) + [expression] + arguments[(at + 2 + rest.count)...])
+            }
+        }
         guard arguments.first == "query", arguments.count > 2 else { return nil }
         let valueOptions = Set(
             ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(\.names))
@@ -197,6 +209,8 @@ struct JSONSQL: ParsableCommand {
         switch misplacedArguments(arguments, message: message) {
         case .filter(let fixed):
             return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        case .unquotedFilter(let fixed):
+            return "A filter with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .sql(let text):
             return "To run SQL, give it to --sql as one argument: jsonsql "
                 + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(separator: " ")

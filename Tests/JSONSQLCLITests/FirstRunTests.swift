@@ -173,13 +173,26 @@ struct FirstRunTests {
         // The shell says it without jsonsql and the database; SQL there ends with ';'.
         let shell = try CLI.run(
             ["shell", db, "--keep-going"],
-            stdin: "query -where x=1\nquery where 'score > 1' --count\nquery 'select name from player'\n")
+            stdin:
+                "query -where x=1\nquery where 'score > 1' --count\ndelete player --where id = p1 --dry-run\nquery 'select name from player'\n"
+        )
         #expect(shell.status == 1)
         #expect(shell.stderr.hasPrefix("Error: line 1: unknown option '-where'. Did you mean '--where'?\nError: line 2: "))
         #expect(
             shell.stderr.contains("\nTo filter rows, give it to --where: query --where 'score > 1' --count\nUsage: query "),
             "\(shell.stderr)")
+        #expect(
+            shell.stderr.contains(
+                "\nA filter with spaces goes in quotes: delete player --where 'id = p1' --dry-run\nUsage: delete "),
+            "\(shell.stderr)")
         #expect(shell.stderr.hasSuffix("\nTo run SQL, end it with ';': select name from player;\n"), "\(shell.stderr)")
+        // A filter with spaces, unquoted, on any command with --where.
+        let unquoted = try CLI.run(["update", db, "player", "--where", "id", "=", "p1", "--set", "score=1"])
+        #expect(unquoted.status == 64)
+        #expect(
+            unquoted.stderr.contains(
+                "\nA filter with spaces goes in quotes: jsonsql update \(db) player --where 'id = p1' --set score=1\nUsage: "),
+            "\(unquoted.stderr)")
     }
 
     @Test("a path with spaces, or a * the shell expanded, given unquoted is named with what to type; in the shell too")

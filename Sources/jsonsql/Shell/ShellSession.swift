@@ -460,10 +460,12 @@ final class ShellSession {
             text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         } else if let words, !words.isEmpty {
             switch JSONSQL.misplacedArguments([words[0], databasePath] + words.dropFirst(), message: message) {
-            case .filter(let fixed):
-                var fixed = fixed
+            case .filter(var fixed):
                 fixed.remove(at: 1)
                 text += "\nTo filter rows, give it to --where: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            case .unquotedFilter(var fixed):
+                fixed.remove(at: 1)
+                text += "\nA filter with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .sql(let sql):
                 text += "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
             case nil:
