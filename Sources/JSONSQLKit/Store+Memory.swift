@@ -29,6 +29,19 @@ extension Store {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
+    /// Whether `text` names a PostgreSQL database (`postgres://...`) rather than a file.
+    public static func isPostgresURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
+
+    /// Whether `path` is a regular file that starts as every SQLite database does.
+    public static func isSQLiteFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
+        defer { try? handle.close() }
+        return ((try? handle.read(upToCount: 16)) ?? Data()).elementsEqual(Array("SQLite format 3\u{0}".utf8))
+    }
+
     /// The table a file loads into: its name without the directory and the last extension;
     /// `stdin` for `-`.
     public static func tableName(forFile path: String) -> String {

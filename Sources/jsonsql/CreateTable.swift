@@ -83,3 +83,7 @@ struct CreateTable: StoreCommand {
 func splitList(_ text: String) -> [String] {
     text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 }
+
+extension CreateTable {
+    var tableArgument: String? { table }
+}

@@ -30,3 +30,7 @@ struct DropTable: StoreCommand {
         }
     }
 }
+
+extension DropTable {
+    var tableArgument: String? { table }
+}

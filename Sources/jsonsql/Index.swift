@@ -85,3 +85,7 @@ struct Index: StoreCommand {
         Diagnostics.print(try store.createIndex(spec).message)
     }
 }
+
+extension Index {
+    var tableArgument: String? { tableAndPaths.first }
+}

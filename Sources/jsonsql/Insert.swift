@@ -177,3 +177,7 @@ final class ProgressLine {
         if shown { Diagnostics.write("\r\u{1B}[K") }
     }
 }
+
+extension Insert {
+    var tableArgument: String? { tableAndFiles.first }
+}

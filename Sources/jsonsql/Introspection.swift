@@ -62,3 +62,11 @@ struct Indexes: StoreCommand {
         try store.listIndexes(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
 }
+
+extension Schema {
+    var tableArgument: String? { table }
+}
+
+extension Indexes {
+    var tableArgument: String? { table }
+}

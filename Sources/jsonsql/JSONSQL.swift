@@ -47,6 +47,11 @@ struct JSONSQL: ParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try checkSubcommand(arguments)
             try checkFilesNamedLikeOptions(arguments)
+            do { try checkSingleDashOptions(arguments) } catch {
+                // Shown with the subcommand's usage, found only on this path: it costs start-up time.
+                usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+                throw error
+            }
             var command = try parseCommand(arguments)
             usage = type(of: command)
             try command.run()
@@ -112,10 +117,22 @@ struct JSONSQL: ParsableCommand {
     enum MisplacedArguments: Equatable {
         case filter(arguments: [String])
         case sql(String)
+        /// `--where score > 5` unquoted, with the arguments that quote it.
+        case unquotedFilter(arguments: [String])
     }
 
     /// `arguments` start with the command and the database: `query db.sqlite player 'score > 5'`.
     static func misplacedArguments(_ arguments: [String], message: String) -> MisplacedArguments? {
+        // `--where score > 5` (any command): the words after the value that the error names.
+        if let at = arguments.firstIndex(of: "--where"), at + 2 < arguments.count {
+            let rest = arguments[(at + 2)...].prefix { !$0.hasPrefix("-") || $0.count == 1 }
+            let expression = ([arguments[at + 1]] + rest).joined(separator: " ")
+            if !rest.isEmpty, rest.contains(where: { message.contains("'\($0)'") }), (try? FilterParser.parse(expression)) != nil
+            {
+                return .unquotedFilter(
+                    arguments: Array(arguments[...at]) + [expression] + arguments[(at + 2 + rest.count)...])
+            }
+        }
         guard arguments.first == "query", arguments.count > 2 else { return nil }
         let valueOptions = Set(
             ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(\.names))
@@ -168,14 +185,35 @@ struct JSONSQL: ParsableCommand {
         return nil
     }
 
+    /// `--select *` unquoted: the shell put the names of the files here in place of the pattern.
+    /// The option whose value that was and the names, when two or more files in a row (in the
+    /// sorted order the shell gives them) follow an option where the error names one.
+    static func expandedPattern(_ arguments: [String], message: String) -> (option: String, names: [String])? {
+        for (index, option) in arguments.enumerated() where option.hasPrefix("-") && index + 2 < arguments.count {
+            let names = Array(
+                arguments[(index + 1)...].prefix { !$0.hasPrefix("-") && FileManager.default.fileExists(atPath: $0) })
+            if names.count >= 2, names == names.sorted(), names.dropFirst().contains(where: { message.contains("'\($0)'") }) {
+                return (option, names)
+            }
+        }
+        return nil
+    }
+
     /// The line that says what to type instead, as a command line that runs.
     static func misplacedArgumentsHint(_ arguments: [String], message: String) -> String? {
+        if let (option, names) = expandedPattern(arguments, message: message) {
+            return
+                "\(names.prefix(3).map { "'\(TerminalText.name($0))'" }.joined(separator: ", ")), ... are files here: the shell put their names "
+                + "in place of a * or ? given to \(option); put the value in quotes, as in \(option) '*'"
+        }
         if let fixed = unquotedPath(arguments) {
             return "A path with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         }
         switch misplacedArguments(arguments, message: message) {
         case .filter(let fixed):
             return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        case .unquotedFilter(let fixed):
+            return "A filter with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .sql(let text):
             return "To run SQL, give it to --sql as one argument: jsonsql "
                 + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(separator: " ")
@@ -242,6 +280,20 @@ struct JSONSQL: ParsableCommand {
             word = arguments[1]
         }
         if names.contains(word) { return }
+        // `jsonsql db.sqlite query player`: the database where the command goes.
+        if arguments.first == word, Store.isSQLiteFile(word) {
+            let command = arguments.dropFirst().first.flatMap { names.dropLast().contains($0) ? $0 : nil }
+            let rest = command == nil ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            throw ValidationError(
+                "\(word) is a database; the command goes first: jsonsql "
+                    + ([command ?? "query", word] + rest).map(SQLQuote.shellWord).joined(separator: " "))
+        }
+        // `jsonsql select name from player`: SQL, which query --sql runs.
+        let sql = arguments.first == word ? arguments.joined(separator: " ") : word
+        if ["select", "with", "values"].contains(SQLText.firstKeyword(sql) ?? "") {
+            throw ValidationError(
+                "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))")
+        }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
         }
@@ -261,6 +313,31 @@ extension JSONSQL {
             throw ValidationError(
                 "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)"
             )
+        }
+    }
+
+    /// `query db.sqlite -where x=1`: a long option written with one dash, which the parser reads
+    /// as short flags (-w -h -e ...) and so printed the help and succeeded. `arguments` start
+    /// with the subcommand; a word after an option that takes a value is that value.
+    static func checkSingleDashOptions(_ arguments: [String]) throws {
+        func looksLong(_ word: String) -> Bool {
+            // -help asks for the help as --help does.
+            word.count > 2 && word.hasPrefix("-") && !word.hasPrefix("--") && word != "-help"
+                && word.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
+        }
+        guard let name = arguments.first, arguments.dropFirst().contains(where: looksLong) else { return }
+        guard let options = ShellCatalog(JSONSQL.self).options[name] else { return }
+        let takesValue = Set(options.filter(\.takesValue).flatMap(\.names))
+        let longNames = options.flatMap(\.names).filter { $0.hasPrefix("--") }
+        let shortNames = Set(options.flatMap(\.names).filter { !$0.hasPrefix("--") })
+        for (index, word) in arguments.enumerated().dropFirst()
+        where looksLong(word) && !takesValue.contains(arguments[index - 1]) {
+            // A run of the command's own short flags (-qf) is what it looks like.
+            if word.dropFirst().allSatisfy({ shortNames.contains("-\($0)") }) && !longNames.contains("-" + word) { continue }
+            let near =
+                longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
+            throw ValidationError(
+                "unknown option '\(word)'" + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
         }
     }
 

@@ -274,6 +274,13 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
             )
         }
     }
+    // `score desc`, as SQL writes it: the direction goes after a colon.
+    let words = text.split(separator: " ")
+    if words.count == 2, ["asc", "desc"].contains(words[1].lowercased()), (try? Selection(parsing: text)) == nil,
+        (try? Selection(parsing: String(words[0]))) != nil
+    {
+        throw JSONSQLError("--order-by writes the direction after a colon: '\(words[0]):\(words[1].lowercased())', not '\(text)'")
+    }
     return (try Selection(parsing: text), false)
 }
 

@@ -26,3 +26,7 @@ struct RenameTable: StoreCommand {
         Diagnostics.print("renamed table \(TerminalText.name(renamed)) to \(TerminalText.name(new))")
     }
 }
+
+extension RenameTable {
+    var tableArgument: String? { old }
+}

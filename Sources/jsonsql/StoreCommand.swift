@@ -29,20 +29,18 @@ extension StoreCommand {
     var tableArgument: String? { (self as? any TableCommand)?.table }
 
     /// Opens the database, as `db.open`; `jsonsql query player db.sqlite` says which goes first.
+    /// Checked before opening: a command that creates the database would make one named like the
+    /// table, holding a table named like the database.
     func openStore() throws -> Store {
-        do {
-            return try db.open(access, memory: memory)
-        } catch {
-            if let table = tableArgument, !FileManager.default.fileExists(atPath: db.database),
-                FileManager.default.fileExists(atPath: table), !Store.isDataFile(table)
-            {
-                throw JSONSQLError(
-                    "no database at \(db.database), but \(table) is a database: it goes before the table, e.g. "
-                        + "jsonsql \(Self.configuration.commandName ?? "query") \(SQLQuote.shellWord(table)) \(SQLQuote.shellWord(db.database))"
-                )
-            }
-            throw error
+        if let table = tableArgument, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
+            Store.isSQLiteFile(table)
+        {
+            throw JSONSQLError(
+                "no database at \(db.database), but \(table) is a database: it goes before the table, e.g. "
+                    + "jsonsql \(Self.configuration.commandName ?? "query") \(SQLQuote.shellWord(table)) \(SQLQuote.shellWord(db.database))"
+            )
         }
+        return try db.open(access, memory: memory)
     }
 }
 

@@ -63,6 +63,23 @@ struct FirstRunTests {
         let option = try CLI.run(["query", db, "--wher", "score > 1"])
         #expect(option.status == 64)
         #expect(option.stderr.hasPrefix("Error: unknown option '--wher'. Did you mean '--where'?\n"))
+        // One dash: read as short flags, -where held -h, which printed the help with status 0.
+        let dash = try CLI.run(["query", db, "-where", "score > 1", "-f", "jsonl"])
+        #expect(dash.status == 64 && dash.stdout.isEmpty)
+        #expect(
+            dash.stderr.hasPrefix("Error: unknown option '-where'. Did you mean '--where'?\nUsage: jsonsql query "),
+            "\(dash.stderr)")
+        // SQL as the command, and the database before the command: the command line that does it.
+        let sql = try CLI.run(["select", "name", "from", "player"])
+        #expect(sql.status == 64)
+        #expect(
+            sql.stderr.hasPrefix(
+                "Error: SQL runs with query --sql, in one argument: jsonsql query DB --sql 'select name from player'\n"))
+        let database = try CLI.run([db, "query", "player", "--limit", "1"])
+        #expect(database.status == 64)
+        #expect(
+            database.stderr.hasPrefix(
+                "Error: \(db) is a database; the command goes first: jsonsql query \(db) player --limit 1\n"))
         // Options before the command: where they go, as a command line that runs.
         let before = try CLI.run(["--limit", "1", "--where", "score > 1", "query", db, "--select", "id"])
         #expect(before.status == 64)
@@ -94,13 +111,35 @@ struct FirstRunTests {
         #expect(read.status == 0 && read.stdout == #"{"a":1}"# + "\n", "\(read.stderr)")
     }
 
-    @Test("a table given before the database says which goes first")
+    @Test("a table given before the database says which goes first, and creates nothing; in the shell too")
     func swappedArguments() throws {
         let result = try CLI.run(["query", "player", db])
         #expect(result.status == 1)
         #expect(
             result.stderr
                 == "Error: no database at player, but \(db) is a database: it goes before the table, e.g. jsonsql query \(db) player\n"
+        )
+        // A command that creates the database said nothing: it made a database named player,
+        // holding a table named like the database.
+        let create = try CLI.run(["create-table", "player", db, "id:text:pk"], in: directory.url)
+        #expect(create.status == 1)
+        #expect(
+            create.stderr
+                == "Error: no database at player, but \(db) is a database: it goes before the table, e.g. jsonsql create-table \(db) player\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: directory.path("player")))
+        // The shell read the database as a script of commands.
+        let shell = try CLI.run(["shell", "player", db], in: directory.url)
+        #expect(shell.status == 1)
+        #expect(
+            shell.stderr == "Error: no database at player, but \(db) is a database: it goes first, e.g. jsonsql shell \(db)\n")
+        // A script alone, where the database goes.
+        let script = try directory.write("setup.jsonsql", "tables\n")
+        let scriptFirst = try CLI.run(["shell", script])
+        #expect(scriptFirst.status == 1)
+        #expect(
+            scriptFirst.stderr
+                == "Error: \(script) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB \(script)\n"
         )
     }
 
@@ -147,15 +186,30 @@ struct FirstRunTests {
             "\(sql.stderr)")
         // The shell says it without jsonsql and the database; SQL there ends with ';'.
         let shell = try CLI.run(
-            ["shell", db, "--keep-going"], stdin: "query where 'score > 1' --count\nquery 'select name from player'\n")
+            ["shell", db, "--keep-going"],
+            stdin:
+                "query -where x=1\nquery where 'score > 1' --count\ndelete player --where id = p1 --dry-run\nquery 'select name from player'\n"
+        )
         #expect(shell.status == 1)
+        #expect(shell.stderr.hasPrefix("Error: line 1: unknown option '-where'. Did you mean '--where'?\nError: line 2: "))
         #expect(
             shell.stderr.contains("\nTo filter rows, give it to --where: query --where 'score > 1' --count\nUsage: query "),
             "\(shell.stderr)")
+        #expect(
+            shell.stderr.contains(
+                "\nA filter with spaces goes in quotes: delete player --where 'id = p1' --dry-run\nUsage: delete "),
+            "\(shell.stderr)")
         #expect(shell.stderr.hasSuffix("\nTo run SQL, end it with ';': select name from player;\n"), "\(shell.stderr)")
+        // A filter with spaces, unquoted, on any command with --where.
+        let unquoted = try CLI.run(["update", db, "player", "--where", "id", "=", "p1", "--set", "score=1"])
+        #expect(unquoted.status == 64)
+        #expect(
+            unquoted.stderr.contains(
+                "\nA filter with spaces goes in quotes: jsonsql update \(db) player --where 'id = p1' --set score=1\nUsage: "),
+            "\(unquoted.stderr)")
     }
 
-    @Test("a path with spaces given unquoted is named, with the line that quotes it; in the shell too")
+    @Test("a path with spaces, or a * the shell expanded, given unquoted is named with what to type; in the shell too")
     func unquotedPath() throws {
         let directory = try TemporaryDirectory()
         try Fixture.table(directory.path("my db.sqlite"), "t", ["a:integer"])
@@ -174,6 +228,13 @@ struct FirstRunTests {
             shell.stderr == "Error: line 1: no file my\nA path with spaces goes in quotes: insert t 'my data.json'\n",
             "\(shell.stderr)")
         #expect(try Fixture.count(directory.path("my db.sqlite")) == 0)
+        // --select * unquoted: the shell gave the names of the files here.
+        let glob = try CLI.shell("jsonsql query 'my db.sqlite' t --select *", in: directory.url)
+        #expect(glob.status == 64)
+        #expect(
+            glob.stderr.contains(
+                "\n'my data.json', 'my db.sqlite', ... are files here: the shell put their names in place of a * or ? given to --select; put the value in quotes, as in --select '*'\n"
+            ), "\(glob.stderr)")
     }
 
     @Test("insert into a new table named like an existing one says so, and how to undo it")
@@ -201,6 +262,10 @@ struct FirstRunTests {
         #expect(
             result.stderr
                 == "Error: --order-by takes PATH, PATH:asc or PATH:desc; 'descending' in 'score:descending' is no direction\n")
+        // As SQL writes it.
+        let sql = try CLI.run(["query", db, "--order-by", "score DESC"])
+        #expect(sql.status == 1)
+        #expect(sql.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score DESC'\n")
     }
 
     @Test("a path that does not parse names the option and the path, as --where does")

@@ -252,4 +252,19 @@ struct ShellScriptTests {
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
         #expect(try Fixture.count(db, "player") == 3)
     }
+
+    @Test("copy, help copy, help shell, exit, quit and psql's \\q say what to do instead of 'unknown command'")
+    func wordsFromElsewhere() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(["shell", db, "--keep-going"], stdin: "copy a b\nhelp copy\nhelp shell\nexit\nquit\n\\q\n")
+        #expect(result.status == 1)
+        let copy = "copy works on two databases, so it runs outside the shell: jsonsql copy \(db) DESTINATION"
+        let leave = "to leave the shell, type .quit or press Ctrl-D"
+        #expect(
+            result.stderr.split(separator: "\n").map(String.init) == [
+                "Error: line 1: \(copy)", "Error: line 2: \(copy)", "Error: line 3: this is the shell already",
+                "Error: line 4: \(leave)", "Error: line 5: \(leave)", "Error: line 6: \(leave)",
+            ])
+    }
 }

@@ -106,6 +106,11 @@ final class AggregateQueryTests {
         #expect(sum.first?["count(v)"] as? Int == 2)
         #expect(refusal(file, groupBy: "customer.country", select: "id,count()").contains("id is not grouped"))
         #expect(refusal(file, select: "sum()").contains("sum() takes a path"))
+        // SQL's count(*): not a count of a column named *.
+        #expect(
+            refusal(file, groupBy: "customer.country", select: "count(*)")
+                == "count(*) is written count() here: it counts the rows")
+        #expect(refusal(file, select: "sum(*)").contains("sum() takes a path"))
         // An aggregate in --order-by alone orders no groups: named, not SQLite's 'misuse of aggregate'.
         let ordered = #expect(throws: JSONSQLError.self) { try query(file, select: "id", orderBy: [("max(total)", true)]) }
         #expect(ordered?.description.hasPrefix("--order-by max(total) is an aggregate, which orders groups") == true)

@@ -133,6 +133,11 @@ struct ShellInputTests {
         }
         let file = try database.write("setup.sql", Data("tables\r\nselect 1;".utf8))
         #expect(try ShellInput.scriptLines(atPath: file) == [Array("tables".utf8), Array("select 1;".utf8)])
+        // `jsonsql shell a.sqlite b.sqlite`, `.read b.sqlite`: never its bytes run as lines.
+        let other = try database.write("b.sqlite", Data("SQLite format 3\u{0}\u{10}\u{0}\nselect 1;".utf8))
+        #expect(throws: JSONSQLError("\(other) is a SQLite database, not a file of jsonsql commands and SQL")) {
+            try ShellInput.scriptLines(atPath: other)
+        }
     }
 
     @Test("the history file is created private; a directory or a missing folder is named, not ignored")

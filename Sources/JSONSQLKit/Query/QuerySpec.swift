@@ -290,6 +290,13 @@ public struct Aggregate: Sendable, Equatable {
             .trimmingCharacters(in: .whitespaces)
         self.function = function
         self.text = trimmed
+        // SQL's spelling: a path `*` would be a column named *, which no row of SQL's has.
+        if argument == "*" {
+            throw JSONSQLError(
+                function == .count
+                    ? "count(*) is written count() here: it counts the rows"
+                    : "\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)")
+        }
         if argument.isEmpty {
             guard function == .count else {
                 throw JSONSQLError("\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)")

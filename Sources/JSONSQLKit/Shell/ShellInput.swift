@@ -68,6 +68,9 @@ public enum ShellInput {
             let reason = access(path, R_OK) != 0 ? ": " + String(cString: strerror(errno)) : ""
             throw JSONSQLError("cannot read \(path)\(reason)")
         }
+        if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+            throw JSONSQLError("\(path) is a SQLite database, not a file of jsonsql commands and SQL")
+        }
         return lines(data)
     }
 

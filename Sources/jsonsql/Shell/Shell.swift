@@ -41,6 +41,23 @@ struct Shell: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func run() throws {
+        // `jsonsql shell player db.sqlite`: a database where the script goes.
+        if let file, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
+            Store.isSQLiteFile(file)
+        {
+            throw JSONSQLError(
+                "no database at \(db.database), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))"
+            )
+        }
+        // `jsonsql shell setup.jsonsql`: a script where the database goes.
+        var status = stat()
+        if file == nil, stat(db.database, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+            !Store.isSQLiteFile(db.database), !Store.isDataFile(db.database)
+        {
+            throw JSONSQLError(
+                "\(db.database) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB "
+                    + SQLQuote.shellWord(db.database))
+        }
         // Before the store opens, so that its connection stops on Ctrl-C too.
         Interruption.install()
         // A missing file is created by the first command that writes, as the sqlite3 shell does:

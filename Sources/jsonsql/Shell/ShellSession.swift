@@ -104,6 +104,10 @@ final class ShellSession {
         case .command(let text):
             return subcommand(text, line: number)
         case .unknown(let word):
+            if let refusal = Self.outsideTheShell(word, database: databasePath) {
+                report(JSONSQLError(refusal), line: number)
+                return .failed
+            }
             if let near = JSONSQL.nearestCommand(to: word, in: catalog.commands) {
                 report(JSONSQLError("unknown command '\(word)'. Did you mean '\(near)'?"), line: number)
                 return .failed
@@ -200,6 +204,10 @@ final class ShellSession {
                 }
                 return .ok
             }
+            if let refusal = Self.outsideTheShell(words[1], database: databasePath) {
+                report(JSONSQLError(refusal), line: line)
+                return .failed
+            }
             if !catalog.commands.contains(words[1]) {
                 // As the command line says it (`JSONSQL.checkSubcommand`).
                 let message =
@@ -215,6 +223,12 @@ final class ShellSession {
             // The user's own --timeout comes later and wins.
             let timeout = catalog.option(named: "--timeout", in: words[0]) == nil ? [] : ["--timeout", String(self.timeout)]
             arguments = [words[0], databasePath] + timeout + words.dropFirst()
+        }
+        do {
+            try JSONSQL.checkSingleDashOptions(arguments)
+        } catch {
+            // Alone: the usage the parser would add is the root's, not the command's.
+            return report(error, line: line)
         }
         let command: ParsableCommand
         do {
@@ -395,6 +409,20 @@ final class ShellSession {
         return outcome
     }
 
+    /// What to do instead of a word that names no shell command but means something: the
+    /// command line's commands the shell does not run, and the ways other shells are left
+    /// (psql's `\q` splits to `q`).
+    static func outsideTheShell(_ word: String, database: String) -> String? {
+        switch word {
+        case "copy":
+            return "copy works on two databases, so it runs outside the shell: jsonsql copy "
+                + SQLQuote.shellWord(database) + " DESTINATION"
+        case "shell": return "this is the shell already"
+        case "exit", "quit", "q": return "to leave the shell, type .quit or press Ctrl-D"
+        default: return nil
+        }
+    }
+
     /// What does the work of a sqlite3 shell dot-command here.
     static let sqlite3Equivalents = [
         ".mode": ".format json|jsonl|table|csv sets how rows print",
@@ -432,10 +460,12 @@ final class ShellSession {
             text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         } else if let words, !words.isEmpty {
             switch JSONSQL.misplacedArguments([words[0], databasePath] + words.dropFirst(), message: message) {
-            case .filter(let fixed):
-                var fixed = fixed
+            case .filter(var fixed):
                 fixed.remove(at: 1)
                 text += "\nTo filter rows, give it to --where: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            case .unquotedFilter(var fixed):
+                fixed.remove(at: 1)
+                text += "\nA filter with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .sql(let sql):
                 text += "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
             case nil:
