@@ -21,5 +21,16 @@ struct ExactnessTests {
         #expect(huge.stderr.hasPrefix("Error: 1e400: jsonsql compares numbers as doubles"), "\(huge.stderr)")
         let quoted = try CLI.run(["query", db, "--where", #"j.huge = "1e400""#, "--format", "jsonl"])
         #expect(quoted.status == 0 && quoted.stdout.isEmpty, "a string never equals a number")
+        // Nor one whose double would match its neighbours: in a table and in a file alike.
+        let file = dir.path("big.ndjson")
+        try #"{"v":12345678901234567890123}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        for database in [db, file] {
+            let near = try CLI.run(["query", database, "--where", "v = 12345678901234567890124"])
+            #expect(near.status == 1 && near.stdout.isEmpty, "\(near.stdout)")
+            #expect(
+                near.stderr.hasPrefix(
+                    "Error: 12345678901234567890124 is neither a 64-bit integer nor a double exactly: --where compares numbers as one or the other"
+                ), "\(near.stderr)")
+        }
     }
 }

@@ -141,6 +141,35 @@ struct ExactnessRuleTests {
         #expect(try db.sql("SELECT i, r IS NULL AS r FROM t") == #"{"i":9007199254740993,"r":1}"# + "\n")
     }
 
+    @Test("--where refuses a number that is neither a 64-bit integer nor a double exactly, which would match its neighbours")
+    func whereNumbersExact() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "d:json", "n:numeric"])
+        try db.insert(
+            "t",
+            [
+                #"{"id":1,"d":{"v":12345678901234567890123},"n":12345678901234567890123}"#,
+                #"{"id":2,"d":{"v":9007199254740992},"n":9007199254740992}"#,
+                #"{"id":3,"d":{"v":1e300},"n":0.1}"#, #"{"id":4,"d":{"v":9223372036854775808},"n":1}"#,
+            ].joined(separator: "\n"))
+        for filter in [
+            "d.v = 12345678901234567890124", "n = 12345678901234567890124", "d.v in [1, 12345678901234567890124]",
+            "d.v >= 100000000000000000000000", "d.v = 9007199254740993.0", "n < 0.10000000000000000001",
+            "d.v contains 12345678901234567890124",
+        ] {
+            let message = errorMessage { try db.query("t", where: [filter]) }
+            #expect(
+                message?.contains("is neither a 64-bit integer nor a double exactly") == true,
+                "\(filter): \(message ?? "no error")")
+        }
+        // Integers a double holds exactly, and numbers written as their double's spelling, compare.
+        #expect(try db.ids("t", where: ["d.v = 1e300"]) == [3])
+        #expect(try db.ids("t", where: ["d.v = 9223372036854775808"]) == [4])
+        #expect(try db.ids("t", where: ["d.v = 9007199254740992"]) == [2])
+        #expect(try db.ids("t", where: ["n = 0.1"]) == [3])
+        #expect(try db.ids("t", where: ["d.v >= 1.2345678901234568e22"]) == [1, 3])
+    }
+
     @Test("update --set of a number no double holds stores it as insert does, or the column's rule refuses it")
     func updateBeyondDoubles() throws {
         let db = try LibraryDatabase()
