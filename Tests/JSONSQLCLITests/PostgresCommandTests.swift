@@ -227,7 +227,7 @@ struct PostgresCommandTests {
                 "name=zz",
             ],
             // A key another row holds: SQLite's words on both.
-            ["update", "t", "--where", "id = 2", "--set", "id=1"],
+            ["update", "t", "--where", "id = 2", "--set", "id=1"], ["update", "t", "--where", "id = 2", "--set", "id=null"],
             ["update", "t", "--where", "id = 4", "--remove", "doc.x", "--remove", "doc.a.c", "--remove", "doc.no.x"],
             ["update", "t", "--where", "id = 3", "--set", #"doc.q={"k":[1,true]}"#, "--json"],
             ["update", "t", "--where", "id = 4", "--patch", #"{"a":{"c":null},"x":[0,1]}"#, "--remove", "doc.x[-1]"],
@@ -254,6 +254,7 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]![2] == "0 updated 2 rows in t\n")
         #expect(outputs[postgres]!.last!.contains(#""doc.x":[0]"#), "\(outputs[postgres]!)")
         #expect(outputs[postgres]![3] == "1 Error: UNIQUE constraint failed: t.id\n")
+        #expect(outputs[postgres]![4] == "1 Error: NOT NULL constraint failed: t.id\n")
     }
 
     @Test("query --sql with --param prints what SQLite prints")
