@@ -109,6 +109,10 @@ struct PostgresCommandTests {
         #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
         let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
         #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
+        let half = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":{"k":["\ud83d\ude00","\\ud800","\ud800x"]}}"#)
+        #expect(
+            half.stderr.contains(#"record 1: column "doc" (json) cannot hold half a surrogate pair (\ud800) on PostgreSQL"#),
+            "\(half.stderr)")
         // A string decoded in place is described as the record spelled it, not as its bytes.
         let text = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"name":"x\u0000y"}"#)
         #expect(
