@@ -449,7 +449,9 @@ struct PostgresCommandTests {
             outputs[database] = "\(result.status) \(result.stdout) \(result.stderr)"
         }
         #expect(outputs[postgres] == outputs[sqlite])
-        #expect(outputs[postgres]!.replacingOccurrences(of: "\r\n", with: "\n").contains("\nc,,,,,,,,,,,,\nb,,,,,,,,,,,\"\",\"\"\na,,,,,,,,,,,AA==,/w==\n"), "\(outputs[postgres]!)")
+        #expect(
+            outputs[postgres]!.replacingOccurrences(of: "\r\n", with: "\n").contains(
+                "\nc,,,,,,,,,,,,\nb,,,,,,,,,,,\"\",\"\"\na,,,,,,,,,,,AA==,/w==\n"), "\(outputs[postgres]!)")
     }
 
     @Test("alter adds, renames and drops columns in one transaction, with SQLite's refusals")

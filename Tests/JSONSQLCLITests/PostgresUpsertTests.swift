@@ -110,7 +110,8 @@ struct PostgresUpsertTests {
         Case(
             name: "a duplicate of a unique pair of odd names, in the input and against a row",
             columns: ["id:integer:pk", "a b:text", #"c"d:integer"#], unique: [["a b", #"c"d"#]],
-            before: [#"{"id":1,"a b":"x","c\"d":1}"#], records: [#"{"id":2,"a b":"x","c\"d":2}"#, #"{"id":3,"a b":"x","c\"d":2}"#]),
+            before: [#"{"id":1,"a b":"x","c\"d":1}"#],
+            records: [#"{"id":2,"a b":"x","c\"d":2}"#, #"{"id":3,"a b":"x","c\"d":2}"#]),
         Case(
             name: "a duplicate of a unique pair against a row", columns: ["id:integer:pk", "a b:text", #"c"d:integer"#],
             unique: [["a b", #"c"d"#]], before: [#"{"id":1,"a b":"x","c\"d":1}"#], records: [#"{"id":2,"a b":"x","c\"d":1}"#]),

@@ -103,7 +103,9 @@ extension Store {
             // SQLite's bare "datatype mismatch": the rowid (an INTEGER PRIMARY KEY) set to null,
             // the only value of another type the column's rule lets through. Said as PostgreSQL's
             // NOT NULL failure is, with the column.
-            let keys = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLQuote.identifier(table)))").filter { ($0["pk"] as Int) > 0 }
+            let keys = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLQuote.identifier(table)))").filter {
+                ($0["pk"] as Int) > 0
+            }
             guard keys.count == 1, (keys[0]["type"] as String).uppercased() == "INTEGER" else { throw error }
             throw JSONSQLError("NOT NULL constraint failed: \(table).\(keys[0]["name"] as String)")
         }

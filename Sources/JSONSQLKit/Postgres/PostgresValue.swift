@@ -261,7 +261,8 @@ enum PostgresValue {
         func half(_ value: UInt32) -> ValueMismatch {
             ValueMismatch(
                 expectation:
-                    "cannot hold half a surrogate pair (\\u\(String(value, radix: 16))) on PostgreSQL (jsonb), which SQLite keeps")
+                    "cannot hold half a surrogate pair (\\u\(String(value, radix: 16))) on PostgreSQL (jsonb), which SQLite keeps"
+            )
         }
         for byte in bytes {
             if byte == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL") }
