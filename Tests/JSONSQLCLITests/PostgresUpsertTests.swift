@@ -171,6 +171,42 @@ struct PostgresUpsertTests {
         #expect(expected.hasPrefix("Error: ") || !expected.hasPrefix("read 0"))
     }
 
+    @Test("a record or update that repeats a unique path fails with SQLite's words, naming the index")
+    func uniquePathIndex() throws {
+        let (directory, postgres) = try Self.places.get()
+        let sqlite = directory.path("unique-path-\(UUID().uuidString).sqlite")
+        let table = "u_" + UUID().uuidString.prefix(8).lowercased()
+        let before = try directory.write("\(table)-before.ndjson", #"{"id":1,"doc":{"k":1}}"# + "\n" + #"{"id":2,"doc":{"k":2}}"#)
+        let input = try directory.write("\(table).ndjson", #"{"id":2,"doc":{"k":1}}"# + "\n")
+        var messages: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            let store = try Store(path: database, access: .create)
+            defer { store.close() }
+            let columns = [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "doc:json")]
+            _ = try store.createTable(TableSpec(name: table, columns: columns))
+            _ = try store.insert(from: [InputSource.open(before)], options: InsertOptions(table: table))
+            var index = IndexSpec(table: table, paths: [try JSONPath(parsing: "doc.k")])
+            index.unique = true
+            _ = try store.createIndex(index)
+            for conflict in [InsertOptions.Conflict.fail, .upsert] {
+                var options = InsertOptions(table: table)
+                options.conflict = conflict
+                do {
+                    _ = try store.insert(from: [InputSource.open(input)], options: options)
+                } catch {
+                    messages[database, default: []].append("\(error)")
+                }
+            }
+            var update = UpdateSpec(table: table)
+            update.all = true
+            update.sets = [try UpdateSpec.Assignment(parsing: "doc.k=1", json: false)]
+            do { _ = try store.update(update) } catch { messages[database, default: []].append("\(error)") }
+        }
+        #expect(messages[postgres] == messages[sqlite])
+        #expect(messages[postgres]?.count == 3)
+        #expect(messages[postgres]?.last == "UNIQUE constraint failed: index '\(table)_on_doc_k'")
+    }
+
     @Test("--replace refuses a unique index on an expression rather than differ from SQLite")
     func replaceRefusesExpressionIndex() throws {
         let (directory, postgres) = try Self.places.get()

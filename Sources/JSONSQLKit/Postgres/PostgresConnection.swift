@@ -337,6 +337,8 @@ struct PostgresError: Error, CustomStringConvertible {
     /// The table and column a constraint failure is about, when the server names them.
     let table: String?
     let column: String?
+    /// The constraint (or unique index) a failure is about.
+    let constraint: String?
 
     init(_ result: OpaquePointer) {
         func field(_ code: Character) -> String? {
@@ -348,30 +350,38 @@ struct PostgresError: Error, CustomStringConvertible {
         context = field("W")
         table = field("t")
         column = field("c")
+        constraint = field("n")
     }
 
     /// The same error with another message (a wrapper's prefix taken off).
     func with(message: String) -> PostgresError {
-        PostgresError(message: message, detail: detail, code: code, context: context, table: table, column: column)
+        PostgresError(
+            message: message, detail: detail, code: code, context: context, table: table, column: column, constraint: constraint)
     }
 
-    private init(message: String, detail: String?, code: String, context: String?, table: String?, column: String?) {
-        (self.message, self.detail, self.code, self.context, self.table, self.column) =
-            (message, detail, code, context, table, column)
+    private init(
+        message: String, detail: String?, code: String, context: String?, table: String?, column: String?,
+        constraint: String?
+    ) {
+        (self.message, self.detail, self.code, self.context, self.table, self.column, self.constraint) =
+            (message, detail, code, context, table, column, constraint)
     }
 
     /// A constraint failure in SQLite's words, so that a command prints the same message on both
     /// engines: `UNIQUE constraint failed: t.a, t.b` from the key the server's detail names
-    /// (`Key (a, b)=(1, 2) already exists.`), `NOT NULL constraint failed: t.a`. Nil for other
-    /// errors, and when the server leaves out what SQLite's words need (a unique index on an
-    /// expression, a detail hidden from a role without SELECT on the table).
+    /// (`Key (a, b)=(1, 2) already exists.`) or `UNIQUE constraint failed: index 'name'` for a
+    /// unique index on an expression, `NOT NULL constraint failed: t.a`. Nil for other errors,
+    /// and when the server leaves out what SQLite's words need (a detail hidden from a role
+    /// without SELECT on the table).
     var sqliteWords: String? {
         guard let table else { return nil }
         switch code {
         case "23502":
             return column.map { "NOT NULL constraint failed: \(table).\($0)" }
         case "23505":
-            guard let detail, detail.hasPrefix("Key ("), let columns = Self.keyColumns(detail.dropFirst(5)) else { return nil }
+            guard let detail, detail.hasPrefix("Key (") else { return nil }
+            if detail.hasPrefix("Key ((") { return constraint.map { "UNIQUE constraint failed: index '\($0)'" } }
+            guard let columns = Self.keyColumns(detail.dropFirst(5)) else { return nil }
             return "UNIQUE constraint failed: " + columns.map { "\(table).\($0)" }.joined(separator: ", ")
         default:
             return nil

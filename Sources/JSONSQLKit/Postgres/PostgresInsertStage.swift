@@ -104,6 +104,7 @@ final class InsertStage {
                 #variable_conflict use_column
                 DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_written bigint := 0; jsonsql_current bigint := 0;
                   jsonsql_message text; jsonsql_detail text; jsonsql_state text; jsonsql_table text; jsonsql_column text;
+                  jsonsql_constraint text;
                 BEGIN
                   BEGIN
                     FOR jsonsql_row IN SELECT * FROM \(temporary) ORDER BY \(lineColumn) LOOP
@@ -113,10 +114,11 @@ final class InsertStage {
                     END LOOP;
                   EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS jsonsql_message = MESSAGE_TEXT, jsonsql_detail = PG_EXCEPTION_DETAIL,
-                      jsonsql_state = RETURNED_SQLSTATE, jsonsql_table = TABLE_NAME, jsonsql_column = COLUMN_NAME;
+                      jsonsql_state = RETURNED_SQLSTATE, jsonsql_table = TABLE_NAME, jsonsql_column = COLUMN_NAME,
+                      jsonsql_constraint = CONSTRAINT_NAME;
                     jsonsql_message := jsonsql_current || ' ' || jsonsql_message;
                     RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail,
-                      TABLE = jsonsql_table, COLUMN = jsonsql_column;
+                      TABLE = jsonsql_table, COLUMN = jsonsql_column, CONSTRAINT = jsonsql_constraint;
                   END;
                   RETURN jsonsql_written;
                 END
