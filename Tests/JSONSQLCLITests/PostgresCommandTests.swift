@@ -96,7 +96,8 @@ struct PostgresCommandTests {
         let duplicate = #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n" + #"{"id":1}"# + "\n"
         let refused = try CLI.run(["insert", postgres, "t"], stdin: duplicate)
         #expect(refused.status == 1)
-        #expect(refused.stderr.hasPrefix("Error: <stdin>:3: record 3: duplicate key value"), "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("Error: <stdin>:3: record 3: UNIQUE constraint failed: t.id;"), "\(refused.stderr)")
+        #expect(refused.stderr == (try CLI.run(["insert", sqlite, "t"], stdin: duplicate)).stderr)
         #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
         // jsonb would keep one value of a key written twice inside an object: refused, as
         // the same key twice at the top of a record is on both backends.
@@ -108,6 +109,10 @@ struct PostgresCommandTests {
         #expect(try CLI.run(["query", postgres, "--count"]).stdout == "0\n")
         let nul = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":"a\u0000b"}"#)
         #expect(nul.stderr.contains("<stdin>:1: record 1: column \"doc\" (json) cannot hold U+0000"), "\(nul.stderr)")
+        let half = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"doc":{"k":["\ud83d\ude00","\\ud800","\ud800x"]}}"#)
+        #expect(
+            half.stderr.contains(#"record 1: column "doc" (json) cannot hold half a surrogate pair (\ud800) on PostgreSQL"#),
+            "\(half.stderr)")
         // A string decoded in place is described as the record spelled it, not as its bytes.
         let text = try CLI.run(["insert", postgres, "t"], stdin: #"{"id":1,"name":"x\u0000y"}"#)
         #expect(
@@ -225,6 +230,8 @@ struct PostgresCommandTests {
                 "update", "t", "--where", "id = 1 or id = 3", "--set", "doc.a.c=hello", "--set", "doc.z.y=2.50", "--set",
                 "name=zz",
             ],
+            // A key another row holds: SQLite's words on both.
+            ["update", "t", "--where", "id = 2", "--set", "id=1"], ["update", "t", "--where", "id = 2", "--set", "id=null"],
             ["update", "t", "--where", "id = 4", "--remove", "doc.x", "--remove", "doc.a.c", "--remove", "doc.no.x"],
             ["update", "t", "--where", "id = 3", "--set", #"doc.q={"k":[1,true]}"#, "--json"],
             ["update", "t", "--where", "id = 4", "--patch", #"{"a":{"c":null},"x":[0,1]}"#, "--remove", "doc.x[-1]"],
@@ -250,6 +257,8 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]![1].hasPrefix("1 Error: --set doc.a.c: 2 rows it would change have no place for it"))
         #expect(outputs[postgres]![2] == "0 updated 2 rows in t\n")
         #expect(outputs[postgres]!.last!.contains(#""doc.x":[0]"#), "\(outputs[postgres]!)")
+        #expect(outputs[postgres]![3] == "1 Error: UNIQUE constraint failed: t.id\n")
+        #expect(outputs[postgres]![4] == "1 Error: NOT NULL constraint failed: t.id\n")
     }
 
     @Test("query --sql with --param prints what SQLite prints")
@@ -427,6 +436,29 @@ struct PostgresCommandTests {
                     #"{"k":"a","min(at)":"2023-12-31 23:59:59.500","max(at)":"2024-05-01 10:00:00.000","min(d)":"1999-01-01","max(d)":"2024-05-01","min(b)":false,"max(b)":true,"sum(b)":1,"avg(b)":0.5,"min(u)":"0000000A-0000-4000-8000-000000000000","max(u)":"FFFFFFFF-0000-4000-8000-000000000001"}"#,
                     #"{"k":"b","min(at)":"2024-05-01 10:30:00.000","max(at)":"2024-05-01 10:30:00.000","min(d)":null,"max(d)":null,"min(b)":true,"max(b)":true,"sum(b)":1,"avg(b)":1.0,"min(u)":null,"max(u)":null}"#,
                 ].joined(separator: "\n") + "\n ")
+    }
+
+    @Test("sum and avg of text, datetime, date, uuid and blob columns, min and max of blobs, print as on SQLite")
+    func nonNumberAggregates() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(
+            ["k:text", "s:text", "at:datetime", "d:date", "u:uuid", "bl:blob"], table: "n")
+        let input = [
+            #"{"k":"a","s":"12","at":"2024-05-01 10:00:00","d":"2024-05-01","u":"ffffffff-0000-4000-8000-000000000001","bl":"AAEC"}"#,
+            #"{"k":"a","s":"x","bl":"/w=="}"#, #"{"k":"a","bl":"AA=="}"#, #"{"k":"b","bl":""}"#, #"{"k":"c"}"#,
+        ].joined(separator: "\n")
+        var outputs: [String: String] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "n"], stdin: input).status == 0)
+            let select = "k,sum(s),avg(s),sum(at),avg(at),sum(d),avg(d),sum(u),avg(u),sum(bl),avg(bl),min(bl),max(bl)"
+            let result = try CLI.run([
+                "query", database, "-f", "csv", "--group-by", "k", "--select", select, "--order-by", "min(bl)",
+            ])
+            outputs[database] = "\(result.status) \(result.stdout) \(result.stderr)"
+        }
+        #expect(outputs[postgres] == outputs[sqlite])
+        #expect(
+            outputs[postgres]!.replacingOccurrences(of: "\r\n", with: "\n").contains(
+                "\nc,,,,,,,,,,,,\nb,,,,,,,,,,,\"\",\"\"\na,,,,,,,,,,,AA==,/w==\n"), "\(outputs[postgres]!)")
     }
 
     @Test("alter adds, renames and drops columns in one transaction, with SQLite's refusals")

@@ -116,6 +116,17 @@ struct PostgresEditTests {
             #expect(result.hasPrefix("Error: \(message)"), "\(result)")
             #expect(result.drop { $0 != "\n" } == untouched.drop { $0 != "\n" })
         }
+        // Half a surrogate pair, which SQLite keeps (and Foundation cannot read back to compare):
+        // jsonb refuses it, named, at whatever depth; a whole pair and an escaped backslash pass.
+        for (patch, half) in [(#"{"a":["\udc00","\ud83d\ude00"]}"#, #"\udc00"#), (#"{"a":{"\ud83d\n":1}}"#, #"\ud83d"#)] {
+            let result = try Self.edited(postgres, input: input, ["--patch", patch])
+            #expect(
+                result.hasPrefix("Error: --patch: cannot hold half a surrogate pair (\(half)) on PostgreSQL (jsonb)"), "\(result)"
+            )
+            #expect(result.drop { $0 != "\n" } == untouched.drop { $0 != "\n" })
+        }
+        #expect(
+            try Self.edited(postgres, input: input, ["--patch", #"{"a":["\ud83d\ude00","\\ud800"]}"#]).hasPrefix("updated 8"))
     }
 
     @Test("--set of a whole numeric or json column keeps every digit, as on SQLite")

@@ -99,6 +99,15 @@ extension Store {
                 )
             }
             throw JSONSQLError("FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_MISMATCH && verb == "update" {
+            // SQLite's bare "datatype mismatch": the rowid (an INTEGER PRIMARY KEY) set to null,
+            // the only value of another type the column's rule lets through. Said as PostgreSQL's
+            // NOT NULL failure is, with the column.
+            let keys = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLQuote.identifier(table)))").filter {
+                ($0["pk"] as Int) > 0
+            }
+            guard keys.count == 1, (keys[0]["type"] as String).uppercased() == "INTEGER" else { throw error }
+            throw JSONSQLError("NOT NULL constraint failed: \(table).\(keys[0]["name"] as String)")
         }
         var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {

@@ -10,6 +10,9 @@ public struct InsertOptions: Sendable {
         case ignore
         /// The columns the record holds are updated; the others keep their values.
         case upsert
+
+        /// What a record's duplicate key message ends with, on SQLite and PostgreSQL alike.
+        static let duplicateKeyHint = "; add --replace, --ignore or --upsert to decide what a duplicate key does"
     }
 
     public var table: String

@@ -357,7 +357,7 @@ final class RecordInserter {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
             }
             if message.hasPrefix("UNIQUE constraint failed") && conflict == .fail {
-                message += "; add --replace, --ignore or --upsert to decide what a duplicate key does"
+                message += InsertOptions.Conflict.duplicateKeyHint
             }
             if message == "FOREIGN KEY constraint failed" {
                 // SQLite does not say which reference: list the table's.

@@ -334,15 +334,92 @@ struct PostgresError: Error, CustomStringConvertible {
     let code: String
     /// The server's context line, such as `COPY player, line 3`.
     let context: String?
+    /// The table and column a constraint failure is about, when the server names them.
+    let table: String?
+    let column: String?
+    /// The constraint (or unique index) a failure is about.
+    let constraint: String?
 
     init(_ result: OpaquePointer) {
         func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         message = field("M") ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
         detail = field("D")
         code = field("C") ?? ""
         context = field("W")
+        table = field("t")
+        column = field("c")
+        constraint = field("n")
+    }
+
+    /// The same error with another message (a wrapper's prefix taken off).
+    func with(message: String) -> PostgresError {
+        PostgresError(
+            message: message, detail: detail, code: code, context: context, table: table, column: column, constraint: constraint)
+    }
+
+    private init(
+        message: String, detail: String?, code: String, context: String?, table: String?, column: String?,
+        constraint: String?
+    ) {
+        (self.message, self.detail, self.code, self.context, self.table, self.column, self.constraint) =
+            (message, detail, code, context, table, column, constraint)
+    }
+
+    /// A constraint failure in SQLite's words, so that a command prints the same message on both
+    /// engines: `UNIQUE constraint failed: t.a, t.b` from the key the server's detail names
+    /// (`Key (a, b)=(1, 2) already exists.`) or `UNIQUE constraint failed: index 'name'` for a
+    /// unique index on an expression, `NOT NULL constraint failed: t.a`. Nil for other errors,
+    /// and when the server leaves out what SQLite's words need (a detail hidden from a role
+    /// without SELECT on the table).
+    var sqliteWords: String? {
+        guard let table else { return nil }
+        switch code {
+        case "23502":
+            return column.map { "NOT NULL constraint failed: \(table).\($0)" }
+        case "23505":
+            guard let detail, detail.hasPrefix("Key (") else { return nil }
+            if detail.hasPrefix("Key ((") { return constraint.map { "UNIQUE constraint failed: index '\($0)'" } }
+            guard let columns = Self.keyColumns(detail.dropFirst(5)) else { return nil }
+            return "UNIQUE constraint failed: " + columns.map { "\(table).\($0)" }.joined(separator: ", ")
+        default:
+            return nil
+        }
+    }
+
+    /// The column names of a unique violation's detail after `Key (`, as the server quotes them
+    /// (`"my col"` with `""` for a quote); nil for an expression (`(doc -> 'a'::text)`).
+    private static func keyColumns(_ text: Substring) -> [String]? {
+        var names: [String] = []
+        var rest = text
+        while true {
+            var name = ""
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                while let scalar = rest.first {
+                    rest = rest.dropFirst()
+                    if scalar == "\"" {
+                        guard rest.first == "\"" else { break }
+                        rest = rest.dropFirst()
+                    }
+                    name.append(scalar)
+                }
+            } else {
+                let end = rest.firstIndex { $0 == "," || $0 == ")" || $0 == "(" || $0 == " " } ?? rest.endIndex
+                name = String(rest[..<end])
+                rest = rest[end...]
+            }
+            guard !name.isEmpty else { return nil }
+            names.append(name)
+            if rest.hasPrefix(", ") {
+                rest = rest.dropFirst(2)
+            } else if rest.hasPrefix(")=(") {
+                return names
+            } else {
+                return nil
+            }
+        }
     }
 
     /// The context line of a COPY (`COPY t, line 3, column doc: "..."`): the context may
@@ -369,6 +446,7 @@ struct PostgresError: Error, CustomStringConvertible {
             return
                 "\(message): a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done"
         }
+        if let sqliteWords { return sqliteWords }
         return detail.map { "\(message) (\($0))" } ?? message
     }
 }

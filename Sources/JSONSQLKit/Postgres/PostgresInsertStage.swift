@@ -103,7 +103,8 @@ final class InsertStage {
             let body = """
                 #variable_conflict use_column
                 DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_written bigint := 0; jsonsql_current bigint := 0;
-                  jsonsql_message text; jsonsql_detail text; jsonsql_state text;
+                  jsonsql_message text; jsonsql_detail text; jsonsql_state text; jsonsql_table text; jsonsql_column text;
+                  jsonsql_constraint text;
                 BEGIN
                   BEGIN
                     FOR jsonsql_row IN SELECT * FROM \(temporary) ORDER BY \(lineColumn) LOOP
@@ -113,11 +114,11 @@ final class InsertStage {
                     END LOOP;
                   EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS jsonsql_message = MESSAGE_TEXT, jsonsql_detail = PG_EXCEPTION_DETAIL,
-                      jsonsql_state = RETURNED_SQLSTATE;
+                      jsonsql_state = RETURNED_SQLSTATE, jsonsql_table = TABLE_NAME, jsonsql_column = COLUMN_NAME,
+                      jsonsql_constraint = CONSTRAINT_NAME;
                     jsonsql_message := jsonsql_current || ' ' || jsonsql_message;
-                    IF jsonsql_detail = '' THEN RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message;
-                    ELSE RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail;
-                    END IF;
+                    RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail,
+                      TABLE = jsonsql_table, COLUMN = jsonsql_column, CONSTRAINT = jsonsql_constraint;
                   END;
                   RETURN jsonsql_written;
                 END
@@ -144,25 +145,12 @@ final class InsertStage {
                 // The message begins with the number of the record that failed.
                 let number = error.message.prefix { $0.isNumber }
                 guard let line = Int(number), line >= 1, line <= records else { throw error }
-                let message = String(error.message.dropFirst(number.count + 1))
-                throw failed(
-                    line - 1, describe(code: error.code, message: message, detail: error.detail))
+                throw failed(line - 1, "\(error.with(message: String(error.message.dropFirst(number.count + 1))))")
             }
             try connection.execute("DROP FUNCTION \(function)(text[])")
         }
         try connection.execute("DROP TABLE \(temporary)")
         return written
-    }
-
-    /// A record's server error in SQLite's words where they differ only in wording.
-    private func describe(code: String, message: String, detail: String?) -> String {
-        // `null value in column "x" of relation "t" violates not-null constraint`
-        if code == "23502", let open = message.firstIndex(of: "\""),
-            let close = message[message.index(after: open)...].firstIndex(of: "\"")
-        {
-            return "NOT NULL constraint failed: \(table).\(message[message.index(after: open)..<close])"
-        }
-        return detail.map { "\(message) (\($0))" } ?? message
     }
 
     /// SQLite's `INSERT OR REPLACE`: delete the rows the record conflicts with on the primary

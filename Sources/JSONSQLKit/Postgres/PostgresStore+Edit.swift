@@ -304,6 +304,10 @@ extension UpdateSpec {
                 "--patch needs a JSON object to merge, got \(type == "array" || type == "integer" ? "an" : "a") \(type): \(patch.json)"
             )
         }
+        // Half a surrogate pair is JSON that MergePatch cannot read: named as jsonb's limit.
+        do { try PostgresValue.checkNUL(patch.json.utf8, json: true) } catch {
+            throw JSONSQLError("--patch: \(error.expectation)")
+        }
         // MergePatch refuses a key written twice in its own words first.
         let merge = try MergePatch(json: patch.json, context: "--patch")
         do { try PostgresValue.checkText(patch.json.utf8, json: true) } catch {
@@ -364,13 +368,15 @@ extension UpdateSpec {
         case .literal(.bool(let value)): text = value ? "true" : "false"
         case .literal(.null): text = "null"
         case .json(let json):
-            guard InputValue(json: json) != nil else {
-                throw JSONSQLError("--set \(assignment.path): \(json.isEmpty ? "an empty value" : json) is not valid JSON")
-            }
             text = json
         }
+        // Before the JSON is read: a string holding half a surrogate pair is JSON (SQLite keeps
+        // it), but no Swift string; what jsonb cannot hold is named as such.
         do { try PostgresValue.checkText(text.utf8, json: true) } catch {
             throw JSONSQLError("--set \(assignment.path): \(error.expectation)")
+        }
+        if case .json(let json) = assignment.value, InputValue(json: json) == nil {
+            throw JSONSQLError("--set \(assignment.path): \(json.isEmpty ? "an empty value" : json) is not valid JSON")
         }
         return text
     }

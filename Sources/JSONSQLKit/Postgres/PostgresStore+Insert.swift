@@ -331,8 +331,9 @@ extension PostgresStore {
             // A row the server refused (a duplicate key, a value out of its range) is the record's fault.
             if let line = error.copyLine, line >= 1, rows.segmentStart + line <= rows.lines.count {
                 let i = rows.segmentStart + line - 1
+                let hint = error.code == "23505" && options.conflict == .fail ? InsertOptions.Conflict.duplicateKeyHint : ""
                 throw JSONSQLError(
-                    "\(names[Int(rows.sourceIndexes[i])]):\(rows.lines[i]): record \(rows.recordNumbers[i]): \(error)")
+                    "\(names[Int(rows.sourceIndexes[i])]):\(rows.lines[i]): record \(rows.recordNumbers[i]): \(error)\(hint)")
             }
             throw JSONSQLError("\(error)")
         }

@@ -248,30 +248,62 @@ enum PostgresValue {
         return nil
     }
 
-    /// U+0000 in text, or (in JSON) a `\u0000` escape.
-    private static func checkNUL<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool) throws(ValueMismatch) {
+    /// U+0000 in text, or (in JSON) a `\u0000` escape or half a surrogate pair (`\ud800` not
+    /// followed by a low half, a low half alone), which jsonb refuses and SQLite keeps.
+    static func checkNUL<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool) throws(ValueMismatch) {
         var escape = false
-        var pendingU0000 = 0
+        // Hex digits of a `\u` escape still to come, and its value so far.
+        var digits = 0
+        var value: UInt32 = 0
+        // After a high half: 3 wants `\`, 2 wants `u`, 1 is reading the escape that must be its low half.
+        var high = 0
+        var highValue: UInt32 = 0
+        func half(_ value: UInt32) -> ValueMismatch {
+            ValueMismatch(
+                expectation:
+                    "cannot hold half a surrogate pair (\\u\(String(value, radix: 16))) on PostgreSQL (jsonb), which SQLite keeps"
+            )
+        }
         for byte in bytes {
             if byte == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL") }
             guard json else { continue }
-            // Looks for `\u0000` outside an escaped backslash.
-            if pendingU0000 > 0 {
-                let expected: [UInt8] = [UInt8(ascii: "u"), 0x30, 0x30, 0x30, 0x30]
-                if byte == expected[5 - pendingU0000] {
-                    pendingU0000 -= 1
-                    if pendingU0000 == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL (jsonb)") }
-                    continue
+            if digits > 0 {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return  // not JSON: the parser that reads it says so
                 }
-                pendingU0000 = 0
+                value = value << 4 | UInt32(digit)
+                digits -= 1
+                guard digits == 0 else { continue }
+                if value == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL (jsonb)") }
+                let isLow = (0xDC00...0xDFFF).contains(value)
+                if high == 1 {
+                    guard isLow else { throw half(highValue) }
+                    high = 0
+                } else if isLow {
+                    throw half(value)
+                } else if (0xD800...0xDBFF).contains(value) {
+                    (high, highValue) = (3, value)
+                }
+                continue
             }
+            if high == 3 {
+                guard byte == UInt8(ascii: "\\") else { throw half(highValue) }
+            } else if high == 2 {
+                guard byte == UInt8(ascii: "u") else { throw half(highValue) }
+            }
+            if high > 1 { high -= 1 }
             if escape {
                 escape = false
-                if byte == UInt8(ascii: "u") { pendingU0000 = 4 }
+                if byte == UInt8(ascii: "u") { (digits, value) = (4, 0) }
             } else if byte == UInt8(ascii: "\\") {
                 escape = true
             }
         }
+        if high > 0 { throw half(highValue) }
     }
 
     /// Appends one field of COPY text data: backslash, tab, newline and carriage return escaped.

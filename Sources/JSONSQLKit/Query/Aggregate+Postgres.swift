@@ -110,6 +110,15 @@ extension Aggregate {
         case (.min, .text), (.max, .text):
             let sql = "\(function.rawValue)(\(column) COLLATE \"C\")"
             return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.min, .blob), (.max, .blob):
+            // SQLite compares the bytes; their hex digits compare the same way (bytea has no min).
+            let sql = "decode(\(function.rawValue)(encode(\(column), 'hex') COLLATE \"C\"), 'hex')"
+            return PostgresSQL(value: sql, marked: false, order: [sql])
+        case (.sum, .text), (.avg, .text), (.sum, .datetime), (.avg, .datetime), (.sum, .date), (.avg, .date),
+            (.sum, .uuid), (.avg, .uuid), (.sum, .blob), (.avg, .blob):
+            // None of these values is a number, so SQLite's sum and avg (`Aggregate.sql`) are null.
+            let sql = "sum(CAST(NULL AS double precision))"
+            return PostgresSQL(value: sql, marked: false, order: [sql])
         default:
             throw JSONSQLError("\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
         }
