@@ -369,6 +369,31 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("a record without its integer primary key, or with null, takes the next key, as SQLite's INTEGER PRIMARY KEY")
+    func nextIntegerKey() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "a:text"], table: "k")
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            for (input, flags) in [
+                (#"{"a":"q"}"# + "\n" + #"{"id":null,"a":"r"}"# + "\n" + #"{"id":10,"a":"s"}"# + "\n" + #"{"a":"t"}"#, []),
+                (#"{"a":"u"}"# + "\n" + #"{"id":1,"a":"v"}"#, ["--upsert"]), (#"{"a":"w"}"#, ["--replace"]),
+                (#"{"a":"x"}"#, ["--ignore"]),
+            ] {
+                let result = try CLI.run(["insert", database, "k"] + flags, stdin: input)
+                outputs[database, default: []].append("\(result.status) \(result.stderr)")
+            }
+            let rows = try CLI.run(["query", database, "k", "--order-by", "id", "-f", "jsonl"])
+            outputs[database, default: []].append(rows.stdout)
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(
+            outputs[postgres]!.last
+                == [
+                    #"{"id":1,"a":"v"}"#, #"{"id":2,"a":"r"}"#, #"{"id":10,"a":"s"}"#, #"{"id":11,"a":"t"}"#,
+                    #"{"id":12,"a":"u"}"#, #"{"id":13,"a":"w"}"#, #"{"id":14,"a":"x"}"#,
+                ].joined(separator: "\n") + "\n")
+    }
+
     @Test("sum, min, max and avg of a numeric column are exact and print as on SQLite")
     func numericAggregates() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "k:text", "n:numeric"], table: "n")

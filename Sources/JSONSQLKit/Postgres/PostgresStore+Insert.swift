@@ -118,6 +118,20 @@ extension PostgresStore {
                         defaults[i] = field
                     }
                 }
+                // As SQLite's INTEGER PRIMARY KEY (what `integer:pk` declares there): a record
+                // without the key, or with null, takes one more than the largest key so far.
+                let autoKey =
+                    info.primaryKey.count == 1
+                    ? stored.firstIndex {
+                        SQLName.same($0.name, info.primaryKey[0]) && $0.type == .integer && $0.defaultSQL == nil
+                    } : nil
+                var lastKey: Int64 = 0
+                if let autoKey {
+                    let quotedTable = SQLQuote.identifier(table)
+                    let largest = try connection.execute(
+                        "SELECT coalesce(max(\(SQLQuote.identifier(stored[autoKey].name))), 0) FROM \(quotedTable)")
+                    lastKey = Int64(largest.string(0, 0) ?? "0") ?? 0
+                }
                 // With --replace, --ignore or --upsert the records go to a temporary table
                 // first, numbered in input order, and then into the table one by one as SQLite
                 // inserts them (`InsertStage`); else straight into the table.
@@ -141,6 +155,17 @@ extension PostgresStore {
                         JSONSQLError("\(names[sourceIndex]):\(position.line): record \(position.record): \(message)")
                     }
                     for i in rows.slots.indices { rows.slots[i] = -1 }
+                    var present: [Int] = []
+                    let keyBefore = lastKey
+                    /// Writes the next key for a record that has none.
+                    func appendNextKey(_ column: Int) throws {
+                        guard lastKey < Int64.max else {
+                            throw fail("the key \(columns[column].name) has reached \(Int64.max); give the key")
+                        }
+                        lastKey += 1
+                        PostgresValue.appendDecimal(lastKey, to: &rows.out)
+                        present.append(column)
+                    }
                     for (fieldIndex, field) in fields.enumerated() {
                         var column = rows.layout.find(field, bytes: bytes, hint: fieldIndex)
                         if column < 0 {
@@ -169,12 +194,15 @@ extension PostgresStore {
                         PostgresValue.appendDecimal(Int64(rows.lines.count + 1), to: &rows.out)
                         rows.out.append(0x09)
                     }
-                    var present: [Int] = []
                     // The first NOT NULL column the record leaves NULL: checked after every value, as SQLite does.
                     var notNull: String?
                     for (column, slot) in rows.slots.enumerated() {
                         if column > 0 { rows.out.append(0x09) }
                         guard slot >= 0 else {
+                            if column == autoKey {
+                                try appendNextKey(column)
+                                continue
+                            }
                             if let value = defaults[column] {
                                 rows.out += value
                                 continue
@@ -196,6 +224,15 @@ extension PostgresStore {
                         var value = PreparedValue.null
                         do {
                             value = try rows.layout.prepare(field, bytes: bytes, column: column, scratch: &rows.scratch)
+                            if column == autoKey {
+                                if case .integer(let key) = value {
+                                    lastKey = max(lastKey, key)
+                                } else if case .null = value {
+                                    present.removeLast()
+                                    try appendNextKey(column)
+                                    continue
+                                }
+                            }
                             if case .null = value, stored[column].notNull {
                                 // As SQLite's REPLACE: a NULL in a NOT NULL column with a default becomes the default.
                                 if options.conflict == .replace, let value = defaults[column] {
@@ -224,6 +261,7 @@ extension PostgresStore {
                         // As SQLite's INSERT OR IGNORE: a record that breaks NOT NULL is skipped.
                         guard options.conflict == .ignore else { throw fail("NOT NULL constraint failed: \(table).\(notNull)") }
                         rows.out.removeSubrange(start...)
+                        lastKey = keyBefore
                         rows.records += 1
                         return nil
                     }
