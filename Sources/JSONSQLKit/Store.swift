@@ -61,6 +61,7 @@ public final class Store {
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
             ExactMinMaxState.register(db)
             DateTimeValue.register(db)
+            ExactNumber.registerCompare(db)
             Aggregate.registerWideIntegerFunction(db)
         }
         return configuration

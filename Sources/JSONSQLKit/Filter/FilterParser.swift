@@ -174,27 +174,25 @@ public struct FilterParser {
         let word = cursor.bareWord(endingAt: TextCursor.endsValue)
         if word.isEmpty { throw error("expected a value after '\(context)', found '\(cursor.rest)'") }
         let literal = try Self.literal(bare: word)
-        if case .real(let double, let spelling) = literal, let lost = Self.digitsLost(spelling, double) {
-            throw JSONSQLError(lost)
+        // `9007199254740993.0` is the integer it spells, which compares exactly; its double is another number.
+        if case .real(let double, let spelling) = literal, Self.digitsLost(spelling, double) != nil,
+            let integer = ExactNumber(spelling)?.int64
+        {
+            return .integer(integer)
         }
         return literal
     }
 
-    /// Why `--where` refuses a number whose digits its double does not keep, or nil.
-    ///
-    /// jsonsql compares numbers as 64-bit integers or doubles. An integer must be one exactly
-    /// (`123456789012345678901234567891` is not: its double is also its neighbours'); a number
-    /// with a fraction or exponent must be its double's own spelling (`0.1`, `1e300`, not
-    /// `0.10000000000000000001` or `9007199254740993.0`), else other numbers would match too.
+    /// Why a number's double is not the number, or nil: it is neither a 64-bit integer nor a
+    /// double exactly (`123456789012345678901234567891`, whose double is also its neighbours'),
+    /// or, written with a fraction or exponent, not its double's own spelling
+    /// (`0.10000000000000000001`; `0.1` and `1e300` are). `--where` compares such a number
+    /// exactly (`FilterSQL`), and refuses it where it cannot (a partial index, `contains`).
     static func digitsLost(_ spelling: String, _ double: Double) -> String? {
         guard let exact = ExactNumber(spelling), !(exact.isIntegral && exact.isExactDouble) else { return nil }
         let integerSyntax = !spelling.contains { $0 == "." || $0 == "e" || $0 == "E" }
         if !integerSyntax, let back = ExactNumber("\(double)"), exact.sameValue(as: back) { return nil }
-        let instead =
-            exact.int64.map { "write \($0) to compare the integer" }
-            ?? "write a number a double keeps, such as \(double), or compare with a range"
-        return
-            "\(spelling) is neither a 64-bit integer nor a double exactly: --where compares numbers as one or the other, and as the double \(double) it would match other numbers too; \(instead)"
+        return "\(spelling) is neither a 64-bit integer nor a double exactly (its double is \(double))"
     }
 
     /// Types a bare word: JSON numbers, `true`, `false` and `null` are themselves; anything else

@@ -154,7 +154,26 @@ extension FilterSQL {
         return postgresBind(text, cast: cast)
     }
 
+    /// A number literal whose double is not the number (`FilterParser.digitsLost`), compared
+    /// exactly as on SQLite (`FilterSQL.exactComparison`): jsonb and numeric keep every digit.
+    private mutating func postgresExact(_ path: ResolvedPath, _ sqlOp: String, _ literal: Filter.Literal) throws -> String? {
+        guard case .real(let double, let spelling) = literal, let reason = FilterParser.digitsLost(spelling, double) else {
+            return nil
+        }
+        let value = path.valueSQL
+        guard path.isJSON else {
+            guard [.integer, .real, .numeric].contains(path.column.type) else {
+                throw JSONSQLError(
+                    "\(reason), which \(path.path), \(path.column.type.withArticle) column, cannot be compared with")
+            }
+            return "\(value)::numeric \(sqlOp) \(postgresBind(spelling, cast: "numeric"))"
+        }
+        return
+            "CASE WHEN jsonb_typeof(\(value)) IS DISTINCT FROM 'number' THEN false ELSE (\(value))::numeric \(sqlOp) \(postgresBind(spelling, cast: "numeric")) END"
+    }
+
     private mutating func postgresEqual(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        if let exact = try postgresExact(path, "=", literal) { return exact }
         let value = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(value) IS NULL" }
@@ -194,6 +213,7 @@ extension FilterSQL {
     {
         let value = path.valueSQL
         let sqlOp = op.rawValue
+        if let exact = try postgresExact(path, sqlOp, literal) { return exact }
         guard path.isJSON else {
             if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
             let collate = path.column.type == .text ? " COLLATE \"C\"" : ""
@@ -243,7 +263,10 @@ extension FilterSQL {
 
     private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "FALSE" }
-        if values.contains(.null) || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil }) {
+        let inexact = values.contains { literal in
+            if case .real(let double, let spelling) = literal { FilterParser.digitsLost(spelling, double) != nil } else { false }
+        }
+        if values.contains(.null) || inexact || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil }) {
             return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
@@ -254,6 +277,9 @@ extension FilterSQL {
     }
 
     private mutating func postgresContains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        if case .real(let double, let spelling) = literal, let reason = FilterParser.digitsLost(spelling, double) {
+            throw JSONSQLError("\(reason); contains compares array elements as 64-bit integers or doubles")
+        }
         guard path.isJSON else {
             throw JSONSQLError(
                 "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column")

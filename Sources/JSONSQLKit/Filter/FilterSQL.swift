@@ -144,7 +144,55 @@ public struct FilterSQL {
         }
     }
 
+    /// A number literal whose double is not the number (`FilterParser.digitsLost`): its
+    /// spelling, and the doubles either side of its double, between which SQLite's value of a
+    /// stored number may be while the number itself is above, equal to or below the literal.
+    private func inexact(_ literal: Filter.Literal) -> (spelling: String, below: Double, above: Double, reason: String)? {
+        guard case .real(let double, let spelling) = literal, let reason = FilterParser.digitsLost(spelling, double) else {
+            return nil
+        }
+        return (spelling, double.nextDown, double.nextUp, reason)
+    }
+
+    /// `path op literal` for such a literal, exactly: outside the two doubles around its
+    /// double, SQLite's value orders as the number does; inside, `jsonsql_compare_number`
+    /// compares the stored number's text (or value) with the literal's digits. The range keeps
+    /// an index on the path in use.
+    private mutating func exactComparison(
+        _ path: ResolvedPath, _ op: Filter.Operator, _ n: (spelling: String, below: Double, above: Double, reason: String)
+    ) throws -> String {
+        if inlineValues {
+            throw JSONSQLError(
+                "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it")
+        }
+        guard path.isJSON || [.integer, .real, .numeric, .any].contains(path.column.type) else {
+            throw JSONSQLError("\(n.reason), which \(path.path), \(path.column.type.withArticle) column, cannot be compared with")
+        }
+        let lhs = path.valueSQL
+        let numbers = path.isJSON ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
+        // Bound in the order the marks appear in the SQL.
+        func exact(_ sqlOp: String) -> String {
+            "\(ExactNumber.compareFunction)(\(path.isJSON ? path.extractSQL : path.quotedColumn), \(bind(n.spelling.databaseValue))) \(sqlOp) 0"
+        }
+        switch op {
+        case .greater, .greaterOrEqual:
+            // Text sorts above every number in SQLite, so `< ''` keeps the range to numbers.
+            let above = bind(n.above.databaseValue)
+            let below = bind(n.below.databaseValue)
+            return "((\(lhs) > \(above) OR (\(lhs) >= \(below) AND \(exact(op.rawValue)))) AND \(lhs) < ''\(numbers))"
+        case .less, .lessOrEqual:
+            let below = bind(n.below.databaseValue)
+            let above = bind(n.above.databaseValue)
+            return "((\(lhs) < \(below) OR (\(lhs) <= \(above) AND \(exact(op.rawValue))))\(numbers))"
+        default:
+            let below = bind(n.below.databaseValue)
+            let above = bind(n.above.databaseValue)
+            return "(\(lhs) >= \(below) AND \(lhs) <= \(above) AND \(exact("="))\(numbers))"
+        }
+    }
+
     private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        if let n = inexact(literal) { return try exactComparison(path, .equal, n) }
         let lhs = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(lhs) IS NULL" }
@@ -174,6 +222,7 @@ public struct FilterSQL {
     }
 
     private mutating func range(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws -> String {
+        if let n = inexact(literal) { return try exactComparison(path, op, n) }
         let lhs = path.valueSQL
         let sqlOp = op.rawValue
         guard path.isJSON else {
@@ -203,17 +252,19 @@ public struct FilterSQL {
 
     private mutating func inList(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "0" }
-        // A plain IN keeps the index; values that need type guards are compared one by one.
+        // A plain IN keeps the index; values that need type guards are compared one by one, as
+        // are numbers compared exactly (`exactComparison`).
         let plain =
-            !path.isJSON
-            || values.allSatisfy { literal in
-                switch literal {
-                case .integer(let v): return v != 0 && v != 1
-                case .real(let v, _): return v != 0 && v != 1
-                case .string(let v): return !v.hasPrefix("[") && !v.hasPrefix("{")
-                case .bool, .null: return false
-                }
-            }
+            values.allSatisfy { inexact($0) == nil }
+            && (!path.isJSON
+                || values.allSatisfy { literal in
+                    switch literal {
+                    case .integer(let v): return v != 0 && v != 1
+                    case .real(let v, _): return v != 0 && v != 1
+                    case .string(let v): return !v.hasPrefix("[") && !v.hasPrefix("{")
+                    case .bool, .null: return false
+                    }
+                })
         guard plain else {
             return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
         }
@@ -245,7 +296,11 @@ public struct FilterSQL {
         switch literal {
         case .null: element = "type = 'null'"
         case .bool(let value): element = "type = '\(value)'"
-        case .integer, .real: element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
+        case .integer, .real:
+            if let n = inexact(literal) {
+                throw JSONSQLError("\(n.reason); contains compares array elements as 64-bit integers or doubles")
+            }
+            element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
         case .string(let value):
             try requireComparable(literal, path)
             element = "value = \(bind(value.databaseValue)) AND type = 'text'"
