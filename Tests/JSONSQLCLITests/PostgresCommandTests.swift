@@ -373,14 +373,15 @@ struct PostgresCommandTests {
     func exactNumberFilters() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "d:json", "n:numeric"], table: "x")
         let input = ["12345678901234567890123", "12345678901234567890124", "1.2345678901234568e22", "0.10000000000000000001"]
-            .enumerated().map { #"{"id":\#($0.offset),"d":{"v":\#($0.element)},"n":\#($0.element)}"# }.joined(separator: "\n")
+            .enumerated().map { #"{"id":\#($0.offset),"d":{"v":\#($0.element),"l":[\#($0.element)]},"n":\#($0.element)}"# }
+            .joined(separator: "\n")
         var outputs: [String: [String]] = [:]
         for database in [sqlite, postgres] {
             #expect(try CLI.run(["insert", database, "x"], stdin: input).status == 0)
             for filter in [
                 "d.v = 12345678901234567890123", "n = 12345678901234567890124", "d.v > 12345678901234567890123",
                 "n <= 12345678901234567890123", "d.v in [12345678901234567890124, 0.10000000000000000001]",
-                "not n = 0.10000000000000000001",
+                "not n = 0.10000000000000000001", "d.l contains 12345678901234567890124",
             ] {
                 let result = try CLI.run([
                     "query", database, "x", "--where", filter, "--select", "id", "--order-by", "id", "-f", "csv",
@@ -391,6 +392,7 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]! == outputs[sqlite]!)
         #expect(outputs[postgres]!.first == "0 id\r\n0\r\n ")
         #expect(outputs[postgres]![2] == "0 id\r\n1\r\n2\r\n ")
+        #expect(outputs[postgres]![6] == "0 id\r\n1\r\n ")
     }
 
     @Test("a record without its integer primary key, or with null, takes the next key, as SQLite's INTEGER PRIMARY KEY")

@@ -277,15 +277,19 @@ extension FilterSQL {
     }
 
     private mutating func postgresContains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
-        if case .real(let double, let spelling) = literal, let reason = FilterParser.digitsLost(spelling, double) {
-            throw JSONSQLError("\(reason); contains compares array elements as 64-bit integers or doubles")
-        }
         guard path.isJSON else {
             throw JSONSQLError(
                 "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column")
         }
         if let number = Self.doubleLiteral(literal) {
-            let element = postgresNumber("element", "=", number)
+            let element: String
+            // A number its double does not spell (`FilterParser.digitsLost`): by its digits, as on SQLite.
+            if case .real(_, let spelling) = literal, FilterParser.digitsLost(spelling, number) != nil {
+                element =
+                    "CASE WHEN jsonb_typeof(element) IS DISTINCT FROM 'number' THEN false ELSE element::numeric = \(postgresBind(spelling, cast: "numeric")) END"
+            } else {
+                element = postgresNumber("element", "=", number)
+            }
             return
                 "CASE WHEN \(path.postgresType) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(\(path.valueSQL)) AS elements(element) WHERE \(element)) ELSE false END"
         }

@@ -298,9 +298,18 @@ public struct FilterSQL {
         case .bool(let value): element = "type = '\(value)'"
         case .integer, .real:
             if let n = inexact(literal) {
-                throw JSONSQLError("\(n.reason); contains compares array elements as 64-bit integers or doubles")
+                // By its digits, as `exactComparison`: the element's JSON text, found by its full path.
+                if inlineValues {
+                    throw JSONSQLError(
+                        "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it")
+                }
+                let below = bind(n.below.databaseValue)
+                let above = bind(n.above.databaseValue)
+                element =
+                    "value >= \(below) AND value <= \(above) AND type IN ('integer', 'real') AND \(ExactNumber.compareFunction)(\(path.quotedColumn) -> fullkey, \(bind(n.spelling.databaseValue))) = 0"
+            } else {
+                element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
             }
-            element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
         case .string(let value):
             try requireComparable(literal, path)
             element = "value = \(bind(value.databaseValue)) AND type = 'text'"
