@@ -460,6 +460,32 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]![2] == #"0 {"avg(n)":1e999,"count(n)":2}"# + "\n ")
     }
 
+    @Test("sum and avg of doubles near the smallest and past the largest double print as on SQLite")
+    func doubleSumsAtTheEdges() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "g:text", "r:real", "d:json"], table: "e2")
+        let input = [
+            #"{"id":1,"g":"a","r":5e-324,"d":{"x":5e-324}}"#, #"{"id":2,"g":"a","r":5e-324,"d":{"x":1e-300}}"#,
+            #"{"id":3,"g":"b","r":1e308,"d":{"x":0.5}}"#, #"{"id":4,"g":"b","r":1e308,"d":{"x":0.25}}"#, #"{"id":5,"g":"c"}"#,
+        ].joined(separator: "\n")
+        var outputs: [String: String] = [:]
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "e2"], stdin: input).status == 0)
+            let result = try CLI.run([
+                "query", database, "e2", "--group-by", "g", "--select", "g,sum(r),avg(r),sum(d.x),avg(d.x)", "-f", "jsonl",
+            ])
+            outputs[database] = "\(result.status) \(result.stdout) \(result.stderr)"
+        }
+        #expect(outputs[postgres] == outputs[sqlite])
+        #expect(
+            outputs[postgres]
+                == "0 "
+                + [
+                    #"{"g":"a","sum(r)":1e-323,"avg(r)":5e-324,"sum(d.x)":1e-300,"avg(d.x)":5e-301}"#,
+                    #"{"g":"b","sum(r)":1e999,"avg(r)":1e999,"sum(d.x)":0.75,"avg(d.x)":0.375}"#,
+                    #"{"g":"c","sum(r)":null,"avg(r)":null,"sum(d.x)":null,"avg(d.x)":null}"#,
+                ].joined(separator: "\n") + "\n ")
+    }
+
     @Test("min and max of datetime, date, boolean and uuid columns, sum and avg of booleans, print as on SQLite")
     func typedAggregates() throws {
         let (sqlite, postgres, _) = try PostgresServer.pair(

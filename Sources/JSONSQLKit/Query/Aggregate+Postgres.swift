@@ -132,11 +132,15 @@ extension Aggregate {
 
     /// The sum of some doubles as SQLite adds them, infinity past a double's range where
     /// PostgreSQL's sum(float8) fails ("value out of range: overflow"): the values are added
-    /// scaled by 2^-10, which changes no bit of a sum (a power of two) unless one is below
-    /// 2^-1012, and scaled back unless that would pass the largest double.
+    /// scaled by 2^-10, which changes no bit of a sum (a power of two), and scaled back unless
+    /// that would pass the largest double. Values below 1e-270, which scaled would fail with
+    /// "underflow", are added apart, unscaled, and then to that sum.
     static func doubleSum(_ double: String) -> String {
-        let scaled = "sum((\(double)) * 0.0009765625::float8)"
+        let tiny = "abs(\(double)) <= 1e-270::float8"
+        let scaled = "sum(CASE WHEN NOT \(tiny) THEN (\(double)) * 0.0009765625::float8 END)"
+        let small = "sum(CASE WHEN \(tiny) THEN \(double) END)"
         return
-            "CASE WHEN abs(\(scaled)) > 1.7976931348623157e308::float8 / 1024 THEN sign(\(scaled)) * 'Infinity'::float8 ELSE \(scaled) * 1024 END"
+            "CASE WHEN \(scaled) IS NULL THEN \(small) WHEN abs(\(scaled)) > 1.7976931348623157e308::float8 / 1024"
+            + " THEN sign(\(scaled)) * 'Infinity'::float8 ELSE \(scaled) * 1024 + coalesce(\(small), 0) END"
     }
 }
