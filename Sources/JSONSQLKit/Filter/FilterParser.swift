@@ -175,24 +175,10 @@ public struct FilterParser {
         if word.isEmpty { throw error("expected a value after '\(context)', found '\(cursor.rest)'") }
         let literal = try Self.literal(bare: word)
         // `9007199254740993.0` is the integer it spells, which compares exactly; its double is another number.
-        if case .real(let double, let spelling) = literal, Self.digitsLost(spelling, double) != nil,
-            let integer = ExactNumber(spelling)?.int64
-        {
+        if let inexact = literal.inexactNumber, let integer = ExactNumber(inexact.spelling)?.int64 {
             return .integer(integer)
         }
         return literal
-    }
-
-    /// Why a number's double is not the number, or nil: it is neither a 64-bit integer nor a
-    /// double exactly (`123456789012345678901234567891`, whose double is also its neighbours'),
-    /// or, written with a fraction or exponent, not its double's own spelling
-    /// (`0.10000000000000000001`; `0.1` and `1e300` are). `--where` compares such a number
-    /// exactly (`FilterSQL`), and refuses it where it cannot (a partial index, `contains`).
-    static func digitsLost(_ spelling: String, _ double: Double) -> String? {
-        guard let exact = ExactNumber(spelling), !(exact.isIntegral && exact.isExactDouble) else { return nil }
-        let integerSyntax = !spelling.contains { $0 == "." || $0 == "e" || $0 == "E" }
-        if !integerSyntax, let back = ExactNumber("\(double)"), exact.sameValue(as: back) { return nil }
-        return "\(spelling) is neither a 64-bit integer nor a double exactly (its double is \(double))"
     }
 
     /// Types a bare word: JSON numbers, `true`, `false` and `null` are themselves; anything else
@@ -220,5 +206,33 @@ public struct FilterParser {
 
     static func isJSONNumber(_ word: String) -> Bool {
         word.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil
+    }
+}
+
+/// A number literal whose double is not the number: neither a 64-bit integer nor a double
+/// exactly (`123456789012345678901234567891`, whose double is also its neighbours'), or, written
+/// with a fraction or exponent, not its double's own spelling (`0.10000000000000000001`; `0.1`
+/// and `1e300` are). `--where` compares such a number by its digits (`FilterSQL`), and refuses
+/// it where it cannot (a partial index's condition).
+struct InexactNumber {
+    var spelling: String
+    var double: Double
+
+    /// The doubles either side of its double: a stored number whose SQL value lies between them
+    /// may be above, equal to or below the literal; outside, its double order is exact.
+    var below: Double { double.nextDown }
+    var above: Double { double.nextUp }
+
+    var reason: String { "\(spelling) is neither a 64-bit integer nor a double exactly (its double is \(double))" }
+}
+
+extension Filter.Literal {
+    var inexactNumber: InexactNumber? {
+        guard case .real(let double, let spelling) = self, let exact = ExactNumber(spelling),
+            !(exact.isIntegral && exact.isExactDouble)
+        else { return nil }
+        let integerSyntax = !spelling.contains { $0 == "." || $0 == "e" || $0 == "E" }
+        if !integerSyntax, let back = ExactNumber("\(double)"), exact.sameValue(as: back) { return nil }
+        return InexactNumber(spelling: spelling, double: double)
     }
 }

@@ -154,12 +154,11 @@ extension FilterSQL {
         return postgresBind(text, cast: cast)
     }
 
-    /// A number literal whose double is not the number (`FilterParser.digitsLost`), compared
+    /// A number literal whose double is not the number (`InexactNumber`), compared
     /// exactly as on SQLite (`FilterSQL.exactComparison`): jsonb and numeric keep every digit.
     private mutating func postgresExact(_ path: ResolvedPath, _ sqlOp: String, _ literal: Filter.Literal) throws -> String? {
-        guard case .real(let double, let spelling) = literal, let reason = FilterParser.digitsLost(spelling, double) else {
-            return nil
-        }
+        guard let inexact = literal.inexactNumber else { return nil }
+        let (spelling, reason) = (inexact.spelling, inexact.reason)
         let value = path.valueSQL
         guard path.isJSON else {
             guard [.integer, .real, .numeric].contains(path.column.type) else {
@@ -263,10 +262,9 @@ extension FilterSQL {
 
     private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "FALSE" }
-        let inexact = values.contains { literal in
-            if case .real(let double, let spelling) = literal { FilterParser.digitsLost(spelling, double) != nil } else { false }
-        }
-        if values.contains(.null) || inexact || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil }) {
+        if values.contains(.null) || values.contains(where: { $0.inexactNumber != nil })
+            || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil })
+        {
             return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
@@ -283,8 +281,8 @@ extension FilterSQL {
         }
         if let number = Self.doubleLiteral(literal) {
             let element: String
-            // A number its double does not spell (`FilterParser.digitsLost`): by its digits, as on SQLite.
-            if case .real(_, let spelling) = literal, FilterParser.digitsLost(spelling, number) != nil {
+            // A number its double does not spell (`InexactNumber`): by its digits, as on SQLite.
+            if let spelling = literal.inexactNumber?.spelling {
                 element =
                     "CASE WHEN jsonb_typeof(element) IS DISTINCT FROM 'number' THEN false ELSE element::numeric = \(postgresBind(spelling, cast: "numeric")) END"
             } else {

@@ -144,22 +144,12 @@ public struct FilterSQL {
         }
     }
 
-    /// A number literal whose double is not the number (`FilterParser.digitsLost`): its
-    /// spelling, and the doubles either side of its double, between which SQLite's value of a
-    /// stored number may be while the number itself is above, equal to or below the literal.
-    private func inexact(_ literal: Filter.Literal) -> (spelling: String, below: Double, above: Double, reason: String)? {
-        guard case .real(let double, let spelling) = literal, let reason = FilterParser.digitsLost(spelling, double) else {
-            return nil
-        }
-        return (spelling, double.nextDown, double.nextUp, reason)
-    }
-
     /// `path op literal` for such a literal, exactly: outside the two doubles around its
     /// double, SQLite's value orders as the number does; inside, `jsonsql_compare_number`
     /// compares the stored number's text (or value) with the literal's digits. The range keeps
     /// an index on the path in use.
     private mutating func exactComparison(
-        _ path: ResolvedPath, _ op: Filter.Operator, _ n: (spelling: String, below: Double, above: Double, reason: String)
+        _ path: ResolvedPath, _ op: Filter.Operator, _ n: InexactNumber
     ) throws -> String {
         if inlineValues {
             throw JSONSQLError(
@@ -192,7 +182,7 @@ public struct FilterSQL {
     }
 
     private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
-        if let n = inexact(literal) { return try exactComparison(path, .equal, n) }
+        if let n = literal.inexactNumber { return try exactComparison(path, .equal, n) }
         let lhs = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(lhs) IS NULL" }
@@ -222,7 +212,7 @@ public struct FilterSQL {
     }
 
     private mutating func range(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws -> String {
-        if let n = inexact(literal) { return try exactComparison(path, op, n) }
+        if let n = literal.inexactNumber { return try exactComparison(path, op, n) }
         let lhs = path.valueSQL
         let sqlOp = op.rawValue
         guard path.isJSON else {
@@ -255,7 +245,7 @@ public struct FilterSQL {
         // A plain IN keeps the index; values that need type guards are compared one by one, as
         // are numbers compared exactly (`exactComparison`).
         let plain =
-            values.allSatisfy { inexact($0) == nil }
+            values.allSatisfy { $0.inexactNumber == nil }
             && (!path.isJSON
                 || values.allSatisfy { literal in
                     switch literal {
@@ -297,7 +287,7 @@ public struct FilterSQL {
         case .null: element = "type = 'null'"
         case .bool(let value): element = "type = '\(value)'"
         case .integer, .real:
-            if let n = inexact(literal) {
+            if let n = literal.inexactNumber {
                 // By its digits, as `exactComparison`: the element's JSON text, found by its full path.
                 if inlineValues {
                     throw JSONSQLError(

@@ -5,7 +5,7 @@ extension ExactNumber {
     /// `jsonsql_compare_number(value, literal)`: -1, 0 or 1 as `value` (a number, or a number's
     /// JSON or decimal text) is below, equal to or above the number `literal` spells, compared
     /// exactly; NULL when `value` is no number. `--where` compares through it a number that
-    /// is neither a 64-bit integer nor a double exactly (`FilterParser.digitsLost`), which
+    /// is neither a 64-bit integer nor a double exactly (`InexactNumber`), which
     /// SQLite would read as the nearest double, equal to its neighbours.
     static let compareFunction = "jsonsql_compare_number"
 
