@@ -12,6 +12,19 @@ func report(_ result: EditResult, verb: String, preposition: String, dryRun: Boo
     }
 }
 
+/// `inserted 1 row into player, updated 2 rows`: what became of the records, each kind named
+/// only when some records went that way (`--upsert` updates, `--replace` replaces, `--ignore`
+/// skips). --ignore skips a duplicate key, and as SQLite's OR IGNORE also a NULL or value a NOT
+/// NULL or CHECK constraint refuses: the count does not say "duplicates".
+func insertReport(_ result: InsertResult) -> String {
+    func rows(_ count: Int, _ noun: String = "row") -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    var message = "inserted \(rows(result.inserted)) into \(TerminalText.name(result.table))"
+    if result.updated > 0 { message += ", updated \(rows(result.updated))" }
+    if result.replaced > 0 { message += ", replaced \(rows(result.replaced))" }
+    if result.skipped > 0 { message += ", skipped \(rows(result.skipped, "record"))" }
+    return message
+}
+
 /// After an edit that changed nothing, the `--where` paths no row has (most often a typo). Only
 /// then: rows an edit changed may no longer hold the path.
 func noteMissingPaths(_ result: EditResult, filters: [Filter], store: Store) throws {

@@ -83,12 +83,7 @@ struct Insert: StoreCommand {
             let progress = ProgressLine(enabled: !quiet)
             let result = try store.insert(from: sources, options: options, progress: progress.update)
             progress.clear()
-            var message =
-                "inserted \(result.written) \(result.written == 1 ? "row" : "rows") into \(TerminalText.name(result.table))"
-            // --ignore skips a duplicate key, and as SQLite's OR IGNORE also a NULL or value a
-            // NOT NULL or CHECK constraint refuses: the count does not say "duplicates".
-            let skipped = result.records - result.written
-            if skipped > 0 { message += " (\(skipped) \(skipped == 1 ? "record" : "records") skipped)" }
+            var message = insertReport(result)
             if !result.addedColumns.isEmpty {
                 message += "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
             }

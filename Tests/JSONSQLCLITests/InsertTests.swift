@@ -55,19 +55,21 @@ struct InsertTests {
         #expect(try CLI.count(db, "player") == 1)
 
         let ignored = try CLI.run(["insert", db, "player", "--ignore"], stdin: update)
-        #expect(ignored.stderr.contains("inserted 0 rows into player (1 record skipped)"))
+        #expect(ignored.stderr.contains("inserted 0 rows into player, skipped 1 record"))
         var row = try CLI.run(["query", db, "--format", "json"]).rows()[0]
         #expect(row["name"] as? String == "Ann")
 
         let upserted = try CLI.run(["insert", db, "player", "--upsert"], stdin: update)
         #expect(upserted.status == 0, "\(upserted.stderr)")
+        #expect(upserted.stderr == "inserted 0 rows into player, updated 1 row\n")
         row = try CLI.run(["query", db, "--format", "json"]).rows()[0]
         #expect(row["name"] as? String == "Ann 2")
         #expect(row["score"] as? Int == 99)
         #expect((row["address"] as? [String: String])?["city"] == "Berlin", "upsert keeps the columns the record lacks")
 
-        let replaced = try CLI.run(["insert", db, "player", "--replace"], stdin: update)
+        let replaced = try CLI.run(["insert", db, "player", "--replace"], stdin: update + "\n" + Self.records[1])
         #expect(replaced.status == 0)
+        #expect(replaced.stderr == "inserted 1 row into player, replaced 1 row\n")
         row = try CLI.run(["query", db, "--format", "json"]).rows()[0]
         #expect(row["address"] is NSNull, "replace drops the columns the record lacks")
 

@@ -414,7 +414,7 @@ struct PostgresCommandTests {
             _ = try store.insert(from: [InputSource.open(path)], options: InsertOptions(table: "t"))
             let result = try CLI.run(["insert", database, "t", "--upsert", "--alter"], stdin: input)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr == "inserted 3 rows into t (1 record skipped); added columns c\n")
+            #expect(result.stderr == "inserted 1 row into t, updated 2 rows, skipped 1 record; added columns c\n")
             var query = QuerySpec(table: "t")
             query.orderBy = [(.path(JSONPath(column: "id")), false)]
             let out = OutputBuffer()

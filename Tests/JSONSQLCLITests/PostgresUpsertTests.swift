@@ -88,6 +88,23 @@ struct PostgresUpsertTests {
                 #"{"id":13,"email":"x","n":1}"#, #"{"id":14,"email":null,"n":1}"#,
             ], conflict: .ignore),
         Case(
+            name: "ignore: a record without its key that is skipped uses up no key, nor does a skipped key",
+            columns: people, before: peopleBefore,
+            records: [
+                #"{"email":"a","n":1}"#, #"{"id":50,"email":"b","n":1}"#, #"{"email":"q","n":2}"#, #"{"email":null,"n":null}"#,
+                #"{"id":null,"email":"r","n":3}"#,
+            ], conflict: .ignore),
+        Case(
+            name: "replace: a record without its key is numbered before the rows it replaces are deleted",
+            columns: people, before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
+            records: [
+                #"{"email":"z","n":5}"#, #"{"id":2,"email":"new","n":2}"#, #"{"id":3,"email":"a","n":3}"#, #"{"email":"q","n":2}"#,
+            ], conflict: .replace),
+        Case(
+            name: "replace: one record replacing two rows; keyless records after the largest key is replaced",
+            columns: people, before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
+            records: [#"{"id":1,"email":"z","n":2}"#, #"{"email":"b","n":3}"#], conflict: .replace),
+        Case(
             name: "a value of the wrong type fails before NOT NULL is checked", columns: people, before: peopleBefore,
             records: [#"{"id":7,"email":"e","n":null,"name":5}"#], conflict: .ignore),
         Case(
@@ -144,7 +161,8 @@ struct PostgresUpsertTests {
         var text: String
         do {
             let result = try insert(inputs.records, options)
-            text = "read \(result.records), wrote \(result.written), added \(result.addedColumns)\n"
+            text =
+                "read \(result.records), wrote \(result.written), updated \(result.updated), replaced \(result.replaced), added \(result.addedColumns)\n"
         } catch let error as JSONSQLError {
             text = "Error: \(error)\n"
         }

@@ -39,12 +39,36 @@ public struct InsertResult: Sendable, Equatable {
     public var table: String
     /// Records read from the input.
     public var records: Int
-    /// Rows inserted, replaced or updated.
+    /// Records written: rows inserted (replacing rows or not) or updated; the rest were skipped.
     public var written: Int
+    /// Of `written`, rows `--upsert` updated in place.
+    public var updated = 0
+    /// Rows `--replace` deleted because a record's key (or another unique value) was theirs.
+    public var replaced = 0
     public var createdTable: Bool
     public var addedColumns: [String]
     /// Notes about the input to show beside the result (`CSVTable.oneColumnNote`).
     public var notes: [String] = []
+
+    public init(
+        table: String, records: Int, written: Int, updated: Int = 0, replaced: Int = 0, createdTable: Bool,
+        addedColumns: [String], notes: [String] = []
+    ) {
+        self.table = table
+        self.records = records
+        self.written = written
+        self.updated = updated
+        self.replaced = replaced
+        self.createdTable = createdTable
+        self.addedColumns = addedColumns
+        self.notes = notes
+    }
+
+    /// Rows that are new in the table: neither updated nor standing in for rows replaced.
+    public var inserted: Int { written - updated - min(replaced, written - updated) }
+    /// Records neither inserted nor updated (`--ignore`, or `--upsert` of a record holding only
+    /// its key).
+    public var skipped: Int { records - written }
 }
 
 /// Progress of a running insert, reported now and then.

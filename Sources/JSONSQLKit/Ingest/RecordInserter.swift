@@ -37,6 +37,8 @@ final class RecordInserter {
     @exclusivity(unchecked) private var values: [PreparedValue] = []
     @exclusivity(unchecked) private var bindFailure: Int32 = SQLITE_OK
     @exclusivity(unchecked) private(set) var written = 0
+    /// Of `written`, rows `--upsert` updated.
+    @exclusivity(unchecked) private(set) var updated = 0
     @exclusivity(unchecked) private(set) var addedColumns: [String] = []
     /// Generated columns, which SQLite computes: no key fills them.
     @exclusivity(unchecked) private var generatedColumns: [String] = []
@@ -306,6 +308,7 @@ final class RecordInserter {
             let changed = Int(sqlite3_changes(db.sqliteConnection))
             if changed > 0 {
                 written += changed
+                updated += changed
                 return
             }
         }

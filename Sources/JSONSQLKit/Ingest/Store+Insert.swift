@@ -138,6 +138,10 @@ extension Store {
             }
             defer { if isNew { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") } }
             let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
+            // SQLite counts no row REPLACE deletes (sqlite3_changes): the rows it replaced are
+            // those the table lacks after, of those it held and those inserted.
+            let countSQL = "SELECT count(*) FROM \(SQLQuote.identifier(tableName))"
+            let rowsBefore = options.conflict == .replace ? try Int.fetchOne(db, sql: countSQL) ?? 0 : 0
             // The readers go to a thread of their own that scans and converts records while
             // this one inserts them; see `RecordProducer`.
             let names = readers.map(\.source.name)
@@ -230,9 +234,11 @@ extension Store {
                 }
             }
             if let batch, !stopped { _ = try batch.run(db) }
+            let replaced =
+                options.conflict == .replace ? rowsBefore + inserter.written - (try Int.fetchOne(db, sql: countSQL) ?? 0) : 0
             return InsertResult(
-                table: tableName, records: records, written: inserter.written,
-                createdTable: isNew, addedColumns: inserter.addedColumns, notes: notes)
+                table: tableName, records: records, written: inserter.written, updated: inserter.updated,
+                replaced: replaced, createdTable: isNew, addedColumns: inserter.addedColumns, notes: notes)
         }
     }
 }

@@ -12,6 +12,13 @@ final class InsertStage {
     private let primaryKey: [String]
     private let uniques: [[String]]
     private let conflict: InsertOptions.Conflict
+    /// The integer primary key a record without one gets numbered in (SQLite's INTEGER PRIMARY
+    /// KEY): for --ignore and --replace it is numbered here, record by record (`keyless`).
+    private let autoKey: String?
+    /// Whether a record was staged without its `autoKey` (NULL there), to be numbered as SQLite
+    /// numbers it when the record is written: one more than the largest key in the table then,
+    /// so a record --ignore skips uses up no number.
+    var keyless = false
     /// The temporary table, qualified so no table of the schema can hide it or be hidden by it.
     let temporary: String
     /// Its column of record numbers, quoted; a name no column of the table has.
@@ -25,7 +32,7 @@ final class InsertStage {
 
     init(
         connection: PostgresConnection, table: String, columns: [String], primaryKey: [String], uniques: [[String]],
-        conflict: InsertOptions.Conflict
+        conflict: InsertOptions.Conflict, autoKey: String?
     ) throws {
         self.connection = connection
         self.table = table
@@ -33,6 +40,7 @@ final class InsertStage {
         self.primaryKey = primaryKey
         self.uniques = uniques
         self.conflict = conflict
+        self.autoKey = autoKey
         var line = "jsonsql_line"
         while columns.contains(where: { SQLName.same($0, line) }) { line += "_" }
         lineColumn = SQLQuote.identifier(line)
@@ -62,17 +70,28 @@ final class InsertStage {
         columns = (2..<info.rowCount).compactMap { info.string($0, 0) }
     }
 
-    /// Writes the staged records into the table; returns the rows inserted, replaced or
-    /// updated, counted as SQLite counts its changes. `failed` names a record's error.
-    func apply(records: Int, failed: (Int, String) -> JSONSQLError) throws -> Int {
+    /// What `apply` wrote: records written (inserted or updated), rows updated in place, and
+    /// rows --replace deleted.
+    struct Counts {
+        var written = 0
+        var updated = 0
+        var replaced = 0
+    }
+
+    /// Whether a record staged without its key is numbered by `apply` (else by the caller).
+    var numbersKeys: Bool { autoKey != nil && (conflict == .ignore || conflict == .replace) }
+
+    /// Writes the staged records into the table; returns what it wrote, counted as SQLite
+    /// counts its changes. `failed` names a record's error.
+    func apply(records: Int, failed: (Int, String) -> JSONSQLError) throws -> Counts {
         try connection.execute("ALTER TABLE \(temporary) ADD PRIMARY KEY (\(lineColumn))")
         try connection.execute("ANALYZE \(temporary)")
         let target = SQLQuote.identifier(table)
         let all = columns.map(SQLQuote.identifier).joined(separator: ", ")
-        var written = 0
-        if conflict == .ignore {
+        var counts = Counts()
+        if conflict == .ignore && !keyless {
             // DO NOTHING may meet a row this statement inserted: the first record of a key wins, as on SQLite.
-            written = try connection.execute(
+            counts.written = try connection.execute(
                 "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(temporary) ORDER BY \(lineColumn) ON CONFLICT DO NOTHING"
             ).changedRows
         } else if records > 0 {
@@ -86,23 +105,22 @@ final class InsertStage {
             if conflict == .upsert {
                 let planned = 32
                 branches = sets.indices.prefix(planned).map { set in
-                    "\(set == 0 ? "IF" : "ELSIF") jsonsql_row.\(setColumn) = \(set) THEN \(upsertSQL(sets[set], line: "jsonsql_row.\(lineColumn)")) INTO jsonsql_count;"
+                    "\(set == 0 ? "IF" : "ELSIF") jsonsql_row.\(setColumn) = \(set) THEN \(upsertSQL(sets[set], line: "jsonsql_row.\(lineColumn)")) INTO jsonsql_updated, jsonsql_count;"
                 }
                 dynamic = sets.dropFirst(planned).map { upsertSQL($0, line: "$1") }
                 if !dynamic.isEmpty {
                     branches.append(
-                        "ELSE EXECUTE jsonsql_statements[jsonsql_row.\(setColumn) - \(planned - 1)] INTO jsonsql_count USING jsonsql_row.\(lineColumn);"
+                        "ELSE EXECUTE jsonsql_statements[jsonsql_row.\(setColumn) - \(planned - 1)] INTO jsonsql_updated, jsonsql_count USING jsonsql_row.\(lineColumn);"
                     )
                 }
             } else {
-                branches = [
-                    "IF true THEN " + replaceSQL(line: "jsonsql_row.\(lineColumn)").map { $0 + ";" }.joined(separator: " ")
-                        + " jsonsql_count := 1;"
-                ]
+                // jsonsql_updated counts the rows a record replaced, jsonsql_count those it inserted.
+                branches = ["IF true THEN " + recordSQL(line: "jsonsql_row.\(lineColumn)")]
             }
             let body = """
                 #variable_conflict use_column
-                DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_written bigint := 0; jsonsql_current bigint := 0;
+                DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_updated bigint := 0; jsonsql_written bigint := 0;
+                  jsonsql_changed bigint := 0; jsonsql_current bigint := 0;
                   jsonsql_message text; jsonsql_detail text; jsonsql_state text; jsonsql_table text; jsonsql_column text;
                   jsonsql_constraint text;
                 BEGIN
@@ -110,7 +128,8 @@ final class InsertStage {
                     FOR jsonsql_row IN SELECT * FROM \(temporary) ORDER BY \(lineColumn) LOOP
                       jsonsql_current := jsonsql_row.\(lineColumn);
                       \(branches.joined(separator: "\n      ")) END IF;
-                      jsonsql_written := jsonsql_written + jsonsql_count;
+                      jsonsql_written := jsonsql_written + jsonsql_count + jsonsql_updated;
+                      jsonsql_changed := jsonsql_changed + jsonsql_updated;
                     END LOOP;
                   EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS jsonsql_message = MESSAGE_TEXT, jsonsql_detail = PG_EXCEPTION_DETAIL,
@@ -120,14 +139,14 @@ final class InsertStage {
                     RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail,
                       TABLE = jsonsql_table, COLUMN = jsonsql_column, CONSTRAINT = jsonsql_constraint;
                   END;
-                  RETURN jsonsql_written;
+                  RETURN jsonsql_written || ' ' || jsonsql_changed;
                 END
                 """
             // Dollar-quoted: the body is read the same whatever standard_conforming_strings says.
             var tag = "$jsonsql$"
             while body.contains(tag) { tag = "$jsonsql" + String(tag.count) + "$" }
             try connection.execute(
-                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS bigint LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
+                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS text LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
             // The statements as an array value: each element quoted, `"` and `\` escaped.
             let array =
                 "{"
@@ -140,7 +159,12 @@ final class InsertStage {
                     return "\"" + String(element) + "\""
                 }.joined(separator: ",") + "}"
             do {
-                written = Int(try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0) ?? "0") ?? 0
+                let result = try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0) ?? ""
+                let numbers = result.split(separator: " ").compactMap { Int($0) }
+                guard numbers.count == 2 else { throw JSONSQLError("the server returned \(result) for the records written") }
+                // --replace counts replaced rows apart; a replacing record was written still.
+                counts.written = conflict == .replace ? numbers[0] - numbers[1] : numbers[0]
+                if conflict == .upsert { counts.updated = numbers[1] } else { counts.replaced = numbers[1] }
             } catch let error as PostgresError {
                 // The message begins with the number of the record that failed.
                 let number = error.message.prefix { $0.isNumber }
@@ -150,7 +174,28 @@ final class InsertStage {
             try connection.execute("DROP FUNCTION \(function)(text[])")
         }
         try connection.execute("DROP TABLE \(temporary)")
-        return written
+        return counts
+    }
+
+    /// One record's statements in the function of `apply`, for --replace and --ignore (with
+    /// `keyless`): the record without a key first gets one more than the largest key in the
+    /// table, as SQLite numbers a row before REPLACE deletes any; then --replace deletes the
+    /// rows it conflicts with and inserts it, and --ignore inserts it unless it conflicts.
+    private func recordSQL(line: String) -> String {
+        var sql = ""
+        if let autoKey, keyless {
+            let key = SQLQuote.identifier(autoKey)
+            sql +=
+                "UPDATE \(temporary) SET \(key) = (SELECT coalesce(max(\(key)), 0) + 1 FROM \(SQLQuote.identifier(table))) WHERE \(lineColumn) = \(line) AND \(key) IS NULL; "
+        }
+        if conflict == .ignore {
+            let all = columns.map(SQLQuote.identifier).joined(separator: ", ")
+            return sql
+                + "INSERT INTO \(SQLQuote.identifier(table)) (\(all)) SELECT \(all) FROM \(temporary) WHERE \(lineColumn) = \(line) ON CONFLICT DO NOTHING; GET DIAGNOSTICS jsonsql_count = ROW_COUNT; jsonsql_updated := 0;"
+        }
+        let statements = replaceSQL(line: line)
+        if statements.count == 1 { return sql + statements[0] + "; jsonsql_count := 1; jsonsql_updated := 0;" }
+        return sql + statements[0] + "; GET DIAGNOSTICS jsonsql_updated = ROW_COUNT; " + statements[1] + "; jsonsql_count := 1;"
     }
 
     /// SQLite's `INSERT OR REPLACE`: delete the rows the record conflicts with on the primary
@@ -187,19 +232,19 @@ final class InsertStage {
                     + others.map { "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))" }.joined(
                         separator: ", "))
         guard !names.isEmpty else {
-            return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT count(*) FROM i"
+            return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT 0, count(*) FROM i"
         }
         let source = "WITH s AS (SELECT \(quoted) FROM \(temporary) WHERE \(lineColumn) = \(line))"
         guard keys.count == primaryKey.count && !others.isEmpty else {
             return
-                "\(source), i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s\(onConflict) RETURNING 1) SELECT count(*) FROM i"
+                "\(source), i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s\(onConflict) RETURNING 1) SELECT 0, count(*) FROM i"
         }
         let assignments = others.map { "\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
         let conditions = keys.map { "o.\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
         return """
             \(source), u AS (UPDATE \(target) AS o SET \(assignments.joined(separator: ", ")) FROM s WHERE \(conditions.joined(separator: " AND ")) RETURNING 1), \
             i AS (INSERT INTO \(target) (\(quoted)) SELECT \(quoted) FROM s WHERE NOT EXISTS (SELECT FROM u)\(onConflict) RETURNING 1) \
-            SELECT (SELECT count(*) FROM u) + (SELECT count(*) FROM i)
+            SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM i)
             """
     }
 }

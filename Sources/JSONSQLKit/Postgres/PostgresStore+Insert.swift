@@ -140,7 +140,7 @@ extension PostgresStore {
                     ? nil
                     : try InsertStage(
                         connection: connection, table: table, columns: stored.map(\.name), primaryKey: info.primaryKey,
-                        uniques: uniques, conflict: options.conflict)
+                        uniques: uniques, conflict: options.conflict, autoKey: autoKey.map { stored[$0].name })
                 rows.layout = layout
                 rows.slots = [Int](repeating: -1, count: stored.count)
                 rows.out.reserveCapacity(1 << 17)
@@ -159,6 +159,12 @@ extension PostgresStore {
                     let keyBefore = lastKey
                     /// Writes the next key for a record that has none.
                     func appendNextKey(_ column: Int) throws {
+                        if let stage, stage.numbersKeys {
+                            stage.keyless = true
+                            rows.out += PostgresValue.copyNull
+                            present.append(column)
+                            return
+                        }
                         guard lastKey < Int64.max else {
                             throw fail("the key \(columns[column].name) has reached \(Int64.max); give the key")
                         }
@@ -354,13 +360,14 @@ extension PostgresStore {
                     defaults.append(nil)
                 }
                 if let stage {
-                    rows.written = try stage.apply(
+                    let counts = try stage.apply(
                         records: rows.lines.count,
                         failed: { index, message in
                             JSONSQLError(
                                 "\(names[Int(rows.sourceIndexes[index])]):\(rows.lines[index]): record \(rows.recordNumbers[index]): \(message)"
                             )
                         })
+                    (rows.written, rows.updated, rows.replaced) = (counts.written, counts.updated, counts.replaced)
                 } else {
                     rows.written = rows.records
                 }
@@ -376,7 +383,8 @@ extension PostgresStore {
             throw JSONSQLError("\(error)")
         }
         return InsertResult(
-            table: table, records: rows.records, written: rows.written, createdTable: created, addedColumns: added,
+            table: table, records: rows.records, written: rows.written, updated: rows.updated, replaced: rows.replaced,
+            createdTable: created, addedColumns: added,
             notes: notes)
     }
 }
@@ -395,6 +403,8 @@ private final class CopyRows {
     @exclusivity(unchecked) var sourceIndexes: [Int32] = []
     @exclusivity(unchecked) var records = 0
     @exclusivity(unchecked) var written = 0
+    @exclusivity(unchecked) var updated = 0
+    @exclusivity(unchecked) var replaced = 0
     /// The first record of the current COPY, whose line 1 it is.
     @exclusivity(unchecked) var segmentStart = 0
 }
