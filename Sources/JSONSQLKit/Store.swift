@@ -379,7 +379,7 @@ public final class Store {
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        throw JSONSQLError("no table '\(TerminalText.name(name))' in \(path); \(guess)\(list)")
+        throw JSONSQLError("no table '\(TerminalText.excerpt(name))' in \(path); \(guess)\(list)")
     }
 
     /// Columns and declared types of a table or view.

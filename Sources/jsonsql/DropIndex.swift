@@ -24,7 +24,7 @@ struct DropIndex: StoreCommand {
         if let dropped = try store.dropIndex(name, ifExists: ifExists) {
             Diagnostics.print("dropped index \(TerminalText.name(dropped))")
         } else {
-            Diagnostics.print("no index \(TerminalText.name(name)); nothing dropped")
+            Diagnostics.print("no index \(TerminalText.excerpt(name)); nothing dropped")
         }
     }
 }

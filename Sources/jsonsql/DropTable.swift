@@ -26,7 +26,7 @@ struct DropTable: StoreCommand {
         if let dropped = try store.dropTable(table, ifExists: ifExists) {
             Diagnostics.print("dropped table \(TerminalText.name(dropped))")
         } else {
-            Diagnostics.print("no table \(TerminalText.name(table)); nothing dropped")
+            Diagnostics.print("no table \(TerminalText.excerpt(table)); nothing dropped")
         }
     }
 }

@@ -95,17 +95,20 @@ struct JSONSQL: ParsableCommand {
     }
 
     /// An argument error as the parser words it, with each argument it quotes ('...') that holds a line
-    /// break (`unknown option '--a<LF>b'`, the value of `--limit=<LF>`) escaped as a library
-    /// error's names are (`TerminalText.name`); the parser's own lines (usage, hints) stay.
+    /// break (`unknown option '--a<LF>b'`, the value of `--limit=<LF>`) or is long quoted as
+    /// every message quotes a value (`TerminalText.excerpt`: escaped, cut after 60 characters);
+    /// the parser's own lines (usage, hints) stay.
     static func escapingArguments(_ message: String, _ arguments: [String]) -> String {
         var message = message
         for argument in arguments {
             let value =
                 argument.hasPrefix("-") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : nil
-            for word in [argument] + (value.map { [$0] } ?? []) where word.unicodeScalars.contains("\n") {
+            for word in [argument] + (value.map { [$0] } ?? [])
+            where word.unicodeScalars.contains("\n") || word.utf8.count > TerminalText.excerptLength {
                 // Quoted, as the parser and jsonsql quote them: an argument of only a line break
                 // is not every line break of the message.
-                message = message.replacingOccurrences(of: "'\(word)'", with: "'\(TerminalText.name(word))'", options: .literal)
+                message = message.replacingOccurrences(
+                    of: "'\(word)'", with: "'\(TerminalText.excerpt(word))'", options: .literal)
             }
         }
         return message

@@ -137,7 +137,7 @@ func parsing<T>(_ option: String, _ text: String, _ parse: (String) throws -> T)
     do {
         return try parse(text)
     } catch let error as JSONSQLError where !error.description.hasPrefix(option) {
-        throw JSONSQLError("in \(option) '\(text)': \(error)")
+        throw JSONSQLError("in \(option) '\(TerminalText.excerpt(text, limit: 200))': \(error)")
     }
 }
 

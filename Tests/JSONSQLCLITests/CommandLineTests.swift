@@ -13,6 +13,15 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: db))
     }
 
+    @Test("an argument error quotes a 100 KB argument by its first 60 characters")
+    func longArgument() throws {
+        let long = String(repeating: "x", count: 100_000)
+        let result = try CLI.run(["tables", "db.sqlite", "a=" + long, "--" + long])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: unknown option '--\(String(repeating: "x", count: 58))…'\n"), "\(result.stderr)")
+        #expect(result.stderr.utf8.count < 400, "\(result.stderr.prefix(400))")
+    }
+
     @Test("a file that is not a database, and a directory")
     func notADatabase() throws {
         let dir = try TemporaryDirectory()

@@ -98,7 +98,8 @@ struct PostgresUpsertTests {
             name: "replace: a record without its key is numbered before the rows it replaces are deleted",
             columns: people, before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
             records: [
-                #"{"email":"z","n":5}"#, #"{"id":2,"email":"new","n":2}"#, #"{"id":3,"email":"a","n":3}"#, #"{"email":"q","n":2}"#,
+                #"{"email":"z","n":5}"#, #"{"id":2,"email":"new","n":2}"#, #"{"id":3,"email":"a","n":3}"#,
+                #"{"email":"q","n":2}"#,
             ], conflict: .replace),
         Case(
             name: "replace: one record replacing two rows; keyless records after the largest key is replaced",

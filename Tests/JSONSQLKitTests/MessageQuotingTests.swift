@@ -76,6 +76,30 @@ struct MessageQuotingTests {
         }
     }
 
+    @Test("every failing command quotes a 100 KB name or value by its first 60 characters")
+    func longName() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["n:integer", "x:json"])
+        try db.insert("t", #"{"n": 1, "x": {"k": 1}}"#)
+        try db.index("t", "n")
+        // e and a combining acute accent: one character of two scalars, three UTF-8 bytes.
+        let name = String(repeating: "e\u{301}", count: 40_000)
+        // SQLite's own message quotes the SQL given to --sql; no file system takes a 100 KB path.
+        for (command, body) in Self.failures(db, name) where !["query --sql", "open"].contains(command) {
+            let message = try #require(errorMessage(body), "\(command) did not fail")
+            #expect(message.utf8.count < 1000, "\(command): \(message.prefix(300))")
+            if message.utf8.count < 1000 && command != "index --name taken" {
+                // 60 characters, or 59 after the quote that starts a JSON string.
+                #expect(message.contains(String(repeating: "e\u{301}", count: 59) + "…"), "\(command): \(message)")
+            }
+        }
+        #expect(TerminalText.excerpt("a\nb") == "a\\nb")
+        // An escape is one character, never cut: a surrogate pair's two halves are one.
+        let escapes = String(repeating: #"\u00e9"#, count: 59) + #"\ud83d\ude00\n"#
+        #expect(JSONEncoding.excerpt(escapes) == String(repeating: #"\u00e9"#, count: 59) + #"\ud83d\ude00…"#)
+        #expect(TerminalText.excerpt(String(repeating: "€", count: 60)) == String(repeating: "€", count: 60))
+    }
+
     @Test("a name from the database holding bytes that are not UTF-8 is listed with U+FFFD")
     func databaseName() throws {
         let db = try LibraryDatabase()

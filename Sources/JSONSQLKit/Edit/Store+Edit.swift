@@ -367,7 +367,8 @@ extension UpdateSpec {
         case .literal(let literal): input = literal.input
         case .json(let text):
             guard let parsed = InputValue(json: text) else {
-                throw JSONSQLError("--set \(assignment.path): \(text.isEmpty ? "an empty value" : text) is not valid JSON")
+                throw JSONSQLError(
+                    "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
             }
             input = parsed
         }
@@ -390,10 +391,10 @@ extension UpdateSpec {
             row = try Row.fetchOne(
                 db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            throw JSONSQLError("\(context): \(text.isEmpty ? "an empty value" : text) is not valid JSON")
+            throw JSONSQLError("\(context): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
         }
         guard let row, let type: String = row["type"], let json: String = row["json"] else {
-            throw JSONSQLError("\(context): \(text) is not valid JSON")
+            throw JSONSQLError("\(context): \(TerminalText.excerpt(text)) is not valid JSON")
         }
         // Keys in the one spelling SQLite paths find, as insert stores them.
         return (type, ValueConversion.canonicalKeys(json), row["value"])

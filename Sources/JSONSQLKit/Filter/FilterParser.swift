@@ -25,7 +25,7 @@ public struct FilterParser {
             let wordFollows =
                 parser.cursor.current.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "'" } ?? false
             throw parser.error(
-                "unexpected '\(parser.cursor.rest)'; expected and, or, or the end"
+                "unexpected '\(TerminalText.excerpt(parser.cursor.rest))'; expected and, or, or the end"
                     + (wordFollows
                         ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
         }
@@ -34,8 +34,7 @@ public struct FilterParser {
 
     private func error(_ message: String) -> JSONSQLError {
         // A filter too long to read in one line is quoted by its start.
-        let quoted = text.count > 200 ? text.prefix(200) + "..." : Substring(text)
-        return JSONSQLError("in --where '\(quoted)': \(message)")
+        JSONSQLError("in --where '\(TerminalText.excerpt(text, limit: 200))': \(message)")
     }
 
     /// Consumes a keyword when it is next, followed by a delimiter.
@@ -92,7 +91,7 @@ public struct FilterParser {
         }
         if negated { return .not(try parseNot()) }
         let inner = try parseOr()
-        guard symbol(")") else { throw error("expected ')' before '\(cursor.rest)'") }
+        guard symbol(")") else { throw error("expected ')' before '\(TerminalText.excerpt(cursor.rest))'") }
         return inner
     }
 
@@ -125,8 +124,8 @@ public struct FilterParser {
         if keyword("like") { return predicate(negated ? .notLike : .like, [try parseValue(after: "like")]) }
         if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
-        if negated { throw error("expected in, contains, like, glob or exists after '\(path) not'") }
-        let found = cursor.atEnd ? "the end" : "'\(cursor.rest)'"
+        if negated { throw error("expected in, contains, like, glob or exists after '\(TerminalText.excerpt("\(path)")) not'") }
+        let found = cursor.atEnd ? "the end" : "'\(TerminalText.excerpt(cursor.rest))'"
         // `first name = Ann`: a name holding a space, written without its quotes.
         var spaced = path
         var word = cursor.rest.first?.isLetter == true ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
@@ -138,7 +137,7 @@ public struct FilterParser {
         }
         let hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
         throw error(
-            "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
+            "expected an operator after \(TerminalText.excerpt("\(path)")) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
         )
     }
 
@@ -159,20 +158,24 @@ public struct FilterParser {
             values.append(try parseValue(after: "in ["))
             cursor.skipSpaces()
             if cursor.skip(close) { return values }
-            guard cursor.skip(",") else { throw error("expected ',' or '\(close)' in the list, found '\(cursor.rest)'") }
+            guard cursor.skip(",") else {
+                throw error("expected ',' or '\(close)' in the list, found '\(TerminalText.excerpt(cursor.rest))'")
+            }
         }
     }
 
     private mutating func parseValue(after context: String) throws -> Filter.Literal {
         cursor.skipSpaces()
-        guard let c = cursor.current else { throw error("expected a value after '\(context)'") }
+        guard let c = cursor.current else { throw error("expected a value after '\(TerminalText.excerpt(context))'") }
         if c == "\"" || c == "'" {
             do { return .string(try cursor.quotedString()) } catch let failure as JSONSQLError {
                 throw error(failure.description)
             }
         }
         let word = cursor.bareWord(endingAt: TextCursor.endsValue)
-        if word.isEmpty { throw error("expected a value after '\(context)', found '\(cursor.rest)'") }
+        if word.isEmpty {
+            throw error("expected a value after '\(TerminalText.excerpt(context))', found '\(TerminalText.excerpt(cursor.rest))'")
+        }
         let literal = try Self.literal(bare: word)
         // `9007199254740993.0` is the integer it spells, which compares exactly; its double is another number.
         if let inexact = literal.inexactNumber, let integer = ExactNumber(inexact.spelling)?.int64 {

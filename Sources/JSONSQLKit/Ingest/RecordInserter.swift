@@ -163,11 +163,12 @@ final class RecordInserter {
                 if column < 0 {
                     if SQLName.find(key, in: generatedColumns) != nil {
                         throw fail(
-                            "key \"\(key)\" is a generated column of \(table), which SQLite computes; leave it out of the records"
+                            "key \"\(TerminalText.excerpt(key))\" is a generated column of \(table), which SQLite computes; leave it out of the records"
                         )
                     }
                     guard alter else {
-                        throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
+                        throw fail(
+                            "key \"\(TerminalText.excerpt(key))\" is not a column of \(table); add --alter to add it as a column")
                     }
                     do {
                         column = try addColumn(key, type: TypeInference.type(of: field, bytes: bytes))
@@ -494,23 +495,25 @@ final class RecordInserter {
         if code != SQLITE_OK { bindFailure = code }
     }
 
-    /// `string "abc"`: a value as messages show it, cut after 60 bytes.
+    /// `string "abc"`: a value as messages show it, cut after 60 characters (`JSONEncoding.excerpt`).
     static func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {
         let start = field.kind == .string ? field.start - 1 : field.start
         let end = field.kind == .string ? field.end + 1 : field.end
-        var text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: min(end - start, 60)), as: UTF8.self)
-        if end - start > 60 { text += "…" }
-        return "\(field.kind.name) \(text)"
+        // Enough bytes for 60 characters of several scalars, escapes and all, without reading
+        // the whole of a 100 MB value.
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: min(end - start, 4096)), as: UTF8.self)
+        var excerpt = JSONEncoding.excerpt(text)
+        if end - start > 4096 && !excerpt.hasSuffix("…") { excerpt += "…" }
+        return "\(field.kind.name) \(excerpt)"
     }
 
     /// `describeValue` of a decoded string: its JSON spelling, escapes (U+0000 too) written out.
     static func describeString(_ decoded: UnsafeBufferPointer<UInt8>) -> String {
         let out = OutputBuffer()
-        JSONEncoding.appendString(decoded, to: out)
-        return out.withBytes { bytes in
-            let text = String(decoding: bytes.prefix(60), as: UTF8.self)
-            return "a string \(text)\(bytes.count > 60 ? "…" : "")"
-        }
+        JSONEncoding.appendString(UnsafeBufferPointer(rebasing: decoded.prefix(4096)), to: out)
+        var excerpt = JSONEncoding.excerpt(out.withBytes { String(decoding: $0, as: UTF8.self) })
+        if decoded.count > 4096 && !excerpt.hasSuffix("…") { excerpt += "…" }
+        return "a string \(excerpt)"
     }
 }
 

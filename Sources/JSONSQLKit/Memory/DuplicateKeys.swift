@@ -10,7 +10,9 @@ struct DuplicateKeys {
 
     /// Refuses a record with a key written twice, in the words `insert` uses.
     mutating func check(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws {
-        if let key = try find(fields, bytes: bytes) { throw JSONSQLError("key \"\(key)\" appears more than once") }
+        if let key = try find(fields, bytes: bytes) {
+            throw JSONSQLError("key \"\(TerminalText.excerpt(key))\" appears more than once")
+        }
     }
 
     /// The key written twice, if any.

@@ -216,6 +216,27 @@ public enum TerminalText {
         name.unicodeScalars.contains(where: { needsEscape($0.value) }) ? escaped(name.utf8) : name
     }
 
+    /// How many characters of a value a message quotes (`excerpt`).
+    public static let excerptLength = 60
+
+    /// Text a message quotes from the user or the data (an argument, a filter, a value), as
+    /// `name` escapes it and cut after its first `limit` characters, with … after it: a 100 KB
+    /// argument is not echoed whole. The cut falls between characters, so it never splits a
+    /// UTF-8 sequence, a character's combining marks or an escape.
+    ///
+    ///     unexpected argument 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    public static func excerpt<Text: StringProtocol>(_ text: Text, limit: Int = excerptLength) -> String {
+        // Counting characters is linear: stop at the limit instead of counting them all.
+        var end = text.startIndex
+        var count = 0
+        while end < text.endIndex && count < limit {
+            end = text.index(after: end)
+            count += 1
+        }
+        let cut = end < text.endIndex
+        return name(String(text[..<end])) + (cut ? "…" : "")
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `\n`, `\r` and `\t` for those, `\u001b` (four lower-case hex digits, as in JSON) for the

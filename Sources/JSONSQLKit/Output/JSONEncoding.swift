@@ -112,6 +112,33 @@ enum JSONEncoding {
     }
 
     /// `a"b` → `"a\"b"`: a string as JSON writes it (and a json column stores it).
+    /// At most `limit` characters of JSON text, with … after it when cut, as a message quotes
+    /// a value (`TerminalText.excerpt`): an escape (`\n`, `\u00e9`, a surrogate pair's two)
+    /// counts as one character and is never cut.
+    static func excerpt(_ json: String, limit: Int = TerminalText.excerptLength) -> String {
+        var end = json.startIndex
+        var count = 0
+        while end < json.endIndex && count < limit {
+            let character = json[end]
+            end = json.index(after: end)
+            count += 1
+            guard character == "\\", end < json.endIndex else { continue }
+            let escaped = json[end]
+            end = json.index(after: end)
+            guard escaped == "u" else { continue }
+            // Four hex digits, and the second half's six when these are a first half.
+            let first = json[end...].prefix(4)
+            end = first.endIndex
+            if let value = UInt32(first, radix: 16), (0xD800...0xDBFF).contains(value),
+                json[end...].hasPrefix("\\u"), let low = UInt32(json[end...].dropFirst(2).prefix(4), radix: 16),
+                (0xDC00...0xDFFF).contains(low)
+            {
+                end = json.index(end, offsetBy: 6)
+            }
+        }
+        return String(json[..<end]) + (end < json.endIndex ? "…" : "")
+    }
+
     static func quoted(_ text: String) -> String {
         let out = OutputBuffer()
         appendString(text, to: out)

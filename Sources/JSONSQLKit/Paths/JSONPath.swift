@@ -22,7 +22,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         self = try JSONPath.parse(&cursor)
         cursor.skipSpaces()
         if !cursor.atEnd {
-            throw JSONSQLError("unexpected '\(cursor.rest)' after the path \(self)")
+            throw JSONSQLError(
+                "unexpected '\(TerminalText.excerpt(cursor.rest))' after the path \(TerminalText.excerpt("\(self)"))")
         }
     }
 

@@ -297,7 +297,8 @@ extension UpdateSpec {
     /// The patch of `--patch`, checked as SQLite checks it, with the same messages.
     private static func mergePatch(_ patch: Patch) throws -> MergePatch {
         guard let type = MergePatch.sqliteType(patch.json) else {
-            throw JSONSQLError("--patch: \(patch.json.isEmpty ? "an empty value" : patch.json) is not valid JSON")
+            throw JSONSQLError(
+                "--patch: \(patch.json.isEmpty ? "an empty value" : TerminalText.excerpt(patch.json)) is not valid JSON")
         }
         guard type == "object" else {
             throw JSONSQLError(
@@ -376,7 +377,8 @@ extension UpdateSpec {
             throw JSONSQLError("--set \(assignment.path): \(error.expectation)")
         }
         if case .json(let json) = assignment.value, InputValue(json: json) == nil {
-            throw JSONSQLError("--set \(assignment.path): \(json.isEmpty ? "an empty value" : json) is not valid JSON")
+            throw JSONSQLError(
+                "--set \(assignment.path): \(json.isEmpty ? "an empty value" : TerminalText.excerpt(json)) is not valid JSON")
         }
         return text
     }

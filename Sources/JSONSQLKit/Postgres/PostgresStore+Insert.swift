@@ -186,7 +186,9 @@ extension PostgresStore {
                             column = name.flatMap { name in columns.firstIndex { $0.name == name } } ?? -1
                             if column < 0 {
                                 guard options.alter else {
-                                    throw fail("key \"\(key)\" is not a column of \(table); add --alter to add it as a column")
+                                    throw fail(
+                                        "key \"\(TerminalText.excerpt(key))\" is not a column of \(table); add --alter to add it as a column"
+                                    )
                                 }
                                 do { try SQLQuote.checkName(key, kind: "column") } catch { throw fail("\(error)") }
                                 return (key, TypeInference.type(of: field, bytes: bytes))

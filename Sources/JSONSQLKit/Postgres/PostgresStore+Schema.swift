@@ -51,7 +51,7 @@ extension PostgresStore {
             if ifExists { return nil }
             let list = names.isEmpty ? "it holds no indexes" : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
             throw JSONSQLError(
-                "no index '\(TerminalText.name(name))' in \(self.name); \(list) (add --if-exists to ignore a missing index)")
+                "no index '\(TerminalText.excerpt(name))' in \(self.name); \(list) (add --if-exists to ignore a missing index)")
         }
         if indexes.string(row, 2) == "t" {
             throw JSONSQLError(

@@ -143,7 +143,7 @@ final class PostgresStore {
             if ifExists { return nil }
             let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
             throw JSONSQLError(
-                "no table '\(TerminalText.name(table))' in \(name); \(list) (add --if-exists to ignore a missing table)")
+                "no table '\(TerminalText.excerpt(table))' in \(name); \(list) (add --if-exists to ignore a missing table)")
         }
         try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
         return found

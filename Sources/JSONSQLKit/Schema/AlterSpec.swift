@@ -25,7 +25,7 @@ public struct AlterSpec: Sendable {
         public init(parsing text: String) throws {
             let (old, new) = text.splitOnce("=")
             guard let new, !old.isEmpty, !new.isEmpty else {
-                throw JSONSQLError("--rename takes OLD=NEW, got '\(text)'")
+                throw JSONSQLError("--rename takes OLD=NEW, got '\(TerminalText.excerpt(text))'")
             }
             try SQLQuote.checkName(new, kind: "column")
             self.init(old: old, new: new)

@@ -50,7 +50,9 @@ public struct ColumnSpec: Sendable, Equatable {
     public init(parsing text: String) throws {
         var parts = try Self.split(text)
         guard parts.count >= 2 else {
-            throw JSONSQLError("column '\(text)' needs a type: write NAME:TYPE, e.g. \(text):text")
+            throw JSONSQLError(
+                "column '\(TerminalText.excerpt(text))' needs a type: write NAME:TYPE, e.g. \(text.count > TerminalText.excerptLength ? "NAME" : text):text"
+            )
         }
         let name = parts.removeFirst()
         try SQLQuote.checkName(name, kind: "column")
@@ -109,7 +111,9 @@ public struct ColumnSpec: Sendable, Equatable {
                     throw JSONSQLError("generated=\(text) on column '\(name)': \(failure)")
                 }
             default:
-                throw JSONSQLError("unknown modifier '\(modifier)' on column '\(name)'; modifiers are: \(Self.modifierNames)")
+                throw JSONSQLError(
+                    "unknown modifier '\(TerminalText.excerpt(modifier))' on column '\(name)'; modifiers are: \(Self.modifierNames)"
+                )
             }
         }
         if let onDelete {
@@ -133,7 +137,7 @@ public struct ColumnSpec: Sendable, Equatable {
         guard text.hasPrefix("\"") else { return text.components(separatedBy: ":") }
         let rest = text.dropFirst()
         guard let close = rest.firstIndex(of: "\"") else {
-            throw JSONSQLError("column '\(text)' has an unterminated quoted name")
+            throw JSONSQLError("column '\(TerminalText.excerpt(text))' has an unterminated quoted name")
         }
         let name = String(rest[..<close])
         let after = rest[rest.index(after: close)...]

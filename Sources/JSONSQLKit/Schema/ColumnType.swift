@@ -71,7 +71,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
         ]
         guard let type = ColumnType(rawValue: lower) ?? aliases[lower] else {
             let names = ColumnType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw JSONSQLError("unknown type '\(userName)'; types are: \(names)")
+            throw JSONSQLError("unknown type '\(TerminalText.excerpt(userName))'; types are: \(names)")
         }
         self = type
     }

@@ -267,7 +267,7 @@ extension Store {
                 let list =
                     tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
                 throw JSONSQLError(
-                    "no table '\(TerminalText.name(name))' in \(path); \(list) (add --if-exists to ignore a missing table)")
+                    "no table '\(TerminalText.excerpt(name))' in \(path); \(list) (add --if-exists to ignore a missing table)")
             }
             var referrers: [String] = []
             for other in tables where other != table {
@@ -361,7 +361,7 @@ extension Store {
                 let list =
                     names.isEmpty ? "it holds no indexes" : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
                 throw JSONSQLError(
-                    "no index '\(TerminalText.name(name))' in \(path); \(list) (add --if-exists to ignore a missing index)")
+                    "no index '\(TerminalText.excerpt(name))' in \(path); \(list) (add --if-exists to ignore a missing index)")
             }
             let found: String = index["name"]
             if (index["sql"] as String?) == nil {

@@ -131,7 +131,7 @@ public struct TableInfo: Sendable {
     public func requireColumn(_ name: String) throws -> ColumnInfo {
         if let column = column(named: name) { return column }
         let names = columns.map(\.name)
-        var message = "no column '\(TerminalText.name(name))' in table '\(TerminalText.name(self.name))'"
+        var message = "no column '\(TerminalText.excerpt(name))' in table '\(TerminalText.name(self.name))'"
         let near = NearestNames.nearest(to: name, in: names)
         if !near.isEmpty { message += "; did you mean \(NearestNames.list(near))?" }
         // `$.a.b`, as SQLite's JSON functions write paths.

@@ -38,7 +38,9 @@ public struct TableSpec: Sendable, Equatable {
             var listed = Set<String>()
             return try names.map { key in
                 guard let column = known[SQLName.fold(key)] else {
-                    throw JSONSQLError("\(role) column '\(key)' is not among the columns of '\(table)'")
+                    throw JSONSQLError(
+                        "\(role) column '\(TerminalText.excerpt(key))' is not among the columns of '\(TerminalText.excerpt(table))'"
+                    )
                 }
                 guard listed.insert(SQLName.fold(key)).inserted else {
                     throw JSONSQLError("\(role) column '\(column)' is listed twice; list each column once")
