@@ -84,7 +84,8 @@ extension Store {
         }
     }
 
-    /// Lists indexes with what they index: columns, or the expression for a path index.
+    /// Lists indexes with what they index: columns, or the expression for a path index, and
+    /// a partial index's condition (`where`).
     public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         if let postgres { return try postgres.listIndexes(table: table, format: format, to: out) }
         try read { db in
@@ -95,7 +96,7 @@ extension Store {
                     SELECT m.name AS name, m.tbl_name AS "table", l."unique" AS "unique",
                            coalesce(jsonsql_indexed(m.sql),
                                     (SELECT group_concat(i.name, ', ') FROM pragma_index_info(m.name) i)) AS indexed,
-                           jsonsql_paths(m.name, m.sql) AS paths
+                           jsonsql_paths(m.name, m.sql) AS paths, jsonsql_index_condition(m.sql) AS "where"
                     FROM sqlite_schema m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
                     WHERE m.type = 'index' \(filter)
                     ORDER BY m.tbl_name, m.name
@@ -103,7 +104,7 @@ extension Store {
                 columns: [
                     OutputColumn(name: "name", kind: .natural), OutputColumn(name: "table", kind: .natural),
                     OutputColumn(name: "unique", kind: .boolean), OutputColumn(name: "indexed", kind: .natural),
-                    OutputColumn(name: "paths", kind: .natural),
+                    OutputColumn(name: "paths", kind: .natural), OutputColumn(name: "where", kind: .natural),
                 ])
             _ = try Self.stream(query, db: db, format: format, to: out)
         }
@@ -118,6 +119,13 @@ extension Store {
         db.add(
             function: DatabaseFunction("jsonsql_indexed", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).flatMap(indexedExpressions)
+            })
+        // A partial index's condition, as its CREATE INDEX writes it after WHERE, or NULL.
+        db.add(
+            function: DatabaseFunction("jsonsql_index_condition", argumentCount: 1, pure: true) { values in
+                guard let sql = String.fromDatabaseValue(values[0]) else { return nil }
+                let text = SQLTokens(sql)
+                return text.indexCondition.map { text.text(tokens: $0) }
             })
         // The paths a path query is written with to use the index (`IndexedPath`), or NULL.
         db.add(

@@ -155,7 +155,13 @@ struct PostgresCommandTests {
         #expect(result.stdout == "[\n{\"id\":1,\"js\":{\"b\":2,\"c\":1}}\n]\n", "\(result.stderr)")
         #expect(try CLI.run(["index", url, "ext", "js.b"]).status == 0)
         let indexes = try CLI.run(["indexes", url, "ext", "--format", "jsonl"])
-        #expect(indexes.stdout.contains(#""paths":"js.b""#), "\(indexes.stdout)\(indexes.stderr)")
+        #expect(indexes.stdout.contains(#""paths":"js.b","where":null"#), "\(indexes.stdout)\(indexes.stderr)")
+        // A partial index's condition, as PostgreSQL prints it.
+        #expect(try CLI.run(["index", url, "ext", "id", "--where", "js.b = 2"]).status == 0)
+        let partial = try CLI.run(["indexes", url, "ext", "--format", "jsonl"])
+        #expect(
+            partial.stdout.contains(#""where":"(((js)::jsonb -> 'b'::text) = '2'::jsonb)"}"#),
+            "\(partial.stdout)\(partial.stderr)")
     }
 
     @Test("output matches SQLite's whatever the session's string settings; -0.0 in a real column is refused as there")

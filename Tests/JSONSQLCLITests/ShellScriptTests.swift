@@ -42,9 +42,9 @@ struct ShellScriptTests {
                 95000
                 id
                 p4
-                name,table,unique,indexed,paths
-                player_on_address_country,player,false,"""address"" ->> '$.country'",address.country
-                sqlite_autoindex_player_1,player,true,id,
+                name,table,unique,indexed,paths,where
+                player_on_address_country,player,false,"""address"" ->> '$.country'",address.country,
+                sqlite_autoindex_player_1,player,true,id,,
 
                 """#)
         #expect(result.stderr == "inserted 3 rows into player\ncreated index player_on_address_country\n")

@@ -251,8 +251,13 @@ struct RetypeRuleTests {
         let out = OutputBuffer()
         try db.store.listIndexes(table: "other", format: .jsonl, to: out)
         #expect(
-            out.text == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\"","paths":null}"#
+            out.text
+                == #"{"name":"a (b","table":"other","unique":false,"indexed":"[name] /* , */, \"score\"","paths":null,"where":null}"#
                 + "\n")
+        // A partial index's condition as written after WHERE.
+        let partial = OutputBuffer()
+        try db.store.listIndexes(table: "player", format: .jsonl, to: partial)
+        #expect(partial.text.contains(#""indexed":"name","paths":null,"where":"SCORE>100"}"#), "\(partial.text)")
     }
 
     @Test(

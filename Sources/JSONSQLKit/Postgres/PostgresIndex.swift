@@ -6,8 +6,10 @@ struct PostgresIndex {
     var unique: Bool
     /// The access method: btree, gin, ...
     var method: String
+    /// The condition of a partial index (its WHERE), as PostgreSQL prints it; nil for others.
+    var condition: String?
     /// Whether it has a WHERE: a partial index.
-    var partial: Bool
+    var partial: Bool { condition != nil }
     /// Whether a constraint (the primary key, a UNIQUE) owns it.
     var backsConstraint: Bool
     /// Each key column's expression, as PostgreSQL prints it.
@@ -27,7 +29,7 @@ extension PostgresStore {
     func indexes(table: String?) throws -> [PostgresIndex] {
         let found = try connection.execute(
             """
-            SELECT c.relname, t.relname, i.indisunique, am.amname, i.indpred IS NOT NULL,
+            SELECT c.relname, t.relname, i.indisunique, am.amname, pg_get_expr(i.indpred, i.indrelid),
                    EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid),
                    array_to_string(ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, false)
                                          FROM generate_series(1, i.indnkeyatts) AS k), E'\\n')
@@ -41,7 +43,7 @@ extension PostgresStore {
         return (0..<found.rowCount).map { row in
             PostgresIndex(
                 name: found.string(row, 0) ?? "", table: found.string(row, 1) ?? "", unique: found.string(row, 2) == "t",
-                method: found.string(row, 3) ?? "", partial: found.string(row, 4) == "t",
+                method: found.string(row, 3) ?? "", condition: found.string(row, 4),
                 backsConstraint: found.string(row, 5) == "t",
                 expressions: (found.string(row, 6) ?? "").split(separator: "\n").map(String.init))
         }

@@ -9,18 +9,20 @@ extension PostgresStore {
             let paths = index.expressions.compactMap { ResolvedPath.postgresPath(indexExpression: $0)?.description }
             let indexed = (index.method == "btree" ? "" : index.method + " ") + index.expressions.joined(separator: ", ")
             let base = values.count
-            placeholders.append("($\(base + 1), $\(base + 2), $\(base + 3)::boolean, $\(base + 4), $\(base + 5))")
+            placeholders.append(
+                "($\(base + 1), $\(base + 2), $\(base + 3)::boolean, $\(base + 4), $\(base + 5), $\(base + 6))")
             values += [
                 index.name, index.table, index.unique ? "t" : "f", indexed,
-                paths.isEmpty ? nil : paths.joined(separator: ", "),
+                paths.isEmpty ? nil : paths.joined(separator: ", "), index.condition,
             ]
         }
-        let columns = ["name", "table", "unique", "indexed", "paths"].map {
+        let columns = ["name", "table", "unique", "indexed", "paths", "where"].map {
             OutputColumn(name: $0, kind: $0 == "unique" ? .boolean : .natural)
         }
         let sql =
             placeholders.isEmpty
-            ? "SELECT NULL WHERE FALSE" : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS indexes"
+            ? "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE FALSE"
+            : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS indexes"
         let result = try connection.execute(sql, values)
         let printer = ResultPrinter(columns: columns, result: result, format: format, out: out)
         try printer.print(result)
