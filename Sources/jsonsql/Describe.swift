@@ -10,7 +10,8 @@ struct Describe: TableCommand {
         discussion: """
             One row per path, in the syntax --where takes (array elements as tags[]): count (rows where \
             present), types (JSON type → values), distinct (non-null values; exact up to 10000, then an \
-            estimate marked approximate), min and max of numbers or dates, and an example value. Reads every \
+            estimate marked approximate), min and max of numbers or dates, and an example value (a string's \
+            first 60 characters, then … when it is longer). Reads every \
             row in one pass, or --sample N rows picked at random.
 
             Examples:

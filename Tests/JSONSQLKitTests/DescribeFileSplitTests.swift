@@ -94,6 +94,19 @@ final class DescribeFileSplitTests {
         #expect(try loaded(file) == described)
     }
 
+    @Test("an example is a string's first 60 characters and …, cut between characters, its escapes written whole")
+    func longExamples() throws {
+        let long = String(repeating: "é", count: 5000)
+        let escaped = String(repeating: #"\u00e9\n"#, count: 100)
+        let file = try files.write(
+            "long.ndjson", #"{"s":""# + long + #"","e":""# + escaped + #"","x":"short"}"# + "\n")
+        let described = try streamed(file)
+        #expect(described.contains(#""example":""# + String(repeating: "é", count: 60) + #"…"}"#), "\(described)")
+        #expect(described.contains(#""example":""# + String(repeating: #"é\n"#, count: 30) + #"…"}"#), "\(described)")
+        #expect(described.contains(#""example":"short"}"#), "\(described)")
+        #expect(try loaded(file) == described)
+    }
+
     @Test("a key twice in one object counts once, its first value, which its path finds; the same key in other objects counts")
     func keyTwiceInOneObject() throws {
         let file = try files.write(

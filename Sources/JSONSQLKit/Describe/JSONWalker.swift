@@ -87,16 +87,19 @@ struct JSONWalker {
             let (a, b, escaped) = try string()
             s.types[ValueType.string.rawValue] += 1
             // Counted and compared by their value, as a text column holds strings: "\u0044E" is "DE".
+            // The example is written again from the value, so that text which is not valid JSON
+            // (in a column that only looked like JSON) cannot reach the output.
             if escaped, (try? JSONText.decodeString(p, a, b, into: &decoded)) != nil {
                 decoded.withUnsafeBufferPointer { text in
                     s.distinct.insert(valueHash(text, seed: 0))
                     s.string(text)
+                    if s.example == nil { s.example = JSONEncoding.example(text) }
                 }
             } else {
                 s.distinct.insert(valueHash(span(a, b), seed: 0))
                 s.string(span(a, b))
+                if s.example == nil { s.example = JSONEncoding.example(span(a, b)) }
             }
-            if s.example == nil { s.example = Self.example(span(a, b), escaped: escaped) }
         case UInt8(ascii: "t"):
             try literal("true")
             s.types[ValueType.boolean.rawValue] += 1
@@ -113,19 +116,6 @@ struct JSONWalker {
         default:
             try number(s)
         }
-    }
-
-    /// A string's JSON text for `example`: decoded and written again, so that text which is not
-    /// valid JSON (in a column that only looked like JSON) cannot reach the output.
-    static func example(_ content: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
-        var bytes = Array(content)
-        if escaped, let base = content.baseAddress {
-            var decoded: [UInt8] = []
-            if (try? JSONText.decodeString(base, 0, content.count, into: &decoded)) != nil { bytes = decoded }
-        }
-        let out = OutputBuffer()
-        JSONEncoding.appendString(String(decoding: bytes, as: UTF8.self), to: out)
-        return out.text
     }
 
     /// After the opening quote: the content's span and whether it holds escapes.

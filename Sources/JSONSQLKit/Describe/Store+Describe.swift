@@ -141,7 +141,9 @@ extension Store {
             s.distinct.insert(valueHash(bytes.bindMemory(to: UInt8.self), seed: 7))
             if s.example == nil {
                 let text = type == .uuid ? UUIDValue.string(bytes) : nil
-                s.example = JSONEncoding.quoted(text ?? Data(bytes).base64EncodedString())
+                // Base64 of the first 240 bytes is more than an example shows (`JSONEncoding.example`).
+                var shown = text ?? Data(bytes.prefix(240)).base64EncodedString()
+                s.example = shown.withUTF8 { JSONEncoding.example($0) }
             }
         case .text(let bytes):
             if let pointer = bytes.baseAddress, mayHoldJSON(type),
@@ -152,7 +154,7 @@ extension Store {
                 if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil {
                     // Before any scalar: the example should `finish` find the column holds text.
                     if s.example == nil && s.firstContainerText == nil && type != .json {
-                        s.firstContainerText = JSONEncoding.quoted(String(decoding: bytes, as: UTF8.self))
+                        s.firstContainerText = JSONEncoding.example(bytes)
                     }
                     return
                 }
@@ -160,7 +162,7 @@ extension Store {
             s.types[ValueType.string.rawValue] += 1
             s.distinct.insert(valueHash(bytes, seed: 0))
             s.string(bytes)
-            if s.example == nil { s.example = JSONEncoding.quoted(String(decoding: bytes, as: UTF8.self)) }
+            if s.example == nil { s.example = JSONEncoding.example(bytes) }
         }
     }
 

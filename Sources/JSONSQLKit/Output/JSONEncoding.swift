@@ -139,6 +139,25 @@ enum JSONEncoding {
         return String(json[..<end]) + (end < json.endIndex ? "…" : "")
     }
 
+    /// A string as `describe` shows it for an example: JSON text of its first `limit`
+    /// characters, with … inside the quotes when it was longer, so a 50 MB string is neither
+    /// printed nor copied whole. Only its first 4 KB are read; the cut falls between
+    /// characters, never inside a UTF-8 sequence or an escape (escapes are written after it).
+    ///
+    ///     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…"
+    static func example(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int = TerminalText.excerptLength) -> String {
+        let window = min(bytes.count, 4096)
+        var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<window]), as: UTF8.self)
+        var cut = window < bytes.count
+        // The window may end inside the last character (a UTF-8 sequence, combining marks).
+        if cut { text.removeLast() }
+        if text.count > limit {
+            text = String(text.prefix(limit))
+            cut = true
+        }
+        return quoted(cut ? text + "…" : text)
+    }
+
     static func quoted(_ text: String) -> String {
         let out = OutputBuffer()
         appendString(text, to: out)
