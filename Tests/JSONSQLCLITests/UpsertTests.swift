@@ -13,7 +13,7 @@ struct UpsertTests {
         let upsert = try CLI.run(
             ["insert", db, "p", "--upsert"], stdin: #"{"id":"p1","score":2}"# + "\n" + #"{"id":"p2","name":"Bo"}"#)
         #expect(upsert.status == 0, "\(upsert.stderr)")
-        #expect(upsert.stderr == "inserted 2 rows into p\n")
+        #expect(upsert.stderr == "inserted 1 row into p, updated 1 row\n")
         let rows = try CLI.run(["query", db, "--order-by", "id", "--format", "jsonl"]).stdout
         #expect(rows == #"{"id":"p1","name":"Ann","score":2}"# + "\n" + #"{"id":"p2","name":"Bo","score":null}"# + "\n")
         let missing = try CLI.run(["insert", db, "p", "--upsert"], stdin: #"{"id":"p3","score":3}"#)
