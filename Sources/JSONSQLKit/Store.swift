@@ -67,6 +67,21 @@ public final class Store {
         return configuration
     }
 
+    /// Runs `work` with SQLite reading a schema as it reads it from the file: a double-quoted
+    /// word that names no column is a string (`CHECK (name != "")`, `json_extract(doc, "$.a")`,
+    /// a trigger's `VALUES ("x")`), as the sqlite3 shell lets other tools write it. GRDB turns
+    /// this off on every connection, and SQLite compiles the whole schema again for `ALTER
+    /// TABLE` renames and drops, as `alter --type` runs the table's own text again, so such a
+    /// schema failed with 'no such column'. Only around those statements, whose own names are
+    /// all quoted columns that exist: `--where`, user SQL and jsonsql's own DDL (a `check=`
+    /// given now) keep refusing a double-quoted word that names no column.
+    static func readingStoredSchema<T>(_ db: Database, _ work: () throws -> T) throws -> T {
+        let handle = UnsafeMutableRawPointer(db.sqliteConnection)
+        _ = jsonsql_sqlite_legacy_strings(handle, 1)
+        defer { _ = jsonsql_sqlite_legacy_strings(handle, 0) }
+        return try work()
+    }
+
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {

@@ -28,7 +28,9 @@ extension Store {
             try Self.checkDroppable(column, table: table, db: db)
             try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db) {
                 try Self.runDDL("cannot drop column \(column.name) from \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+                    try Self.readingStoredSchema(db) {
+                        try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+                    }
                 }
             }
             done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
@@ -43,10 +45,12 @@ extension Store {
             let viewsBefore = try viewColumns(db)
             try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db) {
                 try Self.runDDL("cannot rename column \(column.name) of \(table)") {
-                    try db.execute(
-                        sql:
-                            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
-                    )
+                    try Self.readingStoredSchema(db) {
+                        try db.execute(
+                            sql:
+                                "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
+                        )
+                    }
                 }
             }
             done.append(
@@ -235,21 +239,25 @@ extension Store {
     /// `ALTER TABLE ... RENAME TO`, also where the new name differs from the old only in case.
     private static func runRename(_ table: String, to new: String, db: Database) throws {
         try Self.runDDL("cannot rename table \(table)") {
-            var from = table
-            if table != new && SQLName.same(table, new) {
-                // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
-                // through a free name, in the same transaction.
-                var step = "\(table)_renaming"
-                while try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
-                {
-                    step += "_"
-                }
-                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
-                from = step
-            }
-            try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
+            try Self.readingStoredSchema(db) { try renameTable(table, to: new, db: db) }
         }
+    }
+
+    private static func renameTable(_ table: String, to new: String, db: Database) throws {
+        var from = table
+        if table != new && SQLName.same(table, new) {
+            // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
+            // through a free name, in the same transaction.
+            var step = "\(table)_renaming"
+            while try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
+            {
+                step += "_"
+            }
+            try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
+            from = step
+        }
+        try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
     }
 
     /// Drops a table and its indexes. A table that other tables refer to by foreign key is kept:
