@@ -166,6 +166,14 @@ struct ConstraintRuleTests {
         #expect(
             errorMessage { try db.insert("b", #"{"x":"b","y":1,"z":"p","w":"q"}"#) }?.contains("UNIQUE constraint failed") == true
         )
+        // Every column of a composite key is NOT NULL, as PostgreSQL makes it: SQLite would take
+        // (null, 1) again and again, rows the key cannot find.
+        for record in [#"{"x":null,"y":3}"#, #"{"y":3}"#, #"{"x":"c"}"#] {
+            let error = errorMessage { try db.insert("b", record) }
+            #expect(error?.contains("NOT NULL constraint failed") == true, "\(record): \(error ?? "no error")")
+        }
+        try db.insert("d", #"{"k":"a","n":1}"#, primaryKey: ["k", "n"])
+        #expect(errorMessage { try db.insert("d", #"{"k":"b"}"#) }?.contains("NOT NULL constraint failed: d.n") == true)
         #expect(
             errorMessage { try TableSpec(name: "c", columns: [ColumnSpec(parsing: "x:text")], unique: [["x", "nope"]]) }?
                 .contains(

@@ -109,6 +109,11 @@ public struct TableSpec: Sendable, Equatable {
                 if autoincrement && spec.type == .integer { text += " AUTOINCREMENT" }
                 // A non-integer primary key in a rowid table accepts NULL unless told not to.
                 if spec.type != .integer && !spec.notNull { text += " NOT NULL" }
+            } else if primaryKey.count > 1 && primaryKey.contains(spec.name) && !spec.notNull {
+                // So does every column of a composite key in a rowid table, the integer too, and
+                // NULLs there are all distinct: the key would not find the row (PostgreSQL
+                // refuses them).
+                text += " NOT NULL"
             }
             return text
         }
