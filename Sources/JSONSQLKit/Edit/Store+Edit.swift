@@ -98,7 +98,20 @@ extension Store {
                     "FOREIGN KEY constraint failed: rows of \(referrers.joined(separator: ", ")) refer to rows this would delete; delete those first, or declare the reference with on-delete=cascade or on-delete=set-null"
                 )
             }
-            throw JSONSQLError("FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist")
+            // SQLite does not say which reference: name the table's own and those to it.
+            let own = try Row.fetchAll(
+                db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS key FROM pragma_foreign_key_list(?)",
+                arguments: [table]
+            ).map { "\(table).\($0["source"] as String) → \($0["target"] as String)" + (($0["key"] as String?).map { ".\($0)" } ?? "") }
+            var causes: [String] = []
+            if !own.isEmpty { causes.append("\(own.joined(separator: ", ")) would find no row; insert that row first") }
+            let referrers = try referringColumns(table, db: db)
+            if !referrers.isEmpty {
+                causes.append("rows of \(referrers.joined(separator: ", ")) refer to keys it would change; update those first")
+            }
+            throw JSONSQLError(
+                "FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist"
+                    + (causes.isEmpty ? "" : " (\(causes.joined(separator: ", or ")))") + "; nothing was updated")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_MISMATCH && verb == "update" {
             // SQLite's bare "datatype mismatch": the rowid (an INTEGER PRIMARY KEY) set to null,
             // the only value of another type the column's rule lets through. Said as PostgreSQL's
