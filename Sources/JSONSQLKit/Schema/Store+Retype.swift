@@ -118,6 +118,9 @@ extension Store {
                     do { _ = try ValueConversion.stored(input, type: type) } catch {
                         reason = ": \(type.withArticle) column \(error.expectation)"
                     }
+                } else if type == .json, case .string = value.storage {
+                    // Stored text is read as JSON for a json column: a plain word is none.
+                    reason = ": a json column reads stored text as JSON, and this text is not JSON"
                 }
                 throw JSONSQLError(
                     "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit\(reason)"
