@@ -85,8 +85,14 @@ extension Store {
                 throw JSONSQLError(
                     "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
             }
-            try Self.runDDL("cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")) {
+            let context = "cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")
+            try Self.runDDL(context, hint: false) {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+                // SQLite stores an added CHECK reading "q" that names no column as the string
+                // 'q', where create-table refuses it: read as a query is, it is refused here too.
+                if let check = column.check {
+                    _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
+                }
             }
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
         }
@@ -94,12 +100,13 @@ extension Store {
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
-    private static func runDDL(_ context: String, _ work: () throws -> Void) throws {
+    /// `hint`: a missing column means something still uses the one renamed or dropped.
+    private static func runDDL(_ context: String, hint: Bool = true, _ work: () throws -> Void) throws {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             let message = explaining(error.message ?? "\(error)")
-            let hint = message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
+            let hint = hint && message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }
     }
