@@ -75,11 +75,18 @@ public final class Store {
     /// schema failed with 'no such column'. Only around those statements, whose own names are
     /// all quoted columns that exist: `--where`, user SQL and jsonsql's own DDL (a `check=`
     /// given now) keep refusing a double-quoted word that names no column.
+    ///
+    /// Inserts, updates and deletes run so too: they compile the table's triggers, which other
+    /// tools wrote (`INSERT INTO log VALUES ("changed")`), and their own SQL names only columns
+    /// that exist.
     static func readingStoredSchema<T>(_ db: Database, _ work: () throws -> T) throws -> T {
-        let handle = UnsafeMutableRawPointer(db.sqliteConnection)
-        _ = jsonsql_sqlite_legacy_strings(handle, 1)
-        defer { _ = jsonsql_sqlite_legacy_strings(handle, 0) }
+        setReadingStoredSchema(db, true)
+        defer { setReadingStoredSchema(db, false) }
         return try work()
+    }
+
+    static func setReadingStoredSchema(_ db: Database, _ on: Bool) {
+        _ = jsonsql_sqlite_legacy_strings(UnsafeMutableRawPointer(db.sqliteConnection), on ? 1 : 0)
     }
 
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls

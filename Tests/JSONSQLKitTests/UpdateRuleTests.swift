@@ -272,4 +272,29 @@ struct UpdateRuleTests {
         try db.update("t", where: ["country = DE"], set: ["doc.country=FR"])
         #expect(try db.query("t", select: ["country"]) == #"{"country":"FR"}"# + "\n")
     }
+
+    @Test("update, insert and delete fire triggers the sqlite3 shell wrote with double-quoted strings")
+    func doubleQuotedTriggers() throws {
+        let db = try LibraryDatabase()
+        // The sqlite3 shell reads "u" as a string where no column has the name; GRDB does not.
+        try db.store.write { handle in
+            try Store.readingStoredSchema(handle) {
+                try handle.execute(
+                    sql: """
+                        CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
+                        CREATE TABLE log (v);
+                        CREATE TRIGGER tu AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("u"); END;
+                        CREATE TRIGGER ti AFTER INSERT ON t BEGIN INSERT INTO log VALUES ("i"); END;
+                        CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES ("d"); END;
+                        """)
+            }
+        }
+        try db.insert("t", #"{"id":1,"name":"a"}"#)
+        try db.insert("t", #"{"id":1,"name":"b"}"#, conflict: .upsert)
+        try db.update("t", all: true, set: ["name=c"])
+        try db.delete("t", all: true)
+        #expect(try db.sql("SELECT group_concat(v, '') AS v FROM log") == #"{"v":"iuud"}"# + "\n")
+        // SQL typed by the user still reads "u" as a name.
+        #expect(errorMessage { try db.sql(#"SELECT "u" FROM log"#) }?.contains("no such column: u") == true)
+    }
 }
