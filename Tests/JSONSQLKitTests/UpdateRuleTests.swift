@@ -273,7 +273,7 @@ struct UpdateRuleTests {
         #expect(try db.query("t", select: ["country"]) == #"{"country":"FR"}"# + "\n")
     }
 
-    @Test("update, insert and delete fire triggers the sqlite3 shell wrote with double-quoted strings")
+    @Test("insert, update, delete, query and tables read triggers and views the sqlite3 shell wrote with double-quoted strings")
     func doubleQuotedTriggers() throws {
         let db = try LibraryDatabase()
         // The sqlite3 shell reads "u" as a string where no column has the name; GRDB does not.
@@ -286,6 +286,7 @@ struct UpdateRuleTests {
                         CREATE TRIGGER tu AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("u"); END;
                         CREATE TRIGGER ti AFTER INSERT ON t BEGIN INSERT INTO log VALUES ("i"); END;
                         CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES ("d"); END;
+                        CREATE VIEW v AS SELECT v FROM log WHERE v != "u";
                         """)
             }
         }
@@ -294,7 +295,11 @@ struct UpdateRuleTests {
         try db.update("t", all: true, set: ["name=c"])
         try db.delete("t", all: true)
         #expect(try db.sql("SELECT group_concat(v, '') AS v FROM log") == #"{"v":"iuud"}"# + "\n")
+        #expect(try db.query("v") == #"{"v":"i"}"# + "\n" + #"{"v":"d"}"# + "\n")
+        #expect(try SchemaChangeRuleTests.listed(db).contains(#"{"name":"v","columns":1,"type":"view"}"#))
+        #expect(try db.sql("SELECT count(*) AS n FROM v") == #"{"n":2}"# + "\n")
         // SQL typed by the user still reads "u" as a name.
         #expect(errorMessage { try db.sql(#"SELECT "u" FROM log"#) }?.contains("no such column: u") == true)
+        #expect(errorMessage { try db.sql(#"SELECT "u" FROM v"#) }?.contains("no such column: u") == true)
     }
 }

@@ -87,8 +87,7 @@ extension Store {
 
     private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
         do {
-            // The table's triggers compile with it, read as SQLite reads a stored schema.
-            try readingStoredSchema(db) { try SQLParameters.execute(query, db: db) }
+            try SQLParameters.execute(query, db: db)
         } catch let error as DatabaseError
             where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed")
         {

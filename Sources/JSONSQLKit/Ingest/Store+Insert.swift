@@ -27,9 +27,6 @@ extension Store {
         try SQLQuote.checkName(options.table, kind: "table")
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
         return try write { db in
-            // The table's triggers compile with the inserts, read as SQLite reads a stored schema.
-            Self.setReadingStoredSchema(db, true)
-            defer { Self.setReadingStoredSchema(db, false) }
             var tableName = options.table
             let existing = try Self.tableNames(db)
             let isNew = SQLName.find(options.table, in: existing) == nil

@@ -28,9 +28,7 @@ extension Store {
             try Self.checkDroppable(column, table: table, db: db)
             try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db) {
                 try Self.runDDL("cannot drop column \(column.name) from \(table)") {
-                    try Self.readingStoredSchema(db) {
-                        try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
-                    }
+                    try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
                 }
             }
             done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
@@ -45,12 +43,10 @@ extension Store {
             let viewsBefore = try viewColumns(db)
             try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db) {
                 try Self.runDDL("cannot rename column \(column.name) of \(table)") {
-                    try Self.readingStoredSchema(db) {
-                        try db.execute(
-                            sql:
-                                "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
-                        )
-                    }
+                    try db.execute(
+                        sql:
+                            "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
+                    )
                 }
             }
             done.append(
@@ -87,11 +83,14 @@ extension Store {
             }
             let context = "cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")
             try Self.runDDL(context, hint: false) {
-                try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
-                // SQLite stores an added CHECK reading "q" that names no column as the string
-                // 'q', where create-table refuses it: read as a query is, it is refused here too.
-                if let check = column.check {
-                    _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
+                // The user's check= is read as given: "q" is a name.
+                try Self.readingAsGiven(db) {
+                    try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+                    // SQLite stores an added CHECK reading "q" that names no column as the string
+                    // 'q', where create-table refuses it: read as a query is, it is refused here too.
+                    if let check = column.check {
+                        _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
+                    }
                 }
             }
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
@@ -246,7 +245,7 @@ extension Store {
     /// `ALTER TABLE ... RENAME TO`, also where the new name differs from the old only in case.
     private static func runRename(_ table: String, to new: String, db: Database) throws {
         try Self.runDDL("cannot rename table \(table)") {
-            try Self.readingStoredSchema(db) { try renameTable(table, to: new, db: db) }
+            try renameTable(table, to: new, db: db)
         }
     }
 

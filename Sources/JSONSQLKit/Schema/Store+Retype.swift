@@ -34,8 +34,7 @@ extension Store {
                 var done: [String] = []
                 try db.inTransaction(.immediate) {
                     done = try spec.map { try Self.alter($0, db: db, path: path) } ?? []
-                    // The table's text, indexes and triggers run again as SQLite read them.
-                    done += try Self.readingStoredSchema(db) { try Self.rebuild(name, changes: changes, db: db, path: path) }
+                    done += try Self.rebuild(name, changes: changes, db: db, path: path)
                     return .commit
                 }
                 return done

@@ -134,7 +134,8 @@ public struct TableSpec: Sendable, Equatable {
             try column.references?.validate(from: column.name, db: db, pending: self)
         }
         do {
-            try db.execute(sql: sql(ifNotExists: ifNotExists))
+            // check= is the user's SQL, read as given: "q" is a name.
+            try Store.readingAsGiven(db) { try db.execute(sql: sql(ifNotExists: ifNotExists)) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // The one SQL a user writes into the table: a check= condition SQLite cannot read.
             let checks = columns.compactMap { column in column.check.map { "check=\($0) on column '\(column.name)'" } }
