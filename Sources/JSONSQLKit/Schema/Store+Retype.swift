@@ -110,7 +110,8 @@ extension Store {
                             .joined(separator: ", ")
                 let old = info.columns.first { $0.name == column }!.type
                 // A numeric or json column's text is a number or JSON, named as written (3.5, not "3.5").
-                let shown = [.numeric, .json].contains(old) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
+                var shown = [.numeric, .json].contains(old) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
+                if case .blob(let data) = value.storage { shown = "a blob of \(data.count) bytes" }
                 // Why, in ValueConversion's words (a datetime keeps milliseconds, ...).
                 var reason = ""
                 if let input = InputValue(stored: value, declaredAs: old, becoming: type) {
