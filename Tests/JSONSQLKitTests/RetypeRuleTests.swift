@@ -110,6 +110,14 @@ struct RetypeRuleTests {
             errorMessage { try Self.retype(db, "t", "b:integer") }
                 == "cannot make b an integer column: row 1 holds a blob of 2 bytes, which does not fit: an integer column expects an integer"
         )
+        // A UUID key names its row as update does.
+        try db.store.createTable(
+            TableSpec(name: "k", columns: ["id:uuid", "s:text"].map(ColumnSpec.init(parsing:)), primaryKey: ["id"], withoutRowid: true))
+        try db.insert("k", #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","s":"x"}"#)
+        #expect(
+            errorMessage { try Self.retype(db, "k", "s:integer") }
+                == #"cannot make s an integer column: the row with id = X'6BA7B8109DAD11D180B400C04FD430C8' holds "x", which does not fit: an integer column expects an integer"#
+        )
     }
 
     @Test(
