@@ -89,7 +89,7 @@ public struct IndexSpec: Sendable {
             + " WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(expressions.joined(separator: ", "))"
             + " HAVING count(*) > 1 LIMIT 1"
         guard let row = try Row.fetchOne(db, sql: sql) else { return nil }
-        let values = (0..<expressions.count).map { (row[$0] as DatabaseValue).description }
+        let values = (0..<expressions.count).map { SQLQuote.named(row[$0]) }
         let count: Int64 = row[expressions.count]
         let shown = values.count == 1 ? values[0] : "(\(values.joined(separator: ", ")))"
         let described = paths.map(\.description).joined(separator: ", ")

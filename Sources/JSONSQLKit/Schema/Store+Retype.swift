@@ -100,18 +100,13 @@ extension Store {
                 arguments: [type.rawValue, info.columns.first { $0.name == column }!.type.rawValue])
             if let bad {
                 let value: DatabaseValue = bad[key.count]
-                // A key value as update names rows: a blob (a UUID key) as X'..', not Swift's Data(16 bytes).
-                func keyValue(_ value: DatabaseValue) -> String {
-                    if case .blob = value.storage, let literal = try? SQLQuote.value(value) { return literal }
-                    return value.description
-                }
                 let row =
                     rowid != nil
-                    ? "row \(keyValue(bad[0]))"
+                    ? "row \(SQLQuote.named(bad[0]))"
                     : key.isEmpty
                         ? "a row"
                         : "the row with "
-                            + zip(info.primaryKey, (0..<key.count).map { keyValue(bad[$0]) }).map { "\($0) = \($1)" }
+                            + zip(info.primaryKey, (0..<key.count).map { SQLQuote.named(bad[$0]) }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
                 let old = info.columns.first { $0.name == column }!.type
                 // A numeric or json column's text is a number or JSON, named as written (3.5, not "3.5").
