@@ -302,4 +302,18 @@ struct UpdateRuleTests {
         #expect(errorMessage { try db.sql(#"SELECT "u" FROM log"#) }?.contains("no such column: u") == true)
         #expect(errorMessage { try db.sql(#"SELECT "u" FROM v"#) }?.contains("no such column: u") == true)
     }
+
+    @Test("--set cannot add a key holding a quote or backslash on SQLite, and says --patch adds it; it changes one that is there")
+    func escapedNewKey() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "d:json"])
+        try db.insert("t", #"{"id":1,"d":{}}"#)
+        #expect(
+            errorMessage { try db.update("t", all: true, set: [#"d."q\"".a=1"#]) }
+                == #"--set d."q\"".a: 1 row it would change has no place for it, or no such key yet: SQLite's json_set changes a key holding a quote, backslash or control character but cannot add one; add it with --patch d=OBJECT; nothing was updated"#
+        )
+        try db.update("t", all: true, patch: [#"d={"q\"":{"a":1}}"#])
+        try db.update("t", all: true, set: [#"d."q\"".a=2"#])
+        #expect(try db.query("t", where: [#"d."q\"".a = 2"#], select: ["id"]) == #"{"id":1}"# + "\n")
+    }
 }

@@ -213,7 +213,18 @@ extension UpdateSpec {
                     + (rendered.map { "CASE WHEN \($0.sql) THEN \(missing) END" } ?? missing)
                 let arguments = (rendered?.arguments ?? []) + after.arguments
                 let count = try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
-                if count > 0 { throw Self.noPlace(option, path.path, rows: count) }
+                if count > 0 {
+                    // SQLite's json_set changes a key holding a quote, backslash or control, but
+                    // cannot add one: said, with what adds it.
+                    let escaped = path.path.segments.contains { segment in
+                        guard case .key(let key) = segment else { return false }
+                        return key.unicodeScalars.contains { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+                    }
+                    guard escaped else { throw Self.noPlace(option, path.path, rows: count) }
+                    throw JSONSQLError(
+                        "\(option) \(path.path): \(count == 1 ? "1 row" : "\(count) rows") it would change \(count == 1 ? "has" : "have") no place for it, or no such key yet: SQLite's json_set changes a key holding a quote, backslash or control character but cannot add one; add it with --patch \(path.path.column)=OBJECT; nothing was updated"
+                    )
+                }
             }
         }
     }
