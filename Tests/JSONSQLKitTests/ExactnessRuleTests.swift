@@ -86,7 +86,9 @@ struct ExactnessRuleTests {
         try db.insert("t", #"{"id":4,"n":-0,"j":{"k":-0}}"#)
         try db.update("t", where: ["id = 1"], set: ["n=-0", "j=-0"])
         try db.update("t", where: ["id = 4"], set: ["j.k=-0"])
-        #expect(try db.sql("SELECT n, j FROM t WHERE id IN (1, 4) ORDER BY id") == #"{"n":-0,"j":-0}"# + "\n" + #"{"n":-0,"j":{"k":-0}}"# + "\n")
+        #expect(
+            try db.sql("SELECT n, j FROM t WHERE id IN (1, 4) ORDER BY id") == #"{"n":-0,"j":-0}"# + "\n"
+                + #"{"n":-0,"j":{"k":-0}}"# + "\n")
         #expect(try db.sql("SELECT count(*) AS n FROM plain") == #"{"n":0}"# + "\n")
     }
 

@@ -112,7 +112,8 @@ struct RetypeRuleTests {
         )
         // A UUID key names its row as update does.
         try db.store.createTable(
-            TableSpec(name: "k", columns: ["id:uuid", "s:text"].map(ColumnSpec.init(parsing:)), primaryKey: ["id"], withoutRowid: true))
+            TableSpec(
+                name: "k", columns: ["id:uuid", "s:text"].map(ColumnSpec.init(parsing:)), primaryKey: ["id"], withoutRowid: true))
         try db.insert("k", #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","s":"x"}"#)
         #expect(
             errorMessage { try Self.retype(db, "k", "s:integer") }

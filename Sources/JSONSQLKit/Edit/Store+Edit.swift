@@ -102,7 +102,9 @@ extension Store {
             let own = try Row.fetchAll(
                 db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS key FROM pragma_foreign_key_list(?)",
                 arguments: [table]
-            ).map { "\(table).\($0["source"] as String) → \($0["target"] as String)" + (($0["key"] as String?).map { ".\($0)" } ?? "") }
+            ).map {
+                "\(table).\($0["source"] as String) → \($0["target"] as String)" + (($0["key"] as String?).map { ".\($0)" } ?? "")
+            }
             var causes: [String] = []
             if !own.isEmpty { causes.append("\(own.joined(separator: ", ")) would find no row; insert that row first") }
             let referrers = try referringColumns(table, db: db)

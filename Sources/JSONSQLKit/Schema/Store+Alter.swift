@@ -105,7 +105,8 @@ extension Store {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             let message = explaining(error.message ?? "\(error)")
-            let hint = hint && message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
+            let hint =
+                hint && message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }
     }
