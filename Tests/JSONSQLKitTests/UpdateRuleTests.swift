@@ -316,4 +316,20 @@ struct UpdateRuleTests {
         try db.update("t", all: true, set: [#"d."q\"".a=2"#])
         #expect(try db.query("t", where: [#"d."q\"".a = 2"#], select: ["id"]) == #"{"id":1}"# + "\n")
     }
+
+    @Test("a UNIQUE, CHECK or NOT NULL constraint an update breaks is named with the row that breaks it; nothing changes")
+    func constraintNamesRow() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["k:text:pk", "v:integer:unique:check=v > 0", "n:text:notnull:default=x"])
+        try db.insert("t", #"{"k":"a","v":1} {"k":"b","v":2} {"k":"c","v":3}"#)
+        let tail = " breaks it; nothing was updated (change the values, or narrow --where)"
+        for (filter, set, message) in [
+            ("v >= 1", "v=7", "UNIQUE constraint failed: t.v: the row with k = 'b'"),
+            ("v > 1", "v=-1", "CHECK constraint failed: v > 0: the row with k = 'b'"),
+            ("k = c", "n=null", "NOT NULL constraint failed: t.n: the row with k = 'c'"),
+        ] {
+            #expect(errorMessage { try db.update("t", where: [filter], set: [set]) } == message + tail)
+        }
+        #expect(try db.query("t", select: ["v"]) == #"{"v":1}"# + "\n" + #"{"v":2}"# + "\n" + #"{"v":3}"# + "\n")
+    }
 }

@@ -13,8 +13,58 @@ extension Store {
             let query = try spec.build(table: info, db: db)
             try Self.requireJSONText(spec, table: info, db: db)
             try spec.requirePlaces(table: info, db: db)
-            return try Self.execute(query, table: table, verb: "update", db: db)
+            do {
+                return try Self.execute(query, table: table, verb: "update", db: db)
+            } catch let error where Self.brokenConstraint(error) != nil {
+                throw try Self.namingRow(error, spec: spec, table: info, db: db)
+            }
         }
+    }
+
+    /// A constraint an update breaks (UNIQUE, CHECK, NOT NULL), with the row that breaks it:
+    /// SQLite names only the constraint. The matched rows are updated again one at a time, in
+    /// the transaction the failure rolls back, until one fails; up to 100,000 rows are tried.
+    private static func namingRow(_ error: Error, spec: UpdateSpec, table info: TableInfo, db: Database) throws -> Error {
+        let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
+        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        var sql =
+            "SELECT \(identity), \(key.map(SQLQuote.identifier).joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
+        var arguments: [DatabaseValue] = []
+        if let filter = Filter.all(spec.filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            sql += " WHERE \(rendered.sql)"
+            arguments = rendered.arguments
+        }
+        let rows = try Row.fetchAll(db, sql: sql + " LIMIT 100000", arguments: StatementArguments(arguments))
+        var each = spec
+        each.filters = []
+        each.all = true
+        let update = try each.build(table: info, db: db)
+        let one = update.sql + " WHERE " + key.map { "\(SQLQuote.identifier($0)) IS ?" }.joined(separator: " AND ")
+        for row in rows {
+            do {
+                _ = try execute(
+                    SQLQuery(sql: one, arguments: update.arguments + (1...key.count).map { row[$0] as DatabaseValue }),
+                    table: info.name, verb: "update", db: db)
+            } catch let failure {
+                guard let constraint = brokenConstraint(failure) else { throw failure }
+                return UpdateSpec.breaking(constraint, row: row[0] as String)
+            }
+        }
+        return error
+    }
+
+    /// The words of a UNIQUE, CHECK or NOT NULL constraint an update breaks (an INTEGER
+    /// PRIMARY KEY set to null is told as NOT NULL by `execute`); nil for other errors, and for
+    /// a foreign key, whose failure `execute` names otherwise.
+    private static func brokenConstraint(_ error: Error) -> String? {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT {
+            return error.message ?? "\(error)"
+        }
+        if let error = error as? JSONSQLError, error.description.hasPrefix("NOT NULL constraint failed: ") {
+            return error.description
+        }
+        return nil
     }
 
     /// Deletes the rows a filter matches, in one transaction; `dryRun` as for `update`.
@@ -229,6 +279,11 @@ extension UpdateSpec {
                 }
             }
         }
+    }
+
+    /// A constraint the update breaks, with the row that breaks it, the same on both backends.
+    static func breaking(_ constraint: String, row: String) -> JSONSQLError {
+        JSONSQLError("\(constraint): the row with \(row) breaks it; nothing was updated (change the values, or narrow --where)")
     }
 
     /// The refusal of a write that `rows` rows have no place for, the same on both backends.
