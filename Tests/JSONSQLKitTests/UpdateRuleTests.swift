@@ -181,6 +181,10 @@ struct UpdateRuleTests {
             ),
             (["name=null"], [], "NOT NULL constraint failed: player.name"),
             (
+                ["name=123"], [],
+                #"--set name: name is a text column, which expects a string; a number 123 does not fit it; to store the text 123, quote it: --set 'name="123"'"#
+            ),
+            (
                 ["address=x", "address.y=1"], [],
                 "--set address=... replaces the whole column, so it cannot be combined with other changes to address"
             ),

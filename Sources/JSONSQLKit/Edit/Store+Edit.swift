@@ -455,8 +455,19 @@ extension UpdateSpec {
         do {
             return try ValueConversion.stored(input, type: column.type, textAffinity: column.keepsNumberText(in: dialect))
         } catch {
+            // A bare word that reads as a number or boolean (007 does not) is one; text in quotes
+            // is text (with --json too: "123" is a JSON string).
+            var word: String?
+            switch input {
+            case .number(let text): word = text
+            case .bool(let flag): word = flag ? "true" : "false"
+            default: word = nil
+            }
+            let hint =
+                column.type == .text
+                ? word.map { "; to store the text \($0), quote it: --set '\(assignment.path)=\"\($0)\"'" } ?? "" : ""
             throw JSONSQLError(
-                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it"
+                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it\(hint)"
             )
         }
     }
