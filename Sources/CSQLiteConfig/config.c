@@ -12,3 +12,12 @@ int jsonsql_sqlite_config_multithread(void) {
 int jsonsql_sqlite_defensive(void *db) {
     return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
+
+int jsonsql_sqlite_legacy_strings(void *db, int on, int *was) {
+    int ignored = 0;
+    int code = sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_DQS_DML, -1, was ? was : &ignored);
+    if (code != SQLITE_OK || on < 0) return code;
+    code = sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_DQS_DDL, on, (int *)0);
+    if (code != SQLITE_OK) return code;
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_DQS_DML, on, (int *)0);
+}

@@ -67,6 +67,50 @@ public final class Store {
         return configuration
     }
 
+    /// Runs `work` with SQLite reading SQL as it reads a schema from the file: a double-quoted
+    /// word that names no column is a string (`CHECK (name != "")`, `json_extract(doc, "$.a")`,
+    /// a trigger's `VALUES ("x")`, a view's `WHERE kind != "q"`), as the sqlite3 shell lets
+    /// other tools write it. GRDB turns this off on every connection, where such a view failed
+    /// every read of it and `tables`, a trigger every write that fires it, and an `ALTER TABLE`
+    /// rename or drop (SQLite compiles the whole schema again) with 'no such column'.
+    ///
+    /// Every command's work runs so (`read`, `writeWithoutTransaction`): the SQL jsonsql writes
+    /// names only columns it found, in double quotes. SQL the user gives (`--sql`, the shell,
+    /// `check=`) runs in `readingAsGiven`, where `"x"` is a name, as GRDB reads it (but for the
+    /// views and triggers it reaches: `readingUserSQL`).
+    static func readingStoredSchema<T>(_ db: Database, _ work: () throws -> T) throws -> T {
+        try legacyStrings(db, on: true, work)
+    }
+
+    /// Runs `work` with a double-quoted word always a name: for SQL the user gives.
+    static func readingAsGiven<T>(_ db: Database, _ work: () throws -> T) throws -> T {
+        try legacyStrings(db, on: false, work)
+    }
+
+    /// Runs user SQL as given (`readingAsGiven`), but for what it reaches: when SQLite names a
+    /// missing column that the SQL does not write in double quotes, the "x" is in a view or
+    /// trigger another tool wrote, and the statement is compiled again as SQLite reads a stored
+    /// schema. (A missing column fails when the statement is prepared, before it runs.)
+    static func readingUserSQL<T>(_ sql: String, db: Database, _ work: () throws -> T) throws -> T {
+        do {
+            return try readingAsGiven(db, work)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            let prefix = "no such column: "
+            guard let message = error.message, message.hasPrefix(prefix),
+                !sql.contains(SQLQuote.identifier(String(message.dropFirst(prefix.count))))
+            else { throw error }
+            return try readingStoredSchema(db, work)
+        }
+    }
+
+    private static func legacyStrings<T>(_ db: Database, on: Bool, _ work: () throws -> T) throws -> T {
+        let handle = UnsafeMutableRawPointer(db.sqliteConnection)
+        var was: Int32 = 0
+        _ = jsonsql_sqlite_legacy_strings(handle, on ? 1 : 0, &was)
+        defer { _ = jsonsql_sqlite_legacy_strings(handle, was, nil) }
+        return try work()
+    }
+
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
@@ -271,7 +315,7 @@ public final class Store {
     /// Runs database work, turning SQLite errors into readable ones.
     func read<T>(_ work: (Database) throws -> T) throws -> T {
         do {
-            return try withConnection { queue in try queue.read(work) }
+            return try withConnection { queue in try queue.read { db in try Self.readingStoredSchema(db) { try work(db) } } }
         } catch {
             throw Self.translate(error, path: path)
         }
@@ -279,7 +323,9 @@ public final class Store {
 
     /// Runs database work outside a transaction; the caller translates errors.
     func writeWithoutTransaction<T>(_ work: (Database) throws -> T) throws -> T {
-        try withConnection { queue in try queue.writeWithoutTransaction(work) }
+        try withConnection { queue in
+            try queue.writeWithoutTransaction { db in try Self.readingStoredSchema(db) { try work(db) } }
+        }
     }
 
     /// Runs database work in one transaction that takes the write lock at once, or in a

@@ -101,4 +101,26 @@ struct PostgresIndexTests {
         let kept = try CLI.run(["drop-index", postgres, "t_pkey"])
         #expect(kept.stderr.contains("cannot drop index t_pkey: it keeps a PRIMARY KEY"), "\(kept.stderr)")
     }
+
+    @Test("index --unique over duplicates names one shared value in SQLite's words: a JSON string unquoted, a UUID as X'...'")
+    func uniqueDuplicates() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "u:uuid", "doc:json", "n:numeric"])
+        let row = #"{"u":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","doc":{"a":"x","f":1.5},"n":1.10}"#
+        var outputs: [String: [String]] = [:]
+        for database in [sqlite, postgres] {
+            #expect(
+                try CLI.run(["insert", database, "t"], stdin: row + "\n" + row.replacingOccurrences(of: "1.10", with: "1.1"))
+                    .status == 0)
+            for path in ["doc.a", "u", "n"] {
+                outputs[database, default: []].append(try CLI.run(["index", database, "t", path, "--unique"]).stderr)
+            }
+        }
+        #expect(outputs[postgres]! == outputs[sqlite]!)
+        #expect(
+            outputs[postgres]! == [
+                #"Error: cannot make a unique index on t (doc.a): 2 rows hold "x""# + "\n",
+                "Error: cannot make a unique index on t (u): 2 rows hold X'6BA7B8109DAD11D180B400C04FD430C8'\n",
+                "Error: cannot make a unique index on t (n): 2 rows hold 1.1\n",
+            ])
+    }
 }

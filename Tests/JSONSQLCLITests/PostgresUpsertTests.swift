@@ -223,7 +223,10 @@ struct PostgresUpsertTests {
         }
         #expect(messages[postgres] == messages[sqlite])
         #expect(messages[postgres]?.count == 3)
-        #expect(messages[postgres]?.last == "UNIQUE constraint failed: index '\(table)_on_doc_k'")
+        #expect(
+            messages[postgres]?.last
+                == "UNIQUE constraint failed: index '\(table)_on_doc_k': the row with id = 2 breaks it; nothing was updated (change the values, or narrow --where)"
+        )
     }
 
     @Test("--replace refuses a unique index on an expression rather than differ from SQLite")

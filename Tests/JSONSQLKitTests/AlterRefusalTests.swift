@@ -64,6 +64,12 @@ struct AlterRefusalTests {
             ),
             (["--add", "name:text"], "player already has a column name"),
             (["--add", "t2:text:references=nope"], "column 't2' references nope, but there is no table 'nope'"),
+            // A double-quoted word is a name, as create-table reads it, not the string SQLite would store.
+            (["--add", #"x:text:check=x != "q""#], #"cannot add column x to player with check=x != "q": no such column: q"#),
+            (
+                ["--add", "x:integer:check=nope > 0"],
+                "cannot add column x to player with check=nope > 0: error in table player after add column: no such column: nope"
+            ),
             (["--rename", "nope=x"], "no column 'nope' in table 'player'"),
             (["--rename", "score=name"], "cannot rename score to name: player already has a column name"),
             (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),

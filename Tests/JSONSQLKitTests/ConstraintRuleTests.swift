@@ -31,6 +31,15 @@ struct ConstraintRuleTests {
         #expect(
             errorMessage { try db.insert("player", #"{"id":4,"team":"nope"}"#) }?.contains("FOREIGN KEY constraint failed")
                 == true)
+        // An update names the references it may break, both ways.
+        #expect(
+            errorMessage { try db.update("player", where: ["id = 1"], set: ["team=nope"]) }
+                == "FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist (player.team → team.id would find no row; insert that row first); nothing was updated"
+        )
+        #expect(
+            errorMessage { try db.update("team", where: ["id = t1"], set: ["id=t9"]) }
+                == "FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist (rows of player.team refer to keys it would change; update those first); nothing was updated"
+        )
         #expect(try db.delete("team", where: ["id = t1"]).changed == 1)
         #expect(try db.query("player", select: ["id"]) == #"{"id":3}"# + "\n")
     }
@@ -166,6 +175,14 @@ struct ConstraintRuleTests {
         #expect(
             errorMessage { try db.insert("b", #"{"x":"b","y":1,"z":"p","w":"q"}"#) }?.contains("UNIQUE constraint failed") == true
         )
+        // Every column of a composite key is NOT NULL, as PostgreSQL makes it: SQLite would take
+        // (null, 1) again and again, rows the key cannot find.
+        for record in [#"{"x":null,"y":3}"#, #"{"y":3}"#, #"{"x":"c"}"#] {
+            let error = errorMessage { try db.insert("b", record) }
+            #expect(error?.contains("NOT NULL constraint failed") == true, "\(record): \(error ?? "no error")")
+        }
+        try db.insert("d", #"{"k":"a","n":1}"#, primaryKey: ["k", "n"])
+        #expect(errorMessage { try db.insert("d", #"{"k":"b"}"#) }?.contains("NOT NULL constraint failed: d.n") == true)
         #expect(
             errorMessage { try TableSpec(name: "c", columns: [ColumnSpec(parsing: "x:text")], unique: [["x", "nope"]]) }?
                 .contains(

@@ -208,5 +208,12 @@ struct IndexRuleTests {
         #expect(try db.index("t", "doc.tags[0]", where: ["id > 1"], unique: true) == .created("t_on_doc_tags_0"))
         // A refused index leaves nothing behind.
         #expect(try db.sql("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'index'") == #"{"n":2}"# + "\n")
+        // A blob (a UUID) is named as SQL writes it, not as Swift's Data(16 bytes).
+        try db.create("u", ["id:integer:pk", "u:uuid"])
+        try db.insert(
+            "u", #"{"id":1,"u":"6ba7b810-9dad-11d1-80b4-00c04fd430c8"} {"id":2,"u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"}"#)
+        #expect(
+            errorMessage { try db.index("u", "u", unique: true) }
+                == "cannot make a unique index on u (u): 2 rows hold X'6BA7B8109DAD11D180B400C04FD430C8'")
     }
 }

@@ -94,6 +94,33 @@ struct RetypeRuleTests {
         }
     }
 
+    @Test("uuid and blob columns become text as they print, and back; a blob that fits no other type is named as one")
+    func blobsAsText() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "u:uuid", "b:blob"])
+        try db.insert("t", #"{"id":1,"u":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","b":"AAE="}"#)
+        let before = try db.query("t")
+        _ = try Self.retype(db, "t", "u:text", "b:text")
+        #expect(
+            try db.sql("SELECT typeof(u) AS tu, u, typeof(b) AS tb, b FROM t")
+                == #"{"tu":"text","u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","tb":"text","b":"AAE="}"# + "\n")
+        _ = try Self.retype(db, "t", "u:uuid", "b:blob")
+        #expect(try db.query("t") == before)
+        #expect(
+            errorMessage { try Self.retype(db, "t", "b:integer") }
+                == "cannot make b an integer column: row 1 holds a blob of 2 bytes, which does not fit: an integer column expects an integer"
+        )
+        // A UUID key names its row as update does.
+        try db.store.createTable(
+            TableSpec(
+                name: "k", columns: ["id:uuid", "s:text"].map(ColumnSpec.init(parsing:)), primaryKey: ["id"], withoutRowid: true))
+        try db.insert("k", #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","s":"x"}"#)
+        #expect(
+            errorMessage { try Self.retype(db, "k", "s:integer") }
+                == #"cannot make s an integer column: the row with id = X'6BA7B8109DAD11D180B400C04FD430C8' holds "x", which does not fit: an integer column expects an integer"#
+        )
+    }
+
     @Test(
         "a text column of Python's isoformat() times becomes a datetime, except a time finer than a millisecond, named with why")
     func isoformatTimes() throws {

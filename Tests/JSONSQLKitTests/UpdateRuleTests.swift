@@ -181,6 +181,10 @@ struct UpdateRuleTests {
             ),
             (["name=null"], [], "NOT NULL constraint failed: player.name"),
             (
+                ["name=123"], [],
+                #"--set name: name is a text column, which expects a string; a number 123 does not fit it; to store the text 123, quote it: --set 'name="123"'"#
+            ),
+            (
                 ["address=x", "address.y=1"], [],
                 "--set address=... replaces the whole column, so it cannot be combined with other changes to address"
             ),
@@ -271,5 +275,65 @@ struct UpdateRuleTests {
                 "--set country: country is a generated column; change the value it is computed from") == true)
         try db.update("t", where: ["country = DE"], set: ["doc.country=FR"])
         #expect(try db.query("t", select: ["country"]) == #"{"country":"FR"}"# + "\n")
+    }
+
+    @Test("insert, update, delete, query and tables read triggers and views the sqlite3 shell wrote with double-quoted strings")
+    func doubleQuotedTriggers() throws {
+        let db = try LibraryDatabase()
+        // The sqlite3 shell reads "u" as a string where no column has the name; GRDB does not.
+        try db.store.write { handle in
+            try Store.readingStoredSchema(handle) {
+                try handle.execute(
+                    sql: """
+                        CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
+                        CREATE TABLE log (v);
+                        CREATE TRIGGER tu AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("u"); END;
+                        CREATE TRIGGER ti AFTER INSERT ON t BEGIN INSERT INTO log VALUES ("i"); END;
+                        CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES ("d"); END;
+                        CREATE VIEW v AS SELECT v FROM log WHERE v != "u";
+                        """)
+            }
+        }
+        try db.insert("t", #"{"id":1,"name":"a"}"#)
+        try db.insert("t", #"{"id":1,"name":"b"}"#, conflict: .upsert)
+        try db.update("t", all: true, set: ["name=c"])
+        try db.delete("t", all: true)
+        #expect(try db.sql("SELECT group_concat(v, '') AS v FROM log") == #"{"v":"iuud"}"# + "\n")
+        #expect(try db.query("v") == #"{"v":"i"}"# + "\n" + #"{"v":"d"}"# + "\n")
+        #expect(try SchemaChangeRuleTests.listed(db).contains(#"{"name":"v","columns":1,"type":"view"}"#))
+        #expect(try db.sql("SELECT count(*) AS n FROM v") == #"{"n":2}"# + "\n")
+        // SQL typed by the user still reads "u" as a name.
+        #expect(errorMessage { try db.sql(#"SELECT "u" FROM log"#) }?.contains("no such column: u") == true)
+        #expect(errorMessage { try db.sql(#"SELECT "u" FROM v"#) }?.contains("no such column: u") == true)
+    }
+
+    @Test("--set cannot add a key holding a quote or backslash on SQLite, and says --patch adds it; it changes one that is there")
+    func escapedNewKey() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "d:json"])
+        try db.insert("t", #"{"id":1,"d":{}}"#)
+        #expect(
+            errorMessage { try db.update("t", all: true, set: [#"d."q\"".a=1"#]) }
+                == #"--set d."q\"".a: 1 row it would change has no place for it, or no such key yet: SQLite's json_set changes a key holding a quote, backslash or control character but cannot add one; add it with --patch d=OBJECT; nothing was updated"#
+        )
+        try db.update("t", all: true, patch: [#"d={"q\"":{"a":1}}"#])
+        try db.update("t", all: true, set: [#"d."q\"".a=2"#])
+        #expect(try db.query("t", where: [#"d."q\"".a = 2"#], select: ["id"]) == #"{"id":1}"# + "\n")
+    }
+
+    @Test("a UNIQUE, CHECK or NOT NULL constraint an update breaks is named with the row that breaks it; nothing changes")
+    func constraintNamesRow() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["k:text:pk", "v:integer:unique:check=v > 0", "n:text:notnull:default=x"])
+        try db.insert("t", #"{"k":"a","v":1} {"k":"b","v":2} {"k":"c","v":3}"#)
+        let tail = " breaks it; nothing was updated (change the values, or narrow --where)"
+        for (filter, set, message) in [
+            ("v >= 1", "v=7", "UNIQUE constraint failed: t.v: the row with k = 'b'"),
+            ("v > 1", "v=-1", "CHECK constraint failed: v > 0: the row with k = 'b'"),
+            ("k = c", "n=null", "NOT NULL constraint failed: t.n: the row with k = 'c'"),
+        ] {
+            #expect(errorMessage { try db.update("t", where: [filter], set: [set]) } == message + tail)
+        }
+        #expect(try db.query("t", select: ["v"]) == #"{"v":1}"# + "\n" + #"{"v":2}"# + "\n" + #"{"v":3}"# + "\n")
     }
 }

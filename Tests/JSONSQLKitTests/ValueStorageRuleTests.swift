@@ -145,7 +145,8 @@ struct ValueStorageRuleTests {
         // A value that does not fit is named, and nothing changes.
         let refused = errorMessage { try db.store.retype(table: "player", columns: [("name", .json)]) }
         #expect(
-            refused?.contains("cannot make name a json column: row 1 holds \"Ann\", which does not fit") == true,
+            refused
+                == "cannot make name a json column: row 1 holds \"Ann\", which does not fit: a json column reads stored text as JSON, and this text is not JSON",
             "\(refused ?? "no error")")
         #expect(try types() == ["text", "text", "boolean", "json", "datetime"])
     }

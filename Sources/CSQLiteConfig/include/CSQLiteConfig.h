@@ -12,6 +12,13 @@ int jsonsql_sqlite_config_multithread(void);
 /// `db` is a `sqlite3 *` (void here, so that Swift sees SQLite's API only through GRDB).
 int jsonsql_sqlite_defensive(void *db);
 
+/// Turns SQLITE_DBCONFIG_DQS_DDL and SQLITE_DBCONFIG_DQS_DML on (1) or off (0) for one
+/// connection: whether SQL reads a double-quoted word that names no column as a string, as
+/// SQLite reads a stored schema and as the sqlite3 shell lets other tools write it
+/// (`CHECK (name != "")`, a trigger's `VALUES ("x")`). `was` (may be null) gets whether it
+/// was on before; a negative `on` changes nothing. Returns SQLite's result code.
+int jsonsql_sqlite_legacy_strings(void *db, int on, int *was);
+
 /// Renames `from` to `to` unless `to` exists, atomically: 0, or -1 with errno (EEXIST when `to`
 /// exists). Falls back to link(2) and unlink(2) where the file system has no exclusive rename.
 int jsonsql_rename_noreplace(const char *from, const char *to);

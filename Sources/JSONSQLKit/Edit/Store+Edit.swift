@@ -13,8 +13,58 @@ extension Store {
             let query = try spec.build(table: info, db: db)
             try Self.requireJSONText(spec, table: info, db: db)
             try spec.requirePlaces(table: info, db: db)
-            return try Self.execute(query, table: table, verb: "update", db: db)
+            do {
+                return try Self.execute(query, table: table, verb: "update", db: db)
+            } catch let error where Self.brokenConstraint(error) != nil {
+                throw try Self.namingRow(error, spec: spec, table: info, db: db)
+            }
         }
+    }
+
+    /// A constraint an update breaks (UNIQUE, CHECK, NOT NULL), with the row that breaks it:
+    /// SQLite names only the constraint. The matched rows are updated again one at a time, in
+    /// the transaction the failure rolls back, until one fails; up to 100,000 rows are tried.
+    private static func namingRow(_ error: Error, spec: UpdateSpec, table info: TableInfo, db: Database) throws -> Error {
+        let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
+        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        var sql =
+            "SELECT \(identity), \(key.map(SQLQuote.identifier).joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
+        var arguments: [DatabaseValue] = []
+        if let filter = Filter.all(spec.filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            sql += " WHERE \(rendered.sql)"
+            arguments = rendered.arguments
+        }
+        let rows = try Row.fetchAll(db, sql: sql + " LIMIT 100000", arguments: StatementArguments(arguments))
+        var each = spec
+        each.filters = []
+        each.all = true
+        let update = try each.build(table: info, db: db)
+        let one = update.sql + " WHERE " + key.map { "\(SQLQuote.identifier($0)) IS ?" }.joined(separator: " AND ")
+        for row in rows {
+            do {
+                _ = try execute(
+                    SQLQuery(sql: one, arguments: update.arguments + (1...key.count).map { row[$0] as DatabaseValue }),
+                    table: info.name, verb: "update", db: db)
+            } catch let failure {
+                guard let constraint = brokenConstraint(failure) else { throw failure }
+                return UpdateSpec.breaking(constraint, row: row[0] as String)
+            }
+        }
+        return error
+    }
+
+    /// The words of a UNIQUE, CHECK or NOT NULL constraint an update breaks (an INTEGER
+    /// PRIMARY KEY set to null is told as NOT NULL by `execute`); nil for other errors, and for
+    /// a foreign key, whose failure `execute` names otherwise.
+    private static func brokenConstraint(_ error: Error) -> String? {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT {
+            return error.message ?? "\(error)"
+        }
+        if let error = error as? JSONSQLError, error.description.hasPrefix("NOT NULL constraint failed: ") {
+            return error.description
+        }
+        return nil
     }
 
     /// Deletes the rows a filter matches, in one transaction; `dryRun` as for `update`.
@@ -98,7 +148,22 @@ extension Store {
                     "FOREIGN KEY constraint failed: rows of \(referrers.joined(separator: ", ")) refer to rows this would delete; delete those first, or declare the reference with on-delete=cascade or on-delete=set-null"
                 )
             }
-            throw JSONSQLError("FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist")
+            // SQLite does not say which reference: name the table's own and those to it.
+            let own = try Row.fetchAll(
+                db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS key FROM pragma_foreign_key_list(?)",
+                arguments: [table]
+            ).map {
+                "\(table).\($0["source"] as String) → \($0["target"] as String)" + (($0["key"] as String?).map { ".\($0)" } ?? "")
+            }
+            var causes: [String] = []
+            if !own.isEmpty { causes.append("\(own.joined(separator: ", ")) would find no row; insert that row first") }
+            let referrers = try referringColumns(table, db: db)
+            if !referrers.isEmpty {
+                causes.append("rows of \(referrers.joined(separator: ", ")) refer to keys it would change; update those first")
+            }
+            throw JSONSQLError(
+                "FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist"
+                    + (causes.isEmpty ? "" : " (\(causes.joined(separator: ", or ")))") + "; nothing was updated")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_MISMATCH && verb == "update" {
             // SQLite's bare "datatype mismatch": the rowid (an INTEGER PRIMARY KEY) set to null,
             // the only value of another type the column's rule lets through. Said as PostgreSQL's
@@ -200,9 +265,25 @@ extension UpdateSpec {
                     + (rendered.map { "CASE WHEN \($0.sql) THEN \(missing) END" } ?? missing)
                 let arguments = (rendered?.arguments ?? []) + after.arguments
                 let count = try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
-                if count > 0 { throw Self.noPlace(option, path.path, rows: count) }
+                if count > 0 {
+                    // SQLite's json_set changes a key holding a quote, backslash or control, but
+                    // cannot add one: said, with what adds it.
+                    let escaped = path.path.segments.contains { segment in
+                        guard case .key(let key) = segment else { return false }
+                        return key.unicodeScalars.contains { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+                    }
+                    guard escaped else { throw Self.noPlace(option, path.path, rows: count) }
+                    throw JSONSQLError(
+                        "\(option) \(path.path): \(count == 1 ? "1 row" : "\(count) rows") it would change \(count == 1 ? "has" : "have") no place for it, or no such key yet: SQLite's json_set changes a key holding a quote, backslash or control character but cannot add one; add it with --patch \(path.path.column)=OBJECT; nothing was updated"
+                    )
+                }
             }
         }
+    }
+
+    /// A constraint the update breaks, with the row that breaks it, the same on both backends.
+    static func breaking(_ constraint: String, row: String) -> JSONSQLError {
+        JSONSQLError("\(constraint): the row with \(row) breaks it; nothing was updated (change the values, or narrow --where)")
     }
 
     /// The refusal of a write that `rows` rows have no place for, the same on both backends.
@@ -375,8 +456,19 @@ extension UpdateSpec {
         do {
             return try ValueConversion.stored(input, type: column.type, textAffinity: column.keepsNumberText(in: dialect))
         } catch {
+            // A bare word that reads as a number or boolean (007 does not) is one; text in quotes
+            // is text (with --json too: "123" is a JSON string).
+            var word: String?
+            switch input {
+            case .number(let text): word = text
+            case .bool(let flag): word = flag ? "true" : "false"
+            default: word = nil
+            }
+            let hint =
+                column.type == .text
+                ? word.map { "; to store the text \($0), quote it: --set '\(assignment.path)=\"\($0)\"'" } ?? "" : ""
             throw JSONSQLError(
-                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it"
+                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it\(hint)"
             )
         }
     }

@@ -81,9 +81,10 @@ public struct UpdateSpec: Sendable {
                 return
             }
             let bare = rest.trimmingCharacters(in: .whitespaces)
-            // A number no double holds (1e400) is still a JSON number: stored as `--json` stores
-            // it, exactly where the column can hold it, else refused by the column's rules.
-            if FilterParser.isJSONNumber(bare), Int64(bare) == nil, ExactNumber(bare)?.double == nil {
+            // A number the --where literal would not keep as written is still a JSON number: one
+            // no double holds (1e400), and -0, whose integer is 0. Stored as `--json` and insert
+            // store it, exactly where the column can hold it, else refused by the column's rules.
+            if FilterParser.isJSONNumber(bare), Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil) {
                 self.init(path: path, value: .json(bare))
                 return
             }

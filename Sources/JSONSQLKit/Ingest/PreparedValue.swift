@@ -59,7 +59,10 @@ struct InsertColumns: Sendable {
         case (_, .null): return .null
         case (.text, .string), (.any, .string): return try string(field, bytes: bytes, scratch: &scratch)
         case (.integer, .integer), (.any, .integer): return .integer(field.integer)
-        case (.real, .integer) where Double(exactly: field.integer) != nil: return .double(Double(field.integer))
+        // -0 is left to ValueConversion, which refuses it: a real column would give back 0.0.
+        case (.real, .integer)
+        where Double(exactly: field.integer) != nil && (field.integer != 0 || bytes[field.start] != UInt8(ascii: "-")):
+            return .double(Double(field.integer))
         case (.boolean, .trueValue), (.any, .trueValue): return .integer(1)
         case (.boolean, .falseValue), (.any, .falseValue): return .integer(0)
         case (.json, .integer) where jsonAsText, (.json, .float) where jsonAsText, (.json, .bigInteger) where jsonAsText,

@@ -4,8 +4,56 @@ extension PostgresStore {
     /// `update` on PostgreSQL: the same `UpdateSpec`, one transaction (rolled back with `dryRun`).
     func update(_ spec: UpdateSpec, dryRun: Bool) throws -> EditResult {
         let table = try resolveTable(spec.table)
-        let query = try spec.postgresQuery(table: try tableInfo(table))
-        return try edit(query, table: table, dryRun: dryRun)
+        let info = try tableInfo(table)
+        let query = try spec.postgresQuery(table: info)
+        do {
+            return try edit(query, table: table, dryRun: dryRun)
+        } catch let error as PostgresError where error.code.hasPrefix("23") && error.code != "23503" {
+            throw (try? namingRow(error, spec: spec, table: info)) ?? error
+        }
+    }
+
+    /// A constraint an update breaks, with the row that breaks it, as on SQLite
+    /// (`Store.namingRow`): the matched rows are updated again one at a time, in a transaction
+    /// rolled back, until one fails. A table without a primary key keeps the server's words.
+    private func namingRow(_ error: PostgresError, spec: UpdateSpec, table info: TableInfo) throws -> Error {
+        let key = info.primaryKey
+        guard !key.isEmpty else { return error }
+        // Each key value as SQLite's quote() writes it: numbers bare, text in single quotes.
+        let identity = key.map { name -> String in
+            let quoted = SQLQuote.identifier(name)
+            let numeric = [.integer, .real, .numeric].contains(info.column(named: name)?.type)
+            let value = numeric ? "\(quoted)::text" : "quote_nullable(\(quoted)::text)"
+            return "\(SQLQuote.literal("\(name) = ")) || \(value)"
+        }.joined(separator: " || ', ' || ")
+        var sql =
+            "SELECT \(identity), \(key.map { "\(SQLQuote.identifier($0))::text" }.joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
+        var parameters: [String?] = []
+        if let filter = Filter.all(spec.filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            sql += " WHERE \(rendered.sql)"
+            parameters = Self.parameters(rendered.arguments)
+        }
+        var each = spec
+        each.filters = []
+        each.all = true
+        let one = try each.postgresQuery(table: info)
+        let count = one.parameters.count
+        let byKey =
+            one.sql + " WHERE "
+            + key.enumerated().map { "\(SQLQuote.identifier($1)) = $\(count + $0 + 1)" }.joined(separator: " AND ")
+        return try connection.rolledBack { () throws -> Error in
+            let rows = try connection.execute(sql + " LIMIT 100000", parameters)
+            for row in 0..<rows.rowCount {
+                let values = (0..<key.count).map { rows.string(row, $0 + 1) }
+                do {
+                    try connection.transaction { _ = try connection.execute(byKey, one.parameters + values) }
+                } catch let failure as PostgresError where failure.code.hasPrefix("23") {
+                    return UpdateSpec.breaking(failure.description, row: rows.string(row, 0) ?? "")
+                }
+            }
+            return error
+        }
     }
 
     /// `delete` on PostgreSQL, as `update`.

@@ -115,7 +115,31 @@ final class PostgresStore {
             WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
             """, [name])
         guard found.rowCount > 0 else {
-            try connection.execute(sql)
+            do {
+                try connection.execute(sql)
+            } catch let error as PostgresError where spec.unique && error.code == "23505" {
+                // One shared value, named as on SQLite (IndexSpec.duplicateError).
+                let duplicate = try connection.execute(try spec.duplicateSQL(table: info))
+                guard duplicate.rowCount > 0 else { throw error }
+                let values = (0..<spec.paths.count).map { column -> DatabaseValue in
+                    guard let text = duplicate.string(0, column) else { return .null }
+                    let oid = duplicate.type(column)
+                    // A JSON value or numeric as SQLite's ->> and CAST give it: a string unquoted,
+                    // a number as a 64-bit integer or a double.
+                    guard oid == Self.jsonbOID || oid == Self.jsonOID || oid == Self.numericOID,
+                        let json = InputValue(json: text)
+                    else { return PostgresResultValue(duplicate.bytes(0, column), oid: oid).databaseValue }
+                    switch json {
+                    case .string(let string): return string.databaseValue
+                    case .number(let number):
+                        return Int64(number)?.databaseValue ?? Double(number)?.databaseValue ?? text.databaseValue
+                    case .bool(let flag): return (flag ? 1 : 0).databaseValue
+                    default: return text.databaseValue
+                    }
+                }
+                throw spec.duplicateError(
+                    table: info, values: values, count: Int64(duplicate.string(0, spec.paths.count) ?? "") ?? 0)
+            }
             // The planner chooses an expression index only with statistics on its expression.
             try connection.execute("ANALYZE \(SQLQuote.identifier(info.name))")
             return .created(name)

@@ -89,8 +89,11 @@ extension Store {
             return try writeWithoutTransaction { db in
                 let wasInsideTransaction = db.isInsideTransaction
                 do {
-                    let outcome = try Self.runStatement(
-                        sql, parameters: parameters, db: db, format: format, to: out, userTransactions: userTransactions)
+                    // The user's SQL, read as given: "x" is a name.
+                    let outcome = try Self.readingUserSQL(sql, db: db) {
+                        try Self.runStatement(
+                            sql, parameters: parameters, db: db, format: format, to: out, userTransactions: userTransactions)
+                    }
                     try Self.refuseOpenTransaction(db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
                     return outcome
                 } catch {
@@ -222,15 +225,19 @@ extension Store {
                 asGiven: userTransactions && parameters.isEmpty)
         }
         return try read { db in
-            let text = try Self.singleStatement(sql, db: db)
-            if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
-                throw JSONSQLError(
-                    "--explain shows how SQLite runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show"
-                )
-            }
-            return try Self.plan(
-                SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
+            try Self.readingUserSQL(sql, db: db) { try Self.explainGiven(sql, parameters: parameters, db: db) }
         }
+    }
+
+    private static func explainGiven(_ sql: String, parameters: [String: String], db: Database) throws -> String {
+        let text = try Self.singleStatement(sql, db: db)
+        if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
+            throw JSONSQLError(
+                "--explain shows how SQLite runs a query; \(SQLText.firstKeyword(text)?.uppercased() ?? "this statement") has no plan to show"
+            )
+        }
+        return try Self.plan(
+            SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
     }
 
     static func parameterValue(_ text: String) throws -> DatabaseValue {

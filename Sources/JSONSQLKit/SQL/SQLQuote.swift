@@ -122,6 +122,13 @@ public enum SQLQuote {
         }
     }
 
+    /// A stored value as a message names it: text in double quotes, numbers as themselves, a
+    /// blob (a UUID key) as SQL writes it, `X'0001'`, never Swift's `Data(2 bytes)`.
+    static func named(_ value: DatabaseValue) -> String {
+        guard case .blob(let data) = value.storage else { return value.description }
+        return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+
     /// `-- arguments: "a\u0000b", 20, NULL`: a statement's bound values as `--explain` and
     /// `--dry-run` list them, on one line whatever they hold (text as JSON writes a string).
     static func argumentsComment(_ values: [DatabaseValue]) -> String {

@@ -78,20 +78,28 @@ public struct IndexSpec: Sendable {
     ///
     ///     cannot make a unique index on t (name): 2 rows hold "a"
     private func duplicateError(in db: Database, table info: TableInfo) throws -> JSONSQLError? {
+        let sql = try duplicateSQL(table: info)
+        guard let row = try Row.fetchOne(db, sql: sql) else { return nil }
+        return duplicateError(table: info, values: (0..<paths.count).map { row[$0] }, count: row[paths.count])
+    }
+
+    /// The query for one value (or tuple) that several indexed rows share, and their count, on
+    /// either backend (the paths and filter render in the table's dialect).
+    func duplicateSQL(table info: TableInfo) throws -> String {
         let expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
         var conditions = expressions.map { "\($0) IS NOT NULL" }
         if let filter { conditions.append("(\(try FilterSQL(filter, table: info, inlineValues: true).sql))") }
-        let sql =
-            "SELECT \(expressions.joined(separator: ", ")), count(*) FROM \(SQLQuote.identifier(info.name))"
+        return "SELECT \(expressions.joined(separator: ", ")), count(*) FROM \(SQLQuote.identifier(info.name))"
             + " WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(expressions.joined(separator: ", "))"
             + " HAVING count(*) > 1 LIMIT 1"
-        guard let row = try Row.fetchOne(db, sql: sql) else { return nil }
-        let values = (0..<expressions.count).map { (row[$0] as DatabaseValue).description }
-        let count: Int64 = row[expressions.count]
-        let shown = values.count == 1 ? values[0] : "(\(values.joined(separator: ", ")))"
+    }
+
+    /// `cannot make a unique index on t (name): 2 rows hold "a"`, the same on both backends.
+    func duplicateError(table info: TableInfo, values: [DatabaseValue], count: Int64) -> JSONSQLError {
+        let shown = values.count == 1 ? SQLQuote.named(values[0]) : "(\(values.map(SQLQuote.named).joined(separator: ", ")))"
         let described = paths.map(\.description).joined(separator: ", ")
         return JSONSQLError(
             "cannot make a unique index on \(info.name) (\(described)): \(count) rows hold \(shown)\(nocase ? " (ignoring case)" : "")"

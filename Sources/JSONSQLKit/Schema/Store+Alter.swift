@@ -81,8 +81,17 @@ extension Store {
                 throw JSONSQLError(
                     "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
             }
-            try Self.runDDL("cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")) {
-                try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+            let context = "cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")
+            try Self.runDDL(context, hint: false) {
+                // The user's check= is read as given: "q" is a name.
+                try Self.readingAsGiven(db) {
+                    try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+                    // SQLite stores an added CHECK reading "q" that names no column as the string
+                    // 'q', where create-table refuses it: read as a query is, it is refused here too.
+                    if let check = column.check {
+                        _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
+                    }
+                }
             }
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
         }
@@ -90,12 +99,14 @@ extension Store {
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
-    private static func runDDL(_ context: String, _ work: () throws -> Void) throws {
+    /// `hint`: a missing column means something still uses the one renamed or dropped.
+    private static func runDDL(_ context: String, hint: Bool = true, _ work: () throws -> Void) throws {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             let message = explaining(error.message ?? "\(error)")
-            let hint = message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
+            let hint =
+                hint && message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }
     }
@@ -235,21 +246,25 @@ extension Store {
     /// `ALTER TABLE ... RENAME TO`, also where the new name differs from the old only in case.
     private static func runRename(_ table: String, to new: String, db: Database) throws {
         try Self.runDDL("cannot rename table \(table)") {
-            var from = table
-            if table != new && SQLName.same(table, new) {
-                // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
-                // through a free name, in the same transaction.
-                var step = "\(table)_renaming"
-                while try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
-                {
-                    step += "_"
-                }
-                try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
-                from = step
-            }
-            try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
+            try renameTable(table, to: new, db: db)
         }
+    }
+
+    private static func renameTable(_ table: String, to new: String, db: Database) throws {
+        var from = table
+        if table != new && SQLName.same(table, new) {
+            // SQLite compares names ignoring case and refuses `t` to `T` as taken: go
+            // through a free name, in the same transaction.
+            var step = "\(table)_renaming"
+            while try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
+            {
+                step += "_"
+            }
+            try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
+            from = step
+        }
+        try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
     }
 
     /// Drops a table and its indexes. A table that other tables refer to by foreign key is kept:

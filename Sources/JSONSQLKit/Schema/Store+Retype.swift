@@ -102,21 +102,25 @@ extension Store {
                 let value: DatabaseValue = bad[key.count]
                 let row =
                     rowid != nil
-                    ? "row \(bad[0] as DatabaseValue)"
+                    ? "row \(SQLQuote.named(bad[0]))"
                     : key.isEmpty
                         ? "a row"
                         : "the row with "
-                            + zip(info.primaryKey, (0..<key.count).map { bad[$0] as DatabaseValue }).map { "\($0) = \($1)" }
+                            + zip(info.primaryKey, (0..<key.count).map { SQLQuote.named(bad[$0]) }).map { "\($0) = \($1)" }
                             .joined(separator: ", ")
                 let old = info.columns.first { $0.name == column }!.type
                 // A numeric or json column's text is a number or JSON, named as written (3.5, not "3.5").
-                let shown = [.numeric, .json].contains(old) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
+                var shown = [.numeric, .json].contains(old) ? String.fromDatabaseValue(value).map(TerminalText.name) : nil
+                if case .blob(let data) = value.storage { shown = "a blob of \(data.count) bytes" }
                 // Why, in ValueConversion's words (a datetime keeps milliseconds, ...).
                 var reason = ""
                 if let input = InputValue(stored: value, declaredAs: old, becoming: type) {
                     do { _ = try ValueConversion.stored(input, type: type) } catch {
                         reason = ": \(type.withArticle) column \(error.expectation)"
                     }
+                } else if type == .json, case .string = value.storage {
+                    // Stored text is read as JSON for a json column: a plain word is none.
+                    reason = ": a json column reads stored text as JSON, and this text is not JSON"
                 }
                 throw JSONSQLError(
                     "cannot make \(column) \(type.withArticle) column: \(row) holds \(shown ?? value.description), which does not fit\(reason)"

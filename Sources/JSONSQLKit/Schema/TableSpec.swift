@@ -111,6 +111,11 @@ public struct TableSpec: Sendable, Equatable {
                 if autoincrement && spec.type == .integer { text += " AUTOINCREMENT" }
                 // A non-integer primary key in a rowid table accepts NULL unless told not to.
                 if spec.type != .integer && !spec.notNull { text += " NOT NULL" }
+            } else if primaryKey.count > 1 && primaryKey.contains(spec.name) && !spec.notNull {
+                // So does every column of a composite key in a rowid table, the integer too, and
+                // NULLs there are all distinct: the key would not find the row (PostgreSQL
+                // refuses them).
+                text += " NOT NULL"
             }
             return text
         }
@@ -131,7 +136,8 @@ public struct TableSpec: Sendable, Equatable {
             try column.references?.validate(from: column.name, db: db, pending: self)
         }
         do {
-            try db.execute(sql: sql(ifNotExists: ifNotExists))
+            // check= is the user's SQL, read as given: "q" is a name.
+            try Store.readingAsGiven(db) { try db.execute(sql: sql(ifNotExists: ifNotExists)) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // The one SQL a user writes into the table: a check= condition SQLite cannot read.
             let checks = columns.compactMap { column in column.check.map { "check=\($0) on column '\(column.name)'" } }

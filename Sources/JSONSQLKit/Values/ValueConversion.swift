@@ -307,7 +307,14 @@ extension InputValue {
         case .double(let double):
             guard double.isFinite else { return nil }
             self = new == .text ? .string("\(double)") : .number("\(double)")
-        case .blob(let data): self = .blob(data)
+        case .blob(let data):
+            // Becoming text, the text it prints as: a uuid's canonical string, else base64.
+            if new == .text {
+                let uuid = old == .uuid && data.count == 16 ? data.withUnsafeBytes(UUIDValue.string) : nil
+                self = .string(uuid ?? data.base64EncodedString())
+            } else {
+                self = .blob(data)
+            }
         case .string(let text):
             if new == .text {
                 self = .string(text)
