@@ -126,6 +126,7 @@ public struct FilterParser {
         if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
         if negated { throw error("expected in, contains, like, glob or exists after '\(path) not'") }
+        if cursor.current == "-" && cursor.peek(1) == ">" { throw error(JSONPath.arrowError(path, &cursor).description) }
         let found = cursor.atEnd ? "the end" : "'\(cursor.rest)'"
         // `first name = Ann`: a name holding a space, written without its quotes.
         var spaced = path
@@ -136,7 +137,12 @@ public struct FilterParser {
         } else if !word.isEmpty {
             spaced.column += " " + word
         }
-        let hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
+        var hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
+        // `score:5`, as search boxes take it.
+        if cursor.current == ":", cursor.peek(1).map({ !$0.properties.isWhitespace }) == true {
+            cursor.index += 1
+            hint = "; compare with =: \(path) = \(cursor.rest)"
+        }
         throw error(
             "expected an operator after \(path) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
         )
