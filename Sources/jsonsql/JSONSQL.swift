@@ -68,7 +68,11 @@ struct JSONSQL: ParsableCommand {
                 Foundation.exit(0)
             }
             var message = fullMessage(for: error, usage: usage)
-            if message.hasPrefix("Error: ") { message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count))) }
+            if message.hasPrefix("Error: ") {
+                // A command line that did not parse leaves `usage` at the root: its first word names the command.
+                let command = usage == JSONSQL.self ? CommandLine.arguments.dropFirst().first : usage._commandName
+                message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count)), command: command)
+            }
             if let hint = misplacedArgumentsHint(Array(CommandLine.arguments.dropFirst()), message: message) {
                 var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 lines.insert(hint, at: 1)
@@ -224,11 +228,38 @@ struct JSONSQL: ParsableCommand {
 
     /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own
     /// style, which starts lowercase ("unknown option '--wher'"), as every other message does.
-    static func inJSONSQLStyle(_ message: String) -> String {
+    /// With `command`, an unknown option that names an output format as other tools take
+    /// them (`--json`, `-t`, `--nl`, sqlite3's `-box`) on a command that has `--format` says
+    /// which `--format` prints it, in place of the nearest option by spelling (`--json`: '--csv',
+    /// which reads input).
+    static func inJSONSQLStyle(_ message: String, command: String? = nil) -> String {
+        var message = message
         for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
-            return message.prefix(1).lowercased() + message.dropFirst()
+            message = message.prefix(1).lowercased() + message.dropFirst()
         }
-        return message
+        guard let command, message.hasPrefix("unknown option '"),
+            let end = message.dropFirst("unknown option '".count).firstIndex(of: "'")
+        else { return message }
+        let option = String(message[message.index(message.startIndex, offsetBy: "unknown option '".count)..<end])
+        guard let format = guessedFormat(option),
+            ShellCatalog(JSONSQL.self).options[command]?.contains(where: { $0.names.contains("--format") }) == true
+        else { return message }
+        let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
+        return "unknown option '\(option)'; the output format is set with --format \(format.rawValue)"
+            + message[lineEnd...]
+    }
+
+    /// The output format an option names as other tools spell it: sqlite-utils (`--nl`, `-t`,
+    /// `--csv`), the sqlite3 shell (`-json`, `-box`, `-markdown`), jq and others (`--jsonl`).
+    static func guessedFormat(_ option: String) -> OutputFormat? {
+        let name = option.drop { $0 == "-" }.lowercased()
+        switch name {
+        case "json", "j", "array", "arrays": return .json
+        case "jsonl", "ndjson", "nl", "jsonlines", "json-lines", "lines", "line": return .jsonl
+        case "table", "t", "box", "column", "columns", "markdown", "md", "pretty", "psql", "qbox", "tabular": return .table
+        case "csv": return .csv
+        default: return nil
+        }
     }
 
     /// Prints help, a completion script or the version on standard output, as the parser
@@ -280,13 +311,31 @@ struct JSONSQL: ParsableCommand {
             word = arguments[1]
         }
         if names.contains(word) { return }
-        // `jsonsql db.sqlite query player`: the database where the command goes.
+        // `jsonsql db.sqlite query player`: the database where the command goes. As sqlite3
+        // takes them: `jsonsql db.sqlite .tables`, `jsonsql db.sqlite 'select ...'`.
         if arguments.first == word, Store.isSQLiteFile(word) {
-            let command = arguments.dropFirst().first.flatMap { names.dropLast().contains($0) ? $0 : nil }
-            let rest = command == nil ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            let words = Array(arguments.dropFirst())
+            let fixed: [String]
+            if let command = words.first.flatMap({ names.dropLast().contains($0) ? $0 : nil }) {
+                fixed = [command, word] + words.dropFirst()
+            } else if let other = otherShellCommand(words) {
+                fixed = [other[0], word] + other.dropFirst()
+            } else if ["select", "with", "values"].contains(SQLText.firstKeyword(words.joined(separator: " ")) ?? "") {
+                fixed = ["query", word, "--sql", words.joined(separator: " ")]
+            } else {
+                fixed = ["query", word] + words
+            }
             throw ValidationError(
-                "\(word) is a database; the command goes first: jsonsql "
-                    + ([command ?? "query", word] + rest).map(SQLQuote.shellWord).joined(separator: " "))
+                "\(word) is a database; the command goes first: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " "))
+        }
+        // `jsonsql '\dt' db.sqlite`: psql's or sqlite3's command for a jsonsql one.
+        if arguments.first == word, word.hasPrefix("\\") || word.hasPrefix("."),
+            let other = otherShellCommand(Array(arguments.prefix(1) + arguments.dropFirst(2)))
+        {
+            let database = arguments.count > 1 ? arguments[1] : "DB"
+            throw ValidationError(
+                "unknown command '\(word)'; here that is jsonsql "
+                    + ([other[0], database] + other.dropFirst()).map(SQLQuote.shellWord).joined(separator: " "))
         }
         // `jsonsql select name from player`: SQL, which query --sql runs.
         let sql = arguments.first == word ? arguments.joined(separator: " ") : word
@@ -350,6 +399,21 @@ extension JSONSQL {
             // open gives the lowest free number, which is this one.
             let opened = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
             if opened >= 0 && opened != fd { close(opened) }
+        }
+    }
+
+    /// The jsonsql command, as its words without the database, that does what the sqlite3 shell's
+    /// `.tables`, `.schema [T]` and `.indexes [T]` or psql's `\\dt`, `\\d [T]` and `\\di [T]`
+    /// given as `words` do; nil for any other words.
+    static func otherShellCommand(_ words: [String]) -> [String]? {
+        guard let first = words.first, words.count <= 2 else { return nil }
+        let table = Array(words.dropFirst())
+        switch first {
+        case ".tables", "\\dt", "\\dt+": return table.isEmpty ? ["tables"] : nil
+        case "\\d", "\\d+": return table.isEmpty ? ["tables"] : ["schema"] + table
+        case ".schema": return ["schema"] + table
+        case ".indexes", ".indices", "\\di", "\\di+": return ["indexes"] + table
+        default: return nil
         }
     }
 

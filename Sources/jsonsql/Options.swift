@@ -46,6 +46,12 @@ struct DatabaseOptions: ParsableArguments {
                 if directory.boolValue {
                     throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")
                 }
+                // `--csv` alone is most often meant as the output format, as sqlite-utils takes it.
+                if memory.files.isEmpty && memory.save == nil {
+                    throw ValidationError(
+                        "\(memory.csv ? "--csv" : "--tsv") reads a data file, and \(Store.displayName(database)) is a database; "
+                            + "to print its rows as CSV: --format csv")
+                }
                 throw ValidationError(
                     "--file, --csv, --tsv and --save load data files, and \(Store.displayName(database)) is a database; give a JSON, CSV or TSV file, or - for standard input"
                 )

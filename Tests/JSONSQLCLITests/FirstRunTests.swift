@@ -97,6 +97,43 @@ struct FirstRunTests {
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
+    @Test(
+        "an output format given as an option, as sqlite-utils, sqlite3 and jq users write it, names the --format that prints it",
+        arguments: [
+            (["query", "DB", "--json"], "unknown option '--json'; the output format is set with --format json"),
+            (["query", "DB", "-t"], "unknown option '-t'; the output format is set with --format table"),
+            (["query", "DB", "-box"], "unknown option '-box'; the output format is set with --format table"),
+            (["describe", "DB", "--nl"], "unknown option '--nl'; the output format is set with --format jsonl"),
+            (["tables", "DB", "--csv"], "unknown option '--csv'; the output format is set with --format csv"),
+            // --csv reads data files on query; on a database it was meant for the output.
+            (["query", "DB", "--csv"], "--csv reads a data file, and DB is a database; to print its rows as CSV: --format csv"),
+        ])
+    func formatAsOption(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 })
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: " + message.replacingOccurrences(of: "DB", with: db) + "\nUsage: jsonsql "), "\(result.stderr)")
+    }
+
+    @Test(
+        "the sqlite3 shell's and psql's commands and SQL, given as sqlite3 takes them, get the jsonsql command line that runs",
+        arguments: [
+            (["DB", ".tables"], "DB is a database; the command goes first: jsonsql tables DB", ["tables", "DB"]),
+            (["DB", "\\d", "player"], "DB is a database; the command goes first: jsonsql schema DB player", ["schema", "DB", "player"]),
+            (
+                ["DB", "select count() from player"],
+                "DB is a database; the command goes first: jsonsql query DB --sql 'select count() from player'",
+                ["query", "DB", "--sql", "select count() from player"]
+            ),
+            (["\\dt", "DB"], "unknown command '\\dt'; here that is jsonsql tables DB", ["tables", "DB"]),
+            (["\\di", "DB", "player"], "unknown command '\\di'; here that is jsonsql indexes DB player", ["indexes", "DB", "player"]),
+        ])
+    func otherShellsCommands(arguments: [String], message: String, runs: [String]) throws {
+        let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 })
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: " + message.replacingOccurrences(of: "DB", with: db) + "\n"), "\(result.stderr)")
+        #expect(try CLI.run(runs.map { $0 == "DB" ? db : $0 }).status == 0)
+    }
+
     @Test("a data file whose name starts with - is refused with how to write it, not read as options (-h printing help)")
     func fileNamedLikeOptions() throws {
         let directory = try TemporaryDirectory()
