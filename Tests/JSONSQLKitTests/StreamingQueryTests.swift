@@ -50,6 +50,12 @@ struct StreamingQueryTests {
         #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
         #expect(notes == (try store.missingPathNotes(spec)))
         #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
+        // Nothing near: the keys of the object on the path that rows have.
+        spec.filters = [try FilterParser.parse("c.xyzzy.a > 0")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(notes == (try store.missingPathNotes(spec)))
+        #expect(notes == ["note: no row has the path c.xyzzy.a; the keys of c are country"])
         // A string filter skips records it cannot match, which could hold the path: no note.
         spec.filters = [try FilterParser.parse("c.contry = DE")]
         notes = []

@@ -60,6 +60,28 @@ extension Store {
         let inside = { (text: String) in String(text.dropFirst(column.count + 1)) }
         let candidates = known.filter { $0.count > column.count && !$0.hasSuffix("[]") && !$0.hasSuffix(".*") }.map(inside)
         let near = NearestNames.nearest(to: inside(path.description), in: candidates).map { column + "." + $0 }
+        if near.isEmpty, let (object, keys) = keysOfNearestObject(path, column: name, known: known) {
+            let shown = keys.prefix(10).joined(separator: ", ") + (keys.count > 10 ? ", ... (\(keys.count) keys)" : "")
+            return "note: no row has the path \(path); the keys of \(object) are \(shown)"
+        }
         return "note: no row has the path \(path)" + (near.isEmpty ? "" : "; did you mean \(NearestNames.list(near))?")
+    }
+
+    /// The deepest object on `path` that rows have, and its keys among the `known` paths of its
+    /// column, as paths write them: `address` and `street, city` for `address.nope`.
+    static func keysOfNearestObject(_ path: JSONPath, column name: String, known: [String]) -> (JSONPath, [String])? {
+        let paths = known.compactMap { try? JSONPath(parsing: $0) }
+        var object = JSONPath(column: name, segments: path.segments)
+        while !object.segments.isEmpty {
+            object.segments.removeLast()
+            let keys = paths.compactMap { known -> String? in
+                guard known.segments.count == object.segments.count + 1, known.segments.starts(with: object.segments),
+                    case .key(let key)? = known.segments.last
+                else { return nil }
+                return JSONPath.displayName(key)
+            }
+            if !keys.isEmpty { return (object, keys) }
+        }
+        return nil
     }
 }
