@@ -374,8 +374,9 @@ extension UpdateSpec {
         do {
             return try ValueConversion.stored(input, type: column.type, textAffinity: column.keepsNumberText(in: dialect))
         } catch {
+            let hint = input.unquotedHint { try? ValueConversion.stored($0, type: column.type) }
             throw JSONSQLError(
-                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it"
+                "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it\(hint)"
             )
         }
     }
