@@ -376,10 +376,16 @@ public final class Store {
             return match
         }
         if try isView(name) { return name }
+        throw noTable(name, tables: tables, database: path)
+    }
+
+    /// `no table 'playr' in db.sqlite; did you mean 'player'? tables: player`, for every command
+    /// that names a table, on SQLite and PostgreSQL; `then` follows the list.
+    static func noTable(_ name: String, tables: [String], database: String, then: String = "") -> JSONSQLError {
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        throw JSONSQLError("no table '\(TerminalText.name(name))' in \(path); \(guess)\(list)")
+        return JSONSQLError("no table '\(TerminalText.name(name))' in \(database); \(guess)\(list)\(then)")
     }
 
     /// Columns and declared types of a table or view.

@@ -134,6 +134,17 @@ struct FirstRunTests {
         #expect(try CLI.run(runs.map { $0 == "DB" ? db : $0 }).status == 0)
     }
 
+    @Test("a misspelt table gets the near name from index (whose table may be left out) and drop-table, as from query")
+    func misspeltTable() throws {
+        let expected = "Error: no table 'playr' in \(db); did you mean 'player'? tables: player"
+        let index = try CLI.run(["index", db, "playr", "address.city"])
+        #expect(index.status == 1 && index.stderr == expected + "\n", "\(index.stderr)")
+        let drop = try CLI.run(["drop-table", db, "playr"])
+        #expect(drop.status == 1 && drop.stderr == expected + " (add --if-exists to ignore a missing table)\n", "\(drop.stderr)")
+        // A misspelt column of the only table is still named as a column.
+        #expect(try CLI.run(["index", db, "nme", "address.city"]).stderr.hasPrefix("Error: no column 'nme' in table 'player'; did you mean 'name'?"))
+    }
+
     @Test("a data file whose name starts with - is refused with how to write it, not read as options (-h printing help)")
     func fileNamedLikeOptions() throws {
         let directory = try TemporaryDirectory()
