@@ -314,6 +314,15 @@ struct FirstRunTests {
         let sql = try CLI.run(["query", db, "--order-by", "score DESC"])
         #expect(sql.status == 1)
         #expect(sql.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score DESC'\n")
+        // As Django writes it: read as --order-by's value, not as an unknown option or 'missing value'.
+        let dash = try CLI.run(["query", db, "--order-by", "-score", "--limit", "1"])
+        #expect(dash.status == 1 && dash.stderr == "Error: --order-by writes descending order as 'score:desc', not '-score'\n")
+        // An option where the path goes is still a missing path.
+        let missing = try CLI.run(["query", db, "--order-by", "--limit", "1"])
+        #expect(missing.status == 64)
+        #expect(
+            missing.stderr.hasPrefix(
+                "Error: missing value for '--order-by' before --limit: give a path, as in --order-by score:desc\nUsage: "))
     }
 
     @Test("a path that does not parse names the option and the path, as --where does")
