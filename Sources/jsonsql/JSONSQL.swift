@@ -123,6 +123,9 @@ struct JSONSQL: ParsableCommand {
         case sql(String)
         /// `--where score > 5` unquoted, with the arguments that quote it.
         case unquotedFilter(arguments: [String])
+        /// `--select name score`: paths after a list option's value, with the arguments that
+        /// give them in its one comma-separated value.
+        case pathList(arguments: [String])
     }
 
     /// `arguments` start with the command and the database: `query db.sqlite player 'score > 5'`.
@@ -142,21 +145,36 @@ struct JSONSQL: ParsableCommand {
             ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(\.names))
         // Runs of words that are neither options nor their values, after the database.
         var runs: [[Int]] = []
+        // The --select or --group-by whose value a run follows, by run.
+        var listOption: [Int: Int] = [:]
         var index = 2
         while index < arguments.count {
             let word = arguments[index]
             if word.hasPrefix("-"), word.count > 1 {
-                index += valueOptions.contains(word) ? 2 : 1
                 runs.append([])
+                if ["--select", "--group-by"].contains(word) { listOption[runs.count - 1] = index }
+                index += valueOptions.contains(word) ? 2 : 1
                 continue
             }
             if runs.isEmpty { runs.append([]) }
             runs[runs.count - 1].append(index)
             index += 1
         }
-        for run in runs where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
+        for (number, run) in runs.enumerated() where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
             let words = run.map { arguments[$0] }
             let text = words.joined(separator: " ")
+            // A misspelt table after the list (`--select name playr`) is named as one, with the near table.
+            if let at = listOption[number], at + 1 < arguments.count, !message.contains("did you mean"),
+                words.allSatisfy({ word in
+                    JSONPath.splitList(word).allSatisfy {
+                        arguments[at] == "--select"
+                            ? (try? Selection(parsing: $0)) != nil : (try? JSONPath(parsing: $0)) != nil
+                    }
+                })
+            {
+                let list = JSONPath.splitList(([arguments[at + 1]] + words).joined(separator: ",")).joined(separator: ",")
+                return .pathList(arguments: Array(arguments[...at]) + [list] + arguments[(run.last! + 1)...])
+            }
             if ["select", "with", "values"].contains(SQLText.firstKeyword(text) ?? "") { return .sql(text) }
             // A table may come first, and the filter may start with the SQL word `where`.
             for start in words.indices {
@@ -218,6 +236,8 @@ struct JSONSQL: ParsableCommand {
             return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .unquotedFilter(let fixed):
             return "A filter with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        case .pathList(let fixed):
+            return "Paths go in one argument, comma-separated: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .sql(let text):
             return "To run SQL, give it to --sql as one argument: jsonsql "
                 + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(separator: " ")

@@ -134,6 +134,26 @@ struct FirstRunTests {
         #expect(try CLI.run(runs.map { $0 == "DB" ? db : $0 }).status == 0)
     }
 
+    @Test("paths given to --select as separate words get the command line that gives them as one list; in the shell too")
+    func selectWords() throws {
+        let result = try CLI.run(["query", db, "--select", "name,", "score", "--limit", "1"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: no table 'score' in \(db); tables: player\nPaths go in one argument, comma-separated: jsonsql query \(db) --select name,score --limit 1\n"
+        )
+        #expect(try CLI.run(["query", db, "--select", "name,score", "--limit", "1"]).status == 0)
+        let shell = try CLI.run(["shell", db], stdin: "query player --select name score\n")
+        #expect(
+            shell.stderr.hasPrefix(
+                "Error: line 1: unexpected argument 'score'\nPaths go in one argument, comma-separated: query player --select name,score\n"),
+            "\(shell.stderr)")
+        // A misspelt table there is named as a table, with no list.
+        #expect(
+            try CLI.run(["query", db, "--select", "name", "playr"]).stderr
+                == "Error: no table 'playr' in \(db); did you mean 'player'? tables: player\n")
+    }
+
     @Test("a misspelt table gets the near name from index (whose table may be left out) and drop-table, as from query")
     func misspeltTable() throws {
         let expected = "Error: no table 'playr' in \(db); did you mean 'player'? tables: player"

@@ -71,6 +71,14 @@ struct PathAndFilterSQLTests {
         _ = try JSONPath(parsing: String(message[message.range(of: ": ", options: .backwards)!.upperBound...]))
         // A name holding a dash compared with > is still that name.
         #expect(try FilterParser.parse("a-b > 1") == FilterParser.parse(#""a-b" > 1"#))
+        for (filter, hint) in [
+            ("score between 1 and 5", "; a range is two comparisons: score >= LOW and score <= HIGH"),
+            (#"name ilike "z%""#, "; like ignores the case of ASCII letters already: name like PATTERN"),
+            ("name regexp x", "found 'regexp x'"),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(error.map { "\($0)" }?.hasSuffix(hint) == true, "\(String(describing: error))")
+        }
         let colon = #expect(throws: JSONSQLError.self) { try FilterParser.parse("score:85319") }
         #expect(colon.map { "\($0)" }?.hasSuffix("found ':85319'; compare with =: score = 85319") == true)
     }

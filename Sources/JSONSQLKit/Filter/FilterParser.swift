@@ -131,13 +131,23 @@ public struct FilterParser {
         // `first name = Ann`: a name holding a space, written without its quotes.
         var spaced = path
         var word = cursor.rest.first?.isLetter == true ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
-        if ["and", "or", "not"].contains(word.lowercased()) { word = "" }
+        // Operators of SQL and other languages are no part of a name.
+        let operatorWord = word.lowercased()
+        if ["and", "or", "not", "between", "ilike", "regexp", "rlike", "match", "similar", "has", "includes"].contains(operatorWord)
+        {
+            word = ""
+        }
         if !word.isEmpty, let last = spaced.segments.indices.last {
             if case .key(let key) = spaced.segments[last] { spaced.segments[last] = .key(key + " " + word) }
         } else if !word.isEmpty {
             spaced.column += " " + word
         }
         var hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
+        if operatorWord == "between" {
+            hint = "; a range is two comparisons: \(path) >= LOW and \(path) <= HIGH"
+        } else if operatorWord == "ilike" {
+            hint = "; like ignores the case of ASCII letters already: \(path) like PATTERN"
+        }
         // `score:5`, as search boxes take it.
         if cursor.current == ":", cursor.peek(1).map({ !$0.properties.isWhitespace }) == true {
             cursor.index += 1

@@ -474,6 +474,9 @@ final class ShellSession {
             case .unquotedFilter(var fixed):
                 fixed.remove(at: 1)
                 text += "\nA filter with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            case .pathList(var fixed):
+                fixed.remove(at: 1)
+                text += "\nPaths go in one argument, comma-separated: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .sql(let sql):
                 text += "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
             case nil:
