@@ -111,21 +111,29 @@ struct FirstRunTests {
     func formatAsOption(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 })
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: " + message.replacingOccurrences(of: "DB", with: db) + "\nUsage: jsonsql "), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: " + message.replacingOccurrences(of: "DB", with: db) + "\nUsage: jsonsql "),
+            "\(result.stderr)")
     }
 
     @Test(
         "the sqlite3 shell's and psql's commands and SQL, given as sqlite3 takes them, get the jsonsql command line that runs",
         arguments: [
             (["DB", ".tables"], "DB is a database; the command goes first: jsonsql tables DB", ["tables", "DB"]),
-            (["DB", "\\d", "player"], "DB is a database; the command goes first: jsonsql schema DB player", ["schema", "DB", "player"]),
+            (
+                ["DB", "\\d", "player"], "DB is a database; the command goes first: jsonsql schema DB player",
+                ["schema", "DB", "player"]
+            ),
             (
                 ["DB", "select count() from player"],
                 "DB is a database; the command goes first: jsonsql query DB --sql 'select count() from player'",
                 ["query", "DB", "--sql", "select count() from player"]
             ),
             (["\\dt", "DB"], "unknown command '\\dt'; here that is jsonsql tables DB", ["tables", "DB"]),
-            (["\\di", "DB", "player"], "unknown command '\\di'; here that is jsonsql indexes DB player", ["indexes", "DB", "player"]),
+            (
+                ["\\di", "DB", "player"], "unknown command '\\di'; here that is jsonsql indexes DB player",
+                ["indexes", "DB", "player"]
+            ),
         ])
     func otherShellsCommands(arguments: [String], message: String, runs: [String]) throws {
         let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 })
@@ -146,7 +154,8 @@ struct FirstRunTests {
         let shell = try CLI.run(["shell", db], stdin: "query player --select name score\n")
         #expect(
             shell.stderr.hasPrefix(
-                "Error: line 1: unexpected argument 'score'\nPaths go in one argument, comma-separated: query player --select name,score\n"),
+                "Error: line 1: unexpected argument 'score'\nPaths go in one argument, comma-separated: query player --select name,score\n"
+            ),
             "\(shell.stderr)")
         // A misspelt table there is named as a table, with no list.
         #expect(
@@ -162,7 +171,9 @@ struct FirstRunTests {
         let drop = try CLI.run(["drop-table", db, "playr"])
         #expect(drop.status == 1 && drop.stderr == expected + " (add --if-exists to ignore a missing table)\n", "\(drop.stderr)")
         // A misspelt column of the only table is still named as a column.
-        #expect(try CLI.run(["index", db, "nme", "address.city"]).stderr.hasPrefix("Error: no column 'nme' in table 'player'; did you mean 'name'?"))
+        #expect(
+            try CLI.run(["index", db, "nme", "address.city"]).stderr.hasPrefix(
+                "Error: no column 'nme' in table 'player'; did you mean 'name'?"))
     }
 
     @Test("a data file whose name starts with - is refused with how to write it, not read as options (-h printing help)")

@@ -47,6 +47,8 @@ struct EscapedKeyNoteTests {
         try db.execute(#"INSERT INTO t VALUES ('{"c":{"first name":1,"n":{"x":2}}}')"#)
         spec.filters = [try FilterParser.parse("o.c.zzzzzz.q = 1")]
         #expect(
-            try db.store.missingPathNotes(spec) == [#"note: no row has the path o.c.zzzzzz.q; the keys of o.c are "first name", n"#])
+            try db.store.missingPathNotes(spec) == [
+                #"note: no row has the path o.c.zzzzzz.q; the keys of o.c are "first name", n"#
+            ])
     }
 }

@@ -54,7 +54,10 @@ struct WhereSemanticsTests {
             ("score = abc", "score is an integer column"),
             ("active = 1", "active is a boolean column, which expects true or false; a number 1 does not fit it"),
             // A number or boolean in quotes, as jq and JSON write strings: what to write instead.
-            (#"score = "42""#, #"score is an integer column, which expects an integer; a string "42" does not fit it; write it without quotes: 42"#),
+            (
+                #"score = "42""#,
+                #"score is an integer column, which expects an integer; a string "42" does not fit it; write it without quotes: 42"#
+            ),
             ("active != 'true'", #"a string "true" does not fit it; write it without quotes: true"#),
             ("j.huge = 1e400", "1e400: jsonsql compares numbers as doubles, and 1e400 is beyond the range of a double"),
             ("score >", "expected a value after 'score >'"),

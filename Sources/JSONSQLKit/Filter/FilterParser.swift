@@ -133,7 +133,8 @@ public struct FilterParser {
         var word = cursor.rest.first?.isLetter == true ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
         // Operators of SQL and other languages are no part of a name.
         let operatorWord = word.lowercased()
-        if ["and", "or", "not", "between", "ilike", "regexp", "rlike", "match", "similar", "has", "includes"].contains(operatorWord)
+        if ["and", "or", "not", "between", "ilike", "regexp", "rlike", "match", "similar", "has", "includes"].contains(
+            operatorWord)
         {
             word = ""
         }

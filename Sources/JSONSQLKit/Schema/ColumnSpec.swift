@@ -139,7 +139,8 @@ public struct ColumnSpec: Sendable, Equatable {
                 }
             default:
                 let meant = Self.modifierAliases[key.lowercased()].map { "; did you mean \($0)? " } ?? "; "
-                throw JSONSQLError("unknown modifier '\(modifier)' on column '\(name)'\(meant)modifiers are: \(Self.modifierNames)")
+                throw JSONSQLError(
+                    "unknown modifier '\(modifier)' on column '\(name)'\(meant)modifiers are: \(Self.modifierNames)")
             }
         }
         if let onDelete {
