@@ -363,6 +363,9 @@ struct JSONSQL: ParsableCommand {
             throw ValidationError(
                 "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))")
         }
+        if ["version", "-v"].contains(word) {
+            throw ValidationError("unknown command '\(word)'; the version: jsonsql --version")
+        }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
         }

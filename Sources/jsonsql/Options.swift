@@ -2,7 +2,12 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-extension OutputFormat: ExpressibleByArgument {}
+/// `--format JSON` as `.format JSON` in the shell takes it: the names in any case.
+extension OutputFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+}
 
 /// `--format`, shared by every command that prints rows.
 struct FormatOptions: ParsableArguments {

@@ -163,6 +163,29 @@ struct FirstRunTests {
                 == "Error: no table 'playr' in \(db); did you mean 'player'? tables: player\n")
     }
 
+    @Test("a filter where the database goes says it goes to --where, creating nothing; --format JSON and jsonsql version")
+    func filterAsDatabase() throws {
+        let alone = try CLI.run(["query", "address.country=DE"], in: directory.url)
+        #expect(alone.status == 1)
+        #expect(
+            alone.stderr
+                == "Error: no database at address.country=DE, which reads as a filter: it goes to --where, after the database, e.g. jsonsql query DB --where address.country=DE\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: directory.path("address.country=DE")))
+        let before = try CLI.run(["query", "score > 5", db])
+        #expect(
+            before.stderr.hasPrefix(
+                "Error: no database at score > 5, which reads as a filter: it goes to --where, after the database, e.g. jsonsql query \(db) --where 'score > 5'\n"
+            ), "\(before.stderr)")
+        // As the shell's .format takes it.
+        let upper = try CLI.run(["query", db, "--format", "JSONL", "--limit", "1"])
+        #expect(upper.status == 0 && upper.stdout.split(separator: "\n").count == 1, "\(upper.stderr)")
+        let version = try CLI.run(["version"])
+        #expect(
+            version.status == 64 && version.stderr.hasPrefix("Error: unknown command 'version'; the version: jsonsql --version\n")
+        )
+    }
+
     @Test("a misspelt table gets the near name from index (whose table may be left out) and drop-table, as from query")
     func misspeltTable() throws {
         let expected = "Error: no table 'playr' in \(db); did you mean 'player'? tables: player"
