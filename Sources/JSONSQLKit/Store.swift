@@ -120,7 +120,10 @@ public final class Store {
             )
         }
         if !exists && access != .create {
-            throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
+            let near = NearestNames.files(near: path)
+            throw JSONSQLError(
+                "no database at \(path)"
+                    + (near.isEmpty ? "; create one with `jsonsql create-table` or `jsonsql insert`" : near))
         }
         if exists && Foundation.access(path, R_OK) != 0 {
             throw JSONSQLError(

@@ -177,6 +177,16 @@ struct FirstRunTests {
             before.stderr.hasPrefix(
                 "Error: no database at score > 5, which reads as a filter: it goes to --where, after the database, e.g. jsonsql query \(db) --where 'score > 5'\n"
             ), "\(before.stderr)")
+        // A file or database named nearly as one beside it: that one.
+        let files = try TemporaryDirectory()
+        try files.write("players.ndjson", #"{"a":1}"# + "\n")
+        #expect(
+            try CLI.run(["query", "player.ndjson"], in: files.url).stderr
+                == "Error: no file player.ndjson; did you mean 'players.ndjson'?\n")
+        let missing = String(db.dropLast())
+        let near = try CLI.run(["tables", missing])
+        #expect(near.status == 1 && near.stderr == "Error: no database at \(missing); did you mean '\(db)'?\n")
+        #expect(!FileManager.default.fileExists(atPath: missing))
         // As the shell's .format takes it.
         let upper = try CLI.run(["query", db, "--format", "JSONL", "--limit", "1"])
         #expect(upper.status == 0 && upper.stdout.split(separator: "\n").count == 1, "\(upper.stderr)")
