@@ -31,7 +31,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             // jq's `.address.country`.
             var rest = cursor
             rest.index += 1
-            let meant = (try? parse(&rest)).map { "\($0)" } ?? "address.country"
+            let meant = (try? parse(&rest)).map { "\($0)" } ?? "address.country, not .address.country"
             throw JSONSQLError("a path starts with its column, without jq's leading '.': \(meant)")
         }
         let column = try segmentName(&cursor)
