@@ -366,6 +366,18 @@ struct JSONSQL: ParsableCommand {
         if ["version", "-v"].contains(word) {
             throw ValidationError("unknown command '\(word)'; the version: jsonsql --version")
         }
+        // `jsonsql rows db.sqlite player`, as sqlite-utils and other tools name their commands.
+        if let other = otherToolCommand(word) {
+            var rest = arguments.first == word ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            if other.command == "tables" { rest = Array(rest.prefix(1)) }
+            // sqlite-utils' `add-column DB TABLE COLUMN [TYPE]`.
+            if word == "add-column", rest.count >= 3 {
+                rest = Array(rest.prefix(2)) + ["--add", rest[2] + ":" + (rest.count > 3 ? rest[3].lowercased() : "text")]
+            }
+            throw ValidationError(
+                "unknown command '\(word)'; here that is jsonsql "
+                    + ([other.command] + rest + other.options).map(SQLQuote.shellWord).joined(separator: " "))
+        }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
         }
@@ -436,6 +448,25 @@ extension JSONSQL {
         case "\\d", "\\d+": return table.isEmpty ? ["tables"] : ["schema"] + table
         case ".schema": return ["schema"] + table
         case ".indexes", ".indices", "\\di", "\\di+": return ["indexes"] + table
+        default: return nil
+        }
+    }
+
+    /// The jsonsql command, and options after its arguments, that does what a command of the
+    /// same arguments does in sqlite-utils (`rows`, `create-index`, `analyze-tables`, `views`,
+    /// `upsert`) or as other tools name it (`ls`, `count`, `import`, `export`, `drop`, `rename`).
+    static func otherToolCommand(_ word: String) -> (command: String, options: [String])? {
+        switch word.lowercased() {
+        case "rows", "find", "get", "export", "cat": return ("query", [])
+        case "count": return ("query", ["--count"])
+        case "create-index", "add-index": return ("index", [])
+        case "analyze-tables", "analyze", "summarize", "inspect": return ("describe", [])
+        case "views", "ls", "list", "show", "show-tables": return ("tables", [])
+        case "upsert": return ("insert", ["--upsert"])
+        case "import", "load": return ("insert", [])
+        case "drop", "drop-view": return ("drop-table", [])
+        case "rename": return ("rename-table", [])
+        case "add-column": return ("alter", [])
         default: return nil
         }
     }

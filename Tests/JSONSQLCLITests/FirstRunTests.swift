@@ -117,7 +117,7 @@ struct FirstRunTests {
     }
 
     @Test(
-        "the sqlite3 shell's and psql's commands and SQL, given as sqlite3 takes them, get the jsonsql command line that runs",
+        "the sqlite3 shell's, psql's and sqlite-utils' commands and SQL as sqlite3 takes it get the jsonsql command line that runs",
         arguments: [
             (["DB", ".tables"], "DB is a database; the command goes first: jsonsql tables DB", ["tables", "DB"]),
             (
@@ -133,6 +133,20 @@ struct FirstRunTests {
             (
                 ["\\di", "DB", "player"], "unknown command '\\di'; here that is jsonsql indexes DB player",
                 ["indexes", "DB", "player"]
+            ),
+            // sqlite-utils' commands.
+            (
+                ["rows", "DB", "player"], "unknown command 'rows'; here that is jsonsql query DB player",
+                ["query", "DB", "player"]
+            ),
+            (
+                ["count", "DB", "player"], "unknown command 'count'; here that is jsonsql query DB player --count",
+                ["query", "DB", "player", "--count"]
+            ),
+            (["views", "DB"], "unknown command 'views'; here that is jsonsql tables DB", ["tables", "DB"]),
+            (
+                ["analyze-tables", "DB", "player"], "unknown command 'analyze-tables'; here that is jsonsql describe DB player",
+                ["describe", "DB", "player"]
             ),
         ])
     func otherShellsCommands(arguments: [String], message: String, runs: [String]) throws {

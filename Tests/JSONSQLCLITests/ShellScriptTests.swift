@@ -253,13 +253,17 @@ struct ShellScriptTests {
         #expect(try Fixture.count(db, "player") == 3)
     }
 
-    @Test("copy, help copy, help shell, exit, quit, psql's \\q, \\d and \\di, --json and --csv say what to do instead")
+    @Test(
+        "copy, help copy, help shell, exit, quit, psql's \\q, \\d and \\di, --json, --csv and sqlite-utils' rows say what to do instead"
+    )
     func wordsFromElsewhere() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         let result = try CLI.run(
             ["shell", db, "--keep-going"],
-            stdin: "copy a b\nhelp copy\nhelp shell\nexit\nquit\n\\q\n\\d player\n\\di\n\\?\nquery --json\nquery --csv\n")
+            stdin:
+                "copy a b\nhelp copy\nhelp shell\nexit\nquit\n\\q\n\\d player\n\\di\n\\?\nquery --json\nquery --csv\nrows player\n"
+        )
         #expect(result.status == 1)
         let copy = "copy works on two databases, so it runs outside the shell: jsonsql copy \(db) DESTINATION"
         let leave = "to leave the shell, type .quit or press Ctrl-D"
@@ -274,6 +278,7 @@ struct ShellScriptTests {
                 "Usage: query [<options>] [<table>]",
                 "Error: line 11: --file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert; "
                     + "to print rows as CSV: --format csv or .format csv",
+                "Error: line 12: unknown command 'rows'; here that is query",
             ], "\(result.stderr)")
     }
 }

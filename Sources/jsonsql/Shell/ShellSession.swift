@@ -424,6 +424,11 @@ final class ShellSession {
         case "exit", "quit", "\\q": return "to leave the shell, type .quit or press Ctrl-D"
         case "\\?": return "help lists the commands, .help the dot-commands"
         default:
+            // sqlite-utils' `rows player`.
+            if let other = JSONSQL.otherToolCommand(word) {
+                return "unknown command '\(word)'; here that is " + other.command
+                    + (other.options.isEmpty ? "" : ", with " + other.options.joined(separator: " "))
+            }
             // psql's `\dt`, `\d player`, `\di`.
             guard let other = JSONSQL.otherShellCommand([word]) else { return nil }
             return "\(word) is psql's; here \(other[0]) lists the \(other[0])"
