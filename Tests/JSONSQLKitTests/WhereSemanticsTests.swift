@@ -62,6 +62,7 @@ struct WhereSemanticsTests {
             ("j.huge = 1e400", "1e400: jsonsql compares numbers as doubles, and 1e400 is beyond the range of a double"),
             ("score >", "expected a value after 'score >'"),
             ("score = 1 and", "expected a path"),
+            (" ", "empty --where expression; give a filter, as in --where 'address.country = DE'"),
             ("(score = 1", "expected ')'"),
             ("score ~~ 1", "expected a value"),
             ("tags contains", "expected a value after 'contains'"),
