@@ -17,7 +17,9 @@ public struct FilterParser {
     public static func parse(_ text: String) throws -> Filter {
         var parser = FilterParser(cursor: TextCursor(text), text: text)
         parser.cursor.skipSpaces()
-        if parser.cursor.atEnd { throw JSONSQLError("empty --where expression; give a filter, as in --where 'address.country = DE'") }
+        if parser.cursor.atEnd {
+            throw JSONSQLError("empty --where expression; give a filter, as in --where 'address.country = DE'")
+        }
         let filter = try parser.parseOr()
         parser.cursor.skipSpaces()
         if !parser.cursor.atEnd {
