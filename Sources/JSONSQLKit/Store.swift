@@ -164,7 +164,10 @@ public final class Store {
             )
         }
         if !exists && access != .create {
-            throw JSONSQLError("no database at \(path); create one with `jsonsql create-table` or `jsonsql insert`")
+            let near = NearestNames.files(near: path)
+            throw JSONSQLError(
+                "no database at \(path)"
+                    + (near.isEmpty ? "; create one with `jsonsql create-table` or `jsonsql insert`" : near))
         }
         if exists && Foundation.access(path, R_OK) != 0 {
             throw JSONSQLError(
@@ -422,10 +425,16 @@ public final class Store {
             return match
         }
         if try isView(name) { return name }
+        throw noTable(name, tables: tables, database: path)
+    }
+
+    /// `no table 'playr' in db.sqlite; did you mean 'player'? tables: player`, for every command
+    /// that names a table, on SQLite and PostgreSQL; `then` follows the list.
+    static func noTable(_ name: String, tables: [String], database: String, then: String = "") -> JSONSQLError {
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        throw JSONSQLError("no table '\(TerminalText.excerpt(name))' in \(path); \(guess)\(list)")
+        return JSONSQLError("no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
     }
 
     /// Columns and declared types of a table or view.

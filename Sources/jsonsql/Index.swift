@@ -73,6 +73,13 @@ struct Index: StoreCommand {
         {
             paths.removeFirst()
         }
+        // `index db.sqlite playr address.city`: a word before paths that is no column of the only
+        // table but near a table's name is a misspelt table.
+        if table == nil, paths.count > 1, tables.count == 1, !NearestNames.nearest(to: paths[0], in: tables).isEmpty,
+            let column = try? JSONPath(parsing: paths[0]).column, try store.tableInfo(tables[0]).column(named: column) == nil
+        {
+            _ = try store.resolveTable(paths[0])
+        }
         if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }
         var spec = IndexSpec(
             table: try store.resolveTable(table), paths: try paths.map { try parsing("the path", $0, JSONPath.init(parsing:)) })

@@ -68,7 +68,11 @@ struct JSONSQL: ParsableCommand {
                 Foundation.exit(0)
             }
             var message = fullMessage(for: error, usage: usage)
-            if message.hasPrefix("Error: ") { message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count))) }
+            if message.hasPrefix("Error: ") {
+                // A command line that did not parse leaves `usage` at the root: its first word names the command.
+                let command = usage == JSONSQL.self ? CommandLine.arguments.dropFirst().first : usage._commandName
+                message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count)), command: command)
+            }
             if let hint = misplacedArgumentsHint(Array(CommandLine.arguments.dropFirst()), message: message) {
                 var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 lines.insert(hint, at: 1)
@@ -122,6 +126,9 @@ struct JSONSQL: ParsableCommand {
         case sql(String)
         /// `--where score > 5` unquoted, with the arguments that quote it.
         case unquotedFilter(arguments: [String])
+        /// `--select name score`: paths after a list option's value, with the arguments that
+        /// give them in its one comma-separated value.
+        case pathList(arguments: [String])
     }
 
     /// `arguments` start with the command and the database: `query db.sqlite player 'score > 5'`.
@@ -141,21 +148,36 @@ struct JSONSQL: ParsableCommand {
             ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(\.names))
         // Runs of words that are neither options nor their values, after the database.
         var runs: [[Int]] = []
+        // The --select or --group-by whose value a run follows, by run.
+        var listOption: [Int: Int] = [:]
         var index = 2
         while index < arguments.count {
             let word = arguments[index]
             if word.hasPrefix("-"), word.count > 1 {
-                index += valueOptions.contains(word) ? 2 : 1
                 runs.append([])
+                if ["--select", "--group-by"].contains(word) { listOption[runs.count - 1] = index }
+                index += valueOptions.contains(word) ? 2 : 1
                 continue
             }
             if runs.isEmpty { runs.append([]) }
             runs[runs.count - 1].append(index)
             index += 1
         }
-        for run in runs where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
+        for (number, run) in runs.enumerated() where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
             let words = run.map { arguments[$0] }
             let text = words.joined(separator: " ")
+            // A misspelt table after the list (`--select name playr`) is named as one, with the near table.
+            if let at = listOption[number], at + 1 < arguments.count, !message.contains("did you mean"),
+                words.allSatisfy({ word in
+                    JSONPath.splitList(word).allSatisfy {
+                        arguments[at] == "--select"
+                            ? (try? Selection(parsing: $0)) != nil : (try? JSONPath(parsing: $0)) != nil
+                    }
+                })
+            {
+                let list = JSONPath.splitList(([arguments[at + 1]] + words).joined(separator: ",")).joined(separator: ",")
+                return .pathList(arguments: Array(arguments[...at]) + [list] + arguments[(run.last! + 1)...])
+            }
             if ["select", "with", "values"].contains(SQLText.firstKeyword(text) ?? "") { return .sql(text) }
             // A table may come first, and the filter may start with the SQL word `where`.
             for start in words.indices {
@@ -217,6 +239,8 @@ struct JSONSQL: ParsableCommand {
             return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .unquotedFilter(let fixed):
             return "A filter with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+        case .pathList(let fixed):
+            return "Paths go in one argument, comma-separated: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .sql(let text):
             return "To run SQL, give it to --sql as one argument: jsonsql "
                 + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(separator: " ")
@@ -227,11 +251,38 @@ struct JSONSQL: ParsableCommand {
 
     /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own
     /// style, which starts lowercase ("unknown option '--wher'"), as every other message does.
-    static func inJSONSQLStyle(_ message: String) -> String {
+    /// With `command`, an unknown option that names an output format as other tools take
+    /// them (`--json`, `-t`, `--nl`, sqlite3's `-box`) on a command that has `--format` says
+    /// which `--format` prints it, in place of the nearest option by spelling (`--json`: '--csv',
+    /// which reads input).
+    static func inJSONSQLStyle(_ message: String, command: String? = nil) -> String {
+        var message = message
         for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
-            return message.prefix(1).lowercased() + message.dropFirst()
+            message = message.prefix(1).lowercased() + message.dropFirst()
         }
-        return message
+        guard let command, message.hasPrefix("unknown option '"),
+            let end = message.dropFirst("unknown option '".count).firstIndex(of: "'")
+        else { return message }
+        let option = String(message[message.index(message.startIndex, offsetBy: "unknown option '".count)..<end])
+        guard let format = guessedFormat(option),
+            ShellCatalog(JSONSQL.self).options[command]?.contains(where: { $0.names.contains("--format") }) == true
+        else { return message }
+        let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
+        return "unknown option '\(option)'; the output format is set with --format \(format.rawValue)"
+            + message[lineEnd...]
+    }
+
+    /// The output format an option names as other tools spell it: sqlite-utils (`--nl`, `-t`,
+    /// `--csv`), the sqlite3 shell (`-json`, `-box`, `-markdown`), jq and others (`--jsonl`).
+    static func guessedFormat(_ option: String) -> OutputFormat? {
+        let name = option.drop { $0 == "-" }.lowercased()
+        switch name {
+        case "json", "j", "array", "arrays": return .json
+        case "jsonl", "ndjson", "nl", "jsonlines", "json-lines", "lines", "line": return .jsonl
+        case "table", "t", "box", "column", "columns", "markdown", "md", "pretty", "psql", "qbox", "tabular": return .table
+        case "csv": return .csv
+        default: return nil
+        }
     }
 
     /// Prints help, a completion script or the version on standard output, as the parser
@@ -283,19 +334,52 @@ struct JSONSQL: ParsableCommand {
             word = arguments[1]
         }
         if names.contains(word) { return }
-        // `jsonsql db.sqlite query player`: the database where the command goes.
+        // `jsonsql db.sqlite query player`: the database where the command goes. As sqlite3
+        // takes them: `jsonsql db.sqlite .tables`, `jsonsql db.sqlite 'select ...'`.
         if arguments.first == word, Store.isSQLiteFile(word) {
-            let command = arguments.dropFirst().first.flatMap { names.dropLast().contains($0) ? $0 : nil }
-            let rest = command == nil ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            let words = Array(arguments.dropFirst())
+            let fixed: [String]
+            if let command = words.first.flatMap({ names.dropLast().contains($0) ? $0 : nil }) {
+                fixed = [command, word] + words.dropFirst()
+            } else if let other = otherShellCommand(words) {
+                fixed = [other[0], word] + other.dropFirst()
+            } else if ["select", "with", "values"].contains(SQLText.firstKeyword(words.joined(separator: " ")) ?? "") {
+                fixed = ["query", word, "--sql", words.joined(separator: " ")]
+            } else {
+                fixed = ["query", word] + words
+            }
             throw ValidationError(
-                "\(word) is a database; the command goes first: jsonsql "
-                    + ([command ?? "query", word] + rest).map(SQLQuote.shellWord).joined(separator: " "))
+                "\(word) is a database; the command goes first: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " "))
+        }
+        // `jsonsql '\dt' db.sqlite`: psql's or sqlite3's command for a jsonsql one.
+        if arguments.first == word, word.hasPrefix("\\") || word.hasPrefix("."),
+            let other = otherShellCommand(Array(arguments.prefix(1) + arguments.dropFirst(2)))
+        {
+            let database = arguments.count > 1 ? arguments[1] : "DB"
+            throw ValidationError(
+                "unknown command '\(word)'; here that is jsonsql "
+                    + ([other[0], database] + other.dropFirst()).map(SQLQuote.shellWord).joined(separator: " "))
         }
         // `jsonsql select name from player`: SQL, which query --sql runs.
         let sql = arguments.first == word ? arguments.joined(separator: " ") : word
         if ["select", "with", "values"].contains(SQLText.firstKeyword(sql) ?? "") {
             throw ValidationError(
                 "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))")
+        }
+        if ["version", "-v"].contains(word) {
+            throw ValidationError("unknown command '\(word)'; the version: jsonsql --version")
+        }
+        // `jsonsql rows db.sqlite player`, as sqlite-utils and other tools name their commands.
+        if let other = otherToolCommand(word) {
+            var rest = arguments.first == word ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            if other.command == "tables" { rest = Array(rest.prefix(1)) }
+            // sqlite-utils' `add-column DB TABLE COLUMN [TYPE]`.
+            if word == "add-column", rest.count >= 3 {
+                rest = Array(rest.prefix(2)) + ["--add", rest[2] + ":" + (rest.count > 3 ? rest[3].lowercased() : "text")]
+            }
+            throw ValidationError(
+                "unknown command '\(word)'; here that is jsonsql "
+                    + ([other.command] + rest + other.options).map(SQLQuote.shellWord).joined(separator: " "))
         }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
@@ -353,6 +437,40 @@ extension JSONSQL {
             // open gives the lowest free number, which is this one.
             let opened = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
             if opened >= 0 && opened != fd { close(opened) }
+        }
+    }
+
+    /// The jsonsql command, as its words without the database, that does what the sqlite3 shell's
+    /// `.tables`, `.schema [T]` and `.indexes [T]` or psql's `\\dt`, `\\d [T]` and `\\di [T]`
+    /// given as `words` do; nil for any other words.
+    static func otherShellCommand(_ words: [String]) -> [String]? {
+        guard let first = words.first, words.count <= 2 else { return nil }
+        let table = Array(words.dropFirst())
+        switch first {
+        case ".tables", "\\dt", "\\dt+": return table.isEmpty ? ["tables"] : nil
+        case "\\d", "\\d+": return table.isEmpty ? ["tables"] : ["schema"] + table
+        case ".schema": return ["schema"] + table
+        case ".indexes", ".indices", "\\di", "\\di+": return ["indexes"] + table
+        default: return nil
+        }
+    }
+
+    /// The jsonsql command, and options after its arguments, that does what a command of the
+    /// same arguments does in sqlite-utils (`rows`, `create-index`, `analyze-tables`, `views`,
+    /// `upsert`) or as other tools name it (`ls`, `count`, `import`, `export`, `drop`, `rename`).
+    static func otherToolCommand(_ word: String) -> (command: String, options: [String])? {
+        switch word.lowercased() {
+        case "rows", "find", "get", "export", "cat": return ("query", [])
+        case "count": return ("query", ["--count"])
+        case "create-index", "add-index": return ("index", [])
+        case "analyze-tables", "analyze", "summarize", "inspect": return ("describe", [])
+        case "views", "ls", "list", "show", "show-tables": return ("tables", [])
+        case "upsert": return ("insert", ["--upsert"])
+        case "import", "load": return ("insert", [])
+        case "drop", "drop-view": return ("drop-table", [])
+        case "rename": return ("rename-table", [])
+        case "add-column": return ("alter", [])
+        default: return nil
         }
     }
 

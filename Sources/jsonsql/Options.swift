@@ -2,7 +2,12 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-extension OutputFormat: ExpressibleByArgument {}
+/// `--format JSON` as `.format JSON` in the shell takes it: the names in any case.
+extension OutputFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+}
 
 /// `--format`, shared by every command that prints rows.
 struct FormatOptions: ParsableArguments {
@@ -41,10 +46,16 @@ struct DatabaseOptions: ParsableArguments {
             if let memory, memory.isUsed {
                 var directory: ObjCBool = false
                 if !FileManager.default.fileExists(atPath: database, isDirectory: &directory) {
-                    throw JSONSQLError("no file \(Store.displayName(database))")
+                    throw JSONSQLError("no file \(Store.displayName(database))" + NearestNames.files(near: database))
                 }
                 if directory.boolValue {
                     throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")
+                }
+                // `--csv` alone is most often meant as the output format, as sqlite-utils takes it.
+                if memory.files.isEmpty && memory.save == nil {
+                    throw ValidationError(
+                        "\(memory.csv ? "--csv" : "--tsv") reads a data file, and \(Store.displayName(database)) is a database; "
+                            + "to print its rows as CSV: --format csv")
                 }
                 throw ValidationError(
                     "--file, --csv, --tsv and --save load data files, and \(Store.displayName(database)) is a database; give a JSON, CSV or TSV file, or - for standard input"

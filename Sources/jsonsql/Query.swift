@@ -59,8 +59,9 @@ struct Query: StoreCommand {
         completion: .database)
     var select: [String] = []
 
+    // Unconditional, so `--order-by -score` reaches parseOrder rather than reading as an option.
     @Option(
-        name: .customLong("order-by"),
+        name: .customLong("order-by"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp("Sort by a path or an aggregate, :desc for descending; repeatable.", valueName: "path[:desc]"),
         completion: .database)
     var orderBy: [String] = []
@@ -119,6 +120,10 @@ struct Query: StoreCommand {
     var parameters: [String] = []
 
     func validate() throws {
+        // --order-by takes its value unconditionally (for -score): an option there is no path.
+        if let option = orderBy.first(where: { $0.hasPrefix("--") }) {
+            throw ValidationError("missing value for '--order-by' before \(option): give a path, as in --order-by score:desc")
+        }
         if sql != nil {
             if table != nil || !filters.isEmpty || !select.isEmpty || !orderBy.isEmpty || limit != nil || offset != nil
                 || jsonColumns != nil || dates != .stored || !groupBy.isEmpty || count
@@ -273,6 +278,10 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
                 "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction"
             )
         }
+    }
+    // `-score`, as Django and others write descending order.
+    if text.hasPrefix("-"), (try? Selection(parsing: String(text.dropFirst()))) != nil {
+        throw JSONSQLError("--order-by writes descending order as '\(text.dropFirst()):desc', not '\(text)'")
     }
     // `score desc`, as SQL writes it: the direction goes after a colon.
     let words = text.split(separator: " ")

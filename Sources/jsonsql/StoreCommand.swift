@@ -32,6 +32,17 @@ extension StoreCommand {
     /// Checked before opening: a command that creates the database would make one named like the
     /// table, holding a table named like the database.
     func openStore() throws -> Store {
+        // `jsonsql query 'address.country=DE'`: a filter where the database goes.
+        let command = Self.configuration.commandName ?? "query"
+        if ["query", "update", "delete"].contains(command), !Store.isPostgresURL(db.database),
+            db.database.contains(where: { "=<>".contains($0) }), !FileManager.default.fileExists(atPath: db.database),
+            (try? FilterParser.parse(db.database)) != nil
+        {
+            let database = tableArgument.flatMap { Store.isSQLiteFile($0) ? SQLQuote.shellWord($0) : nil } ?? "DB"
+            throw JSONSQLError(
+                "no database at \(db.database), which reads as a filter: it goes to --where, after the database, e.g. "
+                    + "jsonsql \(command) \(database) --where \(SQLQuote.shellWord(db.database))")
+        }
         if let table = tableArgument, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
             Store.isSQLiteFile(table)
         {

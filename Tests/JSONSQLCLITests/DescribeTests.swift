@@ -355,9 +355,11 @@ struct DidYouMeanTests {
         let counted = try succeed(["query", db, "--where", "customer.contry=DE", "--count"])
         #expect(counted.stdout == "0\n")
         #expect(counted.stderr == filtered.stderr)
-        // Nothing near: the note alone. A path some row has: no note, even when nothing matches.
+        // Nothing near: the keys rows have there. A path some row has: no note, even when nothing matches.
         #expect(
-            try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr == "note: no row has the path customer.xyzzy\n")
+            try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr
+                == "note: no row has the path customer.xyzzy; the keys of customer are country, city, vip, county\n")
+        #expect(try succeed(["query", db, "--where", "total.xyzzy exists"]).stderr == "note: no row has the path total.xyzzy\n")
         #expect(try succeed(["query", db, "--where", "customer.county=DE", "--where", "not customer.vip exists"]).stderr == "")
     }
 

@@ -97,6 +97,132 @@ struct FirstRunTests {
         #expect(try CLI.run(["query", db, "--limit", "1"]).status == 0)
     }
 
+    @Test(
+        "an output format given as an option, as sqlite-utils, sqlite3 and jq users write it, names the --format that prints it",
+        arguments: [
+            (["query", "DB", "--json"], "unknown option '--json'; the output format is set with --format json"),
+            (["query", "DB", "-t"], "unknown option '-t'; the output format is set with --format table"),
+            (["query", "DB", "-box"], "unknown option '-box'; the output format is set with --format table"),
+            (["describe", "DB", "--nl"], "unknown option '--nl'; the output format is set with --format jsonl"),
+            (["tables", "DB", "--csv"], "unknown option '--csv'; the output format is set with --format csv"),
+            // --csv reads data files on query; on a database it was meant for the output.
+            (["query", "DB", "--csv"], "--csv reads a data file, and DB is a database; to print its rows as CSV: --format csv"),
+        ])
+    func formatAsOption(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 })
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix("Error: " + message.replacingOccurrences(of: "DB", with: db) + "\nUsage: jsonsql "),
+            "\(result.stderr)")
+    }
+
+    @Test(
+        "the sqlite3 shell's, psql's and sqlite-utils' commands and SQL as sqlite3 takes it get the jsonsql command line that runs",
+        arguments: [
+            (["DB", ".tables"], "DB is a database; the command goes first: jsonsql tables DB", ["tables", "DB"]),
+            (
+                ["DB", "\\d", "player"], "DB is a database; the command goes first: jsonsql schema DB player",
+                ["schema", "DB", "player"]
+            ),
+            (
+                ["DB", "select count() from player"],
+                "DB is a database; the command goes first: jsonsql query DB --sql 'select count() from player'",
+                ["query", "DB", "--sql", "select count() from player"]
+            ),
+            (["\\dt", "DB"], "unknown command '\\dt'; here that is jsonsql tables DB", ["tables", "DB"]),
+            (
+                ["\\di", "DB", "player"], "unknown command '\\di'; here that is jsonsql indexes DB player",
+                ["indexes", "DB", "player"]
+            ),
+            // sqlite-utils' commands.
+            (
+                ["rows", "DB", "player"], "unknown command 'rows'; here that is jsonsql query DB player",
+                ["query", "DB", "player"]
+            ),
+            (
+                ["count", "DB", "player"], "unknown command 'count'; here that is jsonsql query DB player --count",
+                ["query", "DB", "player", "--count"]
+            ),
+            (["views", "DB"], "unknown command 'views'; here that is jsonsql tables DB", ["tables", "DB"]),
+            (
+                ["analyze-tables", "DB", "player"], "unknown command 'analyze-tables'; here that is jsonsql describe DB player",
+                ["describe", "DB", "player"]
+            ),
+        ])
+    func otherShellsCommands(arguments: [String], message: String, runs: [String]) throws {
+        let result = try CLI.run(arguments.map { $0 == "DB" ? db : $0 })
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: " + message.replacingOccurrences(of: "DB", with: db) + "\n"), "\(result.stderr)")
+        #expect(try CLI.run(runs.map { $0 == "DB" ? db : $0 }).status == 0)
+    }
+
+    @Test("paths given to --select as separate words get the command line that gives them as one list; in the shell too")
+    func selectWords() throws {
+        let result = try CLI.run(["query", db, "--select", "name,", "score", "--limit", "1"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "Error: no table 'score' in \(db); tables: player\nPaths go in one argument, comma-separated: jsonsql query \(db) --select name,score --limit 1\n"
+        )
+        #expect(try CLI.run(["query", db, "--select", "name,score", "--limit", "1"]).status == 0)
+        let shell = try CLI.run(["shell", db], stdin: "query player --select name score\n")
+        #expect(
+            shell.stderr.hasPrefix(
+                "Error: line 1: unexpected argument 'score'\nPaths go in one argument, comma-separated: query player --select name,score\n"
+            ),
+            "\(shell.stderr)")
+        // A misspelt table there is named as a table, with no list.
+        #expect(
+            try CLI.run(["query", db, "--select", "name", "playr"]).stderr
+                == "Error: no table 'playr' in \(db); did you mean 'player'? tables: player\n")
+    }
+
+    @Test("a filter where the database goes says it goes to --where, creating nothing; --format JSON and jsonsql version")
+    func filterAsDatabase() throws {
+        let alone = try CLI.run(["query", "address.country=DE"], in: directory.url)
+        #expect(alone.status == 1)
+        #expect(
+            alone.stderr
+                == "Error: no database at address.country=DE, which reads as a filter: it goes to --where, after the database, e.g. jsonsql query DB --where address.country=DE\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: directory.path("address.country=DE")))
+        let before = try CLI.run(["query", "score > 5", db])
+        #expect(
+            before.stderr.hasPrefix(
+                "Error: no database at score > 5, which reads as a filter: it goes to --where, after the database, e.g. jsonsql query \(db) --where 'score > 5'\n"
+            ), "\(before.stderr)")
+        // A file or database named nearly as one beside it: that one.
+        let files = try TemporaryDirectory()
+        try files.write("players.ndjson", #"{"a":1}"# + "\n")
+        #expect(
+            try CLI.run(["query", "player.ndjson"], in: files.url).stderr
+                == "Error: no file player.ndjson; did you mean 'players.ndjson'?\n")
+        let missing = String(db.dropLast())
+        let near = try CLI.run(["tables", missing])
+        #expect(near.status == 1 && near.stderr == "Error: no database at \(missing); did you mean '\(db)'?\n")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        // As the shell's .format takes it.
+        let upper = try CLI.run(["query", db, "--format", "JSONL", "--limit", "1"])
+        #expect(upper.status == 0 && upper.stdout.split(separator: "\n").count == 1, "\(upper.stderr)")
+        let version = try CLI.run(["version"])
+        #expect(
+            version.status == 64 && version.stderr.hasPrefix("Error: unknown command 'version'; the version: jsonsql --version\n")
+        )
+    }
+
+    @Test("a misspelt table gets the near name from index (whose table may be left out) and drop-table, as from query")
+    func misspeltTable() throws {
+        let expected = "Error: no table 'playr' in \(db); did you mean 'player'? tables: player"
+        let index = try CLI.run(["index", db, "playr", "address.city"])
+        #expect(index.status == 1 && index.stderr == expected + "\n", "\(index.stderr)")
+        let drop = try CLI.run(["drop-table", db, "playr"])
+        #expect(drop.status == 1 && drop.stderr == expected + " (add --if-exists to ignore a missing table)\n", "\(drop.stderr)")
+        // A misspelt column of the only table is still named as a column.
+        #expect(
+            try CLI.run(["index", db, "nme", "address.city"]).stderr.hasPrefix(
+                "Error: no column 'nme' in table 'player'; did you mean 'name'?"))
+    }
+
     @Test("a data file whose name starts with - is refused with how to write it, not read as options (-h printing help)")
     func fileNamedLikeOptions() throws {
         let directory = try TemporaryDirectory()
@@ -266,6 +392,15 @@ struct FirstRunTests {
         let sql = try CLI.run(["query", db, "--order-by", "score DESC"])
         #expect(sql.status == 1)
         #expect(sql.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score DESC'\n")
+        // As Django writes it: read as --order-by's value, not as an unknown option or 'missing value'.
+        let dash = try CLI.run(["query", db, "--order-by", "-score", "--limit", "1"])
+        #expect(dash.status == 1 && dash.stderr == "Error: --order-by writes descending order as 'score:desc', not '-score'\n")
+        // An option where the path goes is still a missing path.
+        let missing = try CLI.run(["query", db, "--order-by", "--limit", "1"])
+        #expect(missing.status == 64)
+        #expect(
+            missing.stderr.hasPrefix(
+                "Error: missing value for '--order-by' before --limit: give a path, as in --order-by score:desc\nUsage: "))
     }
 
     @Test("a path that does not parse names the option and the path, as --where does")

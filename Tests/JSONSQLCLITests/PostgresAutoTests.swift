@@ -5,7 +5,9 @@ import Testing
 /// `--json-cols auto` and the missing-path notes on PostgreSQL, as on SQLite.
 @Suite("PostgreSQL --json-cols auto and notes", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresAutoTests {
-    @Test("text columns of JSON nest, 16-byte blobs print as UUIDs, and a path no row has gets a note, as on SQLite")
+    @Test(
+        "text columns of JSON nest, 16-byte blobs print as UUIDs, and a path no row has or a kind of value no row holds there gets a note, as on SQLite"
+    )
     func sameOutput() throws {
         // Removed when the test process exits.
         let dir = try TemporaryDirectory.shared().url
@@ -26,6 +28,8 @@ struct PostgresAutoTests {
             for (filter, select) in [
                 (nil, [String]()), ("doc.adress.country = DE", ["id"]), (nil, ["doc.address.contry", "doc.tag"]),
                 ("doc.tags contains a", ["id", "doc.address.country"]),
+                // A kind of value no row holds at the path.
+                ("doc.address.country in [5, 6]", ["id"]), ("doc.tags = a", ["id"]), ("doc = x", ["id"]),
             ] {
                 var spec = QuerySpec(table: "t")
                 spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
@@ -44,5 +48,11 @@ struct PostgresAutoTests {
             "\(outputs[0])")
         #expect(outputs[0].contains("note: no row has the path doc.adress.country; did you mean 'doc.address.country'?"))
         #expect(outputs[0].contains("note: no row has the path doc.tag; did you mean 'doc.tags'?"), "\(outputs[0])")
+        #expect(
+            outputs[0].contains(
+                #"note: doc.address.country holds strings, no numbers; in quotes a value is a string: doc.address.country in ["5", "6"]"#
+            ))
+        #expect(outputs[0].contains("note: doc.tags holds arrays, no strings; to match an element: doc.tags contains a"))
+        #expect(outputs[0].contains("note: doc holds objects, no strings; a path goes inside an object: doc.KEY"))
     }
 }

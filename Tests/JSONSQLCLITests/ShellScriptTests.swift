@@ -253,11 +253,17 @@ struct ShellScriptTests {
         #expect(try Fixture.count(db, "player") == 3)
     }
 
-    @Test("copy, help copy, help shell, exit, quit and psql's \\q say what to do instead of 'unknown command'")
+    @Test(
+        "copy, help copy, help shell, exit, quit, psql's \\q, \\d and \\di, --json, --csv and sqlite-utils' rows say what to do instead"
+    )
     func wordsFromElsewhere() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
-        let result = try CLI.run(["shell", db, "--keep-going"], stdin: "copy a b\nhelp copy\nhelp shell\nexit\nquit\n\\q\n")
+        let result = try CLI.run(
+            ["shell", db, "--keep-going"],
+            stdin:
+                "copy a b\nhelp copy\nhelp shell\nexit\nquit\n\\q\n\\d player\n\\di\n\\?\nquery --json\nquery --csv\nrows player\n"
+        )
         #expect(result.status == 1)
         let copy = "copy works on two databases, so it runs outside the shell: jsonsql copy \(db) DESTINATION"
         let leave = "to leave the shell, type .quit or press Ctrl-D"
@@ -265,6 +271,14 @@ struct ShellScriptTests {
             result.stderr.split(separator: "\n").map(String.init) == [
                 "Error: line 1: \(copy)", "Error: line 2: \(copy)", "Error: line 3: this is the shell already",
                 "Error: line 4: \(leave)", "Error: line 5: \(leave)", "Error: line 6: \(leave)",
-            ])
+                "Error: line 7: \\d is psql's; here tables lists the tables, and schema TABLE a table's columns",
+                "Error: line 8: \\di is psql's; here indexes lists the indexes",
+                "Error: line 9: help lists the commands, .help the dot-commands",
+                "Error: line 10: unknown option '--json'; the output format is set with --format json",
+                "Usage: query [<options>] [<table>]",
+                "Error: line 11: --file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert; "
+                    + "to print rows as CSV: --format csv or .format csv",
+                "Error: line 12: unknown command 'rows'; here that is query",
+            ], "\(result.stderr)")
     }
 }

@@ -86,6 +86,13 @@ struct CreateTableRuleTests {
             (["id:integer:pk", "x:text:bogus"], "unknown modifier 'bogus'"),
             (["id:integer:pk", "id:text"], "duplicate column 'id'"),
             (["id:integer:pk", "x"], "needs a type"),
+            // As SQL and other tools write them: what jsonsql writes.
+            (
+                ["id integer primary key"],
+                "column 'id integer primary key' is written as SQL writes it; jsonsql writes NAME:TYPE[:MODIFIER]: id:integer:pk"
+            ),
+            (["id:integer:pk", "Name TEXT NOT NULL UNIQUE"], "jsonsql writes NAME:TYPE[:MODIFIER]: Name:text:notnull:unique"),
+            (["id:integer:primary"], "unknown modifier 'primary' on column 'id'; did you mean pk? modifiers are: pk, notnull,"),
             (["id:integer:pk", "n:integer:default=abc"], "does not fit"),
             (["id:integer:pk", "d:json:default={bad"], "does not fit"),
         ])

@@ -43,5 +43,12 @@ struct EscapedKeyNoteTests {
         // A typo still gets the nearest path.
         spec.filters = [try FilterParser.parse("o.cc = 1")]
         #expect(try db.store.missingPathNotes(spec) == ["note: no row has the path o.cc; did you mean 'o.c'?"])
+        // Nothing near: the keys of the deepest object on the path, as paths write them.
+        try db.execute(#"INSERT INTO t VALUES ('{"c":{"first name":1,"n":{"x":2}}}')"#)
+        spec.filters = [try FilterParser.parse("o.c.zzzzzz.q = 1")]
+        #expect(
+            try db.store.missingPathNotes(spec) == [
+                #"note: no row has the path o.c.zzzzzz.q; the keys of o.c are "first name", n"#
+            ])
     }
 }

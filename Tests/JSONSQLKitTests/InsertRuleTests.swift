@@ -251,4 +251,22 @@ struct InsertRuleTests {
             try db.sql("SELECT length(name) AS n, json_array_length(tags) AS t FROM player WHERE id = 'big'")
                 == #"{"n":3000000,"t":100000}"# + "\n")
     }
+
+    @Test(
+        "one record holding its records in an array ({\"items\":[{...},{...}]}) inserted into a new table gets a note with a row each"
+    )
+    func oneRecordOfRecords() throws {
+        let db = try LibraryDatabase()
+        let wrapped = try db.insert("t", #"{"meta":1,"items":[{"a":1},{"a":2},3]}"#)
+        #expect(wrapped.written == 1)
+        let target = SQLQuote.shellWord(db.path) + " t"
+        #expect(
+            wrapped.notes == [
+                "note: standard input is one record, whose items holds 2 objects; for a row each: jsonsql drop-table \(target), then jq -c '.items[]' | jsonsql insert \(target)"
+            ])
+        // Into a table that exists, two records, or an array of one object or of scalars: no note.
+        #expect(try db.insert("t", #"{"meta":2,"items":[{"a":1},{"a":2}]}"#).notes.isEmpty)
+        #expect(try db.insert("u", #"{"items":[{"a":1},{"a":2}]} {"items":[]}"#).notes.isEmpty)
+        #expect(try db.insert("v", #"{"items":[{"a":1}],"tags":[1,2,3]}"#).notes.isEmpty)
+    }
 }

@@ -53,6 +53,36 @@ struct PathAndFilterSQLTests {
         for offered in ["\(array)[0] = 1", "\(array)[-1] = 1", "\(array) contains 1"] { _ = try FilterParser.parse(offered) }
     }
 
+    @Test(
+        "a path as jq, SQLite's -> and ->> or a search box write it names the path meant, which parses",
+        arguments: [
+            (#".address.country == "DE""#, "a path starts with its column, without jq's leading '.': address.country"),
+            ("address->country = DE", "a path goes into JSON with dots, not SQLite's -> and ->>: address.country"),
+            ("address->>'country' = 'DE'", "a path goes into JSON with dots, not SQLite's -> and ->>: address.country"),
+            ("address ->> '$.geo.lat' > 1", "a path goes into JSON with dots, not SQLite's -> and ->>: address.geo.lat"),
+            ("doc.a->>'first name' = x", #"a path goes into JSON with dots, not SQLite's -> and ->>: doc.a."first name""#),
+            ("tags->0 = pro", "a path goes into JSON with dots, not SQLite's -> and ->>: tags[0]"),
+            ("tags->'$[1]' = pro", "a path goes into JSON with dots, not SQLite's -> and ->>: tags[1]"),
+        ])
+    func pathsOfOtherTools(filter: String, message: String) throws {
+        let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+        #expect(error.map { "\($0)" } == "in --where '\(filter)': \(message)")
+        // The path offered parses as one path.
+        _ = try JSONPath(parsing: String(message[message.range(of: ": ", options: .backwards)!.upperBound...]))
+        // A name holding a dash compared with > is still that name.
+        #expect(try FilterParser.parse("a-b > 1") == FilterParser.parse(#""a-b" > 1"#))
+        for (filter, hint) in [
+            ("score between 1 and 5", "; a range is two comparisons: score >= LOW and score <= HIGH"),
+            (#"name ilike "z%""#, "; like ignores the case of ASCII letters already: name like PATTERN"),
+            ("name regexp x", "found 'regexp x'"),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(error.map { "\($0)" }?.hasSuffix(hint) == true, "\(String(describing: error))")
+        }
+        let colon = #expect(throws: JSONSQLError.self) { try FilterParser.parse("score:85319") }
+        #expect(colon.map { "\($0)" }?.hasSuffix("found ':85319'; compare with =: score = 85319") == true)
+    }
+
     @Test("a name with a space or a dot written without quotes says how to quote it")
     func unquotedNames() throws {
         let spaced = #expect(throws: JSONSQLError.self) { try FilterParser.parse("first name = Ann") }

@@ -50,6 +50,23 @@ struct StreamingQueryTests {
         #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
         #expect(notes == (try store.missingPathNotes(spec)))
         #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
+        // Nothing near: the keys of the object on the path that rows have.
+        spec.filters = [try FilterParser.parse("c.xyzzy.a > 0")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(notes == (try store.missingPathNotes(spec)))
+        #expect(notes == ["note: no row has the path c.xyzzy.a; the keys of c are country"])
+        // A number where every value is a string, and a string where one record holds the number.
+        spec.filters = [try FilterParser.parse("c.country = 5")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(notes == (try store.missingPathNotes(spec)))
+        #expect(notes == [#"note: c.country holds strings, no numbers; in quotes a value is a string: c.country = "5""#])
+        spec.filters = [try FilterParser.parse("id = 1 or c.country = DE")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 1)
+        #expect(notes.isEmpty)
+        #expect(try store.missingPathNotes(spec).isEmpty)
         // A string filter skips records it cannot match, which could hold the path: no note.
         spec.filters = [try FilterParser.parse("c.contry = DE")]
         notes = []

@@ -163,6 +163,10 @@ struct UpdateRuleTests {
                 #"--set score: score is an integer column, which expects an integer; a string "high" does not fit it"#
             ),
             (
+                [#"score="42""#], [],
+                #"--set score: score is an integer column, which expects an integer; a string "42" does not fit it; write it without quotes: 42"#
+            ),
+            (
                 ["score=1.5"], [],
                 "--set score: score is an integer column, which expects an integer; a number 1.5 does not fit it"
             ),

@@ -53,9 +53,16 @@ struct WhereSemanticsTests {
             ("$.name = x", "a path starts with its column, without SQLite's $: address.city, not $.address.city"),
             ("score = abc", "score is an integer column"),
             ("active = 1", "active is a boolean column, which expects true or false; a number 1 does not fit it"),
+            // A number or boolean in quotes, as jq and JSON write strings: what to write instead.
+            (
+                #"score = "42""#,
+                #"score is an integer column, which expects an integer; a string "42" does not fit it; write it without quotes: 42"#
+            ),
+            ("active != 'true'", #"a string "true" does not fit it; write it without quotes: true"#),
             ("j.huge = 1e400", "1e400: jsonsql compares numbers as doubles, and 1e400 is beyond the range of a double"),
             ("score >", "expected a value after 'score >'"),
             ("score = 1 and", "expected a path"),
+            (" ", "empty --where expression; give a filter, as in --where 'address.country = DE'"),
             ("(score = 1", "expected ')'"),
             ("score ~~ 1", "expected a value"),
             ("tags contains", "expected a value after 'contains'"),

@@ -94,11 +94,20 @@ extension Store {
             let array = roots.first(where: { ($0.elements?.types[ValueType.object.rawValue] ?? 0) > 1 })
         else { return nil }
         let objects = array.elements?.types[ValueType.object.rawValue] ?? 0
-        let name = path == "-" ? "standard input" : path
-        let input = path == "-" ? "" : " " + SQLQuote.shellWord(path)
-        let filter = SQLQuote.shellWord(".\(array.path)[]")
+        return oneRecordNote(file: path, array: array.path, objects: objects, command: "describe -")
+    }
+
+    /// `note: places.geojson is one record, whose features holds 3 objects; for a row each: jq -c
+    /// '.features[]' places.geojson | jsonsql describe -`, for describe and insert alike; `before`
+    /// is what to run first.
+    static func oneRecordNote(file path: String, array: String, objects: Int, command: String, before: String = "")
+        -> String
+    {
+        let name = path == "-" || path == "<stdin>" ? "standard input" : path
+        let input = name == "standard input" ? "" : " " + SQLQuote.shellWord(path)
+        let filter = SQLQuote.shellWord(".\(array)[]")
         return
-            "note: \(name) is one record, whose \(array.path) holds \(objects) objects; for a row each: jq -c \(filter)\(input) | jsonsql describe -"
+            "note: \(name) is one record, whose \(array) holds \(objects) objects; for a row each: \(before)jq -c \(filter)\(input) | jsonsql \(command)"
     }
 }
 

@@ -4,9 +4,10 @@ extension Store {
     /// Notes for the paths of a query that no row has (`customer.contry`), each with the nearest
     /// paths that rows do have. Such a query is no error (a key may be missing from every row),
     /// but it is most often a typo. Only key paths are checked: an index may well be past the end.
+    /// Then `KindCheck`'s notes: comparisons with a kind of value no row holds at the path.
     public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
         let paths = Self.notePaths(spec)
-        guard !paths.isEmpty else { return [] }
+        guard !paths.isEmpty || !spec.filters.isEmpty else { return [] }
         if let postgres { return try postgres.missingPathNotes(spec, paths: paths) }
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
@@ -21,7 +22,7 @@ extension Store {
                 let known = try Self.pathStats(info, columns: [resolved.column], sample: nil, db: db).map(\.path)
                 notes.append(Self.missingPathNote(path, column: resolved.column.name, known: known))
             }
-            return notes
+            return notes + (try Self.kindNotes(spec, info: info, db: db))
         }
     }
 
@@ -60,6 +61,28 @@ extension Store {
         let inside = { (text: String) in String(text.dropFirst(column.count + 1)) }
         let candidates = known.filter { $0.count > column.count && !$0.hasSuffix("[]") && !$0.hasSuffix(".*") }.map(inside)
         let near = NearestNames.nearest(to: inside(path.description), in: candidates).map { column + "." + $0 }
+        if near.isEmpty, let (object, keys) = keysOfNearestObject(path, column: name, known: known) {
+            let shown = keys.prefix(10).joined(separator: ", ") + (keys.count > 10 ? ", ... (\(keys.count) keys)" : "")
+            return "note: no row has the path \(path); the keys of \(object) are \(shown)"
+        }
         return "note: no row has the path \(path)" + (near.isEmpty ? "" : "; did you mean \(NearestNames.list(near))?")
+    }
+
+    /// The deepest object on `path` that rows have, and its keys among the `known` paths of its
+    /// column, as paths write them: `address` and `street, city` for `address.nope`.
+    static func keysOfNearestObject(_ path: JSONPath, column name: String, known: [String]) -> (JSONPath, [String])? {
+        let paths = known.compactMap { try? JSONPath(parsing: $0) }
+        var object = JSONPath(column: name, segments: path.segments)
+        while !object.segments.isEmpty {
+            object.segments.removeLast()
+            let keys = paths.compactMap { known -> String? in
+                guard known.segments.count == object.segments.count + 1, known.segments.starts(with: object.segments),
+                    case .key(let key)? = known.segments.last
+                else { return nil }
+                return JSONPath.displayName(key)
+            }
+            if !keys.isEmpty { return (object, keys) }
+        }
+        return nil
     }
 }

@@ -464,9 +464,11 @@ extension UpdateSpec {
             case .bool(let flag): word = flag ? "true" : "false"
             default: word = nil
             }
+            // A quoted number or boolean for a column that takes it: without its quotes.
             let hint =
                 column.type == .text
-                ? word.map { "; to store the text \($0), quote it: --set '\(assignment.path)=\"\($0)\"'" } ?? "" : ""
+                ? word.map { "; to store the text \($0), quote it: --set '\(assignment.path)=\"\($0)\"'" } ?? ""
+                : input.unquotedHint { try? ValueConversion.stored($0, type: column.type) }
             throw JSONSQLError(
                 "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it\(hint)"
             )

@@ -17,7 +17,9 @@ public struct FilterParser {
     public static func parse(_ text: String) throws -> Filter {
         var parser = FilterParser(cursor: TextCursor(text), text: text)
         parser.cursor.skipSpaces()
-        if parser.cursor.atEnd { throw JSONSQLError("empty --where expression") }
+        if parser.cursor.atEnd {
+            throw JSONSQLError("empty --where expression; give a filter, as in --where 'address.country = DE'")
+        }
         let filter = try parser.parseOr()
         parser.cursor.skipSpaces()
         if !parser.cursor.atEnd {
@@ -125,17 +127,34 @@ public struct FilterParser {
         if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
         if negated { throw error("expected in, contains, like, glob or exists after '\(TerminalText.excerpt("\(path)")) not'") }
+        if cursor.current == "-" && cursor.peek(1) == ">" { throw error(JSONPath.arrowError(path, &cursor).description) }
         let found = cursor.atEnd ? "the end" : "'\(TerminalText.excerpt(cursor.rest))'"
         // `first name = Ann`: a name holding a space, written without its quotes.
         var spaced = path
         var word = cursor.rest.first?.isLetter == true ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
-        if ["and", "or", "not"].contains(word.lowercased()) { word = "" }
+        // Operators of SQL and other languages are no part of a name.
+        let operatorWord = word.lowercased()
+        if ["and", "or", "not", "between", "ilike", "regexp", "rlike", "match", "similar", "has", "includes"].contains(
+            operatorWord)
+        {
+            word = ""
+        }
         if !word.isEmpty, let last = spaced.segments.indices.last {
             if case .key(let key) = spaced.segments[last] { spaced.segments[last] = .key(key + " " + word) }
         } else if !word.isEmpty {
             spaced.column += " " + word
         }
-        let hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
+        var hint = spaced == path ? "" : "; a name with a space is quoted: \(spaced)"
+        if operatorWord == "between" {
+            hint = "; a range is two comparisons: \(path) >= LOW and \(path) <= HIGH"
+        } else if operatorWord == "ilike" {
+            hint = "; like ignores the case of ASCII letters already: \(path) like PATTERN"
+        }
+        // `score:5`, as search boxes take it.
+        if cursor.current == ":", cursor.peek(1).map({ !$0.properties.isWhitespace }) == true {
+            cursor.index += 1
+            hint = "; compare with =: \(path) = \(TerminalText.excerpt(cursor.rest))"
+        }
         throw error(
             "expected an operator after \(TerminalText.excerpt("\(path)")) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
         )

@@ -382,9 +382,25 @@ public struct FilterSQL {
             return try ValueConversion.stored(
                 literal.input, type: column.type, textAffinity: column.hasTextAffinity, for: .compare)
         } catch {
+            let hint = literal.input.unquotedHint { try? ValueConversion.stored($0, type: column.type, for: .compare) }
             throw JSONSQLError(
-                "\(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(literal.input.description) does not fit it"
+                "\(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(literal.input.description) does not fit it\(hint)"
             )
+        }
+    }
+}
+
+extension InputValue {
+    /// `"85319"` typed in quotes where the column takes the number: says to write it without
+    /// them (`"true"` likewise), when the value unquoted, as `--where` and `--set` read a bare
+    /// word, is one that `fits` the column; otherwise "".
+    func unquotedHint(fits: (InputValue) -> DatabaseValue?) -> String {
+        guard case .string(let text) = self, let bare = try? FilterParser.literal(bare: text) else { return "" }
+        switch bare {
+        case .integer, .real, .bool:
+            return fits(bare.input) == nil ? "" : "; write it without quotes: \(text)"
+        case .string, .null:
+            return ""
         }
     }
 }

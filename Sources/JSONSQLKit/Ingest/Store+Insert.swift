@@ -236,6 +236,12 @@ extension Store {
             if let batch, !stopped { _ = try batch.run(db) }
             let replaced =
                 options.conflict == .replace ? rowsBefore + inserter.written - (try Int.fetchOne(db, sql: countSQL) ?? 0) : 0
+            // `{"players":[{...},{...}]}`: one row, where a row each was most likely meant.
+            if isNew, records == 1, names.count == 1, options.format == .json, !isInMemory,
+                let note = try Self.oneRecordNote(db, table: tableName, file: names[0], database: path)
+            {
+                notes.append(note)
+            }
             return InsertResult(
                 table: tableName, records: records, written: inserter.written, updated: inserter.updated,
                 replaced: replaced, createdTable: isNew, addedColumns: inserter.addedColumns, notes: notes)
@@ -244,6 +250,26 @@ extension Store {
 }
 
 extension Store {
+    /// The note for a new table of one row whose column holds an array of objects, as
+    /// describe gives it for a file (`oneRecordNote`), with the commands that make a row each.
+    fileprivate static func oneRecordNote(_ db: Database, table: String, file: String, database: String) throws -> String? {
+        let t = SQLQuote.identifier(table)
+        for column in try TableInfo(db: db, table: table).columns {
+            let c = SQLQuote.identifier(column.name)
+            let objects =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT (SELECT count(*) FROM json_each(\(c)) WHERE type = 'object') FROM \(t) "
+                        + "WHERE typeof(\(c)) = 'text' AND json_valid(\(c)) AND json_type(\(c)) = 'array'") ?? 0
+            guard objects > 1 else { continue }
+            let target = SQLQuote.shellWord(database) + " " + SQLQuote.shellWord(table)
+            return oneRecordNote(
+                file: file, array: JSONPath.displayName(column.name), objects: objects, command: "insert \(target)",
+                before: "jsonsql drop-table \(target), then ")
+        }
+        return nil
+    }
+
     /// A reader that stops on Ctrl-C, and refuses a record longer than the connection's
     /// length limit as soon as it reads that much of it.
     fileprivate static func interruptible(_ reader: RecordReader, db: Database) -> RecordReader {

@@ -6,6 +6,8 @@ import GRDB
 /// a record left out (`RecordPrecheck`) could hold the path.
 final class MissingPathTracker {
     private var pending: [(path: JSONPath, resolved: ResolvedPath)] = []
+    /// `KindCheck`s no batch has yet held the kind of, with the kinds the batches held there.
+    private var kinds: [(check: KindCheck, resolved: ResolvedPath, present: Set<String>)] = []
     /// Per column name (as declared): the statement that reads it, its stats, and the rows read.
     private var columns: [String: (statement: Statement, root: PathStats, type: ColumnType, row: Int)] = [:]
 
@@ -15,6 +17,7 @@ final class MissingPathTracker {
         {
             return
         }
+        kinds = KindCheck.checks(spec, table: info).map { ($0.0, $0.1, []) }
         for path in Store.notePaths(spec) {
             let resolved = try ResolvedPath(path, in: info)
             pending.append((path, resolved))
@@ -29,12 +32,26 @@ final class MissingPathTracker {
     }
 
     /// Whether some path has not been found in any row yet.
-    var hasPending: Bool { !pending.isEmpty }
+    var hasPending: Bool { !pending.isEmpty || !kinds.isEmpty }
 
     /// Checks the rows of the current batch, before it is deleted.
     func observe(_ db: Database, table: String) throws {
-        guard !pending.isEmpty else { return }
         let t = SQLQuote.identifier(table)
+        for index in kinds.indices.reversed() {
+            let kind = kinds[index].resolved.kindSQL
+            let held =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)", arguments: [kinds[index].check.kind])
+                ?? false
+            if held {
+                kinds.remove(at: index)
+                continue
+            }
+            kinds[index].present.formUnion(
+                try String.fetchAll(
+                    db, sql: "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) != 'null' LIMIT 5"))
+        }
+        guard !pending.isEmpty else { return }
         pending = try pending.filter { entry in
             !(try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(entry.resolved.typeSQL) IS NOT NULL)")
                 ?? false)
@@ -50,7 +67,7 @@ final class MissingPathTracker {
 
     /// The notes, once every batch is observed.
     func notes() -> [String] {
-        pending.map { entry in
+        let missing = pending.map { entry in
             let name = entry.resolved.column.name
             var known: [String] = []
             if let column = columns[name] {
@@ -59,5 +76,6 @@ final class MissingPathTracker {
             }
             return Store.missingPathNote(entry.path, column: name, known: known)
         }
+        return missing + kinds.compactMap { $0.check.note(present: $0.present) }
     }
 }

@@ -28,9 +28,20 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func parse(_ cursor: inout TextCursor) throws -> JSONPath {
+        if cursor.current == ".", cursor.peek(1).map({ !TextCursor.isDelimiter($0) || $0 == "\"" }) == true {
+            // jq's `.address.country`.
+            var rest = cursor
+            rest.index += 1
+            let meant = (try? parse(&rest)).map { "\($0)" } ?? "address.country, not .address.country"
+            throw JSONSQLError("a path starts with its column, without jq's leading '.': \(meant)")
+        }
         let column = try segmentName(&cursor)
         var path = JSONPath(column: column)
         while let c = cursor.current {
+            if c == ">", let arrow = path.withoutTrailingDash {
+                // SQLite's `address->'country'` and `address->>'$.country'`: the dash read as part of the name.
+                throw arrowError(arrow, &cursor)
+            }
             if c == "." {
                 cursor.index += 1
                 path.segments.append(.key(try segmentName(&cursor)))
@@ -64,6 +75,45 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return path
+    }
+
+    /// The path without the `-` its last bare name ends with, which was the start of `->`.
+    private var withoutTrailingDash: JSONPath? {
+        var path = self
+        if case .key(let key)? = segments.last {
+            guard key.count > 1, key.hasSuffix("-") else { return nil }
+            path.segments[segments.count - 1] = .key(String(key.dropLast()))
+        } else if segments.isEmpty {
+            guard column.count > 1, column.hasSuffix("-") else { return nil }
+            path.column.removeLast()
+        } else {
+            return nil
+        }
+        return path
+    }
+
+    /// `->` or `->>` after `path` (the cursor at the `-` or the `>`): SQLite's operator, which
+    /// a path writes as a dot. The error names the path meant: `address->>'$.country'` is
+    /// `address.country`.
+    static func arrowError(_ path: JSONPath, _ cursor: inout TextCursor) -> JSONSQLError {
+        _ = cursor.skip("-")
+        _ = cursor.skip(">")
+        _ = cursor.skip(">")
+        cursor.skipSpaces()
+        let operand =
+            cursor.current == "\"" || cursor.current == "'"
+            ? ((try? cursor.quotedString()) ?? "") : cursor.bareWord(endingAt: TextCursor.endsValue)
+        let meant: String
+        if operand.hasPrefix("$") {
+            // A SQLite path, `$.a.b` or `$[0]`, written as jsonsql's after the column.
+            let rest = operand.dropFirst()
+            meant = "\(path)" + (rest.hasPrefix(".") || rest.hasPrefix("[") ? rest : "." + rest)
+        } else if let index = Int(operand) {
+            meant = "\(path)[\(index)]"
+        } else {
+            meant = "\(path)." + (operand.isEmpty ? "key" : displayName(operand))
+        }
+        return JSONSQLError("a path goes into JSON with dots, not SQLite's -> and ->>: \(meant)")
     }
 
     private static func segmentName(_ cursor: inout TextCursor) throws -> String {

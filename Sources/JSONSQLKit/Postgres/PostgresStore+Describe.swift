@@ -67,6 +67,19 @@ extension PostgresStore {
             let known = try columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }.map(\.path)
             notes.append(Store.missingPathNote(path, column: resolved.column.name, known: known))
         }
+        // `KindCheck`'s notes, as `Store.kindNotes` gives them on SQLite: jsonb_typeof names the kinds as it does.
+        let t = SQLQuote.identifier(info.name)
+        for (check, resolved) in KindCheck.checks(spec, table: info) {
+            let kind = resolved.postgresType
+            let held = try connection.execute(
+                "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)))")
+            if held.string(0, 0) == "t" { continue }
+            let present = try connection.execute(
+                "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) <> 'null' LIMIT 5")
+            if let note = check.note(present: Set((0..<present.rowCount).compactMap { present.string($0, 0) })) {
+                notes.append(note)
+            }
+        }
         return notes
     }
 

@@ -165,9 +165,7 @@ final class PostgresStore {
                 throw Store.notATable(view: view, database: name)
             }
             if ifExists { return nil }
-            let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
-            throw JSONSQLError(
-                "no table '\(TerminalText.excerpt(table))' in \(name); \(list) (add --if-exists to ignore a missing table)")
+            throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")
         }
         try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
         return found

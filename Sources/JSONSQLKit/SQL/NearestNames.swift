@@ -1,3 +1,5 @@
+import Foundation
+
 /// The names a mistyped name probably meant: the one place that decides what is "near", for
 /// commands, columns, tables and JSON paths alike.
 public enum NearestNames {
@@ -40,6 +42,19 @@ public enum NearestNames {
             }
         }
         return d[a.count][b.count]
+    }
+
+    /// `; did you mean 'players.ndjson'?` for a file or database `path` that does not exist but
+    /// a file beside it is named nearly so, written as `path` is (its directory kept); otherwise "".
+    /// A directory of more than 10,000 entries is not searched.
+    public static func files(near path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let directory = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory),
+            names.count <= 10_000
+        else { return "" }
+        let near = nearest(to: url.lastPathComponent, in: names.sorted().filter { !$0.hasPrefix(".") })
+        return near.isEmpty ? "" : "; did you mean \(list(near.map { directory + $0 }))?"
     }
 
     /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.

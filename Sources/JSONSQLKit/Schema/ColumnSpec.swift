@@ -42,6 +42,32 @@ public struct ColumnSpec: Sendable, Equatable {
         "pk, notnull, unique, default=VALUE, check=SQL, references=TABLE[.COLUMN], "
         + "on-delete=cascade|restrict|set-null|set-default, collate=nocase|rtrim|binary, generated=PATH"
 
+    /// Modifiers as SQL and other tools name them, for the one jsonsql takes.
+    static let modifierAliases = [
+        "primary": "pk", "key": "pk", "primary_key": "pk", "not_null": "notnull", "nonnull": "notnull",
+        "required": "notnull", "nn": "notnull", "uniq": "unique",
+    ]
+
+    /// `id integer primary key`, a column as SQL defines it, as jsonsql writes it: `id:integer:pk`;
+    /// nil when `text` is not a name and a type jsonsql knows.
+    static func fromSQL(_ text: String) -> String? {
+        let words = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+        guard words.count >= 2, (try? ColumnType(userName: words[1])) != nil else { return nil }
+        var meant = text.split(whereSeparator: \.isWhitespace)[0] + ":" + words[1]
+        var rest = words.dropFirst(2)
+        while let word = rest.popFirst() {
+            switch (word, rest.first) {
+            case ("primary", "key"?): meant += ":pk"
+            case ("not", "null"?): meant += ":notnull"
+            case ("unique", _): meant += ":unique"
+            // `autoincrement` and the like: the name and type, which are the most of it.
+            default: return String(meant)
+            }
+            if word != "unique" { rest.removeFirst() }
+        }
+        return String(meant)
+    }
+
     public init(name: String, type: ColumnType) {
         self.name = name
         self.type = type
@@ -50,6 +76,10 @@ public struct ColumnSpec: Sendable, Equatable {
     public init(parsing text: String) throws {
         var parts = try Self.split(text)
         guard parts.count >= 2 else {
+            if let meant = Self.fromSQL(text) {
+                throw JSONSQLError(
+                    "column '\(TerminalText.excerpt(text))' is written as SQL writes it; jsonsql writes NAME:TYPE[:MODIFIER]: \(meant)")
+            }
             throw JSONSQLError(
                 "column '\(TerminalText.excerpt(text))' needs a type: write NAME:TYPE, e.g. \(text.count > TerminalText.excerptLength ? "NAME" : text):text"
             )
@@ -111,9 +141,9 @@ public struct ColumnSpec: Sendable, Equatable {
                     throw JSONSQLError("generated=\(text) on column '\(name)': \(failure)")
                 }
             default:
+                let meant = Self.modifierAliases[key.lowercased()].map { "; did you mean \($0)? " } ?? "; "
                 throw JSONSQLError(
-                    "unknown modifier '\(TerminalText.excerpt(modifier))' on column '\(name)'; modifiers are: \(Self.modifierNames)"
-                )
+                    "unknown modifier '\(TerminalText.excerpt(modifier))' on column '\(name)'\(meant)modifiers are: \(Self.modifierNames)")
             }
         }
         if let onDelete {

@@ -279,10 +279,7 @@ extension Store {
                 let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
                 if let view = SQLName.find(name, in: views) { throw Self.notATable(view: view, database: path) }
                 if ifExists { return nil }
-                let list =
-                    tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
-                throw JSONSQLError(
-                    "no table '\(TerminalText.excerpt(name))' in \(path); \(list) (add --if-exists to ignore a missing table)")
+                throw Self.noTable(name, tables: tables, database: path, then: " (add --if-exists to ignore a missing table)")
             }
             var referrers: [String] = []
             for other in tables where other != table {

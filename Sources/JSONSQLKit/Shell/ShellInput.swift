@@ -299,7 +299,8 @@ public struct ShellLineReader: Sendable {
         guard let keyword = SQLText.firstKeyword(trimmed),
             ShellInput.sqlKeywords.contains(keyword) || (syntax != .sqlite && ShellInput.postgresKeywords.contains(keyword))
         else {
-            return .unknown(first)
+            // psql's `\dt` is named as typed, not as the word `dt` its backslash escapes.
+            return .unknown(command.hasPrefix("\\") && !first.hasPrefix("\\") ? "\\" + first : first)
         }
         pendingSQL = line
         return .nothing

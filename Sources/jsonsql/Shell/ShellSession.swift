@@ -241,10 +241,13 @@ final class ShellSession {
             return .failed
         }
         if let storeCommand = command as? any StoreCommand, storeCommand.memory?.isUsed == true {
-            // The shell's commands work on its database; they load no files.
+            // The shell's commands work on its database; they load no files. `--csv` alone is
+            // most often meant as the output format, as sqlite-utils takes it.
+            let memory = storeCommand.memory!
+            let output = memory.files.isEmpty && memory.save == nil ? "; to print rows as CSV: --format csv or .format csv" : ""
             report(
                 JSONSQLError(
-                    "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert"),
+                    "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert\(output)"),
                 line: line)
             return .failed
         }
@@ -410,16 +413,26 @@ final class ShellSession {
     }
 
     /// What to do instead of a word that names no shell command but means something: the
-    /// command line's commands the shell does not run, and the ways other shells are left
-    /// (psql's `\q` splits to `q`).
+    /// command line's commands the shell does not run, the ways other shells are left, and
+    /// psql's commands for listing tables and indexes.
     static func outsideTheShell(_ word: String, database: String) -> String? {
         switch word {
         case "copy":
             return "copy works on two databases, so it runs outside the shell: jsonsql copy "
                 + SQLQuote.shellWord(database) + " DESTINATION"
         case "shell": return "this is the shell already"
-        case "exit", "quit", "q": return "to leave the shell, type .quit or press Ctrl-D"
-        default: return nil
+        case "exit", "quit", "\\q": return "to leave the shell, type .quit or press Ctrl-D"
+        case "\\?": return "help lists the commands, .help the dot-commands"
+        default:
+            // sqlite-utils' `rows player`.
+            if let other = JSONSQL.otherToolCommand(word) {
+                return "unknown command '\(word)'; here that is " + other.command
+                    + (other.options.isEmpty ? "" : ", with " + other.options.joined(separator: " "))
+            }
+            // psql's `\dt`, `\d player`, `\di`.
+            guard let other = JSONSQL.otherShellCommand([word]) else { return nil }
+            return "\(word) is psql's; here \(other[0]) lists the \(other[0])"
+                + (word.hasPrefix("\\d") && other[0] == "tables" ? ", and schema TABLE a table's columns" : "")
         }
     }
 
@@ -455,7 +468,7 @@ final class ShellSession {
         }
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message)
+        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message, command: words?.first)
         if let words, !words.isEmpty, let fixed = JSONSQL.unquotedPath(words) {
             text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         } else if let words, !words.isEmpty {
@@ -466,6 +479,9 @@ final class ShellSession {
             case .unquotedFilter(var fixed):
                 fixed.remove(at: 1)
                 text += "\nA filter with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            case .pathList(var fixed):
+                fixed.remove(at: 1)
+                text += "\nPaths go in one argument, comma-separated: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .sql(let sql):
                 text += "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
             case nil:
