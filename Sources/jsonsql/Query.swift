@@ -179,9 +179,7 @@ struct Query: StoreCommand {
                 }
             }
         }
-        let store = try openStore()
-        defer { store.close() }
-        try run(store)
+        try openAndRun()
     }
 
     var tableArgument: String? { table }

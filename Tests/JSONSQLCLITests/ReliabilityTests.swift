@@ -194,6 +194,44 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 10)
     }
 
+    @Test(
+        "a signal while a command waits for another process's lock stops it at once, rolled back, and says so",
+        arguments: [
+            (["insert", "t", "--timeout", "60"], SIGINT, "nothing was inserted"),
+            (["update", "t", "--all", "--set", "n=7", "--timeout", "60"], SIGTERM, "nothing was changed"),
+        ])
+    func signalWhileWaitingForLock(command: [String], signal: Int32, said: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
+        // This process holds the write lock while the command waits for it.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: db, configuration: configuration)
+        try holder.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let input = dir.path("more.ndjson")
+        try ndjson(numberedRecords(10..<20)).write(toFile: input, atomically: false, encoding: .utf8)
+        let arguments = [command[0], db] + command.dropFirst() + (command[0] == "insert" ? [input] : [])
+        let process = try Child(CLI.binary, arguments, input: false, output: false)
+        // Long enough for the command to start and wait; SQLite's own busy timeout slept through
+        // the signal until the lock was free or the 60 s ran out.
+        usleep(500_000)
+        #expect(process.isRunning, "the command should be waiting for the lock")
+        let sent = Date()
+        kill(process.pid, signal)
+        let status = process.wait()
+        let waited = Date().timeIntervalSince(sent)
+        try holder.inDatabase { try $0.execute(sql: "ROLLBACK") }
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 128 + signal)
+        #expect(stderr == "Error: interrupted; \(said)\n")
+        #expect(waited < 5, "stopped \(waited) s after the signal")
+        #expect(try holder.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t WHERE n = 7") } == 1)
+        #expect(try CLI.count(db) == 10)
+        #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
+    }
+
     @Test("a disk that fills up mid-insert leaves the database as it was")
     func fullDisk() throws {
         let dir = try TemporaryDirectory()
