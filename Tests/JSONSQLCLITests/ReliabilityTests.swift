@@ -232,6 +232,26 @@ struct ReliabilityTests {
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
     }
 
+    @Test("the shell keeps its own signal handling after an insert: SIGTERM ends a script waiting for its next line at once")
+    func shellTerminatedAfterInsert() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let input = dir.path("records.ndjson")
+        try ndjson(numberedRecords(0..<3)).write(toFile: input, atomically: false, encoding: .utf8)
+        let shell = try Child(CLI.binary, ["shell", db], output: false)
+        shell.write("insert t \(input)\n")
+        #expect(String(decoding: shell.stderr!.availableData, as: UTF8.self) == "inserted 3 rows into t\n")
+        // The insert had made SIGTERM a request to stop, which a script blocked reading its next
+        // line never saw: it went on running until that line came.
+        kill(shell.pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while shell.isRunning && Date() < deadline { usleep(10_000) }
+        #expect(!shell.isRunning, "the shell should have ended on SIGTERM")
+        try shell.stdin!.close()
+        shell.wait()
+        #expect(try CLI.count(db) == 3)
+    }
+
     @Test("a disk that fills up mid-insert leaves the database as it was")
     func fullDisk() throws {
         let dir = try TemporaryDirectory()
