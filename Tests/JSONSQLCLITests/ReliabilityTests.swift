@@ -252,6 +252,29 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 3)
     }
 
+    @Test("SIGTERM during a shell script's statement rolls it back and exits 143; a new database's draft is removed")
+    func shellScriptTerminated() throws {
+        let dir = try TemporaryDirectory()
+        // Long enough to be running when the signal comes; stopped then, it costs no more.
+        let script = try dir.write(
+            "build.sql",
+            "CREATE TABLE x AS WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000000) SELECT i FROM c;\n"
+        )
+        let shell = try Child(CLI.binary, ["shell", dir.path("new.sqlite"), script], input: false, output: false)
+        func entries() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted() }
+        // The statement writes once the draft's journal exists.
+        let deadline = Date().addingTimeInterval(10)
+        while !entries().contains(where: { $0.hasSuffix("-journal") }) && shell.isRunning && Date() < deadline { usleep(1_000) }
+        #expect(shell.isRunning, "the statement should still be running")
+        kill(shell.pid, SIGTERM)
+        let status = shell.wait()
+        let stderr = String(decoding: shell.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 128 + SIGTERM)
+        #expect(stderr == "Error: \(script):1: interrupted\n")
+        // Killed by the signal, the draft and its journal stayed beside new.sqlite for good.
+        #expect(entries() == ["build.sql"])
+    }
+
     @Test("a disk that fills up mid-insert leaves the database as it was")
     func fullDisk() throws {
         let dir = try TemporaryDirectory()
