@@ -2,7 +2,8 @@ import Foundation
 import GRDBSQLite
 
 /// Ctrl-C for running statements: once requested, every statement on every connection opened
-/// after `install()` stops with SQLite's "interrupted" error.
+/// after `install()` stops with SQLite's "interrupted" error, and a wait for another process's
+/// lock ends (`Store.busyWait`).
 ///
 /// The shell's signal handler calls `request()`. A progress handler on each connection checks
 /// the flag, which has the effect of `sqlite3_interrupt()` but also reaches the connections

@@ -38,6 +38,9 @@ extension Store {
             return JSONSQLError(
                 "\(path) was changed by another process after this transaction began reading it, so the transaction cannot write; roll it back (ROLLBACK;) and run it again, or start it with BEGIN IMMEDIATE; to take the write lock at once"
             )
+        case .SQLITE_BUSY where Interruption.isRequested, .SQLITE_LOCKED where Interruption.isRequested:
+            // Ctrl-C ended the wait for the lock (`busyWait`): no longer waiting is no lock error.
+            return JSONSQLError("interrupted")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
                 "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")

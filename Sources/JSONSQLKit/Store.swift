@@ -111,6 +111,31 @@ public final class Store {
         return try work()
     }
 
+    /// The wait for another process's lock: SQLite's busy timeout (the same sleeps, up to
+    /// `timeout` seconds in all), except that Ctrl-C, SIGTERM or SIGHUP (`Interruption`) ends it
+    /// at once. SQLite's own timeout sleeps through them: a command waiting for a lock could not
+    /// be stopped until the other process let go or `--timeout` ran out.
+    static func busyWait(_ timeout: TimeInterval) -> Database.BusyCallback {
+        let limit = Int((timeout * 1000).rounded(.down))
+        return { tries in
+            if Interruption.isRequested { return false }
+            // sqliteDefaultBusyCallback's sleeps, in milliseconds, and their sums so far.
+            let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+            let totals = [0, 1, 3, 8, 18, 33, 53, 78, 103, 128, 178, 228]
+            var delay = tries < delays.count ? delays[tries] : delays[delays.count - 1]
+            let prior =
+                tries < delays.count ? totals[tries] : totals[totals.count - 1] + delay * (tries - (delays.count - 1))
+            if prior + delay > limit {
+                delay = limit - prior
+                if delay <= 0 { return false }
+            }
+            // A signal ends the sleep early (nanosleep is never restarted after a handler).
+            var time = timespec(tv_sec: delay / 1000, tv_nsec: (delay % 1000) * 1_000_000)
+            nanosleep(&time, nil)
+            return !Interruption.isRequested
+        }
+    }
+
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
     public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
@@ -183,7 +208,7 @@ public final class Store {
         // can write rolls back the interrupted transaction, and a read-only one would fail.
         // Store.read runs queries in read-only transactions all the same.
         configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
-        configuration.busyMode = .timeout(busyTimeout)
+        configuration.busyMode = .callback(Self.busyWait(busyTimeout))
         configuration.label = "jsonsql"
         configuration.allowsUnsafeTransactions = userTransactions
         self.userTransactions = userTransactions

@@ -60,9 +60,7 @@ struct Describe: TableCommand {
             for note in notes { Diagnostics.note(note) }
             return
         }
-        let store = try openStore()
-        defer { store.close() }
-        try run(store)
+        try openAndRun()
     }
 
     func run(_ store: Store, table: String) throws {

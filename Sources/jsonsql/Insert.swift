@@ -69,8 +69,8 @@ struct Insert: StoreCommand {
 
     var access: Store.Access { .create }
 
+    // Ctrl-C, SIGTERM and SIGHUP: `openAndRun` on the command line; in the shell, the shell's own.
     func run(_ store: Store) throws {
-        Interruption.installSignalHandler()
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)

@@ -1,7 +1,7 @@
 import Foundation
 import JSONSQLKit
 
-/// Ctrl-C for commands that run long: the shell, and inserts.
+/// Ctrl-C for the shell and for every command that writes (`StoreCommand.openAndRun`, insert, copy, --save).
 extension Interruption {
     /// Makes SIGINT set the interruption flag: running statements stop with "interrupted", an
     /// insert stops between records, and the shell's wait for input ends. With `termination`

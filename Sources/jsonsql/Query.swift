@@ -184,17 +184,15 @@ struct Query: StoreCommand {
                 }
             }
         }
-        let store = try openStore()
-        defer { store.close() }
-        try run(store)
+        try openAndRun()
     }
 
     var tableArgument: String? { table }
 
     func run(_ store: Store) throws {
         // On PostgreSQL, Ctrl-C cancels the statement on the server rather than leaving it running.
+        // (`openAndRun` installs the signal handler; the shell has its own.)
         guard store.isPostgres else { return try query(store) }
-        Interruption.installSignalHandler()
         do {
             try query(store)
         } catch {

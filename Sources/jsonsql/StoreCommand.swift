@@ -20,10 +20,36 @@ extension StoreCommand {
     var access: Store.Access { .write }
     var memory: MemoryOptions? { nil }
 
-    func run() throws {
-        let store = try openStore()
-        defer { store.close() }
-        try run(store)
+    func run() throws { try openAndRun() }
+
+    /// Opens the store and runs the command on it. A command that writes stops on Ctrl-C,
+    /// SIGTERM or SIGHUP: the running statement (or the wait for a lock) ends, its transaction
+    /// is rolled back, a new database's draft is removed, and it exits 128 + the signal's number
+    /// saying nothing was changed. Killed by the signal instead, it would leave a hot journal
+    /// for the next command to roll back, or the draft beside a new database's path for good.
+    /// On PostgreSQL every command does so, which cancels its statement on the server.
+    ///
+    /// Only here, on the command line: the shell runs commands through `run(_:)` and keeps its
+    /// own handling (SIGTERM there ends a script waiting for its next line at once).
+    func openAndRun() throws {
+        guard access != .read || Store.isPostgresURL(db.database) else {
+            let store = try openStore()
+            defer { store.close() }
+            return try run(store)
+        }
+        Interruption.installSignalHandler()
+        do {
+            let store = try openStore()
+            defer { store.close() }
+            try run(store)
+        } catch let interrupted as Interrupted {
+            throw interrupted
+        } catch {
+            if Interruption.isRequested {
+                throw Interrupted(description: access == .read ? "interrupted" : "interrupted; nothing was changed")
+            }
+            throw error
+        }
     }
 
     var tableArgument: String? { (self as? any TableCommand)?.table }

@@ -75,11 +75,14 @@ struct Shell: ParsableCommand {
         }
         // Ctrl-C stops the running statement and the script, which then ends as one that failed
         // (an open transaction rolled back) with status 130, instead of jsonsql dying mid-write
-        // with a journal left for the next writer to roll back. SIGTERM still ends it at once.
-        Interruption.installSignalHandler(termination: false)
+        // with a journal left for the next writer to roll back, or a new database's draft left
+        // beside its path. SIGTERM and SIGHUP do the same in a script file, read whole first;
+        // one read from standard input they end at once, as a wait for its next line would
+        // not see them.
+        let script = try file.map(ShellInput.scriptLines(atPath:))
+        Interruption.installSignalHandler(termination: script != nil)
         var succeeded: Bool
-        if let file {
-            let lines = try ShellInput.scriptLines(atPath: file)
+        if let file, let lines = script {
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
             let lines = StandardInputLines()
