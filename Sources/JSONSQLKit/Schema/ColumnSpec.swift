@@ -78,7 +78,8 @@ public struct ColumnSpec: Sendable, Equatable {
         guard parts.count >= 2 else {
             if let meant = Self.fromSQL(text) {
                 throw JSONSQLError(
-                    "column '\(TerminalText.excerpt(text))' is written as SQL writes it; jsonsql writes NAME:TYPE[:MODIFIER]: \(meant)")
+                    "column '\(TerminalText.excerpt(text))' is written as SQL writes it; jsonsql writes NAME:TYPE[:MODIFIER]: \(meant)"
+                )
             }
             throw JSONSQLError(
                 "column '\(TerminalText.excerpt(text))' needs a type: write NAME:TYPE, e.g. \(text.count > TerminalText.excerptLength ? "NAME" : text):text"
@@ -143,7 +144,8 @@ public struct ColumnSpec: Sendable, Equatable {
             default:
                 let meant = Self.modifierAliases[key.lowercased()].map { "; did you mean \($0)? " } ?? "; "
                 throw JSONSQLError(
-                    "unknown modifier '\(TerminalText.excerpt(modifier))' on column '\(name)'\(meant)modifiers are: \(Self.modifierNames)")
+                    "unknown modifier '\(TerminalText.excerpt(modifier))' on column '\(name)'\(meant)modifiers are: \(Self.modifierNames)"
+                )
             }
         }
         if let onDelete {
