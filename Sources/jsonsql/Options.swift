@@ -46,7 +46,8 @@ struct DatabaseOptions: ParsableArguments {
             if let memory, memory.isUsed {
                 var directory: ObjCBool = false
                 if !FileManager.default.fileExists(atPath: database, isDirectory: &directory) {
-                    throw JSONSQLError("no file \(Store.displayName(database))" + NearestNames.files(near: database))
+                    throw JSONSQLError(
+                        "no file \(TerminalText.excerpt(Store.displayName(database)))" + NearestNames.files(near: database))
                 }
                 if directory.boolValue {
                     throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")

@@ -279,7 +279,9 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
     }
     // `-score`, as Django and others write descending order.
     if text.hasPrefix("-"), (try? Selection(parsing: String(text.dropFirst()))) != nil {
-        throw JSONSQLError("--order-by writes descending order as '\(text.dropFirst()):desc', not '\(text)'")
+        throw JSONSQLError(
+            "--order-by writes descending order as '\(TerminalText.excerpt(text.dropFirst())):desc', not '\(TerminalText.excerpt(text))'"
+        )
     }
     // `score desc`, as SQL writes it: the direction goes after a colon.
     let words = text.split(separator: " ")

@@ -22,6 +22,23 @@ struct CommandLineTests {
         #expect(result.stderr.utf8.count < 400, "\(result.stderr.prefix(400))")
     }
 
+    @Test("hints and notes quote a 100 KB file name, path or --order-by by its first 60 characters")
+    func longArgumentInHints() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t"], stdin: #"{"a":{"b":1}}"#)
+        let long = String(repeating: "x", count: 100_000)
+        let cut = String(repeating: "x", count: 50) + "…"
+        for arguments in [
+            ["query", long + ".json"], ["query", db, "--order-by", "-" + long], ["query", db, "--where", "." + long],
+            ["query", db, "--where", "a." + long + " = 1"],
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(result.stderr.contains(cut), "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
+            #expect(result.stderr.utf8.count < 600, "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
+        }
+    }
+
     @Test("a file that is not a database, and a directory")
     func notADatabase() throws {
         let dir = try TemporaryDirectory()

@@ -51,10 +51,11 @@ extension Store {
 
     /// The note for `path`, which no row has, with the nearest of the `known` paths of its column.
     static func missingPathNote(_ path: JSONPath, column name: String, known: [String]) -> String {
+        let named = TerminalText.excerpt(path.description)
         // describe reads `{"a\u0062":1}` as key ab; SQLite's JSON paths match a key only as written.
         if known.contains(path.description) {
             return
-                "note: no row has the path \(path) as SQLite reads paths: rows write a key on it with a \\u escape, and SQLite's JSON paths match keys only as written (to SQLite, \"a\\u0062\" is not the key ab); store the keys without escapes (jq -c . writes them so)"
+                "note: no row has the path \(named) as SQLite reads paths: rows write a key on it with a \\u escape, and SQLite's JSON paths match keys only as written (to SQLite, \"a\\u0062\" is not the key ab); store the keys without escapes (jq -c . writes them so)"
         }
         // Compared inside the column, so the column's name does not make every path near.
         let column = JSONPath(column: name).description
@@ -63,9 +64,9 @@ extension Store {
         let near = NearestNames.nearest(to: inside(path.description), in: candidates).map { column + "." + $0 }
         if near.isEmpty, let (object, keys) = keysOfNearestObject(path, column: name, known: known) {
             let shown = keys.prefix(10).joined(separator: ", ") + (keys.count > 10 ? ", ... (\(keys.count) keys)" : "")
-            return "note: no row has the path \(path); the keys of \(object) are \(shown)"
+            return "note: no row has the path \(named); the keys of \(object) are \(shown)"
         }
-        return "note: no row has the path \(path)" + (near.isEmpty ? "" : "; did you mean \(NearestNames.list(near))?")
+        return "note: no row has the path \(named)" + (near.isEmpty ? "" : "; did you mean \(NearestNames.list(near))?")
     }
 
     /// The deepest object on `path` that rows have, and its keys among the `known` paths of its

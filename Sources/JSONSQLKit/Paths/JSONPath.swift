@@ -33,7 +33,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             var rest = cursor
             rest.index += 1
             let meant = (try? parse(&rest)).map { "\($0)" } ?? "address.country, not .address.country"
-            throw JSONSQLError("a path starts with its column, without jq's leading '.': \(meant)")
+            throw JSONSQLError("a path starts with its column, without jq's leading '.': \(TerminalText.excerpt(meant))")
         }
         let column = try segmentName(&cursor)
         var path = JSONPath(column: column)
@@ -113,7 +113,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         } else {
             meant = "\(path)." + (operand.isEmpty ? "key" : displayName(operand))
         }
-        return JSONSQLError("a path goes into JSON with dots, not SQLite's -> and ->>: \(meant)")
+        return JSONSQLError("a path goes into JSON with dots, not SQLite's -> and ->>: \(TerminalText.excerpt(meant))")
     }
 
     private static func segmentName(_ cursor: inout TextCursor) throws -> String {
