@@ -120,8 +120,11 @@ struct ConstraintRuleTests {
                 "first:text:generated=address.\"first name\"", "geo:json:generated=address.geo",
             ])
         let sql = try db.schemaSQL("player")
-        #expect(sql.contains(#""country" TEXT GENERATED ALWAYS AS ("address" ->> '$.country') VIRTUAL"#), "\(sql)")
-        #expect(sql.contains(#""first" TEXT GENERATED ALWAYS AS ("address" ->> '$."first name"') VIRTUAL"#), "\(sql)")
+        let text = { (path: String) in
+            #"CASE WHEN json_type("address", '\#(path)') IN ('integer', 'real', 'true', 'false') THEN "address" -> '\#(path)' ELSE "address" ->> '\#(path)' END"#
+        }
+        #expect(sql.contains(#""country" TEXT GENERATED ALWAYS AS (\#(text("$.country"))) VIRTUAL"#), "\(sql)")
+        #expect(sql.contains(#""first" TEXT GENERATED ALWAYS AS (\#(text(#"$."first name""#))) VIRTUAL"#), "\(sql)")
         #expect(sql.contains(#""geo" JSON TEXT GENERATED ALWAYS AS ("address" -> '$.geo') VIRTUAL"#), "\(sql)")
         try db.insert("player", #"{"id":1,"address":{"country":"DE","first name":"Ann","geo":{"lat":52.5}}} {"id":2}"#)
         #expect(
@@ -141,6 +144,29 @@ struct ConstraintRuleTests {
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["column"] as? String
         }
         #expect(columns == ["id", "address", "country", "first", "geo"])
+    }
+
+    @Test("a text column generated from a number or boolean holds its JSON text, every digit")
+    func generatedTextKeepsDigits() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "doc:json", "n:text:generated=doc.n"])
+        try db.insert(
+            "t",
+            #"{"id":1,"doc":{"n":0.12345678901234567}} {"id":2,"doc":{"n":12345678901234567890}} {"id":3,"doc":{"n":1e400}} "#
+                + #"{"id":4,"doc":{"n":true}} {"id":5,"doc":{"n":"abc"}} {"id":6,"doc":{"n":[1,2]}} {"id":7,"doc":{}}"#)
+        // typeof: text every time, not a number's 15-digit text.
+        #expect(
+            try db.sql("SELECT n, typeof(n) AS k FROM t ORDER BY id") == """
+                {"n":"0.12345678901234567","k":"text"}
+                {"n":"12345678901234567890","k":"text"}
+                {"n":"1e400","k":"text"}
+                {"n":"true","k":"text"}
+                {"n":"abc","k":"text"}
+                {"n":"[1,2]","k":"text"}
+                {"n":null,"k":"null"}
+
+                """)
+        #expect(try db.ids("t", where: ["n = abc"]) == [5])
     }
 
     @Test(

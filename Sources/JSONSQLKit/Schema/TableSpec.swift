@@ -177,7 +177,9 @@ extension ColumnSpec {
     /// Renders `generated=PATH` with the one path renderer, against the table's columns.
     ///
     /// A `json` column keeps the JSON text of the value (`->`), every other type the SQL value
-    /// (`->>`), exactly as `--where` compares it.
+    /// (`->>`), exactly as `--where` compares it; but a `text` column takes a number or boolean
+    /// as its JSON text (`0.12345678901234567`, `1e400`, `true`), where the SQL value turned
+    /// into text would be a double's 15 digits (`0.123456789012346`, `Inf`) or `1`.
     mutating func resolveGenerated(in table: TableInfo) throws {
         guard let generated else { return }
         if SQLName.same(generated.column, name) {
@@ -189,7 +191,12 @@ extension ColumnSpec {
                 "generated=\(generated) on column '\(name)': \(path.column.name) is \(path.column.type.withArticle) column, not JSON"
             )
         }
-        generatedSQL = type == .json ? path.jsonSQL : path.valueSQL
+        if type == .text && path.isInsideColumn {
+            generatedSQL =
+                "CASE WHEN \(path.typeSQL) IN ('integer', 'real', 'true', 'false') THEN \(path.jsonSQL) ELSE \(path.valueSQL) END"
+        } else {
+            generatedSQL = type == .json ? path.jsonSQL : path.valueSQL
+        }
     }
 }
 
