@@ -120,7 +120,7 @@ struct Insert: StoreCommand {
         }
         let lower = first.lowercased()
         if first.contains("/") || [".json", ".ndjson", ".jsonl", ".geojson", ".csv", ".tsv"].contains(where: lower.hasSuffix) {
-            throw JSONSQLError("no file \(TerminalText.excerpt(first))" + NearestNames.files(near: first))
+            throw JSONSQLError("no file \(TerminalText.path(first))" + NearestNames.files(near: first))
         }
         return (first, Array(tableAndFiles.dropFirst()))
     }

@@ -47,7 +47,7 @@ struct DatabaseOptions: ParsableArguments {
                 var directory: ObjCBool = false
                 if !FileManager.default.fileExists(atPath: database, isDirectory: &directory) {
                     throw JSONSQLError(
-                        "no file \(TerminalText.excerpt(Store.displayName(database)))" + NearestNames.files(near: database))
+                        "no file \(TerminalText.path(Store.displayName(database)))" + NearestNames.files(near: database))
                 }
                 if directory.boolValue {
                     throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")

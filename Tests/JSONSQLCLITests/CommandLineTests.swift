@@ -22,15 +22,20 @@ struct CommandLineTests {
         #expect(result.stderr.utf8.count < 400, "\(result.stderr.prefix(400))")
     }
 
-    @Test("hints and notes quote a 100 KB file name, path or --order-by by its first 60 characters")
+    @Test("hints and notes quote a 100 KB path or --order-by by its first 60 characters, a file name by PATH_MAX")
     func longArgumentInHints() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try CLI.run(["insert", db, "t"], stdin: #"{"a":{"b":1}}"#)
         let long = String(repeating: "x", count: 100_000)
         let cut = String(repeating: "x", count: 50) + "…"
+        // A file is named whole up to the longest path there can be (PATH_MAX, 4096 bytes).
+        let file = try CLI.run(["query", long + ".json"])
+        #expect(
+            file.stderr.hasPrefix("Error: no file " + String(repeating: "x", count: 4096) + "…"), "\(file.stderr.prefix(100))")
+        #expect(file.stderr.utf8.count < 5_000)
         for arguments in [
-            ["query", long + ".json"], ["query", db, "--order-by", "-" + long], ["query", db, "--where", "." + long],
+            ["query", db, "--order-by", "-" + long], ["query", db, "--where", "." + long],
             ["query", db, "--where", "a." + long + " = 1"],
         ] {
             let result = try CLI.run(arguments)

@@ -12,7 +12,7 @@ public struct InputSource: Sendable {
         if path == "-" { return standardInput }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw JSONSQLError("no file \(TerminalText.excerpt(path))" + NearestNames.files(near: path))
+            throw JSONSQLError("no file \(TerminalText.path(path))" + NearestNames.files(near: path))
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give JSON files") }
         let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)

@@ -219,6 +219,10 @@ public enum TerminalText {
     /// How many characters of a value a message quotes (`excerpt`).
     public static let excerptLength = 60
 
+    /// A file path a message names: whole, as long as a path can be (PATH_MAX), so that the
+    /// user sees which file; an argument longer than that is no path and is cut.
+    public static func path(_ path: String) -> String { excerpt(path, limit: 4096) }
+
     /// Text a message quotes from the user or the data (an argument, a filter, a value), as
     /// `name` escapes it and cut after its first `limit` characters, with … after it: a 100 KB
     /// argument is not echoed whole. The cut falls between characters, so it never splits a

@@ -61,7 +61,7 @@ public enum ShellInput {
     public static func scriptLines(atPath path: String) throws -> [[UInt8]] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw JSONSQLError("no file \(TerminalText.excerpt(path)); give a file of jsonsql commands and SQL")
+            throw JSONSQLError("no file \(TerminalText.path(path)); give a file of jsonsql commands and SQL")
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
         guard let data = FileManager.default.contents(atPath: path) else {
