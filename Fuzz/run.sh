@@ -30,7 +30,8 @@ build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterPa
 build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift $kit/JSONSQLError.swift $kit/Output/DisplayWidth.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift \
-    $kit/Output/UTF8Text.swift $kit/Ingest/CompressedData.swift $kit/Ingest/WideUnicodeText.swift
+    $kit/Output/UTF8Text.swift $kit/Ingest/CompressedData.swift $kit/Ingest/WideUnicodeText.swift \
+    $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift
 
 # The command-line target runs a jsonsql built with ASan and edge counters, which
 # Fuzz/ChildCoverage.c hands back to the harness (a cold build takes a few minutes).
