@@ -161,8 +161,40 @@ extension Store {
         store.close()
         try query?.writer.finish()
         // Reading stopped at the limit leaves later records unseen.
-        if printed < limit, let tracker, let note { tracker.notes().forEach(note) }
+        if printed < limit, let note {
+            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(note)
+        }
         return printed
+    }
+
+    /// The notes of a streamed query: the tracker's, or, where a precheck left records out of
+    /// its batches (or every record: no batch made a tracker) and nothing matched, those of
+    /// every record read again (`notesReadingAll`).
+    static func notes(
+        _ tracker: MissingPathTracker?, empty: Bool, file path: String, format: InputFormat?, spec: QuerySpec
+    ) throws -> [String] {
+        if let tracker, !tracker.missesRecords { return tracker.notes() }
+        return empty ? try notesReadingAll(file: path, format: format, spec: spec) : []
+    }
+
+    /// The notes for `spec`'s paths that no record of the file has, from every record, read in
+    /// batches again without the filters (which a precheck would apply by the records' bytes),
+    /// until every path is found. Nothing for standard input, which cannot be read again.
+    static func notesReadingAll(file path: String, format: InputFormat?, spec: QuerySpec) throws -> [String] {
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
+        var tracker: MissingPathTracker?
+        let store = try streamBatches(file: path, format: format, spec: QuerySpec(table: spec.table), batchSize: 50_000) { db in
+            if tracker == nil {
+                tracker = try MissingPathTracker(spec, table: try TableInfo(db: db, table: spec.table), db: db, everyRecord: true)
+            }
+            guard let tracker else { return false }
+            try tracker.observe(db, table: spec.table)
+            try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
+            return tracker.hasPending
+        }
+        store.close()
+        return tracker?.notes() ?? []
     }
 
     /// The number of records of the data file at `path` that `spec`'s filters match, counted
@@ -191,7 +223,9 @@ extension Store {
             return true
         }
         store.close()
-        if let tracker, let note { tracker.notes().forEach(note) }
+        if let note {
+            try notes(tracker, empty: total == 0, file: path, format: format, spec: counting).forEach(note)
+        }
         return total
     }
 

@@ -67,10 +67,20 @@ struct StreamingQueryTests {
         #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 1)
         #expect(notes.isEmpty)
         #expect(try store.missingPathNotes(spec).isEmpty)
-        // A string filter skips records it cannot match, which could hold the path: no note.
+        // A string filter skips records by their bytes, which could hold the path: with nothing
+        // matched, every record is read again for the notes.
         spec.filters = [try FilterParser.parse("c.contry = DE")]
         notes = []
         #expect(try Store.streamCount(file: path, spec: spec) { notes.append($0) } == 0)
+        #expect(notes == (try store.missingPathNotes(spec)))
+        #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
+        notes = []
+        #expect(try Store.streamQuery(file: path, spec: spec, output: .json, to: OutputBuffer()) { notes.append($0) } == 0)
+        #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
+        // A record matched: the path is there.
+        spec.filters = [try FilterParser.parse("c.country = DE")]
+        notes = []
+        #expect(try Store.streamCount(file: path, spec: spec) { notes.append($0) } == 1)
         #expect(notes.isEmpty)
     }
 

@@ -3,18 +3,24 @@ import GRDB
 /// `Store.missingPathNotes` for a streamed query: each batch is checked for the paths not seen
 /// yet, and the columns of those paths are recorded as `describe` records them, so that the
 /// nearest paths come from every row. Notes are given only when every record was inserted:
-/// a record left out (`RecordPrecheck`) could hold the path.
+/// a record left out (`RecordPrecheck`) could hold the path: then `Store.notesReadingAll`
+/// reads the file again for them.
 final class MissingPathTracker {
+    /// Whether a precheck leaves records out of the batches, so that these give no notes.
+    private(set) var missesRecords = false
     private var pending: [(path: JSONPath, resolved: ResolvedPath)] = []
     /// `KindCheck`s no batch has yet held the kind of, with the kinds the batches held there.
     private var kinds: [(check: KindCheck, resolved: ResolvedPath, present: Set<String>)] = []
     /// Per column name (as declared): the statement that reads it, its stats, and the rows read.
     private var columns: [String: (statement: Statement, root: PathStats, type: ColumnType, row: Int)] = [:]
 
-    init(_ spec: QuerySpec, table info: TableInfo, db: Database) throws {
+    /// `everyRecord`: the batches hold every record, whatever a precheck of `spec` would leave out.
+    init(_ spec: QuerySpec, table info: TableInfo, db: Database, everyRecord: Bool = false) throws {
         let filter = Filter.all(spec.filters)
-        if filter.flatMap(RecordPrecheck.init(beforeTypes:)) != nil || filter.flatMap({ RecordPrecheck($0, table: info) }) != nil
+        if !everyRecord,
+            filter.flatMap(RecordPrecheck.init(beforeTypes:)) != nil || filter.flatMap({ RecordPrecheck($0, table: info) }) != nil
         {
+            missesRecords = true
             return
         }
         kinds = KindCheck.checks(spec, table: info).map { ($0.0, $0.1, []) }

@@ -79,7 +79,9 @@ extension Store {
         defer { store.close() }
         guard let plan else { return 0 }
         let printed = try store.read { db in try Self.stream(plan.query, db: db, format: output, to: out) }
-        if let tracker, let note { tracker.notes().forEach(note) }
+        if let note {
+            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(note)
+        }
         return printed
     }
 
