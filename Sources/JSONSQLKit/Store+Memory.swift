@@ -184,7 +184,10 @@ extension Store {
         var status = stat()
         guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
         var tracker: MissingPathTracker?
-        let store = try streamBatches(file: path, format: format, spec: QuerySpec(table: spec.table), batchSize: 50_000) { db in
+        // Only the columns the filters name, and no filters.
+        var scan = QuerySpec(table: spec.table)
+        scan.selections = ColumnSelection.paths(spec).map { .path(JSONPath(column: $0.column)) }
+        let store = try streamBatches(file: path, format: format, spec: scan, batchSize: 50_000) { db in
             if tracker == nil {
                 tracker = try MissingPathTracker(spec, table: try TableInfo(db: db, table: spec.table), db: db, everyRecord: true)
             }
