@@ -44,6 +44,12 @@ struct Describe: TableCommand {
 
     var access: Store.Access { .read }
 
+    func validate() throws {
+        if swift, let format = output.format {
+            throw ValidationError("--swift prints Swift source, not \(format.rawValue): leave out --format \(format.rawValue)")
+        }
+    }
+
     /// A data file is described as it streams (`Store.streamDescribe`), unless --sample or
     /// --swift asks for the loaded table.
     func run() throws {

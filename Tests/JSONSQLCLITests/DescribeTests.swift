@@ -414,6 +414,11 @@ struct SwiftTypesTests {
         }.joined(separator: "\n")
         try succeed(["insert", db, "players"], stdin: input)
         let code = try succeed(["describe", db, "players", "--swift"]).stdout
+        let formatted = try CLI.run(["describe", db, "players", "--swift", "--format", "csv"])
+        #expect(formatted.status == 64 && formatted.stdout.isEmpty)
+        #expect(
+            formatted.stderr.hasPrefix("Error: --swift prints Swift source, not csv: leave out --format csv\n"),
+            "\(formatted.stderr)")
         #expect(code.contains("struct Player: Codable, FetchableRecord, PersistableRecord {"))
         #expect(code.contains("    var score: Int64?\n"))
         #expect(code.contains("    var born: Date\n"))
