@@ -12,7 +12,8 @@ struct Insert: StoreCommand {
             objects (as jq prints them), from the files or standard input. Top-level keys map to columns. A \
             missing table is created from the data. With --csv or --tsv, reads a header row and records \
             (RFC 4180 quoting); cells are typed by the table's columns, or, for a new table, a column whose \
-            every non-empty cell is an integer, a number or true/false gets that type.
+            every non-empty cell is an integer, a number or true/false gets that type. Files that all end in \
+            .csv (or .tsv, .tab) are read so without the option, as query and describe read them.
 
             The whole insert is one transaction: on any error nothing is inserted, and the message names the \
             file, line and column.
@@ -60,6 +61,13 @@ struct Insert: StoreCommand {
     @Flag(name: .shortAndLong, help: "Print no progress line.")
     var quiet = false
 
+    /// CSV or TSV when every file's name says so (`players.csv`), as query and describe read a
+    /// file by its name; JSON otherwise (standard input, mixed names).
+    static func format(of files: [String]) -> InputFormat {
+        let formats = Set(files.map { $0 == "-" ? .json : InputFormat.guessed(from: $0) })
+        return formats.count == 1 ? formats.first ?? .json : .json
+    }
+
     func validate() throws {
         if [replace, ignore, upsert].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --replace, --ignore and --upsert")
@@ -78,7 +86,7 @@ struct Insert: StoreCommand {
             var options = InsertOptions(table: table)
             options.primaryKey = pk.map(splitList) ?? []
             options.alter = alter
-            options.format = csv ? .csv : tsv ? .tsv : .json
+            options.format = csv ? .csv : tsv ? .tsv : Self.format(of: files)
             options.conflict = replace ? .replace : ignore ? .ignore : upsert ? .upsert : .fail
             let progress = ProgressLine(enabled: !quiet)
             let result = try store.insert(from: sources, options: options, progress: progress.update)

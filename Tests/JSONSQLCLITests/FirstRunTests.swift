@@ -417,17 +417,17 @@ struct FirstRunTests {
         "input that is not JSON is named for what it looks like, with what to do",
         arguments: [
             (
-                "players.csv", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#,
+                "players.txt", "name,score\nAda,5\n", #"this looks like CSV, not JSON (first line "name,score")"#,
                 "; use --csv to read it as CSV"
             ),
-            ("players.tsv", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "; use --tsv to read it as TSV"),
+            ("scores.txt", "name\tscore\nAda\t5\n", "this looks like TSV, not JSON", "; use --tsv to read it as TSV"),
             (
                 "page.html", "<!DOCTYPE html>\n<html></html>\n", "this looks like XML or HTML, not JSON",
                 "check that the request returned JSON"
             ),
             ("players.yaml", "name: Ada\nscore: 5\n", "this looks like YAML, not JSON", "yq -o=json "),
             ("notes.txt", "hello there\n", #"this is plain text, not JSON (first line "hello there")"#, "one object per line"),
-            ("numbers.csv", "1,2,3\n", "this looks like CSV", "use --csv"),
+            ("numbers.dat", "1,2,3\n", "this looks like CSV", "use --csv"),
             // Quoted as JSON quotes a string, not with Swift's escapes (`\u{01}`).
             (
                 "bell.txt", "hello\u{1}there\n", #"this is plain text, not JSON (first line "hello\u0001there")"#,
@@ -451,6 +451,24 @@ struct FirstRunTests {
         #expect(result.stderr.contains(advice), "\(result.stderr)")
         #expect(!advice.hasSuffix(" ") || result.stderr.hasSuffix(advice + file + "\n"), "\(result.stderr)")
         #expect(!result.stderr.contains("found null"))
+    }
+
+    @Test("files named .csv or .tsv are read so without --csv or --tsv, as query reads them; mixed names read JSON")
+    func formatByName() throws {
+        let db = directory.path("by-name.sqlite")
+        let csv = try directory.write("by-name.csv", "id,name,score\nc1,Ada,5\n")
+        let tsv = try directory.write("by-name.tsv", "id\tname\tscore\nt1,x\tBo\t6\n")
+        #expect(try CLI.run(["insert", db, "player", csv, "--pk", "id"]).stderr == "inserted 1 row into player\n")
+        #expect(try CLI.run(["insert", db, "player", tsv]).stderr == "inserted 1 row into player\n")
+        let rows = try CLI.run([
+            "query", db, "player", "--where", "id in [c1, 't1,x']", "--select", "id,name,score", "-f", "jsonl",
+        ])
+        #expect(rows.stdout == #"{"id":"c1","name":"Ada","score":5}"# + "\n" + #"{"id":"t1,x","name":"Bo","score":6}"# + "\n")
+        let json = try directory.write("by-name.ndjson", #"{"id":"j1"}"# + "\n")
+        let mixed = try CLI.run(["insert", db, "player", json, csv])
+        #expect(
+            mixed.status == 1 && mixed.stderr.contains("this looks like CSV") && mixed.stderr.contains("use --csv"),
+            "\(mixed.stderr)")
     }
 
     @Test("text in another encoding is named so, with how to convert it; ½ (0xC2 0xBD) beside it does not hide it")
