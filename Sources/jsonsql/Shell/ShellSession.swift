@@ -443,7 +443,7 @@ final class ShellSession {
         ".output": "redirect the shell's output instead (jsonsql shell DB > FILE)",
         ".once": "redirect the shell's output instead (jsonsql shell DB > FILE)",
         ".open": "the database is the one the shell started with; start jsonsql shell on another to use it",
-        ".import": "insert TABLE FILE reads JSON (or CSV with --csv) into a table",
+        ".import": "insert TABLE FILE reads JSON, or CSV from a .csv file (--csv for any other name), into a table",
     ]
 
     /// Prints an error the way the command line does and says whether it was one. With `usage`,
