@@ -130,6 +130,12 @@ final class LibraryDatabase: @unchecked Sendable {
         try store.write { try $0.execute(sql: sql) }
     }
 
+    /// SQL as the sqlite3 shell takes it, where "x" is a string when no column has the name
+    /// (GRDB's connections refuse it).
+    func executeAsSQLiteShell(_ sql: String) throws {
+        try store.write { handle in try Store.readingStoredSchema(handle) { try handle.execute(sql: sql) } }
+    }
+
     /// `schema DB [TABLE]` in `format`.
     func schema(_ table: String? = nil, format: OutputFormat = .jsonl) throws -> String {
         let out = OutputBuffer()

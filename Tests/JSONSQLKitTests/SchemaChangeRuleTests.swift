@@ -230,19 +230,14 @@ struct SchemaChangeRuleTests {
     @Test("a schema the sqlite3 shell wrote with double-quoted strings is renamed, dropped from and retyped")
     func doubleQuotedStrings() throws {
         let db = try LibraryDatabase()
-        // The sqlite3 shell reads "" as a string where no column has the name; GRDB does not.
-        try db.store.write { handle in
-            try Store.readingStoredSchema(handle) {
-                try handle.execute(
-                    sql: """
-                        CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT CHECK (name != "") DEFAULT "x", doc TEXT, x INT);
-                        CREATE INDEX t_a ON t (json_extract(doc, "$.a"));
-                        CREATE TABLE log (v);
-                        CREATE TRIGGER tr AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("changed"); END;
-                        INSERT INTO t VALUES (1, 'a', '{"a":1}', 1);
-                        """)
-            }
-        }
+        try db.executeAsSQLiteShell(
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT CHECK (name != "") DEFAULT "x", doc TEXT, x INT);
+            CREATE INDEX t_a ON t (json_extract(doc, "$.a"));
+            CREATE TABLE log (v);
+            CREATE TRIGGER tr AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("changed"); END;
+            INSERT INTO t VALUES (1, 'a', '{"a":1}', 1);
+            """)
         _ = try Self.alter(db, "t", rename: ["name=nm"], drop: ["x"])
         _ = try db.store.retype(table: "t", columns: [("doc", .json)])
         #expect(try db.store.renameTable("t", to: "t2") == "t")

@@ -284,20 +284,15 @@ struct UpdateRuleTests {
     @Test("insert, update, delete, query and tables read triggers and views the sqlite3 shell wrote with double-quoted strings")
     func doubleQuotedTriggers() throws {
         let db = try LibraryDatabase()
-        // The sqlite3 shell reads "u" as a string where no column has the name; GRDB does not.
-        try db.store.write { handle in
-            try Store.readingStoredSchema(handle) {
-                try handle.execute(
-                    sql: """
-                        CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
-                        CREATE TABLE log (v);
-                        CREATE TRIGGER tu AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("u"); END;
-                        CREATE TRIGGER ti AFTER INSERT ON t BEGIN INSERT INTO log VALUES ("i"); END;
-                        CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES ("d"); END;
-                        CREATE VIEW v AS SELECT v FROM log WHERE v != "u";
-                        """)
-            }
-        }
+        try db.executeAsSQLiteShell(
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE log (v);
+            CREATE TRIGGER tu AFTER UPDATE ON t BEGIN INSERT INTO log VALUES ("u"); END;
+            CREATE TRIGGER ti AFTER INSERT ON t BEGIN INSERT INTO log VALUES ("i"); END;
+            CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO log VALUES ("d"); END;
+            CREATE VIEW v AS SELECT v FROM log WHERE v != "u";
+            """)
         try db.insert("t", #"{"id":1,"name":"a"}"#)
         try db.insert("t", #"{"id":1,"name":"b"}"#, conflict: .upsert)
         try db.update("t", all: true, set: ["name=c"])

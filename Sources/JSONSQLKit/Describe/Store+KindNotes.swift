@@ -12,25 +12,15 @@ struct KindCheck {
     /// The `=`, `!=`, `in` and `not in` comparisons of JSON paths with values of one kind, each
     /// path and kind once.
     static func checks(_ spec: QuerySpec, table info: TableInfo) -> [(KindCheck, ResolvedPath)] {
-        var found: [(KindCheck, ResolvedPath)] = []
         var seen = Set<String>()
-        func collect(_ filter: Filter) {
-            switch filter {
-            case .and(let a, let b), .or(let a, let b):
-                collect(a)
-                collect(b)
-            case .not(let a): collect(a)
-            case .predicate(let p):
-                guard [.equal, .notEqual, .in, .notIn].contains(p.op), let first = p.values.first.flatMap(Self.kind),
-                    p.values.allSatisfy({ Self.kind($0) == first }),
-                    let resolved = try? ResolvedPath(p.path, in: info), resolved.isJSON,
-                    seen.insert("\(p.path)\u{0}\(first)").inserted
-                else { return }
-                found.append((KindCheck(predicate: p, kind: first), resolved))
-            }
+        return spec.filters.flatMap(\.predicates).compactMap { p in
+            guard [.equal, .notEqual, .in, .notIn].contains(p.op), let first = p.values.first.flatMap(Self.kind),
+                p.values.allSatisfy({ Self.kind($0) == first }),
+                let resolved = try? ResolvedPath(p.path, in: info), resolved.isJSON,
+                seen.insert("\(p.path)\u{0}\(first)").inserted
+            else { return nil }
+            return (KindCheck(predicate: p, kind: first), resolved)
         }
-        spec.filters.forEach(collect)
-        return found
     }
 
     static func kind(_ literal: Filter.Literal) -> String? {

@@ -29,17 +29,7 @@ extension Store {
     /// The paths a missing-path note is for: key paths of the filters, `--select`, `--group-by`
     /// and `--order-by`, each once. An index may well be past the end, so index paths are left out.
     static func notePaths(_ spec: QuerySpec) -> [JSONPath] {
-        var paths: [JSONPath] = []
-        func collect(_ filter: Filter) {
-            switch filter {
-            case .and(let a, let b), .or(let a, let b):
-                collect(a)
-                collect(b)
-            case .not(let a): collect(a)
-            case .predicate(let p): paths.append(p.path)
-            }
-        }
-        spec.filters.forEach(collect)
+        var paths = spec.filters.flatMap(\.predicates).map(\.path)
         paths += spec.select + spec.groupBy
         paths += spec.orderBy.compactMap { if case .path(let path) = $0.term { path } else { nil } }
         var seen = Set<String>()

@@ -81,4 +81,13 @@ public indirect enum Filter: Sendable, Equatable {
         }
         return build(terms[...])
     }
+
+    /// Every comparison in the filter, left to right, whatever joins or negates it.
+    var predicates: [Predicate] {
+        switch self {
+        case .and(let a, let b), .or(let a, let b): a.predicates + b.predicates
+        case .not(let a): a.predicates
+        case .predicate(let p): [p]
+        }
+    }
 }

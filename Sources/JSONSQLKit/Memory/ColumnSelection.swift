@@ -20,7 +20,7 @@ struct ColumnSelection {
     /// The paths `spec` reads: its groups, order, filters and selections.
     static func paths(_ spec: QuerySpec) -> [JSONPath] {
         var paths = spec.groupBy + spec.orderBy.flatMap { Self.paths($0.term) }
-        for filter in spec.filters { paths += Self.paths(filter) }
+        for filter in spec.filters { paths += filter.predicates.map(\.path) }
         return paths + spec.selections.flatMap(Self.paths)
     }
 
@@ -28,14 +28,6 @@ struct ColumnSelection {
         switch selection {
         case .path(let path): [path]
         case .aggregate(let aggregate): aggregate.path.map { [$0] } ?? []
-        }
-    }
-
-    private static func paths(_ filter: Filter) -> [JSONPath] {
-        switch filter {
-        case .and(let a, let b), .or(let a, let b): paths(a) + paths(b)
-        case .not(let a): paths(a)
-        case .predicate(let p): [p.path]
         }
     }
 
