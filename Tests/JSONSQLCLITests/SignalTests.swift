@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Ctrl-C, SIGTERM, SIGHUP and SIGPIPE: a command stops, rolls back, says so and exits 128 + the
+/// signal, whatever it is doing (writing, saving, waiting for a lock, running a shell script).
+@Suite("signals")
+struct SignalTests {
+    func integrity(_ db: String) throws -> String {
+        try CLI.run(["query", db, "--sql", "PRAGMA integrity_check", "--format", "csv"]).stdout
+    }
+
+    @Test("Ctrl-C during an insert rolls it back, says so and exits 130")
+    func interruptDuringInsert() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
+        let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
+        let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
+        // Interrupt once the insert is writing: its rollback journal exists from the first write.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: db + "-journal") && process.isRunning && Date() < deadline {
+            usleep(5_000)
+        }
+        #expect(process.isRunning, "the insert should still be running")
+        kill(process.pid, SIGINT)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 130)
+        #expect(stderr == "Error: interrupted; nothing was inserted\n")
+        #expect(try CLI.count(db) == 10)
+        #expect(try integrity(db) == "integrity_check\r\nok\r\n")
+    }
+
+    @Test(
+        "Ctrl-C, SIGTERM or SIGPIPE while --save writes its database leaves no file behind and exits 128 + signal",
+        arguments: [SIGINT, SIGTERM, SIGPIPE])
+    func interruptDuringSave(signal: Int32) throws {
+        let dir = try TemporaryDirectory()
+        // 20 MB in long strings: the load is quick and writing the database takes tens of ms.
+        let long = String(repeating: "x", count: 20_000)
+        let file = try dir.write("wide.ndjson", (0..<1_000).map { #"{"id":\#($0),"s":"\#(long)"}"# + "\n" }.joined())
+        let process = try Child(
+            CLI.binary, ["query", file, "--count", "--save", dir.path("saved.db")], input: false, output: false)
+        // Interrupt once the draft beside saved.db exists, while VACUUM INTO fills it.
+        let deadline = Date().addingTimeInterval(10)
+        func entries() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted() }
+        while !entries().contains(where: { $0.hasPrefix(".saved.db.jsonsql-") }) && process.isRunning && Date() < deadline {
+            usleep(1_000)
+        }
+        #expect(process.isRunning, "the save should still be running")
+        kill(process.pid, signal)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 128 + signal)
+        #expect(stderr == "Error: interrupted; nothing was saved\n")
+        #expect(entries() == ["wide.ndjson"])
+    }
+
+    @Test(
+        "a signal while a command waits for another process's lock stops it at once, rolled back, and says so",
+        arguments: [
+            (["insert", "t", "--timeout", "60"], SIGINT, "nothing was inserted"),
+            (["update", "t", "--all", "--set", "n=7", "--timeout", "60"], SIGTERM, "nothing was changed"),
+        ])
+    func signalWhileWaitingForLock(command: [String], signal: Int32, said: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
+        // This process holds the write lock while the command waits for it.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: db, configuration: configuration)
+        try holder.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let input = dir.path("more.ndjson")
+        try ndjson(numberedRecords(10..<20)).write(toFile: input, atomically: false, encoding: .utf8)
+        let arguments = [command[0], db] + command.dropFirst() + (command[0] == "insert" ? [input] : [])
+        let process = try Child(CLI.binary, arguments, input: false, output: false)
+        // Long enough for the command to start and wait; SQLite's own busy timeout slept through
+        // the signal until the lock was free or the 60 s ran out.
+        usleep(500_000)
+        #expect(process.isRunning, "the command should be waiting for the lock")
+        let sent = Date()
+        kill(process.pid, signal)
+        let status = process.wait()
+        let waited = Date().timeIntervalSince(sent)
+        try holder.inDatabase { try $0.execute(sql: "ROLLBACK") }
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 128 + signal)
+        #expect(stderr == "Error: interrupted; \(said)\n")
+        #expect(waited < 5, "stopped \(waited) s after the signal")
+        #expect(try holder.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t WHERE n = 7") } == 1)
+        #expect(try CLI.count(db) == 10)
+        #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
+    }
+
+    @Test("the shell keeps its own signal handling after an insert: SIGTERM ends a script waiting for its next line at once")
+    func shellTerminatedAfterInsert() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let input = dir.path("records.ndjson")
+        try ndjson(numberedRecords(0..<3)).write(toFile: input, atomically: false, encoding: .utf8)
+        let shell = try Child(CLI.binary, ["shell", db], output: false)
+        shell.write("insert t \(input)\n")
+        #expect(String(decoding: shell.stderr!.availableData, as: UTF8.self) == "inserted 3 rows into t\n")
+        // The insert had made SIGTERM a request to stop, which a script blocked reading its next
+        // line never saw: it went on running until that line came.
+        kill(shell.pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while shell.isRunning && Date() < deadline { usleep(10_000) }
+        #expect(!shell.isRunning, "the shell should have ended on SIGTERM")
+        try shell.stdin!.close()
+        shell.wait()
+        #expect(try CLI.count(db) == 3)
+    }
+
+    @Test("SIGTERM during a shell script's statement rolls it back and exits 143; a new database's draft is removed")
+    func shellScriptTerminated() throws {
+        let dir = try TemporaryDirectory()
+        // Long enough to be running when the signal comes; stopped then, it costs no more.
+        let script = try dir.write(
+            "build.sql",
+            "CREATE TABLE x AS WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000000) SELECT i FROM c;\n"
+        )
+        let shell = try Child(CLI.binary, ["shell", dir.path("new.sqlite"), script], input: false, output: false)
+        func entries() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted() }
+        // The statement writes once the draft's journal exists.
+        let deadline = Date().addingTimeInterval(10)
+        while !entries().contains(where: { $0.hasSuffix("-journal") }) && shell.isRunning && Date() < deadline { usleep(1_000) }
+        #expect(shell.isRunning, "the statement should still be running")
+        kill(shell.pid, SIGTERM)
+        let status = shell.wait()
+        let stderr = String(decoding: shell.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 128 + SIGTERM)
+        #expect(stderr == "Error: \(script):1: interrupted\n")
+        // Killed by the signal, the draft and its journal stayed beside new.sqlite for good.
+        #expect(entries() == ["build.sql"])
+    }
+}
