@@ -262,11 +262,11 @@ struct ShellScriptTests {
         let result = try CLI.run(
             ["shell", db, "--keep-going"],
             stdin:
-                "copy a b\nhelp copy\nhelp shell\nexit\nquit\n\\q\n\\d player\n\\di\n\\?\nquery --json\nquery --csv\nrows player\n"
+                "copy a b\nhelp copy\nhelp shell\nexit 1\nquit now\n\\q 2\n\\d player\n\\di\n\\?\nquery --json\nquery --csv\nrows player\n"
         )
         #expect(result.status == 1)
         let copy = "copy works on two databases, so it runs outside the shell: jsonsql copy \(db) DESTINATION"
-        let leave = "to leave the shell, type .quit or press Ctrl-D"
+        let leave = "exit, quit and \\q leave the shell only alone on a line; so do .quit and Ctrl-D"
         #expect(
             result.stderr.split(separator: "\n").map(String.init) == [
                 "Error: line 1: \(copy)", "Error: line 2: \(copy)", "Error: line 3: this is the shell already",
@@ -280,5 +280,25 @@ struct ShellScriptTests {
                     + "to print rows as CSV: --format csv or .format csv",
                 "Error: line 12: unknown command 'rows'; here that is query",
             ], "\(result.stderr)")
+    }
+    @Test("psql's exit, quit and \\q alone on a line leave as .quit does; inside a statement they are its text")
+    func psqlWaysOut() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        for word in ["exit", "quit", "\\q", "  quit;  ", "/* done */ exit"] {
+            let result = try CLI.run(["shell", db], stdin: "select 1 as one;\n\(word)\nselect 'not reached';\n")
+            #expect(result.status == 0, "\(word): \(result.stderr)")
+            #expect(result.stdout == "[\n{\"one\":1}\n]\n", "\(word)")
+            #expect(result.stderr == "", "\(word)")
+        }
+        // A word of a statement under way is the statement's: here a column alias.
+        let inside = try CLI.run(["shell", db], stdin: "select 2 as\nquit\n;\n")
+        #expect(inside.status == 0, "\(inside.stderr)")
+        #expect(inside.stdout == "[\n{\"quit\":2}\n]\n")
+        // With a transaction open, they roll it back and say so, as .quit does.
+        let open = try CLI.run(["shell", db], stdin: "begin;\ndelete from player;\nexit\n")
+        #expect(open.status == 1)
+        #expect(open.stderr.contains("rolled back"))
+        #expect(try CLI.run(["query", db, "--count"]).stdout == "3\n")
     }
 }

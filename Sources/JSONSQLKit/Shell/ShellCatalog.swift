@@ -35,7 +35,7 @@ public struct ShellCatalog: Sendable {
         (".explain", "on|off", "Print the SQL and query plan before the rows."),
         (".read", "FILE", "Run the commands in FILE."),
         (".help", "", "Show this help."),
-        (".quit", "", "Leave the shell (also .exit or Ctrl-D)."),
+        (".quit", "", "Leave the shell (also .exit, exit, quit, \\q or Ctrl-D)."),
     ]
 
     /// The words that start an SQL statement, transactions included: the shell runs them all.

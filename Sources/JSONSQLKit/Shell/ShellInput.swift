@@ -286,6 +286,8 @@ public struct ShellLineReader: Sendable {
             }
             return .nothing
         }
+        // psql's ways out, alone on a line, leave as .quit does (`quit;` too, before it reads as SQL).
+        if Self.leaveWords.contains(Self.withoutLeadingComments(trimmed)) { return .dotCommand(".quit") }
         if SQLText.isComplete(trimmed, syntax: syntax) {
             pendingSQL = line
             return finish()
@@ -305,6 +307,9 @@ public struct ShellLineReader: Sendable {
         pendingSQL = line
         return .nothing
     }
+
+    /// What psql takes, alone on a line, for leaving it.
+    static let leaveWords: Set<String> = ["exit", "quit", "\\q", "exit;", "quit;"]
 
     /// Whether words are a jsonsql command's, not SQL that starts with a command's name.
     private func isCommand(_ words: ShellWords) -> Bool {

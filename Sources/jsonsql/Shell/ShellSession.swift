@@ -421,7 +421,7 @@ final class ShellSession {
             return "copy works on two databases, so it runs outside the shell: jsonsql copy "
                 + SQLQuote.shellWord(database) + " DESTINATION"
         case "shell": return "this is the shell already"
-        case "exit", "quit", "\\q": return "to leave the shell, type .quit or press Ctrl-D"
+        case "exit", "quit", "\\q": return "exit, quit and \\q leave the shell only alone on a line; so do .quit and Ctrl-D"
         case "\\?": return "help lists the commands, .help the dot-commands"
         default:
             // sqlite-utils' `rows player`.
