@@ -361,8 +361,11 @@ struct JSONSQL: ParsableCommand {
                     + ([other[0], database] + other.dropFirst()).map(SQLQuote.shellWord).joined(separator: " "))
         }
         // `jsonsql select name from player`: SQL, which query --sql runs.
+        // Not `select-rows` or `values_of`: one joined word names a command, SQL has none.
         let sql = arguments.first == word ? arguments.joined(separator: " ") : word
-        if ["select", "with", "values"].contains(SQLText.firstKeyword(sql) ?? "") {
+        let joinedWord =
+            word.contains { $0 == "-" || $0 == "_" } && word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        if !joinedWord, ["select", "with", "values"].contains(SQLText.firstKeyword(sql) ?? "") {
             throw ValidationError(
                 "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))")
         }

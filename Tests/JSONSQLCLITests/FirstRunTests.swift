@@ -75,6 +75,13 @@ struct FirstRunTests {
         #expect(
             sql.stderr.hasPrefix(
                 "Error: SQL runs with query --sql, in one argument: jsonsql query DB --sql 'select name from player'\n"))
+        // A joined word that starts like SQL names a command: it is not read as SQL.
+        for word in ["select-rows", "values_of"] {
+            let joined = try CLI.run([word, db, "player"])
+            #expect(joined.status == 64)
+            #expect(
+                joined.stderr.hasPrefix("Error: unknown command '\(word)'; the commands are create-table,"), "\(joined.stderr)")
+        }
         let database = try CLI.run([db, "query", "player", "--limit", "1"])
         #expect(database.status == 64)
         #expect(
