@@ -8,6 +8,7 @@ struct SwiftTypes {
     private static let reserved: Set<String> = [
         "String", "Int", "Int64", "Double", "Bool", "Date", "UUID", "Data", "Decimal", "JSONValue", "Columns",
         "CodingKeys", "Column", "Element", "Optional", "Array", "Dictionary", "Codable", "Type", "Self", "Any",
+        "Hashable", "CodingKey", "Encodable", "Decodable", "Protocol",
     ]
 
     private static let keywords: Set<String> = [
@@ -133,11 +134,16 @@ struct SwiftTypes {
         JSONText.decodedKey(raw) ?? raw
     }
 
-    /// `first name` → `firstName`; a keyword in backquotes; names made unique.
+    /// Names a property has only in backquotes: the keywords, and `_`, `Type` and `Protocol`,
+    /// which Swift refuses as a member's name unquoted (`foo.Type` is the metatype).
+    private static let quotedNames = keywords.union(["_", "Type", "Protocol"])
+
+    /// `first name` → `firstName`; a keyword in backquotes; names made unique. A key
+    /// `CodingKeys` gets `CodingKeys_`: a property of that name stops Codable from using the enum.
     private static func propertyName(_ key: String, taken: inout Set<String>) -> String {
         var name = camel(key, upper: false)
-        if name != key && keywords.contains(name) { name += "_" }
-        if keywords.contains(name) { name = "`\(name)`" }
+        if name != key && quotedNames.contains(name) { name += "_" }
+        if name == "CodingKeys" { name += "_" }
         var unique = name
         var n = 2
         while taken.contains(unique) {
@@ -145,7 +151,7 @@ struct SwiftTypes {
             n += 1
         }
         taken.insert(unique)
-        return unique
+        return quotedNames.contains(unique) ? "`\(unique)`" : unique
     }
 
     private static func typeName(_ key: String, plural: Bool, taken: Set<String>) -> String {
