@@ -87,4 +87,31 @@ struct SwiftNamingTests {
             #expect(back == record as NSDictionary, "\(line)")
         }
     }
+
+    @Test("a json column holding plain values of several types decodes each as the JSON it holds")
+    func mixedJSONColumn() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("mixed.sqlite")
+        // Each value with the JSONValue case it must decode to.
+        let values: [(json: String, decoded: String)] = [
+            ("1", "number(1.0)"), (#""1""#, #"string("1")"#), ("true", "bool(true)"), ("false", "bool(false)"),
+            (#""true""#, #"string("true")"#), ("2.5", "number(2.5)"), (#""x""#, #"string("x")"#), ("0", "number(0.0)"),
+            (#"{"k":1}"#, #"object(["k": Decode.JSONValue.number(1.0)])"#),
+            (#"[1,"a"]"#, #"array([Decode.JSONValue.number(1.0), Decode.JSONValue.string("a")])"#),
+        ]
+        try succeed(["create-table", db, "mixed", "id:integer:pk", "m:json"])
+        let input = values.enumerated().map { #"{"id":\#($0.offset),"m":\#($0.element.json)}"# }.joined(separator: "\n")
+        try succeed(["insert", db, "mixed"], stdin: input)
+        let code = try succeed(["describe", db, "mixed", "--swift"]).stdout
+        #expect(code.contains("    var m: JSONValue\n"))
+        let main = """
+            let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+            for r in try queue.read({ db in try Mixed.order(Mixed.Columns.id).fetchAll(db) }) { print(r.m) }
+            """
+        let compile = try GRDBProgram.compile(code, main: main, in: dir, name: "Decode")
+        #expect(compile.status == 0, "\(compile.stderr)\n\(code)")
+        let decoded = try CLI.run([db], executable: dir.path("Decode"))
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        #expect(decoded.stdout.split(separator: "\n").map(String.init) == values.map(\.decoded))
+    }
 }
