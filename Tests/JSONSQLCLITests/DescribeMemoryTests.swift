@@ -20,4 +20,24 @@ struct DescribeMemoryTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["orders.ndjson"])
     }
+
+    @Test("a key holding control characters prints as an escaped path that --where reads back")
+    func controlCharacterKeys() throws {
+        let dir = try TemporaryDirectory()
+        // Keys as JSON escapes them, and the path describe must print for each.
+        let keys: [(json: String, path: String)] = [
+            (#"a\u0000b"#, #"x."a\u0000b""#), (#"c\nd"#, #"x."c\nd""#), (#"e\u0001f"#, #"x."e\u0001f""#),
+            (#"g\u007fh"#, #"x."g\u007fh""#), (#"i\"j\\k"#, #"x."i\"j\\k""#), ("l m", #"x."l m""#), ("é", "x.é"),
+        ]
+        let record = #"{"x":{"# + keys.enumerated().map { #""\#($0.element.json)":\#($0.offset)"# }.joined(separator: ",") + "}}"
+        let file = try dir.write("keys.ndjson", record + "\n")
+        let rows = try succeed(["describe", file, "--format", "json"]).rows()
+        #expect(rows.compactMap { $0["path"] as? String } == ["x"] + keys.map(\.path))
+        // Each path finds its key, but the one holding U+0000, which a SQLite path cannot name.
+        for (n, key) in keys.enumerated() where n > 0 {
+            let found = try succeed(["query", file, "--where", "\(key.path) = \(n)", "--count"])
+            #expect(found.stdout == "1\n", "\(key.path): \(found.stderr)")
+        }
+        #expect(try fail(["query", file, "--where", "\(keys[0].path) = 0"]).contains("holds U+0000"))
+    }
 }
