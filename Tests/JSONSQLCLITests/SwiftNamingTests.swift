@@ -21,7 +21,7 @@ enum GRDBProgram {
     }
 }
 
-@Suite("describe --swift names")
+@Suite("describe --swift: names and values")
 struct SwiftNamingTests {
     /// Swift's keywords and the names a member cannot have unquoted, with the names the generated
     /// code itself declares (`CodingKeys`, `Columns`, `databaseTableName`).
@@ -113,5 +113,34 @@ struct SwiftNamingTests {
         let decoded = try CLI.run([db], executable: dir.path("Decode"))
         #expect(decoded.status == 0, "\(decoded.stderr)")
         #expect(decoded.stdout.split(separator: "\n").map(String.init) == values.map(\.decoded))
+    }
+
+    @Test("an object with more keys than describe lists is a dictionary that decodes every key")
+    func mapKeyedByIDs() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("maps.sqlite")
+        // Row 1: 1,005 keys (describe lists 1,000); row 2: two keys first seen past the 1,000th.
+        let rows: [[String: Int]] = [
+            Dictionary(uniqueKeysWithValues: (0..<1005).map { ("k\($0)", $0 * 3) }), ["a": 7, "b": -2],
+        ]
+        let input = try rows.enumerated().map { n, map -> String in
+            let m = String(decoding: try JSONSerialization.data(withJSONObject: map), as: UTF8.self)
+            return #"{"id":\#(n),"m":\#(m),"n":{"x":\#(n),"y":"s"}}"#
+        }.joined(separator: "\n")
+        try succeed(["insert", db, "maps"], stdin: input)
+        let code = try succeed(["describe", db, "maps", "--swift"]).stdout
+        #expect(code.contains("    var m: [String: Int]\n"), "\(code.prefix(400))")
+        let main = """
+            let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+            for r in try queue.read({ db in try Map.order(Map.Columns.id).fetchAll(db) }) {
+                print(r.m.count, r.m.values.reduce(0, +), r.m.keys.sorted().joined(separator: ",").hashValue == 0, r.n.y)
+            }
+            """
+        let compile = try GRDBProgram.compile(code, main: main, in: dir)
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let decoded = try CLI.run([db], executable: dir.path("decode"))
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let expected = rows.map { "\($0.count) \($0.values.reduce(0, +)) false s" }
+        #expect(decoded.stdout.split(separator: "\n").map(String.init) == expected)
     }
 }

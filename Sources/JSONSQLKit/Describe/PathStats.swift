@@ -86,7 +86,7 @@ final class PathStats {
     /// counted together under `path.*`, so memory and time stay bounded.
     static let maxKeys = 1000
     @exclusivity(unchecked) private var index: [[UInt8]: Int] = [:]
-    @exclusivity(unchecked) private var otherKeys: PathStats?
+    @exclusivity(unchecked) private(set) var otherKeys: PathStats?
 
     /// The stats of the key whose raw (still escaped) bytes are given; keys mostly come in the
     /// same order, so the one after the last found is tried first.

@@ -99,6 +99,10 @@ struct SwiftTypes {
         case [.integer]: return declared == nil ? "Int" : "Int64"
         case [.real], [.integer, .real]: return "Double"
         case [.boolean]: return "Bool"
+        case [.object] where s.otherKeys != nil:
+            // More keys than describe lists (a map keyed by ids): a dictionary, whose values'
+            // type comes from every key, so that no key is left out of the decoded value.
+            return "[String: " + mapValueType(s.keys.map(\.stats) + [s.otherKeys].compactMap { $0 }) + "]"
         case [.object]:
             let name = Self.typeName(key, plural: false, taken: takenTypes)
             takenTypes.insert(name)
@@ -122,6 +126,21 @@ struct SwiftTypes {
         default:
             // Mixed types, or only nulls.
             return "JSONValue" + markJSONValue()
+        }
+    }
+
+    /// The type of a dictionary's values, from the stats of its keys: one scalar type, else
+    /// `JSONValue`; optional where a value is null.
+    private mutating func mapValueType(_ values: [PathStats]) -> String {
+        let kinds = ValueType.allCases.filter { kind in kind != .null && values.contains { $0.types[kind.rawValue] > 0 } }
+        let optional = values.contains { $0.types[ValueType.null.rawValue] > 0 } ? "?" : ""
+        let wide = values.contains { $0.maxNumber >= 0x1p63 || $0.minNumber <= -0x1p63 }
+        switch kinds {
+        case [.string]: return "String" + optional
+        case [.integer]: return (wide ? "Decimal" : "Int") + optional
+        case [.real], [.integer, .real]: return "Double" + optional
+        case [.boolean]: return "Bool" + optional
+        default: return "JSONValue" + optional + markJSONValue()
         }
     }
 
