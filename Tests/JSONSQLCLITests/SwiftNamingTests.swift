@@ -143,4 +143,27 @@ struct SwiftNamingTests {
         let expected = rows.map { "\($0.count) \($0.values.reduce(0, +)) false s" }
         #expect(decoded.stdout.split(separator: "\n").map(String.init) == expected)
     }
+
+    @Test("a table named after a type the code uses (Decoder, DecodingError, FetchableRecord) gets another struct name")
+    func tableNamedAsUsedType() throws {
+        let dir = try TemporaryDirectory()
+        for (table, name) in [
+            ("decoders", "DecoderValue"), ("encoders", "EncoderValue"), ("decodingErrors", "DecodingErrorValue"),
+            ("fetchableRecords", "FetchableRecordValue"), ("persistableRecords", "PersistableRecordValue"),
+        ] {
+            let db = dir.path("\(table).sqlite")
+            // Values of two types: the code needs JSONValue, whose decoding names Decoder and DecodingError.
+            try succeed(["insert", db, table], stdin: #"{"m":1}"# + "\n" + #"{"m":"x"}"#)
+            let code = try succeed(["describe", db, table, "--swift"]).stdout
+            #expect(code.contains("struct \(name): Codable, FetchableRecord, PersistableRecord {\n"), "\(table)")
+            let main = """
+                let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+                for r in try queue.read({ db in try \(name).order(Column("rowid")).fetchAll(db) }) { print(r.m) }
+                """
+            let compile = try GRDBProgram.compile(code, main: main, in: dir, name: "Decode\(name)")
+            #expect(compile.status == 0, "\(table): \(compile.stderr)")
+            let decoded = try CLI.run([db], executable: dir.path("Decode\(name)"))
+            #expect(decoded.stdout == "number(1.0)\nstring(\"x\")\n", "\(table): \(decoded.stderr)")
+        }
+    }
 }

@@ -4,11 +4,12 @@ import GRDB
 struct SwiftTypes {
     private var needsJSONValue = false
 
-    /// Types that nested structs must not shadow.
+    /// Types the generated code names, which a struct named after a table or key must not shadow.
     private static let reserved: Set<String> = [
         "String", "Int", "Int64", "Double", "Bool", "Date", "UUID", "Data", "Decimal", "JSONValue", "Columns",
         "CodingKeys", "Column", "Element", "Optional", "Array", "Dictionary", "Codable", "Type", "Self", "Any",
-        "Hashable", "CodingKey", "Encodable", "Decodable", "Protocol",
+        "Hashable", "CodingKey", "Encodable", "Decodable", "Protocol", "Decoder", "Encoder", "DecodingError",
+        "FetchableRecord", "PersistableRecord",
     ]
 
     private static let keywords: Set<String> = [
