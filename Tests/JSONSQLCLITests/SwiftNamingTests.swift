@@ -5,8 +5,7 @@ import Testing
 /// these tests (the debug build, whichever jsonsql binary runs them).
 enum GRDBProgram {
     /// Compiles `code` and `main` into `dir/name`; the result is swiftc's outcome.
-    static func compile(_ code: String, main: String, in dir: TemporaryDirectory, name: String = "decode") throws -> CLI.Result
-    {
+    static func compile(_ code: String, main: String, in dir: TemporaryDirectory, name: String = "decode") throws -> CLI.Result {
         try (code + "\n" + main + "\n").write(toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
         let build = CLI.packageRoot.appendingPathComponent(".build/debug")
         let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("GRDB.build").path)
