@@ -40,4 +40,23 @@ struct DescribeMemoryTests {
         }
         #expect(try fail(["query", file, "--where", "\(keys[0].path) = 0"]).contains("holds U+0000"))
     }
+
+    @Test("min and max are dates only when every string starts with a day the calendar has")
+    func calendarDates() throws {
+        let dir = try TemporaryDirectory()
+        func minMax(_ dates: [String]) throws -> [String?] {
+            let file = try dir.write("dates.ndjson", dates.map { #"{"d":"\#($0)"}"# }.joined(separator: "\n") + "\n")
+            let row = try succeed(["describe", file, "--format", "json"]).rows().first
+            return [row?["min"] as? String, row?["max"] as? String]
+        }
+        // 2024 is a leap year, 2100 is not; a time may follow the day.
+        #expect(
+            try minMax(["2024-02-29", "2024-03-01T10:00:00Z", "1999-12-31 23:00"]) == [
+                "1999-12-31 23:00", "2024-03-01T10:00:00Z",
+            ])
+        #expect(try minMax(["2000-02-29", "2024-12-31"]) == ["2000-02-29", "2024-12-31"])
+        for wrong in ["2024-02-30", "2100-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-99-99T99:99", "2024-01-00"] {
+            #expect(try minMax(["2024-01-01", wrong]) == [nil, nil], "\(wrong)")
+        }
+    }
 }
