@@ -442,18 +442,7 @@ struct SwiftTypesTests {
                 print(r.id, r.address.country, r.address.firstName ?? "-", r.tags.count, r.items.map(\\.sku).joined(separator: "+"), r.score.map(String.init) ?? "-", r.born.timeIntervalSince1970, r.big)
             }
             """
-        try (code + "\n" + main + "\n").write(toFile: dir.path("main.swift"), atomically: true, encoding: .utf8)
-        // GRDB as built for these tests: the debug build, whichever jsonsql binary runs them.
-        let build = CLI.packageRoot.appendingPathComponent(".build/debug")
-        let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("GRDB.build").path)
-            .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("GRDB.build/\($0)").path }
-        #expect(!objects.isEmpty)
-        let compile = try CLI.run(
-            [
-                "swiftc", dir.path("main.swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
-                build.deletingLastPathComponent().appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite").path,
-                "-lsqlite3", "-o", dir.path("decode"),
-            ] + objects, executable: "/usr/bin/env")
+        let compile = try GRDBProgram.compile(code, main: main, in: dir)
         #expect(compile.status == 0, "\(compile.stderr)\n\(code)")
         let decoded = try CLI.run([db], executable: dir.path("decode"))
         #expect(decoded.status == 0, "\(decoded.stderr)")

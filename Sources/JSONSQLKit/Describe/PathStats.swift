@@ -86,7 +86,7 @@ final class PathStats {
     /// counted together under `path.*`, so memory and time stay bounded.
     static let maxKeys = 1000
     @exclusivity(unchecked) private var index: [[UInt8]: Int] = [:]
-    @exclusivity(unchecked) private var otherKeys: PathStats?
+    @exclusivity(unchecked) private(set) var otherKeys: PathStats?
 
     /// The stats of the key whose raw (still escaped) bytes are given; keys mostly come in the
     /// same order, so the one after the last found is tried first.
@@ -196,10 +196,14 @@ final class PathStats {
         return key.withUTF8(body)
     }
 
-    /// `2024-05-01`, `2024-05-01 12:30:00.000`, `2024-05-01T12:30:00Z`: starts with a date.
+    /// `2024-05-01`, `2024-05-01 12:30:00.000`, `2024-05-01T12:30:00Z`: starts with a date, one
+    /// the calendar has (`2024-13-45` and `2023-02-29` are not).
     static func isDate(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
         for i in [0, 1, 2, 3, 5, 6, 8, 9] where !isDigit(b[i]) { return false }
+        func number(_ at: Int, _ count: Int) -> Int { (at..<at + count).reduce(0) { $0 * 10 + Int(b[$1] &- 0x30) } }
+        let (year, month, day) = (number(0, 4), number(5, 2), number(8, 2))
+        guard (1...12).contains(month), day >= 1, day <= DateTimeValue.daysIn(month: month, year: year) else { return false }
         return b.count == 10 || b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ")
     }
 

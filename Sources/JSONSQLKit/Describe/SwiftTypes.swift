@@ -4,10 +4,12 @@ import GRDB
 struct SwiftTypes {
     private var needsJSONValue = false
 
-    /// Types that nested structs must not shadow.
+    /// Types the generated code names, which a struct named after a table or key must not shadow.
     private static let reserved: Set<String> = [
         "String", "Int", "Int64", "Double", "Bool", "Date", "UUID", "Data", "Decimal", "JSONValue", "Columns",
         "CodingKeys", "Column", "Element", "Optional", "Array", "Dictionary", "Codable", "Type", "Self", "Any",
+        "Hashable", "CodingKey", "Encodable", "Decodable", "Protocol", "Decoder", "Encoder", "DecodingError",
+        "FetchableRecord", "PersistableRecord",
     ]
 
     private static let keywords: Set<String> = [
@@ -98,6 +100,10 @@ struct SwiftTypes {
         case [.integer]: return declared == nil ? "Int" : "Int64"
         case [.real], [.integer, .real]: return "Double"
         case [.boolean]: return "Bool"
+        case [.object] where s.otherKeys != nil:
+            // More keys than describe lists (a map keyed by ids): a dictionary, whose values'
+            // type comes from every key, so that no key is left out of the decoded value.
+            return "[String: " + mapValueType(s.keys.map(\.stats) + [s.otherKeys].compactMap { $0 }) + "]"
         case [.object]:
             let name = Self.typeName(key, plural: false, taken: takenTypes)
             takenTypes.insert(name)
@@ -124,6 +130,21 @@ struct SwiftTypes {
         }
     }
 
+    /// The type of a dictionary's values, from the stats of its keys: one scalar type, else
+    /// `JSONValue`; optional where a value is null.
+    private mutating func mapValueType(_ values: [PathStats]) -> String {
+        let kinds = ValueType.allCases.filter { kind in kind != .null && values.contains { $0.types[kind.rawValue] > 0 } }
+        let optional = values.contains { $0.types[ValueType.null.rawValue] > 0 } ? "?" : ""
+        let wide = values.contains { $0.maxNumber >= 0x1p63 || $0.minNumber <= -0x1p63 }
+        switch kinds {
+        case [.string]: return "String" + optional
+        case [.integer]: return (wide ? "Decimal" : "Int") + optional
+        case [.real], [.integer, .real]: return "Double" + optional
+        case [.boolean]: return "Bool" + optional
+        default: return "JSONValue" + optional + markJSONValue()
+        }
+    }
+
     private mutating func markJSONValue() -> String {
         needsJSONValue = true
         return ""
@@ -133,11 +154,16 @@ struct SwiftTypes {
         JSONText.decodedKey(raw) ?? raw
     }
 
-    /// `first name` → `firstName`; a keyword in backquotes; names made unique.
+    /// Names a property has only in backquotes: the keywords, and `_`, `Type` and `Protocol`,
+    /// which Swift refuses as a member's name unquoted (`foo.Type` is the metatype).
+    private static let quotedNames = keywords.union(["_", "Type", "Protocol"])
+
+    /// `first name` → `firstName`; a keyword in backquotes; names made unique. A key
+    /// `CodingKeys` gets `CodingKeys_`: a property of that name stops Codable from using the enum.
     private static func propertyName(_ key: String, taken: inout Set<String>) -> String {
         var name = camel(key, upper: false)
-        if name != key && keywords.contains(name) { name += "_" }
-        if keywords.contains(name) { name = "`\(name)`" }
+        if name != key && quotedNames.contains(name) { name += "_" }
+        if name == "CodingKeys" { name += "_" }
         var unique = name
         var n = 2
         while taken.contains(unique) {
@@ -145,7 +171,7 @@ struct SwiftTypes {
             n += 1
         }
         taken.insert(unique)
-        return unique
+        return quotedNames.contains(unique) ? "`\(unique)`" : unique
     }
 
     private static func typeName(_ key: String, plural: Bool, taken: Set<String>) -> String {
@@ -200,15 +226,24 @@ struct SwiftTypes {
     private static let jsonValue = [
         "/// A JSON value whose type varies from row to row.",
         "enum JSONValue: Codable, Hashable {",
-        "    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])",
+        "    case null, bool(Bool), int(Int64), number(Double), string(String), array([JSONValue]), object([String: JSONValue])",
         "",
         "    init(from decoder: any Decoder) throws {",
+        "        // An array container first: GRDB then reads a column's text as JSON, where a single",
+        "        // value would be read from the column as it is (JSON text \"1\" as the Bool false).",
+        "        do {",
+        "            var items = try decoder.unkeyedContainer()",
+        "            var array: [JSONValue] = []",
+        "            while !items.isAtEnd { array.append(try items.decode(JSONValue.self)) }",
+        "            self = .array(array)",
+        "            return",
+        "        } catch is DecodingError {}",
         "        let c = try decoder.singleValueContainer()",
         "        if c.decodeNil() { self = .null }",
         "        else if let v = try? c.decode(Bool.self) { self = .bool(v) }",
+        "        else if let v = try? c.decode(Int64.self) { self = .int(v) }",
         "        else if let v = try? c.decode(Double.self) { self = .number(v) }",
         "        else if let v = try? c.decode(String.self) { self = .string(v) }",
-        "        else if let v = try? c.decode([JSONValue].self) { self = .array(v) }",
         "        else { self = .object(try c.decode([String: JSONValue].self)) }",
         "    }",
         "",
@@ -217,6 +252,7 @@ struct SwiftTypes {
         "        switch self {",
         "        case .null: try c.encodeNil()",
         "        case .bool(let v): try c.encode(v)",
+        "        case .int(let v): try c.encode(v)",
         "        case .number(let v): try c.encode(v)",
         "        case .string(let v): try c.encode(v)",
         "        case .array(let v): try c.encode(v)",

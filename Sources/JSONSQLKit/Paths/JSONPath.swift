@@ -168,10 +168,13 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         return parts.filter { !$0.isEmpty }
     }
 
+    /// A key as a path writes it: bare, or in double quotes as a JSON string, with `\"`, `\\` and
+    /// control characters escaped (`"a\u0000b"`, `"a\nb"`), which `--where` reads back.
     static func displayName(_ name: String) -> String {
-        let plain = !name.isEmpty && !name.unicodeScalars.contains(where: TextCursor.isDelimiter)
-        return plain
-            ? name : "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let plain =
+            !name.isEmpty
+            && !name.unicodeScalars.contains { TextCursor.isDelimiter($0) || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        return plain ? name : JSONEncoding.quoted(name)
     }
 
     /// The canonical SQLite JSON path: `$.address.country`, `$."first name"`, `$.tags[#-1]`.
