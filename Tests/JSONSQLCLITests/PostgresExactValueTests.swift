@@ -55,4 +55,31 @@ struct PostgresExactValueTests {
             #expect(try CLI.run(["query", sqlite, "t", "--where", filter, "--count"]).stdout == "1\n", "\(filter)")
         }
     }
+
+    /// A numeric column holds every digit on PostgreSQL, so a `--where` number whose double is
+    /// exact but spelt otherwise (2^63 is `9.223372036854776e+18`, which numeric reads as
+    /// 9223372036854776000) is compared by the literal's digits there.
+    @Test("--where on a numeric column with 2^63, 2^64 and 2^63+1 finds the rows holding them, as on SQLite")
+    func numericBeyondSixtyFourBits() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "n:numeric"])
+        let numbers = ["9223372036854775808", "18446744073709551616", "1", "-9223372036854775809"]
+        let records = numbers.enumerated().map { #"{"id":\#($0.offset),"n":\#($0.element)}"# }.joined(separator: "\n")
+        for database in [sqlite, postgres] { try succeed(["insert", database, "t"], stdin: records) }
+        let cases: [(String, [Int])] = [
+            ("n = 9223372036854775808", [0]), ("n = 18446744073709551616", [1]),
+            ("n = 9.223372036854775808e18", [0]), ("n in (18446744073709551616, 1)", [1, 2]),
+            ("n >= 9223372036854775808", [0, 1]), ("n < -9223372036854775807", [3]),
+            ("n = -9223372036854775809", [3]),
+        ]
+        for (filter, ids) in cases {
+            let expected = ids.map { #"{"id":\#($0)}"# + "\n" }.joined()
+            for database in [sqlite, postgres] {
+                #expect(
+                    try CLI.jsonl(database, ["--where", filter, "--select", "id", "--order-by", "id"]) == expected,
+                    "\(filter) on \(database)")
+            }
+            let updated = try succeed(["update", postgres, "t", "--where", filter, "--set", "n=0", "--dry-run"])
+            #expect(updated.stderr.contains("would update \(ids.count) row"), "\(filter): \(updated.stderr)")
+        }
+    }
 }
