@@ -49,7 +49,7 @@ extension PostgresStore {
                 } else {
                     // A new table, typed from the first records as on SQLite, created in this
                     // transaction: a bad record anywhere leaves no table behind.
-                    try SQLQuote.checkName(options.table, kind: "table")
+                    try SQLQuote.checkPostgresName(options.table, kind: "table")
                     // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
                     if options.inferFromEveryRecord && options.format == .json {
                         throw JSONSQLError("typing a new table from every record is not yet supported on PostgreSQL")
@@ -190,7 +190,7 @@ extension PostgresStore {
                                         "key \"\(TerminalText.excerpt(key))\" is not a column of \(table); add --alter to add it as a column"
                                     )
                                 }
-                                do { try SQLQuote.checkName(key, kind: "column") } catch { throw fail("\(error)") }
+                                do { try SQLQuote.checkPostgresName(key, kind: "column") } catch { throw fail("\(error)") }
                                 return (key, TypeInference.type(of: field, bytes: bytes))
                             }
                         }

@@ -107,7 +107,9 @@ final class PostgresStore {
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         let info = try tableInfo(spec.table)
         let name = spec.name ?? spec.defaultName
-        try SQLQuote.checkName(name, kind: "index")
+        do { try SQLQuote.checkPostgresName(name, kind: "index") } catch where spec.name == nil {
+            throw JSONSQLError("\(error) with --name")
+        }
         let sql = try spec.sql(table: info, name: name)
         let found = try connection.execute(
             """

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Names of tables, columns and indexes on PostgreSQL, which keeps 63 bytes of a name.
+@Suite("PostgreSQL names", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+struct PostgresNameTests {
+    /// PostgreSQL cuts a longer name to its first 63 bytes with a NOTICE: the table was made
+    /// under another name than the one given, then not found by it (`insert` tried to create it
+    /// again: "relation ... already exists"), and a key became a column named otherwise.
+    @Test("a name over 63 bytes is refused on PostgreSQL by every command that makes one, and nothing is made")
+    func longNamesRefused() throws {
+        let postgres = try PostgresServer.freshSchema("names")
+        let schema = PostgresServer.schema(of: postgres)
+        let long = String(repeating: "a", count: 64)
+        // 32 two-byte letters: 32 characters, 64 bytes.
+        let wide = String(repeating: "é", count: 32)
+        let fits = String(repeating: "b", count: 63)
+        // Messages quote 60 characters of a name.
+        let shown = String(repeating: "a", count: 60) + "…"
+        try succeed(["create-table", postgres, fits, "id:integer:pk", "doc:json"])
+        let commands: [([String], String?, String)] = [
+            (["create-table", postgres, long, "id:integer"], nil, "table name \(shown) is 64 bytes long"),
+            (["create-table", postgres, "t2", "\(wide):text"], nil, "column name \(wide) is 64 bytes long"),
+            (["insert", postgres, long], #"{"id":1}"#, "table name \(shown) is 64 bytes long"),
+            (["insert", postgres, "t3"], #"{"\#(long)":1}"#, "column name \(shown) is 64 bytes long"),
+            (["insert", postgres, fits, "--alter"], #"{"id":1,"\#(long)":1}"#, "<stdin>:1: record 1: column name"),
+            (["alter", postgres, fits, "--add", "\(long):text"], nil, "column name \(shown) is 64 bytes long"),
+            (["alter", postgres, fits, "--rename", "doc=\(long)"], nil, "column name \(shown) is 64 bytes long"),
+            (["rename-table", postgres, fits, long], nil, "table name \(shown) is 64 bytes long"),
+            (["index", postgres, fits, "doc.\(long)"], nil, "index name \(String(repeating: "b", count: 60))…"),
+            (["index", postgres, fits, "doc.k", "--name", long], nil, "index name \(shown) is 64 bytes long"),
+        ]
+        for (arguments, stdin, message) in commands {
+            let stderr = try fail(arguments, stdin: stdin)
+            #expect(stderr.contains(message), "\(arguments): \(stderr)")
+            #expect(stderr.contains("PostgreSQL keeps 63 bytes of a name"), "\(arguments): \(stderr)")
+            #expect(!stderr.contains("NOTICE"), "\(arguments): \(stderr)")
+        }
+        // The default index name says how to choose another.
+        #expect(try fail(["index", postgres, fits, "doc.k"]).contains("choose a shorter name with --name"))
+        let relations = try PostgresServer.psql(
+            "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class WHERE relnamespace = '\(schema)'::regnamespace")
+        // PostgreSQL names the key's index itself, cutting the table's name to make room.
+        #expect(
+            Set(relations.dropLast().split(separator: ",").map(String.init))
+                == [fits, String(repeating: "b", count: 58) + "_pkey"])
+        let columns = try PostgresServer.psql(
+            "SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '\(schema).\(fits)'::regclass AND attnum > 0"
+        )
+        #expect(columns == "id,doc\n")
+        // 63 bytes are kept whole; a copy of a SQLite table with a longer name is refused too.
+        try succeed(["alter", postgres, fits, "--add", "\(String(repeating: "é", count: 31))x:text"])
+        try succeed(["index", postgres, fits, "doc.k", "--name", String(repeating: "i", count: 63)])
+        let sqlite = try TemporaryDirectory.shared().path("names-\(UUID().uuidString).sqlite")
+        try succeed(["create-table", sqlite, long, "id:integer"])
+        #expect(try fail(["copy", sqlite, postgres]).contains("table name \(shown) is 64 bytes long"))
+    }
+}
