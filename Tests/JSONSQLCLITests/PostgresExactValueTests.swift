@@ -82,4 +82,31 @@ struct PostgresExactValueTests {
             #expect(updated.stderr.contains("would update \(ids.count) row"), "\(filter): \(updated.stderr)")
         }
     }
+
+    /// PostgreSQL reads a parameter's text by the type it infers: a number went as its double's
+    /// text, so 2^63 became 9223372036854775808 → `9.223372036854776e+18`, which numeric reads
+    /// as 9223372036854776000, and `1e2` printed as `100.0` from a text parameter.
+    @Test("--sql --param sends a number as written on PostgreSQL, so numeric stores and finds it exactly")
+    func parameterNumbersAsWritten() throws {
+        let postgres = try PostgresServer.freshSchema("param")
+        try succeed(["create-table", postgres, "t", "id:integer:pk", "n:numeric"])
+        let numbers = ["9223372036854775808", "0.100000000000000000001", "1e2", "-18446744073709551616"]
+        for (id, number) in numbers.enumerated() {
+            try succeed([
+                "query", postgres, "--sql", "INSERT INTO t (id, n) VALUES (:id, :n)", "--param", "id=\(id)", "--param",
+                "n=\(number)",
+            ])
+        }
+        let stored = try PostgresServer.psql("SELECT string_agg(n::text, ' ' ORDER BY id) FROM t", schema: PostgresServer.schema(of: postgres))
+        #expect(stored == "9223372036854775808 0.100000000000000000001 100 -18446744073709551616\n")
+        for (id, number) in numbers.enumerated() {
+            let found = try succeed([
+                "query", postgres, "--sql", "SELECT id, :g::text AS given FROM t WHERE n = :n", "--param", "n=\(number)", "--param", "g=\(number)",
+                "-f", "jsonl",
+            ])
+            #expect(found.stdout == #"{"id":\#(id),"given":"\#(number)"}"# + "\n", "\(number)")
+            let plan = try succeed(["query", postgres, "--sql", "SELECT id FROM t WHERE n = :n", "--param", "n=\(number)", "--explain"])
+            #expect(plan.stdout.contains("-- arguments: '\(number)'"), "\(plan.stdout)")
+        }
+    }
 }
