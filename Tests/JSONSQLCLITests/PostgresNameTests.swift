@@ -55,4 +55,38 @@ struct PostgresNameTests {
         try succeed(["create-table", sqlite, long, "id:integer"])
         #expect(try fail(["copy", sqlite, postgres]).contains("table name \(shown) is 64 bytes long"))
     }
+
+    /// PostgreSQL holds `Player` and `player` as two tables (and two columns likewise), where
+    /// SQLite has one name: a name that is neither exactly went to the first found, so
+    /// `drop-table PLAYER` dropped `Player` and `delete PLAYER --all` emptied it.
+    @Test("a name that matches several tables or columns only in case is refused on PostgreSQL, and nothing changes")
+    func namesAlikeButForCase() throws {
+        let postgres = try PostgresServer.freshSchema("case")
+        let schema = PostgresServer.schema(of: postgres)
+        try PostgresServer.psql(
+            #"CREATE TABLE "Player" (id int); CREATE TABLE player (id int); INSERT INTO "Player" VALUES (1); INSERT INTO player VALUES (2); CREATE TABLE c ("Name" text, name text); INSERT INTO c VALUES ('x', 'y')"#,
+            schema: schema)
+        for arguments in [
+            ["query", postgres, "PLAYER"], ["drop-table", postgres, "PLAYER"], ["delete", postgres, "PLAYER", "--all"],
+            ["update", postgres, "PLAYER", "--set", "id=3", "--all"], ["alter", postgres, "PLAYER", "--add", "x:text"],
+            ["rename-table", postgres, "PLAYER", "q"],
+        ] {
+            let stderr = try fail(arguments)
+            #expect(stderr.contains("no table 'PLAYER' in ") && stderr.contains("did you mean 'Player' or 'player'?"), "\(arguments): \(stderr)")
+        }
+        for arguments in [
+            ["query", "--where", "NAME = x"], ["query", "--select", "NAME"], ["update", "--set", "NAME=z", "--all"],
+            ["alter", "--drop", "NAME"],
+        ] {
+            let stderr = try fail([arguments[0], postgres, "c"] + arguments.dropFirst())
+            #expect(stderr.contains("no column 'NAME' in table 'c'; did you mean 'Name' or 'name'?"), "\(arguments): \(stderr)")
+        }
+        #expect(try CLI.jsonl(postgres, ["Player"]) == #"{"id":1}"# + "\n")
+        #expect(try CLI.jsonl(postgres, ["player"]) == #"{"id":2}"# + "\n")
+        #expect(try CLI.jsonl(postgres, ["c", "--where", "Name = x", "--select", "name"]) == #"{"name":"y"}"# + "\n")
+        let rows = try PostgresServer.psql(
+            #"SELECT (SELECT string_agg(id::text, ',') FROM "Player") || ' ' || (SELECT string_agg(id::text, ',') FROM player) || ' ' || (SELECT string_agg("Name" || name, ',') FROM c)"#,
+            schema: schema)
+        #expect(rows == "1 2 xy\n")
+    }
 }
