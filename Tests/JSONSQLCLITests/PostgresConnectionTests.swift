@@ -107,4 +107,30 @@ struct PostgresConnectionTests {
             #expect(!shown.stderr.contains("sekrit"), "\(arguments): \(shown.stderr)")
         }
     }
+
+    /// Hints that suggest a command line repeated the database argument as given: `insert` into
+    /// a new table named like another printed `jsonsql drop-table 'postgres://me:PASSWORD@...'`.
+    @Test("a command line a message suggests shows the URL without its password, and with its options")
+    func passwordInSuggestedCommands() throws {
+        let postgres = try PostgresServer.freshSchema("pwhint")
+        try succeed(["create-table", postgres, "player", "id:integer"])
+        let trusted = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
+            + "&password=sekrit2&application_name=jsonsql%20test"
+        // The URL as given, but for the password: the same schema (search_path) and options.
+        let shown = postgres + "&application_name=jsonsql%20test"
+        let cases: [([String], String?, String)] = [
+            (["insert", trusted, "playr"], #"{"id":1}"#, "(jsonsql drop-table '\(shown)' playr undoes it)"),
+            (["query", trusted, "player", "id", "=", "1"], nil, "jsonsql query '\(shown)' player --where 'id = 1'"),
+            (["query", trusted, "select 1"], nil, "jsonsql query '\(shown)' --sql 'select 1'"),
+            (["\\dt", trusted], nil, "here that is jsonsql tables '\(shown)'"),
+        ]
+        for (arguments, stdin, hint) in cases {
+            let result = try CLI.run(arguments, stdin: stdin)
+            #expect(result.stderr.contains(hint), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("sekrit"), "\(arguments): \(result.stderr)")
+        }
+        // The suggested drop-table runs on the same schema, and drops the table insert made.
+        try succeed(["drop-table", shown, "playr"])
+        #expect(try PostgresServer.psql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(PostgresServer.schema(of: postgres))'") == "1\n")
+    }
 }

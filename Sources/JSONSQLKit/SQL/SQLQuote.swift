@@ -50,8 +50,12 @@ public enum SQLQuote {
     /// quotes; a word holding a line break or another control (`TerminalText`) in bash's `$'...'`
     /// with escapes for them, unless `escapingControls` is false (completion, which inserts the
     /// word into a line being typed).
+    ///
+    /// A `postgres://` URL loses its password here (`PostgresConnection.withoutPassword`), and
+    /// nothing else, so a suggested command still runs on the same database.
     public static func shellWord(_ text: String) -> String {
-        shellWord(text, escapingControls: true)
+        let text = PostgresConnection.isURL(text) ? PostgresConnection.withoutPassword(text) : text
+        return shellWord(text, escapingControls: true)
     }
 
     /// `shellWord`, with `escapingControls` false for completion.
