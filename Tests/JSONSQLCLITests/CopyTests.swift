@@ -137,7 +137,8 @@ struct CopyTests {
         #expect(made == #"CREATE INDEX "t_on_name_and_n" ON "t" ("name", CAST("n" AS NUMERIC))"#)
         #expect(try succeed(["copy", sqlite, postgres]).stderr == "copied t: 1 row, 1 index\n")
         let onPostgres = try PostgresServer.psql(
-            "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(PostgresServer.schema(of: postgres))' AND indexname = 't_on_name_and_n'")
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(PostgresServer.schema(of: postgres))' AND indexname = 't_on_name_and_n'"
+        )
         #expect(onPostgres.hasSuffix("USING btree (name, n)\n"), "\(onPostgres)")
         #expect(try succeed(["copy", postgres, back]).stderr == "copied t: 1 row, 1 index\n")
         #expect(try schemaSQL(back, "t_on_name_and_n") == made)

@@ -114,7 +114,8 @@ struct PostgresConnectionTests {
     func passwordInSuggestedCommands() throws {
         let postgres = try PostgresServer.freshSchema("pwhint")
         try succeed(["create-table", postgres, "player", "id:integer"])
-        let trusted = postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
+        let trusted =
+            postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
             + "&password=sekrit2&application_name=jsonsql%20test"
         // The URL as given, but for the password: the same schema (search_path) and options.
         let shown = postgres + "&application_name=jsonsql%20test"
@@ -131,6 +132,8 @@ struct PostgresConnectionTests {
         }
         // The suggested drop-table runs on the same schema, and drops the table insert made.
         try succeed(["drop-table", shown, "playr"])
-        #expect(try PostgresServer.psql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(PostgresServer.schema(of: postgres))'") == "1\n")
+        #expect(
+            try PostgresServer.psql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(PostgresServer.schema(of: postgres))'")
+                == "1\n")
     }
 }

@@ -97,15 +97,19 @@ struct PostgresExactValueTests {
                 "n=\(number)",
             ])
         }
-        let stored = try PostgresServer.psql("SELECT string_agg(n::text, ' ' ORDER BY id) FROM t", schema: PostgresServer.schema(of: postgres))
+        let stored = try PostgresServer.psql(
+            "SELECT string_agg(n::text, ' ' ORDER BY id) FROM t", schema: PostgresServer.schema(of: postgres))
         #expect(stored == "9223372036854775808 0.100000000000000000001 100 -18446744073709551616\n")
         for (id, number) in numbers.enumerated() {
             let found = try succeed([
-                "query", postgres, "--sql", "SELECT id, :g::text AS given FROM t WHERE n = :n", "--param", "n=\(number)", "--param", "g=\(number)",
+                "query", postgres, "--sql", "SELECT id, :g::text AS given FROM t WHERE n = :n", "--param", "n=\(number)",
+                "--param", "g=\(number)",
                 "-f", "jsonl",
             ])
             #expect(found.stdout == #"{"id":\#(id),"given":"\#(number)"}"# + "\n", "\(number)")
-            let plan = try succeed(["query", postgres, "--sql", "SELECT id FROM t WHERE n = :n", "--param", "n=\(number)", "--explain"])
+            let plan = try succeed([
+                "query", postgres, "--sql", "SELECT id FROM t WHERE n = :n", "--param", "n=\(number)", "--explain",
+            ])
             #expect(plan.stdout.contains("-- arguments: '\(number)'"), "\(plan.stdout)")
         }
     }

@@ -72,7 +72,9 @@ struct PostgresNameTests {
             ["rename-table", postgres, "PLAYER", "q"],
         ] {
             let stderr = try fail(arguments)
-            #expect(stderr.contains("no table 'PLAYER' in ") && stderr.contains("did you mean 'Player' or 'player'?"), "\(arguments): \(stderr)")
+            #expect(
+                stderr.contains("no table 'PLAYER' in ") && stderr.contains("did you mean 'Player' or 'player'?"),
+                "\(arguments): \(stderr)")
         }
         for arguments in [
             ["query", "--where", "NAME = x"], ["query", "--select", "NAME"], ["update", "--set", "NAME=z", "--all"],

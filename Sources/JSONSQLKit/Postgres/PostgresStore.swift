@@ -107,7 +107,7 @@ final class PostgresStore {
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         let info = try tableInfo(spec.table)
         let name = spec.name ?? spec.defaultName
-        do { try SQLQuote.checkPostgresName(name, kind: "index") } catch where spec.name == nil {
+        do { try SQLQuote.checkPostgresName(name, kind: "index") } catch  where spec.name == nil {
             throw JSONSQLError("\(error) with --name")
         }
         let sql = try spec.sql(table: info, name: name)
