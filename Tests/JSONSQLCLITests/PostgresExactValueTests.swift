@@ -113,4 +113,45 @@ struct PostgresExactValueTests {
             #expect(plan.stdout.contains("-- arguments: '\(number)'"), "\(plan.stdout)")
         }
     }
+
+    /// A table psql made may declare types that change what is written into them: `real`
+    /// stored 16777217 as 16777216, `numeric(5,2)` 1.555 as 1.56, `timestamptz(0)` dropped
+    /// milliseconds, `character(3)` padded "ab" to "ab ", `inet` wrote 1.2.3.4/32 as 1.2.3.4.
+    @Test("insert and update --set refuse a value a psql-made column would store otherwise; NULL and exact types go in")
+    func columnTypesThatRewrite() throws {
+        let postgres = try PostgresServer.freshSchema("rewrite")
+        let schema = PostgresServer.schema(of: postgres)
+        try PostgresServer.psql(
+            """
+            CREATE TABLE t (id int PRIMARY KEY, f4 real, n52 numeric(5,2), t0 timestamptz(0), c3 char(3), h inet, a int[],
+              vc varchar(3), t3 timestamptz(3), s smallint, js json, tx text)
+            """, schema: schema)
+        let refused: [(String, String)] = [
+            (#""f4":16777217"#, "real, which rounds a number to a 4-byte float"),
+            (#""n52":1.555"#, "numeric(5,2), which rounds a number to its scale"),
+            (#""t0":"2024-05-01T00:00:00.500Z""#, "timestamp(0) with time zone, which rounds a time to 0 fractional digits"),
+            (#""c3":"ab""#, "character(3), which pads text with spaces"),
+            (#""h":"1.2.3.4/32""#, "inet, which reads text in its own way"),
+            (#""a":"{1, 2}""#, "integer[], which reads text in its own way"),
+        ]
+        for (field, reason) in refused {
+            let stderr = try fail(["insert", postgres, "t"], stdin: #"{"id":1}"# + "\n" + #"{"id":2,"# + field + "}")
+            #expect(stderr.hasPrefix("Error: <stdin>:2: record 2: column "), "\(field): \(stderr)")
+            #expect(
+                stderr.contains("is PostgreSQL's \(reason), so the value would not be stored as it is"), "\(field): \(stderr)")
+        }
+        #expect(try PostgresServer.psql("SELECT count(*) FROM t", schema: schema) == "0\n")
+        try succeed(
+            ["insert", postgres, "t"],
+            stdin:
+                #"{"id":1,"f4":null,"n52":null,"c3":null,"vc":"abc","t3":"2024-05-01T00:00:00.500Z","s":3,"js":{"b":[1]},"tx":"x"}"#
+        )
+        #expect(
+            try CLI.jsonl(postgres, ["t", "--select", "id,vc,t3,s,js,tx"])
+                == #"{"id":1,"vc":"abc","t3":"2024-05-01 00:00:00.500","s":3,"js":{"b":[1]},"tx":"x"}"# + "\n")
+        let stderr = try fail(["update", postgres, "t", "--set", "f4=1.5", "--all"])
+        #expect(stderr.contains("--set f4: f4 is PostgreSQL's real, which rounds"), "\(stderr)")
+        try succeed(["update", postgres, "t", "--set", "f4=null", "--set", "tx=y", "--all"])
+        #expect(try PostgresServer.psql("SELECT f4 IS NULL, tx FROM t", schema: schema) == "t|y\n")
+    }
 }

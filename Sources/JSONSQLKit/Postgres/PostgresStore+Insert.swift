@@ -90,6 +90,8 @@ extension PostgresStore {
                 }
                 let uniques = options.conflict == .replace ? try uniqueColumns(table) : []
                 var stored = info.columns.filter { !$0.isGenerated }
+                // Columns another tool declared with a type that would change a value written there.
+                var rewrites = stored.map { ColumnType.postgresRewrite($0.declaredType) }
                 var layout = InsertColumns()
                 func column(_ info: ColumnInfo) -> InsertColumns.Column {
                     // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
@@ -249,6 +251,9 @@ extension PostgresStore {
                                 }
                                 if notNull == nil { notNull = columns[column].name }
                             }
+                            if let rewrite = rewrites[column] {
+                                if case .null = value {} else { throw ValueMismatch(expectation: rewrite) }
+                            }
                             try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
                         } catch let mismatch as ValueMismatch {
                             // A string with escapes is decoded in place by `prepare`: once it
@@ -357,6 +362,7 @@ extension PostgresStore {
                     let info = try tableInfo(table)
                     guard let new = info.column(named: name) else { throw JSONSQLError("column \(name) was not added") }
                     stored.append(new)
+                    rewrites.append(nil)
                     rows.layout.columns.append(column(new))
                     rows.slots.append(-1)
                     defaults.append(nil)
