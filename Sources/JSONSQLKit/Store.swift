@@ -425,7 +425,7 @@ public final class Store {
 
     /// The table a command works on: the one named, or the only table in the database.
     public func resolveTable(_ name: String?) throws -> String {
-        if let postgres { return try postgres.resolveTable(name) }
+        if let postgres { return try postgres.resolveTable(name, views: true) }
         return try read { db in try Self.resolveTable(name, db: db, path: path) }
     }
 

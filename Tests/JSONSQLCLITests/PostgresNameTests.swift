@@ -91,4 +91,31 @@ struct PostgresNameTests {
             schema: schema)
         #expect(rows == "1 2 xy\n")
     }
+
+    /// `tables` listed a view, and `query` then said there was no such table; SQLite's query
+    /// reads a view. Commands that write still take tables only, and say so.
+    @Test("a view that tables lists is read by query and describe on PostgreSQL; writes are refused by name")
+    func views() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "s:text"])
+        for database in [sqlite, postgres] {
+            try succeed(["insert", database, "t"], stdin: #"{"id":1,"s":"a"}"# + "\n" + #"{"id":2,"s":"b"}"#)
+            try succeed(["query", database, "--sql", "CREATE VIEW v AS SELECT id, s FROM t WHERE id > 1"])
+        }
+        #expect(try succeed(["tables", postgres, "-f", "jsonl"]).stdout.contains(#"{"name":"v","columns":2,"type":"view"}"#))
+        for arguments in [["query", "V", "--where", "s = b"], ["query", "v", "--group-by", "s"], ["describe", "v"]] {
+            let expected = try succeed([arguments[0], sqlite] + arguments.dropFirst() + ["-f", "jsonl"]).stdout
+            #expect(!expected.isEmpty)
+            #expect(
+                try succeed([arguments[0], postgres] + arguments.dropFirst() + ["-f", "jsonl"]).stdout == expected, "\(arguments)"
+            )
+        }
+        #expect(try fail(["insert", postgres, "v"], stdin: #"{"id":3}"#).contains("v is a view; records go into a table"))
+        for arguments in [
+            ["update", "v", "--set", "s=x", "--all"], ["delete", "v", "--all"], ["alter", "v", "--add", "q:text"],
+        ] {
+            let stderr = try fail([arguments[0], postgres] + arguments.dropFirst())
+            #expect(stderr.contains("v is a view; only tables can be changed"), "\(arguments): \(stderr)")
+        }
+        #expect(try CLI.jsonl(postgres, ["t"]) == #"{"id":1,"s":"a"}"# + "\n" + #"{"id":2,"s":"b"}"# + "\n")
+    }
 }

@@ -49,6 +49,10 @@ extension PostgresStore {
                 } else {
                     // A new table, typed from the first records as on SQLite, created in this
                     // transaction: a bad record anywhere leaves no table behind.
+                    if SQLName.find(options.table, in: try viewNames()) != nil {
+                        throw JSONSQLError(
+                            "\(options.table) is a view; records go into a table: insert into the table the view reads")
+                    }
                     try SQLQuote.checkPostgresName(options.table, kind: "table")
                     // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
                     if options.inferFromEveryRecord && options.format == .json {
