@@ -263,7 +263,8 @@ extension PostgresStore {
                             // A string with escapes is decoded in place by `prepare`: once it
                             // has been, its value is described from the decoded text.
                             let described: String
-                            if case .text(let start, let end) = value, field.escaped {
+                            // A json column's text is the value's JSON, as the record spells it.
+                            if case .text(let start, let end) = value, field.escaped, columns[column].type != .json {
                                 described = RecordInserter.describeString(
                                     UnsafeBufferPointer(start: bytes + start, count: end - start))
                             } else {
