@@ -41,6 +41,10 @@ public final class Store {
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 
+    /// The database as a command line a message suggests names it: the file's path, or the
+    /// URL as given but for its password, so that the command runs on the same schema.
+    public var commandLineName: String { postgres?.connection.commandLineName ?? path }
+
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
     public var statementSyntax: StatementSyntax {
         postgres.map { .postgres(standardConformingStrings: $0.connection.standardConformingStrings) } ?? .sqlite

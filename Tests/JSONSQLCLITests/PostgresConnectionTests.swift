@@ -130,6 +130,17 @@ struct PostgresConnectionTests {
             #expect(result.stderr.contains(hint), "\(arguments): \(result.stderr)")
             #expect(!result.stderr.contains("sekrit"), "\(arguments): \(result.stderr)")
         }
+        // copy's and drop-table's hints name the schema too: without it they would drop a table
+        // or view of that name in another schema (the database's first, public).
+        try succeed(["query", postgres, "--sql", "CREATE VIEW v AS SELECT 1 AS x"])
+        let view = try fail(["drop-table", trusted, "v"])
+        #expect(view.contains("to drop the view: jsonsql query '\(shown)' --sql 'DROP VIEW \"v\"'"), "\(view)")
+        let sqlite = try TemporaryDirectory.shared().path("pwhint-\(UUID().uuidString).sqlite")
+        try succeed(["create-table", sqlite, "player", "id:integer"])
+        let copied = try fail(["copy", sqlite, trusted])
+        #expect(copied.contains("drop it first (jsonsql drop-table '\(shown)' TABLE)"), "\(copied)")
+        #expect(!view.contains("sekrit") && !copied.contains("sekrit"))
+        try succeed(["query", postgres, "--sql", "DROP VIEW v"])
         // The suggested drop-table runs on the same schema, and drops the table insert made.
         try succeed(["drop-table", shown, "playr"])
         #expect(

@@ -10,6 +10,9 @@ final class PostgresConnection {
     fileprivate let connection: OpaquePointer
     /// The URL without its password, for messages.
     let displayName: String
+    /// The URL as given but for its password (`withoutPassword`), for a command line a message
+    /// suggests: it names the same schema and options.
+    let commandLineName: String
 
     /// Whether `text` names a PostgreSQL database rather than a file.
     static func isURL(_ text: String) -> Bool {
@@ -47,6 +50,7 @@ final class PostgresConnection {
     /// busy timeout: a statement waits that long for a table another session holds locked.
     init(url: String, lockTimeout: TimeInterval = 60) throws {
         displayName = Self.redacted(url)
+        commandLineName = Self.withoutPassword(url)
         if let problem = Self.unreadable(url) {
             throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
         }
