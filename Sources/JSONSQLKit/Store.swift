@@ -41,6 +41,10 @@ public final class Store {
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 
+    /// The database as a command line a message suggests names it: the file's path, or the
+    /// URL as given but for its password, so that the command runs on the same schema.
+    public var commandLineName: String { postgres?.connection.commandLineName ?? path }
+
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
     public var statementSyntax: StatementSyntax {
         postgres.map { .postgres(standardConformingStrings: $0.connection.standardConformingStrings) } ?? .sqlite
@@ -425,7 +429,7 @@ public final class Store {
 
     /// The table a command works on: the one named, or the only table in the database.
     public func resolveTable(_ name: String?) throws -> String {
-        if let postgres { return try postgres.resolveTable(name) }
+        if let postgres { return try postgres.resolveTable(name, views: true) }
         return try read { db in try Self.resolveTable(name, db: db, path: path) }
     }
 

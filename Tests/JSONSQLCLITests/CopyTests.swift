@@ -124,6 +124,29 @@ struct CopyTests {
             "\(onPostgres)")
     }
 
+    /// jsonsql indexes a SQLite numeric column (which keeps its numbers' text) as
+    /// `CAST("n" AS NUMERIC)`; copy took that for an expression other than a path and refused it.
+    @Test("an index jsonsql made on a numeric column copies to PostgreSQL and back, as the same index")
+    func numericColumnIndex() throws {
+        let sqlite = path("numeric.sqlite")
+        let postgres = try PostgresServer.freshSchema("copy")
+        let back = path("numeric-back.sqlite")
+        try fill(sqlite, table: "t", columns: ["name:text", "n:numeric"], ndjson: #"{"name":"a","n":1.50}"#)
+        try succeed(["index", sqlite, "t", "name", "n"])
+        let made = try schemaSQL(sqlite, "t_on_name_and_n")
+        #expect(made == #"CREATE INDEX "t_on_name_and_n" ON "t" ("name", CAST("n" AS NUMERIC))"#)
+        #expect(try succeed(["copy", sqlite, postgres]).stderr == "copied t: 1 row, 1 index\n")
+        let onPostgres = try PostgresServer.psql(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(PostgresServer.schema(of: postgres))' AND indexname = 't_on_name_and_n'"
+        )
+        #expect(onPostgres.hasSuffix("USING btree (name, n)\n"), "\(onPostgres)")
+        #expect(try succeed(["copy", postgres, back]).stderr == "copied t: 1 row, 1 index\n")
+        #expect(try schemaSQL(back, "t_on_name_and_n") == made)
+        let copied = path("numeric-copy.sqlite")
+        #expect(try succeed(["copy", sqlite, copied]).stderr == "copied t: 1 row, 1 index\n")
+        #expect(try schemaSQL(copied, "t_on_name_and_n") == made)
+    }
+
     @Test("a failure midway leaves the destination as it was: nothing on PostgreSQL, no new SQLite file")
     func failureLeavesNothing() throws {
         let sqlite = path("mixed.sqlite")

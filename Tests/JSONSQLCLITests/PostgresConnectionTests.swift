@@ -107,4 +107,44 @@ struct PostgresConnectionTests {
             #expect(!shown.stderr.contains("sekrit"), "\(arguments): \(shown.stderr)")
         }
     }
+
+    /// Hints that suggest a command line repeated the database argument as given: `insert` into
+    /// a new table named like another printed `jsonsql drop-table 'postgres://me:PASSWORD@...'`.
+    @Test("a command line a message suggests shows the URL without its password, and with its options")
+    func passwordInSuggestedCommands() throws {
+        let postgres = try PostgresServer.freshSchema("pwhint")
+        try succeed(["create-table", postgres, "player", "id:integer"])
+        let trusted =
+            postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
+            + "&password=sekrit2&application_name=jsonsql%20test"
+        // The URL as given, but for the password: the same schema (search_path) and options.
+        let shown = postgres + "&application_name=jsonsql%20test"
+        let cases: [([String], String?, String)] = [
+            (["insert", trusted, "playr"], #"{"id":1}"#, "(jsonsql drop-table '\(shown)' playr undoes it)"),
+            (["query", trusted, "player", "id", "=", "1"], nil, "jsonsql query '\(shown)' player --where 'id = 1'"),
+            (["query", trusted, "select 1"], nil, "jsonsql query '\(shown)' --sql 'select 1'"),
+            (["\\dt", trusted], nil, "here that is jsonsql tables '\(shown)'"),
+        ]
+        for (arguments, stdin, hint) in cases {
+            let result = try CLI.run(arguments, stdin: stdin)
+            #expect(result.stderr.contains(hint), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("sekrit"), "\(arguments): \(result.stderr)")
+        }
+        // copy's and drop-table's hints name the schema too: without it they would drop a table
+        // or view of that name in another schema (the database's first, public).
+        try succeed(["query", postgres, "--sql", "CREATE VIEW v AS SELECT 1 AS x"])
+        let view = try fail(["drop-table", trusted, "v"])
+        #expect(view.contains("to drop the view: jsonsql query '\(shown)' --sql 'DROP VIEW \"v\"'"), "\(view)")
+        let sqlite = try TemporaryDirectory.shared().path("pwhint-\(UUID().uuidString).sqlite")
+        try succeed(["create-table", sqlite, "player", "id:integer"])
+        let copied = try fail(["copy", sqlite, trusted])
+        #expect(copied.contains("drop it first (jsonsql drop-table '\(shown)' TABLE)"), "\(copied)")
+        #expect(!view.contains("sekrit") && !copied.contains("sekrit"))
+        try succeed(["query", postgres, "--sql", "DROP VIEW v"])
+        // The suggested drop-table runs on the same schema, and drops the table insert made.
+        try succeed(["drop-table", shown, "playr"])
+        #expect(
+            try PostgresServer.psql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(PostgresServer.schema(of: postgres))'")
+                == "1\n")
+    }
 }

@@ -55,4 +55,103 @@ struct PostgresExactValueTests {
             #expect(try CLI.run(["query", sqlite, "t", "--where", filter, "--count"]).stdout == "1\n", "\(filter)")
         }
     }
+
+    /// A numeric column holds every digit on PostgreSQL, so a `--where` number whose double is
+    /// exact but spelt otherwise (2^63 is `9.223372036854776e+18`, which numeric reads as
+    /// 9223372036854776000) is compared by the literal's digits there.
+    @Test("--where on a numeric column with 2^63, 2^64 and 2^63+1 finds the rows holding them, as on SQLite")
+    func numericBeyondSixtyFourBits() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "n:numeric"])
+        let numbers = ["9223372036854775808", "18446744073709551616", "1", "-9223372036854775809"]
+        let records = numbers.enumerated().map { #"{"id":\#($0.offset),"n":\#($0.element)}"# }.joined(separator: "\n")
+        for database in [sqlite, postgres] { try succeed(["insert", database, "t"], stdin: records) }
+        let cases: [(String, [Int])] = [
+            ("n = 9223372036854775808", [0]), ("n = 18446744073709551616", [1]),
+            ("n = 9.223372036854775808e18", [0]), ("n in (18446744073709551616, 1)", [1, 2]),
+            ("n >= 9223372036854775808", [0, 1]), ("n < -9223372036854775807", [3]),
+            ("n = -9223372036854775809", [3]),
+        ]
+        for (filter, ids) in cases {
+            let expected = ids.map { #"{"id":\#($0)}"# + "\n" }.joined()
+            for database in [sqlite, postgres] {
+                #expect(
+                    try CLI.jsonl(database, ["--where", filter, "--select", "id", "--order-by", "id"]) == expected,
+                    "\(filter) on \(database)")
+            }
+            let updated = try succeed(["update", postgres, "t", "--where", filter, "--set", "n=0", "--dry-run"])
+            #expect(updated.stderr.contains("would update \(ids.count) row"), "\(filter): \(updated.stderr)")
+        }
+    }
+
+    /// PostgreSQL reads a parameter's text by the type it infers: a number went as its double's
+    /// text, so 2^63 became 9223372036854775808 → `9.223372036854776e+18`, which numeric reads
+    /// as 9223372036854776000, and `1e2` printed as `100.0` from a text parameter.
+    @Test("--sql --param sends a number as written on PostgreSQL, so numeric stores and finds it exactly")
+    func parameterNumbersAsWritten() throws {
+        let postgres = try PostgresServer.freshSchema("param")
+        try succeed(["create-table", postgres, "t", "id:integer:pk", "n:numeric"])
+        let numbers = ["9223372036854775808", "0.100000000000000000001", "1e2", "-18446744073709551616"]
+        for (id, number) in numbers.enumerated() {
+            try succeed([
+                "query", postgres, "--sql", "INSERT INTO t (id, n) VALUES (:id, :n)", "--param", "id=\(id)", "--param",
+                "n=\(number)",
+            ])
+        }
+        let stored = try PostgresServer.psql(
+            "SELECT string_agg(n::text, ' ' ORDER BY id) FROM t", schema: PostgresServer.schema(of: postgres))
+        #expect(stored == "9223372036854775808 0.100000000000000000001 100 -18446744073709551616\n")
+        for (id, number) in numbers.enumerated() {
+            let found = try succeed([
+                "query", postgres, "--sql", "SELECT id, :g::text AS given FROM t WHERE n = :n", "--param", "n=\(number)",
+                "--param", "g=\(number)",
+                "-f", "jsonl",
+            ])
+            #expect(found.stdout == #"{"id":\#(id),"given":"\#(number)"}"# + "\n", "\(number)")
+            let plan = try succeed([
+                "query", postgres, "--sql", "SELECT id FROM t WHERE n = :n", "--param", "n=\(number)", "--explain",
+            ])
+            #expect(plan.stdout.contains("-- arguments: '\(number)'"), "\(plan.stdout)")
+        }
+    }
+
+    /// A table psql made may declare types that change what is written into them: `real`
+    /// stored 16777217 as 16777216, `numeric(5,2)` 1.555 as 1.56, `timestamptz(0)` dropped
+    /// milliseconds, `character(3)` padded "ab" to "ab ", `inet` wrote 1.2.3.4/32 as 1.2.3.4.
+    @Test("insert and update --set refuse a value a psql-made column would store otherwise; NULL and exact types go in")
+    func columnTypesThatRewrite() throws {
+        let postgres = try PostgresServer.freshSchema("rewrite")
+        let schema = PostgresServer.schema(of: postgres)
+        try PostgresServer.psql(
+            """
+            CREATE TABLE t (id int PRIMARY KEY, f4 real, n52 numeric(5,2), t0 timestamptz(0), c3 char(3), h inet, a int[],
+              vc varchar(3), t3 timestamptz(3), s smallint, js json, tx text)
+            """, schema: schema)
+        let refused: [(String, String)] = [
+            (#""f4":16777217"#, "real, which rounds a number to a 4-byte float"),
+            (#""n52":1.555"#, "numeric(5,2), which rounds a number to its scale"),
+            (#""t0":"2024-05-01T00:00:00.500Z""#, "timestamp(0) with time zone, which rounds a time to 0 fractional digits"),
+            (#""c3":"ab""#, "character(3), which pads text with spaces"),
+            (#""h":"1.2.3.4/32""#, "inet, which reads text in its own way"),
+            (#""a":"{1, 2}""#, "integer[], which reads text in its own way"),
+        ]
+        for (field, reason) in refused {
+            let stderr = try fail(["insert", postgres, "t"], stdin: #"{"id":1}"# + "\n" + #"{"id":2,"# + field + "}")
+            #expect(stderr.hasPrefix("Error: <stdin>:2: record 2: column "), "\(field): \(stderr)")
+            #expect(
+                stderr.contains("is PostgreSQL's \(reason), so the value would not be stored as it is"), "\(field): \(stderr)")
+        }
+        #expect(try PostgresServer.psql("SELECT count(*) FROM t", schema: schema) == "0\n")
+        try succeed(
+            ["insert", postgres, "t"],
+            stdin:
+                #"{"id":1,"f4":null,"n52":null,"c3":null,"vc":"abc","t3":"2024-05-01T00:00:00.500Z","s":3,"js":{"b":[1]},"tx":"x"}"#
+        )
+        #expect(
+            try CLI.jsonl(postgres, ["t", "--select", "id,vc,t3,s,js,tx"])
+                == #"{"id":1,"vc":"abc","t3":"2024-05-01 00:00:00.500","s":3,"js":{"b":[1]},"tx":"x"}"# + "\n")
+        let stderr = try fail(["update", postgres, "t", "--set", "f4=1.5", "--all"])
+        #expect(stderr.contains("--set f4: f4 is PostgreSQL's real, which rounds"), "\(stderr)")
+        try succeed(["update", postgres, "t", "--set", "f4=null", "--set", "tx=y", "--all"])
+        #expect(try PostgresServer.psql("SELECT f4 IS NULL, tx FROM t", schema: schema) == "t|y\n")
+    }
 }

@@ -270,6 +270,24 @@ struct PostgresSQLTests {
         }
     }
 
+    @Test("a suggested command line keeps the URL as given but for its password")
+    func withoutPassword() {
+        let cases = [
+            ("postgres://me:sekrit@db.example:5433/app", "postgres://me@db.example:5433/app"),
+            ("postgresql://me:se:k@rit@h1,h2:5433/app?sslmode=require", "postgresql://me@h1,h2:5433/app?sslmode=require"),
+            (
+                "postgres://me@/app?host=/tmp/s&password=sekrit&options=-csearch_path%3Dsales",
+                "postgres://me@/app?host=/tmp/s&options=-csearch_path%3Dsales"
+            ),
+            ("postgres:///app?pass%77ord=sekrit", "postgres:///app"), ("postgres://db/app", "postgres://db/app"),
+            ("postgres://me:sekrit@db?application_name=a%3Ab", "postgres://me@db?application_name=a%3Ab"),
+        ]
+        for (url, shown) in cases {
+            #expect(PostgresConnection.withoutPassword(url) == shown, "\(url)")
+            #expect(!SQLQuote.shellWord(url).contains("sekrit") && SQLQuote.shellWord(url).contains(shown), "\(url)")
+        }
+    }
+
     @Test("--timeout is the session's lock_timeout: 0 waits the least, not for ever, and the longest fits")
     func lockTimeout() {
         #expect(PostgresConnection.lockTimeoutMilliseconds(0) == 1)

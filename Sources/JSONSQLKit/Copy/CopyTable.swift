@@ -127,6 +127,18 @@ extension CopyTable {
         self.columns = info.columns
     }
 
+    /// `CAST("n" AS NUMERIC)`: how jsonsql indexes a numeric column that keeps its numbers as
+    /// text (`ResolvedPath.valueSQL`), so its values compare as numbers; the column, or nil.
+    private static func numericCast(_ text: SQLTokens, _ range: Range<Int>, table: TableInfo) -> ColumnInfo? {
+        let t = range.lowerBound
+        guard range.count == 6, text.isWord(t, "CAST"), text.isSymbol(t + 1, "("),
+            [.word, .quotedName].contains(text.tokens[t + 2].kind), text.isWord(t + 3, "AS"),
+            text.isWord(t + 4, "NUMERIC"), text.isSymbol(t + 5, ")"),
+            let column = table.column(named: text.name(t + 2)), column.type == .numeric, column.hasTextAffinity
+        else { return nil }
+        return column
+    }
+
     /// A SQLite index as the spec that makes it: each expression must be a path (or a column),
     /// all with or all without `COLLATE NOCASE`, and the index not partial.
     static func index(_ name: String, sql: String, unique: Bool, table: TableInfo) throws -> IndexSpec {
@@ -160,6 +172,8 @@ extension CopyTable {
             } else if range.count == 1, [.word, .quotedName].contains(text.tokens[range.lowerBound].kind),
                 let column = table.column(named: text.name(range.lowerBound))
             {
+                paths.append(JSONPath(column: column.name))
+            } else if let column = Self.numericCast(text, range, table: table) {
                 paths.append(JSONPath(column: column.name))
             } else {
                 throw refused("indexes \(text.text(tokens: item)), which is not a path")

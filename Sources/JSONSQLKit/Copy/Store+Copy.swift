@@ -57,7 +57,7 @@ extension Store {
             if !existing.isEmpty {
                 let list = existing.joined(separator: ", ")
                 throw JSONSQLError(
-                    "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(path)) TABLE), or name the other tables to copy"
+                    "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(commandLineName)) TABLE), or name the other tables to copy"
                 )
             }
             return try writingForCopy(from: source) { writer in

@@ -144,10 +144,13 @@ extension FilterSQL {
     private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
         let column = path.column
         let stored = try Self.columnValue(column, literal)
-        let text: String?
+        var text: String?
         do { text = try PostgresValue.text(stored, type: column.type) } catch let mismatch as ValueMismatch {
             throw JSONSQLError("\(column.name) is \(column.type.withArticle) column, which \(mismatch.expectation)")
         }
+        // numeric keeps every digit, so it compares with the literal's: its double's shortest
+        // text (`9.223372036854776e+18` for 2^63) is another number there (9223372036854776000).
+        if column.type == .numeric, case .real(_, let spelling) = literal { text = spelling }
         var cast = column.type.postgresType ?? "text"
         if column.type == .integer || column.type == .real || column.type == .numeric { cast = "numeric" }
         if column.type == .integer, case .int64 = stored.storage { cast = "bigint" }

@@ -10,6 +10,9 @@ final class PostgresConnection {
     fileprivate let connection: OpaquePointer
     /// The URL without its password, for messages.
     let displayName: String
+    /// The URL as given but for its password (`withoutPassword`), for a command line a message
+    /// suggests: it names the same schema and options.
+    let commandLineName: String
 
     /// Whether `text` names a PostgreSQL database rather than a file.
     static func isURL(_ text: String) -> Bool {
@@ -17,10 +20,37 @@ final class PostgresConnection {
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
+    /// The URL as given, but for its password (in the user part, `user:secret@`, or a
+    /// `password=` parameter): for a command line a message suggests, which must still name
+    /// the same database, schema and options.
+    ///
+    ///     postgres://me:secret@db/app?options=-csearch_path%3Dsales&password=x
+    ///     → postgres://me@db/app?options=-csearch_path%3Dsales
+    static func withoutPassword(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        var rest = Substring(url[scheme.upperBound...])
+        var out = String(url[..<scheme.upperBound])
+        // libpq's user part ends at the first @ before the path; the password follows its first colon.
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+            let user = rest[..<at]
+            out += user.firstIndex(of: ":").map { String(user[..<$0]) } ?? String(user)
+            rest = rest[at...]
+        }
+        guard let question = rest.firstIndex(of: "?") else { return out + rest }
+        out += rest[..<question]
+        let kept = rest[rest.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).filter {
+            let key = $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            return String(key).removingPercentEncoding?.lowercased() != "password"
+        }
+        return kept.isEmpty ? out : out + "?" + kept.joined(separator: "&")
+    }
+
     /// `lockTimeout`, in seconds, is the session's `lock_timeout`, as `--timeout` is SQLite's
     /// busy timeout: a statement waits that long for a table another session holds locked.
     init(url: String, lockTimeout: TimeInterval = 60) throws {
         displayName = Self.redacted(url)
+        commandLineName = Self.withoutPassword(url)
         if let problem = Self.unreadable(url) {
             throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
         }

@@ -39,7 +39,7 @@ extension PostgresStore {
                     throw JSONSQLError(
                         "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
                 }
-                try SQLQuote.checkName(rename.new, kind: "column")
+                try SQLQuote.checkPostgresName(rename.new, kind: "column")
                 try connection.execute(
                     "ALTER TABLE \(quotedTable) RENAME COLUMN \(SQLQuote.identifier(column.name)) TO \(SQLQuote.identifier(rename.new))"
                 )

@@ -173,6 +173,9 @@ extension UpdateSpec {
                 try change(column, option: "--set", assignment.path) { _ in
                     replaced.insert(column.name)
                     let value = try Self.columnValue(assignment, column: column, in: .postgres)
+                    if let rewrite = ColumnType.postgresRewrite(column.declaredType), value != .null {
+                        throw JSONSQLError("--set \(assignment.path): \(column.name) \(rewrite)")
+                    }
                     let text: String?
                     do { text = try PostgresValue.text(value, type: column.type) } catch let mismatch as ValueMismatch {
                         throw JSONSQLError("--set \(assignment.path): \(mismatch.expectation)")

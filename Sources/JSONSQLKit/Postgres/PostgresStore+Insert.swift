@@ -49,7 +49,11 @@ extension PostgresStore {
                 } else {
                     // A new table, typed from the first records as on SQLite, created in this
                     // transaction: a bad record anywhere leaves no table behind.
-                    try SQLQuote.checkName(options.table, kind: "table")
+                    if SQLName.find(options.table, in: try viewNames()) != nil {
+                        throw JSONSQLError(
+                            "\(options.table) is a view; records go into a table: insert into the table the view reads")
+                    }
+                    try SQLQuote.checkPostgresName(options.table, kind: "table")
                     // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
                     if options.inferFromEveryRecord && options.format == .json {
                         throw JSONSQLError("typing a new table from every record is not yet supported on PostgreSQL")
@@ -90,6 +94,8 @@ extension PostgresStore {
                 }
                 let uniques = options.conflict == .replace ? try uniqueColumns(table) : []
                 var stored = info.columns.filter { !$0.isGenerated }
+                // Columns another tool declared with a type that would change a value written there.
+                var rewrites = stored.map { ColumnType.postgresRewrite($0.declaredType) }
                 var layout = InsertColumns()
                 func column(_ info: ColumnInfo) -> InsertColumns.Column {
                     // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
@@ -190,7 +196,7 @@ extension PostgresStore {
                                         "key \"\(TerminalText.excerpt(key))\" is not a column of \(table); add --alter to add it as a column"
                                     )
                                 }
-                                do { try SQLQuote.checkName(key, kind: "column") } catch { throw fail("\(error)") }
+                                do { try SQLQuote.checkPostgresName(key, kind: "column") } catch { throw fail("\(error)") }
                                 return (key, TypeInference.type(of: field, bytes: bytes))
                             }
                         }
@@ -249,12 +255,16 @@ extension PostgresStore {
                                 }
                                 if notNull == nil { notNull = columns[column].name }
                             }
+                            if let rewrite = rewrites[column] {
+                                if case .null = value {} else { throw ValueMismatch(expectation: rewrite) }
+                            }
                             try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
                         } catch let mismatch as ValueMismatch {
                             // A string with escapes is decoded in place by `prepare`: once it
                             // has been, its value is described from the decoded text.
                             let described: String
-                            if case .text(let start, let end) = value, field.escaped {
+                            // A json column's text is the value's JSON, as the record spells it.
+                            if case .text(let start, let end) = value, field.escaped, columns[column].type != .json {
                                 described = RecordInserter.describeString(
                                     UnsafeBufferPointer(start: bytes + start, count: end - start))
                             } else {
@@ -357,6 +367,7 @@ extension PostgresStore {
                     let info = try tableInfo(table)
                     guard let new = info.column(named: name) else { throw JSONSQLError("column \(name) was not added") }
                     stored.append(new)
+                    rewrites.append(nil)
                     rows.layout.columns.append(column(new))
                     rows.slots.append(-1)
                     defaults.append(nil)

@@ -66,6 +66,7 @@ extension PostgresStore {
 
     func renameTable(_ old: String, to new: String) throws -> String {
         let table = try resolveTable(old)
+        try SQLQuote.checkPostgresName(new, kind: "table")
         let others = try connection.execute(
             """
             SELECT CASE c.relkind WHEN 'i' THEN 'index' WHEN 'v' THEN 'view' WHEN 'S' THEN 'sequence' ELSE 'table' END

@@ -84,8 +84,25 @@ final class PostgresStore {
         }
     }
 
-    func resolveTable(_ name: String?) throws -> String {
-        try Store.resolveTable(name, tables: try tableNames(), path: self.name, isView: { _ in false })
+    /// The table a command works on; with `views`, a view too (`tables` lists them), as a
+    /// query on SQLite reads one. Commands that write take tables only.
+    func resolveTable(_ name: String?, views: Bool = false) throws -> String {
+        let tables = try tableNames()
+        if let name, SQLName.find(name, in: tables) == nil, let view = SQLName.find(name, in: try viewNames()) {
+            guard views else {
+                throw JSONSQLError("\(view) is a view; only tables can be changed: change the table the view reads")
+            }
+            return view
+        }
+        return try Store.resolveTable(name, tables: tables, path: self.name, isView: { _ in false })
+    }
+
+    /// The views of the session's current schema.
+    func viewNames() throws -> [String] {
+        let result = try connection.execute(
+            "SELECT c.relname FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind = 'v' ORDER BY c.oid"
+        )
+        return (0..<result.rowCount).compactMap { result.string($0, 0) }
     }
 
     func createTable(_ spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome {
@@ -107,7 +124,9 @@ final class PostgresStore {
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         let info = try tableInfo(spec.table)
         let name = spec.name ?? spec.defaultName
-        try SQLQuote.checkName(name, kind: "index")
+        do { try SQLQuote.checkPostgresName(name, kind: "index") } catch  where spec.name == nil {
+            throw JSONSQLError("\(error) with --name")
+        }
         let sql = try spec.sql(table: info, name: name)
         let found = try connection.execute(
             """
@@ -159,10 +178,8 @@ final class PostgresStore {
     func dropTable(_ table: String, ifExists: Bool) throws -> String? {
         let tables = try tableNames()
         guard let found = SQLName.find(table, in: tables) else {
-            let views = try connection.execute(
-                "SELECT c.relname FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind = 'v'")
-            if let view = SQLName.find(table, in: (0..<views.rowCount).compactMap { views.string($0, 0) }) {
-                throw Store.notATable(view: view, database: name)
+            if let view = SQLName.find(table, in: try viewNames()) {
+                throw Store.notATable(view: view, database: connection.commandLineName)
             }
             if ifExists { return nil }
             throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")

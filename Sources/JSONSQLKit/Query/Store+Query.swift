@@ -79,7 +79,7 @@ extension Store {
     /// transaction open is rolled back and refused.
     @discardableResult
     public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
-        let parameters = try parameters.mapValues { try Self.parameterValue($0) }
+        let parameters = try parameters.mapValues { try Self.parameterValue($0, keepingNumberText: postgres != nil) }
         if let postgres {
             // The shell's statements, as typed and with transactions as in psql.
             if userTransactions && parameters.isEmpty { return try postgres.runInShell(sql: sql, format: format, to: out) }
@@ -221,7 +221,7 @@ extension Store {
     public func explain(sql: String, parameters: [String: String]) throws -> String {
         if let postgres {
             return try postgres.explain(
-                sql: sql, parameters: try parameters.mapValues { try Self.parameterValue($0) },
+                sql: sql, parameters: try parameters.mapValues { try Self.parameterValue($0, keepingNumberText: true) },
                 asGiven: userTransactions && parameters.isEmpty)
         }
         return try read { db in
@@ -240,7 +240,11 @@ extension Store {
             SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
     }
 
-    static func parameterValue(_ text: String) throws -> DatabaseValue {
+    /// With `keepingNumberText` (PostgreSQL, whose parameters are text that the server reads
+    /// by the type it infers), a number the double binds on SQLite is sent as written: the text
+    /// of its double would be another number in a numeric (9223372036854775808 as
+    /// `9.223372036854776e+18` is 9223372036854776000 there, and `1e2` would print as `100.0`).
+    static func parameterValue(_ text: String, keepingNumberText: Bool = false) throws -> DatabaseValue {
         if let quoted = try TextCursor.wholeQuotedString(text) {
             return quoted.databaseValue
         }
@@ -260,7 +264,7 @@ extension Store {
                     "\(spelling) is an integer beyond 64 bits, and the nearest double (\(value)) is another number; quote it to bind it as text"
                 )
             }
-            return value.databaseValue
+            return keepingNumberText ? spelling.databaseValue : value.databaseValue
         case .null: return .null
         case .bool(let value): return (value ? 1 : 0).databaseValue
         case .string: return text.databaseValue

@@ -14,14 +14,20 @@ public enum SQLName {
         }
     }
 
-    /// The name in `names` that `name` refers to: the same spelling first, else the same name.
+    /// The name in `names` that `name` refers to: the same spelling first, else the one same
+    /// name. Nil when several are the same name (PostgreSQL tells `Player` and `player` apart,
+    /// and `PLAYER` would be either): a command then says there is no such name, with both as
+    /// what was meant, rather than read, change or drop one of them.
     public static func find<Names: Sequence<String>>(_ name: String, in names: Names) -> String? {
         var match: String?
+        var several = false
         for candidate in names {
             if candidate.utf8.elementsEqual(name.utf8) { return candidate }
-            if match == nil && same(candidate, name) { match = candidate }
+            if same(candidate, name) {
+                if match == nil { match = candidate } else { several = true }
+            }
         }
-        return match
+        return several ? nil : match
     }
 
     /// The column in `names` that a record's key (or a CSV header, or an edited column) fills:

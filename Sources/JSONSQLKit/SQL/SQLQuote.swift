@@ -50,8 +50,12 @@ public enum SQLQuote {
     /// quotes; a word holding a line break or another control (`TerminalText`) in bash's `$'...'`
     /// with escapes for them, unless `escapingControls` is false (completion, which inserts the
     /// word into a line being typed).
+    ///
+    /// A `postgres://` URL loses its password here (`PostgresConnection.withoutPassword`), and
+    /// nothing else, so a suggested command still runs on the same database.
     public static func shellWord(_ text: String) -> String {
-        shellWord(text, escapingControls: true)
+        let text = PostgresConnection.isURL(text) ? PostgresConnection.withoutPassword(text) : text
+        return shellWord(text, escapingControls: true)
     }
 
     /// `shellWord`, with `escapingControls` false for completion.
@@ -150,5 +154,26 @@ public enum SQLQuote {
         if name.utf8.contains(0) {
             throw JSONSQLError("\(kind) name \(JSONEncoding.quoted(name)) contains U+0000, which SQLite names cannot hold")
         }
+    }
+
+    /// The bytes of a name PostgreSQL keeps (NAMEDATALEN - 1).
+    static let postgresNameBytes = 63
+
+    /// `checkName` for a name PostgreSQL is to create: it also keeps only the first 63 bytes of
+    /// a name, with a NOTICE, so a longer table would be made under another name than the one
+    /// given (and not found by it again), and two names alike in their first 63 bytes would be
+    /// one. Refused rather than cut.
+    static func checkPostgresName(_ name: String, kind: String) throws {
+        try checkName(name, kind: kind)
+        let bytes = name.utf8.count
+        guard bytes > postgresNameBytes else { return }
+        var kept = ""
+        for scalar in name.unicodeScalars {
+            guard kept.utf8.count + String(scalar).utf8.count <= postgresNameBytes else { break }
+            kept.unicodeScalars.append(scalar)
+        }
+        throw JSONSQLError(
+            "\(kind) name \(TerminalText.excerpt(name)) is \(bytes) bytes long, and PostgreSQL keeps \(postgresNameBytes) bytes of a name (it would be \(TerminalText.name(kept))); choose a shorter name"
+        )
     }
 }

@@ -9,6 +9,7 @@ extension TableSpec {
         if withoutRowid || strict {
             throw JSONSQLError("--without-rowid and --strict are SQLite table options; PostgreSQL has neither")
         }
+        try SQLQuote.checkPostgresName(name, kind: "table")
         var items = try columns.map { spec in
             try Self.postgresColumn(spec, primaryKey: primaryKey.count == 1 && primaryKey[0] == spec.name)
         }
@@ -28,6 +29,7 @@ extension TableSpec {
     /// `now` is the time in milliseconds, as SQLite keeps it); `collate=binary` is byte order,
     /// `COLLATE "C"`. What means SQLite's own SQL or behaviour there is refused, not approximated.
     static func postgresColumn(_ spec: ColumnSpec, primaryKey: Bool) throws -> String {
+        try SQLQuote.checkPostgresName(spec.name, kind: "column")
         guard let type = spec.type.postgresType else {
             throw JSONSQLError("column \(spec.name): the type any is not supported on PostgreSQL; choose a type")
         }
