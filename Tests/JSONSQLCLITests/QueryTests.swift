@@ -34,6 +34,34 @@ struct QueryTests {
         #expect(Array(rows[0].keys).sorted() == ["id", "score"])
     }
 
+    // Values that need a type guard (true, 0, 1, null) are compared one by one; 2,000 of them in
+    // one flat chain of ORs were deeper than SQLite's expression limit ("Expression tree is too large").
+    @Test("an in list of 2,000 values that are compared one by one matches the rows holding one of them")
+    func longInList() throws {
+        let numbers = 0..<2000
+        let list = numbers.map(String.init).joined(separator: ",")
+        func matches(_ level: JV?) -> Bool {
+            switch level {
+            case .bool(true): true
+            case .int(let v): numbers.contains(v)
+            case .double(let v): v.rounded() == v && numbers.contains(Int(v))
+            default: false
+            }
+        }
+        let expected = Self.dataset.players.filter { matches($0.level) }.map(\.id).sorted()
+        #expect(!expected.isEmpty && expected.count < Self.dataset.players.count)
+        for (filter, ids) in [
+            ("level in [true,\(list)]", expected),
+            ("level not in [true,\(list)]", Self.dataset.players.map(\.id).filter { !expected.contains($0) }),
+            ("score in [null,\(list)]", Self.dataset.players.filter { $0.score.map(numbers.contains) ?? true }.map(\.id)),
+        ] {
+            let result = try CLI.run(["query", Self.db, "--where", filter, "--select", "id", "--format", "json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr == "")
+            #expect(try result.rows().map { $0["id"] as! Int }.sorted() == ids.sorted(), "\(filter.prefix(30))")
+        }
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",

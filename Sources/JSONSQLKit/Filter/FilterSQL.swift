@@ -255,11 +255,8 @@ public struct FilterSQL {
                     case .bool, .null: return false
                     }
                 })
-        guard plain else {
-            return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
-        }
-        if !path.isJSON && (values.contains(.null) || comparesInstants(path)) {
-            return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
+        if !plain || (!path.isJSON && (values.contains(.null) || comparesInstants(path))) {
+            return Self.anyOf(try values.map { try equal(path, $0) })
         }
         let marks = try values.map { literal in
             guard path.isJSON else {
@@ -272,6 +269,18 @@ public struct FilterSQL {
         }
         let strings = path.isJSON && values.contains { if case .string = $0 { true } else { false } }
         return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(strings ? wholeStringGuard(path) : "")"
+    }
+
+    /// Comparisons joined with `OR`, as an `in` list compared value by value: `(a OR b OR c)`
+    /// up to 100 terms (the text partial indexes were made with), and beyond, runs of 100 nested
+    /// as a balanced tree (`Filter.joined`), since SQLite refuses a chain of 1,000 `OR`s as
+    /// deeper than its expression depth limit.
+    static func anyOf(_ terms: [String]) -> String {
+        let run = 100
+        let runs = stride(from: 0, to: terms.count, by: run).map {
+            "(" + terms[$0..<min($0 + run, terms.count)].joined(separator: " OR ") + ")"
+        }
+        return Filter.joined(runs) { "(\($0) OR \($1))" }
     }
 
     private mutating func contains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
