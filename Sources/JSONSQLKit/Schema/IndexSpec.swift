@@ -147,15 +147,17 @@ public struct IndexSpec: Sendable {
         let table: String = existing["tbl_name"]
         let stored: String? = existing["sql"]
         let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
-        guard ifNotExists else {
-            throw JSONSQLError(
-                "an index named \(TerminalText.name(found)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
-            )
-        }
         let wanted = try sql(table: info, name: found)
+        // Another index under the default name (`doc.a[-1]` and `doc.a[1]` both make `t_on_doc_a_1`):
+        // --if-not-exists would not keep it, so the message does not offer it.
         guard stored == wanted else {
             throw JSONSQLError(
                 "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
+            )
+        }
+        guard ifNotExists else {
+            throw JSONSQLError(
+                "an index named \(TerminalText.name(found)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
             )
         }
         return .existed(found, table: table, paths: paths.map(\.description))
