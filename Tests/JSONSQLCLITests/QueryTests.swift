@@ -62,6 +62,29 @@ struct QueryTests {
         }
     }
 
+    // Negations were written `(...) IS NOT TRUE`, and SQLite reads TRUE as a column when the
+    // table has one named true: every row passed, and `delete --where 'id != 1'` deleted them all.
+    @Test("negations keep their meaning on a table with a column named true")
+    func columnNamedTrue() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let records = (1...4).map { #"{"id":\#($0),"true":"x","tags":["t\#($0)"],"name":"n\#($0)"}"# }
+        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: records.joined(separator: "\n"))
+        for filter in [
+            "id != 1", "not id = 1", "id not in [1]", "name not like 'n1'", "name not glob 'n1'", "tags not contains t1",
+            "TRUE != x or id != 1",
+        ] {
+            let result = try CLI.run(["query", db, "t", "--where", filter, "--select", "id", "--format", "jsonl"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "{\"id\":2}\n{\"id\":3}\n{\"id\":4}\n", "\(filter)")
+        }
+        let delete = try CLI.run(["delete", db, "t", "--where", "id != 1"])
+        #expect(delete.status == 0)
+        #expect(delete.stderr == "deleted 3 rows from t\n")
+        let left = try CLI.run(["query", db, "t", "--select", "id,true", "--format", "jsonl"])
+        #expect(left.stdout == "{\"id\":1,\"true\":\"x\"}\n")
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",

@@ -37,9 +37,17 @@ public struct FilterSQL {
         switch filter {
         case .and(let a, let b): return "(\(try render(a)) AND \(try render(b)))"
         case .or(let a, let b): return "(\(try render(a)) OR \(try render(b)))"
-        case .not(let a): return "(\(try render(a))) IS NOT TRUE"
+        case .not(let a): return Self.isNotTrue(try render(a))
         case .predicate(let p): return try render(p)
         }
+    }
+
+    /// A negated condition: true where the condition is false or NULL, so a row without the
+    /// path counts as "not" (plain SQL `NOT` would drop it). Written `IS NOT 1`, not
+    /// `IS NOT TRUE`: SQLite reads `TRUE` as a column when the table has one named `true`, and
+    /// then every row passed (`delete --where 'id != 1'` deleted them all).
+    static func isNotTrue(_ condition: String) -> String {
+        "(\(condition)) IS NOT 1"
     }
 
     private mutating func bind(_ value: DatabaseValue) -> String {
@@ -100,12 +108,12 @@ public struct FilterSQL {
         case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
         case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
         case .equal: return try equal(path, p.values[0]) + guardSQL
-        case .notEqual: return "(\(try equal(path, p.values[0]))\(guardSQL)) IS NOT TRUE"
+        case .notEqual: return Self.isNotTrue(try equal(path, p.values[0]) + guardSQL)
         case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0]) + guardSQL
         case .in: return try inList(path, p.values) + guardSQL
-        case .notIn: return "(\(try inList(path, p.values))\(guardSQL)) IS NOT TRUE"
+        case .notIn: return Self.isNotTrue(try inList(path, p.values) + guardSQL)
         case .contains: return try contains(path, p.values[0])
-        case .notContains: return "(\(try contains(path, p.values[0]))) IS NOT TRUE"
+        case .notContains: return Self.isNotTrue(try contains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
@@ -115,7 +123,7 @@ public struct FilterSQL {
             let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
             var condition = "\(lhs) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
-            return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
+            return p.op == .notLike || p.op == .notGlob ? Self.isNotTrue(condition) : condition
         }
     }
 
