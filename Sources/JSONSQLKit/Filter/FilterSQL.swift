@@ -37,17 +37,18 @@ public struct FilterSQL {
         switch filter {
         case .and(let a, let b): return "(\(try render(a)) AND \(try render(b)))"
         case .or(let a, let b): return "(\(try render(a)) OR \(try render(b)))"
-        case .not(let a): return Self.isNotTrue(try render(a))
+        case .not(let a): return isNotTrue(try render(a))
         case .predicate(let p): return try render(p)
         }
     }
 
     /// A negated condition: true where the condition is false or NULL, so a row without the
-    /// path counts as "not" (plain SQL `NOT` would drop it). Written `IS NOT 1`, not
+    /// path counts as "not" (plain SQL `NOT` would drop it). On SQLite written `IS NOT 1`, not
     /// `IS NOT TRUE`: SQLite reads `TRUE` as a column when the table has one named `true`, and
-    /// then every row passed (`delete --where 'id != 1'` deleted them all).
-    static func isNotTrue(_ condition: String) -> String {
-        "(\(condition)) IS NOT 1"
+    /// then every row passed (`delete --where 'id != 1'` deleted them all). PostgreSQL's TRUE
+    /// is a keyword, and its boolean is no integer.
+    func isNotTrue(_ condition: String) -> String {
+        "(\(condition)) IS NOT \(table.dialect == .postgres ? "TRUE" : "1")"
     }
 
     private mutating func bind(_ value: DatabaseValue) -> String {
@@ -108,12 +109,12 @@ public struct FilterSQL {
         case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
         case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
         case .equal: return try equal(path, p.values[0]) + guardSQL
-        case .notEqual: return Self.isNotTrue(try equal(path, p.values[0]) + guardSQL)
+        case .notEqual: return isNotTrue(try equal(path, p.values[0]) + guardSQL)
         case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0]) + guardSQL
         case .in: return try inList(path, p.values) + guardSQL
-        case .notIn: return Self.isNotTrue(try inList(path, p.values) + guardSQL)
+        case .notIn: return isNotTrue(try inList(path, p.values) + guardSQL)
         case .contains: return try contains(path, p.values[0])
-        case .notContains: return Self.isNotTrue(try contains(path, p.values[0]))
+        case .notContains: return isNotTrue(try contains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
@@ -123,7 +124,7 @@ public struct FilterSQL {
             let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
             var condition = "\(lhs) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
-            return p.op == .notLike || p.op == .notGlob ? Self.isNotTrue(condition) : condition
+            return p.op == .notLike || p.op == .notGlob ? isNotTrue(condition) : condition
         }
     }
 
@@ -305,7 +306,9 @@ public struct FilterSQL {
         case .bool(let value): element = "type = '\(value)'"
         case .integer, .real:
             if let n = literal.inexactNumber {
-                // By its digits, as `exactComparison`: the element's JSON text, found by its full path.
+                // By its digits, as `exactComparison`: the element's JSON text, found by its full
+                // path in json_each's own `json` (its input): a column named value, key, type, id,
+                // path, fullkey or json would be json_each's column inside the subquery.
                 if inlineValues {
                     throw JSONSQLError(
                         "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it")
