@@ -85,6 +85,35 @@ struct QueryTests {
         #expect(left.stdout == "{\"id\":1,\"true\":\"x\"}\n")
     }
 
+    // Inside contains's subquery an unqualified name is json_each's first, its arguments
+    // included: json_each("id", '$') read json_each's own id, so `id contains 1` matched nothing
+    // and `id not contains 1` every row.
+    @Test("contains on columns named as json_each's columns (id, value, type, key, path, json, fullkey)")
+    func containsOnJSONEachNames() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let names = ["id", "value", "type", "key", "path", "json", "fullkey"]
+        let big = "123456789012345678901234567890"
+        let records = [
+            "{\"rid\":1," + names.map { "\"\($0)\":[1,\(big)]" }.joined(separator: ",") + "}",
+            "{\"rid\":2," + names.map { "\"\($0)\":[2]" }.joined(separator: ",") + "}",
+        ]
+        try CLI.run(["insert", db, "t"], stdin: records.joined(separator: "\n"))
+        for name in names {
+            for (filter, ids) in [
+                ("\(name) contains 1", "{\"rid\":1}\n"), ("\(name) contains \(big)", "{\"rid\":1}\n"),
+                ("\(name) not contains 1", "{\"rid\":2}\n"),
+            ] {
+                let result = try CLI.run(["query", db, "--where", filter, "--select", "rid", "--format", "jsonl"])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout == ids, "\(filter)")
+            }
+        }
+        let delete = try CLI.run(["delete", db, "--where", "id contains 2"])
+        #expect(delete.stderr == "deleted 1 row from t\n")
+        #expect(try CLI.run(["query", db, "--select", "rid", "--format", "jsonl"]).stdout == "{\"rid\":1}\n")
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",

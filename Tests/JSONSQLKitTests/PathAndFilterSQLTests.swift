@@ -164,7 +164,7 @@ struct PathAndFilterSQLTests {
             ),
             (
                 "tags contains pro",
-                #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("tags", '$') WHERE value = ? AND type = 'text'))"#,
+                #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("player"."tags", '$') AS jsonsql_each WHERE value = ? AND type = 'text'))"#,
                 ["pro"]
             ),
             ("not name like 'A%'", #"("name" LIKE ? ESCAPE '\') IS NOT 1"#, ["\"A%\""]),

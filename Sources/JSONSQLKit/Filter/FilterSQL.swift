@@ -316,7 +316,7 @@ public struct FilterSQL {
                 let below = bind(n.below.databaseValue)
                 let above = bind(n.above.databaseValue)
                 element =
-                    "value >= \(below) AND value <= \(above) AND type IN ('integer', 'real') AND \(ExactNumber.compareFunction)(\(path.quotedColumn) -> fullkey, \(bind(n.spelling.databaseValue))) = 0"
+                    "value >= \(below) AND value <= \(above) AND type IN ('integer', 'real') AND \(ExactNumber.compareFunction)(json -> fullkey, \(bind(n.spelling.databaseValue))) = 0"
             } else {
                 element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
             }
