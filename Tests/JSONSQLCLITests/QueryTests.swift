@@ -114,6 +114,27 @@ struct QueryTests {
         #expect(try CLI.run(["query", db, "--select", "rid", "--format", "jsonl"]).stdout == "{\"rid\":1}\n")
     }
 
+    // SQLite reads an ORDER BY term that is one name as the output column of that name first.
+    @Test("--order-by a column named like a selected path sorts by the column, not the path")
+    func orderByColumnNamedAsSelectedPath() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path("t.ndjson")
+        // The column "doc.v" ascends with id; the path doc.v descends.
+        try (1...3).map { #"{"id":\#($0),"doc.v":"\#($0)","doc":{"v":"\#(4 - $0)"}}"# }.joined(separator: "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t", file])
+        for source in [db, file] {
+            for (order, ids) in [(#""doc.v""#, [1, 2, 3]), (#""doc.v":desc"#, [3, 2, 1]), ("doc.v", [3, 2, 1])] {
+                let result = try CLI.run([
+                    "query", source, "--select", "id,doc.v", "--order-by", order, "--format", "json",
+                ])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try result.rows().map { $0["id"] as! Int } == ids, "\(source) --order-by \(order)")
+            }
+        }
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",

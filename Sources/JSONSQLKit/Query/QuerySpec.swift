@@ -77,6 +77,8 @@ extension QuerySpec {
         var columns: [OutputColumn] = []
         var selections: [String] = []
         var marked: Set<Int> = []
+        // Each output name of --select (quoted) and the expression it names.
+        var aliased: [(name: String, sql: String)] = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
         // An aggregate orders groups; over rows that are not grouped SQLite says only 'misuse of aggregate'.
         if !grouped, let term = orderBy.first(where: { $0.term.aggregate != nil })?.term {
@@ -143,6 +145,7 @@ extension QuerySpec {
                     throw JSONSQLError("--select names \(name) twice\(spelled); list each path once")
                 }
                 selections.append("\(sql) AS \(SQLQuote.identifier(name))")
+                aliased.append((SQLQuote.identifier(name), sql))
                 columns.append(OutputColumn(name: name, kind: outputKind))
             }
         }
@@ -175,11 +178,17 @@ extension QuerySpec {
                         $0 + (term.descending ? " DESC NULLS LAST" : " NULLS FIRST")
                     }
                 }
-                let sql =
+                var sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).sortSQL)
                     case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
+                // SQLite reads an ORDER BY term that is one name as the output column of that
+                // name first: `--select doc.v --order-by '"doc.v"'` sorted by the path, not by
+                // the column named doc.v. Named with its table, the term is the column.
+                if aliased.contains(where: { SQLName.same($0.name, sql) && $0.sql != sql }) {
+                    sql = "\(SQLQuote.identifier(source)).\(sql)"
+                }
                 return [sql + (term.descending ? " DESC" : "")]
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
