@@ -133,6 +133,14 @@ struct QueryTests {
                 #expect(try result.rows().map { $0["id"] as! Int } == ids, "\(source) --order-by \(order)")
             }
         }
+        // A file's grouped query runs over a table of columns e0, e1, ...: keys of those names
+        // selected in another order than they were met.
+        let grouped = dir.path("g.ndjson")
+        try #"{"e0":"a","e1":3} {"e0":"b","e1":2} {"e0":"c","e1":1}"#.write(toFile: grouped, atomically: true, encoding: .utf8)
+        let result = try CLI.run([
+            "query", grouped, "--group-by", "e0,e1", "--select", "e1,e0", "--order-by", "e0:desc", "--format", "jsonl",
+        ])
+        #expect(result.stdout == "{\"e1\":1,\"e0\":\"c\"}\n{\"e1\":2,\"e0\":\"b\"}\n{\"e1\":3,\"e0\":\"a\"}\n")
     }
 
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.

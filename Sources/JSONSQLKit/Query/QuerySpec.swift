@@ -185,8 +185,12 @@ extension QuerySpec {
                     }
                 // SQLite reads an ORDER BY term that is one name as the output column of that
                 // name first: `--select doc.v --order-by '"doc.v"'` sorted by the path, not by
-                // the column named doc.v. Named with its table, the term is the column.
-                if aliased.contains(where: { SQLName.same($0.name, sql) && $0.sql != sql }) {
+                // the column named doc.v; in a file's grouped query, whose terms are the columns
+                // e0, e1, ... of a narrow table, `--select e1,e0 --order-by e0` sorted by e1.
+                // Named with its table, the term is the column.
+                if aliased.contains(where: {
+                    (SQLName.same($0.name, sql) || SQLName.same($0.name, SQLQuote.identifier(sql))) && $0.sql != sql
+                }) {
                     sql = "\(SQLQuote.identifier(source)).\(sql)"
                 }
                 return [sql + (term.descending ? " DESC" : "")]
