@@ -53,6 +53,15 @@ struct PathAndFilterSQLTests {
         for offered in ["\(array)[0] = 1", "\(array)[-1] = 1", "\(array) contains 1"] { _ = try FilterParser.parse(offered) }
     }
 
+    @Test("an array index beyond 64 bits says so, rather than asking for an index")
+    func hugeIndex() throws {
+        for filter in ["tags[99999999999999999999] = x", "tags[-99999999999999999999] = x"] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(error.map { "\($0)" }?.contains("is beyond 64 bits; an index is at most 9223372036854775807") == true, "\(filter)")
+        }
+        #expect(throws: Never.self) { try FilterParser.parse("tags[9223372036854775807] = x") }
+    }
+
     @Test(
         "a path as jq, SQLite's -> and ->> or a search box write it names the path meant, which parses",
         arguments: [
