@@ -80,7 +80,21 @@ public struct IndexSpec: Sendable {
     private func duplicateError(in db: Database, table info: TableInfo) throws -> JSONSQLError? {
         let sql = try duplicateSQL(table: info)
         guard let row = try Row.fetchOne(db, sql: sql) else { return nil }
-        return duplicateError(table: info, values: (0..<paths.count).map { row[$0] }, count: row[paths.count])
+        let values: [DatabaseValue] = (0..<paths.count).map { row[$0] }
+        let error = duplicateError(table: info, values: values, count: row[paths.count])
+        // SQLite's `->>` reads JSON true and false as 1 and 0, so the index cannot tell them apart.
+        for (path, value) in zip(paths, values) where value == 0.databaseValue || value == 1.databaseValue {
+            let resolved = try ResolvedPath(path, in: info)
+            guard resolved.isInsideColumn,
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) = ? AND \(resolved.typeSQL) IN ('true', 'false'))",
+                    arguments: [value]) == true
+            else { continue }
+            return JSONSQLError(
+                "\(error.description); the index reads JSON true as 1 and false as 0, so \(path) = \(value == 1.databaseValue) and \(path) = \(value == 1.databaseValue ? 1 : 0) clash")
+        }
+        return error
     }
 
     /// The query for one value (or tuple) that several indexed rows share, and their count, on
