@@ -143,6 +143,33 @@ struct QueryTests {
         #expect(result.stdout == "{\"e1\":1,\"e0\":\"c\"}\n{\"e1\":2,\"e0\":\"b\"}\n{\"e1\":3,\"e0\":\"a\"}\n")
     }
 
+    // Only =, !=, in and not in had the note; a range or pattern of the other kind was a bare 0.
+    @Test("a range or pattern with a value of a kind no row holds there notes it, from a database and a file")
+    func kindNotesOnRanges() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path("t.ndjson")
+        try #"{"id":1,"c":{"n":5,"s":"x"}} {"id":2,"c":{"n":7,"s":"y"}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t", file])
+        for source in [db, file] {
+            for (filter, note) in [
+                ("c.n > +5", "note: c.n holds numbers, no strings"),
+                ("c.n like '5%'", "note: c.n holds numbers, no strings"),
+                ("c.s >= 1", #"note: c.s holds strings, no numbers; in quotes a value is a string: c.s >= "1""#),
+            ] {
+                let result = try CLI.run(["query", source, "--where", filter, "--format", "json"])
+                #expect(result.status == 0)
+                #expect(result.stdout == "[]\n")
+                #expect(result.stderr == note + "\n", "\(source): \(filter)")
+                let count = try CLI.run(["query", source, "--where", filter, "--count"])
+                #expect(count.stdout == "0\n")
+                #expect(count.stderr == note + "\n", "\(source): \(filter) --count")
+            }
+            // The kind is there: no note.
+            #expect(try CLI.run(["query", source, "--where", "c.n > 6", "--count"]).stderr == "")
+        }
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",
