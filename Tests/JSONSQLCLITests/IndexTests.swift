@@ -37,7 +37,8 @@ struct IndexTests {
     func uniqueBooleans() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"doc":{"f":false,"t":true}} {"id":2,"doc":{"f":0,"t":"1"}}"#)
+        try CLI.run(
+            ["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"doc":{"f":false,"t":true}} {"id":2,"doc":{"f":0,"t":"1"}}"#)
         let clash = try CLI.run(["index", db, "t", "doc.f", "--unique"])
         #expect(clash.status == 1)
         #expect(

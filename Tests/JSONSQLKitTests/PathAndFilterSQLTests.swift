@@ -57,7 +57,9 @@ struct PathAndFilterSQLTests {
     func hugeIndex() throws {
         for filter in ["tags[99999999999999999999] = x", "tags[-99999999999999999999] = x"] {
             let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
-            #expect(error.map { "\($0)" }?.contains("is beyond 64 bits; an index is at most 9223372036854775807") == true, "\(filter)")
+            #expect(
+                error.map { "\($0)" }?.contains("is beyond 64 bits; an index is at most 9223372036854775807") == true, "\(filter)"
+            )
         }
         #expect(throws: Never.self) { try FilterParser.parse("tags[9223372036854775807] = x") }
     }

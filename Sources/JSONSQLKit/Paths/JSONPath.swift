@@ -67,7 +67,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                         if digits.contains(where: \.isNumber) {
                             // `[99999999999999999999]`: digits, but no array holds that many elements.
                             throw JSONSQLError(
-                                "the array index [\(TerminalText.excerpt(digits))] after \(path) is beyond 64 bits; an index is at most \(Int.max)")
+                                "the array index [\(TerminalText.excerpt(digits))] after \(path) is beyond 64 bits; an index is at most \(Int.max)"
+                            )
                         }
                         throw JSONSQLError("expected an array index like [0] or [-1] in the path after \(path)")
                     }

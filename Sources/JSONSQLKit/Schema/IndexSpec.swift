@@ -88,11 +88,13 @@ public struct IndexSpec: Sendable {
             guard resolved.isInsideColumn,
                 try Bool.fetchOne(
                     db,
-                    sql: "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) = ? AND \(resolved.typeSQL) IN ('true', 'false'))",
+                    sql:
+                        "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) = ? AND \(resolved.typeSQL) IN ('true', 'false'))",
                     arguments: [value]) == true
             else { continue }
             return JSONSQLError(
-                "\(error.description); the index reads JSON true as 1 and false as 0, so \(path) = \(value == 1.databaseValue) and \(path) = \(value == 1.databaseValue ? 1 : 0) clash")
+                "\(error.description); the index reads JSON true as 1 and false as 0, so \(path) = \(value == 1.databaseValue) and \(path) = \(value == 1.databaseValue ? 1 : 0) clash"
+            )
         }
         return error
     }
