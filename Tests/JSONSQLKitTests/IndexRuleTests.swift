@@ -91,7 +91,7 @@ struct IndexRuleTests {
         #expect(created.message == "created index active_by_country")
         #expect(
             try db.schemaSQL("active_by_country") == #"""
-                CREATE INDEX "active_by_country" ON "player" ("address" ->> '$.country') WHERE ("active" = 1 AND ("address" ->> '$.rank' >= 10 AND "address" ->> '$.rank' < '' AND json_type("address", '$.rank') IN ('integer', 'real') AND ("address" ->> '$.note' = 'it''s 1' AND instr(replace("address" -> '$.note', '\\', ''), '\u0000') = 0) IS NOT 1))
+                CREATE INDEX "active_by_country" ON "player" ("address" ->> '$.country') WHERE ("active" = 1 AND ("address" ->> '$.rank' >= 10 AND "address" ->> '$.rank' < '' AND json_type("address", '$.rank') IN ('integer', 'real') AND ("address" ->> '$.note' = 'it''s 1' AND instr(replace("address" -> '$.note', '\\', ''), '\u0000') = 0) IS NOT TRUE))
                 """#)
         let filter = ["address.country = C10", "active = true", "address.rank >= 10 and address.note != \"it's 1\""]
         let text = try db.explain("player", where: filter)

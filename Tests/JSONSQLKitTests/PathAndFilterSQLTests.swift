@@ -178,7 +178,7 @@ struct PathAndFilterSQLTests {
                 #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("player"."tags", '$') AS jsonsql_each WHERE value = ? AND type = 'text'))"#,
                 ["pro"]
             ),
-            ("not name like 'A%'", #"("name" LIKE ? ESCAPE '\') IS NOT 1"#, ["\"A%\""]),
+            ("not name like 'A%'", #"("name" LIKE ? ESCAPE '\') IS NOT TRUE"#, ["\"A%\""]),
             ("address.zip exists or name is null", #"(json_type("address", '$.zip') IS NOT NULL OR "name" IS NULL)"#, []),
         ])
     func filterSQL(text: String, sql: String, arguments: [String]) throws {

@@ -43,12 +43,14 @@ public struct FilterSQL {
     }
 
     /// A negated condition: true where the condition is false or NULL, so a row without the
-    /// path counts as "not" (plain SQL `NOT` would drop it). On SQLite written `IS NOT 1`, not
-    /// `IS NOT TRUE`: SQLite reads `TRUE` as a column when the table has one named `true`, and
-    /// then every row passed (`delete --where 'id != 1'` deleted them all). PostgreSQL's TRUE
-    /// is a keyword, and its boolean is no integer.
+    /// path counts as "not" (plain SQL `NOT` would drop it). SQLite reads `TRUE` as a column
+    /// when the table has one named `true`, and then every row passed (`delete --where
+    /// 'id != 1'` deleted them all), so on such a table it is written `IS NOT 1` (a comparison
+    /// is 0, 1 or NULL). Elsewhere it stays `IS NOT TRUE`, the text partial indexes were made
+    /// with; PostgreSQL's TRUE is always a keyword, and its boolean no integer.
     func isNotTrue(_ condition: String) -> String {
-        "(\(condition)) IS NOT \(table.dialect == .postgres ? "TRUE" : "1")"
+        let shadowed = table.dialect == .sqlite && table.column(named: "true") != nil
+        return "(\(condition)) IS NOT \(shadowed ? "1" : "TRUE")"
     }
 
     private mutating func bind(_ value: DatabaseValue) -> String {
