@@ -53,6 +53,21 @@ struct PathAndFilterSQLTests {
         for offered in ["\(array)[0] = 1", "\(array)[-1] = 1", "\(array) contains 1"] { _ = try FilterParser.parse(offered) }
     }
 
+    @Test("&& or || right after a bare value, which takes them in, says to put spaces around them")
+    func joinedOperators() throws {
+        for (filter, op) in [("id=1&&id=2", "&&"), ("a = x||b = y", "||")] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(
+                error.map { "\($0)" }?.hasSuffix("; a bare value takes \(op) in, so write spaces around it: a = 1 \(op) b = 2")
+                    == true,
+                "\(filter)")
+            _ = try FilterParser.parse(filter.replacingOccurrences(of: op, with: " \(op) "))
+        }
+        // After a quoted value the hint is the one for spaces.
+        let quoted = #expect(throws: JSONSQLError.self) { try FilterParser.parse(#"a = x&&y or b = "q" c = 1"#) }
+        #expect(quoted.map { "\($0)" }?.contains("a bare value takes") == false)
+    }
+
     @Test("an array index beyond 64 bits says so, rather than asking for an index")
     func hugeIndex() throws {
         for filter in ["tags[99999999999999999999] = x", "tags[-99999999999999999999] = x"] {
