@@ -32,4 +32,20 @@ struct IndexTests {
         #expect(badPath.status == 1)
         #expect(badPath.stderr.contains("no column 'nope'"))
     }
+
+    @Test("--unique over a JSON true and the number 1 says why they clash")
+    func uniqueBooleans() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.run(
+            ["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"doc":{"f":false,"t":true}} {"id":2,"doc":{"f":0,"t":"1"}}"#)
+        let clash = try CLI.run(["index", db, "t", "doc.f", "--unique"])
+        #expect(clash.status == 1)
+        #expect(
+            clash.stderr
+                == "Error: cannot make a unique index on t (doc.f): 2 rows hold 0; the index reads JSON true as 1 and false as 0, so doc.f = false and doc.f = 0 clash\n"
+        )
+        // A string "1" is no number to the index: no clash.
+        #expect(try CLI.run(["index", db, "t", "doc.t", "--unique"]).status == 0)
+    }
 }

@@ -55,4 +55,21 @@ struct PostgresAutoTests {
         #expect(outputs[0].contains("note: doc.tags holds arrays, no strings; to match an element: doc.tags contains a"))
         #expect(outputs[0].contains("note: doc holds objects, no strings; a path goes inside an object: doc.KEY"))
     }
+
+    // Both read an ORDER BY term that is one name as the output column of that name first.
+    @Test("--order-by a column named like a selected path, and negations beside a column named true, as on SQLite")
+    func shadowedNames() throws {
+        let dir = try TemporaryDirectory()
+        let records = (1...3).map { #"{"id":\#($0),"doc.v":\#($0),"doc":{"v":"\#(4 - $0)"},"true":"x"}"# }
+        for database in [dir.path("db.sqlite"), try PostgresServer.freshSchema("shadow")] {
+            let inserted = try CLI.run(["insert", database, "t", "--pk", "id"], stdin: records.joined(separator: "\n"))
+            #expect(inserted.status == 0, "\(inserted.stderr)")
+            let ordered = try CLI.run([
+                "query", database, "t", "--select", "id,doc.v", "--order-by", #""doc.v":desc"#, "--format", "json",
+            ])
+            #expect(try ordered.rows().map { $0["id"] as! Int } == [3, 2, 1], "\(database)")
+            let negated = try CLI.run(["query", database, "t", "--where", "not id = 1", "--count"])
+            #expect(negated.stdout == "2\n", "\(database): \(negated.stderr)")
+        }
+    }
 }

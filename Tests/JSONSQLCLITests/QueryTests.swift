@@ -34,6 +34,142 @@ struct QueryTests {
         #expect(Array(rows[0].keys).sorted() == ["id", "score"])
     }
 
+    // Values that need a type guard (true, 0, 1, null) are compared one by one; 2,000 of them in
+    // one flat chain of ORs were deeper than SQLite's expression limit ("Expression tree is too large").
+    @Test("an in list of 2,000 values that are compared one by one matches the rows holding one of them")
+    func longInList() throws {
+        let numbers = 0..<2000
+        let list = numbers.map(String.init).joined(separator: ",")
+        func matches(_ level: JV?) -> Bool {
+            switch level {
+            case .bool(true): true
+            case .int(let v): numbers.contains(v)
+            case .double(let v): v.rounded() == v && numbers.contains(Int(v))
+            default: false
+            }
+        }
+        let expected = Self.dataset.players.filter { matches($0.level) }.map(\.id).sorted()
+        #expect(!expected.isEmpty && expected.count < Self.dataset.players.count)
+        for (filter, ids) in [
+            ("level in [true,\(list)]", expected),
+            ("level not in [true,\(list)]", Self.dataset.players.map(\.id).filter { !expected.contains($0) }),
+            ("score in [null,\(list)]", Self.dataset.players.filter { $0.score.map(numbers.contains) ?? true }.map(\.id)),
+        ] {
+            let result = try CLI.run(["query", Self.db, "--where", filter, "--select", "id", "--format", "json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr == "")
+            #expect(try result.rows().map { $0["id"] as! Int }.sorted() == ids.sorted(), "\(filter.prefix(30))")
+        }
+    }
+
+    // Negations were written `(...) IS NOT TRUE`, and SQLite reads TRUE as a column when the
+    // table has one named true: every row passed, and `delete --where 'id != 1'` deleted them all.
+    @Test("negations keep their meaning on a table with a column named true")
+    func columnNamedTrue() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let records = (1...4).map { #"{"id":\#($0),"true":"x","tags":["t\#($0)"],"name":"n\#($0)"}"# }
+        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: records.joined(separator: "\n"))
+        for filter in [
+            "id != 1", "not id = 1", "id not in [1]", "name not like 'n1'", "name not glob 'n1'", "tags not contains t1",
+            "TRUE != x or id != 1",
+        ] {
+            let result = try CLI.run(["query", db, "t", "--where", filter, "--select", "id", "--format", "jsonl"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "{\"id\":2}\n{\"id\":3}\n{\"id\":4}\n", "\(filter)")
+        }
+        let delete = try CLI.run(["delete", db, "t", "--where", "id != 1"])
+        #expect(delete.status == 0)
+        #expect(delete.stderr == "deleted 3 rows from t\n")
+        let left = try CLI.run(["query", db, "t", "--select", "id,true", "--format", "jsonl"])
+        #expect(left.stdout == "{\"id\":1,\"true\":\"x\"}\n")
+    }
+
+    // Inside contains's subquery an unqualified name is json_each's first, its arguments
+    // included: json_each("id", '$') read json_each's own id, so `id contains 1` matched nothing
+    // and `id not contains 1` every row.
+    @Test("contains on columns named as json_each's columns (id, value, type, key, path, json, fullkey)")
+    func containsOnJSONEachNames() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let names = ["id", "value", "type", "key", "path", "json", "fullkey"]
+        let big = "123456789012345678901234567890"
+        let records = [
+            "{\"rid\":1," + names.map { "\"\($0)\":[1,\(big)]" }.joined(separator: ",") + "}",
+            "{\"rid\":2," + names.map { "\"\($0)\":[2]" }.joined(separator: ",") + "}",
+        ]
+        try CLI.run(["insert", db, "t"], stdin: records.joined(separator: "\n"))
+        for name in names {
+            for (filter, ids) in [
+                ("\(name) contains 1", "{\"rid\":1}\n"), ("\(name) contains \(big)", "{\"rid\":1}\n"),
+                ("\(name) not contains 1", "{\"rid\":2}\n"),
+            ] {
+                let result = try CLI.run(["query", db, "--where", filter, "--select", "rid", "--format", "jsonl"])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout == ids, "\(filter)")
+            }
+        }
+        let delete = try CLI.run(["delete", db, "--where", "id contains 2"])
+        #expect(delete.stderr == "deleted 1 row from t\n")
+        #expect(try CLI.run(["query", db, "--select", "rid", "--format", "jsonl"]).stdout == "{\"rid\":1}\n")
+    }
+
+    // SQLite reads an ORDER BY term that is one name as the output column of that name first.
+    @Test("--order-by a column named like a selected path sorts by the column, not the path")
+    func orderByColumnNamedAsSelectedPath() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path("t.ndjson")
+        // The column "doc.v" ascends with id; the path doc.v descends.
+        try (1...3).map { #"{"id":\#($0),"doc.v":"\#($0)","doc":{"v":"\#(4 - $0)"}}"# }.joined(separator: "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t", file])
+        for source in [db, file] {
+            for (order, ids) in [(#""doc.v""#, [1, 2, 3]), (#""doc.v":desc"#, [3, 2, 1]), ("doc.v", [3, 2, 1])] {
+                let result = try CLI.run([
+                    "query", source, "--select", "id,doc.v", "--order-by", order, "--format", "json",
+                ])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try result.rows().map { $0["id"] as! Int } == ids, "\(source) --order-by \(order)")
+            }
+        }
+        // A file's grouped query runs over a table of columns e0, e1, ...: keys of those names
+        // selected in another order than they were met.
+        let grouped = dir.path("g.ndjson")
+        try #"{"e0":"a","e1":3} {"e0":"b","e1":2} {"e0":"c","e1":1}"#.write(toFile: grouped, atomically: true, encoding: .utf8)
+        let result = try CLI.run([
+            "query", grouped, "--group-by", "e0,e1", "--select", "e1,e0", "--order-by", "e0:desc", "--format", "jsonl",
+        ])
+        #expect(result.stdout == "{\"e1\":1,\"e0\":\"c\"}\n{\"e1\":2,\"e0\":\"b\"}\n{\"e1\":3,\"e0\":\"a\"}\n")
+    }
+
+    // Only =, !=, in and not in had the note; a range or pattern of the other kind was a bare 0.
+    @Test("a range or pattern with a value of a kind no row holds there notes it, from a database and a file")
+    func kindNotesOnRanges() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.path("t.ndjson")
+        try #"{"id":1,"c":{"n":5,"s":"x"}} {"id":2,"c":{"n":7,"s":"y"}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let db = dir.path("db.sqlite")
+        try CLI.run(["insert", db, "t", file])
+        for source in [db, file] {
+            for (filter, note) in [
+                ("c.n > +5", "note: c.n holds numbers, no strings"),
+                ("c.n like '5%'", "note: c.n holds numbers, no strings"),
+                ("c.s >= 1", #"note: c.s holds strings, no numbers; in quotes a value is a string: c.s >= "1""#),
+            ] {
+                let result = try CLI.run(["query", source, "--where", filter, "--format", "json"])
+                #expect(result.status == 0)
+                #expect(result.stdout == "[]\n")
+                #expect(result.stderr == note + "\n", "\(source): \(filter)")
+                let count = try CLI.run(["query", source, "--where", filter, "--count"])
+                #expect(count.stdout == "0\n")
+                #expect(count.stderr == note + "\n", "\(source): \(filter) --count")
+            }
+            // The kind is there: no note.
+            #expect(try CLI.run(["query", source, "--where", "c.n > 6", "--count"]).stderr == "")
+        }
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",

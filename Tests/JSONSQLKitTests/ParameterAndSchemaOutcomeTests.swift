@@ -154,6 +154,22 @@ struct ParameterAndSchemaOutcomeTests {
                 )
             }
         }
+        // Without --if-not-exists, the same index is kept by adding it; another one under the
+        // name (`doc.a[-1]` and `doc.a[1]` share the default name t_on_doc_a_1) is not.
+        spec.ifNotExists = false
+        #expect {
+            try db.store.createIndex(spec)
+        } throws: { error in
+            "\(error)".contains(#"(CREATE INDEX "t_on_name" ON "t" ("name")); add --if-not-exists to keep it"#)
+        }
+        for var different in [other, unique] {
+            different.ifNotExists = false
+            #expect {
+                try db.store.createIndex(different)
+            } throws: { error in
+                "\(error)".contains("is not the one asked for") && !"\(error)".contains("--if-not-exists")
+            }
+        }
         var onTable = spec
         onTable.name = "t"
         #expect(throws: JSONSQLError.self) { try db.store.createIndex(onTable) }

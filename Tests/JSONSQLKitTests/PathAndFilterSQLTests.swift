@@ -53,6 +53,32 @@ struct PathAndFilterSQLTests {
         for offered in ["\(array)[0] = 1", "\(array)[-1] = 1", "\(array) contains 1"] { _ = try FilterParser.parse(offered) }
     }
 
+    @Test("&& or || right after a bare value, which takes them in, says to put spaces around them")
+    func joinedOperators() throws {
+        for (filter, op) in [("id=1&&id=2", "&&"), ("a = x||b = y", "||")] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(
+                error.map { "\($0)" }?.hasSuffix("; a bare value takes \(op) in, so write spaces around it: a = 1 \(op) b = 2")
+                    == true,
+                "\(filter)")
+            _ = try FilterParser.parse(filter.replacingOccurrences(of: op, with: " \(op) "))
+        }
+        // After a quoted value the hint is the one for spaces.
+        let quoted = #expect(throws: JSONSQLError.self) { try FilterParser.parse(#"a = x&&y or b = "q" c = 1"#) }
+        #expect(quoted.map { "\($0)" }?.contains("a bare value takes") == false)
+    }
+
+    @Test("an array index beyond 64 bits says so, rather than asking for an index")
+    func hugeIndex() throws {
+        for filter in ["tags[99999999999999999999] = x", "tags[-99999999999999999999] = x"] {
+            let error = #expect(throws: JSONSQLError.self) { try FilterParser.parse(filter) }
+            #expect(
+                error.map { "\($0)" }?.contains("is beyond 64 bits; an index is at most 9223372036854775807") == true, "\(filter)"
+            )
+        }
+        #expect(throws: Never.self) { try FilterParser.parse("tags[9223372036854775807] = x") }
+    }
+
     @Test(
         "a path as jq, SQLite's -> and ->> or a search box write it names the path meant, which parses",
         arguments: [
@@ -164,7 +190,7 @@ struct PathAndFilterSQLTests {
             ),
             (
                 "tags contains pro",
-                #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("tags", '$') WHERE value = ? AND type = 'text'))"#,
+                #"(json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM json_each("player"."tags", '$') AS jsonsql_each WHERE value = ? AND type = 'text'))"#,
                 ["pro"]
             ),
             ("not name like 'A%'", #"("name" LIKE ? ESCAPE '\') IS NOT TRUE"#, ["\"A%\""]),

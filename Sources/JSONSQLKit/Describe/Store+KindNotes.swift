@@ -9,12 +9,16 @@ struct KindCheck {
     /// The kind of the values compared: number, string or boolean.
     var kind: String
 
-    /// The `=`, `!=`, `in` and `not in` comparisons of JSON paths with values of one kind, each
-    /// path and kind once.
+    /// The `=`, `!=`, `in`, `not in`, `<`, `<=`, `>`, `>=`, `like` and `glob` comparisons of
+    /// JSON paths with values of one kind, each path and kind once (`score > +5`, a string, on
+    /// numbers matched nothing without a word).
     static func checks(_ spec: QuerySpec, table info: TableInfo) -> [(KindCheck, ResolvedPath)] {
         var seen = Set<String>()
+        let compared: [Filter.Operator] = [
+            .equal, .notEqual, .in, .notIn, .less, .lessOrEqual, .greater, .greaterOrEqual, .like, .glob,
+        ]
         return spec.filters.flatMap(\.predicates).compactMap { p in
-            guard [.equal, .notEqual, .in, .notIn].contains(p.op), let first = p.values.first.flatMap(Self.kind),
+            guard compared.contains(p.op), let first = p.values.first.flatMap(Self.kind),
                 p.values.allSatisfy({ Self.kind($0) == first }),
                 let resolved = try? ResolvedPath(p.path, in: info), resolved.isJSON,
                 seen.insert("\(p.path)\u{0}\(first)").inserted

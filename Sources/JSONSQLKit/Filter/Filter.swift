@@ -72,9 +72,10 @@ public indirect enum Filter: Sendable, Equatable {
 
     /// Joins terms with `and` or `or` into a balanced tree, in their order: a chain of any
     /// length stays shallow for the recursion that renders it and for SQLite's expression depth.
-    /// Up to three terms it is the usual left-nested `(a AND b) AND c`.
-    static func joined(_ terms: [Filter], _ join: (Filter, Filter) -> Filter) -> Filter {
-        func build(_ slice: ArraySlice<Filter>) -> Filter {
+    /// Up to three terms it is the usual left-nested `(a AND b) AND c`. SQL terms are joined
+    /// here too (an `in` list compared value by value), so that they nest as filters do.
+    static func joined<Term>(_ terms: [Term], _ join: (Term, Term) -> Term) -> Term {
+        func build(_ slice: ArraySlice<Term>) -> Term {
             if slice.count == 1 { return slice[slice.startIndex] }
             let middle = slice.startIndex + (slice.count + 1) / 2
             return join(build(slice[..<middle]), build(slice[middle...]))

@@ -9,6 +9,8 @@ public struct FilterParser {
     private let text: String
     /// Parentheses and `not`s open around the current position.
     private var depth = 0
+    /// The last bare value read, for the message when what follows it does not parse.
+    private var lastBareWord = ""
 
     /// How deeply parentheses and `not` may nest: far beyond any real filter, and far below
     /// what the parser's recursion and SQLite's expression depth (1000) can take.
@@ -26,10 +28,14 @@ public struct FilterParser {
             // A word right after a value is most often the rest of a value with a space or a quote.
             let wordFollows =
                 parser.cursor.current.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "'" } ?? false
+            // `id=1&&id=2`: a bare value may hold & and |, so the value was `1&&id`.
+            let joined = ["&&", "||"].first { parser.lastBareWord.contains($0) }
             throw parser.error(
                 "unexpected '\(TerminalText.excerpt(parser.cursor.rest))'; expected and, or, or the end"
-                    + (wordFollows
-                        ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
+                    + (joined.map { "; a bare value takes \($0) in, so write spaces around it: a = 1 \($0) b = 2" }
+                        ?? (wordFollows
+                            ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
+            )
         }
         return filter
     }
@@ -184,6 +190,7 @@ public struct FilterParser {
     }
 
     private mutating func parseValue(after context: String) throws -> Filter.Literal {
+        lastBareWord = ""
         cursor.skipSpaces()
         guard let c = cursor.current else { throw error("expected a value after '\(TerminalText.excerpt(context))'") }
         if c == "\"" || c == "'" {
@@ -192,6 +199,7 @@ public struct FilterParser {
             }
         }
         let word = cursor.bareWord(endingAt: TextCursor.endsValue)
+        lastBareWord = word
         if word.isEmpty {
             throw error("expected a value after '\(TerminalText.excerpt(context))', found '\(TerminalText.excerpt(cursor.rest))'")
         }

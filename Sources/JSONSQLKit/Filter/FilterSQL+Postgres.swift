@@ -20,12 +20,12 @@ extension FilterSQL {
         case .exists: return "\(value) IS NOT NULL"
         case .notExists: return "\(value) IS NULL"
         case .equal: return try postgresEqual(path, p.values[0])
-        case .notEqual: return "(\(try postgresEqual(path, p.values[0]))) IS NOT TRUE"
+        case .notEqual: return isNotTrue(try postgresEqual(path, p.values[0]))
         case .less, .lessOrEqual, .greater, .greaterOrEqual: return try postgresRange(path, p.op, p.values[0])
         case .in: return try postgresIn(path, p.values)
-        case .notIn: return "(\(try postgresIn(path, p.values))) IS NOT TRUE"
+        case .notIn: return isNotTrue(try postgresIn(path, p.values))
         case .contains: return try postgresContains(path, p.values[0])
-        case .notContains: return "(\(try postgresContains(path, p.values[0]))) IS NOT TRUE"
+        case .notContains: return isNotTrue(try postgresContains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
@@ -50,7 +50,7 @@ extension FilterSQL {
                 condition = "false"
             }
             if path.isJSON { condition = "(\(path.postgresType) = 'string' AND \(condition))" }
-            return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
+            return p.op == .notLike || p.op == .notGlob ? isNotTrue(condition) : condition
         }
     }
 

@@ -37,9 +37,20 @@ public struct FilterSQL {
         switch filter {
         case .and(let a, let b): return "(\(try render(a)) AND \(try render(b)))"
         case .or(let a, let b): return "(\(try render(a)) OR \(try render(b)))"
-        case .not(let a): return "(\(try render(a))) IS NOT TRUE"
+        case .not(let a): return isNotTrue(try render(a))
         case .predicate(let p): return try render(p)
         }
+    }
+
+    /// A negated condition: true where the condition is false or NULL, so a row without the
+    /// path counts as "not" (plain SQL `NOT` would drop it). SQLite reads `TRUE` as a column
+    /// when the table has one named `true`, and then every row passed (`delete --where
+    /// 'id != 1'` deleted them all), so on such a table it is written `IS NOT 1` (a comparison
+    /// is 0, 1 or NULL). Elsewhere it stays `IS NOT TRUE`, the text partial indexes were made
+    /// with; PostgreSQL's TRUE is always a keyword, and its boolean no integer.
+    func isNotTrue(_ condition: String) -> String {
+        let shadowed = table.dialect == .sqlite && table.column(named: "true") != nil
+        return "(\(condition)) IS NOT \(shadowed ? "1" : "TRUE")"
     }
 
     private mutating func bind(_ value: DatabaseValue) -> String {
@@ -100,12 +111,12 @@ public struct FilterSQL {
         case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
         case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
         case .equal: return try equal(path, p.values[0]) + guardSQL
-        case .notEqual: return "(\(try equal(path, p.values[0]))\(guardSQL)) IS NOT TRUE"
+        case .notEqual: return isNotTrue(try equal(path, p.values[0]) + guardSQL)
         case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0]) + guardSQL
         case .in: return try inList(path, p.values) + guardSQL
-        case .notIn: return "(\(try inList(path, p.values))\(guardSQL)) IS NOT TRUE"
+        case .notIn: return isNotTrue(try inList(path, p.values) + guardSQL)
         case .contains: return try contains(path, p.values[0])
-        case .notContains: return "(\(try contains(path, p.values[0]))) IS NOT TRUE"
+        case .notContains: return isNotTrue(try contains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
@@ -115,7 +126,7 @@ public struct FilterSQL {
             let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
             var condition = "\(lhs) \(op)"
             if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
-            return p.op == .notLike || p.op == .notGlob ? "(\(condition)) IS NOT TRUE" : condition
+            return p.op == .notLike || p.op == .notGlob ? isNotTrue(condition) : condition
         }
     }
 
@@ -255,11 +266,8 @@ public struct FilterSQL {
                     case .bool, .null: return false
                     }
                 })
-        guard plain else {
-            return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
-        }
-        if !path.isJSON && (values.contains(.null) || comparesInstants(path)) {
-            return "(" + (try values.map { try equal(path, $0) }.joined(separator: " OR ")) + ")"
+        if !plain || (!path.isJSON && (values.contains(.null) || comparesInstants(path))) {
+            return Self.anyOf(try values.map { try equal(path, $0) })
         }
         let marks = try values.map { literal in
             guard path.isJSON else {
@@ -272,6 +280,18 @@ public struct FilterSQL {
         }
         let strings = path.isJSON && values.contains { if case .string = $0 { true } else { false } }
         return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(strings ? wholeStringGuard(path) : "")"
+    }
+
+    /// Comparisons joined with `OR`, as an `in` list compared value by value: `(a OR b OR c)`
+    /// up to 100 terms (the text partial indexes were made with), and beyond, runs of 100 nested
+    /// as a balanced tree (`Filter.joined`), since SQLite refuses a chain of 1,000 `OR`s as
+    /// deeper than its expression depth limit.
+    static func anyOf(_ terms: [String]) -> String {
+        let run = 100
+        let runs = stride(from: 0, to: terms.count, by: run).map {
+            "(" + terms[$0..<min($0 + run, terms.count)].joined(separator: " OR ") + ")"
+        }
+        return Filter.joined(runs) { "(\($0) OR \($1))" }
     }
 
     private mutating func contains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
@@ -288,7 +308,9 @@ public struct FilterSQL {
         case .bool(let value): element = "type = '\(value)'"
         case .integer, .real:
             if let n = literal.inexactNumber {
-                // By its digits, as `exactComparison`: the element's JSON text, found by its full path.
+                // By its digits, as `exactComparison`: the element's JSON text, found by its full
+                // path in json_each's own `json` (its input): a column named value, key, type, id,
+                // path, fullkey or json would be json_each's column inside the subquery.
                 if inlineValues {
                     throw JSONSQLError(
                         "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it")
@@ -296,7 +318,7 @@ public struct FilterSQL {
                 let below = bind(n.below.databaseValue)
                 let above = bind(n.above.databaseValue)
                 element =
-                    "value >= \(below) AND value <= \(above) AND type IN ('integer', 'real') AND \(ExactNumber.compareFunction)(\(path.quotedColumn) -> fullkey, \(bind(n.spelling.databaseValue))) = 0"
+                    "value >= \(below) AND value <= \(above) AND type IN ('integer', 'real') AND \(ExactNumber.compareFunction)(json -> fullkey, \(bind(n.spelling.databaseValue))) = 0"
             } else {
                 element = "value = \(bind(literal.numberValue)) AND type IN ('integer', 'real')"
             }

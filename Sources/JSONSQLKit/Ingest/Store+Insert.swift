@@ -259,7 +259,7 @@ extension Store {
             let objects =
                 try Int.fetchOne(
                     db,
-                    sql: "SELECT (SELECT count(*) FROM json_each(\(c)) WHERE type = 'object') FROM \(t) "
+                    sql: "SELECT (SELECT count(*) FROM json_each(\(t).\(c)) WHERE type = 'object') FROM \(t) "
                         + "WHERE typeof(\(c)) = 'text' AND json_valid(\(c)) AND json_type(\(c)) = 'array'") ?? 0
             guard objects > 1 else { continue }
             let target = SQLQuote.shellWord(database) + " " + SQLQuote.shellWord(table)

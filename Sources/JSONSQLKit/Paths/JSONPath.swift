@@ -64,6 +64,12 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                                 + "to match an element anywhere in the array, --where '\(path) contains VALUE'")
                     }
                     guard let index = Int(digits) else {
+                        if digits.contains(where: \.isNumber) {
+                            // `[99999999999999999999]`: digits, but no array holds that many elements.
+                            throw JSONSQLError(
+                                "the array index [\(TerminalText.excerpt(digits))] after \(path) is beyond 64 bits; an index is at most \(Int.max)"
+                            )
+                        }
                         throw JSONSQLError("expected an array index like [0] or [-1] in the path after \(path)")
                     }
                     path.segments.append(.index(index))

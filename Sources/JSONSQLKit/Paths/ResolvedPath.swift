@@ -28,8 +28,11 @@ public struct ResolvedPath: Sendable {
     /// On PostgreSQL: the path's jsonb, `("address" -> 'country')`, nil for a plain column.
     let jsonb: String?
     public let dialect: SQLDialect
+    /// The table the path's column is in, which `eachSQL` names it with.
+    let tableName: String
 
     public init(_ path: JSONPath, in table: TableInfo) throws {
+        tableName = table.name
         // `a.b` where the table has a column named "a.b" (a top-level key with a dot).
         if table.column(named: path.column) == nil, !path.segments.isEmpty {
             var keys: [String] = [path.column]
@@ -132,9 +135,17 @@ public struct ResolvedPath: Sendable {
         guarding("json_type(\(quotedColumn), \(pathLiteral ?? "'$'"))")
     }
 
-    /// The elements of an array at the path, for `contains`.
+    /// The elements of an array at the path, for `contains`, in a subquery:
+    /// `json_each("t"."tags", '$') AS jsonsql_each`. There an unqualified name is json_each's
+    /// first, its arguments included (key, value, type, atom, id, parent, fullkey, path, json,
+    /// root): `json_each("id", '$')` read json_each's own id, and `id contains 1` matched no row.
+    /// So the column is named with its table, and json_each takes an alias that is not the
+    /// table's name.
     var eachSQL: String {
-        "json_each(\(guarding(quotedColumn)), \(pathLiteral ?? "'$'"))"
+        let column = "\(SQLQuote.identifier(tableName)).\(quotedColumn)"
+        let value = guarded ? "CASE WHEN json_valid(\(column)) THEN \(column) END" : column
+        let alias = SQLName.same(tableName, "jsonsql_each") ? "jsonsql_each_2" : "jsonsql_each"
+        return "json_each(\(value), \(pathLiteral ?? "'$'")) AS \(alias)"
     }
 
     /// The value as JSON text (`->`), for telling strings apart by their escapes.

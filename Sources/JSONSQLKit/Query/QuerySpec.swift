@@ -77,6 +77,8 @@ extension QuerySpec {
         var columns: [OutputColumn] = []
         var selections: [String] = []
         var marked: Set<Int> = []
+        // Each output name of --select (quoted) and the expression it names.
+        var aliased: [(name: String, sql: String)] = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
         // An aggregate orders groups; over rows that are not grouped SQLite says only 'misuse of aggregate'.
         if !grouped, let term = orderBy.first(where: { $0.term.aggregate != nil })?.term {
@@ -143,6 +145,7 @@ extension QuerySpec {
                     throw JSONSQLError("--select names \(name) twice\(spelled); list each path once")
                 }
                 selections.append("\(sql) AS \(SQLQuote.identifier(name))")
+                aliased.append((SQLQuote.identifier(name), sql))
                 columns.append(OutputColumn(name: name, kind: outputKind))
             }
         }
@@ -166,20 +169,36 @@ extension QuerySpec {
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
         let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
         if !order.isEmpty {
+            // SQLite and PostgreSQL read an ORDER BY term that is one name as the output column of
+            // that name first: `--select doc.v --order-by '"doc.v"'` sorted by the path, not by
+            // the column named doc.v; in a file's grouped query, whose terms are the columns e0,
+            // e1, ... of a narrow table, `--select e1,e0 --order-by e0` sorted by e1. Named with
+            // its table, such a term is the column.
+            func shadowed(_ name: String) -> Bool {
+                aliased.contains {
+                    (SQLName.same($0.name, name) || SQLName.same($0.name, SQLQuote.identifier(name))) && $0.sql != name
+                }
+            }
+            let table = SQLQuote.identifier(source)
             let terms = try order.flatMap { term -> [String] in
                 if postgres, case .path(let path) = term.term {
-                    return try ResolvedPath(path, in: info).postgresOrderTerms(descending: term.descending)
+                    let resolved = try ResolvedPath(path, in: info)
+                    let terms = resolved.postgresOrderTerms(descending: term.descending)
+                    // A plain column's term is its name, then COLLATE or the direction.
+                    guard resolved.column.type != .json, shadowed(resolved.quotedColumn) else { return terms }
+                    return terms.map { "\(table).\($0)" }
                 }
                 if postgres, case .aggregate(let aggregate) = term.term {
                     return try aggregate.postgresSQL(in: info).order.map {
                         $0 + (term.descending ? " DESC NULLS LAST" : " NULLS FIRST")
                     }
                 }
-                let sql =
+                var sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).sortSQL)
                     case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
+                if shadowed(sql) { sql = "\(table).\(sql)" }
                 return [sql + (term.descending ? " DESC" : "")]
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"

@@ -80,7 +80,23 @@ public struct IndexSpec: Sendable {
     private func duplicateError(in db: Database, table info: TableInfo) throws -> JSONSQLError? {
         let sql = try duplicateSQL(table: info)
         guard let row = try Row.fetchOne(db, sql: sql) else { return nil }
-        return duplicateError(table: info, values: (0..<paths.count).map { row[$0] }, count: row[paths.count])
+        let values: [DatabaseValue] = (0..<paths.count).map { row[$0] }
+        let error = duplicateError(table: info, values: values, count: row[paths.count])
+        // SQLite's `->>` reads JSON true and false as 1 and 0, so the index cannot tell them apart.
+        for (path, value) in zip(paths, values) where value == 0.databaseValue || value == 1.databaseValue {
+            let resolved = try ResolvedPath(path, in: info)
+            guard resolved.isInsideColumn,
+                try Bool.fetchOne(
+                    db,
+                    sql:
+                        "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) = ? AND \(resolved.typeSQL) IN ('true', 'false'))",
+                    arguments: [value]) == true
+            else { continue }
+            return JSONSQLError(
+                "\(error.description); the index reads JSON true as 1 and false as 0, so \(path) = \(value == 1.databaseValue) and \(path) = \(value == 1.databaseValue ? 1 : 0) clash"
+            )
+        }
+        return error
     }
 
     /// The query for one value (or tuple) that several indexed rows share, and their count, on
@@ -147,15 +163,17 @@ public struct IndexSpec: Sendable {
         let table: String = existing["tbl_name"]
         let stored: String? = existing["sql"]
         let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
-        guard ifNotExists else {
-            throw JSONSQLError(
-                "an index named \(TerminalText.name(found)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
-            )
-        }
         let wanted = try sql(table: info, name: found)
+        // Another index under the default name (`doc.a[-1]` and `doc.a[1]` both make `t_on_doc_a_1`):
+        // --if-not-exists would not keep it, so the message does not offer it.
         guard stored == wanted else {
             throw JSONSQLError(
                 "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
+            )
+        }
+        guard ifNotExists else {
+            throw JSONSQLError(
+                "an index named \(TerminalText.name(found)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
             )
         }
         return .existed(found, table: table, paths: paths.map(\.description))
