@@ -208,6 +208,15 @@ public final class Store {
         // can write rolls back the interrupted transaction, and a read-only one would fail.
         // Store.read runs queries in read-only transactions all the same.
         configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
+        if access == .read {
+            // The last connection to a WAL database to close copies the `-wal` file into the
+            // database file and removes it: a read would rewrite the file. Reads leave both as
+            // they are; the next write (or sqlite3) checkpoints them.
+            configuration.prepareDatabase { db in
+                let code = jsonsql_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            }
+        }
         configuration.busyMode = .callback(Self.busyWait(busyTimeout))
         configuration.label = "jsonsql"
         configuration.allowsUnsafeTransactions = userTransactions

@@ -260,4 +260,47 @@ struct ExistingDatabaseTests {
         let ordered = try CLI.run(["query", path, "--order-by", filter.components(separatedBy: " = ")[0], "--explain"]).stdout
         #expect(ordered.contains("SCAN t USING INDEX ix"), "\(ordered)")
     }
+
+    /// The database file and its `-wal` as a process killed after committing leaves them: every
+    /// commit still in the `-wal`, none copied into the file.
+    func walDatabase(_ dir: TemporaryDirectory) throws -> String {
+        let live = dir.path("live.sqlite")
+        let queue = try DatabaseQueue(path: live)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT)")
+            for i in 1...50 { try db.execute(sql: "INSERT INTO t (doc) VALUES (?)", arguments: [#"{"a":\#(i)}"#]) }
+        }
+        let path = dir.path("app.sqlite")
+        try FileManager.default.copyItem(atPath: live, toPath: path)
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: path + "-wal")
+        try queue.close()
+        return path
+    }
+
+    @Test("a command that reads leaves a WAL database and its -wal byte for byte: closing does not checkpoint")
+    func readsLeaveWALDatabase() throws {
+        let dir = try TemporaryDirectory()
+        let path = try walDatabase(dir)
+        func snapshot() throws -> [Data] {
+            try [path, path + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        }
+        let before = try snapshot()
+        #expect(before[1].count > 4096, "the -wal holds the commits")
+        let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let reads = [
+            ["query", path, "--count"], ["query", path, "--where", "doc.a = 7", "--explain"], ["tables", path],
+            ["schema", path], ["indexes", path], ["describe", path],
+        ]
+        for arguments in reads {
+            _ = try succeed(arguments)
+            #expect(try snapshot() == before, "\(arguments[0]) changed the database or its -wal")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
+        #expect(try succeed(["query", path, "--where", "doc.a >= 48", "--select", "id", "--format", "csv"]).stdout == "id\r\n48\r\n49\r\n50\r\n")
+        // A write checkpoints as before, and nothing is lost.
+        _ = try succeed(["insert", path, "t"], stdin: #"{"doc":{"a":51}}"#)
+        #expect(try succeed(["query", path, "--count"]).stdout == "51\n")
+    }
 }
