@@ -303,4 +303,31 @@ struct ExistingDatabaseTests {
         _ = try succeed(["insert", path, "t"], stdin: #"{"doc":{"a":51}}"#)
         #expect(try succeed(["query", path, "--count"]).stdout == "51\n")
     }
+
+    @Test("a column declared ANY outside a STRICT table refuses a string SQLite would store as a number, naming the record")
+    func anyColumnWithNumericAffinity() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("any.db")
+        _ = try CLI.sqlite(
+            path,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY); CREATE TABLE s (id INTEGER PRIMARY KEY, v ANY) STRICT; INSERT INTO t VALUES (1, 'x');"
+        )
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try fail(["insert", path, "t"], stdin: "{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":\"12\"}\n")
+        #expect(
+            error.hasPrefix(
+                #"Error: <stdin>:2: record 2: column "v" (any) is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number"#
+            ), "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let setError = try fail(["update", path, "t", "--where", "id = 1", "--set", #"v="0012""#])
+        #expect(setError.contains("NUMERIC affinity"), "\(setError)")
+        // Strings that stay strings, and numbers, go in; every value comes back as it went in.
+        _ = try succeed(["insert", path, "t"], stdin: #"{"id":2,"v":"abc"} {"id":3,"v":12} {"id":4,"v":"0x10"} {"id":5,"v":2.5}"#)
+        #expect(
+            try succeed(["query", path, "t", "--format", "jsonl"]).stdout
+                == "{\"id\":1,\"v\":\"x\"}\n{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":12}\n{\"id\":4,\"v\":\"0x10\"}\n{\"id\":5,\"v\":2.5}\n")
+        // A STRICT table's ANY keeps the string.
+        _ = try succeed(["insert", path, "s"], stdin: #"{"id":1,"v":"12"}"#)
+        #expect(try CLI.sqlite(path, "SELECT typeof(v) || ':' || v FROM s;") == "text:12\n")
+    }
 }

@@ -454,7 +454,9 @@ extension UpdateSpec {
             input = parsed
         }
         do {
-            return try ValueConversion.stored(input, type: column.type, textAffinity: column.keepsNumberText(in: dialect))
+            return try ValueConversion.stored(
+                input, type: column.type, textAffinity: column.keepsNumberText(in: dialect),
+                numericAffinity: column.turnsNumericTextIntoNumbers)
         } catch {
             // A bare word that reads as a number or boolean (007 does not) is one; text in quotes
             // is text (with --json too: "123" is a JSON string).
