@@ -159,6 +159,31 @@ struct ExistingDatabaseTests {
         #expect(rows.stdout == #"{"name":"Odd","address.city":null}"# + "\n", "\(rows.stderr)")
     }
 
+    @Test("update refuses a path into a blob, even one whose bytes read as JSON: it would become text")
+    func updateRefusesBlob() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("blob.db")
+        _ = try CLI.sqlite(
+            path,
+            #"CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT, j JSON); INSERT INTO t VALUES (1, '{"a":1}', '{"a":1}'), (2, X'7B2261223A317D', X'7B2261223A317D');"#
+        )
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for column in ["doc", "j"] {
+            for edit in [["--set", "\(column).b=2"], ["--remove", "\(column).a"], ["--patch", #"\#(column)={"b":2}"#]] {
+                let error = try fail(["update", path, "--all"] + edit)
+                #expect(
+                    error
+                        == "Error: the row with id = 2 holds X'7B2261223A317D' in \(column), which is not JSON, so no path inside it can be changed; nothing was updated (replace it with --set \(column)=..., or narrow --where)\n"
+                )
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        _ = try succeed(["update", path, "--where", "id = 1", "--set", "doc.b=2", "--set", "j.b=2"])
+        #expect(
+            try CLI.sqlite(path, "SELECT id, typeof(doc), doc, typeof(j), j FROM t ORDER BY id;")
+                == #"1|text|{"a":1,"b":2}|text|{"a":1,"b":2}"# + "\n" + #"2|blob|{"a":1}|blob|{"a":1}"# + "\n")
+    }
+
     /// A database in sqlite-utils' conventions: nested values as JSON text in TEXT columns,
     /// booleans as INTEGER 1/0, free text beside them.
     func sqliteUtilsDatabase(_ dir: TemporaryDirectory) throws -> String {

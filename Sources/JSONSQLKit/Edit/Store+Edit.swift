@@ -95,7 +95,9 @@ extension Store {
 
     /// Refuses an update that edits paths inside a column not declared json (a TEXT column
     /// holding JSON, as GRDB and sqlite-utils keep it) when a row it matches holds a value there
-    /// that is not JSON, naming that row, before anything changes.
+    /// that is not JSON, naming that row, before anything changes. A blob is not JSON either,
+    /// though its bytes may read as JSON text (it prints as base64, `describe` counts it as a
+    /// blob): `json_set` would return text, and the blob would become a string.
     private static func requireJSONText(_ spec: UpdateSpec, table info: TableInfo, db: Database) throws {
         let paths = spec.sets.map(\.path) + spec.patches.compactMap(\.path) + spec.removes
         var columns: [ColumnInfo] = []
@@ -121,7 +123,7 @@ extension Store {
             let c = SQLQuote.identifier(column.name)
             let sql = """
                 SELECT \(identity) || ' holds ' || substr(quote(\(c)), 1, 60) FROM \(SQLQuote.identifier(info.name)) \
-                WHERE \(condition)\(c) IS NOT NULL AND NOT json_valid(\(c)) LIMIT 1
+                WHERE \(condition)\(c) IS NOT NULL AND (typeof(\(c)) = 'blob' OR NOT json_valid(\(c))) LIMIT 1
                 """
             let statement = try db.makeStatement(sql: sql)
             let handle = statement.sqliteStatement
