@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// SQLite's errors in jsonsql's words: what happened to which file, and what to do.
 extension Store {
@@ -84,8 +85,24 @@ extension Store {
             )
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
+        case .SQLITE_ERROR where error.message == "unsupported file format": return unsupportedFormat(path)
         default: return JSONSQLError(explaining(error.message ?? "\(error)"))
         }
+    }
+
+    /// A database whose header gives a schema format this SQLite does not read (above 4): made
+    /// by a newer SQLite, or damaged. Names the number the header holds (bytes 44-47).
+    static func unsupportedFormat(_ path: String) -> JSONSQLError {
+        var format = ""
+        if let handle = FileHandle(forReadingAtPath: path) {
+            defer { try? handle.close() }
+            if let header = try? handle.read(upToCount: 48), header.count == 48 {
+                format = " \(header[44..<48].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })"
+            }
+        }
+        return JSONSQLError(
+            "\(path) has schema format\(format) in its header, and SQLite \(String(cString: sqlite3_libversion())) reads formats 1 to 4: it was written by a newer SQLite or is damaged; nothing was read or changed (open it with the SQLite that made it)"
+        )
     }
 
     /// The directory a database path is in, as messages name it (`.` for a bare file name).

@@ -355,4 +355,24 @@ struct ExistingDatabaseTests {
         _ = try succeed(["insert", path, "s"], stdin: #"{"id":1,"v":"12"}"#)
         #expect(try CLI.sqlite(path, "SELECT typeof(v) || ':' || v FROM s;") == "text:12\n")
     }
+
+    @Test("a database with a schema format newer SQLite may write is a clear error for every command, and left as it is")
+    func newerSchemaFormat() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("new.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[47] = 5  // the header's schema format number, bytes 44-47, big-endian
+        try bytes.write(to: URL(fileURLWithPath: path))
+        for (arguments, stdin) in [(["query", path], nil), (["tables", path], nil), (["insert", path, "t"], #"{"id":2}"#)] {
+            let error = try fail(arguments, stdin: stdin)
+            #expect(
+                error.hasPrefix(
+                    "Error: \(path) has schema format 5 in its header, and SQLite 3.")
+                    && error.hasSuffix(
+                        " reads formats 1 to 4: it was written by a newer SQLite or is damaged; nothing was read or changed (open it with the SQLite that made it)\n"
+                    ), "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
 }
