@@ -375,4 +375,59 @@ struct ExistingDatabaseTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
+
+    @Test("schema shows what a hand-written table declares: UNIQUE keys, CHECKs, references, collations, generated expressions")
+    func schemaConstraints() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("hand.db")
+        _ = try CLI.sqlite(
+            path,
+            #"""
+            CREATE TABLE team (id INTEGER PRIMARY KEY, a INT, b INT, UNIQUE (a, b));
+            CREATE TABLE "my member" (
+              id INTEGER PRIMARY KEY,
+              name TEXT NOT NULL COLLATE NOCASE UNIQUE, -- a comment, CHECK (x)
+              n INT CONSTRAINT positive CHECK (n > 0) CHECK(n < 100) DEFAULT (1),
+              team INTEGER REFERENCES team(id) ON DELETE CASCADE,
+              boss INTEGER REFERENCES team,
+              ta INT, tb INT,
+              shout TEXT GENERATED ALWAYS AS (upper(name) || '!') VIRTUAL,
+              twice INT AS (CAST(n AS INT) * 2) STORED,
+              "o""dd" TEXT COLLATE "RTRIM",
+              price DECIMAL(10, 2) CHECK (price >= 0),
+              FOREIGN KEY (ta, tb) REFERENCES team(a, b),
+              CONSTRAINT ordered CHECK (ta < tb OR "o""dd" IS NULL)
+            );
+            CREATE UNIQUE INDEX member_price ON "my member" (price);
+            CREATE UNIQUE INDEX member_ta ON "my member" (ta) WHERE ta > 0;
+            """#)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try succeed(["schema", path, "my member", "--format", "jsonl"])
+        let rows = try result.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let facts = ["unique", "check", "references", "collate", "generated"]
+        let expected: [(String, [String?])] = [
+            ("id", [nil, nil, nil, nil, nil]),
+            ("name", ["name", nil, nil, "NOCASE", nil]),
+            ("n", [nil, "n > 0; n < 100", nil, nil, nil]),
+            ("team", [nil, nil, "team(id) ON DELETE CASCADE", nil, nil]),
+            ("boss", [nil, nil, "team", nil, nil]),
+            ("ta", [nil, #"ta < tb OR "o""dd" IS NULL"#, "(ta, tb) → team(a, b)", nil, nil]),
+            ("tb", [nil, #"ta < tb OR "o""dd" IS NULL"#, "(ta, tb) → team(a, b)", nil, nil]),
+            ("shout", [nil, nil, nil, nil, "upper(name) || '!'"]),
+            ("twice", [nil, nil, nil, nil, "CAST(n AS INT) * 2"]),
+            ("o\"dd", [nil, #"ta < tb OR "o""dd" IS NULL"#, nil, "RTRIM", nil]),
+            ("price", ["price", "price >= 0", nil, nil, nil]),
+        ]
+        #expect(rows.map { $0["column"] as? String } == expected.map(\.0), "\(result.stdout)")
+        for (column, values) in expected {
+            let object = rows.first { $0["column"] as? String == column } ?? [:]
+            for (fact, value) in zip(facts, values) {
+                #expect(object.keys.contains(fact), "\(object)")
+                #expect(object[fact] as? String == value, "\(column).\(fact): \(object)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }
