@@ -208,10 +208,12 @@ public final class Store {
         // can write rolls back the interrupted transaction, and a read-only one would fail.
         // Store.read runs queries in read-only transactions all the same.
         configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
-        if access == .read {
+        var walInfo = stat()
+        if access == .read && stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0 {
             // The last connection to a WAL database to close copies the `-wal` file into the
-            // database file and removes it: a read would rewrite the file. Reads leave both as
-            // they are; the next write (or sqlite3) checkpoints them.
+            // database file and removes it: a read would rewrite the file. A read leaves a
+            // `-wal` that holds commits as it is; the next write (or sqlite3) checkpoints it.
+            // Without one, closing only removes the `-wal` and `-shm` this connection made.
             configuration.prepareDatabase { db in
                 let code = jsonsql_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }

@@ -327,6 +327,16 @@ struct ExistingDatabaseTests {
         // A write checkpoints as before, and nothing is lost.
         _ = try succeed(["insert", path, "t"], stdin: #"{"doc":{"a":51}}"#)
         #expect(try succeed(["query", path, "--count"]).stdout == "51\n")
+        // A WAL database with no -wal (checkpointed when its app closed): a read leaves no
+        // -wal or -shm behind, and the file as it was.
+        let clean = dir.path("live.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: clean + "-wal"))
+        let cleanBefore = try Data(contentsOf: URL(fileURLWithPath: clean))
+        for arguments in reads {
+            _ = try succeed(arguments.map { $0 == path ? clean : $0 })
+            #expect(!FileManager.default.fileExists(atPath: clean + "-wal") && !FileManager.default.fileExists(atPath: clean + "-shm"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clean)) == cleanBefore)
     }
 
     @Test("a column declared ANY outside a STRICT table refuses a string SQLite would store as a number, naming the record")
