@@ -323,7 +323,9 @@ struct ExistingDatabaseTests {
             #expect(try snapshot() == before, "\(arguments[0]) changed the database or its -wal")
         }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
-        #expect(try succeed(["query", path, "--where", "doc.a >= 48", "--select", "id", "--format", "csv"]).stdout == "id\r\n48\r\n49\r\n50\r\n")
+        #expect(
+            try succeed(["query", path, "--where", "doc.a >= 48", "--select", "id", "--format", "csv"]).stdout
+                == "id\r\n48\r\n49\r\n50\r\n")
         // A write checkpoints as before, and nothing is lost.
         _ = try succeed(["insert", path, "t"], stdin: #"{"doc":{"a":51}}"#)
         #expect(try succeed(["query", path, "--count"]).stdout == "51\n")
@@ -334,7 +336,9 @@ struct ExistingDatabaseTests {
         let cleanBefore = try Data(contentsOf: URL(fileURLWithPath: clean))
         for arguments in reads {
             _ = try succeed(arguments.map { $0 == path ? clean : $0 })
-            #expect(!FileManager.default.fileExists(atPath: clean + "-wal") && !FileManager.default.fileExists(atPath: clean + "-shm"))
+            #expect(
+                !FileManager.default.fileExists(atPath: clean + "-wal") && !FileManager.default.fileExists(atPath: clean + "-shm")
+            )
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: clean)) == cleanBefore)
     }
@@ -357,10 +361,12 @@ struct ExistingDatabaseTests {
         let setError = try fail(["update", path, "t", "--where", "id = 1", "--set", #"v="0012""#])
         #expect(setError.contains("NUMERIC affinity"), "\(setError)")
         // Strings that stay strings, and numbers, go in; every value comes back as it went in.
-        _ = try succeed(["insert", path, "t"], stdin: #"{"id":2,"v":"abc"} {"id":3,"v":12} {"id":4,"v":"0x10"} {"id":5,"v":2.5}"#)
+        _ = try succeed(
+            ["insert", path, "t"], stdin: #"{"id":2,"v":"abc"} {"id":3,"v":12} {"id":4,"v":"0x10"} {"id":5,"v":2.5}"#)
         #expect(
             try succeed(["query", path, "t", "--format", "jsonl"]).stdout
-                == "{\"id\":1,\"v\":\"x\"}\n{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":12}\n{\"id\":4,\"v\":\"0x10\"}\n{\"id\":5,\"v\":2.5}\n")
+                == "{\"id\":1,\"v\":\"x\"}\n{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":12}\n{\"id\":4,\"v\":\"0x10\"}\n{\"id\":5,\"v\":2.5}\n"
+        )
         // A STRICT table's ANY keeps the string.
         _ = try succeed(["insert", path, "s"], stdin: #"{"id":1,"v":"12"}"#)
         #expect(try CLI.sqlite(path, "SELECT typeof(v) || ':' || v FROM s;") == "text:12\n")

@@ -223,7 +223,8 @@ struct PostgresCommandTests {
             member.stdout.split(separator: "\r\n") == [
                 "table,column,type,declared,notnull,pk,default,unique,check,references,collate,generated",
                 "member,id,integer,integer,true,1,,,,,,", "member,name,text,text,true,0,,name,,,C,",
-                "member,n,integer,integer,false,0,1,,(n > 0),,,", "member,team,integer,integer,false,0,,,,team(id) ON DELETE CASCADE,,",
+                "member,n,integer,integer,false,0,1,,(n > 0),,,",
+                "member,team,integer,integer,false,0,,,,team(id) ON DELETE CASCADE,,",
                 "member,ta,integer,integer,false,0,,,(ta < tb),\"(ta, tb) → team(a, b)\",,",
                 "member,tb,integer,integer,false,0,,,(ta < tb),\"(ta, tb) → team(a, b)\",,",
                 "member,twice,integer,integer,false,0,,,,,,(n * 2)",

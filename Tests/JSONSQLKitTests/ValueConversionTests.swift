@@ -187,7 +187,9 @@ struct ValueConversionTests {
                 try db.execute(sql: "DELETE FROM t")
                 try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [text])
                 let storedAs = try String.fetchOne(db, sql: "SELECT typeof(x) FROM t")
-                #expect(ValueConversion.readsAsNumber(text) == (storedAs != "text"), "\(JSONEncoding.quoted(text)): \(storedAs ?? "")")
+                #expect(
+                    ValueConversion.readsAsNumber(text) == (storedAs != "text"), "\(JSONEncoding.quoted(text)): \(storedAs ?? "")"
+                )
             }
         }
     }

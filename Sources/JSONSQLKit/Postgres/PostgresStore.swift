@@ -392,7 +392,8 @@ final class PostgresStore {
                     ] + (constraints[column.name] ?? Array(repeating: nil, count: 5))
                 let base = values.count
                 placeholders.append(
-                    "(" + (1...row.count).map { "$\(base + $0)" + ($0 == 5 ? "::boolean" : $0 == 6 ? "::bigint" : "") }
+                    "("
+                        + (1...row.count).map { "$\(base + $0)" + ($0 == 5 ? "::boolean" : $0 == 6 ? "::bigint" : "") }
                         .joined(separator: ", ") + ")")
                 values += row
             }

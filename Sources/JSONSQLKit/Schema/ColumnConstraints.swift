@@ -25,7 +25,8 @@ struct ColumnConstraints: Equatable, Sendable {
         func update(_ column: String, _ change: (inout ColumnConstraints) -> Void) {
             change(&facts[SQLName.fold(column), default: ColumnConstraints()])
         }
-        for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table])
+        for index in try Row.fetchAll(
+            db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table])
         where index["unique"] as Int == 1 && index["partial"] as Int == 0 && (index["origin"] as String) != "pk" {
             let names = try String?.fetchAll(
                 db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
@@ -34,7 +35,9 @@ struct ColumnConstraints: Equatable, Sendable {
             for column in key { update(column) { $0.unique.append(key.joined(separator: ", ")) } }
         }
         let keys = try Row.fetchAll(
-            db, sql: "SELECT id, \"table\" AS target, \"from\" AS source, \"to\" AS key, on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+            db,
+            sql:
+                "SELECT id, \"table\" AS target, \"from\" AS source, \"to\" AS key, on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
             arguments: [table])
         for id in Set(keys.map { $0["id"] as Int }).sorted() {
             let rows = keys.filter { $0["id"] as Int == id }
@@ -47,7 +50,9 @@ struct ColumnConstraints: Equatable, Sendable {
             }
             for column in sources { update(column) { $0.references.append(text) } }
         }
-        guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]),
+        guard
+            let sql = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]),
             let create = try? CreateTableText(sql)
         else { return facts }
         let text = create.text
@@ -85,7 +90,9 @@ struct ColumnConstraints: Equatable, Sendable {
             else { continue }
             let expression = text.text(tokens: (check + 2)..<end)
             let named = Set(
-                ((check + 2)..<end).filter { [.word, .quotedName].contains(text.tokens[$0].kind) }.map { SQLName.fold(text.name($0)) })
+                ((check + 2)..<end).filter { [.word, .quotedName].contains(text.tokens[$0].kind) }.map {
+                    SQLName.fold(text.name($0))
+                })
             for column in create.columns.map(create.columnName) where named.contains(SQLName.fold(column)) {
                 update(column) { $0.checks.append(expression) }
             }

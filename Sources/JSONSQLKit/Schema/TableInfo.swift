@@ -80,7 +80,8 @@ public struct TableInfo: Sendable {
         }
         if !anyColumns.isEmpty {
             let strict =
-                try Bool.fetchOne(db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                try Bool.fetchOne(
+                    db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
                 ?? false
             for i in anyColumns { columns[i].turnsNumericTextIntoNumbers = !strict }
         }
