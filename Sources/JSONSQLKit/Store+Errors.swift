@@ -145,7 +145,18 @@ extension Store {
     /// SQLite's message, with what it means in jsonsql's terms where SQLite's words do not say
     /// what to do.
     static func explaining(_ message: String) -> String {
-        explainingReservedName(explainingShadowTable(message))
+        explainingUnknownFunction(explainingReservedName(explainingShadowTable(message)))
+    }
+
+    /// SQLite's `unknown function: f()`, which it says for a function an index or a generated
+    /// column of the schema calls (a query's own unknown function is `no such function`): what
+    /// that means for a database another tool made.
+    static func explainingUnknownFunction(_ message: String) -> String {
+        let prefix = "unknown function: "
+        guard message.hasPrefix(prefix), message.hasSuffix("()") else { return message }
+        let name = message.dropFirst(prefix.count).dropLast(2)
+        return
+            "\(message): an index or generated column of this database calls \(name)(), which SQLite \(String(cString: sqlite3_libversion())) does not have (the database was made with a newer SQLite, or by an app that defines \(name)); commands that need it cannot run here, and nothing was changed"
     }
 
     /// SQLite's refusal of a table or index named `sqlite_...` (`object name reserved for

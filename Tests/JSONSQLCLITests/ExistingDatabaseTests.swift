@@ -372,6 +372,37 @@ struct ExistingDatabaseTests {
         #expect(try CLI.sqlite(path, "SELECT typeof(v) || ':' || v FROM s;") == "text:12\n")
     }
 
+    @Test(
+        "an index calling a function this SQLite lacks (jsonb_extract, from a newer SQLite) is named as such, and nothing changes"
+    )
+    func indexOnUnknownFunction() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("newer.db")
+        _ = try CLI.sqlite(
+            path,
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{"a":1}');
+            CREATE INDEX ix ON t (json_extract(doc, '$.a'));
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = replace(sql, 'json_extract', 'nosuch_extract') WHERE name = 'ix';
+            """)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{"a":1}}"# + "\n")
+        for (arguments, stdin) in [
+            (["insert", path, "t"], #"{"id":2,"doc":{"a":2}}"#), (["update", path, "--all", "--set", "doc.a=3"], nil),
+        ] {
+            let error = try fail(arguments, stdin: stdin)
+            #expect(
+                error.contains(
+                    "unknown function: nosuch_extract(): an index or generated column of this database calls nosuch_extract(), which SQLite 3."
+                )
+                    && error.hasSuffix(
+                        " does not have (the database was made with a newer SQLite, or by an app that defines nosuch_extract); commands that need it cannot run here, and nothing was changed\n"
+                    ), "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test("a database with a schema format newer SQLite may write is a clear error for every command, and left as it is")
     func newerSchemaFormat() throws {
         let dir = try TemporaryDirectory()
