@@ -72,6 +72,12 @@ extension Store {
                     "\(path) cannot be changed: SQLite writes a journal (\(path)-journal) beside the database for every change, and \(directoryName(of: path)) cannot be written by this user. Queries work; to change it, make the directory writable or copy the database somewhere that is. Nothing was written"
                 )
             }
+            if let version = headerByte(path, 18), version > 2 {
+                // Write version 1 is a rollback journal, 2 WAL; above that SQLite only reads.
+                return JSONSQLError(
+                    "\(path) can be read but not changed by SQLite \(String(cString: sqlite3_libversion())): its header gives file format write version \(version), which only a newer SQLite writes; nothing was changed"
+                )
+            }
             if Foundation.access(path, W_OK) != 0 && errno == EACCES {
                 return JSONSQLError(
                     "cannot write \(path): permission denied; nothing was changed (to change it, the user running jsonsql needs write permission on it: ls -l \(SQLQuote.shellWord(path)))"
@@ -94,16 +100,24 @@ extension Store {
     /// by a newer SQLite, or damaged. Names the number the header holds (bytes 44-47).
     static func unsupportedFormat(_ path: String) -> JSONSQLError {
         var format = ""
-        if let handle = FileHandle(forReadingAtPath: path) {
-            defer { try? handle.close() }
-            if let header = try? handle.read(upToCount: 48), header.count == 48 {
-                format = " \(header[44..<48].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })"
-            }
+        if let header = header(path) {
+            format = " \(header[44..<48].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })"
         }
         return JSONSQLError(
             "\(path) has schema format\(format) in its header, and SQLite \(String(cString: sqlite3_libversion())) reads formats 1 to 4: it was written by a newer SQLite or is damaged; nothing was read or changed (open it with the SQLite that made it)"
         )
     }
+
+    /// The first 100 bytes of a database file, its header, or nil when there are fewer.
+    static func header(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return nil }
+        return Array(bytes)
+    }
+
+    /// Byte `offset` of a database file's header.
+    static func headerByte(_ path: String, _ offset: Int) -> UInt8? { header(path).map { $0[offset] } }
 
     /// The directory a database path is in, as messages name it (`.` for a bare file name).
     static func directoryName(of path: String) -> String {

@@ -403,6 +403,29 @@ struct ExistingDatabaseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test("a database whose header gives a newer write version is read, and a change says why it cannot be made")
+    func newerWriteVersion() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("newer-write.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[18] = 3  // file format write version: 1 rollback journal, 2 WAL
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{}}"# + "\n")
+        for (arguments, stdin) in [
+            (["insert", path, "t"], #"{"id":2}"#), (["update", path, "--all", "--set", "doc.a=1"], nil),
+            (["index", path, "doc.a"], nil),
+        ] {
+            let error = try fail(arguments, stdin: stdin)
+            #expect(
+                error.hasPrefix("Error: \(path) can be read but not changed by SQLite 3.")
+                    && error.hasSuffix(
+                        ": its header gives file format write version 3, which only a newer SQLite writes; nothing was changed\n"),
+                "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
     @Test("a database with a schema format newer SQLite may write is a clear error for every command, and left as it is")
     func newerSchemaFormat() throws {
         let dir = try TemporaryDirectory()
