@@ -469,7 +469,13 @@ public final class Store {
     static func noTable(_ name: String, tables: [String], database: String, then: String = "") -> JSONSQLError {
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
-        let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        var guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        // `main.player`, as SQL names a table with its schema: jsonsql takes the name alone.
+        if let dot = name.firstIndex(of: "."), ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
+            let table = SQLName.find(String(name[name.index(after: dot)...]), in: tables)
+        {
+            guess = "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
+        }
         return JSONSQLError("no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
     }
 

@@ -426,6 +426,21 @@ struct ExistingDatabaseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
+    @Test("main.x names the table called main.x where there is one, and otherwise says to write x")
+    func schemaQualifiedNames() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("names.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE x (a); INSERT INTO x VALUES (1); CREATE TABLE y (b);")
+        let error = try fail(["query", path, "MAIN.x"])
+        #expect(
+            error
+                == "Error: no table 'MAIN.x' in \(path); jsonsql names a table without its schema (MAIN.), so write x; tables: x, y\n"
+        )
+        _ = try CLI.sqlite(path, #"CREATE TABLE "main.x" (c); INSERT INTO "main.x" VALUES (2);"#)
+        #expect(try succeed(["query", path, "main.x", "--format", "jsonl"]).stdout == #"{"c":2}"# + "\n")
+        #expect(try succeed(["query", path, "x", "--format", "jsonl"]).stdout == #"{"a":1}"# + "\n")
+    }
+
     @Test("a database with a schema format newer SQLite may write is a clear error for every command, and left as it is")
     func newerSchemaFormat() throws {
         let dir = try TemporaryDirectory()
