@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// SQLite's errors in jsonsql's words: what happened to which file, and what to do.
 extension Store {
@@ -71,6 +72,12 @@ extension Store {
                     "\(path) cannot be changed: SQLite writes a journal (\(path)-journal) beside the database for every change, and \(directoryName(of: path)) cannot be written by this user. Queries work; to change it, make the directory writable or copy the database somewhere that is. Nothing was written"
                 )
             }
+            if let version = headerByte(path, 18), version > 2 {
+                // Write version 1 is a rollback journal, 2 WAL; above that SQLite only reads.
+                return JSONSQLError(
+                    "\(path) can be read but not changed by SQLite \(String(cString: sqlite3_libversion())): its header gives file format write version \(version), which only a newer SQLite writes; nothing was changed"
+                )
+            }
             if Foundation.access(path, W_OK) != 0 && errno == EACCES {
                 return JSONSQLError(
                     "cannot write \(path): permission denied; nothing was changed (to change it, the user running jsonsql needs write permission on it: ls -l \(SQLQuote.shellWord(path)))"
@@ -84,9 +91,33 @@ extension Store {
             )
         case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
+        case .SQLITE_ERROR where error.message == "unsupported file format": return unsupportedFormat(path)
         default: return JSONSQLError(explaining(error.message ?? "\(error)"))
         }
     }
+
+    /// A database whose header gives a schema format this SQLite does not read (above 4): made
+    /// by a newer SQLite, or damaged. Names the number the header holds (bytes 44-47).
+    static func unsupportedFormat(_ path: String) -> JSONSQLError {
+        var format = ""
+        if let header = header(path) {
+            format = " \(header[44..<48].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })"
+        }
+        return JSONSQLError(
+            "\(path) has schema format\(format) in its header, and SQLite \(String(cString: sqlite3_libversion())) reads formats 1 to 4: it was written by a newer SQLite or is damaged; nothing was read or changed (open it with the SQLite that made it)"
+        )
+    }
+
+    /// The first 100 bytes of a database file, its header, or nil when there are fewer.
+    static func header(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return nil }
+        return Array(bytes)
+    }
+
+    /// Byte `offset` of a database file's header.
+    static func headerByte(_ path: String, _ offset: Int) -> UInt8? { header(path).map { $0[offset] } }
 
     /// The directory a database path is in, as messages name it (`.` for a bare file name).
     static func directoryName(of path: String) -> String {
@@ -128,7 +159,18 @@ extension Store {
     /// SQLite's message, with what it means in jsonsql's terms where SQLite's words do not say
     /// what to do.
     static func explaining(_ message: String) -> String {
-        explainingReservedName(explainingShadowTable(message))
+        explainingUnknownFunction(explainingReservedName(explainingShadowTable(message)))
+    }
+
+    /// SQLite's `unknown function: f()`, which it says for a function an index or a generated
+    /// column of the schema calls (a query's own unknown function is `no such function`): what
+    /// that means for a database another tool made.
+    static func explainingUnknownFunction(_ message: String) -> String {
+        let prefix = "unknown function: "
+        guard message.hasPrefix(prefix), message.hasSuffix("()") else { return message }
+        let name = message.dropFirst(prefix.count).dropLast(2)
+        return
+            "\(message): an index or generated column of this database calls \(name)(), which SQLite \(String(cString: sqlite3_libversion())) does not have (the database was made with a newer SQLite, or by an app that defines \(name)); commands that need it cannot run here, and nothing was changed"
     }
 
     /// SQLite's refusal of a table or index named `sqlite_...` (`object name reserved for

@@ -63,23 +63,52 @@ extension Store {
         }
     }
 
+    /// The columns `schema` prints, on SQLite and PostgreSQL.
+    static let schemaColumns = [
+        "table", "column", "type", "declared", "notnull", "pk", "default", "unique", "check", "references", "collate",
+        "generated",
+    ]
+
     /// Lists the columns of one table, or of all: declared type, jsonsql type and constraints.
     public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         if let postgres { return try postgres.listSchema(table: table, format: format, to: out) }
         return try read { db in
             Self.registerFunctions(db)
+            var facts: [String: [String: ColumnConstraints]] = [:]
+            for name in try Self.tableNames(db) where table == nil || table == name {
+                facts[name] = try ColumnConstraints.read(db, table: name)
+            }
+            // jsonsql_constraint(table, column, kind): one of `ColumnConstraints`, as text.
+            db.add(
+                function: DatabaseFunction("jsonsql_constraint", argumentCount: 3, pure: true) { [facts] values in
+                    guard let table = String.fromDatabaseValue(values[0]), let column = String.fromDatabaseValue(values[1]),
+                        let kind = String.fromDatabaseValue(values[2]), let fact = facts[table]?[SQLName.fold(column)]
+                    else { return nil }
+                    let list: [String] =
+                        switch kind {
+                        case "unique": fact.unique
+                        case "check": fact.checks
+                        case "references": fact.references
+                        case "collate": fact.collation.map { [$0] } ?? []
+                        default: fact.generated.map { [$0] } ?? []
+                        }
+                    return list.isEmpty ? nil : list.joined(separator: "; ")
+                })
             let filter = table == nil ? "" : "AND m.name = ?"
             let query = SQLQuery(
                 sql: """
                     SELECT m.name AS "table", p.name AS "column", jsonsql_type(p.type) AS type, p.type AS declared,
-                           p."notnull" AS "notnull", p.pk AS pk, p.dflt_value AS "default"
+                           p."notnull" AS "notnull", p.pk AS pk, p.dflt_value AS "default",
+                           jsonsql_constraint(m.name, p.name, 'unique') AS "unique",
+                           jsonsql_constraint(m.name, p.name, 'check') AS "check",
+                           jsonsql_constraint(m.name, p.name, 'references') AS "references",
+                           jsonsql_constraint(m.name, p.name, 'collate') AS "collate",
+                           jsonsql_constraint(m.name, p.name, 'generated') AS "generated"
                     FROM sqlite_schema m JOIN pragma_table_xinfo(m.name) p
                     WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \(filter)
                     ORDER BY m.rowid, p.cid
                     """, arguments: table.map { [$0.databaseValue] } ?? [],
-                columns: ["table", "column", "type", "declared", "notnull", "pk", "default"].map {
-                    OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
-                })
+                columns: Self.schemaColumns.map { OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural) })
             _ = try Self.stream(query, db: db, format: format, to: out)
         }
     }

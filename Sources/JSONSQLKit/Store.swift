@@ -212,6 +212,17 @@ public final class Store {
         // can write rolls back the interrupted transaction, and a read-only one would fail.
         // Store.read runs queries in read-only transactions all the same.
         configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
+        var walInfo = stat()
+        if access == .read && stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0 {
+            // The last connection to a WAL database to close copies the `-wal` file into the
+            // database file and removes it: a read would rewrite the file. A read leaves a
+            // `-wal` that holds commits as it is; the next write (or sqlite3) checkpoints it.
+            // Without one, closing only removes the `-wal` and `-shm` this connection made.
+            configuration.prepareDatabase { db in
+                let code = jsonsql_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            }
+        }
         configuration.busyMode = .callback(Self.busyWait(busyTimeout))
         configuration.label = "jsonsql"
         configuration.allowsUnsafeTransactions = userTransactions
@@ -462,7 +473,13 @@ public final class Store {
     static func noTable(_ name: String, tables: [String], database: String, then: String = "") -> JSONSQLError {
         let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
-        let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        var guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        // `main.player`, as SQL names a table with its schema: jsonsql takes the name alone.
+        if let dot = name.firstIndex(of: "."), ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
+            let table = SQLName.find(String(name[name.index(after: dot)...]), in: tables)
+        {
+            guess = "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
+        }
         return JSONSQLError("no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
     }
 

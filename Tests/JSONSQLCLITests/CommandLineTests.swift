@@ -89,7 +89,7 @@ struct CommandLineTests {
             try CLI.run(["tables", db, "--format", "jsonl"]).stdout == #"{"name":"player","columns":2,"type":"table"}"# + "\n")
         #expect(
             try CLI.run(["schema", db, "--format", "csv"]).stdout
-                == "table,column,type,declared,notnull,pk,default\r\nplayer,id,text,TEXT,true,1,\r\nplayer,address,json,JSON TEXT,false,0,\r\n"
+                == "table,column,type,declared,notnull,pk,default,unique,check,references,collate,generated\r\nplayer,id,text,TEXT,true,1,,,,,,\r\nplayer,address,json,JSON TEXT,false,0,,,\"\"\"address\"\" IS NULL OR json_valid(\"\"address\"\")\",,,\r\n"
         )
         let indexes = try CLI.run(["indexes", db, "--format", "table"]).stdout
         #expect(indexes.contains(#"player_on_address_country  player  false   "address" ->> '$.country'"#), "\(indexes)")

@@ -159,6 +159,31 @@ struct ExistingDatabaseTests {
         #expect(rows.stdout == #"{"name":"Odd","address.city":null}"# + "\n", "\(rows.stderr)")
     }
 
+    @Test("update refuses a path into a blob, even one whose bytes read as JSON: it would become text")
+    func updateRefusesBlob() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("blob.db")
+        _ = try CLI.sqlite(
+            path,
+            #"CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT, j JSON); INSERT INTO t VALUES (1, '{"a":1}', '{"a":1}'), (2, X'7B2261223A317D', X'7B2261223A317D');"#
+        )
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for column in ["doc", "j"] {
+            for edit in [["--set", "\(column).b=2"], ["--remove", "\(column).a"], ["--patch", #"\#(column)={"b":2}"#]] {
+                let error = try fail(["update", path, "--all"] + edit)
+                #expect(
+                    error
+                        == "Error: the row with id = 2 holds X'7B2261223A317D' in \(column), which is not JSON, so no path inside it can be changed; nothing was updated (replace it with --set \(column)=..., or narrow --where)\n"
+                )
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        _ = try succeed(["update", path, "--where", "id = 1", "--set", "doc.b=2", "--set", "j.b=2"])
+        #expect(
+            try CLI.sqlite(path, "SELECT id, typeof(doc), doc, typeof(j), j FROM t ORDER BY id;")
+                == #"1|text|{"a":1,"b":2}|text|{"a":1,"b":2}"# + "\n" + #"2|blob|{"a":1}|blob|{"a":1}"# + "\n")
+    }
+
     /// A database in sqlite-utils' conventions: nested values as JSON text in TEXT columns,
     /// booleans as INTEGER 1/0, free text beside them.
     func sqliteUtilsDatabase(_ dir: TemporaryDirectory) throws -> String {
@@ -259,5 +284,235 @@ struct ExistingDatabaseTests {
         // --order-by on the path is written the same way, so the index gives the order.
         let ordered = try CLI.run(["query", path, "--order-by", filter.components(separatedBy: " = ")[0], "--explain"]).stdout
         #expect(ordered.contains("SCAN t USING INDEX ix"), "\(ordered)")
+    }
+
+    /// The database file and its `-wal` as a process killed after committing leaves them: every
+    /// commit still in the `-wal`, none copied into the file.
+    func walDatabase(_ dir: TemporaryDirectory) throws -> String {
+        let live = dir.path("live.sqlite")
+        let queue = try DatabaseQueue(path: live)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT)")
+            for i in 1...50 { try db.execute(sql: "INSERT INTO t (doc) VALUES (?)", arguments: [#"{"a":\#(i)}"#]) }
+        }
+        let path = dir.path("app.sqlite")
+        try FileManager.default.copyItem(atPath: live, toPath: path)
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: path + "-wal")
+        try queue.close()
+        return path
+    }
+
+    @Test("a command that reads leaves a WAL database and its -wal byte for byte: closing does not checkpoint")
+    func readsLeaveWALDatabase() throws {
+        let dir = try TemporaryDirectory()
+        let path = try walDatabase(dir)
+        func snapshot() throws -> [Data] {
+            try [path, path + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        }
+        let before = try snapshot()
+        #expect(before[1].count > 4096, "the -wal holds the commits")
+        let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let reads = [
+            ["query", path, "--count"], ["query", path, "--where", "doc.a = 7", "--explain"], ["tables", path],
+            ["schema", path], ["indexes", path], ["describe", path],
+        ]
+        for arguments in reads {
+            _ = try succeed(arguments)
+            #expect(try snapshot() == before, "\(arguments[0]) changed the database or its -wal")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
+        #expect(
+            try succeed(["query", path, "--where", "doc.a >= 48", "--select", "id", "--format", "csv"]).stdout
+                == "id\r\n48\r\n49\r\n50\r\n")
+        // A write checkpoints as before, and nothing is lost.
+        _ = try succeed(["insert", path, "t"], stdin: #"{"doc":{"a":51}}"#)
+        #expect(try succeed(["query", path, "--count"]).stdout == "51\n")
+        // A WAL database with no -wal (checkpointed when its app closed): a read leaves no
+        // -wal or -shm behind, and the file as it was.
+        let clean = dir.path("live.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: clean + "-wal"))
+        let cleanBefore = try Data(contentsOf: URL(fileURLWithPath: clean))
+        for arguments in reads {
+            _ = try succeed(arguments.map { $0 == path ? clean : $0 })
+            #expect(
+                !FileManager.default.fileExists(atPath: clean + "-wal") && !FileManager.default.fileExists(atPath: clean + "-shm")
+            )
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clean)) == cleanBefore)
+    }
+
+    @Test("a column declared ANY outside a STRICT table refuses a string SQLite would store as a number, naming the record")
+    func anyColumnWithNumericAffinity() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("any.db")
+        _ = try CLI.sqlite(
+            path,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY); CREATE TABLE s (id INTEGER PRIMARY KEY, v ANY) STRICT; INSERT INTO t VALUES (1, 'x');"
+        )
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try fail(["insert", path, "t"], stdin: "{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":\"12\"}\n")
+        #expect(
+            error.hasPrefix(
+                #"Error: <stdin>:2: record 2: column "v" (any) is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number"#
+            ), "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let setError = try fail(["update", path, "t", "--where", "id = 1", "--set", #"v="0012""#])
+        #expect(setError.contains("NUMERIC affinity"), "\(setError)")
+        // Strings that stay strings, and numbers, go in; every value comes back as it went in.
+        _ = try succeed(
+            ["insert", path, "t"], stdin: #"{"id":2,"v":"abc"} {"id":3,"v":12} {"id":4,"v":"0x10"} {"id":5,"v":2.5}"#)
+        #expect(
+            try succeed(["query", path, "t", "--format", "jsonl"]).stdout
+                == "{\"id\":1,\"v\":\"x\"}\n{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":12}\n{\"id\":4,\"v\":\"0x10\"}\n{\"id\":5,\"v\":2.5}\n"
+        )
+        // A STRICT table's ANY keeps the string.
+        _ = try succeed(["insert", path, "s"], stdin: #"{"id":1,"v":"12"}"#)
+        #expect(try CLI.sqlite(path, "SELECT typeof(v) || ':' || v FROM s;") == "text:12\n")
+    }
+
+    @Test(
+        "an index calling a function this SQLite lacks (jsonb_extract, from a newer SQLite) is named as such, and nothing changes"
+    )
+    func indexOnUnknownFunction() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("newer.db")
+        _ = try CLI.sqlite(
+            path,
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{"a":1}');
+            CREATE INDEX ix ON t (json_extract(doc, '$.a'));
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = replace(sql, 'json_extract', 'nosuch_extract') WHERE name = 'ix';
+            """)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{"a":1}}"# + "\n")
+        for (arguments, stdin) in [
+            (["insert", path, "t"], #"{"id":2,"doc":{"a":2}}"#), (["update", path, "--all", "--set", "doc.a=3"], nil),
+        ] {
+            let error = try fail(arguments, stdin: stdin)
+            #expect(
+                error.contains(
+                    "unknown function: nosuch_extract(): an index or generated column of this database calls nosuch_extract(), which SQLite 3."
+                )
+                    && error.hasSuffix(
+                        " does not have (the database was made with a newer SQLite, or by an app that defines nosuch_extract); commands that need it cannot run here, and nothing was changed\n"
+                    ), "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a database whose header gives a newer write version is read, and a change says why it cannot be made")
+    func newerWriteVersion() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("newer-write.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[18] = 3  // file format write version: 1 rollback journal, 2 WAL
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{}}"# + "\n")
+        for (arguments, stdin) in [
+            (["insert", path, "t"], #"{"id":2}"#), (["update", path, "--all", "--set", "doc.a=1"], nil),
+            (["index", path, "doc.a"], nil),
+        ] {
+            let error = try fail(arguments, stdin: stdin)
+            #expect(
+                error.hasPrefix("Error: \(path) can be read but not changed by SQLite 3.")
+                    && error.hasSuffix(
+                        ": its header gives file format write version 3, which only a newer SQLite writes; nothing was changed\n"),
+                "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("main.x names the table called main.x where there is one, and otherwise says to write x")
+    func schemaQualifiedNames() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("names.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE x (a); INSERT INTO x VALUES (1); CREATE TABLE y (b);")
+        let error = try fail(["query", path, "MAIN.x"])
+        #expect(
+            error
+                == "Error: no table 'MAIN.x' in \(path); jsonsql names a table without its schema (MAIN.), so write x; tables: x, y\n"
+        )
+        _ = try CLI.sqlite(path, #"CREATE TABLE "main.x" (c); INSERT INTO "main.x" VALUES (2);"#)
+        #expect(try succeed(["query", path, "main.x", "--format", "jsonl"]).stdout == #"{"c":2}"# + "\n")
+        #expect(try succeed(["query", path, "x", "--format", "jsonl"]).stdout == #"{"a":1}"# + "\n")
+    }
+
+    @Test("a database with a schema format newer SQLite may write is a clear error for every command, and left as it is")
+    func newerSchemaFormat() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("new.db")
+        _ = try CLI.sqlite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[47] = 5  // the header's schema format number, bytes 44-47, big-endian
+        try bytes.write(to: URL(fileURLWithPath: path))
+        for (arguments, stdin) in [(["query", path], nil), (["tables", path], nil), (["insert", path, "t"], #"{"id":2}"#)] {
+            let error = try fail(arguments, stdin: stdin)
+            #expect(
+                error.hasPrefix(
+                    "Error: \(path) has schema format 5 in its header, and SQLite 3.")
+                    && error.hasSuffix(
+                        " reads formats 1 to 4: it was written by a newer SQLite or is damaged; nothing was read or changed (open it with the SQLite that made it)\n"
+                    ), "\(error)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("schema shows what a hand-written table declares: UNIQUE keys, CHECKs, references, collations, generated expressions")
+    func schemaConstraints() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("hand.db")
+        _ = try CLI.sqlite(
+            path,
+            #"""
+            CREATE TABLE team (id INTEGER PRIMARY KEY, a INT, b INT, UNIQUE (a, b));
+            CREATE TABLE "my member" (
+              id INTEGER PRIMARY KEY,
+              name TEXT NOT NULL COLLATE NOCASE UNIQUE, -- a comment, CHECK (x)
+              n INT CONSTRAINT positive CHECK (n > 0) CHECK(n < 100) DEFAULT (1),
+              team INTEGER REFERENCES team(id) ON DELETE CASCADE,
+              boss INTEGER REFERENCES team,
+              ta INT, tb INT,
+              shout TEXT GENERATED ALWAYS AS (upper(name) || '!') VIRTUAL,
+              twice INT AS (CAST(n AS INT) * 2) STORED,
+              "o""dd" TEXT COLLATE "RTRIM",
+              price DECIMAL(10, 2) CHECK (price >= 0),
+              FOREIGN KEY (ta, tb) REFERENCES team(a, b),
+              CONSTRAINT ordered CHECK (ta < tb OR "o""dd" IS NULL)
+            );
+            CREATE UNIQUE INDEX member_price ON "my member" (price);
+            CREATE UNIQUE INDEX member_ta ON "my member" (ta) WHERE ta > 0;
+            """#)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try succeed(["schema", path, "my member", "--format", "jsonl"])
+        let rows = try result.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let facts = ["unique", "check", "references", "collate", "generated"]
+        let expected: [(String, [String?])] = [
+            ("id", [nil, nil, nil, nil, nil]),
+            ("name", ["name", nil, nil, "NOCASE", nil]),
+            ("n", [nil, "n > 0; n < 100", nil, nil, nil]),
+            ("team", [nil, nil, "team(id) ON DELETE CASCADE", nil, nil]),
+            ("boss", [nil, nil, "team", nil, nil]),
+            ("ta", [nil, #"ta < tb OR "o""dd" IS NULL"#, "(ta, tb) → team(a, b)", nil, nil]),
+            ("tb", [nil, #"ta < tb OR "o""dd" IS NULL"#, "(ta, tb) → team(a, b)", nil, nil]),
+            ("shout", [nil, nil, nil, nil, "upper(name) || '!'"]),
+            ("twice", [nil, nil, nil, nil, "CAST(n AS INT) * 2"]),
+            ("o\"dd", [nil, #"ta < tb OR "o""dd" IS NULL"#, nil, "RTRIM", nil]),
+            ("price", ["price", "price >= 0", nil, nil, nil]),
+        ]
+        #expect(rows.map { $0["column"] as? String } == expected.map(\.0), "\(result.stdout)")
+        for (column, values) in expected {
+            let object = rows.first { $0["column"] as? String == column } ?? [:]
+            for (fact, value) in zip(facts, values) {
+                #expect(object.keys.contains(fact), "\(object)")
+                #expect(object[fact] as? String == value, "\(column).\(fact): \(object)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }

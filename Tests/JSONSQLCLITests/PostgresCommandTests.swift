@@ -207,9 +207,33 @@ struct PostgresCommandTests {
         let schema = try CLI.run(["schema", postgres, "-f", "csv"])
         #expect(
             schema.stdout.split(separator: "\r\n") == [
-                "table,column,type,declared,notnull,pk,default", "player,id,integer,bigint,true,1,",
-                "player,doc,json,jsonb,false,0,", "player,at,datetime,timestamp with time zone,false,0,",
+                "table,column,type,declared,notnull,pk,default,unique,check,references,collate,generated",
+                "player,id,integer,bigint,true,1,,,,,,", "player,doc,json,jsonb,false,0,,,,,,",
+                "player,at,datetime,timestamp with time zone,false,0,,,,,,",
             ])
+        // What a table another tool made declares about its columns, in PostgreSQL's own words.
+        try PostgresServer.psql(
+            """
+            CREATE TABLE team (id integer PRIMARY KEY, a integer, b integer, UNIQUE (a, b));
+            CREATE TABLE member (
+              id integer PRIMARY KEY, name text NOT NULL COLLATE "C" UNIQUE, n integer CHECK (n > 0) DEFAULT 1,
+              team integer REFERENCES team (id) ON DELETE CASCADE, ta integer, tb integer,
+              twice integer GENERATED ALWAYS AS (n * 2) STORED,
+              FOREIGN KEY (ta, tb) REFERENCES team (a, b), CONSTRAINT ordered CHECK (ta < tb));
+            CREATE UNIQUE INDEX member_ta ON member (ta) WHERE ta > 0;
+            """, schema: PostgresServer.schema(of: postgres))
+        let member = try CLI.run(["schema", postgres, "member", "-f", "csv"])
+        #expect(
+            member.stdout.split(separator: "\r\n") == [
+                "table,column,type,declared,notnull,pk,default,unique,check,references,collate,generated",
+                "member,id,integer,integer,true,1,,,,,,", "member,name,text,text,true,0,,name,,,C,",
+                "member,n,integer,integer,false,0,1,,(n > 0),,,",
+                "member,team,integer,integer,false,0,,,,team(id) ON DELETE CASCADE,,",
+                "member,ta,integer,integer,false,0,,,(ta < tb),\"(ta, tb) → team(a, b)\",,",
+                "member,tb,integer,integer,false,0,,,(ta < tb),\"(ta, tb) → team(a, b)\",,",
+                "member,twice,integer,integer,false,0,,,,,,(n * 2)",
+            ], "\(member.stderr)")
+        try PostgresServer.psql("DROP TABLE member; DROP TABLE team", schema: PostgresServer.schema(of: postgres))
         try PostgresServer.psql("CREATE VIEW v AS SELECT id FROM player", schema: PostgresServer.schema(of: postgres))
         let view = try CLI.run(["drop-table", postgres, "v", "--if-exists"])
         #expect(view.status == 1)

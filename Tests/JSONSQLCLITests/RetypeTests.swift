@@ -74,4 +74,29 @@ struct RetypeTests {
         #expect(try Self.sqlite(db, "SELECT name FROM pragma_index_list('pair') WHERE origin = 'c';") == "pair_n")
         try Self.expectSound(db)
     }
+
+    @Test("a foreign key another table broke before does not stop a retype; one the retype would break does, naming the row")
+    func foreignKeysBrokenBefore() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("fk.db")
+        // SQLite enforces foreign keys only where an app turns them on: orphan's row 1 was
+        // stored referring to a parent that is not there.
+        try Self.sqlite(
+            db,
+            """
+            CREATE TABLE parent (k TEXT UNIQUE); INSERT INTO parent VALUES ('AQI=');
+            CREATE TABLE child (id INTEGER PRIMARY KEY, ref TEXT REFERENCES parent (k)); INSERT INTO child VALUES (1, 'AQI=');
+            CREATE TABLE orphan (id INTEGER PRIMARY KEY, pid TEXT REFERENCES parent (k)); INSERT INTO orphan VALUES (1, 'gone');
+            CREATE TABLE other (id INTEGER PRIMARY KEY, n TEXT); INSERT INTO other VALUES (1, '7');
+            """)
+        #expect(try Self.retype(db, "other", "n:integer").status == 0)
+        #expect(try Self.sqlite(db, "SELECT typeof(n), n FROM other;") == "integer|7")
+        #expect(try Self.sqlite(db, "PRAGMA foreign_key_check;") == "orphan|1|parent|0")
+        // As a blob, child's 'AQI=' becomes the bytes 01 02, which no parent key holds.
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let refused = try Self.retype(db, "child", "ref:blob")
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: changing the types would break a foreign key: row 1 of child\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
 }

@@ -100,7 +100,7 @@ struct ShellScriptTests {
         #expect(result.stdout.contains("--where <expr>"))
         #expect(
             result.stdout.hasSuffix(
-                "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON TEXT\",\"notnull\":false,\"pk\":0,\"default\":null}\n"
+                "{\"table\":\"player\",\"column\":\"tags\",\"type\":\"json\",\"declared\":\"JSON TEXT\",\"notnull\":false,\"pk\":0,\"default\":null,\"unique\":null,\"check\":\"\\\"tags\\\" IS NULL OR json_valid(\\\"tags\\\")\",\"references\":null,\"collate\":null,\"generated\":null}\n"
             ))
 
         let wrong = try CLI.run(

@@ -164,6 +164,32 @@ extension FullTextIndexTests {
 }
 
 extension FullTextIndexTests {
+    @Test("insert, update and delete refuse the index itself, whose rows are the content table's; the index stays whole")
+    func indexRowsAreTheContentTables() throws {
+        let db = try Self.makeDatabase()
+        let before = try Self.snapshot(db)
+        let rows = try db.sql("SELECT * FROM dogs")
+        func message(_ verb: String, _ instead: String) -> String {
+            "dogs_fts is a full-text index whose rows are those of dogs (content=dogs): a change here would not change dogs and would leave the index out of step with it; \(instead) instead (its triggers, if it has them, keep the index in step; else rebuild it: INSERT INTO \"dogs_fts\"(\"dogs_fts\") VALUES ('rebuild');)"
+        }
+        let refusals: [(String, () throws -> Void)] = [
+            (message("insert", "insert into dogs"), { try db.insert("dogs_fts", #"{"name":"Rex"}"#) }),
+            (message("update", "update the rows of dogs"), { try db.update("dogs_fts", all: true, set: ["name=Rex"]) }),
+            (message("delete", "delete the rows of dogs"), { try db.delete("dogs_fts", where: ["name=Cleo"]) }),
+        ]
+        for (expected, command) in refusals {
+            #expect(errorMessage(command) == expected)
+            #expect(try Self.snapshot(db) == before)
+            #expect(try db.sql("SELECT * FROM dogs") == rows)
+        }
+        try Self.checkIndex(db)
+        // A full-text table that keeps its own rows is edited as any table.
+        try db.execute("CREATE VIRTUAL TABLE notes USING fts5(body)")
+        try db.insert("notes", #"{"body":"hello world"}"#)
+        try db.update("notes", all: true, set: ["body=goodbye"])
+        #expect(try db.sql("SELECT body FROM notes WHERE notes MATCH 'goodbye'") == #"{"body":"goodbye"}"# + "\n")
+    }
+
     @Test("tables tells the index and its shadow tables apart from plain tables")
     func tables() throws {
         let db = try Self.makeDatabase()

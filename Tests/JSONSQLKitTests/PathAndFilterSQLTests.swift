@@ -109,6 +109,22 @@ struct PathAndFilterSQLTests {
         #expect(colon.map { "\($0)" }?.hasSuffix("found ':85319'; compare with =: score = 85319") == true)
     }
 
+    @Test("a quote doubled as SQL doubles it in a quoted name, or left bare, says how a path writes it")
+    func quoteInName() throws {
+        let hint =
+            #"; a name or key holding a double quote is written in double quotes with \" for it, as JSON writes it: doc."say \"hi\"""#
+        for text in [#""q""uote""#, #"q"uote"#, #"doc."a""b""#] {
+            let path = #expect(throws: JSONSQLError.self) { try JSONPath(parsing: text) }
+            #expect(path.map { "\($0)" }?.hasSuffix(hint) == true, "\(text): \(String(describing: path))")
+            let filter = #expect(throws: JSONSQLError.self) { try FilterParser.parse(text + " = 1") }
+            #expect(filter.map { "\($0)" }?.hasSuffix(hint) == true, "\(text): \(String(describing: filter))")
+        }
+        #expect(try JSONPath(parsing: #""q\"uote""#).column == #"q"uote"#)
+        // No hint where no quote follows.
+        let plain = #expect(throws: JSONSQLError.self) { try JSONPath(parsing: "a b") }
+        #expect(plain.map { "\($0)" }?.contains("double quote") == false)
+    }
+
     @Test("a name with a space or a dot written without quotes says how to quote it")
     func unquotedNames() throws {
         let spaced = #expect(throws: JSONSQLError.self) { try FilterParser.parse("first name = Ann") }

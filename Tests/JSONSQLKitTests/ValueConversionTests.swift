@@ -172,6 +172,41 @@ struct ValueConversionTests {
         #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .numeric, textAffinity: false) }
     }
 
+    /// Every string whose type SQLite changes in a NUMERIC column, and no other: SQLite decides.
+    @Test("text SQLite reads as a number in a NUMERIC column, as SQLite reads it")
+    func textReadAsNumber() throws {
+        let texts = [
+            "42", "-7", "+7", " 42", "42 ", "\t1\n", "1.5", ".5", "5.", "-.5", "1e3", "1E-3", "1e+3", " 1e3 ", "00012",
+            "12345678901234567890", "1e999", "1.2.3", ".", "+", "-", "e3", "1e", "1e+", "0x10", "1_000", "1,5", "inf",
+            "NaN", "", " ", "abc", "12abc", "١٢", "\u{A0}12", "1 2", "--1", "+-1", "1.e3", ".e3", "\u{0B}7\u{0C}",
+        ]
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t(x NUMERIC)")
+            for text in texts {
+                try db.execute(sql: "DELETE FROM t")
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [text])
+                let storedAs = try String.fetchOne(db, sql: "SELECT typeof(x) FROM t")
+                #expect(
+                    ValueConversion.readsAsNumber(text) == (storedAs != "text"), "\(JSONEncoding.quoted(text)): \(storedAs ?? "")"
+                )
+            }
+        }
+    }
+
+    @Test("an any column declared ANY outside a STRICT table refuses strings SQLite would make numbers")
+    func anyWithNumericAffinity() throws {
+        for text in ["12", " 1e3", "+.5"] {
+            #expect(throws: ValueMismatch.self, "\(text)") {
+                try ValueConversion.stored(.string(text), type: .any, numericAffinity: true)
+            }
+            #expect(try ValueConversion.stored(.string(text), type: .any) == text.databaseValue)
+        }
+        #expect(try ValueConversion.stored(.string("0x10"), type: .any, numericAffinity: true) == "0x10".databaseValue)
+        #expect(try ValueConversion.stored(.number("12.5"), type: .any, numericAffinity: true) == 12.5.databaseValue)
+        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("-0.0"), type: .any, numericAffinity: true) }
+    }
+
     @Test("comparing takes any number a double or Int64 holds, whatever the number column")
     func comparing() throws {
         #expect(try ValueConversion.stored(.number("10.5"), type: .integer, for: .compare) == 10.5.databaseValue)

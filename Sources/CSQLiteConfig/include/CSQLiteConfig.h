@@ -12,6 +12,11 @@ int jsonsql_sqlite_config_multithread(void);
 /// `db` is a `sqlite3 *` (void here, so that Swift sees SQLite's API only through GRDB).
 int jsonsql_sqlite_defensive(void *db);
 
+/// Turns on SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE for one connection: closing it never copies a WAL
+/// database's `-wal` file into the database file (nor removes the `-wal`), so that a command
+/// that only reads leaves the file as it found it. Returns SQLite's result code.
+int jsonsql_sqlite_no_checkpoint_on_close(void *db);
+
 /// Turns SQLITE_DBCONFIG_DQS_DDL and SQLITE_DBCONFIG_DQS_DML on (1) or off (0) for one
 /// connection: whether SQL reads a double-quoted word that names no column as a string, as
 /// SQLite reads a stored schema and as the sqlite3 shell lets other tools write it

@@ -88,14 +88,47 @@ extension Store {
 
     /// Refuses to edit a view: SQLite changes a view only through its `INSTEAD OF` triggers,
     /// whose changes it does not count, so the command would report 0 rows for rows it changed.
-    private static func requireTable(_ table: String, verb: String, db: Database) throws {
-        guard try db.viewExists(table) else { return }
-        throw JSONSQLError("\(table) is a view; \(verb) the rows of the table the view reads")
+    ///
+    /// Refuses, too, to edit a full-text index that reads its rows from another table (FTS4 or
+    /// FTS5 with `content=people`, as `sqlite-utils enable-fts` makes): its rows are that
+    /// table's, so a change would not show in them, and would leave the index out of step.
+    static func requireTable(_ table: String, verb: String, db: Database) throws {
+        if try db.viewExists(table) {
+            throw JSONSQLError("\(table) is a view; \(verb) the rows of the table the view reads")
+        }
+        guard let content = try contentTable(ofIndex: table, db: db) else { return }
+        throw JSONSQLError(
+            "\(table) is a full-text index whose rows are those of \(content) (content=\(content)): a change here would not change \(content) and would leave the index out of step with it; \(verb == "insert" ? "insert into \(content)" : "\(verb) the rows of \(content)") instead (its triggers, if it has them, keep the index in step; else rebuild it: INSERT INTO \(SQLQuote.identifier(table))(\(SQLQuote.identifier(table))) VALUES ('rebuild');)"
+        )
+    }
+
+    /// For an FTS4 or FTS5 table declared with `content=TABLE` (not empty: that is a
+    /// contentless one), that table's name; nil for any other table.
+    static func contentTable(ofIndex table: String, db: Database) throws -> String? {
+        guard
+            let sql = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+                arguments: [table])
+        else { return nil }
+        let text = SQLTokens(sql)
+        guard let using = text.tokens.indices.first(where: { text.isWord($0, "USING") }),
+            text.isWord(using + 1, "FTS4") || text.isWord(using + 1, "FTS5"), text.isSymbol(using + 2, "("),
+            let close = text.closing(using + 2)
+        else { return nil }
+        for item in text.items((using + 3)..<close) where item.count == 3 {
+            let start = item.lowerBound
+            guard text.isWord(start, "CONTENT"), text.isSymbol(start + 1, "=") else { continue }
+            let name = text.name(start + 2)
+            return name.isEmpty ? nil : name
+        }
+        return nil
     }
 
     /// Refuses an update that edits paths inside a column not declared json (a TEXT column
     /// holding JSON, as GRDB and sqlite-utils keep it) when a row it matches holds a value there
-    /// that is not JSON, naming that row, before anything changes.
+    /// that is not JSON, naming that row, before anything changes. A blob is not JSON either,
+    /// though its bytes may read as JSON text (it prints as base64, `describe` counts it as a
+    /// blob): `json_set` would return text, and the blob would become a string.
     private static func requireJSONText(_ spec: UpdateSpec, table info: TableInfo, db: Database) throws {
         let paths = spec.sets.map(\.path) + spec.patches.compactMap(\.path) + spec.removes
         var columns: [ColumnInfo] = []
@@ -121,7 +154,7 @@ extension Store {
             let c = SQLQuote.identifier(column.name)
             let sql = """
                 SELECT \(identity) || ' holds ' || substr(quote(\(c)), 1, 60) FROM \(SQLQuote.identifier(info.name)) \
-                WHERE \(condition)\(c) IS NOT NULL AND NOT json_valid(\(c)) LIMIT 1
+                WHERE \(condition)\(c) IS NOT NULL AND (typeof(\(c)) = 'blob' OR NOT json_valid(\(c))) LIMIT 1
                 """
             let statement = try db.makeStatement(sql: sql)
             let handle = statement.sqliteStatement
@@ -454,7 +487,9 @@ extension UpdateSpec {
             input = parsed
         }
         do {
-            return try ValueConversion.stored(input, type: column.type, textAffinity: column.keepsNumberText(in: dialect))
+            return try ValueConversion.stored(
+                input, type: column.type, textAffinity: column.keepsNumberText(in: dialect),
+                numericAffinity: column.turnsNumericTextIntoNumbers)
         } catch {
             // A bare word that reads as a number or boolean (007 does not) is one; text in quotes
             // is text (with --json too: "123" is a JSON string).

@@ -156,6 +156,7 @@ public struct FilterParser {
         } else if operatorWord == "ilike" {
             hint = "; like ignores the case of ASCII letters already: \(path) like PATTERN"
         }
+        if cursor.current == "\"" { hint = JSONPath.quoteInNameHint }
         // `score:5`, as search boxes take it.
         if cursor.current == ":", cursor.peek(1).map({ !$0.properties.isWhitespace }) == true {
             cursor.index += 1

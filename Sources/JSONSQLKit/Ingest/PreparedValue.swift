@@ -24,6 +24,9 @@ struct InsertColumns: Sendable {
         /// A json or numeric column with TEXT affinity keeps numbers as their JSON text; one
         /// declared plain `JSON` or `NUMERIC` gets SQLite numbers, as older jsonsql stored them.
         var jsonAsText: Bool
+        /// An any column where SQLite turns text that reads as a number into that number
+        /// (`ColumnInfo.turnsNumericTextIntoNumbers`): its strings go through `ValueConversion`.
+        var numericAffinity = false
     }
 
     var columns: [Column] = []
@@ -57,7 +60,8 @@ struct InsertColumns: Sendable {
         let jsonAsText = columns[column].jsonAsText
         switch (type, field.kind) {
         case (_, .null): return .null
-        case (.text, .string), (.any, .string): return try string(field, bytes: bytes, scratch: &scratch)
+        case (.text, .string): return try string(field, bytes: bytes, scratch: &scratch)
+        case (.any, .string) where !columns[column].numericAffinity: return try string(field, bytes: bytes, scratch: &scratch)
         case (.integer, .integer), (.any, .integer): return .integer(field.integer)
         // -0 is left to ValueConversion, which refuses it: a real column would give back 0.0.
         case (.real, .integer)
@@ -88,7 +92,8 @@ struct InsertColumns: Sendable {
             return .double(value)
         default:
             let input = try InputValue(field, bytes: bytes, scratch: &scratch)
-            let value = try ValueConversion.stored(input, type: type, textAffinity: jsonAsText)
+            let value = try ValueConversion.stored(
+                input, type: type, textAffinity: jsonAsText, numericAffinity: columns[column].numericAffinity)
             switch value.storage {
             case .string(let text): _ = try checkedLength(text.utf8.count)
             case .blob(let data): _ = try checkedLength(data.count)

@@ -105,7 +105,9 @@ final class RecordInserter {
         let info = try TableInfo(db: db, table: table)
         generatedColumns = info.columns.filter(\.isGenerated).map(\.name)
         layout.columns = info.columns.filter { !$0.isGenerated }.map {
-            InsertColumns.Column(name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity)
+            InsertColumns.Column(
+                name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity,
+                numericAffinity: $0.turnsNumericTextIntoNumbers)
         }
         primaryKey = info.primaryKey
         slots = Array(repeating: -1, count: columns.count)

@@ -30,6 +30,7 @@ extension Store {
             var tableName = options.table
             let existing = try Self.tableNames(db)
             let isNew = SQLName.find(options.table, in: existing) == nil
+            if let name = SQLName.find(options.table, in: existing) { try Self.requireTable(name, verb: "insert", db: db) }
             if isNew {
                 // A view or an index shares the tables' names: CREATE TABLE would fail on it.
                 let others = try Row.fetchAll(

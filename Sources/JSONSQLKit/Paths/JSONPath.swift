@@ -22,10 +22,15 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         self = try JSONPath.parse(&cursor)
         cursor.skipSpaces()
         if !cursor.atEnd {
+            let quote = cursor.current == "\"" ? Self.quoteInNameHint : ""
             throw JSONSQLError(
-                "unexpected '\(TerminalText.excerpt(cursor.rest))' after the path \(TerminalText.excerpt("\(self)"))")
+                "unexpected '\(TerminalText.excerpt(cursor.rest))' after the path \(TerminalText.excerpt("\(self)"))\(quote)")
         }
     }
+
+    /// For a path followed by `"`: `"q""uote"` (SQL doubles a quote in a quoted name) or `q"uote`.
+    static let quoteInNameHint =
+        #"; a name or key holding a double quote is written in double quotes with \" for it, as JSON writes it: doc."say \"hi\"""#
 
     static func parse(_ cursor: inout TextCursor) throws -> JSONPath {
         if cursor.current == ".", cursor.peek(1).map({ !TextCursor.isDelimiter($0) || $0 == "\"" }) == true {

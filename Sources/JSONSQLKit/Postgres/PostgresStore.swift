@@ -347,27 +347,75 @@ final class PostgresStore {
             result, columns: names.map { OutputColumn(name: $0, kind: .natural) }, format: format, to: out)
     }
 
+    /// For `schema`, by column name: the unique keys (not partial) the column is in, the CHECKs
+    /// naming it, its foreign keys, its collation where it is not its type's, and a generated
+    /// column's expression, each as SQLite's `ColumnConstraints` prints them ("; " between several).
+    private func columnConstraints(_ table: String) throws -> [String: [String?]] {
+        func names(_ keys: String, _ relation: String) -> String {
+            """
+            (SELECT string_agg(x.attname, ', ' ORDER BY u.ord) FROM unnest(\(keys)) WITH ORDINALITY u(n, ord)
+             JOIN pg_attribute x ON x.attrelid = \(relation) AND x.attnum = u.n)
+            """
+        }
+        func action(_ column: String, _ verb: String) -> String {
+            """
+            CASE \(column) WHEN 'c' THEN ' ON \(verb) CASCADE' WHEN 'n' THEN ' ON \(verb) SET NULL'
+              WHEN 'd' THEN ' ON \(verb) SET DEFAULT' WHEN 'r' THEN ' ON \(verb) RESTRICT' ELSE '' END
+            """
+        }
+        let result = try connection.execute(
+            """
+            SELECT a.attname,
+              (SELECT string_agg(\(names("i.indkey::int2[]", "i.indrelid")), '; ')
+               FROM pg_index i WHERE i.indrelid = c.oid AND i.indisunique AND NOT i.indisprimary
+                 AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attnum = ANY (i.indkey::int2[])),
+              (SELECT string_agg(regexp_replace(pg_get_constraintdef(k.oid), '^CHECK \\((.*)\\)$', '\\1'), '; ' ORDER BY k.conname)
+               FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'c' AND a.attnum = ANY (k.conkey)),
+              (SELECT string_agg(
+                 CASE WHEN cardinality(k.conkey) > 1 THEN '(' || \(names("k.conkey", "k.conrelid")) || ') → ' ELSE '' END
+                 || f.relname || '(' || \(names("k.confkey", "k.confrelid")) || ')'
+                 || \(action("k.confdeltype", "DELETE")) || \(action("k.confupdtype", "UPDATE")), '; ' ORDER BY k.conname)
+               FROM pg_constraint k JOIN pg_class f ON f.oid = k.confrelid
+               WHERE k.conrelid = c.oid AND k.contype = 'f' AND a.attnum = ANY (k.conkey)),
+              CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation THEN co.collname END,
+              CASE WHEN a.attgenerated <> '' THEN pg_get_expr(d.adbin, d.adrelid) END
+            FROM pg_attribute a
+            JOIN pg_class c ON c.oid = a.attrelid
+            JOIN pg_type t ON t.oid = a.atttypid
+            LEFT JOIN pg_collation co ON co.oid = a.attcollation
+            LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+            WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema) AND a.attnum > 0 AND NOT a.attisdropped
+            """, [table])
+        var facts: [String: [String?]] = [:]
+        for row in 0..<result.rowCount {
+            facts[result.string(row, 0) ?? ""] = (1...5).map { result.string(row, $0) }
+        }
+        return facts
+    }
+
     /// `schema`: each column's jsonsql type beside the type PostgreSQL declares.
     func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         let tables = try table.map { [$0] } ?? tableNames()
         var values: [String?] = []
         var placeholders: [String] = []
         for name in tables {
+            let constraints = try columnConstraints(name)
             for column in try tableInfo(name).columns {
-                let row = [
-                    name, column.name, column.type.rawValue, column.declaredType, column.notNull ? "t" : "f",
-                    String(column.primaryKeyIndex), column.defaultSQL,
-                ]
+                let row =
+                    [
+                        name, column.name, column.type.rawValue, column.declaredType, column.notNull ? "t" : "f",
+                        // A generated column's expression is in `generated`; it has no default.
+                        String(column.primaryKeyIndex), column.isGenerated ? nil : column.defaultSQL,
+                    ] + (constraints[column.name] ?? Array(repeating: nil, count: 5))
                 let base = values.count
                 placeholders.append(
-                    "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5)::boolean, $\(base + 6)::bigint, $\(base + 7))"
-                )
+                    "("
+                        + (1...row.count).map { "$\(base + $0)" + ($0 == 5 ? "::boolean" : $0 == 6 ? "::bigint" : "") }
+                        .joined(separator: ", ") + ")")
                 values += row
             }
         }
-        let columns = ["table", "column", "type", "declared", "notnull", "pk", "default"].map {
-            OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
-        }
+        let columns = Store.schemaColumns.map { OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural) }
         // The rows go through the server so they print through the same path as any result.
         let sql =
             placeholders.isEmpty

@@ -127,6 +127,10 @@ extension Store {
                 )
             }
         }
+        // Rows that broke a foreign key before (SQLite enforces none unless an app turns them
+        // on, so another tool's database may hold some): only a new one is the rebuild's doing.
+        let foreignKeyCheck = "SELECT \"table\", rowid, parent, fkid FROM pragma_foreign_key_check"
+        let brokenBefore = try Row.fetchAll(db, sql: foreignKeyCheck)
         let temporary = "jsonsql_retype_" + table
         if try tableNames(db).contains(where: { SQLName.same($0, temporary) }) {
             throw JSONSQLError("a table \(temporary) is in the way of rebuilding \(table); rename or drop it first")
@@ -163,7 +167,13 @@ extension Store {
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table, sequence])
         }
         for statement in indexesAndTriggers { try db.execute(sql: statement) }
-        if let violation = try Row.fetchOne(db, sql: "SELECT \"table\", rowid FROM pragma_foreign_key_check") {
+        var before = brokenBefore
+        let brokenNow = try Row.fetchAll(db, sql: foreignKeyCheck).filter { row in
+            guard let seen = before.firstIndex(of: row) else { return true }
+            before.remove(at: seen)
+            return false
+        }
+        if let violation = brokenNow.first {
             throw JSONSQLError(
                 "changing the types would break a foreign key: row \(violation["rowid"] as Int64? ?? 0) of \(violation["table"] as String)"
             )

@@ -14,6 +14,11 @@ public struct ColumnInfo: Sendable, Equatable {
     /// jsonsql declares its own): its values may be text that is not JSON, so paths into it
     /// are guarded as in a text column (see `ResolvedPath`).
     public var mayHoldInvalidJSON = false
+    /// For an any column: whether SQLite turns text that reads as a number (`"42"`, `" 1e3"`)
+    /// into that number in it, as in a column declared `ANY` outside a STRICT table, which has
+    /// NUMERIC affinity (see `ColumnType.declaredType`). A STRICT table's `ANY` and a column
+    /// declared with no type keep every string.
+    public var turnsNumericTextIntoNumbers = false
 
     /// Whether SQLite gives the column TEXT affinity (its rules: `INT` first, then `CHAR`,
     /// `CLOB` or `TEXT`), so that text stored in it is never turned into a number.
@@ -70,6 +75,16 @@ public struct TableInfo: Sendable {
                 isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
+        let anyColumns = columns.indices.filter {
+            columns[$0].type == .any && columns[$0].declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "ANY"
+        }
+        if !anyColumns.isEmpty {
+            let strict =
+                try Bool.fetchOne(
+                    db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                ?? false
+            for i in anyColumns { columns[i].turnsNumericTextIntoNumbers = !strict }
+        }
         if columns.contains(where: { $0.type == .json && !$0.isGenerated }) {
             let created = SQLTokens(
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table]) ?? "")

@@ -58,9 +58,12 @@ public enum ValueConversion {
     ///
     /// `textAffinity` says whether a json or numeric column keeps numbers as their text (as
     /// jsonsql declares them, `JSON TEXT` and `NUMERIC TEXT`) or as SQLite numbers (a column
-    /// declared plain `JSON` or `NUMERIC`).
+    /// declared plain `JSON` or `NUMERIC`). `numericAffinity` says whether an any column is one
+    /// declared `ANY` outside a STRICT table, where SQLite turns text that reads as a number
+    /// into that number (`ColumnInfo.turnsNumericTextIntoNumbers`).
     public static func stored(
-        _ value: InputValue, type: ColumnType, textAffinity: Bool = true, for purpose: Purpose = .store
+        _ value: InputValue, type: ColumnType, textAffinity: Bool = true, numericAffinity: Bool = false,
+        for purpose: Purpose = .store
     ) throws(ValueMismatch) -> DatabaseValue {
         if case .null = value { return .null }
         if purpose == .compare, case .number(let text) = value, [.integer, .real, .numeric].contains(type) {
@@ -139,13 +142,55 @@ public enum ValueConversion {
             switch value {
             case .null: return .null
             case .bool(let flag): return (flag ? 1 : 0).databaseValue
-            // No affinity: SQLite keeps a double as it is, -0.0 too.
-            case .number(let text): return try sqliteNumber(text, affinity: false)
-            case .string(let text): return text.databaseValue
+            // No affinity: SQLite keeps a double as it is, -0.0 too. With NUMERIC affinity a
+            // double without a fraction becomes an integer, as in a numeric column.
+            case .number(let text): return try sqliteNumber(text, affinity: numericAffinity)
+            case .string(let text):
+                if numericAffinity && readsAsNumber(text) {
+                    throw ValueMismatch(
+                        expectation:
+                            "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number, and it would come back as one; write the number without quotes to store a number, or keep such strings in a text column"
+                    )
+                }
+                return text.databaseValue
             case .container(let text): return canonicalKeys(text).databaseValue
             case .blob(let data): return data.databaseValue
             }
         }
+    }
+
+    /// Whether SQLite reads `text` as a number when it goes into a column with NUMERIC, INTEGER
+    /// or REAL affinity (its `sqlite3AtoF`): spaces, a sign, digits with at most one `.` (at
+    /// least one digit), an exponent with digits, spaces; `"42"`, `" 1e3 "`, `"+.5"`, `"5."`,
+    /// but not `"0x10"`, `"1e"`, `"inf"` or `""`.
+    static func readsAsNumber(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var i = 0
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 }
+        while i < bytes.count && isSpace(bytes[i]) { i += 1 }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+        var digits = 0
+        while isDigit(i) {
+            digits += 1
+            i += 1
+        }
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while isDigit(i) {
+                digits += 1
+                i += 1
+            }
+        }
+        guard digits > 0 else { return false }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            guard isDigit(i) else { return false }
+            while isDigit(i) { i += 1 }
+        }
+        while i < bytes.count && isSpace(bytes[i]) { i += 1 }
+        return i == bytes.count
     }
 
     /// JSON text with its keys in the one spelling a SQLite path finds (`JSONText.canonicalKeys`).
