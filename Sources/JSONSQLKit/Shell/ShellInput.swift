@@ -64,9 +64,15 @@ public enum ShellInput {
             throw JSONSQLError("no file \(TerminalText.path(path)); give a file of jsonsql commands and SQL")
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, R_OK) != 0 ? ": " + String(cString: strerror(errno)) : ""
-            throw JSONSQLError("cannot read \(path)\(reason)")
+        // Read through a descriptor, not FileManager, which cannot read a pipe: a FIFO or bash's
+        // `<(...)` (/dev/fd/63) is a script too.
+        let descriptor = open(path, O_RDONLY)
+        if descriptor < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let data: Data
+        do {
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
+        } catch {
+            throw JSONSQLError("cannot read \(path): \(error.localizedDescription)")
         }
         if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
             throw JSONSQLError("\(path) is a SQLite database, not a file of jsonsql commands and SQL")
@@ -188,6 +194,15 @@ public enum ShellInput {
                     .trimmingCharacters(in: .whitespaces))
         }
         return [command] + words.dropFirst(3)
+    }
+
+    /// Whether a path names the file standard input is (`/dev/stdin`, `/dev/fd/0`, or the pipe or
+    /// file it was given), which the shell's commands may already come from.
+    public static func isStandardInput(_ path: String) -> Bool {
+        var input = stat()
+        var named = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, stat(path, &named) == 0 else { return false }
+        return input.st_dev == named.st_dev && input.st_ino == named.st_ino
     }
 
     /// Whether two paths name one file: the same path, or the same device and inode.
