@@ -22,7 +22,7 @@ final class ShellCompleterTests {
                     INSERT INTO player VALUES ('p2', 'Bo', '{"city":"Lyon","zip":"69001"}', '[]');
                     CREATE TABLE "Team" (name TEXT);
                     CREATE TABLE odd (doc JSON TEXT);
-                    INSERT INTO odd VALUES ('{"a b":{"c":1},"x.y":2,"it''s":3,"ab":4}');
+                    INSERT INTO odd VALUES ('{"a b":{"c":1},"x.y":2,"it''s":3,"ab":4,"q\\u0022t":5}');
                     CREATE TABLE "my team's ""x"" t" ("full name" TEXT, "日本" TEXT);
                     """)
         }
@@ -114,6 +114,26 @@ final class ShellCompleterTests {
         // Inside a quote the user opened, and in SQL, the path as it is.
         #expect(completer.complete(word: "doc.x", before: "query odd --where '").candidates == [#"doc."x.y""#])
         #expect(completer.complete(word: "$.x", before: "select doc ->> '").candidates == [#"$."x.y"'"#])
+    }
+
+    @Test("after ->> a key completes in SQLite's path spelling inside the SQL literal, so the path finds the key")
+    func sqlPathKeys() throws {
+        // A `'` doubles in the literal; a `"` is \u0022, as jsonsql stores it: SQLite reads no `\"` in a path.
+        #expect(completer.complete(word: "$.i", before: "select doc ->> '").candidates == [#"$."it''s"'"#])
+        #expect(completer.complete(word: "$.q", before: "select doc ->> '").candidates == [#"$."q\u0022t"'"#])
+        let both = completer.complete(word: "$.a", before: "select doc ->> '")
+        #expect(both.candidates == [#"$."a b""#, "$.ab"])
+        #expect(both.displayPrefixLength == 2)
+        #expect(completer.complete(word: #"$."a b".c"#, before: "select doc ->> '").candidates == [#"$."a b".c'"#])
+        // The completed literals read the values.
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let row = try DatabaseQueue(path: path).read { db in
+            try Row.fetchOne(
+                db, sql: #"SELECT doc ->> '$."it''s"' AS a, doc ->> '$."q\u0022t"' AS b, doc ->> '$."a b".c' AS c FROM odd"#)
+        }
+        #expect(row?["a"] as Int? == 3)
+        #expect(row?["b"] as Int? == 5)
+        #expect(row?["c"] as Int? == 1)
     }
 
     @Test("insert completes tables, then file names")

@@ -256,8 +256,23 @@ public struct ShellCompleter {
             for table in (mentioned.isEmpty ? tables : mentioned) {
                 guard let info = try? store.tableInfo(table), info.column(named: column) != nil else { continue }
                 var completion = paths(columnText + word.dropFirst(), table: table)
-                completion.candidates = completion.candidates.map { "$" + $0.dropFirst(columnText.count) }
-                completion.displayPrefixLength -= columnText.count - 1
+                // In SQLite's spelling, not the --where one: SQLite reads no `\"` in a key
+                // (`$."q\u0022t"`), and the literal doubles `'` (`$."it''s"`).
+                let sqlPaths = completion.candidates.map { candidate -> (String, Int)? in
+                    guard let path = try? JSONPath(parsing: candidate), let text = try? path.sqlitePath(),
+                        let parent = try? JSONPath(column: path.column, segments: path.segments.dropLast()).sqlitePath()
+                    else { return nil }
+                    return (
+                        text.replacingOccurrences(of: "'", with: "''"), parent.replacingOccurrences(of: "'", with: "''").count + 1
+                    )
+                }
+                if let first = sqlPaths.first, let displayed = first?.1, !sqlPaths.contains(where: { $0 == nil }) {
+                    completion.candidates = sqlPaths.map { $0!.0 }
+                    completion.displayPrefixLength = displayed
+                } else {
+                    completion.candidates = completion.candidates.map { "$" + $0.dropFirst(columnText.count) }
+                    completion.displayPrefixLength -= columnText.count - 1
+                }
                 // A key with nothing below it ends the path literal.
                 if completion.candidates.count == 1 && completion.appendSpace {
                     completion.candidates[0] += "'"
