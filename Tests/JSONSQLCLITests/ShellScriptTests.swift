@@ -353,6 +353,10 @@ struct ShellScriptTests {
         #expect(going.status == 1)
         #expect(going.stdout == "{\"one\":1}\n{\"three\":3}\n")
         #expect(going.stderr == "Error: line 1: no such column: nope\n")
+        // An error names the line its statement starts on, not the line of the one before it.
+        let split = try CLI.run(["shell", db, "--format", "jsonl"], stdin: "select 1 as one\n; select\n  nope from player;\n")
+        #expect(split.stdout == "{\"one\":1}\n")
+        #expect(split.stderr == "Error: line 2: no such column: nope\n")
         let stopping = try CLI.run(["shell", db, "--format", "jsonl"], stdin: line)
         #expect(stopping.status == 1)
         #expect(stopping.stdout == "{\"one\":1}\n")

@@ -226,6 +226,9 @@ public struct ShellLineReader: Sendable {
     public private(set) var pendingSQL = ""
     /// The line the pending statement started on.
     public private(set) var pendingLine = 0
+    /// The line each statement of the last `.sql` item starts on (the first is the item's
+    /// `line`), so that an error in `select 1\n; select\nnope;` names line 2, not line 1.
+    public private(set) var statementLines: [Int] = []
     /// Whether the pending lines are only a block comment, not yet closed.
     private var pendingIsComment = false
     /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
@@ -363,6 +366,19 @@ public struct ShellLineReader: Sendable {
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
         let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
+        // Each statement is the pending text's own, trimmed, in order: found from where the last ended.
+        statementLines = []
+        var cursor = pendingSQL.startIndex
+        var line = pendingLine
+        for statement in statements {
+            let start = pendingSQL.range(of: statement, range: cursor..<pendingSQL.endIndex)?.lowerBound ?? cursor
+            line += pendingSQL[cursor..<start].utf8.count { $0 == UInt8(ascii: "\n") }
+            statementLines.append(line)
+            if let end = pendingSQL.index(start, offsetBy: statement.count, limitedBy: pendingSQL.endIndex) {
+                line += pendingSQL[start..<end].utf8.count { $0 == UInt8(ascii: "\n") }
+                cursor = end
+            }
+        }
         abandon()
         return statements.isEmpty ? .nothing : .sql(statements, line: pendingLine)
     }

@@ -132,7 +132,8 @@ final class ShellSession {
             // `select 1; bad; select 3;` with --keep-going runs `select 3;` too, as it would on a
             // line of its own.
             var outcome = Outcome.ok
-            for statement in statements where runSQL(statement, line: start) == .failed {
+            let lines = reader.statementLines.count == statements.count ? reader.statementLines : statements.map { _ in start }
+            for (statement, line) in zip(statements, lines) where runSQL(statement, line: line) == .failed {
                 outcome = .failed
                 if !keepGoing || Self.outputClosed || Interruption.isRequested { break }
             }
