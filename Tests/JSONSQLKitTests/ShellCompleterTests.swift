@@ -24,6 +24,10 @@ final class ShellCompleterTests {
                     CREATE TABLE odd (doc JSON TEXT);
                     INSERT INTO odd VALUES ('{"a b":{"c":1},"x.y":2,"it''s":3,"ab":4,"q\\u0022t":5}');
                     CREATE TABLE "my team's ""x"" t" ("full name" TEXT, "日本" TEXT);
+                    CREATE TABLE zdots ("col.x" JSON TEXT, "c d" TEXT);
+                    INSERT INTO zdots VALUES ('{"k":1}', 'x');
+                    CREATE TABLE zother (doc JSON TEXT);
+                    INSERT INTO zother VALUES ('{"kz":1}');
                     """)
         }
         let catalog = ShellCatalog(
@@ -134,6 +138,20 @@ final class ShellCompleterTests {
         #expect(row?["a"] as Int? == 3)
         #expect(row?["b"] as Int? == 5)
         #expect(row?["c"] as Int? == 1)
+    }
+
+    @Test("a column a path quotes completes from its first letters; a key after ->> is looked for in each table with the column")
+    func oddColumns() throws {
+        // On a command line in shell quotes, as keys are: bare, `"col.x"` would read as col.x.
+        #expect(complete("query zdots --where col").candidates == [#"'"col.x"'"#])
+        #expect(complete("query zdots --where c").candidates == [#"'"col.x"'"#, #"'"c d"'"#])
+        #expect(completer.complete(word: "col", before: "query zdots --where '").candidates == [#""col.x""#])
+        #expect(completer.complete(word: #""col.x"."#, before: "query zdots --where '").candidates == [#""col.x".k"#])
+        #expect(completer.paths("col", table: "zdots").appendSpace == false)
+        let line = try ShellWords.split(#"query zdots --where '"col.x"'.k=1"#)
+        #expect(try FilterParser.parse(line[3]) == FilterParser.parse(#""col.x".k = 1"#))
+        // odd has a doc column too, without the key kz.
+        #expect(completer.complete(word: "$.kz", before: "select doc ->> '").candidates == ["$.kz'"])
     }
 
     @Test("insert completes tables, then file names")
