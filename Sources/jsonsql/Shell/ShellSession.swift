@@ -416,12 +416,22 @@ final class ShellSession {
         Interruption.clear()
         let started = DispatchTime.now()
         var outcome = Outcome.ok
+        let wasInsideTransaction = store.isInsideTransaction
         do {
             try work()
         } catch {
             // The terminal echoed ^C without a newline.
             if Interruption.isRequested && isatty(STDERR_FILENO) != 0 { Diagnostics.write("\n") }
             outcome = report(error, line: line, words: words)
+            // SQLite rolls back the whole transaction when a write in it is interrupted (Ctrl-C)
+            // or fails with OR ROLLBACK, a full disk or an I/O error; a later COMMIT would only
+            // say there is no transaction, and what follows would commit statement by statement.
+            // (PostgreSQL keeps a failed transaction open until COMMIT or ROLLBACK, which say so.)
+            if wasInsideTransaction && !store.isPostgres && !store.isInsideTransaction {
+                Diagnostics.print(
+                    "Error: \(location(line))this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept, "
+                        + "and what follows runs outside a transaction until the next BEGIN")
+            }
         }
         // Commands print help through `print`, which buffers: flush before anything else writes.
         fflush(nil)
