@@ -3,6 +3,7 @@
 #ifndef JSONSQL_CREADLINE_SHIM_H
 #define JSONSQL_CREADLINE_SHIM_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <readline/readline.h>
 #include <readline/history.h>
@@ -42,5 +43,32 @@ static inline const char *jsonsql_rl_line_buffer(void) { return rl_line_buffer; 
 
 /// The descriptor readline reads keys from.
 static inline int jsonsql_rl_input_fd(void) { return fileno(rl_instream ? rl_instream : stdin); }
+
+/// Set by SIGWINCH: the terminal changed size. readline's own handler is in place only while it
+/// reads a key, so a resize while the shell waits for one would leave it wrapping lines at the
+/// old width.
+static volatile sig_atomic_t jsonsql_rl_resized = 0;
+
+static void jsonsql_rl_note_resize(int signal) {
+    (void)signal;
+    jsonsql_rl_resized = 1;
+}
+
+/// Notes each SIGWINCH from now on; `jsonsql_rl_apply_resize` acts on it.
+static inline void jsonsql_rl_watch_resize(void) {
+    struct sigaction action;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    action.sa_handler = jsonsql_rl_note_resize;
+    sigaction(SIGWINCH, &action, NULL);
+}
+
+/// After a resize, makes readline take the new size: redrawing the line being edited when
+/// `editing`, only reading the size between lines.
+static inline void jsonsql_rl_apply_resize(int editing) {
+    if (!jsonsql_rl_resized) return;
+    jsonsql_rl_resized = 0;
+    if (editing) rl_resize_terminal(); else rl_reset_screen_size();
+}
 
 #endif

@@ -301,4 +301,64 @@ struct ShellScriptTests {
         #expect(open.stderr.contains("rolled back"))
         #expect(try CLI.run(["query", db, "--count"]).stdout == "3\n")
     }
+
+    @Test("a script from a pipe runs: bash's <(...) and a FIFO, as insert reads them")
+    func scriptFromPipe() throws {
+        let directory = try TemporaryDirectory()
+        try ShellFixture.database(in: directory)
+        let substituted = try CLI.shell(
+            "jsonsql shell db.sqlite <(printf 'select count(*) as n from player;\\n') --format jsonl", in: directory.url)
+        #expect(substituted.status == 0, "\(substituted.stderr)")
+        #expect(substituted.stdout == "{\"n\":3}\n")
+        #expect(substituted.stderr == "")
+        let fifo = try CLI.shell(
+            "mkfifo script.fifo && { printf 'select 7 as x;\\n' > script.fifo & } && jsonsql shell db.sqlite script.fifo --format jsonl",
+            in: directory.url)
+        #expect(fifo.status == 0, "\(fifo.stderr)")
+        #expect(fifo.stdout == "{\"x\":7}\n")
+    }
+
+    @Test("insert and .read refuse a path to standard input that holds the script, instead of reading part of it")
+    func standardInputByPath() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let refusal = "standard input holds the shell's commands; give insert a JSON file to read"
+        for path in ["/dev/stdin", "/dev/fd/0"] {
+            let result = try CLI.run(["shell", db], stdin: "insert player \(path)\n{\"id\":\"p9\"}\n")
+            #expect(result.status == 1)
+            #expect(result.stderr == "Error: line 1: \(refusal)\n", "\(path)")
+        }
+        let script = try CLI.run(["shell", db, "/dev/stdin"], stdin: "insert player\n")
+        #expect(script.status == 1)
+        #expect(script.stderr == "Error: /dev/stdin:1: \(refusal)\n")
+        let read = try CLI.run(["shell", db, "--format", "jsonl"], stdin: ".read /dev/stdin\nselect 5 as five;\n")
+        #expect(read.status == 1)
+        #expect(read.stdout == "")
+        #expect(read.stderr == "Error: line 1: standard input holds the shell's commands; give .read a file\n")
+        #expect(try Fixture.count(db, "player") == 3)
+        // A script from a file leaves standard input to insert.
+        let file = try directory.write("load.jsonsql", "insert player /dev/stdin\n")
+        let loaded = try CLI.run(["shell", db, file], stdin: "{\"id\":\"p9\"}\n")
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        #expect(loaded.stderr == "inserted 1 row into player\n")
+        #expect(try Fixture.count(db, "player") == 4)
+    }
+
+    @Test("--keep-going runs the statements after a failed one on the same line; without it they do not run")
+    func keepGoingOnOneLine() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let line = "select 1 as one; select nope from player; select 3 as three;\n"
+        let going = try CLI.run(["shell", db, "--keep-going", "--format", "jsonl"], stdin: line)
+        #expect(going.status == 1)
+        #expect(going.stdout == "{\"one\":1}\n{\"three\":3}\n")
+        #expect(going.stderr == "Error: line 1: no such column: nope\n")
+        // An error names the line its statement starts on, not the line of the one before it.
+        let split = try CLI.run(["shell", db, "--format", "jsonl"], stdin: "select 1 as one\n; select\n  nope from player;\n")
+        #expect(split.stdout == "{\"one\":1}\n")
+        #expect(split.stderr == "Error: line 2: no such column: nope\n")
+        let stopping = try CLI.run(["shell", db, "--format", "jsonl"], stdin: line)
+        #expect(stopping.status == 1)
+        #expect(stopping.stdout == "{\"one\":1}\n")
+    }
 }

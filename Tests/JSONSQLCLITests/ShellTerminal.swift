@@ -59,6 +59,11 @@ final class ShellTerminal {
         try run(["send-keys", "-t", session] + keys)
     }
 
+    /// Resizes the terminal, as a user dragging the window does (SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Types a line and presses Enter.
     func enter(_ line: String) throws {
         try type(line)

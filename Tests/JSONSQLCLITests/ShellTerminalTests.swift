@@ -189,4 +189,25 @@ struct ShellTerminalTests {
         try other.enter(".quit")
         #expect(try await other.waitForExit() == 0)
     }
+
+    @Test("after the window is resized at the prompt, a long line wraps at the new width and edits in place")
+    func resizeAtPrompt() async throws {
+        let terminal = try await start()
+        try terminal.resize(width: 40, height: 20)
+        // Let SIGWINCH arrive while the shell waits for a key.
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let line = "select '" + String(repeating: "a", count: 60) + "' as x"
+        try terminal.type(line)
+        try await terminal.wait(forText: "as x")
+        // Ctrl-A goes to the start of the line; at the old width readline would put the cursor,
+        // and the text typed there, on the wrong screen row.
+        try terminal.press("C-a")
+        try terminal.type("/*c*/")
+        try await terminal.wait(forText: "jsonsql> /*c*/select 'aaa")
+        try terminal.press("C-e")
+        try terminal.type(";")
+        try terminal.press("Enter")
+        let screen = try await terminal.wait(forText: "jsonsql>", count: 2)
+        #expect(screen.contains(String(repeating: "a", count: 30)))
+    }
 }

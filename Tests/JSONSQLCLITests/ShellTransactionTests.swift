@@ -222,4 +222,36 @@ struct ShellTransactionTests {
         #expect(printed.status == 0)
         #expect(printed.stdout == "{\"v\":\"\(deep)\"}\n{\"v\":\"\(deep)\"}\n")
     }
+
+    @Test("a failure that makes SQLite roll back the whole transaction says so, instead of a later COMMIT finding none")
+    func transactionEndedByFailure() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        let result = try CLI.run(
+            ["shell", db, "--keep-going", "--format", "jsonl"],
+            stdin: """
+                begin;
+                delete from player where id = 'p1';
+                insert or rollback into player (id, name) values ('p2', 'again');
+                select count(*) as n from player;
+                commit;
+
+                """)
+        #expect(result.status == 1)
+        // The delete went with the transaction.
+        #expect(result.stdout == "{\"n\":3}\n")
+        #expect(
+            result.stderr == """
+                Error: line 3: UNIQUE constraint failed: player.id
+                Error: line 3: this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept, \
+                and what follows runs outside a transaction until the next BEGIN
+                Error: line 5: cannot commit - no transaction is active
+
+                """)
+        // A failure that leaves the transaction open says nothing more: COMMIT keeps the delete.
+        let open = try CLI.run(
+            ["shell", db, "--keep-going"], stdin: "begin;\ndelete from player where id = 'p1';\nselect nope;\ncommit;\n")
+        #expect(open.stderr == "Error: line 3: no such column: nope\n")
+        #expect(try Fixture.count(db, "player") == 2)
+    }
 }

@@ -22,8 +22,12 @@ final class ShellCompleterTests {
                     INSERT INTO player VALUES ('p2', 'Bo', '{"city":"Lyon","zip":"69001"}', '[]');
                     CREATE TABLE "Team" (name TEXT);
                     CREATE TABLE odd (doc JSON TEXT);
-                    INSERT INTO odd VALUES ('{"a b":{"c":1},"x.y":2,"it''s":3,"ab":4}');
+                    INSERT INTO odd VALUES ('{"a b":{"c":1},"x.y":2,"it''s":3,"ab":4,"q\\u0022t":5}');
                     CREATE TABLE "my team's ""x"" t" ("full name" TEXT, "日本" TEXT);
+                    CREATE TABLE zdots ("col.x" JSON TEXT, "c d" TEXT);
+                    INSERT INTO zdots VALUES ('{"k":1}', 'x');
+                    CREATE TABLE zother (doc JSON TEXT);
+                    INSERT INTO zother VALUES ('{"kz":1}');
                     """)
         }
         let catalog = ShellCatalog(
@@ -114,6 +118,40 @@ final class ShellCompleterTests {
         // Inside a quote the user opened, and in SQL, the path as it is.
         #expect(completer.complete(word: "doc.x", before: "query odd --where '").candidates == [#"doc."x.y""#])
         #expect(completer.complete(word: "$.x", before: "select doc ->> '").candidates == [#"$."x.y"'"#])
+    }
+
+    @Test("after ->> a key completes in SQLite's path spelling inside the SQL literal, so the path finds the key")
+    func sqlPathKeys() throws {
+        // A `'` doubles in the literal; a `"` is \u0022, as jsonsql stores it: SQLite reads no `\"` in a path.
+        #expect(completer.complete(word: "$.i", before: "select doc ->> '").candidates == [#"$."it''s"'"#])
+        #expect(completer.complete(word: "$.q", before: "select doc ->> '").candidates == [#"$."q\u0022t"'"#])
+        let both = completer.complete(word: "$.a", before: "select doc ->> '")
+        #expect(both.candidates == [#"$."a b""#, "$.ab"])
+        #expect(both.displayPrefixLength == 2)
+        #expect(completer.complete(word: #"$."a b".c"#, before: "select doc ->> '").candidates == [#"$."a b".c'"#])
+        // The completed literals read the values.
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let row = try DatabaseQueue(path: path).read { db in
+            try Row.fetchOne(
+                db, sql: #"SELECT doc ->> '$."it''s"' AS a, doc ->> '$."q\u0022t"' AS b, doc ->> '$."a b".c' AS c FROM odd"#)
+        }
+        #expect(row?["a"] as Int? == 3)
+        #expect(row?["b"] as Int? == 5)
+        #expect(row?["c"] as Int? == 1)
+    }
+
+    @Test("a column a path quotes completes from its first letters; a key after ->> is looked for in each table with the column")
+    func oddColumns() throws {
+        // On a command line in shell quotes, as keys are: bare, `"col.x"` would read as col.x.
+        #expect(complete("query zdots --where col").candidates == [#"'"col.x"'"#])
+        #expect(complete("query zdots --where c").candidates == [#"'"col.x"'"#, #"'"c d"'"#])
+        #expect(completer.complete(word: "col", before: "query zdots --where '").candidates == [#""col.x""#])
+        #expect(completer.complete(word: #""col.x"."#, before: "query zdots --where '").candidates == [#""col.x".k"#])
+        #expect(completer.paths("col", table: "zdots").appendSpace == false)
+        let line = try ShellWords.split(#"query zdots --where '"col.x"'.k=1"#)
+        #expect(try FilterParser.parse(line[3]) == FilterParser.parse(#""col.x".k = 1"#))
+        // odd has a doc column too, without the key kz.
+        #expect(completer.complete(word: "$.kz", before: "select doc ->> '").candidates == ["$.kz'"])
     }
 
     @Test("insert completes tables, then file names")

@@ -79,6 +79,15 @@ struct ShellInputTests {
             reader.take("end;", number: 10) == .sql(["create trigger tr after insert on t begin\n  select 1;\nend;"], line: 8))
         #expect(reader.take("select 2", number: 11) == .nothing)
         reader.abandon()
+        // Several statements in one item: each is numbered from the line it starts on.
+        #expect(reader.take("select 1 from t", number: 20) == .nothing)
+        #expect(reader.take("; select", number: 21) == .nothing)
+        #expect(reader.take("", number: 22) == .nothing)
+        #expect(reader.take("  nope; select 3; select 'a;", number: 23) == .nothing)
+        #expect(
+            reader.take("b';", number: 24)
+                == .sql(["select 1 from t\n;", "select\n\n  nope;", "select 3;", "select 'a;\nb';"], line: 20))
+        #expect(reader.statementLines == [20, 21, 23, 23])
         #expect(reader.take("tables", number: 12) == .command("tables"))
     }
 

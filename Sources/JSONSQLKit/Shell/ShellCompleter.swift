@@ -191,10 +191,14 @@ public struct ShellCompleter {
     func paths(_ word: String, table: String) -> ShellCompletion {
         guard let dot = lastDot(in: word) else {
             guard let info = try? store.tableInfo(table) else { return ShellCompletion() }
-            var completion = matching(word, info.columns.map { JSONPath(column: $0.name).description })
-            if completion.candidates.count == 1, let column = info.column(named: completion.candidates[0]), column.type == .json {
-                completion.appendSpace = false
+            let names = info.columns.map(\.name)
+            var matched = matching(word, names.map { JSONPath(column: $0).description }).candidates.compactMap { text in
+                names.first { JSONPath(column: $0).description == text }
             }
+            // `col` finds the column `col.x`, written `"col.x"`, as `"col` does (keys below do the same).
+            if matched.isEmpty && !word.hasPrefix("\"") { matched = matching(word, names).candidates }
+            var completion = ShellCompletion(candidates: matched.map { JSONPath(column: $0).description })
+            if matched.count == 1, info.column(named: matched[0])?.type == .json { completion.appendSpace = false }
             return completion
         }
         let parentText = String(word[..<dot])
@@ -256,8 +260,25 @@ public struct ShellCompleter {
             for table in (mentioned.isEmpty ? tables : mentioned) {
                 guard let info = try? store.tableInfo(table), info.column(named: column) != nil else { continue }
                 var completion = paths(columnText + word.dropFirst(), table: table)
-                completion.candidates = completion.candidates.map { "$" + $0.dropFirst(columnText.count) }
-                completion.displayPrefixLength -= columnText.count - 1
+                // Another table's column of this name may hold the key.
+                if completion.candidates.isEmpty { continue }
+                // In SQLite's spelling, not the --where one: SQLite reads no `\"` in a key
+                // (`$."q\u0022t"`), and the literal doubles `'` (`$."it''s"`).
+                let sqlPaths = completion.candidates.map { candidate -> (String, Int)? in
+                    guard let path = try? JSONPath(parsing: candidate), let text = try? path.sqlitePath(),
+                        let parent = try? JSONPath(column: path.column, segments: path.segments.dropLast()).sqlitePath()
+                    else { return nil }
+                    return (
+                        text.replacingOccurrences(of: "'", with: "''"), parent.replacingOccurrences(of: "'", with: "''").count + 1
+                    )
+                }
+                if let first = sqlPaths.first, let displayed = first?.1, !sqlPaths.contains(where: { $0 == nil }) {
+                    completion.candidates = sqlPaths.map { $0!.0 }
+                    completion.displayPrefixLength = displayed
+                } else {
+                    completion.candidates = completion.candidates.map { "$" + $0.dropFirst(columnText.count) }
+                    completion.displayPrefixLength -= columnText.count - 1
+                }
                 // A key with nothing below it ends the path literal.
                 if completion.candidates.count == 1 && completion.appendSpace {
                     completion.candidates[0] += "'"

@@ -64,9 +64,15 @@ public enum ShellInput {
             throw JSONSQLError("no file \(TerminalText.path(path)); give a file of jsonsql commands and SQL")
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, R_OK) != 0 ? ": " + String(cString: strerror(errno)) : ""
-            throw JSONSQLError("cannot read \(path)\(reason)")
+        // Read through a descriptor, not FileManager, which cannot read a pipe: a FIFO or bash's
+        // `<(...)` (/dev/fd/63) is a script too.
+        let descriptor = open(path, O_RDONLY)
+        if descriptor < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let data: Data
+        do {
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
+        } catch {
+            throw JSONSQLError("cannot read \(path): \(error.localizedDescription)")
         }
         if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
             throw JSONSQLError("\(path) is a SQLite database, not a file of jsonsql commands and SQL")
@@ -190,6 +196,15 @@ public enum ShellInput {
         return [command] + words.dropFirst(3)
     }
 
+    /// Whether a path names the file standard input is (`/dev/stdin`, `/dev/fd/0`, or the pipe or
+    /// file it was given), which the shell's commands may already come from.
+    public static func isStandardInput(_ path: String) -> Bool {
+        var input = stat()
+        var named = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, stat(path, &named) == 0 else { return false }
+        return input.st_dev == named.st_dev && input.st_ino == named.st_ino
+    }
+
     /// Whether two paths name one file: the same path, or the same device and inode.
     static func sameFile(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
@@ -211,6 +226,9 @@ public struct ShellLineReader: Sendable {
     public private(set) var pendingSQL = ""
     /// The line the pending statement started on.
     public private(set) var pendingLine = 0
+    /// The line each statement of the last `.sql` item starts on (the first is the item's
+    /// `line`), so that an error in `select 1\n; select\nnope;` names line 2, not line 1.
+    public private(set) var statementLines: [Int] = []
     /// Whether the pending lines are only a block comment, not yet closed.
     private var pendingIsComment = false
     /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
@@ -348,6 +366,19 @@ public struct ShellLineReader: Sendable {
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
         let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
+        // Each statement is the pending text's own, trimmed, in order: found from where the last ended.
+        statementLines = []
+        var cursor = pendingSQL.startIndex
+        var line = pendingLine
+        for statement in statements {
+            let start = pendingSQL.range(of: statement, range: cursor..<pendingSQL.endIndex)?.lowerBound ?? cursor
+            line += pendingSQL[cursor..<start].utf8.count { $0 == UInt8(ascii: "\n") }
+            statementLines.append(line)
+            if let end = pendingSQL.index(start, offsetBy: statement.count, limitedBy: pendingSQL.endIndex) {
+                line += pendingSQL[start..<end].utf8.count { $0 == UInt8(ascii: "\n") }
+                cursor = end
+            }
+        }
         abandon()
         return statements.isEmpty ? .nothing : .sql(statements, line: pendingLine)
     }

@@ -67,7 +67,7 @@ struct Shell: ParsableCommand {
         let interactive = file == nil && isatty(STDIN_FILENO) != 0
         let session = ShellSession(
             store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
-            commandsOnStandardInput: file == nil)
+            commandsOnStandardInput: file.map(ShellInput.isStandardInput) ?? true)
         if interactive {
             runInteractive(session)
             _ = session.rollBackOpenTransaction()

@@ -51,12 +51,15 @@ final class ReadlineInput {
             for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) { add_history(entry) }
         }
         Interruption.installSignalHandler(termination: false)
+        jsonsql_rl_watch_resize()
     }
 
     /// Reads one line, showing `prompt`.
     func read(prompt: String) -> Event {
         Interruption.clear()
         ReadlineBridge.accepted = nil
+        // A resize while a statement ran: the prompt is drawn at the new width.
+        jsonsql_rl_apply_resize(0)
         rl_callback_handler_install(prompt, ReadlineBridge.acceptLine)
         while true {
             if let accepted = ReadlineBridge.accepted { return accepted }
@@ -68,7 +71,10 @@ final class ReadlineInput {
             var descriptor = pollfd(fd: jsonsql_rl_input_fd(), events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, -1)
             if ready < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR {
+                    jsonsql_rl_apply_resize(1)
+                    continue
+                }
                 rl_callback_handler_remove()
                 return .end
             }

@@ -26,6 +26,9 @@ final class ShellSession {
     /// Lines of an SQL statement without its final `;` yet.
     var pendingSQL: String { reader.pendingSQL }
     private var readDepth = 0
+    /// Whether the script being run goes on after an error (`--keep-going`): then so do the
+    /// statements after a failed one on its line.
+    private var keepGoing = false
     /// Where an error happened, for scripts: `script.sql:3: `; empty at a terminal.
     var location: (Int) -> String = { _ in "" }
 
@@ -47,8 +50,13 @@ final class ShellSession {
     /// Returns whether every command succeeded, and whether `.quit` was given.
     func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
         let savedLocation = location
+        let savedKeepGoing = self.keepGoing
         location = { line in "\(source.map { TerminalText.name($0) + ":" } ?? "line ")\(line): " }
-        defer { location = savedLocation }
+        self.keepGoing = keepGoing
+        defer {
+            location = savedLocation
+            self.keepGoing = savedKeepGoing
+        }
         var succeeded = true
         var number = 0
         for line in lines {
@@ -121,8 +129,15 @@ final class ShellSession {
             report(JSONSQLError(reason), line: number)
             return .failed
         case .sql(let statements, let start):
-            for statement in statements where runSQL(statement, line: start) == .failed { return .failed }
-            return .ok
+            // `select 1; bad; select 3;` with --keep-going runs `select 3;` too, as it would on a
+            // line of its own.
+            var outcome = Outcome.ok
+            let lines = reader.statementLines.count == statements.count ? reader.statementLines : statements.map { _ in start }
+            for (statement, line) in zip(statements, lines) where runSQL(statement, line: line) == .failed {
+                outcome = .failed
+                if !keepGoing || Self.outputClosed || Interruption.isRequested { break }
+            }
+            return outcome
         }
     }
 
@@ -347,6 +362,11 @@ final class ShellSession {
     /// `.read FILE`: the file's commands, stopping at its first error.
     private func read(file: String) throws -> Outcome {
         guard readDepth < 16 else { throw JSONSQLError(".read is nested too deeply in \(file)") }
+        // What the shell has not yet read of standard input: .read would take some of the
+        // commands after it, and the shell the rest.
+        if commandsOnStandardInput, ShellInput.isStandardInput(file) {
+            throw JSONSQLError("standard input holds the shell's commands; give .read a file")
+        }
         let lines = try ShellInput.scriptLines(atPath: file)
         // The file's statements are its own: one it leaves open does not run on into ours.
         let saved = reader
@@ -396,12 +416,22 @@ final class ShellSession {
         Interruption.clear()
         let started = DispatchTime.now()
         var outcome = Outcome.ok
+        let wasInsideTransaction = store.isInsideTransaction
         do {
             try work()
         } catch {
             // The terminal echoed ^C without a newline.
             if Interruption.isRequested && isatty(STDERR_FILENO) != 0 { Diagnostics.write("\n") }
             outcome = report(error, line: line, words: words)
+            // SQLite rolls back the whole transaction when a write in it is interrupted (Ctrl-C)
+            // or fails with OR ROLLBACK, a full disk or an I/O error; a later COMMIT would only
+            // say there is no transaction, and what follows would commit statement by statement.
+            // (PostgreSQL keeps a failed transaction open until COMMIT or ROLLBACK, which say so.)
+            if wasInsideTransaction && !store.isPostgres && !store.isInsideTransaction {
+                Diagnostics.print(
+                    "Error: \(location(line))this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept, "
+                        + "and what follows runs outside a transaction until the next BEGIN")
+            }
         }
         // Commands print help through `print`, which buffers: flush before anything else writes.
         fflush(nil)
@@ -512,10 +542,11 @@ extension Schema: ShellFormattable {}
 extension Indexes: ShellFormattable {}
 
 extension Insert {
-    /// Whether insert reads its JSON from standard input: no file given, or `-`. With a table
-    /// and more words, files were named, and one that is missing is insert's to name.
+    /// Whether insert reads its JSON from standard input: no file given, `-`, or a path to it
+    /// (`/dev/stdin`). With a table and more words, files were named, and one that is missing is
+    /// insert's to name.
     var readsStandardInput: Bool {
-        tableAndFiles.contains("-")
+        tableAndFiles.contains { $0 == "-" || ShellInput.isStandardInput($0) }
             || (tableAndFiles.count < 2 && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
     }
 }
