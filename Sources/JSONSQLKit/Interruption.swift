@@ -46,7 +46,7 @@ public enum Interruption {
     /// The signal the last request came for, if any.
     public static var requestedSignal: Int32? { flag.pointee != 0 ? Int32(flag.pointee) : nil }
 
-    /// Lets statements run again; called before each command.
+    /// Lets statements run again: called where a new command starts, such as the shell's prompt.
     public static func clear() {
         flag.pointee = 0
     }

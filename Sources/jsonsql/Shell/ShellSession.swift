@@ -411,9 +411,10 @@ final class ShellSession {
 
     // MARK: - Running and reporting
 
-    /// Runs work with Ctrl-C armed, timing it when `.timer on`.
+    /// Runs work with Ctrl-C armed, timing it when `.timer on`. A stop requested before it
+    /// starts (between two statements of a script) stops it at once: the prompt, not the next
+    /// statement, clears a request.
     private func timed(line: Int, words: [String]? = nil, _ work: () throws -> Void) -> Outcome {
-        Interruption.clear()
         let started = DispatchTime.now()
         var outcome = Outcome.ok
         let wasInsideTransaction = store.isInsideTransaction
