@@ -260,6 +260,17 @@ struct JSONSQL: ParsableCommand {
         for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
             message = message.prefix(1).lowercased() + message.dropFirst()
         }
+        // `--order-by score desc`: the direction as a word of its own, as SQL writes it.
+        if message.hasPrefix("unexpected argument '") {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            for (index, word) in arguments.enumerated()
+            where index >= 2 && ["asc", "desc"].contains(word.lowercased()) && arguments[index - 2] == "--order-by"
+                && message.hasPrefix("unexpected argument '\(word)'")
+            {
+                let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
+                return orderDirectionMessage(path: arguments[index - 1], direction: word) + message[lineEnd...]
+            }
+        }
         guard let command, message.hasPrefix("unknown option '"),
             let end = message.dropFirst("unknown option '".count).firstIndex(of: "'")
         else { return message }

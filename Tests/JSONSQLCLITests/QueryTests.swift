@@ -211,4 +211,24 @@ struct QueryTests {
         let result = try CLI.run(["query", Self.db] + arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
     }
+
+    @Test(
+        "--order-by with the direction as a word of its own, as SQL writes it, says to join them with a colon",
+        arguments: [
+            (["--order-by", "score", "desc"], "'score:desc', not 'score desc'"),
+            (["--where", "score > 1", "--order-by", "address.city", "ASC"], "'address.city:asc', not 'address.city ASC'"),
+            (["--order-by", "name:asc", "--order-by", "score", "DESC"], "'score:desc', not 'score DESC'"),
+        ])
+    func orderDirectionWord(options: [String], meant: String) throws {
+        let result = try CLI.run(["query", Self.db, "player"] + options)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr == "Error: --order-by writes the direction after a colon: \(meant)\n"
+                + "Usage: jsonsql query [<options>] <database> [<table>]\n"
+                + "  See 'jsonsql query --help' for more information.\n", "\(result.stderr)")
+        // A direction anywhere else is only an unexpected argument.
+        let stray = try CLI.run(["query", Self.db, "player", "desc"])
+        #expect(stray.status == 64 && stray.stderr.hasPrefix("Error: unexpected argument 'desc'\n"), "\(stray.stderr)")
+    }
 }
