@@ -185,6 +185,30 @@ struct QueryTests {
         #expect(!result.stderr.contains("Fatal error"))
     }
 
+    @Test(
+        "the rest of a SQL statement after a --where filter names the option that writes it",
+        arguments: [
+            ("score > 5 ORDER BY score DESC", "'ORDER BY score DESC'", "ORDER BY", "--order-by score:desc"),
+            ("score > 5 order by name", "'order by name'", "ORDER BY", "--order-by name (or name:desc)"),
+            ("score > 5 ORDER BY a, b", "'ORDER BY a, b'", "ORDER BY", "--order-by PATH (or PATH:desc)"),
+            ("active = true LIMIT 10", "'LIMIT 10'", "LIMIT", "--limit 10"),
+            ("active = true limit 10 offset 5", "'limit 10 offset 5'", "LIMIT", "--limit N"),
+            ("active = true OFFSET 5", "'OFFSET 5'", "OFFSET", "--offset 5"),
+            ("score > 5 GROUP BY name", "'GROUP BY name'", "GROUP BY", "--group-by name"),
+        ])
+    func sqlClauseInWhere(expression: String, rest: String, clause: String, option: String) throws {
+        let result = try CLI.run(["query", Self.db, "--where", expression])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "Error: in --where '\(expression)': unexpected \(rest); expected and, or, or the end; "
+                + "\(clause) is not part of --where: write \(option)\n", "\(result.stderr)")
+        // A word after a value that is no clause is still the rest of a value with a space.
+        let spaced = try CLI.run(["query", Self.db, "--where", "name = Ford Dent"])
+        #expect(spaced.stderr.hasSuffix(#"a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# + "\n"))
+    }
+
     @Test("--sql statements that write report their changes on standard error; a refused one exits 1")
     func sqlWrites() throws {
         let dir = try TemporaryDirectory()
