@@ -216,7 +216,17 @@ struct Query: StoreCommand {
             }
             return
         }
-        let spec = try makeSpec(table: try store.resolveTable(table), inMemory: store.isInMemory)
+        let name: String
+        do {
+            name = try store.resolveTable(table)
+        } catch {
+            // `query db.sqlite --order-by score desc`: the direction was taken for the table.
+            if let table, ["asc", "desc"].contains(table.lowercased()), let path = orderBy.last {
+                throw ValidationError(orderDirectionMessage(path: path, direction: table))
+            }
+            throw error
+        }
+        let spec = try makeSpec(table: name, inMemory: store.isInMemory)
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()

@@ -255,4 +255,33 @@ struct QueryTests {
         let stray = try CLI.run(["query", Self.db, "player", "desc"])
         #expect(stray.status == 64 && stray.stderr.hasPrefix("Error: unexpected argument 'desc'\n"), "\(stray.stderr)")
     }
+
+    @Test("--order-by score desc with the table left out: the direction is not taken for a table")
+    func orderDirectionWordWithoutTable() throws {
+        let usage = "Usage: jsonsql query [<options>] <database> [<table>]\n  See 'jsonsql query --help' for more information.\n"
+        let database = try CLI.run(["query", Self.db, "--order-by", "score", "desc"])
+        #expect(database.status == 64 && database.stdout.isEmpty)
+        #expect(
+            database.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score desc'\n" + usage,
+            "\(database.stderr)")
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("players.ndjson", #"{"id":1,"score":5}"# + "\n")
+        let memory = try CLI.run(["query", file, "--order-by", "score", "DESC"])
+        #expect(memory.status == 64 && memory.stdout.isEmpty)
+        #expect(
+            memory.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score DESC'\n" + usage,
+            "\(memory.stderr)")
+        let shell = try CLI.run(["shell", Self.db], stdin: "query --order-by score desc\n")
+        #expect(shell.status == 1 && shell.stdout.isEmpty)
+        #expect(
+            shell.stderr == "Error: line 1: --order-by writes the direction after a colon: 'score:desc', not 'score desc'\n",
+            "\(shell.stderr)")
+        // A table named so is still found, and a missing one named so without --order-by is missing.
+        let missing = try CLI.run(["query", Self.db, "desc"])
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("Error: no table 'desc' in "), "\(missing.stderr)")
+        let named = dir.path("named.sqlite")
+        try CLI.run(["insert", named, "desc"], stdin: #"{"score":2}{"score":1}"#)
+        let found = try CLI.run(["query", named, "desc", "--order-by", "score", "--format", "jsonl"])
+        #expect(found.status == 0 && found.stdout == "{\"score\":1}\n{\"score\":2}\n", "\(found.stderr)")
+    }
 }
