@@ -64,11 +64,11 @@ public struct UpdateSpec: Sendable {
             do {
                 path = try JSONPath.parse(&cursor)
             } catch let failure as JSONSQLError {
-                throw JSONSQLError("--set \(text): \(failure)")
+                throw JSONSQLError("--set \(TerminalText.excerpt(text)): \(failure)")
             }
             cursor.skipSpaces()
             guard cursor.skip("=") else {
-                throw JSONSQLError("--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(text)'")
+                throw JSONSQLError("--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'")
             }
             cursor.skipSpaces()
             let rest = cursor.rest
