@@ -71,7 +71,9 @@ struct JSONSQL: ParsableCommand {
             if message.hasPrefix("Error: ") {
                 // A command line that did not parse leaves `usage` at the root: its first word names the command.
                 let command = usage == JSONSQL.self ? CommandLine.arguments.dropFirst().first : usage._commandName
-                message = "Error: " + inJSONSQLStyle(
+                message =
+                    "Error: "
+                    + inJSONSQLStyle(
                         String(message.dropFirst("Error: ".count)), command: command,
                         arguments: Array(CommandLine.arguments.dropFirst()))
             }

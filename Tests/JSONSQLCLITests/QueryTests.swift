@@ -206,7 +206,9 @@ struct QueryTests {
                 + "\(clause) is not part of --where: write \(option)\n", "\(result.stderr)")
         // A word after a value that is no clause is still the rest of a value with a space.
         let spaced = try CLI.run(["query", Self.db, "--where", "name = Ford Dent"])
-        #expect(spaced.stderr.hasSuffix(#"a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# + "\n"))
+        #expect(
+            spaced.stderr.hasSuffix(#"a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# + "\n")
+        )
     }
 
     @Test("--sql statements that write report their changes on standard error; a refused one exits 1")
