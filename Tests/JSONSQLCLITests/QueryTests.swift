@@ -176,6 +176,15 @@ struct QueryTests {
         arguments: [
             ("nmae = x", "did you mean 'name'?"),
             ("(score = 1", "expected ')'"),
+            // jq's and SQL's ways: the hint says what --where takes.
+            (
+                "select(.score > 1)",
+                "found '(.score > 1)'; --where takes the condition alone, without jq's select() and leading dots: address.country = DE\n"
+            ),
+            (
+                "json_extract(address, '$.country') = 'DE'",
+                "; a function call is SQL, which --where does not take: compare a path (address.country = DE), or run SQL with query --sql\n"
+            ),
         ])
     func whereErrors(expression: String, message: String) throws {
         let result = try CLI.run(["query", Self.db, "--where", expression])

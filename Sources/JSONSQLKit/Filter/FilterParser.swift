@@ -181,6 +181,13 @@ public struct FilterParser {
             hint = "; like ignores the case of ASCII letters already: \(path) like PATTERN"
         }
         if cursor.current == "\"" { hint = JSONPath.quoteInNameHint }
+        // `select(.score > 1)` as jq writes it, `json_extract(address, '$.country') = 'DE'` as SQL does.
+        if cursor.current == "(", path.segments.isEmpty {
+            hint =
+                SQLName.same(path.column, "select")
+                ? "; --where takes the condition alone, without jq's select() and leading dots: address.country = DE"
+                : "; a function call is SQL, which --where does not take: compare a path (address.country = DE), or run SQL with query --sql"
+        }
         // `score:5`, as search boxes take it.
         if cursor.current == ":", cursor.peek(1).map({ !$0.properties.isWhitespace }) == true {
             cursor.index += 1
