@@ -68,7 +68,14 @@ public struct UpdateSpec: Sendable {
             }
             cursor.skipSpaces()
             guard cursor.skip("=") else {
-                throw JSONSQLError("--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'")
+                // `score:5`, as other tools separate them.
+                let colon = cursor.skip(":")
+                cursor.skipSpaces()
+                let meant =
+                    colon && !cursor.atEnd
+                    ? "; write --set " + SQLQuote.shellWord(TerminalText.excerpt("\(path)=\(cursor.rest)")) : ""
+                throw JSONSQLError(
+                    "--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'\(meant)")
             }
             cursor.skipSpaces()
             let rest = cursor.rest
