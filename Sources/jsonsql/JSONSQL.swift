@@ -71,7 +71,11 @@ struct JSONSQL: ParsableCommand {
             if message.hasPrefix("Error: ") {
                 // A command line that did not parse leaves `usage` at the root: its first word names the command.
                 let command = usage == JSONSQL.self ? CommandLine.arguments.dropFirst().first : usage._commandName
-                message = "Error: " + inJSONSQLStyle(String(message.dropFirst("Error: ".count)), command: command)
+                message =
+                    "Error: "
+                    + inJSONSQLStyle(
+                        String(message.dropFirst("Error: ".count)), command: command,
+                        arguments: Array(CommandLine.arguments.dropFirst()))
             }
             if let hint = misplacedArgumentsHint(Array(CommandLine.arguments.dropFirst()), message: message) {
                 var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -255,10 +259,20 @@ struct JSONSQL: ParsableCommand {
     /// them (`--json`, `-t`, `--nl`, sqlite3's `-box`) on a command that has `--format` says
     /// which `--format` prints it, in place of the nearest option by spelling (`--json`: '--csv',
     /// which reads input).
-    static func inJSONSQLStyle(_ message: String, command: String? = nil) -> String {
+    static func inJSONSQLStyle(_ message: String, command: String? = nil, arguments: [String] = []) -> String {
         var message = message
         for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
             message = message.prefix(1).lowercased() + message.dropFirst()
+        }
+        // `--order-by score desc`: the direction as a word of its own, as SQL writes it.
+        if message.hasPrefix("unexpected argument '") {
+            for (index, word) in arguments.enumerated()
+            where index >= 2 && ["asc", "desc"].contains(word.lowercased()) && arguments[index - 2] == "--order-by"
+                && message.hasPrefix("unexpected argument '\(word)'")
+            {
+                let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
+                return orderDirectionMessage(path: arguments[index - 1], direction: word) + message[lineEnd...]
+            }
         }
         guard let command, message.hasPrefix("unknown option '"),
             let end = message.dropFirst("unknown option '".count).firstIndex(of: "'")

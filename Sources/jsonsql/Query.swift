@@ -216,7 +216,17 @@ struct Query: StoreCommand {
             }
             return
         }
-        let spec = try makeSpec(table: try store.resolveTable(table), inMemory: store.isInMemory)
+        let name: String
+        do {
+            name = try store.resolveTable(table)
+        } catch {
+            // `query db.sqlite --order-by score desc`: the direction was taken for the table.
+            if let table, ["asc", "desc"].contains(table.lowercased()), let path = orderBy.last {
+                throw ValidationError(orderDirectionMessage(path: path, direction: table))
+            }
+            throw error
+        }
+        let spec = try makeSpec(table: name, inMemory: store.isInMemory)
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()
@@ -288,9 +298,15 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
     if words.count == 2, ["asc", "desc"].contains(words[1].lowercased()), (try? Selection(parsing: text)) == nil,
         (try? Selection(parsing: String(words[0]))) != nil
     {
-        throw JSONSQLError("--order-by writes the direction after a colon: '\(words[0]):\(words[1].lowercased())', not '\(text)'")
+        throw JSONSQLError(orderDirectionMessage(path: String(words[0]), direction: String(words[1])))
     }
     return (try Selection(parsing: text), false)
+}
+
+/// `score desc` (one argument, or two: `--order-by score desc`), as SQL writes it, in jsonsql's words.
+func orderDirectionMessage(path: String, direction: String) -> String {
+    let path = TerminalText.excerpt(path)
+    return "--order-by writes the direction after a colon: '\(path):\(direction.lowercased())', not '\(path) \(direction)'"
 }
 
 /// Splits a `--select` or `--group-by` list on the commas outside quotes (`JSONPath.splitList`).

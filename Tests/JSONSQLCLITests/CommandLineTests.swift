@@ -42,6 +42,19 @@ struct CommandLineTests {
             #expect(result.stderr.contains(cut), "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
             #expect(result.stderr.utf8.count < 600, "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
         }
+        // --set without '=' or with a path that does not parse, and --pk of insert and create-table.
+        let cut60 = String(repeating: "x", count: 59) + "…"
+        for (arguments, stdin) in [
+            (["update", db, "t", "--all", "--set", long], ""), (["update", db, "t", "--all", "--set", "a." + long + "..=1"], ""),
+            (["insert", db, "t", "--pk", long], #"{"a":{"b":2}}"#), (["insert", db, "new", "--pk", long], #"{"a":1}"#),
+            (["create-table", dir.path("other.sqlite"), "t", "a:text:pk", "--pk", long], ""),
+        ] {
+            let result = try CLI.run(arguments, stdin: stdin)
+            #expect(result.status == 1, "\(arguments[0]): \(result.stderr.prefix(300))")
+            #expect(
+                result.stderr.contains(cut60) || result.stderr.contains(cut), "\(arguments[0]): \(result.stderr.prefix(300))")
+            #expect(result.stderr.utf8.count < 600, "\(arguments[0]): \(result.stderr.prefix(300))")
+        }
     }
 
     @Test("a file that is not a database, and a directory")

@@ -59,4 +59,28 @@ struct CreateTableTests {
         #expect(result.stderr.contains("Usage: jsonsql create-table"))
         #expect(try CLI.run(["create-table", dir.path("db.sqlite"), "c", "x:text", "--unique", ","]).status == 64)
     }
+
+    @Test(
+        "a mistyped type or modifier gets the one it was near, and a word near none gets the list alone",
+        arguments: [
+            ("id:txt", "unknown type 'txt'; did you mean 'text'? types are: text, integer, real, numeric, boolean,"),
+            ("id:integr", "unknown type 'integr'; did you mean 'integer'? types are: text,"),
+            // Near the alias string, which means text.
+            ("id:strng", "unknown type 'strng'; did you mean 'text'? types are: text,"),
+            ("id:foo", "unknown type 'foo'; types are: text, integer,"),
+            ("id:text:notnul", "unknown modifier 'notnul' on column 'id'; did you mean notnull? modifiers are: pk,"),
+            ("id:text:defualt=x", "unknown modifier 'defualt=x' on column 'id'; did you mean default? modifiers are: pk,"),
+            ("id:text:primary", "unknown modifier 'primary' on column 'id'; did you mean pk? modifiers are: pk,"),
+            ("id:text:bogus", "unknown modifier 'bogus' on column 'id'; modifiers are: pk,"),
+        ])
+    func nearestTypeAndModifier(spec: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        let result = try CLI.run(["create-table", db, "t", spec])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: " + message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
 }

@@ -94,4 +94,22 @@ struct EditTests {
         #expect(try succeed(["query", db, "--where", "score = 1", "--format", "json"]).rows().isEmpty)
         #expect(try succeed(["query", db, "--format", "json"]).rows().count == 3)
     }
+
+    @Test(
+        "--set PATH:VALUE, as other tools separate them, says the --set to write, quoted for the shell",
+        arguments: [
+            ("score:5", "; write --set score=5\n"), ("address.city: Paris", "; write --set address.city=Paris\n"),
+            ("name:O'Brien", #"; write --set 'name=O'\''Brien'"# + "\n"), ("score", "\n"), ("score:", "\n"),
+        ])
+    func setWithColon(set: String, meant: String) throws {
+        let db = Self.refused.db
+        let result = try CLI.run(["update", db, "--where", "id = p1", "--set", set])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(
+            result.stderr == "Error: --set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(set)'\(meant)",
+            "\(result.stderr)")
+        #expect(
+            try succeed(["query", db, "--where", "id = p1", "--select", "score", "--format", "jsonl"]).stdout
+                == "{\"score\":10}\n")
+    }
 }

@@ -76,4 +76,39 @@ struct InsertTests {
         let both = try CLI.run(["insert", db, "player", "--replace", "--ignore"], stdin: update)
         #expect(both.status == 64)
     }
+
+    @Test(
+        "hand-written JSON mistakes are named with what to write, and nothing is inserted",
+        arguments: [
+            (
+                #"{"id":"a","name":"Ann",}"#,
+                "1: record 1: a comma before '}'; JSON allows no comma after the last item: remove it"
+            ),
+            (#"{"id":"a","name":"Ann","tags":["pro",]}"#, "1: record 1: a comma before ']'; JSON allows no comma"),
+            ("{\"id\":\"a\",\"name\":\"Ann\",\"address\":{\"city\":\"Berlin\",\n\n}}", "3: record 1: a comma before '}'"),
+            ("[" + #"{"id":"a","name":"Ann"}"# + ",\n]", "2: a comma before ']'; JSON allows no comma after the last item"),
+            ("{'id':'a'}", #"1: record 1: a key in single quotes; JSON writes keys in double quotes: {"key": 1}"#),
+            (#"{"id":"a","address":{'city':"Berlin"}}"#, "1: record 1: a key in single quotes;"),
+            (#"{id:"a"}"#, #"1: record 1: a key without quotes; JSON writes keys in double quotes: {"key": 1}"#),
+            (
+                #"{"id":"a","name":'Ann'}"#,
+                #"1: record 1: a string in single quotes; JSON writes strings in double quotes: "text""#
+            ),
+            (#"{"id":"a",5:1}"#, "1: record 1: expected a key in double quotes, found '5'"),
+            // A close bracket that follows no comma is only out of place.
+            (#"{"id":"a","name":]}"#, "1: record 1: unexpected character ']'\n"),
+        ])
+    func handWrittenJSON(input: String, message: String) throws {
+        let dir = try TemporaryDirectory()
+        let db = try makePlayerTable(dir)
+        let file = try dir.write("players.json", input)
+        let result = try CLI.run(["insert", db, "player", file])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: \(file):\(message)"), "\(result.stderr)")
+        #expect(try CLI.count(db, "player") == 0)
+        // The same reader serves query and describe on the file.
+        let read = try CLI.run(["describe", file])
+        #expect(read.status == 1 && read.stderr.hasPrefix("Error: \(file):\(message)"), "\(read.stderr)")
+    }
 }

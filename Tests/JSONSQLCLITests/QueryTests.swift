@@ -176,6 +176,15 @@ struct QueryTests {
         arguments: [
             ("nmae = x", "did you mean 'name'?"),
             ("(score = 1", "expected ')'"),
+            // jq's and SQL's ways: the hint says what --where takes.
+            (
+                "select(.score > 1)",
+                "found '(.score > 1)'; --where takes the condition alone, without jq's select() and leading dots: address.country = DE\n"
+            ),
+            (
+                "json_extract(address, '$.country') = 'DE'",
+                "; a function call is SQL, which --where does not take: compare a path (address.country = DE), or run SQL with query --sql\n"
+            ),
         ])
     func whereErrors(expression: String, message: String) throws {
         let result = try CLI.run(["query", Self.db, "--where", expression])
@@ -183,6 +192,32 @@ struct QueryTests {
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.contains(message), "\(expression): \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    @Test(
+        "the rest of a SQL statement after a --where filter names the option that writes it",
+        arguments: [
+            ("score > 5 ORDER BY score DESC", "'ORDER BY score DESC'", "ORDER BY", "--order-by score:desc"),
+            ("score > 5 order by name", "'order by name'", "ORDER BY", "--order-by name (or name:desc)"),
+            ("score > 5 ORDER BY a, b", "'ORDER BY a, b'", "ORDER BY", "--order-by PATH (or PATH:desc)"),
+            ("active = true LIMIT 10", "'LIMIT 10'", "LIMIT", "--limit 10"),
+            ("active = true limit 10 offset 5", "'limit 10 offset 5'", "LIMIT", "--limit N"),
+            ("active = true OFFSET 5", "'OFFSET 5'", "OFFSET", "--offset 5"),
+            ("score > 5 GROUP BY name", "'GROUP BY name'", "GROUP BY", "--group-by name"),
+        ])
+    func sqlClauseInWhere(expression: String, rest: String, clause: String, option: String) throws {
+        let result = try CLI.run(["query", Self.db, "--where", expression])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "Error: in --where '\(expression)': unexpected \(rest); expected and, or, or the end; "
+                + "\(clause) is not part of --where: write \(option)\n", "\(result.stderr)")
+        // A word after a value that is no clause is still the rest of a value with a space.
+        let spaced = try CLI.run(["query", Self.db, "--where", "name = Ford Dent"])
+        #expect(
+            spaced.stderr.hasSuffix(#"a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# + "\n")
+        )
     }
 
     @Test("--sql statements that write report their changes on standard error; a refused one exits 1")
@@ -210,5 +245,54 @@ struct QueryTests {
     func usage(arguments: [String]) throws {
         let result = try CLI.run(["query", Self.db] + arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
+    }
+
+    @Test(
+        "--order-by with the direction as a word of its own, as SQL writes it, says to join them with a colon",
+        arguments: [
+            (["--order-by", "score", "desc"], "'score:desc', not 'score desc'"),
+            (["--where", "score > 1", "--order-by", "address.city", "ASC"], "'address.city:asc', not 'address.city ASC'"),
+            (["--order-by", "name:asc", "--order-by", "score", "DESC"], "'score:desc', not 'score DESC'"),
+        ])
+    func orderDirectionWord(options: [String], meant: String) throws {
+        let result = try CLI.run(["query", Self.db, "player"] + options)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr == "Error: --order-by writes the direction after a colon: \(meant)\n"
+                + "Usage: jsonsql query [<options>] <database> [<table>]\n"
+                + "  See 'jsonsql query --help' for more information.\n", "\(result.stderr)")
+        // A direction anywhere else is only an unexpected argument.
+        let stray = try CLI.run(["query", Self.db, "player", "desc"])
+        #expect(stray.status == 64 && stray.stderr.hasPrefix("Error: unexpected argument 'desc'\n"), "\(stray.stderr)")
+    }
+
+    @Test("--order-by score desc with the table left out: the direction is not taken for a table")
+    func orderDirectionWordWithoutTable() throws {
+        let usage = "Usage: jsonsql query [<options>] <database> [<table>]\n  See 'jsonsql query --help' for more information.\n"
+        let database = try CLI.run(["query", Self.db, "--order-by", "score", "desc"])
+        #expect(database.status == 64 && database.stdout.isEmpty)
+        #expect(
+            database.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score desc'\n" + usage,
+            "\(database.stderr)")
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("players.ndjson", #"{"id":1,"score":5}"# + "\n")
+        let memory = try CLI.run(["query", file, "--order-by", "score", "DESC"])
+        #expect(memory.status == 64 && memory.stdout.isEmpty)
+        #expect(
+            memory.stderr == "Error: --order-by writes the direction after a colon: 'score:desc', not 'score DESC'\n" + usage,
+            "\(memory.stderr)")
+        let shell = try CLI.run(["shell", Self.db], stdin: "query --order-by score desc\n")
+        #expect(shell.status == 1 && shell.stdout.isEmpty)
+        #expect(
+            shell.stderr == "Error: line 1: --order-by writes the direction after a colon: 'score:desc', not 'score desc'\n",
+            "\(shell.stderr)")
+        // A table named so is still found, and a missing one named so without --order-by is missing.
+        let missing = try CLI.run(["query", Self.db, "desc"])
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("Error: no table 'desc' in "), "\(missing.stderr)")
+        let named = dir.path("named.sqlite")
+        try CLI.run(["insert", named, "desc"], stdin: #"{"score":2}{"score":1}"#)
+        let found = try CLI.run(["query", named, "desc", "--order-by", "score", "--format", "jsonl"])
+        #expect(found.status == 0 && found.stdout == "{\"score\":1}\n{\"score\":2}\n", "\(found.stderr)")
     }
 }

@@ -66,7 +66,10 @@ struct SchemaChangeTests {
                 ["--drop", "address"],
                 "cannot drop column address from player: index player_on_address_country uses it; drop the index first (jsonsql drop-index DB player_on_address_country)"
             ),
-            (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),
+            (["--rename", "score"], "--rename takes OLD=NEW, got 'score'\n"),
+            // As other tools separate the names.
+            (["--rename", "score:points"], "--rename takes OLD=NEW, got 'score:points'; write --rename score=points\n"),
+            (["--rename", "name full name"], "--rename takes OLD=NEW, got 'name full name'\n"),
         ])
     func refused(arguments: [String], message: String) throws {
         let db = Self.refusals.db

@@ -64,11 +64,18 @@ public struct UpdateSpec: Sendable {
             do {
                 path = try JSONPath.parse(&cursor)
             } catch let failure as JSONSQLError {
-                throw JSONSQLError("--set \(text): \(failure)")
+                throw JSONSQLError("--set \(TerminalText.excerpt(text)): \(failure)")
             }
             cursor.skipSpaces()
             guard cursor.skip("=") else {
-                throw JSONSQLError("--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(text)'")
+                // `score:5`, as other tools separate them.
+                let colon = cursor.skip(":")
+                cursor.skipSpaces()
+                let meant =
+                    colon && !cursor.atEnd
+                    ? "; write --set " + SQLQuote.shellWord(TerminalText.excerpt("\(path)=\(cursor.rest)")) : ""
+                throw JSONSQLError(
+                    "--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'\(meant)")
             }
             cursor.skipSpaces()
             let rest = cursor.rest

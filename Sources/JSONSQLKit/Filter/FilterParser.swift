@@ -32,12 +32,36 @@ public struct FilterParser {
             let joined = ["&&", "||"].first { parser.lastBareWord.contains($0) }
             throw parser.error(
                 "unexpected '\(TerminalText.excerpt(parser.cursor.rest))'; expected and, or, or the end"
-                    + (joined.map { "; a bare value takes \($0) in, so write spaces around it: a = 1 \($0) b = 2" }
+                    + (sqlClause(parser.cursor.rest).map { "; \($0.clause) is not part of --where: write \($0.option)" }
+                        ?? joined.map { "; a bare value takes \($0) in, so write spaces around it: a = 1 \($0) b = 2" }
                         ?? (wordFollows
                             ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
             )
         }
         return filter
+    }
+
+    /// `score > 5 ORDER BY score`, `... LIMIT 10`: the rest of a SQL statement after the filter,
+    /// with the option that writes it.
+    static func sqlClause(_ rest: String) -> (clause: String, option: String)? {
+        let words = rest.split(whereSeparator: \.isWhitespace).map { TerminalText.excerpt($0) }
+        let lower = words.prefix(4).map { $0.lowercased() }
+        // The clause's own words when they are that simple (`ORDER BY score DESC`, `LIMIT 10`).
+        func word(_ index: Int, or placeholder: String) -> String {
+            words.count > index && words.count <= index + 1 ? words[index] : placeholder
+        }
+        switch (lower.first, lower.dropFirst().first) {
+        case ("order", "by"?):
+            if words.count == 4, ["asc", "desc"].contains(lower[3]) {
+                return ("ORDER BY", "--order-by \(words[2]):\(lower[3])")
+            }
+            let path = word(2, or: "PATH")
+            return ("ORDER BY", "--order-by \(path) (or \(path):desc)")
+        case ("group", "by"?): return ("GROUP BY", "--group-by \(word(2, or: "PATH"))")
+        case ("limit", _): return ("LIMIT", "--limit \(word(1, or: "N"))")
+        case ("offset", _): return ("OFFSET", "--offset \(word(1, or: "N"))")
+        default: return nil
+        }
     }
 
     private func error(_ message: String) -> JSONSQLError {
@@ -157,6 +181,13 @@ public struct FilterParser {
             hint = "; like ignores the case of ASCII letters already: \(path) like PATTERN"
         }
         if cursor.current == "\"" { hint = JSONPath.quoteInNameHint }
+        // `select(.score > 1)` as jq writes it, `json_extract(address, '$.country') = 'DE'` as SQL does.
+        if cursor.current == "(", path.segments.isEmpty {
+            hint =
+                SQLName.same(path.column, "select")
+                ? "; --where takes the condition alone, without jq's select() and leading dots: address.country = DE"
+                : "; a function call is SQL, which --where does not take: compare a path (address.country = DE), or run SQL with query --sql"
+        }
         // `score:5`, as search boxes take it.
         if cursor.current == ":", cursor.peek(1).map({ !$0.properties.isWhitespace }) == true {
             cursor.index += 1

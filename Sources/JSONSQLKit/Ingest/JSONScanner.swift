@@ -111,7 +111,7 @@ struct JSONScanner {
         }
         while true {
             var field = JSONField()
-            guard try peek() == UInt8(ascii: "\"") else { throw .invalid("expected a key in double quotes") }
+            guard try peek() == UInt8(ascii: "\"") else { throw notAKey() }
             (field.keyStart, field.keyEnd, field.keyEscaped) = try scanString()
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw .invalid("expected ':' after a key") }
@@ -164,7 +164,7 @@ struct JSONScanner {
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw .invalid("NaN and Infinity are not JSON; write null or a number")
         default:
-            throw .invalid("unexpected character \(describe(bytes[pos]))")
+            throw notAValue()
         }
         field.end = pos
     }
@@ -370,8 +370,39 @@ struct JSONScanner {
         }
     }
 
+    /// What stands where a key should: the mistakes of hand-written JSON (a trailing comma, keys
+    /// in single quotes or none, as JavaScript and Python print them) named, with what to write.
+    private func notAKey() -> ScanFailure {
+        switch bytes[pos] {
+        case UInt8(ascii: "}"): .invalid(Self.trailingComma("}"))
+        case UInt8(ascii: "'"): .invalid("a key in single quotes; JSON writes keys in double quotes: {\"key\": 1}")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            .invalid("a key without quotes; JSON writes keys in double quotes: {\"key\": 1}")
+        default: .invalid("expected a key in double quotes, found \(describe(bytes[pos]))")
+        }
+    }
+
+    /// What stands where a value should, named as `notAKey` names it.
+    private func notAValue() -> ScanFailure {
+        let byte = bytes[pos]
+        var before = pos - 1
+        while before >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before]) { before -= 1 }
+        if (byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")) && before >= 0 && bytes[before] == UInt8(ascii: ",") {
+            return .invalid(Self.trailingComma(Character(Unicode.Scalar(byte))))
+        }
+        if byte == UInt8(ascii: "'") {
+            return .invalid("a string in single quotes; JSON writes strings in double quotes: \"text\"")
+        }
+        return .invalid("unexpected character \(describe(byte))")
+    }
+
+    /// The message for a comma just before the close of an object or array.
+    static func trailingComma(_ close: Character) -> String {
+        "a comma before '\(close)'; JSON allows no comma after the last item: remove it"
+    }
+
     private mutating func scanKey(_ spaced: inout Bool) throws(ScanFailure) {
-        guard try peek() == UInt8(ascii: "\"") else { throw .invalid("expected a key in double quotes") }
+        guard try peek() == UInt8(ascii: "\"") else { throw notAKey() }
         if try scanString().2 { keysEscaped = true }
         if skipWhitespace() { spaced = true }
         guard try peek() == UInt8(ascii: ":") else { throw .invalid("expected ':' after a key") }

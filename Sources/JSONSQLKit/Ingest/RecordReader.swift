@@ -129,6 +129,8 @@ final class RecordReader {
                     arrayState = .outside
                     commit(scanner)
                     continue
+                case .element where byte == UInt8(ascii: "]"):
+                    throw fail(JSONScanner.trailingComma("]"), line: line + scanner.newlines)
                 case .afterElement:
                     guard byte == UInt8(ascii: ",") else {
                         throw fail("expected ',' or ']' after array element \(recordCount)", line: line + scanner.newlines)

@@ -76,7 +76,7 @@ extension Store {
                     let key = try TableInfo(db: db, table: match).primaryKey
                     if !SQLName.same(key, options.primaryKey) {
                         throw JSONSQLError(
-                            "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(match) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
+                            "--pk \(TerminalText.excerpt(options.primaryKey.joined(separator: ","))) does not match the primary key of \(match) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
                         )
                     }
                 }

@@ -193,7 +193,7 @@ struct TypeInference {
             )
         }
         for key in primaryKey where !order.contains(key) {
-            throw JSONSQLError("--pk \(key): no record has the key '\(key)'")
+            throw JSONSQLError("--pk \(TerminalText.excerpt(key)): no record has the key '\(TerminalText.excerpt(key))'")
         }
         return order.enumerated().map { ColumnSpec(name: $0.element, type: Self.type(for: kinds($0.offset))) }
     }

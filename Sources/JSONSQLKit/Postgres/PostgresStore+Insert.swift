@@ -86,7 +86,7 @@ extension PostgresStore {
                 if !options.primaryKey.isEmpty && !SQLName.same(info.primaryKey, options.primaryKey) {
                     let key = info.primaryKey
                     throw JSONSQLError(
-                        "--pk \(options.primaryKey.joined(separator: ",")) does not match the primary key of \(table) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
+                        "--pk \(TerminalText.excerpt(options.primaryKey.joined(separator: ","))) does not match the primary key of \(table) (\(key.isEmpty ? "none" : key.joined(separator: ",")))"
                     )
                 }
                 if options.conflict == .upsert && info.primaryKey.isEmpty {

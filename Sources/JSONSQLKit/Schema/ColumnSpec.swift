@@ -42,6 +42,11 @@ public struct ColumnSpec: Sendable, Equatable {
         "pk, notnull, unique, default=VALUE, check=SQL, references=TABLE[.COLUMN], "
         + "on-delete=cascade|restrict|set-null|set-default, collate=nocase|rtrim|binary, generated=PATH"
 
+    /// The modifiers' names, for a did-you-mean.
+    static let modifierKeys = [
+        "pk", "notnull", "unique", "default", "check", "references", "on-delete", "collate", "generated",
+    ]
+
     /// Modifiers as SQL and other tools name them, for the one jsonsql takes.
     static let modifierAliases = [
         "primary": "pk", "key": "pk", "primary_key": "pk", "not_null": "notnull", "nonnull": "notnull",
@@ -142,7 +147,10 @@ public struct ColumnSpec: Sendable, Equatable {
                     throw JSONSQLError("generated=\(text) on column '\(name)': \(failure)")
                 }
             default:
-                let meant = Self.modifierAliases[key.lowercased()].map { "; did you mean \($0)? " } ?? "; "
+                let near =
+                    Self.modifierAliases[key.lowercased()].map { [$0] }
+                    ?? NearestNames.nearest(to: key, in: Self.modifierKeys, limit: 1)
+                let meant = near.isEmpty ? "; " : "; did you mean \(near[0])? "
                 throw JSONSQLError(
                     "unknown modifier '\(TerminalText.excerpt(modifier))' on column '\(name)'\(meant)modifiers are: \(Self.modifierNames)"
                 )

@@ -70,8 +70,13 @@ public enum ColumnType: String, CaseIterable, Sendable {
             "string": .text, "timestamp": .datetime, "decimal": .numeric,
         ]
         guard let type = ColumnType(rawValue: lower) ?? aliases[lower] else {
-            let names = ColumnType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw JSONSQLError("unknown type '\(TerminalText.excerpt(userName))'; types are: \(names)")
+            let names = ColumnType.allCases.map(\.rawValue)
+            // `strng` means text, through its alias `string`.
+            let near = NearestNames.nearest(to: userName, in: names + aliases.keys.sorted(), limit: 1)
+                .map { aliases[$0]?.rawValue ?? $0 }
+            let meant = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+            throw JSONSQLError(
+                "unknown type '\(TerminalText.excerpt(userName))'; \(meant)types are: \(names.joined(separator: ", "))")
         }
         self = type
     }

@@ -52,7 +52,8 @@ public struct TableSpec: Sendable, Equatable {
         if !primaryKey.isEmpty {
             if !key.isEmpty && !SQLName.same(key, primaryKey) {
                 throw JSONSQLError(
-                    "--pk \(primaryKey.joined(separator: ",")) disagrees with the :pk modifiers on \(key.joined(separator: ","))")
+                    "--pk \(TerminalText.excerpt(primaryKey.joined(separator: ","))) disagrees with the :pk modifiers on \(key.joined(separator: ","))"
+                )
             }
             key = try resolve(primaryKey, "primary key")
         }

@@ -499,7 +499,7 @@ final class ShellSession {
         }
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message, command: words?.first)
+        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message, command: words?.first, arguments: words ?? [])
         if let words, !words.isEmpty, let fixed = JSONSQL.unquotedPath(words) {
             text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         } else if let words, !words.isEmpty {
