@@ -149,9 +149,26 @@ struct PostgresExactValueTests {
         #expect(
             try CLI.jsonl(postgres, ["t", "--select", "id,vc,t3,s,js,tx"])
                 == #"{"id":1,"vc":"abc","t3":"2024-05-01 00:00:00.500","s":3,"js":{"b":[1]},"tx":"x"}"# + "\n")
-        let stderr = try fail(["update", postgres, "t", "--set", "f4=1.5", "--all"])
+        let stderr = try fail(["update", postgres, "t", "--set", "f4=0.1", "--all"])
         #expect(stderr.contains("--set f4: f4 is PostgreSQL's real, which rounds"), "\(stderr)")
         try succeed(["update", postgres, "t", "--set", "f4=null", "--set", "tx=y", "--all"])
         #expect(try PostgresServer.psql("SELECT f4 IS NULL, tx FROM t", schema: schema) == "t|y\n")
+        // Values these columns keep as they are go in: exact in a 4-byte float, within the scale,
+        // whole seconds; and read back as written.
+        try succeed(
+            ["insert", postgres, "t"],
+            stdin: #"{"id":3,"f4":1.5,"n52":-123.4,"t0":"2024-05-01T00:00:01.000Z"}"# + "\n"
+                + #"{"id":4,"f4":16777216,"n52":0.05,"t0":"2024-05-01T00:00:02Z"}"#)
+        try succeed(["update", postgres, "t", "--set", "f4=0.25", "--set", "n52=1e2", "--where", "id = 1"])
+        // numeric(5,2) prints with its scale, as PostgreSQL keeps it.
+        #expect(
+            try CLI.jsonl(postgres, ["t", "--select", "id,f4,n52,t0", "--order-by", "id"])
+                == #"{"id":1,"f4":0.25,"n52":100.00,"t0":null}"# + "\n"
+                + #"{"id":3,"f4":1.5,"n52":-123.40,"t0":"2024-05-01 00:00:01.000"}"# + "\n"
+                + #"{"id":4,"f4":16777216.0,"n52":0.05,"t0":"2024-05-01 00:00:02.000"}"# + "\n")
+        for (field, refused) in [(#""n52":1000"#, "numeric(5,2)"), (#""n52":0.001"#, "numeric(5,2)"), (#""f4":0.1"#, "real")] {
+            let stderr = try fail(["insert", postgres, "t"], stdin: #"{"id":5,"# + field + "}")
+            #expect(stderr.contains("is PostgreSQL's \(refused), which rounds"), "\(field): \(stderr)")
+        }
     }
 }

@@ -173,12 +173,12 @@ extension UpdateSpec {
                 try change(column, option: "--set", assignment.path) { _ in
                     replaced.insert(column.name)
                     let value = try Self.columnValue(assignment, column: column, in: .postgres)
-                    if let rewrite = ColumnType.postgresRewrite(column.declaredType), value != .null {
-                        throw JSONSQLError("--set \(assignment.path): \(column.name) \(rewrite)")
-                    }
                     let text: String?
                     do { text = try PostgresValue.text(value, type: column.type) } catch let mismatch as ValueMismatch {
                         throw JSONSQLError("--set \(assignment.path): \(mismatch.expectation)")
+                    }
+                    if let rewrite = PostgresRewrite(declaredType: column.declaredType), let text, !rewrite.keeps(text.utf8) {
+                        throw JSONSQLError("--set \(assignment.path): \(column.name) \(rewrite.message)")
                     }
                     return query.bind(text, shown: value, cast: column.declaredType)
                 }

@@ -95,7 +95,7 @@ extension PostgresStore {
                 let uniques = options.conflict == .replace ? try uniqueColumns(table) : []
                 var stored = info.columns.filter { !$0.isGenerated }
                 // Columns another tool declared with a type that would change a value written there.
-                var rewrites = stored.map { ColumnType.postgresRewrite($0.declaredType) }
+                var rewrites = stored.map { PostgresRewrite(declaredType: $0.declaredType) }
                 var layout = InsertColumns()
                 func column(_ info: ColumnInfo) -> InsertColumns.Column {
                     // As in a table jsonsql creates on SQLite: json, numeric and text keep JSON numbers' text.
@@ -255,10 +255,11 @@ extension PostgresStore {
                                 }
                                 if notNull == nil { notNull = columns[column].name }
                             }
-                            if let rewrite = rewrites[column] {
-                                if case .null = value {} else { throw ValueMismatch(expectation: rewrite) }
-                            }
+                            let start = rows.out.count
                             try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
+                            if let rewrite = rewrites[column], !rewrite.keeps(rows.out[start...]) {
+                                if case .null = value {} else { throw ValueMismatch(expectation: rewrite.message) }
+                            }
                         } catch let mismatch as ValueMismatch {
                             // A string with escapes is decoded in place by `prepare`: once it
                             // has been, its value is described from the decoded text.
