@@ -193,10 +193,14 @@ public final class Store {
             )
         }
         if !exists && access != .create {
-            let near = NearestNames.files(near: path)
+            let near = NearestNames.fileNames(near: path)
+            // `describe p.ndjsn`: a misspelt data file, which query and describe read.
+            let dataFile = access == .read && !near.isEmpty && near.allSatisfy { Store.isDataFile($0) }
             throw JSONSQLError(
-                "no database at \(path)"
-                    + (near.isEmpty ? "; create one with `jsonsql create-table` or `jsonsql insert`" : near))
+                (dataFile ? "no file \(path)" : "no database at \(path)")
+                    + (near.isEmpty
+                        ? "; create one with `jsonsql create-table` or `jsonsql insert`"
+                        : "; did you mean \(NearestNames.list(near))?"))
         }
         if exists && Foundation.access(path, R_OK) != 0 {
             throw JSONSQLError(

@@ -204,6 +204,11 @@ struct FirstRunTests {
         #expect(
             try CLI.run(["query", "player.ndjson"], in: files.url).stderr
                 == "Error: no file player.ndjson; did you mean 'players.ndjson'?\n")
+        // A misspelt extension is no data file by its name, but the file beside it is.
+        for command in ["query", "describe"] {
+            let misspelt = try CLI.run([command, "players.ndjsn"], in: files.url)
+            #expect(misspelt.status == 1 && misspelt.stderr == "Error: no file players.ndjsn; did you mean 'players.ndjson'?\n")
+        }
         let missing = String(db.dropLast())
         let near = try CLI.run(["tables", missing])
         #expect(near.status == 1 && near.stderr == "Error: no database at \(missing); did you mean '\(db)'?\n")

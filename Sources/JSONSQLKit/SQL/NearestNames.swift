@@ -48,13 +48,18 @@ public enum NearestNames {
     /// a file beside it is named nearly so, written as `path` is (its directory kept); otherwise "".
     /// A directory of more than 10,000 entries is not searched.
     public static func files(near path: String) -> String {
+        let near = fileNames(near: path)
+        return near.isEmpty ? "" : "; did you mean \(list(near))?"
+    }
+
+    /// The paths of the files beside `path` whose names are nearest to its own.
+    public static func fileNames(near path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
         let directory = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory),
             names.count <= 10_000
-        else { return "" }
-        let near = nearest(to: url.lastPathComponent, in: names.sorted().filter { !$0.hasPrefix(".") })
-        return near.isEmpty ? "" : "; did you mean \(list(near.map { directory + $0 }))?"
+        else { return [] }
+        return nearest(to: url.lastPathComponent, in: names.sorted().filter { !$0.hasPrefix(".") }).map { directory + $0 }
     }
 
     /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
