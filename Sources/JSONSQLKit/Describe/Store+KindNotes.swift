@@ -104,18 +104,30 @@ extension Store {
     /// `KindCheck`'s notes for `spec` on SQLite: for each check, whether a row holds its kind
     /// at the path (EXISTS, which stops at the first); where none does, the kinds rows hold.
     static func kindNotes(_ spec: QuerySpec, info: TableInfo, db: Database) throws -> [String] {
-        let t = SQLQuote.identifier(info.name)
         var notes: [String] = []
         for (check, resolved) in KindCheck.checks(spec, table: info) {
-            let kind = resolved.kindSQL
-            let exists =
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)", arguments: [check.kind])
-                ?? false
-            if exists { continue }
-            let present = try String.fetchAll(
-                db, sql: "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) != 'null' LIMIT 5")
+            guard let present = try kindsHeld(check, at: resolved, table: info.name, db: db) else { continue }
             if let note = check.note(present: Set(present)) { notes.append(note) }
         }
         return notes
+    }
+
+    /// Nil when a row of `table` holds `check`'s kind at the path (EXISTS, which stops at the
+    /// first); otherwise up to five kinds that rows hold there.
+    static func kindsHeld(_ check: KindCheck, at resolved: ResolvedPath, table: String, db: Database) throws -> [String]? {
+        let t = SQLQuote.identifier(table)
+        let kind = resolved.kindSQL
+        let held =
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)", arguments: [check.kind]) ?? false
+        if held { return nil }
+        return try String.fetchAll(
+            db, sql: "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) != 'null' LIMIT 5")
+    }
+
+    /// Whether a row of `table` has the path at all.
+    static func holdsPath(_ resolved: ResolvedPath, table: String, db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(table)) WHERE \(resolved.typeSQL) IS NOT NULL)")
+            ?? false
     }
 }

@@ -14,11 +14,7 @@ extension Store {
             var notes: [String] = []
             for path in paths {
                 let resolved = try ResolvedPath(path, in: info)
-                let t = SQLQuote.identifier(info.name)
-                let exists =
-                    try Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(resolved.typeSQL) IS NOT NULL)") ?? false
-                if exists { continue }
+                if try Self.holdsPath(resolved, table: info.name, db: db) { continue }
                 let known = try Self.pathStats(info, columns: [resolved.column], sample: nil, db: db).map(\.path)
                 notes.append(Self.missingPathNote(path, column: resolved.column.name, known: known))
             }

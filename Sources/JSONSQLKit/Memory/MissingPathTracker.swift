@@ -42,26 +42,15 @@ final class MissingPathTracker {
 
     /// Checks the rows of the current batch, before it is deleted.
     func observe(_ db: Database, table: String) throws {
-        let t = SQLQuote.identifier(table)
         for index in kinds.indices.reversed() {
-            let kind = kinds[index].resolved.kindSQL
-            let held =
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)", arguments: [kinds[index].check.kind])
-                ?? false
-            if held {
+            guard let present = try Store.kindsHeld(kinds[index].check, at: kinds[index].resolved, table: table, db: db) else {
                 kinds.remove(at: index)
                 continue
             }
-            kinds[index].present.formUnion(
-                try String.fetchAll(
-                    db, sql: "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) != 'null' LIMIT 5"))
+            kinds[index].present.formUnion(present)
         }
         guard !pending.isEmpty else { return }
-        pending = try pending.filter { entry in
-            !(try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(entry.resolved.typeSQL) IS NOT NULL)")
-                ?? false)
-        }
+        pending = try pending.filter { entry in !(try Store.holdsPath(entry.resolved, table: table, db: db)) }
         let needed = Set(pending.map(\.resolved.column.name))
         for name in needed {
             guard var column = columns[name] else { continue }
