@@ -41,6 +41,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
+        // The command line's own types in-process: its argument reading against ArgumentParser's.
+        .testTarget(name: "jsonsqlTests", dependencies: ["jsonsql"]),
         .testTarget(
             name: "JSONSQLCLITests",
             dependencies: [

@@ -100,11 +100,14 @@ struct JSONSQL: ParsableCommand {
         }
     }
 
-    /// Parses `arguments` as `parseAsRoot` does. A subcommand's own arguments are first parsed
-    /// by that subcommand alone: the whole tree costs more start-up time than most commands
-    /// take. Anything that does not parse that way (help, errors, completion requests) is
+    /// Parses `arguments` as `parseAsRoot` does. The usual query forms are read directly
+    /// (`Query.readDirectly`). A subcommand's own arguments are first parsed by that subcommand
+    /// alone: the whole tree costs more start-up time than most commands take. Anything that does not parse that way (help, errors, completion requests) is
     /// parsed again from the root, so every message and help text is the one the full tree gives.
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        if arguments.first == "query", let query = Query.readDirectly(Array(arguments.dropFirst())) {
+            return query
+        }
         if let name = arguments.first,
             let subcommand = configuration.subcommands.first(where: { $0._commandName == name }),
             let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),

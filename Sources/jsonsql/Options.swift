@@ -29,7 +29,8 @@ struct DatabaseOptions: ParsableArguments {
 
     // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.
     @Option(parsing: .unconditional, help: "Seconds to wait while another process holds a lock on the database.")
-    var timeout: Double = 60
+    var timeout: Double = DatabaseOptions.defaultTimeout
+    static let defaultTimeout: Double = 60
 
     func validate() throws {
         // Also refuses nan, which fails every comparison.

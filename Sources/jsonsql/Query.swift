@@ -100,7 +100,8 @@ struct Query: StoreCommand {
         help: ArgumentHelp(
             "How datetime columns print: stored (2024-05-01 12:30:00.000) or iso8601 (2024-05-01T12:30:00.000Z).",
             valueName: "style"))
-    var dates: DateStyle = .stored
+    var dates: DateStyle = Query.defaultDates
+    static let defaultDates = DateStyle.stored
 
     enum DateStyle: String, ExpressibleByArgument, CaseIterable {
         case stored, iso8601
