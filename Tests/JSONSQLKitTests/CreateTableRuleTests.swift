@@ -34,6 +34,20 @@ struct CreateTableRuleTests {
         #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
     }
 
+    @Test("declared types are read in any case, around any whitespace, by SQLite's affinity rules for the rest")
+    func typesOtherToolsDeclare() {
+        let readings: [(String, ColumnType)] = [
+            (" json ", .json), ("\tJson Text\n", .json), ("jsonb", .json), (" any", .any), ("", .any), ("  ", .any),
+            ("\u{00A0}uuid\u{2003}", .uuid), ("bool", .boolean), ("Timestamp", .datetime), ("decimal text", .numeric),
+            ("VARCHAR(20)", .text), ("BIGINT", .integer), ("MONEY", .numeric), ("DOUBLE PRECISION", .real), ("blob", .blob),
+            ("FLOATING POINT", .integer), ("POINT", .integer),  // "INT" comes first in SQLite's rules
+            ("JSON TEXTS", .text), ("J SON", .numeric),
+        ]
+        for (declared, type) in readings {
+            #expect(ColumnType(declaredType: declared) == type, "\(declared.debugDescription)")
+        }
+    }
+
     @Test("a json column refuses invalid JSON and accepts NULL")
     func jsonCheck() throws {
         let db = try LibraryDatabase()
