@@ -284,9 +284,9 @@ public final class Store {
     /// Opens a connection and reads the schema, which proves the file is a database.
     private static func connect(_ file: String, configuration: Configuration, reportedAs path: String) throws -> DatabaseQueue {
         do {
-            let queue = try DatabaseQueue(path: file, configuration: configuration)
-            _ = try queue.read { db in try db.schemaVersion() }
-            return queue
+            // GRDB reads the schema as it opens (`SELECT * FROM sqlite_master LIMIT 1`): a file
+            // that is no database, or a hot journal that cannot be rolled back, fails here.
+            return try DatabaseQueue(path: file, configuration: configuration)
         } catch {
             throw translate(error, path: path)
         }
