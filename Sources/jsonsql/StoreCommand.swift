@@ -34,13 +34,13 @@ extension StoreCommand {
     func openAndRun() throws {
         guard access != .read || Store.isPostgresURL(db.database) else {
             let store = try openStore()
-            defer { store.close() }
+            defer { close(store) }
             return try run(store)
         }
         Interruption.installSignalHandler()
         do {
             let store = try openStore()
-            defer { store.close() }
+            defer { close(store) }
             try run(store)
         } catch let interrupted as Interrupted {
             throw interrupted
@@ -50,6 +50,15 @@ extension StoreCommand {
             }
             throw error
         }
+    }
+
+    /// Closes the store as the command ends, and keeps the object for the process's last
+    /// moments: releasing it would dispose of GRDB's dispatch queue, which starts a libdispatch
+    /// worker thread, and remove its notification observers, two scans of the binary's protocol
+    /// conformances. The exit right after frees it all the same.
+    private func close(_ store: Store) {
+        store.close()
+        _ = Unmanaged.passRetained(store)
     }
 
     var tableArgument: String? { (self as? any TableCommand)?.table }
