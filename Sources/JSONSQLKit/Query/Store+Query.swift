@@ -32,34 +32,47 @@ extension Store {
 
     /// The columns, not declared json, whose values are all JSON objects or arrays (NULL aside),
     /// with at least one such value: the columns `--json-cols auto` nests.
-    ///
-    /// The scan stops at the first value that is not one, so a column of names costs one row.
     static func columnsHoldingJSON(_ info: TableInfo, db: Database) throws -> [String] {
-        try info.columns.filter { $0.type != .json && $0.type != .blob && $0.type != .uuid }.filter { column in
-            let c = SQLQuote.identifier(column.name)
-            return try holdsOnly(
-                "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END",
-                column: c, table: info, db: db)
-        }.map(\.name)
+        try columns(
+            info.columns.filter { $0.type != .json && $0.type != .blob && $0.type != .uuid },
+            holdingOnly: { c in
+                "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END"
+            }, table: info, db: db)
     }
 
     /// The blob columns whose values are all 16 bytes (NULL aside), with at least one: UUIDs as
     /// GRDB stores them, printed as UUID text.
     static func columnsHoldingUUIDs(_ info: TableInfo, db: Database) throws -> [String] {
-        try info.columns.filter { $0.type == .blob }.filter { column in
-            let c = SQLQuote.identifier(column.name)
-            return try holdsOnly("typeof(\(c)) = 'blob' AND length(\(c)) = 16", column: c, table: info, db: db)
-        }.map(\.name)
+        try columns(
+            info.columns.filter { $0.type == .blob }, holdingOnly: { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" },
+            table: info, db: db)
     }
 
-    /// Whether `column` holds a non-null value and every non-null value satisfies `condition`.
-    private static func holdsOnly(_ condition: String, column c: String, table info: TableInfo, db: Database) throws -> Bool {
+    /// The `candidates` that hold a non-null value and whose every non-null value satisfies
+    /// `condition`. One row is read first: a column whose value there fails the condition is
+    /// out without a scan of its own (names, numbers), which would cost a statement's
+    /// preparation each. The scan of a column left stops at its first value that fails.
+    private static func columns(
+        _ candidates: [ColumnInfo], holdingOnly condition: (String) -> String, table info: TableInfo, db: Database
+    ) throws -> [String] {
+        guard !candidates.isEmpty else { return [] }
         let t = SQLQuote.identifier(info.name)
-        let sql = """
-            SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
-            AND NOT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND NOT (\(condition)))
-            """
-        return try Bool.fetchOne(db, sql: sql) ?? false
+        let firstRow = candidates.map { column in
+            let c = SQLQuote.identifier(column.name)
+            return "\(c) IS NULL OR (\(condition(c)))"
+        }
+        // No row: no column holds a value.
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(firstRow.joined(separator: ", ")) FROM \(t) LIMIT 1") else {
+            return []
+        }
+        return try candidates.indices.filter { row[$0] as Bool }.map { candidates[$0].name }.filter { name in
+            let c = SQLQuote.identifier(name)
+            let sql = """
+                SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
+                AND NOT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND NOT (\(condition(c))))
+                """
+            return try Bool.fetchOne(db, sql: sql) ?? false
+        }
     }
 
     /// What running user SQL did.
