@@ -122,6 +122,23 @@ struct RetypeRuleTests {
     }
 
     @Test(
+        "a column declared with no type takes a type with a CHECK (json, boolean) before its CHECK",
+        arguments: [
+            ("c", "json", "c JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\"))"),
+            ("[c]", "boolean", "[c] BOOLEAN CHECK (\"c\" IN (0, 1))"),
+            ("\"c\" /* no type */", "json", "\"c\" JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\")) /* no type */"),
+            ("c INT", "json", "c JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\"))"),
+        ])
+    func untypedColumn(definition: String, type: String, becomes: String) throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, \(definition), d TEXT); INSERT INTO t VALUES (1, 1, 'x');")
+        #expect(try Self.retype(db, "t", "c:\(type)") == ["c is now a \(type) column in t"])
+        #expect(try db.schemaSQL("t") == "CREATE TABLE \"t\" (id INTEGER PRIMARY KEY, \(becomes), d TEXT)")
+        #expect(try Self.rows(db, "SELECT typeof(c), c FROM t") == (type == "json" ? "text|1" : "integer|1"))
+        try Self.expectSound(db)
+    }
+
+    @Test(
         "a text column of Python's isoformat() times becomes a datetime, except a time finer than a millisecond, named with why")
     func isoformatTimes() throws {
         let db = try LibraryDatabase()
