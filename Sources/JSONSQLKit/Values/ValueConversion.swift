@@ -341,9 +341,10 @@ extension InputValue {
         switch value.storage {
         case .null: self = .null
         case .int64(let int):
-            // SQLite keeps booleans as 1 and 0.
+            // SQLite keeps booleans as 1 and 0; a boolean becomes the text it prints as, which
+            // a boolean column reads back.
             if new == .text {
-                self = .string(String(int))
+                self = .string(old == .boolean && (int == 0 || int == 1) ? (int == 1 ? "true" : "false") : String(int))
             } else if (old == .boolean || new == .boolean) && (int == 0 || int == 1) {
                 self = .bool(int == 1)
             } else {
