@@ -172,6 +172,28 @@ struct ValueConversionTests {
         #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .numeric, textAffinity: false) }
     }
 
+    /// A whole number written with a fraction or exponent becomes the integer its digits say in a
+    /// column where SQLite keeps whole numbers as integers; a double would make 9007199254740993
+    /// into 9007199254740992, and SQLite would then store that integer.
+    @Test(
+        "a whole number with a fraction or exponent keeps its digits where NUMERIC affinity makes it an integer",
+        arguments: [
+            ("9007199254740993.0", Int64(9_007_199_254_740_993)), ("9.007199254740993e15", 9_007_199_254_740_993),
+            ("9223372036854775807.0", Int64.max), ("-9223372036854775808.0", Int64.min), ("90071992547409930e-1", 9_007_199_254_740_993),
+            ("1.0", 1), ("1e5", 100_000),
+        ])
+    func wholeNumbersWithNumericAffinity(text: String, integer: Int64) throws {
+        for (type, textAffinity, numericAffinity) in [
+            (ColumnType.numeric, false, false), (.json, false, false), (.any, true, true),
+        ] {
+            let stored = try ValueConversion.stored(
+                .number(text), type: type, textAffinity: textAffinity, numericAffinity: numericAffinity)
+            #expect("\(stored.storage)" == "\(integer.databaseValue.storage)", "\(text) as \(type)")
+        }
+        // Without affinity (a column declared with no type) the number stays a double, as in a real column.
+        #expect(try ValueConversion.stored(.number(text), type: .any) == Double(text)!.databaseValue)
+    }
+
     /// Every string whose type SQLite changes in a NUMERIC column, and no other: SQLite decides.
     @Test("text SQLite reads as a number in a NUMERIC column, as SQLite reads it")
     func textReadAsNumber() throws {

@@ -241,7 +241,8 @@ public enum ValueConversion {
 
     /// A number as SQLite stores it in a column without text affinity: integers as 64-bit
     /// integers, other numbers as doubles, and nothing that would change. `affinity`: the
-    /// column has REAL or NUMERIC affinity (declared plain `NUMERIC` or `JSON`), not none.
+    /// column has NUMERIC affinity (declared plain `NUMERIC` or `JSON`, or `ANY` outside a
+    /// STRICT table), not none.
     static func sqliteNumber(_ text: String, affinity: Bool = true) throws(ValueMismatch) -> DatabaseValue {
         if isIntegerSyntax(text) {
             guard let int = ExactNumber(text)?.int64 else {
@@ -252,6 +253,10 @@ public enum ValueConversion {
             }
             return int.databaseValue
         }
+        // NUMERIC affinity stores a whole number that fits 64 bits as an integer: the one the
+        // text says (`9007199254740993.0`, `9.007199254740993e15`), not the one of its double
+        // (9007199254740992). A zero goes on as a double, so that -0.0 is refused below.
+        if affinity, let number = ExactNumber(text), !number.isZero, let int = number.int64 { return int.databaseValue }
         let double = try real(text)
         return try (affinity ? signedZeroKept(double, text) : double).databaseValue
     }
