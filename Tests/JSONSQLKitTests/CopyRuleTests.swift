@@ -138,6 +138,25 @@ struct CopyRuleTests {
     }
 
     @Test(
+        "an infinity another tool stored is refused on its way into a numeric or json column, not written as the text Inf",
+        arguments: [("n NUMERIC", "n", "numeric"), ("n DECIMAL(10,2)", "n", "numeric"), ("j JSON", "j", "json")])
+    func infinity(declaration: String, column: String, type: String) throws {
+        let source = try LibraryDatabase()
+        try source.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, \(declaration), r REAL); INSERT INTO t VALUES (1, 2.5, 9e999), (2, -9e999, 1)")
+        let target = try LibraryDatabase()
+        #expect(
+            errorMessage { try target.store.copy(from: source.store, options: CopyOptions()) }
+                == "table t, row 2 (id=2), column \(column): -inf is no number a \(type) column holds (JSON has none for infinity); make it NULL at the source or leave the table out"
+        )
+        #expect(try target.store.tableNames() == [])
+        // In a REAL column an infinity is copied as it is, and prints as there.
+        try source.execute("UPDATE t SET \(column) = NULL WHERE id = 2")
+        _ = try target.store.copy(from: source.store, options: CopyOptions())
+        #expect(try target.sql("SELECT typeof(r) AS t, r FROM t WHERE id = 1") == #"{"t":"real","r":1e999}"# + "\n")
+        #expect(try target.query("t") == source.query("t"))
+    }
+
+    @Test(
         "an integer key SQLite kept apart from the rowid (INT PRIMARY KEY) is copied while no key is NULL, which the rowid would number"
     )
     func nullKey() throws {

@@ -213,7 +213,15 @@ struct CopyWriter {
             // there would become SQLite's 15-digit text of it (0.30000000000000004 → 0.3). It
             // goes in as the shortest text that reads back as the same double.
             for (i, column) in table.columns.enumerated() where column.type == .numeric || column.type == .json {
-                guard case .double(let double) = values[i].storage, double.isFinite else { continue }
+                guard case .double(let double) = values[i].storage, !double.isNaN else { continue }
+                // An infinity another tool stored (in a REAL or NUMERIC column) has no JSON
+                // number: bound, it would become the text `Inf`, a string in a numeric column.
+                guard double.isFinite else {
+                    throw table.failure(
+                        row: count, values: values, column: column.name,
+                        "\(double) is no number a \(column.type) column holds (JSON has none for infinity); make it NULL at the source or leave the table out"
+                    )
+                }
                 do { values[i] = try ValueConversion.stored(.number("\(double)"), type: column.type) } catch let error
                     as ValueMismatch
                 {
