@@ -118,6 +118,10 @@ struct ValueConversionTests {
     static let otherCases: [Case] = [
         (.string("aGk="), .blob, Data("hi".utf8).databaseValue),
         (.string("not base64!"), .blob, nil),
+        (.string(""), .blob, Data().databaseValue),
+        // Base64 that Foundation decodes but that would print back otherwise is refused.
+        (.string("AAF="), .blob, nil), (.string("QR=="), .blob, nil), (.string("AA=A"), .blob, nil),
+        (.string("===="), .blob, nil), (.string("aGk"), .blob, nil), (.string("aG k="), .blob, nil),
         // A UUID's text into a blob column is its 16 bytes, as GRDB stores a UUID.
         (
             .string("6BA7B810-9DAD-11D1-80B4-00C04FD430C8"), .blob,

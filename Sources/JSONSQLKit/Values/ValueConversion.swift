@@ -26,7 +26,7 @@ public enum InputValue: Sendable, Equatable {
         }
     }
 
-    private static func shortened(_ text: String) -> String {
+    static func shortened(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
 }
@@ -112,7 +112,17 @@ public enum ValueConversion {
                 // A UUID's text is never base64 (`-` is not in its alphabet): its 16 bytes, as
                 // GRDB stores a UUID.
                 if let bytes = UUIDValue.bytes(text) { return Data(bytes).databaseValue }
+                // Only the one spelling that prints back as written: Foundation also decodes
+                // "AAF=" (bits past the last byte), "AA=A" and "====", which would come back
+                // as other text ("AAE=", "AAA=", "AA==").
                 guard let data = Data(base64Encoded: text) else { throw ValueMismatch(expectation: "expects base64 text") }
+                let canonical = data.base64EncodedString()
+                guard canonical == text else {
+                    throw ValueMismatch(
+                        expectation:
+                            "expects base64 text in the one spelling its bytes have, and this would come back as \(JSONEncoding.quoted(InputValue.shortened(canonical)))"
+                    )
+                }
                 return data.databaseValue
             default: throw ValueMismatch(expectation: "expects base64 text")
             }
