@@ -142,7 +142,9 @@ struct CopyRuleTests {
         arguments: [("n NUMERIC", "n", "numeric"), ("n DECIMAL(10,2)", "n", "numeric"), ("j JSON", "j", "json")])
     func infinity(declaration: String, column: String, type: String) throws {
         let source = try LibraryDatabase()
-        try source.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, \(declaration), r REAL); INSERT INTO t VALUES (1, 2.5, 9e999), (2, -9e999, 1)")
+        try source.execute(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, \(declaration), r REAL); INSERT INTO t VALUES (1, 2.5, 9e999), (2, -9e999, 1)"
+        )
         let target = try LibraryDatabase()
         #expect(
             errorMessage { try target.store.copy(from: source.store, options: CopyOptions()) }

@@ -183,7 +183,8 @@ struct ValueConversionTests {
         "a whole number with a fraction or exponent keeps its digits where NUMERIC affinity makes it an integer",
         arguments: [
             ("9007199254740993.0", Int64(9_007_199_254_740_993)), ("9.007199254740993e15", 9_007_199_254_740_993),
-            ("9223372036854775807.0", Int64.max), ("-9223372036854775808.0", Int64.min), ("90071992547409930e-1", 9_007_199_254_740_993),
+            ("9223372036854775807.0", Int64.max), ("-9223372036854775808.0", Int64.min),
+            ("90071992547409930e-1", 9_007_199_254_740_993),
             ("1.0", 1), ("1e5", 100_000),
         ])
     func wholeNumbersWithNumericAffinity(text: String, integer: Int64) throws {
