@@ -31,4 +31,24 @@ struct ExactnessTests {
             #expect(near.status == 0 && near.stdout == #"{"v":12345678901234567890124}"# + "\n", "\(near.stdout)\(near.stderr)")
         }
     }
+
+    @Test("columns another tool declared NUMERIC, JSON or ANY keep a whole number written with .0 or an exponent exactly")
+    func wholeNumbersInNumericAffinityColumns() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try CLI.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, n NUMERIC, j JSON, a ANY);")
+        let input = #"{"id":1,"n":9007199254740993.0,"j":9.007199254740993e15,"a":9223372036854775807.0}"#
+        let inserted = try CLI.run(["insert", db, "t"], stdin: input)
+        #expect(inserted.status == 0, "\(inserted.stderr)")
+        #expect(
+            try CLI.sqlite(db, "SELECT typeof(n), n, typeof(j), j, typeof(a), a FROM t;")
+                == "integer|9007199254740993|integer|9007199254740993|integer|9223372036854775807\n")
+        #expect(
+            try CLI.run(["query", db, "--format", "jsonl"]).stdout
+                == #"{"id":1,"n":9007199254740993,"j":9007199254740993,"a":9223372036854775807}"# + "\n")
+        // update --set takes the same rule.
+        let updated = try CLI.run(["update", db, "t", "--all", "--set", "n=9007199254740995.0", "--set", "a=1.0e1"])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(try CLI.sqlite(db, "SELECT n, typeof(a), a FROM t;") == "9007199254740995|integer|10\n")
+    }
 }

@@ -216,4 +216,28 @@ struct IndexRuleTests {
             errorMessage { try db.index("u", "u", unique: true) }
                 == "cannot make a unique index on u (u): 2 rows hold X'6BA7B8109DAD11D180B400C04FD430C8'")
     }
+
+    @Test("a --unique index refused because two numbers share a double names both numbers; numbers equal in value clash plainly")
+    func uniqueNumbersSharingADouble() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "n:numeric", "doc:json"])
+        try db.insert(
+            "t",
+            #"""
+            {"id":1,"n":12345678901234567890.123456789,"doc":{"x":12345678901234567890123,"y":1.10}}
+            {"id":2,"n":12345678901234567890.123456788,"doc":{"x":12345678901234567890124,"y":1.1}}
+            """#)
+        #expect(
+            errorMessage { try db.index("t", "n", unique: true) }
+                == "cannot make a unique index on t (n): 2 rows hold 1.2345678901234567e+19; the index compares numbers as doubles, so 12345678901234567890.123456789 and 12345678901234567890.123456788, which differ only past a double's 17 digits, clash there"
+        )
+        #expect(
+            errorMessage { try db.index("t", "doc.x", unique: true) }
+                == "cannot make a unique index on t (doc.x): 2 rows hold 1.2345678901234568e+22; the index compares numbers as doubles, so 12345678901234567890123 and 12345678901234567890124, which differ only past a double's 17 digits, clash there"
+        )
+        // 1.10 and 1.1 are one number: the plain message.
+        #expect(
+            errorMessage { try db.index("t", "doc.y", unique: true) }
+                == "cannot make a unique index on t (doc.y): 2 rows hold 1.1")
+    }
 }

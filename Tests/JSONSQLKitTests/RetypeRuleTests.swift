@@ -121,6 +121,39 @@ struct RetypeRuleTests {
         )
     }
 
+    @Test("a boolean column becomes the text true/false, which a boolean column reads back")
+    func booleansAsText() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "b:boolean"])
+        try db.insert("t", #"{"id":1,"b":true}"# + "\n" + #"{"id":2,"b":false}"# + "\n" + #"{"id":3,"b":null}"#)
+        let before = try db.query("t")
+        _ = try Self.retype(db, "t", "b:text")
+        #expect(try Self.rows(db, "SELECT id, typeof(b), b FROM t ORDER BY id") == "1|text|true\n2|text|false\n3|null|")
+        _ = try Self.retype(db, "t", "b:boolean")
+        #expect(try db.query("t") == before)
+        // Another integer a BOOLEAN column of another tool holds stays its digits.
+        try db.execute("CREATE TABLE o (id INTEGER PRIMARY KEY, b BOOLEAN); INSERT INTO o VALUES (1, 2), (2, 1);")
+        _ = try Self.retype(db, "o", "b:text")
+        #expect(try Self.rows(db, "SELECT id, b FROM o ORDER BY id") == "1|2\n2|true")
+    }
+
+    @Test(
+        "a column declared with no type takes a type with a CHECK (json, boolean) before its CHECK",
+        arguments: [
+            ("c", "json", "c JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\"))"),
+            ("[c]", "boolean", "[c] BOOLEAN CHECK (\"c\" IN (0, 1))"),
+            ("\"c\" /* no type */", "json", "\"c\" JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\")) /* no type */"),
+            ("c INT", "json", "c JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\"))"),
+        ])
+    func untypedColumn(definition: String, type: String, becomes: String) throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, \(definition), d TEXT); INSERT INTO t VALUES (1, 1, 'x');")
+        #expect(try Self.retype(db, "t", "c:\(type)") == ["c is now a \(type) column in t"])
+        #expect(try db.schemaSQL("t") == "CREATE TABLE \"t\" (id INTEGER PRIMARY KEY, \(becomes), d TEXT)")
+        #expect(try Self.rows(db, "SELECT typeof(c), c FROM t") == (type == "json" ? "text|1" : "integer|1"))
+        try Self.expectSound(db)
+    }
+
     @Test(
         "a text column of Python's isoformat() times becomes a datetime, except a time finer than a millisecond, named with why")
     func isoformatTimes() throws {

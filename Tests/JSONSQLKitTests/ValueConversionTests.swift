@@ -118,6 +118,10 @@ struct ValueConversionTests {
     static let otherCases: [Case] = [
         (.string("aGk="), .blob, Data("hi".utf8).databaseValue),
         (.string("not base64!"), .blob, nil),
+        (.string(""), .blob, Data().databaseValue),
+        // Base64 that Foundation decodes but that would print back otherwise is refused.
+        (.string("AAF="), .blob, nil), (.string("QR=="), .blob, nil), (.string("AA=A"), .blob, nil),
+        (.string("===="), .blob, nil), (.string("aGk"), .blob, nil), (.string("aG k="), .blob, nil),
         // A UUID's text into a blob column is its 16 bytes, as GRDB stores a UUID.
         (
             .string("6BA7B810-9DAD-11D1-80B4-00C04FD430C8"), .blob,
@@ -170,6 +174,29 @@ struct ValueConversionTests {
             try ValueConversion.stored(.number("123456789012345678901234"), type: .json, textAffinity: false)
         }
         #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .numeric, textAffinity: false) }
+    }
+
+    /// A whole number written with a fraction or exponent becomes the integer its digits say in a
+    /// column where SQLite keeps whole numbers as integers; a double would make 9007199254740993
+    /// into 9007199254740992, and SQLite would then store that integer.
+    @Test(
+        "a whole number with a fraction or exponent keeps its digits where NUMERIC affinity makes it an integer",
+        arguments: [
+            ("9007199254740993.0", Int64(9_007_199_254_740_993)), ("9.007199254740993e15", 9_007_199_254_740_993),
+            ("9223372036854775807.0", Int64.max), ("-9223372036854775808.0", Int64.min),
+            ("90071992547409930e-1", 9_007_199_254_740_993),
+            ("1.0", 1), ("1e5", 100_000),
+        ])
+    func wholeNumbersWithNumericAffinity(text: String, integer: Int64) throws {
+        for (type, textAffinity, numericAffinity) in [
+            (ColumnType.numeric, false, false), (.json, false, false), (.any, true, true),
+        ] {
+            let stored = try ValueConversion.stored(
+                .number(text), type: type, textAffinity: textAffinity, numericAffinity: numericAffinity)
+            #expect("\(stored.storage)" == "\(integer.databaseValue.storage)", "\(text) as \(type)")
+        }
+        // Without affinity (a column declared with no type) the number stays a double, as in a real column.
+        #expect(try ValueConversion.stored(.number(text), type: .any) == Double(text)!.databaseValue)
     }
 
     /// Every string whose type SQLite changes in a NUMERIC column, and no other: SQLite decides.
@@ -238,6 +265,9 @@ struct ValueConversionTests {
         ("42".databaseValue, .text, .integer, .number("42")),
         ("true".databaseValue, .text, .boolean, .bool(true)),
         (1.databaseValue, .boolean, .json, .bool(true)),
+        (1.databaseValue, .boolean, .text, .string("true")),
+        (0.databaseValue, .boolean, .text, .string("false")),
+        (2.databaseValue, .boolean, .text, .string("2")),
         (0.databaseValue, .integer, .boolean, .bool(false)),
         (2.databaseValue, .integer, .boolean, .number("2")),
         ("{\"a\":1}".databaseValue, .text, .json, .container("{\"a\":1}")),

@@ -109,6 +109,12 @@ struct ValueStorageRuleTests {
         try db.insert("t", #"{"b":"AAEC/w=="}"#)
         #expect(try db.sql("SELECT hex(b) AS h FROM t") == #"{"h":"000102FF"}"# + "\n")
         #expect(try db.query("t") == "{\"b\":\"AAEC/w==\"}\n")
+        // Only the spelling that prints back: "AAF=" holds the bytes of "AAE=" and a stray bit.
+        #expect(
+            errorMessage { try db.insert("t", #"{"b":"AAF="}"#) }
+                == #"<stdin>:1: record 1: column "b" (blob) expects base64 text in the one spelling its bytes have, and this would come back as "AAE=", got a string "AAF=""#
+        )
+        #expect(try db.query("t") == "{\"b\":\"AAEC/w==\"}\n")
     }
 
     @Test("alter --type rebuilds a table made elsewhere: values converted, rows, indexes and foreign keys kept")

@@ -175,6 +175,39 @@ struct CopyReader {
 
 /// The destination of a copy: creates each table, fills it and indexes it.
 struct CopyWriter {
+    /// The column whose value broke the CHECK jsonsql's boolean or json type declares, and why:
+    /// another tool's BOOLEAN or JSON column may hold what jsonsql's cannot (2, 'yes', text that
+    /// is not JSON). Nil when no such value is in the row (a CHECK of the source's own failed).
+    static func typeCheckFailure(_ columns: [ColumnInfo], values: [DatabaseValue], db: Database) throws -> (
+        String, String
+    )? {
+        for (column, value) in zip(columns, values) where !value.isNull {
+            switch column.type {
+            case .boolean:
+                if value == 0.databaseValue || value == 1.databaseValue { continue }
+                let type: ColumnType = if case .int64 = value.storage { .integer } else { .text }
+                return (
+                    column.name,
+                    "\(TerminalText.excerpt(value.description)) is no boolean: a boolean column holds true and false (1 and 0); make the column \(type.withArticle) one at the source (alter --type \(TerminalText.name(column.name)):\(type)) or leave the table out"
+                )
+            case .json:
+                if try Bool.fetchOne(db, sql: "SELECT json_valid(?)", arguments: [value]) == true { continue }
+                var shown = TerminalText.excerpt(value.description)
+                var type = ColumnType.text
+                if case .blob(let data) = value.storage {
+                    shown = "a blob of \(data.count) byte\(data.count == 1 ? "" : "s")"
+                    type = .blob
+                }
+                return (
+                    column.name,
+                    "\(shown) is not JSON, which a json column holds; make the column \(type.withArticle) one at the source (alter --type \(TerminalText.name(column.name)):\(type)) or leave the table out"
+                )
+            default: continue
+            }
+        }
+        return nil
+    }
+
     private var postgres: PostgresStore?
     private var db: Database?
     /// Whether the rows come from PostgreSQL, whose dates arrive in the form SQLite's columns
@@ -213,7 +246,15 @@ struct CopyWriter {
             // there would become SQLite's 15-digit text of it (0.30000000000000004 → 0.3). It
             // goes in as the shortest text that reads back as the same double.
             for (i, column) in table.columns.enumerated() where column.type == .numeric || column.type == .json {
-                guard case .double(let double) = values[i].storage, double.isFinite else { continue }
+                guard case .double(let double) = values[i].storage, !double.isNaN else { continue }
+                // An infinity another tool stored (in a REAL or NUMERIC column) has no JSON
+                // number: bound, it would become the text `Inf`, a string in a numeric column.
+                guard double.isFinite else {
+                    throw table.failure(
+                        row: count, values: values, column: column.name,
+                        "\(double) is no number a \(column.type) column holds (JSON has none for infinity); make it NULL at the source or leave the table out"
+                    )
+                }
                 do { values[i] = try ValueConversion.stored(.number("\(double)"), type: column.type) } catch let error
                     as ValueMismatch
                 {
@@ -260,6 +301,11 @@ struct CopyWriter {
             } catch let error as DatabaseError {
                 // A full disk is the database's failure, not the row's: Store.write rolls it back and names it.
                 if Store.isStorageFailure(error) { throw error }
+                if error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK,
+                    let (column, reason) = try Self.typeCheckFailure(table.columns, values: values, db: db)
+                {
+                    throw table.failure(row: count, values: values, column: column, reason)
+                }
                 throw table.failure(row: count, values: values, column: nil, error.message ?? "\(error)")
             }
         }

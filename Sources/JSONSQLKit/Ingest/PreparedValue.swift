@@ -85,7 +85,10 @@ struct InsertColumns: Sendable {
                 return .converted(String(decoding: text, as: UTF8.self).databaseValue)
             }
             return try span(field.start, end)
-        case (.real, .float), (.any, .float):
+        // An any column with NUMERIC affinity would turn a whole double into an integer: there
+        // ValueConversion takes the integer from the text.
+        case (.real, .float),
+            (.any, .float) where !columns[column].numericAffinity:
             let value = JSONText.parseDouble(bytes, field.start, field.end)
             // Infinity and a nonzero number that underflows to 0 are refused by ValueConversion.
             guard value.isFinite, value != 0 else { fallthrough }

@@ -105,7 +105,13 @@ struct CreateTableText {
         }
         if let newCheck, !hasNew {
             let end = tokens[item.upperBound - 1].range.upperBound
-            edits.append(Edit(range: end..<end, replacement: " " + newCheck))
+            if end == edits[0].range.upperBound {
+                // A definition that is its name alone (`c`): the type goes in the same place, so
+                // the CHECK follows it in one edit (two insertions at one offset have no order).
+                edits[0].replacement += " " + newCheck
+            } else {
+                edits.append(Edit(range: end..<end, replacement: " " + newCheck))
+            }
         }
         return edits
     }

@@ -96,6 +96,24 @@ public struct IndexSpec: Sendable {
                 "\(error.description); the index reads JSON true as 1 and false as 0, so \(path) = \(value == 1.databaseValue) and \(path) = \(value == 1.databaseValue ? 1 : 0) clash"
             )
         }
+        // SQLite reads a number (a numeric column's text, a number in JSON) as a double, so the
+        // index cannot tell apart two numbers that differ past a double's 17 digits.
+        for (path, value) in zip(paths, values) {
+            guard case .double = value.storage else { continue }
+            let resolved = try ResolvedPath(path, in: info)
+            let texts = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT DISTINCT \(resolved.jsonSQL) FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) = ? LIMIT 100",
+                arguments: [value])
+            let numbers = texts.compactMap { text in ExactNumber(text).map { (text, $0) } }
+            guard let first = numbers.first, let other = numbers.first(where: { !$0.1.sameValue(as: first.1) }) else {
+                continue
+            }
+            return JSONSQLError(
+                "\(error.description); the index compares numbers as doubles, so \(TerminalText.excerpt(first.0)) and \(TerminalText.excerpt(other.0)), which differ only past a double's 17 digits, clash there"
+            )
+        }
         return error
     }
 

@@ -26,7 +26,7 @@ public enum InputValue: Sendable, Equatable {
         }
     }
 
-    private static func shortened(_ text: String) -> String {
+    static func shortened(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(60)) + "…" : text
     }
 }
@@ -112,7 +112,17 @@ public enum ValueConversion {
                 // A UUID's text is never base64 (`-` is not in its alphabet): its 16 bytes, as
                 // GRDB stores a UUID.
                 if let bytes = UUIDValue.bytes(text) { return Data(bytes).databaseValue }
+                // Only the one spelling that prints back as written: Foundation also decodes
+                // "AAF=" (bits past the last byte), "AA=A" and "====", which would come back
+                // as other text ("AAE=", "AAA=", "AA==").
                 guard let data = Data(base64Encoded: text) else { throw ValueMismatch(expectation: "expects base64 text") }
+                let canonical = data.base64EncodedString()
+                guard canonical == text else {
+                    throw ValueMismatch(
+                        expectation:
+                            "expects base64 text in the one spelling its bytes have, and this would come back as \(JSONEncoding.quoted(InputValue.shortened(canonical)))"
+                    )
+                }
                 return data.databaseValue
             default: throw ValueMismatch(expectation: "expects base64 text")
             }
@@ -241,7 +251,8 @@ public enum ValueConversion {
 
     /// A number as SQLite stores it in a column without text affinity: integers as 64-bit
     /// integers, other numbers as doubles, and nothing that would change. `affinity`: the
-    /// column has REAL or NUMERIC affinity (declared plain `NUMERIC` or `JSON`), not none.
+    /// column has NUMERIC affinity (declared plain `NUMERIC` or `JSON`, or `ANY` outside a
+    /// STRICT table), not none.
     static func sqliteNumber(_ text: String, affinity: Bool = true) throws(ValueMismatch) -> DatabaseValue {
         if isIntegerSyntax(text) {
             guard let int = ExactNumber(text)?.int64 else {
@@ -252,6 +263,10 @@ public enum ValueConversion {
             }
             return int.databaseValue
         }
+        // NUMERIC affinity stores a whole number that fits 64 bits as an integer: the one the
+        // text says (`9007199254740993.0`, `9.007199254740993e15`), not the one of its double
+        // (9007199254740992). A zero goes on as a double, so that -0.0 is refused below.
+        if affinity, let number = ExactNumber(text), !number.isZero, let int = number.int64 { return int.databaseValue }
         let double = try real(text)
         return try (affinity ? signedZeroKept(double, text) : double).databaseValue
     }
@@ -341,9 +356,10 @@ extension InputValue {
         switch value.storage {
         case .null: self = .null
         case .int64(let int):
-            // SQLite keeps booleans as 1 and 0.
+            // SQLite keeps booleans as 1 and 0; a boolean becomes the text it prints as, which
+            // a boolean column reads back.
             if new == .text {
-                self = .string(String(int))
+                self = .string(old == .boolean && (int == 0 || int == 1) ? (int == 1 ? "true" : "false") : String(int))
             } else if (old == .boolean || new == .boolean) && (int == 0 || int == 1) {
                 self = .bool(int == 1)
             } else {
