@@ -159,6 +159,18 @@ public enum ValueConversion {
         }
     }
 
+    /// The double a column of `type` stores for the number `text`, when it stores one: a real
+    /// or any column, or a numeric or json column without TEXT affinity, stores
+    /// `0.10000000000000001` as the double 0.1. nil where the column keeps the number another
+    /// way (an integer, its text) or refuses it. `--where` compares a number with such a column
+    /// as this double, as insert and update stored it, not by its digits, which no stored value
+    /// would ever equal.
+    public static func storedDouble(number text: String, type: ColumnType, textAffinity: Bool) -> Double? {
+        guard case .double(let double)? = (try? stored(.number(text), type: type, textAffinity: textAffinity))?.storage
+        else { return nil }
+        return double
+    }
+
     /// Whether SQLite reads `text` as a number when it goes into a column with NUMERIC, INTEGER
     /// or REAL affinity (its `sqlite3AtoF`): spaces, a sign, digits with at most one `.` (at
     /// least one digit), an exponent with digits, spaces; `"42"`, `" 1e3 "`, `"+.5"`, `"5."`,
