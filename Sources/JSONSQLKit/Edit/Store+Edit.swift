@@ -476,15 +476,10 @@ extension UpdateSpec {
 
     /// The value `--set COLUMN=VALUE` stores, on either backend.
     static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect) throws -> DatabaseValue {
-        let input: InputValue
-        switch assignment.value {
-        case .literal(let literal): input = literal.input
-        case .json(let text):
-            guard let parsed = InputValue(json: text) else {
-                throw JSONSQLError(
-                    "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
-            }
-            input = parsed
+        guard let input = assignment.value.input else {
+            let text = if case .json(let text) = assignment.value { text } else { "" }
+            throw JSONSQLError(
+                "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
         }
         do {
             return try ValueConversion.stored(
