@@ -73,7 +73,11 @@ struct InsertColumns: Sendable {
             (.numeric, .integer) where jsonAsText, (.numeric, .float) where jsonAsText,
             (.numeric, .bigInteger) where jsonAsText:
             return try span(field.start, field.end)
-        case (.json, .string): return try span(field.start - 1, field.end + 1)  // with its quotes
+        // With its quotes, when it is the text JSONEncoding writes for the string: printable
+        // ASCII without escapes. Other strings are written anew (`\u00e9` as é, a raw U+2028 as
+        // `\u2028`), as update and defaults store them.
+        case (.json, .string) where !field.escaped && Self.isPrintableASCII(bytes, field.start, field.end):
+            return try span(field.start - 1, field.end + 1)
         case (.json, .trueValue): return .converted("true".databaseValue)
         case (.json, .falseValue): return .converted("false".databaseValue)
         case (.json, .object), (.json, .array), (.any, .object), (.any, .array), (.text, .object), (.text, .array):
@@ -101,6 +105,15 @@ struct InsertColumns: Sendable {
             }
             return .converted(value)
         }
+    }
+
+    @inline(__always) private static func isPrintableASCII(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end {
+            if bytes[i] >= 0x7F { return false }
+            i += 1
+        }
+        return true
     }
 
     @inline(__always) private func span(_ start: Int, _ end: Int) throws -> PreparedValue {
