@@ -59,7 +59,8 @@ struct PostgresExactValueTests {
                 let found = try CLI.run(["query", database, "t", "--where", filter, "--select", "id", "--format", "csv"])
                 #expect(found.status == 0 && found.stderr.isEmpty, "\(database) \(filter): \(found.stderr)")
                 #expect(
-                    found.stdout.split(whereSeparator: \.isNewline).dropFirst().joined(separator: ",") == ids, "\(database) \(filter)")
+                    found.stdout.split(whereSeparator: \.isNewline).dropFirst().joined(separator: ",") == ids,
+                    "\(database) \(filter)")
             }
         }
     }

@@ -213,7 +213,9 @@ struct ExactnessRuleTests {
         let values = ["0.10000000000000001", "0.1", "0.1000000000000001", "9007199254740993.5", "1.00000000000000000001", "2.5"]
         let records = values.enumerated().map { #"{"id":\#($0.offset),"r":\#($0.element),"a":\#($0.element)}"# }
         try db.insert("t", records.joined(separator: "\n"))
-        try db.insert("plain", values.enumerated().map { #"{"id":\#($0.offset),"r":\#($0.element),"n":\#($0.element)}"# }.joined(separator: "\n"))
+        try db.insert(
+            "plain",
+            values.enumerated().map { #"{"id":\#($0.offset),"r":\#($0.element),"n":\#($0.element)}"# }.joined(separator: "\n"))
         // Expected from Swift's own reading of the text as a double, as a REAL column holds it.
         let operators: [(String, (Double, Double) -> Bool)] = [
             ("=", { $0 == $1 }), ("<", { $0 < $1 }), (">", { $0 > $1 }), ("<=", { $0 <= $1 }), (">=", { $0 >= $1 }),
@@ -222,7 +224,8 @@ struct ExactnessRuleTests {
             for (op, holds) in operators {
                 let want = values.indices.filter { holds(Double(values[$0])!, Double(literal)!) }
                 for (table, column) in [("t", "r"), ("t", "a"), ("plain", "r"), ("plain", "n")] {
-                    #expect(try db.ids(table, where: ["\(column) \(op) \(literal)"]) == want, "\(table).\(column) \(op) \(literal)")
+                    #expect(
+                        try db.ids(table, where: ["\(column) \(op) \(literal)"]) == want, "\(table).\(column) \(op) \(literal)")
                 }
             }
         }

@@ -107,7 +107,8 @@ struct InsertColumns: Sendable {
         }
     }
 
-    @inline(__always) private static func isPrintableASCII(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    @inline(__always) private static func isPrintableASCII(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool
+    {
         var i = start
         while i < end {
             if bytes[i] >= 0x7F { return false }

@@ -225,7 +225,8 @@ public struct ColumnSpec: Sendable, Equatable {
             switch type {
             case .json:
                 guard let parsed = InputValue(json: value) else {
-                    throw JSONSQLError("default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value")
+                    throw JSONSQLError(
+                        "default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value")
                 }
                 input = parsed
             case .text: input = .string(try TextCursor.wholeQuotedString(value) ?? value)
