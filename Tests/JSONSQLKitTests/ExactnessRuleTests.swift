@@ -238,6 +238,23 @@ struct ExactnessRuleTests {
         #expect(try db.ids("t", where: ["a = 12345678901234567890123"]) == [])
     }
 
+    @Test("--where refuses a string an ANY column outside STRICT compares as a number, as insert refuses to store it")
+    func anyWithNumericAffinityInFilters() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY); INSERT INTO t VALUES (1, 42), (2, 1.5), (3, 'abc')")
+        // SQLite reads "42" there as 42: the string would have matched the number.
+        for filter in [#"v = "42""#, #"v != "42""#, #"v in ["42", "x"]"#, #"v > "1""#] {
+            let refused = errorMessage { try db.ids("t", where: [filter]) }
+            #expect(
+                refused?.contains("SQLite would compare this one as the number it reads; a string") == true,
+                "\(filter): \(refused ?? "no error")")
+        }
+        #expect(
+            errorMessage { try db.insert("t", #"{"id":4,"v":"42"}"#) }?.contains("would store this string as a number") == true)
+        #expect(try db.ids("t", where: ["v = 42"]) == [1])
+        #expect(try db.ids("t", where: [#"v = "abc""#]) == [3])
+    }
+
     @Test("update --set of a number no double holds stores it as insert does, or the column's rule refuses it")
     func updateBeyondDoubles() throws {
         let db = try LibraryDatabase()

@@ -402,7 +402,8 @@ public struct FilterSQL {
     static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal) throws -> DatabaseValue {
         do {
             return try ValueConversion.stored(
-                literal.input, type: column.type, textAffinity: column.hasTextAffinity, for: .compare)
+                literal.input, type: column.type, textAffinity: column.hasTextAffinity,
+                numericAffinity: column.turnsNumericTextIntoNumbers, for: .compare)
         } catch {
             let hint = literal.input.unquotedHint { try? ValueConversion.stored($0, type: column.type, for: .compare) }
             throw JSONSQLError(

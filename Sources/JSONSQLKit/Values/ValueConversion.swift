@@ -148,8 +148,9 @@ public enum ValueConversion {
             case .string(let text):
                 if numericAffinity && readsAsNumber(text) {
                     throw ValueMismatch(
-                        expectation:
-                            "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number, and it would come back as one; write the number without quotes to store a number, or keep such strings in a text column"
+                        expectation: purpose == .compare
+                            ? "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: it holds no such string, and SQLite would compare this one as the number it reads"
+                            : "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number, and it would come back as one; write the number without quotes to store a number, or keep such strings in a text column"
                     )
                 }
                 return text.databaseValue
