@@ -45,6 +45,26 @@ struct PostgresExactValueTests {
         }
     }
 
+    @Test("--where finds the row a real column stored 0.10000000000000001 in by that number, on both backends")
+    func realFoundByItsLiteral() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "r:real"])
+        // 0.10000000000000001 and 0.1 are one double; 0.1000000000000001 is another.
+        let records = [#"{"id":1,"r":0.10000000000000001}"#, #"{"id":2,"r":0.1}"#, #"{"id":3,"r":0.1000000000000001}"#]
+        for database in [sqlite, postgres] {
+            try succeed(["insert", database, "t"], stdin: records.joined(separator: "\n"))
+            for (filter, ids) in [
+                ("r = 0.10000000000000001", "1,2"), ("r >= 0.10000000000000001", "1,2,3"), ("r > 0.10000000000000001", "3"),
+                ("r in [0.10000000000000001]", "1,2"), ("r < 0.10000000000000001", ""),
+            ] {
+                let found = try CLI.run(["query", database, "t", "--where", filter, "--select", "id", "--format", "csv"])
+                #expect(found.status == 0 && found.stderr.isEmpty, "\(database) \(filter): \(found.stderr)")
+                #expect(
+                    found.stdout.split(whereSeparator: \.isNewline).dropFirst().joined(separator: ",") == ids,
+                    "\(database) \(filter)")
+            }
+        }
+    }
+
     @Test("a key holding a quote, copied from PostgreSQL to SQLite, is found by its path there")
     func copiedKeys() throws {
         let postgres = try PostgresServer.freshSchema("keys")

@@ -204,6 +204,57 @@ struct ExactnessRuleTests {
         #expect(refused?.contains("is neither a 64-bit integer nor a double exactly") == true, "\(refused ?? "no error")")
     }
 
+    @Test("--where compares a number with a real or any column as the double insert stored for it, so its own row is found")
+    func whereNumbersRoundedAsStored() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["id:integer:pk", "r:real", "a:any"])
+        try db.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, r REAL, n NUMERIC)")
+        // More digits than a double keeps: each column stores the number's nearest double.
+        let values = ["0.10000000000000001", "0.1", "0.1000000000000001", "9007199254740993.5", "1.00000000000000000001", "2.5"]
+        let records = values.enumerated().map { #"{"id":\#($0.offset),"r":\#($0.element),"a":\#($0.element)}"# }
+        try db.insert("t", records.joined(separator: "\n"))
+        try db.insert(
+            "plain",
+            values.enumerated().map { #"{"id":\#($0.offset),"r":\#($0.element),"n":\#($0.element)}"# }.joined(separator: "\n"))
+        // Expected from Swift's own reading of the text as a double, as a REAL column holds it.
+        let operators: [(String, (Double, Double) -> Bool)] = [
+            ("=", { $0 == $1 }), ("<", { $0 < $1 }), (">", { $0 > $1 }), ("<=", { $0 <= $1 }), (">=", { $0 >= $1 }),
+        ]
+        for literal in ["0.10000000000000001", "9007199254740993.5", "1.00000000000000000001", "0.1000000000000001"] {
+            for (op, holds) in operators {
+                let want = values.indices.filter { holds(Double(values[$0])!, Double(literal)!) }
+                for (table, column) in [("t", "r"), ("t", "a"), ("plain", "r"), ("plain", "n")] {
+                    #expect(
+                        try db.ids(table, where: ["\(column) \(op) \(literal)"]) == want, "\(table).\(column) \(op) \(literal)")
+                }
+            }
+        }
+        #expect(try db.ids("t", where: ["r in [0.10000000000000001, 2.5]"]) == [0, 1, 5])
+        // A partial index's condition holds the double too.
+        try db.index("t", "r", where: ["r = 0.10000000000000001"])
+        #expect(try db.ids("t", where: ["r = 0.10000000000000001"]) == [0, 1])
+        // Integers beyond 2^53 are not rounded into a real column, so they still compare by their digits.
+        #expect(try db.ids("t", where: ["r = 9007199254740993"]) == [])
+        #expect(try db.ids("t", where: ["a = 12345678901234567890123"]) == [])
+    }
+
+    @Test("--where refuses a string an ANY column outside STRICT compares as a number, as insert refuses to store it")
+    func anyWithNumericAffinityInFilters() throws {
+        let db = try LibraryDatabase()
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY); INSERT INTO t VALUES (1, 42), (2, 1.5), (3, 'abc')")
+        // SQLite reads "42" there as 42: the string would have matched the number.
+        for filter in [#"v = "42""#, #"v != "42""#, #"v in ["42", "x"]"#, #"v > "1""#] {
+            let refused = errorMessage { try db.ids("t", where: [filter]) }
+            #expect(
+                refused?.contains("SQLite would compare this one as the number it reads; a string") == true,
+                "\(filter): \(refused ?? "no error")")
+        }
+        #expect(
+            errorMessage { try db.insert("t", #"{"id":4,"v":"42"}"#) }?.contains("would store this string as a number") == true)
+        #expect(try db.ids("t", where: ["v = 42"]) == [1])
+        #expect(try db.ids("t", where: [#"v = "abc""#]) == [3])
+    }
+
     @Test("update --set of a number no double holds stores it as insert does, or the column's rule refuses it")
     func updateBeyondDoubles() throws {
         let db = try LibraryDatabase()

@@ -145,6 +145,17 @@ struct IndexRuleTests {
         #expect(try db.schemaSQL("bad") == "")
     }
 
+    @Test("an index's default name spells each path's column as the table does, whatever case was typed")
+    func defaultNameSpelling() throws {
+        let db = try LibraryDatabase()
+        try db.create("Player", ["id:integer:pk", "Name:text", "doc:json"])
+        #expect(try db.index("Player", "DOC.K").message == "created index Player_on_doc_K")
+        #expect(try db.index("Player", "NAME").message == "created index Player_on_Name")
+        // The same path in another case is the same index, under the same name.
+        let again = errorMessage { try db.index("Player", "doc.K") }
+        #expect(again?.hasPrefix("an index named Player_on_doc_K already exists") == true, "\(again ?? "no error")")
+    }
+
     @Test("--nocase builds ((expr) COLLATE NOCASE), which like uses")
     func nocase() throws {
         let db = try Self.optionDatabase()

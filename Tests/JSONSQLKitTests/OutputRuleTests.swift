@@ -65,6 +65,14 @@ struct OutputRuleTests {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "v:text"])
         #expect(errorMessage { try db.query("t", select: ["id", "id"]) } == "--select names id twice; list each path once")
+        // A path is named by its column as the table spells it, as a column is: the same path in
+        // another case is the same key.
+        try db.create("p", ["id:integer:pk", "Name:text", "doc:json"])
+        try db.insert("p", #"{"id":1,"Name":"a","doc":{"K":1}}"#)
+        #expect(try db.query("p", select: ["NAME", "DOC.K"]) == #"{"Name":"a","doc.K":1}"# + "\n")
+        #expect(
+            errorMessage { try db.query("p", select: ["DOC.K", "doc.K"]) }
+                == "--select names doc.K twice (as DOC.K and doc.K); list each path once")
         func run(_ format: OutputFormat) throws -> String {
             let out = OutputBuffer()
             _ = try db.store.run(sql: "SELECT 1 AS a, 2 AS a", parameters: [:], format: format, to: out)

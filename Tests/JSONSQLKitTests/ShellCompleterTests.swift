@@ -140,6 +140,21 @@ final class ShellCompleterTests {
         #expect(row?["c"] as Int? == 1)
     }
 
+    @Test("after ->> a key whose quote carries a combining mark has the quote doubled, so the literal does not end there")
+    func sqlPathKeyQuoteWithMark() throws {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let key = "j'\u{301}k"
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM odd; INSERT INTO odd VALUES (?)", arguments: [#"{"\#(key)":6}"#])
+        }
+        // The quote doubled by scalar, as SQLQuote.literal writes it: a Character-wise replace leaves `'́` alone.
+        let literal = "$.\"j''\u{301}k\""
+        #expect(completer.complete(word: "$.j", before: "select doc ->> '").candidates == [literal + "'"])
+        let found = try queue.read { db in try Int.fetchOne(db, sql: "SELECT doc ->> '\(literal)' FROM odd") }
+        #expect(found == 6)
+    }
+
     @Test("a column a path quotes completes from its first letters; a key after ->> is looked for in each table with the column")
     func oddColumns() throws {
         // On a command line in shell quotes, as keys are: bare, `"col.x"` would read as col.x.

@@ -335,4 +335,18 @@ struct UpdateRuleTests {
         }
         #expect(try db.query("t", select: ["v"]) == #"{"v":1}"# + "\n" + #"{"v":2}"# + "\n" + #"{"v":3}"# + "\n")
     }
+
+    @Test("a key column whose name holds a quote still names the row, not SQLite's syntax error")
+    func quotedKeyNamesRow() throws {
+        let db = try LibraryDatabase()
+        try db.create("t", ["it's:integer:pk", "v:integer:unique", "doc:text"])
+        try db.insert("t", #"{"it's":1,"v":1,"doc":"x"} {"it's":2,"v":2,"doc":"{}"}"#)
+        #expect(
+            errorMessage { try db.update("t", all: true, set: ["v=5"]) }
+                == "UNIQUE constraint failed: t.v: the row with it's = 2 breaks it; nothing was updated (change the values, or narrow --where)"
+        )
+        #expect(
+            errorMessage { try db.update("t", all: true, set: ["doc.a=1"]) }?.hasPrefix(
+                "the row with it's = 1 holds 'x' in doc, which is not JSON") == true)
+    }
 }

@@ -322,3 +322,58 @@ struct DateComparisonTests {
         #expect(try ValueConversion.stored(.number("0"), type: .datetime) == "1970-01-01 00:00:00.000".databaseValue)
     }
 }
+
+/// Insert converts common values straight from the record's bytes (`InsertColumns.prepare`);
+/// each must store what `ValueConversion` stores, which update, defaults and `--where` use.
+@Suite("insert's fast conversions")
+struct PreparedValueTests {
+    static let values = [
+        "0", "-0", "-0.0", "7", "7.0", "1e0", "1E+2", "0.5", "1e-7", "5e-324", "1e-400", "1e400", "9007199254740993",
+        "9007199254740993.0", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
+        "123456789012345678901234567890", "true", "false", "null", #""x""#, #""\u00e9""#, #""é""#, #""a\/b""#,
+        #""a\u0000b""#, "\"\u{7F}\"", "\"a\u{2028}b\"", "\"a\u{2027}\u{2029}\u{A0}\"", "\"\u{85}\"", "\"\u{9F}\u{A0}\"", #""""#,
+        #""42""#, #""true""#, "[1,2]", "[ 1 , 2 ]",
+        #"{"b":1,"a":2}"#, #"{"a\u0041":1}"#, #""2024-05-01""#, #""2024-05-01T12:30:00+02:00""#, "1700000000",
+        "1700000000.5", #""6BA7B810-9DAD-11D1-80B4-00C04FD430C8""#, #""aGVsbG8=""#,
+    ]
+
+    @Test("each fast conversion stores what ValueConversion stores, or both refuse", arguments: ColumnType.allCases)
+    func sameAsValueConversion(type: ColumnType) throws {
+        for jsonAsText in [true, false] {
+            var layout = InsertColumns()
+            layout.columns = [InsertColumns.Column(name: "v", utf8: Array("v".utf8), type: type, jsonAsText: jsonAsText)]
+            for text in Self.values {
+                // A number needs a byte after it to be complete.
+                var bytes = Array(text.utf8) + [0x20]
+                let (prepared, expected): (DatabaseValue?, DatabaseValue?) = bytes.withUnsafeMutableBufferPointer { buffer in
+                    let base = buffer.baseAddress!
+                    var scanner = JSONScanner(bytes: base, count: buffer.count)
+                    var field = JSONField()
+                    #expect((try? scanner.scanValue(into: &field)) != nil, "\(text)")
+                    var scratch: [UInt8] = []
+                    let expected = (try? InputValue(field, bytes: base, scratch: &scratch)).flatMap {
+                        try? ValueConversion.stored($0, type: type, textAffinity: jsonAsText)
+                    }
+                    let prepared: DatabaseValue? =
+                        switch try? layout.prepare(field, bytes: base, column: 0, scratch: &scratch) {
+                        case nil: nil
+                        case .null: .null
+                        case .integer(let value): value.databaseValue
+                        case .double(let value): value.databaseValue
+                        case .text(let start, let end):
+                            String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+                                .databaseValue
+                        case .converted(let value): value
+                        }
+                    return (prepared, expected)
+                }
+                // Doubles by their bits, so that -0.0 and 0.0 differ.
+                func bits(_ value: DatabaseValue?) -> String {
+                    if case .double(let double)? = value?.storage { return "double \(double.bitPattern)" }
+                    return value.map { "\($0)" } ?? "refused"
+                }
+                #expect(bits(prepared) == bits(expected), "\(type) \(jsonAsText ? "TEXT" : "no TEXT") affinity: \(text)")
+            }
+        }
+    }
+}

@@ -21,12 +21,18 @@ extension Store {
         }
     }
 
+    /// The SQL of a row's key and value as one text, `id = 7, code = 'x'` (`quote` writes the
+    /// values); each column's name goes into the text as a literal, so a name holding `'` stays one.
+    private static func identitySQL(_ key: [String]) -> String {
+        key.map { "\(SQLQuote.literal("\($0) = ")) || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+    }
+
     /// A constraint an update breaks (UNIQUE, CHECK, NOT NULL), with the row that breaks it:
     /// SQLite names only the constraint. The matched rows are updated again one at a time, in
     /// the transaction the failure rolls back, until one fails; up to 100,000 rows are tried.
     private static func namingRow(_ error: Error, spec: UpdateSpec, table info: TableInfo, db: Database) throws -> Error {
         let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
-        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        let identity = identitySQL(key)
         var sql =
             "SELECT \(identity), \(key.map(SQLQuote.identifier).joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
         var arguments: [DatabaseValue] = []
@@ -148,8 +154,7 @@ extension Store {
             condition = "(\(rendered.sql)) AND "
             arguments = rendered.arguments
         }
-        // The row's key and value as SQL literals (`quote`), read as one text.
-        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        let identity = identitySQL(key)
         for column in columns {
             let c = SQLQuote.identifier(column.name)
             let sql = """
@@ -476,15 +481,10 @@ extension UpdateSpec {
 
     /// The value `--set COLUMN=VALUE` stores, on either backend.
     static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect) throws -> DatabaseValue {
-        let input: InputValue
-        switch assignment.value {
-        case .literal(let literal): input = literal.input
-        case .json(let text):
-            guard let parsed = InputValue(json: text) else {
-                throw JSONSQLError(
-                    "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
-            }
-            input = parsed
+        guard let input = assignment.value.input else {
+            let text = if case .json(let text) = assignment.value { text } else { "" }
+            throw JSONSQLError(
+                "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
         }
         do {
             return try ValueConversion.stored(

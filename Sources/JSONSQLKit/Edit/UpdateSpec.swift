@@ -48,6 +48,38 @@ public struct UpdateSpec: Sendable {
             case literal(Filter.Literal)
             /// JSON text, with `--json`.
             case json(String)
+
+            /// A value written on the command line, as `--set` reads it and `default=` reads it
+            /// for a column that is neither text nor json (`ColumnSpec.defaultValue`): text wholly
+            /// in quotes is the string inside them (JSON's escapes in double quotes, any other
+            /// backslash refused); a bare word is typed like a `--where` value, spaces around it
+            /// left out; a number no double holds (1e400), and -0, whose integer is 0, stay the
+            /// JSON numbers they are, as `--json` and insert store them.
+            public init(parsing text: String) throws {
+                var cursor = TextCursor(text)
+                cursor.skipSpaces()
+                let rest = cursor.rest
+                if let quoted = try TextCursor.wholeQuotedString(rest) {
+                    self = .literal(.string(quoted))
+                    return
+                }
+                let bare = rest.trimmingCharacters(in: .whitespaces)
+                if FilterParser.isJSONNumber(bare), Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil)
+                {
+                    self = .json(bare)
+                    return
+                }
+                self = .literal(try FilterParser.literal(bare: bare))
+            }
+
+            /// The value to convert for a column (`ValueConversion`); nil for `--json` text that
+            /// is not one JSON value.
+            var input: InputValue? {
+                switch self {
+                case .literal(let literal): literal.input
+                case .json(let text): InputValue(json: text)
+                }
+            }
         }
 
         public init(path: JSONPath, value: Value) {
@@ -78,24 +110,7 @@ public struct UpdateSpec: Sendable {
                     "--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'\(meant)")
             }
             cursor.skipSpaces()
-            let rest = cursor.rest
-            if json {
-                self.init(path: path, value: .json(rest))
-                return
-            }
-            if let quoted = try TextCursor.wholeQuotedString(rest) {
-                self.init(path: path, value: .literal(.string(quoted)))
-                return
-            }
-            let bare = rest.trimmingCharacters(in: .whitespaces)
-            // A number the --where literal would not keep as written is still a JSON number: one
-            // no double holds (1e400), and -0, whose integer is 0. Stored as `--json` and insert
-            // store it, exactly where the column can hold it, else refused by the column's rules.
-            if FilterParser.isJSONNumber(bare), Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil) {
-                self.init(path: path, value: .json(bare))
-                return
-            }
-            self.init(path: path, value: .literal(try FilterParser.literal(bare: bare)))
+            self.init(path: path, value: json ? .json(cursor.rest) : try Value(parsing: cursor.rest))
         }
     }
 

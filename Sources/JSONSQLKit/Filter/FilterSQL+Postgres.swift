@@ -160,7 +160,7 @@ extension FilterSQL {
     /// A number literal whose double is not the number (`InexactNumber`), compared
     /// exactly as on SQLite (`FilterSQL.exactComparison`): jsonb and numeric keep every digit.
     private mutating func postgresExact(_ path: ResolvedPath, _ sqlOp: String, _ literal: Filter.Literal) throws -> String? {
-        guard let inexact = literal.inexactNumber else { return nil }
+        guard let inexact = literal.inexactNumber(comparedWith: path) else { return nil }
         let (spelling, reason) = (inexact.spelling, inexact.reason)
         let value = path.valueSQL
         guard path.isJSON else {
@@ -265,7 +265,7 @@ extension FilterSQL {
 
     private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "FALSE" }
-        if values.contains(.null) || values.contains(where: { $0.inexactNumber != nil })
+        if values.contains(.null) || values.contains(where: { $0.inexactNumber(comparedWith: path) != nil })
             || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil })
         {
             return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"

@@ -193,7 +193,7 @@ public struct FilterSQL {
     }
 
     private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
-        if let n = literal.inexactNumber { return try exactComparison(path, .equal, n) }
+        if let n = literal.inexactNumber(comparedWith: path) { return try exactComparison(path, .equal, n) }
         let lhs = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(lhs) IS NULL" }
@@ -223,7 +223,7 @@ public struct FilterSQL {
     }
 
     private mutating func range(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws -> String {
-        if let n = literal.inexactNumber { return try exactComparison(path, op, n) }
+        if let n = literal.inexactNumber(comparedWith: path) { return try exactComparison(path, op, n) }
         let lhs = path.valueSQL
         let sqlOp = op.rawValue
         guard path.isJSON else {
@@ -256,7 +256,7 @@ public struct FilterSQL {
         // A plain IN keeps the index; values that need type guards are compared one by one, as
         // are numbers compared exactly (`exactComparison`).
         let plain =
-            values.allSatisfy { $0.inexactNumber == nil }
+            values.allSatisfy { $0.inexactNumber(comparedWith: path) == nil }
             && (!path.isJSON
                 || values.allSatisfy { literal in
                     switch literal {
@@ -402,7 +402,8 @@ public struct FilterSQL {
     static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal) throws -> DatabaseValue {
         do {
             return try ValueConversion.stored(
-                literal.input, type: column.type, textAffinity: column.hasTextAffinity, for: .compare)
+                literal.input, type: column.type, textAffinity: column.hasTextAffinity,
+                numericAffinity: column.turnsNumericTextIntoNumbers, for: .compare)
         } catch {
             let hint = literal.input.unquotedHint { try? ValueConversion.stored($0, type: column.type, for: .compare) }
             throw JSONSQLError(

@@ -123,7 +123,7 @@ final class PostgresStore {
 
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         let info = try tableInfo(spec.table)
-        let name = spec.name ?? spec.defaultName
+        let name = spec.name ?? spec.defaultName(in: info)
         do { try SQLQuote.checkPostgresName(name, kind: "index") } catch  where spec.name == nil {
             throw JSONSQLError("\(error) with --name")
         }

@@ -120,7 +120,10 @@ extension QuerySpec {
                 switch selection {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
-                    name = path.segments.isEmpty ? resolved.column.name : path.description
+                    // Named by its column as the table spells it, whatever case the path gave.
+                    name =
+                        path.segments.isEmpty
+                        ? resolved.column.name : JSONPath(column: resolved.column.name, segments: path.segments).description
                     // A grouped datetime or date column prints as its rows do, not as timestamptz's text.
                     let printedAsRows = path.segments.isEmpty && [.datetime, .date].contains(resolved.column.type)
                     sql =

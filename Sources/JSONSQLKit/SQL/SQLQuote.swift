@@ -18,17 +18,29 @@ public enum SQLQuote {
         quoted(text, with: "'")
     }
 
+    /// What `literal` writes between its quotes: `it's` → `it''s`, for text completed into a
+    /// literal the user has opened.
+    public static func literalContent(_ text: String) -> String {
+        String(doubling("'", in: text))
+    }
+
     /// Doubles the quote by scalar: `replacingOccurrences` matches Characters, and a quote
     /// followed by a combining mark (`"\u{301}`) is one Character that it would leave alone.
     private static func quoted(_ text: String, with quote: Unicode.Scalar) -> String {
         var out = String.UnicodeScalarView()
         out.append(quote)
+        out.append(contentsOf: doubling(quote, in: text))
+        out.append(quote)
+        return String(out)
+    }
+
+    private static func doubling(_ quote: Unicode.Scalar, in text: String) -> String.UnicodeScalarView {
+        var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             out.append(scalar)
             if scalar == quote { out.append(quote) }
         }
-        out.append(quote)
-        return String(out)
+        return out
     }
 
     /// A name as SQL text may hold it bare, else as a quoted identifier: `player` stays, `full

@@ -211,35 +211,29 @@ public struct ColumnSpec: Sendable, Equatable {
     /// Renders a `default=VALUE` as SQL: the value a column of this type stores
     /// (`ValueConversion`), written as a literal, or refused when it does not fit.
     ///
-    /// The text is the value for a text column, JSON for a json column, and otherwise a number,
-    /// `true`/`false`, or a string, as `--where` types a bare word. A value wholly in quotes
-    /// (`'x'`, `"x"`) is the string inside them, as `--where` and `update --set` read it, for
-    /// every type but json (where `"x"` is JSON already). `now` is the current time for date and
-    /// datetime columns; `null` is NULL for every type.
+    /// The text is the value for a text column, JSON for a json column, and otherwise read as
+    /// `update --set` reads a value (`UpdateSpec.Assignment.Value`): a number, `true`/`false`,
+    /// or a string. A value wholly in quotes (`'x'`, `"x"`) is the string inside them, with the
+    /// same escapes as there (`"C:\data"` is refused, as `--set` refuses it), for every type but
+    /// json (where `"x"` is JSON already). `now` is the current time for date and datetime
+    /// columns; `null` is NULL for every type.
     static func defaultValue(_ value: String, type: ColumnType, column: String) throws -> DefaultValue {
-        var cursor = TextCursor(value)
-        var quoted: String?
-        if type != .json && (cursor.current == "\"" || cursor.current == "'"), let string = try? cursor.quotedString(),
-            cursor.atEnd
-        {
-            quoted = string
-        }
         if value.lowercased() == "null" { return .stored(.null) }
         if value.lowercased() == "now" && (type == .date || type == .datetime) { return .now }
         let input: InputValue
-        switch type {
-        case _ where quoted != nil: input = .string(quoted!)
-        case .text: input = .string(value)
-        case .json:
-            guard let parsed = InputValue(json: value) else {
-                throw JSONSQLError("default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value")
+        do {
+            switch type {
+            case .json:
+                guard let parsed = InputValue(json: value) else {
+                    throw JSONSQLError(
+                        "default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value")
+                }
+                input = parsed
+            case .text: input = .string(try TextCursor.wholeQuotedString(value) ?? value)
+            default: input = try UpdateSpec.Assignment.Value(parsing: value).input ?? .string(value)
             }
-            input = parsed
-        default:
-            switch value.lowercased() {
-            case "true", "false": input = .bool(value.lowercased() == "true")
-            default: input = ExactNumber(value) != nil ? .number(value) : .string(value)
-            }
+        } catch let error as JSONSQLError where !error.description.hasPrefix("default ") {
+            throw JSONSQLError("default \(TerminalText.excerpt(value)) on column '\(column)': \(error.description)")
         }
         let stored: DatabaseValue
         do {

@@ -19,13 +19,15 @@ public struct IndexSpec: Sendable {
         self.paths = paths
     }
 
-    /// `player` + `address.country` → `player_on_address_country`.
-    public var defaultName: String {
+    /// `player` + `address.country` → `player_on_address_country`, each path's column named as
+    /// the table spells it (`DOC.k` gives `t_on_doc_k`, as `doc.k` does).
+    public func defaultName(in info: TableInfo) -> String {
         let parts = paths.map { path in
-            path.description.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+            JSONPath(column: info.column(named: path.column)?.name ?? path.column, segments: path.segments).description
+                .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
                 .split(separator: "_").joined(separator: "_")
         }
-        return "\(table)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")\(gin ? "_gin" : "")"
+        return "\(info.name)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")\(gin ? "_gin" : "")"
     }
 
     /// The `CREATE INDEX` statement, each path rendered by `ResolvedPath`, the filter by
@@ -38,7 +40,7 @@ public struct IndexSpec: Sendable {
     /// The COLLATE wraps the parenthesised expression: `"address" ->> '$.country' COLLATE NOCASE`
     /// would bind it to the path literal, and no query would use the index.
     public func sql(table info: TableInfo) throws -> String {
-        try sql(table: info, name: name ?? defaultName)
+        try sql(table: info, name: name ?? defaultName(in: info))
     }
 
     func sql(table info: TableInfo, name: String) throws -> String {
@@ -150,7 +152,7 @@ public struct IndexSpec: Sendable {
     /// that name that is not the same (other paths, table, `--unique`, `--where` or `--nocase`:
     /// other SQL) is an error even then, since the index asked for would not exist.
     func create(in db: Database, table info: TableInfo, database: String) throws -> IndexOutcome {
-        let name = self.name ?? defaultName
+        let name = self.name ?? defaultName(in: info)
         try SQLQuote.checkName(name, kind: "index")
         // Tables, views and indexes share one namespace, and SQLite compares names ignoring case.
         guard

@@ -268,9 +268,7 @@ public struct ShellCompleter {
                     guard let path = try? JSONPath(parsing: candidate), let text = try? path.sqlitePath(),
                         let parent = try? JSONPath(column: path.column, segments: path.segments.dropLast()).sqlitePath()
                     else { return nil }
-                    return (
-                        text.replacingOccurrences(of: "'", with: "''"), parent.replacingOccurrences(of: "'", with: "''").count + 1
-                    )
+                    return (SQLQuote.literalContent(text), SQLQuote.literalContent(parent).count + 1)
                 }
                 if let first = sqlPaths.first, let displayed = first?.1, !sqlPaths.contains(where: { $0 == nil }) {
                     completion.candidates = sqlPaths.map { $0!.0 }
@@ -338,7 +336,7 @@ public struct ShellCompleter {
             guard let info = try? store.tableInfo(table), let named = info.column(named: column) else { continue }
             let path = JSONPath(column: named.name, segments: keys.map { .key($0) })
             let found = ((try? store.jsonKeys(at: path, in: table)) ?? []).filter { $0.name.hasPrefix(word) }
-            var completion = ShellCompletion(candidates: found.map { $0.name.replacingOccurrences(of: "'", with: "''") })
+            var completion = ShellCompletion(candidates: found.map { SQLQuote.literalContent($0.name) })
             if found.count == 1 {
                 completion.appendSpace = false
                 if !found[0].isContainer { completion.candidates[0] += "'" }

@@ -158,8 +158,9 @@ public enum ValueConversion {
             case .string(let text):
                 if numericAffinity && readsAsNumber(text) {
                     throw ValueMismatch(
-                        expectation:
-                            "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number, and it would come back as one; write the number without quotes to store a number, or keep such strings in a text column"
+                        expectation: purpose == .compare
+                            ? "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: it holds no such string, and SQLite would compare this one as the number it reads"
+                            : "is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number, and it would come back as one; write the number without quotes to store a number, or keep such strings in a text column"
                     )
                 }
                 return text.databaseValue
@@ -167,6 +168,18 @@ public enum ValueConversion {
             case .blob(let data): return data.databaseValue
             }
         }
+    }
+
+    /// The double a column of `type` stores for the number `text`, when it stores one: a real
+    /// or any column, or a numeric or json column without TEXT affinity, stores
+    /// `0.10000000000000001` as the double 0.1. nil where the column keeps the number another
+    /// way (an integer, its text) or refuses it. `--where` compares a number with such a column
+    /// as this double, as insert and update stored it, not by its digits, which no stored value
+    /// would ever equal.
+    public static func storedDouble(number text: String, type: ColumnType, textAffinity: Bool) -> Double? {
+        guard case .double(let double)? = (try? stored(.number(text), type: type, textAffinity: textAffinity))?.storage
+        else { return nil }
+        return double
     }
 
     /// Whether SQLite reads `text` as a number when it goes into a column with NUMERIC, INTEGER
