@@ -38,4 +38,55 @@ struct ConstraintTests {
         #expect(error.contains(message), "\(error)")
         #expect(try succeed(["tables", db, "--format", "json"]).rows().map { $0["name"] as! String } == ["team"])
     }
+
+    @Test(
+        "a numeric or json key is unique by value, as --where finds it: 1.1, 1.10 and 11e-1 are one key",
+        arguments: [
+            (["id:numeric:pk", "n:integer"], [], [#"{"id":1.1}"#, #"{"id":11e-1}"#, #"{"id":1.11}"#], "t_on_id"),
+            (
+                ["id:integer:pk", "v:numeric:unique"], [], [#"{"id":1,"v":100}"#, #"{"id":2,"v":1e2}"#, #"{"id":2,"v":10}"#],
+                "t_on_v"
+            ),
+            (
+                ["id:integer:pk", "k:text", "v:numeric"], ["--unique", "k,v"],
+                [#"{"id":1,"k":"a","v":0.5}"#, #"{"id":2,"k":"a","v":5e-1}"#, #"{"id":2,"k":"b","v":0.5}"#], "t_on_k_and_v"
+            ),
+            (
+                ["id:json:pk", "n:integer"], ["--without-rowid"], [#"{"id":1,"n":1}"#, #"{"id":1.0,"n":2}"#, #"{"id":"1"}"#],
+                "t_on_id"
+            ),
+        ])
+    func keysByValue(columns: [String], options: [String], records: [String], index: String) throws {
+        let (first, second, other) = (records[0], records[1], records[2])
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t"] + columns + options)
+        try succeed(["insert", db, "t"], stdin: first)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let error = try fail(["insert", db, "t"], stdin: second)
+        #expect(error.contains("UNIQUE constraint failed: index '\(index)'"), "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        // A value that differs is a key of its own.
+        try succeed(["insert", db, "t"], stdin: other)
+        #expect(try CLI.count(db) == 2)
+    }
+
+    @Test("alter --type to numeric on a unique column adds the key by value, or names the value two rows share")
+    func retypedKeyByValue() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk", "v:text:unique"])
+        try succeed(["insert", db, "t"], stdin: #"{"id":1,"v":"1.1"} {"id":2,"v":"1.10"}"#)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let error = try fail(["alter", db, "t", "--type", "v:numeric"])
+        #expect(
+            error
+                == "Error: cannot change the types of t: its keys would then compare by value, and cannot make a unique index on t (v): 2 rows hold 1.1\n"
+        )
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        try succeed(["update", db, "t", "--where", "id = 2", "--set", #"v="2""#])
+        try succeed(["alter", db, "t", "--type", "v:numeric"])
+        #expect(try schemaSQL(db, "t_on_v") == #"CREATE UNIQUE INDEX "t_on_v" ON "t" (CAST("v" AS NUMERIC))"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":3,"v":2.0}"#).contains("UNIQUE constraint failed"))
+    }
 }

@@ -122,6 +122,7 @@ extension Store {
             sql: """
                 SELECT l.name AS name, l.origin AS origin, m.sql AS sql
                 FROM pragma_index_list(?) l LEFT JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
+                ORDER BY l.origin = 'c'
                 """, arguments: [table])
         {
             let name: String = index["name"]

@@ -167,6 +167,13 @@ extension Store {
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table, sequence])
         }
         for statement in indexesAndTriggers { try db.execute(sql: statement) }
+        // A key column made numeric or json is unique by value from now on (`1.1` and `1.10`).
+        do {
+            try IndexSpec.createValueKeys(of: table, db: db, database: path)
+        } catch let error as JSONSQLError {
+            throw JSONSQLError(
+                "cannot change the types of \(table): its keys would then compare by value, and \(error)")
+        }
         var before = brokenBefore
         let brokenNow = try Row.fetchAll(db, sql: foreignKeyCheck).filter { row in
             guard let seen = before.firstIndex(of: row) else { return true }

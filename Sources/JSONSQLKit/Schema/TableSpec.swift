@@ -139,6 +139,8 @@ public struct TableSpec: Sendable, Equatable {
         do {
             // check= is the user's SQL, read as given: "q" is a name.
             try Store.readingAsGiven(db) { try db.execute(sql: sql(ifNotExists: ifNotExists)) }
+            // Keys of numeric and json columns are unique by value, not by their text.
+            try IndexSpec.createValueKeys(of: name, db: db, database: "DB")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // The one SQL a user writes into the table: a check= condition SQLite cannot read.
             let checks = columns.compactMap { column in column.check.map { "check=\($0) on column '\(column.name)'" } }
