@@ -89,4 +89,30 @@ struct ConstraintTests {
         #expect(try schemaSQL(db, "t_on_v") == #"CREATE UNIQUE INDEX "t_on_v" ON "t" (CAST("v" AS NUMERIC))"#)
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":3,"v":2.0}"#).contains("UNIQUE constraint failed"))
     }
+
+    @Test(
+        "check= compares a numeric or json column with a literal by value, as --where does, not as text",
+        arguments: [
+            ("X:numeric:check=X <= 100", ["5", "99.5", "100", "1e2"], ["100.5", "1000", "1e3"]),
+            ("X:numeric:check=X < 9", ["8.99", "-10"], ["10", "9", "9.0"]),
+            ("X:numeric:check=X between -5 and 1e1", ["-5", "10", "2.5"], ["11", "-6"]),
+            ("X:numeric:check=X not in (7, 8)", ["6", "9"], ["7.0", "8"]),
+            ("X:json:check=X < 10 or X = 'ok'", ["5", "9.5", #""ok""#], ["20", "10", #""no""#]),
+        ])
+    func checkByValue(column: String, kept: [String], refused: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk", column.replacingOccurrences(of: "X", with: "n")])
+        for value in kept { try succeed(["insert", db, "t"], stdin: #"{"n":\#(value)}"#) }
+        for value in refused {
+            #expect(try fail(["insert", db, "t"], stdin: #"{"n":\#(value)}"#).contains("CHECK constraint failed"), "\(value)")
+        }
+        #expect(try CLI.count(db) == kept.count)
+        // alter --add declares the same.
+        try succeed(["alter", db, "t", "--add", column.replacingOccurrences(of: "X", with: "m")])
+        for value in refused {
+            #expect(try fail(["update", db, "t", "--all", "--set", "m=\(value)", "--json"]).contains("CHECK constraint failed"))
+        }
+        try succeed(["update", db, "t", "--all", "--set", "m=\(kept[0])", "--json"])
+    }
 }

@@ -18,6 +18,9 @@ public struct ColumnSpec: Sendable, Equatable {
     var defaultValue: DefaultValue?
     /// A `CHECK` expression, as SQL the user wrote.
     public var check: String?
+    /// The SQL of `check` as the table declares it, rendered once the table's columns are known
+    /// (`resolveCheck`): numeric and json columns compared as `--where` compares them.
+    var checkSQL: String?
     /// The row of another table (or this one) that the column refers to.
     public var references: ForeignKeySpec?
     public var collation: Collation?

@@ -74,6 +74,13 @@ extension Store {
                 ?? false
             try Self.checkAddable(column, table: table, strict: strict)
             try column.resolveGenerated(in: info)
+            var withColumn = info
+            withColumn.columns.append(
+                ColumnInfo(
+                    name: column.name, type: column.type, declaredType: column.type.declaredType(strict: strict),
+                    notNull: column.notNull, defaultSQL: column.defaultSQL, primaryKeyIndex: 0,
+                    isGenerated: column.generated != nil))
+            try column.resolveCheck(in: withColumn)
             try column.references?.validate(from: column.name, db: db)
             // SQLite refuses this only while foreign keys are enforced, and `--type` runs with
             // them off: refused here so that the command behaves the same either way.
@@ -88,7 +95,7 @@ extension Store {
                     try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
                     // SQLite stores an added CHECK reading "q" that names no column as the string
                     // 'q', where create-table refuses it: read as a query is, it is refused here too.
-                    if let check = column.check {
+                    if let check = column.checkSQL ?? column.check {
                         _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
                     }
                 }

@@ -94,6 +94,9 @@ public struct TableSpec: Sendable, Equatable {
         for index in columns.indices where columns[index].generated != nil {
             try columns[index].resolveGenerated(in: info)
         }
+        for index in columns.indices where columns[index].check != nil {
+            try columns[index].resolveCheck(in: info)
+        }
     }
 
     /// The `CREATE TABLE` statement.
@@ -172,9 +175,46 @@ extension ColumnSpec {
         if let collation { text += " COLLATE " + collation.rawValue.uppercased() }
         // A generated column holds what the document holds; its type checks would reject rows.
         if generated == nil, let typeCheck = type.checkSQL(column: name) { text += " " + typeCheck }
-        if let check { text += " CHECK (\(check))" }
+        if let check { text += " CHECK (\(checkSQL ?? check))" }
         if let references { text += " " + references.sql }
         return text
+    }
+
+    /// Renders `check=SQL` against the table's columns: a numeric or json column that the SQL
+    /// compares with a literal (`n <= 100`, `100 >= n`, `n BETWEEN 1 AND 9`, `n IN (1, 2)`) is
+    /// written as the one path renderer writes it for `--where` (`CAST("n" AS NUMERIC)`,
+    /// `"doc" ->> '$'`). SQLite would compare the text such a column keeps with the literal
+    /// as text, so that `n <= 100` refused 5 and `n < 9` took 10. The rest is kept as written.
+    mutating func resolveCheck(in table: TableInfo) throws {
+        guard let check else { return }
+        let text = SQLTokens(check)
+        let comparisons: Set<String> = ["<", "<=", ">", ">=", "=", "==", "!=", "<>"]
+        func isComparison(_ i: Int) -> Bool {
+            i >= 0 && i < text.count && text.tokens[i].kind == .symbol && comparisons.contains(text.text(i))
+        }
+        func isLiteral(_ i: Int) -> Bool {
+            i >= 0 && i < text.count && [.number, .string].contains(text.tokens[i].kind)
+        }
+        var edits: [(range: Range<Int>, replacement: String)] = []
+        for i in 0..<text.count where [.word, .quotedName].contains(text.tokens[i].kind) {
+            // A column, not a function, a qualified name or a name before its qualifier.
+            guard !text.isSymbol(i + 1, "("), !text.isSymbol(i + 1, "."), i == 0 || !text.isSymbol(i - 1, "."),
+                let column = table.column(named: text.name(i))
+            else { continue }
+            let path = try ResolvedPath(JSONPath(column: column.name), in: table)
+            guard path.valueSQL != path.quotedColumn else { continue }
+            var after = i + 2
+            while text.isSymbol(after, "-") || text.isSymbol(after, "+") { after += 1 }
+            let compared =
+                (isComparison(i + 1) && isLiteral(after)) || (isComparison(i - 1) && isLiteral(i - 2))
+                || text.isWord(i + 1, "BETWEEN") || text.isWord(i + 1, "IN")
+                || (text.isWord(i + 1, "NOT") && (text.isWord(i + 2, "BETWEEN") || text.isWord(i + 2, "IN")))
+            if compared { edits.append((text.tokens[i].range, "(\(path.valueSQL))")) }
+        }
+        guard !edits.isEmpty else { return }
+        var bytes = text.bytes
+        for edit in edits.reversed() { bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8)) }
+        checkSQL = String(decoding: bytes, as: UTF8.self)
     }
 
     /// Renders `generated=PATH` with the one path renderer, against the table's columns.
