@@ -16,8 +16,14 @@ struct ConstraintTests {
         try succeed(["insert", db, "player"], stdin: #"{"id":1,"team":"t1"} {"id":2,"team":"t1"} {"id":3,"team":"t2"}"#)
         let orphan = try fail(["insert", db, "player"], stdin: #"{"id":4,"team":"nope"}"#)
         #expect(orphan.contains("FOREIGN KEY constraint failed"))
+        let dryRun = try succeed(["delete", db, "team", "--where", "id = t1", "--dry-run"])
+        #expect(
+            dryRun.stderr
+                == "would delete 1 row from team, and foreign key actions and triggers would change 2 more rows; nothing changed (--dry-run)\n"
+        )
         let deleted = try succeed(["delete", db, "team", "--where", "id = t1"])
-        #expect(deleted.stderr == "deleted 1 row from team\n")
+        // The cascade's two players are counted after the team.
+        #expect(deleted.stderr == "deleted 1 row from team, and foreign key actions and triggers changed 2 more rows\n")
         let left = try succeed(["query", db, "player", "--select", "id", "--format", "json"]).rows().map { $0["id"] as! Int }
         #expect(left == [3])
     }

@@ -144,6 +144,9 @@ public struct EditResult: Sendable {
     public var table: String
     /// The rows the statement changed (not counting rows changed by foreign key actions).
     public var changed: Int
+    /// The rows of this and other tables that foreign key actions (`on-delete=cascade`,
+    /// `set-null`, ...) and triggers changed besides (SQLite only; 0 on PostgreSQL).
+    public var alsoChanged = 0
     /// The statement, with `-- arguments:` when it has bound values.
     public var sql: String
 }
