@@ -94,6 +94,12 @@ struct ConstraintTests {
         try succeed(["alter", db, "t", "--type", "v:numeric"])
         #expect(try schemaSQL(db, "t_on_v") == #"CREATE UNIQUE INDEX "t_on_v" ON "t" (CAST("v" AS NUMERIC))"#)
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":3,"v":2.0}"#).contains("UNIQUE constraint failed"))
+        // Made text again, the column compares text: the index by value goes, else "a" and "b"
+        // would both be the number 0 to it.
+        try succeed(["alter", db, "t", "--type", "v:text"])
+        #expect(try schemaSQL(db, "t_on_v") == "")
+        try succeed(["insert", db, "t"], stdin: #"{"id":3,"v":"a"} {"id":4,"v":"b"} {"id":5,"v":"2.0"}"#)
+        #expect(try CLI.count(db) == 5)
     }
 
     @Test(

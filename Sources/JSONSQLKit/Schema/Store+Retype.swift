@@ -138,6 +138,9 @@ extension Store {
         let indexesAndTriggers = try String.fetchAll(
             db, sql: "SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL",
             arguments: [table])
+        // The indexes that keep numeric and json keys unique by value are made again for the new
+        // types once the table is rebuilt: a key column made text no longer compares by value.
+        let valueKeys = try Set(IndexSpec.valueKeys(of: table, db: db).map { try $0.sql(table: info) })
         let hasSequence = try db.tableExists("sqlite_sequence")
         let sequence =
             hasSequence ? try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) : nil
@@ -166,7 +169,7 @@ extension Store {
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table, sequence])
         }
-        for statement in indexesAndTriggers { try db.execute(sql: statement) }
+        for statement in indexesAndTriggers where !valueKeys.contains(statement) { try db.execute(sql: statement) }
         // A key column made numeric or json is unique by value from now on (`1.1` and `1.10`).
         do {
             try IndexSpec.createValueKeys(of: table, db: db, database: path)
