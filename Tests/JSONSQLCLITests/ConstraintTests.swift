@@ -77,6 +77,17 @@ struct ConstraintTests {
         #expect(try CLI.count(db) == 2)
     }
 
+    @Test("the unique index by value takes another name when a table has index's name for it")
+    func keyIndexName() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t_on_id", "x:integer"])
+        try succeed(["create-table", db, "t", "id:numeric:pk"])
+        #expect(try schemaSQL(db, "t_on_id_2") == #"CREATE UNIQUE INDEX "t_on_id_2" ON "t" (CAST("id" AS NUMERIC))"#)
+        try succeed(["insert", db, "t"], stdin: #"{"id":2}"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":2.0}"#).contains("UNIQUE constraint failed: index 't_on_id_2'"))
+    }
+
     @Test("alter --type to numeric on a unique column adds the key by value, or names the value two rows share")
     func retypedKeyByValue() throws {
         let dir = try TemporaryDirectory()

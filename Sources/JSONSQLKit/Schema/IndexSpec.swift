@@ -229,10 +229,25 @@ extension IndexSpec {
         return specs
     }
 
-    /// Creates the `valueKeys` indexes of a table that it lacks.
+    /// Creates the `valueKeys` indexes of a table that it lacks, under `index`'s name for them,
+    /// or that name with `_2`, `_3`, ... when a table, view or other index has it.
     static func createValueKeys(of table: String, db: Database, database: String) throws {
-        for spec in try valueKeys(of: table, db: db) {
-            _ = try spec.create(in: db, table: try TableInfo(db: db, table: table), database: database)
+        for var spec in try valueKeys(of: table, db: db) {
+            let info = try TableInfo(db: db, table: table)
+            var suffix = 1
+            while true {
+                let name = spec.defaultName + (suffix == 1 ? "" : "_\(suffix)")
+                let existing = try String?.fetchAll(
+                    db, sql: "SELECT sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
+                    arguments: [name])
+                let wanted = try spec.sql(table: info, name: name)
+                if existing.isEmpty || existing == [wanted] {
+                    spec.name = name
+                    break
+                }
+                suffix += 1
+            }
+            _ = try spec.create(in: db, table: info, database: database)
         }
     }
 }
