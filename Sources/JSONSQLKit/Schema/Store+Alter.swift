@@ -89,6 +89,14 @@ extension Store {
                     "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
             }
             let context = "cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")
+            // SQLite says only "CHECK constraint failed", and its failed ADD COLUMN leaves the
+            // column in this connection's schema: the row is looked for first.
+            // A check SQLite cannot read is refused below, with its reason.
+            if column.check != nil || column.notNull,
+                let refusal = try? Self.rowRefusing(column, table: info, strict: strict, context: context, db: db)
+            {
+                throw refusal
+            }
             try Self.runDDL(context, hint: false) {
                 // The user's check= is read as given: "q" is a name.
                 try Self.readingAsGiven(db) {
@@ -103,6 +111,52 @@ extension Store {
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
         }
         return done
+    }
+
+    /// Why SQLite would refuse to add `column`, whose CHECK or NOT NULL must hold for every
+    /// existing row at once: a row that breaks it, with the value it would hold, found by adding
+    /// the column without them in a savepoint rolled back after; nil when every row passes.
+    private static func rowRefusing(
+        _ column: ColumnSpec, table info: TableInfo, strict: Bool, context: String, db: Database
+    ) throws -> JSONSQLError? {
+        var loose = column
+        loose.check = nil
+        loose.checkSQL = nil
+        loose.notNull = false
+        let quotedTable = SQLQuote.identifier(info.name)
+        let quoted = SQLQuote.identifier(column.name)
+        let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
+        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        try db.execute(sql: "SAVEPOINT jsonsql_add_column")
+        defer {
+            try? db.execute(sql: "ROLLBACK TO jsonsql_add_column")
+            try? db.execute(sql: "RELEASE jsonsql_add_column")
+        }
+        return try readingAsGiven(db) { () -> JSONSQLError? in
+            try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(loose.definition(strict: strict))")
+            let from = column.generated.map { "computed from \($0)" } ?? "its default"
+            if column.notNull,
+                let row = try String.fetchOne(db, sql: "SELECT \(identity) FROM \(quotedTable) WHERE \(quoted) IS NULL LIMIT 1")
+            {
+                return JSONSQLError(
+                    "\(context): the row with \(row) would hold NULL in it (\(from)), which notnull refuses; "
+                        + (column.generated == nil
+                            ? "give it a default (default=VALUE)"
+                            : "add it without notnull, or give every row a value at \(column.generated!)")
+                )
+            }
+            guard let check = column.checkSQL ?? column.check,
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(identity), substr(quote(\(quoted)), 1, 60) FROM \(quotedTable) WHERE NOT (\(check)) LIMIT 1")
+            else { return nil }
+            return JSONSQLError(
+                "\(context): the row with \(row[0] as String) would hold \(row[1] as String) in it (\(from)), which the check refuses; "
+                    + (column.generated == nil
+                        ? "give it a default that passes (default=VALUE), or add it without check=" : "add it without check=")
+            )
+        }
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
@@ -146,6 +200,29 @@ extension Store {
             throw JSONSQLError(
                 "\(prefix): it is \(origin == "pk" ? "part of the primary key" : "in a UNIQUE constraint"), and SQLite cannot drop a constraint in place"
             )
+        }
+        // Another column's generated expression or CHECK that names it: SQLite says only "no such column".
+        let facts = try ColumnConstraints.read(db, table: table)
+        func names(_ expression: String) -> Bool {
+            let text = SQLTokens(expression)
+            return (0..<text.count).contains { i in
+                [.word, .quotedName].contains(text.tokens[i].kind) && SQLName.same(text.name(i), column.name)
+            }
+        }
+        for other in try TableInfo(db: db, table: table).columns where other.name != column.name {
+            guard let fact = facts[SQLName.fold(other.name)] else { continue }
+            if let generated = fact.generated, names(generated) {
+                throw JSONSQLError(
+                    "\(prefix): generated column \(other.name) is computed from it; drop that first, in the same command: --drop \(SQLQuote.shellWord(other.name)) --drop \(SQLQuote.shellWord(column.name))"
+                )
+            }
+            if let check = fact.checks.first(where: names) {
+                // A table's CHECK is listed under each column it names, the dropped one too.
+                let owner = facts[SQLName.fold(column.name)]?.checks.contains(check) == true ? table : "column \(other.name)"
+                throw JSONSQLError(
+                    "\(prefix): the CHECK (\(check)) of \(owner) uses it, and SQLite cannot drop a CHECK in place; to drop the column, create a new table without it, insert the rows into it, drop this one and rename the new one"
+                )
+            }
         }
         for row in try Row.fetchAll(
             db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [table])
