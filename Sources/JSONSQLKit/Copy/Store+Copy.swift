@@ -275,14 +275,16 @@ struct CopyWriter {
         for index in table.indexes {
             // The unique index that creating the table made for a numeric or json key (see
             // `IndexSpec.valueKeys`) is there already.
-            let sql = try index.sql(table: info)
-            if try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?",
-                arguments: [index.name ?? index.defaultName]) == sql
-            {
-                continue
-            }
-            do { try db.execute(sql: sql) } catch let error as DatabaseError {
+            do {
+                let sql = try index.sql(table: info)
+                if try String.fetchOne(
+                    db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?",
+                    arguments: [index.name ?? index.defaultName]) == sql
+                {
+                    continue
+                }
+                try db.execute(sql: sql)
+            } catch let error as DatabaseError {
                 if Store.isStorageFailure(error) { throw error }
                 throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error.message ?? "\(error)")")
             } catch {
