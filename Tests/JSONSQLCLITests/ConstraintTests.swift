@@ -86,6 +86,10 @@ struct ConstraintTests {
         #expect(try schemaSQL(db, "t_on_id_2") == #"CREATE UNIQUE INDEX "t_on_id_2" ON "t" (CAST("id" AS NUMERIC))"#)
         try succeed(["insert", db, "t"], stdin: #"{"id":2}"#)
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":2.0}"#).contains("UNIQUE constraint failed: index 't_on_id_2'"))
+        #expect(
+            try fail(["drop-index", db, "t_on_id_2"])
+                == "Error: cannot drop index t_on_id_2: it keeps a key of table t unique by value (1.1 and 1.10 are one key in a numeric column) and goes only with the table\n"
+        )
     }
 
     @Test("alter --type to numeric on a unique column adds the key by value, or names the value two rows share")
