@@ -142,4 +142,16 @@ struct ConstraintTests {
         }
         try succeed(["update", db, "t", "--all", "--set", "m=\(kept[0])", "--json"])
     }
+
+    @Test("check= comparing two numeric columns compares their values")
+    func checkTwoColumns() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk", "lo:numeric", "hi:numeric:check=hi > lo"])
+        #expect(try schemaSQL(db, "t").contains(#"CHECK ((CAST("hi" AS NUMERIC)) > (CAST("lo" AS NUMERIC)))"#))
+        try succeed(["insert", db, "t"], stdin: #"{"lo":9,"hi":10} {"lo":-1,"hi":0.5}"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"lo":10,"hi":9}"#).contains("CHECK constraint failed"))
+        #expect(try fail(["insert", db, "t"], stdin: #"{"lo":1.0,"hi":1}"#).contains("CHECK constraint failed"))
+        #expect(try CLI.count(db) == 2)
+    }
 }

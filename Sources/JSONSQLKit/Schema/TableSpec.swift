@@ -192,24 +192,31 @@ extension ColumnSpec {
         func isComparison(_ i: Int) -> Bool {
             i >= 0 && i < text.count && text.tokens[i].kind == .symbol && comparisons.contains(text.text(i))
         }
-        func isLiteral(_ i: Int) -> Bool {
-            i >= 0 && i < text.count && [.number, .string].contains(text.tokens[i].kind)
+        // The value SQL of a column (not a function, a qualified name or a name before its
+        // qualifier) that compares by value, at token `i`; nil elsewhere.
+        func byValue(_ i: Int) throws -> String? {
+            guard i >= 0, i < text.count, [.word, .quotedName].contains(text.tokens[i].kind), !text.isSymbol(i + 1, "("),
+                !text.isSymbol(i + 1, "."), i == 0 || !text.isSymbol(i - 1, "."),
+                let column = table.column(named: text.name(i))
+            else { return nil }
+            let path = try ResolvedPath(JSONPath(column: column.name), in: table)
+            return path.valueSQL != path.quotedColumn ? path.valueSQL : nil
+        }
+        // A literal, or another such column: SQLite would compare the two as text.
+        func isOperand(_ i: Int) throws -> Bool {
+            guard i >= 0, i < text.count else { return false }
+            return try [.number, .string].contains(text.tokens[i].kind) || byValue(i) != nil
         }
         var edits: [(range: Range<Int>, replacement: String)] = []
-        for i in 0..<text.count where [.word, .quotedName].contains(text.tokens[i].kind) {
-            // A column, not a function, a qualified name or a name before its qualifier.
-            guard !text.isSymbol(i + 1, "("), !text.isSymbol(i + 1, "."), i == 0 || !text.isSymbol(i - 1, "."),
-                let column = table.column(named: text.name(i))
-            else { continue }
-            let path = try ResolvedPath(JSONPath(column: column.name), in: table)
-            guard path.valueSQL != path.quotedColumn else { continue }
+        for i in 0..<text.count {
+            guard let valueSQL = try byValue(i) else { continue }
             var after = i + 2
             while text.isSymbol(after, "-") || text.isSymbol(after, "+") { after += 1 }
             let compared =
-                (isComparison(i + 1) && isLiteral(after)) || (isComparison(i - 1) && isLiteral(i - 2))
+                try (isComparison(i + 1) && isOperand(after)) || (isComparison(i - 1) && isOperand(i - 2))
                 || text.isWord(i + 1, "BETWEEN") || text.isWord(i + 1, "IN")
                 || (text.isWord(i + 1, "NOT") && (text.isWord(i + 2, "BETWEEN") || text.isWord(i + 2, "IN")))
-            if compared { edits.append((text.tokens[i].range, "(\(path.valueSQL))")) }
+            if compared { edits.append((text.tokens[i].range, "(\(valueSQL))")) }
         }
         guard !edits.isEmpty else { return }
         var bytes = text.bytes
