@@ -154,4 +154,19 @@ struct ConstraintTests {
         #expect(try fail(["insert", db, "t"], stdin: #"{"lo":1.0,"hi":1}"#).contains("CHECK constraint failed"))
         #expect(try CLI.count(db) == 2)
     }
+
+    @Test("references= to a table with a unique index on a path or on a numeric key is checked, not a decoding error")
+    func referenceBesideExpressionIndex() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "p", "id:numeric:pk", "doc:json"])
+        try succeed(["index", db, "p", "doc.k", "--unique"])
+        try succeed(["create-table", db, "c", "id:integer:pk", "p:numeric:references=p"])
+        #expect(
+            try fail(["create-table", db, "d", "id:integer:pk", "p:json:references=p.doc"])
+                == "Error: column 'p' references p.doc, but p.doc is neither the primary key nor unique, so SQLite cannot use it as a parent key; make it unique (doc:TYPE:unique, or jsonsql index DB p doc --unique)\n"
+        )
+        try succeed(["insert", db, "p"], stdin: #"{"id":1.5}"#)
+        try succeed(["insert", db, "c"], stdin: #"{"id":1,"p":1.5}"#)
+    }
 }
