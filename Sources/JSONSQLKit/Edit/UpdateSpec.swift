@@ -42,6 +42,9 @@ public struct UpdateSpec: Sendable {
     public struct Assignment: Sendable, Equatable {
         public var path: JSONPath
         public var value: Value
+        /// A bare value that reads as a JSON array or object (`tags=["a"]` without `--json`):
+        /// it is the text, which a json column keeps as a JSON string, and `update` says so.
+        public var looksLikeJSON = false
 
         public enum Value: Sendable, Equatable {
             /// Typed like a `--where` value: `42`, `true`, `null`, `"text"`, `Paris`.
@@ -96,6 +99,7 @@ public struct UpdateSpec: Sendable {
                 return
             }
             self.init(path: path, value: .literal(try FilterParser.literal(bare: bare)))
+            looksLikeJSON = (bare.hasPrefix("[") || bare.hasPrefix("{")) && InputValue(json: bare) != nil
         }
     }
 
