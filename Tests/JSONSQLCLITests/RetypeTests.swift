@@ -99,4 +99,27 @@ struct RetypeTests {
         #expect(refused.stderr == "Error: changing the types would break a foreign key: row 1 of child\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
+
+    @Test("a CHECK on a column made numeric goes on comparing numbers: price < 100 held 5 and 50 as a real")
+    func checkOnNumeric() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try Self.sqlite(
+            db,
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, price REAL CHECK (price < 100 /* c */), doc TEXT,
+              CHECK (price BETWEEN 1 AND 99 OR doc = '"x"'));
+            INSERT INTO t VALUES (1, 5, '"x"'), (2, 50, NULL);
+            """)
+        let result = try Self.retype(db, "t", "price:numeric", "doc:json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let schema = try Self.sqlite(db, ".schema t")
+        #expect(schema.contains(#"price NUMERIC TEXT CHECK ((CAST("price" AS NUMERIC)) < 100 /* c */)"#), "\(schema)")
+        // The json column keeps the text its CHECK was written for.
+        #expect(schema.contains(#"CHECK ((CAST("price" AS NUMERIC)) BETWEEN 1 AND 99 OR doc = '"x"')"#), "\(schema)")
+        try Self.expectSound(db)
+        try succeed(["insert", db, "t"], stdin: #"{"id":3,"price":99.5}"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":4,"price":100.5}"#).contains("CHECK constraint failed"))
+        #expect(try CLI.count(db) == 3)
+    }
 }

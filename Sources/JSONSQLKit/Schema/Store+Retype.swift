@@ -85,6 +85,18 @@ extension Store {
                 oldCheck: found.type.checkSQL(column: found.name), newCheck: type.checkSQL(column: found.name))
             targets[found.name] = type
         }
+        // A CHECK comparing a column made numeric compares its value, as check= writes it: the
+        // text the column keeps from now on would compare as text ('5' < '100' is false). (A
+        // column made json keeps the text it had, which its CHECKs were written for.)
+        var retyped = info
+        for (index, column) in retyped.columns.enumerated() where targets[column.name] == .numeric {
+            retyped.columns[index].type = .numeric
+            retyped.columns[index].declaredType = ColumnType.numeric.declaredType(strict: strict)
+        }
+        let numeric = Set(targets.filter { $0.value == .numeric }.keys)
+        if !numeric.isEmpty {
+            edits += try create.rewritingChecks { try ColumnSpec.comparingByValue($0, in: retyped, only: numeric) }
+        }
         registerConversion(db)
         // The rowid under a name no column takes; nil for WITHOUT ROWID or when all are taken.
         let rowid = withoutRowid ? nil : info.rowidName

@@ -180,14 +180,20 @@ extension ColumnSpec {
         return text
     }
 
-    /// Renders `check=SQL` against the table's columns: a numeric or json column that the SQL
-    /// compares with a literal (`n <= 100`, `100 >= n`, `n BETWEEN 1 AND 9`, `n IN (1, 2)`) is
-    /// written as the one path renderer writes it for `--where` (`CAST("n" AS NUMERIC)`,
-    /// `"doc" ->> '$'`). SQLite would compare the text such a column keeps with the literal
-    /// as text, so that `n <= 100` refused 5 and `n < 9` took 10. The rest is kept as written.
+    /// Renders `check=SQL` against the table's columns (`comparingByValue`).
     mutating func resolveCheck(in table: TableInfo) throws {
         guard let check else { return }
-        let text = SQLTokens(check)
+        checkSQL = try Self.comparingByValue(check, in: table)
+    }
+
+    /// A CHECK expression with each numeric or json column that it compares with a literal or
+    /// with another such column (`n <= 100`, `100 >= n`, `hi > lo`, `n BETWEEN 1 AND 9`,
+    /// `n IN (1, 2)`) written as the one path renderer writes it for `--where`
+    /// (`CAST("n" AS NUMERIC)`, `"doc" ->> '$'`); nil when there is none. SQLite would compare
+    /// the text such a column keeps as text, so that `n <= 100` refused 5 and `n < 9` took 10.
+    /// The rest is kept as written, comments too. `only` limits it to those columns.
+    static func comparingByValue(_ sql: String, in table: TableInfo, only: Set<String>? = nil) throws -> String? {
+        let text = SQLTokens(sql)
         let comparisons: Set<String> = ["<", "<=", ">", ">=", "=", "==", "!=", "<>"]
         func isComparison(_ i: Int) -> Bool {
             i >= 0 && i < text.count && text.tokens[i].kind == .symbol && comparisons.contains(text.text(i))
@@ -197,7 +203,7 @@ extension ColumnSpec {
         func byValue(_ i: Int) throws -> String? {
             guard i >= 0, i < text.count, [.word, .quotedName].contains(text.tokens[i].kind), !text.isSymbol(i + 1, "("),
                 !text.isSymbol(i + 1, "."), i == 0 || !text.isSymbol(i - 1, "."),
-                let column = table.column(named: text.name(i))
+                let column = table.column(named: text.name(i)), only?.contains(column.name) ?? true
             else { return nil }
             let path = try ResolvedPath(JSONPath(column: column.name), in: table)
             return path.valueSQL != path.quotedColumn ? path.valueSQL : nil
@@ -218,10 +224,10 @@ extension ColumnSpec {
                 || (text.isWord(i + 1, "NOT") && (text.isWord(i + 2, "BETWEEN") || text.isWord(i + 2, "IN")))
             if compared { edits.append((text.tokens[i].range, "(\(valueSQL))")) }
         }
-        guard !edits.isEmpty else { return }
+        guard !edits.isEmpty else { return nil }
         var bytes = text.bytes
         for edit in edits.reversed() { bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8)) }
-        checkSQL = String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Renders `generated=PATH` with the one path renderer, against the table's columns.
