@@ -122,4 +122,26 @@ struct RetypeTests {
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":4,"price":100.5}"#).contains("CHECK constraint failed"))
         #expect(try CLI.count(db) == 3)
     }
+
+    @Test("values that become one once converted name the row that breaks the UNIQUE key, and change nothing")
+    func uniqueOnceConverted() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try Self.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE); INSERT INTO t VALUES (1, '1'), (2, '1.0');")
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(
+            try fail(["alter", db, "t", "--type", "v:integer"])
+                == "Error: cannot change the types of t: UNIQUE constraint failed: t.v: row 2, its values converted to the new types, breaks it (another row holds the same value once converted)\n"
+        )
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        try Self.sqlite(
+            db,
+            "CREATE TABLE w (a TEXT, b TEXT, v TEXT UNIQUE, PRIMARY KEY (a, b)) WITHOUT ROWID; INSERT INTO w VALUES ('x', 'y', '5'), ('x', 'z', '5.0');"
+        )
+        #expect(
+            try fail(["alter", db, "w", "--type", "v:real"]).hasPrefix(
+                "Error: cannot change the types of w: UNIQUE constraint failed: w.v: the row with a = \"x\", b = \"z\", its values"
+            )
+        )
+    }
 }

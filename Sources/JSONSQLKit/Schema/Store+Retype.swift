@@ -167,10 +167,40 @@ extension Store {
                 guard let type = targets[column.name] else { return quoted }
                 return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(SQLQuote.literal(column.type.rawValue)), \(quoted))"
             }
-        try db.execute(
-            sql:
-                "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
-        )
+        let copy =
+            "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
+        do {
+            try db.execute(sql: copy)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // SQLite names the constraint, in the new table: the row that breaks it is found by
+            // copying the rows again one at a time (up to 100,000), in the transaction the
+            // failure rolls back.
+            let constraint = (error.message ?? "\(error)").replacingOccurrences(of: temporary + ".", with: table + ".")
+            var row = "a row"
+            if !key.isEmpty {
+                try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(temporary))")
+                let names = rowid.map { [$0] } ?? info.primaryKey
+                let match = key.map { "\($0) IS ?" }.joined(separator: " AND ")
+                for found in try Row.fetchAll(
+                    db, sql: "SELECT \(key.joined(separator: ", ")) FROM \(quotedTable) LIMIT 100000")
+                {
+                    let values = (0..<key.count).map { found[$0] as DatabaseValue }
+                    do {
+                        try db.execute(sql: copy + " WHERE " + match, arguments: StatementArguments(values))
+                    } catch let failure as DatabaseError where failure.resultCode == .SQLITE_CONSTRAINT {
+                        row =
+                            rowid != nil
+                            ? "row \(SQLQuote.named(values[0]))"
+                            : "the row with "
+                                + zip(names, values.map(SQLQuote.named)).map { "\($0) = \($1)" }.joined(separator: ", ")
+                        break
+                    }
+                }
+            }
+            throw JSONSQLError(
+                "cannot change the types of \(table): \(constraint): \(row), its values converted to the new types, breaks it\(constraint.hasPrefix("UNIQUE") ? " (another row holds the same value once converted)" : "")"
+            )
+        }
         try db.execute(sql: "DROP TABLE \(quotedTable)")
         // The legacy rename leaves other schema objects as they are: they still name the table.
         try db.execute(sql: "PRAGMA legacy_alter_table = ON")
