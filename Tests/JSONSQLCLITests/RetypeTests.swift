@@ -144,4 +144,19 @@ struct RetypeTests {
             )
         )
     }
+
+    @Test("an integer primary key made text stays NOT NULL, as create-table declares a text key")
+    func keyStaysNotNull() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk", "v:text"])
+        try succeed(["insert", db, "t"], stdin: #"{"id":1,"v":"a"}"#)
+        try succeed(["alter", db, "t", "--type", "id:text"])
+        #expect(
+            try Self.sqlite(db, ".schema t") == #"CREATE TABLE IF NOT EXISTS "t" ("id" TEXT NOT NULL PRIMARY KEY, "v" TEXT);"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"v":"b"} {"v":"c"}"#).contains("NOT NULL constraint failed: t.id"))
+        try succeed(["alter", db, "t", "--type", "id:integer"])
+        try succeed(["insert", db, "t"], stdin: #"{"v":"b"}"#)
+        #expect(try CLI.jsonl(db) == #"{"id":1,"v":"a"}\#n{"id":2,"v":"b"}\#n"#)
+    }
 }

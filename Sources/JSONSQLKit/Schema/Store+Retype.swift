@@ -80,8 +80,14 @@ extension Store {
                     "cannot make \(found.name) \(type.withArticle) column: \(table) is STRICT, which cannot declare the type \(type.rawValue); use integer, real, text, blob or any"
                 )
             }
+            // An INTEGER PRIMARY KEY is the rowid, never NULL; a key of another type takes NULL
+            // unless declared NOT NULL (as create-table declares it), rows no key finds.
+            let rowidKey =
+                !withoutRowid && info.primaryKey.count == 1 && info.primaryKey[0] == found.name
+                && found.declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "INTEGER"
+            let notNull = rowidKey && type != .integer && !found.notNull ? " NOT NULL" : ""
             edits += create.retype(
-                create.columns[position], declared: type.declaredType(strict: strict),
+                create.columns[position], declared: type.declaredType(strict: strict) + notNull,
                 oldCheck: found.type.checkSQL(column: found.name), newCheck: type.checkSQL(column: found.name))
             targets[found.name] = type
         }
