@@ -169,4 +169,18 @@ struct ConstraintTests {
         try succeed(["insert", db, "p"], stdin: #"{"id":1.5}"#)
         try succeed(["insert", db, "c"], stdin: #"{"id":1,"p":1.5}"#)
     }
+
+    @Test("--upsert of a numeric key equal by value to a row's key says to write it as the row holds it")
+    func upsertKeyByValue() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:numeric:pk", "v:integer"])
+        try succeed(["insert", db, "t"], stdin: #"{"id":1.1,"v":1}"#)
+        #expect(
+            try fail(["insert", db, "t", "--upsert"], stdin: #"{"id":1.10,"v":2}"#)
+                == "Error: <stdin>:1: record 1: UNIQUE constraint failed: index 't_on_id'; a row holds a key equal to this one by value (as 1.1 and 1.10 are), and --upsert finds a row by its key as written: write the key as that row holds it\n"
+        )
+        try succeed(["insert", db, "t", "--upsert"], stdin: #"{"id":1.1,"v":2}"#)
+        #expect(try CLI.jsonl(db) == #"{"id":1.1,"v":2}\#n"#)
+    }
 }
