@@ -26,7 +26,7 @@ extension Store {
         for name in spec.drop {
             let column = try TableInfo(db: db, table: table).requireColumn(name)
             try Self.checkDroppable(column, table: table, db: db)
-            try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db) {
+            try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db, database: path) {
                 try Self.runDDL("cannot drop column \(column.name) from \(table)") {
                     try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
                 }
@@ -41,7 +41,7 @@ extension Store {
                     "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
             }
             let viewsBefore = try viewColumns(db)
-            try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db) {
+            try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db, database: path) {
                 try Self.runDDL("cannot rename column \(column.name) of \(table)") {
                     try db.execute(
                         sql:
@@ -312,7 +312,7 @@ extension Store {
                 let article = existing.hasPrefix("index ") ? "an" : "a"
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already \(article) \(existing)")
             }
-            try Self.refusingBreakage("cannot rename table \(table)", db: db) {
+            try Self.refusingBreakage("cannot rename table \(table)", db: db, database: path) {
                 try Self.runRename(table, to: new, db: db)
             }
             return table
@@ -379,7 +379,7 @@ extension Store {
                     "cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first"
                 )
             }
-            try Self.refusingBreakage("cannot drop table \(table)", db: db) {
+            try Self.refusingBreakage("cannot drop table \(table)", db: db, database: path) {
                 try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
             }
             return table
@@ -390,13 +390,29 @@ extension Store {
     /// rollback undoes it) when a view, trigger or virtual table that worked before fails after:
     /// SQLite lets `DROP TABLE` and `RENAME` leave them broken, and an FTS index names its
     /// content table and columns in text that no rename follows.
-    static func refusingBreakage(_ context: String, db: Database, _ change: () throws -> Void) throws {
+    static func refusingBreakage(
+        _ context: String, db: Database, database: String, _ change: () throws -> Void
+    ) throws {
         let workingBefore = try brokenSchemaUsers(db)
         try change()
         let users = Set(try brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }).sorted()
         if !users.isEmpty {
+            // What drops each: `view v`, `trigger t (on x)`, `virtual table f`.
+            let drops = users.map { user -> String in
+                let statement: String
+                if user.hasPrefix("view ") {
+                    statement = "DROP VIEW " + SQLQuote.identifier(String(user.dropFirst(5)))
+                } else if user.hasPrefix("trigger "), let on = user.range(of: " (on ", options: .backwards) {
+                    statement =
+                        "DROP TRIGGER "
+                        + SQLQuote.identifier(String(user[user.index(user.startIndex, offsetBy: 8)..<on.lowerBound]))
+                } else {
+                    statement = "DROP TABLE " + SQLQuote.identifier(String(user.dropFirst("virtual table ".count)))
+                }
+                return "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord(statement))"
+            }
             throw JSONSQLError(
-                "\(context): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first"
+                "\(context): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first: \(drops.joined(separator: ", then "))"
             )
         }
     }
