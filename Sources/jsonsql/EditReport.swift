@@ -3,7 +3,12 @@ import JSONSQLKit
 
 /// `updated 3 rows in player`; with --dry-run the SQL on standard output and `would update ...`.
 func report(_ result: EditResult, verb: String, preposition: String, dryRun: Bool) throws {
-    let rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
+    var rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
+    // Rows that on-delete actions and triggers changed too: a cascade deletes rows of other tables.
+    if result.alsoChanged > 0 {
+        let more = "\(result.alsoChanged) more \(result.alsoChanged == 1 ? "row" : "rows")"
+        rows += ", and foreign key actions and triggers \(dryRun ? "would change" : "changed") \(more)"
+    }
     if dryRun {
         try OutputBuffer.writeAll(result.sql, to: STDOUT_FILENO)
         Diagnostics.print("would \(verb) \(rows); nothing changed (--dry-run)")

@@ -84,6 +84,18 @@ struct Update: TableCommand {
         spec.removes = try removes.map { try parsing("--remove", $0, JSONPath.init(parsing:)) }
         let result = try store.update(spec, dryRun: dryRun)
         try report(result, verb: "update", preposition: "in", dryRun: dryRun)
+        // `--set tags=["a"]` without --json stores the text, a JSON string in a json document.
+        if let info = try? store.tableInfo(result.table) {
+            for assignment in spec.sets where assignment.looksLikeJSON {
+                guard case .literal(.string(let text)) = assignment.value,
+                    let column = info.column(named: assignment.path.column),
+                    !assignment.path.segments.isEmpty || column.type == .json
+                else { continue }
+                Diagnostics.note(
+                    "note: --set \(assignment.path) \(dryRun ? "would store" : "stored") the text \(TerminalText.excerpt(text)) as a JSON string; to store it as JSON, add --json (which reads every --set value as JSON, text in quotes)"
+                )
+            }
+        }
         try noteMissingPaths(result, filters: spec.filters, store: store)
     }
 }

@@ -83,4 +83,25 @@ struct CreateTableTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
     }
+
+    @Test("a quoted column name holds colons and, written \\\", quotes, as a path quotes a key")
+    func quotedNames() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", #""d o\"c:x":json"#, #"g:text:generated="d o\"c:x"."a'b""#,
+        ])
+        let columns = try succeed(["schema", db, "t", "--format", "json"]).rows().map { $0["column"] as! String }
+        #expect(columns == ["id", #"d o"c:x"#, "g"])
+        try succeed(["insert", db, "t"], stdin: #"{"id":1,"d o\"c:x":{"a'b":"v"}}"#)
+        #expect(try CLI.jsonl(db, ["--where", "g = v", "--select", "id"]) == "{\"id\":1}\n")
+        // SQL's doubled quote is not how a name is quoted here, and an unclosed quote is no name.
+        #expect(
+            try fail(["create-table", db, "u", #""d o""c":json"#])
+                == #"Error: column '"d o""c":json': a : and the type go right after the quoted name, and a quote inside it is written \": "a\"b":text"#
+                + "\n")
+        #expect(
+            try fail(["create-table", db, "u", #""abc:json"#]).hasPrefix(
+                #"Error: column '"abc:json' has an unterminated quoted name"#))
+    }
 }

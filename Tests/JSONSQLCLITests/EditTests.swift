@@ -112,4 +112,20 @@ struct EditTests {
             try succeed(["query", db, "--where", "id = p1", "--select", "score", "--format", "jsonl"]).stdout
                 == "{\"score\":10}\n")
     }
+
+    @Test("--set of a bare array or object without --json stores the text, and says how to store JSON")
+    func bareJSONText() throws {
+        let dir = try TemporaryDirectory()
+        let db = try makeDatabase(dir)
+        let result = try succeed(["update", db, "--where", "id = p1", "--set", #"tags=["x"]"#, "--set", "name=[1]"])
+        #expect(
+            result.stderr
+                == #"updated 1 row in player\#nnote: --set tags stored the text ["x"] as a JSON string; to store it as JSON, add --json (which reads every --set value as JSON, text in quotes)\#n"#
+        )
+        #expect(try CLI.jsonl(db, ["--where", "id = p1", "--select", "tags,name"]) == #"{"tags":"[\"x\"]","name":"[1]"}\#n"#)
+        // Quoted, it is text on purpose; with --json, an array.
+        #expect(try succeed(["update", db, "--where", "id = p1", "--set", #"tags="[1]""#]).stderr == "updated 1 row in player\n")
+        try succeed(["update", db, "--where", "id = p1", "--set", #"tags=["x"]"#, "--json"])
+        #expect(try CLI.jsonl(db, ["--where", "id = p1", "--select", "tags"]) == #"{"tags":["x"]}\#n"#)
+    }
 }

@@ -99,4 +99,64 @@ struct RetypeTests {
         #expect(refused.stderr == "Error: changing the types would break a foreign key: row 1 of child\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
+
+    @Test("a CHECK on a column made numeric goes on comparing numbers: price < 100 held 5 and 50 as a real")
+    func checkOnNumeric() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try Self.sqlite(
+            db,
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, price REAL CHECK (price < 100 /* c */), doc TEXT,
+              CHECK (price BETWEEN 1 AND 99 OR doc = '"x"'));
+            INSERT INTO t VALUES (1, 5, '"x"'), (2, 50, NULL);
+            """)
+        let result = try Self.retype(db, "t", "price:numeric", "doc:json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let schema = try Self.sqlite(db, ".schema t")
+        #expect(schema.contains(#"price NUMERIC TEXT CHECK ((CAST("price" AS NUMERIC)) < 100 /* c */)"#), "\(schema)")
+        // The json column keeps the text its CHECK was written for.
+        #expect(schema.contains(#"CHECK ((CAST("price" AS NUMERIC)) BETWEEN 1 AND 99 OR doc = '"x"')"#), "\(schema)")
+        try Self.expectSound(db)
+        try succeed(["insert", db, "t"], stdin: #"{"id":3,"price":99.5}"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":4,"price":100.5}"#).contains("CHECK constraint failed"))
+        #expect(try CLI.count(db) == 3)
+    }
+
+    @Test("values that become one once converted name the row that breaks the UNIQUE key, and change nothing")
+    func uniqueOnceConverted() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try Self.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE); INSERT INTO t VALUES (1, '1'), (2, '1.0');")
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(
+            try fail(["alter", db, "t", "--type", "v:integer"])
+                == "Error: cannot change the types of t: UNIQUE constraint failed: t.v: row 2, its values converted to the new types, breaks it (another row holds the same value once converted)\n"
+        )
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        try Self.sqlite(
+            db,
+            "CREATE TABLE w (a TEXT, b TEXT, v TEXT UNIQUE, PRIMARY KEY (a, b)) WITHOUT ROWID; INSERT INTO w VALUES ('x', 'y', '5'), ('x', 'z', '5.0');"
+        )
+        #expect(
+            try fail(["alter", db, "w", "--type", "v:real"]).hasPrefix(
+                "Error: cannot change the types of w: UNIQUE constraint failed: w.v: the row with a = \"x\", b = \"z\", its values"
+            )
+        )
+    }
+
+    @Test("an integer primary key made text stays NOT NULL, as create-table declares a text key")
+    func keyStaysNotNull() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("a.sqlite")
+        try succeed(["create-table", db, "t", "id:integer:pk", "v:text"])
+        try succeed(["insert", db, "t"], stdin: #"{"id":1,"v":"a"}"#)
+        try succeed(["alter", db, "t", "--type", "id:text"])
+        #expect(
+            try Self.sqlite(db, ".schema t") == #"CREATE TABLE IF NOT EXISTS "t" ("id" TEXT NOT NULL PRIMARY KEY, "v" TEXT);"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"v":"b"} {"v":"c"}"#).contains("NOT NULL constraint failed: t.id"))
+        try succeed(["alter", db, "t", "--type", "id:integer"])
+        try succeed(["insert", db, "t"], stdin: #"{"v":"b"}"#)
+        #expect(try CLI.jsonl(db) == #"{"id":1,"v":"a"}\#n{"id":2,"v":"b"}\#n"#)
+    }
 }

@@ -106,4 +106,33 @@ struct SchemaChangeTests {
         #expect(try succeed(["drop-table", db, "player", "--if-exists"]).stderr == "no table player; nothing dropped\n")
         #expect(try succeed(["tables", db, "--format", "jsonl"]).stdout.hasPrefix(#"{"name":"club""#))
     }
+
+    @Test("--drop names the generated column or CHECK that uses the column, and changes nothing")
+    func dropUsed() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "a:integer", "b:integer:check=b > a", "doc:json",
+            "g:text:generated=doc.x",
+        ])
+        try CLI.sqlite(db, "CREATE TABLE u (a, c, CHECK (a < c));")
+        try succeed(["insert", db, "t"], stdin: #"{"id":1,"a":1,"b":2,"doc":{"x":"y"}}"#)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(
+            try fail(["alter", db, "t", "--drop", "doc"])
+                == "Error: cannot drop column doc from t: generated column g is computed from it; drop that first, in the same command: --drop g --drop doc\n"
+        )
+        #expect(
+            try fail(["alter", db, "t", "--drop", "a"])
+                == "Error: cannot drop column a from t: the CHECK (b > a) of column b uses it, and SQLite cannot drop a CHECK in place; to drop the column, create a new table without it, insert the rows into it, drop this one and rename the new one\n"
+        )
+        #expect(
+            try fail(["alter", db, "u", "--drop", "c"]).hasPrefix(
+                "Error: cannot drop column c from u: the CHECK (a < c) of u uses it")
+        )
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        #expect(
+            try succeed(["alter", db, "t", "--drop", "g", "--drop", "doc"]).stderr
+                == "dropped column g from t\ndropped column doc from t\n")
+    }
 }

@@ -70,6 +70,19 @@ struct AlterRefusalTests {
                 ["--add", "x:integer:check=nope > 0"],
                 "cannot add column x to player with check=nope > 0: error in table player after add column: no such column: nope"
             ),
+            // A CHECK or notnull every existing row must pass names the row that does not.
+            (
+                ["--add", "x:integer:check=x > 0:default=0"],
+                "cannot add column x to player with check=x > 0: the row with id = 1 would hold 0 in it (its default), which the check refuses; give it a default that passes (default=VALUE), or add it without check="
+            ),
+            (
+                ["--add", "city:text:generated=address.city:notnull"],
+                "cannot add column city to player: the row with id = 2 would hold NULL in it (computed from address.city), which notnull refuses; add it without notnull, or give every row a value at address.city"
+            ),
+            (
+                ["--add", "c:text:generated=address.country:check=c = 'DE'"],
+                "cannot add column c to player with check=c = 'DE': the row with id = 2 would hold 'FR' in it (computed from address.country), which the check refuses; add it without check="
+            ),
             (["--rename", "nope=x"], "no column 'nope' in table 'player'"),
             (["--rename", "score=name"], "cannot rename score to name: player already has a column name"),
             (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),

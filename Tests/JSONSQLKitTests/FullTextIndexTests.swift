@@ -105,6 +105,7 @@ extension FullTextIndexTests {
         // see nothing that uses the column.
         try db.execute("DROP TRIGGER dogs_ai; DROP TRIGGER dogs_ad; DROP TRIGGER dogs_au;")
         let before = try Self.snapshot(db)
+        let message = message + #": jsonsql query \#(SQLQuote.shellWord(db.path)) --sql 'DROP TABLE "dogs_fts"'"#
         var spec = AlterSpec(table: "dogs")
         switch change {
         case "rename-table": #expect(errorMessage { try db.store.renameTable("dogs", to: "hounds") } == message)

@@ -319,7 +319,18 @@ struct CopyWriter {
         }
         let info = try TableInfo(db: db, table: table.name)
         for index in table.indexes {
-            do { try db.execute(sql: try index.sql(table: info)) } catch let error as DatabaseError {
+            // The unique index that creating the table made for a numeric or json key (see
+            // `IndexSpec.valueKeys`) is there already.
+            do {
+                let sql = try index.sql(table: info)
+                if try String.fetchOne(
+                    db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?",
+                    arguments: [index.name ?? index.defaultName(in: info)]) == sql
+                {
+                    continue
+                }
+                try db.execute(sql: sql)
+            } catch let error as DatabaseError {
                 if Store.isStorageFailure(error) { throw error }
                 throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error.message ?? "\(error)")")
             } catch {

@@ -174,6 +174,9 @@ extension Store {
     }
 
     private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
+        // SQLite's total counts the rows foreign key actions and triggers change; its count of
+        // the statement's own changes does not.
+        let totalBefore = db.totalChangesCount
         do {
             try SQLParameters.execute(query, db: db)
         } catch let error as DatabaseError
@@ -216,7 +219,9 @@ extension Store {
         if !query.arguments.isEmpty {
             text += SQLQuote.argumentsComment(query.arguments)
         }
-        return EditResult(table: table, changed: db.changesCount, sql: text)
+        var result = EditResult(table: table, changed: db.changesCount, sql: text)
+        result.alsoChanged = max(0, db.totalChangesCount - totalBefore - result.changed)
+        return result
     }
 
     /// `member.team_id`: the columns of other tables whose foreign keys point at `table`.

@@ -42,6 +42,9 @@ public struct UpdateSpec: Sendable {
     public struct Assignment: Sendable, Equatable {
         public var path: JSONPath
         public var value: Value
+        /// A bare value that reads as a JSON array or object (`tags=["a"]` without `--json`):
+        /// it is the text, which a json column keeps as a JSON string, and `update` says so.
+        public var looksLikeJSON = false
 
         public enum Value: Sendable, Equatable {
             /// Typed like a `--where` value: `42`, `true`, `null`, `"text"`, `Paris`.
@@ -111,6 +114,10 @@ public struct UpdateSpec: Sendable {
             }
             cursor.skipSpaces()
             self.init(path: path, value: json ? .json(cursor.rest) : try Value(parsing: cursor.rest))
+            if !json {
+                let bare = cursor.rest.trimmingCharacters(in: .whitespaces)
+                looksLikeJSON = (bare.hasPrefix("[") || bare.hasPrefix("{")) && InputValue(json: bare) != nil
+            }
         }
     }
 
@@ -159,6 +166,9 @@ public struct EditResult: Sendable {
     public var table: String
     /// The rows the statement changed (not counting rows changed by foreign key actions).
     public var changed: Int
+    /// The rows of this and other tables that foreign key actions (`on-delete=cascade`,
+    /// `set-null`, ...) and triggers changed besides (SQLite only; 0 on PostgreSQL).
+    public var alsoChanged = 0
     /// The statement, with `-- arguments:` when it has bound values.
     public var sql: String
 }

@@ -364,6 +364,14 @@ final class RecordInserter {
             }
             if message.hasPrefix("UNIQUE constraint failed") && conflict == .fail {
                 message += InsertOptions.Conflict.duplicateKeyHint
+            } else if message.hasPrefix("UNIQUE constraint failed: index "), conflict == .upsert,
+                let keys = try? IndexSpec.valueKeys(of: table, db: db), let info = try? TableInfo(db: db, table: table),
+                let key = keys.first(where: { message.contains("'\($0.defaultName(in: info))") }),
+                SQLName.same(key.paths.map(\.column), primaryKey)
+            {
+                // The index that keeps a numeric or json key unique by value (IndexSpec.valueKeys).
+                message +=
+                    "; a row holds a key equal to this one by value (as 1.1 and 1.10 are), and --upsert finds a row by its key as written: write the key as that row holds it"
             }
             if message == "FOREIGN KEY constraint failed" {
                 // SQLite does not say which reference: list the table's.

@@ -18,6 +18,9 @@ public struct ColumnSpec: Sendable, Equatable {
     var defaultValue: DefaultValue?
     /// A `CHECK` expression, as SQL the user wrote.
     public var check: String?
+    /// The SQL of `check` as the table declares it, rendered once the table's columns are known
+    /// (`resolveCheck`): numeric and json columns compared as `--where` compares them.
+    var checkSQL: String?
     /// The row of another table (or this one) that the column refers to.
     public var references: ForeignKeySpec?
     public var collation: Collation?
@@ -172,17 +175,24 @@ public struct ColumnSpec: Sendable, Equatable {
         }
     }
 
-    /// Splits on `:` outside a leading double-quoted name.
+    /// Splits on `:` outside a leading double-quoted name, read as a path reads one (`TextCursor`):
+    /// `"a:b":text`, `"say \"hi\": x":text`.
     private static func split(_ text: String) throws -> [String] {
         guard text.hasPrefix("\"") else { return text.components(separatedBy: ":") }
-        let rest = text.dropFirst()
-        guard let close = rest.firstIndex(of: "\"") else {
-            throw JSONSQLError("column '\(TerminalText.excerpt(text))' has an unterminated quoted name")
+        var cursor = TextCursor(text)
+        let name: String
+        do { name = try cursor.quotedString() } catch {
+            throw JSONSQLError(
+                "column '\(TerminalText.excerpt(text))' has an unterminated quoted name; inside the quotes write \\\" for a quote: \"a\\\"b\":text"
+            )
         }
-        let name = String(rest[..<close])
-        let after = rest[rest.index(after: close)...]
-        guard after.hasPrefix(":") else { return [name] }
-        return [name] + after.dropFirst().components(separatedBy: ":")
+        if cursor.atEnd { return [name] }
+        guard cursor.skip(":") else {
+            throw JSONSQLError(
+                "column '\(TerminalText.excerpt(text))': a : and the type go right after the quoted name, and a quote inside it is written \\\": \"a\\\"b\":text"
+            )
+        }
+        return [name] + cursor.rest.components(separatedBy: ":")
     }
 
     private static let knownModifiers: Set<String> = [

@@ -63,6 +63,18 @@ struct CreateTableText {
             replacement: SQLQuote.identifier(name))
     }
 
+    /// Each `CHECK (...)` of the statement, its columns' and the table's, whose expression
+    /// `rewrite` changes, written as it returns it.
+    func rewritingChecks(_ rewrite: (String) throws -> String?) rethrows -> [Edit] {
+        try text.tokens.indices.compactMap { i in
+            guard text.isWord(i, "CHECK"), text.isSymbol(i + 1, "("), let close = text.closing(i + 1), close > i + 2 else {
+                return nil
+            }
+            let range = text.tokens[i + 2].range.lowerBound..<text.tokens[close - 1].range.upperBound
+            return try rewrite(text.text(bytes: range)).map { Edit(range: range, replacement: $0) }
+        }
+    }
+
     /// Declares column definition `item` as `declared`, dropping the CHECK `oldCheck` and
     /// adding `newCheck` when the definition does not hold it yet.
     ///

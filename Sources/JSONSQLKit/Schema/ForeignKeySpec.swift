@@ -96,7 +96,8 @@ public struct ForeignKeySpec: Sendable, Equatable {
                     SELECT l.name FROM pragma_index_list(?) l WHERE l."unique" = 1 AND l.partial = 0
                     """, arguments: [match]
             ).compactMap { index -> String? in
-                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
+                // An index of an expression (a path, CAST("n" AS NUMERIC)) names no column: NULL.
+                let columns = try String?.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
                 return columns.count == 1 ? columns[0] : nil
             }
         }

@@ -216,3 +216,58 @@ public enum IndexOutcome: Sendable, Equatable {
         }
     }
 }
+
+extension IndexSpec {
+    /// The unique indexes that make a table's PRIMARY KEY and UNIQUE constraints hold by value
+    /// where SQLite's own compare stored text: a numeric column keeps each number as written
+    /// (`1.1`, `1.10`, `11e-1`) and a json column each document's JSON text (`1`, `1.0`), so
+    /// SQLite would keep such keys as different rows that `--where id = 1.1` finds together.
+    /// Each such key gets a unique index on the values `ResolvedPath` compares (`CAST("id" AS
+    /// NUMERIC)`, `"doc" ->> '$'`), as `index --unique` builds it; keys of other columns need
+    /// none. The indexes are named as `index` names them, so `index --unique --if-not-exists`
+    /// finds them.
+    static func valueKeys(of table: String, db: Database) throws -> [IndexSpec] {
+        let info = try TableInfo(db: db, table: table)
+        var specs: [IndexSpec] = []
+        for index in try Row.fetchAll(
+            db, sql: "SELECT name FROM pragma_index_list(?) WHERE origin IN ('pk', 'u') AND partial = 0 ORDER BY seq",
+            arguments: [table])
+        {
+            let columns = try String?.fetchAll(
+                db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
+            guard !columns.isEmpty, !columns.contains(nil) else { continue }
+            let paths = columns.compactMap { $0 }.map { JSONPath(column: $0) }
+            let byValue = try paths.contains { path in
+                try ResolvedPath(path, in: info).valueSQL != SQLQuote.identifier(path.column)
+            }
+            guard byValue, !specs.contains(where: { $0.paths == paths }) else { continue }
+            var spec = IndexSpec(table: table, paths: paths)
+            spec.unique = true
+            spec.ifNotExists = true
+            specs.append(spec)
+        }
+        return specs
+    }
+
+    /// Creates the `valueKeys` indexes of a table that it lacks, under `index`'s name for them,
+    /// or that name with `_2`, `_3`, ... when a table, view or other index has it.
+    static func createValueKeys(of table: String, db: Database, database: String) throws {
+        for var spec in try valueKeys(of: table, db: db) {
+            let info = try TableInfo(db: db, table: table)
+            var suffix = 1
+            while true {
+                let name = spec.defaultName(in: info) + (suffix == 1 ? "" : "_\(suffix)")
+                let existing = try String?.fetchAll(
+                    db, sql: "SELECT sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
+                    arguments: [name])
+                let wanted = try spec.sql(table: info, name: name)
+                if existing.isEmpty || existing == [wanted] {
+                    spec.name = name
+                    break
+                }
+                suffix += 1
+            }
+            _ = try spec.create(in: db, table: info, database: database)
+        }
+    }
+}

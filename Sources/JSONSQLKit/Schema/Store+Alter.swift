@@ -26,7 +26,7 @@ extension Store {
         for name in spec.drop {
             let column = try TableInfo(db: db, table: table).requireColumn(name)
             try Self.checkDroppable(column, table: table, db: db)
-            try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db) {
+            try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db, database: path) {
                 try Self.runDDL("cannot drop column \(column.name) from \(table)") {
                     try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
                 }
@@ -41,7 +41,7 @@ extension Store {
                     "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
             }
             let viewsBefore = try viewColumns(db)
-            try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db) {
+            try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db, database: path) {
                 try Self.runDDL("cannot rename column \(column.name) of \(table)") {
                     try db.execute(
                         sql:
@@ -74,6 +74,13 @@ extension Store {
                 ?? false
             try Self.checkAddable(column, table: table, strict: strict)
             try column.resolveGenerated(in: info)
+            var withColumn = info
+            withColumn.columns.append(
+                ColumnInfo(
+                    name: column.name, type: column.type, declaredType: column.type.declaredType(strict: strict),
+                    notNull: column.notNull, defaultSQL: column.defaultSQL, primaryKeyIndex: 0,
+                    isGenerated: column.generated != nil))
+            try column.resolveCheck(in: withColumn)
             try column.references?.validate(from: column.name, db: db)
             // SQLite refuses this only while foreign keys are enforced, and `--type` runs with
             // them off: refused here so that the command behaves the same either way.
@@ -82,13 +89,21 @@ extension Store {
                     "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
             }
             let context = "cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")
+            // SQLite says only "CHECK constraint failed", and its failed ADD COLUMN leaves the
+            // column in this connection's schema: the row is looked for first.
+            // A check SQLite cannot read is refused below, with its reason.
+            if column.check != nil || column.notNull,
+                let refusal = try? Self.rowRefusing(column, table: info, strict: strict, context: context, db: db)
+            {
+                throw refusal
+            }
             try Self.runDDL(context, hint: false) {
                 // The user's check= is read as given: "q" is a name.
                 try Self.readingAsGiven(db) {
                     try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
                     // SQLite stores an added CHECK reading "q" that names no column as the string
                     // 'q', where create-table refuses it: read as a query is, it is refused here too.
-                    if let check = column.check {
+                    if let check = column.checkSQL ?? column.check {
                         _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
                     }
                 }
@@ -96,6 +111,52 @@ extension Store {
             done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
         }
         return done
+    }
+
+    /// Why SQLite would refuse to add `column`, whose CHECK or NOT NULL must hold for every
+    /// existing row at once: a row that breaks it, with the value it would hold, found by adding
+    /// the column without them in a savepoint rolled back after; nil when every row passes.
+    private static func rowRefusing(
+        _ column: ColumnSpec, table info: TableInfo, strict: Bool, context: String, db: Database
+    ) throws -> JSONSQLError? {
+        var loose = column
+        loose.check = nil
+        loose.checkSQL = nil
+        loose.notNull = false
+        let quotedTable = SQLQuote.identifier(info.name)
+        let quoted = SQLQuote.identifier(column.name)
+        let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
+        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        try db.execute(sql: "SAVEPOINT jsonsql_add_column")
+        defer {
+            try? db.execute(sql: "ROLLBACK TO jsonsql_add_column")
+            try? db.execute(sql: "RELEASE jsonsql_add_column")
+        }
+        return try readingAsGiven(db) { () -> JSONSQLError? in
+            try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(loose.definition(strict: strict))")
+            let from = column.generated.map { "computed from \($0)" } ?? "its default"
+            if column.notNull,
+                let row = try String.fetchOne(db, sql: "SELECT \(identity) FROM \(quotedTable) WHERE \(quoted) IS NULL LIMIT 1")
+            {
+                return JSONSQLError(
+                    "\(context): the row with \(row) would hold NULL in it (\(from)), which notnull refuses; "
+                        + (column.generated == nil
+                            ? "give it a default (default=VALUE)"
+                            : "add it without notnull, or give every row a value at \(column.generated!)")
+                )
+            }
+            guard let check = column.checkSQL ?? column.check,
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT \(identity), substr(quote(\(quoted)), 1, 60) FROM \(quotedTable) WHERE NOT (\(check)) LIMIT 1")
+            else { return nil }
+            return JSONSQLError(
+                "\(context): the row with \(row[0] as String) would hold \(row[1] as String) in it (\(from)), which the check refuses; "
+                    + (column.generated == nil
+                        ? "give it a default that passes (default=VALUE), or add it without check=" : "add it without check=")
+            )
+        }
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
@@ -122,6 +183,7 @@ extension Store {
             sql: """
                 SELECT l.name AS name, l.origin AS origin, m.sql AS sql
                 FROM pragma_index_list(?) l LEFT JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
+                ORDER BY l.origin = 'c'
                 """, arguments: [table])
         {
             let name: String = index["name"]
@@ -138,6 +200,29 @@ extension Store {
             throw JSONSQLError(
                 "\(prefix): it is \(origin == "pk" ? "part of the primary key" : "in a UNIQUE constraint"), and SQLite cannot drop a constraint in place"
             )
+        }
+        // Another column's generated expression or CHECK that names it: SQLite says only "no such column".
+        let facts = try ColumnConstraints.read(db, table: table)
+        func names(_ expression: String) -> Bool {
+            let text = SQLTokens(expression)
+            return (0..<text.count).contains { i in
+                [.word, .quotedName].contains(text.tokens[i].kind) && SQLName.same(text.name(i), column.name)
+            }
+        }
+        for other in try TableInfo(db: db, table: table).columns where other.name != column.name {
+            guard let fact = facts[SQLName.fold(other.name)] else { continue }
+            if let generated = fact.generated, names(generated) {
+                throw JSONSQLError(
+                    "\(prefix): generated column \(other.name) is computed from it; drop that first, in the same command: --drop \(SQLQuote.shellWord(other.name)) --drop \(SQLQuote.shellWord(column.name))"
+                )
+            }
+            if let check = fact.checks.first(where: names) {
+                // A table's CHECK is listed under each column it names, the dropped one too.
+                let owner = facts[SQLName.fold(column.name)]?.checks.contains(check) == true ? table : "column \(other.name)"
+                throw JSONSQLError(
+                    "\(prefix): the CHECK (\(check)) of \(owner) uses it, and SQLite cannot drop a CHECK in place; to drop the column, create a new table without it, insert the rows into it, drop this one and rename the new one"
+                )
+            }
         }
         for row in try Row.fetchAll(
             db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [table])
@@ -227,7 +312,7 @@ extension Store {
                 let article = existing.hasPrefix("index ") ? "an" : "a"
                 throw JSONSQLError("cannot rename \(table) to \(new): there is already \(article) \(existing)")
             }
-            try Self.refusingBreakage("cannot rename table \(table)", db: db) {
+            try Self.refusingBreakage("cannot rename table \(table)", db: db, database: path) {
                 try Self.runRename(table, to: new, db: db)
             }
             return table
@@ -294,7 +379,7 @@ extension Store {
                     "cannot drop table \(table): \(referrers.joined(separator: ", ")) \(referrers.count == 1 ? "refers" : "refer") to it by foreign key; drop \(referrers.count == 1 ? "that table" : "those tables") first"
                 )
             }
-            try Self.refusingBreakage("cannot drop table \(table)", db: db) {
+            try Self.refusingBreakage("cannot drop table \(table)", db: db, database: path) {
                 try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
             }
             return table
@@ -305,13 +390,29 @@ extension Store {
     /// rollback undoes it) when a view, trigger or virtual table that worked before fails after:
     /// SQLite lets `DROP TABLE` and `RENAME` leave them broken, and an FTS index names its
     /// content table and columns in text that no rename follows.
-    static func refusingBreakage(_ context: String, db: Database, _ change: () throws -> Void) throws {
+    static func refusingBreakage(
+        _ context: String, db: Database, database: String, _ change: () throws -> Void
+    ) throws {
         let workingBefore = try brokenSchemaUsers(db)
         try change()
         let users = Set(try brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }).sorted()
         if !users.isEmpty {
+            // What drops each: `view v`, `trigger t (on x)`, `virtual table f`.
+            let drops = users.map { user -> String in
+                let statement: String
+                if user.hasPrefix("view ") {
+                    statement = "DROP VIEW " + SQLQuote.identifier(String(user.dropFirst(5)))
+                } else if user.hasPrefix("trigger "), let on = user.range(of: " (on ", options: .backwards) {
+                    statement =
+                        "DROP TRIGGER "
+                        + SQLQuote.identifier(String(user[user.index(user.startIndex, offsetBy: 8)..<on.lowerBound]))
+                } else {
+                    statement = "DROP TABLE " + SQLQuote.identifier(String(user.dropFirst("virtual table ".count)))
+                }
+                return "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord(statement))"
+            }
             throw JSONSQLError(
-                "\(context): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first"
+                "\(context): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first: \(drops.joined(separator: ", then "))"
             )
         }
     }
@@ -379,6 +480,16 @@ extension Store {
             if (index["sql"] as String?) == nil {
                 throw JSONSQLError(
                     "cannot drop index \(found): it keeps a PRIMARY KEY or UNIQUE constraint of table \(index["tbl_name"] as String) and goes only with the table"
+                )
+            }
+            // The index that keeps a numeric or json key unique by value is part of that key.
+            let table: String = index["tbl_name"]
+            let info = try TableInfo(db: db, table: table)
+            if try IndexSpec.valueKeys(of: table, db: db).contains(where: {
+                try $0.sql(table: info, name: found) == index["sql"] as String?
+            }) {
+                throw JSONSQLError(
+                    "cannot drop index \(found): it keeps a key of table \(table) unique by value (1.1 and 1.10 are one key in a numeric column) and goes only with the table"
                 )
             }
             try db.execute(sql: "DROP INDEX \(SQLQuote.identifier(found))")

@@ -80,10 +80,28 @@ extension Store {
                     "cannot make \(found.name) \(type.withArticle) column: \(table) is STRICT, which cannot declare the type \(type.rawValue); use integer, real, text, blob or any"
                 )
             }
+            // An INTEGER PRIMARY KEY is the rowid, never NULL; a key of another type takes NULL
+            // unless declared NOT NULL (as create-table declares it), rows no key finds.
+            let rowidKey =
+                !withoutRowid && info.primaryKey.count == 1 && info.primaryKey[0] == found.name
+                && found.declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "INTEGER"
+            let notNull = rowidKey && type != .integer && !found.notNull ? " NOT NULL" : ""
             edits += create.retype(
-                create.columns[position], declared: type.declaredType(strict: strict),
+                create.columns[position], declared: type.declaredType(strict: strict) + notNull,
                 oldCheck: found.type.checkSQL(column: found.name), newCheck: type.checkSQL(column: found.name))
             targets[found.name] = type
+        }
+        // A CHECK comparing a column made numeric compares its value, as check= writes it: the
+        // text the column keeps from now on would compare as text ('5' < '100' is false). (A
+        // column made json keeps the text it had, which its CHECKs were written for.)
+        var retyped = info
+        for (index, column) in retyped.columns.enumerated() where targets[column.name] == .numeric {
+            retyped.columns[index].type = .numeric
+            retyped.columns[index].declaredType = ColumnType.numeric.declaredType(strict: strict)
+        }
+        let numeric = Set(targets.filter { $0.value == .numeric }.keys)
+        if !numeric.isEmpty {
+            edits += try create.rewritingChecks { try ColumnSpec.comparingByValue($0, in: retyped, only: numeric) }
         }
         registerConversion(db)
         // The rowid under a name no column takes; nil for WITHOUT ROWID or when all are taken.
@@ -138,6 +156,9 @@ extension Store {
         let indexesAndTriggers = try String.fetchAll(
             db, sql: "SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL",
             arguments: [table])
+        // The indexes that keep numeric and json keys unique by value are made again for the new
+        // types once the table is rebuilt: a key column made text no longer compares by value.
+        let valueKeys = try Set(IndexSpec.valueKeys(of: table, db: db).map { try $0.sql(table: info) })
         let hasSequence = try db.tableExists("sqlite_sequence")
         let sequence =
             hasSequence ? try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) : nil
@@ -152,10 +173,40 @@ extension Store {
                 guard let type = targets[column.name] else { return quoted }
                 return "jsonsql_convert(\(SQLQuote.literal(type.rawValue)), \(SQLQuote.literal(column.type.rawValue)), \(quoted))"
             }
-        try db.execute(
-            sql:
-                "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
-        )
+        let copy =
+            "INSERT INTO \(SQLQuote.identifier(temporary)) (\(columnNames.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quotedTable)"
+        do {
+            try db.execute(sql: copy)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // SQLite names the constraint, in the new table: the row that breaks it is found by
+            // copying the rows again one at a time (up to 100,000), in the transaction the
+            // failure rolls back.
+            let constraint = (error.message ?? "\(error)").replacingOccurrences(of: temporary + ".", with: table + ".")
+            var row = "a row"
+            if !key.isEmpty {
+                try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(temporary))")
+                let names = rowid.map { [$0] } ?? info.primaryKey
+                let match = key.map { "\($0) IS ?" }.joined(separator: " AND ")
+                for found in try Row.fetchAll(
+                    db, sql: "SELECT \(key.joined(separator: ", ")) FROM \(quotedTable) LIMIT 100000")
+                {
+                    let values = (0..<key.count).map { found[$0] as DatabaseValue }
+                    do {
+                        try db.execute(sql: copy + " WHERE " + match, arguments: StatementArguments(values))
+                    } catch let failure as DatabaseError where failure.resultCode == .SQLITE_CONSTRAINT {
+                        row =
+                            rowid != nil
+                            ? "row \(SQLQuote.named(values[0]))"
+                            : "the row with "
+                                + zip(names, values.map(SQLQuote.named)).map { "\($0) = \($1)" }.joined(separator: ", ")
+                        break
+                    }
+                }
+            }
+            throw JSONSQLError(
+                "cannot change the types of \(table): \(constraint): \(row), its values converted to the new types, breaks it\(constraint.hasPrefix("UNIQUE") ? " (another row holds the same value once converted)" : "")"
+            )
+        }
         try db.execute(sql: "DROP TABLE \(quotedTable)")
         // The legacy rename leaves other schema objects as they are: they still name the table.
         try db.execute(sql: "PRAGMA legacy_alter_table = ON")
@@ -166,7 +217,14 @@ extension Store {
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
             try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table, sequence])
         }
-        for statement in indexesAndTriggers { try db.execute(sql: statement) }
+        for statement in indexesAndTriggers where !valueKeys.contains(statement) { try db.execute(sql: statement) }
+        // A key column made numeric or json is unique by value from now on (`1.1` and `1.10`).
+        do {
+            try IndexSpec.createValueKeys(of: table, db: db, database: path)
+        } catch let error as JSONSQLError {
+            throw JSONSQLError(
+                "cannot change the types of \(table): its keys would then compare by value, and \(error)")
+        }
         var before = brokenBefore
         let brokenNow = try Row.fetchAll(db, sql: foreignKeyCheck).filter { row in
             guard let seen = before.firstIndex(of: row) else { return true }

@@ -94,6 +94,9 @@ public struct TableSpec: Sendable, Equatable {
         for index in columns.indices where columns[index].generated != nil {
             try columns[index].resolveGenerated(in: info)
         }
+        for index in columns.indices where columns[index].check != nil {
+            try columns[index].resolveCheck(in: info)
+        }
     }
 
     /// The `CREATE TABLE` statement.
@@ -139,6 +142,8 @@ public struct TableSpec: Sendable, Equatable {
         do {
             // check= is the user's SQL, read as given: "q" is a name.
             try Store.readingAsGiven(db) { try db.execute(sql: sql(ifNotExists: ifNotExists)) }
+            // Keys of numeric and json columns are unique by value, not by their text.
+            try IndexSpec.createValueKeys(of: name, db: db, database: "DB")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // The one SQL a user writes into the table: a check= condition SQLite cannot read.
             let checks = columns.compactMap { column in column.check.map { "check=\($0) on column '\(column.name)'" } }
@@ -170,9 +175,59 @@ extension ColumnSpec {
         if let collation { text += " COLLATE " + collation.rawValue.uppercased() }
         // A generated column holds what the document holds; its type checks would reject rows.
         if generated == nil, let typeCheck = type.checkSQL(column: name) { text += " " + typeCheck }
-        if let check { text += " CHECK (\(check))" }
+        if let check { text += " CHECK (\(checkSQL ?? check))" }
         if let references { text += " " + references.sql }
         return text
+    }
+
+    /// Renders `check=SQL` against the table's columns (`comparingByValue`).
+    mutating func resolveCheck(in table: TableInfo) throws {
+        guard let check else { return }
+        checkSQL = try Self.comparingByValue(check, in: table)
+    }
+
+    /// A CHECK expression with each numeric or json column that it compares with a literal or
+    /// with another such column (`n <= 100`, `100 >= n`, `hi > lo`, `n BETWEEN 1 AND 9`,
+    /// `n IN (1, 2)`) written as the one path renderer writes it for `--where`
+    /// (`CAST("n" AS NUMERIC)`, `"doc" ->> '$'`); nil when there is none. SQLite would compare
+    /// the text such a column keeps as text, so that `n <= 100` refused 5 and `n < 9` took 10.
+    /// The rest is kept as written, comments too. `only` limits it to those columns.
+    static func comparingByValue(_ sql: String, in table: TableInfo, only: Set<String>? = nil) throws -> String? {
+        let text = SQLTokens(sql)
+        let comparisons: Set<String> = ["<", "<=", ">", ">=", "=", "==", "!=", "<>"]
+        func isComparison(_ i: Int) -> Bool {
+            i >= 0 && i < text.count && text.tokens[i].kind == .symbol && comparisons.contains(text.text(i))
+        }
+        // The value SQL of a column (not a function, a qualified name or a name before its
+        // qualifier) that compares by value, at token `i`; nil elsewhere.
+        func byValue(_ i: Int) throws -> String? {
+            guard i >= 0, i < text.count, [.word, .quotedName].contains(text.tokens[i].kind), !text.isSymbol(i + 1, "("),
+                !text.isSymbol(i + 1, "."), i == 0 || !text.isSymbol(i - 1, "."),
+                let column = table.column(named: text.name(i)), only?.contains(column.name) ?? true
+            else { return nil }
+            let path = try ResolvedPath(JSONPath(column: column.name), in: table)
+            return path.valueSQL != path.quotedColumn ? path.valueSQL : nil
+        }
+        // A literal, or another such column: SQLite would compare the two as text.
+        func isOperand(_ i: Int) throws -> Bool {
+            guard i >= 0, i < text.count else { return false }
+            return try [.number, .string].contains(text.tokens[i].kind) || byValue(i) != nil
+        }
+        var edits: [(range: Range<Int>, replacement: String)] = []
+        for i in 0..<text.count {
+            guard let valueSQL = try byValue(i) else { continue }
+            var after = i + 2
+            while text.isSymbol(after, "-") || text.isSymbol(after, "+") { after += 1 }
+            let compared =
+                try (isComparison(i + 1) && isOperand(after)) || (isComparison(i - 1) && isOperand(i - 2))
+                || text.isWord(i + 1, "BETWEEN") || text.isWord(i + 1, "IN")
+                || (text.isWord(i + 1, "NOT") && (text.isWord(i + 2, "BETWEEN") || text.isWord(i + 2, "IN")))
+            if compared { edits.append((text.tokens[i].range, "(\(valueSQL))")) }
+        }
+        guard !edits.isEmpty else { return nil }
+        var bytes = text.bytes
+        for edit in edits.reversed() { bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8)) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Renders `generated=PATH` with the one path renderer, against the table's columns.
