@@ -192,6 +192,17 @@ public final class Store {
                 "- stands for standard input, which cannot hold a database: give the database file, as in jsonsql insert db.sqlite TABLE < data.json (a file named - is ./-)"
             )
         }
+        if !exists && DraftDatabase.exists(path) {
+            // Checked before "no database": a missing name would be offered itself as the nearest.
+            var status = stat()
+            if stat(path, &status) != 0 && errno == ELOOP {
+                throw JSONSQLError(
+                    "\(path) is a symbolic link that leads back to itself (a loop of links); point it at a database, or remove the link"
+                )
+            }
+            throw JSONSQLError(
+                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
+        }
         if !exists && access != .create {
             let near = NearestNames.fileNames(near: path)
             // `describe p.ndjsn`: a misspelt data file, which query and describe read.
@@ -206,10 +217,6 @@ public final class Store {
             throw JSONSQLError(
                 "cannot read \(path): \(String(cString: strerror(errno)).lowercased()); the user running jsonsql needs read permission on it (ls -l \(SQLQuote.shellWord(path)))"
             )
-        }
-        if !exists && DraftDatabase.exists(path) {
-            throw JSONSQLError(
-                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
         }
         var configuration = Self.defensiveConfiguration()
         // Reads still open read-write when they may: after a crash, the first connection that
