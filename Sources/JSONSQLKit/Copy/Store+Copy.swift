@@ -34,6 +34,16 @@ public struct CopyProgress: Sendable {
 }
 
 extension Store {
+    /// Whether this database and `other` are one SQLite file, by any path (a symbolic or hard
+    /// link, `./db.sqlite`): the same device and inode.
+    func isSameFile(as other: Store) -> Bool {
+        guard !isPostgres, !other.isPostgres, !isInMemory, !other.isInMemory else { return false }
+        var mine = stat()
+        var theirs = stat()
+        guard stat(path, &mine) == 0, stat(other.path, &theirs) == 0 else { return false }
+        return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
     /// Copies tables of `source` into this database: schema, rows and indexes, between SQLite
     /// and PostgreSQL either way (or SQLite to SQLite), in one transaction here.
     ///
@@ -45,7 +55,17 @@ extension Store {
     public func copy(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil) throws
         -> [CopiedTable]
     {
-        try source.readingForCopy { reader in
+        if isSameFile(as: source) {
+            // Every table would be "already there", and dropping it first, as that error says,
+            // would drop the source's table.
+            let both =
+                source.path == path
+                ? "\(path) is both the source and the destination" : "\(source.path) and \(path) are the same database file"
+            throw JSONSQLError(
+                "\(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(SQLQuote.shellWord(source.path)) NEW.sqlite)"
+            )
+        }
+        return try source.readingForCopy { reader in
             let names = try options.tables.isEmpty ? reader.tableNames() : options.tables.map(reader.resolveTable)
             if names.isEmpty { throw JSONSQLError("\(source.path) holds no tables; there is nothing to copy") }
             for (index, name) in names.enumerated() where names[..<index].contains(where: { SQLName.same($0, name) }) {
