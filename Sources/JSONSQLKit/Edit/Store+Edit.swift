@@ -480,11 +480,10 @@ extension UpdateSpec {
         switch assignment.value {
         case .literal(let literal): input = literal.input
         case .json(let text):
-            guard let parsed = InputValue(json: text) else {
-                throw JSONSQLError(
-                    "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
+            switch InputValue.parse(json: text) {
+            case .success(let parsed): input = parsed
+            case .failure: throw InputValue.notJSON(text, context: "--set \(assignment.path)")
             }
-            input = parsed
         }
         do {
             return try ValueConversion.stored(
@@ -520,10 +519,10 @@ extension UpdateSpec {
             row = try Row.fetchOne(
                 db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            throw JSONSQLError("\(context): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
+            throw InputValue.notJSON(text, context: context)
         }
         guard let row, let type: String = row["type"], let json: String = row["json"] else {
-            throw JSONSQLError("\(context): \(TerminalText.excerpt(text)) is not valid JSON")
+            throw InputValue.notJSON(text, context: context)
         }
         // Keys in the one spelling SQLite paths find, as insert stores them.
         return (type, ValueConversion.canonicalKeys(json), row["value"])
