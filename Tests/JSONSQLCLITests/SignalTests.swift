@@ -33,6 +33,49 @@ struct SignalTests {
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
     }
 
+    /// strace, which can hold a system call of jsonsql's for as long as a test needs.
+    static let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(
+        "Ctrl-C just after an insert commits: the rows are reported as inserted with status 0, never as 'nothing was inserted'",
+        .enabled(if: strace != nil, "needs strace to hold the commit"))
+    func interruptAfterCommit() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        // Many tables: looking for a table named like the new one takes long enough for SQLite
+        // to check for Ctrl-C while it runs.
+        try DatabaseQueue(path: db).write { db in
+            for i in 0..<2_000 { try db.execute(sql: "CREATE TABLE t\(i) (a)") }
+        }
+        let file = try writeNumberedRecords(dir.path("in.ndjson"), 0...99)
+        let trace = dir.path("strace.txt")
+        // The first unlink of an insert into an existing database removes its journal: the
+        // commit. strace holds the call's return for 3 s, in which the test sends Ctrl-C.
+        let process = try Child(
+            Self.strace!,
+            [
+                "-f", "-o", trace, "-e", "trace=unlink", "-e", "inject=unlink:delay_exit=3000000:when=1", CLI.binary, "insert",
+                db, "new", file, "--quiet",
+            ],
+            input: false, output: false)
+        let deadline = Date().addingTimeInterval(20)
+        var pid: pid_t?
+        while pid == nil && process.isRunning && Date() < deadline {
+            usleep(20_000)
+            let lines = (try? String(contentsOfFile: trace, encoding: .utf8))?.split(separator: "\n") ?? []
+            pid = lines.first { $0.contains("-journal") && $0.contains("DELAYED") }.flatMap { pid_t($0.prefix { $0.isNumber }) }
+        }
+        let held = try #require(pid, "strace did not hold the commit")
+        usleep(300_000)
+        kill(held, SIGINT)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(try CLI.count(db, "new") == 100)
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr == "inserted 100 rows into new\n")
+        #expect(try integrity(db) == "integrity_check\r\nok\r\n")
+    }
+
     @Test(
         "Ctrl-C, SIGTERM or SIGPIPE while --save writes its database leaves no file behind and exits 128 + signal",
         arguments: [SIGINT, SIGTERM, SIGPIPE])
