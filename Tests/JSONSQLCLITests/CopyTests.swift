@@ -268,6 +268,20 @@ struct CopyTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
         }
         #expect(try tables(source) == ["player"])
+
+        // PostgreSQL: the same schema of the same database, by the URL or another spelling of it.
+        let postgres = try PostgresServer.freshSchema("copyself")
+        #expect(try CLI.run(["copy", source, postgres]).status == 0)
+        let respelled = postgres.replacingOccurrences(of: "postgres://", with: "postgresql://") + "&application_name=x"
+        for destination in [postgres, respelled] {
+            let refused = try CLI.run(["copy", postgres, destination, "player"])
+            #expect(refused.status == 1, "\(destination)")
+            #expect(refused.stderr.contains("; copy needs another destination, and nothing was copied"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("drop-table"))
+        }
+        // Another schema of the same database is another destination.
+        let other = try PostgresServer.freshSchema("copyother")
+        #expect(try copy(postgres, other, ["player"]) == [.init(name: "player", rows: 1, indexes: 0)])
     }
 
     @Test("what the destination cannot carry is refused by table, column or index")

@@ -34,9 +34,14 @@ public struct CopyProgress: Sendable {
 }
 
 extension Store {
-    /// Whether this database and `other` are one SQLite file, by any path (a symbolic or hard
-    /// link, `./db.sqlite`): the same device and inode.
-    func isSameFile(as other: Store) -> Bool {
+    /// Whether this database and `other` are one: one SQLite file by any path (a symbolic or
+    /// hard link, `./db.sqlite`: the same device and inode), or the same schema of one
+    /// PostgreSQL database by any URL (`PostgresStore.identity`).
+    func isSameDatabase(as other: Store) -> Bool {
+        if let mine = postgres, let theirs = other.postgres {
+            guard let identity = try? mine.identity() else { return false }
+            return (try? theirs.identity()) == identity
+        }
         guard !isPostgres, !other.isPostgres, !isInMemory, !other.isInMemory else { return false }
         var mine = stat()
         var theirs = stat()
@@ -55,14 +60,15 @@ extension Store {
     public func copy(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil) throws
         -> [CopiedTable]
     {
-        if isSameFile(as: source) {
+        if isSameDatabase(as: source) {
             // Every table would be "already there", and dropping it first, as that error says,
             // would drop the source's table.
+            let what = isPostgres ? "database" : "database file"
             let both =
                 source.path == path
-                ? "\(path) is both the source and the destination" : "\(source.path) and \(path) are the same database file"
+                ? "\(path) is both the source and the destination" : "\(source.path) and \(path) are the same \(what)"
             throw JSONSQLError(
-                "\(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(SQLQuote.shellWord(source.path)) NEW.sqlite)"
+                "\(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(SQLQuote.shellWord(source.commandLineName)) NEW.sqlite)"
             )
         }
         return try source.readingForCopy { reader in
