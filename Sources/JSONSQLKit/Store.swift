@@ -330,9 +330,24 @@ public final class Store {
                 try? reconnect()
                 throw error
             }
-            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
+            queue = try Self.reopen(path, configuration: configuration)
         }
         return result
+    }
+
+    /// Opens a new database just moved into place, after the work that made it. A Ctrl-C now
+    /// does not stop the opening (it stays requested for the command to see afterwards): it
+    /// stopped SQLite's read of a large schema, and the command then said that nothing was
+    /// done while the file was in place with all of it.
+    private static func reopen(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+        let requested = Interruption.requestedSignal
+        Interruption.clear()
+        defer { if let requested { Interruption.request(signal: requested) } }
+        do {
+            return try connect(path, configuration: configuration, reportedAs: path)
+        } catch {
+            throw JSONSQLError("\(path) is written and in place, but opening it again failed: \(error)")
+        }
     }
 
     /// After a write that failed for want of space or on an I/O error, SQLite leaves its pager in

@@ -77,6 +77,44 @@ struct SignalTests {
     }
 
     @Test(
+        "Ctrl-C while a new database is moved into place: copy reports what it copied with status 0, never 'nothing was copied'",
+        .enabled(if: strace != nil, "needs strace to hold the rename"))
+    func interruptWhilePublishing() throws {
+        let dir = try TemporaryDirectory()
+        let source = dir.path("source.sqlite")
+        let destination = dir.path("copy.sqlite")
+        // Enough tables that SQLite checks for Ctrl-C while it reads the schema of the new file.
+        try DatabaseQueue(path: source).write { db in
+            for i in 1...300 { try db.execute(sql: "CREATE TABLE t\(i) (a)") }
+        }
+        // strace holds the return of the rename that puts the new file in place for 3 s.
+        let process = try Child(
+            Self.strace!,
+            [
+                "-f", "-o", "/dev/null", "-e", "trace=renameat2", "-e", "inject=renameat2:delay_exit=3000000:when=1", CLI.binary,
+                "copy", source, destination, "--quiet",
+            ],
+            input: false, output: false)
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: destination) && process.isRunning && Date() < deadline { usleep(10_000) }
+        try #require(FileManager.default.fileExists(atPath: destination), "the rename did not happen")
+        usleep(200_000)
+        // jsonsql is strace's one child.
+        let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+        let jsonsql = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        kill(jsonsql, SIGINT)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 0, "\(stderr.suffix(200))")
+        #expect(!stderr.contains("interrupted"))
+        #expect(stderr.hasSuffix("copied t300: 0 rows\n"))
+        let tables = try DatabaseQueue(path: destination).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema WHERE type = 'table'")
+        }
+        #expect(tables == 300)
+    }
+
+    @Test(
         "Ctrl-C, SIGTERM or SIGPIPE while --save writes its database leaves no file behind and exits 128 + signal",
         arguments: [SIGINT, SIGTERM, SIGPIPE])
     func interruptDuringSave(signal: Int32) throws {
