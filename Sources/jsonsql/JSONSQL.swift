@@ -241,7 +241,11 @@ extension JSONSQL {
     /// anything reads it: `CommandLine.arguments` decodes each ill-formed byte as U+FFFD, so
     /// such a database path would create or change another file, a table name would make
     /// another table, and a value would store or match other text, all without a word.
+    ///
+    /// Not for a completion request (`---completion`), which the shell makes as a line is typed
+    /// and which only reads: an error there would print into the line.
     static func checkArgumentsAreUTF8() throws {
+        if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strncmp(first, "---completion", 13) == 0 { return }
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeBufferPointer(

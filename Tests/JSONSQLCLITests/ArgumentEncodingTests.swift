@@ -50,6 +50,16 @@ struct ArgumentEncodingTests {
         }
     }
 
+    @Test("a completion request, which the shell makes while a line is typed, prints no error for such a word")
+    func completion() throws {
+        let dir = try TemporaryDirectory()
+        try succeed(["create-table", dir.path("db.sqlite"), "player", "name:text"])
+        let result = try CLI.shell(
+            #"jsonsql ---completion query -- --where 3 0 jsonsql query db.sqlite $'pl\xe9' --where ''"#, in: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test("UTF-8 arguments, ASCII or not, still work")
     func utf8Accepted() throws {
         let dir = try TemporaryDirectory()
