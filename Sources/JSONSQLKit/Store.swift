@@ -192,6 +192,17 @@ public final class Store {
                 "- stands for standard input, which cannot hold a database: give the database file, as in jsonsql insert db.sqlite TABLE < data.json (a file named - is ./-)"
             )
         }
+        if !exists && DraftDatabase.exists(path) {
+            // Checked before "no database": a missing name would be offered itself as the nearest.
+            var status = stat()
+            if stat(path, &status) != 0 && errno == ELOOP {
+                throw JSONSQLError(
+                    "\(path) is a symbolic link that leads back to itself (a loop of links); point it at a database, or remove the link"
+                )
+            }
+            throw JSONSQLError(
+                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
+        }
         if !exists && access != .create {
             let near = NearestNames.fileNames(near: path)
             // `describe p.ndjsn`: a misspelt data file, which query and describe read.
@@ -206,10 +217,6 @@ public final class Store {
             throw JSONSQLError(
                 "cannot read \(path): \(String(cString: strerror(errno)).lowercased()); the user running jsonsql needs read permission on it (ls -l \(SQLQuote.shellWord(path)))"
             )
-        }
-        if !exists && DraftDatabase.exists(path) {
-            throw JSONSQLError(
-                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
         }
         var configuration = Self.defensiveConfiguration()
         // Reads still open read-write when they may: after a crash, the first connection that
@@ -323,9 +330,24 @@ public final class Store {
                 try? reconnect()
                 throw error
             }
-            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
+            queue = try Self.reopen(path, configuration: configuration)
         }
         return result
+    }
+
+    /// Opens a new database just moved into place, after the work that made it. A Ctrl-C now
+    /// does not stop the opening (it stays requested for the command to see afterwards): it
+    /// stopped SQLite's read of a large schema, and the command then said that nothing was
+    /// done while the file was in place with all of it.
+    private static func reopen(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+        let requested = Interruption.requestedSignal
+        Interruption.clear()
+        defer { if let requested { Interruption.request(signal: requested) } }
+        do {
+            return try connect(path, configuration: configuration, reportedAs: path)
+        } catch {
+            throw JSONSQLError("\(path) is written and in place, but opening it again failed: \(error)")
+        }
     }
 
     /// After a write that failed for want of space or on an I/O error, SQLite leaves its pager in

@@ -79,6 +79,8 @@ struct Insert: StoreCommand {
 
     // Ctrl-C, SIGTERM and SIGHUP: `openAndRun` on the command line; in the shell, the shell's own.
     func run(_ store: Store) throws {
+        let result: InsertResult
+        let progress = ProgressLine(enabled: !quiet)
         do {
             let (table, files) = try resolveArguments(store)
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
@@ -88,29 +90,27 @@ struct Insert: StoreCommand {
             options.alter = alter
             options.format = csv ? .csv : tsv ? .tsv : Self.format(of: files)
             options.conflict = replace ? .replace : ignore ? .ignore : upsert ? .upsert : .fail
-            let progress = ProgressLine(enabled: !quiet)
-            let result = try store.insert(from: sources, options: options, progress: progress.update)
-            progress.clear()
-            var message = insertReport(result)
-            if !result.addedColumns.isEmpty {
-                message += "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
-            }
-            Diagnostics.print(message)
-            for note in result.notes { Diagnostics.note(note) }
-            // `insert db.sqlite playr`: a new table named like one that exists is probably a typo.
-            if result.createdTable,
-                let near = NearestNames.nearest(
-                    to: result.table, in: try store.tableNames().filter { $0 != result.table }, limit: 1
-                )
-                .first
-            {
-                Diagnostics.note(
-                    "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(db.database)) \(SQLQuote.shellWord(result.table)) undoes it)"
-                )
-            }
+            result = try store.insert(from: sources, options: options, progress: progress.update)
         } catch {
             if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was inserted") }
             throw error
+        }
+        // The rows are committed: from here on nothing may fail the command or say that nothing
+        // was inserted (a Ctrl-C now would stop the lookup below, whose note is only a hint).
+        progress.clear()
+        var message = insertReport(result)
+        if !result.addedColumns.isEmpty {
+            message += "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
+        }
+        Diagnostics.print(message)
+        for note in result.notes { Diagnostics.note(note) }
+        // `insert db.sqlite playr`: a new table named like one that exists is probably a typo.
+        if result.createdTable, let tables = try? store.tableNames(),
+            let near = NearestNames.nearest(to: result.table, in: tables.filter { $0 != result.table }, limit: 1).first
+        {
+            Diagnostics.note(
+                "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(db.database)) \(SQLQuote.shellWord(result.table)) undoes it)"
+            )
         }
     }
 

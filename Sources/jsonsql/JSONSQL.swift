@@ -45,6 +45,10 @@ struct JSONSQL: ParsableCommand {
         var usage: ParsableCommand.Type = JSONSQL.self
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
+            do { try checkArgumentsAreUTF8() } catch {
+                usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+                throw error
+            }
             try checkSubcommand(arguments)
             try checkFilesNamedLikeOptions(arguments)
             do { try checkSingleDashOptions(arguments) } catch {
@@ -233,6 +237,30 @@ extension JSONSQL {
                 longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
             throw ValidationError(
                 "unknown option '\(word)'" + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
+        }
+    }
+
+    /// An argument that is not UTF-8 (`$'caf\xe9.sqlite'`, a Latin-1 name) is refused before
+    /// anything reads it: `CommandLine.arguments` decodes each ill-formed byte as U+FFFD, so
+    /// such a database path would create or change another file, a table name would make
+    /// another table, and a value would store or match other text, all without a word.
+    ///
+    /// Not for a completion request (`---completion`), which the shell makes as a line is typed
+    /// and which only reads: an error there would print into the line.
+    static func checkArgumentsAreUTF8() throws {
+        if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strncmp(first, "---completion", 13) == 0 { return }
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            while case .scalarValue(let scalar) = decoder.decode(&iterator) { offset += UTF8.width(scalar) }
+            throw ValidationError(
+                "argument \(index) \(SQLQuote.shellWord(bytes: bytes)) is not UTF-8 (byte 0x\(String(format: "%02X", bytes[offset])) at byte \(offset + 1)); jsonsql reads names, paths and values as UTF-8, and would otherwise use other text than the one given. Give it in UTF-8; a file whose name is not UTF-8 can be renamed (mv), or a data file read from standard input (< FILE)"
+            )
         }
     }
 

@@ -243,6 +243,47 @@ struct CopyTests {
         #expect(try tables(destination) == ["Team", "player"])
     }
 
+    @Test(
+        "a copy of a database into itself, by any path to the same file, is refused as that, not with advice to drop its tables")
+    func intoItself() throws {
+        let source = path("source.sqlite")
+        try fill(source, table: "player", columns: ["id:integer:pk"], ndjson: #"{"id":1}"#)
+        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: source)
+        try FileManager.default.linkItem(atPath: source, toPath: path("hard.sqlite"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: source))
+        for (destination, arguments) in [
+            (source, [String]()), (source, ["player"]), (directory.url.path + "/./source.sqlite", []),
+            (path("link.sqlite"), ["player"]), (path("hard.sqlite"), []),
+        ] {
+            let refused = try CLI.run(["copy", source, destination] + arguments)
+            #expect(refused.status == 1, "\(destination)")
+            let both =
+                destination == source
+                ? "\(source) is both the source and the destination" : "\(source) and \(destination) are the same database file"
+            #expect(
+                refused.stderr
+                    == "Error: \(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(source) NEW.sqlite)\n"
+            )
+            #expect(!refused.stderr.contains("drop-table"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
+        }
+        #expect(try tables(source) == ["player"])
+
+        // PostgreSQL: the same schema of the same database, by the URL or another spelling of it.
+        let postgres = try PostgresServer.freshSchema("copyself")
+        #expect(try CLI.run(["copy", source, postgres]).status == 0)
+        let respelled = postgres.replacingOccurrences(of: "postgres://", with: "postgresql://") + "&application_name=x"
+        for destination in [postgres, respelled] {
+            let refused = try CLI.run(["copy", postgres, destination, "player"])
+            #expect(refused.status == 1, "\(destination)")
+            #expect(refused.stderr.contains("; copy needs another destination, and nothing was copied"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("drop-table"))
+        }
+        // Another schema of the same database is another destination.
+        let other = try PostgresServer.freshSchema("copyother")
+        #expect(try copy(postgres, other, ["player"]) == [.init(name: "player", rows: 1, indexes: 0)])
+    }
+
     @Test("what the destination cannot carry is refused by table, column or index")
     func refusals() throws {
         let sqlite = path("odd.sqlite")

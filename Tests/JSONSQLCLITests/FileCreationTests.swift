@@ -127,6 +127,28 @@ struct FileCreationTests {
         #expect(try Self.names(in: dir) == [])
     }
 
+    @Test(
+        "a database path that is a symbolic link to nothing, or a loop of links, says so for every command, creates nothing, and is never offered as its own correction",
+        arguments: [
+            ["query", "db.sqlite", "t"], ["tables", "db.sqlite"], ["describe", "db.sqlite"], ["insert", "db.sqlite", "t"],
+            ["create-table", "db.sqlite", "t", "a:text"], ["update", "db.sqlite", "t", "--set", "a=1", "--all"],
+            ["drop-table", "db.sqlite", "t"], ["shell", "db.sqlite"],
+        ])
+    func symbolicLinkToNothing(_ arguments: [String]) throws {
+        for (target, said) in [
+            ("gone.sqlite", "db.sqlite is a symbolic link to a missing file"),
+            ("db.sqlite", "db.sqlite is a symbolic link that leads back to itself"),
+        ] {
+            let dir = try TemporaryDirectory()
+            try FileManager.default.createSymbolicLink(atPath: dir.path("db.sqlite"), withDestinationPath: target)
+            let result = try CLI.run(arguments, stdin: #"{"a":1}"#, in: dir.url)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(said)"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("did you mean"), "\(result.stderr)")
+            #expect(try Self.names(in: dir) == ["db.sqlite"])
+        }
+    }
+
     @Test("a file created at the destination while insert runs is kept as it is, and insert fails")
     func destinationAppearsMeanwhile() throws {
         let dir = try TemporaryDirectory()

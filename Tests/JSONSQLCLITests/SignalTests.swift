@@ -33,6 +33,87 @@ struct SignalTests {
         #expect(try integrity(db) == "integrity_check\r\nok\r\n")
     }
 
+    /// strace, which can hold a system call of jsonsql's for as long as a test needs.
+    static let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(
+        "Ctrl-C just after an insert commits: the rows are reported as inserted with status 0, never as 'nothing was inserted'",
+        .enabled(if: strace != nil, "needs strace to hold the commit"))
+    func interruptAfterCommit() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        // Many tables: looking for a table named like the new one takes long enough for SQLite
+        // to check for Ctrl-C while it runs.
+        try DatabaseQueue(path: db).write { db in
+            for i in 0..<2_000 { try db.execute(sql: "CREATE TABLE t\(i) (a)") }
+        }
+        let file = try writeNumberedRecords(dir.path("in.ndjson"), 0...99)
+        let trace = dir.path("strace.txt")
+        // The first unlink of an insert into an existing database removes its journal: the
+        // commit. strace holds the call's return for 3 s, in which the test sends Ctrl-C.
+        let process = try Child(
+            Self.strace!,
+            [
+                "-f", "-o", trace, "-e", "trace=unlink", "-e", "inject=unlink:delay_exit=3000000:when=1", CLI.binary, "insert",
+                db, "new", file, "--quiet",
+            ],
+            input: false, output: false)
+        let deadline = Date().addingTimeInterval(20)
+        var pid: pid_t?
+        while pid == nil && process.isRunning && Date() < deadline {
+            usleep(20_000)
+            let lines = (try? String(contentsOfFile: trace, encoding: .utf8))?.split(separator: "\n") ?? []
+            pid = lines.first { $0.contains("-journal") && $0.contains("DELAYED") }.flatMap { pid_t($0.prefix { $0.isNumber }) }
+        }
+        let held = try #require(pid, "strace did not hold the commit")
+        usleep(300_000)
+        kill(held, SIGINT)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(try CLI.count(db, "new") == 100)
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr == "inserted 100 rows into new\n")
+        #expect(try integrity(db) == "integrity_check\r\nok\r\n")
+    }
+
+    @Test(
+        "Ctrl-C while a new database is moved into place: copy reports what it copied with status 0, never 'nothing was copied'",
+        .enabled(if: strace != nil, "needs strace to hold the rename"))
+    func interruptWhilePublishing() throws {
+        let dir = try TemporaryDirectory()
+        let source = dir.path("source.sqlite")
+        let destination = dir.path("copy.sqlite")
+        // Enough tables that SQLite checks for Ctrl-C while it reads the schema of the new file.
+        try DatabaseQueue(path: source).write { db in
+            for i in 1...300 { try db.execute(sql: "CREATE TABLE t\(i) (a)") }
+        }
+        // strace holds the return of the rename that puts the new file in place for 3 s.
+        let process = try Child(
+            Self.strace!,
+            [
+                "-f", "-o", "/dev/null", "-e", "trace=renameat2", "-e", "inject=renameat2:delay_exit=3000000:when=1", CLI.binary,
+                "copy", source, destination, "--quiet",
+            ],
+            input: false, output: false)
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: destination) && process.isRunning && Date() < deadline { usleep(10_000) }
+        try #require(FileManager.default.fileExists(atPath: destination), "the rename did not happen")
+        usleep(200_000)
+        // jsonsql is strace's one child.
+        let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+        let jsonsql = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        kill(jsonsql, SIGINT)
+        let status = process.wait()
+        let stderr = String(decoding: process.stderr!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 0, "\(stderr.suffix(200))")
+        #expect(!stderr.contains("interrupted"))
+        #expect(stderr.hasSuffix("copied t300: 0 rows\n"))
+        let tables = try DatabaseQueue(path: destination).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema WHERE type = 'table'")
+        }
+        #expect(tables == 300)
+    }
+
     @Test(
         "Ctrl-C, SIGTERM or SIGPIPE while --save writes its database leaves no file behind and exits 128 + signal",
         arguments: [SIGINT, SIGTERM, SIGPIPE])

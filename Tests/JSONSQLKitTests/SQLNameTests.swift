@@ -44,4 +44,53 @@ struct SQLNameTests {
         let after = try Store(path: path, access: .read)
         #expect(throws: JSONSQLError.self) { try after.resolveTable("é") }
     }
+
+    /// The edit distance by its definition (insert, delete, substitute, swap two neighbours),
+    /// recursively with memoization, for the short words the tests compare.
+    static func reference(_ a: [Character], _ b: [Character]) -> Int {
+        var memo: [[Int?]] = Array(repeating: Array(repeating: nil, count: b.count + 1), count: a.count + 1)
+        func d(_ i: Int, _ j: Int) -> Int {
+            if let known = memo[i][j] { return known }
+            var best: Int
+            if i == 0 || j == 0 {
+                best = max(i, j)
+            } else {
+                best = min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { best = min(best, d(i - 2, j - 2) + 1) }
+            }
+            memo[i][j] = best
+            return best
+        }
+        return d(a.count, b.count)
+    }
+
+    @Test("edit distance agrees with its definition on every pair of short words over a small alphabet")
+    func editDistance() {
+        var words: [String] = [""]
+        for _ in 0..<4 {
+            words += words.filter { $0.count == words.last!.count }.flatMap { w in ["a", "b", "é"].map { w + $0 } }
+        }
+        for a in words where a.count <= 4 {
+            for b in words where b.count <= 4 {
+                #expect(NearestNames.editDistance(a, b) == Self.reference(Array(a), Array(b)), "\(a) \(b)")
+            }
+        }
+        #expect(NearestNames.editDistance("player", "plyaer") == 1)
+        #expect(NearestNames.editDistance("player", "team") == 5)
+    }
+
+    @Test("names near a mistyped one; a name past 1,000 characters is compared with none, so two long names cost no time")
+    func nearest() {
+        #expect(NearestNames.nearest(to: "plyer", in: ["team", "player", "players"]) == ["player", "players"])
+        #expect(NearestNames.nearest(to: "PLAYER", in: ["player"]) == ["player"])
+        #expect(NearestNames.nearest(to: "abc", in: ["xyz"]) == [])
+        let long = String(repeating: "a", count: 1000)
+        #expect(NearestNames.nearest(to: long + "b", in: [long]) == [])
+        #expect(NearestNames.nearest(to: String(long.dropLast()) + "b", in: [long]) == [long])
+        // Two 200,000-character names: each held a 200,001 × 200,001 table (320 GB) before.
+        let started = Date()
+        let huge = String(repeating: "b", count: 200_000)
+        #expect(NearestNames.nearest(to: huge, in: [String(repeating: "a", count: 200_000), huge + "c"]) == [])
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
 }

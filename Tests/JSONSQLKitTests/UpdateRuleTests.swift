@@ -73,7 +73,16 @@ struct UpdateRuleTests {
         #expect(try db.query("player", where: ["id = p2"], select: ["tags"]) == #"{"tags":"[1]"}"# + "\n")
         #expect(
             errorMessage { try db.update("player", where: ["id = p2"], set: ["tags=[1,"], json: true) }
-                == "--set tags: [1, is not valid JSON")
+                == "--set tags: [1, is not valid JSON (it ends inside a JSON value)")
+        // Valid but deeper than SQLite reads: said so, for a column and a path inside one.
+        let deep = String(repeating: "[", count: 2001) + String(repeating: "]", count: 2001)
+        for target in ["tags", "address.geo"] {
+            let message = errorMessage { try db.update("player", where: ["id = p2"], set: ["\(target)=\(deep)"], json: true) }
+            #expect(message?.hasPrefix("--set \(target): [[[") == true, "\(message ?? "")")
+            #expect(message?.hasSuffix("is not valid JSON (nesting deeper than 2000 levels)") == true, "\(message ?? "")")
+        }
+        let deepest = String(repeating: "[", count: 2000) + String(repeating: "]", count: 2000)
+        try db.update("player", where: ["id = p2"], set: ["tags=\(deepest)"], json: true)
         #expect(
             errorMessage { try db.update("player", where: ["id = p2"], set: [#"score={"a":1}"#], json: true) }
                 == "--set score: score is an integer column, which expects an integer; an object {\"a\":1} does not fit it")
@@ -107,7 +116,14 @@ struct UpdateRuleTests {
             ("[1,2]", "--patch needs a JSON object to merge, got an array: [1,2]"),
             (#"address="x""#, #"--patch needs a JSON object to merge, got a text: "x""#),
             ("address=42", "--patch needs a JSON object to merge, got an integer: 42"),
-            ("address={oops", "--patch: {oops is not valid JSON"),
+            (
+                "address={oops",
+                #"--patch: {oops is not valid JSON (a key without quotes; JSON writes keys in double quotes: {"key": 1})"#
+            ),
+            (
+                "address=" + String(repeating: "{\"a\":", count: 2001) + "1" + String(repeating: "}", count: 2001),
+                #"--patch: {"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":… is not valid JSON (nesting deeper than 2000 levels)"#
+            ),
             (
                 #"{"a":1}"#,
                 "--patch JSON merges into the json column, and player has 2 (address, tags); write --patch COLUMN=JSON"

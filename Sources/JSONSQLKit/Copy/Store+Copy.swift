@@ -34,6 +34,21 @@ public struct CopyProgress: Sendable {
 }
 
 extension Store {
+    /// Whether this database and `other` are one: one SQLite file by any path (a symbolic or
+    /// hard link, `./db.sqlite`: the same device and inode), or the same schema of one
+    /// PostgreSQL database by any URL (`PostgresStore.identity`).
+    func isSameDatabase(as other: Store) -> Bool {
+        if let mine = postgres, let theirs = other.postgres {
+            guard let identity = try? mine.identity() else { return false }
+            return (try? theirs.identity()) == identity
+        }
+        guard !isPostgres, !other.isPostgres, !isInMemory, !other.isInMemory else { return false }
+        var mine = stat()
+        var theirs = stat()
+        guard stat(path, &mine) == 0, stat(other.path, &theirs) == 0 else { return false }
+        return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
     /// Copies tables of `source` into this database: schema, rows and indexes, between SQLite
     /// and PostgreSQL either way (or SQLite to SQLite), in one transaction here.
     ///
@@ -45,7 +60,18 @@ extension Store {
     public func copy(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil) throws
         -> [CopiedTable]
     {
-        try source.readingForCopy { reader in
+        if isSameDatabase(as: source) {
+            // Every table would be "already there", and dropping it first, as that error says,
+            // would drop the source's table.
+            let what = isPostgres ? "database" : "database file"
+            let both =
+                source.path == path
+                ? "\(path) is both the source and the destination" : "\(source.path) and \(path) are the same \(what)"
+            throw JSONSQLError(
+                "\(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(SQLQuote.shellWord(source.commandLineName)) NEW.sqlite)"
+            )
+        }
+        return try source.readingForCopy { reader in
             let names = try options.tables.isEmpty ? reader.tableNames() : options.tables.map(reader.resolveTable)
             if names.isEmpty { throw JSONSQLError("\(source.path) holds no tables; there is nothing to copy") }
             for (index, name) in names.enumerated() where names[..<index].contains(where: { SQLName.same($0, name) }) {

@@ -12,9 +12,17 @@ struct DistinctCounter {
     /// Empty until the count is estimated.
     private var registers = Storage<UInt8>(count: 0)
 
+    /// Values inserted, repeats included: no estimate may say more were distinct.
+    private var insertions = 0
+
     var isApproximate: Bool { registers.count > 0 }
 
     mutating func insert(_ hash: UInt64) {
+        insertions += 1
+        place(hash)
+    }
+
+    private mutating func place(_ hash: UInt64) {
         guard registers.count == 0 else { return add(hash) }
         let h = hash == 0 ? 1 : hash
         let base = slots.base
@@ -34,15 +42,16 @@ struct DistinctCounter {
             let old = slots
             slots = Storage(count: old.count * 2)
             exactCount = 0
-            for h in old.buffer where h != 0 { insert(h) }
+            for h in old.buffer where h != 0 { place(h) }
         }
     }
 
     /// Adds the values `later` counted, as if they had been inserted here: the exact set is the
     /// union, and the HyperLogLog of a set does not depend on the order its values came in.
     mutating func merge(_ later: DistinctCounter) {
+        insertions += later.insertions
         if later.registers.count == 0 {
-            for h in later.slots.buffer where h != 0 { insert(h) }
+            for h in later.slots.buffer where h != 0 { place(h) }
             return
         }
         if registers.count == 0 {
@@ -73,8 +82,9 @@ struct DistinctCounter {
         }
         let estimate = 0.7213 / (1 + 1.079 / m) * m * m / sum
         // Linear counting is the better estimate while registers are still empty.
-        if estimate <= 2.5 * m && zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
-        return Int(estimate.rounded())
+        if estimate <= 2.5 * m && zeros > 0 { return min(Int((m * log(m / Double(zeros))).rounded()), insertions) }
+        // An estimate can run past the values counted (20,077 distinct of 20,000 integers).
+        return min(Int(estimate.rounded()), insertions)
     }
 }
 

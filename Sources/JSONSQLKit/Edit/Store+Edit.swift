@@ -488,8 +488,7 @@ extension UpdateSpec {
     static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect) throws -> DatabaseValue {
         guard let input = assignment.value.input else {
             let text = if case .json(let text) = assignment.value { text } else { "" }
-            throw JSONSQLError(
-                "--set \(assignment.path): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
+            throw InputValue.notJSON(text, context: "--set \(assignment.path)")
         }
         do {
             return try ValueConversion.stored(
@@ -525,10 +524,10 @@ extension UpdateSpec {
             row = try Row.fetchOne(
                 db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            throw JSONSQLError("\(context): \(text.isEmpty ? "an empty value" : TerminalText.excerpt(text)) is not valid JSON")
+            throw InputValue.notJSON(text, context: context)
         }
         guard let row, let type: String = row["type"], let json: String = row["json"] else {
-            throw JSONSQLError("\(context): \(TerminalText.excerpt(text)) is not valid JSON")
+            throw InputValue.notJSON(text, context: context)
         }
         // Keys in the one spelling SQLite paths find, as insert stores them.
         return (type, ValueConversion.canonicalKeys(json), row["value"])

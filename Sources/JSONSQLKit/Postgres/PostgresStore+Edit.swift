@@ -347,10 +347,7 @@ extension UpdateSpec {
 
     /// The patch of `--patch`, checked as SQLite checks it, with the same messages.
     private static func mergePatch(_ patch: Patch) throws -> MergePatch {
-        guard let type = MergePatch.sqliteType(patch.json) else {
-            throw JSONSQLError(
-                "--patch: \(patch.json.isEmpty ? "an empty value" : TerminalText.excerpt(patch.json)) is not valid JSON")
-        }
+        guard let type = MergePatch.sqliteType(patch.json) else { throw InputValue.notJSON(patch.json, context: "--patch") }
         guard type == "object" else {
             throw JSONSQLError(
                 "--patch needs a JSON object to merge, got \(type == "array" || type == "integer" ? "an" : "a") \(type): \(patch.json)"
@@ -428,8 +425,7 @@ extension UpdateSpec {
             throw JSONSQLError("--set \(assignment.path): \(error.expectation)")
         }
         if case .json(let json) = assignment.value, InputValue(json: json) == nil {
-            throw JSONSQLError(
-                "--set \(assignment.path): \(json.isEmpty ? "an empty value" : TerminalText.excerpt(json)) is not valid JSON")
+            throw InputValue.notJSON(json, context: "--set \(assignment.path)")
         }
         return text
     }

@@ -9,6 +9,15 @@ import GRDB
 final class PostgresStore {
     let connection: PostgresConnection
 
+    /// What tells this database from another whatever URL reached it: the server (the start
+    /// time of its postmaster), the database (name and OID) and the current schema, where
+    /// jsonsql's tables are.
+    func identity() throws -> String? {
+        try connection.execute(
+            "SELECT concat_ws('/', pg_postmaster_start_time(), d.oid, current_database(), current_schema()) FROM pg_database d WHERE d.datname = current_database()"
+        ).string(0, 0)
+    }
+
     /// Type OIDs (`pg_type.oid`) the output reads specially.
     static let booleanOID: UInt32 = 16
     static let byteaOID: UInt32 = 17

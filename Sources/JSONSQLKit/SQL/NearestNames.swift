@@ -6,8 +6,11 @@ public enum NearestNames {
     /// Up to `limit` names of `candidates` within a few edits of `name` (at most one edit in
     /// three letters, at least one or two, and never all of them), nearest first; ASCII case is ignored.
     public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
-        let folded = SQLName.fold(name)
         let length = name.count
+        // Nobody mistypes a name this long letter by letter, and comparing two such names costs
+        // the product of their lengths (two 100,000-character table names took minutes).
+        guard length <= longestCompared else { return [] }
+        let folded = SQLName.fold(name)
         let allowed = max(length <= 3 ? 1 : 2, length / 3)
         var scored: [(name: String, distance: Int, order: Int)] = []
         for (order, candidate) in candidates.enumerated() {
@@ -25,23 +28,29 @@ public enum NearestNames {
         return scored.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.prefix(limit).map(\.name)
     }
 
-    /// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`.
+    /// The longest name, in characters, that `nearest` finds names near.
+    static let longestCompared = 1000
+
+    /// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`. Three rows
+    /// of the table at a time: memory grows with the length of `b` only.
     public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
+        var before = [Int](repeating: 0, count: b.count + 1)  // row i - 2
+        var previous = Array(0...b.count)  // row i - 1
+        var row = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
+            row[0] = i
             for j in 1...b.count {
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
                 if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                    row[j] = min(row[j], before[j - 2] + 1)
                 }
             }
+            (before, previous, row) = (previous, row, before)
         }
-        return d[a.count][b.count]
+        return previous[b.count]
     }
 
     /// `; did you mean 'players.ndjson'?` for a file or database `path` that does not exist but

@@ -85,18 +85,7 @@ public enum SQLQuote {
             // bash's and zsh's $'...', where a line break or another control is an escape,
             // so the word stays on one line and shows nothing a terminal would act on.
             out.append(contentsOf: "$'".unicodeScalars)
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "'", "\\": out.append(contentsOf: ["\\", scalar])
-                case "\n": out.append(contentsOf: "\\n".unicodeScalars)
-                case "\r": out.append(contentsOf: "\\r".unicodeScalars)
-                case "\t": out.append(contentsOf: "\\t".unicodeScalars)
-                case _ where TerminalText.needsEscape(scalar.value):
-                    let hex = String(scalar.value, radix: 16)
-                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
-                default: out.append(scalar)
-                }
-            }
+            for scalar in text.unicodeScalars { appendEscaped(scalar, to: &out) }
             out.append("'")
             return String(out)
         }
@@ -106,6 +95,49 @@ public enum SQLQuote {
         }
         out.append("'")
         return String(out)
+    }
+
+    /// A word given as bytes (a command-line argument as the system hands it over), for a
+    /// message: `shellWord` when the bytes are UTF-8; else bash's `$'...'` with `\xFF` for each
+    /// byte that is not part of a UTF-8 character, so the word shown is the word given, byte
+    /// for byte, and pasted into bash or zsh it is that word again.
+    ///
+    ///     [0x64, 0x62, 0xFF] → $'db\xff'
+    public static func shellWord(bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
+        if let text = String(validating: bytes, as: UTF8.self) { return shellWord(text) }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: "$'".unicodeScalars)
+        var at = 0
+        while at < bytes.count {
+            var iterator = bytes[at...].makeIterator()
+            var decoder = UTF8()
+            if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                appendEscaped(scalar, to: &out)
+                at += UTF8.width(scalar)
+            } else {
+                let hex = String(bytes[at], radix: 16)
+                out.append(contentsOf: ("\\x" + (hex.count == 1 ? "0" : "") + hex).unicodeScalars)
+                at += 1
+            }
+        }
+        out.append("'")
+        return String(out)
+    }
+
+    /// One character inside bash's `$'...'`: a quote, backslash, line break or another control
+    /// as its escape.
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+        switch scalar {
+        case "'", "\\": out.append(contentsOf: ["\\", scalar])
+        case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+        case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+        case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+        case _ where TerminalText.needsEscape(scalar.value):
+            let hex = String(scalar.value, radix: 16)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        default: out.append(scalar)
+        }
     }
 
     /// SQL shown above a plan or a dry run (`--explain`, `--dry-run`): one comment line, with a

@@ -411,21 +411,43 @@ extension InputValue {
 
     /// One JSON value, or nil when the text is not one.
     public init?(json text: String) {
+        guard case .success(let parsed) = Self.parse(json: text) else { return nil }
+        self = parsed
+    }
+
+    /// One JSON value, or why the text is not one, in the words the input reader uses for a
+    /// record (`nesting deeper than 2000 levels`, `expected ',' or ']' in an array`).
+    static func parse(json text: String) -> Result<InputValue, JSONSQLError> {
         var bytes = Array(text.utf8)
         bytes.append(0x20)  // a trailing number needs a byte after it to be complete
-        let parsed: InputValue? = bytes.withUnsafeMutableBufferPointer { buffer in
+        return bytes.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             var scanner = JSONScanner(bytes: base, count: buffer.count)
             var field = JSONField()
             scanner.skipWhitespace()
-            do { try scanner.scanValue(into: &field) } catch { return nil }
+            do { try scanner.scanValue(into: &field) } catch {
+                if case ScanFailure.incomplete = error { return .failure(JSONSQLError("it ends inside a JSON value")) }
+                return .failure(JSONSQLError("\(error)"))
+            }
             scanner.skipWhitespace()
-            guard scanner.atEnd else { return nil }
+            guard scanner.atEnd else { return .failure(JSONSQLError("more follows the first JSON value")) }
             var scratch: [UInt8] = []
-            return try? InputValue(field, bytes: base, scratch: &scratch)
+            do {
+                return .success(try InputValue(field, bytes: base, scratch: &scratch))
+            } catch let mismatch as ValueMismatch {
+                return .failure(JSONSQLError(mismatch.expectation))
+            } catch {
+                return .failure(JSONSQLError("\(error)"))
+            }
         }
-        guard let parsed else { return nil }
-        self = parsed
+    }
+
+    /// The error for text that should be one JSON value (an option's value) and is not, with
+    /// the reason: `--set tags: [1, is not valid JSON (it ends inside a JSON value)`.
+    static func notJSON(_ text: String, context: String) -> JSONSQLError {
+        let shown = text.isEmpty ? "an empty value" : TerminalText.excerpt(text)
+        guard case .failure(let reason) = parse(json: text) else { return JSONSQLError("\(context): \(shown) is not valid JSON") }
+        return JSONSQLError("\(context): \(shown) is not valid JSON (\(reason))")
     }
 
     /// A field of a scanned record.
