@@ -16,9 +16,19 @@ struct ShellSupportTests {
                 ["create trigger t after insert on a begin select 1; end;", "select 3;"]
             ),
             ("select 1; -- done\n", ["select 1;", "-- done"]),
+            (" \t\r\n select 1;\u{2028}\u{00A0}select 'a ';\n\n;", ["select 1;", "select 'a ';"]),
+            ("select 1;\n   \n", ["select 1;"]),
         ])
     func statements(sql: String, expected: [String]) {
         #expect(SQLText.statements(in: sql) == expected)
+    }
+
+    @Test("trimmed: whitespace of every kind around, none inside")
+    func trimmed() {
+        #expect(SQLText.trimmed(" \t\n\u{00A0}\u{2003}a \u{2028} b\r\n\u{85}") == "a \u{2028} b")
+        #expect(SQLText.trimmed(" \n\t ") == "")
+        #expect(SQLText.trimmed("") == "")
+        #expect(SQLText.trimmed("é\u{301} ") == "é\u{301}")
     }
 
     @Test("complete and transaction statements are recognised")

@@ -36,8 +36,18 @@ public enum SQLText {
         return statements
     }
 
+    /// The text without the whitespace around it. Foundation's trimmingCharacters(in:) took
+    /// 0.8M instructions on its first call, a sixth of a `query --sql` start-up, and about
+    /// 95,000 for each declared type read after.
+    static func trimmed(_ text: some StringProtocol) -> String {
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        return String(trimmed)
+    }
+
     private static func append(_ text: Substring, to statements: inout [String]) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(text)
         if trimmed.isEmpty || trimmed == ";" { return }
         statements.append(trimmed)
     }

@@ -198,11 +198,11 @@ extension Store {
                     let text = String(decoding: buffer[offset..<max(offset, min(next, buffer.count))], as: UTF8.self)
                     if code != SQLITE_OK {
                         let rest = String(decoding: buffer[offset...], as: UTF8.self)
-                        if !SQLText.isBlank(rest) { texts.append(rest.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                        if !SQLText.isBlank(rest) { texts.append(SQLText.trimmed(rest)) }
                         return
                     }
                     if statement != nil {
-                        texts.append(String(SQLText.afterComments(text)).trimmingCharacters(in: .whitespacesAndNewlines))
+                        texts.append(SQLText.trimmed(SQLText.afterComments(text)))
                     }
                     guard next > offset else { return }
                     offset = next

@@ -32,12 +32,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
     /// Reads a declared type back, including the types other tools write (`VARCHAR(20)`,
     /// `TIMESTAMP`, `FLOAT`), following SQLite's affinity rules for the rest.
     public init(declaredType: String) {
-        // Trimmed with Character.isWhitespace: Foundation's trimmingCharacters(in:) took a
-        // tenth of a `query --limit 1`'s instructions, once per column.
-        var trimmed = Substring(declaredType.uppercased())
-        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
-        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
-        let upper = String(trimmed)
+        let upper = SQLText.trimmed(declaredType.uppercased())
         switch upper {
         case "": self = .any
         case "ANY": self = .any
