@@ -459,3 +459,22 @@ extension Filter.Literal {
         }
     }
 }
+
+extension Filter.Literal {
+    /// `inexactNumber`, unless `path` is a plain column that stores the number as a double
+    /// (`ValueConversion.storedDouble`: a real or any column): there the literal compares as
+    /// that double, as insert stored it, so `r = 0.10000000000000001` finds the row inserted
+    /// with that number (stored as 0.1). Inside JSON and in integer and numeric columns, which
+    /// keep numbers exactly, such a number is compared by its digits.
+    func inexactNumber(comparedWith path: ResolvedPath) -> InexactNumber? {
+        guard let inexact = inexactNumber else { return nil }
+        let column = path.column
+        if !path.isJSON,
+            ValueConversion.storedDouble(
+                number: inexact.spelling, type: column.type, textAffinity: column.keepsNumberText(in: path.dialect)) != nil
+        {
+            return nil
+        }
+        return inexact
+    }
+}
