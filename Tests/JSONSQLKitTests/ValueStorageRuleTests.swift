@@ -209,16 +209,16 @@ struct ValueStorageRuleTests {
         try db.execute(
             """
             CREATE TABLE "t ""x"" y" (id INTEGER PRIMARY KEY, "all json" TEXT, "one not" TEXT, nulls TEXT, scalars TEXT,
-                "in int" INTEGER, uuid BLOB, short BLOB);
-            INSERT INTO "t ""x"" y" VALUES (1, NULL, '[1]', NULL, '1', '[2]', NULL, x'00');
-            INSERT INTO "t ""x"" y" VALUES (2, '[]', 'x', NULL, '"s"', NULL, x'000102030405060708090a0b0c0d0e0f', NULL);
-            INSERT INTO "t ""x"" y" VALUES (3, ' {"a":1}', '{}', NULL, 'true', '{"b":[]}', x'ffffffffffffffffffffffffffffffff', x'01');
+                "in int" INTEGER, uuid BLOB, short BLOB, spaced TEXT, "bad brace" TEXT);
+            INSERT INTO "t ""x"" y" VALUES (1, NULL, '[1]', NULL, '1', '[2]', NULL, x'00', ' ' || char(10, 9) || '[1]', '{bad');
+            INSERT INTO "t ""x"" y" VALUES (2, '[]', 'x', NULL, '"s"', NULL, x'000102030405060708090a0b0c0d0e0f', NULL, '{"b":2}', '[]');
+            INSERT INTO "t ""x"" y" VALUES (3, ' {"a":1}', '{}', NULL, 'true', '{"b":[]}', x'ffffffffffffffffffffffffffffffff', x'01', NULL, '{}');
             """)
         #expect(
             try db.query(#"t "x" y"#, orderBy: ["id"]) == #"""
-                {"id":1,"all json":null,"one not":"[1]","nulls":null,"scalars":"1","in int":[2],"uuid":null,"short":"AA=="}
-                {"id":2,"all json":[],"one not":"x","nulls":null,"scalars":"\"s\"","in int":null,"uuid":"00010203-0405-0607-0809-0A0B0C0D0E0F","short":null}
-                {"id":3,"all json":{"a":1},"one not":"{}","nulls":null,"scalars":"true","in int":{"b":[]},"uuid":"FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF","short":"AQ=="}
+                {"id":1,"all json":null,"one not":"[1]","nulls":null,"scalars":"1","in int":[2],"uuid":null,"short":"AA==","spaced":[1],"bad brace":"{bad"}
+                {"id":2,"all json":[],"one not":"x","nulls":null,"scalars":"\"s\"","in int":null,"uuid":"00010203-0405-0607-0809-0A0B0C0D0E0F","short":null,"spaced":{"b":2},"bad brace":"[]"}
+                {"id":3,"all json":{"a":1},"one not":"{}","nulls":null,"scalars":"true","in int":{"b":[]},"uuid":"FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF","short":"AQ==","spaced":null,"bad brace":"{}"}
 
                 """#)
     }

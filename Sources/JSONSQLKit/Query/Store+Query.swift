@@ -35,6 +35,14 @@ extension Store {
     static func columnsHoldingJSON(_ info: TableInfo, db: Database) throws -> [String] {
         try columns(
             info.columns.filter { $0.type != .json && $0.type != .blob && $0.type != .uuid },
+            mayHold: { value in
+                switch value.storage {
+                case .null: true
+                // JSON text may start with whitespace; whether it is JSON is SQLite's to say.
+                case .string(let text): text.first { !$0.isWhitespace }.map { $0 == "{" || $0 == "[" } ?? false
+                default: false
+                }
+            },
             holdingOnly: { c in
                 "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END"
             }, table: info, db: db)
@@ -44,28 +52,34 @@ extension Store {
     /// GRDB stores them, printed as UUID text.
     static func columnsHoldingUUIDs(_ info: TableInfo, db: Database) throws -> [String] {
         try columns(
-            info.columns.filter { $0.type == .blob }, holdingOnly: { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" },
-            table: info, db: db)
+            info.columns.filter { $0.type == .blob },
+            mayHold: { value in
+                switch value.storage {
+                case .null: true
+                case .blob(let data): data.count == 16
+                default: false
+                }
+            },
+            holdingOnly: { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" }, table: info, db: db)
     }
 
     /// The `candidates` that hold a non-null value and whose every non-null value satisfies
-    /// `condition`. One row is read first: a column whose value there fails the condition is
-    /// out without a scan of its own (names, numbers), which would cost a statement's
-    /// preparation each. The scan of a column left stops at its first value that fails.
+    /// `condition`. The first row is read first, as it is: a column whose value there cannot
+    /// satisfy it (`mayHold`: names, numbers) is out without a statement of its own, whose
+    /// preparation costs more than the scan. The scan of a column left stops at its first
+    /// value that fails.
     private static func columns(
-        _ candidates: [ColumnInfo], holdingOnly condition: (String) -> String, table info: TableInfo, db: Database
+        _ candidates: [ColumnInfo], mayHold: (DatabaseValue) -> Bool, holdingOnly condition: (String) -> String,
+        table info: TableInfo, db: Database
     ) throws -> [String] {
         guard !candidates.isEmpty else { return [] }
         let t = SQLQuote.identifier(info.name)
-        let firstRow = candidates.map { column in
-            let c = SQLQuote.identifier(column.name)
-            return "\(c) IS NULL OR (\(condition(c)))"
-        }
+        let names = candidates.map { SQLQuote.identifier($0.name) }
         // No row: no column holds a value.
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(firstRow.joined(separator: ", ")) FROM \(t) LIMIT 1") else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(names.joined(separator: ", ")) FROM \(t) LIMIT 1") else {
             return []
         }
-        return try candidates.indices.filter { row[$0] as Bool }.map { candidates[$0].name }.filter { name in
+        return try candidates.indices.filter { mayHold(row[$0]) }.map { candidates[$0].name }.filter { name in
             let c = SQLQuote.identifier(name)
             let sql = """
                 SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
