@@ -295,4 +295,28 @@ struct QueryTests {
         let found = try CLI.run(["query", named, "desc", "--order-by", "score", "--format", "jsonl"])
         #expect(found.status == 0 && found.stdout == "{\"score\":1}\n{\"score\":2}\n", "\(found.stderr)")
     }
+
+    // SQLite says only "no such table: players"; a command naming the table says which it meant.
+    @Test("--sql naming a missing table names the nearest table and the tables there are")
+    func sqlMissingTable() throws {
+        let near = try CLI.run(["query", Self.db, "--sql", "SELECT name FROM players WHERE score > 1"])
+        #expect(near.status == 1 && near.stdout.isEmpty)
+        #expect(near.stderr == "Error: no such table: players; did you mean 'player'? tables: player\n", "\(near.stderr)")
+        let far = try CLI.run(["query", Self.db, "--sql", "SELECT * FROM orders"])
+        #expect(far.status == 1 && far.stdout.isEmpty)
+        #expect(far.stderr == "Error: no such table: orders; tables: player\n", "\(far.stderr)")
+        let shell = try CLI.run(["shell", Self.db], stdin: "SELECT count(*) FROM playr;\n")
+        #expect(shell.status == 1 && shell.stdout.isEmpty)
+        #expect(
+            shell.stderr == "Error: line 1: no such table: playr; did you mean 'player'? tables: player\n", "\(shell.stderr)")
+        // A file queried as it is: its table is named after the file.
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("people.ndjson", #"{"id":1}"# + "\n")
+        let memory = try CLI.run(["query", file, "--sql", "SELECT * FROM peple"])
+        #expect(memory.status == 1 && memory.stdout.isEmpty)
+        #expect(memory.stderr == "Error: no such table: peple; did you mean 'people'? tables: people\n", "\(memory.stderr)")
+        // A table that exists is still read.
+        let found = try CLI.run(["query", Self.db, "--sql", "SELECT count(*) AS n FROM player", "--format", "jsonl"])
+        #expect(found.status == 0 && found.stdout == "{\"n\":\(Self.dataset.players.count)}\n", "\(found.stderr)")
+    }
 }
