@@ -319,4 +319,20 @@ struct QueryTests {
         let found = try CLI.run(["query", Self.db, "--sql", "SELECT count(*) AS n FROM player", "--format", "jsonl"])
         #expect(found.status == 0 && found.stdout == "{\"n\":\(Self.dataset.players.count)}\n", "\(found.stderr)")
     }
+
+    @Test("a list where --where takes one value says what to write instead")
+    func whereListForOneValue() throws {
+        let contains = try CLI.run(["query", Self.db, "--where", "tags contains [pro, vip]"])
+        #expect(contains.status == 1 && contains.stdout.isEmpty)
+        #expect(
+            contains.stderr
+                == "Error: in --where 'tags contains [pro, vip]': expected a value after 'contains', found '[pro, vip]'; contains takes one element, without brackets: tags contains a (for all of several: tags contains a and tags contains b)\n",
+            "\(contains.stderr)")
+        let equal = try CLI.run(["query", Self.db, "--where", "address.country = [DE, FR]"])
+        #expect(equal.status == 1 && equal.stdout.isEmpty)
+        #expect(
+            equal.stderr
+                == "Error: in --where 'address.country = [DE, FR]': expected a value after 'address.country =', found '[DE, FR]'; for any of several values: address.country in [a, b]\n",
+            "\(equal.stderr)")
+    }
 }
