@@ -335,4 +335,24 @@ struct QueryTests {
                 == "Error: in --where 'address.country = [DE, FR]': expected a value after 'address.country =', found '[DE, FR]'; for any of several values: address.country in [a, b]\n",
             "\(equal.stderr)")
     }
+
+    // `~` is GLOB, as the README's --where table says: the whole string, case-sensitive; no
+    // regular expression and no substring.
+    @Test("~ matches as glob does: the whole name, not a part of it")
+    func tildeIsGlob() throws {
+        let name = Self.dataset.players[0].name
+        let word = String(name.prefix(3))
+        func ids(_ filter: String) throws -> [Int] {
+            let result = try CLI.run(["query", Self.db, "--where", filter, "--select", "id", "--format", "json"])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(filter): \(result.stderr)")
+            return try result.rows().map { $0["id"] as! Int }.sorted()
+        }
+        // The names (`Ann 12`, `O'Brien 3`) hold no quote, backslash or glob character.
+        let prefixed = Self.dataset.players.filter { $0.name.hasPrefix(word) }.map(\.id).sorted()
+        #expect(prefixed.count > 1)
+        #expect(try ids("name ~ \"\(word)*\"") == prefixed)
+        #expect(try ids("name ~ \"\(word)*\"") == (try ids("name glob \"\(word)*\"")))
+        #expect(try ids("name ~ \"\(name)\"") == Self.dataset.players.filter { $0.name == name }.map(\.id).sorted())
+        #expect(try ids("name ~ \"\(word)\"").isEmpty)
+    }
 }
