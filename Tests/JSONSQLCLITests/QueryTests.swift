@@ -295,4 +295,64 @@ struct QueryTests {
         let found = try CLI.run(["query", named, "desc", "--order-by", "score", "--format", "jsonl"])
         #expect(found.status == 0 && found.stdout == "{\"score\":1}\n{\"score\":2}\n", "\(found.stderr)")
     }
+
+    // SQLite says only "no such table: players"; a command naming the table says which it meant.
+    @Test("--sql naming a missing table names the nearest table and the tables there are")
+    func sqlMissingTable() throws {
+        let near = try CLI.run(["query", Self.db, "--sql", "SELECT name FROM players WHERE score > 1"])
+        #expect(near.status == 1 && near.stdout.isEmpty)
+        #expect(near.stderr == "Error: no such table: players; did you mean 'player'? tables: player\n", "\(near.stderr)")
+        let far = try CLI.run(["query", Self.db, "--sql", "SELECT * FROM orders"])
+        #expect(far.status == 1 && far.stdout.isEmpty)
+        #expect(far.stderr == "Error: no such table: orders; tables: player\n", "\(far.stderr)")
+        let shell = try CLI.run(["shell", Self.db], stdin: "SELECT count(*) FROM playr;\n")
+        #expect(shell.status == 1 && shell.stdout.isEmpty)
+        #expect(
+            shell.stderr == "Error: line 1: no such table: playr; did you mean 'player'? tables: player\n", "\(shell.stderr)")
+        // A file queried as it is: its table is named after the file.
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("people.ndjson", #"{"id":1}"# + "\n")
+        let memory = try CLI.run(["query", file, "--sql", "SELECT * FROM peple"])
+        #expect(memory.status == 1 && memory.stdout.isEmpty)
+        #expect(memory.stderr == "Error: no such table: peple; did you mean 'people'? tables: people\n", "\(memory.stderr)")
+        // A table that exists is still read.
+        let found = try CLI.run(["query", Self.db, "--sql", "SELECT count(*) AS n FROM player", "--format", "jsonl"])
+        #expect(found.status == 0 && found.stdout == "{\"n\":\(Self.dataset.players.count)}\n", "\(found.stderr)")
+    }
+
+    @Test("a list where --where takes one value says what to write instead")
+    func whereListForOneValue() throws {
+        let contains = try CLI.run(["query", Self.db, "--where", "tags contains [pro, vip]"])
+        #expect(contains.status == 1 && contains.stdout.isEmpty)
+        #expect(
+            contains.stderr
+                == "Error: in --where 'tags contains [pro, vip]': expected a value after 'contains', found '[pro, vip]'; contains takes one element, without brackets: tags contains a (for all of several: tags contains a and tags contains b)\n",
+            "\(contains.stderr)")
+        let equal = try CLI.run(["query", Self.db, "--where", "address.country = [DE, FR]"])
+        #expect(equal.status == 1 && equal.stdout.isEmpty)
+        #expect(
+            equal.stderr
+                == "Error: in --where 'address.country = [DE, FR]': expected a value after 'address.country =', found '[DE, FR]'; for any of several values: address.country in [a, b]\n",
+            "\(equal.stderr)")
+    }
+
+    // `~` is GLOB, as the README's --where table says: the whole string, case-sensitive; no
+    // regular expression and no substring.
+    @Test("~ matches as glob does: the whole name, not a part of it")
+    func tildeIsGlob() throws {
+        let name = Self.dataset.players[0].name
+        let word = String(name.prefix(3))
+        func ids(_ filter: String) throws -> [Int] {
+            let result = try CLI.run(["query", Self.db, "--where", filter, "--select", "id", "--format", "json"])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(filter): \(result.stderr)")
+            return try result.rows().map { $0["id"] as! Int }.sorted()
+        }
+        // The names (`Ann 12`, `O'Brien 3`) hold no quote, backslash or glob character.
+        let prefixed = Self.dataset.players.filter { $0.name.hasPrefix(word) }.map(\.id).sorted()
+        #expect(prefixed.count > 1)
+        #expect(try ids("name ~ \"\(word)*\"") == prefixed)
+        #expect(try ids("name ~ \"\(word)*\"") == (try ids("name glob \"\(word)*\"")))
+        #expect(try ids("name ~ \"\(name)\"") == Self.dataset.players.filter { $0.name == name }.map(\.id).sorted())
+        #expect(try ids("name ~ \"\(word)\"").isEmpty)
+    }
 }

@@ -57,7 +57,7 @@ struct ShellScriptTests {
         let result = try CLI.run(["shell", db], stdin: "select 1 as one;\nselect * from nowhere;\nselect 2 as two;\n")
         #expect(result.status == 1)
         #expect(result.stdout == "[\n{\"one\":1}\n]\n")
-        #expect(result.stderr == "Error: line 2: no such table: nowhere\n")
+        #expect(result.stderr == "Error: line 2: no such table: nowhere; tables: player\n")
     }
 
     @Test("--keep-going runs the rest after an error and still exits with 1")

@@ -66,6 +66,12 @@ struct WhereSemanticsTests {
             ("(score = 1", "expected ')'"),
             ("score ~~ 1", "expected a value"),
             ("tags contains", "expected a value after 'contains'"),
+            // A list where one value goes: what to write instead.
+            (
+                "tags contains [pro]",
+                "expected a value after 'contains', found '[pro]'; contains takes one element, without brackets: tags contains a (for all of several: tags contains a and tags contains b)"
+            ),
+            ("score = [1, 2]", "expected a value after 'score =', found '[1, 2]'; for any of several values: score in [a, b]"),
             ("address.country in DE", "expected a list like [DE, FR]"),
             ("score like 5", "like needs a text pattern"),
             ("address.x < true", "cannot order a boolean"),

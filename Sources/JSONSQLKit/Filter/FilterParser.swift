@@ -143,7 +143,13 @@ public struct FilterParser {
             ("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
             (">=", .greaterOrEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .glob),
         ] where symbol(text) {
-            return predicate(op, [try parseValue(after: "\(path) \(text)")])
+            return predicate(
+                op,
+                [
+                    try parseValue(
+                        after: "\(path) \(text)",
+                        listHint: "; for any of several values: \(TerminalText.excerpt("\(path)")) in [a, b]")
+                ])
         }
         if keyword("is") {
             let negated = keyword("not")
@@ -152,7 +158,12 @@ public struct FilterParser {
         }
         let negated = keyword("not")
         if keyword("in") { return predicate(negated ? .notIn : .in, try parseList()) }
-        if keyword("contains") { return predicate(negated ? .notContains : .contains, [try parseValue(after: "contains")]) }
+        if keyword("contains") {
+            let shown = TerminalText.excerpt("\(path)")
+            let hint =
+                "; contains takes one element, without brackets: \(shown) contains a (for all of several: \(shown) contains a and \(shown) contains b)"
+            return predicate(negated ? .notContains : .contains, [try parseValue(after: "contains", listHint: hint)])
+        }
         if keyword("like") { return predicate(negated ? .notLike : .like, [try parseValue(after: "like")]) }
         if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
@@ -221,7 +232,8 @@ public struct FilterParser {
         }
     }
 
-    private mutating func parseValue(after context: String) throws -> Filter.Literal {
+    /// `listHint` follows the error for a list (`[a, b]`) where one value goes.
+    private mutating func parseValue(after context: String, listHint: @autoclosure () -> String = "") throws -> Filter.Literal {
         lastBareWord = ""
         cursor.skipSpaces()
         guard let c = cursor.current else { throw error("expected a value after '\(TerminalText.excerpt(context))'") }
@@ -233,7 +245,9 @@ public struct FilterParser {
         let word = cursor.bareWord(endingAt: TextCursor.endsValue)
         lastBareWord = word
         if word.isEmpty {
-            throw error("expected a value after '\(TerminalText.excerpt(context))', found '\(TerminalText.excerpt(cursor.rest))'")
+            throw error(
+                "expected a value after '\(TerminalText.excerpt(context))', found '\(TerminalText.excerpt(cursor.rest))'\(c == "[" ? listHint() : "")"
+            )
         }
         let literal = try Self.literal(bare: word)
         // `9007199254740993.0` is the integer it spells, which compares exactly; its double is another number.

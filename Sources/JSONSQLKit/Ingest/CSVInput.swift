@@ -70,6 +70,17 @@ struct CSVTable {
                 "this line is not UTF-8 text, and jsonsql reads \(separator == 0x09 ? "TSV" : "CSV") in UTF-8; convert it first, e.g. iconv -f latin1 -t utf-8 \(name == "<stdin>" ? "FILE" : name) | jsonsql ... -"
             )
         }
+        if let first = Self.jsonFirstLine(input, from: pos) {
+            let format = separator == 0x09 ? "TSV" : "CSV"
+            let shown = JSONEncoding.quoted(first.count > 40 ? String(first.prefix(40)) + "…" : first)
+            let named = [".csv", ".tsv", ".tab"].contains { name.lowercased().hasSuffix($0) }
+            throw fail(
+                "this looks like JSON, not \(format) (first line \(shown)); "
+                    + (named
+                        ? "to read it as JSON, give it as standard input: - < \(name)"
+                        : "to read it as JSON, leave out --\(format.lowercased())")
+            )
+        }
         func endRow() throws {
             if rowLines.isEmpty {
                 width = rowCells
@@ -155,6 +166,25 @@ struct CSVTable {
         }
         if rowCells > 0 { try endRow() }
         if rowLines.isEmpty { throw JSONSQLError("\(name): the input is empty; CSV starts with a header row") }
+    }
+
+    /// The first line, from `start`, when it is JSON rather than a header: `{` or `[` alone (as
+    /// jq and pretty printers start), or a whole JSON object or array (NDJSON, an array on one
+    /// line). A header's fields hold no bare quotes or braces so; nil otherwise.
+    static func jsonFirstLine(_ input: [UInt8], from start: Int) -> String? {
+        var end = start
+        while end < input.count && input[end] != 0x0A && input[end] != 0x0D { end += 1 }
+        let line = input[start..<end]
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard let first = text.first, first == "{" || first == "[" else { return nil }
+        if text == "{" || text == "[" { return text }
+        // A line past 1 MiB is not parsed here: one that starts as an object's key or an array
+        // of objects does.
+        if line.count > 1 << 20 { return text.hasPrefix("{\"") || text.hasPrefix("[{") ? text : nil }
+        guard let value = try? JSONSerialization.jsonObject(with: Data(line)), value is [Any] || value is [String: Any] else {
+            return nil
+        }
+        return text
     }
 
     /// The 1-based line (ended by LF, CRLF or a lone CR, as rows count them) holding the

@@ -125,12 +125,29 @@ extension Store {
                     return outcome
                 } catch {
                     try Self.refuseOpenTransaction(db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
-                    throw error
+                    throw Self.namingTables(error, db: db)
                 }
             }
         } catch {
             throw Self.translate(error, path: path)
         }
+    }
+
+    /// SQLite's `no such table: players` for the user's SQL, with the nearest table's name and
+    /// the tables there are, as `noTable` gives them to a command that names a table; any other
+    /// error as it is.
+    private static func namingTables(_ error: Error, db: Database) -> Error {
+        let prefix = "no such table: "
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_ERROR,
+            let message = error.message, message.hasPrefix(prefix)
+        else { return error }
+        // Where the tables cannot be read, SQLite's own words stand.
+        guard let tables = try? tableNames(db) else { return error }
+        let near = NearestNames.nearest(to: String(message.dropFirst(prefix.count)), in: tables)
+        let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        let list =
+            tables.isEmpty ? "the database holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+        return JSONSQLError("\(message); \(guess)\(list)")
     }
 
     /// Rolls back a transaction that SQL left open where none may stay open.
