@@ -126,7 +126,7 @@ extension Store {
         let quotedTable = SQLQuote.identifier(info.name)
         let quoted = SQLQuote.identifier(column.name)
         let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
-        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        let identity = identitySQL(key)
         try db.execute(sql: "SAVEPOINT jsonsql_add_column")
         defer {
             try? db.execute(sql: "ROLLBACK TO jsonsql_add_column")
