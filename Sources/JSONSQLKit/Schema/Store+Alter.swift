@@ -203,10 +203,12 @@ extension Store {
         }
         // Another column's generated expression or CHECK that names it: SQLite says only "no such column".
         let facts = try ColumnConstraints.read(db, table: table)
+        // A word before `(` calls a function (`length(name)` names no column `length`).
         func names(_ expression: String) -> Bool {
             let text = SQLTokens(expression)
             return (0..<text.count).contains { i in
-                [.word, .quotedName].contains(text.tokens[i].kind) && SQLName.same(text.name(i), column.name)
+                [.word, .quotedName].contains(text.tokens[i].kind) && !text.isSymbol(i + 1, "(")
+                    && SQLName.same(text.name(i), column.name)
             }
         }
         for other in try TableInfo(db: db, table: table).columns where other.name != column.name {
