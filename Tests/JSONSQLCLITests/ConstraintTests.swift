@@ -92,6 +92,24 @@ struct ConstraintTests {
         )
     }
 
+    /// drop-index refuses only the index that keeps the key by value: a user's own unique index on
+    /// the key goes, and index does not offer to drop the key's index when its name is taken.
+    @Test("a unique index of one's own on a key by value can be dropped; the key's own cannot")
+    func ownIndexOnKeyByValue() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:numeric:pk"])
+        #expect(
+            try fail(["index", db, "t", "id"])
+                == #"Error: an index named t_on_id already exists but is not the one asked for; it is CREATE UNIQUE INDEX "t_on_id" ON "t" (CAST("id" AS NUMERIC)), not CREATE INDEX "t_on_id" ON "t" (CAST("id" AS NUMERIC)). Choose another --name (it keeps a key of t unique by value and goes only with the table)"#
+                    + "\n")
+        try succeed(["index", db, "t", "id", "--unique", "--name", "mine"])
+        #expect(try succeed(["drop-index", db, "mine"]).stderr == "dropped index mine\n")
+        #expect(try fail(["drop-index", db, "t_on_id"]).hasPrefix("Error: cannot drop index t_on_id: it keeps a key of table t"))
+        try succeed(["insert", db, "t"], stdin: #"{"id":1.1}"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":1.10}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
+    }
+
     @Test("alter --type to numeric on a unique column adds the key by value, or names the value two rows share")
     func retypedKeyByValue() throws {
         let dir = try TemporaryDirectory()

@@ -187,8 +187,13 @@ public struct IndexSpec: Sendable {
         // Another index under the default name (`doc.a[-1]` and `doc.a[1]` both make `t_on_doc_a_1`):
         // --if-not-exists would not keep it, so the message does not offer it.
         guard stored == wanted else {
+            // drop-index refuses the index that keeps a key unique by value: not offered.
+            let drop =
+                try Self.isValueKey(found, sql: stored, of: table, db: db)
+                ? " (it keeps a key of \(TerminalText.name(table)) unique by value and goes only with the table)"
+                : ", or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
             throw JSONSQLError(
-                "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
+                "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name\(drop)"
             )
         }
         guard ifNotExists else {
@@ -247,6 +252,23 @@ extension IndexSpec {
             specs.append(spec)
         }
         return specs
+    }
+
+    /// Whether the index `name`, whose SQL is `sql`, is the one that keeps a key of `table`
+    /// unique by value (`valueKeys`): part of the key, so that drop-index refuses it. Not when
+    /// another index of the table makes the same (`index t id --unique --name mine`): either
+    /// may go while the other stays.
+    static func isValueKey(_ name: String, sql: String?, of table: String, db: Database) throws -> Bool {
+        guard let sql else { return false }
+        let info = try TableInfo(db: db, table: table)
+        let others = try Row.fetchAll(
+            db,
+            sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name != ? AND sql IS NOT NULL",
+            arguments: [table, name])
+        return try valueKeys(of: table, db: db).contains { spec in
+            try spec.sql(table: info, name: name) == sql
+                && !others.contains { other in try spec.sql(table: info, name: other["name"]) == other["sql"] as String? }
+        }
     }
 
     /// Creates the `valueKeys` indexes of a table that it lacks, under `index`'s name for them,

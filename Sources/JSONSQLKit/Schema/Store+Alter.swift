@@ -486,10 +486,7 @@ extension Store {
             }
             // The index that keeps a numeric or json key unique by value is part of that key.
             let table: String = index["tbl_name"]
-            let info = try TableInfo(db: db, table: table)
-            if try IndexSpec.valueKeys(of: table, db: db).contains(where: {
-                try $0.sql(table: info, name: found) == index["sql"] as String?
-            }) {
+            if try IndexSpec.isValueKey(found, sql: index["sql"], of: table, db: db) {
                 throw JSONSQLError(
                     "cannot drop index \(found): it keeps a key of table \(table) unique by value (1.1 and 1.10 are one key in a numeric column) and goes only with the table"
                 )
