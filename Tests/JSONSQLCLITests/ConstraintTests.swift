@@ -102,7 +102,7 @@ struct ConstraintTests {
         #expect(
             try fail(["index", db, "t", "id"])
                 == #"Error: an index named t_on_id already exists but is not the one asked for; it is CREATE UNIQUE INDEX "t_on_id" ON "t" (CAST("id" AS NUMERIC)), not CREATE INDEX "t_on_id" ON "t" (CAST("id" AS NUMERIC)). Choose another --name (it keeps a key of t unique by value and goes only with the table)"#
-                    + "\n")
+                + "\n")
         try succeed(["index", db, "t", "id", "--unique", "--name", "mine"])
         #expect(try succeed(["drop-index", db, "mine"]).stderr == "dropped index mine\n")
         #expect(try fail(["drop-index", db, "t_on_id"]).hasPrefix("Error: cannot drop index t_on_id: it keeps a key of table t"))

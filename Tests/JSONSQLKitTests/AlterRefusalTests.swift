@@ -113,7 +113,8 @@ struct AlterRefusalTests {
         let db = dir.appendingPathComponent("db.sqlite").path
         let store = try Store(path: db, access: .create)
         defer { store.close() }
-        _ = try store.createTable(TableSpec(name: "t", columns: ["it's:integer:pk", "v:text", "doc:json"].map(ColumnSpec.init(parsing:))))
+        _ = try store.createTable(
+            TableSpec(name: "t", columns: ["it's:integer:pk", "v:text", "doc:json"].map(ColumnSpec.init(parsing:))))
         let file = dir.appendingPathComponent("t.ndjson").path
         try #"{"it's":7,"v":"a"}"#.write(toFile: file, atomically: false, encoding: .utf8)
         _ = try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))
