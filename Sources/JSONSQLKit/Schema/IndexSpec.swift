@@ -13,6 +13,10 @@ public struct IndexSpec: Sendable {
     public var nocase = false
     /// On PostgreSQL, a GIN `jsonb_path_ops` index, which `contains` (`@>`) uses.
     public var gin = false
+    /// SQLite: each whole json column also indexed by whether it holds a boolean or a container
+    /// (`valueKeys`). `->> '$'` reads true as 1 and the array [1] as the text "[1]", and a key
+    /// unique by that alone took true and 1 for one key, so that --replace of 1 deleted true.
+    var kindsApart = false
 
     public init(table: String, paths: [JSONPath]) {
         self.table = table
@@ -62,11 +66,19 @@ public struct IndexSpec: Sendable {
                 "CREATE INDEX \(SQLQuote.identifier(name)) ON \(SQLQuote.identifier(info.name)) USING gin (\(expressions.joined(separator: ", ")))"
                 + (try partialSQL(table: info))
         }
-        let expressions = try paths.map { path -> String in
+        var expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
             // PostgreSQL indexes an expression other than a column only in parentheses.
             if info.dialect == .postgres { return value.hasPrefix("(") ? value : "(\(value))" }
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
+        }
+        if kindsApart && info.dialect == .sqlite {
+            for path in paths where path.segments.isEmpty {
+                guard try ResolvedPath(path, in: info).isJSON else { continue }
+                let c = SQLQuote.identifier(info.column(named: path.column)?.name ?? path.column)
+                expressions.append(
+                    "CASE WHEN json_valid(\(c)) THEN json_type(\(c)) IN ('true', 'false', 'array', 'object') END")
+            }
         }
         let sql =
             "CREATE \(unique ? "UNIQUE " : "")INDEX "
@@ -249,6 +261,7 @@ extension IndexSpec {
             var spec = IndexSpec(table: table, paths: paths)
             spec.unique = true
             spec.ifNotExists = true
+            spec.kindsApart = true
             specs.append(spec)
         }
         return specs
