@@ -113,6 +113,9 @@ struct ConstraintTests {
         #expect(
             try fail(["insert", db, "t"], stdin: #"{"id":1.0}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
         #expect(try fail(["insert", db, "t"], stdin: #"{"id":true}"#).contains("UNIQUE constraint failed"))
+        #expect(
+            try succeed(["index", db, "t", "id", "--unique", "--if-not-exists"]).stderr
+                == "index t_on_id already exists (on t id); nothing changed\n")
         // A copy makes the key anew with its table, and keeps the rows apart the same way.
         let copy = dir.path("copy.sqlite")
         try succeed(["copy", db, copy, "--quiet"])

@@ -196,9 +196,12 @@ public struct IndexSpec: Sendable {
         let stored: String? = existing["sql"]
         let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
         let wanted = try sql(table: info, name: found)
+        // The unique index of a json key (`valueKeys`) is the one asked for, and more.
+        var asKey = self
+        asKey.kindsApart = true
         // Another index under the default name (`doc.a[-1]` and `doc.a[1]` both make `t_on_doc_a_1`):
         // --if-not-exists would not keep it, so the message does not offer it.
-        guard stored == wanted else {
+        guard try stored == wanted || unique && stored == asKey.sql(table: info, name: found) else {
             // drop-index refuses the index that keeps a key unique by value: not offered.
             let drop =
                 try Self.isValueKey(found, sql: stored, of: table, db: db)
