@@ -92,6 +92,55 @@ struct ConstraintTests {
         )
     }
 
+    /// A json key is one by value (1 and 1.0), not by what `->> '$'` reads: true is no 1, false
+    /// no 0, and the array [1] no string "[1]", as --where tells them apart. Taken for one key,
+    /// --replace of 1 deleted the row keyed true.
+    @Test("a json key tells booleans from numbers and arrays from strings; --replace deletes no other key")
+    func jsonKeyKinds() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:json:pk", "v:text"])
+        try succeed(
+            ["insert", db, "t"],
+            stdin: #"{"id":true,"v":"a"} {"id":false,"v":"b"} {"id":"[1]","v":"c"} {"id":{"a":1},"v":"d"}"#)
+        let result = try succeed(
+            ["insert", db, "t", "--replace"],
+            stdin: #"{"id":1,"v":"e"} {"id":0,"v":"f"} {"id":[1],"v":"g"} {"id":"{\"a\":1}","v":"h"}"#)
+        #expect(result.stderr == "inserted 4 rows into t\n")
+        #expect(try CLI.count(db) == 8)
+        #expect(
+            try succeed(["query", db, "t", "--where", "id = true", "--format", "jsonl"]).stdout == #"{"id":true,"v":"a"}"# + "\n")
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":1.0}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":true}"#).contains("UNIQUE constraint failed"))
+        #expect(
+            try succeed(["index", db, "t", "id", "--unique", "--if-not-exists"]).stderr
+                == "index t_on_id already exists (on t id); nothing changed\n")
+        // A copy makes the key anew with its table, and keeps the rows apart the same way.
+        let copy = dir.path("copy.sqlite")
+        try succeed(["copy", db, copy, "--quiet"])
+        #expect(try CLI.count(copy) == 8)
+        #expect(try fail(["insert", copy, "t"], stdin: #"{"id":1.0}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
+    }
+
+    /// drop-index refuses only the index that keeps the key by value: a user's own unique index on
+    /// the key goes, and index does not offer to drop the key's index when its name is taken.
+    @Test("a unique index of one's own on a key by value can be dropped; the key's own cannot")
+    func ownIndexOnKeyByValue() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed(["create-table", db, "t", "id:numeric:pk"])
+        #expect(
+            try fail(["index", db, "t", "id"])
+                == #"Error: an index named t_on_id already exists but is not the one asked for; it is CREATE UNIQUE INDEX "t_on_id" ON "t" (CAST("id" AS NUMERIC)), not CREATE INDEX "t_on_id" ON "t" (CAST("id" AS NUMERIC)). Choose another --name (it keeps a key of t unique by value and goes only with the table)"#
+                + "\n")
+        try succeed(["index", db, "t", "id", "--unique", "--name", "mine"])
+        #expect(try succeed(["drop-index", db, "mine"]).stderr == "dropped index mine\n")
+        #expect(try fail(["drop-index", db, "t_on_id"]).hasPrefix("Error: cannot drop index t_on_id: it keeps a key of table t"))
+        try succeed(["insert", db, "t"], stdin: #"{"id":1.1}"#)
+        #expect(try fail(["insert", db, "t"], stdin: #"{"id":1.10}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
+    }
+
     @Test("alter --type to numeric on a unique column adds the key by value, or names the value two rows share")
     func retypedKeyByValue() throws {
         let dir = try TemporaryDirectory()

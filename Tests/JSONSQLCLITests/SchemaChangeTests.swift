@@ -135,4 +135,26 @@ struct SchemaChangeTests {
             try succeed(["alter", db, "t", "--drop", "g", "--drop", "doc"]).stderr
                 == "dropped column g from t\ndropped column doc from t\n")
     }
+
+    /// A column named like a function another column's CHECK calls is not used by it:
+    /// `length(name)` and `date('2000-01-01')` name no column, and SQLite drops such a column.
+    @Test("--drop of a column named like a function a CHECK calls drops it")
+    func dropNamedLikeFunction() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "name:text:check=length(name) <= 50", "length:integer",
+            "d:text:check=d > date('2000-01-01')", "date:text",
+        ])
+        try succeed(["insert", db, "t"], stdin: #"{"id":1,"name":"a","length":3,"d":"2024-05-01","date":"x"}"#)
+        #expect(
+            try succeed(["alter", db, "t", "--drop", "length", "--drop", "date"]).stderr
+                == "dropped column length from t\ndropped column date from t\n")
+        #expect(
+            try succeed(["query", db, "t", "--format", "jsonl"]).stdout
+                == #"{"id":1,"name":"a","d":"2024-05-01"}"# + "\n")
+        // The check still holds on the column that keeps it.
+        #expect(
+            try fail(["update", db, "t", "--all", "--set", "d=1999-01-01"]).contains("CHECK constraint failed"))
+    }
 }

@@ -103,4 +103,38 @@ struct AlterRefusalTests {
         #expect(error?.description.contains(message) == true, "\(String(describing: error))")
         #expect(try store.tableInfo("player").columns.count == 5)
     }
+
+    /// The row is named when the key column's name holds a quote: the name goes into the SQL
+    /// that reads the row as a literal, where it ended the string and SQLite's bare "CHECK
+    /// constraint failed" came instead.
+    @Test("an added column's refused row is named by a key whose name holds a quote")
+    func keyNameWithQuote() throws {
+        let dir = try SuiteDirectories.make("alter-quote")
+        let db = dir.appendingPathComponent("db.sqlite").path
+        let store = try Store(path: db, access: .create)
+        defer { store.close() }
+        _ = try store.createTable(
+            TableSpec(name: "t", columns: ["it's:integer:pk", "v:text", "doc:json"].map(ColumnSpec.init(parsing:))))
+        let file = dir.appendingPathComponent("t.ndjson").path
+        try #"{"it's":7,"v":"a"}"#.write(toFile: file, atomically: false, encoding: .utf8)
+        _ = try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))
+        for (column, message) in [
+            (
+                "c:integer:default=5:check=c > 10",
+                "cannot add column c to t with check=c > 10: the row with it's = 7 would hold 5 in it (its default), which the check refuses"
+            ),
+            (
+                "g:text:generated=doc.x:notnull",
+                "cannot add column g to t: the row with it's = 7 would hold NULL in it (computed from doc.x), which notnull refuses"
+            ),
+        ] {
+            let error = #expect(throws: JSONSQLError.self) {
+                var spec = AlterSpec(table: "t")
+                spec.add = [try ColumnSpec(parsing: column)]
+                _ = try store.alter(spec)
+            }
+            #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+        }
+        #expect(try store.tableInfo("t").columns.count == 3)
+    }
 }

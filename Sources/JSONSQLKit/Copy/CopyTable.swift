@@ -110,6 +110,8 @@ extension CopyTable {
                         db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name]))
             case "c" where withIndexes:
                 let sql: String = index["sql"] ?? ""
+                // The index that keeps a numeric or json key unique by value is made with the table.
+                if try IndexSpec.isValueKey(name, sql: sql, of: table, db: db) { continue }
                 indexes.append(try Self.index(name, sql: sql, unique: index["unique"], table: info))
             default: break
             }

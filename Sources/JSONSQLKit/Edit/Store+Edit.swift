@@ -23,7 +23,7 @@ extension Store {
 
     /// The SQL of a row's key and value as one text, `id = 7, code = 'x'` (`quote` writes the
     /// values); each column's name goes into the text as a literal, so a name holding `'` stays one.
-    private static func identitySQL(_ key: [String]) -> String {
+    static func identitySQL(_ key: [String]) -> String {
         key.map { "\(SQLQuote.literal("\($0) = ")) || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
     }
 

@@ -13,6 +13,10 @@ public struct IndexSpec: Sendable {
     public var nocase = false
     /// On PostgreSQL, a GIN `jsonb_path_ops` index, which `contains` (`@>`) uses.
     public var gin = false
+    /// SQLite: each whole json column also indexed by whether it holds a boolean or a container
+    /// (`valueKeys`). `->> '$'` reads true as 1 and the array [1] as the text "[1]", and a key
+    /// unique by that alone took true and 1 for one key, so that --replace of 1 deleted true.
+    var kindsApart = false
 
     public init(table: String, paths: [JSONPath]) {
         self.table = table
@@ -62,11 +66,19 @@ public struct IndexSpec: Sendable {
                 "CREATE INDEX \(SQLQuote.identifier(name)) ON \(SQLQuote.identifier(info.name)) USING gin (\(expressions.joined(separator: ", ")))"
                 + (try partialSQL(table: info))
         }
-        let expressions = try paths.map { path -> String in
+        var expressions = try paths.map { path -> String in
             let value = try ResolvedPath(path, in: info).valueSQL
             // PostgreSQL indexes an expression other than a column only in parentheses.
             if info.dialect == .postgres { return value.hasPrefix("(") ? value : "(\(value))" }
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
+        }
+        if kindsApart && info.dialect == .sqlite {
+            for path in paths where path.segments.isEmpty {
+                guard try ResolvedPath(path, in: info).isJSON else { continue }
+                let c = SQLQuote.identifier(info.column(named: path.column)?.name ?? path.column)
+                expressions.append(
+                    "CASE WHEN json_valid(\(c)) THEN json_type(\(c)) IN ('true', 'false', 'array', 'object') END")
+            }
         }
         let sql =
             "CREATE \(unique ? "UNIQUE " : "")INDEX "
@@ -184,11 +196,19 @@ public struct IndexSpec: Sendable {
         let stored: String? = existing["sql"]
         let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
         let wanted = try sql(table: info, name: found)
+        // The unique index of a json key (`valueKeys`) is the one asked for, and more.
+        var asKey = self
+        asKey.kindsApart = true
         // Another index under the default name (`doc.a[-1]` and `doc.a[1]` both make `t_on_doc_a_1`):
         // --if-not-exists would not keep it, so the message does not offer it.
-        guard stored == wanted else {
+        guard try stored == wanted || unique && stored == asKey.sql(table: info, name: found) else {
+            // drop-index refuses the index that keeps a key unique by value: not offered.
+            let drop =
+                try Self.isValueKey(found, sql: stored, of: table, db: db)
+                ? " (it keeps a key of \(TerminalText.name(table)) unique by value and goes only with the table)"
+                : ", or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
             throw JSONSQLError(
-                "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name, or drop it first (jsonsql drop-index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(found)))"
+                "an index named \(TerminalText.name(found)) already exists but is not the one asked for; it is \(TerminalText.name(definition)), not \(TerminalText.name(wanted)). Choose another --name\(drop)"
             )
         }
         guard ifNotExists else {
@@ -244,9 +264,27 @@ extension IndexSpec {
             var spec = IndexSpec(table: table, paths: paths)
             spec.unique = true
             spec.ifNotExists = true
+            spec.kindsApart = true
             specs.append(spec)
         }
         return specs
+    }
+
+    /// Whether the index `name`, whose SQL is `sql`, is the one that keeps a key of `table`
+    /// unique by value (`valueKeys`): part of the key, so that drop-index refuses it. Not when
+    /// another index of the table makes the same (`index t id --unique --name mine`): either
+    /// may go while the other stays.
+    static func isValueKey(_ name: String, sql: String?, of table: String, db: Database) throws -> Bool {
+        guard let sql else { return false }
+        let info = try TableInfo(db: db, table: table)
+        let others = try Row.fetchAll(
+            db,
+            sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name != ? AND sql IS NOT NULL",
+            arguments: [table, name])
+        return try valueKeys(of: table, db: db).contains { spec in
+            try spec.sql(table: info, name: name) == sql
+                && !others.contains { other in try spec.sql(table: info, name: other["name"]) == other["sql"] as String? }
+        }
     }
 
     /// Creates the `valueKeys` indexes of a table that it lacks, under `index`'s name for them,

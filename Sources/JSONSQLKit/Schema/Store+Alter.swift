@@ -126,7 +126,7 @@ extension Store {
         let quotedTable = SQLQuote.identifier(info.name)
         let quoted = SQLQuote.identifier(column.name)
         let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
-        let identity = key.map { "'\($0) = ' || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        let identity = identitySQL(key)
         try db.execute(sql: "SAVEPOINT jsonsql_add_column")
         defer {
             try? db.execute(sql: "ROLLBACK TO jsonsql_add_column")
@@ -203,10 +203,12 @@ extension Store {
         }
         // Another column's generated expression or CHECK that names it: SQLite says only "no such column".
         let facts = try ColumnConstraints.read(db, table: table)
+        // A word before `(` calls a function (`length(name)` names no column `length`).
         func names(_ expression: String) -> Bool {
             let text = SQLTokens(expression)
             return (0..<text.count).contains { i in
-                [.word, .quotedName].contains(text.tokens[i].kind) && SQLName.same(text.name(i), column.name)
+                [.word, .quotedName].contains(text.tokens[i].kind) && !text.isSymbol(i + 1, "(")
+                    && SQLName.same(text.name(i), column.name)
             }
         }
         for other in try TableInfo(db: db, table: table).columns where other.name != column.name {
@@ -484,10 +486,7 @@ extension Store {
             }
             // The index that keeps a numeric or json key unique by value is part of that key.
             let table: String = index["tbl_name"]
-            let info = try TableInfo(db: db, table: table)
-            if try IndexSpec.valueKeys(of: table, db: db).contains(where: {
-                try $0.sql(table: info, name: found) == index["sql"] as String?
-            }) {
+            if try IndexSpec.isValueKey(found, sql: index["sql"], of: table, db: db) {
                 throw JSONSQLError(
                     "cannot drop index \(found): it keeps a key of table \(table) unique by value (1.1 and 1.10 are one key in a numeric column) and goes only with the table"
                 )
