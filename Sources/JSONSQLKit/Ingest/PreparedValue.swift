@@ -76,7 +76,9 @@ struct InsertColumns: Sendable {
         // With its quotes, when it is the text JSONEncoding writes for the string: no escapes,
         // nothing it escapes. Other strings are written anew (`\u00e9` as é, a raw U+2028 as
         // `\u2028`), as update and defaults store them.
-        case (.json, .string) where !field.escaped && Self.isWrittenAsIs(bytes, field.start, field.end):
+        case (.json, .string)
+        where !field.escaped
+            && JSONEncoding.writesAsIs(UnsafeBufferPointer(start: bytes + field.start, count: field.end - field.start)):
             return try span(field.start - 1, field.end + 1)
         case (.json, .trueValue): return .converted("true".databaseValue)
         case (.json, .falseValue): return .converted("false".databaseValue)
@@ -108,26 +110,6 @@ struct InsertColumns: Sendable {
             }
             return .converted(value)
         }
-    }
-
-    /// Whether `JSONEncoding` writes these string bytes as they are: no DEL, C1 control
-    /// (U+0080-U+009F) or U+2028/U+2029, which it escapes.
-    @inline(__always) private static func isWrittenAsIs(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var i = start
-        while i < end {
-            let byte = bytes[i]
-            if byte < 0x7F {
-                i += 1
-                continue
-            }
-            if byte == 0x7F { return false }
-            if byte == 0xC2 && i + 1 < end && bytes[i + 1] <= 0x9F { return false }
-            if byte == 0xE2 && i + 2 < end && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
-                return false
-            }
-            i += 1
-        }
-        return true
     }
 
     @inline(__always) private func span(_ start: Int, _ end: Int) throws -> PreparedValue {

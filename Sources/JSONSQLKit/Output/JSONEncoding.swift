@@ -48,6 +48,32 @@ enum JSONEncoding {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// The characters past ASCII that `appendString` writes as `\uXXXX`: C1 controls and
+    /// U+2028/U+2029.
+    @inline(__always) static func escapes(scalar: UInt32) -> Bool {
+        UTF8Text.isC1(scalar) || scalar == 0x2028 || scalar == 0x2029
+    }
+
+    /// Whether `appendString` writes these bytes as they are, between its quotes: valid UTF-8
+    /// with nothing it escapes.
+    static func writesAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x80 {
+                guard byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else {
+                    return false
+                }
+                i += 1
+                continue
+            }
+            let length = UTF8Text.sequenceLength(bytes, at: i)
+            guard length > 0, !escapes(scalar: UTF8Text.scalar(bytes, at: i, length: length)) else { return false }
+            i += length
+        }
+        return true
+    }
+
     /// Appends `"text"` with the escapes JSON requires, and more: every control character
     /// (C0, DEL, C1) and U+2028/U+2029 are written as `\uXXXX`, and bytes that are not UTF-8
     /// become U+FFFD, so the output is valid UTF-8 that cannot drive a terminal. (JSON text from
@@ -76,7 +102,7 @@ enum JSONEncoding {
                 length = UTF8Text.sequenceLength(bytes, at: i)
                 if length > 0 {
                     let scalar = UTF8Text.scalar(bytes, at: i, length: length)
-                    guard UTF8Text.isC1(scalar) || scalar == 0x2028 || scalar == 0x2029 else {
+                    guard escapes(scalar: scalar) else {
                         i += length
                         continue
                     }
