@@ -13,6 +13,10 @@ int jsonsql_sqlite_defensive(void *db) {
     return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
 
+int jsonsql_sqlite_foreign_keys(void *db) {
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_ENABLE_FKEY, 1, (int *)0);
+}
+
 int jsonsql_sqlite_no_checkpoint_on_close(void *db) {
     return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }

@@ -60,9 +60,14 @@ public final class Store {
     /// the shell, so no edit, `drop-table` or `alter` can leave the virtual table corrupt.
     static func defensiveConfiguration() -> Configuration {
         var configuration = Configuration()
+        // Foreign keys are on, set through the C API: GRDB's `PRAGMA foreign_keys = ON` compiles a
+        // statement, a tenth of a query's start-up.
+        configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
-            let code = jsonsql_sqlite_defensive(UnsafeMutableRawPointer(db.sqliteConnection))
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            let connection = UnsafeMutableRawPointer(db.sqliteConnection)
+            for code in [jsonsql_sqlite_defensive(connection), jsonsql_sqlite_foreign_keys(connection)] {
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            }
             ExactMinMaxState.register(db)
             DateTimeValue.register(db)
             ExactNumber.registerCompare(db)
@@ -233,6 +238,12 @@ public final class Store {
                 let code = jsonsql_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
             }
+        }
+        if access == .read {
+            // GRDB's authorizer, a Swift callback for every column each statement reads, records
+            // what observers and its schema cache need after writes. A store that only reads has
+            // neither; the callbacks were a tenth of a query's start-up.
+            configuration.prepareDatabase { db in sqlite3_set_authorizer(db.sqliteConnection, nil, nil) }
         }
         configuration.busyMode = .callback(Self.busyWait(busyTimeout))
         configuration.label = "jsonsql"
@@ -458,10 +469,10 @@ public final class Store {
 
     static func tableNames(_ db: Database) throws -> [String] {
         try String.fetchAll(
-            db,
-            sql: """
-                SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
-                """)
+            db.makeStatement(
+                sql: """
+                    SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
+                    """))
     }
 
     /// The table a command works on: the one named, or the only table in the database.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import JSONSQLKit
@@ -45,6 +46,32 @@ struct CreateTableRuleTests {
         ]
         for (declared, type) in readings {
             #expect(ColumnType(declaredType: declared) == type, "\(declared.debugDescription)")
+        }
+    }
+
+    @Test("affinity is read from a declared type as SQLite reads it")
+    func affinityAsSQLite() throws {
+        let declared = [
+            "", "INT", "int", "BIGINT", "VARCHAR(20)", "nchar", "clob", "Text", "BLOB", "blob", "REAL", "floa",
+            "DOUBLE PRECISION", "NUMERIC", "DECIMAL(10,5)", "BOOLEAN", "DATE", "JSON", "JSON TEXT", "POINT", "ınt",
+            "İNT", "tèxt", "charınt", "STRING", "FLOATING POINT",
+        ]
+        let queue = try DatabaseQueue()
+        for (i, type) in declared.enumerated() {
+            // SQLite's answer: how it stores the text '12' and the integer 12 in such a column.
+            let stored = try queue.write { db -> [String] in
+                try db.execute(sql: "CREATE TABLE t\(i) (c \(type))")
+                try db.execute(sql: "INSERT INTO t\(i) VALUES ('12'), (12)")
+                return try String.fetchAll(db, sql: "SELECT typeof(c) FROM t\(i) ORDER BY rowid")
+            }
+            let expected: [String] =
+                switch SQLiteAffinity(declaredType: type) {
+                case .integer, .numeric: ["integer", "integer"]
+                case .text: ["text", "text"]
+                case .blob: ["text", "integer"]
+                case .real: ["real", "real"]
+                }
+            #expect(stored == expected, "\(type.debugDescription)")
         }
     }
 

@@ -12,6 +12,10 @@ int jsonsql_sqlite_config_multithread(void);
 /// `db` is a `sqlite3 *` (void here, so that Swift sees SQLite's API only through GRDB).
 int jsonsql_sqlite_defensive(void *db);
 
+/// Turns on foreign key enforcement for one connection, as `PRAGMA foreign_keys = ON` does,
+/// without compiling a statement. Returns SQLite's result code.
+int jsonsql_sqlite_foreign_keys(void *db);
+
 /// Turns on SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE for one connection: closing it never copies a WAL
 /// database's `-wal` file into the database file (nor removes the `-wal`), so that a command
 /// that only reads leaves the file as it found it. Returns SQLite's result code.

@@ -32,7 +32,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
     /// Reads a declared type back, including the types other tools write (`VARCHAR(20)`,
     /// `TIMESTAMP`, `FLOAT`), following SQLite's affinity rules for the rest.
     public init(declaredType: String) {
-        let upper = SQLText.trimmed(declaredType.uppercased())
+        let upper = SQLText.trimmed(SQLiteAffinity.upperASCII(declaredType))
         switch upper {
         case "": self = .any
         case "ANY": self = .any
@@ -43,16 +43,12 @@ public enum ColumnType: String, CaseIterable, Sendable {
         case "DATETIME", "TIMESTAMP": self = .datetime
         case "NUMERIC", "DECIMAL", "NUMERIC TEXT", "DECIMAL TEXT": self = .numeric
         default:
-            if upper.contains("INT") {
-                self = .integer
-            } else if upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT") {
-                self = .text
-            } else if upper.contains("BLOB") {
-                self = .blob
-            } else if upper.contains("REAL") || upper.contains("FLOA") || upper.contains("DOUB") {
-                self = .real
-            } else {
-                self = .numeric
+            switch SQLiteAffinity(declaredType: upper) {
+            case .integer: self = .integer
+            case .text: self = .text
+            case .blob: self = .blob
+            case .real: self = .real
+            case .numeric: self = .numeric
             }
         }
     }
@@ -79,5 +75,38 @@ public enum ColumnType: String, CaseIterable, Sendable {
                 "unknown type '\(TerminalText.excerpt(userName))'; \(meant)types are: \(names.joined(separator: ", "))")
         }
         self = type
+    }
+}
+
+/// The affinity SQLite gives a column for its declared type, by SQLite's rules in their order:
+/// `INT`; then `CHAR`, `CLOB` or `TEXT`; then `BLOB` or no type; then `REAL`, `FLOA` or `DOUB`;
+/// else NUMERIC. Letters compare as SQLite compares them, ASCII only without regard to case
+/// (`ınt`, with a dotless i, is no INT).
+enum SQLiteAffinity {
+    case integer, text, blob, real, numeric
+
+    init(declaredType: String) {
+        let upper = Array(Self.upperASCII(declaredType).utf8)
+        func holds(_ part: StaticString) -> Bool {
+            let part = UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount)
+            guard upper.count >= part.count else { return false }
+            return (0...(upper.count - part.count)).contains { upper[$0..<$0 + part.count].elementsEqual(part) }
+        }
+        if holds("INT") {
+            self = .integer
+        } else if holds("CHAR") || holds("CLOB") || holds("TEXT") {
+            self = .text
+        } else if upper.isEmpty || holds("BLOB") {
+            self = .blob
+        } else if holds("REAL") || holds("FLOA") || holds("DOUB") {
+            self = .real
+        } else {
+            self = .numeric
+        }
+    }
+
+    /// `varchar(20)` → `VARCHAR(20)`; only ASCII letters change.
+    static func upperASCII(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 & ~0x20 : $0 }, as: UTF8.self)
     }
 }

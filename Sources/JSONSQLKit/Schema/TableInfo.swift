@@ -23,8 +23,7 @@ public struct ColumnInfo: Sendable, Equatable {
     /// Whether SQLite gives the column TEXT affinity (its rules: `INT` first, then `CHAR`,
     /// `CLOB` or `TEXT`), so that text stored in it is never turned into a number.
     public var hasTextAffinity: Bool {
-        let upper = declaredType.uppercased()
-        return !upper.contains("INT") && (upper.contains("CHAR") || upper.contains("CLOB") || upper.contains("TEXT"))
+        SQLiteAffinity(declaredType: declaredType) == .text
     }
 
     /// Whether a json or numeric column keeps a number as its text, every digit: on SQLite one
@@ -65,14 +64,18 @@ public struct TableInfo: Sendable {
 
     init(db: Database, table: String) throws {
         name = table
-        columns = try Row.fetchAll(db, sql: "SELECT * FROM pragma_table_xinfo(?)", arguments: [table]).compactMap { row in
-            let hidden: Int = row["hidden"]
+        // Statements are made directly: GRDB's `fetchAll(db, sql:)` goes through its SQL literal
+        // machinery, which costs a query's start-up more than the read.
+        let columnRows = try Row.fetchAll(
+            db.makeStatement(sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)"),
+            arguments: [table])
+        columns = columnRows.compactMap { row in
+            let hidden: Int = row[5]
             if hidden == 1 { return nil }  // hidden columns of virtual tables
-            let declared: String = row["type"] ?? ""
+            let declared: String = row[1] ?? ""
             return ColumnInfo(
-                name: row["name"], type: ColumnType(declaredType: declared), declaredType: declared,
-                notNull: row["notnull"], defaultSQL: row["dflt_value"], primaryKeyIndex: row["pk"],
-                isGenerated: hidden >= 2)
+                name: row[0], type: ColumnType(declaredType: declared), declaredType: declared,
+                notNull: row[2], defaultSQL: row[3], primaryKeyIndex: row[4], isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
         let anyColumns = columns.indices.filter {
@@ -85,9 +88,17 @@ public struct TableInfo: Sendable {
                 ?? false
             for i in anyColumns { columns[i].turnsNumericTextIntoNumbers = !strict }
         }
+        // The table's own SQL and its indexes' in one read; names match as SQLite matches them
+        // (ASCII case aside), and indexes SQLite made for UNIQUE constraints have no SQL.
+        let schemaRows = try Row.fetchAll(
+            db.makeStatement(
+                sql: """
+                    SELECT type = 'index', name, sql FROM sqlite_schema
+                    WHERE tbl_name = ? COLLATE NOCASE AND type IN ('table', 'view', 'index') AND sql IS NOT NULL
+                    ORDER BY type = 'index', name
+                    """), arguments: [table])
         if columns.contains(where: { $0.type == .json && !$0.isGenerated }) {
-            let created = SQLTokens(
-                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [table]) ?? "")
+            let created = SQLTokens(schemaRows.first { !$0[0] }.map { $0[2] } ?? "")
             // `json_valid(c)` anywhere in the table's text: jsonsql's CHECK or one written by hand.
             let validated = (0..<created.count).compactMap { i in
                 created.isWord(i, "JSON_VALID") && created.isSymbol(i + 1, "(") && created.isSymbol(i + 3, ")")
@@ -97,20 +108,11 @@ public struct TableInfo: Sendable {
                 columns[i].mayHoldInvalidJSON = !validated.contains { SQLName.same($0, columns[i].name) }
             }
         }
-        let indexes = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT m.name, m.sql, l.partial FROM pragma_index_list(?) l
-                JOIN sqlite_schema m ON m.type = 'index' AND m.name = l.name
-                WHERE m.sql IS NOT NULL ORDER BY m.name
-                """, arguments: [table])
-        for index in indexes {
-            let sql: String = index["sql"]
-            if index["partial"] as Bool {
-                let text = SQLTokens(sql)
-                if let condition = text.indexCondition { partialIndexConditions.append(text.keys(condition)) }
-            }
-            for var indexed in IndexedPath.all(index: index["name"], sql: sql) {
+        for index in schemaRows where index[0] as Bool {
+            let sql: String = index[2]
+            let text = SQLTokens(sql)
+            if let condition = text.indexCondition { partialIndexConditions.append(text.keys(condition)) }
+            for var indexed in IndexedPath.all(index: index[1], sql: sql) {
                 guard let column = column(named: indexed.path.column) else { continue }
                 indexed.path.column = column.name
                 indexedPaths.append(indexed)
