@@ -93,6 +93,27 @@ struct OutputWriterTests {
     }
 
     /// JSON string escaping written out scalar by scalar, from the rules in the README.
+    @Test("JSON numbers: the grammar check gives the scanner's verdict on number-like text")
+    func numberGrammar() {
+        var random = SplitMix(state: 11)
+        let alphabet = Array("0123456789-+.eE x".utf8)
+        var numbers = 0
+        for _ in 0..<50_000 {
+            let length = Int.random(in: 1...8, using: &random)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+            // A number is one JSON value, compact, that starts as a number starts.
+            let reference =
+                (bytes[0] == UInt8(ascii: "-") || (bytes[0] >= 0x30 && bytes[0] <= 0x39))
+                && Self.scannerValidity(bytes) == .compact
+            if reference { numbers += 1 }
+            #expect(JSONEncoding.isNumber(bytes) == reference, "\(String(decoding: bytes, as: UTF8.self))")
+            #expect(JSONEncoding.isNumber(String(decoding: bytes, as: UTF8.self).utf8) == reference)
+        }
+        #expect(numbers > 1_000)
+        for number in ["0", "-0", "1.5e-3", "12E+4", "-0.0"] { #expect(JSONEncoding.isNumber(number.utf8)) }
+        for other in ["", "-", "01", "1.", ".5", "1e", "+1", "1 ", "0x1", "1e+"] { #expect(!JSONEncoding.isNumber(other.utf8)) }
+    }
+
     static func referenceJSONString(_ bytes: [UInt8]) -> [UInt8] {
         var out = "\""
         for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {

@@ -67,7 +67,7 @@ public struct UpdateSpec: Sendable {
                     return
                 }
                 let bare = rest.trimmingCharacters(in: .whitespaces)
-                if FilterParser.isJSONNumber(bare), Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil)
+                if JSONEncoding.isNumber(bare.utf8), Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil)
                 {
                     self = .json(bare)
                     return

@@ -269,7 +269,7 @@ public struct FilterParser {
         case "null": return .null
         default: break
         }
-        guard isJSONNumber(word) else { return .string(word) }
+        guard JSONEncoding.isNumber(word.utf8) else { return .string(word) }
         if let integer = Int64(word) { return .integer(integer) }
         guard let number = ExactNumber(word), let real = number.double else {
             let problem = ExactNumber(word)?.doubleProblem ?? "is not a number"
@@ -278,10 +278,6 @@ public struct FilterParser {
             )
         }
         return .real(real, word)
-    }
-
-    static func isJSONNumber(_ word: String) -> Bool {
-        word.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil
     }
 }
 

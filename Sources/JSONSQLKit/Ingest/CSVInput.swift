@@ -304,7 +304,7 @@ enum CSVCellKind {
             if cell.isEmpty { continue }
             any = true
             if integer && !isCanonicalInteger(cell) { integer = false }
-            if number && !isJSONNumber(cell) { number = false }
+            if number && !JSONEncoding.isNumber(cell) { number = false }
             if boolean && !(cell.elementsEqual("true".utf8) || cell.elementsEqual("false".utf8)) { boolean = false }
             if !integer && !number && !boolean { return .text }
         }
@@ -320,30 +320,6 @@ enum CSVCellKind {
         return Int64(String(decoding: cell, as: UTF8.self)) != nil
     }
 
-    /// RFC 8259's number grammar.
-    static func isJSONNumber(_ cell: ArraySlice<UInt8>) -> Bool {
-        var i = cell.startIndex
-        let end = cell.endIndex
-        func digits() -> Int {
-            let start = i
-            while i < end, cell[i] >= 0x30, cell[i] <= 0x39 { i += 1 }
-            return i - start
-        }
-        if i < end && cell[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < end else { return false }
-        if cell[i] == 0x30 { i += 1 } else if digits() == 0 { return false }
-        if i < end && cell[i] == UInt8(ascii: ".") {
-            i += 1
-            if digits() == 0 { return false }
-        }
-        if i < end && (cell[i] == UInt8(ascii: "e") || cell[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < end && (cell[i] == UInt8(ascii: "+") || cell[i] == UInt8(ascii: "-")) { i += 1 }
-            if digits() == 0 { return false }
-        }
-        return i == end
-    }
-
     /// Appends the cell as a JSON value; `quoted`: the cell was written `""`.
     func append(_ cell: ArraySlice<UInt8>, quoted: Bool = false, to out: inout [UInt8]) {
         if cell.isEmpty {
@@ -353,7 +329,7 @@ enum CSVCellKind {
         }
         switch self {
         case .integer, .number, .any:
-            if Self.isJSONNumber(cell) { return out.append(contentsOf: cell) }
+            if JSONEncoding.isNumber(cell) { return out.append(contentsOf: cell) }
         case .boolean:
             let lower = String(decoding: cell, as: UTF8.self).lowercased()
             if lower == "true" || lower == "1" { return out.append(contentsOf: "true".utf8) }

@@ -9,10 +9,29 @@ enum JSONEncoding {
         JSONValidator.validate(bytes)
     }
 
-    /// Whether text is exactly one JSON number, such as a `numeric` column stores.
-    static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, first == UInt8(ascii: "-") || isDigit(first) else { return false }
-        return validate(bytes) == .compact
+    /// Whether text is exactly one JSON number (RFC 8259's grammar, no whitespace), such as a
+    /// `numeric` column stores, a CSV cell keeps as a number, or `--where` compares as one.
+    static func isNumber<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        func skip(_ byte: UInt8) -> Bool {
+            guard i < end, bytes[i] == byte else { return false }
+            bytes.formIndex(after: &i)
+            return true
+        }
+        func digits() -> Bool {
+            let start = i
+            while i < end, isDigit(bytes[i]) { bytes.formIndex(after: &i) }
+            return i != start
+        }
+        _ = skip(UInt8(ascii: "-"))
+        if !skip(UInt8(ascii: "0")) && !digits() { return false }
+        if skip(UInt8(ascii: ".")) && !digits() { return false }
+        if skip(UInt8(ascii: "e")) || skip(UInt8(ascii: "E")) {
+            if !skip(UInt8(ascii: "+")) { _ = skip(UInt8(ascii: "-")) }
+            if !digits() { return false }
+        }
+        return i == end
     }
 
     /// Shortest text that reads back as the same double. JSON has no infinity: a REAL another
