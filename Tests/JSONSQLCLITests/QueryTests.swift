@@ -261,6 +261,26 @@ struct QueryTests {
         #expect(refused.stderr.hasPrefix("Error: "), "\(refused.stderr)")
     }
 
+    // SQLite says only `near "selct": syntax error` and `incomplete input`.
+    @Test(
+        "--sql that does not parse is called an SQL syntax error, with the word where SQLite stopped",
+        arguments: [
+            (
+                "selct 1",
+                #"Error: SQL syntax error near "selct": SQLite cannot read the statement from there on; check that word and the one before it (a misspelt keyword, a missing comma, parenthesis or quote)"#
+            ),
+            (
+                "SELECT name FROM player WHERE",
+                "Error: SQL syntax error: the statement ends early (incomplete input); finish the clause, parenthesis or quote it leaves open"
+            ),
+        ])
+    func sqlSyntaxError(sql: String, message: String) throws {
+        let result = try CLI.run(["query", Self.db, "--sql", sql])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == message + "\n")
+    }
+
     @Test(
         "usage errors exit 64",
         arguments: [
