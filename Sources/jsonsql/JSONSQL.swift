@@ -57,7 +57,7 @@ struct JSONSQL: ParsableCommand {
                 throw error
             }
             var command: ParsableCommand
-            do { command = try parseCommand(arguments) } catch where !exitCode(for: error).isSuccess {
+            do { command = try parseCommand(arguments) } catch  where !exitCode(for: error).isSuccess {
                 // The parser names a missing argument before an unknown option (`query --hlep`).
                 usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
                 try checkUnknownOptions(arguments)
@@ -267,7 +267,8 @@ extension JSONSQL {
             }
             if longNames.contains(option) { continue }
             let near = NearestNames.nearest(to: option, in: longNames, limit: 1).first
-            throw ValidationError("unknown option '\(TerminalText.excerpt(option))'" + (near.map { ". Did you mean '\($0)'?" } ?? ""))
+            throw ValidationError(
+                "unknown option '\(TerminalText.excerpt(option))'" + (near.map { ". Did you mean '\($0)'?" } ?? ""))
         }
     }
 

@@ -112,8 +112,10 @@ struct InsertTests {
         #expect(read.status == 1 && read.stderr.hasPrefix("Error: \(file):\(message)"), "\(read.stderr)")
     }
 
-    static let lineComment = "a comment (//), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)\n"
-    static let blockComment = "a comment (/* */), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)\n"
+    static let lineComment =
+        "a comment (//), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)\n"
+    static let blockComment =
+        "a comment (/* */), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)\n"
     // Comments (JSONC, JSON5), named where the reader meets one, on the comment's line.
     static let commentCases: [(String, String)] = {
         let line = lineComment

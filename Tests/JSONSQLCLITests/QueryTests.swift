@@ -182,7 +182,10 @@ struct QueryTests {
         for (filter, note) in [
             ("name contains Ford", glob + " name glob '*Ford*' (case-sensitive)"),
             (#"name not contains "Ford's""#, glob + " name not glob '*Ford''s*' (case-sensitive)"),
-            ("doc.n contains 5", "note: doc.n holds numbers, no arrays; contains matches an element of an array: to compare the value write doc.n = 5"),
+            (
+                "doc.n contains 5",
+                "note: doc.n holds numbers, no arrays; contains matches an element of an array: to compare the value write doc.n = 5"
+            ),
         ] {
             let result = try CLI.run(["query", db, "t", "--where", filter, "--select", "id", "--format", "jsonl"])
             #expect(result.status == 0)

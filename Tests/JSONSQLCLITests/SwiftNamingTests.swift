@@ -42,7 +42,8 @@ struct SwiftNamingTests {
         let result = try CLI.run(["describe", file, "--swift"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         for line in [
-            #"        case xY = "x\u{202e}y""#, #"        case t = "t\u{2066}""#, #"        static let xY = Column("x\u{202e}y")"#,
+            #"        case xY = "x\u{202e}y""#, #"        case t = "t\u{2066}""#,
+            #"        static let xY = Column("x\u{202e}y")"#,
             #"            case aB = "a\u{85}b""#,
         ] {
             #expect(result.stdout.contains(line + "\n"), "\(line)")

@@ -364,7 +364,8 @@ struct JSONScanner {
                     containers.removeLast()
                     if containers.isEmpty { return spaced }
                 } else {
-                    let expected = close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array"
+                    let expected =
+                        close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array"
                     throw .invalid(Self.comment(bytes, count: count, at: pos).map { "\(expected), found \($0)" } ?? expected)
                 }
             }
@@ -374,7 +375,9 @@ struct JSONScanner {
     /// What stands where a key should: the mistakes of hand-written JSON (a trailing comma, keys
     /// in single quotes or none, as JavaScript and Python print them) named, with what to write.
     private func notAKey() -> ScanFailure {
-        if let comment = Self.comment(bytes, count: count, at: pos) { return .invalid("expected a key in double quotes, found \(comment)") }
+        if let comment = Self.comment(bytes, count: count, at: pos) {
+            return .invalid("expected a key in double quotes, found \(comment)")
+        }
         return switch bytes[pos] {
         case UInt8(ascii: "}"): .invalid(Self.trailingComma("}"))
         case UInt8(ascii: "'"): .invalid("a key in single quotes; JSON writes keys in double quotes: {\"key\": 1}")

@@ -135,7 +135,8 @@ final class RecordReader {
                     guard byte == UInt8(ascii: ",") else {
                         let comment = JSONScanner.comment(buffer, count: length, at: scanner.pos).map { ", found \($0)" }
                         throw fail(
-                            "expected ',' or ']' after array element \(recordCount)\(comment ?? "")", line: line + scanner.newlines)
+                            "expected ',' or ']' after array element \(recordCount)\(comment ?? "")",
+                            line: line + scanner.newlines)
                     }
                     scanner.pos += 1
                     arrayState = .element
