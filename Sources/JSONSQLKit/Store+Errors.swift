@@ -159,7 +159,21 @@ extension Store {
     /// SQLite's message, with what it means in jsonsql's terms where SQLite's words do not say
     /// what to do.
     static func explaining(_ message: String) -> String {
-        explainingUnknownFunction(explainingReservedName(explainingShadowTable(message)))
+        explainingSyntaxError(explainingUnknownFunction(explainingReservedName(explainingShadowTable(message))))
+    }
+
+    /// SQLite's `near "selct": syntax error` and `incomplete input`, said as what they are: SQL
+    /// that does not parse, and where. Both keep SQLite's words, which the shell looks for.
+    static func explainingSyntaxError(_ message: String) -> String {
+        if message == "incomplete input" {
+            return
+                "SQL syntax error: the statement ends early (incomplete input); finish the clause, parenthesis or quote it leaves open"
+        }
+        let suffix = ": syntax error"
+        guard message.hasPrefix("near "), message.hasSuffix(suffix) else { return message }
+        let token = message.dropFirst("near ".count).dropLast(suffix.count)
+        return
+            "SQL syntax error near \(token): SQLite cannot read the statement from there on; check that word and the one before it (a misspelt keyword, a missing comma, parenthesis or quote)"
     }
 
     /// SQLite's `unknown function: f()`, which it says for a function an index or a generated

@@ -27,6 +27,9 @@ func insertReport(_ result: InsertResult) -> String {
     if result.updated > 0 { message += ", updated \(rows(result.updated))" }
     if result.replaced > 0 { message += ", replaced \(rows(result.replaced))" }
     if result.skipped > 0 { message += ", skipped \(rows(result.skipped, "record"))" }
+    // An empty input (a script's empty result piped in) is no error, but said: it is most often
+    // not what was meant.
+    if result.records == 0 { message += ": the input holds no records" }
     return message
 }
 

@@ -56,7 +56,13 @@ struct JSONSQL: ParsableCommand {
                 usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
                 throw error
             }
-            var command = try parseCommand(arguments)
+            var command: ParsableCommand
+            do { command = try parseCommand(arguments) } catch  where !exitCode(for: error).isSuccess {
+                // The parser names a missing argument before an unknown option (`query --hlep`).
+                usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+                try checkUnknownOptions(arguments)
+                throw error
+            }
             usage = type(of: command)
             try command.run()
         } catch let interrupted as Interrupted {
@@ -237,6 +243,32 @@ extension JSONSQL {
                 longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
             throw ValidationError(
                 "unknown option '\(word)'" + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
+        }
+    }
+
+    /// `query --hlep`: a long option the command does not have, named with the nearest one,
+    /// `--help` among them. Asked only of a command line that did not parse, where the parser
+    /// would name a missing argument first, or the nearest option without `--help`.
+    /// `arguments` start with the subcommand; a word after an option that takes a value is that
+    /// value, and nothing after `--` is an option.
+    static func checkUnknownOptions(_ arguments: [String]) throws {
+        guard let name = arguments.first, let options = ShellCatalog(JSONSQL.self).options[name] else { return }
+        let takesValue = Set(options.filter(\.takesValue).flatMap(\.names))
+        let longNames = options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"]
+        var index = 1
+        while index < arguments.count, arguments[index] != "--" {
+            let word = arguments[index]
+            let option = word.hasPrefix("--") ? String(word.prefix { $0 != "=" }) : word
+            index += 1
+            guard option.hasPrefix("--"), option.count > 2 else { continue }
+            if takesValue.contains(option) {
+                if option == word { index += 1 }
+                continue
+            }
+            if longNames.contains(option) { continue }
+            let near = NearestNames.nearest(to: option, in: longNames, limit: 1).first
+            throw ValidationError(
+                "unknown option '\(TerminalText.excerpt(option))'" + (near.map { ". Did you mean '\($0)'?" } ?? ""))
         }
     }
 

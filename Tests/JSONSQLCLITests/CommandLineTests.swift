@@ -130,6 +130,25 @@ struct CommandLineTests {
         #expect(option.stderr.contains("Usage:"))
     }
 
+    // The parser named the missing database first, and offered '--file' for '--hlep'.
+    @Test(
+        "a misspelt option is named before a missing argument, with the nearest option, --help among them",
+        arguments: [
+            (["query", "--hlep"], "--hlep", "--help", "query [<options>] <database> [<table>]"),
+            (["query", "x.sqlite", "--hlep"], "--hlep", "--help", "query [<options>] <database> [<table>]"),
+            (["insert", "--pk=id", "--altr"], "--altr", "--alter", "insert [<options>] <database> [<table>] [<file> ...]"),
+            // A value that looks like an option is the value.
+            (["query", "--where", "--hlep", "--limitt", "1"], "--limitt", "--limit", "query [<options>] <database> [<table>]"),
+        ])
+    func misspeltOption(arguments: [String], option: String, near: String, usage: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr == "Error: unknown option '\(option)'. Did you mean '\(near)'?\nUsage: jsonsql \(usage)\n"
+                + "  See 'jsonsql \(arguments[0]) --help' for more information.\n")
+    }
+
     @Test("the Examples scripts run as the README shows")
     func examples() throws {
         let demo = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh")

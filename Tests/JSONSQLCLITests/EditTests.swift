@@ -113,6 +113,27 @@ struct EditTests {
                 == "{\"score\":10}\n")
     }
 
+    // It said '"\ud800" is not valid JSON (cannot hold this string (...))': it is JSON, but no text.
+    @Test("--set --json of a string holding half a surrogate pair is refused in insert's words, and changes nothing")
+    func setLoneSurrogate() throws {
+        let dir = try TemporaryDirectory()
+        let db = try makeDatabase(dir)
+        let before = try CLI.jsonl(db)
+        for (name, value, column) in [
+            ("address", #""\ud800""#, #"column "address" (json)"#), ("name", #""a\udc00""#, #"column "name" (text)"#),
+        ] {
+            let result = try CLI.run(["update", db, "--where", "id = p1", "--set", "\(name)=\(value)", "--json"])
+            #expect(result.status == 1 && result.stdout.isEmpty)
+            let reason = #"cannot hold this string (a \u escape holds half of a surrogate pair), got a string "#
+            #expect(result.stderr == "Error: --set \(name): \(column) \(reason)\(value)\n")
+            // insert says the same of such a value in a record.
+            let insert = try CLI.run(["insert", db, "player"], stdin: #"{"id":"p9","\#(name)":\#(value)}"#)
+            #expect(insert.status == 1)
+            #expect(insert.stderr == "Error: <stdin>:1: record 1: \(column) \(reason)\(value)\n")
+        }
+        #expect(try CLI.jsonl(db) == before)
+    }
+
     @Test("--set of a bare array or object without --json stores the text, and says how to store JSON")
     func bareJSONText() throws {
         let dir = try TemporaryDirectory()

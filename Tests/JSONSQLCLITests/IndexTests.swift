@@ -33,6 +33,24 @@ struct IndexTests {
         #expect(badPath.stderr.contains("no column 'nope'"))
     }
 
+    // Both made t_on_arr_1, so the second was refused as another index under that name.
+    @Test("default names tell an index from the end from one from the start")
+    func defaultNamesFromTheEnd() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(db, "t", ["id:integer:pk", "arr:json"], records: #"{"id":1,"arr":[1,2,3]}"#)
+        for (path, name) in [("arr[-1]", "t_on_arr_minus_1"), ("arr[1]", "t_on_arr_1"), ("arr[-12]", "t_on_arr_minus_12")] {
+            let result = try CLI.run(["index", db, "t", path])
+            #expect(result.status == 0 && result.stdout.isEmpty)
+            #expect(result.stderr == "created index \(name)\n", "\(path)")
+        }
+        // The same name next time: --if-not-exists finds it.
+        let again = try CLI.run(["index", db, "t", "arr[-1]", "--if-not-exists"])
+        #expect(again.status == 0)
+        #expect(again.stderr == "index t_on_arr_minus_1 already exists (on t arr[-1]); nothing changed\n")
+        #expect(try schemaSQL(db, "t_on_arr_minus_1") == #"CREATE INDEX "t_on_arr_minus_1" ON "t" ("arr" ->> '$[#-1]')"#)
+    }
+
     @Test("--unique over a JSON true and the number 1 says why they clash")
     func uniqueBooleans() throws {
         let dir = try TemporaryDirectory()

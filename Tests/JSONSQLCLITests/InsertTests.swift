@@ -111,4 +111,29 @@ struct InsertTests {
         let read = try CLI.run(["describe", file])
         #expect(read.status == 1 && read.stderr.hasPrefix("Error: \(file):\(message)"), "\(read.stderr)")
     }
+
+    static let lineComment =
+        "a comment (//), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)\n"
+    static let blockComment =
+        "a comment (/* */), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)\n"
+    // Comments (JSONC, JSON5), named where the reader meets one, on the comment's line.
+    static let commentCases: [(String, String)] = {
+        let line = lineComment
+        let block = blockComment
+        return [
+            ("[\n{\"id\":\"a\", // Ann\n\"name\":\"Ann\"}]", "2: record 1: expected a key in double quotes, found " + line),
+            ("[\n/* players */ {\"id\":\"a\"}]", "2: expected an object as array element 1, found " + block),
+            ("// players\n{\"id\":\"a\"}", "1: expected a JSON object or an array of objects, found " + line),
+            ("{\"id\":\"a\",\"name\":\"Ann\"}\n// end\n", "2: expected a JSON object or an array of objects, found " + line),
+            ("[{\"id\":\"a\",\"name\":\"Ann\"} // a\n]", "1: expected ',' or ']' after array element 1, found " + line),
+            (#"{"id":"a", "score": /* none */ 1}"#, "1: record 1: expected a value, found " + block),
+            (#"{"id":"a" /* key */}"#, "1: record 1: expected ',' or '}' in an object, found " + block),
+            ("{\"id\":\"a\",\"tags\":[\"x\" // one\n]}", "1: record 1: expected ',' or ']' in an array, found " + line),
+        ]
+    }()
+
+    @Test("a comment in JSON input is named as one, with its line, and nothing is inserted", arguments: commentCases)
+    func comments(input: String, message: String) throws {
+        try handWrittenJSON(input: input, message: message)
+    }
 }

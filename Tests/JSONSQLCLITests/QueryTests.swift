@@ -170,6 +170,36 @@ struct QueryTests {
         }
     }
 
+    // `name contains Ford` on a text column of names matched nothing without a word.
+    @Test("contains where no row holds an array says what it matches and what to write for a part of a string")
+    func containsWithoutArrays() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("db.sqlite")
+        try Fixture.table(
+            db, "t", ["id:integer:pk", "name:text", "doc:json"],
+            records: #"{"id":1,"name":"Ford Mustang","doc":{"n":5,"tags":["Ford"]}} {"id":2,"name":"Ford's","doc":{"n":6}}"#)
+        let glob = "note: name holds strings, no arrays; contains matches an element of an array: for a part of a string write"
+        for (filter, note) in [
+            ("name contains Ford", glob + " name glob '*Ford*' (case-sensitive)"),
+            (#"name not contains "Ford's""#, glob + " name not glob '*Ford''s*' (case-sensitive)"),
+            (
+                "doc.n contains 5",
+                "note: doc.n holds numbers, no arrays; contains matches an element of an array: to compare the value write doc.n = 5"
+            ),
+        ] {
+            let result = try CLI.run(["query", db, "t", "--where", filter, "--select", "id", "--format", "jsonl"])
+            #expect(result.status == 0)
+            #expect(result.stdout == (filter.contains(" not ") ? "{\"id\":1}\n{\"id\":2}\n" : ""), "\(filter)")
+            #expect(result.stderr == note + "\n", "\(filter)")
+        }
+        // The glob it offers finds the row; an array there: no note.
+        let found = try CLI.run(["query", db, "t", "--where", "name glob '*Ford*'", "--select", "id", "--format", "jsonl"])
+        #expect(found.stdout == "{\"id\":1}\n{\"id\":2}\n")
+        let tags = try CLI.run(["query", db, "t", "--where", "doc.tags contains Ford", "--select", "id", "--format", "jsonl"])
+        #expect(tags.stdout == "{\"id\":1}\n")
+        #expect(tags.stderr == "")
+    }
+
     // Each message is checked in-process (WhereSemanticsTests); here, how the command reports one.
     @Test(
         "errors in --where name the problem and exit 1",
@@ -232,6 +262,26 @@ struct QueryTests {
         let refused = try CLI.run(["query", db, "--sql", "BEGIN"])
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("Error: "), "\(refused.stderr)")
+    }
+
+    // SQLite says only `near "selct": syntax error` and `incomplete input`.
+    @Test(
+        "--sql that does not parse is called an SQL syntax error, with the word where SQLite stopped",
+        arguments: [
+            (
+                "selct 1",
+                #"Error: SQL syntax error near "selct": SQLite cannot read the statement from there on; check that word and the one before it (a misspelt keyword, a missing comma, parenthesis or quote)"#
+            ),
+            (
+                "SELECT name FROM player WHERE",
+                "Error: SQL syntax error: the statement ends early (incomplete input); finish the clause, parenthesis or quote it leaves open"
+            ),
+        ])
+    func sqlSyntaxError(sql: String, message: String) throws {
+        let result = try CLI.run(["query", Self.db, "--sql", sql])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == message + "\n")
     }
 
     @Test(

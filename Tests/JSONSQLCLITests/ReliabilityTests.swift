@@ -421,7 +421,7 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 0)
     }
 
-    @Test("empty and whitespace-only input insert nothing, and create no table")
+    @Test("empty and whitespace-only input insert nothing and say so, and create no table; a query of such a file says the same")
     func emptyInput() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -429,8 +429,19 @@ struct ReliabilityTests {
         for input in ["", "  \n\r\n\t ", "\u{FEFF}", "[]", "[ ]\n[]"] {
             let result = try CLI.run(["insert", db, "t"], stdin: input)
             #expect(result.status == 0, "\(input.debugDescription): \(result.stderr)")
-            #expect(result.stderr == "inserted 0 rows into t\n")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "inserted 0 rows into t: the input holds no records\n")
+            let file = try dir.write("empty.json", input)
+            let fromFile = try CLI.run(["insert", db, "t", file])
+            #expect(fromFile.status == 0 && fromFile.stderr == "inserted 0 rows into t: the input holds no records\n")
+            let query = try CLI.run(["query", file])
+            #expect(query.status == 1 && query.stdout.isEmpty)
+            #expect(query.stderr == "Error: \(file) holds no records; there is nothing to read\n")
         }
+        // Records skipped are records: no such words then.
+        try CLI.run(["insert", db, "t"], stdin: #"{"id":"a"}"#)
+        let skipped = try CLI.run(["insert", db, "t", "--ignore"], stdin: #"{"id":"a"}"#)
+        #expect(skipped.stderr == "inserted 0 rows into t, skipped 1 record\n")
         let fresh = dir.path("fresh.sqlite")
         let none = try CLI.run(["insert", fresh, "t"], stdin: "\n\n")
         #expect(none.status == 1)

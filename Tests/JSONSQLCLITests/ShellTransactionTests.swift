@@ -140,7 +140,7 @@ struct ShellTransactionTests {
         #expect(semicolon.status == 1)
         #expect(
             semicolon.stderr
-                == "Error: line 1: near \"tables\": syntax error; a line ending in ';' is SQL: type jsonsql commands such as tables without the ';'\n"
+                == "Error: line 1: SQL syntax error near \"tables\": SQLite cannot read the statement from there on; check that word and the one before it (a misspelt keyword, a missing comma, parenthesis or quote); a line ending in ';' is SQL: type jsonsql commands such as tables without the ';'\n"
         )
         // SQL that parses and fails is SQL meant as SQL: no hint about commands.
         let constraint = try CLI.run(["shell", db], stdin: "insert into player (id) values ('p2');\n")

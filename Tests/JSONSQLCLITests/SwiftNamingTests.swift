@@ -34,6 +34,23 @@ struct SwiftNamingTests {
         sending CodingKeys CodingKey Columns Hashable databaseTableName type
         """.split(whereSeparator: \.isWhitespace).map(String.init)
 
+    // U+202E was written raw into the literals, and showed the code around it reversed.
+    @Test("a key holding a bidi override or a C1 control is written in the code as an escape")
+    func invisibleScalarsEscaped() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("bidi.json", "{\"id\":1,\"x\u{202E}y\":{\"a\u{85}b\":1},\"t\u{2066}\":2}\n")
+        let result = try CLI.run(["describe", file, "--swift"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        for line in [
+            #"        case xY = "x\u{202e}y""#, #"        case t = "t\u{2066}""#,
+            #"        static let xY = Column("x\u{202e}y")"#,
+            #"            case aB = "a\u{85}b""#,
+        ] {
+            #expect(result.stdout.contains(line + "\n"), "\(line)")
+        }
+        #expect(!result.stdout.unicodeScalars.contains { [0x202E, 0x2066, 0x85].contains($0.value) })
+    }
+
     @Test("keys that are keywords, _, Type, Protocol or CodingKeys compile and decode every value back")
     func keywordKeys() throws {
         let dir = try TemporaryDirectory()

@@ -256,6 +256,9 @@ struct CreateTableRuleTests {
         try db.create("t", ["a:integer"])
         var spec = AlterSpec(table: "t")
         spec.add = [try ColumnSpec(parsing: "b:integer:check=b >")]
-        #expect(errorMessage { try db.store.alter(spec) } == #"cannot add column b to t with check=b >: near ")": syntax error"#)
+        #expect(
+            errorMessage { try db.store.alter(spec) }
+                == #"cannot add column b to t with check=b >: SQL syntax error near ")": SQLite cannot read the statement from there on; check that word and the one before it (a misspelt keyword, a missing comma, parenthesis or quote)"#
+        )
     }
 }

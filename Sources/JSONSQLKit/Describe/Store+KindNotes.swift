@@ -18,6 +18,14 @@ struct KindCheck {
             .equal, .notEqual, .in, .notIn, .less, .lessOrEqual, .greater, .greaterOrEqual, .like, .glob,
         ]
         return spec.filters.flatMap(\.predicates).compactMap { p in
+            // `contains` looks for an array, also in a text column on SQLite (`name contains Ford`
+            // on names matched nothing without a word).
+            if p.op == .contains || p.op == .notContains {
+                guard let resolved = try? ResolvedPath(p.path, in: info),
+                    resolved.isJSON || info.dialect == .sqlite, seen.insert("\(p.path)\u{0}array").inserted
+                else { return nil }
+                return (KindCheck(predicate: p, kind: "array"), resolved)
+            }
             guard compared.contains(p.op), let first = p.values.first.flatMap(Self.kind),
                 p.values.allSatisfy({ Self.kind($0) == first }),
                 let resolved = try? ResolvedPath(p.path, in: info), resolved.isJSON,
@@ -47,6 +55,7 @@ struct KindCheck {
         let holds = kinds.map { $0 + "s" }
         var text = "note: \(path) holds \(holds.joined(separator: " and ")), no \(kind)s"
         let values = predicate.values
+        if kind == "array" { return text + containsHint(kinds) }
         func rewritten(_ literals: [Filter.Literal]) -> String {
             let list = literals.map(\.written)
             switch predicate.op {
@@ -70,6 +79,23 @@ struct KindCheck {
             text += "; a path goes inside an object: \(path).KEY"
         }
         return text
+    }
+
+    /// For `contains` where no row holds an array: what it matches, and what matches a part of
+    /// a string (`name glob '*Ford*'`) or the value itself (`n = 5`).
+    private func containsHint(_ kinds: [String]) -> String {
+        let path = predicate.path
+        let negated = predicate.op == .notContains
+        let value = predicate.values[0]
+        var hint = "; contains matches an element of an array"
+        if kinds.contains("string"), case .string(let part) = value, !part.contains(where: { "*?[".contains($0) }) {
+            // In '...', which takes every character as it is, as the README writes a pattern.
+            let pattern = "'*" + part.replacingOccurrences(of: "'", with: "''") + "*'"
+            hint += ": for a part of a string write \(path) \(negated ? "not glob" : "glob") \(pattern) (case-sensitive)"
+        } else if kinds.allSatisfy({ $0 != "object" }) {
+            hint += ": to compare the value write \(path) \(negated ? "!=" : "=") \(value.written)"
+        }
+        return hint
     }
 }
 
@@ -98,6 +124,14 @@ extension ResolvedPath {
         "CASE \(typeSQL) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string' "
             + "WHEN 'true' THEN 'boolean' WHEN 'false' THEN 'boolean' ELSE \(typeSQL) END"
     }
+
+    /// `kindSQL`, and in a plain column a value that is not JSON (the text `Ford Mustang`) by
+    /// the kind it is stored as.
+    var heldKindSQL: String {
+        guard !isJSON else { return kindSQL }
+        return "COALESCE(\(kindSQL), CASE typeof(\(quotedColumn)) WHEN 'text' THEN 'string' "
+            + "WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' END)"
+    }
 }
 
 extension Store {
@@ -116,7 +150,7 @@ extension Store {
     /// first); otherwise up to five kinds that rows hold there.
     static func kindsHeld(_ check: KindCheck, at resolved: ResolvedPath, table: String, db: Database) throws -> [String]? {
         let t = SQLQuote.identifier(table)
-        let kind = resolved.kindSQL
+        let kind = resolved.heldKindSQL
         let held =
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)", arguments: [check.kind]) ?? false
         if held { return nil }

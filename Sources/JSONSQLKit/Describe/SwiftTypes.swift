@@ -207,6 +207,10 @@ struct SwiftTypes {
         return name
     }
 
+    /// A Swift string literal of `text`. What a terminal or editor would act on or hide (the
+    /// scalars `TerminalText` escapes: controls, and bidi overrides such as U+202E, which show
+    /// the code around them in another order) is written as `\u{202e}`, so the code shows what
+    /// it holds.
     static func literal(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -217,7 +221,7 @@ struct SwiftTypes {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                out += scalar.value < 0x20 ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+                out += TerminalText.needsEscape(scalar.value) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
             }
         }
         return out + "\""

@@ -488,7 +488,7 @@ extension UpdateSpec {
     static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect) throws -> DatabaseValue {
         guard let input = assignment.value.input else {
             let text = if case .json(let text) = assignment.value { text } else { "" }
-            throw InputValue.notJSON(text, context: "--set \(assignment.path)")
+            throw InputValue.notJSON(text, context: "--set \(assignment.path)", column: column)
         }
         do {
             return try ValueConversion.stored(

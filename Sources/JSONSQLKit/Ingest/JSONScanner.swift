@@ -128,7 +128,8 @@ struct JSONScanner {
                 pos += 1
                 return
             default:
-                throw .invalid("expected ',' or '}' in an object")
+                let comment = Self.comment(bytes, count: count, at: pos).map { ", found \($0)" }
+                throw .invalid("expected ',' or '}' in an object\(comment ?? "")")
             }
         }
     }
@@ -363,8 +364,9 @@ struct JSONScanner {
                     containers.removeLast()
                     if containers.isEmpty { return spaced }
                 } else {
-                    throw .invalid(
-                        close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+                    let expected =
+                        close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array"
+                    throw .invalid(Self.comment(bytes, count: count, at: pos).map { "\(expected), found \($0)" } ?? expected)
                 }
             }
         }
@@ -373,7 +375,10 @@ struct JSONScanner {
     /// What stands where a key should: the mistakes of hand-written JSON (a trailing comma, keys
     /// in single quotes or none, as JavaScript and Python print them) named, with what to write.
     private func notAKey() -> ScanFailure {
-        switch bytes[pos] {
+        if let comment = Self.comment(bytes, count: count, at: pos) {
+            return .invalid("expected a key in double quotes, found \(comment)")
+        }
+        return switch bytes[pos] {
         case UInt8(ascii: "}"): .invalid(Self.trailingComma("}"))
         case UInt8(ascii: "'"): .invalid("a key in single quotes; JSON writes keys in double quotes: {\"key\": 1}")
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
@@ -384,6 +389,7 @@ struct JSONScanner {
 
     /// What stands where a value should, named as `notAKey` names it.
     private func notAValue() -> ScanFailure {
+        if let comment = Self.comment(bytes, count: count, at: pos) { return .invalid("expected a value, found \(comment)") }
         let byte = bytes[pos]
         var before = pos - 1
         while before >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before]) { before -= 1 }
@@ -394,6 +400,16 @@ struct JSONScanner {
             return .invalid("a string in single quotes; JSON writes strings in double quotes: \"text\"")
         }
         return .invalid("unexpected character \(describe(byte))")
+    }
+
+    /// A comment at `pos` (`//` or `/*`, as JSONC and JSON5 allow), named for what it is:
+    /// `a comment (//), which JSON does not have; ...`. Nil for anything else.
+    static func comment(_ bytes: UnsafePointer<UInt8>, count: Int, at pos: Int) -> String? {
+        guard pos + 1 < count, bytes[pos] == UInt8(ascii: "/"),
+            bytes[pos + 1] == UInt8(ascii: "/") || bytes[pos + 1] == UInt8(ascii: "*")
+        else { return nil }
+        let mark = bytes[pos + 1] == UInt8(ascii: "/") ? "//" : "/* */"
+        return "a comment (\(mark)), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)"
     }
 
     /// The message for a comma just before the close of an object or array.

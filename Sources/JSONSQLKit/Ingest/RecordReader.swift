@@ -133,7 +133,10 @@ final class RecordReader {
                     throw fail(JSONScanner.trailingComma("]"), line: line + scanner.newlines)
                 case .afterElement:
                     guard byte == UInt8(ascii: ",") else {
-                        throw fail("expected ',' or ']' after array element \(recordCount)", line: line + scanner.newlines)
+                        let comment = JSONScanner.comment(buffer, count: length, at: scanner.pos).map { ", found \($0)" }
+                        throw fail(
+                            "expected ',' or ']' after array element \(recordCount)\(comment ?? "")",
+                            line: line + scanner.newlines)
                     }
                     scanner.pos += 1
                     arrayState = .element
@@ -188,6 +191,7 @@ final class RecordReader {
     /// What a value starting at `pos` is: `a string`, `null`, or its first word when it is no
     /// JSON value at all (`name,score` begins with `n` but is not `null`).
     private func describeValueStart(at pos: Int) -> String {
+        if let comment = JSONScanner.comment(buffer, count: length, at: pos) { return comment }
         if pos + 3 <= length && buffer[pos] == 0xEF && buffer[pos + 1] == 0xBB && buffer[pos + 2] == 0xBF {
             return "a byte-order mark (U+FEFF), which may only start the input; remove it (files joined with cat keep theirs)"
         }
@@ -236,8 +240,9 @@ final class RecordReader {
     /// At the start of the input, what the first line looks like when it is not JSON, and
     /// what to do: CSV, TSV, XML or HTML, YAML, or plain text. Nil when it is a JSON value.
     private func describeNonJSON(at pos: Int) -> String? {
-        // A JSON value on its line (NDJSON of strings or numbers) is described as such.
-        if lineJSONKind(at: pos) != nil { return nil }
+        // A JSON value on its line (NDJSON of strings or numbers) is described as such, and a
+        // comment as one (describeValueStart).
+        if lineJSONKind(at: pos) != nil || JSONScanner.comment(buffer, count: length, at: pos) != nil { return nil }
         var first = firstLine(at: pos)
         if first.count > 200 { first = String(first.prefix(200)) }
         // Quoted as JSON quotes a string: `"a\u0001b"`, not Swift's `"a\u{01}b"`.

@@ -24,10 +24,15 @@ public struct IndexSpec: Sendable {
     }
 
     /// `player` + `address.country` → `player_on_address_country`, each path's column named as
-    /// the table spells it (`DOC.k` gives `t_on_doc_k`, as `doc.k` does).
+    /// the table spells it (`DOC.k` gives `t_on_doc_k`, as `doc.k` does). An index from the end
+    /// is named as one: `tags[-1]` gives `t_on_tags_minus_1`, apart from `tags[1]`'s `t_on_tags_1`.
     public func defaultName(in info: TableInfo) -> String {
         let parts = paths.map { path in
-            JSONPath(column: info.column(named: path.column)?.name ?? path.column, segments: path.segments).description
+            let segments = path.segments.map { segment -> JSONPath.Segment in
+                if case .index(let n) = segment, n < 0 { return .key("minus_\(-n)") }
+                return segment
+            }
+            return JSONPath(column: info.column(named: path.column)?.name ?? path.column, segments: segments).description
                 .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
                 .split(separator: "_").joined(separator: "_")
         }
@@ -199,7 +204,7 @@ public struct IndexSpec: Sendable {
         // The unique index of a json key (`valueKeys`) is the one asked for, and more.
         var asKey = self
         asKey.kindsApart = true
-        // Another index under the default name (`doc.a[-1]` and `doc.a[1]` both make `t_on_doc_a_1`):
+        // Another index under the default name (`doc.a.b` and `doc."a.b"` both make `t_on_doc_a_b`):
         // --if-not-exists would not keep it, so the message does not offer it.
         guard try stored == wanted || unique && stored == asKey.sql(table: info, name: found) else {
             // drop-index refuses the index that keeps a key unique by value: not offered.

@@ -415,9 +415,17 @@ extension InputValue {
         self = parsed
     }
 
+    /// Why text is not one JSON value a column can take: not JSON, or a string that is no
+    /// text (half of a surrogate pair), in the words `insert` uses for such a value.
+    enum ParseFailure: Error {
+        case notJSON(JSONSQLError)
+        /// `cannot hold this string (...)` and the value as insert shows it: `a string "\ud800"`.
+        case notText(expectation: String, value: String)
+    }
+
     /// One JSON value, or why the text is not one, in the words the input reader uses for a
     /// record (`nesting deeper than 2000 levels`, `expected ',' or ']' in an array`).
-    static func parse(json text: String) -> Result<InputValue, JSONSQLError> {
+    static func parse(json text: String) -> Result<InputValue, ParseFailure> {
         var bytes = Array(text.utf8)
         bytes.append(0x20)  // a trailing number needs a byte after it to be complete
         return bytes.withUnsafeMutableBufferPointer { buffer in
@@ -426,28 +434,37 @@ extension InputValue {
             var field = JSONField()
             scanner.skipWhitespace()
             do { try scanner.scanValue(into: &field) } catch {
-                if case ScanFailure.incomplete = error { return .failure(JSONSQLError("it ends inside a JSON value")) }
-                return .failure(JSONSQLError("\(error)"))
+                if case ScanFailure.incomplete = error { return .failure(.notJSON(JSONSQLError("it ends inside a JSON value"))) }
+                return .failure(.notJSON(JSONSQLError("\(error)")))
             }
             scanner.skipWhitespace()
-            guard scanner.atEnd else { return .failure(JSONSQLError("more follows the first JSON value")) }
+            guard scanner.atEnd else { return .failure(.notJSON(JSONSQLError("more follows the first JSON value"))) }
             var scratch: [UInt8] = []
             do {
                 return .success(try InputValue(field, bytes: base, scratch: &scratch))
             } catch let mismatch as ValueMismatch {
-                return .failure(JSONSQLError(mismatch.expectation))
+                return .failure(
+                    .notText(expectation: mismatch.expectation, value: RecordInserter.describeValue(field, bytes: base)))
             } catch {
-                return .failure(JSONSQLError("\(error)"))
+                return .failure(.notJSON(JSONSQLError("\(error)")))
             }
         }
     }
 
     /// The error for text that should be one JSON value (an option's value) and is not, with
     /// the reason: `--set tags: [1, is not valid JSON (it ends inside a JSON value)`.
-    static func notJSON(_ text: String, context: String) -> JSONSQLError {
+    /// JSON that is a string no text can hold is said as insert says it of a record's value:
+    /// `--set doc: column "doc" (json) cannot hold this string (a \u escape holds half of a
+    /// surrogate pair), got a string "\ud800"`.
+    static func notJSON(_ text: String, context: String, column: ColumnInfo? = nil) -> JSONSQLError {
         let shown = text.isEmpty ? "an empty value" : TerminalText.excerpt(text)
-        guard case .failure(let reason) = parse(json: text) else { return JSONSQLError("\(context): \(shown) is not valid JSON") }
-        return JSONSQLError("\(context): \(shown) is not valid JSON (\(reason))")
+        switch parse(json: text) {
+        case .success: return JSONSQLError("\(context): \(shown) is not valid JSON")
+        case .failure(.notJSON(let reason)): return JSONSQLError("\(context): \(shown) is not valid JSON (\(reason))")
+        case .failure(.notText(let expectation, let value)):
+            let owner = column.map { "column \"\($0.name)\" (\($0.type.rawValue)) " } ?? ""
+            return JSONSQLError("\(context): \(owner)\(expectation), got \(value)")
+        }
     }
 
     /// A field of a scanned record.
