@@ -35,7 +35,7 @@
 #   export table  the whole table as an aligned text table (up to --big)
 #   startup       a real query, `jsonsql query DB player --limit 1`, against `sqlite3 DB 'SELECT *
 #                 FROM player LIMIT 1'` (and -json), at every size; and, once, `jsonsql --version`
-#                 against `sqlite3 -version`
+#                 against `sqlite3 -version`. The tools take turns, one run each, against drift.
 #   file          the NDJSON file without a database (up to --big): the DE filter as JSON lines
 #                 to a file, a count per country, and describe; against DuckDB (read_json_auto,
 #                 SUMMARIZE), the sqlite3 shell (.import as one text column, then ->>), jq and
@@ -339,9 +339,15 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
         t1=$(date +%s)
         echo "   start-up of query --limit 1, $startup_runs runs each" >&2
         task="start-up: query --limit 1"
-        measure "$task" "$n" jsonsql "" --warmup 1 --repeat "$startup_runs" -- "$JSONSQL" query "$db_js" player --limit 1
-        measure "$task" "$n" sqlite3 "" --warmup 1 --repeat "$startup_runs" -- "$SQLITE3" "$db_js" 'SELECT * FROM player LIMIT 1'
-        measure "$task" "$n" "sqlite3 -json" "" --warmup 1 --repeat "$startup_runs" -- "$SQLITE3" -json "$db_js" 'SELECT * FROM player LIMIT 1'
+        # Runs of milliseconds: the machine's speed drifts over the seconds a block of them takes,
+        # so the tools take turns, one run each, and drift falls on all of them alike.
+        for ((r = 0; r < startup_runs; r++)); do
+            warm=(--repeat 1)
+            [ "$r" = 0 ] && warm=(--warmup 1 --repeat 1)
+            measure "$task" "$n" jsonsql "" "${warm[@]}" -- "$JSONSQL" query "$db_js" player --limit 1
+            measure "$task" "$n" sqlite3 "" "${warm[@]}" -- "$SQLITE3" "$db_js" 'SELECT * FROM player LIMIT 1'
+            measure "$task" "$n" "sqlite3 -json" "" "${warm[@]}" -- "$SQLITE3" -json "$db_js" 'SELECT * FROM player LIMIT 1'
+        done
         [ -n "$SU" ] && measure "$task" "$n" "sqlite-utils rows --limit 1" "" --warmup 1 --repeat "$(( startup_runs < 10 ? startup_runs : 10 ))" \
             -- "$SU" rows "$db_js" player --limit 1
         section "start-up query at $n" "$t1"
@@ -534,8 +540,12 @@ done
 # 7. start-up
 if want startup; then
     echo "== start-up, $startup_runs runs" >&2
-    measure start-up 0 jsonsql "" --warmup 1 --repeat "$startup_runs" -- "$JSONSQL" --version
-    measure start-up 0 "sqlite3 -version" "" --warmup 1 --repeat "$startup_runs" -- "$SQLITE3" -version
+    for ((r = 0; r < startup_runs; r++)); do  # taking turns, as the start-up query above
+        warm=(--repeat 1)
+        [ "$r" = 0 ] && warm=(--warmup 1 --repeat 1)
+        measure start-up 0 jsonsql "" "${warm[@]}" -- "$JSONSQL" --version
+        measure start-up 0 "sqlite3 -version" "" "${warm[@]}" -- "$SQLITE3" -version
+    done
     [ -n "$SU" ] && measure start-up 0 "sqlite-utils --version" "" --warmup 1 --repeat "$(( startup_runs < 10 ? startup_runs : 10 ))" -- "$SU" --version
     measure start-up 0 "(/bin/true: spawn floor)" "" --warmup 1 --repeat "$startup_runs" -- /bin/true
 fi
@@ -553,7 +563,7 @@ if [ "$big_seen" = 1 ]; then
 fi
 want insert && notes+=("Inserts: jsonsql \`insert DB player FILE.ndjson --pk id\`; sqlite-utils \`insert DB player FILE.ndjson --nl --pk id\` (default batch size); sqlite3 shell \`INSERT INTO player SELECT value->>'id', ..., value->'address', value->'tags', ... FROM json_each(readfile('FILE.json'))\` on the same records as one JSON array, into a table created beforehand (untimed) with the same columns. The rows/s-by-size table shows how the insert rate holds up as the table grows.")
 want index && notes+=("Index a path: \`jsonsql index DB player address.country\` against the sqlite3 shell's \`CREATE INDEX player_on_address_country ON player (${ix_expr:-EXPR})\`, the expression \`jsonsql indexes\` reports for jsonsql's index, each on a fresh copy of jsonsql's database (copy untimed). rows/s is rows indexed per second.")
-want startup && notes+=("Start-up: \"query --limit 1\" opens jsonsql's database and prints its first row: jsonsql \`query DB player --limit 1\` (JSON), sqlite3 \`DB 'SELECT * FROM player LIMIT 1'\` (and \`-json\`), sqlite-utils \`rows DB player --limit 1\`; \"start-up\" is \`jsonsql --version\` against \`sqlite3 -version\`. One warm-up run, then $startup_runs runs (sqlite-utils: at most 10).")
+want startup && notes+=("Start-up: \"query --limit 1\" opens jsonsql's database and prints its first row: jsonsql \`query DB player --limit 1\` (JSON), sqlite3 \`DB 'SELECT * FROM player LIMIT 1'\` (and \`-json\`), sqlite-utils \`rows DB player --limit 1\`; \"start-up\" is \`jsonsql --version\` against \`sqlite3 -version\`. One warm-up run, then $startup_runs runs, the tools taking turns run by run so that the machine's drift falls on all alike (sqlite-utils: at most 10, after them).")
 { want filter || want export; } && notes+=("Filters and exports read one copy of the database jsonsql created; \"filter (indexed)\" reads a copy with \`jsonsql index DB player address.country\`. Filter: jsonsql \`query DB player --where address.country=DE --format json\`; sqlite3 \`-json\` and sqlite-utils \`query\` run \`$filter_sql\`. rows/s is records per second of the whole run (start-up included).")
 want file && notes+=("File rows read the NDJSON file without a database (jsonsql's memory mode), output to a file: filter \`jsonsql query FILE --where address.country=DE --format jsonl\`; count per country \`jsonsql query FILE --group-by address.country --select 'address.country,count()' --format jsonl\`; \`jsonsql describe FILE\`. DuckDB: the Python module ($duck_version, start-up and import included) runs \`COPY (SELECT ... FROM read_json_auto(FILE) WHERE address.country = 'DE' / GROUP BY 1) TO OUT (FORMAT JSON)\` and \`SUMMARIZE\`. sqlite3: \`.import\` of the file as one text column into an in-memory table, then \`j ->> '\$.address.country'\`. jq: \`-c 'select(.address.country == \"DE\")'\` and \`-s 'group_by(.address.country)[] | {country, count: length}'\`. sqlite-utils: \`memory FILE:nl \"SELECT ... FROM t WHERE address ->> '\$.country' = 'DE'\" --nl\` (and GROUP BY); \`analyze-tables DB player\` on jsonsql's database (loading not timed), once. rows/s is input records per second.")
 [ "$pg_state" = up ] && notes+=("PostgreSQL rows (up to $big_from records): PostgreSQL $pg_version, a throwaway server started by Tests/postgres-server.sh, on a unix socket, with $pg_settings; jsonsql and psql run on the same server, so these settings apply to both. Insert: jsonsql \`insert postgresql://... player FILE.ndjson --pk id\` (a new table, one COPY in one transaction) against psql \`\\copy player_copy FROM FILE\` of the same rows pre-converted to COPY text (psql's \`\\copy player TO FILE\` of jsonsql's table, untimed) into an empty table made \`LIKE player INCLUDING ALL\` (the same columns, types and primary key, untimed). Goal: jsonsql's rows/s at least 0.7x \\copy's, i.e. jsonsql/peer at most 1.43. Filter (indexed): \`jsonsql query postgresql://... player --where address.country=DE --format json\` after \`jsonsql index postgresql://... player address.country\` and ANALYZE, against psql \`-A -t -c 'SELECT row_to_json(r) FROM (SELECT * FROM player WHERE (address -> 'country') = '\"DE\"'::jsonb) r'\`, the SQL jsonsql's \`--explain\` shows with its parameter written in, so both use the same index; output to a file; one untimed warm-up each. Goal: jsonsql/peer at most 1.3.")
