@@ -34,22 +34,29 @@ build: deps
 # Start-up is mostly the loader's work, so the release binary is linked for a short one:
 # - at a fixed address (-no-pie, as Go links by default): no 83,000 relocations to apply to a
 #   94 MB static binary at every start (--version: 4.1 -> 2.8 ms of CPU);
-# - with libstdc++ (which the static Foundation's ICU needs) linked in, not loaded: loading it
-#   and binding its symbols took a third of --version. The one `-lstdc++` the toolchain passes
-#   finds the static archive first in STATIC_CXX_DIR;
+# - with libstdc++ (which the static Foundation's ICU needs) and the system's SQLite linked in
+#   from their static archives, not loaded: loading them and binding their symbols took a third
+#   of --version, and libsqlite3.so alone binds 1,600 symbols at every start (1.06M of a query's
+#   4.6M instructions). The one `-lstdc++` the toolchain passes and GRDB's `-lsqlite3` find the
+#   archives first in STATIC_LIB_DIR; without an archive, the shared library is loaded as before;
 # - exporting only what must be exported, not the 7,994 symbols that `-export-dynamic` gives
-#   and dladdr then searches at start;
+#   and dladdr then searches at start; binding the rest on first call, and with no `$ORIGIN`
+#   search path to look for libraries in first;
 # - with generic type metadata got through its accessor, not by demangling a name: the runtime
 #   checks a demangled type's requirements (Key: Hashable) by scanning all 6,293 conformance
 #   records of the binary, each time for each new type (query --limit 1: 9.6M -> 6.0M instructions).
-STATIC_CXX_DIR := .build/static-libstdc++
+STATIC_LIB_DIR := .build/static-libs
 STATIC_CXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null || cc -print-file-name=libstdc++.a 2>/dev/null)
+STATIC_SQLITE := $(shell cc -print-file-name=libsqlite3.a 2>/dev/null)
 release: deps
-	@mkdir -p $(STATIC_CXX_DIR); \
-	if [ -f "$(STATIC_CXX)" ]; then ln -sfn "$(STATIC_CXX)" $(STATIC_CXX_DIR)/libstdc++.a; \
-	else rm -f $(STATIC_CXX_DIR)/libstdc++.a; echo "no libstdc++.a: libstdc++ is loaded at start"; fi
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -L$(CURDIR)/$(STATIC_CXX_DIR) \
-	  -Xlinker -no-pie -Xlinker --no-export-dynamic \
+	@mkdir -p $(STATIC_LIB_DIR); \
+	for lib in "$(STATIC_CXX)" "$(STATIC_SQLITE)"; do \
+	  name=$$(basename "$$lib"); \
+	  if [ -f "$$lib" ]; then ln -sfn "$$lib" $(STATIC_LIB_DIR)/$$name; \
+	  else rm -f $(STATIC_LIB_DIR)/$$name; echo "no $$name: its shared library is loaded at start"; fi; \
+	done
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -L$(CURDIR)/$(STATIC_LIB_DIR) \
+	  -Xlinker -no-pie -Xlinker --no-export-dynamic -Xlinker -z -Xlinker lazy --disable-local-rpath \
 	  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 # Every test: the library in-process, then the release binary end to end (the one `make install`
