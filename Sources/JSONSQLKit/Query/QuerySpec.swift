@@ -160,13 +160,15 @@ extension QuerySpec {
             arguments = rendered.arguments
         }
         if !groupBy.isEmpty {
-            // The paths' value SQL, as indexes on them are built, so SQLite can group along one
-            // (`sortSQL`: text in a numeric column stays text).
+            // The paths' value SQL (`sortSQL`: text in a numeric column stays text), and on a
+            // JSON path its kind, which `->>` loses: `true` and `1` are two groups, as are `[1]`
+            // and `"[1]"`. (SQLite then sorts the groups rather than reading them along an index.)
             sql +=
                 " GROUP BY "
                 + (try groupBy.map {
                     let path = try ResolvedPath($0, in: info)
-                    return postgres ? path.postgresGroupSQL : [expression(path.sortSQL)]
+                    if postgres { return path.postgresGroupSQL }
+                    return [expression(path.sortSQL)] + [path.groupKindSQL.map(expression)].compactMap { $0 }
                 }.joined().joined(separator: ", "))
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
@@ -186,7 +188,11 @@ extension QuerySpec {
             let terms = try order.flatMap { term -> [String] in
                 if postgres, case .path(let path) = term.term {
                     let resolved = try ResolvedPath(path, in: info)
-                    let terms = resolved.postgresOrderTerms(descending: term.descending)
+                    var terms = resolved.postgresOrderTerms(descending: term.descending)
+                    // Groups that `->>` reads alike come as on SQLite: `1` before `true`.
+                    if !groupBy.isEmpty, let kind = resolved.groupKindSQL {
+                        terms.append(kind + (term.descending ? " DESC" : ""))
+                    }
                     // A plain column's term is its name, then COLLATE or the direction.
                     guard resolved.column.type != .json, shadowed(resolved.quotedColumn) else { return terms }
                     return terms.map { "\(table).\($0)" }
@@ -202,6 +208,10 @@ extension QuerySpec {
                     case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
                 if shadowed(sql) { sql = "\(table).\(sql)" }
+                // Groups that `->>` reads alike in a fixed order: `1` before `true`.
+                if !groupBy.isEmpty, case .path(let path) = term.term, let kind = try ResolvedPath(path, in: info).groupKindSQL {
+                    return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
+                }
                 return [sql + (term.descending ? " DESC" : "")]
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
