@@ -86,4 +86,29 @@ struct AggregateTests {
             #expect(result.stdout.replacingOccurrences(of: #"{"d":1.0,"#, with: #"{"d":1,"#) == expected, "\(source)")
         }
     }
+
+    /// SQLite's min and max read a JSON boolean as 1 or 0 and gave that number.
+    @Test("min and max of a JSON path print a boolean found as true or false, a number as itself on a tie")
+    func booleanMinMax() throws {
+        let lines = [
+            #"{"g":"a","d":{"f":true}}"#, #"{"g":"a","d":{"f":false}}"#, #"{"g":"b","d":{"f":true}}"#, #"{"g":"b","d":{"f":5}}"#,
+            #"{"g":"c","d":{"f":true}}"#, #"{"g":"c","d":{"f":1}}"#, #"{"g":"d","d":{"f":"x"}}"#, #"{"g":"d","d":{"f":false}}"#,
+        ]
+        let input = try directory.write("flags.ndjson", lines.joined(separator: "\n") + "\n")
+        let db = directory.path("flags.sqlite")
+        try #require(CLI.run(["insert", db, "f", input]).status == 0)
+        // a: false < true; b: true (1) < 5; c: true and 1 tie, the number printed; d: false (0) below text.
+        let expected = [
+            #"{"g":"a","min(d.f)":false,"max(d.f)":true}"#, #"{"g":"b","min(d.f)":true,"max(d.f)":5}"#,
+            #"{"g":"c","min(d.f)":1,"max(d.f)":1}"#, #"{"g":"d","min(d.f)":false,"max(d.f)":"x"}"#,
+        ].joined(separator: "\n") + "\n"
+        for source in [[db, "f"], [input]] {
+            let result = try CLI.run(["query"] + source + ["--group-by", "g", "--select", "g,min(d.f),max(d.f)", "-f", "jsonl"])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(source): \(result.stderr)")
+            #expect(result.stdout == expected, "\(source)")
+        }
+        // Ordered by the value compared: false (0) before true (1) before 1 and 5.
+        let ordered = try CLI.run(["query", db, "f", "--group-by", "g", "--select", "g", "--order-by", "max(d.f)", "--order-by", "g", "-f", "csv"])
+        #expect(ordered.stdout == "g\r\na\r\nc\r\nb\r\nd\r\n", "\(ordered.stdout)")
+    }
 }

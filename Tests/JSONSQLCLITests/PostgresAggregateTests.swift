@@ -36,6 +36,8 @@ struct PostgresAggregateTests {
             ["--select", "count(),sum(n),avg(n),max(doc.m)", "--where", "id < 5"],
             ["--group-by", "doc.c", "--select", "doc.c,count()", "--where", "id > 7"],
             ["--group-by", "doc.m", "--select", "doc.m,count()", "--where", "id in [2, 3, 8]"],
+            // A boolean found prints as true; tied with 1, the number.
+            ["--select", "min(doc.m),max(doc.w),min(doc.w)", "--where", "id in [3, 8]"],
         ]
         var outputs: [String: [String]] = [:]
         for database in [sqlite, postgres] {
@@ -52,6 +54,7 @@ struct PostgresAggregateTests {
         #expect(outputs[postgres]![5] == "0 " + #"{"doc.c":"[1]","count()":1}"# + "\n" + #"{"doc.c":[1],"count()":1}"# + "\n ")
         let ones = [#"{"doc.m":1,"count()":1}"#, #"{"doc.m":true,"count()":1}"#, #"{"doc.m":3,"count()":1}"#]
         #expect(outputs[postgres]![6] == "0 " + ones.joined(separator: "\n") + "\n ")
+        #expect(outputs[postgres]![7] == "0 " + #"{"min(doc.m)":1,"max(doc.w)":true,"min(doc.w)":true}"# + "\n ")
     }
 
     @Test("aggregates of numbers at 64 bits or near the double range print what SQLite prints, or fail as there")

@@ -340,10 +340,14 @@ public struct Aggregate: Sendable, Equatable {
     }
 
     /// The call in SQL; `argument` maps the expression it aggregates (see `QuerySpec.build`).
+    /// With `printed`, `min` and `max` of a JSON path give JSON to print (`true`, not 1);
+    /// ORDER BY takes the value SQLite compares.
     /// With `weight`, the quoted name of a column giving how many rows each row stands for, a
     /// count adds up the weights of its rows, the same integer; `min` and `max` are unchanged;
     /// `sum` and `avg` cannot be weighted exactly (a sum of reals depends on the order of its terms).
-    func sql(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
+    func sql(in info: TableInfo, weight: String? = nil, printed: Bool = true, argument: (String) -> String = { $0 }) throws
+        -> String
+    {
         guard let path else { return weight.map { "coalesce(sum(\($0)), 0)" } ?? "count(*)" }
         let resolved = try ResolvedPath(path, in: info)
         var value = resolved.valueSQL
@@ -374,7 +378,7 @@ public struct Aggregate: Sendable, Equatable {
             return "\(StoredSum.name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
         }
         if function == .min || function == .max {
-            let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved))
+            let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved), json: printed && resolved.isJSON)
             if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
             if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
         }
@@ -384,7 +388,7 @@ public struct Aggregate: Sendable, Equatable {
     /// The call as an ORDER BY term: a numeric column's exact sum, min and max are decimal
     /// text, sorted by their value.
     func orderSQL(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
-        let sql = try sql(in: info, weight: weight, argument: argument)
+        let sql = try sql(in: info, weight: weight, printed: false, argument: argument)
         guard let path, [.sum, .min, .max].contains(function), storedNumber(try ResolvedPath(path, in: info)) else { return sql }
         return "CAST(\(sql) AS NUMERIC)"
     }
@@ -408,10 +412,11 @@ public struct Aggregate: Sendable, Equatable {
     var canWeight: Bool { function != .sum && function != .avg }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
-        guard let path, function == .min || function == .max || function == .sum, path.segments.isEmpty else {
-            return .natural
-        }
+        guard let path, function == .min || function == .max || function == .sum else { return .natural }
         let resolved = try ResolvedPath(path, in: info)
+        // min and max of a JSON path are JSON (`sql(printed:)`, `postgresSQL`).
+        if function != .sum && resolved.isJSON { return .json }
+        guard path.segments.isEmpty else { return .natural }
         // An exact sum of a numeric column is its decimal text, printed as a number.
         if function == .sum {
             let exact = resolved.column.type == .numeric && resolved.column.keepsNumberText(in: resolved.dialect)
