@@ -74,11 +74,12 @@ struct AggregateTests {
         try #require(CLI.run(["insert", db, "k", input]).status == 0)
         // In SQLite's order of ->> values (NULL, numbers, text in byte order), a number before a
         // boolean and a string before an array or object of the same text.
-        let expected = [
-            #"{"d":null,"count()":2}"#, #"{"d":0,"count()":1}"#, #"{"d":false,"count()":1}"#, #"{"d":1,"count()":2}"#,
-            #"{"d":true,"count()":1}"#, #"{"d":"1","count()":1}"#, #"{"d":"[1]","count()":2}"#, #"{"d":[1],"count()":1}"#,
-            #"{"d":"{}","count()":1}"#, #"{"d":{},"count()":1}"#,
-        ].joined(separator: "\n") + "\n"
+        let expected =
+            [
+                #"{"d":null,"count()":2}"#, #"{"d":0,"count()":1}"#, #"{"d":false,"count()":1}"#, #"{"d":1,"count()":2}"#,
+                #"{"d":true,"count()":1}"#, #"{"d":"1","count()":1}"#, #"{"d":"[1]","count()":2}"#, #"{"d":[1],"count()":1}"#,
+                #"{"d":"{}","count()":1}"#, #"{"d":{},"count()":1}"#,
+            ].joined(separator: "\n") + "\n"
         for source in [[db, "k"], [input]] {
             let result = try CLI.run(["query"] + source + ["--group-by", "d", "--select", "d,count()", "-f", "jsonl"])
             #expect(result.status == 0 && result.stderr.isEmpty, "\(source): \(result.stderr)")
@@ -98,17 +99,20 @@ struct AggregateTests {
         let db = directory.path("flags.sqlite")
         try #require(CLI.run(["insert", db, "f", input]).status == 0)
         // a: false < true; b: true (1) < 5; c: true and 1 tie, the number printed; d: false (0) below text.
-        let expected = [
-            #"{"g":"a","min(d.f)":false,"max(d.f)":true}"#, #"{"g":"b","min(d.f)":true,"max(d.f)":5}"#,
-            #"{"g":"c","min(d.f)":1,"max(d.f)":1}"#, #"{"g":"d","min(d.f)":false,"max(d.f)":"x"}"#,
-        ].joined(separator: "\n") + "\n"
+        let expected =
+            [
+                #"{"g":"a","min(d.f)":false,"max(d.f)":true}"#, #"{"g":"b","min(d.f)":true,"max(d.f)":5}"#,
+                #"{"g":"c","min(d.f)":1,"max(d.f)":1}"#, #"{"g":"d","min(d.f)":false,"max(d.f)":"x"}"#,
+            ].joined(separator: "\n") + "\n"
         for source in [[db, "f"], [input]] {
             let result = try CLI.run(["query"] + source + ["--group-by", "g", "--select", "g,min(d.f),max(d.f)", "-f", "jsonl"])
             #expect(result.status == 0 && result.stderr.isEmpty, "\(source): \(result.stderr)")
             #expect(result.stdout == expected, "\(source)")
         }
         // Ordered by the value compared: false (0) before true (1) before 1 and 5.
-        let ordered = try CLI.run(["query", db, "f", "--group-by", "g", "--select", "g", "--order-by", "max(d.f)", "--order-by", "g", "-f", "csv"])
+        let ordered = try CLI.run([
+            "query", db, "f", "--group-by", "g", "--select", "g", "--order-by", "max(d.f)", "--order-by", "g", "-f", "csv",
+        ])
         #expect(ordered.stdout == "g\r\na\r\nc\r\nb\r\nd\r\n", "\(ordered.stdout)")
     }
 }

@@ -193,7 +193,8 @@ struct GRDBRoundTripTests {
         let queue = try DatabaseQueue(path: source)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA page_size = 16384")
-            try db.execute(sql: "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO a VALUES (1, 'x'); CREATE TABLE b (w)")
+            try db.execute(
+                sql: "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO a VALUES (1, 'x'); CREATE TABLE b (w)")
             try db.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = -123456789")
         }
         try queue.close()
@@ -206,8 +207,10 @@ struct GRDBRoundTripTests {
         }
         let whole = dir.path("whole.sqlite")
         let copied = try CLI.run(["copy", source, whole])
-        #expect(copied.status == 0 && copied.stdout.isEmpty && copied.stderr == "copied a: 1 row\ncopied b: 0 rows\n", "\(copied.stderr)")
-        #expect(try header(whole) == [16384, 42, -123456789])
+        #expect(
+            copied.status == 0 && copied.stdout.isEmpty && copied.stderr == "copied a: 1 row\ncopied b: 0 rows\n",
+            "\(copied.stderr)")
+        #expect(try header(whole) == [16384, 42, -123_456_789])
         // Some tables are not the app's database: the page size only.
         let some = dir.path("some.sqlite")
         #expect(try CLI.run(["copy", source, some, "a"]).status == 0)

@@ -152,8 +152,14 @@ struct PostgresExactValueTests {
             (#""t0":"2024-05-01T00:00:00.500Z""#, "timestamp(0) with time zone, which rounds a time to 0 fractional digits"),
             (#""c3":"ab""#, "character(3), which pads text with spaces to 3 characters"),
             (#""c3":"abcd""#, "character(3), which pads text with spaces to 3 characters"),
-            (#""h":"1.2.3.4/32""#, "inet, which spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"),
-            (#""h":"2001:DB8::1""#, "inet, which spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"),
+            (
+                #""h":"1.2.3.4/32""#,
+                "inet, which spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
+            ),
+            (
+                #""h":"2001:DB8::1""#,
+                "inet, which spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
+            ),
             (#""a":"{1, 2}""#, "integer[], which reads text in its own way (an array as {1,2})"),
             (#""m":"12.50""#, "money, which prints an amount in the server's currency format ($1,234.50)"),
         ]

@@ -545,7 +545,10 @@ struct WhereDifferentialTests {
                     groups.append((key, kind, 1))
                 }
             }
-            groups.sort { let c = Key.compare($0.key, $1.key); return c != 0 ? c < 0 : $0.kind < $1.kind }
+            groups.sort {
+                let c = Key.compare($0.key, $1.key)
+                return c != 0 ? c < 0 : $0.kind < $1.kind
+            }
             let expected = groups.map { #"{"count()":\#($0.count)}"# + "\n" }.joined()
             for (engine, rows) in run(spec) where rows != expected {
                 found.append(

@@ -48,10 +48,13 @@ struct PostgresRewrite: Sendable {
             guard digits < 3 else { return nil }
             rule = .fraction(digits: digits)
             what = "rounds a time to \(digits) fractional digits"
-        } else if name == "character" || name.hasPrefix("character("), let length = name == "character" ? 1 : Self.modifiers(name)?.first {
+        } else if name == "character" || name.hasPrefix("character("),
+            let length = name == "character" ? 1 : Self.modifiers(name)?.first
+        {
             rule = .padded(length: length)
             what = "pads text with spaces to \(length) character\(length == 1 ? "" : "s")"
-            works = "; a string of exactly \(length) character\(length == 1 ? "" : "s") is, and varchar(\(length)) keeps a shorter one as it is"
+            works =
+                "; a string of exactly \(length) character\(length == 1 ? "" : "s") is, and varchar(\(length)) keeps a shorter one as it is"
         } else if name == "inet" {
             rule = .inet
             what = "spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"

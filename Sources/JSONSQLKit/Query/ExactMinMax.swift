@@ -132,9 +132,11 @@ struct ExactMinMaxState {
             function: DatabaseFunction(name(max: true, stored: true), argumentCount: 2, pure: true, aggregate: StoredMax.self))
         db.add(function: DatabaseFunction(StoredSum.name, argumentCount: 2, pure: true, aggregate: StoredSum.self))
         db.add(
-            function: DatabaseFunction(name(max: false, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMin.self))
+            function: DatabaseFunction(
+                name(max: false, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMin.self))
         db.add(
-            function: DatabaseFunction(name(max: true, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMax.self))
+            function: DatabaseFunction(
+                name(max: true, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMax.self))
     }
 }
 

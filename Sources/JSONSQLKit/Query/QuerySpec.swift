@@ -378,7 +378,8 @@ public struct Aggregate: Sendable, Equatable {
             return "\(StoredSum.name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
         }
         if function == .min || function == .max {
-            let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved), json: printed && resolved.isJSON)
+            let name = ExactMinMaxState.name(
+                max: function == .max, stored: storedNumber(resolved), json: printed && resolved.isJSON)
             if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
             if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
         }

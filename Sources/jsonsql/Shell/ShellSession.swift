@@ -166,7 +166,8 @@ final class ShellSession {
     /// statement is to run.
     private func skipped(sql: String?, line: Int) -> Outcome? {
         guard let at = rolledBackAt else { return nil }
-        let ended = "the transaction ended " + (at.isEmpty ? "" : "at \(at.dropLast(2)) ") + "with an error that rolled all of it back"
+        let ended =
+            "the transaction ended " + (at.isEmpty ? "" : "at \(at.dropLast(2)) ") + "with an error that rolled all of it back"
         if let sql, SQLText.endsTransaction(sql) {
             rolledBackAt = nil
             if SQLText.firstKeyword(sql) == "rollback" { return .ok }
