@@ -46,13 +46,73 @@ struct AggregateTests {
         #expect(both.status == 64)
     }
 
-    @Test("grouping by an indexed path uses its index")
+    @Test("grouping by an indexed path uses its index; a plain column groups along it")
     func index() throws {
         let db = directory.path("db.sqlite")
         try #require(CLI.run(["insert", db, "orders", file]).status == 0)
         try #require(CLI.run(["index", db, "orders", "customer.country"]).status == 0)
         let plan = try CLI.run(["query", db, "--group-by", "customer.country", "--explain"])
         #expect(plan.stdout.contains("USING INDEX") || plan.stdout.contains("COVERING INDEX"), "\(plan.stdout)")
-        #expect(!plan.stdout.contains("TEMP B-TREE FOR GROUP BY"), "\(plan.stdout)")
+        // A JSON path's groups also part kinds (`true` and `1`), which the index does not hold.
+        try #require(CLI.run(["create-table", db, "plain", "id:integer", "country:text"]).status == 0)
+        try #require(CLI.run(["index", db, "plain", "country"]).status == 0)
+        let plain = try CLI.run(["query", db, "plain", "--group-by", "country", "--explain"])
+        #expect(plain.stdout.contains("COVERING INDEX"), "\(plain.stdout)")
+        #expect(!plain.stdout.contains("TEMP B-TREE FOR GROUP BY"), "\(plain.stdout)")
+    }
+
+    /// `->>` reads `true` as 1, `false` as 0 and the array `[1]` as the text of the string
+    /// `"[1]"`; each kind of value is its own group, on a table and on a file.
+    @Test("--group-by makes true and 1, [1] and \"[1]\", {} and \"{}\" separate groups; null and missing one")
+    func kindsApart() throws {
+        let lines = [
+            #"{"d":1}"#, #"{"d":true}"#, #"{"d":1.0}"#, #"{"d":"1"}"#, #"{"d":0}"#, #"{"d":false}"#, #"{"d":[1]}"#,
+            #"{"d":"[1]"}"#, #"{"d":"[1]"}"#, #"{"d":{}}"#, #"{"d":"{}"}"#, #"{"d":null}"#, "{}",
+        ]
+        let input = try directory.write("kinds.ndjson", lines.joined(separator: "\n") + "\n")
+        let db = directory.path("kinds.sqlite")
+        try #require(CLI.run(["insert", db, "k", input]).status == 0)
+        // In SQLite's order of ->> values (NULL, numbers, text in byte order), a number before a
+        // boolean and a string before an array or object of the same text.
+        let expected =
+            [
+                #"{"d":null,"count()":2}"#, #"{"d":0,"count()":1}"#, #"{"d":false,"count()":1}"#, #"{"d":1,"count()":2}"#,
+                #"{"d":true,"count()":1}"#, #"{"d":"1","count()":1}"#, #"{"d":"[1]","count()":2}"#, #"{"d":[1],"count()":1}"#,
+                #"{"d":"{}","count()":1}"#, #"{"d":{},"count()":1}"#,
+            ].joined(separator: "\n") + "\n"
+        for source in [[db, "k"], [input]] {
+            let result = try CLI.run(["query"] + source + ["--group-by", "d", "--select", "d,count()", "-f", "jsonl"])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(source): \(result.stderr)")
+            // The value printed for the group of 1 and 1.0 is one row's: either spelling.
+            #expect(result.stdout.replacingOccurrences(of: #"{"d":1.0,"#, with: #"{"d":1,"#) == expected, "\(source)")
+        }
+    }
+
+    /// SQLite's min and max read a JSON boolean as 1 or 0 and gave that number.
+    @Test("min and max of a JSON path print a boolean found as true or false, a number as itself on a tie")
+    func booleanMinMax() throws {
+        let lines = [
+            #"{"g":"a","d":{"f":true}}"#, #"{"g":"a","d":{"f":false}}"#, #"{"g":"b","d":{"f":true}}"#, #"{"g":"b","d":{"f":5}}"#,
+            #"{"g":"c","d":{"f":true}}"#, #"{"g":"c","d":{"f":1}}"#, #"{"g":"d","d":{"f":"x"}}"#, #"{"g":"d","d":{"f":false}}"#,
+        ]
+        let input = try directory.write("flags.ndjson", lines.joined(separator: "\n") + "\n")
+        let db = directory.path("flags.sqlite")
+        try #require(CLI.run(["insert", db, "f", input]).status == 0)
+        // a: false < true; b: true (1) < 5; c: true and 1 tie, the number printed; d: false (0) below text.
+        let expected =
+            [
+                #"{"g":"a","min(d.f)":false,"max(d.f)":true}"#, #"{"g":"b","min(d.f)":true,"max(d.f)":5}"#,
+                #"{"g":"c","min(d.f)":1,"max(d.f)":1}"#, #"{"g":"d","min(d.f)":false,"max(d.f)":"x"}"#,
+            ].joined(separator: "\n") + "\n"
+        for source in [[db, "f"], [input]] {
+            let result = try CLI.run(["query"] + source + ["--group-by", "g", "--select", "g,min(d.f),max(d.f)", "-f", "jsonl"])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(source): \(result.stderr)")
+            #expect(result.stdout == expected, "\(source)")
+        }
+        // Ordered by the value compared: false (0) before true (1) before 1 and 5.
+        let ordered = try CLI.run([
+            "query", db, "f", "--group-by", "g", "--select", "g", "--order-by", "max(d.f)", "--order-by", "g", "-f", "csv",
+        ])
+        #expect(ordered.stdout == "g\r\na\r\nc\r\nb\r\nd\r\n", "\(ordered.stdout)")
     }
 }

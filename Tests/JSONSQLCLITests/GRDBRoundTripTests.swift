@@ -183,4 +183,44 @@ struct GRDBRoundTripTests {
         }
         #expect(try read(db, Item.self) == expectedItems)
     }
+
+    /// Apps read the header's user_version (a schema version many migrate by) and
+    /// application_id; a copy of a whole file keeps them, and its page size.
+    @Test("copy to a new file keeps the page size, and of every table user_version and application_id")
+    func copyKeepsHeader() throws {
+        let dir = try TemporaryDirectory()
+        let source = dir.path("app.sqlite")
+        let queue = try DatabaseQueue(path: source)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 16384")
+            try db.execute(
+                sql: "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO a VALUES (1, 'x'); CREATE TABLE b (w)")
+            try db.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = -123456789")
+        }
+        try queue.close()
+        func header(_ path: String) throws -> [Int] {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try ["page_size", "user_version", "application_id"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") ?? -1 }
+            }
+        }
+        let whole = dir.path("whole.sqlite")
+        let copied = try CLI.run(["copy", source, whole])
+        #expect(
+            copied.status == 0 && copied.stdout.isEmpty && copied.stderr == "copied a: 1 row\ncopied b: 0 rows\n",
+            "\(copied.stderr)")
+        #expect(try header(whole) == [16384, 42, -123_456_789])
+        // Some tables are not the app's database: the page size only.
+        let some = dir.path("some.sqlite")
+        #expect(try CLI.run(["copy", source, some, "a"]).status == 0)
+        #expect(try header(some) == [16384, 0, 0])
+        // A database that exists keeps its own.
+        let existing = dir.path("existing.sqlite")
+        let other = try DatabaseQueue(path: existing)
+        try other.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE c (x); PRAGMA user_version = 3") }
+        try other.close()
+        #expect(try CLI.run(["copy", source, existing]).status == 0)
+        #expect(try header(existing) == [4096, 3, 0])
+    }
 }

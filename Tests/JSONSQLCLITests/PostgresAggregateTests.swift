@@ -19,6 +19,8 @@ struct PostgresAggregateTests {
             #"{"id":6,"k":"c","n":3,"r":1.5,"doc":{"c":null,"v":4,"w":2,"m":"b"}}"#,
             // min and max of an object or array are its compact JSON text, as SQLite's ->> gives it.
             #"{"id":7,"k":"d","n":4,"r":0.5,"doc":{"c":"IT","m":{"a":[1,"x, y: z"]}}}"#,
+            // Groups keep kinds apart: 1 and true, "[1]" and [1].
+            #"{"id":8,"doc":{"c":"[1]","m":1}}"#, #"{"id":9,"doc":{"c":[1],"m":[1]}}"#,
         ].joined(separator: "\n")
         let queries = [
             [
@@ -32,6 +34,10 @@ struct PostgresAggregateTests {
             ["--group-by", "doc.c,k", "--order-by", "count():desc", "-f", "csv"],
             ["--group-by", "doc.m", "--select", "doc.m,min(doc.m),sum(doc.w),max(doc.w)", "--order-by", "max(doc.w)"],
             ["--select", "count(),sum(n),avg(n),max(doc.m)", "--where", "id < 5"],
+            ["--group-by", "doc.c", "--select", "doc.c,count()", "--where", "id > 7"],
+            ["--group-by", "doc.m", "--select", "doc.m,count()", "--where", "id in [2, 3, 8]"],
+            // A boolean found prints as true; tied with 1, the number.
+            ["--select", "min(doc.m),max(doc.w),min(doc.w)", "--where", "id in [3, 8]"],
         ]
         var outputs: [String: [String]] = [:]
         for database in [sqlite, postgres] {
@@ -45,6 +51,10 @@ struct PostgresAggregateTests {
         #expect(outputs[postgres]![0].contains(#""sum(doc.w)":0.30000000000000004"#), "\(outputs[postgres]![0])")
         #expect(outputs[postgres]![0].contains(#""max(doc.m)":"{\"a\":[1,\"x, y: z\"]}"}"#), "\(outputs[postgres]![0])")
         #expect(outputs[postgres]![4] == #"0 {"count()":4,"sum(n)":13,"avg(n)":3.25,"max(doc.m)":"x"}"# + "\n ")
+        #expect(outputs[postgres]![5] == "0 " + #"{"doc.c":"[1]","count()":1}"# + "\n" + #"{"doc.c":[1],"count()":1}"# + "\n ")
+        let ones = [#"{"doc.m":1,"count()":1}"#, #"{"doc.m":true,"count()":1}"#, #"{"doc.m":3,"count()":1}"#]
+        #expect(outputs[postgres]![6] == "0 " + ones.joined(separator: "\n") + "\n ")
+        #expect(outputs[postgres]![7] == "0 " + #"{"min(doc.m)":1,"max(doc.w)":true,"min(doc.w)":true}"# + "\n ")
     }
 
     @Test("aggregates of numbers at 64 bits or near the double range print what SQLite prints, or fail as there")

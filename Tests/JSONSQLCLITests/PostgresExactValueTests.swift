@@ -144,15 +144,24 @@ struct PostgresExactValueTests {
         try PostgresServer.psql(
             """
             CREATE TABLE t (id int PRIMARY KEY, f4 real, n52 numeric(5,2), t0 timestamptz(0), c3 char(3), h inet, a int[],
-              vc varchar(3), t3 timestamptz(3), s smallint, js json, tx text)
+              vc varchar(3), t3 timestamptz(3), s smallint, js json, tx text, m money)
             """, schema: schema)
         let refused: [(String, String)] = [
             (#""f4":16777217"#, "real, which rounds a number to a 4-byte float"),
             (#""n52":1.555"#, "numeric(5,2), which rounds a number to its scale"),
             (#""t0":"2024-05-01T00:00:00.500Z""#, "timestamp(0) with time zone, which rounds a time to 0 fractional digits"),
-            (#""c3":"ab""#, "character(3), which pads text with spaces"),
-            (#""h":"1.2.3.4/32""#, "inet, which reads text in its own way"),
-            (#""a":"{1, 2}""#, "integer[], which reads text in its own way"),
+            (#""c3":"ab""#, "character(3), which pads text with spaces to 3 characters"),
+            (#""c3":"abcd""#, "character(3), which pads text with spaces to 3 characters"),
+            (
+                #""h":"1.2.3.4/32""#,
+                "inet, which spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
+            ),
+            (
+                #""h":"2001:DB8::1""#,
+                "inet, which spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
+            ),
+            (#""a":"{1, 2}""#, "integer[], which reads text in its own way (an array as {1,2})"),
+            (#""m":"12.50""#, "money, which prints an amount in the server's currency format ($1,234.50)"),
         ]
         for (field, reason) in refused {
             let stderr = try fail(["insert", postgres, "t"], stdin: #"{"id":1}"# + "\n" + #"{"id":2,"# + field + "}")
@@ -173,6 +182,31 @@ struct PostgresExactValueTests {
         #expect(stderr.contains("--set f4: f4 is PostgreSQL's real, which rounds"), "\(stderr)")
         try succeed(["update", postgres, "t", "--set", "f4=null", "--set", "tx=y", "--all"])
         #expect(try PostgresServer.psql("SELECT f4 IS NULL, tx FROM t", schema: schema) == "t|y\n")
+        // Each refusal says what is kept, or which type keeps it.
+        let works = [
+            (#""c3":"ab""#, "; a string of exactly 3 characters is, and varchar(3) keeps a shorter one as it is"),
+            (#""h":"1.2.3.4/32""#, "; write the address as PostgreSQL prints it"),
+            (#""a":[1]"#, "; writing to a PostgreSQL array is not yet supported, and a jsonb column keeps JSON arrays"),
+            (#""m":"12.5""#, "; writing to it is not supported, and numeric(N,2) keeps amounts exactly"),
+        ]
+        for (field, advice) in works {
+            let stderr = try fail(["insert", postgres, "t"], stdin: #"{"id":9,"# + field + "}")
+            #expect(stderr.contains(advice), "\(field): \(stderr)")
+        }
+        // A string of exactly 3 characters (a tab and a backslash are one each, and é), and an
+        // address as PostgreSQL spells it, go in and read back as written.
+        let kept = [
+            #"{"id":10,"c3":"ab ","h":"10.0.0.1"}"#, #"{"id":11,"c3":"a\tb","h":"10.0.0.1/24"}"#,
+            #"{"id":12,"c3":"\\é\\","h":"2001:db8::1:0:0:1"}"#, #"{"id":13,"c3":"xyz","h":"::ffff:1.2.3.4"}"#,
+        ]
+        try succeed(["insert", postgres, "t"], stdin: kept.joined(separator: "\n"))
+        try succeed(["update", postgres, "t", "--set", "c3=a\\b", "--set", "h=fe80::1/64", "--where", "id = 13"])
+        #expect(
+            try CLI.jsonl(postgres, ["t", "--select", "id,c3,h", "--where", "id >= 10", "--order-by", "id"])
+                == kept.dropLast().joined(separator: "\n") + "\n" + #"{"id":13,"c3":"a\\b","h":"fe80::1/64"}"# + "\n")
+        let padded = try fail(["update", postgres, "t", "--set", "c3=ab", "--where", "id = 13"])
+        #expect(padded.contains("--set c3: c3 is PostgreSQL's character(3), which pads"), "\(padded)")
+        try PostgresServer.psql("DELETE FROM t WHERE id >= 10", schema: schema)
         // Values these columns keep as they are go in: exact in a 4-byte float, within the scale,
         // whole seconds; and read back as written.
         try succeed(

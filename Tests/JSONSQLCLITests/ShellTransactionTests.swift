@@ -223,7 +223,9 @@ struct ShellTransactionTests {
         #expect(printed.stdout == "{\"v\":\"\(deep)\"}\n{\"v\":\"\(deep)\"}\n")
     }
 
-    @Test("a failure that makes SQLite roll back the whole transaction says so, instead of a later COMMIT finding none")
+    @Test(
+        "a failure that makes SQLite roll back the whole transaction says so, and with --keep-going the rest of that transaction is not run"
+    )
     func transactionEndedByFailure() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
@@ -233,25 +235,49 @@ struct ShellTransactionTests {
                 begin;
                 delete from player where id = 'p1';
                 insert or rollback into player (id, name) values ('p2', 'again');
-                select count(*) as n from player;
+                insert into player (id, name) values ('p9', 'nine');
+                delete player --where 'id = p3'
                 commit;
+                select count(*) as n from player;
 
                 """)
         #expect(result.status == 1)
-        // The delete went with the transaction.
+        // The delete went with the transaction; lines 4 and 5, part of it, ran neither on their
+        // own nor at all: all three rows are there, and no p9.
         #expect(result.stdout == "{\"n\":3}\n")
         #expect(
             result.stderr == """
                 Error: line 3: UNIQUE constraint failed: player.id
-                Error: line 3: this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept, \
-                and what follows runs outside a transaction until the next BEGIN
-                Error: line 5: cannot commit - no transaction is active
+                Error: line 3: this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept; \
+                what follows is not run until COMMIT or ROLLBACK ends the transaction
+                Error: line 4: not run: the transaction ended at line 3 with an error that rolled all of it back, and this was \
+                part of it; ROLLBACK or COMMIT ends it
+                Error: line 5: not run: the transaction ended at line 3 with an error that rolled all of it back, and this was \
+                part of it; ROLLBACK or COMMIT ends it
+                Error: line 6: nothing was committed: the transaction ended at line 3 with an error that rolled all of it back
 
                 """)
+        #expect(try Fixture.count(db, "player") == 3)
+        // ROLLBACK ends it without a word, and what follows runs; so does a dot-command before it.
+        let rolledBack = try CLI.run(
+            ["shell", db, "--keep-going", "--format", "jsonl"],
+            stdin: """
+                begin;
+                insert or rollback into player (id, name) values ('p2', 'again');
+                .format csv
+                rollback;
+                insert into player (id, name) values ('p8', 'eight');
+                select id from player where id = 'p8';
+
+                """)
+        #expect(rolledBack.status == 1)
+        #expect(rolledBack.stdout == "id\r\np8\r\n")
+        #expect(rolledBack.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2, "\(rolledBack.stderr)")
         // A failure that leaves the transaction open says nothing more: COMMIT keeps the delete.
+        let before = try Fixture.count(db, "player")
         let open = try CLI.run(
             ["shell", db, "--keep-going"], stdin: "begin;\ndelete from player where id = 'p1';\nselect nope;\ncommit;\n")
         #expect(open.stderr == "Error: line 3: no such column: nope\n")
-        #expect(try Fixture.count(db, "player") == 2)
+        #expect(try Fixture.count(db, "player") == before - 1)
     }
 }

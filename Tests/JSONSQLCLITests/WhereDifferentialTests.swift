@@ -529,16 +529,26 @@ struct WhereDifferentialTests {
             spec.groupBy = [try JSONPath(parsing: path)]
             spec.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
             spec.jsonColumnsAuto = false
-            var groups: [(key: Key, count: Int)] = []
+            // A group holds one kind: `true` and `1` are two groups, ordered 1 first.
+            var groups: [(key: Key, kind: Int, count: Int)] = []
             for doc in e.docs {
-                let key = Key.of(Self.lookup(doc.d, lookups[path]!))
-                if let at = groups.firstIndex(where: { Key.compare($0.key, key) == 0 }) {
+                let value = Self.lookup(doc.d, lookups[path]!)
+                let key = Key.of(value)
+                let kind: Int
+                switch value {
+                case .bool?, .array?, .object?: kind = 1
+                default: kind = 0
+                }
+                if let at = groups.firstIndex(where: { Key.compare($0.key, key) == 0 && $0.kind == kind }) {
                     groups[at].count += 1
                 } else {
-                    groups.append((key, 1))
+                    groups.append((key, kind, 1))
                 }
             }
-            groups.sort { Key.compare($0.key, $1.key) < 0 }
+            groups.sort {
+                let c = Key.compare($0.key, $1.key)
+                return c != 0 ? c < 0 : $0.kind < $1.kind
+            }
             let expected = groups.map { #"{"count()":\#($0.count)}"# + "\n" }.joined()
             for (engine, rows) in run(spec) where rows != expected {
                 found.append(

@@ -49,10 +49,43 @@ struct PostgresRewriteTests {
         #expect(keeps("timestamp(1) with time zone", "2024-05-01 00:00:00.550+00") == false)
     }
 
-    @Test("character(n), inet and arrays refuse every value")
+    @Test("money, arrays and other types read as text refuse every value")
     func always() {
-        #expect(keeps("character(3)", "abc") == false)
-        #expect(keeps("inet", "1.2.3.4") == false)
+        #expect(keeps("money", "$1.00") == false)
         #expect(keeps("integer[]", "{1}") == false)
+        #expect(keeps("tsvector", "a") == false)
+    }
+
+    @Test("character(n) keeps a string of exactly n characters, counting a COPY escape as one")
+    func padded() {
+        for kept in ["abc", "ab ", "日本語", "a\u{301}b"] { #expect(keeps("character(3)", kept) == true, "\(kept)") }
+        for changed in ["ab", "abcd", "", "日本"] { #expect(keeps("character(3)", changed) == false, "\(changed)") }
+        #expect(keeps("character", "x") == true)
+        #expect(keeps("character", "xy") == false)
+        let rewrite = PostgresRewrite(declaredType: "character(3)")!
+        #expect(rewrite.keeps(#"a\tb"#.utf8, copyEscaped: true))
+        #expect(rewrite.keeps(#"\\\\b"#.utf8, copyEscaped: true))
+        #expect(!rewrite.keeps(#"a\tb"#.utf8))
+    }
+
+    /// Checked against PostgreSQL 15's own spelling (`host(x::inet)`, with `/n` below the full length).
+    @Test("inet keeps an address written as PostgreSQL prints it")
+    func inet() {
+        for kept in [
+            "10.0.0.1", "10.0.0.1/24", "0.0.0.0/0", "::1", "::", "::ffff:1.2.3.4", "::1.2.3.4", "2001:db8::1",
+            "2001:db8::1:0:0:1",
+            "1::", "::/0", "fe80::1/64", "::2", "::ffff:0.0.0.1", "64:ff9b::102:304", "::1:0:0", "1:0:0:1::1",
+        ] {
+            #expect(keeps("inet", kept) == true, "\(kept)")
+        }
+        for changed in [
+            "10.0.0.1/32", "10.0.0.01", "::FFFF:1.2.3.4", "2001:DB8::1", "2001:db8:0:0:1:0:0:1", "1:0:0:0:0:0:0:0",
+            "::2:0:0:0:0:0:0",
+            "fe80::1/128", "::0.0.0.2", "::ffff:0:1", "64:ff9b::1.2.3.4", "::1:2", "1:2:3:4:5:6:7::", "1.2.3.4 ", "x",
+            "10.0.0.1/024",
+            "10.0.0.1/", "",
+        ] {
+            #expect(keeps("inet", changed) == false, "\(changed)")
+        }
     }
 }

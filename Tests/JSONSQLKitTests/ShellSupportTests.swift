@@ -39,6 +39,13 @@ struct ShellSupportTests {
         #expect(SQLText.isTransactionControl("  /* c */ BEGIN;"))
         #expect(!SQLText.isTransactionControl("select 'begin';"))
         #expect(SQLText.firstKeyword("-- note\nwith x as (select 1) select * from x;") == "with")
+        // What ends a transaction: a savepoint's ROLLBACK TO keeps it open.
+        for ends in ["commit;", "END TRANSACTION;", "/* x */ rollback;", "ROLLBACK TRANSACTION;"] {
+            #expect(SQLText.endsTransaction(ends), "\(ends)")
+        }
+        for keeps in ["rollback to s1;", "ROLLBACK TRANSACTION TO SAVEPOINT s1;", "release s1;", "begin;", "select 'commit';"] {
+            #expect(!SQLText.endsTransaction(keeps), "\(keeps)")
+        }
     }
 
     @Test("JSON keys come from the data, nested paths too")

@@ -86,8 +86,19 @@ extension Store {
                     "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(commandLineName)) TABLE), or name the other tables to copy"
                 )
             }
+            // A new SQLite file made from a SQLite one gets its page size, set before the first
+            // table (SQLite fixes it then), and, when it holds every table, the numbers other
+            // applications keep in the header: user_version (a schema version many migrate by)
+            // and application_id. An existing database keeps its own.
+            let header = isPostgres || fileExists ? nil : try reader.header()
+            if let header {
+                try writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA page_size = \(SQLQuote.literal(String(header.pageSize)))")
+                }
+            }
             return try writingForCopy(from: source) { writer in
-                try tables.map { table in
+                if let header, options.tables.isEmpty { try writer.carry(header) }
+                return try tables.map { table in
                     let rows = try writer.write(table) { add in
                         var count = 0
                         try reader.forEachRow(table) { values in
@@ -154,6 +165,15 @@ struct CopyReader {
         return try CopyTable(db: db!, table: name, indexes: indexes)
     }
 
+    /// A SQLite source's page size, user_version and application_id; nil for PostgreSQL.
+    func header() throws -> CopyHeader? {
+        guard let db else { return nil }
+        func pragma(_ name: String) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? 0 }
+        return CopyHeader(
+            pageSize: try pragma("page_size"), userVersion: try pragma("user_version"),
+            applicationID: try pragma("application_id"))
+    }
+
     /// Every row of `table`, each as its values in the order of `table.columns`.
     func forEachRow(_ table: CopyTable, _ body: ([DatabaseValue]) throws -> Void) throws {
         if let postgres { return try postgres.forEachCopyRow(table, body) }
@@ -199,8 +219,22 @@ struct CopyReader {
     }
 }
 
+/// The numbers of a SQLite file's header that `copy` carries to a new file.
+struct CopyHeader {
+    var pageSize: Int
+    var userVersion: Int
+    var applicationID: Int
+}
+
 /// The destination of a copy: creates each table, fills it and indexes it.
 struct CopyWriter {
+    /// Sets user_version and application_id, in the copy's transaction.
+    func carry(_ header: CopyHeader) throws {
+        guard let db else { return }
+        try db.execute(sql: "PRAGMA user_version = \(SQLQuote.literal(String(header.userVersion)))")
+        try db.execute(sql: "PRAGMA application_id = \(SQLQuote.literal(String(header.applicationID)))")
+    }
+
     /// The column whose value broke the CHECK jsonsql's boolean or json type declares, and why:
     /// another tool's BOOLEAN or JSON column may hold what jsonsql's cannot (2, 'yes', text that
     /// is not JSON). Nil when no such value is in the row (a CHECK of the source's own failed).

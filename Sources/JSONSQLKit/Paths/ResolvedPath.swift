@@ -148,6 +148,18 @@ public struct ResolvedPath: Sendable {
         return "json_each(\(value), \(pathLiteral ?? "'$'")) AS \(alias)"
     }
 
+    /// For a JSON path, what `--group-by` adds to `sortSQL` so that a group holds one kind of
+    /// value: 1 for a boolean, array or object, else 0. `->>` reads `true` as 1 and the array
+    /// `[1]` as the text of the string `"[1]"`, and groups by it alone put each pair in one
+    /// group. JSON null and a missing value stay one group (0). Nil for a plain column.
+    var groupKindSQL: String? {
+        guard isJSON else { return nil }
+        if let jsonb {
+            return "CASE WHEN jsonb_typeof(\(jsonb)) IN ('boolean', 'array', 'object') THEN 1 ELSE 0 END"
+        }
+        return "CASE WHEN \(typeSQL) IN ('true', 'false', 'array', 'object') THEN 1 ELSE 0 END"
+    }
+
     /// The value as JSON text (`->`), for telling strings apart by their escapes.
     var extractSQL: String {
         guarding("\(quotedColumn) -> \(pathLiteral ?? "'$'")")
@@ -294,12 +306,13 @@ extension ResolvedPath {
         return "(\(Self.postgresJSONB(column, Array(segments.dropLast()))) ->> \(SQLQuote.literal(key)))"
     }
 
-    /// On PostgreSQL: what a grouped query groups by: the terms that sort the path
-    /// (`postgresSortKeys`), so that rows fall in one group where SQLite's `->>` values are
-    /// equal: JSON null and a missing value (NULL), `true` and `1`, `false` and `0`, `1` and
-    /// `1.0`, and two integers beyond 64 bits that are one double.
+    /// On PostgreSQL: what a grouped query groups by, as SQLite groups (`QuerySpec.build`): the
+    /// terms that sort the path (`postgresSortKeys`), so that rows fall in one group where
+    /// SQLite's `->>` values are equal (JSON null and a missing value, `1` and `1.0`, two
+    /// integers beyond 64 bits that are one double), then `groupKindSQL`, which keeps `true`
+    /// apart from `1` and the array `[1]` from the string `"[1]"`.
     var postgresGroupSQL: [String] {
-        jsonb == nil ? [valueSQL] : postgresSortKeys
+        jsonb == nil ? [valueSQL] : postgresSortKeys + [groupKindSQL].compactMap { $0 }
     }
 
     /// On PostgreSQL: the group key as a grouped query prints it: JSON null where every row of

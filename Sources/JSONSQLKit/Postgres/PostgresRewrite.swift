@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a PostgreSQL column type another tool declared does to some values jsonsql writes into
 /// it: `real` rounds to 4-byte floats (16777217 is stored as 16777216), `numeric(5,2)` rounds to
 /// its scale, `timestamptz(0)` to whole seconds, `character(3)` pads with spaces, and a type
@@ -13,6 +15,10 @@ struct PostgresRewrite: Sendable {
         case decimal(precision: Int, scale: Int)
         /// `timestamp(digits)`: kept when the seconds have no more fractional digits.
         case fraction(digits: Int)
+        /// `character(length)`: kept when the text is that many characters, which it does not pad.
+        case padded(length: Int)
+        /// `inet`: kept when the address is written as PostgreSQL prints it.
+        case inet
         /// Every value may change.
         case always
     }
@@ -29,7 +35,8 @@ struct PostgresRewrite: Sendable {
             "bytea", "numeric", "timestamp with time zone", "timestamp without time zone", "character varying",
         ]
         if kept.contains(name) || name.hasPrefix("character varying(") { return nil }
-        let what: String
+        var what: String
+        var works = ""
         if name == "real" {
             rule = .float4
             what = "rounds a number to a 4-byte float"
@@ -41,20 +48,55 @@ struct PostgresRewrite: Sendable {
             guard digits < 3 else { return nil }
             rule = .fraction(digits: digits)
             what = "rounds a time to \(digits) fractional digits"
+        } else if name == "character" || name.hasPrefix("character("),
+            let length = name == "character" ? 1 : Self.modifiers(name)?.first
+        {
+            rule = .padded(length: length)
+            what = "pads text with spaces to \(length) character\(length == 1 ? "" : "s")"
+            works =
+                "; a string of exactly \(length) character\(length == 1 ? "" : "s") is, and varchar(\(length)) keeps a shorter one as it is"
+        } else if name == "inet" {
+            rule = .inet
+            what = "spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
+            works = "; write the address as PostgreSQL prints it"
         } else {
             rule = .always
-            what = name.hasPrefix("character(") || name == "character" ? "pads text with spaces" : "reads text in its own way"
+            what = "reads text in its own way"
+            if name == "money" {
+                what = "prints an amount in the server's currency format ($1,234.50)"
+                works = "; writing to it is not supported, and numeric(N,2) keeps amounts exactly"
+            } else if name.hasSuffix("[]") {
+                what = "reads text in its own way (an array as {1,2})"
+                works =
+                    "; writing to a PostgreSQL array is not yet supported, and a jsonb column keeps JSON arrays (ALTER COLUMN ... TYPE jsonb USING to_jsonb(...))"
+            } else {
+                works = "; writing to it is not yet supported on PostgreSQL, and text, varchar and jsonb columns keep any value"
+            }
         }
-        message =
-            "is PostgreSQL's \(declaredType), which \(what), so the value would not be stored as it is"
-            + (rule.isAlways ? "; writing to it is not yet supported on PostgreSQL" : "")
+        message = "is PostgreSQL's \(declaredType), which \(what), so the value would not be stored as it is" + works
     }
 
-    /// Whether the column keeps `text`, a value as jsonsql sends it to PostgreSQL (COPY or a
-    /// parameter), as it is.
-    func keeps(_ text: some Collection<UInt8>) -> Bool {
+    /// Whether the column keeps `text`, a value as jsonsql sends it to PostgreSQL, as it is:
+    /// a parameter's text, or with `copyEscaped` a COPY field (`\\`, `\t`, `\n`, `\r` one
+    /// character each).
+    func keeps(_ text: some Collection<UInt8>, copyEscaped: Bool = false) -> Bool {
         switch rule {
         case .always: return false
+        case .padded(let length):
+            // Characters are counted as PostgreSQL counts them: code points.
+            var count = 0
+            var escape = false
+            for byte in text {
+                if escape {
+                    escape = false
+                    continue
+                }
+                if copyEscaped && byte == UInt8(ascii: "\\") { escape = true }
+                if byte & 0xC0 != 0x80 { count += 1 }
+            }
+            return count == length
+        case .inet:
+            return Self.isPrintedAddress(String(decoding: text, as: UTF8.self))
         case .float4:
             guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else { return false }
             return Double(Float(double)) == double
@@ -64,6 +106,25 @@ struct PostgresRewrite: Sendable {
         case .fraction(let digits):
             return Self.secondsFractionDigits(text) <= digits
         }
+    }
+
+    /// Whether `text` is an `inet` value as PostgreSQL prints it: an IPv4 or IPv6 address in
+    /// the spelling `inet_ntop` gives (no leading zeros, lower-case hex, the longest run of zero
+    /// groups as `::`), and a netmask below the address's full length (`/32` is not printed).
+    static func isPrintedAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let address = parts.first else { return false }
+        let v6 = address.contains(":")
+        if parts.count == 2 {
+            let mask = parts[1]
+            guard let bits = Int(mask), String(bits) == mask, bits >= 0, bits < (v6 ? 128 : 32) else { return false }
+        }
+        let family = v6 ? AF_INET6 : AF_INET
+        var binary = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(family, String(address), &binary) == 1 else { return false }
+        var printed = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(family, binary, &printed, socklen_t(printed.count)) != nil else { return false }
+        return String(cString: printed) == address
     }
 
     /// `numeric(5,2)` → [5, 2]; `timestamp(0) with time zone` → [0].

@@ -257,7 +257,7 @@ extension PostgresStore {
                             }
                             let start = rows.out.count
                             try PostgresValue.appendCopy(value, type: columns[column].type, bytes: bytes, to: &rows.out)
-                            if let rewrite = rewrites[column], !rewrite.keeps(rows.out[start...]) {
+                            if let rewrite = rewrites[column], !rewrite.keeps(rows.out[start...], copyEscaped: true) {
                                 if case .null = value {} else { throw ValueMismatch(expectation: rewrite.message) }
                             }
                         } catch let mismatch as ValueMismatch {

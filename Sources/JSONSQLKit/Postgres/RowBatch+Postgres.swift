@@ -47,6 +47,14 @@ extension RowBatch {
                         appendBytes(Array(sum.text.utf8), to: &cell)
                         (cellsOfRow + i).initialize(to: cell)
                         continue
+                    case UInt8(ascii: "s"), UInt8(ascii: "b"):
+                        // min and max of a JSON path print as JSON (`Aggregate.outputKind`): a
+                        // string quoted, as SQLite's `jsonsql_min_json` gives it; a boolean as is.
+                        let written = String(decoding: text, as: UTF8.self)
+                        cell.type = SQLITE_TEXT
+                        appendBytes(Array((mark == UInt8(ascii: "s") ? JSONEncoding.quoted(written) : written).utf8), to: &cell)
+                        (cellsOfRow + i).initialize(to: cell)
+                        continue
                     case UInt8(ascii: "i"):
                         // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum): so here.
                         guard Int64(String(decoding: text, as: UTF8.self)) != nil else { throw Store.integerOverflow }

@@ -4,7 +4,8 @@
 /// `max` over a JSON path compare numbers (booleans as 1 and 0) below text. One PostgreSQL
 /// column cannot change type from group to group, so such a value travels as text with a mark
 /// in front (`RowBatch.append` reads it): `i` an integer, `r` a real, `n` a number whose
-/// spelling says which, `d` an exact decimal sum, `s` text.
+/// spelling says which, `d` an exact decimal sum, `s` text and `b` a boolean (`true`, `false`),
+/// both printed as JSON.
 ///
 ///     sum(score)  →  CASE WHEN bool_or(<a real>) THEN 'r' || sum(<as float8>)::text
 ///                    ELSE 'i' || sum(<as numeric>)::text END
@@ -59,8 +60,16 @@ extension Aggregate {
                 let texts = "\(f)(\(text))"
                 // min: any number is below every text; max: any text is above every number.
                 let useNumbers = function == .min ? "count(\(numeric)) > 0" : "count(\(text)) = 0"
+                // A boolean wins when no number is as low (min) or high (max): printed as JSON
+                // true or false, as SQLite's `jsonsql_min_json` prints it (on a tie, the number).
+                let onlyNumbers = "\(f)(CASE WHEN \(t) = 'number' THEN \(numeric) END)"
+                let onlyBooleans = "\(f)(CASE WHEN \(t) = 'boolean' THEN \(numeric) END)"
+                let booleanWins =
+                    "\(onlyBooleans) IS NOT NULL AND (\(onlyNumbers) IS NULL OR \(onlyBooleans) \(function == .min ? "<" : ">") \(onlyNumbers))"
                 return PostgresSQL(
-                    value: "CASE WHEN \(useNumbers) THEN 'n' || \(numbers)::text ELSE 's' || \(texts) END", marked: true,
+                    value:
+                        "CASE WHEN \(useNumbers) THEN CASE WHEN \(booleanWins) THEN 'b' || (\(onlyBooleans) = 1)::text ELSE 'n' || \(numbers)::text END ELSE 's' || \(texts) END",
+                    marked: true,
                     order: [
                         "CASE WHEN \(useNumbers) THEN CASE WHEN \(numbers) IS NOT NULL THEN 1 END WHEN \(texts) IS NOT NULL THEN 2 END",
                         "CASE WHEN \(useNumbers) THEN \(numbers) END", "CASE WHEN NOT (\(useNumbers)) THEN \(texts) END",

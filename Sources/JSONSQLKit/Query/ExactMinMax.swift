@@ -13,14 +13,20 @@ import GRDB
 ///
 /// `jsonsql_min_stored(value, text)` gives the winning number's text instead, for a `numeric`
 /// column, which prints its numbers as stored (`1.10`, 30 digits).
+///
+/// `jsonsql_min_json(value, json)`, for a JSON path whose `->` text is `json`, gives the result
+/// as JSON to print: a boolean as `true` or `false` (SQLite's `min` gives 1 or 0), text as a
+/// JSON string, a number as above. It orders as `jsonsql_min`, which `--order-by` uses.
 struct ExactMinMaxState {
     let isMax: Bool
     let givesText: Bool
+    let givesJSON: Bool
     private var best: Candidate?
 
-    init(isMax: Bool, givesText: Bool = false) {
+    init(isMax: Bool, givesText: Bool = false, givesJSON: Bool = false) {
         self.isMax = isMax
         self.givesText = givesText
+        self.givesJSON = givesJSON
     }
 
     struct Candidate {
@@ -29,10 +35,13 @@ struct ExactMinMaxState {
         var number: ExactNumber?
         /// The number as stored, when given.
         var text: String?
+
+        /// A JSON `true` or `false`, which SQLite reads as 1 or 0.
+        var isBoolean: Bool { text == "true" || text == "false" }
     }
 
-    static func name(max: Bool, stored: Bool) -> String {
-        (max ? "jsonsql_max" : "jsonsql_min") + (stored ? "_stored" : "")
+    static func name(max: Bool, stored: Bool, json: Bool = false) -> String {
+        (max ? "jsonsql_max" : "jsonsql_min") + (stored ? "_stored" : json ? "_json" : "")
     }
 
     mutating func step(_ values: [DatabaseValue]) {
@@ -44,11 +53,22 @@ struct ExactMinMaxState {
             best = candidate
             return
         }
-        if isMax ? Self.less(current, candidate) : Self.less(candidate, current) { best = candidate }
+        if isMax ? Self.less(current, candidate) : Self.less(candidate, current) {
+            best = candidate
+        } else if givesJSON && current.isBoolean && candidate.number != nil && !candidate.isBoolean
+            && !Self.less(current, candidate) && !Self.less(candidate, current)
+        {
+            // `true` and 1 tie: the number is printed, whichever row came first (as on PostgreSQL).
+            best = candidate
+        }
     }
 
     func result() throws -> DatabaseValue {
         guard let best else { return .null }
+        if givesJSON {
+            if best.isBoolean, let text = best.text { return text.databaseValue }
+            if best.number == nil, case .string(let text) = best.value.storage { return JSONEncoding.quoted(text).databaseValue }
+        }
         guard let number = best.number else { return best.value }
         if givesText, let text = best.text { return text.databaseValue }
         let printed: ExactNumber?
@@ -111,6 +131,12 @@ struct ExactMinMaxState {
         db.add(
             function: DatabaseFunction(name(max: true, stored: true), argumentCount: 2, pure: true, aggregate: StoredMax.self))
         db.add(function: DatabaseFunction(StoredSum.name, argumentCount: 2, pure: true, aggregate: StoredSum.self))
+        db.add(
+            function: DatabaseFunction(
+                name(max: false, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMin.self))
+        db.add(
+            function: DatabaseFunction(
+                name(max: true, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMax.self))
     }
 }
 
@@ -123,6 +149,20 @@ struct StoredMin: DatabaseAggregate {
 
 struct StoredMax: DatabaseAggregate {
     private var state = ExactMinMaxState(isMax: true, givesText: true)
+    init() {}
+    mutating func step(_ values: [DatabaseValue]) throws { state.step(values) }
+    func finalize() throws -> (any DatabaseValueConvertible)? { try state.result() }
+}
+
+struct JSONMin: DatabaseAggregate {
+    private var state = ExactMinMaxState(isMax: false, givesJSON: true)
+    init() {}
+    mutating func step(_ values: [DatabaseValue]) throws { state.step(values) }
+    func finalize() throws -> (any DatabaseValueConvertible)? { try state.result() }
+}
+
+struct JSONMax: DatabaseAggregate {
+    private var state = ExactMinMaxState(isMax: true, givesJSON: true)
     init() {}
     mutating func step(_ values: [DatabaseValue]) throws { state.step(values) }
     func finalize() throws -> (any DatabaseValueConvertible)? { try state.result() }

@@ -160,13 +160,15 @@ extension QuerySpec {
             arguments = rendered.arguments
         }
         if !groupBy.isEmpty {
-            // The paths' value SQL, as indexes on them are built, so SQLite can group along one
-            // (`sortSQL`: text in a numeric column stays text).
+            // The paths' value SQL (`sortSQL`: text in a numeric column stays text), and on a
+            // JSON path its kind, which `->>` loses: `true` and `1` are two groups, as are `[1]`
+            // and `"[1]"`. (SQLite then sorts the groups rather than reading them along an index.)
             sql +=
                 " GROUP BY "
                 + (try groupBy.map {
                     let path = try ResolvedPath($0, in: info)
-                    return postgres ? path.postgresGroupSQL : [expression(path.sortSQL)]
+                    if postgres { return path.postgresGroupSQL }
+                    return [expression(path.sortSQL)] + [path.groupKindSQL.map(expression)].compactMap { $0 }
                 }.joined().joined(separator: ", "))
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
@@ -186,7 +188,11 @@ extension QuerySpec {
             let terms = try order.flatMap { term -> [String] in
                 if postgres, case .path(let path) = term.term {
                     let resolved = try ResolvedPath(path, in: info)
-                    let terms = resolved.postgresOrderTerms(descending: term.descending)
+                    var terms = resolved.postgresOrderTerms(descending: term.descending)
+                    // Groups that `->>` reads alike come as on SQLite: `1` before `true`.
+                    if !groupBy.isEmpty, let kind = resolved.groupKindSQL {
+                        terms.append(kind + (term.descending ? " DESC" : ""))
+                    }
                     // A plain column's term is its name, then COLLATE or the direction.
                     guard resolved.column.type != .json, shadowed(resolved.quotedColumn) else { return terms }
                     return terms.map { "\(table).\($0)" }
@@ -202,6 +208,10 @@ extension QuerySpec {
                     case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
                 if shadowed(sql) { sql = "\(table).\(sql)" }
+                // Groups that `->>` reads alike in a fixed order: `1` before `true`.
+                if !groupBy.isEmpty, case .path(let path) = term.term, let kind = try ResolvedPath(path, in: info).groupKindSQL {
+                    return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
+                }
                 return [sql + (term.descending ? " DESC" : "")]
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
@@ -330,10 +340,14 @@ public struct Aggregate: Sendable, Equatable {
     }
 
     /// The call in SQL; `argument` maps the expression it aggregates (see `QuerySpec.build`).
+    /// With `printed`, `min` and `max` of a JSON path give JSON to print (`true`, not 1);
+    /// ORDER BY takes the value SQLite compares.
     /// With `weight`, the quoted name of a column giving how many rows each row stands for, a
     /// count adds up the weights of its rows, the same integer; `min` and `max` are unchanged;
     /// `sum` and `avg` cannot be weighted exactly (a sum of reals depends on the order of its terms).
-    func sql(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
+    func sql(in info: TableInfo, weight: String? = nil, printed: Bool = true, argument: (String) -> String = { $0 }) throws
+        -> String
+    {
         guard let path else { return weight.map { "coalesce(sum(\($0)), 0)" } ?? "count(*)" }
         let resolved = try ResolvedPath(path, in: info)
         var value = resolved.valueSQL
@@ -364,7 +378,8 @@ public struct Aggregate: Sendable, Equatable {
             return "\(StoredSum.name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
         }
         if function == .min || function == .max {
-            let name = ExactMinMaxState.name(max: function == .max, stored: storedNumber(resolved))
+            let name = ExactMinMaxState.name(
+                max: function == .max, stored: storedNumber(resolved), json: printed && resolved.isJSON)
             if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
             if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
         }
@@ -374,7 +389,7 @@ public struct Aggregate: Sendable, Equatable {
     /// The call as an ORDER BY term: a numeric column's exact sum, min and max are decimal
     /// text, sorted by their value.
     func orderSQL(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
-        let sql = try sql(in: info, weight: weight, argument: argument)
+        let sql = try sql(in: info, weight: weight, printed: false, argument: argument)
         guard let path, [.sum, .min, .max].contains(function), storedNumber(try ResolvedPath(path, in: info)) else { return sql }
         return "CAST(\(sql) AS NUMERIC)"
     }
@@ -398,10 +413,11 @@ public struct Aggregate: Sendable, Equatable {
     var canWeight: Bool { function != .sum && function != .avg }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
-        guard let path, function == .min || function == .max || function == .sum, path.segments.isEmpty else {
-            return .natural
-        }
+        guard let path, function == .min || function == .max || function == .sum else { return .natural }
         let resolved = try ResolvedPath(path, in: info)
+        // min and max of a JSON path are JSON (`sql(printed:)`, `postgresSQL`).
+        if function != .sum && resolved.isJSON { return .json }
+        guard path.segments.isEmpty else { return .natural }
         // An exact sum of a numeric column is its decimal text, printed as a number.
         if function == .sum {
             let exact = resolved.column.type == .numeric && resolved.column.keepsNumberText(in: resolved.dialect)

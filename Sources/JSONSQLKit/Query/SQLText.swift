@@ -60,6 +60,18 @@ public enum SQLText {
         return firstKeyword(sql).map(keywords.contains) ?? false
     }
 
+    /// Whether a statement ends the transaction: `COMMIT`, `END`, `ROLLBACK` (not `ROLLBACK
+    /// TO` a savepoint, which keeps it open).
+    ///
+    ///     commit;  rollback transaction;  →  true
+    ///     rollback to s1;                 →  false
+    public static func endsTransaction(_ sql: String) -> Bool {
+        guard let first = firstKeyword(sql), ["commit", "end", "rollback"].contains(first) else { return false }
+        guard first == "rollback" else { return true }
+        let text = SQLTokens(sql)
+        return !(0..<text.count).contains { text.tokens[$0].kind == .word && text.text($0).lowercased() == "to" }
+    }
+
     /// The first word of a statement, lower-cased, after whitespace, comments and empty
     /// statements (`;`).
     public static func firstKeyword(_ sql: String) -> String? {

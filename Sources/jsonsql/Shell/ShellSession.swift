@@ -157,8 +157,36 @@ final class ShellSession {
 
     // MARK: - SQL
 
+    /// Where an error ended a transaction that SQL or commands since are part of: until its
+    /// COMMIT or ROLLBACK they are refused (`skipped`).
+    private var rolledBackAt: String?
+
+    /// Refuses a statement or command that belongs to a transaction an error ended; COMMIT,
+    /// END or ROLLBACK ends that (a COMMIT failing, since nothing is committed). Nil when the
+    /// statement is to run.
+    private func skipped(sql: String?, line: Int) -> Outcome? {
+        guard let at = rolledBackAt else { return nil }
+        let ended =
+            "the transaction ended " + (at.isEmpty ? "" : "at \(at.dropLast(2)) ") + "with an error that rolled all of it back"
+        if let sql, SQLText.endsTransaction(sql) {
+            rolledBackAt = nil
+            if SQLText.firstKeyword(sql) == "rollback" { return .ok }
+            report(
+                JSONSQLError(
+                    "nothing was committed: \(ended)"),
+                line: line)
+            return .failed
+        }
+        report(
+            JSONSQLError(
+                "not run: \(ended), and this was part of it; ROLLBACK or COMMIT ends it"),
+            line: line)
+        return .failed
+    }
+
     private func runSQL(_ sql: String, line: Int) -> Outcome {
-        timed(line: line) {
+        if let outcome = skipped(sql: sql, line: line) { return outcome }
+        return timed(line: line) {
             let out = OutputBuffer(fd: STDOUT_FILENO)
             if explain,
                 ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
@@ -201,6 +229,7 @@ final class ShellSession {
             report(JSONSQLError("this is the shell already"), line: line)
             return .failed
         }
+        if words.first != "help", let outcome = skipped(sql: nil, line: line) { return outcome }
         // jsonsql's own SQL writes `'...'` strings as standard-conforming ones.
         if words.first != "help", case .postgres(standardConformingStrings: false) = store.statementSyntax {
             report(
@@ -428,10 +457,13 @@ final class ShellSession {
             // or fails with OR ROLLBACK, a full disk or an I/O error; a later COMMIT would only
             // say there is no transaction, and what follows would commit statement by statement.
             // (PostgreSQL keeps a failed transaction open until COMMIT or ROLLBACK, which say so.)
+            // What follows up to the transaction's end is not run, as PostgreSQL refuses it: run
+            // one by one, it would keep a part of what was to be all or nothing.
             if wasInsideTransaction && !store.isPostgres && !store.isInsideTransaction {
+                rolledBackAt = location(line)
                 Diagnostics.print(
-                    "Error: \(location(line))this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept, "
-                        + "and what follows runs outside a transaction until the next BEGIN")
+                    "Error: \(location(line))this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept; "
+                        + "what follows is not run until COMMIT or ROLLBACK ends the transaction")
             }
         }
         // Commands print help through `print`, which buffers: flush before anything else writes.
