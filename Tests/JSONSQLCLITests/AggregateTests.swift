@@ -53,7 +53,13 @@ struct AggregateTests {
         try #require(CLI.run(["index", db, "orders", "customer.country"]).status == 0)
         let plan = try CLI.run(["query", db, "--group-by", "customer.country", "--explain"])
         #expect(plan.stdout.contains("USING INDEX") || plan.stdout.contains("COVERING INDEX"), "\(plan.stdout)")
-        // A JSON path's groups also part kinds (`true` and `1`), which the index does not hold.
+        // No value the index holds could be two kinds read alike: groups come along the index.
+        #expect(!plan.stdout.contains("TEMP B-TREE FOR GROUP BY"), "\(plan.stdout)")
+        // Once `true` is among them (`->>` reads it as 1), kinds part the groups, sorted.
+        let boolean = try directory.write("boolean.ndjson", #"{"customer":{"country":true}}"# + "\n")
+        try #require(CLI.run(["insert", db, "orders", boolean]).status == 0)
+        let sorted = try CLI.run(["query", db, "--group-by", "customer.country", "--explain"])
+        #expect(sorted.stdout.contains("TEMP B-TREE FOR GROUP BY"), "\(sorted.stdout)")
         try #require(CLI.run(["create-table", db, "plain", "id:integer", "country:text"]).status == 0)
         try #require(CLI.run(["index", db, "plain", "country"]).status == 0)
         let plain = try CLI.run(["query", db, "plain", "--group-by", "country", "--explain"])
@@ -80,11 +86,24 @@ struct AggregateTests {
                 #"{"d":true,"count()":1}"#, #"{"d":"1","count()":1}"#, #"{"d":"[1]","count()":2}"#, #"{"d":[1],"count()":1}"#,
                 #"{"d":"{}","count()":1}"#, #"{"d":{},"count()":1}"#,
             ].joined(separator: "\n") + "\n"
-        for source in [[db, "k"], [input]] {
+        let indexed = directory.path("kinds-indexed.sqlite")
+        try #require(CLI.run(["insert", indexed, "k", input]).status == 0)
+        try #require(CLI.run(["index", indexed, "k", "d"]).status == 0)
+        for source in [[db, "k"], [input], [indexed, "k"]] {
             let result = try CLI.run(["query"] + source + ["--group-by", "d", "--select", "d,count()", "-f", "jsonl"])
             #expect(result.status == 0 && result.stderr.isEmpty, "\(source): \(result.stderr)")
             // The value printed for the group of 1 and 1.0 is one row's: either spelling.
             #expect(result.stdout.replacingOccurrences(of: #"{"d":1.0,"#, with: #"{"d":1,"#) == expected, "\(source)")
+        }
+        // Along an index, each pair alone is found: two groups each.
+        for (i, pair) in [("1", "true"), ("0", "false"), (#""[1]""#, "[1]"), (#""{}""#, "{}"), (#""[]""#, "[]")].enumerated() {
+            let pairDB = directory.path("pair\(i).sqlite")
+            let rows = [#"{"d":"a"}"#, #"{"d":\#(pair.0)}"#, #"{"d":\#(pair.1)}"#, #"{"d":"z"}"#]
+            let pairInput = try directory.write("pair\(i).ndjson", rows.joined(separator: "\n") + "\n")
+            try #require(CLI.run(["insert", pairDB, "k", pairInput]).status == 0)
+            try #require(CLI.run(["index", pairDB, "k", "d"]).status == 0)
+            let result = try CLI.run(["query", pairDB, "--group-by", "d", "--select", "d,count()", "-f", "jsonl"])
+            #expect(result.stdout.split(separator: "\n").count == 4, "\(pair): \(result.stdout)")
         }
     }
 

@@ -157,7 +157,15 @@ public struct ResolvedPath: Sendable {
         if let jsonb {
             return "CASE WHEN jsonb_typeof(\(jsonb)) IN ('boolean', 'array', 'object') THEN 1 ELSE 0 END"
         }
-        return "CASE WHEN \(typeSQL) IN ('true', 'false', 'array', 'object') THEN 1 ELSE 0 END"
+        // Only a value `->>` reads as 0 or 1, or as text starting `[` or `{`, can share its group
+        // with another kind: the kind of the rest is not read, so SQLite reads the row (and parses
+        // its JSON) only for those, and reads the others' value from an index on the path.
+        let value = sortSQL
+        return """
+            CASE WHEN (typeof(\(value)) = 'integer' AND \(value) IN (0, 1)) \
+            OR (typeof(\(value)) = 'text' AND substr(\(value), 1, 1) IN ('[', '{')) \
+            THEN \(typeSQL) IN ('true', 'false', 'array', 'object') ELSE 0 END
+            """
     }
 
     /// The value as JSON text (`->`), for telling strings apart by their escapes.

@@ -28,6 +28,9 @@ public struct QuerySpec: Sendable {
     public var uuidColumns: [String] = []
     /// Print datetime columns as ISO-8601 with `T` and `Z` instead of the stored form.
     public var isoDates = false
+    /// Whether `--group-by` keeps apart kinds that `->>` reads alike (`groupKindSQL`): false
+    /// when `groupsMayMixKinds` found no such values, so that groups come along an index.
+    var groupKindsApart = true
 
     public init(table: String) {
         self.table = table
@@ -168,7 +171,8 @@ extension QuerySpec {
                 + (try groupBy.map {
                     let path = try ResolvedPath($0, in: info)
                     if postgres { return path.postgresGroupSQL }
-                    return [expression(path.sortSQL)] + [path.groupKindSQL.map(expression)].compactMap { $0 }
+                    let kind = groupKindsApart ? path.groupKindSQL.map(expression) : nil
+                    return [expression(path.sortSQL)] + [kind].compactMap { $0 }
                 }.joined().joined(separator: ", "))
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
@@ -209,7 +213,9 @@ extension QuerySpec {
                     }
                 if shadowed(sql) { sql = "\(table).\(sql)" }
                 // Groups that `->>` reads alike in a fixed order: `1` before `true`.
-                if !groupBy.isEmpty, case .path(let path) = term.term, let kind = try ResolvedPath(path, in: info).groupKindSQL {
+                if !groupBy.isEmpty, groupKindsApart, case .path(let path) = term.term,
+                    let kind = try ResolvedPath(path, in: info).groupKindSQL
+                {
                     return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
                 }
                 return [sql + (term.descending ? " DESC" : "")]
@@ -441,5 +447,28 @@ extension QuerySpec {
         spec.limit = nil
         spec.offset = nil
         return spec
+    }
+}
+
+extension QuerySpec {
+    /// Whether a `--group-by` path may hold two kinds of value that `->>` reads alike (`true`
+    /// and `1`, `[1]` and `"[1]"`), which `groupKindSQL` keeps in two groups at the cost of
+    /// sorting them. A path an index holds is checked along the index, in three seeks for the
+    /// values that could be such a pair (0 and 1, text starting `[` or `{`): without any, its
+    /// groups are read along the index (1M rows: 0.08 s, against 1.9 s sorted).
+    func groupsMayMixKinds(_ info: TableInfo, db: Database) throws -> Bool {
+        let table = SQLQuote.identifier(info.name)
+        for path in groupBy {
+            let resolved = try ResolvedPath(path, in: info)
+            guard resolved.groupKindSQL != nil else { continue }
+            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
+            let value = index.expression
+            let ambiguous = [
+                "\(value) IN (0, 1)", "\(value) >= '[' AND \(value) < '\\'", "\(value) >= '{' AND \(value) < '|'",
+            ]
+            let sql = ambiguous.map { "EXISTS (SELECT 1 FROM \(table) WHERE \($0))" }.joined(separator: " OR ")
+            if try Bool.fetchOne(db.makeStatement(sql: "SELECT " + sql)) ?? true { return true }
+        }
+        return false
     }
 }

@@ -10,6 +10,7 @@ extension Store {
             return try read { db in
                 let info = try TableInfo(db: db, table: spec.table)
                 var spec = spec
+                if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
                 if spec.jsonColumnsAuto {
                     spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db)
                     spec.uuidColumns = try Self.columnsHoldingUUIDs(info, db: db)
@@ -248,6 +249,8 @@ extension Store {
         if let postgres { return try postgres.explain(spec) }
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
+            var spec = spec
+            if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
             let query = try spec.build(table: info)
             return try Self.plan(query, db: db, indexes: try Self.servingIndexes(query, table: info))
         }
