@@ -20,12 +20,11 @@ public struct QuerySpec: Sendable {
     /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
     /// filled with JSON text (`--json-cols address,tags`).
     public var jsonColumns: [String] = []
-    /// Decide how columns not declared json or uuid print by what they hold, per column, never
-    /// per value (the default, `--json-cols auto`): a column whose non-null values are all JSON
-    /// objects or arrays nests; a blob column whose values are all 16 bytes prints UUIDs.
+    /// Decide how columns not declared json or uuid print by what the query returns in them,
+    /// per column, never per value (the default, `--json-cols auto`): a column whose non-null
+    /// values returned are all JSON objects or arrays nests; a blob column whose values returned
+    /// are all 16 bytes prints UUIDs (`ResultKinds`).
     public var jsonColumnsAuto = true
-    /// Blob columns to print as UUIDs (filled by `jsonColumnsAuto`).
-    public var uuidColumns: [String] = []
     /// Print datetime columns as ISO-8601 with `T` and `Z` instead of the stored form.
     public var isoDates = false
 
@@ -43,6 +42,8 @@ public struct SQLQuery: Sendable {
     /// On PostgreSQL: the columns whose text carries a mark for the value SQLite would give
     /// (`Aggregate.postgresSQL`).
     var markedColumns: Set<Int> = []
+    /// With `--json-cols auto`: the columns whose kind the values returned decide.
+    var decidedByResult: [ResultKinds.Candidate] = []
 
     public init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
@@ -70,13 +71,22 @@ extension QuerySpec {
         let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
         func kind(_ column: ColumnInfo) -> OutputKind {
             if nested.contains(column.name) { return .json }
-            if uuidColumns.contains(column.name) { return .uuid }
             if isoDates && column.type == .datetime { return .isoDateTime }
             return OutputKind(column.type)
         }
         var columns: [OutputColumn] = []
         var selections: [String] = []
         var marked: Set<Int> = []
+        var decided: [ResultKinds.Candidate] = []
+        /// A whole column printed under `name`: its kind, and whether the result decides it.
+        func output(_ column: ColumnInfo, name: String) -> OutputColumn {
+            if jsonColumnsAuto && !nested.contains(column.name),
+                let kind = ResultKinds.candidateKind(column, dialect: info.dialect)
+            {
+                decided.append(ResultKinds.Candidate(column: columns.count, name: name, kind: kind))
+            }
+            return OutputColumn(name: name, kind: kind(column))
+        }
         // Each output name of --select (quoted) and the expression it names.
         var aliased: [(name: String, sql: String)] = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
@@ -109,14 +119,16 @@ extension QuerySpec {
         if selected.isEmpty {
             for column in info.columns {
                 selections.append(expression(columnSQL(column)))
-                columns.append(OutputColumn(name: column.name, kind: kind(column)))
+                columns.append(output(column, name: column.name))
             }
         } else {
             var given: [String: String] = [:]
             for selection in selected {
                 let name: String
                 let sql: String
-                let outputKind: OutputKind
+                var outputKind: OutputKind = .json
+                // A path that is a whole column: its kind is `output`'s.
+                var wholeColumn: ColumnInfo?
                 switch selection {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
@@ -130,7 +142,7 @@ extension QuerySpec {
                         postgres && grouped && !groupBy.isEmpty && !printedAsRows
                         ? resolved.postgresGroupValueSQL
                         : expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
-                    outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
+                    if path.segments.isEmpty { wholeColumn = resolved.column }
                 case .aggregate(let aggregate) where postgres:
                     name = aggregate.text
                     let rendered = try aggregate.postgresSQL(in: info)
@@ -149,7 +161,7 @@ extension QuerySpec {
                 }
                 selections.append("\(sql) AS \(SQLQuote.identifier(name))")
                 aliased.append((SQLQuote.identifier(name), sql))
-                columns.append(OutputColumn(name: name, kind: outputKind))
+                columns.append(wholeColumn.map { output($0, name: name) } ?? OutputColumn(name: name, kind: outputKind))
             }
         }
         var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(source))"
@@ -224,6 +236,7 @@ extension QuerySpec {
         }
         var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
         query.markedColumns = marked
+        query.decidedByResult = decided
         return query
     }
 }
