@@ -11,6 +11,8 @@ struct JSONColsAutoTests {
     static let rows = 5000
     /// The row of `mixed` whose doc is plain text (`[not json`) and whose pic is 3 bytes.
     static let plainRow = 4500
+    /// The row whose doc holds `\u0000`.
+    static let nulRow = 4800
     /// `extra` is NULL up to this row, a JSON array after it.
     static let lastNull = 4200
 
@@ -22,11 +24,13 @@ struct JSONColsAutoTests {
     /// its columns nest and print UUIDs (`nested`) and when they print as stored (`stored`).
     static func row(_ i: Int, plain: Bool) -> (input: String, nested: String, stored: String) {
         // Plain text that starts as JSON would, which only reading it as JSON tells apart.
-        let doc = plain && i == plainRow ? "[not json" : #"{"n":\#(i)}"#
+        // And an escaped NUL past both read-aheads, which PostgreSQL's jsonb cannot hold.
+        let doc = plain && i == plainRow ? "[not json" : i == nulRow ? #"{"n":"\u0000"}"# : #"{"n":\#(i)}"#
         let bytes = plain && i == plainRow ? [1, 2, 3] : uuidBytes(i)
         let base64 = Data(bytes).base64EncodedString()
         let extra = i <= lastNull ? nil : "[\(i)]"
-        let quotedDoc = "\"" + doc.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let quotedDoc =
+            "\"" + doc.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         let input = #"{"id":\#(i),"doc":\#(quotedDoc),"pic":"\#(base64)""# + (extra.map { #","extra":"\#($0)""# } ?? "") + "}"
         let uuid =
             bytes.count == 16

@@ -329,17 +329,18 @@ final class PostgresStore {
                 if candidate.kind == .uuid {
                     if try exists(ResultKinds.failingSQL(sql, candidate) { "length(\($0)) = 16" }) { return false }
                 } else {
-                    // A cheap look at each value's first character, then each value read as jsonb.
+                    // A cheap look at each value's first character, then each value read as json,
+                    // which, unlike jsonb, holds `\u0000` as SQLite does.
                     if try exists(ResultKinds.failingSQL(sql, candidate) { "left(ltrim(\($0), E' \\t\\n\\r'), 1) IN ('{', '[')" })
                     {
                         return false
                     }
-                    // In a savepoint of its own, which a value jsonb cannot read (one holding
-                    // \u0000) fails; the cursor, declared before it, stays open.
+                    // In a savepoint of its own, which a value that is not JSON fails; the cursor,
+                    // declared before it, stays open.
                     try connection.execute("SAVEPOINT jsonsql_kinds", simple: true)
                     do {
                         let failing = try exists(
-                            ResultKinds.failingSQL(sql, candidate) { "jsonb_typeof(\($0)::jsonb) IN ('object', 'array')" })
+                            ResultKinds.failingSQL(sql, candidate) { "json_typeof(\($0)::json) IN ('object', 'array')" })
                         try connection.execute("RELEASE SAVEPOINT jsonsql_kinds", simple: true)
                         if failing { return false }
                     } catch is PostgresError {
