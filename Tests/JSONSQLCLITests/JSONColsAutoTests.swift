@@ -88,6 +88,10 @@ struct JSONColsAutoTests {
             try query("mixed", ["--where", "id >= 4499", "--limit", "3"])
                 == lines(
                     4499...4501, plain: true, docNests: false))
+        // Past the read-ahead, the check takes the rows the order and limit take: the last 1,200.
+        let last = try CLI.run(["query", database, "mixed", "--order-by", "id:desc", "--limit", "1200", "--format", "jsonl"])
+        #expect(last.stdout == lines((rows - 1199...rows).reversed(), plain: true, docNests: false), "\(database)")
+        #expect(last.stderr == "" && last.status == 0)
         // A selected column follows the same rule.
         #expect(
             try query("mixed", ["--select", "doc", "--where", "id = 2"]) == #"{"doc":{"n":2}}"# + "\n")

@@ -255,7 +255,8 @@ final class PostgresStore {
             return try connection.transaction(readOnly: true) {
                 try streamRows(
                     of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
-                    marked: query.markedColumns, decidedByResult: query.decidedByResult, format: format, to: out)
+                    marked: query.markedColumns, decidedByResult: query.decidedByResult, checkedSQL: query.checkedSQL,
+                    format: format, to: out)
             }
         } catch {
             throw spec.explaining(error, onPostgres: true)
@@ -275,10 +276,11 @@ final class PostgresStore {
 
     /// Declares the cursor `jsonsql_rows` for a query and prints its rows a batch at a time,
     /// under `columns` (by default the result's own names and types). The first batch, which
-    /// holds more than `ResultKinds.readAhead` rows, is what `decidedByResult` is decided by.
+    /// holds more than `ResultKinds.readAhead` rows, is what `decidedByResult` is decided by,
+    /// and past it `checkedSQL` (`SQLQuery.checkedSQL`).
     func streamRows(
         of sql: String, parameters: [String?] = [], columns: [OutputColumn]? = nil, marked: Set<Int> = [],
-        decidedByResult: [ResultKinds.Candidate] = [], format: OutputFormat, to out: OutputBuffer
+        decidedByResult: [ResultKinds.Candidate] = [], checkedSQL: String = "", format: OutputFormat, to out: OutputBuffer
     ) throws -> Int {
         try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql, parameters)
         var count = 0
@@ -289,7 +291,7 @@ final class PostgresStore {
                 var columns = columns ?? Self.columns(result)
                 if !decidedByResult.isEmpty {
                     columns = try decideKinds(
-                        ResultKinds(decidedByResult), of: sql, parameters: parameters, first: result, marked: marked,
+                        ResultKinds(decidedByResult), of: checkedSQL, parameters: parameters, first: result, marked: marked,
                         columns: columns)
                 }
                 printer = ResultPrinter(columns: columns, result: result, format: format, out: out, marked: marked)
@@ -304,7 +306,7 @@ final class PostgresStore {
     }
 
     /// `columns` with the kinds `ResultKinds` decides from the first batch of a result, and,
-    /// when the result goes on past it, from SQL over the same query.
+    /// when the result goes on past it, from SQL over `sql`, the query's rows.
     private func decideKinds(
         _ kinds: ResultKinds, of sql: String, parameters: [String?], first result: PostgresResult, marked: Set<Int>,
         columns: [OutputColumn]

@@ -44,6 +44,10 @@ public struct SQLQuery: Sendable {
     var markedColumns: Set<Int> = []
     /// With `--json-cols auto`: the columns whose kind the values returned decide.
     var decidedByResult: [ResultKinds.Candidate] = []
+    /// The SQL whose rows `decidedByResult` are checked over, with the same arguments: without
+    /// the ORDER BY when there is no LIMIT or OFFSET, as the order does not change which rows
+    /// come back (a sorted export is not sorted twice).
+    var checkedSQL = ""
 
     public init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
@@ -183,6 +187,7 @@ extension QuerySpec {
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
         let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        let unordered = sql
         if !order.isEmpty {
             // SQLite and PostgreSQL read an ORDER BY term that is one name as the output column of
             // that name first: `--select doc.v --order-by '"doc.v"'` sorted by the path, not by
@@ -237,6 +242,7 @@ extension QuerySpec {
         var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
         query.markedColumns = marked
         query.decidedByResult = decided
+        query.checkedSQL = limit == nil && offset == nil ? unordered : sql
         return query
     }
 }

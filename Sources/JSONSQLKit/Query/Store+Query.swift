@@ -320,10 +320,12 @@ extension Store {
                     // The result goes on: the rest is checked by SQL over the same query.
                     try kinds.decideRest { candidate, needsValue in
                         let condition = ResultKinds.sqliteCondition(candidate.kind)
-                        if try Self.exists(ResultKinds.failingSQL(query.sql, candidate, condition: condition), query, db: db) {
+                        if try Self.exists(
+                            ResultKinds.failingSQL(query.checkedSQL, candidate, condition: condition), query, db: db)
+                        {
                             return false
                         }
-                        return try !needsValue || Self.exists(ResultKinds.valueSQL(query.sql, candidate), query, db: db)
+                        return try !needsValue || Self.exists(ResultKinds.valueSQL(query.checkedSQL, candidate), query, db: db)
                     }
                 }
                 let made = format.makeWriter(columns: kinds.columns(columns), out: out)
