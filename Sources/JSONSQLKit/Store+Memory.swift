@@ -106,7 +106,7 @@ extension Store {
 /// provably fail the filter (`RecordPrecheck`) are not inserted at all.
 extension Store {
     /// Whether `spec` may stream: no order, groups, aggregates or offset, nothing decided by
-    /// the whole table (`--json-cols`), and a format that needs no measuring pass.
+    /// the whole result (`--json-cols`), and a format that needs no measuring pass.
     public static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
         spec.orderBy.isEmpty && spec.groupBy.isEmpty && spec.offset == nil && !spec.selections.contains { $0.aggregate != nil }
             && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty && format != .table

@@ -56,6 +56,13 @@ struct PostgresAutoTests {
         #expect(outputs[0].contains("note: doc holds objects, no strings; a path goes inside an object: doc.KEY"))
     }
 
+    @Test(
+        "a column of JSON text nests and 16-byte bytea prints UUIDs by what the query returns, past the first fetch too, as on SQLite"
+    )
+    func decidedByResult() throws {
+        try JSONColsAutoTests.check(try PostgresServer.freshSchema("result"))
+    }
+
     // Both read an ORDER BY term that is one name as the output column of that name first.
     @Test("--order-by a column named like a selected path, and negations beside a column named true, as on SQLite")
     func shadowedNames() throws {

@@ -12,7 +12,7 @@ import GRDBSQLite
 /// from their values: one row per different record with its number of records where the query
 /// only counts and takes `min` or `max`, else record by record (`NarrowPlan.fill`).
 extension Store {
-    /// Whether `spec` groups or aggregates, with nothing decided by the whole table (`--json-cols`).
+    /// Whether `spec` groups or aggregates, with nothing decided by the whole result (`--json-cols`).
     public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
         (!spec.groupBy.isEmpty || spec.selections.contains { $0.aggregate != nil })
             && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty

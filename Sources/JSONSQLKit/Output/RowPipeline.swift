@@ -81,7 +81,14 @@ final class RowBatch {
 /// SQLite and fills the next. Rows print in order, the same bytes as printed one by one.
 enum RowPipeline {
     /// Returns the number of rows. `step` moves the statement to its next row, false at the end.
-    static func run(_ handle: OpaquePointer, columns: Int, writer: any RowWriter, step: () throws -> Bool) throws -> Int {
+    /// Batches are read ahead while `readingAhead`, shown each batch, returns true (the first
+    /// batch is always read); then `writer`, told whether the result ended within them, gives
+    /// the writer that prints every row. Memory stays bounded by the batches read ahead.
+    static func run(
+        _ handle: OpaquePointer, columns: Int, readingAhead: (RowBatch) -> Bool,
+        writer makeWriter: (_ ended: Bool) throws -> any RowWriter,
+        step: () throws -> Bool
+    ) throws -> Int {
         var count = 0
         func fill(_ batch: RowBatch) throws -> Bool {
             batch.removeAll()
@@ -92,13 +99,22 @@ enum RowPipeline {
             }
             return true
         }
-        let first = RowBatch(columns: columns)
-        guard try fill(first) else {
-            try first.forEachRow { try writer.write($0) }
+        var ahead: [RowBatch] = []
+        var more = true
+        while true {
+            let batch = RowBatch(columns: columns)
+            more = try fill(batch)
+            ahead.append(batch)
+            if !readingAhead(batch) || !more { break }
+        }
+        let writer = try makeWriter(!more)
+        guard more else {
+            for batch in ahead { try batch.forEachRow { try writer.write($0) } }
             return count
         }
-        let printer = PrintingThread(writer: writer, spare: [RowBatch(columns: columns), RowBatch(columns: columns)])
-        printer.send(first)
+        let printer = PrintingThread(
+            writer: writer, spare: (ahead.count..<max(3, ahead.count)).map { _ in RowBatch(columns: columns) })
+        for batch in ahead { printer.send(batch) }
         do {
             while let batch = printer.emptyBatch() {
                 let more = try fill(batch)

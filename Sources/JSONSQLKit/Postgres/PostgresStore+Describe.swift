@@ -83,52 +83,6 @@ extension PostgresStore {
         return notes
     }
 
-    /// The columns `--json-cols auto` nests, as `Store.columnsHoldingJSON` finds them: text
-    /// columns whose values are all JSON objects or arrays (NULL aside), with at least one. A
-    /// cheap look at each value's first character stops at the first that cannot be one; only
-    /// then is every value read as jsonb.
-    func columnsHoldingJSON(_ info: TableInfo) throws -> [String] {
-        // A column jsonsql reads as text may be declared otherwise in a table made elsewhere
-        // (an array, `inet`): only text types hold JSON text (an empty array prints `{}`).
-        let textTypes = ["text", "character varying", "character"]
-        return try info.columns.filter { column in
-            let declared = column.declaredType.lowercased()
-            return column.type == .text && !declared.hasSuffix("]") && textTypes.contains { declared.hasPrefix($0) }
-        }.filter { column in
-            let c = SQLQuote.identifier(column.name)
-            guard try holdsOnly("left(ltrim(\(c), E' \\t\\n\\r'), 1) IN ('{', '[')", column: c, table: info) else { return false }
-            do {
-                // In a transaction (or a savepoint of the user's) of its own, which a failed cast ends.
-                return try connection.transaction(readOnly: true) {
-                    try holdsOnly("jsonb_typeof(\(c)::jsonb) IN ('object', 'array')", column: c, table: info)
-                }
-            } catch is PostgresError {
-                // A value is not JSON (or not JSON jsonb reads, such as one holding \u0000).
-                return false
-            }
-        }.map(\.name)
-    }
-
-    /// The bytea columns whose values are all 16 bytes (NULL aside), with at least one: UUIDs as
-    /// GRDB stores them, printed as UUID text, as `Store.columnsHoldingUUIDs` finds them.
-    func columnsHoldingUUIDs(_ info: TableInfo) throws -> [String] {
-        try info.columns.filter { $0.type == .blob }.filter { column in
-            let c = SQLQuote.identifier(column.name)
-            return try holdsOnly("length(\(c)) = 16", column: c, table: info)
-        }.map(\.name)
-    }
-
-    /// Whether `column` holds a non-null value and every non-null value satisfies `condition`.
-    private func holdsOnly(_ condition: String, column c: String, table info: TableInfo) throws -> Bool {
-        let t = SQLQuote.identifier(info.name)
-        let result = try connection.execute(
-            """
-            SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
-            AND NOT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND NOT (\(condition)))
-            """)
-        return result.string(0, 0) == "t"
-    }
-
     /// One cell as `Store.record` takes it. libpq ends every value with a NUL byte, which no
     /// number continues through.
     private static func record(

@@ -250,17 +250,13 @@ final class PostgresStore {
     /// come, a batch of `fetchSize` at a time.
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         let info = try tableInfo(spec.table)
-        var spec = spec
-        if spec.jsonColumnsAuto {
-            spec.jsonColumns += try columnsHoldingJSON(info)
-            spec.uuidColumns = try columnsHoldingUUIDs(info)
-        }
         let query = try spec.build(table: info)
         do {
             return try connection.transaction(readOnly: true) {
                 try streamRows(
                     of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
-                    marked: query.markedColumns, format: format, to: out)
+                    marked: query.markedColumns, decidedByResult: query.decidedByResult, checkedSQL: query.checkedSQL,
+                    format: format, to: out)
             }
         } catch {
             throw spec.explaining(error, onPostgres: true)
@@ -279,10 +275,12 @@ final class PostgresStore {
     }
 
     /// Declares the cursor `jsonsql_rows` for a query and prints its rows a batch at a time,
-    /// under `columns` (by default the result's own names and types).
+    /// under `columns` (by default the result's own names and types). The first batch, which
+    /// holds more than `ResultKinds.readAhead` rows, is what `decidedByResult` is decided by,
+    /// and past it `checkedSQL` (`SQLQuery.checkedSQL`).
     func streamRows(
         of sql: String, parameters: [String?] = [], columns: [OutputColumn]? = nil, marked: Set<Int> = [],
-        format: OutputFormat, to out: OutputBuffer
+        decidedByResult: [ResultKinds.Candidate] = [], checkedSQL: String = "", format: OutputFormat, to out: OutputBuffer
     ) throws -> Int {
         try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql, parameters)
         var count = 0
@@ -290,8 +288,13 @@ final class PostgresStore {
         while true {
             let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
             if printer == nil {
-                printer = ResultPrinter(
-                    columns: columns ?? Self.columns(result), result: result, format: format, out: out, marked: marked)
+                var columns = columns ?? Self.columns(result)
+                if !decidedByResult.isEmpty {
+                    columns = try decideKinds(
+                        ResultKinds(decidedByResult), of: checkedSQL, parameters: parameters, first: result, marked: marked,
+                        columns: columns)
+                }
+                printer = ResultPrinter(columns: columns, result: result, format: format, out: out, marked: marked)
             }
             try printer!.print(result)
             count += result.rowCount
@@ -300,6 +303,58 @@ final class PostgresStore {
         }
         try printer!.finish()
         return count
+    }
+
+    /// `columns` with the kinds `ResultKinds` decides from the first batch of a result, and,
+    /// when the result goes on past it, from SQL over `sql`, the query's rows.
+    private func decideKinds(
+        _ kinds: ResultKinds, of sql: String, parameters: [String?], first result: PostgresResult, marked: Set<Int>,
+        columns: [OutputColumn]
+    ) throws -> [OutputColumn] {
+        var kinds = kinds
+        let types = (0..<result.columnCount).map(result.type)
+        let batch = RowBatch(columns: columns.count)
+        var row = 0
+        while row < result.rowCount && kinds.anyPossible {
+            batch.removeAll()
+            while row < result.rowCount && !batch.isFull {
+                try batch.append(result, row: row, types: types, marked: marked)
+                row += 1
+            }
+            _ = kinds.observe(batch)
+        }
+        if result.rowCount == Self.fetchSize {
+            try kinds.decideRest { candidate, needsValue in
+                func exists(_ check: String) throws -> Bool {
+                    try connection.execute(check, parameters).string(0, 0) == "t"
+                }
+                if candidate.kind == .uuid {
+                    if try exists(ResultKinds.failingSQL(sql, candidate) { "length(\($0)) = 16" }) { return false }
+                } else {
+                    // A cheap look at each value's first character, then each value read as json,
+                    // which, unlike jsonb, holds `\u0000` as SQLite does.
+                    if try exists(ResultKinds.failingSQL(sql, candidate) { "left(ltrim(\($0), E' \\t\\n\\r'), 1) IN ('{', '[')" })
+                    {
+                        return false
+                    }
+                    // In a savepoint of its own, which a value that is not JSON fails; the cursor,
+                    // declared before it, stays open.
+                    try connection.execute("SAVEPOINT jsonsql_kinds", simple: true)
+                    do {
+                        let failing = try exists(
+                            ResultKinds.failingSQL(sql, candidate) { "json_typeof(\($0)::json) IN ('object', 'array')" })
+                        try connection.execute("RELEASE SAVEPOINT jsonsql_kinds", simple: true)
+                        if failing { return false }
+                    } catch is PostgresError {
+                        try connection.execute(
+                            "ROLLBACK TO SAVEPOINT jsonsql_kinds; RELEASE SAVEPOINT jsonsql_kinds", simple: true)
+                        return false
+                    }
+                }
+                return try !needsValue || exists(ResultKinds.valueSQL(sql, candidate))
+            }
+        }
+        return kinds.columns(columns)
     }
 
     func count(_ spec: QuerySpec) throws -> Int {

@@ -20,12 +20,11 @@ public struct QuerySpec: Sendable {
     /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
     /// filled with JSON text (`--json-cols address,tags`).
     public var jsonColumns: [String] = []
-    /// Decide how columns not declared json or uuid print by what they hold, per column, never
-    /// per value (the default, `--json-cols auto`): a column whose non-null values are all JSON
-    /// objects or arrays nests; a blob column whose values are all 16 bytes prints UUIDs.
+    /// Decide how columns not declared json or uuid print by what the query returns in them,
+    /// per column, never per value (the default, `--json-cols auto`): a column whose non-null
+    /// values returned are all JSON objects or arrays nests; a blob column whose values returned
+    /// are all 16 bytes prints UUIDs (`ResultKinds`).
     public var jsonColumnsAuto = true
-    /// Blob columns to print as UUIDs (filled by `jsonColumnsAuto`).
-    public var uuidColumns: [String] = []
     /// Print datetime columns as ISO-8601 with `T` and `Z` instead of the stored form.
     public var isoDates = false
     /// Whether `--group-by` keeps apart kinds that `->>` reads alike (`groupKindSQL`): false
@@ -46,6 +45,12 @@ public struct SQLQuery: Sendable {
     /// On PostgreSQL: the columns whose text carries a mark for the value SQLite would give
     /// (`Aggregate.postgresSQL`).
     var markedColumns: Set<Int> = []
+    /// With `--json-cols auto`: the columns whose kind the values returned decide.
+    var decidedByResult: [ResultKinds.Candidate] = []
+    /// The SQL whose rows `decidedByResult` are checked over, with the same arguments: without
+    /// the ORDER BY when there is no LIMIT or OFFSET, as the order does not change which rows
+    /// come back (a sorted export is not sorted twice).
+    var checkedSQL = ""
 
     public init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
@@ -73,13 +78,22 @@ extension QuerySpec {
         let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
         func kind(_ column: ColumnInfo) -> OutputKind {
             if nested.contains(column.name) { return .json }
-            if uuidColumns.contains(column.name) { return .uuid }
             if isoDates && column.type == .datetime { return .isoDateTime }
             return OutputKind(column.type)
         }
         var columns: [OutputColumn] = []
         var selections: [String] = []
         var marked: Set<Int> = []
+        var decided: [ResultKinds.Candidate] = []
+        /// A whole column printed under `name`: its kind, and whether the result decides it.
+        func output(_ column: ColumnInfo, name: String) -> OutputColumn {
+            if jsonColumnsAuto && !nested.contains(column.name),
+                let kind = ResultKinds.candidateKind(column, dialect: info.dialect)
+            {
+                decided.append(ResultKinds.Candidate(column: columns.count, name: name, kind: kind))
+            }
+            return OutputColumn(name: name, kind: kind(column))
+        }
         // Each output name of --select (quoted) and the expression it names.
         var aliased: [(name: String, sql: String)] = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
@@ -112,14 +126,16 @@ extension QuerySpec {
         if selected.isEmpty {
             for column in info.columns {
                 selections.append(expression(columnSQL(column)))
-                columns.append(OutputColumn(name: column.name, kind: kind(column)))
+                columns.append(output(column, name: column.name))
             }
         } else {
             var given: [String: String] = [:]
             for selection in selected {
                 let name: String
                 let sql: String
-                let outputKind: OutputKind
+                var outputKind: OutputKind = .json
+                // A path that is a whole column: its kind is `output`'s.
+                var wholeColumn: ColumnInfo?
                 switch selection {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
@@ -133,7 +149,7 @@ extension QuerySpec {
                         postgres && grouped && !groupBy.isEmpty && !printedAsRows
                         ? resolved.postgresGroupValueSQL
                         : expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
-                    outputKind = path.segments.isEmpty ? kind(resolved.column) : .json
+                    if path.segments.isEmpty { wholeColumn = resolved.column }
                 case .aggregate(let aggregate) where postgres:
                     name = aggregate.text
                     let rendered = try aggregate.postgresSQL(in: info)
@@ -152,7 +168,7 @@ extension QuerySpec {
                 }
                 selections.append("\(sql) AS \(SQLQuote.identifier(name))")
                 aliased.append((SQLQuote.identifier(name), sql))
-                columns.append(OutputColumn(name: name, kind: outputKind))
+                columns.append(wholeColumn.map { output($0, name: name) } ?? OutputColumn(name: name, kind: outputKind))
             }
         }
         var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(source))"
@@ -177,6 +193,7 @@ extension QuerySpec {
         }
         // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
         let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        let unordered = sql
         if !order.isEmpty {
             // SQLite and PostgreSQL read an ORDER BY term that is one name as the output column of
             // that name first: `--select doc.v --order-by '"doc.v"'` sorted by the path, not by
@@ -240,6 +257,8 @@ extension QuerySpec {
         }
         var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
         query.markedColumns = marked
+        query.decidedByResult = decided
+        query.checkedSQL = limit == nil && offset == nil ? unordered : sql
         return query
     }
 }

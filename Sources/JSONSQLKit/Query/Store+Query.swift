@@ -11,10 +11,6 @@ extension Store {
                 let info = try TableInfo(db: db, table: spec.table)
                 var spec = spec
                 if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
-                if spec.jsonColumnsAuto {
-                    spec.jsonColumns += try Self.columnsHoldingJSON(info, db: db)
-                    spec.uuidColumns = try Self.columnsHoldingUUIDs(info, db: db)
-                }
                 return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
             }
         } catch {
@@ -28,65 +24,6 @@ extension Store {
         return try read { db in
             let query = try spec.counting.build(table: try TableInfo(db: db, table: spec.table))
             return try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
-        }
-    }
-
-    /// The columns, not declared json, whose values are all JSON objects or arrays (NULL aside),
-    /// with at least one such value: the columns `--json-cols auto` nests.
-    static func columnsHoldingJSON(_ info: TableInfo, db: Database) throws -> [String] {
-        try columns(
-            info.columns.filter { $0.type != .json && $0.type != .blob && $0.type != .uuid },
-            mayHold: { value in
-                switch value.storage {
-                case .null: true
-                // JSON text may start with whitespace; whether it is JSON is SQLite's to say.
-                case .string(let text): text.first { !$0.isWhitespace }.map { $0 == "{" || $0 == "[" } ?? false
-                default: false
-                }
-            },
-            holdingOnly: { c in
-                "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END"
-            }, table: info, db: db)
-    }
-
-    /// The blob columns whose values are all 16 bytes (NULL aside), with at least one: UUIDs as
-    /// GRDB stores them, printed as UUID text.
-    static func columnsHoldingUUIDs(_ info: TableInfo, db: Database) throws -> [String] {
-        try columns(
-            info.columns.filter { $0.type == .blob },
-            mayHold: { value in
-                switch value.storage {
-                case .null: true
-                case .blob(let data): data.count == 16
-                default: false
-                }
-            },
-            holdingOnly: { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" }, table: info, db: db)
-    }
-
-    /// The `candidates` that hold a non-null value and whose every non-null value satisfies
-    /// `condition`. The first row is read first, as it is: a column whose value there cannot
-    /// satisfy it (`mayHold`: names, numbers) is out without a statement of its own, whose
-    /// preparation costs more than the scan. The scan of a column left stops at its first
-    /// value that fails.
-    private static func columns(
-        _ candidates: [ColumnInfo], mayHold: (DatabaseValue) -> Bool, holdingOnly condition: (String) -> String,
-        table info: TableInfo, db: Database
-    ) throws -> [String] {
-        guard !candidates.isEmpty else { return [] }
-        let t = SQLQuote.identifier(info.name)
-        let names = candidates.map { SQLQuote.identifier($0.name) }
-        // No row: no column holds a value.
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(names.joined(separator: ", ")) FROM \(t) LIMIT 1") else {
-            return []
-        }
-        return try candidates.indices.filter { mayHold(row[$0]) }.map { candidates[$0].name }.filter { name in
-            let c = SQLQuote.identifier(name)
-            let sql = """
-                SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL) \
-                AND NOT EXISTS (SELECT 1 FROM \(t) WHERE \(c) IS NOT NULL AND NOT (\(condition(c))))
-                """
-            return try Bool.fetchOne(db, sql: sql) ?? false
         }
     }
 
@@ -376,10 +313,40 @@ extension Store {
                         name: String(cString: sqlite3_column_name(handle, i)),
                         kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
                 })
-        let writer = format.makeWriter(columns: columns, out: out)
         defer { sqlite3_reset(handle) }
-        let count = try RowPipeline.run(handle, columns: columns.count, writer: writer) { try db.step(handle) }
-        try writer.finish()
+        // With columns the result decides (`--json-cols auto`), rows are read ahead to decide them.
+        var kinds = ResultKinds(query.decidedByResult)
+        var writer: (any RowWriter)?
+        let count = try RowPipeline.run(
+            handle, columns: columns.count, readingAhead: { kinds.observe($0) },
+            writer: { ended in
+                if !ended {
+                    // The result goes on: the rest is checked by SQL over the same query.
+                    try kinds.decideRest { candidate, needsValue in
+                        let condition = ResultKinds.sqliteCondition(candidate.kind)
+                        if try Self.exists(
+                            ResultKinds.failingSQL(query.checkedSQL, candidate, condition: condition), query, db: db)
+                        {
+                            return false
+                        }
+                        return try !needsValue || Self.exists(ResultKinds.valueSQL(query.checkedSQL, candidate), query, db: db)
+                    }
+                }
+                let made = format.makeWriter(columns: kinds.columns(columns), out: out)
+                writer = made
+                return made
+            },
+            step: { try db.step(handle) })
+        try writer?.finish()
         return count
+    }
+
+    /// Whether `sql`, a SELECT EXISTS over `query` with its arguments, gives true.
+    private static func exists(_ sql: String, _ query: SQLQuery, db: Database) throws -> Bool {
+        let statement = try db.makeStatement(sql: sql)
+        try SQLParameters.bind(query.arguments, to: statement.sqliteStatement)
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        return try db.step(handle) && sqlite3_column_int(handle, 0) != 0
     }
 }

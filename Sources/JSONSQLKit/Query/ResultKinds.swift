@@ -1,0 +1,130 @@
+import GRDBSQLite
+
+/// `--json-cols auto`: how a column not declared json prints, decided by the values the query
+/// returns in it, never by rows it does not return: it nests when every non-null value returned
+/// is a JSON object or array (and at least one is); a blob column prints UUIDs when every
+/// non-null value returned is 16 bytes (GRDB's `UUID`). The same on SQLite and PostgreSQL.
+///
+/// The runner reads ahead up to `readAhead` rows, or until every candidate has failed, and
+/// shows them to `observe`. A result that ends there is decided by those rows alone; a longer
+/// one by one SQL statement a candidate left (`failingSQL`, `valueSQL`) over the query as a
+/// subquery, which stops at the first value that fails. Then the rows stream.
+struct ResultKinds {
+    /// A result column whose kind the result decides.
+    struct Candidate: Sendable {
+        /// Its position among the query's output columns.
+        var column: Int
+        /// Its output name, which names it in the query used as a subquery.
+        var name: String
+        /// `.json` or `.uuid`: the kind it takes when the result qualifies.
+        var kind: OutputKind
+    }
+
+    /// Rows read ahead before a check by SQL: a table's first block, which it aligns as a whole.
+    static let readAhead = TableRowWriter.blockRows
+
+    /// The kind `column` takes if the values returned qualify; nil when it prints by its
+    /// declared type. On SQLite any column not declared json, blob or uuid may hold JSON text
+    /// (affinity does not refuse it); on PostgreSQL only a text type does (an array column
+    /// prints `{}`).
+    static func candidateKind(_ column: ColumnInfo, dialect: SQLDialect) -> OutputKind? {
+        if column.type == .blob { return .uuid }
+        switch dialect {
+        case .sqlite:
+            return column.type == .json || column.type == .uuid ? nil : .json
+        case .postgres:
+            let declared = column.declaredType.lowercased()
+            let textTypes = ["text", "character varying", "character"]
+            let isText = column.type == .text && !declared.hasSuffix("]") && textTypes.contains { declared.hasPrefix($0) }
+            return isText ? .json : nil
+        }
+    }
+
+    private struct State {
+        var candidate: Candidate
+        /// No value returned so far failed.
+        var possible = true
+        /// A non-null value was returned.
+        var sawValue = false
+    }
+
+    private var states: [State]
+    private var rows = 0
+
+    init(_ candidates: [Candidate]) {
+        states = candidates.map { State(candidate: $0) }
+    }
+
+    /// Whether a candidate is still possible.
+    var anyPossible: Bool { states.contains { $0.possible } }
+
+    /// Takes a batch of rows read ahead; returns whether reading ahead should go on (a
+    /// candidate is still possible and fewer than `readAhead` rows were read).
+    mutating func observe(_ batch: RowBatch) -> Bool {
+        batch.forEachRow { row in
+            for s in states.indices where states[s].possible {
+                let i = Int32(states[s].candidate.column)
+                switch row.type(i) {
+                case SQLITE_NULL: continue
+                case SQLITE_TEXT where states[s].candidate.kind == .json:
+                    states[s].possible = Self.isJSONContainer(row.text(i))
+                case SQLITE_BLOB where states[s].candidate.kind == .uuid:
+                    states[s].possible = row.rawBlob(i).count == 16
+                default:
+                    states[s].possible = false
+                }
+                states[s].sawValue = true
+            }
+        }
+        rows += batch.rows
+        return rows < Self.readAhead && anyPossible
+    }
+
+    /// JSON text of an object or array, as the writers read it (`JSONEncoding.validate`).
+    private static func isJSONContainer(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return false }
+        return JSONEncoding.validate(text) != .invalid
+    }
+
+    /// Decides the candidates still possible after reading ahead, for a result that goes on past
+    /// the rows read: `holds` says whether the whole result's values in a column satisfy it,
+    /// and, when `needsValue`, whether it returns a non-null value there.
+    mutating func decideRest(_ holds: (_ candidate: Candidate, _ needsValue: Bool) throws -> Bool) rethrows {
+        for s in states.indices where states[s].possible {
+            states[s].possible = try holds(states[s].candidate, !states[s].sawValue)
+            states[s].sawValue = states[s].possible
+        }
+    }
+
+    /// `columns` with the kinds the result decided.
+    func columns(_ columns: [OutputColumn]) -> [OutputColumn] {
+        var columns = columns
+        for state in states where state.possible && state.sawValue {
+            columns[state.candidate.column].kind = state.candidate.kind
+        }
+        return columns
+    }
+
+    /// SQL giving whether `query` returns a non-null value in `candidate`'s column that is not
+    /// what its kind needs (`condition`, over the quoted column); the query's arguments bind.
+    static func failingSQL(_ query: String, _ candidate: Candidate, condition: (String) -> String) -> String {
+        let c = SQLQuote.identifier(candidate.name)
+        return "SELECT EXISTS (SELECT 1 FROM (\(query)) AS jsonsql_result WHERE \(c) IS NOT NULL AND NOT (\(condition(c))))"
+    }
+
+    /// SQL giving whether `query` returns a non-null value in `candidate`'s column.
+    static func valueSQL(_ query: String, _ candidate: Candidate) -> String {
+        "SELECT EXISTS (SELECT 1 FROM (\(query)) AS jsonsql_result WHERE \(SQLQuote.identifier(candidate.name)) IS NOT NULL)"
+    }
+
+    /// SQLite's condition for a value of `kind`: whether it is JSON is SQLite's to say.
+    static func sqliteCondition(_ kind: OutputKind) -> (String) -> String {
+        kind == .uuid
+            ? { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" }
+            : { c in
+                "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END"
+            }
+    }
+}
