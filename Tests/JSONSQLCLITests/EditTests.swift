@@ -143,7 +143,12 @@ struct EditTests {
             result.stderr
                 == #"updated 1 row in player\#nnote: --set tags stored the text ["x"] as a JSON string; to store it as JSON, add --json (which reads every --set value as JSON, text in quotes)\#n"#
         )
-        #expect(try CLI.jsonl(db, ["--where", "id = p1", "--select", "tags,name"]) == #"{"tags":"[\"x\"]","name":"[1]"}\#n"#)
+        // The text column keeps the text; a query whose only name is it prints it nested
+        // (`--json-cols auto` decides by the rows returned), by its declared type with `none`.
+        #expect(
+            try CLI.jsonl(db, ["--where", "id = p1", "--select", "tags,name", "--json-cols", "none"])
+                == #"{"tags":"[\"x\"]","name":"[1]"}\#n"#)
+        #expect(try CLI.jsonl(db, ["--where", "id = p1", "--select", "tags,name"]) == #"{"tags":"[\"x\"]","name":[1]}\#n"#)
         // Quoted, it is text on purpose; with --json, an array.
         #expect(try succeed(["update", db, "--where", "id = p1", "--set", #"tags="[1]""#]).stderr == "updated 1 row in player\n")
         try succeed(["update", db, "--where", "id = p1", "--set", #"tags=["x"]"#, "--json"])
