@@ -25,11 +25,8 @@ let package = Package(
             ]
         ),
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .systemLibrary(
-            name: "CReadline",
-            path: "Sources/CReadline",
-            providers: [.apt(["libreadline-dev"]), .brew(["readline"])]
-        ),
+        // GNU readline for the shell, opened on first use (libreadline8 at run time).
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("dl")]),
         // libpq's declarations (libpq-dev); the library is opened on first use.
         .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(

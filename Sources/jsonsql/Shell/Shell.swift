@@ -1,4 +1,5 @@
 import ArgumentParser
+import CReadline
 import Foundation
 import JSONSQLKit
 
@@ -64,7 +65,16 @@ struct Shell: ParsableCommand {
         // a typo in the path or a session of queries leaves nothing behind.
         let store = try Store(path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
         defer { store.close() }
-        let interactive = file == nil && isatty(STDIN_FILENO) != 0
+        var interactive = file == nil && isatty(STDIN_FILENO) != 0
+        // Without readline, a terminal's lines are read as a script's, going on after errors.
+        var keepGoing = keepGoing
+        if interactive && jsonsql_rl_load() == 0 {
+            Diagnostics.note(
+                "Note: \(String(cString: jsonsql_rl_error())); lines are read without editing, history or completion (install libreadline8)"
+            )
+            interactive = false
+            keepGoing = true
+        }
         let session = ShellSession(
             store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
             commandsOnStandardInput: file.map(ShellInput.isStandardInput) ?? true)

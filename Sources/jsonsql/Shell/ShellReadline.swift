@@ -43,12 +43,12 @@ final class ReadlineInput {
         jsonsql_rl_configure(
             strdup("jsonsql"), strdup(" \t\n\"'`@><=;|&{(,)"),
             ReadlineBridge.attemptCompletion, ReadlineBridge.displayMatches)
-        _ = rl_variable_bind("enable-bracketed-paste", "on")
+        _ = jsonsql_rl_variable_bind("enable-bracketed-paste", "on")
 
-        using_history()
-        stifle_history(Self.historySize)
+        jsonsql_rl_using_history()
+        jsonsql_rl_stifle_history(Self.historySize)
         if let historyFile, let data = FileManager.default.contents(atPath: historyFile) {
-            for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) { add_history(entry) }
+            for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) { jsonsql_rl_add_history(entry) }
         }
         Interruption.installSignalHandler(termination: false)
         jsonsql_rl_watch_resize()
@@ -60,7 +60,7 @@ final class ReadlineInput {
         ReadlineBridge.accepted = nil
         // A resize while a statement ran: the prompt is drawn at the new width.
         jsonsql_rl_apply_resize(0)
-        rl_callback_handler_install(prompt, ReadlineBridge.acceptLine)
+        jsonsql_rl_callback_handler_install(prompt, ReadlineBridge.acceptLine)
         while true {
             if let accepted = ReadlineBridge.accepted { return accepted }
             if Interruption.isRequested {
@@ -75,21 +75,17 @@ final class ReadlineInput {
                     jsonsql_rl_apply_resize(1)
                     continue
                 }
-                rl_callback_handler_remove()
+                jsonsql_rl_callback_handler_remove()
                 return .end
             }
-            rl_callback_read_char()
+            jsonsql_rl_callback_read_char()
         }
     }
 
     /// Drops what was typed, puts the terminal back and moves to a fresh line.
     private func abandonLine() {
         try? OutputBuffer.writeAll("^C", to: STDOUT_FILENO)
-        rl_free_line_state()
-        rl_callback_sigcleanup()
-        rl_cleanup_after_signal()
-        rl_callback_handler_remove()
-        rl_replace_line("", 0)
+        jsonsql_rl_abandon_line()
         try? OutputBuffer.writeAll("\n", to: STDOUT_FILENO)
     }
 
@@ -101,8 +97,8 @@ final class ReadlineInput {
         let entry = entry.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !entry.isEmpty, entry != lastEntry else { return }
         lastEntry = entry
-        add_history(entry)
-        if let historyFile { _ = append_history(1, historyFile) }
+        jsonsql_rl_add_history(entry)
+        if let historyFile { _ = jsonsql_rl_append_history(1, historyFile) }
     }
 }
 
@@ -115,7 +111,7 @@ enum ReadlineBridge {
 
     static let acceptLine: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
         // Removing the handler here keeps readline from printing the prompt again at once.
-        rl_callback_handler_remove()
+        jsonsql_rl_callback_handler_remove()
         guard let line else {
             try? OutputBuffer.writeAll("\n", to: STDOUT_FILENO)
             ReadlineBridge.accepted = .end
@@ -170,9 +166,7 @@ enum ReadlineBridge {
             if index > 0 { width = max(width, Int32(trimmed.utf8.count)) }
         }
         shown[Int(count) + 1] = nil
-        rl_crlf()
-        rl_display_match_list(shown, count, strip == 0 ? longest : width)
-        rl_forced_update_display()
+        jsonsql_rl_show_matches(shown, count, strip == 0 ? longest : width)
         for index in 0...Int(count) + 1 { free(shown[index]) }
         shown.deallocate()
     }
