@@ -72,6 +72,7 @@ public final class Store {
             DateTimeValue.register(db)
             ExactNumber.registerCompare(db)
             Aggregate.registerWideIntegerFunction(db)
+            try ResultKinds.register(db)
         }
         return configuration
     }

@@ -109,3 +109,36 @@ struct JSONColsAutoTests {
         try Self.check(dir.path("db.sqlite"))
     }
 }
+
+extension JSONColsAutoTests {
+    /// Past the rows read ahead, a value is checked as the rows read ahead are: SQLite's
+    /// json_valid reads text only up to a NUL byte and takes bytes that are not UTF-8, which
+    /// print as a string, so one such value far down made the rest of its column nest.
+    @Test("text with a NUL byte or bytes that are not UTF-8 past the read-ahead keeps its column as stored")
+    func textJSONValidDoesNotRead() throws {
+        let dir = try TemporaryDirectory()
+        let database = dir.path("db.sqlite")
+        #expect(try CLI.run(["create-table", database, "t", "id:integer:pk", "a:text", "b:text"]).status == 0)
+        let input = (1...1500).map { #"{"id":\#($0),"a":"{\"n\":\#($0)}","b":"{\"n\":\#($0)}"}"# }.joined(separator: "\n")
+        #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0)
+        // {"n":1} NUL {"x in a, {"n":"<FF>"} in b: json_valid gives 1 for both.
+        for sql in [
+            "UPDATE t SET a = CAST(x'7b226e223a317d007b2278' AS TEXT) WHERE id = 1200",
+            "UPDATE t SET b = CAST(x'7b226e223a22ff227d' AS TEXT) WHERE id = 1300",
+        ] {
+            let update = try CLI.run(["query", database, "--sql", sql])
+            #expect(update.status == 0, "\(update.stderr)")
+        }
+        for (options, first) in [([String](), 1), (["--where", "id >= 1100"], 1100)] {
+            let result = try CLI.run(["query", database, "t", "--order-by", "id", "--format", "jsonl"] + options)
+            #expect(result.status == 0 && result.stderr == "", "\(options): \(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.first == #"{"id":\#(first),"a":"{\"n\":\#(first)}","b":"{\"n\":\#(first)}"}"#, "\(options)")
+            let nul = lines.contains(#"{"id":1200,"a":"{\"n\":1}\u0000{\"x","b":"{\"n\":1200}"}"#)
+            #expect(nul, "\(options)")
+        }
+        // Without those rows, both nest.
+        let short = try CLI.run(["query", database, "t", "--where", "id = 1", "--format", "jsonl"])
+        #expect(short.stdout == #"{"id":1,"a":{"n":1},"b":{"n":1}}"# + "\n")
+    }
+}

@@ -1,3 +1,4 @@
+import GRDB
 import GRDBSQLite
 
 /// `--json-cols auto`: how a column not declared json prints, decided by the values the query
@@ -81,7 +82,7 @@ struct ResultKinds {
     }
 
     /// JSON text of an object or array, as the writers read it (`JSONEncoding.validate`).
-    private static func isJSONContainer(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isJSONContainer(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         else { return false }
@@ -119,12 +120,31 @@ struct ResultKinds {
         "SELECT EXISTS (SELECT 1 FROM (\(query)) AS jsonsql_result WHERE \(SQLQuote.identifier(candidate.name)) IS NOT NULL)"
     }
 
-    /// SQLite's condition for a value of `kind`: whether it is JSON is SQLite's to say.
+    /// SQLite's condition for a value of `kind`. Whether text is a JSON object or array is
+    /// `isJSONContainer`'s to say, as for the rows read ahead: SQLite's `json_valid` reads text
+    /// only up to a NUL byte and takes bytes that are not UTF-8, which print as a string.
     static func sqliteCondition(_ kind: OutputKind) -> (String) -> String {
         kind == .uuid
             ? { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" }
-            : { c in
-                "CASE WHEN typeof(\(c)) = 'text' AND json_valid(\(c)) THEN json_type(\(c)) IN ('object', 'array') ELSE 0 END"
-            }
+            : { c in "\(containerFunction)(\(c))" }
+    }
+
+    /// `jsonsql_json_container(x)`: 1 when x is text that `isJSONContainer` takes, else 0.
+    static let containerFunction = "jsonsql_json_container"
+
+    /// Registers `jsonsql_json_container` on a connection. It reads the text's bytes as SQLite
+    /// holds them (a GRDB function would get them as a Swift string, cut at a NUL and with
+    /// bytes that are not UTF-8 replaced).
+    static func register(_ db: Database) throws {
+        let code = sqlite3_create_function_v2(
+            db.sqliteConnection, containerFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, arguments in
+                guard let value = arguments?[0], sqlite3_value_type(value) == SQLITE_TEXT,
+                    let text = sqlite3_value_text(value)
+                else { return sqlite3_result_int(context, 0) }
+                let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+                sqlite3_result_int(context, ResultKinds.isJSONContainer(bytes) ? 1 : 0)
+            }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
 }
