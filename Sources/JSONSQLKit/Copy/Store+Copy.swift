@@ -168,7 +168,8 @@ struct CopyReader {
     /// A SQLite source's page size, user_version and application_id; nil for PostgreSQL.
     func header() throws -> CopyHeader? {
         guard let db else { return nil }
-        func pragma(_ name: String) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? 0 }
+        // Names written here only, never data: a StaticString cannot come from outside.
+        func pragma(_ name: StaticString) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? 0 }
         return CopyHeader(
             pageSize: try pragma("page_size"), userVersion: try pragma("user_version"),
             applicationID: try pragma("application_id"))

@@ -20,7 +20,11 @@ public struct IndexedPath: Sendable, Equatable {
 
     /// The paths of a `CREATE INDEX` statement's expressions that extract one path each.
     static func all(index: String, sql: String) -> [IndexedPath] {
-        let text = SQLTokens(sql)
+        all(index: index, tokens: SQLTokens(sql))
+    }
+
+    /// The same, of a statement already read into tokens.
+    static func all(index: String, tokens text: SQLTokens) -> [IndexedPath] {
         guard let list = text.indexedList else { return [] }
         let partial = text.indexCondition != nil
         return text.items(list).compactMap { item in

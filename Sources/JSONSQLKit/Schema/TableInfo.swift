@@ -112,7 +112,7 @@ public struct TableInfo: Sendable {
             let sql: String = index[2]
             let text = SQLTokens(sql)
             if let condition = text.indexCondition { partialIndexConditions.append(text.keys(condition)) }
-            for var indexed in IndexedPath.all(index: index[1], sql: sql) {
+            for var indexed in IndexedPath.all(index: index[1], tokens: text) {
                 guard let column = column(named: indexed.path.column) else { continue }
                 indexed.path.column = column.name
                 indexedPaths.append(indexed)
