@@ -26,6 +26,9 @@ extension Store {
         defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
+        // Closed after the transaction, never inside it (see `Writeback.close`).
+        var writeback: Writeback?
+        defer { writeback?.close() }
         return try write { db in
             var tableName = options.table
             let existing = try Self.tableNames(db)
@@ -149,7 +152,8 @@ extension Store {
             let producer = RecordProducer(readers: readers, layout: inserter.layout, keep: try keep?(db), select: select)
             producer.start()
             defer { producer.pipe.stopAndWait() }
-            let writeback = Writeback(db)
+            let started = Writeback(db)
+            writeback = started
             var records = 0
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
@@ -221,7 +225,7 @@ extension Store {
                             if records >> 12 != before >> 12 {
                                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
                                 // Every 65,536 records: some 12 MB of a table like the benchmark's.
-                                if records >> 16 != before >> 16 { writeback.start() }
+                                if records >> 16 != before >> 16 { started.start() }
                                 if records >> 14 != before >> 14 {
                                     progress?(
                                         InsertProgress(

@@ -8,7 +8,7 @@ import GRDBSQLite
 /// pages were going to disk anyway, and crash safety does not depend on when: SQLite syncs its
 /// journal before it writes a page of the database.
 final class Writeback {
-    private let fd: Int32
+    private var fd: Int32
 
     init(_ db: Database) {
         // "" for an in-memory database: nothing to write back.
@@ -16,7 +16,16 @@ final class Writeback {
         fd = name.flatMap { $0.pointee == 0 ? nil : open($0, O_RDONLY | O_CLOEXEC) } ?? -1
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit { close() }
+
+    /// Closes the descriptor: only once the transaction has ended. POSIX locks belong to the
+    /// process, so closing any descriptor of the database file gives up every lock SQLite holds
+    /// on it; mid-transaction, another process could then take the journal for a crashed
+    /// write's and roll it back (a concurrent insert failed with SQLITE_IOERR_DELETE_NOENT).
+    func close() {
+        if fd >= 0 { Foundation.close(fd) }
+        fd = -1
+    }
 
     func start() {
         if fd >= 0 { _ = jsonsql_start_writeback(fd) }
