@@ -29,3 +29,13 @@ int jsonsql_start_writeback(int fd) {
     return 0;
 #endif
 }
+
+int jsonsql_drop_cached(int fd, long long end) {
+#if defined(__linux__)
+    return posix_fadvise(fd, 0, (off_t)end, POSIX_FADV_DONTNEED);
+#else
+    (void)fd;
+    (void)end;
+    return 0;
+#endif
+}

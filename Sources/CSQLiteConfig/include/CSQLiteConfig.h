@@ -37,4 +37,8 @@ int jsonsql_rename_noreplace(const char *from, const char *to);
 /// guarantee: the kernel may write those pages at any time; a later fsync just finds less to do.
 int jsonsql_start_writeback(int fd);
 
+/// Asks the kernel to drop the file's cached pages in [0, end) that are already on disk
+/// (posix_fadvise POSIX_FADV_DONTNEED; nothing elsewhere). Dirty pages stay; nothing is lost.
+int jsonsql_drop_cached(int fd, long long end);
+
 #endif

@@ -28,6 +28,9 @@ public struct InsertOptions: Sendable {
     public var inferFromEveryRecord = false
     /// How the input is written.
     public var format = InputFormat.json
+    /// How much of the end of the database file an insert leaves in the kernel's file cache once
+    /// the file is larger (see `Writeback`). Tests make it small.
+    var fileCacheWindow: Int64 = 256 << 20
 
     public init(table: String) {
         self.table = table

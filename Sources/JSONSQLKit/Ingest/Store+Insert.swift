@@ -152,8 +152,8 @@ extension Store {
             let producer = RecordProducer(readers: readers, layout: inserter.layout, keep: try keep?(db), select: select)
             producer.start()
             defer { producer.pipe.stopAndWait() }
-            let started = Writeback(db)
-            writeback = started
+            let pages = Writeback(db, window: options.fileCacheWindow)
+            writeback = pages
             var records = 0
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
@@ -224,8 +224,7 @@ extension Store {
                             records += count
                             if records >> 12 != before >> 12 {
                                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                                // Every 65,536 records: some 12 MB of a table like the benchmark's.
-                                if records >> 16 != before >> 16 { started.start() }
+                                pages.advance()
                                 if records >> 14 != before >> 14 {
                                     progress?(
                                         InsertProgress(
