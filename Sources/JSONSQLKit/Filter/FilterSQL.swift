@@ -78,14 +78,16 @@ public struct FilterSQL {
     /// escape `\u0000`; escaped backslashes are removed first so `\\u0000` is not mistaken for it.
     ///
     /// That JSON text is part of the column's text, so in a query a column without `\u0000`
-    /// anywhere (nearly every row) passes on a plain search, without parsing its JSON. An index
-    /// condition (`inlineValues`) keeps the one spelling partial indexes were created with, so
-    /// existing partial indexes still match the queries written for them.
+    /// anywhere (nearly every row) passes on a plain search, without parsing its JSON. The
+    /// search is a GLOB, which finds its first character with the C library's `strcspn` (a third
+    /// of `instr`'s cost on the benchmark's rows); it stops at a NUL byte, as `->>`'s parser does.
+    /// An index condition (`inlineValues`) keeps the one spelling partial indexes were created
+    /// with, so existing partial indexes still match the queries written for them.
     private func wholeStringGuard(_ path: ResolvedPath) -> String {
         guard path.isInsideColumn || path.column.type == .json else { return "" }
         let exact = "instr(replace(\(path.extractSQL), '\\\\', ''), '\\u0000') = 0"
         if inlineValues { return " AND \(exact)" }
-        return " AND (instr(\(path.quotedColumn), '\\u0000') = 0 OR \(exact))"
+        return " AND (\(path.quotedColumn) NOT GLOB '*\\u0000*' OR \(exact))"
     }
 
     private mutating func render(_ p: Filter.Predicate) throws -> String {
