@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -110,10 +111,18 @@ extension Store {
 
     /// The first 100 bytes of a database file, its header, or nil when there are fewer.
     static func header(_ path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return nil }
-        return Array(bytes)
+        guard let bytes = fileStart(path, count: 100), bytes.count == 100 else { return nil }
+        return bytes
+    }
+
+    /// The first `count` bytes of a file (fewer when it is shorter), or nil when it cannot be
+    /// read. Read through SQLite's VFS, never a descriptor of jsonsql's own: closing one would
+    /// give up every lock SQLite holds on the file, such as an open transaction's in the shell.
+    static func fileStart(_ path: String, count: Int) -> [UInt8]? {
+        _ = configured
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = jsonsql_read_file_start(path, &bytes, Int32(count))
+        return read < 0 ? nil : Array(bytes.prefix(Int(read)))
     }
 
     /// Byte `offset` of a database file's header.
@@ -200,9 +209,7 @@ extension Store {
     /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`
     /// file beside it, in a directory where none can be created.
     static func isWALWithoutSharedMemory(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20, header[18] == 2, header[19] == 2 else {
+        guard let header = fileStart(path, count: 20), header.count == 20, header[18] == 2, header[19] == 2 else {
             return false
         }
         let directory = (path as NSString).deletingLastPathComponent

@@ -21,9 +21,7 @@ extension Store {
         // or device holds a database, which SQLite reads at offsets.
         var status = stat()
         if stat(path, &status) == 0 && [S_IFIFO, S_IFCHR].contains(status.st_mode & S_IFMT) { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 512)) ?? Data()
+        guard let head = fileStart(path, count: 512) else { return false }
         if format != nil && status.st_mode & S_IFMT == S_IFREG { return !head.starts(with: Array("SQLite format 3\u{0}".utf8)) }
         let first = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
@@ -35,11 +33,10 @@ extension Store {
     /// Whether `path` is a regular file that starts as every SQLite database does.
     public static func isSQLiteFile(_ path: String) -> Bool {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            let handle = FileHandle(forReadingAtPath: path)
-        else { return false }
-        defer { try? handle.close() }
-        return ((try? handle.read(upToCount: 16)) ?? Data()).elementsEqual(Array("SQLite format 3\u{0}".utf8))
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let head = fileStart(path, count: 16) else {
+            return false
+        }
+        return head.elementsEqual(Array("SQLite format 3\u{0}".utf8))
     }
 
     /// The table a file loads into: its name without the directory and the last extension;

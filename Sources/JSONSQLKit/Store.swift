@@ -51,7 +51,7 @@ public final class Store {
     }
 
     /// Configures SQLite once, before its first connection.
-    private static let configured: Void = {
+    static let configured: Void = {
         _ = jsonsql_sqlite_config_multithread()
     }()
 

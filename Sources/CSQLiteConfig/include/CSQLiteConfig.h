@@ -28,6 +28,19 @@ int jsonsql_sqlite_no_checkpoint_on_close(void *db);
 /// was on before; a negative `on` changes nothing. Returns SQLite's result code.
 int jsonsql_sqlite_legacy_strings(void *db, int on, int *was);
 
+/// The file descriptor SQLite reads and writes the connection's main database with, or -1
+/// (an in-memory database, another VFS, a file renamed since). Never to be closed: POSIX locks
+/// belong to the process, so closing any descriptor of the file gives up every lock SQLite holds
+/// on it, and so would a second descriptor of jsonsql's own, opened and closed mid-transaction.
+int jsonsql_sqlite_descriptor(void *db);
+
+/// Reads up to `count` bytes from the start of a file into `buffer` through SQLite's default
+/// VFS; returns how many (fewer when the file is shorter), or -1 when it cannot be read. SQLite's
+/// VFS keeps a descriptor of a file it holds locks on open until they are released, where a
+/// descriptor of jsonsql's own, once closed, would give them up (see jsonsql_sqlite_descriptor).
+/// Call after jsonsql_sqlite_config_multithread: it initializes SQLite.
+int jsonsql_read_file_start(const char *path, unsigned char *buffer, int count);
+
 /// Renames `from` to `to` unless `to` exists, atomically: 0, or -1 with errno (EEXIST when `to`
 /// exists). Falls back to link(2) and unlink(2) where the file system has no exclusive rename.
 int jsonsql_rename_noreplace(const char *from, const char *to);

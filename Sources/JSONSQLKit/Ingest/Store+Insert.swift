@@ -26,9 +26,6 @@ extension Store {
         defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
         let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
-        // Closed after the transaction, never inside it (see `Writeback.close`).
-        var writeback: Writeback?
-        defer { writeback?.close() }
         return try write { db in
             var tableName = options.table
             let existing = try Self.tableNames(db)
@@ -153,7 +150,6 @@ extension Store {
             producer.start()
             defer { producer.pipe.stopAndWait() }
             let pages = Writeback(db, window: options.fileCacheWindow)
-            writeback = pages
             var records = 0
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in

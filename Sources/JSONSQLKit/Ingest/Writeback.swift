@@ -17,7 +17,8 @@ import GRDBSQLite
 /// gigabytes of fresh memory and pushing other files out of the cache. An insert that reads its
 /// pages back (keys in no order, into an index larger than SQLite's cache) keeps them all.
 final class Writeback {
-    private var fd: Int32
+    /// SQLite's own descriptor of the file, never closed here (see `jsonsql_sqlite_descriptor`).
+    private let fd: Int32
     private let connection: OpaquePointer?
     private let window: off_t
     /// The file's size when the kernel was last asked to write it.
@@ -30,24 +31,11 @@ final class Writeback {
     init(_ db: Database, window: Int64) {
         connection = db.sqliteConnection
         self.window = off_t(window)
-        // "" for an in-memory database: nothing to write back.
-        let name = sqlite3_db_filename(db.sqliteConnection, "main")
-        fd = name.flatMap { $0.pointee == 0 ? nil : open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        fd = jsonsql_sqlite_descriptor(UnsafeMutableRawPointer(db.sqliteConnection))
         pageSize = off_t((try? Int.fetchOne(db, sql: "PRAGMA page_size")) ?? 4096)
         var info = stat()
         if fd >= 0, fstat(fd, &info) == 0 { started = info.st_size }
         pagesRead = Self.cacheMisses(connection)
-    }
-
-    deinit { close() }
-
-    /// Closes the descriptor: only once the transaction has ended. POSIX locks belong to the
-    /// process, so closing any descriptor of the database file gives up every lock SQLite holds
-    /// on it; mid-transaction, another process could then take the journal for a crashed
-    /// write's and roll it back (a concurrent insert failed with SQLITE_IOERR_DELETE_NOENT).
-    func close() {
-        if fd >= 0 { Foundation.close(fd) }
-        fd = -1
     }
 
     /// Called every few thousand records; acts when the file has grown by 8 MB (or a 32nd of a
