@@ -8,13 +8,14 @@ RELEASE_BIN := .build/release/jsonsql
 
 all: build
 
-# The Debian packages jsonsql and its tests need (tmux gives the terminal tests a terminal;
+# The Debian packages jsonsql and its tests need (libreadline8 is the shell's line editor, opened
+# at run time; tmux gives the terminal tests a terminal;
 # libpq-dev is the PostgreSQL client, and postgresql the throwaway server the tests start):
 # installed when run as root, otherwise the command is printed.
 deps:
 	@missing=""; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
-	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
+	/sbin/ldconfig -p 2>/dev/null | grep -q 'libreadline\.so\.8 ' || missing="$$missing libreadline8"; \
 	command -v sqlite3 >/dev/null 2>&1 || missing="$$missing sqlite3"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	[ -f /usr/include/postgresql/libpq-fe.h ] || missing="$$missing libpq-dev"; \
