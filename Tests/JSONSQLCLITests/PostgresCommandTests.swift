@@ -143,6 +143,31 @@ struct PostgresCommandTests {
                 ]
 
                 """, "\(result.stderr)")
+        // --where reads the value as the column's type, as an insert would, and LIKE its text.
+        func ids(_ filter: String) throws -> String {
+            let found = try CLI.run(["query", url, "ext", "--where", filter, "--select", "id", "--format", "csv"])
+            #expect(found.status == 0, "\(filter): \(found.stderr)")
+            return found.stdout.split(separator: "\r\n").dropFirst().joined(separator: ",")
+        }
+        #expect(try ids("addr = 10.0.0.1") == "1")
+        #expect(try ids("addr = 10.0.0.1/32") == "1")
+        #expect(try ids("addr != 10.0.0.1") == "2")
+        #expect(try ids("addr > 9.0.0.0") == "1")  // by address: as text, "10..." sorts first
+        #expect(try ids("addr in [10.0.0.1, 10.0.0.2]") == "1")
+        #expect(try ids(#"addr like "10.%""#) == "1")
+        #expect(try ids(#"ints = "{1,2}""#) == "2")
+        let invalid = try CLI.run(["query", url, "ext", "--where", "addr = nonsense"])
+        #expect(invalid.status != 0 && invalid.stderr.contains("inet"), "\(invalid.stderr)")
+        try PostgresServer.psql(
+            "CREATE TABLE padded (id int, c character(3)); INSERT INTO padded VALUES (1, 'ab'), (2, 'abc'), (3, 'b');",
+            schema: PostgresServer.schema(of: url))
+        let padded = { (filter: String) in
+            try CLI.run(["query", url, "padded", "--where", filter, "--select", "id", "--format", "csv"]).stdout
+        }
+        // character(3) pads 'ab' to 'ab ', and PostgreSQL compares it without its trailing spaces.
+        #expect(try padded("c = ab") == "id\r\n1\r\n")
+        #expect(try padded(#"c = "ab ""#) == "id\r\n1\r\n")
+        #expect(try padded("c < b") == "id\r\n1\r\n2\r\n")
     }
 
     @Test("a json (not jsonb) column made by psql takes paths in --where, update and index, read as jsonb")

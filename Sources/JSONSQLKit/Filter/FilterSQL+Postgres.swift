@@ -34,7 +34,7 @@ extension FilterSQL {
             if path.isJSON {
                 text = path.postgresText
             } else if path.column.type == .text {
-                text = value
+                text = path.column.postgresForeignType == nil ? value : "\(value)::text"
             } else {
                 throw JSONSQLError(
                     "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL")
@@ -154,6 +154,7 @@ extension FilterSQL {
         var cast = column.type.postgresType ?? "text"
         if column.type == .integer || column.type == .real || column.type == .numeric { cast = "numeric" }
         if column.type == .integer, case .int64 = stored.storage { cast = "bigint" }
+        if let foreign = column.postgresForeignType { cast = foreign }
         return postgresBind(text, cast: cast)
     }
 
@@ -218,7 +219,10 @@ extension FilterSQL {
         if let exact = try postgresExact(path, sqlOp, literal) { return exact }
         guard path.isJSON else {
             if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
-            let collate = path.column.type == .text ? " COLLATE \"C\"" : ""
+            // Text in byte order, as SQLite orders it; a foreign type in its own order (inet by address).
+            let foreign = path.column.postgresForeignType
+            let collate =
+                path.column.type == .text && (foreign == nil || foreign!.hasPrefix("character")) ? " COLLATE \"C\"" : ""
             return "\(value)\(collate) \(sqlOp) \(try postgresColumnValue(path, literal))"
         }
         if let number = Self.doubleLiteral(literal) { return postgresNumber(value, sqlOp, number) }

@@ -190,3 +190,13 @@ extension PostgresRewrite.Rule {
         return false
     }
 }
+
+extension ColumnInfo {
+    /// The PostgreSQL type of a column another tool declared that jsonsql reads as text
+    /// (`inet`, `character(3)`, `integer[]`; the catalog's `format_type`, identifiers quoted
+    /// there), or nil. `--where` compares such a column with a value of its own type, read as
+    /// PostgreSQL reads it on insert (`inet = text` has no operator), and LIKE with its text.
+    var postgresForeignType: String? {
+        type == .text && PostgresRewrite(declaredType: declaredType) != nil ? declaredType : nil
+    }
+}
