@@ -124,5 +124,19 @@
             #expect(Store.fileStart(db.directory.path, count: 16) == nil)
             #expect(Store.fileStart(db.path + "-missing", count: 16) == nil)
         }
+
+        @Test("a file deeper than SQLite's 512-byte path limit is read all the same")
+        func theStartOfAFileWithALongPath() throws {
+            let db = try LibraryDatabase()
+            let directory = (1...6).reduce(db.directory.path) { path, _ in path + "/" + String(repeating: "d", count: 100) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let path = directory + "/records.data"
+            #expect(path.utf8.count > 600)
+            try Data(#"[{"a": 1}]"#.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(Store.fileStart(path, count: 16) == Array(#"[{"a": 1}]"#.utf8))
+            #expect(Store.isDataFile(path))
+            #expect(Store.isDataFile(path, format: .csv))
+            #expect(!Store.isSQLiteFile(path))
+        }
     }
 #endif
