@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,10 +57,13 @@ int jsonsql_sqlite_descriptor(void *db) {
 int jsonsql_read_file_start(const char *path, unsigned char *buffer, int count) {
     sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
     if (!vfs) return -1;
-    char *full = sqlite3_malloc(vfs->mxPathname + 1);
+    // Room for any path the system opens: the unix VFS's own limit (mxPathname, 512) is SQLite's
+    // for databases, and a data file or script deeper than that is read all the same.
+    int room = (vfs->mxPathname > PATH_MAX ? vfs->mxPathname : PATH_MAX) + 1;
+    char *full = sqlite3_malloc(room);
     sqlite3_file *file = sqlite3_malloc(vfs->szOsFile);
     int result = -1;
-    if (full && file && vfs->xFullPathname(vfs, path, vfs->mxPathname + 1, full) == SQLITE_OK) {
+    if (full && file && vfs->xFullPathname(vfs, path, room, full) == SQLITE_OK) {
         memset(file, 0, vfs->szOsFile);
         int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB;
         if (vfs->xOpen(vfs, full, file, flags, &flags) == SQLITE_OK) {

@@ -435,6 +435,35 @@ public final class Store {
         }
     }
 
+    /// Refuses to read `path` as a command's input when it is one of the files SQLite keeps for
+    /// this connection: a database (main or attached) or its journal, write-ahead log or
+    /// shared-memory file, found by device and inode without opening `path`. Reading one through
+    /// a descriptor of jsonsql's own and closing it would give up every lock SQLite holds on the
+    /// file (POSIX locks are the process's): in the shell's open transaction, another process
+    /// could then write, and its rows be lost at COMMIT. `reads`: what the command reads instead.
+    public func refuseOwnFile(_ path: String, reads: String) throws {
+        guard postgres == nil, path != "-" else { return }
+        var named = stat()
+        guard stat(path, &named) == 0 else { return }
+        let databases =
+            (try? queue.inDatabase { db in
+                try Row.fetchAll(db, sql: "PRAGMA database_list").map { (name: $0["name"] as String, file: $0["file"] as String) }
+            }) ?? []
+        let companions = [
+            ("", ""), ("-journal", "'s journal"), ("-wal", "'s write-ahead log"), ("-shm", "'s shared-memory file"),
+        ]
+        for database in databases where !database.file.isEmpty {
+            for (suffix, role) in companions {
+                var info = stat()
+                guard stat(database.file + suffix, &info) == 0, info.st_dev == named.st_dev, info.st_ino == named.st_ino else {
+                    continue
+                }
+                let which = database.name == "main" ? "this database" : "the attached database \(database.name)"
+                throw JSONSQLError("\(path) is \(which)\(role); \(reads)")
+            }
+        }
+    }
+
     /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
     public var isInsideTransaction: Bool {
         if let postgres { return postgres.isInsideTransaction }

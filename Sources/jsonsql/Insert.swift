@@ -83,6 +83,7 @@ struct Insert: StoreCommand {
         let progress = ProgressLine(enabled: !quiet)
         do {
             let (table, files) = try resolveArguments(store)
+            for file in files { try store.refuseOwnFile(file, reads: "insert reads JSON, CSV or TSV files") }
             let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
             if files.isEmpty || files.contains("-") { announceStandardInput(csv ? .csv : tsv ? .tsv : nil) }
             var options = InsertOptions(table: table)

@@ -281,3 +281,44 @@ struct ShellTransactionTests {
         #expect(try Fixture.count(db, "player") == before - 1)
     }
 }
+
+extension ShellTransactionTests {
+    @Test(
+        "insert and .read refuse the shell's own database and its journal, which reading would unlock: inside BEGIN, another process stays locked out"
+    )
+    func ownFilesAreNotInput() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ShellFixture.database(in: directory)
+        // The shell reads its commands from a pipe kept open until another process has tried to write.
+        let script = """
+            mkfifo commands
+            jsonsql shell db.sqlite --keep-going --format jsonl < commands > out 2> err &
+            exec 3> commands
+            printf '%s\\n' 'begin immediate;' "insert into player (id, name) values ('p8', 'eight');" \
+                'insert player db.sqlite' '.read db.sqlite' '.read db.sqlite-journal' 'insert player ./db.sqlite-journal' \
+                "attach 'players.ndjson' as x;" 'select 1 as done;' >&3
+            for _ in $(seq 400); do grep -q done out && break; sleep 0.05; done
+            sqlite3 -cmd '.timeout 0' db.sqlite "insert into player (id, name) values ('p9', 'other')" 2>&1 || true
+            printf 'commit;\\n' >&3
+            exec 3>&-
+            wait $!
+            echo "shell exit $?"
+            cat err
+            """
+        let result = try CLI.shell(script, in: directory.url)
+        // Line 7's error, SQLITE_NOTADB, had jsonsql look at the start of the database file too.
+        let attach = "Error: line 7: db.sqlite is not a SQLite database\n"
+        #expect(result.stdout.hasSuffix(attach))
+        #expect(
+            result.stdout.dropLast(attach.count) == """
+                Error: stepping, database is locked (5)
+                shell exit 1
+                Error: line 3: db.sqlite is this database; insert reads JSON, CSV or TSV files
+                Error: line 4: db.sqlite is this database; give .read a file of jsonsql commands and SQL
+                Error: line 5: db.sqlite-journal is this database's journal; give .read a file of jsonsql commands and SQL
+                Error: line 6: ./db.sqlite-journal is this database's journal; insert reads JSON, CSV or TSV files
+
+                """, "\(result.stderr)")
+        #expect(try CLI.sqlite(db, "SELECT group_concat(id) FROM (SELECT id FROM player ORDER BY id)") == "p1,p2,p3,p8\n")
+    }
+}

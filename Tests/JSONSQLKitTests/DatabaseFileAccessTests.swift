@@ -68,6 +68,36 @@
             #expect(share > 0.9, "\(share) of the file cached")
         }
 
+        @Test("with a 1 MB window, upserts over the pages it dropped and a failed insert leave the file intact")
+        func aSmallWindowKeepsEveryRow() throws {
+            let db = try LibraryDatabase()
+            let keys = (0..<30_000).map { String(format: "k%08d", $0) }
+            try insert(db, Self.records(keys, note: 800), window: 1 << 20)
+            // Every other row rewritten, shorter, and as many new ones: pages read back and appended.
+            let changed =
+                stride(from: 0, to: 30_000, by: 2).map { keys[$0] } + (30_000..<45_000).map { String(format: "k%08d", $0) }
+            var options = InsertOptions(table: "t")
+            options.conflict = .upsert
+            options.fileCacheWindow = 1 << 20
+            let file = try db.write("changes.ndjson", Data(Self.records(changed, note: 300).utf8))
+            #expect(try db.store.insert(from: [try InputSource.open(file)], options: options).records == changed.count)
+            // 20,000 more records, then one cut off: none of them is kept.
+            let more = (45_000..<65_000).map { String(format: "k%08d", $0) }
+            let failing = try db.write("failing.ndjson", Data((Self.records(more, note: 800) + #"{"id": "x", "#).utf8))
+            #expect(throws: JSONSQLError.self) { try db.store.insert(from: [try InputSource.open(failing)], options: options) }
+            let (rows, noteBytes, check) = try db.store.read { sql in
+                (
+                    try Int.fetchOne(sql, sql: "SELECT count(*) FROM t"),
+                    try Int.fetchOne(sql, sql: "SELECT sum(length(note)) FROM t"),
+                    try String.fetchAll(sql, sql: "PRAGMA integrity_check")
+                )
+            }
+            #expect(rows == 45_000)
+            // 15,000 of the first rows keep 800 bytes; 15,000 changed and 15,000 new hold 300.
+            #expect(noteBytes == 15_000 * 800 + 30_000 * 300)
+            #expect(check == ["ok"])
+        }
+
         @Test("an insert inside a transaction the shell's user began leaves the database locked to other processes")
         func locksHoldAfterAnInsertInATransaction() throws {
             let db = try LibraryDatabase()
@@ -123,6 +153,20 @@
                     == Int(try FileManager.default.attributesOfItem(atPath: db.path)[.size] as! UInt64))
             #expect(Store.fileStart(db.directory.path, count: 16) == nil)
             #expect(Store.fileStart(db.path + "-missing", count: 16) == nil)
+        }
+
+        @Test("a file deeper than SQLite's 512-byte path limit is read all the same")
+        func theStartOfAFileWithALongPath() throws {
+            let db = try LibraryDatabase()
+            let directory = (1...6).reduce(db.directory.path) { path, _ in path + "/" + String(repeating: "d", count: 100) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let path = directory + "/records.data"
+            #expect(path.utf8.count > 600)
+            try Data(#"[{"a": 1}]"#.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(Store.fileStart(path, count: 16) == Array(#"[{"a": 1}]"#.utf8))
+            #expect(Store.isDataFile(path))
+            #expect(Store.isDataFile(path, format: .csv))
+            #expect(!Store.isSQLiteFile(path))
         }
     }
 #endif

@@ -25,10 +25,9 @@ struct CompressedData: Equatable {
     }
 
     /// The compression the file at `path` starts with, if any.
+    /// Read through `Store.fileStart`: `path` may be a database SQLite holds locks on.
     static func detect(file path: String) -> CompressedData? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return detect((try? handle.read(upToCount: 8)) ?? Data())
+        Store.fileStart(path, count: 8).flatMap(detect)
     }
 
     /// What to run instead, for `file` (nil for standard input).

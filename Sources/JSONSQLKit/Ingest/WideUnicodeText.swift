@@ -25,10 +25,9 @@ struct WideUnicodeText: Equatable {
     }
 
     /// The encoding the file at `path` starts in, if it is UTF-16 or UTF-32.
+    /// Read through `Store.fileStart`: `path` may be a database SQLite holds locks on.
     static func detect(file path: String) -> WideUnicodeText? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return detect((try? handle.read(upToCount: 4)) ?? Data())
+        Store.fileStart(path, count: 4).flatMap(detect)
     }
 
     /// Whether `head` may be the start of UTF-16 or UTF-32 text that more bytes would tell

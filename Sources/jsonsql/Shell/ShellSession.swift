@@ -396,6 +396,7 @@ final class ShellSession {
         if commandsOnStandardInput, ShellInput.isStandardInput(file) {
             throw JSONSQLError("standard input holds the shell's commands; give .read a file")
         }
+        try store.refuseOwnFile(file, reads: "give .read a file of jsonsql commands and SQL")
         let lines = try ShellInput.scriptLines(atPath: file)
         // The file's statements are its own: one it leaves open does not run on into ours.
         let saved = reader
