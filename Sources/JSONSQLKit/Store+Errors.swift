@@ -18,12 +18,12 @@ extension Store {
         }
         switch error.resultCode {
         case .SQLITE_NOTADB:
-            if let compressed = CompressedData.detect(file: path) {
+            if let compressed = fileStart(path, count: 8).flatMap(CompressedData.detect) {
                 return JSONSQLError(
                     "\(path) is \(compressed.format)-compressed data, not a SQLite database; if it holds JSON, CSV or TSV, \(compressed.advice(for: path))"
                 )
             }
-            if let wide = WideUnicodeText.detect(file: path) {
+            if let wide = fileStart(path, count: 4).flatMap(WideUnicodeText.detect) {
                 return JSONSQLError(
                     "\(path) is \(wide.encoding) text, not a SQLite database; if it holds JSON, CSV or TSV, convert it first: iconv -f \(wide.encoding) -t UTF-8 \(SQLQuote.shellWord(path)) | jsonsql ... -"
                 )

@@ -24,12 +24,6 @@ struct CompressedData: Equatable {
         return found
     }
 
-    /// The compression the file at `path` starts with, if any.
-    /// Read through `Store.fileStart`: `path` may be a database SQLite holds locks on.
-    static func detect(file path: String) -> CompressedData? {
-        Store.fileStart(path, count: 8).flatMap(detect)
-    }
-
     /// What to run instead, for `file` (nil for standard input).
     func advice(for file: String?) -> String {
         guard let file else { return "decompress it first: ... | \(decompress) | jsonsql ..." }

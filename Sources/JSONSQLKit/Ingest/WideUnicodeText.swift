@@ -24,12 +24,6 @@ struct WideUnicodeText: Equatable {
         return nil
     }
 
-    /// The encoding the file at `path` starts in, if it is UTF-16 or UTF-32.
-    /// Read through `Store.fileStart`: `path` may be a database SQLite holds locks on.
-    static func detect(file path: String) -> WideUnicodeText? {
-        Store.fileStart(path, count: 4).flatMap(detect)
-    }
-
     /// Whether `head` may be the start of UTF-16 or UTF-32 text that more bytes would tell
     /// apart: fewer than 4 bytes holding a zero.
     static func needsMore<Bytes: Collection<UInt8>>(_ head: Bytes) -> Bool {
