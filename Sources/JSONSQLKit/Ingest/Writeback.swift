@@ -21,11 +21,13 @@ final class Writeback {
     private let fd: Int32
     private let connection: OpaquePointer?
     private let window: off_t
+    /// How much the file grows between two calls that act: 8 MB, or a 32nd of a smaller window.
+    private let step: off_t
     /// The file's size when the kernel was last asked to write it.
     private var started: off_t = 0
     /// The pages SQLite had read from the file then (its cache misses).
     private var pagesRead: Int32 = 0
-    private var pageSize: off_t = 4096
+    private let pageSize: off_t
 
     /// `window`: how much of the file's end stays in the kernel's cache; Int64.max keeps all.
     init(_ db: Database, window: Int64) {
@@ -33,17 +35,17 @@ final class Writeback {
         self.window = off_t(window)
         fd = jsonsql_sqlite_descriptor(UnsafeMutableRawPointer(db.sqliteConnection))
         pageSize = off_t((try? Int.fetchOne(db, sql: "PRAGMA page_size")) ?? 4096)
+        step = max(min(self.window / 32, 8 << 20), pageSize)
         var info = stat()
         if fd >= 0, fstat(fd, &info) == 0 { started = info.st_size }
         pagesRead = Self.cacheMisses(connection)
     }
 
-    /// Called every few thousand records; acts when the file has grown by 8 MB (or a 32nd of a
-    /// smaller window) since it last did.
+    /// Called every few thousand records; acts when the file has grown by `step` since it last did.
     func advance() {
         guard fd >= 0 else { return }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size - started >= max(min(window / 32, 8 << 20), pageSize) else { return }
+        guard fstat(fd, &info) == 0, info.st_size - started >= step else { return }
         let read = Self.cacheMisses(connection)
         let written = (info.st_size - started) / pageSize
         // One page read back in 64 written: an append reads none, or the odd interior page.
