@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build release test demo examples bench bench-tiny bench-deps fuzz install uninstall format lint clean
+.PHONY: all deps build release test demo examples bench bench-tiny bench-deps fuzz install uninstall format lint docs clean
 
 all: build
 
@@ -137,6 +137,11 @@ install: release
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql \
 	  $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish
+
+# The command reference (docs/reference) and the --where summary in docs/where.md, from the
+# commands' own --help; DocumentationTests fails when what is committed differs.
+docs: release
+	docs/reference/generate.sh $(RELEASE_BIN) docs
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -316,7 +316,7 @@ public final class Store {
     private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
         if let postgres {
             throw JSONSQLError(
-                "this is not yet supported on PostgreSQL (\(postgres.name)); the README's PostgreSQL section lists what is"
+                "this is not yet supported on PostgreSQL (\(postgres.name)); docs/postgresql.md lists what is"
             )
         }
         if let draft, DraftDatabase.exists(path), !draft.hasContent {
