@@ -41,6 +41,10 @@ public final class Store {
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 
+    /// Whether the shell's last SQL statement began a `COPY ... FROM STDIN`, which was refused:
+    /// the script lines up to `\.` are its data (PostgreSQL only; cleared by asking).
+    public func takeRefusedCopyInput() -> Bool { postgres?.takeRefusedCopyInput() ?? false }
+
     /// The database as a command line a message suggests names it: the file's path, or the
     /// URL as given but for its password, so that the command runs on the same schema.
     public var commandLineName: String { postgres?.connection.commandLineName ?? path }

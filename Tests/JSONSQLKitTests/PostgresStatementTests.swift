@@ -18,7 +18,35 @@ struct PostgresStatementTests {
             (#"select E'it\'s;'; select 2;"#, [#"select E'it\'s;';"#, "select 2;"]),
             ("select 'it''s;'; select \"a;\"\"b\";", ["select 'it''s;';", "select \"a;\"\"b\";"]),
             // Block comments nest.
-            ("select /* a /* b; */ c; */ 1; -- x;\nselect 2;", ["select /* a /* b; */ c; */ 1;", "-- x;\nselect 2;"]),
+            // psql sends no `--` comment, and no whitespace before a statement.
+            ("select /* a /* b; */ c; */ 1; -- x;\nselect 2;", ["select /* a /* b; */ c; */ 1;", "select 2;"]),
+            ("select 1 -- x\n;", ["select 1 \n;"]),
+            // CREATE FUNCTION|PROCEDURE ... BEGIN ATOMIC ... END is one statement; CASE ... END inside counts.
+            (
+                "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END; select 2;",
+                ["CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;", "select 2;"]
+            ),
+            (
+                "create or replace procedure p() language sql begin atomic select case when true then 1 end; select 2; end; select 3;",
+                [
+                    "create or replace procedure p() language sql begin atomic select case when true then 1 end; select 2; end;",
+                    "select 3;",
+                ]
+            ),
+            // BEGIN elsewhere is a transaction's; in parentheses it is a name.
+            ("begin; select 1; end;", ["begin;", "select 1;", "end;"]),
+            ("create table b (begin int); select 1;", ["create table b (begin int);", "select 1;"]),
+            (
+                "create function k(begin int) returns int language sql begin atomic select 1; end; select 2;",
+                ["create function k(begin int) returns int language sql begin atomic select 1; end;", "select 2;"]
+            ),
+            // `\;` puts a `;` into the statement; U&'...' takes no backslash escape.
+            (#"select 1\; select 2;"#, ["select 1; select 2;"]),
+            (#"select U&'\'; select 2;"#, [#"select U&'\';"#, "select 2;"]),
+            // A string continues after a carriage return, in the same escape mode.
+            ("select E'a'\r'\\'; b'; select 2;", ["select E'a'\r'\\'; b';", "select 2;"]),
+            // psql's variables are kept as typed; `::` is a cast.
+            ("select :'a;b', 1::int;", ["select :'a;b', 1::int;"]),
             (
                 "create rule r as on insert to t do (select 1; select 2);",
                 ["create rule r as on insert to t do (select 1; select 2);"]
@@ -50,6 +78,37 @@ struct PostgresStatementTests {
         #expect(SQLText.statements(in: #"select 'a\'; b'; select 2;"#, syntax: off) == [#"select 'a\'; b';"#, "select 2;"])
         // SQLite's rules know no dollar quotes: the same text splits inside them.
         #expect(SQLText.statements(in: "select $$a;b$$;", syntax: .sqlite).count == 2)
+    }
+
+    @Test("with standard_conforming_strings off, B'...', X'...' and U&'...' strings still take no backslash escape")
+    func otherStringsWithBackslashesOn() {
+        let off = StatementSyntax.postgres(standardConformingStrings: false)
+        #expect(SQLText.statements(in: #"select b'\'; select x'\'; select U&'\'; select 2;"#, syntax: off).count == 4)
+        #expect(SQLText.statements(in: #"select 'a\'; b';"#, syntax: off) == [#"select 'a\'; b';"#])
+    }
+
+    @Test("meta-commands: \\g ends the statement, \\r drops it, \\echo leaves it pending, \\i stops a script")
+    func metaCommands() {
+        var reader = ShellLineReader(commands: ["query"], syntax: Self.standard)
+        #expect(reader.take("select 1 \\g", number: 1) == .sql(["select 1"], line: 1))
+        #expect(reader.take("select 2", number: 2) == .nothing)
+        #expect(reader.take("\\r", number: 3) == .nothing)
+        #expect(reader.pendingSQL == "")
+        #expect(reader.take("select 3;select", number: 4) == .nothing)
+        guard case .sequence(let items) = reader.take("4 \\echo x", number: 5) else {
+            Issue.record("a sequence")
+            return
+        }
+        #expect(items.first == .sql(["select 3;"], line: 4))
+        #expect(items.count == 2)
+        #expect(reader.pendingSQL == "select\n4 ")
+        #expect(reader.take(";", number: 6) == .sql(["select\n4 \n;"], line: 4))
+        guard case .halted = reader.take("\\i other.sql", number: 7) else {
+            Issue.record("halted")
+            return
+        }
+        #expect(reader.take("\\dt", number: 8) == .unknown("\\dt"))
+        #expect(reader.take("\\q", number: 9) == .dotCommand(".quit"))
     }
 
     @Test("the shell's reader gathers lines by PostgreSQL's rules, and PostgreSQL's own statements start SQL")

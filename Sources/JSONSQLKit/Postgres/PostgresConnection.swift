@@ -10,6 +10,9 @@ final class PostgresConnection {
     fileprivate let connection: OpaquePointer
     /// The URL without its password, for messages.
     let displayName: String
+    /// Whether user SQL began a `COPY ... FROM STDIN` that was refused since this was last
+    /// cleared: psql would read the lines after it as its data, up to `\.`.
+    var refusedCopyInput = false
     /// The URL as given but for its password (`withoutPassword`), for a command line a message
     /// suggests: it names the same schema and options.
     let commandLineName: String
@@ -304,6 +307,7 @@ extension PostgresConnection {
     /// `FROM STDIN` stores nothing; the data `TO STDOUT` sends is dropped.
     func refuseCopy(_ started: PostgresResult) throws -> Never {
         if started.status == PGRES_COPY_IN {
+            refusedCopyInput = true
             _ = PQputCopyEnd(connection, "jsonsql does not send COPY data")
         } else {
             var buffer: UnsafeMutablePointer<CChar>?

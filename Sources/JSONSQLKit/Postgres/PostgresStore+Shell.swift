@@ -15,8 +15,12 @@ extension PostgresStore {
             try connection.execute(text)
             throw JSONSQLError("the transaction had failed, so \(keyword.uppercased()) rolled it back; nothing of it was kept")
         }
-        guard ["select", "values", "table"].contains(keyword) else {
-            let result = try connection.execute(text)
+        // `select 1\; select 2;`: psql sends the statements `\;` joined as one query string,
+        // which the server runs in one implicit transaction; only the simple protocol takes it.
+        let scan = PostgresStatementScan(text, standardConformingStrings: connection.standardConformingStrings)
+        let several = scan.statements.filter(\.hasContent).count + (scan.rest.hasContent ? 1 : 0) > 1
+        guard ["select", "values", "table"].contains(keyword), !several else {
+            let result = try connection.execute(text, simple: several)
             return try outcome(of: result, format: format, to: out)
         }
         // A query's rows stream through a cursor, which lives in a transaction: the user's, or
@@ -28,9 +32,23 @@ extension PostgresStore {
             try connection.execute(own ? "COMMIT" : "CLOSE jsonsql_rows", simple: true)
             return Store.SQLOutcome(rows: count, changes: 0)
         } catch {
-            if own { _ = try? connection.execute("ROLLBACK", simple: true) }
+            if own {
+                _ = try? connection.execute("ROLLBACK", simple: true)
+            } else if !connection.isInsideFailedTransaction {
+                // Failed here, not on the server (output that cannot be written, Ctrl-C between
+                // two batches): the user's transaction goes on as psql's would, without the cursor,
+                // which the next query would otherwise find taken.
+                _ = try? connection.execute("CLOSE jsonsql_rows", simple: true)
+            }
             throw error
         }
+    }
+
+    /// Whether the last statement was a `COPY ... FROM STDIN`, refused: the lines up to `\.`
+    /// are its data, which psql would read and the shell skips (`ShellLineReader.skipCopyData`).
+    func takeRefusedCopyInput() -> Bool {
+        defer { connection.refusedCopyInput = false }
+        return connection.refusedCopyInput
     }
 
     /// Whether a transaction the shell's user began is open.

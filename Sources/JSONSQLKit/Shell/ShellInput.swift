@@ -27,6 +27,44 @@ public enum ShellInput {
         case unknown(String)
         /// A line that cannot be run, with what to do instead.
         case refused(String)
+        /// A line a script cannot go past, even with `--keep-going`: psql would run what follows
+        /// otherwise (a meta-command such as `\\i` or `\\if` that the shell does not run).
+        case halted(String)
+        /// What one line gave, in order: statements it ended, then what its meta-command gave.
+        indirect case sequence([Item])
+    }
+
+    /// What a psql meta-command (`\\g`, `\\set x 1`) does in the shell.
+    public enum MetaCommand: Equatable, Sendable {
+        /// `\\g` alone: ends the statement typed so far, as `;` does.
+        case send
+        /// `\\r`: drops the statement typed so far.
+        case reset
+        /// `\\q`: leaves, as `.quit` does.
+        case quit
+        /// A meta-command that only shows or sets something in psql (`\\dt`, `\\echo`, `\\set`):
+        /// refused, and the statement typed so far goes on, as in psql.
+        case shows
+        /// One that decides what psql runs (`\\i`, `\\if`, `\\gx`, `\\c`, `\\copy`): a script
+        /// stops there, since what jsonsql would run next is not what psql would.
+        case decides
+    }
+
+    /// psql's meta-commands that only show or set something, which a script can go past.
+    static let showingMetaCommands: Set<String> = [
+        "?", "a", "C", "cd", "conninfo", "copyright", "echo", "encoding", "errverbose", "f", "getenv", "h", "H", "help",
+        "html", "l", "l+", "list", "list+", "o", "out", "p", "print", "pset", "qecho", "s", "set", "setenv", "sf", "sf+",
+        "sv", "sv+", "t", "T", "timing", "unset", "warn", "x", "z",
+    ]
+
+    /// What psql's meta-command `\\name arguments` does in the shell.
+    public static func metaCommand(_ name: String, arguments: String) -> MetaCommand {
+        switch name {
+        case "g": return arguments.isEmpty ? .send : .decides
+        case "r", "reset": return .reset
+        case "q", "quit": return .quit
+        default: return showingMetaCommands.contains(name) || name.hasPrefix("d") ? .shows : .decides
+        }
     }
 
     /// Why a line holding U+0000 is refused: SQLite reads SQL only up to it, and a command
@@ -231,6 +269,8 @@ public struct ShellLineReader: Sendable {
     public private(set) var statementLines: [Int] = []
     /// Whether the pending lines are only a block comment, not yet closed.
     private var pendingIsComment = false
+    /// Whether lines are a refused `COPY ... FROM STDIN`'s data, up to `\.`.
+    private var inCopyData = false
     /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
     /// shell sets it before each line).
     public var syntax: StatementSyntax
@@ -265,9 +305,19 @@ public struct ShellLineReader: Sendable {
         return take(text, number: number)
     }
 
+    /// Skips the lines up to one that is `\.`: the data of a `COPY ... FROM STDIN` the shell
+    /// refused, which psql would read as the copy's, not as commands.
+    public mutating func skipCopyData() {
+        inCopyData = true
+    }
+
     /// Takes one line, numbered `number`, and says what it completes.
     public mutating func take(_ line: String, number: Int = 0) -> ShellInput.Item {
         let line = ShellInput.withoutCR(line)
+        if inCopyData {
+            if line == "\\." { inCopyData = false }
+            return .nothing
+        }
         if line.utf8.contains(0) {
             abandon()
             return .refused(ShellInput.nulRefusal)
@@ -289,6 +339,10 @@ public struct ShellLineReader: Sendable {
                     return .command(rest)
                 }
             }
+            if postgresStrings != nil {
+                guard Self.mayComplete(line) || line.contains("\\") else { return .nothing }
+                return scanPostgres()
+            }
             guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else { return .nothing }
             return finish()
         }
@@ -306,6 +360,11 @@ public struct ShellLineReader: Sendable {
         }
         // psql's ways out, alone on a line, leave as .quit does (`quit;` too, before it reads as SQL).
         if Self.leaveWords.contains(Self.withoutLeadingComments(trimmed)) { return .dotCommand(".quit") }
+        // psql's meta-commands (`\\set x 1`, `\\g`), which psql's lexer finds.
+        if postgresStrings != nil && trimmed.hasPrefix("\\") {
+            pendingSQL = line
+            return scanPostgres()
+        }
         if SQLText.isComplete(trimmed, syntax: syntax) {
             pendingSQL = line
             return finish()
@@ -323,7 +382,72 @@ public struct ShellLineReader: Sendable {
             return .unknown(command.hasPrefix("\\") && !first.hasPrefix("\\") ? "\\" + first : first)
         }
         pendingSQL = line
+        // `select 1 \\g`: a meta-command after SQL on the line.
+        if postgresStrings != nil && line.contains("\\") { return scanPostgres() }
         return .nothing
+    }
+
+    /// `standard_conforming_strings` when the SQL is PostgreSQL's, else nil.
+    private var postgresStrings: Bool? {
+        if case .postgres(let standard) = syntax { return standard }
+        return nil
+    }
+
+    /// The pending SQL as psql's lexer reads it (`PostgresStatementScan`): the statements it
+    /// ends, and what a meta-command in its last line does. A meta-command that only shows
+    /// something leaves the statement before it pending, as psql's query buffer keeps it.
+    private mutating func scanPostgres() -> ShellInput.Item {
+        let bytes = Array(pendingSQL.utf8)
+        let scan = PostgresStatementScan(bytes, standardConformingStrings: postgresStrings ?? true)
+        guard let meta = scan.metaCommand else { return scan.isComplete ? finish() : .nothing }
+        var statements = scan.statements.filter(\.hasContent)
+        let buffer = scan.rest
+        let name = "\\" + meta.name
+        var after: ShellInput.Item?
+        var kept = ""
+        switch ShellInput.metaCommand(meta.name, arguments: meta.arguments) {
+        case .send:
+            if buffer.hasContent {
+                statements.append(buffer)
+            } else {
+                after = .halted(
+                    "\\g with no statement typed before it runs psql's previous statement again, which the shell does not; "
+                        + "write the statement out, ending it with ';'")
+            }
+        case .reset:
+            break
+        case .quit:
+            after = .dotCommand(".quit")
+        case .shows:
+            if buffer.hasContent {
+                // psql's buffer goes on; a line that held only the meta-command adds no line break.
+                var end = meta.start
+                if end > 0 && bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+                kept = String(decoding: bytes[buffer.start..<max(end, buffer.start)], as: UTF8.self)
+                after = .refused(
+                    "\(name) is psql's, and the shell runs no psql meta-commands, so it did nothing; "
+                        + "the statement typed before it goes on")
+            } else {
+                after = .unknown(name)
+            }
+        case .decides:
+            after = .halted(
+                "\(name) is psql's, and the shell runs no psql meta-commands; as it decides what psql runs next, the script "
+                    + "stops here, even with --keep-going (run the script with psql, or write out the SQL it stands for)")
+        }
+        var items: [ShellInput.Item] = []
+        if !statements.isEmpty {
+            statementLines = statements.map { pendingLine + bytes[..<$0.start].count { $0 == UInt8(ascii: "\n") } }
+            items.append(.sql(statements.map(\.text), line: statementLines[0]))
+        }
+        if let after { items.append(after) }
+        let line = pendingLine + bytes[..<buffer.start].count { $0 == UInt8(ascii: "\n") }
+        abandon()
+        if !kept.isEmpty {
+            pendingSQL = kept
+            pendingLine = line
+        }
+        return items.count == 1 ? items[0] : items.isEmpty ? .nothing : .sequence(items)
     }
 
     /// What psql takes, alone on a line, for leaving it.
@@ -365,6 +489,14 @@ public struct ShellLineReader: Sendable {
 
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
+        if let standard = postgresStrings {
+            let bytes = Array(pendingSQL.utf8)
+            let scan = PostgresStatementScan(bytes, standardConformingStrings: standard)
+            let statements = (scan.statements + [scan.rest]).filter(\.hasContent)
+            statementLines = statements.map { pendingLine + bytes[..<$0.start].count { $0 == UInt8(ascii: "\n") } }
+            abandon()
+            return statements.isEmpty ? .nothing : .sql(statements.map(\.text), line: statementLines[0])
+        }
         let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
         // Each statement is the pending text's own, trimmed, in order: found from where the last ended.
         statementLines = []

@@ -9,6 +9,8 @@ final class ShellSession {
         case ok
         case failed
         case quit
+        /// Failed so that a script stops, even with --keep-going (`ShellInput.Item.halted`).
+        case halted
     }
 
     let store: Store
@@ -69,12 +71,21 @@ final class ShellSession {
             switch handle(line: line, number: number) {
             case .ok: continue
             case .quit: return (succeeded, true)
+            case .halted:
+                reader.abandon()
+                return (false, false)
             case .failed:
                 succeeded = false
                 // Nobody reads the output any more (`| head` where SIGPIPE is ignored): the rest
                 // would only fail the same way. Ctrl-C stops it with --keep-going too.
                 if !keepGoing || Self.outputClosed || Interruption.isRequested { return (false, false) }
             }
+        }
+        // A signal while the input was waited for ends it.
+        if Interruption.isRequested {
+            reader.abandon()
+            report(Interrupted(description: "interrupted"), line: number + 1)
+            return (false, false)
         }
         if let unfinished = reader.unfinished {
             let start = reader.pendingLine
@@ -128,12 +139,32 @@ final class ShellSession {
         case .refused(let reason):
             report(JSONSQLError(reason), line: number)
             return .failed
+        case .halted(let reason):
+            report(JSONSQLError(reason), line: number)
+            return .halted
+        case .sequence(let items):
+            var outcome = Outcome.ok
+            for item in items {
+                switch run(item, line: number) {
+                case .ok: continue
+                case .quit: return .quit
+                case .halted: return .halted
+                case .failed:
+                    outcome = .failed
+                    if !keepGoing || Self.outputClosed || Interruption.isRequested { return .failed }
+                }
+            }
+            return outcome
         case .sql(let statements, let start):
             // `select 1; bad; select 3;` with --keep-going runs `select 3;` too, as it would on a
             // line of its own.
             var outcome = Outcome.ok
             let lines = reader.statementLines.count == statements.count ? reader.statementLines : statements.map { _ in start }
-            for (statement, line) in zip(statements, lines) where runSQL(statement, line: line) == .failed {
+            for (statement, line) in zip(statements, lines) {
+                let result = runSQL(statement, line: line)
+                // psql reads the lines after a COPY ... FROM STDIN as its data, up to `\.`.
+                if store.takeRefusedCopyInput() { reader.skipCopyData() }
+                guard result == .failed else { continue }
                 outcome = .failed
                 if !keepGoing || Self.outputClosed || Interruption.isRequested { break }
             }

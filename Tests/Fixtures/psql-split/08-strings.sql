@@ -1,0 +1,10 @@
+select 'a;b';
+select 'it''s; here';
+select E'it\'s; here';
+select e'\\'; select 2;
+select 'back\'; select 3;
+select N'nat;ional';
+select U&'d\0061t\+000061;';
+select U&"d;a";
+select B'1010', X'1F;';
+select b'1';

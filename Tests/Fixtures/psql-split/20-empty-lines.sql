@@ -1,0 +1,6 @@
+
+select 1
+
+;
+
+select 2;

@@ -1,0 +1,6 @@
+select 'a'
+'b';
+select 'a' 'b;';
+select 'x'
+-- comment
+'y';

@@ -1,0 +1,4 @@
+select (1
+\echo in parens
+);
+select 2;
