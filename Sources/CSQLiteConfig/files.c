@@ -2,6 +2,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "CSQLiteConfig.h"
 
@@ -38,4 +42,74 @@ int jsonsql_drop_cached(int fd, long long end) {
     (void)end;
     return 0;
 #endif
+}
+
+// Drafts to remove when a signal ends the process: paths copied when noted, never freed (a
+// handler may read one while the main thread forgets it).
+#define DRAFT_SLOTS 64
+static const char *volatile drafts[DRAFT_SLOTS];
+
+int jsonsql_draft_note(const char *path) {
+    const char *copy = strdup(path);
+    if (copy == NULL) return -1;
+    for (int slot = 0; slot < DRAFT_SLOTS; slot++) {
+        const char *empty = NULL;
+        if (__atomic_compare_exchange_n(&drafts[slot], &empty, copy, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return slot;
+    }
+    free((void *)copy);
+    return -1;
+}
+
+void jsonsql_draft_forget(int slot) {
+    if (slot >= 0 && slot < DRAFT_SLOTS) __atomic_store_n(&drafts[slot], NULL, __ATOMIC_SEQ_CST);
+}
+
+void jsonsql_drafts_remove(void) {
+    static const char *const suffixes[] = {"-journal", "-wal", "-shm"};
+    char companion[PATH_MAX + 16];
+    for (int slot = 0; slot < DRAFT_SLOTS; slot++) {
+        const char *path = __atomic_load_n(&drafts[slot], __ATOMIC_SEQ_CST);
+        if (path == NULL) continue;
+        size_t length = strlen(path);
+        for (int k = 0; k < 3 && length < PATH_MAX; k++) {
+            memcpy(companion, path, length);
+            memcpy(companion + length, suffixes[k], strlen(suffixes[k]) + 1);
+            unlink(companion);
+        }
+        unlink(path);
+    }
+}
+
+static const int fatal_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
+                                    SIGVTALRM, SIGPROF, SIGXCPU, SIGSYS};
+#define FATAL_COUNT ((int)(sizeof(fatal_signals) / sizeof(fatal_signals[0])))
+static struct sigaction previous_actions[FATAL_COUNT];
+
+static void remove_drafts_and_resume(int signal) {
+    jsonsql_drafts_remove();
+    for (int k = 0; k < FATAL_COUNT; k++) {
+        if (fatal_signals[k] != signal) continue;
+        sigaction(signal, &previous_actions[k], NULL);
+        break;
+    }
+    // A fault returns to the instruction, which faults again under the action restored; a signal
+    // sent by another process is sent again.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(signal);
+}
+
+void jsonsql_drafts_remove_on_fatal_signals(void) {
+    for (int k = 0; k < FATAL_COUNT; k++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = remove_drafts_and_resume;
+        action.sa_flags = SA_RESTART | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(fatal_signals[k], NULL, &previous_actions[k]) != 0) continue;
+        if (previous_actions[k].sa_handler == SIG_IGN) continue;
+        sigaction(fatal_signals[k], &action, NULL);
+    }
 }

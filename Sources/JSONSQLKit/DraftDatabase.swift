@@ -12,6 +12,11 @@ import Foundation
 /// The process that builds a draft holds an exclusive `flock` on it until the draft is moved or
 /// removed, so a draft in use can be told from one a process killed with SIGKILL left. jsonsql
 /// never removes the latter: it may not be the creator of that path.
+///
+/// Each draft is noted, from its creation until it is moved or removed, where a signal handler
+/// finds it (`jsonsql_drafts_remove`): a signal that ends the process at once (a trap, SIGSEGV,
+/// SIGQUIT) removes it first, where the executable asks for that
+/// (`Interruption.removeDraftsOnFatalSignals`).
 struct DraftDatabase {
     /// The temporary file.
     let path: String
@@ -29,7 +34,12 @@ struct DraftDatabase {
     /// process holds on the file, SQLite's included.
     private final class Lock {
         private var fd: Int32
-        init(fd: Int32) { self.fd = fd }
+        /// The draft's slot among those a signal handler removes.
+        let slot: Int32
+        init(fd: Int32, slot: Int32) {
+            self.fd = fd
+            self.slot = slot
+        }
         func release() {
             if fd >= 0 { close(fd) }
             fd = -1
@@ -59,6 +69,8 @@ struct DraftDatabase {
                 if errno != EEXIST { throw Self.cannotCreate(destination, directory: directory, errno: errno) }
                 continue
             }
+            // From now on a signal that ends the process removes it.
+            let slot = jsonsql_draft_note(candidate)
             // Kept open while the command runs: never as standard output or error (closed when
             // jsonsql started, `>&-`), where a message would be written into the database.
             if fd <= STDERR_FILENO {
@@ -67,6 +79,7 @@ struct DraftDatabase {
                 close(fd)
                 guard moved >= 0 else {
                     unlink(candidate)
+                    jsonsql_draft_forget(slot)
                     throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(failure)))")
                 }
                 fd = moved
@@ -75,16 +88,18 @@ struct DraftDatabase {
             // fails otherwise, and the draft goes unmarked).
             var info = stat()
             if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
+                jsonsql_draft_forget(slot)
                 close(fd)
                 continue
             }
             guard fstat(fd, &info) == 0, info.st_nlink > 0 else {
+                jsonsql_draft_forget(slot)
                 close(fd)
                 continue
             }
             path = candidate
             self.destination = destination
-            lock = Lock(fd: fd)
+            lock = Lock(fd: fd, slot: slot)
             return
         }
         throw JSONSQLError("cannot create \(destination): no free temporary name beside it")
@@ -134,6 +149,7 @@ struct DraftDatabase {
             }
             throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno))); nothing was written")
         }
+        jsonsql_draft_forget(lock.slot)
         // The connection is closed (see above): nothing of this process holds a lock to lose.
         lock.release()
         // Make the new name durable, as SQLite does for the files it creates.
@@ -148,6 +164,7 @@ struct DraftDatabase {
     /// Removes the draft and the files SQLite kept beside it: files this process created.
     func discard() {
         for file in Self.companionSuffixes.map({ path + $0 }) + [path] { unlink(file) }
+        jsonsql_draft_forget(lock.slot)
         lock.release()
     }
 

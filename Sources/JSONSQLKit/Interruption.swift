@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 import GRDBSQLite
 
@@ -49,5 +50,15 @@ public enum Interruption {
     /// Lets statements run again: called where a new command starts, such as the shell's prompt.
     public static func clear() {
         flag.pointee = 0
+    }
+}
+
+extension Interruption {
+    /// Makes the signals that end the process at once (a trap, SIGSEGV, SIGABRT, SIGQUIT,
+    /// SIGALRM, SIGUSR1, ...) first remove every new database's draft this process is building
+    /// (`DraftDatabase`), then take their course as before. For the executable, once at start;
+    /// SIGINT, SIGTERM, SIGHUP and SIGPIPE it turns into a stop request instead.
+    public static func removeDraftsOnFatalSignals() {
+        jsonsql_drafts_remove_on_fatal_signals()
     }
 }

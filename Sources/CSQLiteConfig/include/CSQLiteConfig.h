@@ -54,4 +54,19 @@ int jsonsql_start_writeback(int fd);
 /// (posix_fadvise POSIX_FADV_DONTNEED; nothing elsewhere). Dirty pages stay; nothing is lost.
 int jsonsql_drop_cached(int fd, long long end);
 
+/// Notes a draft database file this process created (`DraftDatabase`), for
+/// jsonsql_drafts_remove. Returns its slot for jsonsql_draft_forget, or -1 when all are taken.
+int jsonsql_draft_note(const char *path);
+
+/// Forgets a draft once it is moved into place or removed.
+void jsonsql_draft_forget(int slot);
+
+/// Removes every draft noted and not forgotten, with the `-journal`, `-wal` and `-shm` files
+/// SQLite keeps beside it. Async-signal-safe: only unlink(2), on paths copied before.
+void jsonsql_drafts_remove(void);
+
+/// For signals that end the process at once (a trap, SIGSEGV, SIGABRT, SIGQUIT, SIGALRM, ...):
+/// removes the drafts first, then lets the signal take its course as before (the action that was
+/// in place, such as Swift's backtracer, or the default). Signals that are ignored stay ignored.
+void jsonsql_drafts_remove_on_fatal_signals(void);
 #endif

@@ -59,8 +59,13 @@ struct Shell: ParsableCommand {
                 "\(db.database) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB "
                     + SQLQuote.shellWord(db.database))
         }
-        // Before the store opens, so that its connection stops on Ctrl-C too.
-        Interruption.install()
+        // Before the store opens, so that its connection stops on Ctrl-C too, and before a new
+        // database's draft exists: Ctrl-C, SIGTERM, SIGHUP and SIGPIPE from now on end the shell
+        // as a failed script (an open transaction rolled back, the draft removed) with status
+        // 128 + the signal's number, instead of killing jsonsql mid-write with a journal left for
+        // the next writer to roll back, or the draft left beside its path. Standard input, and a
+        // terminal's, are waited for with poll(), which a signal ends.
+        Interruption.installSignalHandler()
         // A missing file is created by the first command that writes, as the sqlite3 shell does:
         // a typo in the path or a session of queries leaves nothing behind.
         let store = try Store(path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
@@ -81,16 +86,12 @@ struct Shell: ParsableCommand {
         if interactive {
             runInteractive(session)
             _ = session.rollBackOpenTransaction()
+            if Interruption.isRequested && Interruption.requestedSignal != SIGINT {
+                throw ExitCode(128 + (Interruption.requestedSignal ?? SIGTERM))
+            }
             return
         }
-        // Ctrl-C stops the running statement and the script, which then ends as one that failed
-        // (an open transaction rolled back) with status 130, instead of jsonsql dying mid-write
-        // with a journal left for the next writer to roll back, or a new database's draft left
-        // beside its path. SIGTERM and SIGHUP do the same in a script file, read whole first;
-        // one read from standard input they end at once, as a wait for its next line would
-        // not see them.
         let script = try file.map(ShellInput.scriptLines(atPath:))
-        Interruption.installSignalHandler(termination: script != nil)
         var succeeded: Bool
         if let file, let lines = script {
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
@@ -150,30 +151,54 @@ struct Shell: ParsableCommand {
 }
 
 /// Standard input a line at a time, so commands run as they arrive through a pipe. Lines are
-/// bytes, as read: the shell refuses one that is not UTF-8 rather than change it.
+/// bytes, as read: the shell refuses one that is not UTF-8 rather than change it. The wait for
+/// the next line is a poll(), which a signal ends: Ctrl-C or SIGTERM while a pipe is quiet ends
+/// the input, and the shell then stops as an interrupted script.
 final class StandardInputLines: Sequence, IteratorProtocol {
-    private let input = fdopen(STDIN_FILENO, "r")
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
     /// Why reading stopped before the end (standard input is a directory, memory ran out).
     private(set) var failure: String?
 
     func next() -> [UInt8]? {
-        guard let input else {
-            // `<&-`: jsonsql leaves standard input failing as a closed one, which fdopen refuses.
-            if failure == nil { failure = "it is closed; pipe the commands in or give a script file" }
-            return nil
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                return Self.withoutCR(line)
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                let line = Array(buffer[start...])
+                start = buffer.count
+                return Self.withoutCR(line)
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            if Interruption.isRequested { return nil }
+            var wanted = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            // A signal just before the wait began is seen within the timeout.
+            let ready = poll(&wanted, 1, 200)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<count])
+            } else if count == 0 {
+                ended = true
+            } else if errno != EINTR && errno != EAGAIN {
+                // `<&-`: jsonsql leaves standard input failing as a closed one.
+                failure =
+                    errno == EBADF ? "it is closed; pipe the commands in or give a script file" : String(cString: strerror(errno))
+                ended = true
+            }
         }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
-        errno = 0
-        let count = getline(&buffer, &capacity, input)
-        guard count >= 0, let buffer else {
-            if ferror(input) != 0 || errno != 0 { failure = String(cString: strerror(errno)) }
-            return nil
-        }
-        var line = Array(UnsafeRawBufferPointer(start: buffer, count: count))
-        if line.last == UInt8(ascii: "\n") { line.removeLast() }
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        return line
+    }
+
+    private static func withoutCR(_ line: [UInt8]) -> [UInt8] {
+        line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line
     }
 }

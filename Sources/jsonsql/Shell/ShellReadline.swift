@@ -50,12 +50,14 @@ final class ReadlineInput {
         if let historyFile, let data = FileManager.default.contents(atPath: historyFile) {
             for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) { jsonsql_rl_add_history(entry) }
         }
-        Interruption.installSignalHandler(termination: false)
+        Interruption.installSignalHandler()
         jsonsql_rl_watch_resize()
     }
 
     /// Reads one line, showing `prompt`.
     func read(prompt: String) -> Event {
+        // SIGTERM, SIGHUP or SIGPIPE while a statement ran: the session ends.
+        if Interruption.isRequested && Interruption.requestedSignal != SIGINT { return .end }
         Interruption.clear()
         ReadlineBridge.accepted = nil
         // A resize while a statement ran: the prompt is drawn at the new width.
@@ -64,12 +66,20 @@ final class ReadlineInput {
         while true {
             if let accepted = ReadlineBridge.accepted { return accepted }
             if Interruption.isRequested {
+                guard Interruption.requestedSignal == SIGINT else {
+                    // SIGTERM, SIGHUP, SIGPIPE: the terminal put back, and the session ends.
+                    jsonsql_rl_abandon_line()
+                    try? OutputBuffer.writeAll("\n", to: STDOUT_FILENO)
+                    return .end
+                }
                 Interruption.clear()
                 abandonLine()
                 return .interrupted
             }
             var descriptor = pollfd(fd: jsonsql_rl_input_fd(), events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, -1)
+            // A signal just before the wait began is seen within the timeout.
+            let ready = poll(&descriptor, 1, 200)
+            if ready == 0 { continue }
             if ready < 0 {
                 if errno == EINTR {
                     jsonsql_rl_apply_resize(1)
