@@ -90,7 +90,7 @@ struct PostgresStatementTests {
     @Test("meta-commands: \\g ends the statement, \\r drops it, \\echo leaves it pending, \\i stops a script")
     func metaCommands() {
         var reader = ShellLineReader(commands: ["query"], syntax: Self.standard)
-        #expect(reader.take("select 1 \\g", number: 1) == .sql(["select 1"], line: 1))
+        #expect(reader.take("select 1 \\g", number: 1) == .sql(["select 1 "], line: 1))
         #expect(reader.take("select 2", number: 2) == .nothing)
         #expect(reader.take("\\r", number: 3) == .nothing)
         #expect(reader.pendingSQL == "")

@@ -20,6 +20,8 @@ extension SQLText {
     public static func statements(in sql: String, syntax: StatementSyntax) -> [String] {
         guard case .postgres(let standard) = syntax else { return statements(in: sql) }
         let scan = PostgresStatementScan(sql, standardConformingStrings: standard)
-        return (scan.statements + [scan.rest]).filter(\.hasContent).map(\.text)
+        var rest = scan.rest
+        while rest.text.last?.isWhitespace == true { rest.text.removeLast() }
+        return (scan.statements + [rest]).filter(\.hasContent).map(\.text)
     }
 }

@@ -50,7 +50,8 @@ struct PostgresStatementScan {
 
     /// The statements ended by `;`, in order (statements of only comments too).
     private(set) var statements: [Statement] = []
-    /// What follows the last `;`, up to the end or to the meta-command: psql's query buffer.
+    /// What follows the last `;`, up to the end or to the meta-command: psql's query buffer,
+    /// which `\\g` sends as it is (with the spaces before the backslash).
     private(set) var rest = Statement(text: "", start: 0, end: 0, hasContent: false)
     /// The first meta-command; the scan stops there.
     private(set) var metaCommand: MetaCommand?
@@ -411,8 +412,6 @@ struct PostgresStatementScan {
         }
         let end = metaCommand?.start ?? n
         rest = take(end: end)
-        // Trailing whitespace is psql's too, but no part of what a statement says.
-        while rest.text.last?.isWhitespace == true { rest.text.removeLast() }
         let inside = state != .initial && state != .quoteStop
         open = metaCommand == nil && (inside || parenthesisDepth > 0 || beginDepth > 0)
     }
