@@ -32,6 +32,7 @@ public struct ResolvedPath: Sendable {
     let tableName: String
 
     public init(_ path: JSONPath, in table: TableInfo) throws {
+        try path.checkIndexes()
         tableName = table.name
         // `a.b` where the table has a column named "a.b" (a top-level key with a dot).
         if table.column(named: path.column) == nil, !path.segments.isEmpty {
@@ -287,7 +288,7 @@ extension ResolvedPath {
                 segments.append(.key(key))
             } else {
                 let number = cursor.bareWord { !($0 == "-" || ("0"..."9").contains($0)) }
-                guard let index = Int(number) else { return nil }
+                guard let index = Int(number), JSONPath.indexRange.contains(index) else { return nil }
                 segments.append(.index(index))
             }
         }
@@ -295,13 +296,18 @@ extension ResolvedPath {
         return JSONPath(column: String(column), segments: segments)
     }
 
-    /// The index `elementPath` wrote: `strict $[2]` → 2, `strict $[last - 1]` → -2.
+    /// The index `elementPath` wrote: `strict $[2]` → 2, `strict $[last - 1]` → -2; nil for
+    /// one outside `JSONPath.indexRange`, as a path takes none.
     static func elementIndex(_ jsonPath: String) -> Int? {
         guard jsonPath.hasPrefix("strict $["), jsonPath.hasSuffix("]") else { return nil }
         let inside = jsonPath.dropFirst(9).dropLast()
         if inside == "last" { return -1 }
-        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0 { return -(back + 1) }
-        guard let index = Int(inside), index >= 0, elementPath(index) == jsonPath else { return nil }
+        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0, back < -JSONPath.indexRange.lowerBound {
+            return -(back + 1)
+        }
+        guard let index = Int(inside), JSONPath.indexRange.contains(index), index >= 0, elementPath(index) == jsonPath else {
+            return nil
+        }
         return index
     }
 

@@ -29,6 +29,8 @@ final class PostgresStore {
     static let uuidOID: UInt32 = 2950
     static let jsonOID: UInt32 = 114
     static let jsonbOID: UInt32 = 3802
+    /// The most parameters a statement takes (the protocol counts them in 16 bits).
+    static let maximumParameters: Int32 = 65535
     static let numericOID: UInt32 = 1700
 
     /// `lockTimeout`: how long a statement waits for a lock another session holds, in seconds.
