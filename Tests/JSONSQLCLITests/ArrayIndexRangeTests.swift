@@ -41,7 +41,8 @@ struct ArrayIndexRangeTests {
                 #expect(result.status == 1, "\(arguments): \(result.status) \(result.stderr)")
                 #expect(
                     result.stderr.hasPrefix("Error: ")
-                        && result.stderr.contains("is out of range; an index is from -2147483648 to 2147483647 (-1 is the last element)"),
+                        && result.stderr.contains(
+                            "is out of range; an index is from -2147483648 to 2147483647 (-1 is the last element)"),
                     "\(arguments): \(result.stderr)")
             }
         }
@@ -78,7 +79,8 @@ struct ArrayIndexRangeTests {
     }
 
     @Test func dataFile() throws {
-        let file = try TemporaryDirectory.shared().write("range-\(UUID().uuidString).ndjson", #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n")
+        let file = try TemporaryDirectory.shared().write(
+            "range-\(UUID().uuidString).ndjson", #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n")
         for index in Self.outside {
             for option in ["--where", "--select", "--order-by", "--group-by"] {
                 let value = option == "--where" ? "doc.b[\(index)] = 1" : "doc.b[\(index)]"
@@ -103,7 +105,9 @@ struct ArrayIndexRangeTests {
     func parameterNumbersOnPostgres() throws {
         let url = try PostgresServer.freshSchema("param")
         for number in ["2147483647", "65536"] {
-            let message = try fail(["query", url, "--sql", "SELECT ?\(number) AS a, :b AS b", "--param", "\(number)=1", "--param", "b=2"])
+            let message = try fail([
+                "query", url, "--sql", "SELECT ?\(number) AS a, :b AS b", "--param", "\(number)=1", "--param", "b=2",
+            ])
             #expect(message.contains("--param: ?\(number) is beyond PostgreSQL's 65535 parameters"), "\(message)")
         }
         try succeed(["query", url, "--sql", "SELECT ?1 AS a, :b AS b", "--param", "1=1", "--param", "b=2"])

@@ -136,7 +136,9 @@ struct JSONStringDisplayTests {
         let copy = try TemporaryDirectory.shared().path("display-pg-\(UUID().uuidString).sqlite")
         for database in [url, copy] {
             try succeed(["create-table", database, "c", "id:integer:pk", "j:json"])
-            try succeed(["insert", database, "c", "--csv"], stdin: try succeed(["query", url, "t", "--select", "id,j", "--format", "csv"]).stdout)
+            try succeed(
+                ["insert", database, "c", "--csv"],
+                stdin: try succeed(["query", url, "t", "--select", "id,j", "--format", "csv"]).stdout)
             #expect(try succeed(["query", database, "c", "--format", "jsonl"]).stdout == jsonl, "\(database)")
         }
         #expect(

@@ -29,7 +29,9 @@ struct OrChainTests {
     static func check(_ database: String, table: [String]) throws {
         for extra in [0, 200] {
             let filter = chain(extra: extra)
-            #expect(try ids(succeed(["query", database] + table + ["--where", filter, "--select", "id"])) == matching, "\(database) \(extra)")
+            #expect(
+                try ids(succeed(["query", database] + table + ["--where", filter, "--select", "id"])) == matching,
+                "\(database) \(extra)")
             #expect(
                 try ids(succeed(["query", database] + table + ["--where", "not (\(filter))", "--select", "id"]))
                     == Array(1...13).filter { !matching.contains($0) }, "\(database) \(extra)")
@@ -75,7 +77,9 @@ struct OrChainTests {
         #expect(message.contains("the filter holds 1001 comparisons, more than the 1000 --where takes"), "\(message)")
         try succeed(["query", db, "t", "--where", (0..<1000).map { "doc.n > \($0)" }.joined(separator: " or ")])
         // Values that a list compares one by one count as comparisons.
-        let alone = try fail(["query", db, "t", "--where", "doc.n in [" + Array(repeating: "null", count: 1001).joined(separator: ",") + "]"])
+        let alone = try fail([
+            "query", db, "t", "--where", "doc.n in [" + Array(repeating: "null", count: 1001).joined(separator: ",") + "]",
+        ])
         #expect(alone.contains("the filter holds 1001 comparisons"), "\(alone)")
         // Repeated --where options are counted together.
         let half = (0..<600).map { "doc.n > \($0)" }.joined(separator: " or ")
@@ -101,7 +105,13 @@ struct OrChainTests {
             #expect(result.stdout == "100\n", "\(database)")
         }
         let refused = try CLI.run(
-            ["shell", databases[0], try directory.write("chain-\(UUID().uuidString).jsonsql", "query t --count --where '\(chain) or doc.n = 1 or doc.n in [" + (0..<130_000).map(String.init).joined(separator: ",") + "]'\n")])
+            [
+                "shell", databases[0],
+                try directory.write(
+                    "chain-\(UUID().uuidString).jsonsql",
+                    "query t --count --where '\(chain) or doc.n = 1 or doc.n in ["
+                        + (0..<130_000).map(String.init).joined(separator: ",") + "]'\n"),
+            ])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("hold 200001 values, more than the 200000 --where takes"), "\(refused.stderr)")
     }

@@ -31,7 +31,10 @@ struct OrChainRuleTests {
     /// `Filter` copied it at each value).
     @Test func longChainParses() throws {
         let filter = try FilterParser.parse((0..<200_000).map { "a = \($0)" }.joined(separator: " or "))
-        guard case .predicate(let p) = filter else { Issue.record("\(filter)"); return }
+        guard case .predicate(let p) = filter else {
+            Issue.record("\(filter)")
+            return
+        }
         #expect(p.op == .in && p.values.count == 200_000 && p.values.last == .integer(199_999))
     }
 }

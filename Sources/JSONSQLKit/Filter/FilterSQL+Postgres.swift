@@ -277,7 +277,8 @@ extension FilterSQL {
         if values.isEmpty { return "FALSE" }
         // Values compared one by one (`postgresEqual`): null, numbers compared exactly.
         func alone(_ literal: Filter.Literal) -> Bool {
-            literal == .null || literal.inexactNumber(comparedWith: path) != nil || path.isJSON && Self.doubleLiteral(literal) != nil
+            literal == .null || literal.inexactNumber(comparedWith: path) != nil
+                || path.isJSON && Self.doubleLiteral(literal) != nil
         }
         if values.count > Self.listParameters && !inlineValues {
             // One parameter for the rest, a jsonb array of the values as they would be bound one
@@ -294,7 +295,9 @@ extension FilterSQL {
                 for literal in listed {
                     let (text, cast) = try postgresColumnText(path, literal)
                     let quoted = JSONEncoding.quoted(text ?? "")
-                    if let i = texts.firstIndex(where: { $0.cast == cast }) { texts[i].texts.append(quoted) } else {
+                    if let i = texts.firstIndex(where: { $0.cast == cast }) {
+                        texts[i].texts.append(quoted)
+                    } else {
                         texts.append((cast, [quoted]))
                     }
                 }

@@ -306,7 +306,9 @@ public struct FilterSQL {
             return Self.anyOf(terms)
         }
         if !plain || (!path.isJSON && (values.contains(.null) || comparesInstants(path))) {
-            if !path.isJSON && !comparesInstants(path) && values.count > Self.anyOfRun && values.allSatisfy({ $0 == .null || $0.inexactNumber(comparedWith: path) == nil }) {
+            if !path.isJSON && !comparesInstants(path) && values.count > Self.anyOfRun
+                && values.allSatisfy({ $0 == .null || $0.inexactNumber(comparedWith: path) == nil })
+            {
                 // A long list with null: IS NULL beside one IN of the rest.
                 let rest = values.filter { $0 != .null }
                 return Self.anyOf([try equal(path, .null)] + (rest.isEmpty ? [] : [try inList(path, rest)]))

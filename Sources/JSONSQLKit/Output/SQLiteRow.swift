@@ -103,7 +103,11 @@ struct SQLiteRow {
     private func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, json: String)? {
         guard let span = JSONText.stringSpan(bytes), let base = bytes.baseAddress else { return nil }
         var plain: [UInt8] = []
-        guard (try? JSONText.decodeString(base, span.lowerBound + 1, span.upperBound - 1, into: &plain)) != nil else { return nil }
-        return (String(decoding: plain, as: UTF8.self), String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
+        guard (try? JSONText.decodeString(base, span.lowerBound + 1, span.upperBound - 1, into: &plain)) != nil else {
+            return nil
+        }
+        return (
+            String(decoding: plain, as: UTF8.self), String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
+        )
     }
 }

@@ -76,7 +76,8 @@ struct PostgresSQL {
                 // none for the names that follow (`highest + 1`).
                 guard number <= PostgresStore.maximumParameters else {
                     throw JSONSQLError(
-                        "--param: \(word) is beyond PostgreSQL's \(PostgresStore.maximumParameters) parameters; number them from ?1")
+                        "--param: \(word) is beyond PostgreSQL's \(PostgresStore.maximumParameters) parameters; number them from ?1"
+                    )
                 }
                 slot = SQLParameters.Slot(index: number, name: word)
             } else if let index = named[word] {
