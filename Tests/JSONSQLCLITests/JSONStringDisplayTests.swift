@@ -77,19 +77,21 @@ struct JSONStringDisplayTests {
     }
 
     /// `query --format csv | insert --csv` into a json column stores each string as the string
-    /// (compact), and JSON that is no string as that JSON.
+    /// (compact), and JSON that is no string as that JSON. (A string holding half a surrogate
+    /// pair, row 9, is refused by insert, as from JSON.)
     @Test func csvRoundTripOnSQLite() throws {
         let db = try Self.sqliteTable()
         let copy = try TemporaryDirectory.shared().path("display-copy-\(UUID().uuidString).sqlite")
         try succeed(["create-table", copy, "t", "id:integer:pk", "j:json"])
-        let csv = try succeed(["query", db, "t", "--where", "id <= 9", "--format", "csv"]).stdout
+        let csv = try succeed(["query", db, "t", "--where", "id <= 8", "--format", "csv"]).stdout
         try succeed(["insert", copy, "t", "--csv"], stdin: csv)
         #expect(
             try CLI.sqlite(copy, "SELECT j FROM t ORDER BY id;")
                 == [
                     #""x""#, #""y""#, #""z""#, #""tab""#, #""a\u0000b""#, #""😀 \"q\"\\""#, #""1.5""#, #"[1,"x"]"#,
-                    #""\ud800""#, "",
+                    "",
                 ].joined(separator: "\n"))
+        // Half a surrogate pair is no text: insert refuses it in a json column, as from JSON.
     }
 
     /// PostgreSQL's `json` keeps the text as given, whitespace included; `jsonb` keeps the value.
@@ -139,7 +141,10 @@ struct JSONStringDisplayTests {
             try succeed(
                 ["insert", database, "c", "--csv"],
                 stdin: try succeed(["query", url, "t", "--select", "id,j", "--format", "csv"]).stdout)
-            #expect(try succeed(["query", database, "c", "--format", "jsonl"]).stdout == jsonl, "\(database)")
+            // The same strings (json keeps the escapes as written, `\ud83d\ude00`; the copy holds the character).
+            let copied = try succeed(["query", database, "c", "--format", "json"]).rows()
+            let original = try succeed(["query", url, "t", "--select", "id,j", "--format", "json"]).rows()
+            #expect(copied.map { NSDictionary(dictionary: $0) } == original.map { NSDictionary(dictionary: $0) }, "\(database)")
         }
         #expect(
             try PostgresServer.psql("SELECT j::text FROM c ORDER BY id", schema: schema)
