@@ -27,7 +27,8 @@ struct OrChainTests {
         try result.rows().compactMap { $0["id"] as? Int }.sorted()
     }
 
-    static func check(_ database: String, table: [String]) throws {
+    /// `held`: the rows the database holds.
+    static func check(_ database: String, table: [String], held: [Int] = Array(1...13)) throws {
         for extra in [0, 200] {
             let filter = chain(extra: extra)
             #expect(
@@ -35,7 +36,7 @@ struct OrChainTests {
                 "\(database) \(extra)")
             #expect(
                 try ids(succeed(["query", database] + table + ["--where", "not (\(filter))", "--select", "id"]))
-                    == Array(1...13).filter { !matching.contains($0) }, "\(database) \(extra)")
+                    == held.filter { !matching.contains($0) }, "\(database) \(extra)")
         }
     }
 
@@ -52,7 +53,7 @@ struct OrChainTests {
             try succeed(["create-table", url, "t", "id:integer:pk", "v:json"])
             // jsonb holds no U+0000.
             try succeed(["insert", url, "t"], stdin: Self.records.filter { !$0.contains("u0000") }.joined(separator: "\n"))
-            try Self.check(url, table: ["t"])
+            try Self.check(url, table: ["t"], held: Array(1...13).filter { $0 != 11 })
         }
     }
 
