@@ -200,7 +200,7 @@ struct CopySchemaTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             try Self.schema(target, "t")
-                == #"CREATE TABLE "t" ("id" INTEGER PRIMARY KEY, "a" INTEGER, "b" INTEGER NOT NULL, "c" TEXT, "d" TEXT, CHECK (("a" > 0)), CHECK (("b" < 100)), CHECK (("b" > 0)), CHECK ("c" IN ('red', 'green', 'it''s')), CHECK (length("d") <= 5))"#
+                == #"CREATE TABLE "t" ("id" INTEGER PRIMARY KEY, "a" INTEGER, "b" INTEGER NOT NULL, "c" TEXT, "d" TEXT, CHECK ("a" > 0), CHECK ("b" < 100), CHECK ("b" > 0), CHECK ("c" IN ('red', 'green', 'it''s')), CHECK (length("d") <= 5))"#
         )
         let query = ["query", "t", "--order-by", "id", "--format", "jsonl"]
         let there = try CLI.run([query[0], target] + query.dropFirst())
@@ -297,10 +297,10 @@ struct CopySchemaTests {
         #expect(
             result.stderr == """
                 copied w: 1 row
+                note: left out table w: the domain word's CHECK ((VALUE ~ '^[a-z]+$'::text)), as --leave said
                 note: left out trigger w_log on w, as --leave said
                 note: left out the comment on column w.v, as --leave said
                 note: left out view wv, as --leave said
-                note: left out table w: the domain word's CHECK ((VALUE ~ '^[a-z]+$'::text)), as --leave said
 
                 """)
 
