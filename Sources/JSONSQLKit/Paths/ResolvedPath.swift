@@ -100,10 +100,16 @@ public struct ResolvedPath: Sendable {
 
     var quotedColumn: String { SQLQuote.identifier(column.name) }
 
+    /// The column as a value on PostgreSQL: an enum as its label's text, which `--where`
+    /// compares, matches and sorts as text (an enum has no `LIKE` and no collation).
+    var postgresColumnSQL: String {
+        column.postgres?.isEnum == true ? "(\(quotedColumn)::text)" : quotedColumn
+    }
+
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for
     /// objects and arrays, NULL when missing.
     public var valueSQL: String {
-        if dialect == .postgres { return jsonb ?? quotedColumn }
+        if dialect == .postgres { return jsonb ?? postgresColumnSQL }
         guard let pathLiteral else {
             // Exact decimals are kept as text; they compare and sort by their value.
             if column.type == .numeric && column.hasTextAffinity { return "CAST(\(quotedColumn) AS NUMERIC)" }
@@ -176,7 +182,7 @@ public struct ResolvedPath: Sendable {
 
     /// The value as JSON text, for output that re-nests it.
     var jsonSQL: String {
-        if dialect == .postgres { return jsonb ?? quotedColumn }
+        if dialect == .postgres { return jsonb ?? postgresColumnSQL }
         guard let pathLiteral, !path.segments.isEmpty else { return quotedColumn }
         return guarding("\(quotedColumn) -> \(pathLiteral)")
     }
@@ -350,7 +356,7 @@ extension ResolvedPath {
         let direction = descending ? " DESC NULLS LAST" : " NULLS FIRST"
         guard jsonb != nil else {
             let collate = column.type == .text ? " COLLATE \"C\"" : ""
-            return [quotedColumn + collate + direction]
+            return [postgresColumnSQL + collate + direction]
         }
         return postgresSortKeys.map { $0 + direction }
     }
