@@ -146,7 +146,7 @@ struct PasswordWithoutServerTests {
                 ["query", url, "t"],
                 "Error: cannot connect to postgres://...: the PostgreSQL client library libpq lacks PQconnectdb"
             ),
-            (["insert", url], "Error: name the table to insert into: jsonsql insert postgres://... TABLE [FILE...]"),
+            (["insert", url], "Error: cannot connect to postgres://...: the PostgreSQL client library libpq lacks PQconnectdb"),
             (["tables", "x.sqlite", url], "Error: unexpected argument 'postgres://...'"),
             (
                 ["insert", "host=/tmp password=sekrit", "t"],
