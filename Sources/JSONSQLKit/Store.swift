@@ -33,17 +33,18 @@ public final class Store {
     /// stop at `withConnection`.
     let postgres: PostgresStore?
 
-    /// A database argument as messages show it: a `postgres://` URL without its password.
+    /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
+    /// form) without its password (`ConnectionString.redacted`), a file path as it is.
     public static func displayName(_ database: String) -> String {
-        PostgresConnection.isURL(database) ? PostgresConnection.redacted(database) : database
+        ConnectionString.redacted(database)
     }
 
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 
     /// The database as a command line a message suggests names it: the file's path, or the
-    /// URL as given but for its password, so that the command runs on the same schema.
-    public var commandLineName: String { postgres?.connection.commandLineName ?? path }
+    /// URL without its password, with its options, so that the command runs on the same schema.
+    public var commandLineName: String { postgres?.name ?? path }
 
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
     public var statementSyntax: StatementSyntax {
@@ -161,6 +162,15 @@ public final class Store {
             self.userTransactions = userTransactions
             queue = try DatabaseQueue()
             return
+        }
+        // libpq's key-value form with a password (`host=/tmp password=x dbname=app`) is not a
+        // file name jsonsql makes: every message would name the file by its password.
+        let shown = ConnectionString.redacted(path)
+        if shown != path {
+            let url = ConnectionString.asURL(path).map { " (here \(SQLQuote.shellWord($0)))" } ?? ""
+            throw JSONSQLError(
+                "\(shown == "..." ? "the database argument" : shown) names a password in libpq's key=value form of a PostgreSQL connection string, which jsonsql does not take: give the database as a postgres:// URL\(url), with the password in PGPASSWORD or ~/.pgpass"
+            )
         }
         postgres = nil
         let version = sqlite3_libversion_number()

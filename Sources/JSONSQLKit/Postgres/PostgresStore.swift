@@ -216,7 +216,7 @@ final class PostgresStore {
         let tables = try tableNames()
         guard let found = SQLName.find(table, in: tables) else {
             if let view = SQLName.find(table, in: try viewNames()) {
-                throw Store.notATable(view: view, database: connection.commandLineName)
+                throw Store.notATable(view: view, database: name)
             }
             if ifExists { return nil }
             throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")
