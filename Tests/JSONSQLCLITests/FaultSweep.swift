@@ -62,7 +62,6 @@ struct FaultSweep {
         let source = CLI.packageRoot.appendingPathComponent("Faults/faultshim.c").path
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-faultshim-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        SharedDirectories.keep(directory.path)
         let library = directory.appendingPathComponent("libjsonsqlfaults.so").path
         guard
             let result = try? CLI.run(
