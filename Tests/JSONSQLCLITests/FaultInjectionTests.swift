@@ -19,22 +19,24 @@ struct FaultInjectionTests {
         players 1 120 "" > players.ndjson
         """
 
-    static let database = data + """
+    static let database =
+        data + """
 
-        jsonsql create-table db.sqlite team id:integer:pk name:text
-        jsonsql create-table db.sqlite player id:text:pk name:text score:integer team:integer:references=team doc:json
-        jsonsql insert -q db.sqlite team teams.ndjson
-        jsonsql insert -q db.sqlite player players.ndjson
-        jsonsql index db.sqlite player score
-        """
+            jsonsql create-table db.sqlite team id:integer:pk name:text
+            jsonsql create-table db.sqlite player id:text:pk name:text score:integer team:integer:references=team doc:json
+            jsonsql insert -q db.sqlite team teams.ndjson
+            jsonsql insert -q db.sqlite player players.ndjson
+            jsonsql index db.sqlite player score
+            """
 
     /// A source for `copy`, which does not carry foreign keys: the players without the reference.
-    static let copySource = data + """
+    static let copySource =
+        data + """
 
-        jsonsql create-table src.sqlite player id:text:pk name:text score:integer doc:json
-        jsonsql insert -q src.sqlite player players.ndjson
-        jsonsql index src.sqlite player doc.city
-        """
+            jsonsql create-table src.sqlite player id:text:pk name:text score:integer doc:json
+            jsonsql insert -q src.sqlite player players.ndjson
+            jsonsql index src.sqlite player doc.city
+            """
 
     static let scenarios: [FaultScenario] = [
         FaultScenario(
@@ -104,10 +106,13 @@ struct FaultInjectionTests {
     static let seed = environment["JSONSQL_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
     static let sample = environment["JSONSQL_FAULT_SAMPLE"].flatMap(Int.init) ?? 3
 
-    @Test("a failing read, write, sync, truncate, lock, open, rename or unlink leaves the before or the after state", arguments: scenarios)
+    @Test(
+        "a failing read, write, sync, truncate, lock, open, rename or unlink leaves the before or the after state",
+        arguments: scenarios)
     func sweep(_ scenario: FaultScenario) throws {
         let sweep = try FaultSweep(scenario)
-        var random = SplitMix(seed: Self.seed ^ UInt64(truncatingIfNeeded: scenario.name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+        var random = SplitMix(
+            seed: Self.seed ^ UInt64(truncatingIfNeeded: scenario.name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
         var outcomes: [FaultOutcome: Int] = [:]
         var problems: [String] = []
         var swept = 0
@@ -203,7 +208,8 @@ struct ChosenFaultTests {
         let scenario = FaultInjectionTests.scenarios.first { $0.name == "shell transaction" }!
         let (result, run) = try Self.run(scenario, pick: Self.commitLockRelease)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: line 6: db.sqlite: disk I/O error as SQLite let go of a lock"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: line 6: db.sqlite: disk I/O error as SQLite let go of a lock"), "\(result.stderr)")
         #expect(result.stderr.contains("a transaction that had ended (COMMIT) is written"))
         #expect(!result.stderr.contains("rolled all of it back"), "\(result.stderr)")
         #expect(!result.stderr.contains("nothing was written"), "\(result.stderr)")
@@ -224,7 +230,9 @@ struct ChosenFaultTests {
 
         let new = FaultInjectionTests.scenarios.first { $0.name == "insert (new database)" }!
         let (created, made) = try Self.run(new, kind: .eintr) { lines in
-            lines.first { $0.contains(" open ") && $0.contains(".new.sqlite.jsonsql-") }.flatMap { Int($0.split(separator: " ")[0]) }
+            lines.first { $0.contains(" open ") && $0.contains(".new.sqlite.jsonsql-") }.flatMap {
+                Int($0.split(separator: " ")[0])
+            }
         }
         #expect(created.status == 0, "\(created.stderr)")
         #expect(try Fixture.count(made.path("new.sqlite"), "player") == 120)

@@ -127,7 +127,8 @@ struct FaultSweep {
         guard FileManager.default.fileExists(atPath: database) else { return absent }
         let result = try CLI.run(
             ["-batch", database],
-            stdin: ".print integrity_check\nPRAGMA integrity_check;\n.print foreign_key_check\nPRAGMA foreign_key_check;\n.print dump\n.dump\n",
+            stdin:
+                ".print integrity_check\nPRAGMA integrity_check;\n.print foreign_key_check\nPRAGMA foreign_key_check;\n.print dump\n.dump\n",
             executable: "/usr/bin/sqlite3")
         guard result.status == 0, result.stderr.isEmpty else {
             throw CLI.CLIError("sqlite3 cannot read \(database): \(result.stderr)")
