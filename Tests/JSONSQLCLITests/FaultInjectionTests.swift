@@ -132,7 +132,14 @@ struct FaultInjectionTests {
         let counts = FaultKind.allCases.map { "\($0.rawValue) \(sweep.points[$0]!)" }.joined(separator: ", ")
         let total = sweep.points.values.reduce(0, +)
         let tally = FaultOutcome.allCases.map { "\(outcomes[$0] ?? 0)" }.joined(separator: " | ")
-        print("fault-sweep | \(scenario.name) | \(total) (\(counts)) | \(swept) | \(tally) | \(problems.count) |")
+        let row = ("fault-sweep | \(scenario.name) | \(total) (\(counts)) | \(swept) | \(tally) | \(problems.count) |")
+        print(row)
+        // `make faults` collects the rows as each scenario ends.
+        if let table = Self.environment["JSONSQL_FAULT_TABLE"], let file = FileHandle(forWritingAtPath: table) {
+            file.seekToEndOfFile()
+            file.write(Data((row + "\n").utf8))
+            try? file.close()
+        }
         let seed = "JSONSQL_FAULT_SEED=\(Self.seed)\(Self.sweepsAll ? ", every point" : "")"
         let shown = problems.prefix(4).joined(separator: "\n\n")
         #expect(problems.isEmpty, "\(problems.count) of \(swept) runs went wrong (\(seed)):\n\(shown)")
