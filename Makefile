@@ -95,11 +95,12 @@ $(FAULT_SHIM): Faults/faultshim.c
 
 faults: release $(FAULT_SHIM)
 	@echo "JSONSQL_FAULTS=all $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests  (output in .build/faults.log)"; \
-	JSONSQL_FAULTS=all JSONSQL_FAULT_SHIM=$(CURDIR)/$(FAULT_SHIM) $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests \
-	  > .build/faults.log 2>&1; status=$$?; \
+	: > .build/faults-table; \
+	JSONSQL_FAULTS=all JSONSQL_FAULT_SHIM=$(CURDIR)/$(FAULT_SHIM) JSONSQL_FAULT_TABLE=$(CURDIR)/.build/faults-table \
+	  $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests > .build/faults.log 2>&1; status=$$?; \
 	echo "| command | fault points (per kind) | runs | error | error (written) | success | not reached | problems |"; \
 	echo "|---|---|---|---|---|---|---|---|"; \
-	grep -o 'fault-sweep | .*' .build/faults.log | sed 's/^fault-sweep //'; \
+	sed 's/^fault-sweep //' .build/faults-table; \
 	if [ $$status -ne 0 ]; then grep -E '✘|error:|Fatal error' .build/faults.log | head -n 40; echo "make faults: FAILED"; fi; \
 	exit $$status
 
