@@ -34,7 +34,7 @@ struct FaultInjectionTests {
         data + """
 
             jsonsql create-table src.sqlite player id:text:pk name:text score:integer doc:json
-            jsonsql insert -q src.sqlite player players.ndjson
+            jsonsql insert -q --alter src.sqlite player players.ndjson
             jsonsql index src.sqlite player doc.city
             """
 
@@ -243,7 +243,7 @@ struct ChosenFaultTests {
         }
         #expect(created.status == 0, "\(created.stderr)")
         #expect(try Fixture.count(made.path("new.sqlite"), "player") == 120)
-        #expect(try Self.files(made) == ["new.sqlite", "players.ndjson"])
+        #expect(try Self.files(made) == ["new.sqlite", "players.ndjson", "teams.ndjson"])
     }
 
     @Test("a new database moved into place that cannot be opened again at once is the command's success, opened by the next")
@@ -253,7 +253,7 @@ struct ChosenFaultTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "inserted 120 rows into player\n")
         #expect(try Fixture.count(run.path("new.sqlite"), "player") == 120)
-        #expect(try Self.files(run) == ["new.sqlite", "players.ndjson"])
+        #expect(try Self.files(run) == ["new.sqlite", "players.ndjson", "teams.ndjson"])
 
         // In the shell: the COMMIT that made the file succeeds, and the next statement opens it.
         var shell = FaultInjectionTests.scenarios.first { $0.name == "shell (new database)" }!

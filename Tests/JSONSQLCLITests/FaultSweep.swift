@@ -151,7 +151,8 @@ struct FaultSweep {
         if result.status != 0 && result.status != 1 {
             problems.append("exit status \(result.status): \(result.stderr.suffix(2000))")
         }
-        if result.status == 1 && !result.stderr.hasPrefix("Error: ") {
+        // The shell prints what each command did before the error.
+        if result.status == 1 && !result.stderr.hasPrefix("Error: ") && !result.stderr.contains("\nError: ") {
             problems.append("exit 1 without an Error: message: \(result.stderr.suffix(2000))")
         }
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
