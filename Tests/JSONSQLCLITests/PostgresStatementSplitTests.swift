@@ -20,8 +20,9 @@ struct PostgresStatementSplitTests {
         !text.hasPrefix("-- standard_conforming_strings: off")
     }
 
-    /// The queries psql sends for a script, in order, from its `-L` log; `;` alone left out
-    /// (psql sends it, the shell skips it).
+    /// The queries psql sends for a script, in order, from its `-L` log; those that hold only
+    /// `;`, whitespace and comments left out (psql sends them and the server does nothing with
+    /// them; the shell skips them).
     static func psqlStatements(file: String, standard: Bool) throws -> [String] {
         let url = try PostgresServer.freshSchema("split")
         let log = try TemporaryDirectory.shared().url.appendingPathComponent("psql-\(UUID().uuidString).log").path
@@ -47,10 +48,44 @@ struct PostgresStatementSplitTests {
                 current?.append(line)
             }
         }
-        return statements.filter { $0.trimmingCharacters(in: .whitespacesAndNewlines) != ";" }
+        return statements.filter { !isEmptyQuery($0) }
     }
 
-    /// The statements the shell's reader sends for a script, line by line as the shell reads it.
+    /// Whether a query psql sent holds nothing but whitespace, `;`, `--` and (nested) `/* */`
+    /// comments.
+    static func isEmptyQuery(_ query: String) -> Bool {
+        let b = Array(query.utf8)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: ";") || b[i] == 0x20 || (0x09...0x0D).contains(b[i]) {
+                i += 1
+            } else if b[i] == UInt8(ascii: "-") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "-") {
+                while i < b.count && b[i] != 0x0A && b[i] != 0x0D { i += 1 }
+            } else if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "*") {
+                var depth = 0
+                i += 2
+                while i < b.count {
+                    if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "*") {
+                        depth += 1
+                        i += 2
+                    } else if b[i] == UInt8(ascii: "*") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "/") {
+                        i += 2
+                        if depth == 0 { break }
+                        depth -= 1
+                    } else {
+                        i += 1
+                    }
+                }
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The statements the shell's reader sends for a script, line by line as the shell reads it;
+    /// then what is left unfinished at the end, which psql sends as it is (the shell refuses it
+    /// as unfinished instead: the test compares the text all the same).
     static func shellStatements(_ text: String, standard: Bool) -> [String] {
         var reader = ShellLineReader(
             commands: ["query", "insert", "update", "delete", "tables", "schema", "index", "create-table"],
@@ -63,9 +98,13 @@ struct PostgresStatementSplitTests {
             default: break
             }
         }
-        for (number, line) in ShellInput.lines(Array(text.utf8)).enumerated() {
+        // psql reads lines: the last line break of the file ends the last line.
+        var lines = ShellInput.lines(Array(text.utf8))
+        if text.hasSuffix("\n") { lines.removeLast() }
+        for (number, line) in lines.enumerated() {
             collect(reader.take(bytes: line, number: number + 1))
         }
+        if let pending = reader.pendingStatement { statements.append(pending) }
         return statements
     }
 

@@ -18,9 +18,13 @@ struct PostgresStatementTests {
             (#"select E'it\'s;'; select 2;"#, [#"select E'it\'s;';"#, "select 2;"]),
             ("select 'it''s;'; select \"a;\"\"b\";", ["select 'it''s;';", "select \"a;\"\"b\";"]),
             // Block comments nest.
-            // psql sends no `--` comment, and no whitespace before a statement.
+            // psql 15 sends no whitespace or `--` comment before a statement, and those inside it.
             ("select /* a /* b; */ c; */ 1; -- x;\nselect 2;", ["select /* a /* b; */ c; */ 1;", "select 2;"]),
-            ("select 1 -- x\n;", ["select 1 \n;"]),
+            ("select 1 -- x\n;", ["select 1 -- x\n;"]),
+            // An empty line psql skips, outside strings and comments.
+            ("select (1\n\n);\nselect '\n\n';", ["select (1\n);", "select '\n\n';"]),
+            // No psql variable is set.
+            ("select :{?v}, :v;", ["select FALSE, :v;"]),
             // CREATE FUNCTION|PROCEDURE ... BEGIN ATOMIC ... END is one statement; CASE ... END inside counts.
             (
                 "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END; select 2;",
@@ -94,13 +98,12 @@ struct PostgresStatementTests {
         #expect(reader.take("select 2", number: 2) == .nothing)
         #expect(reader.take("\\r", number: 3) == .nothing)
         #expect(reader.pendingSQL == "")
-        #expect(reader.take("select 3;select", number: 4) == .nothing)
-        guard case .sequence(let items) = reader.take("4 \\echo x", number: 5) else {
-            Issue.record("a sequence")
+        // psql sends a statement at its `;`, and keeps what follows.
+        #expect(reader.take("select 3;select", number: 4) == .sql(["select 3;"], line: 4))
+        guard case .refused = reader.take("4 \\echo x", number: 5) else {
+            Issue.record("refused")
             return
         }
-        #expect(items.first == .sql(["select 3;"], line: 4))
-        #expect(items.count == 2)
         #expect(reader.pendingSQL == "select\n4 ")
         #expect(reader.take(";", number: 6) == .sql(["select\n4 \n;"], line: 4))
         guard case .halted = reader.take("\\i other.sql", number: 7) else {
@@ -123,5 +126,30 @@ struct PostgresStatementTests {
         #expect(reader.take("  timezone;", number: 5) == .sql(["show\n  timezone;"], line: 4))
         var sqlite = ShellLineReader(commands: ["query", "tables"])
         #expect(sqlite.take("show", number: 1) == .unknown("show"))
+    }
+
+    @Test(
+        "the reader sends each statement at its ';', keeps what follows, and holds comments after it for the next statement, which a command drops"
+    )
+    func statementsAsPsqlSendsThem() {
+        var reader = ShellLineReader(commands: ["query", "tables"], syntax: Self.standard)
+        #expect(reader.take("select 1; select", number: 1) == .sql(["select 1;"], line: 1))
+        #expect(reader.pendingSQL == "select")
+        #expect(reader.take("", number: 2) == .nothing)
+        #expect(reader.take("2;  /* done */", number: 3) == .sql(["select\n2;"], line: 1))
+        #expect(reader.pendingSQL == "")
+        #expect(reader.unfinished == nil)
+        #expect(reader.take("", number: 4) == .nothing)
+        #expect(reader.take("select 3;", number: 5) == .sql(["/* done */\nselect 3;"], line: 5))
+        #expect(reader.take("select 4; /* x */", number: 6) == .sql(["select 4;"], line: 6))
+        #expect(reader.take("tables", number: 7) == .command("tables"))
+        #expect(reader.take("select 5;", number: 8) == .sql(["select 5;"], line: 8))
+        // A comment nests: `*/` alone does not end it.
+        #expect(reader.take("/* a /* b */", number: 9) == .nothing)
+        #expect(reader.take("tables */ select 6;", number: 10) == .sql(["/* a /* b */\ntables */ select 6;"], line: 10))
+        // Unfinished at the end: psql would send it; the shell says so.
+        #expect(reader.take("select 7; select 'a", number: 11) == .sql(["select 7;"], line: 11))
+        #expect(reader.pendingStatement == "select 'a")
+        #expect(reader.unfinished != nil)
     }
 }

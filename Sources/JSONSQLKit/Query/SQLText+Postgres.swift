@@ -16,7 +16,7 @@ extension SQLText {
 
     /// The statements of the text by the rules of `syntax`, each ending with its `;`; text
     /// after the last one comes last when it holds more than whitespace and comments. On
-    /// PostgreSQL each is the text psql sends: without `--` comments and leading whitespace.
+    /// PostgreSQL each is the text psql sends: without the whitespace and `--` comments before it.
     public static func statements(in sql: String, syntax: StatementSyntax) -> [String] {
         guard case .postgres(let standard) = syntax else { return statements(in: sql) }
         let scan = PostgresStatementScan(sql, standardConformingStrings: standard)

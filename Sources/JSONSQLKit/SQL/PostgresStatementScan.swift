@@ -14,15 +14,17 @@
 ///
 /// `\;` puts a `;` into the statement without ending it (the server then runs the statements of
 /// one query string), `\:` a `:`; any other backslash outside quotes starts a meta-command that
-/// runs to the end of the line. psql leaves `--` comments and leading whitespace out of the
-/// text it sends, and so does `Statement.text`.
+/// runs to the end of the line. `Statement.text` is what psql 15 sends: whitespace and `--`
+/// comments before a statement are left out, those inside it kept; `:{?name}` is `FALSE`, as no
+/// psql variable is set, and `:name`, `:'name'`, `:"name"` stay as typed.
 ///
 ///     select 1; create function f() returns int begin atomic select 1; end; -- done
 ///     → "select 1;", "create function f() returns int begin atomic select 1; end;"
 ///
 /// Lines are joined with `\n`, which psql never hands its lexer (it reads a line at a time):
 /// only a carriage return inside a line can continue a string, and a `--` comment ends at
-/// either.
+/// either. psql skips an empty line outside strings, names, dollar quotes and comments, and
+/// drops the line break before a line that holds only a meta-command; so does the text here.
 struct PostgresStatementScan {
     /// A statement as psql sends it.
     struct Statement: Equatable {
@@ -34,6 +36,8 @@ struct PostgresStatementScan {
         var end: Int
         /// Whether it holds more than whitespace and comments.
         var hasContent: Bool
+        /// Where its first byte that is not whitespace or a comment is (`start` when none).
+        var contentStart: Int
     }
 
     /// A psql backslash command: `\g`, `\set x 1`, `\dt`.
@@ -52,7 +56,7 @@ struct PostgresStatementScan {
     private(set) var statements: [Statement] = []
     /// What follows the last `;`, up to the end or to the meta-command: psql's query buffer,
     /// which `\\g` sends as it is (with the spaces before the backslash).
-    private(set) var rest = Statement(text: "", start: 0, end: 0, hasContent: false)
+    private(set) var rest = Statement(text: "", start: 0, end: 0, hasContent: false, contentStart: 0)
     /// The first meta-command; the scan stops there.
     private(set) var metaCommand: MetaCommand?
     /// Whether the text ends inside a string, name, dollar quote, comment, parentheses or a
@@ -77,7 +81,7 @@ struct PostgresStatementScan {
         var dollarTag: ArraySlice<UInt8> = []
         var buffer: [UInt8] = []
         var start: Int?
-        var content = false
+        var contentStart: Int?
 
         func at(_ k: Int) -> UInt8 { k < n ? b[k] : 0 }
         func emit(_ range: Range<Int>) {
@@ -90,10 +94,11 @@ struct PostgresStatementScan {
         }
         func take(end: Int) -> Statement {
             let statement = Statement(
-                text: String(decoding: buffer, as: UTF8.self), start: start ?? end, end: end, hasContent: content)
+                text: String(decoding: buffer, as: UTF8.self), start: start ?? end, end: end, hasContent: contentStart != nil,
+                contentStart: contentStart ?? start ?? end)
             buffer = []
             start = nil
-            content = false
+            contentStart = nil
             return statement
         }
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C }
@@ -200,13 +205,20 @@ struct PostgresStatementScan {
                 if isSpace(c) {
                     var j = i + 1
                     while j < n && isSpace(b[j]) { j += 1 }
-                    if !buffer.isEmpty { emit(i..<j) }
+                    // Kept once the statement has begun. A line break before an empty line (or
+                    // at the end, before the empty line being read) is not: psql skips the line.
+                    if !buffer.isEmpty {
+                        for k in i..<j where b[k] != 0x0A || (k + 1 < n && b[k + 1] != 0x0A) { emitByte(b[k], at: k) }
+                    }
                     i = j
                     continue
                 }
                 if c == UInt8(ascii: "-") && at(i + 1) == UInt8(ascii: "-") {
-                    // Left out of the text, as psql leaves it.
-                    while i < n && b[i] != 0x0A && b[i] != 0x0D { i += 1 }
+                    // As whitespace: left out before a statement, kept inside it (psql 15).
+                    var j = i + 2
+                    while j < n && b[j] != 0x0A && b[j] != 0x0D { j += 1 }
+                    if !buffer.isEmpty { emit(i..<j) }
+                    i = j
                     continue
                 }
                 if c == UInt8(ascii: "/") && at(i + 1) == UInt8(ascii: "*") {
@@ -218,9 +230,10 @@ struct PostgresStatementScan {
                 }
                 let next = at(i + 1)
                 // A lone `;` and a meta-command are no content of a statement.
-                if c != UInt8(ascii: ";") && !(c == UInt8(ascii: "\\") && next != UInt8(ascii: ";") && next != UInt8(ascii: ":"))
+                if contentStart == nil && c != UInt8(ascii: ";")
+                    && !(c == UInt8(ascii: "\\") && next != UInt8(ascii: ";") && next != UInt8(ascii: ":"))
                 {
-                    content = true
+                    contentStart = i
                 }
                 switch c {
                 case _ where next == UInt8(ascii: "'") && "bBxXeE".utf8.contains(c):
@@ -301,6 +314,8 @@ struct PostgresStatementScan {
                     if next == UInt8(ascii: ";") { identifierCount = 0 }
                     i += 2
                 case UInt8(ascii: "\\"):
+                    // A line of only the meta-command adds no line break to psql's buffer.
+                    if i > 0 && b[i - 1] == 0x0A && buffer.last == 0x0A { buffer.removeLast() }
                     var j = i + 1
                     while j < n && !isSpace(b[j]) && b[j] != UInt8(ascii: "\\") { j += 1 }
                     var end = j
@@ -310,8 +325,9 @@ struct PostgresStatementScan {
                         start: i, end: end, name: String(decoding: b[(i + 1)..<j], as: UTF8.self), arguments: arguments)
                     break scanning
                 case UInt8(ascii: ":"):
-                    // psql's variables (`:name`, `:'name'`, `:"name"`, `:{?name}`), kept as typed
-                    // when no variable has the name, which jsonsql never defines.
+                    // psql's variables (`:name`, `:'name'`, `:"name"`), kept as typed when no
+                    // variable has the name, which jsonsql never defines; `:{?name}` asks whether
+                    // one does, and psql puts in FALSE.
                     var j = i + 1
                     if next == UInt8(ascii: ":") {
                         j = i + 2
@@ -324,7 +340,12 @@ struct PostgresStatementScan {
                     } else if next == UInt8(ascii: "{") && at(i + 2) == UInt8(ascii: "?") {
                         var e = i + 3
                         while continuesTag(at(e)) { e += 1 }
-                        if e > i + 3 && at(e) == UInt8(ascii: "}") { j = e + 1 }
+                        if e > i + 3 && at(e) == UInt8(ascii: "}") {
+                            emitByte(UInt8(ascii: "F"), at: i)
+                            buffer.append(contentsOf: "ALSE".utf8)
+                            i = e + 1
+                            continue
+                        }
                     }
                     emit(i..<j)
                     i = j

@@ -269,6 +269,10 @@ public struct ShellLineReader: Sendable {
     public private(set) var statementLines: [Int] = []
     /// Whether the pending lines are only a block comment, not yet closed.
     private var pendingIsComment = false
+    /// On PostgreSQL, block comments after the last statement's `;` (`select 1; /* done */`),
+    /// and the line they start on: psql keeps them in its buffer and sends them with the next
+    /// statement, which the shell does too; a line that is no SQL drops them.
+    private var heldComment: (text: String, line: Int)?
     /// Whether lines are a refused `COPY ... FROM STDIN`'s data, up to `\.`.
     private var inCopyData = false
     /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
@@ -284,14 +288,39 @@ public struct ShellLineReader: Sendable {
     /// comment without its `*/`.
     public var unfinished: String? {
         if pendingSQL.isEmpty { return nil }
+        if let standard = postgresStrings {
+            let scan = PostgresStatementScan(pendingSQL, standardConformingStrings: standard)
+            if !scan.rest.hasContent && !scan.open { return nil }
+        }
         if pendingIsComment { return "the input ends inside a comment; close it with */: \(pendingSQL.prefix(60))" }
         return "the input ends inside a statement; end it with ';': \(pendingSQL.prefix(60))"
+    }
+
+    /// On PostgreSQL, the text psql would send for what is pending when the input ends there:
+    /// psql sends it, the shell refuses it as unfinished. Nil when nothing is pending.
+    public var pendingStatement: String? {
+        guard let standard = postgresStrings, !pendingSQL.isEmpty else { return nil }
+        let text = PostgresStatementScan(pendingSQL, standardConformingStrings: standard).rest.text
+        return text.isEmpty ? nil : text
     }
 
     /// Drops a statement being typed (Ctrl-C).
     public mutating func abandon() {
         pendingSQL = ""
         pendingIsComment = false
+        heldComment = nil
+    }
+
+    /// Starts pending SQL with `line`, after the comments psql holds (`heldComment`).
+    private mutating func startPending(_ line: String, number: Int) {
+        if let held = heldComment {
+            pendingSQL = held.text + "\n" + line
+            pendingLine = held.line
+            heldComment = nil
+        } else {
+            pendingSQL = line
+            pendingLine = number
+        }
     }
 
     /// Takes one line as a script or a pipe gives it, refused unless it is UTF-8. The first
@@ -327,10 +356,25 @@ public struct ShellLineReader: Sendable {
             pendingSQL += line
             if pendingIsComment && line.contains("*/") {
                 // The comment closed: with nothing after it, it runs nothing and the next line starts afresh.
-                pendingIsComment = SQLText.isBlank(pendingSQL)
-                if pendingIsComment && !Self.opensComment(pendingSQL) {
-                    abandon()
-                    return .nothing
+                if let standard = postgresStrings {
+                    // Comments nest in PostgreSQL's SQL.
+                    let scan = PostgresStatementScan(pendingSQL, standardConformingStrings: standard)
+                    let blank = scan.statements.isEmpty && !scan.rest.hasContent && scan.metaCommand == nil
+                    if blank && scan.open { return .nothing }
+                    pendingIsComment = false
+                    if blank {
+                        // psql holds the comments for the next statement.
+                        let held = (pendingSQL, pendingLine)
+                        abandon()
+                        heldComment = held
+                        return .nothing
+                    }
+                } else {
+                    pendingIsComment = SQLText.isBlank(pendingSQL)
+                    if pendingIsComment && !Self.opensComment(pendingSQL) {
+                        abandon()
+                        return .nothing
+                    }
                 }
                 // `*/ tables`: a command after the comment runs as that command.
                 let rest = Self.withoutLeadingComments(pendingSQL.trimmingCharacters(in: .whitespaces))
@@ -340,17 +384,41 @@ public struct ShellLineReader: Sendable {
                 }
             }
             if postgresStrings != nil {
-                guard Self.mayComplete(line) || line.contains("\\") else { return .nothing }
+                // Only a `;` ends a statement (psql sends it there), or a meta-command.
+                guard line.contains(";") || line.contains("\\") else { return .nothing }
                 return scanPostgres()
             }
             guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else { return .nothing }
             return finish()
         }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") { return .nothing }
+        if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("--") {
+            // Comments held for the next statement take spaces and `--` comments, as psql's
+            // buffer does; an empty line psql skips, as the scan does (a `#` comment, the
+            // shell's, counts as one), kept for the count of lines.
+            heldComment?.text += "\n" + (trimmed.hasPrefix("#") ? "" : line)
+            return .nothing
+        }
+        let held = heldComment
+        // Whatever the line is, it decides what becomes of the comments held.
+        heldComment = nil
         if trimmed.hasPrefix(".") { return .dotCommand(trimmed) }
         pendingLine = number
-        if SQLText.isBlank(trimmed) {
+        if let standard = postgresStrings {
+            // Comments alone: held for the next statement, as psql's buffer holds them.
+            let scan = PostgresStatementScan(line, standardConformingStrings: standard)
+            if scan.statements.isEmpty && !scan.rest.hasContent && scan.metaCommand == nil {
+                heldComment = held
+                startPending(line, number: number)
+                if scan.open {
+                    pendingIsComment = true
+                } else {
+                    heldComment = (pendingSQL, pendingLine)
+                    pendingSQL = ""
+                }
+                return .nothing
+            }
+        } else if SQLText.isBlank(trimmed) {
             // A block comment left open holds the lines up to its end, which SQL may follow.
             if Self.opensComment(trimmed) {
                 pendingSQL = line
@@ -362,11 +430,13 @@ public struct ShellLineReader: Sendable {
         if Self.leaveWords.contains(Self.withoutLeadingComments(trimmed)) { return .dotCommand(".quit") }
         // psql's meta-commands (`\\set x 1`, `\\g`), which psql's lexer finds.
         if postgresStrings != nil && trimmed.hasPrefix("\\") {
-            pendingSQL = line
+            heldComment = held
+            startPending(line, number: number)
             return scanPostgres()
         }
         if SQLText.isComplete(trimmed, syntax: syntax) {
-            pendingSQL = line
+            heldComment = held
+            startPending(line, number: number)
             return finish()
         }
         // `/* a */ tables`: the command after a comment, which SQL keeps (`/* a */ select 1;`).
@@ -381,9 +451,11 @@ public struct ShellLineReader: Sendable {
             // psql's `\dt` is named as typed, not as the word `dt` its backslash escapes.
             return .unknown(command.hasPrefix("\\") && !first.hasPrefix("\\") ? "\\" + first : first)
         }
-        pendingSQL = line
-        // `select 1 \\g`: a meta-command after SQL on the line.
-        if postgresStrings != nil && line.contains("\\") { return scanPostgres() }
+        heldComment = held
+        startPending(line, number: number)
+        // `select 1; select` and `select 1 \\g`: psql sends a statement at its `;`, or at a
+        // meta-command after SQL on the line.
+        if postgresStrings != nil && (line.contains(";") || line.contains("\\")) { return scanPostgres() }
         return .nothing
     }
 
@@ -394,13 +466,33 @@ public struct ShellLineReader: Sendable {
     }
 
     /// The pending SQL as psql's lexer reads it (`PostgresStatementScan`): the statements it
-    /// ends, and what a meta-command in its last line does. A meta-command that only shows
-    /// something leaves the statement before it pending, as psql's query buffer keeps it.
+    /// ends, each as soon as its `;` is read (psql sends it then, whatever follows), and what a
+    /// meta-command in its last line does. What follows the last `;` stays pending, as in psql's
+    /// query buffer; so does the statement before a meta-command that only shows something.
     private mutating func scanPostgres() -> ShellInput.Item {
         let bytes = Array(pendingSQL.utf8)
         let scan = PostgresStatementScan(bytes, standardConformingStrings: postgresStrings ?? true)
-        guard let meta = scan.metaCommand else { return scan.isComplete ? finish() : .nothing }
+        func line(of offset: Int) -> Int { pendingLine + bytes[..<offset].count { $0 == UInt8(ascii: "\n") } }
         var statements = scan.statements.filter(\.hasContent)
+        guard let meta = scan.metaCommand else {
+            guard !scan.statements.isEmpty else { return .nothing }
+            statementLines = statements.map { line(of: $0.contentStart) }
+            let rest = scan.rest
+            let restLine = line(of: rest.start)
+            abandon()
+            // What psql keeps: the start of the next statement, a comment left open, or
+            // comments it sends with the next statement. Whitespace and `--` comments before
+            // them it has dropped already.
+            let kept = String(decoding: bytes[rest.start...], as: UTF8.self)
+            if rest.hasContent || scan.open {
+                pendingSQL = kept
+                pendingLine = restLine
+                pendingIsComment = !rest.hasContent
+            } else if !rest.text.isEmpty {
+                heldComment = (kept, restLine)
+            }
+            return statements.isEmpty ? .nothing : .sql(statements.map(\.text), line: statementLines[0])
+        }
         let buffer = scan.rest
         let name = "\\" + meta.name
         var after: ShellInput.Item?
@@ -437,15 +529,15 @@ public struct ShellLineReader: Sendable {
         }
         var items: [ShellInput.Item] = []
         if !statements.isEmpty {
-            statementLines = statements.map { pendingLine + bytes[..<$0.start].count { $0 == UInt8(ascii: "\n") } }
+            statementLines = statements.map { line(of: $0.contentStart) }
             items.append(.sql(statements.map(\.text), line: statementLines[0]))
         }
         if let after { items.append(after) }
-        let line = pendingLine + bytes[..<buffer.start].count { $0 == UInt8(ascii: "\n") }
+        let bufferLine = line(of: buffer.start)
         abandon()
         if !kept.isEmpty {
             pendingSQL = kept
-            pendingLine = line
+            pendingLine = bufferLine
         }
         return items.count == 1 ? items[0] : items.isEmpty ? .nothing : .sequence(items)
     }
@@ -489,14 +581,7 @@ public struct ShellLineReader: Sendable {
 
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
-        if let standard = postgresStrings {
-            let bytes = Array(pendingSQL.utf8)
-            let scan = PostgresStatementScan(bytes, standardConformingStrings: standard)
-            let statements = (scan.statements + [scan.rest]).filter(\.hasContent)
-            statementLines = statements.map { pendingLine + bytes[..<$0.start].count { $0 == UInt8(ascii: "\n") } }
-            abandon()
-            return statements.isEmpty ? .nothing : .sql(statements.map(\.text), line: statementLines[0])
-        }
+        if postgresStrings != nil { return scanPostgres() }
         let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
         // Each statement is the pending text's own, trimmed, in order: found from where the last ended.
         statementLines = []
