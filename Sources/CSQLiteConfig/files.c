@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,25 @@ int jsonsql_draft_note(const char *path) {
     return -1;
 }
 
+int jsonsql_draft_open(const char *path, int *slot) {
+    // Signals that end the process at once wait until the draft is noted: else one arriving
+    // between the open and the note would leave it behind.
+    sigset_t all, previous;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGTRAP);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int failure = errno;
+    *slot = fd >= 0 ? jsonsql_draft_note(path) : -1;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = failure;
+    return fd;
+}
+
 void jsonsql_draft_forget(int slot) {
     if (slot >= 0 && slot < DRAFT_SLOTS) __atomic_store_n(&drafts[slot], NULL, __ATOMIC_SEQ_CST);
 }
@@ -80,8 +100,10 @@ void jsonsql_drafts_remove(void) {
     }
 }
 
+// SIGPIPE among them: a reader gone from the output ends jsonsql at once and quietly, as it ends
+// cat, with the drafts removed first.
 static const int fatal_signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
-                                    SIGVTALRM, SIGPROF, SIGXCPU, SIGSYS};
+                                    SIGVTALRM, SIGPROF, SIGXCPU, SIGSYS, SIGPIPE};
 #define FATAL_COUNT ((int)(sizeof(fatal_signals) / sizeof(fatal_signals[0])))
 static struct sigaction previous_actions[FATAL_COUNT];
 

@@ -64,7 +64,9 @@ struct DraftDatabase {
         for _ in 0..<100 {
             let candidate = directory + prefix + String((0..<6).map { _ in Self.letters.randomElement()! })
             // 0644 before the umask, as SQLite creates database files.
-            var fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            // Noted from its creation: a signal that ends the process removes it.
+            var slot: Int32 = -1
+            var fd = jsonsql_draft_open(candidate, &slot)
             if fd < 0 {
                 // EINTR: a signal came first (unless it asks to stop, try again, under a new name).
                 if errno != EEXIST && (errno != EINTR || Interruption.isRequested) {
@@ -72,8 +74,6 @@ struct DraftDatabase {
                 }
                 continue
             }
-            // From now on a signal that ends the process removes it.
-            let slot = jsonsql_draft_note(candidate)
             // Kept open while the command runs: never as standard output or error (closed when
             // jsonsql started, `>&-`), where a message would be written into the database.
             if fd <= STDERR_FILENO {

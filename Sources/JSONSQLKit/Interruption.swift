@@ -55,9 +55,10 @@ public enum Interruption {
 
 extension Interruption {
     /// Makes the signals that end the process at once (a trap, SIGSEGV, SIGABRT, SIGQUIT,
-    /// SIGALRM, SIGUSR1, ...) first remove every new database's draft this process is building
-    /// (`DraftDatabase`), then take their course as before. For the executable, once at start;
-    /// SIGINT, SIGTERM, SIGHUP and SIGPIPE it turns into a stop request instead.
+    /// SIGALRM, SIGUSR1, SIGPIPE, ...) first remove every new database's draft this process is
+    /// building (`DraftDatabase`), then take their course as before: SIGPIPE still ends jsonsql
+    /// quietly, as it ends `cat`. For the executable, once at start; SIGINT, SIGTERM and SIGHUP
+    /// it turns into a stop request instead.
     public static func removeDraftsOnFatalSignals() {
         jsonsql_drafts_remove_on_fatal_signals()
     }

@@ -3,26 +3,20 @@ import JSONSQLKit
 
 /// Ctrl-C for the shell and for every command that writes (`StoreCommand.openAndRun`, insert, copy, --save).
 extension Interruption {
-    /// Makes SIGINT, SIGTERM, SIGHUP and SIGPIPE set the interruption flag: running statements
-    /// stop with "interrupted", an insert stops between records, and the shell's wait for input
-    /// ends. So Ctrl-C, `kill`, a closed terminal or a reader gone from the output pipe roll back
-    /// and remove a new database's draft rather than leave it beside its path; the process then
-    /// exits with 128 + the signal's number.
-    /// Installed before any draft exists. SIGPIPE stays ignored where the parent ignores it.
+    /// Makes SIGINT, SIGTERM and SIGHUP set the interruption flag: running statements stop
+    /// with "interrupted", an insert stops between records, and the shell's wait for input
+    /// ends. So Ctrl-C, `kill` or a closed terminal roll back and remove a new database's draft
+    /// rather than leave it beside its path; the process then exits with 128 + the signal's
+    /// number. Installed before any draft exists. SIGPIPE is not among them: a reader gone from
+    /// the output ends jsonsql at once and quietly, as it ends `cat`, the drafts removed first
+    /// (`Interruption.removeDraftsOnFatalSignals`).
     static func installSignalHandler() {
         install()
         var action = requestingAction
         // A parent may have started jsonsql with these blocked.
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
-            var current = sigaction()
-            // SIG_IGN is the handler 1.
-            if signal == SIGPIPE, sigaction(signal, nil, &current) == 0,
-                current.__sigaction_handler.sa_handler.map({ unsafeBitCast($0, to: Int.self) == 1 }) == true
-            {
-                continue
-            }
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
             sigaction(signal, &action, nil)
             sigaddset(&unblocked, signal)
         }

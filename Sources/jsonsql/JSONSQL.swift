@@ -31,7 +31,8 @@ struct JSONSQL: ParsableCommand {
         // Past a file size limit (`ulimit -f`) a write then fails with EFBIG, which rolls back and
         // is reported, instead of SIGXFSZ ending jsonsql mid-transaction without a word.
         signal(SIGXFSZ, SIG_IGN)
-        // A trap, SIGQUIT or SIGALRM ends jsonsql at once: a new database's draft goes first.
+        // A trap, SIGQUIT, SIGALRM or SIGPIPE (a reader gone from the output, as for `cat`) ends
+        // jsonsql at once: a new database's draft goes first.
         Interruption.removeDraftsOnFatalSignals()
         occupyClosedStandardStreams()
         // `--version` alone needs no command tree: building it (type metadata and conformance

@@ -486,4 +486,17 @@ struct PostgresCommandTests {
         #expect(rows[1] == rows[0])
     }
 
+    @Test("a reader gone from the output ends a query at once and quietly with 141, as on SQLite, and the shell too")
+    func readerGoneFromOutput() throws {
+        let url = try PostgresServer.freshSchema("pipe")
+        let rows = "select generate_series(1, 5000000) as i"
+        let query = try CLI.shell("set -o pipefail; jsonsql query '\(url)' --sql '\(rows)' --format jsonl | head -1")
+        #expect(query.status == 141)
+        #expect(query.stderr == "")
+        #expect(query.stdout == "{\"i\":1}\n")
+        let shell = try CLI.shell("set -o pipefail; jsonsql shell '\(url)' --format jsonl | head -1", stdin: "\(rows);\n")
+        #expect(shell.status == 141)
+        #expect(shell.stderr == "")
+        #expect(shell.stdout == "{\"i\":1}\n")
+    }
 }

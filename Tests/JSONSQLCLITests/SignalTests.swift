@@ -219,4 +219,27 @@ struct SignalTests {
         // Killed by the signal, the draft and its journal stayed beside new.sqlite for good.
         #expect(entries() == ["build.sql"])
     }
+
+    @Test(
+        "a reader gone from the output ends a query, and the shell building a new database, at once and quietly with 141; no draft is left"
+    )
+    func readerGoneFromOutput() throws {
+        let dir = try TemporaryDirectory()
+        try Fixture.table(dir.path("db.sqlite"), "t", ["n:integer"], records: ndjson((0..<2_000).map { "{\"n\":\($0)}" }))
+        // Every row of a large result: most of it is written after head has gone.
+        let rows = "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000000) SELECT i FROM c"
+        let query = try CLI.shell(
+            "set -o pipefail; jsonsql query db.sqlite --sql '\(rows)' --format jsonl | head -1", in: dir.url)
+        #expect(query.status == 141)
+        #expect(query.stderr == "")
+        #expect(query.stdout == "{\"i\":1}\n")
+        // The shell on a new database: its draft holds the table when the reader goes.
+        let script = "begin;\ncreate table x (a);\ninsert into x values (1);\n\(rows);\ncommit;\n"
+        let shell = try CLI.shell(
+            "set -o pipefail; jsonsql shell new.sqlite --format jsonl | head -1", stdin: script, in: dir.url)
+        #expect(shell.status == 141)
+        #expect(shell.stderr == "")
+        #expect(shell.stdout == "{\"i\":1}\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["db.sqlite"])
+    }
 }

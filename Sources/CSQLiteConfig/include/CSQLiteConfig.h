@@ -58,6 +58,11 @@ int jsonsql_drop_cached(int fd, long long end);
 /// jsonsql_drafts_remove. Returns its slot for jsonsql_draft_forget, or -1 when all are taken.
 int jsonsql_draft_note(const char *path);
 
+/// Creates the draft at `path` (open with O_CREAT | O_EXCL) and notes it, with the signals that
+/// end the process held back in between. Returns the descriptor, or -1 with errno; `slot` is
+/// the note's, for jsonsql_draft_forget.
+int jsonsql_draft_open(const char *path, int *slot);
+
 /// Forgets a draft once it is moved into place or removed.
 void jsonsql_draft_forget(int slot);
 
@@ -65,7 +70,7 @@ void jsonsql_draft_forget(int slot);
 /// SQLite keeps beside it. Async-signal-safe: only unlink(2), on paths copied before.
 void jsonsql_drafts_remove(void);
 
-/// For signals that end the process at once (a trap, SIGSEGV, SIGABRT, SIGQUIT, SIGALRM, ...):
+/// For signals that end the process at once (a trap, SIGSEGV, SIGABRT, SIGQUIT, SIGALRM, SIGPIPE, ...):
 /// removes the drafts first, then lets the signal take its course as before (the action that was
 /// in place, such as Swift's backtracer, or the default). Signals that are ignored stay ignored.
 void jsonsql_drafts_remove_on_fatal_signals(void);

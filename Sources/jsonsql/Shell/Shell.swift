@@ -60,11 +60,12 @@ struct Shell: ParsableCommand {
                     + SQLQuote.shellWord(Store.displayName(db.database)))
         }
         // Before the store opens, so that its connection stops on Ctrl-C too, and before a new
-        // database's draft exists: Ctrl-C, SIGTERM, SIGHUP and SIGPIPE from now on end the shell
-        // as a failed script (an open transaction rolled back, the draft removed) with status
-        // 128 + the signal's number, instead of killing jsonsql mid-write with a journal left for
-        // the next writer to roll back, or the draft left beside its path. Standard input, and a
-        // terminal's, are waited for with poll(), which a signal ends.
+        // database's draft exists: Ctrl-C, SIGTERM and SIGHUP from now on end the shell as a
+        // failed script (an open transaction rolled back, the draft removed) with status 128 +
+        // the signal's number, instead of killing jsonsql mid-write with a journal left for the
+        // next writer to roll back, or the draft left beside its path. Standard input, and a
+        // terminal's, are waited for with poll(), which a signal ends. SIGPIPE (`| head`) ends
+        // it at once and quietly, the draft removed first (`JSONSQL.main`).
         Interruption.installSignalHandler()
         // A missing file is created by the first command that writes, as the sqlite3 shell does:
         // a typo in the path or a session of queries leaves nothing behind.

@@ -56,7 +56,7 @@ final class ReadlineInput {
 
     /// Reads one line, showing `prompt`.
     func read(prompt: String) -> Event {
-        // SIGTERM, SIGHUP or SIGPIPE while a statement ran: the session ends.
+        // SIGTERM or SIGHUP while a statement ran: the session ends.
         if Interruption.isRequested && Interruption.requestedSignal != SIGINT { return .end }
         Interruption.clear()
         ReadlineBridge.accepted = nil
@@ -67,7 +67,7 @@ final class ReadlineInput {
             if let accepted = ReadlineBridge.accepted { return accepted }
             if Interruption.isRequested {
                 guard Interruption.requestedSignal == SIGINT else {
-                    // SIGTERM, SIGHUP, SIGPIPE: the terminal put back, and the session ends.
+                    // SIGTERM, SIGHUP: the terminal put back, and the session ends.
                     jsonsql_rl_abandon_line()
                     try? OutputBuffer.writeAll("\n", to: STDOUT_FILENO)
                     return .end
