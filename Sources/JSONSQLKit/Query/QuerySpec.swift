@@ -191,8 +191,16 @@ extension QuerySpec {
                     return [expression(path.sortSQL)] + [kind].compactMap { $0 }
                 }.joined().joined(separator: ", "))
         }
-        // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
-        let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        // Groups come in the order of their values, ties of --order-by too: SQLite gives groups
+        // so, but ties of an ORDER BY in whatever order its plan met them (an index on the path
+        // changed which group `--order-by count():desc --limit 1` printed); PostgreSQL may hash them.
+        var order =
+            postgres || !orderBy.isEmpty ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        // Rows that tie on every term come in the order of their primary key, on both backends
+        // (an integer key is SQLite's rowid, which an index on a path holds after the path).
+        if !grouped && !orderBy.isEmpty {
+            order += info.primaryKey.map { (term: Selection.path(JSONPath(column: $0)), descending: false) }
+        }
         let unordered = sql
         if !order.isEmpty {
             // SQLite and PostgreSQL read an ORDER BY term that is one name as the output column of
@@ -234,6 +242,10 @@ extension QuerySpec {
                     let kind = try ResolvedPath(path, in: info).groupKindSQL
                 {
                     return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
+                }
+                // Strings holding U+0000, which `->>` ends there, by all of their text after that part.
+                if groupBy.isEmpty, case .path(let path) = term.term, let whole = try ResolvedPath(path, in: info).wholeStringSortSQL {
+                    return [sql, expression(whole)].map { $0 + (term.descending ? " DESC" : "") }
                 }
                 return [sql + (term.descending ? " DESC" : "")]
             }
@@ -408,6 +420,8 @@ public struct Aggregate: Sendable, Equatable {
             if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
             if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
         }
+        // A sum whose outcome does not depend on the order of its rows (`ExactSum`).
+        if function == .sum { return "\(ExactSum.name)(\(argument(value)))" }
         return "\(function.rawValue)(\(argument(value)))"
     }
 
@@ -456,6 +470,21 @@ public struct Aggregate: Sendable, Equatable {
 }
 
 extension QuerySpec {
+    /// For a grouped query that does not print every group's aggregates (a `--limit` or
+    /// `--offset` drops groups, or an aggregate only orders them): the query of every group's
+    /// aggregates, selected and ordering alike, unordered and whole. Nil for other queries.
+    var everyGroupsAggregates: QuerySpec? {
+        let aggregates = selections.compactMap(\.aggregate)
+        let ordering = orderBy.compactMap(\.term.aggregate).filter { term in !aggregates.contains { $0.text == term.text } }
+        guard !groupBy.isEmpty || !aggregates.isEmpty, limit != nil || offset != nil || !ordering.isEmpty else { return nil }
+        var whole = self
+        whole.selections = (aggregates + ordering).map(Selection.aggregate)
+        whole.orderBy = []
+        whole.limit = nil
+        whole.offset = nil
+        return whole
+    }
+
     /// The query for the number of rows this one's filters match: its selections, order,
     /// groups, limit and offset aside.
     var counting: QuerySpec {
@@ -482,8 +511,11 @@ extension QuerySpec {
             guard resolved.groupKindSQL != nil else { continue }
             guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
             let value = index.expression
+            // A string holding U+0000 (`groupKindSQL`) is not found along the index: the table's
+            // text is searched for its escape.
             let ambiguous = [
                 "\(value) IN (0, 1)", "\(value) >= '[' AND \(value) < '\\'", "\(value) >= '{' AND \(value) < '|'",
+                "\(resolved.quotedColumn) GLOB '*\\u0000*'",
             ]
             let sql = ambiguous.map { "EXISTS (SELECT 1 FROM \(table) WHERE \($0))" }.joined(separator: " OR ")
             if try Bool.fetchOne(db.makeStatement(sql: "SELECT " + sql)) ?? true { return true }
