@@ -383,8 +383,15 @@ extension ResolvedPath {
     /// shortest text, which orders and equals as the doubles do). jsonb's numeric keeps every
     /// digit, so two integers beyond 64 bits that SQLite reads as one double sorted apart and
     /// made two groups.
+    /// A double that is an integer within 64 bits is that integer exactly (its shortest text,
+    /// `-9.223372036854776e+18`, is another number as numeric than the -2^63 it is, so it sorted
+    /// and grouped apart from the integer -9223372036854775808, which SQLite takes as equal).
     static func postgresSQLiteNumber(_ number: String) -> String {
-        "CASE WHEN \(postgresIsInteger(number)) THEN \(number) ELSE (\(postgresDouble(number)))::text::numeric END"
+        let double = postgresDouble(number)
+        return "CASE WHEN \(postgresIsInteger(number)) THEN \(number)"
+            + " WHEN \(double) >= -9223372036854775808::float8 AND \(double) < 9223372036854775808::float8"
+            + " AND \(double) = trunc(\(double)) THEN (\(double))::bigint::numeric"
+            + " ELSE (\(double))::text::numeric END"
     }
 
     /// Whether a numeric is a JSON integer that SQLite reads as a 64-bit integer.
