@@ -29,7 +29,9 @@ struct AnswerDifferentialTests {
         .string("7"), .bool(true), .bool(false), .null,
     ]
     /// Rare in `d.n`: integers no 64 bits hold, which SQLite reads as doubles.
-    nonisolated(unsafe) static let wide: [J] = [.int("9223372036854775808"), .int("123456789012345678901234567890"), .real("1e300")]
+    nonisolated(unsafe) static let wide: [J] = [
+        .int("9223372036854775808"), .int("123456789012345678901234567890"), .real("1e300"),
+    ]
     /// Small numbers for `d.m`, whose averages are exact in any order.
     nonisolated(unsafe) static let smalls: [J] = [
         .int("0"), .int("1"), .int("-3"), .int("2"), .real("0.5"), .real("1.5"), .real("-2.5"), .real("1e1"), .real("2.0"),
@@ -246,9 +248,10 @@ struct AnswerDifferentialTests {
         case 0:
             // Aggregates over all chosen rows.
             var select = ["count()"]
-            for name in ["count(d.v)", "sum(d.n)", "sum(d.m)", "avg(d.m)", "min(d.n)", "max(d.n)", "min(d.s)", "max(d.s)",
-                "min(d.v)", "max(d.v)"] where r.chance(35)
-            {
+            for name in [
+                "count(d.v)", "sum(d.n)", "sum(d.m)", "avg(d.m)", "min(d.n)", "max(d.n)", "min(d.s)", "max(d.s)",
+                "min(d.v)", "max(d.v)",
+            ] where r.chance(35) {
                 select.append(name)
             }
             return Query(filter: filter, groupBy: nil, select: select, orderBy: [], limit: nil, offset: nil)
@@ -258,7 +261,8 @@ struct AnswerDifferentialTests {
             var select = path == "d.s" ? ["d.s", "count()"] : ["count()"]
             for name in ["sum(d.m)", "max(d.n)", "min(d.s)", "avg(d.m)", "sum(d.n)"] where r.chance(30) { select.append(name) }
             let orders: [[(String, Bool)]] = [
-                [], [("count()", true)], [("count()", false)], [("sum(d.m)", true)], [(path, true)], [("count()", true), (path, true)],
+                [], [("count()", true)], [("count()", false)], [("sum(d.m)", true)], [(path, true)],
+                [("count()", true), (path, true)],
             ]
             let order = r.pick(orders)
             let limit: Int? = r.chance(50) ? 1 + r.below(3) : nil
@@ -269,7 +273,8 @@ struct AnswerDifferentialTests {
             let path = r.pick(["d.s", "d.v", "d.n", "d.m"])
             let limit: Int? = r.chance(60) ? 1 + r.below(5) : nil
             let offset: Int? = r.chance(30) ? r.below(4) : nil
-            return Query(filter: filter, groupBy: nil, select: ["id"], orderBy: [(path, r.chance(50))], limit: limit, offset: offset)
+            return Query(
+                filter: filter, groupBy: nil, select: ["id"], orderBy: [(path, r.chance(50))], limit: limit, offset: offset)
         }
     }
 
@@ -311,7 +316,8 @@ struct AnswerDifferentialTests {
             }
             let sorted = rows.sorted { a, b in
                 for (term, descending) in q.orderBy {
-                    var c = term == path ? compareGroups(a.0.key, b.0.key) : Key.compare(sortValue(a.0, term), sortValue(b.0, term))
+                    var c =
+                        term == path ? compareGroups(a.0.key, b.0.key) : Key.compare(sortValue(a.0, term), sortValue(b.0, term))
                     if descending { c = -c }
                     if c != 0 { return c < 0 }
                 }
@@ -426,7 +432,8 @@ struct AnswerDifferentialTests {
                 ran[engine, default: 0] += 1
                 let wanted = engine.hasPrefix("postgres") ? answerOnPostgres : answer
                 if text != wanted {
-                    found.append("\(engine): \(q.text)\n  expected \(wanted.debugDescription)\n  got      \(text.debugDescription)")
+                    found.append(
+                        "\(engine): \(q.text)\n  expected \(wanted.debugDescription)\n  got      \(text.debugDescription)")
                 }
             }
         }
@@ -440,108 +447,112 @@ struct AnswerDifferentialTests {
 
     /// Each finding of the differential run, with fixed documents: every engine prints the
     /// answer written here (PostgreSQL, which holds no U+0000, is left out where a case needs it).
-    nonisolated(unsafe) static let findings: [(name: String, docs: [(id: Int, d: J?)], query: Query, expected: String, postgres: Bool)] = [
-        (
-            "min and max of objects and arrays print JSON",
-            [doc(1, [("v", .array([.int("2")]))]), doc(2, [("v", .object([("k", #""k""#, .int("1"))]))])],
-            Query(select: ["min(d.v)", "max(d.v)"]), #"{"min(d.v)":[2],"max(d.v)":{"k":1}}"# + "\n", true
-        ),
-        (
-            "a number with an exponent is a real in a sum",
-            [doc(1, [("n", .real("1e2"))]), doc(2, [("n", .int("1"))])],
-            Query(select: ["sum(d.n)"]), #"{"sum(d.n)":101.0}"# + "\n", true
-        ),
-        (
-            "reals with exponents past 64 bits add as reals",
-            [doc(1, [("n", .real("1e19"))]), doc(2, [("n", .real("2.5e20"))])],
-            Query(select: ["sum(d.n)"]), #"{"sum(d.n)":2.6e+20}"# + "\n", true
-        ),
-        (
-            "numbers with exponents group and sort as reals with the integers they equal",
-            [
-                doc(1, [("n", .real("1e2"))]), doc(2, [("n", .int("100"))]), doc(3, [("n", .real("9007199254740993e0"))]),
-                doc(4, [("n", .int("9007199254740992"))]),
-            ],
-            Query(groupBy: "d.n", select: ["count()", "sum(d.n)"]),
-            #"{"count()":2,"sum(d.n)":200.0}"# + "\n" + #"{"count()":2,"sum(d.n)":1.8014398509481984e+16}"# + "\n", true
-        ),
-        (
-            "a like pattern ending in its escape is an error",
-            [doc(1, [("s", .string("a\\"))])], Query(filter: #"d.s like 'a\'"#, select: ["id"], orderBy: [("id", false)]),
-            "error", true
-        ),
-        (
-            "ties of a descending count come in group value order",
-            [
-                doc(1, [("s", .string("b"))]), doc(2, [("s", .string("b"))]), doc(3, [("s", .string("a"))]),
-                doc(4, [("s", .string("a"))]), doc(5, [("s", .string("c"))]),
-            ],
-            Query(groupBy: "d.s", select: ["d.s", "count()"], orderBy: [("count()", true)], limit: 1),
-            #"{"d.s":"a","count()":2}"# + "\n", true
-        ),
-        (
-            "ungrouped ties come in primary key order",
-            [doc(1, [("n", .real("1.0"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .int("1"))])],
-            Query(select: ["id"], orderBy: [("d.n", true)], limit: 2), #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n", true
-        ),
-        (
-            "like does not match a string cut at U+0000",
-            [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))])],
-            Query(filter: "d.s like a", select: ["id"], orderBy: [("id", false)]), #"{"id":2}"# + "\n", false
-        ),
-        (
-            "like matches the whole of a string holding U+0000",
-            [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))])],
-            Query(filter: "d.s like 'a%b'", select: ["id"], orderBy: [("id", false)]), #"{"id":1}"# + "\n", false
-        ),
-        (
-            "glob and ranges see a string holding U+0000 whole",
-            [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))])],
-            Query(filter: "d.s > a or d.s glob 'a?b'", select: ["id"], orderBy: [("id", false)]), #"{"id":1}"# + "\n",
-            false
-        ),
-        (
-            "contains does not take an element cut at U+0000",
-            [doc(1, [("v", .array([.string("a\u{0}b")]))]), doc(2, [("v", .array([.string("a")]))])],
-            Query(filter: "d.v contains a", select: ["id"], orderBy: [("id", false)]), #"{"id":2}"# + "\n", false
-        ),
-        (
-            "groups, order and max keep strings holding U+0000 apart",
-            [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))]), doc(3, [("s", .string("a\u{0}b"))])],
-            Query(groupBy: "d.s", select: ["d.s", "count()", "max(d.s)"]),
-            #"{"d.s":"a","count()":1,"max(d.s)":"a"}"# + "\n" + #"{"d.s":"a\u0000b","count()":2,"max(d.s)":"a\u0000b"}"# + "\n",
-            false
-        ),
-        (
-            "a sum's outcome does not depend on the row order",
-            [doc(1, [("n", .int("9223372036854775807"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .int("-5"))])],
-            Query(select: ["sum(d.n)"]), #"{"sum(d.n)":9223372036854775803}"# + "\n", true
-        ),
-        (
-            "a real late among integers makes the sum a real, without overflow",
-            [doc(1, [("n", .int("9223372036854775807"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .real("1.5"))])],
-            Query(select: ["sum(d.n)"]), #"{"sum(d.n)":9.223372036854776e+18}"# + "\n", true
-        ),
-        (
-            "a max no double holds is refused also where --limit drops its group",
-            [
-                doc(1, [("s", .string("x")), ("n", .int("123456789012345678901234567890"))]),
-                doc(2, [("s", .string("y")), ("n", .int("1"))]), doc(3, [("s", .string("y")), ("n", .int("2"))]),
-            ],
-            Query(groupBy: "d.s", select: ["d.s", "max(d.n)"], orderBy: [("count()", true)], limit: 1), "error: inexact", true
-        ),
-        (
-            "-9.223372036854776e18 is -2^63",
-            [doc(1, [("n", .int("-9223372036854775808"))]), doc(2, [("n", .int("-9223372036854775807"))])],
-            Query(filter: "d.n = -9.223372036854776e18", select: ["id"], orderBy: [("id", false)]), #"{"id":1}"# + "\n", true
-        ),
-        (
-            "negations match missing paths and nulls",
-            [doc(1, [("s", .string("ab"))]), doc(2, [("s", .null)]), doc(3, [])],
-            Query(filter: "d.s not like 'a%' and d.s not in [x] and d.s not contains x", select: ["id"], orderBy: [("id", false)]),
-            #"{"id":2}"# + "\n" + #"{"id":3}"# + "\n", true
-        ),
-    ]
+    nonisolated(unsafe) static let findings:
+        [(name: String, docs: [(id: Int, d: J?)], query: Query, expected: String, postgres: Bool)] = [
+            (
+                "min and max of objects and arrays print JSON",
+                [doc(1, [("v", .array([.int("2")]))]), doc(2, [("v", .object([("k", #""k""#, .int("1"))]))])],
+                Query(select: ["min(d.v)", "max(d.v)"]), #"{"min(d.v)":[2],"max(d.v)":{"k":1}}"# + "\n", true
+            ),
+            (
+                "a number with an exponent is a real in a sum",
+                [doc(1, [("n", .real("1e2"))]), doc(2, [("n", .int("1"))])],
+                Query(select: ["sum(d.n)"]), #"{"sum(d.n)":101.0}"# + "\n", true
+            ),
+            (
+                "reals with exponents past 64 bits add as reals",
+                [doc(1, [("n", .real("1e19"))]), doc(2, [("n", .real("2.5e20"))])],
+                Query(select: ["sum(d.n)"]), #"{"sum(d.n)":2.6e+20}"# + "\n", true
+            ),
+            (
+                "numbers with exponents group and sort as reals with the integers they equal",
+                [
+                    doc(1, [("n", .real("1e2"))]), doc(2, [("n", .int("100"))]), doc(3, [("n", .real("9007199254740993e0"))]),
+                    doc(4, [("n", .int("9007199254740992"))]),
+                ],
+                Query(groupBy: "d.n", select: ["count()", "sum(d.n)"]),
+                #"{"count()":2,"sum(d.n)":200.0}"# + "\n" + #"{"count()":2,"sum(d.n)":1.8014398509481984e+16}"# + "\n", true
+            ),
+            (
+                "a like pattern ending in its escape is an error",
+                [doc(1, [("s", .string("a\\"))])], Query(filter: #"d.s like 'a\'"#, select: ["id"], orderBy: [("id", false)]),
+                "error", true
+            ),
+            (
+                "ties of a descending count come in group value order",
+                [
+                    doc(1, [("s", .string("b"))]), doc(2, [("s", .string("b"))]), doc(3, [("s", .string("a"))]),
+                    doc(4, [("s", .string("a"))]), doc(5, [("s", .string("c"))]),
+                ],
+                Query(groupBy: "d.s", select: ["d.s", "count()"], orderBy: [("count()", true)], limit: 1),
+                #"{"d.s":"a","count()":2}"# + "\n", true
+            ),
+            (
+                "ungrouped ties come in primary key order",
+                [doc(1, [("n", .real("1.0"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .int("1"))])],
+                Query(select: ["id"], orderBy: [("d.n", true)], limit: 2), #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n", true
+            ),
+            (
+                "like does not match a string cut at U+0000",
+                [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))])],
+                Query(filter: "d.s like a", select: ["id"], orderBy: [("id", false)]), #"{"id":2}"# + "\n", false
+            ),
+            (
+                "like matches the whole of a string holding U+0000",
+                [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))])],
+                Query(filter: "d.s like 'a%b'", select: ["id"], orderBy: [("id", false)]), #"{"id":1}"# + "\n", false
+            ),
+            (
+                "glob and ranges see a string holding U+0000 whole",
+                [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))])],
+                Query(filter: "d.s > a or d.s glob 'a?b'", select: ["id"], orderBy: [("id", false)]), #"{"id":1}"# + "\n",
+                false
+            ),
+            (
+                "contains does not take an element cut at U+0000",
+                [doc(1, [("v", .array([.string("a\u{0}b")]))]), doc(2, [("v", .array([.string("a")]))])],
+                Query(filter: "d.v contains a", select: ["id"], orderBy: [("id", false)]), #"{"id":2}"# + "\n", false
+            ),
+            (
+                "groups, order and max keep strings holding U+0000 apart",
+                [doc(1, [("s", .string("a\u{0}b"))]), doc(2, [("s", .string("a"))]), doc(3, [("s", .string("a\u{0}b"))])],
+                Query(groupBy: "d.s", select: ["d.s", "count()", "max(d.s)"]),
+                #"{"d.s":"a","count()":1,"max(d.s)":"a"}"# + "\n" + #"{"d.s":"a\u0000b","count()":2,"max(d.s)":"a\u0000b"}"#
+                    + "\n",
+                false
+            ),
+            (
+                "a sum's outcome does not depend on the row order",
+                [doc(1, [("n", .int("9223372036854775807"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .int("-5"))])],
+                Query(select: ["sum(d.n)"]), #"{"sum(d.n)":9223372036854775803}"# + "\n", true
+            ),
+            (
+                "a real late among integers makes the sum a real, without overflow",
+                [doc(1, [("n", .int("9223372036854775807"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .real("1.5"))])],
+                Query(select: ["sum(d.n)"]), #"{"sum(d.n)":9.223372036854776e+18}"# + "\n", true
+            ),
+            (
+                "a max no double holds is refused also where --limit drops its group",
+                [
+                    doc(1, [("s", .string("x")), ("n", .int("123456789012345678901234567890"))]),
+                    doc(2, [("s", .string("y")), ("n", .int("1"))]), doc(3, [("s", .string("y")), ("n", .int("2"))]),
+                ],
+                Query(groupBy: "d.s", select: ["d.s", "max(d.n)"], orderBy: [("count()", true)], limit: 1), "error: inexact", true
+            ),
+            (
+                "-9.223372036854776e18 is -2^63",
+                [doc(1, [("n", .int("-9223372036854775808"))]), doc(2, [("n", .int("-9223372036854775807"))])],
+                Query(filter: "d.n = -9.223372036854776e18", select: ["id"], orderBy: [("id", false)]), #"{"id":1}"# + "\n", true
+            ),
+            (
+                "negations match missing paths and nulls",
+                [doc(1, [("s", .string("ab"))]), doc(2, [("s", .null)]), doc(3, [])],
+                Query(
+                    filter: "d.s not like 'a%' and d.s not in [x] and d.s not contains x", select: ["id"],
+                    orderBy: [("id", false)]),
+                #"{"id":2}"# + "\n" + #"{"id":3}"# + "\n", true
+            ),
+        ]
 
     @Test("each finding of the differential run gives one answer on every engine")
     func findingsFixed() throws {

@@ -108,7 +108,9 @@ public struct FilterSQL {
         let (prefix, isPrefixMatch) = WholeString.literalPrefix(pattern, like: like)
         if isPrefixMatch || inlineValues { return "\(path.valueSQL) \(op) \(bind(pattern.databaseValue))\(escape)" }
         var condition = ""
-        if !prefix.isEmpty { condition = "\(path.valueSQL) \(op) \(bind((prefix + (like ? "%" : "*")).databaseValue))\(escape) AND " }
+        if !prefix.isEmpty {
+            condition = "\(path.valueSQL) \(op) \(bind((prefix + (like ? "%" : "*")).databaseValue))\(escape) AND "
+        }
         let function = like ? WholeString.likeFunction : WholeString.globFunction
         let whole = "\(function)(\(path.extractSQL), \(bind(pattern.databaseValue)))"
         let cut = "\(path.valueSQL) \(op) \(bind(pattern.databaseValue))\(escape)"

@@ -244,7 +244,9 @@ extension QuerySpec {
                     return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
                 }
                 // Strings holding U+0000, which `->>` ends there, by all of their text after that part.
-                if groupBy.isEmpty, case .path(let path) = term.term, let whole = try ResolvedPath(path, in: info).wholeStringSortSQL {
+                if groupBy.isEmpty, case .path(let path) = term.term,
+                    let whole = try ResolvedPath(path, in: info).wholeStringSortSQL
+                {
                     return [sql, expression(whole)].map { $0 + (term.descending ? " DESC" : "") }
                 }
                 return [sql + (term.descending ? " DESC" : "")]
