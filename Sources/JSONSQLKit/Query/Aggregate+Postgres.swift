@@ -74,8 +74,10 @@ extension Aggregate {
                 let onlyBooleans = "\(f)(CASE WHEN \(t) = 'boolean' THEN \(numeric) END)"
                 let booleanWins =
                     "\(onlyBooleans) IS NOT NULL AND (\(onlyNumbers) IS NULL OR \(onlyBooleans) \(function == .min ? "<" : ">") \(onlyNumbers))"
-                // An object or array prints as its JSON (`j`), unless a string is the same text.
-                let stringWins = "bool_or(\(t) = 'string' AND (\(v) #>> '{}') = \(texts))"
+                // An object or array prints as its JSON (`j`), unless a string starting as one is among the
+                // values (`"[2]"` beside `[2]`: the string is printed, as its group comes first).
+                let stringWins =
+                    "(left(\(texts), 1) NOT IN ('[', '{') OR coalesce(bool_or(\(t) = 'string' AND left(\(v) #>> '{}', 1) IN ('[', '{')), false))"
                 return PostgresSQL(
                     value:
                         "CASE WHEN \(useNumbers) THEN CASE WHEN \(booleanWins) THEN 'b' || (\(onlyBooleans) = 1)::text ELSE 'n' || (\(printed))::text END WHEN \(stringWins) THEN 's' || \(texts) ELSE 'j' || \(texts) END",
