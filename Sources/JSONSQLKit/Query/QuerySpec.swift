@@ -30,6 +30,10 @@ public struct QuerySpec: Sendable {
     /// Whether `--group-by` keeps apart kinds that `->>` reads alike (`groupKindSQL`): false
     /// when `groupsMayMixKinds` found no such values, so that groups come along an index.
     var groupKindsApart = true
+    /// Whether `--order-by` of a JSON path sorts strings holding U+0000 by all of their text
+    /// (`ResolvedPath.wholeStringSortSQL`): false when `orderMeetsNULStrings` found none, so
+    /// that rows come along an index on the path without a sort.
+    var wholeStringsApart = true
 
     public init(table: String) {
         self.table = table
@@ -196,10 +200,11 @@ extension QuerySpec {
         // changed which group `--order-by count():desc --limit 1` printed); PostgreSQL may hash them.
         var order =
             postgres || !orderBy.isEmpty ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
-        // Rows that tie on every term come in the order of their primary key, on both backends
-        // (an integer key is SQLite's rowid, which an index on a path holds after the path).
-        if !grouped && !orderBy.isEmpty {
-            order += info.primaryKey.map { (term: Selection.path(JSONPath(column: $0)), descending: false) }
+        // Rows that tie on every term come in the order of their primary key, on both backends,
+        // in the direction of the last term: an index on a path holds an integer key (SQLite's
+        // rowid) after the path, so it still gives the rows in that order, backwards too.
+        if !grouped, let last = orderBy.last {
+            order += info.primaryKey.map { (term: Selection.path(JSONPath(column: $0)), descending: last.descending) }
         }
         let unordered = sql
         if !order.isEmpty {
@@ -243,8 +248,9 @@ extension QuerySpec {
                 {
                     return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
                 }
-                // Strings holding U+0000, which `->>` ends there, by all of their text after that part.
-                if groupBy.isEmpty, case .path(let path) = term.term,
+                // Strings holding U+0000, which `->>` ends there, by all of their text after that part
+                // (left out where `orderMeetsNULStrings` found no such string for an index to miss).
+                if groupBy.isEmpty, wholeStringsApart, case .path(let path) = term.term,
                     let whole = try ResolvedPath(path, in: info).wholeStringSortSQL
                 {
                     return [sql, expression(whole)].map { $0 + (term.descending ? " DESC" : "") }
@@ -521,6 +527,27 @@ extension QuerySpec {
             ]
             let sql = ambiguous.map { "EXISTS (SELECT 1 FROM \(table) WHERE \($0))" }.joined(separator: " OR ")
             if try Bool.fetchOne(db.makeStatement(sql: "SELECT " + sql)) ?? true { return true }
+        }
+        return false
+    }
+
+    /// Whether an ungrouped `--order-by` must sort strings holding U+0000 by all of their text
+    /// (`wholeStringsApart`). Only where an index on a term's path could give the order: there
+    /// the extra sort term would cost a sort of every row, so the column's text is searched for
+    /// the escape first; any other order is sorted anyway, and keeps the term.
+    func orderMeetsNULStrings(_ info: TableInfo, db: Database) throws -> Bool {
+        guard groupBy.isEmpty, !selections.contains(where: { $0.aggregate != nil }) else { return true }
+        var columns: [String] = []
+        for case .path(let path) in orderBy.map(\.term) {
+            let resolved = try ResolvedPath(path, in: info)
+            guard resolved.wholeStringSortSQL != nil else { continue }
+            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
+            if !columns.contains(resolved.quotedColumn) { columns.append(resolved.quotedColumn) }
+        }
+        let table = SQLQuote.identifier(info.name)
+        for column in columns {
+            let sql = "SELECT EXISTS (SELECT 1 FROM \(table) WHERE instr(\(column), '\\u0000') > 0)"
+            if try Bool.fetchOne(db.makeStatement(sql: sql)) ?? true { return true }
         }
         return false
     }
