@@ -74,10 +74,12 @@ extension Aggregate {
                 let onlyBooleans = "\(f)(CASE WHEN \(t) = 'boolean' THEN \(numeric) END)"
                 let booleanWins =
                     "\(onlyBooleans) IS NOT NULL AND (\(onlyNumbers) IS NULL OR \(onlyBooleans) \(function == .min ? "<" : ">") \(onlyNumbers))"
-                // An object or array prints as its JSON (`j`), unless a string starting as one is among the
-                // values (`"[2]"` beside `[2]`: the string is printed, as its group comes first).
+                // An object or array prints as its JSON (`j`), unless a string is as low (min) or high
+                // (max): `"[2]"` beside `[2]` prints the string, as its group comes first.
+                let strings = "\(f)(CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') END COLLATE \"C\")"
+                let structures = "\(f)(CASE WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\")"
                 let stringWins =
-                    "(left(\(texts), 1) NOT IN ('[', '{') OR coalesce(bool_or(\(t) = 'string' AND left(\(v) #>> '{}', 1) IN ('[', '{')), false))"
+                    "(\(structures) IS NULL OR \(strings) \(function == .min ? "<=" : ">=") \(structures))"
                 return PostgresSQL(
                     value:
                         "CASE WHEN \(useNumbers) THEN CASE WHEN \(booleanWins) THEN 'b' || (\(onlyBooleans) = 1)::text ELSE 'n' || (\(printed))::text END WHEN \(stringWins) THEN 's' || \(texts) ELSE 'j' || \(texts) END",
