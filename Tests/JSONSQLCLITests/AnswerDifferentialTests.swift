@@ -92,10 +92,42 @@ struct AnswerDifferentialTests {
             default: break
             }
         }
-        if sawReal { return JSONEncoding.number(reals + Double(integers)) }
+        if sawReal { return printedNumber(reals + Double(integers)) }
         guard sawInteger else { return "null" }
         guard let total = Int64(exactly: integers) else { return "error: integer overflow" }
         return String(total)
+    }
+
+    /// A double as JSON: its shortest text that reads back as it (Swift's), as the README says.
+    static func printedNumber(_ d: Double) -> String {
+        d.isFinite ? "\(d)" : d.isNaN ? "null" : d < 0 ? "-1e999" : "1e999"
+    }
+
+    /// Whether two JSON numbers' texts are one number (`1e2` and `100.0`), by their digits and exponent.
+    static func sameValue(_ a: String, _ b: String) -> Bool {
+        func canonical(_ t: String) -> (negative: Bool, digits: String, exponent: Int) {
+            var text = Substring(t)
+            let negative = text.hasPrefix("-")
+            if negative || text.hasPrefix("+") { text = text.dropFirst() }
+            var exponent = 0
+            if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+                exponent = Int(text[text.index(after: e)...].replacingOccurrences(of: "+", with: ""))!
+                text = text[..<e]
+            }
+            var digits = String(text)
+            if let dot = digits.firstIndex(of: ".") {
+                exponent -= digits.distance(from: dot, to: digits.endIndex) - 1
+                digits.remove(at: dot)
+            }
+            digits = String(digits.drop { $0 == "0" })
+            while digits.hasSuffix("0") {
+                digits.removeLast()
+                exponent += 1
+            }
+            return digits.isEmpty ? (false, "0", 0) : (negative, digits, exponent)
+        }
+        let (x, y) = (canonical(a), canonical(b))
+        return x.negative == y.negative && x.digits == y.digits && x.exponent == y.exponent
     }
 
     static func avg(_ values: [J?]) -> String {
@@ -108,7 +140,7 @@ struct AnswerDifferentialTests {
             }
             count += 1
         }
-        return count == 0 ? "null" : JSONEncoding.number(total / Double(count))
+        return count == 0 ? "null" : printedNumber(total / Double(count))
     }
 
     static func count(_ values: [J?]) -> Int { values.filter { $0 != nil && $0 != .null }.count }
@@ -159,16 +191,16 @@ struct AnswerDifferentialTests {
         }
         guard let best else { return "null" }
         switch best {
-        case .string(let s): return JSONEncoding.quoted(s)
+        case .string(let s): return J.quote(s)
         case .int(let t):
             if Int64(t) != nil { return t }
             // SQLite reads it as the double: printed only when that is the number.
             let double = Double(t)!
-            return ExactNumber(t)!.sameValue(as: ExactNumber("\(double)")!) ? JSONEncoding.number(double) : "error: inexact"
+            return sameValue(t, "\(double)") ? printedNumber(double) : "error: inexact"
         case .real(let t):
             let double = Double(t)!
-            return double.isFinite && ExactNumber(t)!.sameValue(as: ExactNumber("\(double)")!)
-                ? JSONEncoding.number(double) : "error: inexact"
+            return double.isFinite && sameValue(t, "\(double)")
+                ? printedNumber(double) : "error: inexact"
         default: return best.text
         }
     }
@@ -278,15 +310,42 @@ struct AnswerDifferentialTests {
         }
     }
 
+    /// Where aggregates are refused: each refusal (`error: ...`), joined by `|`, for the query
+    /// fails naming one of them, whichever an engine meets first; nil where none is.
+    static func refusals(_ values: [String]) -> String? {
+        let errors = values.filter { $0.hasPrefix("error: ") }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        return errors.isEmpty ? nil : errors.joined(separator: "|")
+    }
+
+    /// Whether an engine's output is the evaluator's: the same text, or one of its refusals.
+    static func agrees(_ got: String, _ wanted: String) -> Bool {
+        got == wanted || (wanted.hasPrefix("error: ") && wanted.split(separator: "|").contains { $0 == got })
+    }
+
+    /// Whether rows printed as `{"id":N}` lines are the wanted ones but for the order of rows
+    /// that tie on `path`: each line's row sorts where the wanted line's row does, no row twice.
+    static func sameUpToTies(_ got: String, _ wanted: String, path: String, _ docs: [(id: Int, d: J?)]) -> Bool {
+        func ids(_ text: String) -> [Int?] { text.split(separator: "\n").map { Int($0.dropFirst(6).dropLast()) } }
+        let (a, b) = (ids(got), ids(wanted))
+        guard !wanted.hasPrefix("error: "), a.count == b.count, !a.contains(nil), Set(a).count == a.count else {
+            return got == wanted
+        }
+        let byID = Dictionary(uniqueKeysWithValues: docs.map { ($0.id, $0.d) })
+        return zip(a, b).allSatisfy { x, y in
+            guard let x, let y, let dx = byID[x], let dy = byID[y] else { return false }
+            return Key.compare(Key.of(at(dx, path)), Key.of(at(dy, path))) == 0
+        }
+    }
+
     /// The evaluator's lines, each key as `--select` names it, in order.
     static func expected(_ q: Query, _ docs: [(id: Int, d: J?)]) -> String {
         let chosen = docs.filter { doc in q.filter.map { WhereDifferentialTests.matches(where: $0, doc.d) } ?? true }
         func line(_ pairs: [(String, String)]) -> String {
-            "{" + pairs.map { JSONEncoding.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n"
+            "{" + pairs.map { J.quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}\n"
         }
         if q.groupBy == nil && q.select != ["id"] {
             let pairs = q.select.map { ($0, aggregate($0, chosen.map(\.d))) }
-            if let error = pairs.first(where: { $0.1.hasPrefix("error: ") }) { return error.1 }
+            if let errors = refusals(pairs.map(\.1)) { return errors }
             return line(pairs)
         }
         if let path = q.groupBy {
@@ -306,7 +365,7 @@ struct AnswerDifferentialTests {
             }
             // Every group's values, errors too: a refused aggregate fails the query, whichever rows print.
             let rows = groups.map { group in (group, q.select.map { ($0, value(group, $0)) }) }
-            if let error = rows.flatMap({ $0.1 }).first(where: { $0.1.hasPrefix("error: ") }) { return error.1 }
+            if let errors = refusals(rows.flatMap { $0.1.map(\.1) }) { return errors }
             func sortValue(_ group: (key: (Key, Int), value: J?, rows: [J?]), _ term: String) -> Key {
                 if term == path { return group.key.0 }
                 let printed = aggregate(term, group.rows)
@@ -328,7 +387,8 @@ struct AnswerDifferentialTests {
         let (path, descending) = q.orderBy[0]
         let sorted = chosen.sorted { a, b in
             let c = Key.compare(Key.of(at(a.d, path)), Key.of(at(b.d, path))) * (descending ? -1 : 1)
-            return c != 0 ? c < 0 : a.id < b.id
+            // Ties in primary key order, descending after a descending term.
+            return c != 0 ? c < 0 : descending ? a.id > b.id : a.id < b.id
         }
         return sorted.dropFirst(q.offset ?? 0).prefix(q.limit ?? .max).map { line([("id", String($0.id))]) }.joined()
     }
@@ -431,7 +491,11 @@ struct AnswerDifferentialTests {
             for (engine, text) in got {
                 ran[engine, default: 0] += 1
                 let wanted = engine.hasPrefix("postgres") ? answerOnPostgres : answer
-                if text != wanted {
+                // A data file has no primary key: its ties come as the plan meets them.
+                let same =
+                    engine == "file" && q.select == ["id"]
+                    ? sameUpToTies(text, wanted, path: q.orderBy[0].0, docs) : agrees(text, wanted)
+                if !same {
                     found.append(
                         "\(engine): \(q.text)\n  expected \(wanted.debugDescription)\n  got      \(text.debugDescription)")
                 }
@@ -442,7 +506,7 @@ struct AnswerDifferentialTests {
 
     /// One document of `d` keys and values.
     static func doc(_ id: Int, _ members: [(String, J)]) -> (id: Int, d: J?) {
-        (id, .object(members.map { ($0.0, JSONEncoding.quoted($0.0), $0.1) }))
+        (id, .object(members.map { ($0.0, J.quote($0.0), $0.1) }))
     }
 
     /// Each finding of the differential run, with fixed documents: every engine prints the
@@ -488,9 +552,12 @@ struct AnswerDifferentialTests {
                 #"{"d.s":"a","count()":2}"# + "\n", true
             ),
             (
-                "ungrouped ties come in primary key order",
-                [doc(1, [("n", .real("1.0"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .int("1"))])],
-                Query(select: ["id"], orderBy: [("d.n", true)], limit: 2), #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n", true
+                "ungrouped ties come in primary key order, descending after a descending term",
+                [
+                    doc(1, [("n", .real("1.0"))]), doc(2, [("n", .int("1"))]), doc(3, [("n", .int("1"))]),
+                    doc(4, [("n", .int("0"))]),
+                ],
+                Query(select: ["id"], orderBy: [("d.n", true)], limit: 2), #"{"id":3}"# + "\n" + #"{"id":2}"# + "\n", true
             ),
             (
                 "like does not match a string cut at U+0000",
@@ -566,7 +633,12 @@ struct AnswerDifferentialTests {
                 memory.close()
                 for (_, store) in stores { store.close() }
             }
-            let spec = try finding.query.spec(table: e.table)
+            // A query refused as it is read (`like 'a\'`) is refused the same on every engine.
+            let spec: QuerySpec
+            do { spec = try finding.query.spec(table: e.table) } catch {
+                #expect(finding.expected == "error", "\(finding.name): \(error)")
+                continue
+            }
             var got = stores.map { store in (store.0, Self.outcome { try Self.printed(store.1, spec) }) }
             got.append(("file", Self.outcome { try Self.printed(memory, spec) }))
             if finding.query.select != ["id"] {
@@ -580,7 +652,7 @@ struct AnswerDifferentialTests {
                         }
                     ))
             }
-            for (engine, text) in got {
+            for (engine, text) in got where !(engine == "file" && finding.name.hasPrefix("ungrouped ties")) {
                 let agrees = finding.expected == "error" ? text.hasPrefix("error: ") : text == finding.expected
                 #expect(agrees, "\(finding.name): \(engine): \(finding.query.text) gave \(text.debugDescription)")
             }
