@@ -122,6 +122,16 @@ extension Store {
         batchSize: Int = 50_000, minimumSplit: Int64? = nil, keptBytes: Int? = nil,
         note: ((String) -> Void)? = nil
     ) throws -> Int {
+        // A grouped or aggregate query's rows come from every record: grouping each batch apart
+        // printed a row per batch and group. It groups the whole file (`streamGroups`).
+        if !spec.groupBy.isEmpty || spec.selections.contains(where: { $0.aggregate != nil }) {
+            return try streamGroups(
+                file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, note: note)
+        }
+        // Nor can a batch be ordered or skipped into apart from the others.
+        guard spec.orderBy.isEmpty, spec.offset == nil else {
+            throw JSONSQLError("a streamed query cannot order rows or skip them (--order-by, --offset): load the file instead")
+        }
         var unlimited = spec
         unlimited.limit = nil
         let limit = spec.limit ?? Int.max

@@ -76,6 +76,8 @@ public final class Store {
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
             }
             ExactMinMaxState.register(db)
+            ExactSum.register(db)
+            WholeString.register(db)
             DateTimeValue.register(db)
             ExactNumber.registerCompare(db)
             Aggregate.registerWideIntegerFunction(db)

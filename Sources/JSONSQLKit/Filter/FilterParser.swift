@@ -165,7 +165,16 @@ public struct FilterParser {
                 "; contains takes one element, without brackets: \(shown) contains a (for all of several: \(shown) contains a and \(shown) contains b)"
             return predicate(negated ? .notContains : .contains, [try parseValue(after: "contains", listHint: hint)])
         }
-        if keyword("like") { return predicate(negated ? .notLike : .like, [try parseValue(after: "like")]) }
+        if keyword("like") {
+            let pattern = try parseValue(after: "like")
+            // SQLite matches nothing after a lone escape at the end, PostgreSQL fails: refused on both.
+            if case .string(let text) = pattern, text.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1 {
+                throw error(
+                    "the like pattern \(TerminalText.excerpt(JSONEncoding.quoted(text))) ends with its escape character \\, which escapes nothing; end it with \\\\ (two backslashes) to match a backslash"
+                )
+            }
+            return predicate(negated ? .notLike : .like, [pattern])
+        }
         if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
         if keyword("exists") { return predicate(negated ? .notExists : .exists) }
         if negated { throw error("expected in, contains, like, glob or exists after '\(TerminalText.excerpt("\(path)")) not'") }

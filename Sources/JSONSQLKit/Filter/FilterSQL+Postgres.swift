@@ -267,7 +267,11 @@ extension FilterSQL {
 
     private mutating func postgresNumber(_ json: String, _ sqlOp: String, _ literal: Double) -> String {
         let number = "(\(json))::numeric"
-        let exact = literal.rounded() == literal && abs(literal) < 0x1p63 ? String(Int64(literal)) : "\(literal)"
+        // An integral double's own digits: `-9.223372036854776e18` is -2^63, which a 64-bit integer
+        // equals, where its shortest text read as numeric is -9223372036854776000.
+        let exact =
+            literal.rounded() == literal && abs(literal) < 0x1p64
+            ? (literal < 0 ? "-" : "") + String(UInt64(abs(literal))) : "\(literal)"
         return "CASE WHEN jsonb_typeof(\(json)) IS DISTINCT FROM 'number' THEN false"
             + " WHEN \(ResolvedPath.postgresIsInteger(number)) THEN \(number) \(sqlOp) \(postgresBind(exact, cast: "numeric"))"
             + " ELSE \(ResolvedPath.postgresDouble(number)) \(sqlOp) \(postgresBind("\(literal)", cast: "float8")) END"

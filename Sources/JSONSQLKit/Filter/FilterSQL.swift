@@ -92,11 +92,46 @@ public struct FilterSQL {
         return " AND (\(path.quotedColumn) NOT GLOB '*\\u0000*' OR \(exact))"
     }
 
+    /// Whether the path's string holds U+0000, which `->>`, LIKE and GLOB end it at.
+    private func holdsNUL(_ path: ResolvedPath) -> String { path.holdsNULSQL }
+
+    /// `like` or `glob` on a JSON path, the whole string compared where it holds U+0000
+    /// (`WholeString`). The cut string starts as the whole one does up to the pattern's first
+    /// wildcard, so that part as a pattern of its own (`'De%'`) stays a plain term, which an
+    /// index on the path serves, and is all there is to match when the pattern is that and
+    /// `%` (or `*`).
+    ///
+    ///     doc.s like 'a%b'  →  "doc" ->> '$.s' LIKE ? ESCAPE '\' AND CASE WHEN <holds U+0000>
+    ///                          THEN jsonsql_like("doc" -> '$.s', ?)
+    ///                          ELSE "doc" ->> '$.s' LIKE ? ESCAPE '\' END      ["a%", "a%b", "a%b"]
+    private mutating func wholeStringPattern(_ path: ResolvedPath, _ pattern: String, like: Bool) -> String {
+        let escape = like ? " ESCAPE '\\'" : ""
+        let op = like ? "LIKE" : "GLOB"
+        let (prefix, isPrefixMatch) = WholeString.literalPrefix(pattern, like: like)
+        if isPrefixMatch || inlineValues { return "\(path.valueSQL) \(op) \(bind(pattern.databaseValue))\(escape)" }
+        var condition = ""
+        if !prefix.isEmpty {
+            condition = "\(path.valueSQL) \(op) \(bind((prefix + (like ? "%" : "*")).databaseValue))\(escape) AND "
+        }
+        let function = like ? WholeString.likeFunction : WholeString.globFunction
+        let whole = "\(function)(\(path.extractSQL), \(bind(pattern.databaseValue)))"
+        let cut = "\(path.valueSQL) \(op) \(bind(pattern.databaseValue))\(escape)"
+        return condition + "CASE WHEN \(holdsNUL(path)) THEN \(whole) ELSE \(cut) END"
+    }
+
     private mutating func render(_ p: Filter.Predicate) throws -> String {
         // SQLite matches a query to a partial index by comparing expressions, and compares a
         // bound value with the index's literal only outside lists (`IN (?, ?)` never matches
         // `IN ('a', 'b')`). So a condition that a partial index holds is written the way the
         // index writes it, with its values as literals from the same audited helper.
+        // A boolean column holds true and false, no text: SQLite matched its 1 and 0 as text
+        // (`done like 1`), PostgreSQL has no LIKE for it. Refused on both.
+        if [.like, .notLike, .glob, .notGlob].contains(p.op), p.path.segments.isEmpty,
+            let column = table.column(named: p.path.column), column.type == .boolean
+        {
+            throw JSONSQLError(
+                "\(p.op.rawValue) matches text, and \(column.name) is a boolean column; compare it with = true or = false")
+        }
         if table.dialect == .postgres { return try postgres(p) }
         if !inlineValues, !table.partialIndexConditions.isEmpty,
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
@@ -125,11 +160,15 @@ public struct FilterSQL {
             guard case .string(let pattern) = p.values[0] else {
                 throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
             }
-            if path.isJSON { try requireComparable(p.values[0], path) }
-            let mark = bind(pattern.databaseValue)
-            let op = p.op == .like || p.op == .notLike ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)"
-            var condition = "\(lhs) \(op)"
-            if path.isJSON { condition += " AND \(path.typeSQL) = 'text'" }
+            let like = p.op == .like || p.op == .notLike
+            var condition: String
+            if path.isJSON {
+                try requireComparable(p.values[0], path)
+                condition = wholeStringPattern(path, pattern, like: like) + " AND \(path.typeSQL) = 'text'"
+            } else {
+                let mark = bind(pattern.databaseValue)
+                condition = "\(lhs) \(like ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)")"
+            }
             return p.op == .notLike || p.op == .notGlob ? isNotTrue(condition) : condition
         }
     }
@@ -249,6 +288,13 @@ public struct FilterSQL {
         case .string(let value):
             try requireComparable(literal, path)
             let lower = op == .less || op == .lessOrEqual ? "\(lhs) >= '' AND " : ""
+            // A string holding U+0000 reads as its part before it, which the whole string is
+            // above: for it `> v` is `>= v` and `<= v` is `< v` (v holds no U+0000).
+            if !inlineValues && (op == .greater || op == .lessOrEqual) {
+                let (bound, other) = op == .greater ? (">=", "") : ("<=", "NOT ")
+                return
+                    "\(lower)\(lhs) \(bound) \(bind(value.databaseValue)) AND (\(lhs) <> \(bind(value.databaseValue)) OR \(other)\(holdsNUL(path))) AND \(path.typeSQL) = 'text'"
+            }
             return "\(lower)\(lhs) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
         case .bool, .null:
             throw JSONSQLError("cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead")
@@ -373,7 +419,10 @@ public struct FilterSQL {
             }
         case .string(let value):
             try requireComparable(literal, path)
-            element = "value = \(bind(value.databaseValue)) AND type = 'text'"
+            // json_each's value ends a string at U+0000: such an element is compared whole (it
+            // holds what no literal may, so it never equals one).
+            element =
+                "value = \(bind(value.databaseValue)) AND type = 'text' AND instr(replace(json -> fullkey, '\\\\', ''), '\\u0000') = 0"
         }
         return "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
     }

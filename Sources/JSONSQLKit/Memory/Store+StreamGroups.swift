@@ -78,7 +78,13 @@ extension Store {
         }
         defer { store.close() }
         guard let plan else { return 0 }
-        let printed = try store.read { db in try Self.stream(plan.query, db: db, format: output, to: out) }
+        let printed = try store.read { db in
+            if let whole = plan.wholeQuery {
+                let rows = try Row.fetchCursor(db, sql: whole.sql, arguments: StatementArguments(whole.arguments))
+                while try rows.next() != nil {}
+            }
+            return try Self.stream(plan.query, db: db, format: output, to: out)
+        }
         if let note {
             try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(note)
         }
@@ -133,7 +139,13 @@ extension Store {
             return plan
         }
         guard let plan else { return nil }
-        return try store.read { db in try Self.stream(plan.query, db: db, format: output, to: out) }
+        return try store.read { db in
+            if let whole = plan.wholeQuery {
+                let rows = try Row.fetchCursor(db, sql: whole.sql, arguments: StatementArguments(whole.arguments))
+                while try rows.next() != nil {}
+            }
+            return try Self.stream(plan.query, db: db, format: output, to: out)
+        }
     }
 }
 
@@ -144,6 +156,10 @@ struct NarrowPlan {
     let projectSQL: String
     let projectArguments: [DatabaseValue]
     let query: SQLQuery
+    /// Every group's refusable aggregates, where `--limit` or `--offset` drops groups or an
+    /// aggregate only orders (`QuerySpec.everyGroupsAggregates`): read before `query`, so that a
+    /// refused one fails the query as on a loaded file.
+    let wholeQuery: SQLQuery?
     private let narrow: String
     private let expressions: [String]
     private let source: String
@@ -169,6 +185,14 @@ struct NarrowPlan {
             weighted && (spec.selections + spec.orderBy.map(\.term)).allSatisfy { $0.aggregate?.canWeight ?? true }
         self.weighted = weighted
         query = try grouped.build(table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+        if var whole = grouped.everyGroupsAggregates,
+            whole.selections.contains(where: { [.sum, .min, .max].contains($0.aggregate?.function) })
+        {
+            whole.filters = []
+            wholeQuery = try whole.build(table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+        } else {
+            wholeQuery = nil
+        }
         if expressions.isEmpty { expressions = ["NULL"] }
         self.narrow = SQLQuote.identifier(narrow)
         self.expressions = expressions

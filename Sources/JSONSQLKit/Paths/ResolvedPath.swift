@@ -167,12 +167,30 @@ public struct ResolvedPath: Sendable {
         // Only a value `->>` reads as 0 or 1, or as text starting `[` or `{`, can share its group
         // with another kind: the kind of the rest is not read, so SQLite reads the row (and parses
         // its JSON) only for those, and reads the others' value from an index on the path.
+        // A string holding U+0000, which `->>` ends there, is told apart by all of it (`WholeString`).
         let value = sortSQL
         return """
-            CASE WHEN (typeof(\(value)) = 'integer' AND \(value) IN (0, 1)) \
+            CASE WHEN typeof(\(value)) = 'text' AND \(holdsNULSQL) AND \(typeSQL) = 'text' \
+            THEN \(WholeString.stringFunction)(\(extractSQL)) \
+            WHEN (typeof(\(value)) = 'integer' AND \(value) IN (0, 1)) \
             OR (typeof(\(value)) = 'text' AND substr(\(value), 1, 1) IN ('[', '{')) \
             THEN \(typeSQL) IN ('true', 'false', 'array', 'object') ELSE 0 END
             """
+    }
+
+    /// On SQLite, for a JSON path: what sorts strings holding U+0000 among those `->>` reads
+    /// alike (`"a\u0000b"` reads as `a`): their whole text, NULL for every other value.
+    var wholeStringSortSQL: String? {
+        guard isJSON, dialect == .sqlite else { return nil }
+        return
+            "CASE WHEN typeof(\(sortSQL)) = 'text' AND \(holdsNULSQL) AND \(typeSQL) = 'text' THEN \(WholeString.stringFunction)(\(extractSQL)) END"
+    }
+
+    /// Whether the path's value holds U+0000 in its JSON text (`\u0000`, not `\\u0000`), which
+    /// SQLite 3.40's `->>` ends a string at. The search of the column's text first passes nearly
+    /// every row without parsing its JSON.
+    var holdsNULSQL: String {
+        "(\(quotedColumn) GLOB '*\\u0000*' AND instr(replace(\(extractSQL), '\\\\', ''), '\\u0000') > 0)"
     }
 
     /// The value as JSON text (`->`), for telling strings apart by their escapes.
@@ -377,8 +395,15 @@ extension ResolvedPath {
     /// shortest text, which orders and equals as the doubles do). jsonb's numeric keeps every
     /// digit, so two integers beyond 64 bits that SQLite reads as one double sorted apart and
     /// made two groups.
+    /// A double that is an integer within 64 bits is that integer exactly (its shortest text,
+    /// `-9.223372036854776e+18`, is another number as numeric than the -2^63 it is, so it sorted
+    /// and grouped apart from the integer -9223372036854775808, which SQLite takes as equal).
     static func postgresSQLiteNumber(_ number: String) -> String {
-        "CASE WHEN \(postgresIsInteger(number)) THEN \(number) ELSE (\(postgresDouble(number)))::text::numeric END"
+        let double = postgresDouble(number)
+        return "CASE WHEN \(postgresIsInteger(number)) THEN \(number)"
+            + " WHEN \(double) >= -9223372036854775808::float8 AND \(double) < 9223372036854775808::float8"
+            + " AND \(double) = trunc(\(double)) THEN (\(double))::bigint::numeric"
+            + " ELSE (\(double))::text::numeric END"
     }
 
     /// Whether a numeric is a JSON integer that SQLite reads as a 64-bit integer.

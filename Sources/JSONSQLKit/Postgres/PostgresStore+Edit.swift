@@ -188,7 +188,7 @@ extension UpdateSpec {
             let segments = try Self.segments(assignment.path, option: "--set")
             let json = try Self.jsonText(assignment)
             try change(column, option: "--set", assignment.path) { current in
-                let value = query.bind(json, shown: json.databaseValue, cast: "jsonb")
+                let value = query.bind(PostgresValue.jsonbText(json), shown: json.databaseValue, cast: "jsonb")
                 return Self.set(Self.started(current, segments), segments[...]) { _ in value }
             }
             writes.append(("--set", assignment.path, Self.holds(expressions[column.name]!, segments)))
@@ -372,7 +372,8 @@ extension UpdateSpec {
         for (_, change) in patch.members {
             switch change {
             case .remove: break
-            case .replace(let json): values.append(query.bind(json, shown: json.databaseValue, cast: "jsonb"))
+            case .replace(let json):
+                values.append(query.bind(PostgresValue.jsonbText(json), shown: json.databaseValue, cast: "jsonb"))
             case .merge(let inner): bindValues(inner, into: &query, values: &values)
             }
         }

@@ -279,9 +279,21 @@ final class PostgresStore {
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         let info = try tableInfo(spec.table)
         let query = try spec.build(table: info)
+        let whole = try spec.everyGroupsAggregates.map { try $0.build(table: info) }
         do {
             return try connection.transaction(readOnly: true) {
-                try streamRows(
+                // SQLite computes every group's aggregates, and fails on one it refuses (a sum
+                // past 64 bits, a max no double holds) whether or not the group prints: so here
+                // those of the groups --limit drops, and those only --order-by names, are read too.
+                if let whole, !whole.markedColumns.isEmpty {
+                    let null = FileHandle(forWritingAtPath: "/dev/null")
+                    defer { try? null?.close() }
+                    _ = try streamRows(
+                        of: whole.sql, parameters: Self.parameters(whole.arguments), columns: whole.columns ?? [],
+                        marked: whole.markedColumns, format: .jsonl, to: OutputBuffer(fd: null?.fileDescriptor ?? -1))
+                    try connection.execute("CLOSE jsonsql_rows")
+                }
+                return try streamRows(
                     of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
                     marked: query.markedColumns, decidedByResult: query.decidedByResult, checkedSQL: query.checkedSQL,
                     format: format, to: out)

@@ -24,10 +24,11 @@ enum PostgresValue {
         case .double(let number):
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
             if number == 0 && number.sign == .minus { try checkNegativeZero("-0.0".utf8, type: type) }
-            return realText(number, type: type)
+            return type == .json ? jsonbText(realText(number, type: type)) : realText(number, type: type)
         case .string(let text):
             try checkText(text.utf8, json: type == .json)
             try checkNegativeZero(text.utf8, type: type)
+            if type == .json { return jsonbText(text) }
             guard type == .datetime || type == .date else { return text }
             // PostgreSQL has no year 0000: it is 1 BC there (`PostgresStore.outputSQL` prints it back).
             let (year, suffix) = text.hasPrefix("0000-") ? ("0001" + text.dropFirst(4), " BC") : (text, "")
@@ -109,6 +110,63 @@ enum PostgresValue {
             expectation:
                 "holds \(type == .json ? "the number " : "")\(zero), whose sign PostgreSQL's \(type == .json ? "jsonb" : "numeric") does not keep (it has no negative zero)"
         )
+    }
+
+    /// JSON text as jsonb is given it: a number written with an exponent is spelt out as a
+    /// decimal with a fraction digit (`1e2` as `100.0`, `1.5e-3` as `0.0015`). jsonb keeps a
+    /// number's value and scale, not its spelling, and would keep `1e2` as the integer `100`,
+    /// where SQLite's JSON reads every number with an exponent or a fraction as a real: so its
+    /// sums, groups and order went otherwise on PostgreSQL. With the fraction digit, jsonb's
+    /// number is a real to every rule that asks (`ResolvedPath.postgresIsInteger`).
+    static func jsonbText(_ json: String) -> String {
+        exponentsSpelledOut(Array(json.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? json
+    }
+
+    /// `jsonbText`'s bytes, or nil when no number of `json` has an exponent.
+    static func exponentsSpelledOut<Bytes: Collection<UInt8>>(_ json: Bytes) -> [UInt8]? {
+        guard json.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) else { return nil }
+        var out: [UInt8]?
+        var copied = json.startIndex
+        var inString = false
+        var escaped = false
+        var i = json.startIndex
+        while i < json.endIndex {
+            let byte = json[i]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "-") || (48...57).contains(byte) {
+                var end = json.index(after: i)
+                var hasExponent = false
+                while end < json.endIndex, let c = Optional(json[end]),
+                    (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c | 0x20 == UInt8(ascii: "e")
+                        || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+                {
+                    if c | 0x20 == UInt8(ascii: "e") { hasExponent = true }
+                    end = json.index(after: end)
+                }
+                // Beyond 1,000 places numeric refuses the number either way, as PostgreSQL did.
+                if hasExponent, let number = ExactNumber(json[i..<end]), abs(number.exponent) <= 1_000 {
+                    if out == nil { out = [] }
+                    out!.append(contentsOf: json[copied..<i])
+                    out!.append(contentsOf: number.decimalWithFraction.utf8)
+                    copied = end
+                }
+                i = end
+                continue
+            }
+            i = json.index(after: i)
+        }
+        guard var out else { return nil }
+        out += json[copied...]
+        return out
     }
 
     /// The first number of `json` (valid JSON text, or a bare number) that is a negative zero
@@ -379,12 +437,18 @@ enum PostgresValue {
             }
         case .double(let number):
             guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
-            out += Array(realText(number, type: type).utf8)
+            let text = realText(number, type: type)
+            out += Array((type == .json ? jsonbText(text) : text).utf8)
         case .text(let start, let end):
             let span = UnsafeBufferPointer(start: bytes + start, count: end - start)
             // Most text has no byte that COPY escapes and none that `checkText` looks at (U+0000,
             // and the backslash of `\u0000`): it is copied as it is, in one piece.
             try checkNegativeZero(span, type: type)
+            if type == .json, let decimals = exponentsSpelledOut(span) {
+                try checkText(decimals, json: true)
+                appendCopyField(decimals, to: &out)
+                return
+            }
             if !span.contains(where: needsCare) {
                 if type == .json, let twice = duplicateKey(span) { throw duplicateKeyMismatch(twice) }
                 out.append(contentsOf: span)

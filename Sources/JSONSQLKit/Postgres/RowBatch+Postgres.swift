@@ -47,9 +47,9 @@ extension RowBatch {
                         appendBytes(Array(sum.text.utf8), to: &cell)
                         (cellsOfRow + i).initialize(to: cell)
                         continue
-                    case UInt8(ascii: "s"), UInt8(ascii: "b"):
+                    case UInt8(ascii: "s"), UInt8(ascii: "b"), UInt8(ascii: "j"):
                         // min and max of a JSON path print as JSON (`Aggregate.outputKind`): a
-                        // string quoted, as SQLite's `jsonsql_min_json` gives it; a boolean as is.
+                        // string quoted, as SQLite's `jsonsql_min_json` gives it; a boolean, object or array as is.
                         let written = String(decoding: text, as: UTF8.self)
                         cell.type = SQLITE_TEXT
                         appendBytes(Array((mark == UInt8(ascii: "s") ? JSONEncoding.quoted(written) : written).utf8), to: &cell)

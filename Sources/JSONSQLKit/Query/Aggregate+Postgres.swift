@@ -4,8 +4,8 @@
 /// `max` over a JSON path compare numbers (booleans as 1 and 0) below text. One PostgreSQL
 /// column cannot change type from group to group, so such a value travels as text with a mark
 /// in front (`RowBatch.append` reads it): `i` an integer, `r` a real, `n` a number whose
-/// spelling says which, `d` an exact decimal sum, `s` text and `b` a boolean (`true`, `false`),
-/// both printed as JSON.
+/// spelling says which, `d` an exact decimal sum, `s` text, `j` an object or array's JSON and
+/// `b` a boolean (`true`, `false`), all three printed as JSON.
 ///
 ///     sum(score)  →  CASE WHEN bool_or(<a real>) THEN 'r' || sum(<as float8>)::text
 ///                    ELSE 'i' || sum(<as numeric>)::text END
@@ -34,14 +34,19 @@ extension Aggregate {
                 let sql = "count(CASE WHEN \(t) <> 'null' THEN 1 END)"
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .sum:
-                let real = "bool_or(\(t) = 'number' AND (\(v))::text ~ '[.eE]')"
+                // As SQLite's `jsonsql_sum` (`ExactSum`): integers added exactly, a real sum once
+                // any value is one (the reals' sum plus the integers' total), whatever the row order.
+                let isReal = "(\(v))::text ~ '[.eE]'"
+                let real = "bool_or(\(t) = 'number' AND \(isReal))"
+                let reals = "CASE WHEN \(t) = 'number' AND \(isReal) THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
+                let integers = "CASE WHEN \(t) = 'number' AND NOT \(isReal) THEN (\(v))::numeric END"
                 // An integer beyond 64 bits, which SQLite's ->> reads as a double: its sum fails
-                // there, so here it goes the integer way, whose text `RowBatch` refuses past 64 bits.
+                // there whatever the other values, so here too (`RowBatch` refuses `i` with no integer).
                 let wide =
-                    "bool_or(\(t) = 'number' AND (\(v))::text !~ '[.eE]' AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
+                    "bool_or(\(t) = 'number' AND NOT \(isReal) AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(wide) THEN 'i' || sum(\(number))::text WHEN \(real) THEN 'r' || (\(Self.doubleSum(double)))::text ELSE 'i' || sum(\(number))::text END",
+                        "CASE WHEN \(wide) THEN 'i-' WHEN \(real) THEN 'r' || (\(Self.doubleSum(reals)) + coalesce(sum(\(integers))::float8, 0))::text ELSE 'i' || sum(\(number))::text END",
                     marked: true, order: ["sum(\(number))"])
             case .avg:
                 let sql = Self.average(double)
@@ -57,6 +62,9 @@ extension Aggregate {
                     "CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\""
                 let f = function.rawValue
                 let numbers = "\(f)(\(numeric))"
+                // Where an integer and a real tie (`1` and `1.0`), the integer is printed, as on SQLite.
+                let integers = "\(f)(CASE WHEN \(t) = 'number' AND scale((\(v))::numeric) = 0 THEN (\(v))::numeric END)"
+                let printed = "CASE WHEN \(integers) = \(numbers) THEN \(integers) ELSE \(numbers) END"
                 let texts = "\(f)(\(text))"
                 // min: any number is below every text; max: any text is above every number.
                 let useNumbers = function == .min ? "count(\(numeric)) > 0" : "count(\(text)) = 0"
@@ -66,9 +74,15 @@ extension Aggregate {
                 let onlyBooleans = "\(f)(CASE WHEN \(t) = 'boolean' THEN \(numeric) END)"
                 let booleanWins =
                     "\(onlyBooleans) IS NOT NULL AND (\(onlyNumbers) IS NULL OR \(onlyBooleans) \(function == .min ? "<" : ">") \(onlyNumbers))"
+                // An object or array prints as its JSON (`j`), unless a string is as low (min) or high
+                // (max): `"[2]"` beside `[2]` prints the string, as its group comes first.
+                let strings = "\(f)(CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') END COLLATE \"C\")"
+                let structures = "\(f)(CASE WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\")"
+                let stringWins =
+                    "(\(structures) IS NULL OR \(strings) \(function == .min ? "<=" : ">=") \(structures))"
                 return PostgresSQL(
                     value:
-                        "CASE WHEN \(useNumbers) THEN CASE WHEN \(booleanWins) THEN 'b' || (\(onlyBooleans) = 1)::text ELSE 'n' || \(numbers)::text END ELSE 's' || \(texts) END",
+                        "CASE WHEN \(useNumbers) THEN CASE WHEN \(booleanWins) THEN 'b' || (\(onlyBooleans) = 1)::text ELSE 'n' || (\(printed))::text END WHEN \(stringWins) THEN 's' || \(texts) ELSE 'j' || \(texts) END",
                     marked: true,
                     order: [
                         "CASE WHEN \(useNumbers) THEN CASE WHEN \(numbers) IS NOT NULL THEN 1 END WHEN \(texts) IS NOT NULL THEN 2 END",

@@ -15,8 +15,9 @@ import GRDB
 /// column, which prints its numbers as stored (`1.10`, 30 digits).
 ///
 /// `jsonsql_min_json(value, json)`, for a JSON path whose `->` text is `json`, gives the result
-/// as JSON to print: a boolean as `true` or `false` (SQLite's `min` gives 1 or 0), text as a
-/// JSON string, a number as above. It orders as `jsonsql_min`, which `--order-by` uses.
+/// as JSON to print: a boolean as `true` or `false` (SQLite's `min` gives 1 or 0), an object or
+/// array as its JSON, other text as a JSON string (where a string and an object or array are
+/// the same text, the string), a number as above. It orders as `jsonsql_min`, which `--order-by` uses.
 struct ExactMinMaxState {
     let isMax: Bool
     let givesText: Bool
@@ -35,6 +36,9 @@ struct ExactMinMaxState {
         var number: ExactNumber?
         /// The number as stored, when given.
         var text: String?
+        /// For `givesJSON`, text that is an object or array's JSON (`->>` gives a string and
+        /// an object or array alike as text: `"[2]"` and `[2]`).
+        var structure: String?
 
         /// A JSON `true` or `false`, which SQLite reads as 1 or 0.
         var isBoolean: Bool { text == "true" || text == "false" }
@@ -45,10 +49,21 @@ struct ExactMinMaxState {
     }
 
     mutating func step(_ values: [DatabaseValue]) {
-        let value = values[0]
+        var value = values[0]
         if value.isNull { return }
+        // `->>` ends a string at U+0000; its JSON text (`->`) holds all of it (`WholeString`).
+        if case .string = value.storage, case .string(let json) = values[1].storage, json.hasPrefix("\""),
+            json.utf8.contains(UInt8(ascii: "\\")), json.contains("\\u0000"), let whole = WholeString.decoded(json)
+        {
+            value = whole.databaseValue
+        }
         var candidate = Candidate(value: value, number: Self.number(value, values[1]))
         if candidate.number != nil, case .string(let written) = values[1].storage { candidate.text = written }
+        if givesJSON, candidate.number == nil, case .string = value.storage, case .string(let json) = values[1].storage,
+            json.hasPrefix("[") || json.hasPrefix("{")
+        {
+            candidate.structure = json
+        }
         guard let current = best else {
             best = candidate
             return
@@ -60,6 +75,16 @@ struct ExactMinMaxState {
         {
             // `true` and 1 tie: the number is printed, whichever row came first (as on PostgreSQL).
             best = candidate
+        } else if case .double = current.value.storage, case .int64 = candidate.value.storage,
+            !Self.less(current, candidate) && !Self.less(candidate, current)
+        {
+            // `1.0` and `1` tie: the integer is printed, whichever row came first (as on PostgreSQL).
+            best = candidate
+        } else if givesJSON && current.structure != nil && candidate.structure == nil && candidate.number == nil
+            && !Self.less(current, candidate) && !Self.less(candidate, current)
+        {
+            // The string `"[2]"` and the array `[2]` tie: the string is printed, as its group comes first.
+            best = candidate
         }
     }
 
@@ -67,6 +92,7 @@ struct ExactMinMaxState {
         guard let best else { return .null }
         if givesJSON {
             if best.isBoolean, let text = best.text { return text.databaseValue }
+            if let structure = best.structure { return structure.databaseValue }
             if best.number == nil, case .string(let text) = best.value.storage { return JSONEncoding.quoted(text).databaseValue }
         }
         guard let number = best.number else { return best.value }

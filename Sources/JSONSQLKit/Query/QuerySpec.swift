@@ -30,6 +30,10 @@ public struct QuerySpec: Sendable {
     /// Whether `--group-by` keeps apart kinds that `->>` reads alike (`groupKindSQL`): false
     /// when `groupsMayMixKinds` found no such values, so that groups come along an index.
     var groupKindsApart = true
+    /// Whether `--order-by` of a JSON path sorts strings holding U+0000 by all of their text
+    /// (`ResolvedPath.wholeStringSortSQL`): false when `orderMeetsNULStrings` found none, so
+    /// that rows come along an index on the path without a sort.
+    var wholeStringsApart = true
 
     public init(table: String) {
         self.table = table
@@ -191,8 +195,17 @@ extension QuerySpec {
                     return [expression(path.sortSQL)] + [kind].compactMap { $0 }
                 }.joined().joined(separator: ", "))
         }
-        // SQLite gives groups in the order of their values, ties of --order-by too; PostgreSQL may hash them.
-        let order = postgres ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        // Groups come in the order of their values, ties of --order-by too: SQLite gives groups
+        // so, but ties of an ORDER BY in whatever order its plan met them (an index on the path
+        // changed which group `--order-by count():desc --limit 1` printed); PostgreSQL may hash them.
+        var order =
+            postgres || !orderBy.isEmpty ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+        // Rows that tie on every term come in the order of their primary key, on both backends,
+        // in the direction of the last term: an index on a path holds an integer key (SQLite's
+        // rowid) after the path, so it still gives the rows in that order, backwards too.
+        if !grouped, let last = orderBy.last {
+            order += info.primaryKey.map { (term: Selection.path(JSONPath(column: $0)), descending: last.descending) }
+        }
         let unordered = sql
         if !order.isEmpty {
             // SQLite and PostgreSQL read an ORDER BY term that is one name as the output column of
@@ -234,6 +247,13 @@ extension QuerySpec {
                     let kind = try ResolvedPath(path, in: info).groupKindSQL
                 {
                     return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
+                }
+                // Strings holding U+0000, which `->>` ends there, by all of their text after that part
+                // (left out where `orderMeetsNULStrings` found no such string for an index to miss).
+                if groupBy.isEmpty, wholeStringsApart, case .path(let path) = term.term,
+                    let whole = try ResolvedPath(path, in: info).wholeStringSortSQL
+                {
+                    return [sql, expression(whole)].map { $0 + (term.descending ? " DESC" : "") }
                 }
                 return [sql + (term.descending ? " DESC" : "")]
             }
@@ -408,6 +428,8 @@ public struct Aggregate: Sendable, Equatable {
             if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
             if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
         }
+        // A sum whose outcome does not depend on the order of its rows (`ExactSum`).
+        if function == .sum { return "\(ExactSum.name)(\(argument(value)))" }
         return "\(function.rawValue)(\(argument(value)))"
     }
 
@@ -456,6 +478,21 @@ public struct Aggregate: Sendable, Equatable {
 }
 
 extension QuerySpec {
+    /// For a grouped query that does not print every group's aggregates (a `--limit` or
+    /// `--offset` drops groups, or an aggregate only orders them): the query of every group's
+    /// aggregates, selected and ordering alike, unordered and whole. Nil for other queries.
+    var everyGroupsAggregates: QuerySpec? {
+        let aggregates = selections.compactMap(\.aggregate)
+        let ordering = orderBy.compactMap(\.term.aggregate).filter { term in !aggregates.contains { $0.text == term.text } }
+        guard !groupBy.isEmpty || !aggregates.isEmpty, limit != nil || offset != nil || !ordering.isEmpty else { return nil }
+        var whole = self
+        whole.selections = (aggregates + ordering).map(Selection.aggregate)
+        whole.orderBy = []
+        whole.limit = nil
+        whole.offset = nil
+        return whole
+    }
+
     /// The query for the number of rows this one's filters match: its selections, order,
     /// groups, limit and offset aside.
     var counting: QuerySpec {
@@ -482,11 +519,35 @@ extension QuerySpec {
             guard resolved.groupKindSQL != nil else { continue }
             guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
             let value = index.expression
+            // A string holding U+0000 (`groupKindSQL`) is not found along the index: the table's
+            // text is searched for its escape.
             let ambiguous = [
                 "\(value) IN (0, 1)", "\(value) >= '[' AND \(value) < '\\'", "\(value) >= '{' AND \(value) < '|'",
+                "\(resolved.quotedColumn) GLOB '*\\u0000*'",
             ]
             let sql = ambiguous.map { "EXISTS (SELECT 1 FROM \(table) WHERE \($0))" }.joined(separator: " OR ")
             if try Bool.fetchOne(db.makeStatement(sql: "SELECT " + sql)) ?? true { return true }
+        }
+        return false
+    }
+
+    /// Whether an ungrouped `--order-by` must sort strings holding U+0000 by all of their text
+    /// (`wholeStringsApart`). Only where an index on a term's path could give the order: there
+    /// the extra sort term would cost a sort of every row, so the column's text is searched for
+    /// the escape first; any other order is sorted anyway, and keeps the term.
+    func orderMeetsNULStrings(_ info: TableInfo, db: Database) throws -> Bool {
+        guard groupBy.isEmpty, !selections.contains(where: { $0.aggregate != nil }) else { return true }
+        var columns: [String] = []
+        for case .path(let path) in orderBy.map(\.term) {
+            let resolved = try ResolvedPath(path, in: info)
+            guard resolved.wholeStringSortSQL != nil else { continue }
+            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
+            if !columns.contains(resolved.quotedColumn) { columns.append(resolved.quotedColumn) }
+        }
+        let table = SQLQuote.identifier(info.name)
+        for column in columns {
+            let sql = "SELECT EXISTS (SELECT 1 FROM \(table) WHERE instr(\(column), '\\u0000') > 0)"
+            if try Bool.fetchOne(db.makeStatement(sql: sql)) ?? true { return true }
         }
         return false
     }

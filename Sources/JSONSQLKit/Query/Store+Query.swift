@@ -11,11 +11,27 @@ extension Store {
                 let info = try TableInfo(db: db, table: spec.table)
                 var spec = spec
                 if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
+                if !spec.orderBy.isEmpty { spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db) }
+                try Self.refuseDroppedGroups(spec, table: info, db: db)
                 return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
             }
         } catch {
             throw spec.explaining(error)
         }
+    }
+
+    /// Fails where an aggregate that `--limit` or `--offset` drops, or that only orders, is
+    /// refused (a sum past 64 bits, a max no double holds), as where it prints and as on
+    /// PostgreSQL: SQLite computes a sorted group's aggregates only for the groups it returns.
+    /// Only `sum`, `min` and `max` can be refused; a query without them is not read twice.
+    static func refuseDroppedGroups(_ spec: QuerySpec, table info: TableInfo, db: Database) throws {
+        guard var whole = spec.everyGroupsAggregates,
+            whole.selections.contains(where: { [.sum, .min, .max].contains($0.aggregate?.function) })
+        else { return }
+        whole.groupKindsApart = spec.groupKindsApart
+        let query = try whole.build(table: info)
+        let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments))
+        while try rows.next() != nil {}
     }
 
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
@@ -188,6 +204,7 @@ extension Store {
             let info = try TableInfo(db: db, table: spec.table)
             var spec = spec
             if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
+            if !spec.orderBy.isEmpty { spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db) }
             let query = try spec.build(table: info)
             return try Self.plan(query, db: db, indexes: try Self.servingIndexes(query, table: info))
         }

@@ -216,6 +216,18 @@ extension ExactNumber {
         self.exponent = exponent
     }
 
+    /// The number as plain decimal digits with at least one after the point (`100.0`,
+    /// `0.0015`), however large or small its exponent.
+    var decimalWithFraction: String {
+        if isZero { return negative ? "-0.0" : "0.0" }
+        let sign = negative ? "-" : ""
+        let body = String(decoding: digits.map { $0 + 48 }, as: UTF8.self)
+        let point = digits.count + exponent
+        if exponent >= 0 { return sign + body + String(repeating: "0", count: exponent) + ".0" }
+        if point > 0 { return sign + String(body.prefix(point)) + "." + String(body.dropFirst(point)) }
+        return sign + "0." + String(repeating: "0", count: -point) + body
+    }
+
     /// JSON number text: plain digits when the exponent is small (`3.3`, `1200`, `-0.05`), else
     /// with an exponent (`1e400`).
     var text: String {
