@@ -78,14 +78,17 @@ extension Store {
                 throw JSONSQLError("table \(name) is named twice; name each table once")
             }
             let tables = try names.map { try reader.table($0, indexes: options.indexes) }
-            let here = try tableNames()
-            let existing = names.compactMap { SQLName.find($0, in: here) }
-            if !existing.isEmpty {
-                let list = existing.joined(separator: ", ")
-                throw JSONSQLError(
-                    "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(commandLineName)) TABLE), or name the other tables to copy"
-                )
+            func refuseExisting() throws {
+                let here = try tableNames()
+                let existing = names.compactMap { SQLName.find($0, in: here) }
+                if !existing.isEmpty {
+                    let list = existing.joined(separator: ", ")
+                    throw JSONSQLError(
+                        "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(commandLineName)) TABLE), or name the other tables to copy"
+                    )
+                }
             }
+            try refuseExisting()
             // A new SQLite file made from a SQLite one gets its page size, set before the first
             // table (SQLite fixes it then), and, when it holds every table, the numbers other
             // applications keep in the header: user_version (a schema version many migrate by)
@@ -97,6 +100,10 @@ extension Store {
                 }
             }
             return try writingForCopy(from: source) { writer in
+                // Again in the writing transaction: another command may have made one meanwhile
+                // (on PostgreSQL, once the names are locked).
+                try postgres?.lock(names)
+                try refuseExisting()
                 if let header, options.tables.isEmpty { try writer.carry(header) }
                 return try tables.map { table in
                     let rows = try writer.write(table) { add in
