@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build release test demo examples bench bench-tiny bench-deps fuzz install uninstall format lint docs clean
+.PHONY: all deps build release test faults demo examples bench bench-tiny bench-deps fuzz install uninstall format lint docs clean
 
 all: build
 
@@ -81,6 +81,28 @@ else
 	  exit $$status; \
 	fi
 endif
+
+# Every I/O call of every editing command failing in turn, on the release binary: the fault
+# injector Faults/faultshim.c (loaded with LD_PRELOAD, never linked into jsonsql) fails the Nth
+# read, write, sync, truncate, lock, open, rename or unlink under the test's directory with EIO,
+# ENOSPC, EINTR or a short transfer, for every N the command reaches, and the test checks the exit
+# status, the files left and the database's state after each run. Prints the table of points and
+# outcomes. `make test` runs a few random points of each (FaultInjectionTests).
+FAULT_SHIM := .build/faults/libjsonsqlfaults.so
+$(FAULT_SHIM): Faults/faultshim.c
+	@mkdir -p $(dir $@)
+	cc -O1 -Wall -Wextra -shared -fPIC -o $@ $< -ldl
+
+faults: release $(FAULT_SHIM)
+	@echo "JSONSQL_FAULTS=all $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests  (output in .build/faults.log)"; \
+	: > .build/faults-table; \
+	JSONSQL_FAULTS=all JSONSQL_FAULT_SHIM=$(CURDIR)/$(FAULT_SHIM) JSONSQL_FAULT_TABLE=$(CURDIR)/.build/faults-table \
+	  $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests > .build/faults.log 2>&1; status=$$?; \
+	echo "| command | fault points (per kind) | runs | error | error (written) | success | not reached | problems |"; \
+	echo "|---|---|---|---|---|---|---|---|"; \
+	sed 's/^fault-sweep //' .build/faults-table; \
+	if [ $$status -ne 0 ]; then grep -E '✘|error:|Fatal error' .build/faults.log | head -n 40; echo "make faults: FAILED"; fi; \
+	exit $$status
 
 # Builds jsonsql, creates demo.sqlite (or DEMO_DB) from Examples/, queries it as a table and as
 # JSON, and prints three commands to try on it. An existing file of that name is left alone.

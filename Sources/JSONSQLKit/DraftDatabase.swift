@@ -56,7 +56,10 @@ struct DraftDatabase {
             // 0644 before the umask, as SQLite creates database files.
             var fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd < 0 {
-                if errno != EEXIST { throw Self.cannotCreate(destination, directory: directory, errno: errno) }
+                // EINTR: a signal came first (unless it asks to stop, try again, under a new name).
+                if errno != EEXIST && (errno != EINTR || Interruption.isRequested) {
+                    throw Self.cannotCreate(destination, directory: directory, errno: errno)
+                }
                 continue
             }
             // Kept open while the command runs: never as standard output or error (closed when

@@ -8,14 +8,25 @@
 ///     no table 'a\nb' in db.sqlite; tables: t
 public struct JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
+    /// Whether the failure came as a transaction began or ended, outside its work: taking or
+    /// releasing a lock, opening a new database again. A transaction that was open ended as its
+    /// COMMIT or ROLLBACK asked (a COMMIT is in the file).
+    public let atTransactionBoundary: Bool
 
     public init(_ description: String) {
         self.description = TerminalText.name(description)
+        atTransactionBoundary = false
+    }
+
+    init(_ description: String, atTransactionBoundary: Bool) {
+        self.description = TerminalText.name(description)
+        self.atTransactionBoundary = atTransactionBoundary
     }
 
     /// A message whose line breaks are its own (libpq's hint lines); its other controls are
     /// escaped where it is printed (`TerminalText.message`).
     init(lines: String) {
         self.description = lines
+        atTransactionBoundary = false
     }
 }

@@ -58,6 +58,13 @@ extension Store {
             return JSONSQLError(
                 "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite rolls it back and removes it before the database can be used; it cannot remove it because \(directoryName(of: path)) cannot be written by this user. Run the command where the directory can be written, or as a user who can write it"
             )
+        case .SQLITE_IOERR where isLockReleaseFailure(error):
+            // SQLite lets go of a lock as a transaction starts (taking the read lock) and once it
+            // has ended: jsonsql's own commits succeed then (see `Store.write`); in the shell a
+            // transaction that was open ended as asked.
+            return JSONSQLError(
+                "\(path): \(error.message ?? "disk I/O error") as SQLite let go of a lock on the file, outside any change: a transaction that had ended (COMMIT) is written, a statement that had not begun changed nothing",
+                atTransactionBoundary: true)
         case .SQLITE_IOERR:
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")

@@ -26,6 +26,8 @@ public final class Store {
     private var queue: DatabaseQueue
     /// While no file is at `path`: where the new database is built until its first write.
     private var draft: DraftDatabase?
+    /// A new database moved into place that could not be opened again then: the next work opens it.
+    private var reopenPending = false
     /// Whether SQL may begin a transaction that outlives one call (the shell's `BEGIN`).
     public let userTransactions: Bool
     /// The PostgreSQL database when `path` was a `postgres://` URL; the SQLite connection
@@ -33,17 +35,18 @@ public final class Store {
     /// stop at `withConnection`.
     let postgres: PostgresStore?
 
-    /// A database argument as messages show it: a `postgres://` URL without its password.
+    /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
+    /// form) without its password (`ConnectionString.redacted`), a file path as it is.
     public static func displayName(_ database: String) -> String {
-        PostgresConnection.isURL(database) ? PostgresConnection.redacted(database) : database
+        ConnectionString.redacted(database)
     }
 
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 
     /// The database as a command line a message suggests names it: the file's path, or the
-    /// URL as given but for its password, so that the command runs on the same schema.
-    public var commandLineName: String { postgres?.connection.commandLineName ?? path }
+    /// URL without its password, with its options, so that the command runs on the same schema.
+    public var commandLineName: String { postgres?.name ?? path }
 
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
     public var statementSyntax: StatementSyntax {
@@ -161,6 +164,15 @@ public final class Store {
             self.userTransactions = userTransactions
             queue = try DatabaseQueue()
             return
+        }
+        // libpq's key-value form with a password (`host=/tmp password=x dbname=app`) is not a
+        // file name jsonsql makes: every message would name the file by its password.
+        let shown = ConnectionString.redacted(path)
+        if shown != path {
+            let url = ConnectionString.asURL(path).map { " (here \(SQLQuote.shellWord($0)))" } ?? ""
+            throw JSONSQLError(
+                "\(shown == "..." ? "the database argument" : shown) names a password in libpq's key=value form of a PostgreSQL connection string, which jsonsql does not take: give the database as a postgres:// URL\(url), with the password in PGPASSWORD or ~/.pgpass"
+            )
         }
         postgres = nil
         let version = sqlite3_libversion_number()
@@ -319,6 +331,10 @@ public final class Store {
                 "this is not yet supported on PostgreSQL (\(postgres.name)); docs/postgresql.md lists what is"
             )
         }
+        if reopenPending {
+            queue = try Self.reopen(path, configuration: configuration)
+            reopenPending = false
+        }
         if let draft, DraftDatabase.exists(path), !draft.hasContent {
             // Created meanwhile, by a command in the shell or by another process: use it.
             try reconnect()
@@ -342,7 +358,13 @@ public final class Store {
                 try? reconnect()
                 throw error
             }
-            queue = try Self.reopen(path, configuration: configuration)
+            // The work is done and in place: a failure to open the file again (an I/O error)
+            // is the next work's, which tries again, and not this one's.
+            do {
+                queue = try Self.reopen(path, configuration: configuration)
+            } catch {
+                reopenPending = true
+            }
         }
         return result
     }
@@ -356,9 +378,13 @@ public final class Store {
         Interruption.clear()
         defer { if let requested { Interruption.request(signal: requested) } }
         do {
-            return try connect(path, configuration: configuration, reportedAs: path)
+            return try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw JSONSQLError("\(path) is written and in place, but opening it again failed: \(error)")
+            // SQLite's own words: jsonsql's (`translate`) say what a failure left undone.
+            let reason = (error as? DatabaseError)?.message ?? "\(error)"
+            throw JSONSQLError(
+                "\(path) is written and in place, but opening it again failed (\(reason)); the changes made so far are in it",
+                atTransactionBoundary: true)
         }
     }
 
@@ -373,6 +399,12 @@ public final class Store {
             guard !db.isInsideTransaction else { return }
             _ = try? Int.fetchOne(db, sql: "PRAGMA schema_version")
         }
+    }
+
+    /// Whether SQLite failed only to release a lock (to go down from the write lock to a read
+    /// lock, or to drop one), which it does after a commit or rollback is complete.
+    static func isLockReleaseFailure(_ error: DatabaseError) -> Bool {
+        error.extendedResultCode == .SQLITE_IOERR_UNLOCK || error.extendedResultCode == .SQLITE_IOERR_RDLOCK
     }
 
     /// Whether a write failed for want of space or on an I/O error (`ulimit -f` too): errors that
@@ -425,7 +457,15 @@ public final class Store {
                 if db.isInsideTransaction {
                     try db.inSavepoint(body)
                 } else {
-                    try db.inTransaction(.immediate, body)
+                    do {
+                        try db.inTransaction(.immediate, body)
+                    } catch let error as DatabaseError
+                        where commit && result != nil && Self.isLockReleaseFailure(error) && !db.isInsideTransaction
+                    {
+                        // The work returned and COMMIT failed only as it let go of its lock, after
+                        // the journal was deleted (the commit point): the change is in the file,
+                        // and the lock goes when the connection closes. The command succeeded.
+                    }
                 }
                 guard let result else { throw JSONSQLError("the database work ended without a result") }
                 return result

@@ -14,7 +14,9 @@ struct Copy: ParsableCommand {
             destination: on any error nothing is copied, and a new SQLite file appears only when the copy \
             succeeds. A table that already exists at the destination is refused; drop it first or leave it \
             out. A value the destination cannot hold (U+0000 in text on PostgreSQL, NaN on SQLite) is \
-            refused with its table, row and column.
+            refused with its table, row and column. Triggers and views are made again between SQLite \
+            files; what copy cannot carry exactly (a trigger to or from PostgreSQL, a check it cannot \
+            translate, a PostgreSQL default) is refused by name, or left out with --leave and listed.
 
             Examples:
               jsonsql copy db.sqlite postgres://localhost/app
@@ -34,6 +36,12 @@ struct Copy: ParsableCommand {
     @Flag(help: "Copy no indexes, only tables and rows.")
     var noIndexes = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Copy without these rather than refusing: \(CopyLeavable.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated.",
+            discussion: "What is left is listed on standard error.", valueName: "kinds"))
+    var leave: [String] = []
+
     @Flag(name: .shortAndLong, help: "Print no progress line.")
     var quiet = false
 
@@ -41,7 +49,26 @@ struct Copy: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to wait while another process holds a lock on a SQLite database.")
     var timeout: Double = 60
 
+    /// The kinds `--leave` names, comma-separated or repeated.
+    var leaving: Set<CopyLeavable> {
+        get throws {
+            var kinds = Set<CopyLeavable>()
+            for word in leave.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+                let name = word.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let kind = CopyLeavable(rawValue: name) else {
+                    let names = CopyLeavable.allCases.map(\.rawValue)
+                    throw ValidationError(
+                        "--leave takes \(names.joined(separator: ", ")) (comma-separated), not '\(TerminalText.excerpt(String(word)))'"
+                    )
+                }
+                kinds.insert(kind)
+            }
+            return kinds
+        }
+    }
+
     func validate() throws {
+        _ = try leaving
         guard timeout >= 0 && timeout <= Store.maximumBusyTimeout else {
             throw ValidationError("--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)")
         }
@@ -55,17 +82,20 @@ struct Copy: ParsableCommand {
         defer { into.close() }
         var options = CopyOptions(tables: tables)
         options.indexes = !noIndexes
+        options.leave = try leaving
         let progress = ProgressLine(enabled: !quiet)
         do {
-            let copied = try into.copy(from: from, options: options) {
+            let report = try into.copyReporting(from: from, options: options) {
                 progress.show("\(TerminalText.name($0.table)): \($0.rows) rows")
             }
             progress.clear()
-            for table in copied {
+            for table in report.tables {
                 var line = "copied \(TerminalText.name(table.name)): \(table.rows) \(table.rows == 1 ? "row" : "rows")"
                 if table.indexes > 0 { line += ", \(table.indexes) \(table.indexes == 1 ? "index" : "indexes")" }
                 Diagnostics.print(line)
             }
+            for made in report.carried { Diagnostics.print("copied \(made)") }
+            for left in report.left { Diagnostics.print("note: left out \(left), as --leave said") }
         } catch {
             progress.clear()
             if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was copied") }

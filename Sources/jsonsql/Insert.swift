@@ -110,7 +110,7 @@ struct Insert: StoreCommand {
             let near = NearestNames.nearest(to: result.table, in: tables.filter { $0 != result.table }, limit: 1).first
         {
             Diagnostics.note(
-                "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(db.database)) \(SQLQuote.shellWord(result.table)) undoes it)"
+                "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(Store.displayName(db.database))) \(SQLQuote.shellWord(result.table)) undoes it)"
             )
         }
     }

@@ -167,12 +167,32 @@ enum Diagnostics {
     /// Writes a message and a newline to standard error, with terminal controls escaped. A
     /// message that cannot be written (`2> /dev/full`) is dropped: there is nowhere to say so.
     static func print(_ message: String) {
-        write(TerminalText.message(message) + "\n")
+        write(TerminalText.message(redactingArguments(message)) + "\n")
     }
 
     /// Writes text to standard error as it is (a progress line), dropping it when it cannot.
     static func write(_ text: String) {
-        try? OutputBuffer.writeAll(text, to: STDERR_FILENO)
+        try? OutputBuffer.writeAll(redactingArguments(text), to: STDERR_FILENO)
+    }
+
+    /// The command line's arguments that name a password (a `postgres://` URL with one), each
+    /// with the text messages show instead (`Store.displayName`): whole, as a shell word (in
+    /// quotes, a quote in it escaped), and as an excerpt.
+    private static let redactions: [(given: String, shown: String)] = CommandLine.arguments.dropFirst().flatMap {
+        argument -> [(given: String, shown: String)] in
+        let shown = Store.displayName(argument)
+        guard shown != argument else { return [] }
+        return [
+            (SQLQuote.shellWord(argument, escapingControls: true), SQLQuote.shellWord(shown)), (argument, shown),
+            (TerminalText.excerpt(argument), TerminalText.excerpt(shown)),
+        ]
+    }
+
+    /// `text` with every argument that names a password replaced by its redaction. Messages
+    /// name a database through `Store.displayName` already; this keeps a password out of what
+    /// quotes an argument otherwise too (the parser's "Unexpected argument '...'").
+    static func redactingArguments(_ text: String) -> String {
+        redactions.reduce(text) { $0.replacingOccurrences(of: $1.given, with: $1.shown, options: .literal) }
     }
 
     /// Writes a note of one line: a line break in a name, path or file name it quotes is

@@ -75,15 +75,15 @@ extension StoreCommand {
         {
             let database = tableArgument.flatMap { Store.isSQLiteFile($0) ? SQLQuote.shellWord($0) : nil } ?? "DB"
             throw JSONSQLError(
-                "no database at \(db.database), which reads as a filter: it goes to --where, after the database, e.g. "
-                    + "jsonsql \(command) \(database) --where \(SQLQuote.shellWord(db.database))")
+                "no database at \(Store.displayName(db.database)), which reads as a filter: it goes to --where, after the database, e.g. "
+                    + "jsonsql \(command) \(database) --where \(SQLQuote.shellWord(Store.displayName(db.database)))")
         }
         if let table = tableArgument, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
             Store.isSQLiteFile(table)
         {
             throw JSONSQLError(
-                "no database at \(db.database), but \(table) is a database: it goes before the table, e.g. "
-                    + "jsonsql \(Self.configuration.commandName ?? "query") \(SQLQuote.shellWord(table)) \(SQLQuote.shellWord(db.database))"
+                "no database at \(Store.displayName(db.database)), but \(table) is a database: it goes before the table, e.g. "
+                    + "jsonsql \(Self.configuration.commandName ?? "query") \(SQLQuote.shellWord(table)) \(SQLQuote.shellWord(Store.displayName(db.database)))"
             )
         }
         return try db.open(access, memory: memory)

@@ -117,8 +117,13 @@ struct PostgresConnectionTests {
         let trusted =
             postgres.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:sekrit@")
             + "&password=sekrit2&application_name=jsonsql%20test"
-        // The URL as given, but for the password: the same schema (search_path) and options.
-        let shown = postgres + "&application_name=jsonsql%20test"
+        // The URL as libpq reads it, but for the password: the same schema (search_path) and
+        // options, written again (the socket directory with RFC 3986's unreserved characters as they are).
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let host = try PostgresServer.socket.addingPercentEncoding(withAllowedCharacters: unreserved)!
+        let shown =
+            "postgres://postgres@\(host)/postgres?options=-csearch_path%3D\(PostgresServer.schema(of: postgres))"
+            + "&application_name=jsonsql%20test"
         let cases: [([String], String?, String)] = [
             (["insert", trusted, "playr"], #"{"id":1}"#, "(jsonsql drop-table '\(shown)' playr undoes it)"),
             (["query", trusted, "player", "id", "=", "1"], nil, "jsonsql query '\(shown)' player --where 'id = 1'"),

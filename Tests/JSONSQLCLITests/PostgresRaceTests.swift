@@ -80,7 +80,9 @@ struct PostgresRaceTests {
             expectAllSucceeded(results, "index --if-not-exists")
             #expect(results.filter { $0.stderr == "created index t_on_doc_a\n" }.count == 1, "\(results.map(\.stderr))")
             let indexes = try CLI.run(["indexes", db, "t", "--format", "csv"])
-            #expect(indexes.stdout.split(separator: "\n").filter { $0.hasPrefix("t_on_doc_a,") }.count == 1, "\(indexes.stdout)")
+            #expect(
+                indexes.stdout.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("t_on_doc_a,") }.count == 1,
+                "\(indexes.stdout)")
         }
     }
 

@@ -18,6 +18,18 @@ enum GRDBProgram {
                 "-lsqlite3", "-o", dir.path(name),
             ] + objects, executable: "/usr/bin/env")
     }
+
+    /// Type-checks `code` with `swiftc -typecheck` against the GRDB module of the debug build
+    /// (`.build/debug/Modules`, with GRDB's SQLite module map): no object code, no link.
+    static func typecheck(_ code: String, in dir: TemporaryDirectory, name: String = "typecheck") throws -> CLI.Result {
+        try code.write(toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
+        let build = CLI.packageRoot.appendingPathComponent(".build/debug")
+        return try CLI.run(
+            [
+                "swiftc", "-typecheck", dir.path("\(name).swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
+                build.deletingLastPathComponent().appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite").path,
+            ], executable: "/usr/bin/env")
+    }
 }
 
 @Suite("describe --swift: names and values")
@@ -102,6 +114,126 @@ struct SwiftNamingTests {
             let back = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary
             #expect(back == record as NSDictionary, "\(line)")
         }
+    }
+
+    /// Names of every other kind: the types and modules the code names (`Column` gave
+    /// `static let Column = Column("Column")`), digits, emoji and other letters, spaces and
+    /// punctuation, the empty key, quotes and line breaks, and keys that are one Swift name
+    /// after case folding or after camel-casing (`user_id`, `userId`, `user id`, `user-id`).
+    static let oddNames =
+        names + [
+            "Column", "GRDB", "Foundation", "Swift", "String", "Int", "Int64", "Double", "Bool", "Date", "UUID", "Data",
+            "Decimal", "JSONValue", "Codable", "Decodable", "Encodable", "FetchableRecord", "PersistableRecord", "Element",
+            "Optional", "Array", "Dictionary", "AnyObject", "Never", "Void", "DatabaseQueue", "1st", "123", "0", "🎉", "é",
+            "日本", "a b", "a-b!", " ", "", "user_id", "userId", "user id", "user-id", "UserId", "USERID", "_1st", "`", "\\",
+            "\"", "a\nb", "x\u{202E}", "$0", "#if", "@main", "value", "value2",
+        ]
+
+    @Test("keys of every kind (Column, _, digits, emoji, punctuation, clashes after folding) compile and decode back exactly")
+    func everyKindOfKey() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("odd.sqlite")
+        // Columns: each name once in any case, but the empty one, which no column has.
+        var seen = Set<String>()
+        let columns = Self.oddNames.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+        func object(_ keys: [String], row: Int) -> [String: Any] {
+            var object: [String: Any] = [:]
+            for (n, key) in keys.enumerated() { object[key] = n * 10 + row }
+            return object
+        }
+        var records: [[String: Any]] = []
+        for row in 1...3 {
+            var record = object(columns, row: row)
+            var nested = object(Self.oddNames, row: row)
+            // Objects under keys that would name their struct `_`, `Column`, `Self`, `1st`, ...
+            for key in ["_", "Column", "self", "Self", "1st", "🎉", "", "Type", "GRDB", "JSONValue", "value"] {
+                nested[key] = ["Column": row, "_": ["_": row, "Column": "c\(row)"], "items": [["Column": row]]]
+            }
+            nested["_s"] = [["_": row]]
+            record["nest"] = nested
+            records.append(record)
+        }
+        let input = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+            .joined(separator: "\n")
+        try succeed(["insert", db, "odd"], stdin: input)
+        let code = try succeed(["describe", db, "odd", "--swift"]).stdout
+        #expect(code.contains("    var Column_: Int64\n"), "\(code)")
+        #expect(code.contains("        static let Column_ = Column(\"Column\")\n"))
+        #expect(code.contains("        case Column_ = \"Column\"\n"))
+        #expect(!code.contains("struct _:") && !code.contains("struct `_`"))
+        let typechecked = try GRDBProgram.typecheck(code, in: dir)
+        #expect(typechecked.status == 0, "\(typechecked.stderr)")
+        // Each record read with GRDB and written back with JSONEncoder: the keys and values inserted.
+        let main = """
+            let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+            let records = try queue.read { db in try Odd.order(Column("rowid")).fetchAll(db) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            for r in records { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
+            """
+        let compile = try GRDBProgram.compile(code, main: main, in: dir)
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let decoded = try CLI.run([db], executable: dir.path("decode"))
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let lines = decoded.stdout.split(separator: "\n")
+        #expect(lines.count == records.count)
+        for (line, record) in zip(lines, records) {
+            let back = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary
+            #expect(back == record as NSDictionary, "\(line)")
+        }
+    }
+
+    @Test("tables of every kind of name (_, Self, self, Column, keywords, digits, emoji, line breaks) give code that compiles")
+    func everyKindOfTableName() throws {
+        let dir = try TemporaryDirectory()
+        let tables = [
+            "_", "__", "Type", "Self", "self", "Column", "Columns", "class", "protocol", "1st", "123", "🎉", "é", "a b", "a-b!",
+            "GRDB", "JSONValue", "Codable", "any", "some", "actor", "a\nb", "x\u{202E}y", "\"", "_s", "types", "item_s",
+            "CodingKeys", "init", "Value", "values",
+        ]
+        // One program: each table's code in an enum of its own (the imports once, at the top), so
+        // that two tables whose structs share a name (Self and self) are checked in one run.
+        var program = "import Foundation\nimport GRDB\n"
+        for (n, table) in tables.enumerated() {
+            let db = dir.path("table\(n).sqlite")
+            // A value of two types too: the code then declares JSONValue.
+            let rows = #"{"id":1,"v":"x","Column":{"_":1},"m":1}"# + "\n" + #"{"id":2,"v":"y","Column":{"_":2},"m":"s"}"#
+            try succeed(["insert", db, table], stdin: rows)
+            let code = try succeed(["describe", db, table, "--swift"]).stdout
+            #expect(code.contains("static let databaseTableName = \(Self.swiftLiteral(table))\n"), "\(table): \(code)")
+            program += "enum Table\(n) {\n"
+            program += code.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("import ") }
+                .joined(separator: "\n")
+            program += "\n}\n"
+        }
+        let typechecked = try GRDBProgram.typecheck(program, in: dir)
+        #expect(typechecked.status == 0, "\(typechecked.stderr)")
+        // And `_`'s code alone, as an app holds it, compiled and run: the rows come back.
+        let db = dir.path("table0.sqlite")
+        let code = try succeed(["describe", db, "_", "--swift"]).stdout
+        let main = """
+            let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+            for r in try queue.read({ db in try Value.order(Value.Columns.id).fetchAll(db) }) { print(r.id, r.v, r.Column_.`_`, r.m) }
+            """
+        let compile = try GRDBProgram.compile(code, main: main, in: dir, name: "underscore")
+        #expect(compile.status == 0, "\(compile.stderr)\n\(code)")
+        let decoded = try CLI.run([db], executable: dir.path("underscore"))
+        #expect(decoded.stdout == "1 x 1 int(1)\n2 y 2 string(\"s\")\n", "\(decoded.stderr)")
+    }
+
+    /// A Swift string literal as the generated code writes one, for the table names above.
+    static func swiftLiteral(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\u{202E}": out += "\\u{202e}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     @Test("a json column holding plain values of several types decodes each as the JSON it holds")

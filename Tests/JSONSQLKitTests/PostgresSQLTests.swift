@@ -250,44 +250,6 @@ struct PostgresSQLTests {
         }
     }
 
-    @Test("the password is never part of the name messages use")
-    func redacted() {
-        #expect(PostgresConnection.redacted("postgres://me:sekrit@db.example:5433/app") == "postgres://me@db.example:5433/app")
-        #expect(PostgresConnection.redacted("postgresql://me@db/app?password=sekrit") == "postgresql://me@db/app")
-        #expect(PostgresConnection.redacted("postgres://%zz") == "a PostgreSQL URL that libpq cannot read")
-        #expect(PostgresConnection.isURL("POSTGRES://x") && !PostgresConnection.isURL("postgres.sqlite"))
-        // libpq's own message for a URL it cannot read quotes the URL, or the token in it that
-        // is wrong, which can be the password.
-        for (url, reason) in [
-            ("postgres://me:sekrit@[db/app", "end of string reached when looking for matching \"]\" in IPv6 host address in URI"),
-            ("postgres://me:sek%zzrit@db/app", "invalid percent-encoded token"),
-            ("postgres://me@db/app?password=sekrit&x", "missing key/value separator \"=\" in URI query parameter"),
-        ] {
-            let error = #expect(throws: JSONSQLError.self) { try Store(path: url, access: .read) }
-            #expect(
-                error?.description == "cannot connect to a PostgreSQL URL that libpq cannot read: \(reason)",
-                "\(String(describing: error))")
-        }
-    }
-
-    @Test("a suggested command line keeps the URL as given but for its password")
-    func withoutPassword() {
-        let cases = [
-            ("postgres://me:sekrit@db.example:5433/app", "postgres://me@db.example:5433/app"),
-            ("postgresql://me:se:k@rit@h1,h2:5433/app?sslmode=require", "postgresql://me@h1,h2:5433/app?sslmode=require"),
-            (
-                "postgres://me@/app?host=/tmp/s&password=sekrit&options=-csearch_path%3Dsales",
-                "postgres://me@/app?host=/tmp/s&options=-csearch_path%3Dsales"
-            ),
-            ("postgres:///app?pass%77ord=sekrit", "postgres:///app"), ("postgres://db/app", "postgres://db/app"),
-            ("postgres://me:sekrit@db?application_name=a%3Ab", "postgres://me@db?application_name=a%3Ab"),
-        ]
-        for (url, shown) in cases {
-            #expect(PostgresConnection.withoutPassword(url) == shown, "\(url)")
-            #expect(!SQLQuote.shellWord(url).contains("sekrit") && SQLQuote.shellWord(url).contains(shown), "\(url)")
-        }
-    }
-
     @Test("--timeout is the session's lock_timeout: 0 waits the least, not for ever, and the longest fits")
     func lockTimeout() {
         #expect(PostgresConnection.lockTimeoutMilliseconds(0) == 1)

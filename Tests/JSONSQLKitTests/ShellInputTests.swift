@@ -282,11 +282,20 @@ struct DeepInputTests {
 
     @Test("long and/or chains parse into a shallow tree and render to SQL")
     func longChains() throws {
-        let text = Array(repeating: "score = 1", count: 20_000).joined(separator: " or ")
+        // An or chain of = on one path is one `in`, however long.
+        let text = Array(repeating: "score = 7", count: 20_000).joined(separator: " or ")
         let filter = try FilterParser.parse(text)
-        #expect(Self.depth(filter) <= 16, "\(Self.depth(filter))")
+        #expect(Self.depth(filter) == 1)
         let sql = try FilterSQL(filter, table: PathAndFilterSQLTests.table)
         #expect(sql.arguments.count == 20_000)
+        // Chains on different paths are balanced trees, up to the most terms --where takes.
+        for join in [" or ", " and "] {
+            let terms = (0..<Filter.maximumTerms).map { "address.k\($0) = 7" }
+            let chain = try FilterParser.parse(terms.joined(separator: join))
+            #expect(Self.depth(chain) <= 11, "\(Self.depth(chain))")
+            #expect(try FilterSQL(chain, table: PathAndFilterSQLTests.table).arguments.count == terms.count)
+            #expect(throws: JSONSQLError.self) { try FilterParser.parse((terms + ["address.k = 7"]).joined(separator: join)) }
+        }
         // Joining 1000 filters adds at most 10 levels. (Short chains: depth() visits every node
         // of every copy.)
         let chain = try FilterParser.parse(Array(repeating: "score = 1", count: 10).joined(separator: " or "))

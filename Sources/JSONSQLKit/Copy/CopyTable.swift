@@ -32,6 +32,19 @@ struct CopyTable {
         return spec
     }
 
+    /// Makes the table fit a `dialect` destination: each check with no exact form there is
+    /// refused by name, or left (`leaving`).
+    mutating func fit(to dialect: SQLDialect, leaving: CopyLeaving) throws {
+        let place = dialect == .sqlite ? "SQLite" : "PostgreSQL"
+        for check in spec.checks where check.sql(dialect) == nil {
+            let reason =
+                check.sqlite != nil
+                ? "its SQL is SQLite's, which PostgreSQL would read as its own" : "copy reads no exact form of it for \(place)"
+            try leaving.leaveOrRefuse(.checks, "table \(TerminalText.name(name)): \(check.origin)", because: reason)
+        }
+        spec.checks.removeAll { $0.sql(dialect) == nil }
+    }
+
     /// The message for a row that cannot be copied:
     /// `table player, row 3 (id=7), column score: ...`.
     func failure(row: Int, values: [DatabaseValue]?, column: String?, _ message: String) -> JSONSQLError {
@@ -73,12 +86,16 @@ extension CopyTable {
                 db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
         let text = SQLTokens(created)
         // jsonsql's own CHECKs come with the column types; any other is the user's.
+        // The user's are carried as written, each as a table constraint (SQLite checks a
+        // column's CHECK and a table's alike, on every row), with the name it has.
         let ownChecks = Set(info.columns.compactMap { $0.type.checkSQL(column: $0.name) })
+        var checks: [CopyCheck] = []
         for i in 0..<text.count where text.isWord(i, "CHECK") && text.isSymbol(i + 1, "(") {
             guard let close = text.closing(i + 1) else { continue }
             let check = text.text(tokens: i..<(close + 1))
             if !ownChecks.contains(check) {
-                throw Self.refusal(table, "copy does not carry the constraint \(check)")
+                let start = i >= 2 && text.isWord(i - 2, "CONSTRAINT") ? i - 2 : i
+                checks.append(.sqliteTable(text.text(tokens: start..<(close + 1))))
             }
         }
         if (0..<text.count).contains(where: { text.isWord($0, "COLLATE") }) {
@@ -121,6 +138,7 @@ extension CopyTable {
         spec = try TableSpec(
             name: table, columns: columns, primaryKey: info.primaryKey, unique: unique,
             withoutRowid: options?["wr"] ?? false, strict: options?["strict"] ?? false)
+        spec.checks = checks
         if (0..<text.count).contains(where: { text.isWord($0, "AUTOINCREMENT") }) {
             spec.autoincrement = true
             sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])

@@ -4,9 +4,12 @@ import GRDB
 /// `copy` from and to PostgreSQL: the schema read into the specs, rows read through a cursor
 /// and written through COPY.
 extension PostgresStore {
-    /// Reads a table's schema: columns, keys, UNIQUE constraints and (with `indexes`) indexes.
-    func copyTable(_ table: String, indexes withIndexes: Bool) throws -> CopyTable {
+    /// Reads a table's schema: columns, keys, UNIQUE constraints, what the columns' types add
+    /// (`PostgresColumnType`: checks, NOT NULL) and (with `indexes`) indexes. Defaults and
+    /// checks the destination will not get are refused by name, or left (`leaving`).
+    func copyTable(_ table: String, indexes withIndexes: Bool, leaving: CopyLeaving) throws -> CopyTable {
         let info = try tableInfo(table)
+        let named = TerminalText.name(table)
         let found = try connection.execute(
             """
             SELECT k.conname, k.contype::text, a.attname FROM pg_constraint k
@@ -24,17 +27,38 @@ extension PostgresStore {
             case "u":
                 if unique.last?.name != name { unique.append((name, [])) }
                 unique[unique.count - 1].columns.append(found.string(row, 2) ?? "")
+            case "c":
+                try leaving.leaveOrRefuse(
+                    .checks, "table \(named): the constraint \(TerminalText.name(name))",
+                    because: "copy does not translate PostgreSQL's CHECK constraints")
             default: throw CopyTable.refusal(table, "copy does not carry the constraint \(name)")
             }
         }
         var columns: [ColumnSpec] = []
+        var checks: [CopyCheck] = []
         for column in info.columns {
-            if let value = column.defaultSQL {
-                throw CopyTable.refusal(table, "column \(column.name) has a default (\(value)), and copy does not carry it")
+            let place = "table \(named): column \(TerminalText.name(column.name))"
+            if let value = column.defaultSQL ?? column.postgres?.domainDefault {
+                try leaving.leaveOrRefuse(
+                    .defaults, "\(place): the default \(value)", because: "copy does not carry PostgreSQL's defaults")
             }
+            if let identity = column.postgres?.identity, !identity.isEmpty {
+                try leaving.leaveOrRefuse(
+                    .defaults, "\(place): GENERATED \(identity == "a" ? "ALWAYS" : "BY DEFAULT") AS IDENTITY",
+                    because: "copy does not carry identity columns (the sequence that numbers them)")
+            }
+            try Self.checkCopiedType(column, table: table)
             var spec = try CopyTable.columnSpec(column, table: table)
             // PostgreSQL marks every key column NOT NULL; the key alone says so, as on SQLite.
             if column.primaryKeyIndex > 0 { spec.notNull = false }
+            if let length = PostgresColumnType.maximumLength(of: column.declaredType) {
+                checks.append(.maximumLength(length, column: column.name, type: column.declaredType))
+            }
+            if let type = column.postgres {
+                if type.domainNotNull && column.primaryKeyIndex == 0 { spec.notNull = true }
+                if let labels = type.enumLabels { checks.append(.allowed(labels, column: column.name, type: type.declared)) }
+                checks += type.domainChecks.map { CopyCheck.domain($0, column: column) }
+            }
             columns.append(spec)
         }
         var indexes: [IndexSpec] = []
@@ -60,10 +84,98 @@ extension PostgresStore {
                 indexes.append(spec)
             }
         }
-        let spec = try TableSpec(
+        var spec = try TableSpec(
             name: table, columns: columns, primaryKey: info.primaryKey, unique: unique.map(\.columns))
+        spec.checks = checks
         return CopyTable(spec: spec, indexes: indexes, columns: info.columns)
     }
+
+    /// The PostgreSQL types copy carries as a jsonsql type, exactly: each holds what the jsonsql
+    /// type holds (an enum and `varchar(N)` with a check for what they add; see `copyTable`).
+    static let copiedTypes: Set<String> = [
+        "text", "character varying", "bigint", "integer", "smallint", "double precision", "real", "numeric", "boolean",
+        "timestamp with time zone", "timestamp without time zone", "date", "uuid", "bytea", "jsonb", "json",
+    ]
+
+    /// Refuses a column whose type says more than copy carries: `character(N)` (padded with
+    /// spaces, which comparisons ignore), `numeric(P,S)` (which rounds to S decimals), arrays,
+    /// and types of extensions or of the user (`citext`, which compares ignoring case).
+    static func checkCopiedType(_ column: ColumnInfo, table: String) throws {
+        let base = column.declaredType
+        if column.postgres?.isEnum == true || copiedTypes.contains(base) { return }
+        if PostgresColumnType.maximumLength(of: base) != nil { return }
+        let declared = column.postgres?.declared ?? base
+        let shown = declared == base ? base : "\(declared) (over \(base))"
+        let why: String
+        if base.hasPrefix("character(") || base == "character" {
+            why = "PostgreSQL pads its values with spaces and compares them without"
+        } else if base.hasPrefix("numeric(") {
+            why = "PostgreSQL rounds what goes in to its decimals"
+        } else if base.hasSuffix("]") {
+            why = "an array has no jsonsql type"
+        } else {
+            why =
+                "it is no type jsonsql reads exactly (text, varchar, integers, real, numeric, boolean, timestamps, date, uuid, bytea, json)"
+        }
+        throw CopyTable.refusal(
+            table,
+            "column \(TerminalText.name(column.name)) has the type \(shown), which copy does not carry: \(why); change its type at the source (ALTER TABLE ... ALTER \(SQLQuote.identifier(column.name)) TYPE text) or leave the table out"
+        )
+    }
+
+    /// Refuses by name, or leaves (`leaving`), what PostgreSQL keeps about the copied tables
+    /// that copy does not translate: triggers, rules, row-level security and its policies,
+    /// comments, and views and materialized views that read them.
+    func copyObjects(_ tables: [String], leaving: CopyLeaving) throws {
+        let schema = PostgresStore.currentSchema
+        let result = try connection.execute(
+            """
+            WITH copied AS (SELECT c.oid, c.relname FROM pg_class c WHERE c.relnamespace = \(schema) AND c.relname = ANY($1::text[]))
+            SELECT 'triggers', 'trigger', t.tgname, c.relname FROM pg_trigger t JOIN copied c ON c.oid = t.tgrelid
+            WHERE NOT t.tgisinternal
+            UNION ALL
+            SELECT 'rules', 'rule', r.rulename, c.relname FROM pg_rewrite r JOIN copied c ON c.oid = r.ev_class
+            WHERE r.rulename <> '_RETURN'
+            UNION ALL
+            SELECT 'policies', 'policy', p.polname, c.relname FROM pg_policy p JOIN copied c ON c.oid = p.polrelid
+            UNION ALL
+            SELECT 'policies', 'row-level security', NULL, c.relname FROM pg_class k JOIN copied c ON c.oid = k.oid
+            WHERE k.relrowsecurity
+            UNION ALL
+            SELECT 'comments', 'the comment', a.attname, c.relname FROM pg_description d JOIN copied c ON c.oid = d.objoid
+            LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = d.objsubid
+            WHERE d.classoid = 'pg_class'::regclass
+            UNION ALL
+            SELECT * FROM (
+                SELECT DISTINCT 'views', CASE v.relkind WHEN 'm' THEN 'materialized view' ELSE 'view' END, v.relname, NULL::name
+                FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class
+                JOIN copied c ON c.oid = d.refobjid
+                WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass AND v.oid <> c.oid
+                  AND v.relkind IN ('v', 'm')) views
+            """, [PostgresColumnType.textArrayLiteral(tables)])
+        for row in 0..<result.rowCount {
+            guard let kind = CopyLeavable(rawValue: result.string(row, 0) ?? "") else { continue }
+            let what = result.string(row, 1) ?? ""
+            let name = result.string(row, 2).map(TerminalText.name)
+            let table = result.string(row, 3).map(TerminalText.name)
+            let described: String
+            switch (kind, name, table) {
+            case (.comments, let column?, let table?): described = "the comment on column \(table).\(column)"
+            case (.comments, nil, let table?): described = "the comment on table \(table)"
+            case (_, let name?, let table?): described = "\(what) \(name) on \(table)"
+            case (_, nil, let table?): described = "\(what) on \(table)"
+            case (_, let name?, nil): described = "\(what) \(name)"
+            default: continue
+            }
+            try leaving.leaveOrRefuse(
+                kind, described, because: "copy does not translate PostgreSQL's \(Self.plural[what] ?? what)")
+        }
+    }
+
+    private static let plural = [
+        "trigger": "triggers", "rule": "rules", "policy": "policies", "the comment": "comments", "view": "views",
+        "materialized view": "materialized views",
+    ]
 
     /// Reads every row of `table` through a cursor, `fetchSize` at a time, each value as
     /// SQLite would hold it (datetimes as `PostgresStore.outputSQL` prints them).

@@ -8,10 +8,39 @@ public struct CopyOptions: Sendable {
     public var tables: [String] = []
     /// Whether the indexes go with the tables.
     public var indexes = true
+    /// What the copy leaves behind rather than refusing the tables it belongs to.
+    public var leave: Set<CopyLeavable> = []
 
     public init(tables: [String] = []) {
         self.tables = tables
     }
+}
+
+/// What `copy` can be told to leave behind (`--leave triggers,views`), each refused by name
+/// otherwise: what the destination cannot hold exactly, or that copy does not translate.
+public enum CopyLeavable: String, CaseIterable, Sendable {
+    /// Triggers on the copied tables (a PostgreSQL trigger, rule or policy has no SQLite form).
+    case triggers
+    /// Views (and materialized views) that read the copied tables.
+    case views
+    /// CHECK constraints, a domain's checks among them.
+    case checks
+    /// Column defaults, identity columns and a domain's default.
+    case defaults
+    /// PostgreSQL's comments on tables and columns.
+    case comments
+    /// PostgreSQL's row-level security policies.
+    case policies
+    /// PostgreSQL's rules (`CREATE RULE`).
+    case rules
+}
+
+/// What a copy did: the tables, the triggers and views it made again, and what it left
+/// behind as `CopyOptions.leave` said, each named (`trigger audit on player`).
+public struct CopyReport: Sendable, Equatable {
+    public var tables: [CopiedTable] = []
+    public var carried: [String] = []
+    public var left: [String] = []
 }
 
 /// One table `copy` copied.
@@ -60,6 +89,15 @@ extension Store {
     public func copy(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil) throws
         -> [CopiedTable]
     {
+        try copyReporting(from: source, options: options, progress: progress).tables
+    }
+
+    /// `copy(from:options:progress:)`, saying also which triggers and views it made again and
+    /// what it left behind as `options.leave` said (the rest of what it does not carry is
+    /// refused by name: nothing of the source's schema is dropped without a word).
+    public func copyReporting(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil)
+        throws -> CopyReport
+    {
         if isSameDatabase(as: source) {
             // Every table would be "already there", and dropping it first, as that error says,
             // would drop the source's table.
@@ -77,7 +115,22 @@ extension Store {
             for (index, name) in names.enumerated() where names[..<index].contains(where: { SQLName.same($0, name) }) {
                 throw JSONSQLError("table \(name) is named twice; name each table once")
             }
-            let tables = try names.map { try reader.table($0, indexes: options.indexes) }
+            let leaving = CopyLeaving(options.leave)
+            let dialect: SQLDialect = isPostgres ? .postgres : .sqlite
+            let tables = try names.map { name in
+                var table = try reader.table(name, indexes: options.indexes, leaving: leaving)
+                try table.fit(to: dialect, leaving: leaving)
+                return table
+            }
+            var objects = try reader.schemaObjects(copied: names, all: options.tables.isEmpty, leaving: leaving)
+            if isPostgres {
+                for object in objects {
+                    try leaving.leaveOrRefuse(
+                        object.leavable, object.description,
+                        because: "copy does not translate SQLite's \(object.kind.rawValue)s for PostgreSQL")
+                }
+                objects = []
+            }
             func refuseExisting() throws {
                 let here = try tableNames()
                 let existing = names.compactMap { SQLName.find($0, in: here) }
@@ -100,12 +153,16 @@ extension Store {
                 }
             }
             return try writingForCopy(from: source) { writer in
-                // Again in the writing transaction: another command may have made one meanwhile
-                // (on PostgreSQL, once the names are locked).
-                try postgres?.lock(names)
-                try refuseExisting()
+                // On PostgreSQL, again once the names are locked in the writing transaction: another
+                // command may have made one meanwhile. SQLite's write transaction holds the whole
+                // file from its start, so a table made meanwhile fails the CREATE TABLE there.
+                if let postgres {
+                    try postgres.lock(names)
+                    try refuseExisting()
+                }
                 if let header, options.tables.isEmpty { try writer.carry(header) }
-                return try tables.map { table in
+                var report = CopyReport()
+                report.tables = try tables.map { table in
                     let rows = try writer.write(table) { add in
                         var count = 0
                         try reader.forEachRow(table) { values in
@@ -119,6 +176,10 @@ extension Store {
                     }
                     return CopiedTable(name: table.name, rows: rows, indexes: table.indexes.count)
                 }
+                // Made once every row is in, so that no trigger fires on the copied rows.
+                report.carried = try writer.create(objects, leaving: leaving)
+                report.left = leaving.left
+                return report
             }
         }
     }
@@ -167,9 +228,19 @@ struct CopyReader {
         return try Store.resolveTable(name, tables: try Store.tableNames(db!), path: path, isView: { _ in false })
     }
 
-    func table(_ name: String, indexes: Bool) throws -> CopyTable {
-        if let postgres { return try postgres.copyTable(name, indexes: indexes) }
+    func table(_ name: String, indexes: Bool, leaving: CopyLeaving) throws -> CopyTable {
+        if let postgres { return try postgres.copyTable(name, indexes: indexes, leaving: leaving) }
         return try CopyTable(db: db!, table: name, indexes: indexes)
+    }
+
+    /// The triggers and views that go with the tables `copied` (`all` of the source's): a
+    /// SQLite source's, to make again; a PostgreSQL source's are refused or left here.
+    func schemaObjects(copied: [String], all: Bool, leaving: CopyLeaving) throws -> [CopySchemaObject] {
+        if let postgres {
+            try postgres.copyObjects(copied, leaving: leaving)
+            return []
+        }
+        return try CopySchemaObject.read(db!, copied: copied, all: all, leaving: leaving)
     }
 
     /// A SQLite source's page size, user_version and application_id; nil for PostgreSQL.
@@ -287,6 +358,12 @@ struct CopyWriter {
     init(db: Database, fromPostgres: Bool) {
         self.db = db
         self.fromPostgres = fromPostgres
+    }
+
+    /// Makes the triggers and views of a SQLite source again (none reach PostgreSQL).
+    func create(_ objects: [CopySchemaObject], leaving: CopyLeaving) throws -> [String] {
+        guard let db, !objects.isEmpty else { return [] }
+        return try CopySchemaObject.create(objects, in: db, leaving: leaving)
     }
 
     /// Creates `table`, writes the rows `rows` hands over, makes its indexes; returns the rows.

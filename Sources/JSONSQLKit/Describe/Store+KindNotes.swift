@@ -139,7 +139,7 @@ extension Store {
     /// at the path (EXISTS, which stops at the first); where none does, the kinds rows hold.
     static func kindNotes(_ spec: QuerySpec, info: TableInfo, db: Database) throws -> [String] {
         var notes: [String] = []
-        for (check, resolved) in KindCheck.checks(spec, table: info) {
+        for (check, resolved) in KindCheck.checks(spec, table: info).prefix(Store.notedPaths) {
             guard let present = try kindsHeld(check, at: resolved, table: info.name, db: db) else { continue }
             if let note = check.note(present: Set(present)) { notes.append(note) }
         }

@@ -55,6 +55,18 @@ public indirect enum Filter: Sendable, Equatable {
             }
         }
 
+        /// Whether an `in` list compares the value by itself, beside the one `IN` of the rest,
+        /// on some backend: null, booleans, 0 and 1 (which a JSON boolean reads as), and
+        /// numbers that are not integers of at most 2^53 (compared exactly on PostgreSQL).
+        var comparedAlone: Bool {
+            switch self {
+            case .null, .bool: true
+            case .integer(let v): v == 0 || v == 1
+            case .real(let v, _): v == 0 || v == 1 || v.rounded() != v || abs(v) > 0x1p53
+            case .string: false
+            }
+        }
+
         var kindName: String {
             switch self {
             case .integer, .real: "a number"
@@ -81,6 +93,87 @@ public indirect enum Filter: Sendable, Equatable {
             return join(build(slice[..<middle]), build(slice[middle...]))
         }
         return build(terms[...])
+    }
+
+    /// Joins terms with `or`, first merging the equalities on one path into one `in`, at the
+    /// place of the first: `a = 1 or b = 2 or a in [3, 4]` is `a in [1, 3, 4] or b = 2`.
+    ///
+    /// `path in [a, b]` means `path = a or path = b`, in every type, with nulls and missing
+    /// paths (`FilterSQL.inList` compares value by value where a value needs a guard), so the
+    /// answer is the same; but SQLite's planner takes time that grows with the square of an
+    /// `or`'s terms (10,000 took 1.8 s, 40,000 took 24 s), and an `in` list is one term.
+    static func anyOf(_ terms: [Filter]) -> Filter {
+        // Each term, or the index in `lists` of the equalities it gathers (appended in place:
+        // a list taken out of a `Filter` and put back would be copied at each value).
+        var merged: [Either] = []
+        var lists: [Predicate] = []
+        var listAt: [JSONPath: Int] = [:]
+        enum Either {
+            case term(Filter)
+            case list(Int)
+        }
+        for term in terms {
+            guard case .predicate(let p) = term, p.op == .equal || p.op == .in else {
+                merged.append(.term(term))
+                continue
+            }
+            if let at = listAt[p.path] {
+                lists[at].op = .in
+                lists[at].values += p.values
+            } else {
+                listAt[p.path] = lists.count
+                merged.append(.list(lists.count))
+                lists.append(p)
+            }
+        }
+        let filters = merged.map { either -> Filter in
+            switch either {
+            case .term(let term): term
+            case .list(let i): .predicate(lists[i])
+            }
+        }
+        return joined(filters, Filter.or)
+    }
+
+    /// The most comparisons a filter holds, each `in` list one (`anyOf` makes an `or` chain of
+    /// equalities on one path one): SQLite's planner takes time that grows with the square of
+    /// an `or`'s terms on different paths or with other operators, and at this count the
+    /// slowest such filter still takes well under a second to plan.
+    public static let maximumTerms = 1_000
+    /// The most values the `in` lists of a filter hold together, each bound as a parameter
+    /// on SQLite (whose statements take 250,000).
+    public static let maximumValues = 200_000
+
+    /// Refuses a filter beyond `maximumTerms` comparisons or `maximumValues` list values.
+    public func checkSize() throws {
+        var terms = 0
+        var values = 0
+        func count(_ filter: Filter) {
+            switch filter {
+            case .and(let a, let b), .or(let a, let b):
+                count(a)
+                count(b)
+            case .not(let a): count(a)
+            case .predicate(let p):
+                terms += 1
+                if p.op == .in || p.op == .notIn {
+                    values += p.values.count
+                    // Compared one by one on some backend (`FilterSQL.inList`, `postgresIn`).
+                    terms += p.values.count(where: \.comparedAlone)
+                }
+            }
+        }
+        count(self)
+        if terms > Self.maximumTerms {
+            throw JSONSQLError(
+                "the filter holds \(terms) comparisons, more than the \(Self.maximumTerms) --where takes (SQLite plans a long or chain in time that grows with its square); "
+                    + "an or chain of = on one path counts as one, as does path in [a, b, ...]")
+        }
+        if values > Self.maximumValues {
+            throw JSONSQLError(
+                "the filter's in lists and or chains of = hold \(values) values, more than the \(Self.maximumValues) --where takes; "
+                    + "split the values over several runs")
+        }
     }
 
     /// Every comparison in the filter, left to right, whatever joins or negates it.

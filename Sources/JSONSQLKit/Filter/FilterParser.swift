@@ -38,6 +38,7 @@ public struct FilterParser {
                             ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
             )
         }
+        do { try filter.checkSize() } catch let failure as JSONSQLError { throw parser.error(failure.description) }
         return filter
     }
 
@@ -94,7 +95,7 @@ public struct FilterParser {
         while keyword("or") || symbol("||") {
             terms.append(try parseAnd())
         }
-        return Filter.joined(terms, Filter.or)
+        return Filter.anyOf(terms)
     }
 
     private mutating func parseAnd() throws -> Filter {

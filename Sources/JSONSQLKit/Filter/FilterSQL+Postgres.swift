@@ -142,6 +142,12 @@ extension FilterSQL {
     /// compares it exactly: an integer for an integer column as bigint, so the column's own
     /// index serves it; other numbers as numeric, so `score = 1.5` matches no bigint.
     private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        let (text, cast) = try postgresColumnText(path, literal)
+        return postgresBind(text, cast: cast)
+    }
+
+    /// The text `postgresColumnValue` binds, and its cast.
+    private func postgresColumnText(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> (text: String?, cast: String) {
         let column = path.column
         let stored = try Self.columnValue(column, literal)
         var text: String?
@@ -155,7 +161,7 @@ extension FilterSQL {
         if column.type == .integer || column.type == .real || column.type == .numeric { cast = "numeric" }
         if column.type == .integer, case .int64 = stored.storage { cast = "bigint" }
         if let foreign = column.postgresForeignType { cast = foreign }
-        return postgresBind(text, cast: cast)
+        return (text, cast)
     }
 
     /// A number literal whose double is not the number (`InexactNumber`), compared
@@ -269,9 +275,40 @@ extension FilterSQL {
 
     private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
         if values.isEmpty { return "FALSE" }
-        if values.contains(.null) || values.contains(where: { $0.inexactNumber(comparedWith: path) != nil })
-            || path.isJSON && values.contains(where: { Self.doubleLiteral($0) != nil })
-        {
+        // Values compared one by one (`postgresEqual`): null, numbers compared exactly.
+        func alone(_ literal: Filter.Literal) -> Bool {
+            literal == .null || literal.inexactNumber(comparedWith: path) != nil
+                || path.isJSON && Self.doubleLiteral(literal) != nil
+        }
+        if values.count > Self.listParameters && !inlineValues {
+            // One parameter for the rest, a jsonb array of the values as they would be bound one
+            // by one: a statement takes at most 65535 parameters. `= ANY` of an array keeps an
+            // index on the path in use, as `IN` does.
+            var terms = try values.filter(alone).map { try postgresEqual(path, $0) }
+            let listed = values.filter { !alone($0) }
+            if path.isJSON, !listed.isEmpty {
+                let array = "[" + (try listed.map { try jsonText($0) }.joined(separator: ",")) + "]"
+                terms.append("\(path.valueSQL) = ANY(ARRAY(SELECT jsonb_array_elements(\(postgresBind(array, cast: "jsonb")))))")
+            } else if !listed.isEmpty {
+                // By the cast each value takes (bigint or numeric in an integer column).
+                var texts: [(cast: String, texts: [String])] = []
+                for literal in listed {
+                    let (text, cast) = try postgresColumnText(path, literal)
+                    let quoted = JSONEncoding.quoted(text ?? "")
+                    if let i = texts.firstIndex(where: { $0.cast == cast }) {
+                        texts[i].texts.append(quoted)
+                    } else {
+                        texts.append((cast, [quoted]))
+                    }
+                }
+                for (cast, list) in texts {
+                    let array = postgresBind("[" + list.joined(separator: ",") + "]", cast: "jsonb")
+                    terms.append("\(path.valueSQL) = ANY(ARRAY(SELECT (jsonb_array_elements_text(\(array)))::\(cast)))")
+                }
+            }
+            return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
+        }
+        if values.contains(where: alone) {
             return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
@@ -280,6 +317,11 @@ extension FilterSQL {
         }
         return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))"
     }
+
+    /// The most values an `in` list binds one by one on PostgreSQL; a longer list is one
+    /// parameter, so that the filter's lists (`Filter.maximumValues` values) and its other
+    /// terms (`Filter.maximumTerms`) stay within the 65535 parameters of a statement.
+    static let listParameters = 50
 
     private mutating func postgresContains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
         guard path.isJSON else {

@@ -29,6 +29,8 @@ public struct FilterSQL {
     public init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
         self.table = table
         self.inlineValues = inlineValues
+        // Several --where options together, or a filter made in code.
+        try filter.checkSize()
         sql = try render(filter)
         if let inlineFailure { throw inlineFailure }
     }
@@ -268,7 +270,49 @@ public struct FilterSQL {
                     case .bool, .null: return false
                     }
                 })
+        if comparesInstants(path) && values.count > Filter.maximumTerms {
+            throw JSONSQLError(
+                "\(path.path) is \(path.column.type.withArticle) column, which compares each value of a list by the instant it stands for: give at most \(Filter.maximumTerms) values"
+            )
+        }
+        if !plain, values.count > Self.anyOfRun, path.isJSON {
+            // A long list: the values that need no guard in one IN, strings that look like an
+            // object or array in another beside their guard, and only the rest (0 and 1, true,
+            // false, null, numbers compared by their digits; `Filter.checkSize` counts each as a
+            // comparison) one by one, so the OR stays short.
+            var alone: [Filter.Literal] = []
+            var listed: [Filter.Literal] = []
+            var bracketed: [Filter.Literal] = []
+            for literal in values {
+                switch literal {
+                case .string(let v) where v.hasPrefix("[") || v.hasPrefix("{"): bracketed.append(literal)
+                case .string: listed.append(literal)
+                case .integer(let v) where v != 0 && v != 1: listed.append(literal)
+                case .real(let v, _) where v != 0 && v != 1 && literal.inexactNumber(comparedWith: path) == nil:
+                    listed.append(literal)
+                default: alone.append(literal)
+                }
+            }
+            var terms = try alone.map { try equal(path, $0) }
+            for (list, guardType) in [(listed, ""), (bracketed, " AND \(path.typeSQL) = 'text'")] where !list.isEmpty {
+                let marks = try list.map { literal in
+                    try requireComparable(literal, path)
+                    return bind(literal.jsonValue)
+                }
+                let strings = list.contains { if case .string = $0 { true } else { false } }
+                terms.append(
+                    "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(guardType)\(strings ? wholeStringGuard(path) : "")")
+            }
+            return Self.anyOf(terms)
+        }
         if !plain || (!path.isJSON && (values.contains(.null) || comparesInstants(path))) {
+            if !path.isJSON && !comparesInstants(path) && values.count > Self.anyOfRun
+                && values.allSatisfy({ $0 == .null || $0.inexactNumber(comparedWith: path) == nil })
+            {
+                // A long list with null: IS NULL beside one IN of the rest.
+                let rest = values.filter { $0 != .null }
+                return Self.anyOf([try equal(path, .null)] + (rest.isEmpty ? [] : [try inList(path, rest)]))
+            }
             return Self.anyOf(try values.map { try equal(path, $0) })
         }
         let marks = try values.map { literal in
@@ -284,12 +328,15 @@ public struct FilterSQL {
         return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(strings ? wholeStringGuard(path) : "")"
     }
 
+    /// The terms `anyOf` joins in one run.
+    static let anyOfRun = 100
+
     /// Comparisons joined with `OR`, as an `in` list compared value by value: `(a OR b OR c)`
     /// up to 100 terms (the text partial indexes were made with), and beyond, runs of 100 nested
     /// as a balanced tree (`Filter.joined`), since SQLite refuses a chain of 1,000 `OR`s as
     /// deeper than its expression depth limit.
     static func anyOf(_ terms: [String]) -> String {
-        let run = 100
+        let run = anyOfRun
         let runs = stride(from: 0, to: terms.count, by: run).map {
             "(" + terms[$0..<min($0 + run, terms.count)].joined(separator: " OR ") + ")"
         }

@@ -15,11 +15,20 @@ public struct InputSource: Sendable {
             throw JSONSQLError("no file \(TerminalText.path(path))" + NearestNames.files(near: path))
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give JSON files") }
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = openForReading(path)
         if fd < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
         let size: Int64? = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         return InputSource(name: path, fd: fd, size: size)
+    }
+
+    /// open(2) for reading, again when a signal interrupted it (EINTR: a FIFO waiting for its
+    /// writer) unless the signal asked jsonsql to stop; -1 with errno set on failure.
+    static func openForReading(_ path: String, flags: Int32 = O_CLOEXEC) -> Int32 {
+        while true {
+            let fd = Foundation.open(path, O_RDONLY | flags)
+            if fd >= 0 || errno != EINTR || Interruption.isRequested { return fd }
+        }
     }
 
     public static var standardInput: InputSource {

@@ -2,6 +2,20 @@ import Foundation
 
 /// Byte-level helpers for JSON text: decoding strings, minifying, and the stored form of a value.
 enum JSONText {
+    /// Where the one string of valid JSON text lies, whitespace around it allowed (`"x" `, as
+    /// jq writes a string with a newline after it, or a PostgreSQL `json` column keeps it):
+    /// the span from its opening to its closing quote; nil when the value is no string.
+    ///
+    /// Every display of a stored JSON string finds it here and decodes it (`decodeString`),
+    /// rather than taking the first and last bytes for its quotes.
+    static func stringSpan(_ json: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        guard let start = json.firstIndex(where: { !isSpace($0) }), json[start] == UInt8(ascii: "\""),
+            let last = json.lastIndex(where: { !isSpace($0) }), last > start, json[last] == UInt8(ascii: "\"")
+        else { return nil }
+        return start..<(last + 1)
+    }
+
     /// Decodes the JSON string body `bytes[start..<end]` (escapes included) into UTF-8.
     static func decodeString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) throws(ScanFailure)
     {

@@ -51,13 +51,13 @@ final class CSVRowWriter: RowWriter {
 
     /// A json column's cell: a JSON string as its text, as in a table, unless that text reads as
     /// JSON itself (`[1,2]`, `1.50`, `true`, `"x"`), which `insert --csv` would take as that
-    /// value: then the string as JSON writes it, quotes and all, so that it comes back a string.
+    /// value: then the string as JSON writes it, quotes and all, so that it comes back a string
+    /// (compact: a string stored with whitespace around it, `"1.5" `, is written `"1.5"`).
     static func jsonCell(_ row: SQLiteRow, _ i: Int32) -> String? {
-        guard let shown = row.displayText(i, kind: .json) else { return nil }
-        guard row.type(i) == SQLITE_TEXT, row.text(i).first == UInt8(ascii: "\""), !shown.isEmpty else { return shown }
-        var copy = shown
-        let readsAsJSON = copy.withUTF8 { JSONEncoding.validate($0) != .invalid }
-        return readsAsJSON ? String(decoding: row.text(i), as: UTF8.self) : shown
+        guard let string = row.jsonString(i) else { return row.displayText(i, kind: .json) }
+        var shown = string.text
+        let readsAsJSON = !shown.isEmpty && shown.withUTF8 { JSONEncoding.validate($0) != .invalid }
+        return readsAsJSON ? string.json : shown
     }
 
     func finish() throws {

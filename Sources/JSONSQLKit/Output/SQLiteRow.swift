@@ -76,22 +76,38 @@ struct SQLiteRow {
                 if DateTimeValue.appendISO(bytes, quoted: false, to: out) { return out.text }
             }
             guard kind == .json, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
-            var plain: [UInt8] = []
-            switch JSONEncoding.validate(bytes) {
-            case .invalid:
-                break
-            case _ where bytes[0] == UInt8(ascii: "\""):
-                // A JSON string reads as its text in a table or CSV cell.
-                if (try? JSONText.decodeString(base, 1, bytes.count - 1, into: &plain)) != nil {
-                    return String(decoding: plain, as: UTF8.self)
-                }
-            case .spaced:
+            let validity = JSONEncoding.validate(bytes)
+            guard validity != .invalid else { return String(decoding: bytes, as: UTF8.self) }
+            // A JSON string reads as its text in a table or CSV cell.
+            if let string = jsonString(bytes) { return string.text }
+            if validity == .spaced {
+                var plain: [UInt8] = []
                 JSONText.minify(base, 0, bytes.count, into: &plain)
                 return String(decoding: plain, as: UTF8.self)
-            case .compact:
-                break
             }
             return String(decoding: bytes, as: UTF8.self)
         }
+    }
+
+    /// A json column's text that is one JSON string (valid JSON, whitespace around it allowed):
+    /// its text, decoded, and the string as compact JSON (`"x"` of `"x" `); nil for any other
+    /// value, and for a string whose escapes hold half a surrogate pair, which no text holds.
+    func jsonString(_ i: Int32) -> (text: String, json: String)? {
+        guard type(i) == SQLITE_TEXT else { return nil }
+        let bytes = text(i)
+        guard JSONEncoding.validate(bytes) != .invalid else { return nil }
+        return jsonString(bytes)
+    }
+
+    /// The same, of text already known to be valid JSON.
+    private func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, json: String)? {
+        guard let span = JSONText.stringSpan(bytes), let base = bytes.baseAddress else { return nil }
+        var plain: [UInt8] = []
+        guard (try? JSONText.decodeString(base, span.lowerBound + 1, span.upperBound - 1, into: &plain)) != nil else {
+            return nil
+        }
+        return (
+            String(decoding: plain, as: UTF8.self), String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
+        )
     }
 }

@@ -59,7 +59,7 @@ public struct IndexedPath: Sendable, Equatable {
             let column = text.name(t)
             switch text.tokens[t + 2].kind {
             case .number:
-                guard let index = Int(text.text(t + 2)) else { return nil }
+                guard let index = Int(text.text(t + 2)), JSONPath.indexRange.contains(index) else { return nil }
                 return JSONPath(column: column, segments: [.index(index)])
             case .string:
                 let operand = text.name(t + 2)
@@ -87,7 +87,8 @@ public struct IndexedPath: Sendable, Equatable {
     }
 
     /// A SQLite JSON path as SQLite reads it: `$`, then `.key`, `."quoted key"`, `[N]`,
-    /// `[#-N]`; nil for anything else (a path SQLite would refuse, `[#]`).
+    /// `[#-N]`; nil for anything else (a path SQLite would refuse, `[#]`, or an index outside
+    /// `JSONPath.indexRange`, which SQLite 3.40 reads wrapped to 32 bits).
     static func segments(_ path: String) -> [JSONPath.Segment]? {
         var scalars = Substring(path).unicodeScalars
         guard scalars.first == "$" else { return nil }
@@ -123,7 +124,8 @@ public struct IndexedPath: Sendable, Equatable {
                     fromEnd = true
                 }
                 guard !inside.isEmpty, inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }),
-                    let number = Int(inside), fromEnd ? number < 0 : number >= 0 && !inside.hasPrefix("-")
+                    let number = Int(inside), JSONPath.indexRange.contains(number),
+                    fromEnd ? number < 0 : number >= 0 && !inside.hasPrefix("-")
                 else { return nil }
                 segments.append(.index(number))
             } else {

@@ -1,10 +1,32 @@
 /// A column, optionally followed by a path into the JSON it holds: `address.country`,
 /// `tags[0]`, `customer."first name"`, `tags[-1]`.
-public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
-    public enum Segment: Sendable, Equatable {
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    public enum Segment: Sendable, Hashable {
         case key(String)
         /// Negative indexes count from the end: -1 is the last element.
         case index(Int)
+    }
+
+    /// The array indexes a path takes, from the end or from the start: PostgreSQL's 32-bit
+    /// integer, which its jsonb operators, `jsonb_set` paths and JSON paths take. SQLite 3.40
+    /// reads an index as 32 bits unsigned and wraps beyond (`$[4294967296]` was element 0), and
+    /// no array of either holds 2^31 elements, so nothing a path could find is refused.
+    public static let indexRange = Int(Int32.min)...Int(Int32.max)
+
+    /// An index outside `indexRange`, refused by every renderer of paths.
+    static func indexOutOfRange(_ digits: String, after path: JSONPath) -> JSONSQLError {
+        JSONSQLError(
+            "the array index [\(TerminalText.excerpt(digits))] after \(path) is out of range; an index is from \(indexRange.lowerBound) to \(indexRange.upperBound) (-1 is the last element)"
+        )
+    }
+
+    /// Refuses an index outside `indexRange` (a path made in code; the parser refuses them first).
+    func checkIndexes() throws {
+        for (i, segment) in segments.enumerated() {
+            if case .index(let index) = segment, !Self.indexRange.contains(index) {
+                throw Self.indexOutOfRange(String(index), after: JSONPath(column: column, segments: Array(segments[..<i])))
+            }
+        }
     }
 
     public var column: String
@@ -68,13 +90,9 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                             "\(path)[] stands for every element, as describe lists arrays, and a path names one: \(path)[0], \(path)[-1]; "
                                 + "to match an element anywhere in the array, --where '\(path) contains VALUE'")
                     }
-                    guard let index = Int(digits) else {
-                        if digits.contains(where: \.isNumber) {
-                            // `[99999999999999999999]`: digits, but no array holds that many elements.
-                            throw JSONSQLError(
-                                "the array index [\(TerminalText.excerpt(digits))] after \(path) is beyond 64 bits; an index is at most \(Int.max)"
-                            )
-                        }
+                    guard let index = Int(digits), indexRange.contains(index) else {
+                        // `[99999999999999999999]`, `[-9223372036854775808]`: digits, but no array holds that many elements.
+                        if digits.contains(where: \.isNumber) { throw indexOutOfRange(digits, after: path) }
                         throw JSONSQLError("expected an array index like [0] or [-1] in the path after \(path)")
                     }
                     path.segments.append(.index(index))
@@ -193,6 +211,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     /// Every index and filter renders paths through here, because SQLite uses an expression
     /// index only when the query spells the path exactly as the index does.
     public func sqlitePath() throws -> String {
+        try checkIndexes()
         var text = "$"
         for segment in segments {
             switch segment {

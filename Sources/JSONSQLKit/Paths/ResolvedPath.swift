@@ -32,6 +32,7 @@ public struct ResolvedPath: Sendable {
     let tableName: String
 
     public init(_ path: JSONPath, in table: TableInfo) throws {
+        try path.checkIndexes()
         tableName = table.name
         // `a.b` where the table has a column named "a.b" (a top-level key with a dot).
         if table.column(named: path.column) == nil, !path.segments.isEmpty {
@@ -99,10 +100,16 @@ public struct ResolvedPath: Sendable {
 
     var quotedColumn: String { SQLQuote.identifier(column.name) }
 
+    /// The column as a value on PostgreSQL: an enum as its label's text, which `--where`
+    /// compares, matches and sorts as text (an enum has no `LIKE` and no collation).
+    var postgresColumnSQL: String {
+        column.postgres?.isEnum == true ? "(\(quotedColumn)::text)" : quotedColumn
+    }
+
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for
     /// objects and arrays, NULL when missing.
     public var valueSQL: String {
-        if dialect == .postgres { return jsonb ?? quotedColumn }
+        if dialect == .postgres { return jsonb ?? postgresColumnSQL }
         guard let pathLiteral else {
             // Exact decimals are kept as text; they compare and sort by their value.
             if column.type == .numeric && column.hasTextAffinity { return "CAST(\(quotedColumn) AS NUMERIC)" }
@@ -175,7 +182,7 @@ public struct ResolvedPath: Sendable {
 
     /// The value as JSON text, for output that re-nests it.
     var jsonSQL: String {
-        if dialect == .postgres { return jsonb ?? quotedColumn }
+        if dialect == .postgres { return jsonb ?? postgresColumnSQL }
         guard let pathLiteral, !path.segments.isEmpty else { return quotedColumn }
         return guarding("\(quotedColumn) -> \(pathLiteral)")
     }
@@ -287,7 +294,7 @@ extension ResolvedPath {
                 segments.append(.key(key))
             } else {
                 let number = cursor.bareWord { !($0 == "-" || ("0"..."9").contains($0)) }
-                guard let index = Int(number) else { return nil }
+                guard let index = Int(number), JSONPath.indexRange.contains(index) else { return nil }
                 segments.append(.index(index))
             }
         }
@@ -295,13 +302,18 @@ extension ResolvedPath {
         return JSONPath(column: String(column), segments: segments)
     }
 
-    /// The index `elementPath` wrote: `strict $[2]` → 2, `strict $[last - 1]` → -2.
+    /// The index `elementPath` wrote: `strict $[2]` → 2, `strict $[last - 1]` → -2; nil for
+    /// one outside `JSONPath.indexRange`, as a path takes none.
     static func elementIndex(_ jsonPath: String) -> Int? {
         guard jsonPath.hasPrefix("strict $["), jsonPath.hasSuffix("]") else { return nil }
         let inside = jsonPath.dropFirst(9).dropLast()
         if inside == "last" { return -1 }
-        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0 { return -(back + 1) }
-        guard let index = Int(inside), index >= 0, elementPath(index) == jsonPath else { return nil }
+        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0, back < -JSONPath.indexRange.lowerBound {
+            return -(back + 1)
+        }
+        guard let index = Int(inside), JSONPath.indexRange.contains(index), index >= 0, elementPath(index) == jsonPath else {
+            return nil
+        }
         return index
     }
 
@@ -344,7 +356,7 @@ extension ResolvedPath {
         let direction = descending ? " DESC NULLS LAST" : " NULLS FIRST"
         guard jsonb != nil else {
             let collate = column.type == .text ? " COLLATE \"C\"" : ""
-            return [quotedColumn + collate + direction]
+            return [postgresColumnSQL + collate + direction]
         }
         return postgresSortKeys.map { $0 + direction }
     }

@@ -8,50 +8,18 @@ import Foundation
 /// settings: UTC, ISO dates, shortest exact floats, hex bytea.
 final class PostgresConnection {
     fileprivate let connection: OpaquePointer
-    /// The URL without its password, for messages.
+    /// The URL without its secrets (`ConnectionString.redacted`), for messages and for the
+    /// command lines they suggest: it names the same user, hosts, database and options.
     let displayName: String
-    /// The URL as given but for its password (`withoutPassword`), for a command line a message
-    /// suggests: it names the same schema and options.
-    let commandLineName: String
 
     /// Whether `text` names a PostgreSQL database rather than a file.
-    static func isURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
-    }
-
-    /// The URL as given, but for its password (in the user part, `user:secret@`, or a
-    /// `password=` parameter): for a command line a message suggests, which must still name
-    /// the same database, schema and options.
-    ///
-    ///     postgres://me:secret@db/app?options=-csearch_path%3Dsales&password=x
-    ///     → postgres://me@db/app?options=-csearch_path%3Dsales
-    static func withoutPassword(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        var rest = Substring(url[scheme.upperBound...])
-        var out = String(url[..<scheme.upperBound])
-        // libpq's user part ends at the first @ before the path; the password follows its first colon.
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        if let at = rest[..<authorityEnd].lastIndex(of: "@") {
-            let user = rest[..<at]
-            out += user.firstIndex(of: ":").map { String(user[..<$0]) } ?? String(user)
-            rest = rest[at...]
-        }
-        guard let question = rest.firstIndex(of: "?") else { return out + rest }
-        out += rest[..<question]
-        let kept = rest[rest.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).filter {
-            let key = $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return String(key).removingPercentEncoding?.lowercased() != "password"
-        }
-        return kept.isEmpty ? out : out + "?" + kept.joined(separator: "&")
-    }
+    static func isURL(_ text: String) -> Bool { ConnectionString.isURL(text) }
 
     /// `lockTimeout`, in seconds, is the session's `lock_timeout`, as `--timeout` is SQLite's
     /// busy timeout: a statement waits that long for a table another session holds locked.
     init(url: String, lockTimeout: TimeInterval = 60) throws {
-        displayName = Self.redacted(url)
-        commandLineName = Self.withoutPassword(url)
-        if let problem = Self.unreadable(url) {
+        displayName = ConnectionString.redacted(url)
+        if let problem = ConnectionString.unreadable(url) {
             throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
         }
         if let failure = jsonsql_libpq_load() {
@@ -86,55 +54,10 @@ final class PostgresConnection {
         PQfinish(connection)
     }
 
-    /// `postgres://user:secret@host/db` → `postgres://user@host/db`: libpq parses the URL, so
-    /// a password anywhere in it (user info or `?password=`) is left out.
-    static func redacted(_ url: String) -> String {
-        var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &error) else {
-            if let error { PQfreemem(error) }
-            return "a PostgreSQL URL that libpq cannot read"
-        }
-        defer { PQconninfoFree(options) }
-        var values: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
-            option += 1
-        }
-        var text = url.lowercased().hasPrefix("postgresql://") ? "postgresql://" : "postgres://"
-        if let user = values["user"] { text += user + "@" }
-        if let host = values["host"] {
-            text += host.contains("/") ? host.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? host : host
-        }
-        if let port = values["port"] { text += ":" + port }
-        text += "/" + (values["dbname"] ?? "")
-        return text
-    }
-
     /// `lock_timeout` in milliseconds: 0 there waits for ever, so no wait is the shortest, 1 ms.
     static func lockTimeoutMilliseconds(_ seconds: TimeInterval) -> Int {
         max(1, Int((seconds * 1000).rounded()))
     }
-
-    /// Why libpq cannot read `url`, or nil when it can. libpq's message ends by quoting the
-    /// URL or the part of it that is wrong (`invalid percent-encoded token: "sec%zz"`), which may
-    /// be or hold the password, so that quote is left out.
-    static func unreadable(_ url: String) -> String? {
-        var error: UnsafeMutablePointer<CChar>?
-        if let options = PQconninfoParse(url, &error) {
-            PQconninfoFree(options)
-            return nil
-        }
-        guard let error else { return "out of memory" }
-        defer { PQfreemem(error) }
-        let message = trimmed(String(cString: error))
-        guard message.hasSuffix("\""), let quote = message.range(of: ": \"", options: .backwards) else { return message }
-        return String(message[..<quote.lowerBound])
-    }
-
-    /// URL characters that need no escape (RFC 3986's unreserved).
-    private static let unreserved = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// libpq's message without its final line break, and with two spaces for the tab that
     /// starts its hint lines (`\tIs the server running ...?`), which messages would show as `\t`.

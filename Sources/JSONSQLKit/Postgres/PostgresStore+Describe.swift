@@ -62,17 +62,22 @@ extension PostgresStore {
     func missingPathNotes(_ spec: QuerySpec, paths: [JSONPath]) throws -> [String] {
         let info = try tableInfo(spec.table)
         var notes: [String] = []
-        for path in paths {
+        // The first paths only, each column's paths read once (`Store.missingPathNotes`).
+        var knownPaths: [String: [String]] = [:]
+        for path in paths.prefix(Store.notedPaths) {
             let resolved = try ResolvedPath(path, in: info)
             let exists = try connection.execute(
                 "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL)")
             if exists.string(0, 0) == "t" { continue }
-            let known = try columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }.map(\.path)
+            let known =
+                try knownPaths[resolved.column.name]
+                ?? columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }.map(\.path)
+            knownPaths[resolved.column.name] = known
             notes.append(Store.missingPathNote(path, column: resolved.column.name, known: known))
         }
         // `KindCheck`'s notes, as `Store.kindNotes` gives them on SQLite: jsonb_typeof names the kinds as it does.
         let t = SQLQuote.identifier(info.name)
-        for (check, resolved) in KindCheck.checks(spec, table: info) {
+        for (check, resolved) in KindCheck.checks(spec, table: info).prefix(Store.notedPaths) {
             let kind = resolved.postgresType
             let held = try connection.execute(
                 "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)))")

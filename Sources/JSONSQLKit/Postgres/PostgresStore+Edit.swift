@@ -243,6 +243,7 @@ extension UpdateSpec {
 
     /// The segments of a path, each key checked to fit PostgreSQL text.
     private static func segments(_ path: JSONPath, option: String) throws -> [JSONPath.Segment] {
+        do { try path.checkIndexes() } catch { throw JSONSQLError("\(option) \(path): \(error)") }
         for case .key(let key) in path.segments where key.utf8.contains(0) {
             throw JSONSQLError("\(option) \(path): PostgreSQL text cannot hold U+0000")
         }
@@ -312,7 +313,7 @@ extension UpdateSpec {
         case .index(let index):
             // Index n of an array of n elements appends, as on SQLite; jsonb_set would also
             // append past the end, or prepend for a negative index, so those are guarded.
-            let fits = index >= 0 ? "jsonb_array_length(\(v)) >= \(index)" : "jsonb_array_length(\(v)) >= \(-index)"
+            let fits = "jsonb_array_length(\(v)) >= \(index.magnitude)"
             body = "CASE WHEN jsonb_typeof(\(v)) <> 'array' THEN \(v) WHEN \(fits) THEN \(changed) ELSE \(v) END"
         }
         return "(SELECT \(body) FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"
@@ -339,7 +340,8 @@ extension UpdateSpec {
         case .key: type = "object"
         case .index(let index):
             type = "array"
-            fits = "jsonb_array_length(\(v)) > \(index >= 0 ? index : -index - 1)"
+            // ~index is -index - 1, with no overflow: -1 needs one element, -2 two.
+            fits = "jsonb_array_length(\(v)) > \(index >= 0 ? index : ~index)"
         }
         return
             "(SELECT CASE WHEN jsonb_typeof(\(v)) <> '\(type)' THEN \(v) WHEN \(fits) THEN \(changed) ELSE \(v) END FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"

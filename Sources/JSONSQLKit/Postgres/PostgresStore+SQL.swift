@@ -72,6 +72,13 @@ struct PostgresSQL {
             let slot: SQLParameters.Slot
             if word.hasPrefix("?") {
                 guard let number = Int32(rest), number >= 1 else { throw JSONSQLError("--param: \(word) is not a parameter") }
+                // PostgreSQL takes at most 65535 parameters; numbers beyond would also leave
+                // none for the names that follow (`highest + 1`).
+                guard number <= PostgresStore.maximumParameters else {
+                    throw JSONSQLError(
+                        "--param: \(word) is beyond PostgreSQL's \(PostgresStore.maximumParameters) parameters; number them from ?1"
+                    )
+                }
                 slot = SQLParameters.Slot(index: number, name: word)
             } else if let index = named[word] {
                 slot = SQLParameters.Slot(index: index, name: word)

@@ -29,6 +29,8 @@ final class PostgresStore {
     static let uuidOID: UInt32 = 2950
     static let jsonOID: UInt32 = 114
     static let jsonbOID: UInt32 = 3802
+    /// The most parameters a statement takes (the protocol counts them in 16 bits).
+    static let maximumParameters: Int32 = 65535
     static let numericOID: UInt32 = 1700
 
     /// `lockTimeout`: how long a statement waits for a lock another session holds, in seconds.
@@ -56,27 +58,53 @@ final class PostgresStore {
     }
 
     func tableInfo(_ table: String) throws -> TableInfo {
+        // A domain is read as the type it is based on (through domains over domains), so that a
+        // domain over integer compares and prints as an integer; `PostgresColumnType` keeps what
+        // the domain adds, and an enum's labels.
         let result = try connection.execute(
             """
             -- indkey is an int2vector, numbered from 0.
-            SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid),
-                   COALESCE(array_position(i.indkey::int2[], a.attnum) - array_lower(i.indkey::int2[], 1) + 1, 0), a.attgenerated <> ''
+            SELECT a.attname, format_type(b.oid, b.typmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid),
+                   COALESCE(array_position(i.indkey::int2[], a.attnum) - array_lower(i.indkey::int2[], 1) + 1, 0), a.attgenerated <> '',
+                   format_type(a.atttypid, a.atttypmod), t.typtype::text, b.typtype::text, a.attidentity::text
             FROM pg_attribute a
             JOIN pg_class c ON c.oid = a.attrelid
+            JOIN pg_type t ON t.oid = a.atttypid
+            LEFT JOIN LATERAL (
+                WITH RECURSIVE chain(oid, typmod, depth) AS (
+                    SELECT a.atttypid, a.atttypmod, 0
+                    UNION ALL
+                    SELECT y.typbasetype, y.typtypmod, chain.depth + 1 FROM chain JOIN pg_type y ON y.oid = chain.oid
+                    WHERE y.typtype = 'd')
+                SELECT chain.oid, chain.typmod, z.typtype FROM chain JOIN pg_type z ON z.oid = chain.oid
+                ORDER BY chain.depth DESC LIMIT 1) b ON true
             LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
             LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
             WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
               AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attnum
             """, [table])
-        let columns = (0..<result.rowCount).map { row in
-            let declared = result.string(row, 1) ?? ""
-            return ColumnInfo(
-                name: result.string(row, 0) ?? "", type: ColumnType(postgresType: declared), declaredType: declared,
-                notNull: result.string(row, 2) == "t", defaultSQL: result.string(row, 3),
+        var columns = (0..<result.rowCount).map { row in
+            let base = result.string(row, 1) ?? ""
+            // An enum is text with a list of allowed values.
+            let baseKind = result.string(row, 8) ?? "b"
+            var column = ColumnInfo(
+                name: result.string(row, 0) ?? "", type: ColumnType(postgresType: baseKind == "e" ? "text" : base),
+                declaredType: base, notNull: result.string(row, 2) == "t", defaultSQL: result.string(row, 3),
                 primaryKeyIndex: Int(result.string(row, 4) ?? "0") ?? 0, isGenerated: result.string(row, 5) == "t")
+            let declared = result.string(row, 6) ?? ""
+            let kind = result.string(row, 7) ?? "b"
+            let identity = result.string(row, 9) ?? ""
+            if declared != base || kind != "b" || baseKind != "b" || !identity.isEmpty {
+                column.postgres = PostgresColumnType(
+                    declared: declared, isDomain: kind == "d", isEnum: baseKind == "e", identity: identity)
+            }
+            return column
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
+        for i in columns.indices where columns[i].postgres?.isDomain == true || columns[i].postgres?.isEnum == true {
+            try readTypeConstraints(table, &columns[i])
+        }
         var info = TableInfo(name: table, columns: columns, dialect: .postgres)
         info.ginPaths = try ginPaths(table, columns: columns)
         return info
@@ -213,7 +241,7 @@ final class PostgresStore {
             let tables = try tableNames()
             guard let found = SQLName.find(table, in: tables) else {
                 if let view = SQLName.find(table, in: try viewNames()) {
-                    throw Store.notATable(view: view, database: connection.commandLineName)
+                    throw Store.notATable(view: view, database: name)
                 }
                 if ifExists { return nil }
                 throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")

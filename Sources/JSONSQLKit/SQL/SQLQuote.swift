@@ -63,10 +63,10 @@ public enum SQLQuote {
     /// with escapes for them, unless `escapingControls` is false (completion, which inserts the
     /// word into a line being typed).
     ///
-    /// A `postgres://` URL loses its password here (`PostgresConnection.withoutPassword`), and
-    /// nothing else, so a suggested command still runs on the same database.
+    /// A `postgres://` URL loses its password here (`ConnectionString.redacted`), and nothing
+    /// else, so a suggested command still runs on the same database.
     public static func shellWord(_ text: String) -> String {
-        let text = PostgresConnection.isURL(text) ? PostgresConnection.withoutPassword(text) : text
+        let text = ConnectionString.isURL(text) ? ConnectionString.redacted(text) : text
         return shellWord(text, escapingControls: true)
     }
 

@@ -29,7 +29,7 @@ public struct IndexSpec: Sendable {
     public func defaultName(in info: TableInfo) -> String {
         let parts = paths.map { path in
             let segments = path.segments.map { segment -> JSONPath.Segment in
-                if case .index(let n) = segment, n < 0 { return .key("minus_\(-n)") }
+                if case .index(let n) = segment, n < 0 { return .key("minus_\(n.magnitude)") }
                 return segment
             }
             return JSONPath(column: info.column(named: path.column)?.name ?? path.column, segments: segments).description

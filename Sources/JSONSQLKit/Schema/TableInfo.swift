@@ -19,6 +19,9 @@ public struct ColumnInfo: Sendable, Equatable {
     /// NUMERIC affinity (see `ColumnType.declaredType`). A STRICT table's `ANY` and a column
     /// declared with no type keep every string.
     public var turnsNumericTextIntoNumbers = false
+    /// On PostgreSQL, for a column whose declared type is more than its jsonsql type (a domain,
+    /// an enum, `varchar(N)`, an identity column): what it adds. Nil on SQLite.
+    public var postgres: PostgresColumnType?
 
     /// Whether SQLite gives the column TEXT affinity (its rules: `INT` first, then `CHAR`,
     /// `CLOB` or `TEXT`), so that text stored in it is never turned into a number.

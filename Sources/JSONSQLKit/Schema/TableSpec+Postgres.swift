@@ -19,6 +19,7 @@ extension TableSpec {
         for columns in uniqueConstraints {
             items.append("UNIQUE (\(columns.map(SQLQuote.identifier).joined(separator: ", ")))")
         }
+        items += checks.compactMap(\.postgres)
         return
             "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(SQLQuote.identifier(name)) (\(items.joined(separator: ", ")))"
     }

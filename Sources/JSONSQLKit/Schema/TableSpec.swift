@@ -15,6 +15,9 @@ public struct TableSpec: Sendable, Equatable {
     /// `AUTOINCREMENT` on a single integer primary key: SQLite never reuses a key, even of a
     /// deleted row. Set by `copy`, which carries it from a source table.
     public var autoincrement = false
+    /// Table CHECKs `copy` carries (`CopyCheck`); a check without this dialect's form is
+    /// refused or left by `CopyTable.fit(to:leaving:)` before the table is made.
+    var checks: [CopyCheck] = []
 
     /// The jsonsql types a STRICT table can declare: STRICT allows only INTEGER, INT, REAL,
     /// TEXT, BLOB and ANY.
@@ -129,6 +132,7 @@ public struct TableSpec: Sendable, Equatable {
         for columns in uniqueConstraints {
             items.append("UNIQUE (\(columns.map(SQLQuote.identifier).joined(separator: ", ")))")
         }
+        items += checks.compactMap(\.sqlite)
         let options: [String] = (withoutRowid ? ["WITHOUT ROWID"] : []) + (strict ? ["STRICT"] : [])
         return
             "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(SQLQuote.identifier(name)) (\(items.joined(separator: ", ")))"

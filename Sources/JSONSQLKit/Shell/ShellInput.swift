@@ -66,7 +66,7 @@ public enum ShellInput {
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
         // Read through a descriptor, not FileManager, which cannot read a pipe: a FIFO or bash's
         // `<(...)` (/dev/fd/63) is a script too.
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = InputSource.openForReading(path, flags: 0)
         if descriptor < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
         let data: Data
         do {

@@ -47,7 +47,7 @@ struct Shell: ParsableCommand {
             Store.isSQLiteFile(file)
         {
             throw JSONSQLError(
-                "no database at \(db.database), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))"
+                "no database at \(Store.displayName(db.database)), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))"
             )
         }
         // `jsonsql shell setup.jsonsql`: a script where the database goes.
@@ -56,8 +56,8 @@ struct Shell: ParsableCommand {
             !Store.isSQLiteFile(db.database), !Store.isDataFile(db.database)
         {
             throw JSONSQLError(
-                "\(db.database) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB "
-                    + SQLQuote.shellWord(db.database))
+                "\(Store.displayName(db.database)) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB "
+                    + SQLQuote.shellWord(Store.displayName(db.database)))
         }
         // Before the store opens, so that its connection stops on Ctrl-C too.
         Interruption.install()

@@ -460,7 +460,9 @@ final class ShellSession {
             // (PostgreSQL keeps a failed transaction open until COMMIT or ROLLBACK, which say so.)
             // What follows up to the transaction's end is not run, as PostgreSQL refuses it: run
             // one by one, it would keep a part of what was to be all or nothing.
-            if wasInsideTransaction && !store.isPostgres && !store.isInsideTransaction {
+            // Not when the transaction ended as asked, and only letting go of its lock failed.
+            let ended = (error as? JSONSQLError)?.atTransactionBoundary ?? false
+            if wasInsideTransaction && !store.isPostgres && !store.isInsideTransaction && !ended {
                 rolledBackAt = location(line)
                 Diagnostics.print(
                     "Error: \(location(line))this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept; "
