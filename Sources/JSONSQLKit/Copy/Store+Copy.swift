@@ -131,8 +131,7 @@ extension Store {
                 }
                 objects = []
             }
-            func refuseExisting() throws {
-                let here = try tableNames()
+            func refuseExisting(_ here: [String]) throws {
                 let existing = names.compactMap { SQLName.find($0, in: here) }
                 if !existing.isEmpty {
                     let list = existing.joined(separator: ", ")
@@ -141,7 +140,7 @@ extension Store {
                     )
                 }
             }
-            try refuseExisting()
+            try refuseExisting(try tableNames())
             // A new SQLite file made from a SQLite one gets its page size, set before the first
             // table (SQLite fixes it then), and, when it holds every table, the numbers other
             // applications keep in the header: user_version (a schema version many migrate by)
@@ -153,13 +152,10 @@ extension Store {
                 }
             }
             return try writingForCopy(from: source) { writer in
-                // On PostgreSQL, again once the names are locked in the writing transaction: another
-                // command may have made one meanwhile. SQLite's write transaction holds the whole
-                // file from its start, so a table made meanwhile fails the CREATE TABLE there.
-                if let postgres {
-                    try postgres.lock(names)
-                    try refuseExisting()
-                }
+                // Again in the writing transaction (on PostgreSQL once the names are locked):
+                // another command may have made one meanwhile.
+                try postgres?.lock(names)
+                try refuseExisting(try writer.tableNames())
                 if let header, options.tables.isEmpty { try writer.carry(header) }
                 var report = CopyReport()
                 report.tables = try tables.map { table in
@@ -358,6 +354,12 @@ struct CopyWriter {
     init(db: Database, fromPostgres: Bool) {
         self.db = db
         self.fromPostgres = fromPostgres
+    }
+
+    /// The destination's tables, read in the copy's writing transaction.
+    func tableNames() throws -> [String] {
+        if let postgres { return try postgres.tableNames() }
+        return try Store.tableNames(db!)
     }
 
     /// Makes the triggers and views of a SQLite source again (none reach PostgreSQL).

@@ -53,7 +53,7 @@ extension PostgresStore {
         } catch let error as PostgresError where error.code == "42P01" {
             // The transaction failed with it, so the tables are not listed here.
             throw JSONSQLError(
-                "no table '\(TerminalText.excerpt(table))' in \(name): another command dropped or renamed it as this one began; jsonsql tables \(SQLQuote.shellWord(connection.commandLineName)) lists the tables"
+                "no table '\(TerminalText.excerpt(table))' in \(name): another command dropped or renamed it as this one began; jsonsql tables \(SQLQuote.shellWord(name)) lists the tables"
             )
         }
     }
