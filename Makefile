@@ -139,8 +139,9 @@ bench-deps:
 	  else echo "for the full benchmark: sudo apt-get install -y$$missing"; fi; \
 	fi
 
-# libFuzzer for FUZZ_SECONDS in all: a quarter each on the --where parser and the JSON reader,
-# half on whole command lines run by a jsonsql built with ASan (see Fuzz/run.sh).
+# libFuzzer for FUZZ_SECONDS in all: a quarter each on the --where parser, the JSON reader, and
+# whole command lines run by a jsonsql built with ASan on SQLite and on a throwaway PostgreSQL
+# server (see Fuzz/run.sh; FUZZ_TARGETS picks some).
 FUZZ_SECONDS ?= 180
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)

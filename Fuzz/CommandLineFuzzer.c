@@ -16,11 +16,16 @@
 //
 // Environment: JSONSQL_FUZZ_BIN (the binary; default .build-fuzz/jsonsql-asan/debug/jsonsql),
 // JSONSQL_FUZZ_VERBOSE=1 (print every command), JSONSQL_FUZZ_TIMEOUT (seconds per run, 10),
-// JSONSQL_FUZZ_SKIP=id,... (known bugs to let pass, see knownBugs below; default none).
+// JSONSQL_FUZZ_SKIP=id,... (known bugs to let pass, see knownBugs below; default none),
+// JSONSQL_FUZZ_POSTGRES=DIR (the socket directory of a throwaway PostgreSQL server, see
+// Tests/postgres-server.sh): most command lines then name a postgres:// URL of schema fz, which is
+// seeded like the full SQLite database and restored before every input; a refusal must leave it
+// (its tables, columns, indexes, constraints and rows) as it was, and so must a command that only reads.
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libpq-fe.h>
 #include <ftw.h>
 #include <limits.h>
 #include <poll.h>
@@ -399,6 +404,14 @@ static void columnSpec(Args *a, Bytes *b) {
     }
 }
 
+// MARK: - PostgreSQL
+
+static PGconn *pg;                // the harness's own session; NULL without JSONSQL_FUZZ_POSTGRES
+static char pgDirectory[PATH_MAX];
+static char pgHost[PATH_MAX * 3]; // the socket directory, percent-encoded for a URL
+static char pgURL[PATH_MAX * 3 + 128];
+static char *pgSeedSQL;           // recreates schema fz as the seed commands left it
+
 static void sql(Args *a, Bytes *b) {
     static const char *statements[] = {"SELECT * FROM player", "SELECT count(*) FROM player WHERE score > :min",
         "SELECT name, address ->> '$.city' AS city FROM player", "SELECT :a, $b, @c, ?1",
@@ -414,7 +427,37 @@ static void sql(Args *a, Bytes *b) {
         "SELECT load_extension('x')", "REINDEX", "ANALYZE", "EXPLAIN SELECT 1", "EXPLAIN QUERY PLAN SELECT * FROM player",
         "INSERT INTO player(id, name) VALUES ('z', 'Z') RETURNING *", "REPLACE INTO team VALUES ('t1', 'Re')",
         "UPDATE member SET team = 'nosuch'", "ALTER TABLE player ADD COLUMN q"};
-    if (chance(b, 8)) raw(a, b, 24); else put(a, ONE_OF(b, statements));
+    // PostgreSQL's own: dollar quotes, BEGIN ATOMIC bodies, COPY, cursors, session settings, odd types.
+    static const char *pgStatements[] = {"CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END",
+        "CREATE FUNCTION g() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT 2; END; SELECT g()",
+        "DO $$ BEGIN PERFORM 1; END $$", "DO $x$ BEGIN RAISE NOTICE 'n;%', 1; END $x$", "DO $$ BEGIN RAISE EXCEPTION 'boom'; END $$",
+        "SELECT $1", "SELECT $tag$a;b$tag$, E'a\\nb;', U&'\\0041', 'it''s'", "SELECT 1 /* ; */ ; -- ;",
+        "COPY player TO STDOUT", "COPY team FROM STDIN", "COPY (SELECT 1) TO STDOUT WITH (FORMAT csv)", "LISTEN x",
+        "NOTIFY x, 'y'", "SELECT pg_sleep(0.01)", "SELECT 1/0", "SELECT repeat('x', 100000)", "SELECT 1e400::numeric",
+        "SELECT 'NaN'::float8, 'Infinity'::numeric, '-0'::float8, 1e308::float8 * 10",
+        "SELECT now(), interval '1 day', '2024-01-01'::date, 'infinity'::timestamptz, '-infinity'::date, time '24:00'",
+        "SELECT array[1,2], '{\"a\":1}'::jsonb, '\\x00ff'::bytea, point(1,2), 'a'::\"char\", 1::money, '1.5'::numeric(3,1)",
+        "SELECT ROW(1,'a'), '(1,2)'::int4range, 'a b'::tsvector, gen_random_uuid(), inet '::1', B'101'",
+        "SELECT '\"\\u0000\"'::json, '{\"a\":1e400}'::json, '[9223372036854775808]'::jsonb", "SELECT chr(0)",
+        "CREATE TABLE z(a int)", "CREATE TABLE \"Player\"(a int)", "CREATE VIEW v AS SELECT * FROM player",
+        "CREATE TEMP TABLE tt(a int)", "CREATE TYPE mood AS ENUM ('a', 'b')", "CREATE DOMAIN pos AS integer CHECK (VALUE > 0)",
+        "CREATE TABLE e(m int, d pos)", "CREATE TABLE w(a varchar(3), b numeric(5,2), c int[], d timestamp, e bit(3), f xml)",
+        "CREATE INDEX ON player USING gin (address)", "CREATE UNIQUE INDEX u ON team (lower(name))",
+        "CREATE TRIGGER t BEFORE INSERT ON team FOR EACH ROW EXECUTE FUNCTION suppress_redundant_updates_trigger()",
+        "SET standard_conforming_strings = off", "SET search_path = nosuch", "SET search_path = fz, public",
+        "SET DateStyle = German", "SET TIME ZONE 'America/St_Johns'", "SET statement_timeout = 1", "RESET ALL",
+        "BEGIN ISOLATION LEVEL SERIALIZABLE", "START TRANSACTION READ ONLY", "COMMIT AND CHAIN", "ROLLBACK TO s",
+        "PREPARE p AS SELECT 1", "EXECUTE p", "DEALLOCATE ALL", "DECLARE c CURSOR WITH HOLD FOR SELECT 1", "FETCH c",
+        "CLOSE ALL", "DISCARD ALL", "SHOW ALL", "TABLE player", "VALUES (1, 'a'), (2, NULL)",
+        "SELECT x FROM generate_series(1, 100000) x", "ALTER TABLE player ADD COLUMN z int", "ALTER TABLE player DROP COLUMN score",
+        "ALTER TABLE player ALTER COLUMN score TYPE text", "ALTER TABLE team RENAME TO team2", "DROP TABLE player CASCADE",
+        "TRUNCATE team CASCADE", "LOCK TABLE team", "SELECT pg_advisory_lock(1)", "SELECT pg_terminate_backend(pg_backend_pid())",
+        "SELECT * FROM player FOR UPDATE", "INSERT INTO team VALUES ('t1', 'x') ON CONFLICT (id) DO UPDATE SET name = 'y'",
+        "UPDATE player SET address = '\"s\"'", "UPDATE player SET tags = 'null'::jsonb",
+        "INSERT INTO player(id, name, address) VALUES ('q', 'Q', '{\"country\":1e400}')", "\\d", "\\dt player", "\\q"};
+    if (chance(b, 8)) raw(a, b, 24);
+    else if (pg && chance(b, 60)) put(a, ONE_OF(b, pgStatements));
+    else put(a, ONE_OF(b, statements));
     if (chance(b, 10)) raw(a, b, 8);
 }
 
@@ -452,9 +495,37 @@ static void paths(Args *a, Bytes *b) {
 }
 
 enum { CREATE, INSERT, QUERY, UPDATE, DELETE, INDEX, TABLES, SCHEMA, INDEXES, ALTER, RENAME, DROPTABLE, DROPINDEX,
-    SHELL, SUBCOMMANDS };
+    COPY, DESCRIBE, SHELL, SUBCOMMANDS };
 static const char *subcommands[] = {"create-table", "insert", "query", "update", "delete", "index", "tables", "schema",
-    "indexes", "alter", "rename-table", "drop-table", "drop-index", "shell"};
+    "indexes", "alter", "rename-table", "drop-table", "drop-index", "copy", "describe", "shell"};
+
+// MARK: - PostgreSQL
+
+/// A database argument naming the server: mostly schema fz's URL, sometimes another form of it
+/// or one that cannot work (no such schema, database or port; odd session settings).
+static void pgDatabase(Args *a, Bytes *b) {
+    static const char *tails[] = {"", "", "", "", "", "", "&application_name=fuzz", "&connect_timeout=1",
+        "%20-cstandard_conforming_strings%3Doff", "%20-cDateStyle%3DSQL%2CDMY%20-cextra_float_digits%3D0%20-cbytea_output%3Descape",
+        "%20-ctimezone%3DAsia%2FKolkata%20-cIntervalStyle%3Dsql_standard", ",public", "%20-cstatement_timeout%3D1",
+        "%20-clock_timeout%3D1", "%20-cdefault_transaction_read_only%3Don"};
+    switch (pick(b, 16)) {
+    case 0: putf(a, "postgresql://postgres@%s/postgres?options=-csearch_path%%3Dfz", pgHost); break;
+    case 1: putf(a, "postgres://postgres:se%%3Fcr%%40t@%s/postgres?options=-csearch_path%%3Dfz", pgHost); break;
+    case 2: putf(a, "postgres://postgres@%s/postgres", pgHost); break;
+    case 3: putf(a, "postgres://postgres@%s/postgres?options=-csearch_path%%3Dnosuch", pgHost); break;
+    case 4: putf(a, "postgres://postgres@%s/nosuchdb", pgHost); break;
+    case 5: putf(a, "postgres://postgres@%s:1/postgres", pgHost); break;
+    case 6: putf(a, "host=%s user=postgres dbname=postgres options=-csearch_path=fz", pgDirectory); break;
+    case 7:
+        put(a, pgURL);
+        raw(a, b, 8);
+        break;
+    default:
+        put(a, pgURL);
+        put(a, ONE_OF(b, tails));
+    }
+    end(a);
+}
 
 /// What the harness needs to know about a generated command to judge its run.
 typedef struct {
@@ -503,6 +574,16 @@ static void options(Args *a, Bytes *b, int sub, Shape *shape, int inShell) {
         break;
     case DROPINDEX:
         arg(a, ONE_OF(b, indexNames));
+        break;
+    case COPY: {
+        // After SRC: DST, then the tables.
+        static const char *targets[] = {"copy.sqlite", "copy.sqlite", "db.sqlite", "nosuch/copy.sqlite", "in.json", "-"};
+        if (pg && chance(b, 50)) pgDatabase(a, b); else arg(a, ONE_OF(b, targets));
+        for (unsigned n = pick(b, 3), i = 0; i < n; i++) table(a, b);
+        break;
+    }
+    case DESCRIBE:
+        if (chance(b, 75)) table(a, b);
         break;
     }
     unsigned count = pick(b, 6);
@@ -660,6 +741,21 @@ static void options(Args *a, Bytes *b, int sub, Shape *shape, int inShell) {
         case RENAME: case DROPTABLE: case DROPINDEX:
             arg(a, sub == RENAME ? "--bogus" : "--if-exists");
             break;
+        case COPY:
+            if (k % 2) arg(a, "--no-indexes"); else arg(a, chance(b, 50) ? "-q" : "--quiet");
+            break;
+        case DESCRIBE:
+            switch (k % 3) {
+            case 0: {
+                static const char *numbers[] = {"0", "1", "2", "100", "-1", "x", "99999999999999999999"};
+                arg(a, "--sample");
+                arg(a, ONE_OF(b, numbers));
+                break;
+            }
+            case 1: arg(a, "--swift"); break;
+            default: format(a, b);
+            }
+            break;
         case SHELL:
             if (inShell) break;
             if (k % 2) arg(a, "--keep-going"); else format(a, b);
@@ -667,7 +763,8 @@ static void options(Args *a, Bytes *b, int sub, Shape *shape, int inShell) {
         }
     }
     if (shape) {
-        shape->readOnly = help || dryRun || sub == TABLES || sub == SCHEMA || sub == INDEXES || (sub == QUERY && !sqlGiven);
+        shape->readOnly = help || dryRun || sub == TABLES || sub == SCHEMA || sub == INDEXES || sub == DESCRIBE
+            || (sub == QUERY && !sqlGiven);
         if (sub == INSERT) shape->usesStdin = 1;
     }
 }
@@ -753,7 +850,7 @@ typedef struct {
     const char *name;
 } Seed;
 
-enum { FULL, SINGLE, MISSING, EMPTY, GARBAGE, SEEDS };
+enum { FULL, SINGLE, MISSING, EMPTY, GARBAGE, POSTGRES, SEEDS };
 static Seed seeds[SEEDS];
 
 static void die(const char *format, ...) {
@@ -1007,7 +1104,126 @@ static const char *knownBug(Args *argv, Outcome *o, int sub, int dbExisted, int 
         && (strstr(o->err, "stack-overflow") || o->signal == SIGSEGV))
         return "deep-nesting";
     if (inSkipList("insert-deletes-db") && sub == INSERT && dbExisted && !dbExists) return "insert-deletes-db";
+    // An array index of -9223372036854775808 negated (index, update on PostgreSQL).
+    if (inSkipList("min-array-index") && o->signal == SIGILL) {
+        for (int i = 0; i < argv->argc; i++)
+            if (strstr(argv->argv[i], "-9223372036854775808")) return "min-array-index";
+        if (input && strstr(input, "-9223372036854775808")) return "min-array-index";
+    }
     return NULL;
+}
+
+// MARK: - The PostgreSQL schema
+
+/// Runs SQL on the harness's session, reconnecting once when the session was lost; NULL on
+/// success, else the server's message. With `text`, the first row's first value is kept.
+static const char *pgRun(const char *sql, char **text) {
+    static char message[1024];
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (PQstatus(pg) != CONNECTION_OK) PQreset(pg);
+        PGresult *result = PQexec(pg, sql);
+        ExecStatusType status = PQresultStatus(result);
+        if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+            if (text) *text = strdup(PQntuples(result) && !PQgetisnull(result, 0, 0) ? PQgetvalue(result, 0, 0) : "");
+            PQclear(result);
+            return NULL;
+        }
+        snprintf(message, sizeof message, "%s", PQerrorMessage(pg));
+        PQclear(result);
+        if (PQstatus(pg) == CONNECTION_OK) break;
+    }
+    return message;
+}
+
+/// Puts schema fz back as the seed left it; ends sessions a killed jsonsql left running first.
+static void pgReset(void) {
+    const char *failed = pgRun("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                               "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'", NULL);
+    if (!failed) failed = pgRun("SET client_min_messages = warning; DROP SCHEMA IF EXISTS fz CASCADE; "
+                                "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public", NULL);
+    if (!failed) failed = pgRun(pgSeedSQL, NULL);
+    if (failed) die("cannot restore schema fz on the PostgreSQL server: %s", failed);
+}
+
+/// The tables, columns, indexes, constraints, triggers, comments and rows of schemas fz and
+/// public, as a text to compare (sequences' positions are left out: a refused insert may take numbers).
+static const char pgStateFunction[] =
+    "CREATE SCHEMA IF NOT EXISTS fuzzcheck;"
+    "CREATE OR REPLACE FUNCTION fuzzcheck.state() RETURNS text LANGUAGE plpgsql AS $f$"
+    "DECLARE r record; h text; result text := ''; BEGIN"
+    "  FOR r IN SELECT n.nspname, c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+    "           WHERE n.nspname IN ('fz', 'public') AND c.relkind IN ('r', 'p', 'm') ORDER BY n.nspname COLLATE \"C\", c.relname COLLATE \"C\" LOOP"
+    "    EXECUTE pg_catalog.format('SELECT pg_catalog.md5(coalesce(pg_catalog.string_agg(t::text, E''\\n'' ORDER BY t::text COLLATE \"C\"), ''''))"
+    "                               FROM %I.%I t', r.nspname, r.relname) INTO h;"
+    "    result := result || r.nspname || '.' || r.relname || ' rows ' || h || E'\\n';"
+    "  END LOOP;"
+    "  RETURN result || coalesce((SELECT pg_catalog.string_agg(x, E'\\n' ORDER BY x COLLATE \"C\") FROM ("
+    "    SELECT n.nspname || '.' || c.relname || ' ' || c.relkind::text || ' ' || coalesce((SELECT pg_catalog.string_agg("
+    "             a.attname || ' ' || pg_catalog.format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END"
+    "             || coalesce(' default ' || pg_catalog.pg_get_expr(d.adbin, d.adrelid), ''), ', ' ORDER BY a.attnum)"
+    "           FROM pg_catalog.pg_attribute a LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+    "           WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '')"
+    "           || CASE WHEN c.relkind = 'i' THEN ' ' || pg_catalog.pg_get_indexdef(c.oid)"
+    "                   WHEN c.relkind = 'v' THEN ' ' || pg_catalog.pg_get_viewdef(c.oid) ELSE '' END AS x"
+    "    FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ('fz', 'public')"
+    "    UNION ALL SELECT 'constraint ' || k.conname || ' ' || pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k"
+    "      JOIN pg_catalog.pg_namespace n ON n.oid = k.connamespace WHERE n.nspname IN ('fz', 'public')"
+    "    UNION ALL SELECT 'trigger ' || t.tgname || ' ' || pg_catalog.pg_get_triggerdef(t.oid) FROM pg_catalog.pg_trigger t"
+    "      JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+    "      WHERE n.nspname IN ('fz', 'public') AND NOT t.tgisinternal"
+    "    UNION ALL SELECT 'comment ' || c.relname || ' ' || d.objsubid || ' ' || d.description FROM pg_catalog.pg_description d"
+    "      JOIN pg_catalog.pg_class c ON c.oid = d.objoid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+    "      WHERE n.nspname IN ('fz', 'public')"
+    "    UNION ALL SELECT 'schema ' || nspname FROM pg_catalog.pg_namespace WHERE nspname !~ '^pg_(toast_)?temp_') s), '');"
+    "END $f$";
+
+/// Appends a hash of the server's state to a directory snapshot.
+static void pgSnapshot(char *out, size_t capacity) {
+    char *state = NULL;
+    const char *failed = pgRun("SELECT fuzzcheck.state()", &state);
+    if (failed) die("cannot read the state of schema fz: %s", failed);
+    size_t used = strlen(out);
+    snprintf(out + used, capacity - used, "| postgres %016llx",
+        (unsigned long long)fnv((const uint8_t *)state, strlen(state), 14695981039346656037ull));
+    free(state);
+}
+
+/// Connects to the server whose socket is in `directory` and empties schema fz for the seed.
+static void pgInitialize(const char *directory) {
+    if (!realpath(directory, pgDirectory)) die("no PostgreSQL socket directory %s", directory);
+    size_t used = 0;
+    for (const char *c = pgDirectory; *c && used < sizeof pgHost - 4; c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-._~", *c))
+            pgHost[used++] = *c;
+        else
+            used += snprintf(pgHost + used, 4, "%%%02X", (unsigned char)*c);
+    }
+    snprintf(pgURL, sizeof pgURL, "postgres://postgres@%s/postgres?options=-csearch_path%%3Dfz", pgHost);
+    const char *keys[] = {"host", "user", "dbname", NULL}, *values[] = {pgDirectory, "postgres", "postgres", NULL};
+    pg = PQconnectdbParams(keys, values, 0);
+    if (PQstatus(pg) != CONNECTION_OK) die("cannot connect to the PostgreSQL server in %s: %s", pgDirectory, PQerrorMessage(pg));
+    const char *failed = pgRun("SET client_min_messages = warning; DROP SCHEMA IF EXISTS fz CASCADE; CREATE SCHEMA fz", NULL);
+    if (!failed) failed = pgRun(pgStateFunction, NULL);
+    if (failed) die("cannot prepare the PostgreSQL server: %s", failed);
+}
+
+/// After the seed commands: schema fz as SQL (pg_dump's meta-commands such as \restrict left out).
+static void pgKeepSeed(void) {
+    char command[PATH_MAX * 2 + 256];
+    snprintf(command, sizeof command,
+        "dump=$(ls /usr/lib/postgresql/*/bin/pg_dump 2>/dev/null | tail -1); \"${dump:-pg_dump}\" -h '%s' -U postgres "
+        "-n fz --inserts --no-owner --no-privileges postgres | grep -v '^\\\\'",
+        pgDirectory);
+    FILE *dump = popen(command, "r");
+    if (!dump) die("cannot run pg_dump");
+    size_t capacity = 1 << 16, size = 0;
+    pgSeedSQL = malloc(capacity);
+    for (size_t n; (n = fread(pgSeedSQL + size, 1, capacity - size - 1, dump)) > 0;) {
+        size += n;
+        if (size + 1 == capacity) pgSeedSQL = realloc(pgSeedSQL, capacity *= 2);
+    }
+    pgSeedSQL[size] = 0;
+    if (pclose(dump) != 0 || !strstr(pgSeedSQL, "CREATE TABLE")) die("pg_dump of schema fz failed");
 }
 
 // MARK: - libFuzzer entry points
@@ -1026,8 +1242,14 @@ static void seedCommand(const char *db, const char *stdinText, ...) {
     snprintf(inPath, sizeof inPath, "%s/seed.json", work);
     writeFile(inPath, stdinText, strlen(stdinText));
     Outcome *o = malloc(sizeof(Outcome));
+    // A loaded machine may take long over the first start of an ASan binary.
+    double timeout = timeoutSeconds;
+    timeoutSeconds = timeout > 300 ? timeout : 300;
     run(a->argv, work, inPath, o);
-    if (o->status != 0) die("seeding the scratch database failed: %s %s: %s", a->argv[1], a->argv[3], o->err);
+    timeoutSeconds = timeout;
+    if (o->status != 0)
+        die("seeding the scratch database failed: %s %s: exit %d, signal %d%s: %s", a->argv[1], a->argv[3], o->status,
+            o->signal, o->timedOut ? " (timed out)" : "", o->err);
     free(o);
     free(a);
 }
@@ -1066,6 +1288,33 @@ static void cleanUp(void) {
     rmdir(work);
 }
 
+/// The full seed: three related tables with indexes, made by jsonsql in `db` (without foreign
+/// keys on PostgreSQL, where jsonsql does not make them yet).
+static void seedFull(const char *db) {
+    int sqlite = db != pgURL;
+    seedCommand(db, "", "create-table", "team", "id:text:pk", "name:text:notnull", NULL);
+    seedCommand(db, "", "create-table", "player", "id:text:pk", "name:text:notnull", "score:integer",
+        "ratio:real", "price:numeric", "active:boolean", "born:date", "created:datetime", "address:json", "tags:json",
+        sqlite ? "team:text:references=team.id:on-delete=set-null" : "team:text", NULL);
+    seedCommand(db, "", "create-table", "member", sqlite ? "team:text:references=team.id:on-delete=cascade" : "team:text",
+        sqlite ? "player:text:references=player.id" : "player:text", "doc:json", sqlite ? "country:text:generated=doc.address.country" : "country:text",
+        "--pk", "team,player", NULL);
+    seedCommand(db, "[{\"id\":\"t1\",\"name\":\"Red\"},{\"id\":\"t2\",\"name\":\"Blue\"}]", "insert", "team", NULL);
+    seedCommand(db,
+        "{\"id\":\"p1\",\"name\":\"Ann\",\"score\":90000,\"ratio\":0.5,\"price\":19.90,\"active\":true,"
+        "\"born\":\"1990-01-02\",\"created\":\"2024-05-01 12:30:00\",\"address\":{\"country\":\"DE\",\"city\":\"Berlin\","
+        "\"zip.code\":\"10115\",\"geo\":{\"lat\":52.5}},\"tags\":[\"a\",\"pro\"],\"team\":\"t1\"}\n"
+        "{\"id\":\"p2\",\"name\":\"Bob\",\"score\":-3,\"active\":false,\"address\":{\"country\":\"FR\"},\"tags\":[],\"team\":\"t2\"}\n"
+        "{\"id\":\"p3\",\"name\":\"Zoë\",\"score\":null,\"address\":null,\"tags\":[1,2.5,null,{\"x\":1}]}\n",
+        "insert", "player", NULL);
+    seedCommand(db, "{\"team\":\"t1\",\"player\":\"p1\",\"doc\":{\"address\":{\"country\":\"DE\"}}}",
+        "insert", "member", NULL);
+    seedCommand(db, "", "index", "player", "address.country", "--name", "player_country", NULL);
+    seedCommand(db, "", "index", "player", "score", "--name", "by_score", "--where", "active = true", NULL);
+    if (sqlite) seedCommand(db, "", "index", "player", "name", "--name", "name_nocase", "--nocase", NULL);
+    else seedCommand(db, "", "index", "player", "address", "--name", "name_nocase", "--gin", NULL);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc; (void)argv;
     const char *bin = getenv("JSONSQL_FUZZ_BIN");
@@ -1086,26 +1335,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
     // The scratch databases every input starts from: three related tables with indexes, a
     // table created from data, no file, an empty file and a file that is not a database.
-    seedCommand("full.sqlite", "", "create-table", "team", "id:text:pk", "name:text:notnull", NULL);
-    seedCommand("full.sqlite", "", "create-table", "player", "id:text:pk", "name:text:notnull", "score:integer",
-        "ratio:real", "price:numeric", "active:boolean", "born:date", "created:datetime", "address:json", "tags:json",
-        "team:text:references=team.id:on-delete=set-null", NULL);
-    seedCommand("full.sqlite", "", "create-table", "member", "team:text:references=team.id:on-delete=cascade",
-        "player:text:references=player.id", "doc:json", "country:text:generated=doc.address.country",
-        "--pk", "team,player", NULL);
-    seedCommand("full.sqlite", "[{\"id\":\"t1\",\"name\":\"Red\"},{\"id\":\"t2\",\"name\":\"Blue\"}]", "insert", "team", NULL);
-    seedCommand("full.sqlite",
-        "{\"id\":\"p1\",\"name\":\"Ann\",\"score\":90000,\"ratio\":0.5,\"price\":19.90,\"active\":true,"
-        "\"born\":\"1990-01-02\",\"created\":\"2024-05-01 12:30:00\",\"address\":{\"country\":\"DE\",\"city\":\"Berlin\","
-        "\"zip.code\":\"10115\",\"geo\":{\"lat\":52.5}},\"tags\":[\"a\",\"pro\"],\"team\":\"t1\"}\n"
-        "{\"id\":\"p2\",\"name\":\"Bob\",\"score\":-3,\"active\":false,\"address\":{\"country\":\"FR\"},\"tags\":[],\"team\":\"t2\"}\n"
-        "{\"id\":\"p3\",\"name\":\"Zoë\",\"score\":null,\"address\":null,\"tags\":[1,2.5,null,{\"x\":1}]}\n",
-        "insert", "player", NULL);
-    seedCommand("full.sqlite", "{\"team\":\"t1\",\"player\":\"p1\",\"doc\":{\"address\":{\"country\":\"DE\"}}}",
-        "insert", "member", NULL);
-    seedCommand("full.sqlite", "", "index", "player", "address.country", "--name", "player_country", NULL);
-    seedCommand("full.sqlite", "", "index", "player", "score", "--name", "by_score", "--where", "active = true", NULL);
-    seedCommand("full.sqlite", "", "index", "player", "name", "--name", "name_nocase", "--nocase", NULL);
+    seedFull("full.sqlite");
     seedCommand("single.sqlite",
         "[{\"id\":1,\"title\":\"x\",\"n\":1.5,\"doc\":{\"a\":[1,2]}},{\"id\":2,\"title\":null,\"n\":2,\"doc\":{}}]",
         "insert", "doc", "--pk", "id", NULL);
@@ -1115,6 +1345,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     seeds[EMPTY] = (Seed){(uint8_t *)"", 0, "empty (a 0-byte file)"};
     static const char garbage[] = "this is not a database, it is text\n";
     seeds[GARBAGE] = (Seed){(uint8_t *)garbage, sizeof garbage - 1, "garbage (a text file)"};
+    // Schema fz on the server, seeded as full; db.sqlite in the directory is full too (for copy).
+    const char *pgDir = getenv("JSONSQL_FUZZ_POSTGRES");
+    if (pgDir && *pgDir) {
+        pgInitialize(pgDir);
+        seedFull(pgURL);
+        pgKeepSeed();
+        seeds[POSTGRES] = (Seed){seeds[FULL].bytes, seeds[FULL].size, "postgres (schema fz as full; db.sqlite is full)"};
+        fprintf(stderr, "command-line fuzzer: PostgreSQL at %s\n", pgURL);
+    }
     return 0;
 }
 
@@ -1131,7 +1370,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 static const char literalMagic[] = "jsonsql-fuzz ";
 
 static int literal(const uint8_t *data, size_t size, Args *argv, Args *input, Shape *shape, int *scriptFile) {
-    static const char *names[] = {"full", "single", "missing", "empty", "garbage"};
+    static const char *names[] = {"full", "single", "missing", "empty", "garbage", "postgres"};
     const char *text = (const char *)data, *limit = text + size;
     const char *line = text + sizeof literalMagic - 1;
     const char *newline = memchr(line, '\n', limit - line);
@@ -1139,7 +1378,7 @@ static int literal(const uint8_t *data, size_t size, Args *argv, Args *input, Sh
     int seed = -1;
     for (int i = 0; i < SEEDS; i++)
         if ((size_t)(newline - line) == strlen(names[i]) && !memcmp(line, names[i], newline - line)) seed = i;
-    if (seed < 0) return -1;
+    if (seed < 0 || (seed == POSTGRES && !pg)) return -1;
     arg(argv, binary);
     shape->sub = -1;
     int sawSQL = 0;
@@ -1155,7 +1394,15 @@ static int literal(const uint8_t *data, size_t size, Args *argv, Args *input, Sh
             break;
         }
         if (memchr(line, 0, newline - line)) return -1;
-        for (const char *c = line; c < newline; c++) putc1(argv, *c);
+        // $PG stands for schema fz's URL.
+        for (const char *c = line; c < newline; c++) {
+            if (pg && newline - c >= 3 && !memcmp(c, "$PG", 3)) {
+                put(argv, pgURL);
+                c += 2;
+            } else {
+                putc1(argv, *c);
+            }
+        }
         end(argv);
         const char *word = argv->argv[argv->argc - 1];
         if (argv->argc == 2)
@@ -1195,13 +1442,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (seed < 0) return 0;
     } else {
         static const int seedWeights[] = {FULL, FULL, FULL, FULL, FULL, SINGLE, SINGLE, MISSING, EMPTY, GARBAGE};
-        seed = ONE_OF(&b, seedWeights);
+        static const int pgSeedWeights[] = {POSTGRES, POSTGRES, POSTGRES, POSTGRES, POSTGRES, POSTGRES, POSTGRES, POSTGRES,
+            FULL, MISSING};
+        seed = pg ? ONE_OF(&b, pgSeedWeights) : ONE_OF(&b, seedWeights);
         shape.sub = pick(&b, SUBCOMMANDS);
         arg(&argv, binary);
         arg(&argv, subcommands[shape.sub]);
         static const char *databases[] = {"db.sqlite", "db.sqlite", "db.sqlite", "db.sqlite", "db.sqlite", "db.sqlite",
             "./db.sqlite", "nosuch/db.sqlite", ".", "in.json"};
-        if (chance(&b, 97)) arg(&argv, ONE_OF(&b, databases));
+        if (seed == POSTGRES && chance(&b, 90)) {
+            if (chance(&b, 80)) arg(&argv, pgURL); else pgDatabase(&argv, &b);
+        } else if (chance(&b, 97)) {
+            arg(&argv, ONE_OF(&b, databases));
+        }
         options(&argv, &b, shape.sub, &shape, 0);
         // A script in a file or on standard input; JSON for insert on standard input.
         if (shape.sub == SHELL) {
@@ -1235,12 +1488,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(inCopy, sizeof inCopy, "%s/in.json", dir);
     writeFile(inCopy, input.arena, inputSize);
 
+    if (pg) pgReset();
     static char before[65536], after[65536];
     snapshot(dir, before, sizeof before);
+    if (pg) pgSnapshot(before, sizeof before);
     int dbExisted = access(db, F_OK) == 0;
     static Outcome o;
     run(argv.argv, dir, inPath, &o);
     snapshot(dir, after, sizeof after);
+    if (pg) pgSnapshot(after, sizeof after);
     int dbExists = access(db, F_OK) == 0;
     if (verbose) fprintf(stderr, "  -> exit %d, signal %d: %.200s\n", o.status, o.signal, o.err);
 

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for a share of the time given.
 # usage: Fuzz/run.sh [SECONDS]   (default 180 in all: a quarter each for the --where parser and
-#                                 the JSON reader, half for whole command lines)
+#                                 the JSON reader, a quarter for whole command lines on SQLite
+#                                 and a quarter for them on PostgreSQL)
+# FUZZ_TARGETS picks some of where, json, cli and cli-postgres (default all), sharing SECONDS.
+# cli-postgres runs the command-line target against a throwaway PostgreSQL server
+# (Tests/postgres-server.sh: a fresh cluster on a unix socket in a temporary directory, removed
+# when this script ends); make deps installs the server.
 # The committed corpus in Fuzz/corpus/TARGET replays first on every run; put any input a
 # fuzzer finds there (and a test in Tests/) so it stays fixed.
 # FUZZ_ARGS adds libFuzzer options to every target, e.g. FUZZ_ARGS=-fork=2.
@@ -10,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-180}
-quarter=$(( seconds / 4 > 3 ? seconds / 4 : 3 ))
+targets=${FUZZ_TARGETS:-where json cli cli-postgres}
+share=$(( seconds / $(echo $targets | wc -w) ))
 out=.build-fuzz
 mkdir -p "$out"
 kit=Sources/JSONSQLKit
@@ -23,12 +29,14 @@ build() {
     [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
 
-build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterParser.swift \
+wants() { [[ " $targets " == *" $1 "* ]]; }
+
+wants where && build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterParser.swift \
     $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/JSONSQLError.swift $kit/Output/DisplayWidth.swift $kit/Values/ExactNumber.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift \
     $kit/Output/UTF8Text.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift
-build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
+wants json && build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift Fuzz/InterruptionStub.swift $kit/JSONSQLError.swift \
     $kit/Output/DisplayWidth.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift \
@@ -40,7 +48,9 @@ build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest
 # FUZZ_CLI_BIN=.build/debug/jsonsql runs an existing binary instead: no build, no ASan,
 # no guidance from jsonsql's own coverage.
 clang=${CLANG:-clang}
-if [ -n "${FUZZ_CLI_BIN:-}" ]; then
+if ! wants cli && ! wants cli-postgres; then
+    :
+elif [ -n "${FUZZ_CLI_BIN:-}" ]; then
     export JSONSQL_FUZZ_BIN=$FUZZ_CLI_BIN
 else
     $clang -O1 -c Fuzz/ChildCoverage.c -o "$out/ChildCoverage.o.new"
@@ -59,8 +69,12 @@ else
     fi
     export JSONSQL_FUZZ_BIN=$out/jsonsql-asan/debug/jsonsql
 fi
-$clang -fsanitize=fuzzer,address -g -O1 -o "$out/cli" Fuzz/CommandLineFuzzer.c -lsqlite3 2>&1 | quiet
-[ -x "$out/cli" ] || { echo "fuzz: building cli failed" >&2; exit 1; }
+if wants cli || wants cli-postgres; then
+    rm -f "$out/cli"
+    $clang -fsanitize=fuzzer,address -g -O1 -I/usr/include/postgresql -o "$out/cli" Fuzz/CommandLineFuzzer.c -lsqlite3 -lpq 2>&1 | quiet
+    [ -x "$out/cli" ] || { echo "fuzz: building cli failed" >&2; exit 1; }
+    ln -sfn cli "$out/cli-postgres"
+fi
 
 status=0
 fuzz() {
@@ -71,7 +85,7 @@ fuzz() {
     # shellcheck disable=SC2086
     set +e
     "$out/$target" -max_total_time="$time" -print_final_stats=1 -artifact_prefix="$out/crash-$target-" \
-        "$@" ${FUZZ_ARGS:-} "$work" "Fuzz/corpus/$target" 2>&1 \
+        "$@" ${FUZZ_ARGS:-} "$work" "Fuzz/corpus/$target" 2>&1 | tee "$out/fuzz-$target.log" \
         | grep -E "^(Done|stat::number_of_executed_units|==|SUMMARY|artifact_prefix|  [a-z]|command-line fuzzer)|Test unit written"
     local fuzzer=${PIPESTATUS[0]}
     set -e
@@ -85,8 +99,21 @@ fuzz() {
         status=1
     fi
 }
-fuzz where "$quarter" -max_len=4096
-fuzz json "$quarter" -max_len=4096
-fuzz cli $(( seconds - 2 * quarter > 5 ? seconds - 2 * quarter : 5 )) -max_len=8192 -len_control=0 -timeout=60
+for target in $targets; do
+    case $target in
+    where | json) fuzz "$target" $(( share > 3 ? share : 3 )) -max_len=4096 ;;
+    cli) fuzz cli $(( share > 5 ? share : 5 )) -max_len=8192 -len_control=0 -timeout=60 ;;
+    cli-postgres)
+        if ! server=$(Tests/postgres-server.sh start $$); then
+            echo "fuzz: the throwaway PostgreSQL server did not start (make deps installs it)" >&2
+            status=1
+            continue
+        fi
+        trap 'Tests/postgres-server.sh stop "$server"' EXIT
+        JSONSQL_FUZZ_POSTGRES=$server fuzz cli-postgres $(( share > 5 ? share : 5 )) -max_len=8192 -len_control=0 -timeout=60
+        ;;
+    *) echo "fuzz: no target $target (FUZZ_TARGETS: where json cli cli-postgres)" >&2; exit 2 ;;
+    esac
+done
 [ "$status" = 0 ] && echo "fuzz: no crashes"
 exit "$status"

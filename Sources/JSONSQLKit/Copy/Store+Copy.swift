@@ -131,14 +131,16 @@ extension Store {
                 }
                 objects = []
             }
-            let here = try tableNames()
-            let existing = names.compactMap { SQLName.find($0, in: here) }
-            if !existing.isEmpty {
-                let list = existing.joined(separator: ", ")
-                throw JSONSQLError(
-                    "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(commandLineName)) TABLE), or name the other tables to copy"
-                )
+            func refuseExisting(_ here: [String]) throws {
+                let existing = names.compactMap { SQLName.find($0, in: here) }
+                if !existing.isEmpty {
+                    let list = existing.joined(separator: ", ")
+                    throw JSONSQLError(
+                        "\(path) already holds \(existing.count == 1 ? "a table" : "tables") named \(list); copy never replaces a table: drop \(existing.count == 1 ? "it" : "them") first (jsonsql drop-table \(SQLQuote.shellWord(commandLineName)) TABLE), or name the other tables to copy"
+                    )
+                }
             }
+            try refuseExisting(try tableNames())
             // A new SQLite file made from a SQLite one gets its page size, set before the first
             // table (SQLite fixes it then), and, when it holds every table, the numbers other
             // applications keep in the header: user_version (a schema version many migrate by)
@@ -150,6 +152,10 @@ extension Store {
                 }
             }
             return try writingForCopy(from: source) { writer in
+                // Again in the writing transaction (on PostgreSQL once the names are locked):
+                // another command may have made one meanwhile.
+                try postgres?.lock(names)
+                try refuseExisting(try writer.tableNames())
                 if let header, options.tables.isEmpty { try writer.carry(header) }
                 var report = CopyReport()
                 report.tables = try tables.map { table in
@@ -348,6 +354,12 @@ struct CopyWriter {
     init(db: Database, fromPostgres: Bool) {
         self.db = db
         self.fromPostgres = fromPostgres
+    }
+
+    /// The destination's tables, read in the copy's writing transaction.
+    func tableNames() throws -> [String] {
+        if let postgres { return try postgres.tableNames() }
+        return try Store.tableNames(db!)
     }
 
     /// Makes the triggers and views of a SQLite source again (none reach PostgreSQL).

@@ -403,6 +403,13 @@ struct PostgresError: Error, CustomStringConvertible {
             return
                 "\(message): a table is locked by another session; wait longer with --timeout SECONDS, or try again when it is done"
         }
+        // Two sessions changing the same catalog entry at once (a name made twice, a deadlock
+        // between locks): jsonsql's own commands lock names first (PostgresStore.lock), so this
+        // comes of another program's statements or the shell's SQL.
+        if code == "40P01" || (code == "23505" && table?.hasPrefix("pg_") == true) {
+            return
+                "another session changed the same tables at the same time, so PostgreSQL stopped this statement (\(message)); run it again"
+        }
         if let sqliteWords { return sqliteWords }
         return detail.map { "\(message) (\($0))" } ?? message
     }

@@ -2,9 +2,9 @@
 /// where PostgreSQL would otherwise drop more than the column (its indexes and constraints).
 extension PostgresStore {
     func alter(_ spec: AlterSpec) throws -> [String] {
-        let table = try resolveTable(spec.table)
-        let quotedTable = SQLQuote.identifier(table)
-        return try connection.transaction {
+        try connection.transaction {
+            let table = try lockedTable(spec.table)
+            let quotedTable = SQLQuote.identifier(table)
             var done: [String] = []
             for name in spec.drop {
                 let column = try tableInfo(table).requireColumn(name)

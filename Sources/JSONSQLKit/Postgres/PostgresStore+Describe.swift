@@ -23,8 +23,11 @@ extension PostgresStore {
     /// One `PathStats` per column, with the paths inside it below, as `Store.columnStats`
     /// gives on SQLite.
     private func columnStats(table: String, sample: Int?) throws -> (TableInfo, [PathStats]) {
-        let info = try tableInfo(table)
-        return (info, try columnStats(info, columns: info.columns, sample: sample))
+        try connection.transaction(readOnly: true) {
+            try lockForReading(table)
+            let info = try tableInfo(table)
+            return (info, try columnStats(info, columns: info.columns, sample: sample))
+        }
     }
 
     /// One `PathStats` per column of `columns`, with the paths inside it below.

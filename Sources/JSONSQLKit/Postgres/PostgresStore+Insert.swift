@@ -42,7 +42,13 @@ extension PostgresStore {
             try connection.transaction {
                 var fields: [JSONField] = []
                 var sample: [SampleRecord] = []
-                let existing = SQLName.find(options.table, in: try tableNames())
+                // One insert at a time makes a table or adds columns to it, as on SQLite: with
+                // --alter, or when the table is new, the name is locked before the check; an insert
+                // into a table as it is shares the lock, so that no drop-table happens meanwhile.
+                var existing = SQLName.find(options.table, in: try tableNames())
+                try lock([existing ?? options.table], options.alter || existing == nil ? .exclusive : .shared)
+                existing = SQLName.find(options.table, in: try tableNames())
+                if existing == nil && !options.alter { try lock([options.table]) }
                 let readers = try makeReaders(declared: try existing.map { try tableInfo($0).columns })
                 if let found = existing {
                     table = found

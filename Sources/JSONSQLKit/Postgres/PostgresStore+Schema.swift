@@ -42,6 +42,27 @@ extension PostgresStore {
     }
 
     func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
+        try connection.transaction {
+            // The index's table first, as `index` locks them, then the name; looked up again once locked.
+            if let table = try indexTable(name) { try lock([table]) }
+            try lock([name])
+            return try dropLockedIndex(name, ifExists: ifExists)
+        }
+    }
+
+    /// The table of the index `name` finds, if there is one.
+    private func indexTable(_ name: String) throws -> String? {
+        let indexes = try connection.execute(
+            """
+            SELECT c.relname, t.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            JOIN pg_class t ON t.oid = i.indrelid WHERE c.relnamespace = \(PostgresStore.currentSchema)
+            """)
+        let names = (0..<indexes.rowCount).map { indexes.string($0, 0) ?? "" }
+        guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found) else { return nil }
+        return indexes.string(row, 1)
+    }
+
+    private func dropLockedIndex(_ name: String, ifExists: Bool) throws -> String? {
         let indexes = try connection.execute(
             """
             SELECT c.relname, t.relname, EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)
@@ -65,6 +86,13 @@ extension PostgresStore {
     }
 
     func renameTable(_ old: String, to new: String) throws -> String {
+        try connection.transaction {
+            try lock([try resolveTable(old), new])
+            return try renameLockedTable(old, to: new)
+        }
+    }
+
+    private func renameLockedTable(_ old: String, to new: String) throws -> String {
         let table = try resolveTable(old)
         try SQLQuote.checkPostgresName(new, kind: "table")
         let others = try connection.execute(

@@ -144,10 +144,18 @@ final class PostgresStore {
 
     func createTable(_ spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome {
         let sql = try spec.postgresSQL(ifNotExists: false)
-        guard let existing = SQLName.find(spec.name, in: try tableNames()) else {
-            try connection.execute(sql)
-            return .created(spec.name)
+        return try connection.transaction {
+            try lock([spec.name])
+            guard let existing = SQLName.find(spec.name, in: try tableNames()) else {
+                try connection.execute(sql)
+                return .created(spec.name)
+            }
+            return try existingTable(existing, spec: spec, ifNotExists: ifNotExists)
         }
+    }
+
+    /// `create-table` of a name a table has: refused, or with --if-not-exists how it compares.
+    private func existingTable(_ existing: String, spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome {
         guard ifNotExists else {
             throw JSONSQLError("table \(TerminalText.name(existing)) already exists in \(name); add --if-not-exists to keep it")
         }
@@ -159,11 +167,50 @@ final class PostgresStore {
     }
 
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
-        let info = try tableInfo(spec.table)
-        let name = spec.name ?? spec.defaultName(in: info)
-        do { try SQLQuote.checkPostgresName(name, kind: "index") } catch  where spec.name == nil {
-            throw JSONSQLError("\(error) with --name")
+        var info = try tableInfo(spec.table)
+        do {
+            return try connection.transaction {
+                // The table, then the index's name, each checked again once locked.
+                try lock([spec.table])
+                info = try tableInfo(spec.table)
+                let name = spec.name ?? spec.defaultName(in: info)
+                do { try SQLQuote.checkPostgresName(name, kind: "index") } catch  where spec.name == nil {
+                    throw JSONSQLError("\(error) with --name")
+                }
+                try lock([name])
+                return try createIndex(spec, on: info, name: name)
+            }
+        } catch let error as PostgresError where spec.unique && error.code == "23505" {
+            // Outside the failed transaction: one shared value, named as on SQLite (IndexSpec.duplicateError).
+            throw try duplicateError(spec, info: info) ?? error
         }
+    }
+
+    /// The error a unique index refused for a value rows share, or nil when none is found.
+    private func duplicateError(_ spec: IndexSpec, info: TableInfo) throws -> Error? {
+        let duplicate = try connection.execute(try spec.duplicateSQL(table: info))
+        guard duplicate.rowCount > 0 else { return nil }
+        let values = (0..<spec.paths.count).map { column -> DatabaseValue in
+            guard let text = duplicate.string(0, column) else { return .null }
+            let oid = duplicate.type(column)
+            // A JSON value or numeric as SQLite's ->> and CAST give it: a string unquoted,
+            // a number as a 64-bit integer or a double.
+            guard oid == Self.jsonbOID || oid == Self.jsonOID || oid == Self.numericOID,
+                let json = InputValue(json: text)
+            else { return PostgresResultValue(duplicate.bytes(0, column), oid: oid).databaseValue }
+            switch json {
+            case .string(let string): return string.databaseValue
+            case .number(let number):
+                return Int64(number)?.databaseValue ?? Double(number)?.databaseValue ?? text.databaseValue
+            case .bool(let flag): return (flag ? 1 : 0).databaseValue
+            default: return text.databaseValue
+            }
+        }
+        return spec.duplicateError(table: info, values: values, count: Int64(duplicate.string(0, spec.paths.count) ?? "") ?? 0)
+    }
+
+    /// The index of `spec` made, or found as it is; in the transaction that locks its names.
+    private func createIndex(_ spec: IndexSpec, on info: TableInfo, name: String) throws -> IndexOutcome {
         let sql = try spec.sql(table: info, name: name)
         let found = try connection.execute(
             """
@@ -171,31 +218,7 @@ final class PostgresStore {
             WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)
             """, [name])
         guard found.rowCount > 0 else {
-            do {
-                try connection.execute(sql)
-            } catch let error as PostgresError where spec.unique && error.code == "23505" {
-                // One shared value, named as on SQLite (IndexSpec.duplicateError).
-                let duplicate = try connection.execute(try spec.duplicateSQL(table: info))
-                guard duplicate.rowCount > 0 else { throw error }
-                let values = (0..<spec.paths.count).map { column -> DatabaseValue in
-                    guard let text = duplicate.string(0, column) else { return .null }
-                    let oid = duplicate.type(column)
-                    // A JSON value or numeric as SQLite's ->> and CAST give it: a string unquoted,
-                    // a number as a 64-bit integer or a double.
-                    guard oid == Self.jsonbOID || oid == Self.jsonOID || oid == Self.numericOID,
-                        let json = InputValue(json: text)
-                    else { return PostgresResultValue(duplicate.bytes(0, column), oid: oid).databaseValue }
-                    switch json {
-                    case .string(let string): return string.databaseValue
-                    case .number(let number):
-                        return Int64(number)?.databaseValue ?? Double(number)?.databaseValue ?? text.databaseValue
-                    case .bool(let flag): return (flag ? 1 : 0).databaseValue
-                    default: return text.databaseValue
-                    }
-                }
-                throw spec.duplicateError(
-                    table: info, values: values, count: Int64(duplicate.string(0, spec.paths.count) ?? "") ?? 0)
-            }
+            try connection.execute(sql)
             // The planner chooses an expression index only with statistics on its expression.
             try connection.execute("ANALYZE \(SQLQuote.identifier(info.name))")
             return .created(name)
@@ -213,16 +236,19 @@ final class PostgresStore {
     }
 
     func dropTable(_ table: String, ifExists: Bool) throws -> String? {
-        let tables = try tableNames()
-        guard let found = SQLName.find(table, in: tables) else {
-            if let view = SQLName.find(table, in: try viewNames()) {
-                throw Store.notATable(view: view, database: name)
+        try connection.transaction {
+            try lock([table])
+            let tables = try tableNames()
+            guard let found = SQLName.find(table, in: tables) else {
+                if let view = SQLName.find(table, in: try viewNames()) {
+                    throw Store.notATable(view: view, database: name)
+                }
+                if ifExists { return nil }
+                throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")
             }
-            if ifExists { return nil }
-            throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")
+            try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
+            return found
         }
-        try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
-        return found
     }
 
     // MARK: Queries
@@ -277,11 +303,12 @@ final class PostgresStore {
     /// Runs the query through a cursor in a read-only transaction and prints its rows as they
     /// come, a batch of `fetchSize` at a time.
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        let info = try tableInfo(spec.table)
-        let query = try spec.build(table: info)
-        let whole = try spec.everyGroupsAggregates.map { try $0.build(table: info) }
-        do {
-            return try connection.transaction(readOnly: true) {
+        try connection.transaction(readOnly: true) {
+            try lockForReading(spec.table)
+            let info = try tableInfo(spec.table)
+            let query = try spec.build(table: info)
+            let whole = try spec.everyGroupsAggregates.map { try $0.build(table: info) }
+            do {
                 // SQLite computes every group's aggregates, and fails on one it refuses (a sum
                 // past 64 bits, a max no double holds) whether or not the group prints: so here
                 // those of the groups --limit drops, and those only --order-by names, are read too.
@@ -297,9 +324,9 @@ final class PostgresStore {
                     of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
                     marked: query.markedColumns, decidedByResult: query.decidedByResult, checkedSQL: query.checkedSQL,
                     format: format, to: out)
+            } catch {
+                throw spec.explaining(error, onPostgres: true)
             }
-        } catch {
-            throw spec.explaining(error, onPostgres: true)
         }
     }
 
@@ -398,9 +425,12 @@ final class PostgresStore {
     }
 
     func count(_ spec: QuerySpec) throws -> Int {
-        let query = try spec.counting.build(table: try tableInfo(spec.table))
-        let result = try connection.execute(query.sql, Self.parameters(query.arguments))
-        return Int(result.string(0, 0) ?? "0") ?? 0
+        try connection.transaction(readOnly: true) {
+            try lockForReading(spec.table)
+            let query = try spec.counting.build(table: try tableInfo(spec.table))
+            let result = try connection.execute(query.sql, Self.parameters(query.arguments))
+            return Int(result.string(0, 0) ?? "0") ?? 0
+        }
     }
 
     /// The SQL and PostgreSQL's plan for it.
