@@ -344,7 +344,8 @@ struct DidYouMeanTests {
         let selected = try succeed([
             "query", db, "--select", "id,customer.cty", "--order-by", "customer.vipp:desc", "--format", "jsonl",
         ])
-        #expect(selected.stdout == #"{"id":1,"customer.cty":null}"# + "\n" + #"{"id":2,"customer.cty":null}"# + "\n")
+        // Every row ties on the missing path: the primary key breaks the tie, in its direction.
+        #expect(selected.stdout == #"{"id":2,"customer.cty":null}"# + "\n" + #"{"id":1,"customer.cty":null}"# + "\n")
         #expect(
             selected.stderr == """
                 note: no row has the path customer.cty; did you mean 'customer.city'?

@@ -16,8 +16,9 @@ struct DraftSignalTests {
         /// Standard input, written at once; the pipe stays open (a blocked read) unless `closes`.
         var input: String?
         var closes = true
-        /// The rows a complete `new.sqlite` holds in table t (nil: the table exists, empty).
+        /// The rows a complete `new.sqlite` holds in `table` (nil: the table exists, empty).
         var rows: Int?
+        var table = "t"
         var testDescription: String { name }
     }
 
@@ -31,7 +32,7 @@ struct DraftSignalTests {
         Creator(name: "create-table", arguments: { ["create-table", "\($0)/new.sqlite", "t", "a:integer"] }, rows: nil),
         Creator(
             name: "query --save", arguments: { ["query", "\($0)/data.ndjson", "--save", "\($0)/new.sqlite", "--limit", "1"] },
-            rows: rows),
+            rows: rows, table: "data"),
         Creator(name: "copy", arguments: { ["copy", "\($0)/source.sqlite", "\($0)/new.sqlite"] }, rows: rows),
         Creator(name: "shell with a script file", arguments: { ["shell", "\($0)/new.sqlite", "\($0)/build.sql"] }, rows: rows),
         Creator(
@@ -101,7 +102,7 @@ struct DraftSignalTests {
         let check = try CLI.run(
             [
                 "query", dir.path("new.sqlite"), "--sql",
-                "select (select count(*) from t) as n, (select integrity_check from pragma_integrity_check) as ok",
+                "select (select count(*) from \(creator.table)) as n, (select integrity_check from pragma_integrity_check) as ok",
             ])
         let expected = "[{\"n\":\(creator.rows ?? 0),\"ok\":\"ok\"}]"
         if check.stdout.filter({ !$0.isWhitespace }) != expected {

@@ -110,7 +110,7 @@ struct PostgresSQLTests {
         )
     }
 
-    @Test("a query prints datetimes in UTC, sorts NULL first and binds its limit")
+    @Test("a query prints datetimes in UTC, sorts NULL first, breaks ties by the primary key and binds its limit")
     func query() throws {
         var spec = QuerySpec(table: "player")
         spec.filters = [try FilterParser.parse("address.country = DE")]
@@ -128,7 +128,7 @@ struct PostgresSQLTests {
                 THEN \(created) WHEN ("created" AT TIME ZONE 'UTC') >= '0001-01-01 BC' THEN '0000' || \
                 substr(\(created), 5) ELSE \(created) || ' BC' END, \
                 "address", "tags" FROM "player" WHERE ("address" -> 'country') = $1::jsonb \
-                ORDER BY "name" COLLATE "C" DESC NULLS LAST LIMIT $2::bigint
+                ORDER BY "name" COLLATE "C" DESC NULLS LAST, "id" DESC NULLS LAST LIMIT $2::bigint
                 """)
         #expect(PostgresStore.parameters(query.arguments) == [#""DE""#, "10"])
     }
