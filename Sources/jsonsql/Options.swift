@@ -192,7 +192,9 @@ enum Diagnostics {
     /// name a database through `Store.displayName` already; this keeps a password out of what
     /// quotes an argument otherwise too (the parser's "Unexpected argument '...'").
     static func redactingArguments(_ text: String) -> String {
-        redactions.reduce(text) { $0.replacingOccurrences(of: $1.given, with: $1.shown, options: .literal) }
+        let text = redactions.reduce(text) { $0.replacingOccurrences(of: $1.given, with: $1.shown, options: .literal) }
+        // A URL typed rather than given (a line of a shell script a message quotes).
+        return ConnectionString.redactingURLs(in: text)
     }
 
     /// Writes a note of one line: a line break in a name, path or file name it quotes is

@@ -131,4 +131,26 @@ struct ConnectionStringTests {
         )
         #expect(!FileManager.default.fileExists(atPath: "host=/tmp/pg password='a b\\'c' dbname=app"))
     }
+
+    @Test("a URL inside other text loses its secrets; text without one, or a URL without a secret, stays as written")
+    func urlsInText() {
+        for (given, shown, secrets) in Self.cases where ConnectionString.isURL(given) {
+            for (before, after) in [
+                ("", ""), ("jsonsql query '", "' t;"), ("copy \"", "\"\nnext line "), ("a ", " b " + given), ("to ", ": no."),
+                ("(", ")."),
+            ] {
+                let redacted = ConnectionString.redactingURLs(in: before + given + after)
+                for secret in secrets { #expect(!redacted.contains(secret), "\(given) in \(before)...\(after): \(redacted)") }
+                #expect(redacted.hasPrefix(before + shown), "\(redacted)")
+            }
+        }
+        for text in [
+            "no url", "see postgres://localhost/app; then", "POSTGRESQL://h/db", "file:///x", "",
+            "cannot connect to postgres://...: no",
+        ] {
+            #expect(ConnectionString.redactingURLs(in: text) == text)
+        }
+        #expect(ConnectionString.upToURL("select 1 -- Postgres://me:pa ss@h/db x") == "select 1 -- Postgres://...")
+        #expect(ConnectionString.upToURL("select 1") == "select 1")
+    }
 }

@@ -61,6 +61,39 @@ public enum ConnectionString {
         return url ? form : keyValueForm(options.map { $0.secret ? Option(keyword: $0.keyword, value: "...", secret: true) : $0 })
     }
 
+    /// `text` with every `postgres://` URL in it redacted (`redacted`): for text that may quote
+    /// what a user typed, such as a line of a shell script. A URL runs to the next white space;
+    /// quotes and punctuation around it stay as they are.
+    ///
+    ///     "jsonsql query 'postgres://me:pw@db/app' t" → "jsonsql query 'postgres://me@db/app' t"
+    public static func redactingURLs(in text: String) -> String {
+        guard text.contains("://") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: #/(?i)postgres(ql)?:\/\//#)?.lowerBound {
+            out += rest[..<start]
+            var end = rest[start...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            // A quote or punctuation that ends the word is not part of the URL.
+            while end > start, let last = rest[..<end].last, "'\";,):.".contains(last) { end = rest.index(before: end) }
+            // Only a user part (`me:pw@`), a parameter (`password=`, maybe percent-encoded) or
+            // what libpq cannot read (`me:pw` as a host and port) may hold a secret; any other
+            // URL is left as written.
+            let url = String(rest[start..<end])
+            let after = url.drop { $0 != "/" }.dropFirst(2)
+            out += after.contains(where: { "@%:".contains($0) }) || after.lowercased().contains("password") ? redacted(url) : url
+            rest = rest[end...]
+        }
+        return out + rest
+    }
+
+    /// `text` up to the first `postgres://` URL in it, which is shown as `postgres://...`: for
+    /// an excerpt of what a user typed, where a URL's end cannot be told (a password may hold
+    /// a space).
+    public static func upToURL(_ text: String) -> String {
+        guard let found = text.firstRange(of: #/(?i)postgres(ql)?:\/\//#) else { return text }
+        return text[..<found.upperBound] + "..."
+    }
+
     /// A key-value string with a secret, as the URL that names the same options without the
     /// secrets; nil when there is none (not such a string, or libpq cannot read it).
     static func asURL(_ text: String) -> String? {

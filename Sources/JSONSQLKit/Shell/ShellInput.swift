@@ -292,8 +292,10 @@ public struct ShellLineReader: Sendable {
             let scan = PostgresStatementScan(pendingSQL, standardConformingStrings: standard)
             if !scan.rest.hasContent && !scan.open { return nil }
         }
-        if pendingIsComment { return "the input ends inside a comment; close it with */: \(pendingSQL.prefix(60))" }
-        return "the input ends inside a statement; end it with ';': \(pendingSQL.prefix(60))"
+        // What the user typed may repeat a URL with its password: cut before it.
+        let excerpt = ConnectionString.upToURL(String(pendingSQL.prefix(60)))
+        if pendingIsComment { return "the input ends inside a comment; close it with */: \(excerpt)" }
+        return "the input ends inside a statement; end it with ';': \(excerpt)"
     }
 
     /// On PostgreSQL, the text psql would send for what is pending when the input ends there:
