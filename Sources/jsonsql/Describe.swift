@@ -59,7 +59,7 @@ struct Describe: TableCommand {
             && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)
         {
             let format = files.format
-            let out = OutputBuffer(fd: STDOUT_FILENO)
+            let out = output.standardOutput()
             var notes: [String] = []
             try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
             try out.flush()
@@ -71,11 +71,11 @@ struct Describe: TableCommand {
 
     func run(_ store: Store, table: String) throws {
         if swift {
-            let out = OutputBuffer(fd: STDOUT_FILENO)
+            let out = output.standardOutput()
             out.append(try store.swiftTypes(table: table, sample: sample))
             try out.flush()
             return
         }
-        try store.describe(table: table, sample: sample, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try store.describe(table: table, sample: sample, format: output.resolved, to: output.standardOutput())
     }
 }

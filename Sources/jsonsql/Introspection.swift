@@ -17,7 +17,7 @@ struct Tables: StoreCommand {
     var access: Store.Access { .read }
 
     func run(_ store: Store) throws {
-        try store.listTables(counts: counts, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try store.listTables(counts: counts, format: output.resolved, to: output.standardOutput())
     }
 }
 
@@ -38,7 +38,7 @@ struct Schema: StoreCommand {
 
     func run(_ store: Store) throws {
         let table = try self.table.map { try store.resolveTable($0) }
-        try store.listSchema(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try store.listSchema(table: table, format: output.resolved, to: output.standardOutput())
     }
 }
 
@@ -59,7 +59,7 @@ struct Indexes: StoreCommand {
 
     func run(_ store: Store) throws {
         let table = try self.table.map { try store.resolveTable($0) }
-        try store.listIndexes(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try store.listIndexes(table: table, format: output.resolved, to: output.standardOutput())
     }
 }
 

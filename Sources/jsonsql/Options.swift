@@ -9,13 +9,62 @@ extension OutputFormat: ExpressibleByArgument {
     }
 }
 
-/// `--format`, shared by every command that prints rows.
+/// `--format` and how output shows on a terminal, shared by every command that prints rows.
 struct FormatOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output format: json, jsonl, table or csv. Default: table on a terminal, json otherwise.")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output format: json, jsonl, table, csv or record (one line per column). Default: table on a terminal, json otherwise."
+    )
     var format: OutputFormat?
+
+    @Flag(help: "Print every column of a table whole, however wide the terminal (as --max-width 0).")
+    var wide = false
+
+    @Option(
+        name: .customLong("max-width"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Fit tables to this many columns: long values are cut with …, middle columns left out, and one row too wide shows as a record; 0: no limit. Default: the terminal's width on a terminal, no limit otherwise.",
+            valueName: "columns"))
+    var maxWidth: Int?
+
+    func validate() throws {
+        if let maxWidth, maxWidth < 0 {
+            throw ValidationError("--max-width takes a number of columns, 0 or more (0: no limit), not \(maxWidth)")
+        }
+        if wide, let maxWidth, maxWidth > 0 {
+            throw ValidationError("choose one of --wide and --max-width \(maxWidth)")
+        }
+    }
 
     var resolved: OutputFormat {
         format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .json)
+    }
+
+    /// How standard output shows: nil, every format exactly as in a pipe, unless standard
+    /// output is a terminal or --max-width asks for a width.
+    var display: TerminalDisplay? {
+        let width = wide || maxWidth == 0 ? nil : maxWidth ?? (isatty(STDOUT_FILENO) != 0 ? Terminal.columns : nil)
+        guard width != nil else { return nil }
+        return TerminalDisplay(width: width)
+    }
+
+    /// Standard output, for the rows of a command with these options.
+    func standardOutput() -> OutputBuffer {
+        let out = OutputBuffer(fd: STDOUT_FILENO)
+        out.display = display
+        return out
+    }
+}
+
+/// What the terminal on standard output reports.
+enum Terminal {
+    /// Its width in columns: as the terminal says, else `$COLUMNS`, else 80.
+    static var columns: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        return 80
     }
 }
 

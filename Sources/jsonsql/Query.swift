@@ -159,7 +159,7 @@ struct Query: StoreCommand {
                 let spec = try makeSpec(table: stem, inMemory: true)
                 let format = files.format
                 if count {
-                    let out = OutputBuffer(fd: STDOUT_FILENO)
+                    let out = output.standardOutput()
                     var notes: [String] = []
                     let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
                     out.append("\(matched)\n")
@@ -170,11 +170,11 @@ struct Query: StoreCommand {
                 if Store.canStream(spec, format: output.resolved) {
                     try Store.streamQuery(
                         file: db.database, format: format, spec: spec,
-                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO), note: { Diagnostics.note($0) })
+                        output: output.resolved, to: output.standardOutput(), note: { Diagnostics.note($0) })
                     return
                 }
                 if Store.canStreamGroups(spec) {
-                    let out = OutputBuffer(fd: STDOUT_FILENO)
+                    let out = output.standardOutput()
                     var notes: [String] = []
                     try Store.streamGroups(
                         file: db.database, format: format, spec: spec, output: output.resolved, to: out,
@@ -203,7 +203,7 @@ struct Query: StoreCommand {
     }
 
     private func query(_ store: Store) throws {
-        let out = OutputBuffer(fd: STDOUT_FILENO)
+        let out = output.standardOutput()
         if let sql {
             let parameters = try parseParameters(self.parameters)
             if explain {

@@ -12,6 +12,10 @@ public final class OutputBuffer {
     private let fd: Int32?
     private static let blockSize = 1 << 18
 
+    /// Where the bytes show, when that is a terminal: the table and record formats fit its
+    /// width. Nil (the default) for a pipe, a file or memory.
+    public var display: TerminalDisplay?
+
     /// Output to a file descriptor, such as 1 for standard output.
     public init(fd: Int32) {
         self.fd = fd

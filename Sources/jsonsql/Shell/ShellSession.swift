@@ -17,6 +17,8 @@ final class ShellSession {
     let timeout: Double
     let catalog: ShellCatalog
     var format: OutputFormat
+    /// The shell's own --wide, --max-width: how its rows fit the terminal.
+    let output: FormatOptions
     var timer = false
     var explain = false
     /// Whether the commands come from standard input, which `insert` then cannot read JSON from.
@@ -32,11 +34,12 @@ final class ShellSession {
     /// Where an error happened, for scripts: `script.sql:3: `; empty at a terminal.
     var location: (Int) -> String = { _ in "" }
 
-    init(store: Store, databasePath: String, timeout: Double, format: OutputFormat, commandsOnStandardInput: Bool) {
+    init(store: Store, databasePath: String, timeout: Double, output: FormatOptions, commandsOnStandardInput: Bool) {
         self.store = store
         self.databasePath = databasePath
         self.timeout = timeout
-        self.format = format
+        self.output = output
+        format = output.resolved
         self.commandsOnStandardInput = commandsOnStandardInput
         catalog = ShellCatalog(JSONSQL.self)
         reader = ShellLineReader(commands: catalog.commands + ["help", "shell"], syntax: store.statementSyntax)
@@ -187,7 +190,7 @@ final class ShellSession {
     private func runSQL(_ sql: String, line: Int) -> Outcome {
         if let outcome = skipped(sql: sql, line: line) { return outcome }
         return timed(line: line) {
-            let out = OutputBuffer(fd: STDOUT_FILENO)
+            let out = output.standardOutput()
             if explain,
                 ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
             {
@@ -298,6 +301,10 @@ final class ShellSession {
         var commands = [command]
         if var formatted = command as? any ShellFormattable {
             if formatted.output.format == nil { formatted.output.format = format }
+            if !formatted.output.wide && formatted.output.maxWidth == nil {
+                formatted.output.wide = output.wide
+                formatted.output.maxWidth = output.maxWidth
+            }
             commands = [formatted as! ParsableCommand]
         }
         if explain, var query = commands[0] as? Query, !query.explain {
@@ -324,7 +331,7 @@ final class ShellSession {
         }
         let name = words[0]
         let arguments = Array(words.dropFirst())
-        let out = OutputBuffer(fd: STDOUT_FILENO)
+        let out = output.standardOutput()
         func argument(max: Int, usage: String) throws {
             if arguments.count > max { throw JSONSQLError("\(name) takes \(usage.isEmpty ? "no arguments" : usage)") }
         }
