@@ -28,6 +28,13 @@ struct FormatOptions: ParsableArguments {
             valueName: "columns"))
     var maxWidth: Int?
 
+    @Flag(
+        name: .customLong("no-pager"),
+        help:
+            "Never page. Default: output longer than the terminal goes through $JSONSQL_PAGER or $PAGER (less -FRX if neither is set; set empty for none)."
+    )
+    var noPager = false
+
     func validate() throws {
         if let maxWidth, maxWidth < 0 {
             throw ValidationError("--max-width takes a number of columns, 0 or more (0: no limit), not \(maxWidth)")
@@ -55,6 +62,34 @@ struct FormatOptions: ParsableArguments {
         out.display = display
         return out
     }
+
+    /// Runs `body` with standard output, paged when it is a terminal and the output is longer
+    /// than the screen (`Pager`), and prints the notes `body` returns once the pager has ended.
+    /// Quitting the pager before the output ends is a success; `enabled` false (SQL that may
+    /// write) never pages.
+    func paging(enabled: Bool = true, _ body: (OutputBuffer) throws -> [String]) throws {
+        let out = standardOutput()
+        guard enabled, !noPager, let pager = Pager.forStandardOutput() else {
+            for note in try body(out) { Diagnostics.note(note) }
+            return
+        }
+        out.sink = pager.write
+        let notes: [String]
+        do {
+            notes = try body(out)
+            try out.flush()
+        } catch {
+            try? pager.finish()
+            if pager.closed { return }
+            throw error
+        }
+        do {
+            try pager.finish()
+        } catch  where pager.closed {
+            return
+        }
+        for note in notes { Diagnostics.note(note) }
+    }
 }
 
 /// What the terminal on standard output reports.
@@ -65,6 +100,14 @@ enum Terminal {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return 80
+    }
+
+    /// Its height in lines: as the terminal says, else `$LINES`, else 24.
+    static var rows: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        if let text = ProcessInfo.processInfo.environment["LINES"], let lines = Int(text), lines > 0 { return lines }
+        return 24
     }
 }
 

@@ -20,7 +20,7 @@ extension Query {
         switch name {
         case "where", "select", "order-by", "group-by", "param", "file": .repeatable
         case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save", "max-width": .single
-        case "count", "explain", "csv", "tsv", "wide": .flag
+        case "count", "explain", "csv", "tsv", "wide", "no-pager": .flag
         default: nil
         }
     }
@@ -71,6 +71,7 @@ extension Query {
         var output = FormatOptions()
         output.format = nil
         output.wide = one("wide") != nil
+        output.noPager = one("no-pager") != nil
         output.maxWidth = nil
 
         var query = Query()

@@ -26,6 +26,7 @@ enum TerminalOutputFixture {
         }
         try Fixture.insert(db, "wide", wide.joined(separator: "\n"))
         try Fixture.insert(db, "three", #"{"a":1,"b":"x","c":true}"#)
+        try Fixture.insert(db, "long", (1...300).map { #"{"n":\#($0),"text":"row \#($0)"}"# }.joined(separator: "\n"))
         try Fixture.index(db, "wide", "column_0")
         return db
     }
@@ -42,20 +43,22 @@ struct PipeOutputTests {
         ["describe", "db.sqlite", "t", "--format", "table"],
         ["tables", "db.sqlite", "--format", "table"], ["schema", "db.sqlite", "--format", "table"],
         ["indexes", "db.sqlite", "--format", "table"], ["query", "db.sqlite", "t", "--format", "record"],
+        ["query", "db.sqlite", "long", "--format", "table"], ["query", "db.sqlite", "long"],
     ]
 
     /// Environments a terminal gives, and none at all.
     static let environments: [[String: String]] = [
         ["TERM": "xterm-256color", "COLUMNS": "40", "LINES": "5"],
         ["TERM": "dumb", "COLUMNS": "200", "NO_COLOR": "1"],
-        ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24", "NO_COLOR": "", "CLICOLOR_FORCE": "1"],
+        ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24", "NO_COLOR": "", "CLICOLOR_FORCE": "1", "PAGER": "false"],
+        ["JSONSQL_PAGER": "false", "LINES": "2"],
     ]
 
     /// Runs jsonsql with TERM, COLUMNS, LINES and NO_COLOR unset, then set as `environment` says.
     static func run(_ arguments: [String], _ environment: [String: String], in directory: TemporaryDirectory) throws
         -> CLI.Result
     {
-        let unset = ["TERM", "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE"].flatMap { ["-u", $0] }
+        let unset = ["TERM", "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE", "PAGER", "JSONSQL_PAGER"].flatMap { ["-u", $0] }
         let set = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return try CLI.run(unset + set + [CLI.binary] + arguments, in: directory.url, executable: "/usr/bin/env")
     }
@@ -189,5 +192,61 @@ struct TerminalTableTests {
                 #expect(line.count <= width, "\(arguments) at \(width): \(line)")
             }
         }
+    }
+}
+
+@Suite("the pager at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+struct PagerTerminalTests {
+    /// less as the default pager starts it, whatever the test's own environment says.
+    static let environment = ["PAGER": "less -FRX", "LESS": "FRX", "TERM": "xterm"]
+
+    @Test("output longer than the screen goes through the pager; q ends it, with status 0 and no message")
+    func quit() async throws {
+        let directory = try TemporaryDirectory()
+        try TerminalOutputFixture.database(in: directory)
+        let terminal = try ShellTerminal(
+            ["query", "db.sqlite", "long"], environment: Self.environment, in: directory.url, width: 80, height: 15)
+        let paged = try await terminal.wait(forText: "row 12")
+        #expect(!paged.contains("[exited"))
+        #expect(!paged.contains("row 15"))
+        try terminal.press("q")
+        #expect(try await terminal.waitForExit() == 0)
+        let screen = try terminal.screen()
+        #expect(!screen.contains("Error"), "\(screen)")
+        #expect(!screen.lowercased().contains("broken pipe"), "\(screen)")
+    }
+
+    @Test("Ctrl-C in the pager leaves it to the pager: q then ends both, with status 0")
+    func interrupt() async throws {
+        let directory = try TemporaryDirectory()
+        try TerminalOutputFixture.database(in: directory)
+        let terminal = try ShellTerminal(
+            ["query", "db.sqlite", "long"], environment: Self.environment, in: directory.url, width: 80, height: 15,
+            defaultInterrupt: true)
+        try await terminal.wait(forText: "row 12")
+        try terminal.press("C-c")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try terminal.exitStatus() == nil)
+        try terminal.press("q")
+        #expect(try await terminal.waitForExit() == 0)
+        let screen = try terminal.screen()
+        #expect(!screen.contains("Error"), "\(screen)")
+        #expect(!screen.contains("interrupted"), "\(screen)")
+    }
+
+    @Test(
+        "--no-pager, JSONSQL_PAGER= and PAGER= print straight to the terminal; output that fits starts no pager",
+        arguments: [
+            (["query", "db.sqlite", "long", "--no-pager"], [:]), (["query", "db.sqlite", "long"], ["JSONSQL_PAGER": ""]),
+            (["query", "db.sqlite", "long"], ["PAGER": ""]), (["query", "db.sqlite", "long", "--limit", "5"], [:]),
+        ] as [([String], [String: String])])
+    func notPaged(arguments: [String], environment: [String: String]) async throws {
+        let directory = try TemporaryDirectory()
+        try TerminalOutputFixture.database(in: directory)
+        let terminal = try ShellTerminal(
+            arguments, environment: Self.environment.merging(environment) { $1 }, in: directory.url, width: 80, height: 15)
+        #expect(try await terminal.waitForExit() == 0)
+        let screen = try terminal.screen()
+        #expect(screen.contains(arguments.contains("--limit") ? "row 5" : "row 300"), "\(screen)")
     }
 }

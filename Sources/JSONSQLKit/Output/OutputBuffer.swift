@@ -16,6 +16,10 @@ public final class OutputBuffer {
     /// width. Nil (the default) for a pipe, a file or memory.
     public var display: TerminalDisplay?
 
+    /// Where flushed bytes go instead of the file descriptor (the command line's pager); nil
+    /// (the default) writes them to it.
+    public var sink: ((UnsafeRawBufferPointer) throws -> Void)?
+
     /// Output to a file descriptor, such as 1 for standard output.
     public init(fd: Int32) {
         self.fd = fd
@@ -112,6 +116,11 @@ public final class OutputBuffer {
     }
 
     public func flush() throws {
+        if let sink, count > 0 {
+            try sink(UnsafeRawBufferPointer(start: start, count: count))
+            count = 0
+            return
+        }
         guard let fd, count > 0 else { return }
         try Self.writeAll(UnsafeRawBufferPointer(start: start, count: count), to: fd)
         count = 0

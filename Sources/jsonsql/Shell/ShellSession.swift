@@ -301,6 +301,8 @@ final class ShellSession {
         var commands = [command]
         if var formatted = command as? any ShellFormattable {
             if formatted.output.format == nil { formatted.output.format = format }
+            // The shell's prompt comes back after each command: its output is not paged.
+            formatted.output.noPager = true
             if !formatted.output.wide && formatted.output.maxWidth == nil {
                 formatted.output.wide = output.wide
                 formatted.output.maxWidth = output.maxWidth
