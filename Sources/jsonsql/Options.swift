@@ -28,6 +28,16 @@ struct FormatOptions: ParsableArguments {
             valueName: "columns"))
     var maxWidth: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Colour JSON, table headers and NULL: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.",
+            valueName: "when"))
+    var color: ColorChoice = .auto
+
+    enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
     @Flag(
         name: .customLong("no-pager"),
         help:
@@ -49,11 +59,13 @@ struct FormatOptions: ParsableArguments {
     }
 
     /// How standard output shows: nil, every format exactly as in a pipe, unless standard
-    /// output is a terminal or --max-width asks for a width.
+    /// output is a terminal, --max-width asks for a width or --color always for colours.
     var display: TerminalDisplay? {
-        let width = wide || maxWidth == 0 ? nil : maxWidth ?? (isatty(STDOUT_FILENO) != 0 ? Terminal.columns : nil)
-        guard width != nil else { return nil }
-        return TerminalDisplay(width: width)
+        let terminal = isatty(STDOUT_FILENO) != 0
+        let width = wide || maxWidth == 0 ? nil : maxWidth ?? (terminal ? Terminal.columns : nil)
+        let colors = color == .always || color == .auto && terminal && Terminal.allowsColor
+        guard width != nil || colors else { return nil }
+        return TerminalDisplay(width: width, colors: colors)
     }
 
     /// Standard output, for the rows of a command with these options.
@@ -100,6 +112,13 @@ enum Terminal {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return 80
+    }
+
+    /// Whether colours are welcome: `NO_COLOR` is unset or empty (no-color.org) and `TERM` is
+    /// not `dumb`. For standard output and standard error alike.
+    static var allowsColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Its height in lines: as the terminal says, else `$LINES`, else 24.
@@ -259,8 +278,23 @@ enum Diagnostics {
     /// Writes a message and a newline to standard error, with terminal controls escaped. A
     /// message that cannot be written (`2> /dev/full`) is dropped: there is nowhere to say so.
     static func print(_ message: String) {
-        write(TerminalText.message(redactingArguments(message)) + "\n")
+        var text = TerminalText.message(redactingArguments(message))
+        if colors {
+            for (prefix, style) in [("Error:", "\u{1B}[1;31m"), ("note:", "\u{1B}[1;36m")] where text.hasPrefix(prefix) {
+                text = style + prefix + "\u{1B}[0m" + text.dropFirst(prefix.count)
+            }
+        }
+        write(text + "\n")
     }
+
+    /// Whether `Error:` and `note:` are coloured: standard error is a terminal that welcomes
+    /// colours (`Terminal.allowsColor`), and the command line does not say --color never.
+    private static let colors: Bool = {
+        guard isatty(STDERR_FILENO) != 0, Terminal.allowsColor else { return false }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let never = zip(arguments, arguments.dropFirst()).contains { $0 == "--color" && $1 == "never" }
+        return !never && !arguments.contains("--color=never")
+    }()
 
     /// Writes text to standard error as it is (a progress line), dropping it when it cannot.
     static func write(_ text: String) {

@@ -19,7 +19,7 @@ extension Query {
     private static func kind(_ name: Substring) -> Kind? {
         switch name {
         case "where", "select", "order-by", "group-by", "param", "file": .repeatable
-        case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save", "max-width": .single
+        case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save", "max-width", "color": .single
         case "count", "explain", "csv", "tsv", "wide", "no-pager": .flag
         default: nil
         }
@@ -73,6 +73,7 @@ extension Query {
         output.wide = one("wide") != nil
         output.noPager = one("no-pager") != nil
         output.maxWidth = nil
+        output.color = .auto
 
         var query = Query()
         query.table = positionals.count == 2 ? positionals[1] : nil
@@ -100,6 +101,10 @@ extension Query {
             if let text = one("dates") {
                 guard let dates = DateStyle(argument: text) else { return nil }
                 query.dates = dates
+            }
+            if let text = one("color") {
+                guard let color = FormatOptions.ColorChoice(argument: text) else { return nil }
+                output.color = color
             }
             if let text = one("max-width") {
                 guard let width = Int(text) else { return nil }

@@ -82,6 +82,11 @@ final class ShellTerminal {
             .joined(separator: "\n").trimmingCharacters(in: .newlines)
     }
 
+    /// What the terminal shows with its colours and attributes, as escapes.
+    func screenWithAttributes() throws -> String {
+        try run(["capture-pane", "-p", "-e", "-J", "-t", session])
+    }
+
     /// The last line on the screen: where the cursor's prompt is.
     func lastLine() throws -> String {
         try screen().split(separator: "\n").last.map(String.init) ?? ""

@@ -95,7 +95,7 @@ struct PipeOutputTests {
                 """)
     }
 
-    @Test("--max-width fits a table into a pipe too, when asked; 0 and --wide print it whole")
+    @Test("--max-width and --color always apply in a pipe too, when asked; --max-width 0 and --wide print a table whole")
     func askedWidth() throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
@@ -105,6 +105,11 @@ struct PipeOutputTests {
         for option in [["--max-width", "0"], ["--wide"]] {
             #expect(try Self.run(["query", "db.sqlite", "t", "--format", "table"] + option, [:], in: directory).stdout == whole)
         }
+        let colored = try Self.run(
+            ["query", "db.sqlite", "t", "--select", "id", "--format", "jsonl", "--color", "always"], [:], in: directory)
+        #expect(
+            colored.stdout.hasPrefix(
+                "\u{1B}[1;39m{\u{1B}[0m\u{1B}[34;1m\"id\"\u{1B}[0m\u{1B}[1;39m:\u{1B}[0m\u{1B}[0;39m1\u{1B}[0m"))
         let refused = try Self.run(["query", "db.sqlite", "t", "--wide", "--max-width", "60"], [:], in: directory)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("choose one of --wide and --max-width 60"))
@@ -248,5 +253,48 @@ struct PagerTerminalTests {
         #expect(try await terminal.waitForExit() == 0)
         let screen = try terminal.screen()
         #expect(screen.contains(arguments.contains("--limit") ? "row 5" : "row 300"), "\(screen)")
+    }
+}
+
+@Suite("colour at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+struct ColorTerminalTests {
+    /// A terminal that takes colours; NO_COLOR set empty asks for nothing (no-color.org).
+    static let base = ["TERM": "xterm", "NO_COLOR": ""]
+
+    /// The screen, attributes as escapes, of `query db.sqlite t --select id,x` then a query of a
+    /// missing table, run with `environment` and `options`.
+    static func screen(_ environment: [String: String], _ options: [String] = []) async throws -> String {
+        let directory = try TemporaryDirectory()
+        try TerminalOutputFixture.database(in: directory)
+        let terminal = try ShellTerminal(
+            ["query", "db.sqlite", "t", "--select", "id,x"] + options, environment: Self.base.merging(environment) { $1 },
+            in: directory.url, width: 80, height: 20)
+        #expect(try await terminal.waitForExit() == 0)
+        let missing = try ShellTerminal(
+            ["query", "db.sqlite", "nope"] + options, environment: Self.base.merging(environment) { $1 },
+            in: directory.url, width: 80, height: 20)
+        #expect(try await missing.waitForExit() == 1)
+        return try terminal.screenWithAttributes() + missing.screenWithAttributes()
+    }
+
+    @Test("on a terminal, table headers are bold, NULL is dim and Error: is red")
+    func colored() async throws {
+        let screen = try await Self.screen([:])
+        #expect(screen.contains("\u{1B}[1mid"), "\(screen)")
+        #expect(screen.contains("\u{1B}[2mNULL"), "\(screen)")
+        #expect(screen.contains("\u{1B}[31mError:"), "\(screen)")
+    }
+
+    @Test(
+        "NO_COLOR, TERM=dumb and --color never turn colour off",
+        arguments: [
+            (["NO_COLOR": "1"], []), (["TERM": "dumb"], []), ([:], ["--color", "never"]),
+        ] as [([String: String], [String])])
+    func uncolored(environment: [String: String], options: [String]) async throws {
+        let screen = try await Self.screen(environment, options)
+        #expect(screen.contains("id     x"), "\(screen)")
+        #expect(!screen.contains("\u{1B}[1m"), "\(screen)")
+        #expect(!screen.contains("\u{1B}[2m"), "\(screen)")
+        #expect(!screen.contains("\u{1B}[31m"), "\(screen)")
     }
 }

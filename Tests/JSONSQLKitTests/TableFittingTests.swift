@@ -130,4 +130,25 @@ struct TableFittingTests {
         #expect(text.contains("x                NULL\n\nid               2\n"))
         #expect(text.hasSuffix("address.geo.lat  40.7\nx                7\n"))
     }
+
+    @Test("JSON is coloured as jq colours it: keys, strings, numbers, true, false, null, punctuation")
+    func jsonColors() {
+        let out = OutputBuffer()
+        Array(#"{"k":["s",1,true,false,null]}"#.utf8).withUnsafeBufferPointer { JSONColorizer.append($0, to: out) }
+        let e = "\u{1B}["
+        #expect(
+            out.text
+                == "\(e)1;39m{\(e)0m\(e)34;1m\"k\"\(e)0m\(e)1;39m:\(e)0m\(e)1;39m[\(e)0m\(e)0;32m\"s\"\(e)0m\(e)1;39m,\(e)0m"
+                + "\(e)0;39m1\(e)0m\(e)1;39m,\(e)0m\(e)0;39mtrue\(e)0m\(e)1;39m,\(e)0m\(e)0;39mfalse\(e)0m\(e)1;39m,\(e)0m"
+                + "\(e)1;30mnull\(e)0m\(e)1;39m]\(e)0m\(e)1;39m}\(e)0m")
+    }
+
+    @Test("a coloured table has a bold header and a dim NULL, and is otherwise the table without colour")
+    func tableColors() throws {
+        let colored = try Self.query(.table, display: TerminalDisplay(width: 60, colors: true))
+        #expect(colored.hasPrefix("\u{1B}[1mid\u{1B}[0m  \u{1B}[1mname\u{1B}[0m"))
+        #expect(colored.contains("\u{1B}[2mNULL\u{1B}[0m"))
+        let plain = colored.replacing(#/\u{1B}\[[0-9;]*m/#, with: "")
+        #expect(plain == (try Self.query(.table, display: TerminalDisplay(width: 60))))
+    }
 }
