@@ -55,7 +55,9 @@ struct Query: StoreCommand {
     var filters: [String] = []
 
     @Option(
-        help: ArgumentHelp("Paths to print, comma-separated, repeatable (default: every column).", valueName: "paths"),
+        help: ArgumentHelp(
+            "Paths to print, comma-separated, repeatable (default: every column); 'PATH as NAME' prints one under NAME, which --order-by takes too.",
+            valueName: "paths"),
         completion: .database)
     var select: [String] = []
 
@@ -261,8 +263,18 @@ struct Query: StoreCommand {
             }
         }
         spec.filters = try filters.map(FilterParser.parse)
-        spec.selections = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.init(parsing:)) } }
-        spec.orderBy = try orderBy.map { try parsing("--order-by", $0, parseOrder) }
+        let named = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.parsingNamed) } }
+        spec.selections = named.map(\.selection)
+        spec.names = named.map(\.name)
+        // `--order-by n` orders by what `--select 'count() as n'` names.
+        spec.orderBy = try orderBy.map { text in
+            for (suffix, descending) in [("", false), (":asc", false), (":desc", true)] where text.lowercased().hasSuffix(suffix)
+            {
+                let name = String(text.dropLast(suffix.count))
+                if let match = named.first(where: { $0.name == name }) { return (match.selection, descending) }
+            }
+            return try parsing("--order-by", text, parseOrder)
+        }
         spec.groupBy = try groupBy.flatMap(splitPaths).map { try parsing("--group-by", $0, JSONPath.init(parsing:)) }
         spec.limit = limit
         spec.offset = offset
