@@ -361,10 +361,10 @@ final class ShellSession {
                 try argument(max: 1, usage: "one table")
                 try store.listIndexes(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
             case ".format":
-                try argument(max: 1, usage: "one of json, jsonl, table, csv")
+                try argument(max: 1, usage: "one of json, jsonl, table, csv, record")
                 if let word = arguments.first {
                     guard let chosen = OutputFormat(rawValue: word.lowercased()) else {
-                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table or csv")
+                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table, csv or record")
                     }
                     format = chosen
                 } else {
@@ -513,7 +513,7 @@ final class ShellSession {
 
     /// What does the work of a sqlite3 shell dot-command here.
     static let sqlite3Equivalents = [
-        ".mode": ".format json|jsonl|table|csv sets how rows print",
+        ".mode": ".format json|jsonl|table|csv|record sets how rows print",
         ".headers": "csv and table output always have a header row",
         ".output": "redirect the shell's output instead (jsonsql shell DB > FILE)",
         ".once": "redirect the shell's output instead (jsonsql shell DB > FILE)",
