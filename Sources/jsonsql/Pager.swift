@@ -25,10 +25,18 @@ final class Pager {
     static func forStandardOutput() -> Pager? {
         guard isatty(STDOUT_FILENO) != 0 else { return nil }
         let environment = ProcessInfo.processInfo.environment
-        let command = environment["JSONSQL_PAGER"] ?? environment["PAGER"] ?? "less -FRX"
+        let given = environment["JSONSQL_PAGER"] ?? environment["PAGER"]
+        // Without less, and no pager named, output goes to the terminal as it is.
+        guard let command = given ?? (onPath("less", environment) ? "less -FRX" : nil) else { return nil }
         let trimmed = command.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed != "cat" else { return nil }
         return Pager(command: command, rows: Terminal.rows, columns: Terminal.columns)
+    }
+
+    private static func onPath(_ program: String, _ environment: [String: String]) -> Bool {
+        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+        }
     }
 
     private init(command: String, rows: Int, columns: Int) {

@@ -35,6 +35,8 @@ final class TableRowWriter: RowWriter {
     /// On a terminal: whether each cell of the block is NULL, which is coloured apart.
     @exclusivity(unchecked) private var cellNulls: [Bool] = []
     private let display: TerminalDisplay?
+    /// Whether `display` is set, read once a cell.
+    private let onDisplay: Bool
     /// The columns shown and their widths, decided by the first block when fitting a width.
     @exclusivity(unchecked) private var layout: TableLayout?
     @exclusivity(unchecked) private var rows = 0
@@ -43,6 +45,7 @@ final class TableRowWriter: RowWriter {
         self.out = out
         self.columns = columns
         display = out.display
+        onDisplay = out.display != nil
         kinds = columns.map(\.kind)
         let names = OutputBuffer()
         widths = columns.map { column in Array(column.name.utf8).withUnsafeBufferPointer { Self.appendText($0, to: names) } }
@@ -58,7 +61,7 @@ final class TableRowWriter: RowWriter {
             if width > widths[i] { widths[i] = width }
             cellEnds.append(block.byteCount)
             cellWidths.append(width)
-            if display != nil { cellNulls.append(row.type(Int32(i)) == SQLITE_NULL) }
+            if onDisplay { cellNulls.append(row.type(Int32(i)) == SQLITE_NULL) }
         }
         rows += 1
         if cellEnds.count >= Self.blockRows * max(1, kinds.count) { try writeBlock() }
