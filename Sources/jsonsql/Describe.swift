@@ -59,23 +59,25 @@ struct Describe: TableCommand {
             && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)
         {
             let format = files.format
-            let out = OutputBuffer(fd: STDOUT_FILENO)
-            var notes: [String] = []
-            try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
-            try out.flush()
-            for note in notes { Diagnostics.note(note) }
-            return
+            return try output.paging { out in
+                var notes: [String] = []
+                try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
+                try out.flush()
+                return notes
+            }
         }
         try openAndRun()
     }
 
     func run(_ store: Store, table: String) throws {
-        if swift {
-            let out = OutputBuffer(fd: STDOUT_FILENO)
-            out.append(try store.swiftTypes(table: table, sample: sample))
-            try out.flush()
-            return
+        try output.paging { out in
+            if swift {
+                out.append(try store.swiftTypes(table: table, sample: sample))
+                try out.flush()
+            } else {
+                try store.describe(table: table, sample: sample, format: output.resolved, to: out)
+            }
+            return []
         }
-        try store.describe(table: table, sample: sample, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
     }
 }

@@ -17,7 +17,10 @@ struct Tables: StoreCommand {
     var access: Store.Access { .read }
 
     func run(_ store: Store) throws {
-        try store.listTables(counts: counts, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try output.paging { out in
+            try store.listTables(counts: counts, format: output.resolved, to: out)
+            return []
+        }
     }
 }
 
@@ -38,7 +41,10 @@ struct Schema: StoreCommand {
 
     func run(_ store: Store) throws {
         let table = try self.table.map { try store.resolveTable($0) }
-        try store.listSchema(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try output.paging { out in
+            try store.listSchema(table: table, format: output.resolved, to: out)
+            return []
+        }
     }
 }
 
@@ -59,7 +65,10 @@ struct Indexes: StoreCommand {
 
     func run(_ store: Store) throws {
         let table = try self.table.map { try store.resolveTable($0) }
-        try store.listIndexes(table: table, format: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO))
+        try output.paging { out in
+            try store.listIndexes(table: table, format: output.resolved, to: out)
+            return []
+        }
     }
 }
 

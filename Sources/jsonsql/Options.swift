@@ -9,13 +9,124 @@ extension OutputFormat: ExpressibleByArgument {
     }
 }
 
-/// `--format`, shared by every command that prints rows.
+/// `--format` and how output shows on a terminal, shared by every command that prints rows.
 struct FormatOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output format: json, jsonl, table or csv. Default: table on a terminal, json otherwise.")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output format: json, jsonl, table, csv or record (one line per column). Default: table on a terminal, json otherwise."
+    )
     var format: OutputFormat?
+
+    @Flag(help: "Print every column of a table whole, however wide the terminal (as --max-width 0).")
+    var wide = false
+
+    @Option(
+        name: .customLong("max-width"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Fit tables to this many columns: long values are cut with …, middle columns left out, and one row too wide shows as a record; 0: no limit. Default: the terminal's width on a terminal, no limit otherwise.",
+            valueName: "columns"))
+    var maxWidth: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Colour JSON, table headers and NULL: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never.",
+            valueName: "when"))
+    var color: ColorChoice = .auto
+
+    enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    @Flag(
+        name: .customLong("no-pager"),
+        help:
+            "Never page. Default: output longer than the terminal goes through $JSONSQL_PAGER or $PAGER (less -FRX if neither is set; set empty for none)."
+    )
+    var noPager = false
+
+    func validate() throws {
+        if let maxWidth, maxWidth < 0 {
+            throw ValidationError("--max-width takes a number of columns, 0 or more (0: no limit), not \(maxWidth)")
+        }
+        if wide, let maxWidth, maxWidth > 0 {
+            throw ValidationError("choose one of --wide and --max-width \(maxWidth)")
+        }
+    }
 
     var resolved: OutputFormat {
         format ?? (isatty(STDOUT_FILENO) != 0 ? .table : .json)
+    }
+
+    /// How standard output shows: nil, every format exactly as in a pipe, unless standard
+    /// output is a terminal, --max-width asks for a width or --color always for colours.
+    var display: TerminalDisplay? {
+        let terminal = isatty(STDOUT_FILENO) != 0
+        let width = wide || maxWidth == 0 ? nil : maxWidth ?? (terminal ? Terminal.columns : nil)
+        let colors = color == .always || color == .auto && terminal && Terminal.allowsColor
+        guard width != nil || colors else { return nil }
+        return TerminalDisplay(width: width, colors: colors)
+    }
+
+    /// Standard output, for the rows of a command with these options.
+    func standardOutput() -> OutputBuffer {
+        let out = OutputBuffer(fd: STDOUT_FILENO)
+        out.display = display
+        return out
+    }
+
+    /// Runs `body` with standard output, paged when it is a terminal and the output is longer
+    /// than the screen (`Pager`), and prints the notes `body` returns once the pager has ended.
+    /// Quitting the pager before the output ends is a success; `enabled` false (SQL that may
+    /// write) never pages.
+    func paging(enabled: Bool = true, _ body: (OutputBuffer) throws -> [String]) throws {
+        let out = standardOutput()
+        guard enabled, !noPager, let pager = Pager.forStandardOutput() else {
+            for note in try body(out) { Diagnostics.note(note) }
+            return
+        }
+        out.sink = pager.write
+        let notes: [String]
+        do {
+            notes = try body(out)
+            try out.flush()
+        } catch {
+            try? pager.finish()
+            if pager.closed { return }
+            throw error
+        }
+        do {
+            try pager.finish()
+        } catch  where pager.closed {
+            return
+        }
+        for note in notes { Diagnostics.note(note) }
+    }
+}
+
+/// What the terminal on standard output reports.
+enum Terminal {
+    /// Its width in columns: as the terminal says, else `$COLUMNS`, else 80.
+    static var columns: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        return 80
+    }
+
+    /// Whether colours are welcome: `NO_COLOR` is unset or empty (no-color.org) and `TERM` is
+    /// not `dumb`. For standard output and standard error alike.
+    static var allowsColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// Its height in lines: as the terminal says, else `$LINES`, else 24.
+    static var rows: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        if let text = ProcessInfo.processInfo.environment["LINES"], let lines = Int(text), lines > 0 { return lines }
+        return 24
     }
 }
 
@@ -167,8 +278,23 @@ enum Diagnostics {
     /// Writes a message and a newline to standard error, with terminal controls escaped. A
     /// message that cannot be written (`2> /dev/full`) is dropped: there is nowhere to say so.
     static func print(_ message: String) {
-        write(TerminalText.message(redactingArguments(message)) + "\n")
+        var text = TerminalText.message(redactingArguments(message))
+        if colors {
+            for (prefix, style) in [("Error:", "\u{1B}[1;31m"), ("note:", "\u{1B}[1;36m")] where text.hasPrefix(prefix) {
+                text = style + prefix + "\u{1B}[0m" + text.dropFirst(prefix.count)
+            }
+        }
+        write(text + "\n")
     }
+
+    /// Whether `Error:` and `note:` are coloured: standard error is a terminal that welcomes
+    /// colours (`Terminal.allowsColor`), and the command line does not say --color never.
+    private static let colors: Bool = {
+        guard isatty(STDERR_FILENO) != 0, Terminal.allowsColor else { return false }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let never = zip(arguments, arguments.dropFirst()).contains { $0 == "--color" && $1 == "never" }
+        return !never && !arguments.contains("--color=never")
+    }()
 
     /// Writes text to standard error as it is (a progress line), dropping it when it cannot.
     static func write(_ text: String) {

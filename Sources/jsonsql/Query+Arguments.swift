@@ -19,8 +19,8 @@ extension Query {
     private static func kind(_ name: Substring) -> Kind? {
         switch name {
         case "where", "select", "order-by", "group-by", "param", "file": .repeatable
-        case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save": .single
-        case "count", "explain", "csv", "tsv": .flag
+        case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save", "max-width", "color": .single
+        case "count", "explain", "csv", "tsv", "wide", "no-pager": .flag
         default: nil
         }
     }
@@ -70,6 +70,10 @@ extension Query {
         files.save = one("save")
         var output = FormatOptions()
         output.format = nil
+        output.wide = one("wide") != nil
+        output.noPager = one("no-pager") != nil
+        output.maxWidth = nil
+        output.color = .auto
 
         var query = Query()
         query.table = positionals.count == 2 ? positionals[1] : nil
@@ -97,6 +101,14 @@ extension Query {
             if let text = one("dates") {
                 guard let dates = DateStyle(argument: text) else { return nil }
                 query.dates = dates
+            }
+            if let text = one("color") {
+                guard let color = FormatOptions.ColorChoice(argument: text) else { return nil }
+                output.color = color
+            }
+            if let text = one("max-width") {
+                guard let width = Int(text) else { return nil }
+                output.maxWidth = width
             }
             query.limit = try one("limit").map(rowCount("--limit"))
             query.offset = try one("offset").map(rowCount("--offset"))

@@ -55,7 +55,9 @@ struct Query: StoreCommand {
     var filters: [String] = []
 
     @Option(
-        help: ArgumentHelp("Paths to print, comma-separated, repeatable (default: every column).", valueName: "paths"),
+        help: ArgumentHelp(
+            "Paths to print, comma-separated, repeatable (default: every column); 'PATH as NAME' prints one under NAME, which --order-by takes too.",
+            valueName: "paths"),
         completion: .database)
     var select: [String] = []
 
@@ -159,29 +161,32 @@ struct Query: StoreCommand {
                 let spec = try makeSpec(table: stem, inMemory: true)
                 let format = files.format
                 if count {
-                    let out = OutputBuffer(fd: STDOUT_FILENO)
-                    var notes: [String] = []
-                    let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
-                    out.append("\(matched)\n")
-                    try out.flush()
-                    for note in notes { Diagnostics.note(note) }
-                    return
+                    return try output.paging { out in
+                        var notes: [String] = []
+                        let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
+                        out.append("\(matched)\n")
+                        try out.flush()
+                        return notes
+                    }
                 }
                 if Store.canStream(spec, format: output.resolved) {
-                    try Store.streamQuery(
-                        file: db.database, format: format, spec: spec,
-                        output: output.resolved, to: OutputBuffer(fd: STDOUT_FILENO), note: { Diagnostics.note($0) })
-                    return
+                    return try output.paging { out in
+                        var notes: [String] = []
+                        try Store.streamQuery(
+                            file: db.database, format: format, spec: spec, output: output.resolved, to: out,
+                            note: { notes.append($0) })
+                        return notes
+                    }
                 }
                 if Store.canStreamGroups(spec) {
-                    let out = OutputBuffer(fd: STDOUT_FILENO)
-                    var notes: [String] = []
-                    try Store.streamGroups(
-                        file: db.database, format: format, spec: spec, output: output.resolved, to: out,
-                        note: { notes.append($0) })
-                    try out.flush()
-                    for note in notes { Diagnostics.note(note) }
-                    return
+                    return try output.paging { out in
+                        var notes: [String] = []
+                        try Store.streamGroups(
+                            file: db.database, format: format, spec: spec, output: output.resolved, to: out,
+                            note: { notes.append($0) })
+                        try out.flush()
+                        return notes
+                    }
                 }
             }
         }
@@ -203,7 +208,13 @@ struct Query: StoreCommand {
     }
 
     private func query(_ store: Store) throws {
-        let out = OutputBuffer(fd: STDOUT_FILENO)
+        // Leaving the pager early stops the command: not while SQL that may write runs.
+        let reads = sql.map { ["select", "values"].contains(SQLText.firstKeyword($0)?.lowercased() ?? "") } ?? true
+        try output.paging(enabled: reads) { out in try query(store, to: out) }
+    }
+
+    /// Prints the rows to `out`; returns the notes to print after them.
+    private func query(_ store: Store, to out: OutputBuffer) throws -> [String] {
         if let sql {
             let parameters = try parseParameters(self.parameters)
             if explain {
@@ -212,10 +223,10 @@ struct Query: StoreCommand {
             } else {
                 let outcome = try store.run(sql: sql, parameters: parameters, format: output.resolved, to: out)
                 if outcome.rows == nil {
-                    Diagnostics.print("\(outcome.changes) \(outcome.changes == 1 ? "row" : "rows") changed")
+                    return ["\(outcome.changes) \(outcome.changes == 1 ? "row" : "rows") changed"]
                 }
             }
-            return
+            return []
         }
         let name: String
         do {
@@ -231,16 +242,15 @@ struct Query: StoreCommand {
         if count {
             out.append("\(try store.count(spec))\n")
             try out.flush()
-            for note in try store.missingPathNotes(spec) { Diagnostics.note(note) }
-            return
+            return try store.missingPathNotes(spec)
         }
         if explain {
             out.append(try store.explain(spec))
             try out.flush()
-        } else {
-            try store.run(spec, format: output.resolved, to: out)
-            for note in try store.missingPathNotes(spec) { Diagnostics.note(note) }
+            return []
         }
+        try store.run(spec, format: output.resolved, to: out)
+        return try store.missingPathNotes(spec)
     }
 
     /// The query the options describe, on `table`.
@@ -253,8 +263,18 @@ struct Query: StoreCommand {
             }
         }
         spec.filters = try filters.map(FilterParser.parse)
-        spec.selections = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.init(parsing:)) } }
-        spec.orderBy = try orderBy.map { try parsing("--order-by", $0, parseOrder) }
+        let named = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.parsingNamed) } }
+        spec.selections = named.map(\.selection)
+        spec.names = named.map(\.name)
+        // `--order-by n` orders by what `--select 'count() as n'` names.
+        spec.orderBy = try orderBy.map { text in
+            for (suffix, descending) in [("", false), (":asc", false), (":desc", true)] where text.lowercased().hasSuffix(suffix)
+            {
+                let name = String(text.dropLast(suffix.count))
+                if let match = named.first(where: { $0.name == name }) { return (match.selection, descending) }
+            }
+            return try parsing("--order-by", text, parseOrder)
+        }
         spec.groupBy = try groupBy.flatMap(splitPaths).map { try parsing("--group-by", $0, JSONPath.init(parsing:)) }
         spec.limit = limit
         spec.offset = offset

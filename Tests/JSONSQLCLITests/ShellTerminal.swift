@@ -15,9 +15,12 @@ final class ShellTerminal {
     private let socket = "jsonsql-test-\(UUID().uuidString)"
     private let session = "shell"
 
-    /// Starts `jsonsql ARGUMENTS` in a terminal of `width`×`height` (200×50 unless given).
+    /// Starts `jsonsql ARGUMENTS` in a terminal of `width`×`height` (200×50 unless given). With
+    /// `defaultInterrupt`, jsonsql starts with Ctrl-C's default action (ending it) rather than
+    /// the ignore the shell around it sets.
     init(
-        _ arguments: [String], environment: [String: String] = [:], in directory: URL, width: Int = 200, height: Int = 50
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL, width: Int = 200, height: Int = 50,
+        defaultInterrupt: Bool = false
     ) throws {
         // COLUMNS and LINES from the test's own environment would override the terminal's size.
         let env =
@@ -25,7 +28,8 @@ final class ShellTerminal {
             + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // sh reports the exit status on the screen once jsonsql has left; it ignores Ctrl-C
         // itself (jsonsql installs its own handler over the inherited ignore).
-        let script = #"trap "" INT; "$0" "$@"; echo "[exited $?]"; exec sleep 600"#
+        let launcher = defaultInterrupt ? "env --default-signal=INT " : ""
+        let script = #"trap "" INT; "# + launcher + #""$0" "$@"; echo "[exited $?]"; exec sleep 600"#
         let command = (["env"] + env + ["sh", "-c", script, CLI.binary] + arguments).map(Self.quote).joined(separator: " ")
         // The server this starts keeps the standard output it was given: not a pipe to wait on.
         try run(
@@ -76,6 +80,11 @@ final class ShellTerminal {
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
             .joined(separator: "\n").trimmingCharacters(in: .newlines)
+    }
+
+    /// What the terminal shows with its colours and attributes, as escapes.
+    func screenWithAttributes() throws -> String {
+        try run(["capture-pane", "-p", "-e", "-J", "-t", session])
     }
 
     /// The last line on the screen: where the cursor's prompt is.

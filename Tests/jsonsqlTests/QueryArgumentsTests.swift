@@ -35,6 +35,8 @@ import Testing
         ["a.tsv", "--tsv", "--format=csv"],
         ["db.sqlite", "player", "--where", "name = 'x=y'", "--select=a=b"],
         ["", "--where", "é = ✓"],
+        ["db.sqlite", "--max-width", "60", "--format", "record"], ["db.sqlite", "player", "--wide"],
+        ["db.sqlite", "--color", "never", "--no-pager"],
     ]
 
     static let fallbackCases: [[String]] = [
@@ -46,6 +48,8 @@ import Testing
         ["db.sqlite", "--where"], ["db.sqlite", "--where="], ["db.sqlite", "--where", ""], ["db.sqlite", "--format", "tabel"],
         ["db.sqlite", "--dates", "iso"], ["db.sqlite", "--count", "--limit", "1"], ["db.sqlite", "--param", "a=1"],
         ["db.sqlite", "--version"], ["db.sqlite", "---where", "a"], ["db.sqlite", "--WHERE", "a=1"],
+        ["db.sqlite", "--max-width", "-1"], ["db.sqlite", "--wide", "--max-width", "60"], ["db.sqlite", "--wide=1"],
+        ["db.sqlite", "--color", "red"],
     ]
 
     @Test(arguments: directCases)
@@ -69,7 +73,7 @@ import Testing
             "-1", "--offset", "x", "--count", "--explain", "--format", "json", "TABLE", "--dates", "iso8601", "--sql",
             "SELECT 1", "--param", "p=1", "--csv", "--tsv", "--file", "f.csv", "--save", "s.db", "--json-cols", "auto",
             "--timeout", "1.5", "--order-by", "score:desc", "--group-by", "", "--", "-f", "--help", "--count=1", "=",
-            "--where=", "--timeout=inf", "7",
+            "--where=", "--timeout=inf", "7", "--wide", "--max-width", "60", "record", "--color", "always", "--no-pager",
         ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {

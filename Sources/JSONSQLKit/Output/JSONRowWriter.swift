@@ -5,7 +5,10 @@ import GRDBSQLite
 /// json columns nest as JSON, booleans print as true/false, numbers as numbers, NULL as null,
 /// blobs as base64 strings. An empty result is `[]`.
 final class JSONRowWriter: RowWriter {
+    /// Where a row is written: standard output, or when colouring, `plain` first.
     private let out: OutputBuffer
+    /// With colours on (`TerminalDisplay.colors`): where each row goes, coloured (`JSONColorizer`).
+    private let colored: OutputBuffer?
     private let lines: Bool
     private let kinds: [OutputKind]
     /// `{"name":` and `,"score":`, encoded once, end to end; column i's ends at `prefixEnds[i]`.
@@ -15,7 +18,13 @@ final class JSONRowWriter: RowWriter {
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     init(columns: [OutputColumn], out: OutputBuffer, lines: Bool) {
-        self.out = out
+        if out.display?.colors == true {
+            self.out = OutputBuffer()
+            colored = out
+        } else {
+            self.out = out
+            colored = nil
+        }
         self.lines = lines
         kinds = columns.map(\.kind)
         var prefixes: [UInt8] = []
@@ -45,7 +54,15 @@ final class JSONRowWriter: RowWriter {
         }
         out.append(UInt8(ascii: "}"))
         if lines { out.append(0x0A) }
+        if let colored { try color(into: colored) }
         try out.flushIfFull()
+    }
+
+    /// Moves what `out` holds into `colored`, coloured.
+    private func color(into colored: OutputBuffer) throws {
+        out.withBytes { JSONColorizer.append($0, to: colored) }
+        out.removeAll()
+        try colored.flushIfFull()
     }
 
     @inline(__always) private func appendValue(_ row: SQLiteRow, _ i: Int32, _ kind: OutputKind) {
@@ -98,6 +115,10 @@ final class JSONRowWriter: RowWriter {
 
     func finish() throws {
         if !lines { out.append(rows == 0 ? "[]\n" : "\n]\n" as StaticString) }
+        if let colored {
+            try color(into: colored)
+            try colored.flush()
+        }
         try out.flush()
     }
 }

@@ -12,6 +12,14 @@ public final class OutputBuffer {
     private let fd: Int32?
     private static let blockSize = 1 << 18
 
+    /// Where the bytes show, when that is a terminal: the table and record formats fit its
+    /// width. Nil (the default) for a pipe, a file or memory.
+    public var display: TerminalDisplay?
+
+    /// Where flushed bytes go instead of the file descriptor (the command line's pager); nil
+    /// (the default) writes them to it.
+    public var sink: ((UnsafeRawBufferPointer) throws -> Void)?
+
     /// Output to a file descriptor, such as 1 for standard output.
     public init(fd: Int32) {
         self.fd = fd
@@ -108,6 +116,11 @@ public final class OutputBuffer {
     }
 
     public func flush() throws {
+        if let sink, count > 0 {
+            try sink(UnsafeRawBufferPointer(start: start, count: count))
+            count = 0
+            return
+        }
         guard let fd, count > 0 else { return }
         try Self.writeAll(UnsafeRawBufferPointer(start: start, count: count), to: fd)
         count = 0

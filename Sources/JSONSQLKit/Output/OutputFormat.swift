@@ -8,6 +8,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case table
     /// RFC 4180 CSV with a header row.
     case csv
+    /// One `name  value` line per column, a blank line between rows.
+    case record
 
     func makeWriter(columns: [OutputColumn], out: OutputBuffer) -> any RowWriter {
         switch self {
@@ -15,6 +17,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .jsonl: JSONRowWriter(columns: columns, out: out, lines: true)
         case .table: TableRowWriter(columns: columns, out: out)
         case .csv: CSVRowWriter(columns: columns, out: out)
+        case .record: RecordRowWriter(columns: columns, out: out)
         }
     }
 }

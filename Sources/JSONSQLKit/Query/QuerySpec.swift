@@ -7,6 +7,10 @@ public struct QuerySpec: Sendable {
     /// Paths and aggregates to print; all columns when empty (with `groupBy`: the grouped
     /// paths and `count()`).
     public var selections: [Selection] = []
+    /// The name each of `selections` prints under, from `--select 'address.country as
+    /// country'`; nil, or no entry, keeps the path or aggregate as written. `--order-by` may
+    /// name them.
+    public var names: [String?] = []
     /// Paths to print; all columns when empty.
     public var select: [JSONPath] {
         get { selections.compactMap { if case .path(let path) = $0 { path } else { nil } } }
@@ -134,8 +138,9 @@ extension QuerySpec {
             }
         } else {
             var given: [String: String] = [:]
-            for selection in selected {
-                let name: String
+            for (index, selection) in selected.enumerated() {
+                let givenName = self.selections.isEmpty || index >= names.count ? nil : names[index]
+                var name: String
                 let sql: String
                 var outputKind: OutputKind = .json
                 // A path that is a whole column: its kind is `output`'s.
@@ -165,6 +170,7 @@ extension QuerySpec {
                     sql = try aggregate.sql(in: info, weight: weight, argument: expression)
                     outputKind = try aggregate.outputKind(in: info)
                 }
+                if let givenName { name = givenName }
                 // A JSON object cannot hold the key twice (`--sql` results rename instead: a, a:2).
                 if let earlier = given.updateValue(selection.description, forKey: name) {
                     let spelled = earlier == selection.description ? "" : " (as \(earlier) and \(selection))"
@@ -326,6 +332,42 @@ public enum Selection: Sendable, CustomStringConvertible {
 
     var aggregate: Aggregate? {
         if case .aggregate(let aggregate) = self { aggregate } else { nil }
+    }
+
+    /// A selection with the name it prints under, as `--select` writes it: `address.country as
+    /// country`, `count() as n`, `name as "Full name"` (`as` in any case, the last one outside
+    /// quotes); nil when no name.
+    public static func parsingNamed(_ text: String) throws -> (selection: Selection, name: String?) {
+        var quote: Character?
+        var escaped = false
+        var split: (String.Index, String.Index)?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let c = text[index]
+            if let q = quote {
+                if escaped {
+                    escaped = false
+                } else if c == "\\" && q == "\"" {
+                    escaped = true
+                } else if c == q {
+                    quote = nil
+                }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == " ", let match = text[index...].prefixMatch(of: #/\s+[aA][sS](\s+|$)/#), index > text.startIndex {
+                split = (index, match.range.upperBound)
+            }
+            index = text.index(after: index)
+        }
+        guard let (end, start) = split else { return (try Selection(parsing: text), nil) }
+        var name = text[start...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw JSONSQLError("give a name after as, as in 'address.country as country'") }
+        // `as "Full name"`: the name in the quotes, as a path's quoted key reads.
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
+            name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                .replacingOccurrences(of: "\\\\", with: "\\")
+        }
+        return (try Selection(parsing: String(text[..<end])), name)
     }
 
     public var description: String {

@@ -30,7 +30,7 @@ public struct ShellCatalog: Sendable {
         (".tables", "", "List the tables and views."),
         (".schema", "[TABLE]", "List columns with their declared types."),
         (".indexes", "[TABLE]", "List indexes and what they index."),
-        (".format", "[json|jsonl|table|csv]", "Show or set how rows print."),
+        (".format", "[json|jsonl|table|csv|record]", "Show or set how rows print."),
         (".timer", "on|off", "Print the time each statement takes."),
         (".explain", "on|off", "Print the SQL and query plan before the rows."),
         (".read", "FILE", "Run the commands in FILE."),

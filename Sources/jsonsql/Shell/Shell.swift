@@ -82,7 +82,7 @@ struct Shell: ParsableCommand {
             keepGoing = true
         }
         let session = ShellSession(
-            store: store, databasePath: db.database, timeout: db.timeout, format: output.resolved,
+            store: store, databasePath: db.database, timeout: db.timeout, output: output,
             commandsOnStandardInput: file.map(ShellInput.isStandardInput) ?? true)
         if interactive {
             runInteractive(session)

@@ -19,6 +19,8 @@ final class ShellSession {
     let timeout: Double
     let catalog: ShellCatalog
     var format: OutputFormat
+    /// The shell's own --wide, --max-width: how its rows fit the terminal.
+    let output: FormatOptions
     var timer = false
     var explain = false
     /// Whether the commands come from standard input, which `insert` then cannot read JSON from.
@@ -34,11 +36,12 @@ final class ShellSession {
     /// Where an error happened, for scripts: `script.sql:3: `; empty at a terminal.
     var location: (Int) -> String = { _ in "" }
 
-    init(store: Store, databasePath: String, timeout: Double, format: OutputFormat, commandsOnStandardInput: Bool) {
+    init(store: Store, databasePath: String, timeout: Double, output: FormatOptions, commandsOnStandardInput: Bool) {
         self.store = store
         self.databasePath = databasePath
         self.timeout = timeout
-        self.format = format
+        self.output = output
+        format = output.resolved
         self.commandsOnStandardInput = commandsOnStandardInput
         catalog = ShellCatalog(JSONSQL.self)
         reader = ShellLineReader(commands: catalog.commands + ["help", "shell"], syntax: store.statementSyntax)
@@ -218,7 +221,7 @@ final class ShellSession {
     private func runSQL(_ sql: String, line: Int) -> Outcome {
         if let outcome = skipped(sql: sql, line: line) { return outcome }
         return timed(line: line) {
-            let out = OutputBuffer(fd: STDOUT_FILENO)
+            let out = output.standardOutput()
             if explain,
                 ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
             {
@@ -329,6 +332,12 @@ final class ShellSession {
         var commands = [command]
         if var formatted = command as? any ShellFormattable {
             if formatted.output.format == nil { formatted.output.format = format }
+            // The shell's prompt comes back after each command: its output is not paged.
+            formatted.output.noPager = true
+            if !formatted.output.wide && formatted.output.maxWidth == nil {
+                formatted.output.wide = output.wide
+                formatted.output.maxWidth = output.maxWidth
+            }
             commands = [formatted as! ParsableCommand]
         }
         if explain, var query = commands[0] as? Query, !query.explain {
@@ -355,7 +364,7 @@ final class ShellSession {
         }
         let name = words[0]
         let arguments = Array(words.dropFirst())
-        let out = OutputBuffer(fd: STDOUT_FILENO)
+        let out = output.standardOutput()
         func argument(max: Int, usage: String) throws {
             if arguments.count > max { throw JSONSQLError("\(name) takes \(usage.isEmpty ? "no arguments" : usage)") }
         }
@@ -383,10 +392,10 @@ final class ShellSession {
                 try argument(max: 1, usage: "one table")
                 try store.listIndexes(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
             case ".format":
-                try argument(max: 1, usage: "one of json, jsonl, table, csv")
+                try argument(max: 1, usage: "one of json, jsonl, table, csv, record")
                 if let word = arguments.first {
                     guard let chosen = OutputFormat(rawValue: word.lowercased()) else {
-                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table or csv")
+                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table, csv or record")
                     }
                     format = chosen
                 } else {
@@ -535,7 +544,7 @@ final class ShellSession {
 
     /// What does the work of a sqlite3 shell dot-command here.
     static let sqlite3Equivalents = [
-        ".mode": ".format json|jsonl|table|csv sets how rows print",
+        ".mode": ".format json|jsonl|table|csv|record sets how rows print",
         ".headers": "csv and table output always have a header row",
         ".output": "redirect the shell's output instead (jsonsql shell DB > FILE)",
         ".once": "redirect the shell's output instead (jsonsql shell DB > FILE)",
