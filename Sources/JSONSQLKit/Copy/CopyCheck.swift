@@ -108,10 +108,8 @@ indirect enum DomainCheckExpression: Equatable {
     private static func sql(_ operand: Operand, _ column: ColumnInfo, _ dialect: SQLDialect) -> String {
         let quoted = SQLQuote.identifier(column.name)
         switch operand {
-        case .value:
-            // jsonsql keeps a numeric column's decimals as text on SQLite; compared by value.
-            return dialect == .sqlite && column.type == .numeric ? "CAST(\(quoted) AS NUMERIC)" : quoted
-        case .length: return dialect == .sqlite ? "length(\(quoted))" : "char_length(\(quoted))"
+        case .value: return dialect.comparedByValue(quoted, type: column.type)
+        case .length: return dialect.textLength(quoted)
         case .number(let text): return text.hasPrefix("-") ? "(\(text))" : text
         case .string(let text): return SQLQuote.literal(text)
         }

@@ -6,6 +6,17 @@
 public enum SQLDialect: Sendable, Equatable {
     case sqlite
     case postgres
+
+    /// The length in characters of a text expression.
+    func textLength(_ expression: String) -> String {
+        self == .sqlite ? "length(\(expression))" : "char_length(\(expression))"
+    }
+
+    /// A column's value as a comparison reads it: jsonsql keeps a numeric column's decimals as
+    /// text on SQLite, so there it is cast to be compared by value.
+    func comparedByValue(_ column: String, type: ColumnType) -> String {
+        self == .sqlite && type == .numeric ? "CAST(\(column) AS NUMERIC)" : column
+    }
 }
 
 extension ColumnType {
