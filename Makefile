@@ -49,19 +49,27 @@ build: deps
 #   records of the binary, each time for each new type (query --limit 1: 9.6M -> 6.0M instructions).
 # - built with -enable-testing, so that `make test` builds the tests against these very modules
 #   and runs this very binary: one build, not a debug one for the tests and a release one to
-#   install (a fresh clone's make test: 12.5 -> RESULT min).
+#   install (a fresh clone's make test: 12.5 -> RESULT min). A static build looks for modules
+#   in the toolchain's swift_static, which has no Testing or XCTest: TESTING_MODULES names the toolchain's
+#   own (the tests are linked with the shared Swift libraries, as swift test links them).
 STATIC_LIB_DIR := .build/static-libs
+TESTING_MODULES := .build/testing-modules
+SWIFT_LINUX_DIR := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux)
 STATIC_CXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null || cc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_SQLITE := $(shell cc -print-file-name=libsqlite3.a 2>/dev/null)
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -L$(CURDIR)/$(STATIC_LIB_DIR) \
   -Xlinker -no-pie -Xlinker --no-export-dynamic -Xlinker -z -Xlinker lazy --disable-local-rpath \
-  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -enable-testing
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -enable-testing \
+  -Xswiftc -I$(CURDIR)/$(TESTING_MODULES)
 static-libs:
-	@mkdir -p $(STATIC_LIB_DIR); \
+	@mkdir -p $(STATIC_LIB_DIR) $(TESTING_MODULES); \
 	for lib in "$(STATIC_CXX)" "$(STATIC_SQLITE)"; do \
 	  name=$$(basename "$$lib"); \
 	  if [ -f "$$lib" ]; then ln -sfn "$$lib" $(STATIC_LIB_DIR)/$$name; \
 	  else rm -f $(STATIC_LIB_DIR)/$$name; echo "no $$name: its shared library is loaded at start"; fi; \
+	done; \
+	for module in $(SWIFT_LINUX_DIR)/*Testing*.swiftmodule $(SWIFT_LINUX_DIR)/Testing.swiftcrossimport $(SWIFT_LINUX_DIR)/XCTest.swiftmodule; do \
+	  [ ! -e "$$module" ] || ln -sfn "$$module" $(TESTING_MODULES)/$$(basename "$$module"); \
 	done
 
 release: deps static-libs
