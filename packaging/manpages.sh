@@ -54,7 +54,7 @@ page() {
         END {
             title = toupper(name); gsub(/-/, "\\-", title)
             printf ".TH \"%s\" \"1\" \"\" \"jsonsql %s\" \"jsonsql manual\"\n", title, version
-            print ".nh"
+            print ".nh"; print ".ad l"
             print ".SH NAME"; print roff(name) " \\- " roff(summary)
             block("SYNOPSIS", text["SYNOPSIS"])
             block("DESCRIPTION", text["DESCRIPTION"])

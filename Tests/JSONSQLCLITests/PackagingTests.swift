@@ -78,11 +78,11 @@ struct PackagingTests {
             let page = try String(contentsOfFile: directory.path("man1/\(name).1"), encoding: .utf8)
             let help = try CLI.run((command.map { [$0] } ?? []) + ["--help"], environment: ["COLUMNS": "80"]).stdout
             let title = name.uppercased().replacingOccurrences(of: "-", with: "\\-")
-            #expect(page.hasPrefix(".TH \"\(title)\" \"1\" \"\" \"jsonsql \(Self.version)\" \"jsonsql manual\"\n.nh\n.SH NAME\n"))
+            #expect(page.hasPrefix(".TH \"\(title)\" \"1\" \"\" \"jsonsql \(Self.version)\" \"jsonsql manual\"\n.nh\n.ad l\n.SH NAME\n"))
             // NAME: the help's summary on one line, for whatis and apropos.
             let overview = try #require(Self.section("OVERVIEW", of: help))
             let summary = overview.components(separatedBy: "\n\n")[0].replacingOccurrences(of: "\n", with: " ")
-            let nameLine = page.split(separator: "\n")[3]
+            let nameLine = page.split(separator: "\n")[4]
             #expect(
                 nameLine
                     == "\(name.replacingOccurrences(of: "-", with: "\\-")) \\- \(summary.replacingOccurrences(of: "-", with: "\\-"))"
@@ -97,7 +97,7 @@ struct PackagingTests {
             if !description.isEmpty { #expect(Self.section("DESCRIPTION", ofPage: page) == description, "\(name)") }
             // Only the requests the generator writes start a line: help text never becomes one.
             for line in page.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
-                #expect([".TH", ".nh", ".SH", ".nf", ".fi", ".in", ".BR"].contains(line.prefix(3)), "\(name): \(line)")
+                #expect([".TH", ".nh", ".ad", ".SH", ".nf", ".fi", ".in", ".BR"].contains(line.prefix(3)), "\(name): \(line)")
             }
             if command == nil {
                 let seeAlso = try #require(page.components(separatedBy: ".SH SEE ALSO\n").last)
