@@ -78,7 +78,9 @@ struct PackagingTests {
             let page = try String(contentsOfFile: directory.path("man1/\(name).1"), encoding: .utf8)
             let help = try CLI.run((command.map { [$0] } ?? []) + ["--help"], environment: ["COLUMNS": "80"]).stdout
             let title = name.uppercased().replacingOccurrences(of: "-", with: "\\-")
-            #expect(page.hasPrefix(".TH \"\(title)\" \"1\" \"\" \"jsonsql \(Self.version)\" \"jsonsql manual\"\n.nh\n.ad l\n.SH NAME\n"))
+            #expect(
+                page.hasPrefix(
+                    ".TH \"\(title)\" \"1\" \"\" \"jsonsql \(Self.version)\" \"jsonsql manual\"\n.nh\n.ad l\n.SH NAME\n"))
             // NAME: the help's summary on one line, for whatis and apropos.
             let overview = try #require(Self.section("OVERVIEW", of: help))
             let summary = overview.components(separatedBy: "\n\n")[0].replacingOccurrences(of: "\n", with: " ")
