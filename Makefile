@@ -49,7 +49,7 @@ build: deps
 #   records of the binary, each time for each new type (query --limit 1: 9.6M -> 6.0M instructions).
 # - built with -enable-testing, so that `make test` builds the tests against these very modules
 #   and runs this very binary: one build, not a debug one for the tests and a release one to
-#   install (a fresh clone's make test: 12.5 -> RESULT min). A static build looks for modules
+#   install (a fresh clone's make test built all twice: 12.5 min in one run). A static build looks for modules
 #   in the toolchain's swift_static, which has no Testing or XCTest: TESTING_MODULES names the toolchain's
 #   own (the tests are linked with the shared Swift libraries, as swift test links them).
 STATIC_LIB_DIR := .build/static-libs
@@ -68,7 +68,8 @@ static-libs:
 	  if [ -f "$$lib" ]; then ln -sfn "$$lib" $(STATIC_LIB_DIR)/$$name; \
 	  else rm -f $(STATIC_LIB_DIR)/$$name; echo "no $$name: its shared library is loaded at start"; fi; \
 	done; \
-	for module in $(SWIFT_LINUX_DIR)/*Testing*.swiftmodule $(SWIFT_LINUX_DIR)/Testing.swiftcrossimport $(SWIFT_LINUX_DIR)/XCTest.swiftmodule; do \
+	for module in $(SWIFT_LINUX_DIR)/*Testing*.swiftmodule $(SWIFT_LINUX_DIR)/Testing.swiftcrossimport \
+	  $(SWIFT_LINUX_DIR)/XCTest.swiftmodule; do \
 	  [ ! -e "$$module" ] || ln -sfn "$$module" $(TESTING_MODULES)/$$(basename "$$module"); \
 	done
 
