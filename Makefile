@@ -4,7 +4,8 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build release test faults demo examples bench bench-tiny bench-deps fuzz install uninstall format lint docs clean
+.PHONY: all deps build static-libs release test faults demo examples bench bench-tiny bench-deps fuzz install install-files \
+  uninstall dist test-dist format lint docs clean
 
 all: build
 
@@ -46,32 +47,48 @@ build: deps
 # - with generic type metadata got through its accessor, not by demangling a name: the runtime
 #   checks a demangled type's requirements (Key: Hashable) by scanning all 6,293 conformance
 #   records of the binary, each time for each new type (query --limit 1: 9.6M -> 6.0M instructions).
+# - built with -enable-testing, so that `make test` builds the tests against these very modules
+#   and runs this very binary: one build, not a debug one for the tests and a release one to
+#   install (a fresh clone's make test built all twice: 12.5 min in one run). A static build looks for modules
+#   in the toolchain's swift_static, which has no Testing or XCTest: TESTING_MODULES names the toolchain's
+#   own (the tests are linked with the shared Swift libraries, as swift test links them).
 STATIC_LIB_DIR := .build/static-libs
+TESTING_MODULES := .build/testing-modules
+SWIFT_LINUX_DIR := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux)
 STATIC_CXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null || cc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_SQLITE := $(shell cc -print-file-name=libsqlite3.a 2>/dev/null)
-release: deps
-	@mkdir -p $(STATIC_LIB_DIR); \
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -L$(CURDIR)/$(STATIC_LIB_DIR) \
+  -Xlinker -no-pie -Xlinker --no-export-dynamic -Xlinker -z -Xlinker lazy --disable-local-rpath \
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -enable-testing \
+  -Xswiftc -I$(CURDIR)/$(TESTING_MODULES)
+static-libs:
+	@mkdir -p $(STATIC_LIB_DIR) $(TESTING_MODULES); \
 	for lib in "$(STATIC_CXX)" "$(STATIC_SQLITE)"; do \
 	  name=$$(basename "$$lib"); \
 	  if [ -f "$$lib" ]; then ln -sfn "$$lib" $(STATIC_LIB_DIR)/$$name; \
 	  else rm -f $(STATIC_LIB_DIR)/$$name; echo "no $$name: its shared library is loaded at start"; fi; \
+	done; \
+	for module in $(SWIFT_LINUX_DIR)/*Testing*.swiftmodule $(SWIFT_LINUX_DIR)/Testing.swiftcrossimport \
+	  $(SWIFT_LINUX_DIR)/XCTest.swiftmodule; do \
+	  [ ! -e "$$module" ] || ln -sfn "$$module" $(TESTING_MODULES)/$$(basename "$$module"); \
 	done
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -L$(CURDIR)/$(STATIC_LIB_DIR) \
-	  -Xlinker -no-pie -Xlinker --no-export-dynamic -Xlinker -z -Xlinker lazy --disable-local-rpath \
-	  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+
+release: deps static-libs
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # Every test: the library in-process, then the release binary end to end (the one `make install`
-# installs; including Examples/). The tests start it about 1,000 times, and it starts in a third
-# of a debug build's time. `swift test` alone runs them on the debug binary.
-# Prints a summary, and on failure the failing tests; V=1 prints everything.
+# installs; including Examples/), built once with the tests (see release). The tests start it
+# about 1,000 times, and it starts in a third of a debug build's time. `swift test` alone runs
+# them on the debug build. Prints a summary, and on failure the failing tests; V=1 prints everything.
 V ?= 0
 TEST_ENV := JSONSQL_BIN=$(CURDIR)/$(RELEASE_BIN)
-test: release
+test: deps static-libs
+	$(SWIFT) build $(RELEASE_FLAGS) --build-tests
 ifeq ($(V),1)
-	$(TEST_ENV) $(SWIFT) test
+	$(TEST_ENV) $(SWIFT) test -c release --skip-build
 else
-	@echo "$(TEST_ENV) $(SWIFT) test  (full output in .build/test.log; make test V=1 prints it)"; \
-	if $(TEST_ENV) $(SWIFT) test > .build/test.log 2>&1; then \
+	@echo "$(TEST_ENV) $(SWIFT) test -c release --skip-build  (full output in .build/test.log; make test V=1 prints it)"; \
+	if $(TEST_ENV) $(SWIFT) test -c release --skip-build > .build/test.log 2>&1; then \
 	  grep -E '(Test run|Suite) .*(passed|failed)|Executed [0-9]+ tests' .build/test.log | grep -v '^.*Suite ".*" passed' | tail -n 4; \
 	else \
 	  status=$$?; \
@@ -93,22 +110,25 @@ $(FAULT_SHIM): Faults/faultshim.c
 	@mkdir -p $(dir $@)
 	cc -O1 -Wall -Wextra -shared -fPIC -o $@ $< -ldl
 
-faults: release $(FAULT_SHIM)
-	@echo "JSONSQL_FAULTS=all $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests  (output in .build/faults.log)"; \
+faults: deps static-libs $(FAULT_SHIM)
+	$(SWIFT) build $(RELEASE_FLAGS) --build-tests
+	@echo "JSONSQL_FAULTS=all $(TEST_ENV) $(SWIFT) test -c release --skip-build --filter FaultInjectionTests  (output in .build/faults.log)"; \
 	: > .build/faults-table; \
 	JSONSQL_FAULTS=all JSONSQL_FAULT_SHIM=$(CURDIR)/$(FAULT_SHIM) JSONSQL_FAULT_TABLE=$(CURDIR)/.build/faults-table \
-	  $(TEST_ENV) $(SWIFT) test --filter FaultInjectionTests > .build/faults.log 2>&1; status=$$?; \
+	  $(TEST_ENV) $(SWIFT) test -c release --skip-build --filter FaultInjectionTests > .build/faults.log 2>&1; status=$$?; \
 	echo "| command | fault points (per kind) | runs | error | error (written) | success | not reached | problems |"; \
 	echo "|---|---|---|---|---|---|---|---|"; \
 	sed 's/^fault-sweep //' .build/faults-table; \
 	if [ $$status -ne 0 ]; then grep -E '✘|error:|Fatal error' .build/faults.log | head -n 40; echo "make faults: FAILED"; fi; \
 	exit $$status
 
-# Builds jsonsql, creates demo.sqlite (or DEMO_DB) from Examples/, queries it as a table and as
-# JSON, and prints three commands to try on it. An existing file of that name is left alone.
+# Builds the release jsonsql (the one make install installs, several times faster than a debug
+# build), creates demo.sqlite (or DEMO_DB) from Examples/, queries it as a table and as JSON, and
+# prints three commands to try on it. An existing file of that name is left alone: a demo
+# database made before is shown again with the commands, any other file stops the demo.
 DEMO_DB ?= demo.sqlite
-demo: build
-	PATH="$(CURDIR)/.build/debug:$$PATH" Examples/demo.sh $(DEMO_DB)
+demo: release
+	PATH="$(CURDIR)/.build/release:$$PATH" Examples/demo.sh $(DEMO_DB)
 
 examples: demo
 
@@ -146,20 +166,43 @@ FUZZ_SECONDS ?= 180
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)
 
-# A stripped binary, and completion scripts where bash-completion, zsh and fish look under PREFIX.
+# A stripped binary, its manual pages (man jsonsql, man jsonsql-query, ...: generated from the
+# commands' own --help by packaging/manpages.sh), and completion scripts where bash-completion,
+# zsh and fish look under PREFIX. install-files copies an existing release build (make dist
+# stages the archive and the package with it).
 BASH_COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR := $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETION_DIR := $(PREFIX)/share/fish/vendor_completions.d
+MAN_DIR := $(PREFIX)/share/man/man1
 install: release
+	@$(MAKE) --no-print-directory install-files
+
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
 	install -m 755 -s $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/jsonsql
 	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql
 	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql
 	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish
+	packaging/manpages.sh $(RELEASE_BIN) $(DESTDIR)$(MAN_DIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql \
-	  $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish
+	  $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish $(DESTDIR)$(MAN_DIR)/jsonsql.1 $(DESTDIR)$(MAN_DIR)/jsonsql-*.1
+
+# The release archive jsonsql-VERSION-linux-x86_64.tar.gz (make install's files under a folder
+# of that name, and README.md) and the Debian package jsonsql_VERSION_amd64.deb, in DIST_DIR.
+# The version is the VERSION file's, which --version prints. See packaging/dist.sh.
+VERSION := $(shell sed -n 1p VERSION)
+DIST_DIR ?= .build/dist
+dist: release
+	packaging/dist.sh $(RELEASE_BIN) $(VERSION) $(DIST_DIR)
+
+# Installs the package into a minimal Debian 12 (debootstrapped once into .build/dist-test,
+# about 200 MB) with dpkg and then apt, and runs the quick start, the man pages and bash
+# completion there, without readline and libpq and then with what apt brings. Needs root (chroot).
+test-dist: dist
+	packaging/test-dist.sh $(DIST_DIR)/jsonsql_$(VERSION)_$$(dpkg --print-architecture).deb \
+	  $(DIST_DIR)/jsonsql-$(VERSION)-linux-$$(uname -m).tar.gz
 
 # The command reference (docs/reference) and the --where summary in docs/where.md, from the
 # commands' own --help; DocumentationTests fails when what is committed differs.

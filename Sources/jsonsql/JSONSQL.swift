@@ -1,4 +1,5 @@
 import ArgumentParser
+import CVersion
 import Foundation
 import JSONSQLKit
 
@@ -351,7 +352,8 @@ extension JSONSQL {
     }
 }
 
-let jsonsqlVersion = "0.1.0"
+/// The VERSION file's first line (see Sources/CVersion).
+let jsonsqlVersion = String(cString: jsonsql_version())
 
 extension CommandConfiguration {
     /// A subcommand's configuration, named as jsonsql's own. Parsed alone (`JSONSQL.parseCommand`),

@@ -3,14 +3,20 @@ import Testing
 
 /// Runs the built `jsonsql` binary and captures what it prints.
 ///
-/// The binary is `$JSONSQL_BIN` when set (`make test` sets it to the release build, the binary
-/// `make install` installs), otherwise `.build/debug/jsonsql` of this package.
+/// The binary is `$JSONSQL_BIN` when set, otherwise the `jsonsql` built with these tests, beside
+/// them (`make test`: the release build, the binary `make install` installs; `swift test`: the
+/// debug build).
 enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// The folder of this build's products: the one holding the running test executable.
+    static let buildDirectory: URL =
+        Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+        ?? packageRoot.appendingPathComponent(".build/debug")
+
     static var binary: String {
-        ProcessInfo.processInfo.environment["JSONSQL_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/jsonsql").path
+        ProcessInfo.processInfo.environment["JSONSQL_BIN"] ?? buildDirectory.appendingPathComponent("jsonsql").path
     }
 
     struct Result {

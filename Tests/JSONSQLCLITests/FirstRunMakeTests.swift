@@ -20,13 +20,37 @@ struct FirstRunMakeTests {
         #expect(explain.stdout.contains("USING INDEX player_on_address_country"), "\(explain.stdout)")
         let shell = try CLI.shell(commands[2], stdin: "tables\n", in: directory.url)
         #expect(shell.status == 0 && shell.stdout.contains("player"), "\(shell.stderr)")
-        // A second demo under the same name leaves the file as it is, and no draft beside it.
+        // A second demo under the same name (make demo run twice) says the database is there, leaves
+        // it as it is with no draft beside it, shows the same commands again and succeeds.
         try CLI.shell("jsonsql delete demo.sqlite --all", in: directory.url)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.path("demo.sqlite")))
         let again = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh demo.sqlite", in: directory.url)
-        #expect(again.status == 1 && again.stderr.contains("demo.sqlite already exists"), "\(again.stderr)")
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        #expect(again.stdout.hasPrefix("The demo database demo.sqlite is there already"), "\(again.stdout)")
+        let shownAgain = again.stdout.components(separatedBy: "Try next:\n").last?.split(separator: "\n")
+            .filter { $0.hasPrefix("  jsonsql ") }.map(String.init)
+        #expect(shownAgain == commands)
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("demo.sqlite"))) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["demo.sqlite"])
+        // The jsonsql it names is the one that ran the demo, and how to put it on PATH.
+        let bin = URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path
+        #expect(again.stdout.contains("export PATH=\"\(bin):$PATH\""), "\(again.stdout)")
+    }
+
+    @Test("the demo never replaces a file that is not a demo database, whatever it holds")
+    func demoRefusesOtherFiles() throws {
+        let directory = try TemporaryDirectory()
+        try CLI.shell("jsonsql create-table other.sqlite note id:integer:pk", in: directory.url)
+        _ = try directory.write("notes.sqlite", "not a database\n")
+        for name in ["other.sqlite", "notes.sqlite"] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: directory.path(name)))
+            let demo = try CLI.shell("\(CLI.packageRoot.path)/Examples/demo.sh \(name)", in: directory.url)
+            #expect(demo.status == 1, "\(demo.stdout)")
+            #expect(demo.stderr.contains("\(name) already exists and is not a demo database"), "\(demo.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path(name))) == before)
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["notes.sqlite", "other.sqlite"])
     }
 
     /// What make would run for `target`, without running it.
@@ -36,16 +60,42 @@ struct FirstRunMakeTests {
         return result.stdout
     }
 
-    @Test("make install strips the binary and installs completion scripts under PREFIX; make test is short unless V=1")
+    @Test(
+        "make install strips the binary and installs man pages and completion scripts under PREFIX; make test is short unless V=1"
+    )
     func makeTargets() throws {
         let install = try plan(["install", "PREFIX=/opt/x"])
         #expect(install.contains("install -m 755 -s .build/release/jsonsql /opt/x/bin/jsonsql"))
         #expect(install.contains("--generate-completion-script bash > /opt/x/share/bash-completion/completions/jsonsql"))
         #expect(install.contains("--generate-completion-script zsh > /opt/x/share/zsh/site-functions/_jsonsql"))
+        #expect(install.contains("packaging/manpages.sh .build/release/jsonsql /opt/x/share/man/man1"))
         let quiet = try plan(["test"])
-        #expect(quiet.contains("test > .build/test.log 2>&1") && quiet.contains("exit $status"))
+        #expect(quiet.contains("test -c release --skip-build > .build/test.log 2>&1") && quiet.contains("exit $status"))
         let verbose = try plan(["test", "V=1"])
-        #expect(verbose.split(separator: "\n").contains { $0.hasSuffix("swift test") })
+        #expect(verbose.split(separator: "\n").contains { $0.hasSuffix("swift test -c release --skip-build") })
         #expect(try plan(["deps"]).contains("tmux"))
+    }
+
+    /// The `swift build` lines of a plan.
+    func builds(_ plan: String) -> [String] {
+        plan.split(separator: "\n").map(String.init).filter { $0.hasPrefix("swift build") }
+    }
+
+    @Test("make test builds once: the release build with its tests, and make install, dist, demo and bench use that build")
+    func oneBuild() throws {
+        let release = try #require(builds(try plan(["release"])).first)
+        #expect(release.contains("-c release") && release.contains("-enable-testing") && release.contains("-no-pie"))
+        let test = builds(try plan(["test"]))
+        // The same command with the tests: SwiftPM reuses every module of a make release, and the
+        // other way round.
+        #expect(test == [release + " --build-tests"], "\(test)")
+        for target in ["install", "dist", "demo", "bench-tiny"] {
+            #expect(builds(try plan([target])) == [release], "\(target)")
+        }
+        #expect(try plan(["demo"]).contains("PATH=\"\(CLI.packageRoot.path)/.build/release:$PATH\" Examples/demo.sh demo.sqlite"))
+        let version =
+            try String(contentsOf: CLI.packageRoot.appendingPathComponent("VERSION"), encoding: .utf8)
+            .split(separator: "\n").first.map(String.init) ?? ""
+        #expect(try plan(["dist"]).contains("packaging/dist.sh .build/release/jsonsql \(version) .build/dist"))
     }
 }

@@ -2,33 +2,45 @@ import Foundation
 import Testing
 
 /// A program made of `describe --swift`'s code and a `main`, compiled against GRDB as built for
-/// these tests (the debug build, whichever jsonsql binary runs them).
+/// these tests (the debug or release build they belong to, whichever jsonsql binary runs them).
 enum GRDBProgram {
     /// Compiles `code` and `main` into `dir/name`; the result is swiftc's outcome.
     static func compile(_ code: String, main: String, in dir: TemporaryDirectory, name: String = "decode") throws -> CLI.Result {
         try (code + "\n" + main + "\n").write(toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
-        let build = CLI.packageRoot.appendingPathComponent(".build/debug")
+        let build = CLI.buildDirectory
         let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("GRDB.build").path)
             .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("GRDB.build/\($0)").path }
         #expect(!objects.isEmpty)
         return try CLI.run(
             [
                 "swiftc", dir.path("\(name).swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
-                build.deletingLastPathComponent().appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite").path,
+                checkouts(above: build).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite").path,
                 "-lsqlite3", "-o", dir.path(name),
             ] + objects, executable: "/usr/bin/env")
     }
 
-    /// Type-checks `code` with `swiftc -typecheck` against the GRDB module of the debug build
-    /// (`.build/debug/Modules`, with GRDB's SQLite module map): no object code, no link.
+    /// Type-checks `code` with `swiftc -typecheck` against the GRDB module of this build
+    /// (its `Modules`, with GRDB's SQLite module map): no object code, no link.
     static func typecheck(_ code: String, in dir: TemporaryDirectory, name: String = "typecheck") throws -> CLI.Result {
         try code.write(toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
-        let build = CLI.packageRoot.appendingPathComponent(".build/debug")
+        let build = CLI.buildDirectory
         return try CLI.run(
             [
                 "swiftc", "-typecheck", dir.path("\(name).swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
-                build.deletingLastPathComponent().appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite").path,
+                checkouts(above: build).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite").path,
             ], executable: "/usr/bin/env")
+    }
+
+    /// The package checkouts of the build folder `build` (.build/debug or
+    /// .build/x86_64-unknown-linux-gnu/release): the nearest folder above it holding one.
+    static func checkouts(above build: URL) -> URL {
+        var folder = build
+        while folder.path != "/" {
+            folder.deleteLastPathComponent()
+            let candidate = folder.appendingPathComponent("checkouts")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        }
+        return CLI.packageRoot.appendingPathComponent(".build/checkouts")
     }
 }
 

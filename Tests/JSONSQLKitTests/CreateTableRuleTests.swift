@@ -146,7 +146,7 @@ struct CreateTableRuleTests {
                     try? setDB.sql("SELECT quote(s) AS s FROM \(type)")
                 }
                 let viaDefault = (try? db.create("d\(type)\(n)", ["id:integer:pk", "s:\(type):default=\(value)"])).map { _ in
-                    try? db.insert("d\(type)\(n)", #"{"id":1}"#)
+                    _ = try? db.insert("d\(type)\(n)", #"{"id":1}"#)
                     return try? db.sql("SELECT quote(s) AS s FROM d\(type)\(n)")
                 }
                 #expect(viaSet == viaDefault, "\(type) \(value)")

@@ -122,9 +122,11 @@ struct PostgresRewrite: Sendable {
         let family = v6 ? AF_INET6 : AF_INET
         var binary = [UInt8](repeating: 0, count: 16)
         guard inet_pton(family, String(address), &binary) == 1 else { return false }
-        var printed = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(family, binary, &printed, socklen_t(printed.count)) != nil else { return false }
-        return String(cString: printed) == address
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let printed = buffer.withUnsafeMutableBufferPointer { buffer in
+            inet_ntop(family, binary, buffer.baseAddress, socklen_t(buffer.count)).map { String(cString: $0) }
+        }
+        return printed == String(address)
     }
 
     /// `numeric(5,2)` → [5, 2]; `timestamp(0) with time zone` → [0].
