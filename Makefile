@@ -47,59 +47,51 @@ build: deps
 # - with generic type metadata got through its accessor, not by demangling a name: the runtime
 #   checks a demangled type's requirements (Key: Hashable) by scanning all 6,293 conformance
 #   records of the binary, each time for each new type (query --limit 1: 9.6M -> 6.0M instructions).
-# - built with -enable-testing, so that `make test` builds the tests against these very modules
-#   and runs this very binary: one build, not a debug one for the tests and a release one to
-#   install (a fresh clone's make test built all twice: 12.5 min in one run). A static build looks for modules
-#   in the toolchain's swift_static, which has no Testing or XCTest: TESTING_MODULES names the toolchain's
-#   own (the tests are linked with the shared Swift libraries, as swift test links them).
 STATIC_LIB_DIR := .build/static-libs
-TESTING_MODULES := .build/testing-modules
-SWIFT_LINUX_DIR := $(abspath $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux)
 STATIC_CXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null || cc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_SQLITE := $(shell cc -print-file-name=libsqlite3.a 2>/dev/null)
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -L$(CURDIR)/$(STATIC_LIB_DIR) \
   -Xlinker -no-pie -Xlinker --no-export-dynamic -Xlinker -z -Xlinker lazy --disable-local-rpath \
-  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xswiftc -enable-testing \
-  -Xswiftc -I$(CURDIR)/$(TESTING_MODULES)
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 static-libs:
-	@mkdir -p $(STATIC_LIB_DIR) $(TESTING_MODULES); \
+	@mkdir -p $(STATIC_LIB_DIR); \
 	for lib in "$(STATIC_CXX)" "$(STATIC_SQLITE)"; do \
 	  name=$$(basename "$$lib"); \
 	  if [ -f "$$lib" ]; then ln -sfn "$$lib" $(STATIC_LIB_DIR)/$$name; \
 	  else rm -f $(STATIC_LIB_DIR)/$$name; echo "no $$name: its shared library is loaded at start"; fi; \
-	done; \
-	for module in $(SWIFT_LINUX_DIR)/*Testing*.swiftmodule $(SWIFT_LINUX_DIR)/Testing.swiftcrossimport \
-	  $(SWIFT_LINUX_DIR)/XCTest.swiftmodule; do \
-	  [ ! -e "$$module" ] || ln -sfn "$$module" $(TESTING_MODULES)/$$(basename "$$module"); \
 	done
 
 release: deps static-libs
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-# Every test: the library in-process, then the release binary end to end (the one `make install`
-# installs; including Examples/), built once with the tests (see release). The tests start it
-# about 1,000 times, and it starts in a third of a debug build's time. `swift test` alone runs
-# them on the debug build. Prints a summary, and on failure the failing tests; V=1 prints everything.
+# Every test: the library in-process, then jsonsql end to end (Examples/ included), in one
+# build: the release jsonsql and the tests together, optimized (the tests' own code is not:
+# Package.swift), with -enable-testing so the tests see the library's internals, in a build
+# folder of its own (.build-test). The tests start jsonsql about 1,000 times, and a release
+# binary starts in a third of a debug build's time. A static build cannot link the tests (the
+# toolchain's Testing and XCTest are shared libraries), so this jsonsql links the Swift runtime
+# as shared libraries; in all else it is the one `make install` installs. `swift test` alone
+# builds and runs them in debug. Prints a summary, and on failure the failing tests; V=1 prints everything.
 V ?= 0
-TEST_ENV := JSONSQL_BIN=$(CURDIR)/$(RELEASE_BIN)
-test: deps static-libs
-	$(SWIFT) build $(RELEASE_FLAGS) --build-tests
+TEST_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build-test
+test: deps
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
 ifeq ($(V),1)
-	$(TEST_ENV) $(SWIFT) test -c release --skip-build
+	$(SWIFT) test $(TEST_FLAGS) --skip-build
 else
-	@echo "$(TEST_ENV) $(SWIFT) test -c release --skip-build  (full output in .build/test.log; make test V=1 prints it)"; \
-	if $(TEST_ENV) $(SWIFT) test -c release --skip-build > .build/test.log 2>&1; then \
-	  grep -E '(Test run|Suite) .*(passed|failed)|Executed [0-9]+ tests' .build/test.log | grep -v '^.*Suite ".*" passed' | tail -n 4; \
+	@echo "$(SWIFT) test $(TEST_FLAGS) --skip-build  (full output in .build-test/test.log; make test V=1 prints it)"; \
+	if $(SWIFT) test $(TEST_FLAGS) --skip-build > .build-test/test.log 2>&1; then \
+	  grep -E '(Test run|Suite) .*(passed|failed)|Executed [0-9]+ tests' .build-test/test.log | grep -v '^.*Suite ".*" passed' | tail -n 4; \
 	else \
 	  status=$$?; \
-	  grep -E '✘|error:|Fatal error|fatal error|Assertion failed' .build/test.log | head -n 80; \
-	  tail -n 3 .build/test.log; \
-	  echo "make test: FAILED (exit $$status); see .build/test.log"; \
+	  grep -E '✘|error:|Fatal error|fatal error|Assertion failed' .build-test/test.log | head -n 80; \
+	  tail -n 3 .build-test/test.log; \
+	  echo "make test: FAILED (exit $$status); see .build-test/test.log"; \
 	  exit $$status; \
 	fi
 endif
 
-# Every I/O call of every editing command failing in turn, on the release binary: the fault
+# Every I/O call of every editing command failing in turn, on make test's build: the fault
 # injector Faults/faultshim.c (loaded with LD_PRELOAD, never linked into jsonsql) fails the Nth
 # read, write, sync, truncate, lock, open, rename or unlink under the test's directory with EIO,
 # ENOSPC, EINTR or a short transfer, for every N the command reaches, and the test checks the exit
@@ -110,12 +102,12 @@ $(FAULT_SHIM): Faults/faultshim.c
 	@mkdir -p $(dir $@)
 	cc -O1 -Wall -Wextra -shared -fPIC -o $@ $< -ldl
 
-faults: deps static-libs $(FAULT_SHIM)
-	$(SWIFT) build $(RELEASE_FLAGS) --build-tests
-	@echo "JSONSQL_FAULTS=all $(TEST_ENV) $(SWIFT) test -c release --skip-build --filter FaultInjectionTests  (output in .build/faults.log)"; \
+faults: deps $(FAULT_SHIM)
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	@echo "JSONSQL_FAULTS=all $(SWIFT) test $(TEST_FLAGS) --skip-build --filter FaultInjectionTests  (output in .build/faults.log)"; \
 	: > .build/faults-table; \
 	JSONSQL_FAULTS=all JSONSQL_FAULT_SHIM=$(CURDIR)/$(FAULT_SHIM) JSONSQL_FAULT_TABLE=$(CURDIR)/.build/faults-table \
-	  $(TEST_ENV) $(SWIFT) test -c release --skip-build --filter FaultInjectionTests > .build/faults.log 2>&1; status=$$?; \
+	  $(SWIFT) test $(TEST_FLAGS) --skip-build --filter FaultInjectionTests > .build/faults.log 2>&1; status=$$?; \
 	echo "| command | fault points (per kind) | runs | error | error (written) | success | not reached | problems |"; \
 	echo "|---|---|---|---|---|---|---|---|"; \
 	sed 's/^fault-sweep //' .build/faults-table; \
@@ -216,4 +208,4 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-test .build-fuzz
