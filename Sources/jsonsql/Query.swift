@@ -153,11 +153,6 @@ struct Query: StoreCommand {
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
         }
-        if chart, let format = output.format {
-            throw ValidationError(
-                "--chart draws a chart on a terminal and prints rows elsewhere as --format says; with --format \(format.rawValue) leave it out, or use --format chart to draw everywhere"
-            )
-        }
         if count && (!select.isEmpty || !orderBy.isEmpty || !groupBy.isEmpty || limit != nil || offset != nil || explain) {
             throw ValidationError(
                 "--count prints the number of rows --where matches; it cannot be combined with --select, --order-by, --group-by, --limit, --offset or --explain (for a count per group: --group-by PATH)"

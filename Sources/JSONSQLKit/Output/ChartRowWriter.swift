@@ -85,6 +85,10 @@ final class ChartRowWriter: RowWriter {
 
     private func drawHistogram(width: Int) throws {
         let values = numbers.compactMap { $0[0] }
+        guard !values.isEmpty || nulls.allSatisfy({ $0[0] }) else {
+            throw JSONSQLError(
+                "a histogram draws numbers or dates, and none of the \(cells.count) values of \(columns[0].name) is one")
+        }
         let dates = values.filter(\.isDate)
         let chosen = dates.count > values.count - dates.count ? dates : values.filter { !$0.isDate }
         let notCharted = cells.count - chosen.count - nulls.filter { $0[0] }.count
@@ -95,7 +99,8 @@ final class ChartRowWriter: RowWriter {
             labels: buckets.labels.map { TerminalText.escapedWithWidth(Array($0.utf8)) }, values: buckets.counts.map(Double.init),
             texts: buckets.counts.map { TerminalText.escapedWithWidth(Array(String($0).utf8)) }, width: width)
         if notCharted > 0 {
-            out.append("(\(notCharted) \(notCharted == 1 ? "value" : "values") neither \(chosen.first?.isDate == true ? "dates" : "numbers") left out)\n")
+            out.append(
+                "(\(notCharted) \(notCharted == 1 ? "value" : "values") neither a number nor a date left out)\n")
         }
     }
 
@@ -190,9 +195,10 @@ struct ChartNumber {
     }
 }
 
-/// Values counted in buckets of one round width (1, 2 or 5 times a power of ten; for dates an
-/// hour, a day, a week, a month of 30 days or a year of 365), about log2(n) + 1 of them (at
-/// most 20), as Sturges' rule gives; integers spanning fewer values than that get a bucket each.
+/// Values counted in buckets of one round width, about log2(n) + 1 of them (at most 20), as
+/// Sturges' rule gives. Numbers: 1, 2 or 5 times a power of ten, and a bucket per value for
+/// integers spanning fewer values than that. Dates, in UTC: an hour, 6 hours, a day, a week
+/// from Monday, a month, a quarter, or 1, 2, 5, 10... years, each starting where the calendar does.
 struct Histogram {
     var labels: [String] = []
     var counts: [Int] = []
@@ -200,58 +206,92 @@ struct Histogram {
     init(_ values: [Double], dates: Bool) {
         let values = values.filter(\.isFinite)
         guard let low = values.min(), let high = values.max() else { return }
-        let wanted = min(20, Int(log2(Double(values.count)).rounded(.up)) + 1)
-        let integers = !dates && values.allSatisfy { $0 == $0.rounded() && abs($0) < 1e15 }
-        var step: Double
-        var decimals = 0
-        if dates {
-            let day = 86_400.0
-            step = [3_600, 6 * 3_600, day, 7 * day, 30 * day, 365 * day].first { (high - low) / Double(wanted) <= $0 }
-                ?? (((high - low) / Double(wanted) / (365 * day)).rounded(.up) * 365 * day)
-        } else if integers && high - low + 1 <= Double(wanted) {
-            step = 1
-        } else {
-            let raw = max((high - low) / Double(wanted), integers ? 1 : Double.leastNormalMagnitude)
-            let power = pow(10, (log10(raw)).rounded(.down))
-            step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
-            if !integers && step.isFinite { decimals = min(20, max(0, -Int(log10(step).rounded(.down)))) }
-        }
-        // One value, or a range past the doubles (-1e308 to 1e308): one bucket.
-        guard low < high, step.isFinite, ((high - low) / step).isFinite else {
-            labels = [low == high ? Self.label(low, dates: dates) : "\(Self.label(low, dates: dates))–\(Self.label(high, dates: dates))"]
-            counts = [values.count]
-            return
-        }
-        let first = (low / step).rounded(.down)
-        let count = max(1, min(wanted + 2, Int(((high / step).rounded(.down) - first)) + 1))
+        let wanted = Double(min(20, Int(log2(Double(values.count)).rounded(.up)) + 1))
+        let (key, label) = dates ? Self.dateBuckets(low, high, wanted) : Self.numberBuckets(values, low, high, wanted)
+        let first = key(low)
+        let count = key(high) - first + 1
         counts = [Int](repeating: 0, count: count)
-        for value in values {
-            counts[min(count - 1, max(0, Int((value / step).rounded(.down) - first)))] += 1
+        for value in values { counts[key(value) - first] += 1 }
+        labels = (first..<first + count).map(label)
+    }
+
+    /// The bucket of a value, and a bucket's label.
+    typealias Buckets = (key: (Double) -> Int, label: (Int) -> String)
+
+    private static func numberBuckets(_ values: [Double], _ low: Double, _ high: Double, _ wanted: Double) -> Buckets {
+        let integers = values.allSatisfy { $0 == $0.rounded() && abs($0) < 1e15 }
+        if integers && high - low + 1 <= wanted {
+            return ({ Int($0) }, { String($0) })
         }
-        labels = (0..<count).map { bucket in
-            let start = (first + Double(bucket)) * step
-            if dates { return Self.date(start, withTime: step < 86_400) }
-            if step == 1 && integers { return Self.number(start, decimals: 0) }
-            let end = (first + Double(bucket + 1)) * step
-            return integers
-                ? "\(Self.number(start, decimals: 0))–\(Self.number(end - 1, decimals: 0))"
-                : "\(Self.number(start, decimals: decimals))–\(Self.number(end, decimals: decimals))"
+        let raw = max((high - low) / wanted, integers ? 1 : Double.leastNormalMagnitude)
+        let power = pow(10, log10(raw).rounded(.down))
+        let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+        // One value, or a range past the doubles (-1e308 to 1e308): one bucket.
+        guard low < high, step.isFinite, (high / step).magnitude < 1e15, (low / step).magnitude < 1e15 else {
+            let text = low == high ? JSONEncoding.number(low) : "\(JSONEncoding.number(low))–\(JSONEncoding.number(high))"
+            return ({ _ in 0 }, { _ in text })
         }
+        let decimals = integers ? 0 : min(20, max(0, -Int(log10(step).rounded(.down))))
+        func text(_ value: Double) -> String { String(format: "%.\(decimals)f", value == 0 ? 0 : value) }
+        return (
+            { Int(($0 / step).rounded(.down)) },
+            { bucket in
+                let start = Double(bucket) * step
+                let end = Double(bucket + 1) * step
+                return integers ? "\(text(start))–\(text(end - 1))" : "\(text(start))–\(text(end))"
+            }
+        )
     }
 
-    private static func label(_ value: Double, dates: Bool) -> String {
-        dates ? date(value, withTime: value.truncatingRemainder(dividingBy: 86_400) != 0) : JSONEncoding.number(value)
+    private static func dateBuckets(_ low: Double, _ high: Double, _ wanted: Double) -> Buckets {
+        let day = 86_400.0
+        func civil(_ seconds: Double) -> (year: Int, month: Int, day: Int) {
+            DateTimeValue.civilFromDays(Int((seconds / day).rounded(.down)))
+        }
+        func date(days: Int, hour: Int? = nil) -> String {
+            let (y, m, d) = DateTimeValue.civilFromDays(days)
+            let text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+            return hour.map { "\(text) \(pad($0, 2)):00" } ?? text
+        }
+        let span = high - low
+        for hours in [1, 6] where span / (Double(hours) * 3_600) <= wanted {
+            let step = Double(hours) * 3_600
+            return (
+                { Int(($0 / step).rounded(.down)) },
+                { bucket in
+                    let hour = bucket * hours
+                    return date(days: Int((Double(hour) / 24).rounded(.down)), hour: ((hour % 24) + 24) % 24)
+                }
+            )
+        }
+        if span / day <= wanted { return ({ Int(($0 / day).rounded(.down)) }, { date(days: $0) }) }
+        // 1970-01-01 was a Thursday: weeks from Monday start 3 days later.
+        if span / (7 * day) <= wanted {
+            return ({ Int((($0 / day).rounded(.down) + 3) / 7) }, { date(days: $0 * 7 - 3) })
+        }
+        for months in [1, 3] where span / (30.44 * day * Double(months)) <= wanted {
+            return (
+                { seconds in
+                    let (y, m, _) = civil(seconds)
+                    return Int((Double(y * 12 + m - 1) / Double(months)).rounded(.down))
+                },
+                { bucket in
+                    let month = bucket * months
+                    let y = Int((Double(month) / 12).rounded(.down))
+                    return "\(pad(y, 4))-\(pad(month - y * 12 + 1, 2))"
+                }
+            )
+        }
+        let years = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].first { span / (365.25 * day * Double($0)) <= wanted }
+            ?? 10000
+        return (
+            { Int((Double(civil($0).year) / Double(years)).rounded(.down)) },
+            { bucket in years == 1 ? pad(bucket, 4) : "\(pad(bucket * years, 4))–\(pad(bucket * years + years - 1, 4))" }
+        )
     }
 
-    private static func number(_ value: Double, decimals: Int) -> String {
-        String(format: "%.\(decimals)f", value == 0 ? 0 : value)
-    }
-
-    /// A bucket's first instant, in UTC: the date, with the hour for buckets shorter than a day.
-    private static func date(_ seconds: Double, withTime: Bool) -> String {
-        let date = DateTimeValue(epochMilliseconds: Int64(seconds) * 1000)
-        var buffer = [UInt8](repeating: 0, count: 23)
-        let length = buffer.withUnsafeMutableBufferPointer { date.write(into: $0.baseAddress!, dateOnly: !withTime) }
-        return String(decoding: buffer[..<(withTime ? 16 : length)], as: UTF8.self)
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
