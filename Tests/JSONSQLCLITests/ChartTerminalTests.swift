@@ -82,6 +82,23 @@ struct ChartTerminalTests {
         #expect(lines.last?.hasPrefix("2 rows, 9 columns (") == true, "\(narrow)")
     }
 
+    @Test("names given in --select head a table at 80 and 120 columns", arguments: [80, 120])
+    func selectNames(width: Int) async throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let screen = try await TerminalTableTests.screen(
+            ["query", "db.sqlite", "t", "--select", #"id as ident, address.city as city, note as "the note""#], width: width,
+            in: directory)
+        let note = "Wrote the first program for the Analytical Engine"
+        #expect(
+            screen == """
+                ident  city      the note
+                -----  --------  \(String(repeating: "-", count: note.count))
+                    1  London    \(note)
+                    2  New York  short
+                """)
+    }
+
     @Test("the shell's .pager on pages long output; q brings the prompt back; .pager off prints it straight")
     func shellPager() async throws {
         let directory = try TemporaryDirectory()
