@@ -146,7 +146,7 @@ extension Store {
                 let statement = try db.makeStatement(sql: built.sql)
                 try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
                 query = (
-                    statement, output.makeWriter(columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
+                    statement, try output.makeWriter(columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
                     SQLiteRow(statement: statement.sqliteStatement), info.name
                 )
             }

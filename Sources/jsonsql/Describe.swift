@@ -40,11 +40,25 @@ struct Describe: TableCommand {
     @Flag(help: "Print Swift types for a GRDB app instead: a record struct, nested Codable structs, Columns.")
     var swift = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Draw the distribution of this path's numbers or dates instead: a histogram, a bar per bucket with its count.",
+            valueName: "path"),
+        completion: .database)
+    var chart: String?
+
     @OptionGroup var output: FormatOptions
 
     var access: Store.Access { .read }
 
     func validate() throws {
+        if let chart {
+            if swift || sample != nil { throw ValidationError("--chart draws one path of every row; leave out --swift and --sample") }
+            if let format = output.format, format != .chart {
+                throw ValidationError("--chart draws a chart; leave out --format \(format.rawValue)")
+            }
+            if chart.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--chart takes a path, as in --chart score") }
+        }
         if swift, let format = output.format {
             throw ValidationError("--swift prints Swift source, not \(format.rawValue): leave out --format \(format.rawValue)")
         }
@@ -53,6 +67,7 @@ struct Describe: TableCommand {
     /// A data file is described as it streams (`Store.streamDescribe`), unless --sample or
     /// --swift asks for the loaded table.
     func run() throws {
+        if let chart { return try histogram(of: chart) }
         files.announceStandardInput(database: db.database)
         if !swift && sample == nil && files.files.isEmpty && files.save == nil
             && Store.isDataFile(db.database, format: files.format)
@@ -79,5 +94,34 @@ struct Describe: TableCommand {
             }
             return []
         }
+    }
+}
+
+extension Describe {
+    /// `--chart PATH`: the query of the path where it is not null, drawn as a chart (its one
+    /// column, so a histogram), on a database, a data file or PostgreSQL alike.
+    func histogram(of path: String) throws {
+        // Every option set: an option read before it is set stops the program.
+        var query = Query()
+        query.db = db
+        query.files = files
+        query.table = table
+        query.select = [path]
+        query.filters = ["\(path) is not null"]
+        query.orderBy = []
+        query.groupBy = []
+        query.count = false
+        query.limit = nil
+        query.offset = nil
+        query.jsonColumns = nil
+        query.dates = Query.defaultDates
+        query.explain = false
+        query.sql = nil
+        query.parameters = []
+        query.flatten = false
+        query.chart = false
+        query.output = output
+        query.output.format = .chart
+        try query.run()
     }
 }

@@ -212,6 +212,7 @@ extension JSONSQL {
         case "jsonl", "ndjson", "nl", "jsonlines", "json-lines", "lines", "line": return .jsonl
         case "table", "t", "box", "column", "columns", "markdown", "md", "pretty", "psql", "qbox", "tabular": return .table
         case "csv": return .csv
+        case "bar", "bars", "histogram", "hist", "plot", "graph": return .chart
         default: return nil
         }
     }

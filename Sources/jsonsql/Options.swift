@@ -14,7 +14,7 @@ struct FormatOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help:
-            "Output format: json, jsonl, table, csv or record (one line per column). Default: table on a terminal, json otherwise."
+            "Output format: json, jsonl, table, csv, record (one line per column) or chart (bars). Default: table on a terminal, json otherwise."
     )
     var format: OutputFormat?
 

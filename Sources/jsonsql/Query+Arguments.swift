@@ -20,7 +20,7 @@ extension Query {
         switch name {
         case "where", "select", "order-by", "group-by", "param", "file": .repeatable
         case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save", "max-width", "color": .single
-        case "count", "explain", "csv", "tsv", "wide", "no-pager": .flag
+        case "count", "explain", "csv", "tsv", "wide", "no-pager", "flatten", "chart": .flag
         default: nil
         }
     }
@@ -87,6 +87,8 @@ extension Query {
         query.jsonColumns = one("json-cols")
         query.dates = Query.defaultDates
         query.explain = one("explain") != nil
+        query.flatten = one("flatten") != nil
+        query.chart = one("chart") != nil
         query.sql = one("sql")
         query.parameters = all("param")
         do {

@@ -91,6 +91,21 @@ struct Query: StoreCommand {
 
     @OptionGroup var output: FormatOptions
 
+    @Flag(
+        help:
+            "Print each JSON object as columns of its own, named by path (address.city, address.geo.lat), in every format; arrays stay JSON."
+    )
+    var flatten = false
+
+    @Flag(
+        help:
+            "On a terminal, draw the rows as a bar chart: a bar per row sized by its last column of numbers (a grouped count), or for one column a histogram of its values. Into a pipe or a file the rows print as --format says; --format chart draws there too."
+    )
+    var chart = false
+
+    /// The format rows print in: a chart on a terminal with --chart.
+    var rowFormat: OutputFormat { chart && isatty(STDOUT_FILENO) != 0 ? .chart : output.resolved }
+
     @Option(
         name: .customLong("json-cols"),
         help: ArgumentHelp(
@@ -161,7 +176,7 @@ struct Query: StoreCommand {
                 let spec = try makeSpec(table: stem, inMemory: true)
                 let format = files.format
                 if count {
-                    return try output.paging { out in
+                    return try printing { out in
                         var notes: [String] = []
                         let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
                         out.append("\(matched)\n")
@@ -169,20 +184,20 @@ struct Query: StoreCommand {
                         return notes
                     }
                 }
-                if Store.canStream(spec, format: output.resolved) {
-                    return try output.paging { out in
+                if Store.canStream(spec, format: rowFormat) {
+                    return try printing { out in
                         var notes: [String] = []
                         try Store.streamQuery(
-                            file: db.database, format: format, spec: spec, output: output.resolved, to: out,
+                            file: db.database, format: format, spec: spec, output: rowFormat, to: out,
                             note: { notes.append($0) })
                         return notes
                     }
                 }
                 if Store.canStreamGroups(spec) {
-                    return try output.paging { out in
+                    return try printing { out in
                         var notes: [String] = []
                         try Store.streamGroups(
-                            file: db.database, format: format, spec: spec, output: output.resolved, to: out,
+                            file: db.database, format: format, spec: spec, output: rowFormat, to: out,
                             note: { notes.append($0) })
                         try out.flush()
                         return notes
@@ -210,7 +225,15 @@ struct Query: StoreCommand {
     private func query(_ store: Store) throws {
         // Leaving the pager early stops the command: not while SQL that may write runs.
         let reads = sql.map { ["select", "values"].contains(SQLText.firstKeyword($0)?.lowercased() ?? "") } ?? true
-        try output.paging(enabled: reads) { out in try query(store, to: out) }
+        try printing(enabled: reads) { out in try query(store, to: out) }
+    }
+
+    /// Runs `body` with standard output as `FormatOptions.paging` gives it, flattening as asked.
+    private func printing(enabled: Bool = true, _ body: (OutputBuffer) throws -> [String]) throws {
+        try output.paging(enabled: enabled) { out in
+            out.flattensObjects = flatten
+            return try body(out)
+        }
     }
 
     /// Prints the rows to `out`; returns the notes to print after them.
@@ -221,7 +244,7 @@ struct Query: StoreCommand {
                 out.append(try store.explain(sql: sql, parameters: parameters))
                 try out.flush()
             } else {
-                let outcome = try store.run(sql: sql, parameters: parameters, format: output.resolved, to: out)
+                let outcome = try store.run(sql: sql, parameters: parameters, format: rowFormat, to: out)
                 if outcome.rows == nil {
                     return ["\(outcome.changes) \(outcome.changes == 1 ? "row" : "rows") changed"]
                 }
@@ -249,7 +272,7 @@ struct Query: StoreCommand {
             try out.flush()
             return []
         }
-        try store.run(spec, format: output.resolved, to: out)
+        try store.run(spec, format: rowFormat, to: out)
         return try store.missingPathNotes(spec)
     }
 

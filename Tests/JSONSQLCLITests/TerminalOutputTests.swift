@@ -44,6 +44,9 @@ struct PipeOutputTests {
         ["tables", "db.sqlite", "--format", "table"], ["schema", "db.sqlite", "--format", "table"],
         ["indexes", "db.sqlite", "--format", "table"], ["query", "db.sqlite", "t", "--format", "record"],
         ["query", "db.sqlite", "long", "--format", "table"], ["query", "db.sqlite", "long"],
+        ["query", "db.sqlite", "t", "--flatten", "--format", "table"], ["query", "db.sqlite", "t", "--flatten"],
+        ["query", "db.sqlite", "long", "--chart"], ["query", "db.sqlite", "long", "--select", "n", "--format", "chart"],
+        ["query", "db.sqlite", "t", "--select", "id as ident, address.city as city", "--format", "table"],
     ]
 
     /// Environments a terminal gives, and none at all.

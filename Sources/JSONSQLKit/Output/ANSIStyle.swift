@@ -6,6 +6,8 @@ enum ANSIStyle {
     static let null: StaticString = "\u{1B}[2m"
     /// The `…` that stands for columns left out.
     static let elided: StaticString = "\u{1B}[2m"
+    /// A chart's bars.
+    static let bar: StaticString = "\u{1B}[36m"
     // jq 1.7's defaults.
     static let jsonNull: StaticString = "\u{1B}[1;30m"
     static let jsonFalse: StaticString = "\u{1B}[0;39m"

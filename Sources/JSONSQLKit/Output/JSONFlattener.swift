@@ -1,16 +1,19 @@
-/// A JSON object's leaves under dotted paths, in the object's order, for the record view:
-/// `{"city":"Oslo","geo":{"lat":59.9}}` under `address` gives `address.city` `Oslo` and
-/// `address.geo.lat` `59.9`. Strings show as their text; numbers, true, false and null as
-/// written; arrays and empty objects as compact JSON.
+/// A JSON object's leaves under dotted paths, in the object's order, for the record view and
+/// `--flatten`: `{"city":"Oslo","geo":{"lat":59.9}}` under `address` gives `address.city` `Oslo`
+/// and `address.geo.lat` `59.9`. Keys are written as paths write them (`address."zip code"`,
+/// `JSONPath.displayName`). Numbers, true, false and null are as written; arrays and empty
+/// objects as they are written, whitespace and all; strings as their text, or with
+/// `jsonStrings` as the JSON string written.
 struct JSONFlattener {
     struct Invalid: Error {}
 
     private let bytes: [UInt8]
+    private let jsonStrings: Bool
     private var pos = 0
 
     /// The leaves of `json` under `name`; nil when it is not an object (or not JSON).
-    static func leaves(_ json: [UInt8], under name: String) -> [(path: String, value: [UInt8])]? {
-        var flattener = JSONFlattener(bytes: json)
+    static func leaves(_ json: [UInt8], under name: String, jsonStrings: Bool = false) -> [(path: String, value: [UInt8])]? {
+        var flattener = JSONFlattener(bytes: json, jsonStrings: jsonStrings)
         var leaves: [(path: String, value: [UInt8])] = []
         flattener.skipSpace()
         guard flattener.peek == UInt8(ascii: "{") else { return nil }
@@ -24,7 +27,10 @@ struct JSONFlattener {
         return leaves
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], jsonStrings: Bool) {
+        self.bytes = bytes
+        self.jsonStrings = jsonStrings
+    }
 
     private var peek: UInt8? { pos < bytes.count ? bytes[pos] : nil }
 
@@ -51,7 +57,7 @@ struct JSONFlattener {
                 skipSpace()
                 guard peek == UInt8(ascii: ":") else { throw Invalid() }
                 pos += 1
-                try value(path: path + "." + key, depth: depth + 1, into: &leaves)
+                try value(path: path + "." + JSONPath.displayName(key), depth: depth + 1, into: &leaves)
                 skipSpace()
                 guard let next = peek else { throw Invalid() }
                 pos += 1
@@ -59,7 +65,8 @@ struct JSONFlattener {
                 guard next == UInt8(ascii: ",") else { throw Invalid() }
             }
         case UInt8(ascii: "\""):
-            leaves.append((path, try string()))
+            let text = try string()
+            leaves.append((path, jsonStrings ? Array(bytes[start..<pos]) : text))
         case UInt8(ascii: "["):
             try skipArray(depth: depth)
             leaves.append((path, Array(bytes[start..<pos])))

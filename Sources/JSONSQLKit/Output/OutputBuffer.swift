@@ -16,6 +16,10 @@ public final class OutputBuffer {
     /// width. Nil (the default) for a pipe, a file or memory.
     public var display: TerminalDisplay?
 
+    /// Whether rows written here have their JSON objects spread into dotted columns
+    /// (`--flatten`, `FlattenedRowWriter`), in every format.
+    public var flattensObjects = false
+
     /// Where flushed bytes go instead of the file descriptor (the command line's pager); nil
     /// (the default) writes them to it.
     public var sink: ((UnsafeRawBufferPointer) throws -> Void)?

@@ -10,14 +10,23 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// One `name  value` line per column, a blank line between rows.
     case record
+    /// A bar per row, or for one column a histogram of its values (`ChartRowWriter`).
+    case chart
 
-    func makeWriter(columns: [OutputColumn], out: OutputBuffer) -> any RowWriter {
+    /// The writer of rows with these columns into `out`, flattening them when it asks for that.
+    func makeWriter(columns: [OutputColumn], out: OutputBuffer) throws -> any RowWriter {
+        out.flattensObjects ? try FlattenedRowWriter(columns: columns, format: self, out: out) : writer(columns: columns, out: out)
+    }
+
+    /// The writer of rows as they are.
+    func writer(columns: [OutputColumn], out: OutputBuffer) -> any RowWriter {
         switch self {
         case .json: JSONRowWriter(columns: columns, out: out, lines: false)
         case .jsonl: JSONRowWriter(columns: columns, out: out, lines: true)
         case .table: TableRowWriter(columns: columns, out: out)
         case .csv: CSVRowWriter(columns: columns, out: out)
         case .record: RecordRowWriter(columns: columns, out: out)
+        case .chart: ChartRowWriter(columns: columns, out: out)
         }
     }
 }

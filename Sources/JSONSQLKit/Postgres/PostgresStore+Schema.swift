@@ -24,7 +24,7 @@ extension PostgresStore {
             ? "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE FALSE"
             : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS indexes"
         let result = try connection.execute(sql, values)
-        let printer = ResultPrinter(columns: columns, result: result, format: format, out: out)
+        let printer = try ResultPrinter(columns: columns, result: result, format: format, out: out)
         try printer.print(result)
         try printer.finish()
     }

@@ -335,7 +335,7 @@ final class PostgresStore {
     func outcome(of result: PostgresResult, format: OutputFormat, to out: OutputBuffer) throws -> Store.SQLOutcome {
         if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT { try connection.refuseCopy(result) }
         guard result.status == PGRES_TUPLES_OK else { return Store.SQLOutcome(rows: nil, changes: result.changedRows) }
-        let printer = ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
+        let printer = try ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
         try printer.print(result)
         try printer.finish()
         return Store.SQLOutcome(rows: result.rowCount, changes: result.changedRows)
@@ -361,7 +361,7 @@ final class PostgresStore {
                         ResultKinds(decidedByResult), of: checkedSQL, parameters: parameters, first: result, marked: marked,
                         columns: columns)
                 }
-                printer = ResultPrinter(columns: columns, result: result, format: format, out: out, marked: marked)
+                printer = try ResultPrinter(columns: columns, result: result, format: format, out: out, marked: marked)
             }
             try printer!.print(result)
             count += result.rowCount
@@ -452,7 +452,7 @@ final class PostgresStore {
     private func write(_ result: PostgresResult, columns: [OutputColumn], format: OutputFormat, to out: OutputBuffer) throws
         -> Int
     {
-        let printer = ResultPrinter(columns: columns, result: result, format: format, out: out)
+        let printer = try ResultPrinter(columns: columns, result: result, format: format, out: out)
         try printer.print(result)
         try printer.finish()
         return result.rowCount
@@ -569,10 +569,10 @@ struct ResultPrinter {
 
     init(
         columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer, marked: Set<Int> = []
-    ) {
+    ) throws {
         self.marked = marked
         let columns = OutputColumn.uniquelyNamed(columns)
-        writer = format.makeWriter(columns: columns, out: out)
+        writer = try format.makeWriter(columns: columns, out: out)
         types = (0..<result.columnCount).map(result.type)
         batch = RowBatch(columns: columns.count)
     }

@@ -349,7 +349,7 @@ extension Store {
                         return try !needsValue || Self.exists(ResultKinds.valueSQL(query.checkedSQL, candidate), query, db: db)
                     }
                 }
-                let made = format.makeWriter(columns: kinds.columns(columns), out: out)
+                let made = try format.makeWriter(columns: kinds.columns(columns), out: out)
                 writer = made
                 return made
             },

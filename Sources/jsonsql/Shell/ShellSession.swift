@@ -23,6 +23,8 @@ final class ShellSession {
     let output: FormatOptions
     var timer = false
     var explain = false
+    /// `.pager on`: output longer than the screen goes through the pager, as `query` sends it.
+    var pager = false
     /// Whether the commands come from standard input, which `insert` then cannot read JSON from.
     let commandsOnStandardInput: Bool
     /// Gathers lines into statements and commands.
@@ -220,32 +222,38 @@ final class ShellSession {
 
     private func runSQL(_ sql: String, line: Int) -> Outcome {
         if let outcome = skipped(sql: sql, line: line) { return outcome }
-        return timed(line: line) {
-            let out = output.standardOutput()
-            if explain,
-                ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
-            {
-                // Reading the schema first makes SQLite see indexes that a subcommand created on
-                // its own connection; EXPLAIN QUERY PLAN alone plans with what it last read.
-                _ = try store.tableNames()
-                out.append(try store.explain(sql: sql, parameters: [:]))
-                try out.flush()
-            }
-            // Statements without rows print nothing, not an empty table.
-            do {
-                try store.run(sql: sql, parameters: [:], format: format, to: out)
-            } catch let error as JSONSQLError {
-                // `tables;`: SQL by the rule, but meant as a command. Only SQL that does not
-                // parse: `insert into t ...;` failing on a constraint is SQL meant as SQL.
-                let scanned = ShellWords(scanning: sql)
-                guard let first = scanned.words.first ?? scanned.partial else { throw error }
-                let word = first.hasSuffix(";") ? String(first.dropLast()) : first
-                let unparsed = ["syntax error", "incomplete input"].contains { error.description.contains($0) }
-                guard catalog.commands.contains(word), unparsed else { throw error }
-                throw JSONSQLError("\(error); a line ending in ';' is SQL: type jsonsql commands such as \(word) without the ';'")
-            }
+        // Leaving the pager early stops the statement: not for SQL that may write.
+        var paged = output
+        paged.noPager = !pager || output.noPager
+        let reads = ["select", "values"].contains(SQLText.firstKeyword(sql)?.lowercased() ?? "")
+        return timed(line: line) { try paged.paging(enabled: reads) { out in try runSQL(sql, to: out) } }
+    }
+
+    private func runSQL(_ sql: String, to out: OutputBuffer) throws -> [String] {
+        if explain,
+            ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
+        {
+            // Reading the schema first makes SQLite see indexes that a subcommand created on
+            // its own connection; EXPLAIN QUERY PLAN alone plans with what it last read.
+            _ = try store.tableNames()
+            out.append(try store.explain(sql: sql, parameters: [:]))
             try out.flush()
         }
+        // Statements without rows print nothing, not an empty table.
+        do {
+            try store.run(sql: sql, parameters: [:], format: format, to: out)
+        } catch let error as JSONSQLError {
+            // `tables;`: SQL by the rule, but meant as a command. Only SQL that does not
+            // parse: `insert into t ...;` failing on a constraint is SQL meant as SQL.
+            let scanned = ShellWords(scanning: sql)
+            guard let first = scanned.words.first ?? scanned.partial else { throw error }
+            let word = first.hasSuffix(";") ? String(first.dropLast()) : first
+            let unparsed = ["syntax error", "incomplete input"].contains { error.description.contains($0) }
+            guard catalog.commands.contains(word), unparsed else { throw error }
+            throw JSONSQLError("\(error); a line ending in ';' is SQL: type jsonsql commands such as \(word) without the ';'")
+        }
+        try out.flush()
+        return []
     }
 
     // MARK: - Subcommands
@@ -332,8 +340,8 @@ final class ShellSession {
         var commands = [command]
         if var formatted = command as? any ShellFormattable {
             if formatted.output.format == nil { formatted.output.format = format }
-            // The shell's prompt comes back after each command: its output is not paged.
-            formatted.output.noPager = true
+            // Paged only after `.pager on`: the prompt comes back after each command.
+            formatted.output.noPager = !pager || output.noPager
             if !formatted.output.wide && formatted.output.maxWidth == nil {
                 formatted.output.wide = output.wide
                 formatted.output.maxWidth = output.maxWidth
@@ -392,10 +400,10 @@ final class ShellSession {
                 try argument(max: 1, usage: "one table")
                 try store.listIndexes(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
             case ".format":
-                try argument(max: 1, usage: "one of json, jsonl, table, csv, record")
+                try argument(max: 1, usage: "one of json, jsonl, table, csv, record, chart")
                 if let word = arguments.first {
                     guard let chosen = OutputFormat(rawValue: word.lowercased()) else {
-                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table, csv or record")
+                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table, csv, record or chart")
                     }
                     format = chosen
                 } else {
@@ -403,6 +411,7 @@ final class ShellSession {
                 }
             case ".timer": try toggle(&timer)
             case ".explain": try toggle(&explain)
+            case ".pager": try toggle(&pager)
             case ".read":
                 guard arguments.count == 1 else { throw JSONSQLError(".read takes one file") }
                 try out.flush()
@@ -544,7 +553,7 @@ final class ShellSession {
 
     /// What does the work of a sqlite3 shell dot-command here.
     static let sqlite3Equivalents = [
-        ".mode": ".format json|jsonl|table|csv|record sets how rows print",
+        ".mode": ".format json|jsonl|table|csv|record|chart sets how rows print",
         ".headers": "csv and table output always have a header row",
         ".output": "redirect the shell's output instead (jsonsql shell DB > FILE)",
         ".once": "redirect the shell's output instead (jsonsql shell DB > FILE)",

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// Charts, flat columns and the shell's pager as a person at a terminal sees them.
+enum ChartFixture {
+    /// `db.sqlite` with table `p` (countries counted 5, 3, 1 and scores 1 to 300) beside the
+    /// terminal fixture's tables.
+    static func database(in directory: TemporaryDirectory) throws {
+        try TerminalOutputFixture.database(in: directory)
+        let countries = Array(repeating: "DE", count: 5) + Array(repeating: "FR", count: 3) + ["日本"]
+        let records = countries.enumerated().map { i, country in
+            #"{"id":\#(i + 1),"address":{"country":"\#(country)"},"score":\#((i + 1) * 30),"day":"2024-0\#(i % 3 + 1)-1\#(i)"}"#
+        }
+        try Fixture.insert(directory.path("db.sqlite"), "p", records.joined(separator: "\n"))
+    }
+
+    /// The bar of a chart line: its full blocks and its last partial block, in eighths.
+    static func eighths(_ line: Substring) -> Int {
+        let partial = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        return line.reduce(0) { sum, character in
+            if character == "█" { return sum + 8 }
+            return sum + (partial.firstIndex(of: String(character)).map { $0 + 1 } ?? 0)
+        }
+    }
+}
+
+@Suite("charts, flat columns and the shell's pager at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+struct ChartTerminalTests {
+    @Test("--chart on a grouped count draws a bar per group, scaled to the terminal, at 80 and 120 columns", arguments: [80, 120])
+    func groupedBars(width: Int) async throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let arguments = [
+            "query", "db.sqlite", "p", "--group-by", "address.country", "--select", "address.country, count() as n", "--order-by",
+            "n:desc", "--chart",
+        ]
+        let screen = try await TerminalTableTests.screen(arguments, width: width, in: directory)
+        let lines = screen.split(separator: "\n")
+        #expect(lines.count == 4, "\(screen)")
+        #expect(lines.first == "address.country  n")
+        // Each bar is its count's share of the longest, which fills the line but for label and count.
+        let longest = (width - "address.country".count - 2 - 2) * 8
+        for (line, (label, count)) in zip(lines.dropFirst(), [("DE", 5), ("FR", 3), ("日本", 1)]) {
+            #expect(line.hasPrefix(label) && line.hasSuffix(" \(count)"), "\(line)")
+            #expect(abs(ChartFixture.eighths(line) - longest * count / 5) <= 1, "\(line)")
+            #expect(line.count <= width)
+        }
+    }
+
+    @Test("describe --chart draws a histogram of numbers and of dates, in round buckets")
+    func histogram() async throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let numbers = try await TerminalTableTests.screen(["describe", "db.sqlite", "long", "--chart", "n"], width: 80, in: directory)
+        let lines = numbers.split(separator: "\n")
+        // 300 values: log2(300) + 1 = 10 buckets wanted, so 50 wide; 1 to 49 in the first.
+        #expect(lines.map { $0.split(separator: " ").first! } == ["n", "0–49", "50–99", "100–149", "150–199", "200–249", "250–299", "300–349"])
+        #expect(lines.dropFirst().map { Int($0.split(separator: " ").last!)! } == [49, 50, 50, 50, 50, 50, 1])
+        // Nine days from January 10 to March 18: five buckets wanted, so a bucket a month.
+        let dates = try await TerminalTableTests.screen(["describe", "db.sqlite", "p", "--chart", "day"], width: 120, in: directory)
+        let bar = String(repeating: "█", count: 120 - "2024-01".count - 2 - 2)
+        #expect(dates == "day      count\n2024-01  \(bar) 3\n2024-02  \(bar) 3\n2024-03  \(bar) 3")
+    }
+
+    @Test("--flatten at 120 columns: nested objects as columns; at 80 the table is fitted with a footer")
+    func flatTable() async throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let wide = try await TerminalTableTests.screen(
+            ["query", "db.sqlite", "t", "--flatten", "--select", "id, name, address, x"], width: 120, in: directory)
+        #expect(
+            wide == """
+                id  name          address.city  address.geo.lat     x
+                --  ------------  ------------  ---------------  ----
+                 1  Ada Lovelace  London        51.5             NULL
+                 2  Grace Hopper  New York      40.7                7
+                """)
+        let narrow = try await TerminalTableTests.screen(
+            ["query", "db.sqlite", "t", "--flatten", "--max-width", "50"], width: 80, in: directory)
+        let lines = narrow.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 50 }, "\(narrow)")
+        #expect(lines.last?.hasPrefix("2 rows, 9 columns (") == true, "\(narrow)")
+    }
+
+    @Test("names given in --select head a table at 80 and 120 columns", arguments: [80, 120])
+    func selectNames(width: Int) async throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let screen = try await TerminalTableTests.screen(
+            ["query", "db.sqlite", "t", "--select", #"id as ident, address.city as city, note as "the note""#], width: width,
+            in: directory)
+        let note = "Wrote the first program for the Analytical Engine"
+        #expect(
+            screen == """
+                ident  city      the note
+                -----  --------  \(String(repeating: "-", count: note.count))
+                    1  London    \(note)
+                    2  New York  short
+                """)
+    }
+
+    @Test("the shell's .pager on pages long output; q brings the prompt back; .pager off prints it straight")
+    func shellPager() async throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let environment = PagerTerminalTests.environment.merging(["JSONSQL_HISTORY": directory.path("history")]) { $1 }
+        let terminal = try ShellTerminal(["shell", "db.sqlite"], environment: environment, in: directory.url, width: 80, height: 15)
+        try await terminal.wait(forText: "jsonsql>")
+        try terminal.enter(".pager")
+        try await terminal.wait(forText: "pager is off")
+        try terminal.enter(".pager on")
+        try terminal.enter("query long --format table")
+        let paged = try await terminal.wait(forText: "row 12")
+        #expect(!paged.contains("row 15"), "\(paged)")
+        try terminal.press("q")
+        try await terminal.wait { $0.split(separator: "\n").last { !$0.isEmpty }?.hasPrefix("jsonsql>") == true }
+        try terminal.enter(".pager off")
+        try terminal.enter("SELECT count(*) AS rows FROM long;")
+        let screen = try await terminal.wait(forText: "300")
+        #expect(!screen.contains("Error"), "\(screen)")
+        try terminal.enter(".quit")
+        #expect(try await terminal.waitForExit() == 0)
+    }
+}
+
+@Suite("charts and flat columns into a pipe")
+struct ChartPipeTests {
+    @Test("--chart into a pipe prints the rows as without it; --format chart draws there too, 80 columns wide")
+    func pipe() throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let db = directory.path("db.sqlite")
+        let grouped = ["query", db, "p", "--group-by", "address.country", "--select", "address.country, count()"]
+        for format in [[], ["--format", "csv"]] {
+            let plain = try CLI.run(grouped + format)
+            let charted = try CLI.run(grouped + format + ["--chart"])
+            #expect(charted.status == 0 && charted.stdout == plain.stdout, "\(charted.stderr)")
+        }
+        let drawn = try CLI.run(grouped + ["--format", "chart"])
+        #expect(drawn.status == 0)
+        let lines = drawn.stdout.split(separator: "\n")
+        #expect(lines.first == "address.country  count()")
+        // The longest bar fills 80 columns but for the label, the count and the spaces between.
+        let longest = Double((80 - "address.country".count - 2 - 2) * 8)
+        #expect(lines.dropFirst().map { ChartFixture.eighths($0) } == [longest, longest * 3 / 5, longest / 5].map { Int($0.rounded()) })
+        #expect(lines.allSatisfy { $0.count <= 80 })
+    }
+
+    @Test("a chart without numbers, or a histogram of text, is refused with what to do")
+    func refused() throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let db = directory.path("db.sqlite")
+        let text = try CLI.run(["query", db, "t", "--select", "name, city", "--format", "chart"])
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("a chart needs a column of numbers"), "\(text.stderr)")
+        let histogram = try CLI.run(["describe", db, "t", "--chart", "name"])
+        #expect(histogram.status == 1)
+        #expect(histogram.stderr.contains("none of the 2 values of name is one"), "\(histogram.stderr)")
+    }
+}
