@@ -1,11 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The tests' own code is compiled unoptimized in release builds too: `make test` builds them in
-// release mode beside the release jsonsql they run (one build), and optimizing them would only
-// lengthen that build.
-let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
-
 let package = Package(
     name: "jsonsql",
     platforms: [.macOS(.v13)],
@@ -45,17 +40,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"], swiftSettings: testSettings),
+        .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
         // The command line's own types in-process: its argument reading against ArgumentParser's.
-        .testTarget(name: "jsonsqlTests", dependencies: ["jsonsql"], swiftSettings: testSettings),
+        .testTarget(name: "jsonsqlTests", dependencies: ["jsonsql"]),
         .testTarget(
             name: "JSONSQLCLITests",
             dependencies: [
                 "JSONSQLKit", .product(name: "PropertyBased", package: "swift-property-based"),
                 // GRDB's own record API makes the databases a GRDB app would (ExistingDatabaseTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: testSettings
+            ]
         ),
     ]
 )
