@@ -53,11 +53,15 @@ struct Describe: TableCommand {
 
     func validate() throws {
         if let chart {
-            if swift || sample != nil { throw ValidationError("--chart draws one path of every row; leave out --swift and --sample") }
+            if swift || sample != nil {
+                throw ValidationError("--chart draws one path of every row; leave out --swift and --sample")
+            }
             if let format = output.format, format != .chart {
                 throw ValidationError("--chart draws a chart; leave out --format \(format.rawValue)")
             }
-            if chart.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--chart takes a path, as in --chart score") }
+            if chart.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ValidationError("--chart takes a path, as in --chart score")
+            }
         }
         if swift, let format = output.format {
             throw ValidationError("--swift prints Swift source, not \(format.rawValue): leave out --format \(format.rawValue)")

@@ -24,9 +24,12 @@ enum ChartFixture {
     }
 }
 
-@Suite("charts, flat columns and the shell's pager at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+@Suite(
+    "charts, flat columns and the shell's pager at a terminal",
+    .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct ChartTerminalTests {
-    @Test("--chart on a grouped count draws a bar per group, scaled to the terminal, at 80 and 120 columns", arguments: [80, 120])
+    @Test(
+        "--chart on a grouped count draws a bar per group, scaled to the terminal, at 80 and 120 columns", arguments: [80, 120])
     func groupedBars(width: Int) async throws {
         let directory = try TemporaryDirectory()
         try ChartFixture.database(in: directory)
@@ -51,13 +54,18 @@ struct ChartTerminalTests {
     func histogram() async throws {
         let directory = try TemporaryDirectory()
         try ChartFixture.database(in: directory)
-        let numbers = try await TerminalTableTests.screen(["describe", "db.sqlite", "long", "--chart", "n"], width: 80, in: directory)
+        let numbers = try await TerminalTableTests.screen(
+            ["describe", "db.sqlite", "long", "--chart", "n"], width: 80, in: directory)
         let lines = numbers.split(separator: "\n")
         // 300 values: log2(300) + 1 = 10 buckets wanted, so 50 wide; 1 to 49 in the first.
-        #expect(lines.map { $0.split(separator: " ").first! } == ["n", "0–49", "50–99", "100–149", "150–199", "200–249", "250–299", "300–349"])
+        #expect(
+            lines.map { $0.split(separator: " ").first! } == [
+                "n", "0–49", "50–99", "100–149", "150–199", "200–249", "250–299", "300–349",
+            ])
         #expect(lines.dropFirst().map { Int($0.split(separator: " ").last!)! } == [49, 50, 50, 50, 50, 50, 1])
         // Nine days from January 10 to March 18: five buckets wanted, so a bucket a month.
-        let dates = try await TerminalTableTests.screen(["describe", "db.sqlite", "p", "--chart", "day"], width: 120, in: directory)
+        let dates = try await TerminalTableTests.screen(
+            ["describe", "db.sqlite", "p", "--chart", "day"], width: 120, in: directory)
         let bar = String(repeating: "█", count: 120 - "2024-01".count - 2 - 2)
         #expect(dates == "day      count\n2024-01  \(bar) 3\n2024-02  \(bar) 3\n2024-03  \(bar) 3")
     }
@@ -104,7 +112,8 @@ struct ChartTerminalTests {
         let directory = try TemporaryDirectory()
         try ChartFixture.database(in: directory)
         let environment = PagerTerminalTests.environment.merging(["JSONSQL_HISTORY": directory.path("history")]) { $1 }
-        let terminal = try ShellTerminal(["shell", "db.sqlite"], environment: environment, in: directory.url, width: 80, height: 15)
+        let terminal = try ShellTerminal(
+            ["shell", "db.sqlite"], environment: environment, in: directory.url, width: 80, height: 15)
         try await terminal.wait(forText: "jsonsql>")
         try terminal.enter(".pager")
         try await terminal.wait(forText: "pager is off")
@@ -142,7 +151,9 @@ struct ChartPipeTests {
         #expect(lines.first == "address.country  count()")
         // The longest bar fills 80 columns but for the label, the count and the spaces between.
         let longest = Double((80 - "address.country".count - 2 - 2) * 8)
-        #expect(lines.dropFirst().map { ChartFixture.eighths($0) } == [longest, longest * 3 / 5, longest / 5].map { Int($0.rounded()) })
+        #expect(
+            lines.dropFirst().map { ChartFixture.eighths($0) }
+                == [longest, longest * 3 / 5, longest / 5].map { Int($0.rounded()) })
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
 

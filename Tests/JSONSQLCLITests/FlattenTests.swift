@@ -117,7 +117,9 @@ struct FlattenTests {
         for (row, record) in zip(rows, records) {
             let flat = try #require(try JSONSerialization.jsonObject(with: Data(row.utf8)) as? [String: Any])
             var rebuilt: [String: Any] = [:]
-            for (name, leaf) in flat where !(leaf is NSNull) { Self.set(leaf, at: name.split(separator: ".").map(String.init), in: &rebuilt) }
+            for (name, leaf) in flat where !(leaf is NSNull) {
+                Self.set(leaf, at: name.split(separator: ".").map(String.init), in: &rebuilt)
+            }
             #expect(try Self.sortedJSON(rebuilt) == Self.sortedJSON(record), "\(row)")
         }
     }
@@ -154,8 +156,14 @@ struct PostgresFlattenTests {
             #expect(result.status == 0, "\(result.stderr)")
             outputs.append(result.stdout)
         }
-        #expect(outputs[0] == "id,name,address.zip,address.city,address.geo.lat,address\r\n1,Ada,\"\"\"10115\"\"\",Berlin,52.5,\r\n2,Bo,,,,unknown\r\n")
+        #expect(
+            outputs[0]
+                == "id,name,address.zip,address.city,address.geo.lat,address\r\n1,Ada,\"\"\"10115\"\"\",Berlin,52.5,\r\n2,Bo,,,,unknown\r\n"
+        )
         // jsonb keeps an object's keys shortest first.
-        #expect(outputs[1] == "id,name,address.geo.lat,address.zip,address.city,address\r\n1,Ada,52.5,\"\"\"10115\"\"\",Berlin,\r\n2,Bo,,,,unknown\r\n")
+        #expect(
+            outputs[1]
+                == "id,name,address.geo.lat,address.zip,address.city,address\r\n1,Ada,52.5,\"\"\"10115\"\"\",Berlin,\r\n2,Bo,,,,unknown\r\n"
+        )
     }
 }

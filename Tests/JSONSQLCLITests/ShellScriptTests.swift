@@ -113,7 +113,8 @@ struct ShellScriptTests {
         // The sqlite3 shell's own says what does its work here.
         #expect(
             wrong.stderr.contains(
-                "\nError: line 4: .mode is the sqlite3 shell's; here .format json|jsonl|table|csv|record|chart sets how rows print\n"))
+                "\nError: line 4: .mode is the sqlite3 shell's; here .format json|jsonl|table|csv|record|chart sets how rows print\n"
+            ))
         #expect(wrong.stderr.hasSuffix("\nError: line 5: unknown command .zzz; .help lists the commands\n"))
         #expect(direct.stderr.hasPrefix("Error: unknown option '--frobnicate'"))
     }

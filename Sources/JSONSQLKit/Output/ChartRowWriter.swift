@@ -282,7 +282,8 @@ struct Histogram {
                 }
             )
         }
-        let years = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].first { span / (365.25 * day * Double($0)) <= wanted }
+        let years =
+            [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].first { span / (365.25 * day * Double($0)) <= wanted }
             ?? 10000
         return (
             { Int((Double(civil($0).year) / Double(years)).rounded(.down)) },

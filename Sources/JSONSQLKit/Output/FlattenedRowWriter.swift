@@ -83,7 +83,8 @@ final class FlattenedRowWriter: RowWriter {
     private static let null = Array("null".utf8)
 
     /// The leaves of a JSON object; nil for any other value.
-    private static func objectLeaves(_ text: UnsafeBufferPointer<UInt8>, under name: String) -> [(path: String, value: [UInt8])]? {
+    private static func objectLeaves(_ text: UnsafeBufferPointer<UInt8>, under name: String) -> [(path: String, value: [UInt8])]?
+    {
         guard text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else { return nil }
         return JSONFlattener.leaves(Array(text), under: name, jsonStrings: true)
     }

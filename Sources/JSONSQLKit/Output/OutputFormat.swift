@@ -15,7 +15,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The writer of rows with these columns into `out`, flattening them when it asks for that.
     func makeWriter(columns: [OutputColumn], out: OutputBuffer) throws -> any RowWriter {
-        out.flattensObjects ? try FlattenedRowWriter(columns: columns, format: self, out: out) : writer(columns: columns, out: out)
+        out.flattensObjects
+            ? try FlattenedRowWriter(columns: columns, format: self, out: out) : writer(columns: columns, out: out)
     }
 
     /// The writer of rows as they are.
