@@ -77,7 +77,7 @@ ifeq ($(V),1)
 else
 	@echo "$(SWIFT) test --skip-build  (full output in .build/test.log; make test V=1 prints it)"; \
 	if $(SWIFT) test --skip-build > .build/test.log 2>&1; then \
-	  grep -E '(Test run|Suite) .*(passed|failed)|Executed [0-9]+ tests' .build/test.log | grep -v '^.*Suite ".*" passed' | tail -n 4; \
+	  grep -E '^. Test run .*(passed|failed)|Executed [1-9][0-9]* tests' .build/test.log | tail -n 2; \
 	else \
 	  status=$$?; \
 	  grep -E '✘|error:|Fatal error|fatal error|Assertion failed' .build/test.log | head -n 80; \

@@ -17,7 +17,8 @@ static char failureText[512];
     X(PQresultErrorField) X(PQntuples) X(PQnfields) X(PQfname) X(PQftype) X(PQgetvalue) \
     X(PQgetlength) X(PQgetisnull) X(PQcmdTuples) X(PQclear) X(PQgetCancel) X(PQfreeCancel) \
     X(PQcancel) X(PQfreemem) X(PQconninfoParse) X(PQconninfoFree) \
-    X(PQtransactionStatus) X(PQparameterStatus) X(PQgetCopyData) X(PQcmdStatus)
+    X(PQtransactionStatus) X(PQparameterStatus) X(PQgetCopyData) X(PQcmdStatus) \
+    X(PQsetNoticeReceiver)
 
 #define SLOT(name) static __typeof__(name) *name##_slot;
 FUNCTIONS(SLOT)
@@ -105,3 +106,6 @@ const char *PQparameterStatus(const PGconn *conn, const char *paramName) {
 }
 int PQgetCopyData(PGconn *conn, char **buffer, int async) { return PQgetCopyData_slot(conn, buffer, async); }
 char *PQcmdStatus(PGresult *res) { return PQcmdStatus_slot(res); }
+PQnoticeReceiver PQsetNoticeReceiver(PGconn *conn, PQnoticeReceiver proc, void *arg) {
+    return PQsetNoticeReceiver_slot(conn, proc, arg);
+}

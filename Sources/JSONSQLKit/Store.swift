@@ -41,6 +41,13 @@ public final class Store {
         ConnectionString.redacted(database)
     }
 
+    /// Where a server's notices and warnings go, each one line in jsonsql's words (`the server
+    /// warns: ...`): by default to standard error as `note: ...`. Set it before opening a store.
+    public static var serverNotes: (String) -> Void {
+        get { PostgresConnection.notes }
+        set { PostgresConnection.notes = newValue }
+    }
+
     /// Whether the database is PostgreSQL (a `postgres://` URL).
     public var isPostgres: Bool { postgres != nil }
 

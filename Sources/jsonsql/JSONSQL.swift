@@ -36,6 +36,8 @@ struct JSONSQL: ParsableCommand {
         // jsonsql at once: a new database's draft goes first.
         Interruption.removeDraftsOnFatalSignals()
         occupyClosedStandardStreams()
+        // A PostgreSQL server's notices and warnings are notes, as jsonsql's own.
+        Store.serverNotes = { Diagnostics.note("note: " + $0) }
         // `--version` alone needs no command tree: building it (type metadata and conformance
         // lookups over the whole binary) is most of the start-up time. Read from argv itself:
         // `CommandLine.arguments`, an array of Strings, costs its own first-use setup.

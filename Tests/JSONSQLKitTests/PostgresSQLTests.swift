@@ -273,6 +273,11 @@ struct PostgresSQLTests {
         // Without parameters the SQL goes as given: ? is the jsonb operator, E'' and $$ strings are read by the server.
         let asGiven = "SELECT doc ? 'a', E'\\'', $q$:x$q$ FROM t"
         #expect(try translate(asGiven, [:]).0 == asGiven)
+        // One statement where psql ends them: `;` inside a dollar quote, a string or a comment ends none.
+        for one in ["DO $$ BEGIN PERFORM 1; PERFORM 2; END $$", "SELECT ';' /* ; */ -- ;\n", "SELECT 1;  -- done", "SELECT 1; ;"]
+        {
+            #expect(try translate(one, [:]).0 == one)
+        }
         for (text, parameters, message) in [
             ("SELECT ? FROM t", ["1": DatabaseValue.null], "a plain ? is also the jsonb key operator"),
             ("SELECT $1", ["1": 1.databaseValue], "$1 is not a parameter jsonsql reads"),
@@ -281,6 +286,7 @@ struct PostgresSQLTests {
             ("SELECT :x", [:], "the SQL needs a value for :x; add --param x=VALUE"),
             ("SELECT :x", ["y": 1.databaseValue], "--param y is not used by the SQL; it uses :x"),
             ("SELECT 1; SELECT 2", [:], "--sql takes one statement, and this SQL holds 2"),
+            ("DO $$ BEGIN END $$; SELECT $x$;$x$", [:], "--sql takes one statement, and this SQL holds 2"),
         ] {
             let error = #expect(throws: JSONSQLError.self) { try translate(text, parameters) }
             #expect(error?.description.contains(message) == true, "\(text): \(String(describing: error))")

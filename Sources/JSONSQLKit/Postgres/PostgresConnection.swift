@@ -32,6 +32,7 @@ final class PostgresConnection {
             throw JSONSQLError("cannot connect to \(displayName): out of memory")
         }
         self.connection = connection
+        PQsetNoticeReceiver(connection, Self.receiveNotice, nil)
         guard PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the connection.
             let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
@@ -55,6 +56,25 @@ final class PostgresConnection {
 
     deinit {
         PQfinish(connection)
+    }
+
+    /// Where the server's notices and warnings go (`Store.serverNotes`).
+    nonisolated(unsafe) static var notes: (String) -> Void = { line in
+        try? OutputBuffer.writeAll("note: \(TerminalText.name(line))\n", to: STDERR_FILENO)
+    }
+
+    /// A NOTICE or WARNING (RAISE in PL/pgSQL, a server's own) as one line in jsonsql's words,
+    /// rather than libpq's default of printing the protocol's `WARNING:  ...` and `DETAIL:` lines.
+    private static let receiveNotice: PQnoticeReceiver = { _, result in
+        guard let result else { return }
+        func field(_ code: Character) -> String? {
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let warns = (field("V") ?? field("S")) == "WARNING"
+        var line = (warns ? "the server warns: " : "the server says: ") + (field("M") ?? "")
+        if let detail = field("D") { line += " (\(detail))" }
+        if let hint = field("H") { line += "; \(hint)" }
+        notes(line)
     }
 
     /// `lock_timeout` in milliseconds: 0 there waits for ever, so no wait is the shortest, 1 ms.

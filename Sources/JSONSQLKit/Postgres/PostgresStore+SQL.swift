@@ -24,12 +24,10 @@ struct PostgresSQL {
         let bytes = Array(text.utf8)
         let tokens = SQLTokenizer.tokens(utf8: bytes).filter { $0.kind != .comment }
         func string(_ token: SQLToken) -> String { String(decoding: bytes[token.range], as: UTF8.self) }
-        // One statement: text after a `;` that holds any token is a second one.
-        let ends = tokens.indices.filter { tokens[$0].kind == .symbol && string(tokens[$0]) == ";" }
-        let statements = (ends + [tokens.count]).reduce(into: (start: 0, count: 0)) { state, end in
-            if end > state.start { state.count += 1 }
-            state.start = end + 1
-        }.count
+        // One statement, where psql's rules end them (`$$ ...; ... $$` is one): text after a
+        // `;` that holds more than comments is a second one. The session's strings are standard.
+        let scan = PostgresStatementScan(text, standardConformingStrings: true)
+        let statements = scan.statements.filter(\.hasContent).count + (scan.rest.hasContent || scan.metaCommand != nil ? 1 : 0)
         if statements == 0 { throw JSONSQLError("the SQL holds no statement; give one such as SELECT * FROM t") }
         if statements > 1 {
             throw JSONSQLError(
