@@ -157,6 +157,18 @@ struct ChartPipeTests {
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
 
+    @Test("no rows: a bar chart and a histogram print their header alone")
+    func empty() throws {
+        let directory = try TemporaryDirectory()
+        try ChartFixture.database(in: directory)
+        let db = directory.path("db.sqlite")
+        let grouped = ["query", db, "p", "--where", "score > 1000", "--format", "chart"]
+        let bars = try CLI.run(grouped + ["--group-by", "address.country", "--select", "address.country, count()"])
+        #expect(bars.status == 0 && bars.stdout == "address.country  count()\n", "\(bars.stderr)")
+        let histogram = try CLI.run(grouped + ["--select", "score"])
+        #expect(histogram.status == 0 && histogram.stdout == "score  count\n", "\(histogram.stderr)")
+    }
+
     @Test("a chart without numbers, or a histogram of text, is refused with what to do")
     func refused() throws {
         let directory = try TemporaryDirectory()

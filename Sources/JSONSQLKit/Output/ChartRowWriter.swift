@@ -67,7 +67,8 @@ final class ChartRowWriter: RowWriter {
     }
 
     private func drawBars(width: Int) throws {
-        guard let value = valueColumn else {
+        // No rows: the header alone, as a table prints it, the last column taken for the value.
+        guard let value = valueColumn ?? (cells.isEmpty ? columns.count - 1 : nil) else {
             let names = columns.map(\.name).joined(separator: ", ")
             throw JSONSQLError(
                 "a chart needs a column of numbers to size its bars, and none of \(names) is one; select one, such as count() with --group-by"
