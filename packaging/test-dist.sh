@@ -91,7 +91,7 @@ check "ldd: the binary loads only glibc's libraries and libgcc_s (both in every 
 check "quick start: query a JSON file" '
     jsonsql query /tmp/players.ndjson --where "address.country = DE" --select id,name --limit 3 > out
     cat out; test "$(jsonsql query /tmp/players.ndjson --where "address.country = DE" --count)" -gt 0'
-check "quick start: create-table, insert, index, query with the index" '
+check "quick start: create-table, insert, index, query with the index, group" '
     jsonsql create-table db.sqlite player id:text:pk name:text:notnull score:integer active:boolean \
         address:json tags:json created:datetime
     jsonsql insert db.sqlite player /tmp/players.ndjson
@@ -99,6 +99,7 @@ check "quick start: create-table, insert, index, query with the index" '
     jsonsql query db.sqlite --where "address.country=DE" --where "score>=50000" --order-by score:desc --limit 3
     jsonsql query db.sqlite --where "address.country = DE" --explain | grep "USING INDEX player_on_address_country"
     jsonsql query db.sqlite player --where "address.country in [DE,FR] and tags contains pro" --format json | head -c 300
+    jsonsql query db.sqlite player --group-by address.country --select "address.country,count()" --order-by "count():desc"
     jsonsql describe db.sqlite player | head -n 5'
 check "a script through the shell, without readline" '
     printf "tables\n" | jsonsql shell db.sqlite > tables.out; cat tables.out; grep -q "\"name\":\"player\"" tables.out'
