@@ -157,6 +157,47 @@ struct ChartPipeTests {
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
 
+    /// The count at the end of each line after the header, by its first word.
+    static func counts(_ output: String) -> [String: Int] {
+        Dictionary(
+            output.split(separator: "\n").dropFirst().filter { !$0.hasPrefix("(") }.map {
+                (String($0.split(separator: " ").first!), Int($0.split(separator: " ").last!)!)
+            }, uniquingKeysWith: +)
+    }
+
+    @Test("histograms: weeks from Monday before 1970 too, dates finer than milliseconds, infinities left out and said")
+    func histogramEdges() throws {
+        let directory = try TemporaryDirectory()
+        let days = [
+            "1969-12-16", "1969-12-22", "1969-12-27", "1969-12-28", "1969-12-29", "1970-01-04", "1970-01-05", "1970-01-06",
+        ]
+        let weeks = try directory.write("w.ndjson", days.map { #"{"v":"\#($0)"}"# }.joined(separator: "\n"))
+        let byWeek = try CLI.run(["describe", weeks, "--chart", "v"])
+        #expect(byWeek.status == 0, "\(byWeek.stderr)")
+        #expect(
+            Self.counts(byWeek.stdout) == ["1969-12-15": 1, "1969-12-22": 3, "1969-12-29": 2, "1970-01-05": 2], "\(byWeek.stdout)"
+        )
+        let fine = try directory.write(
+            "f.ndjson", #"{"v":"2024-01-01T00:00:00.123456Z"}"# + "\n" + #"{"v":"2024-01-02T10:00:00.654321+00:00"}"#)
+        let byDay = try CLI.run(["describe", fine, "--chart", "v"])
+        #expect(
+            Self.counts(byDay.stdout) == ["2024-01-01": 1, "2024-01-02": 1] && !byDay.stdout.contains("left out"),
+            "\(byDay.stdout)")
+        let infinite = try directory.write(
+            "i.ndjson", #"{"v":1e999}"# + "\n" + #"{"v":-1e999}"# + "\n" + #"{"v":3}"# + "\n" + #"{"v":5}"#)
+        let numbers = try CLI.run(["describe", infinite, "--chart", "v"])
+        #expect(Self.counts(numbers.stdout) == ["3": 1, "4": 0, "5": 1], "\(numbers.stdout)")
+        #expect(numbers.stdout.hasSuffix("(2 values left out: not finite numbers)\n"), "\(numbers.stdout)")
+        // A histogram keeps its numbers only: more rows than a bar chart takes.
+        let many = try directory.write(
+            "m.ndjson", (0...ChartRowWriterLimit.rows).map { #"{"i":\#($0)}"# }.joined(separator: "\n"))
+        let histogram = try CLI.run(["describe", many, "--chart", "i"])
+        #expect(histogram.status == 0, "\(histogram.stderr)")
+        #expect(Self.counts(histogram.stdout).values.reduce(0, +) == ChartRowWriterLimit.rows + 1)
+        let bars = try CLI.run(["query", many, "--select", "i as label, i", "--format", "chart"])
+        #expect(bars.status == 1 && bars.stderr.contains("a chart draws at most 100000 rows"), "\(bars.stderr)")
+    }
+
     @Test("no rows: a bar chart and a histogram print their header alone")
     func empty() throws {
         let directory = try TemporaryDirectory()
@@ -181,4 +222,9 @@ struct ChartPipeTests {
         #expect(histogram.status == 1)
         #expect(histogram.stderr.contains("none of the 2 values of name is one"), "\(histogram.stderr)")
     }
+}
+
+/// The bar chart's row limit, as `ChartRowWriter.maximumRows` says.
+enum ChartRowWriterLimit {
+    static let rows = 100_000
 }

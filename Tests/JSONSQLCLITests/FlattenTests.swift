@@ -88,6 +88,18 @@ struct FlattenTests {
         }
     }
 
+    @Test("a lone surrogate escape in a key or a string is U+FFFD in a name, and kept as JSON in a value")
+    func loneSurrogates() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "s.ndjson", #"{"id":1,"a":{"k":"\uD800\u0041"}}"# + "\n" + #"{"id":2,"a":{"\uD800\uD800x":1,"ok":"\uD83D\uDE00"}}"#)
+        let csv = try CLI.run(["query", file, "--flatten", "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout == "id,a.k,a.\u{FFFD}\u{FFFD}x,a.ok\r\n1,\"\"\"\\uD800\\u0041\"\"\",,\r\n2,,1,😀\r\n")
+        let record = try CLI.run(["query", file, "--format", "record"])
+        #expect(record.status == 0 && record.stdout.contains("a.ok   😀"), "\(record.stderr)")
+    }
+
     @Test("random nested records: each row's dotted columns rebuild the record")
     func rebuildsRecords() throws {
         var random = SplitMix(seed: 35)

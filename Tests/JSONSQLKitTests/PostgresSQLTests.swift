@@ -273,6 +273,13 @@ struct PostgresSQLTests {
         // Without parameters the SQL goes as given: ? is the jsonb operator, E'' and $$ strings are read by the server.
         let asGiven = "SELECT doc ? 'a', E'\\'', $q$:x$q$ FROM t"
         #expect(try translate(asGiven, [:]).0 == asGiven)
+        // Without --param, $1 and #name in a body are PostgreSQL's own.
+        for body in [
+            "CREATE FUNCTION f(int) RETURNS int LANGUAGE sql AS $$ SELECT $1 + 1 $$",
+            "DO $$ #variable_conflict use_column\nBEGIN END $$",
+        ] {
+            #expect(try translate(body, [:]).0 == body)
+        }
         // One statement where psql ends them: `;` inside a dollar quote, a string or a comment ends none.
         for one in ["DO $$ BEGIN PERFORM 1; PERFORM 2; END $$", "SELECT ';' /* ; */ -- ;\n", "SELECT 1;  -- done", "SELECT 1; ;"]
         {

@@ -8,7 +8,8 @@ import GRDBSQLite
 /// A result of one column draws the distribution of its numbers or dates in buckets (a
 /// histogram), one bar per bucket with its count. Bars are Unicode blocks to an eighth of a
 /// column, scaled to the width of the terminal (`OutputBuffer.display`), else 80 columns.
-/// The rows are kept until the last, to scale the bars: at most `maximumRows`.
+/// The bars' rows are kept until the last, to scale them: at most `maximumRows`; a histogram
+/// keeps only its numbers (8 bytes each).
 final class ChartRowWriter: RowWriter {
     static let maximumRows = 100_000
 
@@ -19,6 +20,11 @@ final class ChartRowWriter: RowWriter {
     private var nulls: [[Bool]] = []
     private var numbers: [[ChartNumber?]] = []
     private let cell = OutputBuffer()
+    /// A histogram's values: numbers, and dates as Unix seconds, apart; and how many were
+    /// neither (NULL not counted).
+    private var histogramNumbers: [Double] = []
+    private var histogramDates: [Double] = []
+    private var histogramOthers = 0
 
     init(columns: [OutputColumn], out: OutputBuffer) {
         self.columns = columns
@@ -26,6 +32,15 @@ final class ChartRowWriter: RowWriter {
     }
 
     func write(_ row: SQLiteRow) throws {
+        if columns.count == 1 {
+            if row.type(0) == SQLITE_NULL { return }
+            switch ChartNumber(row, 0, kind: columns[0].kind) {
+            case .some(let number) where number.isDate: histogramDates.append(number.value)
+            case .some(let number) where number.value.isFinite: histogramNumbers.append(number.value)
+            default: histogramOthers += 1
+            }
+            return
+        }
         guard cells.count < Self.maximumRows else {
             throw JSONSQLError(
                 "a chart draws at most \(Self.maximumRows) rows; add --limit, or --group-by to draw counts of groups")
@@ -85,15 +100,14 @@ final class ChartRowWriter: RowWriter {
     }
 
     private func drawHistogram(width: Int) throws {
-        let values = numbers.compactMap { $0[0] }
-        guard !values.isEmpty || nulls.allSatisfy({ $0[0] }) else {
+        let dates = histogramDates.count > histogramNumbers.count
+        let chosen = dates ? histogramDates : histogramNumbers
+        let notCharted = histogramOthers + (dates ? histogramNumbers.count : histogramDates.count)
+        guard !chosen.isEmpty || notCharted == 0 else {
             throw JSONSQLError(
-                "a histogram draws numbers or dates, and none of the \(cells.count) values of \(columns[0].name) is one")
+                "a histogram draws finite numbers or dates, and none of the \(notCharted) values of \(columns[0].name) is one")
         }
-        let dates = values.filter(\.isDate)
-        let chosen = dates.count > values.count - dates.count ? dates : values.filter { !$0.isDate }
-        let notCharted = cells.count - chosen.count - nulls.filter { $0[0] }.count
-        let buckets = Histogram(chosen.map(\.value), dates: chosen.first?.isDate ?? false)
+        let buckets = Histogram(chosen, dates: dates)
         let name = TerminalText.escapedWithWidth(Array(columns[0].name.utf8))
         draw(
             header: (name, TerminalText.escapedWithWidth(Array("count".utf8))),
@@ -101,7 +115,7 @@ final class ChartRowWriter: RowWriter {
             texts: buckets.counts.map { TerminalText.escapedWithWidth(Array(String($0).utf8)) }, width: width)
         if notCharted > 0 {
             out.append(
-                "(\(notCharted) \(notCharted == 1 ? "value" : "values") neither a number nor a date left out)\n")
+                "(\(notCharted) \(notCharted == 1 ? "value" : "values") left out: not \(dates ? "dates" : "finite numbers"))\n")
         }
     }
 
@@ -183,7 +197,7 @@ struct ChartNumber {
             if kind == .json, text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") {
                 text = UnsafeBufferPointer(rebasing: text.dropFirst().dropLast())
             }
-            guard let date = DateTimeValue.parse(UnsafeRawBufferPointer(text)) else { return nil }
+            guard let date = DateTimeValue.parseDroppingFinerDigits(UnsafeRawBufferPointer(text)) else { return nil }
             self.init(value: Double(date.epochMilliseconds) / 1000, isDate: true)
         default:
             return nil
@@ -232,14 +246,18 @@ struct Histogram {
             let text = low == high ? JSONEncoding.number(low) : "\(JSONEncoding.number(low))–\(JSONEncoding.number(high))"
             return ({ _ in 0 }, { _ in text })
         }
-        let decimals = integers ? 0 : min(20, max(0, -Int(log10(step).rounded(.down))))
-        func text(_ value: Double) -> String { String(format: "%.\(decimals)f", value == 0 ? 0 : value) }
+        let decimals = integers ? 0 : max(0, -Int(log10(step).rounded(.down)))
+        // Past 15 decimals (5e-324) fixed notation reads as 0: the shortest form then.
+        func text(_ value: Double) -> String {
+            decimals > 15 ? JSONEncoding.number(value) : String(format: "%.\(decimals)f", value == 0 ? 0 : value)
+        }
         return (
             { Int(($0 / step).rounded(.down)) },
             { bucket in
                 let start = Double(bucket) * step
                 let end = Double(bucket + 1) * step
-                return integers ? "\(text(start))–\(text(end - 1))" : "\(text(start))–\(text(end))"
+                if integers { return step == 1 ? text(start) : "\(text(start))–\(text(end - 1))" }
+                return "\(text(start))–\(text(end))"
             }
         )
     }
@@ -268,7 +286,7 @@ struct Histogram {
         if span / day <= wanted { return ({ Int(($0 / day).rounded(.down)) }, { date(days: $0) }) }
         // 1970-01-01 was a Thursday: weeks from Monday start 3 days later.
         if span / (7 * day) <= wanted {
-            return ({ Int((($0 / day).rounded(.down) + 3) / 7) }, { date(days: $0 * 7 - 3) })
+            return ({ Int(((($0 / day).rounded(.down) + 3) / 7).rounded(.down)) }, { date(days: $0 * 7 - 3) })
         }
         for months in [1, 3] where span / (30.44 * day * Double(months)) <= wanted {
             return (

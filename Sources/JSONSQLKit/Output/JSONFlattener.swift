@@ -116,12 +116,18 @@ struct JSONFlattener {
                 case UInt8(ascii: "f"): text.append(0x0C)
                 case UInt8(ascii: "u"):
                     var value = try hex4()
+                    // A high surrogate pairs only with a low one that follows; alone, either is U+FFFD.
                     if (0xD800..<0xDC00).contains(value), peek == UInt8(ascii: "\\"), pos + 1 < bytes.count,
                         bytes[pos + 1] == UInt8(ascii: "u")
                     {
+                        let mark = pos
                         pos += 2
                         let low = try hex4()
-                        value = 0x10000 + ((value - 0xD800) << 10) + (low &- 0xDC00)
+                        if (0xDC00..<0xE000).contains(low) {
+                            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            pos = mark
+                        }
                     }
                     UTF8.encode(Unicode.Scalar(value) ?? "\u{FFFD}") { text.append($0) }
                 default: text.append(escaped)

@@ -65,6 +65,8 @@ struct PostgresSQL {
                 )
             }
             if word.hasPrefix("#") || (word.hasPrefix("$") && rest.allSatisfy(\.isNumber)) {
+                // Without --param the SQL goes as given: `$1` in a function body, `#variable_conflict`.
+                if given.isEmpty { continue }
                 throw JSONSQLError("--param on PostgreSQL: \(word) is not a parameter jsonsql reads; write ?1 or :name")
             }
             let slot: SQLParameters.Slot

@@ -40,6 +40,12 @@ public struct DateTimeValue: Sendable, Equatable {
         try? parseExactly(bytes).get()
     }
 
+    /// Parses a datetime, digits beyond milliseconds dropped (a chart's bucket needs no more).
+    static func parseDroppingFinerDigits(_ bytes: UnsafeRawBufferPointer) -> DateTimeValue? {
+        guard case .success(let (value, _)) = read(bytes), value.isStorable else { return nil }
+        return value
+    }
+
     public static func parseExactly(_ text: String) -> Result<DateTimeValue, ParseFailure> {
         var text = text
         return text.withUTF8 { parseExactly(UnsafeRawBufferPointer($0)) }
