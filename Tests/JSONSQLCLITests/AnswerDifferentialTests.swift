@@ -22,27 +22,27 @@ struct AnswerDifferentialTests {
     // MARK: Documents
 
     /// Numbers for `d.n`: at and past the 64-bit limits, written with exponents and fractions.
-    nonisolated(unsafe) static let numbers: [J] = [
+    static let numbers: [J] = [
         .int("0"), .int("1"), .int("-1"), .int("42"), .int("-5"), .int("9223372036854775807"),
         .int("-9223372036854775808"), .int("9223372036854775806"), .real("1.5"), .real("-2.5"), .real("0.5"),
         .real("1e2"), .real("1E2"), .real("1e19"), .real("2.5e20"), .real("1.0"), .real("100.0"), .int("100"),
         .string("7"), .bool(true), .bool(false), .null,
     ]
     /// Rare in `d.n`: integers no 64 bits hold, which SQLite reads as doubles.
-    nonisolated(unsafe) static let wide: [J] = [
+    static let wide: [J] = [
         .int("9223372036854775808"), .int("123456789012345678901234567890"), .real("1e300"),
     ]
     /// Small numbers for `d.m`, whose averages are exact in any order.
-    nonisolated(unsafe) static let smalls: [J] = [
+    static let smalls: [J] = [
         .int("0"), .int("1"), .int("-3"), .int("2"), .real("0.5"), .real("1.5"), .real("-2.5"), .real("1e1"), .real("2.0"),
     ]
     /// Strings for `d.s`, some holding U+0000 (which SQLite 3.40's `->>` ends a string at).
-    nonisolated(unsafe) static let strings: [J] = [
+    static let strings: [J] = [
         .string("a"), .string("a\u{0}b"), .string("a\u{0}"), .string("ab"), .string("A"), .string("a%b"), .string(""),
         .string("a\\"), .string("é"), .string("b\u{0}"), .string("[1]"), .string("abc"), .null,
     ]
     /// Anything, for `d.v`: every kind, compact arrays and objects of plain scalars.
-    nonisolated(unsafe) static let anything: [J] =
+    static let anything: [J] =
         [
             .int("1"), .real("1.0"), .bool(true), .bool(false), .int("0"), .string("1"), .string("[1]"),
             .array([.int("1")]), .array([.int("2")]), .array([]), .object([("k", #""k""#, .int("1"))]),
@@ -235,7 +235,7 @@ struct AnswerDifferentialTests {
 
     // MARK: Queries
 
-    struct Query {
+    struct Query: Sendable {
         var filter: String? = nil
         var groupBy: String? = nil
         var select: [String]
@@ -511,7 +511,7 @@ struct AnswerDifferentialTests {
 
     /// Each finding of the differential run, with fixed documents: every engine prints the
     /// answer written here (PostgreSQL, which holds no U+0000, is left out where a case needs it).
-    nonisolated(unsafe) static let findings:
+    static let findings:
         [(name: String, docs: [(id: Int, d: J?)], query: Query, expected: String, postgres: Bool)] = [
             (
                 "min and max of objects and arrays print JSON",

@@ -27,7 +27,7 @@ enum Fixture {
     static func insert(_ db: String, _ table: String, file: String) throws {
         let store = try Store(path: db, access: .create)
         defer { store.close() }
-        try store.insert(from: [try InputSource.open(file)], options: InsertOptions(table: table))
+        _ = try store.insert(from: [try InputSource.open(file)], options: InsertOptions(table: table))
     }
 
     /// `index DB TABLE PATHS...`.
@@ -41,7 +41,7 @@ enum Fixture {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-fixture-\(UUID().uuidString)").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try store.insert(from: [try InputSource.open(file)], options: InsertOptions(table: table))
+        _ = try store.insert(from: [try InputSource.open(file)], options: InsertOptions(table: table))
     }
 
     /// The number of rows in a table, read with GRDB (a hot journal a killed writer left is rolled back).

@@ -10,7 +10,7 @@ import Testing
 @Suite("one query, three engines")
 struct WhereDifferentialTests {
     /// A JSON value as the generator writes it: numbers keep their text.
-    indirect enum J: Equatable {
+    indirect enum J: Equatable, Sendable {
         case int(String)
         case real(String)
         case string(String)

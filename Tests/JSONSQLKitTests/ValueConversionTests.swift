@@ -249,7 +249,7 @@ struct ValueConversionTests {
             errorText { try SQLQuote.checkName("a\u{0}b", kind: "column") }
                 == #"column name "a\u0000b" contains U+0000, which SQLite names cannot hold"#)
         #expect(
-            errorText { try JSONPath(parsing: #"doc."a\"b\u0001\u0000""#).sqlitePath() }?.hasPrefix(
+            errorText { _ = try JSONPath(parsing: #"doc."a\"b\u0001\u0000""#).sqlitePath() }?.hasPrefix(
                 #"the key "a\"b\u0001\u0000" holds U+0000"#)
                 == true)
     }
