@@ -48,11 +48,13 @@ epoch=$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)
 needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 depends=""
 for library in $needed; do
-    path=$(/sbin/ldconfig -p | awk -v lib="$library" '$1 == lib && /x86-64|x86_64|64bit/ {print $NF; exit}')
+    # Every reader here reads to the end: one that stops early (head, awk's exit) would end the
+    # writer with SIGPIPE, which pipefail makes this script's status.
+    path=$(/sbin/ldconfig -p | awk -v lib="$library" '$1 == lib && /x86-64|x86_64|64bit/ && !found {print $NF; found = 1}')
     [ -n "$path" ] || { echo "Error: $bin needs $library, which ldconfig does not know" >&2; exit 1; }
     package=""
     for candidate in "$path" "$(readlink -f "$path")" "/usr$path" "${path#/usr}"; do
-        package=$(dpkg -S "$candidate" 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$package" ] && break
+        package=$(dpkg -S "$candidate" 2>/dev/null | sed -n '1s/:.*//p') && [ -n "$package" ] && break
     done
     [ -n "$package" ] || { echo "Error: no Debian package holds $path ($library, needed by $bin)" >&2; exit 1; }
     if [ "$package" = libc6 ]; then

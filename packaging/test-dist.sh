@@ -98,9 +98,10 @@ check "quick start: create-table, insert, index, query with the index, group" '
     jsonsql index db.sqlite player address.country
     jsonsql query db.sqlite --where "address.country=DE" --where "score>=50000" --order-by score:desc --limit 3
     jsonsql query db.sqlite --where "address.country = DE" --explain | grep "USING INDEX player_on_address_country"
-    jsonsql query db.sqlite player --where "address.country in [DE,FR] and tags contains pro" --format json | head -c 300
+    jsonsql query db.sqlite player --where "address.country in [DE,FR] and tags contains pro" --format json > rows.json
+    head -c 300 rows.json
     jsonsql query db.sqlite player --group-by address.country --select "address.country,count()" --order-by "count():desc"
-    jsonsql describe db.sqlite player | head -n 5'
+    jsonsql describe db.sqlite player > paths; head -n 5 paths'
 check "a script through the shell, without readline" '
     printf "tables\n" | jsonsql shell db.sqlite > tables.out; cat tables.out; grep -q "\"name\":\"player\"" tables.out'
 check "the interactive shell without readline says so and reads lines" '
