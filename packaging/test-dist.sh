@@ -67,7 +67,8 @@ archivename=$(basename "$archive")
 
 failures=0
 # check DESCRIPTION SCRIPT: runs SCRIPT with bash in the root, as root in /tmp/work; prints
-# its output, each command traced, when it fails.
+# its output, each command traced, when it fails. A pipe's reader reads to the end (grep, not
+# grep -q): one that stops early ends the writer with SIGPIPE, which pipefail counts a failure.
 check() {
     local description=$1 output status=0
     output=$(chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin TERM=dumb \
@@ -82,12 +83,12 @@ check() {
 }
 
 check "no Swift, readline or libpq in the root" '
-    ! command -v swift && ! ldconfig -p | grep -q "libreadline\.so\.8\|libpq\.so\.5" && ! dpkg -s libreadline8 libpq5'
-check "dpkg -i $debname" "dpkg -i /tmp/$debname && dpkg -s jsonsql | grep -q '^Status: install ok installed'"
+    ! command -v swift && ! ldconfig -p | grep "libreadline\.so\.8\|libpq\.so\.5" > /dev/null && ! dpkg -s libreadline8 libpq5'
+check "dpkg -i $debname" "dpkg -i /tmp/$debname && dpkg -s jsonsql | grep '^Status: install ok installed' > /dev/null"
 check "jsonsql --version is $version" "test \"\$(jsonsql --version)\" = $version"
 check "ldd: the binary loads only glibc's libraries and libgcc_s (both in every Debian)" '
     ldd /usr/bin/jsonsql
-    ! ldd /usr/bin/jsonsql | grep -v "linux-vdso\|ld-linux\|libc\.so\|libm\.so\|libdl\.so\|libpthread\.so\|librt\.so\|libgcc_s\.so" | grep -q .'
+    ! ldd /usr/bin/jsonsql | grep -v "linux-vdso\|ld-linux\|libc\.so\|libm\.so\|libdl\.so\|libpthread\.so\|librt\.so\|libgcc_s\.so" | grep . > /dev/null'
 check "quick start: query a JSON file" '
     jsonsql query /tmp/players.ndjson --where "address.country = DE" --select id,name --limit 3 > out
     cat out; test "$(jsonsql query /tmp/players.ndjson --where "address.country = DE" --count)" -gt 0'
@@ -111,7 +112,7 @@ check "a postgres:// URL without libpq: a message naming libpq5, exit 1" '
     status=0; jsonsql tables postgresql://localhost:1/none 2> err || status=$?; cat err
     test $status = 1 && grep -q "^Error: .*libpq5" err'
 check "man jsonsql and man jsonsql-query" '
-    MANWIDTH=80 man jsonsql | grep -q "jsonsql-query(1)"
+    MANWIDTH=80 man jsonsql | grep "jsonsql-query(1)" > /dev/null
     MANWIDTH=80 man jsonsql-query > page; head -n 8 page; grep -q "The --where language:" page
     for page in $(jsonsql --help | awk "/^SUBCOMMANDS:/ {on=1; next} on && /^  [a-z]/ {print \$1}"); do
         man -w jsonsql-$page > /dev/null
@@ -132,7 +133,7 @@ check "the archive: bin/jsonsql and its man pages, unpacked anywhere" "
     dir=/opt/a/\$(basename /tmp/$archivename .tar.gz)
     test \"\$(\$dir/bin/jsonsql --version)\" = $version
     \$dir/bin/jsonsql query /tmp/players.ndjson --count
-    MANWIDTH=80 man -l \$dir/share/man/man1/jsonsql-insert.1 | grep -q 'JSONSQL-INSERT(1)'
+    MANWIDTH=80 man -l \$dir/share/man/man1/jsonsql-insert.1 | grep 'JSONSQL-INSERT(1)' > /dev/null
     test -s \$dir/share/bash-completion/completions/jsonsql && test -s \$dir/share/doc/jsonsql/README.md
     tar -xzf /tmp/$archivename -C /usr/local --strip-components=1
     test \"\$(/usr/local/bin/jsonsql --version)\" = $version
@@ -143,7 +144,7 @@ check "dpkg -r, then apt install ./$debname: apt brings libreadline8" "
     dpkg -r jsonsql > /dev/null && ! command -v jsonsql
     apt-get update -qq
     cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$debname > apt.log; tail -n 3 apt.log
-    dpkg -s libreadline8 | grep -q '^Status: install ok installed'
+    dpkg -s libreadline8 | grep '^Status: install ok installed' > /dev/null
     ! dpkg -s libpq5 > /dev/null 2>&1
     test \"\$(jsonsql --version)\" = $version"
 check "the interactive shell with readline" '
