@@ -8,7 +8,8 @@ struct Index: StoreCommand {
         usage: "jsonsql index [<options>] <database> [<table>] <path> ...",
         discussion: """
             The index is built on the same expression that --where and --order-by use for the path, so \
-            SQLite uses it: check with `jsonsql query DB --where ... --explain`.
+            SQLite uses it: check with `jsonsql query DB --where ... --explain`. length(path), the number \
+            of elements of an array, is indexed the same way.
 
             --where makes a partial index of the rows that match (the --where language of query); a query \
             whose --where includes the same condition can use it. --nocase builds the index as ((path) \
@@ -19,6 +20,7 @@ struct Index: StoreCommand {
               jsonsql index db.sqlite player address.country score --name by_country
               jsonsql index db.sqlite player score --where 'active = true'
               jsonsql index db.sqlite player name --nocase
+              jsonsql index db.sqlite player 'length(tags)'
               jsonsql index postgres://me@db/app player tags --gin
             """
     ).ofJSONSQL
@@ -82,7 +84,8 @@ struct Index: StoreCommand {
         }
         if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }
         var spec = IndexSpec(
-            table: try store.resolveTable(table), paths: try paths.map { try parsing("the path", $0, JSONPath.init(parsing:)) })
+            table: try store.resolveTable(table),
+            paths: try paths.map { path in try parsing("the path", path) { try JSONPath(parsing: $0, functions: true) } })
         spec.name = name
         spec.unique = unique
         spec.ifNotExists = ifNotExists

@@ -14,8 +14,11 @@ struct Query: StoreCommand {
               path like 'pat%', path glob 'P*'   name like 'Ar%'
               path is null, path is not null     bio is null (null or missing)
               path exists, path not exists       address.zip exists
+              length(path) > n                   length(tags) > 3 (elements of an array)
               and, or, not, ( )                  a = 1 and not (b = 2 or c = 3)
-            A path is a column, then .key, [N] (negative from the end) and ."quoted key".
+            A path is a column, then .key, [N] (negative from the end) and ."quoted key". length(path) is \
+            the number of elements of the array there, null for any other value; --select, --order-by, \
+            --group-by, the aggregates and index take it where they take a path.
             Aggregates in --select and --order-by: count(), count(path) (rows where it is not null), sum(path), \
             avg(path), min(path), max(path); with --group-by one row per group, keyed by the expressions as \
             written. --where applies before grouping.
@@ -298,7 +301,9 @@ struct Query: StoreCommand {
             }
             return try parsing("--order-by", text, parseOrder)
         }
-        spec.groupBy = try groupBy.flatMap(splitPaths).map { try parsing("--group-by", $0, JSONPath.init(parsing:)) }
+        spec.groupBy = try groupBy.flatMap(splitPaths).map {
+            try parsing("--group-by", $0) { try JSONPath(parsing: $0, functions: true) }
+        }
         spec.limit = limit
         spec.offset = offset
         if let jsonColumns {

@@ -81,7 +81,7 @@ struct Update: TableCommand {
         spec.all = all
         spec.sets = try sets.map { try UpdateSpec.Assignment(parsing: $0, json: json) }
         spec.patches = patches.map(UpdateSpec.Patch.init(parsing:))
-        spec.removes = try removes.map { try parsing("--remove", $0, JSONPath.init(parsing:)) }
+        spec.removes = try removes.map { try parsing("--remove", $0) { try JSONPath(parsing: $0) } }
         let result = try store.update(spec, dryRun: dryRun)
         try report(result, verb: "update", preposition: "in", dryRun: dryRun)
         // `--set tags=["a"]` without --json stores the text, a JSON string in a json document.

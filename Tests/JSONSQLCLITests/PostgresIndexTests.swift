@@ -63,10 +63,15 @@ struct PostgresIndexTests {
         #expect(try CLI.run(["query", url, "--where", "doc.tags contains t3", "--count"]).stdout == "10\n")
         // A GIN index on the column serves equality on paths below it, beside the exact comparison.
         #expect(try CLI.run(["index", postgres, "t", "doc", "--gin"]).status == 0)
-        for (filter, count) in [("doc.kind.name = k3", 10), ("doc.n = 1", 17), ("doc.n = 1.0", 17), ("doc.kind = k3", 0)] {
+        for (filter, count) in [("doc.kind.name = k3", 10), ("doc.kind = k3", 0)] {
             let plan = try CLI.run(["query", url, "--where", filter, "--explain"]).stdout
             #expect(plan.contains("Bitmap Index Scan on t_on_doc_gin"), "\(filter): \(plan)")
             #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "\(count)\n", "\(filter)")
+        }
+        // A number compares as SQLite reads it (1.0000000000000001 is 1 there), which jsonb's
+        // containment cannot say: a B-tree index on the path serves it, not the GIN index.
+        for filter in ["doc.n = 1", "doc.n = 1.0"] {
+            #expect(try CLI.run(["query", url, "--where", filter, "--count"]).stdout == "17\n", "\(filter)")
         }
         let refused = try CLI.run(["index", sqlite, "t", "doc.tags", "--gin"])
         #expect(refused.status == 1)

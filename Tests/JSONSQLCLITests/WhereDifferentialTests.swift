@@ -148,6 +148,8 @@ struct WhereDifferentialTests {
         case pattern(path: String, op: String, negated: Bool, pattern: String)
         case isNull(path: String, negated: Bool)
         case exists(path: String, negated: Bool)
+        /// `length(path) op n`, or `length(path) is [not] null` when `op` is empty.
+        case length(path: String, op: String, literal: String, value: Double, negated: Bool)
         case and(F, F)
         case or(F, F)
         case not(F)
@@ -160,6 +162,8 @@ struct WhereDifferentialTests {
             case .pattern(let p, let op, let n, let pat): "\(p) \(n ? "not " : "")\(op) \(J.quote(pat))"
             case .isNull(let p, let n): "\(p) is \(n ? "not " : "")null"
             case .exists(let p, let n): "\(p) \(n ? "not " : "")exists"
+            case .length(let p, let op, let l, _, let n):
+                op.isEmpty ? "length(\(p)) is \(n ? "not " : "")null" : "length(\(p)) \(op) \(l)"
             case .and(let a, let b): "(\(a.text) and \(b.text))"
             case .or(let a, let b): "(\(a.text) or \(b.text))"
             case .not(let a): "not (\(a.text))"
@@ -222,7 +226,7 @@ struct WhereDifferentialTests {
             }
         }
         let path = r.pick(paths).0
-        switch r.below(12) {
+        switch r.below(14) {
         case 0...4:
             let op = r.pick(["=", "==", "!=", "<", "<=", ">", ">="])
             var literal = r.pick(literals)
@@ -244,6 +248,13 @@ struct WhereDifferentialTests {
                     "b*", "a?b", "abc*", "a\\\\b",
                 ]))
         case 8...9: return .isNull(path: path, negated: r.chance(50))
+        case 12...13:
+            // Mostly the array, also paths that hold one now and then, or never.
+            let measured = r.chance(50) ? "d.arr" : path
+            if r.chance(20) { return .length(path: measured, op: "", literal: "", value: 0, negated: r.chance(50)) }
+            let n = r.pick([("0", 0.0), ("1", 1), ("2", 2), ("3", 3), ("1.5", 1.5), ("-1", -1)])
+            return .length(
+                path: measured, op: r.pick(["=", "!=", "<", "<=", ">", ">="]), literal: n.0, value: n.1, negated: false)
         default: return .exists(path: path, negated: r.chance(50))
         }
     }
@@ -344,6 +355,19 @@ struct WhereDifferentialTests {
             let v = at(path)
             return (v == nil || v == .null) != negated
         case .exists(let path, let negated): return (at(path) != nil) != negated
+        case .length(let path, let op, _, let n, let negated):
+            // The number of elements of an array; null for anything else.
+            guard case .array(let items)? = at(path) else { return op.isEmpty ? !negated : op == "!=" }
+            let count = Double(items.count)
+            switch op {
+            case "": return negated
+            case "=": return count == n
+            case "!=": return count != n
+            case "<": return count < n
+            case "<=": return count <= n
+            case ">": return count > n
+            default: return count >= n
+            }
         case .and(let a, let b): return matches(a, d) && matches(b, d)
         case .or(let a, let b): return matches(a, d) || matches(b, d)
         case .not(let a): return !matches(a, d)
@@ -407,8 +431,8 @@ struct WhereDifferentialTests {
             // B-tree indexes on the paths (and on PostgreSQL a GIN index of the column), which
             // the rewritten comparisons must still find the same rows through.
             guard database == indexed || database == pgIndexed else { continue }
-            for path in ["d.a", "d.b", "d.arr[0]", "d.o.x"] {
-                _ = try store.createIndex(IndexSpec(table: name, paths: [try JSONPath(parsing: path)]))
+            for path in ["d.a", "d.b", "d.arr[0]", "d.o.x", "length(d.arr)"] {
+                _ = try store.createIndex(IndexSpec(table: name, paths: [try JSONPath(parsing: path, functions: true)]))
             }
             if database == pgIndexed {
                 var gin = IndexSpec(table: name, paths: [try JSONPath(parsing: "d")])

@@ -38,7 +38,8 @@ extension Store {
         paths += spec.select + spec.groupBy
         paths += spec.orderBy.compactMap { if case .path(let path) = $0.term { path } else { nil } }
         var seen = Set<String>()
-        return paths.filter { path in
+        // `length(a.b)` reads the path a.b.
+        return paths.map(\.measured).filter { path in
             !path.segments.isEmpty && path.segments.allSatisfy { if case .key = $0 { true } else { false } }
                 && seen.insert(path.description).inserted
         }
@@ -51,6 +52,15 @@ extension Store {
         if known.contains(path.description) {
             return
                 "note: no row has the path \(named) as SQLite reads paths: rows write a key on it with a \\u escape, and SQLite's JSON paths match keys only as written (to SQLite, \"a\\u0062\" is not the key ab); store the keys without escapes (jq -c . writes them so)"
+        }
+        // `payload.commits.length`, as JavaScript writes an array's length, where rows hold an array.
+        if case .key(let key)? = path.segments.last,
+            key.lowercased() == "length" || JSONPath.lengthSpellings.contains(key.lowercased()),
+            case let array = JSONPath(column: name, segments: path.segments.dropLast()),
+            known.contains(array.description + "[]")
+        {
+            return
+                "note: no row has the path \(named); the number of elements of an array is length(\(array)), as in --where 'length(\(array)) > 3'"
         }
         // Compared inside the column, so the column's name does not make every path near.
         let column = JSONPath(column: name).description

@@ -133,18 +133,24 @@ public struct FilterParser {
         if cursor.atEnd { throw error("expected a path such as address.country at the end") }
         let path: JSONPath
         do {
-            path = try JSONPath.parse(&cursor)
+            path = try JSONPath.parseTerm(&cursor)
         } catch let failure as JSONSQLError {
             throw error(failure.description)
         }
-        func predicate(_ op: Filter.Operator, _ values: [Filter.Literal] = []) -> Filter.Predicate {
-            .init(path: path, op: op, values: values)
+        func predicate(_ op: Filter.Operator, _ values: [Filter.Literal] = []) throws -> Filter.Predicate {
+            // A function's value is a number, which only compares.
+            if let function = path.function, [.contains, .notContains, .like, .notLike, .glob, .notGlob].contains(op) {
+                throw error(
+                    "\(path) is a number, which \(op.rawValue) cannot match; compare it (\(path) > 3), or match the value at \(path.measured) itself"
+                        + (function == .length ? " (\(path.measured) \(op.rawValue) ...)" : ""))
+            }
+            return .init(path: path, op: op, values: values)
         }
         for (text, op) in [
             ("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
             (">=", .greaterOrEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .glob),
         ] where symbol(text) {
-            return predicate(
+            return try predicate(
                 op,
                 [
                     try parseValue(
@@ -155,15 +161,15 @@ public struct FilterParser {
         if keyword("is") {
             let negated = keyword("not")
             guard keyword("null") else { throw error("expected 'null' after 'is\(negated ? " not" : "")'") }
-            return predicate(negated ? .isNotNull : .isNull)
+            return try predicate(negated ? .isNotNull : .isNull)
         }
         let negated = keyword("not")
-        if keyword("in") { return predicate(negated ? .notIn : .in, try parseList()) }
+        if keyword("in") { return try predicate(negated ? .notIn : .in, try parseList()) }
         if keyword("contains") {
             let shown = TerminalText.excerpt("\(path)")
             let hint =
                 "; contains takes one element, without brackets: \(shown) contains a (for all of several: \(shown) contains a and \(shown) contains b)"
-            return predicate(negated ? .notContains : .contains, [try parseValue(after: "contains", listHint: hint)])
+            return try predicate(negated ? .notContains : .contains, [try parseValue(after: "contains", listHint: hint)])
         }
         if keyword("like") {
             let pattern = try parseValue(after: "like")
@@ -173,10 +179,10 @@ public struct FilterParser {
                     "the like pattern \(TerminalText.excerpt(JSONEncoding.quoted(text))) ends with its escape character \\, which escapes nothing; end it with \\\\ (two backslashes) to match a backslash"
                 )
             }
-            return predicate(negated ? .notLike : .like, [pattern])
+            return try predicate(negated ? .notLike : .like, [pattern])
         }
-        if keyword("glob") { return predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
-        if keyword("exists") { return predicate(negated ? .notExists : .exists) }
+        if keyword("glob") { return try predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
+        if keyword("exists") { return try predicate(negated ? .notExists : .exists) }
         if negated { throw error("expected in, contains, like, glob or exists after '\(TerminalText.excerpt("\(path)")) not'") }
         if cursor.current == "-" && cursor.peek(1) == ">" { throw error(JSONPath.arrowError(path, &cursor).description) }
         let found = cursor.atEnd ? "the end" : "'\(TerminalText.excerpt(cursor.rest))'"
@@ -203,7 +209,10 @@ public struct FilterParser {
         }
         if cursor.current == "\"" { hint = JSONPath.quoteInNameHint }
         // `select(.score > 1)` as jq writes it, `json_extract(address, '$.country') = 'DE'` as SQL does.
-        if cursor.current == "(", path.segments.isEmpty {
+        if cursor.current == "(", path.isWholeColumn, let call = JSONPath.callError(path.column, functions: true) {
+            throw error(call.description)
+        }
+        if cursor.current == "(", path.isWholeColumn {
             hint =
                 SQLName.same(path.column, "select")
                 ? "; --where takes the condition alone, without jq's select() and leading dots: address.country = DE"

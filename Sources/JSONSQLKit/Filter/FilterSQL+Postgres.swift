@@ -149,7 +149,7 @@ extension FilterSQL {
     /// The text `postgresColumnValue` binds, and its cast.
     private func postgresColumnText(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> (text: String?, cast: String) {
         let column = path.column
-        let stored = try Self.columnValue(column, literal)
+        let stored = try Self.columnValue(path, literal)
         var text: String?
         do { text = try PostgresValue.text(stored, type: column.type) } catch let mismatch as ValueMismatch {
             throw JSONSQLError("\(column.name) is \(column.type.withArticle) column, which \(mismatch.expectation)")
@@ -186,12 +186,17 @@ extension FilterSQL {
         let value = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(value) IS NULL" }
+            if path.column.type == .numeric, let number = postgresIntegral(value, "=", literal, numeric: true) { return number }
+            if path.column.type == .numeric, let number = Self.doubleLiteral(literal) {
+                return postgresNumber(value, "=", number, numeric: true)
+            }
             return "\(value) = \(try postgresColumnValue(path, literal))"
         }
         if literal == .null {
             return path.isInsideColumn ? "\(path.postgresType) = 'null'" : "\(value) IS NULL"
         }
         if let number = Self.doubleLiteral(literal) { return postgresNumber(value, "=", number) }
+        if let number = postgresIntegral(value, "=", literal) { return number }
         let exact = "\(value) = \(postgresBind(try jsonText(literal), cast: "jsonb"))"
         guard let containment = try postgresContainment(path, literal) else { return exact }
         return "(\(exact) AND \(containment))"
@@ -225,6 +230,12 @@ extension FilterSQL {
         if let exact = try postgresExact(path, sqlOp, literal) { return exact }
         guard path.isJSON else {
             if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
+            if path.column.type == .numeric, let number = postgresIntegral(value, sqlOp, literal, numeric: true) {
+                return number
+            }
+            if path.column.type == .numeric, let number = Self.doubleLiteral(literal) {
+                return postgresNumber(value, sqlOp, number, numeric: true)
+            }
             // Text in byte order, as SQLite orders it; a foreign type in its own order (inet by address).
             let foreign = path.column.postgresForeignType
             let collate =
@@ -234,6 +245,7 @@ extension FilterSQL {
         if let number = Self.doubleLiteral(literal) { return postgresNumber(value, sqlOp, number) }
         switch literal {
         case .integer, .real:
+            if let number = postgresIntegral(value, sqlOp, literal) { return number }
             // jsonb orders every boolean, array and object above numbers: only numbers compare.
             return "(\(value) \(sqlOp) \(postgresBind(try jsonText(literal), cast: "jsonb")) AND \(path.postgresType) = 'number')"
         case .string(let text):
@@ -265,14 +277,53 @@ extension FilterSQL {
         return number
     }
 
-    private mutating func postgresNumber(_ json: String, _ sqlOp: String, _ literal: Double) -> String {
-        let number = "(\(json))::numeric"
+    /// A JSON number compared with an integer literal (or one written as a real, `1.0`, that
+    /// `doubleLiteral` leaves to jsonb) as SQLite compares them: SQLite reads a JSON number
+    /// that is no 64-bit integer as its nearest double, so `1.0000000000000001` equals 1 there
+    /// and is not above it, where jsonb's numeric keeps every digit. The number SQLite reads
+    /// (`ResolvedPath.postgresSQLiteNumber`) decides; before it, a range of jsonb numbers
+    /// around the literal's double, which every match lies in, keeps an index on the path in use:
+    ///
+    ///     d.n = 1  →  ((d -> 'n') BETWEEN '0.9999999999999999'::jsonb AND '1.0000000000000002'::jsonb
+    ///                 AND jsonb_typeof(...) = 'number' AND <SQLite's number> = '1'::numeric)
+    ///
+    /// Nil for any other literal. `json` is jsonb, or with `numeric` a numeric column, which
+    /// SQLite reads the same way (`CAST(... AS NUMERIC)`).
+    private mutating func postgresIntegral(_ json: String, _ sqlOp: String, _ literal: Filter.Literal, numeric: Bool = false)
+        -> String?
+    {
+        // An index's own condition stays jsonb's (or numeric's) comparison: it decides only
+        // which rows the index holds, and a query uses it only where its --where implies it.
+        if inlineValues { return nil }
+        let digits: String
+        let double: Double
+        switch literal {
+        case .integer(let value): (digits, double) = (String(value), Double(value))
+        case .real(let value, _) where value.rounded() == value && abs(value) <= 0x1p53:
+            (digits, double) = (String(Int64(value)), value)
+        default: return nil
+        }
+        // A number SQLite reads above (or below) the literal reads as at least its double's
+        // neighbour below (at most the one above): those neighbours, spelt shortest, bound it.
+        let cast = numeric ? "numeric" : "jsonb"
+        var terms: [String] = []
+        if sqlOp != "<" && sqlOp != "<=" { terms.append("\(json) >= \(postgresBind("\(double.nextDown)", cast: cast))") }
+        if sqlOp != ">" && sqlOp != ">=" { terms.append("\(json) <= \(postgresBind("\(double.nextUp)", cast: cast))") }
+        if !numeric { terms.append("jsonb_typeof(\(json)) = 'number'") }
+        let number = ResolvedPath.postgresSQLiteNumber(numeric ? json : "(\(json))::numeric")
+        terms.append("\(number) \(sqlOp) \(postgresBind(digits, cast: "numeric"))")
+        return "(" + terms.joined(separator: " AND ") + ")"
+    }
+
+    /// `json` is jsonb, or with `numeric` a numeric column.
+    private mutating func postgresNumber(_ json: String, _ sqlOp: String, _ literal: Double, numeric: Bool = false) -> String {
+        let number = numeric ? json : "(\(json))::numeric"
         // An integral double's own digits: `-9.223372036854776e18` is -2^63, which a 64-bit integer
         // equals, where its shortest text read as numeric is -9223372036854776000.
         let exact =
             literal.rounded() == literal && abs(literal) < 0x1p64
             ? (literal < 0 ? "-" : "") + String(UInt64(abs(literal))) : "\(literal)"
-        return "CASE WHEN jsonb_typeof(\(json)) IS DISTINCT FROM 'number' THEN false"
+        return "CASE WHEN \(numeric ? "\(json) IS NULL" : "jsonb_typeof(\(json)) IS DISTINCT FROM 'number'") THEN false"
             + " WHEN \(ResolvedPath.postgresIsInteger(number)) THEN \(number) \(sqlOp) \(postgresBind(exact, cast: "numeric"))"
             + " ELSE \(ResolvedPath.postgresDouble(number)) \(sqlOp) \(postgresBind("\(literal)", cast: "float8")) END"
     }
@@ -282,7 +333,11 @@ extension FilterSQL {
         // Values compared one by one (`postgresEqual`): null, numbers compared exactly.
         func alone(_ literal: Filter.Literal) -> Bool {
             literal == .null || literal.inexactNumber(comparedWith: path) != nil
-                || path.isJSON && Self.doubleLiteral(literal) != nil
+                || (path.isJSON || path.column.type == .numeric) && Self.doubleLiteral(literal) != nil
+        }
+        /// Numbers SQLite compares as it reads them (`postgresIntegral`).
+        func integral(_ literal: Filter.Literal) -> Bool {
+            !inlineValues && (path.isJSON || path.column.type == .numeric) && !alone(literal) && literal.kindName == "a number"
         }
         if values.count > Self.listParameters && !inlineValues {
             // One parameter for the rest, a jsonb array of the values as they would be bound one
@@ -291,8 +346,39 @@ extension FilterSQL {
             var terms = try values.filter(alone).map { try postgresEqual(path, $0) }
             let listed = values.filter { !alone($0) }
             if path.isJSON, !listed.isEmpty {
+                let value = path.valueSQL
+                let number = "(\(value))::numeric"
                 let array = "[" + (try listed.map { try jsonText($0) }.joined(separator: ",")) + "]"
-                terms.append("\(path.valueSQL) = ANY(ARRAY(SELECT jsonb_array_elements(\(postgresBind(array, cast: "jsonb")))))")
+                // jsonb's equality is SQLite's for a JSON integer that fits 64 bits (and any
+                // value that is no number); other numbers compare as SQLite reads them, within
+                // the span of the literals' doubles, which keeps an index on the path in use.
+                terms.append(
+                    "(\(value) = ANY(ARRAY(SELECT jsonb_array_elements(\(postgresBind(array, cast: "jsonb")))))"
+                        + " AND (jsonb_typeof(\(value)) <> 'number' OR \(ResolvedPath.postgresIsInteger(number))))")
+                let numbers = listed.filter(integral).map(\.numberValue).compactMap { Double.fromDatabaseValue($0) }
+                if let low = numbers.min(), let high = numbers.max() {
+                    let digits = "[" + listed.filter(integral).map { (try? jsonText($0)) ?? "" }.joined(separator: ",") + "]"
+                    terms.append(
+                        "(\(value) >= \(postgresBind("\(low.nextDown)", cast: "jsonb")) AND \(value) <= \(postgresBind("\(high.nextUp)", cast: "jsonb"))"
+                            + " AND jsonb_typeof(\(value)) = 'number' AND NOT (\(ResolvedPath.postgresIsInteger(number)))"
+                            + " AND \(ResolvedPath.postgresSQLiteNumber(number)) = ANY(ARRAY(SELECT (jsonb_array_elements_text(\(postgresBind(digits, cast: "jsonb"))))::numeric)))"
+                    )
+                }
+            } else if !listed.isEmpty, path.column.type == .numeric {
+                // Numbers, compared as SQLite reads the column's text (`postgresIntegral`); what
+                // is no number is refused as one by one.
+                for literal in listed { _ = try postgresColumnText(path, literal) }
+                let value = path.valueSQL
+                let numbers = listed.compactMap { Double.fromDatabaseValue($0.numberValue) }
+                let digits = "[" + listed.map { (try? jsonText($0)) ?? "" }.joined(separator: ",") + "]"
+                let array = "ARRAY(SELECT (jsonb_array_elements_text(\(postgresBind(digits, cast: "jsonb"))))::numeric)"
+                terms.append("(\(value) = ANY(\(array)) AND \(ResolvedPath.postgresIsInteger(value)))")
+                if let low = numbers.min(), let high = numbers.max() {
+                    terms.append(
+                        "(\(value) >= \(postgresBind("\(low.nextDown)", cast: "numeric")) AND \(value) <= \(postgresBind("\(high.nextUp)", cast: "numeric"))"
+                            + " AND NOT (\(ResolvedPath.postgresIsInteger(value))) AND \(ResolvedPath.postgresSQLiteNumber(value)) = ANY(\(array)))"
+                    )
+                }
             } else if !listed.isEmpty {
                 // By the cast each value takes (bigint or numeric in an integer column).
                 var texts: [(cast: String, texts: [String])] = []
@@ -312,7 +398,7 @@ extension FilterSQL {
             }
             return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
         }
-        if values.contains(where: alone) {
+        if values.contains(where: { alone($0) || integral($0) }) {
             return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
         }
         let marks = try values.map { literal in
@@ -341,6 +427,11 @@ extension FilterSQL {
             } else {
                 element = postgresNumber("element", "=", number)
             }
+            return
+                "CASE WHEN \(path.postgresType) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(\(path.valueSQL)) AS elements(element) WHERE \(element)) ELSE false END"
+        }
+        // A number as SQLite reads the elements (`1.0000000000000001` is 1 there), element by element.
+        if let element = postgresIntegral("element", "=", literal) {
             return
                 "CASE WHEN \(path.postgresType) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(\(path.valueSQL)) AS elements(element) WHERE \(element)) ELSE false END"
         }

@@ -181,7 +181,10 @@ public struct FilterSQL {
     /// Empty where nothing is needed; never written into an index's condition, which stays as
     /// indexes were made (a query holding it as a term still uses the index).
     private func columnGuard(_ path: ResolvedPath, _ p: Filter.Predicate) throws -> String {
-        guard !path.isJSON, path.column.type != .date, path.column.type != .datetime else { return "" }
+        // A function's value is a number or NULL.
+        guard !path.isJSON, path.path.function == nil, path.column.type != .date, path.column.type != .datetime else {
+            return ""
+        }
         switch p.op {
         case .equal, .notEqual, .in, .notIn:
             return path.numberGuardSQL.map { " AND \($0)" } ?? ""
@@ -492,12 +495,23 @@ public struct FilterSQL {
 
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
     private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
-        try Self.columnValue(path.column, literal)
+        try Self.columnValue(path, literal)
     }
 
     /// A literal as a plain column of its type stores it (`ValueConversion`), numbers as the
-    /// numbers they are.
-    static func columnValue(_ column: ColumnInfo, _ literal: Filter.Literal) throws -> DatabaseValue {
+    /// numbers they are; a function of a path (`length(tags)`) takes an integer.
+    static func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
+        let column = path.column
+        if path.path.function != nil {
+            switch literal {
+            case .integer(let value): return value.databaseValue
+            case .real(let value, _): return value.databaseValue
+            default:
+                throw JSONSQLError(
+                    "\(path.path) is a number, and \(literal.input.description) is none; compare it with one, as in \(path.path) > 3"
+                )
+            }
+        }
         do {
             return try ValueConversion.stored(
                 literal.input, type: column.type, textAffinity: column.hasTextAffinity,

@@ -76,7 +76,9 @@ struct RecordPrecheck {
             return [left + right]
         case .not: return nil
         case .predicate(let p):
-            guard p.op == .equal || p.op == .in, !p.values.isEmpty, comparesText(p.path) else { return nil }
+            guard p.op == .equal || p.op == .in, !p.values.isEmpty, p.path.function == nil, comparesText(p.path) else {
+                return nil
+            }
             var needles: [[UInt8]] = []
             for value in p.values {
                 guard case .string(let text) = value, let needle = safeNeedle(text) else { return nil }

@@ -52,9 +52,21 @@ public struct IndexedPath: Sendable, Equatable {
         return (path, true)
     }
 
-    /// `c ->> 'label'`, `c ->> '$.path'`, `c ->> 0` or `json_extract(c, '$.path')`.
+    /// `c ->> 'label'`, `c ->> '$.path'`, `c ->> 0` or `json_extract(c, '$.path')`; or the
+    /// length of an array as `ResolvedPath` writes it: `CASE WHEN json_type(c, '$.path') =
+    /// 'array' THEN json_array_length(c, '$.path') END`.
     private static func extraction(_ text: SQLTokens, _ range: Range<Int>) -> JSONPath? {
         let t = range.lowerBound
+        if range.count == 18, text.isWord(t, "CASE"), text.isWord(t + 1, "WHEN"), text.isWord(t + 2, "JSON_TYPE"),
+            text.isSymbol(t + 3, "("), isName(text, t + 4), text.isSymbol(t + 5, ","), text.tokens[t + 6].kind == .string,
+            text.isSymbol(t + 7, ")"), text.isSymbol(t + 8, "="), text.tokens[t + 9].kind == .string,
+            text.name(t + 9) == "array", text.isWord(t + 10, "THEN"), text.isWord(t + 11, "JSON_ARRAY_LENGTH"),
+            text.isSymbol(t + 12, "("), isName(text, t + 13), text.isSymbol(t + 14, ","), text.tokens[t + 15].kind == .string,
+            text.isSymbol(t + 16, ")"), text.isWord(t + 17, "END"), text.name(t + 4) == text.name(t + 13),
+            text.name(t + 6) == text.name(t + 15), let segments = segments(text.name(t + 6))
+        {
+            return JSONPath(column: text.name(t + 4), segments: segments, function: .length)
+        }
         if range.count == 3, isName(text, t), text.isSymbol(t + 1, "->>") {
             let column = text.name(t)
             switch text.tokens[t + 2].kind {

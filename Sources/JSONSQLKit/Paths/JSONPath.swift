@@ -1,11 +1,24 @@
 /// A column, optionally followed by a path into the JSON it holds: `address.country`,
-/// `tags[0]`, `customer."first name"`, `tags[-1]`.
+/// `tags[0]`, `customer."first name"`, `tags[-1]`; or a measure of the value there:
+/// `length(payload.commits)`.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public enum Segment: Sendable, Hashable {
         case key(String)
         /// Negative indexes count from the end: -1 is the last element.
         case index(Int)
     }
+
+    /// A number measured from the value at the path, which `--where`, `--select`, `--order-by`,
+    /// `--group-by`, aggregates and `index` take where they take a path (`parseTerm`).
+    public enum Function: String, Sendable, CaseIterable {
+        /// The number of elements of an array; null for any other value or none.
+        case length
+    }
+
+    /// The names other tools give `length`, which a near miss is pointed from.
+    static let lengthSpellings: Set<String> = [
+        "len", "size", "count", "array_length", "json_array_length", "jsonb_array_length", "cardinality", "array_size",
+    ]
 
     /// The array indexes a path takes, from the end or from the start: PostgreSQL's 32-bit
     /// integer, which its jsonb operators, `jsonb_set` paths and JSON paths take. SQLite 3.40
@@ -31,19 +44,33 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     public var column: String
     public var segments: [Segment]
+    /// What is measured of the value at the path, or nil for the value itself.
+    public var function: Function?
 
-    public init(column: String, segments: [Segment] = []) {
+    public init(column: String, segments: [Segment] = [], function: Function? = nil) {
         self.column = column
         self.segments = segments
+        self.function = function
     }
 
-    /// Parses a whole path, such as an `--order-by` or `index` argument.
-    public init(parsing text: String) throws {
+    /// The path whose value `function` measures: this one without it.
+    public var measured: JSONPath { JSONPath(column: column, segments: segments) }
+
+    /// Whether the path names a whole column: no key or index, and no function of it.
+    public var isWholeColumn: Bool { segments.isEmpty && function == nil }
+
+    /// Parses a whole path, such as an `--set` argument.
+    public init(parsing text: String) throws { try self.init(parsing: text, functions: false) }
+
+    /// Parses a whole path; with `functions`, also a function of one (`length(tags)`), as
+    /// `--order-by` and `index` take.
+    public init(parsing text: String, functions: Bool) throws {
         var cursor = TextCursor(text)
         cursor.skipSpaces()
-        self = try JSONPath.parse(&cursor)
+        self = try functions ? JSONPath.parseTerm(&cursor) : JSONPath.parse(&cursor)
         cursor.skipSpaces()
         if !cursor.atEnd {
+            if cursor.current == "(", isWholeColumn, let error = Self.callError(column, functions: functions) { throw error }
             let quote = cursor.current == "\"" ? Self.quoteInNameHint : ""
             throw JSONSQLError(
                 "unexpected '\(TerminalText.excerpt(cursor.rest))' after the path \(TerminalText.excerpt("\(self)"))\(quote)")
@@ -53,6 +80,43 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// For a path followed by `"`: `"q""uote"` (SQL doubles a quote in a quoted name) or `q"uote`.
     static let quoteInNameHint =
         #"; a name or key holding a double quote is written in double quotes with \" for it, as JSON writes it: doc."say \"hi\"""#
+
+    /// A path, or a function of one: `length(payload.commits)`.
+    static func parseTerm(_ cursor: inout TextCursor) throws -> JSONPath {
+        guard let function = functionCall(cursor) else { return try parse(&cursor) }
+        _ = cursor.bareWord()
+        cursor.skipSpaces()
+        _ = cursor.skip("(")
+        cursor.skipSpaces()
+        var path = try parse(&cursor)
+        cursor.skipSpaces()
+        guard cursor.skip(")") else {
+            throw JSONSQLError("expected ')' after \(function.rawValue)(\(path), found '\(TerminalText.excerpt(cursor.rest))'")
+        }
+        if path.function != nil { throw JSONSQLError("\(function.rawValue)() takes a path, not a function of one") }
+        path.function = function
+        return path
+    }
+
+    /// The function `cursor` is at the call of (`length(`), if any.
+    static func functionCall(_ cursor: TextCursor) -> Function? {
+        var ahead = cursor
+        guard let function = Function(rawValue: ahead.bareWord().lowercased()) else { return nil }
+        ahead.skipSpaces()
+        return ahead.current == "(" ? function : nil
+    }
+
+    /// The message for `name(` where a path goes, or nil when `name` is no function's: a
+    /// function this command does not take, or another tool's name for `length`.
+    static func callError(_ name: String, functions: Bool) -> JSONSQLError? {
+        let lower = name.lowercased()
+        if !functions, let function = Function(rawValue: lower) {
+            return JSONSQLError("\(function.rawValue)() is not taken here: give a path, such as address.country")
+        }
+        guard lengthSpellings.contains(lower) else { return nil }
+        return JSONSQLError(
+            "\(name)() is not jsonsql's; the number of elements of an array is length(PATH), as in length(payload.commits) > 3")
+    }
 
     static func parse(_ cursor: inout TextCursor) throws -> JSONPath {
         if cursor.current == ".", cursor.peek(1).map({ !TextCursor.isDelimiter($0) || $0 == "\"" }) == true {
@@ -155,8 +219,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return word
     }
 
-    /// The path as the user would type it: `address.country`, `customer."first name"`.
+    /// The path as the user would type it: `address.country`, `customer."first name"`,
+    /// `length(tags)`.
     public var description: String {
+        if let function { return "\(function.rawValue)(\(measured))" }
         var text = Self.displayName(column)
         for segment in segments {
             switch segment {

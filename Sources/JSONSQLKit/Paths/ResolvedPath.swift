@@ -31,7 +31,17 @@ public struct ResolvedPath: Sendable {
     /// The table the path's column is in, which `eachSQL` names it with.
     let tableName: String
 
+    /// For a function of a path (`length(tags)`): its SQL, which stands where a plain column's
+    /// name would (`quotedColumn`), so that the number compares, sorts, groups and indexes as
+    /// an integer column's value does.
+    let functionSQL: String?
+
     public init(_ path: JSONPath, in table: TableInfo) throws {
+        if let function = path.function {
+            self = try Self(function, of: ResolvedPath(path.measured, in: table), as: path, in: table)
+            return
+        }
+        functionSQL = nil
         try path.checkIndexes()
         tableName = table.name
         // `a.b` where the table has a column named "a.b" (a top-level key with a dot).
@@ -82,9 +92,47 @@ public struct ResolvedPath: Sendable {
             ? nil
             : table.indexedPaths.first { indexed in
                 SQLName.same(indexed.path.column, column.name) && indexed.path.segments == segments
+                    && indexed.path.function == nil
                     && (holdsJSON || indexed.guarded || !indexed.partial)
             }
         guarded = !holdsJSON && !(index.map { !$0.guarded } ?? false)
+    }
+
+    /// `function` of the value at `measured`, as the integer column `path` (`functionSQL`).
+    private init(_ function: JSONPath.Function, of measured: ResolvedPath, as path: JSONPath, in table: TableInfo) throws {
+        // A plain column holds no array (paths into one not declared json are JSON on SQLite).
+        guard measured.isJSON else {
+            throw JSONSQLError(
+                "\(path): \(function.rawValue)() counts the elements of an array, and \(measured.column.name) is \(measured.column.type.withArticle) column"
+            )
+        }
+        self.path = path
+        dialect = measured.dialect
+        tableName = measured.tableName
+        column = ColumnInfo(
+            name: path.description, type: .integer, declaredType: "INTEGER", notNull: false, defaultSQL: nil, primaryKeyIndex: 0,
+            isGenerated: true)
+        pathLiteral = nil
+        guarded = false
+        jsonb = nil
+        let sql: String
+        switch (function, measured.jsonb) {
+        case (.length, let jsonb?):
+            sql = "(CASE WHEN jsonb_typeof(\(jsonb)) = 'array' THEN jsonb_array_length(\(jsonb)) END)"
+        case (.length, nil):
+            // Guarded whenever values may not be JSON, whatever index holds the path, so that
+            // the expression is the one an index on it was built with.
+            let literal = measured.pathLiteral ?? "'$'"
+            let column = measured.quotedColumn
+            let length = "CASE WHEN json_type(\(column), \(literal)) = 'array' THEN json_array_length(\(column), \(literal)) END"
+            let holdsJSON = measured.column.type == .json && !measured.column.mayHoldInvalidJSON
+            sql = "(" + (holdsJSON ? length : "CASE WHEN json_valid(\(column)) THEN \(length) END") + ")"
+        }
+        functionSQL = sql
+        // The index built on this very expression, which SQLite uses for it.
+        var named = path
+        named.column = measured.column.name
+        index = table.indexedPaths.first { $0.path == named && $0.expression == sql }
     }
 
     /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
@@ -98,7 +146,7 @@ public struct ResolvedPath: Sendable {
     /// Whether the path goes into a column's JSON rather than naming the column.
     public var isInsideColumn: Bool { !path.segments.isEmpty }
 
-    var quotedColumn: String { SQLQuote.identifier(column.name) }
+    var quotedColumn: String { functionSQL ?? SQLQuote.identifier(column.name) }
 
     /// The column as a value on PostgreSQL: an enum as its label's text, which `--where`
     /// compares, matches and sorts as text (an enum has no `LIKE` and no collation).

@@ -6,7 +6,9 @@ extension PostgresStore {
         var values: [String?] = []
         var placeholders: [String] = []
         for index in try indexes(table: table) {
-            let paths = index.expressions.compactMap { ResolvedPath.postgresPath(indexExpression: $0)?.description }
+            let paths = index.expressions.compactMap {
+                (ResolvedPath.postgresPath(indexExpression: $0) ?? PostgresIndex.lengthPath($0))?.description
+            }
             let indexed = (index.method == "btree" ? "" : index.method + " ") + index.expressions.joined(separator: ", ")
             let base = values.count
             placeholders.append(

@@ -90,7 +90,7 @@ extension Aggregate {
                     ])
             }
         }
-        let column = SQLQuote.identifier(resolved.column.name)
+        let column = resolved.quotedColumn
         switch (function, type) {
         case (.count, _):
             return PostgresSQL(value: "count(\(column))", marked: false, order: ["count(\(column))"])

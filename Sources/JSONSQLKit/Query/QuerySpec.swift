@@ -149,16 +149,17 @@ extension QuerySpec {
                 case .path(let path):
                     let resolved = try ResolvedPath(path, in: info)
                     // Named by its column as the table spells it, whatever case the path gave.
+                    // A function of a path is named as written (`length(tags)`).
                     name =
-                        path.segments.isEmpty
+                        path.segments.isEmpty || path.function != nil
                         ? resolved.column.name : JSONPath(column: resolved.column.name, segments: path.segments).description
                     // A grouped datetime or date column prints as its rows do, not as timestamptz's text.
                     let printedAsRows = path.segments.isEmpty && [.datetime, .date].contains(resolved.column.type)
                     sql =
                         postgres && grouped && !groupBy.isEmpty && !printedAsRows
                         ? resolved.postgresGroupValueSQL
-                        : expression(postgres && path.segments.isEmpty ? columnSQL(resolved.column) : resolved.jsonSQL)
-                    if path.segments.isEmpty { wholeColumn = resolved.column }
+                        : expression(postgres && path.isWholeColumn ? columnSQL(resolved.column) : resolved.jsonSQL)
+                    if path.segments.isEmpty || path.function != nil { wholeColumn = resolved.column }
                 case .aggregate(let aggregate) where postgres:
                     name = aggregate.text
                     let rendered = try aggregate.postgresSQL(in: info)
@@ -326,7 +327,7 @@ public enum Selection: Sendable, CustomStringConvertible {
         if let aggregate = try Aggregate(parsing: text) {
             self = .aggregate(aggregate)
         } else {
-            self = .path(try JSONPath(parsing: text))
+            self = .path(try JSONPath(parsing: text, functions: true))
         }
     }
 
@@ -422,7 +423,7 @@ public struct Aggregate: Sendable, Equatable {
             }
             path = nil
         } else {
-            path = try JSONPath(parsing: argument)
+            path = try JSONPath(parsing: argument, functions: true)
         }
     }
 

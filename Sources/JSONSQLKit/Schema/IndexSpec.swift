@@ -32,9 +32,12 @@ public struct IndexSpec: Sendable {
                 if case .index(let n) = segment, n < 0 { return .key("minus_\(n.magnitude)") }
                 return segment
             }
-            return JSONPath(column: info.column(named: path.column)?.name ?? path.column, segments: segments).description
-                .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-                .split(separator: "_").joined(separator: "_")
+            return JSONPath(
+                column: info.column(named: path.column)?.name ?? path.column, segments: segments, function: path.function
+            )
+            .description
+            .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+            .split(separator: "_").joined(separator: "_")
         }
         return "\(info.name)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")\(gin ? "_gin" : "")"
     }
