@@ -142,7 +142,7 @@ extension Store {
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let built = try unlimited.build(table: info)
-                tracker = try MissingPathTracker(spec, table: info, db: db)
+                tracker = try MissingPathTracker(spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
                 let statement = try db.makeStatement(sql: built.sql)
                 try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
                 query = (
@@ -174,14 +174,15 @@ extension Store {
         return printed
     }
 
-    /// The notes of a streamed query: the tracker's, or, where a precheck left records out of
-    /// its batches (or every record: no batch made a tracker) and nothing matched, those of
-    /// every record read again (`notesReadingAll`).
+    /// The notes of a streamed query: the tracker's, or, where records were left out of its
+    /// batches (a precheck, `FilteredRecords`, or every record: no batch made a tracker) and the
+    /// rows seen leave a note open, those of every record read again (`notesReadingAll`).
     static func notes(
         _ tracker: MissingPathTracker?, empty: Bool, file path: String, format: InputFormat?, spec: QuerySpec
     ) throws -> [String] {
         if let tracker, !tracker.missesRecords { return tracker.notes() }
-        return empty ? try notesReadingAll(file: path, format: format, spec: spec) : []
+        if let tracker, !tracker.leavesNoteOpen { return [] }
+        return try notesReadingAll(file: path, format: format, spec: spec)
     }
 
     /// The notes for `spec`'s paths that no record of the file has, from every record, read in
@@ -224,7 +225,7 @@ extension Store {
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 query = try counting.build(table: info)
-                tracker = try MissingPathTracker(counting, table: info, db: db)
+                tracker = try MissingPathTracker(counting, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
             }
             guard let query else { return false }
             total += try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
@@ -237,6 +238,40 @@ extension Store {
             try notes(tracker, empty: total == 0, file: path, format: format, spec: counting).forEach(note)
         }
         return total
+    }
+
+    /// How `query` reads the data file at `path` for `spec` without `--explain`, as comment
+    /// lines for `--explain`, which itself loads the file to show SQLite's plan.
+    public static func readingPlan(file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat)
+        -> String
+    {
+        let json = isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
+        let plan: String
+        if canStream(spec, format: output) {
+            let filter = Filter.all(spec.filters)
+            if json, let filter, RecordPrecheck(beforeTypes: filter) != nil {
+                plan =
+                    "streamed: one read (two threads) infers the types and keeps aside the records whose text may match; only those are loaded, in batches"
+            } else if json && filter != nil {
+                plan =
+                    "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of cut-down records the file is read again whole)"
+            } else {
+                plan = "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
+            }
+        } else if canStreamGroups(spec) {
+            plan =
+                json
+                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read)"
+                : "grouped: the records are loaded in batches, each projected onto the query's values"
+        } else {
+            plan = "loaded: the whole file is loaded into memory first (--order-by, --offset, or table output)"
+        }
+        return "-- memory mode, \(plan)\n-- the plan below is SQLite's over the file loaded whole\n"
+    }
+
+    /// Whether `streamBatches` may insert only the records `spec`'s filters match (`FilteredRecords`).
+    static func readsMatchesOnly(_ path: String, _ format: InputFormat?, _ spec: QuerySpec) -> Bool {
+        !spec.filters.isEmpty && isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
     }
 
     /// Whether `path` is a regular JSON file, which can be read twice and from its middle; a

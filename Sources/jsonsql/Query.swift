@@ -271,6 +271,9 @@ struct Query: StoreCommand {
             return try store.missingPathNotes(spec)
         }
         if explain {
+            if files.files.isEmpty, Store.isDataFile(db.database, format: files.format) {
+                out.append(Store.readingPlan(file: db.database, format: files.format, spec: spec, output: rowFormat))
+            }
             out.append(try store.explain(spec))
             try out.flush()
             return []

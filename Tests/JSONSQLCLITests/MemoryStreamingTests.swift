@@ -232,6 +232,30 @@ extension MemoryStreamingTests {
 }
 
 extension MemoryStreamingTests {
+    @Test("--explain on a file says how query reads it without --explain, before SQLite's plan of the loaded file")
+    func explainedReading() throws {
+        let file = try directory.write("explained.ndjson", Self.records.joined(separator: "\n"))
+        let cases: [([String], String)] = [
+            (
+                ["--where", "score > 10"],
+                "-- memory mode, streamed: one read (two threads) infers the types and cuts each record down"
+            ),
+            (
+                ["--where", "address.city = Berlin"],
+                "-- memory mode, streamed: one read (two threads) infers the types and keeps aside"
+            ),
+            (["--select", "id"], "-- memory mode, streamed: the records are loaded in batches"),
+            (["--group-by", "address.city"], "-- memory mode, grouped: one read (two threads)"),
+            (["--order-by", "score"], "-- memory mode, loaded: the whole file is loaded into memory first"),
+        ]
+        for (options, start) in cases {
+            let explained = try CLI.run(["query", file] + options + ["--explain"])
+            #expect(explained.status == 0, "\(options): \(explained.stderr)")
+            #expect(explained.stdout.hasPrefix(start), "\(options): \(explained.stdout)")
+            #expect(explained.stdout.contains("\n-- the plan below is SQLite's over the file loaded whole\n-- SELECT "))
+        }
+    }
+
     @Test("streamed and grouped queries note a path no record has, as on a database")
     func missingPathNotes() throws {
         let file = try directory.write("notes.ndjson", Self.records.joined(separator: "\n"))

@@ -72,6 +72,37 @@ final class FilterSplitTests {
         }
     }
 
+    /// Filters the records' text cannot rule out, found once per different record cut down to
+    /// their paths (`FilteredRecords`): every operator, top-level and nested paths, keys
+    /// missing, null and changing type, numbers past 64 bits, dates.
+    static let cutDownFilters = [
+        "n > 100", "n < 0 and on = true", "tags contains t3", "tags[1] exists", "length(tags) >= 2", "bio like '%b%'",
+        "mix.a = 2", "mix = m1", "address.zip != 5", "note is null", "only_late exists", "big > 12345678901234567889",
+        "when > 2015-01-01", "address.late_key contains s", "not (n > 0 or on = false)", "address.country glob 'D*'",
+        "n in [1.25, -3, 7]", "length(address.late_key) = 4 or tags[-1] = t0",
+    ]
+
+    @Test(
+        "filters the text cannot rule out print what the loaded file prints, split anywhere, within the budget or past it",
+        arguments: [1, 4, 11])
+    func cutDownRecords(count: Int) throws {
+        let lines = DescribeFileSplitTests.records(count * 3, seed: UInt64(count) + 90)
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try files.write("cut-\(count)-\(name)", text)
+            for filter in Self.cutDownFilters {
+                // An error too (three records may have no only_late), naming the file's table.
+                let loaded = run(file, filter, streamed: false)
+                #expect(run(file, filter, streamed: true) == loaded, "\(count * 3) records, \(name), \(filter)")
+                // Past the budget the file is read again whole.
+                #expect(run(file, filter, streamed: true, kept: 1) == loaded, "past the budget, \(name), \(filter)")
+                #expect(run(file, filter, streamed: true, split: nil) == loaded, "one thread, \(name), \(filter)")
+                let first =
+                    loaded.hasPrefix("error") ? loaded : loaded.split(separator: "\n").prefix(1).map { $0 + "\n" }.joined()
+                #expect(run(file, filter, limit: 1, streamed: true) == first, "--limit 1, \(name), \(filter)")
+            }
+        }
+    }
+
     @Test("a record that fails in either half fails as when loading, with its line")
     func failingRecords() throws {
         let lines = DescribeFileSplitTests.records(30, seed: 7)
@@ -93,6 +124,10 @@ final class FilterSplitTests {
                         #expect(
                             run(file, "address.country = DE", streamed: true, kept: kept) == loaded,
                             "\(record) at \(at), \(name), keeping \(kept ?? -1)")
+                        // A filter found on cut-down records (`FilteredRecords`), which the record matches.
+                        #expect(
+                            run(file, "address.country like de", streamed: true, kept: kept) == loaded,
+                            "like, \(record) at \(at), \(name), keeping \(kept ?? -1)")
                     }
                 }
             }

@@ -52,7 +52,13 @@ final class RecordReader {
         /// The record's bytes in `bytes`.
         var start: Int
         var end: Int
+        /// Where the record starts in the input, counted from `RecordReader.baseOffset`.
+        var offset: Int64 = 0
     }
+
+    /// Where the input starts in its file: a reader of a second half (`SecondHalf`) starts
+    /// past the middle, and its records' offsets count from the file's start all the same.
+    var baseOffset: Int64 = 0
 
     init(source: InputSource, chunkSize: Int = 1 << 20) {
         self.source = source
@@ -179,7 +185,9 @@ final class RecordReader {
                 if arrayState != .outside { arrayState = .afterElement }
                 commit(scanner)
                 recordCount += 1
-                return Position(line: recordLine, record: recordCount, start: recordStart, end: scanner.pos)
+                return Position(
+                    line: recordLine, record: recordCount, start: recordStart, end: scanner.pos,
+                    offset: baseOffset + bytesBefore + Int64(recordStart))
             } catch ScanFailure.incomplete {
                 try refill()
             } catch ScanFailure.invalid(let message) {

@@ -14,14 +14,16 @@ final class MissingPathTracker {
     /// Per column name (as declared): the statement that reads it, its stats, and the rows read.
     private var columns: [String: (statement: Statement, root: PathStats, type: ColumnType, row: Int)] = [:]
 
-    /// `everyRecord`: the batches hold every record, whatever a precheck of `spec` would leave out.
-    init(_ spec: QuerySpec, table info: TableInfo, db: Database, everyRecord: Bool = false) throws {
+    /// `everyRecord`: the batches hold every record, whatever a precheck of `spec` would leave out;
+    /// `leftOut`: they may hold only the records the filter matches (`FilteredRecords`).
+    init(_ spec: QuerySpec, table info: TableInfo, db: Database, everyRecord: Bool = false, leftOut: Bool = false) throws {
         let filter = Filter.all(spec.filters)
         if !everyRecord,
-            filter.flatMap(RecordPrecheck.init(beforeTypes:)) != nil || filter.flatMap({ RecordPrecheck($0, table: info) }) != nil
+            leftOut || filter.flatMap(RecordPrecheck.init(beforeTypes:)) != nil
+                || filter.flatMap({ RecordPrecheck($0, table: info) }) != nil
         {
+            // Its notes then come from every record, read again where a path is still unseen.
             missesRecords = true
-            return
         }
         kinds = KindCheck.checks(spec, table: info).map { ($0.0, $0.1, []) }
         for path in Store.notePaths(spec) {
@@ -39,6 +41,10 @@ final class MissingPathTracker {
 
     /// Whether some path has not been found in any row yet.
     var hasPending: Bool { !pending.isEmpty || !kinds.isEmpty }
+
+    /// Whether the rows seen leave a note open: a path no row had, or a comparison with a kind
+    /// of value no row held there.
+    var leavesNoteOpen: Bool { !pending.isEmpty || kinds.contains { !$0.present.contains($0.check.kind) } }
 
     /// Checks the rows of the current batch, before it is deleted.
     func observe(_ db: Database, table: String) throws {

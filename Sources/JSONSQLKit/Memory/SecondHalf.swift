@@ -75,6 +75,7 @@ final class SecondHalf<State>: @unchecked Sendable {
 
     private func run(_ source: InputSource) {
         let reader = RecordReader(source: source)
+        reader.baseOffset = splitOffset
         var state = self.state
         var fields: [JSONField] = []
         var records = 0

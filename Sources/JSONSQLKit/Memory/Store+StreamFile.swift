@@ -24,18 +24,73 @@ extension Store {
         var columns = columns
         let early = inferred == nil ? filter.flatMap(RecordPrecheck.init(beforeTypes:)) : nil
         var kept = KeptRecords(maximumBytes: keptBytes)
+        // Without a precheck, the records the filter matches, found as the types are (`FilteredRecords`).
+        var filtered =
+            inferred == nil && early == nil ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
         let inference: TypeInference
         if let inferred {
             inference = inferred
         } else if let early {
             inference = try Self.inferTypes(path, table: table, minimumSplit: minimumSplit, keeping: &kept, precheck: early)
+        } else if var found = filtered {
+            inference = try Self.inferTypes(
+                path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &found, secondState: found,
+                first: { found, fields, bytes, position in try found.observe(fields, bytes: bytes, at: position) },
+                second: { found, fields, bytes, position in try found.observe(fields, bytes: bytes, at: position) },
+                merge: { found, later, _ in found.append(later) })
+            filtered = found
         } else {
             inference = try Self.inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
         }
         let keeping = early != nil && kept.isComplete
-        try write { db in
-            try TableSpec(name: table, columns: try inference.columns(for: table, primaryKey: []), primaryKey: []).create(
-                in: db, ifNotExists: false)
+        let fileColumns = try inference.columns(for: table, primaryKey: [])
+        let matched: [Bool]? = try write { db in
+            try TableSpec(name: table, columns: fileColumns, primaryKey: []).create(in: db, ifNotExists: false)
+            guard let filter, let filtered, !filtered.overflowed else { return nil }
+            let name = SQLName.same(table, "jsonsql_filtered") ? "jsonsql_filtered_2" : "jsonsql_filtered"
+            return try filtered.matches(
+                filter, columns: fileColumns, like: try TableInfo(db: db, table: table), name: name, db: db, source: path)
+        }
+        if let matched, let filtered {
+            // Only the records the filter matches, read again by their place in the file.
+            try write { db in
+                let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
+                var fields: [JSONField] = []
+                var selected: [JSONField] = []
+                var inserted = 0
+                var stopped = false
+                try filtered.forEachMatch(matched, in: path) { buffer, position in
+                    let bytes = buffer + position.start
+                    var scanner = JSONScanner(bytes: bytes, count: position.end - position.start)
+                    try scanner.scanRecord(into: &fields)
+                    var local = position
+                    local.start = 0
+                    local.end = position.end - position.start
+                    func insert(at local: RecordReader.Position) throws {
+                        if columns != nil && ColumnSelection.mayNarrow(bytes, local) {
+                            try columns?.select(fields, bytes: bytes, into: &selected)
+                            try selected.withUnsafeBufferPointer {
+                                try inserter.insert($0, bytes: bytes, at: local, source: path)
+                            }
+                        } else {
+                            try fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: bytes, at: local, source: path) }
+                        }
+                    }
+                    do { try insert(at: local) } catch {
+                        // The record's line, counted only for the message.
+                        local.line = try FilteredRecords.line(at: position.offset, in: path)
+                        try insert(at: local)
+                        throw error
+                    }
+                    inserted += 1
+                    if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                    if inserted % batchSize != 0 { return true }
+                    stopped = !(try body(db))
+                    return !stopped
+                }
+                if !stopped { _ = try body(db) }
+            }
+            return
         }
         if !keeping {
             // Read again: a second thread scans and converts the records (`RecordProducer`),

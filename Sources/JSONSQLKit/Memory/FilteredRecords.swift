@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The records of a JSON file a filter matches, found in the one read that infers the file's
+/// types (`Store.inferTypes`, on two threads): each record is cut down to its values at the
+/// filter's paths (`NarrowRecords`), and its place in the file is kept. Once the types are
+/// known, each different cut-down record is inserted into a table of those types and the
+/// filter runs on it there, `FilterSQL` as on the loaded file: a cut-down record gives every
+/// path the value the whole record gives, so it matches exactly when the record does. Only the
+/// records it matches are read again, by their place, and loaded.
+///
+/// Nothing is decided here that SQLite does not decide: the filter's SQL is the one the query
+/// runs, over the same types. Where the cut-down records outgrow `NarrowRecords`' budget, or
+/// one cannot be inserted as it is, the caller reads the whole file again instead.
+struct FilteredRecords {
+    private(set) var narrow: NarrowRecords
+    /// Each record's first byte in the file and its length, in the file's order.
+    private var offsets: [Int64] = []
+    private var lengths: [UInt32] = []
+
+    init(_ filter: Filter, table: String, maximumBytes: Int = NarrowRecords.maximumBytes) {
+        var spec = QuerySpec(table: table)
+        spec.filters = [filter]
+        narrow = NarrowRecords(spec, maximumBytes: maximumBytes)
+    }
+
+    /// Whether the cut-down records outgrew their budget: then nothing is kept.
+    var overflowed: Bool { narrow.overflowed }
+
+    /// Keeps the checked record at `position` in `bytes`, whose fields are `fields`.
+    mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position) throws {
+        guard !narrow.overflowed else { return }
+        try narrow.observe(fields, bytes: bytes, at: position)
+        if narrow.overflowed { return release() }
+        offsets.append(position.offset)
+        lengths.append(UInt32(position.end - position.start))
+    }
+
+    /// Adds the records a later reader kept, which follow these in the file.
+    mutating func append(_ later: FilteredRecords) {
+        narrow.append(later.narrow)
+        if narrow.overflowed { return release() }
+        offsets += later.offsets
+        lengths += later.lengths
+    }
+
+    private mutating func release() {
+        offsets = []
+        lengths = []
+    }
+
+    /// Which different cut-down records `filter` matches, by number: each is inserted into a
+    /// new table `name` of `columns` (those of the file's table `info`, as `insert` stores it),
+    /// the filter, written for `info`, runs there under its name, and the table is dropped. Nil
+    /// when a cut-down record cannot be inserted.
+    func matches(_ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String, db: Database, source: String)
+        throws -> [Bool]?
+    {
+        let rendered = try FilterSQL(filter, table: info)
+        try TableSpec(name: name, columns: columns, primaryKey: []).create(in: db, ifNotExists: false)
+        defer { try? db.execute(sql: "DROP TABLE \(SQLQuote.identifier(name))") }
+        let inserter = try RecordInserter(db: db, table: name, conflict: .fail, alter: false)
+        var fields: [JSONField] = []
+        for number in 0..<narrow.distinctCount {
+            var bytes = narrow.record(number)
+            let inserted = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return false }
+                var scanner = JSONScanner(bytes: base, count: buffer.count)
+                guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
+                let position = RecordReader.Position(line: 0, record: number + 1, start: 0, end: buffer.count)
+                return
+                    (try? fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: base, at: position, source: source) })
+                    != nil
+            }
+            guard inserted else { return nil }
+        }
+        // Inserted in order into an empty table: rowid n + 1 is cut-down record n.
+        guard let rowid = info.rowidName else { return nil }
+        var matched = [Bool](repeating: false, count: narrow.distinctCount)
+        let rows = try Row.fetchCursor(
+            db,
+            sql:
+                "SELECT \(rowid) FROM \(SQLQuote.identifier(name)) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
+            arguments: StatementArguments(rendered.arguments))
+        while let row = try rows.next() {
+            let number = Int(row[0] as Int64) - 1
+            guard matched.indices.contains(number) else { return nil }
+            matched[number] = true
+        }
+        return matched
+    }
+
+    /// The line of the file at `path` that byte `offset` is on, counted from 1.
+    static func line(at offset: Int64, in path: String) throws -> Int {
+        let source = try InputSource.open(path)
+        defer { source.close() }
+        var line = 1
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var read: Int64 = 0
+        while read < offset {
+            let wanted = Int(min(Int64(chunk.count), offset - read))
+            let count = chunk.withUnsafeMutableBytes { pread(source.fd, $0.baseAddress, wanted, off_t(read)) }
+            guard count > 0 else { break }
+            line += chunk[0..<count].count { $0 == 0x0A }
+            read += Int64(count)
+        }
+        return line
+    }
+
+    /// The number of records whose cut-down record is `matched`.
+    func count(_ matched: [Bool]) -> Int {
+        narrow.records.count { matched[Int($0)] }
+    }
+
+    /// Reads each record whose cut-down record is `matched` from the file at `path` again, in
+    /// the file's order, and calls `body` with its bytes (writable, as the scanner decodes
+    /// strings in place) and place; `body` returns false to stop. The file is read in windows
+    /// of at least `window` bytes, so matches close together take one read.
+    func forEachMatch(
+        _ matched: [Bool], in path: String, window: Int = 1 << 20,
+        _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
+    ) throws {
+        let source = try InputSource.open(path)
+        defer { source.close() }
+        var buffer = [UInt8]()
+        var bufferStart: Int64 = 0
+        for (index, number) in narrow.records.enumerated() where matched[Int(number)] {
+            let offset = offsets[index]
+            let length = Int(lengths[index])
+            if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(buffer.count) {
+                let size = max(window, length)
+                buffer = [UInt8](repeating: 0, count: size)
+                let read = buffer.withUnsafeMutableBytes { pread(source.fd, $0.baseAddress, size, off_t(offset)) }
+                guard read >= length else { throw JSONSQLError("\(source.name) changed while it was read") }
+                buffer.removeLast(size - read)
+                bufferStart = offset
+            }
+            let start = Int(offset - bufferStart)
+            let keepGoing = try buffer.withUnsafeMutableBufferPointer { all -> Bool in
+                let position = RecordReader.Position(
+                    line: 0, record: index + 1, start: start, end: start + length, offset: offset)
+                return try body(all.baseAddress!, position)
+            }
+            if !keepGoing { return }
+        }
+    }
+}
