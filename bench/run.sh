@@ -513,17 +513,17 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
             [ "$shape" = players ] && f="$nd"
             probe="$out/data/$shape-probe.ndjson"  # the first 20 records, to try a spelling on
             sed -n '1,20p' "$f" >"$probe"
-            for key in $("$PY" "$SHAPES" keys "$shape"); do
-                mapfile -d '' qargs < <("$PY" "$SHAPES" args "$shape" "$key")
-                [ "${#qargs[@]}" -ge 2 ] || die "bench/shapes.py args $shape $key failed"
-                task=${qargs[0]}
-                verb=${qargs[1]}
-                qargs=("${qargs[@]:2}")
+            declare -A q_title=() q_verb=() q_args=()
+            q_keys=()
+            code=$("$PY" "$SHAPES" bash "$shape") && eval "$code" || die "bench/shapes.py bash $shape failed"
+            for key in "${q_keys[@]}"; do
+                task=${q_title[$key]}
+                eval "qargs=(${q_args[$key]})"
                 rm -f "$tmp"/*
                 # A spelling that jsonsql refuses (exit 1 or 64: an error message, not a crash) is
                 # "not supported": DuckDB still runs, and the run goes on.
                 js_ok=1
-                "$JSONSQL" "$verb" "$probe" "${qargs[@]}" >/dev/null 2>"$tmp/probe.err"
+                "$JSONSQL" "${q_verb[$key]}" "$probe" "${qargs[@]}" >/dev/null 2>"$tmp/probe.err"
                 rc=$?
                 if [ "$rc" = 1 ] || [ "$rc" = 64 ]; then
                     js_ok=0
@@ -531,9 +531,9 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
                     echo "   $task: jsonsql refuses it, so not supported: $why" >&2
                     "$PY" "$MEASURE" status --results "$results" --table "$shapes_table" --task "$task" --size "$n" \
                         --tool jsonsql --status "not supported"
-                    unsupported+=("$task: \`jsonsql $verb FILE$(printf ' %q' "${qargs[@]}")\` exits with $rc: $why")
+                    unsupported+=("$task: \`jsonsql ${q_verb[$key]} FILE ${q_args[$key]}\` exits with $rc: $why")
                 elif [ "$rc" != 0 ]; then
-                    echo "ERROR: $task: jsonsql $verb $probe ${qargs[*]} exited with $rc: $(tail -n 3 "$tmp/probe.err")" >&2
+                    echo "ERROR: $task: jsonsql ${q_verb[$key]} $probe ${qargs[*]} exited with $rc: $(tail -n 3 "$tmp/probe.err")" >&2
                     failed=1
                 fi
                 rm -f "$tmp/probe.err"
@@ -543,7 +543,7 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
                     if [ "$js_ok" = 1 ]; then
                         cat "$f" >/dev/null
                         measure "$task" "$n" jsonsql "" --table "$shapes_table" --stdout "$tmp/jsonsql" \
-                            -- "$JSONSQL" "$verb" "$f" "${qargs[@]}" || js_ok=0
+                            -- "$JSONSQL" "${q_verb[$key]}" "$f" "${qargs[@]}" || js_ok=0
                     fi
                     if [ "$dk_ok" = 1 ]; then
                         cat "$f" >/dev/null
@@ -551,23 +551,15 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
                             -- "$PY" "$SHAPES" duck "$shape" "$key" "$f" "$tmp/duckdb" || dk_ok=0
                     fi
                 done
-                answer=""
-                if [ "$DUCK" = 0 ]; then
-                    answer="no peer"
-                elif [ "$js_ok$dk_ok" != 11 ]; then
+                if [ "$js_ok$dk_ok" = 11 ]; then  # the check records the answer (or "both ran", for describe)
+                    "$PY" "$SHAPES" check "$shape" "$key" "$tmp/jsonsql" "$tmp/duckdb" \
+                        --results "$results" --size "$n" --table "$shapes_table" || failed=1
+                else
                     answer="not compared"
-                elif [ "$key" = describe ]; then
-                    [ "$js_ok$dk_ok" = 11 ] && answer="both ran (not compared)"
-                elif [ "$js_ok$dk_ok" = 11 ]; then
-                    if "$PY" "$SHAPES" check "$shape" "$key" "$tmp/jsonsql" "$tmp/duckdb"; then
-                        answer="same ($(wc -l <"$tmp/jsonsql") rows)"
-                    else
-                        answer="DIFFERENT"
-                        failed=1
-                    fi
+                    [ "$DUCK" = 0 ] && answer="no peer"
+                    "$PY" "$MEASURE" status --results "$results" --table "$shapes_table" \
+                        --task "$task" --size "$n" --tool answer --status "$answer"
                 fi
-                [ -n "$answer" ] && "$PY" "$MEASURE" status --results "$results" --table "$shapes_table" \
-                    --task "$task" --size "$n" --tool answer --status "$answer"
             done
             rm -f "$probe"
         done

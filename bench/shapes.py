@@ -5,14 +5,18 @@ Each query is written once here for both tools: jsonsql's arguments (after `json
 or `jsonsql describe FILE`) and DuckDB's SQL on read_json_auto(FILE), with how to compare them.
 
 usage: shapes.py keys SHAPE                     the queries' keys, one a line (SHAPE: events, players)
-       shapes.py args SHAPE KEY                 NUL-separated: the row's name in the results table,
-                                                jsonsql's subcommand (query or describe), and its
-                                                arguments after FILE
+       shapes.py bash SHAPE                     for bench/run.sh to eval: q_keys=(KEY...), and for
+                                                each KEY q_title[KEY] (the row's name in the results
+                                                table), q_verb[KEY] (query or describe) and
+                                                q_args[KEY] (jsonsql's arguments after FILE, quoted)
        shapes.py show SHAPE KEY                 both command lines, as the results' notes print them
        shapes.py duck SHAPE KEY FILE OUT        runs DuckDB's side: COPY (SQL) TO OUT (FORMAT JSON);
                                                 for describe, SUMMARIZE written to OUT
-       shapes.py check SHAPE KEY JSONSQL DUCK   compares the two outputs (JSON Lines); exit 1 and a
-                                                message on standard error when they differ
+       shapes.py check SHAPE KEY JSONSQL DUCK [--results FILE --size N --table NAME]
+                                                compares the two outputs (JSON Lines); exit 1 and a
+                                                message on standard error when they differ. With
+                                                --results, appends the answer (same, DIFFERENT) as a
+                                                status record of bench/measure.py
 
 Comparison: both files are parsed as JSON rows. "values" rows are compared by their values in
 column order (the tools name columns differently: "count()" against "count_star()"); "records"
@@ -34,6 +38,7 @@ import datetime
 import json
 import math
 import re
+import shlex
 import sys
 
 # key: (title, jsonsql arguments, DuckDB SQL with {src} for read_json_auto(FILE), compare)
@@ -251,9 +256,10 @@ def difference(x, y, path="$"):
 
 
 def check(shape, key, mine, theirs):
+    """(exit status, the answer for the results table)."""
     title, _, _, how = query(shape, key)
     if how is None:
-        return 0
+        return 0, "both ran (not compared)"
     words = how.split()
     ordered = "sorted" in words
     approx = {int(w.split("=")[1]) for w in words if w.startswith("avg=")}
@@ -290,8 +296,8 @@ def check(shape, key, mine, theirs):
             problem += "\n  only DuckDB:  " + "\n                ".join(x[:300] for x in only_b)
     if problem:
         print(f"ERROR: {shape}: {title}: the answers differ: {problem}", file=sys.stderr)
-        return 1
-    return 0
+        return 1, "DIFFERENT"
+    return 0, f"same ({len(a)} rows)"
 
 
 def duck(shape, key, path, out):
@@ -313,18 +319,27 @@ def main(argv):
     cmd, shape = argv[0], argv[1]
     if cmd == "keys":
         print("\n".join(SHAPES[shape]))
-    elif cmd == "args" and len(argv) == 3:
-        title, args, _, _ = query(shape, argv[2])
-        words = [f"{shape}: {title}", "describe" if args is None else "query", *(args or [])]
-        sys.stdout.write("".join(w + "\0" for w in words))
+    elif cmd == "bash" and len(argv) == 2:
+        print("q_keys=(%s)" % " ".join(SHAPES[shape]))
+        for key, (title, args, _, _) in SHAPES[shape].items():
+            print("q_title[%s]=%s" % (key, shlex.quote(f"{shape}: {title}")))
+            print("q_verb[%s]=%s" % (key, "describe" if args is None else "query"))
+            print("q_args[%s]=%s" % (key, shlex.quote(" ".join(shlex.quote(a) for a in args or []))))
     elif cmd == "show" and len(argv) == 3:
         title, args, sql, _ = query(shape, argv[2])
         js = sh(["jsonsql", "describe", "FILE"] if args is None else ["jsonsql", "query", "FILE", *args])
         print(f"{shape}: {title}: `{js}`; DuckDB `{sql.format(src='read_json_auto(FILE)')}`")
     elif cmd == "duck" and len(argv) == 5:
         duck(shape, argv[2], argv[3], argv[4])
-    elif cmd == "check" and len(argv) == 5:
-        sys.exit(check(shape, argv[2], argv[3], argv[4]))
+    elif cmd == "check" and len(argv) in (5, 11):
+        code, answer = check(shape, argv[2], argv[3], argv[4])
+        if len(argv) == 11:
+            opts = dict(zip(argv[5::2], argv[6::2]))
+            record = {"task": f"{shape}: {query(shape, argv[2])[0]}", "size": int(opts["--size"]),
+                      "tool": "answer", "status": answer, "table": opts["--table"]}
+            with open(opts["--results"], "a") as f:
+                f.write(json.dumps(record) + "\n")
+        sys.exit(code)
     else:
         sys.exit(__doc__)
 
