@@ -124,7 +124,9 @@ examples: demo
 # PostgreSQL server (skipped when none can start; see bench/run.sh --help);
 # results in bench/out/results.md. By default 100k, 1M and 10M records (10M: 2.6 GB of data,
 # generated once into bench/out/data); SIZES="100000 1000000" for fewer, BENCH_FLAGS=--full-peers
-# to run the insert peers at 10M too. bench-tiny runs every row once on a few thousand records (CI).
+# to run the insert peers at 10M too. Up to 1M, the shapes rows run twelve real query shapes on
+# an events file (bench/gen_events.py) and the players file, jsonsql beside DuckDB with the answers
+# compared (a table of their own). bench-tiny runs every row once on a few thousand records (CI).
 SIZES ?=
 BENCH_FLAGS ?=
 bench: release bench-deps

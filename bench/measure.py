@@ -12,12 +12,21 @@
       run that slow counts as the timed run, and later calls for the same task, size and
       tool do nothing (file-cache effects are small next to such a run).
 
+      --table NAME: the runs belong to the side-by-side table NAME of the report (below).
+
+  measure.py status --results FILE --task T --size N --tool NAME --status TEXT
+      Records a state instead of a run: for a tool, e.g. "not supported" (it refused the
+      query, so it was not timed); for the tool "answer", whether the tools' answers agreed.
+
   measure.py report --results FILE [--markdown OUT] [--title T] [--preamble TEXT]...
                     [--note TEXT]... [--scale-task T] [--scale-base N]
       Groups the runs by task, size and tool, takes medians and prints one table,
       with the ratio of jsonsql's median wall time to each peer's. Also writes the
       table as markdown to OUT. With --scale-task, a second table gives each tool's
       rows/s and peak memory for that task at every size, relative to size --scale-base.
+      Runs recorded with --table NAME are left out of the main table and shown in one
+      table per NAME, a row per task and size: jsonsql beside its one peer (median wall
+      time, ratio, peak memory of each, and the "answer" status).
 """
 import argparse
 import json
@@ -97,18 +106,33 @@ def cmd_run(a):
             tail = "\n".join(stderr.strip().splitlines()[-15:])
             print(f"ERROR: {a.tool} ({a.task}, {a.size}) exited with {code}:\n  {' '.join(argv)}\n{tail}",
                   file=sys.stderr)
+            record = {"task": a.task, "size": a.size, "tool": a.tool, "error": code}
+            if a.table:
+                record["table"] = a.table
             with open(a.results, "a") as f:
-                f.write(json.dumps({"task": a.task, "size": a.size, "tool": a.tool, "error": code}) + "\n")
+                f.write(json.dumps(record) + "\n")
             return 1
         slow = a.slow and wall > a.slow
         if i < a.warmup and not slow:
             continue
+        record = {"task": a.task, "size": a.size, "tool": a.tool, "rows": a.rows,
+                  "wall": wall, "cpu": cpu, "rss": rss}
+        if a.table:
+            record["table"] = a.table
         with open(a.results, "a") as f:
-            f.write(json.dumps({"task": a.task, "size": a.size, "tool": a.tool, "rows": a.rows,
-                                "wall": wall, "cpu": cpu, "rss": rss}) + "\n")
+            f.write(json.dumps(record) + "\n")
         if slow:
             print(f"   ({a.tool} took {wall:.0f} s: runs once)", file=sys.stderr)
             break
+    return 0
+
+
+def cmd_status(a):
+    record = {"task": a.task, "size": a.size, "tool": a.tool, "status": a.status}
+    if a.table:
+        record["table"] = a.table
+    with open(a.results, "a") as f:
+        f.write(json.dumps(record) + "\n")
     return 0
 
 
@@ -184,13 +208,56 @@ def scale_rows(groups, errors, task, base):
     return rows
 
 
+def pair_rows(tables, groups, errors, status, medians):
+    """For each side-by-side table: (title, header, rows), a row per task and size."""
+    out = []
+    for name, cells in tables.items():
+        peers = list(dict.fromkeys(tool for (task, size, tool) in list(groups) + list(status)
+                                   if (task, size) in cells and tool not in ("jsonsql", "answer")))
+        peer = peers[0] if peers else "peer"
+        header = ["query", "size", "runs", "jsonsql", peer, "jsonsql/peer", "jsonsql peak MB",
+                  "peer peak MB", "answer"]
+        rows = []
+
+        def side(task, size, tool):
+            key = (task, size, tool)
+            if key in status:
+                return status[key], "", "", None
+            runs = groups.get(key)
+            if key in errors:
+                return "ERROR", "", str(len(runs or [])), None
+            if not runs:
+                return "", "", "", None
+            wall = medians[key]
+            return fmt_time(wall), f"{max(r['rss'] for r in runs) / 1048576:.1f}", str(len(runs)), wall
+
+        for task, size in cells:
+            t_js, m_js, n_js, w_js = side(task, size, "jsonsql")
+            t_pe, m_pe, n_pe, w_pe = side(task, size, peer)
+            ratio = f"{w_js / w_pe:.2f}" if w_js is not None and w_pe else ""
+            runs = n_js if n_js == n_pe or not n_pe else (f"{n_js}/{n_pe}" if n_js else n_pe)
+            rows.append([task, fmt_size(size), runs, t_js, t_pe, ratio, m_js, m_pe,
+                         status.get((task, size, "answer"), "")])
+        out.append((name, header, rows))
+    return out
+
+
 def cmd_report(a):
+    key_in_table = set()
     groups = {}  # (task, size, tool) -> list of runs, in first-seen order
     errors = set()
+    status = {}  # (task, size, tool) -> text
+    tables = {}  # table name -> {(task, size): None}, in first-seen order
     with open(a.results) as f:
         for line in f:
             r = json.loads(line)
             key = (r["task"], r["size"], r["tool"])
+            if r.get("table"):
+                tables.setdefault(r["table"], {})[(r["task"], r["size"])] = None
+                key_in_table.add(key)
+            if "status" in r:
+                status[key] = r["status"]
+                continue
             groups.setdefault(key, [])
             if "error" in r:
                 errors.add(key)
@@ -205,8 +272,13 @@ def cmd_report(a):
     for key, runs in groups.items():
         if runs:
             medians[key] = statistics.median(r["wall"] for r in runs)
+    pairs = pair_rows(tables, groups, errors, status, medians)
+    pair_legend = ("jsonsql/peer = jsonsql's median wall time divided by the peer's (below 1: jsonsql is faster); "
+                   "peak MB = the largest peak RSS over the runs; answer: whether the two tools' answers agreed.")
     for key, runs in groups.items():
         task, size, tool = key
+        if key in key_in_table:
+            continue
         if key in errors or not runs:
             rows.append([task, fmt_size(size), tool, str(len(runs)), "ERROR", "", "", "", ""])
             continue
@@ -232,11 +304,16 @@ def cmd_report(a):
         print(note)
     if a.preamble:
         print()
-    print(text_table(header, rows, right))
-    print("\n" + legend)
+    if rows:
+        print(text_table(header, rows, right))
+        print("\n" + legend)
     if scale:
         print("\n" + scale_title + "\n")
         print(text_table(scale_header, scale, {2, 3, 4, 5}, group=1))
+    for name, p_header, p_rows in pairs:
+        print(f"\n{name}\n")
+        print(text_table(p_header, p_rows, {2, 3, 4, 5, 6, 7}, group=0))
+        print("\n" + pair_legend)
     for note in a.note or []:
         print("\n" + note)
 
@@ -246,11 +323,16 @@ def cmd_report(a):
                 f.write(f"## {a.title}\n\n")
             for note in a.preamble or []:
                 f.write(f"{note}\n\n")
-            f.write(markdown_table(header, rows, right) + "\n")
-            f.write("\n" + legend + "\n")
+            if rows:
+                f.write(markdown_table(header, rows, right) + "\n")
+                f.write("\n" + legend + "\n")
             if scale:
                 f.write(f"\n{scale_title}\n\n")
                 f.write(markdown_table(scale_header, scale, {2, 3, 4, 5}) + "\n")
+            for name, p_header, p_rows in pairs:
+                f.write(f"\n### {name}\n\n")
+                f.write(markdown_table(p_header, p_rows, {2, 3, 4, 5, 6, 7}) + "\n")
+                f.write("\n" + pair_legend + "\n")
             for note in a.note or []:
                 f.write(f"\n{note}\n")
     return 1 if errors else 0
@@ -270,7 +352,13 @@ def main():
     r.add_argument("--slow", type=float)
     r.add_argument("--prep")
     r.add_argument("--stdout", default=os.devnull)
+    r.add_argument("--table")
     r.add_argument("command", nargs=argparse.REMAINDER)
+    t = sub.add_parser("status")
+    for opt in ("--results", "--task", "--tool", "--status"):
+        t.add_argument(opt, required=True)
+    t.add_argument("--size", required=True, type=int)
+    t.add_argument("--table")
     s = sub.add_parser("report")
     s.add_argument("--results", required=True)
     s.add_argument("--markdown")
@@ -280,7 +368,7 @@ def main():
     s.add_argument("--scale-task")
     s.add_argument("--scale-base", type=int, default=1_000_000)
     a = p.parse_args()
-    sys.exit(cmd_run(a) if a.cmd == "run" else cmd_report(a))
+    sys.exit({"run": cmd_run, "status": cmd_status, "report": cmd_report}[a.cmd](a))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@
 #   --startup-runs N  runs of each start-up command (default 50)
 #   --slow S          a command that takes longer than S seconds runs only once (default 20)
 #   --out DIR         data, databases and results (default bench/out)
-#   --tasks LIST      some of insert,index,filter,export,startup,file,postgres (default: all)
+#   --tasks LIST      some of insert,index,filter,export,startup,file,shapes,postgres (default: all)
 #
 # Environment: JSONSQL (default .build/release/jsonsql), SQLITE3 (default sqlite3), PSQL (default psql),
 # SQLITE_UTILS (default: the one pip installs; installed with pip when missing), PYTHON
@@ -41,6 +41,20 @@
 #                 to a file, a count per country, and describe; against DuckDB (read_json_auto,
 #                 SUMMARIZE), the sqlite3 shell (.import as one text column, then ->>), jq and
 #                 `sqlite-utils memory` / `analyze-tables`
+#   shapes        (up to --big) real query shapes on two NDJSON files of N records each: events
+#                 (bench/gen_events.py N, seeded: GitHub-style events whose payload's shape depends
+#                 on type, org missing from ~28%, payload.commits an array of objects, nulls,
+#                 payload.size an integer or a string; ~700 bytes a record) and the players file.
+#                 On each, jsonsql (`jsonsql query FILE ... --format jsonl` in memory mode, to a
+#                 file) against DuckDB (`COPY (SQL on read_json_auto(FILE)) TO OUT (FORMAT JSON)`):
+#                 string = on a nested path; a numeric range; `contains` on an array; an array
+#                 element exists (`payload.commits[3] exists`); array length (`length(p) > N`);
+#                 `like`; count per a high-cardinality key, top 10; count per two keys;
+#                 min/max/avg per group; top 10 by a numeric path; 3 paths of every record; and
+#                 `describe` against SUMMARIZE. bench/shapes.py holds both sides of every query
+#                 (`bench/shapes.py show SHAPE KEY` prints them) and checks that the answers agree;
+#                 a query jsonsql refuses (exit 1 or 64 on 20 records) shows as "not supported".
+#                 The table shows each query with both tools' median, the ratio and peak memory.
 #   postgres      (up to --big) on a throwaway PostgreSQL server that Tests/postgres-server.sh
 #                 starts (as the tests do; its settings, printed with the results, apply to both
 #                 tools): insert the NDJSON into a new table, against psql's `\copy` of the same
@@ -50,7 +64,8 @@
 #                 Goals (issue 17): insert at least 0.7x \copy's rows/s (jsonsql/peer <= 1.43),
 #                 filter within 1.3x psql's time. Skipped, with a note, when no server can start.
 # The database tasks all read the database that jsonsql created, so every tool reads the same
-# file. Output goes to /dev/null, or for the file rows to files whose line counts are compared.
+# file. Output goes to /dev/null, or for the file rows to files whose line counts are compared
+# (for the shapes rows, whose answers are compared).
 # Results: a table on standard output and in OUT/results.md; every run in OUT/results.jsonl.
 # No time limits: the exit status is non-zero only when a tool fails or tools disagree.
 set -uo pipefail
@@ -67,7 +82,7 @@ startup_runs=50
 slow=20
 out="$here/out"
 tiny=0
-tasks="insert,index,filter,export,startup,file,postgres"
+tasks="insert,index,filter,export,startup,file,shapes,postgres"
 while [ $# -gt 0 ]; do
     case "$1" in
         --tiny) tiny=1; sizes="2000,3000"; big_from=2000; runs=1; startup_runs=5 ;;
@@ -95,7 +110,7 @@ case "$runs$startup_runs$big_from$slow" in ''|*[!0-9]*) echo "bench/run.sh: --ru
 [ "$runs" -ge 1 ] && [ "$startup_runs" -ge 1 ] && [ "$slow" -ge 1 ] || { echo "bench/run.sh: --runs, --startup-runs and --slow must be 1 or more" >&2; exit 2; }
 sizes=${sizes//,/ }
 for t in ${tasks//,/ }; do
-    case "$t" in insert|index|filter|export|startup|file|postgres) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file, postgres)" >&2; exit 2 ;; esac
+    case "$t" in insert|index|filter|export|startup|file|shapes|postgres) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file, shapes, postgres)" >&2; exit 2 ;; esac
 done
 want() { case ",$tasks," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 needs_db() { want index || want filter || want export || want startup || want file; }  # jsonsql's SQLite database
@@ -108,6 +123,9 @@ JSONSQL=$(cd "$root" && abspath "${JSONSQL:-.build/release/jsonsql}")
 SQLITE3=${SQLITE3:-sqlite3}
 GEN=${GEN_PLAYERS:-$(dirname "$root")/shared/bench/gen_players.py}
 MEASURE="$here/measure.py"
+SHAPES="$here/shapes.py"
+shapes_table="Real query shapes on NDJSON files: jsonsql against DuckDB (read_json_auto)"
+unsupported=()
 PY=${PYTHON:-python3}
 
 die() { echo "bench/run.sh: $*" >&2; exit 2; }
@@ -226,7 +244,7 @@ measure() {
     local rowopt=()
     [ -n "$rows" ] && rowopt=(--rows "$rows")
     "$PY" "$MEASURE" run --results "$results" --task "$task" --size "$size" --tool "$tool" --slow "$slow" \
-        "${rowopt[@]}" "$@" || failed=1
+        "${rowopt[@]}" "$@" || { failed=1; return 1; }
 }
 section() { echo "   ($1: $(( $(date +%s) - $2 )) s)" >&2; }
 
@@ -477,7 +495,79 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
         section "file rows at $n" "$t1"
     fi
 
-    # 7. PostgreSQL (up to --big): insert and an indexed filter on one throwaway server, jsonsql
+    # 7. real query shapes on two NDJSON files, events (bench/gen_events.py) and players, jsonsql
+    # against DuckDB, each query written once for both in bench/shapes.py. Each tool writes its
+    # answer to a file; shapes.py check compares the two. Round-robin runs, the file read into the
+    # page cache before each (untimed), as for the file rows.
+    if want shapes; then
+        t1=$(date +%s)
+        tmp="$out/tmp"
+        ev="$out/data/events-$n.ndjson"
+        if [ ! -s "$ev" ]; then
+            echo "generating $ev ..." >&2
+            "$PY" "$here/gen_events.py" "$n" --out "$ev.tmp" && mv "$ev.tmp" "$ev" || die "gen_events.py $n failed"
+        fi
+        echo "== shapes at $n records: events $(du -hL "$ev" | cut -f1), players $(du -hL "$nd" | cut -f1) of NDJSON" >&2
+        for shape in events players; do
+            f="$ev"
+            [ "$shape" = players ] && f="$nd"
+            probe="$out/data/$shape-probe.ndjson"  # the first 20 records, to try a spelling on
+            sed -n '1,20p' "$f" >"$probe"
+            declare -A q_title=() q_verb=() q_args=()
+            q_keys=()
+            code=$("$PY" "$SHAPES" bash "$shape") && eval "$code" || die "bench/shapes.py bash $shape failed"
+            for key in "${q_keys[@]}"; do
+                task=${q_title[$key]}
+                eval "qargs=(${q_args[$key]})"
+                rm -f "$tmp"/*
+                # A spelling that jsonsql refuses (exit 1 or 64: an error message, not a crash) is
+                # "not supported": DuckDB still runs, and the run goes on.
+                js_ok=1
+                "$JSONSQL" "${q_verb[$key]}" "$probe" "${qargs[@]}" >/dev/null 2>"$tmp/probe.err"
+                rc=$?
+                if [ "$rc" = 1 ] || [ "$rc" = 64 ]; then
+                    js_ok=0
+                    why=$(sed -n '1p' "$tmp/probe.err")
+                    echo "   $task: jsonsql refuses it, so not supported: $why" >&2
+                    "$PY" "$MEASURE" status --results "$results" --table "$shapes_table" --task "$task" --size "$n" \
+                        --tool jsonsql --status "not supported"
+                    unsupported+=("$task: \`jsonsql ${q_verb[$key]} FILE ${q_args[$key]}\` exits with $rc: $why")
+                elif [ "$rc" != 0 ]; then
+                    echo "ERROR: $task: jsonsql ${q_verb[$key]} $probe ${qargs[*]} exited with $rc: $(tail -n 3 "$tmp/probe.err")" >&2
+                    failed=1
+                fi
+                rm -f "$tmp/probe.err"
+                dk_ok=$DUCK
+                for ((r = 1; r <= r_n; r++)); do
+                    echo "   $task, run $r/$r_n" >&2
+                    if [ "$js_ok" = 1 ]; then
+                        cat "$f" >/dev/null
+                        measure "$task" "$n" jsonsql "" --table "$shapes_table" --stdout "$tmp/jsonsql" \
+                            -- "$JSONSQL" "${q_verb[$key]}" "$f" "${qargs[@]}" || js_ok=0
+                    fi
+                    if [ "$dk_ok" = 1 ]; then
+                        cat "$f" >/dev/null
+                        measure "$task" "$n" "duckdb read_json_auto" "" --table "$shapes_table" \
+                            -- "$PY" "$SHAPES" duck "$shape" "$key" "$f" "$tmp/duckdb" || dk_ok=0
+                    fi
+                done
+                if [ "$js_ok$dk_ok" = 11 ]; then  # the check records the answer (or "both ran", for describe)
+                    "$PY" "$SHAPES" check "$shape" "$key" "$tmp/jsonsql" "$tmp/duckdb" \
+                        --results "$results" --size "$n" --table "$shapes_table" || failed=1
+                else
+                    answer="not compared"
+                    [ "$DUCK" = 0 ] && answer="no peer"
+                    "$PY" "$MEASURE" status --results "$results" --table "$shapes_table" \
+                        --task "$task" --size "$n" --tool answer --status "$answer"
+                fi
+            done
+            rm -f "$probe"
+        done
+        rm -f "$tmp"/*
+        section "shapes at $n" "$t1"
+    fi
+
+    # 8. PostgreSQL (up to --big): insert and an indexed filter on one throwaway server, jsonsql
     # against psql on the same server, so its settings apply to both.
     if want postgres && pg_start; then
         t1=$(date +%s)
@@ -543,7 +633,7 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
     fi
 done
 
-# 7. start-up
+# 9. start-up
 if want startup; then
     echo "== start-up, $startup_runs runs" >&2
     for ((r = 0; r < startup_runs; r++)); do  # taking turns, as the start-up query above
@@ -572,6 +662,16 @@ want index && notes+=("Index a path: \`jsonsql index DB player address.country\`
 want startup && notes+=("Start-up: \"query --limit 1\" opens jsonsql's database and prints its first row: jsonsql \`query DB player --limit 1\` (JSON), sqlite3 \`DB 'SELECT * FROM player LIMIT 1'\` (and \`-json\`), sqlite-utils \`rows DB player --limit 1\`; \"start-up\" is \`jsonsql --version\` against \`sqlite3 -version\`. One warm-up run, then $startup_runs runs, the tools taking turns run by run so that the machine's drift falls on all alike (sqlite-utils: at most 10, after them).")
 { want filter || want export; } && notes+=("Filters and exports read one copy of the database jsonsql created; \"filter (indexed)\" reads a copy with \`jsonsql index DB player address.country\`. Filter: jsonsql \`query DB player --where address.country=DE --format json\`; sqlite3 \`-json\` and sqlite-utils \`query\` run \`$filter_sql\`. rows/s is records per second of the whole run (start-up included).")
 want file && notes+=("File rows read the NDJSON file without a database (jsonsql's memory mode), output to a file: filter \`jsonsql query FILE --where address.country=DE --format jsonl\`; count per country \`jsonsql query FILE --group-by address.country --select 'address.country,count()' --format jsonl\`; \`jsonsql describe FILE\`. DuckDB: the Python module ($duck_version, start-up and import included) runs \`COPY (SELECT ... FROM read_json_auto(FILE) WHERE address.country = 'DE' / GROUP BY 1) TO OUT (FORMAT JSON)\` and \`SUMMARIZE\`. sqlite3: \`.import\` of the file as one text column into an in-memory table, then \`j ->> '\$.address.country'\`. jq: \`-c 'select(.address.country == \"DE\")'\` and \`-s 'group_by(.address.country)[] | {country, count: length}'\`. sqlite-utils: \`memory FILE:nl \"SELECT ... FROM t WHERE address ->> '\$.country' = 'DE'\" --nl\` (and GROUP BY); \`analyze-tables DB player\` on jsonsql's database (loading not timed), once. rows/s is input records per second.")
+if want shapes; then
+    shape_lines=""
+    for shape in events players; do
+        for key in $("$PY" "$SHAPES" keys "$shape"); do
+            shape_lines+=$'\n'"- $("$PY" "$SHAPES" show "$shape" "$key")"
+        done
+    done
+    notes+=("Real query shapes: two NDJSON files of the same record count, events from \`bench/gen_events.py N\` (GitHub-style events: payload shaped by type, org missing from 28%, arrays of objects, nulls, payload.size an integer or a string) and the players file. jsonsql reads the file in memory mode and writes JSON Lines to a file; DuckDB (the Python module, $duck_version, start-up and import included) runs \`COPY (SQL) TO OUT (FORMAT JSON)\` on read_json_auto(FILE), and SUMMARIZE for describe. bench/shapes.py holds both sides of each query and compares the answers (rows as multisets, or in order where the query sorts; whole records after dropping null keys and writing timestamps one way; avg to 1e-9 relative). The commands:$shape_lines")
+    for u in "${unsupported[@]}"; do notes+=("Not supported by this jsonsql, so not timed: $u"); done
+fi
 [ "$pg_state" = up ] && notes+=("PostgreSQL rows (up to $big_from records): PostgreSQL $pg_version, a throwaway server started by Tests/postgres-server.sh, on a unix socket, with $pg_settings; jsonsql and psql run on the same server, so these settings apply to both. Insert: jsonsql \`insert postgresql://... player FILE.ndjson --pk id\` (a new table, one COPY in one transaction) against psql \`\\copy player_copy FROM FILE\` of the same rows pre-converted to COPY text (psql's \`\\copy player TO FILE\` of jsonsql's table, untimed) into an empty table made \`LIKE player INCLUDING ALL\` (the same columns, types and primary key, untimed). Goal: jsonsql's rows/s at least 0.7x \\copy's, i.e. jsonsql/peer at most 1.43. Filter (indexed): \`jsonsql query postgresql://... player --where address.country=DE --format json\` after \`jsonsql index postgresql://... player address.country\` and ANALYZE, against psql \`-A -t -c 'SELECT row_to_json(r) FROM (SELECT * FROM player WHERE (address -> 'country') = '\"DE\"'::jsonb) r'\`, the SQL jsonsql's \`--explain\` shows with its parameter written in, so both use the same index; output to a file; one untimed warm-up each. Goal: jsonsql/peer at most 1.3.")
 # rows/s by size is relative to the largest size up to 1M (the issue's reference), else the first.
 scale_base=""
