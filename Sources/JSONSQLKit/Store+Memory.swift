@@ -258,13 +258,17 @@ extension Store {
             } else {
                 plan = "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
             }
+        } else if canStreamTop(spec) {
+            plan =
+                "ordered: the records are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order)"
+                + (json && !spec.filters.isEmpty ? "; the filter's records found as when streamed" : "")
         } else if canStreamGroups(spec) {
             plan =
                 json
                 ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read)"
                 : "grouped: the records are loaded in batches, each projected onto the query's values"
         } else {
-            plan = "loaded: the whole file is loaded into memory first (--order-by, --offset, or table output)"
+            plan = "loaded: the whole file is loaded into memory first (--order-by without --limit, --offset, or table output)"
         }
         return "-- memory mode, \(plan)\n-- the plan below is SQLite's over the file loaded whole\n"
     }

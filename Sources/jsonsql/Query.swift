@@ -167,8 +167,9 @@ struct Query: StoreCommand {
     var access: Store.Access { sql == nil ? .read : .write }
 
     /// Memory mode streams a query over one data file when each printed row comes from one
-    /// record (`Store.canStream`) or when it groups (`Store.canStreamGroups`); anything else
-    /// (--order-by or --offset without groups, table output) loads the file first (`DatabaseOptions.open`).
+    /// record (`Store.canStream`), when it prints the first rows in an order (`Store.canStreamTop`)
+    /// or when it groups (`Store.canStreamGroups`); anything else (--order-by without --limit,
+    /// --offset alone, table output) loads the file first (`DatabaseOptions.open`).
     func run() throws {
         files.announceStandardInput(database: db.database)
         if sql == nil && !explain && files.files.isEmpty && files.save == nil
@@ -191,6 +192,15 @@ struct Query: StoreCommand {
                     return try printing { out in
                         var notes: [String] = []
                         try Store.streamQuery(
+                            file: db.database, format: format, spec: spec, output: rowFormat, to: out,
+                            note: { notes.append($0) })
+                        return notes
+                    }
+                }
+                if Store.canStreamTop(spec) {
+                    return try printing { out in
+                        var notes: [String] = []
+                        try Store.streamTop(
                             file: db.database, format: format, spec: spec, output: rowFormat, to: out,
                             note: { notes.append($0) })
                         return notes

@@ -488,12 +488,24 @@ struct AnswerDifferentialTests {
                         }
                     ))
             }
+            // The first rows in an order: kept batch by batch (`Store.streamTop`).
+            if Store.canStreamTop(spec) {
+                got.append(
+                    (
+                        "file top",
+                        outcome {
+                            let out = OutputBuffer()
+                            try Store.streamTop(file: e.file, spec: spec, output: .jsonl, to: out, batchSize: 3)
+                            return out.text
+                        }
+                    ))
+            }
             for (engine, text) in got {
                 ran[engine, default: 0] += 1
                 let wanted = engine.hasPrefix("postgres") ? answerOnPostgres : answer
                 // A data file has no primary key: its ties come as the plan meets them.
                 let same =
-                    engine == "file" && q.select == ["id"]
+                    engine.hasPrefix("file") && q.select == ["id"]
                     ? sameUpToTies(text, wanted, path: q.orderBy[0].0, docs) : agrees(text, wanted)
                 if !same {
                     found.append(

@@ -59,6 +59,8 @@ public struct SQLQuery: Sendable {
     /// the ORDER BY when there is no LIMIT or OFFSET, as the order does not change which rows
     /// come back (a sorted export is not sorted twice).
     var checkedSQL = ""
+    /// The terms of the ORDER BY, in order; empty without one.
+    var orderTerms: [String] = []
 
     public init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
@@ -214,6 +216,7 @@ extension QuerySpec {
             order += info.primaryKey.map { (term: Selection.path(JSONPath(column: $0)), descending: last.descending) }
         }
         let unordered = sql
+        var orderTerms: [String] = []
         if !order.isEmpty {
             // SQLite and PostgreSQL read an ORDER BY term that is one name as the output column of
             // that name first: `--select doc.v --order-by '"doc.v"'` sorted by the path, not by
@@ -265,6 +268,7 @@ extension QuerySpec {
                 return [sql + (term.descending ? " DESC" : "")]
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
+            orderTerms = terms
         }
         if postgres && (limit != nil || offset != nil) {
             // LIMIT NULL is no limit.
@@ -283,6 +287,7 @@ extension QuerySpec {
             }
         }
         var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
+        query.orderTerms = orderTerms
         query.markedColumns = marked
         query.decidedByResult = decided
         query.checkedSQL = limit == nil && offset == nil ? unordered : sql
