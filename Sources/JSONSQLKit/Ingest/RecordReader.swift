@@ -33,6 +33,9 @@ final class RecordReader {
     static let sqliteLengthLimit = 1_000_000_000
     /// Called before waiting for quiet input, to pass on the records read so far.
     var willWait: () -> Void = {}
+    /// When not nil, every byte read from the source is added here too: input that cannot be
+    /// read twice (a pipe) is read once as it comes, and again from this copy.
+    var copy: [UInt8]?
 
     /// Whether the first bytes were checked for UTF-16 and UTF-32.
     @exclusivity(unchecked) private var encodingChecked = false
@@ -354,6 +357,7 @@ final class RecordReader {
                 endOfInput = true
                 return
             }
+            copy?.append(contentsOf: UnsafeBufferPointer(start: buffer + length, count: count))
             length += count
         }
     }
