@@ -501,6 +501,32 @@ struct PostgresCommandTests {
         #expect(outputs[postgres]![2] == ndjson(input))
     }
 
+    @Test("describe of a table counts a NULL column as null and says so, as on SQLite; --sample too")
+    func describeNullNote() throws {
+        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "b:json", "c:text"])
+        let input = ndjson([
+            #"{"id":1,"b":null,"c":"x"}"#, #"{"id":2,"c":"y"}"#, #"{"id":3,"b":{"k":null},"c":"z"}"#, #"{"id":4,"b":{}}"#,
+        ])
+        var outputs: [[String]] = []
+        for database in [sqlite, postgres] {
+            #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0)
+            let described = try CLI.run(["describe", database, "t", "-f", "jsonl"])
+            let sampled = try CLI.run(["describe", database, "t", "--sample", "10", "-f", "jsonl"])
+            #expect(described.status == 0, "\(described.stderr)")
+            // Rows picked at random come in another order on PostgreSQL, and so may the examples.
+            #expect(sampled.stdout.contains(#"{"path":"b","count":4,"types":{"null":2,"object":2}"#), "\(sampled.stdout)")
+            outputs.append([described.stdout, described.stderr, sampled.stderr])
+        }
+        #expect(outputs[1] == outputs[0])
+        #expect(
+            outputs[1][1]
+                == "note: a column is NULL where a record held null and also where it lacked the key, so describe counts both as null: b (2 rows), c (1 row)\n"
+        )
+        #expect(outputs[1][0].contains(#"{"path":"b","count":4,"types":{"null":2,"object":2}"#), "\(outputs[1][0])")
+        #expect(outputs[1][0].contains(#"{"path":"b.k","count":1,"types":{"null":1}"#), "\(outputs[1][0])")
+        #expect(outputs[1][2] == outputs[1][1])
+    }
+
     @Test("insert --upsert --alter prints what SQLite prints and leaves the same rows")
     func upsertAlter() throws {
         let (sqlite, postgres, dir) = try PostgresServer.pair(["id:integer:pk", "a:text", "b:integer"])
