@@ -31,18 +31,29 @@ struct DescribeMissingTests {
 
     @Test(
         "a key in one record of three, there with null: count 1, one null; from a file, standard input, and a file read twice",
-        arguments: ["file", "stdin", "two reads"])
+        arguments: ["file", "stdin", "two reads", "stdin, two reads"])
     func keyInOneRecord(input: String) throws {
-        // A string that may look like JSON makes describe read the file twice (types, then values).
-        let lines = input == "two reads" ? Self.small.map { $0.dropLast() + #","s":"{x"}"# } : Self.small
+        // A string that may look like JSON makes describe read the input twice (types, then values).
+        let lines = input.hasSuffix("two reads") ? Self.small.map { $0.dropLast() + #","s":"{x"}"# } : Self.small
         let file = try dir.write("small.ndjson", ndjson(lines))
         let (rows, stderr) =
-            input == "stdin" ? try described(["-"], stdin: ndjson(lines)) : try described([file])
+            input.hasPrefix("stdin") ? try described(["-"], stdin: ndjson(lines)) : try described([file])
         #expect(summary(rows["a"]) == "3 integer:3")
         #expect(summary(rows["b"]) == "1 null:1")
         #expect(rows["b"]?["distinct"] as? Int == 0)
         #expect(stderr == "")
-        if input == "two reads" { #expect(summary(rows["s"]) == "3 string:3") }
+        if input.hasSuffix("two reads") { #expect(summary(rows["s"]) == "3 string:3") }
+    }
+
+    @Test("a bad record fails with its line and record, from standard input as from a file, in either read")
+    func badRecord() throws {
+        for lines in [Self.small + [#"{"a":}"#], Self.small.map { $0.dropLast() + #","s":"[x"}"# } + [#"{"a":1,"a":2}"#]] {
+            let file = try dir.write("bad.ndjson", ndjson(lines))
+            let fromFile = try fail(["describe", file])
+            let fromStdin = try fail(["describe", "-"], stdin: ndjson(lines))
+            #expect(fromFile.hasPrefix("Error: \(file):4: record 4: "), "\(fromFile)")
+            #expect(fromStdin == fromFile.replacingOccurrences(of: file, with: "<stdin>"))
+        }
     }
 
     @Test("the same counts in every format: table, json, jsonl, csv")

@@ -86,7 +86,7 @@ enum DescribedInput {
             }
         } catch {
             if case .pipe(let source) = self, !Interruption.isRequested {
-                self = .memory(source, (reader.copy ?? []) + (try CSVTable.readAll(source)))
+                self = .memory(source, try reader.copyToEnd())
             }
             throw error
         }

@@ -37,6 +37,15 @@ final class RecordReader {
     /// read twice (a pipe) is read once as it comes, and again from this copy.
     var copy: [UInt8]?
 
+    /// Whether the source has given its end. A terminal gives it once (Ctrl-D) and then waits
+    /// for more: read on only where the end has not come.
+    var reachedEnd: Bool { endOfInput }
+
+    /// `copy` with the rest of the source, read to its end.
+    func copyToEnd() throws -> [UInt8] {
+        (copy ?? []) + (reachedEnd ? [] : try CSVTable.readAll(source))
+    }
+
     /// Whether the first bytes were checked for UTF-16 and UTF-32.
     @exclusivity(unchecked) private var encodingChecked = false
 

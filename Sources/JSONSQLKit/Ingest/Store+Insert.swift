@@ -155,7 +155,7 @@ extension Store {
                         first = reader
                         return reader
                     }
-                    return RecordReader(source: source, contents: (first.copy ?? []) + (try CSVTable.readAll(source)))
+                    return RecordReader(source: source, contents: try first.copyToEnd())
                 }
             }
             let declared = try SQLName.find(options.table, in: existing).map { try TableInfo(db: db, table: $0).columns }
