@@ -155,9 +155,10 @@ final class ProgressLine {
     private let started = Date()
     private var shown = false
     private var finished = false
-    /// The read the line shows, and when it began.
+    /// The read the line shows, and where its rate is measured from: its start, or for a read
+    /// after the first, its first report.
     private var read = 1
-    private var readStarted = Date()
+    private var base = (time: Date(), bytes: Int64(0))
 
     init(enabled: Bool) {
         let ci = ProcessInfo.processInfo.environment["CI"] ?? ""
@@ -166,18 +167,21 @@ final class ProgressLine {
 
     func update(_ progress: InsertProgress) {
         guard enabled, !finished else { return }
+        let now = Date()
         if progress.read != read {
+            // The next report of this read has a rate.
             read = progress.read
-            readStarted = Date()
+            base = (now, progress.bytesRead)
+            return
         }
-        guard Date().timeIntervalSince(started) >= 1 else { return }
-        let elapsed = max(Date().timeIntervalSince(readStarted), 0.001)
-        let megabytes = Double(progress.bytesRead) / 1_048_576
+        let elapsed = now.timeIntervalSince(base.time)
+        guard now.timeIntervalSince(started) >= 1, elapsed > 0 else { return }
+        let rate = Double(progress.bytesRead - base.bytes) / elapsed
         var line =
-            (read > 1 ? "read \(read): " : "") + "\(progress.records) rows, \(String(format: "%.1f", megabytes / elapsed)) MB/s"
+            (read > 1 ? "read \(read): " : "") + "\(progress.records) rows, \(String(format: "%.1f", rate / 1_048_576)) MB/s"
         if let total = progress.totalBytes, total > 0 {
             let fraction = min(Double(progress.bytesRead) / Double(total), 1)
-            let remaining = fraction > 0 ? elapsed / fraction - elapsed : 0
+            let remaining = rate > 0 ? Double(max(total - progress.bytesRead, 0)) / rate : 0
             line += String(format: ", %.0f%%, %.0fs left", fraction * 100, remaining)
         }
         Diagnostics.write("\r\u{1B}[K" + line)
