@@ -115,18 +115,20 @@ extension Store {
     /// batch, and the batch is deleted. Reading stops once `spec.limit` rows are printed.
     /// Returns the number of rows printed. `note` gets `missingPathNotes`' notes, when every
     /// record was read and inserted (`MissingPathTracker`). `minimumSplit` and `keptBytes`
-    /// change, for tests, how a regular JSON file is read (`streamJSONFile`).
+    /// change, for tests, how a regular JSON file is read (`streamJSONFile`). `progress` gets
+    /// how far each read of the file has come.
     @discardableResult
     public static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
         batchSize: Int = 50_000, minimumSplit: Int64? = nil, keptBytes: Int? = nil,
-        note: ((String) -> Void)? = nil
+        note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         // A grouped or aggregate query's rows come from every record: grouping each batch apart
         // printed a row per batch and group. It groups the whole file (`streamGroups`).
         if !spec.groupBy.isEmpty || spec.selections.contains(where: { $0.aggregate != nil }) {
             return try streamGroups(
-                file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, note: note)
+                file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, note: note,
+                progress: progress)
         }
         // Nor can a batch be ordered or skipped into apart from the others.
         guard spec.orderBy.isEmpty, spec.offset == nil else {
@@ -164,7 +166,7 @@ extension Store {
         }
         let store = try streamBatches(
             file: path, format: format, spec: spec, batchSize: batchSize, minimumSplit: minimumSplit,
-            keptBytes: keptBytes ?? keptRecordBytes, note: note, runBatch)
+            keptBytes: keptBytes ?? keptRecordBytes, progress: progress, note: note, runBatch)
         store.close()
         try query?.writer.finish()
         // Reading stopped at the limit leaves later records unseen.
@@ -213,7 +215,7 @@ extension Store {
     /// as `streamQuery` gives them.
     public static func streamCount(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000,
-        note: ((String) -> Void)? = nil
+        note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         var total = 0
         var query: SQLQuery?
@@ -221,7 +223,9 @@ extension Store {
         var counting = QuerySpec(table: spec.table)
         counting.filters = spec.filters
         counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
-        let store = try streamBatches(file: path, format: format, spec: counting, batchSize: batchSize, note: note) { db in
+        let store = try streamBatches(
+            file: path, format: format, spec: counting, batchSize: batchSize, progress: progress, note: note
+        ) { db in
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 query = try counting.build(table: info)
@@ -292,8 +296,8 @@ extension Store {
     /// gives the types of a regular JSON file when a read already made found them.
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int, inferred: TypeInference? = nil,
-        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes, note: ((String) -> Void)? = nil,
-        _ body: @escaping (Database) throws -> Bool
+        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes, progress: ((InsertProgress) -> Void)? = nil,
+        note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
         do {
@@ -305,11 +309,11 @@ extension Store {
                 try SQLQuote.checkName(spec.table, kind: "table")
                 try store.streamJSONFile(
                     path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize),
-                    inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes, body)
+                    inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes, progress: progress, body)
                 return store
             }
             let result = try store.insert(
-                from: [try InputSource.open(path)], options: options, progress: nil, batch: (max(1, batchSize), body),
+                from: [try InputSource.open(path)], options: options, progress: progress, batch: (max(1, batchSize), body),
                 keep: precheck(filter, table: spec.table))
             if let note { result.notes.forEach(note) }
         } catch {

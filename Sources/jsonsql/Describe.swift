@@ -9,10 +9,15 @@ struct Describe: TableCommand {
         usage: "jsonsql describe [<options>] <database> [<table>]",
         discussion: """
             One row per path, in the syntax --where takes (array elements as tags[]): count (rows where \
-            present), types (JSON type → values), distinct (non-null values; exact up to 10000, then an \
-            estimate marked approximate), min and max of numbers or dates, and an example value (a string's \
-            first 60 characters, then … when it is longer). Reads every \
-            row in one pass, or --sample N rows picked at random.
+            the path is there, null or not; a key a record lacks is not counted), types (JSON type → \
+            values), distinct (non-null values; exact up to 10000, then an estimate marked approximate), min \
+            and max of numbers or dates, and an example value (a string's first 60 characters, then … when it \
+            is longer). Reads every row in one pass, or --sample N rows picked at random.
+
+            A table cannot tell a key a record lacked from one it held as null: the column is NULL for \
+            both, and describe counts it as null, with a note on standard error naming the columns that \
+            hold NULL. Describe the JSON file itself to count what its records hold. In CSV every cell is \
+            there; an empty one is null.
 
             Examples:
               jsonsql describe db.sqlite player
@@ -68,19 +73,23 @@ struct Describe: TableCommand {
         }
     }
 
-    /// A data file is described as it streams (`Store.streamDescribe`), unless --sample or
-    /// --swift asks for the loaded table.
+    /// A data file is described as it streams (`Store.streamDescribe`), with a progress line on
+    /// a terminal, unless --swift asks for the loaded table.
     func run() throws {
         if let chart { return try histogram(of: chart) }
         files.announceStandardInput(database: db.database)
-        if !swift && sample == nil && files.files.isEmpty && files.save == nil
-            && Store.isDataFile(db.database, format: files.format)
+        if !swift && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database, format: files.format)
             && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)
         {
             let format = files.format
+            let progress = ProgressLine(enabled: true)
+            defer { progress.finish() }
             return try output.paging { out in
+                progress.clearsBeforeOutput(out)
                 var notes: [String] = []
-                try Store.streamDescribe(file: db.database, format: format, output: output.resolved, to: out) { notes.append($0) }
+                try Store.streamDescribe(
+                    file: db.database, format: format, sample: sample, output: output.resolved, to: out,
+                    note: { notes.append($0) }, progress: progress.update)
                 try out.flush()
                 return notes
             }
@@ -93,10 +102,9 @@ struct Describe: TableCommand {
             if swift {
                 out.append(try store.swiftTypes(table: table, sample: sample))
                 try out.flush()
-            } else {
-                try store.describe(table: table, sample: sample, format: output.resolved, to: out)
+                return []
             }
-            return []
+            return try store.describe(table: table, sample: sample, format: output.resolved, to: out)
         }
     }
 }

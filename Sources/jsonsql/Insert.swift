@@ -10,7 +10,9 @@ struct Insert: StoreCommand {
         discussion: """
             Reads a JSON array of objects, a single object, NDJSON, or concatenated and pretty-printed \
             objects (as jq prints them), from the files or standard input. Top-level keys map to columns. A \
-            missing table is created from the data. With --csv or --tsv, reads a header row and records \
+            missing table is created from the data, typed from every record of the files (from standard \
+            input or a pipe, which is read once, from its first 1000 records). With --csv or --tsv, reads a \
+            header row and records \
             (RFC 4180 quoting); cells are typed by the table's columns, or, for a new table, a column whose \
             every non-empty cell is an integer, a number or true/false gets that type. Files that all end in \
             .csv (or .tsv, .tab) are read so without the option, as query and describe read them.
@@ -144,11 +146,19 @@ struct Insert: StoreCommand {
     }
 }
 
-/// The progress of a long insert on standard error: only on a terminal, only after a second.
+/// The progress of a long insert, or of a long read of a data file, on standard error: only on
+/// a terminal, only after a second, and gone for good once output begins (`clearsBeforeOutput`).
+/// A read of the input after the first (a new table's types first, then the records) shows
+/// as `read 2: ...`, its rate and time left its own.
 final class ProgressLine {
     private let enabled: Bool
     private let started = Date()
     private var shown = false
+    private var finished = false
+    /// The read the line shows, and where its rate is measured from: its start, or for a read
+    /// after the first, its first report.
+    private var read = 1
+    private var base = (time: Date(), bytes: Int64(0))
 
     init(enabled: Bool) {
         let ci = ProcessInfo.processInfo.environment["CI"] ?? ""
@@ -156,14 +166,22 @@ final class ProgressLine {
     }
 
     func update(_ progress: InsertProgress) {
-        guard enabled else { return }
-        let elapsed = Date().timeIntervalSince(started)
-        guard elapsed >= 1 else { return }
-        let megabytes = Double(progress.bytesRead) / 1_048_576
-        var line = "\(progress.records) rows, \(String(format: "%.1f", megabytes / elapsed)) MB/s"
+        guard enabled, !finished else { return }
+        let now = Date()
+        if progress.read != read {
+            // The next report of this read has a rate.
+            read = progress.read
+            base = (now, progress.bytesRead)
+            return
+        }
+        let elapsed = now.timeIntervalSince(base.time)
+        guard now.timeIntervalSince(started) >= 1, elapsed > 0 else { return }
+        let rate = Double(progress.bytesRead - base.bytes) / elapsed
+        var line =
+            (read > 1 ? "read \(read): " : "") + "\(progress.records) rows, \(String(format: "%.1f", rate / 1_048_576)) MB/s"
         if let total = progress.totalBytes, total > 0 {
-            let fraction = Double(progress.bytesRead) / Double(total)
-            let remaining = fraction > 0 ? elapsed / fraction - elapsed : 0
+            let fraction = min(Double(progress.bytesRead) / Double(total), 1)
+            let remaining = rate > 0 ? Double(max(total - progress.bytesRead, 0)) / rate : 0
             line += String(format: ", %.0f%%, %.0fs left", fraction * 100, remaining)
         }
         Diagnostics.write("\r\u{1B}[K" + line)
@@ -172,13 +190,30 @@ final class ProgressLine {
 
     /// Shows `text` as the progress line, on the same terms as `update`.
     func show(_ text: String) {
-        guard enabled, Date().timeIntervalSince(started) >= 1 else { return }
+        guard enabled, !finished, Date().timeIntervalSince(started) >= 1 else { return }
         Diagnostics.write("\r\u{1B}[K" + text)
         shown = true
     }
 
     func clear() {
         if shown { Diagnostics.write("\r\u{1B}[K") }
+        shown = false
+    }
+
+    /// Clears the line for good: what follows is output, which no line may come between.
+    func finish() {
+        clear()
+        finished = true
+    }
+
+    /// Has `out` clear the line for good just before it writes its first bytes, to the
+    /// terminal or a pager alike.
+    func clearsBeforeOutput(_ out: OutputBuffer) {
+        let write = out.sink ?? { try OutputBuffer.writeAll($0, to: STDOUT_FILENO) }
+        out.sink = { [self] bytes in
+            finish()
+            try write(bytes)
+        }
     }
 }
 

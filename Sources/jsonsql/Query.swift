@@ -179,21 +179,26 @@ struct Query: StoreCommand {
             if table.map({ SQLName.same($0, stem) }) ?? true {
                 let spec = try makeSpec(table: stem, inMemory: true)
                 let format = files.format
+                // Until the first row prints: reading a large file takes a while.
+                let progress = ProgressLine(enabled: true)
+                defer { progress.finish() }
                 if count {
-                    return try printing { out in
+                    return try printing(progress) { out in
                         var notes: [String] = []
-                        let matched = try Store.streamCount(file: db.database, format: format, spec: spec) { notes.append($0) }
+                        let matched = try Store.streamCount(
+                            file: db.database, format: format, spec: spec, note: { notes.append($0) },
+                            progress: progress.update)
                         out.append("\(matched)\n")
                         try out.flush()
                         return notes
                     }
                 }
                 if Store.canStream(spec, format: rowFormat) {
-                    return try printing { out in
+                    return try printing(progress) { out in
                         var notes: [String] = []
                         try Store.streamQuery(
                             file: db.database, format: format, spec: spec, output: rowFormat, to: out,
-                            note: { notes.append($0) })
+                            note: { notes.append($0) }, progress: progress.update)
                         return notes
                     }
                 }
@@ -207,11 +212,11 @@ struct Query: StoreCommand {
                     }
                 }
                 if Store.canStreamGroups(spec) {
-                    return try printing { out in
+                    return try printing(progress) { out in
                         var notes: [String] = []
                         try Store.streamGroups(
                             file: db.database, format: format, spec: spec, output: rowFormat, to: out,
-                            note: { notes.append($0) })
+                            note: { notes.append($0) }, progress: progress.update)
                         try out.flush()
                         return notes
                     }
@@ -241,10 +246,14 @@ struct Query: StoreCommand {
         try printing(enabled: reads) { out in try query(store, to: out) }
     }
 
-    /// Runs `body` with standard output as `FormatOptions.paging` gives it, flattening as asked.
-    private func printing(enabled: Bool = true, _ body: (OutputBuffer) throws -> [String]) throws {
+    /// Runs `body` with standard output as `FormatOptions.paging` gives it, flattening as asked,
+    /// and clearing `progress` for good before the first output.
+    private func printing(
+        _ progress: ProgressLine? = nil, enabled: Bool = true, _ body: (OutputBuffer) throws -> [String]
+    ) throws {
         try output.paging(enabled: enabled) { out in
             out.flattensObjects = flatten
+            progress?.clearsBeforeOutput(out)
             return try body(out)
         }
     }

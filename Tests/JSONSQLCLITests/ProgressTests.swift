@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@Suite("insert progress", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+@Suite("progress line", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct ProgressTests {
     /// The terminal's recording, once it holds the end: the copy may trail the screen a little.
     static func recorded(_ log: String) async throws -> String {
@@ -84,5 +84,73 @@ struct ProgressTests {
         #expect(done.contains("inserted 20000 rows into t"))
         // Without --quiet the same insert shows the line: the check above can fail.
         #expect(output.contains("MB/s") == !quiet, "\(output.suffix(300))")
+    }
+
+    /// 20,000 numbered records through the named pipe `NAME.ndjson` in `dir`, the second half
+    /// 1.3 seconds after the first: a line shows once a second has passed, at every 16,384th
+    /// record read.
+    static func slowPipe(_ dir: TemporaryDirectory, _ name: String) throws -> String {
+        let fifo = dir.path("\(name).ndjson")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        _ = feedSlowly(
+            fifo, first: ndjson(numberedRecords(0..<10_000)), pause: 1.3, second: ndjson(numberedRecords(10_000..<20_000)))
+        return fifo
+    }
+
+    /// Where the progress line was last drawn in `output`, where the result's first line
+    /// starts, and whether the line was cleared in between.
+    static func order(_ output: String, firstOutput: String) throws -> (lastLine: Int, output: Int, clearedBetween: Bool) {
+        let lastLine = try #require(output.range(of: "MB/s", options: .backwards), "no progress line in: \(output.suffix(300))")
+        let result = try #require(output.range(of: firstOutput), "no output in: \(output.suffix(300))")
+        let between = lastLine.upperBound < result.lowerBound ? output[lastLine.upperBound..<result.lowerBound] : ""
+        return (
+            output.distance(from: output.startIndex, to: lastLine.lowerBound),
+            output.distance(from: output.startIndex, to: result.lowerBound), between.contains("\r\u{1B}[K")
+        )
+    }
+
+    @Test("describe of a file that takes a while shows the line on a terminal and clears it before the result")
+    func describe() async throws {
+        let dir = try TemporaryDirectory()
+        let fifo = try Self.slowPipe(dir, "slow")
+        let terminal = try ShellTerminal(["describe", fifo, "-f", "jsonl"], environment: ["CI": ""], in: dir.url)
+        let log = dir.path("terminal.log")
+        try terminal.record(to: log)
+        let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
+        let output = try await Self.recorded(log)
+        #expect(output.range(of: #"\d+ rows, [0-9.]+ MB/s"#, options: .regularExpression) != nil, "\(output.suffix(300))")
+        let order = try Self.order(output, firstOutput: #"{"path":"id","count":20000,"#)
+        #expect(order.lastLine < order.output && order.clearedBetween, "\(output.suffix(600))")
+        #expect(done.contains(#"{"path":"n","count":20000,"types":{"integer":20000}"#), "\(done)")
+        #expect(!done.contains("MB/s"), "\(done)")
+    }
+
+    @Test("query of a file shows the line while it reads and clears it for good before the first row")
+    func query() async throws {
+        let dir = try TemporaryDirectory()
+        let fifo = try Self.slowPipe(dir, "slow")
+        let terminal = try ShellTerminal(
+            ["query", fifo, "--where", "n >= 19998", "--select", "id,n", "-f", "jsonl"], environment: ["CI": ""], in: dir.url)
+        let log = dir.path("terminal.log")
+        try terminal.record(to: log)
+        let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
+        let output = try await Self.recorded(log)
+        let order = try Self.order(output, firstOutput: #"{"id":"r19998","n":19998}"#)
+        #expect(order.lastLine < order.output && order.clearedBetween, "\(output.suffix(600))")
+        #expect(done.contains(#"{"id":"r19998","n":19998}"# + "\n" + #"{"id":"r19999","n":19999}"#), "\(done)")
+        #expect(!done.contains("MB/s"), "\(done)")
+    }
+
+    @Test(
+        "nothing shows on standard error that is not a terminal, for describe, query and insert alike",
+        arguments: [["describe", "FILE"], ["query", "FILE", "--count"], ["insert", "DB", "t", "FILE"]])
+    func notATerminal(arguments: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let fifo = try Self.slowPipe(dir, "slow")
+        let result = try CLI.run(
+            arguments.map { $0 == "FILE" ? fifo : $0 == "DB" ? dir.path("db.sqlite") : $0 }, environment: ["CI": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == (arguments[0] == "insert" ? "inserted 20000 rows into t\n" : ""))
+        if arguments[0] == "query" { #expect(result.stdout == "20000\n") }
     }
 }

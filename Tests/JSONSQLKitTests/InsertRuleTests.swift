@@ -220,11 +220,19 @@ struct InsertRuleTests {
             #expect(error?.hasPrefix("<stdin>:2: record 2: \(refusal)") == true, "\(error ?? "no error")")
         }
         #expect(try Self.count(db) == Self.none)
-        // A new table, the key after the records its types come from.
+        // A new table, the key after the first 1000 records: from input read once, whose types
+        // come from those, the key is refused as a column's; from a file, whose types come from
+        // every record, as two spellings of one key.
         let fresh = try LibraryDatabase()
         let records = (1...1000).map { #"{"name":"n\#($0)"}"# } + [#"{"NAME":"late"}"#]
+        let piped = errorMessage {
+            try fresh.insert("t", from: [try fresh.pipe(records.joined(separator: "\n"))])
+        }
+        #expect(piped?.hasPrefix("<stdin>:1001: record 1001: \(refusal)") == true, "\(piped ?? "no error")")
         let error = errorMessage { try fresh.insert("t", records.joined(separator: "\n")) }
-        #expect(error?.hasPrefix("<stdin>:1001: record 1001: \(refusal)") == true, "\(error ?? "no error")")
+        #expect(
+            error?.hasPrefix(#"<stdin>:1001: record 1001: keys "name" and "NAME" differ only in case"#) == true,
+            "\(error ?? "no error")")
         #expect(try fresh.sql("SELECT count(*) AS n FROM sqlite_schema") == Self.none)
     }
 

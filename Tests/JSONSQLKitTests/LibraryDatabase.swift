@@ -45,6 +45,25 @@ final class LibraryDatabase: @unchecked Sendable {
             alter: alter, primaryKey: primaryKey)
     }
 
+    /// Standard input as a pipe holding `text`, named as jsonsql names it: input read once.
+    /// A thread writes it, so a pipe's buffer never fills; insert closes the reading end.
+    func pipe(_ text: String) throws -> InputSource {
+        var ends: [Int32] = [0, 0]
+        guard Foundation.pipe(&ends) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let bytes = Array(text.utf8)
+        let writer = ends[1]
+        Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Foundation.write(writer, $0.baseAddress, $0.count) }
+                if written <= 0 { break }
+                offset += written
+            }
+            Foundation.close(writer)
+        }.start()
+        return InputSource(name: "<stdin>", fd: ends[0], size: nil)
+    }
+
     /// `insert DB TABLE FILES...`.
     @discardableResult
     func insert(

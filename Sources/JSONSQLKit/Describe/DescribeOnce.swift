@@ -2,7 +2,8 @@ import Foundation
 
 /// One reader's share of `describe` of a JSON file read only once (`Store.describeOnce`): the
 /// types of its records, inferred as loading infers them, and for each key the statistics of its
-/// values both as a json column holds them and, while the key holds only integers or only
+/// values in the records that have it (a key a record lacks is not counted there, as a key
+/// inside JSON is not), both as a json column holds them and, while the key holds only integers or only
 /// booleans, as that column holds them. Which of the two a key's column is, only the types of
 /// the whole file tell; for the other types (text, numeric, json) a json column's statistics are
 /// the column's: numbers are kept as their JSON text either way, and a string is counted by its
@@ -22,8 +23,6 @@ struct DescribedOnce {
     private var jsonLayout = InsertColumns()
     private var textLayout = InsertColumns()
     private var nativeLayout = InsertColumns()
-    /// The last row each key was present in.
-    private var lastRow: [Int] = []
     private var scratch: [UInt8] = []
     /// Records recorded.
     private(set) var row = 0
@@ -33,24 +32,19 @@ struct DescribedOnce {
         try duplicates.check(fields, bytes: bytes)
         let keys = inference.keys
         while walked.count < keys.count {
+            // A key new here is not in the records before: it is counted where it is.
             let name = keys[walked.count]
-            let walkedStats = PathStats(path: JSONPath.displayName(name))
-            walkedStats.addNulls(row)
-            walked.append(walkedStats)
-            let nativeStats = PathStats(path: JSONPath.displayName(name))
-            nativeStats.addNulls(row)
-            native.append(nativeStats)
+            walked.append(PathStats(path: JSONPath.displayName(name)))
+            native.append(PathStats(path: JSONPath.displayName(name)))
             nativeTypes.append(nil)
             let column = InsertColumns.Column(name: name, utf8: Array(name.utf8), type: .json, jsonAsText: true)
             jsonLayout.columns.append(column)
             textLayout.columns.append(InsertColumns.Column(name: name, utf8: column.utf8, type: .text, jsonAsText: true))
             nativeLayout.columns.append(column)
-            lastRow.append(-1)
         }
         for (index, field) in fields.enumerated() {
             let key = inference.fieldKeys[index]
             if field.keyEscaped { throw Unsure() }
-            lastRow[key] = row
             if field.kind == .string {
                 // Counted as a text column counts it, which for such a string is what a json
                 // column's JSON text gives too, and faster.
@@ -77,10 +71,6 @@ struct DescribedOnce {
             }
             let value = try nativeLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
             Store.record(value, bytes: bytes, type: type, into: stats, row: row)
-        }
-        for key in lastRow.indices where lastRow[key] != row {
-            Store.record(.null, type: .json, into: walked[key], row: row)
-            if let stats = native[key] { Store.record(.null, type: .json, into: stats, row: row) }
         }
         row += 1
     }
@@ -116,14 +106,10 @@ struct DescribedOnce {
         for (index, name) in later.inference.keys.enumerated() {
             guard let mine = inference.index(of: name) else { continue }
             if mine >= before {
-                // A key only the later records hold: NULL in every row before them.
-                let walkedStats = PathStats(path: later.walked[index].path)
-                walkedStats.addNulls(row)
-                walked.append(walkedStats)
+                // A key only the later records hold.
+                walked.append(PathStats(path: later.walked[index].path))
                 native.append(later.native[index].map { _ in PathStats(path: later.walked[index].path) })
-                native[mine]?.addNulls(row)
                 nativeTypes.append(later.nativeTypes[index])
-                lastRow.append(-1)
             }
             walked[mine].merge(later.walked[index])
             if let a = native[mine], let b = later.native[index],
@@ -134,11 +120,6 @@ struct DescribedOnce {
             } else {
                 native[mine] = nil
             }
-        }
-        // Keys the later records lack are NULL in all of them.
-        for (mine, name) in inference.keys.enumerated() where mine < before && later.inference.index(of: name) == nil {
-            walked[mine].addNulls(later.row)
-            native[mine]?.addNulls(later.row)
         }
         row += later.row
         return true

@@ -76,12 +76,6 @@ final class PathStats {
         }
     }
 
-    /// Counts `count` rows, before any recorded here, where a column holds NULL.
-    func addNulls(_ count: Int) {
-        rows += count
-        types[ValueType.null.rawValue] += count
-    }
-
     /// Keys listed one by one at a path; an object with more (a map keyed by ids) has the rest
     /// counted together under `path.*`, so memory and time stay bounded.
     static let maxKeys = 1000

@@ -7,14 +7,36 @@ extension Store {
     /// or text columns whose every value is a JSON object or array) and array elements
     /// (`tags[]`), with the rows where present, the types seen, distinct values, min and max
     /// of numbers and dates, and an example. One pass over the rows, or over `sample` rows
-    /// picked at random.
-    public func describe(table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer) throws {
+    /// picked at random. Returns the notes to print after the rows (`nullNote`).
+    ///
+    /// A column's NULL counts as a null that is there: a table holds NULL both where a record
+    /// held null and where it lacked the key, and cannot tell them apart (inside JSON, a
+    /// missing key is not counted).
+    @discardableResult
+    public func describe(table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer) throws -> [String] {
         if let postgres { return try postgres.describe(table: table, sample: sample, format: format, to: out) }
-        try read { db in
+        return try read { db in
             let info = try TableInfo(db: db, table: table)
-            let stats = try Self.pathStats(info, columns: info.columns, sample: sample, db: db)
-            _ = try Self.stream(Self.describeQuery(stats), db: db, format: format, to: out)
+            let roots = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)
+            _ = try Self.stream(Self.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
+            return Self.nullNote(roots).map { [$0] } ?? []
         }
+    }
+
+    /// The note for the columns whose rows hold NULL, which `describe` counts as null though a
+    /// record may have lacked the key; nil when none does.
+    ///
+    ///     note: a column is NULL where a record held null and also where it lacked the key, so
+    ///     describe counts both as null: b (2 rows), org (57083 rows)
+    static func nullNote(_ roots: [PathStats]) -> String? {
+        let nulls = roots.compactMap { root -> String? in
+            let count = root.types[ValueType.null.rawValue]
+            return count > 0 ? "\(root.path) (\(count) \(count == 1 ? "row" : "rows"))" : nil
+        }
+        guard !nulls.isEmpty else { return nil }
+        let shown = nulls.prefix(10).joined(separator: ", ") + (nulls.count > 10 ? " and \(nulls.count - 10) more" : "")
+        return
+            "note: a column is NULL where a record held null and also where it lacked the key, so describe counts both as null: \(shown)"
     }
 
     /// The paths of `columns` found in the rows, parents first, in column order.

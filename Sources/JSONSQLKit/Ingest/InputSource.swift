@@ -7,6 +7,8 @@ public struct InputSource: Sendable {
     let fd: Int32
     /// The size when known, for progress.
     public let size: Int64?
+    /// The file's path, which a second reader may open (`SecondHalf`); nil for standard input.
+    var path: String? = nil
 
     public static func open(_ path: String) throws -> InputSource {
         if path == "-" { return standardInput }
@@ -19,7 +21,7 @@ public struct InputSource: Sendable {
         if fd < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
         let size: Int64? = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
-        return InputSource(name: path, fd: fd, size: size)
+        return InputSource(name: path, fd: fd, size: size, path: path)
     }
 
     /// open(2) for reading, again when a signal interrupted it (EINTR: a FIFO waiting for its
@@ -48,5 +50,27 @@ public struct InputSource: Sendable {
 
     func close() {
         if fd > 2 { _ = Foundation.close(fd) }
+    }
+}
+
+extension InputSource {
+    /// Where each source is now, to read it again from there (`rewind`): nil unless every one
+    /// is a regular file, which can be.
+    static func starts(of sources: [InputSource]) -> [Int64]? {
+        var starts: [Int64] = []
+        for source in sources {
+            guard source.size != nil else { return nil }
+            let start = lseek(source.fd, 0, SEEK_CUR)
+            guard start >= 0 else { return nil }
+            starts.append(Int64(start))
+        }
+        return starts
+    }
+
+    /// Moves back to `start` (`starts`), to read the source again from there.
+    func rewind(to start: Int64) throws {
+        guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else {
+            throw JSONSQLError("cannot read \(name) again: \(String(cString: strerror(errno)))")
+        }
     }
 }

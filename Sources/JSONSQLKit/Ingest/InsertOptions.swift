@@ -74,10 +74,32 @@ public struct InsertResult: Sendable, Equatable {
     public var skipped: Int { records - written }
 }
 
-/// Progress of a running insert, reported now and then.
+/// Progress of a running insert, or of a read of a data file (`describe`, `query`), reported
+/// now and then.
 public struct InsertProgress: Sendable {
     public var records: Int
     public var bytesRead: Int64
     /// The total input size when every source is a regular file.
     public var totalBytes: Int64?
+    /// Which read of the input this is: 1, then 2 and on where the input is read again (for a
+    /// new table's types first, or again to answer).
+    public var read = 1
+
+    public init(records: Int, bytesRead: Int64, totalBytes: Int64?, read: Int = 1) {
+        self.records = records
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.read = read
+    }
+
+    /// `progress` for a read that comes `reads` reads after the one `progress` reports.
+    static func again(_ progress: ((InsertProgress) -> Void)?, reads: Int = 1) -> ((InsertProgress) -> Void)? {
+        progress.map { progress in
+            { report in
+                var report = report
+                report.read += reads
+                progress(report)
+            }
+        }
+    }
 }

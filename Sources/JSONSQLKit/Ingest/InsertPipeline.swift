@@ -172,16 +172,31 @@ final class RecordProducer: @unchecked Sendable {
     /// Narrows a kept record's fields to those to insert. Called on the reading thread only.
     private let select: RecordSelect?
     let pipe: BatchPipe
+    /// The types to add those of every record read to, when asked for (`observedTypes`).
+    private let types: TypeInference?
+    /// `types` with those of every record the reading thread read, once it read them all
+    /// (nil when one could not be typed): an insert into a table typed from its first records
+    /// learns whether the rest agree (`Store.insert`). Read it once the pipe has ended or
+    /// `stopAndWait` returned.
+    private(set) var observedTypes: TypeInference?
 
     init(
         readers: [RecordReader], layout: InsertColumns, keep: ((UnsafePointer<UInt8>, Int) -> Bool)? = nil,
-        select: RecordSelect? = nil, batches: Int = 3
+        select: RecordSelect? = nil, types: TypeInference? = nil, batches: Int = 3
     ) {
         self.readers = readers
         self.layout = layout
         self.keep = keep
         self.select = select
+        self.types = types
         pipe = BatchPipe(batches: batches)
+    }
+
+    /// Stops the reading thread and waits for it (`BatchPipe.stopAndWait`); then `observedTypes`
+    /// may be read.
+    func stopped() -> RecordProducer {
+        pipe.stopAndWait()
+        return self
     }
 
     func start() {
@@ -213,11 +228,15 @@ final class RecordProducer: @unchecked Sendable {
         var slots = [Int](repeating: -1, count: min(64, layout.columns.count))
         var scratch: [UInt8] = []
         var records = 0
+        var types = self.types
         do {
             var before: Int64 = 0
             for (index, reader) in readers.enumerated() {
                 while let position = try reader.next(into: &fields) {
                     records += 1
+                    if types != nil {
+                        do { try types?.observe(fields, bytes: reader.bytes) } catch { types = nil }
+                    }
                     if records & 0xFFF == 0 {
                         if Interruption.isRequested { throw JSONSQLError("interrupted") }
                         // The database thread stopped: skipped records would never reach it.
@@ -245,6 +264,8 @@ final class RecordProducer: @unchecked Sendable {
                 before += reader.bytesRead
             }
             flush()
+            // Before the pipe ends, which the database thread waits for.
+            observedTypes = types
             pipe.finish(nil)
         } catch {
             flush()

@@ -40,6 +40,9 @@ final class RecordInserter {
     /// Of `written`, rows `--upsert` updated.
     @exclusivity(unchecked) private(set) var updated = 0
     @exclusivity(unchecked) private(set) var addedColumns: [String] = []
+    /// The column of the last value refused for not fitting its column's type, with the type
+    /// that inference gives for its values so far and that one (`TypeInference.widened`).
+    @exclusivity(unchecked) private(set) var mismatch: (column: String, type: ColumnType, widened: ColumnType)?
     /// Generated columns, which SQLite computes: no key fills them.
     @exclusivity(unchecked) private var generatedColumns: [String] = []
 
@@ -191,9 +194,11 @@ final class RecordInserter {
             let field = fields[slots[column]]
             do {
                 values.append(try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch))
-            } catch let mismatch as ValueMismatch {
+            } catch let refusal as ValueMismatch {
+                let type = columns[column].type
+                mismatch = (columns[column].name, type, TypeInference.widened(type, toHold: field, bytes: bytes))
                 throw fail(
-                    "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(Self.describeValue(field, bytes: bytes))"
+                    "column \"\(columns[column].name)\" (\(type.rawValue)) \(refusal.expectation), got \(Self.describeValue(field, bytes: bytes))"
                 )
             }
         }

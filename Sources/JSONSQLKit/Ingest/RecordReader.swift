@@ -33,6 +33,18 @@ final class RecordReader {
     static let sqliteLengthLimit = 1_000_000_000
     /// Called before waiting for quiet input, to pass on the records read so far.
     var willWait: () -> Void = {}
+    /// When not nil, every byte read from the source is added here too: input that cannot be
+    /// read twice (a pipe) is read once as it comes, and again from this copy.
+    var copy: [UInt8]?
+
+    /// Whether the source has given its end. A terminal gives it once (Ctrl-D) and then waits
+    /// for more: read on only where the end has not come.
+    var reachedEnd: Bool { endOfInput }
+
+    /// `copy` with the rest of the source, read to its end.
+    func copyToEnd() throws -> [UInt8] {
+        (copy ?? []) + (reachedEnd ? [] : try CSVTable.readAll(source))
+    }
 
     /// Whether the first bytes were checked for UTF-16 and UTF-32.
     @exclusivity(unchecked) private var encodingChecked = false
@@ -362,6 +374,7 @@ final class RecordReader {
                 endOfInput = true
                 return
             }
+            copy?.append(contentsOf: UnsafeBufferPointer(start: buffer + length, count: count))
             length += count
         }
     }

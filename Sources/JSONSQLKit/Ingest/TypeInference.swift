@@ -175,6 +175,22 @@ struct TypeInference {
         type(for: classify(field, bytes: bytes).map { [$0] } ?? [])
     }
 
+    /// The type inference gives a key whose values gave `type` and that also holds `field`: for
+    /// a value a column typed from the first records refuses, the type to declare instead.
+    ///
+    ///     integer + 1.5 → numeric      integer + "x" → json      boolean + 1 → json
+    static func widened(_ type: ColumnType, toHold field: JSONField, bytes: UnsafePointer<UInt8>) -> ColumnType {
+        let kinds: Set<Seen> =
+            switch type {
+            case .boolean: [.boolean]
+            case .integer: [.integer]
+            case .numeric, .real: [.real]
+            case .text: [.text]
+            default: [.json]
+            }
+        return Self.type(for: kinds.union(classify(field, bytes: bytes).map { [$0] } ?? []))
+    }
+
     private static func type(for kinds: Set<Seen>) -> ColumnType {
         switch kinds {
         case [.boolean]: .boolean

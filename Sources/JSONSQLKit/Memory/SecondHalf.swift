@@ -67,9 +67,22 @@ final class SecondHalf<State>: @unchecked Sendable {
         return half
     }
 
-    private var isCancelled: Bool {
+    /// Records read and bytes past `splitOffset` so far, as of the last `checkIn`.
+    private var readSoFar: (records: Int, bytes: Int64) = (0, 0)
+
+    /// How far the second half has read, for a progress line: its records, and its bytes
+    /// past `splitOffset`.
+    var progress: (records: Int, bytes: Int64) {
         condition.lock()
         defer { condition.unlock() }
+        return readSoFar
+    }
+
+    /// Notes how far the read has come; whether the first reader has cancelled it.
+    private func checkIn(records: Int, bytes: Int64) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        readSoFar = (records, bytes)
         return cancelled
     }
 
@@ -86,7 +99,9 @@ final class SecondHalf<State>: @unchecked Sendable {
                 if firstStart < 0 { firstStart = splitOffset + reader.bytesBefore + Int64(position.start) }
                 try observe(&state, fields, reader.bytes, position)
                 records += 1
-                if records & 0xFFF == 0 && (Interruption.isRequested || isCancelled) { throw JSONSQLError("stopped") }
+                if records & 0xFFF == 0 && (checkIn(records: records, bytes: reader.bytesRead) || Interruption.isRequested) {
+                    throw JSONSQLError("stopped")
+                }
             }
         } catch {
             failed = true
@@ -132,9 +147,10 @@ extension SecondHalf {
     /// the start, and the second half on a thread of its own into `secondState` (a file of
     /// `minimumSize` bytes or more). Where the two meet, `merge` takes the second half's state
     /// into `state` and the read ends; when it refuses, the first reader reads on to the end.
+    /// `progress` gets how far the two have read now and then.
     static func read(
         _ path: String, into state: inout State, secondState: State, minimumSize: Int64?,
-        merge: (inout State, State) -> Bool,
+        progress: ((InsertProgress) -> Void)? = nil, merge: (inout State, State) -> Bool,
         observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
     ) throws {
         var half = start(path, state: secondState, minimumSize: minimumSize, observe: observe)
@@ -156,7 +172,22 @@ extension SecondHalf {
             }
             try observe(&state, fields, reader.bytes, position)
             records += 1
-            if records & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+            if records & 0x3FFF == 0 {
+                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                progress?(Self.progress(half, records: records, bytesRead: reader.bytesRead, of: source))
+            }
         }
+    }
+}
+
+extension SecondHalf {
+    /// The progress of a read of `source` whose first reader has read `records` records and
+    /// `bytesRead` bytes, with those of the second half `half` added while it runs.
+    static func progress(
+        _ half: SecondHalf?, records: Int, bytesRead: Int64, of source: InputSource
+    ) -> InsertProgress {
+        let second: (records: Int, bytes: Int64) = half?.progress ?? (0, 0)
+        return InsertProgress(
+            records: records + second.records, bytesRead: bytesRead + second.bytes, totalBytes: source.size)
     }
 }

@@ -15,11 +15,11 @@ extension Store {
     /// and each record checked once more. Only the fields of `columns` are inserted. With
     /// `inferred`, the types of a read already made, the file is read once, on two threads.
     /// `minimumSplit` is the smallest file read on two threads (`SecondHalf.minimumFileSize`
-    /// unless given, for tests).
+    /// unless given, for tests). `progress` gets how far each read has come.
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
         inferred: TypeInference? = nil, minimumSplit: Int64? = nil, keptBytes: Int = Store.keptRecordBytes,
-        _ body: @escaping (Database) throws -> Bool
+        progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
         let early = inferred == nil ? filter.flatMap(RecordPrecheck.init(beforeTypes:)) : nil
@@ -28,19 +28,25 @@ extension Store {
         var filtered =
             inferred == nil && early == nil ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
         let inference: TypeInference
+        // With `inferred`, the read here is the one `progress` reports; else the second.
+        var again = progress
         if let inferred {
             inference = inferred
         } else if let early {
-            inference = try Self.inferTypes(path, table: table, minimumSplit: minimumSplit, keeping: &kept, precheck: early)
+            inference = try Self.inferTypes(
+                path, table: table, minimumSplit: minimumSplit, keeping: &kept, precheck: early, progress: progress)
+            again = InsertProgress.again(progress)
         } else if var found = filtered {
             inference = try Self.inferTypes(
                 path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &found, secondState: found,
                 first: { found, fields, bytes, position in try found.observe(fields, bytes: bytes, at: position) },
                 second: { found, fields, bytes, position in try found.observe(fields, bytes: bytes, at: position) },
-                merge: { found, later, _ in found.append(later) })
+                merge: { found, later, _ in found.append(later) }, progress: progress)
             filtered = found
+            again = InsertProgress.again(progress)
         } else {
-            inference = try Self.inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit)
+            inference = try Self.inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit, progress: progress)
+            again = InsertProgress.again(progress)
         }
         let keeping = early != nil && kept.isComplete
         let fileColumns = try inference.columns(for: table, primaryKey: [])
@@ -59,7 +65,14 @@ extension Store {
                 var selected: [JSONField] = []
                 var inserted = 0
                 var stopped = false
+                // The read of the matched records, reported by how far into the file it has come.
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map { Int64($0) }
+                var reached: Int64 = 0
+                func report() {
+                    if inserted > 0 { again?(InsertProgress(records: inserted, bytesRead: reached, totalBytes: size)) }
+                }
                 try filtered.forEachMatch(matched, in: path) { buffer, position in
+                    reached = position.offset + Int64(position.end - position.start)
                     let bytes = buffer + position.start
                     var scanner = JSONScanner(bytes: bytes, count: position.end - position.start)
                     try scanner.scanRecord(into: &fields)
@@ -83,11 +96,15 @@ extension Store {
                         throw error
                     }
                     inserted += 1
-                    if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                    if inserted & 0xFFF == 0 {
+                        if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                        report()
+                    }
                     if inserted % batchSize != 0 { return true }
                     stopped = !(try body(db))
                     return !stopped
                 }
+                report()
                 if !stopped { _ = try body(db) }
             }
             return
@@ -106,7 +123,7 @@ extension Store {
                 }
             }
             _ = try insert(
-                from: [try InputSource.open(path)], options: options, progress: nil, batch: (batchSize, body),
+                from: [try InputSource.open(path)], options: options, progress: again, batch: (batchSize, body),
                 keep: Self.precheck(filter, table: table), select: select)
             return
         }
@@ -154,20 +171,23 @@ extension Store {
     /// with every record checked as `insert` checks it (JSON, duplicate keys), each error naming
     /// its line. With `secondHalf`, a large file's second half is read on a second thread
     /// (`SecondHalf`, from `minimumSplit` bytes on when given, for tests); `each` gets every
-    /// record the first thread reads.
+    /// record the first thread reads; `progress` how far the read has come, now and then.
     static func inferTypes(
         _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil,
+        progress: ((InsertProgress) -> Void)? = nil,
         each: (UnsafeMutablePointer<UInt8>, RecordReader.Position) -> Void = { _, _ in }
     ) throws -> TypeInference {
         var none: Void = ()
         return try inferTypes(
             path, table: table, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &none, secondState: (),
-            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _, _ in })
+            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _, _ in },
+            progress: progress)
     }
 
     /// `inferTypes` on two threads, keeping aside in `kept` the records `precheck` says may match.
     static func inferTypes(
-        _ path: String, table: String, minimumSplit: Int64?, keeping kept: inout KeptRecords, precheck: RecordPrecheck
+        _ path: String, table: String, minimumSplit: Int64?, keeping kept: inout KeptRecords, precheck: RecordPrecheck,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> TypeInference {
         try inferTypes(
             path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept, secondState: kept,
@@ -177,57 +197,107 @@ extension Store {
             discard: { later in
                 var later = later
                 later.release()
-            })
+            }, progress: progress)
     }
 
     /// `inferTypes`, with more work on every checked record: `first` on the records the first
     /// thread reads, into `state`; `second` on those of the second half, from `secondState`,
     /// which `merge` takes into `state` where the two meet, with the position of the second
     /// half's first record as the first thread read it; `discard` gets a second half's state
-    /// that did not meet, whose records the first thread reads on to itself.
+    /// that did not meet, whose records the first thread reads on to itself. `progress` gets
+    /// how far the read has come now and then.
     static func inferTypes<State>(
         _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil, with state: inout State,
         secondState: State,
         first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
         second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in }
+        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in },
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> TypeInference {
         var inference = TypeInference()
+        let seen = try observeTypes(
+            path, into: &inference, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &state,
+            secondState: secondState, first: first, second: second, merge: merge, discard: discard, progress: progress)
+        if seen == 0 { throw JSONSQLError("\(path == "-" ? "<stdin>" : path) holds no records; there is nothing to read") }
+        return inference
+    }
+
+    /// Adds the types of every record of JSON `source` to `inference`, as `inferTypes` reads
+    /// them, from where it is: a file that has a path (`InputSource.path`) on two threads, from
+    /// the middle of the file on; the number of records read.
+    static func observeTypes(
+        _ source: InputSource, into inference: inout TypeInference, progress: ((InsertProgress) -> Void)? = nil
+    ) throws -> Int {
+        var none: Void = ()
+        return try observeTypes(
+            source, splitting: source.path, into: &inference, minimumSplit: nil, with: &none, secondState: (),
+            first: { _, _, _, _ in }, second: { _, _, _, _ in }, merge: { _, _, _ in }, progress: progress)
+    }
+
+    /// `observeTypes` of the JSON file at `path`, with the work on every record `inferTypes`
+    /// describes.
+    static func observeTypes<State>(
+        _ path: String, into inference: inout TypeInference, secondHalf: Bool, minimumSplit: Int64?,
+        with state: inout State, secondState: State,
+        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
+        second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
+        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in },
+        progress: ((InsertProgress) -> Void)?
+    ) throws -> Int {
+        let source = try InputSource.open(path)
+        defer { source.close() }
+        return try observeTypes(
+            source, splitting: secondHalf ? path : nil, into: &inference, minimumSplit: minimumSplit, with: &state,
+            secondState: secondState, first: first, second: second, merge: merge, discard: discard, progress: progress)
+    }
+
+    /// `observeTypes` of `source`, its second half read on a thread of its own from the file at
+    /// `splitting` (when given, and large enough).
+    static func observeTypes<State>(
+        _ source: InputSource, splitting path: String?, into inference: inout TypeInference, minimumSplit: Int64?,
+        with state: inout State, secondState: State,
+        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
+        second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
+        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in },
+        progress: ((InsertProgress) -> Void)?
+    ) throws -> Int {
         var duplicates = DuplicateKeys()
         var fields: [JSONField] = []
         var seen = 0
-        let source = try InputSource.open(path)
-        var half = secondHalf ? Self.inferSecondHalf(path, minimumSize: minimumSplit, state: secondState, second) : nil
+        var read = 0
+        var half = path.flatMap { Self.inferSecondHalf($0, minimumSize: minimumSplit, state: secondState, second) }
         defer { half?.cancel() }
-        do {
-            defer { source.close() }
-            let reader = RecordReader(source: source)
-            while let position = try reader.next(into: &fields) {
-                if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
-                    half = nil
-                    let result = started.finished(
-                        meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
-                    if result.met && inference.canAppend(result.state.inference) {
-                        inference.append(result.state.inference)
-                        merge(&state, result.state.more, position)
-                        seen += result.records
-                        break
-                    }
-                    discard(result.state.more)
+        let reader = RecordReader(source: source)
+        reader.isCancelled = { Interruption.isRequested }
+        while let position = try reader.next(into: &fields) {
+            if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+                half = nil
+                let result = started.finished(
+                    meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                if result.met && inference.canAppend(result.state.inference) {
+                    inference.append(result.state.inference)
+                    merge(&state, result.state.more, position)
+                    seen += result.records
+                    break
                 }
-                do {
-                    try inference.observe(fields, bytes: reader.bytes)
-                    try duplicates.check(fields, bytes: reader.bytes)
-                } catch let error as JSONSQLError {
-                    throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
-                }
-                seen += 1
-                if seen & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
-                try first(&state, fields, reader.bytes, position)
+                discard(result.state.more)
             }
+            do {
+                try inference.observe(fields, bytes: reader.bytes)
+                try duplicates.check(fields, bytes: reader.bytes)
+            } catch let error as JSONSQLError {
+                throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
+            }
+            seen += 1
+            read += 1
+            if read & 0x3FFF == 0 {
+                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                progress?(
+                    SecondHalf.progress(half, records: read, bytesRead: reader.bytesRead, of: source))
+            }
+            try first(&state, fields, reader.bytes, position)
         }
-        if seen == 0 { throw JSONSQLError("\(path == "-" ? "<stdin>" : path) holds no records; there is nothing to read") }
-        return inference
+        return seen
     }
 
     /// Type inference over the second half of the file at `path` (`SecondHalf`), with the

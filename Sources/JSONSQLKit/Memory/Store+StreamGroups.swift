@@ -25,12 +25,12 @@ extension Store {
     @discardableResult
     public static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000, note: ((String) -> Void)? = nil
+        batchSize: Int = 20_000, note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         do {
             return try streamGroups(
                 file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, minimumSplit: nil,
-                narrowBytes: NarrowRecords.maximumBytes, note: note)
+                narrowBytes: NarrowRecords.maximumBytes, note: note, progress: progress)
         } catch {
             throw spec.explaining(error)
         }
@@ -39,9 +39,11 @@ extension Store {
     @discardableResult
     static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int, note: ((String) -> Void)? = nil
+        batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int, note: ((String) -> Void)? = nil,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         var inferred: TypeInference?
+        var again = progress
         if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
             try SQLQuote.checkName(spec.table, kind: "table")
             var narrow = NarrowRecords(spec, maximumBytes: narrowBytes)
@@ -50,18 +52,19 @@ extension Store {
                 secondState: narrow,
                 first: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
                 second: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
-                merge: { narrow, later, _ in narrow.append(later) })
+                merge: { narrow, later, _ in narrow.append(later) }, progress: progress)
             if !narrow.overflowed,
                 let printed = try groups(path, spec: spec, inference: inference, narrow: narrow, output: output, to: out)
             {
                 return printed
             }
             inferred = inference
+            again = InsertProgress.again(progress)
         }
         var plan: NarrowPlan?
         var tracker: MissingPathTracker?
         let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred, note: note
+            file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred, progress: again, note: note
         ) { db in
             if plan == nil {
                 let info = try TableInfo(db: db, table: spec.table)

@@ -5,13 +5,14 @@ extension PostgresStore {
     /// `describe` on PostgreSQL: the rows stream through a cursor into the same `PathStats` as
     /// on SQLite, each value as SQLite would store it (`PostgresResultValue`), and print
     /// through the same rows.
-    func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws {
+    func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws -> [String] {
         let (_, roots) = try columnStats(table: table, sample: sample)
         // The stats become rows through SQLite's json_each, as on SQLite.
         let rows = try DatabaseQueue()
         _ = try rows.read { db in
             try Store.stream(Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
         }
+        return Store.nullNote(roots).map { [$0] } ?? []
     }
 
     /// `describe --swift`: the same declarations as on SQLite, from the same stats.

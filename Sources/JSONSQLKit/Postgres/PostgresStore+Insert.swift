@@ -38,6 +38,9 @@ extension PostgresStore {
         var created = false
         var added: [String] = []
         var pendingPosition: RecordReader.Position?
+        var advice: SampledTypes?
+        // Which read of the input the COPY is: the second, after one for a new table's types.
+        var read = 1
         do {
             try connection.transaction {
                 var fields: [JSONField] = []
@@ -60,12 +63,27 @@ extension PostgresStore {
                             "\(options.table) is a view; records go into a table: insert into the table the view reads")
                     }
                     try SQLQuote.checkPostgresName(options.table, kind: "table")
-                    // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
-                    if options.inferFromEveryRecord && options.format == .json {
+                    // CSV columns are typed from every cell already (`CSVCellKind.inferred`); JSON
+                    // files from every record, read once for the types first, as on SQLite.
+                    let starts = options.format == .json ? InputSource.starts(of: sources) : nil
+                    if options.inferFromEveryRecord && options.format == .json && starts == nil {
                         throw JSONSQLError("typing a new table from every record is not yet supported on PostgreSQL")
                     }
                     var inference = TypeInference()
-                    readLoop: for (index, reader) in readers.enumerated() {
+                    if let starts {
+                        var records = 0
+                        for (source, start) in zip(sources, starts) {
+                            try source.rewind(to: start)
+                            records += try Store.observeTypes(source, into: &inference, progress: progress)
+                            try source.rewind(to: start)
+                        }
+                        if records == 0 {
+                            throw JSONSQLError(
+                                "no records in the input, so there is nothing to create table '\(options.table)' from")
+                        }
+                        read = 2
+                    }
+                    readLoop: for (index, reader) in readers.enumerated() where starts == nil {
                         while sample.count < options.inferenceSample {
                             guard let position = try reader.next(into: &fields) else { continue readLoop }
                             do {
@@ -79,14 +97,19 @@ extension PostgresStore {
                         }
                         break
                     }
-                    if sample.isEmpty {
+                    if sample.isEmpty && starts == nil {
                         throw JSONSQLError("no records in the input, so there is nothing to create table '\(options.table)' from")
                     }
-                    let spec = try TableSpec(
-                        name: options.table, columns: try inference.columns(for: options.table, primaryKey: options.primaryKey),
-                        primaryKey: options.primaryKey)
+                    let columns = try inference.columns(for: options.table, primaryKey: options.primaryKey)
+                    let spec = try TableSpec(name: options.table, columns: columns, primaryKey: options.primaryKey)
                     try connection.execute(try spec.postgresSQL(ifNotExists: false))
                     created = true
+                    // Typed from the first records of input read once: what to do when a later value does not fit.
+                    if starts == nil, let once = sources.first(where: { $0.size == nil || $0.fd == 0 }) {
+                        advice = SampledTypes(
+                            database: self.name, table: options.table, columns: columns, primaryKey: options.primaryKey,
+                            records: sample.count, input: once.name, onlyInput: sources.count == 1)
+                    }
                 }
                 let info = try tableInfo(table)
                 if !options.primaryKey.isEmpty && !SQLName.same(info.primaryKey, options.primaryKey) {
@@ -277,9 +300,27 @@ extension PostgresStore {
                             } else {
                                 described = RecordInserter.describeValue(field, bytes: bytes)
                             }
-                            throw fail(
-                                "column \"\(columns[column].name)\" (\(columns[column].type.rawValue)) \(mismatch.expectation), got \(described)"
-                            )
+                            let type = columns[column].type
+                            let refusal =
+                                "column \"\(columns[column].name)\" (\(type.rawValue)) \(mismatch.expectation), got \(described)"
+                            let widened = TypeInference.widened(type, toHold: field, bytes: bytes)
+                            if var advice,
+                                advice.columns.contains(where: { $0.name == columns[column].name })
+                                    || added.contains(columns[column].name)
+                            {
+                                advice.columns += stored.filter { added.contains($0.name) }.map {
+                                    ColumnSpec(name: $0.name, type: $0.type)
+                                }
+                                throw fail(refusal + advice.advice(column: columns[column].name, widened: widened))
+                            }
+                            if !created && added.contains(columns[column].name) {
+                                throw fail(
+                                    refusal
+                                        + SampledTypes.alterAdvice(
+                                            database: self.name, table: table, column: columns[column].name, type: type,
+                                            widened: widened))
+                            }
+                            throw fail(refusal)
                         }
                     }
                     if let notNull {
@@ -324,7 +365,9 @@ extension PostgresStore {
                             }
                             if rows.records & 0xFFF == 0 {
                                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                                progress?(InsertProgress(records: rows.records, bytesRead: bytesRead, totalBytes: totalBytes))
+                                progress?(
+                                    InsertProgress(
+                                        records: rows.records, bytesRead: bytesRead, totalBytes: totalBytes, read: read))
                             }
                         }
                         while nextSample < sample.count {
