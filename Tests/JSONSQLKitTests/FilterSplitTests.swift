@@ -103,6 +103,37 @@ final class FilterSplitTests {
         }
     }
 
+    @Test("a path only measured keeps an array of as many zeros, so records differing elsewhere are one cut-down record")
+    func measuredPaths() throws {
+        let records = [
+            #"{"tags":["a","b"],"o":{"k":1}}"#, #"{"tags":[ "x" , {"y":[1,2]} ],"o":{"k":2}}"#, #"{"tags":["c"]}"#,
+            #"{"tags":{"big":"object"}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#, #"{"tags":["d","e"]}"#,
+        ]
+        func cutDown(_ filter: String) throws -> [String] {
+            var spec = QuerySpec(table: "t")
+            spec.filters = [try FilterParser.parse(filter)]
+            var narrow = NarrowRecords(spec)
+            for record in records {
+                var bytes = Array(record.utf8)
+                var fields: [JSONField] = []
+                try bytes.withUnsafeMutableBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                    try scanner.scanRecord(into: &fields)
+                    try narrow.observe(
+                        fields, bytes: buffer.baseAddress!,
+                        at: RecordReader.Position(line: 1, record: 1, start: 0, end: buffer.count))
+                }
+            }
+            return (0..<narrow.distinctCount).map { String(decoding: narrow.record($0), as: UTF8.self) }
+        }
+        #expect(
+            try cutDown("length(tags) > 1")
+                == [#"{"tags":[0,0]}"#, #"{"tags":[0]}"#, #"{"tags":{}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#])
+        // Read otherwise too, the value is kept as it is.
+        #expect(try cutDown("length(tags) > 1 or tags contains c").count == records.count)
+        #expect(try cutDown("length(o) = 1 and o.k = 1") == [#"{"o":{"k":1}}"#, #"{"o":{"k":2}}"#, "{}"])
+    }
+
     @Test("a record that fails in either half fails as when loading, with its line")
     func failingRecords() throws {
         let lines = DescribeFileSplitTests.records(30, seed: 7)

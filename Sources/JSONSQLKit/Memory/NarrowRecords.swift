@@ -12,26 +12,34 @@ import Foundation
 /// array, a scalar, and a record holding a `\u` escape, which `insert` may refuse
 /// (`ColumnSelection.mayNarrow`), is kept as it is.
 struct NarrowRecords {
-    /// The keys the paths of one column lead through; `whole` where a path ends or indexes.
+    /// The keys the paths of one column lead through; `whole` where a path ends or indexes;
+    /// `measured` where only `length()` of the value is read there.
     struct PathTree {
         var whole = false
+        var measured = false
         var keys: [[UInt8]] = []
         var children: [PathTree] = []
 
-        mutating func add(_ segments: ArraySlice<JSONPath.Segment>) {
+        mutating func add(_ segments: ArraySlice<JSONPath.Segment>, function: JSONPath.Function? = nil) {
             guard !whole else { return }
+            if segments.isEmpty, function == .length, keys.isEmpty {
+                measured = true
+                return
+            }
             guard let segment = segments.first, case .key(let key) = segment else {
                 whole = true
+                measured = false
                 keys = []
                 children = []
                 return
             }
+            measured = false
             let bytes = Array(key.utf8)
             if let index = keys.firstIndex(of: bytes) {
-                children[index].add(segments.dropFirst())
+                children[index].add(segments.dropFirst(), function: function)
             } else {
                 var child = PathTree()
-                child.add(segments.dropFirst())
+                child.add(segments.dropFirst(), function: function)
                 keys.append(bytes)
                 children.append(child)
             }
@@ -79,7 +87,7 @@ struct NarrowRecords {
                 trees.append(PathTree())
                 column = names.count - 1
             }
-            trees[column].add(path.segments[...])
+            trees[column].add(path.segments[...], function: path.function)
         }
         self.names = names
         self.trees = trees
@@ -147,6 +155,20 @@ struct NarrowRecords {
     /// whole: SQLite's own lookup decides those cases.
     private mutating func append(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree) {
         let before = buffer.count
+        // Only its length is read: an array of as many zeros, an object as `{}`.
+        if tree.measured {
+            if bytes[start] == UInt8(ascii: "{") {
+                buffer.append(contentsOf: Array("{}".utf8))
+                return
+            }
+            var elements = Members(bytes: bytes, position: start + 1, end: end)
+            if bytes[start] == UInt8(ascii: "["), let count = elements.countElements() {
+                buffer.append(UInt8(ascii: "["))
+                for index in 0..<count { buffer.append(contentsOf: index == 0 ? [0x30] : [0x2C, 0x30]) }
+                buffer.append(UInt8(ascii: "]"))
+                return
+            }
+        }
         guard !tree.whole, bytes[start] == UInt8(ascii: "{"), !tree.keys.isEmpty, tree.keys.count <= 64 else {
             buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
             return
@@ -270,6 +292,25 @@ struct NarrowRecords {
                     }
                 }
             }
+        }
+
+        /// The number of elements of the array whose `[` is just before `position`; nil when
+        /// the text is not as checked.
+        mutating func countElements() -> Int? {
+            skipWhitespace()
+            if position < end && bytes[position] == UInt8(ascii: "]") { return 0 }
+            var count = 0
+            while position < end, !failed {
+                skipValue()
+                count += 1
+                skipWhitespace()
+                guard position < end else { return nil }
+                if bytes[position] == UInt8(ascii: "]") { return failed ? nil : count }
+                guard bytes[position] == UInt8(ascii: ",") else { return nil }
+                position += 1
+                skipWhitespace()
+            }
+            return nil
         }
 
         mutating func next() -> Member? {
