@@ -214,7 +214,7 @@ struct CSVTable {
         lines: [UInt8], note: String?
     ) {
         let separator = format == .csv ? UInt8(ascii: ",") : UInt8(0x09)
-        let table = try CSVTable(try readAll(source), separator: separator, name: source.name)
+        let table = try CSVTable(try source.readAll(), separator: separator, name: source.name)
         return (
             try table.jsonLines(declared: declared, name: source.name),
             table.oneColumnNote(separator: separator, name: source.name)
@@ -241,21 +241,6 @@ struct CSVTable {
                 "\(column), as \(separator == 0x09 ? "TSV fields are separated by tabs" : "CSV fields are separated by commas"), not ';'; if ';' separates its fields, save it with commas first"
         }
         return nil
-    }
-
-    /// Reads all of `source`.
-    static func readAll(_ source: InputSource) throws -> [UInt8] {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(source.fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw source.readFailure(errno)
-            }
-            if n == 0 { return data }
-            data.append(contentsOf: chunk[0..<n])
-        }
     }
 }
 

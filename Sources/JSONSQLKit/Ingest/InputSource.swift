@@ -74,3 +74,20 @@ extension InputSource {
         }
     }
 }
+
+extension InputSource {
+    /// The rest of the input, read to its end.
+    func readAll() throws -> [UInt8] {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw readFailure(errno)
+            }
+            if n == 0 { return data }
+            data.append(contentsOf: chunk[0..<n])
+        }
+    }
+}

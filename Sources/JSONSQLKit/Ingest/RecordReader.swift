@@ -43,7 +43,7 @@ final class RecordReader {
 
     /// `copy` with the rest of the source, read to its end.
     func copyToEnd() throws -> [UInt8] {
-        (copy ?? []) + (reachedEnd ? [] : try CSVTable.readAll(source))
+        (copy ?? []) + (reachedEnd ? [] : try source.readAll())
     }
 
     /// Whether the first bytes were checked for UTF-16 and UTF-32.
