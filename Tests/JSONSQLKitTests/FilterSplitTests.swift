@@ -103,7 +103,9 @@ final class FilterSplitTests {
         }
     }
 
-    @Test("a path only measured keeps an array of as many zeros, so records differing elsewhere are one cut-down record")
+    @Test(
+        "a path only measured or tested for its kind is cut down to a stand-in, so records differing elsewhere are one cut-down record"
+    )
     func measuredPaths() throws {
         let records = [
             #"{"tags":["a","b"],"o":{"k":1}}"#, #"{"tags":[ "x" , {"y":[1,2]} ],"o":{"k":2}}"#, #"{"tags":["c"]}"#,
@@ -126,9 +128,18 @@ final class FilterSplitTests {
             }
             return (0..<narrow.distinctCount).map { String(decoding: narrow.record($0), as: UTF8.self) }
         }
+        // A column's own value stays as it is where it is no array (its column has a type).
         #expect(
             try cutDown("length(tags) > 1")
-                == [#"{"tags":[0,0]}"#, #"{"tags":[0]}"#, #"{"tags":{}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#])
+                == [#"{"tags":[0,0]}"#, #"{"tags":[0]}"#, #"{"tags":{"big":"object"}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#])
+        // Only the kind of an element is read: the others as 0, it as a value of its kind.
+        #expect(
+            try cutDown("tags[1] exists")
+                == [
+                    #"{"tags":[0,""]}"#, #"{"tags":[0,{}]}"#, #"{"tags":[0]}"#, #"{"tags":{"big":"object"}}"#,
+                    #"{"tags":"text"}"#, #"{"tags":[]}"#,
+                ])
+        #expect(try cutDown("tags[-1] is null and o.k is not null").first == #"{"tags":[0,""],"o":{"k":0}}"#)
         // Read otherwise too, the value is kept as it is.
         #expect(try cutDown("length(tags) > 1 or tags contains c").count == records.count)
         #expect(try cutDown("length(o) = 1 and o.k = 1") == [#"{"o":{"k":1}}"#, #"{"o":{"k":2}}"#, "{}"])

@@ -12,36 +12,53 @@ import Foundation
 /// array, a scalar, and a record holding a `\u` escape, which `insert` may refuse
 /// (`ColumnSelection.mayNarrow`), is kept as it is.
 struct NarrowRecords {
-    /// The keys the paths of one column lead through; `whole` where a path ends or indexes;
-    /// `measured` where only `length()` of the value is read there.
+    /// What a query reads of the value at a path: the value itself, the length of the array
+    /// there (`length()`), or only which kind of value it is (`exists`, `is null`).
+    enum Use {
+        case value, length, kind
+    }
+
+    /// The keys and array elements the paths of one column lead through; `whole` where a path
+    /// reads the value itself, `measured` and `kinded` where only its length or its kind.
     struct PathTree {
         var whole = false
         var measured = false
+        var kinded = false
         var keys: [[UInt8]] = []
         var children: [PathTree] = []
+        var indexes: [Int] = []
+        var elements: [PathTree] = []
 
-        mutating func add(_ segments: ArraySlice<JSONPath.Segment>, function: JSONPath.Function? = nil) {
+        mutating func add(_ segments: ArraySlice<JSONPath.Segment>, use: Use) {
             guard !whole else { return }
-            if segments.isEmpty, function == .length, keys.isEmpty {
-                measured = true
+            guard let segment = segments.first else {
+                switch use {
+                case .value: self = PathTree(whole: true)
+                case .length: measured = true
+                case .kind: kinded = true
+                }
                 return
             }
-            guard let segment = segments.first, case .key(let key) = segment else {
-                whole = true
-                measured = false
-                keys = []
-                children = []
-                return
-            }
-            measured = false
-            let bytes = Array(key.utf8)
-            if let index = keys.firstIndex(of: bytes) {
-                children[index].add(segments.dropFirst(), function: function)
-            } else {
-                var child = PathTree()
-                child.add(segments.dropFirst(), function: function)
-                keys.append(bytes)
-                children.append(child)
+            switch segment {
+            case .key(let key):
+                let bytes = Array(key.utf8)
+                if let index = keys.firstIndex(of: bytes) {
+                    children[index].add(segments.dropFirst(), use: use)
+                } else {
+                    var child = PathTree()
+                    child.add(segments.dropFirst(), use: use)
+                    keys.append(bytes)
+                    children.append(child)
+                }
+            case .index(let index):
+                if let at = indexes.firstIndex(of: index) {
+                    elements[at].add(segments.dropFirst(), use: use)
+                } else {
+                    var child = PathTree()
+                    child.add(segments.dropFirst(), use: use)
+                    indexes.append(index)
+                    elements.append(child)
+                }
             }
         }
     }
@@ -78,7 +95,12 @@ struct NarrowRecords {
         self.maximumBytes = maximumBytes
         var names: [String] = []
         var trees: [PathTree] = []
-        for path in ColumnSelection.paths(spec) {
+        // Each path with what is read there: the filter's by their operators, the others' values.
+        var paths: [(JSONPath, Use)] = spec.filters.flatMap(\.predicates).map { ($0.path, Self.use($0)) }
+        var others = spec
+        others.filters = []
+        paths += ColumnSelection.paths(others).map { ($0, $0.function == .length ? .length : .value) }
+        for (path, use) in paths {
             let column: Int
             if let found = names.firstIndex(where: { SQLName.same($0, path.column) }) {
                 column = found
@@ -87,10 +109,16 @@ struct NarrowRecords {
                 trees.append(PathTree())
                 column = names.count - 1
             }
-            trees[column].add(path.segments[...], function: path.function)
+            trees[column].add(path.segments[...], use: use)
         }
         self.names = names
         self.trees = trees
+    }
+
+    /// What predicate `p` reads at its path.
+    static func use(_ p: Filter.Predicate) -> Use {
+        if p.path.function == .length { return .length }
+        return [.exists, .notExists, .isNull, .isNotNull].contains(p.op) ? .kind : .value
     }
 
     /// The number of different small records.
@@ -150,29 +178,35 @@ struct NarrowRecords {
         return column
     }
 
-    /// Appends the JSON value `bytes[start..<end]`, cut down to the keys of `tree` where it is
-    /// an object. An object with an escaped key, or with a key of `tree` written twice, is kept
-    /// whole: SQLite's own lookup decides those cases.
-    private mutating func append(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree) {
+    /// Appends the JSON value `bytes[start..<end]`, cut down to what `tree` reads of it: an
+    /// object to the keys of `tree`; an array to its elements that `tree` indexes, each other
+    /// element as `0` (so that its length and the places from its end stay); inside a column, an
+    /// object nothing reads inside as `{}`, and a scalar only whose kind is read as `""` or `0`.
+    /// An object with an escaped key, or with a key of `tree` written twice, is kept whole:
+    /// SQLite's own lookup decides those cases. `nested`: inside a column's value, where a
+    /// stand-in of the same kind cannot meet a column's type.
+    private mutating func append(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree, nested: Bool = false) {
+        let asWritten = { (self: inout NarrowRecords) in
+            self.buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+        }
+        guard !tree.whole else { return asWritten(&self) }
+        switch bytes[start] {
+        case UInt8(ascii: "["):
+            guard !tree.indexes.isEmpty || tree.measured || tree.kinded else { return asWritten(&self) }
+            return appendArray(bytes, start, end, tree: tree) ? () : asWritten(&self)
+        case UInt8(ascii: "{"):
+            if tree.keys.isEmpty {
+                return nested ? buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) : asWritten(&self)
+            }
+        case UInt8(ascii: "\""):
+            return nested && tree.kinded ? buffer.append(contentsOf: [0x22, 0x22]) : asWritten(&self)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return nested && tree.kinded ? buffer.append(UInt8(ascii: "0")) : asWritten(&self)
+        default:
+            return asWritten(&self)
+        }
+        guard tree.keys.count <= 64 else { return asWritten(&self) }
         let before = buffer.count
-        // Only its length is read: an array of as many zeros, an object as `{}`.
-        if tree.measured {
-            if bytes[start] == UInt8(ascii: "{") {
-                buffer.append(contentsOf: Array("{}".utf8))
-                return
-            }
-            var elements = Members(bytes: bytes, position: start + 1, end: end)
-            if bytes[start] == UInt8(ascii: "["), let count = elements.countElements() {
-                buffer.append(UInt8(ascii: "["))
-                for index in 0..<count { buffer.append(contentsOf: index == 0 ? [0x30] : [0x2C, 0x30]) }
-                buffer.append(UInt8(ascii: "]"))
-                return
-            }
-        }
-        guard !tree.whole, bytes[start] == UInt8(ascii: "{"), !tree.keys.isEmpty, tree.keys.count <= 64 else {
-            buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
-            return
-        }
         buffer.append(UInt8(ascii: "{"))
         var first = true
         var matched: UInt64 = 0
@@ -194,7 +228,7 @@ struct NarrowRecords {
             buffer.append(
                 contentsOf: UnsafeBufferPointer(start: bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2))
             buffer.append(UInt8(ascii: ":"))
-            append(bytes, member.valueStart, member.valueEnd, tree: tree.children[index])
+            append(bytes, member.valueStart, member.valueEnd, tree: tree.children[index], nested: true)
         }
         if whole || members.failed {
             buffer.removeSubrange(before...)
@@ -202,6 +236,29 @@ struct NarrowRecords {
             return
         }
         buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the array `bytes[start..<end]` with each element `tree` indexes cut down to
+    /// what is read of it, and every other element as `0`; false, with nothing appended, when
+    /// the text is not as checked.
+    private mutating func appendArray(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree) -> Bool {
+        var members = Members(bytes: bytes, position: start + 1, end: end)
+        var ranges: [(start: Int, end: Int)] = []
+        while let element = members.nextElement() { ranges.append(element) }
+        guard !members.failed else { return false }
+        buffer.append(UInt8(ascii: "["))
+        for (place, range) in ranges.enumerated() {
+            if place > 0 { buffer.append(UInt8(ascii: ",")) }
+            let trees = tree.indexes.indices.filter { tree.indexes[$0] == place || tree.indexes[$0] == place - ranges.count }
+            switch trees.count {
+            case 0: buffer.append(UInt8(ascii: "0"))
+            case 1: append(bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true)
+            // Read by two paths ([0] and [-1] of one element): as it is.
+            default: buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + range.start, count: range.end - range.start))
+            }
+        }
+        buffer.append(UInt8(ascii: "]"))
+        return true
     }
 
     /// The index in `tree.keys` of the key of `member`, an unescaped key.
@@ -227,6 +284,8 @@ struct NarrowRecords {
         let end: Int
         /// Set when the text is not as checked; no more members are given.
         private(set) var failed = false
+        /// Whether an element was given (`nextElement`).
+        private var started = false
 
         init(bytes: UnsafePointer<UInt8>, position: Int, end: Int) {
             self.bytes = bytes
@@ -294,23 +353,27 @@ struct NarrowRecords {
             }
         }
 
-        /// The number of elements of the array whose `[` is just before `position`; nil when
-        /// the text is not as checked.
-        mutating func countElements() -> Int? {
+        /// The next element of the array whose `[` was just before the first `position`, as
+        /// written; nil at its end, or with `failed` set when the text is not as checked.
+        mutating func nextElement() -> (start: Int, end: Int)? {
+            guard !failed else { return nil }
             skipWhitespace()
-            if position < end && bytes[position] == UInt8(ascii: "]") { return 0 }
-            var count = 0
-            while position < end, !failed {
-                skipValue()
-                count += 1
-                skipWhitespace()
-                guard position < end else { return nil }
-                if bytes[position] == UInt8(ascii: "]") { return failed ? nil : count }
-                guard bytes[position] == UInt8(ascii: ",") else { return nil }
+            if position < end && bytes[position] == UInt8(ascii: ",") && started {
                 position += 1
                 skipWhitespace()
             }
-            return nil
+            guard position < end, bytes[position] != UInt8(ascii: "]") else {
+                if position >= end { failed = true }
+                return nil
+            }
+            started = true
+            let start = position
+            skipValue()
+            guard !failed, position <= end else {
+                failed = true
+                return nil
+            }
+            return (start, position)
         }
 
         mutating func next() -> Member? {
