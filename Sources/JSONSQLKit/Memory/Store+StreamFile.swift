@@ -8,6 +8,9 @@ extension Store {
     /// that the file is read a second time instead.
     static let keptRecordBytes = 16 << 20
 
+    /// The most bytes of matched records (`FilteredRecords`) one batch loads.
+    static let batchBytes = 16 << 20
+
     /// Loads the JSON file at `path` into a new table `table` batch by batch, as `streamBatches`
     /// describes. The first read, on two threads, infers the types from every record and keeps
     /// aside the records `filter` may match (`RecordPrecheck`, `KeptRecords`); when they fit in
@@ -58,12 +61,16 @@ extension Store {
                 filter, columns: fileColumns, like: try TableInfo(db: db, table: table), name: name, db: db, source: path)
         }
         if let matched, let filtered {
-            // Only the records the filter matches, read again by their place in the file.
-            try write { db in
+            // Only the records the filter matches, read again by their place in the file; each
+            // batch in a transaction of its own, so that memory holds one batch, however many match.
+            try writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN")
+                defer { if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") } }
                 let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
                 var fields: [JSONField] = []
                 var selected: [JSONField] = []
                 var inserted = 0
+                var (inBatch, bytesInBatch) = (0, 0)
                 var stopped = false
                 // The read of the matched records, reported by how far into the file it has come.
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map { Int64($0) }
@@ -100,12 +107,19 @@ extension Store {
                         if Interruption.isRequested { throw JSONSQLError("interrupted") }
                         report()
                     }
-                    if inserted % batchSize != 0 { return true }
+                    // A batch ends at `batchSize` records or `batchBytes`, as matched records may be large.
+                    inBatch += 1
+                    bytesInBatch += position.end - position.start
+                    if inBatch < batchSize && bytesInBatch < Self.batchBytes { return true }
+                    (inBatch, bytesInBatch) = (0, 0)
                     stopped = !(try body(db))
+                    try db.execute(sql: "COMMIT")
+                    try db.execute(sql: "BEGIN")
                     return !stopped
                 }
                 report()
                 if !stopped { _ = try body(db) }
+                try db.execute(sql: "COMMIT")
             }
             return
         }
