@@ -61,20 +61,7 @@ struct FilteredRecords {
         try TableSpec(name: name, columns: columns, primaryKey: []).create(in: db, ifNotExists: false)
         defer { try? db.execute(sql: "DROP TABLE \(SQLQuote.identifier(name))") }
         let inserter = try RecordInserter(db: db, table: name, conflict: .fail, alter: false)
-        var fields: [JSONField] = []
-        for number in 0..<narrow.distinctCount {
-            var bytes = narrow.record(number)
-            let inserted = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
-                guard let base = buffer.baseAddress else { return false }
-                var scanner = JSONScanner(bytes: base, count: buffer.count)
-                guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
-                let position = RecordReader.Position(line: 0, record: number + 1, start: 0, end: buffer.count)
-                return
-                    (try? fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: base, at: position, source: source) })
-                    != nil
-            }
-            guard inserted else { return nil }
-        }
+        guard narrow.insertAll(with: inserter, source: source) else { return nil }
         // Inserted in order into an empty table: rowid n + 1 is cut-down record n.
         guard let rowid = info.rowidName else { return nil }
         var matched = [Bool](repeating: false, count: narrow.distinctCount)

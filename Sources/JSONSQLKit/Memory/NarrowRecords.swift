@@ -127,6 +127,26 @@ struct NarrowRecords {
     /// Small record number `number`.
     func record(_ number: Int) -> [UInt8] { Array(storage[starts[number]..<starts[number + 1]]) }
 
+    /// Inserts each different small record, in order, with `inserter` (into an empty table, so
+    /// that rowid n + 1 is small record n); false as soon as one cannot be inserted as it is.
+    func insertAll(with inserter: RecordInserter, source: String) -> Bool {
+        var fields: [JSONField] = []
+        for number in 0..<distinctCount {
+            var bytes = record(number)
+            let inserted = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return false }
+                var scanner = JSONScanner(bytes: base, count: buffer.count)
+                guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
+                let position = RecordReader.Position(line: 0, record: number + 1, start: 0, end: buffer.count)
+                return
+                    (try? fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: base, at: position, source: source) })
+                    != nil
+            }
+            guard inserted else { return false }
+        }
+        return true
+    }
+
     /// Keeps the small record of the checked record at `position` in `bytes`, whose fields are
     /// `fields`.
     mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position) throws {

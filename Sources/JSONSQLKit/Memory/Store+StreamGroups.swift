@@ -111,21 +111,7 @@ extension Store {
                 .create(
                     in: db, ifNotExists: false)
             let inserter = try RecordInserter(db: db, table: spec.table, conflict: .fail, alter: false)
-            var fields: [JSONField] = []
-            for number in 0..<narrow.distinctCount {
-                var bytes = narrow.record(number)
-                let inserted = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
-                    guard let base = buffer.baseAddress else { return false }
-                    var scanner = JSONScanner(bytes: base, count: buffer.count)
-                    guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
-                    let position = RecordReader.Position(line: 0, record: number + 1, start: 0, end: buffer.count)
-                    return
-                        (try? fields.withUnsafeBufferPointer {
-                            try inserter.insert($0, bytes: base, at: position, source: path)
-                        }) != nil
-                }
-                guard inserted else { return nil }
-            }
+            guard narrow.insertAll(with: inserter, source: path) else { return nil }
             let info = try TableInfo(db: db, table: spec.table)
             // In the order the batches would: the plan's errors first.
             let plan = try NarrowPlan(spec, table: info)
