@@ -27,7 +27,8 @@ struct DraftDatabase {
 
     /// The files SQLite may keep beside a database.
     static let companionSuffixes = ["-journal", "-wal", "-shm"]
-    private static let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    private static let letters = Array(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
     /// An open descriptor of the draft holding its `flock`. Closed only when no connection of
     /// this process has the file open: closing a descriptor drops every POSIX lock that the
@@ -49,20 +50,26 @@ struct DraftDatabase {
 
     /// The directory part of `destination` (with its slash, or empty) and the hidden name that
     /// drafts for it start with.
-    private static func stem(for destination: String) throws -> (directory: String, prefix: String) {
+    private static func stem(for destination: String) throws -> (directory: String, prefix: String)
+    {
         let slash = destination.lastIndex(of: "/")
         let directory = slash.map { String(destination[...$0]) } ?? ""
         let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        guard !name.isEmpty else { throw JSONSQLError("cannot create \(destination): a database path must name a file") }
+        guard !name.isEmpty else {
+            throw JSONSQLError("cannot create \(destination): a database path must name a file")
+        }
         // Room for the prefix and suffix within the usual 255-byte limit on a name.
-        return (directory, "." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".jsonsql-")
+        return (
+            directory, "." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".jsonsql-"
+        )
     }
 
     /// Creates an empty draft file (an empty file is an empty SQLite database).
     init(for destination: String) throws {
         let (directory, prefix) = try Self.stem(for: destination)
         for _ in 0..<100 {
-            let candidate = directory + prefix + String((0..<6).map { _ in Self.letters.randomElement()! })
+            let candidate =
+                directory + prefix + String((0..<6).map { _ in Self.letters.randomElement()! })
             // 0644 before the umask, as SQLite creates database files.
             // Noted from its creation: a signal that ends the process removes it.
             var slot: Int32 = -1
@@ -83,7 +90,8 @@ struct DraftDatabase {
                 guard moved >= 0 else {
                     unlink(candidate)
                     jsonsql_draft_forget(slot)
-                    throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(failure)))")
+                    throw JSONSQLError(
+                        "cannot create \(destination): \(String(cString: strerror(failure)))")
                 }
                 fd = moved
             }
@@ -110,8 +118,11 @@ struct DraftDatabase {
 
     /// Why a file cannot be created beside `destination`, with what to do: the directory is
     /// missing or cannot be written; else the system's reason.
-    private static func cannotCreate(_ destination: String, directory: String, errno code: Int32) -> JSONSQLError {
-        let folder = directory.isEmpty ? "." : String(directory.dropLast(directory.count > 1 ? 1 : 0))
+    private static func cannotCreate(_ destination: String, directory: String, errno code: Int32)
+        -> JSONSQLError
+    {
+        let folder =
+            directory.isEmpty ? "." : String(directory.dropLast(directory.count > 1 ? 1 : 0))
         switch code {
         case ENOENT:
             return JSONSQLError(
@@ -136,7 +147,9 @@ struct DraftDatabase {
     /// Moves the draft, whose connection is closed, to its destination unless something is there.
     func publish() throws {
         for suffix in ["-journal", "-wal"] where Self.exists(path + suffix) {
-            throw JSONSQLError("cannot create \(destination): SQLite did not finish with its \(suffix) file; nothing was written")
+            throw JSONSQLError(
+                "cannot create \(destination): SQLite did not finish with its \(suffix) file; nothing was written"
+            )
         }
         for suffix in ["-journal", "-wal"] where Self.exists(destination + suffix) {
             // SQLite would take it for the new database's own and roll the new database back.
@@ -150,7 +163,9 @@ struct DraftDatabase {
                     "\(destination) was created by another process while this command was building it; that file is left as it is and nothing was written. Run the command again to work on it"
                 )
             }
-            throw JSONSQLError("cannot create \(destination): \(String(cString: strerror(errno))); nothing was written")
+            throw JSONSQLError(
+                "cannot create \(destination): \(String(cString: strerror(errno))); nothing was written"
+            )
         }
         jsonsql_draft_forget(lock.slot)
         // The connection is closed (see above): nothing of this process holds a lock to lose.

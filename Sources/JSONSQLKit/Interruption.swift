@@ -26,10 +26,14 @@ public enum Interruption {
         // SQLite calls an automatic extension's entry point as (db, error message, API routines);
         // the C API declares it without parameters.
         let entryPoint:
-            @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeRawPointer?) -> Int32 = {
+            @convention(c) (
+                OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                UnsafeRawPointer?
+            ) -> Int32 = {
                 db, _, _ in
                 sqlite3_progress_handler(
-                    db, Interruption.stepsBetweenChecks, { _ in Interruption.flag.pointee != 0 ? 1 : 0 }, nil)
+                    db, Interruption.stepsBetweenChecks,
+                    { _ in Interruption.flag.pointee != 0 ? 1 : 0 }, nil)
                 return SQLITE_OK
             }
         sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))

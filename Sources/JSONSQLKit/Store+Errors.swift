@@ -13,7 +13,9 @@ extension Store {
 
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
-        if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN, let blocked = companionInTheWay(path) {
+        if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN,
+            let blocked = companionInTheWay(path)
+        {
             return blocked
         }
         switch error.resultCode {
@@ -40,12 +42,14 @@ extension Store {
             return JSONSQLError(
                 "\(path) was changed by another process after this transaction began reading it, so the transaction cannot write; roll it back (ROLLBACK;) and run it again, or start it with BEGIN IMMEDIATE; to take the write lock at once"
             )
-        case .SQLITE_BUSY where Interruption.isRequested, .SQLITE_LOCKED where Interruption.isRequested:
+        case .SQLITE_BUSY where Interruption.isRequested,
+            .SQLITE_LOCKED where Interruption.isRequested:
             // Ctrl-C ended the wait for the lock (`busyWait`): no longer waiting is no lock error.
             return JSONSQLError("interrupted")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return JSONSQLError(
-                "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done")
+                "\(path) is locked by another process; wait longer with --timeout SECONDS, or try again when it is done"
+            )
         case .SQLITE_CORRUPT:
             let file = SQLQuote.shellWord(path)
             return JSONSQLError(
@@ -53,7 +57,9 @@ extension Store {
             )
         case .SQLITE_FULL:
             return JSONSQLError("\(path): the disk is full; nothing was written")
-        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_DELETE && DraftDatabase.exists(path + "-journal"):
+        case .SQLITE_IOERR
+        where error.extendedResultCode == .SQLITE_IOERR_DELETE
+            && DraftDatabase.exists(path + "-journal"):
             // A hot journal rolled back into the file, which then could not remove it.
             return JSONSQLError(
                 "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite rolls it back and removes it before the database can be used; it cannot remove it because \(directoryName(of: path)) cannot be written by this user. Run the command where the directory can be written, or as a user who can write it"
@@ -67,7 +73,8 @@ extension Store {
                 atTransactionBoundary: true)
         case .SQLITE_IOERR:
             return JSONSQLError(
-                "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written")
+                "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written"
+            )
         case .SQLITE_READONLY:
             if isWALWithoutSharedMemory(path) { return walWithoutSharedMemory(path) }
             if error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
@@ -92,14 +99,19 @@ extension Store {
                 )
             }
             return JSONSQLError("\(path) is read-only: \(error.message ?? "attempt to write")")
-        case .SQLITE_CANTOPEN where isWALWithoutSharedMemory(path): return walWithoutSharedMemory(path)
-        case .SQLITE_CANTOPEN where isRegularFile(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
+        case .SQLITE_CANTOPEN where isWALWithoutSharedMemory(path):
+            return walWithoutSharedMemory(path)
+        case .SQLITE_CANTOPEN
+        where isRegularFile(path + "-journal") && Foundation.access(path + "-journal", W_OK) != 0:
             return JSONSQLError(
                 "\(path)-journal is left from a write that stopped midway (a killed process), and SQLite must roll it back before the database can be used, but this user cannot write it. Run any jsonsql command on it once as a user who can; nothing was changed"
             )
-        case .SQLITE_CANTOPEN: return JSONSQLError("cannot open \(path): \(error.message ?? "unable to open database file")")
+        case .SQLITE_CANTOPEN:
+            return JSONSQLError(
+                "cannot open \(path): \(error.message ?? "unable to open database file")")
         case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
-        case .SQLITE_ERROR where error.message == "unsupported file format": return unsupportedFormat(path)
+        case .SQLITE_ERROR where error.message == "unsupported file format":
+            return unsupportedFormat(path)
         default: return JSONSQLError(explaining(error.message ?? "\(error)"))
         }
     }
@@ -133,7 +145,9 @@ extension Store {
     }
 
     /// Byte `offset` of a database file's header.
-    static func headerByte(_ path: String, _ offset: Int) -> UInt8? { header(path).map { $0[offset] } }
+    static func headerByte(_ path: String, _ offset: Int) -> UInt8? {
+        header(path).map { $0[offset] }
+    }
 
     /// The directory a database path is in, as messages name it (`.` for a bare file name).
     static func directoryName(of path: String) -> String {
@@ -145,7 +159,9 @@ extension Store {
     /// never follows or replaces it, so the database can be neither read nor written.
     static func companionInTheWay(_ path: String) -> JSONSQLError? {
         var info = stat()
-        guard lstat(path + "-journal", &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        guard lstat(path + "-journal", &info) == 0, info.st_mode & S_IFMT != S_IFREG else {
+            return nil
+        }
         let kind =
             switch info.st_mode & S_IFMT {
             case S_IFDIR: "a directory"
@@ -166,7 +182,9 @@ extension Store {
     /// holds its last commits, so a copy must take it along.
     static func walWithoutSharedMemory(_ path: String) -> JSONSQLError {
         let file = SQLQuote.shellWord(path)
-        let copy = DraftDatabase.exists(path + "-wal") ? "copy it with \(path)-wal, which holds its last changes," : "copy it"
+        let copy =
+            DraftDatabase.exists(path + "-wal")
+            ? "copy it with \(path)-wal, which holds its last changes," : "copy it"
         return JSONSQLError(
             "\(path) is in WAL mode, and SQLite reads such a database only with its \(path)-shm file, which cannot be created where the file is; \(copy) somewhere writable, or run `sqlite3 \(file) 'PRAGMA journal_mode=DELETE'` where it can be written"
         )
@@ -175,7 +193,8 @@ extension Store {
     /// SQLite's message, with what it means in jsonsql's terms where SQLite's words do not say
     /// what to do.
     static func explaining(_ message: String) -> String {
-        explainingSyntaxError(explainingUnknownFunction(explainingReservedName(explainingShadowTable(message))))
+        explainingSyntaxError(
+            explainingUnknownFunction(explainingReservedName(explainingShadowTable(message))))
     }
 
     /// SQLite's `near "selct": syntax error` and `incomplete input`, said as what they are: SQL
@@ -216,7 +235,9 @@ extension Store {
     /// Whether the file is a database in WAL mode (header bytes 18 and 19 are 2) with no `-shm`
     /// file beside it, in a directory where none can be created.
     static func isWALWithoutSharedMemory(_ path: String) -> Bool {
-        guard let header = fileStart(path, count: 20), header.count == 20, header[18] == 2, header[19] == 2 else {
+        guard let header = fileStart(path, count: 20), header.count == 20, header[18] == 2,
+            header[19] == 2
+        else {
             return false
         }
         let directory = (path as NSString).deletingLastPathComponent
@@ -228,7 +249,8 @@ extension Store {
     /// defensive mode), with what the table is and what to change instead.
     static func explainingShadowTable(_ message: String) -> String {
         guard message.hasPrefix("table "),
-            ["may not be modified", "may not be dropped", "may not be altered"].contains(where: message.hasSuffix)
+            ["may not be modified", "may not be dropped", "may not be altered"].contains(
+                where: message.hasSuffix)
         else { return message }
         return message
             + ": SQLite keeps it for a virtual table (such as an FTS index) and only that table may change it; edit or drop the virtual table, or the table it indexes"

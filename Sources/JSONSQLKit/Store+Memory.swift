@@ -10,8 +10,9 @@ extension Store {
 
     /// Whether `path` names input data rather than a database: `-` (standard input), a file
     /// whose extension is one of `dataExtensions`, a pipe or character device (`<(...)`), or an
-    /// existing file that starts with `{` or `[` (after white space), which no SQLite database does.
-    /// With `format` (`--csv`, `--tsv`), any file but a SQLite database is data, whatever its name.
+    /// existing file that starts with `{` or `[` (after white space), which no SQLite database
+    /// does. With `format` (`--csv`, `--tsv`), any file but a SQLite database is data, whatever its
+    /// name.
     public static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
         if path == "-" { return true }
         if PostgresConnection.isURL(path) { return false }
@@ -20,9 +21,13 @@ extension Store {
         // Reading a pipe to look would take its first bytes away from the load; and no pipe
         // or device holds a database, which SQLite reads at offsets.
         var status = stat()
-        if stat(path, &status) == 0 && [S_IFIFO, S_IFCHR].contains(status.st_mode & S_IFMT) { return true }
+        if stat(path, &status) == 0 && [S_IFIFO, S_IFCHR].contains(status.st_mode & S_IFMT) {
+            return true
+        }
         guard let head = fileStart(path, count: 512) else { return false }
-        if format != nil && status.st_mode & S_IFMT == S_IFREG { return !head.starts(with: Array("SQLite format 3\u{0}".utf8)) }
+        if format != nil && status.st_mode & S_IFMT == S_IFREG {
+            return !head.starts(with: Array("SQLite format 3\u{0}".utf8))
+        }
         let first = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
@@ -33,7 +38,9 @@ extension Store {
     /// Whether `path` is a regular file that starts as every SQLite database does.
     public static func isSQLiteFile(_ path: String) -> Bool {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let head = fileStart(path, count: 16) else {
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            let head = fileStart(path, count: 16)
+        else {
             return false
         }
         return head.elementsEqual(Array("SQLite format 3\u{0}".utf8))
@@ -65,14 +72,17 @@ extension Store {
             }
             tables.append(table)
         }
-        if paths.filter({ $0 == "-" }).count > 1 { throw JSONSQLError("standard input (-) can be read once; give it once") }
+        if paths.filter({ $0 == "-" }).count > 1 {
+            throw JSONSQLError("standard input (-) can be read once; give it once")
+        }
         let store = try Store(memoryNamed: first == "-" ? "<stdin>" : first)
         for (path, table) in zip(paths, tables) {
             var options = InsertOptions(table: table)
             options.format = format ?? InputFormat.guessed(from: path)
             // Any file loads, whatever key or type appears late in it.
             options.inferFromEveryRecord = true
-            let result = try store.insert(from: [try InputSource.open(path)], options: options, progress: progress)
+            let result = try store.insert(
+                from: [try InputSource.open(path)], options: options, progress: progress)
             if let note { result.notes.forEach(note) }
         }
         return store
@@ -89,7 +99,9 @@ extension Store {
         let draft = try DraftDatabase(for: path)
         do {
             // VACUUM INTO writes a compact copy into the empty draft file.
-            try writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [draft.path]) }
+            try writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [draft.path])
+            }
             try draft.publish()
         } catch {
             draft.discard()
@@ -105,7 +117,8 @@ extension Store {
     /// Whether `spec` may stream: no order, groups, aggregates or offset, nothing decided by
     /// the whole result (`--json-cols`), and a format that needs no measuring pass.
     public static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
-        spec.orderBy.isEmpty && spec.groupBy.isEmpty && spec.offset == nil && !spec.selections.contains { $0.aggregate != nil }
+        spec.orderBy.isEmpty && spec.groupBy.isEmpty && spec.offset == nil
+            && !spec.selections.contains { $0.aggregate != nil }
             && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty && format != .table
     }
 
@@ -119,7 +132,8 @@ extension Store {
     /// how far each read of the file has come.
     @discardableResult
     public static func streamQuery(
-        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
+        to out: OutputBuffer,
         batchSize: Int = 50_000, minimumSplit: Int64? = nil, keptBytes: Int? = nil,
         note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
@@ -127,12 +141,15 @@ extension Store {
         // printed a row per batch and group. It groups the whole file (`streamGroups`).
         if !spec.groupBy.isEmpty || spec.selections.contains(where: { $0.aggregate != nil }) {
             return try streamGroups(
-                file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, note: note,
+                file: path, format: format, spec: spec, output: output, to: out,
+                batchSize: batchSize, note: note,
                 progress: progress)
         }
         // Nor can a batch be ordered or skipped into apart from the others.
         guard spec.orderBy.isEmpty, spec.offset == nil else {
-            throw JSONSQLError("a streamed query cannot order rows or skip them (--order-by, --offset): load the file instead")
+            throw JSONSQLError(
+                "a streamed query cannot order rows or skip them (--order-by, --offset): load the file instead"
+            )
         }
         var unlimited = spec
         unlimited.limit = nil
@@ -144,11 +161,14 @@ extension Store {
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let built = try unlimited.build(table: info)
-                tracker = try MissingPathTracker(spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
+                tracker = try MissingPathTracker(
+                    spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
                 let statement = try db.makeStatement(sql: built.sql)
                 try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
                 query = (
-                    statement, try output.makeWriter(columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
+                    statement,
+                    try output.makeWriter(
+                        columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
                     SQLiteRow(statement: statement.sqliteStatement), info.name
                 )
             }
@@ -165,13 +185,15 @@ extension Store {
             return printed < limit
         }
         let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize, minimumSplit: minimumSplit,
+            file: path, format: format, spec: spec, batchSize: batchSize,
+            minimumSplit: minimumSplit,
             keptBytes: keptBytes ?? keptRecordBytes, progress: progress, note: note, runBatch)
         store.close()
         try query?.writer.finish()
         // Reading stopped at the limit leaves later records unseen.
         if printed < limit, let note {
-            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(note)
+            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(
+                note)
         }
         return printed
     }
@@ -180,7 +202,8 @@ extension Store {
     /// batches (a precheck, `FilteredRecords`, or every record: no batch made a tracker) and the
     /// rows seen leave a note open, those of every record read again (`notesReadingAll`).
     static func notes(
-        _ tracker: MissingPathTracker?, empty: Bool, file path: String, format: InputFormat?, spec: QuerySpec
+        _ tracker: MissingPathTracker?, empty: Bool, file path: String, format: InputFormat?,
+        spec: QuerySpec
     ) throws -> [String] {
         if let tracker, !tracker.missesRecords { return tracker.notes() }
         if let tracker, !tracker.leavesNoteOpen { return [] }
@@ -190,16 +213,23 @@ extension Store {
     /// The notes for `spec`'s paths that no record of the file has, from every record, read in
     /// batches again without the filters (which a precheck would apply by the records' bytes),
     /// until every path is found. Nothing for standard input, which cannot be read again.
-    static func notesReadingAll(file path: String, format: InputFormat?, spec: QuerySpec) throws -> [String] {
+    static func notesReadingAll(file path: String, format: InputFormat?, spec: QuerySpec) throws
+        -> [String]
+    {
         var status = stat()
-        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
+        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return []
+        }
         var tracker: MissingPathTracker?
         // Only the columns the filters name, and no filters.
         var scan = QuerySpec(table: spec.table)
         scan.selections = ColumnSelection.paths(spec).map { .path(JSONPath(column: $0.column)) }
-        let store = try streamBatches(file: path, format: format, spec: scan, batchSize: 50_000) { db in
+        let store = try streamBatches(file: path, format: format, spec: scan, batchSize: 50_000) {
+            db in
             if tracker == nil {
-                tracker = try MissingPathTracker(spec, table: try TableInfo(db: db, table: spec.table), db: db, everyRecord: true)
+                tracker = try MissingPathTracker(
+                    spec, table: try TableInfo(db: db, table: spec.table), db: db, everyRecord: true
+                )
             }
             guard let tracker else { return false }
             try tracker.observe(db, table: spec.table)
@@ -224,29 +254,36 @@ extension Store {
         counting.filters = spec.filters
         counting.selections = [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
         let store = try streamBatches(
-            file: path, format: format, spec: counting, batchSize: batchSize, progress: progress, note: note
+            file: path, format: format, spec: counting, batchSize: batchSize, progress: progress,
+            note: note
         ) { db in
             if query == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 query = try counting.build(table: info)
-                tracker = try MissingPathTracker(counting, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
+                tracker = try MissingPathTracker(
+                    counting, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
             }
             guard let query else { return false }
-            total += try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
+            total +=
+                try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments))
+                ?? 0
             try tracker?.observe(db, table: spec.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
         }
         store.close()
         if let note {
-            try notes(tracker, empty: total == 0, file: path, format: format, spec: counting).forEach(note)
+            try notes(tracker, empty: total == 0, file: path, format: format, spec: counting)
+                .forEach(note)
         }
         return total
     }
 
     /// How `query` reads the data file at `path` for `spec` without `--explain`, as comment
     /// lines for `--explain`, which itself loads the file to show SQLite's plan.
-    public static func readingPlan(file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat)
+    public static func readingPlan(
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat
+    )
         -> String
     {
         let json = isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
@@ -260,33 +297,40 @@ extension Store {
                 plan =
                     "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of cut-down records the file is read again whole)"
             } else {
-                plan = "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
+                plan =
+                    "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
             }
         } else if canStreamTop(spec) {
             plan =
                 "ordered: the records are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order)"
-                + (json && !spec.filters.isEmpty ? "; the filter's records found as when streamed" : "")
+                + (json && !spec.filters.isEmpty
+                    ? "; the filter's records found as when streamed" : "")
         } else if canStreamGroups(spec) {
             plan =
                 json
                 ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read)"
                 : "grouped: the records are loaded in batches, each projected onto the query's values"
         } else {
-            plan = "loaded: the whole file is loaded into memory first (--order-by without --limit, --offset, or table output)"
+            plan =
+                "loaded: the whole file is loaded into memory first (--order-by without --limit, --offset, or table output)"
         }
         return "-- memory mode, \(plan)\n-- the plan below is SQLite's over the file loaded whole\n"
     }
 
-    /// Whether `streamBatches` may insert only the records `spec`'s filters match (`FilteredRecords`).
-    static func readsMatchesOnly(_ path: String, _ format: InputFormat?, _ spec: QuerySpec) -> Bool {
-        !spec.filters.isEmpty && isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
+    /// Whether `streamBatches` may insert only the records `spec`'s filters match
+    /// (`FilteredRecords`).
+    static func readsMatchesOnly(_ path: String, _ format: InputFormat?, _ spec: QuerySpec) -> Bool
+    {
+        !spec.filters.isEmpty
+            && isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
     }
 
     /// Whether `path` is a regular JSON file, which can be read twice and from its middle; a
     /// pipe or CSV goes through `insert`.
     static func isRegularJSONFile(_ path: String, format: InputFormat) -> Bool {
         var status = stat()
-        return format == .json && path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        return format == .json && path != "-" && stat(path, &status) == 0
+            && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Loads the data file at `path` into an in-memory table named `spec.table` (types from
@@ -295,8 +339,10 @@ extension Store {
     /// returns false to stop reading. Returns the store, for the caller to close. `inferred`
     /// gives the types of a regular JSON file when a read already made found them.
     static func streamBatches(
-        file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int, inferred: TypeInference? = nil,
-        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes, progress: ((InsertProgress) -> Void)? = nil,
+        file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
+        inferred: TypeInference? = nil,
+        minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
+        progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws -> Store {
         let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
@@ -308,12 +354,15 @@ extension Store {
             if isRegularJSONFile(path, format: options.format) {
                 try SQLQuote.checkName(spec.table, kind: "table")
                 try store.streamJSONFile(
-                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec), batchSize: max(1, batchSize),
-                    inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes, progress: progress, body)
+                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec),
+                    batchSize: max(1, batchSize),
+                    inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes,
+                    progress: progress, body)
                 return store
             }
             let result = try store.insert(
-                from: [try InputSource.open(path)], options: options, progress: progress, batch: (max(1, batchSize), body),
+                from: [try InputSource.open(path)], options: options, progress: progress,
+                batch: (max(1, batchSize), body),
                 keep: precheck(filter, table: spec.table))
             if let note { result.notes.forEach(note) }
         } catch {

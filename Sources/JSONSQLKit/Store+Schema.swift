@@ -14,13 +14,16 @@ extension Store {
             }
             guard ifNotExists else {
                 throw JSONSQLError(
-                    "table \(TerminalText.name(existing)) already exists in \(path); add --if-not-exists to keep it")
+                    "table \(TerminalText.name(existing)) already exists in \(path); add --if-not-exists to keep it"
+                )
             }
-            let stored = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [existing])
+            let stored = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [existing])
             var named = spec
             named.name = existing
             let wanted = named.sql(ifNotExists: false)
-            return stored == wanted ? .existed(existing) : .differs(existing, existing: stored ?? "", given: wanted)
+            return stored == wanted
+                ? .existed(existing) : .differs(existing, existing: stored ?? "", given: wanted)
         }
     }
 
@@ -29,19 +32,24 @@ extension Store {
     public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         if let postgres { return try postgres.createIndex(spec) }
         return try write { db in
-            if SQLName.find(spec.table, in: try Self.tableNames(db)) == nil, try db.viewExists(spec.table) {
+            if SQLName.find(spec.table, in: try Self.tableNames(db)) == nil,
+                try db.viewExists(spec.table)
+            {
                 throw JSONSQLError(
                     "\(spec.table) is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)"
                 )
             }
-            return try spec.create(in: db, table: try TableInfo(db: db, table: spec.table), database: path)
+            return try spec.create(
+                in: db, table: try TableInfo(db: db, table: spec.table), database: path)
         }
     }
 
     /// Lists tables: name, type (`table`, `view`, or as SQLite's `pragma table_list` tells them
     /// apart, `virtual` for an FTS index and `shadow` for the tables it keeps) and number of
-    /// columns; with `counts`, each table's rows (NULL for a view, which may be slow or fail to run).
-    public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws {
+    /// columns; with `counts`, each table's rows (NULL for a view, which may be slow or fail to
+    /// run).
+    public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws
+    {
         if let postgres { return try postgres.listTables(counts: counts, format: format, to: out) }
         return try read { db in
             var rows = ""
@@ -49,7 +57,10 @@ extension Store {
                 let cases = try Self.tableNames(db).map {
                     "WHEN \(SQLQuote.literal($0)) THEN (SELECT count(*) FROM \(SQLQuote.identifier($0)))"
                 }
-                rows = cases.isEmpty ? ", NULL AS \"rows\"" : ", CASE m.name \(cases.joined(separator: " ")) END AS \"rows\""
+                rows =
+                    cases.isEmpty
+                    ? ", NULL AS \"rows\""
+                    : ", CASE m.name \(cases.joined(separator: " ")) END AS \"rows\""
             }
             _ = try Self.stream(
                 SQLQuery(
@@ -65,7 +76,8 @@ extension Store {
 
     /// The columns `schema` prints, on SQLite and PostgreSQL.
     static let schemaColumns = [
-        "table", "column", "type", "declared", "notnull", "pk", "default", "unique", "check", "references", "collate",
+        "table", "column", "type", "declared", "notnull", "pk", "default", "unique", "check",
+        "references", "collate",
         "generated",
     ]
 
@@ -80,9 +92,12 @@ extension Store {
             }
             // jsonsql_constraint(table, column, kind): one of `ColumnConstraints`, as text.
             db.add(
-                function: DatabaseFunction("jsonsql_constraint", argumentCount: 3, pure: true) { [facts] values in
-                    guard let table = String.fromDatabaseValue(values[0]), let column = String.fromDatabaseValue(values[1]),
-                        let kind = String.fromDatabaseValue(values[2]), let fact = facts[table]?[SQLName.fold(column)]
+                function: DatabaseFunction("jsonsql_constraint", argumentCount: 3, pure: true) {
+                    [facts] values in
+                    guard let table = String.fromDatabaseValue(values[0]),
+                        let column = String.fromDatabaseValue(values[1]),
+                        let kind = String.fromDatabaseValue(values[2]),
+                        let fact = facts[table]?[SQLName.fold(column)]
                     else { return nil }
                     let list: [String] =
                         switch kind {
@@ -108,7 +123,9 @@ extension Store {
                     WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \(filter)
                     ORDER BY m.rowid, p.cid
                     """, arguments: table.map { [$0.databaseValue] } ?? [],
-                columns: Self.schemaColumns.map { OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural) })
+                columns: Self.schemaColumns.map {
+                    OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
+                })
             _ = try Self.stream(query, db: db, format: format, to: out)
         }
     }
@@ -131,9 +148,12 @@ extension Store {
                     ORDER BY m.tbl_name, m.name
                     """, arguments: table.map { [$0.databaseValue] } ?? [],
                 columns: [
-                    OutputColumn(name: "name", kind: .natural), OutputColumn(name: "table", kind: .natural),
-                    OutputColumn(name: "unique", kind: .boolean), OutputColumn(name: "indexed", kind: .natural),
-                    OutputColumn(name: "paths", kind: .natural), OutputColumn(name: "where", kind: .natural),
+                    OutputColumn(name: "name", kind: .natural),
+                    OutputColumn(name: "table", kind: .natural),
+                    OutputColumn(name: "unique", kind: .boolean),
+                    OutputColumn(name: "indexed", kind: .natural),
+                    OutputColumn(name: "paths", kind: .natural),
+                    OutputColumn(name: "where", kind: .natural),
                 ])
             _ = try Self.stream(query, db: db, format: format, to: out)
         }
@@ -151,7 +171,8 @@ extension Store {
             })
         // A partial index's condition, as its CREATE INDEX writes it after WHERE, or NULL.
         db.add(
-            function: DatabaseFunction("jsonsql_index_condition", argumentCount: 1, pure: true) { values in
+            function: DatabaseFunction("jsonsql_index_condition", argumentCount: 1, pure: true) {
+                values in
                 guard let sql = String.fromDatabaseValue(values[0]) else { return nil }
                 let text = SQLTokens(sql)
                 return text.indexCondition.map { text.text(tokens: $0) }
@@ -159,7 +180,9 @@ extension Store {
         // The paths a path query is written with to use the index (`IndexedPath`), or NULL.
         db.add(
             function: DatabaseFunction("jsonsql_paths", argumentCount: 2, pure: true) { values in
-                guard let name = String.fromDatabaseValue(values[0]), let sql = String.fromDatabaseValue(values[1]) else {
+                guard let name = String.fromDatabaseValue(values[0]),
+                    let sql = String.fromDatabaseValue(values[1])
+                else {
                     return nil
                 }
                 let paths = IndexedPath.all(index: name, sql: sql).map(\.path.description)

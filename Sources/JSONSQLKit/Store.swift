@@ -61,7 +61,9 @@ public final class Store {
 
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
     public var statementSyntax: StatementSyntax {
-        postgres.map { .postgres(standardConformingStrings: $0.connection.standardConformingStrings) } ?? .sqlite
+        postgres.map {
+            .postgres(standardConformingStrings: $0.connection.standardConformingStrings)
+        } ?? .sqlite
     }
 
     /// Configures SQLite once, before its first connection.
@@ -79,8 +81,12 @@ public final class Store {
         configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
             let connection = UnsafeMutableRawPointer(db.sqliteConnection)
-            for code in [jsonsql_sqlite_defensive(connection), jsonsql_sqlite_foreign_keys(connection)] {
-                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            for code in [
+                jsonsql_sqlite_defensive(connection), jsonsql_sqlite_foreign_keys(connection),
+            ] {
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
+                }
             }
             ExactMinMaxState.register(db)
             ExactSum.register(db)
@@ -129,7 +135,9 @@ public final class Store {
         }
     }
 
-    private static func legacyStrings<T>(_ db: Database, on: Bool, _ work: () throws -> T) throws -> T {
+    private static func legacyStrings<T>(_ db: Database, on: Bool, _ work: () throws -> T) throws
+        -> T
+    {
         let handle = UnsafeMutableRawPointer(db.sqliteConnection)
         var was: Int32 = 0
         _ = jsonsql_sqlite_legacy_strings(handle, on ? 1 : 0, &was)
@@ -150,7 +158,8 @@ public final class Store {
             let totals = [0, 1, 3, 8, 18, 33, 53, 78, 103, 128, 178, 228]
             var delay = tries < delays.count ? delays[tries] : delays[delays.count - 1]
             let prior =
-                tries < delays.count ? totals[tries] : totals[totals.count - 1] + delay * (tries - (delays.count - 1))
+                tries < delays.count
+                ? totals[tries] : totals[totals.count - 1] + delay * (tries - (delays.count - 1))
             if prior + delay > limit {
                 delay = limit - prior
                 if delay <= 0 { return false }
@@ -164,10 +173,14 @@ public final class Store {
 
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
-    public init(path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
+    public init(
+        path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false
+    ) throws {
         Self.configured
         guard busyTimeout >= 0 && busyTimeout <= Self.maximumBusyTimeout else {
-            throw JSONSQLError("the busy timeout must be from 0 to \(Int(Self.maximumBusyTimeout)) seconds, not \(busyTimeout)")
+            throw JSONSQLError(
+                "the busy timeout must be from 0 to \(Int(Self.maximumBusyTimeout)) seconds, not \(busyTimeout)"
+            )
         }
         // A postgres:// URL is never a file name: nothing is created or opened on disk for it.
         if PostgresConnection.isURL(path) {
@@ -191,11 +204,14 @@ public final class Store {
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
             throw JSONSQLError(
-                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
+                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators"
+            )
         }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory, not a database file") }
+        if isDirectory.boolValue {
+            throw JSONSQLError("\(path) is a directory, not a database file")
+        }
         // SQLite reports I/O errors for a pipe or a device: say what the path is instead.
         var status = stat()
         if exists && stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
@@ -211,7 +227,9 @@ public final class Store {
         if !exists && path.hasPrefix("file:") {
             // SQLite's URI form (file:db.sqlite?mode=ro) would otherwise be a file name here.
             var file = path.dropFirst("file:".count)
-            if let query = file.firstIndex(where: { $0 == "?" || $0 == "#" }) { file = file[..<query] }
+            if let query = file.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+                file = file[..<query]
+            }
             if file.hasPrefix("//") { file = file.dropFirst(2) }
             throw JSONSQLError(
                 "\(path) is a SQLite URI, and jsonsql takes a file path: give \(file.isEmpty ? "the path" : SQLQuote.shellWord(String(file))) (a query never writes, and a file that cannot be written is opened read-only); for a file named so, write ./\(path)"
@@ -232,12 +250,14 @@ public final class Store {
                 )
             }
             throw JSONSQLError(
-                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link")
+                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link"
+            )
         }
         if !exists && access != .create {
             let near = NearestNames.fileNames(near: path)
             // `describe p.ndjsn`: a misspelt data file, which query and describe read.
-            let dataFile = access == .read && !near.isEmpty && near.allSatisfy { Store.isDataFile($0) }
+            let dataFile =
+                access == .read && !near.isEmpty && near.allSatisfy { Store.isDataFile($0) }
             throw JSONSQLError(
                 (dataFile ? "no file \(path)" : "no database at \(path)")
                     + (near.isEmpty
@@ -261,15 +281,20 @@ public final class Store {
             // `-wal` that holds commits as it is; the next write (or sqlite3) checkpoints it.
             // Without one, closing only removes the `-wal` and `-shm` this connection made.
             configuration.prepareDatabase { db in
-                let code = jsonsql_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
-                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+                let code = jsonsql_sqlite_no_checkpoint_on_close(
+                    UnsafeMutableRawPointer(db.sqliteConnection))
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
+                }
             }
         }
         if access == .read {
             // GRDB's authorizer, a Swift callback for every column each statement reads, records
             // what observers and its schema cache need after writes. A store that only reads has
             // neither; the callbacks were a tenth of a query's start-up.
-            configuration.prepareDatabase { db in sqlite3_set_authorizer(db.sqliteConnection, nil, nil) }
+            configuration.prepareDatabase { db in
+                sqlite3_set_authorizer(db.sqliteConnection, nil, nil)
+            }
         }
         configuration.busyMode = .callback(Self.busyWait(busyTimeout))
         configuration.label = "jsonsql"
@@ -296,7 +321,8 @@ public final class Store {
         Self.configured
         guard sqlite3_libversion_number() >= Self.minimumSQLiteVersion else {
             throw JSONSQLError(
-                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators")
+                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators"
+            )
         }
         var configuration = Self.defensiveConfiguration()
         configuration.label = "jsonsql"
@@ -326,7 +352,9 @@ public final class Store {
     public var fileExists: Bool { draft == nil }
 
     /// Opens a connection and reads the schema, which proves the file is a database.
-    private static func connect(_ file: String, configuration: Configuration, reportedAs path: String) throws -> DatabaseQueue {
+    private static func connect(
+        _ file: String, configuration: Configuration, reportedAs path: String
+    ) throws -> DatabaseQueue {
         do {
             // GRDB reads the schema as it opens (`SELECT * FROM sqlite_master LIMIT 1`): a file
             // that is no database, or a hot journal that cannot be rolled back, fails here.
@@ -386,7 +414,8 @@ public final class Store {
     /// does not stop the opening (it stays requested for the command to see afterwards): it
     /// stopped SQLite's read of a large schema, and the command then said that nothing was
     /// done while the file was in place with all of it.
-    private static func reopen(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+    private static func reopen(_ path: String, configuration: Configuration) throws -> DatabaseQueue
+    {
         let requested = Interruption.requestedSignal
         Interruption.clear()
         defer { if let requested { Interruption.request(signal: requested) } }
@@ -417,7 +446,8 @@ public final class Store {
     /// Whether SQLite failed only to release a lock (to go down from the write lock to a read
     /// lock, or to drop one), which it does after a commit or rollback is complete.
     static func isLockReleaseFailure(_ error: DatabaseError) -> Bool {
-        error.extendedResultCode == .SQLITE_IOERR_UNLOCK || error.extendedResultCode == .SQLITE_IOERR_RDLOCK
+        error.extendedResultCode == .SQLITE_IOERR_UNLOCK
+            || error.extendedResultCode == .SQLITE_IOERR_RDLOCK
     }
 
     /// Whether a write failed for want of space or on an I/O error (`ulimit -f` too): errors that
@@ -441,7 +471,9 @@ public final class Store {
     /// Runs database work, turning SQLite errors into readable ones.
     func read<T>(_ work: (Database) throws -> T) throws -> T {
         do {
-            return try withConnection { queue in try queue.read { db in try Self.readingStoredSchema(db) { try work(db) } } }
+            return try withConnection { queue in
+                try queue.read { db in try Self.readingStoredSchema(db) { try work(db) } }
+            }
         } catch {
             throw Self.translate(error, path: path)
         }
@@ -450,7 +482,9 @@ public final class Store {
     /// Runs database work outside a transaction; the caller translates errors.
     func writeWithoutTransaction<T>(_ work: (Database) throws -> T) throws -> T {
         try withConnection { queue in
-            try queue.writeWithoutTransaction { db in try Self.readingStoredSchema(db) { try work(db) } }
+            try queue.writeWithoutTransaction { db in
+                try Self.readingStoredSchema(db) { try work(db) }
+            }
         }
     }
 
@@ -473,14 +507,17 @@ public final class Store {
                     do {
                         try db.inTransaction(.immediate, body)
                     } catch let error as DatabaseError
-                        where commit && result != nil && Self.isLockReleaseFailure(error) && !db.isInsideTransaction
+                        where commit && result != nil && Self.isLockReleaseFailure(error)
+                        && !db.isInsideTransaction
                     {
                         // The work returned and COMMIT failed only as it let go of its lock, after
                         // the journal was deleted (the commit point): the change is in the file,
                         // and the lock goes when the connection closes. The command succeeded.
                     }
                 }
-                guard let result else { throw JSONSQLError("the database work ended without a result") }
+                guard let result else {
+                    throw JSONSQLError("the database work ended without a result")
+                }
                 return result
             }
         } catch {
@@ -500,18 +537,25 @@ public final class Store {
         guard stat(path, &named) == 0 else { return }
         let databases =
             (try? queue.inDatabase { db in
-                try Row.fetchAll(db, sql: "PRAGMA database_list").map { (name: $0["name"] as String, file: $0["file"] as String) }
+                try Row.fetchAll(db, sql: "PRAGMA database_list").map {
+                    (name: $0["name"] as String, file: $0["file"] as String)
+                }
             }) ?? []
         let companions = [
-            ("", ""), ("-journal", "'s journal"), ("-wal", "'s write-ahead log"), ("-shm", "'s shared-memory file"),
+            ("", ""), ("-journal", "'s journal"), ("-wal", "'s write-ahead log"),
+            ("-shm", "'s shared-memory file"),
         ]
         for database in databases where !database.file.isEmpty {
             for (suffix, role) in companions {
                 var info = stat()
-                guard stat(database.file + suffix, &info) == 0, info.st_dev == named.st_dev, info.st_ino == named.st_ino else {
+                guard stat(database.file + suffix, &info) == 0, info.st_dev == named.st_dev,
+                    info.st_ino == named.st_ino
+                else {
                     continue
                 }
-                let which = database.name == "main" ? "this database" : "the attached database \(database.name)"
+                let which =
+                    database.name == "main"
+                    ? "this database" : "the attached database \(database.name)"
                 throw JSONSQLError("\(path) is \(which)\(role); \(reads)")
             }
         }
@@ -546,7 +590,11 @@ public final class Store {
     public func indexNames() throws -> [String] {
         if let postgres { return try postgres.indexNames() }
         return try read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+            )
         }
     }
 
@@ -565,20 +613,27 @@ public final class Store {
     }
 
     static func resolveTable(_ name: String?, db: Database, path: String) throws -> String {
-        try resolveTable(name, tables: try tableNames(db), path: path, isView: { try db.viewExists($0) })
+        try resolveTable(
+            name, tables: try tableNames(db), path: path, isView: { try db.viewExists($0) })
     }
 
     /// The table named, matched as SQLite matches names, or the only one of `tables`.
-    static func resolveTable(_ name: String?, tables: [String], path: String, isView: (String) throws -> Bool) throws
+    static func resolveTable(
+        _ name: String?, tables: [String], path: String, isView: (String) throws -> Bool
+    ) throws
         -> String
     {
         guard let name else {
             switch tables.count {
             case 1: return tables[0]
-            case 0: throw JSONSQLError("\(path) holds no tables; create one with `jsonsql create-table` or `jsonsql insert`")
+            case 0:
+                throw JSONSQLError(
+                    "\(path) holds no tables; create one with `jsonsql create-table` or `jsonsql insert`"
+                )
             default:
                 throw JSONSQLError(
-                    "\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use")
+                    "\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use"
+                )
             }
         }
         if let match = SQLName.find(name, in: tables) {
@@ -590,17 +645,25 @@ public final class Store {
 
     /// `no table 'playr' in db.sqlite; did you mean 'player'? tables: player`, for every command
     /// that names a table, on SQLite and PostgreSQL; `then` follows the list.
-    static func noTable(_ name: String, tables: [String], database: String, then: String = "") -> JSONSQLError {
-        let list = tables.isEmpty ? "it holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+    static func noTable(_ name: String, tables: [String], database: String, then: String = "")
+        -> JSONSQLError
+    {
+        let list =
+            tables.isEmpty
+            ? "it holds no tables"
+            : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         let near = NearestNames.nearest(to: name, in: tables)
         var guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
         // `main.player`, as SQL names a table with its schema: jsonsql takes the name alone.
-        if let dot = name.firstIndex(of: "."), ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
+        if let dot = name.firstIndex(of: "."),
+            ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
             let table = SQLName.find(String(name[name.index(after: dot)...]), in: tables)
         {
-            guess = "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
+            guess =
+                "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
         }
-        return JSONSQLError("no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
+        return JSONSQLError(
+            "no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
     }
 
     /// Columns and declared types of a table or view.

@@ -30,27 +30,35 @@ struct Alter: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
+    @Argument(
+        help: "The table; may be left out when the database holds one table.", completion: .database
+    )
     var table: String?
 
     @Option(help: ArgumentHelp("Add a column; repeatable.", valueName: "name:type[:modifier]"))
     var add: [String] = []
 
-    @Option(help: ArgumentHelp("Rename a column; repeatable.", valueName: "old=new"), completion: .database)
+    @Option(
+        help: ArgumentHelp("Rename a column; repeatable.", valueName: "old=new"),
+        completion: .database)
     var rename: [String] = []
 
-    @Option(help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"), completion: .database)
+    @Option(
+        help: ArgumentHelp("Drop a column; repeatable.", valueName: "name"), completion: .database)
     var drop: [String] = []
 
     @Option(
         name: .customLong("type"),
-        help: ArgumentHelp("Change a column's type by rebuilding the table; repeatable.", valueName: "name:type"),
+        help: ArgumentHelp(
+            "Change a column's type by rebuilding the table; repeatable.", valueName: "name:type"),
         completion: .database)
     var types: [String] = []
 
     func validate() throws {
         if add.isEmpty && rename.isEmpty && drop.isEmpty && types.isEmpty {
-            throw ValidationError("say what to change: --add NAME:TYPE, --rename OLD=NEW, --drop NAME or --type NAME:TYPE")
+            throw ValidationError(
+                "say what to change: --add NAME:TYPE, --rename OLD=NEW, --drop NAME or --type NAME:TYPE"
+            )
         }
         for type in types where !type.contains(":") {
             throw ValidationError("--type takes NAME:TYPE, e.g. --type address:json; got '\(type)'")
@@ -64,13 +72,17 @@ struct Alter: TableCommand {
         spec.drop = drop
         let retypes = try types.map { text -> (column: String, type: ColumnType) in
             let colon = text.lastIndex(of: ":")!
-            return (String(text[..<colon]), try ColumnType(userName: String(text[text.index(after: colon)...])))
+            return (
+                String(text[..<colon]),
+                try ColumnType(userName: String(text[text.index(after: colon)...]))
+            )
         }
         // One transaction either way: with --type, the in-place changes run inside the rebuild's.
         let done =
             retypes.isEmpty
             ? try store.alter(spec)
-            : try store.retype(table: spec.table, columns: retypes, after: spec.isEmpty ? nil : spec)
+            : try store.retype(
+                table: spec.table, columns: retypes, after: spec.isEmpty ? nil : spec)
         for line in done { Diagnostics.print(line) }
     }
 }

@@ -6,7 +6,9 @@ extension CompletionKind {
     /// Tables, columns and JSON paths of the database already on the command line, for the
     /// completion scripts of `--generate-completion-script`.
     static var database: CompletionKind {
-        .custom { words, index, prefix in DatabaseCompletion.complete(words: words, index: index, prefix: prefix) }
+        .custom { words, index, prefix in
+            DatabaseCompletion.complete(words: words, index: index, prefix: prefix)
+        }
     }
 }
 
@@ -32,7 +34,9 @@ enum DatabaseCompletion {
         var word = ShellWords(scanning: prefix).partial ?? ""
         // `--select id,addr`: complete the path after the last comma, keep the ones before it.
         var head = ""
-        if ["--select", "--order-by", "--group-by"].contains(words[index - 1]), let comma = word.lastIndex(of: ",") {
+        if ["--select", "--order-by", "--group-by"].contains(words[index - 1]),
+            let comma = word.lastIndex(of: ",")
+        {
             head = String(word[...comma])
             word = String(word[word.index(after: comma)...])
         }
@@ -52,8 +56,12 @@ enum DatabaseCompletion {
     static func fileNames(_ word: String) -> [String] {
         let slash = word.lastIndex(of: "/")
         let directory = slash.map { String(word[...$0]) } ?? ""
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-        return entries.map { directory + $0 }.filter { $0.hasPrefix(word) && !$0.hasPrefix(directory + ".") }.sorted()
+        let entries =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: directory.isEmpty ? "." : directory)) ?? []
+        return entries.map { directory + $0 }.filter {
+            $0.hasPrefix(word) && !$0.hasPrefix(directory + ".")
+        }.sorted()
     }
 }
 

@@ -24,10 +24,14 @@ struct Copy: ParsableCommand {
             """
     ).ofJSONSQL
 
-    @Argument(help: "The database to copy from: a SQLite file or a postgres:// URL.", completion: .file())
+    @Argument(
+        help: "The database to copy from: a SQLite file or a postgres:// URL.", completion: .file())
     var source: String
 
-    @Argument(help: "The database to copy into: a SQLite file (created when missing) or a postgres:// URL.", completion: .file())
+    @Argument(
+        help:
+            "The database to copy into: a SQLite file (created when missing) or a postgres:// URL.",
+        completion: .file())
     var destination: String
 
     @Argument(help: "The tables to copy; all when none is named.")
@@ -46,14 +50,17 @@ struct Copy: ParsableCommand {
     var quiet = false
 
     // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.
-    @Option(parsing: .unconditional, help: "Seconds to wait while another process holds a lock on a SQLite database.")
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds to wait while another process holds a lock on a SQLite database.")
     var timeout: Double = 60
 
     /// The kinds `--leave` names, comma-separated or repeated.
     var leaving: Set<CopyLeavable> {
         get throws {
             var kinds = Set<CopyLeavable>()
-            for word in leave.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            for word in leave.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }
+            ) {
                 let name = word.trimmingCharacters(in: .whitespaces).lowercased()
                 guard let kind = CopyLeavable(rawValue: name) else {
                     let names = CopyLeavable.allCases.map(\.rawValue)
@@ -70,7 +77,9 @@ struct Copy: ParsableCommand {
     func validate() throws {
         _ = try leaving
         guard timeout >= 0 && timeout <= Store.maximumBusyTimeout else {
-            throw ValidationError("--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)")
+            throw ValidationError(
+                "--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)"
+            )
         }
     }
 
@@ -90,15 +99,20 @@ struct Copy: ParsableCommand {
             }
             progress.clear()
             for table in report.tables {
-                var line = "copied \(TerminalText.name(table.name)): \(table.rows) \(table.rows == 1 ? "row" : "rows")"
-                if table.indexes > 0 { line += ", \(table.indexes) \(table.indexes == 1 ? "index" : "indexes")" }
+                var line =
+                    "copied \(TerminalText.name(table.name)): \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+                if table.indexes > 0 {
+                    line += ", \(table.indexes) \(table.indexes == 1 ? "index" : "indexes")"
+                }
                 Diagnostics.print(line)
             }
             for made in report.carried { Diagnostics.print("copied \(made)") }
             for left in report.left { Diagnostics.print("note: left out \(left), as --leave said") }
         } catch {
             progress.clear()
-            if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was copied") }
+            if Interruption.isRequested {
+                throw Interrupted(description: "interrupted; nothing was copied")
+            }
             throw error
         }
     }

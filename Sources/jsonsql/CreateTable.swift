@@ -44,7 +44,9 @@ struct CreateTable: StoreCommand {
     @Option(help: "Primary key columns, comma-separated (instead of :pk modifiers).")
     var pk: String?
 
-    @Option(help: ArgumentHelp("Columns that are unique together, comma-separated; repeatable.", valueName: "col,col"))
+    @Option(
+        help: ArgumentHelp(
+            "Columns that are unique together, comma-separated; repeatable.", valueName: "col,col"))
     var unique: [String] = []
 
     @Flag(help: "Store rows by their primary key (WITHOUT ROWID); needs a primary key.")
@@ -60,7 +62,9 @@ struct CreateTable: StoreCommand {
     var ifNotExists = false
 
     func validate() throws {
-        if columns.isEmpty { throw ValidationError("give at least one column as NAME:TYPE, e.g. id:integer:pk") }
+        if columns.isEmpty {
+            throw ValidationError("give at least one column as NAME:TYPE, e.g. id:integer:pk")
+        }
         if unique.contains(where: { splitList($0).isEmpty }) {
             throw ValidationError("--unique takes column names, e.g. --unique team,name")
         }
@@ -81,7 +85,9 @@ struct CreateTable: StoreCommand {
 
 /// `a,b` → `["a", "b"]`.
 func splitList(_ text: String) -> [String] {
-    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+        !$0.isEmpty
+    }
 }
 
 extension CreateTable {

@@ -19,11 +19,14 @@ struct Delete: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
+    @Argument(
+        help: "The table; may be left out when the database holds one table.", completion: .database
+    )
     var table: String?
 
     @Option(
-        name: .customLong("where"), help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"),
+        name: .customLong("where"),
+        help: ArgumentHelp("The rows to delete; repeat to combine with and.", valueName: "expr"),
         completion: .database)
     var filters: [String] = []
 
@@ -35,9 +38,12 @@ struct Delete: TableCommand {
 
     func validate() throws {
         if filters.isEmpty && !all {
-            throw ValidationError("choose the rows with --where EXPR, or give --all to delete every row")
+            throw ValidationError(
+                "choose the rows with --where EXPR, or give --all to delete every row")
         }
-        if !filters.isEmpty && all { throw ValidationError("give either --where or --all, not both") }
+        if !filters.isEmpty && all {
+            throw ValidationError("give either --where or --all, not both")
+        }
     }
 
     func run(_ store: Store, table: String) throws {

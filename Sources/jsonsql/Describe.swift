@@ -32,17 +32,23 @@ struct Describe: TableCommand {
     @OptionGroup var files: MemoryOptions
     var memory: MemoryOptions? { files }
 
-    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
+    @Argument(
+        help: "The table; may be left out when the database holds one table.", completion: .database
+    )
     var table: String?
 
     var tableArgument: String? { table }
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Read this many rows, picked at random.", valueName: "rows"),
+        parsing: .unconditional,
+        help: ArgumentHelp("Read this many rows, picked at random.", valueName: "rows"),
         transform: rowCount("--sample"))
     var sample: Int?
 
-    @Flag(help: "Print Swift types for a GRDB app instead: a record struct, nested Codable structs, Columns.")
+    @Flag(
+        help:
+            "Print Swift types for a GRDB app instead: a record struct, nested Codable structs, Columns."
+    )
     var swift = false
 
     @Option(
@@ -59,17 +65,21 @@ struct Describe: TableCommand {
     func validate() throws {
         if let chart {
             if swift || sample != nil {
-                throw ValidationError("--chart draws one path of every row; leave out --swift and --sample")
+                throw ValidationError(
+                    "--chart draws one path of every row; leave out --swift and --sample")
             }
             if let format = output.format, format != .chart {
-                throw ValidationError("--chart draws a chart; leave out --format \(format.rawValue)")
+                throw ValidationError(
+                    "--chart draws a chart; leave out --format \(format.rawValue)")
             }
             if chart.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw ValidationError("--chart takes a path, as in --chart score")
             }
         }
         if swift, let format = output.format {
-            throw ValidationError("--swift prints Swift source, not \(format.rawValue): leave out --format \(format.rawValue)")
+            throw ValidationError(
+                "--swift prints Swift source, not \(format.rawValue): leave out --format \(format.rawValue)"
+            )
         }
     }
 
@@ -78,7 +88,8 @@ struct Describe: TableCommand {
     func run() throws {
         if let chart { return try histogram(of: chart) }
         files.announceStandardInput(database: db.database)
-        if !swift && files.files.isEmpty && files.save == nil && Store.isDataFile(db.database, format: files.format)
+        if !swift && files.files.isEmpty && files.save == nil
+            && Store.isDataFile(db.database, format: files.format)
             && (table.map { SQLName.same($0, Store.tableName(forFile: db.database)) } ?? true)
         {
             let format = files.format
@@ -88,7 +99,8 @@ struct Describe: TableCommand {
                 progress.clearsBeforeOutput(out)
                 var notes: [String] = []
                 try Store.streamDescribe(
-                    file: db.database, format: format, sample: sample, output: output.resolved, to: out,
+                    file: db.database, format: format, sample: sample, output: output.resolved,
+                    to: out,
                     note: { notes.append($0) }, progress: progress.update)
                 try out.flush()
                 return notes
@@ -104,7 +116,8 @@ struct Describe: TableCommand {
                 try out.flush()
                 return []
             }
-            return try store.describe(table: table, sample: sample, format: output.resolved, to: out)
+            return try store.describe(
+                table: table, sample: sample, format: output.resolved, to: out)
         }
     }
 }

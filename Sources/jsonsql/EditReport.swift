@@ -3,11 +3,13 @@ import JSONSQLKit
 
 /// `updated 3 rows in player`; with --dry-run the SQL on standard output and `would update ...`.
 func report(_ result: EditResult, verb: String, preposition: String, dryRun: Bool) throws {
-    var rows = "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
+    var rows =
+        "\(result.changed) \(result.changed == 1 ? "row" : "rows") \(preposition) \(TerminalText.name(result.table))"
     // Rows that on-delete actions and triggers changed too: a cascade deletes rows of other tables.
     if result.alsoChanged > 0 {
         let more = "\(result.alsoChanged) more \(result.alsoChanged == 1 ? "row" : "rows")"
-        rows += ", and foreign key actions and triggers \(dryRun ? "would change" : "changed") \(more)"
+        rows +=
+            ", and foreign key actions and triggers \(dryRun ? "would change" : "changed") \(more)"
     }
     if dryRun {
         try OutputBuffer.writeAll(result.sql, to: STDOUT_FILENO)
@@ -22,7 +24,9 @@ func report(_ result: EditResult, verb: String, preposition: String, dryRun: Boo
 /// skips). --ignore skips a duplicate key, and as SQLite's OR IGNORE also a NULL or value a NOT
 /// NULL or CHECK constraint refuses: the count does not say "duplicates".
 func insertReport(_ result: InsertResult) -> String {
-    func rows(_ count: Int, _ noun: String = "row") -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    func rows(_ count: Int, _ noun: String = "row") -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
     var message = "inserted \(rows(result.inserted)) into \(TerminalText.name(result.table))"
     if result.updated > 0 { message += ", updated \(rows(result.updated))" }
     if result.replaced > 0 { message += ", replaced \(rows(result.replaced))" }

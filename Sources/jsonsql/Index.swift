@@ -29,7 +29,8 @@ struct Index: StoreCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "The table (may be left out when there is one), then the paths to index.", valueName: "table-and-paths"),
+            "The table (may be left out when there is one), then the paths to index.",
+            valueName: "table-and-paths"),
         completion: .database)
     var tableAndPaths: [String] = []
 
@@ -41,7 +42,8 @@ struct Index: StoreCommand {
 
     @Option(
         name: .customLong("where"),
-        help: ArgumentHelp("Index only the rows that match; repeat to combine with and.", valueName: "expr"))
+        help: ArgumentHelp(
+            "Index only the rows that match; repeat to combine with and.", valueName: "expr"))
     var filters: [String] = []
 
     @Flag(help: "Compare case-insensitively (COLLATE NOCASE), so `like` can use the index.")
@@ -50,13 +52,17 @@ struct Index: StoreCommand {
     @Flag(help: "On PostgreSQL: a GIN jsonb_path_ops index of a json path, which `contains` uses.")
     var gin = false
 
-    @Flag(help: "Do nothing when the same index exists (one of that name that differs is still an error).")
+    @Flag(
+        help:
+            "Do nothing when the same index exists (one of that name that differs is still an error)."
+    )
     var ifNotExists = false
 
     func validate() throws {
         if tableAndPaths.isEmpty {
             throw ValidationError(
-                "give the paths to index, e.g. jsonsql index \(Store.displayName(db.database)) player address.country")
+                "give the paths to index, e.g. jsonsql index \(Store.displayName(db.database)) player address.country"
+            )
         }
     }
 
@@ -77,15 +83,21 @@ struct Index: StoreCommand {
         }
         // `index db.sqlite playr address.city`: a word before paths that is no column of the only
         // table but near a table's name is a misspelt table.
-        if table == nil, paths.count > 1, tables.count == 1, !NearestNames.nearest(to: paths[0], in: tables).isEmpty,
-            let column = try? JSONPath(parsing: paths[0]).column, try store.tableInfo(tables[0]).column(named: column) == nil
+        if table == nil, paths.count > 1, tables.count == 1,
+            !NearestNames.nearest(to: paths[0], in: tables).isEmpty,
+            let column = try? JSONPath(parsing: paths[0]).column,
+            try store.tableInfo(tables[0]).column(named: column) == nil
         {
             _ = try store.resolveTable(paths[0])
         }
-        if paths.isEmpty { throw ValidationError("give the paths to index after the table \(tableAndPaths[0])") }
+        if paths.isEmpty {
+            throw ValidationError("give the paths to index after the table \(tableAndPaths[0])")
+        }
         var spec = IndexSpec(
             table: try store.resolveTable(table),
-            paths: try paths.map { path in try parsing("the path", path) { try JSONPath(parsing: $0, functions: true) } })
+            paths: try paths.map { path in
+                try parsing("the path", path) { try JSONPath(parsing: $0, functions: true) }
+            })
         spec.name = name
         spec.unique = unique
         spec.ifNotExists = ifNotExists

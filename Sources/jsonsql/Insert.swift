@@ -85,9 +85,14 @@ struct Insert: StoreCommand {
         let progress = ProgressLine(enabled: !quiet)
         do {
             let (table, files) = try resolveArguments(store)
-            for file in files { try store.refuseOwnFile(file, reads: "insert reads JSON, CSV or TSV files") }
-            let sources = try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
-            if files.isEmpty || files.contains("-") { announceStandardInput(csv ? .csv : tsv ? .tsv : nil) }
+            for file in files {
+                try store.refuseOwnFile(file, reads: "insert reads JSON, CSV or TSV files")
+            }
+            let sources =
+                try files.isEmpty ? [InputSource.standardInput] : files.map(InputSource.open)
+            if files.isEmpty || files.contains("-") {
+                announceStandardInput(csv ? .csv : tsv ? .tsv : nil)
+            }
             var options = InsertOptions(table: table)
             options.primaryKey = pk.map(splitList) ?? []
             options.alter = alter
@@ -95,7 +100,9 @@ struct Insert: StoreCommand {
             options.conflict = replace ? .replace : ignore ? .ignore : upsert ? .upsert : .fail
             result = try store.insert(from: sources, options: options, progress: progress.update)
         } catch {
-            if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was inserted") }
+            if Interruption.isRequested {
+                throw Interrupted(description: "interrupted; nothing was inserted")
+            }
             throw error
         }
         // The rows are committed: from here on nothing may fail the command or say that nothing
@@ -103,13 +110,16 @@ struct Insert: StoreCommand {
         progress.clear()
         var message = insertReport(result)
         if !result.addedColumns.isEmpty {
-            message += "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
+            message +=
+                "; added columns \(result.addedColumns.map(TerminalText.name).joined(separator: ", "))"
         }
         Diagnostics.print(message)
         for note in result.notes { Diagnostics.note(note) }
         // `insert db.sqlite playr`: a new table named like one that exists is probably a typo.
         if result.createdTable, let tables = try? store.tableNames(),
-            let near = NearestNames.nearest(to: result.table, in: tables.filter { $0 != result.table }, limit: 1).first
+            let near = NearestNames.nearest(
+                to: result.table, in: tables.filter { $0 != result.table }, limit: 1
+            ).first
         {
             Diagnostics.note(
                 "note: \(result.table) is a new table; did you mean '\(near)'? (jsonsql drop-table \(SQLQuote.shellWord(Store.displayName(db.database))) \(SQLQuote.shellWord(result.table)) undoes it)"
@@ -130,8 +140,12 @@ struct Insert: StoreCommand {
             return (try impliedTable(store), tableAndFiles)
         }
         let lower = first.lowercased()
-        if first.contains("/") || [".json", ".ndjson", ".jsonl", ".geojson", ".csv", ".tsv"].contains(where: lower.hasSuffix) {
-            throw JSONSQLError("no file \(TerminalText.path(first))" + NearestNames.files(near: first))
+        if first.contains("/")
+            || [".json", ".ndjson", ".jsonl", ".geojson", ".csv", ".tsv"].contains(
+                where: lower.hasSuffix)
+        {
+            throw JSONSQLError(
+                "no file \(TerminalText.path(first))" + NearestNames.files(near: first))
         }
         return (first, Array(tableAndFiles.dropFirst()))
     }
@@ -140,7 +154,8 @@ struct Insert: StoreCommand {
     private func impliedTable(_ store: Store) throws -> String {
         if try store.tableNames().isEmpty {
             throw ValidationError(
-                "name the table to insert into: jsonsql insert \(Store.displayName(db.database)) TABLE [FILE...]")
+                "name the table to insert into: jsonsql insert \(Store.displayName(db.database)) TABLE [FILE...]"
+            )
         }
         return try store.resolveTable(nil)
     }
@@ -162,7 +177,8 @@ final class ProgressLine {
 
     init(enabled: Bool) {
         let ci = ProcessInfo.processInfo.environment["CI"] ?? ""
-        self.enabled = enabled && isatty(STDERR_FILENO) != 0 && (ci.isEmpty || ci == "false" || ci == "0")
+        self.enabled =
+            enabled && isatty(STDERR_FILENO) != 0 && (ci.isEmpty || ci == "false" || ci == "0")
     }
 
     func update(_ progress: InsertProgress) {
@@ -178,7 +194,8 @@ final class ProgressLine {
         guard now.timeIntervalSince(started) >= 1, elapsed > 0 else { return }
         let rate = Double(progress.bytesRead - base.bytes) / elapsed
         var line =
-            (read > 1 ? "read \(read): " : "") + "\(progress.records) rows, \(String(format: "%.1f", rate / 1_048_576)) MB/s"
+            (read > 1 ? "read \(read): " : "")
+            + "\(progress.records) rows, \(String(format: "%.1f", rate / 1_048_576)) MB/s"
         if let total = progress.totalBytes, total > 0 {
             let fraction = min(Double(progress.bytesRead) / Double(total), 1)
             let remaining = rate > 0 ? Double(max(total - progress.bytesRead, 0)) / rate : 0

@@ -1,7 +1,8 @@
 import Foundation
 import JSONSQLKit
 
-/// Ctrl-C for the shell and for every command that writes (`StoreCommand.openAndRun`, insert, copy, --save).
+/// Ctrl-C for the shell and for every command that writes (`StoreCommand.openAndRun`, insert, copy,
+/// --save).
 extension Interruption {
     /// Makes SIGINT, SIGTERM and SIGHUP set the interruption flag: running statements stop
     /// with "interrupted", an insert stops between records, and the shell's wait for input

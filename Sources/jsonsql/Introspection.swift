@@ -4,7 +4,8 @@ import JSONSQLKit
 
 struct Tables: StoreCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tables", abstract: "List the tables and views.", usage: "jsonsql tables [<options>] <database>"
+        commandName: "tables", abstract: "List the tables and views.",
+        usage: "jsonsql tables [<options>] <database>"
     ).ofJSONSQL
 
     @OptionGroup var db: DatabaseOptions
@@ -50,7 +51,8 @@ struct Schema: StoreCommand {
 
 struct Indexes: StoreCommand {
     static let configuration = CommandConfiguration(
-        commandName: "indexes", abstract: "List indexes and what they index, including JSON path expressions.",
+        commandName: "indexes",
+        abstract: "List indexes and what they index, including JSON path expressions.",
         usage: "jsonsql indexes [<options>] <database> [<table>]"
     ).ofJSONSQL
 

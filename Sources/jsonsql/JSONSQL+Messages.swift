@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import JSONSQLKit
 
-// Error messages in jsonsql's style: the parser's wording reshaped, and hints for arguments in the wrong place.
+// Error messages in jsonsql's style: the parser's wording reshaped, and hints for arguments in the
+// wrong place.
 extension JSONSQL {
     /// The message for an error, with the usage of `command` when it is an argument error.
     /// Parsed as a root of its own, a subcommand names only itself in "See '… --help'".
@@ -13,23 +14,28 @@ extension JSONSQL {
         } else {
             let name = command._commandName
             full = command.fullMessage(for: error)
-                .replacingOccurrences(of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
+                .replacingOccurrences(
+                    of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
         }
         // A library error has escaped what it quotes already (`JSONSQLError`).
-        return error is JSONSQLError ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
+        return error is JSONSQLError
+            ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
     }
 
-    /// An argument error as the parser words it, with each argument it quotes ('...') that holds a line
-    /// break (`unknown option '--a<LF>b'`, the value of `--limit=<LF>`) or is long quoted as
-    /// every message quotes a value (`TerminalText.excerpt`: escaped, cut after 60 characters);
-    /// the parser's own lines (usage, hints) stay.
+    /// An argument error as the parser words it, with each argument it quotes ('...') that holds a
+    /// line break (`unknown option '--a<LF>b'`, the value of `--limit=<LF>`) or is long quoted as
+    /// every message quotes a value (`TerminalText.excerpt`: escaped, cut after 60 characters); the
+    /// parser's own lines (usage, hints) stay.
     static func escapingArguments(_ message: String, _ arguments: [String]) -> String {
         var message = message
         for argument in arguments {
             let value =
-                argument.hasPrefix("-") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : nil
+                argument.hasPrefix("-")
+                ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init)
+                : nil
             for word in [argument] + (value.map { [$0] } ?? [])
-            where word.unicodeScalars.contains("\n") || word.utf8.count > TerminalText.excerptLength {
+            where word.unicodeScalars.contains("\n") || word.utf8.count > TerminalText.excerptLength
+            {
                 // Quoted, as the parser and jsonsql quote them: an argument of only a line break
                 // is not every line break of the message.
                 message = message.replacingOccurrences(
@@ -58,15 +64,18 @@ extension JSONSQL {
         if let at = arguments.firstIndex(of: "--where"), at + 2 < arguments.count {
             let rest = arguments[(at + 2)...].prefix { !$0.hasPrefix("-") || $0.count == 1 }
             let expression = ([arguments[at + 1]] + rest).joined(separator: " ")
-            if !rest.isEmpty, rest.contains(where: { message.contains("'\($0)'") }), (try? FilterParser.parse(expression)) != nil
+            if !rest.isEmpty, rest.contains(where: { message.contains("'\($0)'") }),
+                (try? FilterParser.parse(expression)) != nil
             {
                 return .unquotedFilter(
-                    arguments: Array(arguments[...at]) + [expression] + arguments[(at + 2 + rest.count)...])
+                    arguments: Array(arguments[...at]) + [expression]
+                        + arguments[(at + 2 + rest.count)...])
             }
         }
         guard arguments.first == "query", arguments.count > 2 else { return nil }
         let valueOptions = Set(
-            ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(\.names))
+            ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(
+                \.names))
         // Runs of words that are neither options nor their values, after the database.
         var runs: [[Int]] = []
         // The --select or --group-by whose value a run follows, by run.
@@ -84,22 +93,30 @@ extension JSONSQL {
             runs[runs.count - 1].append(index)
             index += 1
         }
-        for (number, run) in runs.enumerated() where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
+        for (number, run) in runs.enumerated()
+        where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
             let words = run.map { arguments[$0] }
             let text = words.joined(separator: " ")
-            // A misspelt table after the list (`--select name playr`) is named as one, with the near table.
-            if let at = listOption[number], at + 1 < arguments.count, !message.contains("did you mean"),
+            // A misspelt table after the list (`--select name playr`) is named as one, with the
+            // near table.
+            if let at = listOption[number], at + 1 < arguments.count,
+                !message.contains("did you mean"),
                 words.allSatisfy({ word in
                     JSONPath.splitList(word).allSatisfy {
                         arguments[at] == "--select"
-                            ? (try? Selection(parsing: $0)) != nil : (try? JSONPath(parsing: $0)) != nil
+                            ? (try? Selection(parsing: $0)) != nil
+                            : (try? JSONPath(parsing: $0)) != nil
                     }
                 })
             {
-                let list = JSONPath.splitList(([arguments[at + 1]] + words).joined(separator: ",")).joined(separator: ",")
-                return .pathList(arguments: Array(arguments[...at]) + [list] + arguments[(run.last! + 1)...])
+                let list = JSONPath.splitList(([arguments[at + 1]] + words).joined(separator: ","))
+                    .joined(separator: ",")
+                return .pathList(
+                    arguments: Array(arguments[...at]) + [list] + arguments[(run.last! + 1)...])
             }
-            if ["select", "with", "values"].contains(SQLText.firstKeyword(text) ?? "") { return .sql(text) }
+            if ["select", "with", "values"].contains(SQLText.firstKeyword(text) ?? "") {
+                return .sql(text)
+            }
             // A table may come first, and the filter may start with the SQL word `where`.
             for start in words.indices {
                 var filter = Array(words[start...])
@@ -109,7 +126,8 @@ extension JSONSQL {
                     (try? FilterParser.parse(expression)) != nil
                 else { continue }
                 return .filter(
-                    arguments: Array(arguments[..<run[start]]) + ["--where", expression] + arguments[(run.last! + 1)...])
+                    arguments: Array(arguments[..<run[start]]) + ["--where", expression]
+                        + arguments[(run.last! + 1)...])
             }
         }
         return nil
@@ -134,11 +152,18 @@ extension JSONSQL {
     /// `--select *` unquoted: the shell put the names of the files here in place of the pattern.
     /// The option whose value that was and the names, when two or more files in a row (in the
     /// sorted order the shell gives them) follow an option where the error names one.
-    static func expandedPattern(_ arguments: [String], message: String) -> (option: String, names: [String])? {
-        for (index, option) in arguments.enumerated() where option.hasPrefix("-") && index + 2 < arguments.count {
+    static func expandedPattern(_ arguments: [String], message: String) -> (
+        option: String, names: [String]
+    )? {
+        for (index, option) in arguments.enumerated()
+        where option.hasPrefix("-") && index + 2 < arguments.count {
             let names = Array(
-                arguments[(index + 1)...].prefix { !$0.hasPrefix("-") && FileManager.default.fileExists(atPath: $0) })
-            if names.count >= 2, names == names.sorted(), names.dropFirst().contains(where: { message.contains("'\($0)'") }) {
+                arguments[(index + 1)...].prefix {
+                    !$0.hasPrefix("-") && FileManager.default.fileExists(atPath: $0)
+                })
+            if names.count >= 2, names == names.sorted(),
+                names.dropFirst().contains(where: { message.contains("'\($0)'") })
+            {
                 return (option, names)
             }
         }
@@ -153,18 +178,23 @@ extension JSONSQL {
                 + "in place of a * or ? given to \(option); put the value in quotes, as in \(option) '*'"
         }
         if let fixed = unquotedPath(arguments) {
-            return "A path with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            return "A path with spaces goes in quotes: jsonsql "
+                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         }
         switch misplacedArguments(arguments, message: message) {
         case .filter(let fixed):
-            return "To filter rows, give it to --where: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            return "To filter rows, give it to --where: jsonsql "
+                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .unquotedFilter(let fixed):
-            return "A filter with spaces goes in quotes: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            return "A filter with spaces goes in quotes: jsonsql "
+                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .pathList(let fixed):
-            return "Paths go in one argument, comma-separated: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            return "Paths go in one argument, comma-separated: jsonsql "
+                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         case .sql(let text):
             return "To run SQL, give it to --sql as one argument: jsonsql "
-                + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(separator: " ")
+                + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(
+                    separator: " ")
         case nil:
             return nil
         }
@@ -176,30 +206,39 @@ extension JSONSQL {
     /// them (`--json`, `-t`, `--nl`, sqlite3's `-box`) on a command that has `--format` says
     /// which `--format` prints it, in place of the nearest option by spelling (`--json`: '--csv',
     /// which reads input).
-    static func inJSONSQLStyle(_ message: String, command: String? = nil, arguments: [String] = []) -> String {
+    static func inJSONSQLStyle(_ message: String, command: String? = nil, arguments: [String] = [])
+        -> String
+    {
         var message = message
-        for word in ["Unknown ", "Missing ", "The value ", "Unexpected "] where message.hasPrefix(word) {
+        for word in ["Unknown ", "Missing ", "The value ", "Unexpected "]
+        where message.hasPrefix(word) {
             message = message.prefix(1).lowercased() + message.dropFirst()
         }
         // `--order-by score desc`: the direction as a word of its own, as SQL writes it.
         if message.hasPrefix("unexpected argument '") {
             for (index, word) in arguments.enumerated()
-            where index >= 2 && ["asc", "desc"].contains(word.lowercased()) && arguments[index - 2] == "--order-by"
+            where index >= 2 && ["asc", "desc"].contains(word.lowercased())
+                && arguments[index - 2] == "--order-by"
                 && message.hasPrefix("unexpected argument '\(word)'")
             {
                 let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
-                return orderDirectionMessage(path: arguments[index - 1], direction: word) + message[lineEnd...]
+                return orderDirectionMessage(path: arguments[index - 1], direction: word)
+                    + message[lineEnd...]
             }
         }
         guard let command, message.hasPrefix("unknown option '"),
             let end = message.dropFirst("unknown option '".count).firstIndex(of: "'")
         else { return message }
-        let option = String(message[message.index(message.startIndex, offsetBy: "unknown option '".count)..<end])
+        let option = String(
+            message[message.index(message.startIndex, offsetBy: "unknown option '".count)..<end])
         guard let format = guessedFormat(option),
-            ShellCatalog(JSONSQL.self).options[command]?.contains(where: { $0.names.contains("--format") }) == true
+            ShellCatalog(JSONSQL.self).options[command]?.contains(where: {
+                $0.names.contains("--format")
+            }) == true
         else { return message }
         let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
-        return "unknown option '\(option)'; the output format is set with --format \(format.rawValue)"
+        return
+            "unknown option '\(option)'; the output format is set with --format \(format.rawValue)"
             + message[lineEnd...]
     }
 
@@ -210,7 +249,9 @@ extension JSONSQL {
         switch name {
         case "json", "j", "array", "arrays": return .json
         case "jsonl", "ndjson", "nl", "jsonlines", "json-lines", "lines", "line": return .jsonl
-        case "table", "t", "box", "column", "columns", "markdown", "md", "pretty", "psql", "qbox", "tabular": return .table
+        case "table", "t", "box", "column", "columns", "markdown", "md", "pretty", "psql", "qbox",
+            "tabular":
+            return .table
         case "csv": return .csv
         case "bar", "bars", "histogram", "hist", "plot", "graph": return .chart
         default: return nil

@@ -9,7 +9,8 @@ import JSONSQLKit
 struct JSONSQL: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jsonsql",
-        abstract: "Keep JSON in SQLite: insert it, filter it by path, index it, and get it back out as JSON.",
+        abstract:
+            "Keep JSON in SQLite: insert it, filter it by path, index it, and get it back out as JSON.",
         discussion: """
             Every command takes the database file first. The table may be left out when the database holds \
             exactly one table.
@@ -23,8 +24,10 @@ struct JSONSQL: ParsableCommand {
             """,
         version: jsonsqlVersion,
         subcommands: [
-            CreateTable.self, Insert.self, Query.self, Update.self, Delete.self, Index.self, Tables.self, Schema.self,
-            Indexes.self, Describe.self, Alter.self, RenameTable.self, DropTable.self, DropIndex.self, Copy.self, Shell.self,
+            CreateTable.self, Insert.self, Query.self, Update.self, Delete.self, Index.self,
+            Tables.self, Schema.self,
+            Indexes.self, Describe.self, Alter.self, RenameTable.self, DropTable.self,
+            DropIndex.self, Copy.self, Shell.self,
         ]
     )
 
@@ -41,7 +44,9 @@ struct JSONSQL: ParsableCommand {
         // `--version` alone needs no command tree: building it (type metadata and conformance
         // lookups over the whole binary) is most of the start-up time. Read from argv itself:
         // `CommandLine.arguments`, an array of Strings, costs its own first-use setup.
-        if CommandLine.argc == 2, let argument = CommandLine.unsafeArgv[1], strcmp(argument, "--version") == 0 {
+        if CommandLine.argc == 2, let argument = CommandLine.unsafeArgv[1],
+            strcmp(argument, "--version") == 0
+        {
             printOrFail(jsonsqlVersion + "\n")
             return
         }
@@ -52,20 +57,29 @@ struct JSONSQL: ParsableCommand {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             do { try checkArgumentsAreUTF8() } catch {
-                usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+                usage =
+                    configuration.subcommands.first { $0._commandName == arguments.first }
+                    ?? JSONSQL.self
                 throw error
             }
             try checkSubcommand(arguments)
             try checkFilesNamedLikeOptions(arguments)
             do { try checkSingleDashOptions(arguments) } catch {
-                // Shown with the subcommand's usage, found only on this path: it costs start-up time.
-                usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+                // Shown with the subcommand's usage, found only on this path: it costs start-up
+                // time.
+                usage =
+                    configuration.subcommands.first { $0._commandName == arguments.first }
+                    ?? JSONSQL.self
                 throw error
             }
             var command: ParsableCommand
-            do { command = try parseCommand(arguments) } catch  where !exitCode(for: error).isSuccess {
+            do { command = try parseCommand(arguments) } catch
+                where !exitCode(for: error).isSuccess
+            {
                 // The parser names a missing argument before an unknown option (`query --hlep`).
-                usage = configuration.subcommands.first { $0._commandName == arguments.first } ?? JSONSQL.self
+                usage =
+                    configuration.subcommands.first { $0._commandName == arguments.first }
+                    ?? JSONSQL.self
                 try checkUnknownOptions(arguments)
                 throw error
             }
@@ -85,16 +99,22 @@ struct JSONSQL: ParsableCommand {
             }
             var message = fullMessage(for: error, usage: usage)
             if message.hasPrefix("Error: ") {
-                // A command line that did not parse leaves `usage` at the root: its first word names the command.
-                let command = usage == JSONSQL.self ? CommandLine.arguments.dropFirst().first : usage._commandName
+                // A command line that did not parse leaves `usage` at the root: its first word
+                // names the command.
+                let command =
+                    usage == JSONSQL.self
+                    ? CommandLine.arguments.dropFirst().first : usage._commandName
                 message =
                     "Error: "
                     + inJSONSQLStyle(
                         String(message.dropFirst("Error: ".count)), command: command,
                         arguments: Array(CommandLine.arguments.dropFirst()))
             }
-            if let hint = misplacedArgumentsHint(Array(CommandLine.arguments.dropFirst()), message: message) {
-                var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if let hint = misplacedArgumentsHint(
+                Array(CommandLine.arguments.dropFirst()), message: message)
+            {
+                var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(
+                    String.init)
                 lines.insert(hint, at: 1)
                 message = lines.joined(separator: "\n")
             }
@@ -118,10 +138,12 @@ struct JSONSQL: ParsableCommand {
 
     /// Parses `arguments` as `parseAsRoot` does. The usual query forms are read directly
     /// (`Query.readDirectly`). A subcommand's own arguments are first parsed by that subcommand
-    /// alone: the whole tree costs more start-up time than most commands take. Anything that does not parse that way (help, errors, completion requests) is
-    /// parsed again from the root, so every message and help text is the one the full tree gives.
+    /// alone: the whole tree costs more start-up time than most commands take. Anything that does
+    /// not parse that way (help, errors, completion requests) is parsed again from the root, so
+    /// every message and help text is the one the full tree gives.
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
-        if arguments.first == "query", let query = Query.readDirectly(Array(arguments.dropFirst())) {
+        if arguments.first == "query", let query = Query.readDirectly(Array(arguments.dropFirst()))
+        {
             return query
         }
         if let name = arguments.first,
@@ -141,8 +163,12 @@ struct JSONSQL: ParsableCommand {
     static func checkSubcommand(_ arguments: [String]) throws {
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, first.hasPrefix("-"), first != "-", first != "--",
-            !["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help"].contains(first),
-            !first.hasPrefix("---"), let at = arguments.firstIndex(where: { names.dropLast().contains($0) })
+            ![
+                "-h", "--help", "--version", "--generate-completion-script",
+                "--experimental-dump-help",
+            ].contains(first),
+            !first.hasPrefix("---"),
+            let at = arguments.firstIndex(where: { names.dropLast().contains($0) })
         {
             let moved = [arguments[at]] + arguments[(at + 1)...] + arguments[..<at]
             throw ValidationError(
@@ -164,13 +190,16 @@ struct JSONSQL: ParsableCommand {
                 fixed = [command, word] + words.dropFirst()
             } else if let other = otherShellCommand(words) {
                 fixed = [other[0], word] + other.dropFirst()
-            } else if ["select", "with", "values"].contains(SQLText.firstKeyword(words.joined(separator: " ")) ?? "") {
+            } else if ["select", "with", "values"].contains(
+                SQLText.firstKeyword(words.joined(separator: " ")) ?? "")
+            {
                 fixed = ["query", word, "--sql", words.joined(separator: " ")]
             } else {
                 fixed = ["query", word] + words
             }
             throw ValidationError(
-                "\(word) is a database; the command goes first: jsonsql " + fixed.map(SQLQuote.shellWord).joined(separator: " "))
+                "\(word) is a database; the command goes first: jsonsql "
+                    + fixed.map(SQLQuote.shellWord).joined(separator: " "))
         }
         // `jsonsql '\dt' db.sqlite`: psql's or sqlite3's command for a jsonsql one.
         if arguments.first == word, word.hasPrefix("\\") || word.hasPrefix("."),
@@ -179,36 +208,47 @@ struct JSONSQL: ParsableCommand {
             let database = arguments.count > 1 ? arguments[1] : "DB"
             throw ValidationError(
                 "unknown command '\(word)'; here that is jsonsql "
-                    + ([other[0], database] + other.dropFirst()).map(SQLQuote.shellWord).joined(separator: " "))
+                    + ([other[0], database] + other.dropFirst()).map(SQLQuote.shellWord).joined(
+                        separator: " "))
         }
         // `jsonsql select name from player`: SQL, which query --sql runs.
         // Not `select-rows` or `values_of`: one joined word names a command, SQL has none.
         let sql = arguments.first == word ? arguments.joined(separator: " ") : word
         let joinedWord =
-            word.contains { $0 == "-" || $0 == "_" } && word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            word.contains { $0 == "-" || $0 == "_" }
+            && word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         if !joinedWord, ["select", "with", "values"].contains(SQLText.firstKeyword(sql) ?? "") {
             throw ValidationError(
-                "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))")
+                "SQL runs with query --sql, in one argument: jsonsql query DB --sql \(SQLQuote.shellWord(sql))"
+            )
         }
         if ["version", "-v"].contains(word) {
             throw ValidationError("unknown command '\(word)'; the version: jsonsql --version")
         }
         // `jsonsql rows db.sqlite player`, as sqlite-utils and other tools name their commands.
         if let other = otherToolCommand(word) {
-            var rest = arguments.first == word ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
+            var rest =
+                arguments.first == word
+                ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
             if other.command == "tables" { rest = Array(rest.prefix(1)) }
             // sqlite-utils' `add-column DB TABLE COLUMN [TYPE]`.
             if word == "add-column", rest.count >= 3 {
-                rest = Array(rest.prefix(2)) + ["--add", rest[2] + ":" + (rest.count > 3 ? rest[3].lowercased() : "text")]
+                rest =
+                    Array(rest.prefix(2)) + [
+                        "--add", rest[2] + ":" + (rest.count > 3 ? rest[3].lowercased() : "text"),
+                    ]
             }
             throw ValidationError(
                 "unknown command '\(word)'; here that is jsonsql "
-                    + ([other.command] + rest + other.options).map(SQLQuote.shellWord).joined(separator: " "))
+                    + ([other.command] + rest + other.options).map(SQLQuote.shellWord).joined(
+                        separator: " "))
         }
         if let nearest = nearestCommand(to: word, in: names) {
             throw ValidationError("unknown command '\(word)'. Did you mean '\(nearest)'?")
         }
-        throw ValidationError("unknown command '\(word)'; the commands are \(names.dropLast().joined(separator: ", "))")
+        throw ValidationError(
+            "unknown command '\(word)'; the commands are \(names.dropLast().joined(separator: ", "))"
+        )
     }
 }
 
@@ -219,7 +259,9 @@ extension JSONSQL {
     /// ways to give it.
     static func checkFilesNamedLikeOptions(_ arguments: [String]) throws {
         for argument in arguments.prefix(while: { $0 != "--" })
-        where argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 2 && access(argument, F_OK) == 0 {
+        where argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 2
+            && access(argument, F_OK) == 0
+        {
             let safe = SQLQuote.shellWord("./" + argument)
             throw ValidationError(
                 "\(argument) is a file, but a name starting with - is read as options; write it as \(safe) (or after --, at the end)"
@@ -236,7 +278,9 @@ extension JSONSQL {
             word.count > 2 && word.hasPrefix("-") && !word.hasPrefix("--") && word != "-help"
                 && word.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
         }
-        guard let name = arguments.first, arguments.dropFirst().contains(where: looksLong) else { return }
+        guard let name = arguments.first, arguments.dropFirst().contains(where: looksLong) else {
+            return
+        }
         guard let options = ShellCatalog(JSONSQL.self).options[name] else { return }
         let takesValue = Set(options.filter(\.takesValue).flatMap(\.names))
         let longNames = options.flatMap(\.names).filter { $0.hasPrefix("--") }
@@ -244,11 +288,17 @@ extension JSONSQL {
         for (index, word) in arguments.enumerated().dropFirst()
         where looksLong(word) && !takesValue.contains(arguments[index - 1]) {
             // A run of the command's own short flags (-qf) is what it looks like.
-            if word.dropFirst().allSatisfy({ shortNames.contains("-\($0)") }) && !longNames.contains("-" + word) { continue }
+            if word.dropFirst().allSatisfy({ shortNames.contains("-\($0)") })
+                && !longNames.contains("-" + word)
+            {
+                continue
+            }
             let near =
-                longNames.contains("-" + word) ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
+                longNames.contains("-" + word)
+                ? "-" + word : NearestNames.nearest(to: "-" + word, in: longNames, limit: 1).first
             throw ValidationError(
-                "unknown option '\(word)'" + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
+                "unknown option '\(word)'"
+                    + (near.map { ". Did you mean '\($0)'?" } ?? "; long options start with --"))
         }
     }
 
@@ -258,7 +308,8 @@ extension JSONSQL {
     /// `arguments` start with the subcommand; a word after an option that takes a value is that
     /// value, and nothing after `--` is an option.
     static func checkUnknownOptions(_ arguments: [String]) throws {
-        guard let name = arguments.first, let options = ShellCatalog(JSONSQL.self).options[name] else { return }
+        guard let name = arguments.first, let options = ShellCatalog(JSONSQL.self).options[name]
+        else { return }
         let takesValue = Set(options.filter(\.takesValue).flatMap(\.names))
         let longNames = options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"]
         var index = 1
@@ -274,7 +325,8 @@ extension JSONSQL {
             if longNames.contains(option) { continue }
             let near = NearestNames.nearest(to: option, in: longNames, limit: 1).first
             throw ValidationError(
-                "unknown option '\(TerminalText.excerpt(option))'" + (near.map { ". Did you mean '\($0)'?" } ?? ""))
+                "unknown option '\(TerminalText.excerpt(option))'"
+                    + (near.map { ". Did you mean '\($0)'?" } ?? ""))
         }
     }
 
@@ -286,16 +338,23 @@ extension JSONSQL {
     /// Not for a completion request (`---completion`), which the shell makes as a line is typed
     /// and which only reads: an error there would print into the line.
     static func checkArgumentsAreUTF8() throws {
-        if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strncmp(first, "---completion", 13) == 0 { return }
+        if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1],
+            strncmp(first, "---completion", 13) == 0
+        {
+            return
+        }
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeBufferPointer(
-                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self),
+                count: strlen(argument))
             guard String(validating: bytes, as: UTF8.self) == nil else { continue }
             var decoder = UTF8()
             var iterator = bytes.makeIterator()
             var offset = 0
-            while case .scalarValue(let scalar) = decoder.decode(&iterator) { offset += UTF8.width(scalar) }
+            while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                offset += UTF8.width(scalar)
+            }
             throw ValidationError(
                 "argument \(index) \(SQLQuote.shellWord(bytes: bytes)) is not UTF-8 (byte 0x\(String(format: "%02X", bytes[offset])) at byte \(offset + 1)); jsonsql reads names, paths and values as UTF-8, and would otherwise use other text than the one given. Give it in UTF-8; a file whose name is not UTF-8 can be renamed (mv), or a data file read from standard input (< FILE)"
             )
@@ -307,7 +366,8 @@ extension JSONSQL {
     /// number and receives rows or messages, while reading or writing it still fails as on a
     /// closed one (EBADF), and the command says so.
     static func occupyClosedStandardStreams() {
-        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+        where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             // open gives the lowest free number, which is this one.
             let opened = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
             if opened >= 0 && opened != fd { close(opened) }

@@ -18,7 +18,8 @@ struct FormatOptions: ParsableArguments {
     )
     var format: OutputFormat?
 
-    @Flag(help: "Print every column of a table whole, however wide the terminal (as --max-width 0).")
+    @Flag(
+        help: "Print every column of a table whole, however wide the terminal (as --max-width 0).")
     var wide = false
 
     @Option(
@@ -47,7 +48,8 @@ struct FormatOptions: ParsableArguments {
 
     func validate() throws {
         if let maxWidth, maxWidth < 0 {
-            throw ValidationError("--max-width takes a number of columns, 0 or more (0: no limit), not \(maxWidth)")
+            throw ValidationError(
+                "--max-width takes a number of columns, 0 or more (0: no limit), not \(maxWidth)")
         }
         if wide, let maxWidth, maxWidth > 0 {
             throw ValidationError("choose one of --wide and --max-width \(maxWidth)")
@@ -109,8 +111,14 @@ enum Terminal {
     /// Its width in columns: as the terminal says, else `$COLUMNS`, else 80.
     static var columns: Int {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text),
+            columns > 0
+        {
+            return columns
+        }
         return 80
     }
 
@@ -124,8 +132,13 @@ enum Terminal {
     /// Its height in lines: as the terminal says, else `$LINES`, else 24.
     static var rows: Int {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
-        if let text = ProcessInfo.processInfo.environment["LINES"], let lines = Int(text), lines > 0 { return lines }
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+            return Int(size.ws_row)
+        }
+        if let text = ProcessInfo.processInfo.environment["LINES"], let lines = Int(text), lines > 0
+        {
+            return lines
+        }
         return 24
     }
 }
@@ -139,14 +152,18 @@ struct DatabaseOptions: ParsableArguments {
     var database: String
 
     // Unconditional, so `--timeout -1` reaches validate() rather than reading as an option.
-    @Option(parsing: .unconditional, help: "Seconds to wait while another process holds a lock on the database.")
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds to wait while another process holds a lock on the database.")
     var timeout: Double = DatabaseOptions.defaultTimeout
     static let defaultTimeout: Double = 60
 
     func validate() throws {
         // Also refuses nan, which fails every comparison.
         guard timeout >= 0 && timeout <= Store.maximumBusyTimeout else {
-            throw ValidationError("--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)")
+            throw ValidationError(
+                "--timeout takes seconds from 0 to \(Int(Store.maximumBusyTimeout)), not \(timeout)"
+            )
         }
     }
 
@@ -159,10 +176,13 @@ struct DatabaseOptions: ParsableArguments {
                 var directory: ObjCBool = false
                 if !FileManager.default.fileExists(atPath: database, isDirectory: &directory) {
                     throw JSONSQLError(
-                        "no file \(TerminalText.path(Store.displayName(database)))" + NearestNames.files(near: database))
+                        "no file \(TerminalText.path(Store.displayName(database)))"
+                            + NearestNames.files(near: database))
                 }
                 if directory.boolValue {
-                    throw JSONSQLError("\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file")
+                    throw JSONSQLError(
+                        "\(Store.displayName(database)) is a directory; give a JSON, CSV or TSV file"
+                    )
                 }
                 // `--csv` alone is most often meant as the output format, as sqlite-utils takes it.
                 if memory.files.isEmpty && memory.save == nil {
@@ -183,10 +203,13 @@ struct DatabaseOptions: ParsableArguments {
         var notes: [String] = []
         do {
             store = try Store.loading(
-                [database] + memory.files, format: memory.format, progress: progress.update, note: { notes.append($0) })
+                [database] + memory.files, format: memory.format, progress: progress.update,
+                note: { notes.append($0) })
         } catch {
             progress.clear()
-            if memory.save != nil && Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
+            if memory.save != nil && Interruption.isRequested {
+                throw Interrupted(description: "interrupted; nothing was saved")
+            }
             throw error
         }
         progress.clear()
@@ -204,7 +227,9 @@ struct DatabaseOptions: ParsableArguments {
             throw interrupted
         } catch {
             store.close()
-            if Interruption.isRequested { throw Interrupted(description: "interrupted; nothing was saved") }
+            if Interruption.isRequested {
+                throw Interrupted(description: "interrupted; nothing was saved")
+            }
             throw error
         }
         return store
@@ -215,7 +240,9 @@ struct DatabaseOptions: ParsableArguments {
 struct MemoryOptions: ParsableArguments {
     @Option(
         name: .customLong("file"),
-        help: ArgumentHelp("With a data file for the database: another file to load as a table; repeatable.", valueName: "file"),
+        help: ArgumentHelp(
+            "With a data file for the database: another file to load as a table; repeatable.",
+            valueName: "file"),
         completion: .file())
     var files: [String] = []
 
@@ -226,7 +253,9 @@ struct MemoryOptions: ParsableArguments {
     var tsv = false
 
     @Option(
-        help: ArgumentHelp("Also write the loaded data to this new database file (never replaces a file).", valueName: "db"),
+        help: ArgumentHelp(
+            "Also write the loaded data to this new database file (never replaces a file).",
+            valueName: "db"),
         completion: .file())
     var save: String?
 
@@ -234,7 +263,8 @@ struct MemoryOptions: ParsableArguments {
     /// The format --csv or --tsv gives every file; nil: each file's name says.
     var format: InputFormat? { csv ? .csv : tsv ? .tsv : nil }
 
-    /// Says so when `database` or a --file is standard input on a terminal (`announceStandardInput`).
+    /// Says so when `database` or a --file is standard input on a terminal
+    /// (`announceStandardInput`).
     func announceStandardInput(database: String) {
         if database == "-" || files.contains("-") { jsonsql.announceStandardInput(format) }
     }
@@ -270,7 +300,8 @@ func parsing<T>(_ option: String, _ text: String, _ parse: (String) throws -> T)
 func announceStandardInput(_ format: InputFormat?) {
     guard isatty(STDIN_FILENO) != 0 else { return }
     Diagnostics.print(
-        "reading \(format == .csv ? "CSV" : format == .tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D")
+        "reading \(format == .csv ? "CSV" : format == .tsv ? "TSV" : "JSON") from standard input; end it with Ctrl-D"
+    )
 }
 
 /// Standard error, for diagnostics; rows go to standard output.
@@ -280,7 +311,8 @@ enum Diagnostics {
     static func print(_ message: String) {
         var text = TerminalText.message(redactingArguments(message))
         if colors {
-            for (prefix, style) in [("Error:", "\u{1B}[1;31m"), ("note:", "\u{1B}[1;36m")] where text.hasPrefix(prefix) {
+            for (prefix, style) in [("Error:", "\u{1B}[1;31m"), ("note:", "\u{1B}[1;36m")]
+            where text.hasPrefix(prefix) {
                 text = style + prefix + "\u{1B}[0m" + text.dropFirst(prefix.count)
             }
         }
@@ -292,7 +324,9 @@ enum Diagnostics {
     private static let colors: Bool = {
         guard isatty(STDERR_FILENO) != 0, Terminal.allowsColor else { return false }
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let never = zip(arguments, arguments.dropFirst()).contains { $0 == "--color" && $1 == "never" }
+        let never = zip(arguments, arguments.dropFirst()).contains {
+            $0 == "--color" && $1 == "never"
+        }
         return !never && !arguments.contains("--color=never")
     }()
 
@@ -304,21 +338,25 @@ enum Diagnostics {
     /// The command line's arguments that name a password (a `postgres://` URL with one), each
     /// with the text messages show instead (`Store.displayName`): whole, as a shell word (in
     /// quotes, a quote in it escaped), and as an excerpt.
-    private static let redactions: [(given: String, shown: String)] = CommandLine.arguments.dropFirst().flatMap {
-        argument -> [(given: String, shown: String)] in
-        let shown = Store.displayName(argument)
-        guard shown != argument else { return [] }
-        return [
-            (SQLQuote.shellWord(argument, escapingControls: true), SQLQuote.shellWord(shown)), (argument, shown),
-            (TerminalText.excerpt(argument), TerminalText.excerpt(shown)),
-        ]
-    }
+    private static let redactions: [(given: String, shown: String)] = CommandLine.arguments
+        .dropFirst().flatMap {
+            argument -> [(given: String, shown: String)] in
+            let shown = Store.displayName(argument)
+            guard shown != argument else { return [] }
+            return [
+                (SQLQuote.shellWord(argument, escapingControls: true), SQLQuote.shellWord(shown)),
+                (argument, shown),
+                (TerminalText.excerpt(argument), TerminalText.excerpt(shown)),
+            ]
+        }
 
     /// `text` with every argument that names a password replaced by its redaction. Messages
     /// name a database through `Store.displayName` already; this keeps a password out of what
     /// quotes an argument otherwise too (the parser's "Unexpected argument '...'").
     static func redactingArguments(_ text: String) -> String {
-        let text = redactions.reduce(text) { $0.replacingOccurrences(of: $1.given, with: $1.shown, options: .literal) }
+        let text = redactions.reduce(text) {
+            $0.replacingOccurrences(of: $1.given, with: $1.shown, options: .literal)
+        }
         // A URL typed rather than given (a line of a shell script a message quotes).
         return ConnectionString.redactingURLs(in: text)
     }
@@ -336,7 +374,8 @@ func parseParameters(_ texts: [String]) throws -> [String: String] {
     var parameters: [String: String] = [:]
     for text in texts {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw ValidationError("--param takes NAME=VALUE (or N=VALUE for the Nth ?), got '\(text)'")
+            throw ValidationError(
+                "--param takes NAME=VALUE (or N=VALUE for the Nth ?), got '\(text)'")
         }
         let name = String(text[..<equals])
         if parameters.updateValue(String(text[text.index(after: equals)...]), forKey: name) != nil {

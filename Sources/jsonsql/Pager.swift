@@ -27,7 +27,9 @@ final class Pager {
         let environment = ProcessInfo.processInfo.environment
         let given = environment["JSONSQL_PAGER"] ?? environment["PAGER"]
         // Without less, and no pager named, output goes to the terminal as it is.
-        guard let command = given ?? (onPath("less", environment) ? "less -FRX" : nil) else { return nil }
+        guard let command = given ?? (onPath("less", environment) ? "less -FRX" : nil) else {
+            return nil
+        }
         let trimmed = command.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed != "cat" else { return nil }
         return Pager(command: command, rows: Terminal.rows, columns: Terminal.columns)
@@ -50,7 +52,8 @@ final class Pager {
         if pid != 0 { return try send(bytes) }
         held.append(contentsOf: bytes)
         while let newline = held[lineStart...].firstIndex(of: 0x0A) {
-            let width = DisplayWidth.columns(String(decoding: held[lineStart..<newline], as: UTF8.self))
+            let width = DisplayWidth.columns(
+                String(decoding: held[lineStart..<newline], as: UTF8.self))
             lines += max(1, (width + columns - 1) / columns)
             lineStart = newline + 1
             if lines >= rows { break }
@@ -90,7 +93,9 @@ final class Pager {
     /// Starts `sh -c COMMAND` reading a pipe, with Ctrl-C and a closed pipe left to it.
     private func start() throws {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw JSONSQLError("cannot start the pager: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else {
+            throw JSONSQLError("cannot start the pager: \(String(cString: strerror(errno)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -112,14 +117,16 @@ final class Pager {
         // passes colours through and leaves the text on the screen.
         setenv("LESS", "FRX", 0)
         let words: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            words.map { (word: String) in strdup(word) } + [nil]
         defer { for argument in argv { free(argument) } }
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
         close(ends[0])
         guard spawned == 0 else {
             close(ends[1])
             pid = 0
-            throw JSONSQLError("cannot start the pager '\(command)': \(String(cString: strerror(spawned)))")
+            throw JSONSQLError(
+                "cannot start the pager '\(command)': \(String(cString: strerror(spawned)))")
         }
         input = ends[1]
         signal(SIGPIPE, SIG_IGN)

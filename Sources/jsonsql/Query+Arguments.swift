@@ -19,7 +19,9 @@ extension Query {
     private static func kind(_ name: Substring) -> Kind? {
         switch name {
         case "where", "select", "order-by", "group-by", "param", "file": .repeatable
-        case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save", "max-width", "color": .single
+        case "limit", "offset", "format", "json-cols", "dates", "sql", "timeout", "save",
+            "max-width", "color":
+            .single
         case "count", "explain", "csv", "tsv", "wide", "no-pager", "flatten", "chart": .flag
         default: nil
         }
@@ -52,7 +54,9 @@ extension Query {
                 value = arguments[index]
                 index += 1
             }
-            guard let value, kind == .flag || !(value.isEmpty || value.hasPrefix("-")) else { return nil }
+            guard let value, kind == .flag || !(value.isEmpty || value.hasPrefix("-")) else {
+                return nil
+            }
             if kind != .repeatable && options.contains(where: { $0.name == name }) { return nil }
             options.append((name, value))
         }

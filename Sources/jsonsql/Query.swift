@@ -49,11 +49,14 @@ struct Query: StoreCommand {
     @OptionGroup var files: MemoryOptions
     var memory: MemoryOptions? { files }
 
-    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
+    @Argument(
+        help: "The table; may be left out when the database holds one table.", completion: .database
+    )
     var table: String?
 
     @Option(
-        name: .customLong("where"), help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"),
+        name: .customLong("where"),
+        help: ArgumentHelp("A filter on paths; repeat to combine with and.", valueName: "expr"),
         completion: .database)
     var filters: [String] = []
 
@@ -67,7 +70,9 @@ struct Query: StoreCommand {
     // Unconditional, so `--order-by -score` reaches parseOrder rather than reading as an option.
     @Option(
         name: .customLong("order-by"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("Sort by a path or an aggregate, :desc for descending; repeatable.", valueName: "path[:desc]"),
+        help: ArgumentHelp(
+            "Sort by a path or an aggregate, :desc for descending; repeatable.",
+            valueName: "path[:desc]"),
         completion: .database)
     var orderBy: [String] = []
 
@@ -83,12 +88,14 @@ struct Query: StoreCommand {
     var count = false
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Print at most this many rows.", valueName: "rows"),
+        parsing: .unconditional,
+        help: ArgumentHelp("Print at most this many rows.", valueName: "rows"),
         transform: rowCount("--limit"))
     var limit: Int?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Skip this many rows first.", valueName: "rows"),
+        parsing: .unconditional,
+        help: ArgumentHelp("Skip this many rows first.", valueName: "rows"),
         transform: rowCount("--offset"))
     var offset: Int?
 
@@ -143,10 +150,13 @@ struct Query: StoreCommand {
     func validate() throws {
         // --order-by takes its value unconditionally (for -score): an option there is no path.
         if let option = orderBy.first(where: { $0.hasPrefix("--") }) {
-            throw ValidationError("missing value for '--order-by' before \(option): give a path, as in --order-by score:desc")
+            throw ValidationError(
+                "missing value for '--order-by' before \(option): give a path, as in --order-by score:desc"
+            )
         }
         if sql != nil {
-            if table != nil || !filters.isEmpty || !select.isEmpty || !orderBy.isEmpty || limit != nil || offset != nil
+            if table != nil || !filters.isEmpty || !select.isEmpty || !orderBy.isEmpty
+                || limit != nil || offset != nil
                 || jsonColumns != nil || dates != .stored || !groupBy.isEmpty || count
             {
                 throw ValidationError(
@@ -156,7 +166,10 @@ struct Query: StoreCommand {
         } else if !parameters.isEmpty {
             throw ValidationError("--param gives values to --sql parameters; use --where to filter")
         }
-        if count && (!select.isEmpty || !orderBy.isEmpty || !groupBy.isEmpty || limit != nil || offset != nil || explain) {
+        if count
+            && (!select.isEmpty || !orderBy.isEmpty || !groupBy.isEmpty || limit != nil
+                || offset != nil || explain)
+        {
             throw ValidationError(
                 "--count prints the number of rows --where matches; it cannot be combined with --select, --order-by, --group-by, --limit, --offset or --explain (for a count per group: --group-by PATH)"
             )
@@ -186,7 +199,8 @@ struct Query: StoreCommand {
                     return try printing(progress) { out in
                         var notes: [String] = []
                         let matched = try Store.streamCount(
-                            file: db.database, format: format, spec: spec, note: { notes.append($0) },
+                            file: db.database, format: format, spec: spec,
+                            note: { notes.append($0) },
                             progress: progress.update)
                         out.append("\(matched)\n")
                         try out.flush()
@@ -197,7 +211,8 @@ struct Query: StoreCommand {
                     return try printing(progress) { out in
                         var notes: [String] = []
                         try Store.streamQuery(
-                            file: db.database, format: format, spec: spec, output: rowFormat, to: out,
+                            file: db.database, format: format, spec: spec, output: rowFormat,
+                            to: out,
                             note: { notes.append($0) }, progress: progress.update)
                         return notes
                     }
@@ -206,7 +221,8 @@ struct Query: StoreCommand {
                     return try printing { out in
                         var notes: [String] = []
                         try Store.streamTop(
-                            file: db.database, format: format, spec: spec, output: rowFormat, to: out,
+                            file: db.database, format: format, spec: spec, output: rowFormat,
+                            to: out,
                             note: { notes.append($0) })
                         return notes
                     }
@@ -215,7 +231,8 @@ struct Query: StoreCommand {
                     return try printing(progress) { out in
                         var notes: [String] = []
                         try Store.streamGroups(
-                            file: db.database, format: format, spec: spec, output: rowFormat, to: out,
+                            file: db.database, format: format, spec: spec, output: rowFormat,
+                            to: out,
                             note: { notes.append($0) }, progress: progress.update)
                         try out.flush()
                         return notes
@@ -242,14 +259,17 @@ struct Query: StoreCommand {
 
     private func query(_ store: Store) throws {
         // Leaving the pager early stops the command: not while SQL that may write runs.
-        let reads = sql.map { ["select", "values"].contains(SQLText.firstKeyword($0)?.lowercased() ?? "") } ?? true
+        let reads =
+            sql.map { ["select", "values"].contains(SQLText.firstKeyword($0)?.lowercased() ?? "") }
+            ?? true
         try printing(enabled: reads) { out in try query(store, to: out) }
     }
 
     /// Runs `body` with standard output as `FormatOptions.paging` gives it, flattening as asked,
     /// and clearing `progress` for good before the first output.
     private func printing(
-        _ progress: ProgressLine? = nil, enabled: Bool = true, _ body: (OutputBuffer) throws -> [String]
+        _ progress: ProgressLine? = nil, enabled: Bool = true,
+        _ body: (OutputBuffer) throws -> [String]
     ) throws {
         try output.paging(enabled: enabled) { out in
             out.flattensObjects = flatten
@@ -266,7 +286,8 @@ struct Query: StoreCommand {
                 out.append(try store.explain(sql: sql, parameters: parameters))
                 try out.flush()
             } else {
-                let outcome = try store.run(sql: sql, parameters: parameters, format: rowFormat, to: out)
+                let outcome = try store.run(
+                    sql: sql, parameters: parameters, format: rowFormat, to: out)
                 if outcome.rows == nil {
                     return ["\(outcome.changes) \(outcome.changes == 1 ? "row" : "rows") changed"]
                 }
@@ -291,7 +312,9 @@ struct Query: StoreCommand {
         }
         if explain {
             if files.files.isEmpty, Store.isDataFile(db.database, format: files.format) {
-                out.append(Store.readingPlan(file: db.database, format: files.format, spec: spec, output: rowFormat))
+                out.append(
+                    Store.readingPlan(
+                        file: db.database, format: files.format, spec: spec, output: rowFormat))
             }
             out.append(try store.explain(spec))
             try out.flush()
@@ -307,19 +330,25 @@ struct Query: StoreCommand {
         // `--select ''` names no path: refused, rather than read as no --select at all.
         for (option, values) in [("--select", select), ("--group-by", groupBy)] {
             if let empty = values.first(where: { splitPaths($0).isEmpty }) {
-                throw JSONSQLError("\(option) takes paths, comma-separated, as in \(option) id,address.city; got '\(empty)'")
+                throw JSONSQLError(
+                    "\(option) takes paths, comma-separated, as in \(option) id,address.city; got '\(empty)'"
+                )
             }
         }
         spec.filters = try filters.map(FilterParser.parse)
-        let named = try select.flatMap { try splitPaths($0).map { try parsing("--select", $0, Selection.parsingNamed) } }
+        let named = try select.flatMap {
+            try splitPaths($0).map { try parsing("--select", $0, Selection.parsingNamed) }
+        }
         spec.selections = named.map(\.selection)
         spec.names = named.map(\.name)
         // `--order-by n` orders by what `--select 'count() as n'` names.
         spec.orderBy = try orderBy.map { text in
-            for (suffix, descending) in [("", false), (":asc", false), (":desc", true)] where text.lowercased().hasSuffix(suffix)
-            {
+            for (suffix, descending) in [("", false), (":asc", false), (":desc", true)]
+            where text.lowercased().hasSuffix(suffix) {
                 let name = String(text.dropLast(suffix.count))
-                if let match = named.first(where: { $0.name == name }) { return (match.selection, descending) }
+                if let match = named.first(where: { $0.name == name }) {
+                    return (match.selection, descending)
+                }
             }
             return try parsing("--order-by", text, parseOrder)
         }
@@ -352,7 +381,9 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
             return (try Selection(parsing: String(text[..<colon])), direction == "desc")
         }
         // `score:descending`: a path and a direction jsonsql does not know, not a path.
-        if (try? Selection(parsing: text)) == nil, (try? Selection(parsing: String(text[..<colon]))) != nil {
+        if (try? Selection(parsing: text)) == nil,
+            (try? Selection(parsing: String(text[..<colon]))) != nil
+        {
             throw JSONSQLError(
                 "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction"
             )
@@ -366,18 +397,22 @@ func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
     }
     // `score desc`, as SQL writes it: the direction goes after a colon.
     let words = text.split(separator: " ")
-    if words.count == 2, ["asc", "desc"].contains(words[1].lowercased()), (try? Selection(parsing: text)) == nil,
+    if words.count == 2, ["asc", "desc"].contains(words[1].lowercased()),
+        (try? Selection(parsing: text)) == nil,
         (try? Selection(parsing: String(words[0]))) != nil
     {
-        throw JSONSQLError(orderDirectionMessage(path: String(words[0]), direction: String(words[1])))
+        throw JSONSQLError(
+            orderDirectionMessage(path: String(words[0]), direction: String(words[1])))
     }
     return (try Selection(parsing: text), false)
 }
 
-/// `score desc` (one argument, or two: `--order-by score desc`), as SQL writes it, in jsonsql's words.
+/// `score desc` (one argument, or two: `--order-by score desc`), as SQL writes it, in jsonsql's
+/// words.
 func orderDirectionMessage(path: String, direction: String) -> String {
     let path = TerminalText.excerpt(path)
-    return "--order-by writes the direction after a colon: '\(path):\(direction.lowercased())', not '\(path) \(direction)'"
+    return
+        "--order-by writes the direction after a colon: '\(path):\(direction.lowercased())', not '\(path) \(direction)'"
 }
 
 /// Splits a `--select` or `--group-by` list on the commas outside quotes (`JSONPath.splitList`).

@@ -23,7 +23,8 @@ struct RenameTable: StoreCommand {
 
     func run(_ store: Store) throws {
         let renamed = try store.renameTable(old, to: new)
-        Diagnostics.print("renamed table \(TerminalText.name(renamed)) to \(TerminalText.name(new))")
+        Diagnostics.print(
+            "renamed table \(TerminalText.name(renamed)) to \(TerminalText.name(new))")
     }
 }
 

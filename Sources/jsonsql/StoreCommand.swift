@@ -46,7 +46,9 @@ extension StoreCommand {
             throw interrupted
         } catch {
             if Interruption.isRequested {
-                throw Interrupted(description: access == .read ? "interrupted" : "interrupted; nothing was changed")
+                throw Interrupted(
+                    description: access == .read
+                        ? "interrupted" : "interrupted; nothing was changed")
             }
             throw error
         }
@@ -70,15 +72,20 @@ extension StoreCommand {
         // `jsonsql query 'address.country=DE'`: a filter where the database goes.
         let command = Self.configuration.commandName ?? "query"
         if ["query", "update", "delete"].contains(command), !Store.isPostgresURL(db.database),
-            db.database.contains(where: { "=<>".contains($0) }), !FileManager.default.fileExists(atPath: db.database),
+            db.database.contains(where: { "=<>".contains($0) }),
+            !FileManager.default.fileExists(atPath: db.database),
             (try? FilterParser.parse(db.database)) != nil
         {
-            let database = tableArgument.flatMap { Store.isSQLiteFile($0) ? SQLQuote.shellWord($0) : nil } ?? "DB"
+            let database =
+                tableArgument.flatMap { Store.isSQLiteFile($0) ? SQLQuote.shellWord($0) : nil }
+                ?? "DB"
             throw JSONSQLError(
                 "no database at \(Store.displayName(db.database)), which reads as a filter: it goes to --where, after the database, e.g. "
-                    + "jsonsql \(command) \(database) --where \(SQLQuote.shellWord(Store.displayName(db.database)))")
+                    + "jsonsql \(command) \(database) --where \(SQLQuote.shellWord(Store.displayName(db.database)))"
+            )
         }
-        if let table = tableArgument, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
+        if let table = tableArgument, !Store.isPostgresURL(db.database),
+            !FileManager.default.fileExists(atPath: db.database),
             Store.isSQLiteFile(table)
         {
             throw JSONSQLError(

@@ -5,7 +5,8 @@ import JSONSQLKit
 struct Update: TableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
-        abstract: "Change the rows that match a filter: set columns and paths, merge objects, remove keys.",
+        abstract:
+            "Change the rows that match a filter: set columns and paths, merge objects, remove keys.",
         usage: "jsonsql update [<options>] <database> [<table>] --where <expr> --set ...",
         discussion: """
             --set PATH=VALUE sets a column, or a path inside a json column (json_set). Values are typed like \
@@ -31,11 +32,14 @@ struct Update: TableCommand {
 
     @OptionGroup var db: DatabaseOptions
 
-    @Argument(help: "The table; may be left out when the database holds one table.", completion: .database)
+    @Argument(
+        help: "The table; may be left out when the database holds one table.", completion: .database
+    )
     var table: String?
 
     @Option(
-        name: .customLong("where"), help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"),
+        name: .customLong("where"),
+        help: ArgumentHelp("The rows to change; repeat to combine with and.", valueName: "expr"),
         completion: .database)
     var filters: [String] = []
 
@@ -43,7 +47,8 @@ struct Update: TableCommand {
     var all = false
 
     @Option(
-        name: .customLong("set"), help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"),
+        name: .customLong("set"),
+        help: ArgumentHelp("Set a column or a JSON path; repeatable.", valueName: "path=value"),
         completion: .database)
     var sets: [String] = []
 
@@ -52,12 +57,14 @@ struct Update: TableCommand {
 
     @Option(
         name: .customLong("patch"),
-        help: ArgumentHelp("Merge a JSON object into a json column; repeatable.", valueName: "[column=]json"))
+        help: ArgumentHelp(
+            "Merge a JSON object into a json column; repeatable.", valueName: "[column=]json"))
     var patches: [String] = []
 
     @Option(
         name: .customLong("remove"),
-        help: ArgumentHelp("Remove a key or element inside a json column; repeatable.", valueName: "path"),
+        help: ArgumentHelp(
+            "Remove a key or element inside a json column; repeatable.", valueName: "path"),
         completion: .database)
     var removes: [String] = []
 
@@ -66,13 +73,19 @@ struct Update: TableCommand {
 
     func validate() throws {
         if sets.isEmpty && patches.isEmpty && removes.isEmpty {
-            throw ValidationError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH")
+            throw ValidationError(
+                "say what to change: --set PATH=VALUE, --patch JSON or --remove PATH")
         }
         if filters.isEmpty && !all {
-            throw ValidationError("choose the rows with --where EXPR, or give --all to change every row")
+            throw ValidationError(
+                "choose the rows with --where EXPR, or give --all to change every row")
         }
-        if !filters.isEmpty && all { throw ValidationError("give either --where or --all, not both") }
-        if json && sets.isEmpty { throw ValidationError("--json reads --set values as JSON; give --set PATH=VALUE") }
+        if !filters.isEmpty && all {
+            throw ValidationError("give either --where or --all, not both")
+        }
+        if json && sets.isEmpty {
+            throw ValidationError("--json reads --set values as JSON; give --set PATH=VALUE")
+        }
     }
 
     func run(_ store: Store, table: String) throws {

@@ -8,7 +8,8 @@ import Testing
 @Suite("array indexes beyond 32 bits are refused at every entry point")
 struct ArrayIndexRangeTests {
     static let outside = [
-        "-9223372036854775808", "9223372036854775807", "-2147483649", "2147483648", "4294967296", "-4294967297",
+        "-9223372036854775808", "9223372036854775807", "-2147483649", "2147483648", "4294967296",
+        "-4294967297",
         "99999999999999999999",
     ]
 
@@ -36,38 +37,59 @@ struct ArrayIndexRangeTests {
     static func checkRefusals(_ database: String) throws {
         for index in outside {
             for entry in entryPoints {
-                let arguments = entry.map { $0 == "DB" ? database : $0.replacingOccurrences(of: "[N]", with: "[\(index)]") }
+                let arguments = entry.map {
+                    $0 == "DB" ? database : $0.replacingOccurrences(of: "[N]", with: "[\(index)]")
+                }
                 let result = try CLI.run(arguments)
                 #expect(result.status == 1, "\(arguments): \(result.status) \(result.stderr)")
                 #expect(
                     result.stderr.hasPrefix("Error: ")
                         && result.stderr.contains(
-                            "is out of range; an index is from -2147483648 to 2147483647 (-1 is the last element)"),
+                            "is out of range; an index is from -2147483648 to 2147483647 (-1 is the last element)"
+                        ),
                     "\(arguments): \(result.stderr)")
             }
         }
         // Nothing changed, no index made.
-        #expect(try succeed(["query", database, "t", "--format", "jsonl"]).stdout == #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n")
-        #expect(!(try succeed(["indexes", database, "--format", "jsonl"]).stdout.contains("doc.b")))
+        #expect(
+            try succeed(["query", database, "t", "--format", "jsonl"]).stdout
+                == #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n")
+        #expect(
+            !(try succeed(["indexes", database, "--format", "jsonl"]).stdout.contains("doc.b")))
     }
 
     /// The ends of the range work: an index from the end named `minus_2147483648`, filters
     /// and edits that find no such element.
     static func checkEnds(_ database: String) throws {
         let made = try succeed(["index", database, "t", "doc.b[-2147483648]"])
-        #expect((made.stdout + made.stderr).contains("t_on_doc_b_minus_2147483648"), "\(made.stdout) \(made.stderr)")
+        #expect(
+            (made.stdout + made.stderr).contains("t_on_doc_b_minus_2147483648"),
+            "\(made.stdout) \(made.stderr)")
         try succeed(["index", database, "t", "doc.b[2147483647]"])
         for index in ["-2147483648", "2147483647"] {
-            #expect(try succeed(["query", database, "t", "--where", "doc.b[\(index)] = 1", "--count"]).stdout == "0\n")
-            #expect(try succeed(["query", database, "t", "--where", "doc.b[\(index)] is null", "--count"]).stdout == "1\n")
+            #expect(
+                try succeed(["query", database, "t", "--where", "doc.b[\(index)] = 1", "--count"])
+                    .stdout == "0\n")
+            #expect(
+                try succeed([
+                    "query", database, "t", "--where", "doc.b[\(index)] is null", "--count",
+                ]).stdout == "1\n")
             try succeed(["update", database, "t", "--all", "--remove", "doc.b[\(index)]"])
         }
-        #expect(try succeed(["query", database, "t", "--where", "doc.b[-3] = 1", "--count"]).stdout == "1\n")
-        #expect(try succeed(["query", database, "t", "--format", "jsonl"]).stdout == #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n")
+        #expect(
+            try succeed(["query", database, "t", "--where", "doc.b[-3] = 1", "--count"]).stdout
+                == "1\n")
+        #expect(
+            try succeed(["query", database, "t", "--format", "jsonl"]).stdout
+                == #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n")
         // Row counts and offsets take any 64-bit count.
         for option in ["--limit", "--offset"] {
-            let result = try succeed(["query", database, "t", option, "9223372036854775807", "--format", "jsonl"])
-            #expect(result.stdout == (option == "--limit" ? #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n" : ""))
+            let result = try succeed([
+                "query", database, "t", option, "9223372036854775807", "--format", "jsonl",
+            ])
+            #expect(
+                result.stdout
+                    == (option == "--limit" ? #"{"id":1,"doc":{"b":[1,2,3]}}"# + "\n" : ""))
         }
     }
 
@@ -85,10 +107,14 @@ struct ArrayIndexRangeTests {
             for option in ["--where", "--select", "--order-by", "--group-by"] {
                 let value = option == "--where" ? "doc.b[\(index)] = 1" : "doc.b[\(index)]"
                 let message = try fail(["query", file, option, value])
-                #expect(message.contains("is out of range; an index is from -2147483648 to 2147483647"), "\(message)")
+                #expect(
+                    message.contains("is out of range; an index is from -2147483648 to 2147483647"),
+                    "\(message)")
             }
         }
-        #expect(try succeed(["query", file, "--where", "doc.b[-2147483648] = 1", "--count"]).stdout == "0\n")
+        #expect(
+            try succeed(["query", file, "--where", "doc.b[-2147483648] = 1", "--count"]).stdout
+                == "0\n")
     }
 
     @Test(.enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
@@ -106,10 +132,15 @@ struct ArrayIndexRangeTests {
         let url = try PostgresServer.freshSchema("param")
         for number in ["2147483647", "65536"] {
             let message = try fail([
-                "query", url, "--sql", "SELECT ?\(number) AS a, :b AS b", "--param", "\(number)=1", "--param", "b=2",
+                "query", url, "--sql", "SELECT ?\(number) AS a, :b AS b", "--param", "\(number)=1",
+                "--param", "b=2",
             ])
-            #expect(message.contains("--param: ?\(number) is beyond PostgreSQL's 65535 parameters"), "\(message)")
+            #expect(
+                message.contains("--param: ?\(number) is beyond PostgreSQL's 65535 parameters"),
+                "\(message)")
         }
-        try succeed(["query", url, "--sql", "SELECT ?1 AS a, :b AS b", "--param", "1=1", "--param", "b=2"])
+        try succeed([
+            "query", url, "--sql", "SELECT ?1 AS a, :b AS b", "--param", "1=1", "--param", "b=2",
+        ])
     }
 }

@@ -26,7 +26,9 @@ struct ArrayLengthTests {
 
     static func ndjson() throws -> String {
         try records.map {
-            String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]),
+                as: UTF8.self)
         }
         .joined(separator: "\n") + "\n"
     }
@@ -46,14 +48,17 @@ struct ArrayLengthTests {
     /// A data file, the SQLite database `insert` makes of it (indexed on the length), and the
     /// same on PostgreSQL when it is installed.
     static func targets() throws -> [(name: String, database: [String])] {
-        let dir = try TemporaryDirectory.shared().url.appendingPathComponent("length-\(UUID().uuidString)")
+        let dir = try TemporaryDirectory.shared().url.appendingPathComponent(
+            "length-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("events.ndjson").path
         try ndjson().write(toFile: file, atomically: false, encoding: .utf8)
         let db = dir.appendingPathComponent("events.sqlite").path
         #expect(try CLI.run(["insert", db, "events", file]).status == 0)
         let index = try CLI.run(["index", db, "events", "length(payload.commits)"])
-        #expect(index.status == 0 && index.stderr == "created index events_on_length_payload_commits\n", "\(index.stderr)")
+        #expect(
+            index.status == 0 && index.stderr == "created index events_on_length_payload_commits\n",
+            "\(index.stderr)")
         var targets = [("file", [file, "events"]), ("sqlite", [db, "events"])]
         if PostgresServer.isInstalled {
             let url = try PostgresServer.freshSchema("length")
@@ -64,7 +69,9 @@ struct ArrayLengthTests {
         return targets
     }
 
-    @Test("--where compares the number of elements, null where the path holds no array, on every backend")
+    @Test(
+        "--where compares the number of elements, null where the path holds no array, on every backend"
+    )
     func filters() throws {
         let cases: [(String, (Int?) -> Bool)] = [
             ("length(payload.commits) > 3", { ($0 ?? -1) > 3 }),
@@ -77,18 +84,26 @@ struct ArrayLengthTests {
         ]
         for (name, database) in try Self.targets() {
             for (filter, holds) in cases {
-                let expected = Self.records.filter { holds(Self.commits($0)) }.map { $0["id"] as! Int }
+                let expected = Self.records.filter { holds(Self.commits($0)) }.map {
+                    $0["id"] as! Int
+                }
                 let result = try CLI.run(
-                    ["query"] + database + ["--where", filter, "--select", "id", "--order-by", "id", "--format", "jsonl"])
+                    ["query"] + database + [
+                        "--where", filter, "--select", "id", "--order-by", "id", "--format",
+                        "jsonl",
+                    ])
                 #expect(result.status == 0, "\(name) \(filter): \(result.stderr)")
                 #expect(try Self.ids(result.stdout) == expected, "\(name) \(filter)")
             }
             // Joined with other conditions, and in --count.
             let both = Self.records.filter {
-                ($0["payload"] as! [String: Any])["kind"] as! String == "push" && (Self.commits($0) ?? 0) >= 2
+                ($0["payload"] as! [String: Any])["kind"] as! String == "push"
+                    && (Self.commits($0) ?? 0) >= 2
             }
             let counted = try CLI.run(
-                ["query"] + database + ["--where", "payload.kind = push and length(payload.commits) >= 2", "--count"])
+                ["query"] + database + [
+                    "--where", "payload.kind = push and length(payload.commits) >= 2", "--count",
+                ])
             #expect(counted.stdout == "\(both.count)\n", "\(name): \(counted.stderr)")
         }
     }
@@ -99,7 +114,9 @@ struct ArrayLengthTests {
         // Longest first, then by id; nulls sort last descending.
         let top = lengths.sorted { ($0.n ?? -1, -$0.id) > ($1.n ?? -1, -$1.id) }.prefix(5)
         let expectedTop =
-            top.map { #"{"id":\#($0.id),"length(payload.commits)":\#($0.n.map(String.init) ?? "null")}"# }
+            top.map {
+                #"{"id":\#($0.id),"length(payload.commits)":\#($0.n.map(String.init) ?? "null")}"#
+            }
             .joined(separator: "\n") + "\n"
         var groups: [Int?: Int] = [:]
         for entry in lengths { groups[entry.n, default: 0] += 1 }
@@ -114,61 +131,96 @@ struct ArrayLengthTests {
         for (name, database) in try Self.targets() {
             let ordered = try CLI.run(
                 ["query"] + database + [
-                    "--select", "id,length(payload.commits)", "--order-by", "length(payload.commits):desc", "--order-by", "id",
+                    "--select", "id,length(payload.commits)", "--order-by",
+                    "length(payload.commits):desc", "--order-by", "id",
                     "--limit", "5",
                     "--format", "jsonl",
                 ])
             #expect(ordered.stdout == expectedTop, "\(name): \(ordered.stderr)")
-            let grouped = try CLI.run(["query"] + database + ["--group-by", "length(payload.commits)", "--format", "jsonl"])
+            let grouped = try CLI.run(
+                ["query"] + database + [
+                    "--group-by", "length(payload.commits)", "--format", "jsonl",
+                ])
             #expect(grouped.stdout == expectedGroups, "\(name): \(grouped.stderr)")
             let aggregates = try CLI.run(
                 ["query"] + database + [
-                    "--select", "max(length(payload.commits)),sum(length(payload.commits)),count(length(payload.commits))",
+                    "--select",
+                    "max(length(payload.commits)),sum(length(payload.commits)),count(length(payload.commits))",
                     "--format", "jsonl",
                 ])
             #expect(aggregates.stdout == expectedAggregates, "\(name): \(aggregates.stderr)")
         }
     }
 
-    @Test("index builds the expression --where writes: SQLite's plan uses it, indexes lists it, copy carries it")
+    @Test(
+        "index builds the expression --where writes: SQLite's plan uses it, indexes lists it, copy carries it"
+    )
     func indexed() throws {
         let targets = try Self.targets()
         let db = targets.first { $0.name == "sqlite" }!.database[0]
         let plan = try CLI.run(["query", db, "--where", "length(payload.commits) > 4", "--explain"])
-        #expect(plan.stdout.contains("SEARCH events USING INDEX events_on_length_payload_commits"), "\(plan.stdout)")
-        #expect(plan.stdout.contains("-- length(payload.commits): index events_on_length_payload_commits"), "\(plan.stdout)")
-        let ordered = try CLI.run(["query", db, "--order-by", "length(payload.commits)", "--limit", "1", "--explain"])
-        #expect(ordered.stdout.contains("SCAN events USING INDEX events_on_length_payload_commits"), "\(ordered.stdout)")
+        #expect(
+            plan.stdout.contains("SEARCH events USING INDEX events_on_length_payload_commits"),
+            "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains(
+                "-- length(payload.commits): index events_on_length_payload_commits"),
+            "\(plan.stdout)")
+        let ordered = try CLI.run([
+            "query", db, "--order-by", "length(payload.commits)", "--limit", "1", "--explain",
+        ])
+        #expect(
+            ordered.stdout.contains("SCAN events USING INDEX events_on_length_payload_commits"),
+            "\(ordered.stdout)")
         let listed = try CLI.run(["indexes", db, "--format", "jsonl"])
         #expect(listed.stdout.contains(#""paths":"length(payload.commits)""#), "\(listed.stdout)")
-        guard let postgres = targets.first(where: { $0.name == "postgres" })?.database[0] else { return }
+        guard let postgres = targets.first(where: { $0.name == "postgres" })?.database[0] else {
+            return
+        }
         let onPostgres = try CLI.run(["indexes", postgres, "--format", "jsonl"])
-        #expect(onPostgres.stdout.contains(#""paths":"length(payload.commits)""#), "\(onPostgres.stdout)")
-        #expect(!onPostgres.stdout.contains(#"\n"#), "expressions print on one line: \(onPostgres.stdout)")
+        #expect(
+            onPostgres.stdout.contains(#""paths":"length(payload.commits)""#),
+            "\(onPostgres.stdout)")
+        #expect(
+            !onPostgres.stdout.contains(#"\n"#),
+            "expressions print on one line: \(onPostgres.stdout)")
         let url = postgres + "%20-cenable_seqscan%3Doff"
-        let pgPlan = try CLI.run(["query", url, "events", "--where", "length(payload.commits) > 4", "--explain"])
+        let pgPlan = try CLI.run([
+            "query", url, "events", "--where", "length(payload.commits) > 4", "--explain",
+        ])
         #expect(pgPlan.stdout.contains("events_on_length_payload_commits"), "\(pgPlan.stdout)")
         // Copied both ways, the index is rebuilt on the path.
-        let back = try TemporaryDirectory.shared().url.appendingPathComponent("length-copy-\(UUID().uuidString).sqlite").path
+        let back = try TemporaryDirectory.shared().url.appendingPathComponent(
+            "length-copy-\(UUID().uuidString).sqlite"
+        ).path
         let copied = try CLI.run(["copy", postgres, back])
         #expect(copied.status == 0, "\(copied.stderr)")
-        #expect(try CLI.run(["indexes", back, "--format", "jsonl"]).stdout.contains(#""paths":"length(payload.commits)""#))
+        #expect(
+            try CLI.run(["indexes", back, "--format", "jsonl"]).stdout.contains(
+                #""paths":"length(payload.commits)""#))
         let there = try PostgresServer.freshSchema("lengthcopy")
         #expect(try CLI.run(["copy", db, there]).status == 0)
-        #expect(try CLI.run(["indexes", there, "--format", "jsonl"]).stdout.contains(#""paths":"length(payload.commits)""#))
+        #expect(
+            try CLI.run(["indexes", there, "--format", "jsonl"]).stdout.contains(
+                #""paths":"length(payload.commits)""#))
     }
 
     @Test("near misses say how length is written; what cannot measure an array is refused by name")
     func nearMisses() throws {
         let file = try Self.targets().first!.database[0]
-        for spelling in ["len(payload.commits) > 3", "array_length(payload.commits) > 3", "size(tags) = 2"] {
+        for spelling in [
+            "len(payload.commits) > 3", "array_length(payload.commits) > 3", "size(tags) = 2",
+        ] {
             let result = try CLI.run(["query", file, "--where", spelling])
             #expect(result.status != 0 && result.stdout.isEmpty)
             #expect(
-                result.stderr.contains("the number of elements of an array is length(PATH), as in length(payload.commits) > 3"),
+                result.stderr.contains(
+                    "the number of elements of an array is length(PATH), as in length(payload.commits) > 3"
+                ),
                 "\(spelling): \(result.stderr)")
         }
-        // JavaScript's spelling is a key named length, which no record has: the note says what to write.
+        // JavaScript's spelling is a key named length, which no record has: the note says what to
+        // write.
         let js = try CLI.run(["query", file, "--where", "payload.commits.length > 3"])
         #expect(js.status == 0 && js.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         #expect(
@@ -177,18 +229,29 @@ struct ArrayLengthTests {
             ), "\(js.stderr)")
         let matched = try CLI.run(["query", file, "--where", "length(tags) contains a"])
         #expect(matched.status != 0)
-        #expect(matched.stderr.contains("length(tags) is a number, which contains cannot match"), "\(matched.stderr)")
+        #expect(
+            matched.stderr.contains("length(tags) is a number, which contains cannot match"),
+            "\(matched.stderr)")
         let text = try CLI.run(["query", file, "--where", "length(tags) > abc"])
-        #expect(text.stderr.contains(#"length(tags) is a number, and a string "abc" is none"#), "\(text.stderr)")
+        #expect(
+            text.stderr.contains(#"length(tags) is a number, and a string "abc" is none"#),
+            "\(text.stderr)")
         let plain = try CLI.run(["query", file, "--where", "length(id) > 1"])
-        #expect(plain.stderr.contains("length() counts the elements of an array, and id is an integer column"), "\(plain.stderr)")
+        #expect(
+            plain.stderr.contains(
+                "length() counts the elements of an array, and id is an integer column"),
+            "\(plain.stderr)")
         // Where a path is written to, a function of one is no path.
         let db = try Self.targets().first { $0.name == "sqlite" }!.database[0]
         let set = try CLI.run(["update", db, "events", "--set", "length(tags)=1"])
         #expect(set.status != 0, "\(set.stdout)")
-        let updated = try CLI.run(["update", db, "events", "--where", "length(tags) = 0", "--set", "payload.empty=true"])
+        let updated = try CLI.run([
+            "update", db, "events", "--where", "length(tags) = 0", "--set", "payload.empty=true",
+        ])
         #expect(updated.status == 0, "\(updated.stderr)")
         let empties = Self.records.filter { ($0["tags"] as? [Any])?.isEmpty == true }.count
-        #expect(try CLI.run(["query", db, "--where", "payload.empty = true", "--count"]).stdout == "\(empties)\n")
+        #expect(
+            try CLI.run(["query", db, "--where", "payload.empty = true", "--count"]).stdout
+                == "\(empties)\n")
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// them (`make test`: the release build, the binary `make install` installs; `swift test`: the
 /// debug build).
 enum CLI {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// The folder of this build's products: the one holding the running test executable.
@@ -16,7 +17,8 @@ enum CLI {
         ?? packageRoot.appendingPathComponent(".build/debug")
 
     static var binary: String {
-        ProcessInfo.processInfo.environment["JSONSQL_BIN"] ?? buildDirectory.appendingPathComponent("jsonsql").path
+        ProcessInfo.processInfo.environment["JSONSQL_BIN"]
+            ?? buildDirectory.appendingPathComponent("jsonsql").path
     }
 
     struct Result {
@@ -55,12 +57,15 @@ enum CLI {
         let (out, err) = child.communicate(stdin.map { Data($0.utf8) } ?? Data())
         let status = child.wait()
         return Result(
-            status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+            status: status, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Runs a shell command line with the built jsonsql first on PATH.
     @discardableResult
-    static func shell(_ script: String, stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+    static func shell(_ script: String, stdin: String? = nil, in directory: URL? = nil) throws
+        -> Result
+    {
         let bin = URL(fileURLWithPath: binary).deletingLastPathComponent().path
         return try run(
             ["-c", script], stdin: stdin, in: directory,
@@ -70,7 +75,9 @@ enum CLI {
 }
 
 /// write(2), which `Child.write` hides inside the class.
-private func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }
+private func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}
 
 /// A process started with posix_spawn, its standard streams pipes to this process or /dev/null.
 ///
@@ -92,7 +99,10 @@ final class Child: @unchecked Sendable {
     /// posix_spawn_file_actions_addchdir_np (glibc 2.29, macOS 10.15), which Swift's Glibc module
     /// does not declare.
     private static let addchdir:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+        (
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
+                -> Int32
+        )? = {
             #if os(Linux)
                 let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
             #else
@@ -103,14 +113,17 @@ final class Child: @unchecked Sendable {
             }
             return unsafeBitCast(
                 symbol,
-                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+                to: (@convention(c) (
+                    UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+                ) -> Int32).self)
         }()
 
     /// A write to a child that has exited fails with EPIPE instead of ending the tests.
     private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     init(
-        _ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ executable: String, _ arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         in directory: URL? = nil, input: Bool = true, output: Bool = true, error: Bool = true
     ) throws {
         Self.ignoreSIGPIPE
@@ -125,12 +138,15 @@ final class Child: @unchecked Sendable {
         var childEnds: [Int32] = []
         for (fd, piped) in [(Int32(0), input), (1, output), (2, error)] {
             guard piped else {
-                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(
+                    &actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
                 parentEnds.append(nil)
                 continue
             }
             var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else { throw CLI.CLIError("pipe: \(String(cString: strerror(errno)))") }
+            guard pipe(&ends) == 0 else {
+                throw CLI.CLIError("pipe: \(String(cString: strerror(errno)))")
+            }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             let (childEnd, parentEnd) = fd == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
             posix_spawn_file_actions_adddup2(&actions, childEnd, fd)
@@ -139,7 +155,9 @@ final class Child: @unchecked Sendable {
         }
         defer { for fd in childEnds { close(fd) } }
         if let directory {
-            guard let addchdir = Self.addchdir else { throw CLI.CLIError("posix_spawn cannot change directory here") }
+            guard let addchdir = Self.addchdir else {
+                throw CLI.CLIError("posix_spawn cannot change directory here")
+            }
             _ = addchdir(&actions, directory.path)
         }
         // Test threads may block signals; the child starts with none blocked and default handlers.
@@ -158,7 +176,9 @@ final class Child: @unchecked Sendable {
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw CLI.CLIError("cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw CLI.CLIError("cannot run \(executable): \(String(cString: strerror(spawned)))")
+        }
         self.pid = pid
         (stdin, stdout, stderr) = (parentEnds[0], parentEnds[1], parentEnds[2])
     }
@@ -168,10 +188,13 @@ final class Child: @unchecked Sendable {
     /// a second for a free worker when many tests run at once.
     func communicate(_ input: Data) -> (stdout: Data, stderr: Data) {
         var output = [Data(), Data()]
-        var fds = [stdout, stderr].map { pollfd(fd: $0?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+        var fds = [stdout, stderr].map {
+            pollfd(fd: $0?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
+        }
         var pending = input[...]
         if let stdin {
-            _ = fcntl(stdin.fileDescriptor, F_SETFL, fcntl(stdin.fileDescriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(
+                stdin.fileDescriptor, F_SETFL, fcntl(stdin.fileDescriptor, F_GETFL) | O_NONBLOCK)
             fds.append(pollfd(fd: stdin.fileDescriptor, events: Int16(POLLOUT), revents: 0))
             if pending.isEmpty { closeInput(&fds) }
         }
@@ -190,10 +213,14 @@ final class Child: @unchecked Sendable {
                 }
             }
             if fds.count == 3 && fds[2].fd >= 0 && fds[2].revents != 0 {
-                let written = pending.withUnsafeBytes { writeBytes(fds[2].fd, $0.baseAddress, $0.count) }
+                let written = pending.withUnsafeBytes {
+                    writeBytes(fds[2].fd, $0.baseAddress, $0.count)
+                }
                 if written > 0 { pending = pending.dropFirst(written) }
                 // A child that stopped reading (EPIPE) is not an error here.
-                if pending.isEmpty || written < 0 && errno != EAGAIN && errno != EINTR { closeInput(&fds) }
+                if pending.isEmpty || written < 0 && errno != EAGAIN && errno != EINTR {
+                    closeInput(&fds)
+                }
             }
         }
         return (output[0], output[1])
@@ -204,7 +231,8 @@ final class Child: @unchecked Sendable {
         fds[2].fd = -1
     }
 
-    /// Writes text to the child's standard input; a child that stopped reading is not an error here.
+    /// Writes text to the child's standard input; a child that stopped reading is not an error
+    /// here.
     func write(_ text: String) {
         try? stdin?.write(contentsOf: Data(text.utf8))
     }
@@ -251,7 +279,8 @@ final class TemporaryDirectory: Sendable {
     private let removedWithObject: Bool
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         removedWithObject = true
     }
@@ -270,7 +299,8 @@ final class TemporaryDirectory: Sendable {
     /// A directory for data a whole suite shares: it stays until the test process exits.
     static func shared() throws -> TemporaryDirectory {
         try TemporaryDirectory(
-            sharedAt: FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-test-\(UUID().uuidString)"))
+            sharedAt: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "jsonsql-test-\(UUID().uuidString)"))
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
@@ -284,8 +314,9 @@ final class TemporaryDirectory: Sendable {
 
 /// Runs jsonsql and expects success, returning the result.
 @discardableResult
-func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result
-{
+func succeed(
+    _ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> CLI.Result {
     let result = try CLI.run(arguments, stdin: stdin)
     #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
     return result
@@ -293,7 +324,9 @@ func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: Source
 
 /// Runs jsonsql and expects `Error: ...` with exit status 1, returning standard error.
 @discardableResult
-func fail(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+func fail(
+    _ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> String {
     let result = try CLI.run(arguments, stdin: stdin)
     #expect(result.status == 1, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
     #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -303,7 +336,8 @@ func fail(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLoc
 /// The `CREATE` statement of a table or index, as SQLite keeps it.
 func schemaSQL(_ db: String, _ name: String) throws -> String {
     let rows = try CLI.run([
-        "query", db, "--sql", "SELECT sql FROM sqlite_schema WHERE name = :n", "--param", "n=\(name)", "--format", "json",
+        "query", db, "--sql", "SELECT sql FROM sqlite_schema WHERE name = :n", "--param",
+        "n=\(name)", "--format", "json",
     ]).rows()
     return rows.first?["sql"] as? String ?? ""
 }
@@ -329,26 +363,31 @@ func numberedRecord(_ i: Int, prefix: String = "r", note: Bool = false) -> Strin
 }
 
 /// Records `range` of the numbered stream.
-func numberedRecords<Range: Sequence<Int>>(_ range: Range, prefix: String = "r", note: Bool = false) -> [String] {
+func numberedRecords<Range: Sequence<Int>>(_ range: Range, prefix: String = "r", note: Bool = false)
+    -> [String]
+{
     range.map { numberedRecord($0, prefix: prefix, note: note) }
 }
 
-/// Writes records `range` of the numbered stream to a file, one a line, as `ndjson(numberedRecords(...))`
-/// would, but with awk: a debug build takes seconds to make 100,000 lines in Swift. `replacing`
-/// gives other lines for some record numbers.
+/// Writes records `range` of the numbered stream to a file, one a line, as
+/// `ndjson(numberedRecords(...))` would, but with awk: a debug build takes seconds to make 100,000
+/// lines in Swift. `replacing` gives other lines for some record numbers.
 @discardableResult
 func writeNumberedRecords(
-    _ path: String, _ range: ClosedRange<Int>, prefix: String = "r", note: Bool = false, replacing: [Int: String] = [:]
+    _ path: String, _ range: ClosedRange<Int>, prefix: String = "r", note: Bool = false,
+    replacing: [Int: String] = [:]
 ) throws -> String {
     let program =
         #"BEGIN { for (i = ENVIRON["FIRST"] + 0; i <= ENVIRON["LAST"] + 0; i++) if (("L" i) in ENVIRON) print ENVIRON["L" i]; else printf "{\"id\":\"%s%d\",\"n\":%d,\"doc\":{\"k\":\"%d\",\"tags\":[\"a\", \"b\"]}%s}\n", ENVIRON["PREFIX"], i, i, i, ENVIRON["TAIL"] }"#
     let tail = note ? #","note":"line\nbreak \u00e9""# : ""
     var environment = [
-        "PROGRAM": program, "OUT": path, "FIRST": String(range.lowerBound), "LAST": String(range.upperBound), "PREFIX": prefix,
+        "PROGRAM": program, "OUT": path, "FIRST": String(range.lowerBound),
+        "LAST": String(range.upperBound), "PREFIX": prefix,
         "TAIL": tail,
     ]
     for (i, line) in replacing { environment["L\(i)"] = line }
-    let result = try CLI.run(["-c", "awk \"$PROGRAM\" > \"$OUT\""], environment: environment, executable: "/bin/bash")
+    let result = try CLI.run(
+        ["-c", "awk \"$PROGRAM\" > \"$OUT\""], environment: environment, executable: "/bin/bash")
     guard result.status == 0 else { throw CLI.CLIError("awk failed: \(result.stderr)") }
     return path
 }
@@ -358,7 +397,9 @@ func ndjson(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
 
 extension CLI {
     /// The number of rows in a table, or -1 when it cannot be read (an issue records why).
-    static func count(_ db: String, _ table: String = "t", sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+    static func count(
+        _ db: String, _ table: String = "t", sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Int {
         do {
             return try Fixture.count(db, table)
         } catch {
@@ -368,10 +409,14 @@ extension CLI {
     }
 
     /// What `query DB ARGUMENTS --format jsonl` prints.
-    static func jsonl(_ db: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func jsonl(
+        _ db: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws
         -> String
     {
-        try succeed(["query", db] + arguments + ["--format", "jsonl"], sourceLocation: sourceLocation).stdout
+        try succeed(
+            ["query", db] + arguments + ["--format", "jsonl"], sourceLocation: sourceLocation
+        ).stdout
     }
 
     /// Runs jsonsql with `input` on a standard input that stays open, so a reader waits on it,
@@ -392,7 +437,9 @@ extension CLI {
         if child.isRunning { kill(child.pid, SIGKILL) }
         let status = child.wait()
         try child.stdin?.close()
-        return (status, String(decoding: child.stderr!.readDataToEndOfFile(), as: UTF8.self), seconds)
+        return (
+            status, String(decoding: child.stderr!.readDataToEndOfFile(), as: UTF8.self), seconds
+        )
     }
 }
 

@@ -3,13 +3,18 @@ import Testing
 
 @Suite("command line")
 struct CommandLineTests {
-    @Test("a query on a missing database is an error and creates no file", arguments: ["query", "tables", "schema", "indexes"])
+    @Test(
+        "a query on a missing database is an error and creates no file",
+        arguments: ["query", "tables", "schema", "indexes"])
     func missingDatabase(command: String) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("missing.sqlite")
         let result = try CLI.run([command, db])
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: no database at \(db); create one with `jsonsql create-table` or `jsonsql insert`\n")
+        #expect(
+            result.stderr
+                == "Error: no database at \(db); create one with `jsonsql create-table` or `jsonsql insert`\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: db))
     }
 
@@ -18,11 +23,16 @@ struct CommandLineTests {
         let long = String(repeating: "x", count: 100_000)
         let result = try CLI.run(["tables", "db.sqlite", "a=" + long, "--" + long])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: unknown option '--\(String(repeating: "x", count: 58))…'\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: unknown option '--\(String(repeating: "x", count: 58))…'\n"),
+            "\(result.stderr)")
         #expect(result.stderr.utf8.count < 400, "\(result.stderr.prefix(400))")
     }
 
-    @Test("hints and notes quote a 100 KB path or --order-by by its first 60 characters, a file name by PATH_MAX")
+    @Test(
+        "hints and notes quote a 100 KB path or --order-by by its first 60 characters, a file name by PATH_MAX"
+    )
     func longArgumentInHints() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -32,27 +42,36 @@ struct CommandLineTests {
         // A file is named whole up to the longest path there can be (PATH_MAX, 4096 bytes).
         let file = try CLI.run(["query", long + ".json"])
         #expect(
-            file.stderr.hasPrefix("Error: no file " + String(repeating: "x", count: 4096) + "…"), "\(file.stderr.prefix(100))")
+            file.stderr.hasPrefix("Error: no file " + String(repeating: "x", count: 4096) + "…"),
+            "\(file.stderr.prefix(100))")
         #expect(file.stderr.utf8.count < 5_000)
         for arguments in [
             ["query", db, "--order-by", "-" + long], ["query", db, "--where", "." + long],
             ["query", db, "--where", "a." + long + " = 1"],
         ] {
             let result = try CLI.run(arguments)
-            #expect(result.stderr.contains(cut), "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
-            #expect(result.stderr.utf8.count < 600, "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
+            #expect(
+                result.stderr.contains(cut),
+                "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
+            #expect(
+                result.stderr.utf8.count < 600,
+                "\(arguments[2].prefix(10)): \(result.stderr.prefix(300))")
         }
-        // --set without '=' or with a path that does not parse, and --pk of insert and create-table.
+        // --set without '=' or with a path that does not parse, and --pk of insert and
+        // create-table.
         let cut60 = String(repeating: "x", count: 59) + "…"
         for (arguments, stdin) in [
-            (["update", db, "t", "--all", "--set", long], ""), (["update", db, "t", "--all", "--set", "a." + long + "..=1"], ""),
-            (["insert", db, "t", "--pk", long], #"{"a":{"b":2}}"#), (["insert", db, "new", "--pk", long], #"{"a":1}"#),
+            (["update", db, "t", "--all", "--set", long], ""),
+            (["update", db, "t", "--all", "--set", "a." + long + "..=1"], ""),
+            (["insert", db, "t", "--pk", long], #"{"a":{"b":2}}"#),
+            (["insert", db, "new", "--pk", long], #"{"a":1}"#),
             (["create-table", dir.path("other.sqlite"), "t", "a:text:pk", "--pk", long], ""),
         ] {
             let result = try CLI.run(arguments, stdin: stdin)
             #expect(result.status == 1, "\(arguments[0]): \(result.stderr.prefix(300))")
             #expect(
-                result.stderr.contains(cut60) || result.stderr.contains(cut), "\(arguments[0]): \(result.stderr.prefix(300))")
+                result.stderr.contains(cut60) || result.stderr.contains(cut),
+                "\(arguments[0]): \(result.stderr.prefix(300))")
             #expect(result.stderr.utf8.count < 600, "\(arguments[0]): \(result.stderr.prefix(300))")
         }
     }
@@ -99,13 +118,17 @@ struct CommandLineTests {
         try CLI.run(["create-table", db, "player", "id:text:pk", "address:json"])
         try CLI.run(["index", db, "address.country"])
         #expect(
-            try CLI.run(["tables", db, "--format", "jsonl"]).stdout == #"{"name":"player","columns":2,"type":"table"}"# + "\n")
+            try CLI.run(["tables", db, "--format", "jsonl"]).stdout
+                == #"{"name":"player","columns":2,"type":"table"}"# + "\n")
         #expect(
             try CLI.run(["schema", db, "--format", "csv"]).stdout
                 == "table,column,type,declared,notnull,pk,default,unique,check,references,collate,generated\r\nplayer,id,text,TEXT,true,1,,,,,,\r\nplayer,address,json,JSON TEXT,false,0,,,\"\"\"address\"\" IS NULL OR json_valid(\"\"address\"\")\",,,\r\n"
         )
         let indexes = try CLI.run(["indexes", db, "--format", "table"]).stdout
-        #expect(indexes.contains(#"player_on_address_country  player  false   "address" ->> '$.country'"#), "\(indexes)")
+        #expect(
+            indexes.contains(
+                #"player_on_address_country  player  false   "address" ->> '$.country'"#),
+            "\(indexes)")
     }
 
     @Test("--help and --version")
@@ -135,17 +158,27 @@ struct CommandLineTests {
         "a misspelt option is named before a missing argument, with the nearest option, --help among them",
         arguments: [
             (["query", "--hlep"], "--hlep", "--help", "query [<options>] <database> [<table>]"),
-            (["query", "x.sqlite", "--hlep"], "--hlep", "--help", "query [<options>] <database> [<table>]"),
-            (["insert", "--pk=id", "--altr"], "--altr", "--alter", "insert [<options>] <database> [<table>] [<file> ...]"),
+            (
+                ["query", "x.sqlite", "--hlep"], "--hlep", "--help",
+                "query [<options>] <database> [<table>]"
+            ),
+            (
+                ["insert", "--pk=id", "--altr"], "--altr", "--alter",
+                "insert [<options>] <database> [<table>] [<file> ...]"
+            ),
             // A value that looks like an option is the value.
-            (["query", "--where", "--hlep", "--limitt", "1"], "--limitt", "--limit", "query [<options>] <database> [<table>]"),
+            (
+                ["query", "--where", "--hlep", "--limitt", "1"], "--limitt", "--limit",
+                "query [<options>] <database> [<table>]"
+            ),
         ])
     func misspeltOption(arguments: [String], option: String, near: String, usage: String) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(
-            result.stderr == "Error: unknown option '\(option)'. Did you mean '\(near)'?\nUsage: jsonsql \(usage)\n"
+            result.stderr
+                == "Error: unknown option '\(option)'. Did you mean '\(near)'?\nUsage: jsonsql \(usage)\n"
                 + "  See 'jsonsql \(arguments[0]) --help' for more information.\n")
     }
 
@@ -157,7 +190,9 @@ struct CommandLineTests {
         #expect(demo.stdout.contains("USING INDEX player_on_address_country"))
         let jsonStart = demo.stdout.range(of: "# Pros in Germany or France, as JSON\n")!.upperBound
         let jsonEnd = demo.stdout.range(of: "\n\n# The plan")!.lowerBound
-        let rows = try JSONSerialization.jsonObject(with: Data(demo.stdout[jsonStart..<jsonEnd].utf8)) as! [[String: Any]]
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(demo.stdout[jsonStart..<jsonEnd].utf8))
+            as! [[String: Any]]
         #expect(!rows.isEmpty)
         for row in rows {
             #expect((row["tags"] as! [String]).contains("pro"))

@@ -10,10 +10,18 @@ struct ConstraintTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try succeed(["create-table", db, "team", "id:text:pk", "name:text"])
-        try succeed(["create-table", db, "player", "id:integer:pk", "team:text:notnull:references=team.id:on-delete=cascade"])
-        #expect(try schemaSQL(db, "player").contains(#""team" TEXT NOT NULL REFERENCES "team" ("id") ON DELETE CASCADE"#))
-        try succeed(["insert", db, "team"], stdin: #"{"id":"t1","name":"Reds"} {"id":"t2","name":"Blues"}"#)
-        try succeed(["insert", db, "player"], stdin: #"{"id":1,"team":"t1"} {"id":2,"team":"t1"} {"id":3,"team":"t2"}"#)
+        try succeed([
+            "create-table", db, "player", "id:integer:pk",
+            "team:text:notnull:references=team.id:on-delete=cascade",
+        ])
+        #expect(
+            try schemaSQL(db, "player").contains(
+                #""team" TEXT NOT NULL REFERENCES "team" ("id") ON DELETE CASCADE"#))
+        try succeed(
+            ["insert", db, "team"], stdin: #"{"id":"t1","name":"Reds"} {"id":"t2","name":"Blues"}"#)
+        try succeed(
+            ["insert", db, "player"],
+            stdin: #"{"id":1,"team":"t1"} {"id":2,"team":"t1"} {"id":3,"team":"t2"}"#)
         let orphan = try fail(["insert", db, "player"], stdin: #"{"id":4,"team":"nope"}"#)
         #expect(orphan.contains("FOREIGN KEY constraint failed"))
         let dryRun = try succeed(["delete", db, "team", "--where", "id = t1", "--dry-run"])
@@ -23,8 +31,12 @@ struct ConstraintTests {
         )
         let deleted = try succeed(["delete", db, "team", "--where", "id = t1"])
         // The cascade's two players are counted after the team.
-        #expect(deleted.stderr == "deleted 1 row from team, and foreign key actions and triggers changed 2 more rows\n")
-        let left = try succeed(["query", db, "player", "--select", "id", "--format", "json"]).rows().map { $0["id"] as! Int }
+        #expect(
+            deleted.stderr
+                == "deleted 1 row from team, and foreign key actions and triggers changed 2 more rows\n"
+        )
+        let left = try succeed(["query", db, "player", "--select", "id", "--format", "json"]).rows()
+            .map { $0["id"] as! Int }
         #expect(left == [3])
     }
 
@@ -42,27 +54,38 @@ struct ConstraintTests {
         try succeed(["create-table", db, "team", "id:integer:pk", "name:text"])
         let error = try fail(["create-table", db, "player", "id:integer:pk", column])
         #expect(error.contains(message), "\(error)")
-        #expect(try succeed(["tables", db, "--format", "json"]).rows().map { $0["name"] as! String } == ["team"])
+        #expect(
+            try succeed(["tables", db, "--format", "json"]).rows().map { $0["name"] as! String }
+                == ["team"])
     }
 
     @Test(
         "a numeric or json key is unique by value, as --where finds it: 1.1, 1.10 and 11e-1 are one key",
         arguments: [
-            (["id:numeric:pk", "n:integer"], [], [#"{"id":1.1}"#, #"{"id":11e-1}"#, #"{"id":1.11}"#], "t_on_id"),
             (
-                ["id:integer:pk", "v:numeric:unique"], [], [#"{"id":1,"v":100}"#, #"{"id":2,"v":1e2}"#, #"{"id":2,"v":10}"#],
+                ["id:numeric:pk", "n:integer"], [],
+                [#"{"id":1.1}"#, #"{"id":11e-1}"#, #"{"id":1.11}"#], "t_on_id"
+            ),
+            (
+                ["id:integer:pk", "v:numeric:unique"], [],
+                [#"{"id":1,"v":100}"#, #"{"id":2,"v":1e2}"#, #"{"id":2,"v":10}"#],
                 "t_on_v"
             ),
             (
                 ["id:integer:pk", "k:text", "v:numeric"], ["--unique", "k,v"],
-                [#"{"id":1,"k":"a","v":0.5}"#, #"{"id":2,"k":"a","v":5e-1}"#, #"{"id":2,"k":"b","v":0.5}"#], "t_on_k_and_v"
+                [
+                    #"{"id":1,"k":"a","v":0.5}"#, #"{"id":2,"k":"a","v":5e-1}"#,
+                    #"{"id":2,"k":"b","v":0.5}"#,
+                ], "t_on_k_and_v"
             ),
             (
-                ["id:json:pk", "n:integer"], ["--without-rowid"], [#"{"id":1,"n":1}"#, #"{"id":1.0,"n":2}"#, #"{"id":"1"}"#],
+                ["id:json:pk", "n:integer"], ["--without-rowid"],
+                [#"{"id":1,"n":1}"#, #"{"id":1.0,"n":2}"#, #"{"id":"1"}"#],
                 "t_on_id"
             ),
         ])
-    func keysByValue(columns: [String], options: [String], records: [String], index: String) throws {
+    func keysByValue(columns: [String], options: [String], records: [String], index: String) throws
+    {
         let (first, second, other) = (records[0], records[1], records[2])
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -83,9 +106,13 @@ struct ConstraintTests {
         let db = dir.path("db.sqlite")
         try succeed(["create-table", db, "t_on_id", "x:integer"])
         try succeed(["create-table", db, "t", "id:numeric:pk"])
-        #expect(try schemaSQL(db, "t_on_id_2") == #"CREATE UNIQUE INDEX "t_on_id_2" ON "t" (CAST("id" AS NUMERIC))"#)
+        #expect(
+            try schemaSQL(db, "t_on_id_2")
+                == #"CREATE UNIQUE INDEX "t_on_id_2" ON "t" (CAST("id" AS NUMERIC))"#)
         try succeed(["insert", db, "t"], stdin: #"{"id":2}"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"id":2.0}"#).contains("UNIQUE constraint failed: index 't_on_id_2'"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":2.0}"#).contains(
+                "UNIQUE constraint failed: index 't_on_id_2'"))
         #expect(
             try fail(["drop-index", db, "t_on_id_2"])
                 == "Error: cannot drop index t_on_id_2: it keeps a key of table t unique by value (1.1 and 1.10 are one key in a numeric column) and goes only with the table\n"
@@ -95,24 +122,33 @@ struct ConstraintTests {
     /// A json key is one by value (1 and 1.0), not by what `->> '$'` reads: true is no 1, false
     /// no 0, and the array [1] no string "[1]", as --where tells them apart. Taken for one key,
     /// --replace of 1 deleted the row keyed true.
-    @Test("a json key tells booleans from numbers and arrays from strings; --replace deletes no other key")
+    @Test(
+        "a json key tells booleans from numbers and arrays from strings; --replace deletes no other key"
+    )
     func jsonKeyKinds() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try succeed(["create-table", db, "t", "id:json:pk", "v:text"])
         try succeed(
             ["insert", db, "t"],
-            stdin: #"{"id":true,"v":"a"} {"id":false,"v":"b"} {"id":"[1]","v":"c"} {"id":{"a":1},"v":"d"}"#)
+            stdin:
+                #"{"id":true,"v":"a"} {"id":false,"v":"b"} {"id":"[1]","v":"c"} {"id":{"a":1},"v":"d"}"#
+        )
         let result = try succeed(
             ["insert", db, "t", "--replace"],
-            stdin: #"{"id":1,"v":"e"} {"id":0,"v":"f"} {"id":[1],"v":"g"} {"id":"{\"a\":1}","v":"h"}"#)
+            stdin:
+                #"{"id":1,"v":"e"} {"id":0,"v":"f"} {"id":[1],"v":"g"} {"id":"{\"a\":1}","v":"h"}"#)
         #expect(result.stderr == "inserted 4 rows into t\n")
         #expect(try CLI.count(db) == 8)
         #expect(
-            try succeed(["query", db, "t", "--where", "id = true", "--format", "jsonl"]).stdout == #"{"id":true,"v":"a"}"# + "\n")
+            try succeed(["query", db, "t", "--where", "id = true", "--format", "jsonl"]).stdout
+                == #"{"id":true,"v":"a"}"# + "\n")
         #expect(
-            try fail(["insert", db, "t"], stdin: #"{"id":1.0}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
-        #expect(try fail(["insert", db, "t"], stdin: #"{"id":true}"#).contains("UNIQUE constraint failed"))
+            try fail(["insert", db, "t"], stdin: #"{"id":1.0}"#).contains(
+                "UNIQUE constraint failed: index 't_on_id'"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":true}"#).contains(
+                "UNIQUE constraint failed"))
         #expect(
             try succeed(["index", db, "t", "id", "--unique", "--if-not-exists"]).stderr
                 == "index t_on_id already exists (on t id); nothing changed\n")
@@ -120,7 +156,9 @@ struct ConstraintTests {
         let copy = dir.path("copy.sqlite")
         try succeed(["copy", db, copy, "--quiet"])
         #expect(try CLI.count(copy) == 8)
-        #expect(try fail(["insert", copy, "t"], stdin: #"{"id":1.0}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
+        #expect(
+            try fail(["insert", copy, "t"], stdin: #"{"id":1.0}"#).contains(
+                "UNIQUE constraint failed: index 't_on_id'"))
     }
 
     /// drop-index refuses only the index that keeps the key by value: a user's own unique index on
@@ -136,12 +174,18 @@ struct ConstraintTests {
                 + "\n")
         try succeed(["index", db, "t", "id", "--unique", "--name", "mine"])
         #expect(try succeed(["drop-index", db, "mine"]).stderr == "dropped index mine\n")
-        #expect(try fail(["drop-index", db, "t_on_id"]).hasPrefix("Error: cannot drop index t_on_id: it keeps a key of table t"))
+        #expect(
+            try fail(["drop-index", db, "t_on_id"]).hasPrefix(
+                "Error: cannot drop index t_on_id: it keeps a key of table t"))
         try succeed(["insert", db, "t"], stdin: #"{"id":1.1}"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"id":1.10}"#).contains("UNIQUE constraint failed: index 't_on_id'"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":1.10}"#).contains(
+                "UNIQUE constraint failed: index 't_on_id'"))
     }
 
-    @Test("alter --type to numeric on a unique column adds the key by value, or names the value two rows share")
+    @Test(
+        "alter --type to numeric on a unique column adds the key by value, or names the value two rows share"
+    )
     func retypedKeyByValue() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -156,13 +200,18 @@ struct ConstraintTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
         try succeed(["update", db, "t", "--where", "id = 2", "--set", #"v="2""#])
         try succeed(["alter", db, "t", "--type", "v:numeric"])
-        #expect(try schemaSQL(db, "t_on_v") == #"CREATE UNIQUE INDEX "t_on_v" ON "t" (CAST("v" AS NUMERIC))"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"id":3,"v":2.0}"#).contains("UNIQUE constraint failed"))
+        #expect(
+            try schemaSQL(db, "t_on_v")
+                == #"CREATE UNIQUE INDEX "t_on_v" ON "t" (CAST("v" AS NUMERIC))"#)
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":3,"v":2.0}"#).contains(
+                "UNIQUE constraint failed"))
         // Made text again, the column compares text: the index by value goes, else "a" and "b"
         // would both be the number 0 to it.
         try succeed(["alter", db, "t", "--type", "v:text"])
         #expect(try schemaSQL(db, "t_on_v") == "")
-        try succeed(["insert", db, "t"], stdin: #"{"id":3,"v":"a"} {"id":4,"v":"b"} {"id":5,"v":"2.0"}"#)
+        try succeed(
+            ["insert", db, "t"], stdin: #"{"id":3,"v":"a"} {"id":4,"v":"b"} {"id":5,"v":"2.0"}"#)
         #expect(try CLI.count(db) == 5)
     }
 
@@ -178,16 +227,23 @@ struct ConstraintTests {
     func checkByValue(column: String, kept: [String], refused: [String]) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "t", "id:integer:pk", column.replacingOccurrences(of: "X", with: "n")])
+        try succeed([
+            "create-table", db, "t", "id:integer:pk",
+            column.replacingOccurrences(of: "X", with: "n"),
+        ])
         for value in kept { try succeed(["insert", db, "t"], stdin: #"{"n":\#(value)}"#) }
         for value in refused {
-            #expect(try fail(["insert", db, "t"], stdin: #"{"n":\#(value)}"#).contains("CHECK constraint failed"), "\(value)")
+            #expect(
+                try fail(["insert", db, "t"], stdin: #"{"n":\#(value)}"#).contains(
+                    "CHECK constraint failed"), "\(value)")
         }
         #expect(try CLI.count(db) == kept.count)
         // alter --add declares the same.
         try succeed(["alter", db, "t", "--add", column.replacingOccurrences(of: "X", with: "m")])
         for value in refused {
-            #expect(try fail(["update", db, "t", "--all", "--set", "m=\(value)", "--json"]).contains("CHECK constraint failed"))
+            #expect(
+                try fail(["update", db, "t", "--all", "--set", "m=\(value)", "--json"]).contains(
+                    "CHECK constraint failed"))
         }
         try succeed(["update", db, "t", "--all", "--set", "m=\(kept[0])", "--json"])
     }
@@ -196,15 +252,25 @@ struct ConstraintTests {
     func checkTwoColumns() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try succeed(["create-table", db, "t", "id:integer:pk", "lo:numeric", "hi:numeric:check=hi > lo"])
-        #expect(try schemaSQL(db, "t").contains(#"CHECK ((CAST("hi" AS NUMERIC)) > (CAST("lo" AS NUMERIC)))"#))
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "lo:numeric", "hi:numeric:check=hi > lo",
+        ])
+        #expect(
+            try schemaSQL(db, "t").contains(
+                #"CHECK ((CAST("hi" AS NUMERIC)) > (CAST("lo" AS NUMERIC)))"#))
         try succeed(["insert", db, "t"], stdin: #"{"lo":9,"hi":10} {"lo":-1,"hi":0.5}"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"lo":10,"hi":9}"#).contains("CHECK constraint failed"))
-        #expect(try fail(["insert", db, "t"], stdin: #"{"lo":1.0,"hi":1}"#).contains("CHECK constraint failed"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"lo":10,"hi":9}"#).contains(
+                "CHECK constraint failed"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"lo":1.0,"hi":1}"#).contains(
+                "CHECK constraint failed"))
         #expect(try CLI.count(db) == 2)
     }
 
-    @Test("references= to a table with a unique index on a path or on a numeric key is checked, not a decoding error")
+    @Test(
+        "references= to a table with a unique index on a path or on a numeric key is checked, not a decoding error"
+    )
     func referenceBesideExpressionIndex() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -219,7 +285,9 @@ struct ConstraintTests {
         try succeed(["insert", db, "c"], stdin: #"{"id":1,"p":1.5}"#)
     }
 
-    @Test("--upsert of a numeric key equal by value to a row's key says to write it as the row holds it")
+    @Test(
+        "--upsert of a numeric key equal by value to a row's key says to write it as the row holds it"
+    )
     func upsertKeyByValue() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")

@@ -5,7 +5,9 @@ import Testing
 /// triggers and views made again between SQLite files (after the rows, so none fires on
 /// them), refused by name to and from PostgreSQL unless `--leave` names them; PostgreSQL's
 /// domains, enums and `varchar(N)` read as their base types with their checks.
-@Suite("copy: triggers, views, checks and PostgreSQL types", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+@Suite(
+    "copy: triggers, views, checks and PostgreSQL types",
+    .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct CopySchemaTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
@@ -32,7 +34,9 @@ struct CopySchemaTests {
             .trimmingCharacters(in: .newlines)
     }
 
-    @Test("SQLite to SQLite: triggers and views are made again as written, after the rows, and the trigger fires there")
+    @Test(
+        "SQLite to SQLite: triggers and views are made again as written, after the rows, and the trigger fires there"
+    )
     func sqliteTriggersAndViews() throws {
         let source = try auditedSource()
         let target = path("all.sqlite")
@@ -54,11 +58,15 @@ struct CopySchemaTests {
         #expect(try CLI.sqlite(target, "SELECT count(*) FROM audit;") == "2\n")
         let inserted = try CLI.run(["insert", target, "player"], stdin: #"{"id":3,"name":"Bo"}"#)
         #expect(inserted.status == 0, "\(inserted.stderr)")
-        #expect(try CLI.sqlite(target, "SELECT player, what FROM audit ORDER BY rowid;") == "1|Ann\n2|\n3|Bo\n")
+        #expect(
+            try CLI.sqlite(target, "SELECT player, what FROM audit ORDER BY rowid;")
+                == "1|Ann\n2|\n3|Bo\n")
         #expect(try CLI.sqlite(target, "SELECT name FROM named ORDER BY name;") == "Ann\nBo\n")
     }
 
-    @Test("named tables: a trigger or view reading a table not copied is refused by name, or left and listed with --leave")
+    @Test(
+        "named tables: a trigger or view reading a table not copied is refused by name, or left and listed with --leave"
+    )
     func sqliteNamedTables() throws {
         let source = try auditedSource()
         let target = path("some.sqlite")
@@ -86,7 +94,9 @@ struct CopySchemaTests {
                 note: left out trigger player_audit on player, as --leave said
 
                 """)
-        #expect(try CLI.sqlite(target, "SELECT type, name FROM sqlite_schema ORDER BY name;") == "view|named\ntable|player\n")
+        #expect(
+            try CLI.sqlite(target, "SELECT type, name FROM sqlite_schema ORDER BY name;")
+                == "view|named\ntable|player\n")
         // Both tables named: all of it comes along.
         let both = path("both.sqlite")
         result = try CLI.run(["copy", "-q", source, both, "player", "audit"])
@@ -94,7 +104,9 @@ struct CopySchemaTests {
         #expect(try Self.schema(both, "player_audit") == Self.schema(source, "player_audit"))
     }
 
-    @Test("SQLite CHECK constraints are copied as written between SQLite files and hold there; to PostgreSQL refused by name")
+    @Test(
+        "SQLite CHECK constraints are copied as written between SQLite files and hold there; to PostgreSQL refused by name"
+    )
     func sqliteChecks() throws {
         let source = path("checked.sqlite")
         try CLI.sqlite(
@@ -108,7 +120,8 @@ struct CopySchemaTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             try Self.schema(target, "checked")
-                == #"CREATE TABLE "checked" ("n" INTEGER, "m" INTEGER, CONSTRAINT positive CHECK (n > 0), CHECK (m < n))"#)
+                == #"CREATE TABLE "checked" ("n" INTEGER, "m" INTEGER, CONSTRAINT positive CHECK (n > 0), CHECK (m < n))"#
+        )
         result = try CLI.run(["insert", target, "checked"], stdin: #"{"n":-1,"m":-5}"#)
         #expect(result.status == 1)
         #expect(result.stderr.contains("positive"), "\(result.stderr)")
@@ -130,7 +143,9 @@ struct CopySchemaTests {
                 """)
     }
 
-    @Test("SQLite to PostgreSQL: triggers and views are refused by name, or left and listed with --leave")
+    @Test(
+        "SQLite to PostgreSQL: triggers and views are refused by name, or left and listed with --leave"
+    )
     func sqliteToPostgres() throws {
         let source = try auditedSource()
         let postgres = try PostgresServer.freshSchema("copytrg")
@@ -142,13 +157,18 @@ struct CopySchemaTests {
         )
         result = try CLI.run(["copy", "-q", "--leave", "views", source, postgres])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: trigger player_audit on player: copy does not translate SQLite's triggers"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: trigger player_audit on player: copy does not translate SQLite's triggers"))
         #expect(result.stderr.contains("--leave triggers"))
         #expect(
             try PostgresServer.psql(
-                "SELECT count(*) FROM pg_class WHERE relnamespace = '\(PostgresServer.schema(of: postgres))'::regnamespace")
+                "SELECT count(*) FROM pg_class WHERE relnamespace = '\(PostgresServer.schema(of: postgres))'::regnamespace"
+            )
                 == "0\n")
-        result = try CLI.run(["copy", "-q", "--leave", "triggers", "--leave", "views", source, postgres])
+        result = try CLI.run([
+            "copy", "-q", "--leave", "triggers", "--leave", "views", source, postgres,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr == """
@@ -161,7 +181,9 @@ struct CopySchemaTests {
                 """)
         result = try CLI.run(["copy", "--leave", "trigger", source, path("x.sqlite")])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--leave takes triggers, views, checks, defaults, comments, policies, rules"))
+        #expect(
+            result.stderr.contains(
+                "--leave takes triggers, views, checks, defaults, comments, policies, rules"))
     }
 
     /// A schema holding a table of a domain (over a domain), an enum and a varchar(5).
@@ -184,15 +206,22 @@ struct CopySchemaTests {
         var result = try CLI.run(["query", postgres, "t", "--where", "a = 5", "--format", "jsonl"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == #"{"id":1,"a":5,"b":50,"c":"red","d":"abc"}"# + "\n")
-        result = try CLI.run(["query", postgres, "t", "--where", "b > 10 and c like 'r%'", "--select", "id", "--format", "jsonl"])
+        result = try CLI.run([
+            "query", postgres, "t", "--where", "b > 10 and c like 'r%'", "--select", "id",
+            "--format", "jsonl",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == #"{"id":1}"# + "\n")
-        result = try CLI.run(["query", postgres, "t", "--order-by", "c", "--select", "c", "--format", "jsonl"])
+        result = try CLI.run([
+            "query", postgres, "t", "--order-by", "c", "--select", "c", "--format", "jsonl",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == #"{"c":"it's"}"# + "\n" + #"{"c":"red"}"# + "\n")
     }
 
-    @Test("PostgreSQL to SQLite: a domain is its base type with its checks, an enum text with its values, varchar(N) its length")
+    @Test(
+        "PostgreSQL to SQLite: a domain is its base type with its checks, an enum text with its values, varchar(N) its length"
+    )
     func postgresTypesToSQLite() throws {
         let postgres = try typedPostgres()
         let target = path("typed.sqlite")
@@ -208,7 +237,8 @@ struct CopySchemaTests {
         #expect(there.stdout == here.stdout)
         #expect(there.stdout.hasPrefix(#"{"id":1,"a":5,"b":50,"c":"red","d":"abc"}"#))
         for (row, broken) in [
-            (#"{"id":3,"a":-1,"b":1}"#, "a"), (#"{"id":3,"a":1,"b":100}"#, "b"), (#"{"id":3,"a":1}"#, "b"),
+            (#"{"id":3,"a":-1,"b":1}"#, "a"), (#"{"id":3,"a":1,"b":100}"#, "b"),
+            (#"{"id":3,"a":1}"#, "b"),
             (#"{"id":3,"b":1,"c":"blue"}"#, "c"), (#"{"id":3,"b":1,"d":"abcdef"}"#, "d"),
         ] {
             result = try CLI.run(["insert", target, "t"], stdin: row)
@@ -218,7 +248,8 @@ struct CopySchemaTests {
             result = try CLI.run(["insert", postgres, "t"], stdin: row)
             #expect(result.status == 1, "\(row) went into PostgreSQL")
         }
-        result = try CLI.run(["insert", target, "t"], stdin: #"{"id":3,"a":1,"b":99,"c":"green","d":"éééé"}"#)
+        result = try CLI.run(
+            ["insert", target, "t"], stdin: #"{"id":3,"a":1,"b":99,"c":"green","d":"éééé"}"#)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
@@ -241,20 +272,25 @@ struct CopySchemaTests {
 
                 """)
         for row in [
-            #"{"id":3,"a":-1,"b":1}"#, #"{"id":3,"a":1}"#, #"{"id":3,"b":1,"c":"blue"}"#, #"{"id":3,"b":1,"d":"abcdef"}"#,
+            #"{"id":3,"a":-1,"b":1}"#, #"{"id":3,"a":1}"#, #"{"id":3,"b":1,"c":"blue"}"#,
+            #"{"id":3,"b":1,"d":"abcdef"}"#,
         ] {
             result = try CLI.run(["insert", other, "t"], stdin: row)
             #expect(result.status == 1, "\(row) went in")
         }
         let query = ["t", "--order-by", "id", "--format", "jsonl"]
-        #expect(try CLI.run(["query", other] + query).stdout == CLI.run(["query", postgres] + query).stdout)
+        #expect(
+            try CLI.run(["query", other] + query).stdout
+                == CLI.run(["query", postgres] + query).stdout)
         // The destination's CHECKs are PostgreSQL's own now, which copy does not translate.
         result = try CLI.run(["copy", "-q", other, path("typed-pg.sqlite")])
         #expect(result.status == 1)
         #expect(
             result.stderr.hasPrefix(
-                "Error: table t: the constraint t_a_check: copy does not translate PostgreSQL's CHECK constraints"))
-        // A SQLite copy of the domain's table copies to SQLite again with the same checks, as written.
+                "Error: table t: the constraint t_a_check: copy does not translate PostgreSQL's CHECK constraints"
+            ))
+        // A SQLite copy of the domain's table copies to SQLite again with the same checks, as
+        // written.
         let sqlite = path("typed-a.sqlite")
         let again = path("typed-b.sqlite")
         #expect(try CLI.run(["copy", "-q", postgres, sqlite]).status == 0)
@@ -263,7 +299,9 @@ struct CopySchemaTests {
         #expect(try Self.schema(again, "t") == Self.schema(sqlite, "t"))
     }
 
-    @Test("what copy does not carry from PostgreSQL is refused by name, or left and listed with --leave")
+    @Test(
+        "what copy does not carry from PostgreSQL is refused by name, or left and listed with --leave"
+    )
     func postgresRefusals() throws {
         let postgres = try PostgresServer.freshSchema("copyref")
         let schema = PostgresServer.schema(of: postgres)
@@ -294,11 +332,19 @@ struct CopySchemaTests {
         #expect(!FileManager.default.fileExists(atPath: target))
         result = try CLI.run(["copy", "-q", "--leave", "checks,triggers", postgres, target, "w"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: the comment on column w.v: copy does not translate PostgreSQL's comments"))
-        result = try CLI.run(["copy", "-q", "--leave", "checks,triggers,comments", postgres, target, "w"])
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: the comment on column w.v: copy does not translate PostgreSQL's comments"))
+        result = try CLI.run([
+            "copy", "-q", "--leave", "checks,triggers,comments", postgres, target, "w",
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: view wv: copy does not translate PostgreSQL's views; nothing was copied"))
-        result = try CLI.run(["copy", "-q", "--leave", "checks,triggers,comments,views", postgres, target, "w"])
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: view wv: copy does not translate PostgreSQL's views; nothing was copied"))
+        result = try CLI.run([
+            "copy", "-q", "--leave", "checks,triggers,comments,views", postgres, target, "w",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr == """
@@ -312,28 +358,46 @@ struct CopySchemaTests {
 
         // Types whose values or rules copy would change are refused by name.
         for (declared, why) in [
-            ("char(3)", "character(3), which copy does not carry: PostgreSQL pads its values with spaces"),
-            ("numeric(5,2)", "numeric(5,2), which copy does not carry: PostgreSQL rounds what goes in to its decimals"),
+            (
+                "char(3)",
+                "character(3), which copy does not carry: PostgreSQL pads its values with spaces"
+            ),
+            (
+                "numeric(5,2)",
+                "numeric(5,2), which copy does not carry: PostgreSQL rounds what goes in to its decimals"
+            ),
             ("integer[]", "integer[], which copy does not carry: an array has no jsonsql type"),
-            ("interval", "interval, which copy does not carry: it is no type jsonsql reads exactly"),
+            (
+                "interval",
+                "interval, which copy does not carry: it is no type jsonsql reads exactly"
+            ),
         ] {
             let table = "x_" + UUID().uuidString.prefix(6).lowercased()
-            try PostgresServer.psql("CREATE TABLE \(table) (id bigint PRIMARY KEY, v \(declared))", schema: schema)
+            try PostgresServer.psql(
+                "CREATE TABLE \(table) (id bigint PRIMARY KEY, v \(declared))", schema: schema)
             result = try CLI.run(["copy", "-q", postgres, path("\(table).sqlite"), table])
             #expect(result.status == 1)
-            #expect(result.stderr.hasPrefix("Error: table \(table): column v has the type \(why)"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("Error: table \(table): column v has the type \(why)"),
+                "\(result.stderr)")
         }
         let table = "serial_t"
         try PostgresServer.psql(
-            "CREATE TABLE \(table) (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n bigint DEFAULT 3)", schema: schema)
+            "CREATE TABLE \(table) (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n bigint DEFAULT 3)",
+            schema: schema)
         result = try CLI.run(["copy", "-q", postgres, path("serial.sqlite"), table])
         #expect(result.status == 1)
         #expect(
             result.stderr.hasPrefix(
-                "Error: table serial_t: column id: GENERATED ALWAYS AS IDENTITY: copy does not carry identity columns"))
+                "Error: table serial_t: column id: GENERATED ALWAYS AS IDENTITY: copy does not carry identity columns"
+            ))
         #expect(result.stderr.contains("--leave defaults"))
-        result = try CLI.run(["copy", "-q", "--leave", "defaults", postgres, path("serial.sqlite"), table])
+        result = try CLI.run([
+            "copy", "-q", "--leave", "defaults", postgres, path("serial.sqlite"), table,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("note: left out table serial_t: column n: the default 3, as --leave said"))
+        #expect(
+            result.stderr.contains(
+                "note: left out table serial_t: column n: the default 3, as --leave said"))
     }
 }

@@ -22,12 +22,15 @@ struct CopyTests {
         try ndjson.write(toFile: input, atomically: false, encoding: .utf8)
         let store = try Store(path: database, access: .create)
         defer { store.close() }
-        _ = try store.createTable(TableSpec(name: table, columns: columns.map(ColumnSpec.init(parsing:))))
+        _ = try store.createTable(
+            TableSpec(name: table, columns: columns.map(ColumnSpec.init(parsing:))))
         _ = try store.insert(from: [InputSource.open(input)], options: InsertOptions(table: table))
     }
 
     /// What `query` prints for `table`, in-process: every column, or the paths `select`.
-    func output(_ database: String, _ table: String, select: [String] = [], format: OutputFormat = .json) throws
+    func output(
+        _ database: String, _ table: String, select: [String] = [], format: OutputFormat = .json
+    ) throws
         -> String
     {
         let store = try Store(path: database, access: .read)
@@ -46,7 +49,9 @@ struct CopyTests {
     }
 
     /// Runs the copy in-process, as the command does.
-    func copy(_ source: String, _ destination: String, _ tables: [String] = [], indexes: Bool = true) throws
+    func copy(
+        _ source: String, _ destination: String, _ tables: [String] = [], indexes: Bool = true
+    ) throws
         -> [CopiedTable]
     {
         let from = try Store(path: source, access: .read)
@@ -59,7 +64,8 @@ struct CopyTests {
     }
 
     static let everyType = [
-        "id:integer:pk", "n:integer", "name:text", "ok:boolean", "ratio:real", "price:numeric", "at:datetime",
+        "id:integer:pk", "n:integer", "name:text", "ok:boolean", "ratio:real", "price:numeric",
+        "at:datetime",
         "day:date", "key:uuid", "raw:blob", "doc:json",
     ]
 
@@ -81,9 +87,12 @@ struct CopyTests {
         let postgres = try PostgresServer.freshSchema("copy")
         let back = path("back.sqlite")
         try fill(sqlite, table: "t", columns: Self.everyType, ndjson: Self.everyTypeRows)
-        try fill(sqlite, table: "team", columns: ["name:text:pk", "tags:json"], ndjson: #"{"name":"a","tags":["x"]}"#)
+        try fill(
+            sqlite, table: "team", columns: ["name:text:pk", "tags:json"],
+            ndjson: #"{"name":"a","tags":["x"]}"#)
         let store = try Store(path: sqlite, access: .write)
-        var index = IndexSpec(table: "t", paths: [try JSONPath(parsing: "doc.a[1]"), try JSONPath(parsing: "name")])
+        var index = IndexSpec(
+            table: "t", paths: [try JSONPath(parsing: "doc.a[1]"), try JSONPath(parsing: "name")])
         index.unique = true
         _ = try store.createIndex(index)
         store.close()
@@ -102,7 +111,9 @@ struct CopyTests {
         }
         let paths = ["id", "doc.a[1]", "doc.b.c", "doc.missing", "doc[0].a"]
         let expected = try output(sqlite, "t", select: paths)
-        #expect(expected.contains(#"{"id":1,"doc.a[1]":2.5,"doc.b.c":null,"doc.missing":null,"doc[0].a":null}"#))
+        #expect(
+            expected.contains(
+                #"{"id":1,"doc.a[1]":2.5,"doc.b.c":null,"doc.missing":null,"doc[0].a":null}"#))
         #expect(try output(postgres, "t", select: paths) == expected)
         #expect(try output(back, "t", select: paths) == expected)
         #expect(try output(back, "team") == output(sqlite, "team"))
@@ -120,18 +131,23 @@ struct CopyTests {
         )
         #expect(
             onPostgres.contains(
-                #"USING btree (jsonb_path_query_first((doc -> 'a'::text), 'strict $[1]'::jsonpath, '{}'::jsonb, true), name)"#),
+                #"USING btree (jsonb_path_query_first((doc -> 'a'::text), 'strict $[1]'::jsonpath, '{}'::jsonb, true), name)"#
+            ),
             "\(onPostgres)")
     }
 
     /// jsonsql indexes a SQLite numeric column (which keeps its numbers' text) as
     /// `CAST("n" AS NUMERIC)`; copy took that for an expression other than a path and refused it.
-    @Test("an index jsonsql made on a numeric column copies to PostgreSQL and back, as the same index")
+    @Test(
+        "an index jsonsql made on a numeric column copies to PostgreSQL and back, as the same index"
+    )
     func numericColumnIndex() throws {
         let sqlite = path("numeric.sqlite")
         let postgres = try PostgresServer.freshSchema("copy")
         let back = path("numeric-back.sqlite")
-        try fill(sqlite, table: "t", columns: ["name:text", "n:numeric"], ndjson: #"{"name":"a","n":1.50}"#)
+        try fill(
+            sqlite, table: "t", columns: ["name:text", "n:numeric"],
+            ndjson: #"{"name":"a","n":1.50}"#)
         try succeed(["index", sqlite, "t", "name", "n"])
         let made = try schemaSQL(sqlite, "t_on_name_and_n")
         #expect(made == #"CREATE INDEX "t_on_name_and_n" ON "t" ("name", CAST("n" AS NUMERIC))"#)
@@ -147,7 +163,9 @@ struct CopyTests {
         #expect(try schemaSQL(copied, "t_on_name_and_n") == made)
     }
 
-    @Test("a failure midway leaves the destination as it was: nothing on PostgreSQL, no new SQLite file")
+    @Test(
+        "a failure midway leaves the destination as it was: nothing on PostgreSQL, no new SQLite file"
+    )
     func failureLeavesNothing() throws {
         let sqlite = path("mixed.sqlite")
         try DatabaseQueue(path: sqlite).write { db in
@@ -164,12 +182,14 @@ struct CopyTests {
         #expect(refused.status == 1)
         #expect(
             refused.stderr
-                == "Error: table z, row 2, column doc: invalid input syntax for type json (Token \"bad\" is invalid.)\n")
+                == "Error: table z, row 2, column doc: invalid input syntax for type json (Token \"bad\" is invalid.)\n"
+        )
         #expect(try tables(postgres) == [])
 
         // Values another tool stored that PostgreSQL would read otherwise, found by jsonsql.
         try DatabaseQueue(path: sqlite).write { db in
-            try db.execute(sql: "UPDATE z SET doc = '[2]' WHERE id = 2; UPDATE z SET ok = 'yes' WHERE id = 3")
+            try db.execute(
+                sql: "UPDATE z SET doc = '[2]' WHERE id = 2; UPDATE z SET ok = 'yes' WHERE id = 3")
         }
         var error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres) }
         #expect(
@@ -181,14 +201,20 @@ struct CopyTests {
             try db.execute(sql: "UPDATE z SET s = 'a' || char(0) || 'b' WHERE id = 3")
         }
         error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres) }
-        #expect(error?.description == "table z, row 3 (id=3), column s: cannot hold U+0000 on PostgreSQL")
+        #expect(
+            error?.description
+                == "table z, row 3 (id=3), column s: cannot hold U+0000 on PostgreSQL")
         #expect(try tables(postgres) == [])
 
         // The same file copies whole to SQLite, U+0000 and all.
         let whole = path("whole.sqlite")
-        #expect(try copy(sqlite, whole) == [.init(name: "a", rows: 2, indexes: 0), .init(name: "z", rows: 3, indexes: 0)])
+        #expect(
+            try copy(sqlite, whole) == [
+                .init(name: "a", rows: 2, indexes: 0), .init(name: "z", rows: 3, indexes: 0),
+            ])
         let hex = "SELECT hex(s) FROM z WHERE id = 3"
-        #expect(try DatabaseQueue(path: whole).read { try String.fetchOne($0, sql: hex) } == "610062")
+        #expect(
+            try DatabaseQueue(path: whole).read { try String.fetchOne($0, sql: hex) } == "610062")
 
         // From PostgreSQL, a NaN SQLite cannot hold stops the copy after table a: no file appears.
         try PostgresServer.psql(
@@ -199,10 +225,15 @@ struct CopyTests {
         #expect(stopped.status == 1)
         #expect(stopped.stderr == "Error: table r, row 2, column x: SQLite cannot hold NaN\n")
         #expect(!FileManager.default.fileExists(atPath: target))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["mixed.sqlite", "whole.sqlite"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                "mixed.sqlite", "whole.sqlite",
+            ])
     }
 
-    @Test("a GRDB app's Decimal, a double in a NUMERIC column, copies to PostgreSQL and prints the same there")
+    @Test(
+        "a GRDB app's Decimal, a double in a NUMERIC column, copies to PostgreSQL and prints the same there"
+    )
     func doublesInNumeric() throws {
         let sqlite = path("decimal.sqlite")
         try DatabaseQueue(path: sqlite).write { db in
@@ -213,7 +244,9 @@ struct CopyTests {
                     """)
         }
         #expect(
-            try DatabaseQueue(path: sqlite).read { try String.fetchAll($0, sql: "SELECT typeof(price) FROM item") } == [
+            try DatabaseQueue(path: sqlite).read {
+                try String.fetchAll($0, sql: "SELECT typeof(price) FROM item")
+            } == [
                 "real", "real", "integer", "real",
             ])
         let postgres = try PostgresServer.freshSchema("copydecimal")
@@ -239,27 +272,34 @@ struct CopyTests {
                 == "Error: \(destination) already holds a table named Team; copy never replaces a table: drop it first (jsonsql drop-table \(destination) TABLE), or name the other tables to copy\n"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == before)
-        #expect(try copy(source, destination, ["player"]) == [.init(name: "player", rows: 1, indexes: 0)])
+        #expect(
+            try copy(source, destination, ["player"]) == [
+                .init(name: "player", rows: 1, indexes: 0)
+            ])
         #expect(try tables(destination) == ["Team", "player"])
     }
 
     @Test(
-        "a copy of a database into itself, by any path to the same file, is refused as that, not with advice to drop its tables")
+        "a copy of a database into itself, by any path to the same file, is refused as that, not with advice to drop its tables"
+    )
     func intoItself() throws {
         let source = path("source.sqlite")
         try fill(source, table: "player", columns: ["id:integer:pk"], ndjson: #"{"id":1}"#)
-        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: source)
+        try FileManager.default.createSymbolicLink(
+            atPath: path("link.sqlite"), withDestinationPath: source)
         try FileManager.default.linkItem(atPath: source, toPath: path("hard.sqlite"))
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
         for (destination, arguments) in [
-            (source, [String]()), (source, ["player"]), (directory.url.path + "/./source.sqlite", []),
+            (source, [String]()), (source, ["player"]),
+            (directory.url.path + "/./source.sqlite", []),
             (path("link.sqlite"), ["player"]), (path("hard.sqlite"), []),
         ] {
             let refused = try CLI.run(["copy", source, destination] + arguments)
             #expect(refused.status == 1, "\(destination)")
             let both =
                 destination == source
-                ? "\(source) is both the source and the destination" : "\(source) and \(destination) are the same database file"
+                ? "\(source) is both the source and the destination"
+                : "\(source) and \(destination) are the same database file"
             #expect(
                 refused.stderr
                     == "Error: \(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(source) NEW.sqlite)\n"
@@ -272,16 +312,21 @@ struct CopyTests {
         // PostgreSQL: the same schema of the same database, by the URL or another spelling of it.
         let postgres = try PostgresServer.freshSchema("copyself")
         #expect(try CLI.run(["copy", source, postgres]).status == 0)
-        let respelled = postgres.replacingOccurrences(of: "postgres://", with: "postgresql://") + "&application_name=x"
+        let respelled =
+            postgres.replacingOccurrences(of: "postgres://", with: "postgresql://")
+            + "&application_name=x"
         for destination in [postgres, respelled] {
             let refused = try CLI.run(["copy", postgres, destination, "player"])
             #expect(refused.status == 1, "\(destination)")
-            #expect(refused.stderr.contains("; copy needs another destination, and nothing was copied"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("; copy needs another destination, and nothing was copied"),
+                "\(refused.stderr)")
             #expect(!refused.stderr.contains("drop-table"))
         }
         // Another schema of the same database is another destination.
         let other = try PostgresServer.freshSchema("copyother")
-        #expect(try copy(postgres, other, ["player"]) == [.init(name: "player", rows: 1, indexes: 0)])
+        #expect(
+            try copy(postgres, other, ["player"]) == [.init(name: "player", rows: 1, indexes: 0)])
     }
 
     @Test("what the destination cannot carry is refused by table, column or index")
@@ -294,7 +339,9 @@ struct CopyTests {
         }
         var error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres, ["anything"]) }
         #expect(
-            error?.description == "table anything: column v: the type any is not supported on PostgreSQL; choose a type")
+            error?.description
+                == "table anything: column v: the type any is not supported on PostgreSQL; choose a type"
+        )
         error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres, ["checked"]) }
         #expect(
             error?.description
@@ -304,13 +351,18 @@ struct CopyTests {
         // jsonb would keep one value of a key SQLite's text holds twice.
         try DatabaseQueue(path: sqlite).write { db in
             try db.execute(sql: #"CREATE TABLE twice (id INTEGER PRIMARY KEY, doc JSON TEXT)"#)
-            try db.execute(sql: #"INSERT INTO twice VALUES (1, '{"a":{"k":1}}'), (2, '{"a":{"k":1,"k":2}}')"#)
+            try db.execute(
+                sql: #"INSERT INTO twice VALUES (1, '{"a":{"k":1}}'), (2, '{"a":{"k":1,"k":2}}')"#)
         }
         error = #expect(throws: JSONSQLError.self) { try copy(sqlite, postgres, ["twice"]) }
-        #expect(error?.description.contains(#"holds the key "k" twice in one object"#) == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains(#"holds the key "k" twice in one object"#) == true,
+            "\(String(describing: error))")
         #expect(try tables(postgres) == [])
 
-        try fill(postgres, table: "doc", columns: ["id:integer:pk", "body:json"], ndjson: #"{"id":1,"body":{"t":[1]}}"#)
+        try fill(
+            postgres, table: "doc", columns: ["id:integer:pk", "body:json"],
+            ndjson: #"{"id":1,"body":{"t":[1]}}"#)
         let store = try Store(path: postgres, access: .write)
         var gin = IndexSpec(table: "doc", paths: [try JSONPath(parsing: "body")])
         gin.gin = true
@@ -323,22 +375,30 @@ struct CopyTests {
                 == "table doc: index doc_on_body_gin: --gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin); copy with --no-indexes to leave it"
         )
         #expect(!FileManager.default.fileExists(atPath: target))
-        #expect(try copy(postgres, target, indexes: false) == [.init(name: "doc", rows: 1, indexes: 0)])
+        #expect(
+            try copy(postgres, target, indexes: false) == [.init(name: "doc", rows: 1, indexes: 0)])
         #expect(try output(target, "doc") == output(postgres, "doc"))
 
         // Dates PostgreSQL holds beyond SQLite's years 0000-9999, or to the microsecond, written
         // by psql, are refused.
-        let years = { (shown: String) in "SQLite's datetime holds the years 0000 to 9999, so \(shown) cannot be copied" }
+        let years = { (shown: String) in
+            "SQLite's datetime holds the years 0000 to 9999, so \(shown) cannot be copied"
+        }
         for (value, reason) in [
-            ("'infinity'", years("infinity")), ("'2000-01-01 12:00:00Z BC'", years("2000-01-01 12:00:00.000 BC")),
+            ("'infinity'", years("infinity")),
+            ("'2000-01-01 12:00:00Z BC'", years("2000-01-01 12:00:00.000 BC")),
             (
                 "'2024-05-01 10:00:00.123456Z'",
                 "SQLite's datetime keeps milliseconds, so 2024-05-01 10:00:00.123456 cannot be copied exactly; round the column to milliseconds at the source first (date_trunc('milliseconds', \"at\"))"
             ),
         ] {
             let table = "when_" + UUID().uuidString.prefix(6).lowercased()
-            try fill(postgres, table: table, columns: ["id:integer:pk", "at:datetime"], ndjson: #"{"id":1,"at":"2024-05-01"}"#)
-            try PostgresServer.psql("INSERT INTO \(table) VALUES (2, \(value))", schema: PostgresServer.schema(of: postgres))
+            try fill(
+                postgres, table: table, columns: ["id:integer:pk", "at:datetime"],
+                ndjson: #"{"id":1,"at":"2024-05-01"}"#)
+            try PostgresServer.psql(
+                "INSERT INTO \(table) VALUES (2, \(value))",
+                schema: PostgresServer.schema(of: postgres))
             let dates = path("dates-\(table).sqlite")
             error = #expect(throws: JSONSQLError.self) { try copy(postgres, dates, [table]) }
             #expect(

@@ -9,20 +9,30 @@ struct CreateTableTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         let created = try CLI.run([
-            "create-table", db, "player", "id:text:pk", "name:text:notnull", "score:integer", "ratio:real",
+            "create-table", db, "player", "id:text:pk", "name:text:notnull", "score:integer",
+            "ratio:real",
             "amount:numeric", "active:boolean", "photo:blob", "born:date", "created:datetime",
             "address:json", "extra:any",
         ])
         #expect(created.status == 0, "\(created.stderr)")
         let schema = try CLI.run(["schema", db, "player", "--format", "json"]).rows()
-        let declared = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["declared"] as! String) })
+        let declared = Dictionary(
+            uniqueKeysWithValues: schema.map {
+                ($0["column"] as! String, $0["declared"] as! String)
+            })
         #expect(
             declared == [
-                "id": "TEXT", "name": "TEXT", "score": "INTEGER", "ratio": "REAL", "amount": "NUMERIC TEXT",
-                "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME", "address": "JSON TEXT", "extra": "",
+                "id": "TEXT", "name": "TEXT", "score": "INTEGER", "ratio": "REAL",
+                "amount": "NUMERIC TEXT",
+                "active": "BOOLEAN", "photo": "BLOB", "born": "DATE", "created": "DATETIME",
+                "address": "JSON TEXT", "extra": "",
             ])
         let types = schema.map { $0["type"] as! String }
-        #expect(types == ["text", "text", "integer", "real", "numeric", "boolean", "blob", "date", "datetime", "json", "any"])
+        #expect(
+            types == [
+                "text", "text", "integer", "real", "numeric", "boolean", "blob", "date", "datetime",
+                "json", "any",
+            ])
         #expect(schema.first { $0["column"] as? String == "name" }?["notnull"] as? Bool == true)
         #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
     }
@@ -35,7 +45,9 @@ struct CreateTableTests {
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.contains("unknown type 'foo'"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: db), "a failed create-table must not create the file")
+        #expect(
+            !FileManager.default.fileExists(atPath: db),
+            "a failed create-table must not create the file")
     }
 
     @Test("an existing table is an error unless --if-not-exists")
@@ -48,7 +60,8 @@ struct CreateTableTests {
         #expect(again.status == 1)
         #expect(again.stderr.contains("already exists"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
-        #expect(try CLI.run(["create-table", db, "t", "id:integer:pk", "--if-not-exists"]).status == 0)
+        #expect(
+            try CLI.run(["create-table", db, "t", "id:integer:pk", "--if-not-exists"]).status == 0)
     }
 
     @Test("usage errors exit 64 with usage")
@@ -57,20 +70,34 @@ struct CreateTableTests {
         let result = try CLI.run(["create-table", dir.path("db.sqlite"), "t"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("Usage: jsonsql create-table"))
-        #expect(try CLI.run(["create-table", dir.path("db.sqlite"), "c", "x:text", "--unique", ","]).status == 64)
+        #expect(
+            try CLI.run(["create-table", dir.path("db.sqlite"), "c", "x:text", "--unique", ","])
+                .status == 64)
     }
 
     @Test(
         "a mistyped type or modifier gets the one it was near, and a word near none gets the list alone",
         arguments: [
-            ("id:txt", "unknown type 'txt'; did you mean 'text'? types are: text, integer, real, numeric, boolean,"),
+            (
+                "id:txt",
+                "unknown type 'txt'; did you mean 'text'? types are: text, integer, real, numeric, boolean,"
+            ),
             ("id:integr", "unknown type 'integr'; did you mean 'integer'? types are: text,"),
             // Near the alias string, which means text.
             ("id:strng", "unknown type 'strng'; did you mean 'text'? types are: text,"),
             ("id:foo", "unknown type 'foo'; types are: text, integer,"),
-            ("id:text:notnul", "unknown modifier 'notnul' on column 'id'; did you mean notnull? modifiers are: pk,"),
-            ("id:text:defualt=x", "unknown modifier 'defualt=x' on column 'id'; did you mean default? modifiers are: pk,"),
-            ("id:text:primary", "unknown modifier 'primary' on column 'id'; did you mean pk? modifiers are: pk,"),
+            (
+                "id:text:notnul",
+                "unknown modifier 'notnul' on column 'id'; did you mean notnull? modifiers are: pk,"
+            ),
+            (
+                "id:text:defualt=x",
+                "unknown modifier 'defualt=x' on column 'id'; did you mean default? modifiers are: pk,"
+            ),
+            (
+                "id:text:primary",
+                "unknown modifier 'primary' on column 'id'; did you mean pk? modifiers are: pk,"
+            ),
             ("id:text:bogus", "unknown modifier 'bogus' on column 'id'; modifiers are: pk,"),
         ])
     func nearestTypeAndModifier(spec: String, message: String) throws {
@@ -89,9 +116,12 @@ struct CreateTableTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try succeed([
-            "create-table", db, "t", "id:integer:pk", #""d o\"c:x":json"#, #"g:text:generated="d o\"c:x"."a'b""#,
+            "create-table", db, "t", "id:integer:pk", #""d o\"c:x":json"#,
+            #"g:text:generated="d o\"c:x"."a'b""#,
         ])
-        let columns = try succeed(["schema", db, "t", "--format", "json"]).rows().map { $0["column"] as! String }
+        let columns = try succeed(["schema", db, "t", "--format", "json"]).rows().map {
+            $0["column"] as! String
+        }
         #expect(columns == ["id", #"d o"c:x"#, "g"])
         try succeed(["insert", db, "t"], stdin: #"{"id":1,"d o\"c:x":{"a'b":"v"}}"#)
         #expect(try CLI.jsonl(db, ["--where", "g = v", "--select", "id"]) == "{\"id\":1}\n")

@@ -13,17 +13,24 @@ struct DescribeMissingTests {
     }
 
     /// `describe ARGUMENTS -f json`, as path → row.
-    func described(_ arguments: [String], stdin: String? = nil) throws -> (rows: [String: [String: Any]], stderr: String) {
+    func described(_ arguments: [String], stdin: String? = nil) throws -> (
+        rows: [String: [String: Any]], stderr: String
+    ) {
         let result = try CLI.run(["describe"] + arguments + ["-f", "json"], stdin: stdin)
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         let rows = try result.rows()
-        return (Dictionary(uniqueKeysWithValues: rows.map { ($0["path"] as! String, $0) }), result.stderr)
+        return (
+            Dictionary(uniqueKeysWithValues: rows.map { ($0["path"] as! String, $0) }),
+            result.stderr
+        )
     }
 
     /// The count and types of a path's row.
     func summary(_ row: [String: Any]?) -> String {
         guard let row else { return "absent" }
-        let types = (row["types"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        let types = (row["types"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }.map {
+            "\($0.key):\($0.value)"
+        }
         return "\(row["count"] as? Int ?? -1) \(types.joined(separator: ","))"
     }
 
@@ -33,11 +40,15 @@ struct DescribeMissingTests {
         "a key in one record of three, there with null: count 1, one null; from a file, standard input, and a file read twice",
         arguments: ["file", "stdin", "two reads", "stdin, two reads"])
     func keyInOneRecord(input: String) throws {
-        // A string that may look like JSON makes describe read the input twice (types, then values).
-        let lines = input.hasSuffix("two reads") ? Self.small.map { $0.dropLast() + #","s":"{x"}"# } : Self.small
+        // A string that may look like JSON makes describe read the input twice (types, then
+        // values).
+        let lines =
+            input.hasSuffix("two reads")
+            ? Self.small.map { $0.dropLast() + #","s":"{x"}"# } : Self.small
         let file = try dir.write("small.ndjson", ndjson(lines))
         let (rows, stderr) =
-            input.hasPrefix("stdin") ? try described(["-"], stdin: ndjson(lines)) : try described([file])
+            input.hasPrefix("stdin")
+            ? try described(["-"], stdin: ndjson(lines)) : try described([file])
         #expect(summary(rows["a"]) == "3 integer:3")
         #expect(summary(rows["b"]) == "1 null:1")
         #expect(rows["b"]?["distinct"] as? Int == 0)
@@ -45,9 +56,14 @@ struct DescribeMissingTests {
         if input.hasSuffix("two reads") { #expect(summary(rows["s"]) == "3 string:3") }
     }
 
-    @Test("a bad record fails with its line and record, from standard input as from a file, in either read")
+    @Test(
+        "a bad record fails with its line and record, from standard input as from a file, in either read"
+    )
     func badRecord() throws {
-        for lines in [Self.small + [#"{"a":}"#], Self.small.map { $0.dropLast() + #","s":"[x"}"# } + [#"{"a":1,"a":2}"#]] {
+        for lines in [
+            Self.small + [#"{"a":}"#],
+            Self.small.map { $0.dropLast() + #","s":"[x"}"# } + [#"{"a":1,"a":2}"#],
+        ] {
             let file = try dir.write("bad.ndjson", ndjson(lines))
             let fromFile = try fail(["describe", file])
             let fromStdin = try fail(["describe", "-"], stdin: ndjson(lines))
@@ -60,9 +76,13 @@ struct DescribeMissingTests {
     func formats() throws {
         let file = try dir.write("small.ndjson", ndjson(Self.small))
         let table = try succeed(["describe", file, "-f", "table"]).stdout
-        #expect(table.split(separator: "\n").contains { $0.hasPrefix("b ") && $0.contains(#" 1  {"null":1} "#) }, "\(table)")
+        #expect(
+            table.split(separator: "\n").contains {
+                $0.hasPrefix("b ") && $0.contains(#" 1  {"null":1} "#)
+            }, "\(table)")
         let jsonl = try succeed(["describe", file, "-f", "jsonl"]).stdout
-        #expect(jsonl.contains(#"{"path":"b","count":1,"types":{"null":1},"distinct":0,"#), "\(jsonl)")
+        #expect(
+            jsonl.contains(#"{"path":"b","count":1,"types":{"null":1},"distinct":0,"#), "\(jsonl)")
         let csv = try succeed(["describe", file, "-f", "csv"]).stdout
         #expect(csv.contains("\r\nb,1,\"{\"\"null\"\":1}\",0,"), "\(csv)")
     }
@@ -70,7 +90,8 @@ struct DescribeMissingTests {
     @Test("nested keys and keys of objects in arrays: missing is not counted, null is")
     func nested() throws {
         let lines = [
-            #"{"o":{"k":null,"m":1},"l":[{"k":1},{}]}"#, #"{"o":{"m":2}}"#, #"{"o":{"k":"x"},"l":[{"k":null}]}"#,
+            #"{"o":{"k":null,"m":1},"l":[{"k":1},{}]}"#, #"{"o":{"m":2}}"#,
+            #"{"o":{"k":"x"},"l":[{"k":null}]}"#,
             #"{"o":null}"#,
         ]
         let file = try dir.write("nested.ndjson", ndjson(lines))
@@ -125,16 +146,20 @@ struct DescribeMissingTests {
         }
         let expected = counts.mapValues { types in
             "\(types.values.reduce(0, +)) "
-                + types.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+                + types.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(
+                    separator: ",")
         }
         return (lines, expected)
     }
 
-    @Test("a file of over 1 MB, read on two threads, and the same records from standard input, count each key where it is")
+    @Test(
+        "a file of over 1 MB, read on two threads, and the same records from standard input, count each key where it is"
+    )
     func largeFile() throws {
         let (lines, expected) = Self.events(40_000)
         let file = try dir.write("events.ndjson", ndjson(lines))
-        #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 1 << 20)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 1 << 20)
         for (arguments, stdin) in [([file], nil), (["-"], ndjson(lines))] {
             let (rows, stderr) = try described(arguments, stdin: stdin)
             for key in ["id", "org", "n", "late", "tags"] {
@@ -145,16 +170,22 @@ struct DescribeMissingTests {
         // The same from a file described twice (a string that may be JSON, at the end).
         let twice = try dir.write("twice.ndjson", ndjson(lines + [#"{"id":40000,"s":"[x"}"#]))
         let (rows, _) = try described([twice])
-        for key in ["org", "n", "late", "tags"] { #expect(summary(rows[key]) == expected[key], "\(key)") }
+        for key in ["org", "n", "late", "tags"] {
+            #expect(summary(rows[key]) == expected[key], "\(key)")
+        }
         #expect(summary(rows["s"]) == "1 string:1")
     }
 
-    @Test("--sample N of a file counts keys in the records picked; N beyond the records gives what describe gives")
+    @Test(
+        "--sample N of a file counts keys in the records picked; N beyond the records gives what describe gives"
+    )
     func sample() throws {
         let (lines, expected) = Self.events(3000)
         let file = try dir.write("events.ndjson", ndjson(lines))
         let (all, stderr) = try described([file, "--sample", "5000"])
-        for key in ["id", "org", "n", "late", "tags"] { #expect(summary(all[key]) == expected[key], "\(key)") }
+        for key in ["id", "org", "n", "late", "tags"] {
+            #expect(summary(all[key]) == expected[key], "\(key)")
+        }
         #expect(stderr == "")
         let (picked, _) = try described([file, "--sample", "100"])
         #expect(summary(picked["id"]) == "100 integer:100")
@@ -180,10 +211,13 @@ struct DescribeMissingTests {
     }
 
     @Test(
-        "describe of a table counts a NULL column as there with null, and says on standard error that a missing key is NULL too")
+        "describe of a table counts a NULL column as there with null, and says on standard error that a missing key is NULL too"
+    )
     func tableNote() throws {
         let db = dir.path("db.sqlite")
-        _ = try succeed(["insert", db, "t"], stdin: ndjson(Self.small + [#"{"a":4,"c":{"k":null}}"#, #"{"a":5,"c":{}}"#]))
+        _ = try succeed(
+            ["insert", db, "t"],
+            stdin: ndjson(Self.small + [#"{"a":4,"c":{"k":null}}"#, #"{"a":5,"c":{}}"#]))
         let (rows, stderr) = try described([db, "t"])
         #expect(summary(rows["b"]) == "5 null:5")
         #expect(summary(rows["c"]) == "5 null:3,object:2")
@@ -195,7 +229,8 @@ struct DescribeMissingTests {
         )
         // No NULL, no note; --sample and every format alike.
         _ = try succeed(
-            ["insert", db, "full"], stdin: ndjson(Self.small.map { $0.replacingOccurrences(of: #","b":null"#, with: "") }))
+            ["insert", db, "full"],
+            stdin: ndjson(Self.small.map { $0.replacingOccurrences(of: #","b":null"#, with: "") }))
         #expect(try described([db, "full"]).stderr == "")
         #expect(try described([db, "t", "--sample", "10"]).stderr == stderr)
         #expect(try CLI.run(["describe", db, "t", "-f", "table"]).stderr == stderr)

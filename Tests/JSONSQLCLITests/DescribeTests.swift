@@ -18,7 +18,8 @@ private indirect enum DV {
         case .r(let v): String(v)
         case .b(let v): v ? "true" : "false"
         case .null: "null"
-        case .o(let fields): "{" + fields.map { DV.s($0.0).json + ":" + $0.1.json }.joined(separator: ",") + "}"
+        case .o(let fields):
+            "{" + fields.map { DV.s($0.0).json + ":" + $0.1.json }.joined(separator: ",") + "}"
         case .a(let items): "[" + items.map(\.json).joined(separator: ",") + "]"
         }
     }
@@ -72,7 +73,9 @@ private func collect(_ v: DV, path: String, row: Int, into stats: inout [String:
     stats[path, default: Expected()].add(v, row: row)
     switch v {
     case .o(let fields):
-        for (key, value) in fields { collect(value, path: path + "." + displayKey(key), row: row, into: &stats) }
+        for (key, value) in fields {
+            collect(value, path: path + "." + displayKey(key), row: row, into: &stats)
+        }
     case .a(let items):
         for item in items { collect(item, path: path + "[]", row: row, into: &stats) }
     default: break
@@ -89,19 +92,34 @@ private func generatedRows(_ count: Int) -> [[(String, DV)]] {
     }
     let countries = ["DE", "FR", "GB", "US", "JP"]
     return (0..<count).map { i in
-        var address: [(String, DV)] = [("country", .s(countries[next(5)])), ("city", .s("City \(next(40))"))]
-        if next(3) == 0 { address.append(("zip", next(2) == 0 ? .null : .s(String(10000 + next(90000))))) }
+        var address: [(String, DV)] = [
+            ("country", .s(countries[next(5)])), ("city", .s("City \(next(40))")),
+        ]
+        if next(3) == 0 {
+            address.append(("zip", next(2) == 0 ? .null : .s(String(10000 + next(90000)))))
+        }
         if next(4) == 0 { address.append(("first name", .s(["Ann", "Bob"][next(2)]))) }
-        if next(5) == 0 { address.append(("geo", .o([("lat", .r(Double(next(180)) / 4 - 20)), ("lon", .i(next(360) - 180))]))) }
+        if next(5) == 0 {
+            address.append(
+                (
+                    "geo",
+                    .o([("lat", .r(Double(next(180)) / 4 - 20)), ("lon", .i(next(360) - 180))])
+                ))
+        }
         let tags = (0..<next(4)).map { _ in DV.s(["pro", "beta", "new", "vip"][next(4)]) }
-        let items = (0..<next(3)).map { _ in DV.o([("sku", .s("S\(next(30))")), ("qty", next(6) == 0 ? .r(0.5) : .i(next(9)))]) }
+        let items = (0..<next(3)).map { _ in
+            DV.o([("sku", .s("S\(next(30))")), ("qty", next(6) == 0 ? .r(0.5) : .i(next(9)))])
+        }
         return [
             ("id", .i(i + 1)),
             ("name", .s("Player \(next(count / 2))")),
             ("score", next(7) == 0 ? .null : .i(next(100_000) - 500)),
             ("rating", .r(Double(next(400)) / 8)),
             ("active", .b(next(2) == 0)),
-            ("born", .s(String(format: "19%02d-%02d-%02d", 50 + next(50), 1 + next(12), 1 + next(28)))),
+            (
+                "born",
+                .s(String(format: "19%02d-%02d-%02d", 50 + next(50), 1 + next(12), 1 + next(28)))
+            ),
             ("address", .o(address)),
             ("tags", .a(tags)),
             ("items", .a(items)),
@@ -117,7 +135,8 @@ struct DescribeTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("d.sqlite")
         try succeed([
-            "create-table", db, "player", "id:integer:pk", "name:text", "score:integer", "rating:real", "active:boolean",
+            "create-table", db, "player", "id:integer:pk", "name:text", "score:integer",
+            "rating:real", "active:boolean",
             "born:date", "address:json", "tags:json", "items:json", "note:text",
         ])
         let rows = generatedRows(400)
@@ -133,11 +152,15 @@ struct DescribeTests {
         for (column, _) in rows[0] { order.append(column) }
 
         let printed = try succeed(["describe", db, "player", "--format", "json"]).rows()
-        let byPath = Dictionary(printed.map { ($0["path"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        let byPath = Dictionary(
+            printed.map { ($0["path"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         #expect(Set(byPath.keys) == Set(expected.keys))
         #expect(printed.count == expected.count)
         // Columns in table order, each before the paths inside it.
-        #expect(printed.compactMap { $0["path"] as? String }.filter { !$0.contains(".") && !$0.contains("[") } == order)
+        #expect(
+            printed.compactMap { $0["path"] as? String }.filter {
+                !$0.contains(".") && !$0.contains("[")
+            } == order)
         for (path, want) in expected {
             guard let got = byPath[path] else { continue }
             #expect((got["count"] as? Int) == want.rows.count, "\(path) count")
@@ -145,7 +168,9 @@ struct DescribeTests {
             #expect(types == want.types, "\(path) types")
             #expect((got["distinct"] as? Int) == want.distinct.count, "\(path) distinct")
             #expect((got["approximate"] as? Bool) == false, "\(path) approximate")
-            let dates = !want.strings.isEmpty && want.strings.allSatisfy { $0.count == 10 && $0.dropFirst(4).first == "-" }
+            let dates =
+                !want.strings.isEmpty
+                && want.strings.allSatisfy { $0.count == 10 && $0.dropFirst(4).first == "-" }
             if let low = want.numbers.min(), let high = want.numbers.max() {
                 #expect((got["min"] as? NSNumber)?.doubleValue == low, "\(path) min")
                 #expect((got["max"] as? NSNumber)?.doubleValue == high, "\(path) max")
@@ -158,22 +183,28 @@ struct DescribeTests {
             switch want.example {
             case .s(let text): #expect((got["example"] as? String) == text, "\(path) example")
             case .i(let n): #expect((got["example"] as? NSNumber)?.intValue == n, "\(path) example")
-            case .r(let n): #expect((got["example"] as? NSNumber)?.doubleValue == n, "\(path) example")
+            case .r(let n):
+                #expect((got["example"] as? NSNumber)?.doubleValue == n, "\(path) example")
             case .b(let b): #expect((got["example"] as? Bool) == b, "\(path) example")
             default: #expect(got["example"] is NSNull, "\(path) example")
             }
         }
         // A path as printed is one --where takes, and finds the rows describe counted.
         for (path, want) in expected where !path.contains("[]") {
-            let found = try succeed(["query", db, "--where", "\(path) exists", "--select", "id", "--format", "jsonl"]).stdout
+            let found = try succeed([
+                "query", db, "--where", "\(path) exists", "--select", "id", "--format", "jsonl",
+            ]).stdout
             let matched = found.split(separator: "\n").count
             // `exists` is true for a present key, and for a column that is not null.
-            let present = path.contains(".") ? want.rows.count : want.rows.count - (want.types["null"] ?? 0)
+            let present =
+                path.contains(".") ? want.rows.count : want.rows.count - (want.types["null"] ?? 0)
             #expect(matched == present, "\(path)")
         }
     }
 
-    @Test("a text column holding only JSON objects is described inside; one mixing in plain text is a string")
+    @Test(
+        "a text column holding only JSON objects is described inside; one mixing in plain text is a string"
+    )
     func textColumns() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("t.sqlite")
@@ -200,7 +231,9 @@ struct DescribeTests {
                 """)
     }
 
-    @Test("text that is not JSON in a json column is a string and leaves no paths; views and --sample")
+    @Test(
+        "text that is not JSON in a json column is a string and leaves no paths; views and --sample"
+    )
     func foreignValues() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("f.sqlite")
@@ -230,7 +263,8 @@ struct DescribeTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("n.sqlite")
         try succeed(["create-table", db, "t", "n:integer", "s:json"])
-        let input = (0..<25_000).map { #"{"n":\#($0 % 10_000),"s":{"k":"v\#($0)"}}"# }.joined(separator: "\n")
+        let input = (0..<25_000).map { #"{"n":\#($0 % 10_000),"s":{"k":"v\#($0)"}}"# }.joined(
+            separator: "\n")
         try succeed(["insert", db, "t"], stdin: input)
         let rows = try succeed(["describe", db, "--format", "json"]).rows()
         let n = try #require(rows.first { $0["path"] as? String == "n" })
@@ -242,12 +276,15 @@ struct DescribeTests {
         #expect(abs(estimate - 25_000) < 25_000 / 30, "\(estimate)")
     }
 
-    @Test("an object with more than 1000 different keys lists 1000 and counts the rest under path.*")
+    @Test(
+        "an object with more than 1000 different keys lists 1000 and counts the rest under path.*")
     func manyKeys() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("k.sqlite")
         try succeed(["create-table", db, "t", "m:json"])
-        try succeed(["insert", db, "t"], stdin: (0..<1500).map { #"{"m":{"k\#($0)":\#($0),"a":1}}"# }.joined(separator: "\n"))
+        try succeed(
+            ["insert", db, "t"],
+            stdin: (0..<1500).map { #"{"m":{"k\#($0)":\#($0),"a":1}}"# }.joined(separator: "\n"))
         let rows = try succeed(["describe", db, "--format", "json"]).rows()
         #expect(rows.count == 1 + 1000 + 1)
         #expect(rows[1]["path"] as? String == "m.k0")
@@ -275,7 +312,8 @@ struct DescribeTests {
         let csv = try succeed(["describe", db, "--format", "csv"]).stdout
         #expect(
             csv.hasPrefix(
-                "path,count,types,distinct,approximate,min,max,example\r\nid,300,\"{\"\"integer\"\":300}\",300,false,1,300,1\r\n"),
+                "path,count,types,distinct,approximate,min,max,example\r\nid,300,\"{\"\"integer\"\":300}\",300,false,1,300,1\r\n"
+            ),
             "\(csv)")
         let table = try succeed(["describe", db, "--format", "table"]).stdout.split(separator: "\n")
         #expect(
@@ -332,20 +370,28 @@ struct DidYouMeanTests {
         return db
     }
 
-    @Test("a --where, --select or --order-by path no row has exits 0 and names the nearest paths on stderr")
+    @Test(
+        "a --where, --select or --order-by path no row has exits 0 and names the nearest paths on stderr"
+    )
     func missingPath() throws {
         let dir = try TemporaryDirectory()
         let db = try Self.database(dir)
-        let filtered = try succeed(["query", db, "--where", "customer.contry=DE", "--format", "jsonl"])
+        let filtered = try succeed([
+            "query", db, "--where", "customer.contry=DE", "--format", "jsonl",
+        ])
         #expect(filtered.stdout == "")
         #expect(
             filtered.stderr
-                == "note: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n")
+                == "note: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n"
+        )
         let selected = try succeed([
-            "query", db, "--select", "id,customer.cty", "--order-by", "customer.vipp:desc", "--format", "jsonl",
+            "query", db, "--select", "id,customer.cty", "--order-by", "customer.vipp:desc",
+            "--format", "jsonl",
         ])
         // Every row ties on the missing path: the primary key breaks the tie, in its direction.
-        #expect(selected.stdout == #"{"id":2,"customer.cty":null}"# + "\n" + #"{"id":1,"customer.cty":null}"# + "\n")
+        #expect(
+            selected.stdout == #"{"id":2,"customer.cty":null}"# + "\n"
+                + #"{"id":1,"customer.cty":null}"# + "\n")
         #expect(
             selected.stderr == """
                 note: no row has the path customer.cty; did you mean 'customer.city'?
@@ -356,12 +402,19 @@ struct DidYouMeanTests {
         let counted = try succeed(["query", db, "--where", "customer.contry=DE", "--count"])
         #expect(counted.stdout == "0\n")
         #expect(counted.stderr == filtered.stderr)
-        // Nothing near: the keys rows have there. A path some row has: no note, even when nothing matches.
+        // Nothing near: the keys rows have there. A path some row has: no note, even when nothing
+        // matches.
         #expect(
             try succeed(["query", db, "--where", "customer.xyzzy exists"]).stderr
-                == "note: no row has the path customer.xyzzy; the keys of customer are country, city, vip, county\n")
-        #expect(try succeed(["query", db, "--where", "total.xyzzy exists"]).stderr == "note: no row has the path total.xyzzy\n")
-        #expect(try succeed(["query", db, "--where", "customer.county=DE", "--where", "not customer.vip exists"]).stderr == "")
+                == "note: no row has the path customer.xyzzy; the keys of customer are country, city, vip, county\n"
+        )
+        #expect(
+            try succeed(["query", db, "--where", "total.xyzzy exists"]).stderr
+                == "note: no row has the path total.xyzzy\n")
+        #expect(
+            try succeed([
+                "query", db, "--where", "customer.county=DE", "--where", "not customer.vip exists",
+            ]).stderr == "")
     }
 
     @Test("update and delete that change nothing name the nearest paths; after a change, no note")
@@ -373,12 +426,20 @@ struct DidYouMeanTests {
             deleted.stderr
                 == "deleted 0 rows from orders\nnote: no row has the path customer.contry; did you mean 'customer.country' or 'customer.county'?\n"
         )
-        let updated = try succeed(["update", db, "--where", "customer.vipp=true", "--set", "total=1"])
+        let updated = try succeed([
+            "update", db, "--where", "customer.vipp=true", "--set", "total=1",
+        ])
         #expect(
-            updated.stderr == "updated 0 rows in orders\nnote: no row has the path customer.vipp; did you mean 'customer.vip'?\n")
+            updated.stderr
+                == "updated 0 rows in orders\nnote: no row has the path customer.vipp; did you mean 'customer.vip'?\n"
+        )
         // The only row with customer.vip goes; no note, although no row has the path now.
-        #expect(try succeed(["delete", db, "--where", "customer.vip exists"]).stderr == "deleted 1 row from orders\n")
-        #expect(try succeed(["query", db, "--format", "jsonl", "--select", "id"]).stdout == #"{"id":2}"# + "\n")
+        #expect(
+            try succeed(["delete", db, "--where", "customer.vip exists"]).stderr
+                == "deleted 1 row from orders\n")
+        #expect(
+            try succeed(["query", db, "--format", "jsonl", "--select", "id"]).stdout == #"{"id":2}"#
+                + "\n")
     }
 
     @Test("an unknown column or table is an error that lists the nearest names")
@@ -387,12 +448,18 @@ struct DidYouMeanTests {
         let db = try Self.database(dir)
         let column = try fail(["query", db, "--where", "custmer.country=DE"])
         #expect(
-            column == "Error: no column 'custmer' in table 'orders'; did you mean 'customer'? (columns: id, customer, total)\n")
+            column
+                == "Error: no column 'custmer' in table 'orders'; did you mean 'customer'? (columns: id, customer, total)\n"
+        )
         #expect(try fail(["query", db, "--select", "totl"]).contains("did you mean 'total'?"))
         #expect(try fail(["query", db, "--order-by", "ID2"]).contains("did you mean 'id'?"))
-        #expect(try fail(["query", db, "order"]) == "Error: no table 'order' in \(db); did you mean 'orders'? tables: orders\n")
+        #expect(
+            try fail(["query", db, "order"])
+                == "Error: no table 'order' in \(db); did you mean 'orders'? tables: orders\n")
         try succeed(["create-table", db, "ab", "x:text", "y:text", "xy:text"])
-        #expect(try fail(["query", db, "ab", "--select", "xx"]).contains("did you mean 'x' or 'xy'? (columns"))
+        #expect(
+            try fail(["query", db, "ab", "--select", "xx"]).contains(
+                "did you mean 'x' or 'xy'? (columns"))
     }
 }
 
@@ -403,22 +470,26 @@ struct SwiftTypesTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("swift.sqlite")
         try succeed([
-            "create-table", db, "players", "id:integer:pk", "name:text", "score:integer", "rating:real", "active:boolean",
-            "born:date", "address:json", "tags:json", "items:json", "note:text", "uid:uuid", "meta:json", "big:json",
+            "create-table", db, "players", "id:integer:pk", "name:text", "score:integer",
+            "rating:real", "active:boolean",
+            "born:date", "address:json", "tags:json", "items:json", "note:text", "uid:uuid",
+            "meta:json", "big:json",
         ])
         let metas = [#"{"v":1,"default":true}"#, #"{"v":"x","Content-Type":"a"}"#, #"{"v":null}"#]
         let input = generatedRows(120).enumerated().map { n, row in
             let uid = n % 4 == 0 ? "null" : "\"\(UUID().uuidString)\""
             // An integer past 64 bits in some rows: a Decimal holds them all.
             let big = n % 3 == 0 ? "123456789012345678901234567890" : "\(n)"
-            return String(DV.o(row).json.dropLast()) + ",\"uid\":\(uid),\"meta\":\(metas[n % 3]),\"big\":\(big)}"
+            return String(DV.o(row).json.dropLast())
+                + ",\"uid\":\(uid),\"meta\":\(metas[n % 3]),\"big\":\(big)}"
         }.joined(separator: "\n")
         try succeed(["insert", db, "players"], stdin: input)
         let code = try succeed(["describe", db, "players", "--swift"]).stdout
         let formatted = try CLI.run(["describe", db, "players", "--swift", "--format", "csv"])
         #expect(formatted.status == 64 && formatted.stdout.isEmpty)
         #expect(
-            formatted.stderr.hasPrefix("Error: --swift prints Swift source, not csv: leave out --format csv\n"),
+            formatted.stderr.hasPrefix(
+                "Error: --swift prints Swift source, not csv: leave out --format csv\n"),
             "\(formatted.stderr)")
         #expect(code.contains("struct Player: Codable, FetchableRecord, PersistableRecord {"))
         #expect(code.contains("    var score: Int64?\n"))
@@ -449,11 +520,14 @@ struct SwiftTypesTests {
         #expect(decoded.status == 0, "\(decoded.stderr)")
         // The same figures, read by jsonsql.
         let rows = try succeed([
-            "query", db, "--select", "id,address.country,address.\"first name\",tags,items,score,born", "--order-by", "id",
+            "query", db, "--select",
+            "id,address.country,address.\"first name\",tags,items,score,born", "--order-by", "id",
             "--format", "json",
         ]).rows()
         // Integers past 64 bits as written: csv output prints the stored text.
-        let bigs = try succeed(["query", db, "--select", "big", "--order-by", "id", "--format", "csv"]).stdout
+        let bigs = try succeed([
+            "query", db, "--select", "big", "--order-by", "id", "--format", "csv",
+        ]).stdout
             .split(separator: "\r\n").dropFirst().map(String.init)
         let expected = zip(rows, bigs).map { row, big in
             let born = (row["born"] as? String).flatMap { text -> TimeInterval? in
@@ -463,11 +537,14 @@ struct SwiftTypesTests {
                 f.dateFormat = "yyyy-MM-dd"
                 return f.date(from: text)?.timeIntervalSince1970
             }
-            let skus = ((row["items"] as? [[String: Any]]) ?? []).compactMap { $0["sku"] as? String }.joined(separator: "+")
+            let skus = ((row["items"] as? [[String: Any]]) ?? []).compactMap {
+                $0["sku"] as? String
+            }.joined(separator: "+")
             return [
                 "\(row["id"] as? Int ?? -1)", row["address.country"] as? String ?? "?",
                 row["address.\"first name\""] as? String ?? "-",
-                "\((row["tags"] as? [Any])?.count ?? -1)", skus, (row["score"] as? Int).map(String.init) ?? "-",
+                "\((row["tags"] as? [Any])?.count ?? -1)", skus,
+                (row["score"] as? Int).map(String.init) ?? "-",
                 born.map { "\($0)" } ?? "?", big,
             ].joined(separator: " ")
         }
@@ -486,11 +563,19 @@ struct ExploreExampleTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr
-                == "inserted 40 rows into player\nnote: no row has the path address.contry; did you mean 'address.country'?\n")
-        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                == "inserted 40 rows into player\nnote: no row has the path address.contry; did you mean 'address.country'?\n"
+        )
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         #expect(lines.contains("player        7  table    40"))
-        #expect(lines.contains { $0.hasPrefix("address.country     40  {\"string\":40}          5  false") }, "\(run.stdout)")
-        #expect(lines.contains { $0.hasPrefix("tags[]              29  {\"string\":56}          6  false") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("address.country     40  {\"string\":40}          5  false")
+            }, "\(run.stdout)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("tags[]              29  {\"string\":56}          6  false")
+            })
         #expect(lines.contains("p012  Ford Dent         München"))
         #expect(lines.contains("struct Player: Codable, FetchableRecord, PersistableRecord {"))
         #expect(lines.contains("    var address: Address"))

@@ -25,18 +25,31 @@ struct DraftSignalTests {
     static let rows = 3000
 
     static let creators: [Creator] = [
-        Creator(name: "insert", arguments: { ["insert", "\($0)/new.sqlite", "t", "\($0)/data.ndjson"] }, rows: rows),
         Creator(
-            name: "insert from a pipe that stays open", arguments: { ["insert", "\($0)/new.sqlite", "t"] },
+            name: "insert",
+            arguments: { ["insert", "\($0)/new.sqlite", "t", "\($0)/data.ndjson"] }, rows: rows),
+        Creator(
+            name: "insert from a pipe that stays open",
+            arguments: { ["insert", "\($0)/new.sqlite", "t"] },
             input: ndjson(numberedRecords(0..<rows)), closes: false, rows: rows),
-        Creator(name: "create-table", arguments: { ["create-table", "\($0)/new.sqlite", "t", "a:integer"] }, rows: nil),
         Creator(
-            name: "query --save", arguments: { ["query", "\($0)/data.ndjson", "--save", "\($0)/new.sqlite", "--limit", "1"] },
+            name: "create-table",
+            arguments: { ["create-table", "\($0)/new.sqlite", "t", "a:integer"] }, rows: nil),
+        Creator(
+            name: "query --save",
+            arguments: {
+                ["query", "\($0)/data.ndjson", "--save", "\($0)/new.sqlite", "--limit", "1"]
+            },
             rows: rows, table: "data"),
-        Creator(name: "copy", arguments: { ["copy", "\($0)/source.sqlite", "\($0)/new.sqlite"] }, rows: rows),
-        Creator(name: "shell with a script file", arguments: { ["shell", "\($0)/new.sqlite", "\($0)/build.sql"] }, rows: rows),
         Creator(
-            name: "shell reading a script from a pipe that stays open", arguments: { ["shell", "\($0)/new.sqlite"] },
+            name: "copy", arguments: { ["copy", "\($0)/source.sqlite", "\($0)/new.sqlite"] },
+            rows: rows),
+        Creator(
+            name: "shell with a script file",
+            arguments: { ["shell", "\($0)/new.sqlite", "\($0)/build.sql"] }, rows: rows),
+        Creator(
+            name: "shell reading a script from a pipe that stays open",
+            arguments: { ["shell", "\($0)/new.sqlite"] },
             input: buildScript, closes: false, rows: rows),
     ]
 
@@ -53,9 +66,12 @@ struct DraftSignalTests {
     /// The inputs every run reads: made once by the binary.
     static let inputs: Result<String, CLI.CLIError> = {
         do {
-            let dir = try TemporaryDirectory.shared().url.appendingPathComponent("draft-signals-inputs").path
+            let dir = try TemporaryDirectory.shared().url.appendingPathComponent(
+                "draft-signals-inputs"
+            ).path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try ndjson(numberedRecords(0..<rows)).write(toFile: dir + "/data.ndjson", atomically: true, encoding: .utf8)
+            try ndjson(numberedRecords(0..<rows)).write(
+                toFile: dir + "/data.ndjson", atomically: true, encoding: .utf8)
             try buildScript.write(toFile: dir + "/build.sql", atomically: true, encoding: .utf8)
             let made = try CLI.run(["insert", dir + "/source.sqlite", "t", dir + "/data.ndjson"])
             guard made.status == 0 else { return .failure(CLI.CLIError(made.stderr)) }
@@ -65,16 +81,23 @@ struct DraftSignalTests {
         }
     }()
 
-    static var runs: Int { ProcessInfo.processInfo.environment["JSONSQL_SIGNAL_RUNS"].flatMap(Int.init) ?? 6 }
+    static var runs: Int {
+        ProcessInfo.processInfo.environment["JSONSQL_SIGNAL_RUNS"].flatMap(Int.init) ?? 6
+    }
 
     /// What one run left behind, or why it is wrong.
-    static func run(_ creator: Creator, signal: Int32, delay: useconds_t, inputs: String) throws -> String? {
+    static func run(_ creator: Creator, signal: Int32, delay: useconds_t, inputs: String) throws
+        -> String?
+    {
         let dir = try TemporaryDirectory()
         for file in ["data.ndjson", "build.sql", "source.sqlite"] {
-            guard link(inputs + "/" + file, dir.path(file)) == 0 else { throw CLI.CLIError("link \(file)") }
+            guard link(inputs + "/" + file, dir.path(file)) == 0 else {
+                throw CLI.CLIError("link \(file)")
+            }
         }
         let child = try Child(
-            CLI.binary, creator.arguments(dir.url.path), input: creator.input != nil, output: false, error: false)
+            CLI.binary, creator.arguments(dir.url.path), input: creator.input != nil, output: false,
+            error: false)
         if let input = creator.input {
             child.write(input)
             if creator.closes { try child.stdin?.close() }
@@ -92,8 +115,11 @@ struct DraftSignalTests {
         try? child.stdin?.close()
         let status = child.wait()
         let killed = child.killedBySignal
-        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted()
-        let left = entries.filter { !["data.ndjson", "build.sql", "source.sqlite", "new.sqlite"].contains($0) }
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? [])
+            .sorted()
+        let left = entries.filter {
+            !["data.ndjson", "build.sql", "source.sqlite", "new.sqlite"].contains($0)
+        }
         if !left.isEmpty { return "left \(left) (status \(status), killed \(killed))" }
         let stopped = killed ? status == signal : [0, 1, 128 + signal].contains(status)
         if !stopped { return "status \(status) (killed by a signal: \(killed))" }
@@ -115,12 +141,15 @@ struct DraftSignalTests {
     func signals(_ creator: Creator) throws {
         let inputs = try Self.inputs.get()
         let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
-        let cases = signals.flatMap { signal in (0..<Self.runs).map { _ in (signal, useconds_t.random(in: 0...50_000)) } }
+        let cases = signals.flatMap { signal in
+            (0..<Self.runs).map { _ in (signal, useconds_t.random(in: 0...50_000)) }
+        }
         let failures = LockedList()
         DispatchQueue.concurrentPerform(iterations: cases.count) { index in
             let (signal, delay) = cases[index]
             do {
-                if let failure = try Self.run(creator, signal: signal, delay: delay, inputs: inputs) {
+                if let failure = try Self.run(creator, signal: signal, delay: delay, inputs: inputs)
+                {
                     failures.append("signal \(signal) after \(delay / 1000) ms: \(failure)")
                 }
             } catch {

@@ -43,10 +43,14 @@ struct ExistingDatabaseTests {
                 t.column("photo", .blob)
                 t.column("balance", .numeric)
             }
-            try db.create(index: "player_on_country", on: "player", expressions: [JSONColumn("address")["country"]])
+            try db.create(
+                index: "player_on_country", on: "player",
+                expressions: [JSONColumn("address")["country"]])
             try Player(
-                id: Self.annID, name: "Ann", address: Address(street: "Main 1", city: "Berlin", country: "DE"),
-                tags: ["pro", "left"], active: true, created: Date(timeIntervalSince1970: 1_700_000_000.5),
+                id: Self.annID, name: "Ann",
+                address: Address(street: "Main 1", city: "Berlin", country: "DE"),
+                tags: ["pro", "left"], active: true,
+                created: Date(timeIntervalSince1970: 1_700_000_000.5),
                 photo: Data([1, 2, 3]), balance: Decimal(string: "12.5")
             ).insert(db)
         }
@@ -54,7 +58,9 @@ struct ExistingDatabaseTests {
         return path
     }
 
-    @Test("a GRDB app's database: insert, query by the app's index, update and delete; GRDB decodes every row")
+    @Test(
+        "a GRDB app's database: insert, query by the app's index, update and delete; GRDB decodes every row"
+    )
     func grdbApp() throws {
         let dir = try TemporaryDirectory()
         let db = try grdbDatabase(dir)
@@ -62,7 +68,10 @@ struct ExistingDatabaseTests {
         let ann = try CLI.run(["query", db, "--format", "json"]).rows()
         #expect(ann.count == 1)
         #expect(ann.first?["id"] as? String == "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")
-        #expect(ann.first?["address"] as? [String: String] == ["street": "Main 1", "city": "Berlin", "country": "DE"])
+        #expect(
+            ann.first?["address"] as? [String: String] == [
+                "street": "Main 1", "city": "Berlin", "country": "DE",
+            ])
         #expect(ann.first?["tags"] as? [String] == ["pro", "left"])
         #expect(ann.first?["active"] as? Bool == true)
         #expect(ann.first?["created"] as? String == "2023-11-14 22:13:20.500")
@@ -81,32 +90,50 @@ struct ExistingDatabaseTests {
         // The query uses the app's index, spelled as GRDB wrote it.
         let plan = try CLI.run(["query", db, "--where", "address.country = FR", "--explain"]).stdout
         #expect(plan.contains(#"WHERE "address" ->> 'country' = ?"#), "\(plan)")
-        #expect(plan.contains(#"-- address.country: index player_on_country ("address" ->> 'country')"#), "\(plan)")
+        #expect(
+            plan.contains(
+                #"-- address.country: index player_on_country ("address" ->> 'country')"#),
+            "\(plan)")
         #expect(plan.contains("SEARCH player USING INDEX player_on_country (<expr>=?)"), "\(plan)")
-        let french = try CLI.run(["query", db, "--where", "address.country = FR", "--select", "name", "--format", "csv"])
+        let french = try CLI.run([
+            "query", db, "--where", "address.country = FR", "--select", "name", "--format", "csv",
+        ])
         #expect(french.stdout == "name\r\nBob\r\n", "\(french.stderr)")
         let indexes = try CLI.run(["indexes", db, "player", "--format", "json"]).rows()
-        #expect(indexes.contains { $0["name"] as? String == "player_on_country" && $0["paths"] as? String == "address.country" })
+        #expect(
+            indexes.contains {
+                $0["name"] as? String == "player_on_country"
+                    && $0["paths"] as? String == "address.country"
+            })
 
         // Edits inside the JSON text of TEXT columns.
         let updated = try CLI.run([
-            "update", db, "--where", "name = Ann", "--set", "address.city=Paris", "--remove", "address.street",
+            "update", db, "--where", "name = Ann", "--set", "address.city=Paris", "--remove",
+            "address.street",
             "--patch", #"address={"country":"FR"}"#,
         ])
         #expect(updated.status == 0, "\(updated.stderr)")
-        #expect(try CLI.run(["update", db, "--where", "name = Bob", "--set", "tags[1]=old", "--set", "active=true"]).status == 0)
+        #expect(
+            try CLI.run([
+                "update", db, "--where", "name = Bob", "--set", "tags[1]=old", "--set",
+                "active=true",
+            ]).status == 0)
 
         let queue = try DatabaseQueue(path: db)
         let players = try queue.read { db in try Player.order(Column("name")).fetchAll(db) }
         #expect(
             players == [
                 Player(
-                    id: Self.annID, name: "Ann", address: Address(street: nil, city: "Paris", country: "FR"),
-                    tags: ["pro", "left"], active: true, created: Date(timeIntervalSince1970: 1_700_000_000.5),
+                    id: Self.annID, name: "Ann",
+                    address: Address(street: nil, city: "Paris", country: "FR"),
+                    tags: ["pro", "left"], active: true,
+                    created: Date(timeIntervalSince1970: 1_700_000_000.5),
                     photo: Data([1, 2, 3]), balance: Decimal(string: "12.5")),
                 Player(
-                    id: Self.bobID, name: "Bob", address: Address(street: nil, city: "Lyon", country: "FR"),
-                    tags: ["new", "old"], active: true, created: Date(timeIntervalSince1970: 1_714_559_400.25), photo: nil,
+                    id: Self.bobID, name: "Bob",
+                    address: Address(street: nil, city: "Lyon", country: "FR"),
+                    tags: ["new", "old"], active: true,
+                    created: Date(timeIntervalSince1970: 1_714_559_400.25), photo: nil,
                     balance: 3),
                 Player(
                     id: Self.cyID, name: "Cy", address: nil, tags: [], active: true,
@@ -136,9 +163,15 @@ struct ExistingDatabaseTests {
             )
         }
         try queue.close()
-        let before = try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"])
-            .stdout
-        for edit in [["--set", "address.city=Rome"], ["--remove", "address.city"], ["--patch", #"address={"a":1}"#]] {
+        let before = try CLI.run([
+            "query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format",
+            "csv",
+        ])
+        .stdout
+        for edit in [
+            ["--set", "address.city=Rome"], ["--remove", "address.city"],
+            ["--patch", #"address={"a":1}"#],
+        ] {
             let refused = try CLI.run(["update", db, "--all"] + edit)
             #expect(refused.status == 1)
             #expect(
@@ -147,19 +180,27 @@ struct ExistingDatabaseTests {
             )
         }
         #expect(
-            try CLI.run(["query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format", "csv"]).stdout
+            try CLI.run([
+                "query", db, "--sql", "SELECT name, address FROM player ORDER BY name", "--format",
+                "csv",
+            ]).stdout
                 == before)
         // Narrowed to the rows that hold JSON, it works.
-        #expect(try CLI.run(["update", db, "--where", "name = Ann", "--set", "address.city=Rome"]).status == 0)
+        #expect(
+            try CLI.run(["update", db, "--where", "name = Ann", "--set", "address.city=Rome"])
+                .status == 0)
         // A path into text that is not JSON is missing, in --where, --select and --order-by.
         let rows = try CLI.run([
-            "query", db, "--where", "address.city != Rome", "--select", "name,address.city", "--order-by", "address.city",
+            "query", db, "--where", "address.city != Rome", "--select", "name,address.city",
+            "--order-by", "address.city",
             "--format", "jsonl",
         ])
         #expect(rows.stdout == #"{"name":"Odd","address.city":null}"# + "\n", "\(rows.stderr)")
     }
 
-    @Test("update refuses a path into a blob, even one whose bytes read as JSON: it would become text")
+    @Test(
+        "update refuses a path into a blob, even one whose bytes read as JSON: it would become text"
+    )
     func updateRefusesBlob() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("blob.db")
@@ -169,7 +210,10 @@ struct ExistingDatabaseTests {
         )
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for column in ["doc", "j"] {
-            for edit in [["--set", "\(column).b=2"], ["--remove", "\(column).a"], ["--patch", #"\#(column)={"b":2}"#]] {
+            for edit in [
+                ["--set", "\(column).b=2"], ["--remove", "\(column).a"],
+                ["--patch", #"\#(column)={"b":2}"#],
+            ] {
                 let error = try fail(["update", path, "--all"] + edit)
                 #expect(
                     error
@@ -181,7 +225,8 @@ struct ExistingDatabaseTests {
         _ = try succeed(["update", path, "--where", "id = 1", "--set", "doc.b=2", "--set", "j.b=2"])
         #expect(
             try CLI.sqlite(path, "SELECT id, typeof(doc), doc, typeof(j), j FROM t ORDER BY id;")
-                == #"1|text|{"a":1,"b":2}|text|{"a":1,"b":2}"# + "\n" + #"2|blob|{"a":1}|blob|{"a":1}"# + "\n")
+                == #"1|text|{"a":1,"b":2}|text|{"a":1,"b":2}"# + "\n"
+                + #"2|blob|{"a":1}|blob|{"a":1}"# + "\n")
     }
 
     /// A database in sqlite-utils' conventions: nested values as JSON text in TEXT columns,
@@ -201,59 +246,93 @@ struct ExistingDatabaseTests {
         return path
     }
 
-    @Test("sqlite-utils conventions: nested input becomes JSON text, paths into text that is not JSON are missing and indexed")
+    @Test(
+        "sqlite-utils conventions: nested input becomes JSON text, paths into text that is not JSON are missing and indexed"
+    )
     func sqliteUtils() throws {
         let dir = try TemporaryDirectory()
         let db = try sqliteUtilsDatabase(dir)
         let inserted = try CLI.run(
             ["insert", db, "dogs"],
-            stdin: #"{"id":3,"name":"Rex","good":1,"address":{"city":"Rome","zip":"00100"},"tags":["big","loud"]}"#)
+            stdin:
+                #"{"id":3,"name":"Rex","good":1,"address":{"city":"Rome","zip":"00100"},"tags":["big","loud"]}"#
+        )
         #expect(inserted.status == 0, "\(inserted.stderr)")
         #expect(
-            try CLI.run(["query", db, "--sql", "SELECT address, tags FROM dogs WHERE id = 3", "--format", "csv"]).stdout
-                == "address,tags\r\n\"{\"\"city\"\":\"\"Rome\"\",\"\"zip\"\":\"\"00100\"\"}\",\"[\"\"big\"\",\"\"loud\"\"]\"\r\n")
-        // By content: address and tags hold only JSON, so they nest; note does not; good stays a number.
+            try CLI.run([
+                "query", db, "--sql", "SELECT address, tags FROM dogs WHERE id = 3", "--format",
+                "csv",
+            ]).stdout
+                == "address,tags\r\n\"{\"\"city\"\":\"\"Rome\"\",\"\"zip\"\":\"\"00100\"\"}\",\"[\"\"big\"\",\"\"loud\"\"]\"\r\n"
+        )
+        // By content: address and tags hold only JSON, so they nest; note does not; good stays a
+        // number.
         #expect(
             try CLI.run(["query", db, "--where", "id = 1", "--format", "jsonl"]).stdout
-                == #"{"id":1,"name":"Cleo","good":1,"address":{"city":"Berlin"},"tags":["fluffy"],"note":"plain words"}"# + "\n")
+                == #"{"id":1,"name":"Cleo","good":1,"address":{"city":"Berlin"},"tags":["fluffy"],"note":"plain words"}"#
+                + "\n")
         #expect(
-            try CLI.run(["query", db, "--where", "id = 1", "--format", "jsonl", "--json-cols", "none", "--select", "address"])
-                .stdout == #"{"address":"{\"city\":\"Berlin\"}"}"# + "\n")
+            try CLI.run([
+                "query", db, "--where", "id = 1", "--format", "jsonl", "--json-cols", "none",
+                "--select", "address",
+            ])
+            .stdout == #"{"address":"{\"city\":\"Berlin\"}"}"# + "\n")
         // note.a: 'plain words' is not JSON, so the path is missing there rather than an error.
         for args in [
-            ["--where", "note.a = 1"], ["--where", "note.a is null"], ["--select", "id,note.a"], ["--order-by", "note.a"],
-            ["--where", "note.a exists"], ["--where", "note.a > 0"], ["--where", "note contains 1"],
+            ["--where", "note.a = 1"], ["--where", "note.a is null"], ["--select", "id,note.a"],
+            ["--order-by", "note.a"],
+            ["--where", "note.a exists"], ["--where", "note.a > 0"],
+            ["--where", "note contains 1"],
         ] {
             let result = try CLI.run(["query", db, "--format", "jsonl"] + args)
             #expect(result.status == 0, "\(args): \(result.stderr)")
         }
-        #expect(try CLI.run(["query", db, "--where", "note.a = 1", "--select", "id", "--format", "csv"]).stdout == "id\r\n2\r\n")
         #expect(
-            try CLI.run(["query", db, "--where", "note.a is null", "--select", "id", "--format", "csv"]).stdout
+            try CLI.run(["query", db, "--where", "note.a = 1", "--select", "id", "--format", "csv"])
+                .stdout == "id\r\n2\r\n")
+        #expect(
+            try CLI.run([
+                "query", db, "--where", "note.a is null", "--select", "id", "--format", "csv",
+            ]).stdout
                 == "id\r\n1\r\n3\r\n")
         // Booleans go into sqlite-utils' INTEGER columns as 1/0, and compare the same way.
-        let boolean = try CLI.run(["insert", db, "dogs"], stdin: #"{"id":4,"name":"Bo","good":true}"#)
+        let boolean = try CLI.run(
+            ["insert", db, "dogs"], stdin: #"{"id":4,"name":"Bo","good":true}"#)
         #expect(boolean.status == 0, "\(boolean.stderr)")
-        #expect(try CLI.sqlite(db, "SELECT typeof(good), good FROM dogs WHERE id = 4;") == "integer|1\n")
         #expect(
-            try CLI.run(["query", db, "--where", "good = true", "--select", "id", "--format", "csv"]).stdout
+            try CLI.sqlite(db, "SELECT typeof(good), good FROM dogs WHERE id = 4;") == "integer|1\n"
+        )
+        #expect(
+            try CLI.run([
+                "query", db, "--where", "good = true", "--select", "id", "--format", "csv",
+            ]).stdout
                 == "id\r\n1\r\n3\r\n4\r\n")
         let indexed = try CLI.run(["index", db, "dogs", "note.a"])
         #expect(indexed.status == 0, "\(indexed.stderr)")
         let plan = try CLI.run(["query", db, "--where", "note.a = 1", "--explain"]).stdout
         #expect(plan.contains("SEARCH dogs USING INDEX dogs_on_note_a (<expr>=?)"), "\(plan)")
-        #expect(plan.contains(#"CASE WHEN json_valid("note") THEN "note" ->> '$.a' END = ?"#), "\(plan)")
-        #expect(try CLI.run(["update", db, "--where", "id = 3", "--set", "address.city=Milan"]).status == 0)
         #expect(
-            try CLI.run(["query", db, "--sql", "SELECT address FROM dogs WHERE id = 3", "--format", "csv"]).stdout
+            plan.contains(#"CASE WHEN json_valid("note") THEN "note" ->> '$.a' END = ?"#), "\(plan)"
+        )
+        #expect(
+            try CLI.run(["update", db, "--where", "id = 3", "--set", "address.city=Milan"]).status
+                == 0)
+        #expect(
+            try CLI.run([
+                "query", db, "--sql", "SELECT address FROM dogs WHERE id = 3", "--format", "csv",
+            ]).stdout
                 == "address\r\n\"{\"\"city\"\":\"\"Milan\"\",\"\"zip\"\":\"\"00100\"\"}\"\r\n")
     }
 
-    @Test("index names a view as the view, not as a path of some table; the library's refusal says what to do")
+    @Test(
+        "index names a view as the view, not as a path of some table; the library's refusal says what to do"
+    )
     func indexOnView() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("v.db")
-        _ = try CLI.sqlite(path, "CREATE TABLE a (doc TEXT); CREATE TABLE b (x); CREATE VIEW v AS SELECT * FROM a;")
+        _ = try CLI.sqlite(
+            path, "CREATE TABLE a (doc TEXT); CREATE TABLE b (x); CREATE VIEW v AS SELECT * FROM a;"
+        )
         let error = try fail(["index", path, "v", "doc.c"])
         #expect(error.hasPrefix("Error: v is a view, and SQLite indexes only tables"), "\(error)")
     }
@@ -277,12 +356,18 @@ struct ExistingDatabaseTests {
         }
         try queue.close()
         let plan = try CLI.run(["query", path, "--where", filter, "--explain"])
-        #expect(plan.stdout.contains("SEARCH t USING INDEX ix (<expr>=?)"), "\(plan.stdout)\(plan.stderr)")
+        #expect(
+            plan.stdout.contains("SEARCH t USING INDEX ix (<expr>=?)"),
+            "\(plan.stdout)\(plan.stderr)")
         #expect(plan.stdout.contains("WHERE \(expression) = ?"), "\(plan.stdout)")
-        let ids = try CLI.run(["query", path, "--where", filter, "--select", "id", "--format", "csv"])
+        let ids = try CLI.run([
+            "query", path, "--where", filter, "--select", "id", "--format", "csv",
+        ])
         #expect(ids.stdout == "id\r\n1\r\n", "\(ids.stderr)")
         // --order-by on the path is written the same way, so the index gives the order.
-        let ordered = try CLI.run(["query", path, "--order-by", filter.components(separatedBy: " = ")[0], "--explain"]).stdout
+        let ordered = try CLI.run([
+            "query", path, "--order-by", filter.components(separatedBy: " = ")[0], "--explain",
+        ]).stdout
         #expect(ordered.contains("SCAN t USING INDEX ix"), "\(ordered)")
     }
 
@@ -295,7 +380,9 @@ struct ExistingDatabaseTests {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT)")
-            for i in 1...50 { try db.execute(sql: "INSERT INTO t (doc) VALUES (?)", arguments: [#"{"a":\#(i)}"#]) }
+            for i in 1...50 {
+                try db.execute(sql: "INSERT INTO t (doc) VALUES (?)", arguments: [#"{"a":\#(i)}"#])
+            }
         }
         let path = dir.path("app.sqlite")
         try FileManager.default.copyItem(atPath: live, toPath: path)
@@ -304,7 +391,9 @@ struct ExistingDatabaseTests {
         return path
     }
 
-    @Test("a command that reads leaves a WAL database and its -wal byte for byte: closing does not checkpoint")
+    @Test(
+        "a command that reads leaves a WAL database and its -wal byte for byte: closing does not checkpoint"
+    )
     func readsLeaveWALDatabase() throws {
         let dir = try TemporaryDirectory()
         let path = try walDatabase(dir)
@@ -313,18 +402,24 @@ struct ExistingDatabaseTests {
         }
         let before = try snapshot()
         #expect(before[1].count > 4096, "the -wal holds the commits")
-        let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let modified =
+            try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
         let reads = [
-            ["query", path, "--count"], ["query", path, "--where", "doc.a = 7", "--explain"], ["tables", path],
+            ["query", path, "--count"], ["query", path, "--where", "doc.a = 7", "--explain"],
+            ["tables", path],
             ["schema", path], ["indexes", path], ["describe", path],
         ]
         for arguments in reads {
             _ = try succeed(arguments)
             #expect(try snapshot() == before, "\(arguments[0]) changed the database or its -wal")
         }
-        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
         #expect(
-            try succeed(["query", path, "--where", "doc.a >= 48", "--select", "id", "--format", "csv"]).stdout
+            try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+                == modified)
+        #expect(
+            try succeed([
+                "query", path, "--where", "doc.a >= 48", "--select", "id", "--format", "csv",
+            ]).stdout
                 == "id\r\n48\r\n49\r\n50\r\n")
         // A write checkpoints as before, and nothing is lost.
         _ = try succeed(["insert", path, "t"], stdin: #"{"doc":{"a":51}}"#)
@@ -337,13 +432,16 @@ struct ExistingDatabaseTests {
         for arguments in reads {
             _ = try succeed(arguments.map { $0 == path ? clean : $0 })
             #expect(
-                !FileManager.default.fileExists(atPath: clean + "-wal") && !FileManager.default.fileExists(atPath: clean + "-shm")
+                !FileManager.default.fileExists(atPath: clean + "-wal")
+                    && !FileManager.default.fileExists(atPath: clean + "-shm")
             )
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: clean)) == cleanBefore)
     }
 
-    @Test("a column declared ANY outside a STRICT table refuses a string SQLite would store as a number, naming the record")
+    @Test(
+        "a column declared ANY outside a STRICT table refuses a string SQLite would store as a number, naming the record"
+    )
     func anyColumnWithNumericAffinity() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("any.db")
@@ -352,7 +450,8 @@ struct ExistingDatabaseTests {
             "CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY); CREATE TABLE s (id INTEGER PRIMARY KEY, v ANY) STRICT; INSERT INTO t VALUES (1, 'x');"
         )
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let error = try fail(["insert", path, "t"], stdin: "{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":\"12\"}\n")
+        let error = try fail(
+            ["insert", path, "t"], stdin: "{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":\"12\"}\n")
         #expect(
             error.hasPrefix(
                 #"Error: <stdin>:2: record 2: column "v" (any) is declared ANY in a table that is not STRICT, which gives it NUMERIC affinity: SQLite would store this string as a number"#
@@ -362,7 +461,8 @@ struct ExistingDatabaseTests {
         #expect(setError.contains("NUMERIC affinity"), "\(setError)")
         // Strings that stay strings, and numbers, go in; every value comes back as it went in.
         _ = try succeed(
-            ["insert", path, "t"], stdin: #"{"id":2,"v":"abc"} {"id":3,"v":12} {"id":4,"v":"0x10"} {"id":5,"v":2.5}"#)
+            ["insert", path, "t"],
+            stdin: #"{"id":2,"v":"abc"} {"id":3,"v":12} {"id":4,"v":"0x10"} {"id":5,"v":2.5}"#)
         #expect(
             try succeed(["query", path, "t", "--format", "jsonl"]).stdout
                 == "{\"id\":1,\"v\":\"x\"}\n{\"id\":2,\"v\":\"abc\"}\n{\"id\":3,\"v\":12}\n{\"id\":4,\"v\":\"0x10\"}\n{\"id\":5,\"v\":2.5}\n"
@@ -387,9 +487,12 @@ struct ExistingDatabaseTests {
             UPDATE sqlite_schema SET sql = replace(sql, 'json_extract', 'nosuch_extract') WHERE name = 'ix';
             """)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{"a":1}}"# + "\n")
+        #expect(
+            try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{"a":1}}"#
+                + "\n")
         for (arguments, stdin) in [
-            (["insert", path, "t"], #"{"id":2,"doc":{"a":2}}"#), (["update", path, "--all", "--set", "doc.a=3"], nil),
+            (["insert", path, "t"], #"{"id":2,"doc":{"a":2}}"#),
+            (["update", path, "--all", "--set", "doc.a=3"], nil),
         ] {
             let error = try fail(arguments, stdin: stdin)
             #expect(
@@ -403,24 +506,32 @@ struct ExistingDatabaseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("a database whose header gives a newer write version is read, and a change says why it cannot be made")
+    @Test(
+        "a database whose header gives a newer write version is read, and a change says why it cannot be made"
+    )
     func newerWriteVersion() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("newer-write.db")
-        _ = try CLI.sqlite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
+        _ = try CLI.sqlite(
+            path,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[18] = 3  // file format write version: 1 rollback journal, 2 WAL
         try bytes.write(to: URL(fileURLWithPath: path))
-        #expect(try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{}}"# + "\n")
+        #expect(
+            try succeed(["query", path, "--format", "jsonl"]).stdout == #"{"id":1,"doc":{}}"# + "\n"
+        )
         for (arguments, stdin) in [
-            (["insert", path, "t"], #"{"id":2}"#), (["update", path, "--all", "--set", "doc.a=1"], nil),
+            (["insert", path, "t"], #"{"id":2}"#),
+            (["update", path, "--all", "--set", "doc.a=1"], nil),
             (["index", path, "doc.a"], nil),
         ] {
             let error = try fail(arguments, stdin: stdin)
             #expect(
                 error.hasPrefix("Error: \(path) can be read but not changed by SQLite 3.")
                     && error.hasSuffix(
-                        ": its header gives file format write version 3, which only a newer SQLite writes; nothing was changed\n"),
+                        ": its header gives file format write version 3, which only a newer SQLite writes; nothing was changed\n"
+                    ),
                 "\(error)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
@@ -430,26 +541,36 @@ struct ExistingDatabaseTests {
     func schemaQualifiedNames() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("names.db")
-        _ = try CLI.sqlite(path, "CREATE TABLE x (a); INSERT INTO x VALUES (1); CREATE TABLE y (b);")
+        _ = try CLI.sqlite(
+            path, "CREATE TABLE x (a); INSERT INTO x VALUES (1); CREATE TABLE y (b);")
         let error = try fail(["query", path, "MAIN.x"])
         #expect(
             error
                 == "Error: no table 'MAIN.x' in \(path); jsonsql names a table without its schema (MAIN.), so write x; tables: x, y\n"
         )
         _ = try CLI.sqlite(path, #"CREATE TABLE "main.x" (c); INSERT INTO "main.x" VALUES (2);"#)
-        #expect(try succeed(["query", path, "main.x", "--format", "jsonl"]).stdout == #"{"c":2}"# + "\n")
-        #expect(try succeed(["query", path, "x", "--format", "jsonl"]).stdout == #"{"a":1}"# + "\n")
+        #expect(
+            try succeed(["query", path, "main.x", "--format", "jsonl"]).stdout == #"{"c":2}"# + "\n"
+        )
+        #expect(
+            try succeed(["query", path, "x", "--format", "jsonl"]).stdout == #"{"a":1}"# + "\n")
     }
 
-    @Test("a database with a schema format newer SQLite may write is a clear error for every command, and left as it is")
+    @Test(
+        "a database with a schema format newer SQLite may write is a clear error for every command, and left as it is"
+    )
     func newerSchemaFormat() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("new.db")
-        _ = try CLI.sqlite(path, "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
+        _ = try CLI.sqlite(
+            path,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, doc TEXT); INSERT INTO t VALUES (1, '{}');")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[47] = 5  // the header's schema format number, bytes 44-47, big-endian
         try bytes.write(to: URL(fileURLWithPath: path))
-        for (arguments, stdin) in [(["query", path], nil), (["tables", path], nil), (["insert", path, "t"], #"{"id":2}"#)] {
+        for (arguments, stdin) in [
+            (["query", path], nil), (["tables", path], nil), (["insert", path, "t"], #"{"id":2}"#),
+        ] {
             let error = try fail(arguments, stdin: stdin)
             #expect(
                 error.hasPrefix(
@@ -461,7 +582,9 @@ struct ExistingDatabaseTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
-    @Test("schema shows what a hand-written table declares: UNIQUE keys, CHECKs, references, collations, generated expressions")
+    @Test(
+        "schema shows what a hand-written table declares: UNIQUE keys, CHECKs, references, collations, generated expressions"
+    )
     func schemaConstraints() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("hand.db")

@@ -43,41 +43,59 @@ struct FaultInjectionTests {
             name: "insert", setUp: database + "\nplayers 121 180 '' > more.ndjson",
             arguments: ["insert", "db.sqlite", "player", "more.ndjson"]),
         FaultScenario(
-            name: "insert --upsert", setUp: database + "\nplayers 100 150 ',\\\"new\\\":1' > changed.ndjson",
+            name: "insert --upsert",
+            setUp: database + "\nplayers 100 150 ',\\\"new\\\":1' > changed.ndjson",
             arguments: ["insert", "db.sqlite", "player", "changed.ndjson", "--upsert"]),
         FaultScenario(
             name: "insert --alter",
-            setUp: database + "\nplayers 121 140 '' | sed 's/\"score\"/\"level\":3,\"score\"/' > extra.ndjson",
+            setUp: database
+                + "\nplayers 121 140 '' | sed 's/\"score\"/\"level\":3,\"score\"/' > extra.ndjson",
             arguments: ["insert", "db.sqlite", "player", "extra.ndjson", "--alter"]),
         FaultScenario(
-            name: "insert (new database)", setUp: data, arguments: ["insert", "new.sqlite", "player", "players.ndjson"],
+            name: "insert (new database)", setUp: data,
+            arguments: ["insert", "new.sqlite", "player", "players.ndjson"],
             database: "new.sqlite"),
         FaultScenario(
             name: "update", setUp: database,
-            arguments: ["update", "db.sqlite", "player", "--where", "score>=50", "--set", "doc.city=Paris", "--set", "score=1"]),
+            arguments: [
+                "update", "db.sqlite", "player", "--where", "score>=50", "--set", "doc.city=Paris",
+                "--set", "score=1",
+            ]),
         FaultScenario(
-            name: "delete", setUp: database, arguments: ["delete", "db.sqlite", "player", "--where", "score<50"]),
+            name: "delete", setUp: database,
+            arguments: ["delete", "db.sqlite", "player", "--where", "score<50"]),
         FaultScenario(
             name: "alter --add --rename", setUp: database,
-            arguments: ["alter", "db.sqlite", "player", "--add", "note:text", "--rename", "name=full_name"]),
+            arguments: [
+                "alter", "db.sqlite", "player", "--add", "note:text", "--rename", "name=full_name",
+            ]),
         FaultScenario(
-            name: "alter --type (rebuild)", setUp: database, arguments: ["alter", "db.sqlite", "player", "--type", "score:real"]),
-        FaultScenario(name: "index", setUp: database, arguments: ["index", "db.sqlite", "player", "doc.city"]),
+            name: "alter --type (rebuild)", setUp: database,
+            arguments: ["alter", "db.sqlite", "player", "--type", "score:real"]),
+        FaultScenario(
+            name: "index", setUp: database, arguments: ["index", "db.sqlite", "player", "doc.city"]),
         FaultScenario(
             name: "create-table", setUp: database,
             arguments: ["create-table", "db.sqlite", "extra", "id:integer:pk", "v:text"]),
-        FaultScenario(name: "rename-table", setUp: database, arguments: ["rename-table", "db.sqlite", "team", "squad"]),
-        FaultScenario(name: "drop-table", setUp: database, arguments: ["drop-table", "db.sqlite", "player"]),
         FaultScenario(
-            name: "copy (new file)", setUp: copySource, arguments: ["copy", "-q", "src.sqlite", "copy.sqlite"],
+            name: "rename-table", setUp: database,
+            arguments: ["rename-table", "db.sqlite", "team", "squad"]),
+        FaultScenario(
+            name: "drop-table", setUp: database, arguments: ["drop-table", "db.sqlite", "player"]),
+        FaultScenario(
+            name: "copy (new file)", setUp: copySource,
+            arguments: ["copy", "-q", "src.sqlite", "copy.sqlite"],
             database: "copy.sqlite"),
         FaultScenario(
             name: "copy (existing file)",
-            setUp: copySource + "\nsqlite3 other.sqlite 'CREATE TABLE x(a); INSERT INTO x VALUES (1)'",
+            setUp: copySource
+                + "\nsqlite3 other.sqlite 'CREATE TABLE x(a); INSERT INTO x VALUES (1)'",
             arguments: ["copy", "-q", "src.sqlite", "other.sqlite"], database: "other.sqlite"),
         FaultScenario(
             name: "query --save", setUp: data,
-            arguments: ["query", "players.ndjson", "--where", "score>=50", "--save", "saved.sqlite"], database: "saved.sqlite"),
+            arguments: [
+                "query", "players.ndjson", "--where", "score>=50", "--save", "saved.sqlite",
+            ], database: "saved.sqlite"),
         FaultScenario(
             name: "shell transaction", setUp: database + "\nplayers 121 150 '' > more.ndjson",
             arguments: ["shell", "db.sqlite"],
@@ -103,7 +121,8 @@ struct FaultInjectionTests {
 
     static let environment = ProcessInfo.processInfo.environment
     static let sweepsAll = environment["JSONSQL_FAULTS"] == "all"
-    static let seed = environment["JSONSQL_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
+    static let seed =
+        environment["JSONSQL_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
     static let sample = environment["JSONSQL_FAULT_SAMPLE"].flatMap(Int.init) ?? 3
 
     @Test(
@@ -112,7 +131,9 @@ struct FaultInjectionTests {
     func sweep(_ scenario: FaultScenario) throws {
         let sweep = try FaultSweep(scenario)
         var random = SplitMix(
-            seed: Self.seed ^ UInt64(truncatingIfNeeded: scenario.name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+            seed: Self.seed
+                ^ UInt64(
+                    truncatingIfNeeded: scenario.name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
         var outcomes: [FaultOutcome: Int] = [:]
         var problems: [String] = []
         var swept = 0
@@ -129,20 +150,25 @@ struct FaultInjectionTests {
                 if let problem { problems.append(problem) }
             }
         }
-        let counts = FaultKind.allCases.map { "\($0.rawValue) \(sweep.points[$0]!)" }.joined(separator: ", ")
+        let counts = FaultKind.allCases.map { "\($0.rawValue) \(sweep.points[$0]!)" }.joined(
+            separator: ", ")
         let total = sweep.points.values.reduce(0, +)
         let tally = FaultOutcome.allCases.map { "\(outcomes[$0] ?? 0)" }.joined(separator: " | ")
-        let row = ("fault-sweep | \(scenario.name) | \(total) (\(counts)) | \(swept) | \(tally) | \(problems.count) |")
+        let row =
+            ("fault-sweep | \(scenario.name) | \(total) (\(counts)) | \(swept) | \(tally) | \(problems.count) |")
         print(row)
         // `make faults` collects the rows as each scenario ends.
-        if let table = Self.environment["JSONSQL_FAULT_TABLE"], let file = FileHandle(forWritingAtPath: table) {
+        if let table = Self.environment["JSONSQL_FAULT_TABLE"],
+            let file = FileHandle(forWritingAtPath: table)
+        {
             file.seekToEndOfFile()
             file.write(Data((row + "\n").utf8))
             try? file.close()
         }
         let seed = "JSONSQL_FAULT_SEED=\(Self.seed)\(Self.sweepsAll ? ", every point" : "")"
         let shown = problems.prefix(4).joined(separator: "\n\n")
-        #expect(problems.isEmpty, "\(problems.count) of \(swept) runs went wrong (\(seed)):\n\(shown)")
+        #expect(
+            problems.isEmpty, "\(problems.count) of \(swept) runs went wrong (\(seed)):\n\(shown)")
     }
 }
 
@@ -152,25 +178,31 @@ struct FaultInjectionTests {
 struct ChosenFaultTests {
     /// Runs `arguments` in a copy of the scenario's files with the first call that `pick` takes
     /// from the trace (lines `N call path`, in order) failing with EIO.
-    static func run(_ scenario: FaultScenario, kind: FaultKind = .eio, pick: ([Substring]) -> Int?) throws -> (
-        CLI.Result, FaultRun
-    ) {
+    static func run(_ scenario: FaultScenario, kind: FaultKind = .eio, pick: ([Substring]) -> Int?)
+        throws -> (
+            CLI.Result, FaultRun
+        )
+    {
         let shim = try FaultSweep.builtShim.get()
         let template = try TemporaryDirectory()
         let setUp = try CLI.shell("set -e\n" + scenario.setUp, in: template.url)
         try #require(setUp.status == 0, "\(setUp.stderr)")
         let traced = try FaultSweep.copy(template)
         let trace = traced.holder.path("trace")
-        var environment = FaultSweep.environment(shim: shim, directory: traced, kind: kind, at: 0, report: traced.report)
+        var environment = FaultSweep.environment(
+            shim: shim, directory: traced, kind: kind, at: 0, report: traced.report)
         environment["JSONSQL_FAULT_TRACE"] = trace
-        let clean = try CLI.run(scenario.arguments, stdin: scenario.stdin, in: traced.url, environment: environment)
+        let clean = try CLI.run(
+            scenario.arguments, stdin: scenario.stdin, in: traced.url, environment: environment)
         try #require(clean.status == 0, "\(clean.stderr)")
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-        let point = try #require(pick(lines), "no such call in the trace:\n\(lines.joined(separator: "\n"))")
+        let point = try #require(
+            pick(lines), "no such call in the trace:\n\(lines.joined(separator: "\n"))")
         let run = try FaultSweep.copy(template)
         let result = try CLI.run(
             scenario.arguments, stdin: scenario.stdin, in: run.url,
-            environment: FaultSweep.environment(shim: shim, directory: run, kind: kind, at: point, report: run.report))
+            environment: FaultSweep.environment(
+                shim: shim, directory: run, kind: kind, at: point, report: run.report))
         let report = try String(contentsOfFile: run.report, encoding: .utf8)
         try #require(report.contains("fired \(point) "), "\(report)")
         return (result, run)
@@ -198,39 +230,55 @@ struct ChosenFaultTests {
         try FileManager.default.contentsOfDirectory(atPath: run.url.path).sorted()
     }
 
-    @Test("a COMMIT that fails only as it releases its lock, after the journal is deleted, is a success: the rows are in")
+    @Test(
+        "a COMMIT that fails only as it releases its lock, after the journal is deleted, is a success: the rows are in"
+    )
     func commitLockRelease() throws {
         let scenario = FaultInjectionTests.scenarios.first { $0.name == "insert" }!
         for lock in 0..<2 {
-            let (result, run) = try Self.run(scenario) { lines in Self.commitLockRelease(lines).map { $0 + lock } }
+            let (result, run) = try Self.run(scenario) { lines in
+                Self.commitLockRelease(lines).map { $0 + lock }
+            }
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr == "inserted 60 rows into player\n")
             #expect(try Fixture.count(run.path("db.sqlite"), "player") == 180)
-            #expect(try Self.files(run) == ["db.sqlite", "more.ndjson", "players.ndjson", "teams.ndjson"])
+            #expect(
+                try Self.files(run) == [
+                    "db.sqlite", "more.ndjson", "players.ndjson", "teams.ndjson",
+                ])
         }
     }
 
-    @Test("in the shell, a COMMIT that fails only as it releases its lock says that it is written, not that all was rolled back")
+    @Test(
+        "in the shell, a COMMIT that fails only as it releases its lock says that it is written, not that all was rolled back"
+    )
     func shellCommitLockRelease() throws {
         let scenario = FaultInjectionTests.scenarios.first { $0.name == "shell transaction" }!
         let (result, run) = try Self.run(scenario, pick: Self.commitLockRelease)
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("Error: line 6: db.sqlite: disk I/O error as SQLite let go of a lock"), "\(result.stderr)")
+            result.stderr.contains(
+                "Error: line 6: db.sqlite: disk I/O error as SQLite let go of a lock"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("a transaction that had ended (COMMIT) is written"))
         #expect(!result.stderr.contains("rolled all of it back"), "\(result.stderr)")
         #expect(!result.stderr.contains("nothing was written"), "\(result.stderr)")
         // 120 players, 30 more, less those under 20 after the +1: the after state.
         let state = try FaultSweep.state(run.path("db.sqlite"))
         #expect(state.contains("INSERT INTO player VALUES('p150'"))
-        #expect(try Self.files(run) == ["db.sqlite", "more.ndjson", "players.ndjson", "teams.ndjson"])
+        #expect(
+            try Self.files(run) == ["db.sqlite", "more.ndjson", "players.ndjson", "teams.ndjson"])
     }
 
-    @Test("an open of the input file or of the new database's draft that a signal interrupts (EINTR) is made again")
+    @Test(
+        "an open of the input file or of the new database's draft that a signal interrupts (EINTR) is made again"
+    )
     func interruptedOpen() throws {
         let scenario = FaultInjectionTests.scenarios.first { $0.name == "insert" }!
         let (result, run) = try Self.run(scenario, kind: .eintr) { lines in
-            lines.first { $0.hasSuffix(" open more.ndjson") }.flatMap { Int($0.split(separator: " ")[0]) }
+            lines.first { $0.hasSuffix(" open more.ndjson") }.flatMap {
+                Int($0.split(separator: " ")[0])
+            }
         }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Fixture.count(run.path("db.sqlite"), "player") == 180)
@@ -246,10 +294,13 @@ struct ChosenFaultTests {
         #expect(try Self.files(made) == ["new.sqlite", "players.ndjson", "teams.ndjson"])
     }
 
-    @Test("a new database moved into place that cannot be opened again at once is the command's success, opened by the next")
+    @Test(
+        "a new database moved into place that cannot be opened again at once is the command's success, opened by the next"
+    )
     func reopenAfterPublish() throws {
         let scenario = FaultInjectionTests.scenarios.first { $0.name == "insert (new database)" }!
-        let (result, run) = try Self.run(scenario, pick: Self.first("pread64", on: "/new.sqlite", after: "renameat2"))
+        let (result, run) = try Self.run(
+            scenario, pick: Self.first("pread64", on: "/new.sqlite", after: "renameat2"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "inserted 120 rows into player\n")
         #expect(try Fixture.count(run.path("new.sqlite"), "player") == 120)
@@ -258,7 +309,8 @@ struct ChosenFaultTests {
         // In the shell: the COMMIT that made the file succeeds, and the next statement opens it.
         var shell = FaultInjectionTests.scenarios.first { $0.name == "shell (new database)" }!
         shell.stdin! += "SELECT count(*) AS n FROM t;\n"
-        let (session, _) = try Self.run(shell, pick: Self.first("pread64", on: "/new.sqlite", after: "renameat2"))
+        let (session, _) = try Self.run(
+            shell, pick: Self.first("pread64", on: "/new.sqlite", after: "renameat2"))
         #expect(session.status == 0, "\(session.stderr)")
         #expect(session.stdout.contains("2"), "\(session.stdout)")
         #expect(!session.stderr.contains("Error"), "\(session.stderr)")

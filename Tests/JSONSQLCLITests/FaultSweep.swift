@@ -58,14 +58,18 @@ struct FaultSweep {
     /// The shared library, built once per test process from Faults/faultshim.c (or the one
     /// `make faults` built, in JSONSQL_FAULT_SHIM).
     static let builtShim: Result<String, CLI.CLIError> = {
-        if let given = ProcessInfo.processInfo.environment["JSONSQL_FAULT_SHIM"], !given.isEmpty { return .success(given) }
+        if let given = ProcessInfo.processInfo.environment["JSONSQL_FAULT_SHIM"], !given.isEmpty {
+            return .success(given)
+        }
         let source = CLI.packageRoot.appendingPathComponent("Faults/faultshim.c").path
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-faultshim-\(getpid())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-faultshim-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let library = directory.appendingPathComponent("libjsonsqlfaults.so").path
         guard
             let result = try? CLI.run(
-                ["-O1", "-shared", "-fPIC", "-o", library, source, "-ldl"], executable: "/usr/bin/cc"),
+                ["-O1", "-shared", "-fPIC", "-o", library, source, "-ldl"],
+                executable: "/usr/bin/cc"),
             result.status == 0
         else { return .failure(CLI.CLIError("cannot build the fault injector \(source) with cc")) }
         return .success(library)
@@ -76,11 +80,14 @@ struct FaultSweep {
         shim = try Self.builtShim.get()
         template = try TemporaryDirectory()
         let setUp = try CLI.shell("set -e\n" + scenario.setUp, in: template.url)
-        guard setUp.status == 0 else { throw CLI.CLIError("set-up of \(scenario.name) failed: \(setUp.stderr)") }
+        guard setUp.status == 0 else {
+            throw CLI.CLIError("set-up of \(scenario.name) failed: \(setUp.stderr)")
+        }
         let database = template.path(scenario.database)
         before = try Self.state(database)
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: template.url.path) where name != scenario.database {
+        for name in try FileManager.default.contentsOfDirectory(atPath: template.url.path)
+        where name != scenario.database {
             files[name] = try Data(contentsOf: template.url.appendingPathComponent(name))
         }
         untouched = files
@@ -89,28 +96,40 @@ struct FaultSweep {
         let report = run.report
         let result = try CLI.run(
             scenario.arguments, stdin: scenario.stdin, in: run.url,
-            environment: Self.environment(shim: shim, directory: run, kind: .eio, at: 0, report: report))
+            environment: Self.environment(
+                shim: shim, directory: run, kind: .eio, at: 0, report: report))
         guard result.status == 0 else {
-            throw CLI.CLIError("\(scenario.name) without a fault failed (\(result.status)): \(result.stderr)")
+            throw CLI.CLIError(
+                "\(scenario.name) without a fault failed (\(result.status)): \(result.stderr)")
         }
         after = try Self.state(run.path(scenario.database))
-        guard after != before else { throw CLI.CLIError("\(scenario.name) changes nothing: it tests no write") }
+        guard after != before else {
+            throw CLI.CLIError("\(scenario.name) changes nothing: it tests no write")
+        }
         var counts: [FaultKind: Int] = [:]
         for line in try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n") {
             let fields = line.split(separator: " ")
-            if fields.count == 2, let kind = FaultKind(rawValue: String(fields[0])), let n = Int(fields[1]) { counts[kind] = n }
+            if fields.count == 2, let kind = FaultKind(rawValue: String(fields[0])),
+                let n = Int(fields[1])
+            {
+                counts[kind] = n
+            }
         }
         guard counts.count == FaultKind.allCases.count, counts[.eio]! > 0 else {
-            throw CLI.CLIError("the fault injector counted nothing for \(scenario.name) (is LD_PRELOAD honoured?)")
+            throw CLI.CLIError(
+                "the fault injector counted nothing for \(scenario.name) (is LD_PRELOAD honoured?)")
         }
         points = counts
     }
 
-    static func environment(shim: String, directory: FaultRun, kind: FaultKind, at: Int, report: String)
+    static func environment(
+        shim: String, directory: FaultRun, kind: FaultKind, at: Int, report: String
+    )
         -> [String: String]
     {
         [
-            "LD_PRELOAD": shim, "JSONSQL_FAULT_DIR": directory.url.path, "JSONSQL_FAULT_KIND": kind.rawValue,
+            "LD_PRELOAD": shim, "JSONSQL_FAULT_DIR": directory.url.path,
+            "JSONSQL_FAULT_KIND": kind.rawValue,
             "JSONSQL_FAULT_AT": String(at), "JSONSQL_FAULT_REPORT": report,
         ]
     }
@@ -136,14 +155,16 @@ struct FaultSweep {
         return result.stdout
     }
 
-    /// Runs the command with the Nth call of `kind` failing; nil when all is well, else what is wrong.
+    /// Runs the command with the Nth call of `kind` failing; nil when all is well, else what is
+    /// wrong.
     func run(_ kind: FaultKind, at n: Int) throws -> (FaultOutcome, problem: String?) {
         let copy = try Self.copy(template)
         let directory = copy.url.path
         let report = copy.report
         let result = try CLI.run(
             scenario.arguments, stdin: scenario.stdin, in: copy.url,
-            environment: Self.environment(shim: shim, directory: copy, kind: kind, at: n, report: report))
+            environment: Self.environment(
+                shim: shim, directory: copy, kind: kind, at: n, report: report))
         let fired = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n")
             .first { $0.hasPrefix("fired ") }.map { String($0.dropFirst("fired ".count)) }
         let what = "\(scenario.name), \(kind.rawValue) at call \(n) (\(fired ?? "not reached"))"
@@ -152,7 +173,9 @@ struct FaultSweep {
             problems.append("exit status \(result.status): \(result.stderr.suffix(2000))")
         }
         // The shell prints what each command did before the error.
-        if result.status == 1 && !result.stderr.hasPrefix("Error: ") && !result.stderr.contains("\nError: ") {
+        if result.status == 1 && !result.stderr.hasPrefix("Error: ")
+            && !result.stderr.contains("\nError: ")
+        {
             problems.append("exit 1 without an Error: message: \(result.stderr.suffix(2000))")
         }
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
@@ -168,29 +191,42 @@ struct FaultSweep {
             }
         }
         let state = try Self.state(copy.path(scenario.database))
-        if !state.hasPrefix("integrity_check\nok\nforeign_key_check\ndump\n") && state != Self.absent {
+        if !state.hasPrefix("integrity_check\nok\nforeign_key_check\ndump\n")
+            && state != Self.absent
+        {
             problems.append("integrity_check or foreign_key_check fails: \(state.prefix(2000))")
         }
         let outcome: FaultOutcome
         if fired == nil {
             outcome = .notReached
-            if state != after && state != before { problems.append("a state neither before nor after") }
+            if state != after && state != before {
+                problems.append("a state neither before nor after")
+            }
         } else if result.status == 0 {
             outcome = .success
-            if state != after { problems.append("success, but the database does not hold the after state") }
+            if state != after {
+                problems.append("success, but the database does not hold the after state")
+            }
         } else if state == before {
             outcome = .error
         } else if state == after {
             outcome = .errorAfter
             if result.stderr.contains("nothing was") {
-                problems.append("the database holds the after state, but the message says nothing was written: \(result.stderr)")
+                problems.append(
+                    "the database holds the after state, but the message says nothing was written: \(result.stderr)"
+                )
             }
         } else {
             outcome = .error
-            problems.append("the database holds neither the before nor the after state:\n\(state.prefix(3000))")
+            problems.append(
+                "the database holds neither the before nor the after state:\n\(state.prefix(3000))")
         }
         guard !problems.isEmpty else { return (outcome, nil) }
-        return (outcome, "\(what): " + problems.joined(separator: "; ") + "\nstderr: \(result.stderr.prefix(1000))")
+        return (
+            outcome,
+            "\(what): " + problems.joined(separator: "; ")
+                + "\nstderr: \(result.stderr.prefix(1000))"
+        )
     }
 }
 

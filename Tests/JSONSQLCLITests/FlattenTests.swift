@@ -44,13 +44,17 @@ struct FlattenTests {
             // Streamed from the file, and loaded first (--order-by).
             for extra in [[], ["--order-by", "id"]] {
                 let result = try Self.query(source, ["--format", "csv"] + extra)
-                #expect(result.status == 0 && result.stderr.isEmpty, "\(source) \(extra): \(result.stderr)")
+                #expect(
+                    result.status == 0 && result.stderr.isEmpty,
+                    "\(source) \(extra): \(result.stderr)")
                 #expect(result.stdout == Self.csv, "\(source) \(extra)")
             }
         }
     }
 
-    @Test("JSON Lines and a table show the same columns; a string leaf is a string, a number a number")
+    @Test(
+        "JSON Lines and a table show the same columns; a string leaf is a string, a number a number"
+    )
     func otherFormats() throws {
         let directory = try TemporaryDirectory()
         for source in try Self.sources(in: directory) {
@@ -61,7 +65,8 @@ struct FlattenTests {
                     {"id":2,"name":"Bo","address.city":"Paris","address.zip":null,"address.geo.lat":48.85,"address.geo.lon":2.35,"tags":[{"k":1}],"meta.\\"a.b\\"":null,"meta.n":null,"meta.e":{}}
 
                     """, "\(source): \(lines.stderr)")
-            let table = try Self.query(source, ["--format", "table", "--select", "id,address", "--where", "id in [1, 3]"])
+            let table = try Self.query(
+                source, ["--format", "table", "--select", "id,address", "--where", "id in [1, 3]"])
             #expect(
                 table.stdout == """
                     id  address.city  address.zip  address
@@ -73,29 +78,43 @@ struct FlattenTests {
         }
     }
 
-    @Test("without objects, or with none in the result, the output is the same as without --flatten")
+    @Test(
+        "without objects, or with none in the result, the output is the same as without --flatten")
     func nothingToFlatten() throws {
         let directory = try TemporaryDirectory()
         for source in try Self.sources(in: directory) {
-            for arguments in [["--select", "id,name,tags"], ["--where", "id = 4"], ["--group-by", "name"], ["--count"]] {
+            for arguments in [
+                ["--select", "id,name,tags"], ["--where", "id = 4"], ["--group-by", "name"],
+                ["--count"],
+            ] {
                 let table = source.hasSuffix(".sqlite") ? ["t"] : []
                 for format in ["csv", "jsonl", "table"] {
-                    let plain = try CLI.run(["query", source] + table + arguments + ["--format", format])
+                    let plain = try CLI.run(
+                        ["query", source] + table + arguments + ["--format", format])
                     let flat = try Self.query(source, arguments + ["--format", format])
-                    #expect(flat.status == 0 && flat.stdout == plain.stdout, "\(source) \(arguments) \(format): \(flat.stderr)")
+                    #expect(
+                        flat.status == 0 && flat.stdout == plain.stdout,
+                        "\(source) \(arguments) \(format): \(flat.stderr)")
                 }
             }
         }
     }
 
-    @Test("a lone surrogate escape in a key or a string is U+FFFD in a name, and kept as JSON in a value")
+    @Test(
+        "a lone surrogate escape in a key or a string is U+FFFD in a name, and kept as JSON in a value"
+    )
     func loneSurrogates() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write(
-            "s.ndjson", #"{"id":1,"a":{"k":"\uD800\u0041"}}"# + "\n" + #"{"id":2,"a":{"\uD800\uD800x":1,"ok":"\uD83D\uDE00"}}"#)
+            "s.ndjson",
+            #"{"id":1,"a":{"k":"\uD800\u0041"}}"# + "\n"
+                + #"{"id":2,"a":{"\uD800\uD800x":1,"ok":"\uD83D\uDE00"}}"#)
         let csv = try CLI.run(["query", file, "--flatten", "--format", "csv"])
         #expect(csv.status == 0, "\(csv.stderr)")
-        #expect(csv.stdout == "id,a.k,a.\u{FFFD}\u{FFFD}x,a.ok\r\n1,\"\"\"\\uD800\\u0041\"\"\",,\r\n2,,1,😀\r\n")
+        #expect(
+            csv.stdout
+                == "id,a.k,a.\u{FFFD}\u{FFFD}x,a.ok\r\n1,\"\"\"\\uD800\\u0041\"\"\",,\r\n2,,1,😀\r\n"
+        )
         let record = try CLI.run(["query", file, "--format", "record"])
         #expect(record.status == 0 && record.stdout.contains("a.ok   😀"), "\(record.stderr)")
     }
@@ -112,22 +131,29 @@ struct FlattenTests {
             case 4: return [String: Any]()
             default:
                 var object: [String: Any] = [:]
-                for _ in 0..<(1 + random.next() % 3) { object[["a", "b", "c", "d"][Int(random.next() % 4)]] = value(depth + 1) }
+                for _ in 0..<(1 + random.next() % 3) {
+                    object[["a", "b", "c", "d"][Int(random.next() % 4)]] = value(depth + 1)
+                }
                 return object
             }
         }
         var records: [[String: Any]] = []
         for id in 1...60 { records.append(["id": id, "doc": value(0), "other": value(1)]) }
-        let text = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
-            .joined(separator: "\n")
+        let text = try records.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)
+        }
+        .joined(separator: "\n")
         let directory = try TemporaryDirectory()
         let file = try directory.write("r.ndjson", text + "\n")
-        let result = try CLI.run(["query", file, "--flatten", "--format", "jsonl", "--order-by", "id"])
+        let result = try CLI.run([
+            "query", file, "--flatten", "--format", "jsonl", "--order-by", "id",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\n")
         #expect(rows.count == records.count)
         for (row, record) in zip(rows, records) {
-            let flat = try #require(try JSONSerialization.jsonObject(with: Data(row.utf8)) as? [String: Any])
+            let flat = try #require(
+                try JSONSerialization.jsonObject(with: Data(row.utf8)) as? [String: Any])
             var rebuilt: [String: Any] = [:]
             for (name, leaf) in flat where !(leaf is NSNull) {
                 Self.set(leaf, at: name.split(separator: ".").map(String.init), in: &rebuilt)
@@ -137,7 +163,9 @@ struct FlattenTests {
     }
 
     static func sortedJSON(_ object: [String: Any]) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys),
+            as: UTF8.self)
     }
 
     static func set(_ value: Any, at keys: [String], in object: inout [String: Any]) {
@@ -152,11 +180,14 @@ struct FlattenTests {
     }
 }
 
-@Suite("query --flatten on PostgreSQL", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+@Suite(
+    "query --flatten on PostgreSQL",
+    .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresFlattenTests {
     @Test("the same columns and values as on SQLite, in jsonb's key order")
     func sameValues() throws {
-        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "name:text", "address:json"], table: "t")
+        let (sqlite, postgres, _) = try PostgresServer.pair(
+            ["id:integer:pk", "name:text", "address:json"], table: "t")
         let input = """
             {"id":1,"name":"Ada","address":{"zip":"10115","city":"Berlin","geo":{"lat":52.5}}}
             {"id":2,"name":"Bo","address":"unknown"}
@@ -164,7 +195,9 @@ struct PostgresFlattenTests {
         var outputs: [String] = []
         for database in [sqlite, postgres] {
             #expect(try CLI.run(["insert", database, "t"], stdin: input).status == 0)
-            let result = try CLI.run(["query", database, "t", "--flatten", "--format", "csv", "--order-by", "id"])
+            let result = try CLI.run([
+                "query", database, "t", "--flatten", "--format", "csv", "--order-by", "id",
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             outputs.append(result.stdout)
         }

@@ -84,12 +84,15 @@ struct GRDBRoundTripTests {
                 t.column("score", .real)
             }
             var a = Item(
-                id: nil, uuid: u1, name: "a", count: .max, ratio: 0.1, price: Decimal(string: "12.5"), flag: true,
-                at: may1, color: .red, level: .high, meta: Meta(size: 3, seen: may1, sub: ["x": 1.5]), data: Data([1, 2, 3]))
+                id: nil, uuid: u1, name: "a", count: .max, ratio: 0.1,
+                price: Decimal(string: "12.5"), flag: true,
+                at: may1, color: .red, level: .high,
+                meta: Meta(size: 3, seen: may1, sub: ["x": 1.5]), data: Data([1, 2, 3]))
             try a.insert(db)
             var b = Item(
                 id: nil, uuid: u2, name: "b", count: .min, ratio: 1e300, price: nil, flag: false,
-                at: may1.addingTimeInterval(3600.5), color: .blue, level: .low, meta: nil, data: nil)
+                at: may1.addingTimeInterval(3600.5), color: .blue, level: .low, meta: nil, data: nil
+            )
             try b.insert(db)
             try Tagging(itemId: 1, tag: "x").insert(db)
             try Tagging(itemId: 1, tag: "y").insert(db)
@@ -100,7 +103,9 @@ struct GRDBRoundTripTests {
     }
 
     /// The rows of a table as GRDB decodes them, in the order of `order` (SQL).
-    func read<T: FetchableRecord & TableRecord>(_ path: String, _ type: T.Type, order: String = "rowid") throws -> [T] {
+    func read<T: FetchableRecord & TableRecord>(
+        _ path: String, _ type: T.Type, order: String = "rowid"
+    ) throws -> [T] {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in try T.order(sql: order).fetchAll(db) }
@@ -124,7 +129,10 @@ struct GRDBRoundTripTests {
         #expect(rows.map { ($0["count"] as? NSNumber)?.int64Value } == [.max, .min])
         #expect(rows.map { $0["ratio"] as? Double } == [0.1, 1e300])
         #expect(rows.map { $0["flag"] as? Bool } == [true, false])
-        #expect(rows.map { $0["at"] as? String } == ["2024-05-01 10:00:00.000", "2024-05-01 11:00:00.500"])
+        #expect(
+            rows.map { $0["at"] as? String } == [
+                "2024-05-01 10:00:00.000", "2024-05-01 11:00:00.500",
+            ])
         #expect((rows[0]["meta"] as? [String: Any])?["seen"] as? Int64 == 1_714_557_600_000)
         #expect(rows.map { $0["data"] as? String } == ["AQID", nil])
         let csv = try run(["query", db, "note", "--format", "csv"]).stdout
@@ -138,12 +146,18 @@ struct GRDBRoundTripTests {
                 {"uuid":"6ba7b812-9dad-11d1-80b4-00c04fd430c8","name":"c","count":5,"ratio":2,"price":2.5,"flag":true,"at":"2024-05-01T14:00:00.250+02:00","color":"blue","level":1,"meta":{"size":1,"seen":1714557600250},"data":"BAU="}
                 """#)
         _ = try run(["insert", db, "tagging"], stdin: #"{"itemId":3,"tag":"z"}"#)
-        _ = try run(["insert", db, "note"], stdin: #"{"id":"6ba7b811-9dad-11d1-80b4-00c04fd430c8","body":"yo","score":2}"#)
+        _ = try run(
+            ["insert", db, "note"],
+            stdin: #"{"id":"6ba7b811-9dad-11d1-80b4-00c04fd430c8","body":"yo","score":2}"#)
         _ = try run([
-            "update", db, "item", "--where", "name = a", "--set", "ratio=3", "--set", "level=1", "--set", "meta.size=7",
-            "--patch", #"meta={"sub":{"y":2}}"#, "--set", "at=2024-05-01T09:00:00Z", "--set", "flag=false",
+            "update", db, "item", "--where", "name = a", "--set", "ratio=3", "--set", "level=1",
+            "--set", "meta.size=7",
+            "--patch", #"meta={"sub":{"y":2}}"#, "--set", "at=2024-05-01T09:00:00Z", "--set",
+            "flag=false",
         ])
-        _ = try run(["update", db, "item", "--where", "at > 2024-05-01T10:30:00Z", "--set", "color=red"])
+        _ = try run([
+            "update", db, "item", "--where", "at > 2024-05-01T10:30:00Z", "--set", "color=red",
+        ])
         // The schema changes GRDB's decoding takes: a new column, a json type, an index.
         _ = try run(["alter", db, "item", "--add", "note:text"])
         _ = try run(["alter", db, "item", "--type", "meta:json"])
@@ -155,29 +169,39 @@ struct GRDBRoundTripTests {
         }
         let expectedItems = [
             Item(
-                id: 1, uuid: Self.u1, name: "a", count: .max, ratio: 3, price: Decimal(string: "12.5"), flag: false,
+                id: 1, uuid: Self.u1, name: "a", count: .max, ratio: 3,
+                price: Decimal(string: "12.5"), flag: false,
                 at: Self.may1.addingTimeInterval(-3600), color: .red, level: .mid,
                 meta: meta(7, 1_714_557_600_000, ["x": 1.5, "y": 2]), data: Data([1, 2, 3])),
             Item(
-                id: 3, uuid: Self.u3, name: "c", count: 5, ratio: 2, price: Decimal(string: "2.5"), flag: true,
+                id: 3, uuid: Self.u3, name: "c", count: 5, ratio: 2, price: Decimal(string: "2.5"),
+                flag: true,
                 at: Self.may1.addingTimeInterval(2 * 3600 + 0.25), color: .red, level: .mid,
                 meta: meta(1, 1_714_557_600_250, nil), data: Data([4, 5])),
         ]
-        let expectedTaggings = [Tagging(itemId: 1, tag: "x"), Tagging(itemId: 1, tag: "y"), Tagging(itemId: 3, tag: "z")]
-        let expectedNotes = [Note(id: Self.u1, body: "hi", score: 1.5), Note(id: Self.u2, body: "yo", score: 2)]
+        let expectedTaggings = [
+            Tagging(itemId: 1, tag: "x"), Tagging(itemId: 1, tag: "y"),
+            Tagging(itemId: 3, tag: "z"),
+        ]
+        let expectedNotes = [
+            Note(id: Self.u1, body: "hi", score: 1.5), Note(id: Self.u2, body: "yo", score: 2),
+        ]
         #expect(try read(db, Item.self) == expectedItems)
         // The delete cascaded to b's tags, as the app's reference says.
         #expect(try read(db, Tagging.self, order: "itemId, tag") == expectedTaggings)
         #expect(try read(db, Note.self) == expectedNotes)
 
-        // A copy decodes the same (the reference of tagging is refused by name, so it stays behind).
+        // A copy decodes the same (the reference of tagging is refused by name, so it stays
+        // behind).
         let copy = dir.path("copy.sqlite")
         _ = try run(["copy", db, copy, "item", "note"])
         #expect(try read(copy, Item.self) == expectedItems)
         #expect(try read(copy, Note.self) == expectedNotes)
 
         // What GRDB could not read back as the record's type is refused, and nothing changes.
-        for set in ["count=1.5", "ratio=abc", "flag=1", "at=tomorrow", "uuid=zz", "price=[1]", "level=null"] {
+        for set in [
+            "count=1.5", "ratio=abc", "flag=1", "at=tomorrow", "uuid=zz", "price=[1]", "level=null",
+        ] {
             let refused = try CLI.run(["update", db, "item", "--where", "name = c", "--set", set])
             #expect(refused.status == 1, "\(set): \(refused.stderr)")
         }
@@ -186,7 +210,9 @@ struct GRDBRoundTripTests {
 
     /// Apps read the header's user_version (a schema version many migrate by) and
     /// application_id; a copy of a whole file keeps them, and its page size.
-    @Test("copy to a new file keeps the page size, and of every table user_version and application_id")
+    @Test(
+        "copy to a new file keeps the page size, and of every table user_version and application_id"
+    )
     func copyKeepsHeader() throws {
         let dir = try TemporaryDirectory()
         let source = dir.path("app.sqlite")
@@ -194,7 +220,9 @@ struct GRDBRoundTripTests {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(
-                sql: "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO a VALUES (1, 'x'); CREATE TABLE b (w)")
+                sql:
+                    "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO a VALUES (1, 'x'); CREATE TABLE b (w)"
+            )
             try db.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = -123456789")
         }
         try queue.close()
@@ -202,13 +230,16 @@ struct GRDBRoundTripTests {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
             return try queue.read { db in
-                try ["page_size", "user_version", "application_id"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") ?? -1 }
+                try ["page_size", "user_version", "application_id"].map {
+                    try Int.fetchOne(db, sql: "PRAGMA \($0)") ?? -1
+                }
             }
         }
         let whole = dir.path("whole.sqlite")
         let copied = try CLI.run(["copy", source, whole])
         #expect(
-            copied.status == 0 && copied.stdout.isEmpty && copied.stderr == "copied a: 1 row\ncopied b: 0 rows\n",
+            copied.status == 0 && copied.stdout.isEmpty
+                && copied.stderr == "copied a: 1 row\ncopied b: 0 rows\n",
             "\(copied.stderr)")
         #expect(try header(whole) == [16384, 42, -123_456_789])
         // Some tables are not the app's database: the page size only.
@@ -218,7 +249,9 @@ struct GRDBRoundTripTests {
         // A database that exists keeps its own.
         let existing = dir.path("existing.sqlite")
         let other = try DatabaseQueue(path: existing)
-        try other.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE c (x); PRAGMA user_version = 3") }
+        try other.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE c (x); PRAGMA user_version = 3")
+        }
         try other.close()
         #expect(try CLI.run(["copy", source, existing]).status == 0)
         #expect(try header(existing) == [4096, 3, 0])

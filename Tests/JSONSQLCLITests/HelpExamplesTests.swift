@@ -7,7 +7,8 @@ import Testing
 @Suite("help examples")
 struct HelpExamplesTests {
     static let commands = [
-        "", "create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "indexes", "describe",
+        "", "create-table", "insert", "query", "update", "delete", "index", "tables", "schema",
+        "indexes", "describe",
         "alter", "rename-table", "drop-table", "drop-index", "copy", "shell",
     ]
 
@@ -49,7 +50,8 @@ struct HelpExamplesTests {
         try directory.write("a.json", String(lines[0]))
         try directory.write("b.ndjson", lines[1...2].joined(separator: "\n") + "\n")
         try directory.write("players.csv", "id,name,score\np900,Csv Person,1\n")
-        try directory.write("orders.ndjson", #"{"id":1,"customer":{"country":"DE"},"total":10.5}"# + "\n")
+        try directory.write(
+            "orders.ndjson", #"{"id":1,"customer":{"country":"DE"},"total":10.5}"# + "\n")
         try directory.write("setup.jsonsql", "tables\n")
         // jsonsql --help starts from nothing; create-table --help makes the player table.
         if command.isEmpty { return }
@@ -58,7 +60,8 @@ struct HelpExamplesTests {
         try Fixture.table(
             db, "player",
             [
-                "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json",
+                "id:text:pk", "name:text:notnull", "score:integer", "active:boolean",
+                "address:json", "tags:json",
                 "created:datetime",
             ])
         if command != "insert" { try Fixture.insert(db, "player", file: players) }
@@ -79,7 +82,10 @@ struct HelpExamplesTests {
             let examples = Self.examples(String(helps[index]))
             // Every command with examples shows one that runs here; PostgreSQL ones need a server.
             let local = examples.filter { !$0.contains("postgres://") }
-            if ["", "create-table", "insert", "query", "update", "delete", "index", "describe", "alter", "shell"].contains(
+            if [
+                "", "create-table", "insert", "query", "update", "delete", "index", "describe",
+                "alter", "shell",
+            ].contains(
                 command)
             {
                 #expect(!local.isEmpty, "no examples in jsonsql \(command) --help")
@@ -87,7 +93,8 @@ struct HelpExamplesTests {
             guard !local.isEmpty else { continue }
             try Self.fixture(for: command, in: directories[index])
             for example in local {
-                script += "run \(SQLQuote.shellWord(directories[index].url.path)) \(SQLQuote.shellWord(example))\n"
+                script +=
+                    "run \(SQLQuote.shellWord(directories[index].url.path)) \(SQLQuote.shellWord(example))\n"
                 count += 1
             }
         }

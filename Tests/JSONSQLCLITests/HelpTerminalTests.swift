@@ -6,7 +6,8 @@ import Testing
 @Suite("help at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct HelpTerminalTests {
     static let commands = [
-        "", "create-table", "insert", "query", "update", "delete", "index", "tables", "schema", "indexes", "alter",
+        "", "create-table", "insert", "query", "update", "delete", "index", "tables", "schema",
+        "indexes", "alter",
         "rename-table", "drop-table", "drop-index", "copy", "shell",
     ]
 
@@ -14,9 +15,11 @@ struct HelpTerminalTests {
     func help(_ command: String, width: Int) async throws -> [String] {
         let directory = try TemporaryDirectory()
         let terminal = try ShellTerminal(
-            (command.isEmpty ? [] : [command]) + ["--help"], in: directory.url, width: width, height: 200)
+            (command.isEmpty ? [] : [command]) + ["--help"], in: directory.url, width: width,
+            height: 200)
         #expect(try await terminal.waitForExit() == 0)
-        let lines = try terminal.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = try terminal.screen().split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
         return Array(lines.prefix { !$0.hasPrefix("[exited") })
     }
 
@@ -32,7 +35,8 @@ struct HelpTerminalTests {
     @Test("examples stay whole at 80 columns; prose uses a 120-column terminal")
     func examplesWholeAndProseWide() async throws {
         let narrow = try await help("", width: 80)
-        #expect(narrow.contains("  jsonsql query db.sqlite --where 'address.country=DE' --limit 10"))
+        #expect(
+            narrow.contains("  jsonsql query db.sqlite --where 'address.country=DE' --limit 10"))
         #expect(!narrow.contains { $0.hasPrefix("--limit") })
         let wide = try await help("", width: 120)
         #expect(
@@ -40,14 +44,19 @@ struct HelpTerminalTests {
                 "Every command takes the database file first. The table may be left out when the database holds exactly one table."
             ))
         let query = try await help("query", width: 120)
-        #expect(query.contains { $0.count > 100 && $0.hasPrefix("Values: JSON numbers are numbers;") })
+        #expect(
+            query.contains { $0.count > 100 && $0.hasPrefix("Values: JSON numbers are numbers;") })
         #expect(query.contains("USAGE: jsonsql query [<options>] <database> [<table>]"))
     }
 }
 
-@Suite("standard input at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+@Suite(
+    "standard input at a terminal",
+    .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct TerminalInputTests {
-    @Test("query - and describe - at a terminal say they read standard input and how to end it, as insert does")
+    @Test(
+        "query - and describe - at a terminal say they read standard input and how to end it, as insert does"
+    )
     func announced() async throws {
         let directory = try TemporaryDirectory()
         for (arguments, output) in [
@@ -55,8 +64,11 @@ struct TerminalInputTests {
             (["describe", "-", "--format", "jsonl"], #"{"path":"a","count":1,"#),
         ] {
             let terminal = try ShellTerminal(arguments, in: directory.url)
-            let screen = try await terminal.wait(forText: "reading JSON from standard input; end it with Ctrl-D")
-            #expect(screen.hasPrefix("reading JSON from standard input; end it with Ctrl-D"), "\(screen)")
+            let screen = try await terminal.wait(
+                forText: "reading JSON from standard input; end it with Ctrl-D")
+            #expect(
+                screen.hasPrefix("reading JSON from standard input; end it with Ctrl-D"),
+                "\(screen)")
             try terminal.enter(#"{"a":1}"#)
             try terminal.press("C-d")
             #expect(try await terminal.waitForExit() == 0)

@@ -5,7 +5,8 @@ import Testing
 @Suite("insert")
 struct InsertTests {
     static let schema = [
-        "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json", "created:datetime",
+        "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json",
+        "tags:json", "created:datetime",
     ]
 
     func makePlayerTable(_ dir: TemporaryDirectory) throws -> String {
@@ -51,7 +52,9 @@ struct InsertTests {
 
         let failed = try CLI.run(["insert", db, "player"], stdin: Self.records[1] + "\n" + update)
         #expect(failed.status == 1)
-        #expect(failed.stderr.contains("<stdin>:2: record 2: UNIQUE constraint failed: player.id"), "\(failed.stderr)")
+        #expect(
+            failed.stderr.contains("<stdin>:2: record 2: UNIQUE constraint failed: player.id"),
+            "\(failed.stderr)")
         #expect(try CLI.count(db, "player") == 1)
 
         let ignored = try CLI.run(["insert", db, "player", "--ignore"], stdin: update)
@@ -65,9 +68,12 @@ struct InsertTests {
         row = try CLI.run(["query", db, "--format", "json"]).rows()[0]
         #expect(row["name"] as? String == "Ann 2")
         #expect(row["score"] as? Int == 99)
-        #expect((row["address"] as? [String: String])?["city"] == "Berlin", "upsert keeps the columns the record lacks")
+        #expect(
+            (row["address"] as? [String: String])?["city"] == "Berlin",
+            "upsert keeps the columns the record lacks")
 
-        let replaced = try CLI.run(["insert", db, "player", "--replace"], stdin: update + "\n" + Self.records[1])
+        let replaced = try CLI.run(
+            ["insert", db, "player", "--replace"], stdin: update + "\n" + Self.records[1])
         #expect(replaced.status == 0)
         #expect(replaced.stderr == "inserted 1 row into player, replaced 1 row\n")
         row = try CLI.run(["query", db, "--format", "json"]).rows()[0]
@@ -84,12 +90,27 @@ struct InsertTests {
                 #"{"id":"a","name":"Ann",}"#,
                 "1: record 1: a comma before '}'; JSON allows no comma after the last item: remove it"
             ),
-            (#"{"id":"a","name":"Ann","tags":["pro",]}"#, "1: record 1: a comma before ']'; JSON allows no comma"),
-            ("{\"id\":\"a\",\"name\":\"Ann\",\"address\":{\"city\":\"Berlin\",\n\n}}", "3: record 1: a comma before '}'"),
-            ("[" + #"{"id":"a","name":"Ann"}"# + ",\n]", "2: a comma before ']'; JSON allows no comma after the last item"),
-            ("{'id':'a'}", #"1: record 1: a key in single quotes; JSON writes keys in double quotes: {"key": 1}"#),
+            (
+                #"{"id":"a","name":"Ann","tags":["pro",]}"#,
+                "1: record 1: a comma before ']'; JSON allows no comma"
+            ),
+            (
+                "{\"id\":\"a\",\"name\":\"Ann\",\"address\":{\"city\":\"Berlin\",\n\n}}",
+                "3: record 1: a comma before '}'"
+            ),
+            (
+                "[" + #"{"id":"a","name":"Ann"}"# + ",\n]",
+                "2: a comma before ']'; JSON allows no comma after the last item"
+            ),
+            (
+                "{'id':'a'}",
+                #"1: record 1: a key in single quotes; JSON writes keys in double quotes: {"key": 1}"#
+            ),
             (#"{"id":"a","address":{'city':"Berlin"}}"#, "1: record 1: a key in single quotes;"),
-            (#"{id:"a"}"#, #"1: record 1: a key without quotes; JSON writes keys in double quotes: {"key": 1}"#),
+            (
+                #"{id:"a"}"#,
+                #"1: record 1: a key without quotes; JSON writes keys in double quotes: {"key": 1}"#
+            ),
             (
                 #"{"id":"a","name":'Ann'}"#,
                 #"1: record 1: a string in single quotes; JSON writes strings in double quotes: "text""#
@@ -109,7 +130,9 @@ struct InsertTests {
         #expect(try CLI.count(db, "player") == 0)
         // The same reader serves query and describe on the file.
         let read = try CLI.run(["describe", file])
-        #expect(read.status == 1 && read.stderr.hasPrefix("Error: \(file):\(message)"), "\(read.stderr)")
+        #expect(
+            read.status == 1 && read.stderr.hasPrefix("Error: \(file):\(message)"), "\(read.stderr)"
+        )
     }
 
     static let lineComment =
@@ -121,18 +144,44 @@ struct InsertTests {
         let line = lineComment
         let block = blockComment
         return [
-            ("[\n{\"id\":\"a\", // Ann\n\"name\":\"Ann\"}]", "2: record 1: expected a key in double quotes, found " + line),
-            ("[\n/* players */ {\"id\":\"a\"}]", "2: expected an object as array element 1, found " + block),
-            ("// players\n{\"id\":\"a\"}", "1: expected a JSON object or an array of objects, found " + line),
-            ("{\"id\":\"a\",\"name\":\"Ann\"}\n// end\n", "2: expected a JSON object or an array of objects, found " + line),
-            ("[{\"id\":\"a\",\"name\":\"Ann\"} // a\n]", "1: expected ',' or ']' after array element 1, found " + line),
-            (#"{"id":"a", "score": /* none */ 1}"#, "1: record 1: expected a value, found " + block),
-            (#"{"id":"a" /* key */}"#, "1: record 1: expected ',' or '}' in an object, found " + block),
-            ("{\"id\":\"a\",\"tags\":[\"x\" // one\n]}", "1: record 1: expected ',' or ']' in an array, found " + line),
+            (
+                "[\n{\"id\":\"a\", // Ann\n\"name\":\"Ann\"}]",
+                "2: record 1: expected a key in double quotes, found " + line
+            ),
+            (
+                "[\n/* players */ {\"id\":\"a\"}]",
+                "2: expected an object as array element 1, found " + block
+            ),
+            (
+                "// players\n{\"id\":\"a\"}",
+                "1: expected a JSON object or an array of objects, found " + line
+            ),
+            (
+                "{\"id\":\"a\",\"name\":\"Ann\"}\n// end\n",
+                "2: expected a JSON object or an array of objects, found " + line
+            ),
+            (
+                "[{\"id\":\"a\",\"name\":\"Ann\"} // a\n]",
+                "1: expected ',' or ']' after array element 1, found " + line
+            ),
+            (
+                #"{"id":"a", "score": /* none */ 1}"#,
+                "1: record 1: expected a value, found " + block
+            ),
+            (
+                #"{"id":"a" /* key */}"#,
+                "1: record 1: expected ',' or '}' in an object, found " + block
+            ),
+            (
+                "{\"id\":\"a\",\"tags\":[\"x\" // one\n]}",
+                "1: record 1: expected ',' or ']' in an array, found " + line
+            ),
         ]
     }()
 
-    @Test("a comment in JSON input is named as one, with its line, and nothing is inserted", arguments: commentCases)
+    @Test(
+        "a comment in JSON input is named as one, with its line, and nothing is inserted",
+        arguments: commentCases)
     func comments(input: String, message: String) throws {
         try handWrittenJSON(input: input, message: message)
     }

@@ -15,13 +15,16 @@ struct InsertTypingTests {
 
     /// `count` records `{"id":i,"v":i}`, but `changed` at the 1-based record numbers given.
     static func records(_ count: Int, changed: [Int: String]) -> [String] {
-        (1...count).map { i in changed[i].map { #"{"id":\#(i),"v":\#($0)}"# } ?? #"{"id":\#(i),"v":\#(i)}"# }
+        (1...count).map { i in
+            changed[i].map { #"{"id":\#(i),"v":\#($0)}"# } ?? #"{"id":\#(i),"v":\#(i)}"#
+        }
     }
 
     /// The declared type of each column of `table`, by `schema`.
     func types(_ db: String, _ table: String) throws -> [String: String] {
         let rows = try succeed(["schema", db, table, "-f", "json"]).rows()
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["column"] as! String, $0["type"] as! String) })
+        return Dictionary(
+            uniqueKeysWithValues: rows.map { ($0["column"] as! String, $0["type"] as! String) })
     }
 
     /// The names of the tables in `db`.
@@ -31,13 +34,16 @@ struct InsertTypingTests {
 
     /// The table's rows as `query` prints them, one JSON line each, in id order.
     func lines(_ db: String, _ table: String) throws -> [String] {
-        try succeed(["query", db, table, "--order-by", "id", "-f", "jsonl"]).stdout.split(separator: "\n").map(String.init)
+        try succeed(["query", db, table, "--order-by", "id", "-f", "jsonl"]).stdout.split(
+            separator: "\n"
+        ).map(String.init)
     }
 
     @Test(
         "a value of another kind at record 1,500 or at the last record: the column gets the type that holds both, every value as written",
         arguments: [
-            (1500, #""oops""#, "json"), (3000, #""oops""#, "json"), (1500, "1.50", "numeric"), (3000, "-0", "numeric"),
+            (1500, #""oops""#, "json"), (3000, #""oops""#, "json"), (1500, "1.50", "numeric"),
+            (3000, "-0", "numeric"),
             (3000, "true", "json"), (3000, "12345678901234567890", "json"),
         ])
     func lateKind(at record: Int, value: String, type: String) throws {
@@ -50,7 +56,9 @@ struct InsertTypingTests {
         #expect(try lines(db, "t") == input)
     }
 
-    @Test("several files are typed together, from every record of each; the same from standard input redirected from a file")
+    @Test(
+        "several files are typed together, from every record of each; the same from standard input redirected from a file"
+    )
     func severalFiles() throws {
         let first = (1...1200).map { #"{"id":\#($0),"v":true}"# }
         let second = (1201...1300).map { #"{"id":\#($0),"v":7,"w":"x"}"# }
@@ -86,30 +94,47 @@ struct InsertTypingTests {
         #expect(try tables(db) == ["other"])
         let created = try CLI.shell(create)
         #expect(created.status == 0, "\(created.stderr)")
-        #expect(try succeed(["insert", db, "t"], stdin: ndjson(input)).stderr == "inserted 1500 rows into t\n")
+        #expect(
+            try succeed(["insert", db, "t"], stdin: ndjson(input)).stderr
+                == "inserted 1500 rows into t\n")
         #expect(try lines(db, "t") == input)
         // The --save it names loads the same records, typed from every one.
         let saved = dir.path("saved.sqlite")
-        #expect(try succeed(["query", "-", "--save", saved, "--count"], stdin: ndjson(input)).stdout == "1500\n")
+        #expect(
+            try succeed(["query", "-", "--save", saved, "--count"], stdin: ndjson(input)).stdout
+                == "1500\n")
         #expect(try types(saved, "stdin") == ["id": "integer", "v": "json"])
     }
 
-    @Test("from a pipe, a number with a fraction after integers names numeric, and --pk is kept in the command")
+    @Test(
+        "from a pipe, a number with a fraction after integers names numeric, and --pk is kept in the command"
+    )
     func pipeAdviceNumeric() throws {
         let input = Self.records(1200, changed: [1100: "2.5"])
         let db = dir.path("db.sqlite")
         let message = try fail(["insert", db, "t", "--pk", "id"], stdin: ndjson(input))
-        #expect(message.contains("got a number 2.5; the new table's types came from its first 1000 records"), "\(message)")
-        #expect(message.contains("(jsonsql create-table \(db) t id:integer v:numeric --pk id)"), "\(message)")
+        #expect(
+            message.contains(
+                "got a number 2.5; the new table's types came from its first 1000 records"),
+            "\(message)")
+        #expect(
+            message.contains("(jsonsql create-table \(db) t id:integer v:numeric --pk id)"),
+            "\(message)")
     }
 
-    @Test("into an existing table the declared types rule: the error is as before, and nothing is inserted")
+    @Test(
+        "into an existing table the declared types rule: the error is as before, and nothing is inserted"
+    )
     func existingTable() throws {
-        let file = try dir.write("late.ndjson", ndjson(Self.records(1500, changed: [1500: #""oops""#])))
+        let file = try dir.write(
+            "late.ndjson", ndjson(Self.records(1500, changed: [1500: #""oops""#])))
         let db = dir.path("db.sqlite")
         _ = try succeed(["create-table", db, "t", "id:integer", "v:integer"])
         let message = try fail(["insert", db, "t", file])
-        #expect(message == "Error: \(file):1500: record 1500: column \"v\" (integer) expects an integer, got a string \"oops\"\n")
+        #expect(
+            message
+                == "Error: \(file):1500: record 1500: column \"v\" (integer) expects an integer, got a string \"oops\"\n"
+        )
         #expect(try CLI.count(db) == 0)
     }
 
@@ -135,12 +160,18 @@ struct InsertTypingTests {
 
     @Test("a new table from a file with --alter is typed from every record too: no column is added")
     func newTableAlter() throws {
-        let input = Self.records(2000, changed: [1999: #""x""#]) + [#"{"id":2001,"v":1,"late":[1]}"#]
+        let input =
+            Self.records(2000, changed: [1999: #""x""#]) + [#"{"id":2001,"v":1,"late":[1]}"#]
         let file = try dir.write("late.ndjson", ndjson(input))
         let db = dir.path("db.sqlite")
-        #expect(try succeed(["insert", db, "t", file, "--alter"]).stderr == "inserted 2001 rows into t\n")
+        #expect(
+            try succeed(["insert", db, "t", file, "--alter"]).stderr
+                == "inserted 2001 rows into t\n")
         #expect(try types(db, "t") == ["id": "integer", "v": "json", "late": "json"])
-        #expect(try lines(db, "t") == input.dropLast().map { $0.dropLast() + #","late":null}"# } + [input.last!])
+        #expect(
+            try lines(db, "t") == input.dropLast().map { $0.dropLast() + #","late":null}"# } + [
+                input.last!
+            ])
     }
 
     @Test("a refused file leaves nothing: a late change of type, then a bad record at the end")
@@ -169,6 +200,8 @@ struct InsertTypingTests {
         let db = dir.path("db.sqlite")
         #expect(try succeed(["insert", db, "t", file]).stderr == "inserted 1500 rows into t\n")
         #expect(try types(db, "t") == ["id": "integer", "v": "text"])
-        #expect(try succeed(["query", db, "t", "--where", "id = 1400", "-f", "csv"]).stdout == "id,v\r\n1400,x\r\n")
+        #expect(
+            try succeed(["query", db, "t", "--where", "id = 1400", "-f", "csv"]).stdout
+                == "id,v\r\n1400,x\r\n")
     }
 }

@@ -26,20 +26,27 @@ struct JSONStringDisplayTests {
     /// `stored` in order.
     static func sqliteTable() throws -> String {
         let db = try TemporaryDirectory.shared().path("display-\(UUID().uuidString).sqlite")
-        let rows = stored.enumerated().map { "(\($0.offset + 1), \($0.element.sql))" }.joined(separator: ", ")
-        try CLI.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, j JSON); INSERT INTO t VALUES \(rows);")
+        let rows = stored.enumerated().map { "(\($0.offset + 1), \($0.element.sql))" }.joined(
+            separator: ", ")
+        try CLI.sqlite(
+            db, "CREATE TABLE t (id INTEGER PRIMARY KEY, j JSON); INSERT INTO t VALUES \(rows);")
         return db
     }
 
     /// The table each format prints: one cell a row, values as the table shows them.
     static func expectedTable() -> String {
         let width = max(1, stored.map { $0.table.count }.max()!)
-        var lines = ["id  j" + String(repeating: " ", count: width - 1), "--  " + String(repeating: "-", count: width)]
+        var lines = [
+            "id  j" + String(repeating: " ", count: width - 1),
+            "--  " + String(repeating: "-", count: width),
+        ]
         for (i, row) in stored.enumerated() {
             let id = String(i + 1)
             lines.append(String(repeating: " ", count: 2 - id.count) + id + "  " + row.table)
         }
-        return lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n")
+        return lines.map {
+            $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }.joined(separator: "\n")
     }
 
     static func trimmedLines(_ text: String) -> String {
@@ -60,15 +67,19 @@ struct JSONStringDisplayTests {
         #expect(
             csv
                 == [
-                    "id,j", "1,x", "2,y", "3,z", "4,tab", "5,\"a\u{0}b\"", #"6,"😀 ""q""\""#, #"7,"""1.5""""#,
-                    #"8,"[1,""x""]""#, #"9,"""\ud800""""#, #"10,"""x""#, #"11,"""x"" ""y""""#, #"12,"""#, "",
+                    "id,j", "1,x", "2,y", "3,z", "4,tab", "5,\"a\u{0}b\"", #"6,"😀 ""q""\""#,
+                    #"7,"""1.5""""#,
+                    #"8,"[1,""x""]""#, #"9,"""\ud800""""#, #"10,"""x""#, #"11,"""x"" ""y""""#,
+                    #"12,"""#, "",
                 ].joined(separator: "\r\n"))
         let jsonl = try succeed(["query", db, "t", "--format", "jsonl"]).stdout
         #expect(
             jsonl
                 == [
-                    #"{"id":1,"j":"x"}"#, #"{"id":2,"j":"y"}"#, #"{"id":3,"j":"z"}"#, #"{"id":4,"j":"tab"}"#,
-                    #"{"id":5,"j":"a\u0000b"}"#, #"{"id":6,"j":"\ud83d\ude00 \"q\"\\"}"#, #"{"id":7,"j":"1.5"}"#,
+                    #"{"id":1,"j":"x"}"#, #"{"id":2,"j":"y"}"#, #"{"id":3,"j":"z"}"#,
+                    #"{"id":4,"j":"tab"}"#,
+                    #"{"id":5,"j":"a\u0000b"}"#, #"{"id":6,"j":"\ud83d\ude00 \"q\"\\"}"#,
+                    #"{"id":7,"j":"1.5"}"#,
                     #"{"id":8,"j":[1,"x"]}"#, #"{"id":9,"j":"\ud800"}"#, #"{"id":10,"j":"\"x"}"#,
                     #"{"id":11,"j":"\"x\" \"y\""}"#, #"{"id":12,"j":""}"#, "",
                 ].joined(separator: "\n"))
@@ -88,7 +99,8 @@ struct JSONStringDisplayTests {
         #expect(
             try CLI.sqlite(copy, "SELECT j FROM t ORDER BY id;")
                 == [
-                    #""x""#, #""y""#, #""z""#, #""tab""#, #""a\u0000b""#, #""😀 \"q\"\\""#, #""1.5""#, #"[1,"x"]"#,
+                    #""x""#, #""y""#, #""z""#, #""tab""#, #""a\u0000b""#, #""😀 \"q\"\\""#,
+                    #""1.5""#, #"[1,"x"]"#,
                     "",
                 ].joined(separator: "\n"))
         // Half a surrogate pair is no text: insert refuses it in a json column, as from JSON.
@@ -100,21 +112,27 @@ struct JSONStringDisplayTests {
         let url = try PostgresServer.freshSchema("display")
         let schema = PostgresServer.schema(of: url)
         let values = [
-            #""x" "#, #" "y""#, "\"z\"\n", "\t\n\"tab\"\r\n", #"  "\ud83d\ude00 \"q\"\\"  "#, #""1.5" "#, #"[1, "x" ]  "#,
+            #""x" "#, #" "y""#, "\"z\"\n", "\t\n\"tab\"\r\n", #"  "\ud83d\ude00 \"q\"\\"  "#,
+            #""1.5" "#, #"[1, "x" ]  "#,
             #""" "#,
         ]
         let literals = values.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
         try PostgresServer.psql(
             "CREATE TABLE t (id integer PRIMARY KEY, j json, b jsonb); INSERT INTO t VALUES "
-                + literals.enumerated().map { "(\($0.offset + 1), \($0.element), \($0.element))" }.joined(separator: ", "),
+                + literals.enumerated().map { "(\($0.offset + 1), \($0.element), \($0.element))" }
+                .joined(separator: ", "),
             schema: schema)
-        #expect(try PostgresServer.psql("SELECT j::text FROM t WHERE id = 1", schema: schema) == "\"x\" \n")
+        #expect(
+            try PostgresServer.psql("SELECT j::text FROM t WHERE id = 1", schema: schema)
+                == "\"x\" \n")
         let table = try succeed(["query", url, "t", "--format", "table"]).stdout
         #expect(
             Self.trimmedLines(table)
                 == [
-                    "id  j        b", "--  -------  -------", " 1  x        x", " 2  y        y", " 3  z        z",
-                    " 4  tab      tab", #" 5  😀 "q"\  😀 "q"\"#, " 6  1.5      1.5", #" 7  [1,"x"]  [1,"x"]"#, " 8",
+                    "id  j        b", "--  -------  -------", " 1  x        x", " 2  y        y",
+                    " 3  z        z",
+                    " 4  tab      tab", #" 5  😀 "q"\  😀 "q"\"#, " 6  1.5      1.5",
+                    #" 7  [1,"x"]  [1,"x"]"#, " 8",
                 ].joined(separator: "\n"))
         let csv = try succeed(["query", url, "t", "--format", "csv"]).stdout
         #expect(
@@ -127,8 +145,10 @@ struct JSONStringDisplayTests {
         #expect(
             jsonl
                 == [
-                    #"{"id":1,"j":"x"}"#, #"{"id":2,"j":"y"}"#, #"{"id":3,"j":"z"}"#, #"{"id":4,"j":"tab"}"#,
-                    #"{"id":5,"j":"\ud83d\ude00 \"q\"\\"}"#, #"{"id":6,"j":"1.5"}"#, #"{"id":7,"j":[1,"x"]}"#,
+                    #"{"id":1,"j":"x"}"#, #"{"id":2,"j":"y"}"#, #"{"id":3,"j":"z"}"#,
+                    #"{"id":4,"j":"tab"}"#,
+                    #"{"id":5,"j":"\ud83d\ude00 \"q\"\\"}"#, #"{"id":6,"j":"1.5"}"#,
+                    #"{"id":7,"j":[1,"x"]}"#,
                     #"{"id":8,"j":""}"#, "",
                 ].joined(separator: "\n"))
         let json = try succeed(["query", url, "t", "--select", "id,j", "--format", "json"]).stdout
@@ -140,15 +160,23 @@ struct JSONStringDisplayTests {
             try succeed(["create-table", database, "c", "id:integer:pk", "j:json"])
             try succeed(
                 ["insert", database, "c", "--csv"],
-                stdin: try succeed(["query", url, "t", "--select", "id,j", "--format", "csv"]).stdout)
-            // The same strings (json keeps the escapes as written, `\ud83d\ude00`; the copy holds the character).
+                stdin: try succeed(["query", url, "t", "--select", "id,j", "--format", "csv"])
+                    .stdout)
+            // The same strings (json keeps the escapes as written, `\ud83d\ude00`; the copy holds
+            // the character).
             let copied = try succeed(["query", database, "c", "--format", "json"]).rows()
-            let original = try succeed(["query", url, "t", "--select", "id,j", "--format", "json"]).rows()
-            #expect(copied.map { NSDictionary(dictionary: $0) } == original.map { NSDictionary(dictionary: $0) }, "\(database)")
+            let original = try succeed(["query", url, "t", "--select", "id,j", "--format", "json"])
+                .rows()
+            #expect(
+                copied.map { NSDictionary(dictionary: $0) }
+                    == original.map { NSDictionary(dictionary: $0) }, "\(database)")
         }
         #expect(
             try PostgresServer.psql("SELECT j::text FROM c ORDER BY id", schema: schema)
-                == [#""x""#, #""y""#, #""z""#, #""tab""#, #""😀 \"q\"\\""#, #""1.5""#, #"[1, "x"]"#, #""""#, ""]
+                == [
+                    #""x""#, #""y""#, #""z""#, #""tab""#, #""😀 \"q\"\\""#, #""1.5""#, #"[1, "x"]"#,
+                    #""""#, "",
+                ]
                 .joined(separator: "\n"))
     }
 }

@@ -37,9 +37,18 @@ struct MemoryStreamingTests {
         ["--where", "address.country=DE", "--count"],
         ["--where", "address.country=DE", "--limit", "2"],
         ["--select", "id,address.country", "--where", "address.city=DE"],
-        ["--group-by", "address.country", "--select", "address.country,count(),sum(score),avg(score),min(name),max(id)"],
-        ["--group-by", "address.country", "--order-by", "count():desc", "--limit", "2", "--offset", "1"],
-        ["--select", "count(),count(note),sum(score),max(address.city)", "--where", "address.country in [DE, FR]"],
+        [
+            "--group-by", "address.country", "--select",
+            "address.country,count(),sum(score),avg(score),min(name),max(id)",
+        ],
+        [
+            "--group-by", "address.country", "--order-by", "count():desc", "--limit", "2",
+            "--offset", "1",
+        ],
+        [
+            "--select", "count(),count(note),sum(score),max(address.city)", "--where",
+            "address.country in [DE, FR]",
+        ],
         ["--group-by", "address.contry"],
         ["--select", "id,address.cty", "--where", "score > 10"],
     ]
@@ -55,13 +64,18 @@ struct MemoryStreamingTests {
     }
 
     /// Runs `query` on the file in memory mode and on a database made from it by `insert`.
-    func compare(file: String, table: String, insertOptions: [String] = [], queries: [[String]]) throws {
-        let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+    func compare(file: String, table: String, insertOptions: [String] = [], queries: [[String]])
+        throws
+    {
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            .sorted()
         let db = directory.path("\(table)-\(UUID().uuidString).db")
         try succeed(["insert", db, table, file] + insertOptions)
         for query in queries {
-            let memory = try CLI.run(["query", file] + query + ["--format", "jsonl", "--json-cols", "none"])
-            let loaded = try CLI.run(["query", db, table] + query + ["--format", "jsonl", "--json-cols", "none"])
+            let memory = try CLI.run(
+                ["query", file] + query + ["--format", "jsonl", "--json-cols", "none"])
+            let loaded = try CLI.run(
+                ["query", db, table] + query + ["--format", "jsonl", "--json-cols", "none"])
             #expect(memory.status == 0, "\(query): \(memory.stderr)")
             #expect(loaded.status == 0, "\(query): \(loaded.stderr)")
             #expect(memory.stdout == loaded.stdout, "\(file) \(query)")
@@ -69,7 +83,9 @@ struct MemoryStreamingTests {
             #expect(memory.stderr == loaded.stderr, "\(file) \(query)")
         }
         try FileManager.default.removeItem(atPath: db)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+                == before)
     }
 
     /// A filter, a grouped query and a missing path: enough for a shape once `queries` have all
@@ -89,13 +105,17 @@ struct MemoryStreamingTests {
     @Test("a single object, CSV and standard input give the rows a loaded database gives")
     func otherShapes() throws {
         let single = try directory.write("single.json", Self.records[1])
-        try compare(file: single, table: "single", queries: [["--where", "address.country=DE"], ["--select", "count()"]])
+        try compare(
+            file: single, table: "single",
+            queries: [["--where", "address.country=DE"], ["--select", "count()"]])
         let csv = try directory.write(
-            "people.csv", "id,name,country\n1,Ådä,DE\n2,Bo,\\u0044E\n3,\"Cy, DE\",FR\n4,Dan,DE\n5,Eve,\n")
+            "people.csv",
+            "id,name,country\n1,Ådä,DE\n2,Bo,\\u0044E\n3,\"Cy, DE\",FR\n4,Dan,DE\n5,Eve,\n")
         try compare(
             file: csv, table: "people", insertOptions: ["--csv"],
             queries: [
-                ["--where", "country=DE"], ["--where", "country=\\u0044E"], ["--where", "country in [DE, FR]", "--count"],
+                ["--where", "country=DE"], ["--where", "country=\\u0044E"],
+                ["--where", "country in [DE, FR]", "--count"],
                 ["--group-by", "country", "--select", "country,count(),sum(id)"],
             ])
         let input = Self.records.joined(separator: "\n")
@@ -103,8 +123,10 @@ struct MemoryStreamingTests {
         let db = directory.path("stdin.db")
         try succeed(["insert", db, "stdin", file])
         for query in Self.someQueries {
-            let memory = try CLI.run(["query", "-"] + query + ["--format", "jsonl", "--json-cols", "none"], stdin: input)
-            let loaded = try CLI.run(["query", db, "stdin"] + query + ["--format", "jsonl", "--json-cols", "none"])
+            let memory = try CLI.run(
+                ["query", "-"] + query + ["--format", "jsonl", "--json-cols", "none"], stdin: input)
+            let loaded = try CLI.run(
+                ["query", db, "stdin"] + query + ["--format", "jsonl", "--json-cols", "none"])
             #expect(memory.status == 0, "\(query): \(memory.stderr)")
             #expect(memory.stdout == loaded.stdout, "stdin \(query)")
         }
@@ -113,11 +135,19 @@ struct MemoryStreamingTests {
     @Test("a string written with \\u escapes matches its plain spelling")
     func escapedStrings() throws {
         let file = try directory.write("escapes.ndjson", Self.records.joined(separator: "\n"))
-        let ids = try CLI.run(["query", file, "--where", "address.country=DE", "--select", "id", "-f", "jsonl"])
-        #expect(ids.stdout == #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n" + #"{"id":3}"# + "\n", "\(ids.stderr)")
-        let nested = try CLI.run(["query", file, "--where", "note.c=DE", "--select", "id", "-f", "jsonl"])
+        let ids = try CLI.run([
+            "query", file, "--where", "address.country=DE", "--select", "id", "-f", "jsonl",
+        ])
+        #expect(
+            ids.stdout == #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n" + #"{"id":3}"# + "\n",
+            "\(ids.stderr)")
+        let nested = try CLI.run([
+            "query", file, "--where", "note.c=DE", "--select", "id", "-f", "jsonl",
+        ])
         #expect(nested.stdout == #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n", "\(nested.stderr)")
-        let count = try CLI.run(["query", file, "--where", "address.country in [FR, DE]", "--count"])
+        let count = try CLI.run([
+            "query", file, "--where", "address.country in [FR, DE]", "--count",
+        ])
         #expect(count.stdout == "5\n", "\(count.stderr)")
     }
 
@@ -143,7 +173,8 @@ struct MemoryStreamingTests {
         }
         let file = try directory.write("many.ndjson", lines.joined(separator: "\n") + "\n")
         let result = try CLI.run([
-            "query", file, "--group-by", "c.k", "--select", "c.k,count(),sum(score)", "--where", "score >= 0", "-f", "json",
+            "query", file, "--group-by", "c.k", "--select", "c.k,count(),sum(score)", "--where",
+            "score >= 0", "-f", "json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         var seen: [String: (Int, Int)] = [:]
@@ -168,12 +199,20 @@ struct MemoryStreamingTests {
 
     @Test("records print as given: numbers and timestamps keep their text")
     func printsAsGiven() throws {
-        let record = #"{"a":1.0,"b":"2024-05-01T12:00:00Z","c":1e2,"d":-0.0,"e":12345678901234567890,"f":1.10,"g":{"x":1.0}}"#
-        let file = try directory.write("given.ndjson", record + "\n" + #"{"a":2,"b":"x","c":3,"d":1,"e":1,"f":2}"# + "\n")
-        let result = try CLI.run(["query", file, "--where", "b=2024-05-01T12:00:00Z", "-f", "jsonl"])
+        let record =
+            #"{"a":1.0,"b":"2024-05-01T12:00:00Z","c":1e2,"d":-0.0,"e":12345678901234567890,"f":1.10,"g":{"x":1.0}}"#
+        let file = try directory.write(
+            "given.ndjson", record + "\n" + #"{"a":2,"b":"x","c":3,"d":1,"e":1,"f":2}"# + "\n")
+        let result = try CLI.run([
+            "query", file, "--where", "b=2024-05-01T12:00:00Z", "-f", "jsonl",
+        ])
         #expect(result.stdout == record + "\n", "\(result.stderr)")
-        let grouped = try CLI.run(["query", file, "--group-by", "a", "--select", "a,count()", "-f", "jsonl"])
-        #expect(grouped.stdout == #"{"a":1.0,"count()":1}"# + "\n" + #"{"a":2,"count()":1}"# + "\n", "\(grouped.stderr)")
+        let grouped = try CLI.run([
+            "query", file, "--group-by", "a", "--select", "a,count()", "-f", "jsonl",
+        ])
+        #expect(
+            grouped.stdout == #"{"a":1.0,"count()":1}"# + "\n" + #"{"a":2,"count()":1}"# + "\n",
+            "\(grouped.stderr)")
     }
 }
 
@@ -186,15 +225,20 @@ struct DescribeStreamingTests {
         directory = try TemporaryDirectory()
     }
 
-    @Test("describe of a file, and of standard input over two batches, prints what describe of the loaded table prints")
+    @Test(
+        "describe of a file, and of standard input over two batches, prints what describe of the loaded table prints"
+    )
     func manyBatches() throws {
         var lines: [String] = []
         // Standard input is described 20,000 records at a time.
         let count = 25_000
         for i in 0..<count {
             let tags = i % 3 == 0 ? "[]" : #"["t\#(i % 7)","u"]"#
-            let nested = i % 5 == 0 ? "null" : #"{"k":"\#(["DE", "FR", "\\u0044E"][i % 3])","n":\#(i % 13)}"#
-            lines.append(#"{"i":\#(i),"r":\#(Double(i % 100) / 8),"c":\#(nested),"tags":\#(tags),"on":\#(i % 2 == 0)}"#)
+            let nested =
+                i % 5 == 0 ? "null" : #"{"k":"\#(["DE", "FR", "\\u0044E"][i % 3])","n":\#(i % 13)}"#
+            lines.append(
+                #"{"i":\#(i),"r":\#(Double(i % 100) / 8),"c":\#(nested),"tags":\#(tags),"on":\#(i % 2 == 0)}"#
+            )
         }
         let file = try directory.write("many.ndjson", lines.joined(separator: "\n"))
         let db = directory.path("many.db")
@@ -206,10 +250,15 @@ struct DescribeStreamingTests {
         // "\u0044E" is the string DE: two distinct values.
         let objects = (0..<count).filter { $0 % 5 != 0 }.count
         #expect(
-            streamed.stdout.contains(#"{"path":"c.k","count":\#(objects),"types":{"string":\#(objects)},"distinct":2,"#))
-        let input = try CLI.run(["describe", "-", "-f", "jsonl"], stdin: lines.joined(separator: "\n"))
+            streamed.stdout.contains(
+                #"{"path":"c.k","count":\#(objects),"types":{"string":\#(objects)},"distinct":2,"#))
+        let input = try CLI.run(
+            ["describe", "-", "-f", "jsonl"], stdin: lines.joined(separator: "\n"))
         #expect(input.stdout == streamed.stdout, "\(input.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["many.db", "many.ndjson"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "many.db", "many.ndjson",
+            ])
     }
 }
 
@@ -218,9 +267,14 @@ extension MemoryStreamingTests {
     func invalidRecords() throws {
         let twice = try directory.write(
             "twice.ndjson", #"{"a":"DE","b":1}"# + "\n" + #"{"a":"FR","b":2,"b":3}"# + "\n")
-        for query in [["--where", "a=DE"], ["--group-by", "a"], ["--where", "a=DE", "--count"], ["--select", "a"]] {
+        for query in [
+            ["--where", "a=DE"], ["--group-by", "a"], ["--where", "a=DE", "--count"],
+            ["--select", "a"],
+        ] {
             let stderr = try fail(["query", twice] + query)
-            #expect(stderr.contains(#"twice.ndjson:2: record 2: key "b" appears more than once"#), "\(query): \(stderr)")
+            #expect(
+                stderr.contains(#"twice.ndjson:2: record 2: key "b" appears more than once"#),
+                "\(query): \(stderr)")
         }
         let half = try directory.write(
             "half.ndjson", #"{"a":"DE","b":"x"}"# + "\n" + #"{"a":"FR","b":"\ud800"}"# + "\n")
@@ -232,7 +286,9 @@ extension MemoryStreamingTests {
 }
 
 extension MemoryStreamingTests {
-    @Test("--explain on a file says how query reads it without --explain, before SQLite's plan of the loaded file")
+    @Test(
+        "--explain on a file says how query reads it without --explain, before SQLite's plan of the loaded file"
+    )
     func explainedReading() throws {
         let file = try directory.write("explained.ndjson", Self.records.joined(separator: "\n"))
         let cases: [([String], String)] = [
@@ -246,13 +302,18 @@ extension MemoryStreamingTests {
             ),
             (["--select", "id"], "-- memory mode, streamed: the records are loaded in batches"),
             (["--group-by", "address.city"], "-- memory mode, grouped: one read (two threads)"),
-            (["--order-by", "score"], "-- memory mode, loaded: the whole file is loaded into memory first"),
+            (
+                ["--order-by", "score"],
+                "-- memory mode, loaded: the whole file is loaded into memory first"
+            ),
         ]
         for (options, start) in cases {
             let explained = try CLI.run(["query", file] + options + ["--explain"])
             #expect(explained.status == 0, "\(options): \(explained.stderr)")
             #expect(explained.stdout.hasPrefix(start), "\(options): \(explained.stdout)")
-            #expect(explained.stdout.contains("\n-- the plan below is SQLite's over the file loaded whole\n-- SELECT "))
+            #expect(
+                explained.stdout.contains(
+                    "\n-- the plan below is SQLite's over the file loaded whole\n-- SELECT "))
         }
     }
 
@@ -262,16 +323,24 @@ extension MemoryStreamingTests {
         let db = directory.path("notes.db")
         try succeed(["insert", db, "notes", file])
         for query in [
-            ["--group-by", "address.contry"], ["--select", "id,address.cty"], ["--select", "count(),max(address.cty)"],
+            ["--group-by", "address.contry"], ["--select", "id,address.cty"],
+            ["--select", "count(),max(address.cty)"],
         ] {
             let memory = try CLI.run(["query", file] + query + ["-f", "jsonl"])
-            let loaded = try CLI.run(["query", db, "notes"] + query + ["-f", "jsonl", "--json-cols", "none"])
+            let loaded = try CLI.run(
+                ["query", db, "notes"] + query + ["-f", "jsonl", "--json-cols", "none"])
             #expect(memory.stdout == loaded.stdout, "\(query)")
             #expect(memory.stderr == loaded.stderr, "\(query)")
         }
         let grouped = try CLI.run(["query", file, "--group-by", "address.contry"])
-        #expect(grouped.stderr == "note: no row has the path address.contry; did you mean 'address.country'?\n")
-        let selected = try CLI.run(["query", file, "--select", "id,address.cty", "--where", "score > 10"])
-        #expect(selected.stderr == "note: no row has the path address.cty; did you mean 'address.city'?\n")
+        #expect(
+            grouped.stderr
+                == "note: no row has the path address.contry; did you mean 'address.country'?\n")
+        let selected = try CLI.run([
+            "query", file, "--select", "id,address.cty", "--where", "score > 10",
+        ])
+        #expect(
+            selected.stderr
+                == "note: no row has the path address.cty; did you mean 'address.city'?\n")
     }
 }

@@ -6,16 +6,20 @@ import Testing
 struct OutputSafetyCLITests {
     /// Values stored as they are: each a string the JSON input escapes.
     static let values = [
-        "a\rb", "c\r\nd", "e\nf", " lead", "trail ", "", "x\u{0}y", "q\"uo,te", "\u{1B}[31mred", "日本語", "e\u{301}",
+        "a\rb", "c\r\nd", "e\nf", " lead", "trail ", "", "x\u{0}y", "q\"uo,te", "\u{1B}[31mred",
+        "日本語", "e\u{301}",
         "\"\u{301}", "tab\there",
     ]
 
     func makeDatabase(_ dir: TemporaryDirectory) throws -> String {
         let db = dir.path("db.sqlite")
         let input = try Self.values.enumerated().map { i, value in
-            String(decoding: try JSONSerialization.data(withJSONObject: ["id": i + 1, "v": value]), as: UTF8.self)
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: ["id": i + 1, "v": value]),
+                as: UTF8.self)
         }.joined(separator: "\n")
-        try Fixture.table(db, "t", ["id:integer:pk", "v:text"], records: input + "\n{\"id\":99,\"v\":null}")
+        try Fixture.table(
+            db, "t", ["id:integer:pk", "v:text"], records: input + "\n{\"id\":99,\"v\":null}")
         return db
     }
 
@@ -49,7 +53,9 @@ struct OutputSafetyCLITests {
                 }
             } else {
                 while i < scalars.count && scalars[i] != "," && scalars[i] != "\r" {
-                    guard scalars[i] != "\"" && scalars[i] != "\n" else { throw CLI.CLIError("bare field holds \(scalars[i])") }
+                    guard scalars[i] != "\"" && scalars[i] != "\n" else {
+                        throw CLI.CLIError("bare field holds \(scalars[i])")
+                    }
                     field.append(scalars[i])
                     i += 1
                 }
@@ -69,7 +75,9 @@ struct OutputSafetyCLITests {
         return records
     }
 
-    @Test("csv reads back value for value, with a strict RFC 4180 parser and with Python's csv module")
+    @Test(
+        "csv reads back value for value, with a strict RFC 4180 parser and with Python's csv module"
+    )
     func csvRoundTrip() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
@@ -77,7 +85,8 @@ struct OutputSafetyCLITests {
         #expect(result.status == 0)
         let records = try Self.parseCSV(result.stdout)
         #expect(
-            records.map { $0.map(\.0) } == [["id", "v"]] + Self.values.enumerated().map { [String($0 + 1), $1] } + [["99", ""]])
+            records.map { $0.map(\.0) } == [["id", "v"]]
+                + Self.values.enumerated().map { [String($0 + 1), $1] } + [["99", ""]])
         // The empty string is quoted, NULL is not.
         #expect(records[6][1].quoted && !records.last![1].quoted)
 
@@ -91,7 +100,10 @@ struct OutputSafetyCLITests {
         let python = try CLI.run(["-c", script, file], executable: "/usr/bin/python3")
         #expect(python.status == 0, "\(python.stderr)")
         let parsed = try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [[String]]
-        #expect(parsed == [["id", "v"]] + Self.values.enumerated().map { [String($0 + 1), $1] } + [["99", ""]])
+        #expect(
+            parsed == [["id", "v"]] + Self.values.enumerated().map { [String($0 + 1), $1] } + [
+                ["99", ""]
+            ])
     }
 
     @Test("csv quotes a header name that needs it")
@@ -99,7 +111,8 @@ struct OutputSafetyCLITests {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
         let out = try CLI.run([
-            "query", db, "--format", "csv", "--sql", "SELECT 1 AS \"a,b\", 2 AS \"say \"\"x\"\"\", 3 AS \"l\r\nf\", 4 AS \" s\"",
+            "query", db, "--format", "csv", "--sql",
+            "SELECT 1 AS \"a,b\", 2 AS \"say \"\"x\"\"\", 3 AS \"l\r\nf\", 4 AS \" s\"",
         ]).stdout
         #expect(out == "\"a,b\",\"say \"\"x\"\"\",\"l\r\nf\",\" s\"\r\n1,2,3,4\r\n")
     }
@@ -108,7 +121,9 @@ struct OutputSafetyCLITests {
     func table() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        let out = try CLI.run(["query", db, "--format", "table", "--where", "id in [1, 2, 7, 9, 10, 11]"]).stdout
+        let out = try CLI.run([
+            "query", db, "--format", "table", "--where", "id in [1, 2, 7, 9, 10, 11]",
+        ]).stdout
         #expect(!out.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(
             out == """
@@ -123,9 +138,13 @@ struct OutputSafetyCLITests {
 
                 """, "\(out)")
         // Column names too.
-        let header = try CLI.run(["query", db, "--format", "table", "--sql", "SELECT 1 AS \"日本\", 2 AS \"\u{1B}]0;x\u{7}\""])
-            .stdout
-        #expect(header == "日本  \\u001b]0;x\\u0007\n----  ----------------\n   1                 2\n")
+        let header = try CLI.run([
+            "query", db, "--format", "table", "--sql",
+            "SELECT 1 AS \"日本\", 2 AS \"\u{1B}]0;x\u{7}\"",
+        ])
+        .stdout
+        #expect(
+            header == "日本  \\u001b]0;x\\u0007\n----  ----------------\n   1                 2\n")
     }
 
     @Test("an error quoting a name from the database escapes what a terminal would act on")
@@ -136,7 +155,8 @@ struct OutputSafetyCLITests {
         try Fixture.table(db, "t\u{1B}]0;x\u{7}\u{1B}[2J", ["id:integer:pk"])
         let result = try CLI.run(["query", db, "nope"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasSuffix("tables: t\\u001b]0;x\\u0007\\u001b[2J\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix("tables: t\\u001b]0;x\\u0007\\u001b[2J\n"), "\(result.stderr)")
         #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
@@ -149,13 +169,15 @@ struct OutputSafetyCLITests {
         let option = try CLI.run(["query", db, "t", "--bogus\nx\u{1B}[2J"])
         #expect(option.status == 64)
         #expect(
-            option.stderr.hasPrefix(#"Error: unknown option '--bogus\nx\u001b[2J'"# + "\nUsage: jsonsql query "),
+            option.stderr.hasPrefix(
+                #"Error: unknown option '--bogus\nx\u001b[2J'"# + "\nUsage: jsonsql query "),
             "\(option.stderr)")
         #expect(option.stderr.split(separator: "\n").count == 3, "\(option.stderr)")
         // The parser's own lines stay.
         let completion = try CLI.run(["--generate-completion-script", "foo"])
         #expect(
-            completion.stderr.hasPrefix("Error: Can't generate completion scripts for 'foo'.\nPlease use "),
+            completion.stderr.hasPrefix(
+                "Error: Can't generate completion scripts for 'foo'.\nPlease use "),
             "\(completion.stderr)")
         // A library error keeps the lines it has of its own: libpq's hint.
         let socket = "/tmp/jsonsql-no-server-\(UUID().uuidString.prefix(8))"
@@ -168,13 +190,16 @@ struct OutputSafetyCLITests {
         #expect(insert.status == 0)
         #expect(
             insert.stderr == #"inserted 1 row into T\n"# + "\n"
-                + #"note: T\n is a new table; did you mean 't'? (jsonsql drop-table "# + db + #" $'T\n' undoes it)"# + "\n",
+                + #"note: T\n is a new table; did you mean 't'? (jsonsql drop-table "# + db
+                + #" $'T\n' undoes it)"# + "\n",
             "\(insert.stderr)")
         // A script's name locates the error.
         let script = try dir.write("s\nq", "nope\n")
         let shell = try fail(["shell", db, script])
         #expect(
-            shell.hasPrefix("Error: " + script.replacingOccurrences(of: "\n", with: #"\n"#) + ":1: unknown command 'nope'"),
+            shell.hasPrefix(
+                "Error: " + script.replacingOccurrences(of: "\n", with: #"\n"#)
+                    + ":1: unknown command 'nope'"),
             "\(shell)")
         #expect(shell.split(separator: "\n").count == 1, "\(shell)")
     }
@@ -191,22 +216,31 @@ struct OutputSafetyCLITests {
     func invalidUTF8() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        let insert = try CLI.run(["query", db, "--sql", "INSERT INTO t VALUES (100, CAST(x'41ff42c30a' AS TEXT))"])
+        let insert = try CLI.run([
+            "query", db, "--sql", "INSERT INTO t VALUES (100, CAST(x'41ff42c30a' AS TEXT))",
+        ])
         #expect(insert.status == 0, "\(insert.stderr)")
         let expected = "A\u{FFFD}B\u{FFFD}\n"
         let json = try CLI.run(["query", db, "--where", "id = 100", "--format", "json"])
         #expect(json.stdout == "[\n{\"id\":100,\"v\":\"A\u{FFFD}B\u{FFFD}\\n\"}\n]\n")
         #expect(try json.rows().first?["v"] as? String == expected)
-        let jsonl = try CLI.run(["query", db, "--where", "id = 100", "--format", "jsonl", "--select", "v"])
+        let jsonl = try CLI.run([
+            "query", db, "--where", "id = 100", "--format", "jsonl", "--select", "v",
+        ])
         #expect(jsonl.stdout == "{\"v\":\"A\u{FFFD}B\u{FFFD}\\n\"}\n")
-        let csv = try CLI.run(["query", db, "--where", "id = 100", "--format", "csv", "--select", "v"])
+        let csv = try CLI.run([
+            "query", db, "--where", "id = 100", "--format", "csv", "--select", "v",
+        ])
         #expect(csv.stdout == "v\r\n\"\(expected)\"\r\n")
         // The bytes themselves are UTF-8 (CLI.Result decodes them, which would hide a stray byte).
         for format in ["json", "jsonl", "csv", "table"] {
-            let check = try CLI.shell("jsonsql query '\(db)' --format \(format) | iconv -f UTF-8 -t UTF-8 >/dev/null")
+            let check = try CLI.shell(
+                "jsonsql query '\(db)' --format \(format) | iconv -f UTF-8 -t UTF-8 >/dev/null")
             #expect(check.status == 0, "\(format): \(check.stderr)")
         }
-        let table = try CLI.run(["query", db, "--where", "id = 100", "--format", "table", "--select", "v"])
+        let table = try CLI.run([
+            "query", db, "--where", "id = 100", "--format", "table", "--select", "v",
+        ])
         #expect(table.stdout == "v\n------\nA\u{FFFD}B\u{FFFD}\\n\n")
     }
 
@@ -219,7 +253,9 @@ struct OutputSafetyCLITests {
         let select = try CLI.run(["query", db, "--select", "id,id"])
         #expect(select.status == 1)
         #expect(select.stderr == "Error: --select names id twice; list each path once\n")
-        #expect(try CLI.run(["query", db, "--sql", "SELECT 1 AS a, 2 AS a", "--format", "csv"]).stdout == "a,a:2\r\n1,2\r\n")
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT 1 AS a, 2 AS a", "--format", "csv"]).stdout
+                == "a,a:2\r\n1,2\r\n")
         let shell = try CLI.run(["shell", db], stdin: ".format jsonl\nSELECT 1 AS a, 2 AS a;\n")
         #expect(shell.stdout == "{\"a\":1,\"a:2\":2}\n")
     }
@@ -228,17 +264,24 @@ struct OutputSafetyCLITests {
     func parameters() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        #expect(try CLI.run(["query", db, "--sql", "SELECT ? AS a", "--param", "1=5"]).stdout == "[\n{\"a\":5}\n]\n")
+        #expect(
+            try CLI.run(["query", db, "--sql", "SELECT ? AS a", "--param", "1=5"]).stdout
+                == "[\n{\"a\":5}\n]\n")
         let byName = try CLI.run([
-            "query", db, "--sql", "SELECT v FROM t WHERE id = :id", "--param", "id=10", "--format", "jsonl",
+            "query", db, "--sql", "SELECT v FROM t WHERE id = :id", "--param", "id=10", "--format",
+            "jsonl",
         ])
         #expect(byName.stdout == "{\"v\":\"日本語\"}\n")
         let unused = try CLI.run(["query", db, "--sql", "SELECT ? AS a", "--param", "x=5"])
         #expect(unused.status == 1)
         #expect(unused.stderr == "Error: --param x is not used by the SQL; it uses ?1\n")
-        let missing = try CLI.run(["query", db, "--sql", "SELECT ?2 AS a, :b AS b", "--param", "b=1"])
+        let missing = try CLI.run([
+            "query", db, "--sql", "SELECT ?2 AS a, :b AS b", "--param", "b=1",
+        ])
         #expect(missing.stderr == "Error: the SQL needs a value for ?2; add --param 2=VALUE\n")
-        let twice = try CLI.run(["query", db, "--sql", "SELECT :a", "--param", "a=1", "--param", "a=2"])
+        let twice = try CLI.run([
+            "query", db, "--sql", "SELECT :a", "--param", "a=1", "--param", "a=2",
+        ])
         #expect(twice.status == 64)
         #expect(twice.stderr.hasPrefix("Error: --param a is given twice; give it once\n"))
     }
@@ -247,15 +290,23 @@ struct OutputSafetyCLITests {
     func nulValues() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try CLI.run(["insert", db, "t", "--pk", "id"], stdin: #"{"id":1,"name":"a"} {"id":2,"name":"a\u0000b"}"#)
+        try CLI.run(
+            ["insert", db, "t", "--pk", "id"],
+            stdin: #"{"id":1,"name":"a"} {"id":2,"name":"a\u0000b"}"#)
         #expect(
-            try CLI.run(["query", db, "--where", #"name = "a\u0000b""#, "--format", "jsonl", "--select", "id"]).stdout
+            try CLI.run([
+                "query", db, "--where", #"name = "a\u0000b""#, "--format", "jsonl", "--select",
+                "id",
+            ]).stdout
                 == "{\"id\":2}\n")
         let deleted = try CLI.run(["delete", db, "--where", #"name = "a\u0000b""#])
         #expect(deleted.stderr == "deleted 1 row from t\n")
-        #expect(try CLI.run(["update", db, "--where", "id = 1", "--set", #"name="x\u0000y""#]).status == 0)
+        #expect(
+            try CLI.run(["update", db, "--where", "id = 1", "--set", #"name="x\u0000y""#]).status
+                == 0)
         let param = try CLI.run([
-            "query", db, "--sql", "SELECT id, name, hex(:v) AS h FROM t", "--param", #"v="p\u0000q""#, "--format", "jsonl",
+            "query", db, "--sql", "SELECT id, name, hex(:v) AS h FROM t", "--param",
+            #"v="p\u0000q""#, "--format", "jsonl",
         ])
         #expect(param.stdout == "{\"id\":1,\"name\":\"x\\u0000y\",\"h\":\"700071\"}\n")
     }
@@ -274,13 +325,21 @@ struct OutputSafetyCLITests {
             other.stderr
                 == "Error: an index named t_on_v already exists but is not the one asked for; it is CREATE INDEX \"t_on_v\" ON \"t\" (\"v\"), not CREATE INDEX \"t_on_v\" ON \"t\" (\"id\"). Choose another --name, or drop it first (jsonsql drop-index \(db) t_on_v)\n"
         )
-        let table = try CLI.run(["create-table", db, "t", "id:integer:pk", "v:text", "--if-not-exists"])
+        let table = try CLI.run([
+            "create-table", db, "t", "id:integer:pk", "v:text", "--if-not-exists",
+        ])
         #expect(table.status == 0)
         #expect(table.stderr == "table t already exists; nothing changed\n")
         let differs = try CLI.run(["create-table", db, "t", "id:integer:pk", "--if-not-exists"])
         #expect(differs.status == 0)
-        #expect(differs.stderr.hasPrefix("table t already exists, defined otherwise; nothing changed. It is:\n"))
-        #expect(try CLI.run(["drop-index", db, "nope", "--if-exists"]).stderr == "no index nope; nothing dropped\n")
-        #expect(try CLI.run(["drop-table", db, "nope", "--if-exists"]).stderr == "no table nope; nothing dropped\n")
+        #expect(
+            differs.stderr.hasPrefix(
+                "table t already exists, defined otherwise; nothing changed. It is:\n"))
+        #expect(
+            try CLI.run(["drop-index", db, "nope", "--if-exists"]).stderr
+                == "no index nope; nothing dropped\n")
+        #expect(
+            try CLI.run(["drop-table", db, "nope", "--if-exists"]).stderr
+                == "no table nope; nothing dropped\n")
     }
 }

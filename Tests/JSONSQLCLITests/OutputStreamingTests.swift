@@ -5,10 +5,14 @@ import Testing
 /// string equality inside JSON with its U+0000 guard.
 @Suite("output streaming")
 struct OutputStreamingTests {
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
 
     /// A table `t` of `rows` rows: id, a name, a score and a json column.
-    static func database(_ directory: TemporaryDirectory, rows: Int, name: (Int) -> String, score: (Int) -> String) throws
+    static func database(
+        _ directory: TemporaryDirectory, rows: Int, name: (Int) -> String, score: (Int) -> String
+    ) throws
         -> String
     {
         let db = directory.path("t.sqlite")
@@ -26,11 +30,15 @@ struct OutputStreamingTests {
         return out.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    @Test("a result of up to 1000 rows is aligned as a whole: a wide value in row 1000 widens the header")
+    @Test(
+        "a result of up to 1000 rows is aligned as a whole: a wide value in row 1000 widens the header"
+    )
     func oneBlock() throws {
         let directory = try TemporaryDirectory()
         let db = try Self.database(
-            directory, rows: 1000, name: { $0 == 1000 ? "'\(String(repeating: "w", count: 30))'" : "'n'" }, score: { "\($0)" })
+            directory, rows: 1000,
+            name: { $0 == 1000 ? "'\(String(repeating: "w", count: 30))'" : "'n'" },
+            score: { "\($0)" })
         let lines = try Self.table(db)
         #expect(lines.count == 1002)
         #expect(lines[0] == "  id  name" + String(repeating: " ", count: 26) + "  score")
@@ -39,13 +47,17 @@ struct OutputStreamingTests {
         #expect(lines[1001] == "1000  " + String(repeating: "w", count: 30) + "   1000")
     }
 
-    @Test("after the first 1000 rows, a wider value widens its column from its block of 1000 on, in full")
+    @Test(
+        "after the first 1000 rows, a wider value widens its column from its block of 1000 on, in full"
+    )
     func laterBlocks() throws {
         let directory = try TemporaryDirectory()
         let wide = String(repeating: "日", count: 10)
-        // Row 1500 is wide and row 2200's score is text: blocks are rows 1-1000, 1001-2000, 2001-2500.
+        // Row 1500 is wide and row 2200's score is text: blocks are rows 1-1000, 1001-2000,
+        // 2001-2500.
         let db = try Self.database(
-            directory, rows: 2500, name: { $0 == 1500 ? "'\(wide)'" : "'n'" }, score: { $0 == 2200 ? "'x'" : "\($0 % 7)" })
+            directory, rows: 2500, name: { $0 == 1500 ? "'\(wide)'" : "'n'" },
+            score: { $0 == 2200 ? "'x'" : "\($0 % 7)" })
         let lines = try Self.table(db)
         #expect(lines.count == 2502)
         #expect(lines[0] == "  id  name  score")
@@ -72,7 +84,8 @@ struct OutputStreamingTests {
         )
         func peakKB(_ arguments: [String]) throws -> Int {
             let result = try CLI.run(
-                ["-c", "/usr/bin/time -f '%M' \"$@\" > /dev/null", "sh", CLI.binary] + arguments, executable: "/bin/sh")
+                ["-c", "/usr/bin/time -f '%M' \"$@\" > /dev/null", "sh", CLI.binary] + arguments,
+                executable: "/bin/sh")
             #expect(result.status == 0, "\(result.stderr)")
             return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? 0
         }
@@ -82,7 +95,9 @@ struct OutputStreamingTests {
         #expect(small > 0 && all < small + 10_000, "peak \(all) KB, with 1000 rows \(small) KB")
     }
 
-    @Test("an error while printing or while reading many rows stops the query with status 1 and says why")
+    @Test(
+        "an error while printing or while reading many rows stops the query with status 1 and says why"
+    )
     func errorsMidStream() throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("e.sqlite")
@@ -94,9 +109,14 @@ struct OutputStreamingTests {
         for format in ["json", "jsonl", "csv", "table"] {
             // Standard output that takes no bytes: the first full block fails to write.
             let full = try CLI.run(
-                ["-c", "exec \"$0\" query \"$1\" t --format \"$2\" > /dev/full", CLI.binary, db, format], executable: "/bin/sh")
+                [
+                    "-c", "exec \"$0\" query \"$1\" t --format \"$2\" > /dev/full", CLI.binary, db,
+                    format,
+                ], executable: "/bin/sh")
             #expect(full.status == 1, "\(format): \(full.stderr)")
-            #expect(full.stderr.hasPrefix("Error: cannot write output: No space left on device"), "\(format): \(full.stderr)")
+            #expect(
+                full.stderr.hasPrefix("Error: cannot write output: No space left on device"),
+                "\(format): \(full.stderr)")
             // SQLite fails at row 4000, after many rows were read.
             let failing = try CLI.run([
                 "query", db, "--format", format, "--sql",
@@ -110,13 +130,18 @@ struct OutputStreamingTests {
     @Test("help and the version that cannot be written fail with status 1")
     func helpToFullDisk() throws {
         for arguments in ["--version", "query --help"] {
-            let full = try CLI.run(["-c", "exec \"$0\" \(arguments) > /dev/full", CLI.binary], executable: "/bin/sh")
+            let full = try CLI.run(
+                ["-c", "exec \"$0\" \(arguments) > /dev/full", CLI.binary], executable: "/bin/sh")
             #expect(full.status == 1, "\(arguments): \(full.stderr)")
-            #expect(full.stderr.hasPrefix("Error: cannot write output: No space left on device"), "\(arguments): \(full.stderr)")
+            #expect(
+                full.stderr.hasPrefix("Error: cannot write output: No space left on device"),
+                "\(arguments): \(full.stderr)")
         }
     }
 
-    @Test("--dry-run's SQL, the shell's help and messages that cannot be written end with a status, not a crash")
+    @Test(
+        "--dry-run's SQL, the shell's help and messages that cannot be written end with a status, not a crash"
+    )
     func textToFullDisk() throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("d.sqlite")
@@ -127,12 +152,15 @@ struct OutputStreamingTests {
         try Data("help\n".utf8).write(to: URL(fileURLWithPath: script))
         func run(_ redirected: String, _ arguments: String) throws -> CLI.Result {
             try CLI.run(
-                ["-c", "exec \"$0\" \(arguments) \(redirected)", CLI.binary, db, file, script], executable: "/bin/sh")
+                ["-c", "exec \"$0\" \(arguments) \(redirected)", CLI.binary, db, file, script],
+                executable: "/bin/sh")
         }
         for arguments in ["delete \"$1\" t --where 'id = 1' --dry-run", "shell \"$1\" \"$3\""] {
             let full = try run("> /dev/full", arguments)
             #expect(full.status == 1, "\(arguments): \(full.stderr)")
-            #expect(full.stderr.contains("cannot write output: No space left on device"), "\(arguments): \(full.stderr)")
+            #expect(
+                full.stderr.contains("cannot write output: No space left on device"),
+                "\(arguments): \(full.stderr)")
         }
         // Standard error that takes no bytes: the message is lost, the status stays.
         #expect(try run("2> /dev/full", "insert \"$1\" t \"$2\"").status == 0)
@@ -152,7 +180,8 @@ struct OutputStreamingTests {
             case 0x09: out += "\\t"
             case 0x08: out += "\\b"
             case 0x0C: out += "\\f"
-            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: out += String(format: "\\u%04x", scalar.value)
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -163,14 +192,20 @@ struct OutputStreamingTests {
     func jsonBytes() throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("j.sqlite")
-        try succeed(["create-table", db, "t", "id:integer:pk", "s:text", "j:json", "b:boolean", "x:real"])
-        // (stored, printed) for the json column: compact as stored, spaced minified, not JSON a string.
+        try succeed([
+            "create-table", db, "t", "id:integer:pk", "s:text", "j:json", "b:boolean", "x:real",
+        ])
+        // (stored, printed) for the json column: compact as stored, spaced minified, not JSON a
+        // string.
         let json: [(String, String)] = [
-            (#"{"a":[1,2.5,"\u00e9"],"b":null}"#, #"{"a":[1,2.5,"\u00e9"],"b":null}"#), (" [1, 2] ", "[1,2]"),
-            ("[01]", #""[01]""#), (#""x\ty""#, #""x\ty""#), ("12", "12"), ("{\"k\":\"日本\"}", "{\"k\":\"日本\"}"),
+            (#"{"a":[1,2.5,"\u00e9"],"b":null}"#, #"{"a":[1,2.5,"\u00e9"],"b":null}"#),
+            (" [1, 2] ", "[1,2]"),
+            ("[01]", #""[01]""#), (#""x\ty""#, #""x\ty""#), ("12", "12"),
+            ("{\"k\":\"日本\"}", "{\"k\":\"日本\"}"),
         ]
         let pieces: [[UInt8]] = [
-            Array("plain text ".utf8), [0x22], [0x5C], [0x0A], [0x1B], [0x7F], [0xC2, 0x85], [0xE2, 0x80, 0xA8], [0xFF], [0x00],
+            Array("plain text ".utf8), [0x22], [0x5C], [0x0A], [0x1B], [0x7F], [0xC2, 0x85],
+            [0xE2, 0x80, 0xA8], [0xFF], [0x00],
             Array("日本👍🏽".utf8), Array("e\u{301}".utf8), Array("0123456789".utf8),
         ]
         var sql = "PRAGMA ignore_check_constraints = 1; BEGIN;\n"
@@ -182,7 +217,9 @@ struct OutputStreamingTests {
             sql +=
                 "INSERT INTO t VALUES (\(i), CAST(X'\(Self.hex(text))' AS TEXT), CAST(X'\(Self.hex(Array(stored.utf8)))' AS TEXT), \(i % 2), \(real));\n"
             let number = i % 5 == 0 ? "null" : "\(Double(i) / 8)"
-            expected.append(#"{"id":\#(i),"s":\#(Self.jsonString(text)),"j":\#(printed),"b":\#(i % 2 == 1),"x":\#(number)}"#)
+            expected.append(
+                #"{"id":\#(i),"s":\#(Self.jsonString(text)),"j":\#(printed),"b":\#(i % 2 == 1),"x":\#(number)}"#
+            )
         }
         try CLI.sqlite(db, sql + "COMMIT;\n")
         let out = try succeed(["query", db, "t", "--format", "json"]).stdout
@@ -197,14 +234,22 @@ struct OutputStreamingTests {
         let db = directory.path("w.sqlite")
         try succeed(["create-table", db, "t", "id:integer:pk"])
         try CLI.sqlite(
-            db, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO t SELECT i FROM n;")
+            db,
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO t SELECT i FROM n;"
+        )
         let select = (1...1000).map { "id * \($0) AS c\($0)" }.joined(separator: ", ")
-        let out = try succeed(["query", db, "--format", "jsonl", "--sql", "SELECT \(select) FROM t ORDER BY id"]).stdout
-        let expected = (1...50).map { id in "{" + (1...1000).map { #""c\#($0)":\#(id * $0)"# }.joined(separator: ",") + "}\n" }
+        let out = try succeed([
+            "query", db, "--format", "jsonl", "--sql", "SELECT \(select) FROM t ORDER BY id",
+        ]).stdout
+        let expected = (1...50).map { id in
+            "{" + (1...1000).map { #""c\#($0)":\#(id * $0)"# }.joined(separator: ",") + "}\n"
+        }
         #expect(out == expected.joined())
     }
 
-    @Test("string equality inside JSON skips U+0000 only where the value holds it, with and without an index")
+    @Test(
+        "string equality inside JSON skips U+0000 only where the value holds it, with and without an index"
+    )
     func wholeStringGuard() throws {
         let directory = try TemporaryDirectory()
         let db = directory.path("g.sqlite")
@@ -218,9 +263,10 @@ struct OutputStreamingTests {
         ]
         try succeed(["insert", db, "p", "--pk", "id"], stdin: records.joined(separator: "\n"))
         func ids(_ filter: String) throws -> [Int] {
-            try CLI.run(["query", db, "p", "--where", filter, "--select", "id", "--format", "json"]).rows().compactMap {
-                $0["id"] as? Int
-            }
+            try CLI.run(["query", db, "p", "--where", filter, "--select", "id", "--format", "json"])
+                .rows().compactMap {
+                    $0["id"] as? Int
+                }
         }
         for indexed in [false, true] {
             if indexed { try succeed(["index", db, "p", "address.c"]) }

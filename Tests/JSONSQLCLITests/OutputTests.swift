@@ -13,7 +13,11 @@ struct OutputTests {
             #"{"id":3,"name":null,"ratio":null,"ok":null,"doc":null}"#,
         ]
         try Fixture.table(
-            db, "t", ["id:integer:pk", "name:text", "ratio:real", "ok:boolean", "doc:json", "data:blob", "at:datetime"],
+            db, "t",
+            [
+                "id:integer:pk", "name:text", "ratio:real", "ok:boolean", "doc:json", "data:blob",
+                "at:datetime",
+            ],
             records: rows.joined(separator: "\n"))
         return db
     }
@@ -22,14 +26,17 @@ struct OutputTests {
     func defaultFormat() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        #expect(try CLI.run(["query", db, "--select", "id", "--limit", "1"]).stdout == "[\n{\"id\":1}\n]\n")
+        #expect(
+            try CLI.run(["query", db, "--select", "id", "--limit", "1"]).stdout
+                == "[\n{\"id\":1}\n]\n")
     }
 
     @Test("export streams every row of a large table")
     func largeExport() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        let input = (0..<20_000).map { #"{"id":\#($0),"doc":{"n":\#($0),"tags":["a","b"]}}"# }.joined(separator: "\n")
+        let input = (0..<20_000).map { #"{"id":\#($0),"doc":{"n":\#($0),"tags":["a","b"]}}"# }
+            .joined(separator: "\n")
         #expect(try CLI.run(["insert", db, "t", "--pk", "id"], stdin: input).status == 0)
         let out = try CLI.run(["query", db, "--format", "jsonl"]).stdout
         let lines = out.split(separator: "\n")

@@ -10,12 +10,16 @@ struct PostgresCSVTests {
     static func databases() throws -> (sqlite: String, postgres: String, dir: URL) {
         // Removed when the test process exits.
         let dir = try TemporaryDirectory.shared().url
-        return (dir.appendingPathComponent("db.sqlite").path, try PostgresServer.freshSchema("csv"), dir)
+        return (
+            dir.appendingPathComponent("db.sqlite").path, try PostgresServer.freshSchema("csv"), dir
+        )
     }
 
     /// Inserts `file` into `table` and returns the result line or error, then the table's schema
     /// and rows, as the commands print them.
-    static func inserted(_ database: String, _ file: String, table: String, format: InputFormat) throws -> String {
+    static func inserted(_ database: String, _ file: String, table: String, format: InputFormat)
+        throws -> String
+    {
         let store = try Store(path: database, access: .create)
         defer { store.close() }
         var options = InsertOptions(table: table)
@@ -65,11 +69,19 @@ struct PostgresCSVTests {
             try file.text.write(toFile: path, atomically: false, encoding: .utf8)
             let table = file.name == "tabs.tsv" ? "tabs" : "players"
             let expected = try Self.inserted(sqlite, path, table: table, format: file.format)
-            #expect(try Self.inserted(postgres, path, table: table, format: file.format) == expected, "\(file.name)")
+            #expect(
+                try Self.inserted(postgres, path, table: table, format: file.format) == expected,
+                "\(file.name)")
         }
-        let rows = try Self.inserted(postgres, dir.appendingPathComponent("bad.csv").path, table: "players", format: .csv)
-        #expect(rows.hasPrefix(#"Error: "#) && rows.contains(#"bad.csv:4: record 2: column "score" (integer)"#), "\(rows)")
-        #expect(rows.contains(#"{"id":4,"name":"007","score":1,"ok":false,"when":null,"doc":null,"price":3}"#), "\(rows)")
+        let rows = try Self.inserted(
+            postgres, dir.appendingPathComponent("bad.csv").path, table: "players", format: .csv)
+        #expect(
+            rows.hasPrefix(#"Error: "#)
+                && rows.contains(#"bad.csv:4: record 2: column "score" (integer)"#), "\(rows)")
+        #expect(
+            rows.contains(
+                #"{"id":4,"name":"007","score":1,"ok":false,"when":null,"doc":null,"price":3}"#),
+            "\(rows)")
     }
 
     @Test("insert --csv reads standard input on PostgreSQL")

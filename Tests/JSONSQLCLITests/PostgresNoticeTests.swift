@@ -20,7 +20,9 @@ struct PostgresNoticeTests {
             result.stderr
                 == "note: the server says: counted 3 rows\nnote: the server warns: careful: x (the detail); the hint\n0 rows changed\n",
             "\(result.stderr)")
-        #expect(!result.stderr.contains("WARNING:") && !result.stderr.contains("DETAIL:") && !result.stderr.contains("NOTICE:"))
+        #expect(
+            !result.stderr.contains("WARNING:") && !result.stderr.contains("DETAIL:")
+                && !result.stderr.contains("NOTICE:"))
         #expect(!result.stdout.contains("careful"))
     }
 
@@ -28,7 +30,8 @@ struct PostgresNoticeTests {
     func shellNotes() throws {
         let url = try PostgresServer.freshSchema("notice")
         let result = try CLI.run(
-            ["shell", url], stdin: "DO $$ BEGIN RAISE NOTICE E'two\\nlines'; END $$;\nSELECT 1 AS one;\n")
+            ["shell", url],
+            stdin: "DO $$ BEGIN RAISE NOTICE E'two\\nlines'; END $$;\nSELECT 1 AS one;\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("note: the server says: two\\nlines\n"), "\(result.stderr)")
         #expect(result.stdout.contains("\"one\":1"), "\(result.stdout)")

@@ -10,10 +10,13 @@ enum PostgresServer {
     static let isInstalled: Bool = {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return versions.contains { FileManager.default.isExecutableFile(atPath: "\(root)/\($0)/bin/initdb") }
+        return versions.contains {
+            FileManager.default.isExecutableFile(atPath: "\(root)/\($0)/bin/initdb")
+        }
     }()
 
-    static let skipReason: Comment = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); make deps installs it"
+    static let skipReason: Comment =
+        "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); make deps installs it"
 
     /// The server's socket directory, or why it did not start.
     private static let socketDirectory: Result<String, CLI.CLIError> = {
@@ -22,7 +25,8 @@ enum PostgresServer {
             let result = try CLI.run(["start", String(getpid())], executable: script)
             let directory = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             guard result.status == 0, directory.hasPrefix("/") else {
-                return .failure(CLI.CLIError("the PostgreSQL test server did not start: \(result.stderr)"))
+                return .failure(
+                    CLI.CLIError("the PostgreSQL test server did not start: \(result.stderr)"))
             }
             return .success(directory)
         } catch {
@@ -31,7 +35,9 @@ enum PostgresServer {
     }()
 
     /// A SQLite file and a PostgreSQL schema with the same table, made by the binary.
-    static func pair(_ columns: [String], table: String = "t") throws -> (sqlite: String, postgres: String, dir: URL) {
+    static func pair(_ columns: [String], table: String = "t") throws -> (
+        sqlite: String, postgres: String, dir: URL
+    ) {
         // Removed when the test process exits.
         let dir = try TemporaryDirectory.shared().url
         let sqlite = dir.appendingPathComponent("db.sqlite").path
@@ -43,12 +49,14 @@ enum PostgresServer {
         return (sqlite, postgres, dir)
     }
 
-    /// The URL of a new, empty schema on the server: `postgres://postgres@%2Ftmp%2F.../postgres?options=...`.
+    /// The URL of a new, empty schema on the server:
+    /// `postgres://postgres@%2Ftmp%2F.../postgres?options=...`.
     static func freshSchema(_ prefix: String) throws -> String {
         let directory = try socketDirectory.get()
         let schema = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
         try psql("CREATE SCHEMA \(schema)")
-        let host = directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? directory
+        let host =
+            directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? directory
         return "postgres://postgres@\(host)/postgres?options=-csearch_path%3D\(schema)"
     }
 
@@ -57,8 +65,12 @@ enum PostgresServer {
     static func psql(_ sql: String, schema: String? = nil) throws -> String {
         let directory = try socketDirectory.get()
         let result = try CLI.run(
-            ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres", "-d", "postgres", "-c", sql],
-            environment: schema.map { ["PGOPTIONS": "-csearch_path=\($0)"] } ?? [:], executable: "/usr/bin/psql")
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres",
+                "-d", "postgres", "-c", sql,
+            ],
+            environment: schema.map { ["PGOPTIONS": "-csearch_path=\($0)"] } ?? [:],
+            executable: "/usr/bin/psql")
         guard result.status == 0 else { throw CLI.CLIError("psql \(sql): \(result.stderr)") }
         return result.stdout
     }
@@ -81,8 +93,10 @@ extension Store {
         let out = OutputBuffer()
         _ = try run(query, format: .jsonl, to: out)
         return try out.text.split(separator: "\n").map { line in
-            let row = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
-            let sorted = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys, .fragmentsAllowed])
+            let row = try JSONSerialization.jsonObject(
+                with: Data(line.utf8), options: [.fragmentsAllowed])
+            let sorted = try JSONSerialization.data(
+                withJSONObject: row, options: [.sortedKeys, .fragmentsAllowed])
             return String(decoding: sorted, as: UTF8.self) + "\n"
         }.joined()
     }

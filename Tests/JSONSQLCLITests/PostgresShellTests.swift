@@ -20,11 +20,14 @@ struct PostgresShellTests {
         return (url, store)
     }
 
-    @Test("completion offers the server's tables and columns, and the keys inside jsonb columns, nested too")
+    @Test(
+        "completion offers the server's tables and columns, and the keys inside jsonb columns, nested too"
+    )
     func completion() throws {
         let (_, store) = try players()
         defer { store.close() }
-        let catalog = ShellCatalog(commands: ["query"], options: ["query": [.init(names: ["--where"], takesValue: true)]])
+        let catalog = ShellCatalog(
+            commands: ["query"], options: ["query": [.init(names: ["--where"], takesValue: true)]])
         let completer = ShellCompleter(store: store, catalog: catalog)
         /// Completes the last word of `line`, split where readline splits it (`ShellReadline`).
         func complete(_ line: String) -> ShellCompletion {
@@ -33,25 +36,32 @@ struct PostgresShellTests {
             return completer.complete(word: word, before: String(line.dropLast(word.count)))
         }
         #expect(complete("query pl").candidates == ["player"])
-        #expect(complete("query player --where addr") == ShellCompletion(candidates: ["address"], appendSpace: false))
+        #expect(
+            complete("query player --where addr")
+                == ShellCompletion(candidates: ["address"], appendSpace: false))
         #expect(
             complete("query player --where address.").candidates
                 == ["address.city", "address.country", "address.geo", "address.zip"])
         #expect(complete("query player --where address.g").appendSpace == false)
         #expect(complete("query player --where address.geo.").candidates == ["address.geo.lat"])
-        // PostgreSQL reads a bare Team as team: the name completes quoted, or as it is after a typed quote.
+        // PostgreSQL reads a bare Team as team: the name completes quoted, or as it is after a
+        // typed quote.
         #expect(complete("select * from Te").candidates == [#""Team""#])
         #expect(complete(#"select * from "Te"#).candidates == ["Team"])
         #expect(complete("select * from player where na").candidates == ["name"])
         // Inside SQL, after -> or ->> and a quote: the keys there; a leaf closes the literal.
         #expect(complete("select address ->> 'ci").candidates == ["city'"])
         #expect(complete("select address ->> 'c").candidates == ["city", "country"])
-        #expect(complete("select address -> 'g") == ShellCompletion(candidates: ["geo"], appendSpace: false))
+        #expect(
+            complete("select address -> 'g")
+                == ShellCompletion(candidates: ["geo"], appendSpace: false))
         #expect(complete("select address -> 'geo' ->> 'l").candidates == ["lat'"])
         #expect(complete("select address -> 'nope' ->> '").candidates == [])
     }
 
-    @Test("a script: psql's statement splitting and transactions, subcommands inside them, errors that go on")
+    @Test(
+        "a script: psql's statement splitting and transactions, subcommands inside them, errors that go on"
+    )
     func script() throws {
         let (url, store) = try players()
         store.close()
@@ -107,7 +117,8 @@ struct PostgresShellTests {
                 "Error: line 21: jsonsql commands need standard_conforming_strings on; run SET standard_conforming_strings = on; first",
                 "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes",
             ], "\(result.stderr)")
-        let left = try PostgresServer.psql("SELECT count(*) FROM player", schema: PostgresServer.schema(of: url))
+        let left = try PostgresServer.psql(
+            "SELECT count(*) FROM player", schema: PostgresServer.schema(of: url))
         #expect(left == "3\n")
     }
 
@@ -118,7 +129,8 @@ struct PostgresShellTests {
         let (url, store) = try players()
         store.close()
         let directory = try TemporaryDirectory()
-        let terminal = try ShellTerminal(["shell", url], environment: ["JSONSQL_HISTORY": ""], in: directory.url)
+        let terminal = try ShellTerminal(
+            ["shell", url], environment: ["JSONSQL_HISTORY": ""], in: directory.url)
         try await terminal.wait(forText: "jsonsql>")
         #expect(try terminal.screen().hasPrefix("jsonsql 0.1.0 shell on postgres://postgres@"))
         try terminal.type("select address ->> 'zi")

@@ -7,12 +7,16 @@ import Testing
 /// query it sends) and through the shell's reader. Then the shell end to end: a `BEGIN ATOMIC`
 /// body inside the user's transaction, errors inside it with `--keep-going`, and psql's
 /// meta-commands.
-@Suite("PostgreSQL statements split as psql splits them", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+@Suite(
+    "PostgreSQL statements split as psql splits them",
+    .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresStatementSplitTests {
     static let corpus = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/psql-split")
 
     static var scripts: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).filter { $0.hasSuffix(".sql") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).filter {
+            $0.hasSuffix(".sql")
+        }.sorted()
     }
 
     /// A script whose first line says so runs with `standard_conforming_strings` off.
@@ -25,17 +29,24 @@ struct PostgresStatementSplitTests {
     /// them; the shell skips them).
     static func psqlStatements(file: String, standard: Bool) throws -> [String] {
         let url = try PostgresServer.freshSchema("split")
-        let log = try TemporaryDirectory.shared().url.appendingPathComponent("psql-\(UUID().uuidString).log").path
-        let options = "-csearch_path=\(PostgresServer.schema(of: url))" + (standard ? "" : " -cstandard_conforming_strings=off")
+        let log = try TemporaryDirectory.shared().url.appendingPathComponent(
+            "psql-\(UUID().uuidString).log"
+        ).path
+        let options =
+            "-csearch_path=\(PostgresServer.schema(of: url))"
+            + (standard ? "" : " -cstandard_conforming_strings=off")
         let result = try CLI.run(
             [
-                "-X", "-q", "-o", "/dev/null", "-L", log, "-h", try PostgresServer.socket, "-U", "postgres", "-d", "postgres",
+                "-X", "-q", "-o", "/dev/null", "-L", log, "-h", try PostgresServer.socket, "-U",
+                "postgres", "-d", "postgres",
                 "-f", file,
             ],
             environment: ["PGOPTIONS": options], executable: "/usr/bin/psql")
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(
+            decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self
+        )
+        .split(separator: "\n", omittingEmptySubsequences: false)
         var statements: [String] = []
         var current: [Substring]?
         for line in lines {
@@ -59,16 +70,21 @@ struct PostgresStatementSplitTests {
         while i < b.count {
             if b[i] == UInt8(ascii: ";") || b[i] == 0x20 || (0x09...0x0D).contains(b[i]) {
                 i += 1
-            } else if b[i] == UInt8(ascii: "-") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "-") {
+            } else if b[i] == UInt8(ascii: "-") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "-")
+            {
                 while i < b.count && b[i] != 0x0A && b[i] != 0x0D { i += 1 }
-            } else if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "*") {
+            } else if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "*")
+            {
                 var depth = 0
                 i += 2
                 while i < b.count {
-                    if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "*") {
+                    if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "*")
+                    {
                         depth += 1
                         i += 2
-                    } else if b[i] == UInt8(ascii: "*") && i + 1 < b.count && b[i + 1] == UInt8(ascii: "/") {
+                    } else if b[i] == UInt8(ascii: "*") && i + 1 < b.count
+                        && b[i + 1] == UInt8(ascii: "/")
+                    {
                         i += 2
                         if depth == 0 { break }
                         depth -= 1
@@ -88,7 +104,9 @@ struct PostgresStatementSplitTests {
     /// as unfinished instead: the test compares the text all the same).
     static func shellStatements(_ text: String, standard: Bool) -> [String] {
         var reader = ShellLineReader(
-            commands: ["query", "insert", "update", "delete", "tables", "schema", "index", "create-table"],
+            commands: [
+                "query", "insert", "update", "delete", "tables", "schema", "index", "create-table",
+            ],
             syntax: .postgres(standardConformingStrings: standard))
         var statements: [String] = []
         func collect(_ item: ShellInput.Item) {
@@ -118,7 +136,9 @@ struct PostgresStatementSplitTests {
         #expect(Self.shellStatements(text, standard: standard) == expected)
     }
 
-    @Test("BEGIN ATOMIC inside the user's transaction with --keep-going: the ROLLBACK at the end keeps every row, as psql does")
+    @Test(
+        "BEGIN ATOMIC inside the user's transaction with --keep-going: the ROLLBACK at the end keeps every row, as psql does"
+    )
     func beginAtomicInTransaction() throws {
         let script = """
             BEGIN;
@@ -133,35 +153,47 @@ struct PostgresStatementSplitTests {
         for tool in ["jsonsql", "psql"] {
             let url = try PostgresServer.freshSchema("atomic")
             let schema = PostgresServer.schema(of: url)
-            try PostgresServer.psql("CREATE TABLE t (a int); INSERT INTO t VALUES (1), (2)", schema: schema)
+            try PostgresServer.psql(
+                "CREATE TABLE t (a int); INSERT INTO t VALUES (1), (2)", schema: schema)
             if tool == "jsonsql" {
-                let result = try CLI.run(["shell", url, "--keep-going", "-f", "jsonl"], stdin: script)
+                let result = try CLI.run(
+                    ["shell", url, "--keep-going", "-f", "jsonl"], stdin: script)
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stderr == "")
                 // The function was created inside the rolled-back transaction, so it is gone too.
                 #expect(result.stdout == "{\"n\":2}\n{\"functions\":0}\n", "\(result.stdout)")
             } else {
                 _ = try CLI.run(
-                    ["-X", "-q", "-h", try PostgresServer.socket, "-U", "postgres", "-d", "postgres"], stdin: script,
-                    environment: ["PGOPTIONS": "-csearch_path=\(schema)"], executable: "/usr/bin/psql")
+                    [
+                        "-X", "-q", "-h", try PostgresServer.socket, "-U", "postgres", "-d",
+                        "postgres",
+                    ], stdin: script,
+                    environment: ["PGOPTIONS": "-csearch_path=\(schema)"],
+                    executable: "/usr/bin/psql")
             }
-            #expect(try PostgresServer.psql("SELECT count(*) FROM t", schema: schema) == "2\n", "\(tool)")
+            #expect(
+                try PostgresServer.psql("SELECT count(*) FROM t", schema: schema) == "2\n",
+                "\(tool)")
         }
         // Committed, the function's body is the whole of it.
         let url = try PostgresServer.freshSchema("atomic")
         let result = try CLI.run(
             ["shell", url, "-f", "jsonl"],
             stdin:
-                "CREATE FUNCTION f() RETURNS int LANGUAGE sql\nBEGIN ATOMIC\n  SELECT 1;\n  SELECT 2;\nEND;\nSELECT f() AS f;\n")
+                "CREATE FUNCTION f() RETURNS int LANGUAGE sql\nBEGIN ATOMIC\n  SELECT 1;\n  SELECT 2;\nEND;\nSELECT f() AS f;\n"
+        )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "{\"f\":2}\n")
     }
 
-    @Test("an error inside the user's transaction with --keep-going leaves it failed until its end, and COMMIT keeps nothing")
+    @Test(
+        "an error inside the user's transaction with --keep-going leaves it failed until its end, and COMMIT keeps nothing"
+    )
     func errorInsideTransaction() throws {
         let url = try PostgresServer.freshSchema("failed")
         let schema = PostgresServer.schema(of: url)
-        try PostgresServer.psql("CREATE TABLE t (a int); INSERT INTO t VALUES (1), (2), (3)", schema: schema)
+        try PostgresServer.psql(
+            "CREATE TABLE t (a int); INSERT INTO t VALUES (1), (2), (3)", schema: schema)
         let script = """
             BEGIN;
             DELETE FROM t WHERE a = 1;
@@ -177,7 +209,10 @@ struct PostgresStatementSplitTests {
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
         #expect(errors.count == 4, "\(result.stderr)")
         #expect(errors.first == "Error: line 3: division by zero")
-        #expect(errors.last == "Error: line 6: the transaction had failed, so COMMIT rolled it back; nothing of it was kept")
+        #expect(
+            errors.last
+                == "Error: line 6: the transaction had failed, so COMMIT rolled it back; nothing of it was kept"
+        )
         // Rows 1 and 2 are back; the DELETE after the transaction ran on its own.
         #expect(try PostgresServer.psql("SELECT a FROM t ORDER BY a", schema: schema) == "1\n2\n")
     }
@@ -207,11 +242,15 @@ struct PostgresStatementSplitTests {
         #expect(result.status == 1)
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
         #expect(errors.count == 3, "\(result.stderr)")
-        #expect(errors.first?.hasPrefix("Error: line 5: \\echo is psql's") == true, "\(result.stderr)")
+        #expect(
+            errors.first?.hasPrefix("Error: line 5: \\echo is psql's") == true, "\(result.stderr)")
         // The COPY's data, which psql reads as such, is not run.
-        #expect(errors.dropFirst().first?.hasPrefix("Error: line 7: COPY ... FROM STDIN") == true, "\(result.stderr)")
+        #expect(
+            errors.dropFirst().first?.hasPrefix("Error: line 7: COPY ... FROM STDIN") == true,
+            "\(result.stderr)")
         #expect(errors.last?.hasPrefix("Error: line 10: \\i is psql's") == true, "\(result.stderr)")
         #expect(errors.last?.contains("even with --keep-going") == true)
-        #expect(try PostgresServer.psql("SELECT a FROM t ORDER BY a", schema: schema) == "1\n2\n3\n4\n")
+        #expect(
+            try PostgresServer.psql("SELECT a FROM t ORDER BY a", schema: schema) == "1\n2\n3\n4\n")
     }
 }

@@ -4,12 +4,15 @@ import Testing
 
 /// `insert --replace`, `--ignore`, `--upsert` and `--alter` on PostgreSQL: the same rows, counts
 /// and line-numbered errors as on SQLite for the same inputs, run in-process on both backends.
-@Suite("PostgreSQL insert conflicts", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+@Suite(
+    "PostgreSQL insert conflicts",
+    .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresUpsertTests {
     /// Where each case's tables go: a directory for SQLite files and a PostgreSQL schema.
     static let places: Result<(directory: TemporaryDirectory, postgres: String), CLI.CLIError> = {
         do {
-            return .success((try TemporaryDirectory.shared(), try PostgresServer.freshSchema("upsert")))
+            return .success(
+                (try TemporaryDirectory.shared(), try PostgresServer.freshSchema("upsert")))
         } catch {
             return .failure(CLI.CLIError("\(error)"))
         }
@@ -28,9 +31,12 @@ struct PostgresUpsertTests {
         var testDescription: String { name }
     }
 
-    static let people = ["id:integer:pk", "email:text:unique", "name:text:notnull:default=anon", "n:integer:notnull"]
+    static let people = [
+        "id:integer:pk", "email:text:unique", "name:text:notnull:default=anon", "n:integer:notnull",
+    ]
     static let peopleBefore = [
-        #"{"id":1,"email":"a","name":"A","n":1}"#, #"{"id":2,"email":"b","name":"B","n":2}"#, #"{"id":3,"email":null,"n":3}"#,
+        #"{"id":1,"email":"a","name":"A","n":1}"#, #"{"id":2,"email":"b","name":"B","n":2}"#,
+        #"{"id":3,"email":null,"n":3}"#,
     ]
 
     static let cases: [Case] = [
@@ -39,91 +45,130 @@ struct PostgresUpsertTests {
             columns: ["id:integer:pk", "a:text", "b:integer", "doc:json"],
             before: [#"{"id":1,"a":"x","b":1,"doc":{"k":1}}"#, #"{"id":2,"a":"y","b":2}"#],
             records: [
-                #"{"id":1,"a":"z"}"#, #"{"id":3,"b":5}"#, #"{"id":3,"a":"w","doc":[1]}"#, #"{"id":2}"#, #"{"id":1,"b":null}"#,
+                #"{"id":1,"a":"z"}"#, #"{"id":3,"b":5}"#, #"{"id":3,"a":"w","doc":[1]}"#,
+                #"{"id":2}"#, #"{"id":1,"b":null}"#,
                 #"{"id":4}"#, #"{"id":4}"#,
             ], conflict: .upsert),
         Case(
-            name: "upsert: a new row that lacks a NOT NULL column fails, an existing one is updated",
+            name:
+                "upsert: a new row that lacks a NOT NULL column fails, an existing one is updated",
             columns: people, before: peopleBefore,
-            records: [#"{"id":2,"name":"Z"}"#, #"{"id":20,"email":"q","n":0}"#, #"{"id":21,"email":"r"}"#],
+            records: [
+                #"{"id":2,"name":"Z"}"#, #"{"id":20,"email":"q","n":0}"#, #"{"id":21,"email":"r"}"#,
+            ],
             conflict: .upsert),
         Case(
-            name: "upsert: unique constraints hold after each record in turn; a conflict fails at its record", columns: people,
+            name:
+                "upsert: unique constraints hold after each record in turn; a conflict fails at its record",
+            columns: people,
             before: peopleBefore,
-            records: [#"{"id":2,"email":"z"}"#, #"{"id":1,"email":"b"}"#, #"{"id":3,"email":"a"}"#, #"{"id":2,"email":"a"}"#],
+            records: [
+                #"{"id":2,"email":"z"}"#, #"{"id":1,"email":"b"}"#, #"{"id":3,"email":"a"}"#,
+                #"{"id":2,"email":"a"}"#,
+            ],
             conflict: .upsert),
         Case(
-            name: "upsert: a null in a NOT NULL column fails", columns: people, before: peopleBefore,
+            name: "upsert: a null in a NOT NULL column fails", columns: people,
+            before: peopleBefore,
             records: [#"{"id":2,"n":7}"#, #"{"id":2,"n":null}"#], conflict: .upsert),
         Case(
-            name: "upsert: a composite key", columns: ["a:text", "b:integer", "v:text"], primaryKey: ["a", "b"],
+            name: "upsert: a composite key", columns: ["a:text", "b:integer", "v:text"],
+            primaryKey: ["a", "b"],
             before: [#"{"a":"x","b":1,"v":"old"}"#],
-            records: [#"{"a":"x","b":1,"v":"new"}"#, #"{"a":"x","b":2,"v":"2"}"#, #"{"a":"x","b":2,"v":"3"}"#],
+            records: [
+                #"{"a":"x","b":1,"v":"new"}"#, #"{"a":"x","b":2,"v":"2"}"#,
+                #"{"a":"x","b":2,"v":"3"}"#,
+            ],
             conflict: .upsert),
         Case(
             name: "upsert: more sets of keys than the statements planned ahead",
             columns: ["id:integer:pk", "c\"0:integer"] + (1..<6).map { "c\($0):integer" },
             records: (0..<64).map { set in
-                let keys = (0..<6).filter { set >> $0 & 1 == 1 }.map { #","c\#($0 == 0 ? "\\\"" : "")\#($0)":\#(set)"# }
+                let keys = (0..<6).filter { set >> $0 & 1 == 1 }.map {
+                    #","c\#($0 == 0 ? "\\\"" : "")\#($0)":\#(set)"#
+                }
                 return #"{"id":\#(set % 20)"# + keys.joined() + "}"
             }, conflict: .upsert),
         Case(
-            name: "upsert needs a primary key", columns: ["a:text", "v:text"], records: [#"{"a":"x"}"#], conflict: .upsert),
+            name: "upsert needs a primary key", columns: ["a:text", "v:text"],
+            records: [#"{"a":"x"}"#], conflict: .upsert),
         Case(
             name: "replace: deletes the rows a record conflicts with on any unique constraint",
             columns: people, before: peopleBefore,
             records: [
-                #"{"id":4,"email":"a","n":4}"#, #"{"id":2,"email":"c","name":null,"n":5}"#, #"{"id":4,"email":"b","n":6}"#,
+                #"{"id":4,"email":"a","n":4}"#, #"{"id":2,"email":"c","name":null,"n":5}"#,
+                #"{"id":4,"email":"b","n":6}"#,
                 #"{"id":5,"email":null,"n":7}"#, #"{"id":6,"email":null,"n":8}"#,
             ], conflict: .replace),
         Case(
-            name: "replace: a NOT NULL column without a default fails", columns: people, before: peopleBefore,
+            name: "replace: a NOT NULL column without a default fails", columns: people,
+            before: peopleBefore,
             records: [#"{"id":1,"email":"a","n":4}"#, #"{"id":2,"email":"z"}"#], conflict: .replace),
         Case(
-            name: "ignore: the first record of a key wins; unique and NOT NULL conflicts are skipped",
+            name:
+                "ignore: the first record of a key wins; unique and NOT NULL conflicts are skipped",
             columns: people, before: peopleBefore,
             records: [
-                #"{"id":9,"email":"z"}"#, #"{"id":10,"email":"a","n":1}"#, #"{"id":11,"email":"y","n":null}"#,
-                #"{"id":12,"email":"x","n":2}"#, #"{"id":12,"email":"w","n":3}"#, #"{"id":1,"email":"new","n":1}"#,
+                #"{"id":9,"email":"z"}"#, #"{"id":10,"email":"a","n":1}"#,
+                #"{"id":11,"email":"y","n":null}"#,
+                #"{"id":12,"email":"x","n":2}"#, #"{"id":12,"email":"w","n":3}"#,
+                #"{"id":1,"email":"new","n":1}"#,
                 #"{"id":13,"email":"x","n":1}"#, #"{"id":14,"email":null,"n":1}"#,
             ], conflict: .ignore),
         Case(
-            name: "ignore: a record without its key that is skipped uses up no key, nor does a skipped key",
+            name:
+                "ignore: a record without its key that is skipped uses up no key, nor does a skipped key",
             columns: people, before: peopleBefore,
             records: [
-                #"{"email":"a","n":1}"#, #"{"id":50,"email":"b","n":1}"#, #"{"email":"q","n":2}"#, #"{"email":null,"n":null}"#,
+                #"{"email":"a","n":1}"#, #"{"id":50,"email":"b","n":1}"#, #"{"email":"q","n":2}"#,
+                #"{"email":null,"n":null}"#,
                 #"{"id":null,"email":"r","n":3}"#,
             ], conflict: .ignore),
         Case(
-            name: "replace: a record without its key is numbered before the rows it replaces are deleted",
-            columns: people, before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
+            name:
+                "replace: a record without its key is numbered before the rows it replaces are deleted",
+            columns: people,
+            before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
             records: [
-                #"{"email":"z","n":5}"#, #"{"id":2,"email":"new","n":2}"#, #"{"id":3,"email":"a","n":3}"#,
+                #"{"email":"z","n":5}"#, #"{"id":2,"email":"new","n":2}"#,
+                #"{"id":3,"email":"a","n":3}"#,
                 #"{"email":"q","n":2}"#,
             ], conflict: .replace),
         Case(
-            name: "replace: one record replacing two rows; keyless records after the largest key is replaced",
-            columns: people, before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
+            name:
+                "replace: one record replacing two rows; keyless records after the largest key is replaced",
+            columns: people,
+            before: [#"{"id":1,"email":"a","n":1}"#, #"{"id":9,"email":"z","n":9}"#],
             records: [#"{"id":1,"email":"z","n":2}"#, #"{"email":"b","n":3}"#], conflict: .replace),
         Case(
-            name: "a value of the wrong type fails before NOT NULL is checked", columns: people, before: peopleBefore,
+            name: "a value of the wrong type fails before NOT NULL is checked", columns: people,
+            before: peopleBefore,
             records: [#"{"id":7,"email":"e","n":null,"name":5}"#], conflict: .ignore),
         Case(
             name: "alter: each new key becomes a column of the type SQLite gives it",
             columns: ["id:integer:pk", "a:text"], before: [#"{"id":1,"a":"x"}"#],
             records: [
-                #"{"id":2,"c":true,"d":null}"#, #"{"id":3,"e":[1],"f":1.5,"g":"s"}"#, #"{"id":4,"h":7,"a":"y","c":false}"#,
+                #"{"id":2,"c":true,"d":null}"#, #"{"id":3,"e":[1],"f":1.5,"g":"s"}"#,
+                #"{"id":4,"h":7,"a":"y","c":false}"#,
             ], alter: true),
         Case(
-            name: "alter with upsert and with replace", columns: ["id:integer:pk", "a:text"], before: [#"{"id":1,"a":"x"}"#],
-            records: [#"{"id":1,"b":2}"#, #"{"id":5,"c":"new","a":"z"}"#, #"{"id":5,"b":9}"#], conflict: .upsert, alter: true),
+            name: "alter with upsert and with replace", columns: ["id:integer:pk", "a:text"],
+            before: [#"{"id":1,"a":"x"}"#],
+            records: [#"{"id":1,"b":2}"#, #"{"id":5,"c":"new","a":"z"}"#, #"{"id":5,"b":9}"#],
+            conflict: .upsert, alter: true),
         Case(
-            name: "alter with replace", columns: ["id:integer:pk", "a:text"], before: [#"{"id":1,"a":"x"}"#],
-            records: [#"{"id":1,"b":2}"#, #"{"id":5,"c":"new","a":"z"}"#, #"{"id":5,"b":9}"#], conflict: .replace,
+            name: "alter with replace", columns: ["id:integer:pk", "a:text"],
+            before: [#"{"id":1,"a":"x"}"#],
+            records: [#"{"id":1,"b":2}"#, #"{"id":5,"c":"new","a":"z"}"#, #"{"id":5,"b":9}"#],
+            conflict: .replace,
             alter: true),
         Case(
-            name: "alter on a table the insert creates, past the records that typed it", columns: nil,
-            records: [#"{"id":1,"a":"x"}"#, #"{"id":2,"b":1}"#, #"{"id":2,"c":"y"}"#, #"{"id":1,"a":"w"}"#],
+            name: "alter on a table the insert creates, past the records that typed it",
+            columns: nil,
+            records: [
+                #"{"id":1,"a":"x"}"#, #"{"id":2,"b":1}"#, #"{"id":2,"c":"y"}"#,
+                #"{"id":1,"a":"w"}"#,
+            ],
             conflict: .upsert, alter: true),
         Case(
             name: "a duplicate of a unique pair of odd names, in the input and against a row",
@@ -131,8 +176,10 @@ struct PostgresUpsertTests {
             before: [#"{"id":1,"a b":"x","c\"d":1}"#],
             records: [#"{"id":2,"a b":"x","c\"d":2}"#, #"{"id":3,"a b":"x","c\"d":2}"#]),
         Case(
-            name: "a duplicate of a unique pair against a row", columns: ["id:integer:pk", "a b:text", #"c"d:integer"#],
-            unique: [["a b", #"c"d"#]], before: [#"{"id":1,"a b":"x","c\"d":1}"#], records: [#"{"id":2,"a b":"x","c\"d":1}"#]),
+            name: "a duplicate of a unique pair against a row",
+            columns: ["id:integer:pk", "a b:text", #"c"d:integer"#],
+            unique: [["a b", #"c"d"#]], before: [#"{"id":1,"a b":"x","c\"d":1}"#],
+            records: [#"{"id":2,"a b":"x","c\"d":1}"#]),
         Case(
             name: "a key that is not a column, without --alter", columns: ["id:integer:pk"],
             records: [#"{"id":1}"#, #"{"id":2,"x":1}"#], conflict: .upsert),
@@ -141,14 +188,18 @@ struct PostgresUpsertTests {
     /// Runs a case on one database; returns the insert's outcome or error, the columns and
     /// every row after it, each object's keys sorted (jsonb keeps its own key order, the one
     /// documented difference).
-    static func outcome(_ test: Case, database: String, table: String, inputs: (before: String, records: String)) throws
+    static func outcome(
+        _ test: Case, database: String, table: String, inputs: (before: String, records: String)
+    ) throws
         -> String
     {
         let store = try Store(path: database, access: .create)
         defer { store.close() }
         if let columns = test.columns {
             let specs = try columns.map(ColumnSpec.init(parsing:))
-            _ = try store.createTable(TableSpec(name: table, columns: specs, primaryKey: test.primaryKey, unique: test.unique))
+            _ = try store.createTable(
+                TableSpec(
+                    name: table, columns: specs, primaryKey: test.primaryKey, unique: test.unique))
         }
         func insert(_ input: String, _ options: InsertOptions) throws -> InsertResult {
             try store.insert(from: [InputSource.open(input)], options: options)
@@ -180,7 +231,8 @@ struct PostgresUpsertTests {
         let sqlite = directory.path("upsert-\(UUID().uuidString).sqlite")
         let table = "t_" + UUID().uuidString.prefix(8).lowercased()
         let inputs = (
-            try directory.write("\(table)-before.ndjson", test.before.joined(separator: "\n") + "\n"),
+            try directory.write(
+                "\(table)-before.ndjson", test.before.joined(separator: "\n") + "\n"),
             try directory.write("\(table).ndjson", test.records.joined(separator: "\n") + "\n")
         )
         let expected = try Self.outcome(test, database: sqlite, table: table, inputs: inputs)
@@ -190,20 +242,26 @@ struct PostgresUpsertTests {
         #expect(expected.hasPrefix("Error: ") || !expected.hasPrefix("read 0"))
     }
 
-    @Test("a record or update that repeats a unique path fails with SQLite's words, naming the index")
+    @Test(
+        "a record or update that repeats a unique path fails with SQLite's words, naming the index")
     func uniquePathIndex() throws {
         let (directory, postgres) = try Self.places.get()
         let sqlite = directory.path("unique-path-\(UUID().uuidString).sqlite")
         let table = "u_" + UUID().uuidString.prefix(8).lowercased()
-        let before = try directory.write("\(table)-before.ndjson", #"{"id":1,"doc":{"k":1}}"# + "\n" + #"{"id":2,"doc":{"k":2}}"#)
+        let before = try directory.write(
+            "\(table)-before.ndjson", #"{"id":1,"doc":{"k":1}}"# + "\n" + #"{"id":2,"doc":{"k":2}}"#
+        )
         let input = try directory.write("\(table).ndjson", #"{"id":2,"doc":{"k":1}}"# + "\n")
         var messages: [String: [String]] = [:]
         for database in [sqlite, postgres] {
             let store = try Store(path: database, access: .create)
             defer { store.close() }
-            let columns = [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "doc:json")]
+            let columns = [
+                try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "doc:json"),
+            ]
             _ = try store.createTable(TableSpec(name: table, columns: columns))
-            _ = try store.insert(from: [InputSource.open(before)], options: InsertOptions(table: table))
+            _ = try store.insert(
+                from: [InputSource.open(before)], options: InsertOptions(table: table))
             var index = IndexSpec(table: table, paths: [try JSONPath(parsing: "doc.k")])
             index.unique = true
             _ = try store.createIndex(index)
@@ -219,7 +277,9 @@ struct PostgresUpsertTests {
             var update = UpdateSpec(table: table)
             update.all = true
             update.sets = [try UpdateSpec.Assignment(parsing: "doc.k=1", json: false)]
-            do { _ = try store.update(update) } catch { messages[database, default: []].append("\(error)") }
+            do { _ = try store.update(update) } catch {
+                messages[database, default: []].append("\(error)")
+            }
         }
         #expect(messages[postgres] == messages[sqlite])
         #expect(messages[postgres]?.count == 3)
@@ -236,16 +296,24 @@ struct PostgresUpsertTests {
         defer { store.close() }
         let table = "x_" + UUID().uuidString.prefix(8).lowercased()
         _ = try store.createTable(
-            TableSpec(name: table, columns: [try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "a:text")]))
+            TableSpec(
+                name: table,
+                columns: [
+                    try ColumnSpec(parsing: "id:integer:pk"), try ColumnSpec(parsing: "a:text"),
+                ]))
         try PostgresServer.psql(
-            "CREATE UNIQUE INDEX \(table)_lower ON \(table) (lower(a))", schema: PostgresServer.schema(of: postgres))
-        let input = try directory.write("in-\(UUID().uuidString).ndjson", #"{"id":1,"a":"x"}"# + "\n")
+            "CREATE UNIQUE INDEX \(table)_lower ON \(table) (lower(a))",
+            schema: PostgresServer.schema(of: postgres))
+        let input = try directory.write(
+            "in-\(UUID().uuidString).ndjson", #"{"id":1,"a":"x"}"# + "\n")
         var options = InsertOptions(table: table)
         options.conflict = .replace
         #expect {
             try store.insert(from: [InputSource.open(input)], options: options)
         } throws: { error in
-            "\(error)".contains("--replace is not yet supported on PostgreSQL for a table with a unique index on an expression")
+            "\(error)".contains(
+                "--replace is not yet supported on PostgreSQL for a table with a unique index on an expression"
+            )
         }
         let out = OutputBuffer()
         _ = try store.run(QuerySpec(table: table), format: .jsonl, to: out)

@@ -8,7 +8,8 @@ struct ProgressTests {
     static func recorded(_ log: String) async throws -> String {
         let deadline = Date().addingTimeInterval(10)
         while true {
-            let output = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
+            let output = String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
             if output.contains("[exited ") || Date() > deadline { return output }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
@@ -33,13 +34,16 @@ struct ProgressTests {
         }
         try queue.close()
         // CI=true would turn the line off; this test stands in for a person at a terminal.
-        let terminal = try ShellTerminal(["insert", db, "t", file], environment: ["CI": ""], in: dir.url)
+        let terminal = try ShellTerminal(
+            ["insert", db, "t", file], environment: ["CI": ""], in: dir.url)
         let log = dir.path("terminal.log")
         try terminal.record(to: log)
         let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
         let output = try await Self.recorded(log)
         #expect(
-            output.range(of: #"\d+ rows, [0-9.]+ MB/s, \d+%, \d+s left"#, options: .regularExpression) != nil,
+            output.range(
+                of: #"\d+ rows, [0-9.]+ MB/s, \d+%, \d+s left"#, options: .regularExpression)
+                != nil,
             "no progress line in: \(output.suffix(300))")
         #expect(output.contains("inserted 100000 rows into t"))
         #expect(done.contains("inserted 100000 rows into t"))
@@ -65,7 +69,9 @@ struct ProgressTests {
         return thread
     }
 
-    @Test("--quiet shows no progress line, also past the point where one would show", arguments: [true, false])
+    @Test(
+        "--quiet shows no progress line, also past the point where one would show",
+        arguments: [true, false])
     func quiet(quiet: Bool) async throws {
         let dir = try TemporaryDirectory()
         let fifo = dir.path("slow.ndjson")
@@ -73,9 +79,11 @@ struct ProgressTests {
         // A line shows once a second has passed, at every 16,384th record: the 20,000 records
         // arrive in two parts, 1.3 seconds apart.
         _ = Self.feedSlowly(
-            fifo, first: ndjson(numberedRecords(0..<10_000)), pause: 1.3, second: ndjson(numberedRecords(10_000..<20_000)))
+            fifo, first: ndjson(numberedRecords(0..<10_000)), pause: 1.3,
+            second: ndjson(numberedRecords(10_000..<20_000)))
         let terminal = try ShellTerminal(
-            ["insert", dir.path("db.sqlite"), "t", fifo] + (quiet ? ["--quiet"] : []), environment: ["CI": ""], in: dir.url)
+            ["insert", dir.path("db.sqlite"), "t", fifo] + (quiet ? ["--quiet"] : []),
+            environment: ["CI": ""], in: dir.url)
         let log = dir.path("terminal.log")
         try terminal.record(to: log)
         let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
@@ -93,62 +101,83 @@ struct ProgressTests {
         let fifo = dir.path("\(name).ndjson")
         try #require(mkfifo(fifo, 0o600) == 0)
         _ = feedSlowly(
-            fifo, first: ndjson(numberedRecords(0..<10_000)), pause: 1.3, second: ndjson(numberedRecords(10_000..<20_000)))
+            fifo, first: ndjson(numberedRecords(0..<10_000)), pause: 1.3,
+            second: ndjson(numberedRecords(10_000..<20_000)))
         return fifo
     }
 
     /// Where the progress line was last drawn in `output`, where the result's first line
     /// starts, and whether the line was cleared in between.
-    static func order(_ output: String, firstOutput: String) throws -> (lastLine: Int, output: Int, clearedBetween: Bool) {
-        let lastLine = try #require(output.range(of: "MB/s", options: .backwards), "no progress line in: \(output.suffix(300))")
-        let result = try #require(output.range(of: firstOutput), "no output in: \(output.suffix(300))")
-        let between = lastLine.upperBound < result.lowerBound ? output[lastLine.upperBound..<result.lowerBound] : ""
+    static func order(_ output: String, firstOutput: String) throws -> (
+        lastLine: Int, output: Int, clearedBetween: Bool
+    ) {
+        let lastLine = try #require(
+            output.range(of: "MB/s", options: .backwards),
+            "no progress line in: \(output.suffix(300))")
+        let result = try #require(
+            output.range(of: firstOutput), "no output in: \(output.suffix(300))")
+        let between =
+            lastLine.upperBound < result.lowerBound
+            ? output[lastLine.upperBound..<result.lowerBound] : ""
         return (
             output.distance(from: output.startIndex, to: lastLine.lowerBound),
-            output.distance(from: output.startIndex, to: result.lowerBound), between.contains("\r\u{1B}[K")
+            output.distance(from: output.startIndex, to: result.lowerBound),
+            between.contains("\r\u{1B}[K")
         )
     }
 
-    @Test("describe of a file that takes a while shows the line on a terminal and clears it before the result")
+    @Test(
+        "describe of a file that takes a while shows the line on a terminal and clears it before the result"
+    )
     func describe() async throws {
         let dir = try TemporaryDirectory()
         let fifo = try Self.slowPipe(dir, "slow")
-        let terminal = try ShellTerminal(["describe", fifo, "-f", "jsonl"], environment: ["CI": ""], in: dir.url)
+        let terminal = try ShellTerminal(
+            ["describe", fifo, "-f", "jsonl"], environment: ["CI": ""], in: dir.url)
         let log = dir.path("terminal.log")
         try terminal.record(to: log)
         let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
         let output = try await Self.recorded(log)
-        #expect(output.range(of: #"\d+ rows, [0-9.]+ MB/s"#, options: .regularExpression) != nil, "\(output.suffix(300))")
+        #expect(
+            output.range(of: #"\d+ rows, [0-9.]+ MB/s"#, options: .regularExpression) != nil,
+            "\(output.suffix(300))")
         let order = try Self.order(output, firstOutput: #"{"path":"id","count":20000,"#)
         #expect(order.lastLine < order.output && order.clearedBetween, "\(output.suffix(600))")
         #expect(done.contains(#"{"path":"n","count":20000,"types":{"integer":20000}"#), "\(done)")
         #expect(!done.contains("MB/s"), "\(done)")
     }
 
-    @Test("query of a file shows the line while it reads and clears it for good before the first row")
+    @Test(
+        "query of a file shows the line while it reads and clears it for good before the first row")
     func query() async throws {
         let dir = try TemporaryDirectory()
         let fifo = try Self.slowPipe(dir, "slow")
         let terminal = try ShellTerminal(
-            ["query", fifo, "--where", "n >= 19998", "--select", "id,n", "-f", "jsonl"], environment: ["CI": ""], in: dir.url)
+            ["query", fifo, "--where", "n >= 19998", "--select", "id,n", "-f", "jsonl"],
+            environment: ["CI": ""], in: dir.url)
         let log = dir.path("terminal.log")
         try terminal.record(to: log)
         let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
         let output = try await Self.recorded(log)
         let order = try Self.order(output, firstOutput: #"{"id":"r19998","n":19998}"#)
         #expect(order.lastLine < order.output && order.clearedBetween, "\(output.suffix(600))")
-        #expect(done.contains(#"{"id":"r19998","n":19998}"# + "\n" + #"{"id":"r19999","n":19999}"#), "\(done)")
+        #expect(
+            done.contains(#"{"id":"r19998","n":19998}"# + "\n" + #"{"id":"r19999","n":19999}"#),
+            "\(done)")
         #expect(!done.contains("MB/s"), "\(done)")
     }
 
     @Test(
         "nothing shows on standard error that is not a terminal, for describe, query and insert alike",
-        arguments: [["describe", "FILE"], ["query", "FILE", "--count"], ["insert", "DB", "t", "FILE"]])
+        arguments: [
+            ["describe", "FILE"], ["query", "FILE", "--count"], ["insert", "DB", "t", "FILE"],
+        ])
     func notATerminal(arguments: [String]) throws {
         let dir = try TemporaryDirectory()
         let fifo = try Self.slowPipe(dir, "slow")
         let result = try CLI.run(
-            arguments.map { $0 == "FILE" ? fifo : $0 == "DB" ? dir.path("db.sqlite") : $0 }, environment: ["CI": ""])
+            arguments.map { $0 == "FILE" ? fifo : $0 == "DB" ? dir.path("db.sqlite") : $0 },
+            environment: ["CI": ""])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == (arguments[0] == "insert" ? "inserted 20000 rows into t\n" : ""))
         if arguments[0] == "query" { #expect(result.stdout == "20000\n") }

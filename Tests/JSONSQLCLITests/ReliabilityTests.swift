@@ -13,7 +13,8 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try Fixture.table(
-            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<1000, prefix: "base")))
+            db, "t", ["id:text:pk", "n:integer", "doc:json"],
+            records: ndjson(numberedRecords(0..<1000, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         // One insert run to its end gives its length here (a debug or a release build, a busy or
         // a quiet machine); the kills land from 2% to 60% of it, past the point where its changes
@@ -22,14 +23,18 @@ struct ReliabilityTests {
         let started = Date()
         try #require(try CLI.run(["insert", db, "t", file, "--quiet"]).status == 0)
         let length = Date().timeIntervalSince(started)
-        try DatabaseQueue(path: db).write { try $0.execute(sql: "DELETE FROM t WHERE id NOT LIKE 'base%'") }
+        try DatabaseQueue(path: db).write {
+            try $0.execute(sql: "DELETE FROM t WHERE id NOT LIKE 'base%'")
+        }
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
         let rounds = 12
         let span: (start: UInt32, end: UInt32) = (UInt32(length * 20_000), UInt32(length * 600_000))
         let slice = (span.end - span.start) / UInt32(rounds)
         for round in 0..<rounds {
-            let process = try Child(CLI.binary, ["insert", db, "t", file, "--quiet"], input: false, output: false, error: false)
+            let process = try Child(
+                CLI.binary, ["insert", db, "t", file, "--quiet"], input: false, output: false,
+                error: false)
             let sliceStart = span.start + UInt32(round) * slice
             usleep(UInt32.random(in: sliceStart..<sliceStart + slice, using: &generator))
             if process.isRunning {
@@ -42,10 +47,13 @@ struct ReliabilityTests {
             #expect(query.status == 0 && query.stdout == "[]\n", "round \(round): \(query.stderr)")
             // Then SQLite finds the file intact, with the rows the round leaves.
             let queue = try DatabaseQueue(path: db)
-            #expect(try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"], "round \(round)")
+            #expect(
+                try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"],
+                "round \(round)")
             let rows = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") }
             if process.killedBySignal {
-                #expect(rows == 1000, "round \(round): a killed insert must leave the table as it was")
+                #expect(
+                    rows == 1000, "round \(round): a killed insert must leave the table as it was")
             } else {
                 // The insert finished before the kill: remove its rows for the next round.
                 #expect(rows == 101_000)
@@ -71,7 +79,9 @@ struct ReliabilityTests {
                 case 1: results.set(i, try CLI.run(["insert", db, "t", b, "--quiet"]))
                 default:
                     for _ in 0..<10 {
-                        let query = try CLI.run(["query", db, "--where", "n < 10", "--format", "jsonl"])
+                        let query = try CLI.run([
+                            "query", db, "--where", "n < 10", "--format", "jsonl",
+                        ])
                         if query.status != 0 {
                             results.set(i, query)
                             return
@@ -90,7 +100,9 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 80_000)
     }
 
-    @Test("a WAL transaction in the shell that read before another process committed says to run it again, not to wait longer")
+    @Test(
+        "a WAL transaction in the shell that read before another process committed says to run it again, not to wait longer"
+    )
     func staleSnapshotInShell() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -126,12 +138,17 @@ struct ReliabilityTests {
         let reply = String(decoding: holder.stdout!.availableData, as: UTF8.self)
         try #require(reply == "locked\n", "\(reply)")
         let started = Date()
-        let result = try CLI.run(["insert", db, "t", "--timeout", "0.5"], stdin: ndjson(numberedRecords(0..<10)))
+        let result = try CLI.run(
+            ["insert", db, "t", "--timeout", "0.5"], stdin: ndjson(numberedRecords(0..<10)))
         let waited = Date().timeIntervalSince(started)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("\(db) is locked by another process; wait longer with --timeout"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "\(db) is locked by another process; wait longer with --timeout"),
+            "\(result.stderr)")
         #expect(waited < 2.5)
-        // With the default timeout the same insert waits for the lock and succeeds once it is released.
+        // With the default timeout the same insert waits for the lock and succeeds once it is
+        // released.
         let releaser = DispatchWorkItem {
             holder.write("COMMIT;\n")
             try? holder.stdin!.close()
@@ -151,7 +168,8 @@ struct ReliabilityTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try Fixture.table(
-            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<100, prefix: "base")))
+            db, "t", ["id:text:pk", "n:integer", "doc:json"],
+            records: ndjson(numberedRecords(0..<100, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...49_999)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         // The file-size limit (in KiB) stands in for a full disk. jsonsql ignores SIGXFSZ itself,
@@ -181,7 +199,9 @@ struct ReliabilityTests {
                     INSERT INTO big(v) SELECT printf('%.*c', 200, 'x') FROM n
                     """)
         }
-        try DatabaseQueue(path: db).write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        try DatabaseQueue(path: db).write {
+            try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let result = try CLI.shell("ulimit -f 1024; jsonsql copy -q '\(source)' '\(db)'")
         #expect(result.status == 1)
@@ -195,16 +215,20 @@ struct ReliabilityTests {
     func readOnly() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<5)))
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"],
+            records: ndjson(numberedRecords(0..<5)))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
         // root ignores file permissions, so run as nobody there.
         let prefix = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
         let bin = CLI.binary
         let query = try CLI.shell("\(prefix)\(bin) query '\(db)' --where 'n < 3' --format jsonl")
         #expect(query.status == 0, "\(query.stderr)")
         #expect(query.stdout.split(separator: "\n").count == 3)
-        let insert = try CLI.shell("\(prefix)\(bin) insert '\(db)' t", stdin: ndjson(numberedRecords(10..<12)))
+        let insert = try CLI.shell(
+            "\(prefix)\(bin) insert '\(db)' t", stdin: ndjson(numberedRecords(10..<12)))
         #expect(insert.status == 1)
         #expect(
             insert.stderr
@@ -235,7 +259,10 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         let app = try DatabaseQueue(path: db)
         try app.write {
-            try $0.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t(v) VALUES ('a'), ('b')")
+            try $0.execute(
+                sql:
+                    "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t(v) VALUES ('a'), ('b')"
+            )
         }
         // A writer stopped midway: its pages spill into the file, and copies of the file and its
         // journal taken then are a database with a hot journal.
@@ -247,9 +274,11 @@ struct ReliabilityTests {
                     INSERT INTO t(v) SELECT printf('%.*c', 2000, 'x') FROM n
                     """)
             for name in ["hot.sqlite", "locked/hot.sqlite"] {
-                try? FileManager.default.createDirectory(atPath: dir.path("locked"), withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(
+                    atPath: dir.path("locked"), withIntermediateDirectories: true)
                 for suffix in ["", "-journal"] {
-                    try FileManager.default.copyItem(atPath: db + suffix, toPath: dir.path(name) + suffix)
+                    try FileManager.default.copyItem(
+                        atPath: db + suffix, toPath: dir.path(name) + suffix)
                 }
             }
             try connection.execute(sql: "ROLLBACK")
@@ -265,11 +294,13 @@ struct ReliabilityTests {
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: db)
         for directory in [dir.url.path, dir.path("locked")] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o555], ofItemAtPath: directory)
         }
         defer {
             for directory in [dir.url.path, dir.path("locked")] {
-                try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+                try? FileManager.default.setAttributes(
+                    [.posixPermissions: 0o755], ofItemAtPath: directory)
             }
         }
         // root ignores permissions, so run as nobody there.
@@ -293,19 +324,24 @@ struct ReliabilityTests {
                 == "Error: \(locked)-journal is left from a write that stopped midway (a killed process), and SQLite rolls it back and removes it before the database can be used; it cannot remove it because the directory \(dir.path("locked")) cannot be written by this user. Run the command where the directory can be written, or as a user who can write it\n"
         )
         // Where it can be written, the first command rolls the journal back.
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: hot)
         #expect(try succeed(["query", hot, "t", "--count"]).stdout == "2\n")
     }
 
     @Test(
-        "a directory or a symbolic link where the journal goes is named, not taken for a disk error or a killed writer's journal")
+        "a directory or a symbolic link where the journal goes is named, not taken for a disk error or a killed writer's journal"
+    )
     func journalPathInTheWay() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try DatabaseQueue(path: db).write { try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        try DatabaseQueue(path: db).write {
+            try $0.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
-        try FileManager.default.createDirectory(atPath: db + "-journal", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: db + "-journal", withIntermediateDirectories: false)
         let insert = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
         #expect(insert.status == 1)
         #expect(
@@ -313,14 +349,19 @@ struct ReliabilityTests {
                 == "Error: \(db)-journal is a directory, where SQLite keeps the database's journal; move it away, then run the command again. Nothing was written\n"
         )
         try FileManager.default.removeItem(atPath: db + "-journal")
-        try FileManager.default.createSymbolicLink(atPath: db + "-journal", withDestinationPath: dir.path("nowhere"))
+        try FileManager.default.createSymbolicLink(
+            atPath: db + "-journal", withDestinationPath: dir.path("nowhere"))
         let linked = try CLI.run(["insert", db, "t"], stdin: #"{"x": 2}"#)
         #expect(linked.status == 1)
-        #expect(linked.stderr.hasPrefix("Error: \(db)-journal is a symbolic link, where SQLite keeps"), "\(linked.stderr)")
+        #expect(
+            linked.stderr.hasPrefix("Error: \(db)-journal is a symbolic link, where SQLite keeps"),
+            "\(linked.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
-    @Test("standard input, output or error closed: an error and status 1, never a crash or a write into the database")
+    @Test(
+        "standard input, output or error closed: an error and status 1, never a crash or a write into the database"
+    )
     func closedStandardStreams() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -336,7 +377,8 @@ struct ReliabilityTests {
         #expect(result.stdout == "insert 1\nstderr 1\nstdout 1\n", "\(result.stderr)")
         #expect(
             result.stderr
-                == "Error: standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file\n")
+                == "Error: standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file\n"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
@@ -344,22 +386,30 @@ struct ReliabilityTests {
     func readOnlyWAL() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
-        try Fixture.table(db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<2)))
+        try Fixture.table(
+            db, "t", ["id:text:pk", "n:integer", "doc:json"],
+            records: ndjson(numberedRecords(0..<2)))
         let app = try DatabaseQueue(path: db)
         _ = try app.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode=WAL") }
         // A copy taken while a change is still only in the -wal file, which the copy must keep.
         let changed = dir.path("changed.sqlite")
         try app.inDatabase { connection in
             try connection.execute(sql: "PRAGMA wal_autocheckpoint = 0; DELETE FROM t")
-            for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: db + suffix, toPath: changed + suffix) }
+            for suffix in ["", "-wal"] {
+                try FileManager.default.copyItem(atPath: db + suffix, toPath: changed + suffix)
+            }
         }
         try app.close()
         for file in [changed, changed + "-wal"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.url.path)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path) }
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o555], ofItemAtPath: dir.url.path)
+        defer {
+            try? FileManager.default.setAttributes(
+                [.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        }
         // root ignores permissions, so run as nobody there.
         let prefix = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
         let query = try CLI.shell("\(prefix)\(CLI.binary) query '\(db)' --format jsonl")
@@ -382,26 +432,32 @@ struct ReliabilityTests {
         let db = dir.path("db.sqlite")
         let table = #"we"ird tab.le [select]"#
         let created = try CLI.run([
-            "create-table", db, table, #""id:x":text:pk"#, "first name:text", "select:integer", "a.b:json",
+            "create-table", db, table, #""id:x":text:pk"#, "first name:text", "select:integer",
+            "a.b:json",
             "ünï'code:boolean",
         ])
         #expect(created.status == 0, "\(created.stderr)")
-        let input = #"{"id:x":"1","first name":"O'Brien","select":5,"a.b":{"c d":{"e":"x'; DROP TABLE t; --"}},"ünï'code":true}"#
+        let input =
+            #"{"id:x":"1","first name":"O'Brien","select":5,"a.b":{"c d":{"e":"x'; DROP TABLE t; --"}},"ünï'code":true}"#
         let inserted = try CLI.run(["insert", db, table], stdin: input)
         #expect(inserted.status == 0, "\(inserted.stderr)")
         #expect(try CLI.run(["index", db, table, #""a.b"."c d".e"#]).status == 0)
         #expect(try CLI.run(["index", db, table, #""first name""#, "select"]).status == 0)
         let filters = [
-            #""first name" = "O'Brien""#, "select >= 5", #""a.b"."c d".e = "x'; DROP TABLE t; --""#, #""ünï'code" = true"#,
+            #""first name" = "O'Brien""#, "select >= 5", #""a.b"."c d".e = "x'; DROP TABLE t; --""#,
+            #""ünï'code" = true"#,
         ]
         for filter in filters {
             let result = try CLI.run(["query", db, table, "--where", filter, "--format", "json"])
             #expect(result.status == 0, "\(filter): \(result.stderr)")
             #expect(try result.rows().count == 1, "\(filter)")
         }
-        let plan = try CLI.run(["query", db, table, "--where", #""a.b"."c d".e = x"#, "--explain"]).stdout
+        let plan = try CLI.run(["query", db, table, "--where", #""a.b"."c d".e = x"#, "--explain"])
+            .stdout
         #expect(plan.contains("USING INDEX"), "\(plan)")
-        let schema = try CLI.run(["schema", db, table, "--format", "json"]).rows().map { $0["column"] as! String }
+        let schema = try CLI.run(["schema", db, table, "--format", "json"]).rows().map {
+            $0["column"] as! String
+        }
         #expect(schema == ["id:x", "first name", "select", "a.b", "ünï'code"])
     }
 
@@ -421,7 +477,9 @@ struct ReliabilityTests {
         #expect(try CLI.count(db) == 0)
     }
 
-    @Test("empty and whitespace-only input insert nothing and say so, and create no table; a query of such a file says the same")
+    @Test(
+        "empty and whitespace-only input insert nothing and say so, and create no table; a query of such a file says the same"
+    )
     func emptyInput() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -433,7 +491,9 @@ struct ReliabilityTests {
             #expect(result.stderr == "inserted 0 rows into t: the input holds no records\n")
             let file = try dir.write("empty.json", input)
             let fromFile = try CLI.run(["insert", db, "t", file])
-            #expect(fromFile.status == 0 && fromFile.stderr == "inserted 0 rows into t: the input holds no records\n")
+            #expect(
+                fromFile.status == 0
+                    && fromFile.stderr == "inserted 0 rows into t: the input holds no records\n")
             let query = try CLI.run(["query", file])
             #expect(query.status == 1 && query.stdout.isEmpty)
             #expect(query.stderr == "Error: \(file) holds no records; there is nothing to read\n")
@@ -457,12 +517,17 @@ struct ReliabilityTests {
         let big = String(repeating: "é", count: 5_000_000)
         let deep = String(repeating: "[", count: 1999) + String(repeating: "]", count: 1999)
         let result = try CLI.run(
-            ["insert", db, "t"], stdin: #"{"id":"big","doc":{"s":"\#(big)"}}"# + "\n" + #"{"id":"deep","doc":\#(deep)}"#)
+            ["insert", db, "t"],
+            stdin: #"{"id":"big","doc":{"s":"\#(big)"}}"# + "\n" + #"{"id":"deep","doc":\#(deep)}"#)
         #expect(result.status == 0, "\(result.stderr)")
-        let out = try CLI.run(["query", db, "--select", "doc", "--order-by", "id", "--format", "jsonl"]).stdout
+        let out = try CLI.run([
+            "query", db, "--select", "doc", "--order-by", "id", "--format", "jsonl",
+        ]).stdout
         // Compared as Data: comparing 10 MB character by character is slow in a debug build.
         let expected = #"{"doc":{"s":"\#(big)"}}"# + "\n" + #"{"doc":\#(deep)}"# + "\n"
-        #expect(out.data(using: .utf8) == expected.data(using: .utf8), "\(out.utf8.count) bytes, \(expected.utf8.count) expected")
+        #expect(
+            out.data(using: .utf8) == expected.data(using: .utf8),
+            "\(out.utf8.count) bytes, \(expected.utf8.count) expected")
     }
 }
 

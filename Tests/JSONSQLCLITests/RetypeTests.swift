@@ -26,9 +26,14 @@ struct RetypeTests {
     func oneTransactionWithType() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("a.sqlite")
-        try Self.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, n TEXT, v TEXT); INSERT INTO t VALUES (1, 'a', 'x');")
+        try Self.sqlite(
+            db,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, n TEXT, v TEXT); INSERT INTO t VALUES (1, 'a', 'x');"
+        )
         let schema = try Self.sqlite(db, ".schema")
-        let refused = try CLI.run(["alter", db, "t", "--add", "x:integer", "--rename", "v=w", "--type", "n:integer"])
+        let refused = try CLI.run([
+            "alter", db, "t", "--add", "x:integer", "--rename", "v=w", "--type", "n:integer",
+        ])
         #expect(refused.status == 1)
         #expect(
             refused.stderr
@@ -36,14 +41,23 @@ struct RetypeTests {
                 + "\n")
         #expect(try Self.sqlite(db, ".schema") == schema)
         // --type names the columns as the renames leave them.
-        let done = try CLI.run(["alter", db, "t", "--rename", "v=w", "--type", "w:json", "--type", "n:any"])
+        let done = try CLI.run([
+            "alter", db, "t", "--rename", "v=w", "--type", "w:json", "--type", "n:any",
+        ])
         #expect(done.status == 1)
-        #expect(done.stderr.contains(#"cannot make w a json column: row 1 holds "x""#), "\(done.stderr)")
-        let ok = try CLI.run(["alter", db, "t", "--rename", "v=w", "--add", "j:json", "--type", "w:text"])
         #expect(
-            ok.stderr == "renamed column v to w in t\nadded column j to t\nw is now a text column in t\n", "\(ok.stderr)")
+            done.stderr.contains(#"cannot make w a json column: row 1 holds "x""#), "\(done.stderr)"
+        )
+        let ok = try CLI.run([
+            "alter", db, "t", "--rename", "v=w", "--add", "j:json", "--type", "w:text",
+        ])
         #expect(
-            try Self.sqlite(db, "SELECT group_concat(name || ':' || type) FROM pragma_table_info('t');")
+            ok.stderr
+                == "renamed column v to w in t\nadded column j to t\nw is now a text column in t\n",
+            "\(ok.stderr)")
+        #expect(
+            try Self.sqlite(
+                db, "SELECT group_concat(name || ':' || type) FROM pragma_table_info('t');")
                 == "id:INTEGER,n:TEXT,w:TEXT,j:JSON TEXT")
         try Self.expectSound(db)
     }
@@ -70,12 +84,18 @@ struct RetypeTests {
         #expect(retyped.status == 0)
         #expect(retyped.stderr == "n is now an integer column in pair\n")
         #expect(try Self.sqlite(db, "SELECT wr FROM pragma_table_list WHERE name = 'pair';") == "1")
-        #expect(try Self.sqlite(db, "SELECT typeof(n), n FROM pair ORDER BY b;") == "integer|1\ninteger|2")
-        #expect(try Self.sqlite(db, "SELECT name FROM pragma_index_list('pair') WHERE origin = 'c';") == "pair_n")
+        #expect(
+            try Self.sqlite(db, "SELECT typeof(n), n FROM pair ORDER BY b;")
+                == "integer|1\ninteger|2")
+        #expect(
+            try Self.sqlite(db, "SELECT name FROM pragma_index_list('pair') WHERE origin = 'c';")
+                == "pair_n")
         try Self.expectSound(db)
     }
 
-    @Test("a foreign key another table broke before does not stop a retype; one the retype would break does, naming the row")
+    @Test(
+        "a foreign key another table broke before does not stop a retype; one the retype would break does, naming the row"
+    )
     func foreignKeysBrokenBefore() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("fk.db")
@@ -96,11 +116,15 @@ struct RetypeTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let refused = try Self.retype(db, "child", "ref:blob")
         #expect(refused.status == 1)
-        #expect(refused.stderr == "Error: changing the types would break a foreign key: row 1 of child\n")
+        #expect(
+            refused.stderr
+                == "Error: changing the types would break a foreign key: row 1 of child\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
-    @Test("a CHECK on a column made numeric goes on comparing numbers: price < 100 held 5 and 50 as a real")
+    @Test(
+        "a CHECK on a column made numeric goes on comparing numbers: price < 100 held 5 and 50 as a real"
+    )
     func checkOnNumeric() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("a.sqlite")
@@ -114,20 +138,32 @@ struct RetypeTests {
         let result = try Self.retype(db, "t", "price:numeric", "doc:json")
         #expect(result.status == 0, "\(result.stderr)")
         let schema = try Self.sqlite(db, ".schema t")
-        #expect(schema.contains(#"price NUMERIC TEXT CHECK ((CAST("price" AS NUMERIC)) < 100 /* c */)"#), "\(schema)")
+        #expect(
+            schema.contains(
+                #"price NUMERIC TEXT CHECK ((CAST("price" AS NUMERIC)) < 100 /* c */)"#),
+            "\(schema)")
         // The json column keeps the text its CHECK was written for.
-        #expect(schema.contains(#"CHECK ((CAST("price" AS NUMERIC)) BETWEEN 1 AND 99 OR doc = '"x"')"#), "\(schema)")
+        #expect(
+            schema.contains(#"CHECK ((CAST("price" AS NUMERIC)) BETWEEN 1 AND 99 OR doc = '"x"')"#),
+            "\(schema)")
         try Self.expectSound(db)
         try succeed(["insert", db, "t"], stdin: #"{"id":3,"price":99.5}"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"id":4,"price":100.5}"#).contains("CHECK constraint failed"))
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"id":4,"price":100.5}"#).contains(
+                "CHECK constraint failed"))
         #expect(try CLI.count(db) == 3)
     }
 
-    @Test("values that become one once converted name the row that breaks the UNIQUE key, and change nothing")
+    @Test(
+        "values that become one once converted name the row that breaks the UNIQUE key, and change nothing"
+    )
     func uniqueOnceConverted() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("a.sqlite")
-        try Self.sqlite(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE); INSERT INTO t VALUES (1, '1'), (2, '1.0');")
+        try Self.sqlite(
+            db,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE); INSERT INTO t VALUES (1, '1'), (2, '1.0');"
+        )
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         #expect(
             try fail(["alter", db, "t", "--type", "v:integer"])
@@ -153,8 +189,11 @@ struct RetypeTests {
         try succeed(["insert", db, "t"], stdin: #"{"id":1,"v":"a"}"#)
         try succeed(["alter", db, "t", "--type", "id:text"])
         #expect(
-            try Self.sqlite(db, ".schema t") == #"CREATE TABLE IF NOT EXISTS "t" ("id" TEXT NOT NULL PRIMARY KEY, "v" TEXT);"#)
-        #expect(try fail(["insert", db, "t"], stdin: #"{"v":"b"} {"v":"c"}"#).contains("NOT NULL constraint failed: t.id"))
+            try Self.sqlite(db, ".schema t")
+                == #"CREATE TABLE IF NOT EXISTS "t" ("id" TEXT NOT NULL PRIMARY KEY, "v" TEXT);"#)
+        #expect(
+            try fail(["insert", db, "t"], stdin: #"{"v":"b"} {"v":"c"}"#).contains(
+                "NOT NULL constraint failed: t.id"))
         try succeed(["alter", db, "t", "--type", "id:integer"])
         try succeed(["insert", db, "t"], stdin: #"{"v":"b"}"#)
         #expect(try CLI.jsonl(db) == #"{"id":1,"v":"a"}\#n{"id":2,"v":"b"}\#n"#)

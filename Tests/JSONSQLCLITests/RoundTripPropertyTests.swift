@@ -38,7 +38,10 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
             "{"
-                + members.map { String(String.UnicodeScalarView($0.key)).debugDescription + ":" + $0.value.description }.joined(
+                + members.map {
+                    String(String.UnicodeScalarView($0.key)).debugDescription + ":"
+                        + $0.value.description
+                }.joined(
                     separator: ",") + "}"
         }
     }
@@ -138,7 +141,9 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         }
 
         mutating func hex4() throws -> UInt32 {
-            guard i + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else {
+            guard i + 4 <= bytes.count,
+                let value = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16)
+            else {
                 throw fail("bad \\u escape")
             }
             i += 4
@@ -220,7 +225,8 @@ struct DocumentMaker {
             case _ where s.value < 0x20 || escapeAnyway:
                 if s.value > 0xFFFF {
                     let v = s.value - 0x10000
-                    out += String(format: "\\u%04X\\u%04x", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
+                    out += String(
+                        format: "\\u%04X\\u%04x", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
                 } else {
                     out += String(format: chance(0.5) ? "\\u%04x" : "\\u%04X", s.value)
                 }
@@ -233,7 +239,8 @@ struct DocumentMaker {
     mutating func string() -> (JSONValue, String) {
         // Strings that look like JSON must stay strings.
         if chance(0.1) {
-            let looks = ["[1,2]", "{\"a\":1}", "42", "true", "null", "7.0", ""].randomElement(using: &rng)!
+            let looks = ["[1,2]", "{\"a\":1}", "42", "true", "null", "7.0", ""].randomElement(
+                using: &rng)!
             return (.string(Array(looks.unicodeScalars)), encode(Array(looks.unicodeScalars)))
         }
         let s = scalars()
@@ -244,9 +251,13 @@ struct DocumentMaker {
         let text: String
         switch int(0...5) {
         case 0: text = String(Gen.int64().run(using: &rng))
-        case 1: text = ["9223372036854775807", "-9223372036854775808", "0", "-1"].randomElement(using: &rng)!
+        case 1:
+            text = ["9223372036854775807", "-9223372036854775808", "0", "-1"].randomElement(
+                using: &rng)!
         case 2:  // beyond 64 bits
-            text = (chance(0.5) ? "-" : "") + String(int(1...9)) + (0..<int(19...40)).map { _ in String(int(0...9)) }.joined()
+            text =
+                (chance(0.5) ? "-" : "") + String(int(1...9))
+                + (0..<int(19...40)).map { _ in String(int(0...9)) }.joined()
         default: text = String(int(-1000...1000))
         }
         return (.integer(text), text)
@@ -256,7 +267,8 @@ struct DocumentMaker {
         let text: String
         switch int(0...4) {
         case 0:
-            text = ["7.0", "-0.0", "1e2", "1E-7", "0.1", "1.50", "2.5e+300", "123456789.123456789"].randomElement(using: &rng)!
+            text = ["7.0", "-0.0", "1e2", "1E-7", "0.1", "1.50", "2.5e+300", "123456789.123456789"]
+                .randomElement(using: &rng)!
         case 1:
             var bits: Double
             repeat { bits = Double(bitPattern: Gen.uint64().run(using: &rng)) } while !bits.isFinite
@@ -278,7 +290,10 @@ struct DocumentMaker {
         case 4, 5: return string()
         case 6:
             let items = (0..<int(0...4)).map { _ in value(depth: depth - 1) }
-            return (.array(items.map(\.0)), "[" + items.map(\.1).joined(separator: chance(0.2) ? ", " : ",") + "]")
+            return (
+                .array(items.map(\.0)),
+                "[" + items.map(\.1).joined(separator: chance(0.2) ? ", " : ",") + "]"
+            )
         default:
             var keys: [[Unicode.Scalar]] = []
             var members: [(key: [Unicode.Scalar], value: JSONValue)] = []
@@ -291,12 +306,17 @@ struct DocumentMaker {
                 members.append((key, v))
                 texts.append(encode(key) + (chance(0.2) ? " : " : ":") + t)
             }
-            return (.object(members), (chance(0.2) ? "{ " : "{") + texts.joined(separator: ",") + "}")
+            return (
+                .object(members), (chance(0.2) ? "{ " : "{") + texts.joined(separator: ",") + "}"
+            )
         }
     }
 
     static let columns = ["id", "name", "n", "r", "ok", "a", "b", "c"]
-    static let schema = ["id:integer:pk", "name:text", "n:integer", "r:real", "ok:boolean", "a:json", "b:json", "c:json"]
+    static let schema = [
+        "id:integer:pk", "name:text", "n:integer", "r:real", "ok:boolean", "a:json", "b:json",
+        "c:json",
+    ]
 
     /// One record of the test table: each key present or not, in a random order, its value of
     /// the column's type (or null). Returns the values expected back, by column.
@@ -316,11 +336,16 @@ struct DocumentMaker {
                     (value, text) = (.integer(String(n)), String(n))
                 case "r":
                     var d: Double
-                    repeat { d = Double(bitPattern: Gen.uint64().run(using: &rng)) } while !d.isFinite
+                    repeat {
+                        d = Double(bitPattern: Gen.uint64().run(using: &rng))
+                    } while !d.isFinite
                     if chance(0.5) {
-                        d = Gen.double(in: -1000...1000).run(using: &rng).rounded(chance(0.5) ? .toNearestOrEven : .towardZero)
+                        d = Gen.double(in: -1000...1000).run(using: &rng).rounded(
+                            chance(0.5) ? .toNearestOrEven : .towardZero)
                     }
-                    if d == 0 { d = 0 }  // a REAL column keeps an integral value as an integer on disk, so -0.0 reads back as 0.0
+                    // a REAL column keeps an integral value as an integer on disk, so -0.0 reads
+                    // back as 0.0
+                    if d == 0 { d = 0 }
                     (value, text) = (.real(d), "\(d)")
                 case "ok":
                     let b = chance(0.5)
@@ -341,7 +366,9 @@ struct DocumentMaker {
 struct RoundTripPropertyTests {
     /// The seed is fixed so that CI checks the same 1,200 documents every run; change it to
     /// explore others. Each batch is one insert and one query of 300 documents.
-    static let seed: (UInt64, UInt64, UInt64, UInt64) = (0x6A73_6F6E_7371_6C21, 0x7661_6C75_6573, 0x726F_756E_64, 0x7472_6970)
+    static let seed: (UInt64, UInt64, UInt64, UInt64) = (
+        0x6A73_6F6E_7371_6C21, 0x7661_6C75_6573, 0x726F_756E_64, 0x7472_6970
+    )
 
     @Test("any document comes back as it went in, and query | insert copies a table exactly")
     func roundTrip() throws {
@@ -380,16 +407,21 @@ struct RoundTripPropertyTests {
 
             // query --format jsonl | insert gives the same table, value for value.
             let copied = try CLI.shell(
-                "jsonsql query \"$1\" --format jsonl | jsonsql insert \"$2\" t".replacingOccurrences(of: "$1", with: db)
+                "jsonsql query \"$1\" --format jsonl | jsonsql insert \"$2\" t"
+                    .replacingOccurrences(of: "$1", with: db)
                     .replacingOccurrences(of: "$2", with: copy))
             try #require(copied.status == 0, "\(copied.stderr)")
             let dump =
                 "SELECT "
-                + DocumentMaker.columns.map { $0 == "r" ? "typeof(r), printf('%!.17g', r)" : "typeof(\($0)), hex(\($0))" }.joined(
+                + DocumentMaker.columns.map {
+                    $0 == "r" ? "typeof(r), printf('%!.17g', r)" : "typeof(\($0)), hex(\($0))"
+                }.joined(
                     separator: ", ")
                 + " FROM t ORDER BY id"
-            let original = try CLI.run(["-c", "sqlite3 \"\(db)\" \"\(dump)\""], executable: "/bin/bash")
-            let again = try CLI.run(["-c", "sqlite3 \"\(copy)\" \"\(dump)\""], executable: "/bin/bash")
+            let original = try CLI.run(
+                ["-c", "sqlite3 \"\(db)\" \"\(dump)\""], executable: "/bin/bash")
+            let again = try CLI.run(
+                ["-c", "sqlite3 \"\(copy)\" \"\(dump)\""], executable: "/bin/bash")
             #expect(original.status == 0 && !original.stdout.isEmpty, "\(original.stderr)")
             #expect(original.stdout == again.stdout)
         }

@@ -11,7 +11,10 @@ struct SchemaChangeTests {
         try Fixture.table(db, "team", ["id:text:pk"], records: #"{"id":"t1"}"#)
         try Fixture.table(
             db, "player",
-            ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"],
+            [
+                "id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer",
+                "address:json",
+            ],
             records: #"""
                 {"id":1,"team":"t1","name":"Ann","score":10,"address":{"country":"DE","city":"Berlin"}}
                 {"id":2,"team":"t1","name":"Bob","score":20,"address":{"country":"FR"}}
@@ -25,8 +28,10 @@ struct SchemaChangeTests {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
         let result = try succeed([
-            "alter", db, "player", "--add", "level:integer:notnull:default=1", "--add", "city:text:generated=address.city",
-            "--add", "note:text:check=length(note) < 10", "--rename", "name=nick", "--drop", "score",
+            "alter", db, "player", "--add", "level:integer:notnull:default=1", "--add",
+            "city:text:generated=address.city",
+            "--add", "note:text:check=length(note) < 10", "--rename", "name=nick", "--drop",
+            "score",
         ])
         #expect(
             result.stderr == """
@@ -37,7 +42,8 @@ struct SchemaChangeTests {
                 added column note to player
 
                 """)
-        let rows = try succeed(["query", db, "player", "--order-by", "id", "--format", "jsonl"]).stdout
+        let rows = try succeed(["query", db, "player", "--order-by", "id", "--format", "jsonl"])
+            .stdout
         #expect(
             rows == #"""
                 {"id":1,"team":"t1","nick":"Ann","address":{"country":"DE","city":"Berlin"},"level":1,"city":"Berlin","note":null}
@@ -45,12 +51,15 @@ struct SchemaChangeTests {
 
                 """#)
         #expect(
-            try fail(["update", db, "player", "--where", "id = 1", "--set", "note=far too long a note"]).contains(
+            try fail([
+                "update", db, "player", "--where", "id = 1", "--set", "note=far too long a note",
+            ]).contains(
                 "CHECK constraint failed"))
         // The index on the path still serves queries after the changes.
         #expect(
-            try succeed(["query", db, "player", "--where", "address.country = DE", "--explain"]).stdout.contains(
-                "USING INDEX player_on_address_country"))
+            try succeed(["query", db, "player", "--where", "address.country = DE", "--explain"])
+                .stdout.contains(
+                    "USING INDEX player_on_address_country"))
     }
 
     /// One database for every refused change: each case checks that it is left as it was.
@@ -68,7 +77,10 @@ struct SchemaChangeTests {
             ),
             (["--rename", "score"], "--rename takes OLD=NEW, got 'score'\n"),
             // As other tools separate the names.
-            (["--rename", "score:points"], "--rename takes OLD=NEW, got 'score:points'; write --rename score=points\n"),
+            (
+                ["--rename", "score:points"],
+                "--rename takes OLD=NEW, got 'score:points'; write --rename score=points\n"
+            ),
             (["--rename", "name full name"], "--rename takes OLD=NEW, got 'name full name'\n"),
         ])
     func refused(arguments: [String], message: String) throws {
@@ -85,26 +97,35 @@ struct SchemaChangeTests {
         try succeed(["create-table", db, "t", "id:integer:pk"])
         #expect(try CLI.run(["alter", db, "t"]).status == 64)
         #expect(try succeed(["alter", db, "--add", "x:json"]).stderr == "added column x to t\n")
-        #expect(try schemaSQL(db, "t").contains(#""x" JSON TEXT CHECK ("x" IS NULL OR json_valid("x"))"#))
+        #expect(
+            try schemaSQL(db, "t").contains(
+                #""x" JSON TEXT CHECK ("x" IS NULL OR json_valid("x"))"#))
     }
 
     @Test("rename-table, drop-index and drop-table report what they did; a refused one exits 1")
     func tableAndIndexCommands() throws {
         let dir = try TemporaryDirectory()
         let db = try makeDatabase(dir)
-        #expect(try succeed(["rename-table", db, "team", "club"]).stderr == "renamed table team to club\n")
+        #expect(
+            try succeed(["rename-table", db, "team", "club"]).stderr
+                == "renamed table team to club\n")
         #expect(try schemaSQL(db, "player").contains(#"REFERENCES "club""#))
         #expect(
             try fail(["drop-table", db, "club"])
-                == "Error: cannot drop table club: player.team refers to it by foreign key; drop that table first\n")
+                == "Error: cannot drop table club: player.team refers to it by foreign key; drop that table first\n"
+        )
         #expect(
-            try succeed(["drop-index", db, "player_on_address_country"]).stderr == "dropped index player_on_address_country\n")
+            try succeed(["drop-index", db, "player_on_address_country"]).stderr
+                == "dropped index player_on_address_country\n")
         #expect(
             try succeed(["drop-index", db, "player_on_address_country", "--if-exists"]).stderr
                 == "no index player_on_address_country; nothing dropped\n")
         #expect(try succeed(["drop-table", db, "player"]).stderr == "dropped table player\n")
-        #expect(try succeed(["drop-table", db, "player", "--if-exists"]).stderr == "no table player; nothing dropped\n")
-        #expect(try succeed(["tables", db, "--format", "jsonl"]).stdout.hasPrefix(#"{"name":"club""#))
+        #expect(
+            try succeed(["drop-table", db, "player", "--if-exists"]).stderr
+                == "no table player; nothing dropped\n")
+        #expect(
+            try succeed(["tables", db, "--format", "jsonl"]).stdout.hasPrefix(#"{"name":"club""#))
     }
 
     @Test("--drop names the generated column or CHECK that uses the column, and changes nothing")
@@ -112,7 +133,8 @@ struct SchemaChangeTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try succeed([
-            "create-table", db, "t", "id:integer:pk", "a:integer", "b:integer:check=b > a", "doc:json",
+            "create-table", db, "t", "id:integer:pk", "a:integer", "b:integer:check=b > a",
+            "doc:json",
             "g:text:generated=doc.x",
         ])
         try CLI.sqlite(db, "CREATE TABLE u (a, c, CHECK (a < c));")
@@ -143,10 +165,13 @@ struct SchemaChangeTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try succeed([
-            "create-table", db, "t", "id:integer:pk", "name:text:check=length(name) <= 50", "length:integer",
+            "create-table", db, "t", "id:integer:pk", "name:text:check=length(name) <= 50",
+            "length:integer",
             "d:text:check=d > date('2000-01-01')", "date:text",
         ])
-        try succeed(["insert", db, "t"], stdin: #"{"id":1,"name":"a","length":3,"d":"2024-05-01","date":"x"}"#)
+        try succeed(
+            ["insert", db, "t"],
+            stdin: #"{"id":1,"name":"a","length":3,"d":"2024-05-01","date":"x"}"#)
         #expect(
             try succeed(["alter", db, "t", "--drop", "length", "--drop", "date"]).stderr
                 == "dropped column length from t\ndropped column date from t\n")
@@ -155,6 +180,7 @@ struct SchemaChangeTests {
                 == #"{"id":1,"name":"a","d":"2024-05-01"}"# + "\n")
         // The check still holds on the column that keeps it.
         #expect(
-            try fail(["update", db, "t", "--all", "--set", "d=1999-01-01"]).contains("CHECK constraint failed"))
+            try fail(["update", db, "t", "--all", "--set", "d=1999-01-01"]).contains(
+                "CHECK constraint failed"))
     }
 }

@@ -13,14 +13,22 @@ struct SchemaExampleTests {
         #expect(run.stderr.contains("inserted 4 rows into player"))
         #expect(run.stderr.contains("would update 3 rows in player; nothing changed (--dry-run)"))
         #expect(run.stderr.contains("deleted 1 row from team"))
-        #expect(run.stdout.contains("SEARCH player USING INDEX active_by_score (points>? AND points<?)"), "\(run.stdout)")
-        #expect(run.stdout.contains("SEARCH player USING INDEX player_on_name_nocase (name>? AND name<?)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "SEARCH player USING INDEX active_by_score (points>? AND points<?)"),
+            "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "SEARCH player USING INDEX player_on_name_nocase (name>? AND name<?)"),
+            "\(run.stdout)")
         // The cascade removed the blue team's players and their matches.
         #expect(
-            try succeed(["query", db, "match", "--format", "jsonl"]).stdout == #"{"player":1,"played":"2024-05-01","points":3}"#
+            try succeed(["query", db, "match", "--format", "jsonl"]).stdout
+                == #"{"player":1,"played":"2024-05-01","points":3}"#
                 + "\n")
         let players = try succeed([
-            "query", db, "player", "--select", "name,points,country,profile", "--order-by", "id", "--format", "jsonl",
+            "query", db, "player", "--select", "name,points,country,profile", "--order-by", "id",
+            "--format", "jsonl",
         ]).stdout
         #expect(
             players == #"""

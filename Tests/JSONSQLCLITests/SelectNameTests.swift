@@ -28,14 +28,19 @@ struct SelectNameTests {
     func everyFormat() throws {
         let directory = try TemporaryDirectory()
         for source in try Self.sources(in: directory) {
-            let grouped = ["--select", "address.country as country, count() AS n", "--group-by", "address.country"]
+            let grouped = [
+                "--select", "address.country as country, count() AS n", "--group-by",
+                "address.country",
+            ]
             #expect(
                 try Self.query(source, grouped + ["--format", "jsonl"]).stdout
                     == "{\"country\":\"DE\",\"n\":2}\n{\"country\":\"FR\",\"n\":1}\n")
             #expect(
                 try Self.query(source, grouped + ["--format", "json"]).stdout
                     == "[\n{\"country\":\"DE\",\"n\":2},\n{\"country\":\"FR\",\"n\":1}\n]\n")
-            #expect(try Self.query(source, grouped + ["--format", "csv"]).stdout == "country,n\r\nDE,2\r\nFR,1\r\n")
+            #expect(
+                try Self.query(source, grouped + ["--format", "csv"]).stdout
+                    == "country,n\r\nDE,2\r\nFR,1\r\n")
             #expect(
                 try Self.query(source, grouped + ["--format", "table"]).stdout
                     == "country  n\n-------  -\nDE       2\nFR       1\n")
@@ -43,9 +48,14 @@ struct SelectNameTests {
                 try Self.query(source, grouped + ["--format", "record"]).stdout
                     == "country  DE\nn        2\n\ncountry  FR\nn        1\n")
             let rows = try Self.query(
-                source, ["--select", #"id as ident,name as "Full name""#, "--format", "jsonl", "--limit", "2"])
+                source,
+                [
+                    "--select", #"id as ident,name as "Full name""#, "--format", "jsonl", "--limit",
+                    "2",
+                ])
             #expect(
-                rows.stdout == "{\"ident\":1,\"Full name\":\"Ada\"}\n{\"ident\":2,\"Full name\":\"Bo\"}\n",
+                rows.stdout
+                    == "{\"ident\":1,\"Full name\":\"Ada\"}\n{\"ident\":2,\"Full name\":\"Bo\"}\n",
                 "\(source): \(rows.stderr)")
         }
     }
@@ -57,14 +67,22 @@ struct SelectNameTests {
             let byCount = try Self.query(
                 source,
                 [
-                    "--select", "address.country as country, count() as n", "--group-by", "address.country", "--order-by",
+                    "--select", "address.country as country, count() as n", "--group-by",
+                    "address.country", "--order-by",
                     "n:desc",
                     "--format", "csv",
                 ])
-            #expect(byCount.stdout == "country,n\r\nDE,2\r\nFR,1\r\n", "\(source): \(byCount.stderr)")
+            #expect(
+                byCount.stdout == "country,n\r\nDE,2\r\nFR,1\r\n", "\(source): \(byCount.stderr)")
             let byName = try Self.query(
-                source, ["--select", "name as who, address.city as city", "--order-by", "city", "--format", "csv"])
-            #expect(byName.stdout == "who,city\r\nAda,Berlin\r\nCy,Munich\r\nBo,Paris\r\n", "\(source): \(byName.stderr)")
+                source,
+                [
+                    "--select", "name as who, address.city as city", "--order-by", "city",
+                    "--format", "csv",
+                ])
+            #expect(
+                byName.stdout == "who,city\r\nAda,Berlin\r\nCy,Munich\r\nBo,Paris\r\n",
+                "\(source): \(byName.stderr)")
         }
     }
 
@@ -81,25 +99,35 @@ struct SelectNameTests {
     }
 }
 
-@Suite("names in --select on PostgreSQL", .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
+@Suite(
+    "names in --select on PostgreSQL",
+    .enabled(if: PostgresServer.isInstalled, PostgresServer.skipReason))
 struct PostgresSelectNameTests {
     @Test("names print and order on PostgreSQL as on SQLite")
     func sameAsSQLite() throws {
-        let (sqlite, postgres, _) = try PostgresServer.pair(["id:integer:pk", "name:text", "address:json"], table: "t")
+        let (sqlite, postgres, _) = try PostgresServer.pair(
+            ["id:integer:pk", "name:text", "address:json"], table: "t")
         let queries = [
-            ["--select", "address.country as country, count() as n", "--group-by", "address.country", "--order-by", "n:desc"],
+            [
+                "--select", "address.country as country, count() as n", "--group-by",
+                "address.country", "--order-by", "n:desc",
+            ],
             ["--select", #"name as "Full name", address.city AS city"#, "--order-by", "city"],
         ]
         var outputs: [String: [String]] = [:]
         for database in [sqlite, postgres] {
-            #expect(try CLI.run(["insert", database, "t"], stdin: SelectNameTests.records).status == 0)
+            #expect(
+                try CLI.run(["insert", database, "t"], stdin: SelectNameTests.records).status == 0)
             for arguments in queries {
                 let result = try CLI.run(["query", database, "t", "-f", "jsonl"] + arguments)
-                outputs[database, default: []].append("\(result.status) \(result.stdout) \(result.stderr)")
+                outputs[database, default: []].append(
+                    "\(result.status) \(result.stdout) \(result.stderr)")
             }
         }
         #expect(outputs[postgres]! == outputs[sqlite]!)
-        #expect(outputs[postgres]![0] == "0 " + #"{"country":"DE","n":2}"# + "\n" + #"{"country":"FR","n":1}"# + "\n ")
+        #expect(
+            outputs[postgres]![0] == "0 " + #"{"country":"DE","n":2}"# + "\n"
+                + #"{"country":"FR","n":1}"# + "\n ")
         #expect(outputs[postgres]![1].hasPrefix("0 " + #"{"Full name":"Ada","city":"Berlin"}"#))
     }
 }

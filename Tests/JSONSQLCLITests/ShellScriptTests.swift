@@ -47,14 +47,17 @@ struct ShellScriptTests {
                 sqlite_autoindex_player_1,player,true,id,,
 
                 """#)
-        #expect(result.stderr == "inserted 3 rows into player\ncreated index player_on_address_country\n")
+        #expect(
+            result.stderr
+                == "inserted 3 rows into player\ncreated index player_on_address_country\n")
     }
 
     @Test("the first error stops the script with status 1 and says on which line")
     func stopsAtFirstError() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
-        let result = try CLI.run(["shell", db], stdin: "select 1 as one;\nselect * from nowhere;\nselect 2 as two;\n")
+        let result = try CLI.run(
+            ["shell", db], stdin: "select 1 as one;\nselect * from nowhere;\nselect 2 as two;\n")
         #expect(result.status == 1)
         #expect(result.stdout == "[\n{\"one\":1}\n]\n")
         #expect(result.stderr == "Error: line 2: no such table: nowhere; tables: player\n")
@@ -83,7 +86,9 @@ struct ShellScriptTests {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         let script = try directory.write(
-            "script.jsonsql", ".format jsonl\nselect id from player\n  order by id desc limit 1;\n\nselect nope from player;\n")
+            "script.jsonsql",
+            ".format jsonl\nselect id from player\n  order by id desc limit 1;\n\nselect nope from player;\n"
+        )
         let result = try CLI.run(["shell", db, script])
         #expect(result.status == 1)
         #expect(result.stdout == "{\"id\":\"p3\"}\n")
@@ -94,9 +99,12 @@ struct ShellScriptTests {
     func helpAndErrors() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
-        let result = try CLI.run(["shell", db], stdin: "query --help\nschema --format jsonl player\n")
+        let result = try CLI.run(
+            ["shell", db], stdin: "query --help\nschema --format jsonl player\n")
         #expect(result.status == 0)
-        #expect(result.stdout.contains(#/USAGE: jsonsql query (\[--timeout <timeout>\] |\[<options>\] )?\[<table>\]/#))
+        #expect(
+            result.stdout.contains(
+                #/USAGE: jsonsql query (\[--timeout <timeout>\] |\[<options>\] )?\[<table>\]/#))
         #expect(result.stdout.contains("--where <expr>"))
         #expect(
             result.stdout.hasSuffix(
@@ -104,18 +112,28 @@ struct ShellScriptTests {
             ))
 
         let wrong = try CLI.run(
-            ["shell", db, "--keep-going"], stdin: "query player --frobnicate\n.tabels\n.fromat csv\n.mode csv\n.zzz\n")
+            ["shell", db, "--keep-going"],
+            stdin: "query player --frobnicate\n.tabels\n.fromat csv\n.mode csv\n.zzz\n")
         let direct = try CLI.run(["query", db, "player", "--frobnicate"])
         #expect(wrong.status == 1)
-        #expect(wrong.stderr.hasPrefix("Error: line 1: unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"))
-        #expect(wrong.stderr.contains("\nError: line 2: unknown command .tabels. Did you mean '.tables'?\n"))
-        #expect(wrong.stderr.contains("\nError: line 3: unknown command .fromat. Did you mean '.format'?\n"))
+        #expect(
+            wrong.stderr.hasPrefix(
+                "Error: line 1: unknown option '--frobnicate'\nUsage: query [<options>] [<table>]\n"
+            ))
+        #expect(
+            wrong.stderr.contains(
+                "\nError: line 2: unknown command .tabels. Did you mean '.tables'?\n"))
+        #expect(
+            wrong.stderr.contains(
+                "\nError: line 3: unknown command .fromat. Did you mean '.format'?\n"))
         // The sqlite3 shell's own says what does its work here.
         #expect(
             wrong.stderr.contains(
                 "\nError: line 4: .mode is the sqlite3 shell's; here .format json|jsonl|table|csv|record|chart sets how rows print\n"
             ))
-        #expect(wrong.stderr.hasSuffix("\nError: line 5: unknown command .zzz; .help lists the commands\n"))
+        #expect(
+            wrong.stderr.hasSuffix(
+                "\nError: line 5: unknown command .zzz; .help lists the commands\n"))
         #expect(direct.stderr.hasPrefix("Error: unknown option '--frobnicate'"))
     }
 
@@ -162,10 +180,15 @@ struct ShellScriptTests {
         let db = try ShellFixture.database(in: directory)
         let open = try CLI.run(["shell", db], stdin: "select 1\n")
         #expect(open.status == 1)
-        #expect(open.stderr == "Error: line 1: the input ends inside a statement; end it with ';': select 1\n")
+        #expect(
+            open.stderr
+                == "Error: line 1: the input ends inside a statement; end it with ';': select 1\n")
         let insert = try CLI.run(["shell", db], stdin: "insert player\n{\"id\":\"x\"}\n")
         #expect(insert.status == 1)
-        #expect(insert.stderr == "Error: line 1: standard input holds the shell's commands; give insert a JSON file to read\n")
+        #expect(
+            insert.stderr
+                == "Error: line 1: standard input holds the shell's commands; give insert a JSON file to read\n"
+        )
     }
 
     @Test("piped bytes: a BOM and CRLF are read, a Latin-1 line and a NUL are refused, not changed")
@@ -190,10 +213,12 @@ struct ShellScriptTests {
     @Test("--keep-going stops when nobody reads the output any more, where SIGPIPE is ignored")
     func brokenPipe() throws {
         let directory = try TemporaryDirectory()
-        let rows = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select x from c;\n"
+        let rows =
+            "with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select x from c;\n"
         // As under a parent that ignores SIGPIPE: jsonsql inherits that and sees EPIPE instead.
         let result = try CLI.shell(
-            "trap '' PIPE; jsonsql shell db.sqlite --keep-going --format jsonl | head -1", stdin: rows + rows + rows,
+            "trap '' PIPE; jsonsql shell db.sqlite --keep-going --format jsonl | head -1",
+            stdin: rows + rows + rows,
             in: directory.url)
         #expect(result.stdout == "{\"x\":1}\n")
         #expect(result.stderr == "Error: line 1: cannot write output: Broken pipe\n")
@@ -204,7 +229,10 @@ struct ShellScriptTests {
         let directory = try TemporaryDirectory()
         let result = try CLI.shell("jsonsql shell db.sqlite < .", in: directory.url)
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: cannot read standard input: Is a directory; the commands after that did not run\n")
+        #expect(
+            result.stderr
+                == "Error: cannot read standard input: Is a directory; the commands after that did not run\n"
+        )
     }
 
     @Test("a script can be piped from a shell script, as Examples do")
@@ -221,7 +249,9 @@ struct ShellScriptTests {
         #expect(result.stdout == "name\r\nBo\r\n")
     }
 
-    @Test("Ctrl-C stops a script, --keep-going too: the statement stops, its transaction rolls back, status 130")
+    @Test(
+        "Ctrl-C stops a script, --keep-going too: the statement stops, its transaction rolls back, status 130"
+    )
     func interruptScript() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
@@ -238,7 +268,9 @@ struct ShellScriptTests {
         let shell = try Child(CLI.binary, ["shell", db, script, "--keep-going"], input: false)
         // The delete has written once its journal exists; the next statement runs until stopped.
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: db + "-journal") && shell.isRunning && Date() < deadline { usleep(5_000) }
+        while !FileManager.default.fileExists(atPath: db + "-journal") && shell.isRunning
+            && Date() < deadline
+        { usleep(5_000) }
         #expect(shell.isRunning, "the script should still be running")
         kill(shell.pid, SIGINT)
         let stdout = String(decoding: shell.stdout!.readDataToEndOfFile(), as: UTF8.self)
@@ -248,7 +280,8 @@ struct ShellScriptTests {
         #expect(stderr.contains(": interrupted\n"), "\(stderr)")
         #expect(
             stderr.hasSuffix(
-                "the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"))
+                "the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"
+            ))
         // Rolled back by jsonsql, not left as a hot journal for the next writer.
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
         #expect(try Fixture.count(db, "player") == 3)
@@ -266,11 +299,14 @@ struct ShellScriptTests {
                 "copy a b\nhelp copy\nhelp shell\nexit 1\nquit now\n\\q 2\n\\d player\n\\di\n\\?\nquery --json\nquery --csv\nrows player\n"
         )
         #expect(result.status == 1)
-        let copy = "copy works on two databases, so it runs outside the shell: jsonsql copy \(db) DESTINATION"
-        let leave = "exit, quit and \\q leave the shell only alone on a line; so do .quit and Ctrl-D"
+        let copy =
+            "copy works on two databases, so it runs outside the shell: jsonsql copy \(db) DESTINATION"
+        let leave =
+            "exit, quit and \\q leave the shell only alone on a line; so do .quit and Ctrl-D"
         #expect(
             result.stderr.split(separator: "\n").map(String.init) == [
-                "Error: line 1: \(copy)", "Error: line 2: \(copy)", "Error: line 3: this is the shell already",
+                "Error: line 1: \(copy)", "Error: line 2: \(copy)",
+                "Error: line 3: this is the shell already",
                 "Error: line 4: \(leave)", "Error: line 5: \(leave)", "Error: line 6: \(leave)",
                 "Error: line 7: \\d is psql's; here tables lists the tables, and schema TABLE a table's columns",
                 "Error: line 8: \\di is psql's; here indexes lists the indexes",
@@ -282,12 +318,15 @@ struct ShellScriptTests {
                 "Error: line 12: unknown command 'rows'; here that is query",
             ], "\(result.stderr)")
     }
-    @Test("psql's exit, quit and \\q alone on a line leave as .quit does; inside a statement they are its text")
+    @Test(
+        "psql's exit, quit and \\q alone on a line leave as .quit does; inside a statement they are its text"
+    )
     func psqlWaysOut() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         for word in ["exit", "quit", "\\q", "  quit;  ", "/* done */ exit"] {
-            let result = try CLI.run(["shell", db], stdin: "select 1 as one;\n\(word)\nselect 'not reached';\n")
+            let result = try CLI.run(
+                ["shell", db], stdin: "select 1 as one;\n\(word)\nselect 'not reached';\n")
             #expect(result.status == 0, "\(word): \(result.stderr)")
             #expect(result.stdout == "[\n{\"one\":1}\n]\n", "\(word)")
             #expect(result.stderr == "", "\(word)")
@@ -308,7 +347,8 @@ struct ShellScriptTests {
         let directory = try TemporaryDirectory()
         try ShellFixture.database(in: directory)
         let substituted = try CLI.shell(
-            "jsonsql shell db.sqlite <(printf 'select count(*) as n from player;\\n') --format jsonl", in: directory.url)
+            "jsonsql shell db.sqlite <(printf 'select count(*) as n from player;\\n') --format jsonl",
+            in: directory.url)
         #expect(substituted.status == 0, "\(substituted.stderr)")
         #expect(substituted.stdout == "{\"n\":3}\n")
         #expect(substituted.stderr == "")
@@ -319,23 +359,29 @@ struct ShellScriptTests {
         #expect(fifo.stdout == "{\"x\":7}\n")
     }
 
-    @Test("insert and .read refuse a path to standard input that holds the script, instead of reading part of it")
+    @Test(
+        "insert and .read refuse a path to standard input that holds the script, instead of reading part of it"
+    )
     func standardInputByPath() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         let refusal = "standard input holds the shell's commands; give insert a JSON file to read"
         for path in ["/dev/stdin", "/dev/fd/0"] {
-            let result = try CLI.run(["shell", db], stdin: "insert player \(path)\n{\"id\":\"p9\"}\n")
+            let result = try CLI.run(
+                ["shell", db], stdin: "insert player \(path)\n{\"id\":\"p9\"}\n")
             #expect(result.status == 1)
             #expect(result.stderr == "Error: line 1: \(refusal)\n", "\(path)")
         }
         let script = try CLI.run(["shell", db, "/dev/stdin"], stdin: "insert player\n")
         #expect(script.status == 1)
         #expect(script.stderr == "Error: /dev/stdin:1: \(refusal)\n")
-        let read = try CLI.run(["shell", db, "--format", "jsonl"], stdin: ".read /dev/stdin\nselect 5 as five;\n")
+        let read = try CLI.run(
+            ["shell", db, "--format", "jsonl"], stdin: ".read /dev/stdin\nselect 5 as five;\n")
         #expect(read.status == 1)
         #expect(read.stdout == "")
-        #expect(read.stderr == "Error: line 1: standard input holds the shell's commands; give .read a file\n")
+        #expect(
+            read.stderr
+                == "Error: line 1: standard input holds the shell's commands; give .read a file\n")
         #expect(try Fixture.count(db, "player") == 3)
         // A script from a file leaves standard input to insert.
         let file = try directory.write("load.jsonsql", "insert player /dev/stdin\n")
@@ -345,7 +391,9 @@ struct ShellScriptTests {
         #expect(try Fixture.count(db, "player") == 4)
     }
 
-    @Test("--keep-going runs the statements after a failed one on the same line; without it they do not run")
+    @Test(
+        "--keep-going runs the statements after a failed one on the same line; without it they do not run"
+    )
     func keepGoingOnOneLine() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
@@ -355,7 +403,9 @@ struct ShellScriptTests {
         #expect(going.stdout == "{\"one\":1}\n{\"three\":3}\n")
         #expect(going.stderr == "Error: line 1: no such column: nope\n")
         // An error names the line its statement starts on, not the line of the one before it.
-        let split = try CLI.run(["shell", db, "--format", "jsonl"], stdin: "select 1 as one\n; select\n  nope from player;\n")
+        let split = try CLI.run(
+            ["shell", db, "--format", "jsonl"],
+            stdin: "select 1 as one\n; select\n  nope from player;\n")
         #expect(split.stdout == "{\"one\":1}\n")
         #expect(split.stderr == "Error: line 2: no such column: nope\n")
         let stopping = try CLI.run(["shell", db, "--format", "jsonl"], stdin: line)

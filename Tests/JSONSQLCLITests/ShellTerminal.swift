@@ -19,7 +19,8 @@ final class ShellTerminal {
     /// `defaultInterrupt`, jsonsql starts with Ctrl-C's default action (ending it) rather than
     /// the ignore the shell around it sets.
     init(
-        _ arguments: [String], environment: [String: String] = [:], in directory: URL, width: Int = 200, height: Int = 50,
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL,
+        width: Int = 200, height: Int = 50,
         defaultInterrupt: Bool = false
     ) throws {
         // COLUMNS and LINES from the test's own environment would override the terminal's size.
@@ -29,13 +30,16 @@ final class ShellTerminal {
         // sh reports the exit status on the screen once jsonsql has left; it ignores Ctrl-C
         // itself (jsonsql installs its own handler over the inherited ignore).
         let launcher = defaultInterrupt ? "env --default-signal=INT " : ""
-        let script = #"trap "" INT; "# + launcher + #""$0" "$@"; echo "[exited $?]"; exec sleep 600"#
-        let command = (["env"] + env + ["sh", "-c", script, CLI.binary] + arguments).map(Self.quote).joined(separator: " ")
+        let script =
+            #"trap "" INT; "# + launcher + #""$0" "$@"; echo "[exited $?]"; exec sleep 600"#
+        let command = (["env"] + env + ["sh", "-c", script, CLI.binary] + arguments).map(Self.quote)
+            .joined(separator: " ")
         // The server this starts keeps the standard output it was given: not a pipe to wait on.
         try run(
             captureOutput: false,
             [
-                "-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "-c", directory.path,
+                "-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y",
+                "\(height)", "-c", directory.path,
                 command,
             ])
     }
@@ -95,7 +99,10 @@ final class ShellTerminal {
     /// Waits until the screen satisfies `condition`; throws with the screen after `seconds`.
     @discardableResult
     /// Polls without holding a thread: while the terminal settles, other tests run.
-    func wait(for what: String = "the expected screen", seconds: Double = 10, _ condition: (String) -> Bool) async throws
+    func wait(
+        for what: String = "the expected screen", seconds: Double = 10,
+        _ condition: (String) -> Bool
+    ) async throws
         -> String
     {
         let deadline = Date().addingTimeInterval(seconds)
@@ -113,7 +120,9 @@ final class ShellTerminal {
     /// Waits until the screen shows `text` at least `count` times.
     @discardableResult
     func wait(forText text: String, count: Int = 1, seconds: Double = 10) async throws -> String {
-        try await wait(for: "'\(text)' (\(count)×)", seconds: seconds) { $0.components(separatedBy: text).count - 1 >= count }
+        try await wait(for: "'\(text)' (\(count)×)", seconds: seconds) {
+            $0.components(separatedBy: text).count - 1 >= count
+        }
     }
 
     /// The exit status once jsonsql has left, or nil while it runs.
@@ -123,7 +132,9 @@ final class ShellTerminal {
     }
 
     func waitForExit(seconds: Double = 10) async throws -> Int32 {
-        let text = try await wait(for: "jsonsql to exit", seconds: seconds) { $0.contains("[exited ") }
+        let text = try await wait(for: "jsonsql to exit", seconds: seconds) {
+            $0.contains("[exited ")
+        }
         return Int32(text.firstMatch(of: #/\[exited (\d+)\]/#)!.1)!
     }
 
@@ -131,13 +142,16 @@ final class ShellTerminal {
     /// holds a pipe of ours, and the wait does not depend on Foundation noticing the exit.
     @discardableResult
     private func run(captureOutput: Bool = true, _ arguments: [String]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tmux-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: output) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, captureOutput ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, captureOutput ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([Self.tmux ?? "tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer {
@@ -159,7 +173,9 @@ final class ShellTerminal {
         Child.spawnLock.lock()
         let spawned = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, environ)
         Child.spawnLock.unlock()
-        guard spawned == 0 else { throw Timeout(description: "cannot run tmux: \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw Timeout(description: "cannot run tmux: \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return captureOutput ? (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" : ""
@@ -185,7 +201,11 @@ enum ShellFixture {
         let db = directory.path("db.sqlite")
         let data = try directory.write("players.ndjson", players)
         try Fixture.table(
-            db, "player", ["id:text:pk", "name:text", "score:integer", "address:json", "customer:json", "tags:json"])
+            db, "player",
+            [
+                "id:text:pk", "name:text", "score:integer", "address:json", "customer:json",
+                "tags:json",
+            ])
         try Fixture.insert(db, "player", file: data)
         return db
     }

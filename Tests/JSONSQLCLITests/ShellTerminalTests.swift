@@ -14,7 +14,8 @@ struct ShellTerminalTests {
     }
 
     func start() async throws -> ShellTerminal {
-        let terminal = try ShellTerminal(["shell", "db.sqlite"], environment: ["JSONSQL_HISTORY": history], in: directory.url)
+        let terminal = try ShellTerminal(
+            ["shell", "db.sqlite"], environment: ["JSONSQL_HISTORY": history], in: directory.url)
         try await terminal.wait(forText: "jsonsql>")
         return terminal
     }
@@ -23,7 +24,8 @@ struct ShellTerminalTests {
     func promptsAndResults() async throws {
         let terminal = try await start()
         #expect(try terminal.screen().hasPrefix("jsonsql 0.1.0 shell on db.sqlite"))
-        try terminal.enter("query player --where 'address.country=DE' --select name,address.city --limit 3")
+        try terminal.enter(
+            "query player --where 'address.country=DE' --select name,address.city --limit 3")
         try await terminal.wait(forText: "jsonsql>", count: 2)
         try terminal.enter("select name, address ->> '$.city' as city from player")
         try await terminal.wait { $0.hasSuffix("   ...>") }
@@ -33,7 +35,10 @@ struct ShellTerminalTests {
         try terminal.enter("select count(*) as n from player;")
         let screen = try await terminal.wait(forText: "jsonsql>", count: 5)
         // The subcommand printed a table, as on the command line at a terminal.
-        #expect(screen.contains(#/--limit 3\nname\s+address\.city\n-+\s+-+\nAda\s+"?Berlin"?\nCy\s+"?Munich"?\njsonsql>/#))
+        #expect(
+            screen.contains(
+                #/--limit 3\nname\s+address\.city\n-+\s+-+\nAda\s+"?Berlin"?\nCy\s+"?Munich"?\njsonsql>/#
+            ))
         #expect(
             screen.contains(
                 """
@@ -50,13 +55,18 @@ struct ShellTerminalTests {
     @Test("an error prints Error: and the shell goes on")
     func errorsKeepTheShell() async throws {
         let terminal = try await start()
-        for (index, line) in ["select * from nowhere;", "query player --limit=-1", "tabels", "tables"].enumerated() {
+        for (index, line) in [
+            "select * from nowhere;", "query player --limit=-1", "tabels", "tables",
+        ].enumerated() {
             try terminal.enter(line)
             try await terminal.wait(forText: "jsonsql>", count: index + 2)
         }
         let screen = try terminal.screen()
         #expect(screen.contains("Error: no such table: nowhere"))
-        #expect(screen.contains("Error: the value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more"))
+        #expect(
+            screen.contains(
+                "Error: the value '-1' is invalid for '--limit <rows>': give a whole number of rows, 0 or more"
+            ))
         #expect(screen.contains("Error: unknown command 'tabels'. Did you mean 'tables'?"))
         #expect(screen.contains("player"))
         #expect(try terminal.exitStatus() == nil)
@@ -123,13 +133,18 @@ struct ShellTerminalTests {
         try await terminal.wait(forText: "jsonsql>", count: 3)
         let written = try String(contentsOfFile: history, encoding: .utf8)
         #expect(written.hasPrefix(before))
-        let entries = written.dropFirst(before.count).split(separator: "\n", omittingEmptySubsequences: false)
+        let entries = written.dropFirst(before.count).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(entries.count == 6)
-        #expect(entries.indices.filter { entries[$0].hasPrefix("#") && Int(entries[$0].dropFirst()) != nil } == [0, 2])
+        #expect(
+            entries.indices.filter {
+                entries[$0].hasPrefix("#") && Int(entries[$0].dropFirst()) != nil
+            } == [0, 2])
         #expect(
             Array(entries.dropFirst().filter { !$0.hasPrefix("#") })
                 == ["tables", "select 'r' || 'an' as x -- a comment", "from player limit 1;", ""])
-        let mode = try FileManager.default.attributesOfItem(atPath: history)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: history)[.posixPermissions] as? Int
         #expect(mode == 0o644)
         try terminal.press("Up", "Up")
         try await terminal.wait { $0.hasSuffix("jsonsql> tables") }
@@ -170,7 +185,9 @@ struct ShellTerminalTests {
     @Test("Ctrl-C stops a running query and returns to the prompt")
     func interruptQuery() async throws {
         let terminal = try await start()
-        try terminal.enter("with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c;")
+        try terminal.enter(
+            "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c;"
+        )
         try await Task.sleep(nanoseconds: 500_000_000)
         try terminal.press("C-c")
         try await terminal.wait(forText: "Error: interrupted")
@@ -190,7 +207,9 @@ struct ShellTerminalTests {
         #expect(try await other.waitForExit() == 0)
     }
 
-    @Test("after the window is resized at the prompt, a long line wraps at the new width and edits in place")
+    @Test(
+        "after the window is resized at the prompt, a long line wraps at the new width and edits in place"
+    )
     func resizeAtPrompt() async throws {
         let terminal = try await start()
         try terminal.resize(width: 40, height: 20)

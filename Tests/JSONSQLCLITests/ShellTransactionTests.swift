@@ -38,21 +38,29 @@ struct ShellTransactionTests {
                 {"id":"p3"}
 
                 """)
-        #expect(result.stderr == "inserted 1 row into player\nupdated 5 rows in player\ndeleted 1 row from player\n")
+        #expect(
+            result.stderr
+                == "inserted 1 row into player\nupdated 5 rows in player\ndeleted 1 row from player\n"
+        )
     }
 
-    @Test("a transaction open at the end of a script, or at .quit, is rolled back and the shell says so")
+    @Test(
+        "a transaction open at the end of a script, or at .quit, is rolled back and the shell says so"
+    )
     func openAtEnd() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         for ending in ["", ".quit\n"] {
-            let result = try CLI.run(["shell", db], stdin: "begin;\ndelete from player;\n" + ending)
+            let result = try CLI.run(
+                ["shell", db], stdin: "begin;\ndelete from player;\n" + ending)
             #expect(result.status == 1)
             #expect(
                 result.stderr
                     == "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes\n"
             )
-            #expect(try CLI.run(["query", db, "--sql", "select count(*) as n from player"]).stdout == "[\n{\"n\":3}\n]\n")
+            #expect(
+                try CLI.run(["query", db, "--sql", "select count(*) as n from player"]).stdout
+                    == "[\n{\"n\":3}\n]\n")
         }
     }
 
@@ -62,35 +70,47 @@ struct ShellTransactionTests {
         let db = try ShellFixture.database(in: directory)
         let result = try CLI.run(["shell", db], stdin: "begin;\nalter player --type score:real\n")
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: line 2: --type rebuilds the table, which cannot happen inside a transaction"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: line 2: --type rebuilds the table, which cannot happen inside a transaction"
+            ))
     }
 
     @Test(
         "--sql with transaction statements, empty or several statements never crashes",
         arguments: [
             ("; BEGIN", "BEGIN is not available here"), ("BEGIN", "BEGIN is not available here"),
-            ("/* c */ COMMIT", "COMMIT is not available here"), ("SAVEPOINT a", "SAVEPOINT is not available here"),
+            ("/* c */ COMMIT", "COMMIT is not available here"),
+            ("SAVEPOINT a", "SAVEPOINT is not available here"),
             ("-- c\n", "the SQL holds no statement"), (";", "the SQL holds no statement"),
             ("select 1; select 2", "--sql takes one statement, and this SQL holds 2"),
-            ("insert into player (id) values ('x'); begin", "--sql takes one statement, and this SQL holds 2"),
+            (
+                "insert into player (id) values ('x'); begin",
+                "--sql takes one statement, and this SQL holds 2"
+            ),
         ])
     func rawSQL(sql: String, message: String) throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         for explain in [false, true] {
-            let result = try CLI.run(["query", db, "--sql=\(sql)"] + (explain ? ["--explain"] : []))
+            let result = try CLI.run(
+                ["query", db, "--sql=\(sql)"] + (explain ? ["--explain"] : []))
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("Error: "))
             if explain && sql.lowercased().contains("begin") || explain && sql.contains("COMMIT")
                 || explain && sql.contains("SAVEPOINT")
             {
-                #expect(result.stderr.contains("has no plan to show") || result.stderr.contains(message))
+                #expect(
+                    result.stderr.contains("has no plan to show") || result.stderr.contains(message)
+                )
             } else {
                 #expect(result.stderr.contains(message))
             }
             #expect(!result.stderr.contains("Multiple statements found"))
         }
-        #expect(try CLI.run(["query", db, "--sql", "select count(*) as n from player"]).stdout == "[\n{\"n\":3}\n]\n")
+        #expect(
+            try CLI.run(["query", db, "--sql", "select count(*) as n from player"]).stdout
+                == "[\n{\"n\":3}\n]\n")
     }
 
     @Test("VACUUM and PRAGMA run through --sql")
@@ -108,18 +128,22 @@ struct ShellTransactionTests {
         let db = try ShellFixture.database(in: directory)
         let script = try directory.write(
             "crlf.jsonsql",
-            ".format jsonl\r\nselect count(*) as n\r\n  from player;\r\nquery player --where 'id = p2' --select name\r\n")
+            ".format jsonl\r\nselect count(*) as n\r\n  from player;\r\nquery player --where 'id = p2' --select name\r\n"
+        )
         let expected = "{\"n\":3}\n{\"name\":\"Bo\"}\n"
         let file = try CLI.run(["shell", db, script])
         #expect(file.stderr == "")
         #expect(file.stdout == expected)
         let read = try CLI.run(["shell", db], stdin: ".read \(script)\r\n")
         #expect(read.stdout == expected)
-        let piped = try CLI.run(["shell", db], stdin: try String(contentsOfFile: script, encoding: .utf8))
+        let piped = try CLI.run(
+            ["shell", db], stdin: try String(contentsOfFile: script, encoding: .utf8))
         #expect(piped.stdout == expected)
     }
 
-    @Test("SQL ends with ';': lowercase delete and update statements are SQL, the commands have no ';'")
+    @Test(
+        "SQL ends with ';': lowercase delete and update statements are SQL, the commands have no ';'"
+    )
     func sqlOrCommand() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
@@ -143,9 +167,12 @@ struct ShellTransactionTests {
                 == "Error: line 1: SQL syntax error near \"tables\": SQLite cannot read the statement from there on; check that word and the one before it (a misspelt keyword, a missing comma, parenthesis or quote); a line ending in ';' is SQL: type jsonsql commands such as tables without the ';'\n"
         )
         // SQL that parses and fails is SQL meant as SQL: no hint about commands.
-        let constraint = try CLI.run(["shell", db], stdin: "insert into player (id) values ('p2');\n")
+        let constraint = try CLI.run(
+            ["shell", db], stdin: "insert into player (id) values ('p2');\n")
         #expect(constraint.status == 1)
-        #expect(constraint.stderr.hasPrefix("Error: line 1: UNIQUE constraint failed"), "\(constraint.stderr)")
+        #expect(
+            constraint.stderr.hasPrefix("Error: line 1: UNIQUE constraint failed"),
+            "\(constraint.stderr)")
         #expect(!constraint.stderr.contains("a line ending in"), "\(constraint.stderr)")
     }
 
@@ -164,16 +191,19 @@ struct ShellTransactionTests {
         #expect(result.stdout == "{\"c\":5001}\n")
     }
 
-    @Test("a pasted command line runs on the open database; another database is refused in one line")
+    @Test(
+        "a pasted command line runs on the open database; another database is refused in one line")
     func pastedCommandLine() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         let result = try CLI.run(
             ["shell", "db.sqlite", "--format", "jsonl"],
-            stdin: "jsonsql query db.sqlite player --where 'id = p1' --select name\n", in: directory.url)
+            stdin: "jsonsql query db.sqlite player --where 'id = p1' --select name\n",
+            in: directory.url)
         #expect(result.stderr == "")
         #expect(result.stdout == "{\"name\":\"Ada\"}\n")
-        let other = try CLI.run(["shell", db], stdin: "jsonsql query other.sqlite player --limit 1\n")
+        let other = try CLI.run(
+            ["shell", db], stdin: "jsonsql query other.sqlite player --limit 1\n")
         #expect(other.status == 1)
         #expect(
             other.stderr
@@ -181,21 +211,30 @@ struct ShellTransactionTests {
         )
     }
 
-    @Test("an argument error shows the command's usage line, not the whole help; help of an unknown command is an error")
+    @Test(
+        "an argument error shows the command's usage line, not the whole help; help of an unknown command is an error"
+    )
     func usageLine() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
         let result = try CLI.run(
-            ["shell", db, "--keep-going"], stdin: "query player --frobnicate\nhelp nope\nrename-table player\nhelp qurey\n")
+            ["shell", db, "--keep-going"],
+            stdin: "query player --frobnicate\nhelp nope\nrename-table player\nhelp qurey\n")
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Error: line 1: unknown option '--frobnicate'")
         #expect(lines[1].hasPrefix("Usage: query "))
         #expect(!lines[1].contains("<database>"))
-        #expect(lines.contains { $0.hasPrefix("Error: line 2: no command 'nope'; the commands are create-table, insert") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "Error: line 2: no command 'nope'; the commands are create-table, insert")
+            })
         #expect(lines.contains("Error: line 3: missing expected argument '<new>'"))
         #expect(lines.contains { $0.hasPrefix("Usage: rename-table ") })
-        #expect(lines.contains("Error: line 4: unknown command 'qurey'. Did you mean 'query'?"), "\(result.stderr)")
+        #expect(
+            lines.contains("Error: line 4: unknown command 'qurey'. Did you mean 'query'?"),
+            "\(result.stderr)")
         #expect(!result.stdout.contains("SUBCOMMANDS"))
     }
 
@@ -203,16 +242,26 @@ struct ShellTransactionTests {
     func deepInput() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
-        let nested = String(repeating: "(", count: 50_000) + "id = p1" + String(repeating: ")", count: 50_000)
+        let nested =
+            String(repeating: "(", count: 50_000) + "id = p1"
+            + String(repeating: ")", count: 50_000)
         let filter = try CLI.run(["query", db, "--where", nested])
         #expect(filter.status == 1)
-        #expect(filter.stderr.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer\n"))
-        let nots = try CLI.run(["shell", db], stdin: "query --where '\(String(repeating: "not ", count: 100_000))id = p1'\n")
+        #expect(
+            filter.stderr.hasSuffix(
+                "parentheses and not nest more than 100 deep; write the filter with fewer\n"))
+        let nots = try CLI.run(
+            ["shell", db],
+            stdin: "query --where '\(String(repeating: "not ", count: 100_000))id = p1'\n")
         #expect(nots.status == 1)
-        #expect(nots.stderr.hasSuffix("parentheses and not nest more than 100 deep; write the filter with fewer\n"))
+        #expect(
+            nots.stderr.hasSuffix(
+                "parentheses and not nest more than 100 deep; write the filter with fewer\n"))
         let ors = try CLI.run(
             ["shell", db, "--format", "jsonl"],
-            stdin: "query --select id --where '\(Array(repeating: "id = p2", count: 5_000).joined(separator: " or "))'\n")
+            stdin:
+                "query --select id --where '\(Array(repeating: "id = p2", count: 5_000).joined(separator: " or "))'\n"
+        )
         #expect(ors.stdout == "{\"id\":\"p2\"}\n")
         // A text column holding JSON nested 100,000 deep prints as text.
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
@@ -272,11 +321,14 @@ struct ShellTransactionTests {
                 """)
         #expect(rolledBack.status == 1)
         #expect(rolledBack.stdout == "id\r\np8\r\n")
-        #expect(rolledBack.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2, "\(rolledBack.stderr)")
+        #expect(
+            rolledBack.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2,
+            "\(rolledBack.stderr)")
         // A failure that leaves the transaction open says nothing more: COMMIT keeps the delete.
         let before = try Fixture.count(db, "player")
         let open = try CLI.run(
-            ["shell", db, "--keep-going"], stdin: "begin;\ndelete from player where id = 'p1';\nselect nope;\ncommit;\n")
+            ["shell", db, "--keep-going"],
+            stdin: "begin;\ndelete from player where id = 'p1';\nselect nope;\ncommit;\n")
         #expect(open.stderr == "Error: line 3: no such column: nope\n")
         #expect(try Fixture.count(db, "player") == before - 1)
     }
@@ -289,7 +341,8 @@ extension ShellTransactionTests {
     func ownFilesAreNotInput() throws {
         let directory = try TemporaryDirectory()
         let db = try ShellFixture.database(in: directory)
-        // The shell reads its commands from a pipe kept open until another process has tried to write.
+        // The shell reads its commands from a pipe kept open until another process has tried to
+        // write.
         let script = """
             mkfifo commands
             jsonsql shell db.sqlite --keep-going --format jsonl < commands > out 2> err &
@@ -319,6 +372,8 @@ extension ShellTransactionTests {
                 Error: line 6: ./db.sqlite-journal is this database's journal; insert reads JSON, CSV or TSV files
 
                 """, "\(result.stderr)")
-        #expect(try CLI.sqlite(db, "SELECT group_concat(id) FROM (SELECT id FROM player ORDER BY id)") == "p1,p2,p3,p8\n")
+        #expect(
+            try CLI.sqlite(db, "SELECT group_concat(id) FROM (SELECT id FROM player ORDER BY id)")
+                == "p1,p2,p3,p8\n")
     }
 }

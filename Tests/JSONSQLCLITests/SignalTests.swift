@@ -15,12 +15,15 @@ struct SignalTests {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try Fixture.table(
-            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
+            db, "t", ["id:text:pk", "n:integer", "doc:json"],
+            records: ndjson(numberedRecords(0..<10, prefix: "base")))
         let file = try writeNumberedRecords(dir.path("big.ndjson"), 0...99_999)
         let process = try Child(CLI.binary, ["insert", db, "t", file], input: false, output: false)
         // Interrupt once the insert is writing: its rollback journal exists from the first write.
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: db + "-journal") && process.isRunning && Date() < deadline {
+        while !FileManager.default.fileExists(atPath: db + "-journal") && process.isRunning
+            && Date() < deadline
+        {
             usleep(5_000)
         }
         #expect(process.isRunning, "the insert should still be running")
@@ -34,7 +37,9 @@ struct SignalTests {
     }
 
     /// strace, which can hold a system call of jsonsql's for as long as a test needs.
-    static let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let strace = ["/usr/bin/strace", "/bin/strace"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test(
         "Ctrl-C just after an insert commits: the rows are reported as inserted with status 0, never as 'nothing was inserted'",
@@ -54,7 +59,8 @@ struct SignalTests {
         let process = try Child(
             Self.strace!,
             [
-                "-f", "-o", trace, "-e", "trace=unlink", "-e", "inject=unlink:delay_exit=3000000:when=1", CLI.binary, "insert",
+                "-f", "-o", trace, "-e", "trace=unlink", "-e",
+                "inject=unlink:delay_exit=3000000:when=1", CLI.binary, "insert",
                 db, "new", file, "--quiet",
             ],
             input: false, output: false)
@@ -62,8 +68,11 @@ struct SignalTests {
         var pid: pid_t?
         while pid == nil && process.isRunning && Date() < deadline {
             usleep(20_000)
-            let lines = (try? String(contentsOfFile: trace, encoding: .utf8))?.split(separator: "\n") ?? []
-            pid = lines.first { $0.contains("-journal") && $0.contains("DELAYED") }.flatMap { pid_t($0.prefix { $0.isNumber }) }
+            let lines =
+                (try? String(contentsOfFile: trace, encoding: .utf8))?.split(separator: "\n") ?? []
+            pid = lines.first { $0.contains("-journal") && $0.contains("DELAYED") }.flatMap {
+                pid_t($0.prefix { $0.isNumber })
+            }
         }
         let held = try #require(pid, "strace did not hold the commit")
         usleep(300_000)
@@ -91,16 +100,23 @@ struct SignalTests {
         let process = try Child(
             Self.strace!,
             [
-                "-f", "-o", "/dev/null", "-e", "trace=renameat2", "-e", "inject=renameat2:delay_exit=3000000:when=1", CLI.binary,
+                "-f", "-o", "/dev/null", "-e", "trace=renameat2", "-e",
+                "inject=renameat2:delay_exit=3000000:when=1", CLI.binary,
                 "copy", source, destination, "--quiet",
             ],
             input: false, output: false)
         let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: destination) && process.isRunning && Date() < deadline { usleep(10_000) }
-        try #require(FileManager.default.fileExists(atPath: destination), "the rename did not happen")
+        while !FileManager.default.fileExists(atPath: destination) && process.isRunning
+            && Date() < deadline
+        { usleep(10_000) }
+        try #require(
+            FileManager.default.fileExists(atPath: destination), "the rename did not happen")
         usleep(200_000)
         // jsonsql is strace's one child.
-        let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+        let children =
+            (try? String(
+                contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8
+            )) ?? ""
         let jsonsql = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
         kill(jsonsql, SIGINT)
         let status = process.wait()
@@ -121,13 +137,19 @@ struct SignalTests {
         let dir = try TemporaryDirectory()
         // 20 MB in long strings: the load is quick and writing the database takes tens of ms.
         let long = String(repeating: "x", count: 20_000)
-        let file = try dir.write("wide.ndjson", (0..<1_000).map { #"{"id":\#($0),"s":"\#(long)"}"# + "\n" }.joined())
+        let file = try dir.write(
+            "wide.ndjson", (0..<1_000).map { #"{"id":\#($0),"s":"\#(long)"}"# + "\n" }.joined())
         let process = try Child(
-            CLI.binary, ["query", file, "--count", "--save", dir.path("saved.db")], input: false, output: false)
+            CLI.binary, ["query", file, "--count", "--save", dir.path("saved.db")], input: false,
+            output: false)
         // Interrupt once the draft beside saved.db exists, while VACUUM INTO fills it.
         let deadline = Date().addingTimeInterval(10)
-        func entries() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted() }
-        while !entries().contains(where: { $0.hasPrefix(".saved.db.jsonsql-") }) && process.isRunning && Date() < deadline {
+        func entries() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted()
+        }
+        while !entries().contains(where: { $0.hasPrefix(".saved.db.jsonsql-") })
+            && process.isRunning && Date() < deadline
+        {
             usleep(1_000)
         }
         #expect(process.isRunning, "the save should still be running")
@@ -143,21 +165,27 @@ struct SignalTests {
         "a signal while a command waits for another process's lock stops it at once, rolled back, and says so",
         arguments: [
             (["insert", "t", "--timeout", "60"], SIGINT, "nothing was inserted"),
-            (["update", "t", "--all", "--set", "n=7", "--timeout", "60"], SIGTERM, "nothing was changed"),
+            (
+                ["update", "t", "--all", "--set", "n=7", "--timeout", "60"], SIGTERM,
+                "nothing was changed"
+            ),
         ])
     func signalWhileWaitingForLock(command: [String], signal: Int32, said: String) throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
         try Fixture.table(
-            db, "t", ["id:text:pk", "n:integer", "doc:json"], records: ndjson(numberedRecords(0..<10, prefix: "base")))
+            db, "t", ["id:text:pk", "n:integer", "doc:json"],
+            records: ndjson(numberedRecords(0..<10, prefix: "base")))
         // This process holds the write lock while the command waits for it.
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
         let holder = try DatabaseQueue(path: db, configuration: configuration)
         try holder.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
         let input = dir.path("more.ndjson")
-        try ndjson(numberedRecords(10..<20)).write(toFile: input, atomically: false, encoding: .utf8)
-        let arguments = [command[0], db] + command.dropFirst() + (command[0] == "insert" ? [input] : [])
+        try ndjson(numberedRecords(10..<20)).write(
+            toFile: input, atomically: false, encoding: .utf8)
+        let arguments =
+            [command[0], db] + command.dropFirst() + (command[0] == "insert" ? [input] : [])
         let process = try Child(CLI.binary, arguments, input: false, output: false)
         // Long enough for the command to start and wait; SQLite's own busy timeout slept through
         // the signal until the lock was free or the 60 s ran out.
@@ -172,12 +200,16 @@ struct SignalTests {
         #expect(status == 128 + signal)
         #expect(stderr == "Error: interrupted; \(said)\n")
         #expect(waited < 5, "stopped \(waited) s after the signal")
-        #expect(try holder.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t WHERE n = 7") } == 1)
+        #expect(
+            try holder.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t WHERE n = 7") } == 1
+        )
         #expect(try CLI.count(db) == 10)
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
     }
 
-    @Test("the shell keeps its own signal handling after an insert: SIGTERM ends a script waiting for its next line at once")
+    @Test(
+        "the shell keeps its own signal handling after an insert: SIGTERM ends a script waiting for its next line at once"
+    )
     func shellTerminatedAfterInsert() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("db.sqlite")
@@ -185,7 +217,9 @@ struct SignalTests {
         try ndjson(numberedRecords(0..<3)).write(toFile: input, atomically: false, encoding: .utf8)
         let shell = try Child(CLI.binary, ["shell", db], output: false)
         shell.write("insert t \(input)\n")
-        #expect(String(decoding: shell.stderr!.availableData, as: UTF8.self) == "inserted 3 rows into t\n")
+        #expect(
+            String(decoding: shell.stderr!.availableData, as: UTF8.self)
+                == "inserted 3 rows into t\n")
         // The insert had made SIGTERM a request to stop, which a script blocked reading its next
         // line never saw: it went on running until that line came.
         kill(shell.pid, SIGTERM)
@@ -197,7 +231,9 @@ struct SignalTests {
         #expect(try CLI.count(db) == 3)
     }
 
-    @Test("SIGTERM during a shell script's statement rolls it back and exits 143; a new database's draft is removed")
+    @Test(
+        "SIGTERM during a shell script's statement rolls it back and exits 143; a new database's draft is removed"
+    )
     func shellScriptTerminated() throws {
         let dir = try TemporaryDirectory()
         // Long enough to be running when the signal comes; stopped then, it costs no more.
@@ -205,11 +241,16 @@ struct SignalTests {
             "build.sql",
             "CREATE TABLE x AS WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000000) SELECT i FROM c;\n"
         )
-        let shell = try Child(CLI.binary, ["shell", dir.path("new.sqlite"), script], input: false, output: false)
-        func entries() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted() }
+        let shell = try Child(
+            CLI.binary, ["shell", dir.path("new.sqlite"), script], input: false, output: false)
+        func entries() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: dir.url.path)) ?? []).sorted()
+        }
         // The statement writes once the draft's journal exists.
         let deadline = Date().addingTimeInterval(10)
-        while !entries().contains(where: { $0.hasSuffix("-journal") }) && shell.isRunning && Date() < deadline { usleep(1_000) }
+        while !entries().contains(where: { $0.hasSuffix("-journal") }) && shell.isRunning
+            && Date() < deadline
+        { usleep(1_000) }
         #expect(shell.isRunning, "the statement should still be running")
         kill(shell.pid, SIGTERM)
         let status = shell.wait()
@@ -225,21 +266,29 @@ struct SignalTests {
     )
     func readerGoneFromOutput() throws {
         let dir = try TemporaryDirectory()
-        try Fixture.table(dir.path("db.sqlite"), "t", ["n:integer"], records: ndjson((0..<2_000).map { "{\"n\":\($0)}" }))
+        try Fixture.table(
+            dir.path("db.sqlite"), "t", ["n:integer"],
+            records: ndjson((0..<2_000).map { "{\"n\":\($0)}" }))
         // Every row of a large result: most of it is written after head has gone.
-        let rows = "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000000) SELECT i FROM c"
+        let rows =
+            "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000000) SELECT i FROM c"
         let query = try CLI.shell(
-            "set -o pipefail; jsonsql query db.sqlite --sql '\(rows)' --format jsonl | head -1", in: dir.url)
+            "set -o pipefail; jsonsql query db.sqlite --sql '\(rows)' --format jsonl | head -1",
+            in: dir.url)
         #expect(query.status == 141)
         #expect(query.stderr == "")
         #expect(query.stdout == "{\"i\":1}\n")
         // The shell on a new database: its draft holds the table when the reader goes.
         let script = "begin;\ncreate table x (a);\ninsert into x values (1);\n\(rows);\ncommit;\n"
         let shell = try CLI.shell(
-            "set -o pipefail; jsonsql shell new.sqlite --format jsonl | head -1", stdin: script, in: dir.url)
+            "set -o pipefail; jsonsql shell new.sqlite --format jsonl | head -1", stdin: script,
+            in: dir.url)
         #expect(shell.status == 141)
         #expect(shell.stderr == "")
         #expect(shell.stdout == "{\"i\":1}\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["db.sqlite"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == [
+                "db.sqlite"
+            ])
     }
 }

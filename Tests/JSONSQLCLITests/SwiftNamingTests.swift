@@ -5,29 +5,40 @@ import Testing
 /// these tests (the debug or release build they belong to, whichever jsonsql binary runs them).
 enum GRDBProgram {
     /// Compiles `code` and `main` into `dir/name`; the result is swiftc's outcome.
-    static func compile(_ code: String, main: String, in dir: TemporaryDirectory, name: String = "decode") throws -> CLI.Result {
-        try (code + "\n" + main + "\n").write(toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
+    static func compile(
+        _ code: String, main: String, in dir: TemporaryDirectory, name: String = "decode"
+    ) throws -> CLI.Result {
+        try (code + "\n" + main + "\n").write(
+            toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
         let build = CLI.buildDirectory
-        let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("GRDB.build").path)
-            .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("GRDB.build/\($0)").path }
+        let objects = try FileManager.default.contentsOfDirectory(
+            atPath: build.appendingPathComponent("GRDB.build").path
+        )
+        .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("GRDB.build/\($0)").path }
         #expect(!objects.isEmpty)
         return try CLI.run(
             [
-                "swiftc", dir.path("\(name).swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
-                checkouts(above: build).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite").path,
+                "swiftc", dir.path("\(name).swift"), "-I",
+                build.appendingPathComponent("Modules").path, "-I",
+                checkouts(above: build).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite")
+                    .path,
                 "-lsqlite3", "-o", dir.path(name),
             ] + objects, executable: "/usr/bin/env")
     }
 
     /// Type-checks `code` with `swiftc -typecheck` against the GRDB module of this build
     /// (its `Modules`, with GRDB's SQLite module map): no object code, no link.
-    static func typecheck(_ code: String, in dir: TemporaryDirectory, name: String = "typecheck") throws -> CLI.Result {
+    static func typecheck(_ code: String, in dir: TemporaryDirectory, name: String = "typecheck")
+        throws -> CLI.Result
+    {
         try code.write(toFile: dir.path("\(name).swift"), atomically: true, encoding: .utf8)
         let build = CLI.buildDirectory
         return try CLI.run(
             [
-                "swiftc", "-typecheck", dir.path("\(name).swift"), "-I", build.appendingPathComponent("Modules").path, "-I",
-                checkouts(above: build).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite").path,
+                "swiftc", "-typecheck", dir.path("\(name).swift"), "-I",
+                build.appendingPathComponent("Modules").path, "-I",
+                checkouts(above: build).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite")
+                    .path,
             ], executable: "/usr/bin/env")
     }
 
@@ -62,7 +73,8 @@ struct SwiftNamingTests {
     @Test("a key holding a bidi override or a C1 control is written in the code as an escape")
     func invisibleScalarsEscaped() throws {
         let dir = try TemporaryDirectory()
-        let file = try dir.write("bidi.json", "{\"id\":1,\"x\u{202E}y\":{\"a\u{85}b\":1},\"t\u{2066}\":2}\n")
+        let file = try dir.write(
+            "bidi.json", "{\"id\":1,\"x\u{202E}y\":{\"a\u{85}b\":1},\"t\u{2066}\":2}\n")
         let result = try CLI.run(["describe", file, "--swift"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         for line in [
@@ -72,16 +84,19 @@ struct SwiftNamingTests {
         ] {
             #expect(result.stdout.contains(line + "\n"), "\(line)")
         }
-        #expect(!result.stdout.unicodeScalars.contains { [0x202E, 0x2066, 0x85].contains($0.value) })
+        #expect(
+            !result.stdout.unicodeScalars.contains { [0x202E, 0x2066, 0x85].contains($0.value) })
     }
 
-    @Test("keys that are keywords, _, Type, Protocol or CodingKeys compile and decode every value back")
+    @Test(
+        "keys that are keywords, _, Type, Protocol or CodingKeys compile and decode every value back"
+    )
     func keywordKeys() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("kw.sqlite")
-        // Columns: each name once in any case (SQLite's names ignore ASCII case); nested: every name,
-        // a nested object keyed `Hashable` (a struct of that name would shadow the protocol), and
-        // keys that camel-case to the same name.
+        // Columns: each name once in any case (SQLite's names ignore ASCII case); nested: every
+        // name, a nested object keyed `Hashable` (a struct of that name would shadow the protocol),
+        // and keys that camel-case to the same name.
         var seen = Set<String>()
         let columns = Self.names.filter { seen.insert($0.lowercased()).inserted }
         func object(_ keys: [String], row: Int) -> [String: Any] {
@@ -92,13 +107,16 @@ struct SwiftNamingTests {
         var records: [[String: Any]] = []
         for row in 1...3 {
             var record = object(columns, row: row)
-            var nested = object(Self.names + ["user_id", "userId", "user id", "", "é", "1st"], row: row)
+            var nested = object(
+                Self.names + ["user_id", "userId", "user id", "", "é", "1st"], row: row)
             nested["hashable"] = ["Type": row, "_": "x\(row)"]
             record["nest"] = nested
             records.append(record)
         }
-        let input = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
-            .joined(separator: "\n")
+        let input = try records.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)
+        }
+        .joined(separator: "\n")
         try succeed(["insert", db, "kw"], stdin: input)
         let code = try succeed(["describe", db, "kw", "--swift"]).stdout
         #expect(code.contains("    var `_`: Int64\n"))
@@ -108,7 +126,8 @@ struct SwiftNamingTests {
         #expect(code.contains("        case CodingKeys_ = \"CodingKeys\"\n"))
         #expect(code.contains("        static let `_` = Column(\"_\")\n"))
         #expect(code.contains("        var hashable: HashableValue\n"))
-        // Each record read with GRDB and written back with JSONEncoder: the keys and values inserted.
+        // Each record read with GRDB and written back with JSONEncoder: the keys and values
+        // inserted.
         let main = """
             let queue = try DatabaseQueue(path: CommandLine.arguments[1])
             let records = try queue.read { db in try Kw.order(Column("rowid")).fetchAll(db) }
@@ -134,14 +153,20 @@ struct SwiftNamingTests {
     /// after case folding or after camel-casing (`user_id`, `userId`, `user id`, `user-id`).
     static let oddNames =
         names + [
-            "Column", "GRDB", "Foundation", "Swift", "String", "Int", "Int64", "Double", "Bool", "Date", "UUID", "Data",
-            "Decimal", "JSONValue", "Codable", "Decodable", "Encodable", "FetchableRecord", "PersistableRecord", "Element",
-            "Optional", "Array", "Dictionary", "AnyObject", "Never", "Void", "DatabaseQueue", "1st", "123", "0", "🎉", "é",
-            "日本", "a b", "a-b!", " ", "", "user_id", "userId", "user id", "user-id", "UserId", "USERID", "_1st", "`", "\\",
+            "Column", "GRDB", "Foundation", "Swift", "String", "Int", "Int64", "Double", "Bool",
+            "Date", "UUID", "Data",
+            "Decimal", "JSONValue", "Codable", "Decodable", "Encodable", "FetchableRecord",
+            "PersistableRecord", "Element",
+            "Optional", "Array", "Dictionary", "AnyObject", "Never", "Void", "DatabaseQueue", "1st",
+            "123", "0", "🎉", "é",
+            "日本", "a b", "a-b!", " ", "", "user_id", "userId", "user id", "user-id", "UserId",
+            "USERID", "_1st", "`", "\\",
             "\"", "a\nb", "x\u{202E}", "$0", "#if", "@main", "value", "value2",
         ]
 
-    @Test("keys of every kind (Column, _, digits, emoji, punctuation, clashes after folding) compile and decode back exactly")
+    @Test(
+        "keys of every kind (Column, _, digits, emoji, punctuation, clashes after folding) compile and decode back exactly"
+    )
     func everyKindOfKey() throws {
         let dir = try TemporaryDirectory()
         let db = dir.path("odd.sqlite")
@@ -158,15 +183,21 @@ struct SwiftNamingTests {
             var record = object(columns, row: row)
             var nested = object(Self.oddNames, row: row)
             // Objects under keys that would name their struct `_`, `Column`, `Self`, `1st`, ...
-            for key in ["_", "Column", "self", "Self", "1st", "🎉", "", "Type", "GRDB", "JSONValue", "value"] {
-                nested[key] = ["Column": row, "_": ["_": row, "Column": "c\(row)"], "items": [["Column": row]]]
+            for key in [
+                "_", "Column", "self", "Self", "1st", "🎉", "", "Type", "GRDB", "JSONValue", "value",
+            ] {
+                nested[key] = [
+                    "Column": row, "_": ["_": row, "Column": "c\(row)"], "items": [["Column": row]],
+                ]
             }
             nested["_s"] = [["_": row]]
             record["nest"] = nested
             records.append(record)
         }
-        let input = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
-            .joined(separator: "\n")
+        let input = try records.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)
+        }
+        .joined(separator: "\n")
         try succeed(["insert", db, "odd"], stdin: input)
         let code = try succeed(["describe", db, "odd", "--swift"]).stdout
         #expect(code.contains("    var Column_: Int64\n"), "\(code)")
@@ -175,7 +206,8 @@ struct SwiftNamingTests {
         #expect(!code.contains("struct _:") && !code.contains("struct `_`"))
         let typechecked = try GRDBProgram.typecheck(code, in: dir)
         #expect(typechecked.status == 0, "\(typechecked.stderr)")
-        // Each record read with GRDB and written back with JSONEncoder: the keys and values inserted.
+        // Each record read with GRDB and written back with JSONEncoder: the keys and values
+        // inserted.
         let main = """
             let queue = try DatabaseQueue(path: CommandLine.arguments[1])
             let records = try queue.read { db in try Odd.order(Column("rowid")).fetchAll(db) }
@@ -195,12 +227,16 @@ struct SwiftNamingTests {
         }
     }
 
-    @Test("tables of every kind of name (_, Self, self, Column, keywords, digits, emoji, line breaks) give code that compiles")
+    @Test(
+        "tables of every kind of name (_, Self, self, Column, keywords, digits, emoji, line breaks) give code that compiles"
+    )
     func everyKindOfTableName() throws {
         let dir = try TemporaryDirectory()
         let tables = [
-            "_", "__", "Type", "Self", "self", "Column", "Columns", "class", "protocol", "1st", "123", "🎉", "é", "a b", "a-b!",
-            "GRDB", "JSONValue", "Codable", "any", "some", "actor", "a\nb", "x\u{202E}y", "\"", "_s", "types", "item_s",
+            "_", "__", "Type", "Self", "self", "Column", "Columns", "class", "protocol", "1st",
+            "123", "🎉", "é", "a b", "a-b!",
+            "GRDB", "JSONValue", "Codable", "any", "some", "actor", "a\nb", "x\u{202E}y", "\"",
+            "_s", "types", "item_s",
             "CodingKeys", "init", "Value", "values",
         ]
         // One program: each table's code in an enum of its own (the imports once, at the top), so
@@ -209,13 +245,19 @@ struct SwiftNamingTests {
         for (n, table) in tables.enumerated() {
             let db = dir.path("table\(n).sqlite")
             // A value of two types too: the code then declares JSONValue.
-            let rows = #"{"id":1,"v":"x","Column":{"_":1},"m":1}"# + "\n" + #"{"id":2,"v":"y","Column":{"_":2},"m":"s"}"#
+            let rows =
+                #"{"id":1,"v":"x","Column":{"_":1},"m":1}"# + "\n"
+                + #"{"id":2,"v":"y","Column":{"_":2},"m":"s"}"#
             try succeed(["insert", db, table], stdin: rows)
             let code = try succeed(["describe", db, table, "--swift"]).stdout
-            #expect(code.contains("static let databaseTableName = \(Self.swiftLiteral(table))\n"), "\(table): \(code)")
+            #expect(
+                code.contains("static let databaseTableName = \(Self.swiftLiteral(table))\n"),
+                "\(table): \(code)")
             program += "enum Table\(n) {\n"
-            program += code.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("import ") }
-                .joined(separator: "\n")
+            program += code.split(separator: "\n", omittingEmptySubsequences: false).filter {
+                !$0.hasPrefix("import ")
+            }
+            .joined(separator: "\n")
             program += "\n}\n"
         }
         let typechecked = try GRDBProgram.typecheck(program, in: dir)
@@ -254,14 +296,17 @@ struct SwiftNamingTests {
         let db = dir.path("mixed.sqlite")
         // Each value with the JSONValue case it must decode to; integers exactly (2^53 + 1).
         let values: [(json: String, decoded: String)] = [
-            ("1", "int(1)"), (#""1""#, #"string("1")"#), ("true", "bool(true)"), ("false", "bool(false)"),
-            (#""true""#, #"string("true")"#), ("2.5", "number(2.5)"), (#""x""#, #"string("x")"#), ("0", "int(0)"),
+            ("1", "int(1)"), (#""1""#, #"string("1")"#), ("true", "bool(true)"),
+            ("false", "bool(false)"),
+            (#""true""#, #"string("true")"#), ("2.5", "number(2.5)"), (#""x""#, #"string("x")"#),
+            ("0", "int(0)"),
             ("9007199254740993", "int(9007199254740993)"),
             (#"{"k":1}"#, #"object(["k": Decode.JSONValue.int(1)])"#),
             (#"[1,"a"]"#, #"array([Decode.JSONValue.int(1), Decode.JSONValue.string("a")])"#),
         ]
         try succeed(["create-table", db, "mixed", "id:integer:pk", "m:json"])
-        let input = values.enumerated().map { #"{"id":\#($0.offset),"m":\#($0.element.json)}"# }.joined(separator: "\n")
+        let input = values.enumerated().map { #"{"id":\#($0.offset),"m":\#($0.element.json)}"# }
+            .joined(separator: "\n")
         try succeed(["insert", db, "mixed"], stdin: input)
         let code = try succeed(["describe", db, "mixed", "--swift"]).stdout
         #expect(code.contains("    var m: JSONValue\n"))
@@ -282,7 +327,8 @@ struct SwiftNamingTests {
         let db = dir.path("maps.sqlite")
         // Row 1: 1,005 keys (describe lists 1,000); row 2: two keys first seen past the 1,000th.
         let rows: [[String: Int]] = [
-            Dictionary(uniqueKeysWithValues: (0..<1005).map { ("k\($0)", $0 * 3) }), ["a": 7, "b": -2],
+            Dictionary(uniqueKeysWithValues: (0..<1005).map { ("k\($0)", $0 * 3) }),
+            ["a": 7, "b": -2],
         ]
         let input = try rows.enumerated().map { n, map -> String in
             let m = String(decoding: try JSONSerialization.data(withJSONObject: map), as: UTF8.self)
@@ -305,18 +351,25 @@ struct SwiftNamingTests {
         #expect(decoded.stdout.split(separator: "\n").map(String.init) == expected)
     }
 
-    @Test("a table named after a type the code uses (Decoder, DecodingError, FetchableRecord) gets another struct name")
+    @Test(
+        "a table named after a type the code uses (Decoder, DecodingError, FetchableRecord) gets another struct name"
+    )
     func tableNamedAsUsedType() throws {
         let dir = try TemporaryDirectory()
         for (table, name) in [
-            ("decoders", "DecoderValue"), ("encoders", "EncoderValue"), ("decodingErrors", "DecodingErrorValue"),
-            ("fetchableRecords", "FetchableRecordValue"), ("persistableRecords", "PersistableRecordValue"),
+            ("decoders", "DecoderValue"), ("encoders", "EncoderValue"),
+            ("decodingErrors", "DecodingErrorValue"),
+            ("fetchableRecords", "FetchableRecordValue"),
+            ("persistableRecords", "PersistableRecordValue"),
         ] {
             let db = dir.path("\(table).sqlite")
-            // Values of two types: the code needs JSONValue, whose decoding names Decoder and DecodingError.
+            // Values of two types: the code needs JSONValue, whose decoding names Decoder and
+            // DecodingError.
             try succeed(["insert", db, table], stdin: #"{"m":1}"# + "\n" + #"{"m":"x"}"#)
             let code = try succeed(["describe", db, table, "--swift"]).stdout
-            #expect(code.contains("struct \(name): Codable, FetchableRecord, PersistableRecord {\n"), "\(table)")
+            #expect(
+                code.contains("struct \(name): Codable, FetchableRecord, PersistableRecord {\n"),
+                "\(table)")
             let main = """
                 let queue = try DatabaseQueue(path: CommandLine.arguments[1])
                 for r in try queue.read({ db in try \(name).order(Column("rowid")).fetchAll(db) }) { print(r.m) }

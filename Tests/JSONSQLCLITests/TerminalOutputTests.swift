@@ -26,7 +26,9 @@ enum TerminalOutputFixture {
         }
         try Fixture.insert(db, "wide", wide.joined(separator: "\n"))
         try Fixture.insert(db, "three", #"{"a":1,"b":"x","c":true}"#)
-        try Fixture.insert(db, "long", (1...300).map { #"{"n":\#($0),"text":"row \#($0)"}"# }.joined(separator: "\n"))
+        try Fixture.insert(
+            db, "long",
+            (1...300).map { #"{"n":\#($0),"text":"row \#($0)"}"# }.joined(separator: "\n"))
         try Fixture.index(db, "wide", "column_0")
         return db
     }
@@ -37,33 +39,49 @@ struct PipeOutputTests {
     /// Every command that prints rows, in each format.
     static let commands: [[String]] = [
         ["query", "db.sqlite", "t"], ["query", "db.sqlite", "t", "--format", "table"],
-        ["query", "db.sqlite", "t", "--format", "csv"], ["query", "db.sqlite", "t", "--format", "jsonl"],
-        ["query", "db.sqlite", "t", "--format", "table", "--limit", "1"], ["query", "db.sqlite", "wide", "--format", "table"],
+        ["query", "db.sqlite", "t", "--format", "csv"],
+        ["query", "db.sqlite", "t", "--format", "jsonl"],
+        ["query", "db.sqlite", "t", "--format", "table", "--limit", "1"],
+        ["query", "db.sqlite", "wide", "--format", "table"],
         ["query", "db.sqlite", "--sql", "SELECT * FROM wide", "--format", "table"],
         ["describe", "db.sqlite", "t", "--format", "table"],
         ["tables", "db.sqlite", "--format", "table"], ["schema", "db.sqlite", "--format", "table"],
-        ["indexes", "db.sqlite", "--format", "table"], ["query", "db.sqlite", "t", "--format", "record"],
+        ["indexes", "db.sqlite", "--format", "table"],
+        ["query", "db.sqlite", "t", "--format", "record"],
         ["query", "db.sqlite", "long", "--format", "table"], ["query", "db.sqlite", "long"],
-        ["query", "db.sqlite", "t", "--flatten", "--format", "table"], ["query", "db.sqlite", "t", "--flatten"],
-        ["query", "db.sqlite", "long", "--chart"], ["query", "db.sqlite", "long", "--select", "n", "--format", "chart"],
-        ["query", "db.sqlite", "t", "--select", "id as ident, address.city as city", "--format", "table"],
+        ["query", "db.sqlite", "t", "--flatten", "--format", "table"],
+        ["query", "db.sqlite", "t", "--flatten"],
+        ["query", "db.sqlite", "long", "--chart"],
+        ["query", "db.sqlite", "long", "--select", "n", "--format", "chart"],
+        [
+            "query", "db.sqlite", "t", "--select", "id as ident, address.city as city", "--format",
+            "table",
+        ],
     ]
 
     /// Environments a terminal gives, and none at all.
     static let environments: [[String: String]] = [
         ["TERM": "xterm-256color", "COLUMNS": "40", "LINES": "5"],
         ["TERM": "dumb", "COLUMNS": "200", "NO_COLOR": "1"],
-        ["TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24", "NO_COLOR": "", "CLICOLOR_FORCE": "1", "PAGER": "false"],
+        [
+            "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24", "NO_COLOR": "",
+            "CLICOLOR_FORCE": "1", "PAGER": "false",
+        ],
         ["JSONSQL_PAGER": "false", "LINES": "2"],
     ]
 
     /// Runs jsonsql with TERM, COLUMNS, LINES and NO_COLOR unset, then set as `environment` says.
-    static func run(_ arguments: [String], _ environment: [String: String], in directory: TemporaryDirectory) throws
+    static func run(
+        _ arguments: [String], _ environment: [String: String], in directory: TemporaryDirectory
+    ) throws
         -> CLI.Result
     {
-        let unset = ["TERM", "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE", "PAGER", "JSONSQL_PAGER"].flatMap { ["-u", $0] }
+        let unset = [
+            "TERM", "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE", "PAGER", "JSONSQL_PAGER",
+        ].flatMap { ["-u", $0] }
         let set = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        return try CLI.run(unset + set + [CLI.binary] + arguments, in: directory.url, executable: "/usr/bin/env")
+        return try CLI.run(
+            unset + set + [CLI.binary] + arguments, in: directory.url, executable: "/usr/bin/env")
     }
 
     @Test(
@@ -79,7 +97,9 @@ struct PipeOutputTests {
         for environment in Self.environments {
             let result = try Self.run(arguments, environment, in: directory)
             #expect(result.status == 0)
-            #expect(Data(result.stdout.utf8) == Data(plain.stdout.utf8), "\(arguments) with \(environment)")
+            #expect(
+                Data(result.stdout.utf8) == Data(plain.stdout.utf8),
+                "\(arguments) with \(environment)")
         }
     }
 
@@ -87,7 +107,8 @@ struct PipeOutputTests {
     func wholeTable() throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
-        let result = try Self.run(["query", "db.sqlite", "t", "--format", "table"], ["COLUMNS": "40"], in: directory)
+        let result = try Self.run(
+            ["query", "db.sqlite", "t", "--format", "table"], ["COLUMNS": "40"], in: directory)
         #expect(
             result.stdout == """
                 id  name          city              note                                               emoji  mark      address                                    x
@@ -98,25 +119,40 @@ struct PipeOutputTests {
                 """)
     }
 
-    @Test("--max-width and --color always apply in a pipe too, when asked; --max-width 0 and --wide print a table whole")
+    @Test(
+        "--max-width and --color always apply in a pipe too, when asked; --max-width 0 and --wide print a table whole"
+    )
     func askedWidth() throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
-        let fitted = try Self.run(["query", "db.sqlite", "t", "--format", "table", "--max-width", "60"], [:], in: directory)
+        let fitted = try Self.run(
+            ["query", "db.sqlite", "t", "--format", "table", "--max-width", "60"], [:],
+            in: directory)
         #expect(fitted.stdout.hasSuffix("2 rows, 8 columns (6 shown)\n"))
-        let whole = try Self.run(["query", "db.sqlite", "t", "--format", "table"], [:], in: directory).stdout
+        let whole = try Self.run(
+            ["query", "db.sqlite", "t", "--format", "table"], [:], in: directory
+        ).stdout
         for option in [["--max-width", "0"], ["--wide"]] {
-            #expect(try Self.run(["query", "db.sqlite", "t", "--format", "table"] + option, [:], in: directory).stdout == whole)
+            #expect(
+                try Self.run(
+                    ["query", "db.sqlite", "t", "--format", "table"] + option, [:], in: directory
+                ).stdout == whole)
         }
         let colored = try Self.run(
-            ["query", "db.sqlite", "t", "--select", "id", "--format", "jsonl", "--color", "always"], [:], in: directory)
+            [
+                "query", "db.sqlite", "t", "--select", "id", "--format", "jsonl", "--color",
+                "always",
+            ], [:], in: directory)
         #expect(
             colored.stdout.hasPrefix(
-                "\u{1B}[1;39m{\u{1B}[0m\u{1B}[34;1m\"id\"\u{1B}[0m\u{1B}[1;39m:\u{1B}[0m\u{1B}[0;39m1\u{1B}[0m"))
-        let refused = try Self.run(["query", "db.sqlite", "t", "--wide", "--max-width", "60"], [:], in: directory)
+                "\u{1B}[1;39m{\u{1B}[0m\u{1B}[34;1m\"id\"\u{1B}[0m\u{1B}[1;39m:\u{1B}[0m\u{1B}[0;39m1\u{1B}[0m"
+            ))
+        let refused = try Self.run(
+            ["query", "db.sqlite", "t", "--wide", "--max-width", "60"], [:], in: directory)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("choose one of --wide and --max-width 60"))
-        let negative = try Self.run(["tables", "db.sqlite", "--max-width", "-1"], [:], in: directory)
+        let negative = try Self.run(
+            ["tables", "db.sqlite", "--max-width", "-1"], [:], in: directory)
         #expect(negative.status == 64)
         #expect(negative.stderr.contains("--max-width takes a number of columns, 0 or more"))
     }
@@ -125,7 +161,9 @@ struct PipeOutputTests {
 @Suite("tables at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct TerminalTableTests {
     /// The screen `jsonsql ARGUMENTS` leaves on a terminal `width` columns wide, before it exits.
-    static func screen(_ arguments: [String], width: Int, height: Int = 40, in directory: TemporaryDirectory) async throws
+    static func screen(
+        _ arguments: [String], width: Int, height: Int = 40, in directory: TemporaryDirectory
+    ) async throws
         -> String
     {
         let terminal = try ShellTerminal(arguments, in: directory.url, width: width, height: height)
@@ -134,11 +172,14 @@ struct TerminalTableTests {
         return lines.prefix { !$0.hasPrefix("[exited") }.joined(separator: "\n")
     }
 
-    @Test("at 80 columns a wide table is fitted: cells cut at a character, middle columns left out, a footer")
+    @Test(
+        "at 80 columns a wide table is fitted: cells cut at a character, middle columns left out, a footer"
+    )
     func eighty() async throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
-        let screen = try await Self.screen(["query", "db.sqlite", "t", "--max-width", "60"], width: 80, in: directory)
+        let screen = try await Self.screen(
+            ["query", "db.sqlite", "t", "--max-width", "60"], width: 80, in: directory)
         #expect(
             screen == """
                 id  name         city         …  mark      address         x
@@ -157,7 +198,9 @@ struct TerminalTableTests {
                 """)
     }
 
-    @Test("at 120 columns the widest columns are cut to one width; one row too wide shows as a record")
+    @Test(
+        "at 120 columns the widest columns are cut to one width; one row too wide shows as a record"
+    )
     func hundredTwenty() async throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
@@ -169,7 +212,8 @@ struct TerminalTableTests {
                  1  Ada Lovelace  東京都            Wrote the first program for t…  👍🏽 ok  Grüße éé  {"city":"London","geo":{"lat…  NULL
                  2  Grace Hopper  日本語のテキスト  short                           🇩🇪🇫🇷   naïve     {"city":"New York","geo":{"l…     7
                 """)
-        let record = try await Self.screen(["query", "db.sqlite", "t", "--limit", "1"], width: 120, in: directory)
+        let record = try await Self.screen(
+            ["query", "db.sqlite", "t", "--limit", "1"], width: 120, in: directory)
         #expect(
             record == """
                 id               1
@@ -191,8 +235,10 @@ struct TerminalTableTests {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
         for arguments in [
-            ["query", "db.sqlite", "wide"], ["query", "db.sqlite", "wide", "--limit", "1"], ["query", "db.sqlite", "three"],
-            ["describe", "db.sqlite", "wide"], ["tables", "db.sqlite"], ["schema", "db.sqlite"], ["indexes", "db.sqlite"],
+            ["query", "db.sqlite", "wide"], ["query", "db.sqlite", "wide", "--limit", "1"],
+            ["query", "db.sqlite", "three"],
+            ["describe", "db.sqlite", "wide"], ["tables", "db.sqlite"], ["schema", "db.sqlite"],
+            ["indexes", "db.sqlite"],
         ] {
             let screen = try await Self.screen(arguments, width: width, height: 200, in: directory)
             #expect(screen.split(separator: "\n").count > 1, "\(arguments)")
@@ -203,17 +249,21 @@ struct TerminalTableTests {
     }
 }
 
-@Suite("the pager at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
+@Suite(
+    "the pager at a terminal", .enabled(if: ShellTerminal.tmux != nil, "needs tmux for a terminal"))
 struct PagerTerminalTests {
     /// less as the default pager starts it, whatever the test's own environment says.
     static let environment = ["PAGER": "less -FRX", "LESS": "FRX", "TERM": "xterm"]
 
-    @Test("output longer than the screen goes through the pager; q ends it, with status 0 and no message")
+    @Test(
+        "output longer than the screen goes through the pager; q ends it, with status 0 and no message"
+    )
     func quit() async throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
         let terminal = try ShellTerminal(
-            ["query", "db.sqlite", "long"], environment: Self.environment, in: directory.url, width: 80, height: 15)
+            ["query", "db.sqlite", "long"], environment: Self.environment, in: directory.url,
+            width: 80, height: 15)
         let paged = try await terminal.wait(forText: "row 12")
         #expect(!paged.contains("[exited"))
         #expect(!paged.contains("row 15"))
@@ -229,7 +279,8 @@ struct PagerTerminalTests {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
         let terminal = try ShellTerminal(
-            ["query", "db.sqlite", "long"], environment: Self.environment, in: directory.url, width: 80, height: 15,
+            ["query", "db.sqlite", "long"], environment: Self.environment, in: directory.url,
+            width: 80, height: 15,
             defaultInterrupt: true)
         try await terminal.wait(forText: "row 12")
         try terminal.press("C-c")
@@ -245,14 +296,17 @@ struct PagerTerminalTests {
     @Test(
         "--no-pager, JSONSQL_PAGER= and PAGER= print straight to the terminal; output that fits starts no pager",
         arguments: [
-            (["query", "db.sqlite", "long", "--no-pager"], [:]), (["query", "db.sqlite", "long"], ["JSONSQL_PAGER": ""]),
-            (["query", "db.sqlite", "long"], ["PAGER": ""]), (["query", "db.sqlite", "long", "--limit", "5"], [:]),
+            (["query", "db.sqlite", "long", "--no-pager"], [:]),
+            (["query", "db.sqlite", "long"], ["JSONSQL_PAGER": ""]),
+            (["query", "db.sqlite", "long"], ["PAGER": ""]),
+            (["query", "db.sqlite", "long", "--limit", "5"], [:]),
         ] as [([String], [String: String])])
     func notPaged(arguments: [String], environment: [String: String]) async throws {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
         let terminal = try ShellTerminal(
-            arguments, environment: Self.environment.merging(environment) { $1 }, in: directory.url, width: 80, height: 15)
+            arguments, environment: Self.environment.merging(environment) { $1 }, in: directory.url,
+            width: 80, height: 15)
         #expect(try await terminal.waitForExit() == 0)
         let screen = try terminal.screen()
         #expect(screen.contains(arguments.contains("--limit") ? "row 5" : "row 300"), "\(screen)")
@@ -266,15 +320,19 @@ struct ColorTerminalTests {
 
     /// The screen, attributes as escapes, of `query db.sqlite t --select id,x` then a query of a
     /// missing table, run with `environment` and `options`.
-    static func screen(_ environment: [String: String], _ options: [String] = []) async throws -> String {
+    static func screen(_ environment: [String: String], _ options: [String] = []) async throws
+        -> String
+    {
         let directory = try TemporaryDirectory()
         try TerminalOutputFixture.database(in: directory)
         let terminal = try ShellTerminal(
-            ["query", "db.sqlite", "t", "--select", "id,x"] + options, environment: Self.base.merging(environment) { $1 },
+            ["query", "db.sqlite", "t", "--select", "id,x"] + options,
+            environment: Self.base.merging(environment) { $1 },
             in: directory.url, width: 80, height: 20)
         #expect(try await terminal.waitForExit() == 0)
         let missing = try ShellTerminal(
-            ["query", "db.sqlite", "nope"] + options, environment: Self.base.merging(environment) { $1 },
+            ["query", "db.sqlite", "nope"] + options,
+            environment: Self.base.merging(environment) { $1 },
             in: directory.url, width: 80, height: 20)
         #expect(try await missing.waitForExit() == 1)
         return try terminal.screenWithAttributes() + missing.screenWithAttributes()

@@ -30,7 +30,10 @@ struct TwoThreadInferenceTests {
     }
 
     static let queries: [[String]] = [
-        ["--group-by", "address.country", "--select", "address.country,count(),sum(n),max(mix),count(late)"],
+        [
+            "--group-by", "address.country", "--select",
+            "address.country,count(),sum(n),max(mix),count(late)",
+        ],
         ["--group-by", "late", "--select", "late,count(),min(n)"],
         ["--select", "id,n,mix,late", "--where", "late=L1", "--limit", "3"],
     ]
@@ -38,7 +41,9 @@ struct TwoThreadInferenceTests {
     /// Grouped queries of `file` (by default all of `queries`) and, with `describe`, `describe`,
     /// streamed and loaded, print the same; what the streamed `describe` printed.
     @discardableResult
-    func compare(_ file: String, queries: [[String]] = queries, describe: Bool = true) throws -> String {
+    func compare(_ file: String, queries: [[String]] = queries, describe: Bool = true) throws
+        -> String
+    {
         for query in queries {
             let streamed = try CLI.run(["query", file] + query + ["-f", "jsonl"])
             let saved = directory.path("q-\(UUID().uuidString).db")
@@ -57,7 +62,9 @@ struct TwoThreadInferenceTests {
         #expect(streamed.status == 0, "\(streamed.stderr)")
         // The loaded table holds NULL where a record lacks a key, which describe of the file
         // does not count.
-        #expect(streamed.stdout == (try Self.counted(loaded.stdout, records: Self.records())), "\(file)")
+        #expect(
+            streamed.stdout == (try Self.counted(loaded.stdout, records: Self.records())), "\(file)"
+        )
         try FileManager.default.removeItem(atPath: saved)
         return streamed.stdout
     }
@@ -66,20 +73,26 @@ struct TwoThreadInferenceTests {
     func lateTypes() throws {
         let lines = Self.records()
         let file = try directory.write("late.ndjson", lines.joined(separator: "\n") + "\n")
-        #expect(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 1 << 20)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 > 1 << 20)
         let describe = try compare(file)
         let all = 0..<Self.count
         let reals = all.filter { Self.isLate($0) && $0 % 7 == 0 }.count
         let integers = all.filter { Self.isLate($0) && $0 % 11 == 0 }.count
         let late = all.filter { Self.isLate($0) && $0 % 3 == 0 }.count
         // `late` is counted in the records that have it.
-        #expect(describe.contains(#"{"path":"late","count":\#(late),"types":{"string":\#(late)}"#), "\(describe)")
         #expect(
-            describe.contains(#"{"path":"n","count":\#(Self.count),"types":{"integer":\#(Self.count - reals),"real":\#(reals)}"#),
+            describe.contains(#"{"path":"late","count":\#(late),"types":{"string":\#(late)}"#),
             "\(describe)")
         #expect(
             describe.contains(
-                #"{"path":"mix","count":\#(Self.count),"types":{"string":\#(Self.count - integers),"integer":\#(integers)}"#),
+                #"{"path":"n","count":\#(Self.count),"types":{"integer":\#(Self.count - reals),"real":\#(reals)}"#
+            ),
+            "\(describe)")
+        #expect(
+            describe.contains(
+                #"{"path":"mix","count":\#(Self.count),"types":{"string":\#(Self.count - integers),"integer":\#(integers)}"#
+            ),
             "\(describe)")
     }
 
@@ -88,15 +101,21 @@ struct TwoThreadInferenceTests {
     /// describe of the file prints.
     static func counted(_ described: String, records: [String]) throws -> String {
         let keys = try records.map { record in
-            Set((try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any] ?? [:]).keys)
+            Set(
+                (try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any] ?? [:])
+                    .keys)
         }
-        let row = try NSRegularExpression(pattern: #"^\{"path":"([A-Za-z_][A-Za-z0-9_]*)","count":(\d+),"types":\{([^}]*)\}"#)
-        return try described.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let row = try NSRegularExpression(
+            pattern: #"^\{"path":"([A-Za-z_][A-Za-z0-9_]*)","count":(\d+),"types":\{([^}]*)\}"#)
+        return try described.split(separator: "\n", omittingEmptySubsequences: false).map {
+            line -> String in
             let text = String(line)
             let whole = NSRange(text.startIndex..., in: text)
             guard let match = row.firstMatch(in: text, range: whole),
-                let path = Range(match.range(at: 1), in: text), let count = Range(match.range(at: 2), in: text),
-                let types = Range(match.range(at: 3), in: text), let head = Range(match.range, in: text)
+                let path = Range(match.range(at: 1), in: text),
+                let count = Range(match.range(at: 2), in: text),
+                let types = Range(match.range(at: 3), in: text),
+                let head = Range(match.range, in: text)
             else { return text }
             let missing = keys.count { !$0.contains(String(text[path])) }
             var pairs = text[types].split(separator: ",").map { pair -> (String, Int) in
@@ -107,7 +126,8 @@ struct TwoThreadInferenceTests {
                 pairs[null].1 -= missing
                 if pairs[null].1 == 0 { pairs.remove(at: null) }
             } else if missing > 0 {
-                throw CLI.CLIError("\(text[path]) is missing from \(missing) records but has no null in: \(text)")
+                throw CLI.CLIError(
+                    "\(text[path]) is missing from \(missing) records but has no null in: \(text)")
             }
             let rewritten =
                 #"{"path":"\#(text[path])","count":\#(Int(text[count])! - missing),"types":{"#
@@ -128,7 +148,9 @@ struct TwoThreadInferenceTests {
         ]
         // One grouped query each, and describe of one: lateTypes runs them all on the plain shape.
         for (name, contents) in shapes {
-            try compare(try directory.write(name, contents), queries: [Self.queries[0]], describe: name == "pretty.json")
+            try compare(
+                try directory.write(name, contents), queries: [Self.queries[0]],
+                describe: name == "pretty.json")
         }
     }
 
@@ -141,7 +163,10 @@ struct TwoThreadInferenceTests {
         // Each kind of bad record, in either half and in every shape, is checked in-process
         // (InferenceSplitTests); here one, end to end, through each command.
         let bad: [(String, String, String)] = [
-            ("twice.ndjson", #"{"id":1,"n":2,"n":3}"#, #"twice.ndjson:10001: record 10001: key "n" appears more than once"#)
+            (
+                "twice.ndjson", #"{"id":1,"n":2,"n":3}"#,
+                #"twice.ndjson:10001: record 10001: key "n" appears more than once"#
+            )
         ]
         for (name, record, message) in bad {
             var broken = lines
@@ -149,7 +174,10 @@ struct TwoThreadInferenceTests {
             let file = try directory.write(name, broken.joined(separator: "\n"))
             for command in [
                 ["query", file, "--group-by", "address.country"], ["describe", file],
-                ["query", file, "--save", directory.path("\(name).db"), "--group-by", "address.country"],
+                [
+                    "query", file, "--save", directory.path("\(name).db"), "--group-by",
+                    "address.country",
+                ],
             ] {
                 let result = try CLI.run(command)
                 #expect(result.status == 1, "\(command)")
@@ -163,6 +191,9 @@ struct TwoThreadInferenceTests {
         broken[Self.badIndex] = #"{"id":1,"n":}"#
         let file = try directory.write("both.ndjson", broken.joined(separator: "\n"))
         let result = try CLI.run(["describe", file])
-        #expect(result.stderr.contains(#"both.ndjson:101: record 101: key "id" appears more than once"#), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                #"both.ndjson:101: record 101: key "id" appears more than once"#),
+            "\(result.stderr)")
     }
 }

@@ -34,7 +34,9 @@ struct ValueTypeTests {
         )
         let copy = dir.path("copy.sqlite")
         #expect(try CLI.run(["create-table", copy, "t", "id:uuid:pk", "n:integer"]).status == 0)
-        #expect(try CLI.shell("jsonsql query '\(db)' --format jsonl | jsonsql insert '\(copy)' t").status == 0)
+        #expect(
+            try CLI.shell("jsonsql query '\(db)' --format jsonl | jsonsql insert '\(copy)' t")
+                .status == 0)
         #expect(try CLI.run(["query", copy, "--format", "jsonl", "--order-by", "n"]).stdout == out)
     }
 
@@ -51,10 +53,14 @@ struct ValueTypeTests {
         // A date column keeps no time of day: the same value is refused there, with its line.
         let refused = try insert(db, #"{"at":\#(value),"day":\#(value)}"#)
         #expect(
-            refused.status == 1 && refused.stderr.contains(#":1: record 1: column "day" (date) holds dates"#), "\(refused.stderr)"
+            refused.status == 1
+                && refused.stderr.contains(#":1: record 1: column "day" (date) holds dates"#),
+            "\(refused.stderr)"
         )
         #expect(try insert(db, #"{"at":\#(value),"day":"\#(stored.prefix(10))"}"#).status == 0)
-        #expect(try CLI.run(["query", db, "--format", "csv"]).stdout == "at,day\r\n\(stored),\(stored.prefix(10))\r\n")
+        #expect(
+            try CLI.run(["query", db, "--format", "csv"]).stdout
+                == "at,day\r\n\(stored),\(stored.prefix(10))\r\n")
         let iso = stored.replacingOccurrences(of: " ", with: "T") + "Z"
         #expect(
             try CLI.run(["query", db, "--format", "jsonl", "--dates", "iso8601"]).stdout
@@ -68,7 +74,10 @@ struct ValueTypeTests {
                 "at:datetime", #""2024-13-01""#,
                 #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a string "2024-13-01""#
             ),
-            ("n:real", "1e400", #"column "v" (real) stores doubles, and 1e400 is beyond the range of a double"#),
+            (
+                "n:real", "1e400",
+                #"column "v" (real) stores doubles, and 1e400 is beyond the range of a double"#
+            ),
         ])
     func refusals(column: String, value: String, message: String) throws {
         let dir = try TemporaryDirectory()
@@ -76,7 +85,8 @@ struct ValueTypeTests {
         let db = try table(dir, "v:\(type)")
         let result = try insert(db, "{}", #"{"v":\#(value)}"#)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: <stdin>:2: record 2: \(message)"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: <stdin>:2: record 2: \(message)"), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("\n") && result.stderr.split(separator: "\n").count == 1)
     }
 }

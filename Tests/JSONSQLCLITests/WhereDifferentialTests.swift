@@ -28,7 +28,8 @@ struct WhereDifferentialTests {
             case .bool(let b): b ? "true" : "false"
             case .null: "null"
             case .array(let items): "[" + items.map(\.text).joined(separator: ",") + "]"
-            case .object(let members): "{" + members.map { "\($0.written):\($0.value.text)" }.joined(separator: ",") + "}"
+            case .object(let members):
+                "{" + members.map { "\($0.written):\($0.value.text)" }.joined(separator: ",") + "}"
             }
         }
 
@@ -92,27 +93,36 @@ struct WhereDifferentialTests {
     }
 
     static let scalars: [J] = [
-        .int("0"), .int("1"), .int("-1"), .int("42"), .int("9223372036854775807"), .int("-9223372036854775808"),
-        .int("9223372036854775808"), .int("123456789012345678901234567890"), .int("123456789012345678901234567891"),
-        .real("1.0"), .real("0.0"), .real("42.0"), .real("1.5"), .real("1e308"), .real("-2.5e-3"), .real("1e2"),
-        .string("42"), .string("1.0"), .string(""), .string("abc"), .string("ABC"), .string("a%b"), .string("a_b"),
-        .string("é"), .string("日本"), .string("null"), .string("true"), .string("[1]"), .string("{}"), .string("a*b"),
-        .string("Abc"), .string("b"), .null, .bool(true), .bool(false), .real("1e400"), .real("0.1"), .string("a\\b"),
+        .int("0"), .int("1"), .int("-1"), .int("42"), .int("9223372036854775807"),
+        .int("-9223372036854775808"),
+        .int("9223372036854775808"), .int("123456789012345678901234567890"),
+        .int("123456789012345678901234567891"),
+        .real("1.0"), .real("0.0"), .real("42.0"), .real("1.5"), .real("1e308"), .real("-2.5e-3"),
+        .real("1e2"),
+        .string("42"), .string("1.0"), .string(""), .string("abc"), .string("ABC"), .string("a%b"),
+        .string("a_b"),
+        .string("é"), .string("日本"), .string("null"), .string("true"), .string("[1]"),
+        .string("{}"), .string("a*b"),
+        .string("Abc"), .string("b"), .null, .bool(true), .bool(false), .real("1e400"),
+        .real("0.1"), .string("a\\b"),
         .string("a\"b"), .string("A%"), .string("\u{1F600}"),
         // Written with exponents (reals on every backend), near -2^63, and strings holding U+0000.
-        .real("1E2"), .real("2.5e20"), .real("9007199254740993e0"), .real("-9.223372036854776e18"), .string("a\u{0}b"),
+        .real("1E2"), .real("2.5e20"), .real("9007199254740993e0"), .real("-9.223372036854776e18"),
+        .string("a\u{0}b"),
         .string("abc\u{0}"), .string("b\u{0}"),
     ]
     /// Keys of `d`, each with how a filter names it and how the document writes it.
     static let keys: [(name: String, path: String, written: String)] = [
         ("a", "d.a", #""a""#), ("b", "d.b", #""b""#), ("k.dot", #"d."k.dot""#, #""k.dot""#),
-        ("k\"q", #"d."k\"q""#, #""k\"q""#), ("k sp", "d['k sp']", #""k sp""#), ("k[0]", #"d."k[0]""#, #""k[0]""#),
+        ("k\"q", #"d."k\"q""#, #""k\"q""#), ("k sp", "d['k sp']", #""k sp""#),
+        ("k[0]", #"d."k[0]""#, #""k[0]""#),
         ("é", "d.é", #""\u00e9""#), ("eb", "d.eb", #""e\u0062""#),
     ]
 
     static func value(_ r: inout Random, depth: Int = 0) -> J {
         switch r.below(10) {
-        case 0 where depth < 2: return .array((0..<r.below(4)).map { _ in value(&r, depth: depth + 1) })
+        case 0 where depth < 2:
+            return .array((0..<r.below(4)).map { _ in value(&r, depth: depth + 1) })
         case 1 where depth < 2: return .object([("x", #""x""#, value(&r, depth: depth + 1))])
         default: return r.pick(scalars)
         }
@@ -127,16 +137,21 @@ struct WhereDifferentialTests {
                 members.append((key.name, key.written, value(&r)))
             }
             if r.chance(50) {
-                members.append(("arr", #""arr""#, .array((0..<r.below(4)).map { _ in r.pick(scalars) })))
+                members.append(
+                    ("arr", #""arr""#, .array((0..<r.below(4)).map { _ in r.pick(scalars) })))
             }
-            if r.chance(40) { members.append(("o", #""o""#, .object([("x", #""x""#, r.pick(scalars))]))) }
+            if r.chance(40) {
+                members.append(("o", #""o""#, .object([("x", #""x""#, r.pick(scalars))])))
+            }
             return (id, .object(members))
         }
     }
 
     static func ndjson(_ docs: [(id: Int, d: J?)]) -> String {
-        docs.map { doc in doc.d.map { #"{"id":\#(doc.id),"d":\#($0.text)}"# } ?? #"{"id":\#(doc.id)}"# }
-            .joined(separator: "\n") + "\n"
+        docs.map { doc in
+            doc.d.map { #"{"id":\#(doc.id),"d":\#($0.text)}"# } ?? #"{"id":\#(doc.id)}"#
+        }
+        .joined(separator: "\n") + "\n"
     }
 
     // MARK: Filters and their evaluation
@@ -157,9 +172,11 @@ struct WhereDifferentialTests {
         var text: String {
             switch self {
             case .compare(let p, let op, let l, _): "\(p) \(op) \(l)"
-            case .list(let p, let n, let ls): "\(p) \(n ? "not in" : "in") [\(ls.map(\.0).joined(separator: ", "))]"
+            case .list(let p, let n, let ls):
+                "\(p) \(n ? "not in" : "in") [\(ls.map(\.0).joined(separator: ", "))]"
             case .contains(let p, let n, let l, _): "\(p) \(n ? "not contains" : "contains") \(l)"
-            case .pattern(let p, let op, let n, let pat): "\(p) \(n ? "not " : "")\(op) \(J.quote(pat))"
+            case .pattern(let p, let op, let n, let pat):
+                "\(p) \(n ? "not " : "")\(op) \(J.quote(pat))"
             case .isNull(let p, let n): "\(p) is \(n ? "not " : "")null"
             case .exists(let p, let n): "\(p) \(n ? "not " : "")exists"
             case .length(let p, let op, let l, _, let n):
@@ -175,8 +192,10 @@ struct WhereDifferentialTests {
     static let paths: [(String, [Step])] = {
         var all: [(String, [Step])] = keys.map { ($0.path, [.key($0.name)]) }
         all += [
-            ("d.arr", [.key("arr")]), ("d.arr[0]", [.key("arr"), .index(0)]), ("d.arr[-1]", [.key("arr"), .index(-1)]),
-            ("d.arr[1]", [.key("arr"), .index(1)]), ("d.o.x", [.key("o"), .key("x")]), ("d.a[0]", [.key("a"), .index(0)]),
+            ("d.arr", [.key("arr")]), ("d.arr[0]", [.key("arr"), .index(0)]),
+            ("d.arr[-1]", [.key("arr"), .index(-1)]),
+            ("d.arr[1]", [.key("arr"), .index(1)]), ("d.o.x", [.key("o"), .key("x")]),
+            ("d.a[0]", [.key("a"), .index(0)]),
             ("d.a.x", [.key("a"), .key("x")]), ("d.nope", [.key("nope")]),
         ]
         return all
@@ -191,7 +210,8 @@ struct WhereDifferentialTests {
         var current = d
         for step in steps {
             switch (step, current) {
-            case (.key(let k), .object(let members)?): current = members.first { $0.key == k }?.value
+            case (.key(let k), .object(let members)?):
+                current = members.first { $0.key == k }?.value
             case (.index(let i), .array(let items)?):
                 let at = i < 0 ? items.count + i : i
                 current = items.indices.contains(at) ? items[at] : nil
@@ -203,15 +223,22 @@ struct WhereDifferentialTests {
 
     /// Literals as a filter writes them, with the value each stands for.
     static let literals: [(String, J)] = [
-        ("0", .int("0")), ("1", .int("1")), ("-1", .int("-1")), ("42", .int("42")), ("42.0", .real("42.0")),
+        ("0", .int("0")), ("1", .int("1")), ("-1", .int("-1")), ("42", .int("42")),
+        ("42.0", .real("42.0")),
         ("1.0", .real("1.0")), ("9223372036854775807", .int("9223372036854775807")),
-        ("-9223372036854775808", .int("-9223372036854775808")), ("1e308", .real("1e308")), ("1.5", .real("1.5")),
-        ("100", .int("100")), ("-0.0025", .real("-0.0025")), ("9223372036854775808", .int("9223372036854775808")),
+        ("-9223372036854775808", .int("-9223372036854775808")), ("1e308", .real("1e308")),
+        ("1.5", .real("1.5")),
+        ("100", .int("100")), ("-0.0025", .real("-0.0025")),
+        ("9223372036854775808", .int("9223372036854775808")),
         ("1.2345678901234568e29", .real("1.2345678901234568e29")), ("1e2", .real("1e2")),
-        ("-0", .int("-0")), ("0.1", .real("0.1")), ("0.0", .real("0.0")), ("9223372036854775806", .int("9223372036854775806")),
-        (#""42""#, .string("42")), ("'1.0'", .string("1.0")), (#""""#, .string("")), ("abc", .string("abc")),
-        ("ABC", .string("ABC")), (#""a%b""#, .string("a%b")), ("é", .string("é")), (#""日本""#, .string("日本")),
-        (#""null""#, .string("null")), (#""true""#, .string("true")), (#""[1]""#, .string("[1]")), ("b", .string("b")),
+        ("-0", .int("-0")), ("0.1", .real("0.1")), ("0.0", .real("0.0")),
+        ("9223372036854775806", .int("9223372036854775806")),
+        (#""42""#, .string("42")), ("'1.0'", .string("1.0")), (#""""#, .string("")),
+        ("abc", .string("abc")),
+        ("ABC", .string("ABC")), (#""a%b""#, .string("a%b")), ("é", .string("é")),
+        (#""日本""#, .string("日本")),
+        (#""null""#, .string("null")), (#""true""#, .string("true")), (#""[1]""#, .string("[1]")),
+        ("b", .string("b")),
         ("true", .bool(true)), ("false", .bool(false)), ("null", .null),
         ("-9.223372036854776e18", .real("-9.223372036854776e18")), ("2.5e20", .real("2.5e20")),
         ("-9223372036854775808.0", .real("-9223372036854775808.0")),
@@ -231,30 +258,40 @@ struct WhereDifferentialTests {
             let op = r.pick(["=", "==", "!=", "<", "<=", ">", ">="])
             var literal = r.pick(literals)
             if op.first == "<" || op.first == ">" {
-                while !(literal.1.number != nil || { if case .string = literal.1 { true } else { false } }()) {
+                while !(literal.1.number != nil
+                    || { if case .string = literal.1 { true } else { false } }())
+                {
                     literal = r.pick(literals)
                 }
             }
             return .compare(path: path, op: op, literal: literal.0, value: literal.1)
-        case 5: return .list(path: path, negated: r.chance(30), literals: (0..<(1 + r.below(3))).map { _ in r.pick(literals) })
+        case 5:
+            return .list(
+                path: path, negated: r.chance(30),
+                literals: (0..<(1 + r.below(3))).map { _ in r.pick(literals) })
         case 6:
             let literal = r.pick(literals)
-            return .contains(path: "d.arr", negated: r.chance(30), literal: literal.0, value: literal.1)
+            return .contains(
+                path: "d.arr", negated: r.chance(30), literal: literal.0, value: literal.1)
         case 7:
             return .pattern(
                 path: path, op: r.pick(["like", "glob"]), negated: r.chance(30),
                 pattern: r.pick([
-                    "a%", "%b", "A_c", "abc", "a*", "?b?", "[a-c]*", "a\\%b", "", "%", "*", "1%", "4?", "日%", "a%b", "a_b", "a",
+                    "a%", "%b", "A_c", "abc", "a*", "?b?", "[a-c]*", "a\\%b", "", "%", "*", "1%",
+                    "4?", "日%", "a%b", "a_b", "a",
                     "b*", "a?b", "abc*", "a\\\\b",
                 ]))
         case 8...9: return .isNull(path: path, negated: r.chance(50))
         case 12...13:
             // Mostly the array, also paths that hold one now and then, or never.
             let measured = r.chance(50) ? "d.arr" : path
-            if r.chance(20) { return .length(path: measured, op: "", literal: "", value: 0, negated: r.chance(50)) }
+            if r.chance(20) {
+                return .length(path: measured, op: "", literal: "", value: 0, negated: r.chance(50))
+            }
             let n = r.pick([("0", 0.0), ("1", 1), ("2", 2), ("3", 3), ("1.5", 1.5), ("-1", -1)])
             return .length(
-                path: measured, op: r.pick(["=", "!=", "<", "<=", ">", ">="]), literal: n.0, value: n.1, negated: false)
+                path: measured, op: r.pick(["=", "!=", "<", "<=", ">", ">="]), literal: n.0,
+                value: n.1, negated: false)
         default: return .exists(path: path, negated: r.chance(50))
         }
     }
@@ -357,7 +394,9 @@ struct WhereDifferentialTests {
         case .exists(let path, let negated): return (at(path) != nil) != negated
         case .length(let path, let op, _, let n, let negated):
             // The number of elements of an array; null for anything else.
-            guard case .array(let items)? = at(path) else { return op.isEmpty ? !negated : op == "!=" }
+            guard case .array(let items)? = at(path) else {
+                return op.isEmpty ? !negated : op == "!="
+            }
             let count = Double(items.count)
             switch op {
             case "": return negated
@@ -394,8 +433,11 @@ struct WhereDifferentialTests {
             let out = OutputBuffer()
             try Store.streamQuery(file: file, spec: spec, output: .jsonl, to: out, batchSize: 7)
             return try out.text.split(separator: "\n").map { line in
-                let row = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
-                return String(decoding: try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys]), as: UTF8.self)
+                let row = try JSONSerialization.jsonObject(
+                    with: Data(line.utf8), options: [.fragmentsAllowed])
+                return String(
+                    decoding: try JSONSerialization.data(
+                        withJSONObject: row, options: [.sortedKeys]), as: UTF8.self)
                     + "\n"
             }.joined()
         } catch { return "error: \(error)" }
@@ -409,7 +451,8 @@ struct WhereDifferentialTests {
         var table: String { Store.tableName(forFile: file) }
     }
 
-    static func engines(_ docs: [(id: Int, d: J?)], name: String, postgres: Bool) throws -> Engines {
+    static func engines(_ docs: [(id: Int, d: J?)], name: String, postgres: Bool) throws -> Engines
+    {
         let dir = try TemporaryDirectory.shared().url
         let file = dir.appendingPathComponent("\(name).ndjson").path
         try ndjson(docs).write(toFile: file, atomically: false, encoding: .utf8)
@@ -419,20 +462,24 @@ struct WhereDifferentialTests {
         let pgIndexed = postgres ? try PostgresServer.freshSchema("diffix") : nil
         // jsonb holds no U+0000: PostgreSQL gets the documents without it.
         let postgresFile = dir.appendingPathComponent("\(name)-postgres.ndjson").path
-        try ndjson(postgresDocuments(docs)).write(toFile: postgresFile, atomically: false, encoding: .utf8)
+        try ndjson(postgresDocuments(docs)).write(
+            toFile: postgresFile, atomically: false, encoding: .utf8)
         for database in [sqlite, indexed] + [pg, pgIndexed].compactMap({ $0 }) {
             let store = try Store(path: database, access: .create)
             defer { store.close() }
             // The types memory mode infers from the file.
             let columns = ["id:integer:pk", "d:json"]
-            _ = try store.createTable(TableSpec(name: name, columns: try columns.map(ColumnSpec.init(parsing:))))
+            _ = try store.createTable(
+                TableSpec(name: name, columns: try columns.map(ColumnSpec.init(parsing:))))
             let source = database == pg || database == pgIndexed ? postgresFile : file
-            _ = try store.insert(from: [InputSource.open(source)], options: InsertOptions(table: name))
+            _ = try store.insert(
+                from: [InputSource.open(source)], options: InsertOptions(table: name))
             // B-tree indexes on the paths (and on PostgreSQL a GIN index of the column), which
             // the rewritten comparisons must still find the same rows through.
             guard database == indexed || database == pgIndexed else { continue }
             for path in ["d.a", "d.b", "d.arr[0]", "d.o.x", "length(d.arr)"] {
-                _ = try store.createIndex(IndexSpec(table: name, paths: [try JSONPath(parsing: path, functions: true)]))
+                _ = try store.createIndex(
+                    IndexSpec(table: name, paths: [try JSONPath(parsing: path, functions: true)]))
             }
             if database == pgIndexed {
                 var gin = IndexSpec(table: name, paths: [try JSONPath(parsing: "d")])
@@ -441,7 +488,8 @@ struct WhereDifferentialTests {
             }
         }
         return Engines(
-            file: file, sqlite: sqlite, postgres: pg, docs: docs, indexed: indexed, postgresIndexed: pgIndexed,
+            file: file, sqlite: sqlite, postgres: pg, docs: docs, indexed: indexed,
+            postgresIndexed: pgIndexed,
             postgresDocs: postgresDocuments(docs))
     }
 
@@ -458,9 +506,14 @@ struct WhereDifferentialTests {
             spec.selections = [.path(try JSONPath(parsing: "id"))]
             spec.orderBy = [(.path(try JSONPath(parsing: "id")), false)]
             spec.jsonColumnsAuto = false
-            let expected = e.docs.filter { matches(f, $0.d) }.map { #"{"id":\#($0.id)}"# + "\n" }.joined()
-            let expectedOnPostgres = e.postgresDocs.filter { matches(f, $0.d) }.map { #"{"id":\#($0.id)}"# + "\n" }.joined()
-            var got = [("sqlite", sqliteRows(e.sqlite, spec)), ("memory", memoryRows(memory, spec))]
+            let expected = e.docs.filter { matches(f, $0.d) }.map { #"{"id":\#($0.id)}"# + "\n" }
+                .joined()
+            let expectedOnPostgres = e.postgresDocs.filter { matches(f, $0.d) }.map {
+                #"{"id":\#($0.id)}"# + "\n"
+            }.joined()
+            var got = [
+                ("sqlite", sqliteRows(e.sqlite, spec)), ("memory", memoryRows(memory, spec)),
+            ]
             if let indexed = e.indexed { got.append(("sqlite+indexes", sqliteRows(indexed, spec))) }
             if let pg = e.postgresIndexed { got.append(("postgres+indexes", sqliteRows(pg, spec))) }
             var streamed = spec
@@ -470,17 +523,25 @@ struct WhereDifferentialTests {
             // --count: loaded, and streamed (every fourth filter, reading the file again each time).
             var counted = [("memory count", try? memory.count(spec))]
             if round % 4 == 0 {
-                counted.append(("streamed count", try? Store.streamCount(file: e.file, spec: streamed, batchSize: 7)))
+                counted.append(
+                    (
+                        "streamed count",
+                        try? Store.streamCount(file: e.file, spec: streamed, batchSize: 7)
+                    ))
             }
-            for (engine, number) in counted where number != e.docs.filter({ matches(f, $0.d) }).count {
+            for (engine, number) in counted
+            where number != e.docs.filter({ matches(f, $0.d) }).count {
                 found.append("\(engine): \(f.text): \(number.map(String.init) ?? "error")")
             }
-            for (engine, rows) in got where rows != (engine.hasPrefix("postgres") ? expectedOnPostgres : expected) {
+            for (engine, rows) in got
+            where rows != (engine.hasPrefix("postgres") ? expectedOnPostgres : expected) {
                 let wanted = engine.hasPrefix("postgres") ? expectedOnPostgres : expected
                 func ids(_ t: String) -> String {
-                    t.replacingOccurrences(of: #"{"id":"#, with: "").replacingOccurrences(of: "}\n", with: " ")
+                    t.replacingOccurrences(of: #"{"id":"#, with: "").replacingOccurrences(
+                        of: "}\n", with: " ")
                 }
-                found.append("\(engine): \(f.text)\n  expected \(ids(wanted))\n  got      \(ids(rows))")
+                found.append(
+                    "\(engine): \(f.text)\n  expected \(ids(wanted))\n  got      \(ids(rows))")
             }
         }
         return found
@@ -496,7 +557,9 @@ struct WhereDifferentialTests {
         let e = try Self.engines(docs, name: "docs", postgres: PostgresServer.isInstalled)
         let rounds = Int(env["JSONSQL_DIFF_FILTERS"] ?? "") ?? 100
         let found = try Self.differences(e, filters: rounds, seed: seed &+ 4)
-        #expect(found.isEmpty, "\(found.count) differences:\n\(found.prefix(40).joined(separator: "\n"))")
+        #expect(
+            found.isEmpty,
+            "\(found.count) differences:\n\(found.prefix(40).joined(separator: "\n"))")
     }
 
     // MARK: Order and groups
@@ -527,7 +590,8 @@ struct WhereDifferentialTests {
             case (.number(let x), .number(let y)): return Num.compare(x, y)
             case (.number, .text): return -1
             case (.text, .number): return 1
-            case (.text(let x), .text(let y)): return x == y ? 0 : x.lexicographicallyPrecedes(y) ? -1 : 1
+            case (.text(let x), .text(let y)):
+                return x == y ? 0 : x.lexicographicallyPrecedes(y) ? -1 : 1
             }
         }
     }
@@ -549,12 +613,17 @@ struct WhereDifferentialTests {
 
     @Test("--order-by, --group-by, --limit and --offset give the evaluator's rows on every engine")
     func orderAndGroups() throws {
-        let e = try Self.engines(Self.scalarDocuments(80, seed: 21), name: "scalars", postgres: PostgresServer.isInstalled)
+        let e = try Self.engines(
+            Self.scalarDocuments(80, seed: 21), name: "scalars",
+            postgres: PostgresServer.isInstalled)
         var found: [String] = []
         let memory = try Store.loading([e.file])
         defer { memory.close() }
         func run(_ spec: QuerySpec) -> [(String, String)] {
-            var got = [("sqlite", Self.sqliteRows(e.sqlite, spec)), ("memory", Self.memoryRows(memory, spec))]
+            var got = [
+                ("sqlite", Self.sqliteRows(e.sqlite, spec)),
+                ("memory", Self.memoryRows(memory, spec)),
+            ]
             if let pg = e.postgres { got.append(("postgres", Self.sqliteRows(pg, spec))) }
             return got
         }
@@ -565,12 +634,15 @@ struct WhereDifferentialTests {
                     var spec = QuerySpec(table: e.table)
                     spec.selections = [.path(try JSONPath(parsing: "id"))]
                     spec.orderBy = [
-                        (.path(try JSONPath(parsing: path)), descending), (.path(try JSONPath(parsing: "id")), false),
+                        (.path(try JSONPath(parsing: path)), descending),
+                        (.path(try JSONPath(parsing: "id")), false),
                     ]
                     spec.limit = limit
                     spec.offset = offset
                     spec.jsonColumnsAuto = false
-                    var sorted = e.docs.map { (id: $0.id, key: Key.of(Self.lookup($0.d, lookups[path]!))) }
+                    var sorted = e.docs.map {
+                        (id: $0.id, key: Key.of(Self.lookup($0.d, lookups[path]!)))
+                    }
                     sorted.sort { x, y in
                         let c = Key.compare(x.key, y.key) * (descending ? -1 : 1)
                         return c != 0 ? c < 0 : x.id < y.id
@@ -599,7 +671,9 @@ struct WhereDifferentialTests {
                 case .bool?, .array?, .object?: kind = 1
                 default: kind = 0
                 }
-                if let at = groups.firstIndex(where: { Key.compare($0.key, key) == 0 && $0.kind == kind }) {
+                if let at = groups.firstIndex(where: {
+                    Key.compare($0.key, key) == 0 && $0.kind == kind
+                }) {
                     groups[at].count += 1
                 } else {
                     groups.append((key, kind, 1))
@@ -621,10 +695,13 @@ struct WhereDifferentialTests {
 
     /// SQLite reads a JSON number beyond a double's range as infinity; PostgreSQL's cast of it to
     /// float8 failed with "out of range for type double precision" and its 400 digits.
-    @Test("numbers beyond a double's range are infinity to --where, --order-by and avg on every engine")
+    @Test(
+        "numbers beyond a double's range are infinity to --where, --order-by and avg on every engine"
+    )
     func beyondDoubles() throws {
         let docs: [(id: Int, d: J?)] = [
-            (1, .object([("a", #""a""#, .real("1e400"))])), (2, .object([("a", #""a""#, .real("-1e400"))])),
+            (1, .object([("a", #""a""#, .real("1e400"))])),
+            (2, .object([("a", #""a""#, .real("-1e400"))])),
             (3, .object([("a", #""a""#, .int("5"))])), (4, .object([("a", #""a""#, .real("2.5"))])),
         ]
         let e = try Self.engines(docs, name: "beyond", postgres: PostgresServer.isInstalled)
@@ -634,8 +711,10 @@ struct WhereDifferentialTests {
             + (try e.postgres.map { [("postgres", try Store(path: $0, access: .read))] } ?? [])
         defer { for (_, store) in stores { store.close() } }
         let cases: [(filter: String?, select: String, order: String?, expected: String)] = [
-            ("d.a > 1e300", "id", nil, #"{"id":1}"#), (nil, "id", "d.a", #"{"id":2} {"id":4} {"id":3} {"id":1}"#),
-            ("id != 2", "avg(d.a)", nil, #"{"avg(d.a)":1e999}"#), (nil, "avg(d.a)", nil, #"{"avg(d.a)":null}"#),
+            ("d.a > 1e300", "id", nil, #"{"id":1}"#),
+            (nil, "id", "d.a", #"{"id":2} {"id":4} {"id":3} {"id":1}"#),
+            ("id != 2", "avg(d.a)", nil, #"{"avg(d.a)":1e999}"#),
+            (nil, "avg(d.a)", nil, #"{"avg(d.a)":null}"#),
         ]
         for c in cases {
             var spec = QuerySpec(table: e.table)
@@ -651,7 +730,9 @@ struct WhereDifferentialTests {
             }
             for (engine, store) in stores {
                 let rows = try printed(store)
-                #expect(rows.split(separator: "\n").joined(separator: " ") == c.expected, "\(engine): \(c)")
+                #expect(
+                    rows.split(separator: "\n").joined(separator: " ") == c.expected,
+                    "\(engine): \(c)")
             }
         }
     }
@@ -662,20 +743,27 @@ struct WhereDifferentialTests {
     func sumPastDoubles() throws {
         let dir = try TemporaryDirectory.shared().url
         let sqlite = dir.appendingPathComponent("past-\(UUID().uuidString).sqlite").path
-        let databases = [sqlite] + (PostgresServer.isInstalled ? [try PostgresServer.freshSchema("past")] : [])
+        let databases =
+            [sqlite] + (PostgresServer.isInstalled ? [try PostgresServer.freshSchema("past")] : [])
         for database in databases {
             let store = try Store(path: database, access: .create)
             defer { store.close() }
-            _ = try store.createTable(TableSpec(name: "t", columns: try ["x:real", "d:json"].map(ColumnSpec.init(parsing:))))
+            _ = try store.createTable(
+                TableSpec(
+                    name: "t", columns: try ["x:real", "d:json"].map(ColumnSpec.init(parsing:))))
             let file = dir.appendingPathComponent("past-\(UUID().uuidString).ndjson").path
-            try #"{"x":1.5e308,"d":{"a":1.5e308}}{"x":1.5e308,"d":{"a":1.5e308}}{"x":-1.0,"d":{"a":2}}"#.write(
-                toFile: file, atomically: false, encoding: .utf8)
+            try
+                #"{"x":1.5e308,"d":{"a":1.5e308}}{"x":1.5e308,"d":{"a":1.5e308}}{"x":-1.0,"d":{"a":2}}"#
+                .write(
+                    toFile: file, atomically: false, encoding: .utf8)
             _ = try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))
             var spec = QuerySpec(table: "t")
             spec.selections = try ["sum(x)", "avg(x)", "avg(d.a)"].map(Selection.init(parsing:))
             let out = OutputBuffer()
             try store.run(spec, format: .jsonl, to: out)
-            #expect(out.text == #"{"sum(x)":1e999,"avg(x)":1e999,"avg(d.a)":1e999}"# + "\n", "\(database)")
+            #expect(
+                out.text == #"{"sum(x)":1e999,"avg(x)":1e999,"avg(d.a)":1e999}"# + "\n",
+                "\(database)")
         }
     }
 }

@@ -15,15 +15,22 @@ struct AlterRefusalTests {
         let store = try! Store(path: db, access: .create)
         defer { store.close() }
         func table(_ name: String, _ columns: [String]) {
-            _ = try! store.createTable(TableSpec(name: name, columns: columns.map(ColumnSpec.init(parsing:))))
+            _ = try! store.createTable(
+                TableSpec(name: name, columns: columns.map(ColumnSpec.init(parsing:))))
         }
         func insert(_ table: String, _ lines: String) {
             let file = dir.appendingPathComponent("\(table).ndjson").path
             try! lines.write(toFile: file, atomically: false, encoding: .utf8)
-            _ = try! store.insert(from: [InputSource.open(file)], options: InsertOptions(table: table))
+            _ = try! store.insert(
+                from: [InputSource.open(file)], options: InsertOptions(table: table))
         }
         table("team", ["id:text:pk"])
-        table("player", ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"])
+        table(
+            "player",
+            [
+                "id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer",
+                "address:json",
+            ])
         insert("team", #"{"id":"t1"}"#)
         insert(
             "player",
@@ -31,7 +38,8 @@ struct AlterRefusalTests {
             {"id":1,"team":"t1","name":"Ann","score":10,"address":{"country":"DE","city":"Berlin"}}
             {"id":2,"team":"t1","name":"Bob","score":20,"address":{"country":"FR"}}
             """#)
-        _ = try! store.createIndex(IndexSpec(table: "player", paths: [JSONPath(parsing: "address.country")]))
+        _ = try! store.createIndex(
+            IndexSpec(table: "player", paths: [JSONPath(parsing: "address.country")]))
         return db
     }()
 
@@ -43,13 +51,19 @@ struct AlterRefusalTests {
                 "cannot drop column address from player: index player_on_address_country uses it; drop the index first (jsonsql drop-index DB player_on_address_country)"
             ),
             (["--drop", "id"], "cannot drop column id from player: it is part of the primary key"),
-            (["--drop", "name"], "cannot drop column name from player: it is in a UNIQUE constraint"),
+            (
+                ["--drop", "name"],
+                "cannot drop column name from player: it is in a UNIQUE constraint"
+            ),
             (
                 ["--drop", "team"],
                 "cannot drop column team from player: it is a foreign key to team; SQLite cannot drop a foreign key in place"
             ),
             (["--drop", "nope"], "no column 'nope' in table 'player'"),
-            (["--add", "x:integer:pk"], "cannot add column x to player: SQLite cannot add a primary key column"),
+            (
+                ["--add", "x:integer:pk"],
+                "cannot add column x to player: SQLite cannot add a primary key column"
+            ),
             (
                 ["--add", "x:text:unique"],
                 "cannot add column x to player: SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB player x --unique"
@@ -63,9 +77,16 @@ struct AlterRefusalTests {
                 "cannot add column x to player: SQLite adds a column only with a constant default"
             ),
             (["--add", "name:text"], "player already has a column name"),
-            (["--add", "t2:text:references=nope"], "column 't2' references nope, but there is no table 'nope'"),
-            // A double-quoted word is a name, as create-table reads it, not the string SQLite would store.
-            (["--add", #"x:text:check=x != "q""#], #"cannot add column x to player with check=x != "q": no such column: q"#),
+            (
+                ["--add", "t2:text:references=nope"],
+                "column 't2' references nope, but there is no table 'nope'"
+            ),
+            // A double-quoted word is a name, as create-table reads it, not the string SQLite would
+            // store.
+            (
+                ["--add", #"x:text:check=x != "q""#],
+                #"cannot add column x to player with check=x != "q": no such column: q"#
+            ),
             (
                 ["--add", "x:integer:check=nope > 0"],
                 "cannot add column x to player with check=nope > 0: error in table player after add column: no such column: nope"
@@ -84,7 +105,10 @@ struct AlterRefusalTests {
                 "cannot add column c to player with check=c = 'DE': the row with id = 2 would hold 'FR' in it (computed from address.country), which the check refuses; add it without check="
             ),
             (["--rename", "nope=x"], "no column 'nope' in table 'player'"),
-            (["--rename", "score=name"], "cannot rename score to name: player already has a column name"),
+            (
+                ["--rename", "score=name"],
+                "cannot rename score to name: player already has a column name"
+            ),
             (["--rename", "score"], "--rename takes OLD=NEW, got 'score'"),
         ])
     func refused(arguments: [String], message: String) throws {
@@ -114,7 +138,9 @@ struct AlterRefusalTests {
         let store = try Store(path: db, access: .create)
         defer { store.close() }
         _ = try store.createTable(
-            TableSpec(name: "t", columns: ["it's:integer:pk", "v:text", "doc:json"].map(ColumnSpec.init(parsing:))))
+            TableSpec(
+                name: "t",
+                columns: ["it's:integer:pk", "v:text", "doc:json"].map(ColumnSpec.init(parsing:))))
         let file = dir.appendingPathComponent("t.ndjson").path
         try #"{"it's":7,"v":"a"}"#.write(toFile: file, atomically: false, encoding: .utf8)
         _ = try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))

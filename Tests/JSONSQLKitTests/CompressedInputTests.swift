@@ -9,7 +9,8 @@ import Testing
 struct CompressedInputTests {
     /// `printf '{"a":1}\n' | gzip -n`
     static let gzippedJSON: [UInt8] = [
-        0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xAB, 0x56, 0x4A, 0x54, 0xB2, 0x32, 0xAC, 0xE5, 0x02,
+        0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xAB, 0x56, 0x4A, 0x54, 0xB2,
+        0x32, 0xAC, 0xE5, 0x02,
         0x00, 0x46, 0xA3, 0xE8, 0x74, 0x08, 0x00, 0x00, 0x00,
     ]
 
@@ -33,7 +34,8 @@ struct CompressedInputTests {
 
     @Test("a gzip file read as JSON, as CSV, or opened as a database says so and what to run")
     func refused() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-gz-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-gz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         func write(_ name: String) throws -> String {
@@ -51,9 +53,12 @@ struct CompressedInputTests {
         let asCSV = #expect(throws: JSONSQLError.self) { try Store.loading([csv]).close() }
         #expect(
             asCSV?.description
-                == "\(csv):1: this is gzip-compressed data, not text; decompress it first: gunzip -c \(csv) | jsonsql ... -")
+                == "\(csv):1: this is gzip-compressed data, not text; decompress it first: gunzip -c \(csv) | jsonsql ... -"
+        )
         let database = try write("orders.ndjson.gz")
-        let asDatabase = #expect(throws: JSONSQLError.self) { try Store(path: database, access: .read).close() }
+        let asDatabase = #expect(throws: JSONSQLError.self) {
+            try Store(path: database, access: .read).close()
+        }
         #expect(
             asDatabase?.description
                 == "\(database) is gzip-compressed data, not a SQLite database; if it holds JSON, CSV or TSV, decompress it first: gunzip -c \(database) | jsonsql ... -"

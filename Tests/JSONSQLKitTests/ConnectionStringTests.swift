@@ -12,7 +12,10 @@ struct ConnectionStringTests {
     static let cases: [(String, String, [String])] = [
         // A `?` in the password: libpq ends the user part at the first @ or /, not at the `?`.
         ("postgres://probe:pa?ss&w=1@host/db", "postgres://probe@host/db", ["pa?ss", "w=1"]),
-        ("postgres://me:sekrit@db.example:5433/app", "postgres://me@db.example:5433/app", ["sekrit"]),
+        (
+            "postgres://me:sekrit@db.example:5433/app", "postgres://me@db.example:5433/app",
+            ["sekrit"]
+        ),
         ("postgresql://me@db/app?password=sekrit", "postgresql://me@db/app", ["sekrit"]),
         // Percent-encoded @ : / in the password, and : # unencoded.
         ("postgres://me:se%40k%3Ar%2Fit@db/app", "postgres://me@db/app", ["se%40k", "r%2Fit"]),
@@ -21,15 +24,20 @@ struct ConnectionStringTests {
         // An empty password, a password parameter spelled with an escape, two passwords.
         ("postgres://me:@db/app", "postgres://me@db/app", []),
         ("postgres:///app?pass%77ord=sekrit&host=/tmp/s", "postgres://%2Ftmp%2Fs/app", ["sekrit"]),
-        ("postgres://me:sekrit1@db/app?password=sekrit2", "postgres://me@db/app", ["sekrit1", "sekrit2"]),
+        (
+            "postgres://me:sekrit1@db/app?password=sekrit2", "postgres://me@db/app",
+            ["sekrit1", "sekrit2"]
+        ),
         // sslpassword is a secret too (libpq shows it as `*`); the other options stay.
         (
-            "postgres://me@db/app?sslpassword=sekrit&sslmode=require", "postgres://me@db/app?sslmode=require",
+            "postgres://me@db/app?sslpassword=sekrit&sslmode=require",
+            "postgres://me@db/app?sslmode=require",
             ["sekrit"]
         ),
         (
             "postgres://me:sekrit@%2Ftmp%2Fpg/app?application_name=a%3Ab&options=-csearch_path%3Dsales",
-            "postgres://me@%2Ftmp%2Fpg/app?options=-csearch_path%3Dsales&application_name=a%3Ab", ["sekrit"]
+            "postgres://me@%2Ftmp%2Fpg/app?options=-csearch_path%3Dsales&application_name=a%3Ab",
+            ["sekrit"]
         ),
         // Several hosts, with a port each or one port, and an IPv6 address.
         (
@@ -67,9 +75,12 @@ struct ConnectionStringTests {
         #expect(redacted == shown, "\(given)")
         for secret in secrets { #expect(!redacted.contains(secret), "\(given)") }
         // The same, once more: what a message shows is shown as it is.
-        #expect(ConnectionString.redacted(redacted) == redacted || redacted.contains("=..."), "\(given)")
+        #expect(
+            ConnectionString.redacted(redacted) == redacted || redacted.contains("=..."), "\(given)"
+        )
         // libpq reads what is shown as the options given but for the secrets.
-        guard case .options(let options) = ConnectionString.read(given), ConnectionString.isURL(given),
+        guard case .options(let options) = ConnectionString.read(given),
+            ConnectionString.isURL(given),
             !shown.hasSuffix("...")
         else { return }
         guard case .options(let again) = ConnectionString.read(shown) else {
@@ -83,11 +94,14 @@ struct ConnectionStringTests {
 
     @Test("a suggested command line quotes the URL without its password")
     func shellWord() {
-        #expect(SQLQuote.shellWord("postgres://probe:pa?ss&w=1@host/db") == "postgres://probe@host/db")
         #expect(
-            SQLQuote.shellWord("postgres://me:x@db/app?application_name=a%20b") == "'postgres://me@db/app?application_name=a%20b'"
+            SQLQuote.shellWord("postgres://probe:pa?ss&w=1@host/db") == "postgres://probe@host/db")
+        #expect(
+            SQLQuote.shellWord("postgres://me:x@db/app?application_name=a%20b")
+                == "'postgres://me@db/app?application_name=a%20b'"
         )
-        #expect(Store.displayName("postgres://probe:pa?ss&w=1@host/db") == "postgres://probe@host/db")
+        #expect(
+            Store.displayName("postgres://probe:pa?ss&w=1@host/db") == "postgres://probe@host/db")
         #expect(Store.displayName("players.sqlite") == "players.sqlite")
     }
 
@@ -99,9 +113,15 @@ struct ConnectionStringTests {
                 "end of string reached when looking for matching \"]\" in IPv6 host address in URI"
             ),
             ("postgres://me:sek%zzrit@db/app", "invalid percent-encoded token"),
-            ("postgres://me@db/app?password=sekrit&x", "missing key/value separator \"=\" in URI query parameter"),
+            (
+                "postgres://me@db/app?password=sekrit&x",
+                "missing key/value separator \"=\" in URI query parameter"
+            ),
             ("postgres://me:sekrit@db/app?sekrit=1", "invalid URI query parameter"),
-            ("Postgres://me:sekrit@db/app", "libpq reads only a URL that starts with postgres:// or postgresql:// in lower case"),
+            (
+                "Postgres://me:sekrit@db/app",
+                "libpq reads only a URL that starts with postgres:// or postgresql:// in lower case"
+            ),
             (
                 "postgres://me:sek/rit@db/app",
                 "libpq ends the user part of a URL at the first @ or /, so it would read part of it as the host, port or database: write @ as %40 and / as %2F in a password (or give the password in PGPASSWORD)"
@@ -110,14 +130,16 @@ struct ConnectionStringTests {
             #expect(ConnectionString.unreadable(url) == reason, "\(url)")
             let error = #expect(throws: JSONSQLError.self) { try Store(path: url, access: .read) }
             #expect(
-                error?.description == "cannot connect to a PostgreSQL URL that libpq cannot read: \(reason)",
+                error?.description
+                    == "cannot connect to a PostgreSQL URL that libpq cannot read: \(reason)",
                 "\(String(describing: error))")
         }
         #expect(ConnectionString.unreadable("postgres://me:sekrit@db/app") == nil)
         #expect(
             ConnectionString.withoutQuotes(#"missing "=" after "sekrit" in connection info string"#)
                 == #"missing "=" after "..." in connection info string"#)
-        #expect(ConnectionString.isURL("POSTGRES://x") && !ConnectionString.isURL("postgres.sqlite"))
+        #expect(
+            ConnectionString.isURL("POSTGRES://x") && !ConnectionString.isURL("postgres.sqlite"))
     }
 
     @Test("a key-value string with a password is refused as a database, and shown without it")
@@ -129,18 +151,25 @@ struct ConnectionStringTests {
             error?.description
                 == "password=... dbname=app host=/tmp/pg names a password in libpq's key=value form of a PostgreSQL connection string, which jsonsql does not take: give the database as a postgres:// URL (here postgres://%2Ftmp%2Fpg/app), with the password in PGPASSWORD or ~/.pgpass"
         )
-        #expect(!FileManager.default.fileExists(atPath: "host=/tmp/pg password='a b\\'c' dbname=app"))
+        #expect(
+            !FileManager.default.fileExists(atPath: "host=/tmp/pg password='a b\\'c' dbname=app"))
     }
 
-    @Test("a URL inside other text loses its secrets; text without one, or a URL without a secret, stays as written")
+    @Test(
+        "a URL inside other text loses its secrets; text without one, or a URL without a secret, stays as written"
+    )
     func urlsInText() {
         for (given, shown, secrets) in Self.cases where ConnectionString.isURL(given) {
             for (before, after) in [
-                ("", ""), ("jsonsql query '", "' t;"), ("copy \"", "\"\nnext line "), ("a ", " b " + given), ("to ", ": no."),
+                ("", ""), ("jsonsql query '", "' t;"), ("copy \"", "\"\nnext line "),
+                ("a ", " b " + given), ("to ", ": no."),
                 ("(", ")."),
             ] {
                 let redacted = ConnectionString.redactingURLs(in: before + given + after)
-                for secret in secrets { #expect(!redacted.contains(secret), "\(given) in \(before)...\(after): \(redacted)") }
+                for secret in secrets {
+                    #expect(
+                        !redacted.contains(secret), "\(given) in \(before)...\(after): \(redacted)")
+                }
                 #expect(redacted.hasPrefix(before + shown), "\(redacted)")
             }
         }
@@ -150,7 +179,9 @@ struct ConnectionStringTests {
         ] {
             #expect(ConnectionString.redactingURLs(in: text) == text)
         }
-        #expect(ConnectionString.upToURL("select 1 -- Postgres://me:pa ss@h/db x") == "select 1 -- Postgres://...")
+        #expect(
+            ConnectionString.upToURL("select 1 -- Postgres://me:pa ss@h/db x")
+                == "select 1 -- Postgres://...")
         #expect(ConnectionString.upToURL("select 1") == "select 1")
     }
 }

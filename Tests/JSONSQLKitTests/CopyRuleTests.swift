@@ -13,21 +13,26 @@ struct CopyRuleTests {
     static let fitting: [(DatabaseValue, ColumnType)] = [
         (.null, .boolean), (Int64.max.databaseValue, .integer), (1.databaseValue, .boolean),
         (0.databaseValue, .boolean), (2.5.databaseValue, .real), (7.databaseValue, .real),
-        ("19.90".databaseValue, .numeric), (12.databaseValue, .numeric), (1e-7.databaseValue, .numeric),
+        ("19.90".databaseValue, .numeric), (12.databaseValue, .numeric),
+        (1e-7.databaseValue, .numeric),
         ("a\tb".databaseValue, .text),
         (#"{"a":1}"#.databaseValue, .json), (3.databaseValue, .json),
-        ("2024-05-01 12:30:00.000".databaseValue, .datetime), ("2024-05-01 12:30:00.123456".databaseValue, .datetime),
+        ("2024-05-01 12:30:00.000".databaseValue, .datetime),
+        ("2024-05-01 12:30:00.123456".databaseValue, .datetime),
         ("2024-02-29".databaseValue, .date),
         (uuid.databaseValue, .uuid), (Data([0, 1]).databaseValue, .blob),
     ]
 
     static let refused: [(DatabaseValue, ColumnType)] = [
-        (2.databaseValue, .boolean), ("yes".databaseValue, .boolean), ("abc".databaseValue, .integer),
+        (2.databaseValue, .boolean), ("yes".databaseValue, .boolean),
+        ("abc".databaseValue, .integer),
         (2.5.databaseValue, .integer), ("1,5".databaseValue, .numeric),
         (Data([0x68, 0x69]).databaseValue, .text), ("hi".databaseValue, .blob),
-        ("0e984725-c51c-4bf4-9960-e1c80e27aba0".databaseValue, .uuid), (Data([1]).databaseValue, .uuid),
+        ("0e984725-c51c-4bf4-9960-e1c80e27aba0".databaseValue, .uuid),
+        (Data([1]).databaseValue, .uuid),
         ("now".databaseValue, .datetime), ("2024-05-01 12:30:00.12345x".databaseValue, .datetime),
-        ("2024-05-01T12:30:00.123456".databaseValue, .datetime), ("2024-05-01 12:30:00.000".databaseValue, .date),
+        ("2024-05-01T12:30:00.123456".databaseValue, .datetime),
+        ("2024-05-01 12:30:00.000".databaseValue, .date),
     ]
 
     /// Times in other tools' forms, and the form `alter --type` would rewrite them in.
@@ -38,9 +43,13 @@ struct CopyRuleTests {
         ("2024-05-01T00:00:00Z".databaseValue, .date, "2024-05-01"),
     ]
 
-    @Test("times in other tools' forms are refused, naming the form alter --type writes them in", arguments: otherForms)
+    @Test(
+        "times in other tools' forms are refused, naming the form alter --type writes them in",
+        arguments: otherForms)
     func refusesOtherForms(value: DatabaseValue, type: ColumnType, form: String) {
-        let error = #expect(throws: ValueMismatch.self) { try PostgresValue.checkStored(value, type: type) }
+        let error = #expect(throws: ValueMismatch.self) {
+            try PostgresValue.checkStored(value, type: type)
+        }
         #expect(
             error?.expectation
                 == "holds \(value), which is not the form jsonsql stores in \(type.withArticle) column (\(form)), so PostgreSQL would print it otherwise; alter --type COLUMN:\(type) on the source rewrites the column in that form"
@@ -52,20 +61,28 @@ struct CopyRuleTests {
         try PostgresValue.checkStored(value, type: type)
     }
 
-    @Test("other values another tool stored are refused, naming the value and the type", arguments: refused)
+    @Test(
+        "other values another tool stored are refused, naming the value and the type",
+        arguments: refused)
     func refuses(value: DatabaseValue, type: ColumnType) {
-        let error = #expect(throws: ValueMismatch.self) { try PostgresValue.checkStored(value, type: type) }
-        #expect(error?.expectation.hasPrefix("holds \(value), which is not what jsonsql stores in") == true)
+        let error = #expect(throws: ValueMismatch.self) {
+            try PostgresValue.checkStored(value, type: type)
+        }
+        #expect(
+            error?.expectation.hasPrefix("holds \(value), which is not what jsonsql stores in")
+                == true)
     }
 
     static let table = TableInfo(
         name: "player",
         columns: [
             ColumnInfo(
-                name: "name", type: .text, declaredType: "TEXT", notNull: false, defaultSQL: nil, primaryKeyIndex: 0,
+                name: "name", type: .text, declaredType: "TEXT", notNull: false, defaultSQL: nil,
+                primaryKeyIndex: 0,
                 isGenerated: false),
             ColumnInfo(
-                name: "address", type: .json, declaredType: "JSON TEXT", notNull: false, defaultSQL: nil,
+                name: "address", type: .json, declaredType: "JSON TEXT", notNull: false,
+                defaultSQL: nil,
                 primaryKeyIndex: 0, isGenerated: false),
         ])
 
@@ -86,24 +103,37 @@ struct CopyRuleTests {
         "a SQLite index that is not of paths is refused by name",
         arguments: [
             (#"CREATE INDEX "i" ON "player" ("name") WHERE "name" > 'a'"#, "is partial"),
-            (#"CREATE INDEX "i" ON "player" ("name" DESC)"#, #"indexes "name" DESC, which is not a path"#),
-            (#"CREATE INDEX "i" ON "player" (lower("name"))"#, #"indexes lower("name"), which is not a path"#),
+            (
+                #"CREATE INDEX "i" ON "player" ("name" DESC)"#,
+                #"indexes "name" DESC, which is not a path"#
+            ),
+            (
+                #"CREATE INDEX "i" ON "player" (lower("name"))"#,
+                #"indexes lower("name"), which is not a path"#
+            ),
         ])
     func refusedIndexes(sql: String, reason: String) {
         let error = #expect(throws: JSONSQLError.self) {
             try CopyTable.index("i", sql: sql, unique: false, table: Self.table)
         }
-        #expect(error?.description.hasPrefix("table player: index i \(reason)") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.description.hasPrefix("table player: index i \(reason)") == true,
+            "\(error?.description ?? "")")
     }
 
-    @Test("tables named alike but for case are one name; two Unicode forms of a name are two tables, as in SQLite")
+    @Test(
+        "tables named alike but for case are one name; two Unicode forms of a name are two tables, as in SQLite"
+    )
     func tableNamesAsSQLiteComparesThem() throws {
         let source = try LibraryDatabase()
         try source.execute(
-            "CREATE TABLE \"caf\u{E9}\" (n INTEGER); CREATE TABLE \"cafe\u{301}\" (n INTEGER); CREATE TABLE Big (n INTEGER)")
-        try source.execute("INSERT INTO \"caf\u{E9}\" VALUES (1); INSERT INTO \"cafe\u{301}\" VALUES (2), (3)")
+            "CREATE TABLE \"caf\u{E9}\" (n INTEGER); CREATE TABLE \"cafe\u{301}\" (n INTEGER); CREATE TABLE Big (n INTEGER)"
+        )
+        try source.execute(
+            "INSERT INTO \"caf\u{E9}\" VALUES (1); INSERT INTO \"cafe\u{301}\" VALUES (2), (3)")
         let target = try LibraryDatabase()
-        let copied = try target.store.copy(from: source.store, options: CopyOptions(tables: ["caf\u{E9}", "cafe\u{301}"]))
+        let copied = try target.store.copy(
+            from: source.store, options: CopyOptions(tables: ["caf\u{E9}", "cafe\u{301}"]))
         #expect(copied.count == 2)
         #expect(try target.sql("SELECT count(*) AS n FROM \"cafe\u{301}\"") == #"{"n":2}"# + "\n")
         let again = try LibraryDatabase()
@@ -112,7 +142,9 @@ struct CopyRuleTests {
         }
     }
 
-    @Test("a SQLite-to-SQLite copy keeps what a hand-written schema holds: date text of any form, doubles to the last digit")
+    @Test(
+        "a SQLite-to-SQLite copy keeps what a hand-written schema holds: date text of any form, doubles to the last digit"
+    )
     func handWrittenValues() throws {
         let source = try LibraryDatabase()
         try source.execute(
@@ -127,7 +159,9 @@ struct CopyRuleTests {
         // is); doubles in the NUMERIC TEXT and JSON TEXT columns as the shortest text of the same
         // double, not SQLite's 15 digits.
         #expect(
-            try target.sql("SELECT quote(at) AS a, quote(day) AS d, quote(price) AS p, quote(doc) AS j FROM t ORDER BY id")
+            try target.sql(
+                "SELECT quote(at) AS a, quote(day) AS d, quote(price) AS p, quote(doc) AS j FROM t ORDER BY id"
+            )
                 == #"""
                 {"a":"'2020-01-01 10:00:00'","d":"'2020-01-01'","p":"'0.30000000000000004'","j":"'1e-301'"}
                 {"a":"'soon'","d":"'later'","p":"'1e+300'","j":"'-2.5'"}
@@ -139,7 +173,10 @@ struct CopyRuleTests {
 
     @Test(
         "an infinity another tool stored is refused on its way into a numeric or json column, not written as the text Inf",
-        arguments: [("n NUMERIC", "n", "numeric"), ("n DECIMAL(10,2)", "n", "numeric"), ("j JSON", "j", "json")])
+        arguments: [
+            ("n NUMERIC", "n", "numeric"), ("n DECIMAL(10,2)", "n", "numeric"),
+            ("j JSON", "j", "json"),
+        ])
     func infinity(declaration: String, column: String, type: String) throws {
         let source = try LibraryDatabase()
         try source.execute(
@@ -154,7 +191,9 @@ struct CopyRuleTests {
         // In a REAL column an infinity is copied as it is, and prints as there.
         try source.execute("UPDATE t SET \(column) = NULL WHERE id = 2")
         _ = try target.store.copy(from: source.store, options: CopyOptions())
-        #expect(try target.sql("SELECT typeof(r) AS t, r FROM t WHERE id = 1") == #"{"t":"real","r":1e999}"# + "\n")
+        #expect(
+            try target.sql("SELECT typeof(r) AS t, r FROM t WHERE id = 1")
+                == #"{"t":"real","r":1e999}"# + "\n")
         #expect(try target.query("t") == source.query("t"))
     }
 
@@ -181,7 +220,8 @@ struct CopyRuleTests {
     func typeCheckNamed(declaration: String, value: String, message: String) throws {
         let source = try LibraryDatabase()
         try source.execute(
-            "CREATE TABLE t (id INTEGER PRIMARY KEY, \(declaration)); INSERT INTO t VALUES (1, NULL), (2, \(value))")
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, \(declaration)); INSERT INTO t VALUES (1, NULL), (2, \(value))"
+        )
         let target = try LibraryDatabase()
         #expect(
             errorMessage { try target.store.copy(from: source.store, options: CopyOptions()) }
@@ -192,7 +232,10 @@ struct CopyRuleTests {
         _ = try source.store.retype(
             table: "t",
             columns: [
-                (String(change.split(separator: ":")[0]), try ColumnType(userName: String(change.split(separator: ":")[1])))
+                (
+                    String(change.split(separator: ":")[0]),
+                    try ColumnType(userName: String(change.split(separator: ":")[1]))
+                )
             ])
         _ = try target.store.copy(from: source.store, options: CopyOptions())
         #expect(try target.query("t") == source.query("t"))
@@ -204,7 +247,8 @@ struct CopyRuleTests {
     func nullKey() throws {
         let source = try LibraryDatabase()
         try source.execute(
-            "CREATE TABLE k (id INT PRIMARY KEY, v TEXT); INSERT INTO k VALUES (5, 'a'), (NULL, 'b')")
+            "CREATE TABLE k (id INT PRIMARY KEY, v TEXT); INSERT INTO k VALUES (5, 'a'), (NULL, 'b')"
+        )
         let target = try LibraryDatabase()
         #expect(
             errorMessage { try target.store.copy(from: source.store, options: CopyOptions()) }

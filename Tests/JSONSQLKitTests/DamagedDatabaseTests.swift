@@ -8,13 +8,17 @@ import Testing
 struct DamagedDatabaseTests {
     @Test("reading a damaged page is an error that names the file and says how to recover it")
     func damagedPage() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-damaged-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-damaged-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("db.sqlite").path
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "CREATE TABLE t (s TEXT)")
-            for i in 0..<2000 { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["row \(i) of some length"]) }
+            for i in 0..<2000 {
+                try db.execute(
+                    sql: "INSERT INTO t VALUES (?)", arguments: ["row \(i) of some length"])
+            }
         }
         // Overwrite the table's root page (page 2) with bytes that are no B-tree page.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

@@ -13,7 +13,9 @@ struct DistinctCounterTests {
         return withUnsafeBytes(of: &value) { valueHash($0.bindMemory(to: UInt8.self), seed: 1) }
     }
 
-    @Test("an estimate never says more values were distinct than were counted", arguments: [10_001, 12_000, 20_000, 50_000])
+    @Test(
+        "an estimate never says more values were distinct than were counted",
+        arguments: [10_001, 12_000, 20_000, 50_000])
     func neverAboveCount(_ n: Int) {
         var counter = DistinctCounter()
         for i in 0..<n { counter.insert(Self.hash(Int64(i))) }
@@ -22,7 +24,9 @@ struct DistinctCounterTests {
         #expect(Double(counter.count) >= Double(n) * 0.97, "\(counter.count) of \(n)")
     }
 
-    @Test("repeats and merged halves: the estimate stays within the values counted and near the distinct ones")
+    @Test(
+        "repeats and merged halves: the estimate stays within the values counted and near the distinct ones"
+    )
     func repeatsAndMerges() {
         var twice = DistinctCounter()
         for _ in 0..<2 { for i in 0..<20_000 { twice.insert(Self.hash(Int64(i))) } }

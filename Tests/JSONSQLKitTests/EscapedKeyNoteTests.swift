@@ -9,25 +9,34 @@ import Testing
 /// says so rather than suggesting the very path that was typed.
 @Suite("escaped keys in notes")
 struct EscapedKeyNoteTests {
-    @Test("a key written with escapes is stored so that its path finds it, on insert, update --set --json and --patch")
+    @Test(
+        "a key written with escapes is stored so that its path finds it, on insert, update --set --json and --patch"
+    )
     func storedCanonically() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "o:json"])
-        try db.insert("t", #"{"id":1,"o":{"a\u0062":1,"q\"k":2,"\u0022x":3,"c\\d":4,"n\u000Al":5,"s":"\u0062"}}"#)
+        try db.insert(
+            "t",
+            #"{"id":1,"o":{"a\u0062":1,"q\"k":2,"\u0022x":3,"c\\d":4,"n\u000Al":5,"s":"\u0062"}}"#)
         try db.update("t", all: true, set: [#"o.j={"\u0063":6}"#], json: true)
         try db.update("t", all: true, patch: [#"o={"\u0064":7}"#])
         // Each key is written once as JSON must, and values keep their spelling.
         #expect(
             try db.query("t", select: ["o"])
-                == #"{"o":{"ab":1,"q\u0022k":2,"\u0022x":3,"c\\d":4,"n\nl":5,"s":"\u0062","j":{"c":6},"d":7}}"# + "\n")
+                == #"{"o":{"ab":1,"q\u0022k":2,"\u0022x":3,"c\\d":4,"n\nl":5,"s":"\u0062","j":{"c":6},"d":7}}"#
+                + "\n")
         for filter in [
-            #"o.ab = 1"#, #"o."q\"k" = 2"#, #"o."\"x" = 3"#, #"o."c\\d" = 4"#, #"o."n\nl" = 5"#, "o.j.c = 6", "o.d = 7",
+            #"o.ab = 1"#, #"o."q\"k" = 2"#, #"o."\"x" = 3"#, #"o."c\\d" = 4"#, #"o."n\nl" = 5"#,
+            "o.j.c = 6", "o.d = 7",
         ] {
-            #expect(try db.query("t", where: [filter], select: ["id"]) == #"{"id":1}"# + "\n", "\(filter)")
+            #expect(
+                try db.query("t", where: [filter], select: ["id"]) == #"{"id":1}"# + "\n",
+                "\(filter)")
         }
     }
 
-    @Test("a path whose key rows write with an escape is named as such, not as its own nearest path")
+    @Test(
+        "a path whose key rows write with an escape is named as such, not as its own nearest path")
     func escapedKey() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["o:json"])
@@ -42,7 +51,10 @@ struct EscapedKeyNoteTests {
             ])
         // A typo still gets the nearest path.
         spec.filters = [try FilterParser.parse("o.cc = 1")]
-        #expect(try db.store.missingPathNotes(spec) == ["note: no row has the path o.cc; did you mean 'o.c'?"])
+        #expect(
+            try db.store.missingPathNotes(spec) == [
+                "note: no row has the path o.cc; did you mean 'o.c'?"
+            ])
         // Nothing near: the keys of the deepest object on the path, as paths write them.
         try db.execute(#"INSERT INTO t VALUES ('{"c":{"first name":1,"n":{"x":2}}}')"#)
         spec.filters = [try FilterParser.parse("o.c.zzzzzz.q = 1")]

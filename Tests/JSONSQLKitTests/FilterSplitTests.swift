@@ -18,13 +18,17 @@ final class FilterSplitTests {
     /// Filters the records' bytes can rule out (equality and `in` on strings), alone and mixed
     /// with ones they cannot.
     static let filters = [
-        "address.country = DE", "address.country in [DE, IT] and n > 0", "address.country = FR or mix = m1",
+        "address.country = DE", "address.country in [DE, IT] and n > 0",
+        "address.country = FR or mix = m1",
         "address.country = nowhere",
     ]
 
     /// What the query prints, or its error: streamed from the file (split from a file of
     /// `split` bytes, nil for one thread; keeping up to `kept` bytes aside), or loaded first.
-    func run(_ file: String, _ filter: String, limit: Int? = nil, streamed: Bool, split: Int64? = 1, kept: Int? = nil)
+    func run(
+        _ file: String, _ filter: String, limit: Int? = nil, streamed: Bool, split: Int64? = 1,
+        kept: Int? = nil
+    )
         -> String
     {
         do {
@@ -36,7 +40,8 @@ final class FilterSplitTests {
             if streamed {
                 #expect(Store.canStream(spec, format: .jsonl))
                 let printed = try Store.streamQuery(
-                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, keptBytes: kept)
+                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split,
+                    keptBytes: kept)
                 #expect(printed == out.text.split(separator: "\n").count)
             } else {
                 let store = try Store.loading([file])
@@ -59,15 +64,23 @@ final class FilterSplitTests {
             for filter in Self.filters {
                 let loaded = run(file, filter, streamed: false)
                 #expect(!loaded.hasPrefix("error"), "\(filter): \(loaded)")
-                #expect(run(file, filter, streamed: true) == loaded, "\(count * 3) records, \(name), \(filter)")
+                #expect(
+                    run(file, filter, streamed: true) == loaded,
+                    "\(count * 3) records, \(name), \(filter)")
                 // Too much to keep: in either half, or only once the halves meet.
                 let kept = [1, loaded.utf8.count * 2 / 3][count % 2]
-                #expect(run(file, filter, streamed: true, kept: kept) == loaded, "keeping \(kept), \(name), \(filter)")
+                #expect(
+                    run(file, filter, streamed: true, kept: kept) == loaded,
+                    "keeping \(kept), \(name), \(filter)")
                 if count == 1 {
-                    #expect(run(file, filter, streamed: true, split: nil) == loaded, "one thread, \(name), \(filter)")
+                    #expect(
+                        run(file, filter, streamed: true, split: nil) == loaded,
+                        "one thread, \(name), \(filter)")
                 }
                 let firstTwo = loaded.split(separator: "\n").prefix(2).map { $0 + "\n" }.joined()
-                #expect(run(file, filter, limit: 2, streamed: true) == firstTwo, "--limit 2, \(name), \(filter)")
+                #expect(
+                    run(file, filter, limit: 2, streamed: true) == firstTwo,
+                    "--limit 2, \(name), \(filter)")
             }
         }
     }
@@ -76,9 +89,12 @@ final class FilterSplitTests {
     /// their paths (`FilteredRecords`): every operator, top-level and nested paths, keys
     /// missing, null and changing type, numbers past 64 bits, dates.
     static let cutDownFilters = [
-        "n > 100", "n < 0 and on = true", "tags contains t3", "tags[1] exists", "length(tags) >= 2", "bio like '%b%'",
-        "mix.a = 2", "mix = m1", "address.zip != 5", "note is null", "only_late exists", "big > 12345678901234567889",
-        "when > 2015-01-01", "address.late_key contains s", "not (n > 0 or on = false)", "address.country glob 'D*'",
+        "n > 100", "n < 0 and on = true", "tags contains t3", "tags[1] exists", "length(tags) >= 2",
+        "bio like '%b%'",
+        "mix.a = 2", "mix = m1", "address.zip != 5", "note is null", "only_late exists",
+        "big > 12345678901234567889",
+        "when > 2015-01-01", "address.late_key contains s", "not (n > 0 or on = false)",
+        "address.country glob 'D*'",
         "n in [1.25, -3, 7]", "length(address.late_key) = 4 or tags[-1] = t0",
     ]
 
@@ -92,13 +108,22 @@ final class FilterSplitTests {
             for filter in Self.cutDownFilters {
                 // An error too (three records may have no only_late), naming the file's table.
                 let loaded = run(file, filter, streamed: false)
-                #expect(run(file, filter, streamed: true) == loaded, "\(count * 3) records, \(name), \(filter)")
+                #expect(
+                    run(file, filter, streamed: true) == loaded,
+                    "\(count * 3) records, \(name), \(filter)")
                 // Past the budget the file is read again whole.
-                #expect(run(file, filter, streamed: true, kept: 1) == loaded, "past the budget, \(name), \(filter)")
-                #expect(run(file, filter, streamed: true, split: nil) == loaded, "one thread, \(name), \(filter)")
+                #expect(
+                    run(file, filter, streamed: true, kept: 1) == loaded,
+                    "past the budget, \(name), \(filter)")
+                #expect(
+                    run(file, filter, streamed: true, split: nil) == loaded,
+                    "one thread, \(name), \(filter)")
                 let first =
-                    loaded.hasPrefix("error") ? loaded : loaded.split(separator: "\n").prefix(1).map { $0 + "\n" }.joined()
-                #expect(run(file, filter, limit: 1, streamed: true) == first, "--limit 1, \(name), \(filter)")
+                    loaded.hasPrefix("error")
+                    ? loaded : loaded.split(separator: "\n").prefix(1).map { $0 + "\n" }.joined()
+                #expect(
+                    run(file, filter, limit: 1, streamed: true) == first,
+                    "--limit 1, \(name), \(filter)")
             }
         }
     }
@@ -108,8 +133,10 @@ final class FilterSplitTests {
     )
     func measuredPaths() throws {
         let records = [
-            #"{"tags":["a","b"],"o":{"k":1}}"#, #"{"tags":[ "x" , {"y":[1,2]} ],"o":{"k":2}}"#, #"{"tags":["c"]}"#,
-            #"{"tags":{"big":"object"}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#, #"{"tags":["d","e"]}"#,
+            #"{"tags":["a","b"],"o":{"k":1}}"#, #"{"tags":[ "x" , {"y":[1,2]} ],"o":{"k":2}}"#,
+            #"{"tags":["c"]}"#,
+            #"{"tags":{"big":"object"}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#,
+            #"{"tags":["d","e"]}"#,
         ]
         func cutDown(_ filter: String) throws -> [String] {
             var spec = QuerySpec(table: "t")
@@ -126,23 +153,34 @@ final class FilterSplitTests {
                         at: RecordReader.Position(line: 1, record: 1, start: 0, end: buffer.count))
                 }
             }
-            return (0..<narrow.distinctCount).map { String(decoding: narrow.record($0), as: UTF8.self) }
+            return (0..<narrow.distinctCount).map {
+                String(decoding: narrow.record($0), as: UTF8.self)
+            }
         }
         // A column's own value stays as it is where it is no array (its column has a type).
         #expect(
             try cutDown("length(tags) > 1")
-                == [#"{"tags":[0,0]}"#, #"{"tags":[0]}"#, #"{"tags":{"big":"object"}}"#, #"{"tags":"text"}"#, #"{"tags":[]}"#])
+                == [
+                    #"{"tags":[0,0]}"#, #"{"tags":[0]}"#, #"{"tags":{"big":"object"}}"#,
+                    #"{"tags":"text"}"#, #"{"tags":[]}"#,
+                ])
         // Only the kind of an element is read: the others as 0, it as a value of its kind.
         #expect(
             try cutDown("tags[1] exists")
                 == [
-                    #"{"tags":[0,""]}"#, #"{"tags":[0,{}]}"#, #"{"tags":[0]}"#, #"{"tags":{"big":"object"}}"#,
+                    #"{"tags":[0,""]}"#, #"{"tags":[0,{}]}"#, #"{"tags":[0]}"#,
+                    #"{"tags":{"big":"object"}}"#,
                     #"{"tags":"text"}"#, #"{"tags":[]}"#,
                 ])
-        #expect(try cutDown("tags[-1] is null and o.k is not null").first == #"{"tags":[0,""],"o":{"k":0}}"#)
+        #expect(
+            try cutDown("tags[-1] is null and o.k is not null").first
+                == #"{"tags":[0,""],"o":{"k":0}}"#)
         // Read otherwise too, the value is kept as it is.
         #expect(try cutDown("length(tags) > 1 or tags contains c").count == records.count)
-        #expect(try cutDown("length(o) = 1 and o.k = 1") == [#"{"o":{"k":1}}"#, #"{"o":{"k":2}}"#, "{}"])
+        #expect(
+            try cutDown("length(o) = 1 and o.k = 1") == [
+                #"{"o":{"k":1}}"#, #"{"o":{"k":2}}"#, "{}",
+            ])
     }
 
     @Test("a record that fails in either half fails as when loading, with its line")
@@ -151,7 +189,8 @@ final class FilterSplitTests {
         // Bad JSON, a duplicate key, and a value insert refuses (a lone surrogate) in a record
         // the filter may match.
         let bad = [
-            #"{"id":1,"address":{"country":"DE"},"n":}"#, #"{"id":1,"address":{"country":"DE"},"id":2}"#,
+            #"{"id":1,"address":{"country":"DE"},"n":}"#,
+            #"{"id":1,"address":{"country":"DE"},"id":2}"#,
             #"{"id":1,"address":{"country":"DE"},"s":"\ud800"}"#,
         ]
         for record in bad {
@@ -166,9 +205,11 @@ final class FilterSplitTests {
                         #expect(
                             run(file, "address.country = DE", streamed: true, kept: kept) == loaded,
                             "\(record) at \(at), \(name), keeping \(kept ?? -1)")
-                        // A filter found on cut-down records (`FilteredRecords`), which the record matches.
+                        // A filter found on cut-down records (`FilteredRecords`), which the record
+                        // matches.
                         #expect(
-                            run(file, "address.country like de", streamed: true, kept: kept) == loaded,
+                            run(file, "address.country like de", streamed: true, kept: kept)
+                                == loaded,
                             "like, \(record) at \(at), \(name), keeping \(kept ?? -1)")
                     }
                 }
@@ -176,7 +217,9 @@ final class FilterSplitTests {
         }
     }
 
-    @Test("the halves' records together within the limit, numbered as one reader numbers them, or none")
+    @Test(
+        "the halves' records together within the limit, numbered as one reader numbers them, or none"
+    )
     func appendHalves() throws {
         let text = Array(#"{"o":{"c":"DE"}} {"o":{"c":"FR"}} {"o":{"c":"DE"},"n":1}"#.utf8)
         let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
@@ -186,26 +229,35 @@ final class FilterSplitTests {
                 let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
                 for (index, range) in [(0, 16), (17, 33), (34, 56)].enumerated() {
                     kept.observe(
-                        base, at: RecordReader.Position(line: line + index, record: index + 1, start: range.0, end: range.1),
+                        base,
+                        at: RecordReader.Position(
+                            line: line + index, record: index + 1, start: range.0, end: range.1),
                         precheck: precheck)
                 }
             }
             return kept
         }
         var first = kept(76, line: 1)
-        #expect(first.isComplete && first.bytes.count == 38 && first.positions.map(\.line) == [1, 3])
-        first.append(kept(76, line: 2), meeting: RecordReader.Position(line: 9, record: 4, start: 0, end: 0))
+        #expect(
+            first.isComplete && first.bytes.count == 38 && first.positions.map(\.line) == [1, 3])
+        first.append(
+            kept(76, line: 2), meeting: RecordReader.Position(line: 9, record: 4, start: 0, end: 0))
         #expect(first.isComplete && first.bytes.count == 76)
-        #expect(first.positions.map(\.line) == [1, 3, 9, 11] && first.positions.map(\.record) == [1, 3, 4, 6])
+        #expect(
+            first.positions.map(\.line) == [1, 3, 9, 11]
+                && first.positions.map(\.record) == [1, 3, 4, 6])
         #expect(first.positions.map(\.start) == [0, 16, 38, 54])
         // Each half within the limit, not both together: none kept, and the file is read again.
         var over = kept(75, line: 1)
-        over.append(kept(75, line: 1), meeting: RecordReader.Position(line: 4, record: 4, start: 0, end: 0))
+        over.append(
+            kept(75, line: 1), meeting: RecordReader.Position(line: 4, record: 4, start: 0, end: 0))
         #expect(!over.isComplete && over.bytes.isEmpty && over.positions.isEmpty)
         #expect(!kept(37, line: 1).isComplete)
     }
 
-    @Test("copies share one budget: one giving up stops the other keeping, so both never hold more than it")
+    @Test(
+        "copies share one budget: one giving up stops the other keeping, so both never hold more than it"
+    )
     func sharedBudget() throws {
         let text = Array(#"{"o":{"c":"DE"}} {"o":{"c":"DE"},"n":1}"#.utf8)
         let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
@@ -213,14 +265,17 @@ final class FilterSplitTests {
             text.withUnsafeBufferPointer { bytes in
                 kept.observe(
                     UnsafeMutablePointer(mutating: bytes.baseAddress!),
-                    at: RecordReader.Position(line: 1, record: 1, start: range.0, end: range.1), precheck: precheck)
+                    at: RecordReader.Position(line: 1, record: 1, start: range.0, end: range.1),
+                    precheck: precheck)
             }
         }
         var first = KeptRecords(maximumBytes: 50)
         var second = first
         observe(&first, (0, 16))
         observe(&second, (17, 39))
-        #expect(first.isComplete && second.isComplete && first.bytes.count == 16 && second.bytes.count == 22)
+        #expect(
+            first.isComplete && second.isComplete && first.bytes.count == 16
+                && second.bytes.count == 22)
         // 16 + 22 + 16 bytes is over 50 though each copy alone is not.
         observe(&first, (0, 16))
         #expect(!first.isComplete && first.bytes.isEmpty)
@@ -228,16 +283,20 @@ final class FilterSplitTests {
         #expect(!second.isComplete && second.bytes.isEmpty)
     }
 
-    @Test("a half that did not meet gives its bytes back: the first reader keeps them all within the same budget")
+    @Test(
+        "a half that did not meet gives its bytes back: the first reader keeps them all within the same budget"
+    )
     func unmetHalfReleases() throws {
         // An array file: the halves never meet, and the first reader reads the second half's
-        // records again. Every record matches; the budget holds them all once, not one and a half times.
+        // records again. Every record matches; the budget holds them all once, not one and a half
+        // times.
         let records = (1...40).map { #"{"o":{"c":"DE"},"n":\#($0)}"# }
         let file = try files.write("unmet.json", "[\n" + records.joined(separator: ",\n") + "\n]\n")
         let total = records.reduce(0) { $0 + $1.utf8.count }
         let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
         var kept = KeptRecords(maximumBytes: total + 8)
-        _ = try Store.inferTypes(file, table: "t", minimumSplit: 1, keeping: &kept, precheck: precheck)
+        _ = try Store.inferTypes(
+            file, table: "t", minimumSplit: 1, keeping: &kept, precheck: precheck)
         #expect(kept.isComplete)
         #expect(kept.positions.map(\.record) == Array(1...40))
         #expect(kept.bytes.count == total)

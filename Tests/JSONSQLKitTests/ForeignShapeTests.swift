@@ -10,10 +10,14 @@ struct ForeignShapeTests {
     @Test(
         "--where on a column holding text beside numbers compares numbers with numbers and strings with strings",
         arguments: [
-            ("n > 2", [3]), ("n >= 1", [1, 3]), ("n < 100", [1, 3]), ("n = 0", []), ("n != 0", [1, 2, 3, 4, 5]),
-            ("n in [0, 1]", [1]), ("n not in [0]", [1, 2, 3, 4, 5]), ("i > 2", [3]), ("u > 2", [3]), ("u < z", [2, 4]),
-            ("d > 2", [3]), ("d < 100", [1, 3]), ("d = 0", []), ("d != 0", [1, 2, 3, 4, 5]), ("d in [0, 12]", [3]),
-            ("d = null", [5]), ("d != null", [1, 2, 3, 4]), ("d in [12, null]", [3, 5]), ("d not in [null]", [1, 2, 3, 4]),
+            ("n > 2", [3]), ("n >= 1", [1, 3]), ("n < 100", [1, 3]), ("n = 0", []),
+            ("n != 0", [1, 2, 3, 4, 5]),
+            ("n in [0, 1]", [1]), ("n not in [0]", [1, 2, 3, 4, 5]), ("i > 2", [3]), ("u > 2", [3]),
+            ("u < z", [2, 4]),
+            ("d > 2", [3]), ("d < 100", [1, 3]), ("d = 0", []), ("d != 0", [1, 2, 3, 4, 5]),
+            ("d in [0, 12]", [3]),
+            ("d = null", [5]), ("d != null", [1, 2, 3, 4]), ("d in [12, null]", [3, 5]),
+            ("d not in [null]", [1, 2, 3, 4]),
             ("n = null", [5]),
         ])
     func mixedColumns(filter: String, expected: [Int]) throws {
@@ -43,21 +47,27 @@ struct ForeignShapeTests {
                 == #"{"sum(n)":13,"avg(i)":6.5,"sum(u)":13,"avg(d)":6.5}"# + "\n")
     }
 
-    @Test("--order-by and --group-by on a numeric column sort its text after its numbers and group it apart, not as 0")
+    @Test(
+        "--order-by and --group-by on a numeric column sort its text after its numbers and group it apart, not as 0"
+    )
     func mixedOrderAndGroups() throws {
         let db = try Self.mixed()
         try db.execute("INSERT INTO aff (id, d) VALUES (6, '0'), (7, '-1'), (8, 'zz')")
-        let order = try db.query("aff", select: ["id"], orderBy: ["d", "id"]).split(separator: "\n").map(String.init)
+        let order = try db.query("aff", select: ["id"], orderBy: ["d", "id"]).split(separator: "\n")
+            .map(String.init)
         #expect(order == [5, 7, 6, 1, 3, 2, 4, 8].map { #"{"id":\#($0)}"# }, "\(order)")
         var spec = try db.spec("aff", select: ["d", "count()"])
         spec.groupBy = [try JSONPath(parsing: "d")]
         let out = OutputBuffer()
         try db.store.run(spec, format: .jsonl, to: out)
         let groups = ["null", "-1", "0", "1.0", "12", #""0x10""#, #""abc""#, #""zz""#]
-        #expect(out.text == groups.map { #"{"d":\#($0),"count()":1}"# + "\n" }.joined(), "\(out.text)")
+        #expect(
+            out.text == groups.map { #"{"d":\#($0),"count()":1}"# + "\n" }.joined(), "\(out.text)")
     }
 
-    @Test("a json column another tool declared without a CHECK: text in it that is not JSON is missing to paths, not an error")
+    @Test(
+        "a json column another tool declared without a CHECK: text in it that is not JSON is missing to paths, not an error"
+    )
     func uncheckedJSONColumn() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -69,11 +79,13 @@ struct ForeignShapeTests {
         #expect(try db.ids("h", where: ["j.a = 1"]) == [1])
         #expect(try db.ids("h", where: ["j.a is null"]) == [2])
         #expect(
-            try db.query("h", select: ["j.a"], orderBy: ["j.a:desc"]) == #"{"j.a":2}"# + "\n" + #"{"j.a":1}"# + "\n"
+            try db.query("h", select: ["j.a"], orderBy: ["j.a:desc"]) == #"{"j.a":2}"# + "\n"
+                + #"{"j.a":1}"# + "\n"
                 + #"{"j.a":null}"# + "\n")
         let refused = errorMessage { try db.update("h", where: ["id >= 2"], set: ["j.a=5"]) }
         #expect(
-            refused?.hasPrefix("the row with id = 2 holds 'not json' in j, which is not JSON") == true, "\(refused ?? "no error")"
+            refused?.hasPrefix("the row with id = 2 holds 'not json' in j, which is not JSON")
+                == true, "\(refused ?? "no error")"
         )
         try db.update("h", where: ["id = 3"], set: ["j.a=5"])
         #expect(try db.ids("h", where: ["j.a = 5"]) == [3])
@@ -82,42 +94,62 @@ struct ForeignShapeTests {
         #expect(plan.contains(#"WHERE "j" ->> '$.a' = ?"#), "\(plan)")
     }
 
-    @Test("a BOOLEAN column another tool filled prints 1 and 0 as true and false, and any other integer as itself")
+    @Test(
+        "a BOOLEAN column another tool filled prints 1 and 0 as true and false, and any other integer as itself"
+    )
     func otherIntegersInBooleans() throws {
         let db = try LibraryDatabase()
         try db.execute(
             "CREATE TABLE h (id INTEGER PRIMARY KEY, b BOOLEAN, a); INSERT INTO h VALUES (1, 1, 3), (2, 2, 0.0), (3, 0, 3), (4, -1, NULL)"
         )
         #expect(
-            try db.query("h", select: ["b"]) == #"{"b":true}"# + "\n" + #"{"b":2}"# + "\n" + #"{"b":false}"# + "\n" + #"{"b":-1}"#
+            try db.query("h", select: ["b"]) == #"{"b":true}"# + "\n" + #"{"b":2}"# + "\n"
+                + #"{"b":false}"# + "\n" + #"{"b":-1}"#
                 + "\n")
-        #expect(try db.query("h", select: ["b"], format: .csv) == "b\r\ntrue\r\n2\r\nfalse\r\n-1\r\n")
+        #expect(
+            try db.query("h", select: ["b"], format: .csv) == "b\r\ntrue\r\n2\r\nfalse\r\n-1\r\n")
         #expect(try db.ids("h", where: ["b = true"]) == [1])
         // Four values, of two types each; the integer 3 is not the real 0.0, nor 2 false.
         let out = OutputBuffer()
         try db.store.describe(table: "h", format: .jsonl, to: out)
         let described = out.text
-        #expect(described.contains(#""path":"b","count":4,"types":{"integer":2,"boolean":2},"distinct":4"#), "\(described)")
-        #expect(described.contains(#""path":"a","count":4,"types":{"integer":2,"real":1,"null":1},"distinct":2"#), "\(described)")
+        #expect(
+            described.contains(
+                #""path":"b","count":4,"types":{"integer":2,"boolean":2},"distinct":4"#),
+            "\(described)")
+        #expect(
+            described.contains(
+                #""path":"a","count":4,"types":{"integer":2,"real":1,"null":1},"distinct":2"#),
+            "\(described)")
     }
 
-    @Test("describe counts infinity another tool stored in a REAL as the greatest and least number, printed as query prints it")
+    @Test(
+        "describe counts infinity another tool stored in a REAL as the greatest and least number, printed as query prints it"
+    )
     func infinityInDescribe() throws {
         let db = try LibraryDatabase()
-        try db.execute("CREATE TABLE f (r REAL); INSERT INTO f VALUES (1.5), (9e999), (-9e999), (NULL)")
+        try db.execute(
+            "CREATE TABLE f (r REAL); INSERT INTO f VALUES (1.5), (9e999), (-9e999), (NULL)")
         #expect(
-            try db.query("f") == #"{"r":1.5}"# + "\n" + #"{"r":1e999}"# + "\n" + #"{"r":-1e999}"# + "\n" + #"{"r":null}"# + "\n")
+            try db.query("f") == #"{"r":1.5}"# + "\n" + #"{"r":1e999}"# + "\n" + #"{"r":-1e999}"#
+                + "\n" + #"{"r":null}"# + "\n")
         let out = OutputBuffer()
         try db.store.describe(table: "f", format: .jsonl, to: out)
         #expect(
-            out.text.contains(#""types":{"real":3,"null":1},"distinct":3,"approximate":false,"min":-1e999,"max":1e999"#),
+            out.text.contains(
+                #""types":{"real":3,"null":1},"distinct":3,"approximate":false,"min":-1e999,"max":1e999"#
+            ),
             "\(out.text)")
     }
 
-    @Test("describe's example of a text column holding JSON text beside plain text is its first value, the JSON text as a string")
+    @Test(
+        "describe's example of a text column holding JSON text beside plain text is its first value, the JSON text as a string"
+    )
     func exampleOfMixedTextColumn() throws {
         let db = try LibraryDatabase()
-        try db.execute(#"CREATE TABLE m (a TEXT, b TEXT); INSERT INTO m VALUES (NULL, '{"k":1}'), ('[1,2]', 'x'), ('x', '[3]')"#)
+        try db.execute(
+            #"CREATE TABLE m (a TEXT, b TEXT); INSERT INTO m VALUES (NULL, '{"k":1}'), ('[1,2]', 'x'), ('x', '[3]')"#
+        )
         let out = OutputBuffer()
         try db.store.describe(table: "m", format: .jsonl, to: out)
         #expect(
@@ -130,7 +162,9 @@ struct ForeignShapeTests {
             ), "\(out.text)")
     }
 
-    @Test("alter --rename says which view's column SQLite renamed with it, and leaves other views as they were")
+    @Test(
+        "alter --rename says which view's column SQLite renamed with it, and leaves other views as they were"
+    )
     func renameThroughViews() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -147,11 +181,14 @@ struct ForeignShapeTests {
                 "column doc of view bare is now data: SQLite renames a view's column with the column it selects",
             ])
         #expect(
-            try db.sql("SELECT name FROM pragma_table_info('named') ORDER BY cid") == #"{"name":"id"}"# + "\n"
+            try db.sql("SELECT name FROM pragma_table_info('named') ORDER BY cid")
+                == #"{"name":"id"}"# + "\n"
                 + #"{"name":"body"}"# + "\n")
     }
 
-    @Test("a hand-written partial index on such a column is still used by the query its condition holds")
+    @Test(
+        "a hand-written partial index on such a column is still used by the query its condition holds"
+    )
     func partialIndexKept() throws {
         let db = try Self.mixed()
         try db.execute("CREATE INDEX aff_big ON aff(n) WHERE n > 5")
@@ -160,7 +197,9 @@ struct ForeignShapeTests {
         #expect(try db.ids("aff", where: ["n > 5"]) == [3])
     }
 
-    @Test("insert --alter into a STRICT table adds columns of the types it declares and refuses others by key")
+    @Test(
+        "insert --alter into a STRICT table adds columns of the types it declares and refuses others by key"
+    )
     func strictTableAlter() throws {
         let db = try LibraryDatabase()
         try db.execute("CREATE TABLE s (id INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT")
@@ -168,14 +207,20 @@ struct ForeignShapeTests {
         #expect(try db.query("s") == #"{"id":1,"name":"a","count":3,"label":"x"}"# + "\n")
         let schema = try db.schemaSQL("s")
         #expect(schema.hasSuffix(#""count" INTEGER, "label" TEXT) STRICT"#), "\(schema)")
-        let refused = errorMessage { try db.insert("s", #"{"id":2,"name":"b","doc":{"a":1}}"#, alter: true) }
+        let refused = errorMessage {
+            try db.insert("s", #"{"id":2,"name":"b","doc":{"a":1}}"#, alter: true)
+        }
         #expect(
-            refused?.hasPrefix(#"<stdin>:1: record 1: key "doc" needs a new json column, and s is STRICT"#) == true,
+            refused?.hasPrefix(
+                #"<stdin>:1: record 1: key "doc" needs a new json column, and s is STRICT"#)
+                == true,
             "\(refused ?? "no error")")
         #expect(try db.ids("s") == [1])
     }
 
-    @Test("copy between SQLite files keeps AUTOINCREMENT (GRDB's autoIncrementedPrimaryKey) and the key it reached")
+    @Test(
+        "copy between SQLite files keeps AUTOINCREMENT (GRDB's autoIncrementedPrimaryKey) and the key it reached"
+    )
     func autoincrementCopied() throws {
         let source = try LibraryDatabase()
         try source.execute(
@@ -190,9 +235,12 @@ struct ForeignShapeTests {
         let target = try LibraryDatabase()
         _ = try target.store.copy(from: source.store, options: CopyOptions())
         #expect(try target.schemaSQL("a").contains(#""id" INTEGER PRIMARY KEY AUTOINCREMENT"#))
-        // A new row takes the key after the last one handed out, as at the source: not 3 or 1 again.
+        // A new row takes the key after the last one handed out, as at the source: not 3 or 1
+        // again.
         try target.insert("a", #"{"v":"w"}"#)
         try target.insert("b", #"{"v":"w"}"#)
-        #expect(try target.sql("SELECT max(id) AS a, (SELECT max(id) FROM b) AS b FROM a") == #"{"a":4,"b":2}"# + "\n")
+        #expect(
+            try target.sql("SELECT max(id) AS a, (SELECT max(id) FROM b) AS b FROM a")
+                == #"{"a":4,"b":2}"# + "\n")
     }
 }

@@ -33,7 +33,9 @@ struct FullTextIndexTests {
     /// The schema and every shadow table's rows: what a refused command must leave as it was.
     static func snapshot(_ db: LibraryDatabase) throws -> String {
         try db.sql("SELECT type, name, sql FROM sqlite_schema ORDER BY name")
-            + ["data", "idx", "docsize", "config"].map { try db.sql("SELECT * FROM dogs_fts_\($0)") }.joined()
+            + ["data", "idx", "docsize", "config"].map {
+                try db.sql("SELECT * FROM dogs_fts_\($0)")
+            }.joined()
     }
 
     /// FTS5's own check that the index matches the content table.
@@ -44,15 +46,28 @@ struct FullTextIndexTests {
     static let shadowHint =
         ": SQLite keeps it for a virtual table (such as an FTS index) and only that table may change it; edit or drop the virtual table, or the table it indexes"
 
-    @Test("a shadow table is refused by every command that would write it, and the index stays whole")
+    @Test(
+        "a shadow table is refused by every command that would write it, and the index stays whole")
     func shadowTables() throws {
         let db = try Self.makeDatabase()
         let before = try Self.snapshot(db)
         let refusals: [(String, () throws -> Void)] = [
-            ("table dogs_fts_data may not be dropped", { _ = try db.store.dropTable("dogs_fts_data", ifExists: false) }),
-            ("table dogs_fts_idx may not be modified", { try db.insert("dogs_fts_idx", #"{"segid":9,"term":"x","pgno":1}"#) }),
-            ("table dogs_fts_idx may not be modified", { try db.update("dogs_fts_idx", all: true, set: ["term=x"]) }),
-            ("table dogs_fts_config may not be modified", { try db.delete("dogs_fts_config", all: true) }),
+            (
+                "table dogs_fts_data may not be dropped",
+                { _ = try db.store.dropTable("dogs_fts_data", ifExists: false) }
+            ),
+            (
+                "table dogs_fts_idx may not be modified",
+                { try db.insert("dogs_fts_idx", #"{"segid":9,"term":"x","pgno":1}"#) }
+            ),
+            (
+                "table dogs_fts_idx may not be modified",
+                { try db.update("dogs_fts_idx", all: true, set: ["term=x"]) }
+            ),
+            (
+                "table dogs_fts_config may not be modified",
+                { try db.delete("dogs_fts_config", all: true) }
+            ),
             (
                 "cannot add column x to dogs_fts_docsize: table dogs_fts_docsize may not be altered",
                 {
@@ -77,7 +92,9 @@ struct FullTextIndexTests {
         try db.delete("dogs", where: ["id=2"])
         try Self.checkIndex(db)
         #expect(
-            try db.sql("SELECT rowid, name FROM dogs_fts WHERE dogs_fts MATCH 'cleopatra OR rex' ORDER BY rowid")
+            try db.sql(
+                "SELECT rowid, name FROM dogs_fts WHERE dogs_fts MATCH 'cleopatra OR rex' ORDER BY rowid"
+            )
                 == #"{"rowid":1,"name":"Cleopatra"}"# + "\n" + #"{"rowid":3,"name":"Rex"}"# + "\n")
     }
 }
@@ -105,10 +122,13 @@ extension FullTextIndexTests {
         // see nothing that uses the column.
         try db.execute("DROP TRIGGER dogs_ai; DROP TRIGGER dogs_ad; DROP TRIGGER dogs_au;")
         let before = try Self.snapshot(db)
-        let message = message + #": jsonsql query \#(SQLQuote.shellWord(db.path)) --sql 'DROP TABLE "dogs_fts"'"#
+        let message =
+            message
+            + #": jsonsql query \#(SQLQuote.shellWord(db.path)) --sql 'DROP TABLE "dogs_fts"'"#
         var spec = AlterSpec(table: "dogs")
         switch change {
-        case "rename-table": #expect(errorMessage { try db.store.renameTable("dogs", to: "hounds") } == message)
+        case "rename-table":
+            #expect(errorMessage { try db.store.renameTable("dogs", to: "hounds") } == message)
         case "rename-column":
             spec.rename = [.init(old: "name", new: "title")]
             #expect(errorMessage { try db.store.alter(spec) } == message)
@@ -127,35 +147,50 @@ extension FullTextIndexTests {
 }
 
 extension FullTextIndexTests {
-    @Test("copy refuses the index and its shadow tables, which would arrive as plain tables, and copies the content table")
+    @Test(
+        "copy refuses the index and its shadow tables, which would arrive as plain tables, and copies the content table"
+    )
     func copy() throws {
         let source = try Self.makeDatabase()
         for (table, reason) in [
             ("dogs_fts", "it is a virtual table (such as an FTS index), which copy does not carry"),
-            ("dogs_fts_data", "SQLite keeps it for a virtual table (such as an FTS index), which copy does not carry"),
+            (
+                "dogs_fts_data",
+                "SQLite keeps it for a virtual table (such as an FTS index), which copy does not carry"
+            ),
         ] {
             let target = try LibraryDatabase()
             #expect(
-                errorMessage { try target.store.copy(from: source.store, options: CopyOptions(tables: ["dogs", table])) }
+                errorMessage {
+                    try target.store.copy(
+                        from: source.store, options: CopyOptions(tables: ["dogs", table]))
+                }
                     == "table \(table): \(reason); name the other tables to copy")
             #expect(try target.store.tableNames() == [])
         }
         let target = try LibraryDatabase()
         // The triggers that keep the index write into it, which is not copied: refused, or left.
         #expect(
-            errorMessage { try target.store.copy(from: source.store, options: CopyOptions(tables: ["dogs"])) }?.hasPrefix(
+            errorMessage {
+                try target.store.copy(from: source.store, options: CopyOptions(tables: ["dogs"]))
+            }?.hasPrefix(
                 "trigger dogs_ai on dogs: at the destination no such table: main.dogs_fts") == true)
         var options = CopyOptions(tables: ["dogs"])
         options.leave = [.triggers]
         let report = try target.store.copyReporting(from: source.store, options: options)
-        #expect(report.left == ["trigger dogs_ai on dogs", "trigger dogs_ad on dogs", "trigger dogs_au on dogs"])
+        #expect(
+            report.left == [
+                "trigger dogs_ai on dogs", "trigger dogs_ad on dogs", "trigger dogs_au on dogs",
+            ])
         let rows = try source.sql("SELECT id, name FROM dogs ORDER BY id")
         #expect(try target.sql("SELECT id, name FROM dogs ORDER BY id") == rows)
     }
 }
 
 extension FullTextIndexTests {
-    @Test("insert --replace is refused where its hidden delete would skip the index's DELETE trigger; --upsert keeps it in step")
+    @Test(
+        "insert --replace is refused where its hidden delete would skip the index's DELETE trigger; --upsert keeps it in step"
+    )
     func replace() throws {
         let db = try Self.makeDatabase()
         let before = try Self.snapshot(db)
@@ -167,12 +202,16 @@ extension FullTextIndexTests {
         try db.insert("dogs", #"{"id":1,"name":"Zed"}"#, conflict: .upsert)
         try Self.checkIndex(db)
         #expect(try db.sql("SELECT rowid FROM dogs_fts WHERE dogs_fts MATCH 'cleo'") == "")
-        #expect(try db.sql("SELECT rowid FROM dogs_fts WHERE dogs_fts MATCH 'zed'") == #"{"rowid":1}"# + "\n")
+        #expect(
+            try db.sql("SELECT rowid FROM dogs_fts WHERE dogs_fts MATCH 'zed'") == #"{"rowid":1}"#
+                + "\n")
     }
 }
 
 extension FullTextIndexTests {
-    @Test("insert, update and delete refuse the index itself, whose rows are the content table's; the index stays whole")
+    @Test(
+        "insert, update and delete refuse the index itself, whose rows are the content table's; the index stays whole"
+    )
     func indexRowsAreTheContentTables() throws {
         let db = try Self.makeDatabase()
         let before = try Self.snapshot(db)
@@ -181,9 +220,18 @@ extension FullTextIndexTests {
             "dogs_fts is a full-text index whose rows are those of dogs (content=dogs): a change here would not change dogs and would leave the index out of step with it; \(instead) instead (its triggers, if it has them, keep the index in step; else rebuild it: INSERT INTO \"dogs_fts\"(\"dogs_fts\") VALUES ('rebuild');)"
         }
         let refusals: [(String, () throws -> Void)] = [
-            (message("insert", "insert into dogs"), { try db.insert("dogs_fts", #"{"name":"Rex"}"#) }),
-            (message("update", "update the rows of dogs"), { try db.update("dogs_fts", all: true, set: ["name=Rex"]) }),
-            (message("delete", "delete the rows of dogs"), { try db.delete("dogs_fts", where: ["name=Cleo"]) }),
+            (
+                message("insert", "insert into dogs"),
+                { try db.insert("dogs_fts", #"{"name":"Rex"}"#) }
+            ),
+            (
+                message("update", "update the rows of dogs"),
+                { try db.update("dogs_fts", all: true, set: ["name=Rex"]) }
+            ),
+            (
+                message("delete", "delete the rows of dogs"),
+                { try db.delete("dogs_fts", where: ["name=Cleo"]) }
+            ),
         ]
         for (expected, command) in refusals {
             #expect(errorMessage(command) == expected)
@@ -195,7 +243,9 @@ extension FullTextIndexTests {
         try db.execute("CREATE VIRTUAL TABLE notes USING fts5(body)")
         try db.insert("notes", #"{"body":"hello world"}"#)
         try db.update("notes", all: true, set: ["body=goodbye"])
-        #expect(try db.sql("SELECT body FROM notes WHERE notes MATCH 'goodbye'") == #"{"body":"goodbye"}"# + "\n")
+        #expect(
+            try db.sql("SELECT body FROM notes WHERE notes MATCH 'goodbye'")
+                == #"{"body":"goodbye"}"# + "\n")
     }
 
     @Test("tables tells the index and its shadow tables apart from plain tables")
@@ -205,7 +255,8 @@ extension FullTextIndexTests {
         try db.store.listTables(format: .csv, to: out)
         #expect(
             out.text.split(separator: "\r\n").sorted() == [
-                "dogs,3,table", "dogs_fts,3,virtual", "dogs_fts_config,2,shadow", "dogs_fts_data,2,shadow",
+                "dogs,3,table", "dogs_fts,3,virtual", "dogs_fts_config,2,shadow",
+                "dogs_fts_data,2,shadow",
                 "dogs_fts_docsize,2,shadow", "dogs_fts_idx,3,shadow", "name,columns,type",
             ])
     }

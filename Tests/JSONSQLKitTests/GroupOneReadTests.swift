@@ -17,8 +17,10 @@ final class GroupOneReadTests {
     /// Values of one key that mix every JSON type: integers and strings of the same digits,
     /// reals equal to integers, huge integers, booleans, null, strings that are JSON text.
     static let mixed = [
-        "1", #""1""#, "1.0", "1.50", "2", "true", "false", "null", "12345678901234567890", "-12345678901234567890",
-        #""{\"a\":1}""#, #""[1,2]""#, #""true""#, #""\u0044E""#, #""DE""#, "[]", #"{"a":1}"#, "0", "-0.0", "1e2",
+        "1", #""1""#, "1.0", "1.50", "2", "true", "false", "null", "12345678901234567890",
+        "-12345678901234567890",
+        #""{\"a\":1}""#, #""[1,2]""#, #""true""#, #""\u0044E""#, #""DE""#, "[]", #"{"a":1}"#, "0",
+        "-0.0", "1e2",
     ]
 
     /// `count` records whose keys `k`, `o` and `n` take every kind of value, some missing.
@@ -29,39 +31,51 @@ final class GroupOneReadTests {
             return Int((random >> 33) % UInt64(bound))
         }
         let objects = [
-            #"{"c":"DE","d":{"e":1}}"#, #"{"c":"FR"}"#, #"{ "c" : "DE" , "z" : [1, 2] }"#, #"{"c":1,"d":{"e":"1"}}"#,
-            #"{"c":1.0}"#, #"{"c":null}"#, "{}", #"{"c\u0020":"esc"}"#, #"{"c":"x","c":"y"}"#, #"{"z":1,"z":2,"c":"FR"}"#,
+            #"{"c":"DE","d":{"e":1}}"#, #"{"c":"FR"}"#, #"{ "c" : "DE" , "z" : [1, 2] }"#,
+            #"{"c":1,"d":{"e":"1"}}"#,
+            #"{"c":1.0}"#, #"{"c":null}"#, "{}", #"{"c\u0020":"esc"}"#, #"{"c":"x","c":"y"}"#,
+            #"{"z":1,"z":2,"c":"FR"}"#,
             #""text""#, "[1,2]",
-            "7", #"{"d":{"e":[1,{"f":2}]},"c":true}"#, #"{"c":{"x":1}}"#, #"{"c":"\u00e9"}"#, #""{\"c\":\"DE\"}""#,
+            "7", #"{"d":{"e":[1,{"f":2}]},"c":true}"#, #"{"c":{"x":1}}"#, #"{"c":"\u00e9"}"#,
+            #""{\"c\":\"DE\"}""#,
         ]
         return (0..<count).map { i in
             var fields = [#""id":\#(i)"#]
             if next(6) != 0 { fields.append(#""k":\#(mixed[next(mixed.count)])"#) }
             if next(8) != 0 { fields.append(#""o":\#(objects[next(objects.count)])"#) }
-            if next(5) != 0 { fields.append(#""n":\#(next(4) == 0 ? "\(next(100)).25" : "\(next(100) - 50)")"#) }
+            if next(5) != 0 {
+                fields.append(#""n":\#(next(4) == 0 ? "\(next(100)).25" : "\(next(100) - 50)")"#)
+            }
             if i % 7 == 1 { fields.append(#""arr":[\#(next(3)),"s",{"k":\#(next(3))}]"#) }
             return "{" + fields.joined(separator: ",") + "}"
         }
     }
 
-    static let queries: [(groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)])] = [
-        (["k"], "k,count()", nil, []),
-        (["o.c"], "o.c,count(),count(n),sum(n),avg(n),min(n),max(n)", nil, [("count()", true)]),
-        (["o.c", "k"], "o.c,k,count(),min(o.d.e),max(o.d.e)", "n > 0", []),
-        (["o"], "o,count()", nil, []),
-        (["o.d.e"], "o.d.e,count(),sum(k),avg(k)", nil, []),
-        (["arr[0]"], "arr[0],count(),min(arr[-1])", nil, []),
-        ([], "count(),count(k),sum(n),min(k),max(k),min(o.c),max(o.c)", nil, []),
-        ([], "count(),sum(n)", "o.c = DE", []),
-        (["o.cc"], "o.cc,count()", nil, []),
-        (["nope"], "nope,count()", nil, []),
-        (["k"], "k,count(),count(o.c),min(o.c),max(o.c)", nil, [("count()", true)]),
-        (["o.c"], "o.c,count(o.d.e),min(k),max(k),count()", "n >= 0", [("count(o.d.e)", false)]),
-    ]
+    static let queries:
+        [(groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)])] = [
+            (["k"], "k,count()", nil, []),
+            (["o.c"], "o.c,count(),count(n),sum(n),avg(n),min(n),max(n)", nil, [("count()", true)]),
+            (["o.c", "k"], "o.c,k,count(),min(o.d.e),max(o.d.e)", "n > 0", []),
+            (["o"], "o,count()", nil, []),
+            (["o.d.e"], "o.d.e,count(),sum(k),avg(k)", nil, []),
+            (["arr[0]"], "arr[0],count(),min(arr[-1])", nil, []),
+            ([], "count(),count(k),sum(n),min(k),max(k),min(o.c),max(o.c)", nil, []),
+            ([], "count(),sum(n)", "o.c = DE", []),
+            (["o.cc"], "o.cc,count()", nil, []),
+            (["nope"], "nope,count()", nil, []),
+            (["k"], "k,count(),count(o.c),min(o.c),max(o.c)", nil, [("count()", true)]),
+            (
+                ["o.c"], "o.c,count(o.d.e),min(k),max(k),count()", "n >= 0",
+                [("count(o.d.e)", false)]
+            ),
+        ]
 
     /// What the query prints, or its error, by loading the file first or by reading it once
     /// (split in two threads from a file of `split` bytes, nil for one thread).
-    func run(_ file: String, _ query: Int, oneRead: Bool, split: Int64? = 1, keep: Int = NarrowRecords.maximumBytes)
+    func run(
+        _ file: String, _ query: Int, oneRead: Bool, split: Int64? = 1,
+        keep: Int = NarrowRecords.maximumBytes
+    )
         -> String
     {
         let (groupBy, select, filter, orderBy) = Self.queries[query]
@@ -70,14 +84,17 @@ final class GroupOneReadTests {
             spec.jsonColumnsAuto = false
             spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
             spec.groupBy = try groupBy.map { try JSONPath(parsing: $0) }
-            spec.selections = try select.split(separator: ",").map { try Selection(parsing: String($0)) }
+            spec.selections = try select.split(separator: ",").map {
+                try Selection(parsing: String($0))
+            }
             spec.orderBy = try orderBy.map { (try Selection(parsing: $0.0), $0.1) }
             let out = OutputBuffer()
             if oneRead {
                 #expect(Store.canStreamGroups(spec))
                 do {
                     try Store.streamGroups(
-                        file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split, narrowBytes: keep)
+                        file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split,
+                        narrowBytes: keep)
                 } catch {
                     throw spec.explaining(error)
                 }
@@ -92,7 +109,9 @@ final class GroupOneReadTests {
         }
     }
 
-    @Test("wherever the middle falls, every query prints what the loaded file prints", arguments: 1...8)
+    @Test(
+        "wherever the middle falls, every query prints what the loaded file prints",
+        arguments: 1...8)
     func splitPoints(count: Int) throws {
         let lines = Self.records(count * 5, seed: UInt64(count))
         let shapes = [
@@ -103,14 +122,19 @@ final class GroupOneReadTests {
             let file = try files.write("\(count)-\(name)", text)
             for query in Self.queries.indices {
                 let loaded = run(file, query, oneRead: false)
-                // min, max and sum refuse 12345678901234567890, which a double does not hold, in both reads alike.
+                // min, max and sum refuse 12345678901234567890, which a double does not hold, in
+                // both reads alike.
                 let refused =
-                    loaded.contains(" is 12345678901234567890 here") || loaded.contains(" is -12345678901234567890 here")
+                    loaded.contains(" is 12345678901234567890 here")
+                    || loaded.contains(" is -12345678901234567890 here")
                     || loaded.contains("integer overflow: sum(")
                 #expect(
-                    loaded.hasPrefix("error") == (Self.queries[query].groupBy.contains("nope") || refused),
+                    loaded.hasPrefix("error")
+                        == (Self.queries[query].groupBy.contains("nope") || refused),
                     "\(Self.queries[query]): \(loaded)")
-                #expect(run(file, query, oneRead: true) == loaded, "\(count * 5) records, \(name), \(Self.queries[query])")
+                #expect(
+                    run(file, query, oneRead: true) == loaded,
+                    "\(count * 5) records, \(name), \(Self.queries[query])")
             }
         }
         let one = try files.write("\(count)-one.ndjson", lines.joined(separator: "\n"))
@@ -124,7 +148,9 @@ final class GroupOneReadTests {
         }
         let file = try files.write("mixed.ndjson", (lines + [#"{"n":1}"#]).joined(separator: "\n"))
         for query in Self.queries.indices {
-            #expect(run(file, query, oneRead: true) == run(file, query, oneRead: false), "\(Self.queries[query])")
+            #expect(
+                run(file, query, oneRead: true) == run(file, query, oneRead: false),
+                "\(Self.queries[query])")
         }
         // Equal numbers group together (1, 1.0, true), strings apart from numbers.
         let groups = run(file, 0, oneRead: true).split(separator: "\n")
@@ -133,30 +159,39 @@ final class GroupOneReadTests {
 
     @Test("a record insert refuses fails as it does when loading, with its line")
     func refusedRecord() throws {
-        let lines = Self.records(30, seed: 9) + [#"{"id":99,"o":{"c":"FR"},"s":"\ud800"}"#] + Self.records(5, seed: 3)
+        let lines =
+            Self.records(30, seed: 9) + [#"{"id":99,"o":{"c":"FR"},"s":"\ud800"}"#]
+            + Self.records(5, seed: 3)
         let file = try files.write("bad.ndjson", lines.joined(separator: "\n"))
         let loaded = run(file, 1, oneRead: false)
         #expect(loaded.hasPrefix("error") && loaded.contains(":31:"))
         #expect(run(file, 1, oneRead: true) == loaded)
     }
 
-    @Test("more different values than fit are read again, with the types found, and still print as loaded")
+    @Test(
+        "more different values than fit are read again, with the types found, and still print as loaded"
+    )
     func tooManyValues() throws {
         let file = try files.write("many.ndjson", Self.records(60, seed: 4).joined(separator: "\n"))
         for query in [0, 1, 4, 7] {
             let loaded = run(file, query, oneRead: false)
             for split in [1, nil] as [Int64?] {
-                #expect(run(file, query, oneRead: true, split: split, keep: 300) == loaded, "\(Self.queries[query])")
+                #expect(
+                    run(file, query, oneRead: true, split: split, keep: 300) == loaded,
+                    "\(Self.queries[query])")
             }
         }
     }
 
     /// Keys without reals: whole numbers, strings of digits, booleans, null, JSON text, missing.
     static let whole = [
-        "1", #""1""#, "2", "true", "false", "null", "1234567890123456789", #""{\"a\":1}""#, #""DE""#, "[]", "0", #""""#,
+        "1", #""1""#, "2", "true", "false", "null", "1234567890123456789", #""{\"a\":1}""#,
+        #""DE""#, "[]", "0", #""""#,
     ]
 
-    @Test("a row per different record with its number of records counts, and orders ties, as the loaded file")
+    @Test(
+        "a row per different record with its number of records counts, and orders ties, as the loaded file"
+    )
     func weightedRows() throws {
         var random: UInt64 = 5
         func next(_ bound: Int) -> Int {
@@ -166,7 +201,10 @@ final class GroupOneReadTests {
         let lines = (0..<120).map { i in
             var fields = [#""id":\#(i)"#]
             if next(5) != 0 { fields.append(#""k":\#(Self.whole[next(Self.whole.count)])"#) }
-            if next(4) != 0 { fields.append(#""o":{"c":\#(Self.whole[next(Self.whole.count)]),"d":{"e":\#(next(3))}}"#) }
+            if next(4) != 0 {
+                fields.append(
+                    #""o":{"c":\#(Self.whole[next(Self.whole.count)]),"d":{"e":\#(next(3))}}"#)
+            }
             fields.append(#""n":\#(next(7) - 2)"#)
             return "{" + fields.joined(separator: ",") + "}"
         }
@@ -183,12 +221,17 @@ final class GroupOneReadTests {
             let (groupBy, select, _, _) = Self.queries[query]
             var spec = QuerySpec(table: Store.tableName(forFile: file))
             spec.groupBy = try groupBy.map { try JSONPath(parsing: $0) }
-            spec.selections = try select.split(separator: ",").map { try Selection(parsing: String($0)) }
+            spec.selections = try select.split(separator: ",").map {
+                try Selection(parsing: String($0))
+            }
             return try store.write(commit: false) { db in
-                let plan = try NarrowPlan(spec, table: try TableInfo(db: db, table: spec.table), weighted: true)
-                guard try plan.fill(db, rowid: "rowid", distinct: lines.count, records: records) else { return false }
+                let plan = try NarrowPlan(
+                    spec, table: try TableInfo(db: db, table: spec.table), weighted: true)
+                guard try plan.fill(db, rowid: "rowid", distinct: lines.count, records: records)
+                else { return false }
                 let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM jsonsql_narrow") ?? -1
-                #expect(rows == (plan.weighted ? lines.count : records.count), "\(Self.queries[query])")
+                #expect(
+                    rows == (plan.weighted ? lines.count : records.count), "\(Self.queries[query])")
                 return plan.weighted
             }
         }
@@ -199,10 +242,14 @@ final class GroupOneReadTests {
     @Test("integers and reals at one path, or a negative zero, keep a row per record")
     func mixedNumbersPerRecord() throws {
         for values in [["1", "1.0"], ["0", "-0.0"], ["2.5", "-0.0"], ["1.5", "2.5"]] {
-            let lines = (0..<12).map { #"{"k":\#(values[$0 % 2]),"o":{"c":\#(values[($0 / 2) % 2])}}"# }
+            let lines = (0..<12).map {
+                #"{"k":\#(values[$0 % 2]),"o":{"c":\#(values[($0 / 2) % 2])}}"#
+            }
             let file = try files.write("numbers.ndjson", lines.joined(separator: "\n"))
             for query in [0, 10] {
-                #expect(run(file, query, oneRead: true) == run(file, query, oneRead: false), "\(values) \(Self.queries[query])")
+                #expect(
+                    run(file, query, oneRead: true) == run(file, query, oneRead: false),
+                    "\(values) \(Self.queries[query])")
             }
             let store = try Store.loading([file])
             defer { store.close() }
@@ -210,8 +257,11 @@ final class GroupOneReadTests {
             spec.groupBy = [try JSONPath(parsing: "o.c")]
             spec.selections = [try Selection(parsing: "count()")]
             let filled = try store.write(commit: false) { db in
-                try NarrowPlan(spec, table: try TableInfo(db: db, table: spec.table), weighted: true).fill(
-                    db, rowid: "rowid", distinct: lines.count, records: (0..<Int32(lines.count)).map { $0 })
+                try NarrowPlan(
+                    spec, table: try TableInfo(db: db, table: spec.table), weighted: true
+                ).fill(
+                    db, rowid: "rowid", distinct: lines.count,
+                    records: (0..<Int32(lines.count)).map { $0 })
             }
             #expect(filled == (values == ["1.5", "2.5"]), "\(values)")
         }

@@ -8,8 +8,11 @@ import Testing
 /// serves --where and --order-by on that path.
 @Suite("index spellings")
 struct IndexSpellingTests {
-    /// What `jsonsql query DB --where/--order-by ... --explain` prints, and the ids --where selects.
-    func query(_ path: String, where filter: String? = nil, orderBy: String? = nil, explain: Bool) throws -> String {
+    /// What `jsonsql query DB --where/--order-by ... --explain` prints, and the ids --where
+    /// selects.
+    func query(_ path: String, where filter: String? = nil, orderBy: String? = nil, explain: Bool)
+        throws -> String
+    {
         let store = try Store(path: path, access: .read)
         defer { store.close() }
         var spec = QuerySpec(table: "t")
@@ -37,7 +40,8 @@ struct IndexSpellingTests {
             ("address /* the app's */ ->> 'country'", "address.country = DE"),
         ])
     func indexSpellings(expression: String, filter: String) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-spelling-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-spelling-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("t.db").path
@@ -56,7 +60,8 @@ struct IndexSpellingTests {
         #expect(plan.contains("WHERE \(expression) = ?"), "\(plan)")
         #expect(try query(path, where: filter, explain: false) == "id\r\n1\r\n")
         // --order-by on the path is written the same way, so the index gives the order.
-        let ordered = try query(path, orderBy: filter.components(separatedBy: " = ")[0], explain: true)
+        let ordered = try query(
+            path, orderBy: filter.components(separatedBy: " = ")[0], explain: true)
         #expect(ordered.contains("SCAN t USING INDEX ix"), "\(ordered)")
     }
 }

@@ -31,15 +31,21 @@ struct IndexedPathTests {
         #expect(found.first?.expression == expression)
     }
 
-    @Test("every key a path can name reads back from the index jsonsql makes for it, and is found by it")
+    @Test(
+        "every key a path can name reads back from the index jsonsql makes for it, and is found by it"
+    )
     func everyKey() throws {
-        let keys = ["a b", "c.d", "\"q", "back\\slash", "tab\tnew\nline", "\u{1}", "é ✓", "[0]", "'", "\\u0022"]
+        let keys = [
+            "a b", "c.d", "\"q", "back\\slash", "tab\tnew\nline", "\u{1}", "é ✓", "[0]", "'",
+            "\\u0022",
+        ]
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "d:json"])
         for (n, key) in keys.enumerated() {
             let path = JSONPath(column: "d", segments: [.key(key)])
             let found = IndexedPath.all(
-                index: "ix", sql: "CREATE INDEX ix ON t (\"d\" ->> \(SQLQuote.literal(try path.sqlitePath())))")
+                index: "ix",
+                sql: "CREATE INDEX ix ON t (\"d\" ->> \(SQLQuote.literal(try path.sqlitePath())))")
             #expect(found.first?.path == path, "\(key.debugDescription): \(found)")
             try db.insert("t", #"{"id":\#(n),"d":{\#(JSONEncoding.quoted(key)):\#(n)}}"#)
             try db.index("t", path.description, name: "ix\(n)")
@@ -56,7 +62,8 @@ struct IndexedPathTests {
         for key in keys {
             #expect(
                 out.text.contains(
-                    JSONPath(column: "d", segments: [.key(key)]).description.replacingOccurrences(of: "\"", with: "\"\"")),
+                    JSONPath(column: "d", segments: [.key(key)]).description.replacingOccurrences(
+                        of: "\"", with: "\"\"")),
                 "\(key.debugDescription)")
         }
     }
@@ -64,13 +71,19 @@ struct IndexedPathTests {
     @Test(
         "expressions that are not one path, or that SQLite versions read differently",
         arguments: [
-            "address", "address -> '$.country'", "address ->> 'a.b'", "address ->> '0'", "address ->> '[0]'",
-            "address ->> '$.tags[-1]'", "address ->> '$.tags[#]'", "address ->> 'country' COLLATE NOCASE",
-            "json_extract(address, '$.a', '$.b')", "json_extract(address, 'a')", "lower(address ->> 'a')",
-            "t.address ->> 'a'", "CASE WHEN json_valid(other) THEN body ->> '$.a' END", "address ->> '$.'",
+            "address", "address -> '$.country'", "address ->> 'a.b'", "address ->> '0'",
+            "address ->> '[0]'",
+            "address ->> '$.tags[-1]'", "address ->> '$.tags[#]'",
+            "address ->> 'country' COLLATE NOCASE",
+            "json_extract(address, '$.a', '$.b')", "json_extract(address, 'a')",
+            "lower(address ->> 'a')",
+            "t.address ->> 'a'", "CASE WHEN json_valid(other) THEN body ->> '$.a' END",
+            "address ->> '$.'",
         ])
     func refused(expression: String) {
-        #expect(IndexedPath.all(index: "ix", sql: "CREATE INDEX ix ON t (\(expression))").isEmpty, "\(expression)")
+        #expect(
+            IndexedPath.all(index: "ix", sql: "CREATE INDEX ix ON t (\(expression))").isEmpty,
+            "\(expression)")
     }
 
     @Test("a query path takes the index's expression; a text column's path is guarded otherwise")
@@ -85,11 +98,17 @@ struct IndexedPathTests {
                     CREATE INDEX doc_partial ON t (doc->>'$.x') WHERE id > 1;
                     """)
             let info = try TableInfo(db: db, table: "t")
-            func sql(_ path: String) throws -> String { try ResolvedPath(JSONPath(parsing: path), in: info).valueSQL }
+            func sql(_ path: String) throws -> String {
+                try ResolvedPath(JSONPath(parsing: path), in: info).valueSQL
+            }
             #expect(try sql("ADDRESS.country") == #""address" ->> 'country'"#)
             // A partial index on a text column may skip rows that are not JSON: not taken.
-            #expect(try sql("address.city") == #"CASE WHEN json_valid("Address") THEN "Address" ->> '$.city' END"#)
-            #expect(try sql("body.a[0]") == #"CASE WHEN json_valid("body") THEN "body" ->> '$.a[0]' END"#)
+            #expect(
+                try sql("address.city")
+                    == #"CASE WHEN json_valid("Address") THEN "Address" ->> '$.city' END"#)
+            #expect(
+                try sql("body.a[0]")
+                    == #"CASE WHEN json_valid("body") THEN "body" ->> '$.a[0]' END"#)
             #expect(try sql("doc.x") == "doc->>'$.x'")
             #expect(try sql("doc.y") == #""doc" ->> '$.y'"#)
             #expect(try sql("body") == #""body""#)

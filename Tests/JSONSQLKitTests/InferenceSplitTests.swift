@@ -17,7 +17,8 @@ final class InferenceSplitTests {
     /// The columns, or the error, from reading `path` by one thread or, when `split`, two.
     func inferred(_ path: String, split: Bool) -> String {
         do {
-            let inference = try Store.inferTypes(path, table: "t", secondHalf: split, minimumSplit: 1)
+            let inference = try Store.inferTypes(
+                path, table: "t", secondHalf: split, minimumSplit: 1)
             return "\(try inference.columns(for: "t", primaryKey: []))"
         } catch {
             return "error: \(error)"
@@ -29,14 +30,20 @@ final class InferenceSplitTests {
             ("lines.ndjson", lines.joined(separator: "\n") + "\n"),
             ("array.json", "[\n" + lines.joined(separator: ",\n") + "\n]\n"),
             ("array-after.json", "[\n" + lines.joined(separator: "\n,") + "\n]"),
-            ("pretty.json", lines.map { $0.replacingOccurrences(of: ",\"", with: ",\n  \"") }.joined(separator: "\n")),
+            (
+                "pretty.json",
+                lines.map { $0.replacingOccurrences(of: ",\"", with: ",\n  \"") }.joined(
+                    separator: "\n")
+            ),
             ("crlf.ndjson", lines.joined(separator: "\r\n")),
             ("spaced.ndjson", lines.joined(separator: "  \n\n ")),
             ("oneline.ndjson", lines.joined(separator: " ")),
         ]
     }
 
-    @Test("wherever the middle falls and whatever the shape, two threads infer what one does", arguments: 1...30)
+    @Test(
+        "wherever the middle falls and whatever the shape, two threads infer what one does",
+        arguments: 1...30)
     func splitPoints(count: Int) throws {
         let lines = DescribeFileSplitTests.records(count, seed: UInt64(count) + 100)
         for (name, text) in Self.shapes(lines) {
@@ -50,7 +57,10 @@ final class InferenceSplitTests {
     @Test("a bad record in either half is the error one thread reports, with its line")
     func badRecords() throws {
         let lines = DescribeFileSplitTests.records(24, seed: 5)
-        for bad in [#"{"id":1,"n":}"#, #"{"id":1,"n":2,"n":3}"#, #"{"id":1,"":2}"#, #"{"id":1,"N":2}"#, #"{"ID":1}"#] {
+        for bad in [
+            #"{"id":1,"n":}"#, #"{"id":1,"n":2,"n":3}"#, #"{"id":1,"":2}"#, #"{"id":1,"N":2}"#,
+            #"{"ID":1}"#,
+        ] {
             for at in [3, 20] {
                 var broken = lines
                 broken[at] = bad
@@ -64,25 +74,35 @@ final class InferenceSplitTests {
         }
     }
 
-    @Test("a key spelled in one case in the first half and in another in the second fails with its line")
+    @Test(
+        "a key spelled in one case in the first half and in another in the second fails with its line"
+    )
     func keysDifferingInCase() throws {
         // "k" in the first quarter, "K" in the last: each half alone is fine, only together
         // do they clash.
         let lines = (0..<24).map { i in
-            i < 6 ? #"{"id":\#(i),"k":\#(i)}"# : i < 18 ? #"{"id":\#(i),"n":\#(i)}"# : #"{"id":\#(i),"K":\#(i)}"#
+            i < 6
+                ? #"{"id":\#(i),"k":\#(i)}"#
+                : i < 18 ? #"{"id":\#(i),"n":\#(i)}"# : #"{"id":\#(i),"K":\#(i)}"#
         }
         for (name, text) in Self.shapes(lines) {
             let file = try files.write("case-\(name)", text)
             let one = inferred(file, split: false)
-            #expect(one.contains(#"record 19: keys "k" and "K" differ only in case"#), "\(name): \(one)")
+            #expect(
+                one.contains(#"record 19: keys "k" and "K" differ only in case"#), "\(name): \(one)"
+            )
             #expect(inferred(file, split: true) == one, "\(name)")
         }
     }
 
-    @Test("a key in one Unicode form in the first half and in another in the second fails with its line")
+    @Test(
+        "a key in one Unicode form in the first half and in another in the second fails with its line"
+    )
     func keysInTwoUnicodeForms() throws {
         let lines = (0..<24).map { i in
-            i < 6 ? "{\"id\":\(i),\"\u{E9}\":\(i)}" : i < 18 ? "{\"id\":\(i),\"n\":\(i)}" : "{\"id\":\(i),\"e\u{301}\":\(i)}"
+            i < 6
+                ? "{\"id\":\(i),\"\u{E9}\":\(i)}"
+                : i < 18 ? "{\"id\":\(i),\"n\":\(i)}" : "{\"id\":\(i),\"e\u{301}\":\(i)}"
         }
         for (name, text) in Self.shapes(lines) {
             let file = try files.write("forms-\(name)", text)

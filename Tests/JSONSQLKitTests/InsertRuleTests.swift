@@ -8,7 +8,8 @@ import Testing
 @Suite("insert rules")
 struct InsertRuleTests {
     static let schema = [
-        "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json", "tags:json", "created:datetime",
+        "id:text:pk", "name:text:notnull", "score:integer", "active:boolean", "address:json",
+        "tags:json", "created:datetime",
     ]
 
     static func playerTable() throws -> LibraryDatabase {
@@ -30,7 +31,8 @@ struct InsertRuleTests {
     ]
 
     static let pretty: String = records.map { record in
-        record.replacingOccurrences(of: ",", with: ",\n   ").replacingOccurrences(of: "{", with: "{\n  ")
+        record.replacingOccurrences(of: ",", with: ",\n   ").replacingOccurrences(
+            of: "{", with: "{\n  ")
     }.joined(separator: "\n")
 
     static let shapeInputs: [(String, String)] = [
@@ -46,22 +48,29 @@ struct InsertRuleTests {
         let db = try Self.playerTable()
         let result = try db.insert("player", input)
         #expect(result.records == 3 && result.written == 3, "\(name)")
-        #expect(try db.query("player", select: ["id"], orderBy: ["id"]) == "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n")
+        #expect(
+            try db.query("player", select: ["id"], orderBy: ["id"])
+                == "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n")
     }
 
-    @Test("values are stored by column type: datetimes in UTC, booleans as 1/0, JSON as compact text")
+    @Test(
+        "values are stored by column type: datetimes in UTC, booleans as 1/0, JSON as compact text")
     func storedValues() throws {
         let db = try Self.playerTable()
         try db.insert("player", Self.records.joined(separator: "\n"))
         #expect(
-            try db.sql("SELECT id, created, typeof(active) AS t, active, address FROM player ORDER BY id").split(separator: "\n")
+            try db.sql(
+                "SELECT id, created, typeof(active) AS t, active, address FROM player ORDER BY id"
+            ).split(separator: "\n")
                 == [
                     #"{"id":"a","created":"2024-05-01 12:30:00.000","t":"integer","active":true,"address":{"city":"Berlin","country":"DE"}}"#,
                     #"{"id":"b","created":"2024-05-01 12:30:00.000","t":"integer","active":false,"address":{"city":"Paris","country":"FR"}}"#,
                     #"{"id":"c","created":"2024-05-01 12:30:00.000","t":"null","active":null,"address":null}"#,
                 ])
         // Stored text compares with SQLite's own time functions.
-        #expect(try db.sql("SELECT count(*) AS n FROM player WHERE created < CURRENT_TIMESTAMP") == #"{"n":3}"# + "\n")
+        #expect(
+            try db.sql("SELECT count(*) AS n FROM player WHERE created < CURRENT_TIMESTAMP")
+                == #"{"n":3}"# + "\n")
     }
 
     @Test("malformed input in the middle of a file inserts nothing and names the line")
@@ -78,17 +87,33 @@ struct InsertRuleTests {
     @Test(
         "a value that does not fit its column names the file, line and column",
         arguments: [
-            (#"{"id":"x","name":"n","score":"high"}"#, #"column "score" (integer) expects an integer, got a string "high""#),
-            (#"{"id":"x","name":"n","active":"yes"}"#, #"column "active" (boolean) expects true or false"#),
-            (#"{"id":"x","name":"n","created":"yesterday"}"#, #"column "created" (datetime) expects an ISO-8601 time"#),
-            (#"{"id":"x","name":42}"#, #"column "name" (text) expects a string, got an integer 42"#),
-            (#"{"id":"x","name":"n","score":2.5}"#, #"column "score" (integer) expects an integer"#),
+            (
+                #"{"id":"x","name":"n","score":"high"}"#,
+                #"column "score" (integer) expects an integer, got a string "high""#
+            ),
+            (
+                #"{"id":"x","name":"n","active":"yes"}"#,
+                #"column "active" (boolean) expects true or false"#
+            ),
+            (
+                #"{"id":"x","name":"n","created":"yesterday"}"#,
+                #"column "created" (datetime) expects an ISO-8601 time"#
+            ),
+            (
+                #"{"id":"x","name":42}"#,
+                #"column "name" (text) expects a string, got an integer 42"#
+            ),
+            (
+                #"{"id":"x","name":"n","score":2.5}"#,
+                #"column "score" (integer) expects an integer"#
+            ),
         ])
     func typeMismatch(record: String, message: String) throws {
         let db = try Self.playerTable()
         let file = try db.write("in.ndjson", Data((Self.records[0] + "\n\n" + record + "\n").utf8))
         let error = errorMessage { try db.insert("player", from: [InputSource.open(file)]) }
-        #expect(error?.contains("\(file):3: record 2: \(message)") == true, "\(error ?? "no error")")
+        #expect(
+            error?.contains("\(file):3: record 2: \(message)") == true, "\(error ?? "no error")")
         #expect(try Self.count(db) == Self.none)
     }
 
@@ -97,11 +122,16 @@ struct InsertRuleTests {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "doc:json"])
         let docs = [
-            #"{"a":{"b":[1,2.5,"x",true,null]}}"#, #"[1,[2,[3]]]"#, #""[1,2]""#, "42", "-1.5", "true", "false", "null", #""""#,
+            #"{"a":{"b":[1,2.5,"x",true,null]}}"#, #"[1,[2,[3]]]"#, #""[1,2]""#, "42", "-1.5",
+            "true", "false", "null", #""""#,
         ]
-        try db.insert("t", docs.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(separator: "\n"))
+        try db.insert(
+            "t",
+            docs.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(
+                separator: "\n"))
         #expect(
-            try db.query("t", select: ["doc"], orderBy: ["id"]).split(separator: "\n").map(String.init)
+            try db.query("t", select: ["doc"], orderBy: ["id"]).split(separator: "\n").map(
+                String.init)
                 == docs.map { #"{"doc":\#($0)}"# })
     }
 
@@ -109,9 +139,14 @@ struct InsertRuleTests {
     func foreignChecks() throws {
         let db = try LibraryDatabase()
         try db.execute(
-            "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0), doc JSON CHECK (doc IS NULL OR json_valid(doc)))")
-        let refused = errorMessage { try db.insert("t", #"{"id":1,"n":1,"doc":[1]}"# + "\n" + #"{"id":2,"n":-1}"#) }
-        #expect(refused?.contains("<stdin>:2: record 2: CHECK constraint failed") == true, "\(refused ?? "no error")")
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0), doc JSON CHECK (doc IS NULL OR json_valid(doc)))"
+        )
+        let refused = errorMessage {
+            try db.insert("t", #"{"id":1,"n":1,"doc":[1]}"# + "\n" + #"{"id":2,"n":-1}"#)
+        }
+        #expect(
+            refused?.contains("<stdin>:2: record 2: CHECK constraint failed") == true,
+            "\(refused ?? "no error")")
         try db.insert("t", #"{"id":1,"n":1,"doc":{"a":[1, 2]}}"#)
         #expect(try db.query("t") == #"{"id":1,"n":1,"doc":{"a":[1,2]}}"# + "\n")
     }
@@ -122,7 +157,9 @@ struct InsertRuleTests {
         let record = #"{"id":"x","name":"n","rating":4.5,"extra":{"k":1}}"#
         let refused = errorMessage { try db.insert("player", Self.records[0] + "\n" + record) }
         #expect(
-            refused?.contains(#"<stdin>:2: record 2: key "rating" is not a column of player; add --alter"#) == true,
+            refused?.contains(
+                #"<stdin>:2: record 2: key "rating" is not a column of player; add --alter"#)
+                == true,
             "\(refused ?? "no error")")
         #expect(try Self.count(db) == Self.none)
         let altered = try db.insert("player", Self.records[0] + "\n" + record, alter: true)
@@ -131,7 +168,8 @@ struct InsertRuleTests {
         #expect(schema.contains(#""column":"rating","type":"numeric""#), "\(schema)")
         #expect(schema.contains(#""column":"extra","type":"json""#), "\(schema)")
         #expect(
-            try db.query("player", where: ["id = x"], select: ["rating", "extra"]) == #"{"rating":4.5,"extra":{"k":1}}"# + "\n")
+            try db.query("player", where: ["id = x"], select: ["rating", "extra"])
+                == #"{"rating":4.5,"extra":{"k":1}}"# + "\n")
     }
 
     @Test("a missing table is created with types inferred from the data")
@@ -143,11 +181,14 @@ struct InsertRuleTests {
         ].joined(separator: "\n")
         #expect(try db.insert("things", input, primaryKey: ["id"]).createdTable)
         let schema = try #require(
-            JSONSerialization.jsonObject(with: Data(try db.schema(format: .json).utf8)) as? [[String: Any]])
-        let types = Dictionary(uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["type"] as! String) })
+            JSONSerialization.jsonObject(with: Data(try db.schema(format: .json).utf8))
+                as? [[String: Any]])
+        let types = Dictionary(
+            uniqueKeysWithValues: schema.map { ($0["column"] as! String, $0["type"] as! String) })
         #expect(
             types == [
-                "id": "integer", "name": "text", "score": "integer", "ratio": "numeric", "ok": "boolean", "doc": "json",
+                "id": "integer", "name": "text", "score": "integer", "ratio": "numeric",
+                "ok": "boolean", "doc": "json",
                 "list": "json", "at": "text", "day": "text", "mixed": "json",
             ])
         #expect(schema.first { $0["column"] as? String == "id" }?["pk"] as? Int == 1)
@@ -164,21 +205,27 @@ struct InsertRuleTests {
         try db.insert("player", Self.records[0])
         let update = #"{"id":"a","name":"Ann 2","score":99}"#
         let failed = errorMessage { try db.insert("player", Self.records[1] + "\n" + update) }
-        #expect(failed?.contains("<stdin>:2: record 2: UNIQUE constraint failed: player.id") == true, "\(failed ?? "no error")")
+        #expect(
+            failed?.contains("<stdin>:2: record 2: UNIQUE constraint failed: player.id") == true,
+            "\(failed ?? "no error")")
         #expect(try Self.count(db) == #"{"n":1}"# + "\n")
         let ignored = try db.insert("player", update, conflict: .ignore)
         #expect(ignored.records == 1 && ignored.written == 0)
         let fields = ["name", "score", "address"]
         #expect(
-            try db.query("player", select: fields) == #"{"name":"Ann","score":10,"address":{"city":"Berlin","country":"DE"}}"#
+            try db.query("player", select: fields)
+                == #"{"name":"Ann","score":10,"address":{"city":"Berlin","country":"DE"}}"#
                 + "\n")
         try db.insert("player", update, conflict: .upsert)
         // Upsert keeps the columns the record lacks; replace drops them.
         #expect(
-            try db.query("player", select: fields) == #"{"name":"Ann 2","score":99,"address":{"city":"Berlin","country":"DE"}}"#
+            try db.query("player", select: fields)
+                == #"{"name":"Ann 2","score":99,"address":{"city":"Berlin","country":"DE"}}"#
                 + "\n")
         try db.insert("player", update, conflict: .replace)
-        #expect(try db.query("player", select: fields) == #"{"name":"Ann 2","score":99,"address":null}"# + "\n")
+        #expect(
+            try db.query("player", select: fields) == #"{"name":"Ann 2","score":99,"address":null}"#
+                + "\n")
     }
 
     @Test(
@@ -199,7 +246,10 @@ struct InsertRuleTests {
                 #"record 1: key "NAME" names column "name" only in another case: jsonsql finds names in any case but keeps keys as written; write "name""#
             ),
             (#"[{"id":"a","name":"x"}"#, "ends inside an array"),
-            (#"{"id":"a","name":"x"}{"id":"#, "<stdin>:1: record 2 is cut off at the end of the input; is it truncated?"),
+            (
+                #"{"id":"a","name":"x"}{"id":"#,
+                "<stdin>:1: record 2 is cut off at the end of the input; is it truncated?"
+            ),
         ])
     func refused(input: String, message: String) throws {
         let db = try Self.playerTable()
@@ -208,16 +258,22 @@ struct InsertRuleTests {
         #expect(try Self.count(db) == Self.none)
     }
 
-    @Test("a key that names a column only in another case is refused with its line, not stored under the column's name")
+    @Test(
+        "a key that names a column only in another case is refused with its line, not stored under the column's name"
+    )
     func keyInAnotherCase() throws {
         let refusal = #"key "NAME" names column "name" only in another case"#
         // An existing table, with and without --alter.
         let db = try Self.playerTable()
         for alter in [false, true] {
             let error = errorMessage {
-                try db.insert("player", #"{"id":"a","name":"x"}"# + "\n" + #"{"id":"b","NAME":"y"}"#, alter: alter)
+                try db.insert(
+                    "player", #"{"id":"a","name":"x"}"# + "\n" + #"{"id":"b","NAME":"y"}"#,
+                    alter: alter)
             }
-            #expect(error?.hasPrefix("<stdin>:2: record 2: \(refusal)") == true, "\(error ?? "no error")")
+            #expect(
+                error?.hasPrefix("<stdin>:2: record 2: \(refusal)") == true,
+                "\(error ?? "no error")")
         }
         #expect(try Self.count(db) == Self.none)
         // A new table, the key after the first 1000 records: from input read once, whose types
@@ -228,10 +284,13 @@ struct InsertRuleTests {
         let piped = errorMessage {
             try fresh.insert("t", from: [try fresh.pipe(records.joined(separator: "\n"))])
         }
-        #expect(piped?.hasPrefix("<stdin>:1001: record 1001: \(refusal)") == true, "\(piped ?? "no error")")
+        #expect(
+            piped?.hasPrefix("<stdin>:1001: record 1001: \(refusal)") == true,
+            "\(piped ?? "no error")")
         let error = errorMessage { try fresh.insert("t", records.joined(separator: "\n")) }
         #expect(
-            error?.hasPrefix(#"<stdin>:1001: record 1001: keys "name" and "NAME" differ only in case"#) == true,
+            error?.hasPrefix(
+                #"<stdin>:1001: record 1001: keys "name" and "NAME" differ only in case"#) == true,
             "\(error ?? "no error")")
         #expect(try fresh.sql("SELECT count(*) AS n FROM sqlite_schema") == Self.none)
     }
@@ -243,7 +302,8 @@ struct InsertRuleTests {
         bytes.append(contentsOf: [0xFF, 0x22, 0x7D, 0x0A])
         let file = try db.write("bad.ndjson", bytes)
         let error = errorMessage { try db.insert("player", from: [InputSource.open(file)]) }
-        #expect(error?.contains("\(file):2: record 2: invalid UTF-8") == true, "\(error ?? "no error")")
+        #expect(
+            error?.contains("\(file):2: record 2: invalid UTF-8") == true, "\(error ?? "no error")")
         #expect(try Self.count(db) == Self.none)
     }
 
@@ -256,7 +316,9 @@ struct InsertRuleTests {
             + #"{"id":"big","name":"\#(big)","tags":[\#(Array(repeating: "1", count: 100_000).joined(separator: ", "))]}"#
         try db.insert("player", input)
         #expect(
-            try db.sql("SELECT length(name) AS n, json_array_length(tags) AS t FROM player WHERE id = 'big'")
+            try db.sql(
+                "SELECT length(name) AS n, json_array_length(tags) AS t FROM player WHERE id = 'big'"
+            )
                 == #"{"n":3000000,"t":100000}"# + "\n")
     }
 

@@ -11,7 +11,8 @@ final class LibraryDatabase: @unchecked Sendable {
     let store: Store
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-kit-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-kit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Removed at deinit; one a suite keeps in a static property, when the process exits.
         SuiteDirectories.keep(directory.path)
@@ -26,22 +27,27 @@ final class LibraryDatabase: @unchecked Sendable {
 
     /// `create-table DB TABLE COLUMNS... [--pk a,b] [--if-not-exists]`.
     @discardableResult
-    func create(_ table: String, _ columns: [String], pk: [String] = [], ifNotExists: Bool = false) throws -> TableOutcome {
+    func create(_ table: String, _ columns: [String], pk: [String] = [], ifNotExists: Bool = false)
+        throws -> TableOutcome
+    {
         try store.createTable(
-            TableSpec(name: table, columns: columns.map(ColumnSpec.init(parsing:)), primaryKey: pk), ifNotExists: ifNotExists)
+            TableSpec(name: table, columns: columns.map(ColumnSpec.init(parsing:)), primaryKey: pk),
+            ifNotExists: ifNotExists)
     }
 
     /// `insert DB TABLE` with `text` on standard input (messages name it `<stdin>`).
     @discardableResult
     func insert(
-        _ table: String, _ text: String, format: InputFormat = .json, conflict: InsertOptions.Conflict = .fail,
+        _ table: String, _ text: String, format: InputFormat = .json,
+        conflict: InsertOptions.Conflict = .fail,
         alter: Bool = false, primaryKey: [String] = []
     ) throws -> InsertResult {
         let file = try write("input-\(UUID().uuidString)", Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let opened = try InputSource.open(file)
         return try insert(
-            table, from: [InputSource(name: "<stdin>", fd: opened.fd, size: opened.size)], format: format, conflict: conflict,
+            table, from: [InputSource(name: "<stdin>", fd: opened.fd, size: opened.size)],
+            format: format, conflict: conflict,
             alter: alter, primaryKey: primaryKey)
     }
 
@@ -55,7 +61,9 @@ final class LibraryDatabase: @unchecked Sendable {
         Thread {
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Foundation.write(writer, $0.baseAddress, $0.count) }
+                let written = bytes[offset...].withUnsafeBytes {
+                    Foundation.write(writer, $0.baseAddress, $0.count)
+                }
                 if written <= 0 { break }
                 offset += written
             }
@@ -67,7 +75,8 @@ final class LibraryDatabase: @unchecked Sendable {
     /// `insert DB TABLE FILES...`.
     @discardableResult
     func insert(
-        _ table: String, from sources: [InputSource], format: InputFormat = .json, conflict: InsertOptions.Conflict = .fail,
+        _ table: String, from sources: [InputSource], format: InputFormat = .json,
+        conflict: InsertOptions.Conflict = .fail,
         alter: Bool = false, primaryKey: [String] = []
     ) throws -> InsertResult {
         var options = InsertOptions(table: table)
@@ -88,7 +97,8 @@ final class LibraryDatabase: @unchecked Sendable {
 
     /// The query `query DB TABLE --where ... --select ... --order-by ... --limit N` describes.
     func spec(
-        _ table: String, where filters: [String] = [], select: [String] = [], orderBy: [String] = [], limit: Int? = nil,
+        _ table: String, where filters: [String] = [], select: [String] = [],
+        orderBy: [String] = [], limit: Int? = nil,
         jsonColumns: [String]? = nil
     ) throws -> QuerySpec {
         var spec = QuerySpec(table: table)
@@ -100,7 +110,8 @@ final class LibraryDatabase: @unchecked Sendable {
         spec.selections = try select.map(Selection.init(parsing:))
         spec.orderBy = try orderBy.map { text in
             text.hasSuffix(":desc")
-                ? (try Selection(parsing: String(text.dropLast(5))), true) : (try Selection(parsing: text), false)
+                ? (try Selection(parsing: String(text.dropLast(5))), true)
+                : (try Selection(parsing: text), false)
         }
         spec.limit = limit
         return spec
@@ -108,32 +119,42 @@ final class LibraryDatabase: @unchecked Sendable {
 
     /// `query DB TABLE ...` printed in `format`.
     func query(
-        _ table: String, where filters: [String] = [], select: [String] = [], orderBy: [String] = [], limit: Int? = nil,
+        _ table: String, where filters: [String] = [], select: [String] = [],
+        orderBy: [String] = [], limit: Int? = nil,
         jsonColumns: [String]? = nil, format: OutputFormat = .jsonl
     ) throws -> String {
         let out = OutputBuffer()
         try store.run(
-            spec(table, where: filters, select: select, orderBy: orderBy, limit: limit, jsonColumns: jsonColumns), format: format,
+            spec(
+                table, where: filters, select: select, orderBy: orderBy, limit: limit,
+                jsonColumns: jsonColumns), format: format,
             to: out)
         return out.text
     }
 
     /// `query DB TABLE ... --explain`: the SQL and SQLite's plan.
-    func explain(_ table: String, where filters: [String] = [], orderBy: [String] = [], limit: Int? = nil) throws -> String {
+    func explain(
+        _ table: String, where filters: [String] = [], orderBy: [String] = [], limit: Int? = nil
+    ) throws -> String {
         try store.explain(spec(table, where: filters, orderBy: orderBy, limit: limit))
     }
 
     /// The ids `query DB TABLE ... --select id --order-by id` prints.
     func ids(_ table: String, where filters: [String] = [], limit: Int? = nil) throws -> [Int] {
-        try query(table, where: filters, select: ["id"], orderBy: ["id"], limit: limit).split(separator: "\n").map { line in
-            try #require((JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int)
+        try query(table, where: filters, select: ["id"], orderBy: ["id"], limit: limit).split(
+            separator: "\n"
+        ).map { line in
+            try #require(
+                (JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"]
+                    as? Int)
         }
     }
 
     /// `index DB TABLE PATHS... [--where ...] [--name N] [--unique] [--nocase]`.
     @discardableResult
     func index(
-        _ table: String, _ paths: String..., where filters: [String] = [], name: String? = nil, unique: Bool = false,
+        _ table: String, _ paths: String..., where filters: [String] = [], name: String? = nil,
+        unique: Bool = false,
         nocase: Bool = false
     ) throws -> IndexOutcome {
         var spec = IndexSpec(table: table, paths: try paths.map(JSONPath.init(parsing:)))
@@ -152,7 +173,9 @@ final class LibraryDatabase: @unchecked Sendable {
     /// SQL as the sqlite3 shell takes it, where "x" is a string when no column has the name
     /// (GRDB's connections refuse it).
     func executeAsSQLiteShell(_ sql: String) throws {
-        try store.write { handle in try Store.readingStoredSchema(handle) { try handle.execute(sql: sql) } }
+        try store.write { handle in
+            try Store.readingStoredSchema(handle) { try handle.execute(sql: sql) }
+        }
     }
 
     /// `schema DB [TABLE]` in `format`.
@@ -172,13 +195,17 @@ final class LibraryDatabase: @unchecked Sendable {
 
     /// The `CREATE` statement of a table or index, as SQLite keeps it.
     func schemaSQL(_ name: String) throws -> String {
-        try store.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [name]) } ?? ""
+        try store.read {
+            try String.fetchOne(
+                $0, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [name])
+        } ?? ""
     }
 
     /// `update DB TABLE --where ... [--all] --set ... [--json] --patch ... --remove ...`.
     @discardableResult
     func update(
-        _ table: String, where filters: [String] = [], all: Bool = false, set: [String] = [], json: Bool = false,
+        _ table: String, where filters: [String] = [], all: Bool = false, set: [String] = [],
+        json: Bool = false,
         patch: [String] = [], remove: [String] = [], dryRun: Bool = false
     ) throws -> EditResult {
         var spec = UpdateSpec(table: table)
@@ -192,7 +219,9 @@ final class LibraryDatabase: @unchecked Sendable {
 
     /// `delete DB TABLE --where ... [--all]`.
     @discardableResult
-    func delete(_ table: String, where filters: [String] = [], all: Bool = false, dryRun: Bool = false) throws -> EditResult {
+    func delete(
+        _ table: String, where filters: [String] = [], all: Bool = false, dryRun: Bool = false
+    ) throws -> EditResult {
         var spec = DeleteSpec(table: table)
         spec.filters = try filters.map(FilterParser.parse)
         spec.all = all
@@ -219,7 +248,8 @@ enum SuiteDirectories {
 
     /// A new directory, `jsonsql-PREFIX-UUID` in the temporary directory.
     static func make(_ prefix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-\(prefix)-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         keep(url.path)
         return url
@@ -244,7 +274,8 @@ final class ScratchFiles: @unchecked Sendable {
 
     /// A new directory, `jsonsql-PREFIX-UUID` in the temporary directory.
     init(_ prefix: String) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-\(prefix)-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 

@@ -18,7 +18,9 @@ struct NumericDateTimeTests {
     static let database: LibraryDatabase = {
         let db = try! LibraryDatabase()
         let values = rows.map { "(\($0.id), \($0.stored))" }.joined(separator: ", ")
-        try! db.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME NOT NULL); INSERT INTO e VALUES \(values)")
+        try! db.execute(
+            "CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME NOT NULL); INSERT INTO e VALUES \(values)"
+        )
         return db
     }()
 
@@ -52,8 +54,11 @@ struct NumericDateTimeTests {
     @Test("an index on the column serves both forms")
     func index() throws {
         let db = try LibraryDatabase()
-        try db.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME); CREATE INDEX e_at ON e (at)")
-        #expect(try db.explain("e", where: ["at = 2024-01-01"]).contains("SEARCH e USING COVERING INDEX e_at (at=?)"))
+        try db.execute(
+            "CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME); CREATE INDEX e_at ON e (at)")
+        #expect(
+            try db.explain("e", where: ["at = 2024-01-01"]).contains(
+                "SEARCH e USING COVERING INDEX e_at (at=?)"))
         let range = try db.explain("e", where: ["at > 2024-01-01"])
         #expect(range.contains("SEARCH e USING COVERING INDEX e_at (at>?)"), "\(range)")
         #expect(range.contains("SEARCH e USING COVERING INDEX e_at (at>? AND at<?)"), "\(range)")
@@ -92,7 +97,8 @@ struct ForeignDateTimeTests {
     static let database: LibraryDatabase = {
         let db = try! LibraryDatabase()
         let values = rows.map { "(\($0.id), \($0.stored))" }.joined(separator: ", ")
-        try! db.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, at TIMESTAMP); INSERT INTO e VALUES \(values)")
+        try! db.execute(
+            "CREATE TABLE e (id INTEGER PRIMARY KEY, at TIMESTAMP); INSERT INTO e VALUES \(values)")
         return db
     }()
 
@@ -105,7 +111,10 @@ struct ForeignDateTimeTests {
             ("at > '2024-05-01 10:00:00.123'", ">", [may1 + 10 * hour + 123_000]),
             ("at <= 2024-05-01T10:00:00.123Z", "<=", [may1 + 10 * hour + 123_000]),
             ("at < 2024-05-01T04:00:00Z", "<", [may1 + 4 * hour]),
-            ("at in (2024-05-01T04:00:00Z, 2024-05-01T21:30:00Z)", "in", [may1 + 4 * hour, may1 + 21 * hour + hour / 2]),
+            (
+                "at in (2024-05-01T04:00:00Z, 2024-05-01T21:30:00Z)", "in",
+                [may1 + 4 * hour, may1 + 21 * hour + hour / 2]
+            ),
             ("at != 2024-05-01T10:00:00Z", "not in", [may1 + 10 * hour]),
         ] as [(String, String, [Int64])])
     func compare(filter: String, op: String, instants: [Int64]) throws {
@@ -142,7 +151,8 @@ struct ForeignDateTimeTests {
     @Test("an index on the column bounds each comparison")
     func index() throws {
         let db = try LibraryDatabase()
-        try db.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME); CREATE INDEX e_at ON e (at)")
+        try db.execute(
+            "CREATE TABLE e (id INTEGER PRIMARY KEY, at DATETIME); CREATE INDEX e_at ON e (at)")
         for (filter, searches) in [
             ("at = 2024-01-01T10:00:00Z", ["e_at (at>? AND at<?)", "e_at (at=?)"]),
             ("at > 2024-01-01T10:00:00Z", ["e_at (at>?)", "e_at (at>? AND at<?)"]),
@@ -151,7 +161,8 @@ struct ForeignDateTimeTests {
             let plan = try db.explain("e", where: [filter])
             #expect(!plan.contains("SCAN"), "\(filter): \(plan)")
             for search in searches {
-                #expect(plan.contains("SEARCH e USING COVERING INDEX \(search)"), "\(filter): \(plan)")
+                #expect(
+                    plan.contains("SEARCH e USING COVERING INDEX \(search)"), "\(filter): \(plan)")
             }
         }
     }

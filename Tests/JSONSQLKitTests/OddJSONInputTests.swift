@@ -12,25 +12,35 @@ struct OddJSONInputTests {
         arguments: [
             (
                 "deep nesting",
-                #"{"id":"1","doc":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}",
+                #"{"id":"1","doc":"# + String(repeating: "[", count: 10_000)
+                    + String(repeating: "]", count: 10_000) + "}",
                 "nesting deeper than 2000 levels"
             ),
-            ("integer beyond 64 bits", #"{"id":"1","n":12345678901234567890}"#, "holds 64-bit integers"),
+            (
+                "integer beyond 64 bits", #"{"id":"1","n":12345678901234567890}"#,
+                "holds 64-bit integers"
+            ),
             ("Infinity", #"{"id":"1","n":Infinity}"#, "NaN and Infinity are not JSON"),
             ("truncated", #"{"id":"1","doc":{"a":[1,2"#, "is cut off at the end of the input"),
             ("a lone surrogate", #"{"id":"\ud800"}"#, "surrogate pair"),
-            ("a byte-order mark after a record", "\u{FEFF}" + #"{"id":"2"}"#, "a byte-order mark (U+FEFF)"),
+            (
+                "a byte-order mark after a record", "\u{FEFF}" + #"{"id":"2"}"#,
+                "a byte-order mark (U+FEFF)"
+            ),
         ])
     func oddInput(name: String, input: String, message: String) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-odd-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-odd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try Store(path: dir.appendingPathComponent("db.sqlite").path, access: .create)
         defer { store.close() }
         let columns = ["id:text:pk", "n:integer", "doc:json"]
-        _ = try store.createTable(TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
+        _ = try store.createTable(
+            TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
         let file = dir.appendingPathComponent("in.ndjson").path
-        try (#"{"id":"ok"}"# + "\n" + input + "\n").write(toFile: file, atomically: false, encoding: .utf8)
+        try (#"{"id":"ok"}"# + "\n" + input + "\n").write(
+            toFile: file, atomically: false, encoding: .utf8)
         let error = #expect(throws: JSONSQLError.self) {
             try store.insert(from: [InputSource.open(file)], options: InsertOptions(table: "t"))
         }
@@ -49,20 +59,31 @@ struct OddJSONInputTests {
             let wide = encoding.hasPrefix("UTF-32")
             let units = ((mark ? "\u{FEFF}" : "") + text).unicodeScalars.map { UInt32($0.value) }
             return units.flatMap { unit -> [UInt8] in
-                let bytes = (0..<(wide ? 4 : 2)).map { UInt8(truncatingIfNeeded: unit >> (8 * UInt32($0))) }
+                let bytes = (0..<(wide ? 4 : 2)).map {
+                    UInt8(truncatingIfNeeded: unit >> (8 * UInt32($0)))
+                }
                 return encoding.hasSuffix("LE") ? bytes : bytes.reversed()
             }
         }
         let named = mark ? String(encoding.prefix(6)) : encoding
         let db = try LibraryDatabase()
-        for (text, format) in [(#"{"a":1}"#, InputFormat.json), (#"[{"a":1}]"#, .json), ("a,b\n1,2\n", .csv)] {
+        for (text, format) in [
+            (#"{"a":1}"#, InputFormat.json), (#"[{"a":1}]"#, .json), ("a,b\n1,2\n", .csv),
+        ] {
             let file = try db.write("wide-\(UUID().uuidString)", Data(encoded(text)))
-            let message = errorMessage { try db.insert("t", from: [InputSource.open(file)], format: format) }
-            let expected = "\(file):1: this is \(named) text, and jsonsql reads \(format == .csv ? "CSV" : "JSON") in UTF-8"
+            let message = errorMessage {
+                try db.insert("t", from: [InputSource.open(file)], format: format)
+            }
+            let expected =
+                "\(file):1: this is \(named) text, and jsonsql reads \(format == .csv ? "CSV" : "JSON") in UTF-8"
             #expect(message?.hasPrefix(expected) == true, "\(text): \(message ?? "no error")")
-            #expect(message?.contains("iconv -f \(named) -t UTF-8 \(file)") == true, "\(text): \(message ?? "no error")")
+            #expect(
+                message?.contains("iconv -f \(named) -t UTF-8 \(file)") == true,
+                "\(text): \(message ?? "no error")")
         }
-        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"# + "\n")
+        #expect(
+            try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"#
+                + "\n")
         // Where a database goes, a name that does not say it is data.
         let file = try db.write("orders.txt", Data(encoded("a,b\n1,2\n")))
         let asDatabase = errorMessage { try Store(path: file, access: .read).close() }
@@ -72,17 +93,23 @@ struct OddJSONInputTests {
         )
     }
 
-    @Test("records that are all empty objects make no table: insert and a file's query say so, not create-table's NAME:TYPE")
+    @Test(
+        "records that are all empty objects make no table: insert and a file's query say so, not create-table's NAME:TYPE"
+    )
     func emptyObjects() throws {
         let db = try LibraryDatabase()
         let message = errorMessage { try db.insert("t", "{}\n{ }\n") }
         #expect(
-            message?.hasPrefix("the records read for table 't' are all empty objects ({})") == true, "\(message ?? "no error")")
-        #expect(try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"# + "\n")
+            message?.hasPrefix("the records read for table 't' are all empty objects ({})") == true,
+            "\(message ?? "no error")")
+        #expect(
+            try db.sql("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'") == #"{"n":0}"#
+                + "\n")
         let file = try db.write("empty.ndjson", Data("[{}, {}]".utf8))
         let loading = errorMessage { try Store.loading([file]).close() }
         #expect(
-            loading?.hasPrefix("the records read for table 'empty' are all empty objects ({})") == true,
+            loading?.hasPrefix("the records read for table 'empty' are all empty objects ({})")
+                == true,
             "\(loading ?? "no error")")
     }
 

@@ -13,9 +13,12 @@ struct OpenRecordTests {
     static let records = [
         #"{"id":1,"s":"a \"quoted\" {brace} [bracket] \\","n":-1.5e+3,"t":true,"f":false,"z":null}"#,
         #"{"deep":[[[{"a":[]}]],{}],"u":"\u00e9 é ✓","e":"\/\b\f\n\r\t"}"#,
-        #"{"a":[1,2}"#, #"{"a":1}}"#, #"{"a":"line"# + "\n" + #"break"}"#, #"{'a':1}"#, #"{"a":01}"#, #"{"a":1,}"#,
-        #"{"a":tru}"#, #"{"a":1 "b":2}"#, #"{"a":"x"}  {"b":2}"#, #"{"a":"\"}"#, #"{"a":"\\"}"#, #"{"a":NaN}"#,
-        #"{"a":[1,2,3]"#, #"["#, #"{"a":"é"#, "{\"a\":\"\u{7}\"}", #"{"a":"\""}"#, #"{"k\"}":["x\\\"]"]}"#,
+        #"{"a":[1,2}"#, #"{"a":1}}"#, #"{"a":"line"# + "\n" + #"break"}"#, #"{'a':1}"#,
+        #"{"a":01}"#, #"{"a":1,}"#,
+        #"{"a":tru}"#, #"{"a":1 "b":2}"#, #"{"a":"x"}  {"b":2}"#, #"{"a":"\"}"#, #"{"a":"\\"}"#,
+        #"{"a":NaN}"#,
+        #"{"a":[1,2,3]"#, #"["#, #"{"a":"é"#, "{\"a\":\"\u{7}\"}", #"{"a":"\""}"#,
+        #"{"k\"}":["x\\\"]"]}"#,
     ]
 
     /// What a full scan of `bytes` finds: complete, cut off, or broken.
@@ -50,7 +53,9 @@ struct OpenRecordTests {
             var saidNo = 0
             while end < bytes.count {
                 end = min(bytes.count, end + 1 + next(4))
-                let mayEnd = bytes.withUnsafeBufferPointer { probe.mayEnd($0.baseAddress!, before: end) }
+                let mayEnd = bytes.withUnsafeBufferPointer {
+                    probe.mayEnd($0.baseAddress!, before: end)
+                }
                 let scanned = Self.scan(Array(bytes[..<end]))
                 if !mayEnd {
                     saidNo += 1
@@ -67,7 +72,8 @@ struct OpenRecordTests {
     @Test("a 3 MB record arriving in pieces through a pipe is read whole, as from a file")
     func bigRecordThroughPipe() throws {
         let text =
-            #"{"id":"big","doc":{"s":""# + String(repeating: "ab\\\"{[", count: 500_000) + #""},"n":1}"# + "\n"
+            #"{"id":"big","doc":{"s":""# + String(repeating: "ab\\\"{[", count: 500_000)
+            + #""},"n":1}"# + "\n"
             + #"{"id":"next"}"#
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
@@ -77,7 +83,9 @@ struct OpenRecordTests {
             var offset = 0
             while offset < bytes.count {
                 let count = min(65_536, bytes.count - offset)
-                let written = bytes[offset..<(offset + count)].withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, count) }
+                let written = bytes[offset..<(offset + count)].withUnsafeBufferPointer {
+                    write(writeEnd, $0.baseAddress!, count)
+                }
                 if written <= 0 { break }
                 offset += written
                 usleep(200)
@@ -92,13 +100,16 @@ struct OpenRecordTests {
         while let position = try reader.next(into: &fields) {
             records.append(
                 String(
-                    decoding: UnsafeBufferPointer(start: reader.bytes + position.start, count: position.end - position.start),
+                    decoding: UnsafeBufferPointer(
+                        start: reader.bytes + position.start, count: position.end - position.start),
                     as: UTF8.self))
         }
         #expect(records == text.split(separator: "\n").map(String.init))
     }
 
-    @Test("whitespace streaming in between records is consumed as it comes: the buffer stays its size")
+    @Test(
+        "whitespace streaming in between records is consumed as it comes: the buffer stays its size"
+    )
     func whitespaceThroughPipe() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
@@ -116,7 +127,8 @@ struct OpenRecordTests {
             close(writeEnd)
         }
         writer.start()
-        let reader = RecordReader(source: InputSource(name: "<pipe>", fd: readEnd, size: nil), chunkSize: 65_536)
+        let reader = RecordReader(
+            source: InputSource(name: "<pipe>", fd: readEnd, size: nil), chunkSize: 65_536)
         defer { close(readEnd) }
         var fields: [JSONField] = []
         var lines: [Int] = []
@@ -125,7 +137,9 @@ struct OpenRecordTests {
         #expect(reader.capacity <= 2 * 65_536, "the buffer grew to \(reader.capacity) bytes")
     }
 
-    @Test("a record growing through a pipe past the length limit is refused with its line once it passes; the buffer stops there")
+    @Test(
+        "a record growing through a pipe past the length limit is refused with its line once it passes; the buffer stops there"
+    )
     func recordPastTheLimit() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
@@ -138,12 +152,15 @@ struct OpenRecordTests {
             for _ in 0..<8 {
                 _ = text.withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
             }
-            _ = Array(#""}"#.utf8).withUnsafeBufferPointer { write(writeEnd, $0.baseAddress!, $0.count) }
+            _ = Array(#""}"#.utf8).withUnsafeBufferPointer {
+                write(writeEnd, $0.baseAddress!, $0.count)
+            }
             close(writeEnd)
         }
         writer.start()
         defer { close(readEnd) }
-        let reader = RecordReader(source: InputSource(name: "<pipe>", fd: readEnd, size: nil), chunkSize: 65_536)
+        let reader = RecordReader(
+            source: InputSource(name: "<pipe>", fd: readEnd, size: nil), chunkSize: 65_536)
         reader.maximumRecordLength = 100_000
         var fields: [JSONField] = []
         #expect(try reader.next(into: &fields)?.line == 1)
@@ -158,10 +175,14 @@ struct OpenRecordTests {
         while read(readEnd, &rest, rest.count) > 0 {}
     }
 
-    @Test("a stream of blanks that never pauses stops when cancelled: every read checks, not only the wait for input")
+    @Test(
+        "a stream of blanks that never pauses stops when cancelled: every read checks, not only the wait for input"
+    )
     func cancelledWhileInputNeverPauses() throws {
         // A regular file is never waited for, as a pipe that is always full is not.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-blanks-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-blanks-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(repeating: UInt8(ascii: " "), count: 1 << 20).write(to: URL(fileURLWithPath: path))
         let source = try InputSource.open(path)

@@ -7,7 +7,8 @@ import Testing
 /// query command end to end.
 @Suite("output formats, in-process")
 struct OutputFormatTests {
-    /// Three rows with every kind of column, in a table declared as `jsonsql create-table` declares it.
+    /// Three rows with every kind of column, in a table declared as `jsonsql create-table` declares
+    /// it.
     static let db: String = {
         let dir = try! SuiteDirectories.make("output")
         let db = dir.appendingPathComponent("db.sqlite").path
@@ -19,8 +20,12 @@ struct OutputFormatTests {
         ]
         try! rows.joined(separator: "\n").write(toFile: input, atomically: false, encoding: .utf8)
         let store = try! Store(path: db, access: .create)
-        let columns = ["id:integer:pk", "name:text", "ratio:real", "ok:boolean", "doc:json", "data:blob", "at:datetime"]
-        _ = try! store.createTable(TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
+        let columns = [
+            "id:integer:pk", "name:text", "ratio:real", "ok:boolean", "doc:json", "data:blob",
+            "at:datetime",
+        ]
+        _ = try! store.createTable(
+            TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
         _ = try! store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "t"))
         store.close()
         return db
@@ -61,7 +66,8 @@ struct OutputFormatTests {
             separator: "\n", omittingEmptySubsequences: false)
         #expect(
             lines == [
-                #"{"id":1,"doc":{"k":[1,2.5,"x",null,true],"s":"[1,2]"}}"#, #"{"id":2,"doc":"[1,2]"}"#, #"{"id":3,"doc":null}"#,
+                #"{"id":1,"doc":{"k":[1,2.5,"x",null,true],"s":"[1,2]"}}"#,
+                #"{"id":2,"doc":"[1,2]"}"#, #"{"id":3,"doc":null}"#,
                 "",
             ])
     }

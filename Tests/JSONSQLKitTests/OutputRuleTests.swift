@@ -11,16 +11,20 @@ struct OutputRuleTests {
     func isoDates() throws {
         let db = try LibraryDatabase()
         try db.create("e", ["id:integer:pk", "at:datetime"])
-        try db.sql(#"INSERT INTO e VALUES (1, '2024-05-01 12:30:00.000'), (2, '2024-"5-01 12:30:00.000')"#)
+        try db.sql(
+            #"INSERT INTO e VALUES (1, '2024-05-01 12:30:00.000'), (2, '2024-"5-01 12:30:00.000')"#)
         var spec = QuerySpec(table: "e")
         spec.isoDates = true
         let out = OutputBuffer()
         try db.store.run(spec, format: .jsonl, to: out)
         #expect(
-            out.text == #"{"id":1,"at":"2024-05-01T12:30:00.000Z"}"# + "\n" + #"{"id":2,"at":"2024-\"5-01 12:30:00.000"}"# + "\n")
+            out.text == #"{"id":1,"at":"2024-05-01T12:30:00.000Z"}"# + "\n"
+                + #"{"id":2,"at":"2024-\"5-01 12:30:00.000"}"# + "\n")
     }
 
-    @Test("--dates iso8601 prints the forms other tools store in UTC with Z, digits past the millisecond kept")
+    @Test(
+        "--dates iso8601 prints the forms other tools store in UTC with Z, digits past the millisecond kept"
+    )
     func isoDatesOtherForms() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -30,7 +34,8 @@ struct OutputRuleTests {
               (4, '2024-05-01T12:30:00.120Z'), (5, 1714566600), (6, 'soon')
             """)
         let expected = [
-            "2024-05-01T12:30:00.123456Z", "2024-05-01T12:30:00.000Z", "2024-05-01T00:00:00.000Z", "2024-05-01T12:30:00.120Z",
+            "2024-05-01T12:30:00.123456Z", "2024-05-01T12:30:00.000Z", "2024-05-01T00:00:00.000Z",
+            "2024-05-01T12:30:00.120Z",
         ]
         var spec = QuerySpec(table: "e")
         spec.isoDates = true
@@ -55,7 +60,8 @@ struct OutputRuleTests {
         let out = try db.query("t", select: ["v"])
         #expect(
             !out.unicodeScalars.contains {
-                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+                    || $0 == "\u{2028}" || $0 == "\u{2029}"
             })
         #expect(out == #"{"v":"\u007f\u0085\u2028\u2029"}"# + "\n")
     }
@@ -64,7 +70,9 @@ struct OutputRuleTests {
     func repeatedNames() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "v:text"])
-        #expect(errorMessage { try db.query("t", select: ["id", "id"]) } == "--select names id twice; list each path once")
+        #expect(
+            errorMessage { try db.query("t", select: ["id", "id"]) }
+                == "--select names id twice; list each path once")
         // A path is named by its column as the table spells it, as a column is: the same path in
         // another case is the same key.
         try db.create("p", ["id:integer:pk", "Name:text", "doc:json"])
@@ -75,7 +83,8 @@ struct OutputRuleTests {
                 == "--select names doc.K twice (as DOC.K and doc.K); list each path once")
         func run(_ format: OutputFormat) throws -> String {
             let out = OutputBuffer()
-            _ = try db.store.run(sql: "SELECT 1 AS a, 2 AS a", parameters: [:], format: format, to: out)
+            _ = try db.store.run(
+                sql: "SELECT 1 AS a, 2 AS a", parameters: [:], format: format, to: out)
             return out.text
         }
         #expect(try run(.json) == "[\n{\"a\":1,\"a:2\":2}\n]\n")

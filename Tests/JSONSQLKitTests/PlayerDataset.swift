@@ -16,7 +16,9 @@ enum JV: Sendable, Equatable {
         case .int(let v): String(v)
         case .double(let v): String(v)
         case .string(let v):
-            "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\""
+                + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "\"", with: "\\\"") + "\""
         case .bool(let v): v ? "true" : "false"
         case .null: "null"
         }
@@ -49,7 +51,8 @@ struct Dataset: Sendable {
             if let country { address.append(#""country":"\#(country)""#) }
             if let zip { address.append(#""zip":\#(zip.json)"#) }
             var fields = [
-                #""id":\#(id)"#, #""name":\#(JV.string(name).json)"#, #""score":\#(score.map(String.init) ?? "null")"#,
+                #""id":\#(id)"#, #""name":\#(JV.string(name).json)"#,
+                #""score":\#(score.map(String.init) ?? "null")"#,
                 #""active":\#(active)"#, #""address":{\#(address.joined(separator: ","))}"#,
             ]
             if let tags { fields.append(#""tags":[\#(tags.map(\.json).joined(separator: ","))]"#) }
@@ -67,9 +70,15 @@ struct Dataset: Sendable {
             return Int((state >> 33) % UInt64(bound))
         }
         let countries = ["DE", "FR", "GB", "US", "de"]
-        let tagPool: [JV] = [.string("pro"), .string("rookie"), .string("vip"), .int(1), .int(2), .bool(true)]
-        let zips: [JV?] = [nil, .string("01234"), .int(1234), .string("1234"), .int(42), .string("42")]
-        let levels: [JV?] = [nil, .int(1), .int(0), .bool(true), .bool(false), .string("1"), .double(1.5), .null]
+        let tagPool: [JV] = [
+            .string("pro"), .string("rookie"), .string("vip"), .int(1), .int(2), .bool(true),
+        ]
+        let zips: [JV?] = [
+            nil, .string("01234"), .int(1234), .string("1234"), .int(42), .string("42"),
+        ]
+        let levels: [JV?] = [
+            nil, .int(1), .int(0), .bool(true), .bool(false), .string("1"), .double(1.5), .null,
+        ]
         players = (0..<count).map { i in
             Player(
                 id: i, name: ["Ann", "Bob", "Cy", "Dee", "O'Brien"][next(5)] + " \(i)",

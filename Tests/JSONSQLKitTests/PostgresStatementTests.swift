@@ -14,21 +14,31 @@ struct PostgresStatementTests {
             ("select $$a;b$$; select 2;", ["select $$a;b$$;", "select 2;"]),
             ("DO $body$ BEGIN PERFORM 1; END $body$;", ["DO $body$ BEGIN PERFORM 1; END $body$;"]),
             // A different tag inside does not close the quote; `$1` and `a$b` are no quotes.
-            ("select $f$ $x$ ; $f$; select $1; select a$b$c;", ["select $f$ $x$ ; $f$;", "select $1;", "select a$b$c;"]),
+            (
+                "select $f$ $x$ ; $f$; select $1; select a$b$c;",
+                ["select $f$ $x$ ; $f$;", "select $1;", "select a$b$c;"]
+            ),
             (#"select E'it\'s;'; select 2;"#, [#"select E'it\'s;';"#, "select 2;"]),
             ("select 'it''s;'; select \"a;\"\"b\";", ["select 'it''s;';", "select \"a;\"\"b\";"]),
             // Block comments nest.
             // psql 15 sends no whitespace or `--` comment before a statement, and those inside it.
-            ("select /* a /* b; */ c; */ 1; -- x;\nselect 2;", ["select /* a /* b; */ c; */ 1;", "select 2;"]),
+            (
+                "select /* a /* b; */ c; */ 1; -- x;\nselect 2;",
+                ["select /* a /* b; */ c; */ 1;", "select 2;"]
+            ),
             ("select 1 -- x\n;", ["select 1 -- x\n;"]),
             // An empty line psql skips, outside strings and comments.
             ("select (1\n\n);\nselect '\n\n';", ["select (1\n);", "select '\n\n';"]),
             // No psql variable is set.
             ("select :{?v}, :v;", ["select FALSE, :v;"]),
-            // CREATE FUNCTION|PROCEDURE ... BEGIN ATOMIC ... END is one statement; CASE ... END inside counts.
+            // CREATE FUNCTION|PROCEDURE ... BEGIN ATOMIC ... END is one statement; CASE ... END
+            // inside counts.
             (
                 "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END; select 2;",
-                ["CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;", "select 2;"]
+                [
+                    "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; END;",
+                    "select 2;",
+                ]
             ),
             (
                 "create or replace procedure p() language sql begin atomic select case when true then 1 end; select 2; end; select 3;",
@@ -39,10 +49,16 @@ struct PostgresStatementTests {
             ),
             // BEGIN elsewhere is a transaction's; in parentheses it is a name.
             ("begin; select 1; end;", ["begin;", "select 1;", "end;"]),
-            ("create table b (begin int); select 1;", ["create table b (begin int);", "select 1;"]),
+            (
+                "create table b (begin int); select 1;",
+                ["create table b (begin int);", "select 1;"]
+            ),
             (
                 "create function k(begin int) returns int language sql begin atomic select 1; end; select 2;",
-                ["create function k(begin int) returns int language sql begin atomic select 1; end;", "select 2;"]
+                [
+                    "create function k(begin int) returns int language sql begin atomic select 1; end;",
+                    "select 2;",
+                ]
             ),
             // `\;` puts a `;` into the statement; U&'...' takes no backslash escape.
             (#"select 1\; select 2;"#, ["select 1; select 2;"]),
@@ -75,23 +91,35 @@ struct PostgresStatementTests {
         #expect(SQLText.isComplete(sql, syntax: Self.standard) == expected)
     }
 
-    @Test("with standard_conforming_strings off, a backslash escapes in every string, as psql reads it then")
+    @Test(
+        "with standard_conforming_strings off, a backslash escapes in every string, as psql reads it then"
+    )
     func backslashStrings() {
         let off = StatementSyntax.postgres(standardConformingStrings: false)
         #expect(SQLText.isComplete(#"select '\';"#, syntax: off) == false)
-        #expect(SQLText.statements(in: #"select 'a\'; b'; select 2;"#, syntax: off) == [#"select 'a\'; b';"#, "select 2;"])
+        #expect(
+            SQLText.statements(in: #"select 'a\'; b'; select 2;"#, syntax: off) == [
+                #"select 'a\'; b';"#, "select 2;",
+            ])
         // SQLite's rules know no dollar quotes: the same text splits inside them.
         #expect(SQLText.statements(in: "select $$a;b$$;", syntax: .sqlite).count == 2)
     }
 
-    @Test("with standard_conforming_strings off, B'...', X'...' and U&'...' strings still take no backslash escape")
+    @Test(
+        "with standard_conforming_strings off, B'...', X'...' and U&'...' strings still take no backslash escape"
+    )
     func otherStringsWithBackslashesOn() {
         let off = StatementSyntax.postgres(standardConformingStrings: false)
-        #expect(SQLText.statements(in: #"select b'\'; select x'\'; select U&'\'; select 2;"#, syntax: off).count == 4)
+        #expect(
+            SQLText.statements(
+                in: #"select b'\'; select x'\'; select U&'\'; select 2;"#, syntax: off
+            ).count == 4)
         #expect(SQLText.statements(in: #"select 'a\'; b';"#, syntax: off) == [#"select 'a\'; b';"#])
     }
 
-    @Test("meta-commands: \\g ends the statement, \\r drops it, \\echo leaves it pending, \\i stops a script")
+    @Test(
+        "meta-commands: \\g ends the statement, \\r drops it, \\echo leaves it pending, \\i stops a script"
+    )
     func metaCommands() {
         var reader = ShellLineReader(commands: ["query"], syntax: Self.standard)
         #expect(reader.take("select 1 \\g", number: 1) == .sql(["select 1 "], line: 1))
@@ -114,14 +142,18 @@ struct PostgresStatementTests {
         #expect(reader.take("\\q", number: 9) == .dotCommand(".quit"))
     }
 
-    @Test("the shell's reader gathers lines by PostgreSQL's rules, and PostgreSQL's own statements start SQL")
+    @Test(
+        "the shell's reader gathers lines by PostgreSQL's rules, and PostgreSQL's own statements start SQL"
+    )
     func reader() {
         var reader = ShellLineReader(commands: ["query", "tables"], syntax: Self.standard)
         #expect(reader.take("create function f() returns int as $$", number: 1) == .nothing)
         #expect(reader.take("  select 1;", number: 2) == .nothing)
         #expect(
             reader.take("$$ language sql;", number: 3)
-                == .sql(["create function f() returns int as $$\n  select 1;\n$$ language sql;"], line: 1))
+                == .sql(
+                    ["create function f() returns int as $$\n  select 1;\n$$ language sql;"],
+                    line: 1))
         #expect(reader.take("show", number: 4) == .nothing)
         #expect(reader.take("  timezone;", number: 5) == .sql(["show\n  timezone;"], line: 4))
         var sqlite = ShellLineReader(commands: ["query", "tables"])
@@ -146,7 +178,9 @@ struct PostgresStatementTests {
         #expect(reader.take("select 5;", number: 8) == .sql(["select 5;"], line: 8))
         // A comment nests: `*/` alone does not end it.
         #expect(reader.take("/* a /* b */", number: 9) == .nothing)
-        #expect(reader.take("tables */ select 6;", number: 10) == .sql(["/* a /* b */\ntables */ select 6;"], line: 10))
+        #expect(
+            reader.take("tables */ select 6;", number: 10)
+                == .sql(["/* a /* b */\ntables */ select 6;"], line: 10))
         // Unfinished at the end: psql would send it; the shell says so.
         #expect(reader.take("select 7; select 'a", number: 11) == .sql(["select 7;"], line: 11))
         #expect(reader.pendingStatement == "select 'a")

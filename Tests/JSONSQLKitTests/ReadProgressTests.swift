@@ -17,25 +17,38 @@ final class ReadProgressTests {
     init() throws {
         files = try ScratchFiles("progress")
         path = try files.write(
-            "many.ndjson", (0..<count).map { #"{"id":\#($0),"n":\#($0 % 97),"s":"x\#($0 % 5)"}"# }.joined(separator: "\n") + "\n")
+            "many.ndjson",
+            (0..<count).map { #"{"id":\#($0),"n":\#($0 % 97),"s":"x\#($0 % 5)"}"# }.joined(
+                separator: "\n") + "\n")
     }
 
-    var size: Int64 { Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1) }
+    var size: Int64 {
+        Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1)
+    }
 
     /// Checks what a run reported: reads numbered from 1 without a gap, each read's records
     /// and bytes growing, never past the file; returns the reads seen.
-    func check(_ reports: [InsertProgress], sourceLocation: SourceLocation = #_sourceLocation) -> [Int] {
+    func check(_ reports: [InsertProgress], sourceLocation: SourceLocation = #_sourceLocation)
+        -> [Int]
+    {
         #expect(!reports.isEmpty, sourceLocation: sourceLocation)
         var reads: [Int] = []
         for (previous, report) in zip([nil] + reports.map { $0 }, reports) {
             #expect(report.totalBytes == size, sourceLocation: sourceLocation)
-            #expect(report.bytesRead > 0 && report.bytesRead <= size, "\(report)", sourceLocation: sourceLocation)
-            #expect(report.records > 0 && report.records <= count, "\(report)", sourceLocation: sourceLocation)
+            #expect(
+                report.bytesRead > 0 && report.bytesRead <= size, "\(report)",
+                sourceLocation: sourceLocation)
+            #expect(
+                report.records > 0 && report.records <= count, "\(report)",
+                sourceLocation: sourceLocation)
             if let previous, previous.read == report.read {
                 #expect(
-                    report.records > previous.records && report.bytesRead > previous.bytesRead, sourceLocation: sourceLocation)
+                    report.records > previous.records && report.bytesRead > previous.bytesRead,
+                    sourceLocation: sourceLocation)
             } else {
-                #expect(report.read == (reads.last ?? 0) + 1, "\(reports.map(\.read))", sourceLocation: sourceLocation)
+                #expect(
+                    report.read == (reads.last ?? 0) + 1, "\(reports.map(\.read))",
+                    sourceLocation: sourceLocation)
                 reads.append(report.read)
             }
         }
@@ -45,33 +58,43 @@ final class ReadProgressTests {
     @Test("describe of a file reports its one read, two threads counted together")
     func describe() throws {
         var reports: [InsertProgress] = []
-        try Store.streamDescribe(file: path, output: .jsonl, to: OutputBuffer(), progress: { reports.append($0) })
+        try Store.streamDescribe(
+            file: path, output: .jsonl, to: OutputBuffer(), progress: { reports.append($0) })
         #expect(check(reports) == [1])
         // Both halves: the first thread alone reads about half the records.
-        #expect(reports.last.map { $0.records > count / 2 } == true, "\(reports.last.map { "\($0)" } ?? "")")
+        #expect(
+            reports.last.map { $0.records > count / 2 } == true,
+            "\(reports.last.map { "\($0)" } ?? "")")
     }
 
-    @Test("a filtered query reports the read for the types, then the read of the records it matches")
+    @Test(
+        "a filtered query reports the read for the types, then the read of the records it matches")
     func query() throws {
         var reports: [InsertProgress] = []
         var spec = QuerySpec(table: "many")
         spec.filters = [try FilterParser.parse("n > 90")]
         let out = OutputBuffer()
-        try Store.streamQuery(file: path, spec: spec, output: .jsonl, to: out, progress: { reports.append($0) })
+        try Store.streamQuery(
+            file: path, spec: spec, output: .jsonl, to: out, progress: { reports.append($0) })
         #expect(check(reports) == [1, 2])
         #expect(out.text.split(separator: "\n").count == (0..<count).filter { $0 % 97 > 90 }.count)
     }
 
-    @Test("an insert whose types change at the last record reports its first read, then the reads that insert again")
+    @Test(
+        "an insert whose types change at the last record reports its first read, then the reads that insert again"
+    )
     func insertAgain() throws {
         let late = try files.write(
             "late.ndjson",
-            (0..<count).map { #"{"id":\#($0),"n":\#($0 == count - 1 ? #""x""# : "\($0)")}"# }.joined(separator: "\n"))
-        let store = try Store(path: files.directory.appendingPathComponent("db.sqlite").path, access: .create)
+            (0..<count).map { #"{"id":\#($0),"n":\#($0 == count - 1 ? #""x""# : "\($0)")}"# }
+                .joined(separator: "\n"))
+        let store = try Store(
+            path: files.directory.appendingPathComponent("db.sqlite").path, access: .create)
         defer { store.close() }
         var reports: [InsertProgress] = []
         let result = try store.insert(
-            from: [try InputSource.open(late)], options: InsertOptions(table: "t"), progress: { reports.append($0) })
+            from: [try InputSource.open(late)], options: InsertOptions(table: "t"),
+            progress: { reports.append($0) })
         #expect(result.written == count)
         let reads = Set(reports.map(\.read))
         // The insert, then the types of every record when the reading thread had not read them

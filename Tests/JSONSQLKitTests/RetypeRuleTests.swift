@@ -25,12 +25,17 @@ struct RetypeRuleTests {
         }
     }
 
-    static func retype(_ db: LibraryDatabase, _ table: String, _ changes: String...) throws -> [String] {
+    static func retype(_ db: LibraryDatabase, _ table: String, _ changes: String...) throws
+        -> [String]
+    {
         try db.store.retype(
             table: table,
             columns: changes.map { change in
                 let colon = change.lastIndex(of: ":")!
-                return (String(change[..<colon]), try ColumnType(userName: String(change[change.index(after: colon)...])))
+                return (
+                    String(change[..<colon]),
+                    try ColumnType(userName: String(change[change.index(after: colon)...]))
+                )
             })
     }
 
@@ -41,10 +46,15 @@ struct RetypeRuleTests {
     }
 
     static func declared(_ db: LibraryDatabase, _ table: String) throws -> String {
-        try rows(db, "SELECT group_concat(name || ':' || type, ',') FROM pragma_table_xinfo(\(SQLQuote.literal(table)))")
+        try rows(
+            db,
+            "SELECT group_concat(name || ':' || type, ',') FROM pragma_table_xinfo(\(SQLQuote.literal(table)))"
+        )
     }
 
-    @Test("comments holding commas, parentheses, quotes and column names are kept and not read as SQL")
+    @Test(
+        "comments holding commas, parentheses, quotes and column names are kept and not read as SQL"
+    )
     func comments() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -62,22 +72,34 @@ struct RetypeRuleTests {
             """#)
         #expect(
             try Self.retype(db, #"odd "t""#, "b:integer", "été:real")
-                == ["b is now an integer column in odd \"t\"", "été is now a real column in odd \"t\""])
-        #expect(try Self.declared(db, #"odd "t""#) == "id:INTEGER,my col:VARCHAR(10),été:REAL,b:INTEGER,g:TEXT")
+                == [
+                    "b is now an integer column in odd \"t\"",
+                    "été is now a real column in odd \"t\"",
+                ])
+        #expect(
+            try Self.declared(db, #"odd "t""#)
+                == "id:INTEGER,my col:VARCHAR(10),été:REAL,b:INTEGER,g:TEXT")
         let sql = try db.schemaSQL(#"odd "t""#)
         for kept in [
-            "-- the table, (with a comma, and ') quote; b TEXT,", "/* key, ) ' b */", "DEFAULT ('a,b)' || 'c') NOT NULL, -- b, )",
-            "`été` REAL /* b INTEGER, */ CHECK (length(`été`) < 100)", "b INTEGER, /* unfinished ( */",
+            "-- the table, (with a comma, and ') quote; b TEXT,", "/* key, ) ' b */",
+            "DEFAULT ('a,b)' || 'c') NOT NULL, -- b, )",
+            "`été` REAL /* b INTEGER, */ CHECK (length(`été`) < 100)",
+            "b INTEGER, /* unfinished ( */",
             "'-- not a comment'", "CHECK (id > 0) -- b\n)",
         ] {
             #expect(sql.contains(kept), "\(kept) in \(sql)")
         }
         #expect(
-            try Self.rows(db, #"SELECT id, typeof(b), b, typeof("été"), "été", g FROM "odd ""t""" ORDER BY id"#)
+            try Self.rows(
+                db,
+                #"SELECT id, typeof(b), b, typeof("été"), "été", g FROM "odd ""t""" ORDER BY id"#)
                 == "1|integer|3|real|12.0|X-- not a comment\n2|null||real|7.0|Y-- not a comment")
         #expect(try db.schemaSQL("by b").contains("(b /* ( */) WHERE b IS NOT NULL"))
         // The UNIQUE constraint still holds, case-insensitively through the column's COLLATE.
-        #expect(errorMessage { try db.execute(#"INSERT INTO "odd ""t""" (id, [my col], b) VALUES (3, 'X', 3)"#) } != nil)
+        #expect(
+            errorMessage {
+                try db.execute(#"INSERT INTO "odd ""t""" (id, [my col], b) VALUES (3, 'X', 3)"#)
+            } != nil)
         try Self.expectSound(db)
     }
 
@@ -86,15 +108,21 @@ struct RetypeRuleTests {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "n:numeric", "j:json", "s:text"])
         try db.insert("t", #"{"id":1,"n":3.5,"j":{"a":[1,"x"]},"s":"3.5"}"#)
-        for (change, held) in [("n:integer", "3.5"), ("j:integer", #"{"a":[1,"x"]}"#), ("s:integer", #""3.5""#)] {
+        for (change, held) in [
+            ("n:integer", "3.5"), ("j:integer", #"{"a":[1,"x"]}"#), ("s:integer", #""3.5""#),
+        ] {
             let message = errorMessage { try Self.retype(db, "t", change) } ?? "no error"
             #expect(
-                message.hasPrefix("cannot make \(change.prefix(1)) an integer column: row 1 holds \(held), which does not fit"),
+                message.hasPrefix(
+                    "cannot make \(change.prefix(1)) an integer column: row 1 holds \(held), which does not fit"
+                ),
                 "\(message)")
         }
     }
 
-    @Test("uuid and blob columns become text as they print, and back; a blob that fits no other type is named as one")
+    @Test(
+        "uuid and blob columns become text as they print, and back; a blob that fits no other type is named as one"
+    )
     func blobsAsText() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "u:uuid", "b:blob"])
@@ -103,7 +131,8 @@ struct RetypeRuleTests {
         _ = try Self.retype(db, "t", "u:text", "b:text")
         #expect(
             try db.sql("SELECT typeof(u) AS tu, u, typeof(b) AS tb, b FROM t")
-                == #"{"tu":"text","u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","tb":"text","b":"AAE="}"# + "\n")
+                == #"{"tu":"text","u":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","tb":"text","b":"AAE="}"#
+                + "\n")
         _ = try Self.retype(db, "t", "u:uuid", "b:blob")
         #expect(try db.query("t") == before)
         #expect(
@@ -113,7 +142,8 @@ struct RetypeRuleTests {
         // A UUID key names its row as update does.
         try db.store.createTable(
             TableSpec(
-                name: "k", columns: ["id:uuid", "s:text"].map(ColumnSpec.init(parsing:)), primaryKey: ["id"], withoutRowid: true))
+                name: "k", columns: ["id:uuid", "s:text"].map(ColumnSpec.init(parsing:)),
+                primaryKey: ["id"], withoutRowid: true))
         try db.insert("k", #"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","s":"x"}"#)
         #expect(
             errorMessage { try Self.retype(db, "k", "s:integer") }
@@ -125,14 +155,20 @@ struct RetypeRuleTests {
     func booleansAsText() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "b:boolean"])
-        try db.insert("t", #"{"id":1,"b":true}"# + "\n" + #"{"id":2,"b":false}"# + "\n" + #"{"id":3,"b":null}"#)
+        try db.insert(
+            "t",
+            #"{"id":1,"b":true}"# + "\n" + #"{"id":2,"b":false}"# + "\n" + #"{"id":3,"b":null}"#)
         let before = try db.query("t")
         _ = try Self.retype(db, "t", "b:text")
-        #expect(try Self.rows(db, "SELECT id, typeof(b), b FROM t ORDER BY id") == "1|text|true\n2|text|false\n3|null|")
+        #expect(
+            try Self.rows(db, "SELECT id, typeof(b), b FROM t ORDER BY id")
+                == "1|text|true\n2|text|false\n3|null|")
         _ = try Self.retype(db, "t", "b:boolean")
         #expect(try db.query("t") == before)
         // Another integer a BOOLEAN column of another tool holds stays its digits.
-        try db.execute("CREATE TABLE o (id INTEGER PRIMARY KEY, b BOOLEAN); INSERT INTO o VALUES (1, 2), (2, 1);")
+        try db.execute(
+            "CREATE TABLE o (id INTEGER PRIMARY KEY, b BOOLEAN); INSERT INTO o VALUES (1, 2), (2, 1);"
+        )
         _ = try Self.retype(db, "o", "b:text")
         #expect(try Self.rows(db, "SELECT id, b FROM o ORDER BY id") == "1|2\n2|true")
     }
@@ -142,20 +178,30 @@ struct RetypeRuleTests {
         arguments: [
             ("c", "json", "c JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\"))"),
             ("[c]", "boolean", "[c] BOOLEAN CHECK (\"c\" IN (0, 1))"),
-            ("\"c\" /* no type */", "json", "\"c\" JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\")) /* no type */"),
+            (
+                "\"c\" /* no type */", "json",
+                "\"c\" JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\")) /* no type */"
+            ),
             ("c INT", "json", "c JSON TEXT CHECK (\"c\" IS NULL OR json_valid(\"c\"))"),
         ])
     func untypedColumn(definition: String, type: String, becomes: String) throws {
         let db = try LibraryDatabase()
-        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, \(definition), d TEXT); INSERT INTO t VALUES (1, 1, 'x');")
+        try db.execute(
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, \(definition), d TEXT); INSERT INTO t VALUES (1, 1, 'x');"
+        )
         #expect(try Self.retype(db, "t", "c:\(type)") == ["c is now a \(type) column in t"])
-        #expect(try db.schemaSQL("t") == "CREATE TABLE \"t\" (id INTEGER PRIMARY KEY, \(becomes), d TEXT)")
-        #expect(try Self.rows(db, "SELECT typeof(c), c FROM t") == (type == "json" ? "text|1" : "integer|1"))
+        #expect(
+            try db.schemaSQL("t")
+                == "CREATE TABLE \"t\" (id INTEGER PRIMARY KEY, \(becomes), d TEXT)")
+        #expect(
+            try Self.rows(db, "SELECT typeof(c), c FROM t")
+                == (type == "json" ? "text|1" : "integer|1"))
         try Self.expectSound(db)
     }
 
     @Test(
-        "a text column of Python's isoformat() times becomes a datetime, except a time finer than a millisecond, named with why")
+        "a text column of Python's isoformat() times becomes a datetime, except a time finer than a millisecond, named with why"
+    )
     func isoformatTimes() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -169,7 +215,9 @@ struct RetypeRuleTests {
         )
         try db.execute("UPDATE seen SET at = '2024-05-01T10:00:00.123000' WHERE id = 2")
         _ = try Self.retype(db, "seen", "at:datetime")
-        #expect(try Self.rows(db, "SELECT at FROM seen ORDER BY id") == "2024-05-01 10:00:00.000\n2024-05-01 10:00:00.123")
+        #expect(
+            try Self.rows(db, "SELECT at FROM seen ORDER BY id")
+                == "2024-05-01 10:00:00.000\n2024-05-01 10:00:00.123")
     }
 
     @Test("WITHOUT ROWID tables, and a value that does not fit is named by its primary key")
@@ -188,14 +236,20 @@ struct RetypeRuleTests {
         try db.execute("UPDATE pair SET n = '2' WHERE b = 'z'")
         _ = try Self.retype(db, "pair", "n:integer")
         #expect(try Self.rows(db, "SELECT wr FROM pragma_table_list WHERE name = 'pair'") == "1")
-        #expect(try Self.rows(db, "SELECT typeof(n), n FROM pair ORDER BY b") == "integer|1\ninteger|2")
-        #expect(try Self.rows(db, "SELECT name FROM pragma_index_list('pair') WHERE origin = 'c'") == "pair_n")
+        #expect(
+            try Self.rows(db, "SELECT typeof(n), n FROM pair ORDER BY b") == "integer|1\ninteger|2")
+        #expect(
+            try Self.rows(db, "SELECT name FROM pragma_index_list('pair') WHERE origin = 'c'")
+                == "pair_n")
         try Self.expectSound(db)
     }
 
     @Test(
         "STRICT tables, with WITHOUT ROWID in either order",
-        arguments: ["STRICT", "STRICT, WITHOUT ROWID", "WITHOUT ROWID, STRICT", "strict /* note */ ,without rowid"])
+        arguments: [
+            "STRICT", "STRICT, WITHOUT ROWID", "WITHOUT ROWID, STRICT",
+            "strict /* note */ ,without rowid",
+        ])
     func strict(options: String) throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -206,7 +260,9 @@ struct RetypeRuleTests {
         _ = try Self.retype(db, "s", "n:integer", "r:any")
         #expect(try Self.declared(db, "s") == "id:INTEGER,n:INTEGER,r:ANY")
         #expect(try Self.rows(db, "SELECT strict FROM pragma_table_list WHERE name = 's'") == "1")
-        #expect(try Self.rows(db, "SELECT typeof(n), n, typeof(r) FROM s ORDER BY id") == "integer|10|text\nnull||integer")
+        #expect(
+            try Self.rows(db, "SELECT typeof(n), n, typeof(r) FROM s ORDER BY id")
+                == "integer|10|text\nnull||integer")
         // STRICT declares only integer, real, text, blob and any: others are refused, nothing changed.
         let before = try Self.rows(db, "SELECT sql FROM sqlite_schema")
         for type in ["json", "boolean", "date", "uuid", "numeric"] {
@@ -240,8 +296,12 @@ struct RetypeRuleTests {
             INSERT INTO "Player X" (id, team, "sco""re", doc) VALUES (1, 'a', '5', '{"tag":"t"}'), (2, NULL, 7, '[1]');
             """)
         _ = try Self.retype(db, "Player X", #"sco"re:integer"#, "doc:json")
-        #expect(try Self.declared(db, "Player X") == #"id:INTEGER,team:TEXT,sco"re:INTEGER,doc:JSON TEXT,tag:TEXT"#)
-        #expect(try Self.rows(db, #"SELECT typeof("sco""re"), tag FROM "Player X" ORDER BY id"#) == "integer|t\ninteger|")
+        #expect(
+            try Self.declared(db, "Player X")
+                == #"id:INTEGER,team:TEXT,sco"re:INTEGER,doc:JSON TEXT,tag:TEXT"#)
+        #expect(
+            try Self.rows(db, #"SELECT typeof("sco""re"), tag FROM "Player X" ORDER BY id"#)
+                == "integer|t\ninteger|")
         #expect(try Self.rows(db, "SELECT * FROM player_view ORDER BY id") == "1|5\n2|7")
         // The CHECK, UNIQUE and new json CHECK hold; the trigger still fires; the key cascades.
         for bad in [
@@ -255,7 +315,10 @@ struct RetypeRuleTests {
         try db.execute(#"INSERT INTO "Player X" (id, "sco""re") VALUES (4, 1)"#)
         #expect(try Self.rows(db, "SELECT group_concat(what) FROM log") == "1,2,4")
         try db.execute("DELETE FROM team")
-        #expect(try Self.rows(db, #"SELECT group_concat(id) FROM (SELECT id FROM "Player X" ORDER BY id)"#) == "2,4")
+        #expect(
+            try Self.rows(
+                db, #"SELECT group_concat(id) FROM (SELECT id FROM "Player X" ORDER BY id)"#)
+                == "2,4")
         try Self.expectSound(db)
         // Back to text: the json CHECK that jsonsql added goes with the type.
         _ = try Self.retype(db, "Player X", "doc:text")
@@ -274,7 +337,9 @@ struct RetypeRuleTests {
             DELETE FROM counted WHERE id = 50;
             """)
         _ = try Self.retype(db, "plain", "v:integer")
-        #expect(try Self.rows(db, "SELECT rowid, typeof(v) FROM plain ORDER BY rowid") == "5|integer\n9|integer")
+        #expect(
+            try Self.rows(db, "SELECT rowid, typeof(v) FROM plain ORDER BY rowid")
+                == "5|integer\n9|integer")
         _ = try Self.retype(db, "counted", "v:integer")
         try db.execute("INSERT INTO counted (v) VALUES (3)")
         #expect(try Self.rows(db, "SELECT group_concat(id) FROM counted") == "1,51")
@@ -287,10 +352,14 @@ struct RetypeRuleTests {
         try db.execute("CREATE VIRTUAL TABLE f USING fts5(a, b); CREATE VIEW v AS SELECT 1 AS x;")
         let virtual = errorMessage { try Self.retype(db, "f", "a:text") }
         #expect(virtual?.hasPrefix("f is a virtual table;") == true, "\(virtual ?? "no error")")
-        #expect(errorMessage { try Self.retype(db, "v", "x:text") } == "v is a view; only tables can change types")
+        #expect(
+            errorMessage { try Self.retype(db, "v", "x:text") }
+                == "v is a view; only tables can change types")
     }
 
-    @Test("a partial index written with other quoting and comments is used by the same --where; a longer number is not")
+    @Test(
+        "a partial index written with other quoting and comments is used by the same --where; a longer number is not"
+    )
     func partialIndex() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -317,7 +386,9 @@ struct RetypeRuleTests {
         // A partial index's condition as written after WHERE.
         let partial = OutputBuffer()
         try db.store.listIndexes(table: "player", format: .jsonl, to: partial)
-        #expect(partial.text.contains(#""indexed":"name","paths":null,"where":"SCORE>100"}"#), "\(partial.text)")
+        #expect(
+            partial.text.contains(#""indexed":"name","paths":null,"where":"SCORE>100"}"#),
+            "\(partial.text)")
     }
 
     @Test(
@@ -334,10 +405,14 @@ struct RetypeRuleTests {
         let db = try LibraryDatabase()
         let message =
             "check=\(check) on column 'score' is not one SQL expression: \(problem); write one condition, e.g. check=score >= 0"
-        #expect(errorMessage { try db.create("t", ["id:integer:pk", "score:integer:check=\(check)"]) } == message)
+        #expect(
+            errorMessage { try db.create("t", ["id:integer:pk", "score:integer:check=\(check)"]) }
+                == message)
         try db.create("t", ["id:integer:pk"])
         var spec = AlterSpec(table: "t")
-        #expect(errorMessage { spec.add = [try ColumnSpec(parsing: "score:integer:check=\(check)")] } == message)
+        #expect(
+            errorMessage { spec.add = [try ColumnSpec(parsing: "score:integer:check=\(check)")] }
+                == message)
         #expect(try Self.rows(db, "SELECT group_concat(name) FROM pragma_table_xinfo('t')") == "id")
         // Parentheses, strings and closed comments inside one expression are fine.
         spec.add = [try ColumnSpec(parsing: "code:text:check=code IN ('a)', 'b--') /* two */")]
@@ -345,7 +420,8 @@ struct RetypeRuleTests {
     }
 
     @Test(
-        "in-place changes before a rebuild follow the same rules: a REFERENCES column with a default is refused, nothing changes")
+        "in-place changes before a rebuild follow the same rules: a REFERENCES column with a default is refused, nothing changes"
+    )
     func alterThenRetype() throws {
         let db = try LibraryDatabase()
         try db.create("p", ["id:integer:pk"])
@@ -354,9 +430,13 @@ struct RetypeRuleTests {
         try db.insert("t", #"{"id":1,"n":"7"}"#)
         var spec = AlterSpec(table: "t")
         spec.add = [try ColumnSpec(parsing: "pid:integer:references=p.id:default=1")]
-        let expected = "cannot add column pid to t: Cannot add a REFERENCES column with non-NULL default value"
+        let expected =
+            "cannot add column pid to t: Cannot add a REFERENCES column with non-NULL default value"
         #expect(errorMessage { try db.store.alter(spec) } == expected)
-        #expect(errorMessage { try db.store.retype(table: "t", columns: [("n", .integer)], after: spec) } == expected)
+        #expect(
+            errorMessage {
+                try db.store.retype(table: "t", columns: [("n", .integer)], after: spec)
+            } == expected)
         #expect(try Self.declared(db, "t") == "id:INTEGER,n:TEXT")
         spec.add = [try ColumnSpec(parsing: "pid:integer:references=p.id")]
         #expect(

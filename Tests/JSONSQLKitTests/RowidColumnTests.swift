@@ -24,7 +24,8 @@ struct RowidColumnTests {
             let out = OutputBuffer()
             try db.store.describe(table: "r", sample: sample, format: .jsonl, to: out)
             let first = try #require(out.text.split(separator: "\n").first)
-            let stats = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+            let stats = try #require(
+                try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
             #expect(stats["path"] as? String == "rowid")
             #expect(stats["count"] as? Int == sample, "\(out.text)")
         }
@@ -35,6 +36,7 @@ struct RowidColumnTests {
         let db = try Self.makeDatabase()
         #expect(
             errorMessage { try db.update("r", where: ["rowid = a"], set: ["d.z=1"]) }?
-                .hasPrefix("the row with _rowid_ = 3 holds 'plain' in d, which is not JSON") == true)
+                .hasPrefix("the row with _rowid_ = 3 holds 'plain' in d, which is not JSON") == true
+        )
     }
 }

@@ -12,8 +12,10 @@ struct SQLQuoteTests {
     /// with a combining mark, backslashes (which SQLite does not treat as escapes), keywords,
     /// brackets, spaces and non-ASCII.
     static let hostile = [
-        #"a"b"#, "x'; DROP TABLE canary; --", #"x"; DROP TABLE canary; --"#, #"back\slash"#, #"\"#, #"\'"#, #"\""#, "\"",
-        "'", "''", "]", "[a]", "`a`", "select", "a\u{301}\"\u{301}'", " ", "é", "日本", "a.b", "$.a", "*/", "/*", "--",
+        #"a"b"#, "x'; DROP TABLE canary; --", #"x"; DROP TABLE canary; --"#, #"back\slash"#, #"\"#,
+        #"\'"#, #"\""#, "\"",
+        "'", "''", "]", "[a]", "`a`", "select", "a\u{301}\"\u{301}'", " ", "é", "日本", "a.b", "$.a",
+        "*/", "/*", "--",
         "\n", "\t\r",
     ]
 
@@ -23,20 +25,28 @@ struct SQLQuoteTests {
         return queue
     }
 
-    @Test("a quoted name reads back as itself in a table and a column, and runs nothing else", arguments: hostile)
+    @Test(
+        "a quoted name reads back as itself in a table and a column, and runs nothing else",
+        arguments: hostile)
     func identifierRoundTrip(_ name: String) throws {
         let queue = try database()
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE \(SQLQuote.identifier(name)) (\(SQLQuote.identifier(name)) TEXT)")
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
+            try db.execute(
+                sql: "CREATE TABLE \(SQLQuote.identifier(name)) (\(SQLQuote.identifier(name)) TEXT)"
+            )
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
             #expect(tables.count == 2 && tables[0] == "canary")
             #expect(tables.last.map { Array($0.utf8) } == Array(name.utf8))
-            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name])
+            let columns = try String.fetchAll(
+                db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name])
             #expect(columns.map { Array($0.utf8) } == [Array(name.utf8)])
         }
     }
 
-    @Test("a quoted literal, and a value written into SQL, read back as the text given", arguments: hostile)
+    @Test(
+        "a quoted literal, and a value written into SQL, read back as the text given",
+        arguments: hostile)
     func literalRoundTrip(_ text: String) throws {
         let queue = try database()
         try queue.read { db in
@@ -62,7 +72,9 @@ struct SQLQuoteTests {
                 #expect(throws: DatabaseError.self) {
                     try db.execute(sql: "CREATE TABLE \(SQLQuote.identifier(name)) (a)")
                 }
-                #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT \(SQLQuote.literal(name))") }
+                #expect(throws: DatabaseError.self) {
+                    try db.execute(sql: "SELECT \(SQLQuote.literal(name))")
+                }
                 let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema")
                 #expect(names == ["canary"])
             }
@@ -86,15 +98,21 @@ struct SQLQuoteTests {
     @Test(
         "a word given as bytes, UTF-8 or not, is shown so that bash reads back the same bytes",
         arguments: [
-            [0x64, 0x62, 0xFF, 0x2E, 0x73], [0xE9], [0xC3], [0x61, 0xC3, 0x28], [0xF0, 0x9F, 0x98], [0x80, 0x27, 0x5C],
-            [0xED, 0xA0, 0x80], [0xC0, 0xAF], Array("x'; DROP TABLE t; --\u{FFFD}é".utf8), [0x61, 0x0A, 0xFF, 0x1B],
+            [0x64, 0x62, 0xFF, 0x2E, 0x73], [0xE9], [0xC3], [0x61, 0xC3, 0x28], [0xF0, 0x9F, 0x98],
+            [0x80, 0x27, 0x5C],
+            [0xED, 0xA0, 0x80], [0xC0, 0xAF], Array("x'; DROP TABLE t; --\u{FFFD}é".utf8),
+            [0x61, 0x0A, 0xFF, 0x1B],
             Array("plain".utf8), Array("café \\ 'q'".utf8),
         ] as [[UInt8]])
     func shellWordOfBytes(_ bytes: [UInt8]) throws {
         let word = SQLQuote.shellWord(bytes: bytes)
         #expect(try bashBytes(word) == bytes, "\(word)")
         // One line, no byte that is not UTF-8, nothing a terminal acts on.
-        #expect(!word.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{FFFD}" } || bytes.contains(0xEF), "\(word)")
-        if let text = String(validating: bytes, as: UTF8.self) { #expect(word == SQLQuote.shellWord(text)) }
+        #expect(
+            !word.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{FFFD}" }
+                || bytes.contains(0xEF), "\(word)")
+        if let text = String(validating: bytes, as: UTF8.self) {
+            #expect(word == SQLQuote.shellWord(text))
+        }
     }
 }

@@ -9,7 +9,9 @@ struct SQLTokenizerTests {
     /// Each token as `kind:text`.
     static func describe(_ sql: String) -> [String] {
         let bytes = Array(sql.utf8)
-        return SQLTokenizer.tokens(utf8: bytes).map { "\($0.kind):\(String(decoding: bytes[$0.range], as: UTF8.self))" }
+        return SQLTokenizer.tokens(utf8: bytes).map {
+            "\($0.kind):\(String(decoding: bytes[$0.range], as: UTF8.self))"
+        }
     }
 
     @Test(
@@ -32,24 +34,36 @@ struct SQLTokenizerTests {
             ("'open", ["illegal:'open"]),
             ("\"open", ["illegal:\"open"]),
             ("[open", ["illegal:[open"]),
-            ("x'0aFF' X'' x'abc' x'zz'", ["blob:x'0aFF'", "blob:X''", "illegal:x'abc'", "illegal:x'zz'"]),
+            (
+                "x'0aFF' X'' x'abc' x'zz'",
+                ["blob:x'0aFF'", "blob:X''", "illegal:x'abc'", "illegal:x'zz'"]
+            ),
             ("x 'a'", ["word:x", "string:'a'"]),
             (
                 "12 1.5 .5 1e3 1E-3 1.e+2 0x1F 0x",
                 [
-                    "number:12", "number:1.5", "number:.5", "number:1e3", "number:1E-3", "number:1.e+2", "number:0x1F",
+                    "number:12", "number:1.5", "number:.5", "number:1e3", "number:1E-3",
+                    "number:1.e+2", "number:0x1F",
                     "illegal:0x",
                 ]
             ),
             ("12abc", ["illegal:12abc"]),
             ("a.b", ["word:a", "symbol:.", "word:b"]),
-            ("? ?12 :a @b $c #d", ["variable:?", "variable:?12", "variable::a", "variable:@b", "variable:$c", "variable:#d"]),
+            (
+                "? ?12 :a @b $c #d",
+                [
+                    "variable:?", "variable:?12", "variable::a", "variable:@b", "variable:$c",
+                    "variable:#d",
+                ]
+            ),
             ("a->>'$.b'->c", ["word:a", "symbol:->>", "string:'$.b'", "symbol:->", "word:c"]),
             (
                 "a<=b<>c==d!=e||f<<g>>h>=i",
                 [
-                    "word:a", "symbol:<=", "word:b", "symbol:<>", "word:c", "symbol:==", "word:d", "symbol:!=", "word:e",
-                    "symbol:||", "word:f", "symbol:<<", "word:g", "symbol:>>", "word:h", "symbol:>=", "word:i",
+                    "word:a", "symbol:<=", "word:b", "symbol:<>", "word:c", "symbol:==", "word:d",
+                    "symbol:!=", "word:e",
+                    "symbol:||", "word:f", "symbol:<<", "word:g", "symbol:>>", "word:h",
+                    "symbol:>=", "word:i",
                 ]
             ),
             ("a-b - -1", ["word:a", "symbol:-", "word:b", "symbol:-", "symbol:-", "number:1"]),
@@ -57,12 +71,14 @@ struct SQLTokenizerTests {
             (
                 "f((a),(b))",
                 [
-                    "word:f", "symbol:(", "symbol:(", "word:a", "symbol:)", "symbol:,", "symbol:(", "word:b", "symbol:)",
+                    "word:f", "symbol:(", "symbol:(", "word:a", "symbol:)", "symbol:,", "symbol:(",
+                    "word:b", "symbol:)",
                     "symbol:)",
                 ]
             ),
             ("été_1$x", ["word:été_1$x"]),
-            ("a\u{00A0}b", ["word:a\u{00A0}b"]),  // every byte from 0x80 up is a name byte, as in SQLite
+            // every byte from 0x80 up is a name byte, as in SQLite
+            ("a\u{00A0}b", ["word:a\u{00A0}b"]),
             ("a\tb\r\nc\u{0C}d", ["word:a", "word:b", "word:c", "word:d"]),
             ("'a\u{0}b' \u{0} c", ["string:'a\u{0}b'", "illegal:\u{0}", "word:c"]),
             ("", []),
@@ -90,7 +106,8 @@ struct SQLTokenizerTests {
     func names() {
         // A combining mark right after a quote makes one Character with it, but not one byte.
         let text = SQLTokens(#"a "b ""c""" [d "e] `f``g` 'h''i' "# + "\"\u{301}x\"")
-        #expect((0..<text.count).map(text.name) == ["a", #"b "c""#, #"d "e"#, "f`g", "h'i", "\u{301}x"])
+        #expect(
+            (0..<text.count).map(text.name) == ["a", #"b "c""#, #"d "e"#, "f`g", "h'i", "\u{301}x"])
         let plain = SQLTokens(#"SCORE>100 and "x"==1"#)
         let quoted = SQLTokens(#""score" > 100 AND [X] = 1 -- note"#)
         #expect(plain.keys(0..<plain.count) == quoted.keys(0..<quoted.count))
@@ -109,7 +126,8 @@ struct SQLTokenizerTests {
 
     @Test("the condition and expressions of a CREATE INDEX")
     func index() {
-        let text = SQLTokens(#"CREATE INDEX "a (b" ON t /* ( */ ("x" ->> '$.a)', [y]) WHERE z = ')' -- done"#)
+        let text = SQLTokens(
+            #"CREATE INDEX "a (b" ON t /* ( */ ("x" ->> '$.a)', [y]) WHERE z = ')' -- done"#)
         #expect(text.indexedList.map { text.text(tokens: $0) } == #""x" ->> '$.a)', [y]"#)
         #expect(text.indexCondition.map { text.text(tokens: $0) } == "z = ')'")
         #expect(SQLTokens("CREATE INDEX i ON t (a)").indexCondition == nil)
@@ -120,16 +138,22 @@ struct SQLTokenizerTests {
         let alphabet = Array("'\"`[]-/*x0.9e+?:$#!<>=|(), \n\u{0}ab".utf8) + [0xC3, 0xA9, 0xFF]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
-            let bytes = (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let bytes = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }
             var covered = Array(repeating: false, count: bytes.count)
             var end = 0
             for token in SQLTokenizer.tokens(utf8: bytes) {
-                #expect(token.range.lowerBound >= end && !token.range.isEmpty && token.range.upperBound <= bytes.count)
+                #expect(
+                    token.range.lowerBound >= end && !token.range.isEmpty
+                        && token.range.upperBound <= bytes.count)
                 end = token.range.upperBound
                 for k in token.range { covered[k] = true }
             }
             let whitespace: Set<UInt8> = [0x20, 0x0A]
-            #expect(bytes.indices.allSatisfy { covered[$0] || whitespace.contains(bytes[$0]) }, "\(bytes)")
+            #expect(
+                bytes.indices.allSatisfy { covered[$0] || whitespace.contains(bytes[$0]) },
+                "\(bytes)")
         }
     }
 }

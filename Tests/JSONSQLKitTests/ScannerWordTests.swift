@@ -9,8 +9,10 @@ import Testing
 struct ScannerWordTests {
     /// What may sit inside a string, and whether it is allowed there.
     static let insides: [(bytes: [UInt8], valid: Bool)] = [
-        (Array(#"\""#.utf8), true), (Array(#"\\"#.utf8), true), (Array(#"\u00e9"#.utf8), true), (Array("é".utf8), true),
-        (Array("😀".utf8), true), ([0x7F], true), ([0x01], false), ([0x09], false), ([0x0A], false), ([0xFF], false),
+        (Array(#"\""#.utf8), true), (Array(#"\\"#.utf8), true), (Array(#"\u00e9"#.utf8), true),
+        (Array("é".utf8), true),
+        (Array("😀".utf8), true), ([0x7F], true), ([0x01], false), ([0x09], false), ([0x0A], false),
+        ([0xFF], false),
         ([0xC3], false), (Array(#"\x"#.utf8), false),
     ]
 
@@ -19,12 +21,16 @@ struct ScannerWordTests {
         record.withUnsafeBufferPointer { buffer -> Int? in
             var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
             var fields: [JSONField] = []
-            guard (try? scanner.scanRecord(into: &fields)) != nil, fields.count == 2, fields[1].integer == 1 else { return nil }
+            guard (try? scanner.scanRecord(into: &fields)) != nil, fields.count == 2,
+                fields[1].integer == 1
+            else { return nil }
             return fields[0].end
         }
     }
 
-    @Test("a special byte at every offset of strings up to 24 bytes long stops the scan where it must")
+    @Test(
+        "a special byte at every offset of strings up to 24 bytes long stops the scan where it must"
+    )
     func everyOffset() {
         var checked = 0
         for length in 0...24 {
@@ -37,9 +43,12 @@ struct ScannerWordTests {
                     let record = prefix + content + Array(#"","z":1}"#.utf8)
                     let end = Self.stringEnd(record)
                     if inside.valid {
-                        #expect(end == prefix.count + content.count, "\(inside.bytes) at \(offset) of \(length)")
+                        #expect(
+                            end == prefix.count + content.count,
+                            "\(inside.bytes) at \(offset) of \(length)")
                     } else {
-                        #expect(end == nil, "\(inside.bytes) at \(offset) of \(length) was accepted")
+                        #expect(
+                            end == nil, "\(inside.bytes) at \(offset) of \(length) was accepted")
                     }
                     checked += 1
                 }
@@ -79,10 +88,15 @@ struct ScannerWordTests {
             let pad = String(repeating: "p", count: padding)
             for inside in [#"\""#, #"\\"#, #"\\\""#, "a b", #"\" "#, "é 😀"] {
                 let text = Array(
-                    #"{ "\#(pad)" : [ "\#(pad)\#(inside)\#(pad)" , 1 , "\#(inside)" ] , "x" : "\#(inside)\#(pad) " }"#.utf8)
+                    #"{ "\#(pad)" : [ "\#(pad)\#(inside)\#(pad)" , 1 , "\#(inside)" ] , "x" : "\#(inside)\#(pad) " }"#
+                        .utf8)
                 var buffer = text
-                let end = buffer.withUnsafeMutableBufferPointer { JSONText.minifyInPlace($0.baseAddress!, 0, $0.count) }
-                #expect(Array(buffer[0..<end]) == Self.minified(text), "\(String(decoding: text, as: UTF8.self))")
+                let end = buffer.withUnsafeMutableBufferPointer {
+                    JSONText.minifyInPlace($0.baseAddress!, 0, $0.count)
+                }
+                #expect(
+                    Array(buffer[0..<end]) == Self.minified(text),
+                    "\(String(decoding: text, as: UTF8.self))")
             }
         }
     }

@@ -13,7 +13,11 @@ struct SchemaChangeRuleTests {
         let db = try LibraryDatabase()
         try db.create("team", ["id:text:pk"])
         try db.create(
-            "player", ["id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer", "address:json"])
+            "player",
+            [
+                "id:integer:pk", "team:text:references=team", "name:text:unique", "score:integer",
+                "address:json",
+            ])
         try db.insert("team", #"{"id":"t1"}"#)
         try db.insert(
             "player",
@@ -26,7 +30,8 @@ struct SchemaChangeRuleTests {
     }
 
     static func alter(
-        _ db: LibraryDatabase, _ table: String, add: [String] = [], rename: [String] = [], drop: [String] = []
+        _ db: LibraryDatabase, _ table: String, add: [String] = [], rename: [String] = [],
+        drop: [String] = []
     ) throws -> [String] {
         var spec = AlterSpec(table: table)
         spec.add = try add.map(ColumnSpec.init(parsing:))
@@ -37,7 +42,8 @@ struct SchemaChangeRuleTests {
 
     static func columns(_ db: LibraryDatabase, _ table: String) throws -> [String] {
         try db.schema(table).split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["column"] as? String
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["column"]
+                as? String
         }
     }
 
@@ -56,11 +62,15 @@ struct SchemaChangeRuleTests {
         let db = try Self.makeDatabase()
         let lines = try Self.alter(
             db, "player",
-            add: ["level:integer:notnull:default=1", "city:text:generated=address.city", "note:text:check=length(note) < 10"],
+            add: [
+                "level:integer:notnull:default=1", "city:text:generated=address.city",
+                "note:text:check=length(note) < 10",
+            ],
             rename: ["name=nick"], drop: ["score"])
         #expect(
             lines == [
-                "dropped column score from player", "renamed column name to nick in player", "added column level to player",
+                "dropped column score from player", "renamed column name to nick in player",
+                "added column level to player",
                 "added column city to player", "added column note to player",
             ])
         #expect(
@@ -70,10 +80,14 @@ struct SchemaChangeRuleTests {
 
                 """#)
         #expect(
-            errorMessage { try db.update("player", where: ["id = 1"], set: ["note=far too long a note"]) }?.contains(
+            errorMessage {
+                try db.update("player", where: ["id = 1"], set: ["note=far too long a note"])
+            }?.contains(
                 "CHECK constraint failed") == true)
         // The index on the path still serves queries after the changes.
-        #expect(try db.explain("player", where: ["address.country = DE"]).contains("USING INDEX player_on_address_country"))
+        #expect(
+            try db.explain("player", where: ["address.country = DE"]).contains(
+                "USING INDEX player_on_address_country"))
     }
 
     @Test("renaming a column rewrites the indexes and generated columns built on it")
@@ -83,18 +97,25 @@ struct SchemaChangeRuleTests {
         _ = try Self.alter(db, "player", rename: ["address=addr"])
         let indexes = try Self.listed(db, indexes: true)
         #expect(indexes.contains(#""indexed":"\"addr\" ->> '$.country'""#), "\(indexes)")
-        #expect(try db.explain("player", where: ["addr.country = FR"]).contains("USING INDEX player_on_address_country"))
-        #expect(try db.query("player", where: ["country = FR"], select: ["id"]) == #"{"id":2}"# + "\n")
+        #expect(
+            try db.explain("player", where: ["addr.country = FR"]).contains(
+                "USING INDEX player_on_address_country"))
+        #expect(
+            try db.query("player", where: ["country = FR"], select: ["id"]) == #"{"id":2}"# + "\n")
     }
 
     @Test("a failed change leaves every change of the command undone")
     func atomic() throws {
         let db = try Self.makeDatabase()
         #expect(
-            errorMessage { try Self.alter(db, "player", add: ["points:text"], rename: ["score=points"]) }
+            errorMessage {
+                try Self.alter(db, "player", add: ["points:text"], rename: ["score=points"])
+            }
                 == "player already has a column points")
         #expect(try Self.columns(db, "player") == ["id", "team", "name", "score", "address"])
-        #expect(errorMessage { try AlterSpec.ColumnRename(parsing: "score") } == "--rename takes OLD=NEW, got 'score'")
+        #expect(
+            errorMessage { try AlterSpec.ColumnRename(parsing: "score") }
+                == "--rename takes OLD=NEW, got 'score'")
     }
 
     @Test("dropping a column that other tables refer to, or one a generated column uses")
@@ -102,10 +123,15 @@ struct SchemaChangeRuleTests {
         let db = try Self.makeDatabase()
         try db.create("tag", ["code:text:pk", "player:text:references=player.name"])
         let error = errorMessage { try Self.alter(db, "tag", drop: ["player"]) }
-        #expect(error?.contains("cannot drop column player from tag: it is a foreign key to player") == true, "\(error ?? "")")
+        #expect(
+            error?.contains("cannot drop column player from tag: it is a foreign key to player")
+                == true, "\(error ?? "")")
         _ = try Self.alter(db, "player", add: ["city:text:generated=address.city"])
-        #expect(try db.store.dropIndex("player_on_address_country", ifExists: false) == "player_on_address_country")
-        let generated = try #require(errorMessage { try Self.alter(db, "player", drop: ["address"]) })
+        #expect(
+            try db.store.dropIndex("player_on_address_country", ifExists: false)
+                == "player_on_address_country")
+        let generated = try #require(
+            errorMessage { try Self.alter(db, "player", drop: ["address"]) })
         #expect(
             generated
                 == "cannot drop column address from player: generated column city is computed from it; drop that first, in the same command: --drop city --drop address"
@@ -117,7 +143,8 @@ struct SchemaChangeRuleTests {
     @Test("alter adds a json column with its check, and keeps a STRICT table strict")
     func alterStrict() throws {
         let db = try LibraryDatabase()
-        try db.store.createTable(TableSpec(name: "t", columns: [ColumnSpec(parsing: "id:integer:pk")], strict: true))
+        try db.store.createTable(
+            TableSpec(name: "t", columns: [ColumnSpec(parsing: "id:integer:pk")], strict: true))
         #expect(try Self.alter(db, "t", add: ["extra:any"]) == ["added column extra to t"])
         #expect(try db.schemaSQL("t").contains(#""extra" ANY"#))
         #expect(
@@ -126,7 +153,9 @@ struct SchemaChangeRuleTests {
                 == true)
         try db.create("u", ["id:integer:pk"])
         _ = try Self.alter(db, "u", add: ["x:json"])
-        #expect(try db.schemaSQL("u").contains(#""x" JSON TEXT CHECK ("x" IS NULL OR json_valid("x"))"#))
+        #expect(
+            try db.schemaSQL("u").contains(#""x" JSON TEXT CHECK ("x" IS NULL OR json_valid("x"))"#)
+        )
     }
 
     @Test("rename-table: foreign keys follow the new name")
@@ -135,8 +164,9 @@ struct SchemaChangeRuleTests {
         #expect(try db.store.renameTable("team", to: "club") == "team")
         #expect(try db.schemaSQL("player").contains(#"REFERENCES "club""#))
         #expect(
-            errorMessage { try db.insert("player", #"{"id":3,"team":"t9","name":"Cy"}"#) }?.contains(
-                "FOREIGN KEY constraint failed")
+            errorMessage { try db.insert("player", #"{"id":3,"team":"t9","name":"Cy"}"#) }?
+                .contains(
+                    "FOREIGN KEY constraint failed")
                 == true)
         try db.insert("player", #"{"id":3,"team":"t1","name":"Cy"}"#)
         #expect(
@@ -146,7 +176,9 @@ struct SchemaChangeRuleTests {
         #expect(
             errorMessage { try db.store.renameTable("club", to: "BY_NAME") }
                 == "cannot rename club to BY_NAME: there is already an index by_name")
-        #expect(errorMessage { try db.store.renameTable("nope", to: "x") }?.contains("no table 'nope'") == true)
+        #expect(
+            errorMessage { try db.store.renameTable("nope", to: "x") }?.contains("no table 'nope'")
+                == true)
         // A change of case only, which SQLite refuses as a name taken, goes through a free name.
         try db.execute("CREATE TABLE club_renaming (x)")
         #expect(try db.store.renameTable("club", to: "Club") == "club")
@@ -161,7 +193,9 @@ struct SchemaChangeRuleTests {
         #expect(try db.store.renameTable("Club", to: "club") == "Club")
         try db.execute("DROP TABLE club_renaming")
         let tables = try Self.listed(db)
-        #expect(tables.contains(#""name":"club""#) && tables.contains(#""name":"player""#) && !tables.contains(#""name":"team""#))
+        #expect(
+            tables.contains(#""name":"club""#) && tables.contains(#""name":"player""#)
+                && !tables.contains(#""name":"team""#))
     }
 
     @Test("drop-table: refused while other tables refer to it, nil with ifExists for a missing one")
@@ -169,17 +203,22 @@ struct SchemaChangeRuleTests {
         let db = try Self.makeDatabase()
         #expect(
             errorMessage { try db.store.dropTable("team", ifExists: false) }
-                == "cannot drop table team: player.team refers to it by foreign key; drop that table first")
+                == "cannot drop table team: player.team refers to it by foreign key; drop that table first"
+        )
         #expect(try db.store.dropTable("player", ifExists: false) == "player")
         let indexes = try Self.listed(db, indexes: true)
         #expect(!indexes.contains(#""table":"player""#), "\(indexes)")
         #expect(try db.store.dropTable("team", ifExists: false) == "team")
         #expect(try Self.listed(db) == "")
-        #expect(errorMessage { try db.store.dropTable("team", ifExists: false) }?.contains("no table 'team'") == true)
+        #expect(
+            errorMessage { try db.store.dropTable("team", ifExists: false) }?.contains(
+                "no table 'team'") == true)
         #expect(try db.store.dropTable("team", ifExists: true) == nil)
     }
 
-    @Test("drop-table: refused while a view, or a trigger of another table or view, uses it; the table stays whole")
+    @Test(
+        "drop-table: refused while a view, or a trigger of another table or view, uses it; the table stays whole"
+    )
     func dropTableUsedBySchema() throws {
         let db = try LibraryDatabase()
         for table in ["a", "b", "e"] { try db.create(table, ["id:integer:pk"]) }
@@ -207,7 +246,8 @@ struct SchemaChangeRuleTests {
                 == "cannot drop table a: trigger evt (on ev) uses it, and would fail without it; drop it first: jsonsql query \(SQLQuote.shellWord(db.path)) --sql 'DROP TRIGGER \"evt\"'"
         )
         try db.execute("DROP TRIGGER evt")
-        // Its own triggers go with it; a view with no INSTEAD OF INSERT trigger was never insertable.
+        // Its own triggers go with it; a view with no INSTEAD OF INSERT trigger was never
+        // insertable.
         #expect(try db.store.dropTable("a", ifExists: false) == "a")
         #expect(
             errorMessage { try db.store.dropTable("e", ifExists: false) }
@@ -218,7 +258,9 @@ struct SchemaChangeRuleTests {
     @Test("drop-index: a missing one is an error without ifExists; constraint indexes stay")
     func dropIndex() throws {
         let db = try Self.makeDatabase()
-        #expect(try db.store.dropIndex("player_on_address_country", ifExists: false) == "player_on_address_country")
+        #expect(
+            try db.store.dropIndex("player_on_address_country", ifExists: false)
+                == "player_on_address_country")
         #expect(try db.explain("player", where: ["address.country = DE"]).contains("SCAN player"))
         #expect(
             errorMessage { try db.store.dropIndex("player_on_address_country", ifExists: false) }
@@ -226,14 +268,17 @@ struct SchemaChangeRuleTests {
         )
         #expect(try db.store.dropIndex("player_on_address_country", ifExists: true) == nil)
         #expect(
-            errorMessage { try db.store.dropIndex("sqlite_autoindex_player_1", ifExists: false) }?.contains(
-                "keeps a PRIMARY KEY or UNIQUE constraint of table player") == true)
+            errorMessage { try db.store.dropIndex("sqlite_autoindex_player_1", ifExists: false) }?
+                .contains(
+                    "keeps a PRIMARY KEY or UNIQUE constraint of table player") == true)
         // Now that the index is gone, the column can be dropped.
         _ = try Self.alter(db, "player", drop: ["address"])
         #expect(try Self.columns(db, "player") == ["id", "team", "name", "score"])
     }
 
-    @Test("a schema the sqlite3 shell wrote with double-quoted strings is renamed, dropped from and retyped")
+    @Test(
+        "a schema the sqlite3 shell wrote with double-quoted strings is renamed, dropped from and retyped"
+    )
     func doubleQuotedStrings() throws {
         let db = try LibraryDatabase()
         try db.executeAsSQLiteShell(
@@ -255,6 +300,8 @@ struct SchemaChangeRuleTests {
         #expect(row == #"{"id":1,"nm":"b","doc":{"a":1},"v":"changed"}"# + "\n")
         #expect(try db.sql("PRAGMA integrity_check") == #"{"integrity_check":"ok"}"# + "\n")
         // What the user gives now is read as SQL reads it: a double-quoted word names a column.
-        #expect(errorMessage { try db.create("u", [#"y:text:check=y != "q""#]) }?.contains("no such column: q") == true)
+        #expect(
+            errorMessage { try db.create("u", [#"y:text:check=y != "q""#]) }?.contains(
+                "no such column: q") == true)
     }
 }

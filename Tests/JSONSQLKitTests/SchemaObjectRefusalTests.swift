@@ -25,8 +25,14 @@ struct SchemaObjectRefusalTests {
     @Test(
         "insert into a view or an index's name, or a generated column's key, is refused with what it names",
         arguments: [
-            ("v", #"{"id":1}"#, false, "v is a view; records go into a table: insert into the table the view reads"),
-            ("V", #"{"id":1}"#, false, "V is a view; records go into a table: insert into the table the view reads"),
+            (
+                "v", #"{"id":1}"#, false,
+                "v is a view; records go into a table: insert into the table the view reads"
+            ),
+            (
+                "V", #"{"id":1}"#, false,
+                "V is a view; records go into a table: insert into the table the view reads"
+            ),
             (
                 "g_on_doc", #"{"id":1}"#, false,
                 "g_on_doc is an index; records go into a table: name a table, or a new one to create"
@@ -49,7 +55,9 @@ struct SchemaObjectRefusalTests {
         #expect(try db.sql("SELECT count(*) AS n FROM g") == #"{"n":0}"# + "\n")
     }
 
-    @Test("update and delete of a view are refused, even one whose INSTEAD OF triggers would change rows it does not count")
+    @Test(
+        "update and delete of a view are refused, even one whose INSTEAD OF triggers would change rows it does not count"
+    )
     func editView() throws {
         let db = try Self.makeDatabase()
         try db.execute(
@@ -63,7 +71,8 @@ struct SchemaObjectRefusalTests {
             errorMessage { try db.update("v", where: ["id = 1"], set: ["doc.c=y"]) }
                 == "v is a view; update the rows of the table the view reads")
         #expect(
-            errorMessage { try db.delete("v", where: ["id = 1"]) } == "v is a view; delete the rows of the table the view reads")
+            errorMessage { try db.delete("v", where: ["id = 1"]) }
+                == "v is a view; delete the rows of the table the view reads")
         #expect(try db.sql("SELECT * FROM g") == before)
     }
 
@@ -73,7 +82,8 @@ struct SchemaObjectRefusalTests {
         let before = try Self.objects(db)
         #expect(
             errorMessage { try db.index("v", "doc.c") }
-                == "v is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)")
+                == "v is a view, and SQLite indexes only tables: index the table the view reads (jsonsql index DB TABLE PATH)"
+        )
         #expect(try Self.objects(db) == before)
     }
 

@@ -43,17 +43,22 @@ struct ShellSupportTests {
         for ends in ["commit;", "END TRANSACTION;", "/* x */ rollback;", "ROLLBACK TRANSACTION;"] {
             #expect(SQLText.endsTransaction(ends), "\(ends)")
         }
-        for keeps in ["rollback to s1;", "ROLLBACK TRANSACTION TO SAVEPOINT s1;", "release s1;", "begin;", "select 'commit';"] {
+        for keeps in [
+            "rollback to s1;", "ROLLBACK TRANSACTION TO SAVEPOINT s1;", "release s1;", "begin;",
+            "select 'commit';",
+        ] {
             #expect(!SQLText.endsTransaction(keeps), "\(keeps)")
         }
     }
 
     @Test("JSON keys come from the data, nested paths too")
     func jsonKeys() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-keys-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Store(path: directory.appendingPathComponent("db.sqlite").path, access: .create)
+        let store = try Store(
+            path: directory.appendingPathComponent("db.sqlite").path, access: .create)
         try store.createTable(
             TableSpec(
                 name: "orders",
@@ -73,15 +78,20 @@ struct ShellSupportTests {
         let top = try store.jsonKeys(at: JSONPath(parsing: "customer"), in: "orders")
         #expect(
             top == [
-                JSONKey(name: "address", isContainer: true), JSONKey(name: "first name", isContainer: false),
+                JSONKey(name: "address", isContainer: true),
+                JSONKey(name: "first name", isContainer: false),
                 JSONKey(name: "name", isContainer: false), JSONKey(name: "tags", isContainer: true),
             ])
         let nested = try store.jsonKeys(at: JSONPath(parsing: "customer.address"), in: "orders")
         #expect(nested.map(\.name) == ["city", "country", "zip"])
         #expect(
-            try store.jsonKeys(at: JSONPath(parsing: "customer.address"), in: "orders", sampleRows: 1).map(\.name) == [
+            try store.jsonKeys(
+                at: JSONPath(parsing: "customer.address"), in: "orders", sampleRows: 1
+            ).map(\.name) == [
                 "city", "country",
             ])
-        #expect(throws: JSONSQLError.self) { try store.jsonKeys(at: JSONPath(parsing: "nope"), in: "orders") }
+        #expect(throws: JSONSQLError.self) {
+            try store.jsonKeys(at: JSONPath(parsing: "nope"), in: "orders")
+        }
     }
 }

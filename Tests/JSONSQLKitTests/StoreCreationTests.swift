@@ -5,7 +5,8 @@ import Testing
 @Suite("Store: creating files and busy timeouts")
 struct StoreCreationTests {
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-store-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -19,7 +20,9 @@ struct StoreCreationTests {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(throws: JSONSQLError.self) {
-            try Store(path: dir.appendingPathComponent("db.sqlite").path, access: .create, busyTimeout: seconds)
+            try Store(
+                path: dir.appendingPathComponent("db.sqlite").path, access: .create,
+                busyTimeout: seconds)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
@@ -39,19 +42,23 @@ struct StoreCreationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    @Test("a JSON file where the database goes names the commands that take one; other files are not databases")
+    @Test(
+        "a JSON file where the database goes names the commands that take one; other files are not databases"
+    )
     func dataFileAsDatabase() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("players.ndjson").path
-        try Data(String(repeating: "{\"id\":1,\"name\":\"Ann\"}\n", count: 40).utf8).write(to: URL(fileURLWithPath: json))
+        try Data(String(repeating: "{\"id\":1,\"name\":\"Ann\"}\n", count: 40).utf8).write(
+            to: URL(fileURLWithPath: json))
         #expect(
             throws: JSONSQLError(
                 "\(json) is data, not a SQLite database: load it into one with `jsonsql insert DB TABLE \(json)`, or query it as it is with `jsonsql query \(json)`"
             )
         ) { _ = try Store(path: json, access: .write).tableNames() }
         let binary = dir.appendingPathComponent("blob.bin").path
-        try Data((0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }).write(to: URL(fileURLWithPath: binary))
+        try Data((0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }).write(
+            to: URL(fileURLWithPath: binary))
         #expect(throws: JSONSQLError("\(binary) is not a SQLite database")) {
             _ = try Store(path: binary, access: .write).tableNames()
         }
@@ -71,13 +78,16 @@ struct StoreCreationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["db.sqlite"])
         #expect(try store.tableNames() == ["t"])
 
-        let unused = try Store(path: dir.appendingPathComponent("other.sqlite").path, access: .create)
+        let unused = try Store(
+            path: dir.appendingPathComponent("other.sqlite").path, access: .create)
         #expect(try unused.tableNames() == [])
         unused.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["db.sqlite"])
     }
 
-    @Test("a path that is not a regular file (a named pipe, a device) is refused by what it is, and left alone")
+    @Test(
+        "a path that is not a regular file (a named pipe, a device) is refused by what it is, and left alone"
+    )
     func notARegularFile() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -88,7 +98,9 @@ struct StoreCreationTests {
             ("/dev/null", "/dev/null is a device, not a database file"),
         ] {
             for access in [Store.Access.create, .read] {
-                let error = #expect(throws: JSONSQLError.self) { try Store(path: path, access: access) }
+                let error = #expect(throws: JSONSQLError.self) {
+                    try Store(path: path, access: access)
+                }
                 #expect(error?.description == message, "\(String(describing: error))")
             }
         }

@@ -6,7 +6,9 @@ import Testing
 /// Memory mode's streaming: batch by batch, the same rows as loading the whole file first.
 @Suite("streaming queries over a data file")
 struct StreamingQueryTests {
-    @Test("every batch size prints what the loaded file prints, and --limit stops early", arguments: [1, 7, 100, 50_000])
+    @Test(
+        "every batch size prints what the loaded file prints, and --limit stops early",
+        arguments: [1, 7, 100, 50_000])
     func sameAsLoaded(batchSize: Int) throws {
         let path = NSTemporaryDirectory() + "stream-\(UUID().uuidString).ndjson"
         defer { unlink(path) }
@@ -15,24 +17,30 @@ struct StreamingQueryTests {
                 ? #"{"id":\#(i),"c":{"country":"DE"},"t":"2024-05-01T12:00:00Z"}"#
                 : #"{"id":\#(i),"c":{"country":"FR"},"x":\#(i).50}"#
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: path, atomically: false, encoding: .utf8)
         let table = Store.tableName(forFile: path)
         for limit in [nil, 0, 5, 1000] as [Int?] {
             var spec = QuerySpec(table: table)
             spec.filters = [try FilterParser.parse("c.country = DE")]
-            spec.selections = [.path(try JSONPath(parsing: "id")), .path(try JSONPath(parsing: "t"))]
+            spec.selections = [
+                .path(try JSONPath(parsing: "id")), .path(try JSONPath(parsing: "t")),
+            ]
             spec.limit = limit
             spec.jsonColumnsAuto = false
             #expect(Store.canStream(spec, format: .jsonl))
             let streamed = OutputBuffer()
-            let printed = try Store.streamQuery(file: path, spec: spec, output: .json, to: streamed, batchSize: batchSize)
+            let printed = try Store.streamQuery(
+                file: path, spec: spec, output: .json, to: streamed, batchSize: batchSize)
             let loaded = OutputBuffer()
             let store = try Store.loading([path])
             defer { store.close() }
             let expected = try store.run(spec, format: .json, to: loaded)
             #expect(streamed.text == loaded.text)
             #expect(printed == expected && printed == min(limit ?? .max, 77))
-            #expect(try Store.streamCount(file: path, spec: spec, batchSize: batchSize) == store.count(spec))
+            #expect(
+                try Store.streamCount(file: path, spec: spec, batchSize: batchSize)
+                    == store.count(spec))
         }
     }
 
@@ -47,24 +55,31 @@ struct StreamingQueryTests {
         var spec = QuerySpec(table: Store.tableName(forFile: path))
         spec.filters = [try FilterParser.parse("c.contry > 0")]
         var notes: [String] = []
-        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(
+            try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
         #expect(notes == (try store.missingPathNotes(spec)))
         #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
         // Nothing near: the keys of the object on the path that rows have.
         spec.filters = [try FilterParser.parse("c.xyzzy.a > 0")]
         notes = []
-        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(
+            try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
         #expect(notes == (try store.missingPathNotes(spec)))
         #expect(notes == ["note: no row has the path c.xyzzy.a; the keys of c are country"])
         // A number where every value is a string, and a string where one record holds the number.
         spec.filters = [try FilterParser.parse("c.country = 5")]
         notes = []
-        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
+        #expect(
+            try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 0)
         #expect(notes == (try store.missingPathNotes(spec)))
-        #expect(notes == [#"note: c.country holds strings, no numbers; in quotes a value is a string: c.country = "5""#])
+        #expect(
+            notes == [
+                #"note: c.country holds strings, no numbers; in quotes a value is a string: c.country = "5""#
+            ])
         spec.filters = [try FilterParser.parse("id = 1 or c.country = DE")]
         notes = []
-        #expect(try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 1)
+        #expect(
+            try Store.streamCount(file: path, spec: spec, batchSize: 1) { notes.append($0) } == 1)
         #expect(notes.isEmpty)
         #expect(try store.missingPathNotes(spec).isEmpty)
         // A string filter skips records by their bytes, which could hold the path: with nothing
@@ -75,7 +90,10 @@ struct StreamingQueryTests {
         #expect(notes == (try store.missingPathNotes(spec)))
         #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
         notes = []
-        #expect(try Store.streamQuery(file: path, spec: spec, output: .json, to: OutputBuffer()) { notes.append($0) } == 0)
+        #expect(
+            try Store.streamQuery(file: path, spec: spec, output: .json, to: OutputBuffer()) {
+                notes.append($0)
+            } == 0)
         #expect(notes == ["note: no row has the path c.contry; did you mean 'c.country'?"])
         // A record matched: the path is there.
         spec.filters = [try FilterParser.parse("c.country = DE")]
@@ -84,13 +102,18 @@ struct StreamingQueryTests {
         #expect(notes.isEmpty)
     }
 
-    @Test("a data file whose keys need more columns than SQLite allows is refused with the record's line, as insert refuses it")
+    @Test(
+        "a data file whose keys need more columns than SQLite allows is refused with the record's line, as insert refuses it"
+    )
     func tooManyKeys() throws {
         let path = NSTemporaryDirectory() + "keys-\(UUID().uuidString).ndjson"
         defer { unlink(path) }
         // 1,100 keys a record: the second record brings the count past SQLite's 2000.
-        let records = (0..<3).map { r in "{" + (0..<1100).map { #""k\#(r * 1100 + $0)":1"# }.joined(separator: ",") + "}" }
-        try (records.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let records = (0..<3).map { r in
+            "{" + (0..<1100).map { #""k\#(r * 1100 + $0)":1"# }.joined(separator: ",") + "}"
+        }
+        try (records.joined(separator: "\n") + "\n").write(
+            toFile: path, atomically: false, encoding: .utf8)
         let expected =
             "\(path):2: record 2: more keys than the 2000 columns a SQLite table can have; keep such objects whole in one json column"
         let spec = QuerySpec(table: Store.tableName(forFile: path))
@@ -104,16 +127,21 @@ struct StreamingQueryTests {
         }
     }
 
-    @Test("describe of a file that is one record holding its records in an array (GeoJSON) says how to have a row each")
+    @Test(
+        "describe of a file that is one record holding its records in an array (GeoJSON) says how to have a row each"
+    )
     func oneRecordNote() throws {
         let directory = NSTemporaryDirectory() + "one-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let geo = directory + "/places.geojson"
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"}},{"type":"Feature"}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"A"}},{"type":"Feature"}]}"#
             .write(toFile: geo, atomically: false, encoding: .utf8)
         let csv = directory + "/one.csv"
-        try "list\n\"[{\"\"a\"\":1},{\"\"a\"\":2}]\"\n".write(toFile: csv, atomically: false, encoding: .utf8)
+        try "list\n\"[{\"\"a\"\":1},{\"\"a\"\":2}]\"\n".write(
+            toFile: csv, atomically: false, encoding: .utf8)
         let records = directory + "/two.ndjson"
         try #"{"features":[{"a":1},{"a":2}]}"#.appending("\n" + #"{"features":[]}"# + "\n")
             .write(toFile: records, atomically: false, encoding: .utf8)
@@ -125,7 +153,9 @@ struct StreamingQueryTests {
             ])
         // Two records, or an array of fewer than two objects: no note.
         notes = []
-        try Store.streamDescribe(file: records, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
+        try Store.streamDescribe(file: records, output: .jsonl, to: OutputBuffer()) {
+            notes.append($0)
+        }
         try Store.streamDescribe(file: csv, output: .jsonl, to: OutputBuffer()) { notes.append($0) }
         #expect(notes.isEmpty, "\(notes)")
     }

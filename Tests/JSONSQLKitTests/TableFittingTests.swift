@@ -13,11 +13,15 @@ struct TableFittingTests {
             // Fits: every column as wide as it is.
             ([2, 5, 8], 40, TableLayout(shown: [0, 1, 2], widths: [2, 5, 8], elidedBefore: nil)),
             // 2 + 30 + 30 + 4 gaps = 66 > 40: the two wide columns share what is left.
-            ([2, 30, 30], 40, TableLayout(shown: [0, 1, 2], widths: [2, 17, 17], elidedBefore: nil)),
+            (
+                [2, 30, 30], 40,
+                TableLayout(shown: [0, 1, 2], widths: [2, 17, 17], elidedBefore: nil)
+            ),
             // Twelve columns of 20 into 80: floors of 10 do not fit; left, right, left... kept.
             (
                 Array(repeating: 20, count: 12), 80,
-                TableLayout(shown: [0, 1, 2, 9, 10, 11], widths: [12, 11, 11, 11, 11, 11], elidedBefore: 3)
+                TableLayout(
+                    shown: [0, 1, 2, 9, 10, 11], widths: [12, 11, 11, 11, 11, 11], elidedBefore: 3)
             ),
             // One column wider than the terminal.
             ([500], 80, TableLayout(shown: [0], widths: [80], elidedBefore: nil)),
@@ -26,7 +30,8 @@ struct TableFittingTests {
         let layout = TableLayout.fitting(natural, into: width)
         #expect(layout == expected)
         let total =
-            TableLayout.totalWidth(layout.widths) + (layout.elidedBefore == nil ? 0 : 1 + TableLayout.gap)
+            TableLayout.totalWidth(layout.widths)
+            + (layout.elidedBefore == nil ? 0 : 1 + TableLayout.gap)
         #expect(total <= width)
     }
 
@@ -73,7 +78,9 @@ struct TableFittingTests {
     }()
 
     /// What the query prints in `format` to an output with `display`.
-    static func query(_ format: OutputFormat, display: TerminalDisplay?, limit: Int? = nil) throws -> String {
+    static func query(_ format: OutputFormat, display: TerminalDisplay?, limit: Int? = nil) throws
+        -> String
+    {
         let store = try Store(path: db, access: .read)
         defer { store.close() }
         var spec = QuerySpec(table: "t")
@@ -84,7 +91,9 @@ struct TableFittingTests {
         return out.text
     }
 
-    @Test("a table wider than the display is fitted: cells cut, middle columns left out, a footer says so")
+    @Test(
+        "a table wider than the display is fitted: cells cut, middle columns left out, a footer says so"
+    )
     func fitted() throws {
         #expect(
             try Self.query(.table, display: TerminalDisplay(width: 60)) == """
@@ -105,7 +114,9 @@ struct TableFittingTests {
         #expect(try Self.query(.table, display: TerminalDisplay(width: 1000)) == plain)
     }
 
-    @Test("one row too wide for the display prints as a record, nested objects flattened to dotted names")
+    @Test(
+        "one row too wide for the display prints as a record, nested objects flattened to dotted names"
+    )
     func automaticRecord() throws {
         #expect(
             try Self.query(.table, display: TerminalDisplay(width: 50), limit: 1) == """
@@ -122,19 +133,24 @@ struct TableFittingTests {
                 """)
     }
 
-    @Test("--format record prints every row whole where no display is set, a blank line between rows")
+    @Test(
+        "--format record prints every row whole where no display is set, a blank line between rows")
     func recordFormat() throws {
         let text = try Self.query(.record, display: nil)
         #expect(text.hasPrefix("id               1\nname             Ada Lovelace\n"))
-        #expect(text.contains("note             Wrote the first program for the Analytical Engine\n"))
+        #expect(
+            text.contains("note             Wrote the first program for the Analytical Engine\n"))
         #expect(text.contains("x                NULL\n\nid               2\n"))
         #expect(text.hasSuffix("address.geo.lat  40.7\nx                7\n"))
     }
 
-    @Test("JSON is coloured as jq colours it: keys, strings, numbers, true, false, null, punctuation")
+    @Test(
+        "JSON is coloured as jq colours it: keys, strings, numbers, true, false, null, punctuation")
     func jsonColors() {
         let out = OutputBuffer()
-        Array(#"{"k":["s",1,true,false,null]}"#.utf8).withUnsafeBufferPointer { JSONColorizer.append($0, to: out) }
+        Array(#"{"k":["s",1,true,false,null]}"#.utf8).withUnsafeBufferPointer {
+            JSONColorizer.append($0, to: out)
+        }
         let e = "\u{1B}["
         #expect(
             out.text
@@ -143,7 +159,9 @@ struct TableFittingTests {
                 + "\(e)1;30mnull\(e)0m\(e)1;39m]\(e)0m\(e)1;39m}\(e)0m")
     }
 
-    @Test("a coloured table has a bold header and a dim NULL, and is otherwise the table without colour")
+    @Test(
+        "a coloured table has a bold header and a dim NULL, and is otherwise the table without colour"
+    )
     func tableColors() throws {
         let colored = try Self.query(.table, display: TerminalDisplay(width: 60, colors: true))
         #expect(colored.hasPrefix("\u{1B}[1mid\u{1B}[0m  \u{1B}[1mname\u{1B}[0m"))

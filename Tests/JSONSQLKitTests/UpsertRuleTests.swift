@@ -6,12 +6,14 @@ import Testing
 /// `insert --upsert` through the library; UpsertTests keeps the command end to end.
 @Suite("upsert rules")
 struct UpsertRuleTests {
-    @Test("a record holding some columns updates those and keeps the others, NOT NULL ones included")
+    @Test(
+        "a record holding some columns updates those and keeps the others, NOT NULL ones included")
     func partialRecords() throws {
         let db = try LibraryDatabase()
         try db.create("p", ["id:text:pk", "name:text:notnull", "score:integer"])
         try db.insert("p", #"{"id":"p1","name":"Ann","score":1}"#)
-        let upsert = try db.insert("p", #"{"id":"p1","score":2}"# + "\n" + #"{"id":"p2","name":"Bo"}"#, conflict: .upsert)
+        let upsert = try db.insert(
+            "p", #"{"id":"p1","score":2}"# + "\n" + #"{"id":"p2","name":"Bo"}"#, conflict: .upsert)
         #expect(upsert.records == 2)
         #expect(upsert.written == 2)
         #expect(
@@ -19,16 +21,23 @@ struct UpsertRuleTests {
                 + #"{"id":"p2","name":"Bo","score":null}"# + "\n")
         // A new row still needs its NOT NULL columns; nothing of the input is kept then.
         let missing = errorMessage {
-            try db.insert("p", #"{"id":"p1","score":3}"# + "\n" + #"{"id":"p3","score":3}"#, conflict: .upsert)
+            try db.insert(
+                "p", #"{"id":"p1","score":3}"# + "\n" + #"{"id":"p3","score":3}"#, conflict: .upsert
+            )
         }
-        #expect(missing?.contains("<stdin>:2: record 2: NOT NULL constraint failed: p.name") == true, "\(missing ?? "no error")")
-        #expect(try db.query("p", where: ["id = p1"], select: ["score"], format: .csv) == "score\r\n2\r\n")
+        #expect(
+            missing?.contains("<stdin>:2: record 2: NOT NULL constraint failed: p.name") == true,
+            "\(missing ?? "no error")")
+        #expect(
+            try db.query("p", where: ["id = p1"], select: ["score"], format: .csv)
+                == "score\r\n2\r\n")
     }
 
     @Test(
         "insert --replace is refused on a row other tables refer to with an ON DELETE action, which its hidden delete would run",
         arguments: [
-            ("CASCADE", "deleted"), ("SET NULL", "set to NULL"), ("SET DEFAULT", "set to their default"),
+            ("CASCADE", "deleted"), ("SET NULL", "set to NULL"),
+            ("SET DEFAULT", "set to their default"),
         ])
     func replaceOfReferredRow(action: String, outcome: String) throws {
         // As a GRDB app declares it: `t.belongsTo("team", onDelete: .cascade)`, foreign keys on.
@@ -49,7 +58,9 @@ struct UpsertRuleTests {
         #expect(try db.sql("SELECT * FROM player") == players)
         // The referring table has no such reference to it: --replace works there as before.
         try db.insert("player", #"{"id":1,"teamId":1,"name":"Cy"}"#, conflict: .replace)
-        #expect(try db.sql("SELECT name FROM player ORDER BY id") == #"{"name":"Cy"}"# + "\n" + #"{"name":"Bob"}"# + "\n")
+        #expect(
+            try db.sql("SELECT name FROM player ORDER BY id") == #"{"name":"Cy"}"# + "\n"
+                + #"{"name":"Bob"}"# + "\n")
     }
 
     @Test("a composite key: the row is found by every key column")
@@ -58,6 +69,7 @@ struct UpsertRuleTests {
         try db.create("s", ["a:text:pk", "b:integer:pk", "v:text:notnull"])
         try db.insert("s", #"{"a":"x","b":1,"v":"one"}"# + "\n" + #"{"a":"x","b":2,"v":"two"}"#)
         try db.insert("s", #"{"b":2,"a":"x","v":"TWO"}"#, conflict: .upsert)
-        #expect(try db.query("s", select: ["v"], orderBy: ["b"], format: .csv) == "v\r\none\r\nTWO\r\n")
+        #expect(
+            try db.query("s", select: ["v"], orderBy: ["b"], format: .csv) == "v\r\none\r\nTWO\r\n")
     }
 }

@@ -69,7 +69,10 @@ struct ValueConversionTests {
 
     static let numericCases: [Case] = [
         (.number("1.10"), .numeric, "1.10".databaseValue),
-        (.number("123456789012345678901234.5"), .numeric, "123456789012345678901234.5".databaseValue),
+        (
+            .number("123456789012345678901234.5"), .numeric,
+            "123456789012345678901234.5".databaseValue
+        ),
         (.number("1e400"), .numeric, "1e400".databaseValue),
         (.number("-0"), .numeric, "-0".databaseValue),
         (.string("1.10"), .numeric, nil),
@@ -86,8 +89,14 @@ struct ValueConversionTests {
 
     static let dateCases: [Case] = [
         (.string("2024-05-01T12:30:00Z"), .datetime, "2024-05-01 12:30:00.000".databaseValue),
-        (.string("2024-05-01T12:30:00.5+02:00"), .datetime, "2024-05-01 10:30:00.500".databaseValue),
-        (.string("2024-05-01T12:30:00.123000Z"), .datetime, "2024-05-01 12:30:00.123".databaseValue),
+        (
+            .string("2024-05-01T12:30:00.5+02:00"), .datetime,
+            "2024-05-01 10:30:00.500".databaseValue
+        ),
+        (
+            .string("2024-05-01T12:30:00.123000Z"), .datetime,
+            "2024-05-01 12:30:00.123".databaseValue
+        ),
         (.string("2024-05-01T12:30:00.1234Z"), .datetime, nil),
         (.string("9999-12-31T23:59:59.999Z"), .datetime, "9999-12-31 23:59:59.999".databaseValue),
         (.string("9999-12-31T23:30:00-01:00"), .datetime, nil),
@@ -128,7 +137,8 @@ struct ValueConversionTests {
             Data(UUIDValue.bytes("6ba7b810-9dad-11d1-80b4-00c04fd430c8")!).databaseValue
         ),
         (.string("6ba7b810-9dad-11d1-80b4-00c04fd430c"), .blob, nil),
-        // An object or array into a text column is its compact JSON text, as GRDB stores Codable values.
+        // An object or array into a text column is its compact JSON text, as GRDB stores Codable
+        // values.
         (.container("{\"city\":\"Berlin\"}"), .text, "{\"city\":\"Berlin\"}".databaseValue),
         (.container("[]"), .text, "[]".databaseValue),
         (.bool(true), .text, nil),
@@ -156,7 +166,8 @@ struct ValueConversionTests {
 
     @Test(
         "stored form or refusal",
-        arguments: integerCases + realCases + textCases + numericCases + booleanCases + dateCases + otherCases)
+        arguments: integerCases + realCases + textCases + numericCases + booleanCases + dateCases
+            + otherCases)
     func stored(input: InputValue, type: ColumnType, expected: DatabaseValue?) {
         let result = try? ValueConversion.stored(input, type: type)
         #expect(result == expected, "\(input) as \(type)")
@@ -168,12 +179,19 @@ struct ValueConversionTests {
 
     @Test("a column declared plain JSON or NUMERIC keeps only what SQLite numbers hold")
     func numericAffinity() throws {
-        #expect(try ValueConversion.stored(.number("42"), type: .json, textAffinity: false) == 42.databaseValue)
-        #expect(try ValueConversion.stored(.number("1.5"), type: .numeric, textAffinity: false) == 1.5.databaseValue)
+        #expect(
+            try ValueConversion.stored(.number("42"), type: .json, textAffinity: false)
+                == 42.databaseValue)
+        #expect(
+            try ValueConversion.stored(.number("1.5"), type: .numeric, textAffinity: false)
+                == 1.5.databaseValue)
         #expect(throws: ValueMismatch.self) {
-            try ValueConversion.stored(.number("123456789012345678901234"), type: .json, textAffinity: false)
+            try ValueConversion.stored(
+                .number("123456789012345678901234"), type: .json, textAffinity: false)
         }
-        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .numeric, textAffinity: false) }
+        #expect(throws: ValueMismatch.self) {
+            try ValueConversion.stored(.number("1e400"), type: .numeric, textAffinity: false)
+        }
     }
 
     /// A whole number written with a fraction or exponent becomes the integer its digits say in a
@@ -182,7 +200,8 @@ struct ValueConversionTests {
     @Test(
         "a whole number with a fraction or exponent keeps its digits where NUMERIC affinity makes it an integer",
         arguments: [
-            ("9007199254740993.0", Int64(9_007_199_254_740_993)), ("9.007199254740993e15", 9_007_199_254_740_993),
+            ("9007199254740993.0", Int64(9_007_199_254_740_993)),
+            ("9.007199254740993e15", 9_007_199_254_740_993),
             ("9223372036854775807.0", Int64.max), ("-9223372036854775808.0", Int64.min),
             ("90071992547409930e-1", 9_007_199_254_740_993),
             ("1.0", 1), ("1e5", 100_000),
@@ -192,20 +211,26 @@ struct ValueConversionTests {
             (ColumnType.numeric, false, false), (.json, false, false), (.any, true, true),
         ] {
             let stored = try ValueConversion.stored(
-                .number(text), type: type, textAffinity: textAffinity, numericAffinity: numericAffinity)
+                .number(text), type: type, textAffinity: textAffinity,
+                numericAffinity: numericAffinity)
             #expect("\(stored.storage)" == "\(integer.databaseValue.storage)", "\(text) as \(type)")
         }
-        // Without affinity (a column declared with no type) the number stays a double, as in a real column.
-        #expect(try ValueConversion.stored(.number(text), type: .any) == Double(text)!.databaseValue)
+        // Without affinity (a column declared with no type) the number stays a double, as in a real
+        // column.
+        #expect(
+            try ValueConversion.stored(.number(text), type: .any) == Double(text)!.databaseValue)
     }
 
     /// Every string whose type SQLite changes in a NUMERIC column, and no other: SQLite decides.
     @Test("text SQLite reads as a number in a NUMERIC column, as SQLite reads it")
     func textReadAsNumber() throws {
         let texts = [
-            "42", "-7", "+7", " 42", "42 ", "\t1\n", "1.5", ".5", "5.", "-.5", "1e3", "1E-3", "1e+3", " 1e3 ", "00012",
-            "12345678901234567890", "1e999", "1.2.3", ".", "+", "-", "e3", "1e", "1e+", "0x10", "1_000", "1,5", "inf",
-            "NaN", "", " ", "abc", "12abc", "١٢", "\u{A0}12", "1 2", "--1", "+-1", "1.e3", ".e3", "\u{0B}7\u{0C}",
+            "42", "-7", "+7", " 42", "42 ", "\t1\n", "1.5", ".5", "5.", "-.5", "1e3", "1E-3",
+            "1e+3", " 1e3 ", "00012",
+            "12345678901234567890", "1e999", "1.2.3", ".", "+", "-", "e3", "1e", "1e+", "0x10",
+            "1_000", "1,5", "inf",
+            "NaN", "", " ", "abc", "12abc", "١٢", "\u{A0}12", "1 2", "--1", "+-1", "1.e3", ".e3",
+            "\u{0B}7\u{0C}",
         ]
         let queue = try DatabaseQueue()
         try queue.write { db in
@@ -215,13 +240,16 @@ struct ValueConversionTests {
                 try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [text])
                 let storedAs = try String.fetchOne(db, sql: "SELECT typeof(x) FROM t")
                 #expect(
-                    ValueConversion.readsAsNumber(text) == (storedAs != "text"), "\(JSONEncoding.quoted(text)): \(storedAs ?? "")"
+                    ValueConversion.readsAsNumber(text) == (storedAs != "text"),
+                    "\(JSONEncoding.quoted(text)): \(storedAs ?? "")"
                 )
             }
         }
     }
 
-    @Test("an any column declared ANY outside a STRICT table refuses strings SQLite would make numbers")
+    @Test(
+        "an any column declared ANY outside a STRICT table refuses strings SQLite would make numbers"
+    )
     func anyWithNumericAffinity() throws {
         for text in ["12", " 1e3", "+.5"] {
             #expect(throws: ValueMismatch.self, "\(text)") {
@@ -229,28 +257,44 @@ struct ValueConversionTests {
             }
             #expect(try ValueConversion.stored(.string(text), type: .any) == text.databaseValue)
         }
-        #expect(try ValueConversion.stored(.string("0x10"), type: .any, numericAffinity: true) == "0x10".databaseValue)
-        #expect(try ValueConversion.stored(.number("12.5"), type: .any, numericAffinity: true) == 12.5.databaseValue)
-        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("-0.0"), type: .any, numericAffinity: true) }
+        #expect(
+            try ValueConversion.stored(.string("0x10"), type: .any, numericAffinity: true)
+                == "0x10".databaseValue)
+        #expect(
+            try ValueConversion.stored(.number("12.5"), type: .any, numericAffinity: true)
+                == 12.5.databaseValue)
+        #expect(throws: ValueMismatch.self) {
+            try ValueConversion.stored(.number("-0.0"), type: .any, numericAffinity: true)
+        }
     }
 
     @Test("comparing takes any number a double or Int64 holds, whatever the number column")
     func comparing() throws {
-        #expect(try ValueConversion.stored(.number("10.5"), type: .integer, for: .compare) == 10.5.databaseValue)
-        #expect(try ValueConversion.stored(.number("10"), type: .real, for: .compare) == 10.databaseValue)
-        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e400"), type: .integer, for: .compare) }
-        #expect(throws: ValueMismatch.self) { try ValueConversion.stored(.number("1e-400"), type: .real, for: .compare) }
+        #expect(
+            try ValueConversion.stored(.number("10.5"), type: .integer, for: .compare)
+                == 10.5.databaseValue)
+        #expect(
+            try ValueConversion.stored(.number("10"), type: .real, for: .compare)
+                == 10.databaseValue)
+        #expect(throws: ValueMismatch.self) {
+            try ValueConversion.stored(.number("1e400"), type: .integer, for: .compare)
+        }
+        #expect(throws: ValueMismatch.self) {
+            try ValueConversion.stored(.number("1e-400"), type: .real, for: .compare)
+        }
     }
 
     @Test("a value a message quotes is written as JSON writes the string, not with Swift's escapes")
     func quotedInMessages() {
-        #expect(InputValue.string("x\u{1}\u{0}\t\"é").description == #"a string "x\u0001\u0000\t\"é""#)
+        #expect(
+            InputValue.string("x\u{1}\u{0}\t\"é").description == #"a string "x\u0001\u0000\t\"é""#)
         #expect(
             errorText { try SQLQuote.checkName("a\u{0}b", kind: "column") }
                 == #"column name "a\u0000b" contains U+0000, which SQLite names cannot hold"#)
         #expect(
-            errorText { _ = try JSONPath(parsing: #"doc."a\"b\u0001\u0000""#).sqlitePath() }?.hasPrefix(
-                #"the key "a\"b\u0001\u0000" holds U+0000"#)
+            errorText { _ = try JSONPath(parsing: #"doc."a\"b\u0001\u0000""#).sqlitePath() }?
+                .hasPrefix(
+                    #"the key "a\"b\u0001\u0000" holds U+0000"#)
                 == true)
     }
 
@@ -283,22 +327,31 @@ struct ValueConversionTests {
     @Test("text that is not JSON cannot become json", arguments: ["not json", "", "{"])
     func notJSON(text: String) {
         #expect(InputValue(stored: text.databaseValue, declaredAs: .text, becoming: .json) == nil)
-        #expect(InputValue(stored: Double.infinity.databaseValue, declaredAs: .real, becoming: .json) == nil)
+        #expect(
+            InputValue(stored: Double.infinity.databaseValue, declaredAs: .real, becoming: .json)
+                == nil)
     }
 
     @Test(
         "exact numbers",
         arguments: [
-            ("0", "0", 0), ("-0.0", "0", 0), ("1.50", "15", -1), ("1500", "15", 2), ("1.5e3", "15", 2),
+            ("0", "0", 0), ("-0.0", "0", 0), ("1.50", "15", -1), ("1500", "15", 2),
+            ("1.5e3", "15", 2),
             ("0.00120", "12", -4), ("1e-400", "1", -400), ("12E+2", "12", 2),
         ])
     func exactNumbers(text: String, digits: String, exponent: Int) throws {
         let number = try #require(ExactNumber(text))
-        #expect(String(decoding: number.digits.map { $0 + 48 }, as: UTF8.self) == (digits == "0" ? "" : digits))
+        #expect(
+            String(decoding: number.digits.map { $0 + 48 }, as: UTF8.self)
+                == (digits == "0" ? "" : digits))
         #expect(number.exponent == (digits == "0" ? 0 : exponent))
     }
 
-    @Test("not JSON numbers", arguments: ["", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x10", "1 ", "NaN", "Infinity", "١"])
+    @Test(
+        "not JSON numbers",
+        arguments: [
+            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x10", "1 ", "NaN", "Infinity", "١",
+        ])
     func notNumbers(text: String) {
         #expect(ExactNumber(text) == nil)
     }
@@ -306,7 +359,9 @@ struct ValueConversionTests {
 
 @Suite("comparing with dates")
 struct DateComparisonTests {
-    @Test("a bare number below 100000 never compares with a date as 1970; larger ones are unix seconds")
+    @Test(
+        "a bare number below 100000 never compares with a date as 1970; larger ones are unix seconds"
+    )
     func smallNumbers() throws {
         for text in ["2024", "0", "-5", "99999.5", "1e3"] {
             for type in [ColumnType.date, .datetime] {
@@ -319,7 +374,9 @@ struct DateComparisonTests {
             try ValueConversion.stored(.number("1714521600"), type: .datetime, for: .compare)
                 == "2024-05-01 00:00:00.000".databaseValue)
         // Stored values keep unix seconds of any size: the refusal is about comparing.
-        #expect(try ValueConversion.stored(.number("0"), type: .datetime) == "1970-01-01 00:00:00.000".databaseValue)
+        #expect(
+            try ValueConversion.stored(.number("0"), type: .datetime)
+                == "1970-01-01 00:00:00.000".databaseValue)
     }
 }
 
@@ -328,51 +385,72 @@ struct DateComparisonTests {
 @Suite("insert's fast conversions")
 struct PreparedValueTests {
     static let values = [
-        "0", "-0", "-0.0", "7", "7.0", "1e0", "1E+2", "0.5", "1e-7", "5e-324", "1e-400", "1e400", "9007199254740993",
+        "0", "-0", "-0.0", "7", "7.0", "1e0", "1E+2", "0.5", "1e-7", "5e-324", "1e-400", "1e400",
+        "9007199254740993",
         "9007199254740993.0", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
-        "123456789012345678901234567890", "true", "false", "null", #""x""#, #""\u00e9""#, #""é""#, #""a\/b""#,
-        #""a\u0000b""#, "\"\u{7F}\"", "\"a\u{2028}b\"", "\"a\u{2027}\u{2029}\u{A0}\"", "\"\u{85}\"", "\"\u{9F}\u{A0}\"", #""""#,
+        "123456789012345678901234567890", "true", "false", "null", #""x""#, #""\u00e9""#, #""é""#,
+        #""a\/b""#,
+        #""a\u0000b""#, "\"\u{7F}\"", "\"a\u{2028}b\"", "\"a\u{2027}\u{2029}\u{A0}\"", "\"\u{85}\"",
+        "\"\u{9F}\u{A0}\"", #""""#,
         #""42""#, #""true""#, "[1,2]", "[ 1 , 2 ]",
-        #"{"b":1,"a":2}"#, #"{"a\u0041":1}"#, #""2024-05-01""#, #""2024-05-01T12:30:00+02:00""#, "1700000000",
+        #"{"b":1,"a":2}"#, #"{"a\u0041":1}"#, #""2024-05-01""#, #""2024-05-01T12:30:00+02:00""#,
+        "1700000000",
         "1700000000.5", #""6BA7B810-9DAD-11D1-80B4-00C04FD430C8""#, #""aGVsbG8=""#,
     ]
 
-    @Test("each fast conversion stores what ValueConversion stores, or both refuse", arguments: ColumnType.allCases)
+    @Test(
+        "each fast conversion stores what ValueConversion stores, or both refuse",
+        arguments: ColumnType.allCases)
     func sameAsValueConversion(type: ColumnType) throws {
         for jsonAsText in [true, false] {
             var layout = InsertColumns()
-            layout.columns = [InsertColumns.Column(name: "v", utf8: Array("v".utf8), type: type, jsonAsText: jsonAsText)]
+            layout.columns = [
+                InsertColumns.Column(
+                    name: "v", utf8: Array("v".utf8), type: type, jsonAsText: jsonAsText)
+            ]
             for text in Self.values {
                 // A number needs a byte after it to be complete.
                 var bytes = Array(text.utf8) + [0x20]
-                let (prepared, expected): (DatabaseValue?, DatabaseValue?) = bytes.withUnsafeMutableBufferPointer { buffer in
-                    let base = buffer.baseAddress!
-                    var scanner = JSONScanner(bytes: base, count: buffer.count)
-                    var field = JSONField()
-                    #expect((try? scanner.scanValue(into: &field)) != nil, "\(text)")
-                    var scratch: [UInt8] = []
-                    let expected = (try? InputValue(field, bytes: base, scratch: &scratch)).flatMap {
-                        try? ValueConversion.stored($0, type: type, textAffinity: jsonAsText)
-                    }
-                    let prepared: DatabaseValue? =
-                        switch try? layout.prepare(field, bytes: base, column: 0, scratch: &scratch) {
-                        case nil: nil
-                        case .null: .null
-                        case .integer(let value): value.databaseValue
-                        case .double(let value): value.databaseValue
-                        case .text(let start, let end):
-                            String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+                let (prepared, expected): (DatabaseValue?, DatabaseValue?) =
+                    bytes.withUnsafeMutableBufferPointer { buffer in
+                        let base = buffer.baseAddress!
+                        var scanner = JSONScanner(bytes: base, count: buffer.count)
+                        var field = JSONField()
+                        #expect((try? scanner.scanValue(into: &field)) != nil, "\(text)")
+                        var scratch: [UInt8] = []
+                        let expected = (try? InputValue(field, bytes: base, scratch: &scratch))
+                            .flatMap {
+                                try? ValueConversion.stored(
+                                    $0, type: type, textAffinity: jsonAsText)
+                            }
+                        let prepared: DatabaseValue? =
+                            switch try? layout.prepare(
+                                field, bytes: base, column: 0, scratch: &scratch)
+                            {
+                            case nil: nil
+                            case .null: .null
+                            case .integer(let value): value.databaseValue
+                            case .double(let value): value.databaseValue
+                            case .text(let start, let end):
+                                String(
+                                    decoding: UnsafeBufferPointer(
+                                        start: base + start, count: end - start), as: UTF8.self
+                                )
                                 .databaseValue
-                        case .converted(let value): value
-                        }
-                    return (prepared, expected)
-                }
+                            case .converted(let value): value
+                            }
+                        return (prepared, expected)
+                    }
                 // Doubles by their bits, so that -0.0 and 0.0 differ.
                 func bits(_ value: DatabaseValue?) -> String {
-                    if case .double(let double)? = value?.storage { return "double \(double.bitPattern)" }
+                    if case .double(let double)? = value?.storage {
+                        return "double \(double.bitPattern)"
+                    }
                     return value.map { "\($0)" } ?? "refused"
                 }
-                #expect(bits(prepared) == bits(expected), "\(type) \(jsonAsText ? "TEXT" : "no TEXT") affinity: \(text)")
+                #expect(
+                    bits(prepared) == bits(expected),
+                    "\(type) \(jsonAsText ? "TEXT" : "no TEXT") affinity: \(text)")
             }
         }
     }

@@ -15,23 +15,36 @@ struct ValueStorageRuleTests {
 
     static func ids(_ out: String) -> [Int] {
         out.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"]
+                as? Int
         }
     }
 
-    @Test("a json column gives back each value as written: 7, 7.0, 1e2, big integers, strings that look like JSON, NUL")
+    @Test(
+        "a json column gives back each value as written: 7, 7.0, 1e2, big integers, strings that look like JSON, NUL"
+    )
     func jsonValues() throws {
         let db = try Self.table("id:integer:pk", "doc:json")
         let values = [
-            "7", "7.0", "1e2", "-0.0", "123456789012345678901234567890", "-98765432109876543210", #""[1,2]""#,
+            "7", "7.0", "1e2", "-0.0", "123456789012345678901234567890", "-98765432109876543210",
+            #""[1,2]""#,
             #""a\u0000b\n😀""#, #"{"z":1,"a":[1,2.50,"x"]}"#, "true", "false", "null", "0.1",
         ]
-        try db.insert("t", values.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(separator: "\n"))
-        #expect(try db.query("t", select: ["doc"]) == values.map { #"{"doc":\#($0)}"# }.joined(separator: "\n") + "\n")
-        // Stored as JSON text, typed by SQLite's JSON functions, and compared as numbers by --where.
+        try db.insert(
+            "t",
+            values.enumerated().map { #"{"id":\#($0.offset),"doc":\#($0.element)}"# }.joined(
+                separator: "\n"))
+        #expect(
+            try db.query("t", select: ["doc"]) == values.map { #"{"doc":\#($0)}"# }.joined(
+                separator: "\n") + "\n")
+        // Stored as JSON text, typed by SQLite's JSON functions, and compared as numbers by
+        // --where.
         #expect(
             try db.sql("SELECT json_type(doc) AS t FROM t WHERE id < 5").split(separator: "\n")
-                == [#"{"t":"integer"}"#, #"{"t":"real"}"#, #"{"t":"real"}"#, #"{"t":"real"}"#, #"{"t":"integer"}"#])
+                == [
+                    #"{"t":"integer"}"#, #"{"t":"real"}"#, #"{"t":"real"}"#, #"{"t":"real"}"#,
+                    #"{"t":"integer"}"#,
+                ])
         #expect(try db.query("t", where: ["doc = 7"], select: ["id"]) == "{\"id\":0}\n{\"id\":1}\n")
         #expect(try db.query("t", where: ["doc > 1e20"], select: ["id"]) == "{\"id\":4}\n")
     }
@@ -63,18 +76,25 @@ struct ValueStorageRuleTests {
                 == "{\"id\":\"6BA7B810-9DAD-11D1-80B4-00C04FD430C8\",\"n\":1}\n{\"id\":\"F47AC10B-58CC-4372-A567-0E02B2C3D479\",\"n\":2}\n"
         )
         #expect(
-            try db.query("t", where: ["id = 6ba7b810-9DAD-11d1-80b4-00c04fd430c8"], select: ["n"], format: .csv) == "n\r\n1\r\n")
-        #expect(try db.query("t", where: ["n = 2"], format: .csv) == "id,n\r\nF47AC10B-58CC-4372-A567-0E02B2C3D479,2\r\n")
+            try db.query(
+                "t", where: ["id = 6ba7b810-9DAD-11d1-80b4-00c04fd430c8"], select: ["n"],
+                format: .csv) == "n\r\n1\r\n")
+        #expect(
+            try db.query("t", where: ["n = 2"], format: .csv)
+                == "id,n\r\nF47AC10B-58CC-4372-A567-0E02B2C3D479,2\r\n")
         for bad in [
             #""6ba7b810-9dad-11d1-80b4-00c04fd430c""#, #""6ba7b8109dad11d180b400c04fd430c8""#,
             #""6ba7b810-9dad-11d1-80b4-00c04fd430cg""#, "42",
         ] {
             let error = errorMessage {
-                try db.insert("t", #"{"id":"00000000-0000-0000-0000-000000000000"}"# + "\n" + #"{"id":\#(bad)}"#)
+                try db.insert(
+                    "t",
+                    #"{"id":"00000000-0000-0000-0000-000000000000"}"# + "\n" + #"{"id":\#(bad)}"#)
             }
             #expect(
                 error?.hasPrefix(
-                    "<stdin>:2: record 2: column \"id\" (uuid) expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8, got ")
+                    "<stdin>:2: record 2: column \"id\" (uuid) expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8, got "
+                )
                     == true, "\(error ?? "no error")")
         }
         #expect(try db.sql("SELECT count(*) AS n FROM t") == #"{"n":2}"# + "\n")
@@ -87,20 +107,31 @@ struct ValueStorageRuleTests {
     @Test("numeric: decimals kept exactly as written, compared, sorted and indexed by value")
     func numericExact() throws {
         let db = try Self.table("id:integer:pk", "amount:numeric", "fee:numeric:default=2.50")
-        let amounts = ["1.10", "0.1000000000000000055511151231257827", "12345678901234567890123", "9.5", "10.25", "-3", "1e3"]
-        try db.insert("t", amounts.enumerated().map { #"{"id":\#($0.offset),"amount":\#($0.element)}"# }.joined(separator: "\n"))
+        let amounts = [
+            "1.10", "0.1000000000000000055511151231257827", "12345678901234567890123", "9.5",
+            "10.25", "-3", "1e3",
+        ]
+        try db.insert(
+            "t",
+            amounts.enumerated().map { #"{"id":\#($0.offset),"amount":\#($0.element)}"# }.joined(
+                separator: "\n"))
         #expect(
             try db.query("t", orderBy: ["id"]).split(separator: "\n").map(String.init)
-                == amounts.enumerated().map { #"{"id":\#($0.offset),"amount":\#($0.element),"fee":2.50}"# })
+                == amounts.enumerated().map {
+                    #"{"id":\#($0.offset),"amount":\#($0.element),"fee":2.50}"#
+                })
         // By value, not as text: 9.5 < 10.25 < 1e3.
-        #expect(Self.ids(try db.query("t", where: ["amount > 5"], select: ["id"], orderBy: ["amount"])) == [3, 4, 6, 2])
+        #expect(
+            Self.ids(try db.query("t", where: ["amount > 5"], select: ["id"], orderBy: ["amount"]))
+                == [3, 4, 6, 2])
         #expect(Self.ids(try db.query("t", where: ["amount = 1.1"], select: ["id"])) == [0])
         try db.index("t", "amount")
         let plan = try db.explain("t", where: ["amount >= 9.5"])
         #expect(plan.contains("USING INDEX t_on_amount"), "\(plan)")
         let refused = errorMessage { try db.insert("t", #"{"id":9,"amount":"12.5"}"#) }
         #expect(
-            refused?.contains(#"column "amount" (numeric) expects a number, got a string "12.5""#) == true, "\(refused ?? "")")
+            refused?.contains(#"column "amount" (numeric) expects a number, got a string "12.5""#)
+                == true, "\(refused ?? "")")
     }
 
     @Test("blob: base64 in, bytes stored, base64 out")
@@ -117,7 +148,9 @@ struct ValueStorageRuleTests {
         #expect(try db.query("t") == "{\"b\":\"AAEC/w==\"}\n")
     }
 
-    @Test("alter --type rebuilds a table made elsewhere: values converted, rows, indexes and foreign keys kept")
+    @Test(
+        "alter --type rebuilds a table made elsewhere: values converted, rows, indexes and foreign keys kept"
+    )
     func alterType() throws {
         let db = try LibraryDatabase()
         try db.execute(
@@ -130,7 +163,8 @@ struct ValueStorageRuleTests {
             CREATE INDEX by_city ON player(address ->> '$.city');
             """)
         let lines = try db.store.retype(
-            table: "player", columns: [("address", .json), ("active", .boolean), ("created", .datetime)])
+            table: "player",
+            columns: [("address", .json), ("active", .boolean), ("created", .datetime)])
         #expect(lines.contains("address is now a json column in player"), "\(lines)")
         #expect(
             try db.query("player", orderBy: ["id"]) == #"""
@@ -140,7 +174,8 @@ struct ValueStorageRuleTests {
                 """#)
         let types = {
             try db.schema("player").split(separator: "\n").compactMap { line in
-                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?[
+                    "type"] as? String
             }
         }
         #expect(try types() == ["text", "text", "boolean", "json", "datetime"])
@@ -149,7 +184,9 @@ struct ValueStorageRuleTests {
         let plan = try db.explain("player", where: ["address.city = Berlin"])
         #expect(plan.contains("USING INDEX by_city"), "\(plan)")
         // A value that does not fit is named, and nothing changes.
-        let refused = errorMessage { try db.store.retype(table: "player", columns: [("name", .json)]) }
+        let refused = errorMessage {
+            try db.store.retype(table: "player", columns: [("name", .json)])
+        }
         #expect(
             refused
                 == "cannot make name a json column: row 1 holds \"Ann\", which does not fit: a json column reads stored text as JSON, and this text is not JSON",
@@ -171,19 +208,26 @@ struct ValueStorageRuleTests {
         return db
     }
 
-    @Test("a database made by sqlite-utils: paths in --where and index work on TEXT columns, --json-cols nests them")
+    @Test(
+        "a database made by sqlite-utils: paths in --where and index work on TEXT columns, --json-cols nests them"
+    )
     func sqliteUtilsTables() throws {
         let db = try Self.sqliteUtilsDatabase()
-        // With --json-cols none a TEXT column prints as the string it holds; by default, by what the column holds.
+        // With --json-cols none a TEXT column prints as the string it holds; by default, by what
+        // the column holds.
         #expect(
             try db.query("dogs", where: ["id = 2"], select: ["address"], jsonColumns: [])
                 == #"{"address":"{\"city\":\"Paris\"}"}"# + "\n")
-        #expect(try db.query("dogs", where: ["id = 2"], select: ["address"]) == #"{"address":{"city":"Paris"}}"# + "\n")
         #expect(
-            try db.query("dogs", where: ["address.city = Berlin"], jsonColumns: ["address", "tags"])
+            try db.query("dogs", where: ["id = 2"], select: ["address"])
+                == #"{"address":{"city":"Paris"}}"# + "\n")
+        #expect(
+            try db.query(
+                "dogs", where: ["address.city = Berlin"], jsonColumns: ["address", "tags"])
                 == #"{"id":1,"name":"Cleo","age":5,"weight":51.5,"good":1,"address":{"city":"Berlin","zip":"10115"},"tags":["fluffy","small"],"note":"[not json"}"#
                 + "\n")
-        // auto decides per column: note holds one object but also text that is not JSON, so it stays text.
+        // auto decides per column: note holds one object but also text that is not JSON, so it
+        // stays text.
         #expect(
             try db.query("dogs", orderBy: ["id"]) == """
                 {"id":1,"name":"Cleo","age":5,"weight":51.5,"good":1,"address":{"city":"Berlin","zip":"10115"},"tags":["fluffy","small"],"note":"[not json"}
@@ -191,7 +235,9 @@ struct ValueStorageRuleTests {
                 {"id":3,"name":"Bob","age":null,"weight":null,"good":1,"address":null,"tags":["big"],"note":"plain"}
 
                 """)
-        #expect(try db.query("dogs", where: ["tags contains small"], select: ["name"], format: .csv) == "name\r\nCleo\r\n")
+        #expect(
+            try db.query("dogs", where: ["tags contains small"], select: ["name"], format: .csv)
+                == "name\r\nCleo\r\n")
         try db.index("dogs", "address.city")
         let plan = try db.explain("dogs", where: ["address.city = Paris"])
         #expect(plan.contains("SEARCH dogs USING INDEX dogs_on_address_city (<expr>=?)"), "\(plan)")
@@ -200,10 +246,14 @@ struct ValueStorageRuleTests {
                 "no column 'adress' in table 'dogs'; did you mean 'address'?") == true)
         // Rows go into the table too, with its own types.
         try db.insert("dogs", #"{"id":4,"name":"Rex","weight":30,"good":1}"#)
-        #expect(try db.query("dogs", where: ["id = 4"], select: ["weight", "good"], format: .csv) == "weight,good\r\n30.0,1\r\n")
+        #expect(
+            try db.query("dogs", where: ["id = 4"], select: ["weight", "good"], format: .csv)
+                == "weight,good\r\n30.0,1\r\n")
     }
 
-    @Test("--json-cols auto: each column on its own, whatever the others hold and however they are named")
+    @Test(
+        "--json-cols auto: each column on its own, whatever the others hold and however they are named"
+    )
     func autoColumnsEachOnTheirOwn() throws {
         let db = try LibraryDatabase()
         try db.execute(

@@ -10,7 +10,8 @@ final class ValueTypeRuleTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-types-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jsonsql-types-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -18,10 +19,13 @@ final class ValueTypeRuleTests {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A database with table t of `columns` (as `jsonsql create-table DB t COLUMNS...` declares them).
+    /// A database with table t of `columns` (as `jsonsql create-table DB t COLUMNS...` declares
+    /// them).
     func table(_ columns: String...) throws -> Store {
-        let store = try Store(path: directory.appendingPathComponent("db.sqlite").path, access: .create)
-        _ = try store.createTable(TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
+        let store = try Store(
+            path: directory.appendingPathComponent("db.sqlite").path, access: .create)
+        _ = try store.createTable(
+            TableSpec(name: "t", columns: columns.map(ColumnSpec.init(parsing:))))
         return store
     }
 
@@ -64,12 +68,15 @@ final class ValueTypeRuleTests {
         let refused = errorMessage { try insert(store, #"{"at":\#(value),"day":\#(value)}"#) }
         #expect((refused == nil) == midnight, "\(refused ?? "stored")")
         if !midnight {
-            #expect(refused?.contains(#"column "day" (date) holds dates"#) == true, "\(refused ?? "")")
+            #expect(
+                refused?.contains(#"column "day" (date) holds dates"#) == true, "\(refused ?? "")")
             try insert(store, #"{"at":\#(value),"day":"\#(stored.prefix(10))"}"#)
         }
         #expect(try query(store, .csv) == "at,day\r\n\(stored),\(stored.prefix(10))\r\n")
         let iso = stored.replacingOccurrences(of: " ", with: "T") + "Z"
-        #expect(try query(store, .jsonl, isoDates: true) == "{\"at\":\"\(iso)\",\"day\":\"\(stored.prefix(10))\"}\n")
+        #expect(
+            try query(store, .jsonl, isoDates: true)
+                == "{\"at\":\"\(iso)\",\"day\":\"\(stored.prefix(10))\"}\n")
     }
 
     @Test(
@@ -83,19 +90,49 @@ final class ValueTypeRuleTests {
                 "at:datetime", "true",
                 #"column "v" (datetime) expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds, got a boolean true"#
             ),
-            ("d:date", #""May 1""#, #"column "v" (date) expects a date like 2024-05-01, got a string "May 1""#),
-            ("b:blob", #""not base64!""#, #"column "v" (blob) expects base64 text, got a string "not base64!""#),
+            (
+                "d:date", #""May 1""#,
+                #"column "v" (date) expects a date like 2024-05-01, got a string "May 1""#
+            ),
+            (
+                "b:blob", #""not base64!""#,
+                #"column "v" (blob) expects base64 text, got a string "not base64!""#
+            ),
             ("n:boolean", "1", #"column "v" (boolean) expects true or false, got an integer 1"#),
-            ("n:integer", "1e-400", #"column "v" (integer) expects an integer, got a number 1e-400"#),
+            (
+                "n:integer", "1e-400",
+                #"column "v" (integer) expects an integer, got a number 1e-400"#
+            ),
             ("n:integer", "1.5", #"column "v" (integer) expects an integer, got a number 1.5"#),
-            ("n:real", "1e400", #"column "v" (real) stores doubles, and 1e400 is beyond the range of a double"#),
-            ("n:real", "-1e-400", #"column "v" (real) stores doubles, and -1e-400 is too small for a double"#),
-            ("n:real", "9007199254740993", #"column "v" (real) stores doubles, which hold integers exactly only up to 2^53"#),
-            ("n:datetime", #""9999-12-31T23:30:00-01:00""#, #"column "v" (datetime) holds years 0000 to 9999 in UTC"#),
-            ("n:datetime", #""0000-01-01T00:30:00+01:00""#, #"column "v" (datetime) holds years 0000 to 9999 in UTC"#),
-            ("n:datetime", #""2024-05-01T12:00:00.0001Z""#, #"column "v" (datetime) keeps milliseconds"#),
+            (
+                "n:real", "1e400",
+                #"column "v" (real) stores doubles, and 1e400 is beyond the range of a double"#
+            ),
+            (
+                "n:real", "-1e-400",
+                #"column "v" (real) stores doubles, and -1e-400 is too small for a double"#
+            ),
+            (
+                "n:real", "9007199254740993",
+                #"column "v" (real) stores doubles, which hold integers exactly only up to 2^53"#
+            ),
+            (
+                "n:datetime", #""9999-12-31T23:30:00-01:00""#,
+                #"column "v" (datetime) holds years 0000 to 9999 in UTC"#
+            ),
+            (
+                "n:datetime", #""0000-01-01T00:30:00+01:00""#,
+                #"column "v" (datetime) holds years 0000 to 9999 in UTC"#
+            ),
+            (
+                "n:datetime", #""2024-05-01T12:00:00.0001Z""#,
+                #"column "v" (datetime) keeps milliseconds"#
+            ),
             ("n:datetime", "1714566600.0001", #"column "v" (datetime) keeps milliseconds"#),
-            ("n:date", "1e400", #"column "v" (date) holds years 0000 to 9999, and 1e400 seconds is outside them"#),
+            (
+                "n:date", "1e400",
+                #"column "v" (date) holds years 0000 to 9999, and 1e400 seconds is outside them"#
+            ),
             ("n:any", "1e400", #"column "v" (any) stores doubles, and 1e400 is beyond the range"#),
             ("n:real", #""1.5""#, #"column "v" (real) expects a number, got a string "1.5""#),
             ("n:text", "true", #"column "v" (text) expects a string, got a boolean true"#),
@@ -104,7 +141,9 @@ final class ValueTypeRuleTests {
         let type = column.split(separator: ":")[1]
         let store = try table("v:\(type)")
         defer { store.close() }
-        let error = #expect(throws: JSONSQLError.self) { try self.insert(store, "{}", #"{"v":\#(value)}"#) }
+        let error = #expect(throws: JSONSQLError.self) {
+            try self.insert(store, "{}", #"{"v":\#(value)}"#)
+        }
         let file = directory.appendingPathComponent("in.ndjson").path
         let text = error?.description ?? ""
         #expect(text.hasPrefix("\(file):2: record 2: \(message)"), "\(text)")

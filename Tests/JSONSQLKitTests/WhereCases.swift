@@ -44,7 +44,10 @@ enum WhereCases {
         ("tags[0] = vip", { $0.tags?.first == .string("vip") }),
         ("tags[-1] = vip", { $0.tags?.last == .string("vip") }),
         ("tags[1] exists", { ($0.tags?.count ?? 0) > 1 }),
-        ("tags[-2] = 1", { p in p.tags.map { $0.count >= 2 && isNumber($0[$0.count - 2]) == 1 } ?? false }),
+        (
+            "tags[-2] = 1",
+            { p in p.tags.map { $0.count >= 2 && isNumber($0[$0.count - 2]) == 1 } ?? false }
+        ),
         // An element of a scalar is missing, as on SQLite (jsonb's `-> 0` would give the scalar).
         ("level[0] = 1", { _ in false }),
         ("level[-1] = true", { _ in false }),
@@ -54,15 +57,25 @@ enum WhereCases {
         ("name glob 'O*'", { $0.name.hasPrefix("O") }),
         ("address.country like 'de'", { $0.country?.lowercased() == "de" }),
         ("address.country glob 'D*'", { $0.country?.hasPrefix("D") ?? false }),
-        ("address.country = DE and score > 50000", { $0.country == "DE" && ($0.score ?? 0) > 50000 }),
-        ("address.country = DE or address.country = FR", { $0.country == "DE" || $0.country == "FR" }),
+        (
+            "address.country = DE and score > 50000",
+            { $0.country == "DE" && ($0.score ?? 0) > 50000 }
+        ),
+        (
+            "address.country = DE or address.country = FR",
+            { $0.country == "DE" || $0.country == "FR" }
+        ),
         ("not (address.country = DE or active = true)", { !($0.country == "DE" || $0.active) }),
         ("not address.country = DE", { $0.country != "DE" }),
-        ("! active = true && score < 50000", { !$0.active && ($0.score.map { $0 < 50000 } ?? false) }),
+        (
+            "! active = true && score < 50000",
+            { !$0.active && ($0.score.map { $0 < 50000 } ?? false) }
+        ),
         (
             "address.country = DE || (tags contains vip and level = 0)",
             { p in
-                p.country == "DE" || ((p.tags ?? []).contains { $0 == .string("vip") } && isNumber(p.level) == 0)
+                p.country == "DE"
+                    || ((p.tags ?? []).contains { $0 == .string("vip") } && isNumber(p.level) == 0)
             }
         ),
         ("id in [1, 2, 3] AND NOT active = false", { [1, 2, 3].contains($0.id) && $0.active }),

@@ -16,15 +16,19 @@ struct WhereSemanticsTests {
         try! dataset.ndjson.write(toFile: input, atomically: false, encoding: .utf8)
         let store = try! Store(path: db, access: .create)
         let columns = [
-            "id:integer:pk", "name:text", "score:integer", "active:boolean", "address:json", "tags:json", "level:json",
+            "id:integer:pk", "name:text", "score:integer", "active:boolean", "address:json",
+            "tags:json", "level:json",
         ]
-        _ = try! store.createTable(TableSpec(name: "player", columns: columns.map(ColumnSpec.init(parsing:))))
-        _ = try! store.insert(from: [InputSource.open(input)], options: InsertOptions(table: "player"))
+        _ = try! store.createTable(
+            TableSpec(name: "player", columns: columns.map(ColumnSpec.init(parsing:))))
+        _ = try! store.insert(
+            from: [InputSource.open(input)], options: InsertOptions(table: "player"))
         store.close()
         return db
     }()
 
-    /// The ids of the players `expression` matches, in order, as `query --select id --order-by id` prints them.
+    /// The ids of the players `expression` matches, in order, as `query --select id --order-by id`
+    /// prints them.
     func ids(_ expression: String) throws -> [Int] {
         let store = try Store(path: Self.db, access: .read)
         defer { store.close() }
@@ -50,16 +54,28 @@ struct WhereSemanticsTests {
         arguments: [
             ("nosuch = 1", "no column 'nosuch' in table 'player'"),
             ("nmae = x", "did you mean 'name'?"),
-            ("$.name = x", "a path starts with its column, without SQLite's $: address.city, not $.address.city"),
+            (
+                "$.name = x",
+                "a path starts with its column, without SQLite's $: address.city, not $.address.city"
+            ),
             ("score = abc", "score is an integer column"),
-            ("active = 1", "active is a boolean column, which expects true or false; a number 1 does not fit it"),
+            (
+                "active = 1",
+                "active is a boolean column, which expects true or false; a number 1 does not fit it"
+            ),
             // A number or boolean in quotes, as jq and JSON write strings: what to write instead.
             (
                 #"score = "42""#,
                 #"score is an integer column, which expects an integer; a string "42" does not fit it; write it without quotes: 42"#
             ),
-            ("active != 'true'", #"a string "true" does not fit it; write it without quotes: true"#),
-            ("j.huge = 1e400", "1e400: jsonsql compares numbers as doubles, and 1e400 is beyond the range of a double"),
+            (
+                "active != 'true'",
+                #"a string "true" does not fit it; write it without quotes: true"#
+            ),
+            (
+                "j.huge = 1e400",
+                "1e400: jsonsql compares numbers as doubles, and 1e400 is beyond the range of a double"
+            ),
             ("score >", "expected a value after 'score >'"),
             ("score = 1 and", "expected a path"),
             (" ", "empty --where expression; give a filter, as in --where 'address.country = DE'"),
@@ -71,7 +87,10 @@ struct WhereSemanticsTests {
                 "tags contains [pro]",
                 "expected a value after 'contains', found '[pro]'; contains takes one element, without brackets: tags contains a (for all of several: tags contains a and tags contains b)"
             ),
-            ("score = [1, 2]", "expected a value after 'score =', found '[1, 2]'; for any of several values: score in [a, b]"),
+            (
+                "score = [1, 2]",
+                "expected a value after 'score =', found '[1, 2]'; for any of several values: score in [a, b]"
+            ),
             ("address.country in DE", "expected a list like [DE, FR]"),
             ("score like 5", "like needs a text pattern"),
             ("address.x < true", "cannot order a boolean"),
@@ -85,15 +104,21 @@ struct WhereSemanticsTests {
             spec.filters = [try FilterParser.parse(expression)]
             try store.run(spec, format: .json, to: OutputBuffer())
         }
-        #expect(error?.description.contains(message) == true, "\(expression): \(String(describing: error))")
+        #expect(
+            error?.description.contains(message) == true,
+            "\(expression): \(String(describing: error))")
     }
 
-    @Test("a double-quoted string takes JSON's escapes: a surrogate pair is one character, another escape is refused")
+    @Test(
+        "a double-quoted string takes JSON's escapes: a surrogate pair is one character, another escape is refused"
+    )
     func jsonEscapes() throws {
         let db = try LibraryDatabase()
         try db.create("t", ["id:integer:pk", "d:json"])
         try db.insert(
-            "t", #"{"id":1,"d":{"x":"😀"}}"# + "\n" + #"{"id":2,"d":{"x":"aqb"}}"# + "\n" + #"{"id":3,"d":{"x":"a\\qb"}}"#)
+            "t",
+            #"{"id":1,"d":{"x":"😀"}}"# + "\n" + #"{"id":2,"d":{"x":"aqb"}}"# + "\n"
+                + #"{"id":3,"d":{"x":"a\\qb"}}"#)
         #expect(try db.ids("t", where: [#"d.x = "\ud83d\ude00""#]) == [1])
         #expect(try db.ids("t", where: [#"d.x = "a\\qb""#]) == [3])
         #expect(try db.ids("t", where: [#"d.x = 'a\qb'"#]) == [3])
@@ -103,16 +128,21 @@ struct WhereSemanticsTests {
         #expect(lone?.contains("surrogate") == true, "\(lone ?? "no error")")
     }
 
-    @Test("--param and --set read a quoted value with the same escapes; a bad one is refused, not kept with its quotes")
+    @Test(
+        "--param and --set read a quoted value with the same escapes; a bad one is refused, not kept with its quotes"
+    )
     func escapesInParamAndSet() throws {
         #expect(try Store.parameterValue(#""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
         #expect(try Store.parameterValue("'it''s'") == "it's".databaseValue)
         #expect(try Store.parameterValue(#""open"#) == #""open"#.databaseValue)
-        #expect(errorMessage { try Store.parameterValue(#""C:\data""#) }?.contains(#"\d is not an escape"#) == true)
+        #expect(
+            errorMessage { try Store.parameterValue(#""C:\data""#) }?.contains(
+                #"\d is not an escape"#) == true)
         let set = try UpdateSpec.Assignment(parsing: #"p="a\\b""#, json: false)
         #expect(set.value == .literal(.string(#"a\b"#)))
         #expect(
-            errorMessage { try UpdateSpec.Assignment(parsing: #"p="C:\data""#, json: false) }?.contains(#"\d is not an escape"#)
+            errorMessage { try UpdateSpec.Assignment(parsing: #"p="C:\data""#, json: false) }?
+                .contains(#"\d is not an escape"#)
                 == true)
     }
 }

@@ -37,7 +37,8 @@ struct CopyCheck: Sendable, Equatable {
     static func maximumLength(_ length: Int, column: String, type: String) -> CopyCheck {
         let quoted = SQLQuote.identifier(column)
         return CopyCheck(
-            sqlite: "CHECK (length(\(quoted)) <= \(length))", postgres: "CHECK (char_length(\(quoted)) <= \(length))",
+            sqlite: "CHECK (length(\(quoted)) <= \(length))",
+            postgres: "CHECK (char_length(\(quoted)) <= \(length))",
             origin: "the length of \(type)")
     }
 
@@ -86,26 +87,36 @@ indirect enum DomainCheckExpression: Equatable {
 
     /// Reads `definition` for a column of jsonsql type `type`; nil when it is not all read.
     init?(_ definition: String, type: ColumnType) {
-        guard [.integer, .real, .numeric, .text].contains(type), let tokens = Self.tokens(definition) else { return nil }
+        guard [.integer, .real, .numeric, .text].contains(type),
+            let tokens = Self.tokens(definition)
+        else { return nil }
         var parser = Parser(tokens: tokens, type: type)
-        guard parser.take("CHECK"), let expression = parser.parenthesized(), parser.atEnd else { return nil }
+        guard parser.take("CHECK"), let expression = parser.parenthesized(), parser.atEnd else {
+            return nil
+        }
         self = expression
     }
 
     /// The expression on `column`, parenthesized.
     func sql(column: ColumnInfo, dialect: SQLDialect) -> String {
         switch self {
-        case .or(let a, let b): "(\(a.sql(column: column, dialect: dialect)) OR \(b.sql(column: column, dialect: dialect)))"
-        case .and(let a, let b): "(\(a.sql(column: column, dialect: dialect)) AND \(b.sql(column: column, dialect: dialect)))"
+        case .or(let a, let b):
+            "(\(a.sql(column: column, dialect: dialect)) OR \(b.sql(column: column, dialect: dialect)))"
+        case .and(let a, let b):
+            "(\(a.sql(column: column, dialect: dialect)) AND \(b.sql(column: column, dialect: dialect)))"
         case .not(let a): "(NOT \(a.sql(column: column, dialect: dialect)))"
-        case .compare(let a, let op, let b): "(\(Self.sql(a, column, dialect)) \(op) \(Self.sql(b, column, dialect)))"
-        case .isNull(let a, let negated): "(\(Self.sql(a, column, dialect)) IS \(negated ? "NOT " : "")NULL)"
+        case .compare(let a, let op, let b):
+            "(\(Self.sql(a, column, dialect)) \(op) \(Self.sql(b, column, dialect)))"
+        case .isNull(let a, let negated):
+            "(\(Self.sql(a, column, dialect)) IS \(negated ? "NOT " : "")NULL)"
         case .among(let a, let list):
             "(\(Self.sql(a, column, dialect)) IN (\(list.map { Self.sql($0, column, dialect) }.joined(separator: ", "))))"
         }
     }
 
-    private static func sql(_ operand: Operand, _ column: ColumnInfo, _ dialect: SQLDialect) -> String {
+    private static func sql(_ operand: Operand, _ column: ColumnInfo, _ dialect: SQLDialect)
+        -> String
+    {
         let quoted = SQLQuote.identifier(column.name)
         switch operand {
         case .value: return dialect.comparedByValue(quoted, type: column.type)
@@ -127,7 +138,8 @@ indirect enum DomainCheckExpression: Equatable {
         var tokens: [Token] = []
         var i = 0
         func isWordByte(_ b: UInt8) -> Bool {
-            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F || (b >= 0x30 && b <= 0x39)
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+                || (b >= 0x30 && b <= 0x39)
         }
         while i < bytes.count {
             let b = bytes[i]
@@ -136,10 +148,15 @@ indirect enum DomainCheckExpression: Equatable {
             } else if (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F {
                 let start = i
                 while i < bytes.count && isWordByte(bytes[i]) { i += 1 }
-                tokens.append(.word(SQLiteAffinity.upperASCII(String(decoding: bytes[start..<i], as: UTF8.self))))
+                tokens.append(
+                    .word(
+                        SQLiteAffinity.upperASCII(String(decoding: bytes[start..<i], as: UTF8.self))
+                    ))
             } else if b >= 0x30 && b <= 0x39 {
                 let start = i
-                while i < bytes.count && ((bytes[i] >= 0x30 && bytes[i] <= 0x39) || bytes[i] == 0x2E) { i += 1 }
+                while i < bytes.count
+                    && ((bytes[i] >= 0x30 && bytes[i] <= 0x39) || bytes[i] == 0x2E)
+                { i += 1 }
                 if i < bytes.count && isWordByte(bytes[i]) { return nil }  // 1e5, 0x10
                 tokens.append(.number(String(decoding: bytes[start..<i], as: UTF8.self)))
             } else if b == 0x27 {
@@ -161,7 +178,8 @@ indirect enum DomainCheckExpression: Equatable {
                 }
                 tokens.append(.string(String(decoding: value, as: UTF8.self)))
             } else {
-                let two = i + 1 < bytes.count ? String(decoding: bytes[i...(i + 1)], as: UTF8.self) : ""
+                let two =
+                    i + 1 < bytes.count ? String(decoding: bytes[i...(i + 1)], as: UTF8.self) : ""
                 if ["::", "<=", ">=", "<>", "!="].contains(two) {
                     tokens.append(.symbol(two))
                     i += 2
@@ -185,7 +203,9 @@ indirect enum DomainCheckExpression: Equatable {
         var atEnd: Bool { at == tokens.count }
 
         mutating func take(_ word: String) -> Bool {
-            guard at < tokens.count, tokens[at] == .word(word) || tokens[at] == .symbol(word) else { return false }
+            guard at < tokens.count, tokens[at] == .word(word) || tokens[at] == .symbol(word) else {
+                return false
+            }
             at += 1
             return true
         }
@@ -217,7 +237,8 @@ indirect enum DomainCheckExpression: Equatable {
             if take("NOT") { return negation().map { .not($0) } }
             // `(` opens a condition or an operand (`(VALUE)::integer`): the condition first.
             let start = at
-            if at < tokens.count, tokens[at] == .symbol("("), let inner = parenthesized(), !isComparisonNext,
+            if at < tokens.count, tokens[at] == .symbol("("), let inner = parenthesized(),
+                !isComparisonNext,
                 !(at < tokens.count && tokens[at] == .symbol("::"))
             {
                 return inner
@@ -238,7 +259,9 @@ indirect enum DomainCheckExpression: Equatable {
                 guard take("NULL") else { return nil }
                 return .isNull(left, negated: negated)
             }
-            guard at < tokens.count, case .symbol(var op) = tokens[at], isComparisonNext else { return nil }
+            guard at < tokens.count, case .symbol(var op) = tokens[at], isComparisonNext else {
+                return nil
+            }
             at += 1
             if op == "!=" { op = "<>" }
             if op == "=" && take("ANY") {
@@ -278,7 +301,9 @@ indirect enum DomainCheckExpression: Equatable {
         mutating func castType() -> String? {
             guard take("::") else { return nil }
             var words: [String] = []
-            while at < tokens.count, case .word(let word) = tokens[at], !["AND", "OR", "IS", "NOT"].contains(word) {
+            while at < tokens.count, case .word(let word) = tokens[at],
+                !["AND", "OR", "IS", "NOT"].contains(word)
+            {
                 words.append(word)
                 at += 1
             }
@@ -328,7 +353,8 @@ indirect enum DomainCheckExpression: Equatable {
                     if [.integer, .real, .numeric].contains(castKind) {
                         guard Self.isExactNumber(text) else { return nil }
                         result = .number(text)
-                    } else if castKind != .text || !(cast == "text" || cast == "character varying") {
+                    } else if castKind != .text || !(cast == "text" || cast == "character varying")
+                    {
                         return nil
                     }
                 case .number:

@@ -41,7 +41,8 @@ struct CopySchemaObject {
 
     var description: String {
         kind == .trigger
-            ? "trigger \(TerminalText.name(name)) on \(TerminalText.name(table))" : "view \(TerminalText.name(name))"
+            ? "trigger \(TerminalText.name(name)) on \(TerminalText.name(table))"
+            : "view \(TerminalText.name(name))"
     }
 
     /// Statements whose compiling reads every table the object reads: SQLite compiles a
@@ -57,8 +58,10 @@ struct CopySchemaObject {
         case "INSERT": return ["INSERT INTO \(quoted) DEFAULT VALUES"]
         case "DELETE": return ["DELETE FROM \(quoted)"]
         default:
-            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
-            let set = columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }.joined(separator: ", ")
+            let columns = try String.fetchAll(
+                db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            let set = columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }
+                .joined(separator: ", ")
             return set.isEmpty ? [] : ["UPDATE \(quoted) SET \(set)"]
         }
     }
@@ -78,7 +81,9 @@ struct CopySchemaObject {
     /// a view that reads only copied tables (by what SQLite opens to read it), and the
     /// triggers on copied tables and on those views. A view that reads a copied table and
     /// one that is not is refused, or left (`leaving`).
-    static func read(_ db: Database, copied: [String], all: Bool, leaving: CopyLeaving) throws -> [CopySchemaObject] {
+    static func read(_ db: Database, copied: [String], all: Bool, leaving: CopyLeaving) throws
+        -> [CopySchemaObject]
+    {
         let rows = try Row.fetchAll(
             db,
             sql: """
@@ -86,7 +91,9 @@ struct CopySchemaObject {
                 WHERE type IN ('view', 'trigger') AND sql IS NOT NULL ORDER BY rowid
                 """)
         var roots: [Int: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT rootpage, tbl_name FROM sqlite_schema WHERE rootpage > 0") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT rootpage, tbl_name FROM sqlite_schema WHERE rootpage > 0")
+        {
             roots[row[0]] = row[1]
         }
         func isCopied(_ table: String) -> Bool { SQLName.find(table, in: copied) != nil }
@@ -96,10 +103,13 @@ struct CopySchemaObject {
             // The b-trees a query of the view opens, views inside it included, are its tables.
             var read: Set<String>?
             do {
-                let plan = try Row.fetchAll(db, sql: "EXPLAIN SELECT * FROM \(SQLQuote.identifier(view.name))")
+                let plan = try Row.fetchAll(
+                    db, sql: "EXPLAIN SELECT * FROM \(SQLQuote.identifier(view.name))")
                 read = Set(
                     plan.compactMap { step -> String? in
-                        guard ["OpenRead", "OpenWrite", "ReopenIdx"].contains(step["opcode"] as String),
+                        guard
+                            ["OpenRead", "OpenWrite", "ReopenIdx"].contains(
+                                step["opcode"] as String),
                             step["p3"] as Int == 0
                         else { return nil }
                         return roots[step["p2"] as Int]
@@ -125,7 +135,9 @@ struct CopySchemaObject {
         let views = objects.map(\.name)
         for row in rows where (row[0] as String) == "trigger" {
             var trigger = CopySchemaObject(kind: .trigger, name: row[1], table: row[2], sql: row[3])
-            guard isCopied(trigger.table) || SQLName.find(trigger.table, in: views) != nil else { continue }
+            guard isCopied(trigger.table) || SQLName.find(trigger.table, in: views) != nil else {
+                continue
+            }
             trigger.worksAtSource = try trigger.problem(in: db) == nil
             objects.append(trigger)
         }
@@ -135,13 +147,16 @@ struct CopySchemaObject {
     /// Makes `objects` in `db` as written, views first, then checks that each compiles there as
     /// it did at the source: one reading a table that is not there is refused, or dropped
     /// again (`leaving`). Returns what was made, described.
-    static func create(_ objects: [CopySchemaObject], in db: Database, leaving: CopyLeaving) throws -> [String] {
+    static func create(_ objects: [CopySchemaObject], in db: Database, leaving: CopyLeaving) throws
+        -> [String]
+    {
         let ordered = objects.filter { $0.kind == .view } + objects.filter { $0.kind == .trigger }
         for object in ordered {
             do { try db.execute(sql: object.sql) } catch let error as DatabaseError {
                 if Store.isStorageFailure(error) { throw error }
                 try leaving.leaveOrRefuse(
-                    object.leavable, object.description, because: "the destination refuses it: \(error.message ?? "\(error)")")
+                    object.leavable, object.description,
+                    because: "the destination refuses it: \(error.message ?? "\(error)")")
             }
         }
         var made: [String] = []
@@ -149,9 +164,13 @@ struct CopySchemaObject {
             if object.worksAtSource, let problem = try object.problem(in: db) {
                 try leaving.leaveOrRefuse(
                     object.leavable, object.description,
-                    because: "at the destination \(problem), as it reads a table that is not copied; name that table too")
+                    because:
+                        "at the destination \(problem), as it reads a table that is not copied; name that table too"
+                )
                 try db.execute(
-                    sql: "DROP \(object.kind == .view ? "VIEW" : "TRIGGER") IF EXISTS \(SQLQuote.identifier(object.name))")
+                    sql:
+                        "DROP \(object.kind == .view ? "VIEW" : "TRIGGER") IF EXISTS \(SQLQuote.identifier(object.name))"
+                )
                 continue
             }
             made.append(object.description)

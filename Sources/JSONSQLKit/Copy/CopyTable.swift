@@ -25,7 +25,9 @@ struct CopyTable {
     /// A column of the source as a spec; a generated column is refused.
     static func columnSpec(_ column: ColumnInfo, table: String) throws -> ColumnSpec {
         if column.isGenerated {
-            throw refusal(table, "column \(column.name) is generated, and copy does not carry generated columns")
+            throw refusal(
+                table,
+                "column \(column.name) is generated, and copy does not carry generated columns")
         }
         var spec = ColumnSpec(name: column.name, type: column.type)
         spec.notNull = column.notNull
@@ -39,19 +41,25 @@ struct CopyTable {
         for check in spec.checks where check.sql(dialect) == nil {
             let reason =
                 check.sqlite != nil
-                ? "its SQL is SQLite's, which PostgreSQL would read as its own" : "copy reads no exact form of it for \(place)"
-            try leaving.leaveOrRefuse(.checks, "table \(TerminalText.name(name)): \(check.origin)", because: reason)
+                ? "its SQL is SQLite's, which PostgreSQL would read as its own"
+                : "copy reads no exact form of it for \(place)"
+            try leaving.leaveOrRefuse(
+                .checks, "table \(TerminalText.name(name)): \(check.origin)", because: reason)
         }
         spec.checks.removeAll { $0.sql(dialect) == nil }
     }
 
     /// The message for a row that cannot be copied:
     /// `table player, row 3 (id=7), column score: ...`.
-    func failure(row: Int, values: [DatabaseValue]?, column: String?, _ message: String) -> JSONSQLError {
+    func failure(row: Int, values: [DatabaseValue]?, column: String?, _ message: String)
+        -> JSONSQLError
+    {
         var text = "table \(name), row \(row)"
         if let values, !spec.primaryKey.isEmpty {
             let key = spec.primaryKey.compactMap { key -> String? in
-                guard let i = columns.firstIndex(where: { $0.name == key }), i < values.count else { return nil }
+                guard let i = columns.firstIndex(where: { $0.name == key }), i < values.count else {
+                    return nil
+                }
                 return "\(key)=\(values[i])"
             }
             text += " (\(key.joined(separator: ", ")))"
@@ -68,11 +76,14 @@ extension CopyTable {
         // A virtual table (an FTS index) and the shadow tables it keeps its data in would arrive
         // as plain tables that no longer do what they did.
         switch try String.fetchOne(
-            db, sql: "SELECT type FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+            db, sql: "SELECT type FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+            arguments: [table])
         {
         case "virtual":
             throw Self.refusal(
-                table, "it is a virtual table (such as an FTS index), which copy does not carry; name the other tables to copy")
+                table,
+                "it is a virtual table (such as an FTS index), which copy does not carry; name the other tables to copy"
+            )
         case "shadow":
             throw Self.refusal(
                 table,
@@ -83,7 +94,8 @@ extension CopyTable {
         let info = try TableInfo(db: db, table: table)
         let created =
             try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                arguments: [table]) ?? ""
         let text = SQLTokens(created)
         // jsonsql's own CHECKs come with the column types; any other is the user's.
         // The user's are carried as written, each as a table constraint (SQLite checks a
@@ -101,7 +113,9 @@ extension CopyTable {
         if (0..<text.count).contains(where: { text.isWord($0, "COLLATE") }) {
             throw Self.refusal(table, "copy does not carry COLLATE clauses")
         }
-        if try Row.fetchOne(db, sql: "SELECT 1 FROM pragma_foreign_key_list(?)", arguments: [table]) != nil {
+        if try Row.fetchOne(db, sql: "SELECT 1 FROM pragma_foreign_key_list(?)", arguments: [table])
+            != nil
+        {
             throw Self.refusal(table, "copy does not carry foreign keys (REFERENCES)")
         }
         var columns: [ColumnSpec] = []
@@ -124,24 +138,28 @@ extension CopyTable {
             case "u":
                 unique.append(
                     try String.fetchAll(
-                        db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name]))
+                        db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno",
+                        arguments: [name]))
             case "c" where withIndexes:
                 let sql: String = index["sql"] ?? ""
-                // The index that keeps a numeric or json key unique by value is made with the table.
+                // The index that keeps a numeric or json key unique by value is made with the
+                // table.
                 if try IndexSpec.isValueKey(name, sql: sql, of: table, db: db) { continue }
                 indexes.append(try Self.index(name, sql: sql, unique: index["unique"], table: info))
             default: break
             }
         }
         let options = try Row.fetchOne(
-            db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+            db, sql: "SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+            arguments: [table])
         spec = try TableSpec(
             name: table, columns: columns, primaryKey: info.primaryKey, unique: unique,
             withoutRowid: options?["wr"] ?? false, strict: options?["strict"] ?? false)
         spec.checks = checks
         if (0..<text.count).contains(where: { text.isWord($0, "AUTOINCREMENT") }) {
             spec.autoincrement = true
-            sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
+            sequence = try Int64.fetchOne(
+                db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
         }
         self.indexes = indexes
         self.columns = info.columns
@@ -149,24 +167,33 @@ extension CopyTable {
 
     /// `CAST("n" AS NUMERIC)`: how jsonsql indexes a numeric column that keeps its numbers as
     /// text (`ResolvedPath.valueSQL`), so its values compare as numbers; the column, or nil.
-    private static func numericCast(_ text: SQLTokens, _ range: Range<Int>, table: TableInfo) -> ColumnInfo? {
+    private static func numericCast(_ text: SQLTokens, _ range: Range<Int>, table: TableInfo)
+        -> ColumnInfo?
+    {
         let t = range.lowerBound
         guard range.count == 6, text.isWord(t, "CAST"), text.isSymbol(t + 1, "("),
             [.word, .quotedName].contains(text.tokens[t + 2].kind), text.isWord(t + 3, "AS"),
             text.isWord(t + 4, "NUMERIC"), text.isSymbol(t + 5, ")"),
-            let column = table.column(named: text.name(t + 2)), column.type == .numeric, column.hasTextAffinity
+            let column = table.column(named: text.name(t + 2)), column.type == .numeric,
+            column.hasTextAffinity
         else { return nil }
         return column
     }
 
     /// A SQLite index as the spec that makes it: each expression must be a path (or a column),
     /// all with or all without `COLLATE NOCASE`, and the index not partial.
-    static func index(_ name: String, sql: String, unique: Bool, table: TableInfo) throws -> IndexSpec {
+    static func index(_ name: String, sql: String, unique: Bool, table: TableInfo) throws
+        -> IndexSpec
+    {
         func refused(_ reason: String) -> JSONSQLError {
-            refusal(table.name, "index \(name) \(reason); drop it at the source, or copy with --no-indexes")
+            refusal(
+                table.name,
+                "index \(name) \(reason); drop it at the source, or copy with --no-indexes")
         }
         let text = SQLTokens(sql)
-        if text.indexCondition != nil { throw refused("is partial (CREATE INDEX ... WHERE), and copy does not carry that") }
+        if text.indexCondition != nil {
+            throw refused("is partial (CREATE INDEX ... WHERE), and copy does not carry that")
+        }
         guard let list = text.indexedList else { throw refused("cannot be read") }
         func unwrapped(_ range: Range<Int>) -> Range<Int> {
             var range = range
@@ -185,11 +212,14 @@ extension CopyTable {
                 range.count > 2 && text.isWord(range.upperBound - 2, "COLLATE")
                 && text.isWord(range.upperBound - 1, "NOCASE")
             if collated { range = unwrapped(range.lowerBound..<(range.upperBound - 2)) }
-            if let nocase, nocase != collated { throw refused("mixes COLLATE NOCASE with other expressions") }
+            if let nocase, nocase != collated {
+                throw refused("mixes COLLATE NOCASE with other expressions")
+            }
             nocase = collated
             if let (path, _) = IndexedPath.parse(text, range) {
                 paths.append(path)
-            } else if range.count == 1, [.word, .quotedName].contains(text.tokens[range.lowerBound].kind),
+            } else if range.count == 1,
+                [.word, .quotedName].contains(text.tokens[range.lowerBound].kind),
                 let column = table.column(named: text.name(range.lowerBound))
             {
                 paths.append(JSONPath(column: column.name))

@@ -7,7 +7,9 @@ extension PostgresStore {
     /// Reads a table's schema: columns, keys, UNIQUE constraints, what the columns' types add
     /// (`PostgresColumnType`: checks, NOT NULL) and (with `indexes`) indexes. Defaults and
     /// checks the destination will not get are refused by name, or left (`leaving`).
-    func copyTable(_ table: String, indexes withIndexes: Bool, leaving: CopyLeaving) throws -> CopyTable {
+    func copyTable(_ table: String, indexes withIndexes: Bool, leaving: CopyLeaving) throws
+        -> CopyTable
+    {
         let info = try tableInfo(table)
         let named = TerminalText.name(table)
         let found = try connection.execute(
@@ -40,23 +42,29 @@ extension PostgresStore {
             let place = "table \(named): column \(TerminalText.name(column.name))"
             if let value = column.defaultSQL ?? column.postgres?.domainDefault {
                 try leaving.leaveOrRefuse(
-                    .defaults, "\(place): the default \(value)", because: "copy does not carry PostgreSQL's defaults")
+                    .defaults, "\(place): the default \(value)",
+                    because: "copy does not carry PostgreSQL's defaults")
             }
             if let identity = column.postgres?.identity, !identity.isEmpty {
                 try leaving.leaveOrRefuse(
-                    .defaults, "\(place): GENERATED \(identity == "a" ? "ALWAYS" : "BY DEFAULT") AS IDENTITY",
-                    because: "copy does not carry identity columns (the sequence that numbers them)")
+                    .defaults,
+                    "\(place): GENERATED \(identity == "a" ? "ALWAYS" : "BY DEFAULT") AS IDENTITY",
+                    because: "copy does not carry identity columns (the sequence that numbers them)"
+                )
             }
             try Self.checkCopiedType(column, table: table)
             var spec = try CopyTable.columnSpec(column, table: table)
             // PostgreSQL marks every key column NOT NULL; the key alone says so, as on SQLite.
             if column.primaryKeyIndex > 0 { spec.notNull = false }
             if let length = PostgresColumnType.maximumLength(of: column.declaredType) {
-                checks.append(.maximumLength(length, column: column.name, type: column.declaredType))
+                checks.append(
+                    .maximumLength(length, column: column.name, type: column.declaredType))
             }
             if let type = column.postgres {
                 if type.domainNotNull && column.primaryKeyIndex == 0 { spec.notNull = true }
-                if let labels = type.enumLabels { checks.append(.allowed(labels, column: column.name, type: type.declared)) }
+                if let labels = type.enumLabels {
+                    checks.append(.allowed(labels, column: column.name, type: type.declared))
+                }
                 checks += type.domainChecks.map { CopyCheck.domain($0, column: column) }
             }
             columns.append(spec)
@@ -66,10 +74,14 @@ extension PostgresStore {
             for index in try self.indexes(table: table) where !index.backsConstraint {
                 let name = index.name
                 func refused(_ reason: String) -> JSONSQLError {
-                    CopyTable.refusal(table, "index \(name) \(reason); drop it at the source, or copy with --no-indexes")
+                    CopyTable.refusal(
+                        table,
+                        "index \(name) \(reason); drop it at the source, or copy with --no-indexes")
                 }
                 let method = index.method
-                guard method == "btree" || method == "gin" else { throw refused("is a \(method) index") }
+                guard method == "btree" || method == "gin" else {
+                    throw refused("is a \(method) index")
+                }
                 if index.partial { throw refused("is partial, and copy does not carry that") }
                 let paths = try index.expressions.map { expression -> JSONPath in
                     guard let path = PostgresIndex.path(expression, columns: info.columns) else {
@@ -85,7 +97,8 @@ extension PostgresStore {
             }
         }
         var spec = try TableSpec(
-            name: table, columns: columns, primaryKey: info.primaryKey, unique: unique.map(\.columns))
+            name: table, columns: columns, primaryKey: info.primaryKey,
+            unique: unique.map(\.columns))
         spec.checks = checks
         return CopyTable(spec: spec, indexes: indexes, columns: info.columns)
     }
@@ -93,8 +106,10 @@ extension PostgresStore {
     /// The PostgreSQL types copy carries as a jsonsql type, exactly: each holds what the jsonsql
     /// type holds (an enum and `varchar(N)` with a check for what they add; see `copyTable`).
     static let copiedTypes: Set<String> = [
-        "text", "character varying", "bigint", "integer", "smallint", "double precision", "real", "numeric", "boolean",
-        "timestamp with time zone", "timestamp without time zone", "date", "uuid", "bytea", "jsonb", "json",
+        "text", "character varying", "bigint", "integer", "smallint", "double precision", "real",
+        "numeric", "boolean",
+        "timestamp with time zone", "timestamp without time zone", "date", "uuid", "bytea", "jsonb",
+        "json",
     ]
 
     /// Refuses a column whose type says more than copy carries: `character(N)` (padded with
@@ -160,7 +175,8 @@ extension PostgresStore {
             let table = result.string(row, 3).map(TerminalText.name)
             let described: String
             switch (kind, name, table) {
-            case (.comments, let column?, let table?): described = "the comment on column \(table).\(column)"
+            case (.comments, let column?, let table?):
+                described = "the comment on column \(table).\(column)"
             case (.comments, nil, let table?): described = "the comment on table \(table)"
             case (_, let name?, let table?): described = "\(what) \(name) on \(table)"
             case (_, nil, let table?): described = "\(what) on \(table)"
@@ -168,12 +184,14 @@ extension PostgresStore {
             default: continue
             }
             try leaving.leaveOrRefuse(
-                kind, described, because: "copy does not translate PostgreSQL's \(Self.plural[what] ?? what)")
+                kind, described,
+                because: "copy does not translate PostgreSQL's \(Self.plural[what] ?? what)")
         }
     }
 
     private static let plural = [
-        "trigger": "triggers", "rule": "rules", "policy": "policies", "the comment": "comments", "view": "views",
+        "trigger": "triggers", "rule": "rules", "policy": "policies", "the comment": "comments",
+        "view": "views",
         "materialized view": "materialized views",
     ]
 
@@ -182,18 +200,25 @@ extension PostgresStore {
     func forEachCopyRow(_ table: CopyTable, _ body: ([DatabaseValue]) throws -> Void) throws {
         let select = table.columns.map(Self.outputSQL).joined(separator: ", ")
         try connection.execute(
-            "DECLARE jsonsql_copy NO SCROLL CURSOR FOR SELECT \(select) FROM \(SQLQuote.identifier(table.name))")
+            "DECLARE jsonsql_copy NO SCROLL CURSOR FOR SELECT \(select) FROM \(SQLQuote.identifier(table.name))"
+        )
         var values = [DatabaseValue](repeating: .null, count: table.columns.count)
         while true {
-            let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_copy", simple: true)
+            let result = try connection.execute(
+                "FETCH FORWARD \(Self.fetchSize) FROM jsonsql_copy", simple: true)
             let types = (0..<result.columnCount).map(result.type)
             for row in 0..<result.rowCount {
                 for column in values.indices {
                     values[column] =
                         result.isNull(row, column)
-                        ? .null : PostgresResultValue(result.bytes(row, column), oid: types[column]).databaseValue
-                    // jsonb writes a key's `"` as `\"`: stored in the one spelling SQLite paths find.
-                    if table.columns[column].type == .json, case .string(let json) = values[column].storage {
+                        ? .null
+                        : PostgresResultValue(result.bytes(row, column), oid: types[column])
+                            .databaseValue
+                    // jsonb writes a key's `"` as `\"`: stored in the one spelling SQLite paths
+                    // find.
+                    if table.columns[column].type == .json,
+                        case .string(let json) = values[column].storage
+                    {
                         values[column] = ValueConversion.canonicalKeys(json).databaseValue
                     }
                 }
@@ -206,7 +231,9 @@ extension PostgresStore {
 
     /// Creates `table` and its indexes, and fills it with one `COPY ... FROM STDIN` of the rows
     /// `rows` hands over; returns how many.
-    func copyIn(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void) throws -> Int {
+    func copyIn(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void)
+        throws -> Int
+    {
         // How SQLite stores a table (WITHOUT ROWID), that it checks types (STRICT) and that it
         // never reuses a key (AUTOINCREMENT) mean nothing on PostgreSQL, whose columns are typed.
         var spec = table.spec
@@ -221,7 +248,8 @@ extension PostgresStore {
         let names = table.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
         var count = 0
         do {
-            try connection.copy("COPY \(SQLQuote.identifier(table.name)) (\(names)) FROM STDIN") { sendNow in
+            try connection.copy("COPY \(SQLQuote.identifier(table.name)) (\(names)) FROM STDIN") {
+                sendNow in
                 // `rows` runs the reader, which hands each row to the closure that sends it.
                 try withoutActuallyEscaping(sendNow) { send in
                     var out: [UInt8] = []
@@ -232,10 +260,12 @@ extension PostgresStore {
                             if i > 0 { out.append(0x09) }
                             do {
                                 try PostgresValue.checkStored(value, type: table.columns[i].type)
-                                try PostgresValue.appendCopy(value, type: table.columns[i].type, to: &out)
+                                try PostgresValue.appendCopy(
+                                    value, type: table.columns[i].type, to: &out)
                             } catch let mismatch as ValueMismatch {
                                 throw table.failure(
-                                    row: count, values: values, column: table.columns[i].name, mismatch.expectation)
+                                    row: count, values: values, column: table.columns[i].name,
+                                    mismatch.expectation)
                             }
                         }
                         out.append(0x0A)
@@ -253,7 +283,9 @@ extension PostgresStore {
             throw table.failure(row: line, values: nil, column: error.copyColumn, "\(error)")
         }
         for index in table.indexes {
-            do { _ = try createIndex(index) } catch { throw CopyTable.refusal(table.name, "\(error)") }
+            do { _ = try createIndex(index) } catch {
+                throw CopyTable.refusal(table.name, "\(error)")
+            }
         }
         return count
     }

@@ -86,7 +86,9 @@ extension Store {
     /// not grow with the tables. A table that exists here already, a value this database cannot
     /// hold, or any other failure leaves this database as it was; a new SQLite file appears only
     /// when the copy succeeds.
-    public func copy(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil) throws
+    public func copy(
+        from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil
+    ) throws
         -> [CopiedTable]
     {
         try copyReporting(from: source, options: options, progress: progress).tables
@@ -95,7 +97,9 @@ extension Store {
     /// `copy(from:options:progress:)`, saying also which triggers and views it made again and
     /// what it left behind as `options.leave` said (the rest of what it does not carry is
     /// refused by name: nothing of the source's schema is dropped without a word).
-    public func copyReporting(from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil)
+    public func copyReporting(
+        from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil
+    )
         throws -> CopyReport
     {
         if isSameDatabase(as: source) {
@@ -104,15 +108,21 @@ extension Store {
             let what = isPostgres ? "database" : "database file"
             let both =
                 source.path == path
-                ? "\(path) is both the source and the destination" : "\(source.path) and \(path) are the same \(what)"
+                ? "\(path) is both the source and the destination"
+                : "\(source.path) and \(path) are the same \(what)"
             throw JSONSQLError(
                 "\(both); copy needs another destination, and nothing was copied (a new file is created: jsonsql copy \(SQLQuote.shellWord(source.commandLineName)) NEW.sqlite)"
             )
         }
         return try source.readingForCopy { reader in
-            let names = try options.tables.isEmpty ? reader.tableNames() : options.tables.map(reader.resolveTable)
-            if names.isEmpty { throw JSONSQLError("\(source.path) holds no tables; there is nothing to copy") }
-            for (index, name) in names.enumerated() where names[..<index].contains(where: { SQLName.same($0, name) }) {
+            let names =
+                try options.tables.isEmpty
+                ? reader.tableNames() : options.tables.map(reader.resolveTable)
+            if names.isEmpty {
+                throw JSONSQLError("\(source.path) holds no tables; there is nothing to copy")
+            }
+            for (index, name) in names.enumerated()
+            where names[..<index].contains(where: { SQLName.same($0, name) }) {
                 throw JSONSQLError("table \(name) is named twice; name each table once")
             }
             let leaving = CopyLeaving(options.leave)
@@ -122,12 +132,15 @@ extension Store {
                 try table.fit(to: dialect, leaving: leaving)
                 return table
             }
-            var objects = try reader.schemaObjects(copied: names, all: options.tables.isEmpty, leaving: leaving)
+            var objects = try reader.schemaObjects(
+                copied: names, all: options.tables.isEmpty, leaving: leaving)
             if isPostgres {
                 for object in objects {
                     try leaving.leaveOrRefuse(
                         object.leavable, object.description,
-                        because: "copy does not translate SQLite's \(object.kind.rawValue)s for PostgreSQL")
+                        because:
+                            "copy does not translate SQLite's \(object.kind.rawValue)s for PostgreSQL"
+                    )
                 }
                 objects = []
             }
@@ -148,7 +161,8 @@ extension Store {
             let header = isPostgres || fileExists ? nil : try reader.header()
             if let header {
                 try writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA page_size = \(SQLQuote.literal(String(header.pageSize)))")
+                    try db.execute(
+                        sql: "PRAGMA page_size = \(SQLQuote.literal(String(header.pageSize)))")
                 }
             }
             return try writingForCopy(from: source) { writer in
@@ -193,7 +207,8 @@ extension Store {
     }
 
     /// Runs `work` in one transaction here: committed when it returns, rolled back when it throws.
-    private func writingForCopy<T>(from source: Store, _ work: (CopyWriter) throws -> T) throws -> T {
+    private func writingForCopy<T>(from source: Store, _ work: (CopyWriter) throws -> T) throws -> T
+    {
         if let postgres {
             return try postgres.connection.transaction { try work(CopyWriter(postgres: postgres)) }
         }
@@ -221,7 +236,8 @@ struct CopyReader {
 
     func resolveTable(_ name: String) throws -> String {
         if let postgres { return try postgres.resolveTable(name) }
-        return try Store.resolveTable(name, tables: try Store.tableNames(db!), path: path, isView: { _ in false })
+        return try Store.resolveTable(
+            name, tables: try Store.tableNames(db!), path: path, isView: { _ in false })
     }
 
     func table(_ name: String, indexes: Bool, leaving: CopyLeaving) throws -> CopyTable {
@@ -231,7 +247,9 @@ struct CopyReader {
 
     /// The triggers and views that go with the tables `copied` (`all` of the source's): a
     /// SQLite source's, to make again; a PostgreSQL source's are refused or left here.
-    func schemaObjects(copied: [String], all: Bool, leaving: CopyLeaving) throws -> [CopySchemaObject] {
+    func schemaObjects(copied: [String], all: Bool, leaving: CopyLeaving) throws
+        -> [CopySchemaObject]
+    {
         if let postgres {
             try postgres.copyObjects(copied, leaving: leaving)
             return []
@@ -243,7 +261,9 @@ struct CopyReader {
     func header() throws -> CopyHeader? {
         guard let db else { return nil }
         // Names written here only, never data: a StaticString cannot come from outside.
-        func pragma(_ name: StaticString) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? 0 }
+        func pragma(_ name: StaticString) throws -> Int {
+            try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? 0
+        }
         return CopyHeader(
             pageSize: try pragma("page_size"), userVersion: try pragma("user_version"),
             applicationID: try pragma("application_id"))
@@ -277,7 +297,9 @@ struct CopyReader {
                     case SQLITE_FLOAT: values[i] = row.double(column).databaseValue
                     case SQLITE_TEXT:
                         guard let text = String(validating: row.text(column), as: UTF8.self) else {
-                            throw table.failure(row: count, values: nil, column: table.columns[i].name, "the text is not UTF-8")
+                            throw table.failure(
+                                row: count, values: nil, column: table.columns[i].name,
+                                "the text is not UTF-8")
                         }
                         values[i] = text.databaseValue
                     case SQLITE_BLOB: values[i] = row.blob(column).databaseValue
@@ -307,15 +329,18 @@ struct CopyWriter {
     func carry(_ header: CopyHeader) throws {
         guard let db else { return }
         try db.execute(sql: "PRAGMA user_version = \(SQLQuote.literal(String(header.userVersion)))")
-        try db.execute(sql: "PRAGMA application_id = \(SQLQuote.literal(String(header.applicationID)))")
+        try db.execute(
+            sql: "PRAGMA application_id = \(SQLQuote.literal(String(header.applicationID)))")
     }
 
     /// The column whose value broke the CHECK jsonsql's boolean or json type declares, and why:
     /// another tool's BOOLEAN or JSON column may hold what jsonsql's cannot (2, 'yes', text that
     /// is not JSON). Nil when no such value is in the row (a CHECK of the source's own failed).
-    static func typeCheckFailure(_ columns: [ColumnInfo], values: [DatabaseValue], db: Database) throws -> (
-        String, String
-    )? {
+    static func typeCheckFailure(_ columns: [ColumnInfo], values: [DatabaseValue], db: Database)
+        throws -> (
+            String, String
+        )?
+    {
         for (column, value) in zip(columns, values) where !value.isNull {
             switch column.type {
             case .boolean:
@@ -326,7 +351,9 @@ struct CopyWriter {
                     "\(TerminalText.excerpt(value.description)) is no boolean: a boolean column holds true and false (1 and 0); make the column \(type.withArticle) one at the source (alter --type \(TerminalText.name(column.name)):\(type)) or leave the table out"
                 )
             case .json:
-                if try Bool.fetchOne(db, sql: "SELECT json_valid(?)", arguments: [value]) == true { continue }
+                if try Bool.fetchOne(db, sql: "SELECT json_valid(?)", arguments: [value]) == true {
+                    continue
+                }
                 var shown = TerminalText.excerpt(value.description)
                 var type = ColumnType.text
                 if case .blob(let data) = value.storage {
@@ -369,7 +396,9 @@ struct CopyWriter {
     }
 
     /// Creates `table`, writes the rows `rows` hands over, makes its indexes; returns the rows.
-    func write(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void) throws -> Int {
+    func write(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void)
+        throws -> Int
+    {
         if let postgres { return try postgres.copyIn(table, rows: rows) }
         let db = db!
         try table.spec.create(in: db, ifNotExists: false)
@@ -384,7 +413,10 @@ struct CopyWriter {
         // KEY` and `INTEGER PRIMARY KEY DESC` are not): SQLite would number a NULL key.
         let rowidKey =
             table.spec.withoutRowid || table.spec.primaryKey.count != 1
-            ? nil : table.columns.firstIndex { $0.type == .integer && SQLName.same($0.name, table.spec.primaryKey[0]) }
+            ? nil
+            : table.columns.firstIndex {
+                $0.type == .integer && SQLName.same($0.name, table.spec.primaryKey[0])
+            }
         var count = 0
         try rows { row in
             count += 1
@@ -392,7 +424,8 @@ struct CopyWriter {
             // numeric and json columns are declared NUMERIC TEXT and JSON TEXT: a double bound
             // there would become SQLite's 15-digit text of it (0.30000000000000004 → 0.3). It
             // goes in as the shortest text that reads back as the same double.
-            for (i, column) in table.columns.enumerated() where column.type == .numeric || column.type == .json {
+            for (i, column) in table.columns.enumerated()
+            where column.type == .numeric || column.type == .json {
                 guard case .double(let double) = values[i].storage, !double.isNaN else { continue }
                 // An infinity another tool stored (in a REAL or NUMERIC column) has no JSON
                 // number: bound, it would become the text `Inf`, a string in a numeric column.
@@ -402,10 +435,14 @@ struct CopyWriter {
                         "\(double) is no number a \(column.type) column holds (JSON has none for infinity); make it NULL at the source or leave the table out"
                     )
                 }
-                do { values[i] = try ValueConversion.stored(.number("\(double)"), type: column.type) } catch let error
+                do {
+                    values[i] = try ValueConversion.stored(.number("\(double)"), type: column.type)
+                } catch let error
                     as ValueMismatch
                 {
-                    throw table.failure(row: count, values: values, column: column.name, "\(double) \(error.expectation)")
+                    throw table.failure(
+                        row: count, values: values, column: column.name,
+                        "\(double) \(error.expectation)")
                 }
             }
             if let i = rowidKey, values[i].isNull {
@@ -415,8 +452,12 @@ struct CopyWriter {
                 )
             }
             // SQLite keeps no NaN: it would store NULL.
-            if let i = values.firstIndex(where: { if case .double(let d) = $0.storage { d.isNaN } else { false } }) {
-                throw table.failure(row: count, values: values, column: table.columns[i].name, "SQLite cannot hold NaN")
+            if let i = values.firstIndex(where: {
+                if case .double(let d) = $0.storage { d.isNaN } else { false }
+            }) {
+                throw table.failure(
+                    row: count, values: values, column: table.columns[i].name,
+                    "SQLite cannot hold NaN")
             }
             // A date PostgreSQL holds and SQLite's form does not (BC, infinity) is refused,
             // not copied as text no date comparison reads.
@@ -431,13 +472,15 @@ struct CopyWriter {
                     )
                 }
                 do {
-                    guard try ValueConversion.stored(.string(text), type: column.type) == values[i] else {
+                    guard try ValueConversion.stored(.string(text), type: column.type) == values[i]
+                    else {
                         throw ValueMismatch(expectation: "")
                     }
                 } catch {
                     throw table.failure(
                         row: count, values: values, column: column.name,
-                        "SQLite's \(column.type) holds the years 0000 to 9999, so \(text) cannot be copied")
+                        "SQLite's \(column.type) holds the years 0000 to 9999, so \(text) cannot be copied"
+                    )
                 }
             }
             // Bound with their byte counts: GRDB would cut text at its first NUL.
@@ -446,22 +489,28 @@ struct CopyWriter {
                 try SQLParameters.bind(values, to: insert)
                 while try db.step(insert, sql: sql) {}
             } catch let error as DatabaseError {
-                // A full disk is the database's failure, not the row's: Store.write rolls it back and names it.
+                // A full disk is the database's failure, not the row's: Store.write rolls it back
+                // and names it.
                 if Store.isStorageFailure(error) { throw error }
                 if error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK,
-                    let (column, reason) = try Self.typeCheckFailure(table.columns, values: values, db: db)
+                    let (column, reason) = try Self.typeCheckFailure(
+                        table.columns, values: values, db: db)
                 {
                     throw table.failure(row: count, values: values, column: column, reason)
                 }
-                throw table.failure(row: count, values: values, column: nil, error.message ?? "\(error)")
+                throw table.failure(
+                    row: count, values: values, column: nil, error.message ?? "\(error)")
             }
         }
         // Keys go on from where the source's went, not from the largest key copied.
         if let sequence = table.sequence {
             try db.execute(
-                sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", arguments: [sequence, table.name])
+                sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?",
+                arguments: [sequence, table.name])
             if db.changesCount == 0 {
-                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table.name, sequence])
+                try db.execute(
+                    sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)",
+                    arguments: [table.name, sequence])
             }
         }
         let info = try TableInfo(db: db, table: table.name)
@@ -479,9 +528,12 @@ struct CopyWriter {
                 try db.execute(sql: sql)
             } catch let error as DatabaseError {
                 if Store.isStorageFailure(error) { throw error }
-                throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error.message ?? "\(error)")")
+                throw CopyTable.refusal(
+                    table.name, "index \(index.name ?? ""): \(error.message ?? "\(error)")")
             } catch {
-                throw CopyTable.refusal(table.name, "index \(index.name ?? ""): \(error); copy with --no-indexes to leave it")
+                throw CopyTable.refusal(
+                    table.name,
+                    "index \(index.name ?? ""): \(error); copy with --no-indexes to leave it")
             }
         }
         return count

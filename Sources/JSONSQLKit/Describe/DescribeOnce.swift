@@ -3,8 +3,8 @@ import Foundation
 /// One reader's share of `describe` of a JSON file read only once (`Store.describeOnce`): the
 /// types of its records, inferred as loading infers them, and for each key the statistics of its
 /// values in the records that have it (a key a record lacks is not counted there, as a key
-/// inside JSON is not), both as a json column holds them and, while the key holds only integers or only
-/// booleans, as that column holds them. Which of the two a key's column is, only the types of
+/// inside JSON is not), both as a json column holds them and, while the key holds only integers or
+/// only booleans, as that column holds them. Which of the two a key's column is, only the types of
 /// the whole file tell; for the other types (text, numeric, json) a json column's statistics are
 /// the column's: numbers are kept as their JSON text either way, and a string is counted by its
 /// decoded value either way unless it looks like JSON. Whatever this cannot be sure of (a string
@@ -37,9 +37,11 @@ struct DescribedOnce {
             walked.append(PathStats(path: JSONPath.displayName(name)))
             native.append(PathStats(path: JSONPath.displayName(name)))
             nativeTypes.append(nil)
-            let column = InsertColumns.Column(name: name, utf8: Array(name.utf8), type: .json, jsonAsText: true)
+            let column = InsertColumns.Column(
+                name: name, utf8: Array(name.utf8), type: .json, jsonAsText: true)
             jsonLayout.columns.append(column)
-            textLayout.columns.append(InsertColumns.Column(name: name, utf8: column.utf8, type: .text, jsonAsText: true))
+            textLayout.columns.append(
+                InsertColumns.Column(name: name, utf8: column.utf8, type: .text, jsonAsText: true))
             nativeLayout.columns.append(column)
         }
         for (index, field) in fields.enumerated() {
@@ -49,10 +51,12 @@ struct DescribedOnce {
                 // Counted as a text column counts it, which for such a string is what a json
                 // column's JSON text gives too, and faster.
                 if Self.mayDiffer(field, bytes: bytes) { throw Unsure() }
-                let text = try textLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
+                let text = try textLayout.prepare(
+                    field, bytes: bytes, column: key, scratch: &scratch)
                 Store.record(text, bytes: bytes, type: .text, into: walked[key], row: row)
             } else {
-                let json = try jsonLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
+                let json = try jsonLayout.prepare(
+                    field, bytes: bytes, column: key, scratch: &scratch)
                 Store.record(json, bytes: bytes, type: .json, into: walked[key], row: row)
             }
             guard let stats = native[key] else { continue }
@@ -67,9 +71,11 @@ struct DescribedOnce {
             if nativeTypes[key] == nil {
                 nativeTypes[key] = type
                 nativeLayout.columns[key].type = type
-                nativeLayout.columns[key].jsonAsText = false  // INTEGER and BOOLEAN have no TEXT affinity
+                // INTEGER and BOOLEAN have no TEXT affinity
+                nativeLayout.columns[key].jsonAsText = false
             }
-            let value = try nativeLayout.prepare(field, bytes: bytes, column: key, scratch: &scratch)
+            let value = try nativeLayout.prepare(
+                field, bytes: bytes, column: key, scratch: &scratch)
             Store.record(value, bytes: bytes, type: type, into: stats, row: row)
         }
         row += 1
@@ -80,11 +86,15 @@ struct DescribedOnce {
     private static func mayDiffer(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> Bool {
         var i = field.start
         while i < field.end && bytes[i] == 0x20 { i += 1 }
-        if i < field.end && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") || bytes[i] == UInt8(ascii: "\\")) {
+        if i < field.end
+            && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[")
+                || bytes[i] == UInt8(ascii: "\\"))
+        {
             return true
         }
         return field.escaped
-            && RecordPrecheck.contains(bytes + field.start, field.end - field.start, RecordPrecheck.unicodeEscape)
+            && RecordPrecheck.contains(
+                bytes + field.start, field.end - field.start, RecordPrecheck.unicodeEscape)
     }
 
     /// Adds the records `later` read, which come after these in the file; false, changing
@@ -97,7 +107,9 @@ struct DescribedOnce {
             // A key new here is added to empty statistics.
             let walkedStats = mine.map { walked[$0] } ?? PathStats(path: "")
             guard walkedStats.canMerge(later.walked[index]) else { return false }
-            if let b = later.native[index], let a = mine.map({ native[$0] }) ?? PathStats(path: ""), !a.canMerge(b) {
+            if let b = later.native[index], let a = mine.map({ native[$0] }) ?? PathStats(path: ""),
+                !a.canMerge(b)
+            {
                 return false
             }
         }
@@ -108,12 +120,14 @@ struct DescribedOnce {
             if mine >= before {
                 // A key only the later records hold.
                 walked.append(PathStats(path: later.walked[index].path))
-                native.append(later.native[index].map { _ in PathStats(path: later.walked[index].path) })
+                native.append(
+                    later.native[index].map { _ in PathStats(path: later.walked[index].path) })
                 nativeTypes.append(later.nativeTypes[index])
             }
             walked[mine].merge(later.walked[index])
             if let a = native[mine], let b = later.native[index],
-                nativeTypes[mine] == nil || later.nativeTypes[index] == nil || nativeTypes[mine] == later.nativeTypes[index]
+                nativeTypes[mine] == nil || later.nativeTypes[index] == nil
+                    || nativeTypes[mine] == later.nativeTypes[index]
             {
                 a.merge(b)
                 nativeTypes[mine] = nativeTypes[mine] ?? later.nativeTypes[index]
@@ -132,7 +146,9 @@ struct DescribedOnce {
             guard let index = inference.index(of: column.name) else { throw Unsure() }
             switch column.type {
             case .integer, .boolean:
-                guard let stats = native[index], nativeTypes[index] == column.type else { throw Unsure() }
+                guard let stats = native[index], nativeTypes[index] == column.type else {
+                    throw Unsure()
+                }
                 return stats
             case .text, .numeric, .json: return walked[index]
             default: throw Unsure()

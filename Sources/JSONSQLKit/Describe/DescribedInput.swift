@@ -59,7 +59,8 @@ enum DescribedInput {
             reader.isCancelled = { Interruption.isRequested }
             reader.copy = []
             return reader
-        case .memory(let source, let contents): return RecordReader(source: source, contents: contents)
+        case .memory(let source, let contents):
+            return RecordReader(source: source, contents: contents)
         }
     }
 
@@ -68,20 +69,25 @@ enum DescribedInput {
     /// pipe is kept in memory as it is read, and read to its end also when this fails, so that
     /// it can be read again. `progress` gets how far the read has come now and then.
     mutating func read<State>(
-        into state: inout State, secondState: State, minimumSplit: Int64?, progress: ((InsertProgress) -> Void)?,
+        into state: inout State, secondState: State, minimumSplit: Int64?,
+        progress: ((InsertProgress) -> Void)?,
         merge: (inout State, State) -> Bool,
-        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+        observe:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void
     ) throws {
         guard let reader = reader() else {
             if case .file(let path) = self {
                 try SecondHalf.read(
-                    path, into: &state, secondState: secondState, minimumSize: minimumSplit, progress: progress,
+                    path, into: &state, secondState: secondState, minimumSize: minimumSplit,
+                    progress: progress,
                     merge: merge, observe: observe)
             }
             return
         }
         do {
-            try Self.records(of: reader, total: keptSize, progress: progress) { fields, bytes, position in
+            try Self.records(of: reader, total: keptSize, progress: progress) {
+                fields, bytes, position in
                 try observe(&state, fields, bytes, position)
             }
         } catch {
@@ -106,7 +112,9 @@ enum DescribedInput {
             records += 1
             if records & 0x3FFF == 0 {
                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                progress?(InsertProgress(records: records, bytesRead: reader.bytesRead, totalBytes: total))
+                progress?(
+                    InsertProgress(records: records, bytesRead: reader.bytesRead, totalBytes: total)
+                )
             }
         }
     }
@@ -120,13 +128,15 @@ enum DescribedInput {
     ) throws -> TypeInference {
         guard let reader = reader() else {
             return try Store.inferTypes(
-                path, table: "", secondHalf: splits, minimumSplit: minimumSplit, progress: progress, each: each)
+                path, table: "", secondHalf: splits, minimumSplit: minimumSplit, progress: progress,
+                each: each)
         }
         reader.copy = nil
         var inference = TypeInference()
         var duplicates = DuplicateKeys()
         var records = 0
-        try Self.records(of: reader, total: keptSize, progress: progress) { fields, bytes, position in
+        try Self.records(of: reader, total: keptSize, progress: progress) {
+            fields, bytes, position in
             do {
                 try inference.observe(fields, bytes: bytes)
                 try duplicates.check(fields, bytes: bytes)
@@ -161,7 +171,9 @@ struct RecordSample {
         var local = position
         local.start = 0
         local.end = position.end - position.start
-        let record = (seen, local, Array(UnsafeBufferPointer(start: bytes + position.start, count: local.end)))
+        let record = (
+            seen, local, Array(UnsafeBufferPointer(start: bytes + position.start, count: local.end))
+        )
         if slot == kept.count { kept.append(record) } else { kept[slot] = record }
     }
 

@@ -82,7 +82,9 @@ struct DistinctCounter {
         }
         let estimate = 0.7213 / (1 + 1.079 / m) * m * m / sum
         // Linear counting is the better estimate while registers are still empty.
-        if estimate <= 2.5 * m && zeros > 0 { return min(Int((m * log(m / Double(zeros))).rounded()), insertions) }
+        if estimate <= 2.5 * m && zeros > 0 {
+            return min(Int((m * log(m / Double(zeros))).rounded()), insertions)
+        }
         // An estimate can run past the values counted (20,077 distinct of 20,000 integers).
         return min(Int(estimate.rounded()), insertions)
     }

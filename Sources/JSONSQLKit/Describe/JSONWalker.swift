@@ -12,7 +12,9 @@ struct JSONWalker {
     var decoded: [UInt8] = []
 
     @inline(__always) mutating func skipWhitespace() {
-        while pos < n, p[pos] == 0x20 || p[pos] == 0x0A || p[pos] == 0x0D || p[pos] == 0x09 { pos += 1 }
+        while pos < n, p[pos] == 0x20 || p[pos] == 0x0A || p[pos] == 0x0D || p[pos] == 0x09 {
+            pos += 1
+        }
     }
 
     @inline(__always) mutating func expect(_ byte: UInt8) throws(Invalid) {
@@ -86,9 +88,9 @@ struct JSONWalker {
             pos += 1
             let (a, b, escaped) = try string()
             s.types[ValueType.string.rawValue] += 1
-            // Counted and compared by their value, as a text column holds strings: "\u0044E" is "DE".
-            // The example is written again from the value, so that text which is not valid JSON
-            // (in a column that only looked like JSON) cannot reach the output.
+            // Counted and compared by their value, as a text column holds strings: "\u0044E" is
+            // "DE". The example is written again from the value, so that text which is not valid
+            // JSON (in a column that only looked like JSON) cannot reach the output.
             if escaped, (try? JSONText.decodeString(p, a, b, into: &decoded)) != nil {
                 decoded.withUnsafeBufferPointer { text in
                     s.distinct.insert(valueHash(text, seed: 0))
@@ -172,7 +174,9 @@ struct JSONWalker {
         guard digits > 0 else { throw Invalid() }
         let text = span(start, pos)
         // Only a JSON number reaches the output (text in a column may be anything).
-        guard isReal || overflow || digits == 1 || p[start + (negative ? 1 : 0)] != UInt8(ascii: "0") else { throw Invalid() }
+        guard
+            isReal || overflow || digits == 1 || p[start + (negative ? 1 : 0)] != UInt8(ascii: "0")
+        else { throw Invalid() }
         if isReal && !JSONEncoding.isNumber(text) { throw Invalid() }
         let value: Double
         if !isReal && !overflow {

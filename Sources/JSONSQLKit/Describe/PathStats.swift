@@ -110,9 +110,12 @@ final class PathStats {
         var name = raw
         if escaped, let base = key.baseAddress {
             var decoded: [UInt8] = []
-            if (try? JSONText.decodeString(base, 0, key.count, into: &decoded)) != nil { name = decoded }
+            if (try? JSONText.decodeString(base, 0, key.count, into: &decoded)) != nil {
+                name = decoded
+            }
         }
-        let stats = PathStats(path: path + "." + JSONPath.displayName(String(decoding: name, as: UTF8.self)))
+        let stats = PathStats(
+            path: path + "." + JSONPath.displayName(String(decoding: name, as: UTF8.self)))
         keys.append((raw, stats))
         index[raw] = count
         hint = keys.count
@@ -171,10 +174,16 @@ final class PathStats {
     /// as `DateTimeValue.sortableText` writes it, anything else as it is.
     /// Text without a zone sorts as its instant once its `T` is a space (a field left out sorts
     /// first, as the zeros it stands for), so only text with a zone is read as a time.
-    static func withDateKey<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if bytes.count == 10 || bytes[10] == UInt8(ascii: " ") && DateTimeValue.isStoredForm(bytes) { return body(bytes) }
+    static func withDateKey<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        if bytes.count == 10 || bytes[10] == UInt8(ascii: " ") && DateTimeValue.isStoredForm(bytes)
+        {
+            return body(bytes)
+        }
         var zoned = false
-        for i in 11..<bytes.count where bytes[i] < UInt8(ascii: "0") || bytes[i] > UInt8(ascii: ":") {
+        for i in 11..<bytes.count where bytes[i] < UInt8(ascii: "0") || bytes[i] > UInt8(ascii: ":")
+        {
             // `+`, `-`, `Z` or `z`: a zone; `.` starts the fraction.
             if bytes[i] != UInt8(ascii: ".") { zoned = true }
         }
@@ -186,18 +195,26 @@ final class PathStats {
                 return body(UnsafeBufferPointer(key))
             }
         }
-        guard var key = DateTimeValue.sortableText(UnsafeRawBufferPointer(bytes)) else { return body(bytes) }
+        guard var key = DateTimeValue.sortableText(UnsafeRawBufferPointer(bytes)) else {
+            return body(bytes)
+        }
         return key.withUTF8(body)
     }
 
     /// `2024-05-01`, `2024-05-01 12:30:00.000`, `2024-05-01T12:30:00Z`: starts with a date, one
     /// the calendar has (`2024-13-45` and `2023-02-29` are not).
     static func isDate(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else {
+            return false
+        }
         for i in [0, 1, 2, 3, 5, 6, 8, 9] where !isDigit(b[i]) { return false }
-        func number(_ at: Int, _ count: Int) -> Int { (at..<at + count).reduce(0) { $0 * 10 + Int(b[$1] &- 0x30) } }
+        func number(_ at: Int, _ count: Int) -> Int {
+            (at..<at + count).reduce(0) { $0 * 10 + Int(b[$1] &- 0x30) }
+        }
         let (year, month, day) = (number(0, 4), number(5, 2), number(8, 2))
-        guard (1...12).contains(month), day >= 1, day <= DateTimeValue.daysIn(month: month, year: year) else { return false }
+        guard (1...12).contains(month), day >= 1,
+            day <= DateTimeValue.daysIn(month: month, year: year)
+        else { return false }
         return b.count == 10 || b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ")
     }
 
@@ -239,16 +256,22 @@ final class PathStats {
             minDate = nil
             maxDate = nil
         } else if allStringsDates {
-            if let date = later.minDate, minDate == nil || later.minDateKey.lexicographicallyPrecedes(minDateKey) {
+            if let date = later.minDate,
+                minDate == nil || later.minDateKey.lexicographicallyPrecedes(minDateKey)
+            {
                 minDate = date
                 minDateKey = later.minDateKey
             }
-            if let date = later.maxDate, maxDate == nil || maxDateKey.lexicographicallyPrecedes(later.maxDateKey) {
+            if let date = later.maxDate,
+                maxDate == nil || maxDateKey.lexicographicallyPrecedes(later.maxDateKey)
+            {
                 maxDate = date
                 maxDateKey = later.maxDateKey
             }
         }
-        if example == nil && firstContainerText == nil { firstContainerText = later.firstContainerText }
+        if example == nil && firstContainerText == nil {
+            firstContainerText = later.firstContainerText
+        }
         if example == nil { example = later.example }
         for key in later.keys {
             if let i = keyIndex(key.raw) {

@@ -13,12 +13,17 @@ extension Store {
     /// held null and where it lacked the key, and cannot tell them apart (inside JSON, a
     /// missing key is not counted).
     @discardableResult
-    public func describe(table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer) throws -> [String] {
-        if let postgres { return try postgres.describe(table: table, sample: sample, format: format, to: out) }
+    public func describe(
+        table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
+    ) throws -> [String] {
+        if let postgres {
+            return try postgres.describe(table: table, sample: sample, format: format, to: out)
+        }
         return try read { db in
             let info = try TableInfo(db: db, table: table)
             let roots = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)
-            _ = try Self.stream(Self.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
+            _ = try Self.stream(
+                Self.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
             return Self.nullNote(roots).map { [$0] } ?? []
         }
     }
@@ -34,18 +39,24 @@ extension Store {
             return count > 0 ? "\(root.path) (\(count) \(count == 1 ? "row" : "rows"))" : nil
         }
         guard !nulls.isEmpty else { return nil }
-        let shown = nulls.prefix(10).joined(separator: ", ") + (nulls.count > 10 ? " and \(nulls.count - 10) more" : "")
+        let shown =
+            nulls.prefix(10).joined(separator: ", ")
+            + (nulls.count > 10 ? " and \(nulls.count - 10) more" : "")
         return
             "note: a column is NULL where a record held null and also where it lacked the key, so describe counts both as null: \(shown)"
     }
 
     /// The paths of `columns` found in the rows, parents first, in column order.
-    static func pathStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database) throws -> [PathStats] {
+    static func pathStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database)
+        throws -> [PathStats]
+    {
         try columnStats(info, columns: columns, sample: sample, db: db).flatMap { $0.all() }
     }
 
     /// One `PathStats` per column, with the paths inside it below.
-    static func columnStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database) throws -> [PathStats] {
+    static func columnStats(_ info: TableInfo, columns: [ColumnInfo], sample: Int?, db: Database)
+        throws -> [PathStats]
+    {
         let t = SQLQuote.identifier(info.name)
         let list = columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
         var sql = "SELECT \(list) FROM \(t)"
@@ -55,9 +66,13 @@ extension Store {
             // its first rows.
             let isTable =
                 try Bool.fetchOne(
-                    db, sql: "SELECT type = 'table' FROM sqlite_schema WHERE name = ?", arguments: [info.name]) ?? false
-            if isTable, let rowid = info.rowidName, (try? db.makeStatement(sql: "SELECT \(rowid) FROM \(t) LIMIT 0")) != nil {
-                sql += " WHERE \(rowid) IN (SELECT \(rowid) FROM \(t) ORDER BY random() LIMIT \(sample))"
+                    db, sql: "SELECT type = 'table' FROM sqlite_schema WHERE name = ?",
+                    arguments: [info.name]) ?? false
+            if isTable, let rowid = info.rowidName,
+                (try? db.makeStatement(sql: "SELECT \(rowid) FROM \(t) LIMIT 0")) != nil
+            {
+                sql +=
+                    " WHERE \(rowid) IN (SELECT \(rowid) FROM \(t) ORDER BY random() LIMIT \(sample))"
             } else {
                 sql += " LIMIT \(sample)"
             }
@@ -73,7 +88,10 @@ extension Store {
 
     /// Records every row `handle` gives into `roots` (one per column of `kinds`), counting rows
     /// on from `row`.
-    static func accumulate(_ handle: OpaquePointer, into roots: [PathStats], kinds: [ColumnType], row: inout Int, db: Database)
+    static func accumulate(
+        _ handle: OpaquePointer, into roots: [PathStats], kinds: [ColumnType], row: inout Int,
+        db: Database
+    )
         throws
     {
         defer { sqlite3_reset(handle) }
@@ -105,11 +123,15 @@ extension Store {
     }
 
     /// Records one column value of the current row.
-    private static func record(_ handle: OpaquePointer, _ i: Int32, type: ColumnType, into s: PathStats, row: Int) {
+    private static func record(
+        _ handle: OpaquePointer, _ i: Int32, type: ColumnType, into s: PathStats, row: Int
+    ) {
         switch sqlite3_column_type(handle, i) {
         case SQLITE_NULL: record(.null, type: type, into: s, row: row)
-        case SQLITE_INTEGER: record(.integer(sqlite3_column_int64(handle, i)), type: type, into: s, row: row)
-        case SQLITE_FLOAT: record(.real(sqlite3_column_double(handle, i)), type: type, into: s, row: row)
+        case SQLITE_INTEGER:
+            record(.integer(sqlite3_column_int64(handle, i)), type: type, into: s, row: row)
+        case SQLITE_FLOAT:
+            record(.real(sqlite3_column_double(handle, i)), type: type, into: s, row: row)
         case SQLITE_BLOB:
             let bytes = UnsafeRawBufferPointer(
                 start: sqlite3_column_blob(handle, i), count: Int(sqlite3_column_bytes(handle, i)))
@@ -117,7 +139,9 @@ extension Store {
         default:
             guard let pointer = sqlite3_column_text(handle, i) else { return s.present(row: row) }
             let count = Int(sqlite3_column_bytes(handle, i))
-            record(.text(UnsafeBufferPointer(start: pointer, count: count)), type: type, into: s, row: row)
+            record(
+                .text(UnsafeBufferPointer(start: pointer, count: count)), type: type, into: s,
+                row: row)
         }
     }
 
@@ -141,7 +165,8 @@ extension Store {
             let isBoolean = OutputKind(type).prints(asBoolean: value)
             s.types[(isBoolean ? ValueType.boolean : ValueType.integer).rawValue] += 1
             withUnsafeBytes(of: &value) { raw in
-                s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: isBoolean ? 3 : 1))
+                s.distinct.insert(
+                    valueHash(raw.bindMemory(to: UInt8.self), seed: isBoolean ? 3 : 1))
             }
             if isBoolean {
                 if s.example == nil { s.example = value != 0 ? "true" : "false" }
@@ -151,7 +176,9 @@ extension Store {
             }
         case .real(var value):
             s.types[ValueType.real.rawValue] += 1
-            withUnsafeBytes(of: &value) { raw in s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: 2)) }
+            withUnsafeBytes(of: &value) { raw in
+                s.distinct.insert(valueHash(raw.bindMemory(to: UInt8.self), seed: 2))
+            }
             // Infinity, which another tool may store in a REAL, is a number above or below
             // every other and prints as query prints it (1e999); SQLite stores no NaN.
             if !value.isNaN {
@@ -163,13 +190,16 @@ extension Store {
             s.distinct.insert(valueHash(bytes.bindMemory(to: UInt8.self), seed: 7))
             if s.example == nil {
                 let text = type == .uuid ? UUIDValue.string(bytes) : nil
-                // Base64 of the first 240 bytes is more than an example shows (`JSONEncoding.example`).
+                // Base64 of the first 240 bytes is more than an example shows
+                // (`JSONEncoding.example`).
                 var shown = text ?? Data(bytes.prefix(240)).base64EncodedString()
                 s.example = shown.withUTF8 { JSONEncoding.example($0) }
             }
         case .text(let bytes):
             if let pointer = bytes.baseAddress, mayHoldJSON(type),
-                looksLikeJSON(bytes, anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes)))
+                looksLikeJSON(
+                    bytes,
+                    anyValue: type == .json || (type == .numeric && JSONEncoding.isNumber(bytes)))
             {
                 // Checked whole first, so text that is not JSON leaves no partial paths behind.
                 var walker = JSONWalker(p: pointer, n: bytes.count, row: row)
@@ -198,7 +228,9 @@ extension Store {
     /// Text to walk as JSON: any text in a json column, an object or array in another.
     private static func looksLikeJSON(_ bytes: UnsafeBufferPointer<UInt8>, anyValue: Bool) -> Bool {
         if anyValue { return true }
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+        guard
+            let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+        else {
             return false
         }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
@@ -218,22 +250,28 @@ extension Store {
                 out.append((first ? "" : ",") + "\"\(type.name)\":\(s.types[type.rawValue])")
                 first = false
             }
-            out.append("},\"distinct\":\(s.distinct.count),\"approximate\":\(s.distinct.isApproximate)")
+            out.append(
+                "},\"distinct\":\(s.distinct.count),\"approximate\":\(s.distinct.isApproximate)")
             if s.minNumber <= s.maxNumber && !s.minNumberText.isEmpty && !s.maxNumberText.isEmpty {
                 out.append(",\"min\":\(s.minNumberText),\"max\":\(s.maxNumberText)")
             } else if s.allStringsDates, let minDate = s.minDate, let maxDate = s.maxDate {
-                out.append(",\"min\":" + JSONEncoding.quoted(String(decoding: minDate, as: UTF8.self)))
-                out.append(",\"max\":" + JSONEncoding.quoted(String(decoding: maxDate, as: UTF8.self)))
+                out.append(
+                    ",\"min\":" + JSONEncoding.quoted(String(decoding: minDate, as: UTF8.self)))
+                out.append(
+                    ",\"max\":" + JSONEncoding.quoted(String(decoding: maxDate, as: UTF8.self)))
             }
             if let example = s.example { out.append(",\"example\":" + example) }
             out.append("}")
         }
         out.append("]")
         let names: [(String, OutputKind, String)] = [
-            ("path", .natural, "->>"), ("count", .natural, "->>"), ("types", .json, "->"), ("distinct", .natural, "->>"),
-            ("approximate", .boolean, "->>"), ("min", .json, "->"), ("max", .json, "->"), ("example", .json, "->"),
+            ("path", .natural, "->>"), ("count", .natural, "->>"), ("types", .json, "->"),
+            ("distinct", .natural, "->>"),
+            ("approximate", .boolean, "->>"), ("min", .json, "->"), ("max", .json, "->"),
+            ("example", .json, "->"),
         ]
-        let select = names.map { "value \($0.2) '$.\($0.0)' AS \(SQLQuote.identifier($0.0))" }.joined(separator: ", ")
+        let select = names.map { "value \($0.2) '$.\($0.0)' AS \(SQLQuote.identifier($0.0))" }
+            .joined(separator: ", ")
         return SQLQuery(
             sql: "SELECT \(select) FROM json_each(?)", arguments: [out.text.databaseValue],
             columns: names.map { OutputColumn(name: $0.0, kind: $0.1) })

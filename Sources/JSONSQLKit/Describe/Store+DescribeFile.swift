@@ -15,14 +15,17 @@ extension Store {
     /// still from every record); CSV is loaded for it (`loading`). `progress` gets how far each
     /// read has come; `note` gets `oneRecordNote`'s note.
     public static func streamDescribe(
-        file path: String, format: InputFormat? = nil, sample: Int? = nil, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000, note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
+        file path: String, format: InputFormat? = nil, sample: Int? = nil, output: OutputFormat,
+        to out: OutputBuffer,
+        batchSize: Int = 20_000, note: ((String) -> Void)? = nil,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws {
         let format = format ?? InputFormat.guessed(from: path)
         if format == .json {
             let input = try DescribedInput(path)
             defer { input.close() }
-            return try describeJSON(input, sample: sample, output: output, to: out, progress: progress, note: note)
+            return try describeJSON(
+                input, sample: sample, output: output, to: out, progress: progress, note: note)
         }
         let table = tableName(forFile: path)
         if let sample {
@@ -34,18 +37,23 @@ extension Store {
         var state: (statement: Statement, roots: [PathStats], kinds: [ColumnType])?
         var row = 0
         let store = try streamBatches(
-            file: path, format: format, spec: QuerySpec(table: table), batchSize: batchSize, progress: progress, note: note
+            file: path, format: format, spec: QuerySpec(table: table), batchSize: batchSize,
+            progress: progress, note: note
         ) { db in
             if state == nil {
                 let info = try TableInfo(db: db, table: table)
                 let list = info.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
                 state = (
-                    try db.makeStatement(sql: "SELECT \(list) FROM \(SQLQuote.identifier(info.name))"),
-                    info.columns.map { PathStats(path: JSONPath.displayName($0.name)) }, info.columns.map(\.type)
+                    try db.makeStatement(
+                        sql: "SELECT \(list) FROM \(SQLQuote.identifier(info.name))"),
+                    info.columns.map { PathStats(path: JSONPath.displayName($0.name)) },
+                    info.columns.map(\.type)
                 )
             }
             guard let state else { return false }
-            try accumulate(state.statement.sqliteStatement, into: state.roots, kinds: state.kinds, row: &row, db: db)
+            try accumulate(
+                state.statement.sqliteStatement, into: state.roots, kinds: state.kinds, row: &row,
+                db: db)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(table))")
             return true
         }
@@ -53,7 +61,9 @@ extension Store {
         guard let state else { return }
         finish(state.roots, kinds: state.kinds)
         let stats = state.roots.flatMap { $0.all() }
-        _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
+        _ = try store.read { db in
+            try Self.stream(describeQuery(stats), db: db, format: output, to: out)
+        }
     }
 
     /// `describe` of the regular JSON file at `path`, as `streamDescribe` says. A file of
@@ -63,12 +73,15 @@ extension Store {
         _ path: String, output: OutputFormat, to out: OutputBuffer, minimumSplit: Int64? = nil,
         note: ((String) -> Void)? = nil
     ) throws {
-        try describeJSON(.file(path), sample: nil, output: output, to: out, minimumSplit: minimumSplit, note: note)
+        try describeJSON(
+            .file(path), sample: nil, output: output, to: out, minimumSplit: minimumSplit,
+            note: note)
     }
 
     /// `describe` of JSON input, as `streamDescribe` says.
     static func describeJSON(
-        _ input: DescribedInput, sample: Int?, output: OutputFormat, to out: OutputBuffer, minimumSplit: Int64? = nil,
+        _ input: DescribedInput, sample: Int?, output: OutputFormat, to out: OutputBuffer,
+        minimumSplit: Int64? = nil,
         progress: ((InsertProgress) -> Void)? = nil, note: ((String) -> Void)? = nil
     ) throws {
         var input = input
@@ -78,7 +91,8 @@ extension Store {
         defer { store.close() }
         let described: (roots: [PathStats], records: Int)
         if let sample {
-            described = try describeSample(input, count: sample, table: table, store: store, progress: progress)
+            described = try describeSample(
+                input, count: sample, table: table, store: store, progress: progress)
         } else if let once = try? describeOnce(
             &input, table: table, store: store, minimumSplit: minimumSplit, progress: progress)
         {
@@ -86,9 +100,13 @@ extension Store {
         } else {
             // Ctrl-C stops here, rather than reading on.
             if Interruption.isRequested { throw JSONSQLError("interrupted") }
-            let inference = try input.inferTypes(minimumSplit: minimumSplit, progress: InsertProgress.again(progress))
+            let inference = try input.inferTypes(
+                minimumSplit: minimumSplit, progress: InsertProgress.again(progress))
             let (first, second) = try store.write { db in
-                try TableSpec(name: table, columns: try inference.columns(for: table, primaryKey: []), primaryKey: []).create(
+                try TableSpec(
+                    name: table, columns: try inference.columns(for: table, primaryKey: []),
+                    primaryKey: []
+                ).create(
                     in: db, ifNotExists: false)
                 let info = try TableInfo(db: db, table: table)
                 return (
@@ -105,29 +123,41 @@ extension Store {
                     rows.merge(later)
                     return true
                 },
-                observe: { rows, fields, bytes, position in try rows.record(fields, bytes: bytes, at: position) })
+                observe: { rows, fields, bytes, position in
+                    try rows.record(fields, bytes: bytes, at: position)
+                })
             finish(rows.roots, kinds: rows.kinds)
             described = (rows.roots, rows.row)
         }
         let stats = described.roots.flatMap { $0.all() }
-        _ = try store.read { db in try Self.stream(describeQuery(stats), db: db, format: output, to: out) }
-        if let text = oneRecordNote(described.roots, records: described.records, file: input.path) { note?(text) }
+        _ = try store.read { db in
+            try Self.stream(describeQuery(stats), db: db, format: output, to: out)
+        }
+        if let text = oneRecordNote(described.roots, records: described.records, file: input.path) {
+            note?(text)
+        }
     }
 
     /// The statistics of `count` records of `input` picked at random (`RecordSample`), each
     /// converted as loading converts it, with the types of every record; and how many records
     /// they are.
     static func describeSample(
-        _ input: DescribedInput, count: Int, table: String, store: Store, progress: ((InsertProgress) -> Void)?
+        _ input: DescribedInput, count: Int, table: String, store: Store,
+        progress: ((InsertProgress) -> Void)?
     ) throws -> (roots: [PathStats], records: Int) {
         var sample = RecordSample(size: count)
-        let inference = try input.inferTypes(minimumSplit: nil, splits: false, progress: progress) { bytes, position in
+        let inference = try input.inferTypes(minimumSplit: nil, splits: false, progress: progress) {
+            bytes, position in
             sample.offer(bytes, at: position)
         }
         let records = try store.write { db in
-            try TableSpec(name: table, columns: try inference.columns(for: table, primaryKey: []), primaryKey: []).create(
+            try TableSpec(
+                name: table, columns: try inference.columns(for: table, primaryKey: []),
+                primaryKey: []
+            ).create(
                 in: db, ifNotExists: false)
-            var rows = try DescribedRows(db: db, table: try TableInfo(db: db, table: table), source: input.name)
+            var rows = try DescribedRows(
+                db: db, table: try TableInfo(db: db, table: table), source: input.name)
             var fields: [JSONField] = []
             for var record in sample.inFileOrder {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
@@ -147,7 +177,9 @@ extension Store {
     /// `features`): the note that says so and how to have a row each, or nil.
     static func oneRecordNote(_ roots: [PathStats], records: Int, file path: String) -> String? {
         guard records == 1,
-            let array = roots.first(where: { ($0.elements?.types[ValueType.object.rawValue] ?? 0) > 1 })
+            let array = roots.first(where: {
+                ($0.elements?.types[ValueType.object.rawValue] ?? 0) > 1
+            })
         else { return nil }
         let objects = array.elements?.types[ValueType.object.rawValue] ?? 0
         return oneRecordNote(file: path, array: array.path, objects: objects, command: "describe -")
@@ -156,7 +188,9 @@ extension Store {
     /// `note: places.geojson is one record, whose features holds 3 objects; for a row each: jq -c
     /// '.features[]' places.geojson | jsonsql describe -`, for describe and insert alike; `before`
     /// is what to run first.
-    static func oneRecordNote(file path: String, array: String, objects: Int, command: String, before: String = "")
+    static func oneRecordNote(
+        file path: String, array: String, objects: Int, command: String, before: String = ""
+    )
         -> String
     {
         let name = path == "-" || path == "<stdin>" ? "standard input" : path
@@ -170,13 +204,18 @@ extension Store {
 extension Store {
     /// Records a value `RecordInserter` or `InsertColumns` prepared from the record `bytes` as
     /// the column of `type` would hold it.
-    static func record(_ value: PreparedValue, bytes: UnsafePointer<UInt8>, type: ColumnType, into s: PathStats, row: Int) {
+    static func record(
+        _ value: PreparedValue, bytes: UnsafePointer<UInt8>, type: ColumnType, into s: PathStats,
+        row: Int
+    ) {
         switch value {
         case .null: record(.null, type: type, into: s, row: row)
         case .integer(let integer): record(.integer(integer), type: type, into: s, row: row)
         case .double(let double): record(.real(double), type: type, into: s, row: row)
         case .text(let start, let end):
-            record(.text(UnsafeBufferPointer(start: bytes + start, count: end - start)), type: type, into: s, row: row)
+            record(
+                .text(UnsafeBufferPointer(start: bytes + start, count: end - start)), type: type,
+                into: s, row: row)
         case .converted(let converted):
             switch converted.storage {
             case .null: record(.null, type: type, into: s, row: row)
@@ -186,9 +225,12 @@ extension Store {
                 // Ended by U+0000, as SQLite's text is.
                 let terminated = Array(text.utf8) + [0]
                 terminated.withUnsafeBufferPointer {
-                    record(.text(UnsafeBufferPointer(rebasing: $0.dropLast())), type: type, into: s, row: row)
+                    record(
+                        .text(UnsafeBufferPointer(rebasing: $0.dropLast())), type: type, into: s,
+                        row: row)
                 }
-            case .blob(let data): data.withUnsafeBytes { record(.blob($0), type: type, into: s, row: row) }
+            case .blob(let data):
+                data.withUnsafeBytes { record(.blob($0), type: type, into: s, row: row) }
             }
         }
     }
@@ -205,12 +247,16 @@ extension Store {
     ) throws -> (roots: [PathStats], records: Int) {
         var rows = DescribedOnce()
         try input.read(
-            into: &rows, secondState: DescribedOnce(), minimumSplit: minimumSplit, progress: progress,
+            into: &rows, secondState: DescribedOnce(), minimumSplit: minimumSplit,
+            progress: progress,
             merge: { rows, later in rows.merge(later) },
             observe: { rows, fields, bytes, _ in try rows.record(fields, bytes: bytes) })
         if rows.row == 0 { throw DescribedOnce.Unsure() }
         let info = try store.write(commit: false) { db in
-            try TableSpec(name: table, columns: try rows.inference.columns(for: table, primaryKey: []), primaryKey: []).create(
+            try TableSpec(
+                name: table, columns: try rows.inference.columns(for: table, primaryKey: []),
+                primaryKey: []
+            ).create(
                 in: db, ifNotExists: false)
             return try TableInfo(db: db, table: table)
         }
@@ -220,9 +266,12 @@ extension Store {
     }
 
     /// `describeOnce` of the regular JSON file at `path`.
-    static func describeOnce(_ path: String, table: String, store: Store, minimumSplit: Int64?) throws -> [PathStats] {
+    static func describeOnce(_ path: String, table: String, store: Store, minimumSplit: Int64?)
+        throws -> [PathStats]
+    {
         var input = DescribedInput.file(path)
-        return try describeOnce(&input, table: table, store: store, minimumSplit: minimumSplit).roots
+        return try describeOnce(&input, table: table, store: store, minimumSplit: minimumSplit)
+            .roots
     }
 }
 
@@ -243,15 +292,20 @@ struct DescribedRows {
         self.source = source
     }
 
-    mutating func record(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position)
+    mutating func record(
+        _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>,
+        at position: RecordReader.Position
+    )
         throws
     {
         let (roots, kinds, current) = (roots, kinds, row)
         try fields.withUnsafeBufferPointer { fields in
-            try inserter.prepared(fields, bytes: bytes, at: position, source: source) { column, value in
+            try inserter.prepared(fields, bytes: bytes, at: position, source: source) {
+                column, value in
                 // A column the record lacks: the key is not there (a table would hold NULL).
                 guard let value else { return }
-                Store.record(value, bytes: bytes, type: kinds[column], into: roots[column], row: current)
+                Store.record(
+                    value, bytes: bytes, type: kinds[column], into: roots[column], row: current)
             }
         }
         row += 1

@@ -15,14 +15,16 @@ struct KindCheck {
     static func checks(_ spec: QuerySpec, table info: TableInfo) -> [(KindCheck, ResolvedPath)] {
         var seen = Set<String>()
         let compared: [Filter.Operator] = [
-            .equal, .notEqual, .in, .notIn, .less, .lessOrEqual, .greater, .greaterOrEqual, .like, .glob,
+            .equal, .notEqual, .in, .notIn, .less, .lessOrEqual, .greater, .greaterOrEqual, .like,
+            .glob,
         ]
         return spec.filters.flatMap(\.predicates).compactMap { p in
             // `contains` looks for an array, also in a text column on SQLite (`name contains Ford`
             // on names matched nothing without a word).
             if p.op == .contains || p.op == .notContains {
                 guard let resolved = try? ResolvedPath(p.path, in: info),
-                    resolved.isJSON || info.dialect == .sqlite, seen.insert("\(p.path)\u{0}array").inserted
+                    resolved.isJSON || info.dialect == .sqlite,
+                    seen.insert("\(p.path)\u{0}array").inserted
                 else { return nil }
                 return (KindCheck(predicate: p, kind: "array"), resolved)
             }
@@ -59,12 +61,14 @@ struct KindCheck {
         func rewritten(_ literals: [Filter.Literal]) -> String {
             let list = literals.map(\.written)
             switch predicate.op {
-            case .in, .notIn: return "\(path) \(predicate.op.rawValue) [\(list.joined(separator: ", "))]"
+            case .in, .notIn:
+                return "\(path) \(predicate.op.rawValue) [\(list.joined(separator: ", "))]"
             default: return "\(path) \(predicate.op.rawValue) \(list[0])"
             }
         }
         if kinds.contains("string"), kind != "string" {
-            text += "; in quotes a value is a string: " + rewritten(values.map { .string($0.written) })
+            text +=
+                "; in quotes a value is a string: " + rewritten(values.map { .string($0.written) })
         } else if kind == "string", kinds.contains("number") || kinds.contains("boolean"),
             let bare = try? values.map({ value in
                 guard case .string(let text) = value else { return value }
@@ -74,7 +78,8 @@ struct KindCheck {
         {
             text += "; without quotes: " + rewritten(bare)
         } else if kinds == ["array"], predicate.op == .equal || predicate.op == .notEqual {
-            text += "; to match an element: \(path) \(predicate.op == .equal ? "contains" : "not contains") \(values[0].written)"
+            text +=
+                "; to match an element: \(path) \(predicate.op == .equal ? "contains" : "not contains") \(values[0].written)"
         } else if kinds == ["object"] {
             text += "; a path goes inside an object: \(path).KEY"
         }
@@ -88,10 +93,13 @@ struct KindCheck {
         let negated = predicate.op == .notContains
         let value = predicate.values[0]
         var hint = "; contains matches an element of an array"
-        if kinds.contains("string"), case .string(let part) = value, !part.contains(where: { "*?[".contains($0) }) {
+        if kinds.contains("string"), case .string(let part) = value,
+            !part.contains(where: { "*?[".contains($0) })
+        {
             // In '...', which takes every character as it is, as the README writes a pattern.
             let pattern = "'*" + part.replacingOccurrences(of: "'", with: "''") + "*'"
-            hint += ": for a part of a string write \(path) \(negated ? "not glob" : "glob") \(pattern) (case-sensitive)"
+            hint +=
+                ": for a part of a string write \(path) \(negated ? "not glob" : "glob") \(pattern) (case-sensitive)"
         } else if kinds.allSatisfy({ $0 != "object" }) {
             hint += ": to compare the value write \(path) \(negated ? "!=" : "=") \(value.written)"
         }
@@ -140,7 +148,9 @@ extension Store {
     static func kindNotes(_ spec: QuerySpec, info: TableInfo, db: Database) throws -> [String] {
         var notes: [String] = []
         for (check, resolved) in KindCheck.checks(spec, table: info).prefix(Store.notedPaths) {
-            guard let present = try kindsHeld(check, at: resolved, table: info.name, db: db) else { continue }
+            guard let present = try kindsHeld(check, at: resolved, table: info.name, db: db) else {
+                continue
+            }
             if let note = check.note(present: Set(present)) { notes.append(note) }
         }
         return notes
@@ -148,20 +158,30 @@ extension Store {
 
     /// Nil when a row of `table` holds `check`'s kind at the path (EXISTS, which stops at the
     /// first); otherwise up to five kinds that rows hold there.
-    static func kindsHeld(_ check: KindCheck, at resolved: ResolvedPath, table: String, db: Database) throws -> [String]? {
+    static func kindsHeld(
+        _ check: KindCheck, at resolved: ResolvedPath, table: String, db: Database
+    ) throws -> [String]? {
         let t = SQLQuote.identifier(table)
         let kind = resolved.heldKindSQL
         let held =
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)", arguments: [check.kind]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = ?)",
+                arguments: [check.kind]) ?? false
         if held { return nil }
         return try String.fetchAll(
-            db, sql: "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) != 'null' LIMIT 5")
+            db,
+            sql:
+                "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) != 'null' LIMIT 5"
+        )
     }
 
     /// Whether a row of `table` has the path at all.
     static func holdsPath(_ resolved: ResolvedPath, table: String, db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(table)) WHERE \(resolved.typeSQL) IS NOT NULL)")
+            db,
+            sql:
+                "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(table)) WHERE \(resolved.typeSQL) IS NOT NULL)"
+        )
             ?? false
     }
 }

@@ -19,13 +19,16 @@ struct MergePatch: Sendable, Equatable {
             && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.change == $1.change }
     }
 
-    /// SQLite's `json_type` of JSON text (`object`, `integer`, `true`, ...), nil when it is not JSON.
+    /// SQLite's `json_type` of JSON text (`object`, `integer`, `true`, ...), nil when it is not
+    /// JSON.
     static func sqliteType(_ json: String) -> String? {
         switch InputValue(json: json) {
         case nil: return nil
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
-        case .number(let text): return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "real" : "integer"
+        case .number(let text):
+            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+                ? "real" : "integer"
         case .string: return "text"
         case .container(let text): return text.hasPrefix("[") ? "array" : "object"
         case .blob: return nil
@@ -39,7 +42,8 @@ struct MergePatch: Sendable, Equatable {
     init(json text: String, context: String) throws {
         var bytes = Array(text.utf8)
         bytes.append(0x20)  // a trailing number needs a byte after it to be complete
-        let parsed: Result<MergePatch, JSONSQLError> = bytes.withUnsafeMutableBufferPointer { buffer in
+        let parsed: Result<MergePatch, JSONSQLError> = bytes.withUnsafeMutableBufferPointer {
+            buffer in
             let base = buffer.baseAddress!
             var scanner = JSONScanner(bytes: base, count: buffer.count)
             scanner.skipWhitespace()
@@ -53,7 +57,9 @@ struct MergePatch: Sendable, Equatable {
     }
 
     /// The object at the scanner's position.
-    private static func read(_ scanner: inout JSONScanner, _ base: UnsafeMutablePointer<UInt8>, context: String)
+    private static func read(
+        _ scanner: inout JSONScanner, _ base: UnsafeMutablePointer<UInt8>, context: String
+    )
         -> Result<MergePatch, JSONSQLError>
     {
         var fields: [JSONField] = []
@@ -65,13 +71,16 @@ struct MergePatch: Sendable, Equatable {
         for field in fields {
             let key: String
             if field.keyEscaped {
-                do { try JSONText.decodeString(base, field.keyStart, field.keyEnd, into: &scratch) } catch {
+                do {
+                    try JSONText.decodeString(base, field.keyStart, field.keyEnd, into: &scratch)
+                } catch {
                     return .failure(JSONSQLError("\(context): the patch is not valid JSON"))
                 }
                 key = String(decoding: scratch, as: UTF8.self)
             } else {
                 key = String(
-                    decoding: UnsafeBufferPointer(start: base + field.keyStart, count: field.keyEnd - field.keyStart),
+                    decoding: UnsafeBufferPointer(
+                        start: base + field.keyStart, count: field.keyEnd - field.keyStart),
                     as: UTF8.self)
             }
             if members.contains(where: { $0.key == key }) {
@@ -90,10 +99,12 @@ struct MergePatch: Sendable, Equatable {
                 }
             case .string:
                 // The span is between the quotes.
-                let span = UnsafeBufferPointer(start: base + field.start - 1, count: field.end - field.start + 2)
+                let span = UnsafeBufferPointer(
+                    start: base + field.start - 1, count: field.end - field.start + 2)
                 members.append((key, .replace(String(decoding: span, as: UTF8.self))))
             default:
-                let span = UnsafeBufferPointer(start: base + field.start, count: field.end - field.start)
+                let span = UnsafeBufferPointer(
+                    start: base + field.start, count: field.end - field.start)
                 members.append((key, .replace(String(decoding: span, as: UTF8.self))))
             }
         }

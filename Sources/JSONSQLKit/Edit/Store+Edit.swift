@@ -22,15 +22,19 @@ extension Store {
     }
 
     /// The SQL of a row's key and value as one text, `id = 7, code = 'x'` (`quote` writes the
-    /// values); each column's name goes into the text as a literal, so a name holding `'` stays one.
+    /// values); each column's name goes into the text as a literal, so a name holding `'` stays
+    /// one.
     static func identitySQL(_ key: [String]) -> String {
-        key.map { "\(SQLQuote.literal("\($0) = ")) || quote(\(SQLQuote.identifier($0)))" }.joined(separator: " || ', ' || ")
+        key.map { "\(SQLQuote.literal("\($0) = ")) || quote(\(SQLQuote.identifier($0)))" }.joined(
+            separator: " || ', ' || ")
     }
 
     /// A constraint an update breaks (UNIQUE, CHECK, NOT NULL), with the row that breaks it:
     /// SQLite names only the constraint. The matched rows are updated again one at a time, in
     /// the transaction the failure rolls back, until one fails; up to 100,000 rows are tried.
-    private static func namingRow(_ error: Error, spec: UpdateSpec, table info: TableInfo, db: Database) throws -> Error {
+    private static func namingRow(
+        _ error: Error, spec: UpdateSpec, table info: TableInfo, db: Database
+    ) throws -> Error {
         let key = info.primaryKey.isEmpty ? [info.rowidName ?? "rowid"] : info.primaryKey
         let identity = identitySQL(key)
         var sql =
@@ -41,16 +45,22 @@ extension Store {
             sql += " WHERE \(rendered.sql)"
             arguments = rendered.arguments
         }
-        let rows = try Row.fetchAll(db, sql: sql + " LIMIT 100000", arguments: StatementArguments(arguments))
+        let rows = try Row.fetchAll(
+            db, sql: sql + " LIMIT 100000", arguments: StatementArguments(arguments))
         var each = spec
         each.filters = []
         each.all = true
         let update = try each.build(table: info, db: db)
-        let one = update.sql + " WHERE " + key.map { "\(SQLQuote.identifier($0)) IS ?" }.joined(separator: " AND ")
+        let one =
+            update.sql + " WHERE "
+            + key.map { "\(SQLQuote.identifier($0)) IS ?" }.joined(separator: " AND ")
         for row in rows {
             do {
                 _ = try execute(
-                    SQLQuery(sql: one, arguments: update.arguments + (1...key.count).map { row[$0] as DatabaseValue }),
+                    SQLQuery(
+                        sql: one,
+                        arguments: update.arguments
+                            + (1...key.count).map { row[$0] as DatabaseValue }),
                     table: info.name, verb: "update", db: db)
             } catch let failure {
                 guard let constraint = brokenConstraint(failure) else { throw failure }
@@ -67,7 +77,9 @@ extension Store {
         if let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT {
             return error.message ?? "\(error)"
         }
-        if let error = error as? JSONSQLError, error.description.hasPrefix("NOT NULL constraint failed: ") {
+        if let error = error as? JSONSQLError,
+            error.description.hasPrefix("NOT NULL constraint failed: ")
+        {
             return error.description
         }
         return nil
@@ -86,9 +98,12 @@ extension Store {
                 sql += " WHERE \(rendered.sql)"
                 arguments = rendered.arguments
             } else if !spec.all {
-                throw JSONSQLError("delete needs --where EXPR to choose the rows, or --all to delete every row of \(table)")
+                throw JSONSQLError(
+                    "delete needs --where EXPR to choose the rows, or --all to delete every row of \(table)"
+                )
             }
-            return try Self.execute(SQLQuery(sql: sql, arguments: arguments), table: table, verb: "delete", db: db)
+            return try Self.execute(
+                SQLQuery(sql: sql, arguments: arguments), table: table, verb: "delete", db: db)
         }
     }
 
@@ -113,12 +128,15 @@ extension Store {
     static func contentTable(ofIndex table: String, db: Database) throws -> String? {
         guard
             let sql = try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+                db,
+                sql:
+                    "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? AND sql LIKE 'CREATE VIRTUAL TABLE%'",
                 arguments: [table])
         else { return nil }
         let text = SQLTokens(sql)
         guard let using = text.tokens.indices.first(where: { text.isWord($0, "USING") }),
-            text.isWord(using + 1, "FTS4") || text.isWord(using + 1, "FTS5"), text.isSymbol(using + 2, "("),
+            text.isWord(using + 1, "FTS4") || text.isWord(using + 1, "FTS5"),
+            text.isSymbol(using + 2, "("),
             let close = text.closing(using + 2)
         else { return nil }
         for item in text.items((using + 3)..<close) where item.count == 3 {
@@ -135,11 +153,14 @@ extension Store {
     /// that is not JSON, naming that row, before anything changes. A blob is not JSON either,
     /// though its bytes may read as JSON text (it prints as base64, `describe` counts it as a
     /// blob): `json_set` would return text, and the blob would become a string.
-    private static func requireJSONText(_ spec: UpdateSpec, table info: TableInfo, db: Database) throws {
+    private static func requireJSONText(_ spec: UpdateSpec, table info: TableInfo, db: Database)
+        throws
+    {
         let paths = spec.sets.map(\.path) + spec.patches.compactMap(\.path) + spec.removes
         var columns: [ColumnInfo] = []
         for path in paths {
-            guard let column = info.column(named: path.column), column.type != .json || column.mayHoldInvalidJSON,
+            guard let column = info.column(named: path.column),
+                column.type != .json || column.mayHoldInvalidJSON,
                 !path.segments.isEmpty || spec.patches.contains(where: { $0.path == path }),
                 !columns.contains(column)
             else { continue }
@@ -173,14 +194,17 @@ extension Store {
         }
     }
 
-    private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws -> EditResult {
+    private static func execute(_ query: SQLQuery, table: String, verb: String, db: Database) throws
+        -> EditResult
+    {
         // SQLite's total counts the rows foreign key actions and triggers change; its count of
         // the statement's own changes does not.
         let totalBefore = db.totalChangesCount
         do {
             try SQLParameters.execute(query, db: db)
         } catch let error as DatabaseError
-            where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed")
+            where error.resultCode == .SQLITE_CONSTRAINT
+            && (error.message ?? "").hasPrefix("FOREIGN KEY constraint failed")
         {
             // RESTRICT fails with the plain SQLITE_CONSTRAINT code, so the message tells it apart.
             if verb == "delete" {
@@ -191,28 +215,42 @@ extension Store {
             }
             // SQLite does not say which reference: name the table's own and those to it.
             let own = try Row.fetchAll(
-                db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS key FROM pragma_foreign_key_list(?)",
+                db,
+                sql:
+                    "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS key FROM pragma_foreign_key_list(?)",
                 arguments: [table]
             ).map {
-                "\(table).\($0["source"] as String) → \($0["target"] as String)" + (($0["key"] as String?).map { ".\($0)" } ?? "")
+                "\(table).\($0["source"] as String) → \($0["target"] as String)"
+                    + (($0["key"] as String?).map { ".\($0)" } ?? "")
             }
             var causes: [String] = []
-            if !own.isEmpty { causes.append("\(own.joined(separator: ", ")) would find no row; insert that row first") }
+            if !own.isEmpty {
+                causes.append(
+                    "\(own.joined(separator: ", ")) would find no row; insert that row first")
+            }
             let referrers = try referringColumns(table, db: db)
             if !referrers.isEmpty {
-                causes.append("rows of \(referrers.joined(separator: ", ")) refer to keys it would change; update those first")
+                causes.append(
+                    "rows of \(referrers.joined(separator: ", ")) refer to keys it would change; update those first"
+                )
             }
             throw JSONSQLError(
                 "FOREIGN KEY constraint failed: the update would leave a reference to a row that does not exist"
-                    + (causes.isEmpty ? "" : " (\(causes.joined(separator: ", or ")))") + "; nothing was updated")
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_MISMATCH && verb == "update" {
+                    + (causes.isEmpty ? "" : " (\(causes.joined(separator: ", or ")))")
+                    + "; nothing was updated")
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_MISMATCH && verb == "update"
+        {
             // SQLite's bare "datatype mismatch": the rowid (an INTEGER PRIMARY KEY) set to null,
             // the only value of another type the column's rule lets through. Said as PostgreSQL's
             // NOT NULL failure is, with the column.
-            let keys = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLQuote.identifier(table)))").filter {
-                ($0["pk"] as Int) > 0
+            let keys = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLQuote.identifier(table)))")
+                .filter {
+                    ($0["pk"] as Int) > 0
+                }
+            guard keys.count == 1, (keys[0]["type"] as String).uppercased() == "INTEGER" else {
+                throw error
             }
-            guard keys.count == 1, (keys[0]["type"] as String).uppercased() == "INTEGER" else { throw error }
             throw JSONSQLError("NOT NULL constraint failed: \(table).\(keys[0]["name"] as String)")
         }
         var text = SQLQuote.comment(query.sql)
@@ -229,7 +267,10 @@ extension Store {
         var referrers: [String] = []
         for other in try tableNames(db) {
             for row in try Row.fetchAll(
-                db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
+                db,
+                sql:
+                    "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)",
+                arguments: [other])
             where SQLName.same(row["target"] as String, table) {
                 referrers.append("\(other).\(row["source"] as String)")
             }
@@ -244,7 +285,9 @@ private struct SQLFragment {
     var arguments: [DatabaseValue] = []
 
     /// A bound value (`SQLParameters` binds text whole, U+0000 included).
-    static func value(_ value: DatabaseValue) -> SQLFragment { SQLFragment(sql: "?", arguments: [value]) }
+    static func value(_ value: DatabaseValue) -> SQLFragment {
+        SQLFragment(sql: "?", arguments: [value])
+    }
 }
 
 extension UpdateSpec {
@@ -272,13 +315,16 @@ extension UpdateSpec {
             assignments.append("\(SQLQuote.identifier(column)) = \(value.sql)")
             arguments += value.arguments
         }
-        var sql = "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))"
+        var sql =
+            "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))"
         if let filter = Filter.all(filters) {
             let rendered = try FilterSQL(filter, table: info)
             sql += " WHERE \(rendered.sql)"
             arguments += rendered.arguments
         } else if !all {
-            throw JSONSQLError("update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)")
+            throw JSONSQLError(
+                "update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)"
+            )
         }
         return SQLQuery(sql: sql, arguments: arguments)
     }
@@ -307,13 +353,16 @@ extension UpdateSpec {
                     "SELECT count(*) FROM \(SQLQuote.identifier(info.name)) WHERE "
                     + (rendered.map { "CASE WHEN \($0.sql) THEN \(missing) END" } ?? missing)
                 let arguments = (rendered?.arguments ?? []) + after.arguments
-                let count = try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+                let count =
+                    try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
                 if count > 0 {
                     // SQLite's json_set changes a key holding a quote, backslash or control, but
                     // cannot add one: said, with what adds it.
                     let escaped = path.path.segments.contains { segment in
                         guard case .key(let key) = segment else { return false }
-                        return key.unicodeScalars.contains { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+                        return key.unicodeScalars.contains {
+                            $0 == "\"" || $0 == "\\" || $0.value < 0x20
+                        }
                     }
                     guard escaped else { throw Self.noPlace(option, path.path, rows: count) }
                     throw JSONSQLError(
@@ -326,7 +375,9 @@ extension UpdateSpec {
 
     /// A constraint the update breaks, with the row that breaks it, the same on both backends.
     static func breaking(_ constraint: String, row: String) -> JSONSQLError {
-        JSONSQLError("\(constraint): the row with \(row) breaks it; nothing was updated (change the values, or narrow --where)")
+        JSONSQLError(
+            "\(constraint): the row with \(row) breaks it; nothing was updated (change the values, or narrow --where)"
+        )
     }
 
     /// The refusal of a write that `rows` rows have no place for, the same on both backends.
@@ -336,8 +387,13 @@ extension UpdateSpec {
         )
     }
 
-    private func collectEdits(table info: TableInfo, db: Database) throws -> (order: [String], edits: [String: [Edit]]) {
-        if isEmpty { throw JSONSQLError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH") }
+    private func collectEdits(table info: TableInfo, db: Database) throws -> (
+        order: [String], edits: [String: [Edit]]
+    ) {
+        if isEmpty {
+            throw JSONSQLError(
+                "say what to change: --set PATH=VALUE, --patch JSON or --remove PATH")
+        }
         var order: [String] = []
         var edits: [String: [Edit]] = [:]
         func add(_ edit: Edit, to column: String) {
@@ -347,7 +403,8 @@ extension UpdateSpec {
         func requireJSON(_ path: ResolvedPath, _ option: String) throws {
             if path.column.isGenerated {
                 throw JSONSQLError(
-                    "\(option) \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
+                    "\(option) \(path.path): \(path.column.name) is a generated column; change the value it is computed from"
+                )
             }
             // A TEXT column may hold JSON (GRDB's Codable values, sqlite-utils' nested values):
             // its rows are checked to hold JSON before the update (`requireJSONText`).
@@ -364,13 +421,18 @@ extension UpdateSpec {
             let path = try resolve(assignment.path, "--set")
             if path.isInsideColumn {
                 try requireJSON(path, "--set")
-                add(.set(path: path, value: try Self.jsonValue(assignment, db: db)), to: path.column.name)
+                add(
+                    .set(path: path, value: try Self.jsonValue(assignment, db: db)),
+                    to: path.column.name)
             } else {
                 if path.column.isGenerated {
                     throw JSONSQLError(
-                        "--set \(path.path): \(path.column.name) is a generated column; change the value it is computed from")
+                        "--set \(path.path): \(path.column.name) is a generated column; change the value it is computed from"
+                    )
                 }
-                add(.replace(try Self.columnValue(assignment, column: path.column, db: db)), to: path.column.name)
+                add(
+                    .replace(try Self.columnValue(assignment, column: path.column, db: db)),
+                    to: path.column.name)
             }
         }
         for patch in patches {
@@ -385,7 +447,9 @@ extension UpdateSpec {
             if let target = patch.path {
                 let path = try resolve(target, "--patch")
                 try requireJSON(path, "--patch")
-                add(.patch(path: path.isInsideColumn ? path : nil, json: object.json), to: path.column.name)
+                add(
+                    .patch(path: path.isInsideColumn ? path : nil, json: object.json),
+                    to: path.column.name)
             } else {
                 let columns = info.columns.filter { $0.type == .json && !$0.isGenerated }
                 guard columns.count == 1 else {
@@ -412,7 +476,8 @@ extension UpdateSpec {
         for edit in edits {
             if case .replace = edit, edits.count > 1 {
                 throw JSONSQLError(
-                    "--set \(column)=... replaces the whole column, so it cannot be combined with other changes to \(column)")
+                    "--set \(column)=... replaces the whole column, so it cannot be combined with other changes to \(column)"
+                )
             }
             if case .replace(let value) = edit {
                 expression = value
@@ -447,7 +512,8 @@ extension UpdateSpec {
                     arguments: expression.arguments + value.arguments)
             case .patch(nil, let json):
                 expression = SQLFragment(
-                    sql: "json_patch(\(expression.sql), ?)", arguments: expression.arguments + [json.databaseValue])
+                    sql: "json_patch(\(expression.sql), ?)",
+                    arguments: expression.arguments + [json.databaseValue])
             case .patch(let path?, let json):
                 let literal = path.pathLiteral!
                 expression = SQLFragment(
@@ -456,7 +522,8 @@ extension UpdateSpec {
                     arguments: expression.arguments + expression.arguments + [json.databaseValue])
             case .remove(let path):
                 expression = SQLFragment(
-                    sql: "json_remove(\(expression.sql), \(path.pathLiteral!))", arguments: expression.arguments)
+                    sql: "json_remove(\(expression.sql), \(path.pathLiteral!))",
+                    arguments: expression.arguments)
             }
         }
         return expression
@@ -467,10 +534,14 @@ extension UpdateSpec {
     private static func jsonValue(_ assignment: Assignment, db: Database) throws -> SQLFragment {
         switch assignment.value {
         case .literal(.string(let text)): return .value(text.databaseValue)
-        case .literal(.integer(let number)): return SQLFragment(sql: "?", arguments: [number.databaseValue])
+        case .literal(.integer(let number)):
+            return SQLFragment(sql: "?", arguments: [number.databaseValue])
         // The number's own text, so no digit is lost to a double.
-        case .literal(.real(_, let text)): return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
-        case .literal(.bool(let value)): return SQLFragment(sql: "json(?)", arguments: [(value ? "true" : "false").databaseValue])
+        case .literal(.real(_, let text)):
+            return SQLFragment(sql: "json(?)", arguments: [text.databaseValue])
+        case .literal(.bool(let value)):
+            return SQLFragment(
+                sql: "json(?)", arguments: [(value ? "true" : "false").databaseValue])
         case .literal(.null): return SQLFragment(sql: "NULL")
         case .json(let text):
             let decoded = try decodeJSON(text, db: db, context: "--set \(assignment.path)")
@@ -480,12 +551,16 @@ extension UpdateSpec {
 
     /// A value for a whole column, as the column's type stores it (`ValueConversion`, as
     /// `insert` does).
-    private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database) throws -> SQLFragment {
+    private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database)
+        throws -> SQLFragment
+    {
         .value(try columnValue(assignment, column: column, in: .sqlite))
     }
 
     /// The value `--set COLUMN=VALUE` stores, on either backend.
-    static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect) throws -> DatabaseValue {
+    static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect)
+        throws -> DatabaseValue
+    {
         guard let input = assignment.value.input else {
             let text = if case .json(let text) = assignment.value { text } else { "" }
             throw InputValue.notJSON(text, context: "--set \(assignment.path)", column: column)
@@ -506,7 +581,9 @@ extension UpdateSpec {
             // A quoted number or boolean for a column that takes it: without its quotes.
             let hint =
                 column.type == .text
-                ? word.map { "; to store the text \($0), quote it: --set '\(assignment.path)=\"\($0)\"'" } ?? ""
+                ? word.map {
+                    "; to store the text \($0), quote it: --set '\(assignment.path)=\"\($0)\"'"
+                } ?? ""
                 : input.unquotedHint { try? ValueConversion.stored($0, type: column.type) }
             throw JSONSQLError(
                 "--set \(assignment.path): \(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(input.description) does not fit it\(hint)"
@@ -522,7 +599,8 @@ extension UpdateSpec {
         let row: Row?
         do {
             row = try Row.fetchOne(
-                db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value", arguments: [text])
+                db, sql: "SELECT json_type(?1) AS type, json(?1) AS json, ?1 ->> '$' AS value",
+                arguments: [text])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             throw InputValue.notJSON(text, context: context)
         }

@@ -21,7 +21,9 @@ public struct UpdateSpec: Sendable {
 
     /// The path an option of `update` names, in the table: its column named as it is spelled, as
     /// insert takes keys, never another column by case.
-    static func resolve(_ path: JSONPath, _ option: String, in info: TableInfo) throws -> ResolvedPath {
+    static func resolve(_ path: JSONPath, _ option: String, in info: TableInfo) throws
+        -> ResolvedPath
+    {
         do { _ = try SQLName.exactColumn(path.column, in: info.columns.map(\.name)) } catch {
             throw JSONSQLError("\(option) \(path): \(error)")
         }
@@ -67,7 +69,8 @@ public struct UpdateSpec: Sendable {
                     return
                 }
                 let bare = rest.trimmingCharacters(in: .whitespaces)
-                if JSONEncoding.isNumber(bare.utf8), Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil)
+                if JSONEncoding.isNumber(bare.utf8),
+                    Int64(bare).map({ String($0) != bare }) ?? (ExactNumber(bare)?.double == nil)
                 {
                     self = .json(bare)
                     return
@@ -108,15 +111,19 @@ public struct UpdateSpec: Sendable {
                 cursor.skipSpaces()
                 let meant =
                     colon && !cursor.atEnd
-                    ? "; write --set " + SQLQuote.shellWord(TerminalText.excerpt("\(path)=\(cursor.rest)")) : ""
+                    ? "; write --set "
+                        + SQLQuote.shellWord(TerminalText.excerpt("\(path)=\(cursor.rest)")) : ""
                 throw JSONSQLError(
-                    "--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'\(meant)")
+                    "--set takes PATH=VALUE, e.g. --set address.city=Paris; got '\(TerminalText.excerpt(text))'\(meant)"
+                )
             }
             cursor.skipSpaces()
-            self.init(path: path, value: json ? .json(cursor.rest) : try Value(parsing: cursor.rest))
+            self.init(
+                path: path, value: json ? .json(cursor.rest) : try Value(parsing: cursor.rest))
             if !json {
                 let bare = cursor.rest.trimmingCharacters(in: .whitespaces)
-                looksLikeJSON = (bare.hasPrefix("[") || bare.hasPrefix("{")) && InputValue(json: bare) != nil
+                looksLikeJSON =
+                    (bare.hasPrefix("[") || bare.hasPrefix("{")) && InputValue(json: bare) != nil
             }
         }
     }

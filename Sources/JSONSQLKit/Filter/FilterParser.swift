@@ -20,25 +20,35 @@ public struct FilterParser {
         var parser = FilterParser(cursor: TextCursor(text), text: text)
         parser.cursor.skipSpaces()
         if parser.cursor.atEnd {
-            throw JSONSQLError("empty --where expression; give a filter, as in --where 'address.country = DE'")
+            throw JSONSQLError(
+                "empty --where expression; give a filter, as in --where 'address.country = DE'")
         }
         let filter = try parser.parseOr()
         parser.cursor.skipSpaces()
         if !parser.cursor.atEnd {
             // A word right after a value is most often the rest of a value with a space or a quote.
             let wordFollows =
-                parser.cursor.current.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "'" } ?? false
+                parser.cursor.current.map {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "'"
+                } ?? false
             // `id=1&&id=2`: a bare value may hold & and |, so the value was `1&&id`.
             let joined = ["&&", "||"].first { parser.lastBareWord.contains($0) }
             throw parser.error(
                 "unexpected '\(TerminalText.excerpt(parser.cursor.rest))'; expected and, or, or the end"
-                    + (sqlClause(parser.cursor.rest).map { "; \($0.clause) is not part of --where: write \($0.option)" }
-                        ?? joined.map { "; a bare value takes \($0) in, so write spaces around it: a = 1 \($0) b = 2" }
+                    + (sqlClause(parser.cursor.rest).map {
+                        "; \($0.clause) is not part of --where: write \($0.option)"
+                    }
+                        ?? joined.map {
+                            "; a bare value takes \($0) in, so write spaces around it: a = 1 \($0) b = 2"
+                        }
                         ?? (wordFollows
-                            ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""# : ""))
+                            ? #"; a value holding spaces goes in the quotes it does not hold: name = "Eddie O'Brien""#
+                            : ""))
             )
         }
-        do { try filter.checkSize() } catch let failure as JSONSQLError { throw parser.error(failure.description) }
+        do { try filter.checkSize() } catch let failure as JSONSQLError {
+            throw parser.error(failure.description)
+        }
         return filter
     }
 
@@ -75,7 +85,8 @@ public struct FilterParser {
         cursor.skipSpaces()
         let scalars = Array(word.unicodeScalars)
         for (offset, scalar) in scalars.enumerated() {
-            guard let c = cursor.peek(offset), c.properties.lowercaseMapping == String(scalar) else { return false }
+            guard let c = cursor.peek(offset), c.properties.lowercaseMapping == String(scalar)
+            else { return false }
         }
         if let after = cursor.peek(scalars.count), !TextCursor.isDelimiter(after) { return false }
         cursor.index += scalars.count
@@ -85,7 +96,9 @@ public struct FilterParser {
     private mutating func symbol(_ text: String) -> Bool {
         cursor.skipSpaces()
         let scalars = Array(text.unicodeScalars)
-        for (offset, scalar) in scalars.enumerated() where cursor.peek(offset) != scalar { return false }
+        for (offset, scalar) in scalars.enumerated() where cursor.peek(offset) != scalar {
+            return false
+        }
         cursor.index += scalars.count
         return true
     }
@@ -120,11 +133,15 @@ public struct FilterParser {
         depth += 1
         defer { depth -= 1 }
         if depth > Self.maxDepth {
-            throw error("parentheses and not nest more than \(Self.maxDepth) deep; write the filter with fewer")
+            throw error(
+                "parentheses and not nest more than \(Self.maxDepth) deep; write the filter with fewer"
+            )
         }
         if negated { return .not(try parseNot()) }
         let inner = try parseOr()
-        guard symbol(")") else { throw error("expected ')' before '\(TerminalText.excerpt(cursor.rest))'") }
+        guard symbol(")") else {
+            throw error("expected ')' before '\(TerminalText.excerpt(cursor.rest))'")
+        }
         return inner
     }
 
@@ -137,9 +154,13 @@ public struct FilterParser {
         } catch let failure as JSONSQLError {
             throw error(failure.description)
         }
-        func predicate(_ op: Filter.Operator, _ values: [Filter.Literal] = []) throws -> Filter.Predicate {
+        func predicate(_ op: Filter.Operator, _ values: [Filter.Literal] = []) throws
+            -> Filter.Predicate
+        {
             // A function's value is a number, which only compares.
-            if let function = path.function, [.contains, .notContains, .like, .notLike, .glob, .notGlob].contains(op) {
+            if let function = path.function,
+                [.contains, .notContains, .like, .notLike, .glob, .notGlob].contains(op)
+            {
                 throw error(
                     "\(path) is a number, which \(op.rawValue) cannot match; compare it (\(path) > 3), or match the value at \(path.measured) itself"
                         + (function == .length ? " (\(path.measured) \(op.rawValue) ...)" : ""))
@@ -147,7 +168,8 @@ public struct FilterParser {
             return .init(path: path, op: op, values: values)
         }
         for (text, op) in [
-            ("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessOrEqual),
+            ("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual),
+            ("<=", .lessOrEqual),
             (">=", .greaterOrEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .glob),
         ] where symbol(text) {
             return try predicate(
@@ -155,12 +177,16 @@ public struct FilterParser {
                 [
                     try parseValue(
                         after: "\(path) \(text)",
-                        listHint: "; for any of several values: \(TerminalText.excerpt("\(path)")) in [a, b]")
+                        listHint:
+                            "; for any of several values: \(TerminalText.excerpt("\(path)")) in [a, b]"
+                    )
                 ])
         }
         if keyword("is") {
             let negated = keyword("not")
-            guard keyword("null") else { throw error("expected 'null' after 'is\(negated ? " not" : "")'") }
+            guard keyword("null") else {
+                throw error("expected 'null' after 'is\(negated ? " not" : "")'")
+            }
             return try predicate(negated ? .isNotNull : .isNull)
         }
         let negated = keyword("not")
@@ -169,35 +195,55 @@ public struct FilterParser {
             let shown = TerminalText.excerpt("\(path)")
             let hint =
                 "; contains takes one element, without brackets: \(shown) contains a (for all of several: \(shown) contains a and \(shown) contains b)"
-            return try predicate(negated ? .notContains : .contains, [try parseValue(after: "contains", listHint: hint)])
+            return try predicate(
+                negated ? .notContains : .contains,
+                [try parseValue(after: "contains", listHint: hint)])
         }
         if keyword("like") {
             let pattern = try parseValue(after: "like")
-            // SQLite matches nothing after a lone escape at the end, PostgreSQL fails: refused on both.
-            if case .string(let text) = pattern, text.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1 {
+            // SQLite matches nothing after a lone escape at the end, PostgreSQL fails: refused on
+            // both.
+            if case .string(let text) = pattern,
+                text.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1
+            {
                 throw error(
                     "the like pattern \(TerminalText.excerpt(JSONEncoding.quoted(text))) ends with its escape character \\, which escapes nothing; end it with \\\\ (two backslashes) to match a backslash"
                 )
             }
             return try predicate(negated ? .notLike : .like, [pattern])
         }
-        if keyword("glob") { return try predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")]) }
+        if keyword("glob") {
+            return try predicate(negated ? .notGlob : .glob, [try parseValue(after: "glob")])
+        }
         if keyword("exists") { return try predicate(negated ? .notExists : .exists) }
-        if negated { throw error("expected in, contains, like, glob or exists after '\(TerminalText.excerpt("\(path)")) not'") }
-        if cursor.current == "-" && cursor.peek(1) == ">" { throw error(JSONPath.arrowError(path, &cursor).description) }
+        if negated {
+            throw error(
+                "expected in, contains, like, glob or exists after '\(TerminalText.excerpt("\(path)")) not'"
+            )
+        }
+        if cursor.current == "-" && cursor.peek(1) == ">" {
+            throw error(JSONPath.arrowError(path, &cursor).description)
+        }
         let found = cursor.atEnd ? "the end" : "'\(TerminalText.excerpt(cursor.rest))'"
         // `first name = Ann`: a name holding a space, written without its quotes.
         var spaced = path
-        var word = cursor.rest.first?.isLetter == true ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
+        var word =
+            cursor.rest.first?.isLetter == true
+            ? cursor.rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" } : ""
         // Operators of SQL and other languages are no part of a name.
         let operatorWord = word.lowercased()
-        if ["and", "or", "not", "between", "ilike", "regexp", "rlike", "match", "similar", "has", "includes"].contains(
+        if [
+            "and", "or", "not", "between", "ilike", "regexp", "rlike", "match", "similar", "has",
+            "includes",
+        ].contains(
             operatorWord)
         {
             word = ""
         }
         if !word.isEmpty, let last = spaced.segments.indices.last {
-            if case .key(let key) = spaced.segments[last] { spaced.segments[last] = .key(key + " " + word) }
+            if case .key(let key) = spaced.segments[last] {
+                spaced.segments[last] = .key(key + " " + word)
+            }
         } else if !word.isEmpty {
             spaced.column += " " + word
         }
@@ -208,8 +254,11 @@ public struct FilterParser {
             hint = "; like ignores the case of ASCII letters already: \(path) like PATTERN"
         }
         if cursor.current == "\"" { hint = JSONPath.quoteInNameHint }
-        // `select(.score > 1)` as jq writes it, `json_extract(address, '$.country') = 'DE'` as SQL does.
-        if cursor.current == "(", path.isWholeColumn, let call = JSONPath.callError(path.column, functions: true) {
+        // `select(.score > 1)` as jq writes it, `json_extract(address, '$.country') = 'DE'` as SQL
+        // does.
+        if cursor.current == "(", path.isWholeColumn,
+            let call = JSONPath.callError(path.column, functions: true)
+        {
             throw error(call.description)
         }
         if cursor.current == "(", path.isWholeColumn {
@@ -246,16 +295,22 @@ public struct FilterParser {
             cursor.skipSpaces()
             if cursor.skip(close) { return values }
             guard cursor.skip(",") else {
-                throw error("expected ',' or '\(close)' in the list, found '\(TerminalText.excerpt(cursor.rest))'")
+                throw error(
+                    "expected ',' or '\(close)' in the list, found '\(TerminalText.excerpt(cursor.rest))'"
+                )
             }
         }
     }
 
     /// `listHint` follows the error for a list (`[a, b]`) where one value goes.
-    private mutating func parseValue(after context: String, listHint: @autoclosure () -> String = "") throws -> Filter.Literal {
+    private mutating func parseValue(
+        after context: String, listHint: @autoclosure () -> String = ""
+    ) throws -> Filter.Literal {
         lastBareWord = ""
         cursor.skipSpaces()
-        guard let c = cursor.current else { throw error("expected a value after '\(TerminalText.excerpt(context))'") }
+        guard let c = cursor.current else {
+            throw error("expected a value after '\(TerminalText.excerpt(context))'")
+        }
         if c == "\"" || c == "'" {
             do { return .string(try cursor.quotedString()) } catch let failure as JSONSQLError {
                 throw error(failure.description)
@@ -269,7 +324,8 @@ public struct FilterParser {
             )
         }
         let literal = try Self.literal(bare: word)
-        // `9007199254740993.0` is the integer it spells, which compares exactly; its double is another number.
+        // `9007199254740993.0` is the integer it spells, which compares exactly; its double is
+        // another number.
         if let inexact = literal.inexactNumber, let integer = ExactNumber(inexact.spelling)?.int64 {
             return .integer(integer)
         }
@@ -314,7 +370,9 @@ struct InexactNumber {
     var below: Double { double.nextDown }
     var above: Double { double.nextUp }
 
-    var reason: String { "\(spelling) is neither a 64-bit integer nor a double exactly (its double is \(double))" }
+    var reason: String {
+        "\(spelling) is neither a 64-bit integer nor a double exactly (its double is \(double))"
+    }
 }
 
 extension Filter.Literal {
@@ -323,7 +381,9 @@ extension Filter.Literal {
             !(exact.isIntegral && exact.isExactDouble)
         else { return nil }
         let integerSyntax = !spelling.contains { $0 == "." || $0 == "e" || $0 == "E" }
-        if !integerSyntax, let back = ExactNumber("\(double)"), exact.sameValue(as: back) { return nil }
+        if !integerSyntax, let back = ExactNumber("\(double)"), exact.sameValue(as: back) {
+            return nil
+        }
         return InexactNumber(spelling: spelling, double: double)
     }
 }

@@ -9,26 +9,33 @@ import GRDB
 ///
 ///     address.country = DE  →  ("address" -> 'country') = $1::jsonb        ['"DE"']
 ///     score > 10            →  "score" > $1::numeric                        ['10']
-///     tags contains pro     →  (jsonb_typeof("tags") = 'array' AND "tags" @> jsonb_build_array($1::jsonb))
+///     tags contains pro     →  (jsonb_typeof("tags") = 'array' AND "tags" @>
+///     jsonb_build_array($1::jsonb))
 extension FilterSQL {
     mutating func postgres(_ p: Filter.Predicate) throws -> String {
         let path = try ResolvedPath(p.path, in: table)
         let value = path.valueSQL
         switch p.op {
-        case .isNull: return path.isJSON ? "COALESCE(\(path.postgresType), 'null') = 'null'" : "\(value) IS NULL"
-        case .isNotNull: return path.isJSON ? "\(path.postgresType) <> 'null'" : "\(value) IS NOT NULL"
+        case .isNull:
+            return path.isJSON
+                ? "COALESCE(\(path.postgresType), 'null') = 'null'" : "\(value) IS NULL"
+        case .isNotNull:
+            return path.isJSON ? "\(path.postgresType) <> 'null'" : "\(value) IS NOT NULL"
         case .exists: return "\(value) IS NOT NULL"
         case .notExists: return "\(value) IS NULL"
         case .equal: return try postgresEqual(path, p.values[0])
         case .notEqual: return isNotTrue(try postgresEqual(path, p.values[0]))
-        case .less, .lessOrEqual, .greater, .greaterOrEqual: return try postgresRange(path, p.op, p.values[0])
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return try postgresRange(path, p.op, p.values[0])
         case .in: return try postgresIn(path, p.values)
         case .notIn: return isNotTrue(try postgresIn(path, p.values))
         case .contains: return try postgresContains(path, p.values[0])
         case .notContains: return isNotTrue(try postgresContains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
-                throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
+                throw JSONSQLError(
+                    "\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)"
+                )
             }
             let text: String
             if path.isJSON {
@@ -37,7 +44,8 @@ extension FilterSQL {
                 text = path.column.postgresForeignType == nil ? value : "\(value)::text"
             } else {
                 throw JSONSQLError(
-                    "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL")
+                    "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL"
+                )
             }
             try requireText(pattern)
             var condition: String
@@ -63,7 +71,8 @@ extension FilterSQL {
     static func globRegex(_ pattern: String) -> String? {
         /// A character as itself in a regular expression, inside a set or out.
         func literal(_ c: Unicode.Scalar) -> String {
-            c.isASCII && !c.properties.isAlphabetic && !("0"..."9").contains(c) && c.value > 0x20 && c.value < 0x7F
+            c.isASCII && !c.properties.isAlphabetic && !("0"..."9").contains(c) && c.value > 0x20
+                && c.value < 0x7F
                 ? "\\" + String(c) : String(c)
         }
         var regex = "^(?:"
@@ -89,7 +98,9 @@ extension FilterSQL {
                     if member == "-", let high = scalars.first, high != "]", let low = prior {
                         // The low end is a member already; a reversed range adds nothing.
                         scalars.removeFirst()
-                        if low.value < high.value { members.append(literal(low) + "-" + literal(high)) }
+                        if low.value < high.value {
+                            members.append(literal(low) + "-" + literal(high))
+                        }
                         prior = nil
                     } else {
                         members.append(literal(member))
@@ -141,24 +152,34 @@ extension FilterSQL {
     /// A literal converted for a plain column (`ValueConversion`), bound with the cast that
     /// compares it exactly: an integer for an integer column as bigint, so the column's own
     /// index serves it; other numbers as numeric, so `score = 1.5` matches no bigint.
-    private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+    private mutating func postgresColumnValue(_ path: ResolvedPath, _ literal: Filter.Literal)
+        throws -> String
+    {
         let (text, cast) = try postgresColumnText(path, literal)
         return postgresBind(text, cast: cast)
     }
 
     /// The text `postgresColumnValue` binds, and its cast.
-    private func postgresColumnText(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> (text: String?, cast: String) {
+    private func postgresColumnText(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> (
+        text: String?, cast: String
+    ) {
         let column = path.column
         let stored = try Self.columnValue(path, literal)
         var text: String?
-        do { text = try PostgresValue.text(stored, type: column.type) } catch let mismatch as ValueMismatch {
-            throw JSONSQLError("\(column.name) is \(column.type.withArticle) column, which \(mismatch.expectation)")
+        do { text = try PostgresValue.text(stored, type: column.type) } catch let mismatch
+            as ValueMismatch
+        {
+            throw JSONSQLError(
+                "\(column.name) is \(column.type.withArticle) column, which \(mismatch.expectation)"
+            )
         }
         // numeric keeps every digit, so it compares with the literal's: its double's shortest
         // text (`9.223372036854776e+18` for 2^63) is another number there (9223372036854776000).
         if column.type == .numeric, case .real(_, let spelling) = literal { text = spelling }
         var cast = column.type.postgresType ?? "text"
-        if column.type == .integer || column.type == .real || column.type == .numeric { cast = "numeric" }
+        if column.type == .integer || column.type == .real || column.type == .numeric {
+            cast = "numeric"
+        }
         if column.type == .integer, case .int64 = stored.storage { cast = "bigint" }
         if let foreign = column.postgresForeignType { cast = foreign }
         return (text, cast)
@@ -166,14 +187,17 @@ extension FilterSQL {
 
     /// A number literal whose double is not the number (`InexactNumber`), compared
     /// exactly as on SQLite (`FilterSQL.exactComparison`): jsonb and numeric keep every digit.
-    private mutating func postgresExact(_ path: ResolvedPath, _ sqlOp: String, _ literal: Filter.Literal) throws -> String? {
+    private mutating func postgresExact(
+        _ path: ResolvedPath, _ sqlOp: String, _ literal: Filter.Literal
+    ) throws -> String? {
         guard let inexact = literal.inexactNumber(comparedWith: path) else { return nil }
         let (spelling, reason) = (inexact.spelling, inexact.reason)
         let value = path.valueSQL
         guard path.isJSON else {
             guard [.integer, .real, .numeric].contains(path.column.type) else {
                 throw JSONSQLError(
-                    "\(reason), which \(path.path), \(path.column.type.withArticle) column, cannot be compared with")
+                    "\(reason), which \(path.path), \(path.column.type.withArticle) column, cannot be compared with"
+                )
             }
             return "\(value)::numeric \(sqlOp) \(postgresBind(spelling, cast: "numeric"))"
         }
@@ -181,12 +205,18 @@ extension FilterSQL {
             "CASE WHEN jsonb_typeof(\(value)) IS DISTINCT FROM 'number' THEN false ELSE (\(value))::numeric \(sqlOp) \(postgresBind(spelling, cast: "numeric")) END"
     }
 
-    private mutating func postgresEqual(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+    private mutating func postgresEqual(_ path: ResolvedPath, _ literal: Filter.Literal) throws
+        -> String
+    {
         if let exact = try postgresExact(path, "=", literal) { return exact }
         let value = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(value) IS NULL" }
-            if path.column.type == .numeric, let number = postgresIntegral(value, "=", literal, numeric: true) { return number }
+            if path.column.type == .numeric,
+                let number = postgresIntegral(value, "=", literal, numeric: true)
+            {
+                return number
+            }
             if path.column.type == .numeric, let number = Self.doubleLiteral(literal) {
                 return postgresNumber(value, "=", number, numeric: true)
             }
@@ -205,7 +235,9 @@ extension FilterSQL {
     /// Where a GIN index covers the column or a path above `path`, and the steps from there
     /// are keys: `X @> '{"key":literal}'`, which the index serves. Equality implies it, so
     /// the exact comparison beside it decides.
-    private mutating func postgresContainment(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String? {
+    private mutating func postgresContainment(_ path: ResolvedPath, _ literal: Filter.Literal)
+        throws -> String?
+    {
         let segments = path.path.segments
         guard
             let covering = table.ginPaths.first(where: { gin in
@@ -222,24 +254,32 @@ extension FilterSQL {
         return "\(indexed) @> \(postgresBind(json, cast: "jsonb"))"
     }
 
-    private mutating func postgresRange(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws
+    private mutating func postgresRange(
+        _ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal
+    ) throws
         -> String
     {
         let value = path.valueSQL
         let sqlOp = op.rawValue
         if let exact = try postgresExact(path, sqlOp, literal) { return exact }
         guard path.isJSON else {
-            if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
-            if path.column.type == .numeric, let number = postgresIntegral(value, sqlOp, literal, numeric: true) {
+            if literal == .null {
+                throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'")
+            }
+            if path.column.type == .numeric,
+                let number = postgresIntegral(value, sqlOp, literal, numeric: true)
+            {
                 return number
             }
             if path.column.type == .numeric, let number = Self.doubleLiteral(literal) {
                 return postgresNumber(value, sqlOp, number, numeric: true)
             }
-            // Text in byte order, as SQLite orders it; a foreign type in its own order (inet by address).
+            // Text in byte order, as SQLite orders it; a foreign type in its own order (inet by
+            // address).
             let foreign = path.column.postgresForeignType
             let collate =
-                path.column.type == .text && (foreign == nil || foreign!.hasPrefix("character")) ? " COLLATE \"C\"" : ""
+                path.column.type == .text && (foreign == nil || foreign!.hasPrefix("character"))
+                ? " COLLATE \"C\"" : ""
             return "\(value)\(collate) \(sqlOp) \(try postgresColumnValue(path, literal))"
         }
         if let number = Self.doubleLiteral(literal) { return postgresNumber(value, sqlOp, number) }
@@ -247,13 +287,16 @@ extension FilterSQL {
         case .integer, .real:
             if let number = postgresIntegral(value, sqlOp, literal) { return number }
             // jsonb orders every boolean, array and object above numbers: only numbers compare.
-            return "(\(value) \(sqlOp) \(postgresBind(try jsonText(literal), cast: "jsonb")) AND \(path.postgresType) = 'number')"
+            return
+                "(\(value) \(sqlOp) \(postgresBind(try jsonText(literal), cast: "jsonb")) AND \(path.postgresType) = 'number')"
         case .string(let text):
             try requireText(text)
             return
                 "(\(path.postgresText) COLLATE \"C\" \(sqlOp) \(postgresBind(text, cast: "text")) AND \(path.postgresType) = 'string')"
         case .bool, .null:
-            throw JSONSQLError("cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead")
+            throw JSONSQLError(
+                "cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead"
+            )
         }
     }
 
@@ -273,7 +316,9 @@ extension FilterSQL {
     /// `9223372036854775808`). An integer literal, and `1.0`, compare as jsonb numbers, which
     /// an index on the path serves.
     static func doubleLiteral(_ literal: Filter.Literal) -> Double? {
-        guard case .real(let number, _) = literal, number.rounded() != number || abs(number) > 0x1p53 else { return nil }
+        guard case .real(let number, _) = literal,
+            number.rounded() != number || abs(number) > 0x1p53
+        else { return nil }
         return number
     }
 
@@ -284,12 +329,15 @@ extension FilterSQL {
     /// (`ResolvedPath.postgresSQLiteNumber`) decides; before it, a range of jsonb numbers
     /// around the literal's double, which every match lies in, keeps an index on the path in use:
     ///
-    ///     d.n = 1  →  ((d -> 'n') BETWEEN '0.9999999999999999'::jsonb AND '1.0000000000000002'::jsonb
+    ///     d.n = 1  →  ((d -> 'n') BETWEEN '0.9999999999999999'::jsonb AND
+    ///     '1.0000000000000002'::jsonb
     ///                 AND jsonb_typeof(...) = 'number' AND <SQLite's number> = '1'::numeric)
     ///
     /// Nil for any other literal. `json` is jsonb, or with `numeric` a numeric column, which
     /// SQLite reads the same way (`CAST(... AS NUMERIC)`).
-    private mutating func postgresIntegral(_ json: String, _ sqlOp: String, _ literal: Filter.Literal, numeric: Bool = false)
+    private mutating func postgresIntegral(
+        _ json: String, _ sqlOp: String, _ literal: Filter.Literal, numeric: Bool = false
+    )
         -> String?
     {
         // An index's own condition stays jsonb's (or numeric's) comparison: it decides only
@@ -307,8 +355,12 @@ extension FilterSQL {
         // neighbour below (at most the one above): those neighbours, spelt shortest, bound it.
         let cast = numeric ? "numeric" : "jsonb"
         var terms: [String] = []
-        if sqlOp != "<" && sqlOp != "<=" { terms.append("\(json) >= \(postgresBind("\(double.nextDown)", cast: cast))") }
-        if sqlOp != ">" && sqlOp != ">=" { terms.append("\(json) <= \(postgresBind("\(double.nextUp)", cast: cast))") }
+        if sqlOp != "<" && sqlOp != "<=" {
+            terms.append("\(json) >= \(postgresBind("\(double.nextDown)", cast: cast))")
+        }
+        if sqlOp != ">" && sqlOp != ">=" {
+            terms.append("\(json) <= \(postgresBind("\(double.nextUp)", cast: cast))")
+        }
         if !numeric { terms.append("jsonb_typeof(\(json)) = 'number'") }
         let number = ResolvedPath.postgresSQLiteNumber(numeric ? json : "(\(json))::numeric")
         terms.append("\(number) \(sqlOp) \(postgresBind(digits, cast: "numeric"))")
@@ -316,28 +368,35 @@ extension FilterSQL {
     }
 
     /// `json` is jsonb, or with `numeric` a numeric column.
-    private mutating func postgresNumber(_ json: String, _ sqlOp: String, _ literal: Double, numeric: Bool = false) -> String {
+    private mutating func postgresNumber(
+        _ json: String, _ sqlOp: String, _ literal: Double, numeric: Bool = false
+    ) -> String {
         let number = numeric ? json : "(\(json))::numeric"
         // An integral double's own digits: `-9.223372036854776e18` is -2^63, which a 64-bit integer
         // equals, where its shortest text read as numeric is -9223372036854776000.
         let exact =
             literal.rounded() == literal && abs(literal) < 0x1p64
             ? (literal < 0 ? "-" : "") + String(UInt64(abs(literal))) : "\(literal)"
-        return "CASE WHEN \(numeric ? "\(json) IS NULL" : "jsonb_typeof(\(json)) IS DISTINCT FROM 'number'") THEN false"
+        return
+            "CASE WHEN \(numeric ? "\(json) IS NULL" : "jsonb_typeof(\(json)) IS DISTINCT FROM 'number'") THEN false"
             + " WHEN \(ResolvedPath.postgresIsInteger(number)) THEN \(number) \(sqlOp) \(postgresBind(exact, cast: "numeric"))"
             + " ELSE \(ResolvedPath.postgresDouble(number)) \(sqlOp) \(postgresBind("\(literal)", cast: "float8")) END"
     }
 
-    private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
+    private mutating func postgresIn(_ path: ResolvedPath, _ values: [Filter.Literal]) throws
+        -> String
+    {
         if values.isEmpty { return "FALSE" }
         // Values compared one by one (`postgresEqual`): null, numbers compared exactly.
         func alone(_ literal: Filter.Literal) -> Bool {
             literal == .null || literal.inexactNumber(comparedWith: path) != nil
-                || (path.isJSON || path.column.type == .numeric) && Self.doubleLiteral(literal) != nil
+                || (path.isJSON || path.column.type == .numeric)
+                    && Self.doubleLiteral(literal) != nil
         }
         /// Numbers SQLite compares as it reads them (`postgresIntegral`).
         func integral(_ literal: Filter.Literal) -> Bool {
-            !inlineValues && (path.isJSON || path.column.type == .numeric) && !alone(literal) && literal.kindName == "a number"
+            !inlineValues && (path.isJSON || path.column.type == .numeric) && !alone(literal)
+                && literal.kindName == "a number"
         }
         if values.count > Self.listParameters && !inlineValues {
             // One parameter for the rest, a jsonb array of the values as they would be bound one
@@ -354,10 +413,16 @@ extension FilterSQL {
                 // the span of the literals' doubles, which keeps an index on the path in use.
                 terms.append(
                     "(\(value) = ANY(ARRAY(SELECT jsonb_array_elements(\(postgresBind(array, cast: "jsonb")))))"
-                        + " AND (jsonb_typeof(\(value)) <> 'number' OR \(ResolvedPath.postgresIsInteger(number))))")
-                let numbers = listed.filter(integral).map(\.numberValue).compactMap { Double.fromDatabaseValue($0) }
+                        + " AND (jsonb_typeof(\(value)) <> 'number' OR \(ResolvedPath.postgresIsInteger(number))))"
+                )
+                let numbers = listed.filter(integral).map(\.numberValue).compactMap {
+                    Double.fromDatabaseValue($0)
+                }
                 if let low = numbers.min(), let high = numbers.max() {
-                    let digits = "[" + listed.filter(integral).map { (try? jsonText($0)) ?? "" }.joined(separator: ",") + "]"
+                    let digits =
+                        "["
+                        + listed.filter(integral).map { (try? jsonText($0)) ?? "" }.joined(
+                            separator: ",") + "]"
                     terms.append(
                         "(\(value) >= \(postgresBind("\(low.nextDown)", cast: "jsonb")) AND \(value) <= \(postgresBind("\(high.nextUp)", cast: "jsonb"))"
                             + " AND jsonb_typeof(\(value)) = 'number' AND NOT (\(ResolvedPath.postgresIsInteger(number)))"
@@ -370,9 +435,12 @@ extension FilterSQL {
                 for literal in listed { _ = try postgresColumnText(path, literal) }
                 let value = path.valueSQL
                 let numbers = listed.compactMap { Double.fromDatabaseValue($0.numberValue) }
-                let digits = "[" + listed.map { (try? jsonText($0)) ?? "" }.joined(separator: ",") + "]"
-                let array = "ARRAY(SELECT (jsonb_array_elements_text(\(postgresBind(digits, cast: "jsonb"))))::numeric)"
-                terms.append("(\(value) = ANY(\(array)) AND \(ResolvedPath.postgresIsInteger(value)))")
+                let digits =
+                    "[" + listed.map { (try? jsonText($0)) ?? "" }.joined(separator: ",") + "]"
+                let array =
+                    "ARRAY(SELECT (jsonb_array_elements_text(\(postgresBind(digits, cast: "jsonb"))))::numeric)"
+                terms.append(
+                    "(\(value) = ANY(\(array)) AND \(ResolvedPath.postgresIsInteger(value)))")
                 if let low = numbers.min(), let high = numbers.max() {
                     terms.append(
                         "(\(value) >= \(postgresBind("\(low.nextDown)", cast: "numeric")) AND \(value) <= \(postgresBind("\(high.nextUp)", cast: "numeric"))"
@@ -393,17 +461,21 @@ extension FilterSQL {
                 }
                 for (cast, list) in texts {
                     let array = postgresBind("[" + list.joined(separator: ",") + "]", cast: "jsonb")
-                    terms.append("\(path.valueSQL) = ANY(ARRAY(SELECT (jsonb_array_elements_text(\(array)))::\(cast)))")
+                    terms.append(
+                        "\(path.valueSQL) = ANY(ARRAY(SELECT (jsonb_array_elements_text(\(array)))::\(cast)))"
+                    )
                 }
             }
             return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
         }
         if values.contains(where: { alone($0) || integral($0) }) {
-            return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR ")) + ")"
+            return "(" + (try values.map { try postgresEqual(path, $0) }.joined(separator: " OR "))
+                + ")"
         }
         let marks = try values.map { literal in
             path.isJSON
-                ? postgresBind(try jsonText(literal), cast: "jsonb") : try postgresColumnValue(path, literal)
+                ? postgresBind(try jsonText(literal), cast: "jsonb")
+                : try postgresColumnValue(path, literal)
         }
         return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))"
     }
@@ -413,10 +485,13 @@ extension FilterSQL {
     /// terms (`Filter.maximumTerms`) stay within the 65535 parameters of a statement.
     static let listParameters = 50
 
-    private mutating func postgresContains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+    private mutating func postgresContains(_ path: ResolvedPath, _ literal: Filter.Literal) throws
+        -> String
+    {
         guard path.isJSON else {
             throw JSONSQLError(
-                "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column")
+                "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column"
+            )
         }
         if let number = Self.doubleLiteral(literal) {
             let element: String
@@ -430,12 +505,14 @@ extension FilterSQL {
             return
                 "CASE WHEN \(path.postgresType) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(\(path.valueSQL)) AS elements(element) WHERE \(element)) ELSE false END"
         }
-        // A number as SQLite reads the elements (`1.0000000000000001` is 1 there), element by element.
+        // A number as SQLite reads the elements (`1.0000000000000001` is 1 there), element by
+        // element.
         if let element = postgresIntegral("element", "=", literal) {
             return
                 "CASE WHEN \(path.postgresType) = 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(\(path.valueSQL)) AS elements(element) WHERE \(element)) ELSE false END"
         }
         let element = postgresBind(try jsonText(literal), cast: "jsonb")
-        return "(\(path.postgresType) = 'array' AND \(path.valueSQL) @> jsonb_build_array(\(element)))"
+        return
+            "(\(path.postgresType) = 'array' AND \(path.valueSQL) @> jsonb_build_array(\(element)))"
     }
 }

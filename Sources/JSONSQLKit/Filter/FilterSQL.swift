@@ -71,7 +71,8 @@ public struct FilterSQL {
     private func requireComparable(_ literal: Filter.Literal, _ path: ResolvedPath) throws {
         if case .string(let text) = literal, text.utf8.contains(0) {
             throw JSONSQLError(
-                "\(path.path): cannot compare a string holding U+0000 inside JSON (SQLite reads such strings only up to it)")
+                "\(path.path): cannot compare a string holding U+0000 inside JSON (SQLite reads such strings only up to it)"
+            )
         }
     }
 
@@ -103,15 +104,21 @@ public struct FilterSQL {
     ///
     ///     doc.s like 'a%b'  →  "doc" ->> '$.s' LIKE ? ESCAPE '\' AND CASE WHEN <holds U+0000>
     ///                          THEN jsonsql_like("doc" -> '$.s', ?)
-    ///                          ELSE "doc" ->> '$.s' LIKE ? ESCAPE '\' END      ["a%", "a%b", "a%b"]
-    private mutating func wholeStringPattern(_ path: ResolvedPath, _ pattern: String, like: Bool) -> String {
+    ///                          ELSE "doc" ->> '$.s' LIKE ? ESCAPE '\' END      ["a%", "a%b",
+    ///                          "a%b"]
+    private mutating func wholeStringPattern(_ path: ResolvedPath, _ pattern: String, like: Bool)
+        -> String
+    {
         let escape = like ? " ESCAPE '\\'" : ""
         let op = like ? "LIKE" : "GLOB"
         let (prefix, isPrefixMatch) = WholeString.literalPrefix(pattern, like: like)
-        if isPrefixMatch || inlineValues { return "\(path.valueSQL) \(op) \(bind(pattern.databaseValue))\(escape)" }
+        if isPrefixMatch || inlineValues {
+            return "\(path.valueSQL) \(op) \(bind(pattern.databaseValue))\(escape)"
+        }
         var condition = ""
         if !prefix.isEmpty {
-            condition = "\(path.valueSQL) \(op) \(bind((prefix + (like ? "%" : "*")).databaseValue))\(escape) AND "
+            condition =
+                "\(path.valueSQL) \(op) \(bind((prefix + (like ? "%" : "*")).databaseValue))\(escape) AND "
         }
         let function = like ? WholeString.likeFunction : WholeString.globFunction
         let whole = "\(function)(\(path.extractSQL), \(bind(pattern.databaseValue)))"
@@ -130,7 +137,8 @@ public struct FilterSQL {
             let column = table.column(named: p.path.column), column.type == .boolean
         {
             throw JSONSQLError(
-                "\(p.op.rawValue) matches text, and \(column.name) is a boolean column; compare it with = true or = false")
+                "\(p.op.rawValue) matches text, and \(column.name) is a boolean column; compare it with = true or = false"
+            )
         }
         if table.dialect == .postgres { return try postgres(p) }
         if !inlineValues, !table.partialIndexConditions.isEmpty,
@@ -138,7 +146,8 @@ public struct FilterSQL {
             table.partialIndexesHold(inline)
         {
             // The guard of a negated comparison belongs inside its negation: left off there.
-            return p.op == .notEqual || p.op == .notIn ? inline : inline + (try columnGuard(ResolvedPath(p.path, in: table), p))
+            return p.op == .notEqual || p.op == .notIn
+                ? inline : inline + (try columnGuard(ResolvedPath(p.path, in: table), p))
         }
         let path = try ResolvedPath(p.path, in: table)
         let lhs = path.valueSQL
@@ -147,24 +156,31 @@ public struct FilterSQL {
         case .isNull: return "\(lhs) IS NULL"
         case .isNotNull: return "\(lhs) IS NOT NULL"
         // A top-level key's JSON null is stored as NULL, so on a column exists means not NULL.
-        case .exists: return path.isInsideColumn ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
-        case .notExists: return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
+        case .exists:
+            return path.isInsideColumn
+                ? "\(path.typeSQL) IS NOT NULL" : "\(path.quotedColumn) IS NOT NULL"
+        case .notExists:
+            return path.isInsideColumn ? "\(path.typeSQL) IS NULL" : "\(path.quotedColumn) IS NULL"
         case .equal: return try equal(path, p.values[0]) + guardSQL
         case .notEqual: return isNotTrue(try equal(path, p.values[0]) + guardSQL)
-        case .less, .lessOrEqual, .greater, .greaterOrEqual: return try range(path, p.op, p.values[0]) + guardSQL
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return try range(path, p.op, p.values[0]) + guardSQL
         case .in: return try inList(path, p.values) + guardSQL
         case .notIn: return isNotTrue(try inList(path, p.values) + guardSQL)
         case .contains: return try contains(path, p.values[0])
         case .notContains: return isNotTrue(try contains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:
             guard case .string(let pattern) = p.values[0] else {
-                throw JSONSQLError("\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)")
+                throw JSONSQLError(
+                    "\(p.op.rawValue) needs a text pattern, got \(p.values[0].kindName) for \(path.path)"
+                )
             }
             let like = p.op == .like || p.op == .notLike
             var condition: String
             if path.isJSON {
                 try requireComparable(p.values[0], path)
-                condition = wholeStringPattern(path, pattern, like: like) + " AND \(path.typeSQL) = 'text'"
+                condition =
+                    wholeStringPattern(path, pattern, like: like) + " AND \(path.typeSQL) = 'text'"
             } else {
                 let mark = bind(pattern.databaseValue)
                 condition = "\(lhs) \(like ? "LIKE \(mark) ESCAPE '\\'" : "GLOB \(mark)")"
@@ -182,7 +198,9 @@ public struct FilterSQL {
     /// indexes were made (a query holding it as a term still uses the index).
     private func columnGuard(_ path: ResolvedPath, _ p: Filter.Predicate) throws -> String {
         // A function's value is a number or NULL.
-        guard !path.isJSON, path.path.function == nil, path.column.type != .date, path.column.type != .datetime else {
+        guard !path.isJSON, path.path.function == nil, path.column.type != .date,
+            path.column.type != .datetime
+        else {
             return ""
         }
         switch p.op {
@@ -193,7 +211,8 @@ public struct FilterSQL {
             let greater = p.op == .greater || p.op == .greaterOrEqual
             switch try columnValue(path, p.values[0]).storage {
             case .int64, .double: return greater ? " AND \(path.valueSQL) < ''" : ""
-            case .string: return greater || path.column.hasTextAffinity ? "" : " AND \(path.valueSQL) >= ''"
+            case .string:
+                return greater || path.column.hasTextAffinity ? "" : " AND \(path.valueSQL) >= ''"
             default: return ""
             }
         default:
@@ -210,10 +229,13 @@ public struct FilterSQL {
     ) throws -> String {
         if inlineValues {
             throw JSONSQLError(
-                "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it")
+                "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it"
+            )
         }
         guard path.isJSON || [.integer, .real, .numeric, .any].contains(path.column.type) else {
-            throw JSONSQLError("\(n.reason), which \(path.path), \(path.column.type.withArticle) column, cannot be compared with")
+            throw JSONSQLError(
+                "\(n.reason), which \(path.path), \(path.column.type.withArticle) column, cannot be compared with"
+            )
         }
         let lhs = path.valueSQL
         let numbers = path.isJSON ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
@@ -226,11 +248,13 @@ public struct FilterSQL {
             // Text sorts above every number in SQLite, so `< ''` keeps the range to numbers.
             let above = bind(n.above.databaseValue)
             let below = bind(n.below.databaseValue)
-            return "((\(lhs) > \(above) OR (\(lhs) >= \(below) AND \(exact(op.rawValue)))) AND \(lhs) < ''\(numbers))"
+            return
+                "((\(lhs) > \(above) OR (\(lhs) >= \(below) AND \(exact(op.rawValue)))) AND \(lhs) < ''\(numbers))"
         case .less, .lessOrEqual:
             let below = bind(n.below.databaseValue)
             let above = bind(n.above.databaseValue)
-            return "((\(lhs) < \(below) OR (\(lhs) <= \(above) AND \(exact(op.rawValue))))\(numbers))"
+            return
+                "((\(lhs) < \(below) OR (\(lhs) <= \(above) AND \(exact(op.rawValue))))\(numbers))"
         default:
             let below = bind(n.below.databaseValue)
             let above = bind(n.above.databaseValue)
@@ -239,44 +263,61 @@ public struct FilterSQL {
     }
 
     private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
-        if let n = literal.inexactNumber(comparedWith: path) { return try exactComparison(path, .equal, n) }
+        if let n = literal.inexactNumber(comparedWith: path) {
+            return try exactComparison(path, .equal, n)
+        }
         let lhs = path.valueSQL
         guard path.isJSON else {
             if literal == .null { return "\(lhs) IS NULL" }
             let value = try columnValue(path, literal)
             if let instant = try instantComparison(path, .equal, value) { return instant }
-            if let seconds = unixSeconds(path, value) { return "\(lhs) IN (\(bind(value)), \(bind(seconds)))" }
+            if let seconds = unixSeconds(path, value) {
+                return "\(lhs) IN (\(bind(value)), \(bind(seconds)))"
+            }
             return "\(lhs) = \(bind(value))"
         }
         switch literal {
         case .null:
             return path.isInsideColumn ? "\(path.typeSQL) = 'null'" : "\(path.quotedColumn) IS NULL"
         case .bool(let value):
-            return "\(lhs) = \(bind((value ? 1 : 0).databaseValue)) AND \(path.typeSQL) = '\(value)'"
+            return
+                "\(lhs) = \(bind((value ? 1 : 0).databaseValue)) AND \(path.typeSQL) = '\(value)'"
         case .integer(let value):
             // Booleans read as 1 and 0, so those two numbers need the type guard.
-            let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
+            let guardType =
+                value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
             return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
         case .real(let value, _):
-            let guardType = value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
+            let guardType =
+                value == 0 || value == 1 ? " AND \(path.typeSQL) IN ('integer', 'real')" : ""
             return "\(lhs) = \(bind(value.databaseValue))\(guardType)"
         case .string(let value):
             try requireComparable(literal, path)
-            // Objects and arrays read as their JSON text, so text that looks like one needs the guard.
-            let guardType = value.hasPrefix("[") || value.hasPrefix("{") ? " AND \(path.typeSQL) = 'text'" : ""
+            // Objects and arrays read as their JSON text, so text that looks like one needs the
+            // guard.
+            let guardType =
+                value.hasPrefix("[") || value.hasPrefix("{") ? " AND \(path.typeSQL) = 'text'" : ""
             return "\(lhs) = \(bind(value.databaseValue))\(guardType)\(wholeStringGuard(path))"
         }
     }
 
-    private mutating func range(_ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal) throws -> String {
-        if let n = literal.inexactNumber(comparedWith: path) { return try exactComparison(path, op, n) }
+    private mutating func range(
+        _ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal
+    ) throws -> String {
+        if let n = literal.inexactNumber(comparedWith: path) {
+            return try exactComparison(path, op, n)
+        }
         let lhs = path.valueSQL
         let sqlOp = op.rawValue
         guard path.isJSON else {
-            if literal == .null { throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'") }
+            if literal == .null {
+                throw JSONSQLError("cannot compare \(path.path) \(sqlOp) null; use 'is null'")
+            }
             let value = try columnValue(path, literal)
             if let instant = try instantComparison(path, op, value) { return instant }
-            guard let seconds = unixSeconds(path, value) else { return "\(lhs) \(sqlOp) \(bind(value))" }
+            guard let seconds = unixSeconds(path, value) else {
+                return "\(lhs) \(sqlOp) \(bind(value))"
+            }
             // Numbers sort below all text: each form is a range of its own, `''` between them.
             return op == .greater || op == .greaterOrEqual
                 ? "(\(lhs) \(sqlOp) \(bind(value)) OR (\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < ''))"
@@ -287,7 +328,8 @@ public struct FilterSQL {
             let value = literal.numberValue
             // Text sorts above every number in SQLite, so `< ''` keeps the range to numbers.
             let upper = op == .greater || op == .greaterOrEqual ? " AND \(lhs) < ''" : ""
-            return "\(lhs) \(sqlOp) \(bind(value))\(upper) AND \(path.typeSQL) IN ('integer', 'real')"
+            return
+                "\(lhs) \(sqlOp) \(bind(value))\(upper) AND \(path.typeSQL) IN ('integer', 'real')"
         case .string(let value):
             try requireComparable(literal, path)
             let lower = op == .less || op == .lessOrEqual ? "\(lhs) >= '' AND " : ""
@@ -298,13 +340,17 @@ public struct FilterSQL {
                 return
                     "\(lower)\(lhs) \(bound) \(bind(value.databaseValue)) AND (\(lhs) <> \(bind(value.databaseValue)) OR \(other)\(holdsNUL(path))) AND \(path.typeSQL) = 'text'"
             }
-            return "\(lower)\(lhs) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
+            return
+                "\(lower)\(lhs) \(sqlOp) \(bind(value.databaseValue)) AND \(path.typeSQL) = 'text'"
         case .bool, .null:
-            throw JSONSQLError("cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead")
+            throw JSONSQLError(
+                "cannot order \(literal.kindName) with \(sqlOp) on \(path.path); compare with = instead"
+            )
         }
     }
 
-    private mutating func inList(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String {
+    private mutating func inList(_ path: ResolvedPath, _ values: [Filter.Literal]) throws -> String
+    {
         if values.isEmpty { return "0" }
         // A plain IN keeps the index; values that need type guards are compared one by one, as
         // are numbers compared exactly (`exactComparison`).
@@ -334,23 +380,27 @@ public struct FilterSQL {
             var bracketed: [Filter.Literal] = []
             for literal in values {
                 switch literal {
-                case .string(let v) where v.hasPrefix("[") || v.hasPrefix("{"): bracketed.append(literal)
+                case .string(let v) where v.hasPrefix("[") || v.hasPrefix("{"):
+                    bracketed.append(literal)
                 case .string: listed.append(literal)
                 case .integer(let v) where v != 0 && v != 1: listed.append(literal)
-                case .real(let v, _) where v != 0 && v != 1 && literal.inexactNumber(comparedWith: path) == nil:
+                case .real(let v, _)
+                where v != 0 && v != 1 && literal.inexactNumber(comparedWith: path) == nil:
                     listed.append(literal)
                 default: alone.append(literal)
                 }
             }
             var terms = try alone.map { try equal(path, $0) }
-            for (list, guardType) in [(listed, ""), (bracketed, " AND \(path.typeSQL) = 'text'")] where !list.isEmpty {
+            for (list, guardType) in [(listed, ""), (bracketed, " AND \(path.typeSQL) = 'text'")]
+            where !list.isEmpty {
                 let marks = try list.map { literal in
                     try requireComparable(literal, path)
                     return bind(literal.jsonValue)
                 }
                 let strings = list.contains { if case .string = $0 { true } else { false } }
                 terms.append(
-                    "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(guardType)\(strings ? wholeStringGuard(path) : "")")
+                    "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(guardType)\(strings ? wholeStringGuard(path) : "")"
+                )
             }
             return Self.anyOf(terms)
         }
@@ -360,7 +410,8 @@ public struct FilterSQL {
             {
                 // A long list with null: IS NULL beside one IN of the rest.
                 let rest = values.filter { $0 != .null }
-                return Self.anyOf([try equal(path, .null)] + (rest.isEmpty ? [] : [try inList(path, rest)]))
+                return Self.anyOf(
+                    [try equal(path, .null)] + (rest.isEmpty ? [] : [try inList(path, rest)]))
             }
             return Self.anyOf(try values.map { try equal(path, $0) })
         }
@@ -373,8 +424,10 @@ public struct FilterSQL {
             try requireComparable(literal, path)
             return bind(literal.jsonValue)
         }
-        let strings = path.isJSON && values.contains { if case .string = $0 { true } else { false } }
-        return "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(strings ? wholeStringGuard(path) : "")"
+        let strings =
+            path.isJSON && values.contains { if case .string = $0 { true } else { false } }
+        return
+            "\(path.valueSQL) IN (\(marks.joined(separator: ", ")))\(strings ? wholeStringGuard(path) : "")"
     }
 
     /// The terms `anyOf` joins in one run.
@@ -392,12 +445,15 @@ public struct FilterSQL {
         return Filter.joined(runs) { "(\($0) OR \($1))" }
     }
 
-    private mutating func contains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+    private mutating func contains(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String
+    {
         switch path.column.type {
         case .json, .text, .any: break
         default:
             if path.path.segments.isEmpty {
-                throw JSONSQLError("contains needs an array; \(path.path) is \(path.column.type.withArticle) column")
+                throw JSONSQLError(
+                    "contains needs an array; \(path.path) is \(path.column.type.withArticle) column"
+                )
             }
         }
         let element: String
@@ -411,7 +467,8 @@ public struct FilterSQL {
                 // path, fullkey or json would be json_each's column inside the subquery.
                 if inlineValues {
                     throw JSONSQLError(
-                        "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it")
+                        "\(n.reason); an index condition compares numbers as 64-bit integers or doubles, so it cannot hold it"
+                    )
                 }
                 let below = bind(n.below.databaseValue)
                 let above = bind(n.above.databaseValue)
@@ -427,12 +484,14 @@ public struct FilterSQL {
             element =
                 "value = \(bind(value.databaseValue)) AND type = 'text' AND instr(replace(json -> fullkey, '\\\\', ''), '\\u0000') = 0"
         }
-        return "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
+        return
+            "(\(path.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM \(path.eachSQL) WHERE \(element)))"
     }
 
     /// Whether a date or datetime column is compared by instant (`instantComparison`).
     private func comparesInstants(_ path: ResolvedPath) -> Bool {
-        !inlineValues && !path.isJSON && (path.column.type == .date || path.column.type == .datetime)
+        !inlineValues && !path.isJSON
+            && (path.column.type == .date || path.column.type == .datetime)
     }
 
     /// A comparison on a date or datetime column by the instant each row's text stands for, in
@@ -450,9 +509,12 @@ public struct FilterSQL {
     ///                                     jsonsql_datetime("at")) > ?)
     ///                                   OR ("at" > ? AND "at" < 253402300800))
     ///                                   ["2024-04-30", "2024-05-01 23:00:00.000", 1714604400]
-    private mutating func instantComparison(_ path: ResolvedPath, _ op: Filter.Operator, _ value: DatabaseValue) throws -> String?
-    {
-        guard comparesInstants(path), case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else {
+    private mutating func instantComparison(
+        _ path: ResolvedPath, _ op: Filter.Operator, _ value: DatabaseValue
+    ) throws -> String? {
+        guard comparesInstants(path), case .string(let text) = value.storage,
+            let stamp = DateTimeValue.parse(text)
+        else {
             return nil
         }
         let lhs = path.valueSQL
@@ -471,7 +533,8 @@ public struct FilterSQL {
             bounds.append("\(lhs) < \(bind(after.dateText.databaseValue))")
         }
         let sqlOp = op == .equal ? "=" : op.rawValue
-        let textTerm = "(\(bounds.joined(separator: " AND ")) AND \(sortable) \(sqlOp) \(bind(value)))"
+        let textTerm =
+            "(\(bounds.joined(separator: " AND ")) AND \(sortable) \(sqlOp) \(bind(value)))"
         guard let seconds = unixSeconds(path, value) else { return textTerm }
         // Numbers sort below all text: unix seconds are a range of their own, within the years
         // 0000-9999 as text is, so that a number that is no such time (GRDB's
@@ -479,8 +542,10 @@ public struct FilterSQL {
         let (first, last) = DateTimeValue.storableUnixSeconds
         let numberTerm: String
         switch op {
-        case .greater, .greaterOrEqual: numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < \(last))"
-        case .less, .lessOrEqual: numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) >= \(first))"
+        case .greater, .greaterOrEqual:
+            numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) < \(last))"
+        case .less, .lessOrEqual:
+            numberTerm = "(\(lhs) \(sqlOp) \(bind(seconds)) AND \(lhs) >= \(first))"
         default: numberTerm = "\(lhs) = \(bind(seconds))"
         }
         return "(\(textTerm) OR \(numberTerm))"
@@ -494,13 +559,16 @@ public struct FilterSQL {
     }
 
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
-    private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
+    private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws
+        -> DatabaseValue
+    {
         try Self.columnValue(path, literal)
     }
 
     /// A literal as a plain column of its type stores it (`ValueConversion`), numbers as the
     /// numbers they are; a function of a path (`length(tags)`) takes an integer.
-    static func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue {
+    static func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> DatabaseValue
+    {
         let column = path.column
         if path.path.function != nil {
             switch literal {
@@ -517,7 +585,9 @@ public struct FilterSQL {
                 literal.input, type: column.type, textAffinity: column.hasTextAffinity,
                 numericAffinity: column.turnsNumericTextIntoNumbers, for: .compare)
         } catch {
-            let hint = literal.input.unquotedHint { try? ValueConversion.stored($0, type: column.type, for: .compare) }
+            let hint = literal.input.unquotedHint {
+                try? ValueConversion.stored($0, type: column.type, for: .compare)
+            }
             throw JSONSQLError(
                 "\(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(literal.input.description) does not fit it\(hint)"
             )
@@ -530,7 +600,9 @@ extension InputValue {
     /// them (`"true"` likewise), when the value unquoted, as `--where` and `--set` read a bare
     /// word, is one that `fits` the column; otherwise "".
     func unquotedHint(fits: (InputValue) -> DatabaseValue?) -> String {
-        guard case .string(let text) = self, let bare = try? FilterParser.literal(bare: text) else { return "" }
+        guard case .string(let text) = self, let bare = try? FilterParser.literal(bare: text) else {
+            return ""
+        }
         switch bare {
         case .integer, .real, .bool:
             return fits(bare.input) == nil ? "" : "; write it without quotes: \(text)"
@@ -583,7 +655,8 @@ extension Filter.Literal {
         let column = path.column
         if !path.isJSON,
             ValueConversion.storedDouble(
-                number: inexact.spelling, type: column.type, textAffinity: column.keepsNumberText(in: path.dialect)) != nil
+                number: inexact.spelling, type: column.type,
+                textAffinity: column.keepsNumberText(in: path.dialect)) != nil
         {
             return nil
         }

@@ -18,7 +18,9 @@ enum WholeString {
     static func register(_ db: Database) {
         db.add(
             function: DatabaseFunction(stringFunction, argumentCount: 1, pure: true) { values in
-                guard case .string(let json) = values[0].storage, let text = decoded(json) else { return nil }
+                guard case .string(let json) = values[0].storage, let text = decoded(json) else {
+                    return nil
+                }
                 return Data(text.utf8)
             })
         for (name, match) in [(likeFunction, like), (globFunction, glob)] {
@@ -40,7 +42,9 @@ enum WholeString {
         func hex() -> UInt32? {
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let c = scalars.popFirst(), c.isASCII, let digit = UInt32(String(c), radix: 16) else { return nil }
+                guard let c = scalars.popFirst(), c.isASCII,
+                    let digit = UInt32(String(c), radix: 16)
+                else { return nil }
                 value = value << 4 | digit
             }
             return value
@@ -182,14 +186,18 @@ enum WholeString {
 
     /// The part of a LIKE (`like`) or GLOB pattern before its first wildcard, as pattern text
     /// (its escapes kept), and whether the pattern is that part and one `%` or `*`, nothing more.
-    static func literalPrefix(_ pattern: String, like: Bool) -> (prefix: String, isPrefixMatch: Bool) {
+    static func literalPrefix(_ pattern: String, like: Bool) -> (
+        prefix: String, isPrefixMatch: Bool
+    ) {
         var prefix = ""
         var scalars = pattern.unicodeScalars[...]
         while let c = scalars.first {
             if like ? (c == "%" || c == "_") : (c == "*" || c == "?" || c == "[") { break }
             scalars.removeFirst()
             prefix.unicodeScalars.append(c)
-            if like && c == "\\", let next = scalars.popFirst() { prefix.unicodeScalars.append(next) }
+            if like && c == "\\", let next = scalars.popFirst() {
+                prefix.unicodeScalars.append(next)
+            }
         }
         return (prefix, scalars.count == 1 && scalars.first == (like ? "%" : "*"))
     }

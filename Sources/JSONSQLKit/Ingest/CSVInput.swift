@@ -60,7 +60,10 @@ struct CSVTable {
             )
         }
         if let wide = WideUnicodeText.detect(input) {
-            throw fail(wide.refusal(format: separator == 0x09 ? "TSV" : "CSV", file: name == "<stdin>" ? nil : name))
+            throw fail(
+                wide.refusal(
+                    format: separator == 0x09 ? "TSV" : "CSV", file: name == "<stdin>" ? nil : name)
+            )
         }
         // Checked here, with the line of the first byte that is not UTF-8: a header's bytes go
         // into every record the reader sees, which would name the first row's line instead.
@@ -72,7 +75,8 @@ struct CSVTable {
         }
         if let first = Self.jsonFirstLine(input, from: pos) {
             let format = separator == 0x09 ? "TSV" : "CSV"
-            let shown = JSONEncoding.quoted(first.count > 40 ? String(first.prefix(40)) + "…" : first)
+            let shown = JSONEncoding.quoted(
+                first.count > 40 ? String(first.prefix(40)) + "…" : first)
             let named = [".csv", ".tsv", ".tab"].contains { name.lowercased().hasSuffix($0) }
             throw fail(
                 "this looks like JSON, not \(format) (first line \(shown)); "
@@ -130,12 +134,16 @@ struct CSVTable {
                         break
                     }
                     // A line break inside quotes counts as outside them: LF, CRLF or a lone CR.
-                    if byte == lf || (byte == cr && !(pos + 1 < count && input[pos + 1] == lf)) { line += 1 }
+                    if byte == lf || (byte == cr && !(pos + 1 < count && input[pos + 1] == lf)) {
+                        line += 1
+                    }
                     bytes.append(byte)
                     pos += 1
                 }
                 if pos < count && input[pos] != separator && input[pos] != lf && input[pos] != cr {
-                    throw fail("text after the closing quote of a field; a quote inside a quoted field is written twice (\"\")")
+                    throw fail(
+                        "text after the closing quote of a field; a quote inside a quoted field is written twice (\"\")"
+                    )
                 }
                 if bytes.count == cellStart { quotedEmptyCells.insert(cellEnds.count) }
             } else {
@@ -165,7 +173,9 @@ struct CSVTable {
             try endRow()
         }
         if rowCells > 0 { try endRow() }
-        if rowLines.isEmpty { throw JSONSQLError("\(name): the input is empty; CSV starts with a header row") }
+        if rowLines.isEmpty {
+            throw JSONSQLError("\(name): the input is empty; CSV starts with a header row")
+        }
     }
 
     /// The first line, from `start`, when it is JSON rather than a header: `{` or `[` alone (as
@@ -180,8 +190,12 @@ struct CSVTable {
         if text == "{" || text == "[" { return text }
         // A line past 1 MiB is not parsed here: one that starts as an object's key or an array
         // of objects does.
-        if line.count > 1 << 20 { return text.hasPrefix("{\"") || text.hasPrefix("[{") ? text : nil }
-        guard let value = try? JSONSerialization.jsonObject(with: Data(line)), value is [Any] || value is [String: Any] else {
+        if line.count > 1 << 20 {
+            return text.hasPrefix("{\"") || text.hasPrefix("[{") ? text : nil
+        }
+        guard let value = try? JSONSerialization.jsonObject(with: Data(line)),
+            value is [Any] || value is [String: Any]
+        else {
             return nil
         }
         return text
@@ -210,9 +224,11 @@ struct CSVTable {
     /// All of `source`, CSV or TSV as `format` says, as JSON lines on the lines its rows start
     /// on, typed by the `declared` columns of an existing table, or else from every cell.
     /// `note` is `oneColumnNote`'s, for the caller to pass on.
-    static func jsonLines(_ source: InputSource, format: InputFormat, declared: [ColumnInfo]?) throws -> (
-        lines: [UInt8], note: String?
-    ) {
+    static func jsonLines(_ source: InputSource, format: InputFormat, declared: [ColumnInfo]?)
+        throws -> (
+            lines: [UInt8], note: String?
+        )
+    {
         let separator = format == .csv ? UInt8(ascii: ",") : UInt8(0x09)
         let table = try CSVTable(try source.readAll(), separator: separator, name: source.name)
         return (
@@ -231,10 +247,12 @@ struct CSVTable {
         let file = name == "<stdin>" ? "standard input" : name
         let column = "note: \(file) has one column, \(JSONEncoding.quoted(text))"
         if separator == UInt8(ascii: ",") && header.contains(0x09) {
-            return "\(column), as CSV fields are separated by commas; its header holds tabs: to read it as TSV, give --tsv"
+            return
+                "\(column), as CSV fields are separated by commas; its header holds tabs: to read it as TSV, give --tsv"
         }
         if separator == 0x09 && header.contains(UInt8(ascii: ",")) {
-            return "\(column), as TSV fields are separated by tabs; its header holds commas: to read it as CSV, give --csv"
+            return
+                "\(column), as TSV fields are separated by tabs; its header holds commas: to read it as CSV, give --csv"
         }
         if header.contains(UInt8(ascii: ";")) {
             return
@@ -290,7 +308,9 @@ enum CSVCellKind {
             any = true
             if integer && !isCanonicalInteger(cell) { integer = false }
             if number && !JSONEncoding.isNumber(cell) { number = false }
-            if boolean && !(cell.elementsEqual("true".utf8) || cell.elementsEqual("false".utf8)) { boolean = false }
+            if boolean && !(cell.elementsEqual("true".utf8) || cell.elementsEqual("false".utf8)) {
+                boolean = false
+            }
             if !integer && !number && !boolean { return .text }
         }
         if !any { return .text }
@@ -300,7 +320,9 @@ enum CSVCellKind {
     static func isCanonicalInteger(_ cell: ArraySlice<UInt8>) -> Bool {
         var digits = cell[...]
         if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return false
+        }
         if first == 0x30 { return digits.count == 1 && cell.count == 1 }  // 0, never -0 or 07
         return Int64(String(decoding: cell, as: UTF8.self)) != nil
     }
@@ -323,7 +345,9 @@ enum CSVCellKind {
             // Any JSON value (`--format csv` writes a string that reads as JSON as JSON text),
             // checked by jsonsql's own validator: it takes what insert takes (a key twice, half a
             // surrogate pair inside a string), which Foundation's parser refuses.
-            if cell.withContiguousStorageIfAvailable({ JSONEncoding.validate($0) != .invalid }) ?? false {
+            if cell.withContiguousStorageIfAvailable({ JSONEncoding.validate($0) != .invalid })
+                ?? false
+            {
                 return out.append(contentsOf: cell)
             }
         case .text, .string, .blob: break
@@ -360,7 +384,8 @@ extension CSVTable {
             let key = cell(0, column)
             if key.isEmpty {
                 throw JSONSQLError(
-                    "\(name):\(rowLines[0]): field \(column + 1) of the header is empty; every column needs a name")
+                    "\(name):\(rowLines[0]): field \(column + 1) of the header is empty; every column needs a name"
+                )
             }
             // One name twice, or two spellings SQLite takes for one column, is the header's fault.
             let text = String(decoding: key, as: UTF8.self)
@@ -386,7 +411,9 @@ extension CSVTable {
                 do { found = try SQLName.exactColumn(text, in: declared.map(\.name)) } catch {
                     throw JSONSQLError("\(name):\(rowLines[0]): the header's \(error)")
                 }
-                let match = found.flatMap { name in declared.first { $0.name.utf8.elementsEqual(name.utf8) } }
+                let match = found.flatMap { name in
+                    declared.first { $0.name.utf8.elementsEqual(name.utf8) }
+                }
                 kinds.append(match.map { CSVCellKind($0.type) } ?? .text)
             } else {
                 kinds.append(CSVCellKind.inferred(self, column: column))
@@ -405,7 +432,8 @@ extension CSVTable {
                 if column > 0 { out.append(UInt8(ascii: ",")) }
                 out.append(contentsOf: keys[column])
                 out.append(UInt8(ascii: ":"))
-                kinds[column].append(cell(row, column), quoted: isQuotedEmpty(row, column), to: &out)
+                kinds[column].append(
+                    cell(row, column), quoted: isQuotedEmpty(row, column), to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

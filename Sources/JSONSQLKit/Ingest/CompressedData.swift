@@ -18,9 +18,15 @@ struct CompressedData: Equatable {
 
     /// The compression that `head`, the first bytes of a file, starts with, if any.
     static func detect<Bytes: Collection<UInt8>>(_ head: Bytes) -> CompressedData? {
-        guard let found = signatures.first(where: { head.starts(with: $0.bytes) })?.format else { return nil }
+        guard let found = signatures.first(where: { head.starts(with: $0.bytes) })?.format else {
+            return nil
+        }
         // bzip2's "BZh" is followed by the block size, a digit 1-9; text may start "BZh" too.
-        if found.format == "bzip2" && !(head.dropFirst(3).first.map { (0x31...0x39).contains($0) } ?? false) { return nil }
+        if found.format == "bzip2"
+            && !(head.dropFirst(3).first.map { (0x31...0x39).contains($0) } ?? false)
+        {
+            return nil
+        }
         return found
     }
 

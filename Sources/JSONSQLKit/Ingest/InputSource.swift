@@ -14,13 +14,15 @@ public struct InputSource: Sendable {
         if path == "-" { return standardInput }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw JSONSQLError("no file \(TerminalText.path(path))" + NearestNames.files(near: path))
+            throw JSONSQLError(
+                "no file \(TerminalText.path(path))" + NearestNames.files(near: path))
         }
         if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give JSON files") }
         let fd = openForReading(path)
         if fd < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
-        let size: Int64? = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        let size: Int64? =
+            fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         return InputSource(name: path, fd: fd, size: size, path: path)
     }
 
@@ -35,7 +37,8 @@ public struct InputSource: Sendable {
 
     public static var standardInput: InputSource {
         var info = stat()
-        let size: Int64? = fstat(0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        let size: Int64? =
+            fstat(0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         return InputSource(name: "<stdin>", fd: 0, size: size)
     }
 
@@ -43,7 +46,9 @@ public struct InputSource: Sendable {
     /// failing with EBADF) says how to give the input instead.
     func readFailure(_ code: Int32) -> JSONSQLError {
         if fd == 0 && code == EBADF {
-            return JSONSQLError("standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file")
+            return JSONSQLError(
+                "standard input is closed; pipe the input in (cat FILE | jsonsql ...) or give its file"
+            )
         }
         return JSONSQLError("cannot read \(name): \(String(cString: strerror(code)))")
     }

@@ -12,7 +12,8 @@ public struct InsertOptions: Sendable {
         case upsert
 
         /// What a record's duplicate key message ends with, on SQLite and PostgreSQL alike.
-        static let duplicateKeyHint = "; add --replace, --ignore or --upsert to decide what a duplicate key does"
+        static let duplicateKeyHint =
+            "; add --replace, --ignore or --upsert to decide what a duplicate key does"
     }
 
     public var table: String
@@ -54,7 +55,8 @@ public struct InsertResult: Sendable, Equatable {
     public var notes: [String] = []
 
     public init(
-        table: String, records: Int, written: Int, updated: Int = 0, replaced: Int = 0, createdTable: Bool,
+        table: String, records: Int, written: Int, updated: Int = 0, replaced: Int = 0,
+        createdTable: Bool,
         addedColumns: [String], notes: [String] = []
     ) {
         self.table = table
@@ -93,7 +95,9 @@ public struct InsertProgress: Sendable {
     }
 
     /// `progress` for a read that comes `reads` reads after the one `progress` reports.
-    static func again(_ progress: ((InsertProgress) -> Void)?, reads: Int = 1) -> ((InsertProgress) -> Void)? {
+    static func again(_ progress: ((InsertProgress) -> Void)?, reads: Int = 1) -> (
+        (InsertProgress) -> Void
+    )? {
         progress.map { progress in
             { report in
                 var report = report

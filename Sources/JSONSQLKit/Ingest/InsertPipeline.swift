@@ -156,7 +156,8 @@ final class BatchPipe: @unchecked Sendable {
 }
 
 /// Replaces a record's fields (read from `bytes` at the position) by those to insert.
-typealias RecordSelect = (inout [JSONField], UnsafePointer<UInt8>, RecordReader.Position) throws -> Void
+typealias RecordSelect = (inout [JSONField], UnsafePointer<UInt8>, RecordReader.Position) throws ->
+    Void
 
 /// Reads, scans and converts records on its own thread, so that the database thread only
 /// binds and steps.
@@ -181,7 +182,8 @@ final class RecordProducer: @unchecked Sendable {
     private(set) var observedTypes: TypeInference?
 
     init(
-        readers: [RecordReader], layout: InsertColumns, keep: ((UnsafePointer<UInt8>, Int) -> Bool)? = nil,
+        readers: [RecordReader], layout: InsertColumns,
+        keep: ((UnsafePointer<UInt8>, Int) -> Bool)? = nil,
         select: RecordSelect? = nil, types: TypeInference? = nil, batches: Int = 3
     ) {
         self.readers = readers
@@ -242,7 +244,10 @@ final class RecordProducer: @unchecked Sendable {
                         // The database thread stopped: skipped records would never reach it.
                         if pipe.isCancelled { return }
                     }
-                    if let keep, !keep(reader.bytes + position.start, position.end - position.start) { continue }
+                    if let keep, !keep(reader.bytes + position.start, position.end - position.start)
+                    {
+                        continue
+                    }
                     if let select { try select(&fields, reader.bytes, position) }
                     let filling: InsertBatch
                     if let batch {
@@ -254,7 +259,8 @@ final class RecordProducer: @unchecked Sendable {
                         batch = free
                     }
                     add(
-                        position, source: index, bytesRead: before + reader.bytesRead, fields: fields, from: reader.bytes,
+                        position, source: index, bytesRead: before + reader.bytesRead,
+                        fields: fields, from: reader.bytes,
                         to: filling, slots: &slots, scratch: &scratch)
                     if filling.isFull {
                         pipe.send(filling)
@@ -278,21 +284,26 @@ final class RecordProducer: @unchecked Sendable {
     /// kept as fields, unchanged, so the database thread reports it exactly.
     private func add(
         _ position: RecordReader.Position, source: Int, bytesRead: Int64, fields: [JSONField],
-        from bytes: UnsafeMutablePointer<UInt8>, to batch: InsertBatch, slots: inout [Int], scratch: inout [UInt8]
+        from bytes: UnsafeMutablePointer<UInt8>, to batch: InsertBatch, slots: inout [Int],
+        scratch: inout [UInt8]
     ) {
         let length = position.end - position.start
         let offset = batch.append(bytes + position.start, count: length)
         let shift = offset - position.start
         var record = InsertBatch.Record(
-            position: RecordReader.Position(line: position.line, record: position.record, start: offset, end: offset + length),
-            source: source, bytesRead: bytesRead, first: batch.values.count, count: 0, mask: 0, prepared: false)
+            position: RecordReader.Position(
+                line: position.line, record: position.record, start: offset, end: offset + length),
+            source: source, bytesRead: bytesRead, first: batch.values.count, count: 0, mask: 0,
+            prepared: false)
         prepare: do {
             var mask: UInt64 = 0
             for (index, var field) in fields.enumerated() {
                 field.keyStart += shift
                 field.keyEnd += shift
                 let column = layout.find(field, bytes: batch.bytes, hint: index)
-                guard column >= 0, column < slots.count, mask & (1 << UInt64(column)) == 0 else { break prepare }
+                guard column >= 0, column < slots.count, mask & (1 << UInt64(column)) == 0 else {
+                    break prepare
+                }
                 mask |= 1 << UInt64(column)
                 slots[column] = index
             }
@@ -300,7 +311,10 @@ final class RecordProducer: @unchecked Sendable {
                 var field = fields[slots[column]]
                 field.start += shift
                 field.end += shift
-                guard let value = try? layout.prepare(field, bytes: batch.bytes, column: column, scratch: &scratch) else {
+                guard
+                    let value = try? layout.prepare(
+                        field, bytes: batch.bytes, column: column, scratch: &scratch)
+                else {
                     batch.values.removeLast(batch.values.count - record.first)
                     // Values already rewritten in place are put back as read.
                     (batch.bytes + offset).update(from: bytes + position.start, count: length)

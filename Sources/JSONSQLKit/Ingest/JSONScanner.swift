@@ -114,7 +114,9 @@ struct JSONScanner {
             guard try peek() == UInt8(ascii: "\"") else { throw notAKey() }
             (field.keyStart, field.keyEnd, field.keyEscaped) = try scanString()
             skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw .invalid("expected ':' after a key") }
+            guard try peek() == UInt8(ascii: ":") else {
+                throw .invalid("expected ':' after a key")
+            }
             pos += 1
             skipWhitespace()
             try scanValue(into: &field)
@@ -174,7 +176,9 @@ struct JSONScanner {
         let text = word.utf8Start
         for i in 0..<word.utf8CodeUnitCount {
             guard pos + i < count else { throw .incomplete }
-            guard bytes[pos + i] == text[i] else { throw .invalid("unexpected character \(describe(bytes[pos + i]))") }
+            guard bytes[pos + i] == text[i] else {
+                throw .invalid("unexpected character \(describe(bytes[pos + i]))")
+            }
         }
         pos += word.utf8CodeUnitCount
     }
@@ -188,7 +192,9 @@ struct JSONScanner {
         var magnitude: UInt64 = 0
         var overflow = false
         let first = try peek()
-        guard first >= 48 && first <= 57 else { throw .invalid("a minus sign must be followed by digits") }
+        guard first >= 48 && first <= 57 else {
+            throw .invalid("a minus sign must be followed by digits")
+        }
         if first == 48 {
             pos += 1
         } else {
@@ -204,7 +210,9 @@ struct JSONScanner {
         if pos < count && bytes[pos] == UInt8(ascii: ".") {
             isFloat = true
             pos += 1
-            guard try isDigit(peek()) else { throw .invalid("a decimal point must be followed by digits") }
+            guard try isDigit(peek()) else {
+                throw .invalid("a decimal point must be followed by digits")
+            }
             while pos < count, isDigit(bytes[pos]) { pos += 1 }
         }
         if pos < count && (bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E")) {
@@ -235,7 +243,8 @@ struct JSONScanner {
         while true {
             // Eight bytes at a time up to the first that needs a look, taken below.
             if pos + 8 <= count {
-                let special = Self.specialBytes(UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(
+                    UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self))
                 if special == 0 {
                     pos += 8
                     continue
@@ -261,11 +270,14 @@ struct JSONScanner {
                     }
                     pos += 6
                 default:
-                    throw .invalid("invalid escape \\\(Character(Unicode.Scalar(bytes[pos + 1]))) in a string")
+                    throw .invalid(
+                        "invalid escape \\\(Character(Unicode.Scalar(bytes[pos + 1]))) in a string")
                 }
             } else if byte < 0x20 {
                 throw .invalid(
-                    byte == 0x0A ? "a string runs past the end of the line" : "a control character must be escaped in a string")
+                    byte == 0x0A
+                        ? "a string runs past the end of the line"
+                        : "a control character must be escaped in a string")
             } else if byte < 0x80 {
                 pos += 1
             } else {
@@ -343,7 +355,9 @@ struct JSONScanner {
                     containers.removeLast()
                     if containers.isEmpty { return spaced }
                 } else {
-                    if containers[containers.count - 1] == UInt8(ascii: "}") { try scanKey(&spaced) }
+                    if containers[containers.count - 1] == UInt8(ascii: "}") {
+                        try scanKey(&spaced)
+                    }
                     continue
                 }
             } else {
@@ -365,8 +379,12 @@ struct JSONScanner {
                     if containers.isEmpty { return spaced }
                 } else {
                     let expected =
-                        close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array"
-                    throw .invalid(Self.comment(bytes, count: count, at: pos).map { "\(expected), found \($0)" } ?? expected)
+                        close == UInt8(ascii: "}")
+                        ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array"
+                    throw .invalid(
+                        Self.comment(bytes, count: count, at: pos).map {
+                            "\(expected), found \($0)"
+                        } ?? expected)
                 }
             }
         }
@@ -380,8 +398,10 @@ struct JSONScanner {
         }
         return switch bytes[pos] {
         case UInt8(ascii: "}"): .invalid(Self.trailingComma("}"))
-        case UInt8(ascii: "'"): .invalid("a key in single quotes; JSON writes keys in double quotes: {\"key\": 1}")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+        case UInt8(ascii: "'"):
+            .invalid("a key in single quotes; JSON writes keys in double quotes: {\"key\": 1}")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "_"):
             .invalid("a key without quotes; JSON writes keys in double quotes: {\"key\": 1}")
         default: .invalid("expected a key in double quotes, found \(describe(bytes[pos]))")
         }
@@ -389,15 +409,20 @@ struct JSONScanner {
 
     /// What stands where a value should, named as `notAKey` names it.
     private func notAValue() -> ScanFailure {
-        if let comment = Self.comment(bytes, count: count, at: pos) { return .invalid("expected a value, found \(comment)") }
+        if let comment = Self.comment(bytes, count: count, at: pos) {
+            return .invalid("expected a value, found \(comment)")
+        }
         let byte = bytes[pos]
         var before = pos - 1
         while before >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before]) { before -= 1 }
-        if (byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")) && before >= 0 && bytes[before] == UInt8(ascii: ",") {
+        if (byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")) && before >= 0
+            && bytes[before] == UInt8(ascii: ",")
+        {
             return .invalid(Self.trailingComma(Character(Unicode.Scalar(byte))))
         }
         if byte == UInt8(ascii: "'") {
-            return .invalid("a string in single quotes; JSON writes strings in double quotes: \"text\"")
+            return .invalid(
+                "a string in single quotes; JSON writes strings in double quotes: \"text\"")
         }
         return .invalid("unexpected character \(describe(byte))")
     }
@@ -409,7 +434,8 @@ struct JSONScanner {
             bytes[pos + 1] == UInt8(ascii: "/") || bytes[pos + 1] == UInt8(ascii: "*")
         else { return nil }
         let mark = bytes[pos + 1] == UInt8(ascii: "/") ? "//" : "/* */"
-        return "a comment (\(mark)), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)"
+        return
+            "a comment (\(mark)), which JSON does not have; remove the comments (JSONC and JSON5 allow them, JSON does not)"
     }
 
     /// The message for a comma just before the close of an object or array.
@@ -439,5 +465,6 @@ struct JSONScanner {
 }
 
 func describe(_ byte: UInt8) -> String {
-    byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "0x" + String(byte, radix: 16, uppercase: true)
+    byte >= 0x20 && byte < 0x7F
+        ? "'\(Character(Unicode.Scalar(byte)))'" : "0x" + String(byte, radix: 16, uppercase: true)
 }

@@ -9,16 +9,21 @@ enum JSONText {
     /// Every display of a stored JSON string finds it here and decodes it (`decodeString`),
     /// rather than taking the first and last bytes for its quotes.
     static func stringSpan(_ json: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        guard let start = json.firstIndex(where: { !isSpace($0) }), json[start] == UInt8(ascii: "\""),
-            let last = json.lastIndex(where: { !isSpace($0) }), last > start, json[last] == UInt8(ascii: "\"")
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+        guard let start = json.firstIndex(where: { !isSpace($0) }),
+            json[start] == UInt8(ascii: "\""),
+            let last = json.lastIndex(where: { !isSpace($0) }), last > start,
+            json[last] == UInt8(ascii: "\"")
         else { return nil }
         return start..<(last + 1)
     }
 
     /// Decodes the JSON string body `bytes[start..<end]` (escapes included) into UTF-8.
-    static func decodeString(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) throws(ScanFailure)
-    {
+    static func decodeString(
+        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]
+    ) throws(ScanFailure) {
         out.removeAll(keepingCapacity: true)
         var i = start
         while i < end {
@@ -42,11 +47,15 @@ enum JSONText {
                 var scalar = hex4(bytes, i)
                 i += 4
                 if (0xD800...0xDBFF).contains(scalar) {
-                    guard i + 6 <= end, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                    guard i + 6 <= end, bytes[i] == UInt8(ascii: "\\"),
+                        bytes[i + 1] == UInt8(ascii: "u")
+                    else {
                         throw .invalid("a \\u escape holds half of a surrogate pair")
                     }
                     let low = hex4(bytes, i + 2)
-                    guard (0xDC00...0xDFFF).contains(low) else { throw .invalid("a \\u escape holds half of a surrogate pair") }
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw .invalid("a \\u escape holds half of a surrogate pair")
+                    }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
                 } else if (0xDC00...0xDFFF).contains(scalar) {
@@ -132,7 +141,9 @@ enum JSONText {
         // `decodeString` reads scanned strings only: check the whole string first.
         let quoted = [UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")]
         return quoted.withUnsafeBufferPointer { buffer -> [UInt8]? in
-            guard let base = buffer.baseAddress, JSONEncoding.validate(buffer) == .compact else { return nil }
+            guard let base = buffer.baseAddress, JSONEncoding.validate(buffer) == .compact else {
+                return nil
+            }
             var out: [UInt8] = []
             return (try? decodeString(base, 1, buffer.count - 1, into: &out)) == nil ? nil : out
         }
@@ -153,7 +164,9 @@ enum JSONText {
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case 0..<0x20:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                out.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+                ])
             default: out.append(byte)
             }
         }
@@ -161,7 +174,9 @@ enum JSONText {
 
     /// Copies valid JSON text, dropping whitespace outside strings. Copies runs, not bytes:
     /// this is on the insert hot path for every pretty-printed object.
-    static func minify(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {
+    static func minify(
+        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]
+    ) {
         out.removeAll(keepingCapacity: true)
         var runStart = start
         var i = start
@@ -171,19 +186,27 @@ enum JSONText {
                 // Skip the string; its bytes stay in the run.
                 i = afterString(bytes, i, end)
             } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: i - runStart)) }
+                if runStart < i {
+                    out.append(
+                        contentsOf: UnsafeBufferPointer(
+                            start: bytes + runStart, count: i - runStart))
+                }
                 i += 1
                 runStart = i
             } else {
                 i += 1
             }
         }
-        if runStart < end { out.append(contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart)) }
+        if runStart < end {
+            out.append(
+                contentsOf: UnsafeBufferPointer(start: bytes + runStart, count: end - runStart))
+        }
     }
 
     /// Drops whitespace outside strings within `bytes[start..<end]`, moving the rest left;
     /// returns the new end. Used on the read buffer so the compact text binds in place.
-    static func minifyInPlace(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    static func minifyInPlace(_ bytes: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Int
+    {
         var write = start
         var i = start
         while i < end {
@@ -191,7 +214,9 @@ enum JSONText {
             if byte == UInt8(ascii: "\"") {
                 let stringStart = i
                 i = afterString(bytes, i, end)
-                if write != stringStart { (bytes + write).update(from: bytes + stringStart, count: i - stringStart) }
+                if write != stringStart {
+                    (bytes + write).update(from: bytes + stringStart, count: i - stringStart)
+                }
                 write += i - stringStart
             } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
                 i += 1
@@ -206,11 +231,14 @@ enum JSONText {
 
     /// Where the valid JSON string opening at `quote` ends: just after its closing quote. Eight
     /// bytes at a time up to a quote or backslash.
-    @inline(__always) private static func afterString(_ bytes: UnsafePointer<UInt8>, _ quote: Int, _ end: Int) -> Int {
+    @inline(__always) private static func afterString(
+        _ bytes: UnsafePointer<UInt8>, _ quote: Int, _ end: Int
+    ) -> Int {
         var i = quote + 1
         while true {
             if i + 8 <= end {
-                let found = quotesAndBackslashes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                let found = quotesAndBackslashes(
+                    UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
                 if found == 0 {
                     i += 8
                     continue

@@ -30,7 +30,8 @@ struct InsertColumns: Sendable {
     }
 
     var columns: [Column] = []
-    /// SQLite's SQLITE_LIMIT_LENGTH on the connection: longer values are refused, not stored as NULL.
+    /// SQLite's SQLITE_LIMIT_LENGTH on the connection: longer values are refused, not stored as
+    /// NULL.
     var maximumLength = Int(Int32.max)
 
     /// The column a field fills, or -1: tries the column at the field's own position first
@@ -41,7 +42,9 @@ struct InsertColumns: Sendable {
         let key = UnsafeRawPointer(bytes + field.keyStart)
         @inline(__always) func matches(_ column: Int) -> Bool {
             columns[column].utf8.count == length
-                && columns[column].utf8.withUnsafeBytes { length == 0 || memcmp($0.baseAddress!, key, length) == 0 }
+                && columns[column].utf8.withUnsafeBytes {
+                    length == 0 || memcmp($0.baseAddress!, key, length) == 0
+                }
         }
         if hint < columns.count && matches(hint) { return hint }
         for column in 0..<columns.count where matches(column) { return column }
@@ -53,7 +56,9 @@ struct InsertColumns: Sendable {
     /// `ValueConversion` decides every value; the common cases are taken here straight from
     /// the bytes, and each of them stores what `ValueConversion.stored` would (tested). Escaped
     /// strings and spaced containers are rewritten in place, so a value is prepared only once.
-    func prepare(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, column: Int, scratch: inout [UInt8]) throws
+    func prepare(
+        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, column: Int, scratch: inout [UInt8]
+    ) throws
         -> PreparedValue
     {
         let type = columns[column].type
@@ -61,15 +66,18 @@ struct InsertColumns: Sendable {
         switch (type, field.kind) {
         case (_, .null): return .null
         case (.text, .string): return try string(field, bytes: bytes, scratch: &scratch)
-        case (.any, .string) where !columns[column].numericAffinity: return try string(field, bytes: bytes, scratch: &scratch)
+        case (.any, .string) where !columns[column].numericAffinity:
+            return try string(field, bytes: bytes, scratch: &scratch)
         case (.integer, .integer), (.any, .integer): return .integer(field.integer)
         // -0 is left to ValueConversion, which refuses it: a real column would give back 0.0.
         case (.real, .integer)
-        where Double(exactly: field.integer) != nil && (field.integer != 0 || bytes[field.start] != UInt8(ascii: "-")):
+        where Double(exactly: field.integer) != nil
+            && (field.integer != 0 || bytes[field.start] != UInt8(ascii: "-")):
             return .double(Double(field.integer))
         case (.boolean, .trueValue), (.any, .trueValue): return .integer(1)
         case (.boolean, .falseValue), (.any, .falseValue): return .integer(0)
-        case (.json, .integer) where jsonAsText, (.json, .float) where jsonAsText, (.json, .bigInteger) where jsonAsText,
+        case (.json, .integer) where jsonAsText, (.json, .float) where jsonAsText,
+            (.json, .bigInteger) where jsonAsText,
             (.numeric, .integer) where jsonAsText, (.numeric, .float) where jsonAsText,
             (.numeric, .bigInteger) where jsonAsText:
             return try span(field.start, field.end)
@@ -78,15 +86,19 @@ struct InsertColumns: Sendable {
         // `\u2028`), as update and defaults store them.
         case (.json, .string)
         where !field.escaped
-            && JSONEncoding.writesAsIs(UnsafeBufferPointer(start: bytes + field.start, count: field.end - field.start)):
+            && JSONEncoding.writesAsIs(
+                UnsafeBufferPointer(start: bytes + field.start, count: field.end - field.start)):
             return try span(field.start - 1, field.end + 1)
         case (.json, .trueValue): return .converted("true".databaseValue)
         case (.json, .falseValue): return .converted("false".databaseValue)
-        case (.json, .object), (.json, .array), (.any, .object), (.any, .array), (.text, .object), (.text, .array):
+        case (.json, .object), (.json, .array), (.any, .object), (.any, .array), (.text, .object),
+            (.text, .array):
             // Objects and arrays are stored as compact JSON text, made in place.
-            let end = field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
+            let end =
+                field.escaped ? JSONText.minifyInPlace(bytes, field.start, field.end) : field.end
             if field.keysEscaped {
-                let text = JSONText.canonicalKeys(UnsafeBufferPointer(start: bytes + field.start, count: end - field.start))
+                let text = JSONText.canonicalKeys(
+                    UnsafeBufferPointer(start: bytes + field.start, count: end - field.start))
                 _ = try checkedLength(text.count)
                 return .converted(String(decoding: text, as: UTF8.self).databaseValue)
             }
@@ -102,7 +114,8 @@ struct InsertColumns: Sendable {
         default:
             let input = try InputValue(field, bytes: bytes, scratch: &scratch)
             let value = try ValueConversion.stored(
-                input, type: type, textAffinity: jsonAsText, numericAffinity: columns[column].numericAffinity)
+                input, type: type, textAffinity: jsonAsText,
+                numericAffinity: columns[column].numericAffinity)
             switch value.storage {
             case .string(let text): _ = try checkedLength(text.utf8.count)
             case .blob(let data): _ = try checkedLength(data.count)
@@ -118,28 +131,37 @@ struct InsertColumns: Sendable {
     }
 
     /// A string, decoded over its escaped form when it has escapes: decoding never lengthens it.
-    @inline(__always) private func string(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8]) throws
+    @inline(__always) private func string(
+        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8]
+    ) throws
         -> PreparedValue
     {
         guard field.escaped else { return try span(field.start, field.end) }
         let count = try decode(field, bytes: bytes, scratch: &scratch)
         _ = try checkedLength(count)
-        guard count <= field.end - field.start else { return .converted(String(decoding: scratch, as: UTF8.self).databaseValue) }
+        guard count <= field.end - field.start else {
+            return .converted(String(decoding: scratch, as: UTF8.self).databaseValue)
+        }
         scratch.withUnsafeBytes { decoded in
             if let base = decoded.baseAddress {
-                (bytes + field.start).update(from: base.assumingMemoryBound(to: UInt8.self), count: count)
+                (bytes + field.start).update(
+                    from: base.assumingMemoryBound(to: UInt8.self), count: count)
             }
         }
         return .text(field.start, field.start + count)
     }
 
-    private func decode(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8]) throws(ValueMismatch)
+    private func decode(
+        _ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8]
+    ) throws(ValueMismatch)
         -> Int
     {
         do {
             try JSONText.decodeString(bytes, field.start, field.end, into: &scratch)
         } catch {
-            if case .invalid(let message) = error { throw ValueMismatch(expectation: "cannot hold this string (\(message))") }
+            if case .invalid(let message) = error {
+                throw ValueMismatch(expectation: "cannot hold this string (\(message))")
+            }
             throw ValueMismatch(expectation: "cannot hold this string")
         }
         return scratch.count
@@ -150,7 +172,8 @@ struct InsertColumns: Sendable {
         guard count <= maximumLength else {
             throw ValueMismatch(
                 expectation:
-                    "cannot hold a value of \(count) bytes: SQLite's limit is \(maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
+                    "cannot hold a value of \(count) bytes: SQLite's limit is \(maximumLength) bytes (SQLITE_LIMIT_LENGTH)"
+            )
         }
         return Int32(count)
     }

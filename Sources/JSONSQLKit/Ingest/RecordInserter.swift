@@ -42,7 +42,8 @@ final class RecordInserter {
     @exclusivity(unchecked) private(set) var addedColumns: [String] = []
     /// The column of the last value refused for not fitting its column's type, with the type
     /// that inference gives for its values so far and that one (`TypeInference.widened`).
-    @exclusivity(unchecked) private(set) var mismatch: (column: String, type: ColumnType, widened: ColumnType)?
+    @exclusivity(unchecked) private(set) var mismatch:
+        (column: String, type: ColumnType, widened: ColumnType)?
     /// Generated columns, which SQLite computes: no key fills them.
     @exclusivity(unchecked) private var generatedColumns: [String] = []
 
@@ -51,18 +52,23 @@ final class RecordInserter {
         self.table = table
         self.conflict = conflict
         self.alter = alter
-        layout.maximumLength = Int(min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
+        layout.maximumLength = Int(
+            min(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1), Int32.max))
         parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         columnLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
         strict =
             try alter
             && (Bool.fetchOne(
-                db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+                arguments: [table])
                 ?? false)
-        runsAllowed = try Self.failedStatementWritesNothing(db, table: table) && !Self.refersToItself(db, table: table)
+        runsAllowed =
+            try Self.failedStatementWritesNothing(db, table: table)
+            && !Self.refersToItself(db, table: table)
         try loadColumns()
         if conflict == .upsert && primaryKey.isEmpty {
-            throw JSONSQLError("--upsert needs a primary key to find existing rows, and \(table) has none")
+            throw JSONSQLError(
+                "--upsert needs a primary key to find existing rows, and \(table) has none")
         }
         if conflict == .replace { try Self.refuseReplace(db, table: table) }
     }
@@ -75,25 +81,34 @@ final class RecordInserter {
         var reasons: [String] = []
         for other in try Store.tableNames(db) {
             for row in try Row.fetchAll(
-                db, sql: "SELECT \"from\" AS source, \"table\" AS target, on_delete FROM pragma_foreign_key_list(?)",
+                db,
+                sql:
+                    "SELECT \"from\" AS source, \"table\" AS target, on_delete FROM pragma_foreign_key_list(?)",
                 arguments: [other])
             where SQLName.same(row["target"] as String, table)
-                && ["CASCADE", "SET NULL", "SET DEFAULT"].contains((row["on_delete"] as String).uppercased())
+                && ["CASCADE", "SET NULL", "SET DEFAULT"].contains(
+                    (row["on_delete"] as String).uppercased())
             {
                 let action = (row["on_delete"] as String).uppercased()
-                let outcome = action == "CASCADE" ? "deleted" : action == "SET NULL" ? "set to NULL" : "set to their default"
+                let outcome =
+                    action == "CASCADE"
+                    ? "deleted" : action == "SET NULL" ? "set to NULL" : "set to their default"
                 reasons.append(
                     "the rows of \(other) that refer to it by \(row["source"] as String) would be \(outcome) (ON DELETE \(action))"
                 )
             }
         }
         for row in try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name",
+            db,
+            sql:
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name",
             arguments: [table])
         {
             // The event is the first of DELETE, INSERT or UPDATE in `CREATE TRIGGER name ... ON`.
             let text = SQLTokens(row["sql"] as String? ?? "")
-            let event = (0..<text.count).first { i in ["DELETE", "INSERT", "UPDATE"].contains { text.isWord(i, $0) } }
+            let event = (0..<text.count).first { i in
+                ["DELETE", "INSERT", "UPDATE"].contains { text.isWord(i, $0) }
+            }
             if let event, text.isWord(event, "DELETE") {
                 reasons.append("its DELETE trigger \(row["name"] as String) would not run")
             }
@@ -109,7 +124,8 @@ final class RecordInserter {
         generatedColumns = info.columns.filter(\.isGenerated).map(\.name)
         layout.columns = info.columns.filter { !$0.isGenerated }.map {
             InsertColumns.Column(
-                name: $0.name, utf8: Array($0.name.utf8), type: $0.type, jsonAsText: $0.hasTextAffinity,
+                name: $0.name, utf8: Array($0.name.utf8), type: $0.type,
+                jsonAsText: $0.hasTextAffinity,
                 numericAffinity: $0.turnsNumericTextIntoNumbers)
         }
         primaryKey = info.primaryKey
@@ -120,7 +136,8 @@ final class RecordInserter {
     /// Inserts a record: matches its keys to columns (adding columns with `alter`), converts
     /// its values and runs the statement. The values of `bytes` may be rewritten in place.
     func insert(
-        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position,
+        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>,
+        at position: RecordReader.Position,
         source: String
     ) throws {
         func fail(_ message: String) -> JSONSQLError {
@@ -134,7 +151,8 @@ final class RecordInserter {
     /// writing the row: `body` gets each column's value, nil for a column the record lacks (a
     /// NULL in the row). Used with `alter` false only, so the database is not touched.
     func prepared(
-        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position,
+        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>,
+        at position: RecordReader.Position,
         source: String, _ body: (Int, PreparedValue?) -> Void
     ) throws {
         func fail(_ message: String) -> JSONSQLError {
@@ -154,7 +172,8 @@ final class RecordInserter {
 
     /// Fills `present` and `values` for a record.
     private func prepare(
-        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>, fail: (String) -> JSONSQLError
+        _ fields: UnsafeBufferPointer<JSONField>, bytes: UnsafeMutablePointer<UInt8>,
+        fail: (String) -> JSONSQLError
     ) throws {
         present.clear()
         for (fieldIndex, field) in fields.enumerated() {
@@ -162,9 +181,16 @@ final class RecordInserter {
             if column < 0 {
                 let key: String
                 let name: String?
-                do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch { throw fail("\(error)") }
-                do { name = try SQLName.exactColumn(key, in: columns.map(\.name)) } catch { throw fail("key \(error)") }
-                column = name.flatMap { name in columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) } } ?? -1
+                do { key = try TypeInference.key(field, bytes: bytes, scratch: &scratch) } catch {
+                    throw fail("\(error)")
+                }
+                do { name = try SQLName.exactColumn(key, in: columns.map(\.name)) } catch {
+                    throw fail("key \(error)")
+                }
+                column =
+                    name.flatMap { name in
+                        columns.firstIndex { $0.name.utf8.elementsEqual(name.utf8) }
+                    } ?? -1
                 if column < 0 {
                     if SQLName.find(key, in: generatedColumns) != nil {
                         throw fail(
@@ -173,10 +199,12 @@ final class RecordInserter {
                     }
                     guard alter else {
                         throw fail(
-                            "key \"\(TerminalText.excerpt(key))\" is not a column of \(table); add --alter to add it as a column")
+                            "key \"\(TerminalText.excerpt(key))\" is not a column of \(table); add --alter to add it as a column"
+                        )
                     }
                     do {
-                        column = try addColumn(key, type: TypeInference.type(of: field, bytes: bytes))
+                        column = try addColumn(
+                            key, type: TypeInference.type(of: field, bytes: bytes))
                     } catch let error as JSONSQLError {
                         throw fail("\(error)")
                     }
@@ -193,10 +221,14 @@ final class RecordInserter {
         for column in 0..<columns.count where present.contains(column) {
             let field = fields[slots[column]]
             do {
-                values.append(try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch))
+                values.append(
+                    try layout.prepare(field, bytes: bytes, column: column, scratch: &scratch))
             } catch let refusal as ValueMismatch {
                 let type = columns[column].type
-                mismatch = (columns[column].name, type, TypeInference.widened(type, toHold: field, bytes: bytes))
+                mismatch = (
+                    columns[column].name, type,
+                    TypeInference.widened(type, toHold: field, bytes: bytes)
+                )
                 throw fail(
                     "column \"\(columns[column].name)\" (\(type.rawValue)) \(refusal.expectation), got \(Self.describeValue(field, bytes: bytes))"
                 )
@@ -207,7 +239,8 @@ final class RecordInserter {
     /// Inserts a record whose values another thread prepared with a copy of `layout`: `mask`
     /// holds the columns present (all among the first 64), `values` their values in column order.
     func insert(
-        prepared values: UnsafeBufferPointer<PreparedValue>, mask: UInt64, bytes: UnsafeMutablePointer<UInt8>,
+        prepared values: UnsafeBufferPointer<PreparedValue>, mask: UInt64,
+        bytes: UnsafeMutablePointer<UInt8>,
         at position: RecordReader.Position, source: String
     ) throws {
         func fail(_ message: String) -> JSONSQLError {
@@ -246,7 +279,10 @@ final class RecordInserter {
     /// as inserting them one by one would. False when a record breaks a constraint or is too
     /// long: the statement then wrote nothing, and the caller inserts the records one by one,
     /// which names the record.
-    func insert(run values: UnsafeBufferPointer<PreparedValue>, mask: UInt64, bytes: UnsafeMutablePointer<UInt8>)
+    func insert(
+        run values: UnsafeBufferPointer<PreparedValue>, mask: UInt64,
+        bytes: UnsafeMutablePointer<UInt8>
+    )
         throws -> Bool
     {
         present.clear()
@@ -255,7 +291,8 @@ final class RecordInserter {
             present.insert(rest.trailingZeroBitCount)
             rest &= rest - 1
         }
-        let handle = try runStatement(for: present, rows: rowsPerStatement(mask: mask)).sqliteStatement
+        let handle = try runStatement(for: present, rows: rowsPerStatement(mask: mask))
+            .sqliteStatement
         try bind(values, bytes: bytes, to: handle) { JSONSQLError($0) }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
@@ -264,10 +301,14 @@ final class RecordInserter {
             return true
         }
         // The statement undid its rows, and the transaction is still open (checked, not assumed).
-        if (code == SQLITE_TOOBIG || code & 0xFF == SQLITE_CONSTRAINT) && sqlite3_get_autocommit(db.sqliteConnection) == 0 {
+        if (code == SQLITE_TOOBIG || code & 0xFF == SQLITE_CONSTRAINT)
+            && sqlite3_get_autocommit(db.sqliteConnection) == 0
+        {
             return false
         }
-        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        throw DatabaseError(
+            resultCode: ResultCode(rawValue: code),
+            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
 
     /// Whether an INSERT into `table` that fails on a constraint writes none of its rows, so
@@ -286,11 +327,15 @@ final class RecordInserter {
         guard triggers == 0 else { return false }
         let sql =
             try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [table])
+                db,
+                sql:
+                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                arguments: [table])
             ?? ""
         let bytes = Array(sql.utf8)
         return !SQLTokenizer.tokens(utf8: bytes).contains { token in
-            token.kind == .word && String(decoding: bytes[token.range], as: UTF8.self).uppercased() == "CONFLICT"
+            token.kind == .word
+                && String(decoding: bytes[token.range], as: UTF8.self).uppercased() == "CONFLICT"
         }
     }
 
@@ -300,13 +345,16 @@ final class RecordInserter {
     /// statement.
     static func refersToItself(_ db: Database, table: String) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM pragma_foreign_key_list(?) WHERE \"table\" = ? COLLATE NOCASE",
+            db,
+            sql:
+                "SELECT count(*) > 0 FROM pragma_foreign_key_list(?) WHERE \"table\" = ? COLLATE NOCASE",
             arguments: [table, table]) ?? false
     }
 
     /// Runs the statement for the columns in `present` with `values`.
     private func write(
-        _ values: UnsafeBufferPointer<PreparedValue>, bytes: UnsafeMutablePointer<UInt8>, fail: (String) -> JSONSQLError
+        _ values: UnsafeBufferPointer<PreparedValue>, bytes: UnsafeMutablePointer<UInt8>,
+        fail: (String) -> JSONSQLError
     ) throws {
         // An upsert updates an existing row first: an INSERT of a record that leaves out a NOT
         // NULL column would fail its constraint before ON CONFLICT could update the row.
@@ -328,7 +376,8 @@ final class RecordInserter {
 
     /// Binds the values to `?1`, `?2`, ...
     private func bind(
-        _ values: UnsafeBufferPointer<PreparedValue>, bytes: UnsafeMutablePointer<UInt8>, to handle: OpaquePointer,
+        _ values: UnsafeBufferPointer<PreparedValue>, bytes: UnsafeMutablePointer<UInt8>,
+        to handle: OpaquePointer,
         fail: (String) -> JSONSQLError
     ) throws {
         var parameter: Int32 = 1
@@ -340,9 +389,11 @@ final class RecordInserter {
             case .text(let start, let end):
                 check(
                     sqlite3_bind_text(
-                        handle, parameter, UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self),
+                        handle, parameter,
+                        UnsafeRawPointer(bytes + start).assumingMemoryBound(to: CChar.self),
                         Int32(end - start), staticBinding))
-            case .converted(let converted): try SQLParameters.bind(converted, to: handle, at: parameter)
+            case .converted(let converted):
+                try SQLParameters.bind(converted, to: handle, at: parameter)
             }
             parameter += 1
         }
@@ -361,7 +412,9 @@ final class RecordInserter {
             var message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             // A row longer than the limit, though each value fits, is the record's fault too.
             if code == SQLITE_TOOBIG {
-                throw fail("the row is longer than SQLite's limit of \(layout.maximumLength) bytes (SQLITE_LIMIT_LENGTH)")
+                throw fail(
+                    "the row is longer than SQLite's limit of \(layout.maximumLength) bytes (SQLITE_LIMIT_LENGTH)"
+                )
             }
             // Only a constraint is the record's fault; a full disk or a lock is the database's.
             guard code & 0xFF == SQLITE_CONSTRAINT else {
@@ -370,7 +423,8 @@ final class RecordInserter {
             if message.hasPrefix("UNIQUE constraint failed") && conflict == .fail {
                 message += InsertOptions.Conflict.duplicateKeyHint
             } else if message.hasPrefix("UNIQUE constraint failed: index "), conflict == .upsert,
-                let keys = try? IndexSpec.valueKeys(of: table, db: db), let info = try? TableInfo(db: db, table: table),
+                let keys = try? IndexSpec.valueKeys(of: table, db: db),
+                let info = try? TableInfo(db: db, table: table),
                 let key = keys.first(where: { message.contains("'\($0.defaultName(in: info))") }),
                 SQLName.same(key.paths.map(\.column), primaryKey)
             {
@@ -380,7 +434,9 @@ final class RecordInserter {
             }
             if message == "FOREIGN KEY constraint failed" {
                 // SQLite does not say which reference: list the table's.
-                let references = ((try? Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(SQLQuote.identifier(table)))")) ?? [])
+                let references =
+                    ((try? Row.fetchAll(
+                        db, sql: "PRAGMA foreign_key_list(\(SQLQuote.identifier(table)))")) ?? [])
                     .map {
                         row in
                         "\(table).\(row["from"] as String? ?? "") → \(row["table"] as String? ?? "")"
@@ -388,7 +444,8 @@ final class RecordInserter {
                     }
                 message +=
                     ": the record refers to a row that does not exist"
-                    + (references.isEmpty ? "" : " (\(references.joined(separator: ", ")))") + "; insert that row first"
+                    + (references.isEmpty ? "" : " (\(references.joined(separator: ", ")))")
+                    + "; insert that row first"
             }
             throw fail(message)
         }
@@ -431,12 +488,20 @@ final class RecordInserter {
         if let cached = updates[set] { return cached }
         let present = columns.indices.filter { set.contains($0) }
         func number(_ column: Int) -> Int { present.firstIndex(of: column)! + 1 }
-        let keyColumns = primaryKey.compactMap { key in present.first { SQLName.same(columns[$0].name, key) } }
-        let others = present.filter { column in !primaryKey.contains { SQLName.same($0, columns[column].name) } }
+        let keyColumns = primaryKey.compactMap { key in
+            present.first { SQLName.same(columns[$0].name, key) }
+        }
+        let others = present.filter { column in
+            !primaryKey.contains { SQLName.same($0, columns[column].name) }
+        }
         var statement: Statement?
         if keyColumns.count == primaryKey.count && !others.isEmpty {
-            let assignments = others.map { "\(SQLQuote.identifier(columns[$0].name)) = ?\(number($0))" }
-            let conditions = keyColumns.map { "\(SQLQuote.identifier(columns[$0].name)) = ?\(number($0))" }
+            let assignments = others.map {
+                "\(SQLQuote.identifier(columns[$0].name)) = ?\(number($0))"
+            }
+            let conditions = keyColumns.map {
+                "\(SQLQuote.identifier(columns[$0].name)) = ?\(number($0))"
+            }
             statement = try db.makeStatement(
                 sql:
                     "UPDATE \(SQLQuote.identifier(table)) SET \(assignments.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"
@@ -480,7 +545,9 @@ final class RecordInserter {
 
     /// `INSERT` of `rows` records with the columns of `set`, in the conflict mode asked for.
     private func insertSQL(for set: ColumnSet, rows: Int) -> String {
-        let names = columns.indices.filter { set.contains($0) }.map { SQLQuote.identifier(columns[$0].name) }
+        let names = columns.indices.filter { set.contains($0) }.map {
+            SQLQuote.identifier(columns[$0].name)
+        }
         let verb =
             switch conflict {
             case .replace: "INSERT OR REPLACE INTO"
@@ -494,8 +561,12 @@ final class RecordInserter {
             : "\(verb) \(SQLQuote.identifier(table)) (\(names.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))"
         if conflict == .upsert {
             let key = Set(primaryKey.map(SQLName.fold))
-            let updates = columns.indices.filter { set.contains($0) && !key.contains(SQLName.fold(columns[$0].name)) }
-                .map { "\(SQLQuote.identifier(columns[$0].name)) = excluded.\(SQLQuote.identifier(columns[$0].name))" }
+            let updates = columns.indices.filter {
+                set.contains($0) && !key.contains(SQLName.fold(columns[$0].name))
+            }
+            .map {
+                "\(SQLQuote.identifier(columns[$0].name)) = excluded.\(SQLQuote.identifier(columns[$0].name))"
+            }
             let target = primaryKey.map(SQLQuote.identifier).joined(separator: ", ")
             sql +=
                 updates.isEmpty
@@ -510,13 +581,16 @@ final class RecordInserter {
         if code != SQLITE_OK { bindFailure = code }
     }
 
-    /// `string "abc"`: a value as messages show it, cut after 60 characters (`JSONEncoding.excerpt`).
+    /// `string "abc"`: a value as messages show it, cut after 60 characters
+    /// (`JSONEncoding.excerpt`).
     static func describeValue(_ field: JSONField, bytes: UnsafePointer<UInt8>) -> String {
         let start = field.kind == .string ? field.start - 1 : field.start
         let end = field.kind == .string ? field.end + 1 : field.end
         // Enough bytes for 60 characters of several scalars, escapes and all, without reading
         // the whole of a 100 MB value.
-        let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: min(end - start, 4096)), as: UTF8.self)
+        let text = String(
+            decoding: UnsafeBufferPointer(start: bytes + start, count: min(end - start, 4096)),
+            as: UTF8.self)
         var excerpt = JSONEncoding.excerpt(text)
         if end - start > 4096 && !excerpt.hasSuffix("…") { excerpt += "…" }
         return "\(field.kind.name) \(excerpt)"

@@ -111,12 +111,16 @@ final class RecordReader {
                 }
                 encodingChecked = true
                 if let wide = WideUnicodeText.detect(head) {
-                    throw fail(wide.refusal(format: "JSON", file: source.name == "<stdin>" ? nil : source.name), line: 1)
+                    throw fail(
+                        wide.refusal(
+                            format: "JSON", file: source.name == "<stdin>" ? nil : source.name),
+                        line: 1)
                 }
             }
             var scanner = JSONScanner(bytes: buffer, count: length, pos: start)
             do {
-                if line == 1 && start == 0 && bytesBefore == 0 && length >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB
+                if line == 1 && start == 0 && bytesBefore == 0 && length >= 3 && buffer[0] == 0xEF
+                    && buffer[1] == 0xBB
                     && buffer[2] == 0xBF
                 {
                     start = 3  // a UTF-8 byte-order mark
@@ -126,7 +130,9 @@ final class RecordReader {
                 guard !scanner.atEnd else {
                     if endOfInput {
                         if arrayState != .outside {
-                            throw fail("the input ends inside an array; is it truncated?", line: line + scanner.newlines)
+                            throw fail(
+                                "the input ends inside an array; is it truncated?",
+                                line: line + scanner.newlines)
                         }
                         return nil
                     }
@@ -142,7 +148,8 @@ final class RecordReader {
                     arrayState = .first
                     commit(scanner)
                     continue
-                case .first where byte == UInt8(ascii: "]"), .afterElement where byte == UInt8(ascii: "]"):
+                case .first where byte == UInt8(ascii: "]"),
+                    .afterElement where byte == UInt8(ascii: "]"):
                     scanner.pos += 1
                     arrayState = .outside
                     commit(scanner)
@@ -151,7 +158,8 @@ final class RecordReader {
                     throw fail(JSONScanner.trailingComma("]"), line: line + scanner.newlines)
                 case .afterElement:
                     guard byte == UInt8(ascii: ",") else {
-                        let comment = JSONScanner.comment(buffer, count: length, at: scanner.pos).map { ", found \($0)" }
+                        let comment = JSONScanner.comment(buffer, count: length, at: scanner.pos)
+                            .map { ", found \($0)" }
                         throw fail(
                             "expected ',' or ']' after array element \(recordCount)\(comment ?? "")",
                             line: line + scanner.newlines)
@@ -162,14 +170,18 @@ final class RecordReader {
                     continue
                 default:
                     guard byte == UInt8(ascii: "{") else {
-                        if arrayState == .outside && recordCount == 0, let kind = describeNonJSON(at: scanner.pos) {
+                        if arrayState == .outside && recordCount == 0,
+                            let kind = describeNonJSON(at: scanner.pos)
+                        {
                             throw fail(kind, line: line + scanner.newlines)
                         }
                         let what =
                             arrayState == .outside
-                            ? "a JSON object or an array of objects" : "an object as array element \(recordCount + 1)"
+                            ? "a JSON object or an array of objects"
+                            : "an object as array element \(recordCount + 1)"
                         throw fail(
-                            "expected \(what), found \(describeValueStart(at: scanner.pos))", line: line + scanner.newlines)
+                            "expected \(what), found \(describeValueStart(at: scanner.pos))",
+                            line: line + scanner.newlines)
                     }
                 }
                 let recordLine = line + scanner.newlines
@@ -177,11 +189,13 @@ final class RecordReader {
                 do {
                     try scanner.scanRecord(into: &fields)
                 } catch ScanFailure.invalid(let message) {
-                    throw fail("record \(recordCount + 1): \(message)", line: line + scanner.newlines)
+                    throw fail(
+                        "record \(recordCount + 1): \(message)", line: line + scanner.newlines)
                 } catch ScanFailure.incomplete {
                     if endOfInput {
                         throw fail(
-                            "record \(recordCount + 1) is cut off at the end of the input; is it truncated?", line: recordLine)
+                            "record \(recordCount + 1) is cut off at the end of the input; is it truncated?",
+                            line: recordLine)
                     }
                     // The blanks before the record are consumed, so the buffer holds the
                     // record alone and `refill` can tell when it passes the limit.
@@ -212,14 +226,21 @@ final class RecordReader {
     /// JSON value at all (`name,score` begins with `n` but is not `null`).
     private func describeValueStart(at pos: Int) -> String {
         if let comment = JSONScanner.comment(buffer, count: length, at: pos) { return comment }
-        if pos + 3 <= length && buffer[pos] == 0xEF && buffer[pos + 1] == 0xBB && buffer[pos + 2] == 0xBF {
-            return "a byte-order mark (U+FEFF), which may only start the input; remove it (files joined with cat keep theirs)"
+        if pos + 3 <= length && buffer[pos] == 0xEF && buffer[pos + 1] == 0xBB
+            && buffer[pos + 2] == 0xBF
+        {
+            return
+                "a byte-order mark (U+FEFF), which may only start the input; remove it (files joined with cat keep theirs)"
         }
-        if let (kind, _) = jsonValue(at: pos) { return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name }
+        if let (kind, _) = jsonValue(at: pos) {
+            return [.integer, .bigInteger, .float].contains(kind) ? "a number" : kind.name
+        }
         if let kind = lineJSONKind(at: pos) { return kind }
         // An array that does not scan (nested past the depth limit, or broken) is still one.
         if buffer[pos] == UInt8(ascii: "[") { return "an array" }
-        let end = (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) } ?? min(length, pos + 40)
+        let end =
+            (pos..<min(length, pos + 40)).first { [0x20, 0x09, 0x0A, 0x0D].contains(buffer[$0]) }
+            ?? min(length, pos + 40)
         return
             "text that is not JSON, \(JSONEncoding.quoted(String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)))"
     }
@@ -235,7 +256,8 @@ final class RecordReader {
     /// The line from `pos`, without its line break.
     private func firstLine(at pos: Int) -> String {
         let end = (pos..<length).first { buffer[$0] == 0x0A } ?? length
-        let text = String(decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)
+        let text = String(
+            decoding: UnsafeBufferPointer(start: buffer + pos, count: end - pos), as: UTF8.self)
         return text.hasSuffix("\r") ? String(text.dropLast()) : text
     }
 
@@ -243,7 +265,8 @@ final class RecordReader {
     private func lineJSONKind(at pos: Int) -> String? {
         let line = firstLine(at: pos).trimmingCharacters(in: .whitespaces)
         guard let first = line.utf8.first,
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed)) != nil
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed))
+                != nil
         else { return nil }
         switch first {
         case UInt8(ascii: "\""): return "a string"
@@ -262,7 +285,11 @@ final class RecordReader {
     private func describeNonJSON(at pos: Int) -> String? {
         // A JSON value on its line (NDJSON of strings or numbers) is described as such, and a
         // comment as one (describeValueStart).
-        if lineJSONKind(at: pos) != nil || JSONScanner.comment(buffer, count: length, at: pos) != nil { return nil }
+        if lineJSONKind(at: pos) != nil
+            || JSONScanner.comment(buffer, count: length, at: pos) != nil
+        {
+            return nil
+        }
         var first = firstLine(at: pos)
         if first.count > 200 { first = String(first.prefix(200)) }
         // Quoted as JSON quotes a string: `"a\u0001b"`, not Swift's `"a\u{01}b"`.
@@ -297,14 +324,19 @@ final class RecordReader {
             return
                 "this looks like XML or HTML, not JSON (first line \(shown)); \(reads). If it came from a web request, check that the request returned JSON"
         }
-        if first == "---" || first.firstMatch(of: #/^[A-Za-z_][A-Za-z0-9_ .-]*:(\s|$)/#) != nil || first.hasPrefix("- ") {
-            return "this looks like YAML, not JSON (first line \(shown)); \(reads). Convert it first, e.g. yq -o=json \(file)"
+        if first == "---" || first.firstMatch(of: #/^[A-Za-z_][A-Za-z0-9_ .-]*:(\s|$)/#) != nil
+            || first.hasPrefix("- ")
+        {
+            return
+                "this looks like YAML, not JSON (first line \(shown)); \(reads). Convert it first, e.g. yq -o=json \(file)"
         }
         if first.contains("\t") {
-            return "this looks like TSV, not JSON (first line \(shown)); \(reads); use --tsv to read it as TSV"
+            return
+                "this looks like TSV, not JSON (first line \(shown)); \(reads); use --tsv to read it as TSV"
         }
         if first.contains(",") {
-            return "this looks like CSV, not JSON (first line \(shown)); \(reads); use --csv to read it as CSV"
+            return
+                "this looks like CSV, not JSON (first line \(shown)); \(reads); use --csv to read it as CSV"
         }
         return "this is plain text, not JSON (first line \(shown)); \(reads)"
     }
@@ -417,8 +449,10 @@ struct OpenRecord {
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth <= 0 { return true }
-            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-                UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "-"),
+                UInt8(ascii: "+"),
+                UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "E"):
                 continue
             default: return true

@@ -23,9 +23,15 @@ struct SampledTypes {
     ///     or load it so with --save (jsonsql query - --save NEW.sqlite)
     func advice(column: String, widened: ColumnType) -> String {
         let arguments =
-            columns.map { SQLQuote.shellWord("\($0.name):\((SQLName.same($0.name, column) ? widened : $0.type).rawValue)") }
-            + (primaryKey.isEmpty ? [] : ["--pk", SQLQuote.shellWord(primaryKey.joined(separator: ","))])
-        let create = (["jsonsql create-table", SQLQuote.shellWord(database), SQLQuote.shellWord(table)] + arguments)
+            columns.map {
+                SQLQuote.shellWord(
+                    "\($0.name):\((SQLName.same($0.name, column) ? widened : $0.type).rawValue)")
+            }
+            + (primaryKey.isEmpty
+                ? [] : ["--pk", SQLQuote.shellWord(primaryKey.joined(separator: ","))])
+        let create =
+            (["jsonsql create-table", SQLQuote.shellWord(database), SQLQuote.shellWord(table)]
+            + arguments)
             .joined(separator: " ")
         let name = input == "<stdin>" ? "standard input" : input
         var text =
@@ -40,7 +46,9 @@ struct SampledTypes {
 
     /// Words to add to the refusal of a value of `column`, which `--alter` added to `table` with
     /// the type of its first value, `type`, and which a column of type `widened` would take.
-    static func alterAdvice(database: String, table: String, column: String, type: ColumnType, widened: ColumnType)
+    static func alterAdvice(
+        database: String, table: String, column: String, type: ColumnType, widened: ColumnType
+    )
         -> String
     {
         let add = [

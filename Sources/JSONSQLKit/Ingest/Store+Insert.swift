@@ -10,7 +10,9 @@ extension Store {
         from sources: [InputSource], options: InsertOptions,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> InsertResult {
-        if let postgres { return try postgres.insert(from: sources, options: options, progress: progress) }
+        if let postgres {
+            return try postgres.insert(from: sources, options: options, progress: progress)
+        }
         return try insert(from: sources, options: options, progress: progress, batch: nil)
     }
 
@@ -19,17 +21,18 @@ extension Store {
     /// exists, may return a test of a record's bytes: records it fails are read but not inserted.
     /// `select` may narrow each kept record's fields to those to insert (`RecordProducer`).
     ///
-    /// A new table's types come from every record when the input is JSON files (`InputSource.starts`):
-    /// the first records type it, and the reading thread observes every later record too; if
-    /// they need other types, or the insert fails, everything is undone and, with the types of
-    /// every record (read again first when the insert stopped early), done once more. So a
-    /// file whose types hold from the start costs one read. Input read once (a pipe) is typed
-    /// from its first `options.inferenceSample` records, or, with `inferFromEveryRecord`, held
-    /// in memory and read twice.
+    /// A new table's types come from every record when the input is JSON files
+    /// (`InputSource.starts`): the first records type it, and the reading thread observes every
+    /// later record too; if they need other types, or the insert fails, everything is undone and,
+    /// with the types of every record (read again first when the insert stopped early), done once
+    /// more. So a file whose types hold from the start costs one read. Input read once (a pipe) is
+    /// typed from its first `options.inferenceSample` records, or, with `inferFromEveryRecord`,
+    /// held in memory and read twice.
     func insert(
         from sources: [InputSource], options: InsertOptions, progress: ((InsertProgress) -> Void)?,
         batch: (size: Int, run: (Database) throws -> Bool)?,
-        keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)? = nil, select: RecordSelect? = nil
+        keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)? = nil,
+        select: RecordSelect? = nil
     ) throws -> InsertResult {
         defer { for source in sources { source.close() } }
         try SQLQuote.checkName(options.table, kind: "table")
@@ -38,7 +41,9 @@ extension Store {
         let starts = options.format == .json && batch == nil ? InputSource.starts(of: sources) : nil
         return try write { db in
             let existing = try Self.tableNames(db)
-            if let name = SQLName.find(options.table, in: existing) { try Self.requireTable(name, verb: "insert", db: db) }
+            if let name = SQLName.find(options.table, in: existing) {
+                try Self.requireTable(name, verb: "insert", db: db)
+            }
             if SQLName.find(options.table, in: existing) == nil {
                 // A view or an index shares the tables' names: CREATE TABLE would fail on it.
                 let others = try Row.fetchAll(
@@ -47,14 +52,17 @@ extension Store {
                     throw JSONSQLError(
                         other["type"] == "view"
                             ? "\(options.table) is a view; records go into a table: insert into the table the view reads"
-                            : "\(options.table) is an index; records go into a table: name a table, or a new one to create")
+                            : "\(options.table) is an index; records go into a table: name a table, or a new one to create"
+                    )
                 }
             }
             guard SQLName.find(options.table, in: existing) == nil, let starts else {
                 let typing: NewTableTyping =
-                    options.inferFromEveryRecord && options.format == .json ? .everyRecordInMemory : .firstRecords
+                    options.inferFromEveryRecord && options.format == .json
+                    ? .everyRecordInMemory : .firstRecords
                 return try insertRecords(
-                    db, from: sources, options: options, existing: existing, typing: typing, progress: progress,
+                    db, from: sources, options: options, existing: existing, typing: typing,
+                    progress: progress,
                     batch: batch, keep: keep, select: select)
             }
             // The columns the first records gave, with the types of every record when the insert
@@ -64,7 +72,8 @@ extension Store {
                 var result: InsertResult?
                 try db.inSavepoint {
                     result = try insertRecords(
-                        db, from: sources, options: options, existing: existing, typing: .firstRecordsChecked,
+                        db, from: sources, options: options, existing: existing,
+                        typing: .firstRecordsChecked,
                         progress: progress, batch: nil, keep: keep, select: select)
                     return .commit
                 }
@@ -89,21 +98,25 @@ extension Store {
                 var records = 0
                 for (source, start) in zip(sources, starts) {
                     try source.rewind(to: start)
-                    records += try Self.observeTypes(source, into: &types, progress: InsertProgress.again(progress))
+                    records += try Self.observeTypes(
+                        source, into: &types, progress: InsertProgress.again(progress))
                 }
                 if records == 0 { throw noRecords(in: sources.map(\.name), table: options.table) }
             }
             // The same types: the insert would fail the same way again.
             if let failure = sampled.failure,
-                let columns = try? types.columns(for: options.table, primaryKey: options.primaryKey),
-                columns.map(\.name) == sampled.columns.map(\.name), columns.map(\.type) == sampled.columns.map(\.type)
+                let columns = try? types.columns(
+                    for: options.table, primaryKey: options.primaryKey),
+                columns.map(\.name) == sampled.columns.map(\.name),
+                columns.map(\.type) == sampled.columns.map(\.type)
             {
                 throw failure
             }
             for (source, start) in zip(sources, starts) { try source.rewind(to: start) }
             return try insertRecords(
                 db, from: sources, options: options, existing: existing, typing: .given(types),
-                progress: InsertProgress.again(progress, reads: reads), batch: nil, keep: keep, select: select)
+                progress: InsertProgress.again(progress, reads: reads), batch: nil, keep: keep,
+                select: select)
         }
     }
 
@@ -123,18 +136,24 @@ extension Store {
 
     /// The insert `insert` describes, with a new table typed as `typing` says.
     private func insertRecords(
-        _ db: Database, from sources: [InputSource], options: InsertOptions, existing: [String], typing: NewTableTyping,
+        _ db: Database, from sources: [InputSource], options: InsertOptions, existing: [String],
+        typing: NewTableTyping,
         progress: ((InsertProgress) -> Void)?, batch: (size: Int, run: (Database) throws -> Bool)?,
         keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)?, select: RecordSelect?
     ) throws -> InsertResult {
-        let totalBytes: Int64? = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
+        let totalBytes: Int64? =
+            sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + $1.size! } : nil
         var tableName = options.table
         let isNew = SQLName.find(options.table, in: existing) == nil
         // With `everyRecordInMemory`, a new table's records are read twice: once for the
         // types, once to insert; each source can make a reader from its start again.
         // CSV columns are typed from every cell already (`CSVCellKind.inferred`).
         let twice: Bool
-        if case .everyRecordInMemory = typing { twice = isNew && options.format == .json } else { twice = false }
+        if case .everyRecordInMemory = typing {
+            twice = isNew && options.format == .json
+        } else {
+            twice = false
+        }
         var notes: [String] = []
         let makeReaders = try sources.map { source -> () throws -> RecordReader in
             if options.format == .json {
@@ -158,8 +177,11 @@ extension Store {
                     return RecordReader(source: source, contents: try first.copyToEnd())
                 }
             }
-            let declared = try SQLName.find(options.table, in: existing).map { try TableInfo(db: db, table: $0).columns }
-            let (contents, note) = try CSVTable.jsonLines(source, format: options.format, declared: declared)
+            let declared = try SQLName.find(options.table, in: existing).map {
+                try TableInfo(db: db, table: $0).columns
+            }
+            let (contents, note) = try CSVTable.jsonLines(
+                source, format: options.format, declared: declared)
             if let note { notes.append(note) }
             return { RecordReader(source: source, contents: contents) }
         }
@@ -193,13 +215,17 @@ extension Store {
                         do {
                             try inference.observe(fields, bytes: reader.bytes)
                         } catch let error as JSONSQLError {
-                            throw JSONSQLError("\(reader.source.name):\(position.line): record \(position.record): \(error)")
+                            throw JSONSQLError(
+                                "\(reader.source.name):\(position.line): record \(position.record): \(error)"
+                            )
                         }
                         seen += 1
                         if seen & 0x3FFF == 0 {
                             if Interruption.isRequested { throw JSONSQLError("interrupted") }
                             progress?(
-                                InsertProgress(records: seen, bytesRead: before + reader.bytesRead, totalBytes: totalBytes))
+                                InsertProgress(
+                                    records: seen, bytesRead: before + reader.bytesRead,
+                                    totalBytes: totalBytes))
                         }
                     }
                     before += reader.bytesRead
@@ -211,13 +237,19 @@ extension Store {
             } else {
                 readLoop: for (index, reader) in readers.enumerated() {
                     while sample.count < options.inferenceSample {
-                        guard let position = try reader.next(into: &fields) else { continue readLoop }
+                        guard let position = try reader.next(into: &fields) else {
+                            continue readLoop
+                        }
                         let bytes = Array(
-                            UnsafeBufferPointer(start: reader.bytes + position.start, count: position.end - position.start))
+                            UnsafeBufferPointer(
+                                start: reader.bytes + position.start,
+                                count: position.end - position.start))
                         do {
                             try inference.observe(fields, bytes: reader.bytes)
                         } catch let error as JSONSQLError {
-                            throw JSONSQLError("\(reader.source.name):\(position.line): record \(position.record): \(error)")
+                            throw JSONSQLError(
+                                "\(reader.source.name):\(position.line): record \(position.record): \(error)"
+                            )
                         }
                         sample.append(SampleRecord(bytes: bytes, position: position, source: index))
                     }
@@ -232,10 +264,13 @@ extension Store {
                 columns = try inference.columns(for: options.table, primaryKey: options.primaryKey)
             } catch {
                 // `--pk` names a key the first records lack: later ones may have it.
-                if case .firstRecordsChecked = typing { throw SampledTypesFailed(columns: [], error: error, types: nil) }
+                if case .firstRecordsChecked = typing {
+                    throw SampledTypesFailed(columns: [], error: error, types: nil)
+                }
                 throw error
             }
-            let spec = try TableSpec(name: options.table, columns: columns, primaryKey: options.primaryKey)
+            let spec = try TableSpec(
+                name: options.table, columns: columns, primaryKey: options.primaryKey)
             try spec.create(in: db, ifNotExists: false)
             switch typing {
             case .firstRecords, .firstRecordsChecked: sampled = (inference, columns)
@@ -246,12 +281,15 @@ extension Store {
         if case .firstRecordsChecked = typing { checked = sampled?.columns }
         // A table typed from input read once: when a later value does not fit, what to do.
         let advice: SampledTypes? = sampled.flatMap { sampled in
-            guard case .firstRecords = typing, let once = sources.first(where: { $0.size == nil || $0.fd == 0 }) else {
+            guard case .firstRecords = typing,
+                let once = sources.first(where: { $0.size == nil || $0.fd == 0 })
+            else {
                 return nil
             }
             return SampledTypes(
                 database: commandLineName, table: options.table, columns: sampled.columns,
-                primaryKey: options.primaryKey, records: sample.count, input: once.name, onlyInput: sources.count == 1)
+                primaryKey: options.primaryKey, records: sample.count, input: once.name,
+                onlyInput: sources.count == 1)
         }
         // A 16 MB page cache for this insert only (SQLite's default is 2 MB): fewer dirty
         // pages spilled to the file before the commit. Crash safety is unchanged.
@@ -267,7 +305,8 @@ extension Store {
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
         }
         defer { if isNew { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") } }
-        let inserter = try RecordInserter(db: db, table: tableName, conflict: options.conflict, alter: options.alter)
+        let inserter = try RecordInserter(
+            db: db, table: tableName, conflict: options.conflict, alter: options.alter)
         // SQLite counts no row REPLACE deletes (sqlite3_changes): the rows it replaced are
         // those the table lacks after, of those it held and those inserted.
         let countSQL = "SELECT count(*) FROM \(SQLQuote.identifier(tableName))"
@@ -285,10 +324,13 @@ extension Store {
         do {
             for var record in sample {
                 try record.bytes.withUnsafeMutableBufferPointer { buffer in
-                    var scanner = JSONScanner(bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
+                    var scanner = JSONScanner(
+                        bytes: UnsafePointer(buffer.baseAddress!), count: buffer.count)
                     try? scanner.scanRecord(into: &fields)
                     try fields.withUnsafeBufferPointer { fields in
-                        try inserter.insert(fields, bytes: buffer.baseAddress!, at: record.position, source: names[record.source])
+                        try inserter.insert(
+                            fields, bytes: buffer.baseAddress!, at: record.position,
+                            source: names[record.source])
                     }
                 }
                 records += 1
@@ -318,14 +360,18 @@ extension Store {
                                 let room = batch.map { $0.size - records % $0.size } ?? .max
                                 var length = 1
                                 while length < min(wanted, room), next + length < rows.count,
-                                    rows[next + length].prepared, rows[next + length].mask == first.mask
+                                    rows[next + length].prepared,
+                                    rows[next + length].mask == first.mask
                                 {
                                     length += 1
                                 }
                                 if wanted > 1, length == wanted {
                                     let last = rows[next + length - 1]
-                                    let run = UnsafeBufferPointer(rebasing: values[first.first..<last.first + last.count])
-                                    if try inserter.insert(run: run, mask: first.mask, bytes: chunk.bytes) {
+                                    let run = UnsafeBufferPointer(
+                                        rebasing: values[first.first..<last.first + last.count])
+                                    if try inserter.insert(
+                                        run: run, mask: first.mask, bytes: chunk.bytes)
+                                    {
                                         count = length
                                     } else {
                                         alone = length
@@ -337,11 +383,14 @@ extension Store {
                                     let range = record.first..<record.first + record.count
                                     if record.prepared {
                                         try inserter.insert(
-                                            prepared: UnsafeBufferPointer(rebasing: values[range]), mask: record.mask,
-                                            bytes: chunk.bytes, at: record.position, source: names[record.source])
+                                            prepared: UnsafeBufferPointer(rebasing: values[range]),
+                                            mask: record.mask,
+                                            bytes: chunk.bytes, at: record.position,
+                                            source: names[record.source])
                                     } else {
                                         try inserter.insert(
-                                            UnsafeBufferPointer(rebasing: fields[range]), bytes: chunk.bytes,
+                                            UnsafeBufferPointer(rebasing: fields[range]),
+                                            bytes: chunk.bytes,
                                             at: record.position, source: names[record.source])
                                     }
                                 }
@@ -356,11 +405,14 @@ extension Store {
                                 if records >> 14 != before >> 14 {
                                     progress?(
                                         InsertProgress(
-                                            records: records, bytesRead: rows[next - 1].bytesRead, totalBytes: totalBytes,
+                                            records: records, bytesRead: rows[next - 1].bytesRead,
+                                            totalBytes: totalBytes,
                                             read: twice ? 2 : 1))
                                 }
                             }
-                            if let batch, records % batch.size == 0, !(try batch.run(db)) { return true }
+                            if let batch, records % batch.size == 0, !(try batch.run(db)) {
+                                return true
+                            }
                         }
                         return false
                     }
@@ -368,7 +420,10 @@ extension Store {
             }
             if let batch, !stopped { _ = try batch.run(db) }
         } catch let error as JSONSQLError {
-            if let checked { throw SampledTypesFailed(columns: checked, error: error, types: producer.stopped().observedTypes) }
+            if let checked {
+                throw SampledTypesFailed(
+                    columns: checked, error: error, types: producer.stopped().observedTypes)
+            }
             guard let mismatch = inserter.mismatch, !Interruption.isRequested else { throw error }
             if let advice,
                 advice.columns.contains(where: { SQLName.same($0.name, mismatch.column) })
@@ -376,34 +431,45 @@ extension Store {
             {
                 var advice = advice
                 advice.columns += inserter.addedColumns.compactMap { name in
-                    try? TableInfo(db: db, table: tableName).column(named: name).map { ColumnSpec(name: name, type: $0.type) }
+                    try? TableInfo(db: db, table: tableName).column(named: name).map {
+                        ColumnSpec(name: name, type: $0.type)
+                    }
                 }
-                throw JSONSQLError(error.description + advice.advice(column: mismatch.column, widened: mismatch.widened))
+                throw JSONSQLError(
+                    error.description
+                        + advice.advice(column: mismatch.column, widened: mismatch.widened))
             }
             if !isNew, inserter.addedColumns.contains(mismatch.column) {
                 throw JSONSQLError(
                     error.description
                         + SampledTypes.alterAdvice(
-                            database: commandLineName, table: tableName, column: mismatch.column, type: mismatch.type,
+                            database: commandLineName, table: tableName, column: mismatch.column,
+                            type: mismatch.type,
                             widened: mismatch.widened))
             }
             throw error
         } catch {
-            if let checked { throw SampledTypesFailed(columns: checked, error: error, types: producer.stopped().observedTypes) }
+            if let checked {
+                throw SampledTypesFailed(
+                    columns: checked, error: error, types: producer.stopped().observedTypes)
+            }
             throw error
         }
         // Later records that need other types than the first gave: everything is done again.
         if let checked {
             guard let types = producer.observedTypes,
-                let columns = try? types.columns(for: options.table, primaryKey: options.primaryKey),
-                columns.map(\.name) == checked.map(\.name), columns.map(\.type) == checked.map(\.type),
+                let columns = try? types.columns(
+                    for: options.table, primaryKey: options.primaryKey),
+                columns.map(\.name) == checked.map(\.name),
+                columns.map(\.type) == checked.map(\.type),
                 inserter.addedColumns.isEmpty
             else {
                 throw SampledTypesDiffer(columns: checked, types: producer.observedTypes)
             }
         }
         let replaced =
-            options.conflict == .replace ? rowsBefore + inserter.written - (try Int.fetchOne(db, sql: countSQL) ?? 0) : 0
+            options.conflict == .replace
+            ? rowsBefore + inserter.written - (try Int.fetchOne(db, sql: countSQL) ?? 0) : 0
         // `{"players":[{...},{...}]}`: one row, where a row each was most likely meant.
         if isNew, records == 1, names.count == 1, options.format == .json, !isInMemory,
             let note = try Self.oneRecordNote(db, table: tableName, file: names[0], database: path)
@@ -411,27 +477,34 @@ extension Store {
             notes.append(note)
         }
         return InsertResult(
-            table: tableName, records: records, written: inserter.written, updated: inserter.updated,
-            replaced: replaced, createdTable: isNew, addedColumns: inserter.addedColumns, notes: notes)
+            table: tableName, records: records, written: inserter.written,
+            updated: inserter.updated,
+            replaced: replaced, createdTable: isNew, addedColumns: inserter.addedColumns,
+            notes: notes)
     }
 }
 
 extension Store {
     /// The note for a new table of one row whose column holds an array of objects, as
     /// describe gives it for a file (`oneRecordNote`), with the commands that make a row each.
-    fileprivate static func oneRecordNote(_ db: Database, table: String, file: String, database: String) throws -> String? {
+    fileprivate static func oneRecordNote(
+        _ db: Database, table: String, file: String, database: String
+    ) throws -> String? {
         let t = SQLQuote.identifier(table)
         for column in try TableInfo(db: db, table: table).columns {
             let c = SQLQuote.identifier(column.name)
             let objects =
                 try Int.fetchOne(
                     db,
-                    sql: "SELECT (SELECT count(*) FROM json_each(\(t).\(c)) WHERE type = 'object') FROM \(t) "
-                        + "WHERE typeof(\(c)) = 'text' AND json_valid(\(c)) AND json_type(\(c)) = 'array'") ?? 0
+                    sql:
+                        "SELECT (SELECT count(*) FROM json_each(\(t).\(c)) WHERE type = 'object') FROM \(t) "
+                        + "WHERE typeof(\(c)) = 'text' AND json_valid(\(c)) AND json_type(\(c)) = 'array'"
+                ) ?? 0
             guard objects > 1 else { continue }
             let target = SQLQuote.shellWord(database) + " " + SQLQuote.shellWord(table)
             return oneRecordNote(
-                file: file, array: JSONPath.displayName(column.name), objects: objects, command: "insert \(target)",
+                file: file, array: JSONPath.displayName(column.name), objects: objects,
+                command: "insert \(target)",
                 before: "jsonsql drop-table \(target), then ")
         }
         return nil
@@ -441,15 +514,20 @@ extension Store {
     /// length limit as soon as it reads that much of it.
     fileprivate static func interruptible(_ reader: RecordReader, db: Database) -> RecordReader {
         reader.isCancelled = { Interruption.isRequested }
-        reader.maximumRecordLength = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1))
+        reader.maximumRecordLength = Int(
+            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, -1))
         return reader
     }
 
     /// Input without a record: for insert, nothing to create the table from; for a query or
     /// describe of a file (read into memory), nothing to read, which names the file.
     func noRecords(in sources: [String], table: String) -> JSONSQLError {
-        if isInMemory { return JSONSQLError("\(sources.joined(separator: ", ")) holds no records; there is nothing to read") }
-        return JSONSQLError("no records in the input, so there is nothing to create table '\(table)' from")
+        if isInMemory {
+            return JSONSQLError(
+                "\(sources.joined(separator: ", ")) holds no records; there is nothing to read")
+        }
+        return JSONSQLError(
+            "no records in the input, so there is nothing to create table '\(table)' from")
     }
 }
 

@@ -40,7 +40,8 @@ struct TypeInference {
     /// Why a record's keys cannot all become columns.
     static func tooManyColumns(limit: Int) -> JSONSQLError {
         JSONSQLError(
-            "more keys than the \(limit) columns a SQLite table can have; keep such objects whole in one json column")
+            "more keys than the \(limit) columns a SQLite table can have; keep such objects whole in one json column"
+        )
     }
 
     /// The position in `keys` of `key`.
@@ -67,7 +68,8 @@ struct TypeInference {
             var slot = -1
             if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
                 && hintKeys[position].withUnsafeBufferPointer({
-                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 } ?? (count == 0)
+                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 }
+                        ?? (count == 0)
                 })
             {
                 slot = hintSlots[position]
@@ -77,7 +79,9 @@ struct TypeInference {
                 if let existing = slots[key] {
                     // Swift's `==` takes two Unicode forms of one text as one key; SQLite would
                     // make two columns that print alike.
-                    if !order[existing].utf8.elementsEqual(key.utf8) { throw Self.twoForms(order[existing], key) }
+                    if !order[existing].utf8.elementsEqual(key.utf8) {
+                        throw Self.twoForms(order[existing], key)
+                    }
                     slot = existing
                 } else {
                     let fold = SQLName.fold(key)
@@ -87,7 +91,9 @@ struct TypeInference {
                             "keys \"\(other)\" and \"\(key)\" differ only in case, and SQLite's column names ignore case: they cannot be two columns"
                         )
                     }
-                    guard order.count < columnLimit else { throw Self.tooManyColumns(limit: columnLimit) }
+                    guard order.count < columnLimit else {
+                        throw Self.tooManyColumns(limit: columnLimit)
+                    }
                     folded[fold] = key
                     slot = order.count
                     order.append(key)
@@ -99,7 +105,8 @@ struct TypeInference {
                         hintKeys.append([])
                         hintSlots.append(-1)
                     }
-                    hintKeys[position] = Array(UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
+                    hintKeys[position] = Array(
+                        UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
                     hintSlots[position] = slot
                 }
             }
@@ -117,7 +124,8 @@ struct TypeInference {
         // Too many keys together: reading on names the record that brings one too many.
         order.count + later.order.count(where: { slots[$0] == nil }) <= columnLimit
             && !later.order.contains { key in
-                slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) } ?? (folded[SQLName.fold(key)] != nil)
+                slots[key].map { !order[$0].utf8.elementsEqual(key.utf8) }
+                    ?? (folded[SQLName.fold(key)] != nil)
             }
     }
 
@@ -145,10 +153,14 @@ struct TypeInference {
         Set(Seen.allCases.filter { seen[slot] & (1 << $0.rawValue) != 0 })
     }
 
-    static func key(_ field: JSONField, bytes: UnsafePointer<UInt8>, scratch: inout [UInt8]) throws -> String {
+    static func key(_ field: JSONField, bytes: UnsafePointer<UInt8>, scratch: inout [UInt8]) throws
+        -> String
+    {
         guard field.keyEscaped else {
             return String(
-                decoding: UnsafeBufferPointer(start: bytes + field.keyStart, count: field.keyEnd - field.keyStart), as: UTF8.self)
+                decoding: UnsafeBufferPointer(
+                    start: bytes + field.keyStart, count: field.keyEnd - field.keyStart),
+                as: UTF8.self)
         }
         do {
             try JSONText.decodeString(bytes, field.keyStart, field.keyEnd, into: &scratch)
@@ -163,7 +175,8 @@ struct TypeInference {
         case .null: return nil
         case .trueValue, .falseValue: return .boolean
         // `-0` is a number an integer column would store as `0`; numeric keeps it as written.
-        case .integer: return field.integer == 0 && bytes[field.start] == UInt8(ascii: "-") ? .real : .integer
+        case .integer:
+            return field.integer == 0 && bytes[field.start] == UInt8(ascii: "-") ? .real : .integer
         case .float: return .real
         case .bigInteger, .object, .array: return .json
         case .string: return .text
@@ -179,7 +192,9 @@ struct TypeInference {
     /// a value a column typed from the first records refuses, the type to declare instead.
     ///
     ///     integer + 1.5 → numeric      integer + "x" → json      boolean + 1 → json
-    static func widened(_ type: ColumnType, toHold field: JSONField, bytes: UnsafePointer<UInt8>) -> ColumnType {
+    static func widened(_ type: ColumnType, toHold field: JSONField, bytes: UnsafePointer<UInt8>)
+        -> ColumnType
+    {
         let kinds: Set<Seen> =
             switch type {
             case .boolean: [.boolean]
@@ -209,8 +224,12 @@ struct TypeInference {
             )
         }
         for key in primaryKey where !order.contains(key) {
-            throw JSONSQLError("--pk \(TerminalText.excerpt(key)): no record has the key '\(TerminalText.excerpt(key))'")
+            throw JSONSQLError(
+                "--pk \(TerminalText.excerpt(key)): no record has the key '\(TerminalText.excerpt(key))'"
+            )
         }
-        return order.enumerated().map { ColumnSpec(name: $0.element, type: Self.type(for: kinds($0.offset))) }
+        return order.enumerated().map {
+            ColumnSpec(name: $0.element, type: Self.type(for: kinds($0.offset)))
+        }
     }
 }

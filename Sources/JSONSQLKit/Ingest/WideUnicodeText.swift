@@ -16,9 +16,15 @@ struct WideUnicodeText: Equatable {
         if b.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
             return WideUnicodeText(encoding: "UTF-32")
         }
-        if b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE]) { return WideUnicodeText(encoding: "UTF-16") }
-        if b.count == 4 && b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] != 0 { return WideUnicodeText(encoding: "UTF-32BE") }
-        if b.count == 4 && b[0] != 0 && b[1] == 0 && b[2] == 0 && b[3] == 0 { return WideUnicodeText(encoding: "UTF-32LE") }
+        if b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE]) {
+            return WideUnicodeText(encoding: "UTF-16")
+        }
+        if b.count == 4 && b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] != 0 {
+            return WideUnicodeText(encoding: "UTF-32BE")
+        }
+        if b.count == 4 && b[0] != 0 && b[1] == 0 && b[2] == 0 && b[3] == 0 {
+            return WideUnicodeText(encoding: "UTF-32LE")
+        }
         if b.count >= 2 && b[0] == 0 && b[1] != 0 { return WideUnicodeText(encoding: "UTF-16BE") }
         if b.count >= 2 && b[0] != 0 && b[1] == 0 { return WideUnicodeText(encoding: "UTF-16LE") }
         return nil

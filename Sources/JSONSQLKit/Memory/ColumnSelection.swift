@@ -34,18 +34,23 @@ struct ColumnSelection {
     /// Whether only the selected fields of the record at `position` may be inserted: a \u escape
     /// may be one `insert` refuses (half a surrogate pair), so such a record is inserted whole,
     /// and fails as it would when loading.
-    static func mayNarrow(_ bytes: UnsafePointer<UInt8>, _ position: RecordReader.Position) -> Bool {
-        !RecordPrecheck.contains(bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+    static func mayNarrow(_ bytes: UnsafePointer<UInt8>, _ position: RecordReader.Position) -> Bool
+    {
+        !RecordPrecheck.contains(
+            bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
     }
 
     /// The fields whose keys name a column the query reads, in their order.
-    mutating func select(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, into selected: inout [JSONField]) throws {
+    mutating func select(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, into selected: inout [JSONField]
+    ) throws {
         selected.removeAll(keepingCapacity: true)
         for (position, field) in fields.enumerated() {
             let count = field.keyEnd - field.keyStart
             if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
                 && hintKeys[position].withUnsafeBufferPointer({
-                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 } ?? (count == 0)
+                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 }
+                        ?? (count == 0)
                 })
             {
                 if hintNeeded[position] { selected.append(field) }
@@ -59,7 +64,8 @@ struct ColumnSelection {
                     hintKeys.append([])
                     hintNeeded.append(false)
                 }
-                hintKeys[position] = Array(UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
+                hintKeys[position] = Array(
+                    UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
                 hintNeeded[position] = needed
             }
         }

@@ -16,12 +16,14 @@ struct DuplicateKeys {
     }
 
     /// The key written twice, if any.
-    private mutating func find(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws -> String? {
+    private mutating func find(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws -> String?
+    {
         if fields.count == lastKeys.count
             && zip(fields, lastKeys).allSatisfy({ field, key in
                 !field.keyEscaped && field.keyEnd - field.keyStart == key.count
                     && key.withUnsafeBufferPointer {
-                        $0.baseAddress.map { memcmp($0, bytes + field.keyStart, key.count) == 0 } ?? key.isEmpty
+                        $0.baseAddress.map { memcmp($0, bytes + field.keyStart, key.count) == 0 }
+                            ?? key.isEmpty
                     }
             })
         {
@@ -32,13 +34,19 @@ struct DuplicateKeys {
             let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
             let (inserted, earlier) = seen.insert(key)
             if !inserted {
-                if !earlier.utf8.elementsEqual(key.utf8) { throw TypeInference.twoForms(earlier, key) }
+                if !earlier.utf8.elementsEqual(key.utf8) {
+                    throw TypeInference.twoForms(earlier, key)
+                }
                 return key
             }
         }
         lastKeys =
             fields.contains { $0.keyEscaped }
-            ? [] : fields.map { Array(UnsafeBufferPointer(start: bytes + $0.keyStart, count: $0.keyEnd - $0.keyStart)) }
+            ? []
+            : fields.map {
+                Array(
+                    UnsafeBufferPointer(start: bytes + $0.keyStart, count: $0.keyEnd - $0.keyStart))
+            }
         return nil
     }
 }

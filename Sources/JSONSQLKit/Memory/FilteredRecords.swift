@@ -29,7 +29,9 @@ struct FilteredRecords {
     var overflowed: Bool { narrow.overflowed }
 
     /// Keeps the checked record at `position` in `bytes`, whose fields are `fields`.
-    mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position) throws {
+    mutating func observe(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    ) throws {
         guard !narrow.overflowed else { return }
         try narrow.observe(fields, bytes: bytes, at: position)
         if narrow.overflowed { return release() }
@@ -54,11 +56,15 @@ struct FilteredRecords {
     /// new table `name` of `columns` (those of the file's table `info`, as `insert` stores it),
     /// the filter, written for `info`, runs there under its name, and the table is dropped. Nil
     /// when a cut-down record cannot be inserted.
-    func matches(_ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String, db: Database, source: String)
+    func matches(
+        _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String, db: Database,
+        source: String
+    )
         throws -> [Bool]?
     {
         let rendered = try FilterSQL(filter, table: info)
-        try TableSpec(name: name, columns: columns, primaryKey: []).create(in: db, ifNotExists: false)
+        try TableSpec(name: name, columns: columns, primaryKey: []).create(
+            in: db, ifNotExists: false)
         defer { try? db.execute(sql: "DROP TABLE \(SQLQuote.identifier(name))") }
         let inserter = try RecordInserter(db: db, table: name, conflict: .fail, alter: false)
         guard narrow.insertAll(with: inserter, source: source) else { return nil }
@@ -87,7 +93,9 @@ struct FilteredRecords {
         var read: Int64 = 0
         while read < offset {
             let wanted = Int(min(Int64(chunk.count), offset - read))
-            let count = chunk.withUnsafeMutableBytes { pread(source.fd, $0.baseAddress, wanted, off_t(read)) }
+            let count = chunk.withUnsafeMutableBytes {
+                pread(source.fd, $0.baseAddress, wanted, off_t(read))
+            }
             guard count > 0 else { break }
             line += chunk[0..<count].count { $0 == 0x0A }
             read += Int64(count)
@@ -118,8 +126,12 @@ struct FilteredRecords {
             if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(buffer.count) {
                 let size = max(window, length)
                 buffer = [UInt8](repeating: 0, count: size)
-                let read = buffer.withUnsafeMutableBytes { pread(source.fd, $0.baseAddress, size, off_t(offset)) }
-                guard read >= length else { throw JSONSQLError("\(source.name) changed while it was read") }
+                let read = buffer.withUnsafeMutableBytes {
+                    pread(source.fd, $0.baseAddress, size, off_t(offset))
+                }
+                guard read >= length else {
+                    throw JSONSQLError("\(source.name) changed while it was read")
+                }
                 buffer.removeLast(size - read)
                 bufferStart = offset
             }

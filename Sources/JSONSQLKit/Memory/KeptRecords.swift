@@ -27,7 +27,9 @@ struct KeptRecords {
     }
 
     /// Keeps the record at `position` in `bytes` when `precheck` says it may match.
-    mutating func observe(_ record: UnsafePointer<UInt8>, at position: RecordReader.Position, precheck: RecordPrecheck) {
+    mutating func observe(
+        _ record: UnsafePointer<UInt8>, at position: RecordReader.Position, precheck: RecordPrecheck
+    ) {
         if first == nil { first = (position.line, position.record) }
         guard isComplete else { return }
         let count = position.end - position.start
@@ -40,14 +42,18 @@ struct KeptRecords {
             return giveUp()
         }
         positions.append(
-            RecordReader.Position(line: position.line, record: position.record, start: bytes.count, end: bytes.count + count))
+            RecordReader.Position(
+                line: position.line, record: position.record, start: bytes.count,
+                end: bytes.count + count))
         bytes.append(contentsOf: UnsafeBufferPointer(start: record + position.start, count: count))
     }
 
     /// Appends the records a later reader kept, whose first record is the one at `meeting` in
     /// this reader's numbering.
     mutating func append(_ later: KeptRecords, meeting: RecordReader.Position) {
-        guard isComplete, later.isComplete, bytes.count + later.bytes.count <= maximumBytes else { return giveUp() }
+        guard isComplete, later.isComplete, bytes.count + later.bytes.count <= maximumBytes else {
+            return giveUp()
+        }
         guard let laterFirst = later.first else { return }
         let lines = meeting.line - laterFirst.line
         let records = meeting.record - laterFirst.record
@@ -55,7 +61,8 @@ struct KeptRecords {
         positions.append(
             contentsOf: later.positions.map {
                 RecordReader.Position(
-                    line: $0.line + lines, record: $0.record + records, start: $0.start + shift, end: $0.end + shift)
+                    line: $0.line + lines, record: $0.record + records, start: $0.start + shift,
+                    end: $0.end + shift)
             })
         bytes.append(contentsOf: later.bytes)
     }

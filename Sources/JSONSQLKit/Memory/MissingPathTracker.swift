@@ -12,11 +12,15 @@ final class MissingPathTracker {
     /// `KindCheck`s no batch has yet held the kind of, with the kinds the batches held there.
     private var kinds: [(check: KindCheck, resolved: ResolvedPath, present: Set<String>)] = []
     /// Per column name (as declared): the statement that reads it, its stats, and the rows read.
-    private var columns: [String: (statement: Statement, root: PathStats, type: ColumnType, row: Int)] = [:]
+    private var columns:
+        [String: (statement: Statement, root: PathStats, type: ColumnType, row: Int)] = [:]
 
     /// `everyRecord`: the batches hold every record, whatever a precheck of `spec` would leave out;
     /// `leftOut`: they may hold only the records the filter matches (`FilteredRecords`).
-    init(_ spec: QuerySpec, table info: TableInfo, db: Database, everyRecord: Bool = false, leftOut: Bool = false) throws {
+    init(
+        _ spec: QuerySpec, table info: TableInfo, db: Database, everyRecord: Bool = false,
+        leftOut: Bool = false
+    ) throws {
         let filter = Filter.all(spec.filters)
         if !everyRecord,
             leftOut || filter.flatMap(RecordPrecheck.init(beforeTypes:)) != nil
@@ -31,9 +35,11 @@ final class MissingPathTracker {
             pending.append((path, resolved))
             let name = resolved.column.name
             if columns[name] == nil {
-                let sql = "SELECT \(SQLQuote.identifier(name)) FROM \(SQLQuote.identifier(info.name))"
+                let sql =
+                    "SELECT \(SQLQuote.identifier(name)) FROM \(SQLQuote.identifier(info.name))"
                 columns[name] = (
-                    try db.makeStatement(sql: sql), PathStats(path: JSONPath.displayName(name)), resolved.column.type, 0
+                    try db.makeStatement(sql: sql), PathStats(path: JSONPath.displayName(name)),
+                    resolved.column.type, 0
                 )
             }
         }
@@ -44,24 +50,32 @@ final class MissingPathTracker {
 
     /// Whether the rows seen leave a note open: a path no row had, or a comparison with a kind
     /// of value no row held there.
-    var leavesNoteOpen: Bool { !pending.isEmpty || kinds.contains { !$0.present.contains($0.check.kind) } }
+    var leavesNoteOpen: Bool {
+        !pending.isEmpty || kinds.contains { !$0.present.contains($0.check.kind) }
+    }
 
     /// Checks the rows of the current batch, before it is deleted.
     func observe(_ db: Database, table: String) throws {
         for index in kinds.indices.reversed() {
-            guard let present = try Store.kindsHeld(kinds[index].check, at: kinds[index].resolved, table: table, db: db) else {
+            guard
+                let present = try Store.kindsHeld(
+                    kinds[index].check, at: kinds[index].resolved, table: table, db: db)
+            else {
                 kinds.remove(at: index)
                 continue
             }
             kinds[index].present.formUnion(present)
         }
         guard !pending.isEmpty else { return }
-        pending = try pending.filter { entry in !(try Store.holdsPath(entry.resolved, table: table, db: db)) }
+        pending = try pending.filter { entry in
+            !(try Store.holdsPath(entry.resolved, table: table, db: db))
+        }
         let needed = Set(pending.map(\.resolved.column.name))
         for name in needed {
             guard var column = columns[name] else { continue }
             try Store.accumulate(
-                column.statement.sqliteStatement, into: [column.root], kinds: [column.type], row: &column.row, db: db)
+                column.statement.sqliteStatement, into: [column.root], kinds: [column.type],
+                row: &column.row, db: db)
             columns[name] = column
         }
     }

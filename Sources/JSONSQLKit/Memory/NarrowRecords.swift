@@ -96,10 +96,14 @@ struct NarrowRecords {
         var names: [String] = []
         var trees: [PathTree] = []
         // Each path with what is read there: the filter's by their operators, the others' values.
-        var paths: [(JSONPath, Use)] = spec.filters.flatMap(\.predicates).map { ($0.path, Self.use($0)) }
+        var paths: [(JSONPath, Use)] = spec.filters.flatMap(\.predicates).map {
+            ($0.path, Self.use($0))
+        }
         var others = spec
         others.filters = []
-        paths += ColumnSelection.paths(others).map { ($0, $0.function == .length ? .length : .value) }
+        paths += ColumnSelection.paths(others).map {
+            ($0, $0.function == .length ? .length : .value)
+        }
         for (path, use) in paths {
             let column: Int
             if let found = names.firstIndex(where: { SQLName.same($0, path.column) }) {
@@ -137,9 +141,12 @@ struct NarrowRecords {
                 guard let base = buffer.baseAddress else { return false }
                 var scanner = JSONScanner(bytes: base, count: buffer.count)
                 guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
-                let position = RecordReader.Position(line: 0, record: number + 1, start: 0, end: buffer.count)
+                let position = RecordReader.Position(
+                    line: 0, record: number + 1, start: 0, end: buffer.count)
                 return
-                    (try? fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: base, at: position, source: source) })
+                    (try? fields.withUnsafeBufferPointer {
+                        try inserter.insert($0, bytes: base, at: position, source: source)
+                    })
                     != nil
             }
             guard inserted else { return false }
@@ -149,12 +156,15 @@ struct NarrowRecords {
 
     /// Keeps the small record of the checked record at `position` in `bytes`, whose fields are
     /// `fields`.
-    mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position) throws {
+    mutating func observe(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    ) throws {
         guard !overflowed else { return }
         buffer.removeAll(keepingCapacity: true)
         let count = position.end - position.start
         if RecordPrecheck.contains(bytes + position.start, count, RecordPrecheck.unicodeEscape) {
-            buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
+            buffer.append(
+                contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
         } else {
             buffer.append(UInt8(ascii: "{"))
             var first = true
@@ -164,7 +174,9 @@ struct NarrowRecords {
                 if !first { buffer.append(UInt8(ascii: ",")) }
                 first = false
                 buffer.append(
-                    contentsOf: UnsafeBufferPointer(start: bytes + field.keyStart - 1, count: field.keyEnd - field.keyStart + 2))
+                    contentsOf: UnsafeBufferPointer(
+                        start: bytes + field.keyStart - 1, count: field.keyEnd - field.keyStart + 2)
+                )
                 buffer.append(UInt8(ascii: ":"))
                 // A string's span is between its quotes.
                 let quote = field.kind == .string ? 1 : 0
@@ -176,11 +188,14 @@ struct NarrowRecords {
     }
 
     /// The column of `names` a top-level key names, or -1.
-    private mutating func column(_ field: JSONField, at position: Int, bytes: UnsafePointer<UInt8>) throws -> Int {
+    private mutating func column(_ field: JSONField, at position: Int, bytes: UnsafePointer<UInt8>)
+        throws -> Int
+    {
         let count = field.keyEnd - field.keyStart
         if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
             && hintKeys[position].withUnsafeBufferPointer({
-                $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 } ?? (count == 0)
+                $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 }
+                    ?? (count == 0)
             })
         {
             return hintColumns[position]
@@ -192,7 +207,8 @@ struct NarrowRecords {
                 hintKeys.append([])
                 hintColumns.append(-1)
             }
-            hintKeys[position] = Array(UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
+            hintKeys[position] = Array(
+                UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
             hintColumns[position] = column
         }
         return column
@@ -205,21 +221,30 @@ struct NarrowRecords {
     /// An object with an escaped key, or with a key of `tree` written twice, is kept whole:
     /// SQLite's own lookup decides those cases. `nested`: inside a column's value, where a
     /// stand-in of the same kind cannot meet a column's type.
-    private mutating func append(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree, nested: Bool = false) {
+    private mutating func append(
+        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree,
+        nested: Bool = false
+    ) {
         let asWritten = { (self: inout NarrowRecords) in
-            self.buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+            self.buffer.append(
+                contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
         }
         guard !tree.whole else { return asWritten(&self) }
         switch bytes[start] {
         case UInt8(ascii: "["):
-            guard !tree.indexes.isEmpty || tree.measured || tree.kinded else { return asWritten(&self) }
+            guard !tree.indexes.isEmpty || tree.measured || tree.kinded else {
+                return asWritten(&self)
+            }
             return appendArray(bytes, start, end, tree: tree) ? () : asWritten(&self)
         case UInt8(ascii: "{"):
             if tree.keys.isEmpty {
-                return nested ? buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) : asWritten(&self)
+                return nested
+                    ? buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+                    : asWritten(&self)
             }
         case UInt8(ascii: "\""):
-            return nested && tree.kinded ? buffer.append(contentsOf: [0x22, 0x22]) : asWritten(&self)
+            return nested && tree.kinded
+                ? buffer.append(contentsOf: [0x22, 0x22]) : asWritten(&self)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return nested && tree.kinded ? buffer.append(UInt8(ascii: "0")) : asWritten(&self)
         default:
@@ -246,9 +271,11 @@ struct NarrowRecords {
             if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
             buffer.append(
-                contentsOf: UnsafeBufferPointer(start: bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2))
+                contentsOf: UnsafeBufferPointer(
+                    start: bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2))
             buffer.append(UInt8(ascii: ":"))
-            append(bytes, member.valueStart, member.valueEnd, tree: tree.children[index], nested: true)
+            append(
+                bytes, member.valueStart, member.valueEnd, tree: tree.children[index], nested: true)
         }
         if whole || members.failed {
             buffer.removeSubrange(before...)
@@ -261,7 +288,9 @@ struct NarrowRecords {
     /// Appends the array `bytes[start..<end]` with each element `tree` indexes cut down to
     /// what is read of it, and every other element as `0`; false, with nothing appended, when
     /// the text is not as checked.
-    private mutating func appendArray(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree) -> Bool {
+    private mutating func appendArray(
+        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree
+    ) -> Bool {
         var members = Members(bytes: bytes, position: start + 1, end: end)
         var ranges: [(start: Int, end: Int)] = []
         while let element = members.nextElement() { ranges.append(element) }
@@ -269,12 +298,18 @@ struct NarrowRecords {
         buffer.append(UInt8(ascii: "["))
         for (place, range) in ranges.enumerated() {
             if place > 0 { buffer.append(UInt8(ascii: ",")) }
-            let trees = tree.indexes.indices.filter { tree.indexes[$0] == place || tree.indexes[$0] == place - ranges.count }
+            let trees = tree.indexes.indices.filter {
+                tree.indexes[$0] == place || tree.indexes[$0] == place - ranges.count
+            }
             switch trees.count {
             case 0: buffer.append(UInt8(ascii: "0"))
-            case 1: append(bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true)
+            case 1:
+                append(bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true)
             // Read by two paths ([0] and [-1] of one element): as it is.
-            default: buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + range.start, count: range.end - range.start))
+            default:
+                buffer.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: bytes + range.start, count: range.end - range.start))
             }
         }
         buffer.append(UInt8(ascii: "]"))
@@ -282,11 +317,15 @@ struct NarrowRecords {
     }
 
     /// The index in `tree.keys` of the key of `member`, an unescaped key.
-    private static func key(_ member: Members.Member, in tree: PathTree, bytes: UnsafePointer<UInt8>) -> Int? {
+    private static func key(
+        _ member: Members.Member, in tree: PathTree, bytes: UnsafePointer<UInt8>
+    ) -> Int? {
         let count = member.keyEnd - member.keyStart
         return tree.keys.firstIndex { key in
             key.count == count && (count == 0 || key[0] == bytes[member.keyStart])
-                && key.withUnsafeBufferPointer { $0.baseAddress.map { memcmp($0, bytes + member.keyStart, count) == 0 } ?? true }
+                && key.withUnsafeBufferPointer {
+                    $0.baseAddress.map { memcmp($0, bytes + member.keyStart, count) == 0 } ?? true
+                }
         }
     }
 
@@ -315,7 +354,8 @@ struct NarrowRecords {
 
         private mutating func skipWhitespace() {
             while position < end,
-                bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09
+                bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D
+                    || bytes[position] == 0x09
             {
                 position += 1
             }
@@ -366,7 +406,9 @@ struct NarrowRecords {
             default:
                 while position < end {
                     switch bytes[position] {
-                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D,
+                        0x09:
+                        return
                     default: position += 1
                     }
                 }
@@ -427,7 +469,9 @@ struct NarrowRecords {
                 failed = true
                 return nil
             }
-            return Member(keyStart: keyStart, keyEnd: keyEnd, keyEscaped: keyEscaped, valueStart: valueStart, valueEnd: position)
+            return Member(
+                keyStart: keyStart, keyEnd: keyEnd, keyEscaped: keyEscaped, valueStart: valueStart,
+                valueEnd: position)
         }
     }
 
@@ -436,7 +480,9 @@ struct NarrowRecords {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
         var offset = 0
         while offset + 8 <= count {
-            h = (h ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h =
+                (h ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                &* 0xFF51_AFD7_ED55_8CCD
             h ^= h >> 32
             offset += 8
         }
@@ -467,7 +513,9 @@ struct NarrowRecords {
             }
             slot = (slot + 1) & mask
         }
-        if storage.count + buffer.count + 32 * hashes.count > maximumBytes || hashes.count >= Int(Int32.max) - 1 {
+        if storage.count + buffer.count + 32 * hashes.count > maximumBytes
+            || hashes.count >= Int(Int32.max) - 1
+        {
             overflow()
             return nil
         }

@@ -21,7 +21,8 @@ struct RecordPrecheck {
     /// Nil when the filter gives nothing to test.
     init?(_ filter: Filter, table: TableInfo) {
         self.init(filter) { path in
-            (try? ResolvedPath(path, in: table)).map { $0.isJSON || $0.column.type == .text } ?? false
+            (try? ResolvedPath(path, in: table)).map { $0.isJSON || $0.column.type == .text }
+                ?? false
         }
     }
 
@@ -33,7 +34,9 @@ struct RecordPrecheck {
 
     /// `comparesText` says whether `path = "L"` holds only for a value whose text is `L`.
     private init?(_ filter: Filter, comparesText: (JSONPath) -> Bool) {
-        guard let clauses = Self.requirement(filter, comparesText), !clauses.isEmpty else { return nil }
+        guard let clauses = Self.requirement(filter, comparesText), !clauses.isEmpty else {
+            return nil
+        }
         self.clauses = clauses
     }
 
@@ -51,7 +54,10 @@ struct RecordPrecheck {
         guard let first = needle.first else { return true }
         var offset = 0
         while count - offset >= length {
-            guard let hit = memchr(UnsafeRawPointer(bytes + offset), Int32(first), count - offset - length + 1) else {
+            guard
+                let hit = memchr(
+                    UnsafeRawPointer(bytes + offset), Int32(first), count - offset - length + 1)
+            else {
                 return false
             }
             let found = UnsafeRawPointer(hit) - UnsafeRawPointer(bytes)
@@ -62,7 +68,9 @@ struct RecordPrecheck {
     }
 
     /// The clauses a match requires (conjunctive: each a list of alternatives), or nil.
-    private static func requirement(_ filter: Filter, _ comparesText: (JSONPath) -> Bool) -> [[[UInt8]]]? {
+    private static func requirement(_ filter: Filter, _ comparesText: (JSONPath) -> Bool)
+        -> [[[UInt8]]]?
+    {
         switch filter {
         case .and(let a, let b):
             let left = requirement(a, comparesText)
@@ -71,17 +79,22 @@ struct RecordPrecheck {
             return (left ?? []) + (right ?? [])
         case .or(let a, let b):
             // (A1 and ...) or (B1 and ...) requires A1 or B1.
-            guard let left = requirement(a, comparesText)?.first, let right = requirement(b, comparesText)?.first
+            guard let left = requirement(a, comparesText)?.first,
+                let right = requirement(b, comparesText)?.first
             else { return nil }
             return [left + right]
         case .not: return nil
         case .predicate(let p):
-            guard p.op == .equal || p.op == .in, !p.values.isEmpty, p.path.function == nil, comparesText(p.path) else {
+            guard p.op == .equal || p.op == .in, !p.values.isEmpty, p.path.function == nil,
+                comparesText(p.path)
+            else {
                 return nil
             }
             var needles: [[UInt8]] = []
             for value in p.values {
-                guard case .string(let text) = value, let needle = safeNeedle(text) else { return nil }
+                guard case .string(let text) = value, let needle = safeNeedle(text) else {
+                    return nil
+                }
                 needles.append(needle)
             }
             return [needles]
@@ -92,7 +105,11 @@ struct RecordPrecheck {
     /// `\uXXXX` can produce (or is empty, which any record holds).
     private static func safeNeedle(_ text: String) -> [UInt8]? {
         let bytes = Array(text.utf8)
-        if bytes.isEmpty || bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F }) { return nil }
+        if bytes.isEmpty
+            || bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F })
+        {
+            return nil
+        }
         return bytes
     }
 }

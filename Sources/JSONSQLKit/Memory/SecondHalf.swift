@@ -20,7 +20,9 @@ final class SecondHalf<State>: @unchecked Sendable {
     private var cancelled = false
     private var failed = false
     private var state: State
-    private let observe: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+    private let observe:
+        (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws ->
+            Void
     private var records = 0
     /// Where the second half's first record starts in the file; -1 when it has none.
     private var firstStart: Int64 = -1
@@ -30,7 +32,9 @@ final class SecondHalf<State>: @unchecked Sendable {
 
     private init(
         splitOffset: Int64, state: State,
-        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+        observe:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void
     ) {
         self.splitOffset = splitOffset
         self.state = state
@@ -42,7 +46,9 @@ final class SecondHalf<State>: @unchecked Sendable {
     /// than `minimumSize` (`minimumFileSize` unless given, for tests) is read by one thread.
     static func start(
         _ path: String, state: State, minimumSize: Int64? = nil,
-        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+        observe:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void
     ) -> SecondHalf? {
         guard let source = try? InputSource.open(path) else { return nil }
         guard let size = source.size, size >= (minimumSize ?? minimumFileSize), size > 0 else {
@@ -50,14 +56,17 @@ final class SecondHalf<State>: @unchecked Sendable {
             return nil
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        let count = chunk.withUnsafeMutableBytes { pread(source.fd, $0.baseAddress, $0.count, off_t(size / 2)) }
+        let count = chunk.withUnsafeMutableBytes {
+            pread(source.fd, $0.baseAddress, $0.count, off_t(size / 2))
+        }
         guard count > 0, let newline = chunk[0..<count].firstIndex(of: 0x0A),
             lseek(source.fd, off_t(size / 2) + off_t(newline + 1), SEEK_SET) >= 0
         else {
             source.close()
             return nil
         }
-        let half = SecondHalf(splitOffset: size / 2 + Int64(newline + 1), state: state, observe: observe)
+        let half = SecondHalf(
+            splitOffset: size / 2 + Int64(newline + 1), state: state, observe: observe)
         let thread = Thread { [half] in
             half.run(source)
             source.close()
@@ -96,10 +105,15 @@ final class SecondHalf<State>: @unchecked Sendable {
         var failed = false
         do {
             while let position = try reader.next(into: &fields) {
-                if firstStart < 0 { firstStart = splitOffset + reader.bytesBefore + Int64(position.start) }
+                if firstStart < 0 {
+                    firstStart = splitOffset + reader.bytesBefore + Int64(position.start)
+                }
                 try observe(&state, fields, reader.bytes, position)
                 records += 1
-                if records & 0xFFF == 0 && (checkIn(records: records, bytes: reader.bytesRead) || Interruption.isRequested) {
+                if records & 0xFFF == 0
+                    && (checkIn(records: records, bytes: reader.bytesRead)
+                        || Interruption.isRequested)
+                {
                     throw JSONSQLError("stopped")
                 }
             }
@@ -126,7 +140,9 @@ final class SecondHalf<State>: @unchecked Sendable {
     /// Waits for the second half: its state and record count, and whether it met the first
     /// reader's record starting at `start`; a state that did not meet may hold what its owner
     /// gives back.
-    func finished(meetingAt start: Int64, insideArray: Bool) -> (state: State, records: Int, met: Bool) {
+    func finished(meetingAt start: Int64, insideArray: Bool) -> (
+        state: State, records: Int, met: Bool
+    ) {
         condition.lock()
         defer { condition.unlock() }
         while !done { condition.wait() }
@@ -151,7 +167,9 @@ extension SecondHalf {
     static func read(
         _ path: String, into state: inout State, secondState: State, minimumSize: Int64?,
         progress: ((InsertProgress) -> Void)? = nil, merge: (inout State, State) -> Bool,
-        observe: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+        observe:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void
     ) throws {
         var half = start(path, state: secondState, minimumSize: minimumSize, observe: observe)
         defer { half?.cancel() }
@@ -161,10 +179,12 @@ extension SecondHalf {
         var fields: [JSONField] = []
         var records = 0
         while let position = try reader.next(into: &fields) {
-            if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+            if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset
+            {
                 half = nil
                 if let result = started.result(
-                    meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray),
+                    meetingAt: reader.bytesBefore + Int64(position.start),
+                    insideArray: reader.isInsideArray),
                     merge(&state, result.state)
                 {
                     return
@@ -174,7 +194,8 @@ extension SecondHalf {
             records += 1
             if records & 0x3FFF == 0 {
                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                progress?(Self.progress(half, records: records, bytesRead: reader.bytesRead, of: source))
+                progress?(
+                    Self.progress(half, records: records, bytesRead: reader.bytesRead, of: source))
             }
         }
     }
@@ -188,6 +209,7 @@ extension SecondHalf {
     ) -> InsertProgress {
         let second: (records: Int, bytes: Int64) = half?.progress ?? (0, 0)
         return InsertProgress(
-            records: records + second.records, bytesRead: bytesRead + second.bytes, totalBytes: source.size)
+            records: records + second.records, bytesRead: bytesRead + second.bytes,
+            totalBytes: source.size)
     }
 }

@@ -21,15 +21,18 @@ extension Store {
     /// unless given, for tests). `progress` gets how far each read has come.
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
-        inferred: TypeInference? = nil, minimumSplit: Int64? = nil, keptBytes: Int = Store.keptRecordBytes,
+        inferred: TypeInference? = nil, minimumSplit: Int64? = nil,
+        keptBytes: Int = Store.keptRecordBytes,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
         let early = inferred == nil ? filter.flatMap(RecordPrecheck.init(beforeTypes:)) : nil
         var kept = KeptRecords(maximumBytes: keptBytes)
-        // Without a precheck, the records the filter matches, found as the types are (`FilteredRecords`).
+        // Without a precheck, the records the filter matches, found as the types are
+        // (`FilteredRecords`).
         var filtered =
-            inferred == nil && early == nil ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
+            inferred == nil && early == nil
+            ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
         let inference: TypeInference
         // With `inferred`, the read here is the one `progress` reports; else the second.
         var again = progress
@@ -37,46 +40,63 @@ extension Store {
             inference = inferred
         } else if let early {
             inference = try Self.inferTypes(
-                path, table: table, minimumSplit: minimumSplit, keeping: &kept, precheck: early, progress: progress)
+                path, table: table, minimumSplit: minimumSplit, keeping: &kept, precheck: early,
+                progress: progress)
             again = InsertProgress.again(progress)
         } else if var found = filtered {
             inference = try Self.inferTypes(
-                path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &found, secondState: found,
-                first: { found, fields, bytes, position in try found.observe(fields, bytes: bytes, at: position) },
-                second: { found, fields, bytes, position in try found.observe(fields, bytes: bytes, at: position) },
+                path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &found,
+                secondState: found,
+                first: { found, fields, bytes, position in
+                    try found.observe(fields, bytes: bytes, at: position)
+                },
+                second: { found, fields, bytes, position in
+                    try found.observe(fields, bytes: bytes, at: position)
+                },
                 merge: { found, later, _ in found.append(later) }, progress: progress)
             filtered = found
             again = InsertProgress.again(progress)
         } else {
-            inference = try Self.inferTypes(path, table: table, secondHalf: true, minimumSplit: minimumSplit, progress: progress)
+            inference = try Self.inferTypes(
+                path, table: table, secondHalf: true, minimumSplit: minimumSplit, progress: progress
+            )
             again = InsertProgress.again(progress)
         }
         let keeping = early != nil && kept.isComplete
         let fileColumns = try inference.columns(for: table, primaryKey: [])
         let matched: [Bool]? = try write { db in
-            try TableSpec(name: table, columns: fileColumns, primaryKey: []).create(in: db, ifNotExists: false)
+            try TableSpec(name: table, columns: fileColumns, primaryKey: []).create(
+                in: db, ifNotExists: false)
             guard let filter, let filtered, !filtered.overflowed else { return nil }
-            let name = SQLName.same(table, "jsonsql_filtered") ? "jsonsql_filtered_2" : "jsonsql_filtered"
+            let name =
+                SQLName.same(table, "jsonsql_filtered") ? "jsonsql_filtered_2" : "jsonsql_filtered"
             return try filtered.matches(
-                filter, columns: fileColumns, like: try TableInfo(db: db, table: table), name: name, db: db, source: path)
+                filter, columns: fileColumns, like: try TableInfo(db: db, table: table), name: name,
+                db: db, source: path)
         }
         if let matched, let filtered {
             // Only the records the filter matches, read again by their place in the file; each
-            // batch in a transaction of its own, so that memory holds one batch, however many match.
+            // batch in a transaction of its own, so that memory holds one batch, however many
+            // match.
             try writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN")
                 defer { if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") } }
-                let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
+                let inserter = try RecordInserter(
+                    db: db, table: table, conflict: .fail, alter: false)
                 var fields: [JSONField] = []
                 var selected: [JSONField] = []
                 var inserted = 0
                 var (inBatch, bytesInBatch) = (0, 0)
                 var stopped = false
                 // The read of the matched records, reported by how far into the file it has come.
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map { Int64($0) }
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+                    .map { Int64($0) }
                 var reached: Int64 = 0
                 func report() {
-                    if inserted > 0 { again?(InsertProgress(records: inserted, bytesRead: reached, totalBytes: size)) }
+                    if inserted > 0 {
+                        again?(
+                            InsertProgress(records: inserted, bytesRead: reached, totalBytes: size))
+                    }
                 }
                 try filtered.forEachMatch(matched, in: path) { buffer, position in
                     reached = position.offset + Int64(position.end - position.start)
@@ -93,7 +113,9 @@ extension Store {
                                 try inserter.insert($0, bytes: bytes, at: local, source: path)
                             }
                         } else {
-                            try fields.withUnsafeBufferPointer { try inserter.insert($0, bytes: bytes, at: local, source: path) }
+                            try fields.withUnsafeBufferPointer {
+                                try inserter.insert($0, bytes: bytes, at: local, source: path)
+                            }
                         }
                     }
                     do { try insert(at: local) } catch {
@@ -107,7 +129,8 @@ extension Store {
                         if Interruption.isRequested { throw JSONSQLError("interrupted") }
                         report()
                     }
-                    // A batch ends at `batchSize` records or `batchBytes`, as matched records may be large.
+                    // A batch ends at `batchSize` records or `batchBytes`, as matched records may
+                    // be large.
                     inBatch += 1
                     bytesInBatch += position.end - position.start
                     if inBatch < batchSize && bytesInBatch < Self.batchBytes { return true }
@@ -137,7 +160,8 @@ extension Store {
                 }
             }
             _ = try insert(
-                from: [try InputSource.open(path)], options: options, progress: again, batch: (batchSize, body),
+                from: [try InputSource.open(path)], options: options, progress: again,
+                batch: (batchSize, body),
                 keep: Self.precheck(filter, table: table), select: select)
             return
         }
@@ -147,7 +171,9 @@ extension Store {
             var inserted = 0
             var selected: [JSONField] = []
             /// Inserts one record; false once `body` asks to stop.
-            func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position) throws -> Bool {
+            func insert(_ bytes: UnsafeMutablePointer<UInt8>, at position: RecordReader.Position)
+                throws -> Bool
+            {
                 if columns != nil && ColumnSelection.mayNarrow(bytes, position) {
                     try columns?.select(fields, bytes: bytes, into: &selected)
                     try selected.withUnsafeBufferPointer {
@@ -159,7 +185,9 @@ extension Store {
                     }
                 }
                 inserted += 1
-                if inserted & 0xFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                if inserted & 0xFFF == 0 && Interruption.isRequested {
+                    throw JSONSQLError("interrupted")
+                }
                 if inserted % batchSize != 0 { return true }
                 return try body(db)
             }
@@ -168,7 +196,8 @@ extension Store {
             let stopped = try records.withUnsafeMutableBufferPointer { buffer -> Bool in
                 guard let base = buffer.baseAddress else { return false }
                 for position in positions {
-                    var scanner = JSONScanner(bytes: base + position.start, count: position.end - position.start)
+                    var scanner = JSONScanner(
+                        bytes: base + position.start, count: position.end - position.start)
                     try scanner.scanRecord(into: &fields)
                     var local = position
                     local.start = 0
@@ -193,20 +222,28 @@ extension Store {
     ) throws -> TypeInference {
         var none: Void = ()
         return try inferTypes(
-            path, table: table, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &none, secondState: (),
-            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in }, merge: { _, _, _ in },
+            path, table: table, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &none,
+            secondState: (),
+            first: { _, _, bytes, position in each(bytes, position) }, second: { _, _, _, _ in },
+            merge: { _, _, _ in },
             progress: progress)
     }
 
     /// `inferTypes` on two threads, keeping aside in `kept` the records `precheck` says may match.
     static func inferTypes(
-        _ path: String, table: String, minimumSplit: Int64?, keeping kept: inout KeptRecords, precheck: RecordPrecheck,
+        _ path: String, table: String, minimumSplit: Int64?, keeping kept: inout KeptRecords,
+        precheck: RecordPrecheck,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> TypeInference {
         try inferTypes(
-            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept, secondState: kept,
-            first: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: precheck) },
-            second: { kept, _, bytes, position in kept.observe(bytes, at: position, precheck: precheck) },
+            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept,
+            secondState: kept,
+            first: { kept, _, bytes, position in
+                kept.observe(bytes, at: position, precheck: precheck)
+            },
+            second: { kept, _, bytes, position in
+                kept.observe(bytes, at: position, precheck: precheck)
+            },
             merge: { kept, later, meeting in kept.append(later, meeting: meeting) },
             discard: { later in
                 var later = later
@@ -221,18 +258,28 @@ extension Store {
     /// that did not meet, whose records the first thread reads on to itself. `progress` gets
     /// how far the read has come now and then.
     static func inferTypes<State>(
-        _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil, with state: inout State,
+        _ path: String, table: String, secondHalf: Bool, minimumSplit: Int64? = nil,
+        with state: inout State,
         secondState: State,
-        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in },
+        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws
+            -> Void,
+        second:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void,
+        merge: (inout State, State, RecordReader.Position) -> Void,
+        discard: (State) -> Void = { _ in },
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> TypeInference {
         var inference = TypeInference()
         let seen = try observeTypes(
-            path, into: &inference, secondHalf: secondHalf, minimumSplit: minimumSplit, with: &state,
-            secondState: secondState, first: first, second: second, merge: merge, discard: discard, progress: progress)
-        if seen == 0 { throw JSONSQLError("\(path == "-" ? "<stdin>" : path) holds no records; there is nothing to read") }
+            path, into: &inference, secondHalf: secondHalf, minimumSplit: minimumSplit,
+            with: &state,
+            secondState: secondState, first: first, second: second, merge: merge, discard: discard,
+            progress: progress)
+        if seen == 0 {
+            throw JSONSQLError(
+                "\(path == "-" ? "<stdin>" : path) holds no records; there is nothing to read")
+        }
         return inference
     }
 
@@ -240,12 +287,15 @@ extension Store {
     /// them, from where it is: a file that has a path (`InputSource.path`) on two threads, from
     /// the middle of the file on; the number of records read.
     static func observeTypes(
-        _ source: InputSource, into inference: inout TypeInference, progress: ((InsertProgress) -> Void)? = nil
+        _ source: InputSource, into inference: inout TypeInference,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         var none: Void = ()
         return try observeTypes(
-            source, splitting: source.path, into: &inference, minimumSplit: nil, with: &none, secondState: (),
-            first: { _, _, _, _ in }, second: { _, _, _, _ in }, merge: { _, _, _ in }, progress: progress)
+            source, splitting: source.path, into: &inference, minimumSplit: nil, with: &none,
+            secondState: (),
+            first: { _, _, _, _ in }, second: { _, _, _, _ in }, merge: { _, _, _ in },
+            progress: progress)
     }
 
     /// `observeTypes` of the JSON file at `path`, with the work on every record `inferTypes`
@@ -253,41 +303,56 @@ extension Store {
     static func observeTypes<State>(
         _ path: String, into inference: inout TypeInference, secondHalf: Bool, minimumSplit: Int64?,
         with state: inout State, secondState: State,
-        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in },
+        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws
+            -> Void,
+        second:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void,
+        merge: (inout State, State, RecordReader.Position) -> Void,
+        discard: (State) -> Void = { _ in },
         progress: ((InsertProgress) -> Void)?
     ) throws -> Int {
         let source = try InputSource.open(path)
         defer { source.close() }
         return try observeTypes(
-            source, splitting: secondHalf ? path : nil, into: &inference, minimumSplit: minimumSplit, with: &state,
-            secondState: secondState, first: first, second: second, merge: merge, discard: discard, progress: progress)
+            source, splitting: secondHalf ? path : nil, into: &inference,
+            minimumSplit: minimumSplit, with: &state,
+            secondState: secondState, first: first, second: second, merge: merge, discard: discard,
+            progress: progress)
     }
 
     /// `observeTypes` of `source`, its second half read on a thread of its own from the file at
     /// `splitting` (when given, and large enough).
     static func observeTypes<State>(
-        _ source: InputSource, splitting path: String?, into inference: inout TypeInference, minimumSplit: Int64?,
+        _ source: InputSource, splitting path: String?, into inference: inout TypeInference,
+        minimumSplit: Int64?,
         with state: inout State, secondState: State,
-        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        second: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void,
-        merge: (inout State, State, RecordReader.Position) -> Void, discard: (State) -> Void = { _ in },
+        first: (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws
+            -> Void,
+        second:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void,
+        merge: (inout State, State, RecordReader.Position) -> Void,
+        discard: (State) -> Void = { _ in },
         progress: ((InsertProgress) -> Void)?
     ) throws -> Int {
         var duplicates = DuplicateKeys()
         var fields: [JSONField] = []
         var seen = 0
         var read = 0
-        var half = path.flatMap { Self.inferSecondHalf($0, minimumSize: minimumSplit, state: secondState, second) }
+        var half = path.flatMap {
+            Self.inferSecondHalf($0, minimumSize: minimumSplit, state: secondState, second)
+        }
         defer { half?.cancel() }
         let reader = RecordReader(source: source)
         reader.isCancelled = { Interruption.isRequested }
         while let position = try reader.next(into: &fields) {
-            if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset {
+            if let started = half, reader.bytesBefore + Int64(position.start) >= started.splitOffset
+            {
                 half = nil
                 let result = started.finished(
-                    meetingAt: reader.bytesBefore + Int64(position.start), insideArray: reader.isInsideArray)
+                    meetingAt: reader.bytesBefore + Int64(position.start),
+                    insideArray: reader.isInsideArray)
                 if result.met && inference.canAppend(result.state.inference) {
                     inference.append(result.state.inference)
                     merge(&state, result.state.more, position)
@@ -300,14 +365,16 @@ extension Store {
                 try inference.observe(fields, bytes: reader.bytes)
                 try duplicates.check(fields, bytes: reader.bytes)
             } catch let error as JSONSQLError {
-                throw JSONSQLError("\(source.name):\(position.line): record \(position.record): \(error)")
+                throw JSONSQLError(
+                    "\(source.name):\(position.line): record \(position.record): \(error)")
             }
             seen += 1
             read += 1
             if read & 0x3FFF == 0 {
                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
                 progress?(
-                    SecondHalf.progress(half, records: read, bytesRead: reader.bytesRead, of: source))
+                    SecondHalf.progress(
+                        half, records: read, bytesRead: reader.bytesRead, of: source))
             }
             try first(&state, fields, reader.bytes, position)
         }
@@ -318,9 +385,13 @@ extension Store {
     /// duplicate-key check the first read makes, and `more` on each record.
     static func inferSecondHalf<State>(
         _ path: String, minimumSize: Int64? = nil, state: State,
-        _ more: @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Void
+        _ more:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void
     ) -> SecondHalf<(inference: TypeInference, duplicates: DuplicateKeys, more: State)>? {
-        SecondHalf.start(path, state: (TypeInference(), DuplicateKeys(), state), minimumSize: minimumSize) {
+        SecondHalf.start(
+            path, state: (TypeInference(), DuplicateKeys(), state), minimumSize: minimumSize
+        ) {
             state, fields, bytes, position in
             try state.inference.observe(fields, bytes: bytes)
             try state.duplicates.check(fields, bytes: bytes)
@@ -330,9 +401,13 @@ extension Store {
 
     /// The test of a record's bytes that leaves out records `filter` provably rejects
     /// (`RecordPrecheck`), once table `table` exists; for `insert`'s `keep`.
-    static func precheck(_ filter: Filter?, table: String) -> (Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)? {
+    static func precheck(_ filter: Filter?, table: String) -> (Database) throws -> (
+        (UnsafePointer<UInt8>, Int) -> Bool
+    )? {
         { db in
-            guard let filter, let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: table)) else { return nil }
+            guard let filter,
+                let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: table))
+            else { return nil }
             return { check.mayMatch($0, count: $1) }
         }
     }

@@ -12,7 +12,8 @@ import GRDBSQLite
 /// from their values: one row per different record with its number of records where the query
 /// only counts and takes `min` or `max`, else record by record (`NarrowPlan.fill`).
 extension Store {
-    /// Whether `spec` groups or aggregates, with nothing decided by the whole result (`--json-cols`).
+    /// Whether `spec` groups or aggregates, with nothing decided by the whole result
+    /// (`--json-cols`).
     public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
         (!spec.groupBy.isEmpty || spec.selections.contains { $0.aggregate != nil })
             && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty
@@ -24,12 +25,15 @@ extension Store {
     /// as `inferTypes` takes it).
     @discardableResult
     public static func streamGroups(
-        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000, note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
+        to out: OutputBuffer,
+        batchSize: Int = 20_000, note: ((String) -> Void)? = nil,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         do {
             return try streamGroups(
-                file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize, minimumSplit: nil,
+                file: path, format: format, spec: spec, output: output, to: out,
+                batchSize: batchSize, minimumSplit: nil,
                 narrowBytes: NarrowRecords.maximumBytes, note: note, progress: progress)
         } catch {
             throw spec.explaining(error)
@@ -38,8 +42,10 @@ extension Store {
 
     @discardableResult
     static func streamGroups(
-        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
-        batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int, note: ((String) -> Void)? = nil,
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
+        to out: OutputBuffer,
+        batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int,
+        note: ((String) -> Void)? = nil,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         var inferred: TypeInference?
@@ -48,13 +54,19 @@ extension Store {
             try SQLQuote.checkName(spec.table, kind: "table")
             var narrow = NarrowRecords(spec, maximumBytes: narrowBytes)
             let inference = try inferTypes(
-                path, table: spec.table, secondHalf: true, minimumSplit: minimumSplit, with: &narrow,
+                path, table: spec.table, secondHalf: true, minimumSplit: minimumSplit,
+                with: &narrow,
                 secondState: narrow,
-                first: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
-                second: { narrow, fields, bytes, position in try narrow.observe(fields, bytes: bytes, at: position) },
+                first: { narrow, fields, bytes, position in
+                    try narrow.observe(fields, bytes: bytes, at: position)
+                },
+                second: { narrow, fields, bytes, position in
+                    try narrow.observe(fields, bytes: bytes, at: position)
+                },
                 merge: { narrow, later, _ in narrow.append(later) }, progress: progress)
             if !narrow.overflowed,
-                let printed = try groups(path, spec: spec, inference: inference, narrow: narrow, output: output, to: out)
+                let printed = try groups(
+                    path, spec: spec, inference: inference, narrow: narrow, output: output, to: out)
             {
                 return printed
             }
@@ -64,7 +76,8 @@ extension Store {
         var plan: NarrowPlan?
         var tracker: MissingPathTracker?
         let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred, progress: again, note: note
+            file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred,
+            progress: again, note: note
         ) { db in
             if plan == nil {
                 let info = try TableInfo(db: db, table: spec.table)
@@ -74,7 +87,8 @@ extension Store {
                 plan = made
             }
             guard let plan else { return false }
-            try db.execute(sql: plan.projectSQL, arguments: StatementArguments(plan.projectArguments))
+            try db.execute(
+                sql: plan.projectSQL, arguments: StatementArguments(plan.projectArguments))
             try tracker?.observe(db, table: spec.table)
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
             return true
@@ -83,13 +97,15 @@ extension Store {
         guard let plan else { return 0 }
         let printed = try store.read { db in
             if let whole = plan.wholeQuery {
-                let rows = try Row.fetchCursor(db, sql: whole.sql, arguments: StatementArguments(whole.arguments))
+                let rows = try Row.fetchCursor(
+                    db, sql: whole.sql, arguments: StatementArguments(whole.arguments))
                 while try rows.next() != nil {}
             }
             return try Self.stream(plan.query, db: db, format: output, to: out)
         }
         if let note {
-            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(note)
+            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(
+                note)
         }
         return printed
     }
@@ -97,20 +113,26 @@ extension Store {
     /// Runs the grouped `spec` over the small records of a file read once (`NarrowRecords`):
     /// each different small record is inserted once into the table of the inferred types, its
     /// expressions' values are read back, and the narrow table gets them weighted by their
-    /// number of records, or each record's values in the file's order. Nil, before printing anything, when that is not sure to give what
-    /// loading the file gives: a small record `insert` refuses, or a path of the query no row
-    /// holds (its note names paths of the whole records); the caller then reads the file again.
+    /// number of records, or each record's values in the file's order. Nil, before printing
+    /// anything, when that is not sure to give what loading the file gives: a small record `insert`
+    /// refuses, or a path of the query no row holds (its note names paths of the whole records);
+    /// the caller then reads the file again.
     private static func groups(
-        _ path: String, spec: QuerySpec, inference: TypeInference, narrow: NarrowRecords, output: OutputFormat,
+        _ path: String, spec: QuerySpec, inference: TypeInference, narrow: NarrowRecords,
+        output: OutputFormat,
         to out: OutputBuffer
     ) throws -> Int? {
         let store = try Store(memoryNamed: path)
         defer { store.close() }
         let plan: NarrowPlan? = try store.write { db in
-            try TableSpec(name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []), primaryKey: [])
-                .create(
-                    in: db, ifNotExists: false)
-            let inserter = try RecordInserter(db: db, table: spec.table, conflict: .fail, alter: false)
+            try TableSpec(
+                name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []),
+                primaryKey: []
+            )
+            .create(
+                in: db, ifNotExists: false)
+            let inserter = try RecordInserter(
+                db: db, table: spec.table, conflict: .fail, alter: false)
             guard narrow.insertAll(with: inserter, source: path) else { return nil }
             let info = try TableInfo(db: db, table: spec.table)
             // In the order the batches would: the plan's errors first.
@@ -118,19 +140,24 @@ extension Store {
             let tracker = try MissingPathTracker(spec, table: info, db: db)
             try tracker.observe(db, table: spec.table)
             guard !tracker.hasPending else { return nil }
-            // The small records were inserted in order into an empty table, so their rowids are 1, 2, ...
+            // The small records were inserted in order into an empty table, so their rowids are 1,
+            // 2, ...
             guard let rowid = info.rowidName else { return nil }
             let weighted = try NarrowPlan(spec, table: info, weighted: true)
-            if try weighted.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records) {
+            if try weighted.fill(
+                db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
+            {
                 return weighted
             }
-            _ = try plan.fill(db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
+            _ = try plan.fill(
+                db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
             return plan
         }
         guard let plan else { return nil }
         return try store.read { db in
             if let whole = plan.wholeQuery {
-                let rows = try Row.fetchCursor(db, sql: whole.sql, arguments: StatementArguments(whole.arguments))
+                let rows = try Row.fetchCursor(
+                    db, sql: whole.sql, arguments: StatementArguments(whole.arguments))
                 while try rows.next() != nil {}
             }
             return try Self.stream(plan.query, db: db, format: output, to: out)
@@ -159,7 +186,8 @@ struct NarrowPlan {
     /// With `weighted`, when every aggregate of `spec` can be weighted, each row of the narrow
     /// table stands for all the records with the same values (`fill`).
     init(_ spec: QuerySpec, table info: TableInfo, weighted: Bool = false) throws {
-        let narrow = SQLName.same(info.name, "jsonsql_narrow") ? "jsonsql_narrow_2" : "jsonsql_narrow"
+        let narrow =
+            SQLName.same(info.name, "jsonsql_narrow") ? "jsonsql_narrow_2" : "jsonsql_narrow"
         // Each expression over a record (a path, an aggregate's argument) becomes a column of
         // the narrow table, e0, e1, ...; the query itself is built as for a loaded table.
         var expressions: [String] = []
@@ -171,14 +199,21 @@ struct NarrowPlan {
         var grouped = spec
         grouped.filters = []  // applied while the narrow table is filled
         let weighted =
-            weighted && (spec.selections + spec.orderBy.map(\.term)).allSatisfy { $0.aggregate?.canWeight ?? true }
+            weighted
+            && (spec.selections + spec.orderBy.map(\.term)).allSatisfy {
+                $0.aggregate?.canWeight ?? true
+            }
         self.weighted = weighted
-        query = try grouped.build(table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+        query = try grouped.build(
+            table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
         if var whole = grouped.everyGroupsAggregates,
-            whole.selections.contains(where: { [.sum, .min, .max].contains($0.aggregate?.function) })
+            whole.selections.contains(where: {
+                [.sum, .min, .max].contains($0.aggregate?.function)
+            })
         {
             whole.filters = []
-            wholeQuery = try whole.build(table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+            wholeQuery = try whole.build(
+                table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
         } else {
             wholeQuery = nil
         }
@@ -197,14 +232,16 @@ struct NarrowPlan {
             projectArguments = rendered.arguments
         }
         self.filterSQL = filterSQL
-        projectSQL = "INSERT INTO \(self.narrow) SELECT \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
+        projectSQL =
+            "INSERT INTO \(self.narrow) SELECT \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
         self.projectArguments = projectArguments
     }
 
     /// `INSERT` of one row of the narrow table: its expressions, then the weight when weighted.
     private var insertSQL: String {
         let columns = expressions.count + (weighted ? 1 : 0)
-        return "INSERT INTO \(narrow) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))"
+        return
+            "INSERT INTO \(narrow) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))"
     }
 
     /// Creates the narrow table and fills it from a table holding `distinct` different records,
@@ -240,7 +277,9 @@ struct NarrowPlan {
                 _ = try db.step(statement)
                 sqlite3_reset(statement)
                 count += 1
-                if count & 0xFFFF == 0 && Interruption.isRequested { throw JSONSQLError("interrupted") }
+                if count & 0xFFFF == 0 && Interruption.isRequested {
+                    throw JSONSQLError("interrupted")
+                }
             }
             return true
         }
@@ -249,7 +288,9 @@ struct NarrowPlan {
     private static func bind(_ row: [OpaquePointer], to statement: OpaquePointer) throws {
         for (index, value) in row.enumerated() {
             let code = sqlite3_bind_value(statement, Int32(index + 1), value)
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code))
+            }
         }
     }
 
@@ -287,15 +328,20 @@ struct NarrowPlan {
             for row in values { for value in row ?? [] { sqlite3_value_free(value) } }
         }
         let select = try db.makeStatement(
-            sql: "SELECT \(rowid), \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)")
+            sql:
+                "SELECT \(rowid), \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
+        )
         try select.setArguments(StatementArguments(projectArguments))
         let handle = select.sqliteStatement
         while try db.step(handle) {
             let number = Int(sqlite3_column_int64(handle, 0)) - 1
-            guard values.indices.contains(number) else { throw JSONSQLError("unexpected row \(number + 1) of \(source)") }
+            guard values.indices.contains(number) else {
+                throw JSONSQLError("unexpected row \(number + 1) of \(source)")
+            }
             var row: [OpaquePointer] = []
             for column in expressions.indices {
-                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(column + 1))) else {
+                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(column + 1)))
+                else {
                     for value in row { sqlite3_value_free(value) }
                     throw JSONSQLError("out of memory")
                 }

@@ -10,25 +10,32 @@ extension Store {
     /// decided by the whole result (`--json-cols`).
     public static func canStreamTop(_ spec: QuerySpec) -> Bool {
         !spec.orderBy.isEmpty && spec.limit != nil && spec.groupBy.isEmpty
-            && !spec.selections.contains { $0.aggregate != nil } && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty
+            && !spec.selections.contains { $0.aggregate != nil } && !spec.jsonColumnsAuto
+            && spec.jsonColumns.isEmpty
     }
 
     /// Runs `spec` (`canStreamTop`) over the data file at `path`; returns the number of rows
     /// printed. `note` gets `missingPathNotes`' notes, as `streamQuery` gives them.
     @discardableResult
     public static func streamTop(
-        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat, to out: OutputBuffer,
+        file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
+        to out: OutputBuffer,
         batchSize: Int = 50_000, note: ((String) -> Void)? = nil
     ) throws -> Int {
         guard let limit = spec.limit else { throw JSONSQLError("streamTop needs a --limit") }
         let kept = limit + (spec.offset ?? 0)
         var prune: (sql: String, arguments: [DatabaseValue])?
         var tracker: MissingPathTracker?
-        let store = try streamBatches(file: path, format: format, spec: spec, batchSize: batchSize, note: note) { db in
+        let store = try streamBatches(
+            file: path, format: format, spec: spec, batchSize: batchSize, note: note
+        ) { db in
             if prune == nil {
                 let info = try TableInfo(db: db, table: spec.table)
-                guard let rowid = info.rowidName else { throw JSONSQLError("\(spec.table) has no rowid to order ties by") }
-                tracker = try MissingPathTracker(spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
+                guard let rowid = info.rowidName else {
+                    throw JSONSQLError("\(spec.table) has no rowid to order ties by")
+                }
+                tracker = try MissingPathTracker(
+                    spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
                 var ordering = spec
                 // Strings holding U+0000 sorted by all of their text, as the query may sort them.
                 ordering.wholeStringsApart = true
@@ -57,7 +64,8 @@ extension Store {
         defer { store.close() }
         let printed = try store.run(spec, format: output, to: out)
         if let note {
-            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(note)
+            try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(
+                note)
         }
         return printed
     }

@@ -21,7 +21,8 @@ final class CSVRowWriter: RowWriter {
         var previous: UInt8 = 0
         for byte in utf8 where !quoted {
             // A C1 control is 0xC2 followed by 0x80–0x9F in UTF-8.
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"")
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ",")
+                || byte == UInt8(ascii: "\"")
                 || (previous == 0xC2 && byte <= 0x9F && byte >= 0x80)
             {
                 quoted = true
@@ -30,7 +31,8 @@ final class CSVRowWriter: RowWriter {
             previous = byte
         }
         guard quoted else { return text }
-        // Doubled by scalar, not by Character: a quote followed by a combining mark is one Character.
+        // Doubled by scalar, not by Character: a quote followed by a combining mark is one
+        // Character.
         var field = String.UnicodeScalarView()
         field.append("\"")
         for scalar in text.unicodeScalars {
@@ -43,7 +45,9 @@ final class CSVRowWriter: RowWriter {
 
     func write(_ row: SQLiteRow) throws {
         let fields = kinds.indices.map { i in
-            (kinds[i] == .json ? Self.jsonCell(row, Int32(i)) : row.displayText(Int32(i), kind: kinds[i])).map(Self.field) ?? ""
+            (kinds[i] == .json
+                ? Self.jsonCell(row, Int32(i)) : row.displayText(Int32(i), kind: kinds[i])).map(
+                    Self.field) ?? ""
         }
         out.append(fields.joined(separator: ",") + "\r\n")
         try out.flushIfFull()

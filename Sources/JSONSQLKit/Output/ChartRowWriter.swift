@@ -36,14 +36,16 @@ final class ChartRowWriter: RowWriter {
             if row.type(0) == SQLITE_NULL { return }
             switch ChartNumber(row, 0, kind: columns[0].kind) {
             case .some(let number) where number.isDate: histogramDates.append(number.value)
-            case .some(let number) where number.value.isFinite: histogramNumbers.append(number.value)
+            case .some(let number) where number.value.isFinite:
+                histogramNumbers.append(number.value)
             default: histogramOthers += 1
             }
             return
         }
         guard cells.count < Self.maximumRows else {
             throw JSONSQLError(
-                "a chart draws at most \(Self.maximumRows) rows; add --limit, or --group-by to draw counts of groups")
+                "a chart draws at most \(Self.maximumRows) rows; add --limit, or --group-by to draw counts of groups"
+            )
         }
         var texts: [(bytes: [UInt8], width: Int)] = []
         var values: [ChartNumber?] = []
@@ -90,12 +92,14 @@ final class ChartRowWriter: RowWriter {
             )
         }
         let labelColumns = columns.indices.filter { $0 != value }
-        let header = Self.joined(labelColumns.map { TerminalText.escapedWithWidth(Array(columns[$0].name.utf8)) })
+        let header = Self.joined(
+            labelColumns.map { TerminalText.escapedWithWidth(Array(columns[$0].name.utf8)) })
         let labels = cells.map { row in Self.joined(labelColumns.map { row[$0] }) }
         let bars = numbers.map { $0[value]?.value ?? 0 }
         let texts = cells.map { $0[value] }
         draw(
-            header: (header, TerminalText.escapedWithWidth(Array(columns[value].name.utf8))), labels: labels, values: bars,
+            header: (header, TerminalText.escapedWithWidth(Array(columns[value].name.utf8))),
+            labels: labels, values: bars,
             texts: texts, width: width)
     }
 
@@ -105,24 +109,29 @@ final class ChartRowWriter: RowWriter {
         let notCharted = histogramOthers + (dates ? histogramNumbers.count : histogramDates.count)
         guard !chosen.isEmpty || notCharted == 0 else {
             throw JSONSQLError(
-                "a histogram draws finite numbers or dates, and none of the \(notCharted) values of \(columns[0].name) is one")
+                "a histogram draws finite numbers or dates, and none of the \(notCharted) values of \(columns[0].name) is one"
+            )
         }
         let buckets = Histogram(chosen, dates: dates)
         let name = TerminalText.escapedWithWidth(Array(columns[0].name.utf8))
         draw(
             header: (name, TerminalText.escapedWithWidth(Array("count".utf8))),
-            labels: buckets.labels.map { TerminalText.escapedWithWidth(Array($0.utf8)) }, values: buckets.counts.map(Double.init),
-            texts: buckets.counts.map { TerminalText.escapedWithWidth(Array(String($0).utf8)) }, width: width)
+            labels: buckets.labels.map { TerminalText.escapedWithWidth(Array($0.utf8)) },
+            values: buckets.counts.map(Double.init),
+            texts: buckets.counts.map { TerminalText.escapedWithWidth(Array(String($0).utf8)) },
+            width: width)
         if notCharted > 0 {
             out.append(
-                "(\(notCharted) \(notCharted == 1 ? "value" : "values") left out: not \(dates ? "dates" : "finite numbers"))\n")
+                "(\(notCharted) \(notCharted == 1 ? "value" : "values") left out: not \(dates ? "dates" : "finite numbers"))\n"
+            )
         }
     }
 
     /// Label, bar, value: a line each, under a header naming the label and the value.
     private func draw(
         header: (label: (bytes: [UInt8], width: Int), value: (bytes: [UInt8], width: Int)),
-        labels: [(bytes: [UInt8], width: Int)], values: [Double], texts: [(bytes: [UInt8], width: Int)], width: Int
+        labels: [(bytes: [UInt8], width: Int)], values: [Double],
+        texts: [(bytes: [UInt8], width: Int)], width: Int
     ) {
         let colors = out.display?.colors ?? false
         let labelWidth = min(max(header.label.width, labels.map(\.width).max() ?? 0), width / 3)
@@ -142,7 +151,9 @@ final class ChartRowWriter: RowWriter {
         out.append(0x0A)
         for (i, value) in values.enumerated() {
             label(labels[i])
-            let eighths = largest > 0 && value > 0 && value.isFinite ? Int((value / largest * Double(barWidth * 8)).rounded()) : 0
+            let eighths =
+                largest > 0 && value > 0 && value.isFinite
+                ? Int((value / largest * Double(barWidth * 8)).rounded()) : 0
             if colors && eighths > 0 { out.append(ANSIStyle.bar) }
             for _ in 0..<eighths / 8 { out.append("█" as StaticString) }
             if eighths % 8 > 0 { out.append(Self.partialBlocks[eighths % 8 - 1]) }
@@ -154,9 +165,13 @@ final class ChartRowWriter: RowWriter {
     }
 
     /// One to seven eighths of a column.
-    private static let partialBlocks: [[UInt8]] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"].map { Array($0.utf8) }
+    private static let partialBlocks: [[UInt8]] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"].map {
+        Array($0.utf8)
+    }
 
-    private static func joined(_ parts: [(bytes: [UInt8], width: Int)]) -> (bytes: [UInt8], width: Int) {
+    private static func joined(_ parts: [(bytes: [UInt8], width: Int)]) -> (
+        bytes: [UInt8], width: Int
+    ) {
         var bytes: [UInt8] = []
         var width = 0
         for (i, part) in parts.enumerated() {
@@ -188,16 +203,20 @@ struct ChartNumber {
             self.init(value: row.double(i), isDate: false)
         case SQLITE_TEXT:
             var text = row.text(i)
-            if kind == .json || kind == .number, let first = text.first, first == UInt8(ascii: "-") || (48...57).contains(first),
+            if kind == .json || kind == .number, let first = text.first,
+                first == UInt8(ascii: "-") || (48...57).contains(first),
                 let number = Double(String(decoding: text, as: UTF8.self))
             {
                 self.init(value: number, isDate: false)
                 return
             }
-            if kind == .json, text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") {
+            if kind == .json, text.count >= 2, text.first == UInt8(ascii: "\""),
+                text.last == UInt8(ascii: "\"")
+            {
                 text = UnsafeBufferPointer(rebasing: text.dropFirst().dropLast())
             }
-            guard let date = DateTimeValue.parseDroppingFinerDigits(UnsafeRawBufferPointer(text)) else { return nil }
+            guard let date = DateTimeValue.parseDroppingFinerDigits(UnsafeRawBufferPointer(text))
+            else { return nil }
             self.init(value: Double(date.epochMilliseconds) / 1000, isDate: true)
         default:
             return nil
@@ -222,7 +241,9 @@ struct Histogram {
         let values = values.filter(\.isFinite)
         guard let low = values.min(), let high = values.max() else { return }
         let wanted = Double(min(20, Int(log2(Double(values.count)).rounded(.up)) + 1))
-        let (key, label) = dates ? Self.dateBuckets(low, high, wanted) : Self.numberBuckets(values, low, high, wanted)
+        let (key, label) =
+            dates
+            ? Self.dateBuckets(low, high, wanted) : Self.numberBuckets(values, low, high, wanted)
         let first = key(low)
         let count = key(high) - first + 1
         counts = [Int](repeating: 0, count: count)
@@ -233,7 +254,9 @@ struct Histogram {
     /// The bucket of a value, and a bucket's label.
     typealias Buckets = (key: (Double) -> Int, label: (Int) -> String)
 
-    private static func numberBuckets(_ values: [Double], _ low: Double, _ high: Double, _ wanted: Double) -> Buckets {
+    private static func numberBuckets(
+        _ values: [Double], _ low: Double, _ high: Double, _ wanted: Double
+    ) -> Buckets {
         let integers = values.allSatisfy { $0 == $0.rounded() && abs($0) < 1e15 }
         if integers && high - low + 1 <= wanted {
             return ({ Int($0) }, { String($0) })
@@ -242,14 +265,21 @@ struct Histogram {
         let power = pow(10, log10(raw).rounded(.down))
         let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
         // One value, or a range past the doubles (-1e308 to 1e308): one bucket.
-        guard low < high, step.isFinite, (high / step).magnitude < 1e15, (low / step).magnitude < 1e15 else {
-            let text = low == high ? JSONEncoding.number(low) : "\(JSONEncoding.number(low))–\(JSONEncoding.number(high))"
+        guard low < high, step.isFinite, (high / step).magnitude < 1e15,
+            (low / step).magnitude < 1e15
+        else {
+            let text =
+                low == high
+                ? JSONEncoding.number(low)
+                : "\(JSONEncoding.number(low))–\(JSONEncoding.number(high))"
             return ({ _ in 0 }, { _ in text })
         }
         let decimals = integers ? 0 : max(0, -Int(log10(step).rounded(.down)))
         // Past 15 decimals (5e-324) fixed notation reads as 0: the shortest form then.
         func text(_ value: Double) -> String {
-            decimals > 15 ? JSONEncoding.number(value) : String(format: "%.\(decimals)f", value == 0 ? 0 : value)
+            decimals > 15
+                ? JSONEncoding.number(value)
+                : String(format: "%.\(decimals)f", value == 0 ? 0 : value)
         }
         return (
             { Int(($0 / step).rounded(.down)) },
@@ -279,14 +309,19 @@ struct Histogram {
                 { Int(($0 / step).rounded(.down)) },
                 { bucket in
                     let hour = bucket * hours
-                    return date(days: Int((Double(hour) / 24).rounded(.down)), hour: ((hour % 24) + 24) % 24)
+                    return date(
+                        days: Int((Double(hour) / 24).rounded(.down)), hour: ((hour % 24) + 24) % 24
+                    )
                 }
             )
         }
         if span / day <= wanted { return ({ Int(($0 / day).rounded(.down)) }, { date(days: $0) }) }
         // 1970-01-01 was a Thursday: weeks from Monday start 3 days later.
         if span / (7 * day) <= wanted {
-            return ({ Int(((($0 / day).rounded(.down) + 3) / 7).rounded(.down)) }, { date(days: $0 * 7 - 3) })
+            return (
+                { Int(((($0 / day).rounded(.down) + 3) / 7).rounded(.down)) },
+                { date(days: $0 * 7 - 3) }
+            )
         }
         for months in [1, 3] where span / (30.44 * day * Double(months)) <= wanted {
             return (
@@ -302,16 +337,23 @@ struct Histogram {
             )
         }
         let years =
-            [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].first { span / (365.25 * day * Double($0)) <= wanted }
+            [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].first {
+                span / (365.25 * day * Double($0)) <= wanted
+            }
             ?? 10000
         return (
             { Int((Double(civil($0).year) / Double(years)).rounded(.down)) },
-            { bucket in years == 1 ? pad(bucket, 4) : "\(pad(bucket * years, 4))–\(pad(bucket * years + years - 1, 4))" }
+            { bucket in
+                years == 1
+                    ? pad(bucket, 4)
+                    : "\(pad(bucket * years, 4))–\(pad(bucket * years + years - 1, 4))"
+            }
         )
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value.magnitude)
-        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count))
+            + digits
     }
 }

@@ -26,7 +26,9 @@ final class FlattenedRowWriter: RowWriter {
 
     init(columns: [OutputColumn], format: OutputFormat, out: OutputBuffer) throws {
         guard let file = tmpfile() else {
-            throw JSONSQLError("--flatten needs a temporary file and none could be made: \(String(cString: strerror(errno)))")
+            throw JSONSQLError(
+                "--flatten needs a temporary file and none could be made: \(String(cString: strerror(errno)))"
+            )
         }
         self.columns = columns
         self.format = format
@@ -51,7 +53,9 @@ final class FlattenedRowWriter: RowWriter {
     func write(_ row: SQLiteRow) throws {
         for (i, column) in columns.enumerated() {
             let type = row.type(Int32(i))
-            if column.kind == .json, type == SQLITE_TEXT, let found = Self.objectLeaves(row.text(Int32(i)), under: column.name) {
+            if column.kind == .json, type == SQLITE_TEXT,
+                let found = Self.objectLeaves(row.text(Int32(i)), under: column.name)
+            {
                 for leaf in found {
                     // A null leaf names its column too, and is left NULL.
                     let index = index(i, Array(leaf.path.utf8))
@@ -83,9 +87,13 @@ final class FlattenedRowWriter: RowWriter {
     private static let null = Array("null".utf8)
 
     /// The leaves of a JSON object; nil for any other value.
-    private static func objectLeaves(_ text: UnsafeBufferPointer<UInt8>, under name: String) -> [(path: String, value: [UInt8])]?
-    {
-        guard text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else { return nil }
+    private static func objectLeaves(_ text: UnsafeBufferPointer<UInt8>, under name: String) -> [(
+        path: String, value: [UInt8]
+    )]? {
+        guard
+            text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+                == UInt8(ascii: "{")
+        else { return nil }
         return JSONFlattener.leaves(Array(text), under: name, jsonStrings: true)
     }
 
@@ -119,8 +127,11 @@ final class FlattenedRowWriter: RowWriter {
         let size = Int(lseek(fd, 0, SEEK_END))
         let batch = RowBatch(columns: columns)
         guard size > 0 else { return }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            throw JSONSQLError("--flatten could not read back its temporary file: \(String(cString: strerror(errno)))")
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED
+        else {
+            throw JSONSQLError(
+                "--flatten could not read back its temporary file: \(String(cString: strerror(errno)))"
+            )
         }
         defer { munmap(mapped, size) }
         let bytes = UnsafeRawBufferPointer(start: mapped, count: size)
@@ -140,7 +151,8 @@ final class FlattenedRowWriter: RowWriter {
                 } else {
                     cell.count = Int(read(UInt32.self))
                     cell.value = Int64(batch.bytes.byteCount)
-                    batch.bytes.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + cell.count]))
+                    batch.bytes.append(
+                        UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + cell.count]))
                     offset += cell.count
                 }
                 row[column] = cell

@@ -12,14 +12,17 @@ enum JSONColorizer {
             switch byte {
             case UInt8(ascii: "\""):
                 var end = i + 1
-                while end < count && json[end] != UInt8(ascii: "\"") { end += json[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                while end < count && json[end] != UInt8(ascii: "\"") {
+                    end += json[end] == UInt8(ascii: "\\") ? 2 : 1
+                }
                 end = min(end + 1, count)
                 var next = end
                 while next < count && (json[next] == 0x20 || json[next] == 0x0A) { next += 1 }
                 let isKey = next < count && json[next] == UInt8(ascii: ":")
                 span(json, i, end, isKey ? ANSIStyle.jsonKey : ANSIStyle.jsonString, to: out)
                 i = end
-            case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","),
+            case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                UInt8(ascii: ","),
                 UInt8(ascii: ":"):
                 span(json, i, i + 1, ANSIStyle.jsonPunctuation, to: out)
                 i += 1
@@ -33,7 +36,8 @@ enum JSONColorizer {
                     byte == UInt8(ascii: "n")
                     ? ANSIStyle.jsonNull
                     : byte == UInt8(ascii: "t")
-                        ? ANSIStyle.jsonTrue : byte == UInt8(ascii: "f") ? ANSIStyle.jsonFalse : ANSIStyle.jsonNumber
+                        ? ANSIStyle.jsonTrue
+                        : byte == UInt8(ascii: "f") ? ANSIStyle.jsonFalse : ANSIStyle.jsonNumber
                 span(json, i, end, style, to: out)
                 i = end
             }
@@ -41,7 +45,8 @@ enum JSONColorizer {
     }
 
     private static func span(
-        _ json: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: StaticString, to out: OutputBuffer
+        _ json: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: StaticString,
+        to out: OutputBuffer
     ) {
         out.append(style)
         out.append(UnsafeBufferPointer(rebasing: json[start..<end]))

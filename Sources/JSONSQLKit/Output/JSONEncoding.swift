@@ -80,14 +80,19 @@ enum JSONEncoding {
         while i < bytes.count {
             let byte = bytes[i]
             if byte < 0x80 {
-                guard byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else {
+                guard
+                    byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"")
+                        && byte != UInt8(ascii: "\\")
+                else {
                     return false
                 }
                 i += 1
                 continue
             }
             let length = UTF8Text.sequenceLength(bytes, at: i)
-            guard length > 0, !escapes(scalar: UTF8Text.scalar(bytes, at: i, length: length)) else { return false }
+            guard length > 0, !escapes(scalar: UTF8Text.scalar(bytes, at: i, length: length)) else {
+                return false
+            }
             i += length
         }
         return true
@@ -111,7 +116,9 @@ enum JSONEncoding {
                 if plain == 8 { continue }
             }
             let byte = bytes[i]
-            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"")
+                && byte != UInt8(ascii: "\\")
+            {
                 i += 1
                 continue
             }
@@ -149,7 +156,9 @@ enum JSONEncoding {
             case 0x0C: out.append(UInt8(ascii: "f"))
             default:
                 out.append(UInt8(ascii: "u"))
-                for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(scalar >> UInt32(shift) & 0xF)]) }
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    out.append(hexDigits[Int(scalar >> UInt32(shift) & 0xF)])
+                }
             }
         }
         if runStart < count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
@@ -175,7 +184,8 @@ enum JSONEncoding {
             let first = json[end...].prefix(4)
             end = first.endIndex
             if let value = UInt32(first, radix: 16), (0xD800...0xDBFF).contains(value),
-                json[end...].hasPrefix("\\u"), let low = UInt32(json[end...].dropFirst(2).prefix(4), radix: 16),
+                json[end...].hasPrefix("\\u"),
+                let low = UInt32(json[end...].dropFirst(2).prefix(4), radix: 16),
                 (0xDC00...0xDFFF).contains(low)
             {
                 end = json.index(end, offsetBy: 6)
@@ -190,7 +200,9 @@ enum JSONEncoding {
     /// characters, never inside a UTF-8 sequence or an escape (escapes are written after it).
     ///
     ///     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…"
-    static func example(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int = TerminalText.excerptLength) -> String {
+    static func example(
+        _ bytes: UnsafeBufferPointer<UInt8>, limit: Int = TerminalText.excerptLength
+    ) -> String {
         let window = min(bytes.count, 4096)
         var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<window]), as: UTF8.self)
         var cut = window < bytes.count

@@ -12,7 +12,9 @@ struct JSONFlattener {
     private var pos = 0
 
     /// The leaves of `json` under `name`; nil when it is not an object (or not JSON).
-    static func leaves(_ json: [UInt8], under name: String, jsonStrings: Bool = false) -> [(path: String, value: [UInt8])]? {
+    static func leaves(_ json: [UInt8], under name: String, jsonStrings: Bool = false) -> [(
+        path: String, value: [UInt8]
+    )]? {
         var flattener = JSONFlattener(bytes: json, jsonStrings: jsonStrings)
         var leaves: [(path: String, value: [UInt8])] = []
         flattener.skipSpace()
@@ -35,10 +37,14 @@ struct JSONFlattener {
     private var peek: UInt8? { pos < bytes.count ? bytes[pos] : nil }
 
     private mutating func skipSpace() {
-        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { pos += 1 }
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            pos += 1
+        }
     }
 
-    private mutating func value(path: String, depth: Int, into leaves: inout [(path: String, value: [UInt8])]) throws {
+    private mutating func value(
+        path: String, depth: Int, into leaves: inout [(path: String, value: [UInt8])]
+    ) throws {
         skipSpace()
         guard let first = peek, depth < 200 else { throw Invalid() }
         let start = pos
@@ -57,7 +63,8 @@ struct JSONFlattener {
                 skipSpace()
                 guard peek == UInt8(ascii: ":") else { throw Invalid() }
                 pos += 1
-                try value(path: path + "." + JSONPath.displayName(key), depth: depth + 1, into: &leaves)
+                try value(
+                    path: path + "." + JSONPath.displayName(key), depth: depth + 1, into: &leaves)
                 skipSpace()
                 guard let next = peek else { throw Invalid() }
                 pos += 1
@@ -116,8 +123,10 @@ struct JSONFlattener {
                 case UInt8(ascii: "f"): text.append(0x0C)
                 case UInt8(ascii: "u"):
                     var value = try hex4()
-                    // A high surrogate pairs only with a low one that follows; alone, either is U+FFFD.
-                    if (0xD800..<0xDC00).contains(value), peek == UInt8(ascii: "\\"), pos + 1 < bytes.count,
+                    // A high surrogate pairs only with a low one that follows; alone, either is
+                    // U+FFFD.
+                    if (0xD800..<0xDC00).contains(value), peek == UInt8(ascii: "\\"),
+                        pos + 1 < bytes.count,
                         bytes[pos + 1] == UInt8(ascii: "u")
                     {
                         let mark = pos
@@ -140,7 +149,8 @@ struct JSONFlattener {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard pos + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[pos..<pos + 4], as: UTF8.self), radix: 16)
+        guard pos + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[pos..<pos + 4], as: UTF8.self), radix: 16)
         else { throw Invalid() }
         pos += 4
         return value

@@ -107,7 +107,8 @@ final class JSONRowWriter: RowWriter {
                 JSONText.minify(text.baseAddress!, 0, text.count, into: &scratch)
                 out.append(scratch)
             case .invalid:
-                // Text in a json column written by another tool that is not JSON: keep it as a string.
+                // Text in a json column written by another tool that is not JSON: keep it as a
+                // string.
                 JSONEncoding.appendString(text, to: out)
             }
         }

@@ -12,7 +12,9 @@ struct JSONValidator {
 
     static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONEncoding.Validity {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .invalid }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (JSONScanner.maxDepth + 63) / 64) { stack in
+        return withUnsafeTemporaryAllocation(
+            of: UInt64.self, capacity: (JSONScanner.maxDepth + 63) / 64
+        ) { stack in
             var validator = JSONValidator(p: base, n: bytes.count, stack: stack.baseAddress!)
             return validator.run()
         }
@@ -70,7 +72,9 @@ struct JSONValidator {
                     if inObject, !key() { return .invalid }
                     break
                 }
-                guard next == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return .invalid }
+                guard next == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    return .invalid
+                }
                 i += 1
                 depth -= 1
             }
@@ -198,6 +202,7 @@ enum UTF8Words {
     /// How many of the eight bytes, from the first, are printable ASCII other than `"` and `\`:
     /// bytes a JSON string holds as they are.
     @inline(__always) static func plainPrefix(_ word: UInt64) -> Int {
-        (unprintable(word) | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C))).trailingZeroBitCount >> 3
+        (unprintable(word) | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)))
+            .trailingZeroBitCount >> 3
     }
 }

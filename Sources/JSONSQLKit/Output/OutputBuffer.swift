@@ -41,7 +41,9 @@ public final class OutputBuffer {
     deinit { start.deallocate() }
 
     /// What was written to an in-memory buffer.
-    public var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+    public var text: String {
+        String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
 
     /// How many bytes are held (not yet flushed).
     var byteCount: Int { count }

@@ -16,7 +16,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// The writer of rows with these columns into `out`, flattening them when it asks for that.
     func makeWriter(columns: [OutputColumn], out: OutputBuffer) throws -> any RowWriter {
         out.flattensObjects
-            ? try FlattenedRowWriter(columns: columns, format: self, out: out) : writer(columns: columns, out: out)
+            ? try FlattenedRowWriter(columns: columns, format: self, out: out)
+            : writer(columns: columns, out: out)
     }
 
     /// The writer of rows as they are.
@@ -99,7 +100,8 @@ extension OutputColumn {
                 repeat {
                     n += 1
                     column.name = "\(name):\(n)"
-                } while given.contains(Array(column.name.utf8)) || used.contains(Array(column.name.utf8))
+                } while given.contains(Array(column.name.utf8))
+                    || used.contains(Array(column.name.utf8))
                 occurrences[bytes] = n
             }
             used.insert(Array(column.name.utf8))

@@ -41,10 +41,13 @@ final class RecordRowWriter: RowWriter {
 /// prints a single row too wide for it.
 enum RecordLines {
     static func append(
-        columns: [OutputColumn], names: [(bytes: [UInt8], width: Int)], values: [(bytes: [UInt8], width: Int)],
+        columns: [OutputColumn], names: [(bytes: [UInt8], width: Int)],
+        values: [(bytes: [UInt8], width: Int)],
         nulls: [Bool], to out: OutputBuffer
     ) {
-        var fields: [(name: (bytes: [UInt8], width: Int), value: (bytes: [UInt8], width: Int), null: Bool)] = []
+        var fields:
+            [(name: (bytes: [UInt8], width: Int), value: (bytes: [UInt8], width: Int), null: Bool)] =
+                []
         for (i, column) in columns.enumerated() {
             let value = values[i]
             if column.kind == .json, value.bytes.first == UInt8(ascii: "{"),
@@ -52,7 +55,10 @@ enum RecordLines {
             {
                 for leaf in leaves {
                     fields.append(
-                        (TerminalText.escapedWithWidth(Array(leaf.path.utf8)), TerminalText.escapedWithWidth(leaf.value), false))
+                        (
+                            TerminalText.escapedWithWidth(Array(leaf.path.utf8)),
+                            TerminalText.escapedWithWidth(leaf.value), false
+                        ))
                 }
             } else {
                 fields.append((names[i], value, nulls[i]))
@@ -73,7 +79,9 @@ enum RecordLines {
             out.appendSpaces(nameWidth - shown + 2)
             if colors && field.null { out.append(ANSIStyle.null) }
             _ = field.value.bytes.withUnsafeBufferPointer {
-                TerminalText.appendCut($0, textWidth: field.value.width, width: valueWidth ?? field.value.width, to: out)
+                TerminalText.appendCut(
+                    $0, textWidth: field.value.width, width: valueWidth ?? field.value.width,
+                    to: out)
             }
             if colors && field.null { out.append(ANSIStyle.reset) }
             out.append(0x0A)

@@ -54,7 +54,8 @@ final class RowBatch {
                     // As SQLite advises: the pointer first, then the length.
                     let pointer: UnsafeRawPointer? =
                         cell.type == SQLITE_TEXT
-                        ? sqlite3_value_text(value).map(UnsafeRawPointer.init) : sqlite3_value_blob(value)
+                        ? sqlite3_value_text(value).map(UnsafeRawPointer.init)
+                        : sqlite3_value_blob(value)
                     let count = Int(sqlite3_value_bytes(value))
                     cell.value = Int64(bytes.byteCount)
                     if let pointer, count > 0 {
@@ -113,7 +114,8 @@ enum RowPipeline {
             return count
         }
         let printer = PrintingThread(
-            writer: writer, spare: (ahead.count..<max(3, ahead.count)).map { _ in RowBatch(columns: columns) })
+            writer: writer,
+            spare: (ahead.count..<max(3, ahead.count)).map { _ in RowBatch(columns: columns) })
         for batch in ahead { printer.send(batch) }
         do {
             while let batch = printer.emptyBatch() {

@@ -42,14 +42,18 @@ struct SQLiteRow {
             let cell = cells[Int(i)]
             return UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.count))
         }
-        guard let pointer = sqlite3_column_text(statement, i) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        guard let pointer = sqlite3_column_text(statement, i) else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
         return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, i)))
     }
 
     /// The bytes of a blob value, valid until the next step.
     @inline(__always) func rawBlob(_ i: Int32) -> UnsafeRawBufferPointer {
         if cells != nil { return UnsafeRawBufferPointer(text(i)) }
-        return UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, i), count: Int(sqlite3_column_bytes(statement, i)))
+        return UnsafeRawBufferPointer(
+            start: sqlite3_column_blob(statement, i), count: Int(sqlite3_column_bytes(statement, i))
+        )
     }
 
     func blob(_ i: Int32) -> Data {
@@ -75,7 +79,9 @@ struct SQLiteRow {
                 let out = OutputBuffer()
                 if DateTimeValue.appendISO(bytes, quoted: false, to: out) { return out.text }
             }
-            guard kind == .json, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+            guard kind == .json, let base = bytes.baseAddress else {
+                return String(decoding: bytes, as: UTF8.self)
+            }
             let validity = JSONEncoding.validate(bytes)
             guard validity != .invalid else { return String(decoding: bytes, as: UTF8.self) }
             // A JSON string reads as its text in a table or CSV cell.
@@ -101,13 +107,19 @@ struct SQLiteRow {
 
     /// The same, of text already known to be valid JSON.
     private func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, json: String)? {
-        guard let span = JSONText.stringSpan(bytes), let base = bytes.baseAddress else { return nil }
+        guard let span = JSONText.stringSpan(bytes), let base = bytes.baseAddress else {
+            return nil
+        }
         var plain: [UInt8] = []
-        guard (try? JSONText.decodeString(base, span.lowerBound + 1, span.upperBound - 1, into: &plain)) != nil else {
+        guard
+            (try? JSONText.decodeString(
+                base, span.lowerBound + 1, span.upperBound - 1, into: &plain)) != nil
+        else {
             return nil
         }
         return (
-            String(decoding: plain, as: UTF8.self), String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
+            String(decoding: plain, as: UTF8.self),
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
         )
     }
 }

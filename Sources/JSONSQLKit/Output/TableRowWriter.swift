@@ -48,7 +48,9 @@ final class TableRowWriter: RowWriter {
         onDisplay = out.display != nil
         kinds = columns.map(\.kind)
         let names = OutputBuffer()
-        widths = columns.map { column in Array(column.name.utf8).withUnsafeBufferPointer { Self.appendText($0, to: names) } }
+        widths = columns.map { column in
+            Array(column.name.utf8).withUnsafeBufferPointer { Self.appendText($0, to: names) }
+        }
         numeric = Array(repeating: true, count: columns.count)
         sawNumber = Array(repeating: false, count: columns.count)
         cellEnds.reserveCapacity(Self.blockRows * columns.count)
@@ -68,13 +70,16 @@ final class TableRowWriter: RowWriter {
     }
 
     func finish() throws {
-        if !headerWritten, rows == 1, let width = display?.width, TableLayout.totalWidth(widths) > width {
+        if !headerWritten, rows == 1, let width = display?.width,
+            TableLayout.totalWidth(widths) > width
+        {
             writeRecord()
         } else {
             try writeBlock()
             if let layout, layout.elidedBefore != nil {
                 out.append(
-                    "\(rows) \(rows == 1 ? "row" : "rows"), \(columns.count) columns (\(layout.shown.count) shown)\n")
+                    "\(rows) \(rows == 1 ? "row" : "rows"), \(columns.count) columns (\(layout.shown.count) shown)\n"
+                )
             }
         }
         try out.flush()
@@ -84,7 +89,9 @@ final class TableRowWriter: RowWriter {
     /// returns its width.
     @inline(__always) private func appendCell(_ row: SQLiteRow, _ i: Int) -> Int {
         let type = row.type(Int32(i))
-        if type != SQLITE_INTEGER && type != SQLITE_FLOAT && type != SQLITE_NULL || kinds[i] == .boolean {
+        if type != SQLITE_INTEGER && type != SQLITE_FLOAT && type != SQLITE_NULL
+            || kinds[i] == .boolean
+        {
             numeric[i] = false
         } else if type != SQLITE_NULL {
             sawNumber[i] = true
@@ -93,7 +100,9 @@ final class TableRowWriter: RowWriter {
     }
 
     /// Appends a value as a cell shows it: on one line, escaped; returns its width.
-    @inline(__always) static func appendCell(_ row: SQLiteRow, _ i: Int, kind: OutputKind, to block: OutputBuffer) -> Int {
+    @inline(__always) static func appendCell(
+        _ row: SQLiteRow, _ i: Int, kind: OutputKind, to block: OutputBuffer
+    ) -> Int {
         let index = Int32(i)
         let type = row.type(index)
         switch type {
@@ -109,7 +118,9 @@ final class TableRowWriter: RowWriter {
         case SQLITE_TEXT:
             // Compact JSON other than a string shows as stored (`SQLiteRow.displayText`).
             let text = row.text(index)
-            if let first = text.first, first != UInt8(ascii: "\""), JSONEncoding.validate(text) == .compact {
+            if let first = text.first, first != UInt8(ascii: "\""),
+                JSONEncoding.validate(text) == .compact
+            {
                 return Self.appendText(text, to: block)
             }
         default:
@@ -121,7 +132,9 @@ final class TableRowWriter: RowWriter {
 
     /// Text on one line with control characters escaped (`TerminalText`); returns its width in
     /// terminal columns (`DisplayWidth`).
-    private static func appendText(_ text: UnsafeBufferPointer<UInt8>, to buffer: OutputBuffer) -> Int {
+    private static func appendText(_ text: UnsafeBufferPointer<UInt8>, to buffer: OutputBuffer)
+        -> Int
+    {
         TerminalText.appendEscaped(text, to: buffer)
     }
 
@@ -133,10 +146,15 @@ final class TableRowWriter: RowWriter {
             var ends: [Int] = []
             var nameWidths: [Int] = []
             for column in columns {
-                nameWidths.append(Array(column.name.utf8).withUnsafeBufferPointer { Self.appendText($0, to: names) })
+                nameWidths.append(
+                    Array(column.name.utf8).withUnsafeBufferPointer {
+                        Self.appendText($0, to: names)
+                    })
                 ends.append(names.byteCount)
             }
-            names.withBytes { line($0, ends: ends[...], widths: nameWidths[...], from: 0, alignNumbers: true) }
+            names.withBytes {
+                line($0, ends: ends[...], widths: nameWidths[...], from: 0, alignNumbers: true)
+            }
             for i in widths.indices {
                 out.append(String(repeating: "-", count: widths[i]))
                 if i < widths.count - 1 { out.appendSpaces(2) }
@@ -154,7 +172,9 @@ final class TableRowWriter: RowWriter {
             var from = 0
             var k = 0
             while k < cellEnds.count {
-                line(bytes, ends: cellEnds[k..<k + perRow], widths: cellWidths[k..<k + perRow], from: from, alignNumbers: true)
+                line(
+                    bytes, ends: cellEnds[k..<k + perRow], widths: cellWidths[k..<k + perRow],
+                    from: from, alignNumbers: true)
                 from = cellEnds[k + perRow - 1]
                 k += perRow
                 try out.flushIfFull()
@@ -167,7 +187,8 @@ final class TableRowWriter: RowWriter {
 
     /// One line of cells whose text lies end to end in `bytes`, starting at `from`.
     private func line(
-        _ bytes: UnsafeBufferPointer<UInt8>, ends: ArraySlice<Int>, widths cellWidths: ArraySlice<Int>, from: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, ends: ArraySlice<Int>,
+        widths cellWidths: ArraySlice<Int>, from: Int,
         alignNumbers: Bool
     ) {
         var start = from
@@ -199,7 +220,8 @@ final class TableRowWriter: RowWriter {
                 from = cellEnds[k]
             }
         }
-        RecordLines.append(columns: columns, names: names, values: values, nulls: cellNulls, to: out)
+        RecordLines.append(
+            columns: columns, names: names, values: values, nulls: cellNulls, to: out)
     }
 
     /// The block as `writeBlock` prints it, fitted to the display's width (`TableLayout`) and
@@ -220,12 +242,16 @@ final class TableRowWriter: RowWriter {
             var ends: [Int] = []
             var nameWidths: [Int] = []
             for column in columns {
-                nameWidths.append(Array(column.name.utf8).withUnsafeBufferPointer { Self.appendText($0, to: names) })
+                nameWidths.append(
+                    Array(column.name.utf8).withUnsafeBufferPointer {
+                        Self.appendText($0, to: names)
+                    })
                 ends.append(names.byteCount)
             }
             names.withBytes {
                 fittedLine(
-                    $0, ends: ends[...], widths: nameWidths[...], nulls: nil, from: 0, layout: layout,
+                    $0, ends: ends[...], widths: nameWidths[...], nulls: nil, from: 0,
+                    layout: layout,
                     style: colors ? ANSIStyle.header : nil)
             }
             for (j, width) in layout.widths.enumerated() {
@@ -244,7 +270,8 @@ final class TableRowWriter: RowWriter {
                 while k < cellEnds.count {
                     fittedLine(
                         bytes, ends: cellEnds[k..<k + perRow], widths: cellWidths[k..<k + perRow],
-                        nulls: colors ? cellNulls[k..<k + perRow] : nil, from: from, layout: layout, style: nil)
+                        nulls: colors ? cellNulls[k..<k + perRow] : nil, from: from, layout: layout,
+                        style: nil)
                     from = cellEnds[k + perRow - 1]
                     k += perRow
                     try out.flushIfFull()
@@ -260,7 +287,8 @@ final class TableRowWriter: RowWriter {
     /// One line of the shown cells, each cut to its column's width, with `…` where columns
     /// are left out; `style` colours every cell (the header), `nulls` the NULL ones.
     private func fittedLine(
-        _ bytes: UnsafeBufferPointer<UInt8>, ends: ArraySlice<Int>, widths cellWidths: ArraySlice<Int>,
+        _ bytes: UnsafeBufferPointer<UInt8>, ends: ArraySlice<Int>,
+        widths cellWidths: ArraySlice<Int>,
         nulls: ArraySlice<Bool>?, from: Int, layout: TableLayout, style: StaticString?
     ) {
         let first = ends.startIndex
@@ -284,7 +312,8 @@ final class TableRowWriter: RowWriter {
             let right = numeric[i] && sawNumber[i]
             if right { out.appendSpaces(pad) }
             if let cellStyle { out.append(cellStyle) }
-            let written = TerminalText.appendCut(cell, textWidth: cellWidths[k], width: columnWidth, to: out)
+            let written = TerminalText.appendCut(
+                cell, textWidth: cellWidths[k], width: columnWidth, to: out)
             if cellStyle != nil { out.append(ANSIStyle.reset) }
             if !right && !isLast { out.appendSpaces(pad + shownWidth - written) }
             if right && written < shownWidth { out.appendSpaces(shownWidth - written) }

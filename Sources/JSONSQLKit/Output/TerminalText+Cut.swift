@@ -6,7 +6,9 @@ extension TerminalText {
     /// width appended.
     ///
     ///     "Grüße aus Köln", width 8 → "Grüße a…"
-    static func appendCut(_ text: UnsafeBufferPointer<UInt8>, textWidth: Int, width: Int, to out: OutputBuffer) -> Int {
+    static func appendCut(
+        _ text: UnsafeBufferPointer<UInt8>, textWidth: Int, width: Int, to out: OutputBuffer
+    ) -> Int {
         guard textWidth > width else {
             out.append(text)
             return textWidth

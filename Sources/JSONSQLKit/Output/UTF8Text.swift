@@ -1,12 +1,15 @@
-/// UTF-8 checks for output. TEXT values need not be UTF-8 (raw SQL can store `CAST(x'ff' AS TEXT)`);
-/// every writer prints each ill-formed sequence as one U+FFFD, as `String(decoding:as:)` does.
+/// UTF-8 checks for output. TEXT values need not be UTF-8 (raw SQL can store `CAST(x'ff' AS
+/// TEXT)`); every writer prints each ill-formed sequence as one U+FFFD, as `String(decoding:as:)`
+/// does.
 enum UTF8Text {
     /// U+FFFD REPLACEMENT CHARACTER in UTF-8.
     static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     /// The length of the well-formed sequence starting at `i`, or 0 when there is none
     /// (Unicode's table 3-7: no overlong forms, surrogates or scalars beyond U+10FFFF).
-    @inline(__always) static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+    @inline(__always) static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int)
+        -> Int
+    {
         let (needed, matched) = match(bytes, at: i)
         return needed > 0 && matched == needed ? needed : 0
     }
@@ -18,7 +21,9 @@ enum UTF8Text {
     }
 
     /// The bytes a sequence starting at `i` needs, and how many of them are there and fit.
-    private static func match(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (needed: Int, matched: Int) {
+    private static func match(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (
+        needed: Int, matched: Int
+    ) {
         let lead = bytes[i]
         let needed: Int
         var low: UInt8 = 0x80
@@ -44,11 +49,15 @@ enum UTF8Text {
     }
 
     /// The scalar of a well-formed sequence.
-    @inline(__always) static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, length: Int) -> UInt32 {
+    @inline(__always) static func scalar(
+        _ bytes: UnsafeBufferPointer<UInt8>, at i: Int, length: Int
+    ) -> UInt32 {
         var value = UInt32(bytes[i]) & (0xFF >> UInt32(length + 1))
         for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
         return value
     }
 
-    @inline(__always) static func isC1(_ scalar: UInt32) -> Bool { scalar >= 0x80 && scalar <= 0x9F }
+    @inline(__always) static func isC1(_ scalar: UInt32) -> Bool {
+        scalar >= 0x80 && scalar <= 0x9F
+    }
 }

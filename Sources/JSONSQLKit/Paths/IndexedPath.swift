@@ -30,7 +30,8 @@ public struct IndexedPath: Sendable, Equatable {
         return text.items(list).compactMap { item in
             guard let (path, guarded) = parse(text, item) else { return nil }
             return IndexedPath(
-                index: index, path: path, expression: text.text(tokens: item), guarded: guarded, partial: partial)
+                index: index, path: path, expression: text.text(tokens: item), guarded: guarded,
+                partial: partial)
         }
     }
 
@@ -38,16 +39,21 @@ public struct IndexedPath: Sendable, Equatable {
     static func parse(_ text: SQLTokens, _ range: Range<Int>) -> (JSONPath, guarded: Bool)? {
         var range = range
         // Parentheses around the whole expression mean nothing.
-        while range.count >= 2, text.isSymbol(range.lowerBound, "("), text.closing(range.lowerBound) == range.upperBound - 1 {
+        while range.count >= 2, text.isSymbol(range.lowerBound, "("),
+            text.closing(range.lowerBound) == range.upperBound - 1
+        {
             range = (range.lowerBound + 1)..<(range.upperBound - 1)
         }
         if let path = extraction(text, range) { return (path, false) }
         // CASE WHEN json_valid(c) THEN <extraction of c> END
         let t = range.lowerBound
-        guard range.count >= 10, text.isWord(t, "CASE"), text.isWord(t + 1, "WHEN"), text.isWord(t + 2, "JSON_VALID"),
-            text.isSymbol(t + 3, "("), isName(text, t + 4), text.isSymbol(t + 5, ")"), text.isWord(t + 6, "THEN"),
+        guard range.count >= 10, text.isWord(t, "CASE"), text.isWord(t + 1, "WHEN"),
+            text.isWord(t + 2, "JSON_VALID"),
+            text.isSymbol(t + 3, "("), isName(text, t + 4), text.isSymbol(t + 5, ")"),
+            text.isWord(t + 6, "THEN"),
             text.isWord(range.upperBound - 1, "END"),
-            let path = extraction(text, (t + 7)..<(range.upperBound - 1)), SQLName.same(path.column, text.name(t + 4))
+            let path = extraction(text, (t + 7)..<(range.upperBound - 1)),
+            SQLName.same(path.column, text.name(t + 4))
         else { return nil }
         return (path, true)
     }
@@ -57,12 +63,18 @@ public struct IndexedPath: Sendable, Equatable {
     /// 'array' THEN json_array_length(c, '$.path') END`.
     private static func extraction(_ text: SQLTokens, _ range: Range<Int>) -> JSONPath? {
         let t = range.lowerBound
-        if range.count == 18, text.isWord(t, "CASE"), text.isWord(t + 1, "WHEN"), text.isWord(t + 2, "JSON_TYPE"),
-            text.isSymbol(t + 3, "("), isName(text, t + 4), text.isSymbol(t + 5, ","), text.tokens[t + 6].kind == .string,
-            text.isSymbol(t + 7, ")"), text.isSymbol(t + 8, "="), text.tokens[t + 9].kind == .string,
-            text.name(t + 9) == "array", text.isWord(t + 10, "THEN"), text.isWord(t + 11, "JSON_ARRAY_LENGTH"),
-            text.isSymbol(t + 12, "("), isName(text, t + 13), text.isSymbol(t + 14, ","), text.tokens[t + 15].kind == .string,
-            text.isSymbol(t + 16, ")"), text.isWord(t + 17, "END"), text.name(t + 4) == text.name(t + 13),
+        if range.count == 18, text.isWord(t, "CASE"), text.isWord(t + 1, "WHEN"),
+            text.isWord(t + 2, "JSON_TYPE"),
+            text.isSymbol(t + 3, "("), isName(text, t + 4), text.isSymbol(t + 5, ","),
+            text.tokens[t + 6].kind == .string,
+            text.isSymbol(t + 7, ")"), text.isSymbol(t + 8, "="),
+            text.tokens[t + 9].kind == .string,
+            text.name(t + 9) == "array", text.isWord(t + 10, "THEN"),
+            text.isWord(t + 11, "JSON_ARRAY_LENGTH"),
+            text.isSymbol(t + 12, "("), isName(text, t + 13), text.isSymbol(t + 14, ","),
+            text.tokens[t + 15].kind == .string,
+            text.isSymbol(t + 16, ")"), text.isWord(t + 17, "END"),
+            text.name(t + 4) == text.name(t + 13),
             text.name(t + 6) == text.name(t + 15), let segments = segments(text.name(t + 6))
         {
             return JSONPath(column: text.name(t + 4), segments: segments, function: .length)
@@ -71,25 +83,33 @@ public struct IndexedPath: Sendable, Equatable {
             let column = text.name(t)
             switch text.tokens[t + 2].kind {
             case .number:
-                guard let index = Int(text.text(t + 2)), JSONPath.indexRange.contains(index) else { return nil }
+                guard let index = Int(text.text(t + 2)), JSONPath.indexRange.contains(index) else {
+                    return nil
+                }
                 return JSONPath(column: column, segments: [.index(index)])
             case .string:
                 let operand = text.name(t + 2)
-                if operand.hasPrefix("$") { return segments(operand).map { JSONPath(column: column, segments: $0) } }
+                if operand.hasPrefix("$") {
+                    return segments(operand).map { JSONPath(column: column, segments: $0) }
+                }
                 // A label: SQLite 3.40 reads `a.b` as a path and `0` as an index where later
                 // versions read them as keys, so only a label that means one key in every version
                 // is taken.
                 guard let first = operand.unicodeScalars.first, !("0"..."9").contains(first),
-                    !operand.unicodeScalars.contains(where: { ".[\"\\".unicodeScalars.contains($0) })
+                    !operand.unicodeScalars.contains(where: { ".[\"\\".unicodeScalars.contains($0) }
+                    )
                 else { return nil }
                 return JSONPath(column: column, segments: [.key(operand)])
             default: return nil
             }
         }
-        if range.count == 6, text.isWord(t, "JSON_EXTRACT"), text.isSymbol(t + 1, "("), isName(text, t + 2),
+        if range.count == 6, text.isWord(t, "JSON_EXTRACT"), text.isSymbol(t + 1, "("),
+            isName(text, t + 2),
             text.isSymbol(t + 3, ","), text.tokens[t + 4].kind == .string, text.isSymbol(t + 5, ")")
         {
-            return segments(text.name(t + 4)).map { JSONPath(column: text.name(t + 2), segments: $0) }
+            return segments(text.name(t + 4)).map {
+                JSONPath(column: text.name(t + 2), segments: $0)
+            }
         }
         return nil
     }
@@ -114,7 +134,10 @@ public struct IndexedPath: Sendable, Equatable {
                     scalars.removeFirst()
                     guard let end = scalars.firstIndex(of: "\"") else { return nil }
                     // Spelled as JSON spells it (`\u0022` for `"`, as jsonsql's own indexes do).
-                    guard let decoded = JSONText.decodedKey(Array(String(String.UnicodeScalarView(scalars[..<end])).utf8)) else {
+                    guard
+                        let decoded = JSONText.decodedKey(
+                            Array(String(String.UnicodeScalarView(scalars[..<end])).utf8))
+                    else {
                         return nil
                     }
                     key.append(contentsOf: String(decoding: decoded, as: UTF8.self).unicodeScalars)
@@ -135,7 +158,9 @@ public struct IndexedPath: Sendable, Equatable {
                     inside.removeFirst()
                     fromEnd = true
                 }
-                guard !inside.isEmpty, inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }),
+                guard !inside.isEmpty,
+                    inside.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }
+                    ),
                     let number = Int(inside), JSONPath.indexRange.contains(number),
                     fromEnd ? number < 0 : number >= 0 && !inside.hasPrefix("-")
                 else { return nil }

@@ -17,7 +17,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The names other tools give `length`, which a near miss is pointed from.
     static let lengthSpellings: Set<String> = [
-        "len", "size", "count", "array_length", "json_array_length", "jsonb_array_length", "cardinality", "array_size",
+        "len", "size", "count", "array_length", "json_array_length", "jsonb_array_length",
+        "cardinality", "array_size",
     ]
 
     /// The array indexes a path takes, from the end or from the start: PostgreSQL's 32-bit
@@ -37,7 +38,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     func checkIndexes() throws {
         for (i, segment) in segments.enumerated() {
             if case .index(let index) = segment, !Self.indexRange.contains(index) {
-                throw Self.indexOutOfRange(String(index), after: JSONPath(column: column, segments: Array(segments[..<i])))
+                throw Self.indexOutOfRange(
+                    String(index), after: JSONPath(column: column, segments: Array(segments[..<i])))
             }
         }
     }
@@ -70,10 +72,15 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         self = try functions ? JSONPath.parseTerm(&cursor) : JSONPath.parse(&cursor)
         cursor.skipSpaces()
         if !cursor.atEnd {
-            if cursor.current == "(", isWholeColumn, let error = Self.callError(column, functions: functions) { throw error }
+            if cursor.current == "(", isWholeColumn,
+                let error = Self.callError(column, functions: functions)
+            {
+                throw error
+            }
             let quote = cursor.current == "\"" ? Self.quoteInNameHint : ""
             throw JSONSQLError(
-                "unexpected '\(TerminalText.excerpt(cursor.rest))' after the path \(TerminalText.excerpt("\(self)"))\(quote)")
+                "unexpected '\(TerminalText.excerpt(cursor.rest))' after the path \(TerminalText.excerpt("\(self)"))\(quote)"
+            )
         }
     }
 
@@ -91,9 +98,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         var path = try parse(&cursor)
         cursor.skipSpaces()
         guard cursor.skip(")") else {
-            throw JSONSQLError("expected ')' after \(function.rawValue)(\(path), found '\(TerminalText.excerpt(cursor.rest))'")
+            throw JSONSQLError(
+                "expected ')' after \(function.rawValue)(\(path), found '\(TerminalText.excerpt(cursor.rest))'"
+            )
         }
-        if path.function != nil { throw JSONSQLError("\(function.rawValue)() takes a path, not a function of one") }
+        if path.function != nil {
+            throw JSONSQLError("\(function.rawValue)() takes a path, not a function of one")
+        }
         path.function = function
         return path
     }
@@ -111,20 +122,27 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     static func callError(_ name: String, functions: Bool) -> JSONSQLError? {
         let lower = name.lowercased()
         if !functions, let function = Function(rawValue: lower) {
-            return JSONSQLError("\(function.rawValue)() is not taken here: give a path, such as address.country")
+            return JSONSQLError(
+                "\(function.rawValue)() is not taken here: give a path, such as address.country")
         }
         guard lengthSpellings.contains(lower) else { return nil }
         return JSONSQLError(
-            "\(name)() is not jsonsql's; the number of elements of an array is length(PATH), as in length(payload.commits) > 3")
+            "\(name)() is not jsonsql's; the number of elements of an array is length(PATH), as in length(payload.commits) > 3"
+        )
     }
 
     static func parse(_ cursor: inout TextCursor) throws -> JSONPath {
-        if cursor.current == ".", cursor.peek(1).map({ !TextCursor.isDelimiter($0) || $0 == "\"" }) == true {
+        if cursor.current == ".",
+            cursor.peek(1).map({ !TextCursor.isDelimiter($0) || $0 == "\"" }) == true
+        {
             // jq's `.address.country`.
             var rest = cursor
             rest.index += 1
-            let meant = (try? parse(&rest)).map { "\($0)" } ?? "address.country, not .address.country"
-            throw JSONSQLError("a path starts with its column, without jq's leading '.': \(TerminalText.excerpt(meant))")
+            let meant =
+                (try? parse(&rest)).map { "\($0)" } ?? "address.country, not .address.country"
+            throw JSONSQLError(
+                "a path starts with its column, without jq's leading '.': \(TerminalText.excerpt(meant))"
+            )
         }
         let column = try segmentName(&cursor)
         var path = JSONPath(column: column)
@@ -152,17 +170,23 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                         // `tags[]`, as describe lists an array's elements: no path says "every element".
                         throw JSONSQLError(
                             "\(path)[] stands for every element, as describe lists arrays, and a path names one: \(path)[0], \(path)[-1]; "
-                                + "to match an element anywhere in the array, --where '\(path) contains VALUE'")
+                                + "to match an element anywhere in the array, --where '\(path) contains VALUE'"
+                        )
                     }
                     guard let index = Int(digits), indexRange.contains(index) else {
                         // `[99999999999999999999]`, `[-9223372036854775808]`: digits, but no array holds that many elements.
-                        if digits.contains(where: \.isNumber) { throw indexOutOfRange(digits, after: path) }
-                        throw JSONSQLError("expected an array index like [0] or [-1] in the path after \(path)")
+                        if digits.contains(where: \.isNumber) {
+                            throw indexOutOfRange(digits, after: path)
+                        }
+                        throw JSONSQLError(
+                            "expected an array index like [0] or [-1] in the path after \(path)")
                     }
                     path.segments.append(.index(index))
                 }
                 cursor.skipSpaces()
-                guard cursor.skip("]") else { throw JSONSQLError("expected ']' in the path after \(path)") }
+                guard cursor.skip("]") else {
+                    throw JSONSQLError("expected ']' in the path after \(path)")
+                }
             } else {
                 break
             }
@@ -206,7 +230,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         } else {
             meant = "\(path)." + (operand.isEmpty ? "key" : displayName(operand))
         }
-        return JSONSQLError("a path goes into JSON with dots, not SQLite's -> and ->>: \(TerminalText.excerpt(meant))")
+        return JSONSQLError(
+            "a path goes into JSON with dots, not SQLite's -> and ->>: \(TerminalText.excerpt(meant))"
+        )
     }
 
     private static func segmentName(_ cursor: inout TextCursor) throws -> String {
@@ -268,7 +294,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     static func displayName(_ name: String) -> String {
         let plain =
             !name.isEmpty
-            && !name.unicodeScalars.contains { TextCursor.isDelimiter($0) || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            && !name.unicodeScalars.contains {
+                TextCursor.isDelimiter($0) || $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+            }
         return plain ? name : JSONEncoding.quoted(name)
     }
 
@@ -284,9 +312,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case .key(let key):
                 // A key that JSON escapes is named in the one spelling stored keys have (`JSONText.canonicalKeys`).
                 if key.utf8.contains(0) {
-                    throw JSONSQLError("the key \(JSONEncoding.quoted(key)) holds U+0000, which a SQLite path cannot name")
+                    throw JSONSQLError(
+                        "the key \(JSONEncoding.quoted(key)) holds U+0000, which a SQLite path cannot name"
+                    )
                 }
-                if key.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+                if key.utf8.contains(where: {
+                    $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20
+                }) {
                     var body: [UInt8] = []
                     JSONText.appendKeyBody(key.utf8, to: &body)
                     text += ".\"" + String(decoding: body, as: UTF8.self) + "\""

@@ -6,7 +6,8 @@
 ///     address.country  →  "address" ->> '$.country'
 ///     tags[-1]         →  "tags" ->> '$[#-1]'
 ///     score            →  "score"
-///     body.a           →  CASE WHEN json_valid("body") THEN "body" ->> '$.a' END   (a column not declared json)
+///     body.a           →  CASE WHEN json_valid("body") THEN "body" ->> '$.a' END   (a column not
+///     declared json)
 ///
 /// A path into a column not declared json (or declared json by another tool, with no CHECK
 /// calling `json_valid`) is guarded by `json_valid`: text that is not JSON is
@@ -38,7 +39,8 @@ public struct ResolvedPath: Sendable {
 
     public init(_ path: JSONPath, in table: TableInfo) throws {
         if let function = path.function {
-            self = try Self(function, of: ResolvedPath(path.measured, in: table), as: path, in: table)
+            self = try Self(
+                function, of: ResolvedPath(path.measured, in: table), as: path, in: table)
             return
         }
         functionSQL = nil
@@ -52,8 +54,10 @@ public struct ResolvedPath: Sendable {
                 keys.append(key)
             }
             for count in stride(from: keys.count - 1, through: 1, by: -1) {
-                guard let dotted = table.column(named: keys[0...count].joined(separator: ".")) else { continue }
-                let quoted = JSONPath(column: dotted.name, segments: Array(path.segments.dropFirst(count)))
+                guard let dotted = table.column(named: keys[0...count].joined(separator: "."))
+                else { continue }
+                let quoted = JSONPath(
+                    column: dotted.name, segments: Array(path.segments.dropFirst(count)))
                 throw JSONSQLError(
                     "no column '\(path.column)' in table '\(table.name)'; the column \(JSONPath(column: dotted.name)) has a dot in its name, so a path writes it in quotes: \(quoted)"
                 )
@@ -99,7 +103,10 @@ public struct ResolvedPath: Sendable {
     }
 
     /// `function` of the value at `measured`, as the integer column `path` (`functionSQL`).
-    private init(_ function: JSONPath.Function, of measured: ResolvedPath, as path: JSONPath, in table: TableInfo) throws {
+    private init(
+        _ function: JSONPath.Function, of measured: ResolvedPath, as path: JSONPath,
+        in table: TableInfo
+    ) throws {
         // A plain column holds no array (paths into one not declared json are JSON on SQLite).
         guard measured.isJSON else {
             throw JSONSQLError(
@@ -110,7 +117,8 @@ public struct ResolvedPath: Sendable {
         dialect = measured.dialect
         tableName = measured.tableName
         column = ColumnInfo(
-            name: path.description, type: .integer, declaredType: "INTEGER", notNull: false, defaultSQL: nil, primaryKeyIndex: 0,
+            name: path.description, type: .integer, declaredType: "INTEGER", notNull: false,
+            defaultSQL: nil, primaryKeyIndex: 0,
             isGenerated: true)
         pathLiteral = nil
         guarded = false
@@ -118,15 +126,19 @@ public struct ResolvedPath: Sendable {
         let sql: String
         switch (function, measured.jsonb) {
         case (.length, let jsonb?):
-            sql = "(CASE WHEN jsonb_typeof(\(jsonb)) = 'array' THEN jsonb_array_length(\(jsonb)) END)"
+            sql =
+                "(CASE WHEN jsonb_typeof(\(jsonb)) = 'array' THEN jsonb_array_length(\(jsonb)) END)"
         case (.length, nil):
             // Guarded whenever values may not be JSON, whatever index holds the path, so that
             // the expression is the one an index on it was built with.
             let literal = measured.pathLiteral ?? "'$'"
             let column = measured.quotedColumn
-            let length = "CASE WHEN json_type(\(column), \(literal)) = 'array' THEN json_array_length(\(column), \(literal)) END"
+            let length =
+                "CASE WHEN json_type(\(column), \(literal)) = 'array' THEN json_array_length(\(column), \(literal)) END"
             let holdsJSON = measured.column.type == .json && !measured.column.mayHoldInvalidJSON
-            sql = "(" + (holdsJSON ? length : "CASE WHEN json_valid(\(column)) THEN \(length) END") + ")"
+            sql =
+                "(" + (holdsJSON ? length : "CASE WHEN json_valid(\(column)) THEN \(length) END")
+                + ")"
         }
         functionSQL = sql
         // The index built on this very expression, which SQLite uses for it.
@@ -160,7 +172,9 @@ public struct ResolvedPath: Sendable {
         if dialect == .postgres { return jsonb ?? postgresColumnSQL }
         guard let pathLiteral else {
             // Exact decimals are kept as text; they compare and sort by their value.
-            if column.type == .numeric && column.hasTextAffinity { return "CAST(\(quotedColumn) AS NUMERIC)" }
+            if column.type == .numeric && column.hasTextAffinity {
+                return "CAST(\(quotedColumn) AS NUMERIC)"
+            }
             return quotedColumn
         }
         if let index { return index.expression }
@@ -171,7 +185,9 @@ public struct ResolvedPath: Sendable {
     /// the condition that the stored value is a number or NULL: SQLite casts text that is not a
     /// number (`'0x10'`, `'abc'`, which another tool may have stored there) to 0. Nil elsewhere.
     var numberGuardSQL: String? {
-        guard dialect == .sqlite, pathLiteral == nil, column.type == .numeric, column.hasTextAffinity else { return nil }
+        guard dialect == .sqlite, pathLiteral == nil, column.type == .numeric,
+            column.hasTextAffinity
+        else { return nil }
         return
             "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') ELSE \(quotedColumn) IS NULL END"
     }
@@ -210,12 +226,14 @@ public struct ResolvedPath: Sendable {
     var groupKindSQL: String? {
         guard isJSON else { return nil }
         if let jsonb {
-            return "CASE WHEN jsonb_typeof(\(jsonb)) IN ('boolean', 'array', 'object') THEN 1 ELSE 0 END"
+            return
+                "CASE WHEN jsonb_typeof(\(jsonb)) IN ('boolean', 'array', 'object') THEN 1 ELSE 0 END"
         }
         // Only a value `->>` reads as 0 or 1, or as text starting `[` or `{`, can share its group
         // with another kind: the kind of the rest is not read, so SQLite reads the row (and parses
         // its JSON) only for those, and reads the others' value from an index on the path.
-        // A string holding U+0000, which `->>` ends there, is told apart by all of it (`WholeString`).
+        // A string holding U+0000, which `->>` ends there, is told apart by all of it
+        // (`WholeString`).
         let value = sortSQL
         return """
             CASE WHEN typeof(\(value)) = 'text' AND \(holdsNULSQL) AND \(typeSQL) = 'text' \
@@ -283,7 +301,9 @@ extension ResolvedPath {
 
     /// `strict $[2]`, `strict $[last]` for -1, `strict $[last - 1]` for -2.
     static func elementPath(_ index: Int) -> String {
-        index >= 0 ? "strict $[\(index)]" : index == -1 ? "strict $[last]" : "strict $[last - \(-(index + 1))]"
+        index >= 0
+            ? "strict $[\(index)]"
+            : index == -1 ? "strict $[last]" : "strict $[last - \(-(index + 1))]"
     }
 
     /// A json column as jsonb: a column declared `json` (in a table made elsewhere) is read
@@ -291,13 +311,14 @@ extension ResolvedPath {
     /// back to it through PostgreSQL's assignment cast.
     static func postgresColumn(_ column: ColumnInfo) -> String {
         let quoted = SQLQuote.identifier(column.name)
-        return column.type == .json && column.declaredType.lowercased() == "json" ? "\(quoted)::jsonb" : quoted
+        return column.type == .json && column.declaredType.lowercased() == "json"
+            ? "\(quoted)::jsonb" : quoted
     }
 
     /// The path an index expression is, as PostgreSQL prints what `postgresJSONB` wrote:
-    /// `(jsonb_path_query_first((doc -> 'a'::text), 'strict $[2]'::jsonpath, '{}'::jsonb, true) -> 'b'::text)`
-    /// → `doc.a[2].b` (and `((doc -> 'a'::text) -> 2)`, an element as `->` reads it); nil for
-    /// any other expression.
+    /// `(jsonb_path_query_first((doc -> 'a'::text), 'strict $[2]'::jsonpath, '{}'::jsonb, true) ->
+    /// 'b'::text)` → `doc.a[2].b` (and `((doc -> 'a'::text) -> 2)`, an element as `->` reads it);
+    /// nil for any other expression.
     static func postgresPath(indexExpression text: String) -> JSONPath? {
         var cursor = TextCursor(text)
         let function = "jsonb_path_query_first("
@@ -326,7 +347,9 @@ extension ResolvedPath {
                 column.append(c)
             }
         } else {
-            while let c = cursor.current, c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c) {
+            while let c = cursor.current,
+                c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c)
+            {
                 column.append(c)
                 cursor.index += 1
             }
@@ -343,7 +366,8 @@ extension ResolvedPath {
                 guard openFunctions > 0 else { return nil }
                 openFunctions -= 1
                 skipParentheses(" ")
-                guard let jsonPath = try? cursor.quotedString(), let index = elementIndex(jsonPath) else { return nil }
+                guard let jsonPath = try? cursor.quotedString(), let index = elementIndex(jsonPath)
+                else { return nil }
                 for part in ["::jsonpath", ",", " ", "'{}'::jsonb", ",", " ", "true", ")"] {
                     guard cursor.rest.hasPrefix(part) else { return nil }
                     cursor.index += part.unicodeScalars.count
@@ -355,12 +379,16 @@ extension ResolvedPath {
             guard cursor.skip(">") else { return nil }
             skipParentheses("(")
             if cursor.current == "'" {
-                guard let key = try? cursor.quotedString(), cursor.rest.hasPrefix("::text") else { return nil }
+                guard let key = try? cursor.quotedString(), cursor.rest.hasPrefix("::text") else {
+                    return nil
+                }
                 cursor.index += 6
                 segments.append(.key(key))
             } else {
                 let number = cursor.bareWord { !($0 == "-" || ("0"..."9").contains($0)) }
-                guard let index = Int(number), JSONPath.indexRange.contains(index) else { return nil }
+                guard let index = Int(number), JSONPath.indexRange.contains(index) else {
+                    return nil
+                }
                 segments.append(.index(index))
             }
         }
@@ -374,10 +402,14 @@ extension ResolvedPath {
         guard jsonPath.hasPrefix("strict $["), jsonPath.hasSuffix("]") else { return nil }
         let inside = jsonPath.dropFirst(9).dropLast()
         if inside == "last" { return -1 }
-        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0, back < -JSONPath.indexRange.lowerBound {
+        if inside.hasPrefix("last - "), let back = Int(inside.dropFirst(7)), back > 0,
+            back < -JSONPath.indexRange.lowerBound
+        {
             return -(back + 1)
         }
-        guard let index = Int(inside), JSONPath.indexRange.contains(index), index >= 0, elementPath(index) == jsonPath else {
+        guard let index = Int(inside), JSONPath.indexRange.contains(index), index >= 0,
+            elementPath(index) == jsonPath
+        else {
             return nil
         }
         return index
@@ -388,8 +420,11 @@ extension ResolvedPath {
     var postgresText: String {
         let segments = path.segments
         guard let last = segments.last else { return "(\(Self.postgresColumn(column)) #>> '{}')" }
-        guard case .key(let key) = last else { return "(\(Self.postgresJSONB(column, segments)) #>> '{}')" }
-        return "(\(Self.postgresJSONB(column, Array(segments.dropLast()))) ->> \(SQLQuote.literal(key)))"
+        guard case .key(let key) = last else {
+            return "(\(Self.postgresJSONB(column, segments)) #>> '{}')"
+        }
+        return
+            "(\(Self.postgresJSONB(column, Array(segments.dropLast()))) ->> \(SQLQuote.literal(key)))"
     }
 
     /// On PostgreSQL: what a grouped query groups by, as SQLite groups (`QuerySpec.build`): the

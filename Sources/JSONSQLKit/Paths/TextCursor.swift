@@ -66,12 +66,16 @@ struct TextCursor {
                 case "f": out.append("\u{0C}")
                 case "u":
                     let text = String(String.UnicodeScalarView(scalars[start...]))
-                    guard let code = hex4(at: index) else { throw JSONSQLError("invalid \\u escape in \(text)") }
+                    guard let code = hex4(at: index) else {
+                        throw JSONSQLError("invalid \\u escape in \(text)")
+                    }
                     index += 4
                     var value = code
                     // As in JSON, a character beyond U+FFFF is a pair of escapes: \ud83d\ude00.
-                    if (0xD800..<0xDC00).contains(code), scalars.count > index + 1, scalars[index] == "\\",
-                        scalars[index + 1] == "u", let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low)
+                    if (0xD800..<0xDC00).contains(code), scalars.count > index + 1,
+                        scalars[index] == "\\",
+                        scalars[index + 1] == "u", let low = hex4(at: index + 2),
+                        (0xDC00..<0xE000).contains(low)
                     {
                         value = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                         index += 6
@@ -92,7 +96,8 @@ struct TextCursor {
             }
             out.append(c)
         }
-        throw JSONSQLError("unterminated string \(String(String.UnicodeScalarView(scalars[start...])))")
+        throw JSONSQLError(
+            "unterminated string \(String(String.UnicodeScalarView(scalars[start...])))")
     }
 
     /// `text` as one quoted string (`--set k="v"`, `--param n='v'`): nil when it is not one
@@ -131,7 +136,9 @@ struct TextCursor {
     }
 
     /// Reads a run of scalars up to a delimiter.
-    mutating func bareWord(endingAt isEnd: (Unicode.Scalar) -> Bool = TextCursor.isDelimiter) -> String {
+    mutating func bareWord(endingAt isEnd: (Unicode.Scalar) -> Bool = TextCursor.isDelimiter)
+        -> String
+    {
         var out = String.UnicodeScalarView()
         while let c = current, !isEnd(c) {
             out.append(c)

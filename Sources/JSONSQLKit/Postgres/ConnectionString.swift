@@ -31,9 +31,11 @@ public enum ConnectionString {
         var rest = Substring(text)
         while let found = rest.range(of: "password") {
             rest = rest[found.upperBound...]
-            if rest.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" })
-                .first == "="
-            {
+            if rest.drop(while: {
+                $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0B}"
+                    || $0 == "\u{0C}"
+            })
+            .first == "=" {
                 return true
             }
         }
@@ -52,13 +54,27 @@ public enum ConnectionString {
         if url, ambiguity(options) != nil { return fallback }
         let kept = options.filter { !$0.secret }
         let forms =
-            url ? [urlForm(kept, scheme: scheme(of: text)), parameterForm(kept, scheme: scheme(of: text))] : [keyValueForm(kept)]
+            url
+            ? [
+                urlForm(kept, scheme: scheme(of: text)),
+                parameterForm(kept, scheme: scheme(of: text)),
+            ] : [keyValueForm(kept)]
         // libpq must read the text shown as the same options, without the secrets.
-        guard let form = forms.first(where: { if case .options(let again) = read($0) { again == kept } else { false } }) else {
+        guard
+            let form = forms.first(where: {
+                if case .options(let again) = read($0) { again == kept } else { false }
+            })
+        else {
             return fallback
         }
-        // jsonsql runs no key-value string, so it shows one with `password=...` where the secret was.
-        return url ? form : keyValueForm(options.map { $0.secret ? Option(keyword: $0.keyword, value: "...", secret: true) : $0 })
+        // jsonsql runs no key-value string, so it shows one with `password=...` where the secret
+        // was.
+        return url
+            ? form
+            : keyValueForm(
+                options.map {
+                    $0.secret ? Option(keyword: $0.keyword, value: "...", secret: true) : $0
+                })
     }
 
     /// `text` with every `postgres://` URL in it redacted (`redacted`): for text that may quote
@@ -74,13 +90,17 @@ public enum ConnectionString {
             out += rest[..<start]
             var end = rest[start...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
             // A quote or punctuation that ends the word is not part of the URL.
-            while end > start, let last = rest[..<end].last, "'\";,):.".contains(last) { end = rest.index(before: end) }
+            while end > start, let last = rest[..<end].last, "'\";,):.".contains(last) {
+                end = rest.index(before: end)
+            }
             // Only a user part (`me:pw@`), a parameter (`password=`, maybe percent-encoded) or
             // what libpq cannot read (`me:pw` as a host and port) may hold a secret; any other
             // URL is left as written.
             let url = String(rest[start..<end])
             let after = url.drop { $0 != "/" }.dropFirst(2)
-            out += after.contains(where: { "@%:".contains($0) }) || after.lowercased().contains("password") ? redacted(url) : url
+            out +=
+                after.contains(where: { "@%:".contains($0) })
+                    || after.lowercased().contains("password") ? redacted(url) : url
             rest = rest[end...]
         }
         return out + rest
@@ -97,9 +117,13 @@ public enum ConnectionString {
     /// A key-value string with a secret, as the URL that names the same options without the
     /// secrets; nil when there is none (not such a string, or libpq cannot read it).
     static func asURL(_ text: String) -> String? {
-        guard !isURL(text), mayNameSecret(text), case .options(let options) = read(text) else { return nil }
+        guard !isURL(text), mayNameSecret(text), case .options(let options) = read(text) else {
+            return nil
+        }
         let kept = options.filter { !$0.secret }
-        for form in [urlForm(kept, scheme: "postgres://"), parameterForm(kept, scheme: "postgres://")] {
+        for form in [
+            urlForm(kept, scheme: "postgres://"), parameterForm(kept, scheme: "postgres://"),
+        ] {
             if case .options(let again) = read(form), again == kept { return form }
         }
         return nil
@@ -116,7 +140,8 @@ public enum ConnectionString {
             return nil
         case .unreadable(let message):
             if !text.hasPrefix("postgres://") && !text.hasPrefix("postgresql://") {
-                return "libpq reads only a URL that starts with postgres:// or postgresql:// in lower case"
+                return
+                    "libpq reads only a URL that starts with postgres:// or postgresql:// in lower case"
             }
             return withoutQuotes(message)
         }
@@ -181,8 +206,12 @@ public enum ConnectionString {
         var option = parsed
         while let keyword = option.pointee.keyword {
             if let value = option.pointee.val {
-                let secret = option.pointee.dispchar.map { String(cString: $0).contains("*") } ?? false
-                options.append(Option(keyword: String(cString: keyword), value: String(cString: value), secret: secret))
+                let secret =
+                    option.pointee.dispchar.map { String(cString: $0).contains("*") } ?? false
+                options.append(
+                    Option(
+                        keyword: String(cString: keyword), value: String(cString: value),
+                        secret: secret))
             }
             option += 1
         }
@@ -199,7 +228,8 @@ public enum ConnectionString {
             [read["host"], read["dbname"]].contains(where: { $0?.contains("@") == true })
                 || !port.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") })
         else { return nil }
-        return "libpq ends the user part of a URL at the first @ or /, so it would read part of it as the host, port or"
+        return
+            "libpq ends the user part of a URL at the first @ or /, so it would read part of it as the host, port or"
             + " database: write @ as %40 and / as %2F in a password (or give the password in PGPASSWORD)"
     }
 
@@ -222,10 +252,12 @@ public enum ConnectionString {
         var text = scheme
         if let user = read.removeValue(forKey: "user") { text += encoded(user) + "@" }
         if let host = read["host"] {
-            let hosts = host.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let hosts = host.split(separator: ",", omittingEmptySubsequences: false).map(
+                String.init)
             var ports = hosts.map { _ in "" }
             if let port = read["port"] {
-                let given = port.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                let given = port.split(separator: ",", omittingEmptySubsequences: false).map(
+                    String.init)
                 if given.count == hosts.count {
                     ports = given
                     read["port"] = nil
@@ -233,18 +265,24 @@ public enum ConnectionString {
             }
             read["host"] = nil
             text += zip(hosts, ports).map { host, port in
-                (host.contains(":") ? "[\(host)]" : encoded(host)) + (port.isEmpty ? "" : ":" + encoded(port))
+                (host.contains(":") ? "[\(host)]" : encoded(host))
+                    + (port.isEmpty ? "" : ":" + encoded(port))
             }.joined(separator: ",")
         }
         if let dbname = read.removeValue(forKey: "dbname") { text += "/" + encoded(dbname) }
         let rest = options.filter { read[$0.keyword] != nil }
-        if !rest.isEmpty { text += "?" + rest.map { "\($0.keyword)=\(encoded($0.value))" }.joined(separator: "&") }
+        if !rest.isEmpty {
+            text += "?" + rest.map { "\($0.keyword)=\(encoded($0.value))" }.joined(separator: "&")
+        }
         return text
     }
 
     /// `postgres://?user=...&host=...`: every option a parameter, as libpq reads any of them.
     private static func parameterForm(_ options: [Option], scheme: String) -> String {
-        scheme + (options.isEmpty ? "" : "?" + options.map { "\($0.keyword)=\(encoded($0.value))" }.joined(separator: "&"))
+        scheme
+            + (options.isEmpty
+                ? ""
+                : "?" + options.map { "\($0.keyword)=\(encoded($0.value))" }.joined(separator: "&"))
     }
 
     /// `host=/tmp dbname='my db'`: a value quoted when it is empty or holds a space, a quote
@@ -252,7 +290,10 @@ public enum ConnectionString {
     private static func keyValueForm(_ options: [Option]) -> String {
         options.map { option in
             let value = option.value
-            guard value.isEmpty || value.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\\" }) else {
+            guard
+                value.isEmpty
+                    || value.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\\" })
+            else {
                 return "\(option.keyword)=\(value)"
             }
             var quoted = "'"

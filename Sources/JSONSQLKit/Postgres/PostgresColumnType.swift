@@ -62,9 +62,12 @@ extension PostgresStore {
             let name = result.string(row, 1) ?? ""
             if result.string(row, 2) == "d" {
                 if result.string(row, 3) == "t" { facts.domainNotNull = true }
-                if facts.domainDefault == nil, let value = result.string(row, 4) { facts.domainDefault = value }
+                if facts.domainDefault == nil, let value = result.string(row, 4) {
+                    facts.domainDefault = value
+                }
                 if result.string(row, 5) == "t" {
-                    facts.domainChecks.append(.init(domain: name, definition: result.string(row, 6) ?? ""))
+                    facts.domainChecks.append(
+                        .init(domain: name, definition: result.string(row, 6) ?? ""))
                 }
             }
             if result.string(row, 2) == "e", let labels = result.string(row, 7) {
@@ -79,7 +82,9 @@ extension PostgresColumnType {
     /// A `text[]` literal of `items`, bound as a parameter: `{"a","b\\"c"}`.
     static func textArrayLiteral(_ items: [String]) -> String {
         let quoted = items.map { item in
-            "\"" + item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\""
+                + item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "\"", with: "\\\"") + "\""
         }
         return "{" + quoted.joined(separator: ",") + "}"
     }
@@ -119,7 +124,9 @@ extension PostgresColumnType {
                 current.append(byte)
             }
         }
-        if !current.isEmpty || wasQuoted || !items.isEmpty { items.append(String(decoding: current, as: UTF8.self)) }
+        if !current.isEmpty || wasQuoted || !items.isEmpty {
+            items.append(String(decoding: current, as: UTF8.self))
+        }
         return items
     }
 }

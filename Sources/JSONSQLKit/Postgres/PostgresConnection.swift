@@ -23,7 +23,8 @@ final class PostgresConnection {
     init(url: String, lockTimeout: TimeInterval = 60) throws {
         displayName = ConnectionString.redacted(url)
         if let problem = ConnectionString.unreadable(url) {
-            throw JSONSQLError("cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
+            throw JSONSQLError(
+                "cannot connect to a PostgreSQL URL that libpq cannot read: \(problem)")
         }
         if let failure = jsonsql_libpq_load() {
             throw JSONSQLError("cannot connect to \(displayName): \(String(cString: failure))")
@@ -36,7 +37,8 @@ final class PostgresConnection {
         guard PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the connection.
             let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
-            throw JSONSQLError(lines: "cannot connect to \(TerminalText.name(displayName)): \(message)")
+            throw JSONSQLError(
+                lines: "cannot connect to \(TerminalText.name(displayName)): \(message)")
         }
         try execute(
             """
@@ -50,7 +52,9 @@ final class PostgresConnection {
             "SELECT set_config('search_path', quote_ident(current_schema()) || ', pg_temp', false) WHERE current_schema() IS NOT NULL"
         )
         if schema.rowCount == 0 {
-            throw JSONSQLError("\(displayName) has no schema to work in: its search_path names no schema that exists")
+            throw JSONSQLError(
+                "\(displayName) has no schema to work in: its search_path names no schema that exists"
+            )
         }
     }
 
@@ -68,7 +72,8 @@ final class PostgresConnection {
     private static let receiveNotice: PQnoticeReceiver = { _, result in
         guard let result else { return }
         func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap
+            { $0.isEmpty ? nil : $0 }
         }
         let warns = (field("V") ?? field("S")) == "WARNING"
         var line = (warns ? "the server warns: " : "the server says: ") + (field("M") ?? "")
@@ -85,13 +90,16 @@ final class PostgresConnection {
     /// libpq's message without its final line break, and with two spaces for the tab that
     /// starts its hint lines (`\tIs the server running ...?`), which messages would show as `\t`.
     fileprivate static func trimmed(_ message: String) -> String {
-        message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n\t", with: "\n  ")
+        message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(
+            of: "\n\t", with: "\n  ")
     }
 
     /// Runs one statement with text parameters (nil is NULL) and returns its rows.
     /// With `simple`, several statements without parameters run as one string.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = [], simple: Bool = false) throws -> PostgresResult {
+    func execute(_ sql: String, _ parameters: [String?] = [], simple: Bool = false) throws
+        -> PostgresResult
+    {
         let sent: Int32
         if simple {
             sent = PQsendQuery(connection, sql)
@@ -100,10 +108,13 @@ final class PostgresConnection {
             defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer($0) }
             sent = pointers.withUnsafeBufferPointer { buffer in
-                PQsendQueryParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+                PQsendQueryParams(
+                    connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
             }
         }
-        guard sent == 1 else { throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        guard sent == 1 else {
+            throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+        }
         // Every result of the statements is read, so the connection is ready for the next;
         // the first error wins, else the last result (COPY's start ends the results).
         var last: PostgresResult?
@@ -146,7 +157,9 @@ final class PostgresConnection {
 
     /// A result that holds an error becomes a `PostgresError`.
     fileprivate func check(_ result: OpaquePointer?) throws -> PostgresResult {
-        guard let result else { throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+        guard let result else {
+            throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+        }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_EMPTY_QUERY:
             return PostgresResult(result)
@@ -165,7 +178,9 @@ final class PostgresConnection {
     /// Whether `'...'` strings take backslashes literally, as the server reports the setting
     /// (a `SET` changes it): off, a backslash escapes the next character, as in `E'...'`.
     var standardConformingStrings: Bool {
-        PQparameterStatus(connection, "standard_conforming_strings").map { String(cString: $0) != "off" } ?? true
+        PQparameterStatus(connection, "standard_conforming_strings").map {
+            String(cString: $0) != "off"
+        } ?? true
     }
 
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
@@ -201,9 +216,11 @@ final class PostgresConnection {
         do {
             let value = try work()
             if keep {
-                let cursors = try execute("SELECT name FROM pg_cursors WHERE name LIKE 'jsonsql\\_%'")
+                let cursors = try execute(
+                    "SELECT name FROM pg_cursors WHERE name LIKE 'jsonsql\\_%'")
                 for row in 0..<cursors.rowCount {
-                    try execute("CLOSE " + SQLQuote.identifier(cursors.string(row, 0) ?? ""), simple: true)
+                    try execute(
+                        "CLOSE " + SQLQuote.identifier(cursors.string(row, 0) ?? ""), simple: true)
                 }
                 try execute("RELEASE SAVEPOINT jsonsql_work", simple: true)
             } else {
@@ -218,13 +235,21 @@ final class PostgresConnection {
 
     /// `COPY ... FROM STDIN`: `fill` sends the data through `send`; the COPY ends when it
     /// returns, and is aborted (storing nothing of it) when it throws.
-    func copy(_ sql: String, fill: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    func copy(_ sql: String, fill: (_ send: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
+        throws
+    {
         let started = try execute(sql)
-        guard started.status == PGRES_COPY_IN else { throw JSONSQLError("the server did not start the COPY") }
+        guard started.status == PGRES_COPY_IN else {
+            throw JSONSQLError("the server did not start the COPY")
+        }
         let send: (UnsafeRawBufferPointer) throws -> Void = { [connection] bytes in
             guard bytes.count > 0 else { return }
-            let sent = PQputCopyData(connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
-            if sent != 1 { throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection)))) }
+            let sent = PQputCopyData(
+                connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count))
+            if sent != 1 {
+                throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+            }
         }
         do {
             try fill(send)
@@ -288,7 +313,9 @@ final class PostgresResult {
     /// The type OID of a result column (`pg_type.oid`).
     func type(_ column: Int) -> UInt32 { PQftype(result, Int32(column)) }
 
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+    func isNull(_ row: Int, _ column: Int) -> Bool {
+        PQgetisnull(result, Int32(row), Int32(column)) == 1
+    }
 
     /// The value's text, valid while the result lives.
     func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8> {
@@ -319,9 +346,13 @@ struct PostgresError: Error, CustomStringConvertible {
 
     init(_ result: OpaquePointer) {
         func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap
+            { $0.isEmpty ? nil : $0 }
         }
-        message = field("M") ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+        message =
+            field("M")
+            ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(
+                in: .whitespacesAndNewlines)
         detail = field("D")
         code = field("C") ?? ""
         context = field("W")
@@ -333,14 +364,19 @@ struct PostgresError: Error, CustomStringConvertible {
     /// The same error with another message (a wrapper's prefix taken off).
     func with(message: String) -> PostgresError {
         PostgresError(
-            message: message, detail: detail, code: code, context: context, table: table, column: column, constraint: constraint)
+            message: message, detail: detail, code: code, context: context, table: table,
+            column: column, constraint: constraint)
     }
 
     private init(
-        message: String, detail: String?, code: String, context: String?, table: String?, column: String?,
+        message: String, detail: String?, code: String, context: String?, table: String?,
+        column: String?,
         constraint: String?
     ) {
-        (self.message, self.detail, self.code, self.context, self.table, self.column, self.constraint) =
+        (
+            self.message, self.detail, self.code, self.context, self.table, self.column,
+            self.constraint
+        ) =
             (message, detail, code, context, table, column, constraint)
     }
 
@@ -357,9 +393,12 @@ struct PostgresError: Error, CustomStringConvertible {
             return column.map { "NOT NULL constraint failed: \(table).\($0)" }
         case "23505":
             guard let detail, detail.hasPrefix("Key (") else { return nil }
-            if detail.hasPrefix("Key ((") { return constraint.map { "UNIQUE constraint failed: index '\($0)'" } }
+            if detail.hasPrefix("Key ((") {
+                return constraint.map { "UNIQUE constraint failed: index '\($0)'" }
+            }
             guard let columns = Self.keyColumns(detail.dropFirst(5)) else { return nil }
-            return "UNIQUE constraint failed: " + columns.map { "\(table).\($0)" }.joined(separator: ", ")
+            return "UNIQUE constraint failed: "
+                + columns.map { "\(table).\($0)" }.joined(separator: ", ")
         default:
             return nil
         }
@@ -383,7 +422,9 @@ struct PostgresError: Error, CustomStringConvertible {
                     name.append(scalar)
                 }
             } else {
-                let end = rest.firstIndex { $0 == "," || $0 == ")" || $0 == "(" || $0 == " " } ?? rest.endIndex
+                let end =
+                    rest.firstIndex { $0 == "," || $0 == ")" || $0 == "(" || $0 == " " }
+                    ?? rest.endIndex
                 name = String(rest[..<end])
                 rest = rest[end...]
             }
@@ -407,13 +448,17 @@ struct PostgresError: Error, CustomStringConvertible {
 
     /// The line of COPY data the error is about, 1-based.
     var copyLine: Int? {
-        guard let context = copyContext, let range = context.range(of: ", line ") else { return nil }
+        guard let context = copyContext, let range = context.range(of: ", line ") else {
+            return nil
+        }
         return Int(context[range.upperBound...].prefix { $0.isNumber })
     }
 
     /// The column of COPY data the error is about, when the server names it.
     var copyColumn: String? {
-        guard let context = copyContext, let range = context.range(of: ", column ") else { return nil }
+        guard let context = copyContext, let range = context.range(of: ", column ") else {
+            return nil
+        }
         return String(context[range.upperBound...].prefix { $0 != ":" })
     }
 

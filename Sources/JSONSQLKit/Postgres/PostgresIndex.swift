@@ -32,7 +32,9 @@ extension PostgresIndex {
     static func lengthPath(_ expression: String) -> JSONPath? {
         let pattern =
             #/^\(?\s*CASE\s+WHEN\s+\(jsonb_typeof\((?<typed>.+)\) = 'array'::text\)\s+THEN\s+jsonb_array_length\((?<counted>.+)\)\s+ELSE\s+NULL::integer\s+END\s*\)?$/#
-        guard let match = try? pattern.dotMatchesNewlines().wholeMatch(in: expression), match.typed == match.counted else {
+        guard let match = try? pattern.dotMatchesNewlines().wholeMatch(in: expression),
+            match.typed == match.counted
+        else {
             return nil
         }
         let measured = String(match.typed)
@@ -64,8 +66,12 @@ extension PostgresIndex {
 
     /// A column's name as PostgreSQL prints it, bare or in double quotes, as a path.
     private static func wholeColumn(_ printed: String) -> JSONPath? {
-        if printed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { return JSONPath(column: printed) }
-        guard printed.count >= 2, printed.hasPrefix("\""), printed.hasSuffix("\"") else { return nil }
+        if printed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            return JSONPath(column: printed)
+        }
+        guard printed.count >= 2, printed.hasPrefix("\""), printed.hasSuffix("\"") else {
+            return nil
+        }
         let inside = printed.dropFirst().dropLast()
         guard !inside.replacingOccurrences(of: "\"\"", with: "").contains("\"") else { return nil }
         return JSONPath(column: inside.replacingOccurrences(of: "\"\"", with: "\""))
@@ -90,10 +96,13 @@ extension PostgresStore {
             """, [table])
         return (0..<found.rowCount).map { row in
             PostgresIndex(
-                name: found.string(row, 0) ?? "", table: found.string(row, 1) ?? "", unique: found.string(row, 2) == "t",
+                name: found.string(row, 0) ?? "", table: found.string(row, 1) ?? "",
+                unique: found.string(row, 2) == "t",
                 method: found.string(row, 3) ?? "", condition: found.string(row, 4),
                 backsConstraint: found.string(row, 5) == "t",
-                expressions: (found.string(row, 6) ?? "").split(separator: "\u{1F}").map { PostgresIndex.oneLine(String($0)) })
+                expressions: (found.string(row, 6) ?? "").split(separator: "\u{1F}").map {
+                    PostgresIndex.oneLine(String($0))
+                })
         }
     }
 }

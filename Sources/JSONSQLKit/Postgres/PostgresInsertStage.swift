@@ -31,7 +31,8 @@ final class InsertStage {
     private var lookup: [[Int]: Int32] = [:]
 
     init(
-        connection: PostgresConnection, table: String, columns: [String], primaryKey: [String], uniques: [[String]],
+        connection: PostgresConnection, table: String, columns: [String], primaryKey: [String],
+        uniques: [[String]],
         conflict: InsertOptions.Conflict, autoKey: String?
     ) throws {
         self.connection = connection
@@ -90,7 +91,8 @@ final class InsertStage {
         let all = columns.map(SQLQuote.identifier).joined(separator: ", ")
         var counts = Counts()
         if conflict == .ignore && !keyless {
-            // DO NOTHING may meet a row this statement inserted: the first record of a key wins, as on SQLite.
+            // DO NOTHING may meet a row this statement inserted: the first record of a key wins, as
+            // on SQLite.
             counts.written = try connection.execute(
                 "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(temporary) ORDER BY \(lineColumn) ON CONFLICT DO NOTHING"
             ).changedRows
@@ -114,7 +116,8 @@ final class InsertStage {
                     )
                 }
             } else {
-                // jsonsql_updated counts the rows a record replaced, jsonsql_count those it inserted.
+                // jsonsql_updated counts the rows a record replaced, jsonsql_count those it
+                // inserted.
                 branches = ["IF true THEN " + recordSQL(line: "jsonsql_row.\(lineColumn)")]
             }
             let body = """
@@ -146,7 +149,8 @@ final class InsertStage {
             var tag = "$jsonsql$"
             while body.contains(tag) { tag = "$jsonsql" + String(tag.count) + "$" }
             try connection.execute(
-                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS text LANGUAGE plpgsql AS \(tag)\(body)\(tag)")
+                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS text LANGUAGE plpgsql AS \(tag)\(body)\(tag)"
+            )
             // The statements as an array value: each element quoted, `"` and `\` escaped.
             let array =
                 "{"
@@ -159,17 +163,27 @@ final class InsertStage {
                     return "\"" + String(element) + "\""
                 }.joined(separator: ",") + "}"
             do {
-                let result = try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0) ?? ""
+                let result =
+                    try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0)
+                    ?? ""
                 let numbers = result.split(separator: " ").compactMap { Int($0) }
-                guard numbers.count == 2 else { throw JSONSQLError("the server returned \(result) for the records written") }
+                guard numbers.count == 2 else {
+                    throw JSONSQLError("the server returned \(result) for the records written")
+                }
                 // --replace counts replaced rows apart; a replacing record was written still.
                 counts.written = conflict == .replace ? numbers[0] - numbers[1] : numbers[0]
-                if conflict == .upsert { counts.updated = numbers[1] } else { counts.replaced = numbers[1] }
+                if conflict == .upsert {
+                    counts.updated = numbers[1]
+                } else {
+                    counts.replaced = numbers[1]
+                }
             } catch let error as PostgresError {
                 // The message begins with the number of the record that failed.
                 let number = error.message.prefix { $0.isNumber }
                 guard let line = Int(number), line >= 1, line <= records else { throw error }
-                throw failed(line - 1, "\(error.with(message: String(error.message.dropFirst(number.count + 1))))")
+                throw failed(
+                    line - 1,
+                    "\(error.with(message: String(error.message.dropFirst(number.count + 1))))")
             }
             try connection.execute("DROP FUNCTION \(function)(text[])")
         }
@@ -194,8 +208,11 @@ final class InsertStage {
                 + "INSERT INTO \(SQLQuote.identifier(table)) (\(all)) SELECT \(all) FROM \(temporary) WHERE \(lineColumn) = \(line) ON CONFLICT DO NOTHING; GET DIAGNOSTICS jsonsql_count = ROW_COUNT; jsonsql_updated := 0;"
         }
         let statements = replaceSQL(line: line)
-        if statements.count == 1 { return sql + statements[0] + "; jsonsql_count := 1; jsonsql_updated := 0;" }
-        return sql + statements[0] + "; GET DIAGNOSTICS jsonsql_updated = ROW_COUNT; " + statements[1] + "; jsonsql_count := 1;"
+        if statements.count == 1 {
+            return sql + statements[0] + "; jsonsql_count := 1; jsonsql_updated := 0;"
+        }
+        return sql + statements[0] + "; GET DIAGNOSTICS jsonsql_updated = ROW_COUNT; "
+            + statements[1] + "; jsonsql_count := 1;"
     }
 
     /// SQLite's `INSERT OR REPLACE`: delete the rows the record conflicts with on the primary
@@ -207,7 +224,9 @@ final class InsertStage {
         let target = SQLQuote.identifier(table)
         let insert = "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(record)"
         let conditions = uniques.map { unique in
-            "(" + unique.map { "o.\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }.joined(separator: " AND ") + ")"
+            "("
+                + unique.map { "o.\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))" }
+                .joined(separator: " AND ") + ")"
         }
         if conditions.isEmpty { return [insert] }
         return [
@@ -229,10 +248,13 @@ final class InsertStage {
             + (others.isEmpty
                 ? "DO NOTHING"
                 : "DO UPDATE SET "
-                    + others.map { "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))" }.joined(
+                    + others.map {
+                        "\(SQLQuote.identifier($0)) = excluded.\(SQLQuote.identifier($0))"
+                    }.joined(
                         separator: ", "))
         guard !names.isEmpty else {
-            return "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT 0, count(*) FROM i"
+            return
+                "WITH i AS (INSERT INTO \(target) DEFAULT VALUES\(onConflict) RETURNING 1) SELECT 0, count(*) FROM i"
         }
         let source = "WITH s AS (SELECT \(quoted) FROM \(temporary) WHERE \(lineColumn) = \(line))"
         guard keys.count == primaryKey.count && !others.isEmpty else {

@@ -24,15 +24,19 @@ struct PostgresRewrite: Sendable {
     }
 
     let rule: Rule
-    /// Why a value is refused: `is PostgreSQL's real, which rounds a number to a 4-byte float, ...`.
+    /// Why a value is refused: `is PostgreSQL's real, which rounds a number to a 4-byte float,
+    /// ...`.
     let message: String
 
-    /// Nil for a type that keeps every value jsonsql writes, or refuses one with an error of its own.
+    /// Nil for a type that keeps every value jsonsql writes, or refuses one with an error of its
+    /// own.
     init?(declaredType: String) {
         let name = declaredType.lowercased()
         let kept: Set = [
-            "jsonb", "json", "boolean", "bigint", "integer", "smallint", "double precision", "text", "date", "uuid",
-            "bytea", "numeric", "timestamp with time zone", "timestamp without time zone", "character varying",
+            "jsonb", "json", "boolean", "bigint", "integer", "smallint", "double precision", "text",
+            "date", "uuid",
+            "bytea", "numeric", "timestamp with time zone", "timestamp without time zone",
+            "character varying",
         ]
         if kept.contains(name) || name.hasPrefix("character varying(") { return nil }
         var what: String
@@ -40,7 +44,9 @@ struct PostgresRewrite: Sendable {
         if name == "real" {
             rule = .float4
             what = "rounds a number to a 4-byte float"
-        } else if name.hasPrefix("numeric("), let modifiers = Self.modifiers(name), (1...2).contains(modifiers.count) {
+        } else if name.hasPrefix("numeric("), let modifiers = Self.modifiers(name),
+            (1...2).contains(modifiers.count)
+        {
             rule = .decimal(precision: modifiers[0], scale: modifiers.count == 2 ? modifiers[1] : 0)
             what = "rounds a number to its scale"
         } else if name.hasPrefix("timestamp("), let digits = Self.modifiers(name)?.first {
@@ -57,7 +63,8 @@ struct PostgresRewrite: Sendable {
                 "; a string of exactly \(length) character\(length == 1 ? "" : "s") is, and varchar(\(length)) keeps a shorter one as it is"
         } else if name == "inet" {
             rule = .inet
-            what = "spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
+            what =
+                "spells an address its own way (1.2.3.4 for 1.2.3.4/32, ::ffff:1.2.3.4 for ::FFFF:1.2.3.4)"
             works = "; write the address as PostgreSQL prints it"
         } else {
             rule = .always
@@ -70,10 +77,13 @@ struct PostgresRewrite: Sendable {
                 works =
                     "; writing to a PostgreSQL array is not yet supported, and a jsonb column keeps JSON arrays (ALTER COLUMN ... TYPE jsonb USING to_jsonb(...))"
             } else {
-                works = "; writing to it is not yet supported on PostgreSQL, and text, varchar and jsonb columns keep any value"
+                works =
+                    "; writing to it is not yet supported on PostgreSQL, and text, varchar and jsonb columns keep any value"
             }
         }
-        message = "is PostgreSQL's \(declaredType), which \(what), so the value would not be stored as it is" + works
+        message =
+            "is PostgreSQL's \(declaredType), which \(what), so the value would not be stored as it is"
+            + works
     }
 
     /// Whether the column keeps `text`, a value as jsonsql sends it to PostgreSQL, as it is:
@@ -98,7 +108,9 @@ struct PostgresRewrite: Sendable {
         case .inet:
             return Self.isPrintedAddress(String(decoding: text, as: UTF8.self))
         case .float4:
-            guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else { return false }
+            guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else {
+                return false
+            }
             return Double(Float(double)) == double
         case .decimal(let precision, let scale):
             guard let (integerDigits, fractionDigits) = Self.digits(text) else { return false }
@@ -117,22 +129,29 @@ struct PostgresRewrite: Sendable {
         let v6 = address.contains(":")
         if parts.count == 2 {
             let mask = parts[1]
-            guard let bits = Int(mask), String(bits) == mask, bits >= 0, bits < (v6 ? 128 : 32) else { return false }
+            guard let bits = Int(mask), String(bits) == mask, bits >= 0, bits < (v6 ? 128 : 32)
+            else { return false }
         }
         let family = v6 ? AF_INET6 : AF_INET
         var binary = [UInt8](repeating: 0, count: 16)
         guard inet_pton(family, String(address), &binary) == 1 else { return false }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let printed = buffer.withUnsafeMutableBufferPointer { buffer in
-            inet_ntop(family, binary, buffer.baseAddress, socklen_t(buffer.count)).map { String(cString: $0) }
+            inet_ntop(family, binary, buffer.baseAddress, socklen_t(buffer.count)).map {
+                String(cString: $0)
+            }
         }
         return printed == String(address)
     }
 
     /// `numeric(5,2)` → [5, 2]; `timestamp(0) with time zone` → [0].
     private static func modifiers(_ name: String) -> [Int]? {
-        guard let open = name.firstIndex(of: "("), let close = name.firstIndex(of: ")"), open < close else { return nil }
-        let numbers = name[name.index(after: open)..<close].split(separator: ",").map { Int($0.trimmingPrefix(" ")) }
+        guard let open = name.firstIndex(of: "("), let close = name.firstIndex(of: ")"),
+            open < close
+        else { return nil }
+        let numbers = name[name.index(after: open)..<close].split(separator: ",").map {
+            Int($0.trimmingPrefix(" "))
+        }
         return numbers.contains(nil) ? nil : numbers.compactMap { $0 }
     }
 
@@ -140,7 +159,9 @@ struct PostgresRewrite: Sendable {
     /// trailing zeros: `-0012.3400e1` → (3, 1). Nil for text that is not a decimal number.
     static func digits(_ text: some Collection<UInt8>) -> (integer: Int, fraction: Int)? {
         var bytes = String(decoding: text, as: UTF8.self).utf8[...]
-        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
         var digits: [UInt8] = []
         var point: Int?
         var exponent = 0
@@ -150,7 +171,9 @@ struct PostgresRewrite: Sendable {
             } else if byte == UInt8(ascii: "."), point == nil {
                 point = digits.count
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)), abs(value) < 1_000_000 else {
+                guard let value = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)),
+                    abs(value) < 1_000_000
+                else {
                     return nil
                 }
                 exponent = value
@@ -179,10 +202,14 @@ struct PostgresRewrite: Sendable {
         // The seconds follow the second ':' of the time.
         guard let first = bytes.firstIndex(of: UInt8(ascii: ":")),
             let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ":")),
-            second + 3 < bytes.count, bytes[second + 3] == UInt8(ascii: ".") || bytes[second + 3] == UInt8(ascii: ",")
+            second + 3 < bytes.count,
+            bytes[second + 3] == UInt8(ascii: ".") || bytes[second + 3] == UInt8(ascii: ",")
         else { return 0 }
-        let fraction = bytes[(second + 4)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        return (fraction.lastIndex { $0 != UInt8(ascii: "0") }).map { $0 - fraction.startIndex + 1 } ?? 0
+        let fraction = bytes[(second + 4)...].prefix {
+            $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+        }
+        return (fraction.lastIndex { $0 != UInt8(ascii: "0") }).map { $0 - fraction.startIndex + 1 }
+            ?? 0
     }
 }
 

@@ -9,7 +9,9 @@ extension PostgresStore {
             for name in spec.drop {
                 let column = try tableInfo(table).requireColumn(name)
                 let prefix = "cannot drop column \(column.name) from \(table)"
-                if column.primaryKeyIndex > 0 { throw JSONSQLError("\(prefix): it is part of the primary key") }
+                if column.primaryKeyIndex > 0 {
+                    throw JSONSQLError("\(prefix): it is part of the primary key")
+                }
                 // Indexes and constraints on the column, which DROP COLUMN would drop with it.
                 let users = try connection.execute(
                     """
@@ -25,19 +27,24 @@ extension PostgresStore {
                     if user.hasPrefix("index ") {
                         let index = String(user.dropFirst(6))
                         throw JSONSQLError(
-                            "\(prefix): index \(index) uses it; drop the index first (jsonsql drop-index DB \(index))")
+                            "\(prefix): index \(index) uses it; drop the index first (jsonsql drop-index DB \(index))"
+                        )
                     }
                     throw JSONSQLError("\(prefix): \(user) uses it")
                 }
-                try connection.execute("ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
-                done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
+                try connection.execute(
+                    "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+                done.append(
+                    "dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))"
+                )
             }
             for rename in spec.rename {
                 let info = try tableInfo(table)
                 let column = try info.requireColumn(rename.old)
                 if let existing = info.column(named: rename.new), existing.name != column.name {
                     throw JSONSQLError(
-                        "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
+                        "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)"
+                    )
                 }
                 try SQLQuote.checkPostgresName(rename.new, kind: "column")
                 try connection.execute(
@@ -59,7 +66,8 @@ extension PostgresStore {
                 }
                 if column.notNull && (column.defaultSQL == nil || column.defaultSQL == "NULL") {
                     throw JSONSQLError(
-                        "\(prefix): existing rows would hold NULL in a notnull column; give it a default (default=VALUE)")
+                        "\(prefix): existing rows would hold NULL in a notnull column; give it a default (default=VALUE)"
+                    )
                 }
                 // As SQLite refuses it: every existing row would get the time of this alter.
                 if column.defaultValue == .now {
@@ -69,7 +77,8 @@ extension PostgresStore {
                 }
                 let definition = try TableSpec.postgresColumn(column, primaryKey: false)
                 try connection.execute("ALTER TABLE \(quotedTable) ADD COLUMN \(definition)")
-                done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
+                done.append(
+                    "added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
             }
             return done
         }

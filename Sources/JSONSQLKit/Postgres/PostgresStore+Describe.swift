@@ -5,12 +5,15 @@ extension PostgresStore {
     /// `describe` on PostgreSQL: the rows stream through a cursor into the same `PathStats` as
     /// on SQLite, each value as SQLite would store it (`PostgresResultValue`), and print
     /// through the same rows.
-    func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws -> [String] {
+    func describe(table: String, sample: Int?, format: OutputFormat, to out: OutputBuffer) throws
+        -> [String]
+    {
         let (_, roots) = try columnStats(table: table, sample: sample)
         // The stats become rows through SQLite's json_each, as on SQLite.
         let rows = try DatabaseQueue()
         _ = try rows.read { db in
-            try Store.stream(Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
+            try Store.stream(
+                Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
         }
         return Store.nullNote(roots).map { [$0] } ?? []
     }
@@ -42,11 +45,14 @@ extension PostgresStore {
             try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql)
             var row = 0
             while true {
-                let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
+                let result = try connection.execute(
+                    "FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
                 let types = (0..<result.columnCount).map(result.type)
                 for r in 0..<result.rowCount {
                     for (i, s) in roots.enumerated() {
-                        Self.record(result, row: r, column: i, oid: types[i], type: kinds[i], into: s, count: row)
+                        Self.record(
+                            result, row: r, column: i, oid: types[i], type: kinds[i], into: s,
+                            count: row)
                     }
                     row += 1
                 }
@@ -68,24 +74,31 @@ extension PostgresStore {
         for path in paths.prefix(Store.notedPaths) {
             let resolved = try ResolvedPath(path, in: info)
             let exists = try connection.execute(
-                "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL)")
+                "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL)"
+            )
             if exists.string(0, 0) == "t" { continue }
             let known =
                 try knownPaths[resolved.column.name]
-                ?? columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }.map(\.path)
+                ?? columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }
+                .map(\.path)
             knownPaths[resolved.column.name] = known
             notes.append(Store.missingPathNote(path, column: resolved.column.name, known: known))
         }
-        // `KindCheck`'s notes, as `Store.kindNotes` gives them on SQLite: jsonb_typeof names the kinds as it does.
+        // `KindCheck`'s notes, as `Store.kindNotes` gives them on SQLite: jsonb_typeof names the
+        // kinds as it does.
         let t = SQLQuote.identifier(info.name)
         for (check, resolved) in KindCheck.checks(spec, table: info).prefix(Store.notedPaths) {
             let kind = resolved.postgresType
             let held = try connection.execute(
-                "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)))")
+                "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)))"
+            )
             if held.string(0, 0) == "t" { continue }
             let present = try connection.execute(
-                "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) <> 'null' LIMIT 5")
-            if let note = check.note(present: Set((0..<present.rowCount).compactMap { present.string($0, 0) })) {
+                "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) <> 'null' LIMIT 5"
+            )
+            if let note = check.note(
+                present: Set((0..<present.rowCount).compactMap { present.string($0, 0) }))
+            {
                 notes.append(note)
             }
         }
@@ -95,13 +108,17 @@ extension PostgresStore {
     /// One cell as `Store.record` takes it. libpq ends every value with a NUL byte, which no
     /// number continues through.
     private static func record(
-        _ result: PostgresResult, row: Int, column: Int, oid: UInt32, type: ColumnType, into s: PathStats, count: Int
+        _ result: PostgresResult, row: Int, column: Int, oid: UInt32, type: ColumnType,
+        into s: PathStats, count: Int
     ) {
-        if result.isNull(row, column) { return Store.record(.null, type: type, into: s, row: count) }
+        if result.isNull(row, column) {
+            return Store.record(.null, type: type, into: s, row: count)
+        }
         switch PostgresResultValue(result.bytes(row, column), oid: oid) {
         case .integer(let integer): Store.record(.integer(integer), type: type, into: s, row: count)
         case .real(let real): Store.record(.real(real), type: type, into: s, row: count)
-        case .blob(let blob): blob.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: count) }
+        case .blob(let blob):
+            blob.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: count) }
         case .text(let text): Store.record(.text(text), type: type, into: s, row: count)
         }
     }

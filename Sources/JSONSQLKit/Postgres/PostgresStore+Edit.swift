@@ -8,7 +8,8 @@ extension PostgresStore {
         let query = try spec.postgresQuery(table: info)
         do {
             return try edit(query, table: table, dryRun: dryRun)
-        } catch let error as PostgresError where error.code.hasPrefix("23") && error.code != "23503" {
+        } catch let error as PostgresError where error.code.hasPrefix("23") && error.code != "23503"
+        {
             throw (try? namingRow(error, spec: spec, table: info)) ?? error
         }
     }
@@ -16,7 +17,9 @@ extension PostgresStore {
     /// A constraint an update breaks, with the row that breaks it, as on SQLite
     /// (`Store.namingRow`): the matched rows are updated again one at a time, in a transaction
     /// rolled back, until one fails. A table without a primary key keeps the server's words.
-    private func namingRow(_ error: PostgresError, spec: UpdateSpec, table info: TableInfo) throws -> Error {
+    private func namingRow(_ error: PostgresError, spec: UpdateSpec, table info: TableInfo) throws
+        -> Error
+    {
         let key = info.primaryKey
         guard !key.isEmpty else { return error }
         // Each key value as SQLite's quote() writes it: numbers bare, text in single quotes.
@@ -41,13 +44,16 @@ extension PostgresStore {
         let count = one.parameters.count
         let byKey =
             one.sql + " WHERE "
-            + key.enumerated().map { "\(SQLQuote.identifier($1)) = $\(count + $0 + 1)" }.joined(separator: " AND ")
+            + key.enumerated().map { "\(SQLQuote.identifier($1)) = $\(count + $0 + 1)" }.joined(
+                separator: " AND ")
         return try connection.rolledBack { () throws -> Error in
             let rows = try connection.execute(sql + " LIMIT 100000", parameters)
             for row in 0..<rows.rowCount {
                 let values = (0..<key.count).map { rows.string(row, $0 + 1) }
                 do {
-                    try connection.transaction { _ = try connection.execute(byKey, one.parameters + values) }
+                    try connection.transaction {
+                        _ = try connection.execute(byKey, one.parameters + values)
+                    }
                 } catch let failure as PostgresError where failure.code.hasPrefix("23") {
                     return UpdateSpec.breaking(failure.description, row: rows.string(row, 0) ?? "")
                 }
@@ -66,7 +72,9 @@ extension PostgresStore {
             query.arguments = rendered.arguments
             query.parameters = Self.parameters(rendered.arguments)
         } else if !spec.all {
-            throw JSONSQLError("delete needs --where EXPR to choose the rows, or --all to delete every row of \(table)")
+            throw JSONSQLError(
+                "delete needs --where EXPR to choose the rows, or --all to delete every row of \(table)"
+            )
         }
         return try edit(query, table: table, dryRun: dryRun)
     }
@@ -119,11 +127,16 @@ extension UpdateSpec {
     /// at index 0) are made on the way, an index may append at the end but not leave a gap, and
     /// a value on the way that is not the container the path needs stays as it is.
     ///
-    ///     --set address.city=Paris  →  "address" = (SELECT CASE WHEN jsonb_typeof(jsonsql_v0) = 'object'
-    ///       THEN coalesce(jsonb_set(jsonsql_v0, ARRAY['city'], $2::jsonb), jsonsql_v0) ELSE jsonsql_v0 END
+    ///     --set address.city=Paris  →  "address" = (SELECT CASE WHEN jsonb_typeof(jsonsql_v0) =
+    ///     'object'
+    ///       THEN coalesce(jsonb_set(jsonsql_v0, ARRAY['city'], $2::jsonb), jsonsql_v0) ELSE
+    ///       jsonsql_v0 END
     ///       FROM (SELECT coalesce("address", '{}') AS jsonsql_v0) AS jsonsql_s0)
     func postgresQuery(table info: TableInfo) throws -> PostgresQuery {
-        if isEmpty { throw JSONSQLError("say what to change: --set PATH=VALUE, --patch JSON or --remove PATH") }
+        if isEmpty {
+            throw JSONSQLError(
+                "say what to change: --set PATH=VALUE, --patch JSON or --remove PATH")
+        }
         var query = PostgresQuery(sql: "")
         var condition = ""
         if let filter = Filter.all(filters) {
@@ -133,25 +146,35 @@ extension UpdateSpec {
             query.arguments = rendered.arguments
             query.parameters = PostgresStore.parameters(rendered.arguments)
         } else if !all {
-            throw JSONSQLError("update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)")
+            throw JSONSQLError(
+                "update needs --where EXPR to choose the rows, or --all to update every row of \(info.name)"
+            )
         }
         var order: [String] = []
         var expressions: [String: String] = [:]
         var replaced: Set<String> = []
-        /// The paths written inside documents, with the condition that a row holds each once written.
+        /// The paths written inside documents, with the condition that a row holds each once
+        /// written.
         var writes: [(option: String, path: JSONPath, found: String)] = []
-        func change(_ column: ColumnInfo, option: String, _ path: JSONPath, _ make: (String) throws -> String) throws {
+        func change(
+            _ column: ColumnInfo, option: String, _ path: JSONPath,
+            _ make: (String) throws -> String
+        ) throws {
             if column.isGenerated {
                 throw JSONSQLError(
-                    "\(option) \(path): \(column.name) is a generated column; change the value it is computed from")
+                    "\(option) \(path): \(column.name) is a generated column; change the value it is computed from"
+                )
             }
-            if replaced.contains(column.name) || (expressions[column.name] != nil && path.segments.isEmpty && option == "--set") {
+            if replaced.contains(column.name)
+                || (expressions[column.name] != nil && path.segments.isEmpty && option == "--set")
+            {
                 throw JSONSQLError(
                     "--set \(column.name)=... replaces the whole column, so it cannot be combined with other changes to \(column.name)"
                 )
             }
             if expressions[column.name] == nil { order.append(column.name) }
-            expressions[column.name] = try make(expressions[column.name] ?? ResolvedPath.postgresColumn(column))
+            expressions[column.name] = try make(
+                expressions[column.name] ?? ResolvedPath.postgresColumn(column))
         }
         /// A path inside a json column, or a whole json column for `--patch`.
         func requireJSON(_ path: ResolvedPath, _ option: String) throws {
@@ -174,11 +197,16 @@ extension UpdateSpec {
                     replaced.insert(column.name)
                     let value = try Self.columnValue(assignment, column: column, in: .postgres)
                     let text: String?
-                    do { text = try PostgresValue.text(value, type: column.type) } catch let mismatch as ValueMismatch {
+                    do { text = try PostgresValue.text(value, type: column.type) } catch let
+                        mismatch as ValueMismatch
+                    {
                         throw JSONSQLError("--set \(assignment.path): \(mismatch.expectation)")
                     }
-                    if let rewrite = PostgresRewrite(declaredType: column.declaredType), let text, !rewrite.keeps(text.utf8) {
-                        throw JSONSQLError("--set \(assignment.path): \(column.name) \(rewrite.message)")
+                    if let rewrite = PostgresRewrite(declaredType: column.declaredType), let text,
+                        !rewrite.keeps(text.utf8)
+                    {
+                        throw JSONSQLError(
+                            "--set \(assignment.path): \(column.name) \(rewrite.message)")
                     }
                     return query.bind(text, shown: value, cast: column.declaredType)
                 }
@@ -188,10 +216,12 @@ extension UpdateSpec {
             let segments = try Self.segments(assignment.path, option: "--set")
             let json = try Self.jsonText(assignment)
             try change(column, option: "--set", assignment.path) { current in
-                let value = query.bind(PostgresValue.jsonbText(json), shown: json.databaseValue, cast: "jsonb")
+                let value = query.bind(
+                    PostgresValue.jsonbText(json), shown: json.databaseValue, cast: "jsonb")
                 return Self.set(Self.started(current, segments), segments[...]) { _ in value }
             }
-            writes.append(("--set", assignment.path, Self.holds(expressions[column.name]!, segments)))
+            writes.append(
+                ("--set", assignment.path, Self.holds(expressions[column.name]!, segments)))
         }
         for patch in patches {
             let merge = try Self.mergePatch(patch)
@@ -213,10 +243,14 @@ extension UpdateSpec {
                 var values: [String] = []
                 Self.bindValues(merge, into: &query, values: &values)
                 if segments.isEmpty { return Self.merge(current, merge, values: values) }
-                return Self.set(Self.started(current, segments), segments[...]) { Self.merge($0, merge, values: values) }
+                return Self.set(Self.started(current, segments), segments[...]) {
+                    Self.merge($0, merge, values: values)
+                }
             }
             if !segments.isEmpty {
-                writes.append(("--patch", target.path, Self.holds(expressions[target.column.name]!, segments)))
+                writes.append(
+                    ("--patch", target.path, Self.holds(expressions[target.column.name]!, segments))
+                )
             }
         }
         for target in removes {
@@ -229,12 +263,15 @@ extension UpdateSpec {
             }
         }
         let assignments = order.map { "\(SQLQuote.identifier($0)) = \(expressions[$0]!)" }
-        query.sql = "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))" + condition
+        query.sql =
+            "UPDATE \(SQLQuote.identifier(info.name)) SET \(assignments.joined(separator: ", "))"
+            + condition
         if !writes.isEmpty {
             // Every parameter is named, so that PostgreSQL knows each one's type.
             let counts = writes.map { "count(*) FILTER (WHERE NOT coalesce(\($0.found), false))" }
             query.placeCheck = (
-                "SELECT \((counts + query.bound).joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))" + condition,
+                "SELECT \((counts + query.bound).joined(separator: ", ")) FROM \(SQLQuote.identifier(info.name))"
+                    + condition,
                 writes.map { ($0.option, $0.path) }
             )
         }
@@ -292,7 +329,8 @@ extension UpdateSpec {
     /// the document is missing and `json_set` would make nothing. Each level names its document
     /// once in a subquery, so the SQL grows with the path, not with its square.
     private static func set(
-        _ document: String, _ segments: ArraySlice<JSONPath.Segment>, depth: Int = 0, _ value: (String) -> String
+        _ document: String, _ segments: ArraySlice<JSONPath.Segment>, depth: Int = 0,
+        _ value: (String) -> String
     ) -> String {
         let v = "jsonsql_v\(depth)"
         let (get, path) = step(segments.first!)
@@ -314,13 +352,16 @@ extension UpdateSpec {
             // Index n of an array of n elements appends, as on SQLite; jsonb_set would also
             // append past the end, or prepend for a negative index, so those are guarded.
             let fits = "jsonb_array_length(\(v)) >= \(index.magnitude)"
-            body = "CASE WHEN jsonb_typeof(\(v)) <> 'array' THEN \(v) WHEN \(fits) THEN \(changed) ELSE \(v) END"
+            body =
+                "CASE WHEN jsonb_typeof(\(v)) <> 'array' THEN \(v) WHEN \(fits) THEN \(changed) ELSE \(v) END"
         }
         return "(SELECT \(body) FROM (SELECT \(document) AS \(v)) AS jsonsql_s\(depth))"
     }
 
     /// The jsonb `document` without the value at `segments`; unchanged when there is none.
-    private static func remove(_ document: String, _ segments: ArraySlice<JSONPath.Segment>, depth: Int = 0) -> String {
+    private static func remove(
+        _ document: String, _ segments: ArraySlice<JSONPath.Segment>, depth: Int = 0
+    ) -> String {
         let v = "jsonsql_v\(depth)"
         let first = segments.first!
         let (get, path) = step(first)
@@ -332,7 +373,8 @@ extension UpdateSpec {
             case .index(let index): changed = "\(v) - (\(index))"
             }
         } else {
-            changed = "coalesce(jsonb_set(\(v), ARRAY[\(path)], \(remove("\(v) \(get)", rest, depth: depth + 1))), \(v))"
+            changed =
+                "coalesce(jsonb_set(\(v), ARRAY[\(path)], \(remove("\(v) \(get)", rest, depth: depth + 1))), \(v))"
         }
         let type: String
         var fits = "true"
@@ -349,7 +391,9 @@ extension UpdateSpec {
 
     /// The patch of `--patch`, checked as SQLite checks it, with the same messages.
     private static func mergePatch(_ patch: Patch) throws -> MergePatch {
-        guard let type = MergePatch.sqliteType(patch.json) else { throw InputValue.notJSON(patch.json, context: "--patch") }
+        guard let type = MergePatch.sqliteType(patch.json) else {
+            throw InputValue.notJSON(patch.json, context: "--patch")
+        }
         guard type == "object" else {
             throw JSONSQLError(
                 "--patch needs a JSON object to merge, got \(type == "array" || type == "integer" ? "an" : "a") \(type): \(patch.json)"
@@ -368,12 +412,16 @@ extension UpdateSpec {
     }
 
     /// Binds the values a patch writes, in the order `merge` reads them.
-    private static func bindValues(_ patch: MergePatch, into query: inout PostgresQuery, values: inout [String]) {
+    private static func bindValues(
+        _ patch: MergePatch, into query: inout PostgresQuery, values: inout [String]
+    ) {
         for (_, change) in patch.members {
             switch change {
             case .remove: break
             case .replace(let json):
-                values.append(query.bind(PostgresValue.jsonbText(json), shown: json.databaseValue, cast: "jsonb"))
+                values.append(
+                    query.bind(
+                        PostgresValue.jsonbText(json), shown: json.databaseValue, cast: "jsonb"))
             case .merge(let inner): bindValues(inner, into: &query, values: &values)
             }
         }
@@ -385,7 +433,9 @@ extension UpdateSpec {
     ///
     ///     {"a":null,"b":2}  →  ((CASE WHEN jsonb_typeof(v) = 'object' THEN v ELSE '{}' END)
     ///       - ARRAY['a','b']::text[]) || jsonb_build_object('b', $2::jsonb)
-    private static func merge(_ target: String, _ patch: MergePatch, values: [String], depth: Int = 0) -> String {
+    private static func merge(
+        _ target: String, _ patch: MergePatch, values: [String], depth: Int = 0
+    ) -> String {
         var next = values.makeIterator()
         return merge(target, patch, values: &next, depth: depth)
     }
@@ -396,14 +446,17 @@ extension UpdateSpec {
         let v = "jsonsql_p\(depth)"
         var sql = "(CASE WHEN jsonb_typeof(\(v)) = 'object' THEN \(v) ELSE '{}' END)"
         if !patch.members.isEmpty {
-            sql = "(\(sql) - ARRAY[\(patch.members.map { SQLQuote.literal($0.key) }.joined(separator: ", "))]::text[])"
+            sql =
+                "(\(sql) - ARRAY[\(patch.members.map { SQLQuote.literal($0.key) }.joined(separator: ", "))]::text[])"
         }
         for (key, change) in patch.members {
             let value: String
             switch change {
             case .remove: continue
             case .replace: value = values.next()!
-            case .merge(let inner): value = merge("\(v) -> \(SQLQuote.literal(key))", inner, values: &values, depth: depth + 1)
+            case .merge(let inner):
+                value = merge(
+                    "\(v) -> \(SQLQuote.literal(key))", inner, values: &values, depth: depth + 1)
             }
             sql = "(\(sql) || jsonb_build_object(\(SQLQuote.literal(key)), \(value)))"
         }

@@ -16,13 +16,15 @@ extension PostgresStore {
     /// order (tables before indexes, by the caller; sorted within a call), so two commands do
     /// not wait on each other.
     ///
-    ///     SELECT pg_advisory_xact_lock(hashtextextended('jsonsql ' || coalesce(current_schema(), '') || ' ' || $1, 0))
+    ///     SELECT pg_advisory_xact_lock(hashtextextended('jsonsql ' || coalesce(current_schema(),
+    ///     '') || ' ' || $1, 0))
     func lock(_ names: [String], _ mode: NameLock = .exclusive) throws {
         let function = mode == .shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
         let keys = Set(names.map(Self.lockKey)).sorted()
         for key in keys {
             try connection.execute(
-                "SELECT \(function)(hashtextextended('jsonsql ' || coalesce(current_schema(), '') || ' ' || $1, 0))", [key])
+                "SELECT \(function)(hashtextextended('jsonsql ' || coalesce(current_schema(), '') || ' ' || $1, 0))",
+                [key])
         }
     }
 

@@ -7,12 +7,16 @@ extension PostgresStore {
         var placeholders: [String] = []
         for index in try indexes(table: table) {
             let paths = index.expressions.compactMap {
-                (ResolvedPath.postgresPath(indexExpression: $0) ?? PostgresIndex.lengthPath($0))?.description
+                (ResolvedPath.postgresPath(indexExpression: $0) ?? PostgresIndex.lengthPath($0))?
+                    .description
             }
-            let indexed = (index.method == "btree" ? "" : index.method + " ") + index.expressions.joined(separator: ", ")
+            let indexed =
+                (index.method == "btree" ? "" : index.method + " ")
+                + index.expressions.joined(separator: ", ")
             let base = values.count
             placeholders.append(
-                "($\(base + 1), $\(base + 2), $\(base + 3)::boolean, $\(base + 4), $\(base + 5), $\(base + 6))")
+                "($\(base + 1), $\(base + 2), $\(base + 3)::boolean, $\(base + 4), $\(base + 5), $\(base + 6))"
+            )
             values += [
                 index.name, index.table, index.unique ? "t" : "f", indexed,
                 paths.isEmpty ? nil : paths.joined(separator: ", "), index.condition,
@@ -45,7 +49,8 @@ extension PostgresStore {
 
     func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
         try connection.transaction {
-            // The index's table first, as `index` locks them, then the name; looked up again once locked.
+            // The index's table first, as `index` locks them, then the name; looked up again once
+            // locked.
             if let table = try indexTable(name) { try lock([table]) }
             try lock([name])
             return try dropLockedIndex(name, ifExists: ifExists)
@@ -60,7 +65,8 @@ extension PostgresStore {
             JOIN pg_class t ON t.oid = i.indrelid WHERE c.relnamespace = \(PostgresStore.currentSchema)
             """)
         let names = (0..<indexes.rowCount).map { indexes.string($0, 0) ?? "" }
-        guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found) else { return nil }
+        guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found)
+        else { return nil }
         return indexes.string(row, 1)
     }
 
@@ -72,11 +78,16 @@ extension PostgresStore {
             WHERE c.relnamespace = \(PostgresStore.currentSchema) ORDER BY c.relname COLLATE "C"
             """)
         let names = (0..<indexes.rowCount).map { indexes.string($0, 0) ?? "" }
-        guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found) else {
+        guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found)
+        else {
             if ifExists { return nil }
-            let list = names.isEmpty ? "it holds no indexes" : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
+            let list =
+                names.isEmpty
+                ? "it holds no indexes"
+                : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
             throw JSONSQLError(
-                "no index '\(TerminalText.excerpt(name))' in \(self.name); \(list) (add --if-exists to ignore a missing index)")
+                "no index '\(TerminalText.excerpt(name))' in \(self.name); \(list) (add --if-exists to ignore a missing index)"
+            )
         }
         if indexes.string(row, 2) == "t" {
             throw JSONSQLError(
@@ -107,9 +118,11 @@ extension PostgresStore {
         if others.rowCount > 0 {
             let existing = others.string(0, 0) ?? ""
             let article = existing.hasPrefix("index ") ? "an" : "a"
-            throw JSONSQLError("cannot rename \(table) to \(new): there is already \(article) \(existing)")
+            throw JSONSQLError(
+                "cannot rename \(table) to \(new): there is already \(article) \(existing)")
         }
-        try connection.execute("ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
+        try connection.execute(
+            "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(new))")
         return table
     }
 }

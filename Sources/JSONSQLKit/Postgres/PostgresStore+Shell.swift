@@ -9,16 +9,22 @@ import GRDB
 /// then rolls it back. jsonsql commands typed meanwhile run in savepoints of it
 /// (`PostgresConnection.transaction`).
 extension PostgresStore {
-    func runInShell(sql text: String, format: OutputFormat, to out: OutputBuffer) throws -> Store.SQLOutcome {
+    func runInShell(sql text: String, format: OutputFormat, to out: OutputBuffer) throws
+        -> Store.SQLOutcome
+    {
         let keyword = SQLText.firstKeyword(text) ?? ""
         if ["commit", "end"].contains(keyword) && connection.isInsideFailedTransaction {
             try connection.execute(text)
-            throw JSONSQLError("the transaction had failed, so \(keyword.uppercased()) rolled it back; nothing of it was kept")
+            throw JSONSQLError(
+                "the transaction had failed, so \(keyword.uppercased()) rolled it back; nothing of it was kept"
+            )
         }
         // `select 1\; select 2;`: psql sends the statements `\;` joined as one query string,
         // which the server runs in one implicit transaction; only the simple protocol takes it.
-        let scan = PostgresStatementScan(text, standardConformingStrings: connection.standardConformingStrings)
-        let several = scan.statements.filter(\.hasContent).count + (scan.rest.hasContent ? 1 : 0) > 1
+        let scan = PostgresStatementScan(
+            text, standardConformingStrings: connection.standardConformingStrings)
+        let several =
+            scan.statements.filter(\.hasContent).count + (scan.rest.hasContent ? 1 : 0) > 1
         guard ["select", "values", "table"].contains(keyword), !several else {
             let result = try connection.execute(text, simple: several)
             return try outcome(of: result, format: format, to: out)
@@ -65,7 +71,8 @@ extension PostgresStore {
     /// (`Store.jsonKeys`):
     ///
     ///     SELECT j.key, bool_or(jsonb_typeof(j.value) IN ('object', 'array'))
-    ///     FROM (SELECT ("customer" -> 'address')::jsonb AS value FROM "orders" WHERE "customer" IS NOT NULL LIMIT $1) s,
+    ///     FROM (SELECT ("customer" -> 'address')::jsonb AS value FROM "orders" WHERE "customer" IS
+    ///     NOT NULL LIMIT $1) s,
     ///          jsonb_each(CASE WHEN jsonb_typeof(s.value) = 'object' THEN s.value ELSE '{}' END) j
     ///     GROUP BY j.key ORDER BY j.key COLLATE "C"
     func jsonKeys(at path: JSONPath, in table: String, sampleRows: Int) throws -> [JSONKey] {
@@ -80,7 +87,9 @@ extension PostgresStore {
             GROUP BY j.key ORDER BY j.key COLLATE "C"
             """
         // In a savepoint inside the user's transaction: a Tab never leaves it failed.
-        let result = try connection.transaction(readOnly: true) { try connection.execute(sql, [String(sampleRows)]) }
+        let result = try connection.transaction(readOnly: true) {
+            try connection.execute(sql, [String(sampleRows)])
+        }
         return (0..<result.rowCount).map { row in
             JSONKey(name: result.string(row, 0) ?? "", isContainer: result.string(row, 1) == "t")
         }

@@ -89,20 +89,25 @@ final class PostgresStore {
             // An enum is text with a list of allowed values.
             let baseKind = result.string(row, 8) ?? "b"
             var column = ColumnInfo(
-                name: result.string(row, 0) ?? "", type: ColumnType(postgresType: baseKind == "e" ? "text" : base),
-                declaredType: base, notNull: result.string(row, 2) == "t", defaultSQL: result.string(row, 3),
-                primaryKeyIndex: Int(result.string(row, 4) ?? "0") ?? 0, isGenerated: result.string(row, 5) == "t")
+                name: result.string(row, 0) ?? "",
+                type: ColumnType(postgresType: baseKind == "e" ? "text" : base),
+                declaredType: base, notNull: result.string(row, 2) == "t",
+                defaultSQL: result.string(row, 3),
+                primaryKeyIndex: Int(result.string(row, 4) ?? "0") ?? 0,
+                isGenerated: result.string(row, 5) == "t")
             let declared = result.string(row, 6) ?? ""
             let kind = result.string(row, 7) ?? "b"
             let identity = result.string(row, 9) ?? ""
             if declared != base || kind != "b" || baseKind != "b" || !identity.isEmpty {
                 column.postgres = PostgresColumnType(
-                    declared: declared, isDomain: kind == "d", isEnum: baseKind == "e", identity: identity)
+                    declared: declared, isDomain: kind == "d", isEnum: baseKind == "e",
+                    identity: identity)
             }
             return column
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
-        for i in columns.indices where columns[i].postgres?.isDomain == true || columns[i].postgres?.isEnum == true {
+        for i in columns.indices
+        where columns[i].postgres?.isDomain == true || columns[i].postgres?.isEnum == true {
             try readTypeConstraints(table, &columns[i])
         }
         var info = TableInfo(name: table, columns: columns, dialect: .postgres)
@@ -125,9 +130,13 @@ final class PostgresStore {
     /// query on SQLite reads one. Commands that write take tables only.
     func resolveTable(_ name: String?, views: Bool = false) throws -> String {
         let tables = try tableNames()
-        if let name, SQLName.find(name, in: tables) == nil, let view = SQLName.find(name, in: try viewNames()) {
+        if let name, SQLName.find(name, in: tables) == nil,
+            let view = SQLName.find(name, in: try viewNames())
+        {
             guard views else {
-                throw JSONSQLError("\(view) is a view; only tables can be changed: change the table the view reads")
+                throw JSONSQLError(
+                    "\(view) is a view; only tables can be changed: change the table the view reads"
+                )
             }
             return view
         }
@@ -155,15 +164,23 @@ final class PostgresStore {
     }
 
     /// `create-table` of a name a table has: refused, or with --if-not-exists how it compares.
-    private func existingTable(_ existing: String, spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome {
+    private func existingTable(_ existing: String, spec: TableSpec, ifNotExists: Bool) throws
+        -> TableOutcome
+    {
         guard ifNotExists else {
-            throw JSONSQLError("table \(TerminalText.name(existing)) already exists in \(name); add --if-not-exists to keep it")
+            throw JSONSQLError(
+                "table \(TerminalText.name(existing)) already exists in \(name); add --if-not-exists to keep it"
+            )
         }
         let info = try tableInfo(existing)
-        let stored = info.columns.map { "\(SQLQuote.identifier($0.name)) \($0.declaredType)" }.joined(separator: ", ")
-        let wanted = spec.columns.map { "\(SQLQuote.identifier($0.name)) \($0.type.postgresType ?? "")" }.joined(
+        let stored = info.columns.map { "\(SQLQuote.identifier($0.name)) \($0.declaredType)" }
+            .joined(separator: ", ")
+        let wanted = spec.columns.map {
+            "\(SQLQuote.identifier($0.name)) \($0.type.postgresType ?? "")"
+        }.joined(
             separator: ", ")
-        return stored == wanted ? .existed(existing) : .differs(existing, existing: stored, given: wanted)
+        return stored == wanted
+            ? .existed(existing) : .differs(existing, existing: stored, given: wanted)
     }
 
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
@@ -174,14 +191,17 @@ final class PostgresStore {
                 try lock([spec.table])
                 info = try tableInfo(spec.table)
                 let name = spec.name ?? spec.defaultName(in: info)
-                do { try SQLQuote.checkPostgresName(name, kind: "index") } catch  where spec.name == nil {
+                do { try SQLQuote.checkPostgresName(name, kind: "index") } catch
+                    where spec.name == nil
+                {
                     throw JSONSQLError("\(error) with --name")
                 }
                 try lock([name])
                 return try createIndex(spec, on: info, name: name)
             }
         } catch let error as PostgresError where spec.unique && error.code == "23505" {
-            // Outside the failed transaction: one shared value, named as on SQLite (IndexSpec.duplicateError).
+            // Outside the failed transaction: one shared value, named as on SQLite
+            // (IndexSpec.duplicateError).
             throw try duplicateError(spec, info: info) ?? error
         }
     }
@@ -201,16 +221,21 @@ final class PostgresStore {
             switch json {
             case .string(let string): return string.databaseValue
             case .number(let number):
-                return Int64(number)?.databaseValue ?? Double(number)?.databaseValue ?? text.databaseValue
+                return Int64(number)?.databaseValue ?? Double(number)?.databaseValue
+                    ?? text.databaseValue
             case .bool(let flag): return (flag ? 1 : 0).databaseValue
             default: return text.databaseValue
             }
         }
-        return spec.duplicateError(table: info, values: values, count: Int64(duplicate.string(0, spec.paths.count) ?? "") ?? 0)
+        return spec.duplicateError(
+            table: info, values: values,
+            count: Int64(duplicate.string(0, spec.paths.count) ?? "") ?? 0)
     }
 
     /// The index of `spec` made, or found as it is; in the transaction that locks its names.
-    private func createIndex(_ spec: IndexSpec, on info: TableInfo, name: String) throws -> IndexOutcome {
+    private func createIndex(_ spec: IndexSpec, on info: TableInfo, name: String) throws
+        -> IndexOutcome
+    {
         let sql = try spec.sql(table: info, name: name)
         let found = try connection.execute(
             """
@@ -225,7 +250,9 @@ final class PostgresStore {
         }
         let definition = found.string(0, 2) ?? ""
         guard found.string(0, 1) == "i" else {
-            throw JSONSQLError("\(name) is the name of another relation in \(self.name); give the index another --name")
+            throw JSONSQLError(
+                "\(name) is the name of another relation in \(self.name); give the index another --name"
+            )
         }
         guard spec.ifNotExists else {
             throw JSONSQLError(
@@ -244,7 +271,9 @@ final class PostgresStore {
                     throw Store.notATable(view: view, database: name)
                 }
                 if ifExists { return nil }
-                throw Store.noTable(table, tables: tables, database: name, then: " (add --if-exists to ignore a missing table)")
+                throw Store.noTable(
+                    table, tables: tables, database: name,
+                    then: " (add --if-exists to ignore a missing table)")
             }
             try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
             return found
@@ -256,7 +285,8 @@ final class PostgresStore {
     /// A whole column as `query` prints it: datetimes in SQLite's stored form, in UTC, and
     /// with microseconds where a value has them (written by another tool), never cut short.
     ///
-    ///     to_char("created" AT TIME ZONE 'UTC', CASE WHEN ... THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE ...US' END)
+    ///     to_char("created" AT TIME ZONE 'UTC', CASE WHEN ... THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE
+    ///     ...US' END)
     static func outputSQL(_ column: ColumnInfo) -> String {
         outputSQL(column, value: SQLQuote.identifier(column.name))
     }
@@ -265,7 +295,9 @@ final class PostgresStore {
     static func outputSQL(_ column: ColumnInfo, value quoted: String) -> String {
         switch column.type {
         case .datetime:
-            let utc = column.declaredType.contains("with time zone") ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
+            let utc =
+                column.declaredType.contains("with time zone")
+                ? "\(quoted) AT TIME ZONE 'UTC'" : quoted
             return era(
                 utc,
                 "to_char(\(utc), CASE WHEN EXTRACT(MICROSECONDS FROM \(quoted)) % 1000 = 0 THEN 'YYYY-MM-DD HH24:MI:SS.MS' ELSE 'YYYY-MM-DD HH24:MI:SS.US' END)"
@@ -316,13 +348,17 @@ final class PostgresStore {
                     let null = FileHandle(forWritingAtPath: "/dev/null")
                     defer { try? null?.close() }
                     _ = try streamRows(
-                        of: whole.sql, parameters: Self.parameters(whole.arguments), columns: whole.columns ?? [],
-                        marked: whole.markedColumns, format: .jsonl, to: OutputBuffer(fd: null?.fileDescriptor ?? -1))
+                        of: whole.sql, parameters: Self.parameters(whole.arguments),
+                        columns: whole.columns ?? [],
+                        marked: whole.markedColumns, format: .jsonl,
+                        to: OutputBuffer(fd: null?.fileDescriptor ?? -1))
                     try connection.execute("CLOSE jsonsql_rows")
                 }
                 return try streamRows(
-                    of: query.sql, parameters: Self.parameters(query.arguments), columns: query.columns ?? [],
-                    marked: query.markedColumns, decidedByResult: query.decidedByResult, checkedSQL: query.checkedSQL,
+                    of: query.sql, parameters: Self.parameters(query.arguments),
+                    columns: query.columns ?? [],
+                    marked: query.markedColumns, decidedByResult: query.decidedByResult,
+                    checkedSQL: query.checkedSQL,
                     format: format, to: out)
             } catch {
                 throw spec.explaining(error, onPostgres: true)
@@ -332,10 +368,17 @@ final class PostgresStore {
 
     /// What a statement other than a query gives: the rows it returns printed whole (RETURNING,
     /// SHOW), or the number of rows it changed. COPY is refused.
-    func outcome(of result: PostgresResult, format: OutputFormat, to out: OutputBuffer) throws -> Store.SQLOutcome {
-        if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT { try connection.refuseCopy(result) }
-        guard result.status == PGRES_TUPLES_OK else { return Store.SQLOutcome(rows: nil, changes: result.changedRows) }
-        let printer = try ResultPrinter(columns: Self.columns(result), result: result, format: format, out: out)
+    func outcome(of result: PostgresResult, format: OutputFormat, to out: OutputBuffer) throws
+        -> Store.SQLOutcome
+    {
+        if result.status == PGRES_COPY_IN || result.status == PGRES_COPY_OUT {
+            try connection.refuseCopy(result)
+        }
+        guard result.status == PGRES_TUPLES_OK else {
+            return Store.SQLOutcome(rows: nil, changes: result.changedRows)
+        }
+        let printer = try ResultPrinter(
+            columns: Self.columns(result), result: result, format: format, out: out)
         try printer.print(result)
         try printer.finish()
         return Store.SQLOutcome(rows: result.rowCount, changes: result.changedRows)
@@ -346,22 +389,27 @@ final class PostgresStore {
     /// holds more than `ResultKinds.readAhead` rows, is what `decidedByResult` is decided by,
     /// and past it `checkedSQL` (`SQLQuery.checkedSQL`).
     func streamRows(
-        of sql: String, parameters: [String?] = [], columns: [OutputColumn]? = nil, marked: Set<Int> = [],
-        decidedByResult: [ResultKinds.Candidate] = [], checkedSQL: String = "", format: OutputFormat, to out: OutputBuffer
+        of sql: String, parameters: [String?] = [], columns: [OutputColumn]? = nil,
+        marked: Set<Int> = [],
+        decidedByResult: [ResultKinds.Candidate] = [], checkedSQL: String = "",
+        format: OutputFormat, to out: OutputBuffer
     ) throws -> Int {
         try connection.execute("DECLARE jsonsql_rows NO SCROLL CURSOR FOR " + sql, parameters)
         var count = 0
         var printer: ResultPrinter?
         while true {
-            let result = try connection.execute("FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
+            let result = try connection.execute(
+                "FETCH FORWARD \(Self.fetchSize) FROM jsonsql_rows", simple: true)
             if printer == nil {
                 var columns = columns ?? Self.columns(result)
                 if !decidedByResult.isEmpty {
                     columns = try decideKinds(
-                        ResultKinds(decidedByResult), of: checkedSQL, parameters: parameters, first: result, marked: marked,
+                        ResultKinds(decidedByResult), of: checkedSQL, parameters: parameters,
+                        first: result, marked: marked,
                         columns: columns)
                 }
-                printer = try ResultPrinter(columns: columns, result: result, format: format, out: out, marked: marked)
+                printer = try ResultPrinter(
+                    columns: columns, result: result, format: format, out: out, marked: marked)
             }
             try printer!.print(result)
             count += result.rowCount
@@ -375,7 +423,8 @@ final class PostgresStore {
     /// `columns` with the kinds `ResultKinds` decides from the first batch of a result, and,
     /// when the result goes on past it, from SQL over `sql`, the query's rows.
     private func decideKinds(
-        _ kinds: ResultKinds, of sql: String, parameters: [String?], first result: PostgresResult, marked: Set<Int>,
+        _ kinds: ResultKinds, of sql: String, parameters: [String?], first result: PostgresResult,
+        marked: Set<Int>,
         columns: [OutputColumn]
     ) throws -> [OutputColumn] {
         var kinds = kinds
@@ -396,11 +445,16 @@ final class PostgresStore {
                     try connection.execute(check, parameters).string(0, 0) == "t"
                 }
                 if candidate.kind == .uuid {
-                    if try exists(ResultKinds.failingSQL(sql, candidate) { "length(\($0)) = 16" }) { return false }
+                    if try exists(ResultKinds.failingSQL(sql, candidate) { "length(\($0)) = 16" }) {
+                        return false
+                    }
                 } else {
                     // A cheap look at each value's first character, then each value read as json,
                     // which, unlike jsonb, holds `\u0000` as SQLite does.
-                    if try exists(ResultKinds.failingSQL(sql, candidate) { "left(ltrim(\($0), E' \\t\\n\\r'), 1) IN ('{', '[')" })
+                    if try exists(
+                        ResultKinds.failingSQL(sql, candidate) {
+                            "left(ltrim(\($0), E' \\t\\n\\r'), 1) IN ('{', '[')"
+                        })
                     {
                         return false
                     }
@@ -409,12 +463,15 @@ final class PostgresStore {
                     try connection.execute("SAVEPOINT jsonsql_kinds", simple: true)
                     do {
                         let failing = try exists(
-                            ResultKinds.failingSQL(sql, candidate) { "json_typeof(\($0)::json) IN ('object', 'array')" })
+                            ResultKinds.failingSQL(sql, candidate) {
+                                "json_typeof(\($0)::json) IN ('object', 'array')"
+                            })
                         try connection.execute("RELEASE SAVEPOINT jsonsql_kinds", simple: true)
                         if failing { return false }
                     } catch is PostgresError {
                         try connection.execute(
-                            "ROLLBACK TO SAVEPOINT jsonsql_kinds; RELEASE SAVEPOINT jsonsql_kinds", simple: true)
+                            "ROLLBACK TO SAVEPOINT jsonsql_kinds; RELEASE SAVEPOINT jsonsql_kinds",
+                            simple: true)
                         return false
                     }
                 }
@@ -436,7 +493,8 @@ final class PostgresStore {
     /// The SQL and PostgreSQL's plan for it.
     func explain(_ spec: QuerySpec) throws -> String {
         let query = try spec.build(table: try tableInfo(spec.table))
-        let result = try connection.execute("EXPLAIN (COSTS OFF) " + query.sql, Self.parameters(query.arguments))
+        let result = try connection.execute(
+            "EXPLAIN (COSTS OFF) " + query.sql, Self.parameters(query.arguments))
         var text = SQLQuote.comment(query.sql)
         if !query.arguments.isEmpty {
             text += SQLQuote.argumentsComment(query.arguments)
@@ -449,7 +507,10 @@ final class PostgresStore {
     }
 
     /// Prints a result with the row writers SQLite's results use.
-    private func write(_ result: PostgresResult, columns: [OutputColumn], format: OutputFormat, to out: OutputBuffer) throws
+    private func write(
+        _ result: PostgresResult, columns: [OutputColumn], format: OutputFormat,
+        to out: OutputBuffer
+    ) throws
         -> Int
     {
         let printer = try ResultPrinter(columns: columns, result: result, format: format, out: out)
@@ -465,7 +526,10 @@ final class PostgresStore {
             let cases = try tableNames().map {
                 "WHEN \(SQLQuote.literal($0)) THEN (SELECT count(*) FROM \(SQLQuote.identifier($0)))"
             }
-            rows = cases.isEmpty ? ", NULL AS \"rows\"" : ", CASE c.relname \(cases.joined(separator: " ")) END AS \"rows\""
+            rows =
+                cases.isEmpty
+                ? ", NULL AS \"rows\""
+                : ", CASE c.relname \(cases.joined(separator: " ")) END AS \"rows\""
         }
         let result = try connection.execute(
             """
@@ -478,12 +542,14 @@ final class PostgresStore {
             """)
         let names = ["name", "columns", "type"] + (counts ? ["rows"] : [])
         _ = try write(
-            result, columns: names.map { OutputColumn(name: $0, kind: .natural) }, format: format, to: out)
+            result, columns: names.map { OutputColumn(name: $0, kind: .natural) }, format: format,
+            to: out)
     }
 
     /// For `schema`, by column name: the unique keys (not partial) the column is in, the CHECKs
     /// naming it, its foreign keys, its collation where it is not its type's, and a generated
-    /// column's expression, each as SQLite's `ColumnConstraints` prints them ("; " between several).
+    /// column's expression, each as SQLite's `ColumnConstraints` prints them ("; " between
+    /// several).
     private func columnConstraints(_ table: String) throws -> [String: [String?]] {
         func names(_ keys: String, _ relation: String) -> String {
             """
@@ -537,25 +603,32 @@ final class PostgresStore {
             for column in try tableInfo(name).columns {
                 let row =
                     [
-                        name, column.name, column.type.rawValue, column.declaredType, column.notNull ? "t" : "f",
+                        name, column.name, column.type.rawValue, column.declaredType,
+                        column.notNull ? "t" : "f",
                         // A generated column's expression is in `generated`; it has no default.
-                        String(column.primaryKeyIndex), column.isGenerated ? nil : column.defaultSQL,
+                        String(column.primaryKeyIndex),
+                        column.isGenerated ? nil : column.defaultSQL,
                     ] + (constraints[column.name] ?? Array(repeating: nil, count: 5))
                 let base = values.count
                 placeholders.append(
                     "("
-                        + (1...row.count).map { "$\(base + $0)" + ($0 == 5 ? "::boolean" : $0 == 6 ? "::bigint" : "") }
+                        + (1...row.count).map {
+                            "$\(base + $0)" + ($0 == 5 ? "::boolean" : $0 == 6 ? "::bigint" : "")
+                        }
                         .joined(separator: ", ") + ")")
                 values += row
             }
         }
-        let columns = Store.schemaColumns.map { OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural) }
+        let columns = Store.schemaColumns.map {
+            OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
+        }
         // The rows go through the server so they print through the same path as any result.
         let sql =
             placeholders.isEmpty
             ? "SELECT NULL WHERE FALSE"
             : "SELECT * FROM (VALUES \(placeholders.joined(separator: ", "))) AS schema"
-        _ = try write(try connection.execute(sql, values), columns: columns, format: format, to: out)
+        _ = try write(
+            try connection.execute(sql, values), columns: columns, format: format, to: out)
     }
 }
 
@@ -568,7 +641,8 @@ struct ResultPrinter {
     let marked: Set<Int>
 
     init(
-        columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer, marked: Set<Int> = []
+        columns: [OutputColumn], result: PostgresResult, format: OutputFormat, out: OutputBuffer,
+        marked: Set<Int> = []
     ) throws {
         self.marked = marked
         let columns = OutputColumn.uniquelyNamed(columns)

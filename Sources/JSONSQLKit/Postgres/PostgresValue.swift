@@ -22,16 +22,23 @@ enum PostgresValue {
             if type == .boolean { return number != 0 ? "t" : "f" }
             return String(number)
         case .double(let number):
-            guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
-            if number == 0 && number.sign == .minus { try checkNegativeZero("-0.0".utf8, type: type) }
-            return type == .json ? jsonbText(realText(number, type: type)) : realText(number, type: type)
+            guard number.isFinite else {
+                throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL")
+            }
+            if number == 0 && number.sign == .minus {
+                try checkNegativeZero("-0.0".utf8, type: type)
+            }
+            return type == .json
+                ? jsonbText(realText(number, type: type)) : realText(number, type: type)
         case .string(let text):
             try checkText(text.utf8, json: type == .json)
             try checkNegativeZero(text.utf8, type: type)
             if type == .json { return jsonbText(text) }
             guard type == .datetime || type == .date else { return text }
-            // PostgreSQL has no year 0000: it is 1 BC there (`PostgresStore.outputSQL` prints it back).
-            let (year, suffix) = text.hasPrefix("0000-") ? ("0001" + text.dropFirst(4), " BC") : (text, "")
+            // PostgreSQL has no year 0000: it is 1 BC there (`PostgresStore.outputSQL` prints it
+            // back).
+            let (year, suffix) =
+                text.hasPrefix("0000-") ? ("0001" + text.dropFirst(4), " BC") : (text, "")
             // The stored form is UTC; a zone makes timestamptz read it so whatever the session's.
             return year + (type == .datetime ? "+00" : "") + suffix
         case .blob(let data):
@@ -57,7 +64,9 @@ enum PostgresValue {
         switch value.storage {
         case .null: fits = true
         case .int64(let number):
-            fits = [.integer, .real, .numeric, .json].contains(type) || (type == .boolean && (number == 0 || number == 1))
+            fits =
+                [.integer, .real, .numeric, .json].contains(type)
+                || (type == .boolean && (number == 0 || number == 1))
         case .double: fits = [.real, .numeric, .json].contains(type)
         case .string(let text):
             switch type {
@@ -66,7 +75,9 @@ enum PostgresValue {
             case .date, .datetime:
                 // Microseconds, as PostgreSQL's times have them (`PostgresStore.outputSQL`),
                 // follow the stored form's milliseconds.
-                let micro = type == .datetime && text.utf8.count == 26 && text.utf8.suffix(3).allSatisfy { $0 &- 48 < 10 }
+                let micro =
+                    type == .datetime && text.utf8.count == 26
+                    && text.utf8.suffix(3).allSatisfy { $0 &- 48 < 10 }
                 let stored = micro ? String(text.dropLast(3)) : text
                 guard case .success(let stamp) = DateTimeValue.parseExactly(stored) else {
                     fits = false
@@ -81,7 +92,8 @@ enum PostgresValue {
             // Another tool's form of a time (`2024-05-01T12:30:00+02:00`, unix seconds), which
             // `alter --type` rewrites in jsonsql's.
             if type == .date || type == .datetime,
-                let input = value.storage.asInput, let stored = try? ValueConversion.stored(input, type: type),
+                let input = value.storage.asInput,
+                let stored = try? ValueConversion.stored(input, type: type),
                 case .string(let form) = stored.storage
             {
                 throw ValueMismatch(
@@ -98,8 +110,12 @@ enum PostgresValue {
 
     /// Refuses a negative zero in a numeric or json column (`negativeZero`), which would come
     /// back as 0 from PostgreSQL while SQLite keeps the text `-0.0`.
-    static func checkNegativeZero<Bytes: Collection<UInt8>>(_ bytes: Bytes, type: ColumnType) throws(ValueMismatch) {
-        guard type == .numeric || type == .json, bytes.contains(UInt8(ascii: "-")), let zero = negativeZero(bytes) else {
+    static func checkNegativeZero<Bytes: Collection<UInt8>>(_ bytes: Bytes, type: ColumnType)
+        throws(ValueMismatch)
+    {
+        guard type == .numeric || type == .json, bytes.contains(UInt8(ascii: "-")),
+            let zero = negativeZero(bytes)
+        else {
             return
         }
         throw negativeZeroMismatch(zero, type: type)
@@ -153,7 +169,9 @@ enum PostgresValue {
                     end = json.index(after: end)
                 }
                 // Beyond 1,000 places numeric refuses the number either way, as PostgreSQL did.
-                if hasExponent, let number = ExactNumber(json[i..<end]), abs(number.exponent) <= 1_000 {
+                if hasExponent, let number = ExactNumber(json[i..<end]),
+                    abs(number.exponent) <= 1_000
+                {
                     if out == nil { out = [] }
                     out!.append(contentsOf: json[copied..<i])
                     out!.append(contentsOf: number.decimalWithFraction.utf8)
@@ -190,7 +208,8 @@ enum PostgresValue {
             } else if byte == UInt8(ascii: "-") {
                 var end = json.index(after: i)
                 while end < json.endIndex, let c = Optional(json[end]),
-                    (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+                    (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+                        || c == UInt8(ascii: "E")
                         || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
                 {
                     end = json.index(after: end)
@@ -209,20 +228,27 @@ enum PostgresValue {
     /// PostgreSQL text holds no U+0000, nor does jsonb a `\u0000` escape or an object with a
     /// key written twice (it keeps the last value silently; SQLite keeps the text as it is):
     /// refused here with the record's line, not by the server at the end of the COPY.
-    static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false) throws(ValueMismatch) {
+    static func checkText<Bytes: Sequence<UInt8>>(_ bytes: Bytes, json: Bool = false)
+        throws(ValueMismatch)
+    {
         try checkNUL(bytes, json: json)
         guard json else { return }
-        if let zero = bytes.withContiguousStorageIfAvailable({ negativeZero($0) }) ?? negativeZero(Array(bytes)) {
+        if let zero = bytes.withContiguousStorageIfAvailable({ negativeZero($0) })
+            ?? negativeZero(Array(bytes))
+        {
             throw negativeZeroMismatch(zero, type: .json)
         }
-        let twice = bytes.withContiguousStorageIfAvailable(duplicateKey) ?? Array(bytes).withUnsafeBufferPointer(duplicateKey)
+        let twice =
+            bytes.withContiguousStorageIfAvailable(duplicateKey)
+            ?? Array(bytes).withUnsafeBufferPointer(duplicateKey)
         if let twice { throw duplicateKeyMismatch(twice) }
     }
 
     static func duplicateKeyMismatch(_ key: String) -> ValueMismatch {
         ValueMismatch(
             expectation:
-                "holds the key \(JSONEncoding.quoted(key)) twice in one object, which PostgreSQL's jsonb keeps once")
+                "holds the key \(JSONEncoding.quoted(key)) twice in one object, which PostgreSQL's jsonb keeps once"
+        )
     }
 
     /// The first key that an object of `json` (valid JSON text) holds twice, as jsonb compares
@@ -251,11 +277,13 @@ enum PostgresValue {
             let raw = UnsafeBufferPointer(start: base + key.start, count: key.end - key.start)
             guard key.escaped else { return Array(raw) }
             let quoted = Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])
-            return (try? JSONDecoder().decode(String.self, from: quoted)).map { Array($0.utf8) } ?? Array(raw)
+            return (try? JSONDecoder().decode(String.self, from: quoted)).map { Array($0.utf8) }
+                ?? Array(raw)
         }
         func same(_ a: Key, _ b: Key) -> Bool {
             if a.escaped || b.escaped { return decoded(a) == decoded(b) }
-            return a.end - a.start == b.end - b.start && memcmp(base + a.start, base + b.start, a.end - a.start) == 0
+            return a.end - a.start == b.end - b.start
+                && memcmp(base + a.start, base + b.start, a.end - a.start) == 0
         }
         var i = 0
         let count = json.count
@@ -313,7 +341,8 @@ enum PostgresValue {
         // Hex digits of a `\u` escape still to come, and its value so far.
         var digits = 0
         var value: UInt32 = 0
-        // After a high half: 3 wants `\`, 2 wants `u`, 1 is reading the escape that must be its low half.
+        // After a high half: 3 wants `\`, 2 wants `u`, 1 is reading the escape that must be its low
+        // half.
         var high = 0
         var highValue: UInt32 = 0
         func half(_ value: UInt32) -> ValueMismatch {
@@ -336,7 +365,9 @@ enum PostgresValue {
                 value = value << 4 | UInt32(digit)
                 digits -= 1
                 guard digits == 0 else { continue }
-                if value == 0 { throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL (jsonb)") }
+                if value == 0 {
+                    throw ValueMismatch(expectation: "cannot hold U+0000 on PostgreSQL (jsonb)")
+                }
                 let isLow = (0xDC00...0xDFFF).contains(value)
                 if high == 1 {
                     guard isLow else { throw half(highValue) }
@@ -401,10 +432,12 @@ enum PostgresValue {
     /// `checkText` looks at it (U+0000; the backslash of `\u0000`).
     @inline(__always)
     private static func needsCare(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\\") || byte <= 0x0D && (byte == 0 || byte == 0x09 || byte == 0x0A || byte == 0x0D)
+        byte == UInt8(ascii: "\\")
+            || byte <= 0x0D && (byte == 0 || byte == 0x09 || byte == 0x0A || byte == 0x0D)
     }
 
-    /// Appends the decimal digits of `number`, as `String(number)` spells it, without making a String.
+    /// Appends the decimal digits of `number`, as `String(number)` spells it, without making a
+    /// String.
     static func appendDecimal(_ number: Int64, to out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
@@ -436,7 +469,9 @@ enum PostgresValue {
                 appendDecimal(number, to: &out)
             }
         case .double(let number):
-            guard number.isFinite else { throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL") }
+            guard number.isFinite else {
+                throw ValueMismatch(expectation: "cannot hold \(number) on PostgreSQL")
+            }
             let text = realText(number, type: type)
             out += Array((type == .json ? jsonbText(text) : text).utf8)
         case .text(let start, let end):
@@ -450,7 +485,9 @@ enum PostgresValue {
                 return
             }
             if !span.contains(where: needsCare) {
-                if type == .json, let twice = duplicateKey(span) { throw duplicateKeyMismatch(twice) }
+                if type == .json, let twice = duplicateKey(span) {
+                    throw duplicateKeyMismatch(twice)
+                }
                 out.append(contentsOf: span)
                 return
             }
@@ -461,7 +498,9 @@ enum PostgresValue {
     }
 
     /// A stored value (as `ValueConversion` makes it, or as SQLite holds it) as a COPY field.
-    static func appendCopy(_ value: DatabaseValue, type: ColumnType, to out: inout [UInt8]) throws(ValueMismatch) {
+    static func appendCopy(_ value: DatabaseValue, type: ColumnType, to out: inout [UInt8])
+        throws(ValueMismatch)
+    {
         let text: String?
         do { text = try Self.text(value, type: type) } catch let mismatch as ValueMismatch {
             throw mismatch
@@ -494,10 +533,12 @@ enum PostgresResultValue {
             self = .integer(Int64(String(decoding: text, as: UTF8.self)) ?? 0)
         case PostgresStore.float4OID, PostgresStore.float8OID:
             self = .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
-        case PostgresStore.numericOID where text.last.map { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false:
+        case PostgresStore.numericOID
+        where text.last.map { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false:
             // NaN and ±Infinity (a number's text ends in a digit): as a double precision column's.
             self = .real(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
-        case PostgresStore.uuidOID: self = .blob(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [])
+        case PostgresStore.uuidOID:
+            self = .blob(UUIDValue.bytes(String(decoding: text, as: UTF8.self)) ?? [])
         case PostgresStore.byteaOID: self = .blob(RowBatch.hexDecoded(text))
         default: self = .text(text)
         }

@@ -18,7 +18,9 @@ extension RowBatch {
                 var type = types[i]
                 if marked.contains(i), let mark = text.first {
                     text = UnsafeBufferPointer(rebasing: text.dropFirst())
-                    let isReal = text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+                    let isReal = text.contains {
+                        $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
+                    }
                     switch mark {
                     case UInt8(ascii: "r"): type = PostgresStore.float8OID
                     case UInt8(ascii: "n"):
@@ -29,16 +31,18 @@ extension RowBatch {
                         type = isInteger ? PostgresStore.int8OID : PostgresStore.float8OID
                         let exact =
                             isInteger
-                            || Double(written).flatMap { $0.isFinite ? ExactNumber("\($0)") : nil }.map {
-                                ExactNumber(written)?.sameValue(as: $0) ?? false
-                            } ?? false
+                            || Double(written).flatMap { $0.isFinite ? ExactNumber("\($0)") : nil }
+                                .map {
+                                    ExactNumber(written)?.sameValue(as: $0) ?? false
+                                } ?? false
                         if !exact {
                             throw JSONSQLError(
                                 "min or max is \(written) here, which a double does not hold, and it would print changed; select the path itself, ordered by it, with --limit 1, to print it as stored"
                             )
                         }
                     case UInt8(ascii: "d"):
-                        // numeric's sum keeps the widest scale (3.00): the decimal as SQLite's exact sum writes it.
+                        // numeric's sum keeps the widest scale (3.00): the decimal as SQLite's
+                        // exact sum writes it.
                         let written = String(decoding: text, as: UTF8.self)
                         guard let sum = ExactNumber(written) else {
                             throw JSONSQLError("sum is \(written) here, which is no number")
@@ -49,15 +53,22 @@ extension RowBatch {
                         continue
                     case UInt8(ascii: "s"), UInt8(ascii: "b"), UInt8(ascii: "j"):
                         // min and max of a JSON path print as JSON (`Aggregate.outputKind`): a
-                        // string quoted, as SQLite's `jsonsql_min_json` gives it; a boolean, object or array as is.
+                        // string quoted, as SQLite's `jsonsql_min_json` gives it; a boolean, object
+                        // or array as is.
                         let written = String(decoding: text, as: UTF8.self)
                         cell.type = SQLITE_TEXT
-                        appendBytes(Array((mark == UInt8(ascii: "s") ? JSONEncoding.quoted(written) : written).utf8), to: &cell)
+                        appendBytes(
+                            Array(
+                                (mark == UInt8(ascii: "s") ? JSONEncoding.quoted(written) : written)
+                                    .utf8), to: &cell)
                         (cellsOfRow + i).initialize(to: cell)
                         continue
                     case UInt8(ascii: "i"):
-                        // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum): so here.
-                        guard Int64(String(decoding: text, as: UTF8.self)) != nil else { throw Store.integerOverflow }
+                        // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum):
+                        // so here.
+                        guard Int64(String(decoding: text, as: UTF8.self)) != nil else {
+                            throw Store.integerOverflow
+                        }
                         type = PostgresStore.int8OID
                     default: type = 0
                     }

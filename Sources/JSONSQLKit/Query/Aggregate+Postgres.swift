@@ -20,7 +20,9 @@ extension Aggregate {
     }
 
     func postgresSQL(in info: TableInfo) throws -> PostgresSQL {
-        guard let path else { return PostgresSQL(value: "count(*)", marked: false, order: ["count(*)"]) }
+        guard let path else {
+            return PostgresSQL(value: "count(*)", marked: false, order: ["count(*)"])
+        }
         let resolved = try ResolvedPath(path, in: info)
         let v = resolved.valueSQL
         let type = resolved.column.type
@@ -28,20 +30,25 @@ extension Aggregate {
             let t = "jsonb_typeof(\(v))"
             let number = "CASE WHEN \(t) = 'number' THEN (\(v))::numeric END"
             // The double SQLite reads: 1e400 is infinity there, where a cast to float8 fails.
-            let double = "CASE WHEN \(t) = 'number' THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
+            let double =
+                "CASE WHEN \(t) = 'number' THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
             switch function {
             case .count:
                 let sql = "count(CASE WHEN \(t) <> 'null' THEN 1 END)"
                 return PostgresSQL(value: sql, marked: false, order: [sql])
             case .sum:
                 // As SQLite's `jsonsql_sum` (`ExactSum`): integers added exactly, a real sum once
-                // any value is one (the reals' sum plus the integers' total), whatever the row order.
+                // any value is one (the reals' sum plus the integers' total), whatever the row
+                // order.
                 let isReal = "(\(v))::text ~ '[.eE]'"
                 let real = "bool_or(\(t) = 'number' AND \(isReal))"
-                let reals = "CASE WHEN \(t) = 'number' AND \(isReal) THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
-                let integers = "CASE WHEN \(t) = 'number' AND NOT \(isReal) THEN (\(v))::numeric END"
+                let reals =
+                    "CASE WHEN \(t) = 'number' AND \(isReal) THEN \(ResolvedPath.postgresDouble("(\(v))::numeric")) END"
+                let integers =
+                    "CASE WHEN \(t) = 'number' AND NOT \(isReal) THEN (\(v))::numeric END"
                 // An integer beyond 64 bits, which SQLite's ->> reads as a double: its sum fails
-                // there whatever the other values, so here too (`RowBatch` refuses `i` with no integer).
+                // there whatever the other values, so here too (`RowBatch` refuses `i` with no
+                // integer).
                 let wide =
                     "bool_or(\(t) = 'number' AND NOT \(isReal) AND (\(v))::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807)"
                 return PostgresSQL(
@@ -62,9 +69,12 @@ extension Aggregate {
                     "CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\""
                 let f = function.rawValue
                 let numbers = "\(f)(\(numeric))"
-                // Where an integer and a real tie (`1` and `1.0`), the integer is printed, as on SQLite.
-                let integers = "\(f)(CASE WHEN \(t) = 'number' AND scale((\(v))::numeric) = 0 THEN (\(v))::numeric END)"
-                let printed = "CASE WHEN \(integers) = \(numbers) THEN \(integers) ELSE \(numbers) END"
+                // Where an integer and a real tie (`1` and `1.0`), the integer is printed, as on
+                // SQLite.
+                let integers =
+                    "\(f)(CASE WHEN \(t) = 'number' AND scale((\(v))::numeric) = 0 THEN (\(v))::numeric END)"
+                let printed =
+                    "CASE WHEN \(integers) = \(numbers) THEN \(integers) ELSE \(numbers) END"
                 let texts = "\(f)(\(text))"
                 // min: any number is below every text; max: any text is above every number.
                 let useNumbers = function == .min ? "count(\(numeric)) > 0" : "count(\(text)) = 0"
@@ -74,10 +84,12 @@ extension Aggregate {
                 let onlyBooleans = "\(f)(CASE WHEN \(t) = 'boolean' THEN \(numeric) END)"
                 let booleanWins =
                     "\(onlyBooleans) IS NOT NULL AND (\(onlyNumbers) IS NULL OR \(onlyBooleans) \(function == .min ? "<" : ">") \(onlyNumbers))"
-                // An object or array prints as its JSON (`j`), unless a string is as low (min) or high
-                // (max): `"[2]"` beside `[2]` prints the string, as its group comes first.
-                let strings = "\(f)(CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') END COLLATE \"C\")"
-                let structures = "\(f)(CASE WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\")"
+                // An object or array prints as its JSON (`j`), unless a string is as low (min) or
+                // high (max): `"[2]"` beside `[2]` prints the string, as its group comes first.
+                let strings =
+                    "\(f)(CASE WHEN \(t) = 'string' THEN (\(v) #>> '{}') END COLLATE \"C\")"
+                let structures =
+                    "\(f)(CASE WHEN \(t) IN ('object', 'array') THEN \(compact) END COLLATE \"C\")"
                 let stringWins =
                     "(\(structures) IS NULL OR \(strings) \(function == .min ? "<=" : ">=") \(structures))"
                 return PostgresSQL(
@@ -86,19 +98,24 @@ extension Aggregate {
                     marked: true,
                     order: [
                         "CASE WHEN \(useNumbers) THEN CASE WHEN \(numbers) IS NOT NULL THEN 1 END WHEN \(texts) IS NOT NULL THEN 2 END",
-                        "CASE WHEN \(useNumbers) THEN \(numbers) END", "CASE WHEN NOT (\(useNumbers)) THEN \(texts) END",
+                        "CASE WHEN \(useNumbers) THEN \(numbers) END",
+                        "CASE WHEN NOT (\(useNumbers)) THEN \(texts) END",
                     ])
             }
         }
         let column = resolved.quotedColumn
         switch (function, type) {
         case (.count, _):
-            return PostgresSQL(value: "count(\(column))", marked: false, order: ["count(\(column))"])
+            return PostgresSQL(
+                value: "count(\(column))", marked: false, order: ["count(\(column))"])
         case (.sum, .integer):
-            return PostgresSQL(value: "'i' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
+            return PostgresSQL(
+                value: "'i' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
         case (.sum, .numeric):
-            // Exact, as SQLite's `jsonsql_sum_stored`, in the same spelling (`d`: 1.50 + 1.50 is 3).
-            return PostgresSQL(value: "'d' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
+            // Exact, as SQLite's `jsonsql_sum_stored`, in the same spelling (`d`: 1.50 + 1.50 is
+            // 3).
+            return PostgresSQL(
+                value: "'d' || sum(\(column))::text", marked: true, order: ["sum(\(column))"])
         case (.avg, .integer), (.avg, .real):
             let sql = Self.average("\(column)::float8")
             return PostgresSQL(value: sql, marked: false, order: [sql])
@@ -109,20 +126,24 @@ extension Aggregate {
         case (.sum, .real):
             let sql = Self.doubleSum(column)
             return PostgresSQL(value: sql, marked: false, order: [sql])
-        case (.min, .integer), (.max, .integer), (.min, .real), (.max, .real), (.min, .numeric), (.max, .numeric):
+        case (.min, .integer), (.max, .integer), (.min, .real), (.max, .real), (.min, .numeric),
+            (.max, .numeric):
             let sql = "\(function.rawValue)(\(column))"
             return PostgresSQL(value: sql, marked: false, order: [sql])
         case (.min, .datetime), (.max, .datetime), (.min, .date), (.max, .date):
             // Printed as the column's rows print (`PostgresStore.outputSQL`), ordered by time.
             let sql = "\(function.rawValue)(\(column))"
             return PostgresSQL(
-                value: PostgresStore.outputSQL(resolved.column, value: sql), marked: false, order: [sql])
+                value: PostgresStore.outputSQL(resolved.column, value: sql), marked: false,
+                order: [sql])
         case (.min, .boolean), (.max, .boolean):
             // SQLite's booleans are 0 and 1.
             let sql = "\(function.rawValue)(\(column)::int)"
             return PostgresSQL(value: sql, marked: false, order: [sql])
         case (.sum, .boolean):
-            return PostgresSQL(value: "'i' || sum(\(column)::int)::text", marked: true, order: ["sum(\(column)::int)"])
+            return PostgresSQL(
+                value: "'i' || sum(\(column)::int)::text", marked: true,
+                order: ["sum(\(column)::int)"])
         case (.avg, .boolean):
             let sql = Self.average("\(column)::int::float8")
             return PostgresSQL(value: sql, marked: false, order: [sql])
@@ -137,13 +158,15 @@ extension Aggregate {
             // SQLite compares the bytes; their hex digits compare the same way (bytea has no min).
             let sql = "decode(\(function.rawValue)(encode(\(column), 'hex') COLLATE \"C\"), 'hex')"
             return PostgresSQL(value: sql, marked: false, order: [sql])
-        case (.sum, .text), (.avg, .text), (.sum, .datetime), (.avg, .datetime), (.sum, .date), (.avg, .date),
+        case (.sum, .text), (.avg, .text), (.sum, .datetime), (.avg, .datetime), (.sum, .date),
+            (.avg, .date),
             (.sum, .uuid), (.avg, .uuid), (.sum, .blob), (.avg, .blob):
             // None of these values is a number, so SQLite's sum and avg (`Aggregate.sql`) are null.
             let sql = "sum(CAST(NULL AS double precision))"
             return PostgresSQL(value: sql, marked: false, order: [sql])
         default:
-            throw JSONSQLError("\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
+            throw JSONSQLError(
+                "\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
         }
     }
 

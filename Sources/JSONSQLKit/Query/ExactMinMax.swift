@@ -17,7 +17,8 @@ import GRDB
 /// `jsonsql_min_json(value, json)`, for a JSON path whose `->` text is `json`, gives the result
 /// as JSON to print: a boolean as `true` or `false` (SQLite's `min` gives 1 or 0), an object or
 /// array as its JSON, other text as a JSON string (where a string and an object or array are
-/// the same text, the string), a number as above. It orders as `jsonsql_min`, which `--order-by` uses.
+/// the same text, the string), a number as above. It orders as `jsonsql_min`, which `--order-by`
+/// uses.
 struct ExactMinMaxState {
     let isMax: Bool
     let givesText: Bool
@@ -52,14 +53,19 @@ struct ExactMinMaxState {
         var value = values[0]
         if value.isNull { return }
         // `->>` ends a string at U+0000; its JSON text (`->`) holds all of it (`WholeString`).
-        if case .string = value.storage, case .string(let json) = values[1].storage, json.hasPrefix("\""),
-            json.utf8.contains(UInt8(ascii: "\\")), json.contains("\\u0000"), let whole = WholeString.decoded(json)
+        if case .string = value.storage, case .string(let json) = values[1].storage,
+            json.hasPrefix("\""),
+            json.utf8.contains(UInt8(ascii: "\\")), json.contains("\\u0000"),
+            let whole = WholeString.decoded(json)
         {
             value = whole.databaseValue
         }
         var candidate = Candidate(value: value, number: Self.number(value, values[1]))
-        if candidate.number != nil, case .string(let written) = values[1].storage { candidate.text = written }
-        if givesJSON, candidate.number == nil, case .string = value.storage, case .string(let json) = values[1].storage,
+        if candidate.number != nil, case .string(let written) = values[1].storage {
+            candidate.text = written
+        }
+        if givesJSON, candidate.number == nil, case .string = value.storage,
+            case .string(let json) = values[1].storage,
             json.hasPrefix("[") || json.hasPrefix("{")
         {
             candidate.structure = json
@@ -78,12 +84,15 @@ struct ExactMinMaxState {
         } else if case .double = current.value.storage, case .int64 = candidate.value.storage,
             !Self.less(current, candidate) && !Self.less(candidate, current)
         {
-            // `1.0` and `1` tie: the integer is printed, whichever row came first (as on PostgreSQL).
+            // `1.0` and `1` tie: the integer is printed, whichever row came first (as on
+            // PostgreSQL).
             best = candidate
-        } else if givesJSON && current.structure != nil && candidate.structure == nil && candidate.number == nil
+        } else if givesJSON && current.structure != nil && candidate.structure == nil
+            && candidate.number == nil
             && !Self.less(current, candidate) && !Self.less(candidate, current)
         {
-            // The string `"[2]"` and the array `[2]` tie: the string is printed, as its group comes first.
+            // The string `"[2]"` and the array `[2]` tie: the string is printed, as its group comes
+            // first.
             best = candidate
         }
     }
@@ -93,7 +102,9 @@ struct ExactMinMaxState {
         if givesJSON {
             if best.isBoolean, let text = best.text { return text.databaseValue }
             if let structure = best.structure { return structure.databaseValue }
-            if best.number == nil, case .string(let text) = best.value.storage { return JSONEncoding.quoted(text).databaseValue }
+            if best.number == nil, case .string(let text) = best.value.storage {
+                return JSONEncoding.quoted(text).databaseValue
+            }
         }
         guard let number = best.number else { return best.value }
         if givesText, let text = best.text { return text.databaseValue }
@@ -114,10 +125,14 @@ struct ExactMinMaxState {
     static func number(_ value: DatabaseValue, _ text: DatabaseValue) -> ExactNumber? {
         switch value.storage {
         case .int64(let int):
-            if case .string(let written) = text.storage, let exact = ExactNumber(written) { return exact }
+            if case .string(let written) = text.storage, let exact = ExactNumber(written) {
+                return exact
+            }
             return ExactNumber("\(int)")
         case .double(let double):
-            if case .string(let written) = text.storage, let exact = ExactNumber(written) { return exact }
+            if case .string(let written) = text.storage, let exact = ExactNumber(written) {
+                return exact
+            }
             return double.isFinite ? ExactNumber("\(double)") : nil
         default: return nil
         }
@@ -143,26 +158,40 @@ struct ExactMinMaxState {
         default:
             if let x = a.number, let y = b.number { return x < y }
             // An infinity another tool stored as a REAL: as SQLite compares them.
-            return (Double.fromDatabaseValue(a.value) ?? 0) < (Double.fromDatabaseValue(b.value) ?? 0)
+            return (Double.fromDatabaseValue(a.value) ?? 0)
+                < (Double.fromDatabaseValue(b.value) ?? 0)
         }
     }
 
     /// Registers `jsonsql_min` and `jsonsql_max` on a connection.
     static func register(_ db: Database) {
         db.add(
-            function: DatabaseFunction(name(max: false, stored: false), argumentCount: 2, pure: true, aggregate: ExactMin.self))
-        db.add(function: DatabaseFunction(name(max: true, stored: false), argumentCount: 2, pure: true, aggregate: ExactMax.self))
-        db.add(
-            function: DatabaseFunction(name(max: false, stored: true), argumentCount: 2, pure: true, aggregate: StoredMin.self))
-        db.add(
-            function: DatabaseFunction(name(max: true, stored: true), argumentCount: 2, pure: true, aggregate: StoredMax.self))
-        db.add(function: DatabaseFunction(StoredSum.name, argumentCount: 2, pure: true, aggregate: StoredSum.self))
+            function: DatabaseFunction(
+                name(max: false, stored: false), argumentCount: 2, pure: true,
+                aggregate: ExactMin.self))
         db.add(
             function: DatabaseFunction(
-                name(max: false, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMin.self))
+                name(max: true, stored: false), argumentCount: 2, pure: true,
+                aggregate: ExactMax.self))
         db.add(
             function: DatabaseFunction(
-                name(max: true, stored: false, json: true), argumentCount: 2, pure: true, aggregate: JSONMax.self))
+                name(max: false, stored: true), argumentCount: 2, pure: true,
+                aggregate: StoredMin.self))
+        db.add(
+            function: DatabaseFunction(
+                name(max: true, stored: true), argumentCount: 2, pure: true,
+                aggregate: StoredMax.self))
+        db.add(
+            function: DatabaseFunction(
+                StoredSum.name, argumentCount: 2, pure: true, aggregate: StoredSum.self))
+        db.add(
+            function: DatabaseFunction(
+                name(max: false, stored: false, json: true), argumentCount: 2, pure: true,
+                aggregate: JSONMin.self))
+        db.add(
+            function: DatabaseFunction(
+                name(max: true, stored: false, json: true), argumentCount: 2, pure: true,
+                aggregate: JSONMax.self))
     }
 }
 
@@ -220,9 +249,15 @@ struct StoredSum: DatabaseAggregate {
     static let name = "jsonsql_sum_stored"
 
     mutating func step(_ values: [DatabaseValue]) throws {
-        guard !values[0].isNull, let number = ExactMinMaxState.number(values[0], values[1]) else { return }
-        guard let total = (sum ?? ExactNumber(negative: false, digits: [], exponent: 0)).adding(number) else {
-            throw JSONSQLError("sum: the numbers span more than 1,000 digits, which an exact sum would write out")
+        guard !values[0].isNull, let number = ExactMinMaxState.number(values[0], values[1]) else {
+            return
+        }
+        guard
+            let total = (sum ?? ExactNumber(negative: false, digits: [], exponent: 0)).adding(
+                number)
+        else {
+            throw JSONSQLError(
+                "sum: the numbers span more than 1,000 digits, which an exact sum would write out")
         }
         sum = total
     }

@@ -44,6 +44,8 @@ struct ExactSum: DatabaseAggregate {
     }
 
     static func register(_ db: Database) {
-        db.add(function: DatabaseFunction(name, argumentCount: 1, pure: true, aggregate: ExactSum.self))
+        db.add(
+            function: DatabaseFunction(name, argumentCount: 1, pure: true, aggregate: ExactSum.self)
+        )
     }
 }

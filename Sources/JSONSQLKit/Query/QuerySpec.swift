@@ -83,7 +83,8 @@ extension QuerySpec {
     /// holds only those expressions' values (`NarrowPlan`). With `weight`, each row of `source`
     /// stands for that column's number of rows: counts add it up (`Aggregate.sql`).
     func build(
-        table info: TableInfo, from source: String, weight: String? = nil, expression: (String) -> String = { $0 }
+        table info: TableInfo, from source: String, weight: String? = nil,
+        expression: (String) -> String = { $0 }
     ) throws -> SQLQuery {
         let nested = try Set(jsonColumns.map { try info.requireColumn($0).name })
         func kind(_ column: ColumnInfo) -> OutputKind {
@@ -107,7 +108,8 @@ extension QuerySpec {
         // Each output name of --select (quoted) and the expression it names.
         var aliased: [(name: String, sql: String)] = []
         let grouped = !groupBy.isEmpty || self.selections.contains { $0.aggregate != nil }
-        // An aggregate orders groups; over rows that are not grouped SQLite says only 'misuse of aggregate'.
+        // An aggregate orders groups; over rows that are not grouped SQLite says only 'misuse of
+        // aggregate'.
         if !grouped, let term = orderBy.first(where: { $0.term.aggregate != nil })?.term {
             throw JSONSQLError(
                 "--order-by \(term) is an aggregate, which orders groups: add --group-by PATH, or --select aggregates only (as in --select '\(term)')"
@@ -120,17 +122,22 @@ extension QuerySpec {
         }
         var selected = self.selections
         if selected.isEmpty && !groupBy.isEmpty {
-            selected = groupBy.map(Selection.path) + [.aggregate(Aggregate(function: .count, path: nil, text: "count()"))]
+            selected =
+                groupBy.map(Selection.path) + [
+                    .aggregate(Aggregate(function: .count, path: nil, text: "count()"))
+                ]
         }
         if grouped {
-            // A plain path in a grouped query must be a grouped one, or its value would be any row's.
+            // A plain path in a grouped query must be a grouped one, or its value would be any
+            // row's.
             let groupSQL = try groupBy.map { try ResolvedPath($0, in: info).valueSQL }
             for case .path(let path) in selected + orderBy.map(\.term)
             where !groupSQL.contains(try ResolvedPath(path, in: info).valueSQL) {
                 throw JSONSQLError(
                     groupBy.isEmpty
                         ? "\(path) is not an aggregate; with count(), sum(), avg(), min() or max(), group by it with --group-by \(path)"
-                        : "\(path) is not grouped; add --group-by \(path), or use it in an aggregate such as max(\(path))")
+                        : "\(path) is not grouped; add --group-by \(path), or use it in an aggregate such as max(\(path))"
+                )
             }
         }
         if selected.isEmpty {
@@ -154,14 +161,22 @@ extension QuerySpec {
                     // A function of a path is named as written (`length(tags)`).
                     name =
                         path.segments.isEmpty || path.function != nil
-                        ? resolved.column.name : JSONPath(column: resolved.column.name, segments: path.segments).description
-                    // A grouped datetime or date column prints as its rows do, not as timestamptz's text.
-                    let printedAsRows = path.segments.isEmpty && [.datetime, .date].contains(resolved.column.type)
+                        ? resolved.column.name
+                        : JSONPath(column: resolved.column.name, segments: path.segments)
+                            .description
+                    // A grouped datetime or date column prints as its rows do, not as timestamptz's
+                    // text.
+                    let printedAsRows =
+                        path.segments.isEmpty && [.datetime, .date].contains(resolved.column.type)
                     sql =
                         postgres && grouped && !groupBy.isEmpty && !printedAsRows
                         ? resolved.postgresGroupValueSQL
-                        : expression(postgres && path.isWholeColumn ? columnSQL(resolved.column) : resolved.jsonSQL)
-                    if path.segments.isEmpty || path.function != nil { wholeColumn = resolved.column }
+                        : expression(
+                            postgres && path.isWholeColumn
+                                ? columnSQL(resolved.column) : resolved.jsonSQL)
+                    if path.segments.isEmpty || path.function != nil {
+                        wholeColumn = resolved.column
+                    }
                 case .aggregate(let aggregate) where postgres:
                     name = aggregate.text
                     let rendered = try aggregate.postgresSQL(in: info)
@@ -176,12 +191,16 @@ extension QuerySpec {
                 if let givenName { name = givenName }
                 // A JSON object cannot hold the key twice (`--sql` results rename instead: a, a:2).
                 if let earlier = given.updateValue(selection.description, forKey: name) {
-                    let spelled = earlier == selection.description ? "" : " (as \(earlier) and \(selection))"
-                    throw JSONSQLError("--select names \(name) twice\(spelled); list each path once")
+                    let spelled =
+                        earlier == selection.description ? "" : " (as \(earlier) and \(selection))"
+                    throw JSONSQLError(
+                        "--select names \(name) twice\(spelled); list each path once")
                 }
                 selections.append("\(sql) AS \(SQLQuote.identifier(name))")
                 aliased.append((SQLQuote.identifier(name), sql))
-                columns.append(wholeColumn.map { output($0, name: name) } ?? OutputColumn(name: name, kind: outputKind))
+                columns.append(
+                    wholeColumn.map { output($0, name: name) }
+                        ?? OutputColumn(name: name, kind: outputKind))
             }
         }
         var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(source))"
@@ -206,14 +225,18 @@ extension QuerySpec {
         }
         // Groups come in the order of their values, ties of --order-by too: SQLite gives groups
         // so, but ties of an ORDER BY in whatever order its plan met them (an index on the path
-        // changed which group `--order-by count():desc --limit 1` printed); PostgreSQL may hash them.
+        // changed which group `--order-by count():desc --limit 1` printed); PostgreSQL may hash
+        // them.
         var order =
-            postgres || !orderBy.isEmpty ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
+            postgres || !orderBy.isEmpty
+            ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
         // Rows that tie on every term come in the order of their primary key, on both backends,
         // in the direction of the last term: an index on a path holds an integer key (SQLite's
         // rowid) after the path, so it still gives the rows in that order, backwards too.
         if !grouped, let last = orderBy.last {
-            order += info.primaryKey.map { (term: Selection.path(JSONPath(column: $0)), descending: last.descending) }
+            order += info.primaryKey.map {
+                (term: Selection.path(JSONPath(column: $0)), descending: last.descending)
+            }
         }
         let unordered = sql
         var orderTerms: [String] = []
@@ -225,7 +248,8 @@ extension QuerySpec {
             // its table, such a term is the column.
             func shadowed(_ name: String) -> Bool {
                 aliased.contains {
-                    (SQLName.same($0.name, name) || SQLName.same($0.name, SQLQuote.identifier(name))) && $0.sql != name
+                    (SQLName.same($0.name, name)
+                        || SQLName.same($0.name, SQLQuote.identifier(name))) && $0.sql != name
                 }
             }
             let table = SQLQuote.identifier(source)
@@ -238,7 +262,9 @@ extension QuerySpec {
                         terms.append(kind + (term.descending ? " DESC" : ""))
                     }
                     // A plain column's term is its name, then COLLATE or the direction.
-                    guard resolved.column.type != .json, shadowed(resolved.quotedColumn) else { return terms }
+                    guard resolved.column.type != .json, shadowed(resolved.quotedColumn) else {
+                        return terms
+                    }
                     return terms.map { "\(table).\($0)" }
                 }
                 if postgres, case .aggregate(let aggregate) = term.term {
@@ -249,7 +275,8 @@ extension QuerySpec {
                 var sql =
                     switch term.term {
                     case .path(let path): expression(try ResolvedPath(path, in: info).sortSQL)
-                    case .aggregate(let aggregate): try aggregate.orderSQL(in: info, weight: weight, argument: expression)
+                    case .aggregate(let aggregate):
+                        try aggregate.orderSQL(in: info, weight: weight, argument: expression)
                     }
                 if shadowed(sql) { sql = "\(table).\(sql)" }
                 // Groups that `->>` reads alike in a fixed order: `1` before `true`.
@@ -258,8 +285,9 @@ extension QuerySpec {
                 {
                     return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
                 }
-                // Strings holding U+0000, which `->>` ends there, by all of their text after that part
-                // (left out where `orderMeetsNULStrings` found no such string for an index to miss).
+                // Strings holding U+0000, which `->>` ends there, by all of their text after that
+                // part (left out where `orderMeetsNULStrings` found no such string for an index to
+                // miss).
                 if groupBy.isEmpty, wholeStringsApart, case .path(let path) = term.term,
                     let whole = try ResolvedPath(path, in: info).wholeStringSortSQL
                 {
@@ -301,7 +329,9 @@ extension QuerySpec {
     func explaining(_ error: Error, onPostgres postgres: Bool = false) -> Error {
         let isOverflow =
             (error as? JSONSQLError) == Store.integerOverflow
-            || (error as? DatabaseError).map { $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow" } == true
+            || (error as? DatabaseError).map {
+                $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow"
+            } == true
         guard isOverflow else { return error }
         var sums: [String] = []
         var paths: [String] = []
@@ -343,7 +373,8 @@ public enum Selection: Sendable, CustomStringConvertible {
     /// A selection with the name it prints under, as `--select` writes it: `address.country as
     /// country`, `count() as n`, `name as "Full name"` (`as` in any case, the last one outside
     /// quotes); nil when no name.
-    public static func parsingNamed(_ text: String) throws -> (selection: Selection, name: String?) {
+    public static func parsingNamed(_ text: String) throws -> (selection: Selection, name: String?)
+    {
         var quote: Character?
         var escaped = false
         var split: (String.Index, String.Index)?
@@ -360,14 +391,18 @@ public enum Selection: Sendable, CustomStringConvertible {
                 }
             } else if c == "\"" || c == "'" {
                 quote = c
-            } else if c == " ", let match = text[index...].prefixMatch(of: #/\s+[aA][sS](\s+|$)/#), index > text.startIndex {
+            } else if c == " ", let match = text[index...].prefixMatch(of: #/\s+[aA][sS](\s+|$)/#),
+                index > text.startIndex
+            {
                 split = (index, match.range.upperBound)
             }
             index = text.index(after: index)
         }
         guard let (end, start) = split else { return (try Selection(parsing: text), nil) }
         var name = text[start...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw JSONSQLError("give a name after as, as in 'address.country as country'") }
+        guard !name.isEmpty else {
+            throw JSONSQLError("give a name after as, as in 'address.country as country'")
+        }
         // `as "Full name"`: the name in the quotes, as a path's quoted key reads.
         if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
             name = String(name.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
@@ -409,7 +444,8 @@ public struct Aggregate: Sendable, Equatable {
     public init?(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasSuffix(")"), let open = trimmed.firstIndex(of: "("),
-            let function = Function(rawValue: trimmed[..<open].trimmingCharacters(in: .whitespaces).lowercased())
+            let function = Function(
+                rawValue: trimmed[..<open].trimmingCharacters(in: .whitespaces).lowercased())
         else { return nil }
         let argument = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
             .trimmingCharacters(in: .whitespaces)
@@ -420,11 +456,14 @@ public struct Aggregate: Sendable, Equatable {
             throw JSONSQLError(
                 function == .count
                     ? "count(*) is written count() here: it counts the rows"
-                    : "\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)")
+                    : "\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)"
+            )
         }
         if argument.isEmpty {
             guard function == .count else {
-                throw JSONSQLError("\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)")
+                throw JSONSQLError(
+                    "\(trimmed): \(function.rawValue)() takes a path, as in \(function.rawValue)(total)"
+                )
             }
             path = nil
         } else {
@@ -437,8 +476,12 @@ public struct Aggregate: Sendable, Equatable {
     /// ORDER BY takes the value SQLite compares.
     /// With `weight`, the quoted name of a column giving how many rows each row stands for, a
     /// count adds up the weights of its rows, the same integer; `min` and `max` are unchanged;
-    /// `sum` and `avg` cannot be weighted exactly (a sum of reals depends on the order of its terms).
-    func sql(in info: TableInfo, weight: String? = nil, printed: Bool = true, argument: (String) -> String = { $0 }) throws
+    /// `sum` and `avg` cannot be weighted exactly (a sum of reals depends on the order of its
+    /// terms).
+    func sql(
+        in info: TableInfo, weight: String? = nil, printed: Bool = true,
+        argument: (String) -> String = { $0 }
+    ) throws
         -> String
     {
         guard let path else { return weight.map { "coalesce(sum(\($0)), 0)" } ?? "count(*)" }
@@ -452,7 +495,8 @@ public struct Aggregate: Sendable, Equatable {
                     function == .sum
                     ? "WHEN \(resolved.typeSQL) = 'integer' AND typeof(\(value)) = 'real' THEN \(Self.wideIntegerFunction)() "
                     : ""
-                value = "CASE \(wide)WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
+                value =
+                    "CASE \(wide)WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
             } else if let numberGuard = resolved.numberGuardSQL {
                 value = "CASE WHEN \(numberGuard) THEN \(value) END"
             } else if resolved.dialect == .sqlite && resolved.column.type != .boolean {
@@ -464,17 +508,25 @@ public struct Aggregate: Sendable, Equatable {
         if let weight, function == .count {
             return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"
         }
-        guard weight == nil || canWeight else { throw JSONSQLError("\(text) cannot add up weighted rows") }
+        guard weight == nil || canWeight else {
+            throw JSONSQLError("\(text) cannot add up weighted rows")
+        }
         // Numbers that SQLite reads through doubles compare exactly, from the text they are stored
-        // as; a numeric column gives that text, a JSON path refuses a number a double does not hold.
+        // as; a numeric column gives that text, a JSON path refuses a number a double does not
+        // hold.
         if function == .sum && storedNumber(resolved) {
             return "\(StoredSum.name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
         }
         if function == .min || function == .max {
             let name = ExactMinMaxState.name(
-                max: function == .max, stored: storedNumber(resolved), json: printed && resolved.isJSON)
-            if resolved.isJSON { return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))" }
-            if storedNumber(resolved) { return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))" }
+                max: function == .max, stored: storedNumber(resolved),
+                json: printed && resolved.isJSON)
+            if resolved.isJSON {
+                return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))"
+            }
+            if storedNumber(resolved) {
+                return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
+            }
         }
         // A sum whose outcome does not depend on the order of its rows (`ExactSum`).
         if function == .sum { return "\(ExactSum.name)(\(argument(value)))" }
@@ -483,18 +535,24 @@ public struct Aggregate: Sendable, Equatable {
 
     /// The call as an ORDER BY term: a numeric column's exact sum, min and max are decimal
     /// text, sorted by their value.
-    func orderSQL(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 }) throws -> String {
+    func orderSQL(in info: TableInfo, weight: String? = nil, argument: (String) -> String = { $0 })
+        throws -> String
+    {
         let sql = try sql(in: info, weight: weight, printed: false, argument: argument)
-        guard let path, [.sum, .min, .max].contains(function), storedNumber(try ResolvedPath(path, in: info)) else { return sql }
+        guard let path, [.sum, .min, .max].contains(function),
+            storedNumber(try ResolvedPath(path, in: info))
+        else { return sql }
         return "CAST(\(sql) AS NUMERIC)"
     }
 
     /// A whole `numeric` column keeping its numbers as text: min and max give that text.
     private func storedNumber(_ resolved: ResolvedPath) -> Bool {
-        resolved.path.segments.isEmpty && resolved.column.type == .numeric && resolved.column.hasTextAffinity
+        resolved.path.segments.isEmpty && resolved.column.type == .numeric
+            && resolved.column.hasTextAffinity
     }
 
-    /// A function that fails with SQLite's "integer overflow", for a sum over an integer beyond 64 bits.
+    /// A function that fails with SQLite's "integer overflow", for a sum over an integer beyond 64
+    /// bits.
     static let wideIntegerFunction = "jsonsql_integer_overflow"
 
     static func registerWideIntegerFunction(_ db: Database) {
@@ -508,14 +566,18 @@ public struct Aggregate: Sendable, Equatable {
     var canWeight: Bool { function != .sum && function != .avg }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
-        guard let path, function == .min || function == .max || function == .sum else { return .natural }
+        guard let path, function == .min || function == .max || function == .sum else {
+            return .natural
+        }
         let resolved = try ResolvedPath(path, in: info)
         // min and max of a JSON path are JSON (`sql(printed:)`, `postgresSQL`).
         if function != .sum && resolved.isJSON { return .json }
         guard path.segments.isEmpty else { return .natural }
         // An exact sum of a numeric column is its decimal text, printed as a number.
         if function == .sum {
-            let exact = resolved.column.type == .numeric && resolved.column.keepsNumberText(in: resolved.dialect)
+            let exact =
+                resolved.column.type == .numeric
+                && resolved.column.keepsNumberText(in: resolved.dialect)
             return exact ? .number : .natural
         }
         let column = resolved.column
@@ -531,8 +593,12 @@ extension QuerySpec {
     /// aggregates, selected and ordering alike, unordered and whole. Nil for other queries.
     var everyGroupsAggregates: QuerySpec? {
         let aggregates = selections.compactMap(\.aggregate)
-        let ordering = orderBy.compactMap(\.term.aggregate).filter { term in !aggregates.contains { $0.text == term.text } }
-        guard !groupBy.isEmpty || !aggregates.isEmpty, limit != nil || offset != nil || !ordering.isEmpty else { return nil }
+        let ordering = orderBy.compactMap(\.term.aggregate).filter { term in
+            !aggregates.contains { $0.text == term.text }
+        }
+        guard !groupBy.isEmpty || !aggregates.isEmpty,
+            limit != nil || offset != nil || !ordering.isEmpty
+        else { return nil }
         var whole = self
         whole.selections = (aggregates + ordering).map(Selection.aggregate)
         whole.orderBy = []
@@ -565,15 +631,18 @@ extension QuerySpec {
         for path in groupBy {
             let resolved = try ResolvedPath(path, in: info)
             guard resolved.groupKindSQL != nil else { continue }
-            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
+            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression
+            else { return true }
             let value = index.expression
             // A string holding U+0000 (`groupKindSQL`) is not found along the index: the table's
             // text is searched for its escape.
             let ambiguous = [
-                "\(value) IN (0, 1)", "\(value) >= '[' AND \(value) < '\\'", "\(value) >= '{' AND \(value) < '|'",
+                "\(value) IN (0, 1)", "\(value) >= '[' AND \(value) < '\\'",
+                "\(value) >= '{' AND \(value) < '|'",
                 "\(resolved.quotedColumn) GLOB '*\\u0000*'",
             ]
-            let sql = ambiguous.map { "EXISTS (SELECT 1 FROM \(table) WHERE \($0))" }.joined(separator: " OR ")
+            let sql = ambiguous.map { "EXISTS (SELECT 1 FROM \(table) WHERE \($0))" }.joined(
+                separator: " OR ")
             if try Bool.fetchOne(db.makeStatement(sql: "SELECT " + sql)) ?? true { return true }
         }
         return false
@@ -584,12 +653,15 @@ extension QuerySpec {
     /// the extra sort term would cost a sort of every row, so the column's text is searched for
     /// the escape first; any other order is sorted anyway, and keeps the term.
     func orderMeetsNULStrings(_ info: TableInfo, db: Database) throws -> Bool {
-        guard groupBy.isEmpty, !selections.contains(where: { $0.aggregate != nil }) else { return true }
+        guard groupBy.isEmpty, !selections.contains(where: { $0.aggregate != nil }) else {
+            return true
+        }
         var columns: [String] = []
         for case .path(let path) in orderBy.map(\.term) {
             let resolved = try ResolvedPath(path, in: info)
             guard resolved.wholeStringSortSQL != nil else { continue }
-            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression else { return true }
+            guard let index = resolved.index, !index.partial, resolved.sortSQL == index.expression
+            else { return true }
             if !columns.contains(resolved.quotedColumn) { columns.append(resolved.quotedColumn) }
         }
         let table = SQLQuote.identifier(info.name)

@@ -36,7 +36,9 @@ struct ResultKinds {
         case .postgres:
             let declared = column.declaredType.lowercased()
             let textTypes = ["text", "character varying", "character"]
-            let isText = column.type == .text && !declared.hasSuffix("]") && textTypes.contains { declared.hasPrefix($0) }
+            let isText =
+                column.type == .text && !declared.hasSuffix("]")
+                && textTypes.contains { declared.hasPrefix($0) }
             return isText ? .json : nil
         }
     }
@@ -83,7 +85,8 @@ struct ResultKinds {
 
     /// JSON text of an object or array, as the writers read it (`JSONEncoding.validate`).
     static func isJSONContainer(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+        guard
+            let first = text.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         else { return false }
         return JSONEncoding.validate(text) != .invalid
@@ -92,7 +95,9 @@ struct ResultKinds {
     /// Decides the candidates still possible after reading ahead, for a result that goes on past
     /// the rows read: `holds` says whether the whole result's values in a column satisfy it,
     /// and, when `needsValue`, whether it returns a non-null value there.
-    mutating func decideRest(_ holds: (_ candidate: Candidate, _ needsValue: Bool) throws -> Bool) rethrows {
+    mutating func decideRest(_ holds: (_ candidate: Candidate, _ needsValue: Bool) throws -> Bool)
+        rethrows
+    {
         for s in states.indices where states[s].possible {
             states[s].possible = try holds(states[s].candidate, !states[s].sawValue)
             states[s].sawValue = states[s].possible
@@ -110,9 +115,12 @@ struct ResultKinds {
 
     /// SQL giving whether `query` returns a non-null value in `candidate`'s column that is not
     /// what its kind needs (`condition`, over the quoted column); the query's arguments bind.
-    static func failingSQL(_ query: String, _ candidate: Candidate, condition: (String) -> String) -> String {
+    static func failingSQL(_ query: String, _ candidate: Candidate, condition: (String) -> String)
+        -> String
+    {
         let c = SQLQuote.identifier(candidate.name)
-        return "SELECT EXISTS (SELECT 1 FROM (\(query)) AS jsonsql_result WHERE \(c) IS NOT NULL AND NOT (\(condition(c))))"
+        return
+            "SELECT EXISTS (SELECT 1 FROM (\(query)) AS jsonsql_result WHERE \(c) IS NOT NULL AND NOT (\(condition(c))))"
     }
 
     /// SQL giving whether `query` returns a non-null value in `candidate`'s column.

@@ -18,7 +18,9 @@ enum SQLParameters {
             var string = string
             code = string.withUTF8 {
                 guard let length = Int32(exactly: $0.count) else { return SQLITE_TOOBIG }
-                guard let base = $0.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, transientBinding) }
+                guard let base = $0.baseAddress else {
+                    return sqlite3_bind_text(handle, index, "", 0, transientBinding)
+                }
                 return base.withMemoryRebound(to: CChar.self, capacity: $0.count) {
                     sqlite3_bind_text(handle, index, $0, length, transientBinding)
                 }
@@ -27,11 +29,13 @@ enum SQLParameters {
             code = data.withUnsafeBytes {
                 guard let length = Int32(exactly: $0.count) else { return SQLITE_TOOBIG }
                 return sqlite3_bind_blob(
-                    handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), length, transientBinding)
+                    handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), length,
+                    transientBinding)
             }
         }
         guard code == SQLITE_OK else {
-            throw JSONSQLError("cannot bind parameter \(index): \(String(cString: sqlite3_errstr(code)))")
+            throw JSONSQLError(
+                "cannot bind parameter \(index): \(String(cString: sqlite3_errstr(code)))")
         }
     }
 
@@ -68,22 +72,30 @@ enum SQLParameters {
     /// `?NNN`); a key with a prefix binds the parameter of exactly that name (`:min`); a plain
     /// key binds `:key`, `@key` and `$key`. Every parameter the SQL uses needs a value, and
     /// every value must be used, once.
-    static func bind(_ parameters: [String: DatabaseValue], sql: String, to handle: OpaquePointer, db: Database) throws {
+    static func bind(
+        _ parameters: [String: DatabaseValue], sql: String, to handle: OpaquePointer, db: Database
+    ) throws {
         let slots = try usedSlots(handle, sql: sql, db: db)
-        for (index, value) in try assign(parameters, slots: slots, count: sqlite3_bind_parameter_count(handle)) {
+        for (index, value) in try assign(
+            parameters, slots: slots, count: sqlite3_bind_parameter_count(handle))
+        {
             try bind(value, to: handle, at: index)
         }
     }
 
     /// The value of each slot, by the rules above, on either backend: `count` is the highest
     /// parameter number the SQL has.
-    static func assign(_ parameters: [String: DatabaseValue], slots: [Slot], count: Int32) throws -> [Int32: DatabaseValue] {
+    static func assign(_ parameters: [String: DatabaseValue], slots: [Slot], count: Int32) throws
+        -> [Int32: DatabaseValue]
+    {
         var bound: [Int32: String] = [:]
         var values: [Int32: DatabaseValue] = [:]
         for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
             for slot in try slotsMatching(key, slots: slots, count: count) {
                 if let other = bound[slot.index] {
-                    throw JSONSQLError("--param \(other) and --param \(key) both give a value for \(slot.spelling); give it once")
+                    throw JSONSQLError(
+                        "--param \(other) and --param \(key) both give a value for \(slot.spelling); give it once"
+                    )
                 }
                 bound[slot.index] = key
                 values[slot.index] = value
@@ -91,7 +103,9 @@ enum SQLParameters {
         }
         let missing = slots.filter { bound[$0.index] == nil }
         if !missing.isEmpty {
-            let options = missing.map { "--param \($0.name.map { String($0.dropFirst()) } ?? String($0.index))=VALUE" }
+            let options = missing.map {
+                "--param \($0.name.map { String($0.dropFirst()) } ?? String($0.index))=VALUE"
+            }
             throw JSONSQLError(
                 "the SQL needs a value for \(missing.map(\.spelling).joined(separator: ", ")); add \(options.joined(separator: " "))"
             )
@@ -101,21 +115,27 @@ enum SQLParameters {
 
     /// The slots a `--param` key binds; an error when it binds none.
     private static func slotsMatching(_ key: String, slots: [Slot], count: Int32) throws -> [Slot] {
-        guard !slots.isEmpty else { throw JSONSQLError("--param \(key) is not used: the SQL has no parameters") }
+        guard !slots.isEmpty else {
+            throw JSONSQLError("--param \(key) is not used: the SQL has no parameters")
+        }
         let uses = "it uses \(slots.map(\.spelling).joined(separator: ", "))"
         let digits = key.hasPrefix("?") ? key.dropFirst() : Substring(key)
         if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
             guard let number = Int32(digits), number >= 1, number <= count else {
                 throw JSONSQLError(
                     "--param \(key) is out of range: "
-                        + (count == 1 ? "the SQL has one parameter, number 1" : "the SQL's parameters are numbered 1 to \(count)")
+                        + (count == 1
+                            ? "the SQL has one parameter, number 1"
+                            : "the SQL's parameters are numbered 1 to \(count)")
                         + "; \(uses)")
             }
             guard let slot = slots.first(where: { $0.index == number }) else {
                 throw JSONSQLError("--param \(key) is not used by the SQL; \(uses)")
             }
             if let name = slot.name, name != "?\(number)" {
-                throw JSONSQLError("--param \(key): parameter \(number) is \(name); give it as --param \(name.dropFirst())=VALUE")
+                throw JSONSQLError(
+                    "--param \(key): parameter \(number) is \(name); give it as --param \(name.dropFirst())=VALUE"
+                )
             }
             return [slot]
         }
@@ -130,18 +150,25 @@ enum SQLParameters {
     /// The parameters the SQL uses. Writing `?5` gives a statement five parameter numbers, and
     /// numbers 1 to 4 have no name whether a plain `?` took them or nobody did; only then is
     /// the program (`EXPLAIN`) asked which numbers it reads (its `Variable` instructions).
-    private static func usedSlots(_ handle: OpaquePointer, sql: String, db: Database) throws -> [Slot] {
+    private static func usedSlots(_ handle: OpaquePointer, sql: String, db: Database) throws
+        -> [Slot]
+    {
         let count = sqlite3_bind_parameter_count(handle)
         guard count > 0 else { return [] }
         let slots = (1...count).map { i in
             Slot(index: i, name: sqlite3_bind_parameter_name(handle, i).map { String(cString: $0) })
         }
-        guard slots.contains(where: { $0.name == nil }), slots.contains(where: { $0.name?.hasPrefix("?") ?? false }) else {
+        guard slots.contains(where: { $0.name == nil }),
+            slots.contains(where: { $0.name?.hasPrefix("?") ?? false })
+        else {
             return slots
         }
         var program: OpaquePointer?
         defer { sqlite3_finalize(program) }
-        guard sqlite3_prepare_v2(db.sqliteConnection, "EXPLAIN " + sql, -1, &program, nil) == SQLITE_OK, let program else {
+        guard
+            sqlite3_prepare_v2(db.sqliteConnection, "EXPLAIN " + sql, -1, &program, nil)
+                == SQLITE_OK, let program
+        else {
             return slots
         }
         var read = Set<Int32>()

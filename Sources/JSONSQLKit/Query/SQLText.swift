@@ -66,17 +66,23 @@ public enum SQLText {
     ///     commit;  rollback transaction;  →  true
     ///     rollback to s1;                 →  false
     public static func endsTransaction(_ sql: String) -> Bool {
-        guard let first = firstKeyword(sql), ["commit", "end", "rollback"].contains(first) else { return false }
+        guard let first = firstKeyword(sql), ["commit", "end", "rollback"].contains(first) else {
+            return false
+        }
         guard first == "rollback" else { return true }
         let text = SQLTokens(sql)
-        return !(0..<text.count).contains { text.tokens[$0].kind == .word && text.text($0).lowercased() == "to" }
+        return !(0..<text.count).contains {
+            text.tokens[$0].kind == .word && text.text($0).lowercased() == "to"
+        }
     }
 
     /// The first word of a statement, lower-cased, after whitespace, comments and empty
     /// statements (`;`).
     public static func firstKeyword(_ sql: String) -> String? {
         let text = SQLTokens(sql)
-        guard let first = (0..<text.count).first(where: { text.text($0) != ";" }), text.tokens[first].kind == .word else {
+        guard let first = (0..<text.count).first(where: { text.text($0) != ";" }),
+            text.tokens[first].kind == .word
+        else {
             return nil
         }
         return text.text(first).lowercased()
@@ -91,6 +97,8 @@ public enum SQLText {
     static func afterComments(_ sql: String) -> String {
         let text = SQLTokens(sql)
         guard let first = (0..<text.count).first(where: { text.text($0) != ";" }) else { return "" }
-        return text.text(bytes: text.tokens[first].range.lowerBound..<text.tokens[text.count - 1].range.upperBound)
+        return text.text(
+            bytes: text.tokens[first].range
+                .lowerBound..<text.tokens[text.count - 1].range.upperBound)
     }
 }

@@ -10,8 +10,12 @@ extension Store {
             return try read { db in
                 let info = try TableInfo(db: db, table: spec.table)
                 var spec = spec
-                if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
-                if !spec.orderBy.isEmpty { spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db) }
+                if !spec.groupBy.isEmpty {
+                    spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db)
+                }
+                if !spec.orderBy.isEmpty {
+                    spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db)
+                }
                 try Self.refuseDroppedGroups(spec, table: info, db: db)
                 return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
             }
@@ -26,11 +30,14 @@ extension Store {
     /// Only `sum`, `min` and `max` can be refused; a query without them is not read twice.
     static func refuseDroppedGroups(_ spec: QuerySpec, table info: TableInfo, db: Database) throws {
         guard var whole = spec.everyGroupsAggregates,
-            whole.selections.contains(where: { [.sum, .min, .max].contains($0.aggregate?.function) })
+            whole.selections.contains(where: {
+                [.sum, .min, .max].contains($0.aggregate?.function)
+            })
         else { return }
         whole.groupKindsApart = spec.groupKindsApart
         let query = try whole.build(table: info)
-        let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments))
+        let rows = try Row.fetchCursor(
+            db, sql: query.sql, arguments: StatementArguments(query.arguments))
         while try rows.next() != nil {}
     }
 
@@ -39,7 +46,8 @@ extension Store {
         if let postgres { return try postgres.count(spec) }
         return try read { db in
             let query = try spec.counting.build(table: try TableInfo(db: db, table: spec.table))
-            return try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
+            return try Int.fetchOne(
+                db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
         }
     }
 
@@ -59,11 +67,17 @@ extension Store {
     /// run only on a store opened with `userTransactions`; elsewhere a statement that leaves a
     /// transaction open is rolled back and refused.
     @discardableResult
-    public func run(sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer) throws -> SQLOutcome {
-        let parameters = try parameters.mapValues { try Self.parameterValue($0, keepingNumberText: postgres != nil) }
+    public func run(
+        sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
+    ) throws -> SQLOutcome {
+        let parameters = try parameters.mapValues {
+            try Self.parameterValue($0, keepingNumberText: postgres != nil)
+        }
         if let postgres {
             // The shell's statements, as typed and with transactions as in psql.
-            if userTransactions && parameters.isEmpty { return try postgres.runInShell(sql: sql, format: format, to: out) }
+            if userTransactions && parameters.isEmpty {
+                return try postgres.runInShell(sql: sql, format: format, to: out)
+            }
             return try postgres.run(sql: sql, parameters: parameters, format: format, to: out)
         }
         do {
@@ -73,12 +87,15 @@ extension Store {
                     // The user's SQL, read as given: "x" is a name.
                     let outcome = try Self.readingUserSQL(sql, db: db) {
                         try Self.runStatement(
-                            sql, parameters: parameters, db: db, format: format, to: out, userTransactions: userTransactions)
+                            sql, parameters: parameters, db: db, format: format, to: out,
+                            userTransactions: userTransactions)
                     }
-                    try Self.refuseOpenTransaction(db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
+                    try Self.refuseOpenTransaction(
+                        db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
                     return outcome
                 } catch {
-                    try Self.refuseOpenTransaction(db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
+                    try Self.refuseOpenTransaction(
+                        db, wasInside: wasInsideTransaction, userTransactions: userTransactions)
                     throw Self.namingTables(error, db: db)
                 }
             }
@@ -100,12 +117,16 @@ extension Store {
         let near = NearestNames.nearest(to: String(message.dropFirst(prefix.count)), in: tables)
         let guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
         let list =
-            tables.isEmpty ? "the database holds no tables" : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+            tables.isEmpty
+            ? "the database holds no tables"
+            : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
         return JSONSQLError("\(message); \(guess)\(list)")
     }
 
     /// Rolls back a transaction that SQL left open where none may stay open.
-    private static func refuseOpenTransaction(_ db: Database, wasInside: Bool, userTransactions: Bool) throws {
+    private static func refuseOpenTransaction(
+        _ db: Database, wasInside: Bool, userTransactions: Bool
+    ) throws {
         guard !userTransactions, !wasInside, db.isInsideTransaction else { return }
         try db.rollback()
         throw JSONSQLError(
@@ -114,7 +135,8 @@ extension Store {
     }
 
     private static func runStatement(
-        _ sql: String, parameters: [String: DatabaseValue], db: Database, format: OutputFormat, to out: OutputBuffer,
+        _ sql: String, parameters: [String: DatabaseValue], db: Database, format: OutputFormat,
+        to out: OutputBuffer,
         userTransactions: Bool
     ) throws -> SQLOutcome {
         let text = try singleStatement(sql, db: db)
@@ -130,7 +152,8 @@ extension Store {
         let work = { () throws -> SQLOutcome in
             let before = db.totalChangesCount
             let rows = try Self.stream(
-                SQLQuery(sql: text), parameters: parameters, db: db, format: format, to: hasColumns ? out : OutputBuffer())
+                SQLQuery(sql: text), parameters: parameters, db: db, format: format,
+                to: hasColumns ? out : OutputBuffer())
             return SQLOutcome(rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
         }
         // Transaction statements, VACUUM and PRAGMA run as they are: they cannot run inside a
@@ -154,7 +177,9 @@ extension Store {
     /// The one statement of user SQL, without the empty statements and comments around it.
     static func singleStatement(_ sql: String, db: Database) throws -> String {
         let texts = statementTexts(sql, db: db)
-        guard let first = texts.first else { throw JSONSQLError("the SQL holds no statement; give one such as SELECT * FROM t") }
+        guard let first = texts.first else {
+            throw JSONSQLError("the SQL holds no statement; give one such as SELECT * FROM t")
+        }
         guard texts.count == 1 else {
             throw JSONSQLError(
                 "--sql takes one statement, and this SQL holds \(texts.count); run several with `jsonsql shell DB`, which reads them from standard input"
@@ -177,10 +202,13 @@ extension Store {
                     var statement: OpaquePointer?
                     var tail: UnsafePointer<CChar>?
                     let code = sqlite3_prepare_v2(
-                        db.sqliteConnection, start + offset, Int32(clamping: buffer.count - offset), &statement, &tail)
+                        db.sqliteConnection, start + offset, Int32(clamping: buffer.count - offset),
+                        &statement, &tail)
                     sqlite3_finalize(statement)
                     let next = tail.map { $0 - start } ?? buffer.count
-                    let text = String(decoding: buffer[offset..<max(offset, min(next, buffer.count))], as: UTF8.self)
+                    let text = String(
+                        decoding: buffer[offset..<max(offset, min(next, buffer.count))],
+                        as: UTF8.self)
                     if code != SQLITE_OK {
                         let rest = String(decoding: buffer[offset...], as: UTF8.self)
                         if !SQLText.isBlank(rest) { texts.append(SQLText.trimmed(rest)) }
@@ -203,18 +231,26 @@ extension Store {
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             var spec = spec
-            if !spec.groupBy.isEmpty { spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db) }
-            if !spec.orderBy.isEmpty { spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db) }
+            if !spec.groupBy.isEmpty {
+                spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db)
+            }
+            if !spec.orderBy.isEmpty {
+                spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db)
+            }
             let query = try spec.build(table: info)
-            return try Self.plan(query, db: db, indexes: try Self.servingIndexes(query, table: info))
+            return try Self.plan(
+                query, db: db, indexes: try Self.servingIndexes(query, table: info))
         }
     }
 
     /// `-- address.country: index player_on_address_country ("address" ->> 'country')` for each
     /// index whose expression the query writes a path with (printed when the plan uses it).
-    static func servingIndexes(_ query: SQLQuery, table info: TableInfo) throws -> [(String, String)] {
+    static func servingIndexes(_ query: SQLQuery, table info: TableInfo) throws -> [(
+        String, String
+    )] {
         try info.indexedPaths.filter { indexed in
-            try ResolvedPath(indexed.path, in: info).index == indexed && query.sql.contains(indexed.expression)
+            try ResolvedPath(indexed.path, in: info).index == indexed
+                && query.sql.contains(indexed.expression)
         }.map { ($0.index, SQLQuote.comment("\($0.path): index \($0.index) (\($0.expression))")) }
     }
 
@@ -222,15 +258,22 @@ extension Store {
     public func explain(sql: String, parameters: [String: String]) throws -> String {
         if let postgres {
             return try postgres.explain(
-                sql: sql, parameters: try parameters.mapValues { try Self.parameterValue($0, keepingNumberText: true) },
+                sql: sql,
+                parameters: try parameters.mapValues {
+                    try Self.parameterValue($0, keepingNumberText: true)
+                },
                 asGiven: userTransactions && parameters.isEmpty)
         }
         return try read { db in
-            try Self.readingUserSQL(sql, db: db) { try Self.explainGiven(sql, parameters: parameters, db: db) }
+            try Self.readingUserSQL(sql, db: db) {
+                try Self.explainGiven(sql, parameters: parameters, db: db)
+            }
         }
     }
 
-    private static func explainGiven(_ sql: String, parameters: [String: String], db: Database) throws -> String {
+    private static func explainGiven(_ sql: String, parameters: [String: String], db: Database)
+        throws -> String
+    {
         let text = try Self.singleStatement(sql, db: db)
         if SQLText.isTransactionControl(text) || SQLText.firstKeyword(text) == "explain" {
             throw JSONSQLError(
@@ -238,14 +281,17 @@ extension Store {
             )
         }
         return try Self.plan(
-            SQLQuery(sql: text), parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
+            SQLQuery(sql: text),
+            parameters: try parameters.mapValues { try Self.parameterValue($0) }, db: db)
     }
 
     /// With `keepingNumberText` (PostgreSQL, whose parameters are text that the server reads
     /// by the type it infers), a number the double binds on SQLite is sent as written: the text
     /// of its double would be another number in a numeric (9223372036854775808 as
     /// `9.223372036854776e+18` is 9223372036854776000 there, and `1e2` would print as `100.0`).
-    static func parameterValue(_ text: String, keepingNumberText: Bool = false) throws -> DatabaseValue {
+    static func parameterValue(_ text: String, keepingNumberText: Bool = false) throws
+        -> DatabaseValue
+    {
         if let quoted = try TextCursor.wholeQuotedString(text) {
             return quoted.databaseValue
         }
@@ -273,17 +319,23 @@ extension Store {
     }
 
     static func plan(
-        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, indexes: [(String, String)] = []
+        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database,
+        indexes: [(String, String)] = []
     ) throws -> String {
         let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + query.sql)
         try bind(query, parameters: parameters, to: statement, db: db)
-        // Stepped directly: the values are bound with SQLite's API, which GRDB's fetch does not know.
+        // Stepped directly: the values are bound with SQLite's API, which GRDB's fetch does not
+        // know.
         let handle = statement.sqliteStatement
         var rows: [(id: Int32, parent: Int32, detail: String)] = []
         while try db.step(handle) {
             let detail = sqlite3_column_text(handle, 3).map { String(cString: $0) } ?? ""
             // Names in the plan come from the schema: shown escaped, like names in a table.
-            rows.append((sqlite3_column_int(handle, 0), sqlite3_column_int(handle, 1), TerminalText.escaped(Array(detail.utf8))))
+            rows.append(
+                (
+                    sqlite3_column_int(handle, 0), sqlite3_column_int(handle, 1),
+                    TerminalText.escaped(Array(detail.utf8))
+                ))
         }
         var lines = ["QUERY PLAN"]
         var depth: [Int32: Int] = [0: 0]
@@ -300,24 +352,30 @@ extension Store {
         }
         // Only the indexes the plan uses serve a path.
         for (name, line) in indexes
-        where rows.contains(where: { $0.detail.contains("INDEX \(name) ") || $0.detail.hasSuffix("INDEX \(name)") }) {
+        where rows.contains(where: {
+            $0.detail.contains("INDEX \(name) ") || $0.detail.hasSuffix("INDEX \(name)")
+        }) {
             text += line
         }
         return text + lines.joined(separator: "\n") + "\n"
     }
 
     /// Binds the values a query built, or the `--param` values of user SQL.
-    private static func bind(_ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement, db: Database) throws
-    {
+    private static func bind(
+        _ query: SQLQuery, parameters: [String: DatabaseValue], to statement: Statement,
+        db: Database
+    ) throws {
         if query.columns != nil || !query.arguments.isEmpty {
             try SQLParameters.bind(query.arguments, to: statement.sqliteStatement)
         } else {
-            try SQLParameters.bind(parameters, sql: query.sql, to: statement.sqliteStatement, db: db)
+            try SQLParameters.bind(
+                parameters, sql: query.sql, to: statement.sqliteStatement, db: db)
         }
     }
 
     static func stream(
-        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database, format: OutputFormat, to out: OutputBuffer
+        _ query: SQLQuery, parameters: [String: DatabaseValue] = [:], db: Database,
+        format: OutputFormat, to out: OutputBuffer
     ) throws -> Int {
         let statement = try db.makeStatement(sql: query.sql)
         try bind(query, parameters: parameters, to: statement, db: db)
@@ -342,11 +400,14 @@ extension Store {
                     try kinds.decideRest { candidate, needsValue in
                         let condition = ResultKinds.sqliteCondition(candidate.kind)
                         if try Self.exists(
-                            ResultKinds.failingSQL(query.checkedSQL, candidate, condition: condition), query, db: db)
+                            ResultKinds.failingSQL(
+                                query.checkedSQL, candidate, condition: condition), query, db: db)
                         {
                             return false
                         }
-                        return try !needsValue || Self.exists(ResultKinds.valueSQL(query.checkedSQL, candidate), query, db: db)
+                        return try !needsValue
+                            || Self.exists(
+                                ResultKinds.valueSQL(query.checkedSQL, candidate), query, db: db)
                     }
                 }
                 let made = try format.makeWriter(columns: kinds.columns(columns), out: out)

@@ -4,8 +4,10 @@ import Foundation
 /// commands, columns, tables and JSON paths alike.
 public enum NearestNames {
     /// Up to `limit` names of `candidates` within a few edits of `name` (at most one edit in
-    /// three letters, at least one or two, and never all of them), nearest first; ASCII case is ignored.
-    public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
+    /// three letters, at least one or two, and never all of them), nearest first; ASCII case is
+    /// ignored.
+    public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String]
+    {
         let length = name.count
         // Nobody mistypes a name this long letter by letter, and comparing two such names costs
         // the product of their lengths (two 100,000-character table names took minutes).
@@ -25,7 +27,8 @@ public enum NearestNames {
                 scored.append((candidate, distance, order))
             }
         }
-        return scored.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.prefix(limit).map(\.name)
+        return scored.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.prefix(limit)
+            .map(\.name)
     }
 
     /// The longest name, in characters, that `nearest` finds names near.
@@ -43,7 +46,9 @@ public enum NearestNames {
         for i in 1...a.count {
             row[0] = i
             for j in 1...b.count {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                row[j] = min(
+                    previous[j] + 1, row[j - 1] + 1,
+                    previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
                 if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                     row[j] = min(row[j], before[j - 2] + 1)
                 }
@@ -54,8 +59,8 @@ public enum NearestNames {
     }
 
     /// `; did you mean 'players.ndjson'?` for a file or database `path` that does not exist but
-    /// a file beside it is named nearly so, written as `path` is (its directory kept); otherwise "".
-    /// A directory of more than 10,000 entries is not searched.
+    /// a file beside it is named nearly so, written as `path` is (its directory kept); otherwise
+    /// "". A directory of more than 10,000 entries is not searched.
     public static func files(near path: String) -> String {
         let near = fileNames(near: path)
         return near.isEmpty ? "" : "; did you mean \(list(near))?"
@@ -65,10 +70,13 @@ public enum NearestNames {
     public static func fileNames(near path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
         let directory = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory),
+        guard
+            let names = try? FileManager.default.contentsOfDirectory(
+                atPath: directory.isEmpty ? "." : directory),
             names.count <= 10_000
         else { return [] }
-        return nearest(to: url.lastPathComponent, in: names.sorted().filter { !$0.hasPrefix(".") }).map { directory + $0 }
+        return nearest(to: url.lastPathComponent, in: names.sorted().filter { !$0.hasPrefix(".") })
+            .map { directory + $0 }
     }
 
     /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.

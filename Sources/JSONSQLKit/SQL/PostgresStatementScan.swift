@@ -56,7 +56,8 @@ struct PostgresStatementScan {
     private(set) var statements: [Statement] = []
     /// What follows the last `;`, up to the end or to the meta-command: psql's query buffer,
     /// which `\\g` sends as it is (with the spaces before the backslash).
-    private(set) var rest = Statement(text: "", start: 0, end: 0, hasContent: false, contentStart: 0)
+    private(set) var rest = Statement(
+        text: "", start: 0, end: 0, hasContent: false, contentStart: 0)
     /// The first meta-command; the scan stops there.
     private(set) var metaCommand: MetaCommand?
     /// Whether the text ends inside a string, name, dollar quote, comment, parentheses or a
@@ -64,7 +65,8 @@ struct PostgresStatementScan {
     private(set) var open = false
 
     private enum State {
-        case initial, bitString, comment, quotedName, hexString, string, quoteStop, escapeString, dollarQuote
+        case initial, bitString, comment, quotedName, hexString, string, quoteStop, escapeString,
+            dollarQuote
         case unicodeName, unicodeString
     }
 
@@ -94,14 +96,17 @@ struct PostgresStatementScan {
         }
         func take(end: Int) -> Statement {
             let statement = Statement(
-                text: String(decoding: buffer, as: UTF8.self), start: start ?? end, end: end, hasContent: contentStart != nil,
+                text: String(decoding: buffer, as: UTF8.self), start: start ?? end, end: end,
+                hasContent: contentStart != nil,
                 contentStart: contentStart ?? start ?? end)
             buffer = []
             start = nil
             contentStart = nil
             return statement
         }
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C }
+        func isSpace(_ c: UInt8) -> Bool {
+            c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C
+        }
         func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
         func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
         /// `ident_start` and `dolq_start`: letters, `_` and every byte from 0x80 up.
@@ -174,9 +179,12 @@ struct PostgresStatementScan {
         }
         /// psql's BEGIN ... END counting for `CREATE [OR REPLACE] FUNCTION|PROCEDURE` bodies.
         func identifier(_ word: ArraySlice<UInt8>) {
-            let lower = String(decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            let lower = String(
+                decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
             if identifierCount == 0 { identifiers = [0, 0, 0, 0] }
-            if ["create", "function", "procedure", "or", "replace"].contains(lower), identifierCount < 4 {
+            if ["create", "function", "procedure", "or", "replace"].contains(lower),
+                identifierCount < 4
+            {
                 identifiers[identifierCount] = lower.utf8.first!
             }
             identifierCount += 1
@@ -188,7 +196,8 @@ struct PostgresStatementScan {
             let creates =
                 identifiers[0] == c
                 && (identifiers[1] == f || identifiers[1] == p
-                    || (identifiers[1] == o && identifiers[2] == r && (identifiers[3] == f || identifiers[3] == p)))
+                    || (identifiers[1] == o && identifiers[2] == r
+                        && (identifiers[3] == f || identifiers[3] == p)))
             guard creates && parenthesisDepth == 0 else { return }
             switch lower {
             case "begin": beginDepth += 1
@@ -208,7 +217,9 @@ struct PostgresStatementScan {
                     // Kept once the statement has begun. A line break before an empty line (or
                     // at the end, before the empty line being read) is not: psql skips the line.
                     if !buffer.isEmpty {
-                        for k in i..<j where b[k] != 0x0A || (k + 1 < n && b[k + 1] != 0x0A) { emitByte(b[k], at: k) }
+                        for k in i..<j where b[k] != 0x0A || (k + 1 < n && b[k + 1] != 0x0A) {
+                            emitByte(b[k], at: k)
+                        }
                     }
                     i = j
                     continue
@@ -231,7 +242,8 @@ struct PostgresStatementScan {
                 let next = at(i + 1)
                 // A lone `;` and a meta-command are no content of a statement.
                 if contentStart == nil && c != UInt8(ascii: ";")
-                    && !(c == UInt8(ascii: "\\") && next != UInt8(ascii: ";") && next != UInt8(ascii: ":"))
+                    && !(c == UInt8(ascii: "\\") && next != UInt8(ascii: ";")
+                        && next != UInt8(ascii: ":"))
                 {
                     contentStart = i
                 }
@@ -308,7 +320,8 @@ struct PostgresStatementScan {
                         identifierCount = 0
                         statements.append(take(end: i))
                     }
-                case UInt8(ascii: "\\") where next == UInt8(ascii: ";") || next == UInt8(ascii: ":"):
+                case UInt8(ascii: "\\")
+                where next == UInt8(ascii: ";") || next == UInt8(ascii: ":"):
                     // `\;` and `\:` put the character into the statement, without the backslash.
                     emitByte(next, at: i)
                     if next == UInt8(ascii: ";") { identifierCount = 0 }
@@ -320,9 +333,11 @@ struct PostgresStatementScan {
                     while j < n && !isSpace(b[j]) && b[j] != UInt8(ascii: "\\") { j += 1 }
                     var end = j
                     while end < n && b[end] != 0x0A { end += 1 }
-                    let arguments = String(decoding: b[j..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    let arguments = String(decoding: b[j..<end], as: UTF8.self).trimmingCharacters(
+                        in: .whitespaces)
                     metaCommand = MetaCommand(
-                        start: i, end: end, name: String(decoding: b[(i + 1)..<j], as: UTF8.self), arguments: arguments)
+                        start: i, end: end, name: String(decoding: b[(i + 1)..<j], as: UTF8.self),
+                        arguments: arguments)
                     break scanning
                 case UInt8(ascii: ":"):
                     // psql's variables (`:name`, `:'name'`, `:"name"`), kept as typed when no
@@ -368,7 +383,8 @@ struct PostgresStatementScan {
                 }
             case .bitString, .hexString, .string, .escapeString, .unicodeString:
                 if c == UInt8(ascii: "'") {
-                    if at(i + 1) == UInt8(ascii: "'") && state != .bitString && state != .hexString {
+                    if at(i + 1) == UInt8(ascii: "'") && state != .bitString && state != .hexString
+                    {
                         emit(i..<(i + 2))
                         i += 2
                     } else {

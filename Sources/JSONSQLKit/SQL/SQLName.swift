@@ -36,7 +36,9 @@ public enum SQLName {
     ///
     ///     exactColumn("id", in: ["id"])  // "id"
     ///     exactColumn("ID", in: ["id"])  // throws: "ID" names column "id" only in another case
-    public static func exactColumn<Names: Sequence<String>>(_ key: String, in names: Names) throws -> String? {
+    public static func exactColumn<Names: Sequence<String>>(_ key: String, in names: Names) throws
+        -> String?
+    {
         guard let found = find(key, in: names) else { return nil }
         guard found.utf8.elementsEqual(key.utf8) else {
             throw JSONSQLError(

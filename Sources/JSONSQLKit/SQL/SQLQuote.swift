@@ -34,7 +34,9 @@ public enum SQLQuote {
         return String(out)
     }
 
-    private static func doubling(_ quote: Unicode.Scalar, in text: String) -> String.UnicodeScalarView {
+    private static func doubling(_ quote: Unicode.Scalar, in text: String)
+        -> String.UnicodeScalarView
+    {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             out.append(scalar)
@@ -49,7 +51,8 @@ public enum SQLQuote {
     public static func identifierIfNeeded(_ name: String, foldsCase: Bool = false) -> String {
         let scalars = name.unicodeScalars
         func isStart(_ s: Unicode.Scalar) -> Bool {
-            s == "_" || ("a"..."z").contains(s) || (!foldsCase && ("A"..."Z").contains(s)) || s.value >= 0x80
+            s == "_" || ("a"..."z").contains(s) || (!foldsCase && ("A"..."Z").contains(s))
+                || s.value >= 0x80
         }
         let plain =
             scalars.first.map(isStart) == true
@@ -81,7 +84,9 @@ public enum SQLQuote {
             }
         if plain { return text }
         var out = String.UnicodeScalarView()
-        if escapingControls, text.unicodeScalars.contains(where: { TerminalText.needsEscape($0.value) }) {
+        if escapingControls,
+            text.unicodeScalars.contains(where: { TerminalText.needsEscape($0.value) })
+        {
             // bash's and zsh's $'...', where a line break or another control is an escape,
             // so the word stays on one line and shows nothing a terminal would act on.
             out.append(contentsOf: "$'".unicodeScalars)
@@ -91,7 +96,11 @@ public enum SQLQuote {
         }
         out.append("'")
         for scalar in text.unicodeScalars {
-            if scalar == "'" { out.append(contentsOf: "'\\''".unicodeScalars) } else { out.append(scalar) }
+            if scalar == "'" {
+                out.append(contentsOf: "'\\''".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
         }
         out.append("'")
         return String(out)
@@ -127,7 +136,9 @@ public enum SQLQuote {
 
     /// One character inside bash's `$'...'`: a quote, backslash, line break or another control
     /// as its escape.
-    private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+    private static func appendEscaped(
+        _ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView
+    ) {
         switch scalar {
         case "'", "\\": out.append(contentsOf: ["\\", scalar])
         case "\n": out.append(contentsOf: "\\n".unicodeScalars)
@@ -135,7 +146,9 @@ public enum SQLQuote {
         case "\t": out.append(contentsOf: "\\t".unicodeScalars)
         case _ where TerminalText.needsEscape(scalar.value):
             let hex = String(scalar.value, radix: 16)
-            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            out.append(
+                contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                    .unicodeScalars)
         default: out.append(scalar)
         }
     }
@@ -158,12 +171,16 @@ public enum SQLQuote {
         case .null: return "NULL"
         case .int64(let number): return String(number)
         case .double(let number):
-            guard number.isFinite else { throw JSONSQLError("\(number) cannot be written into SQL") }
+            guard number.isFinite else {
+                throw JSONSQLError("\(number) cannot be written into SQL")
+            }
             // Swift prints every finite double so that it reads back the same; keep it a real.
             let text = "\(number)"
             return text.contains(where: { ".eE".contains($0) }) ? text : text + ".0"
         case .string(let text):
-            if text.utf8.contains(0) { throw JSONSQLError("a value in an index condition contains a NUL byte") }
+            if text.utf8.contains(0) {
+                throw JSONSQLError("a value in an index condition contains a NUL byte")
+            }
             return literal(text)
         case .blob(let data):
             return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
@@ -196,7 +213,9 @@ public enum SQLQuote {
     static func checkName(_ name: String, kind: String) throws {
         if name.isEmpty { throw JSONSQLError("\(kind) name is empty") }
         if name.utf8.contains(0) {
-            throw JSONSQLError("\(kind) name \(JSONEncoding.quoted(name)) contains U+0000, which SQLite names cannot hold")
+            throw JSONSQLError(
+                "\(kind) name \(JSONEncoding.quoted(name)) contains U+0000, which SQLite names cannot hold"
+            )
         }
     }
 

@@ -58,7 +58,9 @@ public enum SQLTokenizer {
             case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "*"):
                 kind = .comment
                 i += 2
-                while i < n && !(bytes[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) { i += 1 }
+                while i < n && !(bytes[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) {
+                    i += 1
+                }
                 i = min(i + 2, n)
             case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
                 kind = c == UInt8(ascii: "'") ? .string : .quotedName
@@ -127,7 +129,9 @@ public enum SQLTokenizer {
     private static func skipNumber(_ bytes: [UInt8], _ i: inout Int) -> Bool {
         let n = bytes.count
         func at(_ k: Int) -> UInt8 { k < n ? bytes[k] : 0 }
-        if bytes[i] == UInt8(ascii: "0") && (at(i + 1) | 0x20) == UInt8(ascii: "x") && isHexDigit(at(i + 2)) {
+        if bytes[i] == UInt8(ascii: "0") && (at(i + 1) | 0x20) == UInt8(ascii: "x")
+            && isHexDigit(at(i + 2))
+        {
             i += 2
             while isHexDigit(at(i)) { i += 1 }
         } else {
@@ -138,7 +142,8 @@ public enum SQLTokenizer {
             }
             if (at(i) | 0x20) == UInt8(ascii: "e")
                 && (isDigit(at(i + 1))
-                    || ((at(i + 1) == UInt8(ascii: "+") || at(i + 1) == UInt8(ascii: "-")) && isDigit(at(i + 2))))
+                    || ((at(i + 1) == UInt8(ascii: "+") || at(i + 1) == UInt8(ascii: "-"))
+                        && isDigit(at(i + 2))))
             {
                 i += 2
                 while isDigit(at(i)) { i += 1 }

@@ -23,7 +23,10 @@ struct SQLTokens {
     /// The text of tokens `range`, from the first one's start to the last one's end.
     func text(tokens range: Range<Int>) -> String {
         range.isEmpty
-            ? "" : text(bytes: tokens[range.lowerBound].range.lowerBound..<tokens[range.upperBound - 1].range.upperBound)
+            ? ""
+            : text(
+                bytes: tokens[range.lowerBound].range
+                    .lowerBound..<tokens[range.upperBound - 1].range.upperBound)
     }
 
     /// Whether token `i` is the bare word `word` (ASCII case-insensitive), i.e. that keyword.
@@ -38,7 +41,9 @@ struct SQLTokens {
     /// What a name token names: the word, or the quoted text with its doubled quotes made single.
     func name(_ i: Int) -> String {
         let range = tokens[i].range
-        guard tokens[i].kind == .quotedName || tokens[i].kind == .string, range.count >= 2 else { return text(i) }
+        guard tokens[i].kind == .quotedName || tokens[i].kind == .string, range.count >= 2 else {
+            return text(i)
+        }
         // Bytes, not characters: a combining mark after a quote would join it into one character.
         let quote = bytes[range.lowerBound]
         var inside: [UInt8] = []
@@ -96,7 +101,8 @@ struct SQLTokens {
 
     /// The condition of a `CREATE INDEX ... ON t (...) WHERE condition`, as a token range.
     var indexCondition: Range<Int>? {
-        guard let open = tokens.indices.first(where: { isSymbol($0, "(") }), let close = closing(open),
+        guard let open = tokens.indices.first(where: { isSymbol($0, "(") }),
+            let close = closing(open),
             isWord(close + 1, "WHERE")
         else { return nil }
         return (close + 2)..<tokens.count
@@ -104,7 +110,9 @@ struct SQLTokens {
 
     /// The indexed expressions of a `CREATE INDEX ... ON t (...)`, as a token range.
     var indexedList: Range<Int>? {
-        guard let open = tokens.indices.first(where: { isSymbol($0, "(") }), let close = closing(open) else { return nil }
+        guard let open = tokens.indices.first(where: { isSymbol($0, "(") }),
+            let close = closing(open)
+        else { return nil }
         return (open + 1)..<close
     }
 

@@ -26,11 +26,14 @@ public struct AlterSpec: Sendable {
             let (old, new) = text.splitOnce("=")
             guard let new, !old.isEmpty, !new.isEmpty else {
                 // `old:new` or `old new`, as other tools separate them.
-                let words = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == " " })
+                let words = text.split(
+                    omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == " " })
                 let meant =
                     words.count == 2 && words.allSatisfy({ !$0.isEmpty })
-                    ? "; write --rename " + SQLQuote.shellWord(TerminalText.excerpt("\(words[0])=\(words[1])")) : ""
-                throw JSONSQLError("--rename takes OLD=NEW, got '\(TerminalText.excerpt(text))'\(meant)")
+                    ? "; write --rename "
+                        + SQLQuote.shellWord(TerminalText.excerpt("\(words[0])=\(words[1])")) : ""
+                throw JSONSQLError(
+                    "--rename takes OLD=NEW, got '\(TerminalText.excerpt(text))'\(meant)")
             }
             try SQLQuote.checkName(new, kind: "column")
             self.init(old: old, new: new)

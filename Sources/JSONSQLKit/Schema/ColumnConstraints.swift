@@ -26,10 +26,14 @@ struct ColumnConstraints: Equatable, Sendable {
             change(&facts[SQLName.fold(column), default: ColumnConstraints()])
         }
         for index in try Row.fetchAll(
-            db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table])
-        where index["unique"] as Int == 1 && index["partial"] as Int == 0 && (index["origin"] as String) != "pk" {
+            db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)",
+            arguments: [table])
+        where index["unique"] as Int == 1 && index["partial"] as Int == 0
+            && (index["origin"] as String) != "pk"
+        {
             let names = try String?.fetchAll(
-                db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
+                db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno",
+                arguments: [index["name"] as String])
             guard !names.isEmpty, !names.contains(nil) else { continue }  // an index of expressions
             let key = names.compactMap { $0 }
             for column in key { update(column) { $0.unique.append(key.joined(separator: ", ")) } }
@@ -43,16 +47,21 @@ struct ColumnConstraints: Equatable, Sendable {
             let rows = keys.filter { $0["id"] as Int == id }
             let sources = rows.map { $0["source"] as String }
             let targets = rows.compactMap { $0["key"] as String? }
-            var text = (rows[0]["target"] as String) + (targets.isEmpty ? "" : "(\(targets.joined(separator: ", ")))")
+            var text =
+                (rows[0]["target"] as String)
+                + (targets.isEmpty ? "" : "(\(targets.joined(separator: ", ")))")
             if sources.count > 1 { text = "(\(sources.joined(separator: ", "))) → " + text }
             for (action, verb) in [("on_delete", "DELETE"), ("on_update", "UPDATE")] {
-                if let rule = rows[0][action] as String?, rule != "NO ACTION" { text += " ON \(verb) \(rule)" }
+                if let rule = rows[0][action] as String?, rule != "NO ACTION" {
+                    text += " ON \(verb) \(rule)"
+                }
             }
             for column in sources { update(column) { $0.references.append(text) } }
         }
         guard
             let sql = try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]),
+                db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                arguments: [table]),
             let create = try? CreateTableText(sql)
         else { return facts }
         let text = create.text
@@ -62,7 +71,8 @@ struct ColumnConstraints: Equatable, Sendable {
             while i < item.upperBound {
                 if text.isSymbol(i, "(") {
                     i = (text.closing(i) ?? item.upperBound) + 1
-                } else if (text.isWord(i, "CHECK") || text.isWord(i, "AS")) && text.isSymbol(i + 1, "("),
+                } else if (text.isWord(i, "CHECK") || text.isWord(i, "AS"))
+                    && text.isSymbol(i + 1, "("),
                     let close = text.closing(i + 1), close < item.upperBound
                 {
                     let expression = text.text(tokens: (i + 2)..<close)
@@ -81,19 +91,23 @@ struct ColumnConstraints: Equatable, Sendable {
             }
         }
         // Table constraints: a CHECK (after CONSTRAINT name, if any) goes to every column it names.
-        guard let last = create.columns.last, let open = text.tokens.indices.first(where: { text.isSymbol($0, "(") }),
+        guard let last = create.columns.last,
+            let open = text.tokens.indices.first(where: { text.isSymbol($0, "(") }),
             let close = text.closing(open), last.upperBound < close
         else { return facts }
         for item in text.items((last.upperBound + 1)..<close) {
-            guard let check = item.first(where: { text.isWord($0, "CHECK") }), text.isSymbol(check + 1, "("),
+            guard let check = item.first(where: { text.isWord($0, "CHECK") }),
+                text.isSymbol(check + 1, "("),
                 let end = text.closing(check + 1), end < item.upperBound
             else { continue }
             let expression = text.text(tokens: (check + 2)..<end)
             let named = Set(
-                ((check + 2)..<end).filter { [.word, .quotedName].contains(text.tokens[$0].kind) }.map {
-                    SQLName.fold(text.name($0))
-                })
-            for column in create.columns.map(create.columnName) where named.contains(SQLName.fold(column)) {
+                ((check + 2)..<end).filter { [.word, .quotedName].contains(text.tokens[$0].kind) }
+                    .map {
+                        SQLName.fold(text.name($0))
+                    })
+            for column in create.columns.map(create.columnName)
+            where named.contains(SQLName.fold(column)) {
                 update(column) { $0.checks.append(expression) }
             }
         }

@@ -47,12 +47,14 @@ public struct ColumnSpec: Sendable, Equatable {
 
     /// The modifiers' names, for a did-you-mean.
     static let modifierKeys = [
-        "pk", "notnull", "unique", "default", "check", "references", "on-delete", "collate", "generated",
+        "pk", "notnull", "unique", "default", "check", "references", "on-delete", "collate",
+        "generated",
     ]
 
     /// Modifiers as SQL and other tools name them, for the one jsonsql takes.
     static let modifierAliases = [
-        "primary": "pk", "key": "pk", "primary_key": "pk", "not_null": "notnull", "nonnull": "notnull",
+        "primary": "pk", "key": "pk", "primary_key": "pk", "not_null": "notnull",
+        "nonnull": "notnull",
         "required": "notnull", "nn": "notnull", "uniq": "unique",
     ]
 
@@ -101,7 +103,8 @@ public struct ColumnSpec: Sendable, Equatable {
             let (key, value) = modifier.splitOnce("=")
             func required() throws -> String {
                 guard let value, !value.isEmpty else {
-                    throw JSONSQLError("modifier '\(key)' on column '\(name)' needs a value: \(key)=VALUE")
+                    throw JSONSQLError(
+                        "modifier '\(key)' on column '\(name)' needs a value: \(key)=VALUE")
                 }
                 return value
             }
@@ -116,12 +119,16 @@ public struct ColumnSpec: Sendable, Equatable {
                 let parsed = try Self.defaultValue(value, type: type, column: name)
                 defaultValue = parsed
                 switch parsed {
-                case .now: defaultSQL = type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
+                case .now:
+                    defaultSQL =
+                        type == .date ? "(date('now'))" : "(strftime('%Y-%m-%d %H:%M:%f','now'))"
                 case .stored(let stored): defaultSQL = try SQLQuote.value(stored)
                 }
             case "check":
                 let sql = try required()
-                if sql.utf8.contains(0) { throw JSONSQLError("check on column '\(name)' contains a NUL byte") }
+                if sql.utf8.contains(0) {
+                    throw JSONSQLError("check on column '\(name)' contains a NUL byte")
+                }
                 if let problem = SQLTokens(sql).problemAsExpression {
                     throw JSONSQLError(
                         "check=\(sql) on column '\(name)' is not one SQL expression: \(problem); write one condition, e.g. check=\(name) >= 0"
@@ -133,13 +140,16 @@ public struct ColumnSpec: Sendable, Equatable {
             case "on-delete", "ondelete":
                 let text = try required()
                 guard let action = ForeignKeySpec.Action(rawValue: text.lowercased()) else {
-                    throw JSONSQLError("on-delete=\(text) on column '\(name)': choose cascade, restrict, set-null or set-default")
+                    throw JSONSQLError(
+                        "on-delete=\(text) on column '\(name)': choose cascade, restrict, set-null or set-default"
+                    )
                 }
                 onDelete = action
             case "collate":
                 let text = try required()
                 guard let collation = Collation(rawValue: text.lowercased()) else {
-                    throw JSONSQLError("collate=\(text) on column '\(name)': choose nocase, rtrim or binary")
+                    throw JSONSQLError(
+                        "collate=\(text) on column '\(name)': choose nocase, rtrim or binary")
                 }
                 self.collation = collation
             case "generated":
@@ -170,7 +180,8 @@ public struct ColumnSpec: Sendable, Equatable {
                 throw JSONSQLError("column '\(name)' is generated, so it cannot have a default")
             }
             if primaryKey {
-                throw JSONSQLError("column '\(name)' is generated, so it cannot be part of the primary key")
+                throw JSONSQLError(
+                    "column '\(name)' is generated, so it cannot be part of the primary key")
             }
         }
     }
@@ -196,7 +207,8 @@ public struct ColumnSpec: Sendable, Equatable {
     }
 
     private static let knownModifiers: Set<String> = [
-        "pk", "primarykey", "primary-key", "notnull", "not-null", "unique", "default", "check", "references",
+        "pk", "primarykey", "primary-key", "notnull", "not-null", "unique", "default", "check",
+        "references",
         "on-delete", "ondelete", "collate", "generated",
     ]
 
@@ -227,7 +239,9 @@ public struct ColumnSpec: Sendable, Equatable {
     /// same escapes as there (`"C:\data"` is refused, as `--set` refuses it), for every type but
     /// json (where `"x"` is JSON already). `now` is the current time for date and datetime
     /// columns; `null` is NULL for every type.
-    static func defaultValue(_ value: String, type: ColumnType, column: String) throws -> DefaultValue {
+    static func defaultValue(_ value: String, type: ColumnType, column: String) throws
+        -> DefaultValue
+    {
         if value.lowercased() == "null" { return .stored(.null) }
         if value.lowercased() == "now" && (type == .date || type == .datetime) { return .now }
         let input: InputValue
@@ -236,21 +250,25 @@ public struct ColumnSpec: Sendable, Equatable {
             case .json:
                 guard let parsed = InputValue(json: value) else {
                     throw JSONSQLError(
-                        "default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value")
+                        "default '\(value)' does not fit column '\(column)' of type json: it is not one JSON value"
+                    )
                 }
                 input = parsed
             case .text: input = .string(try TextCursor.wholeQuotedString(value) ?? value)
             default: input = try UpdateSpec.Assignment.Value(parsing: value).input ?? .string(value)
             }
         } catch let error as JSONSQLError where !error.description.hasPrefix("default ") {
-            throw JSONSQLError("default \(TerminalText.excerpt(value)) on column '\(column)': \(error.description)")
+            throw JSONSQLError(
+                "default \(TerminalText.excerpt(value)) on column '\(column)': \(error.description)"
+            )
         }
         let stored: DatabaseValue
         do {
             stored = try ValueConversion.stored(input, type: type)
         } catch {
             throw JSONSQLError(
-                "default '\(value)' does not fit column '\(column)' of type \(type.rawValue), which \(error.expectation)")
+                "default '\(value)' does not fit column '\(column)' of type \(type.rawValue), which \(error.expectation)"
+            )
         }
         return .stored(stored)
     }

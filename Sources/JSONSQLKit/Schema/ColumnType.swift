@@ -68,11 +68,14 @@ public enum ColumnType: String, CaseIterable, Sendable {
         guard let type = ColumnType(rawValue: lower) ?? aliases[lower] else {
             let names = ColumnType.allCases.map(\.rawValue)
             // `strng` means text, through its alias `string`.
-            let near = NearestNames.nearest(to: userName, in: names + aliases.keys.sorted(), limit: 1)
-                .map { aliases[$0]?.rawValue ?? $0 }
+            let near = NearestNames.nearest(
+                to: userName, in: names + aliases.keys.sorted(), limit: 1
+            )
+            .map { aliases[$0]?.rawValue ?? $0 }
             let meant = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
             throw JSONSQLError(
-                "unknown type '\(TerminalText.excerpt(userName))'; \(meant)types are: \(names.joined(separator: ", "))")
+                "unknown type '\(TerminalText.excerpt(userName))'; \(meant)types are: \(names.joined(separator: ", "))"
+            )
         }
         self = type
     }
@@ -90,7 +93,9 @@ enum SQLiteAffinity {
         func holds(_ part: StaticString) -> Bool {
             let part = UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount)
             guard upper.count >= part.count else { return false }
-            return (0...(upper.count - part.count)).contains { upper[$0..<$0 + part.count].elementsEqual(part) }
+            return (0...(upper.count - part.count)).contains {
+                upper[$0..<$0 + part.count].elementsEqual(part)
+            }
         }
         if holds("INT") {
             self = .integer
@@ -107,6 +112,7 @@ enum SQLiteAffinity {
 
     /// `varchar(20)` → `VARCHAR(20)`; only ASCII letters change.
     static func upperASCII(_ text: String) -> String {
-        String(decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 & ~0x20 : $0 }, as: UTF8.self)
+        String(
+            decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 & ~0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -17,10 +17,13 @@ struct CreateTableText {
     }
 
     /// Words that start a table constraint rather than a column definition.
-    private static let tableConstraintWords: Set<String> = ["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"]
+    private static let tableConstraintWords: Set<String> = [
+        "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN",
+    ]
     /// Words that end a column's type: the start of its first constraint.
     private static let columnConstraintWords: Set<String> = [
-        "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "GENERATED", "AS",
+        "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE",
+        "REFERENCES", "GENERATED", "AS",
     ]
 
     init(_ sql: String) throws {
@@ -30,14 +33,16 @@ struct CreateTableText {
             let open = text.tokens.indices.first(where: { text.isSymbol($0, "(") }), open > 2,
             let close = text.closing(open)
         else {
-            throw JSONSQLError("the table was not created with a column list; its types cannot be changed")
+            throw JSONSQLError(
+                "the table was not created with a column list; its types cannot be changed")
         }
         name = 2..<open
         columns = Array(
             text.items((open + 1)..<close).prefix { item in
                 !item.isEmpty
                     && !(text.tokens[item.lowerBound].kind == .word
-                        && Self.tableConstraintWords.contains(text.text(item.lowerBound).uppercased()))
+                        && Self.tableConstraintWords.contains(
+                            text.text(item.lowerBound).uppercased()))
             })
     }
 
@@ -48,7 +53,9 @@ struct CreateTableText {
     func applying(_ edits: [Edit]) -> String {
         var bytes = text.bytes
         // From the end, so earlier offsets hold; at one offset a removal before an insertion.
-        let ordered = edits.sorted { ($0.range.lowerBound, $0.range.upperBound) > ($1.range.lowerBound, $1.range.upperBound) }
+        let ordered = edits.sorted {
+            ($0.range.lowerBound, $0.range.upperBound) > ($1.range.lowerBound, $1.range.upperBound)
+        }
         for edit in ordered {
             bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8))
         }
@@ -59,7 +66,8 @@ struct CreateTableText {
     func rename(to name: String) -> Edit {
         let tokens = text.tokens
         return Edit(
-            range: tokens[self.name.lowerBound].range.lowerBound..<tokens[self.name.upperBound - 1].range.upperBound,
+            range: tokens[self.name.lowerBound].range
+                .lowerBound..<tokens[self.name.upperBound - 1].range.upperBound,
             replacement: SQLQuote.identifier(name))
     }
 
@@ -67,10 +75,13 @@ struct CreateTableText {
     /// `rewrite` changes, written as it returns it.
     func rewritingChecks(_ rewrite: (String) throws -> String?) rethrows -> [Edit] {
         try text.tokens.indices.compactMap { i in
-            guard text.isWord(i, "CHECK"), text.isSymbol(i + 1, "("), let close = text.closing(i + 1), close > i + 2 else {
+            guard text.isWord(i, "CHECK"), text.isSymbol(i + 1, "("),
+                let close = text.closing(i + 1), close > i + 2
+            else {
                 return nil
             }
-            let range = text.tokens[i + 2].range.lowerBound..<text.tokens[close - 1].range.upperBound
+            let range =
+                text.tokens[i + 2].range.lowerBound..<text.tokens[close - 1].range.upperBound
             return try rewrite(text.text(bytes: range)).map { Edit(range: range, replacement: $0) }
         }
     }
@@ -79,12 +90,16 @@ struct CreateTableText {
     /// adding `newCheck` when the definition does not hold it yet.
     ///
     ///     "a" VARCHAR(10) /* note */ NOT NULL  →  "a" JSON TEXT /* note */ NOT NULL CHECK (...)
-    func retype(_ item: Range<Int>, declared: String, oldCheck: String?, newCheck: String?) -> [Edit] {
+    func retype(_ item: Range<Int>, declared: String, oldCheck: String?, newCheck: String?)
+        -> [Edit]
+    {
         let tokens = text.tokens
         // The type: names (SQLite's `ids`) up to the first constraint, then an optional `(size)`.
         var typeEnd = item.lowerBound + 1
-        while typeEnd < item.upperBound, [.word, .quotedName, .string].contains(tokens[typeEnd].kind),
-            !(tokens[typeEnd].kind == .word && Self.columnConstraintWords.contains(text.text(typeEnd).uppercased()))
+        while typeEnd < item.upperBound,
+            [.word, .quotedName, .string].contains(tokens[typeEnd].kind),
+            !(tokens[typeEnd].kind == .word
+                && Self.columnConstraintWords.contains(text.text(typeEnd).uppercased()))
         {
             typeEnd += 1
         }
@@ -105,14 +120,18 @@ struct CreateTableText {
         var depth = 0
         for i in typeEnd..<item.upperBound {
             if text.isSymbol(i, "(") { depth += 1 } else if text.isSymbol(i, ")") { depth -= 1 }
-            guard depth == 0, text.isWord(i, "CHECK"), text.isSymbol(i + 1, "("), let close = text.closing(i + 1),
+            guard depth == 0, text.isWord(i, "CHECK"), text.isSymbol(i + 1, "("),
+                let close = text.closing(i + 1),
                 close < item.upperBound
             else { continue }
             let keys = text.keys(i..<(close + 1))
             if keys == newKeys { hasNew = true }
             // A named constraint (`CONSTRAINT c CHECK ...`) is not one jsonsql wrote.
             if keys == oldKeys && oldKeys != newKeys && !text.isWord(i - 2, "CONSTRAINT") {
-                edits.append(Edit(range: tokens[i - 1].range.upperBound..<tokens[close].range.upperBound, replacement: ""))
+                edits.append(
+                    Edit(
+                        range: tokens[i - 1].range.upperBound..<tokens[close].range.upperBound,
+                        replacement: ""))
             }
         }
         if let newCheck, !hasNew {

@@ -51,7 +51,9 @@ public struct ForeignKeySpec: Sendable, Equatable {
                 cursor.index = cursor.scalars.count
             }
         }
-        guard cursor.atEnd else { throw JSONSQLError("references=\(text): expected TABLE or TABLE.COLUMN") }
+        guard cursor.atEnd else {
+            throw JSONSQLError("references=\(text): expected TABLE or TABLE.COLUMN")
+        }
         try SQLQuote.checkName(table, kind: "referenced table")
         if let column { try SQLQuote.checkName(column, kind: "referenced column") }
         self.init(table: table, column: column)
@@ -71,7 +73,8 @@ public struct ForeignKeySpec: Sendable, Equatable {
     ///
     /// `pending` is the table being created, which may refer to itself.
     func validate(from column: String, db: Database, pending: TableSpec? = nil) throws {
-        let subject = "column '\(column)' references \(self.column.map { "\(table).\($0)" } ?? table)"
+        let subject =
+            "column '\(column)' references \(self.column.map { "\(table).\($0)" } ?? table)"
         let parentKey: [String]
         let uniqueColumns: [String]
         let columns: [String]
@@ -84,8 +87,11 @@ public struct ForeignKeySpec: Sendable, Equatable {
         } else {
             let tables = try Store.tableNames(db)
             guard let match = SQLName.find(table, in: tables) else {
-                let list = tables.isEmpty ? "there are no tables" : "tables: \(tables.joined(separator: ", "))"
-                throw JSONSQLError("\(subject), but there is no table '\(table)' (\(list)); create it first")
+                let list =
+                    tables.isEmpty
+                    ? "there are no tables" : "tables: \(tables.joined(separator: ", "))"
+                throw JSONSQLError(
+                    "\(subject), but there is no table '\(table)' (\(list)); create it first")
             }
             let info = try TableInfo(db: db, table: match)
             columns = info.columns.map(\.name)
@@ -97,13 +103,16 @@ public struct ForeignKeySpec: Sendable, Equatable {
                     """, arguments: [match]
             ).compactMap { index -> String? in
                 // An index of an expression (a path, CAST("n" AS NUMERIC)) names no column: NULL.
-                let columns = try String?.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
+                let columns = try String?.fetchAll(
+                    db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
                 return columns.count == 1 ? columns[0] : nil
             }
         }
         guard let target = self.column else {
             if parentKey.isEmpty {
-                throw JSONSQLError("\(subject), but \(table) has no primary key; name the column: references=\(table).COLUMN")
+                throw JSONSQLError(
+                    "\(subject), but \(table) has no primary key; name the column: references=\(table).COLUMN"
+                )
             }
             if parentKey.count > 1 {
                 throw JSONSQLError(
@@ -113,7 +122,9 @@ public struct ForeignKeySpec: Sendable, Equatable {
             return
         }
         guard let name = SQLName.find(target, in: columns) else {
-            throw JSONSQLError("\(subject), but \(table) has no column '\(target)' (columns: \(columns.joined(separator: ", ")))")
+            throw JSONSQLError(
+                "\(subject), but \(table) has no column '\(target)' (columns: \(columns.joined(separator: ", ")))"
+            )
         }
         let isKey = parentKey.count == 1 && SQLName.same(parentKey[0], name)
         if !isKey && SQLName.find(name, in: uniqueColumns) == nil {

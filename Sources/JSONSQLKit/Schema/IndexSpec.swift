@@ -33,13 +33,15 @@ public struct IndexSpec: Sendable {
                 return segment
             }
             return JSONPath(
-                column: info.column(named: path.column)?.name ?? path.column, segments: segments, function: path.function
+                column: info.column(named: path.column)?.name ?? path.column, segments: segments,
+                function: path.function
             )
             .description
             .map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
             .split(separator: "_").joined(separator: "_")
         }
-        return "\(info.name)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")\(gin ? "_gin" : "")"
+        return
+            "\(info.name)_on_\(parts.joined(separator: "_and_"))\(nocase ? "_nocase" : "")\(gin ? "_gin" : "")"
     }
 
     /// The `CREATE INDEX` statement, each path rendered by `ResolvedPath`, the filter by
@@ -56,16 +58,21 @@ public struct IndexSpec: Sendable {
     }
 
     func sql(table info: TableInfo, name: String) throws -> String {
-        if info.dialect == .postgres && nocase { throw JSONSQLError("--nocase is not yet supported on PostgreSQL") }
+        if info.dialect == .postgres && nocase {
+            throw JSONSQLError("--nocase is not yet supported on PostgreSQL")
+        }
         if gin {
             guard info.dialect == .postgres else {
-                throw JSONSQLError("--gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)")
+                throw JSONSQLError(
+                    "--gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)"
+                )
             }
             if unique { throw JSONSQLError("a GIN index cannot be --unique") }
             let expressions = try paths.map { path -> String in
                 let resolved = try ResolvedPath(path, in: info)
                 guard resolved.isJSON else {
-                    throw JSONSQLError("--gin indexes JSON; \(path) is \(resolved.column.type.withArticle) column")
+                    throw JSONSQLError(
+                        "--gin indexes JSON; \(path) is \(resolved.column.type.withArticle) column")
                 }
                 let value = resolved.valueSQL
                 return (value.hasPrefix("(") ? value : "(\(value))") + " jsonb_path_ops"
@@ -85,7 +92,8 @@ public struct IndexSpec: Sendable {
                 guard try ResolvedPath(path, in: info).isJSON else { continue }
                 let c = SQLQuote.identifier(info.column(named: path.column)?.name ?? path.column)
                 expressions.append(
-                    "CASE WHEN json_valid(\(c)) THEN json_type(\(c)) IN ('true', 'false', 'array', 'object') END")
+                    "CASE WHEN json_valid(\(c)) THEN json_type(\(c)) IN ('true', 'false', 'array', 'object') END"
+                )
             }
         }
         let sql =
@@ -105,7 +113,8 @@ public struct IndexSpec: Sendable {
         let values: [DatabaseValue] = (0..<paths.count).map { row[$0] }
         let error = duplicateError(table: info, values: values, count: row[paths.count])
         // SQLite's `->>` reads JSON true and false as 1 and 0, so the index cannot tell them apart.
-        for (path, value) in zip(paths, values) where value == 0.databaseValue || value == 1.databaseValue {
+        for (path, value) in zip(paths, values)
+        where value == 0.databaseValue || value == 1.databaseValue {
             let resolved = try ResolvedPath(path, in: info)
             guard resolved.isInsideColumn,
                 try Bool.fetchOne(
@@ -129,7 +138,9 @@ public struct IndexSpec: Sendable {
                     "SELECT DISTINCT \(resolved.jsonSQL) FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) = ? LIMIT 100",
                 arguments: [value])
             let numbers = texts.compactMap { text in ExactNumber(text).map { (text, $0) } }
-            guard let first = numbers.first, let other = numbers.first(where: { !$0.1.sameValue(as: first.1) }) else {
+            guard let first = numbers.first,
+                let other = numbers.first(where: { !$0.1.sameValue(as: first.1) })
+            else {
                 continue
             }
             return JSONSQLError(
@@ -147,15 +158,22 @@ public struct IndexSpec: Sendable {
             return nocase ? "((\(value)) COLLATE NOCASE)" : value
         }
         var conditions = expressions.map { "\($0) IS NOT NULL" }
-        if let filter { conditions.append("(\(try FilterSQL(filter, table: info, inlineValues: true).sql))") }
-        return "SELECT \(expressions.joined(separator: ", ")), count(*) FROM \(SQLQuote.identifier(info.name))"
+        if let filter {
+            conditions.append("(\(try FilterSQL(filter, table: info, inlineValues: true).sql))")
+        }
+        return
+            "SELECT \(expressions.joined(separator: ", ")), count(*) FROM \(SQLQuote.identifier(info.name))"
             + " WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(expressions.joined(separator: ", "))"
             + " HAVING count(*) > 1 LIMIT 1"
     }
 
     /// `cannot make a unique index on t (name): 2 rows hold "a"`, the same on both backends.
-    func duplicateError(table info: TableInfo, values: [DatabaseValue], count: Int64) -> JSONSQLError {
-        let shown = values.count == 1 ? SQLQuote.named(values[0]) : "(\(values.map(SQLQuote.named).joined(separator: ", ")))"
+    func duplicateError(table info: TableInfo, values: [DatabaseValue], count: Int64)
+        -> JSONSQLError
+    {
+        let shown =
+            values.count == 1
+            ? SQLQuote.named(values[0]) : "(\(values.map(SQLQuote.named).joined(separator: ", ")))"
         let described = paths.map(\.description).joined(separator: ", ")
         return JSONSQLError(
             "cannot make a unique index on \(info.name) (\(described)): \(count) rows hold \(shown)\(nocase ? " (ignoring case)" : "")"
@@ -178,15 +196,19 @@ public struct IndexSpec: Sendable {
         guard
             let existing = try Row.fetchOne(
                 db,
-                sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
+                sql:
+                    "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
                 arguments: [name])
         else {
             do {
                 try db.execute(sql: try sql(table: info, name: name))
-            } catch let error as DatabaseError where unique && error.resultCode == .SQLITE_CONSTRAINT {
+            } catch let error as DatabaseError
+                where unique && error.resultCode == .SQLITE_CONSTRAINT
+            {
                 throw try duplicateError(in: db, table: info) ?? error
             } catch let error as DatabaseError
-                where filter != nil && error.message?.hasPrefix("subqueries prohibited in partial index") == true
+                where filter != nil
+                && error.message?.hasPrefix("subqueries prohibited in partial index") == true
             {
                 // `contains` reads the array's elements with a subquery (FilterSQL).
                 throw JSONSQLError(
@@ -202,13 +224,14 @@ public struct IndexSpec: Sendable {
         }
         let table: String = existing["tbl_name"]
         let stored: String? = existing["sql"]
-        let definition = stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
+        let definition =
+            stored ?? "the index SQLite keeps for a PRIMARY KEY or UNIQUE constraint of \(table)"
         let wanted = try sql(table: info, name: found)
         // The unique index of a json key (`valueKeys`) is the one asked for, and more.
         var asKey = self
         asKey.kindsApart = true
-        // Another index under the default name (`doc.a.b` and `doc."a.b"` both make `t_on_doc_a_b`):
-        // --if-not-exists would not keep it, so the message does not offer it.
+        // Another index under the default name (`doc.a.b` and `doc."a.b"` both make
+        // `t_on_doc_a_b`): --if-not-exists would not keep it, so the message does not offer it.
         guard try stored == wanted || unique && stored == asKey.sql(table: info, name: found) else {
             // drop-index refuses the index that keeps a key unique by value: not offered.
             let drop =
@@ -258,11 +281,14 @@ extension IndexSpec {
         let info = try TableInfo(db: db, table: table)
         var specs: [IndexSpec] = []
         for index in try Row.fetchAll(
-            db, sql: "SELECT name FROM pragma_index_list(?) WHERE origin IN ('pk', 'u') AND partial = 0 ORDER BY seq",
+            db,
+            sql:
+                "SELECT name FROM pragma_index_list(?) WHERE origin IN ('pk', 'u') AND partial = 0 ORDER BY seq",
             arguments: [table])
         {
             let columns = try String?.fetchAll(
-                db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
+                db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno",
+                arguments: [index["name"] as String])
             guard !columns.isEmpty, !columns.contains(nil) else { continue }
             let paths = columns.compactMap { $0 }.map { JSONPath(column: $0) }
             let byValue = try paths.contains { path in
@@ -282,16 +308,21 @@ extension IndexSpec {
     /// unique by value (`valueKeys`): part of the key, so that drop-index refuses it. Not when
     /// another index of the table makes the same (`index t id --unique --name mine`): either
     /// may go while the other stays.
-    static func isValueKey(_ name: String, sql: String?, of table: String, db: Database) throws -> Bool {
+    static func isValueKey(_ name: String, sql: String?, of table: String, db: Database) throws
+        -> Bool
+    {
         guard let sql else { return false }
         let info = try TableInfo(db: db, table: table)
         let others = try Row.fetchAll(
             db,
-            sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name != ? AND sql IS NOT NULL",
+            sql:
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name != ? AND sql IS NOT NULL",
             arguments: [table, name])
         return try valueKeys(of: table, db: db).contains { spec in
             try spec.sql(table: info, name: name) == sql
-                && !others.contains { other in try spec.sql(table: info, name: other["name"]) == other["sql"] as String? }
+                && !others.contains { other in
+                    try spec.sql(table: info, name: other["name"]) == other["sql"] as String?
+                }
         }
     }
 
@@ -304,7 +335,9 @@ extension IndexSpec {
             while true {
                 let name = spec.defaultName(in: info) + (suffix == 1 ? "" : "_\(suffix)")
                 let existing = try String?.fetchAll(
-                    db, sql: "SELECT sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
+                    db,
+                    sql:
+                        "SELECT sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type != 'trigger'",
                     arguments: [name])
                 let wanted = try spec.sql(table: info, name: name)
                 if existing.isEmpty || existing == [wanted] {

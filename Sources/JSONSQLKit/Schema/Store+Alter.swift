@@ -26,22 +26,31 @@ extension Store {
         for name in spec.drop {
             let column = try TableInfo(db: db, table: table).requireColumn(name)
             try Self.checkDroppable(column, table: table, db: db)
-            try Self.refusingBreakage("cannot drop column \(column.name) from \(table)", db: db, database: path) {
+            try Self.refusingBreakage(
+                "cannot drop column \(column.name) from \(table)", db: db, database: path
+            ) {
                 try Self.runDDL("cannot drop column \(column.name) from \(table)") {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))")
+                    try db.execute(
+                        sql:
+                            "ALTER TABLE \(quotedTable) DROP COLUMN \(SQLQuote.identifier(column.name))"
+                    )
                 }
             }
-            done.append("dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
+            done.append(
+                "dropped column \(TerminalText.name(column.name)) from \(TerminalText.name(table))")
         }
         for rename in spec.rename {
             let info = try TableInfo(db: db, table: table)
             let column = try info.requireColumn(rename.old)
             if let existing = info.column(named: rename.new), existing.name != column.name {
                 throw JSONSQLError(
-                    "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)")
+                    "cannot rename \(column.name) to \(rename.new): \(table) already has a column \(existing.name)"
+                )
             }
             let viewsBefore = try viewColumns(db)
-            try Self.refusingBreakage("cannot rename column \(column.name) of \(table)", db: db, database: path) {
+            try Self.refusingBreakage(
+                "cannot rename column \(column.name) of \(table)", db: db, database: path
+            ) {
                 try Self.runDDL("cannot rename column \(column.name) of \(table)") {
                     try db.execute(
                         sql:
@@ -55,7 +64,8 @@ extension Store {
             // SQLite rewrites a view that selects the column by name, so the view's own column
             // is renamed too: said, since whatever reads the view sees the new name.
             for (view, after) in try viewColumns(db).sorted(by: { $0.key < $1.key }) {
-                guard let before = viewsBefore[view], before.count == after.count, before != after else { continue }
+                guard let before = viewsBefore[view], before.count == after.count, before != after
+                else { continue }
                 for (old, new) in zip(before, after) where old != new {
                     done.append(
                         "column \(TerminalText.name(old)) of view \(TerminalText.name(view)) is now \(TerminalText.name(new)): SQLite renames a view's column with the column it selects"
@@ -70,45 +80,60 @@ extension Store {
             }
             let strict =
                 try Bool.fetchOne(
-                    db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                    db,
+                    sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+                    arguments: [table])
                 ?? false
             try Self.checkAddable(column, table: table, strict: strict)
             try column.resolveGenerated(in: info)
             var withColumn = info
             withColumn.columns.append(
                 ColumnInfo(
-                    name: column.name, type: column.type, declaredType: column.type.declaredType(strict: strict),
+                    name: column.name, type: column.type,
+                    declaredType: column.type.declaredType(strict: strict),
                     notNull: column.notNull, defaultSQL: column.defaultSQL, primaryKeyIndex: 0,
                     isGenerated: column.generated != nil))
             try column.resolveCheck(in: withColumn)
             try column.references?.validate(from: column.name, db: db)
             // SQLite refuses this only while foreign keys are enforced, and `--type` runs with
             // them off: refused here so that the command behaves the same either way.
-            if column.references != nil, let defaultSQL = column.defaultSQL, defaultSQL.uppercased() != "NULL" {
+            if column.references != nil, let defaultSQL = column.defaultSQL,
+                defaultSQL.uppercased() != "NULL"
+            {
                 throw JSONSQLError(
-                    "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value")
+                    "cannot add column \(column.name) to \(table): Cannot add a REFERENCES column with non-NULL default value"
+                )
             }
-            let context = "cannot add column \(column.name) to \(table)" + (column.check.map { " with check=\($0)" } ?? "")
+            let context =
+                "cannot add column \(column.name) to \(table)"
+                + (column.check.map { " with check=\($0)" } ?? "")
             // SQLite says only "CHECK constraint failed", and its failed ADD COLUMN leaves the
             // column in this connection's schema: the row is looked for first.
             // A check SQLite cannot read is refused below, with its reason.
             if column.check != nil || column.notNull,
-                let refusal = try? Self.rowRefusing(column, table: info, strict: strict, context: context, db: db)
+                let refusal = try? Self.rowRefusing(
+                    column, table: info, strict: strict, context: context, db: db)
             {
                 throw refusal
             }
             try Self.runDDL(context, hint: false) {
                 // The user's check= is read as given: "q" is a name.
                 try Self.readingAsGiven(db) {
-                    try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))")
+                    try db.execute(
+                        sql:
+                            "ALTER TABLE \(quotedTable) ADD COLUMN \(column.definition(strict: strict))"
+                    )
                     // SQLite stores an added CHECK reading "q" that names no column as the string
-                    // 'q', where create-table refuses it: read as a query is, it is refused here too.
+                    // 'q', where create-table refuses it: read as a query is, it is refused here
+                    // too.
                     if let check = column.checkSQL ?? column.check {
-                        _ = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
+                        _ = try db.makeStatement(
+                            sql: "SELECT 1 FROM \(quotedTable) WHERE (\(check))")
                     }
                 }
             }
-            done.append("added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
+            done.append(
+                "added column \(TerminalText.name(column.name)) to \(TerminalText.name(table))")
         }
         return done
     }
@@ -133,10 +158,13 @@ extension Store {
             try? db.execute(sql: "RELEASE jsonsql_add_column")
         }
         return try readingAsGiven(db) { () -> JSONSQLError? in
-            try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(loose.definition(strict: strict))")
+            try db.execute(
+                sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(loose.definition(strict: strict))")
             let from = column.generated.map { "computed from \($0)" } ?? "its default"
             if column.notNull,
-                let row = try String.fetchOne(db, sql: "SELECT \(identity) FROM \(quotedTable) WHERE \(quoted) IS NULL LIMIT 1")
+                let row = try String.fetchOne(
+                    db,
+                    sql: "SELECT \(identity) FROM \(quotedTable) WHERE \(quoted) IS NULL LIMIT 1")
             {
                 return JSONSQLError(
                     "\(context): the row with \(row) would hold NULL in it (\(from)), which notnull refuses; "
@@ -149,25 +177,30 @@ extension Store {
                 let row = try Row.fetchOne(
                     db,
                     sql:
-                        "SELECT \(identity), substr(quote(\(quoted)), 1, 60) FROM \(quotedTable) WHERE NOT (\(check)) LIMIT 1")
+                        "SELECT \(identity), substr(quote(\(quoted)), 1, 60) FROM \(quotedTable) WHERE NOT (\(check)) LIMIT 1"
+                )
             else { return nil }
             return JSONSQLError(
                 "\(context): the row with \(row[0] as String) would hold \(row[1] as String) in it (\(from)), which the check refuses; "
                     + (column.generated == nil
-                        ? "give it a default that passes (default=VALUE), or add it without check=" : "add it without check=")
+                        ? "give it a default that passes (default=VALUE), or add it without check="
+                        : "add it without check=")
             )
         }
     }
 
     /// Runs DDL, putting what it was for in front of SQLite's reason when it fails.
     /// `hint`: a missing column means something still uses the one renamed or dropped.
-    private static func runDDL(_ context: String, hint: Bool = true, _ work: () throws -> Void) throws {
+    private static func runDDL(_ context: String, hint: Bool = true, _ work: () throws -> Void)
+        throws
+    {
         do {
             try work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             let message = explaining(error.message ?? "\(error)")
             let hint =
-                hint && message.contains("no such column") ? " (a generated column, CHECK, trigger or view still uses it)" : ""
+                hint && message.contains("no such column")
+                ? " (a generated column, CHECK, trigger or view still uses it)" : ""
             throw JSONSQLError("\(context): \(message)\(hint)")
         }
     }
@@ -176,7 +209,9 @@ extension Store {
     private static func checkDroppable(_ column: ColumnInfo, table: String, db: Database) throws {
         let prefix = "cannot drop column \(column.name) from \(table)"
         if column.primaryKeyIndex > 0 {
-            throw JSONSQLError("\(prefix): it is part of the primary key; SQLite cannot change a table's primary key in place")
+            throw JSONSQLError(
+                "\(prefix): it is part of the primary key; SQLite cannot change a table's primary key in place"
+            )
         }
         for index in try Row.fetchAll(
             db,
@@ -189,19 +224,26 @@ extension Store {
             let name: String = index["name"]
             let origin: String = index["origin"]
             let columns = try String.fetchAll(
-                db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL", arguments: [name]
+                db, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL",
+                arguments: [name]
             )
-            guard SQLName.find(column.name, in: columns) != nil || Self.indexMentions(index["sql"], column: column.name) else {
+            guard
+                SQLName.find(column.name, in: columns) != nil
+                    || Self.indexMentions(index["sql"], column: column.name)
+            else {
                 continue
             }
             if origin == "c" {
-                throw JSONSQLError("\(prefix): index \(name) uses it; drop the index first (jsonsql drop-index DB \(name))")
+                throw JSONSQLError(
+                    "\(prefix): index \(name) uses it; drop the index first (jsonsql drop-index DB \(name))"
+                )
             }
             throw JSONSQLError(
                 "\(prefix): it is \(origin == "pk" ? "part of the primary key" : "in a UNIQUE constraint"), and SQLite cannot drop a constraint in place"
             )
         }
-        // Another column's generated expression or CHECK that names it: SQLite says only "no such column".
+        // Another column's generated expression or CHECK that names it: SQLite says only "no such
+        // column".
         let facts = try ColumnConstraints.read(db, table: table)
         // A word before `(` calls a function (`length(name)` names no column `length`).
         func names(_ expression: String) -> Bool {
@@ -220,27 +262,35 @@ extension Store {
             }
             if let check = fact.checks.first(where: names) {
                 // A table's CHECK is listed under each column it names, the dropped one too.
-                let owner = facts[SQLName.fold(column.name)]?.checks.contains(check) == true ? table : "column \(other.name)"
+                let owner =
+                    facts[SQLName.fold(column.name)]?.checks.contains(check) == true
+                    ? table : "column \(other.name)"
                 throw JSONSQLError(
                     "\(prefix): the CHECK (\(check)) of \(owner) uses it, and SQLite cannot drop a CHECK in place; to drop the column, create a new table without it, insert the rows into it, drop this one and rename the new one"
                 )
             }
         }
         for row in try Row.fetchAll(
-            db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [table])
+            db,
+            sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)",
+            arguments: [table])
         where SQLName.same(row["source"] as String, column.name) {
             throw JSONSQLError(
-                "\(prefix): it is a foreign key to \(row["target"] as String); SQLite cannot drop a foreign key in place")
+                "\(prefix): it is a foreign key to \(row["target"] as String); SQLite cannot drop a foreign key in place"
+            )
         }
         for other in try tableNames(db) {
             for row in try Row.fetchAll(
-                db, sql: "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS column FROM pragma_foreign_key_list(?)",
+                db,
+                sql:
+                    "SELECT \"from\" AS source, \"table\" AS target, \"to\" AS column FROM pragma_foreign_key_list(?)",
                 arguments: [other])
             {
                 let target: String = row["target"]
                 let to: String? = row["column"]
                 if SQLName.same(target, table), let to, SQLName.same(to, column.name) {
-                    throw JSONSQLError("\(prefix): column \(row["source"] as String) of \(other) refers to it")
+                    throw JSONSQLError(
+                        "\(prefix): column \(row["source"] as String) of \(other) refers to it")
                 }
             }
         }
@@ -260,8 +310,11 @@ extension Store {
     /// Each view's column names, for views SQLite can compile.
     private static func viewColumns(_ db: Database) throws -> [String: [String]] {
         var columns: [String: [String]] = [:]
-        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'") {
-            columns[view] = try? String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [view])
+        for view in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+        {
+            columns[view] = try? String.fetchAll(
+                db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [view])
         }
         return columns
     }
@@ -279,8 +332,12 @@ extension Store {
                 "\(prefix): SQLite cannot add a UNIQUE column; add it without :unique, then make it unique with jsonsql index DB \(table) \(column.name) --unique"
             )
         }
-        if column.notNull && (column.defaultSQL == nil || column.defaultSQL == "NULL") && column.generated == nil {
-            throw JSONSQLError("\(prefix): existing rows would hold NULL in a notnull column; give it a default (default=VALUE)")
+        if column.notNull && (column.defaultSQL == nil || column.defaultSQL == "NULL")
+            && column.generated == nil
+        {
+            throw JSONSQLError(
+                "\(prefix): existing rows would hold NULL in a notnull column; give it a default (default=VALUE)"
+            )
         }
         if let defaultSQL = column.defaultSQL, defaultSQL.hasPrefix("(") {
             throw JSONSQLError(
@@ -303,7 +360,9 @@ extension Store {
             guard try Self.tableNames(db).contains(table) else {
                 throw JSONSQLError("\(table) is a view; only tables can be renamed")
             }
-            if table == new { throw JSONSQLError("cannot rename \(table) to \(new): that is its name already") }
+            if table == new {
+                throw JSONSQLError("cannot rename \(table) to \(new): that is its name already")
+            }
             if table != new,
                 let existing = try String.fetchOne(
                     db,
@@ -312,7 +371,8 @@ extension Store {
                         """, arguments: [new, table])
             {
                 let article = existing.hasPrefix("index ") ? "an" : "a"
-                throw JSONSQLError("cannot rename \(table) to \(new): there is already \(article) \(existing)")
+                throw JSONSQLError(
+                    "cannot rename \(table) to \(new): there is already \(article) \(existing)")
             }
             try Self.refusingBreakage("cannot rename table \(table)", db: db, database: path) {
                 try Self.runRename(table, to: new, db: db)
@@ -327,7 +387,8 @@ extension Store {
         let command =
             "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord("DROP VIEW \(SQLQuote.identifier(view))"))"
         return JSONSQLError(
-            "\(TerminalText.name(view)) is a view, not a table, and drop-table drops only tables; to drop the view: \(command)")
+            "\(TerminalText.name(view)) is a view, not a table, and drop-table drops only tables; to drop the view: \(command)"
+        )
     }
 
     /// `ALTER TABLE ... RENAME TO`, also where the new name differs from the old only in case.
@@ -344,14 +405,19 @@ extension Store {
             // through a free name, in the same transaction.
             var step = "\(table)_renaming"
             while try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)", arguments: [step]) ?? false
+                db, sql: "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?)",
+                arguments: [step]) ?? false
             {
                 step += "_"
             }
-            try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))")
+            try db.execute(
+                sql:
+                    "ALTER TABLE \(SQLQuote.identifier(table)) RENAME TO \(SQLQuote.identifier(step))"
+            )
             from = step
         }
-        try db.execute(sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
+        try db.execute(
+            sql: "ALTER TABLE \(SQLQuote.identifier(from)) RENAME TO \(SQLQuote.identifier(new))")
     }
 
     /// Drops a table and its indexes. A table that other tables refer to by foreign key is kept:
@@ -363,15 +429,23 @@ extension Store {
         return try write { db in
             let tables = try Self.tableNames(db)
             guard let table = SQLName.find(name, in: tables) else {
-                let views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
-                if let view = SQLName.find(name, in: views) { throw Self.notATable(view: view, database: path) }
+                let views = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+                if let view = SQLName.find(name, in: views) {
+                    throw Self.notATable(view: view, database: path)
+                }
                 if ifExists { return nil }
-                throw Self.noTable(name, tables: tables, database: path, then: " (add --if-exists to ignore a missing table)")
+                throw Self.noTable(
+                    name, tables: tables, database: path,
+                    then: " (add --if-exists to ignore a missing table)")
             }
             var referrers: [String] = []
             for other in tables where other != table {
                 for row in try Row.fetchAll(
-                    db, sql: "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)", arguments: [other])
+                    db,
+                    sql:
+                        "SELECT \"from\" AS source, \"table\" AS target FROM pragma_foreign_key_list(?)",
+                    arguments: [other])
                 where SQLName.same(row["target"] as String, table) {
                     referrers.append("\(other).\(row["source"] as String)")
                 }
@@ -397,21 +471,29 @@ extension Store {
     ) throws {
         let workingBefore = try brokenSchemaUsers(db)
         try change()
-        let users = Set(try brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }).sorted()
+        let users = Set(
+            try brokenSchemaUsers(db).subtracting(workingBefore).map { $0.prefix { $0 != "\u{0}" } }
+        ).sorted()
         if !users.isEmpty {
             // What drops each: `view v`, `trigger t (on x)`, `virtual table f`.
             let drops = users.map { user -> String in
                 let statement: String
                 if user.hasPrefix("view ") {
                     statement = "DROP VIEW " + SQLQuote.identifier(String(user.dropFirst(5)))
-                } else if user.hasPrefix("trigger "), let on = user.range(of: " (on ", options: .backwards) {
+                } else if user.hasPrefix("trigger "),
+                    let on = user.range(of: " (on ", options: .backwards)
+                {
                     statement =
                         "DROP TRIGGER "
-                        + SQLQuote.identifier(String(user[user.index(user.startIndex, offsetBy: 8)..<on.lowerBound]))
+                        + SQLQuote.identifier(
+                            String(user[user.index(user.startIndex, offsetBy: 8)..<on.lowerBound]))
                 } else {
-                    statement = "DROP TABLE " + SQLQuote.identifier(String(user.dropFirst("virtual table ".count)))
+                    statement =
+                        "DROP TABLE "
+                        + SQLQuote.identifier(String(user.dropFirst("virtual table ".count)))
                 }
-                return "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord(statement))"
+                return
+                    "jsonsql query \(SQLQuote.shellWord(database)) --sql \(SQLQuote.shellWord(statement))"
             }
             throw JSONSQLError(
                 "\(context): \(users.joined(separator: ", ")) \(users.count == 1 ? "uses" : "use") it, and would fail without it; drop \(users.count == 1 ? "it" : "them") first: \(drops.joined(separator: ", then "))"
@@ -430,29 +512,38 @@ extension Store {
         func compiles(_ sql: String) -> Bool { (try? db.makeStatement(sql: sql)) != nil }
         var broken: Set<String> = []
         for table in try String.fetchAll(
-            db, sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'")
-        where (try? Row.fetchOne(db, sql: "SELECT 1 FROM \(SQLQuote.identifier(table)) LIMIT 1")) == nil {
+            db, sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual'"
+        )
+        where (try? Row.fetchOne(db, sql: "SELECT 1 FROM \(SQLQuote.identifier(table)) LIMIT 1"))
+            == nil
+        {
             broken.insert("virtual table \(table)")
         }
-        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
+        for view in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_schema WHERE type = 'view'")
         where !compiles("SELECT * FROM \(SQLQuote.identifier(view))") {
             broken.insert("view \(view)")
         }
-        let triggers = try Row.fetchAll(db, sql: "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        let triggers = try Row.fetchAll(
+            db, sql: "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name"
+        )
         for target in Set(triggers.map { $0["tbl_name"] as String }) {
             let quoted = SQLQuote.identifier(target)
-            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [target])
+            let columns = try String.fetchAll(
+                db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [target])
             var statements = ["INSERT INTO \(quoted) DEFAULT VALUES", "DELETE FROM \(quoted)"]
             if !columns.isEmpty {
                 statements.append(
                     "UPDATE \(quoted) SET "
-                        + columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }.joined(separator: ", "))
+                        + columns.map { "\(SQLQuote.identifier($0)) = \(SQLQuote.identifier($0))" }
+                        .joined(separator: ", "))
             }
             // Each entry keeps the statement after a NUL, so that one failing before (an INSERT
             // into a view without an INSTEAD OF trigger) does not hide another failing after.
             for statement in statements where !compiles(statement) {
                 for trigger in triggers where (trigger["tbl_name"] as String) == target {
-                    broken.insert("trigger \(trigger["name"] as String) (on \(target))\u{0}\(statement)")
+                    broken.insert(
+                        "trigger \(trigger["name"] as String) (on \(target))\u{0}\(statement)")
                 }
             }
         }
@@ -466,17 +557,25 @@ extension Store {
         if let postgres { return try postgres.dropIndex(name, ifExists: ifExists) }
         return try write { db in
             let indexes = try Row.fetchAll(
-                db, sql: "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name")
+                db,
+                sql:
+                    "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"
+            )
             guard
                 let indexName = SQLName.find(name, in: indexes.map { $0["name"] as String }),
                 let index = indexes.first(where: { ($0["name"] as String) == indexName })
             else {
                 if ifExists { return nil }
-                let names = indexes.filter { ($0["sql"] as String?) != nil }.map { $0["name"] as String }
+                let names = indexes.filter { ($0["sql"] as String?) != nil }.map {
+                    $0["name"] as String
+                }
                 let list =
-                    names.isEmpty ? "it holds no indexes" : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
+                    names.isEmpty
+                    ? "it holds no indexes"
+                    : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
                 throw JSONSQLError(
-                    "no index '\(TerminalText.excerpt(name))' in \(path); \(list) (add --if-exists to ignore a missing index)")
+                    "no index '\(TerminalText.excerpt(name))' in \(path); \(list) (add --if-exists to ignore a missing index)"
+                )
             }
             let found: String = index["name"]
             if (index["sql"] as String?) == nil {

@@ -45,7 +45,9 @@ public struct TableInfo: Sendable {
     /// A name that reads the rowid here: `rowid`, or `_rowid_` or `oid` when a column takes it;
     /// nil when columns take all three (or the table has no rowid, which the caller knows).
     var rowidName: String? {
-        ["rowid", "_rowid_", "oid"].first { alias in !columns.contains { SQLName.same($0.name, alias) } }
+        ["rowid", "_rowid_", "oid"].first { alias in
+            !columns.contains { SQLName.same($0.name, alias) }
+        }
     }
     /// The `WHERE` conditions of the table's partial indexes, as token keys (`SQLTokens.key`),
     /// so that filters can spell their conditions the way those indexes do (see `FilterSQL`).
@@ -70,7 +72,10 @@ public struct TableInfo: Sendable {
         // Statements are made directly: GRDB's `fetchAll(db, sql:)` goes through its SQL literal
         // machinery, which costs a query's start-up more than the read.
         let columnRows = try Row.fetchAll(
-            db.makeStatement(sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)"),
+            db.makeStatement(
+                sql:
+                    "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)"
+            ),
             arguments: [table])
         columns = columnRows.compactMap { row in
             let hidden: Int = row[5]
@@ -78,16 +83,21 @@ public struct TableInfo: Sendable {
             let declared: String = row[1] ?? ""
             return ColumnInfo(
                 name: row[0], type: ColumnType(declaredType: declared), declaredType: declared,
-                notNull: row[2], defaultSQL: row[3], primaryKeyIndex: row[4], isGenerated: hidden >= 2)
+                notNull: row[2], defaultSQL: row[3], primaryKeyIndex: row[4],
+                isGenerated: hidden >= 2)
         }
         if columns.isEmpty { throw JSONSQLError("no table '\(table)'") }
         let anyColumns = columns.indices.filter {
-            columns[$0].type == .any && columns[$0].declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "ANY"
+            columns[$0].type == .any
+                && columns[$0].declaredType.trimmingCharacters(in: .whitespaces).uppercased()
+                    == "ANY"
         }
         if !anyColumns.isEmpty {
             let strict =
                 try Bool.fetchOne(
-                    db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+                    db,
+                    sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+                    arguments: [table])
                 ?? false
             for i in anyColumns { columns[i].turnsNumericTextIntoNumbers = !strict }
         }
@@ -104,17 +114,22 @@ public struct TableInfo: Sendable {
             let created = SQLTokens(schemaRows.first { !$0[0] }.map { $0[2] } ?? "")
             // `json_valid(c)` anywhere in the table's text: jsonsql's CHECK or one written by hand.
             let validated = (0..<created.count).compactMap { i in
-                created.isWord(i, "JSON_VALID") && created.isSymbol(i + 1, "(") && created.isSymbol(i + 3, ")")
+                created.isWord(i, "JSON_VALID") && created.isSymbol(i + 1, "(")
+                    && created.isSymbol(i + 3, ")")
                     ? created.name(i + 2) : nil
             }
             for i in columns.indices where columns[i].type == .json && !columns[i].isGenerated {
-                columns[i].mayHoldInvalidJSON = !validated.contains { SQLName.same($0, columns[i].name) }
+                columns[i].mayHoldInvalidJSON = !validated.contains {
+                    SQLName.same($0, columns[i].name)
+                }
             }
         }
         for index in schemaRows where index[0] as Bool {
             let sql: String = index[2]
             let text = SQLTokens(sql)
-            if let condition = text.indexCondition { partialIndexConditions.append(text.keys(condition)) }
+            if let condition = text.indexCondition {
+                partialIndexConditions.append(text.keys(condition))
+            }
             for var indexed in IndexedPath.all(index: index[1], tokens: text) {
                 guard let column = column(named: indexed.path.column) else { continue }
                 indexed.path.column = column.name
@@ -136,7 +151,8 @@ public struct TableInfo: Sendable {
                 keys.count >= part.count
                     && (0...(keys.count - part.count)).contains { start in
                         let end = start + part.count
-                        return keys[start..<end].elementsEqual(part) && (start == 0 || before.contains(keys[start - 1]))
+                        return keys[start..<end].elementsEqual(part)
+                            && (start == 0 || before.contains(keys[start - 1]))
                             && (end == keys.count || after.contains(keys[end]))
                     }
             }
@@ -144,22 +160,32 @@ public struct TableInfo: Sendable {
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).
     public func column(named name: String) -> ColumnInfo? {
-        SQLName.find(name, in: columns.map(\.name)).flatMap { found in columns.first { $0.name.utf8.elementsEqual(found.utf8) } }
+        SQLName.find(name, in: columns.map(\.name)).flatMap { found in
+            columns.first { $0.name.utf8.elementsEqual(found.utf8) }
+        }
     }
 
     /// A column or an error that lists the columns and suggests the nearest name.
     public func requireColumn(_ name: String) throws -> ColumnInfo {
         if let column = column(named: name) { return column }
         let names = columns.map(\.name)
-        var message = "no column '\(TerminalText.excerpt(name))' in table '\(TerminalText.name(self.name))'"
+        var message =
+            "no column '\(TerminalText.excerpt(name))' in table '\(TerminalText.name(self.name))'"
         let near = NearestNames.nearest(to: name, in: names)
         if !near.isEmpty { message += "; did you mean \(NearestNames.list(near))?" }
         // `$.a.b`, as SQLite's JSON functions write paths.
-        if name == "$" { message += "; a path starts with its column, without SQLite's $: address.city, not $.address.city" }
-        return try { throw JSONSQLError(message + " (columns: \(names.map(TerminalText.name).joined(separator: ", ")))") }()
+        if name == "$" {
+            message +=
+                "; a path starts with its column, without SQLite's $: address.city, not $.address.city"
+        }
+        return try {
+            throw JSONSQLError(
+                message + " (columns: \(names.map(TerminalText.name).joined(separator: ", ")))")
+        }()
     }
 
     public var primaryKey: [String] {
-        columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(\.name)
+        columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+            .map(\.name)
     }
 }

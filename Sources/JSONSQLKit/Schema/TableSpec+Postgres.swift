@@ -7,14 +7,17 @@ extension TableSpec {
     /// defaults) and the SQLite table options are refused, not approximated.
     func postgresSQL(ifNotExists: Bool) throws -> String {
         if withoutRowid || strict {
-            throw JSONSQLError("--without-rowid and --strict are SQLite table options; PostgreSQL has neither")
+            throw JSONSQLError(
+                "--without-rowid and --strict are SQLite table options; PostgreSQL has neither")
         }
         try SQLQuote.checkPostgresName(name, kind: "table")
         var items = try columns.map { spec in
-            try Self.postgresColumn(spec, primaryKey: primaryKey.count == 1 && primaryKey[0] == spec.name)
+            try Self.postgresColumn(
+                spec, primaryKey: primaryKey.count == 1 && primaryKey[0] == spec.name)
         }
         if primaryKey.count > 1 {
-            items.append("PRIMARY KEY (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", ")))")
+            items.append(
+                "PRIMARY KEY (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", ")))")
         }
         for columns in uniqueConstraints {
             items.append("UNIQUE (\(columns.map(SQLQuote.identifier).joined(separator: ", ")))")
@@ -32,7 +35,8 @@ extension TableSpec {
     static func postgresColumn(_ spec: ColumnSpec, primaryKey: Bool) throws -> String {
         try SQLQuote.checkPostgresName(spec.name, kind: "column")
         guard let type = spec.type.postgresType else {
-            throw JSONSQLError("column \(spec.name): the type any is not supported on PostgreSQL; choose a type")
+            throw JSONSQLError(
+                "column \(spec.name): the type any is not supported on PostgreSQL; choose a type")
         }
         if spec.check != nil {
             throw JSONSQLError(
@@ -40,7 +44,8 @@ extension TableSpec {
             )
         }
         if spec.references != nil {
-            throw JSONSQLError("column \(spec.name): references= is not yet supported on PostgreSQL")
+            throw JSONSQLError(
+                "column \(spec.name): references= is not yet supported on PostgreSQL")
         }
         if spec.generated != nil {
             throw JSONSQLError(
@@ -60,12 +65,19 @@ extension TableSpec {
         switch spec.defaultValue {
         case nil:
             if spec.defaultSQL != nil {
-                throw JSONSQLError("column \(spec.name): this default is not yet supported on PostgreSQL")
+                throw JSONSQLError(
+                    "column \(spec.name): this default is not yet supported on PostgreSQL")
             }
-        case .now: text += spec.type == .date ? " DEFAULT CURRENT_DATE" : " DEFAULT date_trunc('milliseconds', now())"
+        case .now:
+            text +=
+                spec.type == .date
+                ? " DEFAULT CURRENT_DATE" : " DEFAULT date_trunc('milliseconds', now())"
         case .stored(let value):
             do {
-                text += try PostgresValue.text(value, type: spec.type).map { " DEFAULT \(SQLQuote.literal($0))::\(type)" } ?? ""
+                text +=
+                    try PostgresValue.text(value, type: spec.type).map {
+                        " DEFAULT \(SQLQuote.literal($0))::\(type)"
+                    } ?? ""
             } catch let mismatch as ValueMismatch {
                 throw JSONSQLError("column \(spec.name): the default \(mismatch.expectation)")
             }
@@ -77,7 +89,9 @@ extension TableSpec {
     /// constant (`'DE'::text`) or the transaction's time, as jsonsql writes them; not a
     /// sequence's `nextval(...)` or any other call.
     static func isConstantPostgresDefault(_ expression: String) -> Bool {
-        if ["CURRENT_DATE", "date_trunc('milliseconds'::text, now())"].contains(expression) { return true }
+        if ["CURRENT_DATE", "date_trunc('milliseconds'::text, now())"].contains(expression) {
+            return true
+        }
         var outside = ""
         var quoted = false
         for character in expression {

@@ -29,13 +29,15 @@ public struct TableSpec: Sendable, Equatable {
     ) throws {
         try SQLQuote.checkName(name, kind: "table")
         if columns.isEmpty {
-            throw JSONSQLError("table '\(name)' needs at least one column: NAME:TYPE, e.g. id:integer:pk")
+            throw JSONSQLError(
+                "table '\(name)' needs at least one column: NAME:TYPE, e.g. id:integer:pk")
         }
         var seen = Set<String>()
         for column in columns where !seen.insert(SQLName.fold(column.name)).inserted {
             throw JSONSQLError("duplicate column '\(column.name)' in table '\(name)'")
         }
-        let known = Dictionary(columns.map { (SQLName.fold($0.name), $0.name) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(
+            columns.map { (SQLName.fold($0.name), $0.name) }, uniquingKeysWith: { a, _ in a })
         let table = name
         func resolve(_ names: [String], _ role: String) throws -> [String] {
             var listed = Set<String>()
@@ -46,7 +48,8 @@ public struct TableSpec: Sendable, Equatable {
                     )
                 }
                 guard listed.insert(SQLName.fold(key)).inserted else {
-                    throw JSONSQLError("\(role) column '\(column)' is listed twice; list each column once")
+                    throw JSONSQLError(
+                        "\(role) column '\(column)' is listed twice; list each column once")
                 }
                 return column
             }
@@ -67,15 +70,18 @@ public struct TableSpec: Sendable, Equatable {
         self.withoutRowid = withoutRowid
         self.strict = strict
         for column in columns where column.generated != nil && key.contains(column.name) {
-            throw JSONSQLError("column '\(column.name)' is generated, so it cannot be part of the primary key")
+            throw JSONSQLError(
+                "column '\(column.name)' is generated, so it cannot be part of the primary key")
         }
         if withoutRowid && key.isEmpty {
-            throw JSONSQLError("--without-rowid needs a primary key: mark a column :pk or give --pk COL")
+            throw JSONSQLError(
+                "--without-rowid needs a primary key: mark a column :pk or give --pk COL")
         }
         if strict {
             let misfits = columns.filter { !Self.strictTypes.contains($0.type) }
             if !misfits.isEmpty {
-                let list = misfits.map { "\($0.name) (\($0.type.rawValue))" }.joined(separator: ", ")
+                let list = misfits.map { "\($0.name) (\($0.type.rawValue))" }.joined(
+                    separator: ", ")
                 throw JSONSQLError(
                     "--strict: a STRICT table declares only integer, real, text, blob and any, so it cannot keep the types of \(list); leave out --strict, or declare those columns with one of these types"
                 )
@@ -90,8 +96,10 @@ public struct TableSpec: Sendable, Equatable {
             name: name,
             columns: columns.map { spec in
                 ColumnInfo(
-                    name: spec.name, type: spec.type, declaredType: spec.type.declaredType, notNull: spec.notNull,
-                    defaultSQL: spec.defaultSQL, primaryKeyIndex: (primaryKey.firstIndex(of: spec.name) ?? -1) + 1,
+                    name: spec.name, type: spec.type, declaredType: spec.type.declaredType,
+                    notNull: spec.notNull,
+                    defaultSQL: spec.defaultSQL,
+                    primaryKeyIndex: (primaryKey.firstIndex(of: spec.name) ?? -1) + 1,
                     isGenerated: spec.generated != nil)
             })
         for index in columns.indices where columns[index].generated != nil {
@@ -127,7 +135,8 @@ public struct TableSpec: Sendable, Equatable {
             return text
         }
         if primaryKey.count > 1 {
-            items.append("PRIMARY KEY (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", ")))")
+            items.append(
+                "PRIMARY KEY (\(primaryKey.map(SQLQuote.identifier).joined(separator: ", ")))")
         }
         for columns in uniqueConstraints {
             items.append("UNIQUE (\(columns.map(SQLQuote.identifier).joined(separator: ", ")))")
@@ -150,7 +159,9 @@ public struct TableSpec: Sendable, Equatable {
             try IndexSpec.createValueKeys(of: name, db: db, database: "DB")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // The one SQL a user writes into the table: a check= condition SQLite cannot read.
-            let checks = columns.compactMap { column in column.check.map { "check=\($0) on column '\(column.name)'" } }
+            let checks = columns.compactMap { column in
+                column.check.map { "check=\($0) on column '\(column.name)'" }
+            }
             guard !checks.isEmpty else { throw error }
             throw JSONSQLError(
                 "cannot create table \(name): \(error.message ?? "\(error)") in \(checks.joined(separator: " or ")); write one condition on the column's value, e.g. check=\(columns.first { $0.check != nil }!.name) >= 0"
@@ -196,16 +207,20 @@ extension ColumnSpec {
     /// (`CAST("n" AS NUMERIC)`, `"doc" ->> '$'`); nil when there is none. SQLite would compare
     /// the text such a column keeps as text, so that `n <= 100` refused 5 and `n < 9` took 10.
     /// The rest is kept as written, comments too. `only` limits it to those columns.
-    static func comparingByValue(_ sql: String, in table: TableInfo, only: Set<String>? = nil) throws -> String? {
+    static func comparingByValue(_ sql: String, in table: TableInfo, only: Set<String>? = nil)
+        throws -> String?
+    {
         let text = SQLTokens(sql)
         let comparisons: Set<String> = ["<", "<=", ">", ">=", "=", "==", "!=", "<>"]
         func isComparison(_ i: Int) -> Bool {
-            i >= 0 && i < text.count && text.tokens[i].kind == .symbol && comparisons.contains(text.text(i))
+            i >= 0 && i < text.count && text.tokens[i].kind == .symbol
+                && comparisons.contains(text.text(i))
         }
         // The value SQL of a column (not a function, a qualified name or a name before its
         // qualifier) that compares by value, at token `i`; nil elsewhere.
         func byValue(_ i: Int) throws -> String? {
-            guard i >= 0, i < text.count, [.word, .quotedName].contains(text.tokens[i].kind), !text.isSymbol(i + 1, "("),
+            guard i >= 0, i < text.count, [.word, .quotedName].contains(text.tokens[i].kind),
+                !text.isSymbol(i + 1, "("),
                 !text.isSymbol(i + 1, "."), i == 0 || !text.isSymbol(i - 1, "."),
                 let column = table.column(named: text.name(i)), only?.contains(column.name) ?? true
             else { return nil }
@@ -223,14 +238,18 @@ extension ColumnSpec {
             var after = i + 2
             while text.isSymbol(after, "-") || text.isSymbol(after, "+") { after += 1 }
             let compared =
-                try (isComparison(i + 1) && isOperand(after)) || (isComparison(i - 1) && isOperand(i - 2))
+                try (isComparison(i + 1) && isOperand(after))
+                || (isComparison(i - 1) && isOperand(i - 2))
                 || text.isWord(i + 1, "BETWEEN") || text.isWord(i + 1, "IN")
-                || (text.isWord(i + 1, "NOT") && (text.isWord(i + 2, "BETWEEN") || text.isWord(i + 2, "IN")))
+                || (text.isWord(i + 1, "NOT")
+                    && (text.isWord(i + 2, "BETWEEN") || text.isWord(i + 2, "IN")))
             if compared { edits.append((text.tokens[i].range, "(\(valueSQL))")) }
         }
         guard !edits.isEmpty else { return nil }
         var bytes = text.bytes
-        for edit in edits.reversed() { bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8)) }
+        for edit in edits.reversed() {
+            bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8))
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 

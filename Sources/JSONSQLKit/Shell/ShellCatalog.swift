@@ -33,7 +33,10 @@ public struct ShellCatalog: Sendable {
         (".format", "[json|jsonl|table|csv|record|chart]", "Show or set how rows print."),
         (".timer", "on|off", "Print the time each statement takes."),
         (".explain", "on|off", "Print the SQL and query plan before the rows."),
-        (".pager", "on|off", "Send output longer than the screen through the pager ($JSONSQL_PAGER, $PAGER, less -FRX)."),
+        (
+            ".pager", "on|off",
+            "Send output longer than the screen through the pager ($JSONSQL_PAGER, $PAGER, less -FRX)."
+        ),
         (".read", "FILE", "Run the commands in FILE."),
         (".help", "", "Show this help."),
         (".quit", "", "Leave the shell (also .exit, exit, quit, \\q or Ctrl-D)."),

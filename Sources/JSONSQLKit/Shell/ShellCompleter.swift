@@ -15,7 +15,10 @@ public struct ShellCompletion: Equatable, Sendable {
 
     public static let fileNames = ShellCompletion(fileNames: true)
 
-    public init(candidates: [String] = [], appendSpace: Bool = true, displayPrefixLength: Int = 0, fileNames: Bool = false) {
+    public init(
+        candidates: [String] = [], appendSpace: Bool = true, displayPrefixLength: Int = 0,
+        fileNames: Bool = false
+    ) {
         self.candidates = candidates
         self.appendSpace = appendSpace
         self.displayPrefixLength = displayPrefixLength
@@ -43,12 +46,17 @@ public struct ShellCompleter {
         if scanned.words.isEmpty && (scanned.partial ?? "").isEmpty {
             if word.hasPrefix(".") { return matching(word, ShellCatalog.dotCommands.map(\.name)) }
             let keywords =
-                word.first?.isUppercase == true ? ShellCatalog.sqlKeywords.map { $0.uppercased() } : ShellCatalog.sqlKeywords
-            return matching(word, catalog.commands + ["help"] + keywords.filter { !catalog.commands.contains($0) })
+                word.first?.isUppercase == true
+                ? ShellCatalog.sqlKeywords.map { $0.uppercased() } : ShellCatalog.sqlKeywords
+            return matching(
+                word,
+                catalog.commands + ["help"] + keywords.filter { !catalog.commands.contains($0) })
         }
         let first = scanned.words.first ?? scanned.partial ?? ""
         if first.hasPrefix(".") {
-            return completeDotCommand(first, arguments: scanned.words.count, word: word, quoting: scanned.openQuote == nil)
+            return completeDotCommand(
+                first, arguments: scanned.words.count, word: word, quoting: scanned.openQuote == nil
+            )
         }
         if catalog.commands.contains(first) && !ShellInput.startsLikeSQL(scanned.words) {
             return completeCommand(first, scanned: scanned, word: word)
@@ -58,7 +66,9 @@ public struct ShellCompleter {
 
     // MARK: - Dot-commands
 
-    private func completeDotCommand(_ command: String, arguments: Int, word: String, quoting: Bool) -> ShellCompletion {
+    private func completeDotCommand(_ command: String, arguments: Int, word: String, quoting: Bool)
+        -> ShellCompletion
+    {
         guard arguments == 1 else { return ShellCompletion() }
         switch command {
         case ".schema", ".indexes": return shellNames(word, tables(), quoting: quoting)
@@ -71,13 +81,18 @@ public struct ShellCompleter {
 
     // MARK: - Subcommands
 
-    private func completeCommand(_ command: String, scanned: ShellWords, word: String) -> ShellCompletion {
+    private func completeCommand(_ command: String, scanned: ShellWords, word: String)
+        -> ShellCompletion
+    {
         let words = Array(scanned.words.dropFirst())
         // The option whose value is being typed: `--where address.c` or `--where=address.c`.
         var valueOf: ShellCatalog.Option?
-        if let partial = scanned.partial, partial.hasPrefix("--"), let equals = partial.firstIndex(of: "=") {
+        if let partial = scanned.partial, partial.hasPrefix("--"),
+            let equals = partial.firstIndex(of: "=")
+        {
             valueOf = catalog.option(named: String(partial[..<equals]), in: command)
-        } else if let previous = words.last, previous.hasPrefix("-"), let option = catalog.option(named: previous, in: command),
+        } else if let previous = words.last, previous.hasPrefix("-"),
+            let option = catalog.option(named: previous, in: command),
             option.takesValue
         {
             valueOf = option
@@ -91,7 +106,8 @@ public struct ShellCompleter {
                 continue
             }
             if w.hasPrefix("-") && w.count > 1 {
-                skipNext = !w.contains("=") && (catalog.option(named: w, in: command)?.takesValue ?? false)
+                skipNext =
+                    !w.contains("=") && (catalog.option(named: w, in: command)?.takesValue ?? false)
                 continue
             }
             positionals.append(w)
@@ -107,14 +123,16 @@ public struct ShellCompleter {
             quoted.candidates = completion.candidates.map { candidate in
                 let key = String(candidate.dropFirst(completion.displayPrefixLength))
                 guard key.contains(where: { " \t\n\r'\"\\".contains($0) }) else { return candidate }
-                return candidate.prefix(completion.displayPrefixLength) + SQLQuote.shellWord(key, escapingControls: false)
+                return candidate.prefix(completion.displayPrefixLength)
+                    + SQLQuote.shellWord(key, escapingControls: false)
             }
             return quoted
         }
         if let option = valueOf {
             if !option.values.isEmpty { return matching(word, option.values) }
             switch option.names.first {
-            case "--where", "--select", "--order-by", "--group-by", "--pk", "--set", "--remove", "--drop", "--rename", "--type":
+            case "--where", "--select", "--order-by", "--group-by", "--pk", "--set", "--remove",
+                "--drop", "--rename", "--type":
                 // No space after the path: `=`, `,`, `:desc` or `:TYPE` may follow.
                 var completion =
                     table.map {
@@ -130,21 +148,29 @@ public struct ShellCompleter {
         }
         if word.hasPrefix("-") {
             return matching(
-                word, catalog.options[command, default: []].compactMap { $0.names.first { $0.hasPrefix("--") } ?? $0.names.first }
+                word,
+                catalog.options[command, default: []].compactMap {
+                    $0.names.first { $0.hasPrefix("--") } ?? $0.names.first
+                }
             )
         }
         let position = positionals.count
         // Names go on a line split like a shell's: quoted unless the user opened a quote.
         let quoting = scanned.openQuote == nil
         switch command {
-        case "query", "describe", "schema", "indexes", "update", "delete", "alter", "drop-table", "rename-table":
+        case "query", "describe", "schema", "indexes", "update", "delete", "alter", "drop-table",
+            "rename-table":
             return position == 0 ? shellNames(word, tables(), quoting: quoting) : ShellCompletion()
         case "drop-index":
-            return position == 0 ? shellNames(word, (try? store.indexNames()) ?? [], quoting: quoting) : ShellCompletion()
+            return position == 0
+                ? shellNames(word, (try? store.indexNames()) ?? [], quoting: quoting)
+                : ShellCompletion()
         case "index":
             if position == 0 {
                 var completion = shellNames(word, tables(), quoting: quoting)
-                if let table { completion.candidates += shellPaths(paths(word, table: table)).candidates }
+                if let table {
+                    completion.candidates += shellPaths(paths(word, table: table)).candidates
+                }
                 return completion
             }
             return table.map { shellPaths(paths(word, table: $0)) } ?? ShellCompletion()
@@ -177,7 +203,9 @@ public struct ShellCompleter {
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return ShellCompletion() }
         let head = parts.dropLast().joined(separator: ":") + ":"
-        let choices = parts.count == 2 ? ColumnType.allCases.map(\.rawValue) : ["pk", "notnull", "unique", "default="]
+        let choices =
+            parts.count == 2
+            ? ColumnType.allCases.map(\.rawValue) : ["pk", "notnull", "unique", "default="]
         var completion = matching(word, choices.map { head + $0 })
         completion.appendSpace = false
         completion.displayPrefixLength = head.count
@@ -192,13 +220,20 @@ public struct ShellCompleter {
         guard let dot = lastDot(in: word) else {
             guard let info = try? store.tableInfo(table) else { return ShellCompletion() }
             let names = info.columns.map(\.name)
-            var matched = matching(word, names.map { JSONPath(column: $0).description }).candidates.compactMap { text in
-                names.first { JSONPath(column: $0).description == text }
+            var matched = matching(word, names.map { JSONPath(column: $0).description }).candidates
+                .compactMap { text in
+                    names.first { JSONPath(column: $0).description == text }
+                }
+            // `col` finds the column `col.x`, written `"col.x"`, as `"col` does (keys below do the
+            // same).
+            if matched.isEmpty && !word.hasPrefix("\"") {
+                matched = matching(word, names).candidates
             }
-            // `col` finds the column `col.x`, written `"col.x"`, as `"col` does (keys below do the same).
-            if matched.isEmpty && !word.hasPrefix("\"") { matched = matching(word, names).candidates }
-            var completion = ShellCompletion(candidates: matched.map { JSONPath(column: $0).description })
-            if matched.count == 1, info.column(named: matched[0])?.type == .json { completion.appendSpace = false }
+            var completion = ShellCompletion(
+                candidates: matched.map { JSONPath(column: $0).description })
+            if matched.count == 1, info.column(named: matched[0])?.type == .json {
+                completion.appendSpace = false
+            }
             return completion
         }
         let parentText = String(word[..<dot])
@@ -242,39 +277,53 @@ public struct ShellCompleter {
         let tables = tables()
         let mentioned = tables.filter { table in
             before.range(
-                of: "\\b\(NSRegularExpression.escapedPattern(for: table))\\b", options: [.regularExpression, .caseInsensitive])
+                of: "\\b\(NSRegularExpression.escapedPattern(for: table))\\b",
+                options: [.regularExpression, .caseInsensitive])
                 != nil
         }
         if store.isPostgres,
-            let completion = arrowKeys(word: word, before: before, tables: mentioned.isEmpty ? tables : mentioned)
+            let completion = arrowKeys(
+                word: word, before: before, tables: mentioned.isEmpty ? tables : mentioned)
         {
             return completion
         }
         // `address ->> '$.c` → keys inside the column before the arrow.
         if word.hasPrefix("$"),
-            let match = before.range(of: #"("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)\s*->>?\s*'$"#, options: .regularExpression)
+            let match = before.range(
+                of: #"("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)\s*->>?\s*'$"#, options: .regularExpression)
         {
-            var column = String(before[match]).components(separatedBy: "->").first!.trimmingCharacters(in: .whitespaces)
+            var column = String(before[match]).components(separatedBy: "->").first!
+                .trimmingCharacters(in: .whitespaces)
             if column.hasPrefix("\"") { column = String(column.dropFirst().dropLast()) }
             let columnText = JSONPath(column: column).description
             for table in (mentioned.isEmpty ? tables : mentioned) {
-                guard let info = try? store.tableInfo(table), info.column(named: column) != nil else { continue }
+                guard let info = try? store.tableInfo(table), info.column(named: column) != nil
+                else { continue }
                 var completion = paths(columnText + word.dropFirst(), table: table)
                 // Another table's column of this name may hold the key.
                 if completion.candidates.isEmpty { continue }
                 // In SQLite's spelling, not the --where one: SQLite reads no `\"` in a key
                 // (`$."q\u0022t"`), and the literal doubles `'` (`$."it''s"`).
                 let sqlPaths = completion.candidates.map { candidate -> (String, Int)? in
-                    guard let path = try? JSONPath(parsing: candidate), let text = try? path.sqlitePath(),
-                        let parent = try? JSONPath(column: path.column, segments: path.segments.dropLast()).sqlitePath()
+                    guard let path = try? JSONPath(parsing: candidate),
+                        let text = try? path.sqlitePath(),
+                        let parent = try? JSONPath(
+                            column: path.column, segments: path.segments.dropLast()
+                        ).sqlitePath()
                     else { return nil }
-                    return (SQLQuote.literalContent(text), SQLQuote.literalContent(parent).count + 1)
+                    return (
+                        SQLQuote.literalContent(text), SQLQuote.literalContent(parent).count + 1
+                    )
                 }
-                if let first = sqlPaths.first, let displayed = first?.1, !sqlPaths.contains(where: { $0 == nil }) {
+                if let first = sqlPaths.first, let displayed = first?.1,
+                    !sqlPaths.contains(where: { $0 == nil })
+                {
                     completion.candidates = sqlPaths.map { $0!.0 }
                     completion.displayPrefixLength = displayed
                 } else {
-                    completion.candidates = completion.candidates.map { "$" + $0.dropFirst(columnText.count) }
+                    completion.candidates = completion.candidates.map {
+                        "$" + $0.dropFirst(columnText.count)
+                    }
                     completion.displayPrefixLength -= columnText.count - 1
                 }
                 // A key with nothing below it ends the path literal.
@@ -289,13 +338,18 @@ public struct ShellCompleter {
         // Names go into SQL as identifiers: quoted when they must be, unless the user opened
         // the quote (readline breaks words at `"`).
         func sqlName(_ name: String) -> String {
-            before.hasSuffix("\"") ? name : SQLQuote.identifierIfNeeded(name, foldsCase: store.isPostgres)
+            before.hasSuffix("\"")
+                ? name : SQLQuote.identifierIfNeeded(name, foldsCase: store.isPostgres)
         }
         // `player.sc` → the columns of a table.
-        if let dot = word.firstIndex(of: "."), let table = SQLName.find(String(word[..<dot]), in: tables) {
+        if let dot = word.firstIndex(of: "."),
+            let table = SQLName.find(String(word[..<dot]), in: tables)
+        {
             let head = String(word[...dot])
             var completion = matching(word, columns(table).map { head + $0 })
-            completion.candidates = completion.candidates.map { head + sqlName(String($0.dropFirst(head.count))) }
+            completion.candidates = completion.candidates.map {
+                head + sqlName(String($0.dropFirst(head.count)))
+            }
             completion.displayPrefixLength = head.count
             return completion
         }
@@ -310,7 +364,9 @@ public struct ShellCompleter {
         var completion = matching(word, names)
         completion.candidates = completion.candidates.map(sqlName)
         if !word.isEmpty {
-            completion.candidates += matching(word, keywords).candidates.filter { !completion.candidates.contains($0) }
+            completion.candidates += matching(word, keywords).candidates.filter {
+                !completion.candidates.contains($0)
+            }
         }
         return completion
     }
@@ -318,25 +374,36 @@ public struct ShellCompleter {
     /// On PostgreSQL, `address -> 'geo' ->> 'la` → the keys at `address.geo`, from the first
     /// of the tables that has the column; a key with nothing below it closes the literal.
     private func arrowKeys(word: String, before: String, tables: [String]) -> ShellCompletion? {
-        let pattern = #"("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)((?:\s*->\s*'(?:[^']|'')*')*)\s*->>?\s*'$"#
+        let pattern =
+            #"("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)((?:\s*->\s*'(?:[^']|'')*')*)\s*->>?\s*'$"#
         guard let regex = try? NSRegularExpression(pattern: pattern),
-            let match = regex.firstMatch(in: before, range: NSRange(before.startIndex..., in: before)),
-            let columnRange = Range(match.range(at: 1), in: before), let keysRange = Range(match.range(at: 2), in: before)
+            let match = regex.firstMatch(
+                in: before, range: NSRange(before.startIndex..., in: before)),
+            let columnRange = Range(match.range(at: 1), in: before),
+            let keysRange = Range(match.range(at: 2), in: before)
         else { return nil }
         var column = String(before[columnRange])
         if column.hasPrefix("\"") {
-            column = String(column.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+            column = String(column.dropFirst().dropLast()).replacingOccurrences(
+                of: "\"\"", with: "\"")
         }
         let literals = try! NSRegularExpression(pattern: #"'((?:[^']|'')*)'"#)
         let keysText = String(before[keysRange])
-        let keys = literals.matches(in: keysText, range: NSRange(keysText.startIndex..., in: keysText)).map {
-            String(keysText[Range($0.range(at: 1), in: keysText)!]).replacingOccurrences(of: "''", with: "'")
+        let keys = literals.matches(
+            in: keysText, range: NSRange(keysText.startIndex..., in: keysText)
+        ).map {
+            String(keysText[Range($0.range(at: 1), in: keysText)!]).replacingOccurrences(
+                of: "''", with: "'")
         }
         for table in tables {
-            guard let info = try? store.tableInfo(table), let named = info.column(named: column) else { continue }
+            guard let info = try? store.tableInfo(table), let named = info.column(named: column)
+            else { continue }
             let path = JSONPath(column: named.name, segments: keys.map { .key($0) })
-            let found = ((try? store.jsonKeys(at: path, in: table)) ?? []).filter { $0.name.hasPrefix(word) }
-            var completion = ShellCompletion(candidates: found.map { SQLQuote.literalContent($0.name) })
+            let found = ((try? store.jsonKeys(at: path, in: table)) ?? []).filter {
+                $0.name.hasPrefix(word)
+            }
+            var completion = ShellCompletion(
+                candidates: found.map { SQLQuote.literalContent($0.name) })
             if found.count == 1 {
                 completion.appendSpace = false
                 if !found[0].isContainer { completion.candidates[0] += "'" }
@@ -360,7 +427,11 @@ public struct ShellCompleter {
     /// `quoting` (no quote left open before the word).
     private func shellNames(_ word: String, _ names: [String], quoting: Bool) -> ShellCompletion {
         var completion = matching(word, names)
-        if quoting { completion.candidates = completion.candidates.map { SQLQuote.shellWord($0, escapingControls: false) } }
+        if quoting {
+            completion.candidates = completion.candidates.map {
+                SQLQuote.shellWord($0, escapingControls: false)
+            }
+        }
         return completion
     }
 
@@ -369,7 +440,9 @@ public struct ShellCompleter {
         var seen = Set<String>()
         var exact = choices.filter { $0.hasPrefix(word) && seen.insert($0).inserted }
         if exact.isEmpty {
-            exact = choices.filter { $0.lowercased().hasPrefix(word.lowercased()) && seen.insert($0).inserted }
+            exact = choices.filter {
+                $0.lowercased().hasPrefix(word.lowercased()) && seen.insert($0).inserted
+            }
         }
         return ShellCompletion(candidates: exact)
     }

@@ -52,8 +52,10 @@ public enum ShellInput {
 
     /// psql's meta-commands that only show or set something, which a script can go past.
     static let showingMetaCommands: Set<String> = [
-        "?", "a", "C", "cd", "conninfo", "copyright", "echo", "encoding", "errverbose", "f", "getenv", "h", "H", "help",
-        "html", "l", "l+", "list", "list+", "o", "out", "p", "print", "pset", "qecho", "s", "set", "setenv", "sf", "sf+",
+        "?", "a", "C", "cd", "conninfo", "copyright", "echo", "encoding", "errverbose", "f",
+        "getenv", "h", "H", "help",
+        "html", "l", "l+", "list", "list+", "o", "out", "p", "print", "pset", "qecho", "s", "set",
+        "setenv", "sf", "sf+",
         "sv", "sv+", "t", "T", "timing", "unset", "warn", "x", "z",
     ]
 
@@ -63,7 +65,8 @@ public enum ShellInput {
         case "g": return arguments.isEmpty ? .send : .decides
         case "r", "reset": return .reset
         case "q", "quit": return .quit
-        default: return showingMetaCommands.contains(name) || name.hasPrefix("d") ? .shows : .decides
+        default:
+            return showingMetaCommands.contains(name) || name.hasPrefix("d") ? .shows : .decides
         }
     }
 
@@ -74,15 +77,18 @@ public enum ShellInput {
 
     /// The words that start an SQL statement.
     public static let sqlKeywords = [
-        "alter", "analyze", "attach", "begin", "commit", "create", "delete", "detach", "drop", "end",
+        "alter", "analyze", "attach", "begin", "commit", "create", "delete", "detach", "drop",
+        "end",
         "explain", "insert", "pragma", "reindex", "release", "replace", "rollback", "savepoint",
         "select", "update", "vacuum", "values", "with",
     ]
 
     /// More words that start a statement on PostgreSQL.
     public static let postgresKeywords: Set<String> = [
-        "abort", "call", "checkpoint", "close", "cluster", "comment", "copy", "deallocate", "declare", "discard", "do",
-        "execute", "fetch", "grant", "listen", "lock", "merge", "move", "notify", "prepare", "refresh", "reset",
+        "abort", "call", "checkpoint", "close", "cluster", "comment", "copy", "deallocate",
+        "declare", "discard", "do",
+        "execute", "fetch", "grant", "listen", "lock", "merge", "move", "notify", "prepare",
+        "refresh", "reset",
         "revoke", "set", "show", "start", "table", "truncate", "unlisten",
     ]
 
@@ -99,21 +105,29 @@ public enum ShellInput {
     public static func scriptLines(atPath path: String) throws -> [[UInt8]] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw JSONSQLError("no file \(TerminalText.path(path)); give a file of jsonsql commands and SQL")
+            throw JSONSQLError(
+                "no file \(TerminalText.path(path)); give a file of jsonsql commands and SQL")
         }
-        if isDirectory.boolValue { throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL") }
+        if isDirectory.boolValue {
+            throw JSONSQLError("\(path) is a directory; give a file of jsonsql commands and SQL")
+        }
         // Read through a descriptor, not FileManager, which cannot read a pipe: a FIFO or bash's
         // `<(...)` (/dev/fd/63) is a script too.
         let descriptor = InputSource.openForReading(path, flags: 0)
-        if descriptor < 0 { throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        if descriptor < 0 {
+            throw JSONSQLError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
         let data: Data
         do {
-            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
+            data =
+                try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd()
+                ?? Data()
         } catch {
             throw JSONSQLError("cannot read \(path): \(error.localizedDescription)")
         }
         if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
-            throw JSONSQLError("\(path) is a SQLite database, not a file of jsonsql commands and SQL")
+            throw JSONSQLError(
+                "\(path) is a SQLite database, not a file of jsonsql commands and SQL")
         }
         return lines(data)
     }
@@ -134,7 +148,11 @@ public enum ShellInput {
                 return "\(path) is a directory"
             default:
                 var null = stat()
-                if info.st_mode & S_IFMT == S_IFCHR, stat("/dev/null", &null) == 0, null.st_rdev == info.st_rdev { return nil }
+                if info.st_mode & S_IFMT == S_IFCHR, stat("/dev/null", &null) == 0,
+                    null.st_rdev == info.st_rdev
+                {
+                    return nil
+                }
                 return "\(path) is not a regular file"
             }
         }
@@ -143,7 +161,9 @@ public enum ShellInput {
             return "\(path) is a symbolic link to \(target), which does not exist"
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if descriptor < 0 { return "\(path) cannot be created (\(String(cString: strerror(errno))))" }
+        if descriptor < 0 {
+            return "\(path) cannot be created (\(String(cString: strerror(errno))))"
+        }
         close(descriptor)
         return nil
     }
@@ -160,10 +180,13 @@ public enum ShellInput {
     public static func historyEntries(_ data: Data) -> [String] {
         var entries: [String] = []
         var stamped = false
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(
-            data.last == UInt8(ascii: "\n") ? 1 : 0)
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .dropLast(
+                data.last == UInt8(ascii: "\n") ? 1 : 0)
         {
-            if line.first == UInt8(ascii: "#"), line.count > 1, line.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }) {
+            if line.first == UInt8(ascii: "#"), line.count > 1,
+                line.dropFirst().allSatisfy({ (0x30...0x39).contains($0) })
+            {
                 stamped = true
                 entries.append("")
                 continue
@@ -192,7 +215,8 @@ public enum ShellInput {
             case .emptyInput, .error: break scan
             }
         }
-        let byte = line.dropFirst(offset).first.map { String($0, radix: 16, uppercase: true) } ?? "?"
+        let byte =
+            line.dropFirst(offset).first.map { String($0, radix: 16, uppercase: true) } ?? "?"
         return
             "the line is not UTF-8 (byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte \(offset + 1)), so it and the statement "
             + "it belongs to were dropped; convert the script to UTF-8, e.g. iconv -f latin1 -t utf-8 FILE"
@@ -200,7 +224,8 @@ public enum ShellInput {
 
     /// A line without the `\r` of a CRLF line end.
     public static func withoutCR(_ line: String) -> String {
-        line.utf8.last == UInt8(ascii: "\r") ? String(decoding: line.utf8.dropLast(), as: UTF8.self) : line
+        line.utf8.last == UInt8(ascii: "\r")
+            ? String(decoding: line.utf8.dropLast(), as: UTF8.self) : line
     }
 
     /// Whether words that start with a jsonsql command name are SQL all the same: `insert into`,
@@ -220,13 +245,19 @@ public enum ShellInput {
     /// The command a line pasted from a terminal session names, without `jsonsql` and the
     /// database: `jsonsql query db.sqlite player` → `query player`, when `db.sqlite` is the open
     /// database. Throws with what to drop otherwise.
-    public static func withoutCommandLinePrefix(_ words: [String], database: String) throws -> [String] {
+    public static func withoutCommandLinePrefix(_ words: [String], database: String) throws
+        -> [String]
+    {
         guard words.first == "jsonsql" else { return words }
-        guard words.count >= 2 else { throw JSONSQLError("type the command without 'jsonsql': the shell runs jsonsql commands") }
+        guard words.count >= 2 else {
+            throw JSONSQLError(
+                "type the command without 'jsonsql': the shell runs jsonsql commands")
+        }
         let command = words[1]
         if command == "shell" { throw JSONSQLError("this is the shell already") }
         guard words.count >= 3, !words[2].hasPrefix("-"), sameFile(words[2], database) else {
-            let rest = words.dropFirst(words.count >= 3 && !words[2].hasPrefix("-") ? 3 : 2).joined(separator: " ")
+            let rest = words.dropFirst(words.count >= 3 && !words[2].hasPrefix("-") ? 3 : 2).joined(
+                separator: " ")
             throw JSONSQLError(
                 "drop 'jsonsql' and the database from the line: the shell works on \(Store.displayName(database)); e.g. \(command) \(rest)"
                     .trimmingCharacters(in: .whitespaces))
@@ -294,7 +325,9 @@ public struct ShellLineReader: Sendable {
         }
         // What the user typed may repeat a URL with its password: cut before it.
         let excerpt = ConnectionString.upToURL(String(pendingSQL.prefix(60)))
-        if pendingIsComment { return "the input ends inside a comment; close it with */: \(excerpt)" }
+        if pendingIsComment {
+            return "the input ends inside a comment; close it with */: \(excerpt)"
+        }
         return "the input ends inside a statement; end it with ';': \(excerpt)"
     }
 
@@ -327,8 +360,11 @@ public struct ShellLineReader: Sendable {
 
     /// Takes one line as a script or a pipe gives it, refused unless it is UTF-8. The first
     /// line (`number` 1) may start with the byte-order mark some editors write.
-    public mutating func take(bytes line: some Collection<UInt8>, number: Int = 0) -> ShellInput.Item {
-        let line = number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line[...]
+    public mutating func take(bytes line: some Collection<UInt8>, number: Int = 0)
+        -> ShellInput.Item
+    {
+        let line =
+            number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line[...]
         guard let text = String(validating: line, as: UTF8.self) else {
             abandon()
             return .refused(ShellInput.notUTF8Refusal(line))
@@ -357,11 +393,14 @@ public struct ShellLineReader: Sendable {
             pendingSQL += "\n"
             pendingSQL += line
             if pendingIsComment && line.contains("*/") {
-                // The comment closed: with nothing after it, it runs nothing and the next line starts afresh.
+                // The comment closed: with nothing after it, it runs nothing and the next line
+                // starts afresh.
                 if let standard = postgresStrings {
                     // Comments nest in PostgreSQL's SQL.
-                    let scan = PostgresStatementScan(pendingSQL, standardConformingStrings: standard)
-                    let blank = scan.statements.isEmpty && !scan.rest.hasContent && scan.metaCommand == nil
+                    let scan = PostgresStatementScan(
+                        pendingSQL, standardConformingStrings: standard)
+                    let blank =
+                        scan.statements.isEmpty && !scan.rest.hasContent && scan.metaCommand == nil
                     if blank && scan.open { return .nothing }
                     pendingIsComment = false
                     if blank {
@@ -379,8 +418,11 @@ public struct ShellLineReader: Sendable {
                     }
                 }
                 // `*/ tables`: a command after the comment runs as that command.
-                let rest = Self.withoutLeadingComments(pendingSQL.trimmingCharacters(in: .whitespaces))
-                if !pendingIsComment, !SQLText.isComplete(rest, syntax: syntax), isCommand(ShellWords(scanning: rest)) {
+                let rest = Self.withoutLeadingComments(
+                    pendingSQL.trimmingCharacters(in: .whitespaces))
+                if !pendingIsComment, !SQLText.isComplete(rest, syntax: syntax),
+                    isCommand(ShellWords(scanning: rest))
+                {
                     abandon()
                     return .command(rest)
                 }
@@ -390,7 +432,9 @@ public struct ShellLineReader: Sendable {
                 guard line.contains(";") || line.contains("\\") else { return .nothing }
                 return scanPostgres()
             }
-            guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else { return .nothing }
+            guard Self.mayComplete(line), SQLText.isComplete(pendingSQL, syntax: syntax) else {
+                return .nothing
+            }
             return finish()
         }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -428,8 +472,11 @@ public struct ShellLineReader: Sendable {
             }
             return .nothing
         }
-        // psql's ways out, alone on a line, leave as .quit does (`quit;` too, before it reads as SQL).
-        if Self.leaveWords.contains(Self.withoutLeadingComments(trimmed)) { return .dotCommand(".quit") }
+        // psql's ways out, alone on a line, leave as .quit does (`quit;` too, before it reads as
+        // SQL).
+        if Self.leaveWords.contains(Self.withoutLeadingComments(trimmed)) {
+            return .dotCommand(".quit")
+        }
         // psql's meta-commands (`\\set x 1`, `\\g`), which psql's lexer finds.
         if postgresStrings != nil && trimmed.hasPrefix("\\") {
             heldComment = held
@@ -448,16 +495,20 @@ public struct ShellLineReader: Sendable {
         if isCommand(words) { return .command(command) }
         let first = words.words.first ?? words.partial ?? ""
         guard let keyword = SQLText.firstKeyword(trimmed),
-            ShellInput.sqlKeywords.contains(keyword) || (syntax != .sqlite && ShellInput.postgresKeywords.contains(keyword))
+            ShellInput.sqlKeywords.contains(keyword)
+                || (syntax != .sqlite && ShellInput.postgresKeywords.contains(keyword))
         else {
             // psql's `\dt` is named as typed, not as the word `dt` its backslash escapes.
-            return .unknown(command.hasPrefix("\\") && !first.hasPrefix("\\") ? "\\" + first : first)
+            return .unknown(
+                command.hasPrefix("\\") && !first.hasPrefix("\\") ? "\\" + first : first)
         }
         heldComment = held
         startPending(line, number: number)
         // `select 1; select` and `select 1 \\g`: psql sends a statement at its `;`, or at a
         // meta-command after SQL on the line.
-        if postgresStrings != nil && (line.contains(";") || line.contains("\\")) { return scanPostgres() }
+        if postgresStrings != nil && (line.contains(";") || line.contains("\\")) {
+            return scanPostgres()
+        }
         return .nothing
     }
 
@@ -474,7 +525,9 @@ public struct ShellLineReader: Sendable {
     private mutating func scanPostgres() -> ShellInput.Item {
         let bytes = Array(pendingSQL.utf8)
         let scan = PostgresStatementScan(bytes, standardConformingStrings: postgresStrings ?? true)
-        func line(of offset: Int) -> Int { pendingLine + bytes[..<offset].count { $0 == UInt8(ascii: "\n") } }
+        func line(of offset: Int) -> Int {
+            pendingLine + bytes[..<offset].count { $0 == UInt8(ascii: "\n") }
+        }
         var statements = scan.statements.filter(\.hasContent)
         guard let meta = scan.metaCommand else {
             guard !scan.statements.isEmpty else { return .nothing }
@@ -493,7 +546,8 @@ public struct ShellLineReader: Sendable {
             } else if !rest.text.isEmpty {
                 heldComment = (kept, restLine)
             }
-            return statements.isEmpty ? .nothing : .sql(statements.map(\.text), line: statementLines[0])
+            return statements.isEmpty
+                ? .nothing : .sql(statements.map(\.text), line: statementLines[0])
         }
         let buffer = scan.rest
         let name = "\\" + meta.name
@@ -527,7 +581,8 @@ public struct ShellLineReader: Sendable {
         case .decides:
             after = .halted(
                 "\(name) is psql's, and the shell runs no psql meta-commands; as it decides what psql runs next, the script "
-                    + "stops here, even with --keep-going (run the script with psql, or write out the SQL it stands for)")
+                    + "stops here, even with --keep-going (run the script with psql, or write out the SQL it stands for)"
+            )
         }
         var items: [ShellInput.Item] = []
         if !statements.isEmpty {
@@ -578,22 +633,30 @@ public struct ShellLineReader: Sendable {
     static func opensComment(_ text: String) -> Bool {
         guard let last = SQLTokenizer.tokens(text).last, last.kind == .comment else { return false }
         let comment = Array(text.utf8)[last.range]
-        return comment.starts(with: Array("/*".utf8)) && !(comment.count >= 4 && comment.suffix(2).elementsEqual("*/".utf8))
+        return comment.starts(with: Array("/*".utf8))
+            && !(comment.count >= 4 && comment.suffix(2).elementsEqual("*/".utf8))
     }
 
     /// The statements of the pending SQL, which is complete.
     private mutating func finish() -> ShellInput.Item {
         if postgresStrings != nil { return scanPostgres() }
-        let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter { !SQLText.isBlank($0) }
-        // Each statement is the pending text's own, trimmed, in order: found from where the last ended.
+        let statements = SQLText.statements(in: pendingSQL, syntax: syntax).filter {
+            !SQLText.isBlank($0)
+        }
+        // Each statement is the pending text's own, trimmed, in order: found from where the last
+        // ended.
         statementLines = []
         var cursor = pendingSQL.startIndex
         var line = pendingLine
         for statement in statements {
-            let start = pendingSQL.range(of: statement, range: cursor..<pendingSQL.endIndex)?.lowerBound ?? cursor
+            let start =
+                pendingSQL.range(of: statement, range: cursor..<pendingSQL.endIndex)?.lowerBound
+                ?? cursor
             line += pendingSQL[cursor..<start].utf8.count { $0 == UInt8(ascii: "\n") }
             statementLines.append(line)
-            if let end = pendingSQL.index(start, offsetBy: statement.count, limitedBy: pendingSQL.endIndex) {
+            if let end = pendingSQL.index(
+                start, offsetBy: statement.count, limitedBy: pendingSQL.endIndex)
+            {
                 line += pendingSQL[start..<end].utf8.count { $0 == UInt8(ascii: "\n") }
                 cursor = end
             }

@@ -56,7 +56,8 @@ public struct ShellWords: Sendable, Equatable {
     public static func split(_ text: String) throws -> [String] {
         let scanned = ShellWords(scanning: text)
         if let quote = scanned.openQuote {
-            throw JSONSQLError("unclosed \(quote) in the line; close it, or put the whole value in quotes")
+            throw JSONSQLError(
+                "unclosed \(quote) in the line; close it, or put the whole value in quotes")
         }
         return scanned.words + (scanned.partial.map { [$0] } ?? [])
     }

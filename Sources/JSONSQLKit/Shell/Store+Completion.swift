@@ -22,11 +22,16 @@ extension Store {
     /// For `address` (a json column) or `customer.address` (a key inside one):
     ///
     ///     SELECT j.key, max(j.type IN ('object', 'array'))
-    ///     FROM (SELECT "customer" AS value FROM "orders" WHERE json_valid("customer") LIMIT 1000) s,
+    ///     FROM (SELECT "customer" AS value FROM "orders" WHERE json_valid("customer") LIMIT 1000)
+    ///     s,
     ///          json_each(s.value, '$.address') j
     ///     WHERE typeof(j.key) = 'text' GROUP BY j.key ORDER BY j.key
-    public func jsonKeys(at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows) throws -> [JSONKey] {
-        if let postgres { return try postgres.jsonKeys(at: path, in: table, sampleRows: sampleRows) }
+    public func jsonKeys(
+        at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows
+    ) throws -> [JSONKey] {
+        if let postgres {
+            return try postgres.jsonKeys(at: path, in: table, sampleRows: sampleRows)
+        }
         return try read { db in
             let resolved = try ResolvedPath(path, in: try TableInfo(db: db, table: table))
             let column = resolved.quotedColumn

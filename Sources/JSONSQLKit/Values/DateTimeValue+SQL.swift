@@ -19,7 +19,9 @@ extension DateTimeValue {
     }
 
     /// A GLOB matching exactly text of the form given, each 0 a digit (as `isStoredForm` reads).
-    private static func pattern(_ form: String) -> String { form.replacingOccurrences(of: "0", with: "[0-9]") }
+    private static func pattern(_ form: String) -> String {
+        form.replacingOccurrences(of: "0", with: "[0-9]")
+    }
 
     /// Registers `jsonsql_datetime` on a connection.
     static func register(_ db: Database) {

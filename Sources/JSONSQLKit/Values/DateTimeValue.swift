@@ -16,7 +16,9 @@ public struct DateTimeValue: Sendable, Equatable {
     /// Unix seconds as a JSON number writes them, when they are whole milliseconds within
     /// the years 0000-9999; nil otherwise.
     public init?(unixSeconds text: String) {
-        guard let millis = ExactNumber(text)?.milliseconds, Self.storableMilliseconds.contains(millis) else { return nil }
+        guard let millis = ExactNumber(text)?.milliseconds,
+            Self.storableMilliseconds.contains(millis)
+        else { return nil }
         epochMilliseconds = millis
     }
 
@@ -52,11 +54,15 @@ public struct DateTimeValue: Sendable, Equatable {
     }
 
     /// Parses a datetime, refusing what the stored form cannot keep exactly.
-    public static func parseExactly(_ bytes: UnsafeRawBufferPointer) -> Result<DateTimeValue, ParseFailure> {
+    public static func parseExactly(_ bytes: UnsafeRawBufferPointer) -> Result<
+        DateTimeValue, ParseFailure
+    > {
         switch read(bytes) {
         case .failure(let failure): return .failure(failure)
         case .success(let (value, finer)):
-            if finer.contains(where: { $0 != UInt8(ascii: "0") }) { return .failure(.finerThanMilliseconds) }
+            if finer.contains(where: { $0 != UInt8(ascii: "0") }) {
+                return .failure(.finerThanMilliseconds)
+            }
             // An offset can carry 0000-01-01 or 9999-12-31 across the edge of the stored form.
             guard value.isStorable else { return .failure(.outOfRange) }
             return .success(value)
@@ -70,9 +76,12 @@ public struct DateTimeValue: Sendable, Equatable {
     /// the years 0000-9999 in UTC, gives nil. `--where` compares a date or datetime column
     /// through it (`jsonsql_datetime`), since such text does not sort as its instant.
     public static func sortableText(_ bytes: UnsafeRawBufferPointer) -> String? {
-        if isStoredForm(bytes.assumingMemoryBound(to: UInt8.self)) { return String(decoding: bytes, as: UTF8.self) }
+        if isStoredForm(bytes.assumingMemoryBound(to: UInt8.self)) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         guard case .success(let (value, finer)) = read(bytes), value.isStorable else { return nil }
-        let kept = finer[..<((finer.lastIndex { $0 != UInt8(ascii: "0") } ?? finer.startIndex - 1) + 1)]
+        let kept = finer[
+            ..<((finer.lastIndex { $0 != UInt8(ascii: "0") } ?? finer.startIndex - 1) + 1)]
         return value.dateTimeText + String(decoding: kept, as: UTF8.self)
     }
 
@@ -94,8 +103,11 @@ public struct DateTimeValue: Sendable, Equatable {
         var offsetMinutes = 0
         var finerStart = 0
         var finerEnd = 0
-        if reader.skip(UInt8(ascii: "T")) || reader.skip(UInt8(ascii: "t")) || reader.skip(UInt8(ascii: " ")) {
-            guard let h = reader.digits(2), reader.skip(UInt8(ascii: ":")), let m = reader.digits(2),
+        if reader.skip(UInt8(ascii: "T")) || reader.skip(UInt8(ascii: "t"))
+            || reader.skip(UInt8(ascii: " "))
+        {
+            guard let h = reader.digits(2), reader.skip(UInt8(ascii: ":")),
+                let m = reader.digits(2),
                 h < 24, m < 60
             else { return .failure(.notADate) }
             hour = h
@@ -107,7 +119,11 @@ public struct DateTimeValue: Sendable, Equatable {
                     var scale = 100
                     var count = 0
                     while let digit = reader.digit() {
-                        if count < 3 { millis += digit * scale } else if count == 3 { finerStart = reader.index - 1 }
+                        if count < 3 {
+                            millis += digit * scale
+                        } else if count == 3 {
+                            finerStart = reader.index - 1
+                        }
                         scale /= 10
                         count += 1
                     }
@@ -126,7 +142,8 @@ public struct DateTimeValue: Sendable, Equatable {
         }
         guard reader.atEnd else { return .failure(.notADate) }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + (minute - offsetMinutes) * 60 + second)
+        let seconds =
+            Int64(days) * 86_400 + Int64(hour * 3600 + (minute - offsetMinutes) * 60 + second)
         let value = DateTimeValue(epochMilliseconds: seconds * 1000 + Int64(millis))
         return .success((value, bytes[finerStart..<finerEnd]))
     }
@@ -145,7 +162,8 @@ public struct DateTimeValue: Sendable, Equatable {
     public var dateTimeText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
             String(
-                decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: false)]),
+                decoding: UnsafeBufferPointer(
+                    rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: false)]),
                 as: UTF8.self)
         }
     }
@@ -157,7 +175,8 @@ public struct DateTimeValue: Sendable, Equatable {
     public var dateText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
             String(
-                decoding: UnsafeBufferPointer(rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: true)]),
+                decoding: UnsafeBufferPointer(
+                    rebasing: buffer[..<write(into: buffer.baseAddress!, dateOnly: true)]),
                 as: UTF8.self)
         }
     }
@@ -196,7 +215,8 @@ public struct DateTimeValue: Sendable, Equatable {
         // Every other byte a digit, so the text can be printed inside JSON quotes as it is.
         let pattern = Array("0000-00-00 00:00:00.000".utf8)
         guard text.count == pattern.count else { return false }
-        for (byte, expected) in zip(text, pattern) where expected == UInt8(ascii: "0") ? !isDigit(byte) : byte != expected {
+        for (byte, expected) in zip(text, pattern)
+        where expected == UInt8(ascii: "0") ? !isDigit(byte) : byte != expected {
             return false
         }
         return true
@@ -206,7 +226,9 @@ public struct DateTimeValue: Sendable, Equatable {
     /// (`2024-05-01T12:30:00.000Z`), and returns true; text in the stored form or in any form
     /// `sortableText` reads (`2024-05-01T14:30:00.123456+02:00` prints as
     /// `2024-05-01T12:30:00.123456Z`). Other text appends nothing and returns false.
-    static func appendISO(_ text: UnsafeBufferPointer<UInt8>, quoted: Bool, to out: OutputBuffer) -> Bool {
+    static func appendISO(_ text: UnsafeBufferPointer<UInt8>, quoted: Bool, to out: OutputBuffer)
+        -> Bool
+    {
         func append(_ sortable: UnsafeBufferPointer<UInt8>) {
             if quoted { out.append(UInt8(ascii: "\"")) }
             out.append(UnsafeBufferPointer(rebasing: sortable[0..<10]))

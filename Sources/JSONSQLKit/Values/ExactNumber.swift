@@ -18,7 +18,9 @@ struct ExactNumber: Equatable {
     /// Reads JSON number syntax (`-?int(.frac)?([eE][+-]?digits)?`); nil for anything else.
     init?<Bytes: Collection<UInt8>>(_ text: Bytes) {
         var i = text.startIndex
-        func at(_ c: Character) -> Bool { i < text.endIndex && text[i] == UInt8(ascii: c.unicodeScalars.first!) }
+        func at(_ c: Character) -> Bool {
+            i < text.endIndex && text[i] == UInt8(ascii: c.unicodeScalars.first!)
+        }
         func isDigit() -> Bool { i < text.endIndex && text[i] >= 48 && text[i] <= 57 }
         negative = at("-")
         if negative { i = text.index(after: i) }
@@ -98,7 +100,9 @@ struct ExactNumber: Equatable {
         if isZero { return negative ? -0.0 : 0 }
         // Far outside the double range: decide without building the text.
         if digits.count + exponent > 400 || digits.count + exponent < -400 { return nil }
-        let text = (negative ? "-" : "") + String(decoding: digits.map { $0 + 48 }, as: UTF8.self) + "e\(exponent)"
+        let text =
+            (negative ? "-" : "") + String(decoding: digits.map { $0 + 48 }, as: UTF8.self)
+            + "e\(exponent)"
         guard let value = Double(text), value.isFinite, value != 0 else { return nil }
         return value
     }
@@ -123,7 +127,8 @@ struct ExactNumber: Equatable {
     /// Why the number does not fit a double: for messages.
     var doubleProblem: String {
         digits.count + exponent > 0
-            ? "is beyond the range of a double (about 1.8e308)" : "is too small for a double and would become 0"
+            ? "is beyond the range of a double (about 1.8e308)"
+            : "is too small for a double and would become 0"
     }
 }
 
@@ -172,7 +177,9 @@ extension ExactNumber {
         // Both as digit arrays over the same exponent `low`, least significant first.
         func aligned(_ n: ExactNumber) -> [Int] {
             var out = [Int](repeating: 0, count: high - low + 1)
-            for (i, digit) in n.digits.reversed().enumerated() { out[i + n.exponent - low] = Int(digit) }
+            for (i, digit) in n.digits.reversed().enumerated() {
+                out[i + n.exponent - low] = Int(digit)
+            }
             return out
         }
         let a = aligned(self)
@@ -188,8 +195,10 @@ extension ExactNumber {
             }
         } else {
             // Subtract the smaller magnitude from the larger; the sign is the larger's.
-            let selfLarger = !ExactNumber(negative: false, digits: digits, exponent: exponent).isLess(
-                than: ExactNumber(negative: false, digits: other.digits, exponent: other.exponent))
+            let selfLarger = !ExactNumber(negative: false, digits: digits, exponent: exponent)
+                .isLess(
+                    than: ExactNumber(
+                        negative: false, digits: other.digits, exponent: other.exponent))
             let (big, small) = selfLarger ? (a, b) : (b, a)
             negative = selfLarger ? self.negative : other.negative
             var borrow = 0
@@ -205,7 +214,8 @@ extension ExactNumber {
         let last = digitsHighFirst.lastIndex { $0 != 0 }.map { $0 + 1 } ?? first
         let kept = Array(digitsHighFirst[first..<last])
         if kept.isEmpty { return ExactNumber(negative: false, digits: [], exponent: 0) }
-        return ExactNumber(negative: negative, digits: kept, exponent: low + (digitsHighFirst.count - last))
+        return ExactNumber(
+            negative: negative, digits: kept, exponent: low + (digitsHighFirst.count - last))
     }
 
     private func isLess(than other: ExactNumber) -> Bool { self < other }
@@ -224,7 +234,9 @@ extension ExactNumber {
         let body = String(decoding: digits.map { $0 + 48 }, as: UTF8.self)
         let point = digits.count + exponent
         if exponent >= 0 { return sign + body + String(repeating: "0", count: exponent) + ".0" }
-        if point > 0 { return sign + String(body.prefix(point)) + "." + String(body.dropFirst(point)) }
+        if point > 0 {
+            return sign + String(body.prefix(point)) + "." + String(body.dropFirst(point))
+        }
         return sign + "0." + String(repeating: "0", count: -point) + body
     }
 
@@ -235,10 +247,17 @@ extension ExactNumber {
         let sign = negative ? "-" : ""
         let body = String(decoding: digits.map { $0 + 48 }, as: UTF8.self)
         let point = digits.count + exponent
-        if exponent >= 0 && exponent <= 20 { return sign + body + String(repeating: "0", count: exponent) }
-        if exponent < 0 && point > 0 { return sign + String(body.prefix(point)) + "." + String(body.dropFirst(point)) }
-        if exponent < 0 && point > -20 { return sign + "0." + String(repeating: "0", count: -point) + body }
+        if exponent >= 0 && exponent <= 20 {
+            return sign + body + String(repeating: "0", count: exponent)
+        }
+        if exponent < 0 && point > 0 {
+            return sign + String(body.prefix(point)) + "." + String(body.dropFirst(point))
+        }
+        if exponent < 0 && point > -20 {
+            return sign + "0." + String(repeating: "0", count: -point) + body
+        }
         // Scientific: 1e400, 1.5e-30.
-        return sign + String(body.prefix(1)) + (body.count > 1 ? "." + String(body.dropFirst()) : "") + "e\(point - 1)"
+        return sign + String(body.prefix(1))
+            + (body.count > 1 ? "." + String(body.dropFirst()) : "") + "e\(point - 1)"
     }
 }

@@ -6,10 +6,13 @@
 /// Input may be in any case; output is upper case, as Foundation's `UUID.uuidString` prints it.
 enum UUIDValue {
     /// The positions of the hyphens in the 36-character canonical form.
-    private static func isHyphenPosition(_ i: Int) -> Bool { i == 8 || i == 13 || i == 18 || i == 23 }
+    private static func isHyphenPosition(_ i: Int) -> Bool {
+        i == 8 || i == 13 || i == 18 || i == 23
+    }
 
     /// Parses the canonical form into `out` (16 bytes). Returns false when the text is not one.
-    static func parse(_ text: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Bool {
+    static func parse(_ text: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Bool
+    {
         guard text.count == 36 else { return false }
         var byte = 0
         var i = 0
@@ -19,7 +22,9 @@ enum UUIDValue {
                 i += 1
                 continue
             }
-            guard let high = hexValue(text[i]), let low = hexValue(text[i + 1]) else { return false }
+            guard let high = hexValue(text[i]), let low = hexValue(text[i + 1]) else {
+                return false
+            }
             out[byte] = UInt8(high << 4 | low)
             byte += 1
             i += 2
@@ -32,7 +37,9 @@ enum UUIDValue {
         var result = [UInt8](repeating: 0, count: 16)
         var text = text
         let ok = text.withUTF8 { utf8 in
-            result.withUnsafeMutableBufferPointer { parse(UnsafeRawBufferPointer(utf8), into: $0.baseAddress!) }
+            result.withUnsafeMutableBufferPointer {
+                parse(UnsafeRawBufferPointer(utf8), into: $0.baseAddress!)
+            }
         }
         return ok ? result : nil
     }

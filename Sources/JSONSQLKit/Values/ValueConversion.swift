@@ -21,7 +21,8 @@ public enum InputValue: Sendable, Equatable {
         case .bool(let value): "a boolean \(value)"
         case .number(let text): "a number \(text)"
         case .string(let text): "a string \(JSONEncoding.quoted(Self.shortened(text)))"
-        case .container(let json): (json.hasPrefix("[") ? "an array " : "an object ") + Self.shortened(json)
+        case .container(let json):
+            (json.hasPrefix("[") ? "an array " : "an object ") + Self.shortened(json)
         case .blob(let data): "a blob of \(data.count) bytes"
         }
     }
@@ -36,7 +37,8 @@ public struct ValueMismatch: Error, Sendable, Equatable, CustomStringConvertible
     /// `expects an integer`, `holds 64-bit integers (...)`.
     public var expectation: String
 
-    /// Words for a caller that did not name the column: never Swift's `ValueMismatch(expectation: ...)`.
+    /// Words for a caller that did not name the column: never Swift's `ValueMismatch(expectation:
+    /// ...)`.
     public var description: String { "the value does not fit its column, which \(expectation)" }
 }
 
@@ -44,7 +46,8 @@ public struct ValueMismatch: Error, Sendable, Equatable, CustomStringConvertible
 /// `--where`, update, defaults and `alter --type`. A value is stored exactly or refused.
 ///
 ///     integer   "9007199254740993.0" → 9007199254740993      "1e-400" → refused
-///     real      "1e400" → refused (no infinity)              "9007199254740993" → refused (not exact)
+///     real      "1e400" → refused (no infinity)              "9007199254740993" → refused (not
+///     exact)
 ///     json      "1e400" → '1e400' (its text, exactly)        "x" → '"x"'
 ///     datetime  "9999-12-31T23:30:00-01:00" → refused (year 10000 in UTC)
 ///     text      {"city":"Berlin"} → '{"city":"Berlin"}' (compact JSON text, as GRDB stores it)
@@ -62,11 +65,14 @@ public enum ValueConversion {
     /// declared `ANY` outside a STRICT table, where SQLite turns text that reads as a number
     /// into that number (`ColumnInfo.turnsNumericTextIntoNumbers`).
     public static func stored(
-        _ value: InputValue, type: ColumnType, textAffinity: Bool = true, numericAffinity: Bool = false,
+        _ value: InputValue, type: ColumnType, textAffinity: Bool = true,
+        numericAffinity: Bool = false,
         for purpose: Purpose = .store
     ) throws(ValueMismatch) -> DatabaseValue {
         if case .null = value { return .null }
-        if purpose == .compare, case .number(let text) = value, [.integer, .real, .numeric].contains(type) {
+        if purpose == .compare, case .number(let text) = value,
+            [.integer, .real, .numeric].contains(type)
+        {
             return try comparable(number: text)
         }
         switch type {
@@ -79,15 +85,22 @@ public enum ValueConversion {
             default: throw ValueMismatch(expectation: "expects a string")
             }
         case .integer:
-            // A boolean is 1 or 0 in an integer column, as sqlite-utils and SQLite itself store booleans.
+            // A boolean is 1 or 0 in an integer column, as sqlite-utils and SQLite itself store
+            // booleans.
             if case .bool(let flag) = value { return (flag ? 1 : 0).databaseValue }
-            guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects an integer") }
+            guard case .number(let text) = value else {
+                throw ValueMismatch(expectation: "expects an integer")
+            }
             return try integer(text).databaseValue
         case .real:
-            guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects a number") }
+            guard case .number(let text) = value else {
+                throw ValueMismatch(expectation: "expects a number")
+            }
             return try signedZeroKept(real(text), text).databaseValue
         case .numeric:
-            guard case .number(let text) = value else { throw ValueMismatch(expectation: "expects a number") }
+            guard case .number(let text) = value else {
+                throw ValueMismatch(expectation: "expects a number")
+            }
             return textAffinity ? text.databaseValue : try sqliteNumber(text)
         case .boolean:
             switch value {
@@ -95,9 +108,12 @@ public enum ValueConversion {
             default: throw ValueMismatch(expectation: "expects true or false")
             }
         case .date, .datetime:
-            if purpose == .compare, case .number(let text) = value { try refuseYearLike(text, type: type) }
+            if purpose == .compare, case .number(let text) = value {
+                try refuseYearLike(text, type: type)
+            }
             let stamp = try dateTime(value, type: type)
-            // A date keeps no time of day: storing one would drop it. Compared, a time means its day.
+            // A date keeps no time of day: storing one would drop it. Compared, a time means its
+            // day.
             if type == .date && purpose == .store && stamp.timeOfDayMilliseconds != 0 {
                 throw ValueMismatch(
                     expectation:
@@ -115,7 +131,9 @@ public enum ValueConversion {
                 // Only the one spelling that prints back as written: Foundation also decodes
                 // "AAF=" (bits past the last byte), "AA=A" and "====", which would come back
                 // as other text ("AAE=", "AAA=", "AA==").
-                guard let data = Data(base64Encoded: text) else { throw ValueMismatch(expectation: "expects base64 text") }
+                guard let data = Data(base64Encoded: text) else {
+                    throw ValueMismatch(expectation: "expects base64 text")
+                }
                 let canonical = data.base64EncodedString()
                 guard canonical == text else {
                     throw ValueMismatch(
@@ -140,7 +158,9 @@ public enum ValueConversion {
             case .bool(let flag): return (flag ? "true" : "false").databaseValue
             case .number(let text):
                 if textAffinity {
-                    guard ExactNumber(text) != nil else { throw ValueMismatch(expectation: "expects a JSON number") }
+                    guard ExactNumber(text) != nil else {
+                        throw ValueMismatch(expectation: "expects a JSON number")
+                    }
                     return text.databaseValue
                 }
                 return try sqliteNumber(text)
@@ -176,8 +196,12 @@ public enum ValueConversion {
     /// way (an integer, its text) or refuses it. `--where` compares a number with such a column
     /// as this double, as insert and update stored it, not by its digits, which no stored value
     /// would ever equal.
-    public static func storedDouble(number text: String, type: ColumnType, textAffinity: Bool) -> Double? {
-        guard case .double(let double)? = (try? stored(.number(text), type: type, textAffinity: textAffinity))?.storage
+    public static func storedDouble(number text: String, type: ColumnType, textAffinity: Bool)
+        -> Double?
+    {
+        guard
+            case .double(let double)? =
+                (try? stored(.number(text), type: type, textAffinity: textAffinity))?.storage
         else { return nil }
         return double
     }
@@ -192,7 +216,9 @@ public enum ValueConversion {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
         func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 }
         while i < bytes.count && isSpace(bytes[i]) { i += 1 }
-        if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+            i += 1
+        }
         var digits = 0
         while isDigit(i) {
             digits += 1
@@ -208,7 +234,9 @@ public enum ValueConversion {
         guard digits > 0 else { return false }
         if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
             i += 1
-            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+                i += 1
+            }
             guard isDigit(i) else { return false }
             while isDigit(i) { i += 1 }
         }
@@ -227,16 +255,22 @@ public enum ValueConversion {
     /// column another tool made may hold instead (GRDB's `.timeIntervalSince1970`), so that
     /// `--where` compares those rows too. `1700000000.25` for `2023-11-14 22:13:20.250`.
     static func unixSeconds(ofStored value: DatabaseValue) -> DatabaseValue? {
-        guard case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else { return nil }
+        guard case .string(let text) = value.storage, let stamp = DateTimeValue.parse(text) else {
+            return nil
+        }
         let millis = stamp.epochMilliseconds
-        return millis % 1000 == 0 ? (millis / 1000).databaseValue : (Double(millis) / 1000).databaseValue
+        return millis % 1000 == 0
+            ? (millis / 1000).databaseValue : (Double(millis) / 1000).databaseValue
     }
 
-    private static let uuidMismatch = ValueMismatch(expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+    private static let uuidMismatch = ValueMismatch(
+        expectation: "expects a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8")
 
     /// A whole number that fits 64 bits, however it is written (`7`, `7.0`, `7e0`).
     static func integer(_ text: String) throws(ValueMismatch) -> Int64 {
-        guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: "expects an integer") }
+        guard let number = ExactNumber(text) else {
+            throw ValueMismatch(expectation: "expects an integer")
+        }
         if let int = number.int64 { return int }
         if !number.isIntegral { throw ValueMismatch(expectation: "expects an integer") }
         throw ValueMismatch(
@@ -248,10 +282,14 @@ public enum ValueConversion {
     /// A double: a fraction or exponent rounds to the nearest double, as a real column means;
     /// an integer must be exact; no infinity and no nonzero number that would become 0.
     static func real(_ text: String) throws(ValueMismatch) -> Double {
-        guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: "expects a number") }
+        guard let number = ExactNumber(text) else {
+            throw ValueMismatch(expectation: "expects a number")
+        }
         guard let double = number.double else {
             throw ValueMismatch(
-                expectation: "stores doubles, and \(text) \(number.doubleProblem); keep it in a numeric or json column")
+                expectation:
+                    "stores doubles, and \(text) \(number.doubleProblem); keep it in a numeric or json column"
+            )
         }
         if isIntegerSyntax(text) && !number.isExactDouble {
             throw ValueMismatch(
@@ -266,7 +304,9 @@ public enum ValueConversion {
     /// integers, other numbers as doubles, and nothing that would change. `affinity`: the
     /// column has NUMERIC affinity (declared plain `NUMERIC` or `JSON`, or `ANY` outside a
     /// STRICT table), not none.
-    static func sqliteNumber(_ text: String, affinity: Bool = true) throws(ValueMismatch) -> DatabaseValue {
+    static func sqliteNumber(_ text: String, affinity: Bool = true) throws(ValueMismatch)
+        -> DatabaseValue
+    {
         if isIntegerSyntax(text) {
             guard let int = ExactNumber(text)?.int64 else {
                 throw ValueMismatch(
@@ -279,7 +319,9 @@ public enum ValueConversion {
         // NUMERIC affinity stores a whole number that fits 64 bits as an integer: the one the
         // text says (`9007199254740993.0`, `9.007199254740993e15`), not the one of its double
         // (9007199254740992). A zero goes on as a double, so that -0.0 is refused below.
-        if affinity, let number = ExactNumber(text), !number.isZero, let int = number.int64 { return int.databaseValue }
+        if affinity, let number = ExactNumber(text), !number.isZero, let int = number.int64 {
+            return int.databaseValue
+        }
         let double = try real(text)
         return try (affinity ? signedZeroKept(double, text) : double).databaseValue
     }
@@ -296,19 +338,25 @@ public enum ValueConversion {
 
     /// A number to compare with: an Int64 when it is one, else a finite double.
     static func comparable(number text: String) throws(ValueMismatch) -> DatabaseValue {
-        guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: "expects a number") }
+        guard let number = ExactNumber(text) else {
+            throw ValueMismatch(expectation: "expects a number")
+        }
         if isIntegerSyntax(text), let int = number.int64 { return int.databaseValue }
         guard let double = number.double else {
-            throw ValueMismatch(expectation: "compares numbers as doubles, and \(text) \(number.doubleProblem)")
+            throw ValueMismatch(
+                expectation: "compares numbers as doubles, and \(text) \(number.doubleProblem)")
         }
         return double.databaseValue
     }
 
     /// An instant from ISO-8601 text or unix seconds, exactly to the millisecond.
-    static func dateTime(_ value: InputValue, type: ColumnType) throws(ValueMismatch) -> DateTimeValue {
+    static func dateTime(_ value: InputValue, type: ColumnType) throws(ValueMismatch)
+        -> DateTimeValue
+    {
         let example =
             type == .date
-            ? "expects a date like 2024-05-01" : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds"
+            ? "expects a date like 2024-05-01"
+            : "expects an ISO-8601 time like 2024-05-01T12:30:00Z or unix seconds"
         switch value {
         case .string(let text):
             switch DateTimeValue.parseExactly(text) {
@@ -316,18 +364,27 @@ public enum ValueConversion {
             case .failure(.notADate): throw ValueMismatch(expectation: example)
             case .failure(.finerThanMilliseconds):
                 throw ValueMismatch(
-                    expectation: "keeps milliseconds, and \(JSONEncoding.quoted(text)) is finer; keep it in a text column")
+                    expectation:
+                        "keeps milliseconds, and \(JSONEncoding.quoted(text)) is finer; keep it in a text column"
+                )
             case .failure(.outOfRange):
                 throw ValueMismatch(
-                    expectation: "holds years 0000 to 9999 in UTC, and \(JSONEncoding.quoted(text)) is outside them")
+                    expectation:
+                        "holds years 0000 to 9999 in UTC, and \(JSONEncoding.quoted(text)) is outside them"
+                )
             }
         case .number(let text):
             guard let number = ExactNumber(text) else { throw ValueMismatch(expectation: example) }
             guard number.isZero || number.exponent >= -3 else {
-                throw ValueMismatch(expectation: "keeps milliseconds, and \(text) seconds is not a whole number of them")
+                throw ValueMismatch(
+                    expectation:
+                        "keeps milliseconds, and \(text) seconds is not a whole number of them")
             }
-            guard let millis = number.milliseconds, DateTimeValue.storableMilliseconds.contains(millis) else {
-                throw ValueMismatch(expectation: "holds years 0000 to 9999, and \(text) seconds is outside them")
+            guard let millis = number.milliseconds,
+                DateTimeValue.storableMilliseconds.contains(millis)
+            else {
+                throw ValueMismatch(
+                    expectation: "holds years 0000 to 9999, and \(text) seconds is outside them")
             }
             return DateTimeValue(epochMilliseconds: millis)
         default: throw ValueMismatch(expectation: example)
@@ -341,21 +398,27 @@ public enum ValueConversion {
     /// `created > 2024` on a date or datetime: an error showing a date and unix seconds, never a
     /// silent comparison with 1970-01-01.
     static func refuseYearLike(_ text: String, type: ColumnType) throws(ValueMismatch) {
-        guard let number = ExactNumber(text), let seconds = number.double, abs(seconds) < Double(smallestComparedEpoch)
+        guard let number = ExactNumber(text), let seconds = number.double,
+            abs(seconds) < Double(smallestComparedEpoch)
         else { return }
         let asEpoch = (try? dateTime(.number(text), type: .datetime))?.dateTimeText ?? "1970-01-01"
         // A whole number that could be a year gets that year's first day as the example.
         let year = isIntegerSyntax(text) && (1...9999).contains(seconds) ? Int(seconds) : 2024
         let date = String(format: "%04d-01-01", year)
-        let epoch = (try? dateTime(.string(date), type: .date)).map { "\($0.epochMilliseconds / 1000)" } ?? "1704067200"
+        let epoch =
+            (try? dateTime(.string(date), type: .date)).map { "\($0.epochMilliseconds / 1000)" }
+            ?? "1704067200"
         throw ValueMismatch(
             expectation:
-                "compares with a date like \(date) or unix seconds like \(epoch) (a bare \(text) would be \(asEpoch))")
+                "compares with a date like \(date) or unix seconds like \(epoch) (a bare \(text) would be \(asEpoch))"
+        )
     }
 
     /// `42`, `-7`: no fraction and no exponent.
     static func isIntegerSyntax(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        !text.utf8.contains {
+            $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+        }
     }
 }
 
@@ -372,7 +435,9 @@ extension InputValue {
             // SQLite keeps booleans as 1 and 0; a boolean becomes the text it prints as, which
             // a boolean column reads back.
             if new == .text {
-                self = .string(old == .boolean && (int == 0 || int == 1) ? (int == 1 ? "true" : "false") : String(int))
+                self = .string(
+                    old == .boolean && (int == 0 || int == 1)
+                        ? (int == 1 ? "true" : "false") : String(int))
             } else if (old == .boolean || new == .boolean) && (int == 0 || int == 1) {
                 self = .bool(int == 1)
             } else {
@@ -384,7 +449,8 @@ extension InputValue {
         case .blob(let data):
             // Becoming text, the text it prints as: a uuid's canonical string, else base64.
             if new == .text {
-                let uuid = old == .uuid && data.count == 16 ? data.withUnsafeBytes(UUIDValue.string) : nil
+                let uuid =
+                    old == .uuid && data.count == 16 ? data.withUnsafeBytes(UUIDValue.string) : nil
                 self = .string(uuid ?? data.base64EncodedString())
             } else {
                 self = .blob(data)
@@ -434,17 +500,23 @@ extension InputValue {
             var field = JSONField()
             scanner.skipWhitespace()
             do { try scanner.scanValue(into: &field) } catch {
-                if case ScanFailure.incomplete = error { return .failure(.notJSON(JSONSQLError("it ends inside a JSON value"))) }
+                if case ScanFailure.incomplete = error {
+                    return .failure(.notJSON(JSONSQLError("it ends inside a JSON value")))
+                }
                 return .failure(.notJSON(JSONSQLError("\(error)")))
             }
             scanner.skipWhitespace()
-            guard scanner.atEnd else { return .failure(.notJSON(JSONSQLError("more follows the first JSON value"))) }
+            guard scanner.atEnd else {
+                return .failure(.notJSON(JSONSQLError("more follows the first JSON value")))
+            }
             var scratch: [UInt8] = []
             do {
                 return .success(try InputValue(field, bytes: base, scratch: &scratch))
             } catch let mismatch as ValueMismatch {
                 return .failure(
-                    .notText(expectation: mismatch.expectation, value: RecordInserter.describeValue(field, bytes: base)))
+                    .notText(
+                        expectation: mismatch.expectation,
+                        value: RecordInserter.describeValue(field, bytes: base)))
             } catch {
                 return .failure(.notJSON(JSONSQLError("\(error)")))
             }
@@ -456,11 +528,13 @@ extension InputValue {
     /// JSON that is a string no text can hold is said as insert says it of a record's value:
     /// `--set doc: column "doc" (json) cannot hold this string (a \u escape holds half of a
     /// surrogate pair), got a string "\ud800"`.
-    static func notJSON(_ text: String, context: String, column: ColumnInfo? = nil) -> JSONSQLError {
+    static func notJSON(_ text: String, context: String, column: ColumnInfo? = nil) -> JSONSQLError
+    {
         let shown = text.isEmpty ? "an empty value" : TerminalText.excerpt(text)
         switch parse(json: text) {
         case .success: return JSONSQLError("\(context): \(shown) is not valid JSON")
-        case .failure(.notJSON(let reason)): return JSONSQLError("\(context): \(shown) is not valid JSON (\(reason))")
+        case .failure(.notJSON(let reason)):
+            return JSONSQLError("\(context): \(shown) is not valid JSON (\(reason))")
         case .failure(.notText(let expectation, let value)):
             let owner = column.map { "column \"\($0.name)\" (\($0.type.rawValue)) " } ?? ""
             return JSONSQLError("\(context): \(owner)\(expectation), got \(value)")
@@ -468,9 +542,13 @@ extension InputValue {
     }
 
     /// A field of a scanned record.
-    init(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8]) throws(ValueMismatch) {
+    init(_ field: JSONField, bytes: UnsafeMutablePointer<UInt8>, scratch: inout [UInt8])
+        throws(ValueMismatch)
+    {
         func text(_ start: Int, _ end: Int) -> String {
-            String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+            String(
+                decoding: UnsafeBufferPointer(start: bytes + start, count: end - start),
+                as: UTF8.self)
         }
         switch field.kind {
         case .null: self = .null

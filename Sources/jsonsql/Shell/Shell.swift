@@ -43,7 +43,8 @@ struct Shell: ParsableCommand {
 
     func run() throws {
         // `jsonsql shell player db.sqlite`: a database where the script goes.
-        if let file, !Store.isPostgresURL(db.database), !FileManager.default.fileExists(atPath: db.database),
+        if let file, !Store.isPostgresURL(db.database),
+            !FileManager.default.fileExists(atPath: db.database),
             Store.isSQLiteFile(file)
         {
             throw JSONSQLError(
@@ -52,7 +53,8 @@ struct Shell: ParsableCommand {
         }
         // `jsonsql shell setup.jsonsql`: a script where the database goes.
         var status = stat()
-        if file == nil, stat(db.database, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
+        if file == nil, stat(db.database, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            status.st_size > 0,
             !Store.isSQLiteFile(db.database), !Store.isDataFile(db.database)
         {
             throw JSONSQLError(
@@ -69,7 +71,8 @@ struct Shell: ParsableCommand {
         Interruption.installSignalHandler()
         // A missing file is created by the first command that writes, as the sqlite3 shell does:
         // a typo in the path or a session of queries leaves nothing behind.
-        let store = try Store(path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
+        let store = try Store(
+            path: db.database, access: .create, busyTimeout: db.timeout, userTransactions: true)
         defer { store.close() }
         var interactive = file == nil && isatty(STDIN_FILENO) != 0
         // Without readline, a terminal's lines are read as a script's, going on after errors.
@@ -98,15 +101,20 @@ struct Shell: ParsableCommand {
             succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
         } else {
             let lines = StandardInputLines()
-            succeeded = session.runScript(lines, source: String?.none, keepGoing: keepGoing).succeeded
+            succeeded =
+                session.runScript(lines, source: String?.none, keepGoing: keepGoing).succeeded
             if let failure = lines.failure {
-                Diagnostics.print("Error: cannot read standard input: \(failure); the commands after that did not run")
+                Diagnostics.print(
+                    "Error: cannot read standard input: \(failure); the commands after that did not run"
+                )
                 succeeded = false
             }
         }
         // A script that leaves a transaction open loses its changes: that is a failure.
         if session.rollBackOpenTransaction() { succeeded = false }
-        if Interruption.isRequested { throw ExitCode(128 + (Interruption.requestedSignal ?? SIGINT)) }
+        if Interruption.isRequested {
+            throw ExitCode(128 + (Interruption.requestedSignal ?? SIGINT))
+        }
         if !succeeded { throw ExitCode.failure }
     }
 
@@ -133,7 +141,9 @@ struct Shell: ParsableCommand {
                 typed.append(String(decoding: bytes, as: UTF8.self))
                 var quit = false
                 // A bracketed paste may bring several lines at once.
-                for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                for line in bytes.split(
+                    separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                {
                     if session.handle(line: Array(line)) == .quit {
                         quit = true
                         break
@@ -185,7 +195,9 @@ final class StandardInputLines: Sequence, IteratorProtocol {
             let ready = poll(&wanted, 1, 200)
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes {
+                read(STDIN_FILENO, $0.baseAddress, $0.count)
+            }
             if count > 0 {
                 buffer.append(contentsOf: chunk[..<count])
             } else if count == 0 {
@@ -193,7 +205,9 @@ final class StandardInputLines: Sequence, IteratorProtocol {
             } else if errno != EINTR && errno != EAGAIN {
                 // `<&-`: jsonsql leaves standard input failing as a closed one.
                 failure =
-                    errno == EBADF ? "it is closed; pipe the commands in or give a script file" : String(cString: strerror(errno))
+                    errno == EBADF
+                    ? "it is closed; pipe the commands in or give a script file"
+                    : String(cString: strerror(errno))
                 ended = true
             }
         }

@@ -13,13 +13,15 @@ extension ShellCatalog {
         else { return }
         for subcommand in subcommands {
             // The shell's commands work on its one database; copy takes two.
-            guard let name = subcommand["commandName"] as? String, name != "shell", name != "copy" else { continue }
+            guard let name = subcommand["commandName"] as? String, name != "shell", name != "copy"
+            else { continue }
             commands.append(name)
             var options: [Option] = []
             for argument in subcommand["arguments"] as? [[String: Any]] ?? [] {
                 let kind = argument["kind"] as? String
                 guard kind == "option" || kind == "flag" else { continue }
-                let names = (argument["names"] as? [[String: Any]] ?? []).compactMap { name -> String? in
+                let names = (argument["names"] as? [[String: Any]] ?? []).compactMap {
+                    name -> String? in
                     guard let text = name["name"] as? String else { return nil }
                     return (name["kind"] as? String == "long" ? "--" : "-") + text
                 }

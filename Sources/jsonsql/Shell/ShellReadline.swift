@@ -9,7 +9,8 @@ import JSONSQLKit
 /// Ctrl-C interrupts the wait for input and the shell, not readline, decides what happens.
 final class ReadlineInput {
     enum Event: Equatable {
-        /// A line as typed, in bytes: the shell refuses one that is not UTF-8 rather than change it.
+        /// A line as typed, in bytes: the shell refuses one that is not UTF-8 rather than change
+        /// it.
         case line([UInt8])
         /// Ctrl-C: the line being typed was abandoned.
         case interrupted
@@ -31,9 +32,14 @@ final class ReadlineInput {
         return (home as NSString).appendingPathComponent(".jsonsql_history")
     }
 
-    init(historyFile: String?, completer: @escaping (_ word: String, _ before: String) -> ShellCompletion) {
+    init(
+        historyFile: String?,
+        completer: @escaping (_ word: String, _ before: String) -> ShellCompletion
+    ) {
         if let historyFile, let problem = ShellInput.prepareHistoryFile(atPath: historyFile) {
-            Diagnostics.note("Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none")
+            Diagnostics.note(
+                "Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none"
+            )
             self.historyFile = nil
         } else {
             self.historyFile = historyFile
@@ -48,7 +54,9 @@ final class ReadlineInput {
         jsonsql_rl_using_history()
         jsonsql_rl_stifle_history(Self.historySize)
         if let historyFile, let data = FileManager.default.contents(atPath: historyFile) {
-            for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) { jsonsql_rl_add_history(entry) }
+            for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) {
+                jsonsql_rl_add_history(entry)
+            }
         }
         Interruption.installSignalHandler()
         jsonsql_rl_watch_resize()
@@ -127,12 +135,15 @@ enum ReadlineBridge {
             ReadlineBridge.accepted = .end
             return
         }
-        ReadlineBridge.accepted = .line(Array(UnsafeRawBufferPointer(start: line, count: strlen(line))))
+        ReadlineBridge.accepted = .line(
+            Array(UnsafeRawBufferPointer(start: line, count: strlen(line))))
         free(line)
     }
 
     static let attemptCompletion:
-        @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+        @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<
+            UnsafeMutablePointer<CChar>?
+        >? = {
             text, start, _ in
             jsonsql_rl_set_completion_over(1)
             guard let text, let completer = ReadlineBridge.completer else { return nil }
@@ -141,7 +152,8 @@ enum ReadlineBridge {
                 jsonsql_rl_line_buffer().map { buffer in
                     String(
                         decoding: UnsafeBufferPointer(
-                            start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: Int(start)), as: UTF8.self
+                            start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                            count: Int(start)), as: UTF8.self
                     )
                 } ?? ""
             let completion = completer(word, before)
@@ -155,38 +167,46 @@ enum ReadlineBridge {
             ReadlineBridge.displayPrefixLength = completion.displayPrefixLength
             // readline's layout: the common prefix that replaces the word, the matches, NULL.
             let list = candidates.count == 1 ? candidates : [commonPrefix(candidates)] + candidates
-            let matches = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: list.count + 1)
+            let matches = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
+                capacity: list.count + 1)
             for (index, candidate) in list.enumerated() { matches[index] = strdup(candidate) }
             matches[list.count] = nil
             return matches
         }
 
     /// Lists matches without the part the user has typed up to the last `.`.
-    static let displayMatches: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32, Int32) -> Void = {
-        matches, count, longest in
-        guard let matches else { return }
-        let strip = ReadlineBridge.displayPrefixLength
-        let shown = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: Int(count) + 2)
-        var width: Int32 = 0
-        for index in 0...Int(count) {
-            let text = matches[index].map { String(cString: $0) } ?? ""
-            let trimmed =
-                index == 0 || strip == 0 ? text : String(text.utf8.count > strip ? text.dropFirst(strip) : Substring(text))
-            shown[index] = strdup(trimmed)
-            if index > 0 { width = max(width, Int32(trimmed.utf8.count)) }
-        }
-        shown[Int(count) + 1] = nil
-        jsonsql_rl_show_matches(shown, count, strip == 0 ? longest : width)
-        for index in 0...Int(count) + 1 { free(shown[index]) }
-        shown.deallocate()
-    }
+    static let displayMatches:
+        @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32, Int32) -> Void =
+            {
+                matches, count, longest in
+                guard let matches else { return }
+                let strip = ReadlineBridge.displayPrefixLength
+                let shown = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
+                    capacity: Int(count) + 2)
+                var width: Int32 = 0
+                for index in 0...Int(count) {
+                    let text = matches[index].map { String(cString: $0) } ?? ""
+                    let trimmed =
+                        index == 0 || strip == 0
+                        ? text
+                        : String(text.utf8.count > strip ? text.dropFirst(strip) : Substring(text))
+                    shown[index] = strdup(trimmed)
+                    if index > 0 { width = max(width, Int32(trimmed.utf8.count)) }
+                }
+                shown[Int(count) + 1] = nil
+                jsonsql_rl_show_matches(shown, count, strip == 0 ? longest : width)
+                for index in 0...Int(count) + 1 { free(shown[index]) }
+                shown.deallocate()
+            }
 
     static func commonPrefix(_ strings: [String]) -> String {
         guard var prefix = strings.first.map(Array.init) else { return "" }
         for string in strings.dropFirst() {
             let characters = Array(string)
             var length = 0
-            while length < min(prefix.count, characters.count) && prefix[length] == characters[length] { length += 1 }
+            while length < min(prefix.count, characters.count)
+                && prefix[length] == characters[length]
+            { length += 1 }
             prefix = Array(prefix[..<length])
         }
         return String(prefix)

@@ -38,7 +38,10 @@ final class ShellSession {
     /// Where an error happened, for scripts: `script.sql:3: `; empty at a terminal.
     var location: (Int) -> String = { _ in "" }
 
-    init(store: Store, databasePath: String, timeout: Double, output: FormatOptions, commandsOnStandardInput: Bool) {
+    init(
+        store: Store, databasePath: String, timeout: Double, output: FormatOptions,
+        commandsOnStandardInput: Bool
+    ) {
         self.store = store
         self.databasePath = databasePath
         self.timeout = timeout
@@ -46,7 +49,8 @@ final class ShellSession {
         format = output.resolved
         self.commandsOnStandardInput = commandsOnStandardInput
         catalog = ShellCatalog(JSONSQL.self)
-        reader = ShellLineReader(commands: catalog.commands + ["help", "shell"], syntax: store.statementSyntax)
+        reader = ShellLineReader(
+            commands: catalog.commands + ["help", "shell"], syntax: store.statementSyntax)
     }
 
     var completer: ShellCompleter { ShellCompleter(store: store, catalog: catalog) }
@@ -55,7 +59,9 @@ final class ShellSession {
 
     /// Runs the commands of a script, stopping at the first error unless `keepGoing`.
     /// Returns whether every command succeeded, and whether `.quit` was given.
-    func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (succeeded: Bool, quit: Bool) {
+    func runScript<Lines: Sequence<[UInt8]>>(_ lines: Lines, source: String?, keepGoing: Bool) -> (
+        succeeded: Bool, quit: Bool
+    ) {
         let savedLocation = location
         let savedKeepGoing = self.keepGoing
         location = { line in "\(source.map { TerminalText.name($0) + ":" } ?? "line ")\(line): " }
@@ -83,7 +89,9 @@ final class ShellSession {
                 succeeded = false
                 // Nobody reads the output any more (`| head` where SIGPIPE is ignored): the rest
                 // would only fail the same way. Ctrl-C stops it with --keep-going too.
-                if !keepGoing || Self.outputClosed || Interruption.isRequested { return (false, false) }
+                if !keepGoing || Self.outputClosed || Interruption.isRequested {
+                    return (false, false)
+                }
             }
         }
         // A signal while the input was waited for ends it.
@@ -133,7 +141,9 @@ final class ShellSession {
                 return .failed
             }
             if let near = JSONSQL.nearestCommand(to: word, in: catalog.commands) {
-                report(JSONSQLError("unknown command '\(word)'. Did you mean '\(near)'?"), line: number)
+                report(
+                    JSONSQLError("unknown command '\(word)'. Did you mean '\(near)'?"), line: number
+                )
                 return .failed
             }
             report(
@@ -156,7 +166,9 @@ final class ShellSession {
                 case .halted: return .halted
                 case .failed:
                     outcome = .failed
-                    if !keepGoing || Self.outputClosed || Interruption.isRequested { return .failed }
+                    if !keepGoing || Self.outputClosed || Interruption.isRequested {
+                        return .failed
+                    }
                 }
             }
             return outcome
@@ -164,7 +176,9 @@ final class ShellSession {
             // `select 1; bad; select 3;` with --keep-going runs `select 3;` too, as it would on a
             // line of its own.
             var outcome = Outcome.ok
-            let lines = reader.statementLines.count == statements.count ? reader.statementLines : statements.map { _ in start }
+            let lines =
+                reader.statementLines.count == statements.count
+                ? reader.statementLines : statements.map { _ in start }
             for (statement, line) in zip(statements, lines) {
                 let result = runSQL(statement, line: line)
                 // psql reads the lines after a COPY ... FROM STDIN as its data, up to `\.`.
@@ -184,7 +198,8 @@ final class ShellSession {
         do {
             try store.rollbackOpenTransaction()
             Diagnostics.print(
-                "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes")
+                "Error: the transaction was still open at the end, so it was rolled back; end it with COMMIT to keep its changes"
+            )
         } catch {
             report(error, line: 0)
         }
@@ -203,7 +218,8 @@ final class ShellSession {
     private func skipped(sql: String?, line: Int) -> Outcome? {
         guard let at = rolledBackAt else { return nil }
         let ended =
-            "the transaction ended " + (at.isEmpty ? "" : "at \(at.dropLast(2)) ") + "with an error that rolled all of it back"
+            "the transaction ended " + (at.isEmpty ? "" : "at \(at.dropLast(2)) ")
+            + "with an error that rolled all of it back"
         if let sql, SQLText.endsTransaction(sql) {
             rolledBackAt = nil
             if SQLText.firstKeyword(sql) == "rollback" { return .ok }
@@ -226,12 +242,15 @@ final class ShellSession {
         var paged = output
         paged.noPager = !pager || output.noPager
         let reads = ["select", "values"].contains(SQLText.firstKeyword(sql)?.lowercased() ?? "")
-        return timed(line: line) { try paged.paging(enabled: reads) { out in try runSQL(sql, to: out) } }
+        return timed(line: line) {
+            try paged.paging(enabled: reads) { out in try runSQL(sql, to: out) }
+        }
     }
 
     private func runSQL(_ sql: String, to out: OutputBuffer) throws -> [String] {
         if explain,
-            ["select", "with", "values", "insert", "update", "delete", "replace"].contains(SQLText.firstKeyword(sql) ?? "")
+            ["select", "with", "values", "insert", "update", "delete", "replace"].contains(
+                SQLText.firstKeyword(sql) ?? "")
         {
             // Reading the schema first makes SQLite see indexes that a subcommand created on
             // its own connection; EXPLAIN QUERY PLAN alone plans with what it last read.
@@ -248,9 +267,13 @@ final class ShellSession {
             let scanned = ShellWords(scanning: sql)
             guard let first = scanned.words.first ?? scanned.partial else { throw error }
             let word = first.hasSuffix(";") ? String(first.dropLast()) : first
-            let unparsed = ["syntax error", "incomplete input"].contains { error.description.contains($0) }
+            let unparsed = ["syntax error", "incomplete input"].contains {
+                error.description.contains($0)
+            }
             guard catalog.commands.contains(word), unparsed else { throw error }
-            throw JSONSQLError("\(error); a line ending in ';' is SQL: type jsonsql commands such as \(word) without the ';'")
+            throw JSONSQLError(
+                "\(error); a line ending in ';' is SQL: type jsonsql commands such as \(word) without the ';'"
+            )
         }
         try out.flush()
         return []
@@ -262,7 +285,8 @@ final class ShellSession {
     private func subcommand(_ text: String, line: Int) -> Outcome {
         var words: [String]
         do {
-            words = try ShellInput.withoutCommandLinePrefix(try ShellWords.split(text), database: databasePath)
+            words = try ShellInput.withoutCommandLinePrefix(
+                try ShellWords.split(text), database: databasePath)
         } catch {
             report(error, line: line)
             return .failed
@@ -273,10 +297,13 @@ final class ShellSession {
         }
         if words.first != "help", let outcome = skipped(sql: nil, line: line) { return outcome }
         // jsonsql's own SQL writes `'...'` strings as standard-conforming ones.
-        if words.first != "help", case .postgres(standardConformingStrings: false) = store.statementSyntax {
+        if words.first != "help",
+            case .postgres(standardConformingStrings: false) = store.statementSyntax
+        {
             report(
                 JSONSQLError(
-                    "jsonsql commands need standard_conforming_strings on; run SET standard_conforming_strings = on; first"),
+                    "jsonsql commands need standard_conforming_strings on; run SET standard_conforming_strings = on; first"
+                ),
                 line: line)
             return .failed
         }
@@ -299,7 +326,8 @@ final class ShellSession {
                 let message =
                     JSONSQL.nearestCommand(to: words[1], in: catalog.commands).map {
                         "unknown command '\(words[1])'. Did you mean '\($0)'?"
-                    } ?? "no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"
+                    }
+                    ?? "no command '\(words[1])'; the commands are \(catalog.commands.joined(separator: ", "))"
                 report(JSONSQLError(message), line: line)
                 return .failed
             }
@@ -307,7 +335,9 @@ final class ShellSession {
         var arguments = words
         if words.first != "help" {
             // The user's own --timeout comes later and wins.
-            let timeout = catalog.option(named: "--timeout", in: words[0]) == nil ? [] : ["--timeout", String(self.timeout)]
+            let timeout =
+                catalog.option(named: "--timeout", in: words[0]) == nil
+                ? [] : ["--timeout", String(self.timeout)]
             arguments = [words[0], databasePath] + timeout + words.dropFirst()
         }
         do {
@@ -323,17 +353,23 @@ final class ShellSession {
             return report(error, line: line, usage: true, words: words)
         }
         if commandsOnStandardInput, let insert = command as? Insert, insert.readsStandardInput {
-            report(JSONSQLError("standard input holds the shell's commands; give insert a JSON file to read"), line: line)
+            report(
+                JSONSQLError(
+                    "standard input holds the shell's commands; give insert a JSON file to read"),
+                line: line)
             return .failed
         }
         if let storeCommand = command as? any StoreCommand, storeCommand.memory?.isUsed == true {
             // The shell's commands work on its database; they load no files. `--csv` alone is
             // most often meant as the output format, as sqlite-utils takes it.
             let memory = storeCommand.memory!
-            let output = memory.files.isEmpty && memory.save == nil ? "; to print rows as CSV: --format csv or .format csv" : ""
+            let output =
+                memory.files.isEmpty && memory.save == nil
+                ? "; to print rows as CSV: --format csv or .format csv" : ""
             report(
                 JSONSQLError(
-                    "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert\(output)"),
+                    "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert\(output)"
+                ),
                 line: line)
             return .failed
         }
@@ -355,7 +391,11 @@ final class ShellSession {
         return timed(line: line, words: words) {
             for var command in commands {
                 // Commands work on the shell's connection, so they join a transaction begun there.
-                if let storeCommand = command as? any StoreCommand { try storeCommand.run(store) } else { try command.run() }
+                if let storeCommand = command as? any StoreCommand {
+                    try storeCommand.run(store)
+                } else {
+                    try command.run()
+                }
             }
         }
     }
@@ -374,7 +414,9 @@ final class ShellSession {
         let arguments = Array(words.dropFirst())
         let out = output.standardOutput()
         func argument(max: Int, usage: String) throws {
-            if arguments.count > max { throw JSONSQLError("\(name) takes \(usage.isEmpty ? "no arguments" : usage)") }
+            if arguments.count > max {
+                throw JSONSQLError("\(name) takes \(usage.isEmpty ? "no arguments" : usage)")
+            }
         }
         func toggle(_ value: inout Bool) throws {
             try argument(max: 1, usage: "on or off")
@@ -395,15 +437,21 @@ final class ShellSession {
                 try store.listTables(format: format, to: out)
             case ".schema":
                 try argument(max: 1, usage: "one table")
-                try store.listSchema(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
+                try store.listSchema(
+                    table: try arguments.first.map { try store.resolveTable($0) }, format: format,
+                    to: out)
             case ".indexes":
                 try argument(max: 1, usage: "one table")
-                try store.listIndexes(table: try arguments.first.map { try store.resolveTable($0) }, format: format, to: out)
+                try store.listIndexes(
+                    table: try arguments.first.map { try store.resolveTable($0) }, format: format,
+                    to: out)
             case ".format":
                 try argument(max: 1, usage: "one of json, jsonl, table, csv, record, chart")
                 if let word = arguments.first {
                     guard let chosen = OutputFormat(rawValue: word.lowercased()) else {
-                        throw JSONSQLError("unknown format '\(word)'; choose json, jsonl, table, csv, record or chart")
+                        throw JSONSQLError(
+                            "unknown format '\(word)'; choose json, jsonl, table, csv, record or chart"
+                        )
                     }
                     format = chosen
                 } else {
@@ -422,9 +470,13 @@ final class ShellSession {
                 return .quit
             case ".mode", ".headers", ".output", ".once", ".open", ".import":
                 // The sqlite3 shell's, which a user of it types first.
-                throw JSONSQLError("\(name) is the sqlite3 shell's; here \(Self.sqlite3Equivalents[name, default: ""])")
+                throw JSONSQLError(
+                    "\(name) is the sqlite3 shell's; here \(Self.sqlite3Equivalents[name, default: ""])"
+                )
             default:
-                if let near = JSONSQL.nearestCommand(to: name, in: ShellCatalog.dotCommands.map(\.name)) {
+                if let near = JSONSQL.nearestCommand(
+                    to: name, in: ShellCatalog.dotCommands.map(\.name))
+                {
                     throw JSONSQLError("unknown command \(name). Did you mean '\(near)'?")
                 }
                 throw JSONSQLError("unknown command \(name); .help lists the commands")
@@ -478,10 +530,14 @@ final class ShellSession {
             Dot-commands:
 
             """
-        let width = ShellCatalog.dotCommands.map { $0.name.count + $0.arguments.count + 1 }.max() ?? 0
+        let width =
+            ShellCatalog.dotCommands.map { $0.name.count + $0.arguments.count + 1 }.max() ?? 0
         for command in ShellCatalog.dotCommands {
-            let head = command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
-            text += "  " + head.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.help + "\n"
+            let head =
+                command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
+            text +=
+                "  " + head.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.help
+                + "\n"
         }
         text += "\nTab completes commands, options, tables, columns and keys inside JSON columns.\n"
         text += "Ctrl-C stops a statement or drops the line; Ctrl-D leaves.\n"
@@ -521,7 +577,8 @@ final class ShellSession {
         // Commands print help through `print`, which buffers: flush before anything else writes.
         fflush(nil)
         if timer {
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            let seconds =
+                Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             Diagnostics.print(String(format: "Run time: %.3f ms", seconds * 1000))
         }
         return outcome
@@ -536,18 +593,21 @@ final class ShellSession {
             return "copy works on two databases, so it runs outside the shell: jsonsql copy "
                 + SQLQuote.shellWord(database) + " DESTINATION"
         case "shell": return "this is the shell already"
-        case "exit", "quit", "\\q": return "exit, quit and \\q leave the shell only alone on a line; so do .quit and Ctrl-D"
+        case "exit", "quit", "\\q":
+            return "exit, quit and \\q leave the shell only alone on a line; so do .quit and Ctrl-D"
         case "\\?": return "help lists the commands, .help the dot-commands"
         default:
             // sqlite-utils' `rows player`.
             if let other = JSONSQL.otherToolCommand(word) {
                 return "unknown command '\(word)'; here that is " + other.command
-                    + (other.options.isEmpty ? "" : ", with " + other.options.joined(separator: " "))
+                    + (other.options.isEmpty
+                        ? "" : ", with " + other.options.joined(separator: " "))
             }
             // psql's `\dt`, `\d player`, `\di`.
             guard let other = JSONSQL.otherShellCommand([word]) else { return nil }
             return "\(word) is psql's; here \(other[0]) lists the \(other[0])"
-                + (word.hasPrefix("\\d") && other[0] == "tables" ? ", and schema TABLE a table's columns" : "")
+                + (word.hasPrefix("\\d") && other[0] == "tables"
+                    ? ", and schema TABLE a table's columns" : "")
         }
     }
 
@@ -557,8 +617,10 @@ final class ShellSession {
         ".headers": "csv and table output always have a header row",
         ".output": "redirect the shell's output instead (jsonsql shell DB > FILE)",
         ".once": "redirect the shell's output instead (jsonsql shell DB > FILE)",
-        ".open": "the database is the one the shell started with; start jsonsql shell on another to use it",
-        ".import": "insert TABLE FILE reads JSON, or CSV from a .csv file (--csv for any other name), into a table",
+        ".open":
+            "the database is the one the shell started with; start jsonsql shell on another to use it",
+        ".import":
+            "insert TABLE FILE reads JSON, or CSV from a .csv file (--csv for any other name), into a table",
     ]
 
     /// Prints an error the way the command line does and says whether it was one. With `usage`,
@@ -571,8 +633,11 @@ final class ShellSession {
         if let exit = error as? ExitCode { return exit.isSuccess ? .ok : .failed }
         if JSONSQL.exitCode(for: error).isSuccess {
             // --help and --version inside the shell: the text the command line would print.
-            let text = JSONSQL.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.hasPrefix("USAGE:") ? line.replacingOccurrences(of: " <database>", with: "") : String(line)
+            let text = JSONSQL.fullMessage(for: error).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).map { line in
+                line.hasPrefix("USAGE:")
+                    ? line.replacingOccurrences(of: " <database>", with: "") : String(line)
             }.joined(separator: "\n")
             do {
                 try OutputBuffer.writeAll(text + "\n", to: STDOUT_FILENO)
@@ -583,20 +648,32 @@ final class ShellSession {
         }
         var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        var text = "Error: " + location(line) + JSONSQL.inJSONSQLStyle(message, command: words?.first, arguments: words ?? [])
+        var text =
+            "Error: " + location(line)
+            + JSONSQL.inJSONSQLStyle(message, command: words?.first, arguments: words ?? [])
         if let words, !words.isEmpty, let fixed = JSONSQL.unquotedPath(words) {
-            text += "\nA path with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+            text +=
+                "\nA path with spaces goes in quotes: "
+                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
         } else if let words, !words.isEmpty {
-            switch JSONSQL.misplacedArguments([words[0], databasePath] + words.dropFirst(), message: message) {
+            switch JSONSQL.misplacedArguments(
+                [words[0], databasePath] + words.dropFirst(), message: message)
+            {
             case .filter(var fixed):
                 fixed.remove(at: 1)
-                text += "\nTo filter rows, give it to --where: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+                text +=
+                    "\nTo filter rows, give it to --where: "
+                    + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .unquotedFilter(var fixed):
                 fixed.remove(at: 1)
-                text += "\nA filter with spaces goes in quotes: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+                text +=
+                    "\nA filter with spaces goes in quotes: "
+                    + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .pathList(var fixed):
                 fixed.remove(at: 1)
-                text += "\nPaths go in one argument, comma-separated: " + fixed.map(SQLQuote.shellWord).joined(separator: " ")
+                text +=
+                    "\nPaths go in one argument, comma-separated: "
+                    + fixed.map(SQLQuote.shellWord).joined(separator: " ")
             case .sql(let sql):
                 text += "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
             case nil:
@@ -604,7 +681,8 @@ final class ShellSession {
             }
         }
         if usage && !(error is JSONSQLError) {
-            for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n") where helpLine.hasPrefix("Usage: ") {
+            for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n")
+            where helpLine.hasPrefix("Usage: ") {
                 text +=
                     "\n"
                     + helpLine.replacingOccurrences(of: "Usage: jsonsql ", with: "Usage: ")
@@ -632,6 +710,7 @@ extension Insert {
     /// insert's to name.
     var readsStandardInput: Bool {
         tableAndFiles.contains { $0 == "-" || ShellInput.isStandardInput($0) }
-            || (tableAndFiles.count < 2 && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
+            || (tableAndFiles.count < 2
+                && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
     }
 }
