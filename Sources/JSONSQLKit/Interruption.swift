@@ -4,7 +4,7 @@ import GRDBSQLite
 
 /// Ctrl-C for running statements: once requested, every statement on every connection opened
 /// after `install()` stops with SQLite's "interrupted" error, and a wait for another process's
-/// lock ends (`Store.busyWait`).
+/// lock ends (`SQLiteStore.busyWait`).
 ///
 /// The shell's signal handler calls `request()`. A progress handler on each connection checks
 /// the flag, which has the effect of `sqlite3_interrupt()` but also reaches the connections

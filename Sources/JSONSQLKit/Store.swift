@@ -1,9 +1,10 @@
-import CSQLiteConfig
 import Foundation
-import GRDB
-import GRDBSQLite
 
-/// An open jsonsql database: the entry point of every operation.
+/// An open jsonsql database, SQLite or PostgreSQL: the entry point of every operation.
+///
+/// `Store` opens the engine a database argument names (a file path, or a `postgres://` URL)
+/// and hands each operation to it (`StoreBackend`); what is the same on every engine (copying
+/// between two of them, the checks before a path is looked up) is written here once.
 public final class Store {
     /// How a command needs the database file.
     public enum Access: Sendable {
@@ -15,168 +16,21 @@ public final class Store {
         case create
     }
 
-    /// The oldest SQLite with the `->>` operator that every path renders to.
-    public static let minimumSQLiteVersion: Int32 = 3_038_000
-
     /// The longest busy timeout, in seconds: SQLite takes it in milliseconds as a 32-bit integer.
     public static let maximumBusyTimeout: TimeInterval = 2_147_483
 
-    public let path: String
-    private let configuration: Configuration
-    private var queue: DatabaseQueue
-    /// While no file is at `path`: where the new database is built until its first write.
-    private var draft: DraftDatabase?
-    /// A new database moved into place that could not be opened again then: the next work opens it.
-    private var reopenPending = false
-    /// Whether SQL may begin a transaction that outlives one call (the shell's `BEGIN`).
-    public let userTransactions: Bool
-    /// The PostgreSQL database when `path` was a `postgres://` URL; the SQLite connection
-    /// (`queue`) is then an unused in-memory one, and commands without a PostgreSQL version
-    /// stop at `withConnection`.
-    let postgres: PostgresStore?
+    /// The engine that holds the database.
+    let backend: any StoreBackend
 
-    /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
-    /// form) without its password (`ConnectionString.redacted`), a file path as it is.
-    public static func displayName(_ database: String) -> String {
-        ConnectionString.redacted(database)
-    }
-
-    /// Where a server's notices and warnings go, each one line in jsonsql's words (`the server
-    /// warns: ...`): by default to standard error as `note: ...`. Set it before opening a store.
-    public static var serverNotes: (String) -> Void {
-        get { PostgresConnection.notes }
-        set { PostgresConnection.notes = newValue }
-    }
-
-    /// Whether the database is PostgreSQL (a `postgres://` URL).
-    public var isPostgres: Bool { postgres != nil }
-
-    /// Whether the shell's last SQL statement began a `COPY ... FROM STDIN`, which was refused:
-    /// the script lines up to `\.` are its data (PostgreSQL only; cleared by asking).
-    public func takeRefusedCopyInput() -> Bool { postgres?.takeRefusedCopyInput() ?? false }
-
-    /// The database as a command line a message suggests names it: the file's path, or the
-    /// URL without its password, with its options, so that the command runs on the same schema.
-    public var commandLineName: String { postgres?.name ?? path }
-
-    /// Where the statements of SQL typed into the shell end, by the rules of this database.
-    public var statementSyntax: StatementSyntax {
-        postgres.map {
-            .postgres(standardConformingStrings: $0.connection.standardConformingStrings)
-        } ?? .sqlite
-    }
-
-    /// Configures SQLite once, before its first connection.
-    static let configured: Void = {
-        _ = jsonsql_sqlite_config_multithread()
-    }()
-
-    /// Every connection runs in SQLite's defensive mode: a virtual table's shadow tables (an
-    /// FTS5 index that sqlite-utils made) are read-only to every command and to SQL typed into
-    /// the shell, so no edit, `drop-table` or `alter` can leave the virtual table corrupt.
-    static func defensiveConfiguration() -> Configuration {
-        var configuration = Configuration()
-        // Foreign keys are on, set through the C API: GRDB's `PRAGMA foreign_keys = ON` compiles a
-        // statement, a tenth of a query's start-up.
-        configuration.foreignKeysEnabled = false
-        configuration.prepareDatabase { db in
-            let connection = UnsafeMutableRawPointer(db.sqliteConnection)
-            for code in [
-                jsonsql_sqlite_defensive(connection), jsonsql_sqlite_foreign_keys(connection),
-            ] {
-                guard code == SQLITE_OK else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
-                }
-            }
-            ExactMinMaxState.register(db)
-            ExactSum.register(db)
-            WholeString.register(db)
-            DateTimeValue.register(db)
-            ExactNumber.registerCompare(db)
-            Aggregate.registerWideIntegerFunction(db)
-            try ResultKinds.register(db)
-        }
-        return configuration
-    }
-
-    /// Runs `work` with SQLite reading SQL as it reads a schema from the file: a double-quoted
-    /// word that names no column is a string (`CHECK (name != "")`, `json_extract(doc, "$.a")`,
-    /// a trigger's `VALUES ("x")`, a view's `WHERE kind != "q"`), as the sqlite3 shell lets
-    /// other tools write it. GRDB turns this off on every connection, where such a view failed
-    /// every read of it and `tables`, a trigger every write that fires it, and an `ALTER TABLE`
-    /// rename or drop (SQLite compiles the whole schema again) with 'no such column'.
-    ///
-    /// Every command's work runs so (`read`, `writeWithoutTransaction`): the SQL jsonsql writes
-    /// names only columns it found, in double quotes. SQL the user gives (`--sql`, the shell,
-    /// `check=`) runs in `readingAsGiven`, where `"x"` is a name, as GRDB reads it (but for the
-    /// views and triggers it reaches: `readingUserSQL`).
-    static func readingStoredSchema<T>(_ db: Database, _ work: () throws -> T) throws -> T {
-        try legacyStrings(db, on: true, work)
-    }
-
-    /// Runs `work` with a double-quoted word always a name: for SQL the user gives.
-    static func readingAsGiven<T>(_ db: Database, _ work: () throws -> T) throws -> T {
-        try legacyStrings(db, on: false, work)
-    }
-
-    /// Runs user SQL as given (`readingAsGiven`), but for what it reaches: when SQLite names a
-    /// missing column that the SQL does not write in double quotes, the "x" is in a view or
-    /// trigger another tool wrote, and the statement is compiled again as SQLite reads a stored
-    /// schema. (A missing column fails when the statement is prepared, before it runs.)
-    static func readingUserSQL<T>(_ sql: String, db: Database, _ work: () throws -> T) throws -> T {
-        do {
-            return try readingAsGiven(db, work)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            let prefix = "no such column: "
-            guard let message = error.message, message.hasPrefix(prefix),
-                !sql.contains(SQLQuote.identifier(String(message.dropFirst(prefix.count))))
-            else { throw error }
-            return try readingStoredSchema(db, work)
-        }
-    }
-
-    private static func legacyStrings<T>(_ db: Database, on: Bool, _ work: () throws -> T) throws
-        -> T
-    {
-        let handle = UnsafeMutableRawPointer(db.sqliteConnection)
-        var was: Int32 = 0
-        _ = jsonsql_sqlite_legacy_strings(handle, on ? 1 : 0, &was)
-        defer { _ = jsonsql_sqlite_legacy_strings(handle, was, nil) }
-        return try work()
-    }
-
-    /// The wait for another process's lock: SQLite's busy timeout (the same sleeps, up to
-    /// `timeout` seconds in all), except that Ctrl-C, SIGTERM or SIGHUP (`Interruption`) ends it
-    /// at once. SQLite's own timeout sleeps through them: a command waiting for a lock could not
-    /// be stopped until the other process let go or `--timeout` ran out.
-    static func busyWait(_ timeout: TimeInterval) -> Database.BusyCallback {
-        let limit = Int((timeout * 1000).rounded(.down))
-        return { tries in
-            if Interruption.isRequested { return false }
-            // sqliteDefaultBusyCallback's sleeps, in milliseconds, and their sums so far.
-            let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
-            let totals = [0, 1, 3, 8, 18, 33, 53, 78, 103, 128, 178, 228]
-            var delay = tries < delays.count ? delays[tries] : delays[delays.count - 1]
-            let prior =
-                tries < delays.count
-                ? totals[tries] : totals[totals.count - 1] + delay * (tries - (delays.count - 1))
-            if prior + delay > limit {
-                delay = limit - prior
-                if delay <= 0 { return false }
-            }
-            // A signal ends the sleep early (nanosleep is never restarted after a handler).
-            var time = timespec(tv_sec: delay / 1000, tv_nsec: (delay % 1000) * 1_000_000)
-            nanosleep(&time, nil)
-            return !Interruption.isRequested
-        }
-    }
+    /// The database as messages name it: a file's path, or a URL without its password.
+    public var path: String { backend.name }
 
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
+    /// `busyTimeout`: how long to wait for another process's lock, in seconds.
     public init(
         path: String, access: Access, busyTimeout: TimeInterval = 60, userTransactions: Bool = false
     ) throws {
-        Self.configured
         guard busyTimeout >= 0 && busyTimeout <= Self.maximumBusyTimeout else {
             throw JSONSQLError(
                 "the busy timeout must be from 0 to \(Int(Self.maximumBusyTimeout)) seconds, not \(busyTimeout)"
@@ -184,11 +38,8 @@ public final class Store {
         }
         // A postgres:// URL is never a file name: nothing is created or opened on disk for it.
         if PostgresConnection.isURL(path) {
-            postgres = try PostgresStore(url: path, lockTimeout: busyTimeout)
-            self.path = postgres!.name
-            self.configuration = Configuration()
-            self.userTransactions = userTransactions
-            queue = try DatabaseQueue()
+            backend = try PostgresStore(
+                url: path, lockTimeout: busyTimeout, userTransactions: userTransactions)
             return
         }
         // libpq's key-value form with a password (`host=/tmp password=x dbname=app`) is not a
@@ -200,475 +51,242 @@ public final class Store {
                 "\(shown == "..." ? "the database argument" : shown) names a password in libpq's key=value form of a PostgreSQL connection string, which jsonsql does not take: give the database as a postgres:// URL\(url), with the password in PGPASSWORD or ~/.pgpass"
             )
         }
-        postgres = nil
-        let version = sqlite3_libversion_number()
-        guard version >= Self.minimumSQLiteVersion else {
-            throw JSONSQLError(
-                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators"
-            )
-        }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if isDirectory.boolValue {
-            throw JSONSQLError("\(path) is a directory, not a database file")
-        }
-        // SQLite reports I/O errors for a pipe or a device: say what the path is instead.
-        var status = stat()
-        if exists && stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
-            let kind =
-                switch status.st_mode & S_IFMT {
-                case S_IFIFO: "a named pipe"
-                case S_IFCHR, S_IFBLK: "a device"
-                case S_IFSOCK: "a socket"
-                default: "not a regular file"
-                }
-            throw JSONSQLError("\(path) is \(kind), not a database file")
-        }
-        if !exists && path.hasPrefix("file:") {
-            // SQLite's URI form (file:db.sqlite?mode=ro) would otherwise be a file name here.
-            var file = path.dropFirst("file:".count)
-            if let query = file.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-                file = file[..<query]
-            }
-            if file.hasPrefix("//") { file = file.dropFirst(2) }
-            throw JSONSQLError(
-                "\(path) is a SQLite URI, and jsonsql takes a file path: give \(file.isEmpty ? "the path" : SQLQuote.shellWord(String(file))) (a query never writes, and a file that cannot be written is opened read-only); for a file named so, write ./\(path)"
-            )
-        }
-        if !exists && path == "-" {
-            // `jsonsql insert - t < data.json` would make a file named -.
-            throw JSONSQLError(
-                "- stands for standard input, which cannot hold a database: give the database file, as in jsonsql insert db.sqlite TABLE < data.json (a file named - is ./-)"
-            )
-        }
-        if !exists && DraftDatabase.exists(path) {
-            // Checked before "no database": a missing name would be offered itself as the nearest.
-            var status = stat()
-            if stat(path, &status) != 0 && errno == ELOOP {
-                throw JSONSQLError(
-                    "\(path) is a symbolic link that leads back to itself (a loop of links); point it at a database, or remove the link"
-                )
-            }
-            throw JSONSQLError(
-                "\(path) is a symbolic link to a missing file; create the database where it points, or remove the link"
-            )
-        }
-        if !exists && access != .create {
-            let near = NearestNames.fileNames(near: path)
-            // `describe p.ndjsn`: a misspelt data file, which query and describe read.
-            let dataFile =
-                access == .read && !near.isEmpty && near.allSatisfy { Store.isDataFile($0) }
-            throw JSONSQLError(
-                (dataFile ? "no file \(path)" : "no database at \(path)")
-                    + (near.isEmpty
-                        ? "; create one with `jsonsql create-table` or `jsonsql insert`"
-                        : "; did you mean \(NearestNames.list(near))?"))
-        }
-        if exists && Foundation.access(path, R_OK) != 0 {
-            throw JSONSQLError(
-                "cannot read \(path): \(String(cString: strerror(errno)).lowercased()); the user running jsonsql needs read permission on it (ls -l \(SQLQuote.shellWord(path)))"
-            )
-        }
-        var configuration = Self.defensiveConfiguration()
-        // Reads still open read-write when they may: after a crash, the first connection that
-        // can write rolls back the interrupted transaction, and a read-only one would fail.
-        // Store.read runs queries in read-only transactions all the same.
-        configuration.readonly = access == .read && Foundation.access(path, W_OK) != 0
-        var walInfo = stat()
-        if access == .read && stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0 {
-            // The last connection to a WAL database to close copies the `-wal` file into the
-            // database file and removes it: a read would rewrite the file. A read leaves a
-            // `-wal` that holds commits as it is; the next write (or sqlite3) checkpoints it.
-            // Without one, closing only removes the `-wal` and `-shm` this connection made.
-            configuration.prepareDatabase { db in
-                let code = jsonsql_sqlite_no_checkpoint_on_close(
-                    UnsafeMutableRawPointer(db.sqliteConnection))
-                guard code == SQLITE_OK else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
-                }
-            }
-        }
-        if access == .read {
-            // GRDB's authorizer, a Swift callback for every column each statement reads, records
-            // what observers and its schema cache need after writes. A store that only reads has
-            // neither; the callbacks were a tenth of a query's start-up.
-            configuration.prepareDatabase { db in
-                sqlite3_set_authorizer(db.sqliteConnection, nil, nil)
-            }
-        }
-        configuration.busyMode = .callback(Self.busyWait(busyTimeout))
-        configuration.label = "jsonsql"
-        configuration.allowsUnsafeTransactions = userTransactions
-        self.userTransactions = userTransactions
-        self.path = path
-        self.configuration = configuration
-        if exists {
-            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
-        } else {
-            let draft = try DraftDatabase(for: path)
-            do {
-                queue = try Self.connect(draft.path, configuration: configuration, reportedAs: path)
-            } catch {
-                draft.discard()
-                throw error
-            }
-            self.draft = draft
-        }
+        backend = try SQLiteStore(
+            path: path, access: access, busyTimeout: busyTimeout,
+            userTransactions: userTransactions)
     }
 
-    /// A database in memory, named `name` in messages: nothing is written to disk.
-    init(memoryNamed name: String) throws {
-        Self.configured
-        guard sqlite3_libversion_number() >= Self.minimumSQLiteVersion else {
-            throw JSONSQLError(
-                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators"
-            )
-        }
-        var configuration = Self.defensiveConfiguration()
-        configuration.label = "jsonsql"
-        self.configuration = configuration
-        self.userTransactions = false
-        self.path = name
-        postgres = nil
-        queue = try DatabaseQueue(configuration: configuration)
-        isInMemory = true
+    init(_ backend: any StoreBackend) {
+        self.backend = backend
     }
 
-    deinit {
-        close()
+    /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
+    /// form) without its password (`ConnectionString.redacted`), a file path as it is.
+    public static func displayName(_ database: String) -> String {
+        ConnectionString.redacted(database)
     }
 
-    /// Closes the connection; a new database that nothing was written to leaves no file behind.
-    public func close() {
-        try? queue.close()
-        draft?.discard()
-        draft = nil
+    /// Whether `text` names a PostgreSQL database (`postgres://...`) rather than a file.
+    public static func isPostgresURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
+
+    /// Where a server's notices and warnings go, each one line in jsonsql's words (`the server
+    /// warns: ...`): by default to standard error as `note: ...`. Set it before opening a store.
+    public static var serverNotes: (String) -> Void {
+        get { PostgresConnection.notes }
+        set { PostgresConnection.notes = newValue }
     }
+
+    /// The database as a command line a message suggests names it: the file's path, or the
+    /// URL without its password, with its options, so that the command runs on the same schema.
+    public var commandLineName: String { backend.name }
+
+    /// Where the statements of SQL typed into the shell end, by the rules of this database.
+    public var statementSyntax: StatementSyntax { backend.statementSyntax }
+
+    /// Whether the database exists: false while a new SQLite file waits for its first write.
+    public var fileExists: Bool { backend.exists }
 
     /// Whether the database lives in memory only (files loaded by `Store.loading`).
-    public private(set) var isInMemory = false
+    public var isInMemory: Bool { backend.isInMemory }
 
-    /// Whether the database file exists: false while a new database waits for its first write.
-    public var fileExists: Bool { draft == nil }
+    /// Closes the connection; a new database that nothing was written to leaves no file behind.
+    public func close() { backend.close() }
 
-    /// Opens a connection and reads the schema, which proves the file is a database.
-    private static func connect(
-        _ file: String, configuration: Configuration, reportedAs path: String
-    ) throws -> DatabaseQueue {
-        do {
-            // GRDB reads the schema as it opens (`SELECT * FROM sqlite_master LIMIT 1`): a file
-            // that is no database, or a hot journal that cannot be rolled back, fails here.
-            return try DatabaseQueue(path: file, configuration: configuration)
-        } catch {
-            throw translate(error, path: path)
-        }
-    }
-
-    /// Runs work on the connection: every database operation goes through here, so that a new
-    /// database moves into place after the first work that wrote to it.
-    private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
-        if let postgres {
-            throw JSONSQLError(
-                "this is not yet supported on PostgreSQL (\(postgres.name)); docs/postgresql.md lists what is"
-            )
-        }
-        if reopenPending {
-            queue = try Self.reopen(path, configuration: configuration)
-            reopenPending = false
-        }
-        if let draft, DraftDatabase.exists(path), !draft.hasContent {
-            // Created meanwhile, by a command in the shell or by another process: use it.
-            try reconnect()
-        }
-        let result: T
-        do {
-            result = try work(queue)
-        } catch {
-            Self.finishRollback(after: error, on: queue)
-            throw error
-        }
-        // A new database moves into place once written, but not inside the shell user's open
-        // transaction: closing the connection would roll it back.
-        if let draft, draft.hasContent, !queue.inDatabase({ $0.isInsideTransaction }) {
-            try queue.close()
-            self.draft = nil
-            do {
-                try draft.publish()
-            } catch {
-                draft.discard()
-                try? reconnect()
-                throw error
-            }
-            // The work is done and in place: a failure to open the file again (an I/O error)
-            // is the next work's, which tries again, and not this one's.
-            do {
-                queue = try Self.reopen(path, configuration: configuration)
-            } catch {
-                reopenPending = true
-            }
-        }
-        return result
-    }
-
-    /// Opens a new database just moved into place, after the work that made it. A Ctrl-C now
-    /// does not stop the opening (it stays requested for the command to see afterwards): it
-    /// stopped SQLite's read of a large schema, and the command then said that nothing was
-    /// done while the file was in place with all of it.
-    private static func reopen(_ path: String, configuration: Configuration) throws -> DatabaseQueue
-    {
-        let requested = Interruption.requestedSignal
-        Interruption.clear()
-        defer { if let requested { Interruption.request(signal: requested) } }
-        do {
-            return try DatabaseQueue(path: path, configuration: configuration)
-        } catch {
-            // SQLite's own words: jsonsql's (`translate`) say what a failure left undone.
-            let reason = (error as? DatabaseError)?.message ?? "\(error)"
-            throw JSONSQLError(
-                "\(path) is written and in place, but opening it again failed (\(reason)); the changes made so far are in it",
-                atTransactionBoundary: true)
-        }
-    }
-
-    /// After a write that failed for want of space or on an I/O error, SQLite leaves its pager in
-    /// an error state: the transaction's journal stays beside the database as a hot journal and
-    /// the file keeps the pages written so far, until a connection next reads it. Reading now
-    /// plays the journal back, so the file is as it was before the command and takes no more
-    /// room (a copy of the file alone would otherwise hold the half-written pages).
-    private static func finishRollback(after error: Error, on queue: DatabaseQueue) {
-        guard let error = error as? DatabaseError, isStorageFailure(error) else { return }
-        queue.inDatabase { db in
-            guard !db.isInsideTransaction else { return }
-            _ = try? Int.fetchOne(db, sql: "PRAGMA schema_version")
-        }
-    }
-
-    /// Whether SQLite failed only to release a lock (to go down from the write lock to a read
-    /// lock, or to drop one), which it does after a commit or rollback is complete.
-    static func isLockReleaseFailure(_ error: DatabaseError) -> Bool {
-        error.extendedResultCode == .SQLITE_IOERR_UNLOCK
-            || error.extendedResultCode == .SQLITE_IOERR_RDLOCK
-    }
-
-    /// Whether a write failed for want of space or on an I/O error (`ulimit -f` too): errors that
-    /// operations pass on as they are, so that `finishRollback` and `translate` see them.
-    static func isStorageFailure(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
-    }
-
-    /// Drops the draft and opens the file at `path`, or a new draft when there is none.
-    private func reconnect() throws {
-        close()
-        if DraftDatabase.exists(path) {
-            queue = try Self.connect(path, configuration: configuration, reportedAs: path)
-        } else {
-            let draft = try DraftDatabase(for: path)
-            queue = try Self.connect(draft.path, configuration: configuration, reportedAs: path)
-            self.draft = draft
-        }
-    }
-
-    /// Runs database work, turning SQLite errors into readable ones.
-    func read<T>(_ work: (Database) throws -> T) throws -> T {
-        do {
-            return try withConnection { queue in
-                try queue.read { db in try Self.readingStoredSchema(db) { try work(db) } }
-            }
-        } catch {
-            throw Self.translate(error, path: path)
-        }
-    }
-
-    /// Runs database work outside a transaction; the caller translates errors.
-    func writeWithoutTransaction<T>(_ work: (Database) throws -> T) throws -> T {
-        try withConnection { queue in
-            try queue.writeWithoutTransaction { db in
-                try Self.readingStoredSchema(db) { try work(db) }
-            }
-        }
-    }
-
-    /// Runs database work in one transaction that takes the write lock at once, or in a
-    /// savepoint when the shell's user has a transaction open: all or nothing either way.
-    ///
-    /// Without `commit`, the work is rolled back: it runs for real (constraints, counts) and
-    /// leaves nothing behind, which is what `--dry-run` needs.
-    func write<T>(commit: Bool = true, _ work: (Database) throws -> T) throws -> T {
-        do {
-            return try writeWithoutTransaction { db in
-                var result: T?
-                let body = { () throws -> Database.TransactionCompletion in
-                    result = try work(db)
-                    return commit ? .commit : .rollback
-                }
-                if db.isInsideTransaction {
-                    try db.inSavepoint(body)
-                } else {
-                    do {
-                        try db.inTransaction(.immediate, body)
-                    } catch let error as DatabaseError
-                        where commit && result != nil && Self.isLockReleaseFailure(error)
-                        && !db.isInsideTransaction
-                    {
-                        // The work returned and COMMIT failed only as it let go of its lock, after
-                        // the journal was deleted (the commit point): the change is in the file,
-                        // and the lock goes when the connection closes. The command succeeded.
-                    }
-                }
-                guard let result else {
-                    throw JSONSQLError("the database work ended without a result")
-                }
-                return result
-            }
-        } catch {
-            throw Self.translate(error, path: path)
-        }
-    }
-
-    /// Refuses to read `path` as a command's input when it is one of the files SQLite keeps for
-    /// this connection: a database (main or attached) or its journal, write-ahead log or
-    /// shared-memory file, found by device and inode without opening `path`. Reading one through
-    /// a descriptor of jsonsql's own and closing it would give up every lock SQLite holds on the
-    /// file (POSIX locks are the process's): in the shell's open transaction, another process
-    /// could then write, and its rows be lost at COMMIT. `reads`: what the command reads instead.
-    public func refuseOwnFile(_ path: String, reads: String) throws {
-        guard postgres == nil, path != "-" else { return }
-        var named = stat()
-        guard stat(path, &named) == 0 else { return }
-        let databases =
-            (try? queue.inDatabase { db in
-                try Row.fetchAll(db, sql: "PRAGMA database_list").map {
-                    (name: $0["name"] as String, file: $0["file"] as String)
-                }
-            }) ?? []
-        let companions = [
-            ("", ""), ("-journal", "'s journal"), ("-wal", "'s write-ahead log"),
-            ("-shm", "'s shared-memory file"),
-        ]
-        for database in databases where !database.file.isEmpty {
-            for (suffix, role) in companions {
-                var info = stat()
-                guard stat(database.file + suffix, &info) == 0, info.st_dev == named.st_dev,
-                    info.st_ino == named.st_ino
-                else {
-                    continue
-                }
-                let which =
-                    database.name == "main"
-                    ? "this database" : "the attached database \(database.name)"
-                throw JSONSQLError("\(path) is \(which)\(role); \(reads)")
-            }
-        }
-    }
+    // MARK: Transactions the shell's user opens
 
     /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
-    public var isInsideTransaction: Bool {
-        if let postgres { return postgres.isInsideTransaction }
-        return queue.inDatabase { $0.isInsideTransaction }
-    }
+    public var isInsideTransaction: Bool { backend.isInsideTransaction }
+
+    /// Whether a transaction in which a statement failed stays open until COMMIT or ROLLBACK
+    /// (PostgreSQL); on SQLite an interrupted write, a full disk or an I/O error rolls all of it
+    /// back at once.
+    public var keepsFailedTransactions: Bool { backend.keepsFailedTransactions }
 
     /// Rolls back the open transaction, if any.
-    public func rollbackOpenTransaction() throws {
-        if let postgres { return try postgres.rollbackOpenTransaction() }
-        do {
-            try queue.inDatabase { db in
-                if db.isInsideTransaction { try db.rollback() }
-            }
-        } catch {
-            throw Self.translate(error, path: path)
-        }
+    public func rollbackOpenTransaction() throws { try backend.rollbackOpenTransaction() }
+
+    /// Whether the shell's last SQL statement began a `COPY ... FROM STDIN`, which was refused:
+    /// the script lines up to `\.` are its data (PostgreSQL only; cleared by asking).
+    public func takeRefusedCopyInput() -> Bool { backend.takeRefusedCopyInput() }
+
+    /// Refuses to read `path` as a command's input when it is one of the files the database
+    /// keeps open (a SQLite database, attached or main, its journal, write-ahead log or
+    /// shared-memory file): reading it through a descriptor of jsonsql's own would give up the
+    /// locks held on it. `reads`: what the command reads instead.
+    public func refuseOwnFile(_ path: String, reads: String) throws {
+        try backend.refuseOwnFile(path, reads: reads)
     }
 
-    /// The names of the tables, in creation order, without SQLite's internal ones.
-    public func tableNames() throws -> [String] {
-        if let postgres { return try postgres.tableNames() }
-        return try read { db in try Self.tableNames(db) }
-    }
+    // MARK: Schema
+
+    /// The names of the tables, in creation order, without the engine's internal ones.
+    public func tableNames() throws -> [String] { try backend.tableNames() }
 
     /// The indexes `drop-index` can drop, by name: those a `CREATE INDEX` made, not the ones that
     /// keep a PRIMARY KEY or UNIQUE constraint.
-    public func indexNames() throws -> [String] {
-        if let postgres { return try postgres.indexNames() }
-        return try read { db in
-            try String.fetchAll(
-                db,
-                sql:
-                    "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
-            )
-        }
-    }
+    public func indexNames() throws -> [String] { try backend.indexNames() }
 
-    static func tableNames(_ db: Database) throws -> [String] {
-        try String.fetchAll(
-            db.makeStatement(
-                sql: """
-                    SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
-                    """))
-    }
-
-    /// The table a command works on: the one named, or the only table in the database.
+    /// The table a command works on: the one named (or a view), or the only table.
     public func resolveTable(_ name: String?) throws -> String {
-        if let postgres { return try postgres.resolveTable(name, views: true) }
-        return try read { db in try Self.resolveTable(name, db: db, path: path) }
-    }
-
-    static func resolveTable(_ name: String?, db: Database, path: String) throws -> String {
-        try resolveTable(
-            name, tables: try tableNames(db), path: path, isView: { try db.viewExists($0) })
-    }
-
-    /// The table named, matched as SQLite matches names, or the only one of `tables`.
-    static func resolveTable(
-        _ name: String?, tables: [String], path: String, isView: (String) throws -> Bool
-    ) throws
-        -> String
-    {
-        guard let name else {
-            switch tables.count {
-            case 1: return tables[0]
-            case 0:
-                throw JSONSQLError(
-                    "\(path) holds no tables; create one with `jsonsql create-table` or `jsonsql insert`"
-                )
-            default:
-                throw JSONSQLError(
-                    "\(path) holds \(tables.count) tables (\(tables.joined(separator: ", "))); name the one to use"
-                )
-            }
-        }
-        if let match = SQLName.find(name, in: tables) {
-            return match
-        }
-        if try isView(name) { return name }
-        throw noTable(name, tables: tables, database: path)
-    }
-
-    /// `no table 'playr' in db.sqlite; did you mean 'player'? tables: player`, for every command
-    /// that names a table, on SQLite and PostgreSQL; `then` follows the list.
-    static func noTable(_ name: String, tables: [String], database: String, then: String = "")
-        -> JSONSQLError
-    {
-        let list =
-            tables.isEmpty
-            ? "it holds no tables"
-            : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
-        let near = NearestNames.nearest(to: name, in: tables)
-        var guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        // `main.player`, as SQL names a table with its schema: jsonsql takes the name alone.
-        if let dot = name.firstIndex(of: "."),
-            ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
-            let table = SQLName.find(String(name[name.index(after: dot)...]), in: tables)
-        {
-            guess =
-                "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
-        }
-        return JSONSQLError(
-            "no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
+        try backend.resolveTableOrView(name)
     }
 
     /// Columns and declared types of a table or view.
-    public func tableInfo(_ table: String) throws -> TableInfo {
-        if let postgres { return try postgres.tableInfo(table) }
-        return try read { db in try TableInfo(db: db, table: table) }
+    public func tableInfo(_ table: String) throws -> TableInfo { try backend.tableInfo(table) }
+
+    /// Creates a table; with `ifNotExists`, an existing one of that name is kept and the outcome
+    /// says whether it is defined as `spec` would define it.
+    @discardableResult
+    public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
+        try backend.createTable(spec, ifNotExists: ifNotExists)
+    }
+
+    /// Creates an index on JSON paths or columns.
+    @discardableResult
+    public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
+        try backend.createIndex(spec)
+    }
+
+    /// Lists the tables, with their row counts when `counts`.
+    public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer)
+        throws
+    {
+        try backend.listTables(counts: counts, format: format, to: out)
+    }
+
+    /// Prints the `CREATE` statements of one table or of all.
+    public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+        try backend.listSchema(table: table, format: format, to: out)
+    }
+
+    /// Lists the indexes of one table or of all.
+    public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+        try backend.listIndexes(table: table, format: format, to: out)
+    }
+
+    /// Adds, drops and renames columns (and retypes them, after the rest); returns the notes.
+    @discardableResult
+    public func alter(_ spec: AlterSpec) throws -> [String] { try backend.alter(spec) }
+
+    /// Changes the types of columns, keeping every value exactly or refusing the change.
+    @discardableResult
+    public func retype(
+        table name: String, columns changes: [(column: String, type: ColumnType)],
+        after spec: AlterSpec? = nil
+    ) throws -> [String] {
+        try backend.retype(table: name, columns: changes, after: spec)
+    }
+
+    /// Renames a table; returns the name it had.
+    @discardableResult
+    public func renameTable(_ old: String, to new: String) throws -> String {
+        try backend.renameTable(old, to: new)
+    }
+
+    /// Drops a table; returns its name, or nil when `ifExists` found none.
+    @discardableResult
+    public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
+        try backend.dropTable(name, ifExists: ifExists)
+    }
+
+    /// Drops an index; returns its name, or nil when `ifExists` found none.
+    @discardableResult
+    public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
+        try backend.dropIndex(name, ifExists: ifExists)
+    }
+
+    // MARK: Rows
+
+    /// Inserts the records of `sources` into `options.table`, all of them or none.
+    @discardableResult
+    public func insert(
+        from sources: [InputSource], options: InsertOptions,
+        progress: ((InsertProgress) -> Void)? = nil
+    ) throws -> InsertResult {
+        try backend.insert(from: sources, options: options, progress: progress)
+    }
+
+    /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
+    @discardableResult
+    public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+        try backend.run(spec, format: format, to: out)
+    }
+
+    /// The number of rows `spec`'s filters match (its selections, order and groups aside).
+    public func count(_ spec: QuerySpec) throws -> Int { try backend.count(spec) }
+
+    /// The SQL of a query and the engine's plan for it, as text lines.
+    public func explain(_ spec: QuerySpec) throws -> String { try backend.explain(spec) }
+
+    /// What running user SQL did.
+    public struct SQLOutcome: Sendable, Equatable {
+        /// Rows printed; nil for a statement without result columns, which prints nothing.
+        public var rows: Int?
+        /// Rows inserted, updated or deleted.
+        public var changes: Int
+    }
+
+    /// Runs one statement of user SQL, with named or positional parameters, in a transaction of
+    /// its own, or in a savepoint inside a transaction the shell's user began.
+    ///
+    /// Parameter values are typed like `--where` literals: `42` is a number, `"42"` and
+    /// `DE` are text, `null` is NULL. Transaction statements (`BEGIN`, `COMMIT`, `SAVEPOINT`...)
+    /// run only on a store opened with `userTransactions`; elsewhere a statement that leaves a
+    /// transaction open is rolled back and refused.
+    @discardableResult
+    public func run(
+        sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
+    ) throws -> SQLOutcome {
+        try backend.run(sql: sql, parameters: parameters, format: format, to: out)
+    }
+
+    /// The plan of user SQL.
+    public func explain(sql: String, parameters: [String: String]) throws -> String {
+        try backend.explain(sql: sql, parameters: parameters)
+    }
+
+    /// Updates the rows `spec` selects; with `dryRun`, runs the update and rolls it back.
+    public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
+        try backend.update(spec, dryRun: dryRun)
+    }
+
+    /// Deletes the rows `spec` selects; with `dryRun`, runs the delete and rolls it back.
+    public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
+        try backend.delete(spec, dryRun: dryRun)
+    }
+
+    // MARK: What the data holds
+
+    /// Every path of a table's JSON with its types, counts and distinct values; returns notes.
+    @discardableResult
+    public func describe(
+        table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
+    ) throws -> [String] {
+        try backend.describe(table: table, sample: sample, format: format, to: out)
+    }
+
+    /// Notes for the paths of a query that no row has (`customer.contry`), each with the nearest
+    /// paths that rows do have. Such a query is no error (a key may be missing from every row),
+    /// but it is most often a typo. Only key paths are checked: an index may well be past the end.
+    /// Then `KindCheck`'s notes: comparisons with a kind of value no row holds at the path.
+    public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
+        let paths = SQLiteStore.notePaths(spec)
+        guard !paths.isEmpty || !spec.filters.isEmpty else { return [] }
+        return try backend.missingPathNotes(spec, paths: paths)
+    }
+
+    /// Swift types (`Codable` structs) for a table's rows and the JSON in them.
+    public func swiftTypes(table: String, sample: Int? = nil) throws -> String {
+        try backend.swiftTypes(table: table, sample: sample)
+    }
+
+    /// The rows that key discovery reads: enough to see the shape, few enough to stay instant.
+    public static let completionSampleRows = 1000
+
+    /// The keys of the objects at `path` in a sample of rows, for the shell's completion.
+    public func jsonKeys(
+        at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows
+    ) throws -> [JSONKey] {
+        try backend.jsonKeys(at: path, in: table, sampleRows: sampleRows)
     }
 }

@@ -246,9 +246,9 @@ struct Query: StoreCommand {
     var tableArgument: String? { table }
 
     func run(_ store: Store) throws {
-        // On PostgreSQL, Ctrl-C cancels the statement on the server rather than leaving it running.
-        // (`openAndRun` installs the signal handler; the shell has its own.)
-        guard store.isPostgres else { return try query(store) }
+        // Ctrl-C ends the query (on PostgreSQL it cancels the statement on the server), and the
+        // error it ends with says so. (`openAndRun` installs the signal handler; the shell has
+        // its own.)
         do {
             try query(store)
         } catch {

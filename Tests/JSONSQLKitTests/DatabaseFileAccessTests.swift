@@ -6,7 +6,7 @@
 
     /// How jsonsql touches a database file outside SQLite's statements: an insert leaves in the
     /// kernel's file cache only the end of a file it appends to (`Writeback`; measured with
-    /// mincore(2)), and neither it nor a read of the file's start (`Store.fileStart`) opens and
+    /// mincore(2)), and neither it nor a read of the file's start (`SQLiteStore.fileStart`) opens and
     /// closes a descriptor of its own, which would give up the locks SQLite holds on the file.
     @Suite struct DatabaseFileAccessTests {
         /// NDJSON records `{"id": KEY, "note": "nnn..."}`.
@@ -159,10 +159,12 @@
                 sql: "BEGIN IMMEDIATE", parameters: [:], format: .jsonl, to: OutputBuffer())
             // What a command checks before and after its database work: the header, the kind of
             // file.
-            #expect(Store.header(db.path)?.starts(with: Array("SQLite format 3\u{0}".utf8)) == true)
+            #expect(
+                SQLiteStore.header(db.path)?.starts(with: Array("SQLite format 3\u{0}".utf8))
+                    == true)
             #expect(Store.isSQLiteFile(db.path))
             #expect(!Store.isDataFile(db.path))
-            #expect(!Store.isWALWithoutSharedMemory(db.path))
+            #expect(!SQLiteStore.isWALWithoutSharedMemory(db.path))
             let other = Process()
             other.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
             other.arguments = [db.path, "INSERT INTO t VALUES (3)"]
@@ -172,12 +174,12 @@
             #expect(other.terminationStatus != 0)
             _ = try shell.run(sql: "COMMIT", parameters: [:], format: .jsonl, to: OutputBuffer())
             #expect(
-                Store.fileStart(db.path, count: 1_000_000)?.count
+                SQLiteStore.fileStart(db.path, count: 1_000_000)?.count
                     == Int(
                         try FileManager.default.attributesOfItem(atPath: db.path)[.size] as! UInt64)
             )
-            #expect(Store.fileStart(db.directory.path, count: 16) == nil)
-            #expect(Store.fileStart(db.path + "-missing", count: 16) == nil)
+            #expect(SQLiteStore.fileStart(db.directory.path, count: 16) == nil)
+            #expect(SQLiteStore.fileStart(db.path + "-missing", count: 16) == nil)
         }
 
         @Test("a file deeper than SQLite's 512-byte path limit is read all the same")
@@ -191,7 +193,7 @@
             let path = directory + "/records.data"
             #expect(path.utf8.count > 600)
             try Data(#"[{"a": 1}]"#.utf8).write(to: URL(fileURLWithPath: path))
-            #expect(Store.fileStart(path, count: 16) == Array(#"[{"a": 1}]"#.utf8))
+            #expect(SQLiteStore.fileStart(path, count: 16) == Array(#"[{"a": 1}]"#.utf8))
             #expect(Store.isDataFile(path))
             #expect(Store.isDataFile(path, format: .csv))
             #expect(!Store.isSQLiteFile(path))

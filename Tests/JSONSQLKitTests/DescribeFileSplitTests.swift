@@ -55,7 +55,7 @@ final class DescribeFileSplitTests {
     /// `describe` of the file, read by two threads whenever it has a line break past its middle.
     func streamed(_ path: String) throws -> String {
         let out = OutputBuffer()
-        try Store.describeJSONFile(path, output: .jsonl, to: out, minimumSplit: 1)
+        try SQLiteStore.describeJSONFile(path, output: .jsonl, to: out, minimumSplit: 1)
         return out.text
     }
 
@@ -225,12 +225,12 @@ final class DescribeFileSplitTests {
         #expect(try loaded(file) == described)
     }
 
-    /// Whether `describe` of `path` is answered in one read (`Store.describeOnce`).
+    /// Whether `describe` of `path` is answered in one read (`SQLiteStore.describeOnce`).
     func readsOnce(_ path: String) throws -> Bool {
-        let store = try Store(memoryNamed: path)
+        let store = try SQLiteStore(memoryNamed: path)
         defer { store.close() }
         return
-            (try? Store.describeOnce(
+            (try? SQLiteStore.describeOnce(
                 path, table: Store.tableName(forFile: path), store: store, minimumSplit: 1)) != nil
     }
 

@@ -295,7 +295,7 @@ final class FilterSplitTests {
         let total = records.reduce(0) { $0 + $1.utf8.count }
         let precheck = try #require(RecordPrecheck(beforeTypes: try FilterParser.parse("o.c = DE")))
         var kept = KeptRecords(maximumBytes: total + 8)
-        _ = try Store.inferTypes(
+        _ = try SQLiteStore.inferTypes(
             file, table: "t", minimumSplit: 1, keeping: &kept, precheck: precheck)
         #expect(kept.isComplete)
         #expect(kept.positions.map(\.record) == Array(1...40))

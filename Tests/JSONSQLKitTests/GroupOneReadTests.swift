@@ -92,7 +92,7 @@ final class GroupOneReadTests {
             if oneRead {
                 #expect(Store.canStreamGroups(spec))
                 do {
-                    try Store.streamGroups(
+                    try SQLiteStore.streamGroups(
                         file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split,
                         narrowBytes: keep)
                 } catch {

@@ -17,7 +17,7 @@ final class InferenceSplitTests {
     /// The columns, or the error, from reading `path` by one thread or, when `split`, two.
     func inferred(_ path: String, split: Bool) -> String {
         do {
-            let inference = try Store.inferTypes(
+            let inference = try SQLiteStore.inferTypes(
                 path, table: "t", secondHalf: split, minimumSplit: 1)
             return "\(try inference.columns(for: "t", primaryKey: []))"
         } catch {

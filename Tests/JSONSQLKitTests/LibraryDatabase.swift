@@ -174,7 +174,7 @@ final class LibraryDatabase: @unchecked Sendable {
     /// (GRDB's connections refuse it).
     func executeAsSQLiteShell(_ sql: String) throws {
         try store.write { handle in
-            try Store.readingStoredSchema(handle) { try handle.execute(sql: sql) }
+            try SQLiteStore.readingStoredSchema(handle) { try handle.execute(sql: sql) }
         }
     }
 

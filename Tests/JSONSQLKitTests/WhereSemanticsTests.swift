@@ -132,11 +132,12 @@ struct WhereSemanticsTests {
         "--param and --set read a quoted value with the same escapes; a bad one is refused, not kept with its quotes"
     )
     func escapesInParamAndSet() throws {
-        #expect(try Store.parameterValue(#""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
-        #expect(try Store.parameterValue("'it''s'") == "it's".databaseValue)
-        #expect(try Store.parameterValue(#""open"#) == #""open"#.databaseValue)
         #expect(
-            errorMessage { try Store.parameterValue(#""C:\data""#) }?.contains(
+            try SQLiteStore.parameterValue(#""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
+        #expect(try SQLiteStore.parameterValue("'it''s'") == "it's".databaseValue)
+        #expect(try SQLiteStore.parameterValue(#""open"#) == #""open"#.databaseValue)
+        #expect(
+            errorMessage { try SQLiteStore.parameterValue(#""C:\data""#) }?.contains(
                 #"\d is not an escape"#) == true)
         let set = try UpdateSpec.Assignment(parsing: #"p="a\\b""#, json: false)
         #expect(set.value == .literal(.string(#"a\b"#)))

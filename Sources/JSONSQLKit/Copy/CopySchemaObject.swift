@@ -70,7 +70,7 @@ struct CopySchemaObject {
     func problem(in db: Database) throws -> String? {
         for sql in try checkStatements(db) {
             do { _ = try db.makeStatement(sql: sql) } catch let error as DatabaseError {
-                if Store.isStorageFailure(error) { throw error }
+                if SQLiteStore.isStorageFailure(error) { throw error }
                 return error.message ?? "\(error)"
             }
         }
@@ -114,7 +114,7 @@ struct CopySchemaObject {
                         else { return nil }
                         return roots[step["p2"] as Int]
                     })
-            } catch let error as DatabaseError where !Store.isStorageFailure(error) {
+            } catch let error as DatabaseError where !SQLiteStore.isStorageFailure(error) {
                 view.worksAtSource = false
             }
             if !all {
@@ -153,7 +153,7 @@ struct CopySchemaObject {
         let ordered = objects.filter { $0.kind == .view } + objects.filter { $0.kind == .trigger }
         for object in ordered {
             do { try db.execute(sql: object.sql) } catch let error as DatabaseError {
-                if Store.isStorageFailure(error) { throw error }
+                if SQLiteStore.isStorageFailure(error) { throw error }
                 try leaving.leaveOrRefuse(
                     object.leavable, object.description,
                     because: "the destination refuses it: \(error.message ?? "\(error)")")

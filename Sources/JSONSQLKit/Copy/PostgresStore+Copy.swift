@@ -290,3 +290,83 @@ extension PostgresStore {
         return count
     }
 }
+
+/// PostgreSQL as a copy's source and destination (`StoreBackend`).
+extension PostgresStore {
+    var noun: String { "database" }
+
+    /// Whether `other` is the same schema of one PostgreSQL database, by any URL (`identity`).
+    func isSameDatabase(as other: any StoreBackend) -> Bool {
+        guard let other = other as? PostgresStore, let identity = try? identity() else {
+            return false
+        }
+        return (try? other.identity()) == identity
+    }
+
+    func readingForCopy<T>(_ work: (any CopySource) throws -> T) throws -> T {
+        // One snapshot for every table; a cursor inside a transaction streams.
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", simple: true)
+        defer { _ = try? connection.execute("ROLLBACK", simple: true) }
+        return try work(PostgresCopySource(store: self))
+    }
+
+    /// A PostgreSQL database keeps no SQLite header.
+    func prepareForCopy(header: CopyHeader?) throws -> Bool { false }
+
+    /// copy does not translate SQLite's triggers and views for PostgreSQL: each is left as
+    /// `leaving` says, or refused by name.
+    func keepSchemaObjects(_ objects: [CopySchemaObject], leaving: CopyLeaving) throws
+        -> [CopySchemaObject]
+    {
+        for object in objects {
+            try leaving.leaveOrRefuse(
+                object.leavable, object.description,
+                because: "copy does not translate SQLite's \(object.kind.rawValue)s for PostgreSQL")
+        }
+        return []
+    }
+
+    func writingForCopy<T>(
+        from source: any StoreBackend, _ work: (any CopyDestination) throws -> T
+    ) throws -> T {
+        try connection.transaction { try work(PostgresCopyDestination(store: self)) }
+    }
+}
+
+/// A PostgreSQL database as a copy's source.
+struct PostgresCopySource: CopySource {
+    let store: PostgresStore
+
+    func tableNames() throws -> [String] { try store.tableNames() }
+    func resolveTable(_ name: String) throws -> String { try store.resolveTable(name) }
+    func table(_ name: String, indexes: Bool, leaving: CopyLeaving) throws -> CopyTable {
+        try store.copyTable(name, indexes: indexes, leaving: leaving)
+    }
+    /// What goes with the tables is refused by name or left (`PostgresStore.copyObjects`).
+    func schemaObjects(copied: [String], all: Bool, leaving: CopyLeaving) throws
+        -> [CopySchemaObject]
+    {
+        try store.copyObjects(copied, leaving: leaving)
+        return []
+    }
+    func header() throws -> CopyHeader? { nil }
+    func forEachRow(_ table: CopyTable, _ body: ([DatabaseValue]) throws -> Void) throws {
+        try store.forEachCopyRow(table, body)
+    }
+}
+
+/// A PostgreSQL database as a copy's destination.
+struct PostgresCopyDestination: CopyDestination {
+    let store: PostgresStore
+
+    func tableNames() throws -> [String] { try store.tableNames() }
+    func lock(_ names: [String]) throws { try store.lock(names) }
+    func carry(_ header: CopyHeader) throws {}
+    /// No SQLite trigger or view reaches PostgreSQL (`keepSchemaObjects`).
+    func create(_ objects: [CopySchemaObject], leaving: CopyLeaving) throws -> [String] { [] }
+    func write(_ table: CopyTable, rows: (_ add: ([DatabaseValue]) throws -> Void) throws -> Void)
+        throws -> Int
+    {
+        try store.copyIn(table, rows: rows)
+    }
+}

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One reader's share of `describe` of a JSON file read only once (`Store.describeOnce`): the
+/// One reader's share of `describe` of a JSON file read only once (`SQLiteStore.describeOnce`): the
 /// types of its records, inferred as loading infers them, and for each key the statistics of its
 /// values in the records that have it (a key a record lacks is not counted there, as a key
 /// inside JSON is not), both as a json column holds them and, while the key holds only integers or
@@ -9,7 +9,7 @@ import Foundation
 /// the column's: numbers are kept as their JSON text either way, and a string is counted by its
 /// decoded value either way unless it looks like JSON. Whatever this cannot be sure of (a string
 /// that may look like JSON or may not decode, an escaped key, any error) makes it throw, and the
-/// file is described as loading it would (`Store.describeJSONFile`), errors included.
+/// file is described as loading it would (`SQLiteStore.describeJSONFile`), errors included.
 struct DescribedOnce {
     struct Unsure: Error {}
 
@@ -53,15 +53,15 @@ struct DescribedOnce {
                 if Self.mayDiffer(field, bytes: bytes) { throw Unsure() }
                 let text = try textLayout.prepare(
                     field, bytes: bytes, column: key, scratch: &scratch)
-                Store.record(text, bytes: bytes, type: .text, into: walked[key], row: row)
+                SQLiteStore.record(text, bytes: bytes, type: .text, into: walked[key], row: row)
             } else {
                 let json = try jsonLayout.prepare(
                     field, bytes: bytes, column: key, scratch: &scratch)
-                Store.record(json, bytes: bytes, type: .json, into: walked[key], row: row)
+                SQLiteStore.record(json, bytes: bytes, type: .json, into: walked[key], row: row)
             }
             guard let stats = native[key] else { continue }
             if field.kind == .null {
-                Store.record(.null, type: .json, into: stats, row: row)
+                SQLiteStore.record(.null, type: .json, into: stats, row: row)
                 continue
             }
             guard let type = inference.soleKind(key), nativeTypes[key] ?? type == type else {
@@ -76,7 +76,7 @@ struct DescribedOnce {
             }
             let value = try nativeLayout.prepare(
                 field, bytes: bytes, column: key, scratch: &scratch)
-            Store.record(value, bytes: bytes, type: type, into: stats, row: row)
+            SQLiteStore.record(value, bytes: bytes, type: type, into: stats, row: row)
         }
         row += 1
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// JSON input that `describe` reads (`Store.streamDescribe`): a regular file, read from disk as
+/// JSON input that `describe` reads (`SQLiteStore.streamDescribe`): a regular file, read from disk as
 /// often as needed, on two threads when it is large (`SecondHalf`); or standard input or a
 /// pipe, read once as it comes and kept in memory (`RecordReader.copy`) to be read again.
 enum DescribedInput {
@@ -119,7 +119,7 @@ enum DescribedInput {
         }
     }
 
-    /// The types of every record, as `Store.inferTypes` gives them for a file (on two threads
+    /// The types of every record, as `SQLiteStore.inferTypes` gives them for a file (on two threads
     /// unless `splits` is false), with every record checked as `insert` checks it; `each` gets
     /// every record read on this thread. A pipe is read once, and not kept.
     func inferTypes(
@@ -127,7 +127,7 @@ enum DescribedInput {
         each: (UnsafeMutablePointer<UInt8>, RecordReader.Position) -> Void = { _, _ in }
     ) throws -> TypeInference {
         guard let reader = reader() else {
-            return try Store.inferTypes(
+            return try SQLiteStore.inferTypes(
                 path, table: "", secondHalf: splits, minimumSplit: minimumSplit, progress: progress,
                 each: each)
         }

@@ -302,10 +302,9 @@ struct SwiftTypes {
     ]
 }
 
-extension Store {
+extension SQLiteStore {
     /// `describe --swift`: Swift declarations for a GRDB app reading `table`, from every row.
     public func swiftTypes(table: String, sample: Int? = nil) throws -> String {
-        if let postgres { return try postgres.swiftTypes(table: table, sample: sample) }
         return try read { db in
             let info = try TableInfo(db: db, table: table)
             let stats = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)

@@ -79,7 +79,7 @@ final class RecordInserter {
     /// `DELETE` triggers (an FTS index's, an audit log's) would not run.
     static func refuseReplace(_ db: Database, table: String) throws {
         var reasons: [String] = []
-        for other in try Store.tableNames(db) {
+        for other in try SQLiteStore.tableNames(db) {
             for row in try Row.fetchAll(
                 db,
                 sql:

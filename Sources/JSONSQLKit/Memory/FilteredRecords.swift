@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// The records of a JSON file a filter matches, found in the one read that infers the file's
-/// types (`Store.inferTypes`, on two threads): each record is cut down to its values at the
+/// types (`SQLiteStore.inferTypes`, on two threads): each record is cut down to its values at the
 /// filter's paths (`NarrowRecords`), and its place in the file is kept. Once the types are
 /// known, each different cut-down record is inserted into a table of those types and the
 /// filter runs on it there, `FilterSQL` as on the loaded file: a cut-down record gives every

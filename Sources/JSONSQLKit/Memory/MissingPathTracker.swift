@@ -1,9 +1,9 @@
 import GRDB
 
-/// `Store.missingPathNotes` for a streamed query: each batch is checked for the paths not seen
+/// `SQLiteStore.missingPathNotes` for a streamed query: each batch is checked for the paths not seen
 /// yet, and the columns of those paths are recorded as `describe` records them, so that the
 /// nearest paths come from every row. Notes are given only when every record was inserted:
-/// a record left out (`RecordPrecheck`) could hold the path: then `Store.notesReadingAll`
+/// a record left out (`RecordPrecheck`) could hold the path: then `SQLiteStore.notesReadingAll`
 /// reads the file again for them.
 final class MissingPathTracker {
     /// Whether a precheck leaves records out of the batches, so that these give no notes.
@@ -30,7 +30,7 @@ final class MissingPathTracker {
             missesRecords = true
         }
         kinds = KindCheck.checks(spec, table: info).map { ($0.0, $0.1, []) }
-        for path in Store.notePaths(spec) {
+        for path in SQLiteStore.notePaths(spec) {
             let resolved = try ResolvedPath(path, in: info)
             pending.append((path, resolved))
             let name = resolved.column.name
@@ -58,7 +58,7 @@ final class MissingPathTracker {
     func observe(_ db: Database, table: String) throws {
         for index in kinds.indices.reversed() {
             guard
-                let present = try Store.kindsHeld(
+                let present = try SQLiteStore.kindsHeld(
                     kinds[index].check, at: kinds[index].resolved, table: table, db: db)
             else {
                 kinds.remove(at: index)
@@ -68,12 +68,12 @@ final class MissingPathTracker {
         }
         guard !pending.isEmpty else { return }
         pending = try pending.filter { entry in
-            !(try Store.holdsPath(entry.resolved, table: table, db: db))
+            !(try SQLiteStore.holdsPath(entry.resolved, table: table, db: db))
         }
         let needed = Set(pending.map(\.resolved.column.name))
         for name in needed {
             guard var column = columns[name] else { continue }
-            try Store.accumulate(
+            try SQLiteStore.accumulate(
                 column.statement.sqliteStatement, into: [column.root], kinds: [column.type],
                 row: &column.row, db: db)
             columns[name] = column
@@ -86,10 +86,10 @@ final class MissingPathTracker {
             let name = entry.resolved.column.name
             var known: [String] = []
             if let column = columns[name] {
-                Store.finish([column.root], kinds: [column.type])
+                SQLiteStore.finish([column.root], kinds: [column.type])
                 known = column.root.all().map(\.path)
             }
-            return Store.missingPathNote(entry.path, column: name, known: known)
+            return SQLiteStore.missingPathNote(entry.path, column: name, known: known)
         }
         return missing + kinds.compactMap { $0.check.note(present: $0.present) }
     }

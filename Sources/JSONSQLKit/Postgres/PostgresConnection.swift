@@ -62,7 +62,7 @@ final class PostgresConnection {
         PQfinish(connection)
     }
 
-    /// Where the server's notices and warnings go (`Store.serverNotes`).
+    /// Where the server's notices and warnings go (`SQLiteStore.serverNotes`).
     nonisolated(unsafe) static var notes: (String) -> Void = { line in
         try? OutputBuffer.writeAll("note: \(TerminalText.name(line))\n", to: STDERR_FILENO)
     }

@@ -12,10 +12,11 @@ extension PostgresStore {
         // The stats become rows through SQLite's json_each, as on SQLite.
         let rows = try DatabaseQueue()
         _ = try rows.read { db in
-            try Store.stream(
-                Store.describeQuery(roots.flatMap { $0.all() }), db: db, format: format, to: out)
+            try SQLiteStore.stream(
+                SQLiteStore.describeQuery(roots.flatMap { $0.all() }), db: db, format: format,
+                to: out)
         }
-        return Store.nullNote(roots).map { [$0] } ?? []
+        return SQLiteStore.nullNote(roots).map { [$0] } ?? []
     }
 
     /// `describe --swift`: the same declarations as on SQLite, from the same stats.
@@ -24,7 +25,7 @@ extension PostgresStore {
         return SwiftTypes.generate(table: info, columns: stats, rows: stats.first?.rows ?? 0)
     }
 
-    /// One `PathStats` per column, with the paths inside it below, as `Store.columnStats`
+    /// One `PathStats` per column, with the paths inside it below, as `SQLiteStore.columnStats`
     /// gives on SQLite.
     private func columnStats(table: String, sample: Int?) throws -> (TableInfo, [PathStats]) {
         try connection.transaction(readOnly: true) {
@@ -60,18 +61,18 @@ extension PostgresStore {
                 if Interruption.isRequested { throw JSONSQLError("interrupted") }
             }
         }
-        Store.finish(roots, kinds: kinds)
+        SQLiteStore.finish(roots, kinds: kinds)
         return roots
     }
 
-    /// `Store.missingPathNotes` on PostgreSQL: a path no row has (SQL NULL where a row has it
+    /// `SQLiteStore.missingPathNotes` on PostgreSQL: a path no row has (SQL NULL where a row has it
     /// as JSON null), with the nearest paths rows do have.
     func missingPathNotes(_ spec: QuerySpec, paths: [JSONPath]) throws -> [String] {
         let info = try tableInfo(spec.table)
         var notes: [String] = []
-        // The first paths only, each column's paths read once (`Store.missingPathNotes`).
+        // The first paths only, each column's paths read once (`SQLiteStore.missingPathNotes`).
         var knownPaths: [String: [String]] = [:]
-        for path in paths.prefix(Store.notedPaths) {
+        for path in paths.prefix(SQLiteStore.notedPaths) {
             let resolved = try ResolvedPath(path, in: info)
             let exists = try connection.execute(
                 "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL)"
@@ -82,12 +83,14 @@ extension PostgresStore {
                 ?? columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }
                 .map(\.path)
             knownPaths[resolved.column.name] = known
-            notes.append(Store.missingPathNote(path, column: resolved.column.name, known: known))
+            notes.append(
+                SQLiteStore.missingPathNote(path, column: resolved.column.name, known: known))
         }
-        // `KindCheck`'s notes, as `Store.kindNotes` gives them on SQLite: jsonb_typeof names the
+        // `KindCheck`'s notes, as `SQLiteStore.kindNotes` gives them on SQLite: jsonb_typeof names the
         // kinds as it does.
         let t = SQLQuote.identifier(info.name)
-        for (check, resolved) in KindCheck.checks(spec, table: info).prefix(Store.notedPaths) {
+        for (check, resolved) in KindCheck.checks(spec, table: info).prefix(SQLiteStore.notedPaths)
+        {
             let kind = resolved.postgresType
             let held = try connection.execute(
                 "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)))"
@@ -105,21 +108,22 @@ extension PostgresStore {
         return notes
     }
 
-    /// One cell as `Store.record` takes it. libpq ends every value with a NUL byte, which no
+    /// One cell as `SQLiteStore.record` takes it. libpq ends every value with a NUL byte, which no
     /// number continues through.
     private static func record(
         _ result: PostgresResult, row: Int, column: Int, oid: UInt32, type: ColumnType,
         into s: PathStats, count: Int
     ) {
         if result.isNull(row, column) {
-            return Store.record(.null, type: type, into: s, row: count)
+            return SQLiteStore.record(.null, type: type, into: s, row: count)
         }
         switch PostgresResultValue(result.bytes(row, column), oid: oid) {
-        case .integer(let integer): Store.record(.integer(integer), type: type, into: s, row: count)
-        case .real(let real): Store.record(.real(real), type: type, into: s, row: count)
+        case .integer(let integer):
+            SQLiteStore.record(.integer(integer), type: type, into: s, row: count)
+        case .real(let real): SQLiteStore.record(.real(real), type: type, into: s, row: count)
         case .blob(let blob):
-            blob.withUnsafeBytes { Store.record(.blob($0), type: type, into: s, row: count) }
-        case .text(let text): Store.record(.text(text), type: type, into: s, row: count)
+            blob.withUnsafeBytes { SQLiteStore.record(.blob($0), type: type, into: s, row: count) }
+        case .text(let text): SQLiteStore.record(.text(text), type: type, into: s, row: count)
         }
     }
 }

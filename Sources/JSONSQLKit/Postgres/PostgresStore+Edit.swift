@@ -15,7 +15,7 @@ extension PostgresStore {
     }
 
     /// A constraint an update breaks, with the row that breaks it, as on SQLite
-    /// (`Store.namingRow`): the matched rows are updated again one at a time, in a transaction
+    /// (`SQLiteStore.namingRow`): the matched rows are updated again one at a time, in a transaction
     /// rolled back, until one fails. A table without a primary key keeps the server's words.
     private func namingRow(_ error: PostgresError, spec: UpdateSpec, table info: TableInfo) throws
         -> Error

@@ -84,7 +84,7 @@ extension PostgresStore {
                         var records = 0
                         for (source, start) in zip(sources, starts) {
                             try source.rewind(to: start)
-                            records += try Store.observeTypes(
+                            records += try SQLiteStore.observeTypes(
                                 source, into: &inference, progress: progress)
                             try source.rewind(to: start)
                         }

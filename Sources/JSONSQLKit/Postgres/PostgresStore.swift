@@ -6,8 +6,10 @@ import GRDB
 /// PostgreSQL dialect (`TableInfo.dialect`), run through libpq.
 ///
 /// Tables are those of the session's current schema (the first of its `search_path`).
-final class PostgresStore {
+final class PostgresStore: StoreBackend {
     let connection: PostgresConnection
+    /// Whether the shell's SQL runs as typed, with its own transactions (`runInShell`).
+    let userTransactions: Bool
 
     /// What tells this database from another whatever URL reached it: the server (the start
     /// time of its postmaster), the database (name and OID) and the current schema, where
@@ -39,8 +41,9 @@ final class PostgresStore {
     /// `Sales` to `sales`, so it is quoted first.
     static let currentSchema = "quote_ident(current_schema())::regnamespace"
 
-    init(url: String, lockTimeout: TimeInterval = 60) throws {
+    init(url: String, lockTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
         connection = try PostgresConnection(url: url, lockTimeout: lockTimeout)
+        self.userTransactions = userTransactions
     }
 
     /// The database as messages name it: its URL without the password.
@@ -140,7 +143,8 @@ final class PostgresStore {
             }
             return view
         }
-        return try Store.resolveTable(name, tables: tables, path: self.name, isView: { _ in false })
+        return try SQLiteStore.resolveTable(
+            name, tables: tables, path: self.name, isView: { _ in false })
     }
 
     /// The views of the session's current schema.
@@ -268,10 +272,10 @@ final class PostgresStore {
             let tables = try tableNames()
             guard let found = SQLName.find(table, in: tables) else {
                 if let view = SQLName.find(table, in: try viewNames()) {
-                    throw Store.notATable(view: view, database: name)
+                    throw SQLiteStore.notATable(view: view, database: name)
                 }
                 if ifExists { return nil }
-                throw Store.noTable(
+                throw SQLiteStore.noTable(
                     table, tables: tables, database: name,
                     then: " (add --if-exists to ignore a missing table)")
             }
@@ -619,7 +623,7 @@ final class PostgresStore {
                 values += row
             }
         }
-        let columns = Store.schemaColumns.map {
+        let columns = SQLiteStore.schemaColumns.map {
             OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
         }
         // The rows go through the server so they print through the same path as any result.

@@ -328,7 +328,7 @@ extension QuerySpec {
     /// On PostgreSQL a sum past 64 bits is refused the same way (`RowBatch.append`).
     func explaining(_ error: Error, onPostgres postgres: Bool = false) -> Error {
         let isOverflow =
-            (error as? JSONSQLError) == Store.integerOverflow
+            (error as? JSONSQLError) == SQLiteStore.integerOverflow
             || (error as? DatabaseError).map {
                 $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow"
             } == true
@@ -340,7 +340,7 @@ extension QuerySpec {
             sums.append(aggregate.text)
             paths += aggregate.path.map { [$0.description] } ?? []
         }
-        guard let first = paths.first else { return postgres ? error : Store.integerOverflow }
+        guard let first = paths.first else { return postgres ? error : SQLiteStore.integerOverflow }
         if postgres {
             return JSONSQLError(
                 "integer overflow: \(sums.joined(separator: ", ")) went past the 64-bit integer range (±9223372036854775807), and jsonsql refuses a sum it cannot hold exactly, as on SQLite; avg(\(first)) gives a real"

@@ -85,7 +85,7 @@ public struct ForeignKeySpec: Sendable, Equatable {
                 pending.columns.filter(\.unique).map(\.name)
                 + pending.uniqueConstraints.filter { $0.count == 1 }.map { $0[0] }
         } else {
-            let tables = try Store.tableNames(db)
+            let tables = try SQLiteStore.tableNames(db)
             guard let match = SQLName.find(table, in: tables) else {
                 let list =
                     tables.isEmpty

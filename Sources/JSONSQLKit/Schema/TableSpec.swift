@@ -154,7 +154,9 @@ public struct TableSpec: Sendable, Equatable {
         }
         do {
             // check= is the user's SQL, read as given: "q" is a name.
-            try Store.readingAsGiven(db) { try db.execute(sql: sql(ifNotExists: ifNotExists)) }
+            try SQLiteStore.readingAsGiven(db) {
+                try db.execute(sql: sql(ifNotExists: ifNotExists))
+            }
             // Keys of numeric and json columns are unique by value, not by their text.
             try IndexSpec.createValueKeys(of: name, db: db, database: "DB")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {

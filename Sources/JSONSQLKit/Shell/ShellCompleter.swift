@@ -281,7 +281,7 @@ public struct ShellCompleter {
                 options: [.regularExpression, .caseInsensitive])
                 != nil
         }
-        if store.isPostgres,
+        if store.statementSyntax != .sqlite,
             let completion = arrowKeys(
                 word: word, before: before, tables: mentioned.isEmpty ? tables : mentioned)
         {
@@ -339,7 +339,8 @@ public struct ShellCompleter {
         // the quote (readline breaks words at `"`).
         func sqlName(_ name: String) -> String {
             before.hasSuffix("\"")
-                ? name : SQLQuote.identifierIfNeeded(name, foldsCase: store.isPostgres)
+                ? name
+                : SQLQuote.identifierIfNeeded(name, foldsCase: store.statementSyntax != .sqlite)
         }
         // `player.sc` → the columns of a table.
         if let dot = word.firstIndex(of: "."),

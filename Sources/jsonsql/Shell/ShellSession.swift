@@ -567,7 +567,9 @@ final class ShellSession {
             // one by one, it would keep a part of what was to be all or nothing.
             // Not when the transaction ended as asked, and only letting go of its lock failed.
             let ended = (error as? JSONSQLError)?.atTransactionBoundary ?? false
-            if wasInsideTransaction && !store.isPostgres && !store.isInsideTransaction && !ended {
+            if wasInsideTransaction && !store.keepsFailedTransactions && !store.isInsideTransaction
+                && !ended
+            {
                 rolledBackAt = location(line)
                 Diagnostics.print(
                     "Error: \(location(line))this ended the transaction: SQLite rolled all of it back, so nothing since BEGIN was kept; "

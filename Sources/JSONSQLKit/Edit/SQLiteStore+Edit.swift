@@ -1,11 +1,10 @@
 import GRDB
 import GRDBSQLite
 
-extension Store {
+extension SQLiteStore {
     /// Updates the rows a filter matches, in one transaction; with `dryRun` the update runs and
     /// is rolled back, so the count and any constraint error are exactly those of the real run.
     public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
-        if let postgres { return try postgres.update(spec, dryRun: dryRun) }
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             try Self.requireTable(table, verb: "update", db: db)
@@ -87,7 +86,6 @@ extension Store {
 
     /// Deletes the rows a filter matches, in one transaction; `dryRun` as for `update`.
     public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
-        if let postgres { return try postgres.delete(spec, dryRun: dryRun) }
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             try Self.requireTable(table, verb: "delete", db: db)

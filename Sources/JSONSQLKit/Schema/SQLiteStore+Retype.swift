@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// Changes the declared types of columns by rebuilding the table in one transaction, after
     /// checking that every value fits its new type; indexes and triggers are rebuilt too.
     ///
@@ -16,11 +16,6 @@ extension Store {
         table name: String, columns changes: [(column: String, type: ColumnType)],
         after spec: AlterSpec? = nil
     ) throws -> [String] {
-        if let postgres {
-            throw JSONSQLError(
-                "alter --type is not yet supported on PostgreSQL (\(postgres.name)); add a column of the new type, update it from the old one, and drop the old one"
-            )
-        }
         do {
             return try writeWithoutTransaction { db in
                 // Foreign keys can only be turned off outside a transaction.

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// Streaming a JSON file (`Store.streamBatches`) with the types of every record, in one read
+/// Streaming a JSON file (`SQLiteStore.streamBatches`) with the types of every record, in one read
 /// when the filter keeps few records.
-extension Store {
+extension SQLiteStore {
     /// At most this many bytes of records are kept aside while the types are inferred; beyond
     /// that the file is read a second time instead.
     static let keptRecordBytes = 16 << 20
@@ -22,7 +22,7 @@ extension Store {
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
         inferred: TypeInference? = nil, minimumSplit: Int64? = nil,
-        keptBytes: Int = Store.keptRecordBytes,
+        keptBytes: Int = SQLiteStore.keptRecordBytes,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// `describe` of a data file without loading it. JSON is read once, each value recorded
     /// both as the column loading would make could hold it (`DescribedOnce`), and the types of
     /// every record pick one; where that cannot be sure, it is read twice: once for the types of
@@ -14,7 +14,7 @@ extension Store {
     /// cell is null. With `sample`, `sample` records picked at random are described (types
     /// still from every record); CSV is loaded for it (`loading`). `progress` gets how far each
     /// read has come; `note` gets `oneRecordNote`'s note.
-    public static func streamDescribe(
+    static func streamDescribe(
         file path: String, format: InputFormat? = nil, sample: Int? = nil, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 20_000, note: ((String) -> Void)? = nil,
@@ -87,7 +87,7 @@ extension Store {
         var input = input
         let table = tableName(forFile: input.path)
         try SQLQuote.checkName(table, kind: "table")
-        let store = try Store(memoryNamed: input.name)
+        let store = try SQLiteStore(memoryNamed: input.name)
         defer { store.close() }
         let described: (roots: [PathStats], records: Int)
         if let sample {
@@ -142,7 +142,7 @@ extension Store {
     /// converted as loading converts it, with the types of every record; and how many records
     /// they are.
     static func describeSample(
-        _ input: DescribedInput, count: Int, table: String, store: Store,
+        _ input: DescribedInput, count: Int, table: String, store: SQLiteStore,
         progress: ((InsertProgress) -> Void)?
     ) throws -> (roots: [PathStats], records: Int) {
         var sample = RecordSample(size: count)
@@ -201,7 +201,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// Records a value `RecordInserter` or `InsertColumns` prepared from the record `bytes` as
     /// the column of `type` would hold it.
     static func record(
@@ -236,13 +236,13 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// `describe` of JSON input in one read (`DescribedOnce`), a regular file on two threads
     /// when it has `minimumSplit` bytes or more (`SecondHalf`): the statistics of each column of
     /// table `table`, which is created in `store` to learn its columns and dropped again, and the
     /// number of records. Throws whenever the answer may not be what loading the file gives.
     static func describeOnce(
-        _ input: inout DescribedInput, table: String, store: Store, minimumSplit: Int64?,
+        _ input: inout DescribedInput, table: String, store: SQLiteStore, minimumSplit: Int64?,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> (roots: [PathStats], records: Int) {
         var rows = DescribedOnce()
@@ -266,7 +266,9 @@ extension Store {
     }
 
     /// `describeOnce` of the regular JSON file at `path`.
-    static func describeOnce(_ path: String, table: String, store: Store, minimumSplit: Int64?)
+    static func describeOnce(
+        _ path: String, table: String, store: SQLiteStore, minimumSplit: Int64?
+    )
         throws -> [PathStats]
     {
         var input = DescribedInput.file(path)
@@ -304,7 +306,7 @@ struct DescribedRows {
                 column, value in
                 // A column the record lacks: the key is not there (a table would hold NULL).
                 guard let value else { return }
-                Store.record(
+                SQLiteStore.record(
                     value, bytes: bytes, type: kinds[column], into: roots[column], row: current)
             }
         }

@@ -1,12 +1,11 @@
 import GRDB
 import GRDBSQLite
 
-extension Store {
+extension SQLiteStore {
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         do {
-            if let postgres { return try postgres.run(spec, format: format, to: out) }
             return try read { db in
                 let info = try TableInfo(db: db, table: spec.table)
                 var spec = spec
@@ -43,7 +42,6 @@ extension Store {
 
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
     public func count(_ spec: QuerySpec) throws -> Int {
-        if let postgres { return try postgres.count(spec) }
         return try read { db in
             let query = try spec.counting.build(table: try TableInfo(db: db, table: spec.table))
             return try Int.fetchOne(
@@ -51,35 +49,11 @@ extension Store {
         }
     }
 
-    /// What running user SQL did.
-    public struct SQLOutcome: Sendable, Equatable {
-        /// Rows printed; nil for a statement without result columns, which prints nothing.
-        public var rows: Int?
-        /// Rows inserted, updated or deleted.
-        public var changes: Int
-    }
-
-    /// Runs one statement of user SQL, with named or positional parameters, in a transaction of
-    /// its own, or in a savepoint inside a transaction the shell's user began.
-    ///
-    /// Parameter values are typed like `--where` literals: `42` is a number, `"42"` and
-    /// `DE` are text, `null` is NULL. Transaction statements (`BEGIN`, `COMMIT`, `SAVEPOINT`...)
-    /// run only on a store opened with `userTransactions`; elsewhere a statement that leaves a
-    /// transaction open is rolled back and refused.
     @discardableResult
     public func run(
         sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
-    ) throws -> SQLOutcome {
-        let parameters = try parameters.mapValues {
-            try Self.parameterValue($0, keepingNumberText: postgres != nil)
-        }
-        if let postgres {
-            // The shell's statements, as typed and with transactions as in psql.
-            if userTransactions && parameters.isEmpty {
-                return try postgres.runInShell(sql: sql, format: format, to: out)
-            }
-            return try postgres.run(sql: sql, parameters: parameters, format: format, to: out)
-        }
+    ) throws -> Store.SQLOutcome {
+        let parameters = try parameters.mapValues { try Self.parameterValue($0) }
         do {
             return try writeWithoutTransaction { db in
                 let wasInsideTransaction = db.isInsideTransaction
@@ -138,7 +112,7 @@ extension Store {
         _ sql: String, parameters: [String: DatabaseValue], db: Database, format: OutputFormat,
         to out: OutputBuffer,
         userTransactions: Bool
-    ) throws -> SQLOutcome {
+    ) throws -> Store.SQLOutcome {
         let text = try singleStatement(sql, db: db)
         let keyword = SQLText.firstKeyword(text) ?? ""
         let controlsTransaction = SQLText.isTransactionControl(text)
@@ -149,19 +123,20 @@ extension Store {
         }
         let statement = try db.makeStatement(sql: text)
         let hasColumns = statement.columnCount > 0
-        let work = { () throws -> SQLOutcome in
+        let work = { () throws -> Store.SQLOutcome in
             let before = db.totalChangesCount
             let rows = try Self.stream(
                 SQLQuery(sql: text), parameters: parameters, db: db, format: format,
                 to: hasColumns ? out : OutputBuffer())
-            return SQLOutcome(rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
+            return Store.SQLOutcome(
+                rows: hasColumns ? rows : nil, changes: db.totalChangesCount - before)
         }
         // Transaction statements, VACUUM and PRAGMA run as they are: they cannot run inside a
         // transaction, or are one. Other writes need a write transaction (a savepoint inside
         // the user's); reads run read-only.
         if controlsTransaction || keyword == "vacuum" || keyword == "pragma" { return try work() }
         if statement.isReadonly { return try db.readOnly { try work() } }
-        var outcome = SQLOutcome(rows: nil, changes: 0)
+        var outcome = Store.SQLOutcome(rows: nil, changes: 0)
         let body = { () throws -> Database.TransactionCompletion in
             outcome = try work()
             return .commit
@@ -227,7 +202,6 @@ extension Store {
 
     /// The SQL of a query and SQLite's plan for it, as text lines.
     public func explain(_ spec: QuerySpec) throws -> String {
-        if let postgres { return try postgres.explain(spec) }
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             var spec = spec
@@ -256,14 +230,6 @@ extension Store {
 
     /// The plan of user SQL.
     public func explain(sql: String, parameters: [String: String]) throws -> String {
-        if let postgres {
-            return try postgres.explain(
-                sql: sql,
-                parameters: try parameters.mapValues {
-                    try Self.parameterValue($0, keepingNumberText: true)
-                },
-                asGiven: userTransactions && parameters.isEmpty)
-        }
         return try read { db in
             try Self.readingUserSQL(sql, db: db) {
                 try Self.explainGiven(sql, parameters: parameters, db: db)

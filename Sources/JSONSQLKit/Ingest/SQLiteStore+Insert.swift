@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-extension Store {
+extension SQLiteStore {
     /// Inserts every record of `sources` in one transaction: on any error nothing is inserted.
     ///
     /// A missing table is created from the data, with types inferred from the first records.
@@ -10,9 +10,6 @@ extension Store {
         from sources: [InputSource], options: InsertOptions,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> InsertResult {
-        if let postgres {
-            return try postgres.insert(from: sources, options: options, progress: progress)
-        }
         return try insert(from: sources, options: options, progress: progress, batch: nil)
     }
 
@@ -287,7 +284,7 @@ extension Store {
                 return nil
             }
             return SampledTypes(
-                database: commandLineName, table: options.table, columns: sampled.columns,
+                database: path, table: options.table, columns: sampled.columns,
                 primaryKey: options.primaryKey, records: sample.count, input: once.name,
                 onlyInput: sources.count == 1)
         }
@@ -443,7 +440,7 @@ extension Store {
                 throw JSONSQLError(
                     error.description
                         + SampledTypes.alterAdvice(
-                            database: commandLineName, table: tableName, column: mismatch.column,
+                            database: path, table: tableName, column: mismatch.column,
                             type: mismatch.type,
                             widened: mismatch.widened))
             }
@@ -484,7 +481,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// The note for a new table of one row whose column holds an array of objects, as
     /// describe gives it for a file (`oneRecordNote`), with the commands that make a row each.
     fileprivate static func oneRecordNote(

@@ -13,10 +13,7 @@ public struct JSONKey: Sendable, Equatable {
     }
 }
 
-extension Store {
-    /// The rows that key discovery reads: enough to see the shape, few enough to stay instant.
-    public static let completionSampleRows = 1000
-
+extension SQLiteStore {
     /// The keys of the objects at a path, read from the first rows of the table.
     ///
     /// For `address` (a json column) or `customer.address` (a key inside one):
@@ -26,12 +23,9 @@ extension Store {
     ///     s,
     ///          json_each(s.value, '$.address') j
     ///     WHERE typeof(j.key) = 'text' GROUP BY j.key ORDER BY j.key
-    public func jsonKeys(
-        at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows
+    func jsonKeys(
+        at path: JSONPath, in table: String, sampleRows: Int
     ) throws -> [JSONKey] {
-        if let postgres {
-            return try postgres.jsonKeys(at: path, in: table, sampleRows: sampleRows)
-        }
         return try read { db in
             let resolved = try ResolvedPath(path, in: try TableInfo(db: db, table: table))
             let column = resolved.quotedColumn

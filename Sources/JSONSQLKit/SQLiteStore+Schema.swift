@@ -1,12 +1,11 @@
 import Foundation
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// Creates a table from a spec. With `ifNotExists`, an existing table of that name is kept
     /// as it is, and the outcome says whether it is the table the spec describes.
     @discardableResult
     public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
-        if let postgres { return try postgres.createTable(spec, ifNotExists: ifNotExists) }
         return try write { db in
             guard let existing = SQLName.find(spec.name, in: try Self.tableNames(db)) else {
                 try spec.create(in: db, ifNotExists: false)
@@ -30,7 +29,6 @@ extension Store {
     /// Creates an index, or finds the same one there with `ifNotExists`.
     @discardableResult
     public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
-        if let postgres { return try postgres.createIndex(spec) }
         return try write { db in
             if SQLName.find(spec.table, in: try Self.tableNames(db)) == nil,
                 try db.viewExists(spec.table)
@@ -50,7 +48,6 @@ extension Store {
     /// run).
     public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws
     {
-        if let postgres { return try postgres.listTables(counts: counts, format: format, to: out) }
         return try read { db in
             var rows = ""
             if counts {
@@ -83,7 +80,6 @@ extension Store {
 
     /// Lists the columns of one table, or of all: declared type, jsonsql type and constraints.
     public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
-        if let postgres { return try postgres.listSchema(table: table, format: format, to: out) }
         return try read { db in
             Self.registerFunctions(db)
             var facts: [String: [String: ColumnConstraints]] = [:]
@@ -133,7 +129,6 @@ extension Store {
     /// Lists indexes with what they index: columns, or the expression for a path index, and
     /// a partial index's condition (`where`).
     public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
-        if let postgres { return try postgres.listIndexes(table: table, format: format, to: out) }
         try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.tbl_name = ?"

@@ -5,10 +5,10 @@ import GRDB
 /// and after each batch the table keeps only the rows the query could still print, the first
 /// `offset + limit` that match its filter in its order, ties in the file's order, as the query
 /// over the loaded file sorts them. The query itself then runs on what is left.
-extension Store {
+extension SQLiteStore {
     /// Whether `spec` orders and limits rows that each come from one record, with nothing
     /// decided by the whole result (`--json-cols`).
-    public static func canStreamTop(_ spec: QuerySpec) -> Bool {
+    static func canStreamTop(_ spec: QuerySpec) -> Bool {
         !spec.orderBy.isEmpty && spec.limit != nil && spec.groupBy.isEmpty
             && !spec.selections.contains { $0.aggregate != nil } && !spec.jsonColumnsAuto
             && spec.jsonColumns.isEmpty
@@ -17,7 +17,7 @@ extension Store {
     /// Runs `spec` (`canStreamTop`) over the data file at `path`; returns the number of rows
     /// printed. `note` gets `missingPathNotes`' notes, as `streamQuery` gives them.
     @discardableResult
-    public static func streamTop(
+    static func streamTop(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 50_000, note: ((String) -> Void)? = nil

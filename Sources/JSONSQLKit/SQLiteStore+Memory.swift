@@ -4,7 +4,7 @@ import GRDBSQLite
 
 /// Files without a database ("memory mode"): input files loaded into an in-memory database,
 /// one table per file, so that every read command works on them as on a database.
-extension Store {
+extension SQLiteStore {
     /// The extensions of files read as data rather than opened as a database.
     static let dataExtensions = ["json", "ndjson", "jsonl", "geojson", "csv", "tsv", "tab"]
 
@@ -13,7 +13,7 @@ extension Store {
     /// existing file that starts with `{` or `[` (after white space), which no SQLite database
     /// does. With `format` (`--csv`, `--tsv`), any file but a SQLite database is data, whatever its
     /// name.
-    public static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
+    static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
         if path == "-" { return true }
         if PostgresConnection.isURL(path) { return false }
         let ext = (path as NSString).pathExtension.lowercased()
@@ -32,11 +32,8 @@ extension Store {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    /// Whether `text` names a PostgreSQL database (`postgres://...`) rather than a file.
-    public static func isPostgresURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
-
     /// Whether `path` is a regular file that starts as every SQLite database does.
-    public static func isSQLiteFile(_ path: String) -> Bool {
+    static func isSQLiteFile(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
             let head = fileStart(path, count: 16)
@@ -48,7 +45,7 @@ extension Store {
 
     /// The table a file loads into: its name without the directory and the last extension;
     /// `stdin` for `-`.
-    public static func tableName(forFile path: String) -> String {
+    static func tableName(forFile path: String) -> String {
         if path == "-" { return "stdin" }
         let name = (path as NSString).lastPathComponent
         let stem = (name as NSString).deletingPathExtension
@@ -59,10 +56,10 @@ extension Store {
     /// (`tableName(forFile:)`): nothing is written beside them. Types are inferred as `insert`
     /// infers them for a new table, which never changes what comes back. `format` nil reads
     /// each file as its extension says (`InputFormat.guessed`).
-    public static func loading(
+    static func loading(
         _ paths: [String], format: InputFormat? = nil, progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil
-    ) throws -> Store {
+    ) throws -> SQLiteStore {
         guard let first = paths.first else { throw JSONSQLError("give a file to load") }
         var tables: [String] = []
         for path in paths {
@@ -75,7 +72,7 @@ extension Store {
         if paths.filter({ $0 == "-" }).count > 1 {
             throw JSONSQLError("standard input (-) can be read once; give it once")
         }
-        let store = try Store(memoryNamed: first == "-" ? "<stdin>" : first)
+        let store = try SQLiteStore(memoryNamed: first == "-" ? "<stdin>" : first)
         for (path, table) in zip(paths, tables) {
             var options = InsertOptions(table: table)
             options.format = format ?? InputFormat.guessed(from: path)
@@ -90,7 +87,7 @@ extension Store {
 
     /// Writes the whole database to a new file at `path`, which appears complete or not at
     /// all (`DraftDatabase`), and never replaces a file.
-    public func save(to path: String) throws {
+    func save(to path: String) throws {
         if DraftDatabase.exists(path) {
             throw JSONSQLError(
                 "\(path) exists; --save writes a new database and never replaces a file. Choose another name, or add the data to it with `jsonsql insert`"
@@ -113,10 +110,10 @@ extension Store {
 /// Streaming: a query whose every printed row comes from one record runs over a data file
 /// batch by batch, so memory stays bounded by a batch rather than the file. Records that
 /// provably fail the filter (`RecordPrecheck`) are not inserted at all.
-extension Store {
+extension SQLiteStore {
     /// Whether `spec` may stream: no order, groups, aggregates or offset, nothing decided by
     /// the whole result (`--json-cols`), and a format that needs no measuring pass.
-    public static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
+    static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
         spec.orderBy.isEmpty && spec.groupBy.isEmpty && spec.offset == nil
             && !spec.selections.contains { $0.aggregate != nil }
             && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty && format != .table
@@ -131,7 +128,7 @@ extension Store {
     /// change, for tests, how a regular JSON file is read (`streamJSONFile`). `progress` gets
     /// how far each read of the file has come.
     @discardableResult
-    public static func streamQuery(
+    static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 50_000, minimumSplit: Int64? = nil, keptBytes: Int? = nil,
@@ -243,7 +240,7 @@ extension Store {
     /// The number of records of the data file at `path` that `spec`'s filters match, counted
     /// batch by batch as `streamQuery` reads; `note` gets the notes for paths no record has,
     /// as `streamQuery` gives them.
-    public static func streamCount(
+    static func streamCount(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000,
         note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
@@ -281,7 +278,7 @@ extension Store {
 
     /// How `query` reads the data file at `path` for `spec` without `--explain`, as comment
     /// lines for `--explain`, which itself loads the file to show SQLite's plan.
-    public static func readingPlan(
+    static func readingPlan(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat
     )
         -> String
@@ -344,8 +341,8 @@ extension Store {
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
         progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
-    ) throws -> Store {
-        let store = try Store(memoryNamed: path == "-" ? "<stdin>" : path)
+    ) throws -> SQLiteStore {
+        let store = try SQLiteStore(memoryNamed: path == "-" ? "<stdin>" : path)
         do {
             var options = InsertOptions(table: spec.table)
             options.format = format ?? InputFormat.guessed(from: path)

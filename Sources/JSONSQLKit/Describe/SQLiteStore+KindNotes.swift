@@ -142,12 +142,13 @@ extension ResolvedPath {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// `KindCheck`'s notes for `spec` on SQLite: for each check, whether a row holds its kind
     /// at the path (EXISTS, which stops at the first); where none does, the kinds rows hold.
     static func kindNotes(_ spec: QuerySpec, info: TableInfo, db: Database) throws -> [String] {
         var notes: [String] = []
-        for (check, resolved) in KindCheck.checks(spec, table: info).prefix(Store.notedPaths) {
+        for (check, resolved) in KindCheck.checks(spec, table: info).prefix(SQLiteStore.notedPaths)
+        {
             guard let present = try kindsHeld(check, at: resolved, table: info.name, db: db) else {
                 continue
             }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Grouping over a data file without loading it: each batch of records (`Store.streamBatches`)
+/// Grouping over a data file without loading it: each batch of records (`SQLiteStore.streamBatches`)
 /// is projected onto the few values the query needs, into a narrow table, and the grouped query
 /// runs on that table at the end. Every expression comes from the one renderer: the projected
 /// values are the group keys' and the aggregates' argument SQL that `QuerySpec.build` writes,
@@ -11,10 +11,10 @@ import GRDBSQLite
 /// batches are the different cut-down records, inserted once, and the narrow table is filled
 /// from their values: one row per different record with its number of records where the query
 /// only counts and takes `min` or `max`, else record by record (`NarrowPlan.fill`).
-extension Store {
+extension SQLiteStore {
     /// Whether `spec` groups or aggregates, with nothing decided by the whole result
     /// (`--json-cols`).
-    public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
+    static func canStreamGroups(_ spec: QuerySpec) -> Bool {
         (!spec.groupBy.isEmpty || spec.selections.contains { $0.aggregate != nil })
             && !spec.jsonColumnsAuto && spec.jsonColumns.isEmpty
     }
@@ -24,7 +24,7 @@ extension Store {
     /// is read once, on two threads (`NarrowRecords`, keeping up to `narrowBytes`; `minimumSplit`
     /// as `inferTypes` takes it).
     @discardableResult
-    public static func streamGroups(
+    static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 20_000, note: ((String) -> Void)? = nil,
@@ -122,7 +122,7 @@ extension Store {
         output: OutputFormat,
         to out: OutputBuffer
     ) throws -> Int? {
-        let store = try Store(memoryNamed: path)
+        let store = try SQLiteStore(memoryNamed: path)
         defer { store.close() }
         let plan: NarrowPlan? = try store.write { db in
             try TableSpec(

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-extension Store {
+extension SQLiteStore {
     /// Prints one row per path of `table`: each column, the keys inside its JSON (declared json,
     /// or text columns whose every value is a JSON object or array) and array elements
     /// (`tags[]`), with the rows where present, the types seen, distinct values, min and max
@@ -16,9 +16,6 @@ extension Store {
     public func describe(
         table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
     ) throws -> [String] {
-        if let postgres {
-            return try postgres.describe(table: table, sample: sample, format: format, to: out)
-        }
         return try read { db in
             let info = try TableInfo(db: db, table: table)
             let roots = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)

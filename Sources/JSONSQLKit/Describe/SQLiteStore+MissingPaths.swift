@@ -1,14 +1,8 @@
 import GRDB
 
-extension Store {
-    /// Notes for the paths of a query that no row has (`customer.contry`), each with the nearest
-    /// paths that rows do have. Such a query is no error (a key may be missing from every row),
-    /// but it is most often a typo. Only key paths are checked: an index may well be past the end.
-    /// Then `KindCheck`'s notes: comparisons with a kind of value no row holds at the path.
-    public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
-        let paths = Self.notePaths(spec)
-        guard !paths.isEmpty || !spec.filters.isEmpty else { return [] }
-        if let postgres { return try postgres.missingPathNotes(spec, paths: paths) }
+extension SQLiteStore {
+    /// `Store.missingPathNotes` on SQLite.
+    func missingPathNotes(_ spec: QuerySpec, paths: [JSONPath]) throws -> [String] {
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             var notes: [String] = []

@@ -1,6 +1,6 @@
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// Changes the columns of a table in one transaction and returns what was done, one line
     /// per change.
     ///
@@ -9,7 +9,6 @@ extension Store {
     /// or `NOT NULL` without a default, or have a default that is not constant. Those changes
     /// are refused with the reason, and nothing is changed.
     public func alter(_ spec: AlterSpec) throws -> [String] {
-        if let postgres { return try postgres.alter(spec) }
         return try write { db in try Self.alter(spec, db: db, path: path) }
     }
 
@@ -354,7 +353,6 @@ extension Store {
     /// Renames a table. Foreign keys of other tables follow the new name; indexes keep theirs.
     public func renameTable(_ old: String, to new: String) throws -> String {
         try SQLQuote.checkName(new, kind: "table")
-        if let postgres { return try postgres.renameTable(old, to: new) }
         return try write { db in
             let table = try Self.resolveTable(old, db: db, path: path)
             guard try Self.tableNames(db).contains(table) else {
@@ -425,7 +423,6 @@ extension Store {
     ///
     /// Returns the name dropped, or nil when `ifExists` and there is no such table.
     public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
-        if let postgres { return try postgres.dropTable(name, ifExists: ifExists) }
         return try write { db in
             let tables = try Self.tableNames(db)
             guard let table = SQLName.find(name, in: tables) else {
@@ -554,7 +551,6 @@ extension Store {
     ///
     /// Returns the name dropped, or nil when `ifExists` and there is no such index.
     public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
-        if let postgres { return try postgres.dropIndex(name, ifExists: ifExists) }
         return try write { db in
             let indexes = try Row.fetchAll(
                 db,

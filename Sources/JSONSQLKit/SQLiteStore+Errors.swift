@@ -4,7 +4,7 @@ import GRDB
 import GRDBSQLite
 
 /// SQLite's errors in jsonsql's words: what happened to which file, and what to do.
-extension Store {
+extension SQLiteStore {
     /// SQLite's sum() fails past the 64-bit integer range rather than round (so does abs() of
     /// the least integer); `QuerySpec.explaining` names the sums of a query.
     static let integerOverflow = JSONSQLError(
@@ -66,7 +66,7 @@ extension Store {
             )
         case .SQLITE_IOERR where isLockReleaseFailure(error):
             // SQLite lets go of a lock as a transaction starts (taking the read lock) and once it
-            // has ended: jsonsql's own commits succeed then (see `Store.write`); in the shell a
+            // has ended: jsonsql's own commits succeed then (see `SQLiteStore.write`); in the shell a
             // transaction that was open ended as asked.
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") as SQLite let go of a lock on the file, outside any change: a transaction that had ended (COMMIT) is written, a statement that had not begun changed nothing",
