@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "jsonsql",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Atomic (KeptRecords' shared budget) is there from macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "jsonsql", targets: ["jsonsql"]),
         .library(name: "JSONSQLKit", targets: ["JSONSQLKit"]),

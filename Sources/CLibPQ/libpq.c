@@ -1,5 +1,6 @@
-// libpq's functions that jsonsql calls, each forwarding to the library opened with dlopen on
-// first use. The declarations in libpq-fe.h check every signature here.
+// libpq's functions that jsonsql calls, each under jsonsql's own name (CLibPQ.h), forwarding to
+// the library opened with dlopen on first use. libpq-fe.h's declarations check every signature
+// here (SAME_TYPE).
 #include "CLibPQ.h"
 
 #include <dlfcn.h>
@@ -22,6 +23,12 @@ static char failureText[512];
 
 #define SLOT(name) static __typeof__(name) *name##_slot;
 FUNCTIONS(SLOT)
+
+// Each jsonsql_ function has the type of libpq's own, which its slot holds.
+#define SAME_TYPE(name)                                                                        \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(name), __typeof__(jsonsql_##name)), \
+                   "jsonsql_" #name " is declared otherwise than libpq's " #name);
+FUNCTIONS(SAME_TYPE)
 
 static void load(void) {
     void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
@@ -49,11 +56,11 @@ const char *jsonsql_libpq_load(void) {
 
 // The two ways in: each opens the library first, and gives NULL when it cannot be opened
 // (jsonsql_libpq_load says why). Every other function takes what these return.
-PGconn *PQconnectdb(const char *conninfo) {
+PGconn *jsonsql_PQconnectdb(const char *conninfo) {
     return jsonsql_libpq_load() ? NULL : PQconnectdb_slot(conninfo);
 }
 
-PQconninfoOption *PQconninfoParse(const char *conninfo, char **errmsg) {
+PQconninfoOption *jsonsql_PQconninfoParse(const char *conninfo, char **errmsg) {
     if (jsonsql_libpq_load()) {
         if (errmsg) *errmsg = NULL;
         return NULL;
@@ -61,51 +68,51 @@ PQconninfoOption *PQconninfoParse(const char *conninfo, char **errmsg) {
     return PQconninfoParse_slot(conninfo, errmsg);
 }
 
-void PQfinish(PGconn *conn) { PQfinish_slot(conn); }
-ConnStatusType PQstatus(const PGconn *conn) { return PQstatus_slot(conn); }
-char *PQerrorMessage(const PGconn *conn) { return PQerrorMessage_slot(conn); }
-int PQsocket(const PGconn *conn) { return PQsocket_slot(conn); }
-PGresult *PQexecParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
-                       const char *const *paramValues, const int *paramLengths, const int *paramFormats,
-                       int resultFormat) {
+void jsonsql_PQfinish(PGconn *conn) { PQfinish_slot(conn); }
+ConnStatusType jsonsql_PQstatus(const PGconn *conn) { return PQstatus_slot(conn); }
+char *jsonsql_PQerrorMessage(const PGconn *conn) { return PQerrorMessage_slot(conn); }
+int jsonsql_PQsocket(const PGconn *conn) { return PQsocket_slot(conn); }
+PGresult *jsonsql_PQexecParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                               const char *const *paramValues, const int *paramLengths,
+                               const int *paramFormats, int resultFormat) {
     return PQexecParams_slot(conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats,
                              resultFormat);
 }
-int PQsendQuery(PGconn *conn, const char *query) { return PQsendQuery_slot(conn, query); }
-int PQsendQueryParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
-                      const char *const *paramValues, const int *paramLengths, const int *paramFormats,
-                      int resultFormat) {
+int jsonsql_PQsendQuery(PGconn *conn, const char *query) { return PQsendQuery_slot(conn, query); }
+int jsonsql_PQsendQueryParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                              const char *const *paramValues, const int *paramLengths,
+                              const int *paramFormats, int resultFormat) {
     return PQsendQueryParams_slot(conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats,
                                   resultFormat);
 }
-PGresult *PQgetResult(PGconn *conn) { return PQgetResult_slot(conn); }
-int PQisBusy(PGconn *conn) { return PQisBusy_slot(conn); }
-int PQconsumeInput(PGconn *conn) { return PQconsumeInput_slot(conn); }
-int PQputCopyData(PGconn *conn, const char *buffer, int nbytes) { return PQputCopyData_slot(conn, buffer, nbytes); }
-int PQputCopyEnd(PGconn *conn, const char *errormsg) { return PQputCopyEnd_slot(conn, errormsg); }
-ExecStatusType PQresultStatus(const PGresult *res) { return PQresultStatus_slot(res); }
-char *PQresultErrorMessage(const PGresult *res) { return PQresultErrorMessage_slot(res); }
-char *PQresultErrorField(const PGresult *res, int fieldcode) { return PQresultErrorField_slot(res, fieldcode); }
-int PQntuples(const PGresult *res) { return PQntuples_slot(res); }
-int PQnfields(const PGresult *res) { return PQnfields_slot(res); }
-char *PQfname(const PGresult *res, int field_num) { return PQfname_slot(res, field_num); }
-Oid PQftype(const PGresult *res, int field_num) { return PQftype_slot(res, field_num); }
-char *PQgetvalue(const PGresult *res, int tup_num, int field_num) { return PQgetvalue_slot(res, tup_num, field_num); }
-int PQgetlength(const PGresult *res, int tup_num, int field_num) { return PQgetlength_slot(res, tup_num, field_num); }
-int PQgetisnull(const PGresult *res, int tup_num, int field_num) { return PQgetisnull_slot(res, tup_num, field_num); }
-char *PQcmdTuples(PGresult *res) { return PQcmdTuples_slot(res); }
-void PQclear(PGresult *res) { PQclear_slot(res); }
-PGcancel *PQgetCancel(PGconn *conn) { return PQgetCancel_slot(conn); }
-void PQfreeCancel(PGcancel *cancel) { PQfreeCancel_slot(cancel); }
-int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize) { return PQcancel_slot(cancel, errbuf, errbufsize); }
-void PQfreemem(void *ptr) { PQfreemem_slot(ptr); }
-void PQconninfoFree(PQconninfoOption *connOptions) { PQconninfoFree_slot(connOptions); }
-PGTransactionStatusType PQtransactionStatus(const PGconn *conn) { return PQtransactionStatus_slot(conn); }
-const char *PQparameterStatus(const PGconn *conn, const char *paramName) {
+PGresult *jsonsql_PQgetResult(PGconn *conn) { return PQgetResult_slot(conn); }
+int jsonsql_PQisBusy(PGconn *conn) { return PQisBusy_slot(conn); }
+int jsonsql_PQconsumeInput(PGconn *conn) { return PQconsumeInput_slot(conn); }
+int jsonsql_PQputCopyData(PGconn *conn, const char *buffer, int nbytes) { return PQputCopyData_slot(conn, buffer, nbytes); }
+int jsonsql_PQputCopyEnd(PGconn *conn, const char *errormsg) { return PQputCopyEnd_slot(conn, errormsg); }
+ExecStatusType jsonsql_PQresultStatus(const PGresult *res) { return PQresultStatus_slot(res); }
+char *jsonsql_PQresultErrorMessage(const PGresult *res) { return PQresultErrorMessage_slot(res); }
+char *jsonsql_PQresultErrorField(const PGresult *res, int fieldcode) { return PQresultErrorField_slot(res, fieldcode); }
+int jsonsql_PQntuples(const PGresult *res) { return PQntuples_slot(res); }
+int jsonsql_PQnfields(const PGresult *res) { return PQnfields_slot(res); }
+char *jsonsql_PQfname(const PGresult *res, int field_num) { return PQfname_slot(res, field_num); }
+Oid jsonsql_PQftype(const PGresult *res, int field_num) { return PQftype_slot(res, field_num); }
+char *jsonsql_PQgetvalue(const PGresult *res, int tup_num, int field_num) { return PQgetvalue_slot(res, tup_num, field_num); }
+int jsonsql_PQgetlength(const PGresult *res, int tup_num, int field_num) { return PQgetlength_slot(res, tup_num, field_num); }
+int jsonsql_PQgetisnull(const PGresult *res, int tup_num, int field_num) { return PQgetisnull_slot(res, tup_num, field_num); }
+char *jsonsql_PQcmdTuples(PGresult *res) { return PQcmdTuples_slot(res); }
+void jsonsql_PQclear(PGresult *res) { PQclear_slot(res); }
+PGcancel *jsonsql_PQgetCancel(PGconn *conn) { return PQgetCancel_slot(conn); }
+void jsonsql_PQfreeCancel(PGcancel *cancel) { PQfreeCancel_slot(cancel); }
+int jsonsql_PQcancel(PGcancel *cancel, char *errbuf, int errbufsize) { return PQcancel_slot(cancel, errbuf, errbufsize); }
+void jsonsql_PQfreemem(void *ptr) { PQfreemem_slot(ptr); }
+void jsonsql_PQconninfoFree(PQconninfoOption *connOptions) { PQconninfoFree_slot(connOptions); }
+PGTransactionStatusType jsonsql_PQtransactionStatus(const PGconn *conn) { return PQtransactionStatus_slot(conn); }
+const char *jsonsql_PQparameterStatus(const PGconn *conn, const char *paramName) {
     return PQparameterStatus_slot(conn, paramName);
 }
-int PQgetCopyData(PGconn *conn, char **buffer, int async) { return PQgetCopyData_slot(conn, buffer, async); }
-char *PQcmdStatus(PGresult *res) { return PQcmdStatus_slot(res); }
-PQnoticeReceiver PQsetNoticeReceiver(PGconn *conn, PQnoticeReceiver proc, void *arg) {
+int jsonsql_PQgetCopyData(PGconn *conn, char **buffer, int async) { return PQgetCopyData_slot(conn, buffer, async); }
+char *jsonsql_PQcmdStatus(PGresult *res) { return PQcmdStatus_slot(res); }
+PQnoticeReceiver jsonsql_PQsetNoticeReceiver(PGconn *conn, PQnoticeReceiver proc, void *arg) {
     return PQsetNoticeReceiver_slot(conn, proc, arg);
 }

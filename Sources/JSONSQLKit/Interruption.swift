@@ -9,20 +9,14 @@ import GRDBSQLite
 /// The shell's signal handler calls `request()`. A progress handler on each connection checks
 /// the flag, which has the effect of `sqlite3_interrupt()` but also reaches the connections
 /// that subcommands open for themselves, and needs nothing but a flag store in the handler.
+/// The flag is a C11 lock-free atomic (`jsonsql_interruption_request`): a signal handler may set
+/// it while any thread reads it.
 public enum Interruption {
-    /// Set from a signal handler, read by SQLite progress handlers: a plain word, never freed.
-    nonisolated(unsafe) private static let flag: UnsafeMutablePointer<sig_atomic_t> = {
-        let flag = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
-        flag.initialize(to: 0)
-        return flag
-    }()
-
     /// How many virtual machine steps run between two checks of the flag.
     static let stepsBetweenChecks: Int32 = 1000
 
     /// Registers the progress handler for every connection opened from now on.
     public static func install() {
-        _ = flag
         // SQLite calls an automatic extension's entry point as (db, error message, API routines);
         // the C API declares it without parameters.
         let entryPoint:
@@ -33,27 +27,33 @@ public enum Interruption {
                 db, _, _ in
                 sqlite3_progress_handler(
                     db, Interruption.stepsBetweenChecks,
-                    { _ in Interruption.flag.pointee != 0 ? 1 : 0 }, nil)
+                    { _ in jsonsql_interruption_signal() != 0 ? 1 : 0 }, nil)
                 return SQLITE_OK
             }
         sqlite3_auto_extension(unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self))
     }
 
     /// Asks running statements to stop, for `signal` (Ctrl-C's SIGINT unless given). Safe to
-    /// call from a signal handler.
+    /// call from a signal handler: it only stores to the lock-free atomic flag.
     public static func request(signal: Int32 = SIGINT) {
-        flag.pointee = sig_atomic_t(signal)
+        jsonsql_interruption_request(signal)
     }
 
     /// Whether Ctrl-C was pressed (or another stop requested) since the last `clear()`.
-    public static var isRequested: Bool { flag.pointee != 0 }
+    public static var isRequested: Bool { jsonsql_interruption_signal() != 0 }
 
     /// The signal the last request came for, if any.
-    public static var requestedSignal: Int32? { flag.pointee != 0 ? Int32(flag.pointee) : nil }
+    public static var requestedSignal: Int32? {
+        let signal = jsonsql_interruption_signal()
+        return signal != 0 ? signal : nil
+    }
 
     /// Lets statements run again: called where a new command starts, such as the shell's prompt.
-    public static func clear() {
-        flag.pointee = 0
+    /// Returns the signal the request it clears came for, if any, read in the same step.
+    @discardableResult
+    public static func clear() -> Int32? {
+        let signal = jsonsql_interruption_clear()
+        return signal != 0 ? signal : nil
     }
 }
 

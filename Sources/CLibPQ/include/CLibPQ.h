@@ -2,6 +2,10 @@
 // from libpq-fe.h (Debian/Ubuntu: apt-get install libpq-dev); the library itself is opened on
 // first use (libpq.c), so that commands on SQLite files do not load it and the twenty libraries
 // it needs at every start.
+//
+// jsonsql calls libpq only through the functions below, each named as libpq's with jsonsql_ in
+// front, so that a program that links jsonsql and libpq both gets each function once. libpq-fe.h
+// still gives the types and constants; its functions themselves are not linked.
 #ifndef JSONSQL_CLIBPQ_H
 #define JSONSQL_CLIBPQ_H
 
@@ -9,5 +13,49 @@
 
 /// Opens libpq if it is not open yet: NULL once it is, otherwise why it cannot be.
 const char *jsonsql_libpq_load(void);
+
+// The two ways in: each opens the library first, and gives NULL when it cannot be opened
+// (jsonsql_libpq_load says why). Every other function takes what these return.
+PGconn *jsonsql_PQconnectdb(const char *conninfo);
+PQconninfoOption *jsonsql_PQconninfoParse(const char *conninfo, char **errmsg);
+
+void jsonsql_PQfinish(PGconn *conn);
+ConnStatusType jsonsql_PQstatus(const PGconn *conn);
+char *jsonsql_PQerrorMessage(const PGconn *conn);
+int jsonsql_PQsocket(const PGconn *conn);
+PGresult *jsonsql_PQexecParams(PGconn *conn, const char *command, int nParams,
+                               const Oid *paramTypes, const char *const *paramValues,
+                               const int *paramLengths, const int *paramFormats, int resultFormat);
+int jsonsql_PQsendQuery(PGconn *conn, const char *query);
+int jsonsql_PQsendQueryParams(PGconn *conn, const char *command, int nParams,
+                              const Oid *paramTypes, const char *const *paramValues,
+                              const int *paramLengths, const int *paramFormats, int resultFormat);
+PGresult *jsonsql_PQgetResult(PGconn *conn);
+int jsonsql_PQisBusy(PGconn *conn);
+int jsonsql_PQconsumeInput(PGconn *conn);
+int jsonsql_PQputCopyData(PGconn *conn, const char *buffer, int nbytes);
+int jsonsql_PQputCopyEnd(PGconn *conn, const char *errormsg);
+ExecStatusType jsonsql_PQresultStatus(const PGresult *res);
+char *jsonsql_PQresultErrorMessage(const PGresult *res);
+char *jsonsql_PQresultErrorField(const PGresult *res, int fieldcode);
+int jsonsql_PQntuples(const PGresult *res);
+int jsonsql_PQnfields(const PGresult *res);
+char *jsonsql_PQfname(const PGresult *res, int field_num);
+Oid jsonsql_PQftype(const PGresult *res, int field_num);
+char *jsonsql_PQgetvalue(const PGresult *res, int tup_num, int field_num);
+int jsonsql_PQgetlength(const PGresult *res, int tup_num, int field_num);
+int jsonsql_PQgetisnull(const PGresult *res, int tup_num, int field_num);
+char *jsonsql_PQcmdTuples(PGresult *res);
+void jsonsql_PQclear(PGresult *res);
+PGcancel *jsonsql_PQgetCancel(PGconn *conn);
+void jsonsql_PQfreeCancel(PGcancel *cancel);
+int jsonsql_PQcancel(PGcancel *cancel, char *errbuf, int errbufsize);
+void jsonsql_PQfreemem(void *ptr);
+void jsonsql_PQconninfoFree(PQconninfoOption *connOptions);
+PGTransactionStatusType jsonsql_PQtransactionStatus(const PGconn *conn);
+const char *jsonsql_PQparameterStatus(const PGconn *conn, const char *paramName);
+int jsonsql_PQgetCopyData(PGconn *conn, char **buffer, int async);
+char *jsonsql_PQcmdStatus(PGresult *res);
+PQnoticeReceiver jsonsql_PQsetNoticeReceiver(PGconn *conn, PQnoticeReceiver proc, void *arg);
 
 #endif

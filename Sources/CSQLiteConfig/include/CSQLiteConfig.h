@@ -74,4 +74,14 @@ void jsonsql_drafts_remove(void);
 /// removes the drafts first, then lets the signal take its course as before (the action that was
 /// in place, such as Swift's backtracer, or the default). Signals that are ignored stay ignored.
 void jsonsql_drafts_remove_on_fatal_signals(void);
+
+/// Requests a stop for `signal` (nonzero): sets the interruption flag, a lock-free atomic, so
+/// async-signal-safe and safe to read from any thread meanwhile.
+void jsonsql_interruption_request(int signal);
+
+/// The signal the stop was last requested for, or 0 when none is.
+int jsonsql_interruption_signal(void);
+
+/// Clears the interruption flag and returns the signal it held (0 when none), in one step.
+int jsonsql_interruption_clear(void);
 #endif

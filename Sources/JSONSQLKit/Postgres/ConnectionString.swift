@@ -197,11 +197,11 @@ public enum ConnectionString {
     static func read(_ text: String) -> Reading {
         if jsonsql_libpq_load() != nil { return .noLibrary }
         var error: UnsafeMutablePointer<CChar>?
-        guard let parsed = PQconninfoParse(text, &error) else {
-            defer { if let error { PQfreemem(error) } }
+        guard let parsed = jsonsql_PQconninfoParse(text, &error) else {
+            defer { if let error { jsonsql_PQfreemem(error) } }
             return .unreadable(error.map { String(cString: $0) } ?? "out of memory")
         }
-        defer { PQconninfoFree(parsed) }
+        defer { jsonsql_PQconninfoFree(parsed) }
         var options: [Option] = []
         var option = parsed
         while let keyword = option.pointee.keyword {

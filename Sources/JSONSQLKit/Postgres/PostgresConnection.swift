@@ -29,14 +29,14 @@ final class PostgresConnection {
         if let failure = jsonsql_libpq_load() {
             throw JSONSQLError("cannot connect to \(displayName): \(String(cString: failure))")
         }
-        guard let connection = PQconnectdb(url) else {
+        guard let connection = jsonsql_PQconnectdb(url) else {
             throw JSONSQLError("cannot connect to \(displayName): out of memory")
         }
         self.connection = connection
-        PQsetNoticeReceiver(connection, Self.receiveNotice, nil)
-        guard PQstatus(connection) == CONNECTION_OK else {
+        jsonsql_PQsetNoticeReceiver(connection, Self.receiveNotice, nil)
+        guard jsonsql_PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the connection.
-            let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
+            let message = Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection)))
             throw JSONSQLError(
                 lines: "cannot connect to \(TerminalText.name(displayName)): \(message)")
         }
@@ -59,7 +59,7 @@ final class PostgresConnection {
     }
 
     deinit {
-        PQfinish(connection)
+        jsonsql_PQfinish(connection)
     }
 
     /// Where the server's notices and warnings go (`SQLiteStore.serverNotes`).
@@ -72,8 +72,8 @@ final class PostgresConnection {
     private static let receiveNotice: PQnoticeReceiver = { _, result in
         guard let result else { return }
         func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap
-            { $0.isEmpty ? nil : $0 }
+            jsonsql_PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+                .flatMap { $0.isEmpty ? nil : $0 }
         }
         let warns = (field("V") ?? field("S")) == "WARNING"
         var line = (warns ? "the server warns: " : "the server says: ") + (field("M") ?? "")
@@ -102,18 +102,19 @@ final class PostgresConnection {
     {
         let sent: Int32
         if simple {
-            sent = PQsendQuery(connection, sql)
+            sent = jsonsql_PQsendQuery(connection, sql)
         } else {
             let copies = parameters.map { $0.map { strdup($0) } ?? nil }
             defer { for copy in copies { free(copy) } }
             let pointers = copies.map { UnsafePointer($0) }
             sent = pointers.withUnsafeBufferPointer { buffer in
-                PQsendQueryParams(
+                jsonsql_PQsendQueryParams(
                     connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
             }
         }
         guard sent == 1 else {
-            throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+            throw JSONSQLError(
+                lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
         }
         // Every result of the statements is read, so the connection is ready for the next;
         // the first error wins, else the last result (COPY's start ends the results).
@@ -137,48 +138,52 @@ final class PostgresConnection {
     /// the server to cancel the statement, which then ends with its "canceling statement" error.
     fileprivate func nextResult() throws -> OpaquePointer? {
         var cancelled = false
-        while PQisBusy(connection) == 1 {
-            var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        while jsonsql_PQisBusy(connection) == 1 {
+            var socket = pollfd(fd: jsonsql_PQsocket(connection), events: Int16(POLLIN), revents: 0)
             _ = poll(&socket, 1, 50)
             if !cancelled && Interruption.isRequested {
                 cancelled = true
-                if let cancel = PQgetCancel(connection) {
+                if let cancel = jsonsql_PQgetCancel(connection) {
                     var message = [CChar](repeating: 0, count: 256)
-                    _ = PQcancel(cancel, &message, Int32(message.count))
-                    PQfreeCancel(cancel)
+                    _ = jsonsql_PQcancel(cancel, &message, Int32(message.count))
+                    jsonsql_PQfreeCancel(cancel)
                 }
             }
-            guard PQconsumeInput(connection) == 1 else {
-                throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+            guard jsonsql_PQconsumeInput(connection) == 1 else {
+                throw JSONSQLError(
+                    lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
             }
         }
-        return PQgetResult(connection)
+        return jsonsql_PQgetResult(connection)
     }
 
     /// A result that holds an error becomes a `PostgresError`.
     fileprivate func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
-            throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+            throw JSONSQLError(
+                lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
         }
-        switch PQresultStatus(result) {
+        switch jsonsql_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_EMPTY_QUERY:
             return PostgresResult(result)
         default:
-            defer { PQclear(result) }
+            defer { jsonsql_PQclear(result) }
             throw PostgresError(result)
         }
     }
 
     /// Whether a transaction is open: one the shell's user began with `BEGIN`, failed or not.
-    var isInsideTransaction: Bool { PQtransactionStatus(connection) != PQTRANS_IDLE }
+    var isInsideTransaction: Bool { jsonsql_PQtransactionStatus(connection) != PQTRANS_IDLE }
 
     /// Whether the transaction open is one that failed, which only ROLLBACK (or COMMIT) ends.
-    var isInsideFailedTransaction: Bool { PQtransactionStatus(connection) == PQTRANS_INERROR }
+    var isInsideFailedTransaction: Bool {
+        jsonsql_PQtransactionStatus(connection) == PQTRANS_INERROR
+    }
 
     /// Whether `'...'` strings take backslashes literally, as the server reports the setting
     /// (a `SET` changes it): off, a backslash escapes the next character, as in `E'...'`.
     var standardConformingStrings: Bool {
-        PQparameterStatus(connection, "standard_conforming_strings").map {
+        jsonsql_PQparameterStatus(connection, "standard_conforming_strings").map {
             String(cString: $0) != "off"
         } ?? true
     }
@@ -244,22 +249,24 @@ final class PostgresConnection {
         }
         let send: (UnsafeRawBufferPointer) throws -> Void = { [connection] bytes in
             guard bytes.count > 0 else { return }
-            let sent = PQputCopyData(
+            let sent = jsonsql_PQputCopyData(
                 connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
                 Int32(bytes.count))
             if sent != 1 {
-                throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+                throw JSONSQLError(
+                    lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
             }
         }
         do {
             try fill(send)
         } catch {
-            _ = PQputCopyEnd(connection, "jsonsql stopped the COPY")
-            while let result = PQgetResult(connection) { PQclear(result) }
+            _ = jsonsql_PQputCopyEnd(connection, "jsonsql stopped the COPY")
+            while let result = jsonsql_PQgetResult(connection) { jsonsql_PQclear(result) }
             throw error
         }
-        guard PQputCopyEnd(connection, nil) == 1 else {
-            throw JSONSQLError(lines: Self.trimmed(String(cString: PQerrorMessage(connection))))
+        guard jsonsql_PQputCopyEnd(connection, nil) == 1 else {
+            throw JSONSQLError(
+                lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
         }
         var failure: Error?
         while let result = try nextResult() {
@@ -276,11 +283,11 @@ extension PostgresConnection {
     func refuseCopy(_ started: PostgresResult) throws -> Never {
         if started.status == PGRES_COPY_IN {
             refusedCopyInput = true
-            _ = PQputCopyEnd(connection, "jsonsql does not send COPY data")
+            _ = jsonsql_PQputCopyEnd(connection, "jsonsql does not send COPY data")
         } else {
             var buffer: UnsafeMutablePointer<CChar>?
-            while PQgetCopyData(connection, &buffer, 0) > 0 {
-                PQfreemem(buffer)
+            while jsonsql_PQgetCopyData(connection, &buffer, 0) > 0 {
+                jsonsql_PQfreemem(buffer)
                 buffer = nil
             }
         }
@@ -299,30 +306,30 @@ final class PostgresResult {
         self.result = result
     }
 
-    deinit { PQclear(result) }
+    deinit { jsonsql_PQclear(result) }
 
-    var status: ExecStatusType { PQresultStatus(result) }
-    var rowCount: Int { Int(PQntuples(result)) }
-    var columnCount: Int { Int(PQnfields(result)) }
+    var status: ExecStatusType { jsonsql_PQresultStatus(result) }
+    var rowCount: Int { Int(jsonsql_PQntuples(result)) }
+    var columnCount: Int { Int(jsonsql_PQnfields(result)) }
     /// The rows an UPDATE or DELETE changed.
-    var changedRows: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    var changedRows: Int { Int(String(cString: jsonsql_PQcmdTuples(result))) ?? 0 }
 
     /// The name of a result column.
-    func name(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
+    func name(_ column: Int) -> String { String(cString: jsonsql_PQfname(result, Int32(column))) }
 
     /// The type OID of a result column (`pg_type.oid`).
-    func type(_ column: Int) -> UInt32 { PQftype(result, Int32(column)) }
+    func type(_ column: Int) -> UInt32 { jsonsql_PQftype(result, Int32(column)) }
 
     func isNull(_ row: Int, _ column: Int) -> Bool {
-        PQgetisnull(result, Int32(row), Int32(column)) == 1
+        jsonsql_PQgetisnull(result, Int32(row), Int32(column)) == 1
     }
 
     /// The value's text, valid while the result lives.
     func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8> {
-        let pointer = PQgetvalue(result, Int32(row), Int32(column))!
+        let pointer = jsonsql_PQgetvalue(result, Int32(row), Int32(column))!
         return UnsafeBufferPointer(
             start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
-            count: Int(PQgetlength(result, Int32(row), Int32(column))))
+            count: Int(jsonsql_PQgetlength(result, Int32(row), Int32(column))))
     }
 
     func string(_ row: Int, _ column: Int) -> String? {
@@ -346,12 +353,12 @@ struct PostgresError: Error, CustomStringConvertible {
 
     init(_ result: OpaquePointer) {
         func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }.flatMap
-            { $0.isEmpty ? nil : $0 }
+            jsonsql_PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+                .flatMap { $0.isEmpty ? nil : $0 }
         }
         message =
             field("M")
-            ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(
+            ?? String(cString: jsonsql_PQresultErrorMessage(result)).trimmingCharacters(
                 in: .whitespacesAndNewlines)
         detail = field("D")
         code = field("C") ?? ""

@@ -345,8 +345,8 @@ final class SQLiteStore: StoreBackend {
     /// done while the file was in place with all of it.
     private static func reopen(_ path: String, configuration: Configuration) throws -> DatabaseQueue
     {
-        let requested = Interruption.requestedSignal
-        Interruption.clear()
+        // Read and cleared in one step, so that a Ctrl-C between the two is not lost.
+        let requested = Interruption.clear()
         defer { if let requested { Interruption.request(signal: requested) } }
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
