@@ -66,8 +66,9 @@ public final class Store {
         ConnectionString.redacted(database)
     }
 
-    /// Whether `text` names a PostgreSQL database (`postgres://...`) rather than a file.
-    public static func isPostgresURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
+    /// Whether a database argument is a server's URL (`postgres://...`) rather than a file path:
+    /// nothing is looked for or made on disk for it.
+    public static func isURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
 
     /// Where a server's notices and warnings go, each one line in jsonsql's words (`the server
     /// warns: ...`): by default to standard error as `note: ...`. Set it before opening a store.

@@ -32,7 +32,7 @@ extension StoreCommand {
     /// Only here, on the command line: the shell runs commands through `run(_:)` and keeps its
     /// own handling (SIGTERM there ends a script waiting for its next line at once).
     func openAndRun() throws {
-        guard access != .read || Store.isPostgresURL(db.database) else {
+        guard access != .read || Store.isURL(db.database) else {
             let store = try openStore()
             defer { close(store) }
             return try run(store)
@@ -71,7 +71,7 @@ extension StoreCommand {
     func openStore() throws -> Store {
         // `jsonsql query 'address.country=DE'`: a filter where the database goes.
         let command = Self.configuration.commandName ?? "query"
-        if ["query", "update", "delete"].contains(command), !Store.isPostgresURL(db.database),
+        if ["query", "update", "delete"].contains(command), !Store.isURL(db.database),
             db.database.contains(where: { "=<>".contains($0) }),
             !FileManager.default.fileExists(atPath: db.database),
             (try? FilterParser.parse(db.database)) != nil
@@ -84,7 +84,7 @@ extension StoreCommand {
                     + "jsonsql \(command) \(database) --where \(SQLQuote.shellWord(Store.displayName(db.database)))"
             )
         }
-        if let table = tableArgument, !Store.isPostgresURL(db.database),
+        if let table = tableArgument, !Store.isURL(db.database),
             !FileManager.default.fileExists(atPath: db.database),
             Store.isSQLiteFile(table)
         {

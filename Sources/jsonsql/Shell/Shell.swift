@@ -43,7 +43,7 @@ struct Shell: ParsableCommand {
 
     func run() throws {
         // `jsonsql shell player db.sqlite`: a database where the script goes.
-        if let file, !Store.isPostgresURL(db.database),
+        if let file, !Store.isURL(db.database),
             !FileManager.default.fileExists(atPath: db.database),
             Store.isSQLiteFile(file)
         {
