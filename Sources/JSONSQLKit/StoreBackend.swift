@@ -14,7 +14,7 @@ protocol StoreBackend: AnyObject {
     /// Where the statements of SQL typed into the shell end, by this engine's rules.
     var statementSyntax: StatementSyntax { get }
     /// The dialect the specs render in for this database.
-    var dialect: SQLDialect { get }
+    var dialect: any SQLDialect { get }
     /// Whether the database exists yet: false while a new SQLite file waits for its first write.
     var exists: Bool { get }
     /// Whether the database lives in memory only (data files loaded by `Store.loading`).

@@ -18,7 +18,7 @@ struct PostgresSQLTests {
                 name: name, type: ColumnType(postgresType: type), declaredType: type,
                 notNull: false, defaultSQL: nil,
                 primaryKeyIndex: name == "id" ? 1 : 0, isGenerated: false)
-        }, dialect: .postgres)
+        }, dialect: PostgresDialect())
 
     @Test(
         "paths render as jsonb: -> with a text key for objects, a strict JSON path for an array element",

@@ -15,8 +15,8 @@ struct CopyCheck: Sendable, Equatable {
     var origin: String
 
     /// The form for `dialect`.
-    func sql(_ dialect: SQLDialect) -> String? {
-        dialect == .sqlite ? sqlite : postgres
+    func sql(_ dialect: any SQLDialect) -> String? {
+        dialect.checkSQL(self)
     }
 
     /// A SQLite table's own CHECK, as written (with its `CONSTRAINT name`): exact between
@@ -50,8 +50,9 @@ struct CopyCheck: Sendable, Equatable {
             return CopyCheck(sqlite: nil, postgres: nil, origin: origin)
         }
         return CopyCheck(
-            sqlite: "CHECK \(expression.sql(column: column, dialect: .sqlite))",
-            postgres: "CHECK \(expression.sql(column: column, dialect: .postgres))", origin: origin)
+            sqlite: "CHECK \(expression.sql(column: column, dialect: SQLiteDialect()))",
+            postgres: "CHECK \(expression.sql(column: column, dialect: PostgresDialect()))",
+            origin: origin)
     }
 }
 
@@ -98,7 +99,7 @@ indirect enum DomainCheckExpression: Equatable {
     }
 
     /// The expression on `column`, parenthesized.
-    func sql(column: ColumnInfo, dialect: SQLDialect) -> String {
+    func sql(column: ColumnInfo, dialect: any SQLDialect) -> String {
         switch self {
         case .or(let a, let b):
             "(\(a.sql(column: column, dialect: dialect)) OR \(b.sql(column: column, dialect: dialect)))"
@@ -114,7 +115,7 @@ indirect enum DomainCheckExpression: Equatable {
         }
     }
 
-    private static func sql(_ operand: Operand, _ column: ColumnInfo, _ dialect: SQLDialect)
+    private static func sql(_ operand: Operand, _ column: ColumnInfo, _ dialect: any SQLDialect)
         -> String
     {
         let quoted = SQLQuote.identifier(column.name)

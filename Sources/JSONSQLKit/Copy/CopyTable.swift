@@ -36,8 +36,8 @@ struct CopyTable {
 
     /// Makes the table fit a `dialect` destination: each check with no exact form there is
     /// refused by name, or left (`leaving`).
-    mutating func fit(to dialect: SQLDialect, leaving: CopyLeaving) throws {
-        let place = dialect == .sqlite ? "SQLite" : "PostgreSQL"
+    mutating func fit(to dialect: any SQLDialect, leaving: CopyLeaving) throws {
+        let place = dialect.name
         for check in spec.checks where check.sql(dialect) == nil {
             let reason =
                 check.sqlite != nil

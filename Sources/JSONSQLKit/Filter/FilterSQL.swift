@@ -51,7 +51,7 @@ public struct FilterSQL {
     /// is 0, 1 or NULL). Elsewhere it stays `IS NOT TRUE`, the text partial indexes were made
     /// with; PostgreSQL's TRUE is always a keyword, and its boolean no integer.
     func isNotTrue(_ condition: String) -> String {
-        let shadowed = table.dialect == .sqlite && table.column(named: "true") != nil
+        let shadowed = table.dialect.readsTRUEAsColumn && table.column(named: "true") != nil
         return "(\(condition)) IS NOT \(shadowed ? "1" : "TRUE")"
     }
 
@@ -140,7 +140,11 @@ public struct FilterSQL {
                 "\(p.op.rawValue) matches text, and \(column.name) is a boolean column; compare it with = true or = false"
             )
         }
-        if table.dialect == .postgres { return try postgres(p) }
+        return try table.dialect.predicateSQL(p, in: &self)
+    }
+
+    /// A predicate in SQLite's SQL (`SQLiteDialect`).
+    mutating func sqlitePredicate(_ p: Filter.Predicate) throws -> String {
         if !inlineValues, !table.partialIndexConditions.isEmpty,
             let inline = try? FilterSQL(.predicate(p), table: table, inlineValues: true).sql,
             table.partialIndexesHold(inline)
@@ -656,7 +660,7 @@ extension Filter.Literal {
         if !path.isJSON,
             ValueConversion.storedDouble(
                 number: inexact.spelling, type: column.type,
-                textAffinity: column.keepsNumberText(in: path.dialect)) != nil
+                textAffinity: path.dialect.keepsNumberText(column)) != nil
         {
             return nil
         }

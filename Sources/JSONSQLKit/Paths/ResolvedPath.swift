@@ -28,7 +28,7 @@ public struct ResolvedPath: Sendable {
 
     /// On PostgreSQL: the path's jsonb, `("address" -> 'country')`, nil for a plain column.
     let jsonb: String?
-    public let dialect: SQLDialect
+    let dialect: any SQLDialect
     /// The table the path's column is in, which `eachSQL` names it with.
     let tableName: String
 
@@ -67,39 +67,23 @@ public struct ResolvedPath: Sendable {
         self.path = path
         self.column = column
         dialect = table.dialect
-        if table.dialect == .postgres {
-            if column.type != .json && !path.segments.isEmpty {
-                throw JSONSQLError(
-                    "\(path): paths into \(column.type.withArticle) column are not yet supported on PostgreSQL; declare \(column.name) json"
-                )
-            }
-            jsonb = column.type == .json ? Self.postgresJSONB(column, path.segments) : nil
-            pathLiteral = nil
-            index = nil
-            guarded = false
-            return
-        }
-        jsonb = nil
-        if !path.segments.isEmpty {
-            // A key holding U+0000 is refused there: SQL text would end at it.
-            pathLiteral = SQLQuote.literal(try path.sqlitePath())
-        } else if column.type == .json {
-            pathLiteral = "'$'"
-        } else {
-            pathLiteral = nil
-        }
-        let segments = path.segments
-        // Every value is JSON: a json column whose CHECK makes sure of it.
-        let holdsJSON = column.type == .json && !column.mayHoldInvalidJSON
-        index =
-            pathLiteral == nil
-            ? nil
-            : table.indexedPaths.first { indexed in
-                SQLName.same(indexed.path.column, column.name) && indexed.path.segments == segments
-                    && indexed.path.function == nil
-                    && (holdsJSON || indexed.guarded || !indexed.partial)
-            }
-        guarded = !holdsJSON && !(index.map { !$0.guarded } ?? false)
+        let location = try table.dialect.locate(path, column: column, in: table)
+        pathLiteral = location.pathLiteral
+        index = location.index
+        guarded = location.guarded
+        jsonb = location.jsonb
+    }
+
+    /// Where a path is in its column, as `SQLDialect.locate` finds it.
+    struct Location {
+        /// SQLite's path literal, such as `'$.country'`; nil for a plain column.
+        var pathLiteral: String? = nil
+        /// The index whose expression the path is written with, if any.
+        var index: IndexedPath? = nil
+        /// Whether values may be text that is not JSON (SQLite).
+        var guarded = false
+        /// PostgreSQL's jsonb of the path; nil for a plain column.
+        var jsonb: String? = nil
     }
 
     /// `function` of the value at `measured`, as the integer column `path` (`functionSQL`).
@@ -124,21 +108,8 @@ public struct ResolvedPath: Sendable {
         guarded = false
         jsonb = nil
         let sql: String
-        switch (function, measured.jsonb) {
-        case (.length, let jsonb?):
-            sql =
-                "(CASE WHEN jsonb_typeof(\(jsonb)) = 'array' THEN jsonb_array_length(\(jsonb)) END)"
-        case (.length, nil):
-            // Guarded whenever values may not be JSON, whatever index holds the path, so that
-            // the expression is the one an index on it was built with.
-            let literal = measured.pathLiteral ?? "'$'"
-            let column = measured.quotedColumn
-            let length =
-                "CASE WHEN json_type(\(column), \(literal)) = 'array' THEN json_array_length(\(column), \(literal)) END"
-            let holdsJSON = measured.column.type == .json && !measured.column.mayHoldInvalidJSON
-            sql =
-                "(" + (holdsJSON ? length : "CASE WHEN json_valid(\(column)) THEN \(length) END")
-                + ")"
+        switch function {
+        case .length: sql = measured.dialect.lengthSQL(of: measured)
         }
         functionSQL = sql
         // The index built on this very expression, which SQLite uses for it.
@@ -148,7 +119,7 @@ public struct ResolvedPath: Sendable {
     }
 
     /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
-    private func guarding(_ sql: String) -> String {
+    func guarding(_ sql: String) -> String {
         guarded ? "CASE WHEN json_valid(\(quotedColumn)) THEN \(sql) END" : sql
     }
 
@@ -168,26 +139,13 @@ public struct ResolvedPath: Sendable {
 
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for
     /// objects and arrays, NULL when missing.
-    public var valueSQL: String {
-        if dialect == .postgres { return jsonb ?? postgresColumnSQL }
-        guard let pathLiteral else {
-            // Exact decimals are kept as text; they compare and sort by their value.
-            if column.type == .numeric && column.hasTextAffinity {
-                return "CAST(\(quotedColumn) AS NUMERIC)"
-            }
-            return quotedColumn
-        }
-        if let index { return index.expression }
-        return guarding("\(quotedColumn) ->> \(pathLiteral)")
-    }
+    public var valueSQL: String { dialect.valueSQL(self) }
 
     /// For a plain column whose value SQL reads its text as a number (`CAST(... AS NUMERIC)`),
     /// the condition that the stored value is a number or NULL: SQLite casts text that is not a
     /// number (`'0x10'`, `'abc'`, which another tool may have stored there) to 0. Nil elsewhere.
     var numberGuardSQL: String? {
-        guard dialect == .sqlite, pathLiteral == nil, column.type == .numeric,
-            column.hasTextAffinity
-        else { return nil }
+        guard pathLiteral == nil, dialect.castsNumericText(column) else { return nil }
         return
             "CASE WHEN json_valid(\(quotedColumn)) THEN json_type(\(quotedColumn)) IN ('integer', 'real') ELSE \(quotedColumn) IS NULL END"
     }
@@ -247,7 +205,7 @@ public struct ResolvedPath: Sendable {
     /// On SQLite, for a JSON path: what sorts strings holding U+0000 among those `->>` reads
     /// alike (`"a\u0000b"` reads as `a`): their whole text, NULL for every other value.
     var wholeStringSortSQL: String? {
-        guard isJSON, dialect == .sqlite else { return nil }
+        guard isJSON, dialect.cutsStringsAtNUL else { return nil }
         return
             "CASE WHEN typeof(\(sortSQL)) = 'text' AND \(holdsNULSQL) AND \(typeSQL) = 'text' THEN \(WholeString.stringFunction)(\(extractSQL)) END"
     }
@@ -265,11 +223,7 @@ public struct ResolvedPath: Sendable {
     }
 
     /// The value as JSON text, for output that re-nests it.
-    var jsonSQL: String {
-        if dialect == .postgres { return jsonb ?? postgresColumnSQL }
-        guard let pathLiteral, !path.segments.isEmpty else { return quotedColumn }
-        return guarding("\(quotedColumn) -> \(pathLiteral)")
-    }
+    var jsonSQL: String { dialect.jsonSQL(self) }
 }
 
 extension ResolvedPath {

@@ -6,7 +6,7 @@ extension PostgresStore {
     var statementSyntax: StatementSyntax {
         .postgres(standardConformingStrings: connection.standardConformingStrings)
     }
-    var dialect: SQLDialect { .postgres }
+    var dialect: any SQLDialect { PostgresDialect() }
     /// A server's database exists once connected to.
     var exists: Bool { true }
     var isInMemory: Bool { false }

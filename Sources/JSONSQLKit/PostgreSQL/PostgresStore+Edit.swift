@@ -195,7 +195,8 @@ extension UpdateSpec {
             if !path.isInsideColumn {
                 try change(column, option: "--set", assignment.path) { _ in
                     replaced.insert(column.name)
-                    let value = try Self.columnValue(assignment, column: column, in: .postgres)
+                    let value = try Self.columnValue(
+                        assignment, column: column, in: PostgresDialect())
                     let text: String?
                     do { text = try PostgresValue.text(value, type: column.type) } catch let
                         mismatch as ValueMismatch

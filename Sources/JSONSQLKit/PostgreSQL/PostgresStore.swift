@@ -113,7 +113,7 @@ final class PostgresStore: StoreBackend {
         where columns[i].postgres?.isDomain == true || columns[i].postgres?.isEnum == true {
             try readTypeConstraints(table, &columns[i])
         }
-        var info = TableInfo(name: table, columns: columns, dialect: .postgres)
+        var info = TableInfo(name: table, columns: columns, dialect: PostgresDialect())
         info.ginPaths = try ginPaths(table, columns: columns)
         return info
     }

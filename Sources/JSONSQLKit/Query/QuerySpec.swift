@@ -99,7 +99,7 @@ extension QuerySpec {
         /// A whole column printed under `name`: its kind, and whether the result decides it.
         func output(_ column: ColumnInfo, name: String) -> OutputColumn {
             if jsonColumnsAuto && !nested.contains(column.name),
-                let kind = ResultKinds.candidateKind(column, dialect: info.dialect)
+                let kind = info.dialect.candidateKind(column)
             {
                 decided.append(ResultKinds.Candidate(column: columns.count, name: name, kind: kind))
             }
@@ -115,11 +115,9 @@ extension QuerySpec {
                 "--order-by \(term) is an aggregate, which orders groups: add --group-by PATH, or --select aggregates only (as in --select '\(term)')"
             )
         }
-        let postgres = info.dialect == .postgres
+        let dialect = info.dialect
         /// A whole column as it prints: on PostgreSQL datetimes in SQLite's stored form, in UTC.
-        func columnSQL(_ column: ColumnInfo) -> String {
-            postgres ? PostgresStore.outputSQL(column) : SQLQuote.identifier(column.name)
-        }
+        func columnSQL(_ column: ColumnInfo) -> String { dialect.outputSQL(column) }
         var selected = self.selections
         if selected.isEmpty && !groupBy.isEmpty {
             selected =
@@ -168,24 +166,22 @@ extension QuerySpec {
                     // text.
                     let printedAsRows =
                         path.segments.isEmpty && [.datetime, .date].contains(resolved.column.type)
+                    let groupedValue =
+                        grouped && !groupBy.isEmpty && !printedAsRows
+                        ? dialect.groupedValueSQL(resolved) : nil
                     sql =
-                        postgres && grouped && !groupBy.isEmpty && !printedAsRows
-                        ? resolved.postgresGroupValueSQL
-                        : expression(
-                            postgres && path.isWholeColumn
-                                ? columnSQL(resolved.column) : resolved.jsonSQL)
+                        groupedValue
+                        ?? expression(
+                            path.isWholeColumn ? columnSQL(resolved.column) : resolved.jsonSQL)
                     if path.segments.isEmpty || path.function != nil {
                         wholeColumn = resolved.column
                     }
-                case .aggregate(let aggregate) where postgres:
-                    name = aggregate.text
-                    let rendered = try aggregate.postgresSQL(in: info)
-                    sql = rendered.value
-                    if rendered.marked { marked.insert(columns.count) }
-                    outputKind = try aggregate.outputKind(in: info)
                 case .aggregate(let aggregate):
                     name = aggregate.text
-                    sql = try aggregate.sql(in: info, weight: weight, argument: expression)
+                    let rendered = try dialect.aggregateSQL(
+                        aggregate, in: info, weight: weight, argument: expression)
+                    sql = rendered.value
+                    if rendered.marked { marked.insert(columns.count) }
                     outputKind = try aggregate.outputKind(in: info)
                 }
                 if let givenName { name = givenName }
@@ -217,10 +213,9 @@ extension QuerySpec {
             sql +=
                 " GROUP BY "
                 + (try groupBy.map {
-                    let path = try ResolvedPath($0, in: info)
-                    if postgres { return path.postgresGroupSQL }
-                    let kind = groupKindsApart ? path.groupKindSQL.map(expression) : nil
-                    return [expression(path.sortSQL)] + [kind].compactMap { $0 }
+                    dialect.groupSQL(
+                        try ResolvedPath($0, in: info), kindsApart: groupKindsApart,
+                        argument: expression)
                 }.joined().joined(separator: ", "))
         }
         // Groups come in the order of their values, ties of --order-by too: SQLite gives groups
@@ -228,7 +223,7 @@ extension QuerySpec {
         // changed which group `--order-by count():desc --limit 1` printed); PostgreSQL may hash
         // them.
         var order =
-            postgres || !orderBy.isEmpty
+            dialect.ordersGroupsExplicitly || !orderBy.isEmpty
             ? orderBy + groupBy.map { (term: Selection.path($0), descending: false) } : orderBy
         // Rows that tie on every term come in the order of their primary key, on both backends,
         // in the direction of the last term: an index on a path holds an integer key (SQLite's
@@ -252,68 +247,19 @@ extension QuerySpec {
                         || SQLName.same($0.name, SQLQuote.identifier(name))) && $0.sql != name
                 }
             }
-            let table = SQLQuote.identifier(source)
-            let terms = try order.flatMap { term -> [String] in
-                if postgres, case .path(let path) = term.term {
-                    let resolved = try ResolvedPath(path, in: info)
-                    var terms = resolved.postgresOrderTerms(descending: term.descending)
-                    // Groups that `->>` reads alike come as on SQLite: `1` before `true`.
-                    if !groupBy.isEmpty, let kind = resolved.groupKindSQL {
-                        terms.append(kind + (term.descending ? " DESC" : ""))
-                    }
-                    // A plain column's term is its name, then COLLATE or the direction.
-                    guard resolved.column.type != .json, shadowed(resolved.quotedColumn) else {
-                        return terms
-                    }
-                    return terms.map { "\(table).\($0)" }
-                }
-                if postgres, case .aggregate(let aggregate) = term.term {
-                    return try aggregate.postgresSQL(in: info).order.map {
-                        $0 + (term.descending ? " DESC NULLS LAST" : " NULLS FIRST")
-                    }
-                }
-                var sql =
-                    switch term.term {
-                    case .path(let path): expression(try ResolvedPath(path, in: info).sortSQL)
-                    case .aggregate(let aggregate):
-                        try aggregate.orderSQL(in: info, weight: weight, argument: expression)
-                    }
-                if shadowed(sql) { sql = "\(table).\(sql)" }
-                // Groups that `->>` reads alike in a fixed order: `1` before `true`.
-                if !groupBy.isEmpty, groupKindsApart, case .path(let path) = term.term,
-                    let kind = try ResolvedPath(path, in: info).groupKindSQL
-                {
-                    return [sql, expression(kind)].map { $0 + (term.descending ? " DESC" : "") }
-                }
-                // Strings holding U+0000, which `->>` ends there, by all of their text after that
-                // part (left out where `orderMeetsNULStrings` found no such string for an index to
-                // miss).
-                if groupBy.isEmpty, wholeStringsApart, case .path(let path) = term.term,
-                    let whole = try ResolvedPath(path, in: info).wholeStringSortSQL
-                {
-                    return [sql, expression(whole)].map { $0 + (term.descending ? " DESC" : "") }
-                }
-                return [sql + (term.descending ? " DESC" : "")]
+            let context = OrderContext(
+                info: info, table: SQLQuote.identifier(source), grouped: !groupBy.isEmpty,
+                groupKindsApart: groupKindsApart, wholeStringsApart: wholeStringsApart,
+                weight: weight)
+            let terms = try order.flatMap {
+                try dialect.orderTerms(
+                    $0.term, descending: $0.descending, context, argument: expression,
+                    shadowed: shadowed)
             }
             sql += " ORDER BY \(terms.joined(separator: ", "))"
             orderTerms = terms
         }
-        if postgres && (limit != nil || offset != nil) {
-            // LIMIT NULL is no limit.
-            arguments.append(limit.map { String($0).databaseValue } ?? .null)
-            sql += " LIMIT $\(arguments.count)::bigint"
-            if let offset {
-                arguments.append(String(offset).databaseValue)
-                sql += " OFFSET $\(arguments.count)::bigint"
-            }
-        } else if limit != nil || offset != nil {
-            sql += " LIMIT ?"
-            arguments.append((limit ?? -1).databaseValue)
-            if let offset {
-                sql += " OFFSET ?"
-                arguments.append(offset.databaseValue)
-            }
-        }
+        sql += dialect.limitSQL(limit: limit, offset: offset, arguments: &arguments)
         var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
         query.orderTerms = orderTerms
         query.markedColumns = marked
@@ -499,7 +445,7 @@ public struct Aggregate: Sendable, Equatable {
                     "CASE \(wide)WHEN \(resolved.typeSQL) IN ('integer', 'real') THEN \(value) END"
             } else if let numberGuard = resolved.numberGuardSQL {
                 value = "CASE WHEN \(numberGuard) THEN \(value) END"
-            } else if resolved.dialect == .sqlite && resolved.column.type != .boolean {
+            } else if resolved.column.type != .boolean {
                 // Text another tool left in a column ('0x10' in an INTEGER one) is no number,
                 // where SQLite's sum would count it as 0.
                 value = "CASE WHEN typeof(\(value)) IN ('integer', 'real') THEN \(value) END"
@@ -577,7 +523,7 @@ public struct Aggregate: Sendable, Equatable {
         if function == .sum {
             let exact =
                 resolved.column.type == .numeric
-                && resolved.column.keepsNumberText(in: resolved.dialect)
+                && resolved.dialect.keepsNumberText(resolved.column)
             return exact ? .number : .natural
         }
         let column = resolved.column

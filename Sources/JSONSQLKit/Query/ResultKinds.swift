@@ -24,25 +24,6 @@ struct ResultKinds {
     /// Rows read ahead before a check by SQL: a table's first block, which it aligns as a whole.
     static let readAhead = TableRowWriter.blockRows
 
-    /// The kind `column` takes if the values returned qualify; nil when it prints by its
-    /// declared type. On SQLite any column not declared json, blob or uuid may hold JSON text
-    /// (affinity does not refuse it); on PostgreSQL only a text type does (an array column
-    /// prints `{}`).
-    static func candidateKind(_ column: ColumnInfo, dialect: SQLDialect) -> OutputKind? {
-        if column.type == .blob { return .uuid }
-        switch dialect {
-        case .sqlite:
-            return column.type == .json || column.type == .uuid ? nil : .json
-        case .postgres:
-            let declared = column.declaredType.lowercased()
-            let textTypes = ["text", "character varying", "character"]
-            let isText =
-                column.type == .text && !declared.hasSuffix("]")
-                && textTypes.contains { declared.hasPrefix($0) }
-            return isText ? .json : nil
-        }
-    }
-
     private struct State {
         var candidate: Candidate
         /// No value returned so far failed.

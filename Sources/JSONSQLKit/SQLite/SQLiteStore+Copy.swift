@@ -40,7 +40,8 @@ extension SQLiteStore {
         from source: any StoreBackend, _ work: (any CopyDestination) throws -> T
     ) throws -> T {
         try write { db in
-            try work(SQLiteCopyDestination(db: db, fromPostgres: source.dialect == .postgres))
+            try work(
+                SQLiteCopyDestination(db: db, fromPostgres: source.dialect.readsDatesInSQLiteForm))
         }
     }
 }

@@ -552,11 +552,13 @@ extension UpdateSpec {
     private static func columnValue(_ assignment: Assignment, column: ColumnInfo, db: Database)
         throws -> SQLFragment
     {
-        .value(try columnValue(assignment, column: column, in: .sqlite))
+        .value(try columnValue(assignment, column: column, in: SQLiteDialect()))
     }
 
     /// The value `--set COLUMN=VALUE` stores, on either backend.
-    static func columnValue(_ assignment: Assignment, column: ColumnInfo, in dialect: SQLDialect)
+    static func columnValue(
+        _ assignment: Assignment, column: ColumnInfo, in dialect: any SQLDialect
+    )
         throws -> DatabaseValue
     {
         guard let input = assignment.value.input else {
@@ -565,7 +567,7 @@ extension UpdateSpec {
         }
         do {
             return try ValueConversion.stored(
-                input, type: column.type, textAffinity: column.keepsNumberText(in: dialect),
+                input, type: column.type, textAffinity: dialect.keepsNumberText(column),
                 numericAffinity: column.turnsNumericTextIntoNumbers)
         } catch {
             // A bare word that reads as a number or boolean (007 does not) is one; text in quotes

@@ -23,7 +23,7 @@ struct KindCheck {
             // on names matched nothing without a word).
             if p.op == .contains || p.op == .notContains {
                 guard let resolved = try? ResolvedPath(p.path, in: info),
-                    resolved.isJSON || info.dialect == .sqlite,
+                    resolved.isJSON || info.dialect.readsJSONInAnyColumn,
                     seen.insert("\(p.path)\u{0}array").inserted
                 else { return nil }
                 return (KindCheck(predicate: p, kind: "array"), resolved)

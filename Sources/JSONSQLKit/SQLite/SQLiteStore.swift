@@ -20,7 +20,7 @@ final class SQLiteStore: StoreBackend {
 
     var name: String { path }
     var statementSyntax: StatementSyntax { .sqlite }
-    var dialect: SQLDialect { .sqlite }
+    var dialect: any SQLDialect { SQLiteDialect() }
     var noun: String { "database file" }
     var keepsFailedTransactions: Bool { false }
     func takeRefusedCopyInput() -> Bool { false }

@@ -58,15 +58,8 @@ public struct IndexSpec: Sendable {
     }
 
     func sql(table info: TableInfo, name: String) throws -> String {
-        if info.dialect == .postgres && nocase {
-            throw JSONSQLError("--nocase is not yet supported on PostgreSQL")
-        }
+        try info.dialect.checkIndexOptions(nocase: nocase, gin: gin)
         if gin {
-            guard info.dialect == .postgres else {
-                throw JSONSQLError(
-                    "--gin makes a PostgreSQL GIN index; SQLite has none (index the path without --gin)"
-                )
-            }
             if unique { throw JSONSQLError("a GIN index cannot be --unique") }
             let expressions = try paths.map { path -> String in
                 let resolved = try ResolvedPath(path, in: info)
@@ -82,12 +75,9 @@ public struct IndexSpec: Sendable {
                 + (try partialSQL(table: info))
         }
         var expressions = try paths.map { path -> String in
-            let value = try ResolvedPath(path, in: info).valueSQL
-            // PostgreSQL indexes an expression other than a column only in parentheses.
-            if info.dialect == .postgres { return value.hasPrefix("(") ? value : "(\(value))" }
-            return nocase ? "((\(value)) COLLATE NOCASE)" : value
+            info.dialect.indexExpression(try ResolvedPath(path, in: info).valueSQL, nocase: nocase)
         }
-        if kindsApart && info.dialect == .sqlite {
+        if kindsApart && info.dialect.indexesKindsApart {
             for path in paths where path.segments.isEmpty {
                 guard try ResolvedPath(path, in: info).isJSON else { continue }
                 let c = SQLQuote.identifier(info.column(named: path.column)?.name ?? path.column)

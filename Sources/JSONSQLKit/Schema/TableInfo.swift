@@ -29,12 +29,6 @@ public struct ColumnInfo: Sendable, Equatable {
         SQLiteAffinity(declaredType: declaredType) == .text
     }
 
-    /// Whether a json or numeric column keeps a number as its text, every digit: on SQLite one
-    /// with TEXT affinity (as jsonsql declares them); on PostgreSQL every one, jsonb and
-    /// numeric holding any number exactly.
-    public func keepsNumberText(in dialect: SQLDialect) -> Bool {
-        dialect == .postgres || hasTextAffinity
-    }
 }
 
 /// A table's columns, read from the database.
@@ -56,12 +50,12 @@ public struct TableInfo: Sendable {
     /// names them (see `ResolvedPath`).
     public var indexedPaths: [IndexedPath] = []
     /// The SQL of the database the table is in: paths and filters on it render to this.
-    public var dialect: SQLDialect = .sqlite
+    var dialect: any SQLDialect = SQLiteDialect()
     /// On PostgreSQL: the json columns and paths a GIN index covers, whose containment (`@>`)
     /// the index serves, so that equality on a path below them can use it (see `FilterSQL`).
     public var ginPaths: [JSONPath] = []
 
-    init(name: String, columns: [ColumnInfo], dialect: SQLDialect = .sqlite) {
+    init(name: String, columns: [ColumnInfo], dialect: any SQLDialect = SQLiteDialect()) {
         self.name = name
         self.columns = columns
         self.dialect = dialect
