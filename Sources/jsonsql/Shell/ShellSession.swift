@@ -598,13 +598,13 @@ final class ShellSession {
         case "\\?": return "help lists the commands, .help the dot-commands"
         default:
             // sqlite-utils' `rows player`.
-            if let other = JSONSQL.otherToolCommand(word) {
+            if let other = OtherToolCommands.forToolCommand(word) {
                 return "unknown command '\(word)'; here that is " + other.command
                     + (other.options.isEmpty
                         ? "" : ", with " + other.options.joined(separator: " "))
             }
             // psql's `\dt`, `\d player`, `\di`.
-            guard let other = JSONSQL.otherShellCommand([word]) else { return nil }
+            guard let other = OtherToolCommands.forShellCommand([word]) else { return nil }
             return "\(word) is psql's; here \(other[0]) lists the \(other[0])"
                 + (word.hasPrefix("\\d") && other[0] == "tables"
                     ? ", and schema TABLE a table's columns" : "")
