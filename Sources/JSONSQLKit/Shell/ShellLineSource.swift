@@ -3,12 +3,12 @@
 /// takes its lines as a plain sequence.
 ///
 ///     final class TypedLines: ShellLineSource {
-///         var lines: [String]
+///         var lines = ["tables", ".quit"]
 ///         func read(prompt: String) -> ShellLine {
 ///             lines.isEmpty ? .end : .line(Array(lines.removeFirst().utf8))
 ///         }
 ///     }
-///     session.runInteractive(TypedLines(lines: ["tables", ".quit"]), version: "1.0")
+///     session.runInteractive(TypedLines(), version: "1.0")
 public protocol ShellLineSource: AnyObject {
     /// Shows `prompt` and waits for the next line: `jsonsql> `, or `   ...> ` inside a
     /// statement typed over several lines.
