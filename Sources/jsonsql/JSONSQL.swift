@@ -188,7 +188,7 @@ struct JSONSQL: ParsableCommand {
             let fixed: [String]
             if let command = words.first.flatMap({ names.dropLast().contains($0) ? $0 : nil }) {
                 fixed = [command, word] + words.dropFirst()
-            } else if let other = otherShellCommand(words) {
+            } else if let other = OtherToolCommands.forShellCommand(words) {
                 fixed = [other[0], word] + other.dropFirst()
             } else if ["select", "with", "values"].contains(
                 SQLText.firstKeyword(words.joined(separator: " ")) ?? "")
@@ -203,7 +203,8 @@ struct JSONSQL: ParsableCommand {
         }
         // `jsonsql '\dt' db.sqlite`: psql's or sqlite3's command for a jsonsql one.
         if arguments.first == word, word.hasPrefix("\\") || word.hasPrefix("."),
-            let other = otherShellCommand(Array(arguments.prefix(1) + arguments.dropFirst(2)))
+            let other = OtherToolCommands.forShellCommand(
+                Array(arguments.prefix(1) + arguments.dropFirst(2)))
         {
             let database = arguments.count > 1 ? arguments[1] : "DB"
             throw ValidationError(
@@ -226,7 +227,7 @@ struct JSONSQL: ParsableCommand {
             throw ValidationError("unknown command '\(word)'; the version: jsonsql --version")
         }
         // `jsonsql rows db.sqlite player`, as sqlite-utils and other tools name their commands.
-        if let other = otherToolCommand(word) {
+        if let other = OtherToolCommands.forToolCommand(word) {
             var rest =
                 arguments.first == word
                 ? Array(arguments.dropFirst()) : Array(arguments.dropFirst(2))
@@ -371,40 +372,6 @@ extension JSONSQL {
             // open gives the lowest free number, which is this one.
             let opened = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
             if opened >= 0 && opened != fd { close(opened) }
-        }
-    }
-
-    /// The jsonsql command, as its words without the database, that does what the sqlite3 shell's
-    /// `.tables`, `.schema [T]` and `.indexes [T]` or psql's `\\dt`, `\\d [T]` and `\\di [T]`
-    /// given as `words` do; nil for any other words.
-    static func otherShellCommand(_ words: [String]) -> [String]? {
-        guard let first = words.first, words.count <= 2 else { return nil }
-        let table = Array(words.dropFirst())
-        switch first {
-        case ".tables", "\\dt", "\\dt+": return table.isEmpty ? ["tables"] : nil
-        case "\\d", "\\d+": return table.isEmpty ? ["tables"] : ["schema"] + table
-        case ".schema": return ["schema"] + table
-        case ".indexes", ".indices", "\\di", "\\di+": return ["indexes"] + table
-        default: return nil
-        }
-    }
-
-    /// The jsonsql command, and options after its arguments, that does what a command of the
-    /// same arguments does in sqlite-utils (`rows`, `create-index`, `analyze-tables`, `views`,
-    /// `upsert`) or as other tools name it (`ls`, `count`, `import`, `export`, `drop`, `rename`).
-    static func otherToolCommand(_ word: String) -> (command: String, options: [String])? {
-        switch word.lowercased() {
-        case "rows", "find", "get", "export", "cat": return ("query", [])
-        case "count": return ("query", ["--count"])
-        case "create-index", "add-index": return ("index", [])
-        case "analyze-tables", "analyze", "summarize", "inspect": return ("describe", [])
-        case "views", "ls", "list", "show", "show-tables": return ("tables", [])
-        case "upsert": return ("insert", ["--upsert"])
-        case "import", "load": return ("insert", [])
-        case "drop", "drop-view": return ("drop-table", [])
-        case "rename": return ("rename-table", [])
-        case "add-column": return ("alter", [])
-        default: return nil
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// JSON input that `describe` reads (`SQLiteStore.streamDescribe`): a regular file, read from disk as
+/// JSON input that `describe` reads (`Store.streamDescribe`): a regular file, read from disk as
 /// often as needed, on two threads when it is large (`SecondHalf`); or standard input or a
 /// pipe, read once as it comes and kept in memory (`RecordReader.copy`) to be read again.
 enum DescribedInput {

@@ -177,7 +177,7 @@ final class RecordProducer: @unchecked Sendable {
     private let types: TypeInference?
     /// `types` with those of every record the reading thread read, once it read them all
     /// (nil when one could not be typed): an insert into a table typed from its first records
-    /// learns whether the rest agree (`SQLiteStore.insert`). Read it once the pipe has ended or
+    /// learns whether the rest agree (`Store.insert`). Read it once the pipe has ended or
     /// `stopAndWait` returned.
     private(set) var observedTypes: TypeInference?
 

@@ -1,6 +1,6 @@
 import GRDB
 
-/// `SQLiteStore.missingPathNotes` for a streamed query: each batch is checked for the paths not seen
+/// `Store.missingPathNotes` for a streamed query: each batch is checked for the paths not seen
 /// yet, and the columns of those paths are recorded as `describe` records them, so that the
 /// nearest paths come from every row. Notes are given only when every record was inserted:
 /// a record left out (`RecordPrecheck`) could hold the path: then `SQLiteStore.notesReadingAll`

@@ -62,7 +62,7 @@ final class PostgresConnection {
         jsonsql_PQfinish(connection)
     }
 
-    /// Where the server's notices and warnings go (`SQLiteStore.serverNotes`).
+    /// Where the server's notices and warnings go (`Store.serverNotes`).
     nonisolated(unsafe) static var notes: (String) -> Void = { line in
         try? OutputBuffer.writeAll("note: \(TerminalText.name(line))\n", to: STDERR_FILENO)
     }

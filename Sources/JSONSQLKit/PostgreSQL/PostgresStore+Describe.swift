@@ -65,12 +65,12 @@ extension PostgresStore {
         return roots
     }
 
-    /// `SQLiteStore.missingPathNotes` on PostgreSQL: a path no row has (SQL NULL where a row has it
+    /// `Store.missingPathNotes` on PostgreSQL: a path no row has (SQL NULL where a row has it
     /// as JSON null), with the nearest paths rows do have.
     func missingPathNotes(_ spec: QuerySpec, paths: [JSONPath]) throws -> [String] {
         let info = try tableInfo(spec.table)
         var notes: [String] = []
-        // The first paths only, each column's paths read once (`SQLiteStore.missingPathNotes`).
+        // The first paths only, each column's paths read once (`Store.missingPathNotes`).
         var knownPaths: [String: [String]] = [:]
         for path in paths.prefix(SQLiteStore.notedPaths) {
             let resolved = try ResolvedPath(path, in: info)

@@ -68,7 +68,7 @@ extension PostgresStore {
 
 extension PostgresStore {
     /// The keys of the objects at a path, read from a bounded sample of rows, as on SQLite
-    /// (`SQLiteStore.jsonKeys`):
+    /// (`Store.jsonKeys`):
     ///
     ///     SELECT j.key, bool_or(jsonb_typeof(j.value) IN ('object', 'array'))
     ///     FROM (SELECT ("customer" -> 'address')::jsonb AS value FROM "orders" WHERE "customer" IS

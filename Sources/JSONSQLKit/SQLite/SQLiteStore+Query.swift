@@ -8,19 +8,26 @@ extension SQLiteStore {
         do {
             return try read { db in
                 let info = try TableInfo(db: db, table: spec.table)
-                var spec = spec
-                if !spec.groupBy.isEmpty {
-                    spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db)
-                }
-                if !spec.orderBy.isEmpty {
-                    spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db)
-                }
+                let spec = try Self.fitted(spec, to: info, db: db)
                 try Self.refuseDroppedGroups(spec, table: info, db: db)
                 return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
             }
         } catch {
             throw spec.explaining(error)
         }
+    }
+
+    /// `spec` with what only the table's rows decide: whether its groups must keep kinds apart
+    /// (`true` and `1`) and whether its order meets strings holding U+0000.
+    static func fitted(_ spec: QuerySpec, to info: TableInfo, db: Database) throws -> QuerySpec {
+        var spec = spec
+        if !spec.groupBy.isEmpty {
+            spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db)
+        }
+        if !spec.orderBy.isEmpty {
+            spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db)
+        }
+        return spec
     }
 
     /// Fails where an aggregate that `--limit` or `--offset` drops, or that only orders, is
@@ -204,14 +211,7 @@ extension SQLiteStore {
     public func explain(_ spec: QuerySpec) throws -> String {
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
-            var spec = spec
-            if !spec.groupBy.isEmpty {
-                spec.groupKindsApart = try spec.groupsMayMixKinds(info, db: db)
-            }
-            if !spec.orderBy.isEmpty {
-                spec.wholeStringsApart = try spec.orderMeetsNULStrings(info, db: db)
-            }
-            let query = try spec.build(table: info)
+            let query = try Self.fitted(spec, to: info, db: db).build(table: info)
             return try Self.plan(
                 query, db: db, indexes: try Self.servingIndexes(query, table: info))
         }

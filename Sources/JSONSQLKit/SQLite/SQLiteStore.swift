@@ -279,7 +279,7 @@ final class SQLiteStore: StoreBackend {
         draft = nil
     }
 
-    /// Whether the database lives in memory only (files loaded by `SQLiteStore.loading`).
+    /// Whether the database lives in memory only (files loaded by `Store.loading`).
     private(set) var isInMemory = false
 
     /// Whether the database file exists: false while a new database waits for its first write.

@@ -132,6 +132,15 @@ public enum ShellInput {
         return lines(data)
     }
 
+    /// Where the shell keeps its history: `$JSONSQL_HISTORY` (empty: nowhere), else
+    /// `~/.jsonsql_history`.
+    public static var defaultHistoryFile: String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let file = environment["JSONSQL_HISTORY"] { return file.isEmpty ? nil : file }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".jsonsql_history")
+    }
+
     /// Makes the history file ready (created, mode 0600, when missing) and returns nil, or says
     /// why history cannot be kept there, so that the shell says so instead of losing it.
     ///

@@ -84,136 +84,31 @@ struct Shell: ParsableCommand {
             interactive = false
             keepGoing = true
         }
+        let commandsOnStandardInput = file.map(ShellInput.isStandardInput) ?? true
         let session = ShellSession(
-            store: store, databasePath: db.database, timeout: db.timeout, output: output,
-            commandsOnStandardInput: file.map(ShellInput.isStandardInput) ?? true)
+            store: store, database: db.database, format: output.resolved,
+            commandsOnStandardInput: commandsOnStandardInput,
+            runner: ShellCommands(
+                store: store, database: db, output: output,
+                commandsOnStandardInput: commandsOnStandardInput),
+            output: output)
         if interactive {
-            runInteractive(session)
+            let input = ReadlineInput(historyFile: ShellInput.defaultHistoryFile) {
+                session.complete(word: $0, before: $1)
+            }
+            session.runInteractive(input, version: jsonsqlVersion)
             _ = session.rollBackOpenTransaction()
             if Interruption.isRequested && Interruption.requestedSignal != SIGINT {
                 throw ExitCode(128 + (Interruption.requestedSignal ?? SIGTERM))
             }
             return
         }
-        let script = try file.map(ShellInput.scriptLines(atPath:))
-        var succeeded: Bool
-        if let file, let lines = script {
-            succeeded = session.runScript(lines, source: file, keepGoing: keepGoing).succeeded
-        } else {
-            let lines = StandardInputLines()
-            succeeded =
-                session.runScript(lines, source: String?.none, keepGoing: keepGoing).succeeded
-            if let failure = lines.failure {
-                Diagnostics.print(
-                    "Error: cannot read standard input: \(failure); the commands after that did not run"
-                )
-                succeeded = false
-            }
-        }
+        var succeeded = try session.runScript(file: file, keepGoing: keepGoing)
         // A script that leaves a transaction open loses its changes: that is a failure.
         if session.rollBackOpenTransaction() { succeeded = false }
         if Interruption.isRequested {
             throw ExitCode(128 + (Interruption.requestedSignal ?? SIGINT))
         }
         if !succeeded { throw ExitCode.failure }
-    }
-
-    private func runInteractive(_ session: ShellSession) {
-        let completer = session.completer
-        let input = ReadlineInput(historyFile: ReadlineInput.defaultHistoryFile) { word, before in
-            completer.complete(word: word, before: before, statement: session.pendingSQL)
-        }
-        try? OutputBuffer.writeAll(
-            """
-            jsonsql \(jsonsqlVersion) shell on \(Store.displayName(db.database))\(session.store.fileExists ? "" : " (a new database: the first command that writes creates the file)")
-            Enter a jsonsql command, SQL ending in ';', or .help. Ctrl-D leaves.
-
-            """, to: STDOUT_FILENO)
-        var typed: [String] = []
-        while true {
-            switch input.read(prompt: session.pendingSQL.isEmpty ? "jsonsql> " : "   ...> ") {
-            case .end:
-                return
-            case .interrupted:
-                session.abandonStatement()
-                typed = []
-            case .line(let bytes):
-                typed.append(String(decoding: bytes, as: UTF8.self))
-                var quit = false
-                // A bracketed paste may bring several lines at once.
-                for line in bytes.split(
-                    separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-                {
-                    if session.handle(line: Array(line)) == .quit {
-                        quit = true
-                        break
-                    }
-                }
-                if session.pendingSQL.isEmpty {
-                    // A statement typed over several lines is one history entry, its lines kept:
-                    // joined on one, a `--` comment would swallow the lines after it.
-                    input.addHistory(typed.joined(separator: "\n"))
-                    typed = []
-                }
-                if quit { return }
-            }
-        }
-    }
-}
-
-/// Standard input a line at a time, so commands run as they arrive through a pipe. Lines are
-/// bytes, as read: the shell refuses one that is not UTF-8 rather than change it. The wait for
-/// the next line is a poll(), which a signal ends: Ctrl-C or SIGTERM while a pipe is quiet ends
-/// the input, and the shell then stops as an interrupted script.
-final class StandardInputLines: Sequence, IteratorProtocol {
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var ended = false
-    /// Why reading stopped before the end (standard input is a directory, memory ran out).
-    private(set) var failure: String?
-
-    func next() -> [UInt8]? {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[start..<newline])
-                start = newline + 1
-                return Self.withoutCR(line)
-            }
-            if ended {
-                guard start < buffer.count else { return nil }
-                let line = Array(buffer[start...])
-                start = buffer.count
-                return Self.withoutCR(line)
-            }
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
-            if Interruption.isRequested { return nil }
-            var wanted = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            // A signal just before the wait began is seen within the timeout.
-            let ready = poll(&wanted, 1, 200)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes {
-                read(STDIN_FILENO, $0.baseAddress, $0.count)
-            }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
-            } else if count == 0 {
-                ended = true
-            } else if errno != EINTR && errno != EAGAIN {
-                // `<&-`: jsonsql leaves standard input failing as a closed one.
-                failure =
-                    errno == EBADF
-                    ? "it is closed; pipe the commands in or give a script file"
-                    : String(cString: strerror(errno))
-                ended = true
-            }
-        }
-    }
-
-    private static func withoutCR(_ line: [UInt8]) -> [UInt8] {
-        line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line
     }
 }

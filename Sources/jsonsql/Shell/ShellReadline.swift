@@ -7,30 +7,11 @@ import JSONSQLKit
 ///
 /// readline's alternate interface is used (`rl_callback_read_char` after `poll`), so that a
 /// Ctrl-C interrupts the wait for input and the shell, not readline, decides what happens.
-final class ReadlineInput {
-    enum Event: Equatable {
-        /// A line as typed, in bytes: the shell refuses one that is not UTF-8 rather than change
-        /// it.
-        case line([UInt8])
-        /// Ctrl-C: the line being typed was abandoned.
-        case interrupted
-        /// Ctrl-D on an empty line, or the terminal went away.
-        case end
-    }
-
+final class ReadlineInput: ShellLineSource {
     /// The history file, or nil when history is not kept.
     let historyFile: String?
-    private var lastEntry: String?
     /// Entries kept in memory: the last ones of the file, and those typed since.
     static let historySize: Int32 = 1000
-
-    /// `$JSONSQL_HISTORY` (empty: no history), else `~/.jsonsql_history`.
-    static var defaultHistoryFile: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let file = environment["JSONSQL_HISTORY"] { return file.isEmpty ? nil : file }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(".jsonsql_history")
-    }
 
     init(
         historyFile: String?,
@@ -63,7 +44,7 @@ final class ReadlineInput {
     }
 
     /// Reads one line, showing `prompt`.
-    func read(prompt: String) -> Event {
+    func read(prompt: String) -> ShellLine {
         // SIGTERM or SIGHUP while a statement ran: the session ends.
         if Interruption.isRequested && Interruption.requestedSignal != SIGINT { return .end }
         Interruption.clear()
@@ -112,9 +93,6 @@ final class ReadlineInput {
     /// rewrite a file jsonsql may not have made (`JSONSQL_HISTORY` can name any), and readline
     /// does that through a new file that takes the old one's place, dropping its mode.
     func addHistory(_ entry: String) {
-        let entry = entry.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !entry.isEmpty, entry != lastEntry else { return }
-        lastEntry = entry
         jsonsql_rl_add_history(entry)
         if let historyFile { _ = jsonsql_rl_append_history(1, historyFile) }
     }
@@ -123,7 +101,7 @@ final class ReadlineInput {
 /// The C callbacks readline calls. They cannot capture context, so the one reader in the
 /// process keeps its state here; it is only touched on the main thread.
 enum ReadlineBridge {
-    nonisolated(unsafe) static var accepted: ReadlineInput.Event?
+    nonisolated(unsafe) static var accepted: ShellLine?
     nonisolated(unsafe) static var completer: ((String, String) -> ShellCompletion)?
     nonisolated(unsafe) static var displayPrefixLength = 0
 

@@ -1,0 +1,49 @@
+/// What a shell session needs from the program around it to run the commands typed in it
+/// (`query player --where 'score > 5'`) and to word errors: the command line parses the words
+/// as its own arguments, so the library does not.
+///
+/// The session does the rest: it splits the line into words, drops a pasted `jsonsql DB`
+/// prefix, answers `help` alone, refuses a command inside a transaction that an error ended,
+/// and runs the command it gets back with Ctrl-C armed, timed after `.timer on`.
+public protocol ShellCommandRunner {
+    /// The commands the shell runs, and their options: for dispatch, `help` and completion.
+    var catalog: ShellCatalog { get }
+
+    /// Reads a command's words (`["query", "player", "--limit", "3"]`, or `["help", "query"]`)
+    /// into the work that runs it on the session's store with `settings`. Throws what keeps it
+    /// from running; the session reports that with `report(_:words:)`, without words.
+    func command(_ words: [String], settings: ShellSettings) throws -> () throws -> Void
+
+    /// How an error prints in the shell. `words` are those of the command whose work threw it,
+    /// for hints at what was meant; nil for any other error. By default its description.
+    func report(_ error: any Error, words: [String]?) -> ShellReport
+}
+
+extension ShellCommandRunner {
+    public func report(_ error: any Error, words: [String]?) -> ShellReport {
+        .error("\(error)")
+    }
+}
+
+/// What the shell prints for an error (`ShellCommandRunner.report`).
+public enum ShellReport: Equatable, Sendable {
+    /// A failure: its message, which the session prints after `Error: ` and, in a script, the
+    /// file and line (`Error: setup.jsonsql:3: no table 'playr' ...`).
+    case error(String)
+    /// No failure: text for the results, such as the help that `query --help` asks for.
+    case output(String)
+    /// Nothing to print: the command said what it had to, and succeeded or failed.
+    case status(succeeded: Bool)
+}
+
+/// What the shell's dot-commands set, which the commands it runs follow.
+public struct ShellSettings: Equatable, Sendable {
+    /// `.format`: how rows print where a command does not say.
+    public var format: OutputFormat
+    /// `.timer on`: the time each statement takes is printed after it.
+    public var timer = false
+    /// `.explain on`: the SQL and query plan print before the rows.
+    public var explain = false
+    /// `.pager on`: output longer than the screen goes through the pager.
+    public var pager = false
+}
