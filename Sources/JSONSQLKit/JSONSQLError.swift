@@ -29,4 +29,11 @@ public struct JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable 
         self.description = lines
         atTransactionBoundary = false
     }
+
+    /// SQLite's sum() fails past the 64-bit integer range rather than round (so does abs() of
+    /// the least integer); `QuerySpec.explaining` names the sums of a query.
+    static let integerOverflow = JSONSQLError(
+        "integer overflow: a sum() went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly (as abs() of -9223372036854775808); total() sums as a real number instead, exact up to 2^53"
+    )
+
 }

@@ -42,6 +42,7 @@ extension Store {
     }
 
     /// Runs `spec` over a data file batch by batch, in bounded memory; returns the rows printed.
+    @discardableResult
     public static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
@@ -76,6 +77,7 @@ extension Store {
     }
 
     /// Runs a grouped query over a data file, keeping only the values its groups need.
+    @discardableResult
     public static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
@@ -91,6 +93,7 @@ extension Store {
     public static func canStreamTop(_ spec: QuerySpec) -> Bool { SQLiteStore.canStreamTop(spec) }
 
     /// Runs a top-N query over a data file, keeping only the best rows so far.
+    @discardableResult
     public static func streamTop(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,

@@ -271,7 +271,7 @@ public final class Store {
     /// but it is most often a typo. Only key paths are checked: an index may well be past the end.
     /// Then `KindCheck`'s notes: comparisons with a kind of value no row holds at the path.
     public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
-        let paths = SQLiteStore.notePaths(spec)
+        let paths = spec.notePaths
         guard !paths.isEmpty || !spec.filters.isEmpty else { return [] }
         return try backend.missingPathNotes(spec, paths: paths)
     }

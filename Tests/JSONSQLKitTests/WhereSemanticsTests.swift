@@ -133,11 +133,11 @@ struct WhereSemanticsTests {
     )
     func escapesInParamAndSet() throws {
         #expect(
-            try SQLiteStore.parameterValue(#""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
-        #expect(try SQLiteStore.parameterValue("'it''s'") == "it's".databaseValue)
-        #expect(try SQLiteStore.parameterValue(#""open"#) == #""open"#.databaseValue)
+            try SQLParameters.value(of: #""caf\u00e9 \ud83d\ude00""#) == "café 😀".databaseValue)
+        #expect(try SQLParameters.value(of: "'it''s'") == "it's".databaseValue)
+        #expect(try SQLParameters.value(of: #""open"#) == #""open"#.databaseValue)
         #expect(
-            errorMessage { try SQLiteStore.parameterValue(#""C:\data""#) }?.contains(
+            errorMessage { try SQLParameters.value(of: #""C:\data""#) }?.contains(
                 #"\d is not an escape"#) == true)
         let set = try UpdateSpec.Assignment(parsing: #"p="a\\b""#, json: false)
         #expect(set.value == .literal(.string(#"a\b"#)))

@@ -30,7 +30,7 @@ final class MissingPathTracker {
             missesRecords = true
         }
         kinds = KindCheck.checks(spec, table: info).map { ($0.0, $0.1, []) }
-        for path in SQLiteStore.notePaths(spec) {
+        for path in spec.notePaths {
             let resolved = try ResolvedPath(path, in: info)
             pending.append((path, resolved))
             let name = resolved.column.name

@@ -38,13 +38,13 @@ extension PostgresStore {
     }
 
     /// Parameters go as text the server reads by the type it infers, so a number is sent as
-    /// written (`Store.parameterValue` with `keepingNumberText`). The shell's statements
+    /// written (`SQLParameters.value` with `keepingNumberText`). The shell's statements
     /// without parameters run as typed, with transactions as in psql.
     func run(
         sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
     ) throws -> Store.SQLOutcome {
         let parameters = try parameters.mapValues {
-            try SQLiteStore.parameterValue($0, keepingNumberText: true)
+            try SQLParameters.value(of: $0, keepingNumberText: true)
         }
         if userTransactions && parameters.isEmpty {
             return try runInShell(sql: sql, format: format, to: out)
@@ -56,7 +56,7 @@ extension PostgresStore {
         try explain(
             sql: sql,
             parameters: try parameters.mapValues {
-                try SQLiteStore.parameterValue($0, keepingNumberText: true)
+                try SQLParameters.value(of: $0, keepingNumberText: true)
             },
             asGiven: userTransactions && parameters.isEmpty)
     }

@@ -67,7 +67,7 @@ extension RowBatch {
                         // Beyond 64 bits SQLite's sum fails (`QuerySpec.explaining` names the sum):
                         // so here.
                         guard Int64(String(decoding: text, as: UTF8.self)) != nil else {
-                            throw SQLiteStore.integerOverflow
+                            throw JSONSQLError.integerOverflow
                         }
                         type = PostgresStore.int8OID
                     default: type = 0

@@ -274,7 +274,7 @@ extension QuerySpec {
     /// On PostgreSQL a sum past 64 bits is refused the same way (`RowBatch.append`).
     func explaining(_ error: Error, onPostgres postgres: Bool = false) -> Error {
         let isOverflow =
-            (error as? JSONSQLError) == SQLiteStore.integerOverflow
+            (error as? JSONSQLError) == JSONSQLError.integerOverflow
             || (error as? DatabaseError).map {
                 $0.resultCode == .SQLITE_ERROR && $0.message == "integer overflow"
             } == true
@@ -286,7 +286,9 @@ extension QuerySpec {
             sums.append(aggregate.text)
             paths += aggregate.path.map { [$0.description] } ?? []
         }
-        guard let first = paths.first else { return postgres ? error : SQLiteStore.integerOverflow }
+        guard let first = paths.first else {
+            return postgres ? error : JSONSQLError.integerOverflow
+        }
         if postgres {
             return JSONSQLError(
                 "integer overflow: \(sums.joined(separator: ", ")) went past the 64-bit integer range (±9223372036854775807), and jsonsql refuses a sum it cannot hold exactly, as on SQLite; avg(\(first)) gives a real"
@@ -617,4 +619,22 @@ extension QuerySpec {
         }
         return false
     }
+}
+
+extension QuerySpec {
+    /// The paths a missing-path note is for: key paths of the filters, `--select`, `--group-by`
+    /// and `--order-by`, each once. An index may well be past the end, so index paths are left out.
+    var notePaths: [JSONPath] {
+        var paths = filters.flatMap(\.predicates).map(\.path)
+        paths += select + groupBy
+        paths += orderBy.compactMap { if case .path(let path) = $0.term { path } else { nil } }
+        var seen = Set<String>()
+        // `length(a.b)` reads the path a.b.
+        return paths.map(\.measured).filter { path in
+            !path.segments.isEmpty
+                && path.segments.allSatisfy { if case .key = $0 { true } else { false } }
+                && seen.insert(path.description).inserted
+        }
+    }
+
 }

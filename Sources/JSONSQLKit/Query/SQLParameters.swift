@@ -6,6 +6,39 @@ private let transientBinding = unsafeBitCast(-1, to: sqlite3_destructor_type.sel
 /// Binding values to a prepared statement, and matching `--param` values to the parameters of
 /// user SQL.
 enum SQLParameters {
+    /// With `keepingNumberText` (PostgreSQL, whose parameters are text that the server reads
+    /// by the type it infers), a number the double binds on SQLite is sent as written: the text
+    /// of its double would be another number in a numeric (9223372036854775808 as
+    /// `9.223372036854776e+18` is 9223372036854776000 there, and `1e2` would print as `100.0`).
+    /// A `--param` value, typed as `--where` types a literal: `42` is a number, `"42"` and `DE`
+    /// are text, `null` is NULL.
+    static func value(of text: String, keepingNumberText: Bool = false) throws -> DatabaseValue {
+        if let quoted = try TextCursor.wholeQuotedString(text) {
+            return quoted.databaseValue
+        }
+        switch try FilterParser.literal(bare: text) {
+        case .integer(let value): return value.databaseValue
+        case .real(let value, let spelling):
+            // An integer beyond 64 bits, or one written with a fraction or exponent
+            // (9007199254740993.0), would be bound as the nearest double: refused unless that
+            // double is the very number.
+            if let exact = ExactNumber(spelling), exact.isIntegral, !exact.isExactDouble {
+                if let integer = exact.int64, spelling.contains(where: { ".eE".contains($0) }) {
+                    throw JSONSQLError(
+                        "\(spelling) is the integer \(integer), and the nearest double (\(value)) is another number; write \(integer) to bind the integer, or quote it to bind it as text"
+                    )
+                }
+                throw JSONSQLError(
+                    "\(spelling) is an integer beyond 64 bits, and the nearest double (\(value)) is another number; quote it to bind it as text"
+                )
+            }
+            return keepingNumberText ? spelling.databaseValue : value.databaseValue
+        case .null: return .null
+        case .bool(let value): return (value ? 1 : 0).databaseValue
+        case .string: return text.databaseValue
+        }
+    }
+
     /// Binds one value. Text and blobs are bound with their byte count: GRDB binds a String
     /// with length -1, which would cut it at its first NUL.
     static func bind(_ value: DatabaseValue, to handle: OpaquePointer, at index: Int32) throws {

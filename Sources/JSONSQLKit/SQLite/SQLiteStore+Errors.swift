@@ -5,12 +5,6 @@ import GRDBSQLite
 
 /// SQLite's errors in jsonsql's words: what happened to which file, and what to do.
 extension SQLiteStore {
-    /// SQLite's sum() fails past the 64-bit integer range rather than round (so does abs() of
-    /// the least integer); `QuerySpec.explaining` names the sums of a query.
-    static let integerOverflow = JSONSQLError(
-        "integer overflow: a sum() went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly (as abs() of -9223372036854775808); total() sums as a real number instead, exact up to 2^53"
-    )
-
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
         if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN,
@@ -109,7 +103,8 @@ extension SQLiteStore {
         case .SQLITE_CANTOPEN:
             return JSONSQLError(
                 "cannot open \(path): \(error.message ?? "unable to open database file")")
-        case .SQLITE_ERROR where error.message == "integer overflow": return integerOverflow
+        case .SQLITE_ERROR where error.message == "integer overflow":
+            return JSONSQLError.integerOverflow
         case .SQLITE_ERROR where error.message == "unsupported file format":
             return unsupportedFormat(path)
         default: return JSONSQLError(explaining(error.message ?? "\(error)"))

@@ -26,21 +26,6 @@ extension SQLiteStore {
     /// The most paths of a query checked for a missing-path note.
     static let notedPaths = 20
 
-    /// The paths a missing-path note is for: key paths of the filters, `--select`, `--group-by`
-    /// and `--order-by`, each once. An index may well be past the end, so index paths are left out.
-    static func notePaths(_ spec: QuerySpec) -> [JSONPath] {
-        var paths = spec.filters.flatMap(\.predicates).map(\.path)
-        paths += spec.select + spec.groupBy
-        paths += spec.orderBy.compactMap { if case .path(let path) = $0.term { path } else { nil } }
-        var seen = Set<String>()
-        // `length(a.b)` reads the path a.b.
-        return paths.map(\.measured).filter { path in
-            !path.segments.isEmpty
-                && path.segments.allSatisfy { if case .key = $0 { true } else { false } }
-                && seen.insert(path.description).inserted
-        }
-    }
-
     /// The note for `path`, which no row has, with the nearest of the `known` paths of its column.
     static func missingPathNote(_ path: JSONPath, column name: String, known: [String]) -> String {
         let named = TerminalText.excerpt(path.description)
