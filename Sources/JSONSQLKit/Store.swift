@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 
 /// An open jsonsql database, SQLite or PostgreSQL: the entry point of every operation.
@@ -59,6 +60,16 @@ public final class Store {
     init(_ backend: any StoreBackend) {
         self.backend = backend
     }
+
+    /// Sets SQLite's process-wide options for a process in which no two threads share a
+    /// connection, as in the jsonsql command: multi-thread mode (no mutex on each connection)
+    /// and no memory statistics (a global mutex on every allocation). SQLite takes them only
+    /// before its first use, so call this first, or not at all: an app whose other components
+    /// open SQLite connections of their own keeps SQLite's defaults, which jsonsql never
+    /// changes by itself.
+    public static func configureSQLiteForThisProcess() { _ = sqliteConfigured }
+
+    private static let sqliteConfigured: Void = { _ = jsonsql_sqlite_config_multithread() }()
 
     /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
     /// form) without its password (`ConnectionString.redacted`), a file path as it is.

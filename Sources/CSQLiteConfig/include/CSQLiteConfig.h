@@ -38,7 +38,8 @@ int jsonsql_sqlite_descriptor(void *db);
 /// VFS; returns how many (fewer when the file is shorter), or -1 when it cannot be read. SQLite's
 /// VFS keeps a descriptor of a file it holds locks on open until they are released, where a
 /// descriptor of jsonsql's own, once closed, would give them up (see jsonsql_sqlite_descriptor).
-/// Call after jsonsql_sqlite_config_multithread: it initializes SQLite.
+/// It initializes SQLite: a process that sets SQLite's options (jsonsql_sqlite_config_multithread)
+/// does so first.
 int jsonsql_read_file_start(const char *path, unsigned char *buffer, int count);
 
 /// Renames `from` to `to` unless `to` exists, atomically: 0, or -1 with errno (EEXIST when `to`

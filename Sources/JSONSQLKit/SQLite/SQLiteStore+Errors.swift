@@ -133,7 +133,6 @@ extension SQLiteStore {
     /// read. Read through SQLite's VFS, never a descriptor of jsonsql's own: closing one would
     /// give up every lock SQLite holds on the file, such as an open transaction's in the shell.
     static func fileStart(_ path: String, count: Int) -> [UInt8]? {
-        _ = configured
         var bytes = [UInt8](repeating: 0, count: count)
         let read = jsonsql_read_file_start(path, &bytes, Int32(count))
         return read < 0 ? nil : Array(bytes.prefix(Int(read)))

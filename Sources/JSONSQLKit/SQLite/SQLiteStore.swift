@@ -25,11 +25,6 @@ final class SQLiteStore: StoreBackend {
     var keepsFailedTransactions: Bool { false }
     func takeRefusedCopyInput() -> Bool { false }
 
-    /// Configures SQLite once, before its first connection.
-    static let configured: Void = {
-        _ = jsonsql_sqlite_config_multithread()
-    }()
-
     /// Every connection runs in SQLite's defensive mode: a virtual table's shadow tables (an
     /// FTS5 index that sqlite-utils made) are read-only to every command and to SQL typed into
     /// the shell, so no edit, `drop-table` or `alter` can leave the virtual table corrupt.
@@ -135,7 +130,6 @@ final class SQLiteStore: StoreBackend {
     init(
         path: String, access: Store.Access, busyTimeout: TimeInterval, userTransactions: Bool
     ) throws {
-        Self.configured
         let version = sqlite3_libversion_number()
         guard version >= Self.minimumSQLiteVersion else {
             throw JSONSQLError(
@@ -253,7 +247,6 @@ final class SQLiteStore: StoreBackend {
 
     /// A database in memory, named `name` in messages: nothing is written to disk.
     init(memoryNamed name: String) throws {
-        Self.configured
         guard sqlite3_libversion_number() >= Self.minimumSQLiteVersion else {
             throw JSONSQLError(
                 "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators"
