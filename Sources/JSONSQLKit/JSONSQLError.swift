@@ -1,4 +1,5 @@
-/// Every failure the library reports: a message that says what went wrong and what to do next.
+/// Every failure the library reports, as a case a program can tell apart, each with a message
+/// that says what went wrong and what to do next.
 ///
 /// A message is one line. Whatever it quotes (a name, a path, a value, a file name, SQLite's
 /// own message about them) is text from the user or a database, so every line break and other
@@ -6,34 +7,90 @@
 /// writes it: a name holding a line break cannot start a line that reads as another message.
 ///
 ///     no table 'a\nb' in db.sqlite; tables: t
-public struct JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let description: String
-    /// Whether the failure came as a transaction began or ended, outside its work: taking or
-    /// releasing a lock, opening a new database again. A transaction that was open ended as its
-    /// COMMIT or ROLLBACK asked (a COMMIT is in the file).
-    public let atTransactionBoundary: Bool
+///
+/// Two errors are equal when they say the same: a case is how a program reacts, the message
+/// what a person reads.
+public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// A command names a table the database does not hold: the name as given, the database as
+    /// messages name it, and the tables it holds (the message suggests the nearest).
+    case noSuchTable(name: String, database: String, tables: [String])
+    /// A feature one engine has and `backend` ("PostgreSQL") does not yet; the message says
+    /// what to do instead.
+    case unsupported(backend: String, message: String)
+    /// SQLite refused: its extended result code (`SQLITE_BUSY` is 5, `SQLITE_READONLY` 8, ...)
+    /// and the refusal in jsonsql's words, naming the file.
+    case sqlite(code: Int32, message: String)
+    /// The PostgreSQL server refused: its SQLSTATE (`23505` for a unique violation) and its
+    /// message, with a constraint failure in SQLite's words so that both engines say the same.
+    case postgres(sqlState: String, message: String)
+    /// The connection to a PostgreSQL server could not be made or broke: libpq's message, whose
+    /// hint lines are its own.
+    case connectionFailed(String)
+    /// SQLite's sum() went past the 64-bit integer range, which it refuses rather than round
+    /// (so does abs() of the least integer); `QuerySpec.explaining` names the sums of a query.
+    case integerOverflow
+    /// The failure came as a transaction began or ended, outside its work: taking or releasing
+    /// a lock, opening a new database again. A transaction that was open ended as its COMMIT or
+    /// ROLLBACK asked (a COMMIT is in the file).
+    case atTransactionBoundary(String)
+    /// Any other refusal: what went wrong and what to do next.
+    case message(String)
 
+    /// A refusal in words (`.message`).
     public init(_ description: String) {
-        self.description = TerminalText.name(description)
-        atTransactionBoundary = false
+        self = .message(description)
     }
 
-    init(_ description: String, atTransactionBoundary: Bool) {
-        self.description = TerminalText.name(description)
-        self.atTransactionBoundary = atTransactionBoundary
+    public var description: String {
+        switch self {
+        case .noSuchTable(let name, let database, let tables):
+            TerminalText.name(Self.noSuchTableMessage(name, database: database, tables: tables))
+        case .unsupported(_, let message), .sqlite(_, let message),
+            .atTransactionBoundary(let message),
+            .message(let message):
+            TerminalText.name(message)
+        case .integerOverflow:
+            "integer overflow: a sum() went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly (as abs() of -9223372036854775808); total() sums as a real number instead, exact up to 2^53"
+        // The server's words, printed as every message is (`TerminalText.message`).
+        case .postgres(_, let message), .connectionFailed(let message):
+            message
+        }
     }
 
-    /// A message whose line breaks are its own (libpq's hint lines); its other controls are
-    /// escaped where it is printed (`TerminalText.message`).
-    init(lines: String) {
-        self.description = lines
-        atTransactionBoundary = false
+    /// Whether the failure came as a transaction began or ended (`atTransactionBoundary`).
+    public var isAtTransactionBoundary: Bool {
+        if case .atTransactionBoundary = self { return true }
+        return false
     }
 
-    /// SQLite's sum() fails past the 64-bit integer range rather than round (so does abs() of
-    /// the least integer); `QuerySpec.explaining` names the sums of a query.
-    static let integerOverflow = JSONSQLError(
-        "integer overflow: a sum() went past the 64-bit integer range (±9223372036854775807), and SQLite refuses a sum it cannot hold exactly (as abs() of -9223372036854775808); total() sums as a real number instead, exact up to 2^53"
-    )
+    /// Whether the message is a server's refusal in its own words, whose control characters
+    /// are escaped where it is printed rather than here.
+    public var isServerMessage: Bool {
+        if case .postgres = self { return true }
+        return false
+    }
 
+    public static func == (a: JSONSQLError, b: JSONSQLError) -> Bool {
+        a.description == b.description && a.isAtTransactionBoundary == b.isAtTransactionBoundary
+    }
+
+    /// `no table 'playr' in db.sqlite; did you mean 'player'? tables: player`, for every command
+    /// that names a table, on SQLite and PostgreSQL.
+    static func noSuchTableMessage(_ name: String, database: String, tables: [String]) -> String {
+        let list =
+            tables.isEmpty
+            ? "it holds no tables"
+            : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
+        let near = NearestNames.nearest(to: name, in: tables)
+        var guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
+        // `main.player`, as SQL names a table with its schema: jsonsql takes the name alone.
+        if let dot = name.firstIndex(of: "."),
+            ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
+            let table = SQLName.find(String(name[name.index(after: dot)...]), in: tables)
+        {
+            guess =
+                "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
+        }
+        return "no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)"
+    }
 }

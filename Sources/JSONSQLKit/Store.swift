@@ -39,8 +39,12 @@ public final class Store {
         }
         // A postgres:// URL is never a file name: nothing is created or opened on disk for it.
         if PostgresConnection.isURL(path) {
-            backend = try PostgresStore(
-                url: path, lockTimeout: busyTimeout, userTransactions: userTransactions)
+            do {
+                backend = try PostgresStore(
+                    url: path, lockTimeout: busyTimeout, userTransactions: userTransactions)
+            } catch let error as PostgresError {
+                throw JSONSQLError.postgres(sqlState: error.code, message: error.description)
+            }
             return
         }
         // libpq's key-value form with a password (`host=/tmp password=x dbname=app`) is not a
@@ -59,6 +63,16 @@ public final class Store {
 
     init(_ backend: any StoreBackend) {
         self.backend = backend
+    }
+
+    /// The backend's answer, with a PostgreSQL server's refusal given as the library's
+    /// `JSONSQLError.postgres`, which a program can tell apart by its SQLSTATE.
+    func onBackend<T>(_ body: (any StoreBackend) throws -> T) throws -> T {
+        do {
+            return try body(backend)
+        } catch let error as PostgresError {
+            throw JSONSQLError.postgres(sqlState: error.code, message: error.description)
+        }
     }
 
     /// Sets SQLite's process-wide options for a process in which no two threads share a
@@ -115,7 +129,9 @@ public final class Store {
     public var keepsFailedTransactions: Bool { backend.keepsFailedTransactions }
 
     /// Rolls back the open transaction, if any.
-    public func rollbackOpenTransaction() throws { try backend.rollbackOpenTransaction() }
+    public func rollbackOpenTransaction() throws {
+        try onBackend { try $0.rollbackOpenTransaction() }
+    }
 
     /// Whether the shell's last SQL statement began a `COPY ... FROM STDIN`, which was refused:
     /// the script lines up to `\.` are its data (PostgreSQL only; cleared by asking).
@@ -126,59 +142,61 @@ public final class Store {
     /// shared-memory file): reading it through a descriptor of jsonsql's own would give up the
     /// locks held on it. `reads`: what the command reads instead.
     public func refuseOwnFile(_ path: String, reads: String) throws {
-        try backend.refuseOwnFile(path, reads: reads)
+        try onBackend { try $0.refuseOwnFile(path, reads: reads) }
     }
 
     // MARK: Schema
 
     /// The names of the tables, in creation order, without the engine's internal ones.
-    public func tableNames() throws -> [String] { try backend.tableNames() }
+    public func tableNames() throws -> [String] { try onBackend { try $0.tableNames() } }
 
     /// The indexes `drop-index` can drop, by name: those a `CREATE INDEX` made, not the ones that
     /// keep a PRIMARY KEY or UNIQUE constraint.
-    public func indexNames() throws -> [String] { try backend.indexNames() }
+    public func indexNames() throws -> [String] { try onBackend { try $0.indexNames() } }
 
     /// The table a command works on: the one named (or a view), or the only table.
     public func resolveTable(_ name: String?) throws -> String {
-        try backend.resolveTableOrView(name)
+        try onBackend { try $0.resolveTableOrView(name) }
     }
 
     /// Columns and declared types of a table or view.
-    public func tableInfo(_ table: String) throws -> TableInfo { try backend.tableInfo(table) }
+    public func tableInfo(_ table: String) throws -> TableInfo {
+        try onBackend { try $0.tableInfo(table) }
+    }
 
     /// Creates a table; with `ifNotExists`, an existing one of that name is kept and the outcome
     /// says whether it is defined as `spec` would define it.
     @discardableResult
     public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
-        try backend.createTable(spec, ifNotExists: ifNotExists)
+        try onBackend { try $0.createTable(spec, ifNotExists: ifNotExists) }
     }
 
     /// Creates an index on JSON paths or columns.
     @discardableResult
     public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
-        try backend.createIndex(spec)
+        try onBackend { try $0.createIndex(spec) }
     }
 
     /// Lists the tables, with their row counts when `counts`.
     public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer)
         throws
     {
-        try backend.listTables(counts: counts, format: format, to: out)
+        try onBackend { try $0.listTables(counts: counts, format: format, to: out) }
     }
 
     /// Prints the `CREATE` statements of one table or of all.
     public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
-        try backend.listSchema(table: table, format: format, to: out)
+        try onBackend { try $0.listSchema(table: table, format: format, to: out) }
     }
 
     /// Lists the indexes of one table or of all.
     public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
-        try backend.listIndexes(table: table, format: format, to: out)
+        try onBackend { try $0.listIndexes(table: table, format: format, to: out) }
     }
 
     /// Adds, drops and renames columns (and retypes them, after the rest); returns the notes.
     @discardableResult
-    public func alter(_ spec: AlterSpec) throws -> [String] { try backend.alter(spec) }
+    public func alter(_ spec: AlterSpec) throws -> [String] { try onBackend { try $0.alter(spec) } }
 
     /// Changes the types of columns, keeping every value exactly or refusing the change.
     @discardableResult
@@ -186,25 +204,25 @@ public final class Store {
         table name: String, columns changes: [(column: String, type: ColumnType)],
         after spec: AlterSpec? = nil
     ) throws -> [String] {
-        try backend.retype(table: name, columns: changes, after: spec)
+        try onBackend { try $0.retype(table: name, columns: changes, after: spec) }
     }
 
     /// Renames a table; returns the name it had.
     @discardableResult
     public func renameTable(_ old: String, to new: String) throws -> String {
-        try backend.renameTable(old, to: new)
+        try onBackend { try $0.renameTable(old, to: new) }
     }
 
     /// Drops a table; returns its name, or nil when `ifExists` found none.
     @discardableResult
     public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
-        try backend.dropTable(name, ifExists: ifExists)
+        try onBackend { try $0.dropTable(name, ifExists: ifExists) }
     }
 
     /// Drops an index; returns its name, or nil when `ifExists` found none.
     @discardableResult
     public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
-        try backend.dropIndex(name, ifExists: ifExists)
+        try onBackend { try $0.dropIndex(name, ifExists: ifExists) }
     }
 
     // MARK: Rows
@@ -215,20 +233,22 @@ public final class Store {
         from sources: [InputSource], options: InsertOptions,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> InsertResult {
-        try backend.insert(from: sources, options: options, progress: progress)
+        try onBackend { try $0.insert(from: sources, options: options, progress: progress) }
     }
 
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        try backend.run(spec, format: format, to: out)
+        try onBackend { try $0.run(spec, format: format, to: out) }
     }
 
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
-    public func count(_ spec: QuerySpec) throws -> Int { try backend.count(spec) }
+    public func count(_ spec: QuerySpec) throws -> Int { try onBackend { try $0.count(spec) } }
 
     /// The SQL of a query and the engine's plan for it, as text lines.
-    public func explain(_ spec: QuerySpec) throws -> String { try backend.explain(spec) }
+    public func explain(_ spec: QuerySpec) throws -> String {
+        try onBackend { try $0.explain(spec) }
+    }
 
     /// What running user SQL did.
     public struct SQLOutcome: Sendable, Equatable {
@@ -249,22 +269,22 @@ public final class Store {
     public func run(
         sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
     ) throws -> SQLOutcome {
-        try backend.run(sql: sql, parameters: parameters, format: format, to: out)
+        try onBackend { try $0.run(sql: sql, parameters: parameters, format: format, to: out) }
     }
 
     /// The plan of user SQL.
     public func explain(sql: String, parameters: [String: String]) throws -> String {
-        try backend.explain(sql: sql, parameters: parameters)
+        try onBackend { try $0.explain(sql: sql, parameters: parameters) }
     }
 
     /// Updates the rows `spec` selects; with `dryRun`, runs the update and rolls it back.
     public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
-        try backend.update(spec, dryRun: dryRun)
+        try onBackend { try $0.update(spec, dryRun: dryRun) }
     }
 
     /// Deletes the rows `spec` selects; with `dryRun`, runs the delete and rolls it back.
     public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
-        try backend.delete(spec, dryRun: dryRun)
+        try onBackend { try $0.delete(spec, dryRun: dryRun) }
     }
 
     // MARK: What the data holds
@@ -274,7 +294,7 @@ public final class Store {
     public func describe(
         table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
     ) throws -> [String] {
-        try backend.describe(table: table, sample: sample, format: format, to: out)
+        try onBackend { try $0.describe(table: table, sample: sample, format: format, to: out) }
     }
 
     /// Notes for the paths of a query that no row has (`customer.contry`), each with the nearest
@@ -284,12 +304,12 @@ public final class Store {
     public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
         let paths = spec.notePaths
         guard !paths.isEmpty || !spec.filters.isEmpty else { return [] }
-        return try backend.missingPathNotes(spec, paths: paths)
+        return try onBackend { try $0.missingPathNotes(spec, paths: paths) }
     }
 
     /// Swift types (`Codable` structs) for a table's rows and the JSON in them.
     public func swiftTypes(table: String, sample: Int? = nil) throws -> String {
-        try backend.swiftTypes(table: table, sample: sample)
+        try onBackend { try $0.swiftTypes(table: table, sample: sample) }
     }
 
     /// The rows that key discovery reads: enough to see the shape, few enough to stay instant.
@@ -299,6 +319,6 @@ public final class Store {
     public func jsonKeys(
         at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows
     ) throws -> [JSONKey] {
-        try backend.jsonKeys(at: path, in: table, sampleRows: sampleRows)
+        try onBackend { try $0.jsonKeys(at: path, in: table, sampleRows: sampleRows) }
     }
 }

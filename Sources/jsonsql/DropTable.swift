@@ -23,7 +23,14 @@ struct DropTable: StoreCommand {
     var ifExists = false
 
     func run(_ store: Store) throws {
-        if let dropped = try store.dropTable(table, ifExists: ifExists) {
+        let dropped: String?
+        do {
+            dropped = try store.dropTable(table, ifExists: ifExists)
+        } catch let error as JSONSQLError {
+            guard case .noSuchTable = error else { throw error }
+            throw JSONSQLError("\(error) (add --if-exists to ignore a missing table)")
+        }
+        if let dropped {
             Diagnostics.print("dropped table \(TerminalText.name(dropped))")
         } else {
             Diagnostics.print("no table \(TerminalText.excerpt(table)); nothing dropped")

@@ -17,9 +17,14 @@ extension JSONSQL {
                 .replacingOccurrences(
                     of: "  See '\(name) --help'", with: "  See 'jsonsql \(name) --help'")
         }
-        // A library error has escaped what it quotes already (`JSONSQLError`).
-        return error is JSONSQLError
+        return isLibraryMessage(error)
             ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// Whether the error is the library's, in jsonsql's words, which has escaped what it quotes
+    /// already (`JSONSQLError`); not a server's message or the parser's.
+    static func isLibraryMessage(_ error: Error) -> Bool {
+        (error as? JSONSQLError).map { !$0.isServerMessage } ?? false
     }
 
     /// An argument error as the parser words it, with each argument it quotes ('...') that holds a

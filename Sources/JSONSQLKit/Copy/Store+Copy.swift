@@ -86,6 +86,12 @@ extension Store {
     )
         throws -> CopyReport
     {
+        try onBackend { _ in try copying(from: source, options: options, progress: progress) }
+    }
+
+    private func copying(
+        from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)?
+    ) throws -> CopyReport {
         if backend.isSameDatabase(as: source.backend) {
             // Every table would be "already there", and dropping it first, as that error says,
             // would drop the source's table.

@@ -165,8 +165,9 @@ extension Aggregate {
             let sql = "sum(CAST(NULL AS double precision))"
             return PostgresSQL(value: sql, marked: false, order: [sql])
         default:
-            throw JSONSQLError(
-                "\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL",
+                message: "\(text) on \(type.withArticle) column is not yet supported on PostgreSQL")
         }
     }
 

@@ -43,8 +43,10 @@ extension FilterSQL {
             } else if path.column.type == .text {
                 text = path.column.postgresForeignType == nil ? value : "\(value)::text"
             } else {
-                throw JSONSQLError(
-                    "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL"
+                throw JSONSQLError.unsupported(
+                    backend: "PostgreSQL",
+                    message:
+                        "\(p.op.rawValue) on \(path.column.type.withArticle) column is not yet supported on PostgreSQL"
                 )
             }
             try requireText(pattern)
@@ -489,8 +491,10 @@ extension FilterSQL {
         -> String
     {
         guard path.isJSON else {
-            throw JSONSQLError(
-                "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column"
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL",
+                message:
+                    "contains on \(path.column.type.withArticle) column is not yet supported on PostgreSQL; it needs a json column"
             )
         }
         if let number = Self.doubleLiteral(literal) {

@@ -37,8 +37,8 @@ final class PostgresConnection {
         guard jsonsql_PQstatus(connection) == CONNECTION_OK else {
             // deinit finishes the connection.
             let message = Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection)))
-            throw JSONSQLError(
-                lines: "cannot connect to \(TerminalText.name(displayName)): \(message)")
+            throw JSONSQLError.connectionFailed(
+                "cannot connect to \(TerminalText.name(displayName)): \(message)")
         }
         try execute(
             """
@@ -113,8 +113,8 @@ final class PostgresConnection {
             }
         }
         guard sent == 1 else {
-            throw JSONSQLError(
-                lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
+            throw JSONSQLError.connectionFailed(
+                Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
         }
         // Every result of the statements is read, so the connection is ready for the next;
         // the first error wins, else the last result (COPY's start ends the results).
@@ -150,8 +150,8 @@ final class PostgresConnection {
                 }
             }
             guard jsonsql_PQconsumeInput(connection) == 1 else {
-                throw JSONSQLError(
-                    lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
+                throw JSONSQLError.connectionFailed(
+                    Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
             }
         }
         return jsonsql_PQgetResult(connection)
@@ -160,8 +160,8 @@ final class PostgresConnection {
     /// A result that holds an error becomes a `PostgresError`.
     fileprivate func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
-            throw JSONSQLError(
-                lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
+            throw JSONSQLError.connectionFailed(
+                Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
         }
         switch jsonsql_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_EMPTY_QUERY:
@@ -253,8 +253,8 @@ final class PostgresConnection {
                 connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
                 Int32(bytes.count))
             if sent != 1 {
-                throw JSONSQLError(
-                    lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
+                throw JSONSQLError.connectionFailed(
+                    Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
             }
         }
         do {
@@ -265,8 +265,8 @@ final class PostgresConnection {
             throw error
         }
         guard jsonsql_PQputCopyEnd(connection, nil) == 1 else {
-            throw JSONSQLError(
-                lines: Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
+            throw JSONSQLError.connectionFailed(
+                Self.trimmed(String(cString: jsonsql_PQerrorMessage(connection))))
         }
         var failure: Error?
         while let result = try nextResult() {

@@ -45,8 +45,10 @@ struct PostgresDialect: SQLDialect {
         -> ResolvedPath.Location
     {
         if column.type != .json && !path.segments.isEmpty {
-            throw JSONSQLError(
-                "\(path): paths into \(column.type.withArticle) column are not yet supported on PostgreSQL; declare \(column.name) json"
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL",
+                message:
+                    "\(path): paths into \(column.type.withArticle) column are not yet supported on PostgreSQL; declare \(column.name) json"
             )
         }
         return ResolvedPath.Location(
@@ -128,7 +130,10 @@ struct PostgresDialect: SQLDialect {
     }
 
     func checkIndexOptions(nocase: Bool, gin: Bool) throws {
-        if nocase { throw JSONSQLError("--nocase is not yet supported on PostgreSQL") }
+        if nocase {
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL", message: "--nocase is not yet supported on PostgreSQL")
+        }
     }
 
     /// PostgreSQL indexes an expression other than a column only in parentheses.

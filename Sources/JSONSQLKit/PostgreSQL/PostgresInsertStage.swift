@@ -284,8 +284,10 @@ extension PostgresStore {
             """, [SQLQuote.identifier(table)])
         return try (0..<result.rowCount).map { row in
             if result.string(row, 1) == "t" {
-                throw JSONSQLError(
-                    "--replace is not yet supported on PostgreSQL for a table with a unique index on an expression or on part of the table (\(result.string(row, 0) ?? ""))"
+                throw JSONSQLError.unsupported(
+                    backend: "PostgreSQL",
+                    message:
+                        "--replace is not yet supported on PostgreSQL for a table with a unique index on an expression or on part of the table (\(result.string(row, 0) ?? ""))"
                 )
             }
             return (result.string(row, 2) ?? "").split(separator: "\t").map(String.init)

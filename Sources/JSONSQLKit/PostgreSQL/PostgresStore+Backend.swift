@@ -32,8 +32,10 @@ extension PostgresStore {
         table name: String, columns changes: [(column: String, type: ColumnType)],
         after spec: AlterSpec?
     ) throws -> [String] {
-        throw JSONSQLError(
-            "alter --type is not yet supported on PostgreSQL (\(self.name)); add a column of the new type, update it from the old one, and drop the old one"
+        throw JSONSQLError.unsupported(
+            backend: "PostgreSQL",
+            message:
+                "alter --type is not yet supported on PostgreSQL (\(self.name)); add a column of the new type, update it from the old one, and drop the old one"
         )
     }
 

@@ -180,8 +180,10 @@ extension UpdateSpec {
         func requireJSON(_ path: ResolvedPath, _ option: String) throws {
             guard path.column.type == .json else {
                 if path.column.type == .text {
-                    throw JSONSQLError(
-                        "\(option) \(path.path): JSON in \(path.column.type.withArticle) column is not yet supported on PostgreSQL; declare \(path.column.name) json"
+                    throw JSONSQLError.unsupported(
+                        backend: "PostgreSQL",
+                        message:
+                            "\(option) \(path.path): JSON in \(path.column.type.withArticle) column is not yet supported on PostgreSQL; declare \(path.column.name) json"
                     )
                 }
                 throw JSONSQLError(

@@ -75,8 +75,10 @@ extension PostgresStore {
                     // files from every record, read once for the types first, as on SQLite.
                     let starts = options.format == .json ? InputSource.starts(of: sources) : nil
                     if options.inferFromEveryRecord && options.format == .json && starts == nil {
-                        throw JSONSQLError(
-                            "typing a new table from every record is not yet supported on PostgreSQL"
+                        throw JSONSQLError.unsupported(
+                            backend: "PostgreSQL",
+                            message:
+                                "typing a new table from every record is not yet supported on PostgreSQL"
                         )
                     }
                     var inference = TypeInference()

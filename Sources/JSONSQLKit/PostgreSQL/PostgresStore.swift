@@ -275,9 +275,7 @@ final class PostgresStore: StoreBackend {
                     throw SQLiteStore.notATable(view: view, database: name)
                 }
                 if ifExists { return nil }
-                throw SQLiteStore.noTable(
-                    table, tables: tables, database: name,
-                    then: " (add --if-exists to ignore a missing table)")
+                throw JSONSQLError.noSuchTable(name: table, database: name, tables: tables)
             }
             try connection.execute("DROP TABLE \(SQLQuote.identifier(found))")
             return found

@@ -39,17 +39,22 @@ extension TableSpec {
                 "column \(spec.name): the type any is not supported on PostgreSQL; choose a type")
         }
         if spec.check != nil {
-            throw JSONSQLError(
-                "column \(spec.name): check= is not yet supported on PostgreSQL (its SQL is SQLite's; PostgreSQL would read it as its own)"
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL",
+                message:
+                    "column \(spec.name): check= is not yet supported on PostgreSQL (its SQL is SQLite's; PostgreSQL would read it as its own)"
             )
         }
         if spec.references != nil {
-            throw JSONSQLError(
-                "column \(spec.name): references= is not yet supported on PostgreSQL")
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL",
+                message: "column \(spec.name): references= is not yet supported on PostgreSQL")
         }
         if spec.generated != nil {
-            throw JSONSQLError(
-                "column \(spec.name): generated= is not yet supported on PostgreSQL (it has stored generated columns only, whose type checks would refuse rows SQLite keeps)"
+            throw JSONSQLError.unsupported(
+                backend: "PostgreSQL",
+                message:
+                    "column \(spec.name): generated= is not yet supported on PostgreSQL (it has stored generated columns only, whose type checks would refuse rows SQLite keeps)"
             )
         }
         if let collation = spec.collation, collation != .binary {
@@ -65,8 +70,9 @@ extension TableSpec {
         switch spec.defaultValue {
         case nil:
             if spec.defaultSQL != nil {
-                throw JSONSQLError(
-                    "column \(spec.name): this default is not yet supported on PostgreSQL")
+                throw JSONSQLError.unsupported(
+                    backend: "PostgreSQL",
+                    message: "column \(spec.name): this default is not yet supported on PostgreSQL")
             }
         case .now:
             text +=

@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// unique or referred to cannot be dropped, and an added column cannot be a key, unique,
     /// or `NOT NULL` without a default, or have a default that is not constant. Those changes
     /// are refused with the reason, and nothing is changed.
-    public func alter(_ spec: AlterSpec) throws -> [String] {
+    func alter(_ spec: AlterSpec) throws -> [String] {
         return try write { db in try Self.alter(spec, db: db, path: path) }
     }
 
@@ -351,7 +351,7 @@ extension SQLiteStore {
     }
 
     /// Renames a table. Foreign keys of other tables follow the new name; indexes keep theirs.
-    public func renameTable(_ old: String, to new: String) throws -> String {
+    func renameTable(_ old: String, to new: String) throws -> String {
         try SQLQuote.checkName(new, kind: "table")
         return try write { db in
             let table = try Self.resolveTable(old, db: db, path: path)
@@ -422,7 +422,7 @@ extension SQLiteStore {
     /// dropping it would delete (or orphan) their rows.
     ///
     /// Returns the name dropped, or nil when `ifExists` and there is no such table.
-    public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
+    func dropTable(_ name: String, ifExists: Bool) throws -> String? {
         return try write { db in
             let tables = try Self.tableNames(db)
             guard let table = SQLName.find(name, in: tables) else {
@@ -432,9 +432,7 @@ extension SQLiteStore {
                     throw Self.notATable(view: view, database: path)
                 }
                 if ifExists { return nil }
-                throw Self.noTable(
-                    name, tables: tables, database: path,
-                    then: " (add --if-exists to ignore a missing table)")
+                throw JSONSQLError.noSuchTable(name: name, database: path, tables: tables)
             }
             var referrers: [String] = []
             for other in tables where other != table {
@@ -550,7 +548,7 @@ extension SQLiteStore {
     /// Drops an index made with `jsonsql index` (or any `CREATE INDEX`).
     ///
     /// Returns the name dropped, or nil when `ifExists` and there is no such index.
-    public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
+    func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
         return try write { db in
             let indexes = try Row.fetchAll(
                 db,

@@ -1,18 +1,5 @@
 import GRDB
 
-/// A key found inside the JSON of a column, for completion.
-public struct JSONKey: Sendable, Equatable {
-    public var name: String
-    /// Whether the value under the key is an object or array in some sampled row, so a `.` or
-    /// `[` may follow it.
-    public var isContainer: Bool
-
-    public init(name: String, isContainer: Bool) {
-        self.name = name
-        self.isContainer = isContainer
-    }
-}
-
 extension SQLiteStore {
     /// The keys of the objects at a path, read from the first rows of the table.
     ///

@@ -13,7 +13,7 @@ extension SQLiteStore {
     /// held null and where it lacked the key, and cannot tell them apart (inside JSON, a
     /// missing key is not counted).
     @discardableResult
-    public func describe(
+    func describe(
         table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
     ) throws -> [String] {
         return try read { db in

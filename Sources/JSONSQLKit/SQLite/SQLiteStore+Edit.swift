@@ -4,7 +4,7 @@ import GRDBSQLite
 extension SQLiteStore {
     /// Updates the rows a filter matches, in one transaction; with `dryRun` the update runs and
     /// is rolled back, so the count and any constraint error are exactly those of the real run.
-    public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
+    func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             try Self.requireTable(table, verb: "update", db: db)
@@ -85,7 +85,7 @@ extension SQLiteStore {
     }
 
     /// Deletes the rows a filter matches, in one transaction; `dryRun` as for `update`.
-    public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
+    func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             try Self.requireTable(table, verb: "delete", db: db)

@@ -7,6 +7,13 @@ import GRDBSQLite
 extension SQLiteStore {
     static func translate(_ error: Error, path: String) -> Error {
         guard let error = error as? DatabaseError else { return error }
+        let translated = inWords(error, path: path)
+        guard case .message(let message) = translated else { return translated }
+        return JSONSQLError.sqlite(code: error.extendedResultCode.rawValue, message: message)
+    }
+
+    /// What a SQLite error means for the file, and what to do.
+    private static func inWords(_ error: DatabaseError, path: String) -> JSONSQLError {
         if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN,
             let blocked = companionInTheWay(path)
         {
@@ -62,9 +69,9 @@ extension SQLiteStore {
             // SQLite lets go of a lock as a transaction starts (taking the read lock) and once it
             // has ended: jsonsql's own commits succeed then (see `SQLiteStore.write`); in the shell a
             // transaction that was open ended as asked.
-            return JSONSQLError(
-                "\(path): \(error.message ?? "disk I/O error") as SQLite let go of a lock on the file, outside any change: a transaction that had ended (COMMIT) is written, a statement that had not begun changed nothing",
-                atTransactionBoundary: true)
+            return JSONSQLError.atTransactionBoundary(
+                "\(path): \(error.message ?? "disk I/O error") as SQLite let go of a lock on the file, outside any change: a transaction that had ended (COMMIT) is written, a statement that had not begun changed nothing"
+            )
         case .SQLITE_IOERR:
             return JSONSQLError(
                 "\(path): \(error.message ?? "disk I/O error") (is the disk full or the file too large?); nothing was written"

@@ -6,7 +6,7 @@ extension SQLiteStore {
     /// Inserts every record of `sources` in one transaction: on any error nothing is inserted.
     ///
     /// A missing table is created from the data, with types inferred from the first records.
-    public func insert(
+    func insert(
         from sources: [InputSource], options: InsertOptions,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> InsertResult {

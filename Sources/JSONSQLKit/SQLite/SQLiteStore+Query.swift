@@ -4,7 +4,7 @@ import GRDBSQLite
 extension SQLiteStore {
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
-    public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+    func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         do {
             return try read { db in
                 let info = try TableInfo(db: db, table: spec.table)
@@ -48,7 +48,7 @@ extension SQLiteStore {
     }
 
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
-    public func count(_ spec: QuerySpec) throws -> Int {
+    func count(_ spec: QuerySpec) throws -> Int {
         return try read { db in
             let query = try spec.counting.build(table: try TableInfo(db: db, table: spec.table))
             return try Int.fetchOne(
@@ -57,7 +57,7 @@ extension SQLiteStore {
     }
 
     @discardableResult
-    public func run(
+    func run(
         sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
     ) throws -> Store.SQLOutcome {
         let parameters = try parameters.mapValues { try SQLParameters.value(of: $0) }
@@ -86,7 +86,7 @@ extension SQLiteStore {
     }
 
     /// SQLite's `no such table: players` for the user's SQL, with the nearest table's name and
-    /// the tables there are, as `noTable` gives them to a command that names a table; any other
+    /// the tables there are, as `JSONSQLError.noSuchTable` gives them to a command that names a table; any other
     /// error as it is.
     private static func namingTables(_ error: Error, db: Database) -> Error {
         let prefix = "no such table: "
@@ -101,7 +101,8 @@ extension SQLiteStore {
             tables.isEmpty
             ? "the database holds no tables"
             : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
-        return JSONSQLError("\(message); \(guess)\(list)")
+        return JSONSQLError.sqlite(
+            code: error.extendedResultCode.rawValue, message: "\(message); \(guess)\(list)")
     }
 
     /// Rolls back a transaction that SQL left open where none may stay open.
@@ -208,7 +209,7 @@ extension SQLiteStore {
     }
 
     /// The SQL of a query and SQLite's plan for it, as text lines.
-    public func explain(_ spec: QuerySpec) throws -> String {
+    func explain(_ spec: QuerySpec) throws -> String {
         return try read { db in
             let info = try TableInfo(db: db, table: spec.table)
             let query = try Self.fitted(spec, to: info, db: db).build(table: info)
@@ -229,7 +230,7 @@ extension SQLiteStore {
     }
 
     /// The plan of user SQL.
-    public func explain(sql: String, parameters: [String: String]) throws -> String {
+    func explain(sql: String, parameters: [String: String]) throws -> String {
         return try read { db in
             try Self.readingUserSQL(sql, db: db) {
                 try Self.explainGiven(sql, parameters: parameters, db: db)

@@ -12,7 +12,7 @@ extension SQLiteStore {
     ///
     /// With `after`, those in-place changes (`alter --add/--rename/--drop`) run first in the same
     /// transaction, and the columns are named as they are after them.
-    public func retype(
+    func retype(
         table name: String, columns changes: [(column: String, type: ColumnType)],
         after spec: AlterSpec? = nil
     ) throws -> [String] {

@@ -5,7 +5,7 @@ extension SQLiteStore {
     /// Creates a table from a spec. With `ifNotExists`, an existing table of that name is kept
     /// as it is, and the outcome says whether it is the table the spec describes.
     @discardableResult
-    public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
+    func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
         return try write { db in
             guard let existing = SQLName.find(spec.name, in: try Self.tableNames(db)) else {
                 try spec.create(in: db, ifNotExists: false)
@@ -28,7 +28,7 @@ extension SQLiteStore {
 
     /// Creates an index, or finds the same one there with `ifNotExists`.
     @discardableResult
-    public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
+    func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         return try write { db in
             if SQLName.find(spec.table, in: try Self.tableNames(db)) == nil,
                 try db.viewExists(spec.table)
@@ -46,8 +46,7 @@ extension SQLiteStore {
     /// apart, `virtual` for an FTS index and `shadow` for the tables it keeps) and number of
     /// columns; with `counts`, each table's rows (NULL for a view, which may be slow or fail to
     /// run).
-    public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws
-    {
+    func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer) throws {
         return try read { db in
             var rows = ""
             if counts {
@@ -79,7 +78,7 @@ extension SQLiteStore {
     ]
 
     /// Lists the columns of one table, or of all: declared type, jsonsql type and constraints.
-    public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+    func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         return try read { db in
             Self.registerFunctions(db)
             var facts: [String: [String: ColumnConstraints]] = [:]
@@ -128,7 +127,7 @@ extension SQLiteStore {
 
     /// Lists indexes with what they index: columns, or the expression for a path index, and
     /// a partial index's condition (`where`).
-    public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+    func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.tbl_name = ?"
@@ -183,25 +182,6 @@ extension SQLiteStore {
                 let paths = IndexedPath.all(index: name, sql: sql).map(\.path.description)
                 return paths.isEmpty ? nil : paths.joined(separator: ", ")
             })
-    }
-}
-
-/// What `create-table` did.
-public enum TableOutcome: Sendable, Equatable {
-    case created(String)
-    /// `--if-not-exists` found the table as the spec describes it (the same `CREATE TABLE`).
-    case existed(String)
-    /// `--if-not-exists` found a table of that name defined otherwise, and kept it.
-    case differs(String, existing: String, given: String)
-
-    /// What `create-table` prints on standard error; nothing when it created the table.
-    public var message: String? {
-        switch self {
-        case .created: nil
-        case .existed(let name): "table \(TerminalText.name(name)) already exists; nothing changed"
-        case .differs(let name, let existing, let given):
-            "table \(TerminalText.name(name)) already exists, defined otherwise; nothing changed. It is:\n  \(existing)\nnot:\n  \(given)"
-        }
     }
 }
 

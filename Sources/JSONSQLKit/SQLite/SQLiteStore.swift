@@ -346,9 +346,9 @@ final class SQLiteStore: StoreBackend {
         } catch {
             // SQLite's own words: jsonsql's (`translate`) say what a failure left undone.
             let reason = (error as? DatabaseError)?.message ?? "\(error)"
-            throw JSONSQLError(
-                "\(path) is written and in place, but opening it again failed (\(reason)); the changes made so far are in it",
-                atTransactionBoundary: true)
+            throw JSONSQLError.atTransactionBoundary(
+                "\(path) is written and in place, but opening it again failed (\(reason)); the changes made so far are in it"
+            )
         }
     }
 
@@ -557,30 +557,7 @@ final class SQLiteStore: StoreBackend {
             return match
         }
         if try isView(name) { return name }
-        throw noTable(name, tables: tables, database: path)
-    }
-
-    /// `no table 'playr' in db.sqlite; did you mean 'player'? tables: player`, for every command
-    /// that names a table, on SQLite and PostgreSQL; `then` follows the list.
-    static func noTable(_ name: String, tables: [String], database: String, then: String = "")
-        -> JSONSQLError
-    {
-        let list =
-            tables.isEmpty
-            ? "it holds no tables"
-            : "tables: \(tables.map(TerminalText.name).joined(separator: ", "))"
-        let near = NearestNames.nearest(to: name, in: tables)
-        var guess = near.isEmpty ? "" : "did you mean \(NearestNames.list(near))? "
-        // `main.player`, as SQL names a table with its schema: jsonsql takes the name alone.
-        if let dot = name.firstIndex(of: "."),
-            ["main", "temp"].contains(SQLName.fold(String(name[..<dot]))),
-            let table = SQLName.find(String(name[name.index(after: dot)...]), in: tables)
-        {
-            guess =
-                "jsonsql names a table without its schema (\(name[..<dot]).), so write \(TerminalText.name(table)); "
-        }
-        return JSONSQLError(
-            "no table '\(TerminalText.excerpt(name))' in \(database); \(guess)\(list)\(then)")
+        throw JSONSQLError.noSuchTable(name: name, database: path, tables: tables)
     }
 
     /// Columns and declared types of a table or view.

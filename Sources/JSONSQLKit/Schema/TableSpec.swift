@@ -302,3 +302,22 @@ extension ColumnType {
         }
     }
 }
+
+/// What `create-table` did.
+public enum TableOutcome: Sendable, Equatable {
+    case created(String)
+    /// `--if-not-exists` found the table as the spec describes it (the same `CREATE TABLE`).
+    case existed(String)
+    /// `--if-not-exists` found a table of that name defined otherwise, and kept it.
+    case differs(String, existing: String, given: String)
+
+    /// What `create-table` prints on standard error; nothing when it created the table.
+    public var message: String? {
+        switch self {
+        case .created: nil
+        case .existed(let name): "table \(TerminalText.name(name)) already exists; nothing changed"
+        case .differs(let name, let existing, let given):
+            "table \(TerminalText.name(name)) already exists, defined otherwise; nothing changed. It is:\n  \(existing)\nnot:\n  \(given)"
+        }
+    }
+}

@@ -47,7 +47,7 @@ extension ShellSession {
             // What follows up to the transaction's end is not run, as PostgreSQL refuses it: run
             // one by one, it would keep a part of what was to be all or nothing.
             // Not when the transaction ended as asked, and only letting go of its lock failed.
-            let ended = (error as? JSONSQLError)?.atTransactionBoundary ?? false
+            let ended = (error as? JSONSQLError)?.isAtTransactionBoundary ?? false
             if wasInsideTransaction && !store.keepsFailedTransactions && !store.isInsideTransaction
                 && !ended
             {
@@ -90,7 +90,7 @@ extension ShellSession {
         // Statements without rows print nothing, not an empty table.
         do {
             try store.run(sql: sql, parameters: [:], format: settings.format, to: out)
-        } catch let error as JSONSQLError {
+        } catch let error as JSONSQLError where !error.isServerMessage {
             // `tables;`: SQL by the rule, but meant as a command. Only SQL that does not
             // parse: `insert into t ...;` failing on a constraint is SQL meant as SQL.
             let scanned = ShellWords(scanning: sql)

@@ -104,11 +104,11 @@ struct ShellCommands: ShellCommandRunner {
                         ? line.replacingOccurrences(of: " <database>", with: "") : String(line)
                 }.joined(separator: "\n"))
         }
-        var message = error is JSONSQLError ? "\(error)" : JSONSQL.message(for: error)
+        var message = JSONSQL.isLibraryMessage(error) ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         var text = JSONSQL.inJSONSQLStyle(message, command: words?.first, arguments: words ?? [])
         if let words, !words.isEmpty { text += hint(words, message: message) }
-        if usage && !(error is JSONSQLError) {
+        if usage && !JSONSQL.isLibraryMessage(error) {
             for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n")
             where helpLine.hasPrefix("Usage: ") {
                 text +=

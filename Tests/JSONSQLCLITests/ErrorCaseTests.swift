@@ -1,0 +1,81 @@
+import Foundation
+import JSONSQLKit
+import Testing
+
+/// A program tells failures apart by `JSONSQLError`'s case, on either engine; the message is
+/// the same as the command line prints.
+@Suite struct ErrorCaseTests {
+    @Test("a missing table is .noSuchTable with the tables there are", arguments: Backend.available)
+    func missingTable(_ backend: Backend) throws {
+        let db = try BackendDatabase(backend)
+        try db.create("player", ["id:integer:pk", "doc:json"])
+        let error = try #require(throws: JSONSQLError.self) {
+            try db.store.tableInfo(try db.store.resolveTable("playr"))
+        }
+        guard case .noSuchTable(let name, let database, let tables) = error else {
+            Issue.record("not .noSuchTable: \(error)")
+            return
+        }
+        #expect(name == "playr")
+        #expect(database == db.store.path)
+        #expect(tables == ["player"])
+        #expect(
+            error.description
+                == "no table 'playr' in \(db.store.path); did you mean 'player'? tables: player")
+        // drop-table says the same: the command line adds what --if-exists does.
+        #expect(throws: error) { try db.store.dropTable("playr", ifExists: false) }
+    }
+
+    @Test("the engine's refusal of the user's SQL carries its code", arguments: Backend.available)
+    func engineRefusal(_ backend: Backend) throws {
+        let db = try BackendDatabase(backend)
+        try db.create("player", ["id:integer:pk", "doc:json"])
+        try db.insert("player", lines: [#"{"id":1,"doc":{}}"#])
+        let error = try #require(throws: JSONSQLError.self) {
+            try db.store.run(
+                sql: "INSERT INTO player (id, doc) VALUES (1, '{}')", parameters: [:],
+                format: .jsonl, to: OutputBuffer())
+        }
+        // Both say it in SQLite's words; each gives its own code.
+        #expect(error.description == "UNIQUE constraint failed: player.id")
+        switch (backend, error) {
+        case (.sqlite, .sqlite(let code, _)):
+            #expect(code == 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
+            #expect(!error.isServerMessage)
+        case (.postgres, .postgres(let state, _)):
+            #expect(state == "23505")  // unique_violation
+            #expect(error.isServerMessage)
+        default:
+            Issue.record("\(backend) gave \(error)")
+        }
+    }
+
+    @Test("a feature PostgreSQL lacks is .unsupported, naming it")
+    func unsupportedOnPostgres() throws {
+        guard Backend.available.contains(.postgres) else { return }
+        let db = try BackendDatabase(.postgres)
+        try db.create("player", ["id:integer:pk", "doc:json"])
+        let error = try #require(throws: JSONSQLError.self) {
+            var spec = IndexSpec(table: "player", paths: [try JSONPath(parsing: "doc.name")])
+            spec.nocase = true
+            return try db.store.createIndex(spec)
+        }
+        guard case .unsupported(let backend, let message) = error else {
+            Issue.record("not .unsupported: \(error)")
+            return
+        }
+        #expect(backend == "PostgreSQL")
+        #expect(message == "--nocase is not yet supported on PostgreSQL")
+    }
+
+    @Test("an error says what it says: equal messages are equal errors, whatever the case")
+    func equality() {
+        #expect(JSONSQLError("a\nb") == JSONSQLError.message("a\nb"))
+        #expect(JSONSQLError("a\nb").description == #"a\nb"#)
+        #expect(JSONSQLError.sqlite(code: 1, message: "x") == JSONSQLError("x"))
+        #expect(JSONSQLError.atTransactionBoundary("x") != JSONSQLError("x"))
+        #expect(JSONSQLError.atTransactionBoundary("x").isAtTransactionBoundary)
+        // A server's words are escaped where they are printed, not here.
+        #expect(JSONSQLError.postgres(sqlState: "XX000", message: "a\nb").description == "a\nb")
+    }
+}
