@@ -14,6 +14,10 @@ public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A command names a table the database does not hold: the name as given, the database as
     /// messages name it, and the tables it holds (the message suggests the nearest).
     case noSuchTable(name: String, database: String, tables: [String])
+    /// A command names an index the database does not hold, with the indexes it holds.
+    case noSuchIndex(name: String, database: String, indexes: [String])
+    /// A table or index of that name exists already; `definition` is an index's.
+    case alreadyExists(SchemaObject, name: String, database: String, definition: String? = nil)
     /// A feature one engine has and `backend` ("PostgreSQL") does not yet; the message says
     /// what to do instead.
     case unsupported(backend: String, message: String)
@@ -36,6 +40,11 @@ public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Any other refusal: what went wrong and what to do next.
     case message(String)
 
+    /// What `alreadyExists` is about.
+    public enum SchemaObject: String, Sendable {
+        case table, index
+    }
+
     /// A refusal in words (`.message`).
     public init(_ description: String) {
         self = .message(description)
@@ -45,6 +54,18 @@ public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
         switch self {
         case .noSuchTable(let name, let database, let tables):
             TerminalText.name(Self.noSuchTableMessage(name, database: database, tables: tables))
+        case .noSuchIndex(let name, let database, let indexes):
+            TerminalText.name(
+                "no index '\(TerminalText.excerpt(name))' in \(database); "
+                    + (indexes.isEmpty
+                        ? "it holds no indexes"
+                        : "indexes: \(indexes.map(TerminalText.name).joined(separator: ", "))"))
+        case .alreadyExists(.table, let name, let database, _):
+            TerminalText.name("table \(TerminalText.name(name)) already exists in \(database)")
+        case .alreadyExists(.index, let name, _, let definition):
+            TerminalText.name(
+                "an index named \(TerminalText.name(name)) already exists"
+                    + (definition.map { " (\(TerminalText.name($0)))" } ?? ""))
         case .unsupported(_, let message), .sqlite(_, let message),
             .atTransactionBoundary(let message),
             .message(let message):

@@ -21,7 +21,11 @@ struct DropIndex: StoreCommand {
     var ifExists = false
 
     func run(_ store: Store) throws {
-        if let dropped = try store.dropIndex(name, ifExists: ifExists) {
+        let dropped = try JSONSQL.offering(
+            " (add --if-exists to ignore a missing index)",
+            when: { if case .noSuchIndex = $0 { true } else { false } }
+        ) { try store.dropIndex(name, ifExists: ifExists) }
+        if let dropped {
             Diagnostics.print("dropped index \(TerminalText.name(dropped))")
         } else {
             Diagnostics.print("no index \(TerminalText.excerpt(name)); nothing dropped")

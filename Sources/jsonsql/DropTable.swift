@@ -23,13 +23,10 @@ struct DropTable: StoreCommand {
     var ifExists = false
 
     func run(_ store: Store) throws {
-        let dropped: String?
-        do {
-            dropped = try store.dropTable(table, ifExists: ifExists)
-        } catch let error as JSONSQLError {
-            guard case .noSuchTable = error else { throw error }
-            throw JSONSQLError("\(error) (add --if-exists to ignore a missing table)")
-        }
+        let dropped = try JSONSQL.offering(
+            " (add --if-exists to ignore a missing table)",
+            when: { if case .noSuchTable = $0 { true } else { false } }
+        ) { try store.dropTable(table, ifExists: ifExists) }
         if let dropped {
             Diagnostics.print("dropped table \(TerminalText.name(dropped))")
         } else {

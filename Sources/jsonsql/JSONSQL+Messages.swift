@@ -21,6 +21,18 @@ extension JSONSQL {
             ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
     }
 
+    /// Runs `body`, saying after a library error that `matches` picks out what the command's
+    /// own flag does about it (`remedy`): the library names no flags.
+    static func offering<T>(
+        _ remedy: String, when matches: (JSONSQLError) -> Bool, _ body: () throws -> T
+    ) throws -> T {
+        do {
+            return try body()
+        } catch let error as JSONSQLError where matches(error) {
+            throw JSONSQLError("\(error)\(remedy)")
+        }
+    }
+
     /// Whether the error is the library's, in jsonsql's words, which has escaped what it quotes
     /// already (`JSONSQLError`); not a server's message or the parser's.
     static func isLibraryMessage(_ error: Error) -> Bool {

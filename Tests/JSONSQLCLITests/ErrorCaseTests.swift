@@ -79,3 +79,44 @@ import Testing
         #expect(JSONSQLError.postgres(sqlState: "XX000", message: "a\nb").description == "a\nb")
     }
 }
+
+/// The library names no flags; each command says what its own flag does about a missing or
+/// existing table or index, in the same words on both engines.
+@Suite struct FlagRemedyTests {
+    @Test(
+        "drop-table, drop-index, create-table and index offer --if-exists and --if-not-exists",
+        arguments: Backend.available)
+    func remedies(_ backend: Backend) throws {
+        let db = try BackendDatabase(backend)
+        try db.create("player", ["id:integer:pk", "doc:json"])
+        let name = db.store.path
+        db.store.close()
+        let database = db.location
+        let drop = try CLI.run(["drop-table", database, "team"])
+        #expect(drop.status == 1)
+        #expect(
+            drop.stderr
+                == "Error: no table 'team' in \(name); tables: player (add --if-exists to ignore a missing table)\n"
+        )
+        let dropIndex = try CLI.run(["drop-index", database, "nope"])
+        #expect(dropIndex.status == 1)
+        // PostgreSQL lists the primary key's index, SQLite keeps it out of sight.
+        #expect(dropIndex.stderr.hasPrefix("Error: no index 'nope' in \(name); "))
+        #expect(dropIndex.stderr.hasSuffix(" (add --if-exists to ignore a missing index)\n"))
+        let create = try CLI.run(["create-table", database, "player", "id:integer:pk"])
+        #expect(create.status == 1)
+        #expect(
+            create.stderr
+                == "Error: table player already exists in \(name); add --if-not-exists to keep it\n"
+        )
+        #expect(try CLI.run(["index", database, "player", "doc.a", "--name", "by_a"]).status == 0)
+        let index = try CLI.run(["index", database, "player", "doc.a", "--name", "by_a"])
+        #expect(index.status == 1)
+        #expect(index.stderr.hasPrefix("Error: an index named by_a already exists ("))
+        #expect(
+            index.stderr.hasSuffix("); add --if-not-exists to keep it, or choose another --name\n"))
+        // With the flags, each is quiet about it and succeeds.
+        #expect(try CLI.run(["drop-table", database, "team", "--if-exists"]).status == 0)
+        #expect(try CLI.run(["drop-index", database, "nope", "--if-exists"]).status == 0)
+    }
+}

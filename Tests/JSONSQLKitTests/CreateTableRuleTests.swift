@@ -275,7 +275,7 @@ struct CreateTableRuleTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: db.path))
         #expect(
             errorMessage { try db.create("t", ["id:integer:pk", "x:text"]) }
-                == "table t already exists in \(db.path); add --if-not-exists to keep it")
+                == "table t already exists in \(db.path)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db.path)) == before)
         #expect(try db.create("t", ["id:integer:pk"], ifNotExists: true) == .existed("t"))
         #expect(

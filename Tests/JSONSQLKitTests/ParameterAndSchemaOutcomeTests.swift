@@ -209,7 +209,7 @@ struct ParameterAndSchemaOutcomeTests {
             try db.store.createIndex(spec)
         } throws: { error in
             "\(error)".contains(
-                #"(CREATE INDEX "t_on_name" ON "t" ("name")); add --if-not-exists to keep it"#)
+                #"an index named t_on_name already exists (CREATE INDEX "t_on_name" ON "t" ("name"))"#)
         }
         for var different in [other, unique] {
             different.ifNotExists = false

@@ -264,8 +264,7 @@ struct SchemaChangeRuleTests {
         #expect(try db.explain("player", where: ["address.country = DE"]).contains("SCAN player"))
         #expect(
             errorMessage { try db.store.dropIndex("player_on_address_country", ifExists: false) }
-                == "no index 'player_on_address_country' in \(db.path); it holds no indexes (add --if-exists to ignore a missing index)"
-        )
+                == "no index 'player_on_address_country' in \(db.path); it holds no indexes")
         #expect(try db.store.dropIndex("player_on_address_country", ifExists: true) == nil)
         #expect(
             errorMessage { try db.store.dropIndex("sqlite_autoindex_player_1", ifExists: false) }?

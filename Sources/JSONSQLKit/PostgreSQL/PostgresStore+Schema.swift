@@ -81,13 +81,7 @@ extension PostgresStore {
         guard let found = SQLName.find(name, in: names), let row = names.firstIndex(of: found)
         else {
             if ifExists { return nil }
-            let list =
-                names.isEmpty
-                ? "it holds no indexes"
-                : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
-            throw JSONSQLError(
-                "no index '\(TerminalText.excerpt(name))' in \(self.name); \(list) (add --if-exists to ignore a missing index)"
-            )
+            throw JSONSQLError.noSuchIndex(name: name, database: self.name, indexes: names)
         }
         if indexes.string(row, 2) == "t" {
             throw JSONSQLError(

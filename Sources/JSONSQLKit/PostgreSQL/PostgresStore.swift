@@ -172,9 +172,7 @@ final class PostgresStore: StoreBackend {
         -> TableOutcome
     {
         guard ifNotExists else {
-            throw JSONSQLError(
-                "table \(TerminalText.name(existing)) already exists in \(name); add --if-not-exists to keep it"
-            )
+            throw JSONSQLError.alreadyExists(.table, name: existing, database: name)
         }
         let info = try tableInfo(existing)
         let stored = info.columns.map { "\(SQLQuote.identifier($0.name)) \($0.declaredType)" }
@@ -259,9 +257,8 @@ final class PostgresStore: StoreBackend {
             )
         }
         guard spec.ifNotExists else {
-            throw JSONSQLError(
-                "an index named \(TerminalText.name(name)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
-            )
+            throw JSONSQLError.alreadyExists(
+                .index, name: name, database: self.name, definition: definition)
         }
         return .existed(name, table: info.name, paths: spec.paths.map(\.description))
     }

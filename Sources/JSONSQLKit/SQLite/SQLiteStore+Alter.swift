@@ -563,13 +563,7 @@ extension SQLiteStore {
                 let names = indexes.filter { ($0["sql"] as String?) != nil }.map {
                     $0["name"] as String
                 }
-                let list =
-                    names.isEmpty
-                    ? "it holds no indexes"
-                    : "indexes: \(names.map(TerminalText.name).joined(separator: ", "))"
-                throw JSONSQLError(
-                    "no index '\(TerminalText.excerpt(name))' in \(path); \(list) (add --if-exists to ignore a missing index)"
-                )
+                throw JSONSQLError.noSuchIndex(name: name, database: path, indexes: names)
             }
             let found: String = index["name"]
             if (index["sql"] as String?) == nil {

@@ -12,9 +12,7 @@ extension SQLiteStore {
                 return .created(spec.name)
             }
             guard ifNotExists else {
-                throw JSONSQLError(
-                    "table \(TerminalText.name(existing)) already exists in \(path); add --if-not-exists to keep it"
-                )
+                throw JSONSQLError.alreadyExists(.table, name: existing, database: path)
             }
             let stored = try String.fetchOne(
                 db, sql: "SELECT sql FROM sqlite_schema WHERE name = ?", arguments: [existing])

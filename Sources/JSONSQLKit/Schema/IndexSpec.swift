@@ -233,9 +233,8 @@ public struct IndexSpec: Sendable {
             )
         }
         guard ifNotExists else {
-            throw JSONSQLError(
-                "an index named \(TerminalText.name(found)) already exists (\(TerminalText.name(definition))); add --if-not-exists to keep it, or choose another --name"
-            )
+            throw JSONSQLError.alreadyExists(
+                .index, name: found, database: database, definition: definition)
         }
         return .existed(found, table: table, paths: paths.map(\.description))
     }
