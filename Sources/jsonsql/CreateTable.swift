@@ -77,10 +77,9 @@ struct CreateTable: StoreCommand {
             name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
             primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
             withoutRowid: withoutRowid, strict: strict)
-        let outcome = try JSONSQL.offering(
-            "; add --if-not-exists to keep it",
-            when: { if case .alreadyExists(.table, _, _, _) = $0 { true } else { false } }
-        ) { try store.createTable(spec, ifNotExists: ifNotExists) }
+        let outcome = try FlagRemedy.keepExistingTable.offered {
+            try store.createTable(spec, ifNotExists: ifNotExists)
+        }
         if let message = outcome.message {
             Diagnostics.print(message)
         }

@@ -21,10 +21,9 @@ struct DropIndex: StoreCommand {
     var ifExists = false
 
     func run(_ store: Store) throws {
-        let dropped = try JSONSQL.offering(
-            " (add --if-exists to ignore a missing index)",
-            when: { if case .noSuchIndex = $0 { true } else { false } }
-        ) { try store.dropIndex(name, ifExists: ifExists) }
+        let dropped = try FlagRemedy.ignoreMissingIndex.offered {
+            try store.dropIndex(name, ifExists: ifExists)
+        }
         if let dropped {
             Diagnostics.print("dropped index \(TerminalText.name(dropped))")
         } else {

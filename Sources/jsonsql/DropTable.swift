@@ -23,10 +23,9 @@ struct DropTable: StoreCommand {
     var ifExists = false
 
     func run(_ store: Store) throws {
-        let dropped = try JSONSQL.offering(
-            " (add --if-exists to ignore a missing table)",
-            when: { if case .noSuchTable = $0 { true } else { false } }
-        ) { try store.dropTable(table, ifExists: ifExists) }
+        let dropped = try FlagRemedy.ignoreMissingTable.offered {
+            try store.dropTable(table, ifExists: ifExists)
+        }
         if let dropped {
             Diagnostics.print("dropped table \(TerminalText.name(dropped))")
         } else {

@@ -104,10 +104,7 @@ struct Index: StoreCommand {
         spec.filter = Filter.all(try filters.map(FilterParser.parse))
         spec.nocase = nocase
         spec.gin = gin
-        let outcome = try JSONSQL.offering(
-            "; add --if-not-exists to keep it, or choose another --name",
-            when: { if case .alreadyExists(.index, _, _, _) = $0 { true } else { false } }
-        ) { try store.createIndex(spec) }
+        let outcome = try FlagRemedy.keepExistingIndex.offered { try store.createIndex(spec) }
         Diagnostics.print(outcome.message)
     }
 }

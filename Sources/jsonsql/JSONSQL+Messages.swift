@@ -21,18 +21,6 @@ extension JSONSQL {
             ? full : escapingArguments(full, Array(CommandLine.arguments.dropFirst()))
     }
 
-    /// Runs `body`, saying after a library error that `matches` picks out what the command's
-    /// own flag does about it (`remedy`): the library names no flags.
-    static func offering<T>(
-        _ remedy: String, when matches: (JSONSQLError) -> Bool, _ body: () throws -> T
-    ) throws -> T {
-        do {
-            return try body()
-        } catch let error as JSONSQLError where matches(error) {
-            throw JSONSQLError("\(error)\(remedy)")
-        }
-    }
-
     /// Whether the error is the library's, in jsonsql's words, which has escaped what it quotes
     /// already (`JSONSQLError`); not a server's message or the parser's.
     static func isLibraryMessage(_ error: Error) -> Bool {
@@ -272,6 +260,40 @@ extension JSONSQL {
         case "csv": return .csv
         case "bar", "bars", "histogram", "hist", "plot", "graph": return .chart
         default: return nil
+        }
+    }
+}
+
+/// What a command's own flag does about a library error, said after it in the command line's
+/// words: the library names no flags.
+enum FlagRemedy {
+    case ignoreMissingTable, ignoreMissingIndex, keepExistingTable, keepExistingIndex
+
+    var text: String {
+        switch self {
+        case .ignoreMissingTable: " (add --if-exists to ignore a missing table)"
+        case .ignoreMissingIndex: " (add --if-exists to ignore a missing index)"
+        case .keepExistingTable: "; add --if-not-exists to keep it"
+        case .keepExistingIndex: "; add --if-not-exists to keep it, or choose another --name"
+        }
+    }
+
+    func applies(to error: JSONSQLError) -> Bool {
+        switch (self, error) {
+        case (.ignoreMissingTable, .noSuchTable), (.ignoreMissingIndex, .noSuchIndex),
+            (.keepExistingTable, .alreadyExists(.table, _, _, _)),
+            (.keepExistingIndex, .alreadyExists(.index, _, _, _)):
+            true
+        default: false
+        }
+    }
+
+    /// `body`'s result, or its error with the remedy said after it where it applies.
+    func offered<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as JSONSQLError where applies(to: error) {
+            throw JSONSQLError("\(error)\(text)")
         }
     }
 }

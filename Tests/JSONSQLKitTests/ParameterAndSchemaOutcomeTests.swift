@@ -209,7 +209,8 @@ struct ParameterAndSchemaOutcomeTests {
             try db.store.createIndex(spec)
         } throws: { error in
             "\(error)".contains(
-                #"an index named t_on_name already exists (CREATE INDEX "t_on_name" ON "t" ("name"))"#)
+                #"an index named t_on_name already exists (CREATE INDEX "t_on_name" ON "t" ("name"))"#
+            )
         }
         for var different in [other, unique] {
             different.ifNotExists = false
