@@ -42,13 +42,7 @@ final class SQLiteStore: StoreBackend {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code))
                 }
             }
-            ExactMinMaxState.register(db)
-            ExactSum.register(db)
-            WholeString.register(db)
-            DateTimeValue.register(db)
-            ExactNumber.registerCompare(db)
-            Aggregate.registerWideIntegerFunction(db)
-            try ResultKinds.register(db)
+            try db.addJSONSQLFunctions()
         }
         return configuration
     }
