@@ -11,7 +11,8 @@ all: build
 
 # The Debian packages jsonsql and its tests need (libreadline8 is the shell's line editor, opened
 # at run time; tmux gives the terminal tests a terminal;
-# libpq-dev is the PostgreSQL client, and postgresql the throwaway server the tests start):
+# libpq-dev's libpq-fe.h is what a test checks jsonsql's own libpq declarations against (the
+# build needs no libpq headers), and postgresql the throwaway server the tests start):
 # installed when run as root, otherwise the command is printed.
 deps:
 	@missing=""; \

@@ -1,6 +1,6 @@
 // libpq's functions that jsonsql calls, each under jsonsql's own name (CLibPQ.h), forwarding to
-// the library opened with dlopen on first use. libpq-fe.h's declarations check every signature
-// here (SAME_TYPE).
+// the library opened with dlopen on first use. Compiled with -DJSONSQL_LIBPQ_FE, libpq-fe.h's
+// declarations check every signature here (SAME_TYPE; LibPQDeclarationTests does).
 #include "CLibPQ.h"
 
 #include <dlfcn.h>
@@ -21,14 +21,16 @@ static char failureText[512];
     X(PQtransactionStatus) X(PQparameterStatus) X(PQgetCopyData) X(PQcmdStatus) \
     X(PQsetNoticeReceiver)
 
-#define SLOT(name) static __typeof__(name) *name##_slot;
+#define SLOT(name) static __typeof__(jsonsql_##name) *name##_slot;
 FUNCTIONS(SLOT)
 
+#ifdef JSONSQL_LIBPQ_FE
 // Each jsonsql_ function has the type of libpq's own, which its slot holds.
 #define SAME_TYPE(name)                                                                        \
     _Static_assert(__builtin_types_compatible_p(__typeof__(name), __typeof__(jsonsql_##name)), \
                    "jsonsql_" #name " is declared otherwise than libpq's " #name);
 FUNCTIONS(SAME_TYPE)
+#endif
 
 static void load(void) {
     void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
@@ -41,7 +43,7 @@ static void load(void) {
         return;
     }
 #define RESOLVE(name)                                                                                  \
-    if (!(name##_slot = (__typeof__(name) *)dlsym(library, #name))) {                                  \
+    if (!(name##_slot = (__typeof__(jsonsql_##name) *)dlsym(library, #name))) {                        \
         snprintf(failureText, sizeof failureText, "the PostgreSQL client library libpq lacks " #name); \
         failure = failureText;                                                                         \
         return;                                                                                        \
