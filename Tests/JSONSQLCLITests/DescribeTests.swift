@@ -491,7 +491,10 @@ struct SwiftTypesTests {
             formatted.stderr.hasPrefix(
                 "Error: --swift prints Swift source, not csv: leave out --format csv\n"),
             "\(formatted.stderr)")
-        #expect(code.contains("struct Player: Codable, FetchableRecord, PersistableRecord {"))
+        // The key is `id`, so the records are Identifiable.
+        #expect(
+            code.contains(
+                "struct Player: Codable, FetchableRecord, PersistableRecord, Identifiable {"))
         #expect(code.contains("    var score: Int64?\n"))
         #expect(code.contains("    var born: Date\n"))
         #expect(code.contains("    var uid: UUID?\n"))

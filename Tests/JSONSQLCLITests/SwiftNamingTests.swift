@@ -79,7 +79,7 @@ struct SwiftNamingTests {
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         for line in [
             #"        case xY = "x\u{202e}y""#, #"        case t = "t\u{2066}""#,
-            #"        static let xY = Column("x\u{202e}y")"#,
+            #"        static let xY = JSONColumn("x\u{202e}y")"#,
             #"            case aB = "a\u{85}b""#,
         ] {
             #expect(result.stdout.contains(line + "\n"), "\(line)")
@@ -225,6 +225,50 @@ struct SwiftNamingTests {
             let back = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary
             #expect(back == record as NSDictionary, "\(line)")
         }
+    }
+
+    @Test("snake-case table names read as Swift names, abbreviations in capitals")
+    func naturalTypeNames() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("names.sqlite")
+        for (table, type) in [
+            ("grdb_migrations", "GRDBMigration"), ("book_fts", "BookFTS"),
+            ("user_profiles", "UserProfile"), ("api_keys", "APIKey"), ("people", "People"),
+        ] {
+            try succeed(["insert", db, table], stdin: #"{"id":1}"# + "\n")
+            let code = try succeed(["describe", db, table, "--swift"]).stdout
+            #expect(code.contains("\nstruct \(type): Codable, "), "\(table): \(code)")
+        }
+    }
+
+    @Test("a json column is a JSONColumn, so the app's own JSON queries run on the generated code")
+    func jsonColumnQueries() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("app.sqlite")
+        try succeed(["create-table", db, "author", "id:integer:pk", "name:text", "address:json"])
+        let countries = ["DE", "FR", "DE", "GB", "DE"]
+        let rows = countries.enumerated().map { n, country in
+            #"{"id":\#(n + 1),"name":"a\#(n)","address":{"country":"\#(country)"}}"#
+        }
+        try succeed(["insert", db, "author"], stdin: rows.joined(separator: "\n"))
+        let code = try succeed(["describe", db, "author", "--swift"]).stdout
+        #expect(
+            code.contains(
+                "struct Author: Codable, FetchableRecord, PersistableRecord, Identifiable {"))
+        #expect(code.contains("        static let address = JSONColumn(\"address\")\n"))
+        #expect(code.contains("        static let name = Column(\"name\")\n"))
+        let main = """
+            let queue = try DatabaseQueue(path: CommandLine.arguments[1])
+            let germans = try queue.read { db in
+                try Author.filter(Author.Columns.address["country"] == "DE").order(Author.Columns.id).fetchAll(db)
+            }
+            print(germans.map { "\\($0.id)" }.joined(separator: ","))
+            """
+        let compile = try GRDBProgram.compile(code, main: main, in: dir, name: "authors")
+        #expect(compile.status == 0, "\(compile.stderr)\n\(code)")
+        let run = try CLI.run([db], executable: dir.path("authors"))
+        let wanted = countries.indices.filter { countries[$0] == "DE" }.map { "\($0 + 1)" }
+        #expect(run.stdout == wanted.joined(separator: ",") + "\n", "\(run.stderr)")
     }
 
     @Test(
