@@ -88,6 +88,25 @@ struct Update: TableCommand {
         }
     }
 
+    /// The rows the update will change whose json column it writes a path into is NULL, by
+    /// column: each gets a document made from nothing.
+    private func emptyDocuments(_ spec: UpdateSpec, store: Store) throws -> [(String, Int)] {
+        let info = try store.tableInfo(spec.table)
+        var columns: [String] = []
+        for path in spec.sets.map(\.path) + spec.patches.compactMap(\.path)
+        where !path.segments.isEmpty {
+            if let name = info.column(named: path.column)?.name, !columns.contains(name) {
+                columns.append(name)
+            }
+        }
+        return try columns.map { column in
+            var query = QuerySpec(table: spec.table)
+            query.filters =
+                spec.filters + [.predicate(.init(path: JSONPath(column: column), op: .isNull))]
+            return (column, try store.count(query))
+        }
+    }
+
     func run(_ store: Store, table: String) throws {
         var spec = UpdateSpec(table: table)
         spec.filters = try filters.map(FilterParser.parse)
@@ -95,8 +114,16 @@ struct Update: TableCommand {
         spec.sets = try sets.map { try UpdateSpec.Assignment(parsing: $0, json: json) }
         spec.patches = patches.map(UpdateSpec.Patch.init(parsing:))
         spec.removes = try removes.map { try parsing("--remove", $0) { try JSONPath(parsing: $0) } }
+        let empty = try emptyDocuments(spec, store: store)
         let result = try store.update(spec, dryRun: dryRun)
         try report(result, verb: "update", preposition: "in", dryRun: dryRun)
+        // A document made from nothing holds only what the update set: an app's struct that
+        // needs its other keys cannot decode it.
+        for (column, rows) in empty where rows > 0 {
+            Diagnostics.note(
+                "note: \(rows) of the rows \(dryRun ? (rows == 1 ? "has" : "have") : "had") no \(TerminalText.name(column)) (NULL), so the update \(dryRun ? "would make" : "made") \(rows == 1 ? "a new document" : "new documents") holding only what it sets; to leave such rows alone, add --where '\(TerminalText.name(column)) is not null'"
+            )
+        }
         // `--set tags=["a"]` without --json stores the text, a JSON string in a json document.
         if let info = try? store.tableInfo(result.table) {
             for assignment in spec.sets where assignment.looksLikeJSON {

@@ -120,3 +120,45 @@ import Testing
         #expect(try CLI.run(["drop-index", database, "nope", "--if-exists"]).status == 0)
     }
 }
+
+/// `update --set doc.k=v` on a row whose doc is NULL makes a document from nothing: said, with
+/// how many, on both engines.
+@Suite struct DocumentFromNothingTests {
+    @Test("update says how many documents it made from nothing", arguments: Backend.available)
+    func documentsFromNothing(_ backend: Backend) throws {
+        let db = try BackendDatabase(backend)
+        try db.create("book", ["id:integer:pk", "meta:json"])
+        // Every third row has no meta; the expected counts come from the same rule.
+        let ids = Array(1...12)
+        let empty = Set(ids.filter { $0 % 3 == 0 })
+        try db.insert(
+            "book",
+            lines: ids.map {
+                empty.contains($0) ? #"{"id":\#($0)}"# : #"{"id":\#($0),"meta":{"a":1}}"#
+            })
+        db.store.close()
+        let dry = try CLI.run(
+            [
+                "update", db.location, "book", "--set", "meta.publisher=Tor", "--where", "id <= 6",
+                "--dry-run",
+            ])
+        let dryCount = empty.filter { $0 <= 6 }.count
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(
+            dry.stderr.contains(
+                "note: \(dryCount) of the rows have no meta (NULL), so the update would make new documents holding only what it sets; to leave such rows alone, add --where 'meta is not null'\n"
+            ), "\(dry.stderr)")
+        let all = try CLI.run([
+            "update", db.location, "book", "--set", "meta.publisher=Tor", "--all",
+        ])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(
+            all.stderr.contains(
+                "note: \(empty.count) of the rows had no meta (NULL), so the update made new documents"
+            ),
+            "\(all.stderr)")
+        // Now every row has a document: nothing more is said.
+        let again = try CLI.run(["update", db.location, "book", "--set", "meta.b=2", "--all"])
+        #expect(again.status == 0 && !again.stderr.contains("note:"), "\(again.stderr)")
+    }
+}

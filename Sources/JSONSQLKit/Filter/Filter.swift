@@ -13,6 +13,10 @@ public indirect enum Filter: Sendable, Equatable {
         public var op: Operator
         /// One value, several for `in`, none for `is null` and `exists`.
         public var values: [Literal]
+
+        public init(path: JSONPath, op: Operator, values: [Literal] = []) {
+            (self.path, self.op, self.values) = (path, op, values)
+        }
     }
 
     public enum Operator: String, Sendable {
