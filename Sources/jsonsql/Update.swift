@@ -92,10 +92,17 @@ struct Update: TableCommand {
     /// column: each gets a document made from nothing.
     private func emptyDocuments(_ spec: UpdateSpec, store: Store) throws -> [(String, Int)] {
         let info = try store.tableInfo(spec.table)
+        // A column a --set replaces whole gets that value, not a document made from nothing.
+        let replaced = Set(
+            spec.sets.map(\.path).filter(\.segments.isEmpty).compactMap {
+                info.column(named: $0.column)?.name
+            })
         var columns: [String] = []
         for path in spec.sets.map(\.path) + spec.patches.compactMap(\.path)
         where !path.segments.isEmpty {
-            if let name = info.column(named: path.column)?.name, !columns.contains(name) {
+            if let name = info.column(named: path.column)?.name, !columns.contains(name),
+                !replaced.contains(name)
+            {
                 columns.append(name)
             }
         }
