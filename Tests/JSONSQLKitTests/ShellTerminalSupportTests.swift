@@ -57,7 +57,7 @@ struct ShellTerminalSupportTests {
         /// A script file of `text` in the directory.
         func script(_ text: String) -> String {
             let path = directory + "/script.jsonsql"
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
             return path
         }
     }
@@ -71,9 +71,11 @@ struct ShellTerminalSupportTests {
         try store.run(
             sql: "create table t (x integer);", parameters: [:], format: .json, to: OutputBuffer())
         store.close()
-        FileManager.default.createFile(atPath: script, contents: Data("tables\n".utf8))
-        FileManager.default.createFile(atPath: directory + "/empty", contents: Data())
-        FileManager.default.createFile(atPath: directory + "/rows.json", contents: Data("[]".utf8))
+        #expect(FileManager.default.createFile(atPath: script, contents: Data("tables\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: directory + "/empty", contents: Data()))
+        #expect(
+            FileManager.default.createFile(
+                atPath: directory + "/rows.json", contents: Data("[]".utf8)))
 
         #expect(
             throws: JSONSQLError(
@@ -138,8 +140,9 @@ struct ShellTerminalSupportTests {
     func history() throws {
         let directory = try SuiteDirectories.make("shell-history").path
         let file = directory + "/history"
-        FileManager.default.createFile(
-            atPath: file, contents: Data("#1\nselect 1\n+ 1;\n#2\ntables\n#3\n.quit\n".utf8))
+        #expect(
+            FileManager.default.createFile(
+                atPath: file, contents: Data("#1\nselect 1\n+ 1;\n#2\ntables\n#3\n.quit\n".utf8)))
         let kept = ShellHistory(file: file)
         #expect(kept.file == file)
         #expect(kept.note == nil)
@@ -196,5 +199,21 @@ struct ShellTerminalSupportTests {
         close(ends[1])
         #expect(Interruption.waitForInput(on: ends[0]) == .ready)
         #expect(read(ends[0], &byte, 1) == 0)
+    }
+
+    @Test("insert reads standard input with no file, -, or /dev/stdin; not with files named")
+    func insertFromStandardInput() throws {
+        let directory = try SuiteDirectories.make("shell-insert").path
+        let file = directory + "/rows.json"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("[]".utf8)))
+        #expect(ShellInput.insertReadsStandardInput([]))
+        #expect(ShellInput.insertReadsStandardInput(["player"]))
+        #expect(ShellInput.insertReadsStandardInput(["-"]))
+        #expect(ShellInput.insertReadsStandardInput(["player", "-"]))
+        #expect(ShellInput.insertReadsStandardInput(["player", "/dev/stdin"]))
+        #expect(!ShellInput.insertReadsStandardInput([file]))
+        #expect(!ShellInput.insertReadsStandardInput(["player", file]))
+        // A missing file among several is insert's to name, not standard input.
+        #expect(!ShellInput.insertReadsStandardInput(["player", directory + "/none.json"]))
     }
 }

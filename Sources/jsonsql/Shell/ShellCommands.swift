@@ -31,7 +31,9 @@ struct ShellCommands: ShellCommandRunner {
         } catch {
             throw ArgumentFailure(error: error, words: words)
         }
-        if commandsOnStandardInput, let insert = command as? Insert, insert.readsStandardInput {
+        if commandsOnStandardInput, let insert = command as? Insert,
+            ShellInput.insertReadsStandardInput(insert.tableAndFiles)
+        {
             throw ShellSession.insertFromStandardInputRefusal
         }
         if let memory = (command as? any StoreCommand)?.memory, memory.isUsed {
