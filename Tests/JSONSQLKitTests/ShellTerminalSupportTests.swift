@@ -8,30 +8,14 @@ import Testing
 /// the wait for input that a signal ends.
 @Suite("shell terminal support")
 struct ShellTerminalSupportTests {
-    /// Results and messages in memory.
-    final class CapturedOutput: ShellOutput {
-        let results = OutputBuffer()
-        var messages: [String] = []
-        func standardOutput() -> OutputBuffer { results }
-        func paging(_ paged: Bool, _ body: (OutputBuffer) throws -> Void) throws {
-            try body(results)
-        }
-        func message(_ line: String) { messages.append(line) }
-    }
+    typealias CapturedOutput = ShellSessionTests.CapturedOutput
+    typealias TypedLines = ShellSessionTests.TypedLines
 
     /// Runs no jsonsql commands: these tests type SQL and dot-commands only.
     struct NoCommands: ShellCommandRunner {
         let catalog = ShellCatalog()
         func command(_ words: [String], settings: ShellSettings) throws -> () throws -> Void {
             throw JSONSQLError("no commands here")
-        }
-    }
-
-    final class TypedLines: ShellLineSource {
-        var lines: [String]
-        init(_ lines: [String]) { self.lines = lines }
-        func read(prompt: String) -> ShellLine {
-            lines.isEmpty ? .end : .line(Array(lines.removeFirst().utf8))
         }
     }
 
@@ -125,9 +109,10 @@ struct ShellTerminalSupportTests {
     @Test("a terminal session ends as a success, its open transaction rolled back")
     func interactiveEnding() throws {
         let shell = try Fixture()
-        let typed = TypedLines([
-            "create table t (x integer);", "begin;", "insert into t values (1);",
-        ])
+        let typed = TypedLines(
+            ["create table t (x integer);", "begin;", "insert into t values (1);"].map {
+                .line(Array($0.utf8))
+            })
         #expect(shell.session.runToEnd(typedAt: typed, version: "9.9") == .succeeded)
         #expect(
             shell.output.messages == [
