@@ -67,3 +67,28 @@ extension Interruption {
         jsonsql_drafts_remove_on_fatal_signals()
     }
 }
+
+extension Interruption {
+    /// What a wait for input ended with (`waitForInput(on:)`).
+    public enum InputWait: Equatable, Sendable {
+        /// Input is waiting, or the descriptor has ended or failed: a read says which.
+        case ready
+        /// Nothing came within the timeout.
+        case timedOut
+        /// A signal ended the wait: Ctrl-C, SIGTERM, or a resize of the terminal.
+        case signalled
+        /// The wait itself failed.
+        case failed
+    }
+
+    /// Waits for input on `fd` with poll(), which a signal ends (a read would be restarted,
+    /// `SA_RESTART`), for at most 200 ms: a caller checks `isRequested` before each wait, and
+    /// a signal that came just before the wait began is seen within the timeout.
+    public static func waitForInput(on fd: Int32) -> InputWait {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 200)
+        if ready > 0 { return .ready }
+        if ready == 0 { return .timedOut }
+        return errno == EINTR ? .signalled : .failed
+    }
+}

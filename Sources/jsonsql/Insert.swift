@@ -236,13 +236,4 @@ final class ProgressLine {
 
 extension Insert {
     var tableArgument: String? { tableAndFiles.first }
-
-    /// Whether insert reads its JSON from standard input: no file given, `-`, or a path to it
-    /// (`/dev/stdin`). With a table and more words, files were named, and one that is missing is
-    /// insert's to name.
-    var readsStandardInput: Bool {
-        tableAndFiles.contains { $0 == "-" || ShellInput.isStandardInput($0) }
-            || (tableAndFiles.count < 2
-                && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
-    }
 }

@@ -50,110 +50,6 @@ extension JSONSQL {
         return message
     }
 
-    /// What words given to `query` where a table or nothing goes were meant as, when the error
-    /// names one of them: a filter (`'score > 5'`, `where score '>' 5`), with the arguments that
-    /// give it to --where in its place; or SQL (`select name from player`), with its text.
-    enum MisplacedArguments: Equatable {
-        case filter(arguments: [String])
-        case sql(String)
-        /// `--where score > 5` unquoted, with the arguments that quote it.
-        case unquotedFilter(arguments: [String])
-        /// `--select name score`: paths after a list option's value, with the arguments that
-        /// give them in its one comma-separated value.
-        case pathList(arguments: [String])
-    }
-
-    /// `arguments` start with the command and the database: `query db.sqlite player 'score > 5'`.
-    static func misplacedArguments(_ arguments: [String], message: String) -> MisplacedArguments? {
-        // `--where score > 5` (any command): the words after the value that the error names.
-        if let at = arguments.firstIndex(of: "--where"), at + 2 < arguments.count {
-            let rest = arguments[(at + 2)...].prefix { !$0.hasPrefix("-") || $0.count == 1 }
-            let expression = ([arguments[at + 1]] + rest).joined(separator: " ")
-            if !rest.isEmpty, rest.contains(where: { message.contains("'\($0)'") }),
-                (try? FilterParser.parse(expression)) != nil
-            {
-                return .unquotedFilter(
-                    arguments: Array(arguments[...at]) + [expression]
-                        + arguments[(at + 2 + rest.count)...])
-            }
-        }
-        guard arguments.first == "query", arguments.count > 2 else { return nil }
-        let valueOptions = Set(
-            ShellCatalog(JSONSQL.self).options["query", default: []].filter(\.takesValue).flatMap(
-                \.names))
-        // Runs of words that are neither options nor their values, after the database.
-        var runs: [[Int]] = []
-        // The --select or --group-by whose value a run follows, by run.
-        var listOption: [Int: Int] = [:]
-        var index = 2
-        while index < arguments.count {
-            let word = arguments[index]
-            if word.hasPrefix("-"), word.count > 1 {
-                runs.append([])
-                if ["--select", "--group-by"].contains(word) { listOption[runs.count - 1] = index }
-                index += valueOptions.contains(word) ? 2 : 1
-                continue
-            }
-            if runs.isEmpty { runs.append([]) }
-            runs[runs.count - 1].append(index)
-            index += 1
-        }
-        for (number, run) in runs.enumerated()
-        where run.contains(where: { message.contains("'\(arguments[$0])'") }) {
-            let words = run.map { arguments[$0] }
-            let text = words.joined(separator: " ")
-            // A misspelt table after the list (`--select name playr`) is named as one, with the
-            // near table.
-            if let at = listOption[number], at + 1 < arguments.count,
-                !message.contains("did you mean"),
-                words.allSatisfy({ word in
-                    JSONPath.splitList(word).allSatisfy {
-                        arguments[at] == "--select"
-                            ? (try? Selection(parsing: $0)) != nil
-                            : (try? JSONPath(parsing: $0)) != nil
-                    }
-                })
-            {
-                let list = JSONPath.splitList(([arguments[at + 1]] + words).joined(separator: ","))
-                    .joined(separator: ",")
-                return .pathList(
-                    arguments: Array(arguments[...at]) + [list] + arguments[(run.last! + 1)...])
-            }
-            if ["select", "with", "values"].contains(SQLText.firstKeyword(text) ?? "") {
-                return .sql(text)
-            }
-            // A table may come first, and the filter may start with the SQL word `where`.
-            for start in words.indices {
-                var filter = Array(words[start...])
-                if filter.first?.lowercased() == "where" { filter.removeFirst() }
-                let expression = filter.joined(separator: " ")
-                guard expression.contains(where: { "=<>".contains($0) || $0 == " " }),
-                    (try? FilterParser.parse(expression)) != nil
-                else { continue }
-                return .filter(
-                    arguments: Array(arguments[..<run[start]]) + ["--where", expression]
-                        + arguments[(run.last! + 1)...])
-            }
-        }
-        return nil
-    }
-
-    /// `jsonsql tables my db.sqlite`: a path with a space given unquoted, so the shell split it
-    /// into words that name nothing alone. The arguments with those words joined into the path
-    /// that exists, or nil.
-    static func unquotedPath(_ arguments: [String]) -> [String]? {
-        for start in arguments.indices.dropFirst() where !arguments[start].hasPrefix("-") {
-            guard !FileManager.default.fileExists(atPath: arguments[start]) else { continue }
-            for end in (start + 1)..<min(arguments.count, start + 8) {
-                let path = arguments[start...end].joined(separator: " ")
-                if FileManager.default.fileExists(atPath: path) {
-                    return Array(arguments[..<start]) + [path] + arguments[(end + 1)...]
-                }
-            }
-        }
-        return nil
-    }
-
     /// `--select *` unquoted: the shell put the names of the files here in place of the pattern.
     /// The option whose value that was and the names, when two or more files in a row (in the
     /// sorted order the shell gives them) follow an option where the error names one.
@@ -182,27 +78,8 @@ extension JSONSQL {
                 "\(names.prefix(3).map { "'\(TerminalText.name($0))'" }.joined(separator: ", ")), ... are files here: the shell put their names "
                 + "in place of a * or ? given to \(option); put the value in quotes, as in \(option) '*'"
         }
-        if let fixed = unquotedPath(arguments) {
-            return "A path with spaces goes in quotes: jsonsql "
-                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
-        }
-        switch misplacedArguments(arguments, message: message) {
-        case .filter(let fixed):
-            return "To filter rows, give it to --where: jsonsql "
-                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
-        case .unquotedFilter(let fixed):
-            return "A filter with spaces goes in quotes: jsonsql "
-                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
-        case .pathList(let fixed):
-            return "Paths go in one argument, comma-separated: jsonsql "
-                + fixed.map(SQLQuote.shellWord).joined(separator: " ")
-        case .sql(let text):
-            return "To run SQL, give it to --sql as one argument: jsonsql "
-                + ["query", arguments[1], "--sql", text].map(SQLQuote.shellWord).joined(
-                    separator: " ")
-        case nil:
-            return nil
-        }
+        return MisplacedArguments.hint(
+            arguments, message: message, catalog: ShellCatalog(JSONSQL.self), in: .commandLine)
     }
 
     /// An argument error as the parser words it ("Unknown option '--wher'") in jsonsql's own

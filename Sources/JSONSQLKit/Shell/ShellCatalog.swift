@@ -56,4 +56,14 @@ public struct ShellCatalog: Sendable {
     public func option(named name: String, in command: String) -> Option? {
         options[command]?.first { $0.names.contains(name) }
     }
+
+    /// The command line that runs `words`, a command typed in the shell, on the shell's
+    /// `database` with its `timeout`: `query player` on db.sqlite is `query db.sqlite --timeout 5.0
+    /// player`. A `--timeout` typed comes later and wins; `help` and its words stay as typed.
+    public func arguments(for words: [String], database: String, timeout: Double) -> [String] {
+        guard let name = words.first, name != "help" else { return words }
+        let timeout =
+            option(named: "--timeout", in: name) == nil ? [] : ["--timeout", String(timeout)]
+        return [name, database] + timeout + words.dropFirst()
+    }
 }

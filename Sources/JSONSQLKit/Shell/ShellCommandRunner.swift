@@ -25,6 +25,22 @@ extension ShellCommandRunner {
     }
 }
 
+// What a runner refuses to run in the shell, worded once for every runner.
+extension ShellSession {
+    /// Why `insert` may not read standard input when the shell's commands come from it.
+    public static let insertFromStandardInputRefusal = JSONSQLError(
+        "standard input holds the shell's commands; give insert a JSON file to read")
+
+    /// Why a command may not load data files (`--file`, `--csv`, `--tsv`, `--save`): the
+    /// shell's commands work on its database. `formatMeant`: `--csv` alone, which is most
+    /// often meant as the output format, as sqlite-utils takes it.
+    public static func dataFilesRefusal(formatMeant: Bool) -> JSONSQLError {
+        JSONSQLError(
+            "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert"
+                + (formatMeant ? "; to print rows as CSV: --format csv or .format csv" : ""))
+    }
+}
+
 /// What the shell prints for an error (`ShellCommandRunner.report`).
 public enum ShellReport: Equatable, Sendable {
     /// A failure: its message, which the session prints after `Error: ` and, in a script, the
@@ -46,4 +62,30 @@ public struct ShellSettings: Equatable, Sendable {
     public var explain = false
     /// `.pager on`: output longer than the screen goes through the pager.
     public var pager = false
+}
+
+/// How a command's rows print, as its options say (the command line's --format, --wide,
+/// --max-width and --no-pager): the shell fills in what a command typed in it leaves out
+/// (`ShellSettings.fill`).
+public protocol ShellRowOptions {
+    /// Nil when the command names no format.
+    var format: OutputFormat? { get set }
+    var wide: Bool { get set }
+    var maxWidth: Int? { get set }
+    var noPager: Bool { get set }
+}
+
+extension ShellSettings {
+    /// Fills in the row options of a command typed in the shell: the format `.format` set
+    /// when it names none; paging only after `.pager on`, and never when the shell's own
+    /// options say --no-pager; the `shell`'s width unless it gives --wide or --max-width.
+    public func fill(_ options: inout some ShellRowOptions, shell: some ShellRowOptions) {
+        if options.format == nil { options.format = format }
+        // Paged only after `.pager on`: the prompt comes back after each command.
+        options.noPager = !pager || shell.noPager
+        if !options.wide && options.maxWidth == nil {
+            options.wide = shell.wide
+            options.maxWidth = shell.maxWidth
+        }
+    }
 }

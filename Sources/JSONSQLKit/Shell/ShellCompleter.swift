@@ -1,31 +1,5 @@
 import Foundation
 
-/// What Tab offers for the word under the cursor.
-public struct ShellCompletion: Equatable, Sendable {
-    /// Whole replacements for the word.
-    public var candidates: [String] = []
-    /// Whether a space follows a single match: not after a json column or an object key, where
-    /// a `.` comes next.
-    public var appendSpace = true
-    /// How many leading characters the list of matches leaves out, so `address.` lists `city`
-    /// and `country` rather than `address.city` and `address.country`.
-    public var displayPrefixLength = 0
-    /// Nothing to offer here but file names; readline completes those.
-    public var fileNames = false
-
-    public static let fileNames = ShellCompletion(fileNames: true)
-
-    public init(
-        candidates: [String] = [], appendSpace: Bool = true, displayPrefixLength: Int = 0,
-        fileNames: Bool = false
-    ) {
-        self.candidates = candidates
-        self.appendSpace = appendSpace
-        self.displayPrefixLength = displayPrefixLength
-        self.fileNames = fileNames
-    }
-}
-
 /// Chooses completions from the line typed so far: commands, options, tables, columns, and
 /// the keys inside JSON columns read from a sample of rows.
 public struct ShellCompleter {

@@ -283,6 +283,15 @@ public enum ShellInput {
         return input.st_dev == named.st_dev && input.st_ino == named.st_ino
     }
 
+    /// Whether `insert`, given `tableAndFiles` (its words that are not options), reads its JSON
+    /// from standard input: no file given, `-`, or a path to it (`/dev/stdin`). With a table and
+    /// more words, files were named, and one that is missing is insert's to name.
+    public static func insertReadsStandardInput(_ tableAndFiles: [String]) -> Bool {
+        tableAndFiles.contains { $0 == "-" || isStandardInput($0) }
+            || (tableAndFiles.count < 2
+                && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
+    }
+
     /// Whether two paths name one file: the same path, or the same device and inode.
     static func sameFile(_ a: String, _ b: String) -> Bool {
         if a == b { return true }

@@ -29,10 +29,10 @@ final class StandardInputLines: Sequence, IteratorProtocol {
                 start = 0
             }
             if Interruption.isRequested { return nil }
-            var wanted = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            // A signal just before the wait began is seen within the timeout.
-            let ready = poll(&wanted, 1, 200)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            switch Interruption.waitForInput(on: STDIN_FILENO) {
+            case .timedOut, .signalled: continue
+            case .ready, .failed: break
+            }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes {
                 read(STDIN_FILENO, $0.baseAddress, $0.count)

@@ -42,25 +42,7 @@ struct Shell: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func run() throws {
-        // `jsonsql shell player db.sqlite`: a database where the script goes.
-        if let file, !Store.isURL(db.database),
-            !FileManager.default.fileExists(atPath: db.database),
-            Store.isSQLiteFile(file)
-        {
-            throw JSONSQLError(
-                "no database at \(Store.displayName(db.database)), but \(file) is a database: it goes first, e.g. jsonsql shell \(SQLQuote.shellWord(file))"
-            )
-        }
-        // `jsonsql shell setup.jsonsql`: a script where the database goes.
-        var status = stat()
-        if file == nil, stat(db.database, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            status.st_size > 0,
-            !Store.isSQLiteFile(db.database), !Store.isDataFile(db.database)
-        {
-            throw JSONSQLError(
-                "\(Store.displayName(db.database)) is not a SQLite database; a script of commands goes after the database: jsonsql shell DB "
-                    + SQLQuote.shellWord(Store.displayName(db.database)))
-        }
+        try ShellSession.checkArguments(database: db.database, script: file)
         // Before the store opens, so that its connection stops on Ctrl-C too, and before a new
         // database's draft exists: Ctrl-C, SIGTERM and SIGHUP from now on end the shell as a
         // failed script (an open transaction rolled back, the draft removed) with status 128 +
@@ -92,23 +74,19 @@ struct Shell: ParsableCommand {
                 store: store, database: db, output: output,
                 commandsOnStandardInput: commandsOnStandardInput),
             output: output)
+        let ending: ShellEnding
         if interactive {
-            let input = ReadlineInput(historyFile: ShellInput.defaultHistoryFile) {
+            let input = ReadlineInput(history: ShellHistory(file: ShellInput.defaultHistoryFile)) {
                 session.complete(word: $0, before: $1)
             }
-            session.runInteractive(input, version: jsonsqlVersion)
-            _ = session.rollBackOpenTransaction()
-            if Interruption.isRequested && Interruption.requestedSignal != SIGINT {
-                throw ExitCode(128 + (Interruption.requestedSignal ?? SIGTERM))
-            }
-            return
+            ending = session.runToEnd(typedAt: input, version: jsonsqlVersion)
+        } else {
+            ending = try session.runToEnd(script: file, keepGoing: keepGoing)
         }
-        var succeeded = try session.runScript(file: file, keepGoing: keepGoing)
-        // A script that leaves a transaction open loses its changes: that is a failure.
-        if session.rollBackOpenTransaction() { succeeded = false }
-        if Interruption.isRequested {
-            throw ExitCode(128 + (Interruption.requestedSignal ?? SIGINT))
+        switch ending {
+        case .succeeded: return
+        case .failed: throw ExitCode.failure
+        case .signal(let signal): throw ExitCode(128 + signal)
         }
-        if !succeeded { throw ExitCode.failure }
     }
 }

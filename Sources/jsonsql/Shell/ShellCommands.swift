@@ -21,14 +21,8 @@ struct ShellCommands: ShellCommandRunner {
     }
 
     func command(_ words: [String], settings: ShellSettings) throws -> () throws -> Void {
-        var arguments = words
-        if words.first != "help" {
-            // The user's own --timeout comes later and wins.
-            let timeout =
-                catalog.option(named: "--timeout", in: words[0]) == nil
-                ? [] : ["--timeout", String(database.timeout)]
-            arguments = [words[0], database.database] + timeout + words.dropFirst()
-        }
+        let arguments = catalog.arguments(
+            for: words, database: database.database, timeout: database.timeout)
         // Alone: the usage the parser would add is the root's, not the command's.
         try JSONSQL.checkSingleDashOptions(arguments)
         let command: ParsableCommand
@@ -37,29 +31,18 @@ struct ShellCommands: ShellCommandRunner {
         } catch {
             throw ArgumentFailure(error: error, words: words)
         }
-        if commandsOnStandardInput, let insert = command as? Insert, insert.readsStandardInput {
-            throw JSONSQLError(
-                "standard input holds the shell's commands; give insert a JSON file to read")
+        if commandsOnStandardInput, let insert = command as? Insert,
+            ShellInput.insertReadsStandardInput(insert.tableAndFiles)
+        {
+            throw ShellSession.insertFromStandardInputRefusal
         }
         if let memory = (command as? any StoreCommand)?.memory, memory.isUsed {
-            // The shell's commands work on its database; they load no files. `--csv` alone is
-            // most often meant as the output format, as sqlite-utils takes it.
-            let output =
-                memory.files.isEmpty && memory.save == nil
-                ? "; to print rows as CSV: --format csv or .format csv" : ""
-            throw JSONSQLError(
-                "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert\(output)"
-            )
+            throw ShellSession.dataFilesRefusal(
+                formatMeant: memory.files.isEmpty && memory.save == nil)
         }
         var commands = [command]
         if var formatted = command as? any ShellFormattable {
-            if formatted.output.format == nil { formatted.output.format = settings.format }
-            // Paged only after `.pager on`: the prompt comes back after each command.
-            formatted.output.noPager = !settings.pager || output.noPager
-            if !formatted.output.wide && formatted.output.maxWidth == nil {
-                formatted.output.wide = output.wide
-                formatted.output.maxWidth = output.maxWidth
-            }
+            settings.fill(&formatted.output, shell: output)
             commands = [formatted as! ParsableCommand]
         }
         if settings.explain, var query = commands[0] as? Query, !query.explain {
@@ -86,65 +69,21 @@ struct ShellCommands: ShellCommandRunner {
     /// a path or SQL given where a table goes is followed by the line that does it.
     func report(_ error: any Error, words: [String]?) -> ShellReport {
         fflush(nil)
-        if let failure = error as? ArgumentFailure {
-            return report(failure.error, words: failure.words, usage: true)
-        }
-        return report(error, words: words, usage: false)
-    }
-
-    private func report(_ error: any Error, words: [String]?, usage: Bool) -> ShellReport {
+        let failure = error as? ArgumentFailure
+        let (error, words) = (failure?.error ?? error, failure?.words ?? words)
         if let exit = error as? ExitCode { return .status(succeeded: exit.isSuccess) }
+        // --help and --version: the text the command line would print.
         if JSONSQL.exitCode(for: error).isSuccess {
-            // --help and --version: the text the command line would print.
-            return .output(
-                JSONSQL.fullMessage(for: error).split(
-                    separator: "\n", omittingEmptySubsequences: false
-                ).map { line in
-                    line.hasPrefix("USAGE:")
-                        ? line.replacingOccurrences(of: " <database>", with: "") : String(line)
-                }.joined(separator: "\n"))
+            return .commandLineHelp(JSONSQL.fullMessage(for: error))
         }
         var message = JSONSQL.isLibraryMessage(error) ? "\(error)" : JSONSQL.message(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        var text = JSONSQL.inJSONSQLStyle(message, command: words?.first, arguments: words ?? [])
-        if let words, !words.isEmpty { text += hint(words, message: message) }
-        if usage && !JSONSQL.isLibraryMessage(error) {
-            for helpLine in JSONSQL.fullMessage(for: error).split(separator: "\n")
-            where helpLine.hasPrefix("Usage: ") {
-                text +=
-                    "\n"
-                    + helpLine.replacingOccurrences(of: "Usage: jsonsql ", with: "Usage: ")
-                    .replacingOccurrences(of: " <database>", with: "")
-            }
-        }
-        return .error(text)
-    }
-
-    /// The line that says what to type instead of `words`, as a command in the shell; empty when
-    /// the error names nothing misplaced.
-    private func hint(_ words: [String], message: String) -> String {
-        func typed(_ words: [String]) -> String {
-            words.map(SQLQuote.shellWord).joined(separator: " ")
-        }
-        if let fixed = JSONSQL.unquotedPath(words) {
-            return "\nA path with spaces goes in quotes: " + typed(fixed)
-        }
-        var (lead, fixed) = ("", [String]())
-        switch JSONSQL.misplacedArguments(
-            [words[0], database.database] + words.dropFirst(), message: message)
-        {
-        case .filter(let arguments):
-            (lead, fixed) = ("To filter rows, give it to --where: ", arguments)
-        case .unquotedFilter(let arguments):
-            (lead, fixed) = ("A filter with spaces goes in quotes: ", arguments)
-        case .pathList(let arguments):
-            (lead, fixed) = ("Paths go in one argument, comma-separated: ", arguments)
-        case .sql(let sql): return "\nTo run SQL, end it with ';': " + TerminalText.name(sql) + ";"
-        case nil: return ""
-        }
-        // Without the database, which commands in the shell do not name.
-        fixed.remove(at: 1)
-        return "\n" + lead + typed(fixed)
+        return .commandLineError(
+            JSONSQL.inJSONSQLStyle(message, command: words?.first, arguments: words ?? []),
+            message: message, words: words,
+            usage: failure != nil && !JSONSQL.isLibraryMessage(error)
+                ? JSONSQL.fullMessage(for: error) : nil,
+            database: database.database, catalog: catalog)
     }
 }
 
@@ -153,6 +92,7 @@ protocol ShellFormattable {
     var output: FormatOptions { get set }
 }
 
+extension FormatOptions: ShellRowOptions {}
 extension Query: ShellFormattable {}
 extension Tables: ShellFormattable {}
 extension Schema: ShellFormattable {}

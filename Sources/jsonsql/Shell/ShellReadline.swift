@@ -14,17 +14,11 @@ final class ReadlineInput: ShellLineSource {
     static let historySize: Int32 = 1000
 
     init(
-        historyFile: String?,
+        history: ShellHistory,
         completer: @escaping (_ word: String, _ before: String) -> ShellCompletion
     ) {
-        if let historyFile, let problem = ShellInput.prepareHistoryFile(atPath: historyFile) {
-            Diagnostics.note(
-                "Note: no history is kept: \(problem); set JSONSQL_HISTORY to a file, or to empty for none"
-            )
-            self.historyFile = nil
-        } else {
-            self.historyFile = historyFile
-        }
+        if let note = history.note { Diagnostics.note(note) }
+        historyFile = history.file
         ReadlineBridge.completer = completer
         // `$` and `.` stay inside words so that `'$.address.ci` completes as one path.
         jsonsql_rl_configure(
@@ -34,11 +28,7 @@ final class ReadlineInput: ShellLineSource {
 
         jsonsql_rl_using_history()
         jsonsql_rl_stifle_history(Self.historySize)
-        if let historyFile, let data = FileManager.default.contents(atPath: historyFile) {
-            for entry in ShellInput.historyEntries(data).suffix(Int(Self.historySize)) {
-                jsonsql_rl_add_history(entry)
-            }
-        }
+        for entry in history.entries(last: Int(Self.historySize)) { jsonsql_rl_add_history(entry) }
         Interruption.installSignalHandler()
         jsonsql_rl_watch_resize()
     }
@@ -65,19 +55,14 @@ final class ReadlineInput: ShellLineSource {
                 abandonLine()
                 return .interrupted
             }
-            var descriptor = pollfd(fd: jsonsql_rl_input_fd(), events: Int16(POLLIN), revents: 0)
-            // A signal just before the wait began is seen within the timeout.
-            let ready = poll(&descriptor, 1, 200)
-            if ready == 0 { continue }
-            if ready < 0 {
-                if errno == EINTR {
-                    jsonsql_rl_apply_resize(1)
-                    continue
-                }
+            switch Interruption.waitForInput(on: jsonsql_rl_input_fd()) {
+            case .ready: jsonsql_rl_callback_read_char()
+            case .timedOut: continue
+            case .signalled: jsonsql_rl_apply_resize(1)
+            case .failed:
                 jsonsql_rl_callback_handler_remove()
                 return .end
             }
-            jsonsql_rl_callback_read_char()
         }
     }
 
@@ -103,7 +88,8 @@ final class ReadlineInput: ShellLineSource {
 enum ReadlineBridge {
     nonisolated(unsafe) static var accepted: ShellLine?
     nonisolated(unsafe) static var completer: ((String, String) -> ShellCompletion)?
-    nonisolated(unsafe) static var displayPrefixLength = 0
+    /// The completion last offered, whose matches readline then lists.
+    nonisolated(unsafe) static var completion = ShellCompletion()
 
     static let acceptLine: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
         // Removing the handler here keeps readline from printing the prompt again at once.
@@ -139,12 +125,11 @@ enum ReadlineBridge {
                 jsonsql_rl_set_completion_over(0)
                 return nil
             }
-            let candidates = completion.candidates
-            guard !candidates.isEmpty else { return nil }
+            guard !completion.candidates.isEmpty else { return nil }
             if !completion.appendSpace { jsonsql_rl_suppress_append() }
-            ReadlineBridge.displayPrefixLength = completion.displayPrefixLength
+            ReadlineBridge.completion = completion
             // readline's layout: the common prefix that replaces the word, the matches, NULL.
-            let list = candidates.count == 1 ? candidates : [commonPrefix(candidates)] + candidates
+            let list = completion.replacements
             let matches = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
                 capacity: list.count + 1)
             for (index, candidate) in list.enumerated() { matches[index] = strdup(candidate) }
@@ -158,35 +143,21 @@ enum ReadlineBridge {
             {
                 matches, count, longest in
                 guard let matches else { return }
-                let strip = ReadlineBridge.displayPrefixLength
+                let completion = ReadlineBridge.completion
                 let shown = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
                     capacity: Int(count) + 2)
                 var width: Int32 = 0
                 for index in 0...Int(count) {
                     let text = matches[index].map { String(cString: $0) } ?? ""
-                    let trimmed =
-                        index == 0 || strip == 0
-                        ? text
-                        : String(text.utf8.count > strip ? text.dropFirst(strip) : Substring(text))
+                    // The first is the prefix that replaces the word, shown whole.
+                    let trimmed = index == 0 ? text : completion.shown(text)
                     shown[index] = strdup(trimmed)
                     if index > 0 { width = max(width, Int32(trimmed.utf8.count)) }
                 }
                 shown[Int(count) + 1] = nil
-                jsonsql_rl_show_matches(shown, count, strip == 0 ? longest : width)
+                jsonsql_rl_show_matches(
+                    shown, count, completion.displayPrefixLength == 0 ? longest : width)
                 for index in 0...Int(count) + 1 { free(shown[index]) }
                 shown.deallocate()
             }
-
-    static func commonPrefix(_ strings: [String]) -> String {
-        guard var prefix = strings.first.map(Array.init) else { return "" }
-        for string in strings.dropFirst() {
-            let characters = Array(string)
-            var length = 0
-            while length < min(prefix.count, characters.count)
-                && prefix[length] == characters[length]
-            { length += 1 }
-            prefix = Array(prefix[..<length])
-        }
-        return String(prefix)
-    }
 }
