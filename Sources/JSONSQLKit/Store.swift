@@ -159,6 +159,12 @@ public final class Store {
         try backend.createIndex(spec)
     }
 
+    /// Makes a full-text index over the text at `spec`'s paths, which `--where 'PATH matches
+    /// WORDS'` searches.
+    public func createTextIndex(_ spec: TextIndexSpec) throws -> IndexOutcome {
+        try backend.createTextIndex(spec)
+    }
+
     /// Lists the tables, with their row counts when `counts`.
     public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer)
         throws
@@ -221,14 +227,16 @@ public final class Store {
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
     public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
-        try backend.run(spec, format: format, to: out)
+        try naming { try backend.run(spec, format: format, to: out) }
     }
 
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
-    public func count(_ spec: QuerySpec) throws -> Int { try backend.count(spec) }
+    public func count(_ spec: QuerySpec) throws -> Int { try naming { try backend.count(spec) } }
 
     /// The SQL of a query and the engine's plan for it, as text lines.
-    public func explain(_ spec: QuerySpec) throws -> String { try backend.explain(spec) }
+    public func explain(_ spec: QuerySpec) throws -> String {
+        try naming { try backend.explain(spec) }
+    }
 
     /// What running user SQL did.
     public struct SQLOutcome: Sendable, Equatable {
@@ -259,12 +267,12 @@ public final class Store {
 
     /// Updates the rows `spec` selects; with `dryRun`, runs the update and rolls it back.
     public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
-        try backend.update(spec, dryRun: dryRun)
+        try naming { try backend.update(spec, dryRun: dryRun) }
     }
 
     /// Deletes the rows `spec` selects; with `dryRun`, runs the delete and rolls it back.
     public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
-        try backend.delete(spec, dryRun: dryRun)
+        try naming { try backend.delete(spec, dryRun: dryRun) }
     }
 
     // MARK: What the data holds
@@ -300,5 +308,15 @@ public final class Store {
         at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows
     ) throws -> [JSONKey] {
         try backend.jsonKeys(at: path, in: table, sampleRows: sampleRows)
+    }
+}
+
+extension Store {
+    /// Runs `work`, a search without a text index worded with the command that makes one,
+    /// on this database.
+    func naming<T>(_ work: () throws -> T) throws -> T {
+        do { return try work() } catch let missing as MissingTextIndex {
+            throw missing.error(database: backend.name)
+        }
     }
 }

@@ -13,6 +13,12 @@ public indirect enum Filter: Sendable, Equatable {
         public var op: Operator
         /// One value, several for `in`, none for `is null` and `exists`.
         public var values: [Literal]
+        /// For `matches` on the elements of an array (`payload.commits[].message`): the path
+        /// inside each element of the array at `path` (empty for the elements themselves).
+        public var element: [JSONPath.Segment]? = nil
+
+        /// The text `matches` searches: the path, or the elements of the array there.
+        public var textPath: TextPath { TextPath(path: path, element: element) }
     }
 
     public enum Operator: String, Sendable {
@@ -34,6 +40,8 @@ public indirect enum Filter: Sendable, Equatable {
         case isNotNull = "is not null"
         case exists
         case notExists = "not exists"
+        /// Words found by the table's text index (`bio matches 'towel*'`).
+        case matches
     }
 
     /// A value as typed: numbers are JSON numbers, quoted text and bare words are strings.
