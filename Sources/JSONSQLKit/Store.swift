@@ -66,12 +66,16 @@ public final class Store {
     }
 
     /// The backend's answer, with a PostgreSQL server's refusal given as the library's
-    /// `JSONSQLError.postgres`, which a program can tell apart by its SQLSTATE.
+    /// `JSONSQLError.postgres`, which a program can tell apart by its SQLSTATE, and a search
+    /// without a text index as the command that makes one.
     func onBackend<T>(_ body: (any StoreBackend) throws -> T) throws -> T {
         do {
             return try body(backend)
         } catch let error as PostgresError {
             throw JSONSQLError.postgres(sqlState: error.code, message: error.description)
+        } catch let missing as MissingTextIndex {
+            // A search without a text index, worded with the command that makes one here.
+            throw missing.error(database: backend.name)
         }
     }
 
@@ -175,6 +179,12 @@ public final class Store {
     @discardableResult
     public func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {
         try onBackend { try $0.createIndex(spec) }
+    }
+
+    /// Makes a full-text index over the text at `spec`'s paths, which `--where 'PATH matches
+    /// WORDS'` searches.
+    public func createTextIndex(_ spec: TextIndexSpec) throws -> IndexOutcome {
+        try backend.createTextIndex(spec)
     }
 
     /// Lists the tables, with their row counts when `counts`.

@@ -45,6 +45,8 @@ protocol StoreBackend: AnyObject {
     func tableInfo(_ table: String) throws -> TableInfo
     func createTable(_ spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome
+    /// Makes a full-text index over the text at paths (`index --text`).
+    func createTextIndex(_ spec: TextIndexSpec) throws -> IndexOutcome
     func listTables(counts: Bool, format: OutputFormat, to out: OutputBuffer) throws
     func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws
     func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws

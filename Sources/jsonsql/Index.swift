@@ -22,6 +22,17 @@ struct Index: StoreCommand {
               jsonsql index db.sqlite player name --nocase
               jsonsql index db.sqlite player 'length(tags)'
               jsonsql index postgres://me@db/app player tags --gin
+
+            --text makes a full-text index of the text at the paths instead, which `--where 'PATH \
+            matches WORDS'` searches (with `--order-by rank` and `--select 'snippet(PATH)'`). PATH[] \
+            takes the text of every element of an array. On SQLite it is an FTS5 table (default name \
+            TABLE_fts) that triggers keep in sync with every change to the table, whoever makes it.
+
+              jsonsql index db.sqlite player --text bio
+              jsonsql index db.sqlite events --text 'payload.commits[].message' --tokenize porter
+              jsonsql index postgres://me@db/app player --text bio --language english
+
+            On PostgreSQL it is a GIN index over to_tsvector of each path, which matches uses.
             """
     ).ofJSONSQL
 
@@ -58,7 +69,31 @@ struct Index: StoreCommand {
     )
     var ifNotExists = false
 
+    @Flag(help: "A full-text index of the text at the paths, which `matches` searches.")
+    var text = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --text on SQLite: FTS5's tokenizer, such as 'porter unicode61 remove_diacritics 2'.",
+            valueName: "tokenizer"))
+    var tokenize: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --text on PostgreSQL: the text search configuration, such as english (default: simple).",
+            valueName: "config"))
+    var language: String?
+
     func validate() throws {
+        if text && (unique || nocase || gin || !filters.isEmpty) {
+            throw ValidationError(
+                "--text makes a text index, which takes none of --unique, --nocase, --gin and --where"
+            )
+        }
+        if (tokenize != nil || language != nil) && !text {
+            throw ValidationError(
+                "--\(tokenize != nil ? "tokenize" : "language") is for a text index: add --text")
+        }
         if tableAndPaths.isEmpty {
             throw ValidationError(
                 "give the paths to index, e.g. jsonsql index \(Store.displayName(db.database)) player address.country"
@@ -92,6 +127,19 @@ struct Index: StoreCommand {
         }
         if paths.isEmpty {
             throw ValidationError("give the paths to index after the table \(tableAndPaths[0])")
+        }
+        if text {
+            var spec = TextIndexSpec(
+                table: try store.resolveTable(table),
+                paths: try paths.map { path in
+                    try parsing("the path", path) { try TextPath(parsing: $0) }
+                })
+            spec.name = name
+            spec.tokenize = tokenize
+            spec.language = language
+            spec.ifNotExists = ifNotExists
+            Diagnostics.print(try store.createTextIndex(spec).message)
+            return
         }
         var spec = IndexSpec(
             table: try store.resolveTable(table),

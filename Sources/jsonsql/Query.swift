@@ -15,10 +15,14 @@ struct Query: StoreCommand {
               path is null, path is not null     bio is null (null or missing)
               path exists, path not exists       address.zip exists
               length(path) > n                   length(tags) > 3 (elements of an array)
+              path matches words                 bio matches 'towel*' (text search)
               and, or, not, ( )                  a = 1 and not (b = 2 or c = 3)
             A path is a column, then .key, [N] (negative from the end) and ."quoted key". length(path) is \
             the number of elements of the array there, null for any other value; --select, --order-by, \
             --group-by, the aggregates and index take it where they take a path.
+            matches searches the text index `index --text` made (FTS5's query words: towel panic, \
+            "a phrase", tow*, OR); --order-by rank puts the best matches first, --select 'snippet(path)' \
+            shows the words found. On a data file it searches without an index (words, word*, "phrases").
             Aggregates in --select and --order-by: count(), count(path) (rows where it is not null), sum(path), \
             avg(path), min(path), max(path); with --group-by one row per group, keyed by the expressions as \
             written. --where applies before grouping.

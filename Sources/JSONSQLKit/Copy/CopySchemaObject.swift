@@ -98,7 +98,9 @@ struct CopySchemaObject {
         }
         func isCopied(_ table: String) -> Bool { SQLName.find(table, in: copied) != nil }
         var objects: [CopySchemaObject] = []
-        for row in rows where (row[0] as String) == "view" {
+        // A text index's view and triggers come with the index, which copy makes again.
+        let textIndexes = try SQLiteStore.textIndexObjects(db)
+        for row in rows where (row[0] as String) == "view" && !textIndexes.contains(row[1]) {
             var view = CopySchemaObject(kind: .view, name: row[1], table: row[1], sql: row[3])
             // The b-trees a query of the view opens, views inside it included, are its tables.
             var read: Set<String>?
@@ -133,7 +135,7 @@ struct CopySchemaObject {
             objects.append(view)
         }
         let views = objects.map(\.name)
-        for row in rows where (row[0] as String) == "trigger" {
+        for row in rows where (row[0] as String) == "trigger" && !textIndexes.contains(row[1]) {
             var trigger = CopySchemaObject(kind: .trigger, name: row[1], table: row[2], sql: row[3])
             guard isCopied(trigger.table) || SQLName.find(trigger.table, in: views) != nil else {
                 continue

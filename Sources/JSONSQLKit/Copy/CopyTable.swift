@@ -9,6 +9,8 @@ import GRDB
 struct CopyTable {
     var spec: TableSpec
     var indexes: [IndexSpec]
+    /// Its text indexes, made again at the destination over the same paths.
+    var textIndexes: [TextIndexSpec] = []
     /// The source's columns, in the order of `spec.columns`.
     var columns: [ColumnInfo]
     /// For an `AUTOINCREMENT` table, the largest key SQLite has handed out (its row in
@@ -163,6 +165,11 @@ extension CopyTable {
         }
         self.indexes = indexes
         self.columns = info.columns
+        if withIndexes {
+            textIndexes = try TableInfo(db: db, table: table).textIndexes.map {
+                TextIndexSpec(copying: $0, fromPostgres: false)
+            }
+        }
     }
 
     /// `CAST("n" AS NUMERIC)`: how jsonsql indexes a numeric column that keeps its numbers as

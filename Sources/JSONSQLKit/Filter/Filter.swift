@@ -14,9 +14,19 @@ public indirect enum Filter: Sendable, Equatable {
         /// One value, several for `in`, none for `is null` and `exists`.
         public var values: [Literal]
 
-        public init(path: JSONPath, op: Operator, values: [Literal] = []) {
-            (self.path, self.op, self.values) = (path, op, values)
+        public init(
+            path: JSONPath, op: Operator, values: [Literal] = [],
+            element: [JSONPath.Segment]? = nil
+        ) {
+            (self.path, self.op, self.values, self.element) = (path, op, values, element)
         }
+
+        /// For `matches` on the elements of an array (`payload.commits[].message`): the path
+        /// inside each element of the array at `path` (empty for the elements themselves).
+        public var element: [JSONPath.Segment]? = nil
+
+        /// The text `matches` searches: the path, or the elements of the array there.
+        public var textPath: TextPath { TextPath(path: path, element: element) }
     }
 
     public enum Operator: String, Sendable {
@@ -38,6 +48,8 @@ public indirect enum Filter: Sendable, Equatable {
         case isNotNull = "is not null"
         case exists
         case notExists = "not exists"
+        /// Words found by the table's text index (`bio matches 'towel*'`).
+        case matches
     }
 
     /// A value as typed: numbers are JSON numbers, quoted text and bare words are strings.

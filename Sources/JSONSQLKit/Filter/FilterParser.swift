@@ -149,8 +149,28 @@ public struct FilterParser {
         cursor.skipSpaces()
         if cursor.atEnd { throw error("expected a path such as address.country at the end") }
         let path: JSONPath
+        // `payload.commits[].message matches fix`: every element's text, which only a search takes.
+        var element: [JSONPath.Segment]?
         do {
-            path = try JSONPath.parseTerm(&cursor)
+            let start = cursor.index
+            var elements: TextPath?
+            if let text = Self.elementsPath(cursor), let parsed = try? TextPath(parsing: text) {
+                cursor.index += text.unicodeScalars.count
+                if keyword("matches") {
+                    cursor.index -= "matches".unicodeScalars.count
+                    elements = parsed
+                } else {
+                    cursor.index = start
+                }
+            }
+            if let elements {
+                path = elements.path
+                element = elements.element
+            } else {
+                // Any other operator: the path parser says what `[]` is and what to write.
+                cursor.index = start
+                path = try JSONPath.parseTerm(&cursor)
+            }
         } catch let failure as JSONSQLError {
             throw error(failure.description)
         }
@@ -165,7 +185,7 @@ public struct FilterParser {
                     "\(path) is a number, which \(op.rawValue) cannot match; compare it (\(path) > 3), or match the value at \(path.measured) itself"
                         + (function == .length ? " (\(path.measured) \(op.rawValue) ...)" : ""))
             }
-            return .init(path: path, op: op, values: values)
+            return .init(path: path, op: op, values: values, element: element)
         }
         for (text, op) in [
             ("==", Filter.Operator.equal), ("!=", .notEqual), ("<>", .notEqual),
@@ -188,6 +208,16 @@ public struct FilterParser {
                 throw error("expected 'null' after 'is\(negated ? " not" : "")'")
             }
             return try predicate(negated ? .isNotNull : .isNull)
+        }
+        if keyword("matches") {
+            if path.function != nil {
+                throw error(
+                    "\(path) is a number, which matches cannot search; search the text at \(path.measured)"
+                )
+            }
+            // The words as given, quoted or bare: `bio matches towel`, `bio matches 42`.
+            let words = try parseValue(after: "matches")
+            return try predicate(.matches, [.string(words.text)])
         }
         let negated = keyword("not")
         if keyword("in") { return try predicate(negated ? .notIn : .in, try parseList()) }
@@ -275,6 +305,37 @@ public struct FilterParser {
         throw error(
             "expected an operator after \(TerminalText.excerpt("\(path)")) (=, !=, <, <=, >, >=, in, contains, like, glob, is null, exists), found \(found)\(hint)"
         )
+    }
+
+    /// The path at `cursor` when it names the elements of an array (`a.b[].c`): the text up
+    /// to a space or an operator outside quotes, when it holds `[]`; else nil. Read scalar by
+    /// scalar from the cursor, never copying the rest of a long filter.
+    static func elementsPath(_ cursor: TextCursor) -> String? {
+        var quote: Unicode.Scalar?
+        var escaped = false
+        var brackets = false
+        var offset = 0
+        while let c = cursor.peek(offset) {
+            if let q = quote {
+                if escaped {
+                    escaped = false
+                } else if c == "\\" && q == "\"" {
+                    escaped = true
+                } else if c == q {
+                    quote = nil
+                }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c.properties.isWhitespace || "=!<>~(),".unicodeScalars.contains(c) {
+                break
+            } else if c == "[" && cursor.peek(offset + 1) == "]" {
+                brackets = true
+            }
+            offset += 1
+        }
+        guard brackets else { return nil }
+        return String(
+            String.UnicodeScalarView(cursor.scalars[cursor.index..<(cursor.index + offset)]))
     }
 
     private mutating func parseList() throws -> [Filter.Literal] {

@@ -171,6 +171,29 @@ public struct FilterSQL {
             return try range(path, p.op, p.values[0]) + guardSQL
         case .in: return try inList(path, p.values) + guardSQL
         case .notIn: return isNotTrue(try inList(path, p.values) + guardSQL)
+        case .matches:
+            guard case .string(let words) = p.values[0] else {
+                throw JSONSQLError(
+                    "matches takes the words to find, such as \(p.path) matches towel")
+            }
+            if inlineValues {
+                throw JSONSQLError(
+                    "--where of an index cannot search text (matches): FTS5 searches only in a query"
+                )
+            }
+            guard let found = table.textIndex(holding: p.textPath) else {
+                guard table.searchesWithoutIndex else {
+                    throw MissingTextIndex(table: table.name, path: p.textPath.description)
+                }
+                if try TextMatch.parse(words).isEmpty {
+                    throw JSONSQLError(
+                        "matches needs a word to find, as in \(p.path) matches towel")
+                }
+                let text = try TextIndexSpec.sqliteTextSQL(p.textPath, in: table)
+                return "\(TextMatch.function)(\(text), \(bind(words.databaseValue)))"
+            }
+            return found.index.sqliteCondition(
+                column: found.column, in: table, query: bind(words.databaseValue))
         case .contains: return try contains(path, p.values[0])
         case .notContains: return isNotTrue(try contains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:

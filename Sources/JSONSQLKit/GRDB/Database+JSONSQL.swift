@@ -15,6 +15,7 @@ extension Database {
         ExactMinMaxState.register(self)
         ExactSum.register(self)
         WholeString.register(self)
+        TextMatch.register(self)
         DateTimeValue.register(self)
         ExactNumber.registerCompare(self)
         Aggregate.registerWideIntegerFunction(self)

@@ -75,8 +75,9 @@ final class RecordInserter {
 
     /// Refuses `--replace` where SQLite's REPLACE, which deletes the conflicting row before
     /// inserting, would do more than replace it: rows of other tables that refer to it with
-    /// `ON DELETE CASCADE`, `SET NULL` or `SET DEFAULT` would be deleted or changed, and its
-    /// `DELETE` triggers (an FTS index's, an audit log's) would not run.
+    /// `ON DELETE CASCADE`, `SET NULL` or `SET DEFAULT` would be deleted or changed. Its
+    /// `DELETE` triggers (a text index's, an audit log's) run: the insert turns SQLite's
+    /// recursive triggers on, without which REPLACE skips them.
     static func refuseReplace(_ db: Database, table: String) throws {
         var reasons: [String] = []
         for other in try SQLiteStore.tableNames(db) {
@@ -96,21 +97,6 @@ final class RecordInserter {
                 reasons.append(
                     "the rows of \(other) that refer to it by \(row["source"] as String) would be \(outcome) (ON DELETE \(action))"
                 )
-            }
-        }
-        for row in try Row.fetchAll(
-            db,
-            sql:
-                "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name",
-            arguments: [table])
-        {
-            // The event is the first of DELETE, INSERT or UPDATE in `CREATE TRIGGER name ... ON`.
-            let text = SQLTokens(row["sql"] as String? ?? "")
-            let event = (0..<text.count).first { i in
-                ["DELETE", "INSERT", "UPDATE"].contains { text.isWord(i, $0) }
-            }
-            if let event, text.isWord(event, "DELETE") {
-                reasons.append("its DELETE trigger \(row["name"] as String) would not run")
             }
         }
         guard !reasons.isEmpty else { return }
@@ -317,14 +303,19 @@ final class RecordInserter {
     /// `RAISE(ROLLBACK)`, nor when the table declares `ON CONFLICT FAIL` or `ROLLBACK` (any
     /// `ON CONFLICT` clause, to be safe). Tables jsonsql makes have neither.
     static func failedStatementWritesNothing(_ db: Database, table: String) throws -> Bool {
-        let triggers =
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM (SELECT type, tbl_name FROM sqlite_master UNION ALL
-                    SELECT type, tbl_name FROM sqlite_temp_master) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
-                    """, arguments: [table]) ?? 0
-        guard triggers == 0 else { return false }
+        let triggers = try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM (SELECT type, name, tbl_name FROM sqlite_master UNION ALL
+                SELECT type, name, tbl_name FROM sqlite_temp_master) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE
+                """, arguments: [table])
+        // The triggers of jsonsql's text indexes only write the index: they raise nothing.
+        if !triggers.isEmpty {
+            let kept = Set(
+                try TableInfo(db: db, table: table).textIndexes.filter(\.madeByJSONSQL)
+                    .flatMap(\.triggers))
+            guard triggers.allSatisfy(kept.contains) else { return false }
+        }
         let sql =
             try String.fetchOne(
                 db,

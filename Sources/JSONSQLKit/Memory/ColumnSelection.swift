@@ -28,6 +28,8 @@ struct ColumnSelection {
         switch selection {
         case .path(let path): [path]
         case .aggregate(let aggregate): aggregate.path.map { [$0] } ?? []
+        case .search(.snippet(let path)): [path.path]
+        case .search(.rank): [JSONPath(column: "rank")]
         }
     }
 

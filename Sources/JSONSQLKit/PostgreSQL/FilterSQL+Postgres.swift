@@ -29,6 +29,22 @@ extension FilterSQL {
             return try postgresRange(path, p.op, p.values[0])
         case .in: return try postgresIn(path, p.values)
         case .notIn: return isNotTrue(try postgresIn(path, p.values))
+        case .matches:
+            guard case .string(let words) = p.values[0] else {
+                throw JSONSQLError(
+                    "matches takes the words to find, such as \(p.path) matches towel")
+            }
+            if inlineValues {
+                throw JSONSQLError("--where of an index cannot search text (matches)")
+            }
+            try requireText(words)
+            guard let found = table.textIndex(holding: p.textPath) else {
+                throw MissingTextIndex(table: table.name, path: p.textPath.description)
+            }
+            let vector = try TextIndexSpec.postgresVectorSQL(
+                p.textPath, in: table, language: found.index.tokenize)
+            let query = try found.index.postgresQuerySQL(words) { postgresBind($0, cast: "text") }
+            return "(\(vector) @@ \(query))"
         case .contains: return try postgresContains(path, p.values[0])
         case .notContains: return isNotTrue(try postgresContains(path, p.values[0]))
         case .like, .notLike, .glob, .notGlob:

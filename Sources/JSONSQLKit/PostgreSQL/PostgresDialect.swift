@@ -97,7 +97,13 @@ struct PostgresDialect: SQLDialect {
         _ term: Selection, descending: Bool, _ context: OrderContext,
         argument: (String) -> String, shadowed: (String) -> Bool
     ) throws -> [String] {
+        var term = term
+        if case .search(let value) = term {
+            if let terms = try context.searchTerm(value, descending: descending) { return terms }
+            term = .path(JSONPath(column: "rank"))
+        }
         switch term {
+        case .search: return []
         case .path(let path):
             let resolved = try ResolvedPath(path, in: context.info)
             var terms = resolved.postgresOrderTerms(descending: descending)
@@ -142,4 +148,28 @@ struct PostgresDialect: SQLDialect {
     }
 
     var indexesKindsApart: Bool { false }
+
+    func searchSQL(_ value: SearchValue, matching search: Filter.Predicate, in info: TableInfo)
+        throws -> String
+    {
+        guard let found = info.textIndex(holding: search.textPath) else {
+            throw MissingTextIndex(table: info.name, path: search.textPath.description)
+        }
+        guard case .string(let words) = search.values[0] else {
+            throw JSONSQLError("matches takes the words to find")
+        }
+        let query = try found.index.postgresQuerySQL(words) { SQLQuote.literal($0) + "::text" }
+        let language = found.index.tokenize
+        switch value {
+        case .rank:
+            // Negated, so that ascending is best first, as bm25 orders on SQLite.
+            let vector = try TextIndexSpec.postgresVectorSQL(
+                search.textPath, in: info, language: language)
+            return "(-ts_rank(\(vector), \(query), 1))"
+        case .snippet:
+            let text = try TextIndexSpec.postgresTextSQL(search.textPath, in: info)
+            return
+                "ts_headline(\(TextIndexSpec.postgresConfig(language)), \(text), \(query), 'StartSel=**, StopSel=**, MaxWords=12, MinWords=4, HighlightAll=false')"
+        }
+    }
 }

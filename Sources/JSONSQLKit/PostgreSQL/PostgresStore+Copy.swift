@@ -71,7 +71,9 @@ extension PostgresStore {
         }
         var indexes: [IndexSpec] = []
         if withIndexes {
-            for index in try self.indexes(table: table) where !index.backsConstraint {
+            let texts = info.textIndexes.map(\.name)
+            for index in try self.indexes(table: table)
+            where !index.backsConstraint && !texts.contains(index.name) {
                 let name = index.name
                 func refused(_ reason: String) -> JSONSQLError {
                     CopyTable.refusal(
@@ -100,7 +102,13 @@ extension PostgresStore {
             name: table, columns: columns, primaryKey: info.primaryKey,
             unique: unique.map(\.columns))
         spec.checks = checks
-        return CopyTable(spec: spec, indexes: indexes, columns: info.columns)
+        var copied = CopyTable(spec: spec, indexes: indexes, columns: info.columns)
+        if withIndexes {
+            copied.textIndexes = info.textIndexes.map {
+                TextIndexSpec(copying: $0, fromPostgres: true)
+            }
+        }
+        return copied
     }
 
     /// The PostgreSQL types copy carries as a jsonsql type, exactly: each holds what the jsonsql
@@ -285,6 +293,20 @@ extension PostgresStore {
         for index in table.indexes {
             do { _ = try createIndex(index) } catch {
                 throw CopyTable.refusal(table.name, "\(error)")
+            }
+        }
+        for text in table.textIndexes {
+            do {
+                let info = try tableInfo(table.name)
+                for statement in try text.postgresStatements(
+                    table: info, name: text.name ?? text.defaultName(in: info))
+                {
+                    try connection.execute(statement)
+                }
+            } catch {
+                throw CopyTable.refusal(
+                    table.name,
+                    "text index \(text.name ?? ""): \(error); copy with --no-indexes to leave it")
             }
         }
         return count

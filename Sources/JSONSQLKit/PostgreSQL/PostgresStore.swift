@@ -115,6 +115,7 @@ final class PostgresStore: StoreBackend {
         }
         var info = TableInfo(name: table, columns: columns, dialect: PostgresDialect())
         info.ginPaths = try ginPaths(table, columns: columns)
+        info.textIndexes = try textIndexes(table)
         return info
     }
 
@@ -183,6 +184,56 @@ final class PostgresStore: StoreBackend {
             separator: ", ")
         return stored == wanted
             ? .existed(existing) : .differs(existing, existing: stored, given: wanted)
+    }
+
+    /// A GIN index over the paths' `tsvector`s (`TextIndexSpec.postgresStatements`), in the
+    /// transaction that locks the table and the index's name.
+    func createTextIndex(_ given: TextIndexSpec) throws -> IndexOutcome {
+        try connection.transaction {
+            try lock([given.table])
+            let info = try tableInfo(given.table)
+            let spec = given.spelled(in: info)
+            let name = spec.name ?? spec.defaultName(in: info)
+            try SQLQuote.checkPostgresName(name, kind: "index")
+            try lock([name])
+            if let existing = info.textIndexes.first(where: { SQLName.same($0.name, name) }),
+                spec.ifNotExists,
+                existing.paths.map(\.description) == spec.paths.map(\.description),
+                existing.tokenize == (spec.language ?? "simple")
+            {
+                return .existed(
+                    existing.name, table: info.name, paths: spec.paths.map(\.description))
+            }
+            let found = try connection.execute(
+                "SELECT c.relkind::text FROM pg_class c WHERE c.relname = $1 AND c.relnamespace = \(PostgresStore.currentSchema)",
+                [name])
+            if found.rowCount > 0 {
+                throw JSONSQLError(
+                    "\(name) is the name of \(found.string(0, 0) == "i" ? "an index" : "another relation") in \(self.name); give the text index another --name"
+                )
+            }
+            for statement in try spec.postgresStatements(table: info, name: name) {
+                try connection.execute(statement)
+            }
+            try connection.execute("ANALYZE \(SQLQuote.identifier(info.name))")
+            return .created(name)
+        }
+    }
+
+    /// The text indexes `index --text` made on `table`, read from their comments.
+    private func textIndexes(_ table: String) throws -> [TextIndex] {
+        let result = try connection.execute(
+            """
+            SELECT ic.relname, obj_description(ic.oid, 'pg_class') FROM pg_index x
+            JOIN pg_class ic ON ic.oid = x.indexrelid JOIN pg_class tc ON tc.oid = x.indrelid
+            WHERE tc.relname = $1 AND tc.relnamespace = \(PostgresStore.currentSchema)
+            AND obj_description(ic.oid, 'pg_class') LIKE 'jsonsql text index: %' ORDER BY ic.relname
+            """, [table])
+        return (0..<result.rowCount).compactMap { row in
+            TextIndex(
+                postgresIndex: result.string(row, 0) ?? "", comment: result.string(row, 1) ?? "",
+                table: table)
+        }
     }
 
     func createIndex(_ spec: IndexSpec) throws -> IndexOutcome {

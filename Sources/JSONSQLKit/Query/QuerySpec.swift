@@ -176,6 +176,21 @@ extension QuerySpec {
                     if path.segments.isEmpty || path.function != nil {
                         wholeColumn = resolved.column
                     }
+                case .search(.rank(bare: true)) where info.column(named: "rank") != nil:
+                    // A column named rank: the column, as a path (`rank()` is the search's).
+                    let resolved = try ResolvedPath(JSONPath(column: "rank"), in: info)
+                    name = resolved.column.name
+                    sql = expression(columnSQL(resolved.column))
+                    wholeColumn = resolved.column
+                case .search(let value):
+                    if grouped {
+                        throw JSONSQLError(
+                            "\(value) is a value of each row a search finds, not of a group")
+                    }
+                    name = value.description
+                    sql = try dialect.searchSQL(
+                        value, matching: value.search(in: filters), in: info)
+                    outputKind = .natural
                 case .aggregate(let aggregate):
                     name = aggregate.text
                     let rendered = try dialect.aggregateSQL(
@@ -250,7 +265,7 @@ extension QuerySpec {
             let context = OrderContext(
                 info: info, table: SQLQuote.identifier(source), grouped: !groupBy.isEmpty,
                 groupKindsApart: groupKindsApart, wholeStringsApart: wholeStringsApart,
-                weight: weight)
+                weight: weight, filters: filters)
             let terms = try order.flatMap {
                 try dialect.orderTerms(
                     $0.term, descending: $0.descending, context, argument: expression,
@@ -304,11 +319,16 @@ extension QuerySpec {
 public enum Selection: Sendable, CustomStringConvertible {
     case path(JSONPath)
     case aggregate(Aggregate)
+    /// What a text search gives each row it finds: `rank`, `snippet(bio)`.
+    case search(SearchValue)
 
-    /// `count()`, `sum(total)`... is an aggregate; anything else a path.
+    /// `count()`, `sum(total)`... is an aggregate; `rank`, `snippet(path)` a search's value;
+    /// anything else a path.
     public init(parsing text: String) throws {
         if let aggregate = try Aggregate(parsing: text) {
             self = .aggregate(aggregate)
+        } else if let value = try SearchValue(parsing: text) {
+            self = .search(value)
         } else {
             self = .path(try JSONPath(parsing: text, functions: true))
         }
@@ -363,6 +383,76 @@ public enum Selection: Sendable, CustomStringConvertible {
         switch self {
         case .path(let path): path.description
         case .aggregate(let aggregate): aggregate.text
+        case .search(let value): value.description
+        }
+    }
+}
+
+/// A value FTS5 or PostgreSQL's text search computes for a row a `matches` condition found.
+public enum SearchValue: Sendable, Equatable, CustomStringConvertible {
+    /// How well the row matches, best first in ascending order (SQLite's bm25; PostgreSQL's
+    /// ts_rank negated). `bare`: written `rank`, which a column named rank takes instead.
+    case rank(bare: Bool)
+    /// The text at the path around the words found, the words between `**`.
+    case snippet(TextPath)
+
+    /// `rank`, `rank()`, `snippet(bio)`, `snippet(payload.commits[].message)`; nil for other
+    /// text.
+    init?(parsing text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let lower = trimmed.lowercased()
+        if lower == "rank" {
+            self = .rank(bare: true)
+        } else if lower.replacingOccurrences(of: " ", with: "") == "rank()" {
+            self = .rank(bare: false)
+        } else if lower.hasPrefix("snippet"), trimmed.hasSuffix(")"),
+            let open = trimmed.firstIndex(of: "("),
+            trimmed[..<open].trimmingCharacters(in: .whitespaces).lowercased() == "snippet"
+        {
+            let inside = trimmed[
+                trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+            self = .snippet(try TextPath(parsing: inside.trimmingCharacters(in: .whitespaces)))
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .rank(let bare): bare ? "rank" : "rank()"
+        case .snippet(let path): "snippet(\(path))"
+        }
+    }
+
+    /// The `matches` condition of `filters` this value is of: the one condition for `rank`,
+    /// the one on the path for `snippet`.
+    func search(in filters: [Filter]) throws -> Filter.Predicate {
+        let searches = filters.flatMap(\.predicates).filter { $0.op == .matches }
+        switch self {
+        case .rank:
+            guard let only = searches.first else {
+                throw JSONSQLError(
+                    "\(self) orders by how well rows match a text search: add --where 'PATH matches WORDS'"
+                )
+            }
+            guard searches.count == 1 else {
+                throw JSONSQLError(
+                    "\(self) ranks the rows of one matches condition, and --where holds \(searches.count)"
+                )
+            }
+            return only
+        case .snippet(let path):
+            guard
+                let found = searches.first(where: {
+                    SQLName.same($0.path.column, path.path.column)
+                        && $0.path.segments == path.path.segments && $0.element == path.element
+                })
+            else {
+                throw JSONSQLError(
+                    "\(self) shows the words a search found in \(path): add --where '\(path) matches WORDS'"
+                )
+            }
+            return found
         }
     }
 }

@@ -80,6 +80,13 @@ protocol SQLDialect: Sendable {
     func indexExpression(_ value: String, nocase: Bool) -> String
     /// Whether an index on a whole json column also keeps each value's kind, for groups.
     var indexesKindsApart: Bool { get }
+
+    // MARK: Text search
+
+    /// What a search gives the row the query is on, for the rows `search` (a `matches`
+    /// condition of the query) finds: `rank`, `snippet(path)`.
+    func searchSQL(_ value: SearchValue, matching search: Filter.Predicate, in info: TableInfo)
+        throws -> String
 }
 
 /// What an `--order-by` term's SQL depends on beyond the term: the query being built.
@@ -92,6 +99,20 @@ struct OrderContext {
     var groupKindsApart: Bool
     var wholeStringsApart: Bool
     var weight: String?
+    /// The query's filters, whose `matches` conditions `rank` orders by.
+    var filters: [Filter] = []
+
+    /// A search value as an ORDER BY term: a column named rank is that column (`bare`).
+    func searchTerm(_ value: SearchValue, descending: Bool) throws -> [String]? {
+        if case .rank(bare: true) = value, info.column(named: "rank") != nil { return nil }
+        if grouped {
+            throw JSONSQLError("\(value) is a value of each row a search finds, not of a group")
+        }
+        return [
+            try info.dialect.searchSQL(value, matching: value.search(in: filters), in: info)
+                + (descending ? " DESC" : "")
+        ]
+    }
 }
 
 extension ColumnType {

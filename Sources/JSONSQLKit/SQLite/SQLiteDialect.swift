@@ -130,12 +130,20 @@ struct SQLiteDialect: SQLDialect {
     ) throws -> [String] {
         let info = context.info
         let direction = descending ? " DESC" : ""
+        if case .search(let value) = term,
+            let terms = try context.searchTerm(value, descending: descending)
+        {
+            return terms
+        }
         var sql =
             switch term {
             case .path(let path): argument(try ResolvedPath(path, in: info).sortSQL)
             case .aggregate(let aggregate):
                 try aggregate.orderSQL(
                     in: info, weight: context.weight, argument: argument)
+            case .search:
+                // `rank`, where a column takes the name (`OrderContext.searchTerm`).
+                argument(try ResolvedPath(JSONPath(column: "rank"), in: info).sortSQL)
             }
         if shadowed(sql) { sql = "\(context.table).\(sql)" }
         // Groups that `->>` reads alike in a fixed order: `1` before `true`.
@@ -179,4 +187,34 @@ struct SQLiteDialect: SQLDialect {
     }
 
     var indexesKindsApart: Bool { true }
+
+    /// `bm25(...)` or `snippet(...)` of the row, from the FTS5 table that `search` searches.
+    ///
+    ///     rank          →  (SELECT bm25("t_fts") FROM "t_fts" WHERE "t_fts"."bio" MATCH 'towel'
+    ///                       AND "t_fts".rowid = "t".rowid)
+    ///     snippet(bio)  →  (SELECT snippet("t_fts", 0, '**', '**', '…', 12) FROM ...)
+    func searchSQL(_ value: SearchValue, matching search: Filter.Predicate, in info: TableInfo)
+        throws -> String
+    {
+        guard let found = info.textIndex(holding: search.textPath) else {
+            if info.searchesWithoutIndex {
+                throw JSONSQLError(
+                    "\(value) needs a text index, and a search on a data file reads its words without one; load the file into a database (--save FILE.sqlite) and make one with jsonsql index --text"
+                )
+            }
+            throw MissingTextIndex(table: info.name, path: search.textPath.description)
+        }
+        guard case .string(let words) = search.values[0] else {
+            throw JSONSQLError("matches takes the words to find")
+        }
+        let fts = SQLQuote.identifier(found.index.name)
+        let function =
+            switch value {
+            case .rank: "bm25(\(fts))"
+            case .snippet: "snippet(\(fts), \(found.position), '**', '**', '…', 12)"
+            }
+        return found.index.sqliteValue(
+            function, column: found.column, in: info, query: try SQLQuote.value(words.databaseValue)
+        )
+    }
 }

@@ -20,6 +20,8 @@ extension SQLiteStore {
         guard try Self.tableNames(db).contains(table) else {
             throw JSONSQLError("\(table) is a view; only tables can be altered")
         }
+        try refuseChangingTextIndexColumns(
+            table, columns: spec.drop + spec.rename.map(\.old), db: db, path: path)
         let quotedTable = SQLQuote.identifier(table)
         var done: [String] = []
         for name in spec.drop {
@@ -451,6 +453,11 @@ extension SQLiteStore {
                 )
             }
             try Self.refusingBreakage("cannot drop table \(table)", db: db, database: path) {
+                // The text indexes jsonsql made go with it, as its indexes do.
+                for index in try TableInfo(db: db, table: table).textIndexes
+                where index.madeByJSONSQL {
+                    for statement in index.sqliteDropStatements { try db.execute(sql: statement) }
+                }
                 try db.execute(sql: "DROP TABLE \(SQLQuote.identifier(table))")
             }
             return table
@@ -555,6 +562,13 @@ extension SQLiteStore {
                 sql:
                     "SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"
             )
+            if SQLName.find(name, in: indexes.map { $0["name"] as String }) == nil,
+                let text = try Self.textIndex(named: name, db: db)
+            {
+                // The FTS5 table, its triggers and (jsonsql's) the view it reads.
+                for statement in text.sqliteDropStatements { try db.execute(sql: statement) }
+                return text.name
+            }
             guard
                 let indexName = SQLName.find(name, in: indexes.map { $0["name"] as String }),
                 let index = indexes.first(where: { ($0["name"] as String) == indexName })

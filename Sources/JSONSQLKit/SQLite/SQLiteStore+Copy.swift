@@ -51,8 +51,11 @@ struct SQLiteCopySource: CopySource {
     let db: Database
     let path: String
 
+    /// The tables, without the FTS5 tables of text indexes, which `copy` makes again with
+    /// the tables they index.
     func tableNames() throws -> [String] {
-        return try SQLiteStore.tableNames(db)
+        let own = try SQLiteStore.textIndexObjects(db)
+        return try SQLiteStore.tableNames(db).filter { !own.contains($0) }
     }
 
     func resolveTable(_ name: String) throws -> String {
@@ -334,6 +337,17 @@ struct SQLiteCopyDestination: CopyDestination {
                 throw CopyTable.refusal(
                     table.name,
                     "index \(index.name ?? ""): \(error); copy with --no-indexes to leave it")
+            }
+        }
+        for text in table.textIndexes {
+            do {
+                _ = try text.create(in: db, table: try TableInfo(db: db, table: table.name))
+            } catch let error as DatabaseError where SQLiteStore.isStorageFailure(error) {
+                throw error
+            } catch {
+                throw CopyTable.refusal(
+                    table.name,
+                    "text index \(text.name ?? ""): \(error); copy with --no-indexes to leave it")
             }
         }
         return count

@@ -257,6 +257,22 @@ extension SQLiteStore {
         }
         var result = EditResult(table: table, changed: db.changesCount, sql: text)
         result.alsoChanged = max(0, db.totalChangesCount - totalBefore - result.changed)
+        // A text index's triggers change its FTS5 table, which is no row of the user's: the
+        // count says nothing of them where they are all the triggers and no key refers here.
+        if result.alsoChanged > 0 {
+            let info = try TableInfo(db: db, table: table)
+            let kept = Set(info.textIndexes.flatMap(\.triggers))
+            let triggers = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
+                arguments: [table])
+            if !kept.isEmpty, triggers.allSatisfy(kept.contains),
+                try Self.referringColumns(table, db: db).isEmpty
+            {
+                result.alsoChanged = 0
+            }
+        }
         return result
     }
 

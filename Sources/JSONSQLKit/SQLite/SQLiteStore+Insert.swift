@@ -302,6 +302,11 @@ extension SQLiteStore {
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
         }
         defer { if isNew { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") } }
+        // REPLACE fires the DELETE triggers of the rows it deletes only with recursive triggers
+        // on: a text index's trigger takes a replaced row's text out of the index.
+        let replacing = options.conflict == .replace
+        if replacing { try db.execute(sql: "PRAGMA recursive_triggers = ON") }
+        defer { if replacing { try? db.execute(sql: "PRAGMA recursive_triggers = OFF") } }
         let inserter = try RecordInserter(
             db: db, table: tableName, conflict: options.conflict, alter: options.alter)
         // SQLite counts no row REPLACE deletes (sqlite3_changes): the rows it replaced are

@@ -227,6 +227,20 @@ extension SQLiteStore {
             try ResolvedPath(indexed.path, in: info).index == indexed
                 && query.sql.contains(indexed.expression)
         }.map { ($0.index, SQLQuote.comment("\($0.path): index \($0.index) (\($0.expression))")) }
+            // `-- bio matches: text index player_fts (FTS5)`, for the columns the query searches.
+            + info.textIndexes.compactMap { index in
+                let fts = SQLQuote.identifier(index.name)
+                let searched = zip(index.paths, index.columns).filter {
+                    query.sql.contains("\(fts).\(SQLQuote.identifier($0.1)) MATCH")
+                }.map(\.0.description)
+                guard !searched.isEmpty else { return nil }
+                return (
+                    index.name,
+                    SQLQuote.comment(
+                        "\(searched.joined(separator: ", ")) matches: text index \(index.name) (FTS5)"
+                    )
+                )
+            }
     }
 
     /// The plan of user SQL.
@@ -288,6 +302,7 @@ extension SQLiteStore {
         for (name, line) in indexes
         where rows.contains(where: {
             $0.detail.contains("INDEX \(name) ") || $0.detail.hasSuffix("INDEX \(name)")
+                || $0.detail.hasPrefix("SCAN \(name) VIRTUAL TABLE")
         }) {
             text += line
         }

@@ -129,15 +129,29 @@ extension SQLiteStore {
         try read { db in
             Self.registerFunctions(db)
             let filter = table == nil ? "" : "AND m.tbl_name = ?"
+            // Text indexes, each a row of literals: `indexed` says what searches it.
+            var texts: [String] = []
+            for name in try Self.tableNames(db) {
+                guard table.map({ SQLName.same($0, name) }) ?? true,
+                    let info = try? TableInfo(db: db, table: name)
+                else { continue }
+                for index in info.textIndexes {
+                    let kind =
+                        "text (FTS5\(index.madeByJSONSQL ? "" : ", made by another tool")\(index.tokenize.map { ", tokenize \($0)" } ?? ""))"
+                    texts.append(
+                        "SELECT \(SQLQuote.literal(index.name)), \(SQLQuote.literal(info.name)), 0, \(SQLQuote.literal(kind)), \(SQLQuote.literal(index.paths.map(\.description).joined(separator: ", "))), NULL"
+                    )
+                }
+            }
             let query = SQLQuery(
                 sql: """
-                    SELECT m.name AS name, m.tbl_name AS "table", l."unique" AS "unique",
+                    SELECT * FROM (SELECT m.name AS name, m.tbl_name AS "table", l."unique" AS "unique",
                            coalesce(jsonsql_indexed(m.sql),
                                     (SELECT group_concat(i.name, ', ') FROM pragma_index_info(m.name) i)) AS indexed,
                            jsonsql_paths(m.name, m.sql) AS paths, jsonsql_index_condition(m.sql) AS "where"
                     FROM sqlite_schema m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
-                    WHERE m.type = 'index' \(filter)
-                    ORDER BY m.tbl_name, m.name
+                    WHERE m.type = 'index' \(filter)\(texts.map { " UNION ALL " + $0 }.joined()))
+                    ORDER BY "table", name
                     """, arguments: table.map { [$0.databaseValue] } ?? [],
                 columns: [
                     OutputColumn(name: "name", kind: .natural),

@@ -499,14 +499,17 @@ final class SQLiteStore: StoreBackend {
     }
 
     /// The indexes `drop-index` can drop, by name: those a `CREATE INDEX` made, not the ones that
-    /// keep a PRIMARY KEY or UNIQUE constraint.
+    /// keep a PRIMARY KEY or UNIQUE constraint, and text indexes (their FTS5 tables).
     func indexNames() throws -> [String] {
         return try read { db in
-            try String.fetchAll(
+            let texts = try Self.tableNames(db).flatMap { table in
+                ((try? TableInfo(db: db, table: table))?.textIndexes ?? []).map(\.name)
+            }
+            return try String.fetchAll(
                 db,
                 sql:
                     "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
-            )
+            ) + texts.sorted()
         }
     }
 
@@ -524,8 +527,11 @@ final class SQLiteStore: StoreBackend {
     }
 
     static func resolveTable(_ name: String?, db: Database, path: String) throws -> String {
-        try resolveTable(
-            name, tables: try tableNames(db), path: path, isView: { try db.viewExists($0) })
+        // Named by none, the only table is the only one besides text indexes' FTS5 tables.
+        let search = name == nil ? try searchTables(db) : []
+        return try resolveTable(
+            name, tables: try tableNames(db).filter { !search.contains($0) }, path: path,
+            isView: { try db.viewExists($0) })
     }
 
     /// The table named, matched as SQLite matches names, or the only one of `tables`.

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// A column as found in the schema.
 public struct ColumnInfo: Sendable, Equatable {
@@ -54,6 +55,12 @@ public struct TableInfo: Sendable {
     /// On PostgreSQL: the json columns and paths a GIN index covers, whose containment (`@>`)
     /// the index serves, so that equality on a path below them can use it (see `FilterSQL`).
     public var ginPaths: [JSONPath] = []
+    /// The table's text indexes, which `matches`, `rank` and `snippet()` search (SQLite: FTS5
+    /// tables kept by jsonsql or another tool, `TextIndex.all`).
+    public var textIndexes: [TextIndex] = []
+    /// Whether `matches` searches without a text index where the table has none: a data file
+    /// in memory (SQLite's in-memory database), searched word by word (`TextMatch`).
+    var searchesWithoutIndex = false
 
     init(name: String, columns: [ColumnInfo], dialect: any SQLDialect = SQLiteDialect()) {
         self.name = name
@@ -130,6 +137,10 @@ public struct TableInfo: Sendable {
                 indexedPaths.append(indexed)
             }
         }
+        textIndexes = try TextIndex.all(db: db, table: self)
+        searchesWithoutIndex =
+            sqlite3_db_filename(db.sqliteConnection, "main").map { String(cString: $0).isEmpty }
+            ?? true
     }
 
     /// Whether a partial index's condition holds `condition` as a whole term: the same tokens
@@ -181,5 +192,17 @@ public struct TableInfo: Sendable {
     public var primaryKey: [String] {
         columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
             .map(\.name)
+    }
+}
+
+extension TableInfo {
+    /// The text index holding `path` (and its column there), or nil when none does.
+    func textIndex(holding path: TextPath) -> (index: TextIndex, column: String, position: Int)? {
+        for index in textIndexes {
+            if let found = index.column(forText: path, in: self) {
+                return (index, found.name, found.position)
+            }
+        }
+        return nil
     }
 }

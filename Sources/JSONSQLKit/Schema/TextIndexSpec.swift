@@ -1,0 +1,157 @@
+/// A path whose text a text index holds: a column or a path into one, or the elements of an
+/// array there and a path inside each (`payload.commits[].message`), whose texts are indexed
+/// together as one.
+public struct TextPath: Sendable, Hashable, CustomStringConvertible {
+    /// The path itself, or the array whose elements are indexed.
+    public var path: JSONPath
+    /// The path inside each element of the array at `path` (empty for the elements
+    /// themselves); nil when the path names one value.
+    public var element: [JSONPath.Segment]?
+
+    public init(path: JSONPath, element: [JSONPath.Segment]? = nil) {
+        self.path = path
+        self.element = element
+    }
+
+    /// `bio`, `payload.commits[].message`, `tags[]`: one `[]` at most, which stands for every
+    /// element of the array before it.
+    public init(parsing text: String) throws {
+        let parts = text.components(separatedBy: "[]")
+        guard parts.count <= 2 else {
+            throw JSONSQLError(
+                "\(TerminalText.excerpt(text)): a text index takes one [] in a path (the elements of one array)"
+            )
+        }
+        let path = try JSONPath(parsing: parts[0])
+        guard path.function == nil else {
+            throw JSONSQLError("a text index holds text at paths, not \(path)")
+        }
+        self.path = path
+        if parts.count == 2 {
+            let rest = parts[1]
+            if rest.isEmpty {
+                element = []
+            } else {
+                guard rest.hasPrefix(".") || rest.hasPrefix("[") else {
+                    throw JSONSQLError(
+                        "expected . or the end after [] in \(TerminalText.excerpt(text))")
+                }
+                element = try JSONPath(parsing: "x" + rest).segments
+            }
+        }
+    }
+
+    /// The path as written: `payload.commits[].message`.
+    public var description: String {
+        guard let element else { return path.description }
+        let inside = JSONPath(column: "x", segments: element).description.dropFirst()
+        return "\(path)[]\(inside)"
+    }
+}
+
+/// A full-text index over the text at some paths of a table, which `--where 'PATH matches
+/// WORDS'` searches: on SQLite an FTS5 table kept in sync by triggers.
+public struct TextIndexSpec: Sendable {
+    public var table: String
+    public var paths: [TextPath]
+    /// The FTS5 table's name (default: TABLE_fts, as sqlite-utils names its own).
+    public var name: String?
+    /// SQLite: FTS5's `tokenize` option, such as `porter unicode61 remove_diacritics 2`.
+    public var tokenize: String?
+    /// PostgreSQL: the text search configuration, such as `english` (default `simple`).
+    public var language: String?
+    public var ifNotExists = false
+
+    public init(table: String, paths: [TextPath]) {
+        self.table = table
+        self.paths = paths
+    }
+
+    /// `player_fts`.
+    public func defaultName(in info: TableInfo) -> String { "\(info.name)_fts" }
+
+    /// The spec that makes `index` again elsewhere (`copy`): its name and paths, and its
+    /// tokenizer (SQLite) or configuration (PostgreSQL, none for the default `simple`), which
+    /// the other engine refuses by name.
+    init(copying index: TextIndex, fromPostgres: Bool) {
+        self.init(table: index.table, paths: index.paths)
+        name = index.name
+        if fromPostgres {
+            language = index.tokenize == "simple" ? nil : index.tokenize
+        } else {
+            tokenize = index.tokenize
+        }
+    }
+
+    /// The spec with each path's column as the table spells it (`BIO` → `bio`), which names the
+    /// index's columns.
+    func spelled(in info: TableInfo) -> TextIndexSpec {
+        var spec = self
+        spec.paths = paths.map { path in
+            var path = path
+            if let column = info.column(named: path.path.column) { path.path.column = column.name }
+            return path
+        }
+        return spec
+    }
+
+    /// Refuses no paths, and a path given twice (the index's columns are named by them).
+    func checkPaths() throws {
+        if paths.isEmpty { throw JSONSQLError("give the paths of the text to index") }
+        var seen: Set<String> = []
+        for path in paths where !seen.insert(path.description).inserted {
+            throw JSONSQLError("\(path) is given twice; list each path once")
+        }
+    }
+}
+
+/// A text index found in the database: made by `index --text`, or an FTS5 table another tool
+/// (sqlite-utils' `enable-fts`, GRDB's `synchronize(withTable:)`) made over a table's columns.
+public struct TextIndex: Sendable, Equatable {
+    /// The index (on SQLite, the FTS5 table).
+    public var name: String
+    public var table: String
+    /// The index's columns, each searching the text at one path of the table.
+    public var paths: [TextPath]
+    /// Who made it: `jsonsql`, or `FTS5 over columns` for another tool's.
+    public var madeByJSONSQL: Bool
+    /// SQLite: the table's column whose value is the FTS5 rowid (`rowid`, or an INTEGER
+    /// PRIMARY KEY named in `content_rowid`).
+    var rowidColumn: String
+    /// SQLite: the view the index reads its text from (jsonsql's), nil for another tool's.
+    var contentView: String?
+    /// SQLite: the triggers that keep the index in sync.
+    var triggers: [String] = []
+    /// SQLite: the FTS5 table's own columns, in order, as `paths` name them.
+    var columns: [String]
+    /// The tokenizer (SQLite) or text search configuration (PostgreSQL), if given.
+    public var tokenize: String?
+
+    /// The column of the index that holds `path` (written as a `TextPath`, with `[]`).
+    func column(forText path: TextPath, in info: TableInfo) -> (name: String, position: Int)? {
+        let wanted = normalized(path, in: info)
+        for (i, indexed) in paths.enumerated() where normalized(indexed, in: info) == wanted {
+            return (columns[i], i)
+        }
+        return nil
+    }
+
+    private func normalized(_ path: TextPath, in info: TableInfo) -> TextPath {
+        var path = path
+        if let column = info.column(named: path.path.column) { path.path.column = column.name }
+        return path
+    }
+}
+
+/// Raised where a search needs a text index that the table lacks; `Store` words it with the
+/// database's name, as the `index` command that makes one.
+struct MissingTextIndex: Error {
+    var table: String
+    var path: String
+
+    func error(database: String) -> JSONSQLError {
+        JSONSQLError(
+            "\(path) matches ... searches a text index, and \(table) has none holding \(path); make one with: jsonsql index \(SQLQuote.shellWord(database)) \(SQLQuote.shellWord(table)) --text \(SQLQuote.shellWord(path))"
+        )
+    }
+}
