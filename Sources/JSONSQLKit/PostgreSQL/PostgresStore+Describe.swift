@@ -16,7 +16,11 @@ extension PostgresStore {
                 SQLiteStore.describeQuery(roots.flatMap { $0.all() }), db: db, format: format,
                 to: out)
         }
-        return SQLiteStore.nullNote(roots).map { [$0] } ?? []
+        // On Citus, how the table is spread: what a filter on which column reaches one shard.
+        let spread = try distributions()[table].map {
+            ["note: \(table) is spread over the cluster's nodes (Citus): \($0.summary)"]
+        }
+        return (spread ?? []) + (SQLiteStore.nullNote(roots).map { [$0] } ?? [])
     }
 
     /// `describe --swift`: the same declarations as on SQLite, from the same stats.
