@@ -176,6 +176,24 @@ run insert "$url" player "$work/upsert.ndjson" --upsert
 contains err "inserted 1 row into player, updated 2 rows"
 run query "$url" player --where 'id in [p0000001,new1]' --select id,name,score --order-by id --format jsonl
 same "after --upsert" "$(tr '\n' ' ' <"$work/out")" '{"id":"new1","name":"New","score":5} {"id":"p0000001","name":"Twice","score":1} '
+# Keys all different: written set by set rather than record by record, to the same end.
+python3 - "$work/players.ndjson" "$work/many.ndjson" >"$work/many.sum" <<'EOF2'
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").readlines()[10:1010]
+total = 0
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for line in lines:
+        r = json.loads(line)
+        r["score"] += 1
+        total += r["score"]
+        out.write(json.dumps(r, ensure_ascii=False) + "\n")
+    out.write(json.dumps({"id": "new2", "name": "Many"}) + "\n")
+print(total)
+EOF2
+run insert "$url" player "$work/many.ndjson" --upsert
+contains err "inserted 1 row into player, updated 1000 rows"
+run query "$url" player --where 'id >= p0000010 and id <= p0001009' --select 'sum(score)' --format csv
+same "sum of the upserted scores" "$(tail -n 1 "$work/out" | tr -d '\r')" "$(cat "$work/many.sum")"
 run insert "$url" player "$work/upsert.ndjson" --replace
 contains err "inserted 0 rows into player, replaced 3 rows"
 run query "$url" player --where 'id = p0000001' --select id,name,score --format jsonl
@@ -186,7 +204,7 @@ contains err "inserted 1 row into player, skipped 2 records"
 run query "$url" player --where 'id in [ign1,p0000002]' --select id,name --order-by id --format csv
 contains out 'ign1,First'
 ! grep -q 'Kept?' "$work/out" || fail "--ignore replaced p0000002"
-all=$(($(expected all) + 2))
+all=$(($(expected all) + 3))
 same "rows after the inserts" "$(count player 'id is not null')" "$all"
 
 # update and delete across the shards.
