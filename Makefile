@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build static-libs release test faults demo examples bench bench-tiny bench-deps fuzz install install-files \
+.PHONY: all deps build static-libs release test test-citus faults demo examples bench bench-tiny bench-deps fuzz install install-files \
   uninstall dist test-dist format lint docs clean
 
 all: build
@@ -87,6 +87,15 @@ else
 	  exit $$status; \
 	fi
 endif
+
+# jsonsql end to end on a real Citus cluster, a coordinator and two workers on unix sockets that
+# Tests/citus/run.sh starts and removes (Tests/citus/cluster.sh): every command through the
+# coordinator, counts compared with the input's, plans with index scans on the shards, and no raw
+# server line in any output. Citus is no Debian package, so where it is not installed the script
+# says so and passes (docs/citus.md). PLAYERS=N sets the rows (default 50000).
+test-citus: deps
+	$(SWIFT) build
+	Tests/citus/run.sh $(DEBUG_BIN)
 
 # Every I/O call of every editing command failing in turn, on make test's build: the fault
 # injector Faults/faultshim.c (loaded with LD_PRELOAD, never linked into jsonsql) fails the Nth

@@ -59,6 +59,15 @@ protocol StoreBackend: AnyObject {
     func dropTable(_ name: String, ifExists: Bool) throws -> String?
     func dropIndex(_ name: String, ifExists: Bool) throws -> String?
 
+    // MARK: Tables spread over a cluster's nodes (Citus)
+
+    /// Refuses `distribution` where this database cannot spread a table over nodes, saying
+    /// what to do instead; `createTable` and `copy` ask before they make anything.
+    func checkDistribution(_ distribution: TableDistribution) throws
+    /// How each table of the database that is spread over nodes is spread, by table name; empty
+    /// where none is.
+    func distributions() throws -> [String: TableDistributionInfo]
+
     // MARK: Rows
 
     func insert(

@@ -21,6 +21,7 @@ struct Copy: ParsableCommand {
             Examples:
               jsonsql copy db.sqlite postgres://localhost/app
               jsonsql copy postgres://localhost/app backup.sqlite player team
+              jsonsql copy db.sqlite postgres://coordinator/app --distribute-by id
             """
     ).ofJSONSQL
 
@@ -45,6 +46,12 @@ struct Copy: ParsableCommand {
             "Copy without these rather than refusing: \(CopyLeavable.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated.",
             discussion: "What is left is listed on standard error.", valueName: "kinds"))
     var leave: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Into a Citus coordinator: spread each table copied over the worker nodes by this column.",
+            valueName: "column"))
+    var distributeBy: String?
 
     @Flag(name: .shortAndLong, help: "Print no progress line.")
     var quiet = false
@@ -92,6 +99,7 @@ struct Copy: ParsableCommand {
         var options = CopyOptions(tables: tables)
         options.indexes = !noIndexes
         options.leave = try leaving
+        options.distribution = distributeBy.map { .by(column: $0) }
         let progress = ProgressLine(enabled: !quiet)
         do {
             let report = try into.copyReporting(from: from, options: options) {

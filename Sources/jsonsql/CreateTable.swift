@@ -30,6 +30,8 @@ struct CreateTable: StoreCommand {
                   player:text:references=player doc:json \\
                   country:text:generated=doc.address.country \\
                   --pk team,player --unique team,country
+              jsonsql create-table postgres://coordinator/app player id:text:pk doc:json \\
+                  --distribute-by id
             """
     ).ofJSONSQL
 
@@ -61,9 +63,34 @@ struct CreateTable: StoreCommand {
     @Flag(help: "Keep a table of that name that exists, saying whether it is defined otherwise.")
     var ifNotExists = false
 
+    @Option(
+        help: ArgumentHelp(
+            "On a Citus coordinator: spread the rows over the worker nodes by this column.",
+            discussion:
+                "The primary key and unique constraints must hold the column. Filters on it reach one shard.",
+            valueName: "column"))
+    var distributeBy: String?
+
+    @Flag(
+        help:
+            "On a Citus coordinator: keep the whole table on every node (a small table that distributed ones join)."
+    )
+    var reference = false
+
+    /// How the table is spread over a Citus cluster's nodes, if it is.
+    var distribution: TableDistribution? {
+        if let distributeBy { return .by(column: distributeBy) }
+        return reference ? .reference : nil
+    }
+
     func validate() throws {
         if columns.isEmpty {
             throw ValidationError("give at least one column as NAME:TYPE, e.g. id:integer:pk")
+        }
+        if distributeBy != nil && reference {
+            throw ValidationError(
+                "--distribute-by and --reference exclude each other: a table is spread by a column or kept whole on every node"
+            )
         }
         if unique.contains(where: { splitList($0).isEmpty }) {
             throw ValidationError("--unique takes column names, e.g. --unique team,name")
@@ -73,10 +100,11 @@ struct CreateTable: StoreCommand {
     var access: Store.Access { .create }
 
     func run(_ store: Store) throws {
-        let spec = try TableSpec(
+        var spec = try TableSpec(
             name: table, columns: try columns.map(ColumnSpec.init(parsing:)),
             primaryKey: pk.map(splitList) ?? [], unique: unique.map(splitList),
             withoutRowid: withoutRowid, strict: strict)
+        if let distribution { try spec.distribute(distribution) }
         let outcome = try FlagRemedy.keepExistingTable.offered {
             try store.createTable(spec, ifNotExists: ifNotExists)
         }

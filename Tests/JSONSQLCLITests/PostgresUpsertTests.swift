@@ -90,6 +90,21 @@ struct PostgresUpsertTests {
                 return #"{"id":\#(set % 20)"# + keys.joined() + "}"
             }, conflict: .upsert),
         Case(
+            name: "upsert: keys all different, written set by set as record by record",
+            columns: ["a:text", "b:integer", "v:text", "w:json"], primaryKey: ["a", "b"],
+            before: [#"{"a":"x","b":1,"v":"old","w":{"k":1}}"#, #"{"a":"x","b":2,"v":"two"}"#],
+            records: [
+                #"{"a":"x","b":1,"v":"new"}"#, #"{"a":"y","b":1,"w":[1]}"#,
+                #"{"a":"x","b":2,"w":null}"#, #"{"a":"y","b":2}"#, #"{"a":"x","b":3,"v":"3"}"#,
+            ],
+            conflict: .upsert),
+        Case(
+            name: "upsert: keys all different, a failing record is named as record by record",
+            columns: ["id:integer:pk", "n:integer:notnull", "v:text"],
+            before: [#"{"id":1,"n":1}"#],
+            records: [#"{"id":1,"v":"a"}"#, #"{"id":2,"n":2}"#, #"{"id":3,"v":"c"}"#],
+            conflict: .upsert),
+        Case(
             name: "upsert needs a primary key", columns: ["a:text", "v:text"],
             records: [#"{"a":"x"}"#], conflict: .upsert),
         Case(

@@ -9,6 +9,9 @@ public struct CopyOptions: Sendable {
     public var indexes = true
     /// What the copy leaves behind rather than refusing the tables it belongs to.
     public var leave: Set<CopyLeavable> = []
+    /// How each table the copy makes is spread over the destination's nodes (Citus); nil for
+    /// tables on one server.
+    public var distribution: TableDistribution?
 
     public init(tables: [String] = []) {
         self.tables = tables
@@ -116,9 +119,15 @@ extension Store {
                 throw JSONSQLError("table \(name) is named twice; name each table once")
             }
             let leaving = CopyLeaving(options.leave)
+            if let distribution = options.distribution {
+                try backend.checkDistribution(distribution)
+            }
             let tables = try names.map { name in
                 var table = try reader.table(name, indexes: options.indexes, leaving: leaving)
                 try table.fit(to: backend.dialect, leaving: leaving)
+                if let distribution = options.distribution {
+                    try table.spec.distribute(distribution)
+                }
                 return table
             }
             let objects = try backend.keepSchemaObjects(

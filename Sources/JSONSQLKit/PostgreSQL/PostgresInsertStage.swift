@@ -1,7 +1,8 @@
 /// How `insert --replace`, `--ignore` and `--upsert` write on PostgreSQL: the records are
 /// copied into a temporary table, numbered in input order, then written into the table as
-/// SQLite writes them, one record after the other (by a temporary PL/pgSQL function, in one
-/// call), so a key that comes twice in the input ends
+/// SQLite writes them, one record after the other (by one anonymous PL/pgSQL block, `DO`,
+/// which leaves nothing in the catalog: a temporary function would be an object Citus tries
+/// to give its workers, and warns it cannot), so a key that comes twice in the input ends
 /// as it does on SQLite (`RecordInserter`). `ON CONFLICT DO UPDATE` cannot touch a row twice in
 /// one statement, and SQLite's REPLACE deletes the rows a record conflicts with on any unique
 /// constraint: per record, both are exact.
@@ -25,8 +26,6 @@ final class InsertStage {
     let lineColumn: String
     /// For --upsert, its column of each record's set of columns (`presentSet`), quoted.
     let setColumn: String
-    /// The function that writes the records, qualified as `temporary` is.
-    private let function = "pg_temp." + SQLQuote.identifier("jsonsql_insert")
     private var sets: [[Int]] = []
     private var lookup: [[Int]: Int32] = [:]
 
@@ -92,17 +91,21 @@ final class InsertStage {
         var counts = Counts()
         if conflict == .ignore && !keyless {
             // DO NOTHING may meet a row this statement inserted: the first record of a key wins, as
-            // on SQLite.
-            counts.written = try connection.execute(
-                "INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(temporary) ORDER BY \(lineColumn) ON CONFLICT DO NOTHING"
-            ).changedRows
+            // on SQLite. The rows are counted as returned: Citus's command tag counts the rows
+            // the SELECT gave, skipped ones too.
+            let written = try connection.execute(
+                "WITH i AS (INSERT INTO \(target) (\(all)) SELECT \(all) FROM \(temporary) ORDER BY \(lineColumn) ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM i"
+            )
+            counts.written = Int(written.string(0, 0) ?? "") ?? 0
+        } else if conflict == .upsert, records > 0, let setwise = try upsertSetwise() {
+            counts = setwise
         } else if records > 0 {
-            // One call of a function that writes the records in order: a round trip per
-            // record would cost more than the writing. Its statements are planned once.
+            // One block that writes the records in order: a round trip per record would cost
+            // more than the writing. Its statements are planned once.
             var branches: [String]
             // Statements for the sets of columns past the first `planned`, run with EXECUTE
             // (planned each time), so that records with many different sets of keys do not
-            // make a function of as many statements.
+            // make a block of as many statements.
             var dynamic: [String] = []
             if conflict == .upsert {
                 let planned = 32
@@ -122,7 +125,8 @@ final class InsertStage {
             }
             let body = """
                 #variable_conflict use_column
-                DECLARE jsonsql_row record; jsonsql_count bigint; jsonsql_updated bigint := 0; jsonsql_written bigint := 0;
+                DECLARE jsonsql_statements text[] := current_setting('jsonsql.statements')::text[];
+                  jsonsql_row record; jsonsql_count bigint; jsonsql_updated bigint := 0; jsonsql_written bigint := 0;
                   jsonsql_changed bigint := 0; jsonsql_current bigint := 0;
                   jsonsql_message text; jsonsql_detail text; jsonsql_state text; jsonsql_table text; jsonsql_column text;
                   jsonsql_constraint text;
@@ -142,16 +146,14 @@ final class InsertStage {
                     RAISE EXCEPTION USING ERRCODE = jsonsql_state, MESSAGE = jsonsql_message, DETAIL = jsonsql_detail,
                       TABLE = jsonsql_table, COLUMN = jsonsql_column, CONSTRAINT = jsonsql_constraint;
                   END;
-                  RETURN jsonsql_written || ' ' || jsonsql_changed;
+                  PERFORM set_config('jsonsql.written', jsonsql_written || ' ' || jsonsql_changed, true);
                 END
                 """
             // Dollar-quoted: the body is read the same whatever standard_conforming_strings says.
             var tag = "$jsonsql$"
             while body.contains(tag) { tag = "$jsonsql" + String(tag.count) + "$" }
-            try connection.execute(
-                "CREATE FUNCTION \(function)(jsonsql_statements text[]) RETURNS text LANGUAGE plpgsql AS \(tag)\(body)\(tag)"
-            )
-            // The statements as an array value: each element quoted, `"` and `\` escaped.
+            // The statements as an array value: each element quoted, `"` and `\` escaped; a
+            // setting of this transaction hands them to the block, and the counts back.
             let array =
                 "{"
                 + dynamic.map { statement in
@@ -163,8 +165,11 @@ final class InsertStage {
                     return "\"" + String(element) + "\""
                 }.joined(separator: ",") + "}"
             do {
+                try connection.execute(
+                    "SELECT set_config('jsonsql.statements', $1, true)", [array])
+                try connection.execute("DO \(tag)\(body)\(tag)")
                 let result =
-                    try connection.execute("SELECT \(function)($1::text[])", [array]).string(0, 0)
+                    try connection.execute("SELECT current_setting('jsonsql.written')").string(0, 0)
                     ?? ""
                 let numbers = result.split(separator: " ").compactMap { Int($0) }
                 guard numbers.count == 2 else {
@@ -185,13 +190,75 @@ final class InsertStage {
                     line - 1,
                     "\(error.with(message: String(error.message.dropFirst(number.count + 1))))")
             }
-            try connection.execute("DROP FUNCTION \(function)(text[])")
         }
         try connection.execute("DROP TABLE \(temporary)")
         return counts
     }
 
-    /// One record's statements in the function of `apply`, for --replace and --ignore (with
+    /// --upsert of records whose keys are all given and all different, into a table with no
+    /// unique constraint but its primary key: no two records touch one row, so the order of
+    /// the records cannot change what is written, and each set of columns is written by two
+    /// statements (update the rows that are there, insert the others), not record by record.
+    /// On Citus a record's statement is a distributed statement of its own, ~20 ms. Nil when the
+    /// records are not such, or when a statement fails: then, rolled back to before it, the
+    /// records are written one by one, which names the record that fails.
+    private func upsertSetwise() throws -> Counts? {
+        let keys = primaryKey.map(SQLQuote.identifier)
+        guard !keys.isEmpty,
+            sets.allSatisfy({ set in
+                primaryKey.allSatisfy { key in set.contains { SQLName.same(columns[$0], key) } }
+            })
+        else { return nil }
+        let otherUniques = try connection.execute(
+            "SELECT 1 FROM pg_index WHERE indrelid = $1::regclass AND indisunique AND NOT indisprimary LIMIT 1",
+            [SQLQuote.identifier(table)])
+        guard otherUniques.rowCount == 0 else { return nil }
+        let repeated = try connection.execute(
+            "SELECT 1 FROM \(temporary) WHERE \(keys.map { "\($0) IS NULL" }.joined(separator: " OR ")) UNION ALL (SELECT 1 FROM \(temporary) GROUP BY \(keys.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1) LIMIT 1"
+        )
+        guard repeated.rowCount == 0 else { return nil }
+        let target = SQLQuote.identifier(table)
+        var counts = Counts()
+        try connection.execute("SAVEPOINT jsonsql_setwise", simple: true)
+        do {
+            for (number, set) in sets.enumerated() {
+                let names = set.map { columns[$0] }
+                let quoted = names.map(SQLQuote.identifier).joined(separator: ", ")
+                let others = names.filter { name in
+                    !primaryKey.contains { SQLName.same($0, name) }
+                }
+                let rows = "SELECT \(quoted) FROM \(temporary) WHERE \(setColumn) = \(number)"
+                var updated = 0
+                if !others.isEmpty {
+                    let assignments = others.map {
+                        "\(SQLQuote.identifier($0)) = s.\(SQLQuote.identifier($0))"
+                    }
+                    let matches = keys.map { "o.\($0) = s.\($0)" }
+                    updated =
+                        Int(
+                            try connection.execute(
+                                "WITH u AS (UPDATE \(target) AS o SET \(assignments.joined(separator: ", ")) FROM (\(rows)) AS s WHERE \(matches.joined(separator: " AND ")) RETURNING 1) SELECT count(*) FROM u"
+                            ).string(0, 0) ?? "") ?? 0
+                }
+                let inserted =
+                    Int(
+                        try connection.execute(
+                            "WITH i AS (INSERT INTO \(target) (\(quoted)) \(rows) ORDER BY \(lineColumn) ON CONFLICT (\(keys.joined(separator: ", "))) DO NOTHING RETURNING 1) SELECT count(*) FROM i"
+                        ).string(0, 0) ?? "") ?? 0
+                counts.updated += updated
+                counts.written += updated + inserted
+            }
+        } catch is PostgresError {
+            try connection.execute(
+                "ROLLBACK TO SAVEPOINT jsonsql_setwise; RELEASE SAVEPOINT jsonsql_setwise",
+                simple: true)
+            return nil
+        }
+        try connection.execute("RELEASE SAVEPOINT jsonsql_setwise", simple: true)
+        return counts
+    }
+
+    /// One record's statements in the block of `apply`, for --replace and --ignore (with
     /// `keyless`): the record without a key first gets one more than the largest key in the
     /// table, as SQLite numbers a row before REPLACE deletes any; then --replace deletes the
     /// rows it conflicts with and inserts it, and --ignore inserts it unless it conflicts.

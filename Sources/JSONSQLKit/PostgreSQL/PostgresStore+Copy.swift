@@ -253,6 +253,7 @@ extension PostgresStore {
             throw CopyTable.refusal(table.name, "\(error)")
         }
         try connection.execute(sql)
+        if let distribution = spec.distribution { try distribute(table.name, distribution) }
         let names = table.columns.map { SQLQuote.identifier($0.name) }.joined(separator: ", ")
         var count = 0
         do {

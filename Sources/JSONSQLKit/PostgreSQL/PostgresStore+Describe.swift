@@ -16,7 +16,11 @@ extension PostgresStore {
                 SQLiteStore.describeQuery(roots.flatMap { $0.all() }), db: db, format: format,
                 to: out)
         }
-        return SQLiteStore.nullNote(roots).map { [$0] } ?? []
+        // On Citus, how the table is spread: what a filter on which column reaches one shard.
+        let spread = try distributions()[table].map {
+            ["note: \(table) is spread over the cluster's nodes (Citus): \($0.summary)"]
+        }
+        return (spread ?? []) + (SQLiteStore.nullNote(roots).map { [$0] } ?? [])
     }
 
     /// `describe --swift`: the same declarations as on SQLite, from the same stats.
@@ -74,10 +78,12 @@ extension PostgresStore {
         var knownPaths: [String: [String]] = [:]
         for path in paths.prefix(SQLiteStore.notedPaths) {
             let resolved = try ResolvedPath(path, in: info)
+            // LIMIT 1 rather than EXISTS: Citus sends a LIMIT to each shard, but gathers every
+            // row of an EXISTS subquery first.
             let exists = try connection.execute(
-                "SELECT EXISTS (SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL)"
+                "SELECT 1 FROM \(SQLQuote.identifier(info.name)) WHERE \(resolved.valueSQL) IS NOT NULL LIMIT 1"
             )
-            if exists.string(0, 0) == "t" { continue }
+            if exists.rowCount > 0 { continue }
             let known =
                 try knownPaths[resolved.column.name]
                 ?? columnStats(info, columns: [resolved.column], sample: nil).flatMap { $0.all() }
@@ -93,9 +99,8 @@ extension PostgresStore {
         {
             let kind = resolved.postgresType
             let held = try connection.execute(
-                "SELECT EXISTS (SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)))"
-            )
-            if held.string(0, 0) == "t" { continue }
+                "SELECT 1 FROM \(t) WHERE \(kind) = \(SQLQuote.literal(check.kind)) LIMIT 1")
+            if held.rowCount > 0 { continue }
             let present = try connection.execute(
                 "SELECT DISTINCT \(kind) FROM \(t) WHERE \(kind) IS NOT NULL AND \(kind) <> 'null' LIMIT 5"
             )

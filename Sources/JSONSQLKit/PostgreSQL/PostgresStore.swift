@@ -41,6 +41,11 @@ final class PostgresStore: StoreBackend {
     /// `Sales` to `sales`, so it is quoted first.
     static let currentSchema = "quote_ident(current_schema())::regnamespace"
 
+    /// A condition on `pg_class c`: the relation is no extension's own (Citus's `citus_tables`
+    /// view, PostGIS's `spatial_ref_sys`), which `tables` and the commands leave alone.
+    static let notOfExtension =
+        "NOT EXISTS (SELECT FROM pg_depend e WHERE e.classid = 'pg_class'::regclass AND e.objid = c.oid AND e.deptype = 'e')"
+
     init(url: String, lockTimeout: TimeInterval = 60, userTransactions: Bool = false) throws {
         connection = try PostgresConnection(url: url, lockTimeout: lockTimeout)
         self.userTransactions = userTransactions
@@ -55,7 +60,8 @@ final class PostgresStore: StoreBackend {
         let result = try connection.execute(
             """
             SELECT c.relname FROM pg_class c
-            WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p') ORDER BY c.oid
+            WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p')
+              AND \(PostgresStore.notOfExtension) ORDER BY c.oid
             """)
         return (0..<result.rowCount).compactMap { result.string($0, 0) }
     }
@@ -151,17 +157,19 @@ final class PostgresStore: StoreBackend {
     /// The views of the session's current schema.
     func viewNames() throws -> [String] {
         let result = try connection.execute(
-            "SELECT c.relname FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind = 'v' ORDER BY c.oid"
+            "SELECT c.relname FROM pg_class c WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind = 'v' AND \(PostgresStore.notOfExtension) ORDER BY c.oid"
         )
         return (0..<result.rowCount).compactMap { result.string($0, 0) }
     }
 
     func createTable(_ spec: TableSpec, ifNotExists: Bool) throws -> TableOutcome {
         let sql = try spec.postgresSQL(ifNotExists: false)
+        if let distribution = spec.distribution { try checkDistribution(distribution) }
         return try connection.transaction {
             try lock([spec.name])
             guard let existing = SQLName.find(spec.name, in: try tableNames()) else {
                 try connection.execute(sql)
+                if let distribution = spec.distribution { try distribute(spec.name, distribution) }
                 return .created(spec.name)
             }
             return try existingTable(existing, spec: spec, ifNotExists: ifNotExists)
@@ -581,16 +589,31 @@ final class PostgresStore: StoreBackend {
                 ? ", NULL AS \"rows\""
                 : ", CASE c.relname \(cases.joined(separator: " ")) END AS \"rows\""
         }
+        // On Citus, how each table is spread over the nodes (`TableDistributionInfo.summary`).
+        let spread = try citusVersion() == nil ? nil : try distributions()
+        var distribution = ""
+        if let spread {
+            let cases = spread.map {
+                "WHEN \(SQLQuote.literal($0.key)) THEN \(SQLQuote.literal($0.value.summary))"
+            }
+            distribution =
+                cases.isEmpty
+                ? ", NULL::text AS distribution"
+                : ", CASE c.relname \(cases.sorted().joined(separator: " ")) END AS distribution"
+        }
         let result = try connection.execute(
             """
             SELECT c.relname AS name,
                    (SELECT count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
-                   CASE c.relkind WHEN 'v' THEN 'view' ELSE 'table' END AS type\(rows)
+                   CASE c.relkind WHEN 'v' THEN 'view' ELSE 'table' END AS type\(rows)\(distribution)
             FROM pg_class c
             WHERE c.relnamespace = \(PostgresStore.currentSchema) AND c.relkind IN ('r', 'p', 'v')
+              AND \(PostgresStore.notOfExtension)
             ORDER BY c.relkind = 'v', c.oid
             """)
-        let names = ["name", "columns", "type"] + (counts ? ["rows"] : [])
+        let names =
+            ["name", "columns", "type"] + (counts ? ["rows"] : [])
+            + (spread == nil ? [] : ["distribution"])
         _ = try write(
             result, columns: names.map { OutputColumn(name: $0, kind: .natural) }, format: format,
             to: out)
@@ -643,15 +666,30 @@ final class PostgresStore: StoreBackend {
         return facts
     }
 
+    /// What `schema` says of a column of a table Citus spreads: `by this column, 32 shards` for
+    /// the distribution column, `reference, on every node` for each column of a reference table.
+    static func distributionCell(_ info: TableDistributionInfo?, column: String) -> String? {
+        guard let info else { return nil }
+        switch info.distribution {
+        case .by(let by):
+            return by == column
+                ? "by this column, \(info.shards) \(info.shards == 1 ? "shard" : "shards")" : nil
+        case .reference: return info.summary
+        }
+    }
+
     /// `schema`: each column's jsonsql type beside the type PostgreSQL declares.
     func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         let tables = try table.map { [$0] } ?? tableNames()
+        // On Citus, a column more: the distribution column of a distributed table, every
+        // column of a reference table.
+        let spread = try citusVersion() == nil ? nil : try distributions()
         var values: [String?] = []
         var placeholders: [String] = []
         for name in tables {
             let constraints = try columnConstraints(name)
             for column in try tableInfo(name).columns {
-                let row =
+                var row =
                     [
                         name, column.name, column.type.rawValue, column.declaredType,
                         column.notNull ? "t" : "f",
@@ -659,6 +697,9 @@ final class PostgresStore: StoreBackend {
                         String(column.primaryKeyIndex),
                         column.isGenerated ? nil : column.defaultSQL,
                     ] + (constraints[column.name] ?? Array(repeating: nil, count: 5))
+                if let spread {
+                    row.append(Self.distributionCell(spread[name], column: column.name))
+                }
                 let base = values.count
                 placeholders.append(
                     "("
@@ -669,7 +710,7 @@ final class PostgresStore: StoreBackend {
                 values += row
             }
         }
-        let columns = SQLiteStore.schemaColumns.map {
+        let columns = (SQLiteStore.schemaColumns + (spread == nil ? [] : ["distribution"])).map {
             OutputColumn(name: $0, kind: $0 == "notnull" ? .boolean : .natural)
         }
         // The rows go through the server so they print through the same path as any result.

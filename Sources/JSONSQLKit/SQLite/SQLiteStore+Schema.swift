@@ -6,6 +6,7 @@ extension SQLiteStore {
     /// as it is, and the outcome says whether it is the table the spec describes.
     @discardableResult
     func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
+        if let distribution = spec.distribution { try checkDistribution(distribution) }
         return try write { db in
             guard let existing = SQLName.find(spec.name, in: try Self.tableNames(db)) else {
                 try spec.create(in: db, ifNotExists: false)
@@ -23,6 +24,15 @@ extension SQLiteStore {
                 ? .existed(existing) : .differs(existing, existing: stored ?? "", given: wanted)
         }
     }
+
+    /// A SQLite file keeps its tables in itself: no table is spread over nodes.
+    func checkDistribution(_ distribution: TableDistribution) throws {
+        throw JSONSQLError(
+            "\(distribution.option) needs a PostgreSQL database with the Citus extension, which spreads a table over several servers; \(path) is a SQLite file, which keeps its tables in itself: leave out \(distribution.option), or give the URL of a Citus coordinator (postgres://HOST/DB)"
+        )
+    }
+
+    func distributions() throws -> [String: TableDistributionInfo] { [:] }
 
     /// Creates an index, or finds the same one there with `ifNotExists`.
     @discardableResult

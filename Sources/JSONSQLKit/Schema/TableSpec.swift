@@ -18,6 +18,9 @@ public struct TableSpec: Sendable, Equatable {
     /// Table CHECKs `copy` carries (`CopyCheck`); a check without this dialect's form is
     /// refused or left by `CopyTable.fit(to:leaving:)` before the table is made.
     var checks: [CopyCheck] = []
+    /// How the table is spread over a cluster's nodes (Citus), set by `distribute(_:)`; nil
+    /// for a table on one server.
+    public internal(set) var distribution: TableDistribution?
 
     /// The jsonsql types a STRICT table can declare: STRICT allows only INTEGER, INT, REAL,
     /// TEXT, BLOB and ANY.
