@@ -32,7 +32,7 @@ build() {
 wants() { [[ " $targets " == *" $1 "* ]]; }
 
 wants where && build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterParser.swift \
-    $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/Paths/TextPath.swift $kit/JSONSQLError.swift $kit/Output/DisplayWidth.swift $kit/Values/ExactNumber.swift \
+    $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/Paths/TextPath.swift $kit/Paths/QuoteTracker.swift $kit/JSONSQLError.swift $kit/Output/DisplayWidth.swift $kit/Values/ExactNumber.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift $kit/Output/TerminalDisplay.swift \
     $kit/Output/UTF8Text.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift

@@ -311,21 +311,12 @@ public struct FilterParser {
     /// to a space or an operator outside quotes, when it holds `[]`; else nil. Read scalar by
     /// scalar from the cursor, never copying the rest of a long filter.
     static func elementsPath(_ cursor: TextCursor) -> String? {
-        var quote: Unicode.Scalar?
-        var escaped = false
+        var quotes = QuoteTracker()
         var brackets = false
         var offset = 0
         while let c = cursor.peek(offset) {
-            if let q = quote {
-                if escaped {
-                    escaped = false
-                } else if c == "\\" && q == "\"" {
-                    escaped = true
-                } else if c == q {
-                    quote = nil
-                }
-            } else if c == "\"" || c == "'" {
-                quote = c
+            if !quotes.isOutside(c) {
+                // Inside quotes, or a quote.
             } else if c.properties.isWhitespace || "=!<>~(),".unicodeScalars.contains(c) {
                 break
             } else if c == "[" && cursor.peek(offset + 1) == "]" {

@@ -265,19 +265,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public static func splitList(_ text: String) -> [String] {
         var parts: [String] = []
         var current = ""
-        var quote: Character?
-        var escaped = false
+        var quotes = QuoteTracker()
         for c in text {
-            if let q = quote {
-                if escaped {
-                    escaped = false
-                } else if c == "\\" && q == "\"" {
-                    escaped = true
-                } else if c == q {
-                    quote = nil
-                }
-            } else if c == "\"" || c == "'" {
-                quote = c
+            if !quotes.isOutside(c) {
+                // Inside quotes, or a quote: kept as written.
             } else if c == "," {
                 parts.append(current.trimmingCharacters(in: .whitespaces))
                 current = ""

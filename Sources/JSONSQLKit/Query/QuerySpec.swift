@@ -343,22 +343,13 @@ public enum Selection: Sendable, CustomStringConvertible {
     /// quotes); nil when no name.
     public static func parsingNamed(_ text: String) throws -> (selection: Selection, name: String?)
     {
-        var quote: Character?
-        var escaped = false
+        var quotes = QuoteTracker()
         var split: (String.Index, String.Index)?
         var index = text.startIndex
         while index < text.endIndex {
             let c = text[index]
-            if let q = quote {
-                if escaped {
-                    escaped = false
-                } else if c == "\\" && q == "\"" {
-                    escaped = true
-                } else if c == q {
-                    quote = nil
-                }
-            } else if c == "\"" || c == "'" {
-                quote = c
+            if !quotes.isOutside(c) {
+                // Inside quotes, or a quote.
             } else if c == " ", let match = text[index...].prefixMatch(of: #/\s+[aA][sS](\s+|$)/#),
                 index > text.startIndex
             {
