@@ -7,11 +7,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "jsonsql", targets: ["jsonsql"]),
+        .executable(name: "jsonsql-serve", targets: ["jsonsql-serve"]),
         .library(name: "JSONSQLKit", targets: ["JSONSQLKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // jsonsql-serve's HTTP server (docs/serve.md says why NIO directly).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Test-only: the round-trip property test generates random documents with it.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -37,9 +40,27 @@ let package = Package(
             dependencies: [
                 "JSONSQLKit",
                 "CReadline",
-                "CVersion",
+                "CVersion", "ServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `serve`'s options, read by `jsonsql serve` (for --help and checks) and jsonsql-serve.
+        .target(
+            name: "ServeOptions",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The web explorer and JSON API, a separate program so other commands never load NIO.
+        .executableTarget(
+            name: "jsonsql-serve",
+            dependencies: [
+                "JSONSQLKit", "ServeOptions",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // NIO's handlers hand work to worker threads by hand (locks, not actors).
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
         // The command line's own types in-process: its argument reading against ArgumentParser's.

@@ -149,6 +149,11 @@ public final class Store {
         try onBackend { try $0.refuseOwnFile(path, reads: reads) }
     }
 
+    /// Stops the statement this store runs, from another thread (a time limit, a client gone):
+    /// it ends with the engine's interruption error. A call between statements is lost on
+    /// PostgreSQL and, on SQLite, stops nothing but a statement running at that moment.
+    public func interrupt() { backend.interrupt() }
+
     // MARK: Schema
 
     /// The names of the tables, in creation order, without the engine's internal ones.

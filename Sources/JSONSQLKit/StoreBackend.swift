@@ -21,6 +21,9 @@ protocol StoreBackend: AnyObject {
     var isInMemory: Bool { get }
     /// Closes the connection; a new database nothing was written to leaves nothing behind.
     func close()
+    /// Stops the statement running on the connection, from another thread: it ends with the
+    /// engine's "interrupted" (SQLite) or "canceling statement" (PostgreSQL) error.
+    func interrupt()
     /// Writes the whole database to a new SQLite file at `path` (`query FILE --save`).
     func save(to path: String) throws
 

@@ -27,7 +27,7 @@ struct JSONSQL: ParsableCommand {
             CreateTable.self, Insert.self, Query.self, Update.self, Delete.self, Index.self,
             Tables.self, Schema.self,
             Indexes.self, Describe.self, Alter.self, RenameTable.self, DropTable.self,
-            DropIndex.self, Copy.self, Shell.self,
+            DropIndex.self, Copy.self, Shell.self, Serve.self,
         ]
     )
 

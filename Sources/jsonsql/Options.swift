@@ -288,11 +288,7 @@ func rowCount(_ option: String) -> @Sendable (String) throws -> Int {
 /// Parses the value of `option` (`--select`, `--order-by`, an index's path), naming them in
 /// its error as `--where` does: `in --select 'a..b': expected a column or key name, found '.'`.
 func parsing<T>(_ option: String, _ text: String, _ parse: (String) throws -> T) throws -> T {
-    do {
-        return try parse(text)
-    } catch let error as JSONSQLError where !error.description.hasPrefix(option) {
-        throw JSONSQLError("in \(option) '\(TerminalText.excerpt(text, limit: 200))': \(error)")
-    }
+    try QueryOptions.parsing(option, text, parse)
 }
 
 /// On a terminal, says that standard input is being read and how to end it: for `insert`, and

@@ -328,95 +328,34 @@ struct Query: StoreCommand {
         return try store.missingPathNotes(spec)
     }
 
+    /// The row options as `QueryOptions` takes them (the one place that builds the spec).
+    var queryOptions: QueryOptions {
+        var options = QueryOptions()
+        options.filters = filters
+        options.select = select
+        options.orderBy = orderBy
+        options.groupBy = groupBy
+        options.limit = limit
+        options.offset = offset
+        options.jsonColumns = jsonColumns
+        options.isoDates = dates == .iso8601
+        return options
+    }
+
     /// The query the options describe, on `table`.
     func makeSpec(table: String, inMemory: Bool) throws -> QuerySpec {
-        var spec = QuerySpec(table: table)
-        // `--select ''` names no path: refused, rather than read as no --select at all.
-        for (option, values) in [("--select", select), ("--group-by", groupBy)] {
-            if let empty = values.first(where: { splitPaths($0).isEmpty }) {
-                throw JSONSQLError(
-                    "\(option) takes paths, comma-separated, as in \(option) id,address.city; got '\(empty)'"
-                )
-            }
-        }
-        spec.filters = try filters.map(FilterParser.parse)
-        let named = try select.flatMap {
-            try splitPaths($0).map { try parsing("--select", $0, Selection.parsingNamed) }
-        }
-        spec.selections = named.map(\.selection)
-        spec.names = named.map(\.name)
-        // `--order-by n` orders by what `--select 'count() as n'` names.
-        spec.orderBy = try orderBy.map { text in
-            for (suffix, descending) in [("", false), (":asc", false), (":desc", true)]
-            where text.lowercased().hasSuffix(suffix) {
-                let name = String(text.dropLast(suffix.count))
-                if let match = named.first(where: { $0.name == name }) {
-                    return (match.selection, descending)
-                }
-            }
-            return try parsing("--order-by", text, parseOrder)
-        }
-        spec.groupBy = try groupBy.flatMap(splitPaths).map {
-            try parsing("--group-by", $0) { try JSONPath(parsing: $0, functions: true) }
-        }
-        spec.limit = limit
-        spec.offset = offset
-        if let jsonColumns {
-            switch jsonColumns.lowercased() {
-            case "auto": spec.jsonColumnsAuto = true
-            case "none": spec.jsonColumnsAuto = false
-            default:
-                spec.jsonColumnsAuto = false
-                spec.jsonColumns = splitPaths(jsonColumns)
-            }
-        }
-        // Memory mode prints records as given: a string holding JSON text stays a string.
-        if jsonColumns == nil && inMemory { spec.jsonColumnsAuto = false }
-        spec.isoDates = dates == .iso8601
-        return spec
+        try queryOptions.spec(table: table, inMemory: inMemory)
     }
 }
 
 /// `score:desc` → (score, descending); `count():desc` → (count(), descending).
 func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
-    if let colon = text.lastIndex(of: ":") {
-        let direction = text[text.index(after: colon)...].lowercased()
-        if direction == "desc" || direction == "asc" {
-            return (try Selection(parsing: String(text[..<colon])), direction == "desc")
-        }
-        // `score:descending`: a path and a direction jsonsql does not know, not a path.
-        if (try? Selection(parsing: text)) == nil,
-            (try? Selection(parsing: String(text[..<colon]))) != nil
-        {
-            throw JSONSQLError(
-                "--order-by takes PATH, PATH:asc or PATH:desc; '\(text[text.index(after: colon)...])' in '\(text)' is no direction"
-            )
-        }
-    }
-    // `-score`, as Django and others write descending order.
-    if text.hasPrefix("-"), (try? Selection(parsing: String(text.dropFirst()))) != nil {
-        throw JSONSQLError(
-            "--order-by writes descending order as '\(TerminalText.excerpt(text.dropFirst())):desc', not '\(TerminalText.excerpt(text))'"
-        )
-    }
-    // `score desc`, as SQL writes it: the direction goes after a colon.
-    let words = text.split(separator: " ")
-    if words.count == 2, ["asc", "desc"].contains(words[1].lowercased()),
-        (try? Selection(parsing: text)) == nil,
-        (try? Selection(parsing: String(words[0]))) != nil
-    {
-        throw JSONSQLError(
-            orderDirectionMessage(path: String(words[0]), direction: String(words[1])))
-    }
-    return (try Selection(parsing: text), false)
+    try QueryOptions.parseOrder(text)
 }
 
-/// `score desc` (one argument, or two: `--order-by score desc`), as SQL writes it, in jsonsql's
-/// words.
+/// `score desc`, as SQL writes it, in jsonsql's words (`QueryOptions.orderDirectionMessage`).
 func orderDirectionMessage(path: String, direction: String) -> String {
-    let path = TerminalText.excerpt(path)
-    return
-        "--order-by writes the direction after a colon: '\(path):\(direction.lowercased())', not '\(path) \(direction)'"
+    QueryOptions.orderDirectionMessage(path: path, direction: direction)
 }
 
 /// Splits a `--select` or `--group-by` list on the commas outside quotes (`JSONPath.splitList`).

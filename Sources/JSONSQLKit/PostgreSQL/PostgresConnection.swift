@@ -134,6 +134,15 @@ final class PostgresConnection {
         return last
     }
 
+    /// Asks the server to cancel the running statement (`PQcancel`, safe from another thread).
+    func cancel() {
+        if let cancel = jsonsql_PQgetCancel(connection) {
+            var message = [CChar](repeating: 0, count: 256)
+            _ = jsonsql_PQcancel(cancel, &message, Int32(message.count))
+            jsonsql_PQfreeCancel(cancel)
+        }
+    }
+
     /// The next result, waiting for it on the socket; Ctrl-C (`Interruption`) meanwhile asks
     /// the server to cancel the statement, which then ends with its "canceling statement" error.
     fileprivate func nextResult() throws -> OpaquePointer? {

@@ -54,6 +54,8 @@ final class PostgresStore: StoreBackend {
     /// The database as messages name it: its URL without the password.
     var name: String { connection.displayName }
 
+    func interrupt() { connection.cancel() }
+
     // MARK: Schema
 
     func tableNames() throws -> [String] {

@@ -259,6 +259,12 @@ final class SQLiteStore: StoreBackend {
         close()
     }
 
+    /// Stops the running statement (`sqlite3_interrupt`); safe from another thread.
+    func interrupt() {
+        interruptLock.withLock { queue.interrupt() }
+    }
+    private let interruptLock = NSLock()
+
     /// Closes the connection; a new database that nothing was written to leaves no file behind.
     func close() {
         try? queue.close()
