@@ -180,13 +180,14 @@ install: release
 install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
 	install -m 755 -s $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/jsonsql
+	install -m 755 -s $(dir $(RELEASE_BIN))jsonsql-serve $(DESTDIR)$(PREFIX)/bin/jsonsql-serve
 	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql
 	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql
 	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish
 	packaging/manpages.sh $(RELEASE_BIN) $(DESTDIR)$(MAN_DIR)
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql \
+	rm -f $(DESTDIR)$(PREFIX)/bin/jsonsql $(DESTDIR)$(PREFIX)/bin/jsonsql-serve $(DESTDIR)$(BASH_COMPLETION_DIR)/jsonsql $(DESTDIR)$(ZSH_COMPLETION_DIR)/_jsonsql \
 	  $(DESTDIR)$(FISH_COMPLETION_DIR)/jsonsql.fish $(DESTDIR)$(MAN_DIR)/jsonsql.1 $(DESTDIR)$(MAN_DIR)/jsonsql-*.1
 
 # The release archive jsonsql-VERSION-linux-x86_64.tar.gz (make install's files under a folder

@@ -20,6 +20,9 @@ out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 [ -x "$bin" ] || { echo "Error: $bin is not an executable jsonsql; build it first (make release)" >&2; exit 1; }
+# jsonsql serve runs jsonsql-serve, built beside jsonsql.
+serve=$(dirname "$bin")/jsonsql-serve
+[ -x "$serve" ] || { echo "Error: no $serve beside $bin; build it first (make release)" >&2; exit 1; }
 for tool in dpkg-deb dpkg readelf tar gzip; do
     command -v $tool >/dev/null || { echo "Error: make dist needs $tool (apt-get install dpkg-dev binutils)" >&2; exit 1; }
 done
@@ -45,7 +48,7 @@ trap 'rm -rf "$work"' EXIT
 epoch=$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)
 
 # Libraries the binary loads at start: each must come from a package this system knows.
-needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+needed=$(readelf -d "$bin" "$serve" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 depends=""
 for library in $needed; do
     # Every reader here reads to the end: one that stops early (head, awk's exit) would end the
@@ -58,7 +61,7 @@ for library in $needed; do
     done
     [ -n "$package" ] || { echo "Error: no Debian package holds $path ($library, needed by $bin)" >&2; exit 1; }
     if [ "$package" = libc6 ]; then
-        glibc=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -k3,3n -u | tail -n 1)
+        glibc=$(objdump -T "$bin" "$serve" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -k3,3n -u | tail -n 1)
         package="libc6 (>= $glibc)"
     fi
     case ", $depends, " in *", $package, "*) ;; *) depends="${depends:+$depends, }$package" ;; esac

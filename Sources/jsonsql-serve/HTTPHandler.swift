@@ -66,7 +66,38 @@ final class HTTPHandler: ChannelInboundHandler, @unchecked Sendable {
         context.fireChannelInactive()
     }
 
+    /// A request NIO's parser refused (bytes no URL may hold, a head past its size limit) is
+    /// answered with a status and a message before the connection closes.
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? HTTPParserError, current == nil || current?.started == false {
+            let (status, message): (HTTPResponseStatus, String) =
+                switch error {
+                case .headerOverflow:
+                    (
+                        .requestHeaderFieldsTooLarge,
+                        "the request's URL and headers are longer than the server reads (80 KiB); where= takes at most \(Server.maximumFilters) filters: join conditions with and inside one"
+                    )
+                case .invalidURL, .invalidCharactersUsed, .strictModeAssertion:
+                    (
+                        .badRequest,
+                        "the URL holds bytes no URL may hold: percent-encode them (as UTF-8)"
+                    )
+                default:
+                    (.badRequest, "the request is not HTTP/1.1 as this server reads it (\(error))")
+                }
+            var head = HTTPResponseHead(version: .http1_1, status: status)
+            let body = "{\"error\":\(JSONText.string(message))}\n"
+            head.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            head.headers.add(name: "Content-Length", value: String(body.utf8.count))
+            head.headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return
+        }
         current?.clientGone()
         context.close(promise: nil)
     }

@@ -161,11 +161,8 @@ struct Pages {
         var body =
             "<h1>Tables</h1><table><tr><th>table</th><th class=\"num\">rows</th><th></th></tr>"
         for table in JSONValue.parse(out.text)?.arrayValue ?? [] {
-            guard case .object(let members) = table else { continue }
-            let name =
-                members.compactMap { if case .string(let s) = $0.1 { s } else { nil } }.first ?? "?"
-            let count =
-                members.compactMap { if case .number(let n) = $0.1 { n } else { nil } }.first ?? ""
+            let name: String = { if case .string(let s)? = table["name"] { s } else { "?" } }()
+            let count = table["rows"]?.text ?? ""
             let link = Self.link(name)
             body +=
                 "<tr class=\"table\"><td><a href=\"/\(link)\">\(Self.h(name))</a></td><td class=\"num\">\(Self.h(count))</td>"

@@ -29,7 +29,7 @@ do {
         .serverChannelOption(ChannelOptions.backlog, value: 256)
         .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
         .childChannelInitializer { channel in
-            channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+            channel.pipeline.configureHTTPServerPipeline(withErrorHandling: false).flatMap {
                 channel.pipeline.addHandler(HTTPHandler(server: server))
             }
         }
