@@ -235,3 +235,86 @@ import Testing
         #expect(try server.request("/big.json?limit=1").body == "[\n{\"id\":1,\"k\":1}\n]\n")
     }
 }
+
+/// The pages in a real browser: headless Chromium (Debian's `chromium`) driven through its
+/// DevTools protocol by Tests/browser/cdp.py.
+@Suite(.serialized) struct ServeBrowserTests {
+    static let chromium = "/usr/bin/chromium"
+    static let skipReason: Comment =
+        "headless Chromium is not installed (/usr/bin/chromium; apt-get install chromium): the browser checks are skipped"
+
+    /// Runs the steps in one browser; returns each step's value.
+    static func browse(_ steps: [[String: String]]) throws -> [Any] {
+        let script = CLI.packageRoot.appendingPathComponent("Tests/browser/cdp.py").path
+        let json = String(
+            decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
+        let result = try CLI.run([script, chromium, json], executable: "/usr/bin/python3")
+        guard result.status == 0, let values = try result.json() as? [Any] else {
+            throw CLI.CLIError("cdp.py failed: \(result.stderr)")
+        }
+        return values
+    }
+
+    static func isPNG(_ path: String) -> Bool {
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        return bytes.count > 1000
+            && bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    @Test(
+        "Chromium shows the rows, runs a typed filter, follows a facet, draws a bar per group",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: chromium), skipReason))
+    func browser() throws {
+        let directory = try TemporaryDirectory()
+        let db = try ServeTests.database(.sqlite, directory)
+        let server = try ServeProcess([db])
+        let base = server.base
+        let rowKeys = "Array.from(document.querySelectorAll('#rows .row')).map(r => r.dataset.key)"
+        let groups = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try server.request("/player/group.json?by=address.country").body.utf8))
+                as? [Any])
+        let values = try Self.browse([
+            ["go": base + "/"],
+            [
+                "eval":
+                    "Array.from(document.querySelectorAll('tr.table td')).map(d => d.textContent).slice(0, 2)"
+            ],
+            ["shot": directory.path("index.png")],
+            ["go": base + "/player"],
+            ["eval": rowKeys],
+            ["shot": directory.path("rows.png")],
+            [
+                "submit":
+                    "document.getElementById('where').value = 'address.country = FR'; document.getElementById('run').click()"
+            ],
+            ["eval": rowKeys],
+            ["go": base + "/player?facet=address.country"],
+            ["eval": "document.querySelector('.facet-value').textContent"],
+            ["submit": "document.querySelector('.facet-value').click()"],
+            ["eval": rowKeys],
+            [
+                "eval":
+                    "Array.from(document.querySelectorAll('input[name=where]')).map(i => i.value)"
+            ],
+            ["go": base + "/player/group?by=address.country"],
+            ["eval": "document.querySelectorAll('svg#chart rect.bar').length"],
+            ["shot": directory.path("group.png")],
+            ["go": base + "/player/describe"],
+            ["eval": "document.querySelectorAll('svg.hist').length"],
+            ["shot": directory.path("describe.png")],
+        ])
+        #expect(values[1] as? [String] == ["player", "5"])
+        #expect(values[4] as? [String] == ["1", "2", "3", "4", "5"])
+        #expect(values[7] as? [String] == ["2", "4"])
+        #expect(values[9] as? String == "\"DE\"")
+        #expect(values[11] as? [String] == ["1", "3"])
+        #expect(values[12] as? [String] == ["address.country = \"DE\"", ""])
+        #expect(values[14] as? Int == groups.count)
+        #expect(groups.count == 3)
+        #expect((values[17] as? Int ?? 0) >= 2)
+        for name in ["index", "rows", "group", "describe"] {
+            #expect(Self.isPNG(directory.path("\(name).png")), "\(name).png")
+        }
+    }
+}
