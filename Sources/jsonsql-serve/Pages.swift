@@ -226,7 +226,7 @@ struct Pages {
             case .failure(let why):
                 if request.one("after") != nil { throw why }
                 note =
-                    "paged by offset: \(why.message.replacingOccurrences(of: "after= pages", with: "keyset paging needs"))"
+                    "paged by offset: \(why.message.replacingOccurrences(of: "after= pages by", with: "keyset paging needs").replacingOccurrences(of: "after= pages", with: "keyset paging goes"))"
             }
         } catch {
             let message = (error as? Refusal)?.message ?? "\(error)"
@@ -361,11 +361,15 @@ struct Pages {
                 body += "<td\(value.double != nil ? " class=\"num\"" : "")>\(Self.h(text))</td>"
             }
             let name: String? = { if case .string(let s)? = members.first?.1 { s } else { nil } }()
-            let types = members.map { $0.1.text }.joined(separator: " ").lowercased()
+            let types = (path["types"]?.text ?? "").lowercased()
+            // Text that starts with a date (ISO 8601 in a string) is charted by day.
+            let datedText: Bool = {
+                if case .string(let low)? = path["min"] { Self.day(low) != nil } else { false }
+            }()
             var chart = ""
             if let name,
                 types.contains("int") || types.contains("real") || types.contains("number")
-                    || types.contains("float") || types.contains("date")
+                    || types.contains("float") || types.contains("date") || datedText
             {
                 chart = (try? histogram(table: table, path: name, response)) ?? ""
             }
