@@ -672,9 +672,10 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
             "$SQLITE3" "$1" "SELECT sql || ';' FROM sqlite_schema WHERE name = '$2_fts_content' UNION ALL SELECT sql || ';' FROM sqlite_schema WHERE name = '$2_fts' UNION ALL SELECT sql || ';' FROM sqlite_schema WHERE type = 'trigger' AND name GLOB '$2_fts_*'" \
                 | { echo 'BEGIN;'; cat; echo "INSERT INTO $2_fts($2_fts) VALUES('rebuild');"; echo 'COMMIT;'; }
         }
-        # The word of COLUMN whose rows are nearest 1% of them, from the index's vocabulary.
+        # The word (letters, not a number) of COLUMN whose rows are nearest 1% of them, from the
+        # index's vocabulary.
         pick_word() {  # DB FTS COLUMN
-            "$SQLITE3" "$1" "CREATE VIRTUAL TABLE temp.jsonsql_vocab USING fts5vocab(main, '$2', col); SELECT term FROM temp.jsonsql_vocab WHERE col = '$3' ORDER BY abs(doc - $n / 100.0), term LIMIT 1"
+            "$SQLITE3" "$1" "CREATE VIRTUAL TABLE temp.jsonsql_vocab USING fts5vocab(main, '$2', col); SELECT term FROM temp.jsonsql_vocab WHERE col = '$3' AND term GLOB '[a-z]*' ORDER BY abs(doc - $n / 100.0), term LIMIT 1"
         }
         for shape in players events; do
             if [ "$shape" = players ]; then
