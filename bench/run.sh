@@ -16,7 +16,7 @@
 #   --startup-runs N  runs of each start-up command (default 50)
 #   --slow S          a command that takes longer than S seconds runs only once (default 20)
 #   --out DIR         data, databases and results (default bench/out)
-#   --tasks LIST      some of insert,index,filter,export,startup,file,shapes,postgres (default: all)
+#   --tasks LIST      some of insert,index,filter,export,startup,file,shapes,postgres,search (default: all)
 #
 # Environment: JSONSQL (default .build/release/jsonsql), SQLITE3 (default sqlite3), PSQL (default psql),
 # SQLITE_UTILS (default: the one pip installs; installed with pip when missing), PYTHON
@@ -63,6 +63,18 @@
 #                 as JSON, against psql running the same SQL with row_to_json into a file.
 #                 Goals (issue 17): insert at least 0.7x \copy's rows/s (jsonsql/peer <= 1.43),
 #                 filter within 1.3x psql's time. Skipped, with a note, when no server can start.
+#   search        (up to --big) full-text search (docs/search.md), on the players' name and bio
+#                 and the events' payload.commits[].message: `jsonsql index DB T --text PATHS`
+#                 against the same FTS5 index built by hand in the sqlite3 shell (jsonsql's view,
+#                 FTS5 table and triggers, then INSERT INTO T_fts(T_fts) VALUES('rebuild')) and
+#                 against `sqlite-utils enable-fts --fts5 --create-triggers` (columns only: the
+#                 players); a one-word search (the word of the first path whose rows are nearest
+#                 1%, from fts5vocab), unordered and --order-by rank, as JSON, against the sqlite3
+#                 shell's FTS5 join and `sqlite-utils search`; the same search on PostgreSQL (GIN
+#                 index) against psql running the same SQL; and insert into an empty table with a
+#                 text index on bio against without one. Goals (issue 39): build <= 1.2x sqlite3,
+#                 faster than sqlite-utils; search <= 1.0x sqlite3 and <= 0.2x sqlite-utils;
+#                 PostgreSQL <= 1.3x psql; insert with the index >= 0.5x the rate without.
 # The database tasks all read the database that jsonsql created, so every tool reads the same
 # file. Output goes to /dev/null, or for the file rows to files whose line counts are compared
 # (for the shapes rows, whose answers are compared).
@@ -82,7 +94,7 @@ startup_runs=50
 slow=20
 out="$here/out"
 tiny=0
-tasks="insert,index,filter,export,startup,file,shapes,postgres"
+tasks="insert,index,filter,export,startup,file,shapes,postgres,search"
 while [ $# -gt 0 ]; do
     case "$1" in
         --tiny) tiny=1; sizes="2000,3000"; big_from=2000; runs=1; startup_runs=5 ;;
@@ -110,10 +122,10 @@ case "$runs$startup_runs$big_from$slow" in ''|*[!0-9]*) echo "bench/run.sh: --ru
 [ "$runs" -ge 1 ] && [ "$startup_runs" -ge 1 ] && [ "$slow" -ge 1 ] || { echo "bench/run.sh: --runs, --startup-runs and --slow must be 1 or more" >&2; exit 2; }
 sizes=${sizes//,/ }
 for t in ${tasks//,/ }; do
-    case "$t" in insert|index|filter|export|startup|file|shapes|postgres) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file, shapes, postgres)" >&2; exit 2 ;; esac
+    case "$t" in insert|index|filter|export|startup|file|shapes|postgres|search) ;; *) echo "bench/run.sh: unknown task $t (insert, index, filter, export, startup, file, shapes, postgres, search)" >&2; exit 2 ;; esac
 done
 want() { case ",$tasks," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-needs_db() { want index || want filter || want export || want startup || want file; }  # jsonsql's SQLite database
+needs_db() { want index || want filter || want export || want startup || want file || want search; }  # jsonsql's SQLite database
 for n in $sizes; do
     case "$n" in ''|*[!0-9]*) echo "bench/run.sh: --sizes takes numbers, e.g. 100000,1000000" >&2; exit 2 ;; esac
 done
@@ -631,6 +643,154 @@ print(next(i["indexed"] for i in json.load(sys.stdin) if i["paths"] == "address.
         pg_sql "DROP TABLE IF EXISTS player" >/dev/null
         section "postgres at $n" "$t1"
     fi
+
+    # 9. search (up to --big): a text index on the players' name and bio and on the events'
+    # commit messages, built by jsonsql against the same FTS5 index built by hand in the sqlite3
+    # shell and against sqlite-utils enable-fts; a one-word search of about 1% of the rows as
+    # JSON against the sqlite3 shell's FTS5 query and sqlite-utils search; the same on
+    # PostgreSQL against psql; and the insert rate with a text index against without one.
+    if want search; then
+        t1=$(date +%s)
+        tmp="$out/tmp"
+        rm -f "$tmp"/*
+        db_sx="$out/db/search-$n.db"        # jsonsql's index (kept for the searches)
+        db_sb="$out/db/search-build-$n.db"  # each build run's fresh copy
+        db_ss="$out/db/search-su-$n.db"     # sqlite-utils' index (kept for its searches)
+        ev="$out/data/events-$n.ndjson"
+        db_ev="$out/db/events-$n.db"
+        db_evx="$out/db/search-events-$n.db"
+        if [ ! -s "$ev" ]; then
+            echo "generating $ev ..." >&2
+            "$PY" "$here/gen_events.py" "$n" --out "$ev.tmp" && mv "$ev.tmp" "$ev" || die "gen_events.py $n failed"
+        fi
+        [ -s "$db_ev" ] || "$JSONSQL" insert "$db_ev" event "$ev" --pk id -q 2>/dev/null \
+            || { echo "ERROR: jsonsql insert $db_ev event failed" >&2; failed=1; }
+        # The sqlite3 shell's hand-built index: the statements jsonsql's index consists of (its
+        # view, FTS5 table and triggers, read from the database), then 'rebuild', in one
+        # transaction as jsonsql's.
+        hand_sql() {  # DB TABLE: the script, from a database where jsonsql made TABLE_fts
+            "$SQLITE3" "$1" "SELECT sql || ';' FROM sqlite_schema WHERE name = '$2_fts_content' UNION ALL SELECT sql || ';' FROM sqlite_schema WHERE name = '$2_fts' UNION ALL SELECT sql || ';' FROM sqlite_schema WHERE type = 'trigger' AND name GLOB '$2_fts_*'" \
+                | { echo 'BEGIN;'; cat; echo "INSERT INTO $2_fts($2_fts) VALUES('rebuild');"; echo 'COMMIT;'; }
+        }
+        # The word (letters, not a number) of COLUMN whose rows are nearest 1% of them, from the
+        # index's vocabulary.
+        pick_word() {  # DB FTS COLUMN
+            "$SQLITE3" "$1" "CREATE VIRTUAL TABLE temp.jsonsql_vocab USING fts5vocab(main, '$2', col); SELECT term FROM temp.jsonsql_vocab WHERE col = '$3' AND term GLOB '[a-z]*' ORDER BY abs(doc - $n / 100.0), term LIMIT 1"
+        }
+        for shape in players events; do
+            if [ "$shape" = players ]; then
+                src="$db_js" table=player paths=(name bio) dbx="$db_sx"
+            else
+                src="$db_ev" table=event paths=("payload.commits[].message") dbx="$db_evx"
+            fi
+            prep_b="rm -f $(q "$db_sb")* && cp $(q "$src") $(q "$db_sb") && sync"
+            rm -f "$dbx"* "$db_ss"*
+            cp "$src" "$dbx" && "$JSONSQL" index "$dbx" "$table" --text "${paths[@]}" >/dev/null \
+                || { echo "ERROR: jsonsql index $dbx $table --text failed" >&2; failed=1; continue; }
+            hand_sql "$dbx" "$table" >"$tmp/hand-$table.sql"
+            for ((r = 1; r <= r_n; r++)); do
+                echo "   search: build the $shape index, run $r/$r_n" >&2
+                measure "text index build ($shape: ${paths[*]})" "$n" jsonsql "$n" --prep "$prep_b" \
+                    -- "$JSONSQL" index "$db_sb" "$table" --text "${paths[@]}"
+                measure "text index build ($shape: ${paths[*]})" "$n" "sqlite3 FTS5 rebuild" "$n" --prep "$prep_b" \
+                    -- "$SQLITE3" "$db_sb" ".read $tmp/hand-$table.sql"
+                # sqlite-utils indexes columns, not paths: the players' name and bio only.
+                [ -n "$SU" ] && [ "$shape" = players ] && measure "text index build ($shape: ${paths[*]})" "$n" \
+                    "sqlite-utils enable-fts" "$n" --prep "$prep_b" \
+                    -- "$SU" enable-fts "$db_sb" "$table" "${paths[@]}" --fts5 --create-triggers
+            done
+            rm -f "$db_sb"*
+            [ -n "$SU" ] && [ "$shape" = players ] && { cp "$src" "$db_ss" && "$SU" enable-fts "$db_ss" player name bio --fts5 --create-triggers \
+                || { echo "ERROR: sqlite-utils enable-fts failed" >&2; failed=1; }; }
+
+            # One word, about 1% of the rows, as JSON. The sqlite3 shell joins the table with the
+            # FTS5 rows (as sqlite-utils search does); sqlite-utils searches its own index.
+            search_path=${paths[0]}
+            word=$(pick_word "$dbx" "${table}_fts" "$search_path")
+            [ -n "$word" ] || { echo "ERROR: no word in ${table}_fts" >&2; failed=1; continue; }
+            fts_sql="SELECT $table.* FROM $table JOIN ${table}_fts ON ${table}_fts.rowid = $table.rowid WHERE ${table}_fts.\"$search_path\" MATCH '$word'"
+            for ranked in "" rank; do
+                task="text search, 1 word ($shape: $search_path matches $word)"
+                js_order=() sq_sql="$fts_sql" su_order=(-o rowid)
+                if [ -n "$ranked" ]; then
+                    task="text search --order-by rank ($shape: $search_path matches $word)"
+                    js_order=(--order-by rank) sq_sql="$fts_sql ORDER BY ${table}_fts.rank" su_order=()
+                fi
+                for ((r = 0; r <= r_n * 3; r++)); do
+                    [ "$r" -gt 0 ] && echo "   $task, run $r/$((r_n * 3))" >&2
+                    warm=()
+                    [ "$r" = 0 ] && warm=(--warmup 1 --repeat 0)
+                    measure "$task" "$n" jsonsql "" "${warm[@]}" --stdout "$tmp/js.json" \
+                        -- "$JSONSQL" query "$dbx" "$table" --where "$search_path matches $word" "${js_order[@]}" --format json
+                    measure "$task" "$n" "sqlite3 -json FTS5" "" "${warm[@]}" --stdout "$tmp/sq.json" \
+                        -- "$SQLITE3" -json "$dbx" "$sq_sql"
+                    [ -n "$SU" ] && [ "$shape" = players ] && measure "$task" "$n" "sqlite-utils search" "" "${warm[@]}" --stdout "$tmp/su.json" \
+                        -- "$SU" search "$db_ss" player "$word" -c "$search_path" "${su_order[@]}"
+                done
+                got=$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/js.json" 2>/dev/null)
+                expect=$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/sq.json" 2>/dev/null)
+                [ -n "$got" ] && [ "$got" = "$expect" ] || { echo "ERROR: $task: jsonsql printed ${got:-no} rows, sqlite3 ${expect:-none}" >&2; failed=1; }
+                [ "$shape" = players ] && search_rows="$got of $n"
+            done
+            plan=$("$JSONSQL" query "$dbx" "$table" --where "$search_path matches $word" --explain 2>&1)
+            case "$plan" in *"text index ${table}_fts (FTS5)"*) ;; *)
+                notes+=("At $n records jsonsql's search did not use its text index: $(echo "$plan" | tr '\n' ' ')") ;;
+            esac
+        done
+
+        # Insert with a text index on the bio against without one: into an empty table made with
+        # jsonsql's own CREATE TABLE (untimed), with and without \`index --text bio\`.
+        tpl="$out/db/search-empty-$n.db" tplx="$out/db/search-empty-indexed-$n.db" db_si="$out/db/search-insert-$n.db"
+        rm -f "$tpl"* "$tplx"*
+        "$SQLITE3" "$tpl" "$("$SQLITE3" "$db_js" "SELECT sql FROM sqlite_schema WHERE name = 'player'")" && cp "$tpl" "$tplx" \
+            && "$JSONSQL" index "$tplx" player --text bio >/dev/null || { echo "ERROR: could not make $tplx" >&2; failed=1; }
+        for ((r = 1; r <= r_n; r++)); do
+            echo "   insert with and without a text index, run $r/$r_n" >&2
+            measure "insert with a text index on bio" "$n" "jsonsql, no text index" "$n" --prep "rm -f $(q "$db_si")* && cp $(q "$tpl") $(q "$db_si") && cat $(q "$nd") >/dev/null" \
+                -- "$JSONSQL" insert "$db_si" player "$nd"
+            measure "insert with a text index on bio" "$n" jsonsql "$n" --prep "rm -f $(q "$db_si")* && cp $(q "$tplx") $(q "$db_si") && cat $(q "$nd") >/dev/null" \
+                -- "$JSONSQL" insert "$db_si" player "$nd"
+        done
+        check=$("$SQLITE3" "$db_si" "INSERT INTO player_fts(player_fts) VALUES('integrity-check'); SELECT count(*) FROM player_fts WHERE player_fts MATCH 'towels'")
+        expect=$("$SQLITE3" "$db_si" "SELECT count(*) FROM player WHERE bio LIKE '%towels%'")
+        [ "$check" = "$expect" ] || { echo "ERROR: after the insert the text index finds ${check:-nothing}, the table holds $expect" >&2; failed=1; }
+        rm -f "$tpl"* "$tplx"* "$db_si"*
+
+        # PostgreSQL: the same word search on jsonsql's table there, with its GIN index, against
+        # psql running the SQL jsonsql runs (its --explain) with the word written in.
+        if pg_start; then
+            pg_sql "DROP TABLE IF EXISTS player" >/dev/null
+            if "$JSONSQL" insert "$pg_url" player "$nd" --pk id -q 2>/dev/null && "$JSONSQL" index "$pg_url" player --text name bio >/dev/null 2>&1 \
+                && pg_sql "ANALYZE player" >/dev/null; then
+                word=$(pick_word "$db_sx" player_fts name)
+                task="postgres text search, 1 word (players: name matches $word)"
+                pg_search="SELECT row_to_json(r) FROM (SELECT * FROM player WHERE to_tsvector('simple'::regconfig, \"name\") @@ to_tsquery('simple'::regconfig, '''$word''')) r"
+                plan_js=$("$JSONSQL" query "$pg_url" player --where "name matches $word" --explain 2>&1)
+                plan_pg=$(pg_sql "EXPLAIN $pg_search" 2>&1)
+                case "$plan_js$plan_pg" in *"Index Scan on player_fts"*"Index Scan on player_fts"*) ;; *)
+                    notes+=("At $n records a PostgreSQL search did not use the GIN index: jsonsql $(echo "$plan_js" | tr '\n' ' '); psql $(echo "$plan_pg" | tr '\n' ' ')") ;;
+                esac
+                for ((r = 0; r <= r_n * 3; r++)); do
+                    [ "$r" -gt 0 ] && echo "   $task, run $r/$((r_n * 3))" >&2
+                    warm=()
+                    [ "$r" = 0 ] && warm=(--warmup 1 --repeat 0)
+                    measure "$task" "$n" jsonsql "" "${warm[@]}" --stdout "$tmp/js.json" \
+                        -- "$JSONSQL" query "$pg_url" player --where "name matches $word" --format json
+                    measure "$task" "$n" "psql row_to_json" "" "${warm[@]}" --stdout "$tmp/psql" \
+                        -- "${pg_psql[@]}" -A -t -c "$pg_search"
+                done
+                got=$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/js.json" 2>/dev/null)
+                expect=$(wc -l <"$tmp/psql")
+                [ "$got" = "$expect" ] || { echo "ERROR: $task: jsonsql printed ${got:-no} rows, psql $expect" >&2; failed=1; }
+            else
+                echo "ERROR: jsonsql insert or index --text on PostgreSQL failed" >&2
+                failed=1
+            fi
+            pg_sql "DROP TABLE IF EXISTS player" >/dev/null
+        fi
+        rm -f "$tmp"/* "$db_ss"*
+        section "search at $n" "$t1"
+    fi
 done
 
 # 9. start-up
@@ -672,7 +832,8 @@ if want shapes; then
     notes+=("Real query shapes: two NDJSON files of the same record count, events from \`bench/gen_events.py N\` (GitHub-style events: payload shaped by type, org missing from 28%, arrays of objects, nulls, payload.size an integer or a string) and the players file. jsonsql reads the file in memory mode and writes JSON Lines to a file; DuckDB (the Python module, $duck_version, start-up and import included) runs \`COPY (SQL) TO OUT (FORMAT JSON)\` on read_json_auto(FILE), and SUMMARIZE for describe. bench/shapes.py holds both sides of each query and compares the answers (rows as multisets, or in order where the query sorts; whole records after dropping null keys and writing timestamps one way; avg to 1e-9 relative). The commands:$shape_lines")
     for u in "${unsupported[@]}"; do notes+=("Not supported by this jsonsql, so not timed: $u"); done
 fi
-[ "$pg_state" = up ] && notes+=("PostgreSQL rows (up to $big_from records): PostgreSQL $pg_version, a throwaway server started by Tests/postgres-server.sh, on a unix socket, with $pg_settings; jsonsql and psql run on the same server, so these settings apply to both. Insert: jsonsql \`insert postgresql://... player FILE.ndjson --pk id\` (a new table, one COPY in one transaction) against psql \`\\copy player_copy FROM FILE\` of the same rows pre-converted to COPY text (psql's \`\\copy player TO FILE\` of jsonsql's table, untimed) into an empty table made \`LIKE player INCLUDING ALL\` (the same columns, types and primary key, untimed). Goal: jsonsql's rows/s at least 0.7x \\copy's, i.e. jsonsql/peer at most 1.43. Filter (indexed): \`jsonsql query postgresql://... player --where address.country=DE --format json\` after \`jsonsql index postgresql://... player address.country\` and ANALYZE, against psql \`-A -t -c 'SELECT row_to_json(r) FROM (SELECT * FROM player WHERE (address -> 'country') = '\"DE\"'::jsonb) r'\`, the SQL jsonsql's \`--explain\` shows with its parameter written in, so both use the same index; output to a file; one untimed warm-up each. Goal: jsonsql/peer at most 1.3.")
+[ "$pg_state" = up ] && want postgres && notes+=("PostgreSQL rows (up to $big_from records): PostgreSQL $pg_version, a throwaway server started by Tests/postgres-server.sh, on a unix socket, with $pg_settings; jsonsql and psql run on the same server, so these settings apply to both. Insert: jsonsql \`insert postgresql://... player FILE.ndjson --pk id\` (a new table, one COPY in one transaction) against psql \`\\copy player_copy FROM FILE\` of the same rows pre-converted to COPY text (psql's \`\\copy player TO FILE\` of jsonsql's table, untimed) into an empty table made \`LIKE player INCLUDING ALL\` (the same columns, types and primary key, untimed). Goal: jsonsql's rows/s at least 0.7x \\copy's, i.e. jsonsql/peer at most 1.43. Filter (indexed): \`jsonsql query postgresql://... player --where address.country=DE --format json\` after \`jsonsql index postgresql://... player address.country\` and ANALYZE, against psql \`-A -t -c 'SELECT row_to_json(r) FROM (SELECT * FROM player WHERE (address -> 'country') = '\"DE\"'::jsonb) r'\`, the SQL jsonsql's \`--explain\` shows with its parameter written in, so both use the same index; output to a file; one untimed warm-up each. Goal: jsonsql/peer at most 1.3.")
+want search && notes+=("Search (docs/search.md): \`jsonsql index DB player --text name bio\` and \`jsonsql index DB event --text 'payload.commits[].message'\` on a fresh copy of jsonsql's database, against the sqlite3 shell running the same view, FTS5 table and triggers (read from jsonsql's database) and \`INSERT INTO T_fts(T_fts) VALUES('rebuild')\` in one transaction, and \`sqlite-utils enable-fts DB player name bio --fts5 --create-triggers\` (sqlite-utils indexes columns only, so not the events). The word searched is the one of the first path whose rows are nearest 1% of the table (fts5vocab); jsonsql \`query DB T --where 'PATH matches WORD' --format json\` (and \`--order-by rank\`) against \`sqlite3 -json DB \"SELECT T.* FROM T JOIN T_fts ON T_fts.rowid = T.rowid WHERE T_fts.PATH MATCH 'WORD'\"\` (and \`ORDER BY T_fts.rank\`) and \`sqlite-utils search DB player WORD -c name -o rowid\` (ranked: without -o) on its own index; row counts compared with sqlite3's. PostgreSQL: jsonsql's table and \`index --text name bio\` (GIN over to_tsvector('simple', ...)), ANALYZE, then \`jsonsql query URL player --where 'name matches WORD' --format json\` against psql running the SQL jsonsql runs with the word written in, through row_to_json, into a file. Insert: \`jsonsql insert DB player FILE.ndjson\` into an empty table made with jsonsql's CREATE TABLE, with \`index --text bio\` made beforehand (untimed) and without; the index is checked afterwards with FTS5's integrity-check. Goals (issue 39): build at most 1.2x sqlite3 and faster than sqlite-utils; search at most 1.0x sqlite3 and 0.2x sqlite-utils; PostgreSQL at most 1.3x psql; insert with the index at least 0.5x the rate without (jsonsql/peer at most 2).")
 # rows/s by size is relative to the largest size up to 1M (the issue's reference), else the first.
 scale_base=""
 for n in $sizes; do [ "$n" -le 1000000 ] && { [ -z "$scale_base" ] || [ "$n" -gt "$scale_base" ]; } && scale_base=$n; done

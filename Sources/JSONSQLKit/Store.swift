@@ -309,7 +309,17 @@ public final class Store {
     public func describe(
         table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
     ) throws -> [String] {
-        try onBackend { try $0.describe(table: table, sample: sample, format: format, to: out) }
+        let notes = try onBackend {
+            try $0.describe(table: table, sample: sample, format: format, to: out)
+        }
+        // The paths a text index holds, which `matches` searches.
+        let info = try tableInfo(table)
+        return notes
+            + info.textIndexes.map { index in
+                let paths = index.paths.map(\.description)
+                return
+                    "note: text index \(index.name) holds \(paths.joined(separator: ", ")): search with --where '\(paths[0]) matches WORDS'"
+            }
     }
 
     /// Notes for the paths of a query that no row has (`customer.contry`), each with the nearest

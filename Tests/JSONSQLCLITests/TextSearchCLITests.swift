@@ -30,6 +30,13 @@ struct TextSearchCLITests {
                 "query", db, "--where", "tags[] matches towel or bio matches answer", "--select",
                 "id", "--order-by", "id", "--format", "jsonl",
             ]).stdout == "{\"id\":1}\n{\"id\":2}\n")
+        // describe says which paths the text index holds, on standard error.
+        let described = try succeed(["describe", db, "p", "--format", "jsonl"])
+        #expect(
+            described.stderr
+                == "note: text index p_fts holds bio, tags[]: search with --where 'bio matches WORDS'\n"
+        )
+        #expect(described.stdout.contains(#"{"path":"bio","#))
         let explain = try succeed(["query", db, "--where", "bio matches towel", "--explain"])
         #expect(explain.stdout.contains("-- bio matches: text index p_fts (FTS5)\n"))
         #expect(
@@ -92,6 +99,63 @@ struct TextSearchCLITests {
         #expect(
             try fail(["query", file, "--where", "bio matches towel", "--order-by", "rank"])
                 .contains("rank needs a text index"))
+    }
+
+    /// sqlite-utils as pip installs it (`make bench-deps`), or nil.
+    static let sqliteUtils: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { "\($0)/sqlite-utils" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }()
+
+    @Test(
+        "an FTS5 table sqlite-utils enable-fts made, with and without --create-triggers, is searched as it is",
+        .enabled(if: sqliteUtils != nil, "sqlite-utils is not installed"),
+        arguments: [false, true])
+    func sqliteUtilsEnableFTS(triggers: Bool) throws {
+        let tool = try #require(Self.sqliteUtils)
+        let dir = try TemporaryDirectory()
+        let db = dir.path("dogs.sqlite")
+        try succeed(["insert", db, "dogs", "--pk", "id"], stdin: Self.records)
+        let made = try CLI.run(
+            ["enable-fts", db, "dogs", "bio", "--fts5"] + (triggers ? ["--create-triggers"] : []),
+            executable: tool)
+        #expect(made.status == 0, "\(made.stderr)")
+        func ids(_ filter: String) throws -> String {
+            try succeed([
+                "query", db, "dogs", "--where", filter, "--select", "id", "--order-by", "id",
+                "--format", "jsonl",
+            ]).stdout
+        }
+        #expect(try ids("bio matches towel") == "{\"id\":1}\n")
+        #expect(try ids("bio matches 'towel*' and id > 1") == "{\"id\":3}\n")
+        #expect(
+            try succeed([
+                "query", db, "dogs", "--where", "bio matches answer", "--select",
+                "id,snippet(bio)", "--order-by", "rank", "--format", "jsonl",
+            ]).stdout == #"{"id":2,"snippet(bio)":"forty two is the **answer**"}"# + "\n")
+        #expect(
+            try succeed(["query", db, "dogs", "--where", "bio matches towel", "--explain"]).stdout
+                .contains("-- bio matches: text index dogs_fts (FTS5)\n"))
+        #expect(
+            try succeed(["indexes", db, "dogs", "--format", "jsonl"]).stdout.contains(
+                #"{"name":"dogs_fts","table":"dogs","unique":false,"indexed":"text (FTS5, made by another tool)","paths":"bio","where":null}"#
+            ))
+        // With its triggers the index follows jsonsql's edits; without, it holds the rows it was
+        // made from, as sqlite-utils leaves it (its rebuild-fts brings it up to date).
+        try succeed(["insert", db, "dogs"], stdin: #"{"id":4,"bio":"a towel again"}"#)
+        try succeed(["delete", db, "dogs", "--where", "id = 1"])
+        if triggers {
+            #expect(try ids("bio matches towel") == "{\"id\":4}\n")
+            #expect(
+                try CLI.sqlite(db, "INSERT INTO dogs_fts(dogs_fts) VALUES('integrity-check');")
+                    == "")
+        } else {
+            #expect(try ids("bio matches towel") == "")
+            #expect(try CLI.run(["rebuild-fts", db, "dogs"], executable: tool).status == 0)
+            #expect(try ids("bio matches towel") == "{\"id\":4}\n")
+        }
     }
 
     @Test("an FTS5 table a GRDB app made with synchronize(withTable:) is searched and kept in step")

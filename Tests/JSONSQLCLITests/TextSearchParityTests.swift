@@ -56,6 +56,14 @@ struct TextSearchParityTests {
                     == expected.map { $0.line + "\n" }.joined(), "\(filter)")
             #expect(try database.store.count(spec) == expected.count, "\(filter)")
         }
+        // indexes lists the text index with its paths, as the engine keeps it.
+        let listed = OutputBuffer()
+        try database.store.listIndexes(table: "player", format: .jsonl, to: listed)
+        let kind = backend == .sqlite ? "text (FTS5)" : "text (GIN, simple)"
+        #expect(
+            listed.text.contains(
+                #"{"name":"player_fts","table":"player","unique":false,"indexed":"\#(kind)","paths":"name, doc.tags[]","where":null}"#
+            ), "\(listed.text)")
         // The searches select sets of many sizes, so no engine passes by ignoring them.
         #expect(Set(Self.searches.map { ParityPlayer.all.filter($0.matches).count }).count > 4)
         // A snippet marks the word found; rank puts the player whose tags hold pro among

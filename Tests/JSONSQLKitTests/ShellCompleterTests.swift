@@ -66,6 +66,9 @@ final class ShellCompleterTests {
             ("query player --where address.g", ["address.geo"]),
             ("query player --where address.geo.l", ["address.geo.lat"]),
             ("query player --select address.z", ["address.zip"]),
+            // A search: `matches` after a path of --where, rank and snippet( in --select.
+            ("query player --where 'name ma", ["matches"]), ("query player --where ma", []),
+            ("query player --select ra", ["rank"]), ("query player --select sn", ["snippet("]),
             ("query player --group-by address.c", ["address.city", "address.country"]),
             ("describe pl", ["player"]), ("create-table t name:te", ["name:text"]),
             ("create-table t name:text:no", ["name:text:notnull"]),

@@ -244,6 +244,58 @@ struct TextSearchTests {
         )
     }
 
+    @Test(
+        "a search among the and terms joins the FTS5 rows; its rows, rank and snippet are those of the same search inside an or"
+    )
+    func joinedSearch() throws {
+        let db = try Self.makeDatabase()
+        try db.insert(
+            "p",
+            """
+            {"id":5,"bio":"towel towel panic","doc":{"commits":[]}}
+            {"id":6,"bio":"no such word","doc":{"commits":[]}}
+            """)
+        let select = ["id", "rank()", "snippet(bio)"]
+        // `or id = 0` matches no row, so both filters find the same rows; inside the `or` the
+        // search is a condition on each row, and rank and snippet are looked up per row.
+        for (joined, apart) in [
+            (["bio matches towel"], ["bio matches towel or id = 0"]),
+            (["bio matches towel", "id > 1"], ["(bio matches towel or id = 0) and id > 1"]),
+            (["bio matches 'towel panic'"], ["bio matches 'towel panic' or id = 0"]),
+        ] {
+            let plan = try db.explain("p", where: joined)
+            #expect(plan.contains(#"JOIN (SELECT "p_fts".rowid AS "jsonsql_search_rowid""#))
+            #expect(!(try db.explain("p", where: apart)).contains(" JOIN "))
+            for order in [["rank"], ["rank:desc"], ["id"], []] {
+                let rows = try db.query("p", where: joined, select: select, orderBy: order)
+                #expect(rows == (try db.query("p", where: apart, select: select, orderBy: order)))
+                #expect(!rows.isEmpty)
+            }
+        }
+        // The values: bm25 as FTS5 computes it for the row, the words marked.
+        let expected = try db.sql(
+            "SELECT p.id AS id, bm25(p_fts) AS r FROM p_fts JOIN p ON p.rowid = p_fts.rowid WHERE p_fts.bio MATCH 'towel' ORDER BY r, id"
+        )
+        #expect(
+            try db.query(
+                "p", where: ["bio matches towel"], select: ["id", "rank()"], orderBy: ["rank"])
+                == expected.replacingOccurrences(of: #""r":"#, with: #""rank()":"#))
+        // A table with a column named like the search's own reads its search per row.
+        let other = try LibraryDatabase()
+        try other.create("q", ["id:integer:pk", "jsonsql_search_rank:text"])
+        try other.insert("q", #"{"id":1,"jsonsql_search_rank":"towel"}"#)
+        try other.store.createTextIndex(
+            TextIndexSpec(table: "q", paths: [try TextPath(parsing: "jsonsql_search_rank")]))
+        #expect(
+            !(try other.explain("q", where: ["jsonsql_search_rank matches towel"])).contains(
+                " JOIN "))
+        #expect(
+            try other.query(
+                "q", where: ["jsonsql_search_rank matches towel"],
+                select: ["id", "snippet(jsonsql_search_rank)"])
+                == #"{"id":1,"snippet(jsonsql_search_rank)":"**towel**"}"# + "\n")
+    }
+
     @Test("without a text index, matches names the index command to run; explain names the index")
     func missingAndExplain() throws {
         let db = try Self.makeDatabase()

@@ -149,6 +149,8 @@ struct PostgresDialect: SQLDialect {
 
     var indexesKindsApart: Bool { false }
 
+    var searchesByJoin: Bool { false }
+
     func searchSQL(_ value: SearchValue, matching search: Filter.Predicate, in info: TableInfo)
         throws -> String
     {

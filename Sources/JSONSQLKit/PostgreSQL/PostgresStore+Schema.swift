@@ -5,13 +5,22 @@ extension PostgresStore {
     func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         var values: [String?] = []
         var placeholders: [String] = []
+        // The text indexes of each table listed, by name: `text (GIN, simple)` with their paths.
+        var textIndexes: [String: [TextIndex]] = [:]
         for index in try indexes(table: table) {
-            let paths = index.expressions.compactMap {
-                (ResolvedPath.postgresPath(indexExpression: $0) ?? PostgresIndex.lengthPath($0))?
-                    .description
+            if textIndexes[index.table] == nil {
+                textIndexes[index.table] = try self.textIndexes(index.table)
             }
+            let text = textIndexes[index.table]?.first { $0.name == index.name }
+            let paths =
+                text?.paths.map(\.description)
+                ?? index.expressions.compactMap {
+                    (ResolvedPath.postgresPath(indexExpression: $0)
+                        ?? PostgresIndex.lengthPath($0))?.description
+                }
             let indexed =
-                (index.method == "btree" ? "" : index.method + " ")
+                text.map { "text (GIN, \($0.tokenize ?? "simple"))" }
+                ?? (index.method == "btree" ? "" : index.method + " ")
                 + index.expressions.joined(separator: ", ")
             let base = values.count
             placeholders.append(

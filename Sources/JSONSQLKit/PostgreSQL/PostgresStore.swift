@@ -231,7 +231,7 @@ final class PostgresStore: StoreBackend {
     }
 
     /// The text indexes `index --text` made on `table`, read from their comments.
-    private func textIndexes(_ table: String) throws -> [TextIndex] {
+    func textIndexes(_ table: String) throws -> [TextIndex] {
         let result = try connection.execute(
             """
             SELECT ic.relname, obj_description(ic.oid, 'pg_class') FROM pg_index x

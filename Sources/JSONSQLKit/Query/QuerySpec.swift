@@ -119,6 +119,15 @@ extension QuerySpec {
         /// A whole column as it prints: on PostgreSQL datetimes in SQLite's stored form, in UTC.
         func columnSQL(_ column: ColumnInfo) -> String { dialect.outputSQL(column) }
         var selected = self.selections
+        // A search among the `and` terms joins the table with the index's rows (SQLite), and
+        // the values of it that the query reads come from there.
+        var searchJoin =
+            dialect.searchesByJoin && source == info.name && weight == nil
+            ? TextSearchJoin(filters: filters, in: info) : nil
+        for case .search(let value) in self.selections + orderBy.map(\.term)
+        where value != .rank(bare: true) || info.column(named: "rank") == nil {
+            searchJoin?.use(value, filters: filters)
+        }
         if selected.isEmpty && !groupBy.isEmpty {
             selected =
                 groupBy.map(Selection.path) + [
@@ -188,8 +197,9 @@ extension QuerySpec {
                             "\(value) is a value of each row a search finds, not of a group")
                     }
                     name = value.description
-                    sql = try dialect.searchSQL(
-                        value, matching: value.search(in: filters), in: info)
+                    sql =
+                        try searchJoin?.sql(value)
+                        ?? dialect.searchSQL(value, matching: value.search(in: filters), in: info)
                     outputKind = .natural
                 case .aggregate(let aggregate):
                     name = aggregate.text
@@ -214,12 +224,24 @@ extension QuerySpec {
                         ?? OutputColumn(name: name, kind: outputKind))
             }
         }
-        var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(SQLQuote.identifier(source))"
+        var sql = "SELECT \(selections.joined(separator: ", ")) FROM "
         var arguments: [DatabaseValue] = []
-        if let filter = Filter.all(filters) {
-            let rendered = try FilterSQL(filter, table: info)
-            sql += " WHERE \(rendered.sql)"
-            arguments = rendered.arguments
+        if let searchJoin {
+            if let filter = searchJoin.rest {
+                let rendered = try FilterSQL(filter, table: info)
+                arguments = rendered.arguments
+                sql += searchJoin.fromSQL(table: source, arguments: &arguments)
+                sql += " WHERE \(rendered.sql)"
+            } else {
+                sql += searchJoin.fromSQL(table: source, arguments: &arguments)
+            }
+        } else {
+            sql += SQLQuote.identifier(source)
+            if let filter = Filter.all(filters) {
+                let rendered = try FilterSQL(filter, table: info)
+                sql += " WHERE \(rendered.sql)"
+                arguments = rendered.arguments
+            }
         }
         if !groupBy.isEmpty {
             // The paths' value SQL (`sortSQL`: text in a numeric column stays text), and on a
@@ -265,7 +287,7 @@ extension QuerySpec {
             let context = OrderContext(
                 info: info, table: SQLQuote.identifier(source), grouped: !groupBy.isEmpty,
                 groupKindsApart: groupKindsApart, wholeStringsApart: wholeStringsApart,
-                weight: weight, filters: filters)
+                weight: weight, filters: filters, searchJoin: searchJoin)
             let terms = try order.flatMap {
                 try dialect.orderTerms(
                     $0.term, descending: $0.descending, context, argument: expression,

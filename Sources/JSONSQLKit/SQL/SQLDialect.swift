@@ -87,6 +87,9 @@ protocol SQLDialect: Sendable {
     /// condition of the query) finds: `rank`, `snippet(path)`.
     func searchSQL(_ value: SearchValue, matching search: Filter.Predicate, in info: TableInfo)
         throws -> String
+    /// Whether a search that is one of the query's `and` terms is read by joining the table
+    /// with the index's rows (`TextSearchJoin`), rather than as a condition on each row.
+    var searchesByJoin: Bool { get }
 }
 
 /// What an `--order-by` term's SQL depends on beyond the term: the query being built.
@@ -101,6 +104,8 @@ struct OrderContext {
     var weight: String?
     /// The query's filters, whose `matches` conditions `rank` orders by.
     var filters: [Filter] = []
+    /// The search the query joins, whose values it reads from the join.
+    var searchJoin: TextSearchJoin?
 
     /// A search value as an ORDER BY term: a column named rank is that column (`bare`).
     func searchTerm(_ value: SearchValue, descending: Bool) throws -> [String]? {
@@ -108,10 +113,10 @@ struct OrderContext {
         if grouped {
             throw JSONSQLError("\(value) is a value of each row a search finds, not of a group")
         }
-        return [
-            try info.dialect.searchSQL(value, matching: value.search(in: filters), in: info)
-                + (descending ? " DESC" : "")
-        ]
+        let sql =
+            try searchJoin?.sql(value)
+            ?? info.dialect.searchSQL(value, matching: value.search(in: filters), in: info)
+        return [sql + (descending ? " DESC" : "")]
     }
 }
 

@@ -188,6 +188,8 @@ struct SQLiteDialect: SQLDialect {
 
     var indexesKindsApart: Bool { true }
 
+    var searchesByJoin: Bool { true }
+
     /// `bm25(...)` or `snippet(...)` of the row, from the FTS5 table that `search` searches.
     ///
     ///     rank          →  (SELECT bm25("t_fts") FROM "t_fts" WHERE "t_fts"."bio" MATCH 'towel'

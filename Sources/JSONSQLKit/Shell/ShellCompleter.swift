@@ -115,6 +115,20 @@ public struct ShellCompleter {
                             : shellPaths(paths(word, table: $0))
                     }
                     ?? ShellCompletion()
+                // A search's words: `matches` after a path in a --where, `rank` and
+                // `snippet(PATH)` among the values of --select and --order-by.
+                let searchWords =
+                    switch option.names.first {
+                    case "--where":
+                        (scanned.partial ?? "").contains(where: { !$0.isWhitespace })
+                            ? ["matches"] : []
+                    case "--select": ["rank", "snippet("]
+                    case "--order-by": ["rank"]
+                    default: [String]()
+                    }
+                if !word.isEmpty {
+                    completion.candidates += matching(word, searchWords).candidates
+                }
                 completion.appendSpace = false
                 return completion
             default: return ShellCompletion()
