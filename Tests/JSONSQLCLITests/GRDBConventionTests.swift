@@ -289,3 +289,96 @@ extension GRDBConventionTests {
             "\(refused.stderr)")
     }
 }
+
+extension GRDBConventionTests {
+    /// SQLite's plan for a GRDB request: its SQL and arguments as GRDB prepares them.
+    static func plan(_ path: String, _ request: QueryInterfaceRequest<Row>) throws -> String {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let prepared = try request.makePreparedRequest(db)
+            return try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + prepared.statement.sql,
+                arguments: prepared.statement.arguments
+            ).map { $0["detail"] as String }.joined(separator: "\n")
+        }
+    }
+
+    @Test(
+        "index writes GRDB's JSONColumn spelling where a CHECK keeps the column to JSON, the guarded one elsewhere; the plans say which queries each serves"
+    )
+    func indexSpellings() throws {
+        let dir = try TemporaryDirectory()
+        let db = dir.path("app.sqlite")
+        try Self.makeDatabase(db)
+        // A .jsonText column kept to JSON by a CHECK.
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { db in
+            try db.create(table: "publisher") { t in
+                t.primaryKey("id", .integer)
+                t.column("info", .jsonText).check(sql: "info IS NULL OR json_valid(info)")
+            }
+            try db.execute(
+                sql:
+                    #"INSERT INTO publisher VALUES (1, '{"country":"DE"}'), (2, '{"country":"FR"}')"#
+            )
+        }
+        try queue.close()
+        let author = Table("author")
+        let publisher = Table("publisher")
+        let address = JSONColumn("address")
+        let info = JSONColumn("info")
+
+        // GRDB's plain subscript binds the key (`"address" ->> ?`): no expression index serves
+        // it, not even the one the app's migration made with the same subscript.
+        #expect(
+            try Self.plan(db, author.filter(address["country"] == "DE").all()) == "SCAN author")
+        // The key written into the SQL is the expression of that index.
+        #expect(
+            try Self.plan(db, author.filter(address[SQL(sql: "'country'")] == "DE").all())
+                == "SEARCH author USING INDEX author_on_country (<expr>=?)")
+        // jsonsql's path uses it too.
+        let explained = try run([
+            "query", db, "author", "--where", "address.country = DE", "--explain",
+        ]).stdout
+        #expect(explained.contains("SEARCH author USING INDEX author_on_country (<expr>=?)"))
+
+        // A .jsonText column with no CHECK may hold text that is not JSON, which `->>` would
+        // refuse on write: jsonsql's index is guarded, serving jsonsql's queries only.
+        let city = try run(["index", db, "author", "address.city"])
+        #expect(city.stderr == "created index author_on_address_city\n")
+        let indexes = try run(["indexes", db, "author", "--format", "json"]).rows()
+        #expect(
+            indexes.first { $0["name"] as? String == "author_on_address_city" }?["indexed"]
+                as? String
+                == #"CASE WHEN json_valid("address") THEN "address" ->> '$.city' END"#)
+        #expect(
+            try Self.plan(db, author.filter(address[SQL(sql: "'city'")] == "Paris").all())
+                == "SCAN author")
+        #expect(
+            try run(["query", db, "author", "--where", "address.city = Paris", "--explain"])
+                .stdout.contains("SEARCH author USING INDEX author_on_address_city (<expr>=?)"))
+        // The app's own index on the bare expression is what refuses such text there.
+        let refused = try CLI.run([
+            "update", db, "author", "--where", "name = Cid", "--set", "address=\"n/a\"",
+        ])
+        #expect(refused.status == 1 && refused.stderr == "Error: malformed JSON\n")
+
+        // Kept to JSON by the CHECK: GRDB's spelling, which the app's literal key and jsonsql use.
+        _ = try run(["index", db, "publisher", "info.country"])
+        let made = try run(["indexes", db, "publisher", "--format", "json"]).rows()
+        #expect(made.map { $0["indexed"] as? String } == [#""info" ->> 'country'"#])
+        #expect(
+            try Self.plan(db, publisher.filter(info[SQL(sql: "'country'")] == "DE").all())
+                == "SEARCH publisher USING INDEX publisher_on_info_country (<expr>=?)")
+        #expect(
+            try Self.plan(db, publisher.filter(info["country"] == "DE").all()) == "SCAN publisher")
+        let rows = try run([
+            "query", db, "publisher", "--where", "info.country = DE", "--explain",
+        ]).stdout
+        #expect(rows.contains("SEARCH publisher USING INDEX publisher_on_info_country (<expr>=?)"))
+        #expect(
+            try run(["query", db, "publisher", "--where", "info.country = DE", "--format", "jsonl"])
+                .stdout == #"{"id":1,"info":{"country":"DE"}}"# + "\n")
+    }
+}
