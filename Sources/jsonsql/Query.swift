@@ -123,7 +123,7 @@ struct Query: StoreCommand {
     @Option(
         name: .customLong("json-cols"),
         help: ArgumentHelp(
-            "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON); auto (the default): each column whose non-null values in the result are all JSON objects or arrays, and blob columns whose values in the result are 16 bytes as UUIDs; none: print every column by its declared type.",
+            "Nest these columns as JSON although not declared json (TEXT columns other tools filled with JSON); auto (the default): each table column whose non-null stored values are all JSON objects or arrays, and blob columns whose stored values are all 16 bytes (GRDB's UUID) as UUIDs, whatever rows the query returns (--sql and the shell alike); none: print every column by its declared type.",
             valueName: "cols|auto|none"))
     var jsonColumns: String?
 

@@ -182,15 +182,16 @@ struct EditTests {
             result.stderr
                 == #"updated 1 row in player\#nnote: --set tags stored the text ["x"] as a JSON string; to store it as JSON, add --json (which reads every --set value as JSON, text in quotes)\#n"#
         )
-        // The text column keeps the text; a query whose only name is it prints it nested
-        // (`--json-cols auto` decides by the rows returned), by its declared type with `none`.
+        // The text column keeps the text; it prints as stored, as the column's other names are
+        // plain text (`--json-cols auto` decides by the values the column stores), and by its
+        // declared type with `none`.
         #expect(
             try CLI.jsonl(
                 db, ["--where", "id = p1", "--select", "tags,name", "--json-cols", "none"])
                 == #"{"tags":"[\"x\"]","name":"[1]"}\#n"#)
         #expect(
             try CLI.jsonl(db, ["--where", "id = p1", "--select", "tags,name"])
-                == #"{"tags":"[\"x\"]","name":[1]}\#n"#)
+                == #"{"tags":"[\"x\"]","name":"[1]"}\#n"#)
         // Quoted, it is text on purpose; with --json, an array.
         #expect(
             try succeed(["update", db, "--where", "id = p1", "--set", #"tags="[1]""#]).stderr

@@ -37,6 +37,11 @@ final class PathStats {
     @exclusivity(unchecked) var minDate: [UInt8]?, maxDate: [UInt8]?
     @exclusivity(unchecked) var minDateKey: [UInt8] = [], maxDateKey: [UInt8] = []
     @exclusivity(unchecked) var allStringsDates = true
+    /// Every blob held 16 bytes (GRDB's `UUID`).
+    @exclusivity(unchecked) var blobsAllUUIDs = true
+    /// A column's strings: every one a decimal number (`StoredConvention.isDecimal`), and
+    /// whether one has a fraction (GRDB's `Decimal` as TEXT; whole numbers alone may be codes).
+    @exclusivity(unchecked) var stringsAllDecimal = true, stringsWithFraction = false
     /// The first non-null scalar, as JSON text.
     @exclusivity(unchecked) var example: String?
     /// A column that is not json: its first value when that is an object or array as text,

@@ -30,7 +30,16 @@ struct SwiftTypes {
         "true", "try",
     ]
 
-    static func generate(table: TableInfo, columns: [PathStats], rows: Int) -> String {
+    /// A foreign key as an association: the other table, and the referring table's columns.
+    struct Reference {
+        var table: String
+        var columns: [String]
+    }
+
+    static func generate(
+        table: TableInfo, columns: [PathStats], rows: Int, belongsTo: [Reference] = [],
+        hasMany: [Reference] = []
+    ) -> String {
         var writer = SwiftTypes()
         let name = typeName(table.name, plural: true, taken: [])
         // A table name with a line break (or another escape) as a literal: it would end the
@@ -60,9 +69,81 @@ struct SwiftTypes {
             )
         }
         lines += writer.body(fields, structName: name, indent: "    ", columnsEnum: true)
+        lines += associations(belongsTo: belongsTo, hasMany: hasMany)
         lines.append("}")
         if writer.needsJSONValue { lines += [""] + jsonValue }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Static members of GRDB's `TableRecord` that an association must not hide.
+    private static let recordStatics: Set<String> = [
+        "databaseTableName", "databaseSelection", "all", "none", "filter", "order", "select",
+        "including", "joining", "limit", "having", "matching", "annotated", "aliased", "with",
+        "exists", "fetchAll", "fetchOne", "fetchCount", "fetchCursor", "fetchSet", "deleteAll",
+        "deleteOne", "updateAll", "orderByPrimaryKey", "belongsTo", "hasMany", "hasOne",
+        "association", "select", "annotated", "group", "filterWhere",
+        "databaseColumnDecodingStrategy",
+        "databaseColumnEncodingStrategy", "databaseDateEncodingStrategy",
+        "databaseDateDecodingStrategy", "databaseUUIDEncodingStrategy", "databaseJSONEncoder",
+        "databaseJSONDecoder", "databaseDecodingUserInfo", "databaseEncodingUserInfo",
+        "persistenceConflictPolicy", "primaryKey", "Columns", "CodingKeys",
+    ]
+
+    /// `static let author = belongsTo(Author.self, using: ForeignKey(["authorId"]))` for each
+    /// foreign key of the table, and `static let books = hasMany(Book.self, using: ...)` for
+    /// each key of another table that refers to it. The other tables' types are named as
+    /// `describe --swift` names them, so the code compiles beside theirs. A `belongsTo` is
+    /// named after its column (`ownerId` gives `owner`), a `hasMany` after the table; the
+    /// foreign key is always given, so two keys between the same tables stay apart.
+    private static func associations(belongsTo: [Reference], hasMany: [Reference]) -> [String] {
+        guard !belongsTo.isEmpty || !hasMany.isEmpty else { return [] }
+        var taken = recordStatics
+        var lines = [""]
+        func declare(_ base: String, _ kind: String, _ reference: Reference, defaultKey: String) {
+            var name = propertyName(base, taken: &taken)
+            if name.hasPrefix("`") { name = propertyName(base + "_", taken: &taken) }
+            let key = name == defaultKey ? "" : "key: \(literal(name)), "
+            let columns = reference.columns.map(literal).joined(separator: ", ")
+            lines.append(
+                "    static let \(name) = \(kind)(\(typeName(reference.table, plural: true, taken: [])).self, \(key)using: ForeignKey([\(columns)]))"
+            )
+        }
+        for reference in belongsTo {
+            // `authorId`, `author_id` → `author`; a key of several columns: the table.
+            var base = reference.table
+            if reference.columns.count == 1 {
+                let column = reference.columns[0]
+                for suffix in ["_id", "Id", "ID", "_ID"]
+                where column.hasSuffix(suffix) && column.count > suffix.count {
+                    base = String(column.dropLast(suffix.count))
+                    break
+                }
+            }
+            declare(
+                singular(camel(base, upper: false)), "belongsTo", reference,
+                defaultKey: reference.table)
+        }
+        for reference in hasMany {
+            // GRDB keys a hasMany by the table's name, made plural where it decodes.
+            let type = typeName(reference.table, plural: true, taken: [])
+            declare(plural(type), "hasMany", reference, defaultKey: plural(type))
+        }
+        return lines
+    }
+
+    /// `Book` → `books`, `Category` → `categories`, `Address` → `addresses`.
+    private static func plural(_ type: String) -> String {
+        var word = type.prefix(1).lowercased() + type.dropFirst()
+        if word.hasSuffix("y"), let before = word.dropLast().last, !"aeiou".contains(before) {
+            word = word.dropLast() + "ies"
+        } else if word.hasSuffix("s") || word.hasSuffix("x") || word.hasSuffix("sh")
+            || word.hasSuffix("ch")
+        {
+            word += "es"
+        } else {
+            word += "s"
+        }
+        return word
     }
 
     /// Properties, CodingKeys, nested structs and (for the table) the Columns enum.
@@ -118,12 +199,17 @@ struct SwiftTypes {
             switch declared {
             case .date, .datetime: return "Date"
             case .uuid: return "UUID"
-            case .blob: return "Data"
+            // GRDB stores a UUID as 16 bytes in a BLOB column.
+            case .blob: return kinds == [.blob] && s.blobsAllUUIDs ? "UUID" : "Data"
             case .boolean: return "Bool"
             case .numeric: return "Decimal"
             case .integer: return "Int64"
             case .real: return "Double"
-            case .text: return "String"
+            // GRDB stores a Decimal as its text in a TEXT column: every value a decimal, one
+            // with a fraction (whole numbers alone may be codes, `Decimal` would drop zeros).
+            case .text:
+                return kinds == [.string] && s.stringsAllDecimal && s.stringsWithFraction
+                    ? "Decimal" : "String"
             case .json, .any: break
             }
         }
@@ -134,6 +220,7 @@ struct SwiftTypes {
         case [.integer]: return declared == nil ? "Int" : "Int64"
         case [.real], [.integer, .real]: return "Double"
         case [.boolean]: return "Bool"
+        case [.blob]: return s.blobsAllUUIDs ? "UUID" : "Data"
         case [.object] where s.otherKeys != nil:
             // More keys than describe lists (a map keyed by ids): a dictionary, whose values'
             // type comes from every key, so that no key is left out of the decoded value.
@@ -335,7 +422,38 @@ extension SQLiteStore {
         return try read { db in
             let info = try TableInfo(db: db, table: table)
             let stats = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)
-            return SwiftTypes.generate(table: info, columns: stats, rows: stats.first?.rows ?? 0)
+            func references(of table: String) throws -> [(target: String, SwiftTypes.Reference)] {
+                let rows = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT id, \"table\" AS target, \"from\" AS source FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                    arguments: [table])
+                var keys: [(id: Int64, target: String, columns: [String])] = []
+                for row in rows {
+                    let id: Int64 = row["id"]
+                    if keys.last?.id == id {
+                        keys[keys.count - 1].columns.append(row["source"])
+                    } else {
+                        keys.append((id, row["target"], [row["source"]]))
+                    }
+                }
+                return keys.map {
+                    ($0.target, SwiftTypes.Reference(table: table, columns: $0.columns))
+                }
+            }
+            // A key names its table as written; the table's own name is how the code names it.
+            let belongsTo = try references(of: info.name).map { target, reference in
+                let name = (try? TableInfo(db: db, table: target))?.name ?? target
+                return SwiftTypes.Reference(table: name, columns: reference.columns)
+            }
+            var hasMany: [SwiftTypes.Reference] = []
+            for other in try Self.tableNames(db) {
+                hasMany += try references(of: other).filter { SQLName.same($0.target, info.name) }
+                    .map(\.1)
+            }
+            return SwiftTypes.generate(
+                table: info, columns: stats, rows: stats.first?.rows ?? 0, belongsTo: belongsTo,
+                hasMany: hasMany)
         }
     }
 }

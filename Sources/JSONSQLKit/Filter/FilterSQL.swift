@@ -226,7 +226,7 @@ public struct FilterSQL {
     private func columnGuard(_ path: ResolvedPath, _ p: Filter.Predicate) throws -> String {
         // A function's value is a number or NULL.
         guard !path.isJSON, path.path.function == nil, path.column.type != .date,
-            path.column.type != .datetime
+            path.column.type != .datetime, !path.column.holdsDecimalText
         else {
             return ""
         }
@@ -290,6 +290,7 @@ public struct FilterSQL {
     }
 
     private mutating func equal(_ path: ResolvedPath, _ literal: Filter.Literal) throws -> String {
+        if let exact = decimalTextComparison(path, .equal, literal) { return exact }
         if let n = literal.inexactNumber(comparedWith: path) {
             return try exactComparison(path, .equal, n)
         }
@@ -331,6 +332,7 @@ public struct FilterSQL {
     private mutating func range(
         _ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal
     ) throws -> String {
+        if let exact = decimalTextComparison(path, op, literal) { return exact }
         if let n = literal.inexactNumber(comparedWith: path) {
             return try exactComparison(path, op, n)
         }
@@ -585,6 +587,22 @@ public struct FilterSQL {
         path.column.type == .datetime ? ValueConversion.unixSeconds(ofStored: value) : nil
     }
 
+    /// A text column holding decimals (`ColumnInfo.holdsDecimalText`) compared with a number:
+    /// by value, exactly, `jsonsql_compare_number("price", '50') > 0`; nil otherwise.
+    private mutating func decimalTextComparison(
+        _ path: ResolvedPath, _ op: Filter.Operator, _ literal: Filter.Literal
+    ) -> String? {
+        guard path.column.holdsDecimalText, path.path.function == nil, !path.isInsideColumn
+        else { return nil }
+        switch literal {
+        case .integer, .real:
+            let sqlOp = op == .equal ? "=" : op.rawValue
+            return
+                "\(ExactNumber.compareFunction)(\(path.quotedColumn), \(bind(literal.text.databaseValue))) \(sqlOp) 0"
+        default: return nil
+        }
+    }
+
     /// Converts a literal to the type of a plain (non-JSON) column, or explains why it cannot.
     private func columnValue(_ path: ResolvedPath, _ literal: Filter.Literal) throws
         -> DatabaseValue
@@ -615,8 +633,16 @@ public struct FilterSQL {
             let hint = literal.input.unquotedHint {
                 try? ValueConversion.stored($0, type: column.type, for: .compare)
             }
+            // A text column is compared with a number only where every value is a decimal.
+            var decimals = ""
+            if column.type == .text, hint.isEmpty, path.path.segments.isEmpty,
+                literal.numberValue != .null
+            {
+                decimals =
+                    "; a text column is compared with a number, by value, only when every value in it is the text of a decimal number (as GRDB stores a Decimal), and \(column.name) holds other text or no value: make every value a decimal number, or compare text with text (quote the number: \"\(literal.text)\")"
+            }
             throw JSONSQLError(
-                "\(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(literal.input.description) does not fit it\(hint)"
+                "\(column.name) is \(column.type.withArticle) column, which \(error.expectation); \(literal.input.description) does not fit it\(hint)\(decimals)"
             )
         }
     }

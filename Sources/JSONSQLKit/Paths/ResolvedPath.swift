@@ -119,6 +119,28 @@ public struct ResolvedPath: Sendable {
     }
 
     /// `CASE WHEN json_valid("c") THEN sql END` where values may not be JSON.
+    /// The expression an index on the path is made of: `valueSQL`, except that on SQLite a
+    /// key of a text column (as GRDB declares `.jsonText`) that holds only JSON (a CHECK with
+    /// `json_valid` makes sure) is written as GRDB writes `JSONColumn("address")["country"]`
+    /// in a migration, `"address" ->> 'country'`, so that the app's queries spelled so (a
+    /// literal key) use the index, and jsonsql's do too (`IndexedPath` reads it). Where text
+    /// that is not JSON may be stored, that expression would fail the write ("malformed
+    /// JSON"), so the index stays guarded. jsonsql's own json columns keep `'$.country'`.
+    var indexSQL: String {
+        guard dialect is SQLiteDialect, column.holdsOnlyJSONText, index == nil, !guarded,
+            pathLiteral != nil,
+            path.function == nil, path.segments.count == 1, case .key(let key) = path.segments[0],
+            let first = key.unicodeScalars.first,
+            first.isASCII && (first.properties.isAlphabetic || first == "_"),
+            key.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+                        || $0 == "_")
+            })
+        else { return valueSQL }
+        return "\(quotedColumn) ->> \(SQLQuote.literal(key))"
+    }
+
     func guarding(_ sql: String) -> String {
         guarded ? "CASE WHEN json_valid(\(quotedColumn)) THEN \(sql) END" : sql
     }

@@ -499,45 +499,49 @@ final class PostgresStore: StoreBackend {
             }
             _ = kinds.observe(batch)
         }
-        if result.rowCount == Self.fetchSize {
-            try kinds.decideRest { candidate, needsValue in
-                func exists(_ check: String) throws -> Bool {
-                    try connection.execute(check, parameters).string(0, 0) == "t"
-                }
-                if candidate.kind == .uuid {
-                    if try exists(ResultKinds.failingSQL(sql, candidate) { "length(\($0)) = 16" }) {
-                        return false
-                    }
-                } else {
-                    // A cheap look at each value's first character, then each value read as json,
-                    // which, unlike jsonb, holds `\u0000` as SQLite does.
-                    if try exists(
-                        ResultKinds.failingSQL(sql, candidate) {
-                            "left(ltrim(\($0), E' \\t\\n\\r'), 1) IN ('{', '[')"
-                        })
-                    {
-                        return false
-                    }
-                    // In a savepoint of its own, which a value that is not JSON fails; the cursor,
-                    // declared before it, stays open.
-                    try connection.execute("SAVEPOINT jsonsql_kinds", simple: true)
-                    do {
-                        let failing = try exists(
-                            ResultKinds.failingSQL(sql, candidate) {
-                                "json_typeof(\($0)::json) IN ('object', 'array')"
-                            })
-                        try connection.execute("RELEASE SAVEPOINT jsonsql_kinds", simple: true)
-                        if failing { return false }
-                    } catch is PostgresError {
-                        try connection.execute(
-                            "ROLLBACK TO SAVEPOINT jsonsql_kinds; RELEASE SAVEPOINT jsonsql_kinds",
-                            simple: true)
-                        return false
-                    }
-                }
-                return try !needsValue || exists(ResultKinds.valueSQL(sql, candidate))
+        // A table's column by its stored values (no parameters); the rest of a result that
+        // goes on past the first batch by SQL over the query.
+        let holds = { (candidate: ResultKinds.Candidate, needsValue: Bool) throws -> Bool in
+            let sql = candidate.source ?? sql
+            let parameters = candidate.source == nil ? parameters : []
+            func exists(_ check: String) throws -> Bool {
+                try self.connection.execute(check, parameters).string(0, 0) == "t"
             }
+            if candidate.kind == .uuid {
+                if try exists(ResultKinds.failingSQL(sql, candidate) { "length(\($0)) = 16" }) {
+                    return false
+                }
+            } else {
+                // A cheap look at each value's first character, then each value read as json,
+                // which, unlike jsonb, holds `\u0000` as SQLite does.
+                if try exists(
+                    ResultKinds.failingSQL(sql, candidate) {
+                        "left(ltrim(\($0), E' \\t\\n\\r'), 1) IN ('{', '[')"
+                    })
+                {
+                    return false
+                }
+                // In a savepoint of its own, which a value that is not JSON fails; the cursor,
+                // declared before it, stays open.
+                try self.connection.execute("SAVEPOINT jsonsql_kinds", simple: true)
+                do {
+                    let failing = try exists(
+                        ResultKinds.failingSQL(sql, candidate) {
+                            "json_typeof(\($0)::json) IN ('object', 'array')"
+                        })
+                    try self.connection.execute("RELEASE SAVEPOINT jsonsql_kinds", simple: true)
+                    if failing { return false }
+                } catch is PostgresError {
+                    try self.connection.execute(
+                        "ROLLBACK TO SAVEPOINT jsonsql_kinds; RELEASE SAVEPOINT jsonsql_kinds",
+                        simple: true)
+                    return false
+                }
+            }
+            return try !needsValue || exists(ResultKinds.valueSQL(sql, candidate))
         }
+        try kinds.decideStored(holds)
+        if result.rowCount == Self.fetchSize { try kinds.decideRest(holds) }
         return kinds.columns(columns)
     }
 

@@ -101,7 +101,15 @@ extension QuerySpec {
             if jsonColumnsAuto && !nested.contains(column.name),
                 let kind = info.dialect.candidateKind(column)
             {
-                decided.append(ResultKinds.Candidate(column: columns.count, name: name, kind: kind))
+                // The table's stored column decides; a query over another source (memory
+                // mode's narrow table) by what it returns.
+                decided.append(
+                    source == info.name
+                        ? .stored(
+                            column: columns.count, name: name, kind: kind,
+                            table: SQLQuote.identifier(info.name),
+                            column: SQLQuote.identifier(column.name))
+                        : ResultKinds.Candidate(column: columns.count, name: name, kind: kind))
             }
             return OutputColumn(name: name, kind: kind(column))
         }

@@ -1,10 +1,13 @@
 import GRDB
 import GRDBSQLite
 
-/// `--json-cols auto`: how a column not declared json prints, decided by the values the query
-/// returns in it, never by rows it does not return: it nests when every non-null value returned
-/// is a JSON object or array (and at least one is); a blob column prints UUIDs when every
-/// non-null value returned is 16 bytes (GRDB's `UUID`). The same on SQLite and PostgreSQL.
+/// `--json-cols auto`: how a column not declared json prints. A table's column prints by one
+/// rule, whatever rows a query returns (`StoredConvention`): it nests when every non-null value
+/// the table stores there is a JSON object or array (and at least one is); a blob column prints
+/// UUIDs when every non-null value stored there is 16 bytes (GRDB's `UUID`). That is decided
+/// by SQL over the stored column (`Candidate.source`), the same for `query`, `--sql` and the
+/// shell. Another result column (an expression of `--sql`) is decided by the values the query
+/// returns in it, never by rows it does not return. The same on SQLite and PostgreSQL.
 ///
 /// The runner reads ahead up to `readAhead` rows, or until every candidate has failed, and
 /// shows them to `observe`. A result that ends there is decided by those rows alone; a longer
@@ -19,6 +22,19 @@ struct ResultKinds {
         var name: String
         /// `.json` or `.uuid`: the kind it takes when the result qualifies.
         var kind: OutputKind
+        /// For a table's column: SQL giving its stored values under `name` (`SELECT "c" AS
+        /// "name" FROM "t"`, no parameters), which decide instead of the result's.
+        var source: String? = nil
+
+        /// The candidate for the stored column `column` of `table` (quoted names), printed
+        /// under `name`.
+        static func stored(
+            column index: Int, name: String, kind: OutputKind, table: String, column: String
+        ) -> Candidate {
+            Candidate(
+                column: index, name: name, kind: kind,
+                source: "SELECT \(column) AS \(SQLQuote.identifier(name)) FROM \(table)")
+        }
     }
 
     /// Rows read ahead before a check by SQL: a table's first block, which it aligns as a whole.
@@ -39,14 +55,17 @@ struct ResultKinds {
         states = candidates.map { State(candidate: $0) }
     }
 
-    /// Whether a candidate is still possible.
-    var anyPossible: Bool { states.contains { $0.possible } }
+    /// Whether a candidate the result decides is still possible.
+    var anyPossible: Bool { states.contains { $0.possible && $0.candidate.source == nil } }
+
+    /// Whether a candidate is decided by its stored column.
+    var anyStored: Bool { states.contains { $0.candidate.source != nil } }
 
     /// Takes a batch of rows read ahead; returns whether reading ahead should go on (a
     /// candidate is still possible and fewer than `readAhead` rows were read).
     mutating func observe(_ batch: RowBatch) -> Bool {
         batch.forEachRow { row in
-            for s in states.indices where states[s].possible {
+            for s in states.indices where states[s].possible && states[s].candidate.source == nil {
                 let i = Int32(states[s].candidate.column)
                 switch row.type(i) {
                 case SQLITE_NULL: continue
@@ -79,7 +98,18 @@ struct ResultKinds {
     mutating func decideRest(_ holds: (_ candidate: Candidate, _ needsValue: Bool) throws -> Bool)
         rethrows
     {
-        for s in states.indices where states[s].possible {
+        for s in states.indices where states[s].possible && states[s].candidate.source == nil {
+            states[s].possible = try holds(states[s].candidate, !states[s].sawValue)
+            states[s].sawValue = states[s].possible
+        }
+    }
+
+    /// Decides the candidates of stored columns, before any row prints: `holds` as for
+    /// `decideRest`, over the candidate's `source` with no parameters, a value needed.
+    mutating func decideStored(_ holds: (_ candidate: Candidate, _ needsValue: Bool) throws -> Bool)
+        rethrows
+    {
+        for s in states.indices where states[s].candidate.source != nil {
             states[s].possible = try holds(states[s].candidate, !states[s].sawValue)
             states[s].sawValue = states[s].possible
         }
@@ -113,9 +143,7 @@ struct ResultKinds {
     /// `isJSONContainer`'s to say, as for the rows read ahead: SQLite's `json_valid` reads text
     /// only up to a NUL byte and takes bytes that are not UTF-8, which print as a string.
     static func sqliteCondition(_ kind: OutputKind) -> (String) -> String {
-        kind == .uuid
-            ? { c in "typeof(\(c)) = 'blob' AND length(\(c)) = 16" }
-            : { c in "\(containerFunction)(\(c))" }
+        StoredConvention.sqliteCondition(kind)
     }
 
     /// `jsonsql_json_container(x)`: 1 when x is text that `isJSONContainer` takes, else 0.

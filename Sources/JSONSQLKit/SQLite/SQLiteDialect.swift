@@ -31,9 +31,11 @@ struct SQLiteDialect: SQLDialect {
 
     /// Any column not declared json, blob or uuid may hold JSON text (affinity does not refuse
     /// it).
-    func candidateKind(_ column: ColumnInfo) -> OutputKind? {
-        if column.type == .blob { return .uuid }
-        return column.type == .json || column.type == .uuid ? nil : .json
+    func candidateKind(_ column: ColumnInfo) -> OutputKind? { Self.candidateKind(column.type) }
+
+    static func candidateKind(_ type: ColumnType) -> OutputKind? {
+        if type == .blob { return .uuid }
+        return type == .json || type == .uuid ? nil : .json
     }
 
     func checkSQL(_ check: CopyCheck) -> String? { check.sqlite }
@@ -54,7 +56,8 @@ struct SQLiteDialect: SQLDialect {
         }
         let segments = path.segments
         // Every value is JSON: a json column whose CHECK makes sure of it.
-        let holdsJSON = column.type == .json && !column.mayHoldInvalidJSON
+        let holdsJSON =
+            (column.type == .json && !column.mayHoldInvalidJSON) || column.holdsOnlyJSONText
         location.index =
             location.pathLiteral == nil
             ? nil
@@ -90,7 +93,9 @@ struct SQLiteDialect: SQLDialect {
         let column = measured.quotedColumn
         let length =
             "CASE WHEN json_type(\(column), \(literal)) = 'array' THEN json_array_length(\(column), \(literal)) END"
-        let holdsJSON = measured.column.type == .json && !measured.column.mayHoldInvalidJSON
+        let holdsJSON =
+            (measured.column.type == .json && !measured.column.mayHoldInvalidJSON)
+            || measured.column.holdsOnlyJSONText
         return "(" + (holdsJSON ? length : "CASE WHEN json_valid(\(column)) THEN \(length) END")
             + ")"
     }

@@ -184,6 +184,7 @@ extension SQLiteStore {
             }
         case .blob(let bytes):
             s.types[ValueType.blob.rawValue] += 1
+            if !StoredConvention.isUUID(bytes) { s.blobsAllUUIDs = false }
             s.distinct.insert(valueHash(bytes.bindMemory(to: UInt8.self), seed: 7))
             if s.example == nil {
                 let text = type == .uuid ? UUIDValue.string(bytes) : nil
@@ -209,6 +210,13 @@ extension SQLiteStore {
                 }
             }
             s.types[ValueType.string.rawValue] += 1
+            if s.stringsAllDecimal {
+                if !StoredConvention.isDecimal(bytes) {
+                    s.stringsAllDecimal = false
+                } else if bytes.contains(UInt8(ascii: ".")) {
+                    s.stringsWithFraction = true
+                }
+            }
             s.distinct.insert(valueHash(bytes, seed: 0))
             s.string(bytes)
             if s.example == nil { s.example = JSONEncoding.example(bytes) }

@@ -8,7 +8,8 @@ extension SQLiteStore {
         return try write(commit: !dryRun) { db in
             let table = try Self.resolveTable(spec.table, db: db, path: path)
             try Self.requireTable(table, verb: "update", db: db)
-            let info = try TableInfo(db: db, table: table)
+            let info = try TableInfo(db: db, table: table).markingDecimalText(
+                spec.filters, db: db)
             let query = try spec.build(table: info, db: db)
             try Self.requireJSONText(spec, table: info, db: db)
             try spec.requirePlaces(table: info, db: db)
@@ -92,7 +93,10 @@ extension SQLiteStore {
             var sql = "DELETE FROM \(SQLQuote.identifier(table))"
             var arguments: [DatabaseValue] = []
             if let filter = Filter.all(spec.filters) {
-                let rendered = try FilterSQL(filter, table: try TableInfo(db: db, table: table))
+                let rendered = try FilterSQL(
+                    filter,
+                    table: try TableInfo(db: db, table: table).markingDecimalText(
+                        spec.filters, db: db))
                 sql += " WHERE \(rendered.sql)"
                 arguments = rendered.arguments
             } else if !spec.all {
@@ -257,23 +261,79 @@ extension SQLiteStore {
         }
         var result = EditResult(table: table, changed: db.changesCount, sql: text)
         result.alsoChanged = max(0, db.totalChangesCount - totalBefore - result.changed)
-        // A text index's triggers change its FTS5 table, which is no row of the user's: the
+        // A full-text index's triggers (jsonsql's `index --text`, GRDB's
+        // `synchronize(withTable:)`) change its FTS table, which is no row of the user's: the
         // count says nothing of them where they are all the triggers and no key refers here.
         if result.alsoChanged > 0 {
-            let info = try TableInfo(db: db, table: table)
-            let kept = Set(info.textIndexes.flatMap(\.triggers))
-            let triggers = try String.fetchAll(
+            let triggers = try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
+                    "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE",
                 arguments: [table])
-            if !kept.isEmpty, triggers.allSatisfy(kept.contains),
+            let fullText = try Self.fullTextTables(db)
+            if triggers.allSatisfy({
+                Self.writesOnly(fullText, trigger: ($0["sql"] as String?) ?? "")
+            }),
                 try Self.referringColumns(table, db: db).isEmpty
             {
                 result.alsoChanged = 0
             }
         }
         return result
+    }
+
+    /// The full-text virtual tables (FTS3, FTS4, FTS5), folded as `SQLName` folds names.
+    static func fullTextTables(_ db: Database) throws -> Set<String> {
+        Set(
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_schema WHERE type = 'table'
+                    AND sql LIKE 'CREATE VIRTUAL TABLE%' AND (sql LIKE '%USING fts5%' OR sql LIKE '%USING fts4%' OR sql LIKE '%USING fts3%')
+                    """
+            ).map(SQLName.fold))
+    }
+
+    /// Whether every statement of a trigger's body writes into one of `tables` (an FTS table a
+    /// synchronizing trigger keeps), and it has at least one: `INSERT INTO`, `REPLACE INTO`,
+    /// `UPDATE`, `DELETE FROM`, each followed by the table it writes.
+    static func writesOnly(_ tables: Set<String>, trigger sql: String) -> Bool {
+        let t = SQLTokens(sql)
+        guard let begin = (0..<t.count).first(where: { t.isWord($0, "BEGIN") }) else {
+            return false
+        }
+        var targets: [String] = []
+        var i = begin + 1
+        // Statements start the body and follow each `;`.
+        var atStart = true
+        while i < t.count {
+            defer { i += 1 }
+            if t.isSymbol(i, ";") {
+                atStart = true
+                continue
+            }
+            guard atStart else { continue }
+            atStart = false
+            if t.isWord(i, "END") { break }
+            var k = i + 1
+            if t.isWord(i, "INSERT") || t.isWord(i, "REPLACE") || t.isWord(i, "UPDATE") {
+                // `OR REPLACE`, `OR IGNORE`, ...
+                if t.isWord(k, "OR") { k += 2 }
+                if !t.isWord(i, "UPDATE") {
+                    guard t.isWord(k, "INTO") else { return false }
+                    k += 1
+                }
+            } else if t.isWord(i, "DELETE") {
+                guard t.isWord(k, "FROM") else { return false }
+                k += 1
+            } else {
+                return false
+            }
+            guard k < t.count, t.tokens[k].kind == .word || t.tokens[k].kind == .quotedName
+            else { return false }
+            targets.append(t.name(k))
+        }
+        return !targets.isEmpty && targets.allSatisfy { tables.contains(SQLName.fold($0)) }
     }
 
     /// `member.team_id`: the columns of other tables whose foreign keys point at `table`.

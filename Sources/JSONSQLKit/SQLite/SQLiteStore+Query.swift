@@ -7,7 +7,8 @@ extension SQLiteStore {
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         do {
             return try read { db in
-                let info = try TableInfo(db: db, table: spec.table)
+                let info = try TableInfo(db: db, table: spec.table).markingDecimalText(
+                    spec.filters, db: db)
                 let spec = try Self.fitted(spec, to: info, db: db)
                 try Self.refuseDroppedGroups(spec, table: info, db: db)
                 return try Self.stream(try spec.build(table: info), db: db, format: format, to: out)
@@ -50,7 +51,9 @@ extension SQLiteStore {
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
     func count(_ spec: QuerySpec) throws -> Int {
         return try read { db in
-            let query = try spec.counting.build(table: try TableInfo(db: db, table: spec.table))
+            let query = try spec.counting.build(
+                table: try TableInfo(db: db, table: spec.table).markingDecimalText(
+                    spec.filters, db: db))
             return try Int.fetchOne(
                 db, sql: query.sql, arguments: StatementArguments(query.arguments)) ?? 0
         }
@@ -211,7 +214,8 @@ extension SQLiteStore {
     /// The SQL of a query and SQLite's plan for it, as text lines.
     func explain(_ spec: QuerySpec) throws -> String {
         return try read { db in
-            let info = try TableInfo(db: db, table: spec.table)
+            let info = try TableInfo(db: db, table: spec.table).markingDecimalText(
+                spec.filters, db: db)
             let query = try Self.fitted(spec, to: info, db: db).build(table: info)
             return try Self.plan(
                 query, db: db, indexes: try Self.servingIndexes(query, table: info))
@@ -338,27 +342,30 @@ extension SQLiteStore {
                         kind: declared.map { OutputKind(ColumnType(declaredType: $0)) } ?? .natural)
                 })
         defer { sqlite3_reset(handle) }
-        // With columns the result decides (`--json-cols auto`), rows are read ahead to decide them.
-        var kinds = ResultKinds(query.decidedByResult)
+        // With columns the result decides (`--json-cols auto`), rows are read ahead to decide
+        // them; a table's column (of a query, or the origin of a `--sql` column) by its values.
+        var kinds = ResultKinds(
+            query.columns == nil ? Self.storedCandidates(handle, db: db) : query.decidedByResult)
         var writer: (any RowWriter)?
         let count = try RowPipeline.run(
             handle, columns: columns.count, readingAhead: { kinds.observe($0) },
             writer: { ended in
-                if !ended {
-                    // The result goes on: the rest is checked by SQL over the same query.
-                    try kinds.decideRest { candidate, needsValue in
-                        let condition = ResultKinds.sqliteCondition(candidate.kind)
-                        if try Self.exists(
-                            ResultKinds.failingSQL(
-                                query.checkedSQL, candidate, condition: condition), query, db: db)
-                        {
-                            return false
-                        }
-                        return try !needsValue
-                            || Self.exists(
-                                ResultKinds.valueSQL(query.checkedSQL, candidate), query, db: db)
+                // Checked by SQL over the stored column, or over the same query when the result
+                // goes on past the rows read ahead.
+                let holds = { (candidate: ResultKinds.Candidate, needsValue: Bool) throws -> Bool in
+                    let condition = ResultKinds.sqliteCondition(candidate.kind)
+                    let over = candidate.source ?? query.checkedSQL
+                    let bound = candidate.source == nil ? query : SQLQuery(sql: over)
+                    if try Self.exists(
+                        ResultKinds.failingSQL(over, candidate, condition: condition), bound, db: db
+                    ) {
+                        return false
                     }
+                    return try !needsValue
+                        || Self.exists(ResultKinds.valueSQL(over, candidate), bound, db: db)
                 }
+                try kinds.decideStored(holds)
+                if !ended { try kinds.decideRest(holds) }
                 let made = try format.makeWriter(columns: kinds.columns(columns), out: out)
                 writer = made
                 return made
@@ -366,6 +373,35 @@ extension SQLiteStore {
             step: { try db.step(handle) })
         try writer?.finish()
         return count
+    }
+
+    /// The result columns of a statement (`--sql`, the shell) that are a table's column as
+    /// stored (SQLite's column metadata names it), not declared json, blob or uuid: each prints
+    /// by its stored values, as `query` prints that column (`ResultKinds`).
+    static func storedCandidates(_ handle: OpaquePointer, db: Database) -> [ResultKinds.Candidate] {
+        // A statement that writes (`RETURNING`) shows rows that are not yet stored as printed.
+        guard sqlite3_stmt_readonly(handle) != 0 else { return [] }
+        var candidates: [ResultKinds.Candidate] = []
+        let names = OutputColumn.uniquelyNamed(
+            (0..<sqlite3_column_count(handle)).map {
+                OutputColumn(name: String(cString: sqlite3_column_name(handle, $0)), kind: .natural)
+            })
+        for i in 0..<sqlite3_column_count(handle) {
+            guard let table = sqlite3_column_table_name(handle, i).map({ String(cString: $0) }),
+                let column = sqlite3_column_origin_name(handle, i).map({ String(cString: $0) }),
+                let schema = sqlite3_column_database_name(handle, i).map({ String(cString: $0) })
+            else { continue }
+            let declared = sqlite3_column_decltype(handle, i).map { String(cString: $0) } ?? ""
+            guard let kind = SQLiteDialect.candidateKind(ColumnType(declaredType: declared)) else {
+                continue
+            }
+            candidates.append(
+                .stored(
+                    column: Int(i), name: names[Int(i)].name, kind: kind,
+                    table: SQLQuote.identifier(schema) + "." + SQLQuote.identifier(table),
+                    column: SQLQuote.identifier(column)))
+        }
+        return candidates
     }
 
     /// Whether `sql`, a SELECT EXISTS over `query` with its arguments, gives true.

@@ -69,7 +69,7 @@ extension SQLiteStore {
             _ = try Self.stream(
                 SQLQuery(
                     sql: """
-                        SELECT m.name AS name, (SELECT count(*) FROM pragma_table_xinfo(m.name)) AS columns,
+                        SELECT m.name AS name, (SELECT count(*) FROM pragma_table_xinfo(m.name) WHERE hidden <> 1) AS columns,
                                coalesce((SELECT l.type FROM pragma_table_list l WHERE l.schema = 'main' AND l.name = m.name),
                                         m.type) AS type\(rows)
                         FROM sqlite_schema m WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
@@ -122,7 +122,7 @@ extension SQLiteStore {
                            jsonsql_constraint(m.name, p.name, 'references') AS "references",
                            jsonsql_constraint(m.name, p.name, 'collate') AS "collate",
                            jsonsql_constraint(m.name, p.name, 'generated') AS "generated"
-                    FROM sqlite_schema m JOIN pragma_table_xinfo(m.name) p
+                    FROM sqlite_schema m JOIN pragma_table_xinfo(m.name) p ON p.hidden <> 1
                     WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \(filter)
                     ORDER BY m.rowid, p.cid
                     """, arguments: table.map { [$0.databaseValue] } ?? [],

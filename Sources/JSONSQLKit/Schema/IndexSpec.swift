@@ -75,7 +75,7 @@ public struct IndexSpec: Sendable {
                 + (try partialSQL(table: info))
         }
         var expressions = try paths.map { path -> String in
-            info.dialect.indexExpression(try ResolvedPath(path, in: info).valueSQL, nocase: nocase)
+            info.dialect.indexExpression(try ResolvedPath(path, in: info).indexSQL, nocase: nocase)
         }
         if kindsApart && info.dialect.indexesKindsApart {
             for path in paths where path.segments.isEmpty {

@@ -15,6 +15,13 @@ public struct ColumnInfo: Sendable, Equatable {
     /// jsonsql declares its own): its values may be text that is not JSON, so paths into it
     /// are guarded as in a text column (see `ResolvedPath`).
     public var mayHoldInvalidJSON = false
+    /// A text column (GRDB declares `.jsonText` so) that a CHECK with `json_valid` keeps to
+    /// JSON text: paths read it unguarded, and an index writes GRDB's spelling
+    /// (`ResolvedPath.indexSQL`).
+    public var holdsOnlyJSONText = false
+    /// A text column whose every value is a decimal number's text (GRDB's `Decimal`), found
+    /// for a filter that compares it with a number (`markingDecimalText`): compared by value.
+    public var holdsDecimalText = false
     /// For an any column: whether SQLite turns text that reads as a number (`"42"`, `" 1e3"`)
     /// into that number in it, as in a column declared `ANY` outside a STRICT table, which has
     /// NUMERIC affinity (see `ColumnType.declaredType`). A STRICT table's `ANY` and a column
@@ -111,7 +118,7 @@ public struct TableInfo: Sendable {
                     WHERE tbl_name = ? COLLATE NOCASE AND type IN ('table', 'view', 'index') AND sql IS NOT NULL
                     ORDER BY type = 'index', name
                     """), arguments: [table])
-        if columns.contains(where: { $0.type == .json && !$0.isGenerated }) {
+        if columns.contains(where: { ($0.type == .json || $0.type == .text) && !$0.isGenerated }) {
             let created = SQLTokens(schemaRows.first { !$0[0] }.map { $0[2] } ?? "")
             // `json_valid(c)` anywhere in the table's text: jsonsql's CHECK or one written by hand.
             let validated = (0..<created.count).compactMap { i in
@@ -121,6 +128,11 @@ public struct TableInfo: Sendable {
             }
             for i in columns.indices where columns[i].type == .json && !columns[i].isGenerated {
                 columns[i].mayHoldInvalidJSON = !validated.contains {
+                    SQLName.same($0, columns[i].name)
+                }
+            }
+            for i in columns.indices where columns[i].type == .text && !columns[i].isGenerated {
+                columns[i].holdsOnlyJSONText = validated.contains {
                     SQLName.same($0, columns[i].name)
                 }
             }
