@@ -97,11 +97,12 @@ extension Store {
     public static func streamTop(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
-        batchSize: Int = 50_000, note: ((String) -> Void)? = nil
+        batchSize: Int = 50_000, note: ((String) -> Void)? = nil,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         try SQLiteStore.streamTop(
             file: path, format: format, spec: spec, output: output, to: out, batchSize: batchSize,
-            note: note)
+            note: note, progress: progress)
     }
 
     /// `describe` of a data file: every path with its types, counts and distinct values.

@@ -222,12 +222,12 @@ struct Query: StoreCommand {
                     }
                 }
                 if Store.canStreamTop(spec) {
-                    return try printing { out in
+                    return try printing(progress) { out in
                         var notes: [String] = []
                         try Store.streamTop(
                             file: db.database, format: format, spec: spec, output: rowFormat,
                             to: out,
-                            note: { notes.append($0) })
+                            note: { notes.append($0) }, progress: progress.update)
                         return notes
                     }
                 }

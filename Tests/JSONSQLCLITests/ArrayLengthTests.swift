@@ -219,6 +219,25 @@ struct ArrayLengthTests {
                 ),
                 "\(spelling): \(result.stderr)")
         }
+        // A method call on the array, as JavaScript, Java or Python's pandas write it, is refused
+        // with the call to write, naming the array.
+        for (spelling, call) in [
+            ("payload.commits.length() > 3", "payload.commits.length()"),
+            ("payload.commits.size() > 3", "payload.commits.size()"),
+            ("tags.count() = 2", "tags.count()"),
+        ] {
+            let array = call.components(separatedBy: ".").dropLast().joined(separator: ".")
+            let result = try CLI.run(["query", file, "--where", spelling])
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(result.status)")
+            #expect(
+                result.stderr.contains(
+                    "\(call) is not jsonsql's; the number of elements of an array is length(\(array)), as in length(\(array)) > 3"
+                ),
+                "\(spelling): \(result.stderr)")
+        }
+        let called = try CLI.run(["query", file, "--select", "id,payload.commits.length()"])
+        #expect(
+            called.stderr.contains("as in length(payload.commits) > 3"), "\(called.stderr)")
         // JavaScript's spelling is a key named length, which no record has: the note says what to
         // write.
         let js = try CLI.run(["query", file, "--where", "payload.commits.length > 3"])

@@ -199,6 +199,53 @@ struct DescribeMissingTests {
         #expect(summary(fromStdin["org"]) == expected["org"])
     }
 
+    @Test(
+        "nested and array keys missing or null: a file counts each where it is; a table made of it on SQLite and PostgreSQL counts the same inside JSON and notes its NULL columns"
+    )
+    func nestedInTables() throws {
+        let lines = [
+            #"{"id":1,"p":{"x":null}}"#, #"{"id":2,"p":{}}"#, #"{"id":3,"p":null}"#, #"{"id":4}"#,
+            #"{"id":5,"p":{"x":1}}"#, #"{"id":6,"a":[{"k":null},{}]}"#,
+            #"{"id":7,"a":[{"k":2},{"k":"s"}]}"#, #"{"id":8,"a":[]}"#,
+        ]
+        let file = try dir.write("nested.ndjson", ndjson(lines))
+        // Counted here from the records: a path is there in a record that holds it, null or not.
+        let records = lines.map {
+            try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        let holdsP = records.filter { $0["p"] != nil }.count
+        let pNull = records.filter { $0["p"] is NSNull }.count
+        let holdsX = records.filter { ($0["p"] as? [String: Any])?["x"] != nil }.count
+        let elements = records.compactMap { $0["a"] as? [[String: Any]] }
+        let withK = elements.filter { $0.contains { $0["k"] != nil } }.count
+        let kValues = elements.flatMap { $0.compactMap { $0["k"] } }.count
+        let fromFile = try described([file])
+        #expect(summary(fromFile.rows["p"]) == "\(holdsP) null:\(pNull),object:\(holdsP - pNull)")
+        #expect(summary(fromFile.rows["p.x"]) == "\(holdsX) integer:1,null:1")
+        #expect(summary(fromFile.rows["a[].k"]) == "\(withK) integer:1,null:1,string:1")
+        #expect(kValues == 3)
+        #expect(fromFile.stderr == "")
+        var tables = [dir.path("nested.sqlite")]
+        if PostgresServer.isInstalled { tables.append(try PostgresServer.freshSchema("missing")) }
+        for database in tables {
+            _ = try succeed(["insert", database, "nested", file])
+            let (rows, stderr) = try described([database, "nested"])
+            // A column NULL where the key was missing counts as there with null, as the note says.
+            #expect(
+                summary(rows["p"]) == "\(lines.count) null:\(lines.count - holdsP + pNull),object:3"
+            )
+            #expect(summary(rows["a"]) == "\(lines.count) array:3,null:5")
+            // Inside JSON, missing and null are told apart as in the file.
+            for path in ["p.x", "a[]", "a[].k"] {
+                #expect(summary(rows[path]) == summary(fromFile.rows[path]), "\(database) \(path)")
+            }
+            #expect(
+                stderr
+                    == "note: a column is NULL where a record held null and also where it lacked the key, so describe counts both as null: p (5 rows), a (5 rows)\n",
+                "\(database)")
+        }
+    }
+
     @Test("an empty CSV cell is null, and a CSV cell is always there: count is every row")
     func csvEmptyCell() throws {
         let file = try dir.write("cells.csv", "id,x,s\n1,,a\n2,5,\n3,7,\"\"\n")

@@ -148,22 +148,33 @@ struct ProgressTests {
     }
 
     @Test(
-        "query of a file shows the line while it reads and clears it for good before the first row")
-    func query() async throws {
+        "query of a file shows the line while it reads and clears it for good before the first row: rows streamed, the first rows in an order, groups",
+        arguments: [
+            (
+                ["--where", "n >= 19998", "--select", "id,n"],
+                [#"{"id":"r19998","n":19998}"#, #"{"id":"r19999","n":19999}"#]
+            ),
+            (
+                ["--order-by", "n:desc", "--limit", "2", "--select", "id,n"],
+                [#"{"id":"r19999","n":19999}"#, #"{"id":"r19998","n":19998}"#]
+            ),
+            (
+                ["--where", "n >= 19998", "--group-by", "n", "--select", "n,count()"],
+                [#"{"n":19998,"count()":1}"#, #"{"n":19999,"count()":1}"#]
+            ),
+        ])
+    func query(arguments: [String], rows: [String]) async throws {
         let dir = try TemporaryDirectory()
         let fifo = try Self.slowPipe(dir, "slow")
         let terminal = try ShellTerminal(
-            ["query", fifo, "--where", "n >= 19998", "--select", "id,n", "-f", "jsonl"],
-            environment: ["CI": ""], in: dir.url)
+            ["query", fifo] + arguments + ["-f", "jsonl"], environment: ["CI": ""], in: dir.url)
         let log = dir.path("terminal.log")
         try terminal.record(to: log)
         let done = try await terminal.wait(forText: "[exited 0]", seconds: 60)
         let output = try await Self.recorded(log)
-        let order = try Self.order(output, firstOutput: #"{"id":"r19998","n":19998}"#)
+        let order = try Self.order(output, firstOutput: rows[0])
         #expect(order.lastLine < order.output && order.clearedBetween, "\(output.suffix(600))")
-        #expect(
-            done.contains(#"{"id":"r19998","n":19998}"# + "\n" + #"{"id":"r19999","n":19999}"#),
-            "\(done)")
+        #expect(done.contains(rows.joined(separator: "\n")), "\(done)")
         #expect(!done.contains("MB/s"), "\(done)")
     }
 

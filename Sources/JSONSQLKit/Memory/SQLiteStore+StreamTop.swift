@@ -15,19 +15,22 @@ extension SQLiteStore {
     }
 
     /// Runs `spec` (`canStreamTop`) over the data file at `path`; returns the number of rows
-    /// printed. `note` gets `missingPathNotes`' notes, as `streamQuery` gives them.
+    /// printed. `note` gets `missingPathNotes`' notes, as `streamQuery` gives them; `progress`
+    /// how far each read of the file has come.
     @discardableResult
     static func streamTop(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
-        batchSize: Int = 50_000, note: ((String) -> Void)? = nil
+        batchSize: Int = 50_000, note: ((String) -> Void)? = nil,
+        progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         guard let limit = spec.limit else { throw JSONSQLError("streamTop needs a --limit") }
         let kept = limit + (spec.offset ?? 0)
         var prune: (sql: String, arguments: [DatabaseValue])?
         var tracker: MissingPathTracker?
         let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize, note: note
+            file: path, format: format, spec: spec, batchSize: batchSize, progress: progress,
+            note: note
         ) { db in
             if prune == nil {
                 let info = try TableInfo(db: db, table: spec.table)

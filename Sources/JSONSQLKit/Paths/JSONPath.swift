@@ -187,6 +187,14 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 guard cursor.skip("]") else {
                     throw JSONSQLError("expected ']' in the path after \(path)")
                 }
+            } else if c == "(", case .key(let key)? = path.segments.last,
+                key.lowercased() == "length" || lengthSpellings.contains(key.lowercased())
+            {
+                // JavaScript's `payload.commits.length()`, Java's `.size()`: a method call.
+                let array = JSONPath(column: path.column, segments: Array(path.segments.dropLast()))
+                throw JSONSQLError(
+                    "\(path)() is not jsonsql's; the number of elements of an array is length(\(array)), as in length(\(array)) > 3"
+                )
             } else {
                 break
             }
