@@ -9,6 +9,13 @@ let package = Package(
         .executable(name: "jsonsql", targets: ["jsonsql"]),
         .library(name: "JSONSQLKit", targets: ["JSONSQLKit"]),
     ],
+    // The command line's own dependency (ArgumentParser) is behind a trait, on by default: an
+    // app that depends on JSONSQLKit with `traits: []` neither resolves nor fetches it
+    // (docs/library.md says why a trait and not a package of its own).
+    traits: [
+        .trait(name: "CommandLine", description: "The jsonsql command's argument parsing"),
+        .default(enabledTraits: ["CommandLine"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,7 +45,9 @@ let package = Package(
                 "JSONSQLKit",
                 "CReadline",
                 "CVersion",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLine"])),
             ]
         ),
         .testTarget(name: "JSONSQLKitTests", dependencies: ["JSONSQLKit"]),
