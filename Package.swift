@@ -10,6 +10,13 @@ let package = Package(
         .executable(name: "jsonsql-serve", targets: ["jsonsql-serve"]),
         .library(name: "JSONSQLKit", targets: ["JSONSQLKit"]),
     ],
+    // The command line's own dependency (ArgumentParser) is behind a trait, on by default: an
+    // app that depends on JSONSQLKit with `traits: []` neither resolves nor fetches it
+    // (docs/library.md says why a trait and not a package of its own).
+    traits: [
+        .trait(name: "CommandLine", description: "The jsonsql command's argument parsing"),
+        .default(enabledTraits: ["CommandLine"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,23 +48,37 @@ let package = Package(
                 "JSONSQLKit",
                 "CReadline",
                 "CVersion", "ServeOptions",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLine"])),
             ]
         ),
         // `serve`'s options, read by `jsonsql serve` (for --help and checks) and jsonsql-serve.
         .target(
             name: "ServeOptions",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLine"]))
+            ]
         ),
         // The web explorer and JSON API, a separate program so other commands never load NIO.
         .executableTarget(
             name: "jsonsql-serve",
             dependencies: [
                 "JSONSQLKit", "ServeOptions",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CommandLine"])
+                ),
+                .product(
+                    name: "NIOPosix", package: "swift-nio",
+                    condition: .when(traits: ["CommandLine"])),
+                .product(
+                    name: "NIOHTTP1", package: "swift-nio",
+                    condition: .when(traits: ["CommandLine"])),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLine"])),
             ],
             // NIO's handlers hand work to worker threads by hand (locks, not actors).
             swiftSettings: [.swiftLanguageMode(.v5)]

@@ -33,7 +33,7 @@ extension Store {
 
     /// Writes the whole database to a new SQLite file at `path`, which appears complete or not
     /// at all, and never replaces a file.
-    public func save(to path: String) throws { try backend.save(to: path) }
+    public func save(to path: String) throws { try locked { try backend.save(to: path) } }
 
     /// Whether `spec` may stream over a file: no order, groups, aggregates or offset, nothing
     /// decided by the whole result, and a format that needs no measuring pass.

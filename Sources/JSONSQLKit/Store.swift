@@ -1,12 +1,17 @@
 import CSQLiteConfig
 import Foundation
+import GRDB
 
 /// An open jsonsql database, SQLite or PostgreSQL: the entry point of every operation.
 ///
 /// `Store` opens the engine a database argument names (a file path, or a `postgres://` URL)
 /// and hands each operation to it (`StoreBackend`); what is the same on every engine (copying
 /// between two of them, the checks before a path is looked up) is written here once.
-public final class Store {
+///
+/// A store is `Sendable`: its operations run one at a time (a lock), so tasks and threads may
+/// share one. In a GRDB app, open it on the app's own pool (`Store(_:)`), whose readers
+/// and writer the operations then use as GRDB schedules them.
+public final class Store: @unchecked Sendable {
     /// How a command needs the database file.
     public enum Access: Sendable {
         /// The file must exist; it is opened for reading only.
@@ -22,9 +27,20 @@ public final class Store {
 
     /// The engine that holds the database.
     let backend: any StoreBackend
+    /// Makes the operations of a store shared by threads run one at a time: the backends keep
+    /// state between calls (SQLite's new database until its first write, PostgreSQL's one
+    /// connection). Recursive: an operation may call another of the same store.
+    private let lock = NSRecursiveLock()
+
+    /// `body` alone on this store (`lock`).
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
 
     /// The database as messages name it: a file's path, or a URL without its password.
-    public var path: String { backend.name }
+    public var path: String { locked { backend.name } }
 
     /// With `userTransactions`, a transaction that SQL begins (`BEGIN`) stays open across calls
     /// until SQL ends it, as the shell needs; without, each call must leave none open.
@@ -65,10 +81,26 @@ public final class Store {
         self.backend = backend
     }
 
+    /// A store on a GRDB app's own database: its `DatabasePool` or `DatabaseQueue`, whose
+    /// connections every operation uses as the app configured them.
+    ///
+    ///     let pool = try DatabasePool(path: path)
+    ///     let store = try Store(pool)
+    ///     let names = try store.tableNames()
+    ///
+    /// jsonsql adds its SQL functions (`Database.addJSONSQLFunctions()`) to each connection an
+    /// operation first runs on, and changes nothing else: no pragma, no busy handler, no
+    /// process-wide setting. Closing the store leaves the pool open; the app closes it.
+    public convenience init(_ writer: any DatabaseWriter) throws {
+        self.init(try SQLiteStore(writer: writer))
+    }
+
     /// The backend's answer, with a PostgreSQL server's refusal given as the library's
     /// `JSONSQLError.postgres`, which a program can tell apart by its SQLSTATE, and a search
     /// without a text index as the command that makes one.
     func onBackend<T>(_ body: (any StoreBackend) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
         do {
             return try body(backend)
         } catch let error as PostgresError {
@@ -108,29 +140,29 @@ public final class Store {
 
     /// The database as a command line a message suggests names it: the file's path, or the
     /// URL without its password, with its options, so that the command runs on the same schema.
-    public var commandLineName: String { backend.name }
+    public var commandLineName: String { locked { backend.name } }
 
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
-    public var statementSyntax: StatementSyntax { backend.statementSyntax }
+    public var statementSyntax: StatementSyntax { locked { backend.statementSyntax } }
 
     /// Whether the database exists: false while a new SQLite file waits for its first write.
-    public var fileExists: Bool { backend.exists }
+    public var fileExists: Bool { locked { backend.exists } }
 
     /// Whether the database lives in memory only (files loaded by `Store.loading`).
-    public var isInMemory: Bool { backend.isInMemory }
+    public var isInMemory: Bool { locked { backend.isInMemory } }
 
     /// Closes the connection; a new database that nothing was written to leaves no file behind.
-    public func close() { backend.close() }
+    public func close() { locked { backend.close() } }
 
     // MARK: Transactions the shell's user opens
 
     /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
-    public var isInsideTransaction: Bool { backend.isInsideTransaction }
+    public var isInsideTransaction: Bool { locked { backend.isInsideTransaction } }
 
     /// Whether a transaction in which a statement failed stays open until COMMIT or ROLLBACK
     /// (PostgreSQL); on SQLite an interrupted write, a full disk or an I/O error rolls all of it
     /// back at once.
-    public var keepsFailedTransactions: Bool { backend.keepsFailedTransactions }
+    public var keepsFailedTransactions: Bool { locked { backend.keepsFailedTransactions } }
 
     /// Rolls back the open transaction, if any.
     public func rollbackOpenTransaction() throws {
@@ -139,7 +171,7 @@ public final class Store {
 
     /// Whether the shell's last SQL statement began a `COPY ... FROM STDIN`, which was refused:
     /// the script lines up to `\.` are its data (PostgreSQL only; cleared by asking).
-    public func takeRefusedCopyInput() -> Bool { backend.takeRefusedCopyInput() }
+    public func takeRefusedCopyInput() -> Bool { locked { backend.takeRefusedCopyInput() } }
 
     /// Refuses to read `path` as a command's input when it is one of the files the database
     /// keeps open (a SQLite database, attached or main, its journal, write-ahead log or
@@ -189,7 +221,7 @@ public final class Store {
     /// Makes a full-text index over the text at `spec`'s paths, which `--where 'PATH matches
     /// WORDS'` searches.
     public func createTextIndex(_ spec: TextIndexSpec) throws -> IndexOutcome {
-        try backend.createTextIndex(spec)
+        try locked { try backend.createTextIndex(spec) }
     }
 
     /// Lists the tables, with their row counts when `counts`.

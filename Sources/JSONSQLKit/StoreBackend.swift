@@ -79,6 +79,8 @@ protocol StoreBackend: AnyObject {
     ) throws -> InsertResult
     func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int
     func count(_ spec: QuerySpec) throws -> Int
+    /// The rows of a query as GRDB's `Row`s, with the values stored (`Store.fetchRows`).
+    func fetchRows(_ spec: QuerySpec) throws -> [Row]
     func explain(_ spec: QuerySpec) throws -> String
     func run(
         sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer

@@ -28,6 +28,14 @@ extension PostgresStore {
         try resolveTable(name, views: true)
     }
 
+    func fetchRows(_ spec: QuerySpec) throws -> [Row] {
+        throw JSONSQLError.unsupported(
+            backend: "PostgreSQL",
+            message:
+                "GRDB rows come from SQLite only, not from \(self.name); fetch the rows as JSON (Store.jsonRows) or as Decodable values (Store.fetch)"
+        )
+    }
+
     func retype(
         table name: String, columns changes: [(column: String, type: ColumnType)],
         after spec: AlterSpec?

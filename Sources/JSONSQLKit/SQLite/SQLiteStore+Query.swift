@@ -48,6 +48,22 @@ extension SQLiteStore {
         while try rows.next() != nil {}
     }
 
+    /// The rows of a query as GRDB's `Row`s, each value as stored, copied out of the cursor.
+    func fetchRows(_ spec: QuerySpec) throws -> [Row] {
+        do {
+            return try read { db in
+                let info = try TableInfo(db: db, table: spec.table)
+                let spec = try Self.fitted(spec, to: info, db: db)
+                try Self.refuseDroppedGroups(spec, table: info, db: db)
+                let query = try spec.build(table: info)
+                return try Row.fetchAll(
+                    db, sql: query.sql, arguments: StatementArguments(query.arguments))
+            }
+        } catch {
+            throw spec.explaining(error)
+        }
+    }
+
     /// The number of rows `spec`'s filters match (its selections, order and groups aside).
     func count(_ spec: QuerySpec) throws -> Int {
         return try read { db in

@@ -10,7 +10,12 @@ final class SQLiteStore: StoreBackend {
 
     let path: String
     private let configuration: Configuration
-    private var queue: DatabaseQueue
+    /// The connection jsonsql opened (a `DatabaseQueue`), or the app's own pool or queue
+    /// (`init(writer:)`), which jsonsql never configures nor closes.
+    private var queue: any DatabaseWriter
+    /// Whether `queue` is the app's: jsonsql's SQL functions are then added to each of its
+    /// connections as an operation first uses it (`prepare`), and nothing else is changed.
+    let isAppWriter: Bool
     /// While no file is at `path`: where the new database is built until its first write.
     private var draft: DraftDatabase?
     /// A new database moved into place that could not be opened again then: the next work opens it.
@@ -225,6 +230,7 @@ final class SQLiteStore: StoreBackend {
         self.userTransactions = userTransactions
         self.path = path
         self.configuration = configuration
+        isAppWriter = false
         if exists {
             queue = try Self.connect(path, configuration: configuration, reportedAs: path)
         } else {
@@ -239,6 +245,30 @@ final class SQLiteStore: StoreBackend {
         }
     }
 
+    /// A store on an app's own `DatabasePool` or `DatabaseQueue`: its connections, as the app
+    /// configured them (no pragma, busy mode or defensive setting of jsonsql's), with jsonsql's
+    /// SQL functions added to each connection an operation uses. Closing the store leaves the
+    /// writer open.
+    init(writer: any DatabaseWriter) throws {
+        guard sqlite3_libversion_number() >= Self.minimumSQLiteVersion else {
+            throw JSONSQLError(
+                "SQLite \(String(cString: sqlite3_libversion())) is too old: jsonsql needs 3.38 or newer for its JSON operators"
+            )
+        }
+        self.configuration = writer.configuration
+        self.userTransactions = false
+        self.path = writer.path
+        isAppWriter = true
+        queue = writer
+    }
+
+    /// Adds jsonsql's SQL functions to a connection of the app's writer the first time an
+    /// operation uses it (its own connections have them from `defensiveConfiguration`).
+    private func prepare(_ db: Database) throws {
+        guard isAppWriter else { return }
+        try AppConnections.prepare(db)
+    }
+
     /// A database in memory, named `name` in messages: nothing is written to disk.
     init(memoryNamed name: String) throws {
         guard sqlite3_libversion_number() >= Self.minimumSQLiteVersion else {
@@ -251,6 +281,7 @@ final class SQLiteStore: StoreBackend {
         self.configuration = configuration
         self.userTransactions = false
         self.path = name
+        isAppWriter = false
         queue = try DatabaseQueue(configuration: configuration)
         isInMemory = true
     }
@@ -267,7 +298,7 @@ final class SQLiteStore: StoreBackend {
 
     /// Closes the connection; a new database that nothing was written to leaves no file behind.
     func close() {
-        try? queue.close()
+        if !isAppWriter { try? (queue as? DatabaseQueue)?.close() }
         draft?.discard()
         draft = nil
     }
@@ -293,7 +324,7 @@ final class SQLiteStore: StoreBackend {
 
     /// Runs work on the connection: every database operation goes through here, so that a new
     /// database moves into place after the first work that wrote to it.
-    private func withConnection<T>(_ work: (DatabaseQueue) throws -> T) throws -> T {
+    private func withConnection<T>(_ work: (any DatabaseWriter) throws -> T) throws -> T {
         if reopenPending {
             queue = try Self.reopen(path, configuration: configuration)
             reopenPending = false
@@ -311,8 +342,10 @@ final class SQLiteStore: StoreBackend {
         }
         // A new database moves into place once written, but not inside the shell user's open
         // transaction: closing the connection would roll it back.
-        if let draft, draft.hasContent, !queue.inDatabase({ $0.isInsideTransaction }) {
-            try queue.close()
+        if let draft, draft.hasContent, let own = queue as? DatabaseQueue,
+            !own.inDatabase({ $0.isInsideTransaction })
+        {
+            try own.close()
             self.draft = nil
             do {
                 try draft.publish()
@@ -357,9 +390,9 @@ final class SQLiteStore: StoreBackend {
     /// the file keeps the pages written so far, until a connection next reads it. Reading now
     /// plays the journal back, so the file is as it was before the command and takes no more
     /// room (a copy of the file alone would otherwise hold the half-written pages).
-    private static func finishRollback(after error: Error, on queue: DatabaseQueue) {
+    private static func finishRollback(after error: Error, on queue: any DatabaseWriter) {
         guard let error = error as? DatabaseError, isStorageFailure(error) else { return }
-        queue.inDatabase { db in
+        queue.writeWithoutTransaction { db in
             guard !db.isInsideTransaction else { return }
             _ = try? Int.fetchOne(db, sql: "PRAGMA schema_version")
         }
@@ -394,7 +427,10 @@ final class SQLiteStore: StoreBackend {
     func read<T>(_ work: (Database) throws -> T) throws -> T {
         do {
             return try withConnection { queue in
-                try queue.read { db in try Self.readingStoredSchema(db) { try work(db) } }
+                try queue.read { db in
+                    try prepare(db)
+                    return try Self.readingStoredSchema(db) { try work(db) }
+                }
             }
         } catch {
             throw Self.translate(error, path: path)
@@ -405,7 +441,8 @@ final class SQLiteStore: StoreBackend {
     func writeWithoutTransaction<T>(_ work: (Database) throws -> T) throws -> T {
         try withConnection { queue in
             try queue.writeWithoutTransaction { db in
-                try Self.readingStoredSchema(db) { try work(db) }
+                try prepare(db)
+                return try Self.readingStoredSchema(db) { try work(db) }
             }
         }
     }
@@ -458,7 +495,7 @@ final class SQLiteStore: StoreBackend {
         var named = stat()
         guard stat(path, &named) == 0 else { return }
         let databases =
-            (try? queue.inDatabase { db in
+            (try? queue.writeWithoutTransaction { db in
                 try Row.fetchAll(db, sql: "PRAGMA database_list").map {
                     (name: $0["name"] as String, file: $0["file"] as String)
                 }
@@ -485,13 +522,13 @@ final class SQLiteStore: StoreBackend {
 
     /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
     var isInsideTransaction: Bool {
-        return queue.inDatabase { $0.isInsideTransaction }
+        return queue.writeWithoutTransaction { $0.isInsideTransaction }
     }
 
     /// Rolls back the open transaction, if any.
     func rollbackOpenTransaction() throws {
         do {
-            try queue.inDatabase { db in
+            try queue.writeWithoutTransaction { db in
                 if db.isInsideTransaction { try db.rollback() }
             }
         } catch {
