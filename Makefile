@@ -141,6 +141,7 @@ SIZES ?=
 BENCH_FLAGS ?=
 bench: release bench-deps
 	bench/run.sh $(if $(strip $(SIZES)),--sizes "$(strip $(SIZES))") $(BENCH_FLAGS)
+	bench/serve.sh $(RELEASE_BIN)
 
 # jsonsql serve beside Datasette: requests/s, p99, errors and memory for a filtered page of 50 rows
 # of 1M players with wrk; a page of events in headless Chromium (bench/serve.sh; bench/out/serve.md).
