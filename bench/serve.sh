@@ -23,7 +23,11 @@ work=$out/serve
 mkdir -p "$data" "$work"
 gen=${GEN_PLAYERS:-$(dirname "$root")/shared/bench/gen_players.py}
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+# serve() runs in a command substitution, a subshell: its servers' pids are read from files.
+cleanup() {
+    for pid in "${pids[@]}" $(cat "$work"/pid-* 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
+    rm -f "$work"/pid-*
+}
 trap cleanup EXIT
 
 nd=$data/players-$players.ndjson
@@ -41,7 +45,6 @@ ev=$data/events-$events.ndjson
 serve() {
     local banner=$work/banner-$1
     "$jsonsql" serve "$2" --port 0 > "$banner" 2>&1 &
-    pids+=($!)
     echo $! > "$work/pid-$1"
     for _ in $(seq 1 600); do grep -q "Ctrl-C stops" "$banner" && break; sleep 0.5; done
     sed -n 's|.* at \(http://[^/]*\)/.*|\1|p' "$banner"
