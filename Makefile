@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 DEBUG_BIN := .build/debug/jsonsql
 RELEASE_BIN := .build/release/jsonsql
 
-.PHONY: all deps build static-libs release test test-citus faults demo examples bench bench-tiny bench-deps fuzz install install-files \
+.PHONY: all deps build static-libs release test test-citus faults demo examples bench bench-tiny bench-serve bench-deps fuzz install install-files \
   uninstall dist test-dist format lint docs clean
 
 all: build
@@ -141,6 +141,12 @@ SIZES ?=
 BENCH_FLAGS ?=
 bench: release bench-deps
 	bench/run.sh $(if $(strip $(SIZES)),--sizes "$(strip $(SIZES))") $(BENCH_FLAGS)
+	bench/serve.sh $(RELEASE_BIN)
+
+# jsonsql serve beside Datasette: requests/s, p99, errors and memory for a filtered page of 50 rows
+# of 1M players with wrk; a page of events in headless Chromium (bench/serve.sh; bench/out/serve.md).
+bench-serve: release
+	bench/serve.sh $(RELEASE_BIN)
 
 bench-tiny: release bench-deps
 	bench/run.sh --tiny $(BENCH_FLAGS)

@@ -44,6 +44,10 @@ public struct ServeOptions: ParsableArguments {
             "Seconds one request's query may run before it is stopped.", valueName: "seconds"))
     public var timeLimit: Double = 5
 
+    /// The environment variable `jsonsql serve` hands the token to jsonsql-serve in, so that it
+    /// is not on a command line that every user can read (`ps`).
+    public static let tokenVariable = "JSONSQL_SERVE_TOKEN"
+
     /// Creates the options with their defaults (the database set by parsing).
     public init() {}
 

@@ -26,6 +26,7 @@ final class HTTPHandler: ChannelInboundHandler, @unchecked Sendable {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
+            current = nil
             body = nil
             tooLarge = false
         case .body(var part):

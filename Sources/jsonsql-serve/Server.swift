@@ -220,7 +220,7 @@ final class Server: @unchecked Sendable {
             }
             return try insert(table: segments[0], request, response)
         }
-        guard request.method == .GET || request.method == .HEAD else {
+        guard request.method == .GET else {
             throw Refusal(
                 405,
                 "\(request.method) is not allowed here; the pages and the API answer GET (POST /TABLE/insert with --write)"

@@ -10,6 +10,10 @@ import ServeOptions
 setvbuf(stdout, nil, _IOLBF, 0)
 signal(SIGPIPE, SIG_IGN)
 var options = ServeOptions.parseOrExit()
+if options.token == nil, let token = getenv(ServeOptions.tokenVariable) {
+    options.token = String(cString: token)
+    unsetenv(ServeOptions.tokenVariable)
+}
 if !options.isLoopback && options.token == nil {
     var bytes = [UInt8](repeating: 0, count: 24)
     for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }

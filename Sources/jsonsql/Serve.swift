@@ -57,7 +57,8 @@ struct Serve: ParsableCommand {
             server, options.database, "--port", String(options.port), "--host", options.host,
             "--max-rows", String(options.maxRows), "--time-limit", String(options.timeLimit),
         ]
-        if let token = options.token { arguments += ["--token", token] }
+        // The token goes by the environment: a command line is visible to every user (ps).
+        if let token = options.token { setenv(ServeOptions.tokenVariable, token, 1) }
         if options.write { arguments.append("--write") }
         let argv = arguments.map { strdup($0) } + [nil]
         execv(server, argv)

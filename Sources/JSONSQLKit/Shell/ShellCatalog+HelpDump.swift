@@ -17,8 +17,9 @@ extension ShellCatalog {
             let subcommands = command["subcommands"] as? [[String: Any]]
         else { return }
         for subcommand in subcommands {
-            // The shell's commands work on its one database; copy takes two.
-            guard let name = subcommand["commandName"] as? String, name != "shell", name != "copy"
+            // The shell's commands work on its one database; copy takes two; serve never returns.
+            guard let name = subcommand["commandName"] as? String, name != "shell", name != "copy",
+                name != "serve"
             else { continue }
             commands.append(name)
             var options: [Option] = []
