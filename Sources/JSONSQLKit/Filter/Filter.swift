@@ -14,7 +14,7 @@ public indirect enum Filter: Sendable, Equatable {
         /// One value, several for `in`, none for `is null` and `exists`.
         public var values: [Literal]
 
-        public init(
+        package init(
             path: JSONPath, op: Operator, values: [Literal] = [],
             element: [JSONPath.Segment]? = nil
         ) {
@@ -23,10 +23,10 @@ public indirect enum Filter: Sendable, Equatable {
 
         /// For `matches` on the elements of an array (`payload.commits[].message`): the path
         /// inside each element of the array at `path` (empty for the elements themselves).
-        public var element: [JSONPath.Segment]? = nil
+        package var element: [JSONPath.Segment]? = nil
 
         /// The text `matches` searches: the path, or the elements of the array there.
-        public var textPath: TextPath { TextPath(path: path, element: element) }
+        package var textPath: TextPath { TextPath(path: path, element: element) }
     }
 
     public enum Operator: String, Sendable {
@@ -155,13 +155,13 @@ public indirect enum Filter: Sendable, Equatable {
     /// equalities on one path one): SQLite's planner takes time that grows with the square of
     /// an `or`'s terms on different paths or with other operators, and at this count the
     /// slowest such filter still takes well under a second to plan.
-    public static let maximumTerms = 1_000
+    package static let maximumTerms = 1_000
     /// The most values the `in` lists of a filter hold together, each bound as a parameter
     /// on SQLite (whose statements take 250,000).
-    public static let maximumValues = 200_000
+    package static let maximumValues = 200_000
 
     /// Refuses a filter beyond `maximumTerms` comparisons or `maximumValues` list values.
-    public func checkSize() throws {
+    package func checkSize() throws {
         var terms = 0
         var values = 0
         func count(_ filter: Filter) {

@@ -10,9 +10,9 @@ public struct IndexSpec: Sendable {
     /// A partial index: only rows that match this `--where` filter are indexed.
     public var filter: Filter?
     /// Index each path as `((expr) COLLATE NOCASE)`, so `like` can use the index.
-    public var nocase = false
+    package var nocase = false
     /// On PostgreSQL, a GIN `jsonb_path_ops` index, which `contains` (`@>`) uses.
-    public var gin = false
+    package var gin = false
     /// SQLite: each whole json column also indexed by whether it holds a boolean or a container
     /// (`valueKeys`). `->> '$'` reads true as 1 and the array [1] as the text "[1]", and a key
     /// unique by that alone took true and 1 for one key, so that --replace of 1 deleted true.
@@ -26,7 +26,7 @@ public struct IndexSpec: Sendable {
     /// `player` + `address.country` → `player_on_address_country`, each path's column named as
     /// the table spells it (`DOC.k` gives `t_on_doc_k`, as `doc.k` does). An index from the end
     /// is named as one: `tags[-1]` gives `t_on_tags_minus_1`, apart from `tags[1]`'s `t_on_tags_1`.
-    public func defaultName(in info: TableInfo) -> String {
+    package func defaultName(in info: TableInfo) -> String {
         let parts = paths.map { path in
             let segments = path.segments.map { segment -> JSONPath.Segment in
                 if case .index(let n) = segment, n < 0 { return .key("minus_\(n.magnitude)") }
@@ -53,7 +53,7 @@ public struct IndexSpec: Sendable {
     ///
     /// The COLLATE wraps the parenthesised expression: `"address" ->> '$.country' COLLATE NOCASE`
     /// would bind it to the path literal, and no query would use the index.
-    public func sql(table info: TableInfo) throws -> String {
+    package func sql(table info: TableInfo) throws -> String {
         try sql(table: info, name: name ?? defaultName(in: info))
     }
 
