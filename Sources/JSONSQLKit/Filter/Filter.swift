@@ -2,18 +2,25 @@
 ///
 ///     address.country in [DE, FR] and not (score < 100 or tags contains rookie)
 public indirect enum Filter: Sendable, Equatable {
+    /// Both filters: `a and b`.
     case and(Filter, Filter)
+    /// Either filter: `a or b`.
     case or(Filter, Filter)
+    /// The rows the filter does not match: `not (a)`.
     case not(Filter)
+    /// One comparison: `address.country = DE`.
     case predicate(Predicate)
 
     /// One comparison of a path with values.
     public struct Predicate: Sendable, Equatable {
+        /// The path compared.
         public var path: JSONPath
+        /// The comparison.
         public var op: Operator
         /// One value, several for `in`, none for `is null` and `exists`.
         public var values: [Literal]
 
+        /// A comparison of `path` with `values` (for `matches`: of the `element` path inside each array element).
         package init(
             path: JSONPath, op: Operator, values: [Literal] = [],
             element: [JSONPath.Segment]? = nil
@@ -29,24 +36,43 @@ public indirect enum Filter: Sendable, Equatable {
         package var textPath: TextPath { TextPath(path: path, element: element) }
     }
 
+    /// A comparison, as `--where` text writes it (its raw value).
     public enum Operator: String, Sendable {
+        /// `=`.
         case equal = "="
+        /// `!=`.
         case notEqual = "!="
+        /// `<`.
         case less = "<"
+        /// `<=`.
         case lessOrEqual = "<="
+        /// `>`.
         case greater = ">"
+        /// `>=`.
         case greaterOrEqual = ">="
+        /// `in [a, b]`: equal to one of the values.
         case `in`
+        /// `not in [a, b]`.
         case notIn = "not in"
+        /// `contains`: an array holding the value, or a string holding it.
         case contains
+        /// `not contains`.
         case notContains = "not contains"
+        /// `like`: SQL's pattern, `%` and `_`.
         case like
+        /// `not like`.
         case notLike = "not like"
+        /// `glob`: `*` and `?`, case-sensitive.
         case glob
+        /// `not glob`.
         case notGlob = "not glob"
+        /// `is null`: null or missing.
         case isNull = "is null"
+        /// `is not null`.
         case isNotNull = "is not null"
+        /// `exists`: the path is there, null or not.
         case exists
+        /// `not exists`.
         case notExists = "not exists"
         /// Words found by the table's text index (`bio matches 'towel*'`).
         case matches
@@ -54,10 +80,15 @@ public indirect enum Filter: Sendable, Equatable {
 
     /// A value as typed: numbers are JSON numbers, quoted text and bare words are strings.
     public enum Literal: Sendable, Equatable {
+        /// A whole number.
         case integer(Int64)
+        /// A number with a fraction or exponent, and its text as written.
         case real(Double, String)
+        /// A string: quoted text or a bare word.
         case string(String)
+        /// `true` or `false`.
         case bool(Bool)
+        /// JSON null.
         case null
 
         /// The literal as written, for columns that take it as text.

@@ -2,7 +2,9 @@ import GRDB
 
 /// A query on one table, as the `query` command describes it.
 public struct QuerySpec: Sendable {
+    /// The table or view the query reads.
     public var table: String
+    /// The filters a row must all match, as repeated `--where` options are joined.
     public var filters: [Filter] = []
     /// Paths and aggregates to print; all columns when empty (with `groupBy`: the grouped
     /// paths and `count()`).
@@ -19,7 +21,9 @@ public struct QuerySpec: Sendable {
     package var orderBy: [(term: Selection, descending: Bool)] = []
     /// Paths whose values make the groups that aggregates summarize, after `filters`.
     package var groupBy: [JSONPath] = []
+    /// The most rows the query returns (`--limit`).
     public var limit: Int?
+    /// How many matching rows the query skips first (`--offset`).
     public var offset: Int?
     /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
     /// filled with JSON text (`--json-cols address,tags`).
@@ -39,6 +43,7 @@ public struct QuerySpec: Sendable {
     /// that rows come along an index on the path without a sort.
     var wholeStringsApart = true
 
+    /// A query of every row of `table`: `SELECT * FROM "table"`.
     public init(table: String) {
         self.table = table
     }

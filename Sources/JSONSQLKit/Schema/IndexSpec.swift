@@ -2,10 +2,15 @@ import GRDB
 
 /// An index on paths of a table, built from the same SQL that filters and sorts use.
 public struct IndexSpec: Sendable {
+    /// The table the index is on.
     public var table: String
+    /// The paths (or columns) the index holds, in order.
     public var paths: [JSONPath]
+    /// The index's name; nil for one made from the table and paths (`idx_player_address_country`).
     public var name: String?
+    /// Whether two rows may not have the same values at the paths.
     public var unique = false
+    /// Whether an index of the same name and definition is kept rather than refused.
     public var ifNotExists = false
     /// A partial index: only rows that match this `--where` filter are indexed.
     public var filter: Filter?
@@ -18,6 +23,10 @@ public struct IndexSpec: Sendable {
     /// unique by that alone took true and 1 for one key, so that --replace of 1 deleted true.
     var kindsApart = false
 
+    /// An index on `paths` of `table`, which every `--where` on them then uses:
+    ///
+    ///     try store.createIndex(IndexSpec(table: "author", paths: [try JSONPath(parsing: "address.country")]))
+    ///     // CREATE INDEX "idx_author_address_country" ON "author" ("address" ->> 'country')  -- JSON text
     public init(table: String, paths: [JSONPath]) {
         self.table = table
         self.paths = paths
@@ -242,6 +251,7 @@ public struct IndexSpec: Sendable {
 
 /// What `index` did.
 public enum IndexOutcome: Sendable, Equatable {
+    /// A new index, by its name.
     case created(String)
     /// `--if-not-exists` found the same index: its name, table and paths.
     case existed(String, table: String, paths: [String])
