@@ -86,6 +86,7 @@ public struct InsertResult: Sendable, Equatable {
 /// Progress of a running insert, or of a read of a data file (`describe`, `query`), reported
 /// now and then.
 public struct InsertProgress: Sendable {
+    /// Records read so far.
     public var records: Int
     /// Bytes of input read so far.
     public var bytesRead: Int64
