@@ -25,7 +25,7 @@ quiet() { grep -v -e "Cannot export local symbol" -e "^\[[0-9]*/[0-9]*\] Compili
 
 build() {
     local name=$1; shift
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JSONSQLKit -o "$out/$name" "$@" 2>&1 | quiet
+    swiftc -sanitize=fuzzer,address -package-name jsonsql -parse-as-library -O -module-name JSONSQLKit -o "$out/$name" "$@" 2>&1 | quiet
     [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
 

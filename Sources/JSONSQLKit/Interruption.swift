@@ -11,12 +11,12 @@ import GRDBSQLite
 /// that subcommands open for themselves, and needs nothing but a flag store in the handler.
 /// The flag is a C11 lock-free atomic (`jsonsql_interruption_request`): a signal handler may set
 /// it while any thread reads it.
-public enum Interruption {
+package enum Interruption {
     /// How many virtual machine steps run between two checks of the flag.
     static let stepsBetweenChecks: Int32 = 1000
 
     /// Registers the progress handler for every connection opened from now on.
-    public static func install() {
+    package static func install() {
         // SQLite calls an automatic extension's entry point as (db, error message, API routines);
         // the C API declares it without parameters.
         let entryPoint:
@@ -35,15 +35,15 @@ public enum Interruption {
 
     /// Asks running statements to stop, for `signal` (Ctrl-C's SIGINT unless given). Safe to
     /// call from a signal handler: it only stores to the lock-free atomic flag.
-    public static func request(signal: Int32 = SIGINT) {
+    package static func request(signal: Int32 = SIGINT) {
         jsonsql_interruption_request(signal)
     }
 
     /// Whether Ctrl-C was pressed (or another stop requested) since the last `clear()`.
-    public static var isRequested: Bool { jsonsql_interruption_signal() != 0 }
+    package static var isRequested: Bool { jsonsql_interruption_signal() != 0 }
 
     /// The signal the last request came for, if any.
-    public static var requestedSignal: Int32? {
+    package static var requestedSignal: Int32? {
         let signal = jsonsql_interruption_signal()
         return signal != 0 ? signal : nil
     }
@@ -51,7 +51,7 @@ public enum Interruption {
     /// Lets statements run again: called where a new command starts, such as the shell's prompt.
     /// Returns the signal the request it clears came for, if any, read in the same step.
     @discardableResult
-    public static func clear() -> Int32? {
+    package static func clear() -> Int32? {
         let signal = jsonsql_interruption_clear()
         return signal != 0 ? signal : nil
     }
@@ -63,14 +63,14 @@ extension Interruption {
     /// building (`DraftDatabase`), then take their course as before: SIGPIPE still ends jsonsql
     /// quietly, as it ends `cat`. For the executable, once at start; SIGINT, SIGTERM and SIGHUP
     /// it turns into a stop request instead.
-    public static func removeDraftsOnFatalSignals() {
+    package static func removeDraftsOnFatalSignals() {
         jsonsql_drafts_remove_on_fatal_signals()
     }
 }
 
 extension Interruption {
     /// What a wait for input ended with (`waitForInput(on:)`).
-    public enum InputWait: Equatable, Sendable {
+    package enum InputWait: Equatable, Sendable {
         /// Input is waiting, or the descriptor has ended or failed: a read says which.
         case ready
         /// Nothing came within the timeout.
@@ -84,7 +84,7 @@ extension Interruption {
     /// Waits for input on `fd` with poll(), which a signal ends (a read would be restarted,
     /// `SA_RESTART`), for at most 200 ms: a caller checks `isRequested` before each wait, and
     /// a signal that came just before the wait began is seen within the timeout.
-    public static func waitForInput(on fd: Int32) -> InputWait {
+    package static func waitForInput(on fd: Int32) -> InputWait {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, 200)
         if ready > 0 { return .ready }

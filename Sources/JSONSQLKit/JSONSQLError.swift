@@ -42,7 +42,10 @@ public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// What `alreadyExists` is about.
     public enum SchemaObject: String, Sendable {
-        case table, index
+        /// A table (or view).
+        case table
+        /// An index.
+        case index
     }
 
     /// A refusal in words (`.message`).
@@ -50,6 +53,7 @@ public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
         self = .message(description)
     }
 
+    /// The error in jsonsql's words, as the command line prints it after `Error: `.
     public var description: String {
         switch self {
         case .noSuchTable(let name, let database, let tables):
@@ -91,6 +95,7 @@ public enum JSONSQLError: Error, CustomStringConvertible, Sendable, Equatable {
         return false
     }
 
+    /// Whether two errors are the same case with the same words.
     public static func == (a: JSONSQLError, b: JSONSQLError) -> Bool {
         a.description == b.description && a.isAtTransactionBoundary == b.isAtTransactionBoundary
     }

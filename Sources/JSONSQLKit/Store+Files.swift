@@ -7,16 +7,16 @@ extension Store {
     /// whose extension is a data file's (`.json`, `.ndjson`, `.csv`...), a pipe or character
     /// device (`<(...)`), or an existing file that starts with `{` or `[`, which no SQLite
     /// database does. With `format` (`--csv`, `--tsv`), any file but a SQLite database is data.
-    public static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
+    package static func isDataFile(_ path: String, format: InputFormat? = nil) -> Bool {
         SQLiteStore.isDataFile(path, format: format)
     }
 
     /// Whether `path` is a regular file that starts as every SQLite database does.
-    public static func isSQLiteFile(_ path: String) -> Bool { SQLiteStore.isSQLiteFile(path) }
+    package static func isSQLiteFile(_ path: String) -> Bool { SQLiteStore.isSQLiteFile(path) }
 
     /// The table a file loads into: its name without the directory and the last extension;
     /// `stdin` for `-`.
-    public static func tableName(forFile path: String) -> String {
+    package static func tableName(forFile path: String) -> String {
         SQLiteStore.tableName(forFile: path)
     }
 
@@ -24,7 +24,7 @@ extension Store {
     /// (`tableName(forFile:)`): nothing is written beside them. Types are inferred from every
     /// record, which never changes what comes back. `format` nil reads each file as its
     /// extension says (`InputFormat.guessed`).
-    public static func loading(
+    package static func loading(
         _ paths: [String], format: InputFormat? = nil, progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil
     ) throws -> Store {
@@ -33,17 +33,17 @@ extension Store {
 
     /// Writes the whole database to a new SQLite file at `path`, which appears complete or not
     /// at all, and never replaces a file.
-    public func save(to path: String) throws { try locked { try backend.save(to: path) } }
+    package func save(to path: String) throws { try locked { try backend.save(to: path) } }
 
     /// Whether `spec` may stream over a file: no order, groups, aggregates or offset, nothing
     /// decided by the whole result, and a format that needs no measuring pass.
-    public static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
+    package static func canStream(_ spec: QuerySpec, format: OutputFormat) -> Bool {
         SQLiteStore.canStream(spec, format: format)
     }
 
     /// Runs `spec` over a data file batch by batch, in bounded memory; returns the rows printed.
     @discardableResult
-    public static func streamQuery(
+    package static func streamQuery(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 50_000, minimumSplit: Int64? = nil, keptBytes: Int? = nil,
@@ -55,7 +55,7 @@ extension Store {
     }
 
     /// The number of records of a data file that `spec`'s filters match.
-    public static func streamCount(
+    package static func streamCount(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, batchSize: Int = 50_000,
         note: ((String) -> Void)? = nil, progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
@@ -65,20 +65,20 @@ extension Store {
     }
 
     /// How `query FILE` reads the file for `spec`, as `--explain` prints it.
-    public static func readingPlan(
+    package static func readingPlan(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat
     ) -> String {
         SQLiteStore.readingPlan(file: path, format: format, spec: spec, output: output)
     }
 
     /// Whether a grouped `spec` can run over a file's cut-down records (`streamGroups`).
-    public static func canStreamGroups(_ spec: QuerySpec) -> Bool {
+    package static func canStreamGroups(_ spec: QuerySpec) -> Bool {
         SQLiteStore.canStreamGroups(spec)
     }
 
     /// Runs a grouped query over a data file, keeping only the values its groups need.
     @discardableResult
-    public static func streamGroups(
+    package static func streamGroups(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 20_000, note: ((String) -> Void)? = nil,
@@ -90,11 +90,11 @@ extension Store {
     }
 
     /// Whether `spec` is a top-N (`--order-by` and `--limit`) `streamTop` can run.
-    public static func canStreamTop(_ spec: QuerySpec) -> Bool { SQLiteStore.canStreamTop(spec) }
+    package static func canStreamTop(_ spec: QuerySpec) -> Bool { SQLiteStore.canStreamTop(spec) }
 
     /// Runs a top-N query over a data file, keeping only the best rows so far.
     @discardableResult
-    public static func streamTop(
+    package static func streamTop(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 50_000, note: ((String) -> Void)? = nil,
@@ -106,7 +106,7 @@ extension Store {
     }
 
     /// `describe` of a data file: every path with its types, counts and distinct values.
-    public static func streamDescribe(
+    package static func streamDescribe(
         file path: String, format: InputFormat? = nil, sample: Int? = nil, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 20_000, note: ((String) -> Void)? = nil,

@@ -117,39 +117,39 @@ public final class Store: @unchecked Sendable {
     /// before its first use, so call this first, or not at all: an app whose other components
     /// open SQLite connections of their own keeps SQLite's defaults, which jsonsql never
     /// changes by itself.
-    public static func configureSQLiteForThisProcess() { _ = sqliteConfigured }
+    package static func configureSQLiteForThisProcess() { _ = sqliteConfigured }
 
     private static let sqliteConfigured: Void = { _ = jsonsql_sqlite_config_multithread() }()
 
     /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
     /// form) without its password (`ConnectionString.redacted`), a file path as it is.
-    public static func displayName(_ database: String) -> String {
+    package static func displayName(_ database: String) -> String {
         ConnectionString.redacted(database)
     }
 
     /// Whether a database argument is a server's URL (`postgres://...`) rather than a file path:
     /// nothing is looked for or made on disk for it.
-    public static func isURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
+    package static func isURL(_ text: String) -> Bool { PostgresConnection.isURL(text) }
 
     /// Where a server's notices and warnings go, each one line in jsonsql's words (`the server
     /// warns: ...`): by default to standard error as `note: ...`. Set it before opening a store.
-    public static var serverNotes: (String) -> Void {
+    package static var serverNotes: (String) -> Void {
         get { PostgresConnection.notes }
         set { PostgresConnection.notes = newValue }
     }
 
     /// The database as a command line a message suggests names it: the file's path, or the
     /// URL without its password, with its options, so that the command runs on the same schema.
-    public var commandLineName: String { locked { backend.name } }
+    package var commandLineName: String { locked { backend.name } }
 
     /// Where the statements of SQL typed into the shell end, by the rules of this database.
-    public var statementSyntax: StatementSyntax { locked { backend.statementSyntax } }
+    package var statementSyntax: StatementSyntax { locked { backend.statementSyntax } }
 
     /// Whether the database exists: false while a new SQLite file waits for its first write.
-    public var fileExists: Bool { locked { backend.exists } }
+    package var fileExists: Bool { locked { backend.exists } }
 
     /// Whether the database lives in memory only (files loaded by `Store.loading`).
-    public var isInMemory: Bool { locked { backend.isInMemory } }
+    package var isInMemory: Bool { locked { backend.isInMemory } }
 
     /// Closes the connection; a new database that nothing was written to leaves no file behind.
     public func close() { locked { backend.close() } }
@@ -157,27 +157,27 @@ public final class Store: @unchecked Sendable {
     // MARK: Transactions the shell's user opens
 
     /// Whether a transaction that SQL began is open (the shell's `BEGIN` without `COMMIT` yet).
-    public var isInsideTransaction: Bool { locked { backend.isInsideTransaction } }
+    package var isInsideTransaction: Bool { locked { backend.isInsideTransaction } }
 
     /// Whether a transaction in which a statement failed stays open until COMMIT or ROLLBACK
     /// (PostgreSQL); on SQLite an interrupted write, a full disk or an I/O error rolls all of it
     /// back at once.
-    public var keepsFailedTransactions: Bool { locked { backend.keepsFailedTransactions } }
+    package var keepsFailedTransactions: Bool { locked { backend.keepsFailedTransactions } }
 
     /// Rolls back the open transaction, if any.
-    public func rollbackOpenTransaction() throws {
+    package func rollbackOpenTransaction() throws {
         try onBackend { try $0.rollbackOpenTransaction() }
     }
 
     /// Whether the shell's last SQL statement began a `COPY ... FROM STDIN`, which was refused:
     /// the script lines up to `\.` are its data (PostgreSQL only; cleared by asking).
-    public func takeRefusedCopyInput() -> Bool { locked { backend.takeRefusedCopyInput() } }
+    package func takeRefusedCopyInput() -> Bool { locked { backend.takeRefusedCopyInput() } }
 
     /// Refuses to read `path` as a command's input when it is one of the files the database
     /// keeps open (a SQLite database, attached or main, its journal, write-ahead log or
     /// shared-memory file): reading it through a descriptor of jsonsql's own would give up the
     /// locks held on it. `reads`: what the command reads instead.
-    public func refuseOwnFile(_ path: String, reads: String) throws {
+    package func refuseOwnFile(_ path: String, reads: String) throws {
         try onBackend { try $0.refuseOwnFile(path, reads: reads) }
     }
 
@@ -196,19 +196,19 @@ public final class Store: @unchecked Sendable {
     public func indexNames() throws -> [String] { try onBackend { try $0.indexNames() } }
 
     /// The table a command works on: the one named (or a view), or the only table.
-    public func resolveTable(_ name: String?) throws -> String {
+    package func resolveTable(_ name: String?) throws -> String {
         try onBackend { try $0.resolveTableOrView(name) }
     }
 
     /// Columns and declared types of a table or view.
-    public func tableInfo(_ table: String) throws -> TableInfo {
+    package func tableInfo(_ table: String) throws -> TableInfo {
         try onBackend { try $0.tableInfo(table) }
     }
 
     /// Creates a table; with `ifNotExists`, an existing one of that name is kept and the outcome
     /// says whether it is defined as `spec` would define it.
     @discardableResult
-    public func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
+    package func createTable(_ spec: TableSpec, ifNotExists: Bool = false) throws -> TableOutcome {
         try onBackend { try $0.createTable(spec, ifNotExists: ifNotExists) }
     }
 
@@ -220,34 +220,36 @@ public final class Store: @unchecked Sendable {
 
     /// Makes a full-text index over the text at `spec`'s paths, which `--where 'PATH matches
     /// WORDS'` searches.
-    public func createTextIndex(_ spec: TextIndexSpec) throws -> IndexOutcome {
+    package func createTextIndex(_ spec: TextIndexSpec) throws -> IndexOutcome {
         try locked { try backend.createTextIndex(spec) }
     }
 
     /// Lists the tables, with their row counts when `counts`.
-    public func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer)
+    package func listTables(counts: Bool = false, format: OutputFormat, to out: OutputBuffer)
         throws
     {
         try onBackend { try $0.listTables(counts: counts, format: format, to: out) }
     }
 
     /// Prints the `CREATE` statements of one table or of all.
-    public func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+    package func listSchema(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         try onBackend { try $0.listSchema(table: table, format: format, to: out) }
     }
 
     /// Lists the indexes of one table or of all.
-    public func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
+    package func listIndexes(table: String?, format: OutputFormat, to out: OutputBuffer) throws {
         try onBackend { try $0.listIndexes(table: table, format: format, to: out) }
     }
 
     /// Adds, drops and renames columns (and retypes them, after the rest); returns the notes.
     @discardableResult
-    public func alter(_ spec: AlterSpec) throws -> [String] { try onBackend { try $0.alter(spec) } }
+    package func alter(_ spec: AlterSpec) throws -> [String] {
+        try onBackend { try $0.alter(spec) }
+    }
 
     /// Changes the types of columns, keeping every value exactly or refusing the change.
     @discardableResult
-    public func retype(
+    package func retype(
         table name: String, columns changes: [(column: String, type: ColumnType)],
         after spec: AlterSpec? = nil
     ) throws -> [String] {
@@ -256,19 +258,19 @@ public final class Store: @unchecked Sendable {
 
     /// Renames a table; returns the name it had.
     @discardableResult
-    public func renameTable(_ old: String, to new: String) throws -> String {
+    package func renameTable(_ old: String, to new: String) throws -> String {
         try onBackend { try $0.renameTable(old, to: new) }
     }
 
     /// Drops a table; returns its name, or nil when `ifExists` found none.
     @discardableResult
-    public func dropTable(_ name: String, ifExists: Bool) throws -> String? {
+    package func dropTable(_ name: String, ifExists: Bool) throws -> String? {
         try onBackend { try $0.dropTable(name, ifExists: ifExists) }
     }
 
     /// Drops an index; returns its name, or nil when `ifExists` found none.
     @discardableResult
-    public func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
+    package func dropIndex(_ name: String, ifExists: Bool) throws -> String? {
         try onBackend { try $0.dropIndex(name, ifExists: ifExists) }
     }
 
@@ -285,7 +287,7 @@ public final class Store: @unchecked Sendable {
 
     /// Runs a query and streams its rows to `out` in `format`. Returns the number of rows.
     @discardableResult
-    public func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
+    package func run(_ spec: QuerySpec, format: OutputFormat, to out: OutputBuffer) throws -> Int {
         try onBackend { try $0.run(spec, format: format, to: out) }
     }
 
@@ -298,11 +300,11 @@ public final class Store: @unchecked Sendable {
     }
 
     /// What running user SQL did.
-    public struct SQLOutcome: Sendable, Equatable {
+    package struct SQLOutcome: Sendable, Equatable {
         /// Rows printed; nil for a statement without result columns, which prints nothing.
-        public var rows: Int?
+        package var rows: Int?
         /// Rows inserted, updated or deleted.
-        public var changes: Int
+        package var changes: Int
     }
 
     /// Runs one statement of user SQL, with named or positional parameters, in a transaction of
@@ -313,7 +315,7 @@ public final class Store: @unchecked Sendable {
     /// run only on a store opened with `userTransactions`; elsewhere a statement that leaves a
     /// transaction open is rolled back and refused.
     @discardableResult
-    public func run(
+    package func run(
         sql: String, parameters: [String: String], format: OutputFormat, to out: OutputBuffer
     ) throws -> SQLOutcome {
         try onBackend { try $0.run(sql: sql, parameters: parameters, format: format, to: out) }
@@ -325,12 +327,12 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Updates the rows `spec` selects; with `dryRun`, runs the update and rolls it back.
-    public func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
+    package func update(_ spec: UpdateSpec, dryRun: Bool = false) throws -> EditResult {
         try onBackend { try $0.update(spec, dryRun: dryRun) }
     }
 
     /// Deletes the rows `spec` selects; with `dryRun`, runs the delete and rolls it back.
-    public func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
+    package func delete(_ spec: DeleteSpec, dryRun: Bool = false) throws -> EditResult {
         try onBackend { try $0.delete(spec, dryRun: dryRun) }
     }
 
@@ -338,7 +340,7 @@ public final class Store: @unchecked Sendable {
 
     /// Every path of a table's JSON with its types, counts and distinct values; returns notes.
     @discardableResult
-    public func describe(
+    package func describe(
         table: String, sample: Int? = nil, format: OutputFormat, to out: OutputBuffer
     ) throws -> [String] {
         let notes = try onBackend {
@@ -358,7 +360,7 @@ public final class Store: @unchecked Sendable {
     /// paths that rows do have. Such a query is no error (a key may be missing from every row),
     /// but it is most often a typo. Only key paths are checked: an index may well be past the end.
     /// Then `KindCheck`'s notes: comparisons with a kind of value no row holds at the path.
-    public func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
+    package func missingPathNotes(_ spec: QuerySpec) throws -> [String] {
         let paths = spec.notePaths
         guard !paths.isEmpty || !spec.filters.isEmpty else { return [] }
         return try onBackend { try $0.missingPathNotes(spec, paths: paths) }
@@ -370,10 +372,10 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The rows that key discovery reads: enough to see the shape, few enough to stay instant.
-    public static let completionSampleRows = 1000
+    package static let completionSampleRows = 1000
 
     /// The keys of the objects at `path` in a sample of rows, for the shell's completion.
-    public func jsonKeys(
+    package func jsonKeys(
         at path: JSONPath, in table: String, sampleRows: Int = Store.completionSampleRows
     ) throws -> [JSONKey] {
         try onBackend { try $0.jsonKeys(at: path, in: table, sampleRows: sampleRows) }

@@ -2,25 +2,25 @@ import Foundation
 import GRDB
 
 /// What `copy` copies.
-public struct CopyOptions: Sendable {
+package struct CopyOptions: Sendable {
     /// The tables to copy; all of the source's when empty.
-    public var tables: [String] = []
+    package var tables: [String] = []
     /// Whether the indexes go with the tables.
-    public var indexes = true
+    package var indexes = true
     /// What the copy leaves behind rather than refusing the tables it belongs to.
-    public var leave: Set<CopyLeavable> = []
+    package var leave: Set<CopyLeavable> = []
     /// How each table the copy makes is spread over the destination's nodes (Citus); nil for
     /// tables on one server.
-    public var distribution: TableDistribution?
+    package var distribution: TableDistribution?
 
-    public init(tables: [String] = []) {
+    package init(tables: [String] = []) {
         self.tables = tables
     }
 }
 
 /// What `copy` can be told to leave behind (`--leave triggers,views`), each refused by name
 /// otherwise: what the destination cannot hold exactly, or that copy does not translate.
-public enum CopyLeavable: String, CaseIterable, Sendable {
+package enum CopyLeavable: String, CaseIterable, Sendable {
     /// Triggers on the copied tables (a PostgreSQL trigger, rule or policy has no SQLite form).
     case triggers
     /// Views (and materialized views) that read the copied tables.
@@ -39,19 +39,19 @@ public enum CopyLeavable: String, CaseIterable, Sendable {
 
 /// What a copy did: the tables, the triggers and views it made again, and what it left
 /// behind as `CopyOptions.leave` said, each named (`trigger audit on player`).
-public struct CopyReport: Sendable, Equatable {
-    public var tables: [CopiedTable] = []
-    public var carried: [String] = []
-    public var left: [String] = []
+package struct CopyReport: Sendable, Equatable {
+    package var tables: [CopiedTable] = []
+    package var carried: [String] = []
+    package var left: [String] = []
 }
 
 /// One table `copy` copied.
-public struct CopiedTable: Sendable, Equatable {
-    public var name: String
-    public var rows: Int
-    public var indexes: Int
+package struct CopiedTable: Sendable, Equatable {
+    package var name: String
+    package var rows: Int
+    package var indexes: Int
 
-    public init(name: String, rows: Int, indexes: Int) {
+    package init(name: String, rows: Int, indexes: Int) {
         self.name = name
         self.rows = rows
         self.indexes = indexes
@@ -59,9 +59,9 @@ public struct CopiedTable: Sendable, Equatable {
 }
 
 /// How far a copy is: the table it is on and the rows of it so far.
-public struct CopyProgress: Sendable {
-    public var table: String
-    public var rows: Int
+package struct CopyProgress: Sendable {
+    package var table: String
+    package var rows: Int
 }
 
 extension Store {
@@ -73,7 +73,7 @@ extension Store {
     /// not grow with the tables. A table that exists here already, a value this database cannot
     /// hold, or any other failure leaves this database as it was; a new SQLite file appears only
     /// when the copy succeeds.
-    public func copy(
+    package func copy(
         from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil
     ) throws
         -> [CopiedTable]
@@ -84,7 +84,7 @@ extension Store {
     /// `copy(from:options:progress:)`, saying also which triggers and views it made again and
     /// what it left behind as `options.leave` said (the rest of what it does not carry is
     /// refused by name: nothing of the source's schema is dropped without a word).
-    public func copyReporting(
+    package func copyReporting(
         from source: Store, options: CopyOptions, progress: ((CopyProgress) -> Void)? = nil
     )
         throws -> CopyReport

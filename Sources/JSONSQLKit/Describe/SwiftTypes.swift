@@ -418,7 +418,7 @@ struct SwiftTypes {
 
 extension SQLiteStore {
     /// `describe --swift`: Swift declarations for a GRDB app reading `table`, from every row.
-    public func swiftTypes(table: String, sample: Int? = nil) throws -> String {
+    package func swiftTypes(table: String, sample: Int? = nil) throws -> String {
         return try read { db in
             let info = try TableInfo(db: db, table: table)
             let stats = try Self.columnStats(info, columns: info.columns, sample: sample, db: db)

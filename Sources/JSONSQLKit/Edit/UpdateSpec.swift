@@ -3,21 +3,21 @@ import Foundation
 /// An `UPDATE` as the `update` command describes it: which rows, and what to change in them.
 ///
 /// Edits of one column apply in the order `--set`, `--patch`, `--remove`.
-public struct UpdateSpec: Sendable {
-    public var table: String
+package struct UpdateSpec: Sendable {
+    package var table: String
     /// Joined with `and`; empty only together with `all`.
-    public var filters: [Filter] = []
+    package var filters: [Filter] = []
     /// Update every row; required when there is no filter.
-    public var all = false
-    public var sets: [Assignment] = []
-    public var patches: [Patch] = []
-    public var removes: [JSONPath] = []
+    package var all = false
+    package var sets: [Assignment] = []
+    package var patches: [Patch] = []
+    package var removes: [JSONPath] = []
 
-    public init(table: String) {
+    package init(table: String) {
         self.table = table
     }
 
-    public var isEmpty: Bool { sets.isEmpty && patches.isEmpty && removes.isEmpty }
+    package var isEmpty: Bool { sets.isEmpty && patches.isEmpty && removes.isEmpty }
 
     /// The path an option of `update` names, in the table: its column named as it is spelled, as
     /// insert takes keys, never another column by case.
@@ -41,14 +41,14 @@ public struct UpdateSpec: Sendable {
     }
 
     /// `--set PATH=VALUE`.
-    public struct Assignment: Sendable, Equatable {
-        public var path: JSONPath
-        public var value: Value
+    package struct Assignment: Sendable, Equatable {
+        package var path: JSONPath
+        package var value: Value
         /// A bare value that reads as a JSON array or object (`tags=["a"]` without `--json`):
         /// it is the text, which a json column keeps as a JSON string, and `update` says so.
-        public var looksLikeJSON = false
+        package var looksLikeJSON = false
 
-        public enum Value: Sendable, Equatable {
+        package enum Value: Sendable, Equatable {
             /// Typed like a `--where` value: `42`, `true`, `null`, `"text"`, `Paris`.
             case literal(Filter.Literal)
             /// JSON text, with `--json`.
@@ -60,7 +60,7 @@ public struct UpdateSpec: Sendable {
             /// backslash refused); a bare word is typed like a `--where` value, spaces around it
             /// left out; a number no double holds (1e400), and -0, whose integer is 0, stay the
             /// JSON numbers they are, as `--json` and insert store them.
-            public init(parsing text: String) throws {
+            package init(parsing text: String) throws {
                 var cursor = TextCursor(text)
                 cursor.skipSpaces()
                 let rest = cursor.rest
@@ -88,14 +88,14 @@ public struct UpdateSpec: Sendable {
             }
         }
 
-        public init(path: JSONPath, value: Value) {
+        package init(path: JSONPath, value: Value) {
             self.path = path
             self.value = value
         }
 
         /// `address.city=Paris`, `score=42`, `"first name"='Ann Lee'`; with `json`, the value is
         /// JSON text: `tags=["a","b"]`.
-        public init(parsing text: String, json: Bool) throws {
+        package init(parsing text: String, json: Bool) throws {
             var cursor = TextCursor(text)
             cursor.skipSpaces()
             let path: JSONPath
@@ -130,18 +130,18 @@ public struct UpdateSpec: Sendable {
 
     /// `--patch [PATH=]OBJECT`: an RFC 7396 merge of a JSON object into a json column, or into
     /// an object inside one.
-    public struct Patch: Sendable, Equatable {
+    package struct Patch: Sendable, Equatable {
         /// Nil means the table's one json column.
-        public var path: JSONPath?
-        public var json: String
+        package var path: JSONPath?
+        package var json: String
 
-        public init(path: JSONPath?, json: String) {
+        package init(path: JSONPath?, json: String) {
             self.path = path
             self.json = json
         }
 
         /// `address={"zip":"10115"}`, or `{"zip":"10115"}` for the only json column.
-        public init(parsing text: String) {
+        package init(parsing text: String) {
             var cursor = TextCursor(text)
             cursor.skipSpaces()
             if let path = try? JSONPath.parse(&cursor) {
@@ -157,25 +157,25 @@ public struct UpdateSpec: Sendable {
 }
 
 /// A `DELETE` as the `delete` command describes it.
-public struct DeleteSpec: Sendable {
-    public var table: String
-    public var filters: [Filter] = []
+package struct DeleteSpec: Sendable {
+    package var table: String
+    package var filters: [Filter] = []
     /// Delete every row; required when there is no filter.
-    public var all = false
+    package var all = false
 
-    public init(table: String) {
+    package init(table: String) {
         self.table = table
     }
 }
 
 /// What an update or delete did, or would do with `--dry-run`.
-public struct EditResult: Sendable {
-    public var table: String
+package struct EditResult: Sendable {
+    package var table: String
     /// The rows the statement changed (not counting rows changed by foreign key actions).
-    public var changed: Int
+    package var changed: Int
     /// The rows of this and other tables that foreign key actions (`on-delete=cascade`,
     /// `set-null`, ...) and triggers changed besides (SQLite only; 0 on PostgreSQL).
-    public var alsoChanged = 0
+    package var alsoChanged = 0
     /// The statement, with `-- arguments:` when it has bound values.
-    public var sql: String
+    package var sql: String
 }

@@ -2,19 +2,26 @@
 ///
 ///     address.country in [DE, FR] and not (score < 100 or tags contains rookie)
 public indirect enum Filter: Sendable, Equatable {
+    /// Both filters: `a and b`.
     case and(Filter, Filter)
+    /// Either filter: `a or b`.
     case or(Filter, Filter)
+    /// The rows the filter does not match: `not (a)`.
     case not(Filter)
+    /// One comparison: `address.country = DE`.
     case predicate(Predicate)
 
     /// One comparison of a path with values.
     public struct Predicate: Sendable, Equatable {
+        /// The path compared.
         public var path: JSONPath
+        /// The comparison.
         public var op: Operator
         /// One value, several for `in`, none for `is null` and `exists`.
         public var values: [Literal]
 
-        public init(
+        /// A comparison of `path` with `values` (for `matches`: of the `element` path inside each array element).
+        package init(
             path: JSONPath, op: Operator, values: [Literal] = [],
             element: [JSONPath.Segment]? = nil
         ) {
@@ -23,30 +30,49 @@ public indirect enum Filter: Sendable, Equatable {
 
         /// For `matches` on the elements of an array (`payload.commits[].message`): the path
         /// inside each element of the array at `path` (empty for the elements themselves).
-        public var element: [JSONPath.Segment]? = nil
+        package var element: [JSONPath.Segment]? = nil
 
         /// The text `matches` searches: the path, or the elements of the array there.
-        public var textPath: TextPath { TextPath(path: path, element: element) }
+        package var textPath: TextPath { TextPath(path: path, element: element) }
     }
 
+    /// A comparison, as `--where` text writes it (its raw value).
     public enum Operator: String, Sendable {
+        /// `=`.
         case equal = "="
+        /// `!=`.
         case notEqual = "!="
+        /// `<`.
         case less = "<"
+        /// `<=`.
         case lessOrEqual = "<="
+        /// `>`.
         case greater = ">"
+        /// `>=`.
         case greaterOrEqual = ">="
+        /// `in [a, b]`: equal to one of the values.
         case `in`
+        /// `not in [a, b]`.
         case notIn = "not in"
+        /// `contains`: an array holding the value, or a string holding it.
         case contains
+        /// `not contains`.
         case notContains = "not contains"
+        /// `like`: SQL's pattern, `%` and `_`.
         case like
+        /// `not like`.
         case notLike = "not like"
+        /// `glob`: `*` and `?`, case-sensitive.
         case glob
+        /// `not glob`.
         case notGlob = "not glob"
+        /// `is null`: null or missing.
         case isNull = "is null"
+        /// `is not null`.
         case isNotNull = "is not null"
+        /// `exists`: the path is there, null or not.
         case exists
+        /// `not exists`.
         case notExists = "not exists"
         /// Words found by the table's text index (`bio matches 'towel*'`).
         case matches
@@ -54,10 +80,15 @@ public indirect enum Filter: Sendable, Equatable {
 
     /// A value as typed: numbers are JSON numbers, quoted text and bare words are strings.
     public enum Literal: Sendable, Equatable {
+        /// A whole number.
         case integer(Int64)
+        /// A number with a fraction or exponent, and its text as written.
         case real(Double, String)
+        /// A string: quoted text or a bare word.
         case string(String)
+        /// `true` or `false`.
         case bool(Bool)
+        /// JSON null.
         case null
 
         /// The literal as written, for columns that take it as text.
@@ -155,13 +186,13 @@ public indirect enum Filter: Sendable, Equatable {
     /// equalities on one path one): SQLite's planner takes time that grows with the square of
     /// an `or`'s terms on different paths or with other operators, and at this count the
     /// slowest such filter still takes well under a second to plan.
-    public static let maximumTerms = 1_000
+    package static let maximumTerms = 1_000
     /// The most values the `in` lists of a filter hold together, each bound as a parameter
     /// on SQLite (whose statements take 250,000).
-    public static let maximumValues = 200_000
+    package static let maximumValues = 200_000
 
     /// Refuses a filter beyond `maximumTerms` comparisons or `maximumValues` list values.
-    public func checkSize() throws {
+    package func checkSize() throws {
         var terms = 0
         var values = 0
         func count(_ filter: Filter) {

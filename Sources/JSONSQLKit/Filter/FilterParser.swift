@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Precedence from loosest: `or` (`||`), `and` (`&&`), `not` (`!`), then parentheses and
 /// predicates. Keywords are case-insensitive.
-public struct FilterParser {
+package struct FilterParser {
     private var cursor: TextCursor
     private let text: String
     /// Parentheses and `not`s open around the current position.
@@ -14,9 +14,9 @@ public struct FilterParser {
 
     /// How deeply parentheses and `not` may nest: far beyond any real filter, and far below
     /// what the parser's recursion and SQLite's expression depth (1000) can take.
-    public static let maxDepth = 100
+    package static let maxDepth = 100
 
-    public static func parse(_ text: String) throws -> Filter {
+    package static func parse(_ text: String) throws -> Filter {
         var parser = FilterParser(cursor: TextCursor(text), text: text)
         parser.cursor.skipSpaces()
         if parser.cursor.atEnd {

@@ -11,22 +11,22 @@ import GRDB
 ///     score > 10            →  "score" > ? AND "score" < ''             [10]
 ///     tags contains pro     →  (json_type("tags", '$') = 'array' AND EXISTS (SELECT 1 FROM
 ///                               json_each("tags", '$') WHERE value = ? AND type = 'text'))
-public struct FilterSQL {
-    public private(set) var sql = ""
-    public internal(set) var arguments: [DatabaseValue] = []
+package struct FilterSQL {
+    package private(set) var sql = ""
+    package internal(set) var arguments: [DatabaseValue] = []
     let table: TableInfo
     /// Write values into the SQL instead of binding them, for `CREATE INDEX ... WHERE`.
     let inlineValues: Bool
     private var inlineFailure: Error?
 
-    public init(_ filter: Filter, table: TableInfo) throws {
+    package init(_ filter: Filter, table: TableInfo) throws {
         try self.init(filter, table: table, inlineValues: false)
     }
 
     /// With `inlineValues`, each value is written as a literal by `SQLQuote.value`, because
     /// SQLite allows no parameters in an index's `WHERE`. The text is otherwise the same as
     /// with bound values, so a query with the same filter can use the partial index.
-    public init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
+    package init(_ filter: Filter, table: TableInfo, inlineValues: Bool) throws {
         self.table = table
         self.inlineValues = inlineValues
         // Several --where options together, or a filter made in code.

@@ -2,6 +2,7 @@ import Foundation
 
 /// The text format of an input.
 public enum InputFormat: Sendable, Equatable {
+    /// JSON: one document, an array of records, or JSON Lines.
     case json
     /// RFC 4180 comma-separated values with a header row.
     case csv

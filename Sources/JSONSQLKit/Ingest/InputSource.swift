@@ -10,6 +10,9 @@ public struct InputSource: Sendable {
     /// The file's path, which a second reader may open (`SecondHalf`); nil for standard input.
     var path: String? = nil
 
+    /// A JSON file to read (`-` is standard input); refused with the nearest names when missing.
+    ///
+    ///     try store.insert(from: [try .open("authors.json")], options: InsertOptions(table: "author"))
     public static func open(_ path: String) throws -> InputSource {
         if path == "-" { return standardInput }
         var isDirectory: ObjCBool = false
@@ -35,6 +38,7 @@ public struct InputSource: Sendable {
         }
     }
 
+    /// The process's standard input, read to its end.
     public static var standardInput: InputSource {
         var info = stat()
         let size: Int64? =

@@ -16,11 +16,13 @@ public struct InsertOptions: Sendable {
             "; add --replace, --ignore or --upsert to decide what a duplicate key does"
     }
 
+    /// The table the records go into; created from them when missing.
     public var table: String
     /// The primary key of a table created from the data.
     public var primaryKey: [String] = []
     /// Add a column for each key that is not one yet.
     public var alter = false
+    /// What a record whose key a row has already does (`fail` unless set).
     public var conflict = Conflict.fail
     /// How many records decide the column types of a new table.
     public var inferenceSample = 1000
@@ -33,6 +35,7 @@ public struct InsertOptions: Sendable {
     /// the file is larger (see `Writeback`). Tests make it small.
     var fileCacheWindow: Int64 = 256 << 20
 
+    /// Options for inserting into `table`, with every flag as `jsonsql insert` has it by default.
     public init(table: String) {
         self.table = table
     }
@@ -40,6 +43,7 @@ public struct InsertOptions: Sendable {
 
 /// How an insert went.
 public struct InsertResult: Sendable, Equatable {
+    /// The table the records went into.
     public var table: String
     /// Records read from the input.
     public var records: Int
@@ -49,11 +53,14 @@ public struct InsertResult: Sendable, Equatable {
     public var updated = 0
     /// Rows `--replace` deleted because a record's key (or another unique value) was theirs.
     public var replaced = 0
+    /// Whether the insert created the table.
     public var createdTable: Bool
+    /// The columns the insert added (`alter`).
     public var addedColumns: [String]
     /// Notes about the input to show beside the result (`CSVTable.oneColumnNote`).
     public var notes: [String] = []
 
+    /// A result or progress report with these counts.
     public init(
         table: String, records: Int, written: Int, updated: Int = 0, replaced: Int = 0,
         createdTable: Bool,
@@ -79,7 +86,9 @@ public struct InsertResult: Sendable, Equatable {
 /// Progress of a running insert, or of a read of a data file (`describe`, `query`), reported
 /// now and then.
 public struct InsertProgress: Sendable {
+    /// Records read so far.
     public var records: Int
+    /// Bytes of input read so far.
     public var bytesRead: Int64
     /// The total input size when every source is a regular file.
     public var totalBytes: Int64?
@@ -87,6 +96,7 @@ public struct InsertProgress: Sendable {
     /// new table's types first, or again to answer).
     public var read = 1
 
+    /// A result or progress report with these counts.
     public init(records: Int, bytesRead: Int64, totalBytes: Int64?, read: Int = 1) {
         self.records = records
         self.bytesRead = bytesRead

@@ -1,12 +1,12 @@
 /// How many terminal columns text takes, and text made safe to show on a terminal; for the table
 /// format.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// The columns a terminal gives `text`, counted per grapheme cluster (what the user sees as one
     /// character): East Asian Wide and Fullwidth characters and emoji take 2, combining marks and
     /// other zero-width characters add nothing, everything else takes 1.
     ///
     ///     "abc" → 3, "日本" → 4, "e\u{301}" → 1, "👍🏽" → 2, "🇩🇪" → 2
-    public static func columns(_ text: String) -> Int {
+    package static func columns(_ text: String) -> Int {
         // Most text has no scalar that joins another into one cluster: then each scalar is a
         // cluster of its own, and counting scalars skips grapheme breaking, the costly part.
         var total = 0
@@ -43,7 +43,7 @@ public enum DisplayWidth {
         }
     }
 
-    public static func columns(_ character: Character) -> Int {
+    package static func columns(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let base = scalars.first else { return 0 }
         // An emoji shown as a picture: by default, or asked for with VARIATION SELECTOR-16.
@@ -141,7 +141,7 @@ public enum DisplayWidth {
 }
 
 /// Text for a terminal: one line, with nothing in it a terminal would act on.
-public enum TerminalText {
+package enum TerminalText {
     /// Whether a scalar is written as an escape: C0 and C1 controls, DEL, the line and paragraph
     /// separators, and the bidirectional embeddings, overrides and isolates, which reorder what
     /// follows them on the line.
@@ -235,7 +235,7 @@ public enum TerminalText {
     /// window or reorder the line.
     ///
     ///     no table 'nope' in db.sqlite; tables: t\u001b[2J
-    public static func message(_ text: String) -> String {
+    package static func message(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 != "\n" && needsEscape($0.value) }) else {
             return text
         }
@@ -249,16 +249,16 @@ public enum TerminalText {
     /// start a line of its own that reads as another message.
     ///
     ///     inserted 1 row into a\nb
-    public static func name(_ name: String) -> String {
+    package static func name(_ name: String) -> String {
         name.unicodeScalars.contains(where: { needsEscape($0.value) }) ? escaped(name.utf8) : name
     }
 
     /// How many characters of a value a message quotes (`excerpt`).
-    public static let excerptLength = 60
+    package static let excerptLength = 60
 
     /// A file path a message names: whole, as long as a path can be (PATH_MAX), so that the
     /// user sees which file; an argument longer than that is no path and is cut.
-    public static func path(_ path: String) -> String { excerpt(path, limit: 4096) }
+    package static func path(_ path: String) -> String { excerpt(path, limit: 4096) }
 
     /// Text a message quotes from the user or the data (an argument, a filter, a value), as
     /// `name` escapes it and cut after its first `limit` characters, with … after it: a 100 KB
@@ -266,7 +266,7 @@ public enum TerminalText {
     /// UTF-8 sequence, a character's combining marks or an escape.
     ///
     ///     unexpected argument 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
-    public static func excerpt<Text: StringProtocol>(_ text: Text, limit: Int = excerptLength)
+    package static func excerpt<Text: StringProtocol>(_ text: Text, limit: Int = excerptLength)
         -> String
     {
         // Counting characters is linear: stop at the limit instead of counting them all.

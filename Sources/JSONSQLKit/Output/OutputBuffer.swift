@@ -5,7 +5,7 @@ import Foundation
 /// The library writes through this and never prints: the command line hands it standard
 /// output, tests hand it memory. The bytes live in one malloc'd block rather than an Array:
 /// appends are the output hot path and skip the Array's uniqueness and bounds checks.
-public final class OutputBuffer {
+package final class OutputBuffer {
     private var start: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -14,25 +14,25 @@ public final class OutputBuffer {
 
     /// Where the bytes show, when that is a terminal: the table and record formats fit its
     /// width. Nil (the default) for a pipe, a file or memory.
-    public var display: TerminalDisplay?
+    package var display: TerminalDisplay?
 
     /// Whether rows written here have their JSON objects spread into dotted columns
     /// (`--flatten`, `FlattenedRowWriter`), in every format.
-    public var flattensObjects = false
+    package var flattensObjects = false
 
     /// Where flushed bytes go instead of the file descriptor (the command line's pager); nil
     /// (the default) writes them to it.
-    public var sink: ((UnsafeRawBufferPointer) throws -> Void)?
+    package var sink: ((UnsafeRawBufferPointer) throws -> Void)?
 
     /// Output to a file descriptor, such as 1 for standard output.
-    public init(fd: Int32) {
+    package init(fd: Int32) {
         self.fd = fd
         capacity = Self.blockSize * 2
         start = .allocate(capacity: capacity)
     }
 
     /// Output kept in memory; read it with `text`.
-    public init() {
+    package init() {
         fd = nil
         capacity = 256
         start = .allocate(capacity: capacity)
@@ -41,7 +41,7 @@ public final class OutputBuffer {
     deinit { start.deallocate() }
 
     /// What was written to an in-memory buffer.
-    public var text: String {
+    package var text: String {
         String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
@@ -111,7 +111,7 @@ public final class OutputBuffer {
         count += spaces
     }
 
-    public func append(_ string: String) {
+    package func append(_ string: String) {
         var string = string
         string.withUTF8 { append($0) }
     }
@@ -121,7 +121,7 @@ public final class OutputBuffer {
         if fd != nil && count >= Self.blockSize { try flush() }
     }
 
-    public func flush() throws {
+    package func flush() throws {
         if let sink, count > 0 {
             try sink(UnsafeRawBufferPointer(start: start, count: count))
             count = 0
@@ -134,7 +134,7 @@ public final class OutputBuffer {
 
     /// Writes all of `bytes` to `fd`; a failed write (`> /dev/full`, a closed terminal) is an
     /// error, where Foundation's `FileHandle.write` would trap.
-    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
@@ -148,7 +148,7 @@ public final class OutputBuffer {
     }
 
     /// Writes `text` to `fd`, as `writeAll(_:to:)` does.
-    public static func writeAll(_ text: String, to fd: Int32) throws {
+    package static func writeAll(_ text: String, to fd: Int32) throws {
         var text = text
         try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }

@@ -1,5 +1,5 @@
 /// How rows are printed.
-public enum OutputFormat: String, CaseIterable, Sendable {
+package enum OutputFormat: String, CaseIterable, Sendable {
     /// One JSON array of objects.
     case json
     /// One JSON object a line.
@@ -34,7 +34,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 }
 
 /// How a result column's values print: the declared type decides, not the look of a value.
-public enum OutputKind: Sendable, Equatable {
+package enum OutputKind: Sendable, Equatable {
     /// Text is JSON and is nested as is; numbers are numbers.
     case json
     /// 1 and 0 print as true and false; any other integer (another tool may store 2 or -1 in a
@@ -70,11 +70,11 @@ extension OutputKind {
     }
 }
 
-public struct OutputColumn: Sendable, Equatable {
-    public var name: String
-    public var kind: OutputKind
+package struct OutputColumn: Sendable, Equatable {
+    package var name: String
+    package var kind: OutputKind
 
-    public init(name: String, kind: OutputKind) {
+    package init(name: String, kind: OutputKind) {
         self.name = name
         self.kind = kind
     }

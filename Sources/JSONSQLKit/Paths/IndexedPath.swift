@@ -6,17 +6,17 @@
 ///     address ->> '$.country'                   (jsonsql, hand-written)
 ///     json_extract(address, '$.city')           (older SQL, sqlite-utils users)
 ///     CASE WHEN json_valid("body") THEN "body" ->> '$.a' END   (jsonsql on a text column)
-public struct IndexedPath: Sendable, Equatable {
+package struct IndexedPath: Sendable, Equatable {
     /// The index's name.
-    public var index: String
+    package var index: String
     /// The path it holds; the column as the expression names it.
-    public var path: JSONPath
+    package var path: JSONPath
     /// The expression exactly as the `CREATE INDEX` writes it.
-    public var expression: String
+    package var expression: String
     /// Whether the expression yields NULL, not an error, for text that is not JSON.
-    public var guarded: Bool
+    package var guarded: Bool
     /// Whether the index holds only some rows (`CREATE INDEX ... WHERE`).
-    public var partial: Bool
+    package var partial: Bool
 
     /// The paths of a `CREATE INDEX` statement's expressions that extract one path each.
     static func all(index: String, sql: String) -> [IndexedPath] {

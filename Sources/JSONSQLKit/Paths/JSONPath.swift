@@ -2,7 +2,7 @@
 /// `tags[0]`, `customer."first name"`, `tags[-1]`; or a measure of the value there:
 /// `length(payload.commits)`.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
-    public enum Segment: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         case key(String)
         /// Negative indexes count from the end: -1 is the last element.
         case index(Int)
@@ -10,7 +10,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// A number measured from the value at the path, which `--where`, `--select`, `--order-by`,
     /// `--group-by`, aggregates and `index` take where they take a path (`parseTerm`).
-    public enum Function: String, Sendable, CaseIterable {
+    package enum Function: String, Sendable, CaseIterable {
         /// The number of elements of an array; null for any other value or none.
         case length
     }
@@ -25,7 +25,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// integer, which its jsonb operators, `jsonb_set` paths and JSON paths take. SQLite 3.40
     /// reads an index as 32 bits unsigned and wraps beyond (`$[4294967296]` was element 0), and
     /// no array of either holds 2^31 elements, so nothing a path could find is refused.
-    public static let indexRange = Int(Int32.min)...Int(Int32.max)
+    package static let indexRange = Int(Int32.min)...Int(Int32.max)
 
     /// An index outside `indexRange`, refused by every renderer of paths.
     static func indexOutOfRange(_ digits: String, after path: JSONPath) -> JSONSQLError {
@@ -44,22 +44,22 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var column: String
-    public var segments: [Segment]
+    package var column: String
+    package var segments: [Segment]
     /// What is measured of the value at the path, or nil for the value itself.
-    public var function: Function?
+    package var function: Function?
 
-    public init(column: String, segments: [Segment] = [], function: Function? = nil) {
+    package init(column: String, segments: [Segment] = [], function: Function? = nil) {
         self.column = column
         self.segments = segments
         self.function = function
     }
 
     /// The path whose value `function` measures: this one without it.
-    public var measured: JSONPath { JSONPath(column: column, segments: segments) }
+    package var measured: JSONPath { JSONPath(column: column, segments: segments) }
 
     /// Whether the path names a whole column: no key or index, and no function of it.
-    public var isWholeColumn: Bool { segments.isEmpty && function == nil }
+    package var isWholeColumn: Bool { segments.isEmpty && function == nil }
 
     /// Parses a whole path, such as an `--set` argument.
     public init(parsing text: String) throws { try self.init(parsing: text, functions: false) }
@@ -270,7 +270,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// Splits `id,address.city,"a,b"` on the commas outside quotes, as `--select` and
     /// `--group-by` take lists: a `"..."` key holds `\"` and `\\` escapes (as `displayName`
     /// writes them), a `'...'` key doubles its quote (`''`).
-    public static func splitList(_ text: String) -> [String] {
+    package static func splitList(_ text: String) -> [String] {
         var parts: [String] = []
         var current = ""
         var quotes = QuoteTracker()
@@ -303,7 +303,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Every index and filter renders paths through here, because SQLite uses an expression
     /// index only when the query spells the path exactly as the index does.
-    public func sqlitePath() throws -> String {
+    package func sqlitePath() throws -> String {
         try checkIndexes()
         var text = "$"
         for segment in segments {

@@ -16,13 +16,13 @@
 /// written with that index's own expression, so SQLite uses it. An unguarded expression index
 /// on a column not declared json is used only when it holds every row: SQLite could build it
 /// only because every value is JSON.
-public struct ResolvedPath: Sendable {
-    public let path: JSONPath
-    public let column: ColumnInfo
+package struct ResolvedPath: Sendable {
+    package let path: JSONPath
+    package let column: ColumnInfo
     /// The SQLite path literal, such as `'$.country'`; nil for a plain column.
     let pathLiteral: String?
     /// The index whose expression this path is written with, if any.
-    public let index: IndexedPath?
+    package let index: IndexedPath?
     /// Whether values may be text that is not JSON, so every JSON function needs `json_valid`.
     let guarded: Bool
 
@@ -37,7 +37,7 @@ public struct ResolvedPath: Sendable {
     /// an integer column's value does.
     let functionSQL: String?
 
-    public init(_ path: JSONPath, in table: TableInfo) throws {
+    package init(_ path: JSONPath, in table: TableInfo) throws {
         if let function = path.function {
             self = try Self(
                 function, of: ResolvedPath(path.measured, in: table), as: path, in: table)
@@ -146,10 +146,10 @@ public struct ResolvedPath: Sendable {
     }
 
     /// Whether comparisons follow JSON typing: a key inside a column, or a json column itself.
-    public var isJSON: Bool { pathLiteral != nil || jsonb != nil }
+    package var isJSON: Bool { pathLiteral != nil || jsonb != nil }
 
     /// Whether the path goes into a column's JSON rather than naming the column.
-    public var isInsideColumn: Bool { !path.segments.isEmpty }
+    package var isInsideColumn: Bool { !path.segments.isEmpty }
 
     var quotedColumn: String { functionSQL ?? SQLQuote.identifier(column.name) }
 
@@ -161,7 +161,7 @@ public struct ResolvedPath: Sendable {
 
     /// The SQL value of the path: a number, text, 1/0 for booleans, minified JSON text for
     /// objects and arrays, NULL when missing.
-    public var valueSQL: String { dialect.valueSQL(self) }
+    package var valueSQL: String { dialect.valueSQL(self) }
 
     /// For a plain column whose value SQL reads its text as a number (`CAST(... AS NUMERIC)`),
     /// the condition that the stored value is a number or NULL: SQLite casts text that is not a
@@ -176,7 +176,7 @@ public struct ResolvedPath: Sendable {
     /// whose text is read as a number, text that is no number (`'abc'`, `'0x10'`, which another
     /// tool may have stored there) stays text, sorting after every number and grouping by
     /// itself, where the cast made it 0.
-    public var sortSQL: String {
+    package var sortSQL: String {
         guard let numberGuardSQL else { return valueSQL }
         return "CASE WHEN \(numberGuardSQL) THEN \(valueSQL) ELSE \(quotedColumn) END"
     }

@@ -1,21 +1,21 @@
 /// A path whose text a text index holds: a column or a path into one, or the elements of an
 /// array there and a path inside each (`payload.commits[].message`), whose texts are indexed
 /// together as one.
-public struct TextPath: Sendable, Hashable, CustomStringConvertible {
+package struct TextPath: Sendable, Hashable, CustomStringConvertible {
     /// The path itself, or the array whose elements are indexed.
-    public var path: JSONPath
+    package var path: JSONPath
     /// The path inside each element of the array at `path` (empty for the elements
     /// themselves); nil when the path names one value.
-    public var element: [JSONPath.Segment]?
+    package var element: [JSONPath.Segment]?
 
-    public init(path: JSONPath, element: [JSONPath.Segment]? = nil) {
+    package init(path: JSONPath, element: [JSONPath.Segment]? = nil) {
         self.path = path
         self.element = element
     }
 
     /// `bio`, `payload.commits[].message`, `tags[]`: one `[]` at most, which stands for every
     /// element of the array before it.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let parts = text.components(separatedBy: "[]")
         guard parts.count <= 2 else {
             throw JSONSQLError(
@@ -42,7 +42,7 @@ public struct TextPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path as written: `payload.commits[].message`.
-    public var description: String {
+    package var description: String {
         guard let element else { return path.description }
         let inside = JSONPath(column: "x", segments: element).description.dropFirst()
         return "\(path)[]\(inside)"

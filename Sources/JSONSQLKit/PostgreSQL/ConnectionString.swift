@@ -18,9 +18,9 @@ import Foundation
 /// the key-value form): no part of it is known not to be a password. A URL is shown without its
 /// password, so that a suggested command line runs as it is with the password from `PGPASSWORD`
 /// or `~/.pgpass`; a key-value string, which jsonsql does not run, with `password=...`.
-public enum ConnectionString {
+package enum ConnectionString {
     /// Whether `text` names a PostgreSQL database rather than a file (the scheme in any case).
-    public static func isURL(_ text: String) -> Bool {
+    package static func isURL(_ text: String) -> Bool {
         let lower = text.prefix(13).lowercased()
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
@@ -44,7 +44,7 @@ public enum ConnectionString {
 
     /// `text` as jsonsql shows it: a URL or key-value string without its secrets; any other
     /// text (a file path) as it is.
-    public static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         let url = isURL(text)
         guard url || mayNameSecret(text) else { return text }
         let fallback = url ? scheme(of: text) + "..." : "..."
@@ -82,7 +82,7 @@ public enum ConnectionString {
     /// quotes and punctuation around it stay as they are.
     ///
     ///     "jsonsql query 'postgres://me:pw@db/app' t" → "jsonsql query 'postgres://me@db/app' t"
-    public static func redactingURLs(in text: String) -> String {
+    package static func redactingURLs(in text: String) -> String {
         guard text.contains("://") else { return text }
         var out = ""
         var rest = Substring(text)
@@ -109,7 +109,7 @@ public enum ConnectionString {
     /// `text` up to the first `postgres://` URL in it, which is shown as `postgres://...`: for
     /// an excerpt of what a user typed, where a URL's end cannot be told (a password may hold
     /// a space).
-    public static func upToURL(_ text: String) -> String {
+    package static func upToURL(_ text: String) -> String {
         guard let found = text.firstRange(of: #/(?i)postgres(ql)?:\/\//#) else { return text }
         return text[..<found.upperBound] + "..."
     }

@@ -6,31 +6,31 @@ import Foundation
 ///
 /// `tableInfo` reads a domain as its base type and an enum as text, so `--where` and output
 /// treat them by what they hold; `copy` carries the rest as checks or refuses it by name.
-public struct PostgresColumnType: Sendable, Equatable {
+package struct PostgresColumnType: Sendable, Equatable {
     /// The type as `format_type` names it: the domain's or enum's name, `character varying(5)`.
-    public var declared: String
-    public var isDomain: Bool
-    public var isEnum: Bool
+    package var declared: String
+    package var isDomain: Bool
+    package var isEnum: Bool
     /// `a` or `d` for an identity column (`GENERATED ALWAYS` / `BY DEFAULT AS IDENTITY`).
-    public var identity: String
+    package var identity: String
     /// For a domain: each CHECK of it and of the domains under it, outermost first.
-    public var domainChecks: [DomainCheck] = []
+    package var domainChecks: [DomainCheck] = []
     /// For a domain: whether it, or one under it, is NOT NULL.
-    public var domainNotNull = false
+    package var domainNotNull = false
     /// For a domain: the first default found from the outermost domain down, as SQL.
-    public var domainDefault: String?
+    package var domainDefault: String?
     /// For an enum (or a domain over one): its labels in their order.
-    public var enumLabels: [String]?
+    package var enumLabels: [String]?
 
     /// One CHECK of a domain: the domain's name and the constraint as `pg_get_constraintdef`
     /// writes it (`CHECK ((VALUE > 0))`).
-    public struct DomainCheck: Sendable, Equatable {
-        public var domain: String
-        public var definition: String
+    package struct DomainCheck: Sendable, Equatable {
+        package var domain: String
+        package var definition: String
     }
 
     /// The N of a base type `character varying(N)`, the most characters the column holds.
-    public static func maximumLength(of base: String) -> Int? {
+    package static func maximumLength(of base: String) -> Int? {
         length(of: base, prefix: "character varying(")
     }
 

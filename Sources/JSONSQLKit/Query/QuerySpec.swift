@@ -2,35 +2,39 @@ import GRDB
 
 /// A query on one table, as the `query` command describes it.
 public struct QuerySpec: Sendable {
+    /// The table or view the query reads.
     public var table: String
+    /// The filters a row must all match, as repeated `--where` options are joined.
     public var filters: [Filter] = []
     /// Paths and aggregates to print; all columns when empty (with `groupBy`: the grouped
     /// paths and `count()`).
-    public var selections: [Selection] = []
+    package var selections: [Selection] = []
     /// The name each of `selections` prints under, from `--select 'address.country as
     /// country'`; nil, or no entry, keeps the path or aggregate as written. `--order-by` may
     /// name them.
-    public var names: [String?] = []
+    package var names: [String?] = []
     /// Paths to print; all columns when empty.
-    public var select: [JSONPath] {
+    package var select: [JSONPath] {
         get { selections.compactMap { if case .path(let path) = $0 { path } else { nil } } }
         set { selections = newValue.map(Selection.path) }
     }
-    public var orderBy: [(term: Selection, descending: Bool)] = []
+    package var orderBy: [(term: Selection, descending: Bool)] = []
     /// Paths whose values make the groups that aggregates summarize, after `filters`.
-    public var groupBy: [JSONPath] = []
+    package var groupBy: [JSONPath] = []
+    /// The most rows the query returns (`--limit`).
     public var limit: Int?
+    /// How many matching rows the query skips first (`--offset`).
     public var offset: Int?
     /// Columns to nest as JSON although not declared `json`: TEXT columns that other tools
     /// filled with JSON text (`--json-cols address,tags`).
-    public var jsonColumns: [String] = []
+    package var jsonColumns: [String] = []
     /// Decide how columns not declared json or uuid print by what the query returns in them,
     /// per column, never per value (the default, `--json-cols auto`): a column whose non-null
     /// values returned are all JSON objects or arrays nests; a blob column whose values returned
     /// are all 16 bytes prints UUIDs (`ResultKinds`).
-    public var jsonColumnsAuto = true
+    package var jsonColumnsAuto = true
     /// Print datetime columns as ISO-8601 with `T` and `Z` instead of the stored form.
-    public var isoDates = false
+    package var isoDates = false
     /// Whether `--group-by` keeps apart kinds that `->>` reads alike (`groupKindSQL`): false
     /// when `groupsMayMixKinds` found no such values, so that groups come along an index.
     var groupKindsApart = true
@@ -39,17 +43,18 @@ public struct QuerySpec: Sendable {
     /// that rows come along an index on the path without a sort.
     var wholeStringsApart = true
 
+    /// A query of every row of `table`: `SELECT * FROM "table"`.
     public init(table: String) {
         self.table = table
     }
 }
 
 /// SQL ready to run, with its bound values and how each result column prints.
-public struct SQLQuery: Sendable {
-    public var sql: String
-    public var arguments: [DatabaseValue]
+package struct SQLQuery: Sendable {
+    package var sql: String
+    package var arguments: [DatabaseValue]
     /// Nil when the columns are read from the prepared statement (`--sql`).
-    public var columns: [OutputColumn]?
+    package var columns: [OutputColumn]?
     /// On PostgreSQL: the columns whose text carries a mark for the value SQLite would give
     /// (`Aggregate.postgresSQL`).
     var markedColumns: Set<Int> = []
@@ -62,7 +67,7 @@ public struct SQLQuery: Sendable {
     /// The terms of the ORDER BY, in order; empty without one.
     var orderTerms: [String] = []
 
-    public init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
+    package init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
         self.arguments = arguments
         self.columns = columns
@@ -74,7 +79,7 @@ extension QuerySpec {
     ///
     ///     SELECT "id", "name", ... FROM "player"
     ///     WHERE "address" ->> '$.country' = ? ORDER BY "score" DESC LIMIT ?
-    public func build(table info: TableInfo) throws -> SQLQuery {
+    package func build(table info: TableInfo) throws -> SQLQuery {
         try build(table: info, from: table)
     }
 
@@ -346,7 +351,7 @@ extension QuerySpec {
 }
 
 /// What `--select` and `--order-by` name: a path, or an aggregate over the rows of a group.
-public enum Selection: Sendable, CustomStringConvertible {
+package enum Selection: Sendable, CustomStringConvertible {
     case path(JSONPath)
     case aggregate(Aggregate)
     /// What a text search gives each row it finds: `rank`, `snippet(bio)`.
@@ -354,7 +359,7 @@ public enum Selection: Sendable, CustomStringConvertible {
 
     /// `count()`, `sum(total)`... is an aggregate; `rank`, `snippet(path)` a search's value;
     /// anything else a path.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         if let aggregate = try Aggregate(parsing: text) {
             self = .aggregate(aggregate)
         } else if let value = try SearchValue(parsing: text) {
@@ -371,7 +376,7 @@ public enum Selection: Sendable, CustomStringConvertible {
     /// A selection with the name it prints under, as `--select` writes it: `address.country as
     /// country`, `count() as n`, `name as "Full name"` (`as` in any case, the last one outside
     /// quotes); nil when no name.
-    public static func parsingNamed(_ text: String) throws -> (selection: Selection, name: String?)
+    package static func parsingNamed(_ text: String) throws -> (selection: Selection, name: String?)
     {
         var quotes = QuoteTracker()
         var split: (String.Index, String.Index)?
@@ -400,7 +405,7 @@ public enum Selection: Sendable, CustomStringConvertible {
         return (try Selection(parsing: String(text[..<end])), name)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .path(let path): path.description
         case .aggregate(let aggregate): aggregate.text
@@ -410,7 +415,7 @@ public enum Selection: Sendable, CustomStringConvertible {
 }
 
 /// A value FTS5 or PostgreSQL's text search computes for a row a `matches` condition found.
-public enum SearchValue: Sendable, Equatable, CustomStringConvertible {
+package enum SearchValue: Sendable, Equatable, CustomStringConvertible {
     /// How well the row matches, best first in ascending order (SQLite's bm25; PostgreSQL's
     /// ts_rank negated). `bare`: written `rank`, which a column named rank takes instead.
     case rank(bare: Bool)
@@ -438,7 +443,7 @@ public enum SearchValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rank(let bare): bare ? "rank" : "rank()"
         case .snippet(let path): "snippet(\(path))"
@@ -485,22 +490,22 @@ public enum SearchValue: Sendable, Equatable, CustomStringConvertible {
 /// it holds (not text another tool left there); `count(path)` counts the rows
 /// where the path holds a value other than null; `min` and `max` compare as SQLite does
 /// (numbers before text).
-public struct Aggregate: Sendable, Equatable {
-    public enum Function: String, Sendable, CaseIterable { case count, sum, avg, min, max }
-    public var function: Function
+package struct Aggregate: Sendable, Equatable {
+    package enum Function: String, Sendable, CaseIterable { case count, sum, avg, min, max }
+    package var function: Function
     /// Nil only for `count()`.
-    public var path: JSONPath?
+    package var path: JSONPath?
     /// The expression as written: the output key.
-    public var text: String
+    package var text: String
 
-    public init(function: Function, path: JSONPath?, text: String) {
+    package init(function: Function, path: JSONPath?, text: String) {
         self.function = function
         self.path = path
         self.text = text
     }
 
     /// Nil when `text` is not a call of one of the functions.
-    public init?(parsing text: String) throws {
+    package init?(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasSuffix(")"), let open = trimmed.firstIndex(of: "("),
             let function = Function(

@@ -1,5 +1,5 @@
 /// Which rules say where the shell's SQL statements end.
-public enum StatementSyntax: Sendable, Equatable {
+package enum StatementSyntax: Sendable, Equatable {
     /// SQLite's, as `sqlite3_complete` judges.
     case sqlite
     /// PostgreSQL's, as psql reads them (`PostgresStatementScan`): with
@@ -9,7 +9,7 @@ public enum StatementSyntax: Sendable, Equatable {
 
 extension SQLText {
     /// Whether the text ends with a complete statement by the rules of `syntax`.
-    public static func isComplete(_ sql: String, syntax: StatementSyntax) -> Bool {
+    package static func isComplete(_ sql: String, syntax: StatementSyntax) -> Bool {
         guard case .postgres(let standard) = syntax else { return isComplete(sql) }
         return PostgresStatementScan(sql, standardConformingStrings: standard).isComplete
     }
@@ -17,7 +17,7 @@ extension SQLText {
     /// The statements of the text by the rules of `syntax`, each ending with its `;`; text
     /// after the last one comes last when it holds more than whitespace and comments. On
     /// PostgreSQL each is the text psql sends: without the whitespace and `--` comments before it.
-    public static func statements(in sql: String, syntax: StatementSyntax) -> [String] {
+    package static func statements(in sql: String, syntax: StatementSyntax) -> [String] {
         guard case .postgres(let standard) = syntax else { return statements(in: sql) }
         let scan = PostgresStatementScan(sql, standardConformingStrings: standard)
         var rest = scan.rest

@@ -2,14 +2,14 @@ import Foundation
 import GRDBSQLite
 
 /// Statement boundaries in SQL typed into the shell, as SQLite itself judges them.
-public enum SQLText {
+package enum SQLText {
     /// Whether the text ends with a complete statement: a `;` outside quotes, comments and
     /// the body of a `CREATE TRIGGER`. This is `sqlite3_complete()`.
     ///
     ///     select 1            → false
     ///     select ';'          → false
     ///     select 1;           → true
-    public static func isComplete(_ sql: String) -> Bool {
+    package static func isComplete(_ sql: String) -> Bool {
         sqlite3_complete(sql) != 0
     }
 
@@ -19,7 +19,7 @@ public enum SQLText {
     ///
     /// Text after the last complete statement is returned as the last element when it holds
     /// more than whitespace; statements that are only `;` are left out.
-    public static func statements(in sql: String) -> [String] {
+    package static func statements(in sql: String) -> [String] {
         let bytes = Array(sql.utf8)
         var statements: [String] = []
         var start = 0
@@ -55,7 +55,7 @@ public enum SQLText {
     /// Whether a statement begins, ends or names a transaction (`BEGIN`, `COMMIT`, `END`,
     /// `ROLLBACK`, `SAVEPOINT`, `RELEASE`): each jsonsql command and shell statement runs
     /// in a transaction of its own, so these are refused with a message instead.
-    public static func isTransactionControl(_ sql: String) -> Bool {
+    package static func isTransactionControl(_ sql: String) -> Bool {
         let keywords: Set<String> = ["begin", "commit", "end", "rollback", "savepoint", "release"]
         return firstKeyword(sql).map(keywords.contains) ?? false
     }
@@ -65,7 +65,7 @@ public enum SQLText {
     ///
     ///     commit;  rollback transaction;  →  true
     ///     rollback to s1;                 →  false
-    public static func endsTransaction(_ sql: String) -> Bool {
+    package static func endsTransaction(_ sql: String) -> Bool {
         guard let first = firstKeyword(sql), ["commit", "end", "rollback"].contains(first) else {
             return false
         }
@@ -78,7 +78,7 @@ public enum SQLText {
 
     /// The first word of a statement, lower-cased, after whitespace, comments and empty
     /// statements (`;`).
-    public static func firstKeyword(_ sql: String) -> String? {
+    package static func firstKeyword(_ sql: String) -> String? {
         let text = SQLTokens(sql)
         guard let first = (0..<text.count).first(where: { text.text($0) != ";" }),
             text.tokens[first].kind == .word
@@ -89,7 +89,7 @@ public enum SQLText {
     }
 
     /// Whether text holds no statement: only whitespace, comments and `;`.
-    public static func isBlank(_ sql: String) -> Bool {
+    package static func isBlank(_ sql: String) -> Bool {
         afterComments(sql).isEmpty
     }
 

@@ -2,11 +2,12 @@ import Foundation
 
 /// The names a mistyped name probably meant: the one place that decides what is "near", for
 /// commands, columns, tables and JSON paths alike.
-public enum NearestNames {
+package enum NearestNames {
     /// Up to `limit` names of `candidates` within a few edits of `name` (at most one edit in
     /// three letters, at least one or two, and never all of them), nearest first; ASCII case is
     /// ignored.
-    public static func nearest(to name: String, in candidates: [String], limit: Int = 3) -> [String]
+    package static func nearest(to name: String, in candidates: [String], limit: Int = 3)
+        -> [String]
     {
         let length = name.count
         // Nobody mistypes a name this long letter by letter, and comparing two such names costs
@@ -36,7 +37,7 @@ public enum NearestNames {
 
     /// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`. Three rows
     /// of the table at a time: memory grows with the length of `b` only.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
@@ -61,13 +62,13 @@ public enum NearestNames {
     /// `; did you mean 'players.ndjson'?` for a file or database `path` that does not exist but
     /// a file beside it is named nearly so, written as `path` is (its directory kept); otherwise
     /// "". A directory of more than 10,000 entries is not searched.
-    public static func files(near path: String) -> String {
+    package static func files(near path: String) -> String {
         let near = fileNames(near: path)
         return near.isEmpty ? "" : "; did you mean \(list(near))?"
     }
 
     /// The paths of the files beside `path` whose names are nearest to its own.
-    public static func fileNames(near path: String) -> [String] {
+    package static func fileNames(near path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
         let directory = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
         guard
@@ -80,7 +81,7 @@ public enum NearestNames {
     }
 
     /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
-    public static func list(_ names: [String]) -> String {
+    package static func list(_ names: [String]) -> String {
         let quoted = names.map { "'\(TerminalText.name($0))'" }
         guard quoted.count > 1 else { return quoted.first ?? "" }
         return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")

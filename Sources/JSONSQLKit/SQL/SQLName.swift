@@ -1,14 +1,14 @@
 /// How SQLite compares table, column and index names: ASCII letters without regard to case,
 /// every other character exactly (`Name` = `NAME`, but `É` ≠ `é`). Every name lookup uses this.
-public enum SQLName {
+package enum SQLName {
     /// `Player` → `player`; only ASCII letters change.
-    public static func fold(_ name: String) -> String {
+    package static func fold(_ name: String) -> String {
         String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Whether SQLite takes the two as the same name: byte for byte but for the case of ASCII
     /// letters. Not Swift's `==`, which takes "\u{E9}" and "e\u{301}" as equal; SQLite does not.
-    public static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         a.utf8.elementsEqual(b.utf8) { x, y in
             x == y || (x ^ y == 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
         }
@@ -18,7 +18,7 @@ public enum SQLName {
     /// name. Nil when several are the same name (PostgreSQL tells `Player` and `player` apart,
     /// and `PLAYER` would be either): a command then says there is no such name, with both as
     /// what was meant, rather than read, change or drop one of them.
-    public static func find<Names: Sequence<String>>(_ name: String, in names: Names) -> String? {
+    package static func find<Names: Sequence<String>>(_ name: String, in names: Names) -> String? {
         var match: String?
         var several = false
         for candidate in names {
@@ -36,7 +36,7 @@ public enum SQLName {
     ///
     ///     exactColumn("id", in: ["id"])  // "id"
     ///     exactColumn("ID", in: ["id"])  // throws: "ID" names column "id" only in another case
-    public static func exactColumn<Names: Sequence<String>>(_ key: String, in names: Names) throws
+    package static func exactColumn<Names: Sequence<String>>(_ key: String, in names: Names) throws
         -> String?
     {
         guard let found = find(key, in: names) else { return nil }
@@ -49,7 +49,7 @@ public enum SQLName {
     }
 
     /// Whether two lists name the same names in the same order.
-    public static func same(_ a: [String], _ b: [String]) -> Bool {
+    package static func same(_ a: [String], _ b: [String]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
     }
 }

@@ -7,20 +7,20 @@ import GRDBSQLite
 /// Names (tables, columns, indexes) and generated JSON path literals are quoted here. Values are
 /// bound parameters everywhere except a partial index's condition, which SQLite requires as
 /// literals and which `value(_:)` writes.
-public enum SQLQuote {
+package enum SQLQuote {
     /// `player` → `"player"`, `a"b` → `"a""b"`.
-    public static func identifier(_ name: String) -> String {
+    package static func identifier(_ name: String) -> String {
         quoted(name, with: "\"")
     }
 
     /// `it's` → `'it''s'`.
-    public static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         quoted(text, with: "'")
     }
 
     /// What `literal` writes between its quotes: `it's` → `it''s`, for text completed into a
     /// literal the user has opened.
-    public static func literalContent(_ text: String) -> String {
+    package static func literalContent(_ text: String) -> String {
         String(doubling("'", in: text))
     }
 
@@ -48,7 +48,7 @@ public enum SQLQuote {
     /// A name as SQL text may hold it bare, else as a quoted identifier: `player` stays, `full
     /// name` and `order` become `"full name"` and `"order"`. With `foldsCase` (PostgreSQL, which
     /// reads bare names in lower case), a name with upper case is quoted too.
-    public static func identifierIfNeeded(_ name: String, foldsCase: Bool = false) -> String {
+    package static func identifierIfNeeded(_ name: String, foldsCase: Bool = false) -> String {
         let scalars = name.unicodeScalars
         func isStart(_ s: Unicode.Scalar) -> Bool {
             s == "_" || ("a"..."z").contains(s) || (!foldsCase && ("A"..."Z").contains(s))
@@ -68,13 +68,13 @@ public enum SQLQuote {
     ///
     /// A `postgres://` URL loses its password here (`ConnectionString.redacted`), and nothing
     /// else, so a suggested command still runs on the same database.
-    public static func shellWord(_ text: String) -> String {
+    package static func shellWord(_ text: String) -> String {
         let text = ConnectionString.isURL(text) ? ConnectionString.redacted(text) : text
         return shellWord(text, escapingControls: true)
     }
 
     /// `shellWord`, with `escapingControls` false for completion.
-    public static func shellWord(_ text: String, escapingControls: Bool) -> String {
+    package static func shellWord(_ text: String, escapingControls: Bool) -> String {
         let plain =
             !text.isEmpty
             && text.unicodeScalars.allSatisfy {
@@ -112,7 +112,7 @@ public enum SQLQuote {
     /// for byte, and pasted into bash or zsh it is that word again.
     ///
     ///     [0x64, 0x62, 0xFF] → $'db\xff'
-    public static func shellWord(bytes: some Collection<UInt8>) -> String {
+    package static func shellWord(bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         if let text = String(validating: bytes, as: UTF8.self) { return shellWord(text) }
         var out = String.UnicodeScalarView()
@@ -158,7 +158,7 @@ public enum SQLQuote {
     /// name cannot end the comment or act on the terminal.
     ///
     ///     -- SELECT * FROM "a\nb"
-    public static func comment(_ sql: String) -> String {
+    package static func comment(_ sql: String) -> String {
         "-- " + TerminalText.name(sql) + "\n"
     }
 
@@ -166,7 +166,7 @@ public enum SQLQuote {
     /// of a `CREATE INDEX`. Numbers as numbers, text as an escaped literal, blobs as `X'..'`.
     ///
     ///     "DE" → 'DE',  42 → 42,  1.5 → 1.5,  NULL → NULL
-    public static func value(_ value: DatabaseValue) throws -> String {
+    package static func value(_ value: DatabaseValue) throws -> String {
         switch value.storage {
         case .null: return "NULL"
         case .int64(let number): return String(number)

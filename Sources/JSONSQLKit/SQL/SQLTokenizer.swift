@@ -1,6 +1,6 @@
 /// One token of SQL text: its kind and where it is, in UTF-8 byte offsets.
-public struct SQLToken: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct SQLToken: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A bare word: a keyword or an unquoted name (`SELECT`, `score`, `été`).
         case word
         /// `"name"`, `[name]` or `` `name` ``.
@@ -21,8 +21,8 @@ public struct SQLToken: Sendable, Equatable {
         case illegal
     }
 
-    public var kind: Kind
-    public var range: Range<Int>
+    package var kind: Kind
+    package var range: Range<Int>
 }
 
 /// Splits SQL text into tokens by SQLite's own rules (`tokenize.c`), so that text jsonsql or
@@ -34,12 +34,12 @@ public struct SQLToken: Sendable, Equatable {
 /// (as in SQLite), so names in any script, and invalid UTF-8, stay inside one word. Backslashes
 /// have no meaning. An unterminated block comment runs to the end, as SQLite allows; an
 /// unterminated string or quoted name becomes one `illegal` token to the end.
-public enum SQLTokenizer {
-    public static func tokens(_ sql: String) -> [SQLToken] {
+package enum SQLTokenizer {
+    package static func tokens(_ sql: String) -> [SQLToken] {
         tokens(utf8: Array(sql.utf8))
     }
 
-    public static func tokens(utf8 bytes: [UInt8]) -> [SQLToken] {
+    package static func tokens(utf8 bytes: [UInt8]) -> [SQLToken] {
         var tokens: [SQLToken] = []
         var i = 0
         let n = bytes.count

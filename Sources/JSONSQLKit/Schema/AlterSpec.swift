@@ -2,27 +2,27 @@
 ///
 /// They run in this order, in one transaction: drops, then renames, then adds, so
 /// `--drop a --add a:json` replaces a column and `--rename a=b --add a:text` reuses a name.
-public struct AlterSpec: Sendable {
-    public var table: String
-    public var add: [ColumnSpec] = []
-    public var rename: [ColumnRename] = []
-    public var drop: [String] = []
+package struct AlterSpec: Sendable {
+    package var table: String
+    package var add: [ColumnSpec] = []
+    package var rename: [ColumnRename] = []
+    package var drop: [String] = []
 
-    public init(table: String) {
+    package init(table: String) {
         self.table = table
     }
 
     /// `OLD=NEW` from `--rename`.
-    public struct ColumnRename: Sendable, Equatable {
-        public var old: String
-        public var new: String
+    package struct ColumnRename: Sendable, Equatable {
+        package var old: String
+        package var new: String
 
-        public init(old: String, new: String) {
+        package init(old: String, new: String) {
             self.old = old
             self.new = new
         }
 
-        public init(parsing text: String) throws {
+        package init(parsing text: String) throws {
             let (old, new) = text.splitOnce("=")
             guard let new, !old.isEmpty, !new.isEmpty else {
                 // `old:new` or `old new`, as other tools separate them.
@@ -40,5 +40,5 @@ public struct AlterSpec: Sendable {
         }
     }
 
-    public var isEmpty: Bool { add.isEmpty && rename.isEmpty && drop.isEmpty }
+    package var isEmpty: Bool { add.isEmpty && rename.isEmpty && drop.isEmpty }
 }

@@ -6,26 +6,26 @@ import GRDB
 /// Modifiers: `pk`, `notnull`, `unique`, `default=VALUE`, `check=SQL`,
 /// `references=TABLE[.COLUMN]`, `on-delete=ACTION`, `collate=nocase|rtrim|binary` and
 /// `generated=PATH`. The name may be double-quoted to hold a colon: `"a:b":text`.
-public struct ColumnSpec: Sendable, Equatable {
-    public var name: String
-    public var type: ColumnType
-    public var primaryKey = false
-    public var notNull = false
-    public var unique = false
+package struct ColumnSpec: Sendable, Equatable {
+    package var name: String
+    package var type: ColumnType
+    package var primaryKey = false
+    package var notNull = false
+    package var unique = false
     /// The default as SQL text, already checked against the type (`'DE'`, `0`, `(strftime(...))`).
-    public var defaultSQL: String?
+    package var defaultSQL: String?
     /// The default of `default=VALUE` as a value, for a dialect that writes it its own way.
     var defaultValue: DefaultValue?
     /// A `CHECK` expression, as SQL the user wrote.
-    public var check: String?
+    package var check: String?
     /// The SQL of `check` as the table declares it, rendered once the table's columns are known
     /// (`resolveCheck`): numeric and json columns compared as `--where` compares them.
     var checkSQL: String?
     /// The row of another table (or this one) that the column refers to.
-    public var references: ForeignKeySpec?
-    public var collation: Collation?
+    package var references: ForeignKeySpec?
+    package var collation: Collation?
     /// The path this virtual column is computed from: `address.country`.
-    public var generated: JSONPath?
+    package var generated: JSONPath?
     /// The SQL of `generated`, rendered by `ResolvedPath` once the table's columns are known.
     var generatedSQL: String?
 
@@ -36,7 +36,7 @@ public struct ColumnSpec: Sendable, Equatable {
     }
 
     /// The collating sequences SQLite builds in.
-    public enum Collation: String, Sendable, CaseIterable {
+    package enum Collation: String, Sendable, CaseIterable {
         case nocase, rtrim, binary
     }
 
@@ -78,12 +78,12 @@ public struct ColumnSpec: Sendable, Equatable {
         return String(meant)
     }
 
-    public init(name: String, type: ColumnType) {
+    package init(name: String, type: ColumnType) {
         self.name = name
         self.type = type
     }
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         var parts = try Self.split(text)
         guard parts.count >= 2 else {
             if let meant = Self.fromSQL(text) {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The declared type is how every later command knows that `address` holds JSON or that
 /// `active` holds booleans: SQLite itself only keeps a storage class per value.
-public enum ColumnType: String, CaseIterable, Sendable {
+package enum ColumnType: String, CaseIterable, Sendable {
     case text, integer, real, numeric, boolean, blob, date, datetime, uuid, json, any
 
     /// The type written into `CREATE TABLE`.
@@ -20,7 +20,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
     /// `numeric` is written `NUMERIC TEXT` for the same reason: its decimals are kept exactly as
     /// written (`1.10`, or more digits than a double holds), and compared and sorted by value
     /// through `CAST(... AS NUMERIC)` (see `ResolvedPath`).
-    public var declaredType: String {
+    package var declaredType: String {
         switch self {
         case .any: ""
         case .json: "JSON TEXT"
@@ -31,7 +31,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
 
     /// Reads a declared type back, including the types other tools write (`VARCHAR(20)`,
     /// `TIMESTAMP`, `FLOAT`), following SQLite's affinity rules for the rest.
-    public init(declaredType: String) {
+    package init(declaredType: String) {
         let upper = SQLText.trimmed(SQLiteAffinity.upperASCII(declaredType))
         switch upper {
         case "": self = .any
@@ -59,7 +59,7 @@ public enum ColumnType: String, CaseIterable, Sendable {
     }
 
     /// Parses a type as the user writes it in `NAME:TYPE`.
-    public init(userName: String) throws {
+    package init(userName: String) throws {
         let lower = userName.lowercased()
         let aliases: [String: ColumnType] = [
             "int": .integer, "bool": .boolean, "float": .real, "double": .real, "str": .text,

@@ -4,14 +4,14 @@ import GRDB
 ///
 ///     team_id:integer:references=team.id:on-delete=cascade
 ///     →  "team_id" INTEGER REFERENCES "team" ("id") ON DELETE CASCADE
-public struct ForeignKeySpec: Sendable, Equatable {
-    public var table: String
+package struct ForeignKeySpec: Sendable, Equatable {
+    package var table: String
     /// The referenced column; nil means the primary key of `table`.
-    public var column: String?
-    public var onDelete: Action?
+    package var column: String?
+    package var onDelete: Action?
 
     /// What deleting the referenced row does to the rows that refer to it.
-    public enum Action: String, Sendable {
+    package enum Action: String, Sendable {
         case cascade, restrict
         case setNull = "set-null"
         case setDefault = "set-default"
@@ -26,14 +26,14 @@ public struct ForeignKeySpec: Sendable, Equatable {
         }
     }
 
-    public init(table: String, column: String? = nil, onDelete: Action? = nil) {
+    package init(table: String, column: String? = nil, onDelete: Action? = nil) {
         self.table = table
         self.column = column
         self.onDelete = onDelete
     }
 
     /// Parses `team`, `team.id`, `"my.team".id`.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         var cursor = TextCursor(text)
         let table: String
         if cursor.current == "\"" || cursor.current == "'" {

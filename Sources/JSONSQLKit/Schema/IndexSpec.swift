@@ -2,22 +2,31 @@ import GRDB
 
 /// An index on paths of a table, built from the same SQL that filters and sorts use.
 public struct IndexSpec: Sendable {
+    /// The table the index is on.
     public var table: String
+    /// The paths (or columns) the index holds, in order.
     public var paths: [JSONPath]
+    /// The index's name; nil for one made from the table and paths (`idx_player_address_country`).
     public var name: String?
+    /// Whether two rows may not have the same values at the paths.
     public var unique = false
+    /// Whether an index of the same name and definition is kept rather than refused.
     public var ifNotExists = false
     /// A partial index: only rows that match this `--where` filter are indexed.
     public var filter: Filter?
     /// Index each path as `((expr) COLLATE NOCASE)`, so `like` can use the index.
-    public var nocase = false
+    package var nocase = false
     /// On PostgreSQL, a GIN `jsonb_path_ops` index, which `contains` (`@>`) uses.
-    public var gin = false
+    package var gin = false
     /// SQLite: each whole json column also indexed by whether it holds a boolean or a container
     /// (`valueKeys`). `->> '$'` reads true as 1 and the array [1] as the text "[1]", and a key
     /// unique by that alone took true and 1 for one key, so that --replace of 1 deleted true.
     var kindsApart = false
 
+    /// An index on `paths` of `table`, which every `--where` on them then uses:
+    ///
+    ///     try store.createIndex(IndexSpec(table: "author", paths: [try JSONPath(parsing: "address.country")]))
+    ///     // CREATE INDEX "idx_author_address_country" ON "author" ("address" ->> 'country')  -- JSON text
     public init(table: String, paths: [JSONPath]) {
         self.table = table
         self.paths = paths
@@ -26,7 +35,7 @@ public struct IndexSpec: Sendable {
     /// `player` + `address.country` → `player_on_address_country`, each path's column named as
     /// the table spells it (`DOC.k` gives `t_on_doc_k`, as `doc.k` does). An index from the end
     /// is named as one: `tags[-1]` gives `t_on_tags_minus_1`, apart from `tags[1]`'s `t_on_tags_1`.
-    public func defaultName(in info: TableInfo) -> String {
+    package func defaultName(in info: TableInfo) -> String {
         let parts = paths.map { path in
             let segments = path.segments.map { segment -> JSONPath.Segment in
                 if case .index(let n) = segment, n < 0 { return .key("minus_\(n.magnitude)") }
@@ -53,7 +62,7 @@ public struct IndexSpec: Sendable {
     ///
     /// The COLLATE wraps the parenthesised expression: `"address" ->> '$.country' COLLATE NOCASE`
     /// would bind it to the path literal, and no query would use the index.
-    public func sql(table info: TableInfo) throws -> String {
+    package func sql(table info: TableInfo) throws -> String {
         try sql(table: info, name: name ?? defaultName(in: info))
     }
 
@@ -242,6 +251,7 @@ public struct IndexSpec: Sendable {
 
 /// What `index` did.
 public enum IndexOutcome: Sendable, Equatable {
+    /// A new index, by its name.
     case created(String)
     /// `--if-not-exists` found the same index: its name, table and paths.
     case existed(String, table: String, paths: [String])

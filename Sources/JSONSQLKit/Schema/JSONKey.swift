@@ -1,11 +1,11 @@
 /// A key found inside the JSON of a column, for completion.
-public struct JSONKey: Sendable, Equatable {
-    public var name: String
+package struct JSONKey: Sendable, Equatable {
+    package var name: String
     /// Whether the value under the key is an object or array in some sampled row, so a `.` or
     /// `[` may follow it.
-    public var isContainer: Bool
+    package var isContainer: Bool
 
-    public init(name: String, isContainer: Bool) {
+    package init(name: String, isContainer: Bool) {
         self.name = name
         self.isContainer = isContainer
     }

@@ -3,7 +3,7 @@
 ///
 ///     SELECT create_distributed_table('"player"', 'id')    -- .by(column: "id")
 ///     SELECT create_reference_table('"country"')           -- .reference
-public enum TableDistribution: Sendable, Equatable {
+package enum TableDistribution: Sendable, Equatable {
     /// Rows spread over shards by the hash of this column (`create-table --distribute-by id`).
     case by(column: String)
     /// The whole table on every node, for small tables joined with distributed ones
@@ -11,7 +11,7 @@ public enum TableDistribution: Sendable, Equatable {
     case reference
 
     /// The option that asks for it, as refusals name it.
-    public var option: String {
+    package var option: String {
         switch self {
         case .by: "--distribute-by"
         case .reference: "--reference"
@@ -21,13 +21,13 @@ public enum TableDistribution: Sendable, Equatable {
 
 /// How a table of the database is spread over its nodes, as `tables`, `schema` and `describe`
 /// report it.
-public struct TableDistributionInfo: Sendable, Equatable {
-    public var distribution: TableDistribution
+package struct TableDistributionInfo: Sendable, Equatable {
+    package var distribution: TableDistribution
     /// The table's shards: for a reference table, the one copied to every node.
-    public var shards: Int
+    package var shards: Int
 
     /// `by id, 32 shards`; `reference, on every node`.
-    public var summary: String {
+    package var summary: String {
         switch distribution {
         case .by(let column): "by \(column), \(shards) \(shards == 1 ? "shard" : "shards")"
         case .reference: "reference, on every node"
@@ -39,7 +39,7 @@ extension TableSpec {
     /// The spec with `distribution`: a distributed table's primary key and unique constraints
     /// must hold its distribution column, as Citus requires (each shard checks its own rows), so
     /// a spec that breaks that rule is refused here, before anything is made.
-    public mutating func distribute(_ distribution: TableDistribution) throws {
+    package mutating func distribute(_ distribution: TableDistribution) throws {
         guard case .by(let wanted) = distribution else {
             self.distribution = distribution
             return

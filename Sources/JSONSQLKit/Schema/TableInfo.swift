@@ -2,47 +2,47 @@ import GRDB
 import GRDBSQLite
 
 /// A column as found in the schema.
-public struct ColumnInfo: Sendable, Equatable {
-    public var name: String
-    public var type: ColumnType
-    public var declaredType: String
-    public var notNull: Bool
-    public var defaultSQL: String?
+package struct ColumnInfo: Sendable, Equatable {
+    package var name: String
+    package var type: ColumnType
+    package var declaredType: String
+    package var notNull: Bool
+    package var defaultSQL: String?
     /// 1-based position in the primary key, 0 when not part of it.
-    public var primaryKeyIndex: Int
-    public var isGenerated: Bool
+    package var primaryKeyIndex: Int
+    package var isGenerated: Bool
     /// For a json column another tool declared without a CHECK calling `json_valid` on it (as
     /// jsonsql declares its own): its values may be text that is not JSON, so paths into it
     /// are guarded as in a text column (see `ResolvedPath`).
-    public var mayHoldInvalidJSON = false
+    package var mayHoldInvalidJSON = false
     /// A text column (GRDB declares `.jsonText` so) that a CHECK with `json_valid` keeps to
     /// JSON text: paths read it unguarded, and an index writes GRDB's spelling
     /// (`ResolvedPath.indexSQL`).
-    public var holdsOnlyJSONText = false
+    package var holdsOnlyJSONText = false
     /// A text column whose every value is a decimal number's text (GRDB's `Decimal`), found
     /// for a filter that compares it with a number (`markingDecimalText`): compared by value.
-    public var holdsDecimalText = false
+    package var holdsDecimalText = false
     /// For an any column: whether SQLite turns text that reads as a number (`"42"`, `" 1e3"`)
     /// into that number in it, as in a column declared `ANY` outside a STRICT table, which has
     /// NUMERIC affinity (see `ColumnType.declaredType`). A STRICT table's `ANY` and a column
     /// declared with no type keep every string.
-    public var turnsNumericTextIntoNumbers = false
+    package var turnsNumericTextIntoNumbers = false
     /// On PostgreSQL, for a column whose declared type is more than its jsonsql type (a domain,
     /// an enum, `varchar(N)`, an identity column): what it adds. Nil on SQLite.
-    public var postgres: PostgresColumnType?
+    package var postgres: PostgresColumnType?
 
     /// Whether SQLite gives the column TEXT affinity (its rules: `INT` first, then `CHAR`,
     /// `CLOB` or `TEXT`), so that text stored in it is never turned into a number.
-    public var hasTextAffinity: Bool {
+    package var hasTextAffinity: Bool {
         SQLiteAffinity(declaredType: declaredType) == .text
     }
 
 }
 
 /// A table's columns, read from the database.
-public struct TableInfo: Sendable {
-    public var name: String
-    public var columns: [ColumnInfo]
+package struct TableInfo: Sendable {
+    package var name: String
+    package var columns: [ColumnInfo]
 
     /// A name that reads the rowid here: `rowid`, or `_rowid_` or `oid` when a column takes it;
     /// nil when columns take all three (or the table has no rowid, which the caller knows).
@@ -56,15 +56,15 @@ public struct TableInfo: Sendable {
     var partialIndexConditions: [[String]] = []
     /// The table's index expressions that extract one path each, columns named as the table
     /// names them (see `ResolvedPath`).
-    public var indexedPaths: [IndexedPath] = []
+    package var indexedPaths: [IndexedPath] = []
     /// The SQL of the database the table is in: paths and filters on it render to this.
     var dialect: any SQLDialect = SQLiteDialect()
     /// On PostgreSQL: the json columns and paths a GIN index covers, whose containment (`@>`)
     /// the index serves, so that equality on a path below them can use it (see `FilterSQL`).
-    public var ginPaths: [JSONPath] = []
+    package var ginPaths: [JSONPath] = []
     /// The table's text indexes, which `matches`, `rank` and `snippet()` search (SQLite: FTS5
     /// tables kept by jsonsql or another tool, `TextIndex.all`).
-    public var textIndexes: [TextIndex] = []
+    package var textIndexes: [TextIndex] = []
     /// Whether `matches` searches without a text index where the table has none: a data file
     /// in memory (SQLite's in-memory database), searched word by word (`TextMatch`).
     var searchesWithoutIndex = false
@@ -176,14 +176,14 @@ public struct TableInfo: Sendable {
     }
 
     /// The column with this name, compared as SQLite does (ASCII case-insensitively).
-    public func column(named name: String) -> ColumnInfo? {
+    package func column(named name: String) -> ColumnInfo? {
         SQLName.find(name, in: columns.map(\.name)).flatMap { found in
             columns.first { $0.name.utf8.elementsEqual(found.utf8) }
         }
     }
 
     /// A column or an error that lists the columns and suggests the nearest name.
-    public func requireColumn(_ name: String) throws -> ColumnInfo {
+    package func requireColumn(_ name: String) throws -> ColumnInfo {
         if let column = column(named: name) { return column }
         let names = columns.map(\.name)
         var message =
@@ -201,7 +201,7 @@ public struct TableInfo: Sendable {
         }()
     }
 
-    public var primaryKey: [String] {
+    package var primaryKey: [String] {
         columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
             .map(\.name)
     }

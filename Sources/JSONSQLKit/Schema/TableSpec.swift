@@ -1,32 +1,32 @@
 import GRDB
 
 /// A table to create: its name, columns, keys and table options.
-public struct TableSpec: Sendable, Equatable {
-    public var name: String
-    public var columns: [ColumnSpec]
+package struct TableSpec: Sendable, Equatable {
+    package var name: String
+    package var columns: [ColumnSpec]
     /// Columns of the primary key, from `:pk` modifiers or `--pk`.
-    public var primaryKey: [String]
+    package var primaryKey: [String]
     /// `UNIQUE (a, b)` table constraints, from `--unique a,b`.
-    public var uniqueConstraints: [[String]]
+    package var uniqueConstraints: [[String]]
     /// `WITHOUT ROWID`: the primary key is the storage key.
-    public var withoutRowid: Bool
+    package var withoutRowid: Bool
     /// `STRICT`: SQLite refuses values that do not fit the declared types.
-    public var strict: Bool
+    package var strict: Bool
     /// `AUTOINCREMENT` on a single integer primary key: SQLite never reuses a key, even of a
     /// deleted row. Set by `copy`, which carries it from a source table.
-    public var autoincrement = false
+    package var autoincrement = false
     /// Table CHECKs `copy` carries (`CopyCheck`); a check without this dialect's form is
     /// refused or left by `CopyTable.fit(to:leaving:)` before the table is made.
     var checks: [CopyCheck] = []
     /// How the table is spread over a cluster's nodes (Citus), set by `distribute(_:)`; nil
     /// for a table on one server.
-    public internal(set) var distribution: TableDistribution?
+    package internal(set) var distribution: TableDistribution?
 
     /// The jsonsql types a STRICT table can declare: STRICT allows only INTEGER, INT, REAL,
     /// TEXT, BLOB and ANY.
-    public static let strictTypes: [ColumnType] = [.integer, .real, .text, .blob, .any]
+    package static let strictTypes: [ColumnType] = [.integer, .real, .text, .blob, .any]
 
-    public init(
+    package init(
         name: String, columns: [ColumnSpec], primaryKey: [String] = [], unique: [[String]] = [],
         withoutRowid: Bool = false, strict: Bool = false
     ) throws {
@@ -121,7 +121,7 @@ public struct TableSpec: Sendable, Equatable {
     ///
     /// Written here rather than with GRDB's schema builder, which does not escape a `"` inside
     /// a name.
-    public func sql(ifNotExists: Bool) -> String {
+    package func sql(ifNotExists: Bool) -> String {
         var items = columns.map { spec in
             var text = spec.definition(strict: strict)
             if primaryKey.count == 1 && primaryKey[0] == spec.name {
@@ -307,7 +307,7 @@ extension ColumnType {
 }
 
 /// What `create-table` did.
-public enum TableOutcome: Sendable, Equatable {
+package enum TableOutcome: Sendable, Equatable {
     case created(String)
     /// `--if-not-exists` found the table as the spec describes it (the same `CREATE TABLE`).
     case existed(String)
@@ -315,7 +315,7 @@ public enum TableOutcome: Sendable, Equatable {
     case differs(String, existing: String, given: String)
 
     /// What `create-table` prints on standard error; nothing when it created the table.
-    public var message: String? {
+    package var message: String? {
         switch self {
         case .created: nil
         case .existed(let name): "table \(TerminalText.name(name)) already exists; nothing changed"

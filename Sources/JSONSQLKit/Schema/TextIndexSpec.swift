@@ -1,23 +1,23 @@
 /// A full-text index over the text at some paths of a table, which `--where 'PATH matches
 /// WORDS'` searches: on SQLite an FTS5 table kept in sync by triggers.
-public struct TextIndexSpec: Sendable {
-    public var table: String
-    public var paths: [TextPath]
+package struct TextIndexSpec: Sendable {
+    package var table: String
+    package var paths: [TextPath]
     /// The FTS5 table's name (default: TABLE_fts, as sqlite-utils names its own).
-    public var name: String?
+    package var name: String?
     /// SQLite: FTS5's `tokenize` option, such as `porter unicode61 remove_diacritics 2`.
-    public var tokenize: String?
+    package var tokenize: String?
     /// PostgreSQL: the text search configuration, such as `english` (default `simple`).
-    public var language: String?
-    public var ifNotExists = false
+    package var language: String?
+    package var ifNotExists = false
 
-    public init(table: String, paths: [TextPath]) {
+    package init(table: String, paths: [TextPath]) {
         self.table = table
         self.paths = paths
     }
 
     /// `player_fts`.
-    public func defaultName(in info: TableInfo) -> String { "\(info.name)_fts" }
+    package func defaultName(in info: TableInfo) -> String { "\(info.name)_fts" }
 
     /// The spec that makes `index` again elsewhere (`copy`): its name and paths, and its
     /// tokenizer (SQLite) or configuration (PostgreSQL, none for the default `simple`), which
@@ -56,14 +56,14 @@ public struct TextIndexSpec: Sendable {
 
 /// A text index found in the database: made by `index --text`, or an FTS5 table another tool
 /// (sqlite-utils' `enable-fts`, GRDB's `synchronize(withTable:)`) made over a table's columns.
-public struct TextIndex: Sendable, Equatable {
+package struct TextIndex: Sendable, Equatable {
     /// The index (on SQLite, the FTS5 table).
-    public var name: String
-    public var table: String
+    package var name: String
+    package var table: String
     /// The index's columns, each searching the text at one path of the table.
-    public var paths: [TextPath]
+    package var paths: [TextPath]
     /// Who made it: `jsonsql`, or `FTS5 over columns` for another tool's.
-    public var madeByJSONSQL: Bool
+    package var madeByJSONSQL: Bool
     /// SQLite: the table's column whose value is the FTS5 rowid (`rowid`, or an INTEGER
     /// PRIMARY KEY named in `content_rowid`).
     var rowidColumn: String
@@ -74,7 +74,7 @@ public struct TextIndex: Sendable, Equatable {
     /// SQLite: the FTS5 table's own columns, in order, as `paths` name them.
     var columns: [String]
     /// The tokenizer (SQLite) or text search configuration (PostgreSQL), if given.
-    public var tokenize: String?
+    package var tokenize: String?
 
     /// The column of the index that holds `path` (written as a `TextPath`, with `[]`).
     func column(forText path: TextPath, in info: TableInfo) -> (name: String, position: Int)? {

@@ -9,7 +9,7 @@ extension ShellCatalog {
     ///
     ///     {"command": {"subcommands": [{"commandName": "query", "arguments": [
     ///         {"kind": "option", "names": [{"kind": "long", "name": "where"}]}]}]}}
-    public init(helpDump dump: String) {
+    package init(helpDump dump: String) {
         self.init()
         guard let data = dump.data(using: .utf8),
             let dump = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -2,15 +2,15 @@
 ///
 /// The command line fills it from the same definitions that parse its arguments, so completion
 /// never falls out of step with the parser; tests fill it by hand.
-public struct ShellCatalog: Sendable {
-    public struct Option: Sendable {
+package struct ShellCatalog: Sendable {
+    package struct Option: Sendable {
         /// `--where`, `-f`.
-        public var names: [String]
-        public var takesValue: Bool
+        package var names: [String]
+        package var takesValue: Bool
         /// The values an enumerated option accepts, such as the formats.
-        public var values: [String]
+        package var values: [String]
 
-        public init(names: [String], takesValue: Bool, values: [String] = []) {
+        package init(names: [String], takesValue: Bool, values: [String] = []) {
             self.names = names
             self.takesValue = takesValue
             self.values = values
@@ -18,15 +18,15 @@ public struct ShellCatalog: Sendable {
     }
 
     /// Subcommands the shell runs, in the order `jsonsql --help` lists them.
-    public var commands: [String] = []
-    public var options: [String: [Option]] = [:]
+    package var commands: [String] = []
+    package var options: [String: [Option]] = [:]
 
-    public init(commands: [String] = [], options: [String: [Option]] = [:]) {
+    package init(commands: [String] = [], options: [String: [Option]] = [:]) {
         self.commands = commands
         self.options = options
     }
 
-    public static let dotCommands: [(name: String, arguments: String, help: String)] = [
+    package static let dotCommands: [(name: String, arguments: String, help: String)] = [
         (".tables", "", "List the tables and views."),
         (".schema", "[TABLE]", "List columns with their declared types."),
         (".indexes", "[TABLE]", "List indexes and what they index."),
@@ -43,24 +43,24 @@ public struct ShellCatalog: Sendable {
     ]
 
     /// The words that start an SQL statement, transactions included: the shell runs them all.
-    public static let sqlKeywords = ShellInput.sqlKeywords
+    package static let sqlKeywords = ShellInput.sqlKeywords
 
     /// More keywords offered inside a statement.
-    public static let sqlClauseKeywords = [
+    package static let sqlClauseKeywords = [
         "and", "as", "asc", "between", "by", "case", "desc", "distinct", "else", "end", "from",
         "group", "having", "in", "is", "join", "json_each", "json_extract", "json_tree", "left",
         "like", "limit", "not", "null", "offset", "on", "or", "order", "returning", "set", "then",
         "union", "when", "where",
     ]
 
-    public func option(named name: String, in command: String) -> Option? {
+    package func option(named name: String, in command: String) -> Option? {
         options[command]?.first { $0.names.contains(name) }
     }
 
     /// The command line that runs `words`, a command typed in the shell, on the shell's
     /// `database` with its `timeout`: `query player` on db.sqlite is `query db.sqlite --timeout 5.0
     /// player`. A `--timeout` typed comes later and wins; `help` and its words stay as typed.
-    public func arguments(for words: [String], database: String, timeout: Double) -> [String] {
+    package func arguments(for words: [String], database: String, timeout: Double) -> [String] {
         guard let name = words.first, name != "help" else { return words }
         let timeout =
             option(named: "--timeout", in: name) == nil ? [] : ["--timeout", String(timeout)]

@@ -5,7 +5,7 @@
 /// The session does the rest: it splits the line into words, drops a pasted `jsonsql DB`
 /// prefix, answers `help` alone, refuses a command inside a transaction that an error ended,
 /// and runs the command it gets back with Ctrl-C armed, timed after `.timer on`.
-public protocol ShellCommandRunner {
+package protocol ShellCommandRunner {
     /// The commands the shell runs, and their options: for dispatch, `help` and completion.
     var catalog: ShellCatalog { get }
 
@@ -20,7 +20,7 @@ public protocol ShellCommandRunner {
 }
 
 extension ShellCommandRunner {
-    public func report(_ error: any Error, words: [String]?) -> ShellReport {
+    package func report(_ error: any Error, words: [String]?) -> ShellReport {
         .error("\(error)")
     }
 }
@@ -28,13 +28,13 @@ extension ShellCommandRunner {
 // What a runner refuses to run in the shell, worded once for every runner.
 extension ShellSession {
     /// Why `insert` may not read standard input when the shell's commands come from it.
-    public static let insertFromStandardInputRefusal = JSONSQLError(
+    package static let insertFromStandardInputRefusal = JSONSQLError(
         "standard input holds the shell's commands; give insert a JSON file to read")
 
     /// Why a command may not load data files (`--file`, `--csv`, `--tsv`, `--save`): the
     /// shell's commands work on its database. `formatMeant`: `--csv` alone, which is most
     /// often meant as the output format, as sqlite-utils takes it.
-    public static func dataFilesRefusal(formatMeant: Bool) -> JSONSQLError {
+    package static func dataFilesRefusal(formatMeant: Bool) -> JSONSQLError {
         JSONSQLError(
             "--file, --csv, --tsv and --save load data files with `jsonsql query FILE`; in the shell use insert"
                 + (formatMeant ? "; to print rows as CSV: --format csv or .format csv" : ""))
@@ -42,7 +42,7 @@ extension ShellSession {
 }
 
 /// What the shell prints for an error (`ShellCommandRunner.report`).
-public enum ShellReport: Equatable, Sendable {
+package enum ShellReport: Equatable, Sendable {
     /// A failure: its message, which the session prints after `Error: ` and, in a script, the
     /// file and line (`Error: setup.jsonsql:3: no table 'playr' ...`).
     case error(String)
@@ -53,21 +53,21 @@ public enum ShellReport: Equatable, Sendable {
 }
 
 /// What the shell's dot-commands set, which the commands it runs follow.
-public struct ShellSettings: Equatable, Sendable {
+package struct ShellSettings: Equatable, Sendable {
     /// `.format`: how rows print where a command does not say.
-    public var format: OutputFormat
+    package var format: OutputFormat
     /// `.timer on`: the time each statement takes is printed after it.
-    public var timer = false
+    package var timer = false
     /// `.explain on`: the SQL and query plan print before the rows.
-    public var explain = false
+    package var explain = false
     /// `.pager on`: output longer than the screen goes through the pager.
-    public var pager = false
+    package var pager = false
 }
 
 /// How a command's rows print, as its options say (the command line's --format, --wide,
 /// --max-width and --no-pager): the shell fills in what a command typed in it leaves out
 /// (`ShellSettings.fill`).
-public protocol ShellRowOptions {
+package protocol ShellRowOptions {
     /// Nil when the command names no format.
     var format: OutputFormat? { get set }
     var wide: Bool { get set }
@@ -79,7 +79,7 @@ extension ShellSettings {
     /// Fills in the row options of a command typed in the shell: the format `.format` set
     /// when it names none; paging only after `.pager on`, and never when the shell's own
     /// options say --no-pager; the `shell`'s width unless it gives --wide or --max-width.
-    public func fill(_ options: inout some ShellRowOptions, shell: some ShellRowOptions) {
+    package func fill(_ options: inout some ShellRowOptions, shell: some ShellRowOptions) {
         if options.format == nil { options.format = format }
         // Paged only after `.pager on`: the prompt comes back after each command.
         options.noPager = !pager || shell.noPager

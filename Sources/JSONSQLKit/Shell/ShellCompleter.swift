@@ -2,18 +2,18 @@ import Foundation
 
 /// Chooses completions from the line typed so far: commands, options, tables, columns, and
 /// the keys inside JSON columns read from a sample of rows.
-public struct ShellCompleter {
+package struct ShellCompleter {
     let store: Store
     let catalog: ShellCatalog
 
-    public init(store: Store, catalog: ShellCatalog) {
+    package init(store: Store, catalog: ShellCatalog) {
         self.store = store
         self.catalog = catalog
     }
 
     /// Completes `word`, which follows `before` on the line; `statement` holds the earlier lines
     /// of an SQL statement still being typed.
-    public func complete(word: String, before: String, statement: String = "") -> ShellCompletion {
+    package func complete(word: String, before: String, statement: String = "") -> ShellCompletion {
         if !statement.isEmpty { return completeSQL(word: word, before: statement + "\n" + before) }
         let scanned = ShellWords(scanning: before)
         // The first word: a command, a dot-command or the start of a statement.

@@ -1,19 +1,19 @@
 /// What Tab offers for the word under the cursor.
-public struct ShellCompletion: Equatable, Sendable {
+package struct ShellCompletion: Equatable, Sendable {
     /// Whole replacements for the word.
-    public var candidates: [String] = []
+    package var candidates: [String] = []
     /// Whether a space follows a single match: not after a json column or an object key, where
     /// a `.` comes next.
-    public var appendSpace = true
+    package var appendSpace = true
     /// How many leading characters the list of matches leaves out, so `address.` lists `city`
     /// and `country` rather than `address.city` and `address.country`.
-    public var displayPrefixLength = 0
+    package var displayPrefixLength = 0
     /// Nothing to offer here but file names; readline completes those.
-    public var fileNames = false
+    package var fileNames = false
 
-    public static let fileNames = ShellCompletion(fileNames: true)
+    package static let fileNames = ShellCompletion(fileNames: true)
 
-    public init(
+    package init(
         candidates: [String] = [], appendSpace: Bool = true, displayPrefixLength: Int = 0,
         fileNames: Bool = false
     ) {
@@ -27,13 +27,13 @@ public struct ShellCompletion: Equatable, Sendable {
     /// longest prefix they share, which replaces the word, followed by them all.
     ///
     ///     ["address.city", "address.country"] → ["address.c", "address.city", "address.country"]
-    public var replacements: [String] {
+    package var replacements: [String] {
         candidates.count <= 1 ? candidates : [Self.commonPrefix(candidates)] + candidates
     }
 
     /// How the list of matches shows `match`: without the part typed up to the last `.`
     /// (`displayPrefixLength`), so `address.` lists `city` and `country`.
-    public func shown(_ match: String) -> String {
+    package func shown(_ match: String) -> String {
         guard displayPrefixLength > 0, match.utf8.count > displayPrefixLength else { return match }
         return String(match.dropFirst(displayPrefixLength))
     }

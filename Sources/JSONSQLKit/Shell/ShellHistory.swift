@@ -6,16 +6,16 @@ import Foundation
 ///     let history = ShellHistory(file: ShellInput.defaultHistoryFile)
 ///     if let note = history.note { print(note) }
 ///     for entry in history.entries(last: 1000) { /* add to the line editor's history */ }
-public struct ShellHistory: Sendable {
+package struct ShellHistory: Sendable {
     /// The file to append to; nil when no history is kept.
-    public let file: String?
+    package let file: String?
     /// Why no history is kept in the file asked for, for the user; nil when it is, or when
     /// none was asked for.
-    public let note: String?
+    package let note: String?
 
     /// The history in `path` (nil: none), made ready to append to (`ShellInput.prepareHistoryFile`);
     /// when it cannot be, none is kept and `note` says why.
-    public init(file path: String?) {
+    package init(file path: String?) {
         if let path, let problem = ShellInput.prepareHistoryFile(atPath: path) {
             file = nil
             note =
@@ -27,7 +27,7 @@ public struct ShellHistory: Sendable {
     }
 
     /// The file's last `limit` entries (`ShellInput.historyEntries`), oldest first.
-    public func entries(last limit: Int) -> [String] {
+    package func entries(last limit: Int) -> [String] {
         guard let file, let data = FileManager.default.contents(atPath: file) else { return [] }
         return Array(ShellInput.historyEntries(data).suffix(limit))
     }

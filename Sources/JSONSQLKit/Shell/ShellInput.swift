@@ -12,9 +12,9 @@ import Foundation
 ///   the way only SQL does (`insert into`, `insert or`, `delete from`, `update T set`,
 ///   `update or`): then it is the first line of a statement.
 /// - Any other line starting with an SQL keyword is the first line of a statement.
-public enum ShellInput {
+package enum ShellInput {
     /// What one line of input turned out to be.
-    public enum Item: Equatable, Sendable {
+    package enum Item: Equatable, Sendable {
         /// Nothing to run: a blank or comment line, or a line of a statement still open.
         case nothing
         /// A dot-command, trimmed: `.format csv`.
@@ -35,7 +35,7 @@ public enum ShellInput {
     }
 
     /// What a psql meta-command (`\\g`, `\\set x 1`) does in the shell.
-    public enum MetaCommand: Equatable, Sendable {
+    package enum MetaCommand: Equatable, Sendable {
         /// `\\g` alone: ends the statement typed so far, as `;` does.
         case send
         /// `\\r`: drops the statement typed so far.
@@ -60,7 +60,7 @@ public enum ShellInput {
     ]
 
     /// What psql's meta-command `\\name arguments` does in the shell.
-    public static func metaCommand(_ name: String, arguments: String) -> MetaCommand {
+    package static func metaCommand(_ name: String, arguments: String) -> MetaCommand {
         switch name {
         case "g": return arguments.isEmpty ? .send : .decides
         case "r", "reset": return .reset
@@ -72,11 +72,11 @@ public enum ShellInput {
 
     /// Why a line holding U+0000 is refused: SQLite reads SQL only up to it, and a command
     /// line cannot hold it.
-    public static let nulRefusal =
+    package static let nulRefusal =
         "the line holds a NUL character (U+0000), which SQL and commands cannot hold, so it and the statement it belongs to were dropped; write char(0) in SQL or \\u0000 in JSON"
 
     /// The words that start an SQL statement.
-    public static let sqlKeywords = [
+    package static let sqlKeywords = [
         "alter", "analyze", "attach", "begin", "commit", "create", "delete", "detach", "drop",
         "end",
         "explain", "insert", "pragma", "reindex", "release", "replace", "rollback", "savepoint",
@@ -84,7 +84,7 @@ public enum ShellInput {
     ]
 
     /// More words that start a statement on PostgreSQL.
-    public static let postgresKeywords: Set<String> = [
+    package static let postgresKeywords: Set<String> = [
         "abort", "call", "checkpoint", "close", "cluster", "comment", "copy", "deallocate",
         "declare", "discard", "do",
         "execute", "fetch", "grant", "listen", "lock", "merge", "move", "notify", "prepare",
@@ -94,7 +94,7 @@ public enum ShellInput {
 
     /// Splits a script into lines at `\n` or `\r\n`, as bytes: `ShellLineReader.take(bytes:)`
     /// decides whether each is text.
-    public static func lines(_ data: some Collection<UInt8>) -> [[UInt8]] {
+    package static func lines(_ data: some Collection<UInt8>) -> [[UInt8]] {
         data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...])
         }
@@ -102,7 +102,7 @@ public enum ShellInput {
 
     /// The lines of a script file (`jsonsql shell DB FILE`, `.read FILE`), or an error that
     /// says what is wrong with the path.
-    public static func scriptLines(atPath path: String) throws -> [[UInt8]] {
+    package static func scriptLines(atPath path: String) throws -> [[UInt8]] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw JSONSQLError(
@@ -134,7 +134,7 @@ public enum ShellInput {
 
     /// Where the shell keeps its history: `$JSONSQL_HISTORY` (empty: nowhere), else
     /// `~/.jsonsql_history`.
-    public static var defaultHistoryFile: String? {
+    package static var defaultHistoryFile: String? {
         let environment = ProcessInfo.processInfo.environment
         if let file = environment["JSONSQL_HISTORY"] { return file.isEmpty ? nil : file }
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -147,7 +147,7 @@ public enum ShellInput {
     /// History is read from the file and appended to it, never rewritten: anything but a
     /// regular file (a FIFO would block the read) is refused, except /dev/null, which keeps none.
     /// A symbolic link is followed, to a file that exists.
-    public static func prepareHistoryFile(atPath path: String) -> String? {
+    package static func prepareHistoryFile(atPath path: String) -> String? {
         var info = stat()
         if stat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -186,7 +186,7 @@ public enum ShellInput {
     ///     #1795526667
     ///     select 1 -- one    → "select 1 -- one\n+ 2;"
     ///     + 2;
-    public static func historyEntries(_ data: Data) -> [String] {
+    package static func historyEntries(_ data: Data) -> [String] {
         var entries: [String] = []
         var stamped = false
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -214,7 +214,7 @@ public enum ShellInput {
     /// byte. Names the first bad byte and its place.
     ///
     ///     the line is not UTF-8 (byte 0xE9 at byte 9) ...
-    public static func notUTF8Refusal(_ line: some Collection<UInt8>) -> String {
+    package static func notUTF8Refusal(_ line: some Collection<UInt8>) -> String {
         var decoder = UTF8()
         var iterator = line.makeIterator()
         var offset = 0
@@ -232,14 +232,14 @@ public enum ShellInput {
     }
 
     /// A line without the `\r` of a CRLF line end.
-    public static func withoutCR(_ line: String) -> String {
+    package static func withoutCR(_ line: String) -> String {
         line.utf8.last == UInt8(ascii: "\r")
             ? String(decoding: line.utf8.dropLast(), as: UTF8.self) : line
     }
 
     /// Whether words that start with a jsonsql command name are SQL all the same: `insert into`,
     /// `insert or`, `delete from`, `update T set`, `update or`.
-    public static func startsLikeSQL(_ words: [String]) -> Bool {
+    package static func startsLikeSQL(_ words: [String]) -> Bool {
         guard let first = words.first else { return false }
         let second = words.count > 1 ? words[1].lowercased() : nil
         let third = words.count > 2 ? words[2].lowercased() : nil
@@ -254,7 +254,7 @@ public enum ShellInput {
     /// The command a line pasted from a terminal session names, without `jsonsql` and the
     /// database: `jsonsql query db.sqlite player` → `query player`, when `db.sqlite` is the open
     /// database. Throws with what to drop otherwise.
-    public static func withoutCommandLinePrefix(_ words: [String], database: String) throws
+    package static func withoutCommandLinePrefix(_ words: [String], database: String) throws
         -> [String]
     {
         guard words.first == "jsonsql" else { return words }
@@ -276,7 +276,7 @@ public enum ShellInput {
 
     /// Whether a path names the file standard input is (`/dev/stdin`, `/dev/fd/0`, or the pipe or
     /// file it was given), which the shell's commands may already come from.
-    public static func isStandardInput(_ path: String) -> Bool {
+    package static func isStandardInput(_ path: String) -> Bool {
         var input = stat()
         var named = stat()
         guard fstat(STDIN_FILENO, &input) == 0, stat(path, &named) == 0 else { return false }
@@ -286,7 +286,7 @@ public enum ShellInput {
     /// Whether `insert`, given `tableAndFiles` (its words that are not options), reads its JSON
     /// from standard input: no file given, `-`, or a path to it (`/dev/stdin`). With a table and
     /// more words, files were named, and one that is missing is insert's to name.
-    public static func insertReadsStandardInput(_ tableAndFiles: [String]) -> Bool {
+    package static func insertReadsStandardInput(_ tableAndFiles: [String]) -> Bool {
         tableAndFiles.contains { $0 == "-" || isStandardInput($0) }
             || (tableAndFiles.count < 2
                 && !tableAndFiles.contains { FileManager.default.fileExists(atPath: $0) })
@@ -306,16 +306,16 @@ public enum ShellInput {
 ///
 /// Appending a line costs time in proportion to the line, not to the statement so far: SQLite
 /// is asked whether the statement is complete only when the line could end it.
-public struct ShellLineReader: Sendable {
+package struct ShellLineReader: Sendable {
     /// The jsonsql command names a line may start with.
-    public let commands: Set<String>
+    package let commands: Set<String>
     /// Lines of an SQL statement without its final `;` yet.
-    public private(set) var pendingSQL = ""
+    package private(set) var pendingSQL = ""
     /// The line the pending statement started on.
-    public private(set) var pendingLine = 0
+    package private(set) var pendingLine = 0
     /// The line each statement of the last `.sql` item starts on (the first is the item's
     /// `line`), so that an error in `select 1\n; select\nnope;` names line 2, not line 1.
-    public private(set) var statementLines: [Int] = []
+    package private(set) var statementLines: [Int] = []
     /// Whether the pending lines are only a block comment, not yet closed.
     private var pendingIsComment = false
     /// On PostgreSQL, block comments after the last statement's `;` (`select 1; /* done */`),
@@ -326,16 +326,16 @@ public struct ShellLineReader: Sendable {
     private var inCopyData = false
     /// Where statements end: SQLite's rules, or PostgreSQL's (which a `SET` may change, so the
     /// shell sets it before each line).
-    public var syntax: StatementSyntax
+    package var syntax: StatementSyntax
 
-    public init(commands: some Sequence<String>, syntax: StatementSyntax = .sqlite) {
+    package init(commands: some Sequence<String>, syntax: StatementSyntax = .sqlite) {
         self.commands = Set(commands)
         self.syntax = syntax
     }
 
     /// What the input left unfinished when it ends, or nil: a statement without its `;`, or a
     /// comment without its `*/`.
-    public var unfinished: String? {
+    package var unfinished: String? {
         if pendingSQL.isEmpty { return nil }
         if let standard = postgresStrings {
             let scan = PostgresStatementScan(pendingSQL, standardConformingStrings: standard)
@@ -351,14 +351,14 @@ public struct ShellLineReader: Sendable {
 
     /// On PostgreSQL, the text psql would send for what is pending when the input ends there:
     /// psql sends it, the shell refuses it as unfinished. Nil when nothing is pending.
-    public var pendingStatement: String? {
+    package var pendingStatement: String? {
         guard let standard = postgresStrings, !pendingSQL.isEmpty else { return nil }
         let text = PostgresStatementScan(pendingSQL, standardConformingStrings: standard).rest.text
         return text.isEmpty ? nil : text
     }
 
     /// Drops a statement being typed (Ctrl-C).
-    public mutating func abandon() {
+    package mutating func abandon() {
         pendingSQL = ""
         pendingIsComment = false
         heldComment = nil
@@ -378,7 +378,7 @@ public struct ShellLineReader: Sendable {
 
     /// Takes one line as a script or a pipe gives it, refused unless it is UTF-8. The first
     /// line (`number` 1) may start with the byte-order mark some editors write.
-    public mutating func take(bytes line: some Collection<UInt8>, number: Int = 0)
+    package mutating func take(bytes line: some Collection<UInt8>, number: Int = 0)
         -> ShellInput.Item
     {
         let line =
@@ -392,12 +392,12 @@ public struct ShellLineReader: Sendable {
 
     /// Skips the lines up to one that is `\.`: the data of a `COPY ... FROM STDIN` the shell
     /// refused, which psql would read as the copy's, not as commands.
-    public mutating func skipCopyData() {
+    package mutating func skipCopyData() {
         inCopyData = true
     }
 
     /// Takes one line, numbered `number`, and says what it completes.
-    public mutating func take(_ line: String, number: Int = 0) -> ShellInput.Item {
+    package mutating func take(_ line: String, number: Int = 0) -> ShellInput.Item {
         let line = ShellInput.withoutCR(line)
         if inCopyData {
             if line == "\\." { inCopyData = false }

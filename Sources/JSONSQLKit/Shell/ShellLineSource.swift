@@ -9,7 +9,7 @@
 ///         }
 ///     }
 ///     session.runInteractive(TypedLines(), version: "1.0")
-public protocol ShellLineSource: AnyObject {
+package protocol ShellLineSource: AnyObject {
     /// Shows `prompt` and waits for the next line: `jsonsql> `, or `   ...> ` inside a
     /// statement typed over several lines.
     func read(prompt: String) -> ShellLine
@@ -20,11 +20,11 @@ public protocol ShellLineSource: AnyObject {
 }
 
 extension ShellLineSource {
-    public func addHistory(_ entry: String) {}
+    package func addHistory(_ entry: String) {}
 }
 
 /// What one read of a `ShellLineSource` gave.
-public enum ShellLine: Equatable, Sendable {
+package enum ShellLine: Equatable, Sendable {
     /// A line as typed, without its line end, in bytes: the shell refuses one that is not UTF-8
     /// rather than change it. Several lines at once (a paste) are split at `\n`.
     case line([UInt8])

@@ -11,7 +11,7 @@
 ///         }
 ///         func message(_ line: String) { messages.append(line) }
 ///     }
-public protocol ShellOutput {
+package protocol ShellOutput {
     /// The stream for results, fitted to the terminal as it is now (its width can change
     /// between two commands). The session flushes what it writes.
     func standardOutput() -> OutputBuffer
@@ -33,6 +33,6 @@ public protocol ShellOutput {
 }
 
 extension ShellOutput {
-    public var isClosed: Bool { false }
-    public func endInterruptedLine() {}
+    package var isClosed: Bool { false }
+    package func endInterruptedLine() {}
 }

@@ -4,7 +4,7 @@ import Foundation
 // command was typed without `jsonsql` and the database, so its usage and hints leave them out.
 extension ShellReport {
     /// The command line's --help or --version `text`, its usage line without the database.
-    public static func commandLineHelp(_ text: String) -> ShellReport {
+    package static func commandLineHelp(_ text: String) -> ShellReport {
         .output(
             text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 line.hasPrefix("USAGE:")
@@ -21,7 +21,7 @@ extension ShellReport {
     ///     unexpected argument 'score > 1'
     ///     To filter rows, give it to --where: query --where 'score > 1' --count
     ///     Usage: query [<options>] [<table>]
-    public static func commandLineError(
+    package static func commandLineError(
         _ text: String, message: String, words: [String]?, usage: String?, database: String,
         catalog: ShellCatalog
     ) -> ShellReport {

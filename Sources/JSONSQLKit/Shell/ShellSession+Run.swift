@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a whole shell session ended, for the command line's exit status.
-public enum ShellEnding: Equatable, Sendable {
+package enum ShellEnding: Equatable, Sendable {
     /// Every command of a script succeeded, or the person at the terminal left.
     case succeeded
     /// A command of a script failed, or the script left a transaction open.
@@ -16,7 +16,7 @@ extension ShellSession {
     /// Refuses a database and a script given the wrong way round, before the database is
     /// opened or created: `jsonsql shell player db.sqlite`, a database where the script goes,
     /// and `jsonsql shell setup.jsonsql`, a script where the database goes.
-    public static func checkArguments(database: String, script: String?) throws {
+    package static func checkArguments(database: String, script: String?) throws {
         if let script, !Store.isURL(database), !FileManager.default.fileExists(atPath: database),
             Store.isSQLiteFile(script)
         {
@@ -38,7 +38,7 @@ extension ShellSession {
     /// Runs the lines typed at `source` until the person leaves (`runInteractive`), then rolls
     /// back a transaction still open. Ctrl-C at the prompt only drops a line; SIGTERM or SIGHUP
     /// end the session as their signal.
-    public func runToEnd(typedAt source: some ShellLineSource, version: String) -> ShellEnding {
+    package func runToEnd(typedAt source: some ShellLineSource, version: String) -> ShellEnding {
         runInteractive(source, version: version)
         _ = rollBackOpenTransaction()
         if Interruption.isRequested && Interruption.requestedSignal != SIGINT {
@@ -49,7 +49,7 @@ extension ShellSession {
 
     /// Runs the script in `file`, or on standard input when nil (`runScript(file:keepGoing:)`),
     /// then rolls back a transaction still open. Throws when the file cannot be read.
-    public func runToEnd(script file: String?, keepGoing: Bool) throws -> ShellEnding {
+    package func runToEnd(script file: String?, keepGoing: Bool) throws -> ShellEnding {
         var succeeded = try runScript(file: file, keepGoing: keepGoing)
         // A script that leaves a transaction open loses its changes: that is a failure.
         if rollBackOpenTransaction() { succeeded = false }

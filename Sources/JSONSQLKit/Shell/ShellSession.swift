@@ -12,7 +12,7 @@ import Foundation
 ///         runner: runner, output: output)
 ///     let succeeded = session.runScript(lines, name: "setup.jsonsql", keepGoing: false)
 ///     if session.rollBackOpenTransaction() { /* a transaction was left open */ }
-public final class ShellSession {
+package final class ShellSession {
     enum Outcome: Equatable {
         case ok
         case failed
@@ -52,7 +52,7 @@ public final class ShellSession {
     ///   - format: How rows print until `.format` changes it.
     ///   - commandsOnStandardInput: Whether the session's lines come from standard input, so
     ///     that `.read` refuses to read it.
-    public init(
+    package init(
         store: Store, database: String, format: OutputFormat, commandsOnStandardInput: Bool,
         runner: some ShellCommandRunner, output: some ShellOutput
     ) {
@@ -73,7 +73,7 @@ public final class ShellSession {
     /// Runs the lines a person types, prompting for each, until the input ends or `.quit`:
     /// errors are reported and the session goes on, Ctrl-C drops the statement being typed,
     /// and each finished command goes to the history. Greets first, naming `version`.
-    public func runInteractive(_ source: some ShellLineSource, version: String) {
+    package func runInteractive(_ source: some ShellLineSource, version: String) {
         let fresh =
             store.fileExists
             ? "" : " (a new database: the first command that writes creates the file)"
@@ -126,7 +126,7 @@ public final class ShellSession {
     ///
     /// - Parameter name: The script's file, which messages name (`setup.jsonsql:3: `); nil for
     ///   standard input (`line 3: `).
-    public func runScript(_ lines: some Sequence<[UInt8]>, name: String?, keepGoing: Bool)
+    package func runScript(_ lines: some Sequence<[UInt8]>, name: String?, keepGoing: Bool)
         -> Bool
     {
         run(lines, source: name, keepGoing: keepGoing).succeeded
@@ -134,7 +134,7 @@ public final class ShellSession {
 
     /// Runs the script in `file`, or the lines of standard input as they arrive when `file` is
     /// nil, as `runScript(_:name:keepGoing:)` does. Throws when the file cannot be read.
-    public func runScript(file: String?, keepGoing: Bool) throws -> Bool {
+    package func runScript(file: String?, keepGoing: Bool) throws -> Bool {
         if let file {
             return runScript(
                 try ShellInput.scriptLines(atPath: file), name: file, keepGoing: keepGoing)
@@ -149,7 +149,7 @@ public final class ShellSession {
 
     /// Ends the session: a transaction still open is rolled back, and the user told so.
     /// Returns whether that happened, which fails a script: its changes are lost.
-    public func rollBackOpenTransaction() -> Bool {
+    package func rollBackOpenTransaction() -> Bool {
         guard store.isInsideTransaction else { return false }
         do {
             try store.rollbackOpenTransaction()
@@ -164,7 +164,7 @@ public final class ShellSession {
 
     /// The completions for `word`, which follows `before` on the line being typed (Tab): of
     /// commands, options, tables, columns and keys inside JSON columns.
-    public func complete(word: String, before: String) -> ShellCompletion {
+    package func complete(word: String, before: String) -> ShellCompletion {
         completer.complete(word: word, before: before, statement: pendingSQL)
     }
 

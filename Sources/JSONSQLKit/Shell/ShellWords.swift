@@ -2,16 +2,16 @@
 /// everything but `\"` and `\\`, a backslash outside quotes escapes the next character.
 ///
 ///     query player --where 'address.country = DE'  →  query, player, --where, address.country = DE
-public struct ShellWords: Sendable, Equatable {
+package struct ShellWords: Sendable, Equatable {
     /// The finished words.
-    public var words: [String] = []
+    package var words: [String] = []
     /// The word still being typed, when the text does not end in a space outside quotes.
-    public var partial: String?
+    package var partial: String?
     /// The quote left open at the end of the text.
-    public var openQuote: Character?
+    package var openQuote: Character?
 
     /// Scans text that may end in the middle of a word or quote, as completion sees it.
-    public init(scanning text: String) {
+    package init(scanning text: String) {
         var current = ""
         var inWord = false
         var quote: Character?
@@ -53,7 +53,7 @@ public struct ShellWords: Sendable, Equatable {
     }
 
     /// The words of a whole line; an unclosed quote is an error.
-    public static func split(_ text: String) throws -> [String] {
+    package static func split(_ text: String) throws -> [String] {
         let scanned = ShellWords(scanning: text)
         if let quote = scanned.openQuote {
             throw JSONSQLError(

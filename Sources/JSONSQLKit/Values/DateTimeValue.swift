@@ -4,31 +4,31 @@
 /// `HH:MM:SS.fff`, optionally followed by `Z` or an offset (`+02:00`, `-0530`). No zone means UTC.
 /// Stored as `YYYY-MM-DD HH:MM:SS.SSS` in UTC, which sorts as text and compares with
 /// `CURRENT_TIMESTAMP`.
-public struct DateTimeValue: Sendable, Equatable {
+package struct DateTimeValue: Sendable, Equatable {
     /// Milliseconds since 1970-01-01 00:00:00 UTC.
-    public var epochMilliseconds: Int64
+    package var epochMilliseconds: Int64
 
-    public init(epochMilliseconds: Int64) {
+    package init(epochMilliseconds: Int64) {
         self.epochMilliseconds = epochMilliseconds
     }
 
     /// Unix seconds, as a JSON number gives them.
     /// Unix seconds as a JSON number writes them, when they are whole milliseconds within
     /// the years 0000-9999; nil otherwise.
-    public init?(unixSeconds text: String) {
+    package init?(unixSeconds text: String) {
         guard let millis = ExactNumber(text)?.milliseconds,
             Self.storableMilliseconds.contains(millis)
         else { return nil }
         epochMilliseconds = millis
     }
 
-    public static func parse(_ text: String) -> DateTimeValue? {
+    package static func parse(_ text: String) -> DateTimeValue? {
         var text = text
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
     /// Why text is not a datetime jsonsql can store exactly.
-    public enum ParseFailure: Error, Equatable {
+    package enum ParseFailure: Error, Equatable {
         /// Not one of the accepted forms.
         case notADate
         /// Digits beyond milliseconds that are not zero: storing would round them away.
@@ -38,7 +38,7 @@ public struct DateTimeValue: Sendable, Equatable {
     }
 
     /// Parses the bytes of a string value (without its quotes).
-    public static func parse(_ bytes: UnsafeRawBufferPointer) -> DateTimeValue? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> DateTimeValue? {
         try? parseExactly(bytes).get()
     }
 
@@ -48,13 +48,13 @@ public struct DateTimeValue: Sendable, Equatable {
         return value
     }
 
-    public static func parseExactly(_ text: String) -> Result<DateTimeValue, ParseFailure> {
+    package static func parseExactly(_ text: String) -> Result<DateTimeValue, ParseFailure> {
         var text = text
         return text.withUTF8 { parseExactly(UnsafeRawBufferPointer($0)) }
     }
 
     /// Parses a datetime, refusing what the stored form cannot keep exactly.
-    public static func parseExactly(_ bytes: UnsafeRawBufferPointer) -> Result<
+    package static func parseExactly(_ bytes: UnsafeRawBufferPointer) -> Result<
         DateTimeValue, ParseFailure
     > {
         switch read(bytes) {
@@ -75,7 +75,7 @@ public struct DateTimeValue: Sendable, Equatable {
     /// `2024-05-01 08:00:00.123456`). Text that is not a datetime, or whose instant falls outside
     /// the years 0000-9999 in UTC, gives nil. `--where` compares a date or datetime column
     /// through it (`jsonsql_datetime`), since such text does not sort as its instant.
-    public static func sortableText(_ bytes: UnsafeRawBufferPointer) -> String? {
+    package static func sortableText(_ bytes: UnsafeRawBufferPointer) -> String? {
         if isStoredForm(bytes.assumingMemoryBound(to: UInt8.self)) {
             return String(decoding: bytes, as: UTF8.self)
         }
@@ -159,7 +159,7 @@ public struct DateTimeValue: Sendable, Equatable {
     )
 
     /// `2024-05-01 12:30:00.000`
-    public var dateTimeText: String {
+    package var dateTimeText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
             String(
                 decoding: UnsafeBufferPointer(
@@ -172,7 +172,7 @@ public struct DateTimeValue: Sendable, Equatable {
     var timeOfDayMilliseconds: Int64 { epochMilliseconds.floorDivided(by: 86_400_000).1 }
 
     /// `2024-05-01`, the UTC date.
-    public var dateText: String {
+    package var dateText: String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 23) { buffer in
             String(
                 decoding: UnsafeBufferPointer(

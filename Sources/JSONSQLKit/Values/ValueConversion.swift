@@ -3,7 +3,7 @@ import GRDB
 
 /// A value on its way into a column: from a JSON record, a command-line literal, or a value
 /// already stored in another column type.
-public enum InputValue: Sendable, Equatable {
+package enum InputValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// A JSON number, as written: `7`, `7.0`, `1e400`, `123456789012345678901234`.
@@ -15,7 +15,7 @@ public enum InputValue: Sendable, Equatable {
     case blob(Data)
 
     /// `a string "DE"`, `a number 1.5`: for messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: "null"
         case .bool(let value): "a boolean \(value)"
@@ -33,13 +33,13 @@ public enum InputValue: Sendable, Equatable {
 }
 
 /// Why a value does not fit a column, phrased to follow the column's name.
-public struct ValueMismatch: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ValueMismatch: Error, Sendable, Equatable, CustomStringConvertible {
     /// `expects an integer`, `holds 64-bit integers (...)`.
-    public var expectation: String
+    package var expectation: String
 
     /// Words for a caller that did not name the column: never Swift's `ValueMismatch(expectation:
     /// ...)`.
-    public var description: String { "the value does not fit its column, which \(expectation)" }
+    package var description: String { "the value does not fit its column, which \(expectation)" }
 }
 
 /// The one place that decides how a value becomes a column's stored value, for insert,
@@ -52,10 +52,10 @@ public struct ValueMismatch: Error, Sendable, Equatable, CustomStringConvertible
 ///     datetime  "9999-12-31T23:30:00-01:00" → refused (year 10000 in UTC)
 ///     text      {"city":"Berlin"} → '{"city":"Berlin"}' (compact JSON text, as GRDB stores it)
 ///     blob      "6ba7b810-9dad-11d1-80b4-00c04fd430c8" → its 16 bytes (else base64 text)
-public enum ValueConversion {
+package enum ValueConversion {
     /// What the value is for: storing, or comparing in `--where`, where a number meets any
     /// number column as the number it is (`score > 10.5` on an integer column).
-    public enum Purpose: Sendable { case store, compare }
+    package enum Purpose: Sendable { case store, compare }
 
     /// The stored form of `value` in a column of `type`.
     ///
@@ -64,7 +64,7 @@ public enum ValueConversion {
     /// declared plain `JSON` or `NUMERIC`). `numericAffinity` says whether an any column is one
     /// declared `ANY` outside a STRICT table, where SQLite turns text that reads as a number
     /// into that number (`ColumnInfo.turnsNumericTextIntoNumbers`).
-    public static func stored(
+    package static func stored(
         _ value: InputValue, type: ColumnType, textAffinity: Bool = true,
         numericAffinity: Bool = false,
         for purpose: Purpose = .store
@@ -196,7 +196,7 @@ public enum ValueConversion {
     /// way (an integer, its text) or refuses it. `--where` compares a number with such a column
     /// as this double, as insert and update stored it, not by its digits, which no stored value
     /// would ever equal.
-    public static func storedDouble(number text: String, type: ColumnType, textAffinity: Bool)
+    package static func storedDouble(number text: String, type: ColumnType, textAffinity: Bool)
         -> Double?
     {
         guard
@@ -393,7 +393,7 @@ public enum ValueConversion {
 
     /// Numbers below this are refused as a date to compare with: as unix seconds they fall on
     /// the first day of 1970, and `created > 2024` means the year, not 33 minutes past midnight.
-    public static let smallestComparedEpoch = 100_000
+    package static let smallestComparedEpoch = 100_000
 
     /// `created > 2024` on a date or datetime: an error showing a date and unix seconds, never a
     /// silent comparison with 1970-01-01.
@@ -476,7 +476,7 @@ extension InputValue {
     }
 
     /// One JSON value, or nil when the text is not one.
-    public init?(json text: String) {
+    package init?(json text: String) {
         guard case .success(let parsed) = Self.parse(json: text) else { return nil }
         self = parsed
     }

@@ -65,7 +65,7 @@ func openPool(_ path: String) throws -> DatabasePool {
 }
 
 /// The authors as JSON Lines, as another service might send them.
-let authorsJSON = (0..<40).map { i in
+let authorsJSON: String = (0..<40).map { (i: Int) -> String in
     let countries = ["DE", "FR", "GB", "IT"]
     let id = String(format: "00000000-0000-4000-8000-%012d", i)
     let born = String(format: "19%02d-%02d-15 12:00:00.000", 20 + i, 1 + i % 12)
