@@ -184,7 +184,7 @@ public final class Store: @unchecked Sendable {
     /// Stops the statement this store runs, from another thread (a time limit, a client gone):
     /// it ends with the engine's interruption error. A call between statements is lost on
     /// PostgreSQL and, on SQLite, stops nothing but a statement running at that moment.
-    public func interrupt() { backend.interrupt() }
+    package func interrupt() { backend.interrupt() }
 
     // MARK: Schema
 

@@ -1,30 +1,30 @@
 /// A query's row options as the command line and `jsonsql serve` take them, as text: the one
 /// place that turns `--where`, `--select`, `--order-by`, `--group-by`, `--limit`, `--offset`,
 /// `--json-cols` and `--dates` into a `QuerySpec`.
-public struct QueryOptions: Sendable {
+package struct QueryOptions: Sendable {
     /// `--where`, each a filter in the --where language; joined with and.
-    public var filters: [String] = []
+    package var filters: [String] = []
     /// `--select`, each a comma-separated list of paths or aggregates, `PATH as NAME`.
-    public var select: [String] = []
+    package var select: [String] = []
     /// `--order-by`, each `PATH`, `PATH:asc` or `PATH:desc` (or a name `--select` gave).
-    public var orderBy: [String] = []
+    package var orderBy: [String] = []
     /// `--group-by`, each a comma-separated list of paths.
-    public var groupBy: [String] = []
+    package var groupBy: [String] = []
     /// `--limit`.
-    public var limit: Int?
+    package var limit: Int?
     /// `--offset`.
-    public var offset: Int?
+    package var offset: Int?
     /// `--json-cols`: a column list, `auto` or `none`.
-    public var jsonColumns: String?
+    package var jsonColumns: String?
     /// `--dates iso8601`.
-    public var isoDates = false
+    package var isoDates = false
 
     /// No options: every row of a table.
-    public init() {}
+    package init() {}
 
     /// The query the options describe, on `table`; `inMemory` for a data file loaded into
     /// memory, whose strings holding JSON text stay strings.
-    public func spec(table: String, inMemory: Bool) throws -> QuerySpec {
+    package func spec(table: String, inMemory: Bool) throws -> QuerySpec {
         var spec = QuerySpec(table: table)
         // `--select ''` names no path: refused, rather than read as no --select at all.
         for (option, values) in [("--select", select), ("--group-by", groupBy)] {
@@ -75,7 +75,7 @@ public struct QueryOptions: Sendable {
 
     /// Parses the value of `option` (`--select`, `--order-by`, an index's path), naming them in
     /// its error as `--where` does: `in --select 'a..b': expected a column or key name, found '.'`.
-    public static func parsing<T>(
+    package static func parsing<T>(
         _ option: String, _ text: String, _ parse: (String) throws -> T
     ) throws -> T {
         do {
@@ -86,7 +86,7 @@ public struct QueryOptions: Sendable {
     }
 
     /// `score:desc` → (score, descending); `count():desc` → (count(), descending).
-    public static func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
+    package static func parseOrder(_ text: String) throws -> (term: Selection, descending: Bool) {
         if let colon = text.lastIndex(of: ":") {
             let direction = text[text.index(after: colon)...].lowercased()
             if direction == "desc" || direction == "asc" {
@@ -121,7 +121,7 @@ public struct QueryOptions: Sendable {
 
     /// `score desc` (one argument, or two: `--order-by score desc`), as SQL writes it, in
     /// jsonsql's words.
-    public static func orderDirectionMessage(path: String, direction: String) -> String {
+    package static func orderDirectionMessage(path: String, direction: String) -> String {
         let path = TerminalText.excerpt(path)
         return
             "--order-by writes the direction after a colon: '\(path):\(direction.lowercased())', not '\(path) \(direction)'"
