@@ -458,16 +458,10 @@ final class Server: @unchecked Sendable {
             throw Refusal(
                 400, "insert takes JSON records in the body (an array, objects or JSON Lines)")
         }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("jsonsql-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("records.json")
-        try Data(request.body).write(to: file)
+        let records = try InputSource.json(Data(request.body), name: "<request body>")
         let result = try pool.with { store in
             do {
-                return try store.insert(
-                    from: [InputSource.open(file.path)], options: InsertOptions(table: table))
+                return try store.insert(from: [records], options: InsertOptions(table: table))
             } catch {
                 throw Refusal(400, "\(error)")
             }
