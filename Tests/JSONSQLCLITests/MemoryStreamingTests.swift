@@ -300,7 +300,10 @@ extension MemoryStreamingTests {
                 ["--where", "address.city = Berlin"],
                 "-- memory mode, streamed: one read (two threads) infers the types and keeps aside"
             ),
-            (["--select", "id"], "-- memory mode, streamed: the records are loaded in batches"),
+            (
+                ["--select", "id,address.city"],
+                "-- memory mode, streamed: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths"
+            ),
             (["--group-by", "address.city"], "-- memory mode, grouped: one read (two threads)"),
             (
                 ["--order-by", "score"],
@@ -315,6 +318,13 @@ extension MemoryStreamingTests {
                 explained.stdout.contains(
                     "\n-- the plan below is SQLite's over the file loaded whole\n-- SELECT "))
         }
+        // Standard input is read once: its records are loaded whole.
+        let piped = try CLI.run(
+            ["query", "-", "--select", "id", "--explain"],
+            stdin: Self.records.joined(separator: "\n"))
+        #expect(
+            piped.stdout.hasPrefix("-- memory mode, streamed: the records are loaded in batches"),
+            "\(piped.stdout) \(piped.stderr)")
     }
 
     @Test("streamed and grouped queries note a path no record has, as on a database")

@@ -174,7 +174,10 @@ struct ShellTerminalSupportTests {
     @Test("a wait for input ends with the input, after the timeout, or at the input's end")
     func inputWait() throws {
         var ends: [Int32] = [0, 0]
+        // Close-on-exec: a child another test starts meanwhile would hold the write end open,
+        // and the end of the input would never come.
         #expect(pipe(&ends) == 0)
+        for end in ends { #expect(fcntl(end, F_SETFD, FD_CLOEXEC) == 0) }
         defer { close(ends[0]) }
         #expect(Interruption.waitForInput(on: ends[0]) == .timedOut)
         #expect(write(ends[1], "x", 1) == 1)

@@ -155,9 +155,32 @@ final class BatchPipe: @unchecked Sendable {
     }
 }
 
-/// Replaces a record's fields (read from `bytes` at the position) by those to insert.
+/// Replaces a record (read from `bytes` at the position) by what to insert of it: its fields
+/// narrowed in place (nil), or a record of its own, JSON text inserted in its place.
 typealias RecordSelect = (inout [JSONField], UnsafePointer<UInt8>, RecordReader.Position) throws ->
-    Void
+    [UInt8]?
+
+/// A record's text of its own (`RecordSelect`), in memory that stays put until the next one.
+final class RecordText {
+    private var capacity = 1024
+    private var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+
+    /// `text`, followed by a NUL, in memory this owns.
+    func hold(_ text: [UInt8]) -> UnsafeMutablePointer<UInt8> {
+        if text.count + 1 > capacity {
+            bytes.deallocate()
+            capacity = max(text.count + 1, capacity * 2)
+            bytes = .allocate(capacity: capacity)
+        }
+        text.withUnsafeBufferPointer {
+            if let base = $0.baseAddress { bytes.update(from: base, count: $0.count) }
+        }
+        bytes[text.count] = 0
+        return bytes
+    }
+
+    deinit { bytes.deallocate() }
+}
 
 /// Reads, scans and converts records on its own thread, so that the database thread only
 /// binds and steps.
@@ -229,6 +252,7 @@ final class RecordProducer: @unchecked Sendable {
         var fields: [JSONField] = []
         var slots = [Int](repeating: -1, count: min(64, layout.columns.count))
         var scratch: [UInt8] = []
+        let replacement = RecordText()
         var records = 0
         var types = self.types
         do {
@@ -248,7 +272,16 @@ final class RecordProducer: @unchecked Sendable {
                     {
                         continue
                     }
-                    if let select { try select(&fields, reader.bytes, position) }
+                    var bytes = reader.bytes
+                    var place = position
+                    if let select, let own = try select(&fields, reader.bytes, position) {
+                        // The record's own text, scanned for its fields, at the record's place.
+                        bytes = replacement.hold(own)
+                        var scanner = JSONScanner(bytes: bytes, count: own.count)
+                        try scanner.scanRecord(into: &fields)
+                        place.start = 0
+                        place.end = own.count
+                    }
                     let filling: InsertBatch
                     if let batch {
                         filling = batch
@@ -259,8 +292,8 @@ final class RecordProducer: @unchecked Sendable {
                         batch = free
                     }
                     add(
-                        position, source: index, bytesRead: before + reader.bytesRead,
-                        fields: fields, from: reader.bytes,
+                        place, source: index, bytesRead: before + reader.bytesRead,
+                        fields: fields, from: bytes,
                         to: filling, slots: &slots, scratch: &scratch)
                     if filling.isFull {
                         pipe.send(filling)

@@ -160,6 +160,24 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
+        try cut(fields, bytes: bytes, at: position)
+        keep()
+    }
+
+    /// The small record of the checked record at `position` in `bytes`, whose fields are
+    /// `fields`: JSON text that gives every expression of the query the value the record gives
+    /// (the record as it is where it holds a `\u` escape).
+    mutating func smallRecord(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    ) throws -> [UInt8] {
+        try cut(fields, bytes: bytes, at: position)
+        return buffer
+    }
+
+    /// Writes the small record of the record at `position` into `buffer`.
+    private mutating func cut(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    ) throws {
         buffer.removeAll(keepingCapacity: true)
         let count = position.end - position.start
         if RecordPrecheck.contains(bytes + position.start, count, RecordPrecheck.unicodeEscape) {
@@ -184,7 +202,6 @@ struct NarrowRecords {
             }
             buffer.append(UInt8(ascii: "}"))
         }
-        keep()
     }
 
     /// The column of `names` a top-level key names, or -1.

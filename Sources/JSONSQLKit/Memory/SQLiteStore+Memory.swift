@@ -159,7 +159,7 @@ extension SQLiteStore {
                 let info = try TableInfo(db: db, table: spec.table)
                 let built = try unlimited.build(table: info)
                 tracker = try MissingPathTracker(
-                    spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
+                    spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
                 let statement = try db.makeStatement(sql: built.sql)
                 try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
                 query = (
@@ -258,7 +258,7 @@ extension SQLiteStore {
                 let info = try TableInfo(db: db, table: spec.table)
                 query = try counting.build(table: info)
                 tracker = try MissingPathTracker(
-                    counting, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
+                    counting, table: info, db: db, leftOut: readsPartsOnly(path, format, counting))
             }
             guard let query else { return false }
             total +=
@@ -293,6 +293,9 @@ extension SQLiteStore {
             } else if json && filter != nil {
                 plan =
                     "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of cut-down records the file is read again whole)"
+            } else if json && ColumnSelection(spec) != nil {
+                plan =
+                    "streamed: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths, the query runs on each batch, and the batch is dropped"
             } else {
                 plan =
                     "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
@@ -305,7 +308,7 @@ extension SQLiteStore {
         } else if canStreamGroups(spec) {
             plan =
                 json
-                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read)"
+                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read, each record cut down to the query's paths)"
                 : "grouped: the records are loaded in batches, each projected onto the query's values"
         } else {
             plan =
@@ -320,6 +323,16 @@ extension SQLiteStore {
     {
         !spec.filters.isEmpty
             && isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
+    }
+
+    /// Whether the batches `streamBatches` makes for `spec` may hold less than every record
+    /// whole: only the records its filters match, or each record cut down to the query's paths
+    /// (`NarrowRecords.smallRecord`); notes for missing paths then come from a read of every
+    /// record (`MissingPathTracker`).
+    static func readsPartsOnly(_ path: String, _ format: InputFormat?, _ spec: QuerySpec) -> Bool {
+        readsMatchesOnly(path, format, spec)
+            || (ColumnSelection(spec) != nil
+                && isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)))
     }
 
     /// Whether `path` is a regular JSON file, which can be read twice and from its middle; a
@@ -350,8 +363,10 @@ extension SQLiteStore {
             let filter = Filter.all(spec.filters)
             if isRegularJSONFile(path, format: options.format) {
                 try SQLQuote.checkName(spec.table, kind: "table")
+                let columns = ColumnSelection(spec)
                 try store.streamJSONFile(
-                    path, table: spec.table, filter: filter, columns: ColumnSelection(spec),
+                    path, table: spec.table, filter: filter, columns: columns,
+                    smallRecords: columns.map { _ in NarrowRecords(spec, maximumBytes: 0) },
                     batchSize: max(1, batchSize),
                     inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes,
                     progress: progress, body)

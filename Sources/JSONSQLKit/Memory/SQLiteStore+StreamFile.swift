@@ -18,9 +18,12 @@ extension SQLiteStore {
     /// and each record checked once more. Only the fields of `columns` are inserted. With
     /// `inferred`, the types of a read already made, the file is read once, on two threads.
     /// `minimumSplit` is the smallest file read on two threads (`SecondHalf.minimumFileSize`
-    /// unless given, for tests). `progress` gets how far each read has come.
+    /// unless given, for tests). `progress` gets how far each read has come. With
+    /// `smallRecords`, a second read inserts each record cut down to the query's paths instead
+    /// (`NarrowRecords.smallRecord`).
     func streamJSONFile(
-        _ path: String, table: String, filter: Filter?, columns: ColumnSelection?, batchSize: Int,
+        _ path: String, table: String, filter: Filter?, columns: ColumnSelection?,
+        smallRecords: NarrowRecords? = nil, batchSize: Int,
         inferred: TypeInference? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
@@ -152,13 +155,20 @@ extension SQLiteStore {
             var options = InsertOptions(table: table)
             options.format = .json
             var selected: [JSONField] = []
-            let select: RecordSelect? = columns.map { _ in
-                { fields, bytes, position in
-                    guard ColumnSelection.mayNarrow(bytes, position) else { return }
-                    try columns?.select(fields, bytes: bytes, into: &selected)
-                    swap(&fields, &selected)
+            var small = smallRecords
+            let select: RecordSelect? =
+                small != nil
+                ? { fields, bytes, position in
+                    try small?.smallRecord(fields, bytes: bytes, at: position)
                 }
-            }
+                : columns.map { _ in
+                    { fields, bytes, position in
+                        guard ColumnSelection.mayNarrow(bytes, position) else { return nil }
+                        try columns?.select(fields, bytes: bytes, into: &selected)
+                        swap(&fields, &selected)
+                        return nil
+                    }
+                }
             _ = try insert(
                 from: [try InputSource.open(path)], options: options, progress: again,
                 batch: (batchSize, body),

@@ -82,7 +82,8 @@ extension SQLiteStore {
             if plan == nil {
                 let info = try TableInfo(db: db, table: spec.table)
                 let made = try NarrowPlan(spec, table: info)
-                tracker = try MissingPathTracker(spec, table: info, db: db)
+                tracker = try MissingPathTracker(
+                    spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
                 try db.execute(sql: made.createSQL)
                 plan = made
             }

@@ -38,7 +38,7 @@ extension SQLiteStore {
                     throw JSONSQLError("\(spec.table) has no rowid to order ties by")
                 }
                 tracker = try MissingPathTracker(
-                    spec, table: info, db: db, leftOut: readsMatchesOnly(path, format, spec))
+                    spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
                 var ordering = spec
                 // Strings holding U+0000 sorted by all of their text, as the query may sort them.
                 ordering.wholeStringsApart = true
