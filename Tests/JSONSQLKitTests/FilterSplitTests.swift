@@ -55,6 +55,29 @@ final class FilterSplitTests {
     }
 
     @Test(
+        "a filter the bytes cannot decide prints what the loaded file prints, whether it matches few records (read by their place) or many (the file read again)",
+        arguments: [4, 12, 30])
+    func fewOrManyMatches(count: Int) throws {
+        let lines = DescribeFileSplitTests.records(count * 8, seed: UInt64(count) + 90)
+        var matched: [Int] = []
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try files.write("matches-\(count)-\(name)", text)
+            for filter in ["n > 480", "n > -400 and on = true", "n > -450", "n > 10000"] {
+                let loaded = run(file, filter, streamed: false)
+                #expect(!loaded.hasPrefix("error"), "\(filter): \(loaded)")
+                matched.append(loaded.split(separator: "\n").count)
+                #expect(run(file, filter, streamed: true) == loaded, "\(name), \(filter)")
+                #expect(
+                    run(file, filter, streamed: true, split: nil) == loaded,
+                    "one thread, \(name), \(filter)")
+            }
+        }
+        // Both ways were taken: fewer than a quarter of the records, and more.
+        #expect(matched.contains { $0 > 0 && $0 * 4 < count * 8 }, "\(matched)")
+        #expect(matched.contains { $0 * 4 >= count * 8 })
+    }
+
+    @Test(
         "wherever the middle falls and whatever the shape, every filter prints what the loaded file prints",
         arguments: [1, 2, 5, 12])
     func splitPoints(count: Int) throws {

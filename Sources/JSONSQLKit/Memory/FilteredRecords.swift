@@ -108,6 +108,18 @@ struct FilteredRecords {
         narrow.records.count { matched[Int($0)] }
     }
 
+    /// Whether each record, in the file's order, is one `matched` holds.
+    func eachRecord(_ matched: [Bool]) -> [Bool] {
+        narrow.records.map { matched[Int($0)] }
+    }
+
+    /// Whether matched records are so many that reading the whole file again on a thread of its
+    /// own (`RecordProducer`) beats reading each by its place on the database's thread: a
+    /// quarter of the records or more.
+    func dense(_ matched: [Bool]) -> Bool {
+        count(matched) * 4 >= narrow.records.count
+    }
+
     /// Reads each record whose cut-down record is `matched` from the file at `path` again, in
     /// the file's order, and calls `body` with its bytes (writable, as the scanner decodes
     /// strings in place) and place; `body` returns false to stop. The file is read in windows

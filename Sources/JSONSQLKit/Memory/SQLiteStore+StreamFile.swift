@@ -77,7 +77,12 @@ extension SQLiteStore {
                 filter, columns: fileColumns, like: try TableInfo(db: db, table: table), name: name,
                 db: db, source: path)
         }
-        if let matched, let filtered {
+        // Many matched records: the file is read again whole, on a thread of its own, which
+        // hands on only the records matched, in order.
+        let matchedRecords = matched.flatMap { matched in
+            filtered.flatMap { $0.dense(matched) ? $0.eachRecord(matched) : nil }
+        }
+        if let matched, let filtered, matchedRecords == nil {
             // Only the records the filter matches, read again by their place in the file; each
             // batch in a transaction of its own, so that memory holds one batch, however many
             // match.
@@ -169,10 +174,21 @@ extension SQLiteStore {
                         return nil
                     }
                 }
+            var keep = Self.precheck(filter, table: table)
+            if let matchedRecords {
+                // Called for every record, in order, on the reading thread. A record beyond
+                // those counted (the file grew) is kept: the filter still runs on it.
+                var next = 0
+                keep = { _ in
+                    { _, _ in
+                        defer { next += 1 }
+                        return next < matchedRecords.count ? matchedRecords[next] : true
+                    }
+                }
+            }
             _ = try insert(
                 from: [try InputSource.open(path)], options: options, progress: again,
-                batch: (batchSize, body),
-                keep: Self.precheck(filter, table: table), select: select)
+                batch: (batchSize, body), keep: keep, select: select)
             return
         }
         try write { db in
