@@ -309,6 +309,14 @@ extension MemoryStreamingTests {
                 ["--order-by", "score"],
                 "-- memory mode, loaded: the whole file is loaded into memory first"
             ),
+            (
+                ["--order-by", "score:desc", "--limit", "2"],
+                "-- memory mode, ordered: one read (two threads) infers the types; a second loads each record cut down"
+            ),
+            (
+                ["--order-by", "score:desc", "--limit", "2", "--select", "id"],
+                "-- memory mode, ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down"
+            ),
         ]
         for (options, start) in cases {
             let explained = try CLI.run(["query", file] + options + ["--explain"])

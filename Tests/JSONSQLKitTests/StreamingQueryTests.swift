@@ -44,6 +44,59 @@ struct StreamingQueryTests {
         }
     }
 
+    @Test(
+        "the first rows in an order, whole records found by their places, print what the loaded file prints",
+        arguments: [1, 3, 40])
+    func topByPlace(batchSize: Int) throws {
+        let directory = NSTemporaryDirectory() + "top-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Escapes, keys missing or null, numbers and strings at one path, objects and arrays.
+        let lines = DescribeFileSplitTests.records(90, seed: UInt64(batchSize) + 7)
+        for (name, text) in InferenceSplitTests.shapes(lines).prefix(3) {
+            let path = directory + "/" + name
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            let store = try Store.loading([path])
+            defer { store.close() }
+            var ran = 0
+            for (term, filter) in [
+                ("n", nil), ("address.zip", "on = true"), ("when", nil), ("mix", "n > 0"),
+                ("bio", nil), ("address.country", "address.country != FR"), ("tags[0]", nil),
+                ("only_late", nil),
+            ] as [(String, String?)] {
+                for (descending, limit, offset) in [(true, 3, nil), (false, 1, 2), (true, 200, 5)]
+                    as [(Bool, Int, Int?)]
+                {
+                    var spec = QuerySpec(table: Store.tableName(forFile: path))
+                    spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
+                    // The id breaks ties, so that one order is right.
+                    spec.orderBy = [
+                        (try Selection(parsing: term), descending),
+                        (try Selection(parsing: "id"), false),
+                    ]
+                    spec.limit = limit
+                    spec.offset = offset
+                    spec.jsonColumnsAuto = false
+                    #expect(SQLiteStore.canOrderByPlace(path, format: nil, spec: spec))
+                    let loaded = OutputBuffer()
+                    try store.run(spec, format: .jsonl, to: loaded)
+                    let streamed = OutputBuffer()
+                    try Store.streamTop(
+                        file: path, spec: spec, output: .jsonl, to: streamed, batchSize: batchSize)
+                    #expect(streamed.text == loaded.text, "\(name): \(term), \(filter ?? "")")
+                    // Found by place, not read as before.
+                    let found = try SQLiteStore.topRecordsByPlace(
+                        file: path, spec: spec, keeping: limit + (offset ?? 0),
+                        batchSize: batchSize, progress: nil)
+                    found.store.close()
+                    ran += 1
+                }
+            }
+            #expect(ran == 24)
+        }
+    }
+
     @Test("a streamed count gives the notes for paths no record has that the loaded file gives")
     func countNotes() throws {
         let path = NSTemporaryDirectory() + "count-\(UUID().uuidString).ndjson"

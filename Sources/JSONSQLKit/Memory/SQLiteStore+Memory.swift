@@ -300,9 +300,15 @@ extension SQLiteStore {
                 plan =
                     "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
             }
+        } else if canStreamTop(spec) && json && ColumnSelection(spec) == nil {
+            plan =
+                "ordered: one read (two threads) infers the types; a second loads each record cut down to the query's paths, with its place in the file, in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); those records are then read again by their place and loaded whole"
         } else if canStreamTop(spec) {
             plan =
-                "ordered: the records are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order)"
+                (json
+                    ? "ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths,"
+                    : "ordered: the records are loaded in batches,")
+                + " and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order)"
                 + (json && !spec.filters.isEmpty
                     ? "; the filter's records found as when streamed" : "")
         } else if canStreamGroups(spec) {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The first rows of an ordered query over a data file (`--order-by ... --limit N`), in memory
@@ -26,6 +27,28 @@ extension SQLiteStore {
     ) throws -> Int {
         guard let limit = spec.limit else { throw JSONSQLError("streamTop needs a --limit") }
         let kept = limit + (spec.offset ?? 0)
+        if canOrderByPlace(path, format: format, spec: spec) {
+            var found: (store: SQLiteStore, tracker: MissingPathTracker?)?
+            do {
+                found = try topRecordsByPlace(
+                    file: path, spec: spec, keeping: kept, batchSize: batchSize,
+                    progress: progress)
+            } catch {
+                // Read as below instead, which fails as loading the file fails.
+                if Interruption.isRequested { throw error }
+            }
+            if let found {
+                defer { found.store.close() }
+                let printed = try found.store.run(spec, format: output, to: out)
+                if let note {
+                    try notes(
+                        found.tracker, empty: printed == 0, file: path, format: format, spec: spec
+                    )
+                    .forEach(note)
+                }
+                return printed
+            }
+        }
         var prune: (sql: String, arguments: [DatabaseValue])?
         var tracker: MissingPathTracker?
         let store = try streamBatches(
@@ -34,30 +57,9 @@ extension SQLiteStore {
         ) { db in
             if prune == nil {
                 let info = try TableInfo(db: db, table: spec.table)
-                guard let rowid = info.rowidName else {
-                    throw JSONSQLError("\(spec.table) has no rowid to order ties by")
-                }
                 tracker = try MissingPathTracker(
                     spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
-                var ordering = spec
-                // Strings holding U+0000 sorted by all of their text, as the query may sort them.
-                ordering.wholeStringsApart = true
-                ordering.limit = nil
-                ordering.offset = nil
-                let built = try ordering.build(table: info)
-                let table = SQLQuote.identifier(info.name)
-                var condition = ""
-                var arguments: [DatabaseValue] = []
-                if let filter = Filter.all(spec.filters) {
-                    let rendered = try FilterSQL(filter, table: info)
-                    condition = " WHERE \(rendered.sql)"
-                    arguments = rendered.arguments
-                }
-                let order = (built.orderTerms + ["\(table).\(rowid)"]).joined(separator: ", ")
-                prune = (
-                    "DELETE FROM \(table) WHERE \(rowid) NOT IN (SELECT \(table).\(rowid) FROM \(table)\(condition) ORDER BY \(order) LIMIT \(kept))",
-                    arguments
-                )
+                prune = try pruning(spec, table: info, keeping: kept)
             }
             guard let prune else { return false }
             try tracker?.observe(db, table: spec.table)
@@ -71,5 +73,157 @@ extension SQLiteStore {
                 note)
         }
         return printed
+    }
+
+    /// The statement that deletes every row of the table `info` but the first `kept` that
+    /// `spec`'s filter matches in its order, ties in the order the rows were inserted.
+    private static func pruning(_ spec: QuerySpec, table info: TableInfo, keeping kept: Int) throws
+        -> (sql: String, arguments: [DatabaseValue])
+    {
+        guard let rowid = info.rowidName else {
+            throw JSONSQLError("\(spec.table) has no rowid to order ties by")
+        }
+        var ordering = spec
+        // Strings holding U+0000 sorted by all of their text, as the query may sort them.
+        ordering.wholeStringsApart = true
+        ordering.limit = nil
+        ordering.offset = nil
+        let built = try ordering.build(table: info)
+        let table = SQLQuote.identifier(info.name)
+        var condition = ""
+        var arguments: [DatabaseValue] = []
+        if let filter = Filter.all(spec.filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            condition = " WHERE \(rendered.sql)"
+            arguments = rendered.arguments
+        }
+        let order = (built.orderTerms + ["\(table).\(rowid)"]).joined(separator: ", ")
+        return (
+            "DELETE FROM \(table) WHERE \(rowid) NOT IN (SELECT \(table).\(rowid) FROM \(table)\(condition) ORDER BY \(order) LIMIT \(kept))",
+            arguments
+        )
+    }
+
+    /// Whether `streamTop` orders the JSON file at `path` by the records' places
+    /// (`topRecordsByPlace`): a regular file, with rows that are whole records.
+    static func canOrderByPlace(_ path: String, format: InputFormat?, spec: QuerySpec) -> Bool {
+        canStreamTop(spec) && ColumnSelection(spec) == nil
+            && isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
+    }
+
+    /// The first `kept` records of the JSON file at `path` in `spec`'s order, that its filter
+    /// matches, loaded whole into a store of their own, in the file's order; with the tracker
+    /// of the paths no record has. One read infers the types (two threads); a second loads each
+    /// record cut down to the query's paths (`NarrowRecords.smallRecord`) with its place in the
+    /// file, `batchSize` at a time, keeping after each batch only the rows the query could still
+    /// print; the records left are read again by their place. A record that is not as the
+    /// first read checked it fails the query, for `streamTop` to read it as loading does.
+    static func topRecordsByPlace(
+        file path: String, spec: QuerySpec, keeping kept: Int, batchSize: Int,
+        progress: ((InsertProgress) -> Void)?
+    ) throws -> (store: SQLiteStore, tracker: MissingPathTracker?) {
+        try SQLQuote.checkName(spec.table, kind: "table")
+        let inference = try inferTypes(
+            path, table: spec.table, secondHalf: true, progress: progress)
+        let columns = try inference.columns(for: spec.table, primaryKey: [])
+        func unused(_ base: String) -> String {
+            var name = base
+            var number = 2
+            while columns.contains(where: { SQLName.same($0.name, name) }) {
+                name = "\(base)_\(number)"
+                number += 1
+            }
+            return name
+        }
+        let place = unused("jsonsql_place")
+        let length = unused("jsonsql_length")
+        let narrow = try SQLiteStore(memoryNamed: path)
+        defer { narrow.close() }
+        try narrow.write { db in
+            try TableSpec(
+                name: spec.table,
+                columns: columns + [
+                    ColumnSpec(name: place, type: .integer),
+                    ColumnSpec(name: length, type: .integer),
+                ], primaryKey: []
+            ).create(in: db, ifNotExists: false)
+        }
+        var cutter = NarrowRecords(spec, maximumBytes: 0)
+        let select: RecordSelect = { fields, bytes, position in
+            var small = try cutter.smallRecord(fields, bytes: bytes, at: position)
+            guard let close = small.lastIndex(of: UInt8(ascii: "}")),
+                let open = small[..<close].lastIndex(where: {
+                    ![0x20, 0x09, 0x0A, 0x0D].contains($0)
+                })
+            else { throw JSONSQLError("record \(position.record) is no object") }
+            small.removeSubrange(close...)
+            let members =
+                "\"\(place)\":\(position.offset),\"\(length)\":\(position.end - position.start)}"
+            small += Array(((small[open] == UInt8(ascii: "{") ? "" : ",") + members).utf8)
+            return small
+        }
+        var prune: (sql: String, arguments: [DatabaseValue])?
+        var tracker: MissingPathTracker?
+        var options = InsertOptions(table: spec.table)
+        options.format = .json
+        _ = try narrow.insert(
+            from: [try InputSource.open(path)], options: options,
+            progress: InsertProgress.again(progress),
+            batch: (
+                max(1, batchSize),
+                { db in
+                    if prune == nil {
+                        let info = try TableInfo(db: db, table: spec.table)
+                        tracker = try MissingPathTracker(spec, table: info, db: db, leftOut: true)
+                        prune = try pruning(spec, table: info, keeping: kept)
+                    }
+                    guard let prune else { return false }
+                    try tracker?.observe(db, table: spec.table)
+                    try db.execute(sql: prune.sql, arguments: StatementArguments(prune.arguments))
+                    return true
+                }
+            ),
+            keep: precheck(Filter.all(spec.filters), table: spec.table), select: select)
+        let places = try narrow.read { db in
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT \(SQLQuote.identifier(place)), \(SQLQuote.identifier(length)) FROM \(SQLQuote.identifier(spec.table)) ORDER BY 1"
+            ).map { (offset: $0[0] as Int64, length: $0[1] as Int) }
+        }
+        // The records left, whole, in the file's order.
+        let store = try SQLiteStore(memoryNamed: path)
+        do {
+            try store.write { db in
+                try TableSpec(name: spec.table, columns: columns, primaryKey: []).create(
+                    in: db, ifNotExists: false)
+                let inserter = try RecordInserter(
+                    db: db, table: spec.table, conflict: .fail, alter: false)
+                let source = try InputSource.open(path)
+                defer { source.close() }
+                var fields: [JSONField] = []
+                for (number, record) in places.enumerated() {
+                    var bytes = [UInt8](repeating: 0, count: record.length + 1)
+                    try bytes.withUnsafeMutableBufferPointer { buffer in
+                        guard let base = buffer.baseAddress,
+                            pread(source.fd, base, record.length, off_t(record.offset))
+                                == record.length
+                        else { throw JSONSQLError("\(source.name) changed while it was read") }
+                        var scanner = JSONScanner(bytes: base, count: record.length)
+                        try scanner.scanRecord(into: &fields)
+                        let position = RecordReader.Position(
+                            line: 0, record: number + 1, start: 0, end: record.length,
+                            offset: record.offset)
+                        try fields.withUnsafeBufferPointer {
+                            try inserter.insert($0, bytes: base, at: position, source: path)
+                        }
+                    }
+                }
+            }
+        } catch {
+            store.close()
+            throw error
+        }
+        return (store, tracker)
     }
 }
