@@ -149,6 +149,8 @@ extension SQLiteStore {
             ).create(in: db, ifNotExists: false)
         }
         var cutter = NarrowRecords(spec, maximumBytes: 0)
+        let placeKey = Array("\"\(place)\":".utf8)
+        let lengthKey = Array(",\"\(length)\":".utf8)
         let select: RecordSelect = { fields, bytes, position in
             var small = try cutter.smallRecord(fields, bytes: bytes, at: position)
             guard let close = small.lastIndex(of: UInt8(ascii: "}")),
@@ -157,9 +159,12 @@ extension SQLiteStore {
                 })
             else { throw JSONSQLError("record \(position.record) is no object") }
             small.removeSubrange(close...)
-            let members =
-                "\"\(place)\":\(position.offset),\"\(length)\":\(position.end - position.start)}"
-            small += Array(((small[open] == UInt8(ascii: "{") ? "" : ",") + members).utf8)
+            if small[open] != UInt8(ascii: "{") { small.append(UInt8(ascii: ",")) }
+            small += placeKey
+            small += Array(String(position.offset).utf8)
+            small += lengthKey
+            small += Array(String(position.end - position.start).utf8)
+            small.append(UInt8(ascii: "}"))
             return small
         }
         var prune: (sql: String, arguments: [DatabaseValue])?
