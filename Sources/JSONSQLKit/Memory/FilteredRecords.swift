@@ -122,19 +122,30 @@ struct FilteredRecords {
 
     /// Reads each record whose cut-down record is `matched` from the file at `path` again, in
     /// the file's order, and calls `body` with its bytes (writable, as the scanner decodes
-    /// strings in place) and place; `body` returns false to stop. The file is read in windows
-    /// of at least `window` bytes, so matches close together take one read.
+    /// strings in place) and place; `body` returns false to stop (`forEachRecord`).
     func forEachMatch(
         _ matched: [Bool], in path: String, window: Int = 1 << 20,
+        _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
+    ) throws {
+        let places = narrow.records.indices.lazy.filter { matched[Int(narrow.records[$0])] }
+            .map { (record: $0 + 1, offset: offsets[$0], length: Int(lengths[$0])) }
+        try Self.forEachRecord(at: places, in: path, window: window, body)
+    }
+
+    /// Reads the records at `places` of the file at `path` (each one's number, first byte and
+    /// length, in the file's order) and calls `body` with its bytes (writable) and place; `body`
+    /// returns false to stop. The file is read in windows of at least `window` bytes, so records
+    /// close together take one read.
+    static func forEachRecord(
+        at places: some Sequence<(record: Int, offset: Int64, length: Int)>, in path: String,
+        window: Int = 1 << 20,
         _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
     ) throws {
         let source = try InputSource.open(path)
         defer { source.close() }
         var buffer = [UInt8]()
         var bufferStart: Int64 = 0
-        for (index, number) in narrow.records.enumerated() where matched[Int(number)] {
-            let offset = offsets[index]
-            let length = Int(lengths[index])
+        for (record, offset, length) in places {
             if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(buffer.count) {
                 let size = max(window, length)
                 buffer = [UInt8](repeating: 0, count: size)
@@ -150,7 +161,7 @@ struct FilteredRecords {
             let start = Int(offset - bufferStart)
             let keepGoing = try buffer.withUnsafeMutableBufferPointer { all -> Bool in
                 let position = RecordReader.Position(
-                    line: 0, record: index + 1, start: start, end: start + length, offset: offset)
+                    line: 0, record: record, start: start, end: start + length, offset: offset)
                 return try body(all.baseAddress!, position)
             }
             if !keepGoing { return }

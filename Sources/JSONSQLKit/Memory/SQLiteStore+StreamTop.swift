@@ -194,7 +194,7 @@ extension SQLiteStore {
                 db,
                 sql:
                     "SELECT \(SQLQuote.identifier(place)), \(SQLQuote.identifier(length)) FROM \(SQLQuote.identifier(spec.table)) ORDER BY 1"
-            ).map { (offset: $0[0] as Int64, length: $0[1] as Int) }
+            ).enumerated().map { (record: $0 + 1, offset: $1[0] as Int64, length: $1[1] as Int) }
         }
         // The records left, whole, in the file's order.
         let store = try SQLiteStore(memoryNamed: path)
@@ -204,25 +204,18 @@ extension SQLiteStore {
                     in: db, ifNotExists: false)
                 let inserter = try RecordInserter(
                     db: db, table: spec.table, conflict: .fail, alter: false)
-                let source = try InputSource.open(path)
-                defer { source.close() }
                 var fields: [JSONField] = []
-                for (number, record) in places.enumerated() {
-                    var bytes = [UInt8](repeating: 0, count: record.length + 1)
-                    try bytes.withUnsafeMutableBufferPointer { buffer in
-                        guard let base = buffer.baseAddress,
-                            pread(source.fd, base, record.length, off_t(record.offset))
-                                == record.length
-                        else { throw JSONSQLError("\(source.name) changed while it was read") }
-                        var scanner = JSONScanner(bytes: base, count: record.length)
-                        try scanner.scanRecord(into: &fields)
-                        let position = RecordReader.Position(
-                            line: 0, record: number + 1, start: 0, end: record.length,
-                            offset: record.offset)
-                        try fields.withUnsafeBufferPointer {
-                            try inserter.insert($0, bytes: base, at: position, source: path)
-                        }
+                try FilteredRecords.forEachRecord(at: places, in: path) { bytes, position in
+                    let record = bytes + position.start
+                    var scanner = JSONScanner(bytes: record, count: position.end - position.start)
+                    try scanner.scanRecord(into: &fields)
+                    var local = position
+                    local.start = 0
+                    local.end = position.end - position.start
+                    try fields.withUnsafeBufferPointer {
+                        try inserter.insert($0, bytes: record, at: local, source: path)
                     }
+                    return true
                 }
             }
         } catch {
