@@ -183,6 +183,10 @@ struct NarrowPlan {
     private let filterSQL: String
     /// Whether a row stands for a number of records, in column `n` (`fill`).
     let weighted: Bool
+    /// The columns of a weighted plan whose values are added up by group (`GroupFold`).
+    private let folds: [(column: Int, kind: GroupFold.Kind)]
+    /// The GROUP BY terms over the narrow table.
+    private let groupTerms: [String]
 
     /// With `weighted`, when every aggregate of `spec` can be weighted, each row of the narrow
     /// table stands for all the records with the same values (`fill`).
@@ -200,13 +204,15 @@ struct NarrowPlan {
         var grouped = spec
         grouped.filters = []  // applied while the narrow table is filled
         let weighted =
-            weighted
+            try weighted
             && (spec.selections + spec.orderBy.map(\.term)).allSatisfy {
-                $0.aggregate?.canWeight ?? true
+                guard let aggregate = $0.aggregate else { return true }
+                return try aggregate.canWeight || aggregate.canFold(in: info)
             }
         self.weighted = weighted
         query = try grouped.build(
             table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+        groupTerms = query.groupTerms
         if var whole = grouped.everyGroupsAggregates,
             whole.selections.contains(where: {
                 [.sum, .min, .max].contains($0.aggregate?.function)
@@ -219,6 +225,9 @@ struct NarrowPlan {
             wholeQuery = nil
         }
         if expressions.isEmpty { expressions = ["NULL"] }
+        folds = expressions.enumerated().compactMap { column, sql in
+            GroupFold.Kind(marked: sql).map { (column, $0) }
+        }
         self.narrow = SQLQuote.identifier(narrow)
         self.expressions = expressions
         source = SQLQuote.identifier(info.name)
@@ -253,18 +262,33 @@ struct NarrowPlan {
     func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws -> Bool {
         try withDistinctValues(db, rowid: rowid, distinct: distinct) { values in
             if weighted {
-                guard Self.sameInEachGroup(values) else { return false }
+                let folded = Set(folds.map(\.column))
+                guard Self.sameInEachGroup(values, skipping: folded),
+                    Self.numbersOnly(values, in: folded)
+                else { return false }
                 var counts = [Int](repeating: 0, count: distinct)
                 for number in records { counts[Int(number)] += 1 }
                 try db.execute(sql: createSQL)
                 let insert = try db.makeStatement(sql: insertSQL)
                 let statement = insert.sqliteStatement
+                // The narrow table's rowid of each different record's row (1, 2, ... in
+                // order), or 0.
+                var rows = [Int32](repeating: 0, count: distinct)
+                var count: Int32 = 0
                 for (number, row) in values.enumerated() {
                     guard let row, counts[number] > 0 else { continue }
-                    try Self.bind(row, to: statement)
+                    try Self.bind(row, to: statement, skipping: folded)
                     sqlite3_bind_int64(statement, Int32(row.count + 1), Int64(counts[number]))
                     _ = try db.step(statement)
                     sqlite3_reset(statement)
+                    count += 1
+                    rows[number] = count
+                }
+                if !folds.isEmpty,
+                    !(try fold(db, values: values, records: records, rows: rows, count: Int(count)))
+                {
+                    try db.execute(sql: "DROP TABLE \(narrow)")
+                    return false
                 }
                 return true
             }
@@ -286,11 +310,85 @@ struct NarrowPlan {
         }
     }
 
-    private static func bind(_ row: [OpaquePointer], to statement: OpaquePointer) throws {
+    /// Binds each value of `row` in turn, NULL for the columns `skipping` names.
+    private static func bind(
+        _ row: [OpaquePointer], to statement: OpaquePointer, skipping: Set<Int> = []
+    ) throws {
         for (index, value) in row.enumerated() {
-            let code = sqlite3_bind_value(statement, Int32(index + 1), value)
+            let code =
+                skipping.contains(index)
+                ? sqlite3_bind_null(statement, Int32(index + 1))
+                : sqlite3_bind_value(statement, Int32(index + 1), value)
             guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code))
+            }
+        }
+    }
+
+    /// Adds up each group's values of the folded columns over `records` in the file's order
+    /// (`GroupFold`), and writes each group's result into the first of its rows of the weighted
+    /// narrow table, whose other rows hold NULL there. `rows` gives each different record's row,
+    /// 1 to `count`, or 0. False when a result cannot stand in one row (a sum beyond 64 bits).
+    private func fold(
+        _ db: Database, values: [[OpaquePointer]?], records: [Int32], rows: [Int32], count: Int
+    ) throws -> Bool {
+        // Each row's group, numbered from 0: rows are in one group where GROUP BY puts them,
+        // which is where their terms are peers in an ORDER BY of the same terms.
+        var group = [Int32](repeating: 0, count: count + 1)
+        var groups = count > 0 ? 1 : 0
+        if !groupTerms.isEmpty {
+            let ranks = try db.makeStatement(
+                sql:
+                    "SELECT rowid, dense_rank() OVER (ORDER BY \(groupTerms.joined(separator: ", "))) - 1 FROM \(narrow)"
+            )
+            let handle = ranks.sqliteStatement
+            while try db.step(handle) {
+                let rank = Int32(sqlite3_column_int64(handle, 1))
+                group[Int(sqlite3_column_int64(handle, 0))] = rank
+                groups = max(groups, Int(rank) + 1)
+            }
+            sqlite3_reset(handle)
+        }
+        var states = [GroupFold.State](repeating: GroupFold.State(), count: groups * folds.count)
+        var first = [Int32](repeating: 0, count: groups)
+        for (index, number) in records.enumerated() {
+            let row = rows[Int(number)]
+            guard row > 0, let values = values[Int(number)] else { continue }
+            let base = Int(group[Int(row)])
+            if first[base] == 0 { first[base] = row }
+            for (slot, fold) in folds.enumerated() {
+                _ = states[base * folds.count + slot].add(values[fold.column], as: fold.kind)
+            }
+            if index & 0xFFFF == 0 && Interruption.isRequested {
+                throw JSONSQLError("interrupted")
+            }
+        }
+        let update = try db.makeStatement(
+            sql:
+                "UPDATE \(narrow) SET \(folds.map { "e\($0.column) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+        )
+        let statement = update.sqliteStatement
+        for (index, row) in first.enumerated() where row > 0 {
+            for (slot, fold) in folds.enumerated() {
+                guard
+                    states[index * folds.count + slot].bind(
+                        as: fold.kind, to: statement, at: Int32(slot + 1))
+                else { return false }
+            }
+            sqlite3_bind_int64(statement, Int32(folds.count + 1), Int64(row))
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+        }
+        return true
+    }
+
+    /// Whether the columns `folded` hold numbers and NULL only, as `GroupFold` adds up.
+    private static func numbersOnly(_ values: [[OpaquePointer]?], in folded: Set<Int>) -> Bool {
+        guard !folded.isEmpty else { return true }
+        return values.allSatisfy { row in
+            guard let row else { return true }
+            return folded.allSatisfy {
+                [SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT].contains(sqlite3_value_type(row[$0]))
             }
         }
     }
@@ -299,12 +397,12 @@ struct NarrowPlan {
     /// which of them SQLite meets first or last cannot change a group's key or its `min` or
     /// `max`: false where a column holds both integers and reals (`1` and `1.0` are one group,
     /// printed as its last row's), or a negative zero (equal to `0.0`).
-    private static func sameInEachGroup(_ values: [[OpaquePointer]?]) -> Bool {
+    private static func sameInEachGroup(_ values: [[OpaquePointer]?], skipping: Set<Int>) -> Bool {
         guard let width = values.lazy.compactMap({ $0 }).first?.count else { return true }
         var integers = [Bool](repeating: false, count: width)
         var reals = [Bool](repeating: false, count: width)
         for case let row? in values {
-            for (column, value) in row.enumerated() {
+            for (column, value) in row.enumerated() where !skipping.contains(column) {
                 switch sqlite3_value_type(value) {
                 case SQLITE_INTEGER: integers[column] = true
                 case SQLITE_FLOAT:

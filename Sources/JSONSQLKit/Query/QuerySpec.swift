@@ -66,6 +66,8 @@ package struct SQLQuery: Sendable {
     var checkedSQL = ""
     /// The terms of the ORDER BY, in order; empty without one.
     var orderTerms: [String] = []
+    /// The terms of the GROUP BY, in order; empty without one.
+    var groupTerms: [String] = []
 
     package init(sql: String, arguments: [DatabaseValue] = [], columns: [OutputColumn]? = nil) {
         self.sql = sql
@@ -256,17 +258,17 @@ extension QuerySpec {
                 arguments = rendered.arguments
             }
         }
+        var groupTerms: [String] = []
         if !groupBy.isEmpty {
             // The paths' value SQL (`sortSQL`: text in a numeric column stays text), and on a
             // JSON path its kind, which `->>` loses: `true` and `1` are two groups, as are `[1]`
             // and `"[1]"`. (SQLite then sorts the groups rather than reading them along an index.)
-            sql +=
-                " GROUP BY "
-                + (try groupBy.map {
-                    dialect.groupSQL(
-                        try ResolvedPath($0, in: info), kindsApart: groupKindsApart,
-                        argument: expression)
-                }.joined().joined(separator: ", "))
+            groupTerms = try groupBy.flatMap {
+                dialect.groupSQL(
+                    try ResolvedPath($0, in: info), kindsApart: groupKindsApart,
+                    argument: expression)
+            }
+            sql += " GROUP BY " + groupTerms.joined(separator: ", ")
         }
         // Groups come in the order of their values, ties of --order-by too: SQLite gives groups
         // so, but ties of an ORDER BY in whatever order its plan met them (an index on the path
@@ -312,6 +314,7 @@ extension QuerySpec {
         sql += dialect.limitSQL(limit: limit, offset: offset, arguments: &arguments)
         var query = SQLQuery(sql: sql, arguments: arguments, columns: columns)
         query.orderTerms = orderTerms
+        query.groupTerms = groupTerms
         query.markedColumns = marked
         query.decidedByResult = decided
         query.checkedSQL = limit == nil && offset == nil ? unordered : sql
@@ -541,7 +544,8 @@ package struct Aggregate: Sendable, Equatable {
     /// With `weight`, the quoted name of a column giving how many rows each row stands for, a
     /// count adds up the weights of its rows, the same integer; `min` and `max` are unchanged;
     /// `sum` and `avg` cannot be weighted exactly (a sum of reals depends on the order of its
-    /// terms).
+    /// terms), so each group's is added up in order outside SQLite (`GroupFold`) and read from
+    /// a column of its own.
     func sql(
         in info: TableInfo, weight: String? = nil, printed: Bool = true,
         argument: (String) -> String = { $0 }
@@ -572,8 +576,14 @@ package struct Aggregate: Sendable, Equatable {
         if let weight, function == .count {
             return "coalesce(sum(CASE WHEN \(argument(value)) IS NOT NULL THEN \(weight) END), 0)"
         }
-        guard weight == nil || canWeight else {
-            throw JSONSQLError("\(text) cannot add up weighted rows")
+        if weight != nil && !canWeight {
+            // Each group's sum or average, added up in its rows' order outside SQLite
+            // (`GroupFold`), stands in one row of the group: the aggregate of one value is it.
+            guard let folded = GroupFold.Kind(function), canFold(resolved) else {
+                throw JSONSQLError("\(text) cannot add up weighted rows")
+            }
+            let column = argument(folded.marked(value))
+            return function == .avg ? "avg(\(column))" : "\(ExactSum.name)(\(column))"
         }
         // Numbers that SQLite reads through doubles compare exactly, from the text they are stored
         // as; a numeric column gives that text, a JSON path refuses a number a double does not
@@ -628,6 +638,22 @@ package struct Aggregate: Sendable, Equatable {
 
     /// Whether `sql(in:weight:argument:)` gives the same value over rows standing for several.
     var canWeight: Bool { function != .sum && function != .avg }
+
+    /// Whether a weighted `sql(in:weight:argument:)` reads each group's sum or average from one
+    /// row, as `GroupFold` adds it up: `avg` when SQLite adds in order as `GroupFold` does, and
+    /// `sum` where `ExactSum` adds (not a `numeric` column's stored text).
+    func canFold(in info: TableInfo) throws -> Bool {
+        guard let path else { return false }
+        return canFold(try ResolvedPath(path, in: info))
+    }
+
+    private func canFold(_ resolved: ResolvedPath) -> Bool {
+        switch function {
+        case .avg: GroupFold.addsAsSQLite
+        case .sum: !storedNumber(resolved)
+        default: false
+        }
+    }
 
     func outputKind(in info: TableInfo) throws -> OutputKind {
         guard let path, function == .min || function == .max || function == .sum else {
