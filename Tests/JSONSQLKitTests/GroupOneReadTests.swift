@@ -68,6 +68,9 @@ final class GroupOneReadTests {
                 ["o.c"], "o.c,count(o.d.e),min(k),max(k),count()", "n >= 0",
                 [("count(o.d.e)", false)]
             ),
+            // A filter of two columns keeps whole small records rather than each column's.
+            (["k"], "k,count(),sum(n),avg(n),max(o.c)", "n > 0 or o.c = DE", []),
+            (["o.c"], "o.c,avg(n),min(k)", "k is not null and o.d.e = 1", [("avg(n)", true)]),
         ]
 
     /// What the query prints, or its error, by loading the file first or by reading it once
@@ -327,6 +330,57 @@ final class GroupOneReadTests {
                 return try Int.fetchOne(db, sql: "SELECT count(*) FROM jsonsql_narrow") ?? -1
             }
             #expect(rows > 0 && rows <= lines.count, "\(query)")
+        }
+    }
+
+    @Test(
+        "each column's values are kept apart: records that all differ, of few values per column, are read once"
+    )
+    func columnsApart() throws {
+        let lines = (0..<20000).map { i in
+            #"{"id":\#(i),"g":{"c":"\#(["DE", "FR", "GB"][i % 3])"},"s":\#(i % 50),"r":\#(Double(i / 50 % 40) * 0.25 + 0.1)}"#
+        }
+        let file = try files.write("apart.ndjson", lines.joined(separator: "\n"))
+        let queries:
+            [(groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)])] = [
+                (["g.c"], "g.c,count(),min(s),max(s),avg(r),sum(r)", nil, []),
+                (["g.c", "s"], "g.c,s,count(),max(r)", "r > 0.5", [("count()", true)]),
+                ([], "count(),avg(s),min(r)", "g.c = FR", []),
+            ]
+        for query in queries {
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.jsonColumnsAuto = false
+            spec.groupBy = try query.groupBy.map { try JSONPath(parsing: $0) }
+            spec.filters = try query.filter.map { [try FilterParser.parse($0)] } ?? []
+            spec.selections = try query.select.split(separator: ",").map {
+                try Selection(parsing: String($0))
+            }
+            spec.orderBy = try query.orderBy.map { (try Selection(parsing: $0.0), $0.1) }
+            // Whole small records outgrow 9,000 bytes; each column's fit its share.
+            var whole = NarrowRecords(spec, maximumBytes: 9000)
+            var apart = try #require(ColumnRecords(spec, maximumBytes: 9000))
+            var fields: [JSONField] = []
+            for (index, line) in lines.enumerated() {
+                var bytes = Array(line.utf8)
+                try bytes.withUnsafeMutableBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                    try scanner.scanRecord(into: &fields)
+                    let position = RecordReader.Position(
+                        line: index + 1, record: index + 1, start: 0, end: buffer.count)
+                    try whole.observe(fields, bytes: buffer.baseAddress!, at: position)
+                    try apart.observe(fields, bytes: buffer.baseAddress!, at: position)
+                }
+            }
+            #expect(whole.overflowed && !apart.overflowed, "\(query)")
+            var reads = 0
+            let out = OutputBuffer()
+            try SQLiteStore.streamGroups(
+                file: file, spec: spec, output: .jsonl, to: out, minimumSplit: nil,
+                narrowBytes: 9000, progress: { reads = max(reads, $0.read) })
+            #expect(reads == 1, "\(query)")
+            let loaded = run(file, query, oneRead: false)
+            #expect(out.text == loaded, "\(query)")
+            #expect(run(file, query, oneRead: true, keep: 9000) == loaded, "\(query)")
         }
     }
 

@@ -89,9 +89,9 @@ struct NarrowRecords {
     /// Set once the small records outgrow `maximumBytes`; nothing more is kept.
     private(set) var overflowed = false
 
-    /// The paths `spec` reads, by column: its groups, selections, order and filter; at most
-    /// `maximumBytes` of small records.
-    init(_ spec: QuerySpec, maximumBytes: Int = Self.maximumBytes) {
+    /// The paths `spec` reads, by column: its groups, selections, order and filter (only those
+    /// of the column `only` names, when given); at most `maximumBytes` of small records.
+    init(_ spec: QuerySpec, only: String? = nil, maximumBytes: Int = Self.maximumBytes) {
         self.maximumBytes = maximumBytes
         var names: [String] = []
         var trees: [PathTree] = []
@@ -104,7 +104,7 @@ struct NarrowRecords {
         paths += ColumnSelection.paths(others).map {
             ($0, $0.function == .length ? .length : .value)
         }
-        for (path, use) in paths {
+        for (path, use) in paths where only.map({ SQLName.same($0, path.column) }) ?? true {
             let column: Int
             if let found = names.firstIndex(where: { SQLName.same($0, path.column) }) {
                 column = found
@@ -127,6 +127,16 @@ struct NarrowRecords {
 
     /// The number of different small records.
     var distinctCount: Int { hashes.count }
+
+    /// The columns whose paths the query reads, in the order first named.
+    static func columns(_ spec: QuerySpec) -> [String] {
+        var names: [String] = []
+        for path in ColumnSelection.paths(spec)
+        where !names.contains(where: { SQLName.same($0, path.column) }) {
+            names.append(path.column)
+        }
+        return names
+    }
 
     /// Small record number `number`.
     func record(_ number: Int) -> [UInt8] { Array(storage[starts[number]..<starts[number + 1]]) }

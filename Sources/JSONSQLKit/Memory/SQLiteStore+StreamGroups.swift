@@ -52,21 +52,21 @@ extension SQLiteStore {
         var again = progress
         if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
             try SQLQuote.checkName(spec.table, kind: "table")
-            var narrow = NarrowRecords(spec, maximumBytes: narrowBytes)
+            var kept = KeptValues(spec, maximumBytes: narrowBytes)
             let inference = try inferTypes(
                 path, table: spec.table, secondHalf: true, minimumSplit: minimumSplit,
-                with: &narrow,
-                secondState: narrow,
-                first: { narrow, fields, bytes, position in
-                    try narrow.observe(fields, bytes: bytes, at: position)
+                with: &kept,
+                secondState: kept,
+                first: { kept, fields, bytes, position in
+                    try kept.observe(fields, bytes: bytes, at: position)
                 },
-                second: { narrow, fields, bytes, position in
-                    try narrow.observe(fields, bytes: bytes, at: position)
+                second: { kept, fields, bytes, position in
+                    try kept.observe(fields, bytes: bytes, at: position)
                 },
-                merge: { narrow, later, _ in narrow.append(later) }, progress: progress)
-            if !narrow.overflowed,
+                merge: { kept, later, _ in kept.append(later) }, progress: progress)
+            if !kept.overflowed,
                 let printed = try groups(
-                    path, spec: spec, inference: inference, narrow: narrow, output: output, to: out)
+                    path, spec: spec, inference: inference, kept: kept, output: output, to: out)
             {
                 return printed
             }
@@ -119,7 +119,7 @@ extension SQLiteStore {
     /// refuses, or a path of the query no row holds (its note names paths of the whole records);
     /// the caller then reads the file again.
     private static func groups(
-        _ path: String, spec: QuerySpec, inference: TypeInference, narrow: NarrowRecords,
+        _ path: String, spec: QuerySpec, inference: TypeInference, kept: KeptValues,
         output: OutputFormat,
         to out: OutputBuffer
     ) throws -> Int? {
@@ -134,7 +134,7 @@ extension SQLiteStore {
                 in: db, ifNotExists: false)
             let inserter = try RecordInserter(
                 db: db, table: spec.table, conflict: .fail, alter: false)
-            guard narrow.insertAll(with: inserter, source: path) else { return nil }
+            guard let starts = kept.insertAll(with: inserter, source: path) else { return nil }
             let info = try TableInfo(db: db, table: spec.table)
             // In the order the batches would: the plan's errors first.
             let plan = try NarrowPlan(spec, table: info)
@@ -145,14 +145,10 @@ extension SQLiteStore {
             // 2, ...
             guard let rowid = info.rowidName else { return nil }
             let weighted = try NarrowPlan(spec, table: info, weighted: true)
-            if try weighted.fill(
-                db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
-            {
+            if try kept.fill(weighted, db, rowid: rowid, starts: starts, table: info) {
                 return weighted
             }
-            _ = try plan.fill(
-                db, rowid: rowid, distinct: narrow.distinctCount, records: narrow.records)
-            return plan
+            return try kept.fill(plan, db, rowid: rowid, starts: starts, table: info) ? plan : nil
         }
         guard let plan else { return nil }
         return try store.read { db in
@@ -163,6 +159,63 @@ extension SQLiteStore {
             }
             return try Self.stream(plan.query, db: db, format: output, to: out)
         }
+    }
+}
+
+/// What a grouped query keeps of a file's records in the read that infers its types: the
+/// small records of each column apart (`ColumnRecords`), or, where its filter reads several
+/// columns, whole small records (`NarrowRecords`).
+struct KeptValues {
+    private var columns: ColumnRecords?
+    private var records: NarrowRecords?
+
+    init(_ spec: QuerySpec, maximumBytes: Int) {
+        columns = ColumnRecords(spec, maximumBytes: maximumBytes)
+        records = columns == nil ? NarrowRecords(spec, maximumBytes: maximumBytes) : nil
+    }
+
+    var overflowed: Bool { columns?.overflowed ?? records?.overflowed ?? true }
+
+    mutating func observe(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    ) throws {
+        try columns?.observe(fields, bytes: bytes, at: position)
+        try records?.observe(fields, bytes: bytes, at: position)
+    }
+
+    mutating func append(_ later: KeptValues) {
+        if let after = later.columns { columns?.append(after) }
+        if let after = later.records { records?.append(after) }
+    }
+
+    /// Inserts the small records in order into an empty table (`NarrowRecords.insertAll`):
+    /// the row after which each column's start (one start for whole small records), or nil
+    /// when one cannot be inserted as it is.
+    func insertAll(with inserter: RecordInserter, source: String) -> [Int]? {
+        if let records {
+            return records.insertAll(with: inserter, source: source) ? [0] : nil
+        }
+        var starts: [Int] = []
+        var total = 0
+        for column in columns?.columns ?? [] {
+            starts.append(total)
+            guard column.insertAll(with: inserter, source: source) else { return nil }
+            total += column.distinctCount
+        }
+        return starts
+    }
+
+    /// Fills `plan`'s narrow table from the rows `insertAll` inserted; false when `plan` cannot
+    /// be filled from them (`NarrowPlan.fill`).
+    func fill(
+        _ plan: NarrowPlan, _ db: Database, rowid: String, starts: [Int], table info: TableInfo
+    ) throws -> Bool {
+        if let records {
+            return try plan.fill(
+                db, rowid: rowid, distinct: records.distinctCount, records: records.records)
+        }
+        guard let columns else { return false }
+        return try plan.fill(db, rowid: rowid, columns: columns, starts: starts, table: info)
     }
 }
 
@@ -261,52 +314,163 @@ struct NarrowPlan {
     /// not give the same result (see `sameInEachGroup`).
     func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws -> Bool {
         try withDistinctValues(db, rowid: rowid, distinct: distinct) { values in
-            if weighted {
-                let folded = Set(folds.map(\.column))
-                guard Self.sameInEachGroup(values, skipping: folded),
-                    Self.numbersOnly(values, in: folded)
-                else { return false }
-                var counts = [Int](repeating: 0, count: distinct)
-                for number in records { counts[Int(number)] += 1 }
-                try db.execute(sql: createSQL)
-                let insert = try db.makeStatement(sql: insertSQL)
-                let statement = insert.sqliteStatement
-                // The narrow table's rowid of each different record's row (1, 2, ... in
-                // order), or 0.
-                var rows = [Int32](repeating: 0, count: distinct)
-                var count: Int32 = 0
-                for (number, row) in values.enumerated() {
-                    guard let row, counts[number] > 0 else { continue }
-                    try Self.bind(row, to: statement, skipping: folded)
-                    sqlite3_bind_int64(statement, Int32(row.count + 1), Int64(counts[number]))
-                    _ = try db.step(statement)
-                    sqlite3_reset(statement)
-                    count += 1
-                    rows[number] = count
-                }
-                if !folds.isEmpty,
-                    !(try fold(db, values: values, records: records, rows: rows, count: Int(count)))
-                {
-                    try db.execute(sql: "DROP TABLE \(narrow)")
-                    return false
-                }
-                return true
+            try fill(db, values: values, records: records) { record, column in
+                values[Int(records[record])]![column]
             }
+        }
+    }
+
+    /// Fills the narrow table from `values`, each different combination's values by number
+    /// (nil where the filter rejects it), and `records`, each record's number in the file's
+    /// order (-1 where the filter rejects it); `value` gives record `i`'s value of a column, for
+    /// the columns a group adds up and for a row per record.
+    private func fill(
+        _ db: Database, values: [[OpaquePointer]?], records: [Int32],
+        value: (_ record: Int, _ column: Int) -> OpaquePointer
+    ) throws -> Bool {
+        if weighted {
+            let folded = Set(folds.map(\.column))
+            guard Self.sameInEachGroup(values, skipping: folded) else { return false }
+            var counts = [Int](repeating: 0, count: values.count)
+            for number in records where number >= 0 { counts[Int(number)] += 1 }
             try db.execute(sql: createSQL)
             let insert = try db.makeStatement(sql: insertSQL)
             let statement = insert.sqliteStatement
-            var count = 0
-            for number in records {
-                guard let row = values[Int(number)] else { continue }
-                try Self.bind(row, to: statement)
+            // The narrow table's rowid of each different combination's row (1, 2, ... in
+            // order), or 0.
+            var rows = [Int32](repeating: 0, count: values.count)
+            var count: Int32 = 0
+            for (number, row) in values.enumerated() {
+                guard let row, counts[number] > 0 else { continue }
+                try Self.bind(row, to: statement, skipping: folded)
+                sqlite3_bind_int64(statement, Int32(row.count + 1), Int64(counts[number]))
                 _ = try db.step(statement)
                 sqlite3_reset(statement)
                 count += 1
-                if count & 0xFFFF == 0 && Interruption.isRequested {
-                    throw JSONSQLError("interrupted")
-                }
+                rows[number] = count
+            }
+            if !folds.isEmpty,
+                !(try fold(db, records: records, rows: rows, count: Int(count), value: value))
+            {
+                try db.execute(sql: "DROP TABLE \(narrow)")
+                return false
             }
             return true
+        }
+        try db.execute(sql: createSQL)
+        let insert = try db.makeStatement(sql: insertSQL)
+        let statement = insert.sqliteStatement
+        for (index, number) in records.enumerated() {
+            guard number >= 0, values[Int(number)] != nil else { continue }
+            for column in expressions.indices {
+                let code = sqlite3_bind_value(
+                    statement, Int32(column + 1), value(index, column))
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
+                }
+            }
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+            if index & 0xFFFF == 0 && Interruption.isRequested {
+                throw JSONSQLError("interrupted")
+            }
+        }
+        return true
+    }
+
+    /// Fills the narrow table from the small records of each column (`ColumnRecords`), inserted
+    /// in order into the empty table the query reads, `columns.columns[k]`'s from row
+    /// `starts[k]` + 1 on. Each expression and the filter read one column (else false, with
+    /// nothing created), so they are evaluated once per different small record of their column;
+    /// a record's values are those of its small records, and records with the same small
+    /// records of the columns the rows hold (all but those added up) make one combination.
+    func fill(
+        _ db: Database, rowid: String, columns: ColumnRecords, starts: [Int],
+        table info: TableInfo
+    ) throws -> Bool {
+        // The column of `columns` an expression, or the filter, reads: -1 for none, nil for
+        // more than one.
+        func reads(_ sql: String) -> Int? {
+            let found = columns.names.indices.filter { index in
+                info.column(named: columns.names[index]).map {
+                    sql.contains(SQLQuote.identifier($0.name))
+                } ?? false
+            }
+            return found.count <= 1 ? found.first ?? -1 : nil
+        }
+        let expressionColumns = expressions.compactMap(reads)
+        guard expressionColumns.count == expressions.count, let filterColumn = reads(filterSQL),
+            let total = starts.last.map({ $0 + (columns.columns.last?.distinctCount ?? 0) })
+        else { return false }
+        // Each small record's values of its own column's expressions (row 0 also those
+        // reading no column), and whether it passes the filter.
+        var pieces = [[OpaquePointer?]](repeating: [], count: total)
+        var passes = [Bool](repeating: true, count: total)
+        defer {
+            for row in pieces { for case let value? in row { sqlite3_value_free(value) } }
+        }
+        let condition =
+            filterSQL.isEmpty ? "1" : "CASE WHEN \(filterSQL.dropFirst(7)) THEN 1 ELSE 0 END"
+        let select = try db.makeStatement(
+            sql:
+                "SELECT \(rowid), \(condition), \(expressions.joined(separator: ", ")) FROM \(source)"
+        )
+        try select.setArguments(StatementArguments(projectArguments))
+        let handle = select.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var column = 0
+        // Every small record is evaluated, also those only records the filter rejects hold: an
+        // expression that fails there (a sum of an integer past 64 bits) must not fail the
+        // query, which then reads the file again.
+        func next() throws -> Bool? {
+            do { return try db.step(handle) } catch is DatabaseError { return nil }
+        }
+        while true {
+            guard let more = try next() else { return false }
+            guard more else { break }
+            let row = Int(sqlite3_column_int64(handle, 0)) - 1
+            guard pieces.indices.contains(row) else {
+                throw JSONSQLError("unexpected row \(row + 1) of \(source)")
+            }
+            while column + 1 < starts.count && row >= starts[column + 1] { column += 1 }
+            passes[row] = sqlite3_column_int64(handle, 1) != 0
+            pieces[row] = try expressions.indices.map { index in
+                let owner = expressionColumns[index]
+                guard owner == column || (owner < 0 && row == 0) else { return nil }
+                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(index + 2)))
+                else { throw JSONSQLError("out of memory") }
+                return value
+            }
+        }
+        let numbers = columns.columns.map(\.records)
+        // The row of the small record of column `column` (-1: none) of record `record`.
+        func piece(_ column: Int, _ record: Int) -> Int {
+            column < 0 ? 0 : starts[column] + Int(numbers[column][record])
+        }
+        // The columns that make a combination: those of the expressions a row holds.
+        let folded = Set(folds.map(\.column))
+        let kept = Set(
+            expressionColumns.indices.filter { !folded.contains($0) }.map {
+                expressionColumns[$0]
+            }
+        ).filter { $0 >= 0 }.sorted()
+        var combinations = CombinationNumbers(width: kept.count)
+        var records = [Int32](repeating: -1, count: numbers.first?.count ?? 0)
+        var values: [[OpaquePointer]?] = []
+        var key = [Int32](repeating: 0, count: kept.count)
+        for record in records.indices {
+            if !filterSQL.isEmpty && !passes[piece(filterColumn, record)] { continue }
+            for (slot, column) in kept.enumerated() { key[slot] = numbers[column][record] }
+            let (number, new) = combinations.number(key)
+            records[record] = number
+            // (The columns added up are read by record, not from here.)
+            if new {
+                values.append(
+                    expressions.indices.map { pieces[piece(expressionColumns[$0], record)][$0]! })
+            }
+        }
+        return try fill(db, values: values, records: records) { record, index in
+            pieces[piece(expressionColumns[index], record)][index]!
         }
     }
 
@@ -330,7 +494,8 @@ struct NarrowPlan {
     /// narrow table, whose other rows hold NULL there. `rows` gives each different record's row,
     /// 1 to `count`, or 0. False when a result cannot stand in one row (a sum beyond 64 bits).
     private func fold(
-        _ db: Database, values: [[OpaquePointer]?], records: [Int32], rows: [Int32], count: Int
+        _ db: Database, records: [Int32], rows: [Int32], count: Int,
+        value: (_ record: Int, _ column: Int) -> OpaquePointer
     ) throws -> Bool {
         // Each row's group, numbered from 0: rows are in one group where GROUP BY puts them,
         // which is where their terms are peers in an ORDER BY of the same terms.
@@ -351,13 +516,16 @@ struct NarrowPlan {
         }
         var states = [GroupFold.State](repeating: GroupFold.State(), count: groups * folds.count)
         var first = [Int32](repeating: 0, count: groups)
-        for (index, number) in records.enumerated() {
+        for (index, number) in records.enumerated() where number >= 0 {
             let row = rows[Int(number)]
-            guard row > 0, let values = values[Int(number)] else { continue }
+            guard row > 0 else { continue }
             let base = Int(group[Int(row)])
             if first[base] == 0 { first[base] = row }
             for (slot, fold) in folds.enumerated() {
-                _ = states[base * folds.count + slot].add(values[fold.column], as: fold.kind)
+                guard
+                    states[base * folds.count + slot].add(
+                        value(index, fold.column), as: fold.kind)
+                else { return false }
             }
             if index & 0xFFFF == 0 && Interruption.isRequested {
                 throw JSONSQLError("interrupted")
@@ -380,17 +548,6 @@ struct NarrowPlan {
             sqlite3_reset(statement)
         }
         return true
-    }
-
-    /// Whether the columns `folded` hold numbers and NULL only, as `GroupFold` adds up.
-    private static func numbersOnly(_ values: [[OpaquePointer]?], in folded: Set<Int>) -> Bool {
-        guard !folded.isEmpty else { return true }
-        return values.allSatisfy { row in
-            guard let row else { return true }
-            return folded.allSatisfy {
-                [SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT].contains(sqlite3_value_type(row[$0]))
-            }
-        }
     }
 
     /// Whether rows of the same group hold the same values wherever they compare equal, so that

@@ -1,0 +1,98 @@
+/// What a grouped query reads of each record of a file, kept column by column: one
+/// `NarrowRecords` for each column the query reads, each keeping the different small records
+/// of that column alone (`{"score":97196}`), and each record the number of its own in each. A
+/// record then counts as the different values of each column, not as one different mix of all
+/// of them: a score and a rating per record made nearly every whole small record different,
+/// where each column alone holds a few thousand values.
+///
+/// A small record of one column gives that column's expressions the value the whole record
+/// gives (`NarrowRecords`), so the values are those loading the file gives, each found once per
+/// different value (`NarrowPlan.fill(_:rowid:columns:)`). A filter must read one column at most,
+/// so that it too is decided by one small record.
+struct ColumnRecords {
+    /// The columns the query reads, as it names them.
+    let names: [String]
+    /// The small records of each column of `names`.
+    private(set) var columns: [NarrowRecords]
+
+    /// The columns `spec` reads, each keeping at most its share of `maximumBytes`; nil when its
+    /// filter reads more than one column, or it reads none.
+    init?(_ spec: QuerySpec, maximumBytes: Int = NarrowRecords.maximumBytes) {
+        let names = NarrowRecords.columns(spec)
+        var filtered: [String] = []
+        for predicate in spec.filters.flatMap(\.predicates)
+        where !filtered.contains(where: { SQLName.same($0, predicate.path.column) }) {
+            filtered.append(predicate.path.column)
+        }
+        guard !names.isEmpty, filtered.count <= 1 else { return nil }
+        self.names = names
+        columns = names.map {
+            NarrowRecords(spec, only: $0, maximumBytes: maximumBytes / names.count)
+        }
+    }
+
+    /// Whether a column's small records outgrew its share: then the query reads the file again.
+    var overflowed: Bool { columns.contains(where: \.overflowed) }
+
+    /// Keeps the small records of the checked record at `position` in `bytes`, whose fields are
+    /// `fields`.
+    mutating func observe(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    ) throws {
+        guard !overflowed else { return }
+        for index in columns.indices {
+            try columns[index].observe(fields, bytes: bytes, at: position)
+        }
+    }
+
+    /// Adds the small records of the records after those seen here.
+    mutating func append(_ later: ColumnRecords) {
+        for index in columns.indices { columns[index].append(later.columns[index]) }
+    }
+}
+
+/// Numbers for the different combinations of `width` small-record numbers, 0, 1, ... in the
+/// order first seen.
+struct CombinationNumbers {
+    let width: Int
+    private var keys: [Int32] = []
+    /// Open addressing: a combination's number, or -1.
+    private var slots = [Int32](repeating: -1, count: 1 << 10)
+    private(set) var count = 0
+
+    init(width: Int) { self.width = width }
+
+    /// The number of `key` (`width` numbers), and whether it is new.
+    mutating func number(_ key: [Int32]) -> (Int32, Bool) {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for part in key {
+            hash = (hash ^ UInt64(UInt32(bitPattern: part))) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+        }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            let number = Int(slots[slot])
+            if keys[(number * width)..<(number * width + width)].elementsEqual(key) {
+                return (Int32(number), false)
+            }
+            slot = (slot + 1) & mask
+        }
+        keys += key
+        slots[slot] = Int32(count)
+        count += 1
+        if count * 2 > slots.count { grow() }
+        return (Int32(count - 1), true)
+    }
+
+    private mutating func grow() {
+        let old = count
+        count = 0
+        let all = keys
+        keys = []
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        for number in 0..<old {
+            _ = self.number(Array(all[(number * width)..<(number * width + width)]))
+        }
+    }
+}
