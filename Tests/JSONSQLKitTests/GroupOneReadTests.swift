@@ -384,6 +384,46 @@ final class GroupOneReadTests {
         }
     }
 
+    @Test(
+        "min and max keep only the rows at a group's lowest and highest values, ties in the file's order, as loaded",
+        arguments: [1, 2, 3])
+    func extremesKept(seed: Int) throws {
+        var random = UInt64(seed)
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % UInt64(bound))
+        }
+        // Values that tie without being the same (true and 1, "a" and "a" written with an
+        // escape), of every kind but reals, so that the rows stand for several records.
+        let values = Self.whole + ["1", "true", #""a""#, #""a""#, "-3", #"{"b":2}"#, "[0]"]
+        let lines = (0..<(300 * seed)).map { i in
+            var fields = [#""id":\#(i)"#]
+            if next(6) != 0 { fields.append(#""g":"\#(["x", "y", "z"][next(3)])""#) }
+            if next(8) != 0 { fields.append(#""k":\#(values[next(values.count)])"#) }
+            if next(4) != 0 { fields.append(#""o":{"c":\#(values[next(values.count)])}"#) }
+            fields.append(#""n":\#(next(9) - 4)"#)
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        let queries:
+            [(groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)])] = [
+                (["g"], "g,count(),min(k),max(k),min(o.c),max(o.c)", nil, []),
+                ([], "count(),min(k),max(o.c),avg(n)", nil, []),
+                (["g", "n"], "g,n,max(k),min(o.c),sum(n)", "n > -2", [("max(k)", true)]),
+                (["o.c"], "o.c,min(n),max(k),count()", "k is not null", [("count()", true)]),
+            ]
+        let file = try files.write("\(seed)-extremes.ndjson", lines.joined(separator: "\n"))
+        for query in queries {
+            let loaded = run(file, query, oneRead: false)
+            #expect(!loaded.isEmpty, "\(query)")
+            for split in [1, nil] as [Int64?] {
+                #expect(run(file, query, oneRead: true, split: split) == loaded, "\(query)")
+            }
+            #expect(
+                run(file, query, oneRead: true, limit: 2)
+                    == run(file, query, oneRead: false, limit: 2), "\(query)")
+        }
+    }
+
     @Test("a sum of integers past 64 bits fails as loaded, over a row per different record")
     func foldedOverflow() throws {
         let lines = (0..<40).map {

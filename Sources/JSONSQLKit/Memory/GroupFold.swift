@@ -34,6 +34,36 @@ enum GroupFold {
         }
     }
 
+    /// Which end of the order a `min` or `max` takes. Over a weighted narrow table, the rows
+    /// whose values no group's `min` or `max` can take need not be there: each value a `min`
+    /// or `max` compares is ranked by SQLite's own order (`dense_rank`, which `min` and `max`
+    /// follow, and jsonsql's exact ones refine: values that order apart there order the same
+    /// way), and a group keeps only rows at its lowest or highest rank, in their order, which
+    /// decides its ties.
+    enum Extreme: String {
+        case min, max
+
+        init?(_ function: Aggregate.Function) {
+            switch function {
+            case .min: self = .min
+            case .max: self = .max
+            default: return nil
+            }
+        }
+
+        /// The SQL of a value `min` or `max` compares, marked by a comment.
+        func marked(_ value: String) -> String { "/* \(rawValue) */ \(value)" }
+
+        init?(marked sql: String) {
+            guard
+                let extreme = [Extreme.min, .max].first(where: {
+                    sql.hasPrefix("/* \($0.rawValue) */ ")
+                })
+            else { return nil }
+            self = extreme
+        }
+    }
+
     /// Whether SQLite's `avg` adds as `State` does: in order, in doubles, integers converted one
     /// by one. SQLite 3.43 and later add with a compensated sum instead, which `State` does not.
     static let addsAsSQLite = sqlite3_libversion_number() < 3_043_000

@@ -240,6 +240,10 @@ struct NarrowPlan {
     private let folds: [(column: Int, kind: GroupFold.Kind)]
     /// The GROUP BY terms over the narrow table.
     private let groupTerms: [String]
+    /// The columns of a weighted plan whose values a `min` or `max` compares, when no
+    /// `count(path)` reads the weights of rows by their values: then only the rows at a group's
+    /// lowest or highest rank need be there (`GroupFold.Extreme`).
+    private let extremes: [(column: Int, extreme: GroupFold.Extreme)]
 
     /// With `weighted`, when every aggregate of `spec` can be weighted, each row of the narrow
     /// table stands for all the records with the same values (`fill`).
@@ -281,6 +285,15 @@ struct NarrowPlan {
         folds = expressions.enumerated().compactMap { column, sql in
             GroupFold.Kind(marked: sql).map { (column, $0) }
         }
+        let countsValues = (spec.selections + spec.orderBy.map(\.term)).contains {
+            $0.aggregate?.function == .count && $0.aggregate?.path != nil
+        }
+        extremes =
+            countsValues
+            ? []
+            : expressions.enumerated().compactMap { column, sql in
+                GroupFold.Extreme(marked: sql).map { (column, $0) }
+            }
         self.narrow = SQLQuote.identifier(narrow)
         self.expressions = expressions
         source = SQLQuote.identifier(info.name)
@@ -333,6 +346,8 @@ struct NarrowPlan {
             guard Self.sameInEachGroup(values, skipping: folded) else { return false }
             var counts = [Int](repeating: 0, count: values.count)
             for number in records where number >= 0 { counts[Int(number)] += 1 }
+            // Where a row stands in for another group's first row (`leftOut`), that row's.
+            let standIn = try leftOut(db, values: values, counts: &counts)
             try db.execute(sql: createSQL)
             let insert = try db.makeStatement(sql: insertSQL)
             let statement = insert.sqliteStatement
@@ -348,6 +363,9 @@ struct NarrowPlan {
                 sqlite3_reset(statement)
                 count += 1
                 rows[number] = count
+            }
+            for number in values.indices where rows[number] == 0 && standIn[number] >= 0 {
+                rows[number] = rows[Int(standIn[number])]
             }
             if !folds.isEmpty,
                 !(try fold(db, records: records, rows: rows, count: Int(count), value: value))
@@ -472,6 +490,129 @@ struct NarrowPlan {
         return try fill(db, values: values, records: records) { record, index in
             pieces[piece(expressionColumns[index], record)][index]!
         }
+    }
+
+    /// Leaves out the weighted rows no `min` or `max` of their group can take (`extremes`,
+    /// `GroupFold.Extreme`), by setting their `counts` to 0: the rows with the same values of
+    /// the columns the GROUP BY reads (the same values, so within one group) give their counts
+    /// to the first of them, which stays whatever it holds, so that counts still add up. Gives,
+    /// for each row, the first row of its values (itself for a row that stays), or -1 for a row
+    /// whose values are not there; all -1 where nothing is left out.
+    private func leftOut(_ db: Database, values: [[OpaquePointer]?], counts: inout [Int]) throws
+        -> [Int32]
+    {
+        var standIn = [Int32](repeating: -1, count: values.count)
+        guard !extremes.isEmpty else { return standIn }
+        // The narrow columns the GROUP BY reads: `e0`, `e1`, ... in its terms.
+        let groupColumns = Self.columns(in: groupTerms)
+        // Rows with the very same group values (the same value objects) are in one group.
+        var same = CombinationNumbers(width: groupColumns.count * 2)
+        var first: [Int32] = []
+        var key = [Int32](repeating: 0, count: groupColumns.count * 2)
+        var part = [Int32](repeating: 0, count: values.count)
+        for (number, row) in values.enumerated() {
+            guard let row, counts[number] > 0 else { continue }
+            for (slot, column) in groupColumns.enumerated() {
+                let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(row[column])))
+                key[slot * 2] = Int32(truncatingIfNeeded: bits)
+                key[slot * 2 + 1] = Int32(truncatingIfNeeded: bits >> 32)
+            }
+            let (group, new) = same.number(key)
+            if new { first.append(Int32(number)) }
+            part[number] = group
+            standIn[number] = first[Int(group)]
+        }
+        // Each compared value's rank in SQLite's order, and each part's best rank.
+        var best = [Int32](repeating: -1, count: first.count * extremes.count)
+        var ranks: [[Int32]] = []
+        for (slot, extreme) in extremes.enumerated() {
+            let rank = try Self.ranks(db, values: values, counts: counts, column: extreme.column)
+            for (number, value) in rank.enumerated() where value >= 0 {
+                let at = Int(part[number]) * extremes.count + slot
+                if best[at] < 0
+                    || (extreme.extreme == .min ? value < best[at] : value > best[at])
+                {
+                    best[at] = value
+                }
+            }
+            ranks.append(rank)
+        }
+        for number in values.indices where standIn[number] >= 0 {
+            let group = Int(part[number])
+            let leader = Int(first[group])
+            if number == leader { continue }
+            var stays = false
+            for slot in extremes.indices {
+                let rank = ranks[slot][number]
+                if rank >= 0 && rank == best[group * extremes.count + slot] { stays = true }
+            }
+            if !stays {
+                counts[leader] += counts[number]
+                counts[number] = 0
+            } else {
+                standIn[number] = Int32(number)
+            }
+        }
+        for number in first { standIn[Int(number)] = number }
+        return standIn
+    }
+
+    /// The narrow columns `e0`, `e1`, ... that `terms` read.
+    private static func columns(in terms: [String]) -> [Int] {
+        var found: Set<Int> = []
+        for term in terms {
+            let bytes = Array(term.utf8)
+            func isName(_ byte: UInt8) -> Bool {
+                byte == UInt8(ascii: "_")
+                    || (byte | 0x20) >= UInt8(ascii: "a")
+                        && (byte | 0x20) <= UInt8(ascii: "z")
+                    || byte >= 0x80
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "e") {
+                if index > 0 && isName(bytes[index - 1]) { continue }
+                var end = index + 1
+                var column = 0
+                while end < bytes.count,
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end])
+                {
+                    column = column * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                    end += 1
+                }
+                if end > index + 1 { found.insert(column) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The rank of each row's value of `column` in SQLite's order (`dense_rank`), from 0; -1
+    /// for NULL and for rows not there.
+    private static func ranks(
+        _ db: Database, values: [[OpaquePointer]?], counts: [Int], column: Int
+    ) throws -> [Int32] {
+        var ranks = [Int32](repeating: -1, count: values.count)
+        let table = "jsonsql_ranks"
+        try db.execute(sql: "CREATE TEMP TABLE \(table) (i INTEGER PRIMARY KEY, v)")
+        defer { try? db.execute(sql: "DROP TABLE temp.\(table)") }
+        let insert = try db.makeStatement(sql: "INSERT INTO temp.\(table) VALUES (?, ?)")
+        let statement = insert.sqliteStatement
+        for (number, row) in values.enumerated() {
+            guard let row, counts[number] > 0,
+                sqlite3_value_type(row[column]) != SQLITE_NULL
+            else { continue }
+            sqlite3_bind_int64(statement, 1, Int64(number))
+            sqlite3_bind_value(statement, 2, row[column])
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+        }
+        let select = try db.makeStatement(
+            sql: "SELECT i, dense_rank() OVER (ORDER BY v) - 1 FROM temp.\(table)")
+        let handle = select.sqliteStatement
+        while try db.step(handle) {
+            ranks[Int(sqlite3_column_int64(handle, 0))] = Int32(sqlite3_column_int64(handle, 1))
+        }
+        sqlite3_reset(handle)
+        return ranks
     }
 
     /// Binds each value of `row` in turn, NULL for the columns `skipping` names.

@@ -595,12 +595,18 @@ package struct Aggregate: Sendable, Equatable {
             let name = ExactMinMaxState.name(
                 max: function == .max, stored: storedNumber(resolved),
                 json: printed && resolved.isJSON)
+            // Over weighted rows, the values compared are marked, so that rows no group's
+            // `min` or `max` can take may be left out (`GroupFold.Extreme`).
+            let compared =
+                weight == nil
+                ? argument(value) : argument(GroupFold.Extreme(function)!.marked(value))
             if resolved.isJSON {
-                return "\(name)(\(argument(value)), \(argument(resolved.extractSQL)))"
+                return "\(name)(\(compared), \(argument(resolved.extractSQL)))"
             }
             if storedNumber(resolved) {
-                return "\(name)(\(argument(value)), \(argument(resolved.quotedColumn)))"
+                return "\(name)(\(compared), \(argument(resolved.quotedColumn)))"
             }
+            return "\(function.rawValue)(\(compared))"
         }
         // A sum whose outcome does not depend on the order of its rows (`ExactSum`).
         if function == .sum { return "\(ExactSum.name)(\(argument(value)))" }
