@@ -346,8 +346,6 @@ struct NarrowPlan {
             guard Self.sameInEachGroup(values, skipping: folded) else { return false }
             var counts = [Int](repeating: 0, count: values.count)
             for number in records where number >= 0 { counts[Int(number)] += 1 }
-            // Where a row stands in for another group's first row (`leftOut`), that row's.
-            let standIn = try leftOut(db, values: values, counts: &counts)
             try db.execute(sql: createSQL)
             let insert = try db.makeStatement(sql: insertSQL)
             let statement = insert.sqliteStatement
@@ -363,9 +361,6 @@ struct NarrowPlan {
                 sqlite3_reset(statement)
                 count += 1
                 rows[number] = count
-            }
-            for number in values.indices where rows[number] == 0 && standIn[number] >= 0 {
-                rows[number] = rows[Int(standIn[number])]
             }
             if !folds.isEmpty,
                 !(try fold(db, records: records, rows: rows, count: Int(count), value: value))
@@ -472,12 +467,23 @@ struct NarrowPlan {
                 expressionColumns[$0]
             }
         ).filter { $0 >= 0 }.sorted()
+        let count = numbers.first?.count ?? 0
+        let joins =
+            weighted && !extremes.isEmpty
+            ? try joining(
+                db, count: count, columns: expressionColumns, pieces: pieces,
+                piece: piece, passes: { filterSQL.isEmpty || passes[piece(filterColumn, $0)] })
+            : nil
         var combinations = CombinationNumbers(width: kept.count)
-        var records = [Int32](repeating: -1, count: numbers.first?.count ?? 0)
+        var records = [Int32](repeating: -1, count: count)
         var values: [[OpaquePointer]?] = []
         var key = [Int32](repeating: 0, count: kept.count)
         for record in records.indices {
             if !filterSQL.isEmpty && !passes[piece(filterColumn, record)] { continue }
+            if let joins, joins[record] >= 0 {
+                records[record] = records[Int(joins[record])]
+                continue
+            }
             for (slot, column) in kept.enumerated() { key[slot] = numbers[column][record] }
             let (number, new) = combinations.number(key)
             records[record] = number
@@ -492,69 +498,66 @@ struct NarrowPlan {
         }
     }
 
-    /// Leaves out the weighted rows no `min` or `max` of their group can take (`extremes`,
-    /// `GroupFold.Extreme`), by setting their `counts` to 0: the rows with the same values of
-    /// the columns the GROUP BY reads (the same values, so within one group) give their counts
-    /// to the first of them, which stays whatever it holds, so that counts still add up. Gives,
-    /// for each row, the first row of its values (itself for a row that stays), or -1 for a row
-    /// whose values are not there; all -1 where nothing is left out.
-    private func leftOut(_ db: Database, values: [[OpaquePointer]?], counts: inout [Int]) throws
-        -> [Int32]
-    {
-        var standIn = [Int32](repeating: -1, count: values.count)
-        guard !extremes.isEmpty else { return standIn }
-        // The narrow columns the GROUP BY reads: `e0`, `e1`, ... in its terms.
-        let groupColumns = Self.columns(in: groupTerms)
-        // Rows with the very same group values (the same value objects) are in one group.
-        var same = CombinationNumbers(width: groupColumns.count * 2)
-        var first: [Int32] = []
-        var key = [Int32](repeating: 0, count: groupColumns.count * 2)
-        var part = [Int32](repeating: 0, count: values.count)
-        for (number, row) in values.enumerated() {
-            guard let row, counts[number] > 0 else { continue }
-            for (slot, column) in groupColumns.enumerated() {
-                let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(row[column])))
-                key[slot * 2] = Int32(truncatingIfNeeded: bits)
-                key[slot * 2 + 1] = Int32(truncatingIfNeeded: bits >> 32)
-            }
-            let (group, new) = same.number(key)
-            if new { first.append(Int32(number)) }
-            part[number] = group
-            standIn[number] = first[Int(group)]
-        }
-        // Each compared value's rank in SQLite's order, and each part's best rank.
-        var best = [Int32](repeating: -1, count: first.count * extremes.count)
+    /// For a weighted plan with `extremes`: which records need no row of their own, as no
+    /// `min` or `max` of their group can take their values (`GroupFold.Extreme`), each giving
+    /// the first record of its group, whose row then stands for it too (its counts, and its
+    /// group for the sums); -1 for a record that keeps its row. Records whose small records of
+    /// the columns the GROUP BY reads are the same are in one group; each compared value is
+    /// ranked once per different small record. `columns` gives the column of `ColumnRecords`
+    /// each expression reads, `pieces` each small record's values, `piece` the small record of
+    /// a column of a record, and `passes` whether a record passes the filter.
+    private func joining(
+        _ db: Database, count: Int, columns: [Int], pieces: [[OpaquePointer?]],
+        piece: (_ column: Int, _ record: Int) -> Int, passes: (Int) -> Bool
+    ) throws -> [Int32] {
+        let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
+        // Each compared value's rank, by small record (-1: none there).
         var ranks: [[Int32]] = []
-        for (slot, extreme) in extremes.enumerated() {
-            let rank = try Self.ranks(db, values: values, counts: counts, column: extreme.column)
-            for (number, value) in rank.enumerated() where value >= 0 {
-                let at = Int(part[number]) * extremes.count + slot
-                if best[at] < 0
-                    || (extreme.extreme == .min ? value < best[at] : value > best[at])
-                {
-                    best[at] = value
-                }
+        for extreme in extremes {
+            let rows = pieces.indices.filter {
+                pieces[$0].indices.contains(extreme.column) && pieces[$0][extreme.column] != nil
             }
+            let ranked = try Self.ranks(db, values: rows.map { pieces[$0][extreme.column]! })
+            var rank = [Int32](repeating: -1, count: pieces.count)
+            for (index, row) in rows.enumerated() { rank[row] = ranked[index] }
             ranks.append(rank)
         }
-        for number in values.indices where standIn[number] >= 0 {
-            let group = Int(part[number])
-            let leader = Int(first[group])
-            if number == leader { continue }
-            var stays = false
-            for slot in extremes.indices {
-                let rank = ranks[slot][number]
-                if rank >= 0 && rank == best[group * extremes.count + slot] { stays = true }
+        var groups = CombinationNumbers(width: grouping.count)
+        var group = [Int32](repeating: -1, count: count)
+        var first: [Int32] = []
+        var best: [Int32] = []
+        var key = [Int32](repeating: 0, count: grouping.count)
+        for record in 0..<count where passes(record) {
+            for (slot, column) in grouping.enumerated() { key[slot] = Int32(piece(column, record)) }
+            let (number, new) = groups.number(key)
+            if new {
+                first.append(Int32(record))
+                best += [Int32](repeating: -1, count: extremes.count)
             }
-            if !stays {
-                counts[leader] += counts[number]
-                counts[number] = 0
-            } else {
-                standIn[number] = Int32(number)
+            group[record] = number
+            for (slot, extreme) in extremes.enumerated() {
+                let rank = ranks[slot][piece(columns[extreme.column], record)]
+                let at = Int(number) * extremes.count + slot
+                if rank >= 0
+                    && (best[at] < 0
+                        || (extreme.extreme == .min ? rank < best[at] : rank > best[at]))
+                {
+                    best[at] = rank
+                }
             }
         }
-        for number in first { standIn[Int(number)] = number }
-        return standIn
+        var joins = [Int32](repeating: -1, count: count)
+        for record in 0..<count where group[record] >= 0 {
+            let number = Int(group[record])
+            guard first[number] != Int32(record) else { continue }
+            var stays = false
+            for (slot, extreme) in extremes.enumerated() {
+                let rank = ranks[slot][piece(columns[extreme.column], record)]
+                if rank >= 0 && rank == best[number * extremes.count + slot] { stays = true }
+            }
+            if !stays { joins[record] = first[number] }
+        }
+        return joins
     }
 
     /// The narrow columns `e0`, `e1`, ... that `terms` read.
@@ -585,23 +588,18 @@ struct NarrowPlan {
         return found.sorted()
     }
 
-    /// The rank of each row's value of `column` in SQLite's order (`dense_rank`), from 0; -1
-    /// for NULL and for rows not there.
-    private static func ranks(
-        _ db: Database, values: [[OpaquePointer]?], counts: [Int], column: Int
-    ) throws -> [Int32] {
+    /// The rank in SQLite's order (`dense_rank`, from 0) of each value of `values`, -1 for
+    /// NULL.
+    private static func ranks(_ db: Database, values: [OpaquePointer]) throws -> [Int32] {
         var ranks = [Int32](repeating: -1, count: values.count)
         let table = "jsonsql_ranks"
         try db.execute(sql: "CREATE TEMP TABLE \(table) (i INTEGER PRIMARY KEY, v)")
         defer { try? db.execute(sql: "DROP TABLE temp.\(table)") }
         let insert = try db.makeStatement(sql: "INSERT INTO temp.\(table) VALUES (?, ?)")
         let statement = insert.sqliteStatement
-        for (number, row) in values.enumerated() {
-            guard let row, counts[number] > 0,
-                sqlite3_value_type(row[column]) != SQLITE_NULL
-            else { continue }
-            sqlite3_bind_int64(statement, 1, Int64(number))
-            sqlite3_bind_value(statement, 2, row[column])
+        for (index, value) in values.enumerated() where sqlite3_value_type(value) != SQLITE_NULL {
+            sqlite3_bind_int64(statement, 1, Int64(index))
+            sqlite3_bind_value(statement, 2, value)
             _ = try db.step(statement)
             sqlite3_reset(statement)
         }
