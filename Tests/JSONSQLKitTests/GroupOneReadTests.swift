@@ -298,9 +298,13 @@ final class GroupOneReadTests {
             for query in queries {
                 let loaded = run(file, query, oneRead: false)
                 #expect(!loaded.isEmpty, "\(query)")
-                for split in [1, nil] as [Int64?] {
+                // Whole small records, and (past 6,000 bytes of them) each column's apart.
+                for (split, keep) in [(1, 6000), (nil, 6000), (1, NarrowRecords.maximumBytes)]
+                    as [(Int64?, Int)]
+                {
                     #expect(
-                        run(file, query, oneRead: true, split: split) == loaded, "\(name) \(query)")
+                        run(file, query, oneRead: true, split: split, keep: keep) == loaded,
+                        "\(name) \(query)")
                 }
                 #expect(
                     run(file, query, oneRead: true, limit: 1)
@@ -415,8 +419,13 @@ final class GroupOneReadTests {
         for query in queries {
             let loaded = run(file, query, oneRead: false)
             #expect(!loaded.isEmpty, "\(query)")
-            for split in [1, nil] as [Int64?] {
-                #expect(run(file, query, oneRead: true, split: split) == loaded, "\(query)")
+            // Whole small records, and (past 6,000 bytes of them) each column's apart.
+            for (split, keep) in [(1, 6000), (nil, 6000), (1, NarrowRecords.maximumBytes)]
+                as [(Int64?, Int)]
+            {
+                #expect(
+                    run(file, query, oneRead: true, split: split, keep: keep) == loaded,
+                    "\(query)")
             }
             #expect(
                 run(file, query, oneRead: true, limit: 2)

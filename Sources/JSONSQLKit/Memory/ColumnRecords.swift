@@ -45,6 +45,28 @@ struct ColumnRecords {
         }
     }
 
+    /// Takes what `whole`, over the same query, kept of the records so far, here seeing none
+    /// yet: each different whole small record is cut again by column (cut again, a small
+    /// record is what it was), and each record gets the numbers of its whole one's. False
+    /// when a whole small record does not read back.
+    mutating func take(_ whole: NarrowRecords) -> Bool {
+        var fields: [JSONField] = []
+        for number in 0..<whole.distinctCount {
+            var bytes = whole.record(number)
+            let taken = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return false }
+                var scanner = JSONScanner(bytes: base, count: buffer.count)
+                guard (try? scanner.scanRecord(into: &fields)) != nil else { return false }
+                let position = RecordReader.Position(
+                    line: 0, record: number + 1, start: 0, end: buffer.count)
+                return (try? observe(fields, bytes: base, at: position)) != nil
+            }
+            guard taken, !overflowed else { return false }
+        }
+        for index in columns.indices { columns[index].follow(whole.records) }
+        return true
+    }
+
     /// Adds the small records of the records after those seen here.
     mutating func append(_ later: ColumnRecords) {
         for index in columns.indices { columns[index].append(later.columns[index]) }

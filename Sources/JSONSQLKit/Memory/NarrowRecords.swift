@@ -88,11 +88,19 @@ struct NarrowRecords {
     private(set) var records: [Int32] = []
     /// Set once the small records outgrow `maximumBytes`; nothing more is kept.
     private(set) var overflowed = false
+    /// With `keepsWhenFull`: set, instead of `overflowed`, when the small record of the record
+    /// just observed did not fit; what was kept stays, and the record is not numbered.
+    private(set) var full = false
+    private var keepsWhenFull = false
 
     /// The paths `spec` reads, by column: its groups, selections, order and filter (only those
     /// of the column `only` names, when given); at most `maximumBytes` of small records.
-    init(_ spec: QuerySpec, only: String? = nil, maximumBytes: Int = Self.maximumBytes) {
+    init(
+        _ spec: QuerySpec, only: String? = nil, maximumBytes: Int = Self.maximumBytes,
+        keepsWhenFull: Bool = false
+    ) {
         self.maximumBytes = maximumBytes
+        self.keepsWhenFull = keepsWhenFull
         var names: [String] = []
         var trees: [PathTree] = []
         // Each path with what is read there: the filter's by their operators, the others' values.
@@ -169,7 +177,7 @@ struct NarrowRecords {
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
-        guard !overflowed else { return }
+        guard !overflowed && !full else { return }
         try cut(fields, bytes: bytes, at: position)
         keep()
     }
@@ -540,10 +548,12 @@ struct NarrowRecords {
             }
             slot = (slot + 1) & mask
         }
-        if storage.count + buffer.count + 32 * hashes.count > maximumBytes
-            || hashes.count >= Int(Int32.max) - 1
-        {
-            overflow()
+        if bytes + buffer.count > maximumBytes || hashes.count >= Int(Int32.max) - 1 {
+            if keepsWhenFull {
+                full = true
+            } else {
+                overflow()
+            }
             return nil
         }
         let number = Int32(hashes.count)
@@ -561,6 +571,16 @@ struct NarrowRecords {
             }
         }
         return number
+    }
+
+    /// The bytes the different small records take, as counted against `maximumBytes`.
+    var bytes: Int { storage.count + 32 * hashes.count }
+
+    /// Makes the records those `numbers` name: record `i` becomes the `numbers[i]`th record
+    /// seen so far.
+    mutating func follow(_ numbers: [Int32]) {
+        let seen = records
+        records = numbers.map { seen[Int($0)] }
     }
 
     /// Gives up, freeing what was kept: the query reads the file again instead.
