@@ -314,7 +314,7 @@ extension SQLiteStore {
         } else if canStreamGroups(spec) {
             plan =
                 json
-                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records, each standing for its records, sums and averages added up per group in the file's order (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read, each record cut down to the query's paths)"
+                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records, each standing for its records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from each column's cut-down values apart where the filter reads one column at most), sums and averages added up per group in the file's order, and only records a group's min or max can take kept apart (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read, each record cut down to the query's paths)"
                 : "grouped: the records are loaded in batches, each projected onto the query's values"
         } else {
             plan =
