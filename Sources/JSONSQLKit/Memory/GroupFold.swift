@@ -37,9 +37,9 @@ enum GroupFold {
     /// Which end of the order a `min` or `max` takes. Over a weighted narrow table, the rows
     /// whose values no group's `min` or `max` can take need not be there: each value a `min`
     /// or `max` compares is ranked by SQLite's own order (`dense_rank`, which `min` and `max`
-    /// follow, and jsonsql's exact ones refine: values that order apart there order the same
-    /// way), and a group keeps only rows at its lowest or highest rank, in their order, which
-    /// decides its ties.
+    /// follow, and jsonsql's exact ones refine where a value's numbers are all integers or all
+    /// reals: values that order apart there order the same way), and a group keeps only rows
+    /// at its lowest or highest rank, in their order, which decides its ties.
     enum Extreme: String {
         case min, max
 

@@ -536,13 +536,25 @@ struct NarrowPlan {
     /// the first record of its group, whose row then stands for it too (its counts, and its
     /// group for the sums); -1 for a record that keeps its row. Records whose small records of
     /// the columns the GROUP BY reads are the same are in one group; each compared value is
-    /// ranked once per different small record. `columns` gives the column of `ColumnRecords`
+    /// ranked once per different small record (nil, none left out, where SQLite's order and
+    /// jsonsql's exact one may differ). `columns` gives the column of `ColumnRecords`
     /// each expression reads, `pieces` each small record's values, `piece` the small record of
     /// a column of a record, and `passes` whether a record passes the filter.
     private func joining(
         _ db: Database, count: Int, columns: [Int], pieces: [[OpaquePointer?]],
         piece: (_ column: Int, _ record: Int) -> Int, passes: (Int) -> Bool
-    ) throws -> [Int32] {
+    ) throws -> [Int32]? {
+        // SQLite compares an integer with a real through the real's double, where jsonsql's
+        // exact `min` and `max` compare the numbers as written (18014398509481985 and
+        // 18014398509481985.5 order apart there): where a compared value is an integer
+        // somewhere and a real elsewhere, every record keeps its row.
+        for extreme in extremes {
+            var kinds: Set<Int32> = []
+            for row in pieces where row.indices.contains(extreme.column) {
+                if let value = row[extreme.column] { kinds.insert(sqlite3_value_type(value)) }
+            }
+            if kinds.contains(SQLITE_INTEGER) && kinds.contains(SQLITE_FLOAT) { return nil }
+        }
         let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
         // Each compared value's rank, by small record (-1: none there).
         var ranks: [[Int32]] = []
