@@ -252,6 +252,12 @@ final class GroupOneReadTests {
         #expect(try weighted(0, records) && weighted(10, records) && weighted(6, records))
     }
 
+    /// Two threads and one, keeping whole small records, and (past 6,000 bytes of them) each
+    /// column's apart.
+    static let splitsAndBudgets: [(Int64?, Int)] = [
+        (1, 6000), (nil, 6000), (1, NarrowRecords.maximumBytes),
+    ]
+
     /// Numbers whose sum depends on the order they are added in (`1e16 + 1 - 1e16` is 0, `1e16
     /// - 1e16 + 1` is 1), integers a double does not hold, and values no sum counts.
     static let terms = [
@@ -298,10 +304,7 @@ final class GroupOneReadTests {
             for query in queries {
                 let loaded = run(file, query, oneRead: false)
                 #expect(!loaded.isEmpty, "\(query)")
-                // Whole small records, and (past 6,000 bytes of them) each column's apart.
-                for (split, keep) in [(1, 6000), (nil, 6000), (1, NarrowRecords.maximumBytes)]
-                    as [(Int64?, Int)]
-                {
+                for (split, keep) in Self.splitsAndBudgets {
                     #expect(
                         run(file, query, oneRead: true, split: split, keep: keep) == loaded,
                         "\(name) \(query)")
@@ -419,10 +422,7 @@ final class GroupOneReadTests {
         for query in queries {
             let loaded = run(file, query, oneRead: false)
             #expect(!loaded.isEmpty, "\(query)")
-            // Whole small records, and (past 6,000 bytes of them) each column's apart.
-            for (split, keep) in [(1, 6000), (nil, 6000), (1, NarrowRecords.maximumBytes)]
-                as [(Int64?, Int)]
-            {
+            for (split, keep) in Self.splitsAndBudgets {
                 #expect(
                     run(file, query, oneRead: true, split: split, keep: keep) == loaded,
                     "\(query)")

@@ -1,0 +1,545 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The narrow table of a grouped query, the SQL that fills it from a batch, and the grouped
+/// query over it.
+struct NarrowPlan {
+    let createSQL: String
+    let projectSQL: String
+    let projectArguments: [DatabaseValue]
+    let query: SQLQuery
+    /// Every group's refusable aggregates, where `--limit` or `--offset` drops groups or an
+    /// aggregate only orders (`QuerySpec.everyGroupsAggregates`): read before `query`, so that a
+    /// refused one fails the query as on a loaded file.
+    let wholeQuery: SQLQuery?
+    private let narrow: String
+    private let expressions: [String]
+    private let source: String
+    private let filterSQL: String
+    /// Whether a row stands for a number of records, in column `n` (`fill`).
+    let weighted: Bool
+    /// The columns of a weighted plan whose values are added up by group (`GroupFold`).
+    private let folds: [(column: Int, kind: GroupFold.Kind)]
+    /// The GROUP BY terms over the narrow table.
+    private let groupTerms: [String]
+    /// The columns of a weighted plan whose values a `min` or `max` compares, when no
+    /// `count(path)` reads the weights of rows by their values: then only the rows at a group's
+    /// lowest or highest rank need be there (`GroupFold.Extreme`).
+    private let extremes: [(column: Int, extreme: GroupFold.Extreme)]
+
+    /// With `weighted`, when every aggregate of `spec` can be weighted, each row of the narrow
+    /// table stands for all the records with the same values (`fill`).
+    init(_ spec: QuerySpec, table info: TableInfo, weighted: Bool = false) throws {
+        let narrow =
+            SQLName.same(info.name, "jsonsql_narrow") ? "jsonsql_narrow_2" : "jsonsql_narrow"
+        // Each expression over a record (a path, an aggregate's argument) becomes a column of
+        // the narrow table, e0, e1, ...; the query itself is built as for a loaded table.
+        var expressions: [String] = []
+        func column(_ sql: String) -> String {
+            if let index = expressions.firstIndex(of: sql) { return "e\(index)" }
+            expressions.append(sql)
+            return "e\(expressions.count - 1)"
+        }
+        var grouped = spec
+        grouped.filters = []  // applied while the narrow table is filled
+        let weighted =
+            try weighted
+            && (spec.selections + spec.orderBy.map(\.term)).allSatisfy {
+                guard let aggregate = $0.aggregate else { return true }
+                return try aggregate.canWeight || aggregate.canFold(in: info)
+            }
+        self.weighted = weighted
+        query = try grouped.build(
+            table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+        groupTerms = query.groupTerms
+        if var whole = grouped.everyGroupsAggregates,
+            whole.selections.contains(where: {
+                [.sum, .min, .max].contains($0.aggregate?.function)
+            })
+        {
+            whole.filters = []
+            wholeQuery = try whole.build(
+                table: info, from: narrow, weight: weighted ? "n" : nil, expression: column)
+        } else {
+            wholeQuery = nil
+        }
+        if expressions.isEmpty { expressions = ["NULL"] }
+        folds = expressions.enumerated().compactMap { column, sql in
+            GroupFold.Kind(marked: sql).map { (column, $0) }
+        }
+        let countsValues = (spec.selections + spec.orderBy.map(\.term)).contains {
+            $0.aggregate?.function == .count && $0.aggregate?.path != nil
+        }
+        extremes =
+            countsValues
+            ? []
+            : expressions.enumerated().compactMap { column, sql in
+                GroupFold.Extreme(marked: sql).map { (column, $0) }
+            }
+        self.narrow = SQLQuote.identifier(narrow)
+        self.expressions = expressions
+        source = SQLQuote.identifier(info.name)
+        // Columns without a declared type keep each value as the expression gave it.
+        createSQL =
+            "CREATE TABLE \(self.narrow) (\(expressions.indices.map { "e\($0)" }.joined(separator: ", "))\(weighted ? ", n" : ""))"
+        var filterSQL = ""
+        var projectArguments: [DatabaseValue] = []
+        if let filter = Filter.all(spec.filters) {
+            let rendered = try FilterSQL(filter, table: info)
+            filterSQL = " WHERE \(rendered.sql)"
+            projectArguments = rendered.arguments
+        }
+        self.filterSQL = filterSQL
+        projectSQL =
+            "INSERT INTO \(self.narrow) SELECT \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
+        self.projectArguments = projectArguments
+    }
+
+    /// `INSERT` of one row of the narrow table: its expressions, then the weight when weighted.
+    private var insertSQL: String {
+        let columns = expressions.count + (weighted ? 1 : 0)
+        return
+            "INSERT INTO \(narrow) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))"
+    }
+
+    /// Creates the narrow table and fills it from a table holding `distinct` different records,
+    /// by `rowid` 1, 2, ...: `records` numbers each record of the file, in order, from 0. A
+    /// record the filter rejects adds no row. A weighted plan adds one row per different record
+    /// with the number of records it stands for; false, with nothing created, when that might
+    /// not give the same result (see `sameInEachGroup`).
+    func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws -> Bool {
+        try withDistinctValues(db, rowid: rowid, distinct: distinct) { values in
+            try fill(db, values: values, records: records) { record, column in
+                values[Int(records[record])]![column]
+            }
+        }
+    }
+
+    /// Fills the narrow table from `values`, each different combination's values by number
+    /// (nil where the filter rejects it), and `records`, each record's number in the file's
+    /// order (-1 where the filter rejects it); `value` gives record `i`'s value of a column, for
+    /// the columns a group adds up and for a row per record.
+    private func fill(
+        _ db: Database, values: [[OpaquePointer]?], records: [Int32],
+        value: (_ record: Int, _ column: Int) -> OpaquePointer
+    ) throws -> Bool {
+        if weighted {
+            let folded = Set(folds.map(\.column))
+            guard Self.sameInEachGroup(values, skipping: folded) else { return false }
+            var counts = [Int](repeating: 0, count: values.count)
+            for number in records where number >= 0 { counts[Int(number)] += 1 }
+            try db.execute(sql: createSQL)
+            let insert = try db.makeStatement(sql: insertSQL)
+            let statement = insert.sqliteStatement
+            // The narrow table's rowid of each different combination's row (1, 2, ... in
+            // order), or 0.
+            var rows = [Int32](repeating: 0, count: values.count)
+            var count: Int32 = 0
+            for (number, row) in values.enumerated() {
+                guard let row, counts[number] > 0 else { continue }
+                try Self.bind(row, to: statement, skipping: folded)
+                sqlite3_bind_int64(statement, Int32(row.count + 1), Int64(counts[number]))
+                _ = try db.step(statement)
+                sqlite3_reset(statement)
+                count += 1
+                rows[number] = count
+            }
+            if !folds.isEmpty,
+                !(try fold(db, records: records, rows: rows, count: Int(count), value: value))
+            {
+                try db.execute(sql: "DROP TABLE \(narrow)")
+                return false
+            }
+            return true
+        }
+        try db.execute(sql: createSQL)
+        let insert = try db.makeStatement(sql: insertSQL)
+        let statement = insert.sqliteStatement
+        for (index, number) in records.enumerated() {
+            guard number >= 0, values[Int(number)] != nil else { continue }
+            for column in expressions.indices {
+                let code = sqlite3_bind_value(
+                    statement, Int32(column + 1), value(index, column))
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code))
+                }
+            }
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+            if index & 0xFFFF == 0 && Interruption.isRequested {
+                throw JSONSQLError("interrupted")
+            }
+        }
+        return true
+    }
+
+    /// Fills the narrow table from the small records of each column (`ColumnRecords`), inserted
+    /// in order into the empty table the query reads, `columns.columns[k]`'s from row
+    /// `starts[k]` + 1 on. Each expression and the filter read one column (else false, with
+    /// nothing created), so they are evaluated once per different small record of their column;
+    /// a record's values are those of its small records, and records with the same small
+    /// records of the columns the rows hold (all but those added up) make one combination.
+    func fill(
+        _ db: Database, rowid: String, columns: ColumnRecords, starts: [Int],
+        table info: TableInfo
+    ) throws -> Bool {
+        // The column of `columns` an expression, or the filter, reads: -1 for none, nil for
+        // more than one.
+        func reads(_ sql: String) -> Int? {
+            let found = columns.names.indices.filter { index in
+                info.column(named: columns.names[index]).map {
+                    sql.contains(SQLQuote.identifier($0.name))
+                } ?? false
+            }
+            return found.count <= 1 ? found.first ?? -1 : nil
+        }
+        let expressionColumns = expressions.compactMap(reads)
+        guard expressionColumns.count == expressions.count, let filterColumn = reads(filterSQL),
+            let total = starts.last.map({ $0 + (columns.columns.last?.distinctCount ?? 0) })
+        else { return false }
+        // Each small record's values of its own column's expressions (row 0 also those
+        // reading no column), and whether it passes the filter.
+        var pieces = [[OpaquePointer?]](repeating: [], count: total)
+        var passes = [Bool](repeating: true, count: total)
+        defer {
+            for row in pieces { for case let value? in row { sqlite3_value_free(value) } }
+        }
+        let condition =
+            filterSQL.isEmpty ? "1" : "CASE WHEN \(filterSQL.dropFirst(7)) THEN 1 ELSE 0 END"
+        let select = try db.makeStatement(
+            sql:
+                "SELECT \(rowid), \(condition), \(expressions.joined(separator: ", ")) FROM \(source)"
+        )
+        try select.setArguments(StatementArguments(projectArguments))
+        let handle = select.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var column = 0
+        // Every small record is evaluated, also those only records the filter rejects hold: an
+        // expression that fails there (a sum of an integer past 64 bits) must not fail the
+        // query, which then reads the file again.
+        func next() throws -> Bool? {
+            do { return try db.step(handle) } catch is DatabaseError { return nil }
+        }
+        while true {
+            guard let more = try next() else { return false }
+            guard more else { break }
+            let row = Int(sqlite3_column_int64(handle, 0)) - 1
+            guard pieces.indices.contains(row) else {
+                throw JSONSQLError("unexpected row \(row + 1) of \(source)")
+            }
+            while column + 1 < starts.count && row >= starts[column + 1] { column += 1 }
+            passes[row] = sqlite3_column_int64(handle, 1) != 0
+            pieces[row] = try expressions.indices.map { index in
+                let owner = expressionColumns[index]
+                guard owner == column || (owner < 0 && row == 0) else { return nil }
+                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(index + 2)))
+                else { throw JSONSQLError("out of memory") }
+                return value
+            }
+        }
+        let numbers = columns.columns.map(\.records)
+        // The row of the small record of column `column` (-1: none) of record `record`.
+        func piece(_ column: Int, _ record: Int) -> Int {
+            column < 0 ? 0 : starts[column] + Int(numbers[column][record])
+        }
+        // The columns that make a combination: those of the expressions a row holds.
+        let folded = Set(folds.map(\.column))
+        let kept = Set(
+            expressionColumns.indices.filter { !folded.contains($0) }.map {
+                expressionColumns[$0]
+            }
+        ).filter { $0 >= 0 }.sorted()
+        let count = numbers.first?.count ?? 0
+        let joins =
+            weighted && !extremes.isEmpty
+            ? try joining(
+                db, count: count, columns: expressionColumns, pieces: pieces,
+                piece: piece, passes: { filterSQL.isEmpty || passes[piece(filterColumn, $0)] })
+            : nil
+        var combinations = CombinationNumbers(width: kept.count)
+        var records = [Int32](repeating: -1, count: count)
+        var values: [[OpaquePointer]?] = []
+        var key = [Int32](repeating: 0, count: kept.count)
+        for record in records.indices {
+            if !filterSQL.isEmpty && !passes[piece(filterColumn, record)] { continue }
+            if let joins, joins[record] >= 0 {
+                records[record] = records[Int(joins[record])]
+                continue
+            }
+            for (slot, column) in kept.enumerated() { key[slot] = numbers[column][record] }
+            let (number, new) = combinations.number(key)
+            records[record] = number
+            // (The columns added up are read by record, not from here.)
+            if new {
+                values.append(
+                    expressions.indices.map { pieces[piece(expressionColumns[$0], record)][$0]! })
+            }
+        }
+        return try fill(db, values: values, records: records) { record, index in
+            pieces[piece(expressionColumns[index], record)][index]!
+        }
+    }
+
+    /// For a weighted plan with `extremes`: which records need no row of their own, as no
+    /// `min` or `max` of their group can take their values (`GroupFold.Extreme`), each giving
+    /// the first record of its group, whose row then stands for it too (its counts, and its
+    /// group for the sums); -1 for a record that keeps its row. Records whose small records of
+    /// the columns the GROUP BY reads are the same are in one group; each compared value is
+    /// ranked once per different small record (nil, none left out, where SQLite's order and
+    /// jsonsql's exact one may differ). `columns` gives the column of `ColumnRecords`
+    /// each expression reads, `pieces` each small record's values, `piece` the small record of
+    /// a column of a record, and `passes` whether a record passes the filter.
+    private func joining(
+        _ db: Database, count: Int, columns: [Int], pieces: [[OpaquePointer?]],
+        piece: (_ column: Int, _ record: Int) -> Int, passes: (Int) -> Bool
+    ) throws -> [Int32]? {
+        // SQLite compares an integer with a real through the real's double, where jsonsql's
+        // exact `min` and `max` compare the numbers as written (18014398509481985 and
+        // 18014398509481985.5 order apart there): where a compared value is an integer
+        // somewhere and a real elsewhere, every record keeps its row.
+        for extreme in extremes {
+            var kinds: Set<Int32> = []
+            for row in pieces where row.indices.contains(extreme.column) {
+                if let value = row[extreme.column] { kinds.insert(sqlite3_value_type(value)) }
+            }
+            if kinds.contains(SQLITE_INTEGER) && kinds.contains(SQLITE_FLOAT) { return nil }
+        }
+        let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
+        // Each compared value's rank, by small record (-1: none there).
+        var ranks: [[Int32]] = []
+        for extreme in extremes {
+            let rows = pieces.indices.filter {
+                pieces[$0].indices.contains(extreme.column) && pieces[$0][extreme.column] != nil
+            }
+            let ranked = try Self.ranks(db, values: rows.map { pieces[$0][extreme.column]! })
+            var rank = [Int32](repeating: -1, count: pieces.count)
+            for (index, row) in rows.enumerated() { rank[row] = ranked[index] }
+            ranks.append(rank)
+        }
+        var groups = CombinationNumbers(width: grouping.count)
+        var group = [Int32](repeating: -1, count: count)
+        var first: [Int32] = []
+        var best: [Int32] = []
+        var key = [Int32](repeating: 0, count: grouping.count)
+        for record in 0..<count where passes(record) {
+            for (slot, column) in grouping.enumerated() { key[slot] = Int32(piece(column, record)) }
+            let (number, new) = groups.number(key)
+            if new {
+                first.append(Int32(record))
+                best += [Int32](repeating: -1, count: extremes.count)
+            }
+            group[record] = number
+            for (slot, extreme) in extremes.enumerated() {
+                let rank = ranks[slot][piece(columns[extreme.column], record)]
+                let at = Int(number) * extremes.count + slot
+                if rank >= 0
+                    && (best[at] < 0
+                        || (extreme.extreme == .min ? rank < best[at] : rank > best[at]))
+                {
+                    best[at] = rank
+                }
+            }
+        }
+        var joins = [Int32](repeating: -1, count: count)
+        for record in 0..<count where group[record] >= 0 {
+            let number = Int(group[record])
+            guard first[number] != Int32(record) else { continue }
+            var stays = false
+            for (slot, extreme) in extremes.enumerated() {
+                let rank = ranks[slot][piece(columns[extreme.column], record)]
+                if rank >= 0 && rank == best[number * extremes.count + slot] { stays = true }
+            }
+            if !stays { joins[record] = first[number] }
+        }
+        return joins
+    }
+
+    /// The narrow columns `e0`, `e1`, ... that `terms` read.
+    private static func columns(in terms: [String]) -> [Int] {
+        var found: Set<Int> = []
+        for term in terms {
+            let bytes = Array(term.utf8)
+            func isName(_ byte: UInt8) -> Bool {
+                byte == UInt8(ascii: "_")
+                    || (byte | 0x20) >= UInt8(ascii: "a")
+                        && (byte | 0x20) <= UInt8(ascii: "z")
+                    || byte >= 0x80
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "e") {
+                if index > 0 && isName(bytes[index - 1]) { continue }
+                var end = index + 1
+                var column = 0
+                while end < bytes.count,
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end])
+                {
+                    column = column * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                    end += 1
+                }
+                if end > index + 1 { found.insert(column) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The rank in SQLite's order (`dense_rank`, from 0) of each value of `values`, -1 for
+    /// NULL.
+    private static func ranks(_ db: Database, values: [OpaquePointer]) throws -> [Int32] {
+        var ranks = [Int32](repeating: -1, count: values.count)
+        let table = SQLQuote.identifier("jsonsql_ranks")
+        try db.execute(sql: "CREATE TEMP TABLE \(table) (i INTEGER PRIMARY KEY, v)")
+        defer { try? db.execute(sql: "DROP TABLE temp.\(table)") }
+        let insert = try db.makeStatement(sql: "INSERT INTO temp.\(table) VALUES (?, ?)")
+        let statement = insert.sqliteStatement
+        for (index, value) in values.enumerated() where sqlite3_value_type(value) != SQLITE_NULL {
+            sqlite3_bind_int64(statement, 1, Int64(index))
+            sqlite3_bind_value(statement, 2, value)
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+        }
+        let select = try db.makeStatement(
+            sql: "SELECT i, dense_rank() OVER (ORDER BY v) - 1 FROM temp.\(table)")
+        let handle = select.sqliteStatement
+        while try db.step(handle) {
+            ranks[Int(sqlite3_column_int64(handle, 0))] = Int32(sqlite3_column_int64(handle, 1))
+        }
+        sqlite3_reset(handle)
+        return ranks
+    }
+
+    /// Binds each value of `row` in turn, NULL for the columns `skipping` names.
+    private static func bind(
+        _ row: [OpaquePointer], to statement: OpaquePointer, skipping: Set<Int> = []
+    ) throws {
+        for (index, value) in row.enumerated() {
+            let code =
+                skipping.contains(index)
+                ? sqlite3_bind_null(statement, Int32(index + 1))
+                : sqlite3_bind_value(statement, Int32(index + 1), value)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code))
+            }
+        }
+    }
+
+    /// Adds up each group's values of the folded columns over `records` in the file's order
+    /// (`GroupFold`), and writes each group's result into the first of its rows of the weighted
+    /// narrow table, whose other rows hold NULL there. `rows` gives each different record's row,
+    /// 1 to `count`, or 0. False when a result cannot stand in one row (a sum beyond 64 bits).
+    private func fold(
+        _ db: Database, records: [Int32], rows: [Int32], count: Int,
+        value: (_ record: Int, _ column: Int) -> OpaquePointer
+    ) throws -> Bool {
+        // Each row's group, numbered from 0: rows are in one group where GROUP BY puts them,
+        // which is where their terms are peers in an ORDER BY of the same terms.
+        var group = [Int32](repeating: 0, count: count + 1)
+        var groups = count > 0 ? 1 : 0
+        if !groupTerms.isEmpty {
+            let ranks = try db.makeStatement(
+                sql:
+                    "SELECT rowid, dense_rank() OVER (ORDER BY \(groupTerms.joined(separator: ", "))) - 1 FROM \(narrow)"
+            )
+            let handle = ranks.sqliteStatement
+            while try db.step(handle) {
+                let rank = Int32(sqlite3_column_int64(handle, 1))
+                group[Int(sqlite3_column_int64(handle, 0))] = rank
+                groups = max(groups, Int(rank) + 1)
+            }
+            sqlite3_reset(handle)
+        }
+        var states = [GroupFold.State](repeating: GroupFold.State(), count: groups * folds.count)
+        var first = [Int32](repeating: 0, count: groups)
+        for (index, number) in records.enumerated() where number >= 0 {
+            let row = rows[Int(number)]
+            guard row > 0 else { continue }
+            let base = Int(group[Int(row)])
+            if first[base] == 0 { first[base] = row }
+            for (slot, fold) in folds.enumerated() {
+                guard
+                    states[base * folds.count + slot].add(
+                        value(index, fold.column), as: fold.kind)
+                else { return false }
+            }
+            if index & 0xFFFF == 0 && Interruption.isRequested {
+                throw JSONSQLError("interrupted")
+            }
+        }
+        let update = try db.makeStatement(
+            sql:
+                "UPDATE \(narrow) SET \(folds.map { "e\($0.column) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+        )
+        let statement = update.sqliteStatement
+        for (index, row) in first.enumerated() where row > 0 {
+            for (slot, fold) in folds.enumerated() {
+                guard
+                    states[index * folds.count + slot].bind(
+                        as: fold.kind, to: statement, at: Int32(slot + 1))
+                else { return false }
+            }
+            sqlite3_bind_int64(statement, Int32(folds.count + 1), Int64(row))
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+        }
+        return true
+    }
+
+    /// Whether rows of the same group hold the same values wherever they compare equal, so that
+    /// which of them SQLite meets first or last cannot change a group's key or its `min` or
+    /// `max`: false where a column holds both integers and reals (`1` and `1.0` are one group,
+    /// printed as its last row's), or a negative zero (equal to `0.0`).
+    private static func sameInEachGroup(_ values: [[OpaquePointer]?], skipping: Set<Int>) -> Bool {
+        guard let width = values.lazy.compactMap({ $0 }).first?.count else { return true }
+        var integers = [Bool](repeating: false, count: width)
+        var reals = [Bool](repeating: false, count: width)
+        for case let row? in values {
+            for (column, value) in row.enumerated() where !skipping.contains(column) {
+                switch sqlite3_value_type(value) {
+                case SQLITE_INTEGER: integers[column] = true
+                case SQLITE_FLOAT:
+                    reals[column] = true
+                    let real = sqlite3_value_double(value)
+                    if real == 0 && real.sign == .minus { return false }
+                default: break
+                }
+                if integers[column] && reals[column] { return false }
+            }
+        }
+        return true
+    }
+
+    /// Each different record's values, as SQLite gave them, by number; nil where the filter
+    /// rejects it.
+    private func withDistinctValues<T>(
+        _ db: Database, rowid: String, distinct: Int, _ body: ([[OpaquePointer]?]) throws -> T
+    ) throws -> T {
+        var values = [[OpaquePointer]?](repeating: nil, count: distinct)
+        defer {
+            for row in values { for value in row ?? [] { sqlite3_value_free(value) } }
+        }
+        let select = try db.makeStatement(
+            sql:
+                "SELECT \(rowid), \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
+        )
+        try select.setArguments(StatementArguments(projectArguments))
+        let handle = select.sqliteStatement
+        while try db.step(handle) {
+            let number = Int(sqlite3_column_int64(handle, 0)) - 1
+            guard values.indices.contains(number) else {
+                throw JSONSQLError("unexpected row \(number + 1) of \(source)")
+            }
+            var row: [OpaquePointer] = []
+            for column in expressions.indices {
+                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(column + 1)))
+                else {
+                    for value in row { sqlite3_value_free(value) }
+                    throw JSONSQLError("out of memory")
+                }
+                row.append(value)
+            }
+            values[number] = row
+        }
+        sqlite3_reset(handle)
+        return try body(values)
+    }
+}
