@@ -10,31 +10,41 @@ extension InputSource {
     ///         options: InsertOptions(table: "player"))
     public static func json(_ data: Data, name: String = "<data>") throws -> InputSource {
         // An unnamed file, gone once read: the readers take a descriptor they may seek.
-        var template = Array(
-            FileManager.default.temporaryDirectory.appendingPathComponent("jsonsql-data-XXXXXX")
-                .path.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
+        guard let fd = unnamedFile("jsonsql-data") else {
             throw JSONSQLError(
                 "cannot hold \(name) for reading: \(String(cString: strerror(errno)))")
         }
-        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        let written = data.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-        guard written, lseek(fd, 0, SEEK_SET) == 0 else {
+        guard data.withUnsafeBytes({ write($0, to: fd) }), lseek(fd, 0, SEEK_SET) == 0 else {
             let reason = String(cString: strerror(errno))
             _ = Foundation.close(fd)
             throw JSONSQLError("cannot hold \(name) for reading: \(reason)")
         }
         return InputSource(name: name, fd: fd, size: Int64(data.count))
+    }
+
+    /// A new file in the temporary directory, its name removed at once: gone once closed,
+    /// however the process ends. Nil, with errno set, when it cannot be made.
+    static func unnamedFile(_ prefix: String) -> Int32? {
+        var template = Array(
+            FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-XXXXXX")
+                .path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        return fd
+    }
+
+    /// Writes all of `bytes` to `fd`; false when a write fails.
+    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, base + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
     }
 
     /// Values as JSON Lines, one record each, as `encoder` writes them (a GRDB app's Codable

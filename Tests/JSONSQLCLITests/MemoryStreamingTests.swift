@@ -302,7 +302,7 @@ extension MemoryStreamingTests {
             ),
             (
                 ["--select", "id,address.city"],
-                "-- memory mode, streamed: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths"
+                "-- memory mode, streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches"
             ),
             (["--group-by", "address.city"], "-- memory mode, grouped: one read (two threads)"),
             (
@@ -311,10 +311,17 @@ extension MemoryStreamingTests {
             ),
             (
                 ["--order-by", "score:desc", "--limit", "2"],
-                "-- memory mode, ordered: one read (two threads) infers the types; a second loads each record cut down"
+                "-- memory mode, ordered: one read (two threads) infers the types and writes each record cut down to the query's paths, with its place in the file"
             ),
             (
                 ["--order-by", "score:desc", "--limit", "2", "--select", "id"],
+                "-- memory mode, ordered: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file"
+            ),
+            (
+                [
+                    "--order-by", "score:desc", "--limit", "2", "--select", "id", "--where",
+                    "score > 1",
+                ],
                 "-- memory mode, ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down"
             ),
         ]

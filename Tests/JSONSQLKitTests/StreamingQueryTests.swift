@@ -81,10 +81,15 @@ struct StreamingQueryTests {
                     #expect(SQLiteStore.canOrderByPlace(path, format: nil, spec: spec))
                     let loaded = OutputBuffer()
                     try store.run(spec, format: .jsonl, to: loaded)
-                    let streamed = OutputBuffer()
-                    try Store.streamTop(
-                        file: path, spec: spec, output: .jsonl, to: streamed, batchSize: batchSize)
-                    #expect(streamed.text == loaded.text, "\(name): \(term), \(filter ?? "")")
+                    // On one thread, and on two wherever the middle falls.
+                    for split in [nil, 1] as [Int64?] {
+                        let streamed = OutputBuffer()
+                        try SQLiteStore.streamTop(
+                            file: path, spec: spec, output: .jsonl, to: streamed,
+                            batchSize: batchSize, minimumSplit: split)
+                        #expect(
+                            streamed.text == loaded.text, "\(name): \(term), \(filter ?? "")")
+                    }
                     // Found by place, not read as before.
                     let found = try SQLiteStore.topRecordsByPlace(
                         file: path, spec: spec, keeping: limit + (offset ?? 0),

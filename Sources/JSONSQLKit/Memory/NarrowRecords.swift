@@ -19,21 +19,25 @@ struct NarrowRecords {
     }
 
     /// The keys and array elements the paths of one column lead through; `whole` where a path
-    /// reads the value itself, `measured` and `kinded` where only its length or its kind.
-    struct PathTree {
-        var whole = false
-        var measured = false
-        var kinded = false
-        var keys: [[UInt8]] = []
-        var children: [PathTree] = []
-        var indexes: [Int] = []
-        var elements: [PathTree] = []
+    /// reads the value itself, `measured` and `kinded` where only its length or its kind. A
+    /// class, so that cutting a record passes each tree on without copying it; not changed
+    /// once the paths are added.
+    final class PathTree {
+        private(set) var whole = false
+        private(set) var measured = false
+        private(set) var kinded = false
+        private(set) var keys: [[UInt8]] = []
+        private(set) var children: [PathTree] = []
+        private(set) var indexes: [Int] = []
+        private(set) var elements: [PathTree] = []
 
-        mutating func add(_ segments: ArraySlice<JSONPath.Segment>, use: Use) {
+        func add(_ segments: ArraySlice<JSONPath.Segment>, use: Use) {
             guard !whole else { return }
             guard let segment = segments.first else {
                 switch use {
-                case .value: self = PathTree(whole: true)
+                case .value:
+                    (whole, measured, kinded) = (true, false, false)
+                    (keys, children, indexes, elements) = ([], [], [], [])
                 case .length: measured = true
                 case .kind: kinded = true
                 }
@@ -45,7 +49,7 @@ struct NarrowRecords {
                 if let index = keys.firstIndex(of: bytes) {
                     children[index].add(segments.dropFirst(), use: use)
                 } else {
-                    var child = PathTree()
+                    let child = PathTree()
                     child.add(segments.dropFirst(), use: use)
                     keys.append(bytes)
                     children.append(child)
@@ -54,7 +58,7 @@ struct NarrowRecords {
                 if let at = indexes.firstIndex(of: index) {
                     elements[at].add(segments.dropFirst(), use: use)
                 } else {
-                    var child = PathTree()
+                    let child = PathTree()
                     child.add(segments.dropFirst(), use: use)
                     indexes.append(index)
                     elements.append(child)

@@ -295,19 +295,21 @@ extension SQLiteStore {
                     "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of cut-down records the file is read again whole)"
             } else if json && ColumnSelection(spec) != nil {
                 plan =
-                    "streamed: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths, the query runs on each batch, and the batch is dropped"
+                    "streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches, the query runs on each batch, and the batch is dropped"
             } else {
                 plan =
                     "streamed: the records are loaded in batches, the query runs on each batch, and the batch is dropped"
             }
         } else if canStreamTop(spec) && json && ColumnSelection(spec) == nil {
             plan =
-                "ordered: one read (two threads) infers the types; a second loads each record cut down to the query's paths, with its place in the file, in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); those records are then read again by their place and loaded whole"
+                "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths, with its place in the file, to a temporary file; those are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); those records are then read again by their place and loaded whole"
         } else if canStreamTop(spec) {
             plan =
-                (json
-                    ? "ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths,"
-                    : "ordered: the records are loaded in batches,")
+                (json && spec.filters.isEmpty
+                    ? "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches,"
+                    : json
+                        ? "ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths,"
+                        : "ordered: the records are loaded in batches,")
                 + " and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order)"
                 + (json && !spec.filters.isEmpty
                     ? "; the filter's records found as when streamed" : "")

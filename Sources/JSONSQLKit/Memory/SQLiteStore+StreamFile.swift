@@ -37,6 +37,7 @@ extension SQLiteStore {
             inferred == nil && early == nil
             ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
         let inference: TypeInference
+        var spilled: InputSource?
         // With `inferred`, the read here is the one `progress` reports; else the second.
         var again = progress
         if let inferred {
@@ -58,6 +59,14 @@ extension SQLiteStore {
                 },
                 merge: { found, later, _ in found.append(later) }, progress: progress)
             filtered = found
+            again = InsertProgress.again(progress)
+        } else if filter == nil, let smallRecords {
+            // Nothing to filter: each record's small record is written as the types are read,
+            // and the second pass reads those instead of the file.
+            var cuts = SpilledRecords(cutter: smallRecords, places: nil)
+            inference = try Self.inferTypes(
+                path, table: table, minimumSplit: minimumSplit, spilling: &cuts, progress: progress)
+            spilled = cuts.spill.source(name: path)
             again = InsertProgress.again(progress)
         } else {
             inference = try Self.inferTypes(
@@ -175,6 +184,12 @@ extension SQLiteStore {
                     }
                 }
             var keep = Self.precheck(filter, table: table)
+            if let spilled {
+                _ = try insert(
+                    from: [spilled], options: options, progress: again,
+                    batch: (batchSize, body), keep: keep)
+                return
+            }
             if let matchedRecords {
                 // Called for every record, in order, on the reading thread. A record beyond
                 // those counted (the file grew) is kept: the filter still runs on it.
@@ -274,6 +289,26 @@ extension SQLiteStore {
             discard: { later in
                 var later = later
                 later.release()
+            }, progress: progress)
+    }
+
+    /// `inferTypes` on two threads, writing each record's small record into `cuts.spill`, in the
+    /// file's order.
+    static func inferTypes(
+        _ path: String, table: String, minimumSplit: Int64?, spilling cuts: inout SpilledRecords,
+        progress: ((InsertProgress) -> Void)? = nil
+    ) throws -> TypeInference {
+        try inferTypes(
+            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &cuts,
+            secondState: cuts,
+            first: { cuts, fields, bytes, position in
+                try cuts.observe(fields, bytes: bytes, at: position)
+            },
+            second: { cuts, fields, bytes, position in
+                try cuts.observe(fields, bytes: bytes, at: position)
+            },
+            merge: { cuts, later, meeting in
+                cuts.spill.follow(later.spill, meetingLine: meeting.line)
             }, progress: progress)
     }
 

@@ -22,7 +22,7 @@ extension SQLiteStore {
     static func streamTop(
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
-        batchSize: Int = 50_000, note: ((String) -> Void)? = nil,
+        batchSize: Int = 50_000, minimumSplit: Int64? = nil, note: ((String) -> Void)? = nil,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         guard let limit = spec.limit else { throw JSONSQLError("streamTop needs a --limit") }
@@ -32,7 +32,7 @@ extension SQLiteStore {
             do {
                 found = try topRecordsByPlace(
                     file: path, spec: spec, keeping: kept, batchSize: batchSize,
-                    progress: progress)
+                    minimumSplit: minimumSplit, progress: progress)
             } catch {
                 // Read as below instead, which fails as loading the file fails.
                 if Interruption.isRequested { throw error }
@@ -113,18 +113,26 @@ extension SQLiteStore {
 
     /// The first `kept` records of the JSON file at `path` in `spec`'s order, that its filter
     /// matches, loaded whole into a store of their own, in the file's order; with the tracker
-    /// of the paths no record has. One read infers the types (two threads); a second loads each
-    /// record cut down to the query's paths (`NarrowRecords.smallRecord`) with its place in the
-    /// file, `batchSize` at a time, keeping after each batch only the rows the query could still
-    /// print; the records left are read again by their place. A record that is not as the
-    /// first read checked it fails the query, for `streamTop` to read it as loading does.
+    /// of the paths no record has. One read infers the types (two threads, from `minimumSplit`
+    /// bytes on when given) and writes each record cut down to the query's paths
+    /// (`NarrowRecords.smallRecord`) with its place in the file (`RecordSpill`); those are
+    /// loaded `batchSize` at a time, keeping after each batch only the rows the query could
+    /// still print; the records left are read again by their place. (Where a column of the file
+    /// has the name of a place's key, the file is read again instead of the spill, each record
+    /// cut down as it comes.) A record that is not as the first read checked it fails the
+    /// query, for `streamTop` to read it as loading does.
     static func topRecordsByPlace(
         file path: String, spec: QuerySpec, keeping kept: Int, batchSize: Int,
-        progress: ((InsertProgress) -> Void)?
+        minimumSplit: Int64? = nil, progress: ((InsertProgress) -> Void)?
     ) throws -> (store: SQLiteStore, tracker: MissingPathTracker?) {
         try SQLQuote.checkName(spec.table, kind: "table")
+        // Each record's small record, with its place, written as the types are read.
+        var cuts = SpilledRecords(
+            cutter: NarrowRecords(spec, maximumBytes: 0),
+            places: .init(offset: "jsonsql_place", length: "jsonsql_length"))
         let inference = try inferTypes(
-            path, table: spec.table, secondHalf: true, progress: progress)
+            path, table: spec.table, minimumSplit: minimumSplit, spilling: &cuts,
+            progress: progress)
         let columns = try inference.columns(for: spec.table, primaryKey: [])
         func unused(_ base: String) -> String {
             var name = base
@@ -135,8 +143,14 @@ extension SQLiteStore {
             }
             return name
         }
-        let place = unused("jsonsql_place")
-        let length = unused("jsonsql_length")
+        let keys = SpilledRecords.Places(
+            offset: unused("jsonsql_place"), length: unused("jsonsql_length"))
+        let place = keys.offset
+        let length = keys.length
+        // Read from the spill unless a column of the file has one of its keys' names.
+        let spilled =
+            keys.offset == cuts.places?.offset && keys.length == cuts.places?.length
+            ? cuts.spill.source(name: path) : nil
         let narrow = try SQLiteStore(memoryNamed: path)
         defer { narrow.close() }
         try narrow.write { db in
@@ -149,30 +163,19 @@ extension SQLiteStore {
             ).create(in: db, ifNotExists: false)
         }
         var cutter = NarrowRecords(spec, maximumBytes: 0)
-        let placeKey = Array("\"\(place)\":".utf8)
-        let lengthKey = Array(",\"\(length)\":".utf8)
         let select: RecordSelect = { fields, bytes, position in
-            var small = try cutter.smallRecord(fields, bytes: bytes, at: position)
-            guard let close = small.lastIndex(of: UInt8(ascii: "}")),
-                let open = small[..<close].lastIndex(where: {
-                    ![0x20, 0x09, 0x0A, 0x0D].contains($0)
-                })
-            else { throw JSONSQLError("record \(position.record) is no object") }
-            small.removeSubrange(close...)
-            if small[open] != UInt8(ascii: "{") { small.append(UInt8(ascii: ",")) }
-            small += placeKey
-            small += Array(String(position.offset).utf8)
-            small += lengthKey
-            small += Array(String(position.end - position.start).utf8)
-            small.append(UInt8(ascii: "}"))
-            return small
+            let small = try cutter.smallRecord(fields, bytes: bytes, at: position)
+            guard let placed = keys.adding(to: small, at: position) else {
+                throw JSONSQLError("record \(position.record) is no object")
+            }
+            return placed
         }
         var prune: (sql: String, arguments: [DatabaseValue])?
         var tracker: MissingPathTracker?
         var options = InsertOptions(table: spec.table)
         options.format = .json
         _ = try narrow.insert(
-            from: [try InputSource.open(path)], options: options,
+            from: [try spilled ?? InputSource.open(path)], options: options,
             progress: InsertProgress.again(progress),
             batch: (
                 max(1, batchSize),
@@ -188,7 +191,8 @@ extension SQLiteStore {
                     return true
                 }
             ),
-            keep: precheck(Filter.all(spec.filters), table: spec.table), select: select)
+            keep: precheck(Filter.all(spec.filters), table: spec.table),
+            select: spilled == nil ? select : nil)
         let places = try narrow.read { db in
             try Row.fetchAll(
                 db,

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// The small records a first read writes for the query's second pass (`RecordSpill`): the
+/// same records, in the file's order, on the lines of the file.
+@Suite("records cut down and written aside while the types are read")
+struct RecordSpillTests {
+    let files: ScratchFiles
+
+    init() throws {
+        files = try ScratchFiles("spill")
+    }
+
+    /// Each record's line, number and text as a reader of `source` finds them.
+    static func records(_ source: InputSource) throws -> [(line: Int, record: Int, text: String)] {
+        defer { source.close() }
+        let reader = RecordReader(source: source)
+        var fields: [JSONField] = []
+        var found: [(Int, Int, String)] = []
+        while let position = try reader.next(into: &fields) {
+            let text = String(
+                decoding: UnsafeBufferPointer(
+                    start: reader.bytes + position.start, count: position.end - position.start),
+                as: UTF8.self)
+            found.append((position.line, position.record, text))
+        }
+        return found
+    }
+
+    func spec(_ file: String, _ paths: String) throws -> QuerySpec {
+        var spec = QuerySpec(table: Store.tableName(forFile: file))
+        spec.selections = try paths.split(separator: ",").map { try Selection(parsing: String($0)) }
+        return spec
+    }
+
+    @Test(
+        "whatever the shape and wherever the middle falls, the spill holds each record's small record on its line, numbered as the file numbers it",
+        arguments: [1, 2, 5, 17, 40])
+    func linesAndNumbers(count: Int) throws {
+        let lines = DescribeFileSplitTests.records(count, seed: UInt64(count) + 31)
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try files.write("\(count)-\(name)", text)
+            let spec = try spec(file, "id,address.country,tags[1],bio")
+            // Computed apart: the file read by one reader, each record cut down as it comes.
+            var cutter = NarrowRecords(spec, maximumBytes: 0)
+            var expected: [(line: Int, record: Int, text: String)] = []
+            let source = try InputSource.open(file)
+            let reader = RecordReader(source: source)
+            var fields: [JSONField] = []
+            while let position = try reader.next(into: &fields) {
+                let small = try cutter.smallRecord(fields, bytes: reader.bytes, at: position)
+                expected.append(
+                    (position.line, position.record, String(decoding: small, as: UTF8.self)))
+            }
+            source.close()
+            for split in [nil, 1] as [Int64?] {
+                var cuts = SpilledRecords(cutter: NarrowRecords(spec, maximumBytes: 0), places: nil)
+                _ = try SQLiteStore.inferTypes(
+                    file, table: "t", minimumSplit: split, spilling: &cuts)
+                let source = try #require(cuts.spill.source(name: file))
+                let found = try Self.records(source)
+                #expect(found.map(\.text) == expected.map(\.text), "\(name), split \(split ?? 0)")
+                #expect(found.map(\.record) == expected.map(\.record), "\(name)")
+                // Records sharing a line share it in the spill too.
+                #expect(found.map(\.line) == expected.map(\.line), "\(name), split \(split ?? 0)")
+            }
+        }
+    }
+
+    @Test(
+        "a query of paths of every record reads the spill and prints what the loaded file prints, on one thread or two"
+    )
+    func selectedPaths() throws {
+        let lines = DescribeFileSplitTests.records(120, seed: 9)
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try files.write("select-\(name)", text)
+            let store = try Store.loading([file])
+            defer { store.close() }
+            for paths in ["id,n,big", "address.country,tags[1],bio,mix", "only_late,address"] {
+                var spec = try spec(file, paths)
+                spec.jsonColumnsAuto = false
+                let loaded = OutputBuffer()
+                try store.run(spec, format: .jsonl, to: loaded)
+                for split in [nil, 1] as [Int64?] {
+                    for batchSize in [7, 50_000] {
+                        let streamed = OutputBuffer()
+                        try SQLiteStore.streamQuery(
+                            file: file, spec: spec, output: .jsonl, to: streamed,
+                            batchSize: batchSize, minimumSplit: split)
+                        #expect(streamed.text == loaded.text, "\(name): \(paths), \(split ?? 0)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a column named as a place's key makes the first rows in an order read the file again")
+    func placeKeyTaken() throws {
+        let lines = (0..<60).map { i in
+            #"{"id":\#(i),"jsonsql_place":\#((i * 7) % 13),"JSONSQL_LENGTH":"x\#(i % 4)"}"#
+        }
+        let file = try files.write("taken.ndjson", lines.joined(separator: "\n") + "\n")
+        let store = try Store.loading([file])
+        defer { store.close() }
+        for term in ["jsonsql_place", "JSONSQL_LENGTH", "id"] {
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.orderBy = [
+                (try Selection(parsing: term), true), (try Selection(parsing: "id"), false),
+            ]
+            spec.limit = 4
+            spec.jsonColumnsAuto = false
+            let loaded = OutputBuffer()
+            try store.run(spec, format: .jsonl, to: loaded)
+            for split in [nil, 1] as [Int64?] {
+                let streamed = OutputBuffer()
+                try SQLiteStore.streamTop(
+                    file: file, spec: spec, output: .jsonl, to: streamed, batchSize: 5,
+                    minimumSplit: split)
+                #expect(streamed.text == loaded.text, "\(term)")
+                #expect(loaded.text.split(separator: "\n").count == 4)
+            }
+        }
+    }
+}
