@@ -29,15 +29,17 @@ struct DuplicateKeys {
         {
             return nil
         }
-        var seen = Set<String>()
-        for field in fields {
-            let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
-            let (inserted, earlier) = seen.insert(key)
-            if !inserted {
-                if !earlier.utf8.elementsEqual(key.utf8) {
-                    throw TypeInference.twoForms(earlier, key)
+        if !Self.plainKeysDiffer(fields, bytes: bytes) {
+            var seen = Set<String>()
+            for field in fields {
+                let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
+                let (inserted, earlier) = seen.insert(key)
+                if !inserted {
+                    if !earlier.utf8.elementsEqual(key.utf8) {
+                        throw TypeInference.twoForms(earlier, key)
+                    }
+                    return key
                 }
-                return key
             }
         }
         lastKeys =
@@ -48,5 +50,26 @@ struct DuplicateKeys {
                     UnsafeBufferPointer(start: bytes + $0.keyStart, count: $0.keyEnd - $0.keyStart))
             }
         return nil
+    }
+
+    /// Whether a few keys, all unescaped ASCII, are all different: then their bytes decide, with
+    /// no String made (a key with other characters may equal another written in another form).
+    private static func plainKeysDiffer(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) -> Bool
+    {
+        guard fields.count <= 24 else { return false }
+        for field in fields {
+            if field.keyEscaped { return false }
+            for i in field.keyStart..<field.keyEnd where bytes[i] >= 0x80 { return false }
+        }
+        for (index, field) in fields.enumerated() {
+            let count = field.keyEnd - field.keyStart
+            for other in fields[(index + 1)...]
+            where other.keyEnd - other.keyStart == count
+                && memcmp(bytes + field.keyStart, bytes + other.keyStart, count) == 0
+            {
+                return false
+            }
+        }
+        return true
     }
 }

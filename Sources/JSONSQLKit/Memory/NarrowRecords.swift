@@ -404,6 +404,16 @@ struct NarrowRecords {
         private mutating func skipString() -> Bool {
             var escaped = false
             position += 1
+            // Most strings hold no escape: the closing quote is the next one.
+            if position < end,
+                let quote = memchr(bytes + position, 0x22, end - position)
+            {
+                let at = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self)) - bytes
+                if memchr(bytes + position, 0x5C, at - position) == nil {
+                    position = at + 1
+                    return false
+                }
+            }
             while position < end {
                 switch bytes[position] {
                 case UInt8(ascii: "\\"):
@@ -427,7 +437,16 @@ struct NarrowRecords {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 var depth = 0
                 while position < end {
-                    switch bytes[position] {
+                    let byte = bytes[position]
+                    // Only quotes, brackets and braces matter here.
+                    let mask: UInt64 =
+                        byte < 64
+                        ? 1 << 0x22 : byte < 128 ? 1 << 27 | 1 << 29 | 1 << 59 | 1 << 61 : 0
+                    if mask & (1 << UInt64(byte & 63)) == 0 {
+                        position += 1
+                        continue
+                    }
+                    switch byte {
                     case UInt8(ascii: "\""):
                         _ = skipString()
                         continue
