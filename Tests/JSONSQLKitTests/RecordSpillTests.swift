@@ -123,4 +123,40 @@ struct RecordSpillTests {
             }
         }
     }
+
+    @Test("places written by two readers come back in order, across chunks, and stop when asked")
+    func places() throws {
+        var first = RecordPlaces()
+        var second = RecordPlaces()
+        var expected: [(Int64, Int)] = []
+        var random: UInt64 = 12345
+        for i in 0..<150_000 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let place = (Int64(random >> 20), Int(UInt32(truncatingIfNeeded: random >> 7)))
+            expected.append(place)
+            if i < 90_001 {
+                first.append(offset: place.0, length: place.1)
+            } else {
+                second.append(offset: place.0, length: place.1)
+            }
+        }
+        first.append(second)
+        #expect(!first.failed)
+        var found: [(Int64, Int)] = []
+        #expect(
+            try first.forEach {
+                found.append(($0, $1))
+                return true
+            })
+        #expect(found.count == expected.count)
+        #expect(zip(found, expected).allSatisfy { $0 == $1 })
+        var seen = 0
+        #expect(
+            try first.forEach { _, _ in
+                seen += 1
+                return seen < 100_000
+            })
+        #expect(seen == 100_000)
+        #expect(try RecordPlaces().forEach { _, _ in true })
+    }
 }

@@ -15,9 +15,8 @@ import GRDBSQLite
 /// one cannot be inserted as it is, the caller reads the whole file again instead.
 struct FilteredRecords {
     private(set) var narrow: NarrowRecords
-    /// Each record's first byte in the file and its length, in the file's order.
-    private var offsets: [Int64] = []
-    private var lengths: [UInt32] = []
+    /// Each record's first byte in the file and its length, in the file's order, on disk.
+    private var places = RecordPlaces()
 
     init(_ filter: Filter, table: String, maximumBytes: Int = NarrowRecords.maximumBytes) {
         var spec = QuerySpec(table: table)
@@ -25,31 +24,29 @@ struct FilteredRecords {
         narrow = NarrowRecords(spec, maximumBytes: maximumBytes)
     }
 
-    /// Whether the cut-down records outgrew their budget: then nothing is kept.
-    var overflowed: Bool { narrow.overflowed }
+    /// Whether the cut-down records outgrew their budget, or the places could not be written:
+    /// then nothing is kept.
+    var overflowed: Bool { narrow.overflowed || places.failed }
 
     /// Keeps the checked record at `position` in `bytes`, whose fields are `fields`.
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
-        guard !narrow.overflowed else { return }
+        guard !overflowed else { return }
         try narrow.observe(fields, bytes: bytes, at: position)
         if narrow.overflowed { return release() }
-        offsets.append(position.offset)
-        lengths.append(UInt32(position.end - position.start))
+        places.append(offset: position.offset, length: position.end - position.start)
     }
 
     /// Adds the records a later reader kept, which follow these in the file.
     mutating func append(_ later: FilteredRecords) {
         narrow.append(later.narrow)
         if narrow.overflowed { return release() }
-        offsets += later.offsets
-        lengths += later.lengths
+        places.append(later.places)
     }
 
     private mutating func release() {
-        offsets = []
-        lengths = []
+        places = RecordPlaces()
     }
 
     /// Which different cut-down records `filter` matches, by number: each is inserted into a
@@ -127,9 +124,18 @@ struct FilteredRecords {
         _ matched: [Bool], in path: String, window: Int = 1 << 20,
         _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
     ) throws {
-        let places = narrow.records.indices.lazy.filter { matched[Int(narrow.records[$0])] }
-            .map { (record: $0 + 1, offset: offsets[$0], length: Int(lengths[$0])) }
-        try Self.forEachRecord(at: places, in: path, window: window, body)
+        let reader = try PlacedRecords(path, window: window)
+        var index = 0
+        let records = narrow.records
+        let complete = try places.forEach { offset, length in
+            defer { index += 1 }
+            guard index < records.count else { return false }
+            guard matched[Int(records[index])] else { return true }
+            return try reader.read(record: index + 1, offset: offset, length: length, body)
+        }
+        guard complete else {
+            throw JSONSQLError("the places of \(path)'s records could not be read back")
+        }
     }
 
     /// Reads the records at `places` of the file at `path` (each one's number, first byte and
@@ -141,30 +147,51 @@ struct FilteredRecords {
         window: Int = 1 << 20,
         _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
     ) throws {
-        let source = try InputSource.open(path)
-        defer { source.close() }
-        var buffer = [UInt8]()
-        var bufferStart: Int64 = 0
+        let reader = try PlacedRecords(path, window: window)
         for (record, offset, length) in places {
-            if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(buffer.count) {
-                let size = max(window, length)
-                buffer = [UInt8](repeating: 0, count: size)
-                let read = buffer.withUnsafeMutableBytes {
-                    pread(source.fd, $0.baseAddress, size, off_t(offset))
-                }
-                guard read >= length else {
-                    throw JSONSQLError("\(source.name) changed while it was read")
-                }
-                buffer.removeLast(size - read)
-                bufferStart = offset
+            if !(try reader.read(record: record, offset: offset, length: length, body)) { return }
+        }
+    }
+}
+
+/// Records read from a file by their places, in the file's order: the file is read in windows
+/// of at least `window` bytes, so records close together take one read.
+final class PlacedRecords {
+    private let source: InputSource
+    private let window: Int
+    private var buffer = [UInt8]()
+    private var bufferStart: Int64 = 0
+
+    init(_ path: String, window: Int) throws {
+        source = try InputSource.open(path)
+        self.window = window
+    }
+
+    deinit { source.close() }
+
+    /// Calls `body` with the bytes (writable, as the scanner decodes strings in place) and
+    /// place of record number `record`, `length` bytes at `offset`; what `body` returns.
+    func read(
+        record: Int, offset: Int64, length: Int,
+        _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
+    ) throws -> Bool {
+        if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(buffer.count) {
+            let size = max(window, length)
+            buffer = [UInt8](repeating: 0, count: size)
+            let read = buffer.withUnsafeMutableBytes {
+                pread(source.fd, $0.baseAddress, size, off_t(offset))
             }
-            let start = Int(offset - bufferStart)
-            let keepGoing = try buffer.withUnsafeMutableBufferPointer { all -> Bool in
-                let position = RecordReader.Position(
-                    line: 0, record: record, start: start, end: start + length, offset: offset)
-                return try body(all.baseAddress!, position)
+            guard read >= length else {
+                throw JSONSQLError("\(source.name) changed while it was read")
             }
-            if !keepGoing { return }
+            buffer.removeLast(size - read)
+            bufferStart = offset
+        }
+        let start = Int(offset - bufferStart)
+        return try buffer.withUnsafeMutableBufferPointer { all -> Bool in
+            let position = RecordReader.Position(
+                line: 0, record: record, start: start, end: start + length, offset: offset)
+            return try body(all.baseAddress!, position)
         }
     }
 }

@@ -1,5 +1,68 @@
 import Foundation
 
+/// An unnamed temporary file written through a buffer and read back in chunks: what a first
+/// read sets aside for later without holding it in memory. A write that fails sets `failed`.
+final class SpillFile {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// The bytes written to the file (not counting those still in the buffer).
+    private(set) var size: Int64 = 0
+    private(set) var failed = false
+
+    init?(_ prefix: String) {
+        guard let fd = InputSource.unnamedFile(prefix) else { return nil }
+        self.fd = fd
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        write(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    func flush() {
+        guard !failed else { return buffer.removeAll(keepingCapacity: true) }
+        failed = !buffer.withUnsafeBytes { InputSource.write($0, to: fd) }
+        size += Int64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with everything written, in chunks of at most `chunk` bytes; false when a
+    /// read fails.
+    func forEachChunk(size chunk: Int = 1 << 20, _ body: (UnsafeBufferPointer<UInt8>) -> Void)
+        -> Bool
+    {
+        flush()
+        guard !failed else { return false }
+        var offset: Int64 = 0
+        var bytes = [UInt8](repeating: 0, count: chunk)
+        while offset < size {
+            let n = bytes.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress, min($0.count, Int(size - offset)), off_t(offset))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            offset += Int64(n)
+        }
+        return true
+    }
+
+    /// A descriptor of its own, at the start of everything written; nil when that fails.
+    func reading() -> Int32? {
+        flush()
+        guard !failed, lseek(fd, 0, SEEK_SET) == 0 else { return nil }
+        let copy = dup(fd)
+        return copy >= 0 ? copy : nil
+    }
+
+    deinit { _ = Foundation.close(fd) }
+}
+
 /// Each record of a file cut down to what a query reads of it (`NarrowRecords.smallRecord`),
 /// written while the file is read for its types to an unnamed temporary file as JSON text, one
 /// small record after the other: the query's second pass reads these instead of the whole file
@@ -11,34 +74,7 @@ import Foundation
 /// of its own, numbered from the half's first line, which `follow` appends where the two meet.
 /// Any write that fails marks the spill `failed`, and its owner reads the file again instead.
 struct RecordSpill {
-    private final class File {
-        let fd: Int32
-        var buffer: [UInt8] = []
-        var size: Int64 = 0
-        var failed = false
-
-        init?() {
-            guard let fd = InputSource.unnamedFile("jsonsql-spill") else { return nil }
-            self.fd = fd
-            buffer.reserveCapacity(1 << 20)
-        }
-
-        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-            buffer.append(contentsOf: bytes)
-            if buffer.count >= 1 << 20 { flush() }
-        }
-
-        func flush() {
-            guard !failed else { return buffer.removeAll(keepingCapacity: true) }
-            failed = !buffer.withUnsafeBytes { InputSource.write($0, to: fd) }
-            size += Int64(buffer.count)
-            buffer.removeAll(keepingCapacity: true)
-        }
-
-        deinit { _ = Foundation.close(fd) }
-    }
-
-    private var file: File?
+    private var file: SpillFile?
     /// The line the next byte written is on, counted from 1.
     private var line = 1
     /// The line of the first record appended; 0 before one is.
@@ -51,7 +87,7 @@ struct RecordSpill {
     /// Appends `text`, a record's small record, for the record starting on `recordLine`.
     mutating func append(_ text: [UInt8], line recordLine: Int) {
         if file == nil && !broken {
-            file = File()
+            file = SpillFile("jsonsql-spill")
             broken = file == nil
         }
         guard let file, !failed else { return }
@@ -64,7 +100,7 @@ struct RecordSpill {
     }
 
     /// Writes line breaks until the next byte is on `target`, or a space where it is already.
-    private mutating func pad(to target: Int, in file: File) {
+    private mutating func pad(to target: Int, in file: SpillFile) {
         let breaks = max(0, target - line)
         let padding = [UInt8](repeating: 0x0A, count: breaks == 0 ? 0 : breaks)
         padding.withUnsafeBufferPointer { file.write($0) }
@@ -83,41 +119,23 @@ struct RecordSpill {
             return
         }
         if file == nil {
-            file = File()
+            file = SpillFile("jsonsql-spill")
             broken = file == nil
         }
         guard let file, !failed else { return }
-        next.flush()
         // Line 1 of the later spill is this spill's line `first`.
         let first = meetingLine - later.firstLine + 1
         if first > line { pad(to: first, in: file) }
-        file.flush()
-        var offset: Int64 = 0
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while offset < next.size {
-            let n = chunk.withUnsafeMutableBytes {
-                pread(
-                    next.fd, $0.baseAddress, min($0.count, Int(next.size - offset)), off_t(offset))
-            }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                broken = true
-                return
-            }
-            chunk.withUnsafeBufferPointer { file.write(UnsafeBufferPointer(rebasing: $0[0..<n])) }
-            offset += Int64(n)
+        guard next.forEachChunk({ file.write($0) }) else {
+            broken = true
+            return
         }
         line = max(line, first) + later.line - 1
     }
 
     /// The small records written, to read as the file named `name`; nil when `failed`.
     func source(name: String) -> InputSource? {
-        guard let file, !failed else { return nil }
-        file.flush()
-        guard !file.failed, lseek(file.fd, 0, SEEK_SET) == 0 else { return nil }
-        // A descriptor of its own: the reader closes it, and the spill closes its own.
-        let fd = dup(file.fd)
-        guard fd >= 0 else { return nil }
+        guard let file, !failed, let fd = file.reading() else { return nil }
         return InputSource(name: name, fd: fd, size: file.size)
     }
 
@@ -176,5 +194,72 @@ struct SpilledRecords {
             throw JSONSQLError("record \(position.record) is no object")
         }
         spill.append(placed, line: position.line)
+    }
+}
+
+/// Each record's place in the file (its first byte and length), in the file's order, written
+/// to unnamed temporary files rather than held in memory: 12 bytes a record on disk, a buffer
+/// in memory. Each half of a file read on two threads writes its own; `append` puts the
+/// later half's after these.
+struct RecordPlaces {
+    private var files: [SpillFile] = []
+    private var broken = false
+    private static let entrySize = 12
+
+    /// Whether a place could not be written or read back: the places are unusable.
+    var failed: Bool { broken || files.contains { $0.failed } }
+
+    /// Adds the place of the next record.
+    mutating func append(offset: Int64, length: Int) {
+        if files.isEmpty {
+            guard let file = SpillFile("jsonsql-places") else {
+                broken = true
+                return
+            }
+            files.append(file)
+        }
+        var entry = (offset.littleEndian, UInt32(truncatingIfNeeded: length).littleEndian)
+        withUnsafeBytes(of: &entry.0) { files[files.count - 1].write($0) }
+        withUnsafeBytes(of: &entry.1) { files[files.count - 1].write($0) }
+    }
+
+    /// Adds the places of the records `later` holds, which follow these in the file.
+    mutating func append(_ later: RecordPlaces) {
+        broken = broken || later.broken
+        files += later.files
+    }
+
+    /// Calls `body` with each place, in order, until it returns false; false when the places
+    /// could not all be read back.
+    func forEach(_ body: (_ offset: Int64, _ length: Int) throws -> Bool) throws -> Bool {
+        var stopped = false
+        var carry: [UInt8] = []
+        for file in files where !stopped {
+            var failure: (any Error)?
+            let read = file.forEachChunk(size: Self.entrySize << 16) { chunk in
+                guard !stopped, failure == nil else { return }
+                carry.append(contentsOf: chunk)
+                var at = 0
+                carry.withUnsafeBytes { bytes in
+                    while at + Self.entrySize <= bytes.count, !stopped, failure == nil {
+                        let offset = Int64(
+                            littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: Int64.self))
+                        let length = UInt32(
+                            littleEndian: bytes.loadUnaligned(
+                                fromByteOffset: at + 8, as: UInt32.self))
+                        do {
+                            stopped = !(try body(offset, Int(length)))
+                        } catch {
+                            failure = error
+                        }
+                        at += Self.entrySize
+                    }
+                }
+                carry.removeSubrange(0..<at)
+            }
+            if let failure { throw failure }
+            if !read { return false }
+        }
+        return true
     }
 }
