@@ -144,7 +144,7 @@ struct RecordSpillTests {
         #expect(!first.failed)
         var found: [(Int64, Int)] = []
         #expect(
-            try first.forEach {
+            try first.readBack {
                 found.append(($0, $1))
                 return true
             })
@@ -152,11 +152,11 @@ struct RecordSpillTests {
         #expect(zip(found, expected).allSatisfy { $0 == $1 })
         var seen = 0
         #expect(
-            try first.forEach { _, _ in
+            try first.readBack { _, _ in
                 seen += 1
                 return seen < 100_000
             })
         #expect(seen == 100_000)
-        #expect(try RecordPlaces().forEach { _, _ in true })
+        #expect(try RecordPlaces().readBack { _, _ in true })
     }
 }

@@ -127,7 +127,7 @@ struct FilteredRecords {
         let reader = try PlacedRecords(path, window: window)
         var index = 0
         let records = narrow.records
-        let complete = try places.forEach { offset, length in
+        let complete = try places.readBack { offset, length in
             defer { index += 1 }
             guard index < records.count else { return false }
             guard matched[Int(records[index])] else { return true }

@@ -231,7 +231,7 @@ struct RecordPlaces {
 
     /// Calls `body` with each place, in order, until it returns false; false when the places
     /// could not all be read back.
-    func forEach(_ body: (_ offset: Int64, _ length: Int) throws -> Bool) throws -> Bool {
+    func readBack(_ body: (_ offset: Int64, _ length: Int) throws -> Bool) throws -> Bool {
         var stopped = false
         var carry: [UInt8] = []
         for file in files where !stopped {
