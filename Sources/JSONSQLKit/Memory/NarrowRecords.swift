@@ -86,8 +86,10 @@ struct NarrowRecords {
     private var storage: [UInt8] = []
     private var starts: [Int] = [0]
     private var hashes: [UInt64] = []
-    /// Open addressing over `hashes`: a small record's number, or -1.
-    private var slots = [Int32](repeating: -1, count: 1 << 10)
+    /// Open addressing over `hashes`: a small record's number + 1 in the low 32 bits, under
+    /// the high 32 bits of its hash, which rule out most others without touching `hashes` or
+    /// `storage`; 0 for an empty slot.
+    private var slots = [UInt64](repeating: 0, count: 1 << 10)
     /// The number of each record's small record, in the file's order.
     private(set) var records: [Int32] = []
     /// Set once the small records outgrow `maximumBytes`; nothing more is kept.
@@ -558,9 +560,12 @@ struct NarrowRecords {
         let hash = buffer.withUnsafeBytes { Self.hash($0.baseAddress!, $0.count) }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] >= 0 {
-            let number = Int(slots[slot])
-            if hashes[number] == hash && starts[number + 1] - starts[number] == buffer.count
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        while slots[slot] != 0 {
+            let entry = slots[slot]
+            let number = Int(entry & 0xFFFF_FFFF) - 1
+            if entry & 0xFFFF_FFFF_0000_0000 == tag
+                && starts[number + 1] - starts[number] == buffer.count
                 && storage.withUnsafeBufferPointer({ stored in
                     buffer.withUnsafeBufferPointer {
                         memcmp(stored.baseAddress! + starts[number], $0.baseAddress!, $0.count) == 0
@@ -583,14 +588,14 @@ struct NarrowRecords {
         storage.append(contentsOf: buffer)
         starts.append(storage.count)
         hashes.append(hash)
-        slots[slot] = number
+        slots[slot] = tag | UInt64(number + 1)
         if hashes.count * 2 > slots.count {
-            slots = [Int32](repeating: -1, count: slots.count * 2)
+            slots = [UInt64](repeating: 0, count: slots.count * 2)
             let mask = slots.count - 1
             for (number, hash) in hashes.enumerated() {
                 var slot = Int(truncatingIfNeeded: hash) & mask
-                while slots[slot] >= 0 { slot = (slot + 1) & mask }
-                slots[slot] = Int32(number)
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
             }
         }
         return number
