@@ -287,6 +287,31 @@ extension MemoryStreamingTests {
 
 extension MemoryStreamingTests {
     @Test(
+        "with no temporary file to be had, a query reads the file again instead and prints the same"
+    )
+    func noTemporaryFile() throws {
+        let file = try directory.write("spilled.ndjson", Self.records.joined(separator: "\n"))
+        let missing = directory.url.appendingPathComponent("no-such-directory").path
+        for options in [
+            ["--select", "id,address.city,note"],
+            ["--order-by", "score:desc", "--limit", "3"],
+            ["--order-by", "score", "--limit", "2", "--select", "id,name"],
+            ["--where", "score > 10"],
+            ["--where", "address.country = DE", "--select", "id"],
+        ] {
+            let usual = try CLI.run(["query", file] + options + ["--format", "jsonl"])
+            let without = try CLI.run(
+                ["query", file] + options + ["--format", "jsonl"],
+                environment: ["TMPDIR": missing])
+            #expect(usual.status == 0, "\(options): \(usual.stderr)")
+            #expect(!usual.stdout.isEmpty, "\(options)")
+            #expect(without.status == 0, "\(options): \(without.stderr)")
+            #expect(without.stdout == usual.stdout, "\(options)")
+            #expect(without.stderr == usual.stderr, "\(options)")
+        }
+    }
+
+    @Test(
         "--explain on a file says how query reads it without --explain, before SQLite's plan of the loaded file"
     )
     func explainedReading() throws {
