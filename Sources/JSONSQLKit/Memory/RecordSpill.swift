@@ -102,8 +102,7 @@ struct RecordSpill {
     /// Writes line breaks until the next byte is on `target`, or a space where it is already.
     private mutating func pad(to target: Int, in file: SpillFile) {
         let breaks = max(0, target - line)
-        let padding = [UInt8](repeating: 0x0A, count: breaks == 0 ? 0 : breaks)
-        padding.withUnsafeBufferPointer { file.write($0) }
+        [UInt8](repeating: 0x0A, count: breaks).withUnsafeBufferPointer { file.write($0) }
         if breaks == 0 {
             [UInt8(ascii: " ")].withUnsafeBufferPointer { file.write($0) }
         }

@@ -49,12 +49,8 @@ extension SQLiteStore {
             again = InsertProgress.again(progress)
         } else if var found = filtered {
             inference = try Self.inferTypes(
-                path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &found,
-                secondState: found,
-                first: { found, fields, bytes, position in
-                    try found.observe(fields, bytes: bytes, at: position)
-                },
-                second: { found, fields, bytes, position in
+                path, table: table, minimumSplit: minimumSplit, with: &found,
+                each: { found, fields, bytes, position in
                     try found.observe(fields, bytes: bytes, at: position)
                 },
                 merge: { found, later, _ in found.append(later) }, progress: progress)
@@ -277,12 +273,8 @@ extension SQLiteStore {
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> TypeInference {
         try inferTypes(
-            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &kept,
-            secondState: kept,
-            first: { kept, _, bytes, position in
-                kept.observe(bytes, at: position, precheck: precheck)
-            },
-            second: { kept, _, bytes, position in
+            path, table: table, minimumSplit: minimumSplit, with: &kept,
+            each: { kept, _, bytes, position in
                 kept.observe(bytes, at: position, precheck: precheck)
             },
             merge: { kept, later, meeting in kept.append(later, meeting: meeting) },
@@ -299,17 +291,30 @@ extension SQLiteStore {
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> TypeInference {
         try inferTypes(
-            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &cuts,
-            secondState: cuts,
-            first: { cuts, fields, bytes, position in
-                try cuts.observe(fields, bytes: bytes, at: position)
-            },
-            second: { cuts, fields, bytes, position in
+            path, table: table, minimumSplit: minimumSplit, with: &cuts,
+            each: { cuts, fields, bytes, position in
                 try cuts.observe(fields, bytes: bytes, at: position)
             },
             merge: { cuts, later, meeting in
                 cuts.spill.follow(later.spill, meetingLine: meeting.line)
             }, progress: progress)
+    }
+
+    /// `inferTypes` on two threads with the same work, `each`, on every checked record of
+    /// either half, each half from a copy of `state` as it is now (as the general form below).
+    static func inferTypes<State>(
+        _ path: String, table: String, minimumSplit: Int64?, with state: inout State,
+        each:
+            @escaping (inout State, [JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position)
+            throws -> Void,
+        merge: (inout State, State, RecordReader.Position) -> Void,
+        discard: (State) -> Void = { _ in },
+        progress: ((InsertProgress) -> Void)? = nil
+    ) throws -> TypeInference {
+        try inferTypes(
+            path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &state,
+            secondState: state, first: each, second: each, merge: merge, discard: discard,
+            progress: progress)
     }
 
     /// `inferTypes`, with more work on every checked record: `first` on the records the first

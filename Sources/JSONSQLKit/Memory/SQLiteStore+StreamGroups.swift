@@ -54,13 +54,8 @@ extension SQLiteStore {
             try SQLQuote.checkName(spec.table, kind: "table")
             var kept = KeptValues(spec, maximumBytes: narrowBytes)
             let inference = try inferTypes(
-                path, table: spec.table, secondHalf: true, minimumSplit: minimumSplit,
-                with: &kept,
-                secondState: kept,
-                first: { kept, fields, bytes, position in
-                    try kept.observe(fields, bytes: bytes, at: position)
-                },
-                second: { kept, fields, bytes, position in
+                path, table: spec.table, minimumSplit: minimumSplit, with: &kept,
+                each: { kept, fields, bytes, position in
                     try kept.observe(fields, bytes: bytes, at: position)
                 },
                 merge: { kept, later, _ in kept.append(later) }, progress: progress)
