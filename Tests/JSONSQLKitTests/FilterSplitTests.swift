@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import JSONSQLKit
@@ -149,6 +150,79 @@ final class FilterSplitTests {
                     "--limit 1, \(name), \(filter)")
             }
         }
+    }
+
+    @Test(
+        "past the budget the cut-down records go to a temporary file, and the filter finds on them the records it finds in the loaded file, wherever either half fills up"
+    )
+    func spilledCutDownRecords() throws {
+        let lines = DescribeFileSplitTests.records(36, seed: 5)
+        // How many reads spilled, by budget.
+        var spilled: [Int: Int] = [:]
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try files.write("spill-\(name)", text)
+            let table = Store.tableName(forFile: file)
+            let loaded = try Store.loading([file])
+            defer { loaded.close() }
+            let sqlite = try #require(loaded.backend as? SQLiteStore)
+            for filter in Self.cutDownFilters.map({ try! FilterParser.parse($0) }) {
+                // The records the filter matches in the loaded file, by record number.
+                let expected: [Bool] = try sqlite.read { db in
+                    let info = try TableInfo(db: db, table: table)
+                    let rendered = try FilterSQL(filter, table: info)
+                    let rowids = try Int64.fetchSet(
+                        db,
+                        sql:
+                            "SELECT rowid FROM \(SQLQuote.identifier(table)) WHERE \(rendered.sql)",
+                        arguments: StatementArguments(rendered.arguments))
+                    let count = try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM \(SQLQuote.identifier(table))")
+                    return (1...(count ?? 0)).map { rowids.contains(Int64($0)) }
+                }
+                for budget in [1, 600, 1500, 3000, 1 << 20] {
+                    for split in [nil, 1] as [Int64?] {
+                        var found = FilteredRecords(filter, table: table, maximumBytes: budget)
+                        let inference = try SQLiteStore.inferTypes(
+                            file, table: table, minimumSplit: split, with: &found,
+                            each: { found, fields, bytes, position in
+                                try found.observe(fields, bytes: bytes, at: position)
+                            },
+                            merge: { found, later, _ in found.append(later) })
+                        if budget == 1 || budget == 1 << 20 {
+                            #expect(found.spilled == (budget == 1), "\(name), \(budget)")
+                        }
+                        spilled[budget, default: 0] += found.spilled ? 1 : 0
+                        let columns = try inference.columns(for: table, primaryKey: [])
+                        let store = try SQLiteStore(memoryNamed: file)
+                        defer { store.close() }
+                        let info: TableInfo = try store.write { db in
+                            try TableSpec(name: table, columns: columns, primaryKey: []).create(
+                                in: db, ifNotExists: false)
+                            return try TableInfo(db: db, table: table)
+                        }
+                        let matched =
+                            found.spilled
+                            ? try found.spilledMatches(
+                                filter, columns: columns, like: info, name: "cut", store: store,
+                                source: file, batchSize: 5)
+                            : try store.write { db in
+                                try found.matches(
+                                    filter, columns: columns, like: info, name: "cut", db: db,
+                                    source: file)
+                            }
+                        #expect(
+                            matched == expected,
+                            "\(name), \(filter), budget \(budget), split \(split ?? -1)")
+                    }
+                }
+            }
+        }
+        // The middle budgets fill up in some reads and not in others.
+        #expect(
+            [600, 1500, 3000].contains {
+                0 < spilled[$0, default: 0] && spilled[$0]! < spilled[1]!
+            },
+            "\(spilled)")
     }
 
     @Test(

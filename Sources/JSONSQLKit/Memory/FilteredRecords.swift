@@ -10,55 +10,97 @@ import GRDBSQLite
 /// path the value the whole record gives, so it matches exactly when the record does. Only the
 /// records it matches are read again, by their place, and loaded.
 ///
-/// Nothing is decided here that SQLite does not decide: the filter's SQL is the one the query
-/// runs, over the same types. Where the cut-down records outgrow `NarrowRecords`' budget, or
-/// one cannot be inserted as it is, the caller reads the whole file again instead.
+/// Past `NarrowRecords`' budget, every cut-down record is written to a temporary file instead
+/// (`RecordSpill`, one after the other in the file's order), and the filter runs on those in
+/// batches. Nothing is decided here that SQLite does not decide: the filter's SQL is the one the
+/// query runs, over the same types. Where a cut-down record cannot be inserted as it is, or the
+/// temporary files cannot be written, the caller reads the whole file again instead.
 struct FilteredRecords {
     private(set) var narrow: NarrowRecords
+    /// Once `narrow` is full: each record's cut-down record, record n on line n of the spill.
+    private var spill: RecordSpill?
     /// Each record's first byte in the file and its length, in the file's order, on disk.
     private var places = RecordPlaces()
+    /// The records observed, and appended.
+    private(set) var count = 0
 
     init(_ filter: Filter, table: String, maximumBytes: Int = NarrowRecords.maximumBytes) {
         var spec = QuerySpec(table: table)
         spec.filters = [filter]
-        narrow = NarrowRecords(spec, maximumBytes: maximumBytes)
+        narrow = NarrowRecords(spec, maximumBytes: maximumBytes, keepsWhenFull: true)
     }
 
-    /// Whether the cut-down records outgrew their budget, or the places could not be written:
-    /// then nothing is kept.
-    var overflowed: Bool { narrow.overflowed || places.failed }
+    /// Whether the places or the cut-down records could not be written: nothing usable is kept.
+    var overflowed: Bool { places.failed || spill?.failed == true }
+
+    /// Whether the cut-down records went to a temporary file (`spilledMatches`), not memory.
+    var spilled: Bool { spill != nil }
 
     /// Keeps the checked record at `position` in `bytes`, whose fields are `fields`.
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
-        try narrow.observe(fields, bytes: bytes, at: position)
-        if narrow.overflowed { return release() }
+        if spill == nil {
+            try narrow.observe(fields, bytes: bytes, at: position)
+            if narrow.full { startSpill() }
+        }
+        count += 1
+        if spill != nil {
+            spill?.append(try narrow.smallRecord(fields, bytes: bytes, at: position), line: count)
+        }
         places.append(offset: position.offset, length: position.end - position.start)
+    }
+
+    /// Writes the cut-down records kept so far to `spill`, and frees them.
+    private mutating func startSpill() {
+        var spill = RecordSpill()
+        var line = 0
+        narrow.forEachRecord {
+            line += 1
+            spill.append(Array($0), line: line)
+        }
+        narrow.removeKept()
+        self.spill = spill
     }
 
     /// Adds the records a later reader kept, which follow these in the file.
     mutating func append(_ later: FilteredRecords) {
-        narrow.append(later.narrow)
-        if narrow.overflowed { return release() }
+        guard !overflowed else { return }
+        if spill == nil && later.spill == nil {
+            narrow.append(later.narrow)
+            if !narrow.full {
+                count += later.count
+                places.append(later.places)
+                return
+            }
+        }
+        if spill == nil { startSpill() }
+        if let next = later.spill {
+            spill?.follow(next, meetingLine: count + 1)
+        } else {
+            var line = count
+            later.narrow.forEachRecord {
+                line += 1
+                spill?.append(Array($0), line: line)
+            }
+        }
+        count += later.count
         places.append(later.places)
     }
 
-    private mutating func release() {
-        places = RecordPlaces()
-    }
-
-    /// Which different cut-down records `filter` matches, by number: each is inserted into a
-    /// new table `name` of `columns` (those of the file's table `info`, as `insert` stores it),
-    /// the filter, written for `info`, runs there under its name, and the table is dropped. Nil
-    /// when a cut-down record cannot be inserted.
+    /// Whether each record, in the file's order, is one `filter` matches: each different
+    /// cut-down record is inserted into a new table `name` of `columns` (those of the file's
+    /// table `info`, as `insert` stores it), the filter, written for `info`, runs there under
+    /// its name, and the table is dropped. Nil when a cut-down record cannot be inserted, or
+    /// they were `spilled`.
     func matches(
         _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String, db: Database,
         source: String
     )
         throws -> [Bool]?
     {
+        guard spill == nil else { return nil }
         let rendered = try FilterSQL(filter, table: info)
         try TableSpec(name: name, columns: columns, primaryKey: []).create(
             in: db, ifNotExists: false)
@@ -78,7 +120,61 @@ struct FilteredRecords {
             guard matched.indices.contains(number) else { return nil }
             matched[number] = true
         }
-        return matched
+        return narrow.records.map { matched[Int($0)] }
+    }
+
+    /// `matches` of `spilled` cut-down records: they are read as the file `source` into a new
+    /// table `name` of `store` in batches of `batchSize` (on two threads, as `insert` reads),
+    /// the filter runs on each batch, and the batch is deleted. Nil when one cannot be
+    /// inserted as it is, or the spill cannot be read.
+    func spilledMatches(
+        _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String,
+        store: SQLiteStore, source: String, batchSize: Int = 1 << 16
+    ) throws -> [Bool]? {
+        guard let input = spill?.source(name: source), let rowid = info.rowidName else {
+            return nil
+        }
+        let rendered = try FilterSQL(filter, table: info)
+        let table = SQLQuote.identifier(name)
+        try store.write { db in
+            try TableSpec(name: name, columns: columns, primaryKey: []).create(
+                in: db, ifNotExists: false)
+        }
+        defer { _ = try? store.write { db in try db.execute(sql: "DROP TABLE \(table)") } }
+        var matched = [Bool](repeating: false, count: count)
+        var done = 0
+        var options = InsertOptions(table: name)
+        options.format = .json
+        do {
+            _ = try store.insert(
+                from: [input], options: options, progress: nil,
+                batch: (
+                    batchSize,
+                    { db in
+                        // Every record of the batch is in the table, rowids in order.
+                        let first = try Int64.fetchOne(db, sql: "SELECT min(rowid) FROM \(table)")
+                        let rows = try Int64.fetchCursor(
+                            db,
+                            sql:
+                                "SELECT \(rowid) FROM \(table) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
+                            arguments: StatementArguments(rendered.arguments))
+                        while let row = try rows.next(), let first {
+                            let number = done + Int(row - first)
+                            guard matched.indices.contains(number) else {
+                                throw JSONSQLError("more cut-down records than records")
+                            }
+                            matched[number] = true
+                        }
+                        done += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+                        try db.execute(sql: "DELETE FROM \(table)")
+                        return true
+                    }
+                ))
+        } catch {
+            if Interruption.isRequested { throw error }
+            return nil
+        }
+        return done == count ? matched : nil
     }
 
     /// The line of the file at `path` that byte `offset` is on, counted from 1.
@@ -100,25 +196,15 @@ struct FilteredRecords {
         return line
     }
 
-    /// The number of records whose cut-down record is `matched`.
-    func count(_ matched: [Bool]) -> Int {
-        narrow.records.count { matched[Int($0)] }
+    /// Whether records `matched` are so many that reading the whole file again on a thread
+    /// of its own (`RecordProducer`) beats reading each by its place on the database's thread:
+    /// a quarter of the records or more.
+    static func dense(_ matched: [Bool]) -> Bool {
+        matched.count { $0 } * 4 >= matched.count
     }
 
-    /// Whether each record, in the file's order, is one `matched` holds.
-    func eachRecord(_ matched: [Bool]) -> [Bool] {
-        narrow.records.map { matched[Int($0)] }
-    }
-
-    /// Whether matched records are so many that reading the whole file again on a thread of its
-    /// own (`RecordProducer`) beats reading each by its place on the database's thread: a
-    /// quarter of the records or more.
-    func dense(_ matched: [Bool]) -> Bool {
-        count(matched) * 4 >= narrow.records.count
-    }
-
-    /// Reads each record whose cut-down record is `matched` from the file at `path` again, in
-    /// the file's order, and calls `body` with its bytes (writable, as the scanner decodes
+    /// Reads each record `matched` (one for each record, in the file's order) from the file at
+    /// `path` again, in the file's order, and calls `body` with its bytes (writable, as the scanner decodes
     /// strings in place) and place; `body` returns false to stop (`forEachRecord`).
     func forEachMatch(
         _ matched: [Bool], in path: String, window: Int = 1 << 20,
@@ -126,11 +212,10 @@ struct FilteredRecords {
     ) throws {
         let reader = try PlacedRecords(path, window: window)
         var index = 0
-        let records = narrow.records
         let complete = try places.readBack { offset, length in
             defer { index += 1 }
-            guard index < records.count else { return false }
-            guard matched[Int(records[index])] else { return true }
+            guard index < matched.count else { return false }
+            guard matched[index] else { return true }
             return try reader.read(record: index + 1, offset: offset, length: length, body)
         }
         guard complete else {

@@ -611,6 +611,27 @@ struct NarrowRecords {
         records = numbers.map { seen[Int($0)] }
     }
 
+    /// Calls `body` with each record's small record, in the file's order.
+    func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        storage.withUnsafeBufferPointer { stored in
+            for number in records {
+                body(
+                    UnsafeBufferPointer(
+                        rebasing: stored[starts[Int(number)]..<starts[Int(number) + 1]]))
+            }
+        }
+    }
+
+    /// Frees the small records kept, once they are written elsewhere; `smallRecord` still
+    /// cuts records down.
+    mutating func removeKept() {
+        storage = []
+        starts = [0]
+        hashes = []
+        slots = [UInt64](repeating: 0, count: 1 << 10)
+        records = []
+    }
+
     /// Gives up, freeing what was kept: the query reads the file again instead.
     private mutating func overflow() {
         overflowed = true

@@ -292,7 +292,7 @@ extension SQLiteStore {
                     "streamed: one read (two threads) infers the types and keeps aside the records whose text may match; only those are loaded, in batches"
             } else if json && filter != nil {
                 plan =
-                    "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of cut-down records the file is read again whole)"
+                    "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of different cut-down records, they go to a temporary file and the filter runs on them in batches)"
             } else if json && ColumnSelection(spec) != nil {
                 plan =
                     "streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches, the query runs on each batch, and the batch is dropped"

@@ -72,21 +72,28 @@ extension SQLiteStore {
         }
         let keeping = early != nil && kept.isComplete
         let fileColumns = try inference.columns(for: table, primaryKey: [])
-        let matched: [Bool]? = try write { db in
+        let name =
+            SQLName.same(table, "jsonsql_filtered") ? "jsonsql_filtered_2" : "jsonsql_filtered"
+        let info: TableInfo = try write { db in
             try TableSpec(name: table, columns: fileColumns, primaryKey: []).create(
                 in: db, ifNotExists: false)
-            guard let filter, let filtered, !filtered.overflowed else { return nil }
-            let name =
-                SQLName.same(table, "jsonsql_filtered") ? "jsonsql_filtered_2" : "jsonsql_filtered"
-            return try filtered.matches(
-                filter, columns: fileColumns, like: try TableInfo(db: db, table: table), name: name,
-                db: db, source: path)
+            return try TableInfo(db: db, table: table)
+        }
+        // Whether each record is one the filter matches.
+        var matched: [Bool]?
+        if let filter, let filtered, !filtered.overflowed {
+            matched =
+                filtered.spilled
+                ? try filtered.spilledMatches(
+                    filter, columns: fileColumns, like: info, name: name, store: self, source: path)
+                : try write { db in
+                    try filtered.matches(
+                        filter, columns: fileColumns, like: info, name: name, db: db, source: path)
+                }
         }
         // Many matched records: the file is read again whole, on a thread of its own, which
         // hands on only the records matched, in order.
-        let matchedRecords = matched.flatMap { matched in
-            filtered.flatMap { $0.dense(matched) ? $0.eachRecord(matched) : nil }
-        }
+        let matchedRecords = matched.flatMap { FilteredRecords.dense($0) ? $0 : nil }
         if let matched, let filtered, matchedRecords == nil {
             // Only the records the filter matches, read again by their place in the file; each
             // batch in a transaction of its own, so that memory holds one batch, however many
