@@ -196,6 +196,49 @@ final class GroupOneReadTests {
         }
     }
 
+    @Test(
+        "past the budget, with a filter of two columns, the second read reads the small records the first wrote aside, not the file; a record they cannot load sends it to the file, for the error's line"
+    )
+    func spilledValues() throws {
+        let lines = (0..<40000).map { i in
+            #"{"id":\#(i),"name":"n\#(i % 9000)","pad":"\#(String(repeating: "x", count: 60))","v":\#(i % 7)}"#
+        }
+        let file = try files.write("spilled.ndjson", lines.joined(separator: "\n") + "\n")
+        let size = Int64(try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int)
+        let query: (groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)]) =
+            (["name"], "name,count(),sum(v)", "v > 0 and id >= 10", [("count()", true)])
+        let loaded = run(file, query, oneRead: false, limit: 5)
+        #expect(loaded.split(separator: "\n").count == 5)
+        for split in [nil, 1] as [Int64?] {
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.jsonColumnsAuto = false
+            spec.filters = [try FilterParser.parse("v > 0 and id >= 10")]
+            spec.groupBy = [try JSONPath(parsing: "name")]
+            spec.selections = try ["name", "count()", "sum(v)"].map { try Selection(parsing: $0) }
+            spec.orderBy = [(try Selection(parsing: "count()"), true)]
+            spec.limit = 5
+            // The second read's progress: how many bytes it reads in all.
+            var second: Int64 = 0
+            let out = OutputBuffer()
+            try SQLiteStore.streamGroups(
+                file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split,
+                narrowBytes: 4000,
+                progress: { if $0.read == 2 { second = max(second, $0.totalBytes ?? 0) } })
+            #expect(out.text == loaded, "split \(split ?? -1)")
+            // `{"id":1,"name":"n1","v":1}`: about 30 bytes a record rather than 100.
+            #expect(second > 0 && second < size / 3, "\(second) of \(size)")
+        }
+        // A value insert refuses, in a record kept whole: the error names the file's line (a
+        // blank line between records, so not the record's number).
+        let bad = lines[..<30000] + [#"{"id":1,"name":"n1","v":2,"s":"\ud800"}"#] + lines[30000...]
+        let refused = try files.write("refused.ndjson", bad.joined(separator: "\n\n"))
+        let error = run(refused, query, oneRead: false, limit: 5)
+        #expect(error.hasPrefix("error") && error.contains(":60001:"), "\(error)")
+        for split in [nil, 1] as [Int64?] {
+            #expect(run(refused, query, oneRead: true, split: split, keep: 4000, limit: 5) == error)
+        }
+    }
+
     /// Keys without reals: whole numbers, strings of digits, booleans, null, JSON text, missing.
     static let whole = [
         "1", #""1""#, "2", "true", "false", "null", "1234567890123456789", #""{\"a\":1}""#,

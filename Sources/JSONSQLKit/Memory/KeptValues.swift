@@ -4,6 +4,12 @@ import GRDB
 /// small records (`NarrowRecords`) while they fit, then, where its filter reads one column at
 /// most, the small records of each column apart (`ColumnRecords`), which take over what the
 /// whole ones kept.
+///
+/// Where they cannot be taken apart (a filter reading two columns), once the whole small records
+/// no longer fit each record's small record is written to a temporary file instead
+/// (`RecordSpill`, record n on line n), where the query reads records cut down to its paths
+/// (`ColumnSelection`): the second read reads those (`spilled`) rather than the file. (Writing
+/// them while the columns apart may still fit cost a tenth more time where they did.)
 struct KeptValues {
     private let spec: QuerySpec
     private let maximumBytes: Int
@@ -11,47 +17,87 @@ struct KeptValues {
     private let splits: Bool
     private var records: NarrowRecords?
     private var columns: ColumnRecords?
+    /// Cuts records down for `spill`, where the second read would cut them down too.
+    private var cutter: NarrowRecords?
+    private var spill: RecordSpill?
+    /// The records observed, and appended.
+    private var count = 0
 
     init(_ spec: QuerySpec, maximumBytes: Int) {
         self.spec = spec
         self.maximumBytes = maximumBytes
         splits = ColumnRecords(spec, maximumBytes: maximumBytes) != nil
-        records = NarrowRecords(spec, maximumBytes: maximumBytes, keepsWhenFull: splits)
+        // Without columns apart, whole small records past the budget mean a second read.
+        cutter =
+            splits ? nil : ColumnSelection(spec).map { _ in NarrowRecords(spec, maximumBytes: 0) }
+        records = NarrowRecords(
+            spec, maximumBytes: maximumBytes, keepsWhenFull: splits || cutter != nil)
     }
 
-    /// Whether the kept values outgrew their budget: then the query reads the file again.
-    var overflowed: Bool { columns?.overflowed ?? records?.overflowed ?? true }
+    /// Whether the kept values outgrew their budget: then the query reads the file again, or
+    /// the records `spilled`.
+    var overflowed: Bool { columns?.overflowed ?? records.map { $0.overflowed || $0.full } ?? true }
+
+    /// Each record's small record, in the file's order, to read as the file named `name`; nil
+    /// when none were written, or a write failed.
+    func spilled(name: String) -> InputSource? {
+        spill?.source(name: name)
+    }
 
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
+        count += 1
         if records != nil {
             try records?.observe(fields, bytes: bytes, at: position)
             guard records?.full == true else { return }
             split()
         }
         try columns?.observe(fields, bytes: bytes, at: position)
+        if columns?.overflowed == true { columns = nil }
+        if spill != nil, let small = try cutter?.smallRecord(fields, bytes: bytes, at: position) {
+            spill?.append(small, line: count)
+        }
     }
 
-    /// Takes the whole small records apart by column.
+    /// Takes the whole small records apart by column, or writes them to `spill`.
     private mutating func split() {
         guard let whole = records else { return }
         records = nil
+        if cutter != nil {
+            var spill = RecordSpill()
+            var line = 0
+            whole.forEachRecord {
+                line += 1
+                spill.append(Array($0), line: line)
+            }
+            self.spill = spill
+        }
+        guard splits else { return }
         columns = ColumnRecords(spec, maximumBytes: maximumBytes)
         if columns?.take(whole) != true { columns = nil }
     }
 
     mutating func append(_ later: KeptValues) {
         var after = later
+        defer { count += later.count }
         if let mine = records, let theirs = after.records,
             !splits || mine.bytes + theirs.bytes <= maximumBytes
         {
             // Their union takes no more than both: it fits.
             records?.append(theirs)
-            return
+            if records?.full != true { return }
+            // Past the budget all the same (no columns apart): the whole small records stay
+            // as they were, and go to `spill` with those after.
+            records = mine
         }
         split()
         after.split()
+        if let next = after.spill {
+            spill?.follow(next, meetingLine: count + 1)
+        } else {
+            spill = nil
+        }
         guard let theirs = after.columns, columns != nil else {
             (records, columns) = (nil, nil)
             return

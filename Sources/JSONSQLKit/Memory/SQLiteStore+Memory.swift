@@ -316,7 +316,7 @@ extension SQLiteStore {
         } else if canStreamGroups(spec) {
             plan =
                 json
-                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records, each standing for its records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from each column's cut-down values apart where the filter reads one column at most), sums and averages added up per group in the file's order, and only records a group's min or max can take kept apart (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read, each record cut down to the query's paths)"
+                ? "grouped: one read (two threads) infers the types and keeps each record cut down to the query's paths; the groups are made from the different cut-down records, each standing for its records (past \(NarrowRecords.maximumBytes >> 20) MB of them, from each column's cut-down values apart where the filter reads one column at most, else from the cut-down records, written to a temporary file from then on and loaded in batches), sums and averages added up per group in the file's order, and only records a group's min or max can take kept apart (past \(NarrowRecords.maximumBytes >> 20) MB of them, from batches of a second read, each record cut down to the query's paths)"
                 : "grouped: the records are loaded in batches, each projected onto the query's values"
         } else {
             plan =
@@ -355,10 +355,11 @@ extension SQLiteStore {
     /// every record), leaving out records `spec`'s filters provably reject, and calls `body`
     /// after every `batchSize` records and after the last; `body` empties the table, and
     /// returns false to stop reading. Returns the store, for the caller to close. `inferred`
-    /// gives the types of a regular JSON file when a read already made found them.
+    /// gives the types of a regular JSON file when a read already made found them, and
+    /// `spilled` the small records that read wrote aside, to read instead of the file.
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
-        inferred: TypeInference? = nil,
+        inferred: TypeInference? = nil, spilled: InputSource? = nil,
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
         progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
@@ -376,7 +377,8 @@ extension SQLiteStore {
                     path, table: spec.table, filter: filter, columns: columns,
                     smallRecords: columns.map { _ in NarrowRecords(spec, maximumBytes: 0) },
                     batchSize: max(1, batchSize),
-                    inferred: inferred, minimumSplit: minimumSplit, keptBytes: keptBytes,
+                    inferred: inferred, spilled: spilled, minimumSplit: minimumSplit,
+                    keptBytes: keptBytes,
                     progress: progress, body)
                 return store
             }

@@ -20,11 +20,12 @@ extension SQLiteStore {
     /// `minimumSplit` is the smallest file read on two threads (`SecondHalf.minimumFileSize`
     /// unless given, for tests). `progress` gets how far each read has come. With
     /// `smallRecords`, a second read inserts each record cut down to the query's paths instead
-    /// (`NarrowRecords.smallRecord`).
+    /// (`NarrowRecords.smallRecord`); with `spilled` too, those written by the read that gave
+    /// `inferred` (the filter runs on them in SQL alone).
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?,
         smallRecords: NarrowRecords? = nil, batchSize: Int,
-        inferred: TypeInference? = nil, minimumSplit: Int64? = nil,
+        inferred: TypeInference? = nil, spilled: InputSource? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
@@ -37,7 +38,7 @@ extension SQLiteStore {
             inferred == nil && early == nil
             ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
         let inference: TypeInference
-        var spilled: InputSource?
+        var spilled = inferred != nil ? spilled : nil
         // With `inferred`, the read here is the one `progress` reports; else the second.
         var again = progress
         if let inferred {
@@ -190,7 +191,7 @@ extension SQLiteStore {
             if let spilled {
                 _ = try insert(
                     from: [spilled], options: options, progress: again,
-                    batch: (batchSize, body), keep: keep)
+                    batch: (batchSize, body), keep: filter == nil ? keep : nil)
                 return
             }
             if let matchedRecords {

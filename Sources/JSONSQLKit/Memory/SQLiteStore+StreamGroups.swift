@@ -50,6 +50,8 @@ extension SQLiteStore {
     ) throws -> Int {
         var inferred: TypeInference?
         var again = progress
+        // The small records the first read wrote aside, for the second to read instead of the file.
+        var spilled: InputSource?
         if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
             try SQLQuote.checkName(spec.table, kind: "table")
             var kept = KeptValues(spec, maximumBytes: narrowBytes)
@@ -66,28 +68,40 @@ extension SQLiteStore {
                 return printed
             }
             inferred = inference
+            spilled = kept.spilled(name: path)
             again = InsertProgress.again(progress)
         }
         var plan: NarrowPlan?
         var tracker: MissingPathTracker?
-        let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred,
-            progress: again, note: note
-        ) { db in
-            if plan == nil {
-                let info = try TableInfo(db: db, table: spec.table)
-                let made = try NarrowPlan(spec, table: info)
-                tracker = try MissingPathTracker(
-                    spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
-                try db.execute(sql: made.createSQL)
-                plan = made
+        func read(spilled: InputSource?) throws -> SQLiteStore {
+            (plan, tracker) = (nil, nil)
+            return try streamBatches(
+                file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred,
+                spilled: spilled, progress: again, note: note
+            ) { db in
+                if plan == nil {
+                    let info = try TableInfo(db: db, table: spec.table)
+                    let made = try NarrowPlan(spec, table: info)
+                    tracker = try MissingPathTracker(
+                        spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
+                    try db.execute(sql: made.createSQL)
+                    plan = made
+                }
+                guard let plan else { return false }
+                try db.execute(
+                    sql: plan.projectSQL, arguments: StatementArguments(plan.projectArguments))
+                try tracker?.observe(db, table: spec.table)
+                try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
+                return true
             }
-            guard let plan else { return false }
-            try db.execute(
-                sql: plan.projectSQL, arguments: StatementArguments(plan.projectArguments))
-            try tracker?.observe(db, table: spec.table)
-            try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(spec.table))")
-            return true
+        }
+        let store: SQLiteStore
+        do {
+            store = try read(spilled: spilled)
+        } catch  where spilled != nil && !Interruption.isRequested {
+            // Nothing is printed before the last batch: the file itself, read again, gives the
+            // error with its record's line (the spill numbers records as lines), or the rows.
+            store = try read(spilled: nil)
         }
         defer { store.close() }
         guard let plan else { return 0 }
