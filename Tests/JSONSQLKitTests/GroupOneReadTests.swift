@@ -239,6 +239,58 @@ final class GroupOneReadTests {
         }
     }
 
+    @Test(
+        "the halves' whole small records are joined where their union fits, and left as they were where it does not"
+    )
+    func unionOrNothing() throws {
+        var spec = QuerySpec(table: "t")
+        spec.groupBy = [try JSONPath(parsing: "g")]
+        spec.selections = [try Selection(parsing: "g"), try Selection(parsing: "count()")]
+        func observed(_ values: [Int], budget: Int) throws -> NarrowRecords {
+            var narrow = NarrowRecords(spec, maximumBytes: budget, keepsWhenFull: true)
+            for value in values {
+                var bytes = Array(#"{"g":"v\#(value)","x":1}"#.utf8)
+                var fields: [JSONField] = []
+                try bytes.withUnsafeMutableBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                    try scanner.scanRecord(into: &fields)
+                    try narrow.observe(
+                        fields, bytes: buffer.baseAddress!,
+                        at: RecordReader.Position(line: 1, record: 1, start: 0, end: buffer.count))
+                }
+            }
+            return narrow
+        }
+        func texts(_ narrow: NarrowRecords) -> [String] {
+            narrow.records.map { String(decoding: narrow.record(Int($0)), as: UTF8.self) }
+        }
+        // 20 and 20 different values, 10 of them in both: 30 in all.
+        let first = Array(0..<20) + Array(0..<20).reversed()
+        let second = Array(10..<30) + [12, 29]
+        let one = try observed(first + second, budget: 1 << 20)
+        #expect(one.distinctCount == 30)
+        // A small record fits when the bytes before it and its own are within the budget.
+        let least = one.bytes - 32
+        for budget in [least, least - 1] {
+            var mine = try observed(first, budget: budget)
+            let theirs = try observed(second, budget: budget)
+            #expect(!mine.full && !theirs.full && mine.bytes + theirs.bytes > budget)
+            let before = (texts(mine), mine.distinctCount, mine.bytes)
+            if budget == least {
+                // Within the budget: as one reader of both.
+                let joined = mine.append(theirs)
+                #expect(joined)
+                #expect(texts(mine) == texts(one) && mine.records == one.records && !mine.full)
+            } else {
+                let joined = mine.append(theirs)
+                #expect(!joined && mine.full)
+                #expect(
+                    texts(mine) == before.0 && mine.distinctCount == before.1
+                        && mine.bytes == before.2)
+            }
+        }
+    }
+
     /// Keys without reals: whole numbers, strings of digits, booleans, null, JSON text, missing.
     static let whole = [
         "1", #""1""#, "2", "true", "false", "null", "1234567890123456789", #""{\"a\":1}""#,

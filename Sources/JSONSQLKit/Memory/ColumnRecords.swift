@@ -67,6 +67,11 @@ struct ColumnRecords {
         return true
     }
 
+    /// Frees each column's small records' bytes, once inserted (`NarrowRecords.dropBytes`).
+    mutating func dropBytes() {
+        for index in columns.indices { columns[index].dropBytes() }
+    }
+
     /// Adds the small records of the records after those seen here.
     mutating func append(_ later: ColumnRecords) {
         for index in columns.indices { columns[index].append(later.columns[index]) }

@@ -68,8 +68,7 @@ struct FilteredRecords {
     mutating func append(_ later: FilteredRecords) {
         guard !overflowed else { return }
         if spill == nil && later.spill == nil {
-            narrow.append(later.narrow)
-            if !narrow.full {
+            if narrow.append(later.narrow) {
                 count += later.count
                 places.append(later.places)
                 return

@@ -81,15 +81,10 @@ struct KeptValues {
     mutating func append(_ later: KeptValues) {
         var after = later
         defer { count += later.count }
-        if let mine = records, let theirs = after.records,
-            !splits || mine.bytes + theirs.bytes <= maximumBytes
-        {
-            // Their union takes no more than both: it fits.
-            records?.append(theirs)
-            if records?.full != true { return }
-            // Past the budget all the same (no columns apart): the whole small records stay
-            // as they were, and go to `spill` with those after.
-            records = mine
+        // The union of the whole small records where it fits; else they stay as they were
+        // (`keepsWhenFull`), and are taken apart or written to `spill` with those after.
+        if records != nil, let theirs = after.records {
+            if records?.append(theirs) == true || records?.overflowed == true { return }
         }
         split()
         after.split()
@@ -120,6 +115,12 @@ struct KeptValues {
             total += column.distinctCount
         }
         return starts
+    }
+
+    /// Frees the small records' bytes once `insertAll` inserted them: what `fill` reads stays.
+    mutating func dropBytes() {
+        records?.dropBytes()
+        columns?.dropBytes()
     }
 
     /// Fills `plan`'s narrow table from the rows `insertAll` inserted; false when `plan` cannot

@@ -92,7 +92,8 @@ struct NarrowRecords {
     private var slots = [UInt64](repeating: 0, count: 1 << 10)
     /// The number of each record's small record, in the file's order.
     private(set) var records: [Int32] = []
-    /// Set once the small records outgrow `maximumBytes`; nothing more is kept.
+    /// Set once the small records outgrow `maximumBytes`, or are dropped (`dropBytes`); nothing
+    /// more is kept.
     private(set) var overflowed = false
     /// With `keepsWhenFull`: set, instead of `overflowed`, when the small record of the record
     /// just observed did not fit; what was kept stays, and the record is not numbered.
@@ -589,16 +590,19 @@ struct NarrowRecords {
         starts.append(storage.count)
         hashes.append(hash)
         slots[slot] = tag | UInt64(number + 1)
-        if hashes.count * 2 > slots.count {
-            slots = [UInt64](repeating: 0, count: slots.count * 2)
-            let mask = slots.count - 1
-            for (number, hash) in hashes.enumerated() {
-                var slot = Int(truncatingIfNeeded: hash) & mask
-                while slots[slot] != 0 { slot = (slot + 1) & mask }
-                slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
-            }
-        }
+        if hashes.count * 2 > slots.count { rehash(size: slots.count * 2) }
         return number
+    }
+
+    /// Makes `slots`, of `size`, anew from `hashes`.
+    private mutating func rehash(size: Int) {
+        slots = [UInt64](repeating: 0, count: size)
+        let mask = size - 1
+        for (number, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
+        }
     }
 
     /// The bytes the different small records take, as counted against `maximumBytes`.
@@ -632,6 +636,16 @@ struct NarrowRecords {
         records = []
     }
 
+    /// Frees the different small records' bytes and the table that finds them, once they are
+    /// inserted (`insertAll`): their count and each record's number stay; nothing more can be
+    /// observed, appended or read back.
+    mutating func dropBytes() {
+        storage = []
+        starts = []
+        slots = []
+        overflowed = true
+    }
+
     /// Gives up, freeing what was kept: the query reads the file again instead.
     private mutating func overflow() {
         overflowed = true
@@ -648,20 +662,33 @@ struct NarrowRecords {
     }
 
     /// Adds the small records of the records after those seen here, as if this had seen them.
-    mutating func append(_ later: NarrowRecords) {
-        guard !overflowed else { return }
+    /// True when they all fit; else, with `keepsWhenFull`, nothing is changed but `full`.
+    @discardableResult
+    mutating func append(_ later: NarrowRecords) -> Bool {
+        guard !overflowed else { return false }
         guard !later.overflowed else {
             overflow()
-            return
+            return false
         }
+        let before = distinctCount
         var renumbered: [Int32] = []
         renumbered.reserveCapacity(later.distinctCount)
         for number in 0..<later.distinctCount {
             buffer = later.record(number)
-            guard let mine = self.number() else { return }
+            guard let mine = self.number() else {
+                if full {
+                    // Back to the small records of before.
+                    storage.removeSubrange(starts[before]...)
+                    starts.removeSubrange((before + 1)...)
+                    hashes.removeSubrange(before...)
+                    rehash(size: slots.count)
+                }
+                return false
+            }
             renumbered.append(mine)
         }
         records.reserveCapacity(records.count + later.records.count)
         for number in later.records { records.append(renumbered[Int(number)]) }
+        return true
     }
 }

@@ -63,7 +63,7 @@ extension SQLiteStore {
                 merge: { kept, later, _ in kept.append(later) }, progress: progress)
             if !kept.overflowed,
                 let printed = try groups(
-                    path, spec: spec, inference: inference, kept: kept, output: output, to: out)
+                    path, spec: spec, inference: inference, kept: &kept, output: output, to: out)
             {
                 return printed
             }
@@ -128,7 +128,7 @@ extension SQLiteStore {
     /// refuses, or a path of the query no row holds (its note names paths of the whole records);
     /// the caller then reads the file again.
     private static func groups(
-        _ path: String, spec: QuerySpec, inference: TypeInference, kept: KeptValues,
+        _ path: String, spec: QuerySpec, inference: TypeInference, kept: inout KeptValues,
         output: OutputFormat,
         to out: OutputBuffer
     ) throws -> Int? {
@@ -144,6 +144,8 @@ extension SQLiteStore {
             let inserter = try RecordInserter(
                 db: db, table: spec.table, conflict: .fail, alter: false)
             guard let starts = kept.insertAll(with: inserter, source: path) else { return nil }
+            // Their bytes are in the table now: freed before SQLite fills the narrow table.
+            kept.dropBytes()
             let info = try TableInfo(db: db, table: spec.table)
             // In the order the batches would: the plan's errors first.
             let plan = try NarrowPlan(spec, table: info)
