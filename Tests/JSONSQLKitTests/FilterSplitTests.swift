@@ -315,6 +315,58 @@ final class FilterSplitTests {
     }
 
     @Test(
+        "past the budget each record's place and whether it may match are kept, so the records read again by place are exactly those the text may match"
+    )
+    func candidatesByPlace() throws {
+        let lines = DescribeFileSplitTests.records(40, seed: 17)
+        let precheck = try #require(
+            RecordPrecheck(beforeTypes: try FilterParser.parse("address.country = DE")))
+        for (name, text) in InferenceSplitTests.shapes(lines) {
+            let file = try files.write("places-\(name)", text)
+            for split in [nil, 1] as [Int64?] {
+                for budget in [1, 200, 1 << 20] {
+                    var kept = KeptRecords(maximumBytes: budget)
+                    _ = try SQLiteStore.inferTypes(
+                        file, table: "t", minimumSplit: split, keeping: &kept, precheck: precheck)
+                    #expect(kept.isComplete == (budget == 1 << 20), "\(name) \(budget)")
+                    // Each record as one reader of the whole file reads it, and whether its
+                    // text may match.
+                    var expected: [(text: String, candidate: Bool)] = []
+                    _ = try SQLiteStore.inferTypes(
+                        file, table: "t", secondHalf: false,
+                        each: {
+                            bytes, position in
+                            let count = position.end - position.start
+                            expected.append(
+                                (
+                                    String(
+                                        decoding: UnsafeBufferPointer(
+                                            start: bytes + position.start, count: count),
+                                        as: UTF8.self),
+                                    precheck.mayMatch(bytes + position.start, count: count)
+                                ))
+                        })
+                    #expect(kept.candidates == expected.map(\.candidate), "\(name) \(budget)")
+                    #expect(kept.candidates.contains(true) && kept.candidates.contains(false))
+                    var read: [String] = []
+                    try kept.places.forEachRecord(kept.candidates, in: file, window: 64) {
+                        bytes, position in
+                        read.append(
+                            String(
+                                decoding: UnsafeBufferPointer(
+                                    start: bytes + position.start,
+                                    count: position.end - position.start), as: UTF8.self))
+                        return true
+                    }
+                    #expect(
+                        read == expected.filter(\.candidate).map(\.text),
+                        "\(name) \(budget) split \(split ?? -1)")
+                }
+            }
+        }
+    }
+
+    @Test(
         "the halves' records together within the limit, numbered as one reader numbers them, or none"
     )
     func appendHalves() throws {

@@ -20,7 +20,7 @@ struct FilteredRecords {
     /// Once `narrow` is full: each record's cut-down record, record n on line n of the spill.
     private var spill: RecordSpill?
     /// Each record's first byte in the file and its length, in the file's order, on disk.
-    private var places = RecordPlaces()
+    private(set) var places = RecordPlaces()
     /// The records observed, and appended.
     private(set) var count = 0
 
@@ -200,26 +200,6 @@ struct FilteredRecords {
     /// a quarter of the records or more.
     static func dense(_ matched: [Bool]) -> Bool {
         matched.count { $0 } * 4 >= matched.count
-    }
-
-    /// Reads each record `matched` (one for each record, in the file's order) from the file at
-    /// `path` again, in the file's order, and calls `body` with its bytes (writable, as the scanner decodes
-    /// strings in place) and place; `body` returns false to stop (`forEachRecord`).
-    func forEachMatch(
-        _ matched: [Bool], in path: String, window: Int = 1 << 20,
-        _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
-    ) throws {
-        let reader = try PlacedRecords(path, window: window)
-        var index = 0
-        let complete = try places.readBack { offset, length in
-            defer { index += 1 }
-            guard index < matched.count else { return false }
-            guard matched[index] else { return true }
-            return try reader.read(record: index + 1, offset: offset, length: length, body)
-        }
-        guard complete else {
-            throw JSONSQLError("the places of \(path)'s records could not be read back")
-        }
     }
 
     /// Reads the records at `places` of the file at `path` (each one's number, first byte and

@@ -5,6 +5,10 @@ import Synchronization
 /// not read again. Each half of a file read on two threads (`SecondHalf`) keeps its own, copies
 /// of one `KeptRecords` sharing one budget of `maximumBytes`, so the two together never hold
 /// more; the second half's are appended where the two meet, numbered as the file numbers them.
+///
+/// Past the budget, the records that may match are still known: each record's place is written
+/// to disk (`RecordPlaces`) with whether it may match (`candidates`), so that only those are
+/// read again, by their place.
 struct KeptRecords {
     let maximumBytes: Int
     private(set) var bytes: [UInt8] = []
@@ -16,6 +20,10 @@ struct KeptRecords {
     private var first: (line: Int, record: Int)?
     /// Shared by the copies: the bytes all of them keep; below zero once one gave up.
     private let used: Budget
+    /// Each record's first byte in the file and its length, in the file's order, on disk.
+    private(set) var places = RecordPlaces()
+    /// Whether each record, in the file's order, may match.
+    private(set) var candidates: [Bool] = []
 
     final class Budget: Sendable {
         let bytes = Atomic<Int>(0)
@@ -31,11 +39,16 @@ struct KeptRecords {
         _ record: UnsafePointer<UInt8>, at position: RecordReader.Position, precheck: RecordPrecheck
     ) {
         if first == nil { first = (position.line, position.record) }
-        guard isComplete else { return }
         let count = position.end - position.start
-        // Another copy gave up: the file is read again, so nothing here is needed.
+        let candidate = precheck.mayMatch(record + position.start, count: count)
+        if !places.failed {
+            places.append(offset: position.offset, length: count)
+            candidates.append(candidate)
+        }
+        guard isComplete else { return }
+        // Another copy gave up: the places are what is kept.
         if used.bytes.load(ordering: .relaxed) < 0 { return giveUp() }
-        guard precheck.mayMatch(record + position.start, count: count) else { return }
+        guard candidate else { return }
         let total = used.bytes.add(count, ordering: .relaxed).newValue
         guard total >= count, total <= maximumBytes else {
             used.bytes.store(Int.min / 2, ordering: .relaxed)
@@ -51,6 +64,8 @@ struct KeptRecords {
     /// Appends the records a later reader kept, whose first record is the one at `meeting` in
     /// this reader's numbering.
     mutating func append(_ later: KeptRecords, meeting: RecordReader.Position) {
+        places.append(later.places)
+        candidates += later.candidates
         guard isComplete, later.isComplete, bytes.count + later.bytes.count <= maximumBytes else {
             return giveUp()
         }

@@ -228,6 +228,26 @@ struct RecordPlaces {
         files += later.files
     }
 
+    /// Reads each record `matched` (one for each place, in the file's order) from the file at
+    /// `path` again, in the file's order, and calls `body` with its bytes (writable, as the
+    /// scanner decodes strings in place) and place; `body` returns false to stop.
+    func forEachRecord(
+        _ matched: [Bool], in path: String, window: Int = 1 << 20,
+        _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
+    ) throws {
+        let reader = try PlacedRecords(path, window: window)
+        var index = 0
+        let complete = try readBack { offset, length in
+            defer { index += 1 }
+            guard index < matched.count else { return false }
+            guard matched[index] else { return true }
+            return try reader.read(record: index + 1, offset: offset, length: length, body)
+        }
+        guard complete else {
+            throw JSONSQLError("the places of \(path)'s records could not be read back")
+        }
+    }
+
     /// Calls `body` with each place, in order, until it returns false; false when the places
     /// could not all be read back.
     func readBack(_ body: (_ offset: Int64, _ length: Int) throws -> Bool) throws -> Bool {

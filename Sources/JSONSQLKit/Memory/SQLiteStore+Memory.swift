@@ -289,7 +289,7 @@ extension SQLiteStore {
             let filter = Filter.all(spec.filters)
             if json, let filter, RecordPrecheck(beforeTypes: filter) != nil {
                 plan =
-                    "streamed: one read (two threads) infers the types and keeps aside the records whose text may match; only those are loaded, in batches"
+                    "streamed: one read (two threads) infers the types and keeps aside the records whose text may match; only those are loaded, in batches (past \(keptRecordBytes >> 20) MB of them, they are read again by their place in the file, or the whole file where a quarter of the records or more may match)"
             } else if json && filter != nil {
                 plan =
                     "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of different cut-down records, they go to a temporary file and the filter runs on them in batches)"

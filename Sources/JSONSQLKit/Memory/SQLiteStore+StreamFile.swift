@@ -14,8 +14,8 @@ extension SQLiteStore {
     /// Loads the JSON file at `path` into a new table `table` batch by batch, as `streamBatches`
     /// describes. The first read, on two threads, infers the types from every record and keeps
     /// aside the records `filter` may match (`RecordPrecheck`, `KeptRecords`); when they fit in
-    /// `keptBytes`, they are all that is inserted, else the file is read again, on two threads,
-    /// and each record checked once more. Only the fields of `columns` are inserted. With
+    /// `keptBytes`, they are all that is inserted, else they are read again by their place (the
+    /// whole file again, on two threads, where a quarter of the records or more may match). Only the fields of `columns` are inserted. With
     /// `inferred`, the types of a read already made, the file is read once, on two threads.
     /// `minimumSplit` is the smallest file read on two threads (`SecondHalf.minimumFileSize`
     /// unless given, for tests). `progress` gets how far each read has come. With
@@ -80,8 +80,10 @@ extension SQLiteStore {
                 in: db, ifNotExists: false)
             return try TableInfo(db: db, table: table)
         }
-        // Whether each record is one the filter matches.
+        // Whether each record is one the filter matches, or may match where the records kept
+        // aside outgrew their budget, and where each record is in the file.
         var matched: [Bool]?
+        var places: RecordPlaces?
         if let filter, let filtered, !filtered.overflowed {
             matched =
                 filtered.spilled
@@ -91,11 +93,15 @@ extension SQLiteStore {
                     try filtered.matches(
                         filter, columns: fileColumns, like: info, name: name, db: db, source: path)
                 }
+            places = filtered.places
+        } else if early != nil, !keeping, !kept.places.failed {
+            matched = kept.candidates
+            places = kept.places
         }
         // Many matched records: the file is read again whole, on a thread of its own, which
         // hands on only the records matched, in order.
         let matchedRecords = matched.flatMap { FilteredRecords.dense($0) ? $0 : nil }
-        if let matched, let filtered, matchedRecords == nil {
+        if let matched, let places, matchedRecords == nil {
             // Only the records the filter matches, read again by their place in the file; each
             // batch in a transaction of its own, so that memory holds one batch, however many
             // match.
@@ -119,7 +125,7 @@ extension SQLiteStore {
                             InsertProgress(records: inserted, bytesRead: reached, totalBytes: size))
                     }
                 }
-                try filtered.forEachMatch(matched, in: path) { buffer, position in
+                try places.forEachRecord(matched, in: path) { buffer, position in
                     reached = position.offset + Int64(position.end - position.start)
                     let bytes = buffer + position.start
                     var scanner = JSONScanner(bytes: bytes, count: position.end - position.start)
