@@ -226,6 +226,36 @@ final class FilterSplitTests {
     }
 
     @Test(
+        "a file with a key named rowid, in any case, finds the same records on cut-down records past the budget"
+    )
+    func rowidKey() throws {
+        for key in ["rowid", "ROWID"] {
+            // The key in every third record.
+            let lines = (0..<40).map { i in
+                #"{"\#(i % 3 == 0 ? key : "x")":\#(i % 5),"id":\#(i),"n":\#(i % 13),"s":"v\#(i)"}"#
+            }
+            try rowidKey(lines, name: key)
+        }
+    }
+
+    func rowidKey(_ lines: [String], name key: String) throws {
+        for (name, text) in InferenceSplitTests.shapes(lines).prefix(3) {
+            let file = try files.write("\(key)-\(name)", text)
+            for filter in ["n > 10", "n < 3 or s like '%1%'", "\(key) >= 3"] {
+                let loaded = run(file, filter, streamed: false)
+                #expect(loaded.split(separator: "\n").count > 2, "\(filter): \(loaded)")
+                for kept in [1, 200] {
+                    for split in [nil, 1] as [Int64?] {
+                        #expect(
+                            run(file, filter, streamed: true, split: split, kept: kept) == loaded,
+                            "\(name), \(filter), keeping \(kept), split \(split ?? -1)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
         "a path only measured or tested for its kind is cut down to a stand-in, so records differing elsewhere are one cut-down record"
     )
     func measuredPaths() throws {

@@ -150,21 +150,31 @@ struct FilteredRecords {
                 batch: (
                     batchSize,
                     { db in
-                        // Every record of the batch is in the table, rowids in order.
-                        let first = try Int64.fetchOne(db, sql: "SELECT min(rowid) FROM \(table)")
+                        // Every record of the batch is in the table, rowids in order (the file
+                        // may have a column named rowid: `rowid` is the name SQLite's has).
+                        let batch = try Row.fetchOne(
+                            db,
+                            sql: "SELECT count(*), min(\(rowid)), max(\(rowid)) FROM \(table)")
+                        let size: Int = batch?[0] ?? 0
+                        guard size > 0 else { return true }
+                        guard let first: Int64 = batch?[1], let last: Int64 = batch?[2],
+                            last - first + 1 == Int64(size)
+                        else {
+                            throw JSONSQLError("the cut-down records are not numbered in order")
+                        }
                         let rows = try Int64.fetchCursor(
                             db,
                             sql:
                                 "SELECT \(rowid) FROM \(table) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
                             arguments: StatementArguments(rendered.arguments))
-                        while let row = try rows.next(), let first {
+                        while let row = try rows.next() {
                             let number = done + Int(row - first)
                             guard matched.indices.contains(number) else {
                                 throw JSONSQLError("more cut-down records than records")
                             }
                             matched[number] = true
                         }
-                        done += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+                        done += size
                         try db.execute(sql: "DELETE FROM \(table)")
                         return true
                     }
