@@ -163,22 +163,45 @@ struct SpilledRecords {
     struct Places {
         let offset: String
         let length: String
+        /// `"offset":` and `,"length":`, as written after a record's members.
+        private let offsetKey: [UInt8]
+        private let lengthKey: [UInt8]
+
+        init(offset: String, length: String) {
+            self.offset = offset
+            self.length = length
+            offsetKey = Array("\"\(offset)\":".utf8)
+            lengthKey = Array(",\"\(length)\":".utf8)
+        }
 
         /// `small` with `"offset":…,"length":…` of the record at `position` added last; nil
         /// when it is no object.
-        func adding(to small: [UInt8], at position: RecordReader.Position) -> [UInt8]? {
+        func adding(to small: consuming [UInt8], at position: RecordReader.Position) -> [UInt8]? {
             var small = small
             guard let close = small.lastIndex(of: UInt8(ascii: "}")),
                 let open = small[..<close].lastIndex(where: {
-                    ![0x20, 0x09, 0x0A, 0x0D].contains($0)
+                    $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D
                 })
             else { return nil }
             small.removeSubrange(close...)
             if small[open] != UInt8(ascii: "{") { small.append(UInt8(ascii: ",")) }
-            small += Array("\"\(offset)\":\(position.offset),\"\(length)\":".utf8)
-            small += Array(String(position.end - position.start).utf8)
+            small += offsetKey
+            Self.appendDecimal(position.offset, to: &small)
+            small += lengthKey
+            Self.appendDecimal(Int64(position.end - position.start), to: &small)
             small.append(UInt8(ascii: "}"))
             return small
+        }
+
+        /// Appends the digits of `value` (not negative).
+        private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+            let start = bytes.count
+            var rest = value
+            repeat {
+                bytes.append(0x30 + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            bytes[start...].reverse()
         }
     }
 

@@ -28,7 +28,7 @@ extension SQLiteStore {
         guard let limit = spec.limit else { throw JSONSQLError("streamTop needs a --limit") }
         let kept = limit + (spec.offset ?? 0)
         if canOrderByPlace(path, format: format, spec: spec) {
-            var found: (store: SQLiteStore, tracker: MissingPathTracker?)?
+            var found: (store: SQLiteStore, tracker: MissingPathTracker?, leftOut: Int)?
             do {
                 found = try topRecordsByPlace(
                     file: path, spec: spec, keeping: kept, batchSize: batchSize,
@@ -49,7 +49,7 @@ extension SQLiteStore {
                 return printed
             }
         }
-        var prune: (sql: String, arguments: [DatabaseValue])?
+        var prune: (sql: String, arguments: [DatabaseValue], order: String)?
         var tracker: MissingPathTracker?
         let store = try streamBatches(
             file: path, format: format, spec: spec, batchSize: batchSize, progress: progress,
@@ -78,7 +78,7 @@ extension SQLiteStore {
     /// The statement that deletes every row of the table `info` but the first `kept` that
     /// `spec`'s filter matches in its order, ties in the order the rows were inserted.
     private static func pruning(_ spec: QuerySpec, table info: TableInfo, keeping kept: Int) throws
-        -> (sql: String, arguments: [DatabaseValue])
+        -> (sql: String, arguments: [DatabaseValue], order: String)
     {
         guard let rowid = info.rowidName else {
             throw JSONSQLError("\(spec.table) has no rowid to order ties by")
@@ -100,7 +100,7 @@ extension SQLiteStore {
         let order = (built.orderTerms + ["\(table).\(rowid)"]).joined(separator: ", ")
         return (
             "DELETE FROM \(table) WHERE \(rowid) NOT IN (SELECT \(table).\(rowid) FROM \(table)\(condition) ORDER BY \(order) LIMIT \(kept))",
-            arguments
+            arguments, order
         )
     }
 
@@ -117,14 +117,15 @@ extension SQLiteStore {
     /// bytes on when given) and writes each record cut down to the query's paths
     /// (`NarrowRecords.smallRecord`) with its place in the file (`RecordSpill`); those are
     /// loaded `batchSize` at a time, keeping after each batch only the rows the query could
-    /// still print; the records left are read again by their place. (Where a column of the file
+    /// still print, and leaving out those that `RankCutoff` shows rank below them (`leftOut`
+    /// counts them); the records left are read again by their place. (Where a column of the file
     /// has the name of a place's key, the file is read again instead of the spill, each record
     /// cut down as it comes.) A record that is not as the first read checked it fails the
     /// query, for `streamTop` to read it as loading does.
     static func topRecordsByPlace(
         file path: String, spec: QuerySpec, keeping kept: Int, batchSize: Int,
         minimumSplit: Int64? = nil, progress: ((InsertProgress) -> Void)?
-    ) throws -> (store: SQLiteStore, tracker: MissingPathTracker?) {
+    ) throws -> (store: SQLiteStore, tracker: MissingPathTracker?, leftOut: Int) {
         try SQLQuote.checkName(spec.table, kind: "table")
         // Each record's small record, with its place, written as the types are read.
         var cuts = SpilledRecords(
@@ -170,8 +171,10 @@ extension SQLiteStore {
             }
             return placed
         }
-        var prune: (sql: String, arguments: [DatabaseValue])?
+        var prune: (sql: String, arguments: [DatabaseValue], order: String)?
         var tracker: MissingPathTracker?
+        // Read on the reading thread, updated after each pruning.
+        var cutoff: RankCutoff?
         var options = InsertOptions(table: spec.table)
         options.format = .json
         _ = try narrow.insert(
@@ -188,10 +191,22 @@ extension SQLiteStore {
                     guard let prune else { return false }
                     try tracker?.observe(db, table: spec.table)
                     try db.execute(sql: prune.sql, arguments: StatementArguments(prune.arguments))
+                    try cutoff?.update(db)
                     return true
                 }
             ),
-            keep: precheck(Filter.all(spec.filters), table: spec.table),
+            keep: { db in
+                let info = try TableInfo(db: db, table: spec.table)
+                let found = RankCutoff(
+                    spec, table: info,
+                    orderTerms: try pruning(spec, table: info, keeping: kept).order,
+                    kept: kept)
+                cutoff = found
+                let mayMatch = try precheck(Filter.all(spec.filters), table: spec.table)(db)
+                guard let found else { return mayMatch }
+                guard let mayMatch else { return { found.mayRank($0, count: $1) } }
+                return { mayMatch($0, $1) && found.mayRank($0, count: $1) }
+            },
             select: spilled == nil ? select : nil)
         let places = try narrow.read { db in
             try Row.fetchAll(
@@ -226,6 +241,6 @@ extension SQLiteStore {
             store.close()
             throw error
         }
-        return (store, tracker)
+        return (store, tracker, cutoff?.leftOut ?? 0)
     }
 }

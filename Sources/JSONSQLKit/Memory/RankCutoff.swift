@@ -1,0 +1,266 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// A test on a record's raw bytes that proves it cannot be among the first rows of an ordered
+/// query (`--order-by ... --limit N`), so that `streamTop` leaves it out of the table it prunes.
+/// It never changes an answer: a record it keeps still goes through the query's SQL, which
+/// alone orders and prunes.
+///
+/// After each pruning the table holds the first `kept` rows so far in the query's order; the
+/// value of the first order term in the last of those is the cutoff. Each record read later
+/// comes after all of them in the file, so it is among the first `kept` only when its own
+/// value of that term is at least as good as the cutoff. A value is read from the bytes only
+/// where SQLite's is the same number: a JSON number at a path into a json column (`->>`
+/// reads it as that number) or in an integer, real or numeric column; JSON null or a key absent from an
+/// object is NULL, which sorts before every number. Anything else (text, booleans, a key
+/// written with an escape) keeps the record. Numbers are compared with a margin far above any
+/// rounding of the decimal text, so a record is left out only when its value is clearly worse.
+final class RankCutoff: Sendable {
+    private let column: String
+    private let steps: [Step]
+    private let descending: Bool
+    /// The cutoff: a double's bits, or `Self.none` / `Self.null`.
+    private let cutoff = Atomic<UInt64>(RankCutoff.none)
+    /// Reads the first term of the last row kept (no row while fewer are kept).
+    private let sql: String
+    private let rejected = Atomic<Int>(0)
+
+    /// How many records `mayRank` left out.
+    var leftOut: Int { rejected.load(ordering: .relaxed) }
+
+    /// No cutoff yet: every record may rank.
+    private static let none: UInt64 = 0x7FF8_0000_0000_0001
+    /// The cutoff is NULL.
+    private static let null: UInt64 = 0x7FF8_0000_0000_0002
+
+    /// Nil unless the first order term of `spec` is a path whose values this reads as SQLite
+    /// does. `orderTerms` is the pruning's ORDER BY (every term, ties last), `kept` how many
+    /// rows it keeps.
+    init?(_ spec: QuerySpec, table info: TableInfo, orderTerms: String, kept: Int) {
+        guard kept > 0, let first = spec.orderBy.first, case .path(let path) = first.term,
+            path.function == nil, let resolved = try? ResolvedPath(path, in: info),
+            resolved.jsonb == nil, resolved.index == nil
+        else { return nil }
+        if resolved.pathLiteral == nil {
+            // A numeric column keeps each number's text, which its order reads as a number.
+            guard path.segments.isEmpty,
+                [.integer, .real, .numeric].contains(resolved.column.type)
+            else { return nil }
+        } else {
+            guard resolved.column.type == .json, !resolved.guarded else { return nil }
+        }
+        column = resolved.column.name
+        steps = Self.steps(column: column, segments: path.segments)
+        descending = first.descending
+        sql =
+            "SELECT \(resolved.sortSQL) FROM \(SQLQuote.identifier(info.name)) ORDER BY \(orderTerms) LIMIT 1 OFFSET \(kept - 1)"
+    }
+
+    /// Reads the cutoff from the table, just pruned.
+    func update(_ db: Database) throws {
+        var bits = Self.none
+        if let value = try DatabaseValue.fetchOne(db, sql: sql) {
+            switch value.storage {
+            case .null: bits = Self.null
+            case .int64(let number): bits = Double(number).bitPattern
+            case .double(let number): bits = number.bitPattern
+            default: break
+            }
+        }
+        cutoff.store(bits, ordering: .releasing)
+    }
+
+    /// False only when the record's value of the first term is clearly worse than the cutoff.
+    func mayRank(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        if ranks(bytes, count: count) { return true }
+        rejected.add(1, ordering: .relaxed)
+        return false
+    }
+
+    private func ranks(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let bits = cutoff.load(ordering: .acquiring)
+        if bits == Self.none { return true }
+        guard let value = Self.value(bytes, count: count, steps: steps, column: column) else {
+            return true
+        }
+        switch value {
+        case .null:
+            // NULL sorts before every number, and ties a NULL cutoff.
+            return bits == Self.null || !descending
+        case .number(let number):
+            // Every number sorts after NULL: worse going up, better going down.
+            if bits == Self.null { return descending }
+            let limit = Double(bitPattern: bits)
+            let margin = (abs(number) + abs(limit)) * 0x1p-30 + 0x1p-1000
+            return descending ? number + margin >= limit : number - margin <= limit
+        }
+    }
+
+    /// A value read as SQLite reads it.
+    enum Value: Equatable {
+        case null
+        case number(Double)
+    }
+
+    /// The value at `column` and `segments` in the record `bytes` (a JSON object that
+    /// `JSONScanner` checked), or nil where it is not certainly NULL or a number.
+    static func value(
+        _ bytes: UnsafePointer<UInt8>, count: Int, column: String, segments: [JSONPath.Segment]
+    ) -> Value? {
+        value(bytes, count: count, steps: steps(column: column, segments: segments), column: column)
+    }
+
+    /// A step from a value to one inside it: a key's UTF-8, or an array's element.
+    enum Step {
+        case key([UInt8])
+        case index(Int)
+    }
+
+    /// The column, then each segment.
+    static func steps(column: String, segments: [JSONPath.Segment]) -> [Step] {
+        [.key(Array(column.utf8))]
+            + segments.map {
+                switch $0 {
+                case .key(let key): .key(Array(key.utf8))
+                case .index(let index): .index(index)
+                }
+            }
+    }
+
+    private static func value(
+        _ bytes: UnsafePointer<UInt8>, count: Int, steps: [Step], column: String
+    ) -> Value? {
+        var start = 0
+        while start < count, bytes[start] != UInt8(ascii: "{") {
+            switch bytes[start] {
+            case 0x20, 0x0A, 0x0D, 0x09: start += 1
+            default: return nil
+            }
+        }
+        guard start < count else { return nil }
+        var value = (start: start, end: count)
+        for (depth, step) in steps.enumerated() {
+            switch (step, bytes[value.start]) {
+            case (.key(let wanted), UInt8(ascii: "{")):
+                var members = NarrowRecords.Members(
+                    bytes: bytes, position: value.start + 1, end: value.end)
+                var escaped = false
+                var found: (start: Int, end: Int)?
+                while let member = members.next() {
+                    if member.keyEscaped {
+                        escaped = true
+                    } else if member.keyEnd - member.keyStart == wanted.count {
+                        if memcmp(bytes + member.keyStart, wanted, wanted.count) == 0 {
+                            found = (member.valueStart, member.valueEnd)
+                            break
+                        }
+                        // A column is named without regard to ASCII case, as SQLite does.
+                        if depth == 0,
+                            SQLName.same(
+                                String(
+                                    decoding: UnsafeBufferPointer(
+                                        start: bytes + member.keyStart, count: wanted.count),
+                                    as: UTF8.self), column)
+                        {
+                            return nil
+                        }
+                    }
+                }
+                if members.failed { return nil }
+                guard let found else { return escaped ? nil : .null }
+                value = found
+            case (.index(let index), UInt8(ascii: "[")) where index >= 0:
+                var elements = NarrowRecords.Members(
+                    bytes: bytes, position: value.start + 1, end: value.end)
+                var found: (start: Int, end: Int)?
+                var at = 0
+                while let element = elements.nextElement() {
+                    if at == index {
+                        found = element
+                        break
+                    }
+                    at += 1
+                }
+                if elements.failed { return nil }
+                guard let found else { return .null }
+                value = found
+            default:
+                return nil
+            }
+        }
+        return number(bytes + value.start, count: value.end - value.start)
+    }
+
+    /// JSON null, or a JSON number's value near enough (a relative error far below 2^-30);
+    /// nil for anything else.
+    static func number(_ bytes: UnsafePointer<UInt8>, count: Int) -> Value? {
+        if count == 4, memcmp(bytes, "null", 4) == 0 { return .null }
+        var at = 0
+        var negative = false
+        if at < count, bytes[at] == UInt8(ascii: "-") {
+            negative = true
+            at += 1
+        }
+        var mantissa = 0.0
+        var digits = 0
+        var exponent = 0
+        var sawDigit = false
+        func digit() -> Int? {
+            guard at < count, bytes[at] >= 0x30, bytes[at] <= 0x39 else { return nil }
+            return Int(bytes[at] - 0x30)
+        }
+        while let d = digit() {
+            sawDigit = true
+            if digits < 19 {
+                mantissa = mantissa * 10 + Double(d)
+                if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1
+            }
+            at += 1
+        }
+        guard sawDigit else { return nil }
+        if at < count, bytes[at] == UInt8(ascii: ".") {
+            at += 1
+            var fraction = false
+            while let d = digit() {
+                fraction = true
+                if digits < 19 {
+                    mantissa = mantissa * 10 + Double(d)
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                }
+                at += 1
+            }
+            guard fraction else { return nil }
+        }
+        if at < count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+            at += 1
+            var sign = 1
+            if at < count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+                if bytes[at] == UInt8(ascii: "-") { sign = -1 }
+                at += 1
+            }
+            var power = 0
+            var sawPower = false
+            while let d = digit() {
+                sawPower = true
+                // Past this the number is out of a double's range either way.
+                if power < 100_000 { power = power * 10 + d }
+                at += 1
+            }
+            guard sawPower else { return nil }
+            exponent += sign * power
+        }
+        guard at == count else { return nil }
+        // Far from a double's limits only, where the scaling below loses nothing that matters.
+        if mantissa == 0 { return .number(0) }
+        let magnitude = digits + exponent
+        guard magnitude > -280, magnitude < 280 else { return nil }
+        let scaled =
+            exponent < 0
+            ? mantissa / pow(10, Double(-exponent)) : mantissa * pow(10, Double(exponent))
+        return .number(negative ? -scaled : scaled)
+    }
+}

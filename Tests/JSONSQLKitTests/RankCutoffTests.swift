@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// `RankCutoff`: the records an ordered query on a file leaves out before SQLite sees them.
+@Suite("the first rows in an order leave out records that rank below them")
+struct RankCutoffTests {
+    /// Seeded records: numbers of every form (exponents, beyond 64 bits, -0, near ties), null,
+    /// missing, strings and booleans at the ordered paths, in columns and inside json columns.
+    static func records(_ count: Int, seed: UInt64) -> [String] {
+        var random = OutputWriterTests.SplitMix(state: seed)
+        func number() -> String {
+            switch random.next() % 8 {
+            case 0: "\(Int64(bitPattern: random.next()))"
+            case 1: "\(Int(random.next() % 2000) - 1000).\(random.next() % 100)"
+            case 2: "\(random.next() % 90 + 1)e\(Int(random.next() % 40) - 20)"
+            case 3: "1000000000000000\(random.next() % 10)"
+            case 4: "-0.0"
+            case 5: "184467440737095516\(random.next() % 100)"
+            default: "\(Int(random.next() % 50) - 25)"
+            }
+        }
+        return (0..<count).map { i in
+            var members = [#""id":\#(i)"#]
+            switch random.next() % 6 {
+            case 0: break
+            case 1: members.append(#""n":null"#)
+            default: members.append(#""n":\#(Int(random.next() % 200) - 100)"#)
+            }
+            // Always a decimal or an exponent, so that the column is real.
+            let real =
+                switch random.next() % 4 {
+                case 0: "-0.0"
+                case 1:
+                    "\(random.next() % 9 + 1).\(random.next() % 10)e\(Int(random.next() % 30) - 15)"
+                default: "\(Int(random.next() % 2000) - 1000).\(random.next() % 100)"
+                }
+            members.append(#""r":\#(real)"#)
+            var doc: [String] = []
+            switch random.next() % 7 {
+            case 0: break
+            case 1: doc.append(#""v":null"#)
+            case 2: doc.append(#""v":"\#(random.next() % 100)""#)
+            case 3: doc.append(#""v":true"#)
+            case 4: doc.append(#""\u0076":\#(number())"#)
+            default: doc.append(#""v":\#(number())"#)
+            }
+            doc.append(#""a":[\#(number()),\#(random.next() % 3 == 0 ? "null" : number())]"#)
+            members.append(#""doc":{\#(doc.joined(separator: ","))}"#)
+            members.append(random.next() % 4 == 0 ? #""mix":"x\#(i)""# : #""mix":\#(number())"#)
+            members.append(#""s":"k\#(random.next() % 97)""#)
+            // NULL now and then only, and a number now and then only.
+            members.append(random.next() % 100 == 0 ? #""q":null"# : #""q":\#(random.next() % 30)"#)
+            if random.next() % 100 == 0 { members.append(#""rare":\#(random.next() % 30)"#) }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+    }
+
+    @Test(
+        "the first rows by a number match the loaded file's, and records ranking below are left out",
+        arguments: [7, 2000])
+    func sameAsLoaded(batchSize: Int) throws {
+        let path = NSTemporaryDirectory() + "cutoff-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        try (Self.records(8_000, seed: UInt64(batchSize)).joined(separator: "\n") + "\n").write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let store = try Store.loading([path])
+        defer { store.close() }
+        var leftOut: [String: Int] = [:]
+        for term in ["n", "r", "doc.v", "doc.a[1]", "mix", "s", "q", "rare"] {
+            // Ties on the term in the file's order, or the other way (`id` descending).
+            for (descending, limit, offset, filter, tiesBack) in [
+                (true, 1, nil, nil, false), (false, 3, nil, nil, true),
+                (true, 10, 2, "id > 20", true), (false, 50, nil, "n != 3", false),
+                (true, 120, nil, nil, true),
+            ] as [(Bool, Int, Int?, String?, Bool)] {
+                var spec = QuerySpec(table: Store.tableName(forFile: path))
+                spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
+                spec.orderBy = [(try Selection(parsing: term), descending)]
+                if tiesBack { spec.orderBy.append((try Selection(parsing: "id"), true)) }
+                spec.limit = limit
+                spec.offset = offset
+                spec.jsonColumnsAuto = false
+                let loaded = OutputBuffer()
+                try store.run(spec, format: .jsonl, to: loaded)
+                for split in [nil, 1] as [Int64?] {
+                    let found = try SQLiteStore.topRecordsByPlace(
+                        file: path, spec: spec, keeping: limit + (offset ?? 0),
+                        batchSize: batchSize, minimumSplit: split, progress: nil)
+                    defer { found.store.close() }
+                    let streamed = OutputBuffer()
+                    try found.store.run(spec, format: .jsonl, to: streamed)
+                    #expect(
+                        streamed.text == loaded.text,
+                        "\(term) \(descending ? "desc" : "asc") limit \(limit), batch \(batchSize)")
+                    leftOut[term, default: 0] += found.leftOut
+                }
+            }
+        }
+        // Numbers in an integer column, a numeric one and a json column are read (and those of
+        // a column of numbers and strings, a json column, among its strings); text is not.
+        // The reading thread runs up to 4,096 records ahead of the pruning.
+        if batchSize < 1000 {
+            #expect(leftOut["n", default: 0] > 0)
+            #expect(leftOut["r", default: 0] > 0)
+            #expect(leftOut["doc.v", default: 0] > 0)
+            #expect(leftOut["doc.a[1]", default: 0] > 0)
+            #expect(leftOut["q", default: 0] > 0)
+            #expect(leftOut["rare", default: 0] > 0)
+        }
+        #expect(leftOut["s", default: 0] == 0)
+    }
+
+    @Test("a number's value is read within far less than the margin, and only JSON numbers are")
+    func numbers() {
+        var random = OutputWriterTests.SplitMix(state: 11)
+        for _ in 0..<20_000 {
+            let digits = (0..<(random.next() % 25 + 1)).map { _ in String(random.next() % 10) }
+                .joined()
+            let fraction = random.next() % 2 == 0 ? "" : "." + String(random.next() % 1_000_000)
+            let exponent = random.next() % 2 == 0 ? "" : "e\(Int(random.next() % 500) - 250)"
+            let text = (random.next() % 2 == 0 ? "-" : "") + digits + fraction + exponent
+            let expected = Double(text)!
+            let read = Array(text.utf8).withUnsafeBufferPointer {
+                RankCutoff.number($0.baseAddress!, count: $0.count)
+            }
+            guard case .number(let value) = read else {
+                // Only far from a double's limits.
+                #expect(
+                    read == nil
+                        && (expected == 0 || abs(expected) > 1e270 || abs(expected) < 1e-270),
+                    "\(text)")
+                continue
+            }
+            #expect(abs(value - expected) <= abs(expected) * 0x1p-45, "\(text)")
+        }
+        for text in ["null"] {
+            #expect(
+                Array(text.utf8).withUnsafeBufferPointer {
+                    RankCutoff.number($0.baseAddress!, count: $0.count)
+                } == .null)
+        }
+        for text in ["true", "\"1\"", "1.", "-", "1e", "[1]", "{}", "1x", "nul"] {
+            #expect(
+                Array(text.utf8).withUnsafeBufferPointer {
+                    RankCutoff.number($0.baseAddress!, count: $0.count)
+                } == nil, "\(text)")
+        }
+    }
+
+    @Test("a value is NULL only where the key is certainly absent")
+    func values() {
+        func value(_ record: String, _ column: String, _ segments: [JSONPath.Segment]) -> RankCutoff
+            .Value?
+        {
+            Array(record.utf8).withUnsafeBufferPointer {
+                RankCutoff.value(
+                    $0.baseAddress!, count: $0.count, column: column, segments: segments)
+            }
+        }
+        #expect(value(#"{"a":{"b":[1, 2.5]}}"#, "a", [.key("b"), .index(1)]) == .number(2.5))
+        #expect(value(#" {"a":{"b":[1]}}"#, "a", [.key("b"), .index(1)]) == .null)
+        #expect(value(#"{"x":1}"#, "a", []) == .null)
+        #expect(value(#"{"a":{"c":1}}"#, "a", [.key("b")]) == .null)
+        #expect(value(#"{"a":null}"#, "a", []) == .null)
+        // A key written with an escape may be the one; a column named in another case is.
+        #expect(value(#"{"a":{"\u0062":1}}"#, "a", [.key("b")]) == nil)
+        #expect(value(#"{"A":7}"#, "a", []) == nil)
+        // Text, booleans, a key of a non-object, an index from the end: not read.
+        #expect(value(#"{"a":"7"}"#, "a", []) == nil)
+        #expect(value(#"{"a":true}"#, "a", []) == nil)
+        #expect(value(#"{"a":[1]}"#, "a", [.key("b")]) == nil)
+        #expect(value(#"{"a":[1]}"#, "a", [.index(-1)]) == nil)
+    }
+}
