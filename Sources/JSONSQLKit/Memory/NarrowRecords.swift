@@ -76,8 +76,9 @@ struct NarrowRecords {
     private let names: [String]
     private let trees: [PathTree]
     /// The raw key bytes last seen at each field position and their column in `names`, or -1.
-    private var hintKeys: [[UInt8]] = []
-    private var hintColumns: [Int] = []
+    /// (Kept in one array, so that reading a hint touches no array of its own.)
+    private var hintBytes: [UInt8] = []
+    private var hints: [(start: Int, count: Int, column: Int)] = []
     private var scratch: [UInt8] = []
     private var buffer: [UInt8] = []
 
@@ -199,6 +200,16 @@ struct NarrowRecords {
         return buffer
     }
 
+    /// `smallRecord`, written into `out` (its storage reused, no copy made).
+    mutating func smallRecord(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
+        into out: inout [UInt8]
+    ) throws {
+        swap(&buffer, &out)
+        defer { swap(&buffer, &out) }
+        try cut(fields, bytes: bytes, at: position)
+    }
+
     /// Writes the small record of the record at `position` into `buffer`.
     private mutating func cut(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
@@ -234,24 +245,26 @@ struct NarrowRecords {
         throws -> Int
     {
         let count = field.keyEnd - field.keyStart
-        if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
-            && hintKeys[position].withUnsafeBufferPointer({
-                $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 }
-                    ?? (count == 0)
-            })
-        {
-            return hintColumns[position]
+        if !field.keyEscaped && position < hints.count && hints[position].count == count {
+            let hint = hints[position]
+            let same =
+                count == 0
+                || hintBytes.withUnsafeBufferPointer {
+                    memcmp($0.baseAddress! + hint.start, bytes + field.keyStart, count) == 0
+                }
+            if same { return hint.column }
         }
         let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
         let column = names.firstIndex { SQLName.same($0, key) } ?? -1
         if !field.keyEscaped {
-            while hintKeys.count <= position {
-                hintKeys.append([])
-                hintColumns.append(-1)
+            if hintBytes.count > 1 << 16 {
+                hintBytes.removeAll(keepingCapacity: true)
+                hints.removeAll(keepingCapacity: true)
             }
-            hintKeys[position] = Array(
-                UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
-            hintColumns[position] = column
+            while hints.count <= position { hints.append((0, -1, -1)) }
+            hints[position] = (hintBytes.count, count, column)
+            hintBytes.append(
+                contentsOf: UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
         }
         return column
     }

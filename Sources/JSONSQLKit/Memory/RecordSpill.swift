@@ -158,6 +158,8 @@ struct SpilledRecords {
     /// With places: each small record also holds its record's offset in the file and its length
     /// in bytes, under these keys (`topRecordsByPlace`).
     let places: Places?
+    /// The small record being written, with its place.
+    private(set) var placed: [UInt8] = []
 
     /// The keys a record's place is written under, which no column of the file may have.
     struct Places {
@@ -178,11 +180,17 @@ struct SpilledRecords {
         /// when it is no object.
         func adding(to small: consuming [UInt8], at position: RecordReader.Position) -> [UInt8]? {
             var small = small
+            return add(to: &small, at: position) ? small : nil
+        }
+
+        /// Adds `"offset":…,"length":…` of the record at `position` last to `small`; false,
+        /// leaving it as it was, when it is no object.
+        func add(to small: inout [UInt8], at position: RecordReader.Position) -> Bool {
             guard let close = small.lastIndex(of: UInt8(ascii: "}")),
                 let open = small[..<close].lastIndex(where: {
                     $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D
                 })
-            else { return nil }
+            else { return false }
             small.removeSubrange(close...)
             if small[open] != UInt8(ascii: "{") { small.append(UInt8(ascii: ",")) }
             small += offsetKey
@@ -190,7 +198,7 @@ struct SpilledRecords {
             small += lengthKey
             Self.appendDecimal(Int64(position.end - position.start), to: &small)
             small.append(UInt8(ascii: "}"))
-            return small
+            return true
         }
 
         /// Appends the digits of `value` (not negative).
@@ -210,9 +218,12 @@ struct SpilledRecords {
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
-        let small = try cutter.smallRecord(fields, bytes: bytes, at: position)
-        guard let places else { return spill.append(small, line: position.line) }
-        guard let placed = places.adding(to: small, at: position) else {
+        guard let places else {
+            return spill.append(
+                try cutter.smallRecord(fields, bytes: bytes, at: position), line: position.line)
+        }
+        try cutter.smallRecord(fields, bytes: bytes, at: position, into: &placed)
+        guard places.add(to: &placed, at: position) else {
             throw JSONSQLError("record \(position.record) is no object")
         }
         spill.append(placed, line: position.line)
