@@ -420,17 +420,16 @@ struct NarrowRecords {
         private mutating func skipString() -> Bool {
             var escaped = false
             position += 1
-            // Most strings hold no escape: the closing quote is the next one.
-            if position < end,
-                let quote = memchr(bytes + position, 0x22, end - position)
-            {
-                let at = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self)) - bytes
-                if memchr(bytes + position, 0x5C, at - position) == nil {
-                    position = at + 1
-                    return false
-                }
-            }
             while position < end {
+                // Eight bytes at a time up to the next quote or backslash.
+                if position + 8 <= end {
+                    let found = Self.marks(load(), 0x22) | Self.marks(load(), 0x5C)
+                    if found == 0 {
+                        position += 8
+                        continue
+                    }
+                    position += found.trailingZeroBitCount >> 3
+                }
                 switch bytes[position] {
                 case UInt8(ascii: "\\"):
                     escaped = true
@@ -446,6 +445,19 @@ struct NarrowRecords {
             return escaped
         }
 
+        /// The eight bytes at `position`, the first lowest.
+        @inline(__always) private func load() -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self))
+        }
+
+        /// The high bit of each byte of `word` that is `byte`; the lowest set bit marks the
+        /// first exactly (a borrow runs on only from a byte that matched).
+        @inline(__always) private static func marks(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let v = word ^ (ones &* UInt64(byte))
+            return (v &- ones) & ~v & 0x8080_8080_8080_8080
+        }
+
         private mutating func skipValue() {
             switch bytes[position] {
             case UInt8(ascii: "\""):
@@ -453,16 +465,21 @@ struct NarrowRecords {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 var depth = 0
                 while position < end {
-                    let byte = bytes[position]
-                    // Only quotes, brackets and braces matter here.
-                    let mask: UInt64 =
-                        byte < 64
-                        ? 1 << 0x22 : byte < 128 ? 1 << 27 | 1 << 29 | 1 << 59 | 1 << 61 : 0
-                    if mask & (1 << UInt64(byte & 63)) == 0 {
-                        position += 1
-                        continue
+                    // Eight bytes at a time up to the next quote, brace or bracket (a byte or
+                    // 0x20 is `{` for `[` and `{`, `}` for `]` and `}`).
+                    if position + 8 <= end {
+                        let word = load()
+                        let folded = word | 0x2020_2020_2020_2020
+                        let found =
+                            Self.marks(word, 0x22) | Self.marks(folded, 0x7B)
+                            | Self.marks(folded, 0x7D)
+                        if found == 0 {
+                            position += 8
+                            continue
+                        }
+                        position += found.trailingZeroBitCount >> 3
                     }
-                    switch byte {
+                    switch bytes[position] {
                     case UInt8(ascii: "\""):
                         _ = skipString()
                         continue

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import JSONSQLKit
+
+/// `NarrowRecords.Members`, which skips values eight bytes at a time, against `JSONScanner`.
+@Suite("an object's members are found where the scanner finds them")
+struct RecordMembersTests {
+    /// A random JSON value whose strings hold brackets, braces, escaped quotes and backslashes
+    /// and multi-byte characters, with whitespace between tokens.
+    static func value(_ random: inout OutputWriterTests.SplitMix, depth: Int) -> String {
+        func space() -> String { ["", " ", "\n ", "\t", "        "][Int(random.next() % 5)] }
+        func string() -> String {
+            let pieces = [
+                "a", "{", "}", "[", "]", "\\\"", "\\\\", "é", "日本", "\\u0041", ",", ":", "x",
+            ]
+            return "\""
+                + (0..<(random.next() % 14)).map { _ in pieces[Int(random.next() % 13)] }.joined()
+                + "\""
+        }
+        let choice = depth > 3 ? random.next() % 4 : random.next() % 6
+        switch choice {
+        case 0: return string()
+        case 1:
+            return ["1", "-2.5e3", "true", "false", "null", "12345678901234567890"][
+                Int(random.next() % 6)]
+        case 2: return "\(random.next() % 1000)"
+        case 3: return string()
+        case 4:
+            let members = (0..<(random.next() % 5)).map { i in
+                "\"k\(i)\"" + space() + ":" + space() + value(&random, depth: depth + 1)
+            }
+            return "{" + space() + members.joined(separator: space() + "," + space()) + space()
+                + "}"
+        default:
+            let elements = (0..<(random.next() % 5)).map { _ in value(&random, depth: depth + 1) }
+            return "[" + space() + elements.joined(separator: "," + space()) + space() + "]"
+        }
+    }
+
+    @Test("keys and values of random records, at every alignment")
+    func sameAsScanner() throws {
+        var random = OutputWriterTests.SplitMix(state: 5)
+        var records = 0
+        for _ in 0..<3000 {
+            let members = (0..<(random.next() % 6 + 1)).map { i in
+                "\"\(["m", "\\u006d", "mé", "m{"][Int(random.next() % 4)])\(i)\":"
+                    + Self.value(&random, depth: 0)
+            }
+            let padding = String(repeating: " ", count: Int(random.next() % 9))
+            let text = Array((padding + "{" + members.joined(separator: ",") + "}").utf8)
+            try text.withUnsafeBufferPointer { buffer in
+                let bytes = buffer.baseAddress!
+                var scanner = JSONScanner(bytes: bytes, count: buffer.count, pos: padding.count)
+                var fields: [JSONField] = []
+                try scanner.scanRecord(into: &fields)
+                var found = NarrowRecords.Members(
+                    bytes: bytes, position: padding.count + 1, end: buffer.count)
+                for field in fields {
+                    let next = found.next()
+                    let member = try #require(next)
+                    // The scanner's span of a string is inside its quotes.
+                    let quote = field.kind == .string ? 1 : 0
+                    #expect(member.keyStart == field.keyStart && member.keyEnd == field.keyEnd)
+                    #expect(member.keyEscaped == field.keyEscaped)
+                    #expect(
+                        member.valueStart == field.start - quote
+                            && member.valueEnd == field.end + quote,
+                        "\(String(decoding: text, as: UTF8.self))")
+                }
+                let after = found.next()
+                #expect(after == nil && !found.failed)
+                records += 1
+            }
+        }
+        #expect(records == 3000)
+    }
+}
