@@ -96,6 +96,19 @@ struct RankCutoffTests {
                         "\(term) \(descending ? "desc" : "asc") limit \(limit), batch \(batchSize)")
                     leftOut[term, default: 0] += found.leftOut
                 }
+                // Rows of paths, not whole records: the records cut down are pruned batch by
+                // batch (`streamBatches`), with the same cutoff.
+                spec.selections = [
+                    .path(try JSONPath(parsing: "id")), try Selection(parsing: term),
+                ]
+                let paths = OutputBuffer()
+                try store.run(spec, format: .jsonl, to: paths)
+                #expect(!SQLiteStore.canOrderByPlace(path, format: nil, spec: spec))
+                let streamed = OutputBuffer()
+                try SQLiteStore.streamTop(
+                    file: path, spec: spec, output: .jsonl, to: streamed, batchSize: batchSize,
+                    minimumSplit: 1)
+                #expect(streamed.text == paths.text, "\(term) selected, batch \(batchSize)")
             }
         }
         // Numbers in an integer column, a numeric one and a json column are read (and those of

@@ -356,11 +356,13 @@ extension SQLiteStore {
     /// after every `batchSize` records and after the last; `body` empties the table, and
     /// returns false to stop reading. Returns the store, for the caller to close. `inferred`
     /// gives the types of a regular JSON file when a read already made found them, and
-    /// `spilled` the small records that read wrote aside, to read instead of the file.
+    /// `spilled` the small records that read wrote aside, to read instead of the file. `rank`
+    /// gives the cutoff of an ordered query on a JSON file (`RankCutoff`).
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
         inferred: TypeInference? = nil, spilled: InputSource? = nil,
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
+        rank: ((Database) throws -> RankCutoff?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws -> SQLiteStore {
@@ -378,7 +380,7 @@ extension SQLiteStore {
                     smallRecords: columns.map { _ in NarrowRecords(spec, maximumBytes: 0) },
                     batchSize: max(1, batchSize),
                     inferred: inferred, spilled: spilled, minimumSplit: minimumSplit,
-                    keptBytes: keptBytes,
+                    keptBytes: keptBytes, rank: rank,
                     progress: progress, body)
                 return store
             }

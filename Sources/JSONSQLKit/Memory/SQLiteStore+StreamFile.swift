@@ -21,12 +21,14 @@ extension SQLiteStore {
     /// unless given, for tests). `progress` gets how far each read has come. With
     /// `smallRecords`, a second read inserts each record cut down to the query's paths instead
     /// (`NarrowRecords.smallRecord`); with `spilled` too, those written by the read that gave
-    /// `inferred` (the filter runs on them in SQL alone).
+    /// `inferred` (the filter runs on them in SQL alone). `rank` gives the cutoff that leaves
+    /// out, on those reads, records an ordered query cannot print (`RankCutoff`).
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?,
         smallRecords: NarrowRecords? = nil, batchSize: Int,
         inferred: TypeInference? = nil, spilled: InputSource? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
+        rank: ((Database) throws -> RankCutoff?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
@@ -197,7 +199,8 @@ extension SQLiteStore {
             if let spilled {
                 _ = try insert(
                     from: [spilled], options: options, progress: again,
-                    batch: (batchSize, body), keep: filter == nil ? keep : nil)
+                    batch: (batchSize, body),
+                    keep: Self.keeping(filter == nil ? keep : nil, rank: rank))
                 return
             }
             if let matchedRecords {
@@ -213,7 +216,7 @@ extension SQLiteStore {
             }
             _ = try insert(
                 from: [try InputSource.open(path)], options: options, progress: again,
-                batch: (batchSize, body), keep: keep, select: select)
+                batch: (batchSize, body), keep: Self.keeping(keep, rank: rank), select: select)
             return
         }
         try write { db in
@@ -489,6 +492,20 @@ extension SQLiteStore {
                 let check = RecordPrecheck(filter, table: try TableInfo(db: db, table: table))
             else { return nil }
             return { check.mayMatch($0, count: $1) }
+        }
+    }
+
+    /// `keep`'s test, then the test of the cutoff `rank` makes (`RankCutoff`), as one.
+    static func keeping(
+        _ keep: ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)?,
+        rank: ((Database) throws -> RankCutoff?)?
+    ) -> ((Database) throws -> ((UnsafePointer<UInt8>, Int) -> Bool)?)? {
+        guard let rank else { return keep }
+        return { db in
+            let test = try keep?(db)
+            guard let cutoff = try rank(db) else { return test }
+            guard let test else { return { cutoff.mayRank($0, count: $1) } }
+            return { test($0, $1) && cutoff.mayRank($0, count: $1) }
         }
     }
 }

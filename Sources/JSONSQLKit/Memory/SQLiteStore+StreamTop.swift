@@ -51,19 +51,31 @@ extension SQLiteStore {
         }
         var prune: (sql: String, arguments: [DatabaseValue], order: String)?
         var tracker: MissingPathTracker?
+        // Read on the reading thread, updated after each pruning.
+        var cutoff: RankCutoff?
         let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize, progress: progress,
-            note: note
+            file: path, format: format, spec: spec, batchSize: batchSize,
+            rank: { db in
+                let info = try TableInfo(db: db, table: spec.table)
+                cutoff = RankCutoff(
+                    spec, table: info,
+                    orderTerms: try pruning(spec, table: info, keeping: kept).order,
+                    kept: kept)
+                return cutoff
+            }, progress: progress, note: note
         ) { db in
             if prune == nil {
                 let info = try TableInfo(db: db, table: spec.table)
+                // Records the cutoff leaves out could hold a path no batch holds.
                 tracker = try MissingPathTracker(
-                    spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
+                    spec, table: info, db: db,
+                    leftOut: readsPartsOnly(path, format, spec) || cutoff != nil)
                 prune = try pruning(spec, table: info, keeping: kept)
             }
             guard let prune else { return false }
             try tracker?.observe(db, table: spec.table)
             try db.execute(sql: prune.sql, arguments: StatementArguments(prune.arguments))
+            try cutoff?.update(db)
             return true
         }
         defer { store.close() }
@@ -195,18 +207,16 @@ extension SQLiteStore {
                     return true
                 }
             ),
-            keep: { db in
-                let info = try TableInfo(db: db, table: spec.table)
-                let found = RankCutoff(
-                    spec, table: info,
-                    orderTerms: try pruning(spec, table: info, keeping: kept).order,
-                    kept: kept)
-                cutoff = found
-                let mayMatch = try precheck(Filter.all(spec.filters), table: spec.table)(db)
-                guard let found else { return mayMatch }
-                guard let mayMatch else { return { found.mayRank($0, count: $1) } }
-                return { mayMatch($0, $1) && found.mayRank($0, count: $1) }
-            },
+            keep: keeping(
+                precheck(Filter.all(spec.filters), table: spec.table),
+                rank: { db in
+                    let info = try TableInfo(db: db, table: spec.table)
+                    cutoff = RankCutoff(
+                        spec, table: info,
+                        orderTerms: try pruning(spec, table: info, keeping: kept).order,
+                        kept: kept)
+                    return cutoff
+                }),
             select: spilled == nil ? select : nil)
         let places = try narrow.read { db in
             try Row.fetchAll(
