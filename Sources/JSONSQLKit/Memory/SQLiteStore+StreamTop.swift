@@ -53,16 +53,16 @@ extension SQLiteStore {
         var tracker: MissingPathTracker?
         // Read on the reading thread, updated after each pruning.
         var cutoff: RankCutoff?
+        let rank = { (db: Database) throws -> RankCutoff? in
+            let info = try TableInfo(db: db, table: spec.table)
+            cutoff = RankCutoff(
+                spec, table: info, orderTerms: try pruning(spec, table: info, keeping: kept).order,
+                kept: kept)
+            return cutoff
+        }
         let store = try streamBatches(
-            file: path, format: format, spec: spec, batchSize: batchSize,
-            rank: { db in
-                let info = try TableInfo(db: db, table: spec.table)
-                cutoff = RankCutoff(
-                    spec, table: info,
-                    orderTerms: try pruning(spec, table: info, keeping: kept).order,
-                    kept: kept)
-                return cutoff
-            }, progress: progress, note: note
+            file: path, format: format, spec: spec, batchSize: batchSize, rank: rank,
+            progress: progress, note: note
         ) { db in
             if prune == nil {
                 let info = try TableInfo(db: db, table: spec.table)
