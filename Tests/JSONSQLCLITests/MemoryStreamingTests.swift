@@ -354,6 +354,10 @@ extension MemoryStreamingTests {
             let explained = try CLI.run(["query", file] + options + ["--explain"])
             #expect(explained.status == 0, "\(options): \(explained.stderr)")
             #expect(explained.stdout.hasPrefix(start), "\(options): \(explained.stdout)")
+            // An ordered query with a limit says it leaves out records below the rows kept.
+            #expect(
+                explained.stdout.contains("ranks clearly below the last row kept")
+                    == options.contains("--limit"), "\(options)")
             #expect(
                 explained.stdout.contains(
                     "\n-- the plan below is SQLite's over the file loaded whole\n-- SELECT "))

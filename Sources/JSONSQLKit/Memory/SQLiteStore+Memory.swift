@@ -302,7 +302,7 @@ extension SQLiteStore {
             }
         } else if canStreamTop(spec) && json && ColumnSelection(spec) == nil {
             plan =
-                "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths, with its place in the file, to a temporary file; those are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); those records are then read again by their place and loaded whole"
+                "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths, with its place in the file, to a temporary file; those are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); a record whose value of the first --order-by term, a number or null, ranks clearly below the last row kept is left out before it is loaded; the records kept are then read again by their place and loaded whole"
         } else if canStreamTop(spec) {
             plan =
                 (json && spec.filters.isEmpty
@@ -311,6 +311,9 @@ extension SQLiteStore {
                         ? "ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths,"
                         : "ordered: the records are loaded in batches,")
                 + " and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order)"
+                + (json
+                    ? "; a record whose value of the first --order-by term, a number or null, ranks clearly below the last row kept is left out before it is loaded"
+                    : "")
                 + (json && !spec.filters.isEmpty
                     ? "; the filter's records found as when streamed" : "")
         } else if canStreamGroups(spec) {
