@@ -75,4 +75,34 @@ struct RecordMembersTests {
         }
         #expect(records == 3000)
     }
+
+    @Test("a cutter copied for another thread cuts every record as the original does")
+    func copiedCutter() throws {
+        var random = OutputWriterTests.SplitMix(state: 9)
+        var spec = QuerySpec(table: "t")
+        spec.selections = try ["m0.k1", "m1[2].k0", "m2", "m3.k0.k1"].map {
+            .path(try JSONPath(parsing: $0))
+        }
+        var original = NarrowRecords(spec, maximumBytes: 0)
+        var copy = original.forAnotherThread()
+        var fields: [JSONField] = []
+        var shorter = 0
+        for _ in 0..<2000 {
+            let members = (0..<4).map { i in "\"m\(i)\":" + Self.value(&random, depth: 0) }
+            let text = Array(("{" + members.joined(separator: ",") + "}").utf8)
+            try text.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                try scanner.scanRecord(into: &fields)
+                let position = RecordReader.Position(
+                    line: 1, record: 1, start: 0, end: buffer.count)
+                let cut = try original.smallRecord(
+                    fields, bytes: buffer.baseAddress!, at: position)
+                #expect(
+                    try copy.smallRecord(fields, bytes: buffer.baseAddress!, at: position) == cut)
+                if cut.count < buffer.count { shorter += 1 }
+            }
+        }
+        // Many records are cut down, so the trees are walked (one holding `\u` is kept whole).
+        #expect(shorter > 100)
+    }
 }

@@ -123,3 +123,12 @@ struct CombinationNumbers {
         }
     }
 }
+
+extension ColumnRecords {
+    /// This, with each column's `NarrowRecords.forAnotherThread`.
+    func forAnotherThread() -> ColumnRecords {
+        var copy = self
+        copy.columns = columns.map { $0.forAnotherThread() }
+        return copy
+    }
+}

@@ -269,3 +269,11 @@ final class PlacedRecords {
         }
     }
 }
+
+extension FilteredRecords: HalfState {
+    func forAnotherThread() -> FilteredRecords {
+        var copy = self
+        copy.narrow = narrow.forAnotherThread()
+        return copy
+    }
+}

@@ -136,3 +136,13 @@ struct KeptValues {
         return try plan.fill(db, rowid: rowid, columns: columns, starts: starts, table: info)
     }
 }
+
+extension KeptValues: HalfState {
+    func forAnotherThread() -> KeptValues {
+        var copy = self
+        copy.records = records?.forAnotherThread()
+        copy.cutter = cutter?.forAnotherThread()
+        copy.columns = columns?.forAnotherThread()
+        return copy
+    }
+}

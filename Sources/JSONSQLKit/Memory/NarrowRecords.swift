@@ -31,6 +31,17 @@ struct NarrowRecords {
         private(set) var indexes: [Int] = []
         private(set) var elements: [PathTree] = []
 
+        /// A copy that shares no storage with this tree (`NarrowRecords.forAnotherThread`).
+        func copied() -> PathTree {
+            let copy = PathTree()
+            (copy.whole, copy.measured, copy.kinded) = (whole, measured, kinded)
+            copy.keys = keys.map { $0.map { $0 } }
+            copy.children = children.map { $0.copied() }
+            copy.indexes = indexes.map { $0 }
+            copy.elements = elements.map { $0.copied() }
+            return copy
+        }
+
         func add(_ segments: ArraySlice<JSONPath.Segment>, use: Use) {
             guard !whole else { return }
             guard let segment = segments.first else {
@@ -74,7 +85,7 @@ struct NarrowRecords {
     private let maximumBytes: Int
 
     private let names: [String]
-    private let trees: [PathTree]
+    private var trees: [PathTree]
     /// The raw key bytes last seen at each field position and their column in `names`, or -1.
     /// (Kept in one array, so that reading a hint touches no array of its own.)
     private var hintBytes: [UInt8] = []
@@ -133,6 +144,15 @@ struct NarrowRecords {
         }
         self.names = names
         self.trees = trees
+    }
+
+    /// This, with path trees of its own, for the other thread of a read: cutting a record
+    /// retains and releases the trees it walks, and counts that two threads change at once
+    /// send their cache line from core to core at every change.
+    func forAnotherThread() -> NarrowRecords {
+        var copy = self
+        copy.trees = trees.map { $0.copied() }
+        return copy
     }
 
     /// What predicate `p` reads at its path.

@@ -330,8 +330,8 @@ extension SQLiteStore {
     ) throws -> TypeInference {
         try inferTypes(
             path, table: table, secondHalf: true, minimumSplit: minimumSplit, with: &state,
-            secondState: state, first: each, second: each, merge: merge, discard: discard,
-            progress: progress)
+            secondState: ((state as? any HalfState)?.forAnotherThread() as? State) ?? state,
+            first: each, second: each, merge: merge, discard: discard, progress: progress)
     }
 
     /// `inferTypes`, with more work on every checked record: `first` on the records the first
@@ -507,5 +507,19 @@ extension SQLiteStore {
             guard let test else { return { cutoff.mayRank($0, count: $1) } }
             return { test($0, $1) && cutoff.mayRank($0, count: $1) }
         }
+    }
+}
+
+/// What each thread of a read keeps a copy of, where a copy shares no reference-counted
+/// storage that cutting records retains (`NarrowRecords.forAnotherThread`).
+protocol HalfState {
+    func forAnotherThread() -> Self
+}
+
+extension SpilledRecords: HalfState {
+    func forAnotherThread() -> SpilledRecords {
+        var copy = self
+        copy.cutter = cutter.forAnotherThread()
+        return copy
     }
 }
