@@ -294,11 +294,16 @@ struct JSONScanner {
         let word = UInt64(littleEndian: memory)  // the first byte lowest
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
-        let quote = zeroByte(word ^ (ones &* 0x22))
-        let backslash = zeroByte(word ^ (ones &* 0x5C))
         let control = (word &- ones &* 0x20) & ~word & highs
-        return quote | backslash | control | (word & highs)
+        return marks(word, 0x22) | marks(word, 0x5C) | control | (word & highs)
+    }
+
+    /// The high bit of each byte of `word` (the first byte lowest) that is `byte`; the lowest
+    /// set bit marks the first exactly (a borrow runs on only from a byte that matched).
+    @inline(__always) static func marks(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let v = word ^ (ones &* UInt64(byte))
+        return (v &- ones) & ~v & 0x8080_8080_8080_8080
     }
 
     /// Checks one multi-byte UTF-8 sequence at `pos` and steps over it.

@@ -443,7 +443,7 @@ struct NarrowRecords {
             while position < end {
                 // Eight bytes at a time up to the next quote or backslash.
                 if position + 8 <= end {
-                    let found = Self.marks(load(), 0x22) | Self.marks(load(), 0x5C)
+                    let found = JSONScanner.marks(load(), 0x22) | JSONScanner.marks(load(), 0x5C)
                     if found == 0 {
                         position += 8
                         continue
@@ -470,14 +470,6 @@ struct NarrowRecords {
             UInt64(littleEndian: UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self))
         }
 
-        /// The high bit of each byte of `word` that is `byte`; the lowest set bit marks the
-        /// first exactly (a borrow runs on only from a byte that matched).
-        @inline(__always) private static func marks(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let v = word ^ (ones &* UInt64(byte))
-            return (v &- ones) & ~v & 0x8080_8080_8080_8080
-        }
-
         private mutating func skipValue() {
             switch bytes[position] {
             case UInt8(ascii: "\""):
@@ -491,8 +483,8 @@ struct NarrowRecords {
                         let word = load()
                         let folded = word | 0x2020_2020_2020_2020
                         let found =
-                            Self.marks(word, 0x22) | Self.marks(folded, 0x7B)
-                            | Self.marks(folded, 0x7D)
+                            JSONScanner.marks(word, 0x22) | JSONScanner.marks(folded, 0x7B)
+                            | JSONScanner.marks(folded, 0x7D)
                         if found == 0 {
                             position += 8
                             continue

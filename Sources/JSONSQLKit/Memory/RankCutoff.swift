@@ -12,9 +12,9 @@ import Synchronization
 /// comes after all of them in the file, so it is among the first `kept` only when its own
 /// value of that term is at least as good as the cutoff. A value is read from the bytes only
 /// where SQLite's is the same number: a JSON number at a path into a json column (`->>`
-/// reads it as that number) or in an integer, real or numeric column; JSON null or a key absent from an
-/// object is NULL, which sorts before every number. Anything else (text, booleans, a key
-/// written with an escape) keeps the record. Numbers are compared with a margin far above any
+/// reads it as that number) or in an integer, real or numeric column; JSON null or a key
+/// absent from an object is NULL, which sorts before every number. Anything else (text,
+/// booleans, a key written with an escape) keeps the record. Numbers are compared with a margin far above any
 /// rounding of the decimal text, so a record is left out only when its value is clearly worse.
 final class RankCutoff: Sendable {
     private let column: String

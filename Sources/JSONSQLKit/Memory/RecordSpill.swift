@@ -194,22 +194,11 @@ struct SpilledRecords {
             small.removeSubrange(close...)
             if small[open] != UInt8(ascii: "{") { small.append(UInt8(ascii: ",")) }
             small += offsetKey
-            Self.appendDecimal(position.offset, to: &small)
+            JSONEncoding.appendInteger(position.offset, to: &small)
             small += lengthKey
-            Self.appendDecimal(Int64(position.end - position.start), to: &small)
+            JSONEncoding.appendInteger(Int64(position.end - position.start), to: &small)
             small.append(UInt8(ascii: "}"))
             return true
-        }
-
-        /// Appends the digits of `value` (not negative).
-        private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-            let start = bytes.count
-            var rest = value
-            repeat {
-                bytes.append(0x30 + UInt8(rest % 10))
-                rest /= 10
-            } while rest > 0
-            bytes[start...].reverse()
         }
     }
 

@@ -54,10 +54,7 @@ extension SQLiteStore {
         // Read on the reading thread, updated after each pruning.
         var cutoff: RankCutoff?
         let rank = { (db: Database) throws -> RankCutoff? in
-            let info = try TableInfo(db: db, table: spec.table)
-            cutoff = RankCutoff(
-                spec, table: info, orderTerms: try pruning(spec, table: info, keeping: kept).order,
-                kept: kept)
+            cutoff = try rankCutoff(spec, keeping: kept, db: db)
             return cutoff
         }
         let store = try streamBatches(
@@ -114,6 +111,17 @@ extension SQLiteStore {
             "DELETE FROM \(table) WHERE \(rowid) NOT IN (SELECT \(table).\(rowid) FROM \(table)\(condition) ORDER BY \(order) LIMIT \(kept))",
             arguments, order
         )
+    }
+
+    /// The cutoff of `spec`'s first order term over its table in `db`, which the pruning keeps
+    /// `kept` rows of; nil where the term's values are not read from the bytes.
+    private static func rankCutoff(_ spec: QuerySpec, keeping kept: Int, db: Database) throws
+        -> RankCutoff?
+    {
+        let info = try TableInfo(db: db, table: spec.table)
+        return RankCutoff(
+            spec, table: info, orderTerms: try pruning(spec, table: info, keeping: kept).order,
+            kept: kept)
     }
 
     /// Whether `streamTop` orders the JSON file at `path` by the records' places
@@ -210,11 +218,7 @@ extension SQLiteStore {
             keep: keeping(
                 precheck(Filter.all(spec.filters), table: spec.table),
                 rank: { db in
-                    let info = try TableInfo(db: db, table: spec.table)
-                    cutoff = RankCutoff(
-                        spec, table: info,
-                        orderTerms: try pruning(spec, table: info, keeping: kept).order,
-                        kept: kept)
+                    cutoff = try rankCutoff(spec, keeping: kept, db: db)
                     return cutoff
                 }),
             select: spilled == nil ? select : nil)

@@ -248,7 +248,7 @@ extension PostgresStore {
                             )
                         }
                         lastKey += 1
-                        PostgresValue.appendDecimal(lastKey, to: &rows.out)
+                        JSONEncoding.appendInteger(lastKey, to: &rows.out)
                         present.append(column)
                     }
                     for (fieldIndex, field) in fields.enumerated() {
@@ -289,7 +289,7 @@ extension PostgresStore {
                     }
                     let start = rows.out.count
                     if stage != nil {
-                        PostgresValue.appendDecimal(Int64(rows.lines.count + 1), to: &rows.out)
+                        JSONEncoding.appendInteger(Int64(rows.lines.count + 1), to: &rows.out)
                         rows.out.append(0x09)
                     }
                     // The first NOT NULL column the record leaves NULL: checked after every value,
@@ -407,7 +407,7 @@ extension PostgresStore {
                     }
                     if options.conflict == .upsert {
                         rows.out.append(0x09)
-                        PostgresValue.appendDecimal(
+                        JSONEncoding.appendInteger(
                             Int64(stage!.presentSet(present)), to: &rows.out)
                     }
                     rows.out.append(0x0A)

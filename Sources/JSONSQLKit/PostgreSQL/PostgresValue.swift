@@ -436,23 +436,6 @@ enum PostgresValue {
             || byte <= 0x0D && (byte == 0 || byte == 0x09 || byte == 0x0A || byte == 0x0D)
     }
 
-    /// Appends the decimal digits of `number`, as `String(number)` spells it, without making a
-    /// String.
-    static func appendDecimal(_ number: Int64, to out: inout [UInt8]) {
-        if number < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, filled from the end
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            out.append(contentsOf: buffer[i...])
-        }
-    }
-
     /// COPY's NULL.
     static let copyNull: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "N")]
 
@@ -466,7 +449,7 @@ enum PostgresValue {
             if type == .boolean {
                 out.append(number != 0 ? UInt8(ascii: "t") : UInt8(ascii: "f"))
             } else {
-                appendDecimal(number, to: &out)
+                JSONEncoding.appendInteger(number, to: &out)
             }
         case .double(let number):
             guard number.isFinite else {
