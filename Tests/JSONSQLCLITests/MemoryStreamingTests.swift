@@ -327,6 +327,10 @@ extension MemoryStreamingTests {
             ),
             (
                 ["--select", "id,address.city"],
+                "-- memory mode, streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; each row is printed straight from its cut-down record"
+            ),
+            (
+                ["--select", "id,length(address.country)"],
                 "-- memory mode, streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches"
             ),
             (["--group-by", "address.city"], "-- memory mode, grouped: one read (two threads)"),

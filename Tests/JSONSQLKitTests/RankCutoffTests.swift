@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import JSONSQLKit
@@ -163,7 +164,7 @@ struct RankCutoffTests {
     }
 
     @Test("a value is NULL only where the key is certainly absent")
-    func values() {
+    func values() throws {
         func value(_ record: String, _ column: String, _ segments: [JSONPath.Segment]) -> RankCutoff
             .Value?
         {
@@ -180,10 +181,24 @@ struct RankCutoffTests {
         // A key written with an escape may be the one; a column named in another case is.
         #expect(value(#"{"a":{"\u0062":1}}"#, "a", [.key("b")]) == nil)
         #expect(value(#"{"A":7}"#, "a", []) == nil)
-        // Text, booleans, a key of a non-object, an index from the end: not read.
+        // Text, booleans, an index from the end: not read.
         #expect(value(#"{"a":"7"}"#, "a", []) == nil)
         #expect(value(#"{"a":true}"#, "a", []) == nil)
-        #expect(value(#"{"a":[1]}"#, "a", [.key("b")]) == nil)
         #expect(value(#"{"a":[1]}"#, "a", [.index(-1)]) == nil)
+        // A key of an array or a scalar, an element of an object: NULL, as SQLite's `->`
+        // reads them.
+        let sqlite = try DatabaseQueue()
+        let mismatches: [(String, [JSONPath.Segment], String)] = [
+            ("[1]", [.key("b")], "$.b"), (#"{"0":1}"#, [.index(0)], "$[0]"),
+            ("null", [.key("b")], "$.b"), (#""s""#, [.key("b")], "$.b"), ("7", [.index(0)], "$[0]"),
+            (#"{"b":[{"c":1}]}"#, [.key("b"), .key("c")], "$.b.c"),
+        ]
+        for (json, segments, literal) in mismatches {
+            #expect(value(#"{"a":\#(json)}"#, "a", segments) == .null, "\(json)")
+            let read = try sqlite.read {
+                try DatabaseValue.fetchOne($0, sql: "SELECT ? -> ?", arguments: [json, literal])
+            }
+            #expect(read == .null, "\(json)")
+        }
     }
 }

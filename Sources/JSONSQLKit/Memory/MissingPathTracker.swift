@@ -80,6 +80,14 @@ final class MissingPathTracker {
         }
     }
 
+    /// Rows printed without a batch (`RecordRows`), which held the paths `held`: the batches
+    /// then miss records, and give notes only where these held every path pending.
+    func observePrinted(_ held: [JSONPath]) {
+        missesRecords = true
+        let found = Set(held.map(\.description))
+        pending.removeAll { found.contains($0.path.description) }
+    }
+
     /// The notes, once every batch is observed.
     func notes() -> [String] {
         let missing = pending.map { entry in

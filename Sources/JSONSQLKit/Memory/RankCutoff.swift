@@ -17,8 +17,7 @@ import Synchronization
 /// booleans, a key written with an escape) keeps the record. Numbers are compared with a margin far above any
 /// rounding of the decimal text, so a record is left out only when its value is clearly worse.
 final class RankCutoff: Sendable {
-    private let column: String
-    private let steps: [Step]
+    private let path: BytePath
     private let descending: Bool
     /// The cutoff: a double's bits, or `Self.none` / `Self.null`.
     private let cutoff = Atomic<UInt64>(RankCutoff.none)
@@ -50,8 +49,7 @@ final class RankCutoff: Sendable {
         } else {
             guard resolved.column.type == .json, !resolved.guarded else { return nil }
         }
-        column = resolved.column.name
-        steps = Self.steps(column: column, segments: path.segments)
+        self.path = BytePath(column: resolved.column.name, path.segments)
         descending = first.descending
         sql =
             "SELECT \(resolved.sortSQL) FROM \(SQLQuote.identifier(info.name)) ORDER BY \(orderTerms) LIMIT 1 OFFSET \(kept - 1)"
@@ -81,7 +79,7 @@ final class RankCutoff: Sendable {
     private func ranks(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         let bits = cutoff.load(ordering: .acquiring)
         if bits == Self.none { return true }
-        guard let value = Self.value(bytes, count: count, steps: steps, column: column) else {
+        guard let value = Self.value(bytes, count: count, path: path) else {
             return true
         }
         switch value {
@@ -108,88 +106,15 @@ final class RankCutoff: Sendable {
     static func value(
         _ bytes: UnsafePointer<UInt8>, count: Int, column: String, segments: [JSONPath.Segment]
     ) -> Value? {
-        value(bytes, count: count, steps: steps(column: column, segments: segments), column: column)
+        value(bytes, count: count, path: BytePath(column: column, segments))
     }
 
-    /// A step from a value to one inside it: a key's UTF-8, or an array's element.
-    enum Step {
-        case key([UInt8])
-        case index(Int)
-    }
-
-    /// The column, then each segment.
-    static func steps(column: String, segments: [JSONPath.Segment]) -> [Step] {
-        [.key(Array(column.utf8))]
-            + segments.map {
-                switch $0 {
-                case .key(let key): .key(Array(key.utf8))
-                case .index(let index): .index(index)
-                }
-            }
-    }
-
-    private static func value(
-        _ bytes: UnsafePointer<UInt8>, count: Int, steps: [Step], column: String
-    ) -> Value? {
-        var start = 0
-        while start < count, bytes[start] != UInt8(ascii: "{") {
-            switch bytes[start] {
-            case 0x20, 0x0A, 0x0D, 0x09: start += 1
-            default: return nil
-            }
+    private static func value(_ bytes: UnsafePointer<UInt8>, count: Int, path: BytePath) -> Value? {
+        switch path.find(in: bytes, start: 0, end: count) {
+        case nil: nil
+        case .absent: .null
+        case .value(let start, let end): number(bytes + start, count: end - start)
         }
-        guard start < count else { return nil }
-        var value = (start: start, end: count)
-        for (depth, step) in steps.enumerated() {
-            switch (step, bytes[value.start]) {
-            case (.key(let wanted), UInt8(ascii: "{")):
-                var members = NarrowRecords.Members(
-                    bytes: bytes, position: value.start + 1, end: value.end)
-                var escaped = false
-                var found: (start: Int, end: Int)?
-                while let member = members.next() {
-                    if member.keyEscaped {
-                        escaped = true
-                    } else if member.keyEnd - member.keyStart == wanted.count {
-                        if memcmp(bytes + member.keyStart, wanted, wanted.count) == 0 {
-                            found = (member.valueStart, member.valueEnd)
-                            break
-                        }
-                        // A column is named without regard to ASCII case, as SQLite does.
-                        if depth == 0,
-                            SQLName.same(
-                                String(
-                                    decoding: UnsafeBufferPointer(
-                                        start: bytes + member.keyStart, count: wanted.count),
-                                    as: UTF8.self), column)
-                        {
-                            return nil
-                        }
-                    }
-                }
-                if members.failed { return nil }
-                guard let found else { return escaped ? nil : .null }
-                value = found
-            case (.index(let index), UInt8(ascii: "[")) where index >= 0:
-                var elements = NarrowRecords.Members(
-                    bytes: bytes, position: value.start + 1, end: value.end)
-                var found: (start: Int, end: Int)?
-                var at = 0
-                while let element = elements.nextElement() {
-                    if at == index {
-                        found = element
-                        break
-                    }
-                    at += 1
-                }
-                if elements.failed { return nil }
-                guard let found else { return .null }
-                value = found
-            default:
-                return nil
-            }
-        }
-        return number(bytes + value.start, count: value.end - value.start)
     }
 
     /// JSON null, or a JSON number's value near enough (a relative error far below 2^-30);

@@ -154,21 +154,25 @@ extension SQLiteStore {
         var query: (statement: Statement, writer: any RowWriter, row: SQLiteRow, table: String)?
         var printed = 0
         var tracker: MissingPathTracker?
+        /// Prints the rows it can without SQLite (a query that selects only paths).
+        var direct: RecordRows?
+        func prepare(_ db: Database) throws {
+            guard query == nil else { return }
+            let info = try TableInfo(db: db, table: spec.table)
+            let built = try unlimited.build(table: info)
+            tracker = try MissingPathTracker(
+                spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
+            let statement = try db.makeStatement(sql: built.sql)
+            try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
+            query = (
+                statement,
+                try output.makeWriter(
+                    columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
+                SQLiteRow(statement: statement.sqliteStatement), info.name
+            )
+        }
         let runBatch = { (db: Database) throws -> Bool in
-            if query == nil {
-                let info = try TableInfo(db: db, table: spec.table)
-                let built = try unlimited.build(table: info)
-                tracker = try MissingPathTracker(
-                    spec, table: info, db: db, leftOut: readsPartsOnly(path, format, spec))
-                let statement = try db.makeStatement(sql: built.sql)
-                try SQLParameters.bind(built.arguments, to: statement.sqliteStatement)
-                query = (
-                    statement,
-                    try output.makeWriter(
-                        columns: OutputColumn.uniquelyNamed(built.columns ?? []), out: out),
-                    SQLiteRow(statement: statement.sqliteStatement), info.name
-                )
-            }
+            try prepare(db)
             guard let query else { return false }
             let handle = query.statement.sqliteStatement
             defer { sqlite3_reset(handle) }
@@ -181,12 +185,30 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
+        let printing = { (db: Database, layout: InsertColumns) throws -> RowPrinting? in
+            try prepare(db)
+            guard let query,
+                let rows = RecordRows(
+                    unlimited, table: try TableInfo(db: db, table: spec.table), layout: layout)
+            else { return nil }
+            direct = rows
+            return RowPrinting(rows: rows, writer: query.writer) {
+                guard printed < limit else { return false }
+                printed += 1
+                return true
+            }
+        }
         let store = try streamBatches(
             file: path, format: format, spec: spec, batchSize: batchSize,
             minimumSplit: minimumSplit,
-            keptBytes: keptBytes ?? keptRecordBytes, progress: progress, note: note, runBatch)
+            keptBytes: keptBytes ?? keptRecordBytes, printing: printing, progress: progress,
+            note: note, runBatch)
         store.close()
         try query?.writer.finish()
+        if let direct, direct.printed > 0 {
+            tracker?.observePrinted(
+                zip(spec.select, direct.held).compactMap { $0.1 ? $0.0 : nil })
+        }
         // Reading stopped at the limit leaves later records unseen.
         if printed < limit, let note {
             try notes(tracker, empty: printed == 0, file: path, format: format, spec: spec).forEach(
@@ -293,6 +315,9 @@ extension SQLiteStore {
             } else if json && filter != nil {
                 plan =
                     "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of different cut-down records, they go to a temporary file and the filter runs on them in batches)"
+            } else if json && ColumnSelection(spec) != nil && RecordRows.mayPrint(spec) {
+                plan =
+                    "streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; each row is printed straight from its cut-down record where the columns' types allow, and only records whose values SQLite must convert (such as a key written with an escape) are loaded, in batches the query runs on"
             } else if json && ColumnSelection(spec) != nil {
                 plan =
                     "streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches, the query runs on each batch, and the batch is dropped"
@@ -366,6 +391,7 @@ extension SQLiteStore {
         inferred: TypeInference? = nil, spilled: InputSource? = nil,
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
         rank: ((Database) throws -> RankCutoff?)? = nil,
+        printing: ((Database, InsertColumns) throws -> RowPrinting?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws -> SQLiteStore {
@@ -383,7 +409,7 @@ extension SQLiteStore {
                     smallRecords: columns.map { _ in NarrowRecords(spec, maximumBytes: 0) },
                     batchSize: max(1, batchSize),
                     inferred: inferred, spilled: spilled, minimumSplit: minimumSplit,
-                    keptBytes: keptBytes, rank: rank,
+                    keptBytes: keptBytes, rank: rank, printing: printing,
                     progress: progress, body)
                 return store
             }

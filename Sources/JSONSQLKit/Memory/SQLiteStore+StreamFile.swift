@@ -29,6 +29,7 @@ extension SQLiteStore {
         inferred: TypeInference? = nil, spilled: InputSource? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
         rank: ((Database) throws -> RankCutoff?)? = nil,
+        printing: ((Database, InsertColumns) throws -> RowPrinting?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
@@ -196,6 +197,17 @@ extension SQLiteStore {
                     }
                 }
             var keep = Self.precheck(filter, table: table)
+            if let spilled, filter == nil, rank == nil, let printing,
+                let rows = try write({ db in
+                    try printing(
+                        db,
+                        RecordInserter(db: db, table: table, conflict: .fail, alter: false).layout)
+                })
+            {
+                return try printRows(
+                    from: spilled, table: table, rows: rows, batchSize: batchSize,
+                    progress: again, body)
+            }
             if let spilled {
                 _ = try insert(
                     from: [spilled], options: options, progress: again,
@@ -261,6 +273,63 @@ extension SQLiteStore {
                 return false
             }
             if !stopped { _ = try body(db) }
+        }
+    }
+
+    /// A SQLite run, once a record needs one, takes at least this many records, so that
+    /// records that need SQLite here and there do not each cost a query of their own.
+    static let minimumRun = 16
+
+    /// The second pass of a query that selects only paths (`RecordRows`): each small record of
+    /// `spilled` is printed straight from its bytes where `rows` can, and the others are
+    /// inserted into `table`, in runs that `body` queries and empties before the next record
+    /// printed here, so that rows come in the file's order.
+    private func printRows(
+        from spilled: InputSource, table: String, rows printing: RowPrinting, batchSize: Int,
+        progress: ((InsertProgress) -> Void)?, _ body: (Database) throws -> Bool
+    ) throws {
+        defer { spilled.close() }
+        try writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            defer { if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") } }
+            let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
+            let reader = RecordReader(source: spilled)
+            reader.isCancelled = { Interruption.isRequested }
+            var fields: [JSONField] = []
+            var (records, run) = (0, 0)
+            /// Queries the run's records; false once `body` asks to stop.
+            func flush() throws -> Bool {
+                run = 0
+                let more = try body(db)
+                try db.execute(sql: "COMMIT")
+                try db.execute(sql: "BEGIN")
+                return more
+            }
+            reading: while let position = try reader.next(into: &fields) {
+                records += 1
+                if records & 0xFFF == 0 {
+                    if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                    progress?(
+                        InsertProgress(
+                            records: records, bytesRead: reader.bytesRead,
+                            totalBytes: spilled.size))
+                }
+                if run == 0 || run >= Self.minimumRun,
+                    printing.rows.take(fields, bytes: reader.bytes, at: position)
+                {
+                    if run > 0, !(try flush()) { break reading }
+                    guard printing.admit() else { break reading }
+                    try printing.rows.print(to: printing.writer)
+                    continue
+                }
+                try fields.withUnsafeBufferPointer {
+                    try inserter.insert($0, bytes: reader.bytes, at: position, source: spilled.name)
+                }
+                run += 1
+                if run >= batchSize, !(try flush()) { break reading }
+            }
+            if run > 0 { _ = try body(db) }
+            try db.execute(sql: "COMMIT")
         }
     }
 

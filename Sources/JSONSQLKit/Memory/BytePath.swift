@@ -1,0 +1,110 @@
+import Foundation
+
+/// A path's value found in checked JSON text as SQLite's `->` finds it in a json column: the
+/// first member with the key, the element at the index; NULL where a key is absent, an index
+/// is past the end, or a step meets a value of another kind (`null -> '$.a'`,
+/// `[1] -> '$.a'`, `{"0":1} -> '$[0]'`). Nil, for the caller to leave to SQLite, wherever the
+/// answer is not certain from the bytes: a key written with an escape in an object searched,
+/// an index from the end, text that is not as checked.
+struct BytePath {
+    /// A step from a value to one inside it: a key's UTF-8, or an array's element.
+    enum Step {
+        case key([UInt8])
+        case index(Int)
+    }
+
+    enum Found: Equatable {
+        /// What SQLite reads as NULL.
+        case absent
+        /// The value as written, without the whitespace around it.
+        case value(start: Int, end: Int)
+    }
+
+    let steps: [Step]
+
+    init(_ segments: [JSONPath.Segment]) {
+        steps = segments.map {
+            switch $0 {
+            case .key(let key): .key(Array(key.utf8))
+            case .index(let index): .index(index)
+            }
+        }
+    }
+
+    /// The path from a record: its top-level key `column`, which a key differing from it only
+    /// in ASCII case makes uncertain (SQLite's column names ignore case), then `segments`.
+    init(column: String, _ segments: [JSONPath.Segment]) {
+        self.init([.key(column)] + segments)
+        self.column = column
+    }
+
+    private var column: String?
+
+    /// The value at the path in the JSON value `start..<end` of `bytes` (whitespace around it
+    /// allowed).
+    func find(in bytes: UnsafePointer<UInt8>, start: Int, end: Int) -> Found? {
+        var value = (start: start, end: end)
+        while value.start < value.end, Self.isSpace(bytes[value.start]) { value.start += 1 }
+        while value.end > value.start, Self.isSpace(bytes[value.end - 1]) { value.end -= 1 }
+        guard value.start < value.end else { return nil }
+        for (depth, step) in steps.enumerated() {
+            switch (step, bytes[value.start]) {
+            case (.key(let wanted), UInt8(ascii: "{")):
+                var members = NarrowRecords.Members(
+                    bytes: bytes, position: value.start + 1, end: value.end)
+                var escaped = false
+                var found: (start: Int, end: Int)?
+                while let member = members.next() {
+                    if member.keyEscaped {
+                        escaped = true
+                    } else if member.keyEnd - member.keyStart == wanted.count {
+                        if wanted.isEmpty
+                            || memcmp(bytes + member.keyStart, wanted, wanted.count) == 0
+                        {
+                            found = (member.valueStart, member.valueEnd)
+                            break
+                        }
+                        if depth == 0, let column,
+                            SQLName.same(
+                                String(
+                                    decoding: UnsafeBufferPointer(
+                                        start: bytes + member.keyStart, count: wanted.count),
+                                    as: UTF8.self), column)
+                        {
+                            return nil
+                        }
+                    }
+                }
+                if members.failed { return nil }
+                guard let found else { return escaped ? nil : .absent }
+                value = found
+            case (.index(let index), UInt8(ascii: "[")):
+                guard index >= 0 else { return nil }
+                var elements = NarrowRecords.Members(
+                    bytes: bytes, position: value.start + 1, end: value.end)
+                var found: (start: Int, end: Int)?
+                var at = 0
+                while let element = elements.nextElement() {
+                    if at == index {
+                        found = element
+                        break
+                    }
+                    at += 1
+                }
+                if elements.failed { return nil }
+                guard let found else { return .absent }
+                value = found
+            case (.index(let index), _) where index < 0:
+                return nil
+            default:
+                // A key of an array or a scalar, an element of an object or a scalar.
+                return .absent
+            }
+        }
+        return .value(start: value.start, end: value.end)
+    }
+
+    @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GRDBSQLite
+
+/// The rows of a streamed query that selects only paths, with no filter (`query FILE --select
+/// a,b.c`), printed straight from each record's small record rather than loaded into SQLite
+/// and read back. Each value becomes what `insert` stores (`InsertColumns.prepare`), and a path
+/// into a json column is found in that stored text as `->` finds it (`BytePath`); the writer
+/// then prints the row as it prints SQLite's, from the same cells. Where the answer is not
+/// certain (a key written with an escape or in another case, a value a column's affinity
+/// would convert, a value `insert` refuses, an index from the end), `write` prints nothing and
+/// the record goes through SQLite.
+final class RecordRows {
+    private struct Selected {
+        /// The column in `layout`.
+        let column: Int
+        /// Inside the column's JSON; nil for the whole column.
+        let path: BytePath?
+    }
+
+    private let selected: [Selected]
+    private let layout: InsertColumns
+    /// Each column's type, as `layout` has it.
+    private let types: [ColumnType]
+    /// For each selection, whether a row printed here held a value at its path (JSON null
+    /// included), as `MissingPathTracker` asks.
+    private(set) var held: [Bool]
+    /// The number of rows printed here.
+    private(set) var printed = 0
+
+    @exclusivity(unchecked) private var copy: [UInt8] = []
+    @exclusivity(unchecked) private var shifted: [JSONField] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// The current record's field for each column, or -1, and the columns it fills.
+    @exclusivity(unchecked) private var slots: [Int]
+    @exclusivity(unchecked) private var filled: [Int] = []
+    /// Each column's stored value in the current record, once prepared.
+    @exclusivity(unchecked) private var stored: [RowBatch.Cell?]
+    @exclusivity(unchecked) private var cells: [RowBatch.Cell]
+    @exclusivity(unchecked) private var text: [UInt8] = []
+
+    /// Whether `spec` is a query whose rows this may print, as far as the query alone tells:
+    /// no filter, only paths selected.
+    static func mayPrint(_ spec: QuerySpec) -> Bool {
+        spec.filters.isEmpty && !spec.select.isEmpty
+            && spec.select.count == spec.selections.count
+            && spec.select.allSatisfy { $0.function == nil }
+    }
+
+    /// Nil unless every selection of `spec` is a path this prints exactly from the table
+    /// `info`, whose records `layout` converts (`RecordInserter.layout`).
+    init?(_ spec: QuerySpec, table info: TableInfo, layout: InsertColumns) {
+        guard Self.mayPrint(spec) else { return nil }
+        var selected: [Selected] = []
+        for path in spec.select {
+            guard path.function == nil, let resolved = try? ResolvedPath(path, in: info),
+                let column = layout.columns.firstIndex(where: { $0.name == resolved.column.name })
+            else { return nil }
+            let type = layout.columns[column].type
+            let textual = [.text, .json, .numeric].contains(type)
+            // TEXT affinity keeps the JSON text of json and numeric columns as it is given.
+            if [.json, .numeric].contains(type) && !layout.columns[column].jsonAsText {
+                return nil
+            }
+            if path.segments.isEmpty {
+                guard textual || [.integer, .boolean, .real].contains(type) else { return nil }
+                selected.append(Selected(column: column, path: nil))
+            } else {
+                guard type == .json, resolved.pathLiteral != nil, !resolved.guarded,
+                    path.segments.allSatisfy({ if case .index(let i) = $0 { i >= 0 } else { true } }
+                    )
+                else { return nil }
+                selected.append(Selected(column: column, path: BytePath(path.segments)))
+            }
+        }
+        self.selected = selected
+        self.layout = layout
+        types = layout.columns.map(\.type)
+        held = Array(repeating: false, count: selected.count)
+        slots = Array(repeating: -1, count: layout.columns.count)
+        stored = Array(repeating: nil, count: layout.columns.count)
+        cells = Array(repeating: RowBatch.Cell(type: SQLITE_NULL), count: selected.count)
+    }
+
+    /// Makes the row of the checked record at `position` of `bytes`, whose fields are
+    /// `fields`, for `print`; false where it is not certain. `bytes` is left as it was, for
+    /// SQLite to take the record.
+    func take(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+    )
+        -> Bool
+    {
+        // The values are converted in a copy, as `prepare` rewrites them, with the fields'
+        // offsets moved to it.
+        let count = position.end - position.start
+        if copy.count < count { copy = [UInt8](repeating: 0, count: max(count, 2 * copy.count)) }
+        shifted.removeAll(keepingCapacity: true)
+        for var field in fields {
+            field.keyStart -= position.start
+            field.keyEnd -= position.start
+            field.start -= position.start
+            field.end -= position.start
+            shifted.append(field)
+        }
+        return copy.withUnsafeMutableBufferPointer { copy -> Bool in
+            let base = copy.baseAddress!
+            base.update(from: bytes + position.start, count: count)
+            return cells(bytes: base)
+        }
+    }
+
+    /// Prints the row `take` made with `writer`.
+    func print(to writer: any RowWriter) throws {
+        try text.withUnsafeBufferPointer { text in
+            try cells.withUnsafeBufferPointer { cells in
+                try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { empty in
+                    try writer.write(
+                        SQLiteRow(
+                            cells: cells.baseAddress!,
+                            bytes: text.baseAddress ?? UnsafePointer(empty.baseAddress!)))
+                }
+            }
+        }
+        printed += 1
+    }
+
+    /// Fills `cells` (and `text`, which their spans point into) for the record in `bytes`.
+    private func cells(bytes: UnsafeMutablePointer<UInt8>) -> Bool {
+        for column in filled {
+            slots[column] = -1
+            stored[column] = nil
+        }
+        filled.removeAll(keepingCapacity: true)
+        for (index, field) in shifted.enumerated() {
+            let column = layout.find(field, bytes: bytes, hint: index)
+            // A key no column has as written, or given twice: SQLite's insert decides.
+            guard column >= 0, slots[column] < 0 else { return false }
+            slots[column] = index
+            filled.append(column)
+        }
+        // Every value as `insert` converts it, selected or not: one it refuses fails the query
+        // with the record's line, through SQLite.
+        for column in filled where value(of: column, bytes: bytes) == nil { return false }
+        text.removeAll(keepingCapacity: true)
+        var seen = held
+        for (index, selection) in selected.enumerated() {
+            guard let value = value(of: selection.column, bytes: bytes) else {
+                return false
+            }
+            guard let path = selection.path else {
+                cells[index] = value
+                continue
+            }
+            // A path into the stored JSON text, which lies in `text` already.
+            guard value.type == SQLITE_TEXT else {
+                if value.type != SQLITE_NULL { return false }
+                cells[index] = value
+                continue
+            }
+            let found = text.withUnsafeBufferPointer {
+                path.find(
+                    in: $0.baseAddress!, start: Int(value.value),
+                    end: Int(value.value) + value.count)
+            }
+            switch found {
+            case nil: return false
+            case .absent: cells[index] = RowBatch.Cell(type: SQLITE_NULL)
+            case .value(let start, let end):
+                cells[index] = RowBatch.Cell(
+                    type: SQLITE_TEXT, count: end - start, value: Int64(start))
+                seen[index] = true
+            }
+        }
+        held = seen
+        return true
+    }
+
+    /// The value `column` stores for the record, as a cell; nil where that is not certain.
+    private func value(of column: Int, bytes: UnsafeMutablePointer<UInt8>) -> RowBatch.Cell? {
+        if let cell = stored[column] { return cell }
+        let slot = slots[column]
+        guard slot >= 0 else { return RowBatch.Cell(type: SQLITE_NULL) }
+        guard
+            let prepared = try? layout.prepare(
+                shifted[slot], bytes: bytes, column: column, scratch: &scratch)
+        else { return nil }
+        let type = types[column]
+        let textual = type == .text || type == .json || type == .numeric
+        let cell: RowBatch.Cell
+        switch prepared {
+        case .null:
+            cell = RowBatch.Cell(type: SQLITE_NULL)
+        case .integer(let number) where type == .integer || type == .boolean:
+            cell = RowBatch.Cell(type: SQLITE_INTEGER, value: number)
+        case .double(let number) where type == .real:
+            cell = RowBatch.Cell(
+                type: SQLITE_FLOAT, value: Int64(bitPattern: number.bitPattern))
+        case .text(let start, let end) where textual:
+            cell = RowBatch.Cell(type: SQLITE_TEXT, count: end - start, value: Int64(text.count))
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+        case .converted(let value):
+            switch value.storage {
+            case .null:
+                cell = RowBatch.Cell(type: SQLITE_NULL)
+            case .string(let string) where textual:
+                let utf8 = string.utf8
+                cell = RowBatch.Cell(
+                    type: SQLITE_TEXT, count: utf8.count, value: Int64(text.count))
+                text.append(contentsOf: utf8)
+            default:
+                return nil
+            }
+        default:
+            return nil
+        }
+        stored[column] = cell
+        return cell
+    }
+}
+
+/// How a streamed query prints rows without SQLite (`RecordRows`), made once its table exists.
+struct RowPrinting {
+    let rows: RecordRows
+    let writer: any RowWriter
+    /// Called before each row printed here: whether the query prints another row, which it
+    /// then counts.
+    let admit: () -> Bool
+}
