@@ -84,7 +84,7 @@ struct RecordRowsTests {
     static let selections = [
         "id,int,str,flag,num", "obj,mix", "obj.a,obj.b,obj.c.d,obj.e[0],obj.e[1]",
         "mix.a,mix[0],mix.b.c,mix[2].a", "obj.a.b,obj.c,obj.nothing,str,id",
-        "spare_key,obj.e",
+        "spare_key,obj.e", "",
     ]
 
     @Test(
@@ -103,6 +103,7 @@ struct RecordRowsTests {
         }
         for paths in Self.selections {
             var spec = QuerySpec(table: "t")
+            // "" selects every column.
             spec.selections = try paths.split(separator: ",").map {
                 try Selection(parsing: String($0))
             }
@@ -235,6 +236,43 @@ struct RecordRowsTests {
                         #expect(
                             notes.contains { $0.contains("obj.nothing") }
                                 == (paths.contains("obj.nothing") && limit == nil), "\(notes)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a filtered query prints exactly the rows the loaded file prints, the matched records printed straight from the file where they can be, with a limit and on two threads"
+    )
+    func filteredSameAsLoaded() throws {
+        let lines = Self.records(900, seed: 17)
+        let file = try files.write("filtered.ndjson", lines.joined(separator: "\n") + "\n")
+        let store = try Store.loading([file])
+        defer { store.close() }
+        let filters = [
+            "int > 0", "obj.c.d exists", "flag = true", "mix.a = 1 or num > 1", "str like 'p%'",
+            "obj.e[1] is null", "spare_key exists", "id < 700 and not flag = false",
+        ]
+        for filter in filters {
+            for paths in ["", "id,obj.c.d,mix", "str,num,obj.e[0]"] {
+                for limit in [nil, 7] as [Int?] {
+                    var spec = QuerySpec(table: Store.tableName(forFile: file))
+                    spec.filters = [try Filter(parsing: filter)]
+                    spec.selections = try paths.split(separator: ",").map {
+                        try Selection(parsing: String($0))
+                    }
+                    spec.jsonColumnsAuto = false
+                    spec.limit = limit
+                    let loaded = OutputBuffer()
+                    try store.run(spec, format: .jsonl, to: loaded)
+                    for split in [nil, 1] as [Int64?] {
+                        let streamed = OutputBuffer()
+                        try SQLiteStore.streamQuery(
+                            file: file, spec: spec, output: .jsonl, to: streamed, batchSize: 5,
+                            minimumSplit: split)
+                        #expect(
+                            streamed.text == loaded.text, "\(filter) | \(paths) | \(limit ?? 0)")
                     }
                 }
             }

@@ -39,20 +39,22 @@ final class RecordRows {
     @exclusivity(unchecked) private var text: [UInt8] = []
 
     /// Whether `spec` is a query whose rows this may print, as far as the query alone tells:
-    /// no filter, only paths selected.
+    /// no filter, only paths selected (or every column).
     static func mayPrint(_ spec: QuerySpec) -> Bool {
-        spec.filters.isEmpty && !spec.select.isEmpty
-            && spec.select.count == spec.selections.count
+        spec.filters.isEmpty && spec.select.count == spec.selections.count
             && spec.select.allSatisfy { $0.function == nil }
     }
 
-    /// Nil unless every selection of `spec` is a path this prints exactly from the table
-    /// `info`, whose records `layout` converts (`RecordInserter.layout`).
+    /// Nil unless every selection of `spec` (every column where it selects none) is a path
+    /// this prints exactly from the table `info`, whose records `layout` converts
+    /// (`RecordInserter.layout`).
     init?(_ spec: QuerySpec, table info: TableInfo, layout: InsertColumns) {
         guard Self.mayPrint(spec) else { return nil }
+        let paths =
+            spec.select.isEmpty ? info.columns.map { JSONPath(column: $0.name) } : spec.select
         var selected: [Selected] = []
-        for path in spec.select {
-            guard path.function == nil, let resolved = try? ResolvedPath(path, in: info),
+        for path in paths {
+            guard let resolved = try? ResolvedPath(path, in: info),
                 let column = layout.columns.firstIndex(where: { $0.name == resolved.column.name })
             else { return nil }
             let type = layout.columns[column].type

@@ -185,11 +185,15 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM \(SQLQuote.identifier(query.table))")
             return printed < limit
         }
-        let printing = { (db: Database, layout: InsertColumns) throws -> RowPrinting? in
+        // `filtered`: the records given are exactly those the filters match.
+        let printing = {
+            (db: Database, layout: InsertColumns, filtered: Bool) throws -> RowPrinting? in
             try prepare(db)
+            var rowsOnly = unlimited
+            if filtered { rowsOnly.filters = [] }
             guard let query,
                 let rows = RecordRows(
-                    unlimited, table: try TableInfo(db: db, table: spec.table), layout: layout)
+                    rowsOnly, table: try TableInfo(db: db, table: spec.table), layout: layout)
             else { return nil }
             direct = rows
             return RowPrinting(rows: rows, writer: query.writer) {
@@ -313,8 +317,14 @@ extension SQLiteStore {
                 plan =
                     "streamed: one read (two threads) infers the types and keeps aside the records whose text may match; only those are loaded, in batches (past \(keptRecordBytes >> 20) MB of them, they are read again by their place in the file, or the whole file where a quarter of the records or more may match)"
             } else if json && filter != nil {
+                var rowsOnly = spec
+                rowsOnly.filters = []
                 plan =
-                    "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and loaded, in batches (past \(NarrowRecords.maximumBytes >> 20) MB of different cut-down records, they go to a temporary file and the filter runs on them in batches)"
+                    "streamed: one read (two threads) infers the types and cuts each record down to the filter's paths; the filter runs once per different cut-down record, and only the records it matches are read again and "
+                    + (RecordRows.mayPrint(rowsOnly)
+                        ? "printed straight from their bytes where the columns' types allow (the others loaded, in batches)"
+                        : "loaded, in batches")
+                    + " (past \(NarrowRecords.maximumBytes >> 20) MB of different cut-down records, they go to a temporary file and the filter runs on them in batches)"
             } else if json && ColumnSelection(spec) != nil && RecordRows.mayPrint(spec) {
                 plan =
                     "streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; each row is printed straight from its cut-down record where the columns' types allow, and only records whose values SQLite must convert (such as a key written with an escape) are loaded, in batches the query runs on"
@@ -391,7 +401,7 @@ extension SQLiteStore {
         inferred: TypeInference? = nil, spilled: InputSource? = nil,
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
         rank: ((Database) throws -> RankCutoff?)? = nil,
-        printing: ((Database, InsertColumns) throws -> RowPrinting?)? = nil,
+        printing: ((Database, InsertColumns, Bool) throws -> RowPrinting?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws -> SQLiteStore {

@@ -29,7 +29,7 @@ extension SQLiteStore {
         inferred: TypeInference? = nil, spilled: InputSource? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
         rank: ((Database) throws -> RankCutoff?)? = nil,
-        printing: ((Database, InsertColumns) throws -> RowPrinting?)? = nil,
+        printing: ((Database, InsertColumns, Bool) throws -> RowPrinting?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
         var columns = columns
@@ -104,6 +104,43 @@ extension SQLiteStore {
         // Many matched records: the file is read again whole, on a thread of its own, which
         // hands on only the records matched, in order.
         let matchedRecords = matched.flatMap { FilteredRecords.dense($0) ? $0 : nil }
+        // Exactly the records the filter matches (`FilteredRecords`), each read again by its
+        // place and printed straight from its bytes where `printing` can.
+        if let matched, let places, filtered != nil, rank == nil, let printing,
+            let rows = try write({ db in
+                try printing(
+                    db, RecordInserter(db: db, table: table, conflict: .fail, alter: false).layout,
+                    true)
+            })
+        {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+                .map { Int64($0) }
+            var fields: [JSONField] = []
+            var count = 0
+            return try printRows(
+                { each in
+                    try places.forEachRecord(matched, in: path) { buffer, position in
+                        count += 1
+                        if count & 0x3FFF == 0 {
+                            again?(
+                                InsertProgress(
+                                    records: count,
+                                    bytesRead: position.offset
+                                        + Int64(position.end - position.start),
+                                    totalBytes: size))
+                        }
+                        let bytes = buffer + position.start
+                        var scanner = JSONScanner(
+                            bytes: bytes, count: position.end - position.start)
+                        try scanner.scanRecord(into: &fields)
+                        var local = position
+                        local.start = 0
+                        local.end = position.end - position.start
+                        return try each(fields, bytes, local)
+                    }
+                }, source: path, table: table, rows: rows, batchSize: batchSize,
+                relined: { try FilteredRecords.line(at: $0.offset, in: path) }, body)
+        }
         if let matched, let places, matchedRecords == nil {
             // Only the records the filter matches, read again by their place in the file; each
             // batch in a transaction of its own, so that memory holds one batch, however many
@@ -201,7 +238,8 @@ extension SQLiteStore {
                 let rows = try write({ db in
                     try printing(
                         db,
-                        RecordInserter(db: db, table: table, conflict: .fail, alter: false).layout)
+                        RecordInserter(db: db, table: table, conflict: .fail, alter: false).layout,
+                        false)
                 })
             {
                 return try printRows(
@@ -280,23 +318,25 @@ extension SQLiteStore {
     /// records that need SQLite here and there do not each cost a query of their own.
     static let minimumRun = 16
 
-    /// The second pass of a query that selects only paths (`RecordRows`): each small record of
-    /// `spilled` is printed straight from its bytes where `rows` can, and the others are
-    /// inserted into `table`, in runs that `body` queries and empties before the next record
-    /// printed here, so that rows come in the file's order.
+    /// The second pass of a query whose rows `RecordRows` prints: each record `records` gives
+    /// (with its fields and place, to a body that returns false to stop) is printed straight
+    /// from its bytes where `rows` can, and the others are inserted into `table`, in runs that
+    /// `body` queries and empties before the next record printed here, so that rows come in
+    /// the file's order. `source` names the records in messages.
     private func printRows(
-        from spilled: InputSource, table: String, rows printing: RowPrinting, batchSize: Int,
-        progress: ((InsertProgress) -> Void)?, _ body: (Database) throws -> Bool
+        _ records: (
+            ([JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
+        )
+            throws -> Void,
+        source: String, table: String, rows printing: RowPrinting, batchSize: Int,
+        relined: ((RecordReader.Position) throws -> Int)? = nil,
+        _ body: @escaping (Database) throws -> Bool
     ) throws {
-        defer { spilled.close() }
         try writeWithoutTransaction { db in
             try db.execute(sql: "BEGIN")
             defer { if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") } }
             let inserter = try RecordInserter(db: db, table: table, conflict: .fail, alter: false)
-            let reader = RecordReader(source: spilled)
-            reader.isCancelled = { Interruption.isRequested }
-            var fields: [JSONField] = []
-            var (records, run) = (0, 0)
+            var (count, run) = (0, 0)
             /// Queries the run's records; false once `body` asks to stop.
             func flush() throws -> Bool {
                 run = 0
@@ -305,32 +345,73 @@ extension SQLiteStore {
                 try db.execute(sql: "BEGIN")
                 return more
             }
-            reading: while let position = try reader.next(into: &fields) {
-                records += 1
-                if records & 0xFFF == 0 {
-                    if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                    progress?(
-                        InsertProgress(
-                            records: records, bytesRead: reader.bytesRead,
-                            totalBytes: spilled.size))
+            try records { fields, bytes, position in
+                count += 1
+                if count & 0xFFF == 0 && Interruption.isRequested {
+                    throw JSONSQLError("interrupted")
                 }
-                if run == 0 || run >= Self.minimumRun,
-                    printing.rows.take(fields, bytes: reader.bytes, at: position)
+                // The first records go through SQLite all the same, for the notes of paths no
+                // record has to see some rows (`MissingPathTracker`).
+                if count > Self.minimumRun, run == 0 || run >= Self.minimumRun,
+                    printing.rows.take(fields, bytes: bytes, at: position)
                 {
-                    if run > 0, !(try flush()) { break reading }
-                    guard printing.admit() else { break reading }
+                    if run > 0, !(try flush()) { return false }
+                    guard printing.admit() else { return false }
                     try printing.rows.print(to: printing.writer)
-                    continue
+                    return true
                 }
-                try fields.withUnsafeBufferPointer {
-                    try inserter.insert($0, bytes: reader.bytes, at: position, source: spilled.name)
+                // Records read by their place start at 0 and know no line: one SQLite
+                // refuses is inserted again, as read, for the message to name its line.
+                let original =
+                    relined != nil && position.start == 0
+                    ? Array(UnsafeBufferPointer(start: bytes, count: position.end)) : nil
+                do {
+                    try fields.withUnsafeBufferPointer {
+                        try inserter.insert($0, bytes: bytes, at: position, source: source)
+                    }
+                } catch {
+                    guard let relined, var original else { throw error }
+                    var placed = position
+                    placed.line = try relined(position)
+                    try original.withUnsafeMutableBufferPointer { original in
+                        try fields.withUnsafeBufferPointer {
+                            try inserter.insert(
+                                $0, bytes: original.baseAddress!, at: placed, source: source)
+                        }
+                    }
+                    throw error
                 }
                 run += 1
-                if run >= batchSize, !(try flush()) { break reading }
+                return try run < batchSize || flush()
             }
             if run > 0 { _ = try body(db) }
             try db.execute(sql: "COMMIT")
         }
+    }
+
+    /// `printRows` of the records of `spilled`, read in order; `progress` gets how far.
+    private func printRows(
+        from spilled: InputSource, table: String, rows printing: RowPrinting, batchSize: Int,
+        progress: ((InsertProgress) -> Void)?, _ body: @escaping (Database) throws -> Bool
+    ) throws {
+        defer { spilled.close() }
+        let reader = RecordReader(source: spilled)
+        reader.isCancelled = { Interruption.isRequested }
+        var fields: [JSONField] = []
+        var count = 0
+        try printRows(
+            { each in
+                while let position = try reader.next(into: &fields) {
+                    count += 1
+                    if count & 0x3FFF == 0 {
+                        progress?(
+                            InsertProgress(
+                                records: count, bytesRead: reader.bytesRead,
+                                totalBytes: spilled.size))
+                    }
+                    if !(try each(fields, reader.bytes, position)) { return }
+                }
+            }, source: spilled.name, table: table, rows: printing, batchSize: batchSize, body)
     }
 
     /// The types of every record of the JSON file at `path`, for a new table `table`: read once,
