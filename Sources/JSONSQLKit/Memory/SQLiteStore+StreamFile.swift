@@ -116,19 +116,18 @@ extension SQLiteStore {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
                 .map { Int64($0) }
             var fields: [JSONField] = []
-            var count = 0
-            return try printRows(
+            var (count, reached) = (0, Int64(0))
+            func report() {
+                if count > 0 {
+                    again?(InsertProgress(records: count, bytesRead: reached, totalBytes: size))
+                }
+            }
+            try printRows(
                 { each in
                     try places.forEachRecord(matched, in: path) { buffer, position in
                         count += 1
-                        if count & 0x3FFF == 0 {
-                            again?(
-                                InsertProgress(
-                                    records: count,
-                                    bytesRead: position.offset
-                                        + Int64(position.end - position.start),
-                                    totalBytes: size))
-                        }
+                        reached = position.offset + Int64(position.end - position.start)
+                        if count & 0xFFF == 0 { report() }
                         let bytes = buffer + position.start
                         var scanner = JSONScanner(
                             bytes: bytes, count: position.end - position.start)
@@ -140,6 +139,7 @@ extension SQLiteStore {
                     }
                 }, source: path, table: table, rows: rows, batchSize: batchSize,
                 relined: { try FilteredRecords.line(at: $0.offset, in: path) }, body)
+            return report()
         }
         if let matched, let places, matchedRecords == nil {
             // Only the records the filter matches, read again by their place in the file; each
@@ -399,19 +399,22 @@ extension SQLiteStore {
         reader.isCancelled = { Interruption.isRequested }
         var fields: [JSONField] = []
         var count = 0
+        func report() {
+            if count > 0 {
+                progress?(
+                    InsertProgress(
+                        records: count, bytesRead: reader.bytesRead, totalBytes: spilled.size))
+            }
+        }
         try printRows(
             { each in
                 while let position = try reader.next(into: &fields) {
                     count += 1
-                    if count & 0x3FFF == 0 {
-                        progress?(
-                            InsertProgress(
-                                records: count, bytesRead: reader.bytesRead,
-                                totalBytes: spilled.size))
-                    }
+                    if count & 0xFFF == 0 { report() }
                     if !(try each(fields, reader.bytes, position)) { return }
                 }
             }, source: spilled.name, table: table, rows: printing, batchSize: batchSize, body)
+        report()
     }
 
     /// The types of every record of the JSON file at `path`, for a new table `table`: read once,
