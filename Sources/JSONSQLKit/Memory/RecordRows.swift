@@ -87,10 +87,9 @@ final class RecordRows {
     /// `fields`, for `print`; false where it is not certain. `bytes` is left as it was, for
     /// SQLite to take the record.
     func take(
-        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
-    )
-        -> Bool
-    {
+        _ fields: some Collection<JSONField>, bytes: UnsafePointer<UInt8>,
+        at position: RecordReader.Position
+    ) -> Bool {
         // The values are converted in a copy, as `prepare` rewrites them, with the fields'
         // offsets moved to it.
         let count = position.end - position.start
@@ -127,11 +126,7 @@ final class RecordRows {
 
     /// Fills `cells` (and `text`, which their spans point into) for the record in `bytes`.
     private func cells(bytes: UnsafeMutablePointer<UInt8>) -> Bool {
-        for column in filled {
-            slots[column] = -1
-            stored[column] = nil
-        }
-        filled.removeAll(keepingCapacity: true)
+        clear()
         for (index, field) in shifted.enumerated() {
             let column = layout.find(field, bytes: bytes, hint: index)
             // A key no column has as written, or given twice: SQLite's insert decides.
@@ -141,13 +136,53 @@ final class RecordRows {
         }
         // Every value as `insert` converts it, selected or not: one it refuses fails the query
         // with the record's line, through SQLite.
-        for column in filled where value(of: column, bytes: bytes) == nil { return false }
+        for column in filled {
+            guard
+                let prepared = try? layout.prepare(
+                    shifted[slots[column]], bytes: bytes, column: column, scratch: &scratch),
+                let cell = cell(prepared, column: column, bytes: bytes)
+            else { return false }
+            stored[column] = cell
+        }
+        return selectedCells()
+    }
+
+    /// `take` for a record whose values another thread prepared with a copy of `layout`
+    /// (`RecordProducer`): `values` in column order, of the columns in `mask`, their text in
+    /// `bytes`.
+    func take(
+        prepared values: UnsafeBufferPointer<PreparedValue>, mask: UInt64,
+        bytes: UnsafePointer<UInt8>
+    ) -> Bool {
+        clear()
+        var rest = mask
+        var index = 0
+        while rest != 0 {
+            let column = rest.trailingZeroBitCount
+            rest &= rest - 1
+            guard let cell = cell(values[index], column: column, bytes: bytes) else { return false }
+            stored[column] = cell
+            filled.append(column)
+            index += 1
+        }
+        return selectedCells()
+    }
+
+    /// Forgets the last record's values.
+    private func clear() {
+        for column in filled {
+            slots[column] = -1
+            stored[column] = nil
+        }
+        filled.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
+    }
+
+    /// `cells` of the selections from the record's values in `stored` (NULL where absent).
+    private func selectedCells() -> Bool {
         var seen = held
         for (index, selection) in selected.enumerated() {
-            guard let value = value(of: selection.column, bytes: bytes) else {
-                return false
-            }
+            let value = stored[selection.column] ?? RowBatch.Cell(type: SQLITE_NULL)
             guard let path = selection.path else {
                 cells[index] = value
                 continue
@@ -176,15 +211,11 @@ final class RecordRows {
         return true
     }
 
-    /// The value `column` stores for the record, as a cell; nil where that is not certain.
-    private func value(of column: Int, bytes: UnsafeMutablePointer<UInt8>) -> RowBatch.Cell? {
-        if let cell = stored[column] { return cell }
-        let slot = slots[column]
-        guard slot >= 0 else { return RowBatch.Cell(type: SQLITE_NULL) }
-        guard
-            let prepared = try? layout.prepare(
-                shifted[slot], bytes: bytes, column: column, scratch: &scratch)
-        else { return nil }
+    /// The cell of the value `prepared` that `column` stores, its text appended to `text`; nil
+    /// where what SQLite stores is not certain.
+    private func cell(_ prepared: PreparedValue, column: Int, bytes: UnsafePointer<UInt8>)
+        -> RowBatch.Cell?
+    {
         let type = types[column]
         let textual = type == .text || type == .json || type == .numeric
         let cell: RowBatch.Cell
@@ -214,7 +245,6 @@ final class RecordRows {
         default:
             return nil
         }
-        stored[column] = cell
         return cell
     }
 }

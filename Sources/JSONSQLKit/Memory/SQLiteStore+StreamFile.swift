@@ -135,10 +135,34 @@ extension SQLiteStore {
                         var local = position
                         local.start = 0
                         local.end = position.end - position.start
-                        return try each(fields, bytes, local)
+                        return try each(
+                            { rows.rows.take(fields, bytes: bytes, at: local) },
+                            { inserter in
+                                // Read by its place, the record knows no line: one SQLite
+                                // refuses is inserted again, as read, for the message to
+                                // name it.
+                                var original = Array(
+                                    UnsafeBufferPointer(start: bytes, count: local.end))
+                                do {
+                                    try fields.withUnsafeBufferPointer {
+                                        try inserter.insert(
+                                            $0, bytes: bytes, at: local, source: path)
+                                    }
+                                } catch {
+                                    local.line = try FilteredRecords.line(
+                                        at: position.offset, in: path)
+                                    try original.withUnsafeMutableBufferPointer { original in
+                                        try fields.withUnsafeBufferPointer {
+                                            try inserter.insert(
+                                                $0, bytes: original.baseAddress!, at: local,
+                                                source: path)
+                                        }
+                                    }
+                                    throw error
+                                }
+                            })
                     }
-                }, source: path, table: table, rows: rows, batchSize: batchSize,
-                relined: { try FilteredRecords.line(at: $0.offset, in: path) }, body)
+                }, table: table, rows: rows, batchSize: batchSize, body)
             return report()
         }
         if let matched, let places, matchedRecords == nil {
@@ -319,18 +343,16 @@ extension SQLiteStore {
     static let minimumRun = 16
 
     /// The second pass of a query whose rows `RecordRows` prints: each record `records` gives
-    /// (with its fields and place, to a body that returns false to stop) is printed straight
-    /// from its bytes where `rows` can, and the others are inserted into `table`, in runs that
-    /// `body` queries and empties before the next record printed here, so that rows come in
-    /// the file's order. `source` names the records in messages.
+    /// (to a body that returns false to stop), as a `take` that makes its row
+    /// (`RecordRows.take`, false where that is not certain) and an `insert` that inserts it
+    /// instead, is printed straight from its bytes where `rows` can, and the others are
+    /// inserted into `table`, in runs that `body` queries and empties before the next record
+    /// printed here, so that rows come in the file's order.
     private func printRows(
         _ records: (
-            ([JSONField], UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
-        )
-            throws -> Void,
-        source: String, table: String, rows printing: RowPrinting, batchSize: Int,
-        relined: ((RecordReader.Position) throws -> Int)? = nil,
-        _ body: @escaping (Database) throws -> Bool
+            (_ take: () -> Bool, _ insert: (RecordInserter) throws -> Void) throws -> Bool
+        ) throws -> Void, table: String,
+        rows printing: RowPrinting, batchSize: Int, _ body: @escaping (Database) throws -> Bool
     ) throws {
         try writeWithoutTransaction { db in
             try db.execute(sql: "BEGIN")
@@ -345,42 +367,20 @@ extension SQLiteStore {
                 try db.execute(sql: "BEGIN")
                 return more
             }
-            try records { fields, bytes, position in
+            try records { take, insert in
                 count += 1
                 if count & 0xFFF == 0 && Interruption.isRequested {
                     throw JSONSQLError("interrupted")
                 }
                 // The first records go through SQLite all the same, for the notes of paths no
                 // record has to see some rows (`MissingPathTracker`).
-                if count > Self.minimumRun, run == 0 || run >= Self.minimumRun,
-                    printing.rows.take(fields, bytes: bytes, at: position)
-                {
+                if count > Self.minimumRun, run == 0 || run >= Self.minimumRun, take() {
                     if run > 0, !(try flush()) { return false }
                     guard printing.admit() else { return false }
                     try printing.rows.print(to: printing.writer)
                     return true
                 }
-                // Records read by their place start at 0 and know no line: one SQLite
-                // refuses is inserted again, as read, for the message to name its line.
-                let original =
-                    relined != nil && position.start == 0
-                    ? Array(UnsafeBufferPointer(start: bytes, count: position.end)) : nil
-                do {
-                    try fields.withUnsafeBufferPointer {
-                        try inserter.insert($0, bytes: bytes, at: position, source: source)
-                    }
-                } catch {
-                    guard let relined, var original else { throw error }
-                    var placed = position
-                    placed.line = try relined(position)
-                    try original.withUnsafeMutableBufferPointer { original in
-                        try fields.withUnsafeBufferPointer {
-                            try inserter.insert(
-                                $0, bytes: original.baseAddress!, at: placed, source: source)
-                        }
-                    }
-                    throw error
-                }
+                try insert(inserter)
                 run += 1
                 return try run < batchSize || flush()
             }
@@ -389,31 +389,76 @@ extension SQLiteStore {
         }
     }
 
-    /// `printRows` of the records of `spilled`, read in order; `progress` gets how far.
+    /// `printRows` of the small records of `spilled`, read, scanned and converted in order on
+    /// a thread of their own (`RecordProducer`); `progress` gets how far.
     private func printRows(
         from spilled: InputSource, table: String, rows printing: RowPrinting, batchSize: Int,
         progress: ((InsertProgress) -> Void)?, _ body: @escaping (Database) throws -> Bool
     ) throws {
         defer { spilled.close() }
-        let reader = RecordReader(source: spilled)
-        reader.isCancelled = { Interruption.isRequested }
-        var fields: [JSONField] = []
-        var count = 0
+        let layout = try write { db in
+            try RecordInserter(db: db, table: table, conflict: .fail, alter: false).layout
+        }
+        let producer = RecordProducer(readers: [RecordReader(source: spilled)], layout: layout)
+        producer.start()
+        defer { producer.pipe.stopAndWait() }
+        var (count, reached) = (0, Int64(0))
         func report() {
             if count > 0 {
                 progress?(
-                    InsertProgress(
-                        records: count, bytesRead: reader.bytesRead, totalBytes: spilled.size))
+                    InsertProgress(records: count, bytesRead: reached, totalBytes: spilled.size))
             }
         }
         try printRows(
             { each in
-                while let position = try reader.next(into: &fields) {
-                    count += 1
-                    if count & 0xFFF == 0 { report() }
-                    if !(try each(fields, reader.bytes, position)) { return }
+                while true {
+                    let chunk: InsertBatch
+                    switch producer.pipe.receive() {
+                    case .batch(let received): chunk = received
+                    case .end: return
+                    case .failure(let error): throw error
+                    }
+                    defer { producer.pipe.recycle(chunk) }
+                    let more = try chunk.values.withUnsafeBufferPointer { values in
+                        try chunk.fields.withUnsafeBufferPointer { fields in
+                            for record in chunk.records {
+                                let range = record.first..<record.first + record.count
+                                let more = try each(
+                                    {
+                                        record.prepared
+                                            ? printing.rows.take(
+                                                prepared: UnsafeBufferPointer(
+                                                    rebasing: values[range]),
+                                                mask: record.mask, bytes: chunk.bytes)
+                                            : printing.rows.take(
+                                                fields[range], bytes: chunk.bytes,
+                                                at: record.position)
+                                    },
+                                    { inserter in
+                                        if record.prepared {
+                                            try inserter.insert(
+                                                prepared: UnsafeBufferPointer(
+                                                    rebasing: values[range]),
+                                                mask: record.mask, bytes: chunk.bytes,
+                                                at: record.position, source: spilled.name)
+                                        } else {
+                                            try inserter.insert(
+                                                UnsafeBufferPointer(rebasing: fields[range]),
+                                                bytes: chunk.bytes, at: record.position,
+                                                source: spilled.name)
+                                        }
+                                    })
+                                count += 1
+                                reached = record.bytesRead
+                                if count & 0xFFF == 0 { report() }
+                                if !more { return false }
+                            }
+                            return true
+                        }
+                    }
+                    if !more { return }
                 }
-            }, source: spilled.name, table: table, rows: printing, batchSize: batchSize, body)
+            }, table: table, rows: printing, batchSize: batchSize, body)
         report()
     }
 
