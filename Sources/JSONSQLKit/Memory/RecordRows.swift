@@ -1,14 +1,14 @@
 import Foundation
 import GRDBSQLite
 
-/// The rows of a streamed query that selects only paths, with no filter (`query FILE --select
-/// a,b.c`), printed straight from each record's small record rather than loaded into SQLite
-/// and read back. Each value becomes what `insert` stores (`InsertColumns.prepare`), and a path
-/// into a json column is found in that stored text as `->` finds it (`BytePath`); the writer
-/// then prints the row as it prints SQLite's, from the same cells. Where the answer is not
-/// certain (a key written with an escape or in another case, a value a column's affinity
-/// would convert, a value `insert` refuses, an index from the end), `write` prints nothing and
-/// the record goes through SQLite.
+/// The rows of a streamed query that selects only paths (`query FILE --select a,b.c`) or every
+/// column, printed straight from each record (its small record, or one a filter is known to
+/// match) rather than loaded into SQLite and read back. Each value becomes what `insert` stores
+/// (`InsertColumns.prepare`), and a path into a json column is found in that stored text as
+/// `->` finds it (`BytePath`); the writer then prints the row as it prints SQLite's, from the
+/// same cells. Where the answer is not certain (a key written with an escape or in another
+/// case, a value a column's affinity would convert, a value `insert` refuses, an index from the
+/// end), `take` returns false and the record goes through SQLite.
 final class RecordRows {
     private struct Selected {
         /// The column in `layout`.
