@@ -312,4 +312,60 @@ struct RecordRowsTests {
             }
         }
     }
+
+    @Test(
+        "paths spelled in another case than the file's keys, the same path twice, give the loaded file's rows, whichever way the records reach the output"
+    )
+    func otherCaseSameAsLoaded() throws {
+        let lines = Self.records(900, seed: 23)
+        let file = try files.write("cased.ndjson", lines.joined(separator: "\n") + "\n")
+        let store = try Store.loading([file])
+        defer { store.close() }
+        // Dense and sparse matches, a string equality (whose records are kept aside), and none.
+        let filters = [
+            "", "INT > 0", "Id < 40", "Obj.c.d exists", "STR = plain", "Str like 'p%' and ID > 800",
+        ]
+        for filter in filters {
+            for paths in ["ID,Obj.c.d,MIX", "Str,id,INT", "Int"] {
+                // Top rows by an order (`streamTop`), and groups (`streamGroups`).
+                for shape in ["rows", "top", "groups"] {
+                    var spec = QuerySpec(table: Store.tableName(forFile: file))
+                    spec.filters = filter.isEmpty ? [] : [try Filter(parsing: filter)]
+                    let selected = shape == "groups" ? "Str,count(),MAX(Int)" : paths
+                    spec.selections = try selected.split(separator: ",").map {
+                        try Selection(parsing: String($0))
+                    }
+                    if shape == "top" {
+                        spec.orderBy = [(.path(try JSONPath(parsing: "Id")), true)]
+                        spec.limit = 10
+                    }
+                    if shape == "groups" { spec.groupBy = [try JSONPath(parsing: "STR")] }
+                    spec.jsonColumnsAuto = false
+                    let loaded = OutputBuffer()
+                    try store.run(spec, format: .jsonl, to: loaded)
+                    #expect(!loaded.text.isEmpty, "\(filter) | \(paths)")
+                    for split in [nil, 1] as [Int64?] {
+                        let streamed = OutputBuffer()
+                        switch shape {
+                        case "top":
+                            try SQLiteStore.streamTop(
+                                file: file, spec: spec, output: .jsonl, to: streamed,
+                                batchSize: 5, minimumSplit: split)
+                        case "groups":
+                            try SQLiteStore.streamGroups(
+                                file: file, spec: spec, output: .jsonl, to: streamed,
+                                batchSize: 5, minimumSplit: split, narrowBytes: 1 << 20)
+                        default:
+                            try SQLiteStore.streamQuery(
+                                file: file, spec: spec, output: .jsonl, to: streamed,
+                                batchSize: 5, minimumSplit: split)
+                        }
+                        #expect(
+                            streamed.text == loaded.text,
+                            "\(filter) | \(selected) | \(shape)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -59,7 +59,9 @@ struct ColumnSelection {
                 continue
             }
             let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
-            let needed = SQLName.find(key, in: names) != nil
+            // Any of the query's names for the column (a path may be written twice, in two
+            // cases): not `SQLName.find`, which finds none where several are the same name.
+            let needed = names.contains { SQLName.same($0, key) }
             if needed { selected.append(field) }
             if !field.keyEscaped {
                 while hintKeys.count <= position {
