@@ -14,6 +14,9 @@ struct ColumnRecords {
     let names: [String]
     /// The small records of each column of `names`.
     private(set) var columns: [NarrowRecords]
+    /// Finds each field's column once for every column's small record.
+    private var keys: KeyColumns
+    private var routing = NarrowRecords.Routing()
 
     /// The columns `spec` reads, each keeping at most its share of `maximumBytes`; nil when its
     /// filter reads more than one column, or it reads none.
@@ -26,6 +29,7 @@ struct ColumnRecords {
         }
         guard !names.isEmpty, filtered.count <= 1 else { return nil }
         self.names = names
+        keys = KeyColumns(names)
         columns = names.map {
             NarrowRecords(spec, only: $0, maximumBytes: maximumBytes / names.count)
         }
@@ -40,8 +44,12 @@ struct ColumnRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
+        try keys.columns(fields, bytes: bytes, into: &routing.columns)
+        routing.escaped = RecordPrecheck.contains(
+            bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
         for index in columns.indices {
-            try columns[index].observe(fields, bytes: bytes, at: position)
+            try columns[index].observe(
+                fields, bytes: bytes, at: position, routing: routing, own: index)
         }
     }
 

@@ -3,18 +3,13 @@ import Foundation
 /// The top-level keys a streamed query reads: fields of other keys need not be inserted, as no
 /// expression of the query looks at their columns.
 struct ColumnSelection {
-    private let names: [String]
-    /// The raw key bytes last seen at each field position, and whether that key was needed:
-    /// records mostly repeat their keys in order, so most keys are decided without a String.
-    private var hintKeys: [[UInt8]] = []
-    private var hintNeeded: [Bool] = []
-    private var scratch: [UInt8] = []
+    private var keys: KeyColumns
 
     /// Nil when the query reads every column (no `--select`).
     init?(_ spec: QuerySpec) {
         let grouped = !spec.groupBy.isEmpty || spec.selections.contains { $0.aggregate != nil }
         if spec.selections.isEmpty && !grouped { return nil }
-        names = Self.paths(spec).map(\.column)
+        keys = KeyColumns(Self.paths(spec).map(\.column))
     }
 
     /// The paths `spec` reads: its groups, order, filters and selections.
@@ -47,31 +42,9 @@ struct ColumnSelection {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, into selected: inout [JSONField]
     ) throws {
         selected.removeAll(keepingCapacity: true)
-        for (position, field) in fields.enumerated() {
-            let count = field.keyEnd - field.keyStart
-            if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
-                && hintKeys[position].withUnsafeBufferPointer({
-                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 }
-                        ?? (count == 0)
-                })
-            {
-                if hintNeeded[position] { selected.append(field) }
-                continue
-            }
-            let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
-            // Any of the query's names for the column (a path may be written twice, in two
-            // cases): not `SQLName.find`, which finds none where several are the same name.
-            let needed = names.contains { SQLName.same($0, key) }
-            if needed { selected.append(field) }
-            if !field.keyEscaped {
-                while hintKeys.count <= position {
-                    hintKeys.append([])
-                    hintNeeded.append(false)
-                }
-                hintKeys[position] = Array(
-                    UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
-                hintNeeded[position] = needed
-            }
+        for (position, field) in fields.enumerated()
+        where try keys.column(field, at: position, bytes: bytes) >= 0 {
+            selected.append(field)
         }
     }
 }

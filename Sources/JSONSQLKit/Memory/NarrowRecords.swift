@@ -84,13 +84,9 @@ struct NarrowRecords {
 
     private let maximumBytes: Int
 
-    private let names: [String]
+    /// The columns whose paths the query reads, and one tree each.
+    private var keys: KeyColumns
     private var trees: [PathTree]
-    /// The raw key bytes last seen at each field position and their column in `names`, or -1.
-    /// (Kept in one array, so that reading a hint touches no array of its own.)
-    private var hintBytes: [UInt8] = []
-    private var hints: [(start: Int, count: Int, column: Int)] = []
-    private var scratch: [UInt8] = []
     private var buffer: [UInt8] = []
 
     /// The different small records, one after the other in the order first seen: number `i`
@@ -98,10 +94,15 @@ struct NarrowRecords {
     private var storage: [UInt8] = []
     private var starts: [Int] = [0]
     private var hashes: [UInt64] = []
-    /// Open addressing over `hashes`: a small record's number + 1 in the low 32 bits, under
-    /// the high 32 bits of its hash, which rule out most others without touching `hashes` or
-    /// `storage`; 0 for an empty slot.
-    private var slots = [UInt64](repeating: 0, count: 1 << 10)
+    /// Open addressing over `hashes`: a small record's number + 1 in the low 32 bits of
+    /// `tagged`, under the high 32 bits of its hash, which rule out most others without reading
+    /// its bytes, and where its bytes are in `storage` (`place`: start, count), so that a
+    /// lookup reads neither `hashes` nor `starts`; `tagged` 0 for an empty slot.
+    private struct Slot {
+        var tagged: UInt64 = 0
+        var place: UInt64 = 0
+    }
+    private var slots = [Slot](repeating: Slot(), count: 1 << 10)
     /// The number of each record's small record, in the file's order.
     private(set) var records: [Int32] = []
     /// Set once the small records outgrow `maximumBytes`, or are dropped (`dropBytes`); nothing
@@ -142,7 +143,7 @@ struct NarrowRecords {
             }
             trees[column].add(path.segments[...], use: use)
         }
-        self.names = names
+        keys = KeyColumns(names)
         self.trees = trees
     }
 
@@ -210,6 +211,23 @@ struct NarrowRecords {
         keep()
     }
 
+    /// What `ColumnRecords` finds once for a record, for the small record of each column: each
+    /// field's column (`KeyColumns`) and whether the record holds a `\u` escape.
+    struct Routing {
+        var columns: [Int] = []
+        var escaped = false
+    }
+
+    /// `observe`, for the column numbered `own` in `routing.columns`, the one column here.
+    mutating func observe(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
+        routing: Routing, own: Int
+    ) throws {
+        guard !overflowed && !full else { return }
+        try cut(fields, bytes: bytes, at: position, routed: (routing, own))
+        keep()
+    }
+
     /// The small record of the checked record at `position` in `bytes`, whose fields are
     /// `fields`: JSON text that gives every expression of the query the value the record gives
     /// (the record as it is where it holds a `\u` escape).
@@ -232,18 +250,24 @@ struct NarrowRecords {
 
     /// Writes the small record of the record at `position` into `buffer`.
     private mutating func cut(
-        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
+        routed: (routing: Routing, own: Int)? = nil
     ) throws {
         buffer.removeAll(keepingCapacity: true)
         let count = position.end - position.start
-        if RecordPrecheck.contains(bytes + position.start, count, RecordPrecheck.unicodeEscape) {
+        if routed?.routing.escaped
+            ?? RecordPrecheck.contains(
+                bytes + position.start, count, RecordPrecheck.unicodeEscape)
+        {
             buffer.append(
                 contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
         } else {
             buffer.append(UInt8(ascii: "{"))
             var first = true
             for (index, field) in fields.enumerated() {
-                let column = try self.column(field, at: index, bytes: bytes)
+                let column =
+                    try routed.map { $0.routing.columns[index] == $0.own ? 0 : -1 }
+                    ?? keys.column(field, at: index, bytes: bytes)
                 guard column >= 0 else { continue }
                 if !first { buffer.append(UInt8(ascii: ",")) }
                 first = false
@@ -258,35 +282,6 @@ struct NarrowRecords {
             }
             buffer.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// The column of `names` a top-level key names, or -1.
-    private mutating func column(_ field: JSONField, at position: Int, bytes: UnsafePointer<UInt8>)
-        throws -> Int
-    {
-        let count = field.keyEnd - field.keyStart
-        if !field.keyEscaped && position < hints.count && hints[position].count == count {
-            let hint = hints[position]
-            let same =
-                count == 0
-                || hintBytes.withUnsafeBufferPointer {
-                    memcmp($0.baseAddress! + hint.start, bytes + field.keyStart, count) == 0
-                }
-            if same { return hint.column }
-        }
-        let key = try TypeInference.key(field, bytes: bytes, scratch: &scratch)
-        let column = names.firstIndex { SQLName.same($0, key) } ?? -1
-        if !field.keyEscaped {
-            if hintBytes.count > 1 << 16 {
-                hintBytes.removeAll(keepingCapacity: true)
-                hints.removeAll(keepingCapacity: true)
-            }
-            while hints.count <= position { hints.append((0, -1, -1)) }
-            hints[position] = (hintBytes.count, count, column)
-            hintBytes.append(
-                contentsOf: UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
-        }
-        return column
     }
 
     /// Appends the JSON value `bytes[start..<end]`, cut down to what `tree` reads of it: an
@@ -430,22 +425,31 @@ struct NarrowRecords {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let tag = hash & 0xFFFF_FFFF_0000_0000
-        while slots[slot] != 0 {
-            let entry = slots[slot]
-            let number = Int(entry & 0xFFFF_FFFF) - 1
-            if entry & 0xFFFF_FFFF_0000_0000 == tag
-                && starts[number + 1] - starts[number] == buffer.count
-                && storage.withUnsafeBufferPointer({ stored in
-                    buffer.withUnsafeBufferPointer {
-                        memcmp(stored.baseAddress! + starts[number], $0.baseAddress!, $0.count) == 0
+        let count = buffer.count
+        let found: Int? = slots.withUnsafeBufferPointer { slots in
+            storage.withUnsafeBufferPointer { stored in
+                buffer.withUnsafeBufferPointer { wanted in
+                    while slots[slot].tagged != 0 {
+                        let entry = slots[slot]
+                        if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
+                            && Int(entry.place & 0xFFFF_FFFF) == count
+                            && (count == 0
+                                || sameBytes(
+                                    stored.baseAddress! + Int(entry.place >> 32),
+                                    wanted.baseAddress!, count))
+                        {
+                            return Int(entry.tagged & 0xFFFF_FFFF) - 1
+                        }
+                        slot = (slot + 1) & mask
                     }
-                })
-            {
-                return Int32(number)
+                    return nil
+                }
             }
-            slot = (slot + 1) & mask
         }
-        if bytes + buffer.count > maximumBytes || hashes.count >= Int(Int32.max) - 1 {
+        if let found { return Int32(found) }
+        if bytes + count > maximumBytes || hashes.count >= Int(Int32.max) - 1
+            || storage.count + count > Int(UInt32.max)
+        {
             if keepsWhenFull {
                 full = true
             } else {
@@ -454,22 +458,25 @@ struct NarrowRecords {
             return nil
         }
         let number = Int32(hashes.count)
+        slots[slot] = Slot(
+            tagged: tag | UInt64(number + 1), place: UInt64(storage.count) << 32 | UInt64(count))
         storage.append(contentsOf: buffer)
         starts.append(storage.count)
         hashes.append(hash)
-        slots[slot] = tag | UInt64(number + 1)
         if hashes.count * 2 > slots.count { rehash(size: slots.count * 2) }
         return number
     }
 
     /// Makes `slots`, of `size`, anew from `hashes`.
     private mutating func rehash(size: Int) {
-        slots = [UInt64](repeating: 0, count: size)
+        slots = [Slot](repeating: Slot(), count: size)
         let mask = size - 1
         for (number, hash) in hashes.enumerated() {
             var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
+            while slots[slot].tagged != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Slot(
+                tagged: hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1),
+                place: UInt64(starts[number]) << 32 | UInt64(starts[number + 1] - starts[number]))
         }
     }
 
@@ -500,7 +507,7 @@ struct NarrowRecords {
         storage = []
         starts = [0]
         hashes = []
-        slots = [UInt64](repeating: 0, count: 1 << 10)
+        slots = [Slot](repeating: Slot(), count: 1 << 10)
         records = []
     }
 
