@@ -154,6 +154,26 @@ final class GroupOneReadTests {
         #expect(run(one, 1, oneRead: true, split: nil) == run(one, 1, oneRead: false))
     }
 
+    @Test(
+        "past 8,192 records mostly different as a whole, each column's values are kept apart from then on, and every query prints what the loaded file prints"
+    )
+    func manyDifferent() throws {
+        // `n` and `id` make most whole small records different; `k` and `o` few.
+        let lines = Self.records(12_000, seed: 31)
+        let file = try files.write("many-different.ndjson", lines.joined(separator: "\n") + "\n")
+        let queries =
+            Self.queries + [
+                (["o.c"], "o.c,count(),min(id),max(id),avg(n)", nil, []),
+                (["k"], "k,count(),sum(id)", "id > 100", [("k", true)]),
+            ]
+        for query in queries {
+            let loaded = run(file, query, oneRead: false)
+            for split in [nil, 1] as [Int64?] {
+                #expect(run(file, query, oneRead: true, split: split) == loaded, "\(query)")
+            }
+        }
+    }
+
     @Test("a key holding each kind of value groups as loaded, each kind apart")
     func mixedKinds() throws {
         let lines = Self.mixed.enumerated().flatMap { index, value in

@@ -50,7 +50,11 @@ struct KeptValues {
         count += 1
         if records != nil {
             try records?.observe(fields, bytes: bytes, at: position)
-            guard records?.full == true else { return }
+            guard records?.full == true else {
+                // (The record just observed is among those taken apart.)
+                if splits && mostlyDifferent { split() }
+                return
+            }
             split()
         }
         try columns?.observe(fields, bytes: bytes, at: position)
@@ -58,6 +62,13 @@ struct KeptValues {
         if spill != nil, let small = try cutter?.smallRecord(fields, bytes: bytes, at: position) {
             spill?.append(small, line: count)
         }
+    }
+
+    /// Whether, `count` records in, so many of the whole small records differ that they will
+    /// outgrow their budget on a large file: the columns apart are kept from then on, rather
+    /// than each record cut and looked up whole until then, and the whole ones cut again.
+    private var mostlyDifferent: Bool {
+        count == 8_192 && (records?.distinctCount ?? 0) * 4 > count
     }
 
     /// Takes the whole small records apart by column, or writes them to `spill`.
