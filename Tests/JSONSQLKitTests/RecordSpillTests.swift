@@ -159,4 +159,64 @@ struct RecordSpillTests {
         #expect(seen == 100_000)
         #expect(try RecordPlaces().readBack { _, _ in true })
     }
+
+    @Test(
+        "records read again by their places come as written, in order, with their fields; one insert refuses is read again and named by its line"
+    )
+    func placedRecords() throws {
+        // Record 4, on line 5, holds a lone surrogate, which insert refuses.
+        let lines = [
+            #"{"id":1,"s":"a"}"#, "", #"{"id":2,"s":"b\u0041"}"#, #"{"id":3, "s":"c"}"#,
+            #"{"id":4,"s":"\u0041\u0042 \ud800"}"#, #"{"id":5,"s":"e"}"#,
+        ]
+        let file = try files.write("placed.ndjson", lines.joined(separator: "\n") + "\n")
+        var places = RecordPlaces()
+        var offset: Int64 = 0
+        for line in lines {
+            if !line.isEmpty { places.append(offset: offset, length: line.utf8.count) }
+            offset += Int64(line.utf8.count + 1)
+        }
+        let store = try SQLiteStore(memoryNamed: "placed")
+        defer { store.close() }
+        let inference = try SQLiteStore.inferTypes(
+            try files.write("types.ndjson", #"{"id":1,"s":"a"}"#), table: "t", secondHalf: false)
+        var progress: [Int] = []
+        var read: [String] = []
+        let failure = try store.write { db -> String? in
+            try TableSpec(
+                name: "t", columns: try inference.columns(for: "t", primaryKey: []),
+                primaryKey: []
+            ).create(in: db, ifNotExists: false)
+            let inserter = try RecordInserter(db: db, table: "t", conflict: .fail, alter: false)
+            var columns = ColumnSelection(try spec(file, "s"))
+            var selected: [JSONField] = []
+            do {
+                try SQLiteStore.forEachPlacedRecord(
+                    [true, false, true, true, true], places: places, in: file,
+                    progress: { progress.append($0.records) }
+                ) { bytes, fields, position in
+                    read.append(
+                        String(
+                            decoding: UnsafeBufferPointer(start: bytes, count: position.end),
+                            as: UTF8.self) + " \(fields.count)")
+                    try SQLiteStore.insertPlaced(
+                        fields, bytes: bytes, at: position, columns: &columns,
+                        selected: &selected, with: inserter, source: file)
+                    return true
+                }
+            } catch {
+                return "\(error)"
+            }
+            return nil
+        }
+        #expect(read == [lines[0] + " 2", lines[3] + " 2", lines[4] + " 2"])
+        #expect(failure?.contains("placed.ndjson:5: record 4:") == true, "\(failure ?? "")")
+        // Stopped by the error, before 4,096 records: no progress reported.
+        #expect(progress.isEmpty)
+        // Only the column selected was inserted, of the records before the refused one.
+        let count = try store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM t WHERE id IS NULL AND s IS NOT NULL")
+        }
+        #expect(count == 2)
+    }
 }

@@ -113,57 +113,21 @@ extension SQLiteStore {
                     true)
             })
         {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-                .map { Int64($0) }
-            var fields: [JSONField] = []
-            var (count, reached) = (0, Int64(0))
-            func report() {
-                if count > 0 {
-                    again?(InsertProgress(records: count, bytesRead: reached, totalBytes: size))
-                }
-            }
-            try printRows(
+            var selected: [JSONField] = []
+            var every: ColumnSelection? = nil
+            return try printRows(
                 { each in
-                    try places.forEachRecord(matched, in: path) { buffer, position in
-                        count += 1
-                        reached = position.offset + Int64(position.end - position.start)
-                        if count & 0xFFF == 0 { report() }
-                        let bytes = buffer + position.start
-                        var scanner = JSONScanner(
-                            bytes: bytes, count: position.end - position.start)
-                        try scanner.scanRecord(into: &fields)
-                        var local = position
-                        local.start = 0
-                        local.end = position.end - position.start
-                        return try each(
-                            { rows.rows.take(fields, bytes: bytes, at: local) },
+                    try Self.forEachPlacedRecord(matched, places: places, in: path, progress: again)
+                    { bytes, fields, position in
+                        try each(
+                            { rows.rows.take(fields, bytes: bytes, at: position) },
                             { inserter in
-                                // Read by its place, the record knows no line: one SQLite
-                                // refuses is inserted again, as read, for the message to
-                                // name it.
-                                var original = Array(
-                                    UnsafeBufferPointer(start: bytes, count: local.end))
-                                do {
-                                    try fields.withUnsafeBufferPointer {
-                                        try inserter.insert(
-                                            $0, bytes: bytes, at: local, source: path)
-                                    }
-                                } catch {
-                                    local.line = try FilteredRecords.line(
-                                        at: position.offset, in: path)
-                                    try original.withUnsafeMutableBufferPointer { original in
-                                        try fields.withUnsafeBufferPointer {
-                                            try inserter.insert(
-                                                $0, bytes: original.baseAddress!, at: local,
-                                                source: path)
-                                        }
-                                    }
-                                    throw error
-                                }
+                                try Self.insertPlaced(
+                                    fields, bytes: bytes, at: position, columns: &every,
+                                    selected: &selected, with: inserter, source: path)
                             })
                     }
                 }, table: table, rows: rows, batchSize: batchSize, body)
-            return report()
         }
         if let matched, let places, matchedRecords == nil {
             // Only the records the filter matches, read again by their place in the file; each
@@ -174,56 +138,18 @@ extension SQLiteStore {
                 defer { if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") } }
                 let inserter = try RecordInserter(
                     db: db, table: table, conflict: .fail, alter: false)
-                var fields: [JSONField] = []
                 var selected: [JSONField] = []
-                var inserted = 0
                 var (inBatch, bytesInBatch) = (0, 0)
                 var stopped = false
-                // The read of the matched records, reported by how far into the file it has come.
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-                    .map { Int64($0) }
-                var reached: Int64 = 0
-                func report() {
-                    if inserted > 0 {
-                        again?(
-                            InsertProgress(records: inserted, bytesRead: reached, totalBytes: size))
-                    }
-                }
-                try places.forEachRecord(matched, in: path) { buffer, position in
-                    reached = position.offset + Int64(position.end - position.start)
-                    let bytes = buffer + position.start
-                    var scanner = JSONScanner(bytes: bytes, count: position.end - position.start)
-                    try scanner.scanRecord(into: &fields)
-                    var local = position
-                    local.start = 0
-                    local.end = position.end - position.start
-                    func insert(at local: RecordReader.Position) throws {
-                        if columns != nil && ColumnSelection.mayNarrow(bytes, local) {
-                            try columns?.select(fields, bytes: bytes, into: &selected)
-                            try selected.withUnsafeBufferPointer {
-                                try inserter.insert($0, bytes: bytes, at: local, source: path)
-                            }
-                        } else {
-                            try fields.withUnsafeBufferPointer {
-                                try inserter.insert($0, bytes: bytes, at: local, source: path)
-                            }
-                        }
-                    }
-                    do { try insert(at: local) } catch {
-                        // The record's line, counted only for the message.
-                        local.line = try FilteredRecords.line(at: position.offset, in: path)
-                        try insert(at: local)
-                        throw error
-                    }
-                    inserted += 1
-                    if inserted & 0xFFF == 0 {
-                        if Interruption.isRequested { throw JSONSQLError("interrupted") }
-                        report()
-                    }
+                try Self.forEachPlacedRecord(matched, places: places, in: path, progress: again) {
+                    bytes, fields, position in
+                    try Self.insertPlaced(
+                        fields, bytes: bytes, at: position, columns: &columns,
+                        selected: &selected, with: inserter, source: path)
                     // A batch ends at `batchSize` records or `batchBytes`, as matched records may
                     // be large.
                     inBatch += 1
-                    bytesInBatch += position.end - position.start
+                    bytesInBatch += position.end
                     if inBatch < batchSize && bytesInBatch < Self.batchBytes { return true }
                     (inBatch, bytesInBatch) = (0, 0)
                     stopped = !(try body(db))
@@ -231,7 +157,6 @@ extension SQLiteStore {
                     try db.execute(sql: "BEGIN")
                     return !stopped
                 }
-                report()
                 if !stopped { _ = try body(db) }
                 try db.execute(sql: "COMMIT")
             }
