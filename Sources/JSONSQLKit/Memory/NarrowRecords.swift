@@ -288,8 +288,9 @@ struct NarrowRecords {
     /// object to the keys of `tree`; an array to its elements that `tree` indexes, each other
     /// element as `0` (so that its length and the places from its end stay); inside a column, an
     /// object nothing reads inside as `{}`, and a scalar only whose kind is read as `""` or `0`.
-    /// An object with an escaped key, or with a key of `tree` written twice, is kept whole:
-    /// SQLite's own lookup decides those cases. `nested`: inside a column's value, where a
+    /// An object with an escaped key, or with a key of `tree` written twice, before every key of
+    /// `tree` is found, is kept whole: SQLite's own lookup decides those cases. Past them, the
+    /// members are not read: SQLite's lookup stops at the first of each key too. `nested`: inside a column's value, where a
     /// stand-in of the same kind cannot meet a column's type.
     private mutating func append(
         _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree,
@@ -325,6 +326,7 @@ struct NarrowRecords {
         buffer.append(UInt8(ascii: "{"))
         var first = true
         var matched: UInt64 = 0
+        let all: UInt64 = tree.keys.count == 64 ? ~0 : (1 << UInt64(tree.keys.count)) - 1
         var members = Members(bytes: bytes, position: start + 1, end: end)
         var whole = false
         while let member = members.next() {
@@ -346,6 +348,9 @@ struct NarrowRecords {
             buffer.append(UInt8(ascii: ":"))
             append(
                 bytes, member.valueStart, member.valueEnd, tree: tree.children[index], nested: true)
+            // Every key read is found: SQLite's lookup takes the first of a key written twice,
+            // and never reaches the members after.
+            if matched == all { break }
         }
         if whole || members.failed {
             buffer.removeSubrange(before...)
