@@ -15,6 +15,9 @@ struct KeptValues {
     private let maximumBytes: Int
     /// Whether the whole small records may be taken apart by column.
     private let splits: Bool
+    /// Whether they are taken apart as soon as they look mostly different (`mostlyDifferent`):
+    /// not for one column, whose values apart are the whole small records again.
+    private let splitsEarly: Bool
     private var records: NarrowRecords?
     private var columns: ColumnRecords?
     /// Cuts records down for `spill`, where the second read would cut them down too.
@@ -27,6 +30,7 @@ struct KeptValues {
         self.spec = spec
         self.maximumBytes = maximumBytes
         splits = ColumnRecords(spec, maximumBytes: maximumBytes) != nil
+        splitsEarly = splits && NarrowRecords.columns(spec).count > 1
         // Without columns apart, whole small records past the budget mean a second read.
         cutter =
             splits ? nil : ColumnSelection(spec).map { _ in NarrowRecords(spec, maximumBytes: 0) }
@@ -52,7 +56,7 @@ struct KeptValues {
             try records?.observe(fields, bytes: bytes, at: position)
             guard records?.full == true else {
                 // (The record just observed is among those taken apart.)
-                if splits && mostlyDifferent { split() }
+                if splitsEarly && mostlyDifferent { split() }
                 return
             }
             split()
