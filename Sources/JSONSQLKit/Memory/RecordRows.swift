@@ -18,7 +18,8 @@ final class RecordRows {
     }
 
     private let selected: [Selected]
-    private let layout: InsertColumns
+    /// How `insert` converts the table's records, which the rows are printed as.
+    let layout: InsertColumns
     /// Each column's type, as `layout` has it.
     private let types: [ColumnType]
     /// For each selection, whether a row printed here held a value at its path (JSON null

@@ -62,10 +62,8 @@ extension SQLiteStore {
         progress: ((InsertProgress) -> Void)?, _ body: @escaping (Database) throws -> Bool
     ) throws {
         defer { spilled.close() }
-        let layout = try write { db in
-            try RecordInserter(db: db, table: table, conflict: .fail, alter: false).layout
-        }
-        let producer = RecordProducer(readers: [RecordReader(source: spilled)], layout: layout)
+        let producer = RecordProducer(
+            readers: [RecordReader(source: spilled)], layout: printing.rows.layout)
         producer.start()
         defer { producer.pipe.stopAndWait() }
         var (count, reached) = (0, Int64(0))
