@@ -17,10 +17,8 @@ struct TypeInference {
     private var folded: [String: String] = [:]
     /// For each key in `order`, the kinds seen, one bit per `Seen` case.
     private var seen: [UInt8] = []
-    /// The raw key bytes at each field position of the last record and their slot: records
-    /// mostly repeat their keys in order, so most keys are matched without making a String.
-    private var hintKeys: [[UInt8]] = []
-    private var hintSlots: [Int] = []
+    /// Each field position's last key and its slot.
+    private var hints = KeyHints()
 
     /// The most columns a table may have (`SQLITE_LIMIT_COLUMN`): a record with more keys is
     /// refused as soon as they are counted, before the rest of it is looked at. Unless told,
@@ -64,15 +62,9 @@ struct TypeInference {
         var scratch: [UInt8] = []
         fieldKeys.removeAll(keepingCapacity: true)
         for (position, field) in fields.enumerated() {
-            let count = field.keyEnd - field.keyStart
             var slot = -1
-            if !field.keyEscaped && position < hintKeys.count && hintKeys[position].count == count
-                && hintKeys[position].withUnsafeBufferPointer({
-                    $0.baseAddress.map { memcmp($0, bytes + field.keyStart, count) == 0 }
-                        ?? (count == 0)
-                })
-            {
-                slot = hintSlots[position]
+            if let hinted = hints.value(field, at: position, bytes: bytes) {
+                slot = hinted
             } else {
                 let key = try Self.key(field, bytes: bytes, scratch: &scratch)
                 try SQLQuote.checkName(key, kind: "column")
@@ -100,15 +92,7 @@ struct TypeInference {
                     slots[key] = slot
                     seen.append(0)
                 }
-                if !field.keyEscaped {
-                    while hintKeys.count <= position {
-                        hintKeys.append([])
-                        hintSlots.append(-1)
-                    }
-                    hintKeys[position] = Array(
-                        UnsafeBufferPointer(start: bytes + field.keyStart, count: count))
-                    hintSlots[position] = slot
-                }
+                hints.remember(field, at: position, bytes: bytes, value: slot)
             }
             if let kind = Self.classify(field, bytes: bytes) {
                 seen[slot] |= 1 << kind.rawValue

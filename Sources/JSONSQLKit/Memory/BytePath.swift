@@ -7,9 +7,11 @@ import Foundation
 /// answer is not certain from the bytes: a key written with an escape in an object searched,
 /// an index from the end, text that is not as checked.
 struct BytePath {
-    /// A step from a value to one inside it: a key's UTF-8, or an array's element.
-    enum Step {
-        case key([UInt8])
+    /// A step from a value to one inside it: a key, as its UTF-8 in `keys`, or an array's
+    /// element. (The keys' bytes are in one array, so that a lookup, done for every record,
+    /// retains and releases nothing.)
+    private enum Step {
+        case key(start: Int, count: Int)
         case index(Int)
     }
 
@@ -20,15 +22,21 @@ struct BytePath {
         case value(start: Int, end: Int)
     }
 
-    let steps: [Step]
+    private let steps: [Step]
+    private let keys: [UInt8]
 
     init(_ segments: [JSONPath.Segment]) {
+        var keys: [UInt8] = []
         steps = segments.map {
             switch $0 {
-            case .key(let key): .key(Array(key.utf8))
-            case .index(let index): .index(index)
+            case .key(let key):
+                defer { keys += key.utf8 }
+                return .key(start: keys.count, count: key.utf8.count)
+            case .index(let index): return .index(index)
             }
         }
+        // Never empty, so that its buffer has an address.
+        self.keys = keys + [0]
     }
 
     /// The path from a record: its top-level key `column`, which a key differing from it only
@@ -43,13 +51,21 @@ struct BytePath {
     /// The value at the path in the JSON value `start..<end` of `bytes` (whitespace around it
     /// allowed).
     func find(in bytes: UnsafePointer<UInt8>, start: Int, end: Int) -> Found? {
+        keys.withUnsafeBufferPointer { keys in
+            find(in: bytes, start: start, end: end, keys: keys.baseAddress!)
+        }
+    }
+
+    private func find(
+        in bytes: UnsafePointer<UInt8>, start: Int, end: Int, keys: UnsafePointer<UInt8>
+    ) -> Found? {
         var value = (start: start, end: end)
         while value.start < value.end, Self.isSpace(bytes[value.start]) { value.start += 1 }
         while value.end > value.start, Self.isSpace(bytes[value.end - 1]) { value.end -= 1 }
         guard value.start < value.end else { return nil }
         for (depth, step) in steps.enumerated() {
             switch (step, bytes[value.start]) {
-            case (.key(let wanted), UInt8(ascii: "{")):
+            case (.key(let keyStart, let keyCount), UInt8(ascii: "{")):
                 var members = NarrowRecords.Members(
                     bytes: bytes, position: value.start + 1, end: value.end)
                 var escaped = false
@@ -57,10 +73,8 @@ struct BytePath {
                 while let member = members.next() {
                     if member.keyEscaped {
                         escaped = true
-                    } else if member.keyEnd - member.keyStart == wanted.count {
-                        if wanted.isEmpty
-                            || memcmp(bytes + member.keyStart, wanted, wanted.count) == 0
-                        {
+                    } else if member.keyEnd - member.keyStart == keyCount {
+                        if sameBytes(bytes + member.keyStart, keys + keyStart, keyCount) {
                             found = (member.valueStart, member.valueEnd)
                             break
                         }
@@ -68,7 +82,7 @@ struct BytePath {
                             SQLName.same(
                                 String(
                                     decoding: UnsafeBufferPointer(
-                                        start: bytes + member.keyStart, count: wanted.count),
+                                        start: bytes + member.keyStart, count: keyCount),
                                     as: UTF8.self), column)
                         {
                             return nil

@@ -4,8 +4,10 @@ import Foundation
 /// it on every record, also on those it does not insert, so a file that cannot load never
 /// gives an answer either.
 struct DuplicateKeys {
-    /// The raw keys of the last record checked, when none was escaped; they were all different.
-    private var lastKeys: [[UInt8]] = []
+    /// The raw keys of the last record checked, when none was escaped (they were all
+    /// different): their lengths, and their bytes one after the other.
+    private var lastCounts: [Int] = []
+    private var lastBytes: [UInt8] = []
     private var scratch: [UInt8] = []
 
     /// Refuses a record with a key written twice, in the words `insert` uses.
@@ -18,17 +20,7 @@ struct DuplicateKeys {
     /// The key written twice, if any.
     private mutating func find(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws -> String?
     {
-        if fields.count == lastKeys.count
-            && zip(fields, lastKeys).allSatisfy({ field, key in
-                !field.keyEscaped && field.keyEnd - field.keyStart == key.count
-                    && key.withUnsafeBufferPointer {
-                        $0.baseAddress.map { memcmp($0, bytes + field.keyStart, key.count) == 0 }
-                            ?? key.isEmpty
-                    }
-            })
-        {
-            return nil
-        }
+        if sameKeysAsLast(fields, bytes: bytes) { return nil }
         if !Self.plainKeysDiffer(fields, bytes: bytes) {
             var seen = Set<String>()
             for field in fields {
@@ -42,14 +34,36 @@ struct DuplicateKeys {
                 }
             }
         }
-        lastKeys =
-            fields.contains { $0.keyEscaped }
-            ? []
-            : fields.map {
-                Array(
-                    UnsafeBufferPointer(start: bytes + $0.keyStart, count: $0.keyEnd - $0.keyStart))
+        lastCounts.removeAll(keepingCapacity: true)
+        lastBytes.removeAll(keepingCapacity: true)
+        if !fields.contains(where: \.keyEscaped) {
+            for field in fields {
+                lastCounts.append(field.keyEnd - field.keyStart)
+                lastBytes.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: bytes + field.keyStart, count: field.keyEnd - field.keyStart))
             }
+        }
         return nil
+    }
+
+    /// Whether the record's keys are those of the last record checked, in the same order.
+    private func sameKeysAsLast(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) -> Bool {
+        guard fields.count == lastCounts.count, !fields.isEmpty else { return false }
+        // (An empty record's keys, or only empty keys, leave `lastBytes` without an address.)
+        guard !lastBytes.isEmpty else {
+            return fields.allSatisfy { !$0.keyEscaped && $0.keyEnd == $0.keyStart }
+        }
+        return lastBytes.withUnsafeBufferPointer { last in
+            var offset = 0
+            for (field, count) in zip(fields, lastCounts) {
+                guard !field.keyEscaped && field.keyEnd - field.keyStart == count,
+                    sameBytes(last.baseAddress! + offset, bytes + field.keyStart, count)
+                else { return false }
+                offset += count
+            }
+            return true
+        }
     }
 
     /// Whether a few keys, all unescaped ASCII, are all different: then their bytes decide, with
