@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import JSONSQLKit
@@ -104,5 +105,59 @@ struct RecordMembersTests {
         }
         // Many records are cut down, so the trees are walked (one holding `\u` is kept whole).
         #expect(shorter > 100)
+    }
+
+    @Test("a small record gives SQLite's answer at each path, where keys are absent or escaped")
+    func cutAsSQLite() throws {
+        var random = OutputWriterTests.SplitMix(state: 17)
+        let paths = ["m0.k1", "m0.k1.k2", "m1.k0", "m1[1].k2", "m2.a/b"]
+        var spec = QuerySpec(table: "t")
+        spec.selections = try paths.map { .path(try JSONPath(parsing: $0)) }
+        var cutter = NarrowRecords(spec, maximumBytes: 0)
+        let db = try DatabaseQueue()
+        var fields: [JSONField] = []
+        var cutToEmpty = 0
+        // Keys as written: plain, with escapes that are not `\u` (`\/` is `/`), or absent.
+        let keys = ["k0", "k1", "k2", #"k\/1"#, #"k\n1"#, "a/b", #"a\/b"#, #"\"k1\""#, "x"]
+        func object(depth: Int) -> String {
+            let members = (0..<(random.next() % 4)).map { _ -> String in
+                let key = keys[Int(random.next() % UInt64(keys.count))]
+                let value =
+                    depth < 2 && random.next() % 2 == 0
+                    ? object(depth: depth + 1) : Self.value(&random, depth: 3)
+                return "\"\(key)\":\(value)"
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        try db.read { db in
+            for _ in 0..<2000 {
+                let members = (0..<3).map { i in
+                    "\"m\(i)\":"
+                        + (random.next() % 5 == 0 ? "[1,\(object(depth: 1))]" : object(depth: 0))
+                }
+                let text = "{" + members.joined(separator: ",") + "}"
+                let bytes = Array(text.utf8)
+                let small = try bytes.withUnsafeBufferPointer { buffer -> String in
+                    var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                    try scanner.scanRecord(into: &fields)
+                    let position = RecordReader.Position(
+                        line: 1, record: 1, start: 0, end: buffer.count)
+                    return String(
+                        decoding: try cutter.smallRecord(
+                            fields, bytes: buffer.baseAddress!, at: position),
+                        as: UTF8.self)
+                }
+                if small.contains("{}") { cutToEmpty += 1 }
+                for path in ["$.m0.k1", "$.m0.k1.k2", "$.m1.k0", "$.m1[1].k2", "$.m2.\"a/b\""] {
+                    let same = try Bool.fetchOne(
+                        db,
+                        sql: "SELECT (? -> ?) IS (? -> ?) AND json_type(?, ?) IS json_type(?, ?)",
+                        arguments: [small, path, text, path, small, path, text, path])
+                    #expect(same == true, "\(path) of \(text), cut to \(small)")
+                }
+            }
+        }
+        // Objects holding none of their paths' keys are cut to {}.
+        #expect(cutToEmpty > 200)
     }
 }

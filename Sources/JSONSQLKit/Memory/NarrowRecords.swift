@@ -27,6 +27,10 @@ struct NarrowRecords {
         private(set) var measured = false
         private(set) var kinded = false
         private(set) var keys: [[UInt8]] = []
+        /// Each key between double quotes, as it is written in JSON text without an escape.
+        private(set) var quotedKeys: [[UInt8]] = []
+        /// Whether no key holds a character JSON may write only with an escape, or as `\/`.
+        private(set) var plainKeys = true
         private(set) var children: [PathTree] = []
         private(set) var indexes: [Int] = []
         private(set) var elements: [PathTree] = []
@@ -36,6 +40,8 @@ struct NarrowRecords {
             let copy = PathTree()
             (copy.whole, copy.measured, copy.kinded) = (whole, measured, kinded)
             copy.keys = keys.map { $0.map { $0 } }
+            copy.quotedKeys = quotedKeys.map { $0.map { $0 } }
+            copy.plainKeys = plainKeys
             copy.children = children.map { $0.copied() }
             copy.indexes = indexes.map { $0 }
             copy.elements = elements.map { $0.copied() }
@@ -63,6 +69,13 @@ struct NarrowRecords {
                     let child = PathTree()
                     child.add(segments.dropFirst(), use: use)
                     keys.append(bytes)
+                    quotedKeys.append([0x22] + bytes + [0x22])
+                    plainKeys =
+                        plainKeys
+                        && !bytes.contains {
+                            $0 < 0x20 || $0 == 0x22 || $0 == UInt8(ascii: "\\")
+                                || $0 == UInt8(ascii: "/")
+                        }
                     children.append(child)
                 }
             case .index(let index):
@@ -322,6 +335,14 @@ struct NarrowRecords {
             return asWritten(&self)
         }
         guard tree.keys.count <= 64 else { return asWritten(&self) }
+        // An object whose text holds none of the keys, each as written without an escape, has
+        // none of them: the record holds no `\u` escape (else it is kept whole, `cut`), and a
+        // plain key has no other way to be written. Its members are not walked.
+        if tree.plainKeys
+            && !tree.quotedKeys.contains(where: { Self.holds(bytes + start, end - start, $0) })
+        {
+            return buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+        }
         let before = buffer.count
         buffer.append(UInt8(ascii: "{"))
         var first = true
@@ -401,6 +422,27 @@ struct NarrowRecords {
                 && key.withUnsafeBufferPointer {
                     $0.baseAddress.map { memcmp($0, bytes + member.keyStart, count) == 0 } ?? true
                 }
+        }
+    }
+
+    /// Whether the `count` bytes at `bytes` hold `quoted`, a key between quotes: memchr finds
+    /// each candidate by the key's first byte, rarer in JSON text than a quote.
+    private static func holds(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ quoted: [UInt8])
+        -> Bool
+    {
+        quoted.withUnsafeBufferPointer { needle in
+            let length = needle.count
+            var offset = 1
+            while offset + length - 1 <= count {
+                guard
+                    let found = memchr(
+                        bytes + offset, Int32(needle[1]), count - offset - length + 2)
+                else { return false }
+                let at = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self)) - 1
+                if sameBytes(bytes + at, needle.baseAddress!, length) { return true }
+                offset = at + 2
+            }
+            return false
         }
     }
 
