@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import GRDBSQLite
 import Testing
 
 @testable import JSONSQLKit
@@ -621,5 +623,53 @@ final class GroupOneReadTests {
             }
             #expect(filled == (values == ["1.5", "2.5"]), "\(values)")
         }
+    }
+    @Test("numbers of one kind are ranked as SQLite's dense_rank ranks them; other mixes are not")
+    func numberRanks() throws {
+        let db = try DatabaseQueue()
+        var random = OutputWriterTests.SplitMix(state: 3)
+        let integers = ["0", "-1", "1", "9223372036854775807", "-9223372036854775808", "42", "7"]
+        let reals = ["0.0", "-0.0", "1.5", "-1.5", "1e300", "-1e-300", "2.25", "1e-7", "0.1"]
+        var ranked = 0
+        for round in 0..<300 {
+            let pool: [String] =
+                switch round % 4 {
+                case 0: integers
+                case 1: reals
+                case 2: integers + ["2.5"]
+                default: reals + [#""a""#]
+                }
+            let items = (0..<(random.next() % 40 + 1)).map { _ in
+                random.next() % 6 == 0 ? "null" : pool[Int(random.next() % UInt64(pool.count))]
+            }
+            try db.write { db in
+                // Each value as SQLite holds it, and its rank by SQLite's own order.
+                let select = try db.makeStatement(
+                    sql: """
+                        SELECT value, CASE WHEN value IS NULL THEN -1 ELSE \
+                        dense_rank() OVER (ORDER BY value IS NULL, value) - 1 END \
+                        FROM json_each(?) ORDER BY key
+                        """)
+                try select.setArguments(["[" + items.joined(separator: ",") + "]"])
+                var values: [OpaquePointer] = []
+                var expected: [Int32] = []
+                defer { for value in values { sqlite3_value_free(value) } }
+                let handle = select.sqliteStatement
+                while try db.step(handle) {
+                    values.append(sqlite3_value_dup(sqlite3_column_value(handle, 0))!)
+                    expected.append(Int32(sqlite3_column_int64(handle, 1)))
+                }
+                sqlite3_reset(handle)
+                let kinds = Set(values.map { sqlite3_value_type($0) }).subtracting([SQLITE_NULL])
+                let ranks = NarrowPlan.numberRanks(values)
+                if kinds.count <= 1 && !kinds.contains(SQLITE_TEXT) {
+                    #expect(ranks == expected, "\(items)")
+                    ranked += 1
+                } else {
+                    #expect(ranks == nil, "\(items)")
+                }
+            }
+        }
+        #expect(ranked > 150)
     }
 }

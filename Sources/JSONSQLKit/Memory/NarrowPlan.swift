@@ -386,6 +386,7 @@ struct NarrowPlan {
     /// The rank in SQLite's order (`dense_rank`, from 0) of each value of `values`, -1 for
     /// NULL.
     private static func ranks(_ db: Database, values: [OpaquePointer]) throws -> [Int32] {
+        if let ranks = numberRanks(values) { return ranks }
         var ranks = [Int32](repeating: -1, count: values.count)
         let table = SQLQuote.identifier("jsonsql_ranks")
         try db.execute(sql: "CREATE TEMP TABLE \(table) (i INTEGER PRIMARY KEY, v)")
@@ -405,6 +406,35 @@ struct NarrowPlan {
             ranks[Int(sqlite3_column_int64(handle, 0))] = Int32(sqlite3_column_int64(handle, 1))
         }
         sqlite3_reset(handle)
+        return ranks
+    }
+
+    /// `ranks` where every value is an integer, or every one a real (NULLs aside): SQLite orders
+    /// them as the numbers order (`-0.0` equal to `0.0`), so they are ranked here without a
+    /// table. Nil for any other mix.
+    static func numberRanks(_ values: [OpaquePointer]) -> [Int32]? {
+        var integers: [(value: Int64, index: Int32)] = []
+        var reals: [(value: Double, index: Int32)] = []
+        for (index, value) in values.enumerated() {
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL: continue
+            case SQLITE_INTEGER: integers.append((sqlite3_value_int64(value), Int32(index)))
+            case SQLITE_FLOAT: reals.append((sqlite3_value_double(value), Int32(index)))
+            default: return nil
+            }
+            if !integers.isEmpty && !reals.isEmpty { return nil }
+        }
+        var ranks = [Int32](repeating: -1, count: values.count)
+        func rank<T: Comparable>(_ pairs: inout [(value: T, index: Int32)]) {
+            pairs.sort { $0.value < $1.value }
+            var rank: Int32 = -1
+            for (place, pair) in pairs.enumerated() {
+                if place == 0 || pairs[place - 1].value != pair.value { rank += 1 }
+                ranks[Int(pair.index)] = rank
+            }
+        }
+        rank(&integers)
+        rank(&reals)
         return ranks
     }
 
