@@ -57,7 +57,9 @@ struct DescribedOnce {
             } else {
                 let json = try jsonLayout.prepare(
                     field, bytes: bytes, column: key, scratch: &scratch)
-                SQLiteStore.record(json, bytes: bytes, type: .json, into: walked[key], row: row)
+                // Not a string: JSON text the scanner checked.
+                SQLiteStore.record(
+                    json, bytes: bytes, type: .json, into: walked[key], row: row, checked: true)
             }
             guard let stats = native[key] else { continue }
             if field.kind == .null {

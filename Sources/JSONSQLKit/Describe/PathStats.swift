@@ -91,18 +91,27 @@ final class PathStats {
     /// same order, so the one after the last found is tried first.
     func child(_ key: UnsafeBufferPointer<UInt8>, escaped: Bool) -> PathStats {
         let count = keys.count
-        if count > 0 && keys[hint % count].raw.elementsEqual(key) {
+        // Compared in place: the generic comparison of the bytes took 6% of `describe`'s
+        // instructions.
+        func same(_ raw: [UInt8]) -> Bool {
+            raw.count == key.count
+                && raw.withUnsafeBufferPointer { raw in
+                    raw.isEmpty || sameBytes(raw.baseAddress!, key.baseAddress!, raw.count)
+                }
+        }
+        if count > 0 && same(keys[hint % count].raw) {
             let i = hint % count
             hint = i + 1
             return keys[i].stats
         }
-        let raw = Array(key)
         if count <= 16 {
-            if let i = keys.firstIndex(where: { $0.raw == raw }) {
+            if let i = keys.firstIndex(where: { same($0.raw) }) {
                 hint = i + 1
                 return keys[i].stats
             }
-        } else if let i = index[raw] {
+        }
+        let raw = Array(key)
+        if count > 16, let i = index[raw] {
             hint = i + 1
             return keys[i].stats
         }

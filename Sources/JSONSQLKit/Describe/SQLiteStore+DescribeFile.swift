@@ -203,10 +203,11 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     /// Records a value `RecordInserter` or `InsertColumns` prepared from the record `bytes` as
-    /// the column of `type` would hold it.
+    /// the column of `type` would hold it. `checked`: a value the scanner checked, whose text a
+    /// json column holds as valid JSON, is not checked again before it is walked.
     static func record(
         _ value: PreparedValue, bytes: UnsafePointer<UInt8>, type: ColumnType, into s: PathStats,
-        row: Int
+        row: Int, checked: Bool = false
     ) {
         switch value {
         case .null: record(.null, type: type, into: s, row: row)
@@ -215,7 +216,7 @@ extension SQLiteStore {
         case .text(let start, let end):
             record(
                 .text(UnsafeBufferPointer(start: bytes + start, count: end - start)), type: type,
-                into: s, row: row)
+                into: s, row: row, checked: checked)
         case .converted(let converted):
             switch converted.storage {
             case .null: record(.null, type: type, into: s, row: row)
@@ -227,7 +228,7 @@ extension SQLiteStore {
                 terminated.withUnsafeBufferPointer {
                     record(
                         .text(UnsafeBufferPointer(rebasing: $0.dropLast())), type: type, into: s,
-                        row: row)
+                        row: row, checked: checked)
                 }
             case .blob(let data):
                 data.withUnsafeBytes { record(.blob($0), type: type, into: s, row: row) }

@@ -152,8 +152,11 @@ extension SQLiteStore {
         case blob(UnsafeRawBufferPointer)
     }
 
-    /// Records one column value of a row, as a column of `type` holds it.
-    static func record(_ value: StoredValue, type: ColumnType, into s: PathStats, row: Int) {
+    /// Records one column value of a row, as a column of `type` holds it; `checked`: text known
+    /// to be valid JSON where it looks like JSON (a json column's value the scanner checked).
+    static func record(
+        _ value: StoredValue, type: ColumnType, into s: PathStats, row: Int, checked: Bool = false
+    ) {
         s.present(row: row)
         switch value {
         case .null:
@@ -201,7 +204,9 @@ extension SQLiteStore {
             {
                 // Checked whole first, so text that is not JSON leaves no partial paths behind.
                 var walker = JSONWalker(p: pointer, n: bytes.count, row: row)
-                if JSONEncoding.validate(bytes) != .invalid, (try? walker.walkAll(s)) != nil {
+                if checked || JSONEncoding.validate(bytes) != .invalid,
+                    (try? walker.walkAll(s)) != nil
+                {
                     // Before any scalar: the example should `finish` find the column holds text.
                     if s.example == nil && s.firstContainerText == nil && type != .json {
                         s.firstContainerText = JSONEncoding.example(bytes)
