@@ -339,7 +339,10 @@ struct NarrowRecords {
         // none of them: the record holds no `\u` escape (else it is kept whole, `cut`), and a
         // plain key has no other way to be written. Its members are not walked.
         if tree.plainKeys
-            && !tree.quotedKeys.contains(where: { Self.holds(bytes + start, end - start, $0) })
+            && !tree.quotedKeys.contains(where: {
+                // Found by the key's first byte, rarer in JSON text than a quote.
+                RecordPrecheck.contains(bytes + start, end - start, $0, by: 1)
+            })
         {
             return buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
         }
@@ -422,27 +425,6 @@ struct NarrowRecords {
                 && key.withUnsafeBufferPointer {
                     $0.baseAddress.map { memcmp($0, bytes + member.keyStart, count) == 0 } ?? true
                 }
-        }
-    }
-
-    /// Whether the `count` bytes at `bytes` hold `quoted`, a key between quotes: memchr finds
-    /// each candidate by the key's first byte, rarer in JSON text than a quote.
-    private static func holds(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ quoted: [UInt8])
-        -> Bool
-    {
-        quoted.withUnsafeBufferPointer { needle in
-            let length = needle.count
-            var offset = 1
-            while offset + length - 1 <= count {
-                guard
-                    let found = memchr(
-                        bytes + offset, Int32(needle[1]), count - offset - length + 2)
-                else { return false }
-                let at = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self)) - 1
-                if sameBytes(bytes + at, needle.baseAddress!, length) { return true }
-                offset = at + 2
-            }
-            return false
         }
     }
 

@@ -48,21 +48,26 @@ struct RecordPrecheck {
 
     static let unicodeEscape: [UInt8] = Array("\\u".utf8)
 
-    /// Whether the bytes hold `needle` (not empty): memchr finds each candidate first byte.
-    static func contains(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool {
+    /// Whether the bytes hold `needle` (not empty): memchr finds each candidate by its byte at
+    /// `key`, the first unless told (a rarer one, such as a quoted key's first, finds fewer).
+    static func contains(
+        _ bytes: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8], by key: Int = 0
+    ) -> Bool {
         let length = needle.count
-        guard let first = needle.first else { return true }
-        var offset = 0
-        while count - offset >= length {
+        guard length > 0 else { return true }
+        // Where the next candidate starts.
+        var start = 0
+        while count - start >= length {
             guard
                 let hit = memchr(
-                    UnsafeRawPointer(bytes + offset), Int32(first), count - offset - length + 1)
+                    UnsafeRawPointer(bytes + start + key), Int32(needle[key]),
+                    count - start - length + 1)
             else {
                 return false
             }
-            let found = UnsafeRawPointer(hit) - UnsafeRawPointer(bytes)
+            let found = UnsafeRawPointer(hit) - UnsafeRawPointer(bytes) - key
             if memcmp(bytes + found, needle, length) == 0 { return true }
-            offset = found + 1
+            start = found + 1
         }
         return false
     }
