@@ -33,8 +33,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CSQLiteConfig",
                 "CLibPQ",
+                "CJSONScan",
             ]
         ),
+        // The validating scan of JSON strings and containers, in C for SSE2 (JSONScanner).
+        .target(name: "CJSONScan"),
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         // GNU readline for the shell, opened on first use (libreadline8 at run time).
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("dl")]),

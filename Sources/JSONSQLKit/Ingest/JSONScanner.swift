@@ -1,3 +1,5 @@
+import CJSONScan
+
 /// The kind of one JSON value found by `JSONScanner`.
 enum JSONValueKind: UInt8, Sendable {
     case string, integer, float, bigInteger, trueValue, falseValue, null, object, array
@@ -53,7 +55,7 @@ enum ScanFailure: Error, CustomStringConvertible {
 /// allocates nothing per record.
 struct JSONScanner {
     /// Whether the last object or array scanned has a key written with an escape.
-    private var keysEscaped = false
+    private(set) var keysEscaped = false
     /// Deepest nesting of one value, the limit of SQLite 3.40's JSON functions.
     static let maxDepth = 2000
 
@@ -150,9 +152,14 @@ struct JSONScanner {
             return
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             field.kind = bytes[pos] == UInt8(ascii: "{") ? .object : .array
-            keysEscaped = false
-            field.escaped = try scanContainer()
-            field.keysEscaped = keysEscaped
+            if let checked = checkedByKernel(container: true) {
+                field.escaped = checked.spaced
+                field.keysEscaped = checked.keys_escaped
+            } else {
+                keysEscaped = false
+                field.escaped = try scanContainer()
+                field.keysEscaped = keysEscaped
+            }
         case UInt8(ascii: "t"):
             try scanLiteral("true")
             field.kind = .trueValue
@@ -235,8 +242,33 @@ struct JSONScanner {
         if isDigit(bytes[pos]) { throw .invalid("numbers may not have leading zeros") }
     }
 
+    /// The string or container at `pos` checked by the C kernel (CJSONScan), which `pos` and
+    /// `newlines` then pass; nil, with nothing moved, where the kernel declines, for this
+    /// scanner to check the bytes again and say what is wrong.
+    @inline(__always)
+    mutating func checkedByKernel(container: Bool) -> jsonsql_scan_result? {
+        var result = jsonsql_scan_result()
+        let valid =
+            container
+            ? jsonsql_scan_container(bytes, count, pos, Self.maxDepth, &result)
+            : jsonsql_scan_string(bytes, count, pos, &result)
+        guard valid else { return nil }
+        pos = result.end
+        newlines += result.newlines
+        return result
+    }
+
     /// Scans a string at `pos` (on its opening quote); returns the span inside the quotes.
     mutating func scanString() throws(ScanFailure) -> (Int, Int, Bool) {
+        let start = pos + 1
+        if let checked = checkedByKernel(container: false) {
+            return (start, pos - 1, checked.escaped)
+        }
+        return try scanStringInSwift()
+    }
+
+    /// `scanString` without the kernel: the checks that name what is wrong.
+    mutating func scanStringInSwift() throws(ScanFailure) -> (Int, Int, Bool) {
         pos += 1
         let start = pos
         var escaped = false
@@ -339,9 +371,9 @@ struct JSONScanner {
         pos += length
     }
 
-    /// Validates an object or array at `pos` without recursion; returns whether it holds
-    /// whitespace outside strings.
-    private mutating func scanContainer() throws(ScanFailure) -> Bool {
+    /// Validates an object or array at `pos` without recursion, and without the kernel (the
+    /// checks that name what is wrong); returns whether it holds whitespace outside strings.
+    mutating func scanContainer() throws(ScanFailure) -> Bool {
         containers.removeAll(keepingCapacity: true)
         var spaced = false
         var scratch = JSONField()

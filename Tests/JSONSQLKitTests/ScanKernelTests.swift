@@ -1,0 +1,203 @@
+import Testing
+
+@testable import JSONSQLKit
+
+/// The C kernel (CJSONScan) decides whether a string or container is valid JSON; the Swift
+/// scanner checks the bytes again only where it declines. So on any bytes the two must agree:
+/// the same verdict, end, line count, whitespace and escaped keys.
+@Suite("the scan kernel agrees with the Swift scanner")
+struct ScanKernelTests {
+    typealias Random = OutputWriterTests.SplitMix
+
+    /// What one check found: nil where the bytes were refused.
+    struct Verdict: Equatable {
+        var end: Int, newlines: Int, spaced: Bool, escaped: Bool
+    }
+
+    static func kernel(_ bytes: [UInt8], container: Bool) -> Verdict? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            guard let found = scanner.checkedByKernel(container: container) else {
+                #expect(scanner.pos == 0 && scanner.newlines == 0, "declined, yet moved")
+                return nil
+            }
+            return Verdict(
+                end: scanner.pos, newlines: scanner.newlines,
+                spaced: container && found.spaced,
+                escaped: container ? found.keys_escaped : found.escaped)
+        }
+    }
+
+    static func swift(_ bytes: [UInt8], container: Bool) -> Verdict? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            if container {
+                // The scanner calls this only on the opening of a container.
+                guard [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(bytes[0]),
+                    let spaced = try? scanner.scanContainer()
+                else { return nil }
+                return Verdict(
+                    end: scanner.pos, newlines: scanner.newlines, spaced: spaced,
+                    escaped: scanner.keysEscaped)
+            }
+            guard let (_, _, escaped) = try? scanner.scanStringInSwift() else { return nil }
+            return Verdict(end: scanner.pos, newlines: 0, spaced: false, escaped: escaped)
+        }
+    }
+
+    /// A piece of string content: plain, escaped, multi-byte, or a byte JSON forbids there.
+    static func stringPiece(_ random: inout Random) -> [UInt8] {
+        let pieces: [[UInt8]] = [
+            Array("plain text ".utf8), Array("x".utf8), Array(#"\""#.utf8), Array(#"\\"#.utf8),
+            Array(#"\/"#.utf8), Array(#"\n\t\b\f\r"#.utf8), Array(#"\u00e9"#.utf8),
+            Array(#"\uD83D\uDE00"#.utf8), Array("é".utf8), Array("✓".utf8), Array("😀".utf8),
+            [0x7F], [0xDF, 0xBF], [0xEF, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF],
+            // Refused: control characters, bad escapes, and UTF-8 that is cut short, overlong,
+            // a surrogate, past U+10FFFF or a stray continuation byte.
+            [0x01], [0x0A], [0x09], [0x0D], [0x00], Array(#"\x"#.utf8), Array(#"\u12G4"#.utf8),
+            Array(#"\u12"#.utf8), [0xC3], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80],
+            [0xED, 0xA0, 0x80], [0xF0, 0x80, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5],
+            [0x80], [0xFF], [0xE2, 0x9C], [0xE2, 0x28, 0x93],
+        ]
+        let piece = pieces[Int(random.next() % UInt64(pieces.count))]
+        // Mostly valid pieces, so that most strings are valid.
+        return random.next() % 4 == 0 ? piece : pieces[Int(random.next() % 15)]
+    }
+
+    static func string(_ random: inout Random) -> [UInt8] {
+        var text: [UInt8] = [UInt8(ascii: "\"")]
+        // Lengths around the kernel's 16-byte steps.
+        text += Array(repeating: UInt8(ascii: "a"), count: Int(random.next() % 40))
+        for _ in 0..<Int(random.next() % 4) { text += stringPiece(&random) }
+        text += Array(repeating: UInt8(ascii: "b"), count: Int(random.next() % 20))
+        return text + [UInt8(ascii: "\"")]
+    }
+
+    static func space(_ random: inout Random) -> [UInt8] {
+        let spaces: [[UInt8]] = [
+            [], [], [], [0x20], [0x09], [0x0A], [0x0D, 0x0A], [0x0D], [0x20, 0x0D],
+        ]
+        return spaces[Int(random.next() % UInt64(spaces.count))]
+    }
+
+    static func number(_ random: inout Random) -> [UInt8] {
+        let numbers = [
+            "0", "-0", "7", "-12", "123456789012345678901234567890", "1.5", "-0.25", "1e9",
+            "2E-3", "4.5e+10", "0.0", "9223372036854775808",
+            // Refused.
+            "01", "-", "1.", ".5", "1e", "1e+", "-a", "+1", "0x10", "1.e5",
+        ]
+        let number = numbers[Int(random.next() % UInt64(random.next() % 5 == 0 ? 22 : 12))]
+        return Array(number.utf8)
+    }
+
+    static func value(_ random: inout Random, depth: Int) -> [UInt8] {
+        switch random.next() % (depth > 5 ? 5 : 8) {
+        case 0, 1: return string(&random)
+        case 2: return number(&random)
+        case 3: return Array(["true", "false", "null", "tru", "nul"][Int(random.next() % 5)].utf8)
+        case 4: return Array(["true", "false", "null"][Int(random.next() % 3)].utf8)
+        case 5, 6: return container(&random, depth: depth + 1, object: true)
+        default: return container(&random, depth: depth + 1, object: false)
+        }
+    }
+
+    static func container(_ random: inout Random, depth: Int, object: Bool) -> [UInt8] {
+        var text: [UInt8] = [UInt8(ascii: object ? "{" : "[")] + space(&random)
+        for index in 0..<Int(random.next() % 5) {
+            if index > 0 { text += space(&random) + [UInt8(ascii: ",")] + space(&random) }
+            if object {
+                text += string(&random) + space(&random) + [UInt8(ascii: ":")] + space(&random)
+            }
+            text += value(&random, depth: depth)
+        }
+        return text + space(&random) + [UInt8(ascii: object ? "}" : "]")]
+    }
+
+    /// One byte changed, added or taken away: most such texts are invalid, near valid ones.
+    static func mutated(_ text: [UInt8], _ random: inout Random) -> [UInt8] {
+        var text = text
+        let place = Int(random.next() % UInt64(text.count))
+        let bytes: [UInt8] = [
+            0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x20, 0x0A, 0x30, 0x80, 0x00,
+        ]
+        let byte = bytes[Int(random.next() % UInt64(bytes.count))]
+        switch random.next() % 3 {
+        case 0: text[place] = byte
+        case 1: text.insert(byte, at: place)
+        default: text.remove(at: place)
+        }
+        return text.isEmpty ? [0x7B] : text
+    }
+
+    @Test("strings: the same verdict at every length to 60 and every kind of content")
+    func strings() {
+        var random = Random(state: 21)
+        var valid = 0
+        for round in 0..<20_000 {
+            var text = Self.string(&random)
+            if round % 3 == 0 { text += Array(",1]".utf8) }
+            if round % 7 == 0 {
+                text = Array(text.prefix(Int(random.next() % UInt64(text.count)) + 1))
+            }
+            let kernel = Self.kernel(text, container: false)
+            #expect(kernel == Self.swift(text, container: false), "\(text)")
+            if kernel != nil { valid += 1 }
+        }
+        // Both verdicts were exercised.
+        #expect(valid > 5_000 && valid < 17_000, "\(valid) valid")
+    }
+
+    @Test("containers: the same verdict on random documents and on each with one byte changed")
+    func containers() {
+        var random = Random(state: 33)
+        var valid = 0
+        var newlines = 0
+        var spaced = 0
+        var escaped = 0
+        for round in 0..<20_000 {
+            var text = Self.container(&random, depth: 0, object: round % 2 == 0)
+            if round % 2 == 1 { text = Self.mutated(text, &random) }
+            text += random.next() % 2 == 0 ? Array("\n".utf8) : []
+            let kernel = Self.kernel(text, container: true)
+            #expect(
+                kernel == Self.swift(text, container: true),
+                "\(String(decoding: text, as: UTF8.self))")
+            if let kernel {
+                valid += 1
+                if kernel.newlines > 0 { newlines += 1 }
+                if kernel.spaced { spaced += 1 }
+                if kernel.escaped { escaped += 1 }
+            }
+        }
+        #expect(valid > 3_000 && valid < 17_000, "\(valid) valid")
+        #expect(newlines > 100 && spaced > 100 && escaped > 100)
+    }
+
+    @Test("a container cut short anywhere is declined, and no byte past the end is read")
+    func cutShort() {
+        var random = Random(state: 45)
+        for round in 0..<300 {
+            let whole = Self.container(&random, depth: 0, object: round % 2 == 0)
+            guard Self.kernel(whole, container: true) != nil else { continue }
+            for length in 1..<whole.count {
+                // The bytes end exactly at the buffer's end.
+                let cut = Array(whole.prefix(length))
+                #expect(Self.kernel(cut, container: true) == nil)
+                #expect(Self.swift(cut, container: true) == nil)
+            }
+        }
+    }
+
+    @Test("nesting: 2,000 levels accepted, 2,001 declined, by both")
+    func depth() {
+        for levels in [1_999, 2_000, 2_001, 5_000] {
+            let text =
+                Array(repeating: UInt8(ascii: "["), count: levels)
+                + Array(repeating: UInt8(ascii: "]"), count: levels)
+            let kernel = Self.kernel(text, container: true)
+            #expect(kernel == Self.swift(text, container: true))
+            #expect((kernel != nil) == (levels <= JSONScanner.maxDepth))
+        }
+    }
+}
