@@ -233,15 +233,23 @@ struct FilteredRecords {
 final class PlacedRecords {
     private let source: InputSource
     private let window: Int
-    private var buffer = [UInt8]()
+    /// One buffer for every read, made once (not zeroed: only the bytes read are used).
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var bufferStart: Int64 = 0
+    private var bufferCount = 0
 
     init(_ path: String, window: Int) throws {
         source = try InputSource.open(path)
         self.window = window
+        capacity = window
+        buffer = .allocate(capacity: window)
     }
 
-    deinit { source.close() }
+    deinit {
+        source.close()
+        buffer.deallocate()
+    }
 
     /// Calls `body` with the bytes (writable, as the scanner decodes strings in place) and
     /// place of record number `record`, `length` bytes at `offset`; what `body` returns.
@@ -249,24 +257,25 @@ final class PlacedRecords {
         record: Int, offset: Int64, length: Int,
         _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
     ) throws -> Bool {
-        if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(buffer.count) {
+        if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(bufferCount) {
             let size = max(window, length)
-            buffer = [UInt8](repeating: 0, count: size)
-            let read = buffer.withUnsafeMutableBytes {
-                pread(source.fd, $0.baseAddress, size, off_t(offset))
+            if size > capacity {
+                buffer.deallocate()
+                buffer = .allocate(capacity: size)
+                capacity = size
             }
+            let read = pread(source.fd, buffer, size, off_t(offset))
             guard read >= length else {
+                bufferCount = 0
                 throw JSONSQLError("\(source.name) changed while it was read")
             }
-            buffer.removeLast(size - read)
             bufferStart = offset
+            bufferCount = read
         }
         let start = Int(offset - bufferStart)
-        return try buffer.withUnsafeMutableBufferPointer { all -> Bool in
-            let position = RecordReader.Position(
-                line: 0, record: record, start: start, end: start + length, offset: offset)
-            return try body(all.baseAddress!, position)
-        }
+        let position = RecordReader.Position(
+            line: 0, record: record, start: start, end: start + length, offset: offset)
+        return try body(buffer, position)
     }
 }
 
