@@ -183,11 +183,14 @@ bool jsonsql_scan_string(
     out->spaced = false;
     out->keys_escaped = false;
     out->escaped = escaped;
+    out->closed = false;
     return true;
 }
 
-bool jsonsql_scan_container(
-    const uint8_t *b, size_t n, size_t pos, size_t max_depth, jsonsql_scan_result *out) {
+/// The container at `pos`; `*end` past it.
+static bool container(
+    const uint8_t *b, size_t n, size_t pos, size_t max_depth, size_t *end, size_t *newlines_out,
+    bool *spaced_out, bool *keys_escaped_out) {
     uint8_t closes[stack_limit];
     size_t depth = 0, at = pos, newlines = 0;
     bool spaced = false, keys_escaped = false, ignored = false;
@@ -255,10 +258,133 @@ bool jsonsql_scan_container(
         if (skip_space(b, n, &at, &newlines)) spaced = true;
     }
 done:
-    out->end = at;
+    *end = at;
+    *newlines_out += newlines;
+    *spaced_out = spaced;
+    *keys_escaped_out = keys_escaped;
+    return true;
+}
+
+bool jsonsql_scan_container(
+    const uint8_t *b, size_t n, size_t pos, size_t max_depth, jsonsql_scan_result *out) {
+    size_t end = 0, newlines = 0;
+    bool spaced = false, keys_escaped = false;
+    if (!container(b, n, pos, max_depth, &end, &newlines, &spaced, &keys_escaped)) return false;
+    out->end = end;
     out->newlines = newlines;
     out->spaced = spaced;
     out->keys_escaped = keys_escaped;
     out->escaped = false;
+    out->closed = false;
     return true;
+}
+
+/// A number at `*p` into `field`: its kind, and an integer's value where it fits in 64 bits.
+static inline bool number_value(const uint8_t *b, size_t n, size_t *p, jsonsql_field *field) {
+    size_t at = *p;
+    bool negative = b[at] == '-';
+    if (negative) at++;
+    uint64_t magnitude = 0;
+    bool overflow = false;
+    if (at < n && b[at] >= '1' && b[at] <= '9') {
+        do {
+            uint64_t digit = b[at] - '0';
+            if (magnitude > (UINT64_MAX - digit) / 10) overflow = true;
+            magnitude = magnitude * 10 + digit;
+            at++;
+        } while (at < n && is_digit(b[at]));
+    }
+    if (!number(b, n, p)) return false;
+    if (*p != at) {
+        // A fraction, an exponent or a lone 0 follows what was read.
+        bool zero = *p == at + 1 && b[at] == '0';
+        if (!zero) {
+            field->kind = jsonsql_kind_float;
+            return true;
+        }
+    }
+    if (overflow || magnitude > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) {
+        field->kind = jsonsql_kind_big_integer;
+    } else {
+        field->kind = jsonsql_kind_integer;
+        field->integer = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
+    }
+    return true;
+}
+
+long jsonsql_scan_members(
+    const uint8_t *b, size_t n, size_t pos, size_t max_depth, jsonsql_field *fields,
+    size_t capacity, jsonsql_scan_result *out) {
+    size_t at = pos, newlines = 0, found = 0;
+    bool closed = false;
+    while (found < capacity) {
+        jsonsql_field *field = &fields[found];
+        if (at >= n || b[at] != '"') return -1;
+        bool escaped = false;
+        field->key_start = ++at;
+        if (!string_rest(b, n, &at, &escaped)) return -1;
+        field->key_end = at - 1;
+        field->key_escaped = escaped;
+        skip_space(b, n, &at, &newlines);
+        if (at >= n || b[at] != ':') return -1;
+        at++;
+        skip_space(b, n, &at, &newlines);
+        if (at >= n) return -1;
+        field->start = at;
+        field->integer = 0;
+        field->escaped = false;
+        field->keys_escaped = false;
+        uint8_t c = b[at];
+        if (c == '"') {
+            escaped = false;
+            field->start = ++at;
+            if (!string_rest(b, n, &at, &escaped)) return -1;
+            field->kind = jsonsql_kind_string;
+            field->end = at - 1;
+            field->escaped = escaped;
+        } else {
+            if (c == '{' || c == '[') {
+                field->kind = c == '{' ? jsonsql_kind_object : jsonsql_kind_array;
+                if (!container(
+                        b, n, at, max_depth, &at, &newlines, &field->escaped,
+                        &field->keys_escaped)) {
+                    return -1;
+                }
+            } else if (c == '-' || is_digit(c)) {
+                if (!number_value(b, n, &at, field)) return -1;
+            } else if (c == 't') {
+                if (!literal(b, n, &at, "true", 4)) return -1;
+                field->kind = jsonsql_kind_true;
+            } else if (c == 'f') {
+                if (!literal(b, n, &at, "false", 5)) return -1;
+                field->kind = jsonsql_kind_false;
+            } else if (c == 'n') {
+                if (!literal(b, n, &at, "null", 4)) return -1;
+                field->kind = jsonsql_kind_null;
+            } else {
+                return -1;
+            }
+            field->end = at;
+        }
+        found++;
+        skip_space(b, n, &at, &newlines);
+        if (at >= n) return -1;
+        if (b[at] == ',') {
+            at++;
+            skip_space(b, n, &at, &newlines);
+        } else if (b[at] == '}') {
+            at++;
+            closed = true;
+            break;
+        } else {
+            return -1;
+        }
+    }
+    out->end = at;
+    out->newlines = newlines;
+    out->closed = closed;
+    out->spaced = false;
+    out->keys_escaped = false;
+    out->escaped = false;
+    return (long)found;
 }

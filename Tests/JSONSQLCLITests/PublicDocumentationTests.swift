@@ -16,8 +16,11 @@ import Testing
     static func symbolGraph(in dir: TemporaryDirectory) throws -> [[String: Any]] {
         let build = CLI.buildDirectory
         guard let bin = toolchainBin else { throw CLI.CLIError("no swift on PATH") }
-        let modulemaps = ["CSQLiteConfig.build/module.modulemap", "CLibPQ.build/module.modulemap"]
-            .flatMap { ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent($0).path] }
+        let modulemaps = [
+            "CSQLiteConfig.build/module.modulemap", "CLibPQ.build/module.modulemap",
+            "CJSONScan.build/module.modulemap",
+        ]
+        .flatMap { ["-Xcc", "-fmodule-map-file=" + build.appendingPathComponent($0).path] }
         #if arch(x86_64)
             let target = "x86_64-unknown-linux-gnu"
         #else

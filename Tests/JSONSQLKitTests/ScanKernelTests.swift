@@ -174,6 +174,66 @@ struct ScanKernelTests {
         #expect(newlines > 100 && spaced > 100 && escaped > 100)
     }
 
+    /// A record's fields and where the scan ended, or the scan's error, as text to compare.
+    static func record(_ bytes: [UInt8], kernel: Bool) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+            var fields: [JSONField] = []
+            do {
+                try scanner.scanRecord(into: &fields, kernel: kernel)
+            } catch {
+                return "\(error) at \(scanner.pos)"
+            }
+            return "\(fields) end \(scanner.pos) lines \(scanner.newlines)"
+        }
+    }
+
+    @Test("records: the same fields, or the same error, with the kernel and without")
+    func records() {
+        var random = Random(state: 57)
+        var valid = 0
+        var wide = 0
+        for round in 0..<20_000 {
+            var text: [UInt8] = [UInt8(ascii: "{")] + Self.space(&random)
+            // Past the kernel's batch of 32 members now and then.
+            let members = round % 50 == 0 ? 30 + Int(random.next() % 40) : Int(random.next() % 6)
+            for index in 0..<members {
+                if index > 0 {
+                    text += Self.space(&random) + [UInt8(ascii: ",")] + Self.space(&random)
+                }
+                if members > 6 && random.next() % 8 != 0 {
+                    // Wide records: mostly plain members, so that many are valid.
+                    text += Array("\"k\(index)\":[\(index)]".utf8)
+                    continue
+                }
+                text += Self.string(&random) + Self.space(&random) + [UInt8(ascii: ":")]
+                text += Self.space(&random)
+                // Top-level numbers are typed here: integers at and past 64 bits among them.
+                let numbers = [
+                    "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+                    "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+                    "-0", "0", "00", "-01", "1E400", "NaN", "Infinity", "12.",
+                ]
+                text +=
+                    random.next() % 4 == 0
+                    ? Array(numbers[Int(random.next() % UInt64(numbers.count))].utf8)
+                    : Self.value(&random, depth: 1)
+            }
+            text += Self.space(&random) + [UInt8(ascii: "}")]
+            if round % 2 == 1 { text = Self.mutated(text, &random) }
+            if round % 3 != 0 { text += Array("\n".utf8) }
+            let kernel = Self.record(text, kernel: true)
+            #expect(
+                kernel == Self.record(text, kernel: false),
+                "\(String(decoding: text, as: UTF8.self))")
+            if kernel.contains(" end ") {
+                valid += 1
+                if members > 32 { wide += 1 }
+            }
+        }
+        #expect(valid > 3_000 && valid < 17_000 && wide > 20, "\(valid) valid, \(wide) wide")
+    }
+
     @Test("a container cut short anywhere is declined, and no byte past the end is read")
     func cutShort() {
         var random = Random(state: 45)

@@ -101,8 +101,11 @@ struct JSONScanner {
         return pos != begin
     }
 
-    /// Scans an object at `pos` into `fields`, one per key.
-    mutating func scanRecord(into fields: inout [JSONField]) throws(ScanFailure) {
+    /// Scans an object at `pos` into `fields`, one per key: by the C kernel where it can,
+    /// else (and always where `kernel` is false, for tests) by this scanner.
+    mutating func scanRecord(into fields: inout [JSONField], kernel: Bool = true)
+        throws(ScanFailure)
+    {
         fields.removeAll(keepingCapacity: true)
         guard try peek() == UInt8(ascii: "{") else { throw .invalid("expected an object") }
         pos += 1
@@ -111,6 +114,7 @@ struct JSONScanner {
             pos += 1
             return
         }
+        if kernel, scanMembersByKernel(into: &fields) { return }
         while true {
             var field = JSONField()
             guard try peek() == UInt8(ascii: "\"") else { throw notAKey() }
@@ -134,6 +138,33 @@ struct JSONScanner {
             default:
                 let comment = Self.comment(bytes, count: count, at: pos).map { ", found \($0)" }
                 throw .invalid("expected ',' or '}' in an object\(comment ?? "")")
+            }
+        }
+    }
+
+    /// The members from `pos` (on the first key) to the object's end, scanned by the C kernel
+    /// in batches; false where it declines a batch, with `pos` on that batch's first key for
+    /// this scanner to go on from (the members before it are in `fields`).
+    private mutating func scanMembersByKernel(into fields: inout [JSONField]) -> Bool {
+        let batch = 32
+        return withUnsafeTemporaryAllocation(of: jsonsql_field.self, capacity: batch) { found in
+            var result = jsonsql_scan_result()
+            while true {
+                let members = jsonsql_scan_members(
+                    bytes, count, pos, Self.maxDepth, found.baseAddress, batch, &result)
+                guard members >= 0 else { return false }
+                for member in found[0..<members] {
+                    fields.append(
+                        JSONField(
+                            keyStart: member.key_start, keyEnd: member.key_end,
+                            keyEscaped: member.key_escaped,
+                            kind: JSONValueKind(rawValue: member.kind)!, start: member.start,
+                            end: member.end, escaped: member.escaped,
+                            keysEscaped: member.keys_escaped, integer: member.integer))
+                }
+                pos = result.end
+                newlines += result.newlines
+                if result.closed { return true }
             }
         }
     }
