@@ -195,7 +195,7 @@ struct ScanKernelTests {
         var wide = 0
         for round in 0..<20_000 {
             var text: [UInt8] = [UInt8(ascii: "{")] + Self.space(&random)
-            // Past the kernel's batch of 32 members now and then.
+            // Past the kernel's batch of 16 members now and then.
             let members = round % 50 == 0 ? 30 + Int(random.next() % 40) : Int(random.next() % 6)
             for index in 0..<members {
                 if index > 0 {
@@ -228,7 +228,7 @@ struct ScanKernelTests {
                 "\(String(decoding: text, as: UTF8.self))")
             if kernel.contains(" end ") {
                 valid += 1
-                if members > 32 { wide += 1 }
+                if members > 16 { wide += 1 }
             }
         }
         #expect(valid > 3_000 && valid < 17_000 && wide > 20, "\(valid) valid, \(wide) wide")

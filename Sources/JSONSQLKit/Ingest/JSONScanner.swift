@@ -146,7 +146,8 @@ struct JSONScanner {
     /// in batches; false where it declines a batch, with `pos` on that batch's first key for
     /// this scanner to go on from (the members before it are in `fields`).
     private mutating func scanMembersByKernel(into fields: inout [JSONField]) -> Bool {
-        let batch = 32
+        // 16 members (768 bytes) stay on the stack; a larger batch is allocated on the heap.
+        let batch = 16
         return withUnsafeTemporaryAllocation(of: jsonsql_field.self, capacity: batch) { found in
             var result = jsonsql_scan_result()
             while true {
