@@ -112,10 +112,9 @@ static inline __attribute__((always_inline)) bool string_rest(const uint8_t *b, 
     }
 }
 
-/// Skips whitespace from `*p`, counting line ends; true when there was any.
-static inline bool skip_space(const uint8_t *b, size_t n, size_t *p, size_t *newlines) {
+/// Skips the whitespace at `*p`, counting line ends; true when there was any.
+static bool space_run(const uint8_t *b, size_t n, size_t *p, size_t *newlines) {
     size_t at = *p;
-    if (at >= n || b[at] > 0x20) return false;
     while (at < n) {
         uint8_t c = b[at];
         if (c == ' ' || c == '\t') {
@@ -135,8 +134,16 @@ static inline bool skip_space(const uint8_t *b, size_t n, size_t *p, size_t *new
     return skipped;
 }
 
+/// Skips whitespace from `*p`, counting line ends; true when there was any.
+static inline __attribute__((always_inline)) bool skip_space(
+    const uint8_t *b, size_t n, size_t *p, size_t *newlines) {
+    // Most places hold none: one look, in line.
+    if (*p >= n || b[*p] > 0x20) return false;
+    return space_run(b, n, p, newlines);
+}
+
 /// A number at `*p`, which must be followed by a byte that is not a digit.
-static inline bool number(const uint8_t *b, size_t n, size_t *p) {
+static inline __attribute__((always_inline)) bool number(const uint8_t *b, size_t n, size_t *p) {
     size_t at = *p;
     if (b[at] == '-') at++;
     if (at >= n) return false;
