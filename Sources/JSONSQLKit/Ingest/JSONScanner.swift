@@ -70,7 +70,8 @@ struct JSONScanner {
         self.bytes = bytes
         self.count = count
         self.pos = pos
-        containers.reserveCapacity(64)
+        // `containers` is left empty, with no storage: a scanner is made for each record, and
+        // only this scanner's own check of a container (where the kernel declines) needs it.
     }
 
     @inline(__always) var atEnd: Bool { pos >= count }
