@@ -62,43 +62,55 @@ struct TypeInference {
         var scratch: [UInt8] = []
         fieldKeys.removeAll(keepingCapacity: true)
         for (position, field) in fields.enumerated() {
-            var slot = -1
-            if let hinted = hints.value(field, at: position, bytes: bytes) {
-                slot = hinted
-            } else {
-                let key = try Self.key(field, bytes: bytes, scratch: &scratch)
-                try SQLQuote.checkName(key, kind: "column")
-                if let existing = slots[key] {
-                    // Swift's `==` takes two Unicode forms of one text as one key; SQLite would
-                    // make two columns that print alike.
-                    if !order[existing].utf8.elementsEqual(key.utf8) {
-                        throw Self.twoForms(order[existing], key)
-                    }
-                    slot = existing
-                } else {
-                    let fold = SQLName.fold(key)
-                    if let other = folded[fold] {
-                        if !SQLName.same(other, key) { throw Self.twoForms(other, key) }
-                        throw JSONSQLError(
-                            "keys \"\(other)\" and \"\(key)\" differ only in case, and SQLite's column names ignore case: they cannot be two columns"
-                        )
-                    }
-                    guard order.count < columnLimit else {
-                        throw Self.tooManyColumns(limit: columnLimit)
-                    }
-                    folded[fold] = key
-                    slot = order.count
-                    order.append(key)
-                    slots[key] = slot
-                    seen.append(0)
-                }
-                hints.remember(field, at: position, bytes: bytes, value: slot)
-            }
-            if let kind = Self.classify(field, bytes: bytes) {
-                seen[slot] |= 1 << kind.rawValue
-            }
+            let slot =
+                try hints.value(field, at: position, bytes: bytes)
+                ?? slot(field, at: position, bytes: bytes, scratch: &scratch)
             fieldKeys.append(slot)
         }
+        // The kinds seen, in one pass over storage that no new key moves.
+        seen.withUnsafeMutableBufferPointer { seen in
+            fieldKeys.withUnsafeBufferPointer { slots in
+                for (position, field) in fields.enumerated() {
+                    if let kind = Self.classify(field, bytes: bytes) {
+                        seen[slots[position]] |= 1 << kind.rawValue
+                    }
+                }
+            }
+        }
+    }
+
+    /// The slot of the key of `field`, the record's field number `position`, which the hints
+    /// did not give: found by its text, or new.
+    private mutating func slot(
+        _ field: JSONField, at position: Int, bytes: UnsafePointer<UInt8>, scratch: inout [UInt8]
+    ) throws -> Int {
+        let key = try Self.key(field, bytes: bytes, scratch: &scratch)
+        try SQLQuote.checkName(key, kind: "column")
+        let slot: Int
+        if let existing = slots[key] {
+            // Swift's `==` takes two Unicode forms of one text as one key; SQLite would make
+            // two columns that print alike.
+            if !order[existing].utf8.elementsEqual(key.utf8) {
+                throw Self.twoForms(order[existing], key)
+            }
+            slot = existing
+        } else {
+            let fold = SQLName.fold(key)
+            if let other = folded[fold] {
+                if !SQLName.same(other, key) { throw Self.twoForms(other, key) }
+                throw JSONSQLError(
+                    "keys \"\(other)\" and \"\(key)\" differ only in case, and SQLite's column names ignore case: they cannot be two columns"
+                )
+            }
+            guard order.count < columnLimit else { throw Self.tooManyColumns(limit: columnLimit) }
+            folded[fold] = key
+            slot = order.count
+            order.append(key)
+            slots[key] = slot
+            seen.append(0)
+        }
+        hints.remember(field, at: position, bytes: bytes, value: slot)
+        return slot
     }
 
     /// Whether `append(later)` gives what reading on would: not when `later` has a key that
