@@ -137,8 +137,12 @@ static bool space_run(const uint8_t *b, size_t n, size_t *p, size_t *newlines) {
 /// Skips whitespace from `*p`, counting line ends; true when there was any.
 static inline __attribute__((always_inline)) bool skip_space(
     const uint8_t *b, size_t n, size_t *p, size_t *newlines) {
-    // Most places hold none: one look, in line.
+    // Most places hold none, or one space (`": "`, `", "`): in line.
     if (*p >= n || b[*p] > 0x20) return false;
+    if (b[*p] == ' ' && (*p + 1 >= n || b[*p + 1] > 0x20)) {
+        (*p)++;
+        return true;
+    }
     return space_run(b, n, p, newlines);
 }
 

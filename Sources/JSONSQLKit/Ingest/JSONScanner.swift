@@ -155,15 +155,15 @@ struct JSONScanner {
                 let members = jsonsql_scan_members(
                     bytes, count, pos, Self.maxDepth, found.baseAddress, batch, &result)
                 guard members >= 0 else { return false }
-                for member in found[0..<members] {
-                    fields.append(
+                fields.append(
+                    contentsOf: found[0..<members].lazy.map { member in
                         JSONField(
                             keyStart: member.key_start, keyEnd: member.key_end,
                             keyEscaped: member.key_escaped,
                             kind: JSONValueKind(rawValue: member.kind)!, start: member.start,
                             end: member.end, escaped: member.escaped,
-                            keysEscaped: member.keys_escaped, integer: member.integer))
-                }
+                            keysEscaped: member.keys_escaped, integer: member.integer)
+                    })
                 pos = result.end
                 newlines += result.newlines
                 if result.closed { return true }
