@@ -44,7 +44,8 @@ static inline bool utf8_sequence(const uint8_t *b, size_t n, size_t *p) {
 }
 
 /// The rest of a string from `*p` (past its opening quote); `*p` ends past the closing quote.
-static inline __attribute__((always_inline)) bool string_rest(const uint8_t *b, size_t n, size_t *p, bool *escaped) {
+static inline __attribute__((always_inline)) bool string_rest(
+    const uint8_t *b, size_t n, size_t *p, bool *escaped) {
     size_t at = *p;
     for (;;) {
         // Up to the first byte that needs a look: a quote, a backslash, a control character
