@@ -31,17 +31,28 @@ build() {
 
 wants() { [[ " $targets " == *" $1 "* ]]; }
 
+# JSONScanner.swift imports the scan kernel (C): built here with the same instrumentation, and
+# found through a module map of its own.
+scan=()
+if wants where || wants json; then
+    printf 'module CJSONScan {\n    header "%s"\n    export *\n}\n' \
+        "$PWD/Sources/CJSONScan/include/CJSONScan.h" >"$out/CJSONScan.modulemap"
+    ${CLANG:-clang} -fsanitize=fuzzer-no-link,address -g -O1 -ISources/CJSONScan/include \
+        -c Sources/CJSONScan/scan.c -o "$out/scan.o"
+    scan=(-Xcc "-fmodule-map-file=$out/CJSONScan.modulemap" "$out/scan.o")
+fi
+
 wants where && build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/Filter/FilterParser.swift \
     $kit/Paths/TextCursor.swift $kit/Paths/JSONPath.swift $kit/Paths/TextPath.swift $kit/Paths/QuoteTracker.swift $kit/JSONSQLError.swift $kit/Output/DisplayWidth.swift $kit/Values/ExactNumber.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift $kit/Output/TerminalDisplay.swift \
     $kit/Output/UTF8Text.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
-    $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift
+    $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift "${scan[@]}"
 wants json && build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift Fuzz/InterruptionStub.swift $kit/JSONSQLError.swift \
     $kit/Output/DisplayWidth.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift $kit/Output/TerminalDisplay.swift \
     $kit/Output/UTF8Text.swift $kit/Ingest/CompressedData.swift $kit/Ingest/WideUnicodeText.swift \
-    $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift
+    $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift "${scan[@]}"
 
 # The command-line target runs a jsonsql built with ASan and edge counters, which
 # Fuzz/ChildCoverage.c hands back to the harness (a cold build takes a few minutes).

@@ -207,6 +207,8 @@ static bool container(
     size_t depth = 0, at = pos, newlines = 0;
     bool spaced = false, keys_escaped = false, ignored = false;
     if (max_depth > stack_limit) max_depth = stack_limit;
+    // On anything but a container, the loop below would look at a close that is not there.
+    if (pos >= n || (b[pos] != '{' && b[pos] != '[')) return false;
     for (;;) {
         // On a value.
         if (at >= n) return false;

@@ -249,6 +249,13 @@ struct ScanKernelTests {
         }
     }
 
+    @Test("anything but an object or array where a container should start is declined")
+    func notAContainer() {
+        for text in [#""a""#, "1", "-2", "true", "null", " {}", "}", "]", ",[]", ":{}"] {
+            #expect(Self.kernel(Array(text.utf8), container: true) == nil, "\(text)")
+        }
+    }
+
     @Test("nesting: 2,000 levels accepted, 2,001 declined, by both")
     func depth() {
         for levels in [1_999, 2_000, 2_001, 5_000] {
