@@ -209,6 +209,8 @@ static bool container(
     if (max_depth > stack_limit) max_depth = stack_limit;
     // On anything but a container, the loop below would look at a close that is not there.
     if (pos >= n || (b[pos] != '{' && b[pos] != '[')) return false;
+    // Whitespace is looked for only where the expected byte is not found: compact JSON, the
+    // common case, never looks.
     for (;;) {
         // On a value.
         if (at >= n) return false;
@@ -218,7 +220,7 @@ static bool container(
             uint8_t close = c == '{' ? '}' : ']';
             closes[depth++] = close;
             at++;
-            if (skip_space(b, n, &at, &newlines)) spaced = true;
+            if (at < n && b[at] <= 0x20 && skip_space(b, n, &at, &newlines)) spaced = true;
             if (at >= n) return false;
             if (b[at] == close) {
                 at++;
@@ -238,38 +240,56 @@ static bool container(
             if (!literal(b, n, &at, "false", 5)) return false;
         } else if (c == 'n') {
             if (!literal(b, n, &at, "null", 4)) return false;
+        } else if (skip_space(b, n, &at, &newlines)) {
+            spaced = true;
+            continue;
         } else {
             return false;
         }
         // After a value: a separator, or the close of one or more containers.
         for (;;) {
-            if (skip_space(b, n, &at, &newlines)) spaced = true;
             if (at >= n) return false;
             c = b[at];
             uint8_t close = closes[depth - 1];
             if (c == ',') {
                 at++;
-                if (skip_space(b, n, &at, &newlines)) spaced = true;
                 if (close == '}') goto key;
+                // Before an element: one look, as `[1, 2]` writes a space there.
+                if (at < n && b[at] <= 0x20 && skip_space(b, n, &at, &newlines)) spaced = true;
                 break;
             }
-            if (c != close) return false;
-            at++;
-            if (--depth == 0) goto done;
+            if (c == close) {
+                at++;
+                if (--depth == 0) goto done;
+            } else if (skip_space(b, n, &at, &newlines)) {
+                spaced = true;
+            } else {
+                return false;
+            }
         }
         continue;
     key:
-        if (at >= n || b[at] != '"') return false;
+        if (at >= n) return false;
+        if (b[at] != '"') {
+            if (!skip_space(b, n, &at, &newlines)) return false;
+            spaced = true;
+            if (at >= n || b[at] != '"') return false;
+        }
         {
             bool escaped = false;
             at++;
             if (!string_rest(b, n, &at, &escaped)) return false;
             if (escaped) keys_escaped = true;
         }
-        if (skip_space(b, n, &at, &newlines)) spaced = true;
-        if (at >= n || b[at] != ':') return false;
+        if (at >= n) return false;
+        if (b[at] != ':') {
+            if (!skip_space(b, n, &at, &newlines)) return false;
+            spaced = true;
+            if (at >= n || b[at] != ':') return false;
+        }
         at++;
-        if (skip_space(b, n, &at, &newlines)) spaced = true;
+        // Before a member's value: one look, as `": "` writes a space there.
+        if (at < n && b[at] <= 0x20 && skip_space(b, n, &at, &newlines)) spaced = true;
     }
 done:
     *end = at;
@@ -333,16 +353,22 @@ long jsonsql_scan_members(
     bool closed = false;
     while (found < capacity) {
         jsonsql_field *field = &fields[found];
-        if (at >= n || b[at] != '"') return -1;
+        // Whitespace is looked for only where the expected byte is not found.
+        if (at >= n) return -1;
+        if (b[at] != '"' && !(skip_space(b, n, &at, &newlines) && at < n && b[at] == '"')) {
+            return -1;
+        }
         bool escaped = false;
         field->key_start = ++at;
         if (!string_rest(b, n, &at, &escaped)) return -1;
         field->key_end = at - 1;
         field->key_escaped = escaped;
-        skip_space(b, n, &at, &newlines);
-        if (at >= n || b[at] != ':') return -1;
+        if (at >= n) return -1;
+        if (b[at] != ':' && !(skip_space(b, n, &at, &newlines) && at < n && b[at] == ':')) {
+            return -1;
+        }
         at++;
-        skip_space(b, n, &at, &newlines);
+        if (at < n && b[at] <= 0x20) skip_space(b, n, &at, &newlines);
         if (at >= n) return -1;
         field->start = at;
         field->integer = 0;
@@ -381,11 +407,13 @@ long jsonsql_scan_members(
             field->end = at;
         }
         found++;
-        skip_space(b, n, &at, &newlines);
+        if (at < n && b[at] <= 0x20) skip_space(b, n, &at, &newlines);
         if (at >= n) return -1;
         if (b[at] == ',') {
             at++;
-            skip_space(b, n, &at, &newlines);
+            // On to the next key (where the Swift scanner may go on after a full batch): one
+            // look, as `", "` writes a space there.
+            if (at < n && b[at] <= 0x20) skip_space(b, n, &at, &newlines);
         } else if (b[at] == '}') {
             at++;
             closed = true;

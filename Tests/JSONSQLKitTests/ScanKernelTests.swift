@@ -249,6 +249,24 @@ struct ScanKernelTests {
         }
     }
 
+    @Test("whitespace at one place only, of each kind, is seen as the Swift scanner sees it")
+    func onePlace() {
+        // `_` marks the one place.
+        let shapes = [
+            #"{_"a":1,"b":[2]}"#, #"{"a"_:1}"#, #"{"a":_1}"#, #"{"a":1_,"b":2}"#,
+            #"{"a":1,_"b":2}"#, #"{"a":1_}"#, "[_1,2]", "[1_,2]", "[1,_2]", "[1,2_]", "[_]",
+            "{_}", #"{"a":[1,_{"b":2}]}"#, #"{"a":{"b":1,_"c":2}}"#, #"[[1],_[2]]"#,
+        ]
+        for shape in shapes {
+            for space in [" ", "\t", "\n", "\r\n", "\r", "  \n "] {
+                let text = Array(shape.replacingOccurrences(of: "_", with: space).utf8)
+                let kernel = Self.kernel(text, container: true)
+                #expect(kernel != nil && kernel?.spaced == true, "\(shape) \(Array(space.utf8))")
+                #expect(kernel == Self.swift(text, container: true), "\(shape)")
+            }
+        }
+    }
+
     @Test("anything but an object or array where a container should start is declined")
     func notAContainer() {
         for text in [#""a""#, "1", "-2", "true", "null", " {}", "}", "]", ",[]", ":{}"] {
