@@ -190,12 +190,7 @@ bool jsonsql_scan_string(
     size_t at = pos + 1;
     bool escaped = false;
     if (!string_rest(bytes, count, &at, &escaped)) return false;
-    out->end = at;
-    out->newlines = 0;
-    out->spaced = false;
-    out->keys_escaped = false;
-    out->escaped = escaped;
-    out->closed = false;
+    *out = (jsonsql_scan_result){.end = at, .escaped = escaped};
     return true;
 }
 
@@ -304,12 +299,8 @@ bool jsonsql_scan_container(
     size_t end = 0, newlines = 0;
     bool spaced = false, keys_escaped = false;
     if (!container(b, n, pos, max_depth, &end, &newlines, &spaced, &keys_escaped)) return false;
-    out->end = end;
-    out->newlines = newlines;
-    out->spaced = spaced;
-    out->keys_escaped = keys_escaped;
-    out->escaped = false;
-    out->closed = false;
+    *out = (jsonsql_scan_result){
+        .end = end, .newlines = newlines, .spaced = spaced, .keys_escaped = keys_escaped};
     return true;
 }
 
@@ -422,11 +413,6 @@ long jsonsql_scan_members(
             return -1;
         }
     }
-    out->end = at;
-    out->newlines = newlines;
-    out->closed = closed;
-    out->spaced = false;
-    out->keys_escaped = false;
-    out->escaped = false;
+    *out = (jsonsql_scan_result){.end = at, .newlines = newlines, .closed = closed};
     return (long)found;
 }
