@@ -14,6 +14,11 @@ struct ScanKernelTests {
         var end: Int, newlines: Int, spaced: Bool, escaped: Bool
     }
 
+    @Test("the kernel's members are taken as they are: a jsonsql_field is a JSONField in memory")
+    func sameLayout() {
+        #expect(JSONField.takesKernelFields)
+    }
+
     static func kernel(_ bytes: [UInt8], container: Bool) -> Verdict? {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)

@@ -18,18 +18,56 @@ enum JSONValueKind: UInt8, Sendable {
 }
 
 /// One top-level key of a record and the span of its value in the scanned bytes.
+///
+/// Its fields are those of the C kernel's `jsonsql_field`, in the same order, so that the
+/// members the kernel finds are taken as they are (`takesKernelFields`).
 struct JSONField {
     var keyStart = 0, keyEnd = 0
-    var keyEscaped = false
-    var kind = JSONValueKind.null
     /// The value's bytes; for strings, between the quotes.
     var start = 0, end = 0
+    /// The value of an `.integer`.
+    var integer: Int64 = 0
+    var kind = JSONValueKind.null
+    var keyEscaped = false
     /// Strings: holds escapes to decode. Objects and arrays: holds whitespace to strip.
     var escaped = false
     /// Objects and arrays: a key inside is written with an escape (`JSONText.canonicalKeys`).
     var keysEscaped = false
-    /// The value of an `.integer`.
-    var integer: Int64 = 0
+
+    /// Whether a `jsonsql_field` is a `JSONField` in memory: the same stride, each
+    /// field at the same offset, and each kind the byte the kernel writes for it. Else each
+    /// member is converted.
+    static let takesKernelFields: Bool = {
+        typealias C = jsonsql_field
+        let offsets: [(Int?, Int?)] = [
+            (
+                MemoryLayout<JSONField>.offset(of: \.keyStart),
+                MemoryLayout<C>.offset(of: \.key_start)
+            ),
+            (MemoryLayout<JSONField>.offset(of: \.keyEnd), MemoryLayout<C>.offset(of: \.key_end)),
+            (MemoryLayout<JSONField>.offset(of: \.start), MemoryLayout<C>.offset(of: \.start)),
+            (MemoryLayout<JSONField>.offset(of: \.end), MemoryLayout<C>.offset(of: \.end)),
+            (MemoryLayout<JSONField>.offset(of: \.integer), MemoryLayout<C>.offset(of: \.integer)),
+            (MemoryLayout<JSONField>.offset(of: \.kind), MemoryLayout<C>.offset(of: \.kind)),
+            (
+                MemoryLayout<JSONField>.offset(of: \.keyEscaped),
+                MemoryLayout<C>.offset(of: \.key_escaped)
+            ),
+            (MemoryLayout<JSONField>.offset(of: \.escaped), MemoryLayout<C>.offset(of: \.escaped)),
+            (
+                MemoryLayout<JSONField>.offset(of: \.keysEscaped),
+                MemoryLayout<C>.offset(of: \.keys_escaped)
+            ),
+        ]
+        let kinds: [JSONValueKind] = [
+            .string, .integer, .float, .bigInteger, .trueValue, .falseValue, .null, .object, .array,
+        ]
+        // (C counts the padding after the last field in its size, Swift only in its stride.)
+        return MemoryLayout<JSONField>.stride == MemoryLayout<C>.stride
+            && MemoryLayout<JSONValueKind>.size == 1
+            && offsets.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
+            && kinds.allSatisfy { unsafeBitCast($0, to: UInt8.self) == $0.rawValue }
+    }()
 }
 
 /// Why a scan stopped.
@@ -155,15 +193,21 @@ struct JSONScanner {
                 let members = jsonsql_scan_members(
                     bytes, count, pos, Self.maxDepth, found.baseAddress, batch, &result)
                 guard members >= 0 else { return false }
-                fields.append(
-                    contentsOf: found[0..<members].lazy.map { member in
-                        JSONField(
-                            keyStart: member.key_start, keyEnd: member.key_end,
-                            keyEscaped: member.key_escaped,
-                            kind: JSONValueKind(rawValue: member.kind)!, start: member.start,
-                            end: member.end, escaped: member.escaped,
-                            keysEscaped: member.keys_escaped, integer: member.integer)
-                    })
+                if JSONField.takesKernelFields {
+                    found.withMemoryRebound(to: JSONField.self) {
+                        fields.append(contentsOf: $0[0..<members])
+                    }
+                } else {
+                    fields.append(
+                        contentsOf: found[0..<members].lazy.map { member in
+                            JSONField(
+                                keyStart: member.key_start, keyEnd: member.key_end,
+                                start: member.start, end: member.end, integer: member.integer,
+                                kind: JSONValueKind(rawValue: member.kind)!,
+                                keyEscaped: member.key_escaped, escaped: member.escaped,
+                                keysEscaped: member.keys_escaped)
+                        })
+                }
                 pos = result.end
                 newlines += result.newlines
                 if result.closed { return true }
