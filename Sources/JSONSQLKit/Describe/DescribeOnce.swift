@@ -27,9 +27,13 @@ struct DescribedOnce {
     /// Records recorded.
     private(set) var row = 0
 
-    mutating func record(_ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>) throws {
-        try inference.observe(fields, bytes: bytes)
-        try duplicates.check(fields, bytes: bytes)
+    /// Counts the record whose fields are `fields`, whose keys are numbered `keys`
+    /// (`KeyLayout`).
+    mutating func record(
+        _ fields: [JSONField], bytes: UnsafeMutablePointer<UInt8>, keys: KeyLayout.Number = 0
+    ) throws {
+        try inference.observe(fields, bytes: bytes, keys: keys)
+        try duplicates.check(fields, bytes: bytes, keys: keys)
         let keys = inference.keys
         while walked.count < keys.count {
             // A key new here is not in the records before: it is counted where it is.

@@ -138,8 +138,8 @@ enum DescribedInput {
         try Self.records(of: reader, total: keptSize, progress: progress) {
             fields, bytes, position in
             do {
-                try inference.observe(fields, bytes: bytes)
-                try duplicates.check(fields, bytes: bytes)
+                try inference.observe(fields, bytes: bytes, keys: position.keys)
+                try duplicates.check(fields, bytes: bytes, keys: position.keys)
             } catch let error as JSONSQLError {
                 throw JSONSQLError("\(name):\(position.line): record \(position.record): \(error)")
             }

@@ -251,7 +251,9 @@ extension SQLiteStore {
             into: &rows, secondState: DescribedOnce(), minimumSplit: minimumSplit,
             progress: progress,
             merge: { rows, later in rows.merge(later) },
-            observe: { rows, fields, bytes, _ in try rows.record(fields, bytes: bytes) })
+            observe: { rows, fields, bytes, position in
+                try rows.record(fields, bytes: bytes, keys: position.keys)
+            })
         if rows.row == 0 { throw DescribedOnce.Unsure() }
         let info = try store.write(commit: false) { db in
             try TableSpec(

@@ -261,7 +261,9 @@ final class RecordProducer: @unchecked Sendable {
                 while let position = try reader.next(into: &fields) {
                     records += 1
                     if types != nil {
-                        do { try types?.observe(fields, bytes: reader.bytes) } catch { types = nil }
+                        do {
+                            try types?.observe(fields, bytes: reader.bytes, keys: position.keys)
+                        } catch { types = nil }
                     }
                     if records & 0xFFF == 0 {
                         if Interruption.isRequested { throw JSONSQLError("interrupted") }

@@ -51,6 +51,8 @@ final class RecordReader {
 
     /// How far the record at the buffer's start is known to be cut off.
     @exclusivity(unchecked) private var openRecord = OpenRecord()
+    /// Numbers each record's keys (`Position.keys`).
+    @exclusivity(unchecked) private var layout = KeyLayout()
 
     private enum ArrayState { case outside, first, afterElement, element }
 
@@ -66,6 +68,8 @@ final class RecordReader {
         var end: Int
         /// Where the record starts in the input, counted from `RecordReader.baseOffset`.
         var offset: Int64 = 0
+        /// The number of the record's run of keys (`KeyLayout`); 0 where not known.
+        var keys: KeyLayout.Number = 0
     }
 
     /// Where the input starts in its file: a reader of a second half (`SecondHalf`) starts
@@ -213,7 +217,8 @@ final class RecordReader {
                 recordCount += 1
                 return Position(
                     line: recordLine, record: recordCount, start: recordStart, end: scanner.pos,
-                    offset: baseOffset + bytesBefore + Int64(recordStart))
+                    offset: baseOffset + bytesBefore + Int64(recordStart),
+                    keys: layout.number(fields, bytes: buffer))
             } catch ScanFailure.incomplete {
                 try refill()
             } catch ScanFailure.invalid(let message) {

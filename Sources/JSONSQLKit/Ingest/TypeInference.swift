@@ -57,15 +57,25 @@ struct TypeInference {
 
     /// For each field of the record `observe` saw last, the position of its key in `keys`.
     private(set) var fieldKeys: [Int] = []
+    /// `fieldKeys` of records before, by the number of their keys (`KeyLayout`).
+    private var slotsByKeys = LayoutMemo<[Int]>()
 
-    mutating func observe(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws {
-        var scratch: [UInt8] = []
-        fieldKeys.removeAll(keepingCapacity: true)
-        for (position, field) in fields.enumerated() {
-            let slot =
-                try hints.value(field, at: position, bytes: bytes)
-                ?? slot(field, at: position, bytes: bytes, scratch: &scratch)
-            fieldKeys.append(slot)
+    mutating func observe(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, keys: KeyLayout.Number = 0
+    ) throws {
+        // Keys seen before in the same order: the same slots.
+        if let slots = slotsByKeys.value(keys) {
+            fieldKeys = slots
+        } else {
+            var scratch: [UInt8] = []
+            fieldKeys.removeAll(keepingCapacity: true)
+            for (position, field) in fields.enumerated() {
+                let slot =
+                    try hints.value(field, at: position, bytes: bytes)
+                    ?? slot(field, at: position, bytes: bytes, scratch: &scratch)
+                fieldKeys.append(slot)
+            }
+            slotsByKeys.remember(keys, fieldKeys)
         }
         // The kinds seen, in one pass over storage that no new key moves.
         seen.withUnsafeMutableBufferPointer { seen in

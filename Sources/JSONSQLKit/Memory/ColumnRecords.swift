@@ -17,6 +17,8 @@ struct ColumnRecords {
     /// Finds each field's column once for every column's small record.
     private var keys: KeyColumns
     private var routing = NarrowRecords.Routing()
+    /// `routing.columns` of records before, by the number of their keys (`KeyLayout`).
+    private var routes = LayoutMemo<[Int]>()
 
     /// The columns `spec` reads, each keeping at most its share of `maximumBytes`; nil when its
     /// filter reads more than one column, or it reads none.
@@ -44,7 +46,12 @@ struct ColumnRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
-        try keys.columns(fields, bytes: bytes, into: &routing.columns)
+        if let columns = routes.value(position.keys) {
+            routing.columns = columns
+        } else {
+            try keys.columns(fields, bytes: bytes, into: &routing.columns)
+            routes.remember(position.keys, routing.columns)
+        }
         routing.escaped = RecordPrecheck.contains(
             bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
         for index in columns.indices {
@@ -97,8 +104,14 @@ struct CombinationNumbers {
 
     init(width: Int) { self.width = width }
 
+    /// Width 1: the number of each key from 0 up, or -1, found by the key alone (small-record
+    /// numbers are dense); of each key below 0 (none is), by a dictionary.
+    private var direct: [Int32] = []
+    private var negative: [Int32: Int32] = [:]
+
     /// The number of `key` (`width` numbers), and whether it is new.
     mutating func number(_ key: [Int32]) -> (Int32, Bool) {
+        if width == 1 { return number(of: key[0]) }
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
         for part in key {
             hash = (hash ^ UInt64(UInt32(bitPattern: part))) &* 0xFF51_AFD7_ED55_8CCD
@@ -117,6 +130,24 @@ struct CombinationNumbers {
         slots[slot] = Int32(count)
         count += 1
         if count * 2 > slots.count { grow() }
+        return (Int32(count - 1), true)
+    }
+
+    /// `number` of the one-number key `key`.
+    private mutating func number(of key: Int32) -> (Int32, Bool) {
+        guard key >= 0 else {
+            if let found = negative[key] { return (found, false) }
+            negative[key] = Int32(count)
+            count += 1
+            return (Int32(count - 1), true)
+        }
+        let key = Int(key)
+        if key >= direct.count {
+            direct += repeatElement(-1, count: max(key + 1 - direct.count, direct.count))
+        }
+        if direct[key] >= 0 { return (direct[key], false) }
+        direct[key] = Int32(count)
+        count += 1
         return (Int32(count - 1), true)
     }
 

@@ -9,12 +9,19 @@ struct DuplicateKeys {
     private var lastCounts: [Int] = []
     private var lastBytes: [UInt8] = []
     private var scratch: [UInt8] = []
+    /// The runs of keys of records that passed (`KeyLayout`).
+    private var passed = LayoutMemo<Void>()
 
-    /// Refuses a record with a key written twice, in the words `insert` uses.
-    mutating func check(_ fields: [JSONField], bytes: UnsafePointer<UInt8>) throws {
+    /// Refuses a record with a key written twice, in the words `insert` uses; `keys` numbers
+    /// the record's keys, which need no check when the same keys passed before.
+    mutating func check(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, keys: KeyLayout.Number = 0
+    ) throws {
+        if passed.value(keys) != nil { return }
         if let key = try find(fields, bytes: bytes) {
             throw JSONSQLError("key \"\(TerminalText.excerpt(key))\" appears more than once")
         }
+        passed.remember(keys, ())
     }
 
     /// The key written twice, if any.

@@ -100,7 +100,8 @@ struct NarrowRecords {
     /// The columns whose paths the query reads, and one tree each.
     private var keys: KeyColumns
     private var trees: [PathTree]
-    private var buffer: [UInt8] = []
+    /// The small record being cut.
+    private var buffer = ScratchBytes()
 
     /// The different small records, one after the other in the order first seen: number `i`
     /// is `storage[starts[i]..<starts[i + 1]]`.
@@ -248,7 +249,7 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws -> [UInt8] {
         try cut(fields, bytes: bytes, at: position)
-        return buffer
+        return buffer.array
     }
 
     /// `smallRecord`, written into `out` (its storage reused, no copy made).
@@ -256,9 +257,9 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
         into out: inout [UInt8]
     ) throws {
-        swap(&buffer, &out)
-        defer { swap(&buffer, &out) }
         try cut(fields, bytes: bytes, at: position)
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: buffer.bytes)
     }
 
     /// Writes the small record of the record at `position` into `buffer`.
@@ -266,35 +267,38 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
         routed: (routing: Routing, own: Int)? = nil
     ) throws {
-        buffer.removeAll(keepingCapacity: true)
+        ownBuffer()
+        buffer.removeAll()
         let count = position.end - position.start
         if routed?.routing.escaped
             ?? RecordPrecheck.contains(
                 bytes + position.start, count, RecordPrecheck.unicodeEscape)
         {
-            buffer.append(
-                contentsOf: UnsafeBufferPointer(start: bytes + position.start, count: count))
-        } else {
-            buffer.append(UInt8(ascii: "{"))
-            var first = true
-            for (index, field) in fields.enumerated() {
-                let column =
-                    try routed.map { $0.routing.columns[index] == $0.own ? 0 : -1 }
-                    ?? keys.column(field, at: index, bytes: bytes)
-                guard column >= 0 else { continue }
-                if !first { buffer.append(UInt8(ascii: ",")) }
-                first = false
-                buffer.append(
-                    contentsOf: UnsafeBufferPointer(
-                        start: bytes + field.keyStart - 1, count: field.keyEnd - field.keyStart + 2)
-                )
-                buffer.append(UInt8(ascii: ":"))
-                // A string's span is between its quotes.
-                let quote = field.kind == .string ? 1 : 0
-                append(bytes, field.start - quote, field.end + quote, tree: trees[column])
-            }
-            buffer.append(UInt8(ascii: "}"))
+            buffer.append(bytes + position.start, count: count)
+            return
         }
+        buffer.append(UInt8(ascii: "{"))
+        var first = true
+        func add(_ field: JSONField, _ column: Int) {
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            buffer.append(bytes + field.keyStart - 1, count: field.keyEnd - field.keyStart + 2)
+            buffer.append(UInt8(ascii: ":"))
+            // A string's span is between its quotes.
+            let quote = field.kind == .string ? 1 : 0
+            append(bytes, field.start - quote, field.end + quote, tree: trees[column])
+        }
+        if let (routing, own) = routed {
+            routing.columns.withUnsafeBufferPointer { columns in
+                for index in columns.indices where columns[index] == own { add(fields[index], 0) }
+            }
+        } else {
+            for (index, field) in fields.enumerated() {
+                let column = try keys.column(field, at: index, bytes: bytes)
+                if column >= 0 { add(field, column) }
+            }
+        }
+        buffer.append(UInt8(ascii: "}"))
     }
 
     /// Appends the JSON value `bytes[start..<end]`, cut down to what `tree` reads of it: an
@@ -309,32 +313,30 @@ struct NarrowRecords {
         _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree,
         nested: Bool = false
     ) {
-        let asWritten = { (self: inout NarrowRecords) in
-            self.buffer.append(
-                contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
-        }
-        guard !tree.whole else { return asWritten(&self) }
+        let buffer = buffer
+        func asWritten() { buffer.append(bytes + start, count: end - start) }
+        guard !tree.whole else { return buffer.append(bytes + start, count: end - start) }
         switch bytes[start] {
         case UInt8(ascii: "["):
             guard !tree.indexes.isEmpty || tree.measured || tree.kinded else {
-                return asWritten(&self)
+                return asWritten()
             }
-            return appendArray(bytes, start, end, tree: tree) ? () : asWritten(&self)
+            return appendArray(bytes, start, end, tree: tree) ? () : asWritten()
         case UInt8(ascii: "{"):
             if tree.keys.isEmpty {
                 return nested
-                    ? buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
-                    : asWritten(&self)
+                    ? buffer.append(UInt8(ascii: "{"), UInt8(ascii: "}"))
+                    : asWritten()
             }
         case UInt8(ascii: "\""):
             return nested && tree.kinded
-                ? buffer.append(contentsOf: [0x22, 0x22]) : asWritten(&self)
+                ? buffer.append(0x22, 0x22) : asWritten()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return nested && tree.kinded ? buffer.append(UInt8(ascii: "0")) : asWritten(&self)
+            return nested && tree.kinded ? buffer.append(UInt8(ascii: "0")) : asWritten()
         default:
-            return asWritten(&self)
+            return asWritten()
         }
-        guard tree.keys.count <= 64 else { return asWritten(&self) }
+        guard tree.keys.count <= 64 else { return asWritten() }
         // An object whose text holds none of the keys, each as written without an escape, has
         // none of them: the record holds no `\u` escape (else it is kept whole, `cut`), and a
         // plain key has no other way to be written. Its members are not walked.
@@ -344,7 +346,7 @@ struct NarrowRecords {
                 RecordPrecheck.contains(bytes + start, end - start, $0, by: 1)
             })
         {
-            return buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+            return buffer.append(UInt8(ascii: "{"), UInt8(ascii: "}"))
         }
         let before = buffer.count
         buffer.append(UInt8(ascii: "{"))
@@ -366,9 +368,7 @@ struct NarrowRecords {
             matched |= 1 << UInt64(index)
             if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
-            buffer.append(
-                contentsOf: UnsafeBufferPointer(
-                    start: bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2))
+            buffer.append(bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2)
             buffer.append(UInt8(ascii: ":"))
             append(
                 bytes, member.valueStart, member.valueEnd, tree: tree.children[index], nested: true)
@@ -377,8 +377,8 @@ struct NarrowRecords {
             if matched == all { break }
         }
         if whole || members.failed {
-            buffer.removeSubrange(before...)
-            buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+            buffer.truncate(to: before)
+            buffer.append(bytes + start, count: end - start)
             return
         }
         buffer.append(UInt8(ascii: "}"))
@@ -406,9 +406,7 @@ struct NarrowRecords {
                 append(bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true)
             // Read by two paths ([0] and [-1] of one element): as it is.
             default:
-                buffer.append(
-                    contentsOf: UnsafeBufferPointer(
-                        start: bytes + range.start, count: range.end - range.start))
+                buffer.append(bytes + range.start, count: range.end - range.start)
             }
         }
         buffer.append(UInt8(ascii: "]"))
@@ -450,29 +448,27 @@ struct NarrowRecords {
 
     /// The number of the small record in `buffer`, numbering it when new; nil once overflowed.
     private mutating func number() -> Int32? {
-        let hash = buffer.withUnsafeBytes { Self.hash($0.baseAddress!, $0.count) }
+        let hash = Self.hash(buffer.base, buffer.count)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let tag = hash & 0xFFFF_FFFF_0000_0000
         let count = buffer.count
         let found: Int? = slots.withUnsafeBufferPointer { slots in
             storage.withUnsafeBufferPointer { stored in
-                buffer.withUnsafeBufferPointer { wanted in
-                    while slots[slot].tagged != 0 {
-                        let entry = slots[slot]
-                        if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
-                            && Int(entry.place & 0xFFFF_FFFF) == count
-                            && (count == 0
-                                || sameBytes(
-                                    stored.baseAddress! + Int(entry.place >> 32),
-                                    wanted.baseAddress!, count))
-                        {
-                            return Int(entry.tagged & 0xFFFF_FFFF) - 1
-                        }
-                        slot = (slot + 1) & mask
+                let wanted = buffer.base
+                while slots[slot].tagged != 0 {
+                    let entry = slots[slot]
+                    if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
+                        && Int(entry.place & 0xFFFF_FFFF) == count
+                        && (count == 0
+                            || sameBytes(
+                                stored.baseAddress! + Int(entry.place >> 32), wanted, count))
+                    {
+                        return Int(entry.tagged & 0xFFFF_FFFF) - 1
                     }
-                    return nil
+                    slot = (slot + 1) & mask
                 }
+                return nil
             }
         }
         if let found { return Int32(found) }
@@ -489,7 +485,7 @@ struct NarrowRecords {
         let number = Int32(hashes.count)
         slots[slot] = Slot(
             tagged: tag | UInt64(number + 1), place: UInt64(storage.count) << 32 | UInt64(count))
-        storage.append(contentsOf: buffer)
+        storage.append(contentsOf: buffer.bytes)
         starts.append(storage.count)
         hashes.append(hash)
         if hashes.count * 2 > slots.count { rehash(size: slots.count * 2) }
@@ -560,6 +556,11 @@ struct NarrowRecords {
         records = []
     }
 
+    /// Makes `buffer` this copy's own before it is written (`ScratchBytes`).
+    private mutating func ownBuffer() {
+        if !isKnownUniquelyReferenced(&buffer) { buffer = ScratchBytes() }
+    }
+
     /// Numbers the small record in `buffer` for the record just read.
     private mutating func keep() {
         if let number = number() { records.append(number) }
@@ -577,8 +578,14 @@ struct NarrowRecords {
         let before = distinctCount
         var renumbered: [Int32] = []
         renumbered.reserveCapacity(later.distinctCount)
+        ownBuffer()
         for number in 0..<later.distinctCount {
-            buffer = later.record(number)
+            buffer.removeAll()
+            later.storage.withUnsafeBufferPointer {
+                buffer.append(
+                    contentsOf: UnsafeBufferPointer(
+                        rebasing: $0[later.starts[number]..<later.starts[number + 1]]))
+            }
             guard let mine = self.number() else {
                 if full {
                     // Back to the small records of before.

@@ -444,8 +444,8 @@ extension SQLiteStore {
                 discard(result.state.more)
             }
             do {
-                try inference.observe(fields, bytes: reader.bytes)
-                try duplicates.check(fields, bytes: reader.bytes)
+                try inference.observe(fields, bytes: reader.bytes, keys: position.keys)
+                try duplicates.check(fields, bytes: reader.bytes, keys: position.keys)
             } catch let error as JSONSQLError {
                 throw JSONSQLError(
                     "\(source.name):\(position.line): record \(position.record): \(error)")
@@ -475,8 +475,8 @@ extension SQLiteStore {
             path, state: (TypeInference(), DuplicateKeys(), state), minimumSize: minimumSize
         ) {
             state, fields, bytes, position in
-            try state.inference.observe(fields, bytes: bytes)
-            try state.duplicates.check(fields, bytes: bytes)
+            try state.inference.observe(fields, bytes: bytes, keys: position.keys)
+            try state.duplicates.check(fields, bytes: bytes, keys: position.keys)
             try more(&state.more, fields, bytes, position)
         }
     }

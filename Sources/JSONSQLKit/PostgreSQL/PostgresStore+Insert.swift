@@ -103,7 +103,8 @@ extension PostgresStore {
                                 continue readLoop
                             }
                             do {
-                                try inference.observe(fields, bytes: reader.bytes)
+                                try inference.observe(
+                                    fields, bytes: reader.bytes, keys: position.keys)
                             } catch let error as JSONSQLError {
                                 throw JSONSQLError(
                                     "\(names[index]):\(position.line): record \(position.record): \(error)"

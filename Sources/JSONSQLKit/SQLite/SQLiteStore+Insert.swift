@@ -210,7 +210,7 @@ extension SQLiteStore {
                 for reader in readers {
                     while let position = try reader.next(into: &fields) {
                         do {
-                            try inference.observe(fields, bytes: reader.bytes)
+                            try inference.observe(fields, bytes: reader.bytes, keys: position.keys)
                         } catch let error as JSONSQLError {
                             throw JSONSQLError(
                                 "\(reader.source.name):\(position.line): record \(position.record): \(error)"
@@ -242,7 +242,7 @@ extension SQLiteStore {
                                 start: reader.bytes + position.start,
                                 count: position.end - position.start))
                         do {
-                            try inference.observe(fields, bytes: reader.bytes)
+                            try inference.observe(fields, bytes: reader.bytes, keys: position.keys)
                         } catch let error as JSONSQLError {
                             throw JSONSQLError(
                                 "\(reader.source.name):\(position.line): record \(position.record): \(error)"

@@ -1,0 +1,134 @@
+import Synchronization
+
+/// Numbers each record's run of keys, so that what readers of records work out key by key (the
+/// slot type inference keeps a key in, the column a key fills, whether a key is written twice)
+/// is worked out once per different run rather than once per record: records mostly repeat
+/// the keys of a record before them, in the same order (a file may mix a few such runs, where
+/// some records lack a key).
+///
+/// Two records get the same number only when their keys are the same bytes in the same order,
+/// none escaped. A reader remembers the last `remembered` different runs and gives a run seen
+/// again its number; a number is never given to another run, by any reader. Number 0 is given
+/// to records whose keys are not looked at (made elsewhere than a `RecordReader`): what is found
+/// for it is not kept (`LayoutMemo`).
+struct KeyLayout {
+    typealias Number = UInt64
+
+    /// The next number not given yet, over every reader: threads reading halves of one file
+    /// never share a number.
+    private static let unused = Atomic<Number>(1)
+    static let remembered = 32
+
+    /// A run of keys remembered: `count` keys, whose lengths are `counts[first...]` and whose
+    /// bytes are `bytes[start...]`, one after the other.
+    private struct Run {
+        var hash: UInt64
+        var first: Int
+        var count: Int
+        var start: Int
+        var number: Number
+    }
+    private var runs: [Run] = []
+    private var counts: [Int32] = []
+    private var bytes: [UInt8] = []
+    /// The run of the last record numbered, or -1.
+    private var current = -1
+
+    private static func fresh() -> Number { unused.add(1, ordering: .relaxed).oldValue }
+
+    /// The number of the keys of the record whose fields are `fields`, in `record`.
+    mutating func number(_ fields: [JSONField], bytes record: UnsafePointer<UInt8>) -> Number {
+        if current >= 0 && matches(runs[current], fields, record) { return runs[current].number }
+        current = -1
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(fields.count)
+        for field in fields {
+            // An escaped key may be written in other bytes next time: never repeated.
+            guard !field.keyEscaped else { return Self.fresh() }
+            hash = Self.hash(record + field.keyStart, field.keyEnd - field.keyStart, into: hash)
+        }
+        if let found = runs.firstIndex(where: { $0.hash == hash && matches($0, fields, record) }) {
+            current = found
+            return runs[found].number
+        }
+        // Keys that change from record to record would grow it without end.
+        if runs.count == Self.remembered {
+            runs.removeAll(keepingCapacity: true)
+            counts.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+        }
+        let run = Run(
+            hash: hash, first: counts.count, count: fields.count, start: bytes.count,
+            number: Self.fresh())
+        for field in fields {
+            counts.append(Int32(field.keyEnd - field.keyStart))
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: record + field.keyStart, count: field.keyEnd - field.keyStart))
+        }
+        runs.append(run)
+        current = runs.count - 1
+        return run.number
+    }
+
+    /// A hash of `count` bytes at `start` after `hash`, the count first, so that the keys'
+    /// boundaries count too.
+    private static func hash(_ start: UnsafePointer<UInt8>, _ count: Int, into hash: UInt64)
+        -> UInt64
+    {
+        var h = (hash ^ UInt64(count)) &* 0xFF51_AFD7_ED55_8CCD
+        for index in 0..<count { h = (h ^ UInt64(start[index])) &* 0x0100_0000_01B3 }
+        return h ^ (h >> 29)
+    }
+
+    /// Whether the keys of `fields` are those of `run`, in the same order.
+    private func matches(_ run: Run, _ fields: [JSONField], _ record: UnsafePointer<UInt8>) -> Bool
+    {
+        guard fields.count == run.count else { return false }
+        guard run.count > 0 else { return true }
+        return fields.withUnsafeBufferPointer { fields in
+            counts.withUnsafeBufferPointer { counts in
+                bytes.withUnsafeBufferPointer { kept in
+                    var field = fields.baseAddress!
+                    var count = counts.baseAddress! + run.first
+                    // (Empty keys alone leave `bytes` without an address.)
+                    var offset = kept.baseAddress.map { $0 + run.start }
+                    for _ in 0..<run.count {
+                        let length = Int(count.pointee)
+                        let start = field.pointee.keyStart
+                        guard !field.pointee.keyEscaped && field.pointee.keyEnd - start == length
+                        else { return false }
+                        if length > 0 {
+                            guard let at = offset, sameBytes(at, record + start, length) else {
+                                return false
+                            }
+                            offset = at + length
+                        }
+                        field += 1
+                        count += 1
+                    }
+                    return true
+                }
+            }
+        }
+    }
+}
+
+/// What a reader of records found for the last few runs of keys (`KeyLayout`), each by its
+/// number: one place for each of 8 low bits of the number, the last found there kept.
+struct LayoutMemo<Value> {
+    private var entries: [(number: KeyLayout.Number, value: Value)?] = Array(
+        repeating: nil, count: 8)
+
+    /// What was found for the keys numbered `number`, if kept.
+    func value(_ number: KeyLayout.Number) -> Value? {
+        guard number != 0, let entry = entries[Int(number & 7)], entry.number == number else {
+            return nil
+        }
+        return entry.value
+    }
+
+    mutating func remember(_ number: KeyLayout.Number, _ value: Value) {
+        guard number != 0 else { return }
+        entries[Int(number & 7)] = (number, value)
+    }
+}
