@@ -57,7 +57,7 @@ struct KeyLayoutTests {
     @Test("random records: a number always stands for one run of keys, and recent runs keep theirs")
     func random() throws {
         var random = Random(state: 0x4B45_594C)
-        let pool = ["id", "ID", "a", "ab", "b", "", "name", "n\\u0061me", "é", "org"]
+        let pool = ["id", "ID", "ab", "ac", "a", "b", "", "name", "n\\u0061me", "é", "org"]
         var layouts = [KeyLayout(), KeyLayout()]
         var runs: [KeyLayout.Number: [[UInt8]]] = [:]
         var lastNumber: [String: KeyLayout.Number] = [:]
