@@ -48,7 +48,8 @@ wants where && build where Fuzz/WhereFuzzer.swift $kit/Filter/Filter.swift $kit/
     $kit/Output/UTF8Text.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
     $kit/SQL/NearestNames.swift $kit/SQL/SQLName.swift "${scan[@]}"
 wants json && build json Fuzz/JSONReaderFuzzer.swift $kit/Ingest/JSONScanner.swift $kit/Ingest/JSONText.swift \
-    $kit/Ingest/RecordReader.swift $kit/Ingest/InputSource.swift Fuzz/InterruptionStub.swift $kit/JSONSQLError.swift \
+    $kit/Ingest/RecordReader.swift $kit/Ingest/KeyLayout.swift $kit/Memory/SameBytes.swift \
+    $kit/Ingest/InputSource.swift Fuzz/InterruptionStub.swift $kit/JSONSQLError.swift \
     $kit/Output/DisplayWidth.swift \
     $kit/Output/JSONEncoding.swift $kit/Output/JSONValidator.swift $kit/Output/OutputBuffer.swift $kit/Output/TerminalDisplay.swift \
     $kit/Output/UTF8Text.swift $kit/Ingest/CompressedData.swift $kit/Ingest/WideUnicodeText.swift \
