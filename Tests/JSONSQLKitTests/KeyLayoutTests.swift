@@ -101,9 +101,11 @@ struct KeyLayoutTests {
         #expect(memo.value(17) == nil)
     }
 
-    @Test("scratch bytes hold what an array given the same appends and truncations holds")
+    @Test(
+        "an output buffer in memory holds what an array given the same appends and truncations holds"
+    )
     func scratch() {
-        let scratch = ScratchBytes(capacity: 2)
+        let scratch = OutputBuffer()
         var expected: [UInt8] = []
         var random = Random(state: 7)
         for _ in 0..<2_000 {
@@ -116,19 +118,20 @@ struct KeyLayoutTests {
                 let piece = (0..<Int(random.next() % 40)).map { _ in
                     UInt8(truncatingIfNeeded: random.next())
                 }
-                piece.withUnsafeBufferPointer { scratch.append(contentsOf: $0) }
+                piece.withUnsafeBufferPointer { scratch.append($0) }
                 expected += piece
             case 2:
                 let keep = expected.isEmpty ? 0 : Int(random.next() % UInt64(expected.count + 1))
                 scratch.truncate(to: keep)
                 expected.removeSubrange(keep...)
             default:
-                scratch.append(1, 2)
+                scratch.append(1)
+                scratch.append(2)
                 expected += [1, 2]
             }
-            #expect(scratch.array == expected)
+            #expect(scratch.bytes == expected)
         }
         scratch.removeAll()
-        #expect(scratch.count == 0 && scratch.array.isEmpty)
+        #expect(scratch.byteCount == 0 && scratch.bytes.isEmpty)
     }
 }

@@ -101,7 +101,7 @@ struct NarrowRecords {
     private var keys: KeyColumns
     private var trees: [PathTree]
     /// The small record being cut.
-    private var buffer = ScratchBytes()
+    private var buffer = OutputBuffer()
 
     /// The different small records, one after the other in the order first seen: number `i`
     /// is `storage[starts[i]..<starts[i + 1]]`.
@@ -249,7 +249,7 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws -> [UInt8] {
         try cut(fields, bytes: bytes, at: position)
-        return buffer.array
+        return buffer.bytes
     }
 
     /// `smallRecord`, written into `out` (its storage reused, no copy made).
@@ -259,7 +259,7 @@ struct NarrowRecords {
     ) throws {
         try cut(fields, bytes: bytes, at: position)
         out.removeAll(keepingCapacity: true)
-        out.append(contentsOf: buffer.bytes)
+        buffer.withBytes { out.append(contentsOf: $0) }
     }
 
     /// Writes the small record of the record at `position` into `buffer`.
@@ -325,12 +325,12 @@ struct NarrowRecords {
         case UInt8(ascii: "{"):
             if tree.keys.isEmpty {
                 return nested
-                    ? buffer.append(UInt8(ascii: "{"), UInt8(ascii: "}"))
+                    ? buffer.append("{}")
                     : asWritten()
             }
         case UInt8(ascii: "\""):
             return nested && tree.kinded
-                ? buffer.append(0x22, 0x22) : asWritten()
+                ? buffer.append("\"\"") : asWritten()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return nested && tree.kinded ? buffer.append(UInt8(ascii: "0")) : asWritten()
         default:
@@ -346,9 +346,9 @@ struct NarrowRecords {
                 RecordPrecheck.contains(bytes + start, end - start, $0, by: 1)
             })
         {
-            return buffer.append(UInt8(ascii: "{"), UInt8(ascii: "}"))
+            return buffer.append("{}")
         }
-        let before = buffer.count
+        let before = buffer.byteCount
         buffer.append(UInt8(ascii: "{"))
         var first = true
         var matched: UInt64 = 0
@@ -448,14 +448,14 @@ struct NarrowRecords {
 
     /// The number of the small record in `buffer`, numbering it when new; nil once overflowed.
     private mutating func number() -> Int32? {
-        let hash = Self.hash(buffer.base, buffer.count)
+        let hash = Self.hash(buffer.baseAddress, buffer.byteCount)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let tag = hash & 0xFFFF_FFFF_0000_0000
-        let count = buffer.count
+        let count = buffer.byteCount
         let found: Int? = slots.withUnsafeBufferPointer { slots in
             storage.withUnsafeBufferPointer { stored in
-                let wanted = buffer.base
+                let wanted = buffer.baseAddress
                 while slots[slot].tagged != 0 {
                     let entry = slots[slot]
                     if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
@@ -485,7 +485,7 @@ struct NarrowRecords {
         let number = Int32(hashes.count)
         slots[slot] = Slot(
             tagged: tag | UInt64(number + 1), place: UInt64(storage.count) << 32 | UInt64(count))
-        storage.append(contentsOf: buffer.bytes)
+        buffer.withBytes { storage.append(contentsOf: $0) }
         starts.append(storage.count)
         hashes.append(hash)
         if hashes.count * 2 > slots.count { rehash(size: slots.count * 2) }
@@ -556,9 +556,9 @@ struct NarrowRecords {
         records = []
     }
 
-    /// Makes `buffer` this copy's own before it is written (`ScratchBytes`).
+    /// Makes `buffer` this copy's own before it is written (`OutputBuffer`, one per copy).
     private mutating func ownBuffer() {
-        if !isKnownUniquelyReferenced(&buffer) { buffer = ScratchBytes() }
+        if !isKnownUniquelyReferenced(&buffer) { buffer = OutputBuffer() }
     }
 
     /// Numbers the small record in `buffer` for the record just read.
@@ -583,7 +583,7 @@ struct NarrowRecords {
             buffer.removeAll()
             later.storage.withUnsafeBufferPointer {
                 buffer.append(
-                    contentsOf: UnsafeBufferPointer(
+                    UnsafeBufferPointer(
                         rebasing: $0[later.starts[number]..<later.starts[number + 1]]))
             }
             guard let mine = self.number() else {

@@ -90,6 +90,16 @@ package final class OutputBuffer {
         count += buffer.count
     }
 
+    @inline(__always) func append(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        append(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// Forgets the bytes held after the first `count`.
+    func truncate(to count: Int) {
+        precondition(count >= 0 && count <= self.count)
+        self.count = count
+    }
+
     @inline(__always) func append(_ buffer: UnsafeRawBufferPointer) {
         append(buffer.assumingMemoryBound(to: UInt8.self))
     }
