@@ -107,9 +107,11 @@ final class GroupOneReadTests {
             if oneRead {
                 #expect(Store.canStreamGroups(spec))
                 do {
+                    // Split in two, the different small records too: half on a connection
+                    // of their own, on another thread.
                     try SQLiteStore.streamGroups(
                         file: file, spec: spec, output: .jsonl, to: out, minimumSplit: split,
-                        narrowBytes: keep)
+                        narrowBytes: keep, besideRows: split == nil ? .max : 1)
                 } catch {
                     throw spec.explaining(error)
                 }
@@ -121,6 +123,43 @@ final class GroupOneReadTests {
             return out.text
         } catch {
             return "error: \(error)"
+        }
+    }
+
+    @Test(
+        "the different small records split over two connections give what one gives, notes included: a path no record holds is named, one only the second half holds is not"
+    )
+    func besideNotes() throws {
+        let lines = (0..<40).map { i in
+            i >= 30 ? #"{"k":\#(i % 7),"late":{"x":\#(i)}}"# : #"{"k":\#(i % 7),"o":{"c":"DE"}}"#
+        }
+        let file = try files.write("beside.ndjson", lines.joined(separator: "\n") + "\n")
+        for (group, select, filter, noted) in [
+            ("late.x", "late.x,count(),max(o.c)", nil, false),
+            ("o.nope", "o.nope,count()", nil, true), ("k", "k,count()", "o.zz = 1", true),
+            ("k", "k,count(),min(o.c)", "late.x > 3", false),
+        ] {
+            var spec = QuerySpec(table: Store.tableName(forFile: file))
+            spec.jsonColumnsAuto = false
+            spec.groupBy = [try JSONPath(parsing: group)]
+            spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
+            spec.selections = try select.split(separator: ",").map {
+                try Selection(parsing: String($0))
+            }
+            var results: [(String, [String])] = []
+            for rows in [Int.max, 1, 2] {
+                let out = OutputBuffer()
+                var notes: [String] = []
+                try SQLiteStore.streamGroups(
+                    file: file, spec: spec, output: .jsonl, to: out, minimumSplit: nil,
+                    narrowBytes: NarrowRecords.maximumBytes, besideRows: rows,
+                    note: { notes.append($0) })
+                results.append((out.text, notes))
+            }
+            #expect(results[0].1.isEmpty == !noted, "\(select): \(results[0].1)")
+            for result in results.dropFirst() {
+                #expect(result.0 == results[0].0 && result.1 == results[0].1, "\(select)")
+            }
         }
     }
 
@@ -284,12 +323,13 @@ final class GroupOneReadTests {
             return narrow
         }
         func texts(_ narrow: NarrowRecords) -> [String] {
-            narrow.records.map { String(decoding: narrow.record(Int($0)), as: UTF8.self) }
+            var narrow = narrow
+            return narrow.records.map { String(decoding: narrow.record(Int($0)), as: UTF8.self) }
         }
         // 20 and 20 different values, 10 of them in both: 30 in all.
         let first = Array(0..<20) + Array(0..<20).reversed()
         let second = Array(10..<30) + [12, 29]
-        let one = try observed(first + second, budget: 1 << 20)
+        var one = try observed(first + second, budget: 1 << 20)
         #expect(one.distinctCount == 30)
         // A small record fits when the bytes before it and its own are within the budget.
         let least = one.bytes - 32
@@ -309,6 +349,65 @@ final class GroupOneReadTests {
                 #expect(
                     texts(mine) == before.0 && mine.distinctCount == before.1
                         && mine.bytes == before.2)
+            }
+        }
+    }
+
+    @Test(
+        "small records waiting to be numbered: each record is kept or refused as it is observed, at every budget boundary, whenever what was kept is read"
+    )
+    func waitingRecords() throws {
+        var spec = QuerySpec(table: "t")
+        spec.groupBy = [try JSONPath(parsing: "g")]
+        spec.selections = [try Selection(parsing: "g"), try Selection(parsing: "count()")]
+        var random = OutputWriterTests.SplitMix(state: 34)
+        // Values of many lengths, most seen again.
+        let values = (0..<600).map { _ in
+            String(repeating: "x", count: Int.random(in: 0...40, using: &random))
+                + String(Int.random(in: 0..<150, using: &random))
+        }
+        // What each record keeps, counted as `NarrowRecords` counts: a small record fits when
+        // the bytes of those before and its own are within the budget, each before counting 32
+        // more.
+        let smalls = values.map { #"{"g":"\#($0)"}"# }
+        var seen: [String: Int] = [:]
+        var boundaries: [Int] = []
+        var used = 0
+        for small in smalls where seen[small] == nil {
+            seen[small] = seen.count
+            boundaries.append(used + small.utf8.count)
+            used += small.utf8.count + 32
+        }
+        for boundary in [boundaries[1], boundaries[40], boundaries[97], boundaries.last!] {
+            for budget in [boundary - 1, boundary] {
+                var narrow = NarrowRecords(spec, maximumBytes: budget, keepsWhenFull: true)
+                var kept: [String] = []
+                var numbers: [String: Int] = [:]
+                var bytes = 0
+                for (index, small) in smalls.enumerated() {
+                    let text = #"{"x":[1,2],"g":"\#(values[index])","y":null}"#
+                    try KeyHintsTests.withRecord(text) { fields, pointer in
+                        try narrow.observe(
+                            fields, bytes: pointer,
+                            at: RecordReader.Position(
+                                line: index + 1, record: index + 1, start: 0,
+                                end: text.utf8.count))
+                    }
+                    let fits = numbers[small] != nil || bytes + small.utf8.count <= budget
+                    #expect(narrow.full == !fits, "record \(index + 1), budget \(budget)")
+                    guard fits else { break }
+                    if numbers[small] == nil {
+                        numbers[small] = numbers.count
+                        bytes += small.utf8.count + 32
+                    }
+                    kept.append(small)
+                    // Reading what was kept numbers those waiting, at any record.
+                    if index % 7 == 3 { #expect(narrow.distinctCount == numbers.count) }
+                }
+                let records = narrow.records
+                let texts = records.map { String(decoding: narrow.record(Int($0)), as: UTF8.self) }
+                #expect(texts == kept, "budget \(budget)")
+                #expect(narrow.distinctCount == numbers.count && narrow.bytes == bytes)
             }
         }
     }

@@ -65,6 +65,7 @@ struct ColumnRecords {
     /// record is what it was), and each record gets the numbers of its whole one's. False
     /// when a whole small record does not read back.
     mutating func take(_ whole: NarrowRecords) -> Bool {
+        var whole = whole
         var fields: [JSONField] = []
         for number in 0..<whole.distinctCount {
             var bytes = whole.record(number)
@@ -80,6 +81,35 @@ struct ColumnRecords {
         }
         for index in columns.indices { columns[index].follow(whole.records) }
         return true
+    }
+
+    /// Inserts the small records of rows `rows` in order (`NarrowRecords.insert`): row 0 is the
+    /// first column's first small record, and each column's follow the column's before;
+    /// false as soon as one cannot be inserted as it is.
+    mutating func insert(_ rows: Range<Int>, with inserter: RecordInserter, source: String)
+        -> Bool
+    {
+        var start = 0
+        for index in columns.indices {
+            let count = columns[index].distinctCount
+            let own = rows.clamped(to: start..<(start + count))
+            guard
+                columns[index].insert(
+                    (own.lowerBound - start)..<(own.upperBound - start), with: inserter,
+                    source: source)
+            else { return false }
+            start += count
+        }
+        return true
+    }
+
+    /// Each column's number of different small records, and the number of each record's
+    /// small record in it.
+    mutating func numbers() -> (distinct: [Int], records: [[Int32]]) {
+        (
+            columns.indices.map { columns[$0].distinctCount },
+            columns.indices.map { columns[$0].records }
+        )
     }
 
     /// Frees each column's small records' bytes, once inserted (`NarrowRecords.dropBytes`).

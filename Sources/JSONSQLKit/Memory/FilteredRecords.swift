@@ -79,7 +79,8 @@ struct FilteredRecords {
             spill?.follow(next, meetingLine: count + 1)
         } else {
             var line = count
-            later.narrow.forEachRecord {
+            var theirs = later.narrow
+            theirs.forEachRecord {
                 line += 1
                 spill?.append(Array($0), line: line)
             }
@@ -93,7 +94,7 @@ struct FilteredRecords {
     /// table `info`, as `insert` stores it), the filter, written for `info`, runs there under
     /// its name, and the table is dropped. Nil when a cut-down record cannot be inserted, or
     /// they were `spilled`.
-    func matches(
+    mutating func matches(
         _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String, db: Database,
         source: String
     )

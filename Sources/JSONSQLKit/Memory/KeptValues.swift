@@ -56,7 +56,7 @@ struct KeptValues {
             try records?.observe(fields, bytes: bytes, at: position)
             guard records?.full == true else {
                 // (The record just observed is among those taken apart.)
-                if splitsEarly && mostlyDifferent { split() }
+                if splitsEarly && mostlyDifferent() { split() }
                 return
             }
             split()
@@ -71,13 +71,13 @@ struct KeptValues {
     /// Whether, `count` records in, so many of the whole small records differ that they will
     /// outgrow their budget on a large file: the columns apart are kept from then on, rather
     /// than each record cut and looked up whole until then, and the whole ones cut again.
-    private var mostlyDifferent: Bool {
+    private mutating func mostlyDifferent() -> Bool {
         count == 8_192 && (records?.distinctCount ?? 0) * 4 > count
     }
 
     /// Takes the whole small records apart by column, or writes them to `spill`.
     private mutating func split() {
-        guard let whole = records else { return }
+        guard var whole = records else { return }
         records = nil
         if cutter != nil {
             var spill = RecordSpill()
@@ -115,21 +115,26 @@ struct KeptValues {
         columns?.append(theirs)
     }
 
-    /// Inserts the small records in order into an empty table (`NarrowRecords.insertAll`):
-    /// the row after which each column's start (one start for whole small records), or nil
-    /// when one cannot be inserted as it is.
-    func insertAll(with inserter: RecordInserter, source: String) -> [Int]? {
-        if let records {
-            return records.insertAll(with: inserter, source: source) ? [0] : nil
-        }
+    /// The rows `insert` numbers from 0: the first row of each column's small records (one
+    /// start for whole small records), and how many rows in all.
+    mutating func rows() -> (starts: [Int], total: Int) {
+        if let count = records?.distinctCount { return ([0], count) }
         var starts: [Int] = []
         var total = 0
-        for column in columns?.columns ?? [] {
+        for count in columns?.numbers().distinct ?? [] {
             starts.append(total)
-            guard column.insertAll(with: inserter, source: source) else { return nil }
-            total += column.distinctCount
+            total += count
         }
-        return starts
+        return (starts, total)
+    }
+
+    /// Inserts the small records of rows `rows` (as `rows` numbers them) in order into a table
+    /// (`NarrowRecords.insert`); false as soon as one cannot be inserted as it is.
+    mutating func insert(_ rows: Range<Int>, with inserter: RecordInserter, source: String)
+        -> Bool
+    {
+        if records != nil { return records?.insert(rows, with: inserter, source: source) == true }
+        return columns?.insert(rows, with: inserter, source: source) == true
     }
 
     /// Frees the small records' bytes once `insertAll` inserted them: what `fill` reads stays.
@@ -138,17 +143,21 @@ struct KeptValues {
         columns?.dropBytes()
     }
 
-    /// Fills `plan`'s narrow table from the rows `insertAll` inserted; false when `plan` cannot
-    /// be filled from them (`NarrowPlan.fill`).
-    func fill(
-        _ plan: NarrowPlan, _ db: Database, rowid: String, starts: [Int], table info: TableInfo
+    /// Fills `plan`'s narrow table from the rows `insert` inserted, those from `beside.first`
+    /// on into `beside`'s table; false when `plan` cannot be filled from them
+    /// (`NarrowPlan.fill`).
+    mutating func fill(
+        _ plan: NarrowPlan, _ db: Database, rowid: String, starts: [Int], table info: TableInfo,
+        beside: NarrowPlan.Beside?
     ) throws -> Bool {
-        if let records {
+        if var records {
             return try plan.fill(
-                db, rowid: rowid, distinct: records.distinctCount, records: records.records)
+                db, rowid: rowid, distinct: records.distinctCount, records: records.records,
+                beside: beside)
         }
-        guard let columns else { return false }
-        return try plan.fill(db, rowid: rowid, columns: columns, starts: starts, table: info)
+        guard columns != nil else { return false }
+        return try plan.fill(
+            db, rowid: rowid, columns: &columns!, starts: starts, table: info, beside: beside)
     }
 }
 

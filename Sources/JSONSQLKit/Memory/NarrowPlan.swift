@@ -103,13 +103,24 @@ struct NarrowPlan {
             "INSERT INTO \(narrow) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))"
     }
 
+    /// The table of the different small records on a connection of its own, holding those from
+    /// number `first` on (its rowid 1 is number `first`), evaluated there on another thread at
+    /// once (`forEachRow`).
+    struct Beside {
+        let store: SQLiteStore
+        let first: Int
+    }
+
     /// Creates the narrow table and fills it from a table holding `distinct` different records,
-    /// by `rowid` 1, 2, ...: `records` numbers each record of the file, in order, from 0. A
-    /// record the filter rejects adds no row. A weighted plan adds one row per different record
-    /// with the number of records it stands for; false, with nothing created, when that might
-    /// not give the same result (see `sameInEachGroup`).
-    func fill(_ db: Database, rowid: String, distinct: Int, records: [Int32]) throws -> Bool {
-        try withDistinctValues(db, rowid: rowid, distinct: distinct) { values in
+    /// by `rowid` 1, 2, ... (with those from `beside.first` on in `beside`'s): `records`
+    /// numbers each record of the file, in order, from 0. A record the filter rejects adds no
+    /// row. A weighted plan adds one row per different record with the number of records it
+    /// stands for; false, with nothing created, when that might not give the same result (see
+    /// `sameInEachGroup`).
+    func fill(
+        _ db: Database, rowid: String, distinct: Int, records: [Int32], beside: Beside? = nil
+    ) throws -> Bool {
+        try withDistinctValues(db, rowid: rowid, distinct: distinct, beside: beside) { values in
             try fill(db, values: values, records: records) { record, column in
                 values[Int(records[record])]![column]
             }
@@ -176,14 +187,16 @@ struct NarrowPlan {
 
     /// Fills the narrow table from the small records of each column (`ColumnRecords`), inserted
     /// in order into the empty table the query reads, `columns.columns[k]`'s from row
-    /// `starts[k]` + 1 on. Each expression and the filter read one column (else false, with
-    /// nothing created), so they are evaluated once per different small record of their column;
-    /// a record's values are those of its small records, and records with the same small
-    /// records of the columns the rows hold (all but those added up) make one combination.
+    /// `starts[k]` + 1 on (those from `beside.first` on in `beside`'s table). Each expression
+    /// and the filter read one column (else false, with nothing created), so they are evaluated
+    /// once per different small record of their column; a record's values are those of its
+    /// small records, and records with the same small records of the columns the rows hold (all
+    /// but those added up) make one combination.
     func fill(
-        _ db: Database, rowid: String, columns: ColumnRecords, starts: [Int],
-        table info: TableInfo
+        _ db: Database, rowid: String, columns: inout ColumnRecords, starts: [Int],
+        table info: TableInfo, beside: Beside? = nil
     ) throws -> Bool {
+        let (distinct, numbers) = columns.numbers()
         // The column of `columns` an expression, or the filter, reads: -1 for none, nil for
         // more than one.
         func reads(_ sql: String) -> Int? {
@@ -196,7 +209,7 @@ struct NarrowPlan {
         }
         let expressionColumns = expressions.compactMap(reads)
         guard expressionColumns.count == expressions.count, let filterColumn = reads(filterSQL),
-            let total = starts.last.map({ $0 + (columns.columns.last?.distinctCount ?? 0) })
+            let total = starts.last.map({ $0 + (distinct.last ?? 0) })
         else { return false }
         // Each small record's values of its own column's expressions (row 0 also those
         // reading no column), and whether it passes the filter.
@@ -207,38 +220,34 @@ struct NarrowPlan {
         }
         let condition =
             filterSQL.isEmpty ? "1" : "CASE WHEN \(filterSQL.dropFirst(7)) THEN 1 ELSE 0 END"
-        let select = try db.makeStatement(
-            sql:
-                "SELECT \(rowid), \(condition), \(expressions.joined(separator: ", ")) FROM \(source)"
-        )
-        try select.setArguments(StatementArguments(projectArguments))
-        let handle = select.sqliteStatement
-        defer { sqlite3_reset(handle) }
-        var column = 0
         // Every small record is evaluated, also those only records the filter rejects hold: an
         // expression that fails there (a sum of an integer past 64 bits) must not fail the
         // query, which then reads the file again.
-        func next() throws -> Bool? {
-            do { return try db.step(handle) } catch is DatabaseError { return nil }
-        }
-        while true {
-            guard let more = try next() else { return false }
-            guard more else { break }
-            let row = Int(sqlite3_column_int64(handle, 0)) - 1
-            guard pieces.indices.contains(row) else {
-                throw JSONSQLError("unexpected row \(row + 1) of \(source)")
+        let evaluated = try pieces.withUnsafeMutableBufferPointer { pieces in
+            try passes.withUnsafeMutableBufferPointer { passes in
+                let (pieces, passes) = (pieces, passes)
+                return try forEachRow(
+                    "SELECT \(rowid), \(condition), \(expressions.joined(separator: ", ")) FROM \(source)",
+                    db, beside: beside, lenient: true
+                ) { row, handle in
+                    guard pieces.indices.contains(row) else {
+                        throw JSONSQLError("unexpected row \(row + 1) of \(source)")
+                    }
+                    let column = starts.lastIndex { $0 <= row } ?? 0
+                    passes[row] = sqlite3_column_int64(handle, 1) != 0
+                    pieces[row] = try expressions.indices.map { index in
+                        let owner = expressionColumns[index]
+                        guard owner == column || (owner < 0 && row == 0) else { return nil }
+                        guard
+                            let value = sqlite3_value_dup(
+                                sqlite3_column_value(handle, Int32(index + 2)))
+                        else { throw JSONSQLError("out of memory") }
+                        return value
+                    }
+                }
             }
-            while column + 1 < starts.count && row >= starts[column + 1] { column += 1 }
-            passes[row] = sqlite3_column_int64(handle, 1) != 0
-            pieces[row] = try expressions.indices.map { index in
-                let owner = expressionColumns[index]
-                guard owner == column || (owner < 0 && row == 0) else { return nil }
-                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(index + 2)))
-                else { throw JSONSQLError("out of memory") }
-                return value
-            }
         }
-        let numbers = columns.columns.map(\.records)
+        guard evaluated else { return false }
         // The row of the small record of column `column` (-1: none) of record `record`.
         func piece(_ column: Int, _ record: Int) -> Int {
             column < 0 ? 0 : starts[column] + Int(numbers[column][record])
@@ -541,35 +550,67 @@ struct NarrowPlan {
     /// Each different record's values, as SQLite gave them, by number; nil where the filter
     /// rejects it.
     private func withDistinctValues<T>(
-        _ db: Database, rowid: String, distinct: Int, _ body: ([[OpaquePointer]?]) throws -> T
+        _ db: Database, rowid: String, distinct: Int, beside: Beside?,
+        _ body: ([[OpaquePointer]?]) throws -> T
     ) throws -> T {
         var values = [[OpaquePointer]?](repeating: nil, count: distinct)
         defer {
             for row in values { for value in row ?? [] { sqlite3_value_free(value) } }
         }
-        let select = try db.makeStatement(
-            sql:
-                "SELECT \(rowid), \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)"
-        )
-        try select.setArguments(StatementArguments(projectArguments))
-        let handle = select.sqliteStatement
-        while try db.step(handle) {
-            let number = Int(sqlite3_column_int64(handle, 0)) - 1
-            guard values.indices.contains(number) else {
-                throw JSONSQLError("unexpected row \(number + 1) of \(source)")
-            }
-            var row: [OpaquePointer] = []
-            for column in expressions.indices {
-                guard let value = sqlite3_value_dup(sqlite3_column_value(handle, Int32(column + 1)))
-                else {
-                    for value in row { sqlite3_value_free(value) }
-                    throw JSONSQLError("out of memory")
+        try values.withUnsafeMutableBufferPointer { values in
+            let values = values
+            _ = try forEachRow(
+                "SELECT \(rowid), \(expressions.joined(separator: ", ")) FROM \(source)\(filterSQL)",
+                db, beside: beside, lenient: false
+            ) { number, handle in
+                guard values.indices.contains(number) else {
+                    throw JSONSQLError("unexpected row \(number + 1) of \(source)")
                 }
-                row.append(value)
+                var row: [OpaquePointer] = []
+                for column in expressions.indices {
+                    guard
+                        let value = sqlite3_value_dup(
+                            sqlite3_column_value(handle, Int32(column + 1)))
+                    else {
+                        for value in row { sqlite3_value_free(value) }
+                        throw JSONSQLError("out of memory")
+                    }
+                    row.append(value)
+                }
+                values[number] = row
             }
-            values[number] = row
         }
-        sqlite3_reset(handle)
         return try body(values)
+    }
+
+    /// Steps `sql`, whose first column is the rowid, with the filter's arguments over `db`, and
+    /// at once over `beside`'s connection on another thread, calling `body` with each row's
+    /// number (rowid - 1, from `beside.first` there) and the statement: from both threads at
+    /// once, for different rows. False when a step fails and `lenient`; else its error is
+    /// thrown.
+    private func forEachRow(
+        _ sql: String, _ db: Database, beside: Beside?, lenient: Bool,
+        _ body: @escaping (Int, OpaquePointer) throws -> Void
+    ) throws -> Bool {
+        let arguments = StatementArguments(projectArguments)
+        func run(_ db: Database, first: Int) throws -> Bool {
+            let statement = try db.makeStatement(sql: sql)
+            try statement.setArguments(arguments)
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            while true {
+                let more: Bool
+                do { more = try db.step(handle) } catch is DatabaseError where lenient {
+                    return false
+                }
+                guard more else { return true }
+                try body(first + Int(sqlite3_column_int64(handle, 0)) - 1, handle)
+            }
+        }
+        guard let beside else { return try run(db, first: 0) }
+        let (here, there) = try inParallel(
+            { try run(db, first: 0) },
+            beside: { try beside.store.read { try run($0, first: beside.first) } })
+        return here && there
     }
 }

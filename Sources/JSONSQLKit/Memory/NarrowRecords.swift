@@ -1,3 +1,4 @@
+import CJSONScan
 import Foundation
 
 /// What a grouped query reads of each record of a file, kept while the file is read for its
@@ -100,8 +101,20 @@ struct NarrowRecords {
     /// The columns whose paths the query reads, and one tree each.
     private var keys: KeyColumns
     private var trees: [PathTree]
-    /// The small record being cut.
+    /// The small records waiting to be numbered (`waiting`), then the one being cut.
     private var buffer = OutputBuffer()
+    /// A small record cut and waiting to be numbered: its length and hash.
+    private struct Cut {
+        var count: Int
+        var hash: UInt64
+    }
+    /// Up to two small records waiting, their bytes at the start of `buffer` in this order.
+    /// Numbering one reads a slot, then the bytes it points at, each likely a cache miss once
+    /// the tables outgrow the cache: a small record's slot is fetched ahead when it is cut, the
+    /// bytes its slot points at when the next one is, and it is numbered when the one after is
+    /// (`queue`). Read nothing kept before `settle`: the accessors below settle first.
+    private var older: Cut?
+    private var newer: Cut?
 
     /// The different small records, one after the other in the order first seen: number `i`
     /// is `storage[starts[i]..<starts[i + 1]]`.
@@ -117,8 +130,8 @@ struct NarrowRecords {
         var place: UInt64 = 0
     }
     private var slots = [Slot](repeating: Slot(), count: 1 << 10)
-    /// The number of each record's small record, in the file's order.
-    private(set) var records: [Int32] = []
+    /// The number of each record's small record, in the file's order (`records`).
+    private var numbers: [Int32] = []
     /// Set once the small records outgrow `maximumBytes`, or are dropped (`dropBytes`); nothing
     /// more is kept.
     private(set) var overflowed = false
@@ -177,7 +190,20 @@ struct NarrowRecords {
     }
 
     /// The number of different small records.
-    var distinctCount: Int { hashes.count }
+    var distinctCount: Int {
+        mutating get {
+            settle()
+            return hashes.count
+        }
+    }
+
+    /// The number of each record's small record, in the file's order.
+    var records: [Int32] {
+        mutating get {
+            settle()
+            return numbers
+        }
+    }
 
     /// The columns whose paths the query reads, in the order first named.
     static func columns(_ spec: QuerySpec) -> [String] {
@@ -190,13 +216,24 @@ struct NarrowRecords {
     }
 
     /// Small record number `number`.
-    func record(_ number: Int) -> [UInt8] { Array(storage[starts[number]..<starts[number + 1]]) }
+    mutating func record(_ number: Int) -> [UInt8] {
+        settle()
+        return Array(storage[starts[number]..<starts[number + 1]])
+    }
 
     /// Inserts each different small record, in order, with `inserter` (into an empty table, so
     /// that rowid n + 1 is small record n); false as soon as one cannot be inserted as it is.
-    func insertAll(with inserter: RecordInserter, source: String) -> Bool {
+    mutating func insertAll(with inserter: RecordInserter, source: String) -> Bool {
+        insert(0..<distinctCount, with: inserter, source: source)
+    }
+
+    /// `insertAll` of the small records numbered `numbers`.
+    mutating func insert(_ numbers: Range<Int>, with inserter: RecordInserter, source: String)
+        -> Bool
+    {
+        settle()
         var fields: [JSONField] = []
-        for number in 0..<distinctCount {
+        for number in numbers {
             var bytes = record(number)
             let inserted = bytes.withUnsafeMutableBufferPointer { buffer -> Bool in
                 guard let base = buffer.baseAddress else { return false }
@@ -222,7 +259,7 @@ struct NarrowRecords {
     ) throws {
         guard !overflowed && !full else { return }
         try cut(fields, bytes: bytes, at: position)
-        keep()
+        queue()
     }
 
     /// What `ColumnRecords` finds once for a record, for the small record of each column: each
@@ -239,7 +276,7 @@ struct NarrowRecords {
     ) throws {
         guard !overflowed && !full else { return }
         try cut(fields, bytes: bytes, at: position, routed: (routing, own))
-        keep()
+        queue()
     }
 
     /// The small record of the checked record at `position` in `bytes`, whose fields are
@@ -248,8 +285,8 @@ struct NarrowRecords {
     mutating func smallRecord(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws -> [UInt8] {
-        try cut(fields, bytes: bytes, at: position)
-        return buffer.bytes
+        let start = try cut(fields, bytes: bytes, at: position)
+        return buffer.withBytes { Array($0[start...]) }
     }
 
     /// `smallRecord`, written into `out` (its storage reused, no copy made).
@@ -257,25 +294,28 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
         into out: inout [UInt8]
     ) throws {
-        try cut(fields, bytes: bytes, at: position)
+        let start = try cut(fields, bytes: bytes, at: position)
         out.removeAll(keepingCapacity: true)
-        buffer.withBytes { out.append(contentsOf: $0) }
+        buffer.withBytes { out.append(contentsOf: $0[start...]) }
     }
 
-    /// Writes the small record of the record at `position` into `buffer`.
+    /// Writes the small record of the record at `position` into `buffer`, after those
+    /// waiting; returns where it starts there.
+    @discardableResult
     private mutating func cut(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
         routed: (routing: Routing, own: Int)? = nil
-    ) throws {
+    ) throws -> Int {
         ownBuffer()
-        buffer.removeAll()
+        let start = waitingBytes
+        buffer.truncate(to: start)
         let count = position.end - position.start
         if routed?.routing.escaped
             ?? RecordPrecheck.contains(
                 bytes + position.start, count, RecordPrecheck.unicodeEscape)
         {
             buffer.append(bytes + position.start, count: count)
-            return
+            return start
         }
         buffer.append(UInt8(ascii: "{"))
         var first = true
@@ -299,6 +339,7 @@ struct NarrowRecords {
             }
         }
         buffer.append(UInt8(ascii: "}"))
+        return start
     }
 
     /// Appends the JSON value `bytes[start..<end]`, cut down to what `tree` reads of it: an
@@ -446,16 +487,16 @@ struct NarrowRecords {
         return h ^ (h >> 32)
     }
 
-    /// The number of the small record in `buffer`, numbering it when new; nil once overflowed.
-    private mutating func number() -> Int32? {
-        let hash = Self.hash(buffer.baseAddress, buffer.byteCount)
+    /// The number of the small record of `count` bytes at `wanted`, whose hash is `hash`,
+    /// numbering it when new; nil once overflowed.
+    private mutating func number(_ wanted: UnsafePointer<UInt8>, _ count: Int, hash: UInt64)
+        -> Int32?
+    {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let tag = hash & 0xFFFF_FFFF_0000_0000
-        let count = buffer.byteCount
         let found: Int? = slots.withUnsafeBufferPointer { slots in
             storage.withUnsafeBufferPointer { stored in
-                let wanted = buffer.baseAddress
                 while slots[slot].tagged != 0 {
                     let entry = slots[slot]
                     if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
@@ -472,9 +513,7 @@ struct NarrowRecords {
             }
         }
         if let found { return Int32(found) }
-        if bytes + count > maximumBytes || hashes.count >= Int(Int32.max) - 1
-            || storage.count + count > Int(UInt32.max)
-        {
+        if !fits(count) {
             if keepsWhenFull {
                 full = true
             } else {
@@ -485,7 +524,7 @@ struct NarrowRecords {
         let number = Int32(hashes.count)
         slots[slot] = Slot(
             tagged: tag | UInt64(number + 1), place: UInt64(storage.count) << 32 | UInt64(count))
-        buffer.withBytes { storage.append(contentsOf: $0) }
+        storage.append(contentsOf: UnsafeBufferPointer(start: wanted, count: count))
         starts.append(storage.count)
         hashes.append(hash)
         if hashes.count * 2 > slots.count { rehash(size: slots.count * 2) }
@@ -508,17 +547,90 @@ struct NarrowRecords {
     /// The bytes the different small records take, as counted against `maximumBytes`.
     var bytes: Int { storage.count + 32 * hashes.count }
 
+    /// Whether `extra` more different small records of `count` bytes in all fit, one after
+    /// the other: each where the bytes before it and its own are within `maximumBytes`.
+    private func fits(_ count: Int, extra: Int = 1) -> Bool {
+        bytes + count + 32 * (extra - 1) <= maximumBytes
+            && hashes.count + extra < Int(Int32.max) && storage.count + count <= Int(UInt32.max)
+    }
+
+    /// The bytes of the small records waiting.
+    private var waitingBytes: Int { (older?.count ?? 0) + (newer?.count ?? 0) }
+
+    /// Numbers the small record just cut, at the end of `buffer`, or leaves it waiting
+    /// (`older`, `newer`): only where it and those waiting fit even if all are new, so that
+    /// `full` is only ever set by the record just observed.
+    private mutating func queue() {
+        let start = waitingBytes
+        let count = buffer.byteCount - start
+        let hash = Self.hash(buffer.baseAddress + start, count)
+        let waiting = (older == nil ? 0 : 1) + (newer == nil ? 0 : 1)
+        guard fits(start + count, extra: waiting + 1) else {
+            settle()
+            if let number = number(buffer.baseAddress + start, count, hash: hash) {
+                numbers.append(number)
+            }
+            buffer.removeAll()
+            return
+        }
+        slots.withUnsafeBufferPointer {
+            if let base = $0.baseAddress {
+                jsonsql_prefetch(base + (Int(truncatingIfNeeded: hash) & ($0.count - 1)))
+            }
+        }
+        // Those waiting fit (above, when each was cut): numbered, never refused.
+        if let older {
+            numbers.append(number(buffer.baseAddress, older.count, hash: older.hash)!)
+            buffer.removeFirst(older.count)
+        }
+        older = newer
+        newer = Cut(count: count, hash: hash)
+        if let older { prefetchBytes(older) }
+    }
+
+    /// Fetches the kept bytes the first slot with `cut`'s tag and length points at.
+    private func prefetchBytes(_ cut: Cut) {
+        slots.withUnsafeBufferPointer { slots in
+            storage.withUnsafeBufferPointer { stored in
+                let mask = slots.count - 1
+                var slot = Int(truncatingIfNeeded: cut.hash) & mask
+                let tag = cut.hash & 0xFFFF_FFFF_0000_0000
+                while slots[slot].tagged != 0 {
+                    let entry = slots[slot]
+                    if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
+                        && Int(entry.place & 0xFFFF_FFFF) == cut.count,
+                        let base = stored.baseAddress
+                    {
+                        return jsonsql_prefetch(base + Int(entry.place >> 32))
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// Numbers the small records waiting.
+    private mutating func settle() {
+        var start = 0
+        for cut in [older, newer].compactMap({ $0 }) {
+            numbers.append(number(buffer.baseAddress + start, cut.count, hash: cut.hash)!)
+            start += cut.count
+        }
+        (older, newer) = (nil, nil)
+    }
+
     /// Makes the records those `numbers` name: record `i` becomes the `numbers[i]`th record
     /// seen so far.
     mutating func follow(_ numbers: [Int32]) {
         let seen = records
-        records = numbers.map { seen[Int($0)] }
+        self.numbers = numbers.map { seen[Int($0)] }
     }
 
     /// Calls `body` with each record's small record, in the file's order.
-    func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    mutating func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        settle()
         storage.withUnsafeBufferPointer { stored in
-            for number in records {
+            for number in numbers {
                 body(
                     UnsafeBufferPointer(
                         rebasing: stored[starts[Int(number)]..<starts[Int(number) + 1]]))
@@ -529,17 +641,20 @@ struct NarrowRecords {
     /// Frees the small records kept, once they are written elsewhere; `smallRecord` still
     /// cuts records down.
     mutating func removeKept() {
+        forgetWaiting()
         storage = []
         starts = [0]
         hashes = []
         slots = [Slot](repeating: Slot(), count: 1 << 10)
-        records = []
+        numbers = []
     }
 
     /// Frees the different small records' bytes and the table that finds them, once they are
     /// inserted (`insertAll`): their count and each record's number stay; nothing more can be
     /// observed, appended or read back.
     mutating func dropBytes() {
+        settle()
+        forgetWaiting()
         storage = []
         starts = []
         slots = []
@@ -548,22 +663,28 @@ struct NarrowRecords {
 
     /// Gives up, freeing what was kept: the query reads the file again instead.
     private mutating func overflow() {
+        forgetWaiting()
         overflowed = true
         storage = []
         starts = []
         hashes = []
         slots = []
-        records = []
+        numbers = []
     }
 
-    /// Makes `buffer` this copy's own before it is written (`OutputBuffer`, one per copy).
+    /// Forgets the small records waiting, and the bytes being cut.
+    private mutating func forgetWaiting() {
+        (older, newer) = (nil, nil)
+        buffer = OutputBuffer()
+    }
+
+    /// Makes `buffer` this copy's own before it is written (`OutputBuffer`, one per copy), with
+    /// the bytes of those waiting.
     private mutating func ownBuffer() {
-        if !isKnownUniquelyReferenced(&buffer) { buffer = OutputBuffer() }
-    }
-
-    /// Numbers the small record in `buffer` for the record just read.
-    private mutating func keep() {
-        if let number = number() { records.append(number) }
+        guard !isKnownUniquelyReferenced(&buffer) else { return }
+        let own = OutputBuffer()
+        buffer.withBytes { own.append(UnsafeBufferPointer(rebasing: $0[..<waitingBytes])) }
+        buffer = own
     }
 
     /// Adds the small records of the records after those seen here, as if this had seen them.
@@ -575,18 +696,18 @@ struct NarrowRecords {
             overflow()
             return false
         }
+        var later = later
         let before = distinctCount
         var renumbered: [Int32] = []
         renumbered.reserveCapacity(later.distinctCount)
-        ownBuffer()
         for number in 0..<later.distinctCount {
-            buffer.removeAll()
-            later.storage.withUnsafeBufferPointer {
-                buffer.append(
-                    UnsafeBufferPointer(
-                        rebasing: $0[later.starts[number]..<later.starts[number + 1]]))
+            let start = later.starts[number]
+            let mine = later.storage.withUnsafeBufferPointer {
+                self.number(
+                    $0.baseAddress! + start, later.starts[number + 1] - start,
+                    hash: later.hashes[number])
             }
-            guard let mine = self.number() else {
+            guard let mine else {
                 if full {
                     // Back to the small records of before.
                     storage.removeSubrange(starts[before]...)
@@ -598,8 +719,8 @@ struct NarrowRecords {
             }
             renumbered.append(mine)
         }
-        records.reserveCapacity(records.count + later.records.count)
-        for number in later.records { records.append(renumbered[Int(number)]) }
+        numbers.reserveCapacity(numbers.count + later.numbers.count)
+        for number in later.numbers { numbers.append(renumbered[Int(number)]) }
         return true
     }
 }

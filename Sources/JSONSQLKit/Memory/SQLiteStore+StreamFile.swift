@@ -87,7 +87,7 @@ extension SQLiteStore {
         // aside outgrew their budget, and where each record is in the file.
         var matched: [Bool]?
         var places: RecordPlaces?
-        if let filter, let filtered, !filtered.overflowed {
+        if let filter, var filtered, !filtered.overflowed {
             matched =
                 filtered.spilled
                 ? try filtered.spilledMatches(

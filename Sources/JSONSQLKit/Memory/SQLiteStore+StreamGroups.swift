@@ -45,7 +45,7 @@ extension SQLiteStore {
         file path: String, format: InputFormat? = nil, spec: QuerySpec, output: OutputFormat,
         to out: OutputBuffer,
         batchSize: Int = 20_000, minimumSplit: Int64?, narrowBytes: Int,
-        note: ((String) -> Void)? = nil,
+        besideRows: Int = 16_384, note: ((String) -> Void)? = nil,
         progress: ((InsertProgress) -> Void)? = nil
     ) throws -> Int {
         var inferred: TypeInference?
@@ -63,7 +63,8 @@ extension SQLiteStore {
                 merge: { kept, later, _ in kept.append(later) }, progress: progress)
             if !kept.overflowed,
                 let printed = try groups(
-                    path, spec: spec, inference: inference, kept: &kept, output: output, to: out)
+                    path, spec: spec, inference: inference, kept: &kept, besideRows: besideRows,
+                    output: output, to: out)
             {
                 return printed
             }
@@ -123,43 +124,63 @@ extension SQLiteStore {
     /// Runs the grouped `spec` over the small records of a file read once (`NarrowRecords`):
     /// each different small record is inserted once into the table of the inferred types, its
     /// expressions' values are read back, and the narrow table gets them weighted by their
-    /// number of records, or each record's values in the file's order. Nil, before printing
-    /// anything, when that is not sure to give what loading the file gives: a small record `insert`
-    /// refuses, or a path of the query no row holds (its note names paths of the whole records);
-    /// the caller then reads the file again.
+    /// number of records, or each record's values in the file's order. From `besideRows` small
+    /// records on, the second half go into a table of their own on another connection, inserted
+    /// and read back on another thread at once. Nil, before printing anything, when that is not
+    /// sure to give what loading the file gives: a small record `insert` refuses, or a path of
+    /// the query no row holds (its note names paths of the whole records); the caller then
+    /// reads the file again.
     private static func groups(
         _ path: String, spec: QuerySpec, inference: TypeInference, kept: inout KeptValues,
-        output: OutputFormat,
-        to out: OutputBuffer
+        besideRows: Int, output: OutputFormat, to out: OutputBuffer
     ) throws -> Int? {
+        let table = try TableSpec(
+            name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []),
+            primaryKey: [])
+        let (starts, total) = kept.rows()
+        let half = total >= besideRows ? total / 2 : total
         let store = try SQLiteStore(memoryNamed: path)
         defer { store.close() }
+        let besideStore = half < total ? try SQLiteStore(memoryNamed: path) : nil
+        defer { besideStore?.close() }
+        let beside = besideStore.map { NarrowPlan.Beside(store: $0, first: half) }
+        // Into an empty table in order, so that rowid n + 1 is row n (n - `half` beside).
+        func insert(_ rows: Range<Int>, _ kept: inout KeptValues, into store: SQLiteStore) throws
+            -> Bool
+        {
+            try store.write { db in
+                try table.create(in: db, ifNotExists: false)
+                let inserter = try RecordInserter(
+                    db: db, table: spec.table, conflict: .fail, alter: false)
+                return kept.insert(rows, with: inserter, source: path)
+            }
+        }
+        let copy = kept
+        let inserted = try inParallel(
+            { try insert(0..<half, &kept, into: store) },
+            beside: {
+                var kept = copy
+                return try besideStore.map { try insert(half..<total, &kept, into: $0) } ?? true
+            })
+        guard inserted == (true, true) else { return nil }
+        // Their bytes are in the tables now: freed before SQLite fills the narrow table.
+        kept.dropBytes()
         let plan: NarrowPlan? = try store.write { db in
-            try TableSpec(
-                name: spec.table, columns: try inference.columns(for: spec.table, primaryKey: []),
-                primaryKey: []
-            )
-            .create(
-                in: db, ifNotExists: false)
-            let inserter = try RecordInserter(
-                db: db, table: spec.table, conflict: .fail, alter: false)
-            guard let starts = kept.insertAll(with: inserter, source: path) else { return nil }
-            // Their bytes are in the table now: freed before SQLite fills the narrow table.
-            kept.dropBytes()
             let info = try TableInfo(db: db, table: spec.table)
             // In the order the batches would: the plan's errors first.
             let plan = try NarrowPlan(spec, table: info)
-            let tracker = try MissingPathTracker(spec, table: info, db: db)
-            try tracker.observe(db, table: spec.table)
-            guard !tracker.hasPending else { return nil }
-            // The small records were inserted in order into an empty table, so their rowids are 1,
-            // 2, ...
+            guard try !pathsPending(spec, table: info, db: db, beside: besideStore) else {
+                return nil
+            }
             guard let rowid = info.rowidName else { return nil }
             let weighted = try NarrowPlan(spec, table: info, weighted: true)
-            if try kept.fill(weighted, db, rowid: rowid, starts: starts, table: info) {
+            if try kept.fill(
+                weighted, db, rowid: rowid, starts: starts, table: info, beside: beside)
+            {
                 return weighted
             }
-            return try kept.fill(plan, db, rowid: rowid, starts: starts, table: info) ? plan : nil
+            return try kept.fill(
+                plan, db, rowid: rowid, starts: starts, table: info, beside: beside) ? plan : nil
         }
         guard let plan else { return nil }
         return try store.read { db in
@@ -170,5 +191,21 @@ extension SQLiteStore {
             }
             return try Self.stream(plan.query, db: db, format: output, to: out)
         }
+    }
+
+    /// Whether a path of `spec` is held by no row of the table `info` names, in `db` and in
+    /// `beside`'s (`MissingPathTracker`): where each leaves one open, the query reads the file
+    /// again, though the two together may hold them all.
+    private static func pathsPending(
+        _ spec: QuerySpec, table info: TableInfo, db: Database, beside: SQLiteStore?
+    ) throws -> Bool {
+        let tracker = try MissingPathTracker(spec, table: info, db: db)
+        try tracker.observe(db, table: spec.table)
+        guard tracker.hasPending else { return false }
+        return try beside?.read { db in
+            let tracker = try MissingPathTracker(spec, table: info, db: db)
+            try tracker.observe(db, table: spec.table)
+            return tracker.hasPending
+        } ?? true
     }
 }

@@ -100,6 +100,13 @@ package final class OutputBuffer {
         self.count = count
     }
 
+    /// Forgets the first `count` bytes held, moving the rest to the start.
+    func removeFirst(_ count: Int) {
+        precondition(count >= 0 && count <= self.count)
+        start.update(from: start + count, count: self.count - count)
+        self.count -= count
+    }
+
     @inline(__always) func append(_ buffer: UnsafeRawBufferPointer) {
         append(buffer.assumingMemoryBound(to: UInt8.self))
     }
