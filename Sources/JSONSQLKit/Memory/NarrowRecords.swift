@@ -1,4 +1,3 @@
-import CJSONScan
 import Foundation
 
 /// What a grouped query reads of each record of a file, kept while the file is read for its
@@ -21,72 +20,94 @@ struct NarrowRecords {
 
     /// The keys and array elements the paths of one column lead through; `whole` where a path
     /// reads the value itself, `measured` and `kinded` where only its length or its kind. A
-    /// class, so that cutting a record passes each tree on without copying it; not changed
-    /// once the paths are added.
+    /// class, so that cutting a record passes each tree on without copying it, of constants,
+    /// so that reading one while cutting needs no retain of what it holds.
     final class PathTree {
-        private(set) var whole = false
-        private(set) var measured = false
-        private(set) var kinded = false
-        private(set) var keys: [[UInt8]] = []
+        let whole: Bool
+        let measured: Bool
+        let kinded: Bool
+        let keys: [[UInt8]]
         /// Each key between double quotes, as it is written in JSON text without an escape.
-        private(set) var quotedKeys: [[UInt8]] = []
+        let quotedKeys: [[UInt8]]
         /// Whether no key holds a character JSON may write only with an escape, or as `\/`.
-        private(set) var plainKeys = true
-        private(set) var children: [PathTree] = []
-        private(set) var indexes: [Int] = []
-        private(set) var elements: [PathTree] = []
+        let plainKeys: Bool
+        let children: [PathTree]
+        let indexes: [Int]
+        let elements: [PathTree]
 
-        /// A copy that shares no storage with this tree (`NarrowRecords.forAnotherThread`).
-        func copied() -> PathTree {
-            let copy = PathTree()
-            (copy.whole, copy.measured, copy.kinded) = (whole, measured, kinded)
-            copy.keys = keys.map { $0.map { $0 } }
-            copy.quotedKeys = quotedKeys.map { $0.map { $0 } }
-            copy.plainKeys = plainKeys
-            copy.children = children.map { $0.copied() }
-            copy.indexes = indexes.map { $0 }
-            copy.elements = elements.map { $0.copied() }
-            return copy
+        /// The tree of `paths`, each read as its `Use` says at its end.
+        convenience init(_ paths: [(segments: ArraySlice<JSONPath.Segment>, use: Use)]) {
+            var draft = Draft()
+            for path in paths { draft.add(path.segments, use: path.use) }
+            self.init(draft)
         }
 
-        func add(_ segments: ArraySlice<JSONPath.Segment>, use: Use) {
-            guard !whole else { return }
-            guard let segment = segments.first else {
-                switch use {
-                case .value:
-                    (whole, measured, kinded) = (true, false, false)
-                    (keys, children, indexes, elements) = ([], [], [], [])
-                case .length: measured = true
-                case .kind: kinded = true
+        private init(_ draft: Draft) {
+            (whole, measured, kinded) = (draft.whole, draft.measured, draft.kinded)
+            keys = draft.keys
+            quotedKeys = keys.map { [0x22] + $0 + [0x22] }
+            plainKeys =
+                !keys.joined().contains {
+                    $0 < 0x20 || $0 == 0x22 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/")
                 }
-                return
-            }
-            switch segment {
-            case .key(let key):
-                let bytes = Array(key.utf8)
-                if let index = keys.firstIndex(of: bytes) {
-                    children[index].add(segments.dropFirst(), use: use)
-                } else {
-                    let child = PathTree()
-                    child.add(segments.dropFirst(), use: use)
-                    keys.append(bytes)
-                    quotedKeys.append([0x22] + bytes + [0x22])
-                    plainKeys =
-                        plainKeys
-                        && !bytes.contains {
-                            $0 < 0x20 || $0 == 0x22 || $0 == UInt8(ascii: "\\")
-                                || $0 == UInt8(ascii: "/")
-                        }
-                    children.append(child)
+            children = draft.children.map(PathTree.init)
+            indexes = draft.indexes
+            elements = draft.elements.map(PathTree.init)
+        }
+
+        /// A copy that shares no storage with this tree (`NarrowRecords.forAnotherThread`).
+        func copied() -> PathTree { PathTree(draft) }
+
+        /// This tree as a draft of its own.
+        private var draft: Draft {
+            Draft(
+                whole: whole, measured: measured, kinded: kinded, keys: keys.map { $0.map { $0 } },
+                children: children.map(\.draft), indexes: indexes.map { $0 },
+                elements: elements.map(\.draft))
+        }
+
+        /// A tree being made.
+        private struct Draft {
+            var whole = false
+            var measured = false
+            var kinded = false
+            var keys: [[UInt8]] = []
+            var children: [Draft] = []
+            var indexes: [Int] = []
+            var elements: [Draft] = []
+
+            mutating func add(_ segments: ArraySlice<JSONPath.Segment>, use: Use) {
+                guard !whole else { return }
+                guard let segment = segments.first else {
+                    switch use {
+                    case .value:
+                        (whole, measured, kinded) = (true, false, false)
+                        (keys, children, indexes, elements) = ([], [], [], [])
+                    case .length: measured = true
+                    case .kind: kinded = true
+                    }
+                    return
                 }
-            case .index(let index):
-                if let at = indexes.firstIndex(of: index) {
-                    elements[at].add(segments.dropFirst(), use: use)
-                } else {
-                    let child = PathTree()
-                    child.add(segments.dropFirst(), use: use)
-                    indexes.append(index)
-                    elements.append(child)
+                switch segment {
+                case .key(let key):
+                    let bytes = Array(key.utf8)
+                    if let index = keys.firstIndex(of: bytes) {
+                        children[index].add(segments.dropFirst(), use: use)
+                    } else {
+                        var child = Draft()
+                        child.add(segments.dropFirst(), use: use)
+                        keys.append(bytes)
+                        children.append(child)
+                    }
+                case .index(let index):
+                    if let at = indexes.firstIndex(of: index) {
+                        elements[at].add(segments.dropFirst(), use: use)
+                    } else {
+                        var child = Draft()
+                        child.add(segments.dropFirst(), use: use)
+                        indexes.append(index)
+                        elements.append(child)
+                    }
                 }
             }
         }
@@ -96,12 +117,10 @@ struct NarrowRecords {
     /// query reads the file again (`overflowed`).
     static let maximumBytes = 16 << 20
 
-    private let maximumBytes: Int
-
     /// The columns whose paths the query reads, and one tree each.
     private var keys: KeyColumns
     private var trees: [PathTree]
-    /// The small records waiting to be numbered (`waiting`), then the one being cut.
+    /// The small records waiting to be numbered (`older`, `newer`), then the one being cut.
     private var buffer = OutputBuffer()
     /// A small record cut and waiting to be numbered: its length and hash.
     private struct Cut {
@@ -116,20 +135,8 @@ struct NarrowRecords {
     private var older: Cut?
     private var newer: Cut?
 
-    /// The different small records, one after the other in the order first seen: number `i`
-    /// is `storage[starts[i]..<starts[i + 1]]`.
-    private var storage: [UInt8] = []
-    private var starts: [Int] = [0]
-    private var hashes: [UInt64] = []
-    /// Open addressing over `hashes`: a small record's number + 1 in the low 32 bits of
-    /// `tagged`, under the high 32 bits of its hash, which rule out most others without reading
-    /// its bytes, and where its bytes are in `storage` (`place`: start, count), so that a
-    /// lookup reads neither `hashes` nor `starts`; `tagged` 0 for an empty slot.
-    private struct Slot {
-        var tagged: UInt64 = 0
-        var place: UInt64 = 0
-    }
-    private var slots = [Slot](repeating: Slot(), count: 1 << 10)
+    /// The different small records.
+    private var distinct: DistinctRecords
     /// The number of each record's small record, in the file's order (`records`).
     private var numbers: [Int32] = []
     /// Set once the small records outgrow `maximumBytes`, or are dropped (`dropBytes`); nothing
@@ -146,10 +153,10 @@ struct NarrowRecords {
         _ spec: QuerySpec, only: String? = nil, maximumBytes: Int = Self.maximumBytes,
         keepsWhenFull: Bool = false
     ) {
-        self.maximumBytes = maximumBytes
+        distinct = DistinctRecords(maximumBytes: maximumBytes)
         self.keepsWhenFull = keepsWhenFull
         var names: [String] = []
-        var trees: [PathTree] = []
+        var columnPaths: [[(segments: ArraySlice<JSONPath.Segment>, use: Use)]] = []
         // Each path with what is read there: the filter's by their operators, the others' values.
         var paths: [(JSONPath, Use)] = spec.filters.flatMap(\.predicates).map {
             ($0.path, Self.use($0))
@@ -165,13 +172,13 @@ struct NarrowRecords {
                 column = found
             } else {
                 names.append(path.column)
-                trees.append(PathTree())
+                columnPaths.append([])
                 column = names.count - 1
             }
-            trees[column].add(path.segments[...], use: use)
+            columnPaths[column].append((path.segments[...], use))
         }
         keys = KeyColumns(names)
-        self.trees = trees
+        trees = columnPaths.map(PathTree.init)
     }
 
     /// This, with path trees of its own, for the other thread of a read: cutting a record
@@ -193,7 +200,7 @@ struct NarrowRecords {
     var distinctCount: Int {
         mutating get {
             settle()
-            return hashes.count
+            return distinct.count
         }
     }
 
@@ -218,7 +225,7 @@ struct NarrowRecords {
     /// Small record number `number`.
     mutating func record(_ number: Int) -> [UInt8] {
         settle()
-        return Array(storage[starts[number]..<starts[number + 1]])
+        return distinct.withRecord(number) { bytes, _ in Array(bytes) }
     }
 
     /// Inserts each different small record, in order, with `inserter` (into an empty table, so
@@ -467,92 +474,20 @@ struct NarrowRecords {
         }
     }
 
-    /// A hash of `count` bytes.
-    private static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
-        var offset = 0
-        while offset + 8 <= count {
-            h =
-                (h ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 32
-            offset += 8
+    /// The number of the small record `record`, whose hash is `hash`, numbering it when new;
+    /// nil, setting `full` or `overflowed`, when it is new and does not fit.
+    private mutating func number(_ record: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
+        if let number = distinct.number(record, hash: hash) { return number }
+        if keepsWhenFull {
+            full = true
+        } else {
+            overflow()
         }
-        while offset < count {
-            h = (h ^ UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))) &* 0x0100_0000_01B3
-            offset += 1
-        }
-        h ^= h >> 29
-        h = h &* 0xC4CE_B9FE_1A85_EC53
-        return h ^ (h >> 32)
+        return nil
     }
 
-    /// The number of the small record of `count` bytes at `wanted`, whose hash is `hash`,
-    /// numbering it when new; nil once overflowed.
-    private mutating func number(_ wanted: UnsafePointer<UInt8>, _ count: Int, hash: UInt64)
-        -> Int32?
-    {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        let tag = hash & 0xFFFF_FFFF_0000_0000
-        let found: Int? = slots.withUnsafeBufferPointer { slots in
-            storage.withUnsafeBufferPointer { stored in
-                while slots[slot].tagged != 0 {
-                    let entry = slots[slot]
-                    if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
-                        && Int(entry.place & 0xFFFF_FFFF) == count
-                        && (count == 0
-                            || sameBytes(
-                                stored.baseAddress! + Int(entry.place >> 32), wanted, count))
-                    {
-                        return Int(entry.tagged & 0xFFFF_FFFF) - 1
-                    }
-                    slot = (slot + 1) & mask
-                }
-                return nil
-            }
-        }
-        if let found { return Int32(found) }
-        if !fits(count) {
-            if keepsWhenFull {
-                full = true
-            } else {
-                overflow()
-            }
-            return nil
-        }
-        let number = Int32(hashes.count)
-        slots[slot] = Slot(
-            tagged: tag | UInt64(number + 1), place: UInt64(storage.count) << 32 | UInt64(count))
-        storage.append(contentsOf: UnsafeBufferPointer(start: wanted, count: count))
-        starts.append(storage.count)
-        hashes.append(hash)
-        if hashes.count * 2 > slots.count { rehash(size: slots.count * 2) }
-        return number
-    }
-
-    /// Makes `slots`, of `size`, anew from `hashes`.
-    private mutating func rehash(size: Int) {
-        slots = [Slot](repeating: Slot(), count: size)
-        let mask = size - 1
-        for (number, hash) in hashes.enumerated() {
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot].tagged != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Slot(
-                tagged: hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1),
-                place: UInt64(starts[number]) << 32 | UInt64(starts[number + 1] - starts[number]))
-        }
-    }
-
-    /// The bytes the different small records take, as counted against `maximumBytes`.
-    var bytes: Int { storage.count + 32 * hashes.count }
-
-    /// Whether `extra` more different small records of `count` bytes in all fit, one after
-    /// the other: each where the bytes before it and its own are within `maximumBytes`.
-    private func fits(_ count: Int, extra: Int = 1) -> Bool {
-        bytes + count + 32 * (extra - 1) <= maximumBytes
-            && hashes.count + extra < Int(Int32.max) && storage.count + count <= Int(UInt32.max)
-    }
+    /// The bytes the different small records take, as counted against the budget.
+    var bytes: Int { distinct.bytes }
 
     /// The bytes of the small records waiting.
     private var waitingBytes: Int { (older?.count ?? 0) + (newer?.count ?? 0) }
@@ -562,60 +497,37 @@ struct NarrowRecords {
     /// `full` is only ever set by the record just observed.
     private mutating func queue() {
         let start = waitingBytes
-        let count = buffer.byteCount - start
-        let hash = Self.hash(buffer.baseAddress + start, count)
+        let cut = UnsafeBufferPointer(
+            start: buffer.baseAddress + start, count: buffer.byteCount - start)
+        let hash = DistinctRecords.hash(buffer.baseAddress + start, cut.count)
         let waiting = (older == nil ? 0 : 1) + (newer == nil ? 0 : 1)
-        guard fits(start + count, extra: waiting + 1) else {
+        guard distinct.fits(start + cut.count, extra: waiting + 1) else {
             settle()
-            if let number = number(buffer.baseAddress + start, count, hash: hash) {
-                numbers.append(number)
-            }
+            if let number = number(cut, hash: hash) { numbers.append(number) }
             buffer.removeAll()
             return
         }
-        slots.withUnsafeBufferPointer {
-            if let base = $0.baseAddress {
-                jsonsql_prefetch(base + (Int(truncatingIfNeeded: hash) & ($0.count - 1)))
-            }
-        }
-        // Those waiting fit (above, when each was cut): numbered, never refused.
+        distinct.prefetchSlot(hash)
         if let older {
-            numbers.append(number(buffer.baseAddress, older.count, hash: older.hash)!)
+            numberWaiting(older, at: 0)
             buffer.removeFirst(older.count)
         }
         older = newer
-        newer = Cut(count: count, hash: hash)
-        if let older { prefetchBytes(older) }
+        newer = Cut(count: cut.count, hash: hash)
+        if let older { distinct.prefetchBytes(hash: older.hash, count: older.count) }
     }
 
-    /// Fetches the kept bytes the first slot with `cut`'s tag and length points at.
-    private func prefetchBytes(_ cut: Cut) {
-        slots.withUnsafeBufferPointer { slots in
-            storage.withUnsafeBufferPointer { stored in
-                let mask = slots.count - 1
-                var slot = Int(truncatingIfNeeded: cut.hash) & mask
-                let tag = cut.hash & 0xFFFF_FFFF_0000_0000
-                while slots[slot].tagged != 0 {
-                    let entry = slots[slot]
-                    if entry.tagged & 0xFFFF_FFFF_0000_0000 == tag
-                        && Int(entry.place & 0xFFFF_FFFF) == cut.count,
-                        let base = stored.baseAddress
-                    {
-                        return jsonsql_prefetch(base + Int(entry.place >> 32))
-                    }
-                    slot = (slot + 1) & mask
-                }
-            }
-        }
+    /// Numbers the small record waiting at `start` in `buffer`; it fits (`queue` made sure when
+    /// it was cut), so it is never refused.
+    private mutating func numberWaiting(_ cut: Cut, at start: Int) {
+        let bytes = UnsafeBufferPointer(start: buffer.baseAddress + start, count: cut.count)
+        numbers.append(number(bytes, hash: cut.hash)!)
     }
 
     /// Numbers the small records waiting.
     private mutating func settle() {
-        var start = 0
-        for cut in [older, newer].compactMap({ $0 }) {
-            numbers.append(number(buffer.baseAddress + start, cut.count, hash: cut.hash)!)
-            start += cut.count
-        }
+        if let older { numberWaiting(older, at: 0) }
+        if let newer { numberWaiting(newer, at: older?.count ?? 0) }
         (older, newer) = (nil, nil)
     }
 
@@ -629,23 +541,14 @@ struct NarrowRecords {
     /// Calls `body` with each record's small record, in the file's order.
     mutating func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         settle()
-        storage.withUnsafeBufferPointer { stored in
-            for number in numbers {
-                body(
-                    UnsafeBufferPointer(
-                        rebasing: stored[starts[Int(number)]..<starts[Int(number) + 1]]))
-            }
-        }
+        for number in numbers { distinct.withRecord(Int(number)) { bytes, _ in body(bytes) } }
     }
 
     /// Frees the small records kept, once they are written elsewhere; `smallRecord` still
     /// cuts records down.
     mutating func removeKept() {
         forgetWaiting()
-        storage = []
-        starts = [0]
-        hashes = []
-        slots = [Slot](repeating: Slot(), count: 1 << 10)
+        distinct = DistinctRecords(maximumBytes: distinct.maximumBytes)
         numbers = []
     }
 
@@ -655,9 +558,7 @@ struct NarrowRecords {
     mutating func dropBytes() {
         settle()
         forgetWaiting()
-        storage = []
-        starts = []
-        slots = []
+        distinct.dropBytes()
         overflowed = true
     }
 
@@ -665,10 +566,7 @@ struct NarrowRecords {
     private mutating func overflow() {
         forgetWaiting()
         overflowed = true
-        storage = []
-        starts = []
-        hashes = []
-        slots = []
+        distinct = DistinctRecords(maximumBytes: 0)
         numbers = []
     }
 
@@ -701,20 +599,10 @@ struct NarrowRecords {
         var renumbered: [Int32] = []
         renumbered.reserveCapacity(later.distinctCount)
         for number in 0..<later.distinctCount {
-            let start = later.starts[number]
-            let mine = later.storage.withUnsafeBufferPointer {
-                self.number(
-                    $0.baseAddress! + start, later.starts[number + 1] - start,
-                    hash: later.hashes[number])
-            }
-            guard let mine else {
-                if full {
-                    // Back to the small records of before.
-                    storage.removeSubrange(starts[before]...)
-                    starts.removeSubrange((before + 1)...)
-                    hashes.removeSubrange(before...)
-                    rehash(size: slots.count)
-                }
+            guard let mine = later.distinct.withRecord(number, { self.number($0, hash: $1) })
+            else {
+                // Back to the small records of before.
+                if full { distinct.removeLast(from: before) }
                 return false
             }
             renumbered.append(mine)
