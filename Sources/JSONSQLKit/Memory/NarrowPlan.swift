@@ -248,10 +248,9 @@ struct NarrowPlan {
             }
         }
         guard evaluated else { return false }
-        // The row of the small record of column `column` (-1: none) of record `record`.
-        func piece(_ column: Int, _ record: Int) -> Int {
-            column < 0 ? 0 : starts[column] + Int(numbers[column][record])
-        }
+        let rows = PieceRows(starts: starts, numbers: numbers)
+        // Whether each record's row of the filter's column passes it; nil for no filter.
+        let filtered: [Bool]? = filterSQL.isEmpty ? nil : passes
         // The columns that make a combination: those of the expressions a row holds.
         let folded = Set(folds.map(\.column))
         let kept = Set(
@@ -263,15 +262,15 @@ struct NarrowPlan {
         let joins =
             weighted && !extremes.isEmpty
             ? try joining(
-                db, count: count, columns: expressionColumns, pieces: pieces,
-                piece: piece, passes: { filterSQL.isEmpty || passes[piece(filterColumn, $0)] })
+                db, count: count, columns: expressionColumns, pieces: pieces, rows: rows,
+                passes: filtered, filterColumn: filterColumn)
             : nil
         var combinations = CombinationNumbers(width: kept.count)
         var records = [Int32](repeating: -1, count: count)
         var values: [[OpaquePointer]?] = []
         var key = [Int32](repeating: 0, count: kept.count)
         for record in records.indices {
-            if !filterSQL.isEmpty && !passes[piece(filterColumn, record)] { continue }
+            if let filtered, !filtered[rows.row(filterColumn, of: record)] { continue }
             if let joins, joins[record] >= 0 {
                 records[record] = records[Int(joins[record])]
                 continue
@@ -282,11 +281,25 @@ struct NarrowPlan {
             // (The columns added up are read by record, not from here.)
             if new {
                 values.append(
-                    expressions.indices.map { pieces[piece(expressionColumns[$0], record)][$0]! })
+                    expressions.indices.map {
+                        pieces[rows.row(expressionColumns[$0], of: record)][$0]!
+                    })
             }
         }
         return try fill(db, values: values, records: records) { record, index in
-            pieces[piece(expressionColumns[index], record)][index]!
+            pieces[rows.row(expressionColumns[index], of: record)][index]!
+        }
+    }
+
+    /// Where each record's values are among the small records' rows (`fill(columns:)`):
+    /// column `c`'s at row `starts[c] + numbers[c][record]`, those reading no column (-1) at
+    /// row 0.
+    private struct PieceRows {
+        let starts: [Int]
+        let numbers: [[Int32]]
+
+        @inline(__always) func row(_ column: Int, of record: Int) -> Int {
+            column < 0 ? 0 : starts[column] + Int(numbers[column][record])
         }
     }
 
@@ -297,22 +310,28 @@ struct NarrowPlan {
     /// the columns the GROUP BY reads are the same are in one group; each compared value is
     /// ranked once per different small record (nil, none left out, where SQLite's order and
     /// jsonsql's exact one may differ). `columns` gives the column of `ColumnRecords`
-    /// each expression reads, `pieces` each small record's values, `piece` the small record of
-    /// a column of a record, and `passes` whether a record passes the filter.
+    /// each expression reads, `pieces` each small record's values, `rows` the small record of
+    /// a column of a record, and `passes` whether each row of `filterColumn` passes the filter
+    /// (nil: no filter).
     private func joining(
         _ db: Database, count: Int, columns: [Int], pieces: [[OpaquePointer?]],
-        piece: (_ column: Int, _ record: Int) -> Int, passes: (Int) -> Bool
+        rows: PieceRows, passes: [Bool]?, filterColumn: Int
     ) throws -> [Int32]? {
         // SQLite compares an integer with a real through the real's double, where jsonsql's
         // exact `min` and `max` compare the numbers as written (18014398509481985 and
         // 18014398509481985.5 order apart there): where a compared value is an integer
         // somewhere and a real elsewhere, every record keeps its row.
         for extreme in extremes {
-            var kinds: Set<Int32> = []
-            for row in pieces where row.indices.contains(extreme.column) {
-                if let value = row[extreme.column] { kinds.insert(sqlite3_value_type(value)) }
+            var (integers, reals) = (false, false)
+            for row in pieces.indices where pieces[row].indices.contains(extreme.column) {
+                guard let value = pieces[row][extreme.column] else { continue }
+                switch sqlite3_value_type(value) {
+                case SQLITE_INTEGER: integers = true
+                case SQLITE_FLOAT: reals = true
+                default: break
+                }
             }
-            if kinds.contains(SQLITE_INTEGER) && kinds.contains(SQLITE_FLOAT) { return nil }
+            if integers && reals { return nil }
         }
         let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
         // Each compared value's rank, by small record (-1: none there).
@@ -331,8 +350,11 @@ struct NarrowPlan {
         var first: [Int32] = []
         var best: [Int32] = []
         var key = [Int32](repeating: 0, count: grouping.count)
-        for record in 0..<count where passes(record) {
-            for (slot, column) in grouping.enumerated() { key[slot] = Int32(piece(column, record)) }
+        for record in 0..<count {
+            if let passes, !passes[rows.row(filterColumn, of: record)] { continue }
+            for (slot, column) in grouping.enumerated() {
+                key[slot] = Int32(rows.row(column, of: record))
+            }
             let (number, new) = groups.number(key)
             if new {
                 first.append(Int32(record))
@@ -340,7 +362,7 @@ struct NarrowPlan {
             }
             group[record] = number
             for (slot, extreme) in extremes.enumerated() {
-                let rank = ranks[slot][piece(columns[extreme.column], record)]
+                let rank = ranks[slot][rows.row(columns[extreme.column], of: record)]
                 let at = Int(number) * extremes.count + slot
                 if rank >= 0
                     && (best[at] < 0
@@ -356,7 +378,7 @@ struct NarrowPlan {
             guard first[number] != Int32(record) else { continue }
             var stays = false
             for (slot, extreme) in extremes.enumerated() {
-                let rank = ranks[slot][piece(columns[extreme.column], record)]
+                let rank = ranks[slot][rows.row(columns[extreme.column], of: record)]
                 if rank >= 0 && rank == best[number * extremes.count + slot] { stays = true }
             }
             if !stays { joins[record] = first[number] }
