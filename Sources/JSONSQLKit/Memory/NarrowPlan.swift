@@ -266,13 +266,15 @@ struct NarrowPlan {
                 passes: filtered, filterColumn: filterColumn)
             : nil
         var combinations = CombinationNumbers(width: kept.count)
-        var records = [Int32](repeating: -1, count: count)
+        // Each record's combination, made in place of the record it joins: that one comes
+        // before it, so its combination is already there.
+        var records = joins ?? [Int32](repeating: -1, count: count)
         var values: [[OpaquePointer]?] = []
         var key = [Int32](repeating: 0, count: kept.count)
         for record in records.indices {
             if let filtered, !filtered[rows.row(filterColumn, of: record)] { continue }
-            if let joins, joins[record] >= 0 {
-                records[record] = records[Int(joins[record])]
+            if records[record] >= 0 {
+                records[record] = records[Int(records[record])]
                 continue
             }
             for (slot, column) in kept.enumerated() { key[slot] = numbers[column][record] }
@@ -346,7 +348,9 @@ struct NarrowPlan {
             ranks.append(rank)
         }
         var groups = CombinationNumbers(width: grouping.count)
-        var group = [Int32](repeating: -1, count: count)
+        // Each record's group, then the record it joins (in place: a large file's records are
+        // many).
+        var joins = [Int32](repeating: -1, count: count)
         var first: [Int32] = []
         var best: [Int32] = []
         var key = [Int32](repeating: 0, count: grouping.count)
@@ -360,7 +364,7 @@ struct NarrowPlan {
                 first.append(Int32(record))
                 best += [Int32](repeating: -1, count: extremes.count)
             }
-            group[record] = number
+            joins[record] = number
             for (slot, extreme) in extremes.enumerated() {
                 let rank = ranks[slot][rows.row(columns[extreme.column], of: record)]
                 let at = Int(number) * extremes.count + slot
@@ -372,16 +376,14 @@ struct NarrowPlan {
                 }
             }
         }
-        var joins = [Int32](repeating: -1, count: count)
-        for record in 0..<count where group[record] >= 0 {
-            let number = Int(group[record])
-            guard first[number] != Int32(record) else { continue }
-            var stays = false
-            for (slot, extreme) in extremes.enumerated() {
+        for record in 0..<count where joins[record] >= 0 {
+            let number = Int(joins[record])
+            var stays = first[number] == Int32(record)
+            for (slot, extreme) in extremes.enumerated() where !stays {
                 let rank = ranks[slot][rows.row(columns[extreme.column], of: record)]
                 if rank >= 0 && rank == best[number * extremes.count + slot] { stays = true }
             }
-            if !stays { joins[record] = first[number] }
+            joins[record] = stays ? -1 : first[number]
         }
         return joins
     }
