@@ -137,7 +137,7 @@ struct KeptValues {
         return columns?.insert(rows, with: inserter, source: source) == true
     }
 
-    /// Frees the small records' bytes once `insertAll` inserted them: what `fill` reads stays.
+    /// Frees the small records' bytes once `insert` inserted them: what `fill` reads stays.
     mutating func dropBytes() {
         records?.dropBytes()
         columns?.dropBytes()

@@ -90,24 +90,27 @@ struct NarrowRecords {
                 }
                 switch segment {
                 case .key(let key):
-                    let bytes = Array(key.utf8)
-                    if let index = keys.firstIndex(of: bytes) {
-                        children[index].add(segments.dropFirst(), use: use)
-                    } else {
-                        var child = Draft()
-                        child.add(segments.dropFirst(), use: use)
-                        keys.append(bytes)
-                        children.append(child)
-                    }
+                    Self.add(
+                        segments.dropFirst(), use: use, under: Array(key.utf8), of: &keys,
+                        &children)
                 case .index(let index):
-                    if let at = indexes.firstIndex(of: index) {
-                        elements[at].add(segments.dropFirst(), use: use)
-                    } else {
-                        var child = Draft()
-                        child.add(segments.dropFirst(), use: use)
-                        indexes.append(index)
-                        elements.append(child)
-                    }
+                    Self.add(
+                        segments.dropFirst(), use: use, under: index, of: &indexes, &elements)
+                }
+            }
+
+            /// Adds `segments` under the child `step` leads to among `steps`, made when new.
+            private static func add<Step: Equatable>(
+                _ segments: ArraySlice<JSONPath.Segment>, use: Use, under step: Step,
+                of steps: inout [Step], _ children: inout [Draft]
+            ) {
+                if let at = steps.firstIndex(of: step) {
+                    children[at].add(segments, use: use)
+                } else {
+                    var child = Draft()
+                    child.add(segments, use: use)
+                    steps.append(step)
+                    children.append(child)
                 }
             }
         }
@@ -553,7 +556,7 @@ struct NarrowRecords {
     }
 
     /// Frees the different small records' bytes and the table that finds them, once they are
-    /// inserted (`insertAll`): their count and each record's number stay; nothing more can be
+    /// inserted (`insert`): their count and each record's number stay; nothing more can be
     /// observed, appended or read back.
     mutating func dropBytes() {
         settle()
