@@ -296,7 +296,7 @@ struct NarrowRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws -> [UInt8] {
         let start = try cut(fields, bytes: bytes, at: position)
-        return buffer.withBytes { Array($0[start...]) }
+        return buffer.withBytes { Array(UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
     /// `smallRecord`, written into `out` (its storage reused, no copy made).
@@ -306,7 +306,7 @@ struct NarrowRecords {
     ) throws {
         let start = try cut(fields, bytes: bytes, at: position)
         out.removeAll(keepingCapacity: true)
-        buffer.withBytes { out.append(contentsOf: $0[start...]) }
+        buffer.withBytes { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
     /// Writes the small record of the record at `position` into `buffer`, after those
