@@ -362,6 +362,11 @@ extension MemoryStreamingTests {
             #expect(
                 explained.stdout.contains("ranks clearly below the last row kept")
                     == options.contains("--limit"), "\(options)")
+            // Without a filter, so does the read for the types.
+            #expect(
+                explained.stdout.contains("records its thread read before it")
+                    == (options.contains("--limit") && !options.contains("--where")),
+                "\(options)")
             #expect(
                 explained.stdout.contains(
                     "\n-- the plan below is SQLite's over the file loaded whole\n-- SELECT "))

@@ -74,7 +74,8 @@ struct RankCutoffTests {
             for (descending, limit, offset, filter, tiesBack) in [
                 (true, 1, nil, nil, false), (false, 3, nil, nil, true),
                 (true, 10, 2, "id > 20", true), (false, 50, nil, "n != 3", false),
-                (true, 120, nil, nil, true),
+                (true, 120, nil, nil, true), (true, 5, nil, "s = k5", false),
+                (false, 5, 1, "q < 3", true),
             ] as [(Bool, Int, Int?, String?, Bool)] {
                 var spec = QuerySpec(table: Store.tableName(forFile: path))
                 spec.filters = try filter.map { [try FilterParser.parse($0)] } ?? []
@@ -113,17 +114,76 @@ struct RankCutoffTests {
             }
         }
         // Numbers in an integer column, a numeric one and a json column are read (and those of
-        // a column of numbers and strings, a json column, among its strings); text is not.
-        // The reading thread runs up to 4,096 records ahead of the pruning.
-        if batchSize < 1000 {
-            #expect(leftOut["n", default: 0] > 0)
-            #expect(leftOut["r", default: 0] > 0)
-            #expect(leftOut["doc.v", default: 0] > 0)
-            #expect(leftOut["doc.a[1]", default: 0] > 0)
-            #expect(leftOut["q", default: 0] > 0)
-            #expect(leftOut["rare", default: 0] > 0)
+        // a column of numbers and strings, a json column, among its strings), while the file is
+        // read for its types and then batch by batch; text is not.
+        for term in ["n", "r", "doc.v", "doc.a[1]", "mix", "q", "rare"] {
+            #expect(leftOut[term, default: 0] > 0, "\(term)")
         }
         #expect(leftOut["s", default: 0] == 0)
+    }
+
+    @Test(
+        "while reading, a record is left out only where as many records read before it as are kept rank clearly above it"
+    )
+    func readingCutoff() throws {
+        var random = OutputWriterTests.SplitMix(state: 5)
+        let records: [String] = (0..<3_000).map { i in
+            switch random.next() % 10 {
+            case 0: #"{"id":\#(i)}"#
+            case 1: #"{"v":null}"#
+            case 2: #"{"v":"7"}"#
+            case 3: #"{"\u0076":1}"#
+            case 4: #"{"v":\#(Int(random.next() % 40) - 20).5}"#
+            default: #"{"v":\#(Int(random.next() % 400) - 200)}"#
+            }
+        }
+        // Each record's value as the test reads it: nil where it is not certain, else how good
+        // it is in the order (NULL sorts before every number).
+        func goodness(_ record: String, descending: Bool) throws -> Double? {
+            if record.contains(#"\u"#) || record.contains(#""7""#) { return nil }
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any])
+            guard let number = object["v"] as? NSNumber else {
+                return descending ? -.infinity : .infinity
+            }
+            return descending ? number.doubleValue : -number.doubleValue
+        }
+        for descending in [true, false] {
+            for kept in [1, 3, 50, 5_000] {
+                var spec = QuerySpec(table: "t")
+                spec.orderBy = [(try Selection(parsing: "v"), descending)]
+                var cutoff = try #require(ReadingCutoff(spec, keeping: kept))
+                // The certain values read before, best first.
+                var before: [Double] = []
+                var leftOut = 0
+                for record in records {
+                    let value = try goodness(record, descending: descending)
+                    // Values differ by 0.5 or more, so worse by the margin is worse.
+                    let expected =
+                        value.map { value in before.count < kept || before[kept - 1] <= value }
+                        ?? true
+                    let mayRank = Array(record.utf8).withUnsafeBufferPointer {
+                        cutoff.mayRank($0.baseAddress!, count: $0.count)
+                    }
+                    #expect(mayRank == expected, "\(record) \(descending) \(kept)")
+                    if !expected { leftOut += 1 }
+                    if let value {
+                        before.insert(value, at: before.firstIndex { $0 < value } ?? before.count)
+                    }
+                }
+                #expect(cutoff.leftOut == leftOut)
+                #expect((leftOut > 0) == (kept < 3_000), "\(descending) \(kept)")
+            }
+        }
+        // Only without a filter, and only by a path.
+        var spec = QuerySpec(table: "t")
+        spec.orderBy = [(try Selection(parsing: "v"), true)]
+        spec.filters = [try FilterParser.parse("v > 1")]
+        #expect(ReadingCutoff(spec, keeping: 3) == nil)
+        spec.filters = []
+        spec.orderBy = [(try Selection(parsing: "length(v)"), true)]
+        #expect(ReadingCutoff(spec, keeping: 3) == nil)
+        #expect(ReadingCutoff(QuerySpec(table: "t"), keeping: 3) == nil)
     }
 
     @Test("a number's value is read within far less than the margin, and only JSON numbers are")

@@ -6,11 +6,11 @@ import Foundation
 /// `[1] -> '$.a'`, `{"0":1} -> '$[0]'`). Nil, for the caller to leave to SQLite, wherever the
 /// answer is not certain from the bytes: a key written with an escape in an object searched,
 /// an index from the end, text that is not as checked.
-struct BytePath {
+struct BytePath: Equatable {
     /// A step from a value to one inside it: a key, as its UTF-8 in `keys`, or an array's
     /// element. (The keys' bytes are in one array, so that a lookup, done for every record,
     /// retains and releases nothing.)
-    private enum Step {
+    private enum Step: Equatable {
         case key(start: Int, count: Int)
         case index(Int)
     }

@@ -82,17 +82,31 @@ final class RankCutoff: Sendable {
         guard let value = Self.value(bytes, count: count, path: path) else {
             return true
         }
-        switch value {
-        case .null:
-            // NULL sorts before every number, and ties a NULL cutoff.
-            return bits == Self.null || !descending
-        case .number(let number):
-            // Every number sorts after NULL: worse going up, better going down.
-            if bits == Self.null { return descending }
-            let limit = Double(bitPattern: bits)
-            let margin = (abs(number) + abs(limit)) * 0x1p-30 + 0x1p-1000
-            return descending ? number + margin >= limit : number - margin <= limit
+        let limit: Value = bits == Self.null ? .null : .number(Double(bitPattern: bits))
+        return Self.mayRank(value, against: limit, descending: descending)
+    }
+
+    /// Whether `path` is the path this reads each record's value at.
+    func reads(_ other: BytePath) -> Bool { path == other }
+
+    /// Whether a value may sort at or before `cutoff` in the order: false only where it is
+    /// clearly after.
+    static func mayRank(_ value: Value, against cutoff: Value, descending: Bool) -> Bool {
+        switch (value, cutoff) {
+        case (.null, .null): true
+        // NULL sorts before every number.
+        case (.null, .number): !descending
+        case (.number, .null): descending
+        case (.number(let number), .number(let limit)):
+            descending
+                ? number + margin(number, limit) >= limit
+                : number - margin(number, limit) <= limit
         }
+    }
+
+    /// Far above the error of two values read from decimal text (`number`).
+    private static func margin(_ a: Double, _ b: Double) -> Double {
+        (abs(a) + abs(b)) * 0x1p-30 + 0x1p-1000
     }
 
     /// A value read as SQLite reads it.
@@ -109,7 +123,7 @@ final class RankCutoff: Sendable {
         value(bytes, count: count, path: BytePath(column: column, segments))
     }
 
-    private static func value(_ bytes: UnsafePointer<UInt8>, count: Int, path: BytePath) -> Value? {
+    static func value(_ bytes: UnsafePointer<UInt8>, count: Int, path: BytePath) -> Value? {
         switch path.find(in: bytes, start: 0, end: count) {
         case nil: nil
         case .absent: .null
@@ -187,5 +201,87 @@ final class RankCutoff: Sendable {
             exponent < 0
             ? mantissa / pow(10, Double(-exponent)) : mantissa * pow(10, Double(exponent))
         return .number(negative ? -scaled : scaled)
+    }
+}
+
+/// The first order term's `kept`-th best value among the records one thread has read so far,
+/// counting only values `RankCutoff` reads as certain: a record whose value is clearly worse
+/// cannot be among the first `kept` rows of a query without a filter, as that many records rank
+/// above it whatever the later terms say. It holds where the table's types let `RankCutoff` read
+/// the same path (`RankCutoff.reads`); where they do not, the records it left out are missing
+/// and the file is read again.
+struct ReadingCutoff {
+    let path: BytePath
+    private let descending: Bool
+    private let kept: Int
+    /// The best values read, the worst first (a heap), as goodness: the greater the better,
+    /// NULL as an infinity (no number read is one).
+    private var best: [Double] = []
+    /// How many records `mayRank` left out.
+    private(set) var leftOut = 0
+
+    /// Nil where `spec` has a filter, or its first order term is not a path.
+    init?(_ spec: QuerySpec, keeping kept: Int) {
+        guard kept > 0, spec.filters.isEmpty, let first = spec.orderBy.first,
+            case .path(let path) = first.term, path.function == nil
+        else { return nil }
+        self.path = BytePath(column: path.column, path.segments)
+        descending = first.descending
+        self.kept = kept
+    }
+
+    /// False only when the record `bytes` ranks clearly below `kept` records read before it.
+    mutating func mayRank(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard let value = RankCutoff.value(bytes, count: count, path: path) else { return true }
+        let goodness: Double =
+            switch value {
+            // NULL sorts before every number.
+            case .null: descending ? -.infinity : .infinity
+            case .number(let number): descending ? number : -number
+            }
+        if best.count < kept {
+            push(goodness)
+            return true
+        }
+        let worst = best[0]
+        if goodness > worst {
+            replaceWorst(goodness)
+            return true
+        }
+        let cutoff: RankCutoff.Value =
+            worst.isInfinite ? .null : .number(descending ? worst : -worst)
+        if RankCutoff.mayRank(value, against: cutoff, descending: descending) { return true }
+        leftOut += 1
+        return false
+    }
+
+    /// Counts the records the half read apart from these left out.
+    mutating func follow(_ later: ReadingCutoff?) {
+        leftOut += later?.leftOut ?? 0
+    }
+
+    private mutating func push(_ goodness: Double) {
+        best.append(goodness)
+        var at = best.count - 1
+        while at > 0 {
+            let parent = (at - 1) / 2
+            guard best[at] < best[parent] else { break }
+            best.swapAt(at, parent)
+            at = parent
+        }
+    }
+
+    private mutating func replaceWorst(_ goodness: Double) {
+        best[0] = goodness
+        var at = 0
+        while true {
+            var least = at
+            let left = 2 * at + 1
+            if left < best.count, best[left] < best[least] { least = left }
+            if left + 1 < best.count, best[left + 1] < best[least] { least = left + 1 }
+            if least == at { return }
+            best.swapAt(at, least)
+            at = least
+        }
     }
 }

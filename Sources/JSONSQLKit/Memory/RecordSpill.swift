@@ -158,6 +158,8 @@ struct SpilledRecords {
     /// With places: each small record also holds its record's offset in the file and its length
     /// in bytes, under these keys (`topRecordsByPlace`).
     let places: Places?
+    /// Leaves out, as they are read, records that cannot be among an ordered query's rows.
+    var ranking: ReadingCutoff? = nil
     /// The small record being written, with its place.
     private(set) var placed: [UInt8] = []
 
@@ -203,10 +205,13 @@ struct SpilledRecords {
     }
 
     /// Cuts down and writes the checked record at `position` in `bytes`, whose fields are
-    /// `fields`.
+    /// `fields`, unless `ranking` leaves it out.
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
+        if ranking?.mayRank(bytes + position.start, count: position.end - position.start) == false {
+            return
+        }
         guard let places else {
             return spill.append(
                 try cutter.smallRecord(fields, bytes: bytes, at: position), line: position.line)

@@ -311,6 +311,9 @@ extension SQLiteStore {
     {
         let json = isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path))
         let plan: String
+        // What the read for the types of an ordered query without a filter leaves out.
+        let leavingOut =
+            ", leaving out a record whose value of the first --order-by term, a number or null, ranks clearly below --offset + --limit records its thread read before it"
         if canStream(spec, format: output) {
             let filter = Filter.all(spec.filters)
             if json, let filter, RecordPrecheck(beforeTypes: filter) != nil {
@@ -337,11 +340,14 @@ extension SQLiteStore {
             }
         } else if canStreamTop(spec) && json && ColumnSelection(spec) == nil {
             plan =
-                "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths, with its place in the file, to a temporary file; those are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); a record whose value of the first --order-by term, a number or null, ranks clearly below the last row kept is left out before it is loaded; the records kept are then read again by their place and loaded whole"
+                "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths, with its place in the file, to a temporary file"
+                + (spec.filters.isEmpty ? leavingOut : "")
+                + "; those are loaded in batches, and after each batch only the rows the query could still print are kept (the first --offset + --limit in its order); a record whose value of the first --order-by term, a number or null, ranks clearly below the last row kept is left out before it is loaded; the records kept are then read again by their place and loaded whole"
         } else if canStreamTop(spec) {
             plan =
                 (json && spec.filters.isEmpty
-                    ? "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; those are loaded in batches,"
+                    ? "ordered: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file"
+                        + leavingOut + "; those are loaded in batches,"
                     : json
                         ? "ordered: one read (two threads) infers the types; a second loads the records in batches, each cut down to the query's paths,"
                         : "ordered: the records are loaded in batches,")
@@ -395,12 +401,13 @@ extension SQLiteStore {
     /// returns false to stop reading. Returns the store, for the caller to close. `inferred`
     /// gives the types of a regular JSON file when a read already made found them, and
     /// `spilled` the small records that read wrote aside, to read instead of the file. `rank`
-    /// gives the cutoff of an ordered query on a JSON file (`RankCutoff`).
+    /// gives the cutoff of an ordered query on a JSON file (`RankCutoff`), `ranking` the one its
+    /// read for the types keeps (`ReadingCutoff`).
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
         inferred: TypeInference? = nil, spilled: InputSource? = nil,
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
-        rank: ((Database) throws -> RankCutoff?)? = nil,
+        rank: ((Database) throws -> RankCutoff?)? = nil, ranking: ReadingCutoff? = nil,
         printing: ((Database, InsertColumns, Bool) throws -> RowPrinting?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil,
         note: ((String) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
@@ -419,7 +426,7 @@ extension SQLiteStore {
                     smallRecords: columns.map { _ in NarrowRecords(spec, maximumBytes: 0) },
                     batchSize: max(1, batchSize),
                     inferred: inferred, spilled: spilled, minimumSplit: minimumSplit,
-                    keptBytes: keptBytes, rank: rank, printing: printing,
+                    keptBytes: keptBytes, rank: rank, ranking: ranking, printing: printing,
                     progress: progress, body)
                 return store
             }

@@ -22,13 +22,14 @@ extension SQLiteStore {
     /// `smallRecords`, a second read inserts each record cut down to the query's paths instead
     /// (`NarrowRecords.smallRecord`); with `spilled` too, those written by the read that gave
     /// `inferred` (the filter runs on them in SQL alone). `rank` gives the cutoff that leaves
-    /// out, on those reads, records an ordered query cannot print (`RankCutoff`).
+    /// out, on those reads, records an ordered query cannot print (`RankCutoff`), and `ranking`
+    /// those the read for the types leaves out of what it writes aside (`ReadingCutoff`).
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?,
         smallRecords: NarrowRecords? = nil, batchSize: Int,
         inferred: TypeInference? = nil, spilled: InputSource? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
-        rank: ((Database) throws -> RankCutoff?)? = nil,
+        rank: ((Database) throws -> RankCutoff?)? = nil, ranking: ReadingCutoff? = nil,
         printing: ((Database, InsertColumns, Bool) throws -> RowPrinting?)? = nil,
         progress: ((InsertProgress) -> Void)? = nil, _ body: @escaping (Database) throws -> Bool
     ) throws {
@@ -42,6 +43,8 @@ extension SQLiteStore {
             ? filter.map { FilteredRecords($0, table: table, maximumBytes: keptBytes) } : nil
         let inference: TypeInference
         var spilled = inferred != nil ? spilled : nil
+        // What the read for the types left out of `spilled`.
+        var leftOutRead: ReadingCutoff?
         // With `inferred`, the read here is the one `progress` reports; else the second.
         var again = progress
         if let inferred {
@@ -63,10 +66,11 @@ extension SQLiteStore {
         } else if filter == nil, let smallRecords {
             // Nothing to filter: each record's small record is written as the types are read,
             // and the second pass reads those instead of the file.
-            var cuts = SpilledRecords(cutter: smallRecords, places: nil)
+            var cuts = SpilledRecords(cutter: smallRecords, places: nil, ranking: ranking)
             inference = try Self.inferTypes(
                 path, table: table, minimumSplit: minimumSplit, spilling: &cuts, progress: progress)
             spilled = cuts.spill.source(name: path)
+            leftOutRead = cuts.ranking
             again = InsertProgress.again(progress)
         } else {
             inference = try Self.inferTypes(
@@ -81,6 +85,12 @@ extension SQLiteStore {
         let info: TableInfo = try write { db in
             try TableSpec(name: table, columns: fileColumns, primaryKey: []).create(
                 in: db, ifNotExists: false)
+            // The records left out rank below others only where the table orders them so.
+            if let leftOutRead, leftOutRead.leftOut > 0,
+                try rank?(db)?.reads(leftOutRead.path) != true
+            {
+                spilled = nil
+            }
             return try TableInfo(db: db, table: table)
         }
         // Whether each record is one the filter matches, or may match where the records kept
@@ -313,6 +323,7 @@ extension SQLiteStore {
             },
             merge: { cuts, later, meeting in
                 cuts.spill.follow(later.spill, meetingLine: meeting.line)
+                cuts.ranking?.follow(later.ranking)
             }, progress: progress)
     }
 

@@ -59,7 +59,7 @@ extension SQLiteStore {
         }
         let store = try streamBatches(
             file: path, format: format, spec: spec, batchSize: batchSize, rank: rank,
-            progress: progress, note: note
+            ranking: ReadingCutoff(spec, keeping: kept), progress: progress, note: note
         ) { db in
             if prune == nil {
                 let info = try TableInfo(db: db, table: spec.table)
@@ -135,7 +135,8 @@ extension SQLiteStore {
     /// matches, loaded whole into a store of their own, in the file's order; with the tracker
     /// of the paths no record has. One read infers the types (two threads, from `minimumSplit`
     /// bytes on when given) and writes each record cut down to the query's paths
-    /// (`NarrowRecords.smallRecord`) with its place in the file (`RecordSpill`); those are
+    /// (`NarrowRecords.smallRecord`) with its place in the file (`RecordSpill`), but for those
+    /// that rank clearly below others its thread read, without a filter (`ReadingCutoff`); those are
     /// loaded `batchSize` at a time, keeping after each batch only the rows the query could
     /// still print, and leaving out those that `RankCutoff` shows rank below them (`leftOut`
     /// counts them); the records left are read again by their place. (Where a column of the file
@@ -150,7 +151,8 @@ extension SQLiteStore {
         // Each record's small record, with its place, written as the types are read.
         var cuts = SpilledRecords(
             cutter: NarrowRecords(spec, maximumBytes: 0),
-            places: .init(offset: "jsonsql_place", length: "jsonsql_length"))
+            places: .init(offset: "jsonsql_place", length: "jsonsql_length"),
+            ranking: ReadingCutoff(spec, keeping: kept))
         let inference = try inferTypes(
             path, table: spec.table, minimumSplit: minimumSplit, spilling: &cuts,
             progress: progress)
@@ -168,13 +170,11 @@ extension SQLiteStore {
             offset: unused("jsonsql_place"), length: unused("jsonsql_length"))
         let place = keys.offset
         let length = keys.length
-        // Read from the spill unless a column of the file has one of its keys' names.
-        let spilled =
-            keys.offset == cuts.places?.offset && keys.length == cuts.places?.length
-            ? cuts.spill.source(name: path) : nil
         let narrow = try SQLiteStore(memoryNamed: path)
         defer { narrow.close() }
-        try narrow.write { db in
+        // Whether the records the read left out rank below others as the table orders them.
+        let leftOutRead = cuts.ranking?.leftOut ?? 0
+        let cutoffHolds = try narrow.write { db in
             try TableSpec(
                 name: spec.table,
                 columns: columns + [
@@ -182,7 +182,14 @@ extension SQLiteStore {
                     ColumnSpec(name: length, type: .integer),
                 ], primaryKey: []
             ).create(in: db, ifNotExists: false)
+            guard leftOutRead > 0, let ranking = cuts.ranking else { return true }
+            return try rankCutoff(spec, keeping: kept, db: db)?.reads(ranking.path) == true
         }
+        // Read from the spill unless a column of the file has one of its keys' names.
+        let spilled =
+            keys.offset == cuts.places?.offset && keys.length == cuts.places?.length
+                && cutoffHolds
+            ? cuts.spill.source(name: path) : nil
         var cutter = NarrowRecords(spec, maximumBytes: 0)
         let select: RecordSelect = { fields, bytes, position in
             let small = try cutter.smallRecord(fields, bytes: bytes, at: position)
@@ -255,6 +262,6 @@ extension SQLiteStore {
             store.close()
             throw error
         }
-        return (store, tracker, cutoff?.leftOut ?? 0)
+        return (store, tracker, (spilled != nil ? leftOutRead : 0) + (cutoff?.leftOut ?? 0))
     }
 }
