@@ -11,14 +11,16 @@ import GRDBSQLite
 /// records it matches are read again, by their place, and loaded.
 ///
 /// Past `NarrowRecords`' budget, every cut-down record is written to a temporary file instead
-/// (`RecordSpill`, one after the other in the file's order), and the filter runs on those in
-/// batches. Nothing is decided here that SQLite does not decide: the filter's SQL is the one the
+/// (`RecordSpill`, one after the other in the file's order; one for each half of a file read on
+/// two threads), and the filter runs on those in batches, each half's on a connection and a
+/// thread of its own. Nothing is decided here that SQLite does not decide: the filter's SQL is the one the
 /// query runs, over the same types. Where a cut-down record cannot be inserted as it is, or the
 /// temporary files cannot be written, the caller reads the whole file again instead.
 struct FilteredRecords {
     private(set) var narrow: NarrowRecords
-    /// Once `narrow` is full: each record's cut-down record, record n on line n of the spill.
-    private var spill: RecordSpill?
+    /// Once `narrow` is full: each record's cut-down record, record n of a part on its line n,
+    /// in parts that follow each other in the file, with the number of records each holds.
+    private var spills: [(spill: RecordSpill, records: Int)] = []
     /// Each record's first byte in the file and its length, in the file's order, on disk.
     private(set) var places = RecordPlaces()
     /// The records observed, and appended.
@@ -31,59 +33,63 @@ struct FilteredRecords {
     }
 
     /// Whether the places or the cut-down records could not be written: nothing usable is kept.
-    var overflowed: Bool { places.failed || spill?.failed == true }
+    var overflowed: Bool { places.failed || spills.contains { $0.spill.failed } }
 
     /// Whether the cut-down records went to a temporary file (`spilledMatches`), not memory.
-    var spilled: Bool { spill != nil }
+    var spilled: Bool { !spills.isEmpty }
 
     /// Keeps the checked record at `position` in `bytes`, whose fields are `fields`.
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
-        if spill == nil {
+        if spills.isEmpty {
             try narrow.observe(fields, bytes: bytes, at: position)
             if narrow.full { startSpill() }
         }
         count += 1
-        if spill != nil {
-            spill?.append(try narrow.smallRecord(fields, bytes: bytes, at: position), line: count)
+        if !spills.isEmpty {
+            // Only this reader's part, the first, until `append`.
+            spills[0].spill.append(
+                try narrow.smallRecord(fields, bytes: bytes, at: position), line: count)
+            spills[0].records = count
         }
         places.append(offset: position.offset, length: position.end - position.start)
     }
 
-    /// Writes the cut-down records kept so far to `spill`, and frees them.
+    /// Writes the cut-down records kept so far to a part of `spills`, and frees them.
     private mutating func startSpill() {
+        spills = [Self.spill(&narrow)]
+        narrow.removeKept()
+    }
+
+    /// Each record `narrow` kept, its cut-down record on its line of a spill of its own.
+    private static func spill(_ narrow: inout NarrowRecords) -> (RecordSpill, Int) {
         var spill = RecordSpill()
         var line = 0
         narrow.forEachRecord {
             line += 1
             spill.append(Array($0), line: line)
         }
-        narrow.removeKept()
-        self.spill = spill
+        return (spill, line)
     }
 
     /// Adds the records a later reader kept, which follow these in the file.
     mutating func append(_ later: FilteredRecords) {
         guard !overflowed else { return }
-        if spill == nil && later.spill == nil {
+        if spills.isEmpty && later.spills.isEmpty {
             if narrow.append(later.narrow) {
                 count += later.count
                 places.append(later.places)
                 return
             }
         }
-        if spill == nil { startSpill() }
-        if let next = later.spill {
-            spill?.follow(next, meetingLine: count + 1)
-        } else {
-            var line = count
+        if spills.isEmpty { startSpill() }
+        if later.spills.isEmpty {
             var theirs = later.narrow
-            theirs.forEachRecord {
-                line += 1
-                spill?.append(Array($0), line: line)
-            }
+            spills.append(Self.spill(&theirs))
+        } else {
+            spills += later.spills
         }
         count += later.count
         places.append(later.places)
@@ -100,7 +106,7 @@ struct FilteredRecords {
     )
         throws -> [Bool]?
     {
-        guard spill == nil else { return nil }
+        guard spills.isEmpty else { return nil }
         let rendered = try FilterSQL(filter, table: info)
         try TableSpec(name: name, columns: columns, primaryKey: []).create(
             in: db, ifNotExists: false)
@@ -123,68 +129,92 @@ struct FilteredRecords {
         return narrow.records.map { matched[Int($0)] }
     }
 
-    /// `matches` of `spilled` cut-down records: they are read as the file `source` into a new
-    /// table `name` of `store` in batches of `batchSize` (on two threads, as `insert` reads),
-    /// the filter runs on each batch, and the batch is deleted. Nil when one cannot be
+    /// `matches` of `spilled` cut-down records: each part of them is read as the file `source`
+    /// into a new table `name` in batches of `batchSize` (on two threads, as `insert` reads),
+    /// the filter runs on each batch, and the batch is deleted; the first part in `store`, the
+    /// others in a store of their own on another thread at once. Nil when one cannot be
     /// inserted as it is, or the spill cannot be read.
     func spilledMatches(
         _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String,
         store: SQLiteStore, source: String, batchSize: Int = 1 << 16
     ) throws -> [Bool]? {
-        guard let input = spill?.source(name: source), let rowid = info.rowidName else {
-            return nil
-        }
+        guard let first = spills.first, let rowid = info.rowidName else { return nil }
         let rendered = try FilterSQL(filter, table: info)
         let table = SQLQuote.identifier(name)
-        try store.write { db in
-            try TableSpec(name: name, columns: columns, primaryKey: []).create(
-                in: db, ifNotExists: false)
-        }
-        defer { _ = try? store.write { db in try db.execute(sql: "DROP TABLE \(table)") } }
-        var matched = [Bool](repeating: false, count: count)
-        var done = 0
-        var options = InsertOptions(table: name)
-        options.format = .json
-        do {
-            _ = try store.insert(
-                from: [input], options: options, progress: nil,
-                batch: (
-                    batchSize,
-                    { db in
-                        // Every record of the batch is in the table, rowids in order (the file
-                        // may have a column named rowid: `rowid` is the name SQLite's has).
-                        let batch = try Row.fetchOne(
-                            db,
-                            sql: "SELECT count(*), min(\(rowid)), max(\(rowid)) FROM \(table)")
-                        let size: Int = batch?[0] ?? 0
-                        guard size > 0 else { return true }
-                        guard let first: Int64 = batch?[1], let last: Int64 = batch?[2],
-                            last - first + 1 == Int64(size)
-                        else {
-                            throw JSONSQLError("the cut-down records are not numbered in order")
-                        }
-                        let rows = try Int64.fetchCursor(
-                            db,
-                            sql:
-                                "SELECT \(rowid) FROM \(table) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
-                            arguments: StatementArguments(rendered.arguments))
-                        while let row = try rows.next() {
-                            let number = done + Int(row - first)
-                            guard matched.indices.contains(number) else {
-                                throw JSONSQLError("more cut-down records than records")
+        let later = Array(spills.dropFirst())
+        // Which records of `part` the filter matches, through `store`.
+        func matches(of part: (spill: RecordSpill, records: Int), in store: SQLiteStore) throws
+            -> [Bool]?
+        {
+            guard let input = part.spill.source(name: source) else { return nil }
+            try store.write { db in
+                try TableSpec(name: name, columns: columns, primaryKey: []).create(
+                    in: db, ifNotExists: false)
+            }
+            defer { _ = try? store.write { db in try db.execute(sql: "DROP TABLE \(table)") } }
+            var matched = [Bool](repeating: false, count: part.records)
+            var done = 0
+            var options = InsertOptions(table: name)
+            options.format = .json
+            do {
+                _ = try store.insert(
+                    from: [input], options: options, progress: nil,
+                    batch: (
+                        batchSize,
+                        { db in
+                            // Every record of the batch is in the table, rowids in order (the
+                            // file may have a column named rowid: `rowid` is the name SQLite's
+                            // has).
+                            let batch = try Row.fetchOne(
+                                db,
+                                sql:
+                                    "SELECT count(*), min(\(rowid)), max(\(rowid)) FROM \(table)"
+                            )
+                            let size: Int = batch?[0] ?? 0
+                            guard size > 0 else { return true }
+                            guard let first: Int64 = batch?[1], let last: Int64 = batch?[2],
+                                last - first + 1 == Int64(size)
+                            else {
+                                throw JSONSQLError("the cut-down records are not numbered in order")
                             }
-                            matched[number] = true
+                            let rows = try Int64.fetchCursor(
+                                db,
+                                sql:
+                                    "SELECT \(rowid) FROM \(table) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
+                                arguments: StatementArguments(rendered.arguments))
+                            while let row = try rows.next() {
+                                let number = done + Int(row - first)
+                                guard matched.indices.contains(number) else {
+                                    throw JSONSQLError("more cut-down records than records")
+                                }
+                                matched[number] = true
+                            }
+                            done += size
+                            try db.execute(sql: "DELETE FROM \(table)")
+                            return true
                         }
-                        done += size
-                        try db.execute(sql: "DELETE FROM \(table)")
-                        return true
-                    }
-                ))
-        } catch {
-            if Interruption.isRequested { throw error }
-            return nil
+                    ))
+            } catch {
+                if Interruption.isRequested { throw error }
+                return nil
+            }
+            return done == part.records ? matched : nil
         }
-        return done == count ? matched : nil
+        let beside = later.isEmpty ? nil : try SQLiteStore(memoryNamed: source)
+        defer { beside?.close() }
+        let (here, there) = try inParallel(
+            { try matches(of: first, in: store) },
+            beside: { () throws -> [Bool]? in
+                guard let beside else { return [] }
+                var all: [Bool] = []
+                for part in later {
+                    guard let matched = try matches(of: part, in: beside) else { return nil }
+                    all += matched
+                }
+                return all
+            })
+        guard let here, let there, here.count + there.count == count else { return nil }
+        return here + there
     }
 
     /// The line of the file at `path` that byte `offset` is on, counted from 1.
