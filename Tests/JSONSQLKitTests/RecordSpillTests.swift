@@ -161,6 +161,97 @@ struct RecordSpillTests {
     }
 
     @Test(
+        "records read by their places come whole and in order, near ones in one read and far ones alone, however many are read, until told to stop"
+    )
+    func placedReads() throws {
+        var random = OutputWriterTests.SplitMix(state: 41)
+        // Records of 1 to 300 bytes with 0 to 2,000 bytes between them.
+        var text: [UInt8] = []
+        var places: [(record: Int, offset: Int64, length: Int)] = []
+        for record in 1...400 {
+            text += [UInt8](repeating: 0x20, count: Int(random.next() % 2_000))
+            let length = Int(random.next() % 300) + 1
+            places.append((record, Int64(text.count), length))
+            text += (0..<length).map { _ in UInt8(ascii: "a") + UInt8(random.next() % 26) }
+        }
+        let file = try files.write("far.txt", String(decoding: text, as: UTF8.self))
+        for (window, gap) in [
+            (64, 1), (256, 500), (4_096, 1_000), (1 << 20, 1 << 20), (1 << 20, 1),
+        ] {
+            for every in [1, 2, 7] {
+                let wanted = places.enumerated().filter { $0.offset % every == 0 }.map(\.element)
+                for stop in [wanted.count, wanted.count / 3, 1] {
+                    let reader = try PlacedRecords(file, window: window, gap: gap)
+                    var found: [(Int, [UInt8])] = []
+                    func body(_ bytes: UnsafeMutablePointer<UInt8>, _ at: RecordReader.Position)
+                        -> Bool
+                    {
+                        found.append(
+                            (
+                                at.record,
+                                Array(
+                                    UnsafeBufferPointer(
+                                        start: bytes + at.start, count: at.end - at.start))
+                            ))
+                        // Written in place, as the scanner does, for the next to read as written.
+                        (bytes + at.start).update(repeating: 0x22, count: at.end - at.start)
+                        return found.count < stop
+                    }
+                    var going = true
+                    for place in wanted where going {
+                        going = try reader.read(
+                            record: place.record, offset: place.offset, length: place.length, body)
+                    }
+                    if going { _ = try reader.finish(body) }
+                    #expect(found.count == stop, "\(window) \(gap) \(every) \(stop)")
+                    if stop == wanted.count {
+                        // A record is read with the one before where fewer than `gap` bytes lie
+                        // between and the read stays within the window: each read's bytes.
+                        var reads: [(start: Int64, end: Int64)] = []
+                        for place in wanted {
+                            let end = place.offset + Int64(place.length)
+                            if let last = reads.last, place.offset - last.end < Int64(gap),
+                                end - last.start <= Int64(window)
+                            {
+                                reads[reads.count - 1].end = end
+                            } else {
+                                reads.append((place.offset, end))
+                            }
+                        }
+                        #expect(
+                            reader.bytesRead == reads.reduce(0) { $0 + Int($1.end - $1.start) },
+                            "\(window) \(gap) \(every)")
+                        // Apart, only the records' bytes; all together, everything between.
+                        if gap == 1 {
+                            #expect(reader.bytesRead == wanted.reduce(0) { $0 + $1.length })
+                        }
+                        if gap == 1 << 20 {
+                            #expect(
+                                reader.bytesRead
+                                    == Int(wanted.last!.offset - wanted[0].offset)
+                                    + wanted.last!.length)
+                        }
+                    }
+                    for ((record, bytes), place) in zip(found, wanted) {
+                        #expect(record == place.record)
+                        #expect(
+                            bytes
+                                == Array(
+                                    text[Int(place.offset)..<Int(place.offset) + place.length]
+                                ), "\(window) \(gap) \(every) \(record)")
+                    }
+                }
+            }
+        }
+        // A file cut short while read: the record past its end is named as changed.
+        let reader = try PlacedRecords(file, window: 1 << 20)
+        let past = (record: 1, offset: Int64(text.count - 10), length: 20)
+        #expect(
+            try reader.read(record: 1, offset: past.offset, length: past.length) { _, _ in true })
+        #expect(throws: JSONSQLError.self) { try reader.finish { _, _ in true } }
+    }
+
+    @Test(
         "records read again by their places come as written, in order, with their fields; one insert refuses is read again and named by its line"
     )
     func placedRecords() throws {

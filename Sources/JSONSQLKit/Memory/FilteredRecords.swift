@@ -245,8 +245,8 @@ struct FilteredRecords {
 
     /// Reads the records at `places` of the file at `path` (each one's number, first byte and
     /// length, in the file's order) and calls `body` with its bytes (writable) and place; `body`
-    /// returns false to stop. The file is read in windows of at least `window` bytes, so records
-    /// close together take one read.
+    /// returns false to stop. Records close together take one read of at most `window` bytes
+    /// (`PlacedRecords`).
     static func forEachRecord(
         at places: some Sequence<(record: Int, offset: Int64, length: Int)>, in path: String,
         window: Int = 1 << 20,
@@ -256,23 +256,30 @@ struct FilteredRecords {
         for (record, offset, length) in places {
             if !(try reader.read(record: record, offset: offset, length: length, body)) { return }
         }
+        _ = try reader.finish(body)
     }
 }
 
-/// Records read from a file by their places, in the file's order: the file is read in windows
-/// of at least `window` bytes, so records close together take one read.
+/// Records read from a file by their places, in the file's order. Records close together take
+/// one read of at most `window` bytes: a record joins the read of those before it where fewer
+/// than `gap` bytes lie between, which cost less to copy than a read of its own; so records far
+/// apart are read alone, and the bytes between them are not read at all.
 final class PlacedRecords {
     private let source: InputSource
     private let window: Int
+    private let gap: Int64
     /// One buffer for every read, made once (not zeroed: only the bytes read are used).
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private var bufferStart: Int64 = 0
-    private var bufferCount = 0
+    /// The records waiting for one read, in the file's order.
+    private var waiting: [(record: Int, offset: Int64, length: Int)] = []
+    /// The bytes read so far: the records', and those between records read together.
+    private(set) var bytesRead = 0
 
-    init(_ path: String, window: Int) throws {
+    init(_ path: String, window: Int, gap: Int = 16 << 10) throws {
         source = try InputSource.open(path)
         self.window = window
+        self.gap = Int64(gap)
         capacity = window
         buffer = .allocate(capacity: window)
     }
@@ -283,30 +290,51 @@ final class PlacedRecords {
     }
 
     /// Calls `body` with the bytes (writable, as the scanner decodes strings in place) and
-    /// place of record number `record`, `length` bytes at `offset`; what `body` returns.
+    /// place of record number `record`, `length` bytes at `offset`, once it is read: with the
+    /// records after it, or at `finish`, which the caller calls after the last. False once
+    /// `body` returned false.
     func read(
         record: Int, offset: Int64, length: Int,
         _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
     ) throws -> Bool {
-        if offset < bufferStart || offset + Int64(length) > bufferStart + Int64(bufferCount) {
-            let size = max(window, length)
-            if size > capacity {
-                buffer.deallocate()
-                buffer = .allocate(capacity: size)
-                capacity = size
+        if let first = waiting.first, let last = waiting.last {
+            let end = last.offset + Int64(last.length)
+            if offset >= end, offset - end < gap,
+                offset + Int64(length) - first.offset <= Int64(window)
+            {
+                waiting.append((record, offset, length))
+                return true
             }
-            let read = pread(source.fd, buffer, size, off_t(offset))
-            guard read >= length else {
-                bufferCount = 0
-                throw JSONSQLError("\(source.name) changed while it was read")
-            }
-            bufferStart = offset
-            bufferCount = read
+            guard try finish(body) else { return false }
         }
-        let start = Int(offset - bufferStart)
-        let position = RecordReader.Position(
-            line: 0, record: record, start: start, end: start + length, offset: offset)
-        return try body(buffer, position)
+        waiting.append((record, offset, length))
+        return true
+    }
+
+    /// Reads the records waiting, in one read, and calls `body` with each; false once it
+    /// returned false.
+    func finish(_ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool)
+        throws -> Bool
+    {
+        guard let first = waiting.first, let last = waiting.last else { return true }
+        defer { waiting.removeAll(keepingCapacity: true) }
+        let size = Int(last.offset + Int64(last.length) - first.offset)
+        if size > capacity {
+            buffer.deallocate()
+            buffer = .allocate(capacity: size)
+            capacity = size
+        }
+        guard pread(source.fd, buffer, size, off_t(first.offset)) == size else {
+            throw JSONSQLError("\(source.name) changed while it was read")
+        }
+        bytesRead += size
+        for (record, offset, length) in waiting {
+            let start = Int(offset - first.offset)
+            let position = RecordReader.Position(
+                line: 0, record: record, start: start, end: start + length, offset: offset)
+            if !(try body(buffer, position)) { return false }
+        }
+        return true
     }
 }
 

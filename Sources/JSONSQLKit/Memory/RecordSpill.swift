@@ -274,6 +274,7 @@ struct RecordPlaces {
         guard complete else {
             throw JSONSQLError("the places of \(path)'s records could not be read back")
         }
+        _ = try reader.finish(body)
     }
 
     /// Calls `body` with each place, in order, until it returns false; false when the places
