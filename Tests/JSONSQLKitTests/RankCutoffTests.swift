@@ -39,12 +39,14 @@ struct RankCutoffTests {
                 }
             members.append(#""r":\#(real)"#)
             var doc: [String] = []
-            switch random.next() % 7 {
+            switch random.next() % 8 {
             case 0: break
             case 1: doc.append(#""v":null"#)
             case 2: doc.append(#""v":"\#(random.next() % 100)""#)
             case 3: doc.append(#""v":true"#)
             case 4: doc.append(#""\u0076":\#(number())"#)
+            // The same key twice, written with an escape first: SQLite finds that one.
+            case 5: doc.append(#""\u0076":\#(number()),"v":\#(number())"#)
             default: doc.append(#""v":\#(number())"#)
             }
             doc.append(#""a":[\#(number()),\#(random.next() % 3 == 0 ? "null" : number())]"#)
@@ -120,6 +122,37 @@ struct RankCutoffTests {
             #expect(leftOut[term, default: 0] > 0, "\(term)")
         }
         #expect(leftOut["s", default: 0] == 0)
+    }
+
+    @Test("a key written twice, with an escape first, ranks by the value SQLite finds first")
+    func escapedKeyFirst() throws {
+        let path = NSTemporaryDirectory() + "cutoff-escaped-\(UUID().uuidString).ndjson"
+        defer { unlink(path) }
+        // The last record's first `v`, escaped, is the greatest; its plain `v` the least.
+        var lines = (0..<3_000).map { #"{"id":\#($0),"doc":{"v":\#($0)}}"# }
+        lines.append(#"{"id":3000,"doc":{"\u0076":1000000,"v":-1}}"#)
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let store = try Store.loading([path])
+        defer { store.close() }
+        for descending in [true, false] {
+            var spec = QuerySpec(table: Store.tableName(forFile: path))
+            spec.orderBy = [(try Selection(parsing: "doc.v"), descending)]
+            spec.limit = 2
+            spec.jsonColumnsAuto = false
+            let loaded = OutputBuffer()
+            try store.run(spec, format: .jsonl, to: loaded)
+            #expect(loaded.text.contains(#""id":3000"#) == descending)
+            for split in [nil, 1] as [Int64?] {
+                let found = try SQLiteStore.topRecordsByPlace(
+                    file: path, spec: spec, keeping: 2, batchSize: 500, minimumSplit: split,
+                    progress: nil)
+                defer { found.store.close() }
+                let streamed = OutputBuffer()
+                try found.store.run(spec, format: .jsonl, to: streamed)
+                #expect(streamed.text == loaded.text, "\(descending) \(split ?? -1)")
+            }
+        }
     }
 
     @Test(
@@ -240,6 +273,10 @@ struct RankCutoffTests {
         #expect(value(#"{"a":null}"#, "a", []) == .null)
         // A key written with an escape may be the one; a column named in another case is.
         #expect(value(#"{"a":{"\u0062":1}}"#, "a", [.key("b")]) == nil)
+        // SQLite finds the first of a key written twice, which may be the one escaped.
+        #expect(value(#"{"a":{"\u0062":100,"b":1}}"#, "a", [.key("b")]) == nil)
+        #expect(value(#"{"a":{"b":1,"\u0062":100}}"#, "a", [.key("b")]) == .number(1))
+        #expect(value(#"{"a":{"c":{"\u0062":5},"b":2}}"#, "a", [.key("b")]) == .number(2))
         #expect(value(#"{"A":7}"#, "a", []) == nil)
         // Text, booleans, an index from the end: not read.
         #expect(value(#"{"a":"7"}"#, "a", []) == nil)

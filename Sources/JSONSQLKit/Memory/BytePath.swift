@@ -4,8 +4,9 @@ import Foundation
 /// first member with the key, the element at the index; NULL where a key is absent, an index
 /// is past the end, or a step meets a value of another kind (`null -> '$.a'`,
 /// `[1] -> '$.a'`, `{"0":1} -> '$[0]'`). Nil, for the caller to leave to SQLite, wherever the
-/// answer is not certain from the bytes: a key written with an escape in an object searched,
-/// an index from the end, text that is not as checked.
+/// answer is not certain from the bytes: a key written with an escape in an object searched
+/// before the key is found (or anywhere in it, where it is not), an index from the end, text
+/// that is not as checked.
 struct BytePath: Equatable {
     /// A step from a value to one inside it: a key, as its UTF-8 in `keys`, or an array's
     /// element. (The keys' bytes are in one array, so that a lookup, done for every record,
@@ -75,6 +76,9 @@ struct BytePath: Equatable {
                         escaped = true
                     } else if member.keyEnd - member.keyStart == keyCount {
                         if sameBytes(bytes + member.keyStart, keys + keyStart, keyCount) {
+                            // A key written with an escape before it may be the same key,
+                            // which SQLite would find first.
+                            if escaped { return nil }
                             found = (member.valueStart, member.valueEnd)
                             break
                         }
