@@ -123,6 +123,10 @@ struct NarrowRecords {
     /// The columns whose paths the query reads, and one tree each.
     private var keys: KeyColumns
     private var trees: [PathTree]
+    /// Each field's column in the record being cut, and those of records before by their
+    /// keys (`KeyLayout`): found once per run of keys rather than key by key.
+    private var fieldColumns: [Int] = []
+    private var routes = LayoutMemo<[Int]>()
     /// The small records waiting to be numbered (`older`, `newer`), then the one being cut.
     private var buffer = OutputBuffer()
     /// A small record cut and waiting to be numbered: its length and hash.
@@ -343,9 +347,15 @@ struct NarrowRecords {
                 for index in columns.indices where columns[index] == own { add(fields[index], 0) }
             }
         } else {
-            for (index, field) in fields.enumerated() {
-                let column = try keys.column(field, at: index, bytes: bytes)
-                if column >= 0 { add(field, column) }
+            if let columns = routes.value(position.keys) {
+                fieldColumns = columns
+            } else {
+                try keys.columns(fields, bytes: bytes, into: &fieldColumns)
+                routes.remember(position.keys, fieldColumns)
+            }
+            let columns = fieldColumns
+            for index in columns.indices where columns[index] >= 0 {
+                add(fields[index], columns[index])
             }
         }
         buffer.append(UInt8(ascii: "}"))
