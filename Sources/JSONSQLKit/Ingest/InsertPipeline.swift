@@ -182,6 +182,14 @@ final class RecordText {
     deinit { bytes.deallocate() }
 }
 
+/// Each field's column (`InsertColumns.find`) in the last record a producer added, whose run
+/// of keys was `keys` (`KeyLayout`): the next record with the same keys has the same columns,
+/// found once per run rather than key by key.
+struct KnownColumns {
+    var keys: KeyLayout.Number = 0
+    var found: [Int] = []
+}
+
 /// Reads, scans and converts records on its own thread, so that the database thread only
 /// binds and steps.
 ///
@@ -252,6 +260,7 @@ final class RecordProducer: @unchecked Sendable {
         var fields: [JSONField] = []
         var slots = [Int](repeating: -1, count: min(64, layout.columns.count))
         var scratch: [UInt8] = []
+        var columns = KnownColumns()
         let replacement = RecordText()
         var records = 0
         var types = self.types
@@ -276,6 +285,8 @@ final class RecordProducer: @unchecked Sendable {
                     }
                     var bytes = reader.bytes
                     var place = position
+                    // Fields narrowed or replaced are no longer the record's run of keys.
+                    if select != nil { place.keys = 0 }
                     if let select, let own = try select(&fields, reader.bytes, position) {
                         // The record's own text, scanned for its fields, at the record's place.
                         bytes = replacement.hold(own)
@@ -284,19 +295,17 @@ final class RecordProducer: @unchecked Sendable {
                         place.start = 0
                         place.end = own.count
                     }
-                    let filling: InsertBatch
-                    if let batch {
-                        filling = batch
-                    } else {
+                    if batch == nil {
                         // Nil only once the database thread stopped, so nobody waits for more.
                         guard let free = pipe.takeFree() else { return }
-                        filling = free
                         batch = free
                     }
+                    // Held by `batch` until sent: not retained and released for each record.
+                    unowned(unsafe) let filling = batch!
                     add(
                         place, source: index, bytesRead: before + reader.bytesRead,
-                        fields: fields, from: bytes,
-                        to: filling, slots: &slots, scratch: &scratch)
+                        fields: fields, from: bytes, to: filling, slots: &slots,
+                        columns: &columns, scratch: &scratch)
                     if filling.isFull {
                         pipe.send(filling)
                         batch = nil
@@ -320,7 +329,7 @@ final class RecordProducer: @unchecked Sendable {
     private func add(
         _ position: RecordReader.Position, source: Int, bytesRead: Int64, fields: [JSONField],
         from bytes: UnsafeMutablePointer<UInt8>, to batch: InsertBatch, slots: inout [Int],
-        scratch: inout [UInt8]
+        columns: inout KnownColumns, scratch: inout [UInt8]
     ) {
         let length = position.end - position.start
         let offset = batch.append(bytes + position.start, count: length)
@@ -331,11 +340,16 @@ final class RecordProducer: @unchecked Sendable {
             source: source, bytesRead: bytesRead, first: batch.values.count, count: 0, mask: 0,
             prepared: false)
         prepare: do {
+            if position.keys == 0 || position.keys != columns.keys {
+                columns.keys = position.keys
+                columns.found.removeAll(keepingCapacity: true)
+                for (index, field) in fields.enumerated() {
+                    columns.found.append(layout.find(field, bytes: bytes, hint: index))
+                }
+            }
             var mask: UInt64 = 0
-            for (index, var field) in fields.enumerated() {
-                field.keyStart += shift
-                field.keyEnd += shift
-                let column = layout.find(field, bytes: batch.bytes, hint: index)
+            for index in columns.found.indices {
+                let column = columns.found[index]
                 guard column >= 0, column < slots.count, mask & (1 << UInt64(column)) == 0 else {
                     break prepare
                 }
