@@ -181,10 +181,12 @@ final class RecordRows {
 
     /// `cells` of the selections from the record's values in `stored` (NULL where absent).
     private func selectedCells() -> Bool {
-        var seen = held
-        for (index, selection) in selected.enumerated() {
-            let value = stored[selection.column] ?? RowBatch.Cell(type: SQLITE_NULL)
-            guard let path = selection.path else {
+        // The selections that held a value here and in no row before: `held` changes only
+        // once the row is certain, and seldom.
+        var newlyHeld = 0
+        for index in selected.indices {
+            let value = stored[selected[index].column] ?? RowBatch.Cell(type: SQLITE_NULL)
+            guard selected[index].path != nil else {
                 cells[index] = value
                 continue
             }
@@ -195,7 +197,7 @@ final class RecordRows {
                 continue
             }
             let found = text.withUnsafeBufferPointer {
-                path.find(
+                selected[index].path!.find(
                     in: $0.baseAddress!, start: Int(value.value),
                     end: Int(value.value) + value.count)
             }
@@ -205,11 +207,18 @@ final class RecordRows {
             case .value(let start, let end):
                 cells[index] = RowBatch.Cell(
                     type: SQLITE_TEXT, count: end - start, value: Int64(start))
-                seen[index] = true
+                if !held[index] { newlyHeld += 1 }
             }
         }
-        held = seen
+        if newlyHeld > 0 { markHeld() }
         return true
+    }
+
+    /// Marks the selections whose cells hold a path's value as held.
+    private func markHeld() {
+        for index in selected.indices where selected[index].path != nil {
+            if cells[index].type != SQLITE_NULL { held[index] = true }
+        }
     }
 
     /// The cell of the value `prepared` that `column` stores, its text appended to `text`; nil
