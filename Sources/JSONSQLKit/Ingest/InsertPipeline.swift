@@ -295,13 +295,15 @@ final class RecordProducer: @unchecked Sendable {
                         place.start = 0
                         place.end = own.count
                     }
-                    if batch == nil {
+                    let filling: InsertBatch
+                    if let batch {
+                        filling = batch
+                    } else {
                         // Nil only once the database thread stopped, so nobody waits for more.
                         guard let free = pipe.takeFree() else { return }
+                        filling = free
                         batch = free
                     }
-                    // Held by `batch` until sent: not retained and released for each record.
-                    unowned(unsafe) let filling = batch!
                     add(
                         place, source: index, bytesRead: before + reader.bytesRead,
                         fields: fields, from: bytes, to: filling, slots: &slots,
