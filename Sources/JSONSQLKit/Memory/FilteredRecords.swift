@@ -116,17 +116,27 @@ struct FilteredRecords {
         // Inserted in order into an empty table: rowid n + 1 is cut-down record n.
         guard let rowid = info.rowidName else { return nil }
         var matched = [Bool](repeating: false, count: narrow.distinctCount)
-        let rows = try Row.fetchCursor(
+        var numbered = true
+        try Self.forEachMatch(of: rendered, in: name, like: info, rowid: rowid, db: db) { row in
+            let number = Int(row) - 1
+            if matched.indices.contains(number) { matched[number] = true } else { numbered = false }
+        }
+        guard numbered else { return nil }
+        return narrow.records.map { matched[Int($0)] }
+    }
+
+    /// Calls `body` with the `rowid` of each row of the table `name` that the filter `rendered`,
+    /// written for the table `info`, matches there under that table's name.
+    private static func forEachMatch(
+        of rendered: FilterSQL, in name: String, like info: TableInfo, rowid: String,
+        db: Database, _ body: (Int64) throws -> Void
+    ) throws {
+        let rows = try Int64.fetchCursor(
             db,
             sql:
                 "SELECT \(rowid) FROM \(SQLQuote.identifier(name)) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
             arguments: StatementArguments(rendered.arguments))
-        while let row = try rows.next() {
-            let number = Int(row[0] as Int64) - 1
-            guard matched.indices.contains(number) else { return nil }
-            matched[number] = true
-        }
-        return narrow.records.map { matched[Int($0)] }
+        while let row = try rows.next() { try body(row) }
     }
 
     /// `matches` of `spilled` cut-down records: each part of them is read as the file `source`
@@ -177,12 +187,9 @@ struct FilteredRecords {
                             else {
                                 throw JSONSQLError("the cut-down records are not numbered in order")
                             }
-                            let rows = try Int64.fetchCursor(
-                                db,
-                                sql:
-                                    "SELECT \(rowid) FROM \(table) AS \(SQLQuote.identifier(info.name)) WHERE \(rendered.sql)",
-                                arguments: StatementArguments(rendered.arguments))
-                            while let row = try rows.next() {
+                            try Self.forEachMatch(
+                                of: rendered, in: name, like: info, rowid: rowid, db: db
+                            ) { row in
                                 let number = done + Int(row - first)
                                 guard matched.indices.contains(number) else {
                                     throw JSONSQLError("more cut-down records than records")
