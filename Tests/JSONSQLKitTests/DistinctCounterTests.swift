@@ -41,4 +41,18 @@ struct DistinctCounterTests {
         for i in 0..<300 { exact.insert(Self.hash(Int64(i % 100))) }
         #expect(exact.count == 100 && !exact.isApproximate)
     }
+
+    @Test(
+        "values are hashed with XXH64: the reference implementation's hashes, at every length class",
+        arguments: [
+            ("", 0, 0xef46_db37_51d8_e999), ("a", 0, 0xd24e_c4f1_a98c_6e5b),
+            ("abc", 0, 0x44bc_2cf5_ad77_0999),
+            ("Nobody inspects the spammish repetition", 0, 0xfbce_a83c_8a37_8bf1),
+            ("0123456789abcdef0123456789abcdef0123", 7, 0x64ba_aaa0_88a3_a7e2),
+            (#"{"k":1}"#, 5, 0xd04a_fb1b_f545_a32b),
+        ] as [(String, UInt64, UInt64)])
+    func xxh64(_ text: String, seed: UInt64, expected: UInt64) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBufferPointer { valueHash($0, seed: seed) } == expected)
+    }
 }
