@@ -50,8 +50,9 @@ struct FilteredRecords {
         count += 1
         if !spills.isEmpty {
             // Only this reader's part, the first, until `append`.
-            spills[0].spill.append(
-                try narrow.smallRecord(fields, bytes: bytes, at: position), line: count)
+            try narrow.withSmallRecord(fields, bytes: bytes, at: position) {
+                spills[0].spill.append($0, line: count)
+            }
             spills[0].records = count
         }
         places.append(offset: position.offset, length: position.end - position.start)

@@ -63,8 +63,10 @@ struct KeptValues {
         }
         try columns?.observe(fields, bytes: bytes, at: position)
         if columns?.overflowed == true { columns = nil }
-        if spill != nil, let small = try cutter?.smallRecord(fields, bytes: bytes, at: position) {
-            spill?.append(small, line: count)
+        if spill != nil {
+            try cutter?.withSmallRecord(fields, bytes: bytes, at: position) {
+                spill?.append($0, line: count)
+            }
         }
     }
 

@@ -303,6 +303,15 @@ struct NarrowRecords {
         return buffer.withBytes { Array(UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
+    /// `smallRecord`, passed to `body` where it was cut: no copy made.
+    mutating func withSmallRecord(
+        _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws {
+        let start = try cut(fields, bytes: bytes, at: position)
+        buffer.withBytes { body(UnsafeBufferPointer(rebasing: $0[start...])) }
+    }
+
     /// `smallRecord`, written into `out` (its storage reused, no copy made).
     mutating func smallRecord(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position,

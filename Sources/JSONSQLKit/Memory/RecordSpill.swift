@@ -20,6 +20,12 @@ final class SpillFile {
         if buffer.count >= 1 << 20 { flush() }
     }
 
+    /// Writes `byte` `count` times.
+    func write(byte: UInt8, count: Int) {
+        buffer.append(contentsOf: repeatElement(byte, count: count))
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
     func write(_ bytes: UnsafeRawBufferPointer) {
         write(bytes.assumingMemoryBound(to: UInt8.self))
     }
@@ -86,6 +92,11 @@ struct RecordSpill {
 
     /// Appends `text`, a record's small record, for the record starting on `recordLine`.
     mutating func append(_ text: [UInt8], line recordLine: Int) {
+        text.withUnsafeBufferPointer { append($0, line: recordLine) }
+    }
+
+    /// `append`, of bytes someone else holds.
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>, line recordLine: Int) {
         if file == nil && !broken {
             file = SpillFile("jsonsql-spill")
             broken = file == nil
@@ -93,19 +104,14 @@ struct RecordSpill {
         guard let file, !failed else { return }
         if firstLine == 0 { firstLine = recordLine }
         pad(to: recordLine, in: file)
-        text.withUnsafeBufferPointer { text in
-            file.write(text)
-            line += Self.lineBreaks(in: text)
-        }
+        file.write(text)
+        line += Self.lineBreaks(in: text)
     }
 
     /// Writes line breaks until the next byte is on `target`, or a space where it is already.
     private mutating func pad(to target: Int, in file: SpillFile) {
         let breaks = max(0, target - line)
-        [UInt8](repeating: 0x0A, count: breaks).withUnsafeBufferPointer { file.write($0) }
-        if breaks == 0 {
-            [UInt8(ascii: " ")].withUnsafeBufferPointer { file.write($0) }
-        }
+        file.write(byte: breaks == 0 ? UInt8(ascii: " ") : 0x0A, count: max(breaks, 1))
         line += breaks
     }
 
@@ -213,8 +219,9 @@ struct SpilledRecords {
             return
         }
         guard let places else {
-            return spill.append(
-                try cutter.smallRecord(fields, bytes: bytes, at: position), line: position.line)
+            return try cutter.withSmallRecord(fields, bytes: bytes, at: position) {
+                spill.append($0, line: position.line)
+            }
         }
         try cutter.smallRecord(fields, bytes: bytes, at: position, into: &placed)
         guard places.add(to: &placed, at: position) else {
