@@ -7,7 +7,10 @@ import Foundation
 /// answer is not certain from the bytes: a key written with an escape in an object searched
 /// before the key is found (or anywhere in it, where it is not), an index from the end, text
 /// that is not as checked.
-struct BytePath: Equatable {
+///
+/// A class of constants, so that a row taking a path from its selections retains it once
+/// rather than each array it holds.
+final class BytePath: Equatable, Sendable {
     /// A step from a value to one inside it: a key, as its UTF-8 in `keys`, or an array's
     /// element. (The keys' bytes are in one array, so that a lookup, done for every record,
     /// retains and releases nothing.)
@@ -26,7 +29,12 @@ struct BytePath: Equatable {
     private let steps: [Step]
     private let keys: [UInt8]
 
-    init(_ segments: [JSONPath.Segment]) {
+    convenience init(_ segments: [JSONPath.Segment]) {
+        self.init(steps: segments, column: nil)
+    }
+
+    private init(steps segments: [JSONPath.Segment], column: String?) {
+        self.column = column
         var keys: [UInt8] = []
         steps = segments.map {
             switch $0 {
@@ -42,12 +50,15 @@ struct BytePath: Equatable {
 
     /// The path from a record: its top-level key `column`, which a key differing from it only
     /// in ASCII case makes uncertain (SQLite's column names ignore case), then `segments`.
-    init(column: String, _ segments: [JSONPath.Segment]) {
-        self.init([.key(column)] + segments)
-        self.column = column
+    convenience init(column: String, _ segments: [JSONPath.Segment]) {
+        self.init(steps: [.key(column)] + segments, column: column)
     }
 
-    private var column: String?
+    private let column: String?
+
+    static func == (a: BytePath, b: BytePath) -> Bool {
+        a.steps == b.steps && a.keys == b.keys && a.column == b.column
+    }
 
     /// The value at the path in the JSON value `start..<end` of `bytes` (whitespace around it
     /// allowed).
