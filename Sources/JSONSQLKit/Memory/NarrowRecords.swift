@@ -330,6 +330,9 @@ struct NarrowRecords {
         routed: (routing: Routing, own: Int)? = nil
     ) throws -> Int {
         ownBuffer()
+        // Held here, so that cutting retains neither the buffer nor a tree per value.
+        let buffer = buffer
+        let trees = trees
         let start = waitingBytes
         buffer.truncate(to: start)
         let count = position.end - position.start
@@ -349,7 +352,8 @@ struct NarrowRecords {
             buffer.append(UInt8(ascii: ":"))
             // A string's span is between its quotes.
             let quote = field.kind == .string ? 1 : 0
-            append(bytes, field.start - quote, field.end + quote, tree: trees[column])
+            Self.append(
+                bytes, field.start - quote, field.end + quote, tree: trees[column], into: buffer)
         }
         if let (routing, own) = routed {
             routing.columns.withUnsafeBufferPointer { columns in
@@ -379,11 +383,10 @@ struct NarrowRecords {
     /// `tree` is found, is kept whole: SQLite's own lookup decides those cases. Past them, the
     /// members are not read: SQLite's lookup stops at the first of each key too. `nested`: inside a column's value, where a
     /// stand-in of the same kind cannot meet a column's type.
-    private mutating func append(
+    private static func append(
         _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree,
-        nested: Bool = false
+        nested: Bool = false, into buffer: OutputBuffer
     ) {
-        let buffer = buffer
         func asWritten() { buffer.append(bytes + start, count: end - start) }
         guard !tree.whole else { return buffer.append(bytes + start, count: end - start) }
         switch bytes[start] {
@@ -391,7 +394,7 @@ struct NarrowRecords {
             guard !tree.indexes.isEmpty || tree.measured || tree.kinded else {
                 return asWritten()
             }
-            return appendArray(bytes, start, end, tree: tree) ? () : asWritten()
+            return appendArray(bytes, start, end, tree: tree, into: buffer) ? () : asWritten()
         case UInt8(ascii: "{"):
             if tree.keys.isEmpty {
                 return nested
@@ -441,7 +444,8 @@ struct NarrowRecords {
             buffer.append(bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2)
             buffer.append(UInt8(ascii: ":"))
             append(
-                bytes, member.valueStart, member.valueEnd, tree: tree.children[index], nested: true)
+                bytes, member.valueStart, member.valueEnd, tree: tree.children[index],
+                nested: true, into: buffer)
             // Every key read is found: SQLite's lookup takes the first of a key written twice,
             // and never reaches the members after.
             if matched == all { break }
@@ -457,8 +461,9 @@ struct NarrowRecords {
     /// Appends the array `bytes[start..<end]` with each element `tree` indexes cut down to
     /// what is read of it, and every other element as `0`; false, with nothing appended, when
     /// the text is not as checked.
-    private mutating func appendArray(
-        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree
+    private static func appendArray(
+        _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, tree: PathTree,
+        into buffer: OutputBuffer
     ) -> Bool {
         var members = Members(bytes: bytes, position: start + 1, end: end)
         var ranges: [(start: Int, end: Int)] = []
@@ -473,7 +478,9 @@ struct NarrowRecords {
             switch trees.count {
             case 0: buffer.append(UInt8(ascii: "0"))
             case 1:
-                append(bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true)
+                append(
+                    bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true,
+                    into: buffer)
             // Read by two paths ([0] and [-1] of one element): as it is.
             default:
                 buffer.append(bytes + range.start, count: range.end - range.start)
