@@ -31,14 +31,21 @@ struct KeyLayout {
     private var runs: [Run] = []
     private var counts: [Int32] = []
     private var bytes: [UInt8] = []
-    /// The run of the last record numbered, or -1.
+    /// The run of the last record numbered, and the one before it, or -1: records that
+    /// alternate between two runs (some lacking a key) find theirs without a hash.
     private var current = -1
+    private var previous = -1
 
     private static func fresh() -> Number { unused.add(1, ordering: .relaxed).oldValue }
 
     /// The number of the keys of the record whose fields are `fields`, in `record`.
     mutating func number(_ fields: [JSONField], bytes record: UnsafePointer<UInt8>) -> Number {
         if current >= 0 && matches(runs[current], fields, record) { return runs[current].number }
+        if previous >= 0 && matches(runs[previous], fields, record) {
+            swap(&current, &previous)
+            return runs[current].number
+        }
+        previous = current
         current = -1
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(fields.count)
         for field in fields {
@@ -53,6 +60,7 @@ struct KeyLayout {
         // Keys that change from record to record would grow it without end.
         if runs.count == Self.remembered {
             runs.removeAll(keepingCapacity: true)
+            previous = -1
             counts.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)
         }
