@@ -62,6 +62,12 @@ enum GroupFold {
             else { return nil }
             self = extreme
         }
+
+        /// The value's SQL, without the mark: the same for `min` and `max` of one value.
+        static func unmarked(_ sql: String) -> String {
+            guard let extreme = Extreme(marked: sql) else { return sql }
+            return String(sql.dropFirst(extreme.marked("").count))
+        }
     }
 
     /// Whether SQLite's `avg` adds as `State` does: in order, in doubles, integers converted one

@@ -319,34 +319,42 @@ struct NarrowPlan {
         _ db: Database, count: Int, columns: [Int], pieces: [[OpaquePointer?]],
         rows: PieceRows, passes: [Bool]?, filterColumn: Int
     ) throws -> [Int32]? {
-        // SQLite compares an integer with a real through the real's double, where jsonsql's
-        // exact `min` and `max` compare the numbers as written (18014398509481985 and
-        // 18014398509481985.5 order apart there): where a compared value is an integer
-        // somewhere and a real elsewhere, every record keeps its row.
+        // Each compared value's rank, by small record (-1: none there); `min` and `max` of
+        // one value compare the same values, ranked once.
+        var ranks: [[Int32]] = []
+        var rankedValues: [String: [Int32]] = [:]
         for extreme in extremes {
+            let value = GroupFold.Extreme.unmarked(expressions[extreme.column])
+            if let ranked = rankedValues[value] {
+                ranks.append(ranked)
+                continue
+            }
+            let rows = pieces.indices.filter {
+                pieces[$0].indices.contains(extreme.column) && pieces[$0][extreme.column] != nil
+            }
+            // SQLite compares an integer with a real through the real's double, where
+            // jsonsql's exact `min` and `max` compare the numbers as written
+            // (18014398509481985 and 18014398509481985.5 order apart there): where a compared
+            // value is an integer somewhere and a real elsewhere, every record keeps its row.
             var (integers, reals) = (false, false)
-            for row in pieces.indices where pieces[row].indices.contains(extreme.column) {
-                guard let value = pieces[row][extreme.column] else { continue }
-                switch sqlite3_value_type(value) {
+            for row in rows {
+                switch sqlite3_value_type(pieces[row][extreme.column]!) {
                 case SQLITE_INTEGER: integers = true
                 case SQLITE_FLOAT: reals = true
                 default: break
                 }
             }
             if integers && reals { return nil }
-        }
-        let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
-        // Each compared value's rank, by small record (-1: none there).
-        var ranks: [[Int32]] = []
-        for extreme in extremes {
-            let rows = pieces.indices.filter {
-                pieces[$0].indices.contains(extreme.column) && pieces[$0][extreme.column] != nil
-            }
             let ranked = try Self.ranks(db, values: rows.map { pieces[$0][extreme.column]! })
             var rank = [Int32](repeating: -1, count: pieces.count)
             for (index, row) in rows.enumerated() { rank[row] = ranked[index] }
+            rankedValues[value] = rank
             ranks.append(rank)
         }
+        let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
+        // Each extreme's ranks by the record's row of the column it reads.
+        let extremeColumns = extremes.map { columns[$0.column] }
+        let lowest = extremes.map { $0.extreme == .min }
         var groups = CombinationNumbers(width: grouping.count)
         // Each record's group, then the record it joins (in place: a large file's records are
         // many).
@@ -354,6 +362,7 @@ struct NarrowPlan {
         var first: [Int32] = []
         var best: [Int32] = []
         var key = [Int32](repeating: 0, count: grouping.count)
+        let width = extremes.count
         for record in 0..<count {
             if let passes, !passes[rows.row(filterColumn, of: record)] { continue }
             for (slot, column) in grouping.enumerated() {
@@ -362,15 +371,13 @@ struct NarrowPlan {
             let (number, new) = groups.number(key)
             if new {
                 first.append(Int32(record))
-                best += [Int32](repeating: -1, count: extremes.count)
+                best += repeatElement(-1, count: width)
             }
             joins[record] = number
-            for (slot, extreme) in extremes.enumerated() {
-                let rank = ranks[slot][rows.row(columns[extreme.column], of: record)]
-                let at = Int(number) * extremes.count + slot
-                if rank >= 0
-                    && (best[at] < 0
-                        || (extreme.extreme == .min ? rank < best[at] : rank > best[at]))
+            for slot in 0..<width {
+                let rank = ranks[slot][rows.row(extremeColumns[slot], of: record)]
+                let at = Int(number) * width + slot
+                if rank >= 0 && (best[at] < 0 || (lowest[slot] ? rank < best[at] : rank > best[at]))
                 {
                     best[at] = rank
                 }
@@ -379,9 +386,9 @@ struct NarrowPlan {
         for record in 0..<count where joins[record] >= 0 {
             let number = Int(joins[record])
             var stays = first[number] == Int32(record)
-            for (slot, extreme) in extremes.enumerated() where !stays {
-                let rank = ranks[slot][rows.row(columns[extreme.column], of: record)]
-                if rank >= 0 && rank == best[number * extremes.count + slot] { stays = true }
+            for slot in 0..<width where !stays {
+                let rank = ranks[slot][rows.row(extremeColumns[slot], of: record)]
+                if rank >= 0 && rank == best[number * width + slot] { stays = true }
             }
             joins[record] = stays ? -1 : first[number]
         }
