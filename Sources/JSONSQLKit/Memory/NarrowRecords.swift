@@ -27,8 +27,10 @@ struct NarrowRecords {
         let measured: Bool
         let kinded: Bool
         let keys: [[UInt8]]
-        /// Each key between double quotes, as it is written in JSON text without an escape.
+        /// Each key between double quotes, as it is written in JSON text without an escape, and
+        /// the place of its rarest byte (`RecordPrecheck.rarePlace`).
         let quotedKeys: [[UInt8]]
+        let rarePlaces: [Int]
         /// Whether no key holds a character JSON may write only with an escape, or as `\/`.
         let plainKeys: Bool
         let children: [PathTree]
@@ -46,6 +48,7 @@ struct NarrowRecords {
             (whole, measured, kinded) = (draft.whole, draft.measured, draft.kinded)
             keys = draft.keys
             quotedKeys = keys.map { [0x22] + $0 + [0x22] }
+            rarePlaces = quotedKeys.map(RecordPrecheck.rarePlace)
             plainKeys =
                 !keys.joined().contains {
                     $0 < 0x20 || $0 == 0x22 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/")
@@ -414,9 +417,9 @@ struct NarrowRecords {
         // none of them: the record holds no `\u` escape (else it is kept whole, `cut`), and a
         // plain key has no other way to be written. Its members are not walked.
         if tree.plainKeys
-            && !tree.quotedKeys.contains(where: {
-                // Found by the key's first byte, rarer in JSON text than a quote.
-                RecordPrecheck.contains(bytes + start, end - start, $0, by: 1)
+            && !tree.quotedKeys.indices.contains(where: {
+                RecordPrecheck.contains(
+                    bytes + start, end - start, tree.quotedKeys[$0], by: tree.rarePlaces[$0])
             })
         {
             return buffer.append("{}")
