@@ -36,22 +36,7 @@ struct DistinctRecords {
 
     /// A hash of `count` bytes.
     static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
-        var offset = 0
-        while offset + 8 <= count {
-            h =
-                (h ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 32
-            offset += 8
-        }
-        while offset < count {
-            h = (h ^ UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self))) &* 0x0100_0000_01B3
-            offset += 1
-        }
-        h ^= h >> 29
-        h = h &* 0xC4CE_B9FE_1A85_EC53
-        return h ^ (h >> 32)
+        XXH64.hash(UnsafeRawBufferPointer(start: bytes, count: count), seed: 0)
     }
 
     /// The number of the small record `record`, whose hash is `hash`, numbering it when new;
