@@ -264,6 +264,9 @@ final class RecordProducer: @unchecked Sendable {
         let replacement = RecordText()
         var records = 0
         var types = self.types
+        // `batch`, held here too, so that adding a record to it needs no reference counting
+        // (an atomic instruction, which waits for the writes before it).
+        var filling: InsertBatch?
         do {
             var before: Int64 = 0
             for (index, reader) in readers.enumerated() {
@@ -295,10 +298,9 @@ final class RecordProducer: @unchecked Sendable {
                         place.start = 0
                         place.end = own.count
                     }
-                    let filling: InsertBatch
-                    if let batch {
-                        filling = batch
-                    } else {
+                    // `flush` sent it while the input was quiet.
+                    if batch == nil { filling = nil }
+                    if filling == nil {
                         // Nil only once the database thread stopped, so nobody waits for more.
                         guard let free = pipe.takeFree() else { return }
                         filling = free
@@ -306,11 +308,12 @@ final class RecordProducer: @unchecked Sendable {
                     }
                     add(
                         place, source: index, bytesRead: before + reader.bytesRead,
-                        fields: fields, from: bytes, to: filling, slots: &slots,
+                        fields: fields, from: bytes, to: filling.unsafelyUnwrapped, slots: &slots,
                         columns: &columns, scratch: &scratch)
-                    if filling.isFull {
-                        pipe.send(filling)
+                    if filling.unsafelyUnwrapped.isFull {
                         batch = nil
+                        pipe.send(filling.unsafelyUnwrapped)
+                        filling = nil
                     }
                 }
                 before += reader.bytesRead

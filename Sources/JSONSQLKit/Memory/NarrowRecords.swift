@@ -24,7 +24,7 @@ struct NarrowRecords {
 
     /// The columns whose paths the query reads, and one tree each.
     private var keys: KeyColumns
-    private var trees: [PathTree]
+    private var trees: UnretainedObjects<PathTree>
     /// Each field's column in the record being cut, and those of records before by their
     /// keys (`KeyLayout`): found once per run of keys rather than key by key.
     private var fieldColumns: [Int] = []
@@ -87,7 +87,7 @@ struct NarrowRecords {
             columnPaths[column].append((path.segments[...], use))
         }
         keys = KeyColumns(names)
-        trees = columnPaths.map(PathTree.init)
+        trees = UnretainedObjects(columnPaths.map(PathTree.init))
     }
 
     /// This, with path trees of its own, for the other thread of a read: cutting a record
@@ -95,7 +95,7 @@ struct NarrowRecords {
     /// send their cache line from core to core at every change.
     func forAnotherThread() -> NarrowRecords {
         var copy = self
-        copy.trees = trees.map { $0.copied() }
+        copy.trees = UnretainedObjects(trees.objects.map { $0.copied() })
         return copy
     }
 
@@ -254,8 +254,10 @@ struct NarrowRecords {
             buffer.append(UInt8(ascii: ":"))
             // A string's span is between its quotes.
             let quote = field.kind == .string ? 1 : 0
-            Self.append(
-                bytes, field.start - quote, field.end + quote, tree: trees[column], into: buffer)
+            trees.with(column) { tree in
+                Self.append(
+                    bytes, field.start - quote, field.end + quote, tree: tree, into: buffer)
+            }
         }
         if let (routing, own) = routed {
             routing.columns.withUnsafeBufferPointer { columns in
@@ -345,9 +347,11 @@ struct NarrowRecords {
             first = false
             buffer.append(bytes + member.keyStart - 1, count: member.keyEnd - member.keyStart + 2)
             buffer.append(UInt8(ascii: ":"))
-            append(
-                bytes, member.valueStart, member.valueEnd, tree: tree.children[index],
-                nested: true, into: buffer)
+            tree.children.with(index) { child in
+                append(
+                    bytes, member.valueStart, member.valueEnd, tree: child, nested: true,
+                    into: buffer)
+            }
             // Every key read is found: SQLite's lookup takes the first of a key written twice,
             // and never reaches the members after.
             if matched == all { break }
@@ -380,9 +384,10 @@ struct NarrowRecords {
             switch trees.count {
             case 0: buffer.append(UInt8(ascii: "0"))
             case 1:
-                append(
-                    bytes, range.start, range.end, tree: tree.elements[trees[0]], nested: true,
-                    into: buffer)
+                tree.elements.with(trees[0]) { element in
+                    append(
+                        bytes, range.start, range.end, tree: element, nested: true, into: buffer)
+                }
             // Read by two paths ([0] and [-1] of one element): as it is.
             default:
                 buffer.append(bytes + range.start, count: range.end - range.start)

@@ -16,9 +16,10 @@ extension NarrowRecords {
         let rarePlaces: [Int]
         /// Whether no key holds a character JSON may write only with an escape, or as `\/`.
         let plainKeys: Bool
-        let children: [PathTree]
+        /// The tree under each of `keys`, and under each element of `indexes`.
+        let children: UnretainedObjects<PathTree>
         let indexes: [Int]
-        let elements: [PathTree]
+        let elements: UnretainedObjects<PathTree>
 
         /// The tree of `paths`, each read as its `Use` says at its end.
         convenience init(_ paths: [(segments: ArraySlice<JSONPath.Segment>, use: Use)]) {
@@ -36,9 +37,9 @@ extension NarrowRecords {
                 !keys.joined().contains {
                     $0 < 0x20 || $0 == 0x22 || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/")
                 }
-            children = draft.children.map(PathTree.init)
+            children = UnretainedObjects(draft.children.map(PathTree.init))
             indexes = draft.indexes
-            elements = draft.elements.map(PathTree.init)
+            elements = UnretainedObjects(draft.elements.map(PathTree.init))
         }
 
         /// A copy that shares no storage with this tree (`NarrowRecords.forAnotherThread`).
@@ -48,8 +49,8 @@ extension NarrowRecords {
         private var draft: Draft {
             Draft(
                 whole: whole, measured: measured, kinded: kinded, keys: keys.map { $0.map { $0 } },
-                children: children.map(\.draft), indexes: indexes.map { $0 },
-                elements: elements.map(\.draft))
+                children: children.objects.map(\.draft), indexes: indexes.map { $0 },
+                elements: elements.objects.map(\.draft))
         }
 
         /// A tree being made.

@@ -13,11 +13,12 @@ final class RecordRows {
     private struct Selected {
         /// The column in `layout`.
         let column: Int
-        /// Inside the column's JSON; nil for the whole column.
-        let path: BytePath?
+        /// Inside the column's JSON, in `paths`; nil for the whole column.
+        let path: Int?
     }
 
     private let selected: [Selected]
+    private let paths: UnretainedObjects<BytePath>
     /// How `insert` converts the table's records, which the rows are printed as.
     let layout: InsertColumns
     /// Each column's type, as `layout` has it.
@@ -54,6 +55,7 @@ final class RecordRows {
         let paths =
             spec.select.isEmpty ? info.columns.map { JSONPath(column: $0.name) } : spec.select
         var selected: [Selected] = []
+        var bytePaths: [BytePath] = []
         for path in paths {
             guard let resolved = try? ResolvedPath(path, in: info),
                 let column = layout.columns.firstIndex(where: { $0.name == resolved.column.name })
@@ -72,10 +74,12 @@ final class RecordRows {
                     path.segments.allSatisfy({ if case .index(let i) = $0 { i >= 0 } else { true } }
                     )
                 else { return nil }
-                selected.append(Selected(column: column, path: BytePath(path.segments)))
+                selected.append(Selected(column: column, path: bytePaths.count))
+                bytePaths.append(BytePath(path.segments))
             }
         }
         self.selected = selected
+        self.paths = UnretainedObjects(bytePaths)
         self.layout = layout
         types = layout.columns.map(\.type)
         held = Array(repeating: false, count: selected.count)
@@ -186,7 +190,7 @@ final class RecordRows {
         var newlyHeld = 0
         for index in selected.indices {
             let value = stored[selected[index].column] ?? RowBatch.Cell(type: SQLITE_NULL)
-            guard selected[index].path != nil else {
+            guard let path = selected[index].path else {
                 cells[index] = value
                 continue
             }
@@ -196,10 +200,12 @@ final class RecordRows {
                 cells[index] = value
                 continue
             }
-            let found = text.withUnsafeBufferPointer {
-                selected[index].path!.find(
-                    in: $0.baseAddress!, start: Int(value.value),
-                    end: Int(value.value) + value.count)
+            let found = text.withUnsafeBufferPointer { text in
+                paths.with(path) {
+                    $0.find(
+                        in: text.baseAddress!, start: Int(value.value),
+                        end: Int(value.value) + value.count)
+                }
             }
             switch found {
             case nil: return false

@@ -83,6 +83,8 @@ extension SQLiteStore {
                     case .failure(let error): throw error
                     }
                     defer { producer.pipe.recycle(chunk) }
+                    // Taken once, rather than through the batch for every record.
+                    let bytes = chunk.bytes
                     let more = try chunk.values.withUnsafeBufferPointer { values in
                         try chunk.fields.withUnsafeBufferPointer { fields in
                             for record in chunk.records {
@@ -93,9 +95,9 @@ extension SQLiteStore {
                                             ? printing.rows.take(
                                                 prepared: UnsafeBufferPointer(
                                                     rebasing: values[range]),
-                                                mask: record.mask, bytes: chunk.bytes)
+                                                mask: record.mask, bytes: bytes)
                                             : printing.rows.take(
-                                                fields[range], bytes: chunk.bytes,
+                                                fields[range], bytes: bytes,
                                                 at: record.position)
                                     },
                                     { inserter in
@@ -103,12 +105,12 @@ extension SQLiteStore {
                                             try inserter.insert(
                                                 prepared: UnsafeBufferPointer(
                                                     rebasing: values[range]),
-                                                mask: record.mask, bytes: chunk.bytes,
+                                                mask: record.mask, bytes: bytes,
                                                 at: record.position, source: spilled.name)
                                         } else {
                                             try inserter.insert(
                                                 UnsafeBufferPointer(rebasing: fields[range]),
-                                                bytes: chunk.bytes, at: record.position,
+                                                bytes: bytes, at: record.position,
                                                 source: spilled.name)
                                         }
                                     })
