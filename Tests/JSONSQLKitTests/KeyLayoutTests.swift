@@ -101,6 +101,35 @@ struct KeyLayoutTests {
         #expect(memo.value(17) == nil)
     }
 
+    @Test("load leaves in a variable what the memo keeps for a number, whatever came between")
+    func memoLoad() {
+        var memo = LayoutMemo<[Int]>()
+        var variable: [Int] = []
+        var kept: [KeyLayout.Number: [Int]] = [:]
+        var random = Random(state: 11)
+        for step in 0..<5_000 {
+            // Mostly the number before, as records mostly repeat their keys.
+            let number = KeyLayout.Number(random.next() % 3 == 0 ? random.next() % 20 : 3)
+            let found = memo.load(number, into: &variable)
+            let model = number == 0 ? nil : kept[number]
+            #expect(found == (model != nil), "step \(step)")
+            if found {
+                #expect(variable == model, "step \(step)")
+                continue
+            }
+            // What a caller works out: sometimes it fails half way, and keeps nothing.
+            variable.removeAll()
+            variable.append(Int(number))
+            if random.next() % 5 == 0 { continue }
+            variable.append(step)
+            memo.remember(number, variable)
+            if number != 0 {
+                kept = kept.filter { $0.key & 7 != number & 7 }
+                kept[number] = variable
+            }
+        }
+    }
+
     @Test(
         "an output buffer in memory holds what an array given the same appends and truncations holds"
     )

@@ -126,6 +126,21 @@ struct KeyLayout {
 struct LayoutMemo<Value> {
     private var entries: [(number: KeyLayout.Number, value: Value)?] = Array(
         repeating: nil, count: 8)
+    /// The number whose value `load` or `remember` last left in the caller's variable.
+    private var loaded: KeyLayout.Number = 0
+
+    /// Puts in `value` what was found for the keys numbered `number`, unless it holds that
+    /// already (records mostly repeat the keys of the one before): no copy, so no reference
+    /// counting. False, with `value` left for the caller to work out and `remember`, when
+    /// nothing is kept.
+    mutating func load(_ number: KeyLayout.Number, into value: inout Value) -> Bool {
+        if number != 0 && number == loaded { return true }
+        loaded = 0
+        guard let found = self.value(number) else { return false }
+        value = found
+        loaded = number
+        return true
+    }
 
     /// What was found for the keys numbered `number`, if kept.
     func value(_ number: KeyLayout.Number) -> Value? {
@@ -135,8 +150,10 @@ struct LayoutMemo<Value> {
         return entry.value
     }
 
+    /// Keeps `value`, found for the keys numbered `number`, which the caller's variable holds.
     mutating func remember(_ number: KeyLayout.Number, _ value: Value) {
         guard number != 0 else { return }
         entries[Int(number & 7)] = (number, value)
+        loaded = number
     }
 }

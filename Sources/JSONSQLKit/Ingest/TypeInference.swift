@@ -64,9 +64,7 @@ struct TypeInference {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, keys: KeyLayout.Number = 0
     ) throws {
         // Keys seen before in the same order: the same slots.
-        if let slots = slotsByKeys.value(keys) {
-            fieldKeys = slots
-        } else {
+        if !slotsByKeys.load(keys, into: &fieldKeys) {
             var scratch: [UInt8] = []
             fieldKeys.removeAll(keepingCapacity: true)
             for (position, field) in fields.enumerated() {

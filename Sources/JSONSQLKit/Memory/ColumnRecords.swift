@@ -46,9 +46,7 @@ struct ColumnRecords {
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
-        if let columns = routes.value(position.keys) {
-            routing.columns = columns
-        } else {
+        if !routes.load(position.keys, into: &routing.columns) {
             try keys.columns(fields, bytes: bytes, into: &routing.columns)
             routes.remember(position.keys, routing.columns)
         }

@@ -264,9 +264,7 @@ struct NarrowRecords {
                 for index in columns.indices where columns[index] == own { add(fields[index], 0) }
             }
         } else {
-            if let columns = routes.value(position.keys) {
-                fieldColumns = columns
-            } else {
+            if !routes.load(position.keys, into: &fieldColumns) {
                 try keys.columns(fields, bytes: bytes, into: &fieldColumns)
                 routes.remember(position.keys, fieldColumns)
             }
