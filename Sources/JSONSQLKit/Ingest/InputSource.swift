@@ -9,6 +9,10 @@ public struct InputSource: Sendable {
     public let size: Int64?
     /// The file's path, which a second reader may open (`SecondHalf`); nil for standard input.
     var path: String? = nil
+    /// The line of the first byte, and the records before it: a part of a file written in
+    /// parts (`RecordSpill`) numbers its records as the whole does.
+    var firstLine = 1
+    var recordsBefore = 0
 
     /// A JSON file to read (`-` is standard input); refused with the nearest names when missing.
     ///

@@ -80,6 +80,8 @@ final class RecordReader {
         self.source = source
         capacity = chunkSize
         buffer = .allocate(capacity: capacity)
+        line = source.firstLine
+        recordCount = source.recordsBefore
     }
 
     /// A reader over text already in memory, such as CSV rows turned into JSON lines.

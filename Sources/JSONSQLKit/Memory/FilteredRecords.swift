@@ -157,7 +157,7 @@ struct FilteredRecords {
         func matches(of part: (spill: RecordSpill, records: Int), in store: SQLiteStore) throws
             -> [Bool]?
         {
-            guard let input = part.spill.source(name: source) else { return nil }
+            guard let input = part.spill.sources(name: source) else { return nil }
             try store.write { db in
                 try TableSpec(name: name, columns: columns, primaryKey: []).create(
                     in: db, ifNotExists: false)
@@ -169,7 +169,7 @@ struct FilteredRecords {
             options.format = .json
             do {
                 _ = try store.insert(
-                    from: [input], options: options, progress: nil,
+                    from: input, options: options, progress: nil,
                     batch: (
                         batchSize,
                         { db in

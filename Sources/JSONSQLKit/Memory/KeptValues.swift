@@ -44,8 +44,8 @@ struct KeptValues {
 
     /// Each record's small record, in the file's order, to read as the file named `name`; nil
     /// when none were written, or a write failed.
-    func spilled(name: String) -> InputSource? {
-        spill?.source(name: name)
+    func spilled(name: String) -> [InputSource]? {
+        spill?.sources(name: name)
     }
 
     mutating func observe(

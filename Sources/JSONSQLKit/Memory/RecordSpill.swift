@@ -77,18 +77,29 @@ final class SpillFile {
 /// Each small record starts on the line its record starts on (padded with line breaks, or a
 /// space where records share a line), so a message about record N of the spill names the
 /// file's line and record. Each half of a file read on two threads (`SecondHalf`) writes a spill
-/// of its own, numbered from the half's first line, which `follow` appends where the two meet.
+/// of its own, numbered from the half's first line, which `follow` appends where the two meet:
+/// its file is read after this one's, as the lines and records that follow, not copied.
 /// Any write that fails marks the spill `failed`, and its owner reads the file again instead.
 struct RecordSpill {
-    private var file: SpillFile?
+    /// A file of small records, read from line `firstLine` of the whole on, after
+    /// `recordsBefore` records.
+    private struct Part {
+        let file: SpillFile
+        let firstLine: Int
+        let recordsBefore: Int
+    }
+    /// This spill's own file, then those of the spills `follow` appended.
+    private var parts: [Part] = []
     /// The line the next byte written is on, counted from 1.
     private var line = 1
     /// The line of the first record appended; 0 before one is.
     private(set) var firstLine = 0
+    /// The small records appended, in every part.
+    private var records = 0
     private var broken = false
 
     /// Whether a write failed (or the temporary file could not be made): the spill is unusable.
-    var failed: Bool { broken || file?.failed == true }
+    var failed: Bool { broken || parts.contains { $0.file.failed } }
 
     /// Appends `text`, a record's small record, for the record starting on `recordLine`.
     mutating func append(_ text: [UInt8], line recordLine: Int) {
@@ -97,15 +108,19 @@ struct RecordSpill {
 
     /// `append`, of bytes someone else holds.
     mutating func append(_ text: UnsafeBufferPointer<UInt8>, line recordLine: Int) {
-        if file == nil && !broken {
-            file = SpillFile("jsonsql-spill")
-            broken = file == nil
+        if parts.isEmpty && !broken {
+            if let file = SpillFile("jsonsql-spill") {
+                parts.append(Part(file: file, firstLine: 1, recordsBefore: 0))
+            } else {
+                broken = true
+            }
         }
-        guard let file, !failed else { return }
+        guard let file = parts.last?.file, !broken, !file.failed else { return }
         if firstLine == 0 { firstLine = recordLine }
         pad(to: recordLine, in: file)
         file.write(text)
         line += Self.lineBreaks(in: text)
+        records += 1
     }
 
     /// Writes line breaks until the next byte is on `target`, or a space where it is already.
@@ -119,29 +134,38 @@ struct RecordSpill {
     /// `later.firstLine` of its own count) starts on line `meetingLine` of this count.
     mutating func follow(_ later: RecordSpill, meetingLine: Int) {
         guard !failed else { return }
-        guard let next = later.file, !later.failed else {
+        guard !later.parts.isEmpty, !later.failed else {
             if later.firstLine != 0 { broken = true }
             return
         }
-        if file == nil {
-            file = SpillFile("jsonsql-spill")
-            broken = file == nil
-        }
-        guard let file, !failed else { return }
         // Line 1 of the later spill is this spill's line `first`.
         let first = meetingLine - later.firstLine + 1
-        if first > line { pad(to: first, in: file) }
-        guard next.forEachChunk({ file.write($0) }) else {
-            broken = true
-            return
+        for part in later.parts {
+            parts.append(
+                Part(
+                    file: part.file, firstLine: first + part.firstLine - 1,
+                    recordsBefore: records + part.recordsBefore))
         }
         line = max(line, first) + later.line - 1
+        records += later.records
     }
 
-    /// The small records written, to read as the file named `name`; nil when `failed`.
-    func source(name: String) -> InputSource? {
-        guard let file, !failed, let fd = file.reading() else { return nil }
-        return InputSource(name: name, fd: fd, size: file.size)
+    /// The small records written, to read as the file named `name`, one source for each part
+    /// in order; nil when `failed`.
+    func sources(name: String) -> [InputSource]? {
+        guard !parts.isEmpty, !failed else { return nil }
+        var sources: [InputSource] = []
+        for part in parts {
+            guard let fd = part.file.reading() else {
+                for source in sources { source.close() }
+                return nil
+            }
+            var source = InputSource(name: name, fd: fd, size: part.file.size)
+            source.firstLine = part.firstLine
+            source.recordsBefore = part.recordsBefore
+            sources.append(source)
+        }
+        return sources
     }
 
     private static func lineBreaks(in text: UnsafeBufferPointer<UInt8>) -> Int {

@@ -405,7 +405,7 @@ extension SQLiteStore {
     /// read for the types keeps (`ReadingCutoff`).
     static func streamBatches(
         file path: String, format: InputFormat?, spec: QuerySpec, batchSize: Int,
-        inferred: TypeInference? = nil, spilled: InputSource? = nil,
+        inferred: TypeInference? = nil, spilled: [InputSource]? = nil,
         minimumSplit: Int64? = nil, keptBytes: Int = keptRecordBytes,
         rank: ((Database) throws -> RankCutoff?)? = nil, ranking: ReadingCutoff? = nil,
         printing: ((Database, InsertColumns, Bool) throws -> RowPrinting?)? = nil,

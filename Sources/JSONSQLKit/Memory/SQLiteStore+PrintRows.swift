@@ -55,22 +55,25 @@ extension SQLiteStore {
         }
     }
 
-    /// `printRows` of the small records of `spilled`, read, scanned and converted in order on
-    /// a thread of their own (`RecordProducer`); `progress` gets how far.
+    /// `printRows` of the small records of `spilled` (the parts of a `RecordSpill`), read,
+    /// scanned and converted in order on a thread of their own (`RecordProducer`); `progress`
+    /// gets how far.
     func printRows(
-        from spilled: InputSource, table: String, rows printing: RowPrinting, batchSize: Int,
+        from spilled: [InputSource], table: String, rows printing: RowPrinting, batchSize: Int,
         progress: ((InsertProgress) -> Void)?, _ body: @escaping (Database) throws -> Bool
     ) throws {
-        defer { spilled.close() }
+        defer { for part in spilled { part.close() } }
         let producer = RecordProducer(
-            readers: [RecordReader(source: spilled)], layout: printing.rows.layout)
+            readers: spilled.map { RecordReader(source: $0) }, layout: printing.rows.layout)
+        let total = spilled.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
+        let name = spilled.first?.name ?? table
         producer.start()
         defer { producer.pipe.stopAndWait() }
         var (count, reached) = (0, Int64(0))
         func report() {
             if count > 0 {
                 progress?(
-                    InsertProgress(records: count, bytesRead: reached, totalBytes: spilled.size))
+                    InsertProgress(records: count, bytesRead: reached, totalBytes: total))
             }
         }
         try printRows(
@@ -106,12 +109,12 @@ extension SQLiteStore {
                                                 prepared: UnsafeBufferPointer(
                                                     rebasing: values[range]),
                                                 mask: record.mask, bytes: bytes,
-                                                at: record.position, source: spilled.name)
+                                                at: record.position, source: name)
                                         } else {
                                             try inserter.insert(
                                                 UnsafeBufferPointer(rebasing: fields[range]),
                                                 bytes: bytes, at: record.position,
-                                                source: spilled.name)
+                                                source: name)
                                         }
                                     })
                                 count += 1

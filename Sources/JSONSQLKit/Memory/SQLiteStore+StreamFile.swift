@@ -27,7 +27,7 @@ extension SQLiteStore {
     func streamJSONFile(
         _ path: String, table: String, filter: Filter?, columns: ColumnSelection?,
         smallRecords: NarrowRecords? = nil, batchSize: Int,
-        inferred: TypeInference? = nil, spilled: InputSource? = nil, minimumSplit: Int64? = nil,
+        inferred: TypeInference? = nil, spilled: [InputSource]? = nil, minimumSplit: Int64? = nil,
         keptBytes: Int = SQLiteStore.keptRecordBytes,
         rank: ((Database) throws -> RankCutoff?)? = nil, ranking: ReadingCutoff? = nil,
         printing: ((Database, InsertColumns, Bool) throws -> RowPrinting?)? = nil,
@@ -69,7 +69,7 @@ extension SQLiteStore {
             var cuts = SpilledRecords(cutter: smallRecords, places: nil, ranking: ranking)
             inference = try Self.inferTypes(
                 path, table: table, minimumSplit: minimumSplit, spilling: &cuts, progress: progress)
-            spilled = cuts.spill.source(name: path)
+            spilled = cuts.spill.sources(name: path)
             leftOutRead = cuts.ranking
             again = InsertProgress.again(progress)
         } else {
@@ -89,6 +89,7 @@ extension SQLiteStore {
             if let leftOutRead, leftOutRead.leftOut > 0,
                 try rank?(db)?.reads(leftOutRead.path) != true
             {
+                for part in spilled ?? [] { part.close() }
                 spilled = nil
             }
             return try TableInfo(db: db, table: table)
@@ -207,7 +208,7 @@ extension SQLiteStore {
             }
             if let spilled {
                 _ = try insert(
-                    from: [spilled], options: options, progress: again,
+                    from: spilled, options: options, progress: again,
                     batch: (batchSize, body),
                     keep: Self.keeping(filter == nil ? keep : nil, rank: rank))
                 return

@@ -51,7 +51,7 @@ extension SQLiteStore {
         var inferred: TypeInference?
         var again = progress
         // The small records the first read wrote aside, for the second to read instead of the file.
-        var spilled: InputSource?
+        var spilled: [InputSource]?
         if isRegularJSONFile(path, format: format ?? InputFormat.guessed(from: path)) {
             try SQLQuote.checkName(spec.table, kind: "table")
             var kept = KeptValues(spec, maximumBytes: narrowBytes)
@@ -74,7 +74,7 @@ extension SQLiteStore {
         }
         var plan: NarrowPlan?
         var tracker: MissingPathTracker?
-        func read(spilled: InputSource?) throws -> SQLiteStore {
+        func read(spilled: [InputSource]?) throws -> SQLiteStore {
             (plan, tracker) = (nil, nil)
             return try streamBatches(
                 file: path, format: format, spec: spec, batchSize: batchSize, inferred: inferred,

@@ -189,7 +189,7 @@ extension SQLiteStore {
         let spilled =
             keys.offset == cuts.places?.offset && keys.length == cuts.places?.length
                 && cutoffHolds
-            ? cuts.spill.source(name: path) : nil
+            ? cuts.spill.sources(name: path) : nil
         var cutter = NarrowRecords(spec, maximumBytes: 0)
         let select: RecordSelect = { fields, bytes, position in
             let small = try cutter.smallRecord(fields, bytes: bytes, at: position)
@@ -205,7 +205,7 @@ extension SQLiteStore {
         var options = InsertOptions(table: spec.table)
         options.format = .json
         _ = try narrow.insert(
-            from: [try spilled ?? InputSource.open(path)], options: options,
+            from: try spilled ?? [InputSource.open(path)], options: options,
             progress: InsertProgress.again(progress),
             batch: (
                 max(1, batchSize),
