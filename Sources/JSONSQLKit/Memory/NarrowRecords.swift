@@ -90,9 +90,9 @@ struct NarrowRecords {
         trees = UnretainedObjects(columnPaths.map(PathTree.init))
     }
 
-    /// This, with path trees of its own, for the other thread of a read: cutting a record
-    /// retains and releases the trees it walks, and counts that two threads change at once
-    /// send their cache line from core to core at every change.
+    /// This, with path trees of its own, for the other thread of a read: cutting a record may
+    /// retain and release the arrays of the trees it walks, and counts that two threads change
+    /// at once send their cache line from core to core at every change.
     func forAnotherThread() -> NarrowRecords {
         var copy = self
         copy.trees = UnretainedObjects(trees.objects.map { $0.copied() })
