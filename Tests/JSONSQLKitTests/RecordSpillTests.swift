@@ -262,6 +262,57 @@ struct RecordSpillTests {
     }
 
     @Test(
+        "records read again by their places, many batches ahead on a thread of their own, come in order, stop when asked, and end with the read's error"
+    )
+    func placedRecordsAhead() throws {
+        // Long records, so that the batches fill by bytes as well as by count.
+        let count = 9_000
+        var text = ""
+        var places = RecordPlaces()
+        for id in 1...count {
+            let line = #"{"id":\#(id),"pad":"\#(String(repeating: "x", count: id % 700))"}"#
+            places.append(offset: Int64(text.utf8.count), length: line.utf8.count)
+            text += line + "\n"
+        }
+        let file = try files.write("ahead.ndjson", text)
+        let matched = (1...count).map { $0 % 3 != 0 }
+        let expected = (1...count).filter { $0 % 3 != 0 }
+        func ids(stoppingAfter limit: Int, progress: inout [Int]) throws -> [Int] {
+            var found: [Int] = []
+            var reports: [Int] = []
+            let report: (InsertProgress) -> Void = { reports.append($0.records) }
+            try SQLiteStore.forEachPlacedRecord(matched, places: places, in: file, progress: report)
+            {
+                bytes, fields, position in
+                #expect(fields.count == 2 && position.start == 0)
+                let id = UnsafeBufferPointer(
+                    start: bytes + fields[0].start, count: fields[0].end - fields[0].start)
+                found.append(Int(String(decoding: id, as: UTF8.self)) ?? -1)
+                return found.count < limit
+            }
+            progress = reports
+            return found
+        }
+        var progress: [Int] = []
+        #expect(try ids(stoppingAfter: .max, progress: &progress) == expected)
+        #expect(progress == [4_096, expected.count])
+        #expect(try ids(stoppingAfter: 1_500, progress: &progress) == Array(expected.prefix(1_500)))
+        // A record that is not JSON: every record before it comes, then its error.
+        let broken = text.replacingOccurrences(of: #"{"id":5000,"#, with: #"{"id":5000 "#)
+        let brokenFile = try files.write("ahead-broken.ndjson", broken)
+        var before: [Int] = []
+        #expect(throws: (any Error).self) {
+            try SQLiteStore.forEachPlacedRecord(
+                matched, places: places, in: brokenFile, progress: nil
+            ) { bytes, fields, _ in
+                before.append(fields.count)
+                return true
+            }
+        }
+        #expect(before.count == expected.firstIndex(of: 5_000))
+    }
+
+    @Test(
         "records read again by their places come as written, in order, with their fields; one insert refuses is read again and named by its line"
     )
     func placedRecords() throws {

@@ -4,8 +4,9 @@ import Foundation
 extension SQLiteStore {
     /// Reads again each record `matched` marks, by its place in the file at `path`, and scans
     /// it: `body` gets its bytes (writable), its fields and its position in those bytes, and
-    /// returns false to stop. `progress` gets how far into the file the read has come, every
-    /// 4,096 records and at the end.
+    /// returns false to stop. The reading and scanning run on a thread of their own
+    /// (`PlacedReading`), a few batches ahead of `body` on this one. `progress` gets how far into
+    /// the file the read has come, every 4,096 records and at the end.
     static func forEachPlacedRecord(
         _ matched: [Bool], places: RecordPlaces, in path: String,
         progress: ((InsertProgress) -> Void)?,
@@ -20,22 +21,36 @@ extension SQLiteStore {
                 progress?(InsertProgress(records: count, bytesRead: reached, totalBytes: size))
             }
         }
-        try places.forEachRecord(matched, in: path) { buffer, position in
-            count += 1
-            reached = position.offset + Int64(position.end - position.start)
-            if count & 0xFFF == 0 {
-                if Interruption.isRequested { throw JSONSQLError("interrupted") }
+        let reading = PlacedReading(matched, places: places, path: path)
+        reading.start()
+        defer { reading.pipe.stopAndWait() }
+        while true {
+            let batch: InsertBatch
+            switch reading.pipe.receive() {
+            case .batch(let received): batch = received
+            case .end:
                 report()
+                return
+            case .failure(let error): throw error
             }
-            let bytes = buffer + position.start
-            var scanner = JSONScanner(bytes: bytes, count: position.end - position.start)
-            try scanner.scanRecord(into: &fields)
-            var local = position
-            local.start = 0
-            local.end = position.end - position.start
-            return try body(bytes, fields, local)
+            defer { reading.pipe.recycle(batch) }
+            let bytes = batch.bytes
+            for record in batch.records {
+                count += 1
+                let length = record.position.end - record.position.start
+                reached = record.position.offset + Int64(length)
+                if count & 0xFFF == 0 {
+                    if Interruption.isRequested { throw JSONSQLError("interrupted") }
+                    report()
+                }
+                fields.removeAll(keepingCapacity: true)
+                fields.append(contentsOf: batch.fields[record.first..<record.first + record.count])
+                var local = record.position
+                local.start = 0
+                local.end = length
+                if !(try body(bytes + record.position.start, fields, local)) { return }
+            }
         }
-        report()
     }
 
     /// Inserts a record `forEachPlacedRecord` read, only the fields `columns` selects where it
@@ -76,6 +91,68 @@ extension SQLiteStore {
                 return false
             }
             throw error
+        }
+    }
+}
+
+/// The reading thread of `SQLiteStore.forEachPlacedRecord`: each record matched, read by its
+/// place and scanned, copied with its fields into batches that `pipe` hands on in order.
+///
+/// `@unchecked Sendable` is safe because once `start()` is called only the new thread reads
+/// `matched` and `places`, and batches go through `pipe`.
+private final class PlacedReading: @unchecked Sendable {
+    let pipe = BatchPipe(batches: 3)
+    private let matched: [Bool]
+    private let places: RecordPlaces
+    private let path: String
+
+    init(_ matched: [Bool], places: RecordPlaces, path: String) {
+        self.matched = matched
+        self.places = places
+        self.path = path
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "jsonsql-placed"
+        thread.start()
+    }
+
+    private func run() {
+        defer { pipe.producerExited() }
+        var fields: [JSONField] = []
+        var filling: InsertBatch?
+        do {
+            try places.forEachRecord(matched, in: path) { buffer, position in
+                let bytes = buffer + position.start
+                let length = position.end - position.start
+                var scanner = JSONScanner(bytes: bytes, count: length)
+                try scanner.scanRecord(into: &fields)
+                if filling == nil {
+                    // Nil only once the reader of the batches stopped.
+                    guard let free = pipe.takeFree() else { return false }
+                    filling = free
+                }
+                let batch = filling.unsafelyUnwrapped
+                var placed = position
+                placed.start = batch.append(bytes, count: length)
+                placed.end = placed.start + length
+                batch.records.append(
+                    InsertBatch.Record(
+                        position: placed, source: 0, bytesRead: 0, first: batch.fields.count,
+                        count: fields.count, mask: 0, prepared: false))
+                batch.fields.append(contentsOf: fields)
+                if batch.isFull {
+                    pipe.send(batch)
+                    filling = nil
+                }
+                return true
+            }
+            if let filling, !filling.records.isEmpty { pipe.send(filling) }
+            pipe.finish(nil)
+        } catch {
+            if let filling, !filling.records.isEmpty { pipe.send(filling) }
+            pipe.finish(error)
         }
     }
 }
