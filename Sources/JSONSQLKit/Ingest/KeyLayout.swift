@@ -11,7 +11,7 @@ import Synchronization
 /// again its number; a number is never given to another run, by any reader. Number 0 is given
 /// to records whose keys are not looked at (made elsewhere than a `RecordReader`): what is found
 /// for it is not kept (`LayoutMemo`).
-struct KeyLayout {
+struct KeyLayout: ~Copyable {
     typealias Number = UInt64
 
     /// The next number not given yet, over every reader: threads reading halves of one file
@@ -28,13 +28,17 @@ struct KeyLayout {
         var start: Int
         var number: Number
     }
-    private var runs: [Run] = []
-    private var counts: [Int32] = []
-    private var bytes: [UInt8] = []
+    // Buffers of their own, not arrays: every record's keys are checked against them, and
+    // reading arrays there retained and released each per record (atomic instructions).
+    private var runs = TrivialBuffer<Run>()
+    private var counts = TrivialBuffer<Int32>()
+    private var bytes = TrivialBuffer<UInt8>()
     /// The run of the last record numbered, and the one before it, or -1: records that
     /// alternate between two runs (some lacking a key) find theirs without a hash.
     private var current = -1
     private var previous = -1
+
+    init() {}
 
     private static func fresh() -> Number { unused.add(1, ordering: .relaxed).oldValue }
 
@@ -53,25 +57,24 @@ struct KeyLayout {
             guard !field.keyEscaped else { return Self.fresh() }
             hash = Self.hash(record + field.keyStart, field.keyEnd - field.keyStart, into: hash)
         }
-        if let found = runs.firstIndex(where: { $0.hash == hash && matches($0, fields, record) }) {
-            current = found
-            return runs[found].number
+        for index in 0..<runs.count
+        where runs[index].hash == hash && matches(runs[index], fields, record) {
+            current = index
+            return runs[index].number
         }
         // Keys that change from record to record would grow it without end.
         if runs.count == Self.remembered {
-            runs.removeAll(keepingCapacity: true)
+            runs.removeAll()
             previous = -1
-            counts.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
+            counts.removeAll()
+            bytes.removeAll()
         }
         let run = Run(
             hash: hash, first: counts.count, count: fields.count, start: bytes.count,
             number: Self.fresh())
         for field in fields {
             counts.append(Int32(field.keyEnd - field.keyStart))
-            bytes.append(
-                contentsOf: UnsafeBufferPointer(
-                    start: record + field.keyStart, count: field.keyEnd - field.keyStart))
+            bytes.append(record + field.keyStart, count: field.keyEnd - field.keyStart)
         }
         runs.append(run)
         current = runs.count - 1
@@ -92,32 +95,55 @@ struct KeyLayout {
     private func matches(_ run: Run, _ fields: [JSONField], _ record: UnsafePointer<UInt8>) -> Bool
     {
         guard fields.count == run.count else { return false }
-        guard run.count > 0 else { return true }
         return fields.withUnsafeBufferPointer { fields in
-            counts.withUnsafeBufferPointer { counts in
-                bytes.withUnsafeBufferPointer { kept in
-                    var field = fields.baseAddress!
-                    var count = counts.baseAddress! + run.first
-                    // (Empty keys alone leave `bytes` without an address.)
-                    var offset = kept.baseAddress.map { $0 + run.start }
-                    for _ in 0..<run.count {
-                        let length = Int(count.pointee)
-                        let start = field.pointee.keyStart
-                        guard !field.pointee.keyEscaped && field.pointee.keyEnd - start == length
-                        else { return false }
-                        if length > 0 {
-                            guard let at = offset, sameBytes(at, record + start, length) else {
-                                return false
-                            }
-                            offset = at + length
-                        }
-                        field += 1
-                        count += 1
-                    }
-                    return true
-                }
+            var offset = run.start
+            for index in 0..<run.count {
+                let field = fields[index]
+                let length = Int(counts[run.first + index])
+                guard !field.keyEscaped && field.keyEnd - field.keyStart == length,
+                    length == 0 || sameBytes(bytes.address(offset), record + field.keyStart, length)
+                else { return false }
+                offset += length
             }
+            return true
         }
+    }
+}
+
+/// A growing buffer of values without references, read without reference counting; it frees
+/// its memory when it ends.
+private struct TrivialBuffer<Element: BitwiseCopyable>: ~Copyable {
+    private var base = UnsafeMutablePointer<Element>.allocate(capacity: 16)
+    private var capacity = 16
+    private(set) var count = 0
+
+    deinit { base.deallocate() }
+
+    subscript(index: Int) -> Element { base[index] }
+
+    func address(_ index: Int) -> UnsafePointer<Element> { UnsafePointer(base + index) }
+
+    mutating func append(_ value: Element) {
+        reserve(count + 1)
+        (base + count).initialize(to: value)
+        count += 1
+    }
+
+    mutating func append(_ values: UnsafePointer<Element>, count added: Int) {
+        reserve(count + added)
+        (base + count).initialize(from: values, count: added)
+        count += added
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    private mutating func reserve(_ needed: Int) {
+        guard needed > capacity else { return }
+        let larger = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        (base, capacity) = (moved, larger)
     }
 }
 
