@@ -74,6 +74,28 @@ enum GroupFold {
     /// by one. SQLite 3.43 and later add with a compensated sum instead, which `State` does not.
     static let addsAsSQLite = sqlite3_libversion_number() < 3_043_000
 
+    /// A value to add up, as SQLite gave it.
+    enum Term {
+        case null
+        case integer(Int64)
+        case real(Double)
+        /// Neither a number nor NULL, which the arguments' SQL does not give.
+        case other
+
+        init(_ value: OpaquePointer?) {
+            guard let value else {
+                self = .other
+                return
+            }
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL: self = .null
+            case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+            case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+            default: self = .other
+            }
+        }
+    }
+
     /// One group's running sum or average.
     struct State {
         private var count = 0
@@ -84,21 +106,19 @@ enum GroupFold {
         private var integers: Int128 = 0
         private var sawReal = false
 
-        /// Adds `value`, an argument's value; false for a value other than a number or NULL,
-        /// which the arguments' SQL does not give.
-        mutating func add(_ value: OpaquePointer, as kind: Kind) -> Bool {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: return true
-            case SQLITE_INTEGER:
-                let integer = sqlite3_value_int64(value)
+        /// Adds `term`, an argument's value; false for `other`.
+        mutating func add(_ term: Term, as kind: Kind) -> Bool {
+            switch term {
+            case .null: return true
+            case .integer(let integer):
                 switch kind {
                 case .avg: reals += Double(integer)
                 case .sum: integers += Int128(integer)
                 }
-            case SQLITE_FLOAT:
-                reals += sqlite3_value_double(value)
+            case .real(let real):
+                reals += real
                 sawReal = true
-            default: return false
+            case .other: return false
             }
             count += 1
             return true

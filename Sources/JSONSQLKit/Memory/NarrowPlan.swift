@@ -121,19 +121,20 @@ struct NarrowPlan {
         _ db: Database, rowid: String, distinct: Int, records: [Int32], beside: Beside? = nil
     ) throws -> Bool {
         try withDistinctValues(db, rowid: rowid, distinct: distinct, beside: beside) { values in
-            try fill(db, values: values, records: records) { record, column in
-                values[Int(records[record])]![column]
-            }
+            try fill(
+                db, values: values, records: records,
+                places: Places(
+                    count: values.count, place: { record, _ in Int(records[record]) },
+                    value: { place, column in values[place]?[column] }))
         }
     }
 
     /// Fills the narrow table from `values`, each different combination's values by number
     /// (nil where the filter rejects it), and `records`, each record's number in the file's
-    /// order (-1 where the filter rejects it); `value` gives record `i`'s value of a column, for
-    /// the columns a group adds up and for a row per record.
+    /// order (-1 where the filter rejects it); `places` gives each record's values of the
+    /// columns, for the columns a group adds up and for a row per record.
     private func fill(
-        _ db: Database, values: [[OpaquePointer]?], records: [Int32],
-        value: (_ record: Int, _ column: Int) -> OpaquePointer
+        _ db: Database, values: [[OpaquePointer]?], records: [Int32], places: Places
     ) throws -> Bool {
         if weighted {
             let folded = Set(folds.map(\.column))
@@ -157,7 +158,7 @@ struct NarrowPlan {
                 rows[number] = count
             }
             if !folds.isEmpty,
-                !(try fold(db, records: records, rows: rows, count: Int(count), value: value))
+                !(try fold(db, records: records, rows: rows, count: Int(count), places: places))
             {
                 try db.execute(sql: "DROP TABLE \(narrow)")
                 return false
@@ -171,7 +172,8 @@ struct NarrowPlan {
             guard number >= 0, values[Int(number)] != nil else { continue }
             for column in expressions.indices {
                 let code = sqlite3_bind_value(
-                    statement, Int32(column + 1), value(index, column))
+                    statement, Int32(column + 1),
+                    places.value(places.place(index, column), column)!)
                 guard code == SQLITE_OK else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code))
                 }
@@ -288,9 +290,23 @@ struct NarrowPlan {
                     })
             }
         }
-        return try fill(db, values: values, records: records) { record, index in
-            pieces[rows.row(expressionColumns[index], of: record)][index]!
-        }
+        return try fill(
+            db, values: values, records: records,
+            places: Places(
+                count: pieces.count,
+                place: { record, column in rows.row(expressionColumns[column], of: record) },
+                value: { place, column in
+                    pieces[place].indices.contains(column) ? pieces[place][column] : nil
+                }))
+    }
+
+    /// Where each record's values are: record `i`'s value of column `c` is the value of column
+    /// `c` at `place(i, c)`, one of `count` places, where `value` gives it (nil where none is,
+    /// which no record's place is).
+    private struct Places {
+        let count: Int
+        let place: (_ record: Int, _ column: Int) -> Int
+        let value: (_ place: Int, _ column: Int) -> OpaquePointer?
     }
 
     /// Where each record's values are among the small records' rows (`fill(columns:)`):
@@ -498,8 +514,7 @@ struct NarrowPlan {
     /// narrow table, whose other rows hold NULL there. `rows` gives each different record's row,
     /// 1 to `count`, or 0. False when a result cannot stand in one row (a sum beyond 64 bits).
     private func fold(
-        _ db: Database, records: [Int32], rows: [Int32], count: Int,
-        value: (_ record: Int, _ column: Int) -> OpaquePointer
+        _ db: Database, records: [Int32], rows: [Int32], count: Int, places: Places
     ) throws -> Bool {
         // Each row's group, numbered from 0: rows are in one group where GROUP BY puts them,
         // which is where their terms are peers in an ORDER BY of the same terms.
@@ -520,16 +535,20 @@ struct NarrowPlan {
         }
         var states = [GroupFold.State](repeating: GroupFold.State(), count: groups * folds.count)
         var first = [Int32](repeating: 0, count: groups)
+        // Each place's number, read from SQLite once rather than once per record.
+        let terms = folds.flatMap { fold in
+            (0..<places.count).map { GroupFold.Term(places.value($0, fold.column)) }
+        }
         for (index, number) in records.enumerated() where number >= 0 {
             let row = rows[Int(number)]
             guard row > 0 else { continue }
             let base = Int(group[Int(row)])
             if first[base] == 0 { first[base] = row }
             for (slot, fold) in folds.enumerated() {
-                guard
-                    states[base * folds.count + slot].add(
-                        value(index, fold.column), as: fold.kind)
-                else { return false }
+                let term = terms[slot * places.count + places.place(index, fold.column)]
+                guard states[base * folds.count + slot].add(term, as: fold.kind) else {
+                    return false
+                }
             }
             if index & 0xFFFF == 0 && Interruption.isRequested {
                 throw JSONSQLError("interrupted")
