@@ -312,7 +312,7 @@ struct NarrowPlan {
     /// Where each record's values are among the small records' rows (`fill(columns:)`):
     /// column `c`'s at row `starts[c] + numbers[c][record]`, those reading no column (-1) at
     /// row 0.
-    private struct PieceRows {
+    struct PieceRows {
         let starts: [Int]
         let numbers: [[Int32]]
 
@@ -367,48 +367,12 @@ struct NarrowPlan {
             rankedValues[value] = rank
             ranks.append(rank)
         }
-        let grouping = Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted()
-        // Each extreme's ranks by the record's row of the column it reads.
-        let extremeColumns = extremes.map { columns[$0.column] }
-        let lowest = extremes.map { $0.extreme == .min }
-        var groups = CombinationNumbers(width: grouping.count)
-        // Each record's group, then the record it joins (in place: a large file's records are
-        // many).
-        var joins = [Int32](repeating: -1, count: count)
-        var first: [Int32] = []
-        var best: [Int32] = []
-        var key = [Int32](repeating: 0, count: grouping.count)
-        let width = extremes.count
-        for record in 0..<count {
-            if let passes, !passes[rows.row(filterColumn, of: record)] { continue }
-            for (slot, column) in grouping.enumerated() {
-                key[slot] = Int32(rows.row(column, of: record))
-            }
-            let (number, new) = groups.number(key)
-            if new {
-                first.append(Int32(record))
-                best += repeatElement(-1, count: width)
-            }
-            joins[record] = number
-            for slot in 0..<width {
-                let rank = ranks[slot][rows.row(extremeColumns[slot], of: record)]
-                let at = Int(number) * width + slot
-                if rank >= 0 && (best[at] < 0 || (lowest[slot] ? rank < best[at] : rank > best[at]))
-                {
-                    best[at] = rank
-                }
-            }
-        }
-        for record in 0..<count where joins[record] >= 0 {
-            let number = Int(joins[record])
-            var stays = first[number] == Int32(record)
-            for slot in 0..<width where !stays {
-                let rank = ranks[slot][rows.row(extremeColumns[slot], of: record)]
-                if rank >= 0 && rank == best[number * width + slot] { stays = true }
-            }
-            joins[record] = stays ? -1 : first[number]
-        }
-        return joins
+        return try GroupExtremes(
+            grouping: Array(Set(Self.columns(in: groupTerms).map { columns[$0] })).sorted(),
+            columns: extremes.map { columns[$0.column] },
+            lowest: extremes.map { $0.extreme == .min },
+            ranks: ranks, rows: rows, passes: passes, filterColumn: filterColumn
+        ).joins(count: count)
     }
 
     /// The narrow columns `e0`, `e1`, ... that `terms` read.

@@ -1,0 +1,130 @@
+/// Which records of a weighted grouped query need no row of their own (`NarrowPlan.joining`):
+/// all but each group's first record and those at a group's lowest or highest rank of a value a
+/// `min` or `max` compares. The records are gone through in two halves at once, one on another
+/// thread; the second half's groups then join the first's by their keys, so that groups are
+/// numbered, and their first records found, as going through all the records in order does.
+struct GroupExtremes {
+    /// The columns of `ColumnRecords` whose small records make a record's group.
+    let grouping: [Int]
+    /// Each compared value's column, whether its `min` is taken, and its rank by the row of a
+    /// small record of that column (-1: none there).
+    let columns: [Int]
+    let lowest: [Bool]
+    let ranks: [[Int32]]
+    /// The small record of a column of each record.
+    let rows: NarrowPlan.PieceRows
+    /// Whether each row of `filterColumn` passes the filter; nil: no filter.
+    let passes: [Bool]?
+    let filterColumn: Int
+
+    /// From this many records on, the two halves are gone through at once.
+    var parallelRecords = 1 << 16
+
+    /// Groups found in a range of records, numbered from 0 in the order first met: each one's
+    /// key (`grouping.count` numbers), first record, and best rank of each compared value.
+    private struct Found {
+        var numbers: CombinationNumbers
+        var keys: [Int32] = []
+        var first: [Int32] = []
+        var best: [Int32] = []
+
+        /// Whether `rank` is better than the best kept at `at` (none kept: -1).
+        static func better(_ rank: Int32, than best: Int32, lowest: Bool) -> Bool {
+            rank >= 0 && (best < 0 || (lowest ? rank < best : rank > best))
+        }
+    }
+
+    /// For each of `count` records, the first record of its group where no `min` or `max` can
+    /// take its values (that record's row stands for it), else -1: also for records the filter
+    /// rejects.
+    func joins(count: Int) throws -> [Int32] {
+        var joins = [Int32](repeating: -1, count: count)
+        let half = count >= parallelRecords ? count / 2 : count
+        try joins.withUnsafeMutableBufferPointer { joins in
+            let joins = joins
+            // Each record's group, numbered within its half.
+            let (early, late) = try Self.inHalves(
+                half < count, { find(0..<half, groups: joins) },
+                { find(half..<count, groups: joins) })
+            var all = early
+            // The later half's groups by their number in `all`.
+            var numbers = [Int32](repeating: 0, count: late.first.count)
+            let width = grouping.count
+            let slots = columns.count
+            for group in late.first.indices {
+                let key = Array(late.keys[(group * width)..<(group * width + width)])
+                let (number, new) = all.numbers.number(key)
+                numbers[group] = number
+                let best = late.best[(group * slots)..<(group * slots + slots)]
+                if new {
+                    all.first.append(late.first[group])
+                    all.best += best
+                    continue
+                }
+                for (slot, rank) in best.enumerated() {
+                    let at = Int(number) * slots + slot
+                    if Found.better(rank, than: all.best[at], lowest: lowest[slot]) {
+                        all.best[at] = rank
+                    }
+                }
+            }
+            _ = try Self.inHalves(
+                half < count, { decide(0..<half, groups: joins, found: all, numbers: nil) },
+                { decide(half..<count, groups: joins, found: all, numbers: numbers) })
+        }
+        return joins
+    }
+
+    /// `first` and `second`, at once where `parallel`, else one after the other.
+    private static func inHalves<T>(
+        _ parallel: Bool, _ first: () -> T, _ second: @escaping () -> T
+    ) throws -> (T, T) {
+        parallel ? try inParallel(first, beside: second) : (first(), second())
+    }
+
+    /// Numbers the groups of records `range`, writing each record's number in `groups`.
+    private func find(_ range: Range<Int>, groups: UnsafeMutableBufferPointer<Int32>) -> Found {
+        var found = Found(numbers: CombinationNumbers(width: grouping.count))
+        var key = [Int32](repeating: 0, count: grouping.count)
+        let slots = columns.count
+        for record in range {
+            if let passes, !passes[rows.row(filterColumn, of: record)] { continue }
+            for (slot, column) in grouping.enumerated() {
+                key[slot] = Int32(rows.row(column, of: record))
+            }
+            let (number, new) = found.numbers.number(key)
+            if new {
+                found.keys += key
+                found.first.append(Int32(record))
+                found.best += repeatElement(-1, count: slots)
+            }
+            groups[record] = number
+            for slot in 0..<slots {
+                let rank = ranks[slot][rows.row(columns[slot], of: record)]
+                let at = Int(number) * slots + slot
+                if Found.better(rank, than: found.best[at], lowest: lowest[slot]) {
+                    found.best[at] = rank
+                }
+            }
+        }
+        return found
+    }
+
+    /// Replaces each group number of records `range` in `groups` (by `numbers` where given,
+    /// else as in `found`) with the record it joins, or -1 where it keeps its row.
+    private func decide(
+        _ range: Range<Int>, groups: UnsafeMutableBufferPointer<Int32>, found: Found,
+        numbers: [Int32]?
+    ) {
+        let slots = columns.count
+        for record in range where groups[record] >= 0 {
+            let number = Int(numbers?[Int(groups[record])] ?? groups[record])
+            var stays = found.first[number] == Int32(record)
+            for slot in 0..<slots where !stays {
+                let rank = ranks[slot][rows.row(columns[slot], of: record)]
+                if rank >= 0 && rank == found.best[number * slots + slot] { stays = true }
+            }
+            groups[record] = stays ? -1 : found.first[number]
+        }
+    }
+}
