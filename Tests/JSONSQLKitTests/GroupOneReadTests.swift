@@ -351,6 +351,21 @@ final class GroupOneReadTests {
                         && mine.bytes == before.2)
             }
         }
+        // The later half's last small records wait to be numbered until joined: the last one
+        // here is new, and does not fit.
+        let full = try observed(first, budget: 1 << 20).bytes
+        var mine = try observed(first, budget: full)
+        let before = texts(mine)
+        let joined = mine.append(try observed([3, 5, 7, 77], budget: full))
+        #expect(!joined && mine.full)
+        #expect(texts(mine) == before && mine.records.count == first.count && mine.bytes == full)
+        // Here a new one numbered before them fits, then the last does not: both go.
+        var tight = try observed(first, budget: full + 44)
+        #expect(!tight.append(try observed([3, 50, 7, 77], budget: full)))
+        #expect(texts(tight) == before && tight.distinctCount == 20 && tight.bytes == full)
+        var roomy = try observed(first, budget: full + 64)
+        #expect(roomy.append(try observed([3, 5, 7, 77], budget: full)))
+        #expect(texts(roomy) == before + ["v3", "v5", "v7", "v77"].map { #"{"g":"\#($0)"}"# })
     }
 
     @Test(

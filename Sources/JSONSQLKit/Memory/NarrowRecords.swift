@@ -528,11 +528,12 @@ struct NarrowRecords {
             overflow()
             return false
         }
-        var later = later
+        // `later` is read, never changed: its arrays are shared with the reader that made it,
+        // and a change would copy them. Its small records waiting are numbered here.
         let before = distinctCount
         var renumbered: [Int32] = []
-        renumbered.reserveCapacity(later.distinctCount)
-        for number in 0..<later.distinctCount {
+        renumbered.reserveCapacity(later.distinct.count)
+        for number in 0..<later.distinct.count {
             guard let mine = later.distinct.withRecord(number, { self.number($0, hash: $1) })
             else {
                 // Back to the small records of before.
@@ -541,8 +542,24 @@ struct NarrowRecords {
             }
             renumbered.append(mine)
         }
-        numbers.reserveCapacity(numbers.count + later.numbers.count)
+        let start = numbers.count
+        numbers.reserveCapacity(start + later.numbers.count + 2)
         for number in later.numbers { numbers.append(renumbered[Int(number)]) }
+        var offset = 0
+        for cut in [later.older, later.newer] {
+            guard let cut else { continue }
+            let bytes = UnsafeBufferPointer(
+                start: later.buffer.baseAddress + offset, count: cut.count)
+            offset += cut.count
+            guard let mine = number(bytes, hash: cut.hash) else {
+                if full {
+                    distinct.removeLast(from: before)
+                    numbers.removeSubrange(start...)
+                }
+                return false
+            }
+            numbers.append(mine)
+        }
         return true
     }
 }
