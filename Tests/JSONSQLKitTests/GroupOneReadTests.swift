@@ -215,6 +215,29 @@ final class GroupOneReadTests {
         }
     }
 
+    @Test(
+        "past 65,536 records, each group's first and best records are found over two halves at once, and min and max print what the loaded file prints"
+    )
+    func manyRecordsExtremes() throws {
+        // Integers and strings only, so that a row stands for many records; some groups and
+        // the highest ids only come late, and `v` repeats its extremes.
+        var random = OutputWriterTests.SplitMix(state: 65)
+        let lines = (0..<70_000).map { i in
+            let group = i < 40_000 ? "G\(i % 5)" : "G\(i % 9)"
+            let value = Int(random.next() % 2_000) - 1_000
+            return #"{"id":\#(i),"g":"\#(group)","v":\#(value)}"#
+        }
+        let file = try files.write("many-records.ndjson", lines.joined(separator: "\n") + "\n")
+        for query in [
+            (["g"], "g,count(),min(id),max(id),min(v),max(v),avg(v)", nil, []),
+            (["g"], "g,max(v),min(id)", "id > 100", [("max(v)", true)]),
+        ] as [(groupBy: [String], select: String, filter: String?, orderBy: [(String, Bool)])] {
+            let loaded = run(file, query, oneRead: false)
+            #expect(!loaded.hasPrefix("error") && loaded.split(separator: "\n").count == 9)
+            #expect(run(file, query, oneRead: true, split: 1) == loaded, "\(query)")
+        }
+    }
+
     @Test("a key holding each kind of value groups as loaded, each kind apart")
     func mixedKinds() throws {
         let lines = Self.mixed.enumerated().flatMap { index, value in
