@@ -798,7 +798,7 @@ final class GroupOneReadTests {
                 }
                 sqlite3_reset(handle)
                 let kinds = Set(values.map { sqlite3_value_type($0) }).subtracting([SQLITE_NULL])
-                let ranks = NarrowPlan.numberRanks(values)
+                let ranks = GroupExtremes.numberRanks(values)
                 if kinds.count <= 1 && !kinds.contains(SQLITE_TEXT) {
                     #expect(ranks == expected, "\(items)")
                     ranked += 1

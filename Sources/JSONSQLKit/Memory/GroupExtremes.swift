@@ -1,8 +1,12 @@
+import GRDB
+import GRDBSQLite
+
 /// Which records of a weighted grouped query need no row of their own (`NarrowPlan.joining`):
 /// all but each group's first record and those at a group's lowest or highest rank of a value a
-/// `min` or `max` compares. The records are gone through in two halves at once, one on another
-/// thread; the second half's groups then join the first's by their keys, so that groups are
-/// numbered, and their first records found, as going through all the records in order does.
+/// `min` or `max` compares, each value ranked once in SQLite's order (`ranks`). The records are
+/// gone through in two halves at once, one on another thread; the second half's groups then
+/// join the first's by their keys, so that groups are numbered, and their first records found,
+/// as going through all the records in order does.
 struct GroupExtremes {
     /// The columns of `ColumnRecords` whose small records make a record's group.
     let grouping: [Int]
@@ -126,5 +130,85 @@ struct GroupExtremes {
             }
             groups[record] = stays ? -1 : found.first[number]
         }
+    }
+
+    /// Each small record's rank in SQLite's order (`dense_rank`, from 0) of its value of
+    /// column `column` of `pieces` (-1: none there, or NULL); nil where that value is an
+    /// integer somewhere and a real elsewhere. SQLite compares an integer with a real through
+    /// the real's double, where jsonsql's exact `min` and `max` compare the numbers as written
+    /// (18014398509481985 and 18014398509481985.5 order apart there): then every record keeps
+    /// its row.
+    static func ranks(_ db: Database, pieces: [[OpaquePointer?]], column: Int) throws -> [Int32]? {
+        let rows = pieces.indices.filter {
+            pieces[$0].indices.contains(column) && pieces[$0][column] != nil
+        }
+        var (integers, reals) = (false, false)
+        for row in rows {
+            switch sqlite3_value_type(pieces[row][column]!) {
+            case SQLITE_INTEGER: integers = true
+            case SQLITE_FLOAT: reals = true
+            default: break
+            }
+        }
+        if integers && reals { return nil }
+        let ranked = try ranks(db, values: rows.map { pieces[$0][column]! })
+        var rank = [Int32](repeating: -1, count: pieces.count)
+        for (index, row) in rows.enumerated() { rank[row] = ranked[index] }
+        return rank
+    }
+
+    /// The rank in SQLite's order (`dense_rank`, from 0) of each value of `values`, -1 for
+    /// NULL.
+    private static func ranks(_ db: Database, values: [OpaquePointer]) throws -> [Int32] {
+        if let ranks = numberRanks(values) { return ranks }
+        var ranks = [Int32](repeating: -1, count: values.count)
+        let table = SQLQuote.identifier("jsonsql_ranks")
+        try db.execute(sql: "CREATE TEMP TABLE \(table) (i INTEGER PRIMARY KEY, v)")
+        defer { try? db.execute(sql: "DROP TABLE temp.\(table)") }
+        let insert = try db.makeStatement(sql: "INSERT INTO temp.\(table) VALUES (?, ?)")
+        let statement = insert.sqliteStatement
+        for (index, value) in values.enumerated() where sqlite3_value_type(value) != SQLITE_NULL {
+            sqlite3_bind_int64(statement, 1, Int64(index))
+            sqlite3_bind_value(statement, 2, value)
+            _ = try db.step(statement)
+            sqlite3_reset(statement)
+        }
+        let select = try db.makeStatement(
+            sql: "SELECT i, dense_rank() OVER (ORDER BY v) - 1 FROM temp.\(table)")
+        let handle = select.sqliteStatement
+        while try db.step(handle) {
+            ranks[Int(sqlite3_column_int64(handle, 0))] = Int32(sqlite3_column_int64(handle, 1))
+        }
+        sqlite3_reset(handle)
+        return ranks
+    }
+
+    /// `ranks` where every value is an integer, or every one a real (NULLs aside): SQLite orders
+    /// them as the numbers order (`-0.0` equal to `0.0`), so they are ranked here without a
+    /// table. Nil for any other mix.
+    static func numberRanks(_ values: [OpaquePointer]) -> [Int32]? {
+        var integers: [(value: Int64, index: Int32)] = []
+        var reals: [(value: Double, index: Int32)] = []
+        for (index, value) in values.enumerated() {
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL: continue
+            case SQLITE_INTEGER: integers.append((sqlite3_value_int64(value), Int32(index)))
+            case SQLITE_FLOAT: reals.append((sqlite3_value_double(value), Int32(index)))
+            default: return nil
+            }
+            if !integers.isEmpty && !reals.isEmpty { return nil }
+        }
+        var ranks = [Int32](repeating: -1, count: values.count)
+        func rank<T: Comparable>(_ pairs: inout [(value: T, index: Int32)]) {
+            pairs.sort { $0.value < $1.value }
+            var rank: Int32 = -1
+            for (place, pair) in pairs.enumerated() {
+                if place == 0 || pairs[place - 1].value != pair.value { rank += 1 }
+                ranks[Int(pair.index)] = rank
+            }
+        }
+        rank(&integers)
+        rank(&reals)
+        return ranks
     }
 }

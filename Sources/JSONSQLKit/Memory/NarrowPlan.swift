@@ -345,25 +345,8 @@ struct NarrowPlan {
                 ranks.append(ranked)
                 continue
             }
-            let rows = pieces.indices.filter {
-                pieces[$0].indices.contains(extreme.column) && pieces[$0][extreme.column] != nil
-            }
-            // SQLite compares an integer with a real through the real's double, where
-            // jsonsql's exact `min` and `max` compare the numbers as written
-            // (18014398509481985 and 18014398509481985.5 order apart there): where a compared
-            // value is an integer somewhere and a real elsewhere, every record keeps its row.
-            var (integers, reals) = (false, false)
-            for row in rows {
-                switch sqlite3_value_type(pieces[row][extreme.column]!) {
-                case SQLITE_INTEGER: integers = true
-                case SQLITE_FLOAT: reals = true
-                default: break
-                }
-            }
-            if integers && reals { return nil }
-            let ranked = try Self.ranks(db, values: rows.map { pieces[$0][extreme.column]! })
-            var rank = [Int32](repeating: -1, count: pieces.count)
-            for (index, row) in rows.enumerated() { rank[row] = ranked[index] }
+            guard let rank = try GroupExtremes.ranks(db, pieces: pieces, column: extreme.column)
+            else { return nil }
             rankedValues[value] = rank
             ranks.append(rank)
         }
@@ -401,61 +384,6 @@ struct NarrowPlan {
             }
         }
         return found.sorted()
-    }
-
-    /// The rank in SQLite's order (`dense_rank`, from 0) of each value of `values`, -1 for
-    /// NULL.
-    private static func ranks(_ db: Database, values: [OpaquePointer]) throws -> [Int32] {
-        if let ranks = numberRanks(values) { return ranks }
-        var ranks = [Int32](repeating: -1, count: values.count)
-        let table = SQLQuote.identifier("jsonsql_ranks")
-        try db.execute(sql: "CREATE TEMP TABLE \(table) (i INTEGER PRIMARY KEY, v)")
-        defer { try? db.execute(sql: "DROP TABLE temp.\(table)") }
-        let insert = try db.makeStatement(sql: "INSERT INTO temp.\(table) VALUES (?, ?)")
-        let statement = insert.sqliteStatement
-        for (index, value) in values.enumerated() where sqlite3_value_type(value) != SQLITE_NULL {
-            sqlite3_bind_int64(statement, 1, Int64(index))
-            sqlite3_bind_value(statement, 2, value)
-            _ = try db.step(statement)
-            sqlite3_reset(statement)
-        }
-        let select = try db.makeStatement(
-            sql: "SELECT i, dense_rank() OVER (ORDER BY v) - 1 FROM temp.\(table)")
-        let handle = select.sqliteStatement
-        while try db.step(handle) {
-            ranks[Int(sqlite3_column_int64(handle, 0))] = Int32(sqlite3_column_int64(handle, 1))
-        }
-        sqlite3_reset(handle)
-        return ranks
-    }
-
-    /// `ranks` where every value is an integer, or every one a real (NULLs aside): SQLite orders
-    /// them as the numbers order (`-0.0` equal to `0.0`), so they are ranked here without a
-    /// table. Nil for any other mix.
-    static func numberRanks(_ values: [OpaquePointer]) -> [Int32]? {
-        var integers: [(value: Int64, index: Int32)] = []
-        var reals: [(value: Double, index: Int32)] = []
-        for (index, value) in values.enumerated() {
-            switch sqlite3_value_type(value) {
-            case SQLITE_NULL: continue
-            case SQLITE_INTEGER: integers.append((sqlite3_value_int64(value), Int32(index)))
-            case SQLITE_FLOAT: reals.append((sqlite3_value_double(value), Int32(index)))
-            default: return nil
-            }
-            if !integers.isEmpty && !reals.isEmpty { return nil }
-        }
-        var ranks = [Int32](repeating: -1, count: values.count)
-        func rank<T: Comparable>(_ pairs: inout [(value: T, index: Int32)]) {
-            pairs.sort { $0.value < $1.value }
-            var rank: Int32 = -1
-            for (place, pair) in pairs.enumerated() {
-                if place == 0 || pairs[place - 1].value != pair.value { rank += 1 }
-                ranks[Int(pair.index)] = rank
-            }
-        }
-        rank(&integers)
-        rank(&reals)
-        return ranks
     }
 
     /// Binds each value of `row` in turn, NULL for the columns `skipping` names.
