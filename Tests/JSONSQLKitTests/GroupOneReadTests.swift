@@ -345,9 +345,11 @@ final class GroupOneReadTests {
             }
             return narrow
         }
-        func texts(_ narrow: NarrowRecords) -> [String] {
+        func texts(_ narrow: NarrowRecords) throws -> [String] {
             var narrow = narrow
-            return narrow.records.map { String(decoding: narrow.record(Int($0)), as: UTF8.self) }
+            return try narrow.records.array().map {
+                String(decoding: narrow.record(Int($0)), as: UTF8.self)
+            }
         }
         // 20 and 20 different values, 10 of them in both: 30 in all.
         let first = Array(0..<20) + Array(0..<20).reversed()
@@ -360,17 +362,20 @@ final class GroupOneReadTests {
             var mine = try observed(first, budget: budget)
             let theirs = try observed(second, budget: budget)
             #expect(!mine.full && !theirs.full && mine.bytes + theirs.bytes > budget)
-            let before = (texts(mine), mine.distinctCount, mine.bytes)
+            let before = (try texts(mine), mine.distinctCount, mine.bytes)
             if budget == least {
                 // Within the budget: as one reader of both.
                 let joined = mine.append(theirs)
                 #expect(joined)
-                #expect(texts(mine) == texts(one) && mine.records == one.records && !mine.full)
+                let (mineTexts, oneTexts) = (try texts(mine), try texts(one))
+                #expect(mineTexts == oneTexts)
+                #expect(try mine.records.array() == one.records.array())
+                #expect(!mine.full)
             } else {
                 let joined = mine.append(theirs)
                 #expect(!joined && mine.full)
                 #expect(
-                    texts(mine) == before.0 && mine.distinctCount == before.1
+                    try texts(mine) == before.0 && mine.distinctCount == before.1
                         && mine.bytes == before.2)
             }
         }
@@ -378,17 +383,18 @@ final class GroupOneReadTests {
         // here is new, and does not fit.
         let full = try observed(first, budget: 1 << 20).bytes
         var mine = try observed(first, budget: full)
-        let before = texts(mine)
+        let before = try texts(mine)
         let joined = mine.append(try observed([3, 5, 7, 77], budget: full))
         #expect(!joined && mine.full)
-        #expect(texts(mine) == before && mine.records.count == first.count && mine.bytes == full)
+        #expect(
+            try texts(mine) == before && mine.records.count == first.count && mine.bytes == full)
         // Here a new one numbered before them fits, then the last does not: both go.
         var tight = try observed(first, budget: full + 44)
         #expect(!tight.append(try observed([3, 50, 7, 77], budget: full)))
-        #expect(texts(tight) == before && tight.distinctCount == 20 && tight.bytes == full)
+        #expect(try texts(tight) == before && tight.distinctCount == 20 && tight.bytes == full)
         var roomy = try observed(first, budget: full + 64)
         #expect(roomy.append(try observed([3, 5, 7, 77], budget: full)))
-        #expect(texts(roomy) == before + ["v3", "v5", "v7", "v77"].map { #"{"g":"\#($0)"}"# })
+        #expect(try texts(roomy) == before + ["v3", "v5", "v7", "v77"].map { #"{"g":"\#($0)"}"# })
     }
 
     @Test(
@@ -442,7 +448,7 @@ final class GroupOneReadTests {
                     // Reading what was kept numbers those waiting, at any record.
                     if index % 7 == 3 { #expect(narrow.distinctCount == numbers.count) }
                 }
-                let records = narrow.records
+                let records = try narrow.records.array()
                 let texts = records.map { String(decoding: narrow.record(Int($0)), as: UTF8.self) }
                 #expect(texts == kept, "budget \(budget)")
                 #expect(narrow.distinctCount == numbers.count && narrow.bytes == bytes)
@@ -494,7 +500,9 @@ final class GroupOneReadTests {
             return try store.write(commit: false) { db in
                 let plan = try NarrowPlan(
                     spec, table: try TableInfo(db: db, table: spec.table), weighted: true)
-                guard try plan.fill(db, rowid: "rowid", distinct: lines.count, records: records)
+                guard
+                    try plan.fill(
+                        db, rowid: "rowid", distinct: lines.count, records: RecordNumbers(records))
                 else { return false }
                 let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM jsonsql_narrow") ?? -1
                 #expect(
@@ -586,7 +594,8 @@ final class GroupOneReadTests {
                     try plan.weighted
                         && plan.fill(
                             db, rowid: "rowid", distinct: lines.count,
-                            records: (0..<Int32(lines.count)).flatMap { [$0, $0, $0] })
+                            records: RecordNumbers(
+                                (0..<Int32(lines.count)).flatMap { [$0, $0, $0] }))
                 else { return -1 }
                 return try Int.fetchOne(db, sql: "SELECT count(*) FROM jsonsql_narrow") ?? -1
             }
@@ -756,7 +765,7 @@ final class GroupOneReadTests {
                     spec, table: try TableInfo(db: db, table: spec.table), weighted: true
                 ).fill(
                     db, rowid: "rowid", distinct: lines.count,
-                    records: (0..<Int32(lines.count)).map { $0 })
+                    records: RecordNumbers(0..<Int32(lines.count)))
             }
             #expect(filled == (values == ["1.5", "2.5"]), "\(values)")
         }

@@ -77,7 +77,10 @@ struct ColumnRecords {
             }
             guard taken, !overflowed else { return false }
         }
-        for index in columns.indices { columns[index].follow(whole.records) }
+        let records = whole.records
+        for index in columns.indices {
+            guard (try? columns[index].follow(records)) != nil else { return false }
+        }
         return true
     }
 
@@ -103,7 +106,7 @@ struct ColumnRecords {
 
     /// Each column's number of different small records, and the number of each record's
     /// small record in it.
-    mutating func numbers() -> (distinct: [Int], records: [[Int32]]) {
+    mutating func numbers() -> (distinct: [Int], records: [RecordNumbers]) {
         (
             columns.indices.map { columns[$0].distinctCount },
             columns.indices.map { columns[$0].records }
@@ -140,13 +143,8 @@ struct CombinationNumbers {
     /// The number of `key` (`width` numbers), and whether it is new.
     mutating func number(_ key: [Int32]) -> (Int32, Bool) {
         if width == 1 { return number(of: key[0]) }
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for part in key {
-            hash = (hash ^ UInt64(UInt32(bitPattern: part))) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 29
-        }
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
         while slots[slot] >= 0 {
             let number = Int(slots[slot])
             if keys[(number * width)..<(number * width + width)].elementsEqual(key) {
@@ -159,6 +157,36 @@ struct CombinationNumbers {
         count += 1
         if count * 2 > slots.count { grow() }
         return (Int32(count - 1), true)
+    }
+
+    /// The number of the one-number key `key`, where it has one.
+    @inline(__always) func existing(one key: Int32) -> Int32? {
+        guard key >= 0 else { return negative[key] }
+        return Int(key) < direct.count && direct[Int(key)] >= 0 ? direct[Int(key)] : nil
+    }
+
+    /// The number of `key`, where it has one.
+    func existing(_ key: [Int32]) -> Int32? {
+        if width == 1 { return existing(one: key[0]) }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+        while slots[slot] >= 0 {
+            let number = Int(slots[slot])
+            if keys[(number * width)..<(number * width + width)].elementsEqual(key) {
+                return Int32(number)
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    @inline(__always) private static func hash(_ key: [Int32]) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for part in key {
+            hash = (hash ^ UInt64(UInt32(bitPattern: part))) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+        }
+        return hash
     }
 
     /// `number` of the one-number key `key`.

@@ -68,9 +68,13 @@ struct FilteredRecords {
     private static func spill(_ narrow: inout NarrowRecords) -> (RecordSpill, Int) {
         var spill = RecordSpill()
         var line = 0
-        narrow.forEachRecord {
-            line += 1
-            spill.append(Array($0), line: line)
+        do {
+            try narrow.forEachRecord {
+                line += 1
+                spill.append(Array($0), line: line)
+            }
+        } catch {
+            spill.markFailed()
         }
         return (spill, line)
     }
@@ -123,7 +127,9 @@ struct FilteredRecords {
             if matched.indices.contains(number) { matched[number] = true } else { numbered = false }
         }
         guard numbered else { return nil }
-        return narrow.records.map { matched[Int($0)] }
+        let records = narrow.records
+        let cursor = RecordNumbers.Cursor(records, from: 0)
+        return try (0..<records.count).map { _ in matched[Int(try cursor.next())] }
     }
 
     /// Calls `body` with the `rowid` of each row of the table `name` that the filter `rendered`,

@@ -24,6 +24,15 @@ struct GroupExtremes {
     /// From this many records on, the two halves are gone through at once.
     var parallelRecords = 1 << 16
 
+    /// What `joins` gives a record that keeps its row and is not its group's first, or that
+    /// the filter rejects.
+    static let keepsRow: Int32 = -1
+
+    /// The group whose first record a record is, from what `joins` gives it; nil for any other.
+    @inline(__always) static func firstOf(_ join: Int32) -> Int? {
+        join <= -2 ? Int(-2 - join) : nil
+    }
+
     /// Groups found in a range of records, numbered from 0 in the order first met: each one's
     /// key (`grouping.count` numbers), first record, and best rank of each compared value.
     private struct Found {
@@ -38,73 +47,67 @@ struct GroupExtremes {
         }
     }
 
-    /// For each of `count` records, the first record of its group where no `min` or `max` can
-    /// take its values (that record's row stands for it), else -1: also for records the filter
-    /// rejects.
-    func joins(count: Int) throws -> [Int32] {
-        var joins = [Int32](repeating: -1, count: count)
+    /// For each record, in order: the number of its group (numbered from 0 in the order first
+    /// met) where no `min` or `max` can take its values, so that its group's first record's row
+    /// stands for it; `keepsRow` where it keeps its row, also where the filter rejects it; and
+    /// for a group's first record, which keeps its row, -2 - its group's number (`firstOf`).
+    func joins() throws -> RecordNumbers {
+        let count = rows.count
         let half = count >= parallelRecords ? count / 2 : count
-        try joins.withUnsafeMutableBufferPointer { joins in
-            let joins = joins
-            // Each record's group, numbered within its half.
-            let (early, late) = try Self.inHalves(
-                half < count, { find(0..<half, groups: joins) },
-                { find(half..<count, groups: joins) })
-            var all = early
-            // The later half's groups by their number in `all`.
-            var numbers = [Int32](repeating: 0, count: late.first.count)
-            let width = grouping.count
-            let slots = columns.count
-            for group in late.first.indices {
-                let key = Array(late.keys[(group * width)..<(group * width + width)])
-                let (number, new) = all.numbers.number(key)
-                numbers[group] = number
-                let best = late.best[(group * slots)..<(group * slots + slots)]
-                if new {
-                    all.first.append(late.first[group])
-                    all.best += best
-                    continue
-                }
-                for (slot, rank) in best.enumerated() {
-                    let at = Int(number) * slots + slot
-                    if Found.better(rank, than: all.best[at], lowest: lowest[slot]) {
-                        all.best[at] = rank
-                    }
+        let (early, late) = try Self.inHalves(
+            half < count, { try find(0..<half) }, { try find(half..<count) })
+        var all = early
+        let width = grouping.count
+        let slots = columns.count
+        for group in late.first.indices {
+            let key = Array(late.keys[(group * width)..<(group * width + width)])
+            let (number, new) = all.numbers.number(key)
+            let best = late.best[(group * slots)..<(group * slots + slots)]
+            if new {
+                all.first.append(late.first[group])
+                all.best += best
+                continue
+            }
+            for (slot, rank) in best.enumerated() {
+                let at = Int(number) * slots + slot
+                if Found.better(rank, than: all.best[at], lowest: lowest[slot]) {
+                    all.best[at] = rank
                 }
             }
-            _ = try Self.inHalves(
-                half < count, { decide(0..<half, groups: joins, found: all, numbers: nil) },
-                { decide(half..<count, groups: joins, found: all, numbers: numbers) })
         }
+        var (joins, later) = try Self.inHalves(
+            half < count, { try decide(0..<half, found: all) },
+            { try decide(half..<count, found: all) })
+        let rest = RecordNumbers.Cursor(later, from: 0)
+        for _ in 0..<later.count { joins.append(try rest.next()) }
         return joins
     }
 
     /// `first` and `second`, at once where `parallel`, else one after the other.
     private static func inHalves<T>(
-        _ parallel: Bool, _ first: () -> T, _ second: @escaping () -> T
+        _ parallel: Bool, _ first: () throws -> T, _ second: @escaping () throws -> T
     ) throws -> (T, T) {
-        parallel ? try inParallel(first, beside: second) : (first(), second())
+        parallel ? try inParallel(first, beside: second) : (try first(), try second())
     }
 
-    /// Numbers the groups of records `range`, writing each record's number in `groups`.
-    private func find(_ range: Range<Int>, groups: UnsafeMutableBufferPointer<Int32>) -> Found {
+    /// Numbers the groups of records `range`.
+    private func find(_ range: Range<Int>) throws -> Found {
         var found = Found(numbers: CombinationNumbers(width: grouping.count))
         var key = [Int32](repeating: 0, count: grouping.count)
         let slots = columns.count
+        let cursor = rows.cursor(from: range.lowerBound)
         for record in range {
-            if let passes, !passes[rows.row(filterColumn, of: record)] { continue }
-            for (slot, column) in grouping.enumerated() {
-                key[slot] = Int32(rows.row(column, of: record))
-            }
+            try cursor.next()
+            if let passes, !passes[cursor.row(filterColumn)] { continue }
+            for (slot, column) in grouping.enumerated() { key[slot] = cursor.number(column) }
             let (number, new) = found.numbers.number(key)
             if new {
                 found.keys += key
                 found.first.append(Int32(record))
                 found.best += repeatElement(-1, count: slots)
             }
-            groups[record] = number
             for slot in 0..<slots {
-                let rank = ranks[slot][rows.row(columns[slot], of: record)]
+                let rank = ranks[slot][cursor.row(columns[slot])]
                 let at = Int(number) * slots + slot
                 if Found.better(rank, than: found.best[at], lowest: lowest[slot]) {
                     found.best[at] = rank
@@ -114,22 +117,40 @@ struct GroupExtremes {
         return found
     }
 
-    /// Replaces each group number of records `range` in `groups` (by `numbers` where given,
-    /// else as in `found`) with the record it joins, or -1 where it keeps its row.
-    private func decide(
-        _ range: Range<Int>, groups: UnsafeMutableBufferPointer<Int32>, found: Found,
-        numbers: [Int32]?
-    ) {
+    /// What `joins` gives each record of `range`, whose groups are all in `found`.
+    private func decide(_ range: Range<Int>, found: Found) throws -> RecordNumbers {
+        var joins = RecordNumbers()
+        var key = [Int32](repeating: 0, count: grouping.count)
         let slots = columns.count
-        for record in range where groups[record] >= 0 {
-            let number = Int(numbers?[Int(groups[record])] ?? groups[record])
-            var stays = found.first[number] == Int32(record)
-            for slot in 0..<slots where !stays {
-                let rank = ranks[slot][rows.row(columns[slot], of: record)]
-                if rank >= 0 && rank == found.best[number * slots + slot] { stays = true }
+        let cursor = rows.cursor(from: range.lowerBound)
+        for record in range {
+            try cursor.next()
+            if let passes, !passes[cursor.row(filterColumn)] {
+                joins.append(Self.keepsRow)
+                continue
             }
-            groups[record] = stays ? -1 : found.first[number]
+            let number: Int32?
+            if grouping.count == 1 {
+                number = found.numbers.existing(one: cursor.number(grouping[0]))
+            } else {
+                for (slot, column) in grouping.enumerated() { key[slot] = cursor.number(column) }
+                number = found.numbers.existing(key)
+            }
+            guard let number else {
+                throw JSONSQLError("a record's group was not found")
+            }
+            if found.first[Int(number)] == Int32(record) {
+                joins.append(-2 - number)
+                continue
+            }
+            var stays = false
+            for slot in 0..<slots where !stays {
+                let rank = ranks[slot][cursor.row(columns[slot])]
+                if rank >= 0 && rank == found.best[Int(number) * slots + slot] { stays = true }
+            }
+            joins.append(stays ? Self.keepsRow : number)
         }
+        return joins
     }
 
     /// Each small record's rank in SQLite's order (`dense_rank`, from 0) of its value of

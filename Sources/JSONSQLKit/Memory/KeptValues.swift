@@ -84,9 +84,13 @@ struct KeptValues {
         if cutter != nil {
             var spill = RecordSpill()
             var line = 0
-            whole.forEachRecord {
-                line += 1
-                spill.append(Array($0), line: line)
+            do {
+                try whole.forEachRecord {
+                    line += 1
+                    spill.append(Array($0), line: line)
+                }
+            } catch {
+                spill.markFailed()
             }
             self.spill = spill
         }

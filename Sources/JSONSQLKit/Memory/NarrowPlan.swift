@@ -118,13 +118,15 @@ struct NarrowPlan {
     /// stands for; false, with nothing created, when that might not give the same result (see
     /// `sameInEachGroup`).
     func fill(
-        _ db: Database, rowid: String, distinct: Int, records: [Int32], beside: Beside? = nil
+        _ db: Database, rowid: String, distinct: Int, records: RecordNumbers,
+        beside: Beside? = nil
     ) throws -> Bool {
         try withDistinctValues(db, rowid: rowid, distinct: distinct, beside: beside) { values in
             try fill(
                 db, values: values, records: records,
                 places: Places(
-                    count: values.count, place: { record, _ in Int(records[record]) },
+                    count: values.count, rows: PieceRows(starts: [0], numbers: [records]),
+                    columns: expressions.map { _ in 0 },
                     value: { place, column in values[place]?[column] }))
         }
     }
@@ -134,13 +136,17 @@ struct NarrowPlan {
     /// order (-1 where the filter rejects it); `places` gives each record's values of the
     /// columns, for the columns a group adds up and for a row per record.
     private func fill(
-        _ db: Database, values: [[OpaquePointer]?], records: [Int32], places: Places
+        _ db: Database, values: [[OpaquePointer]?], records: RecordNumbers, places: Places
     ) throws -> Bool {
         if weighted {
             let folded = Set(folds.map(\.column))
             guard Self.sameInEachGroup(values, skipping: folded) else { return false }
             var counts = [Int](repeating: 0, count: values.count)
-            for number in records where number >= 0 { counts[Int(number)] += 1 }
+            let numbers = RecordNumbers.Cursor(records, from: 0)
+            for _ in 0..<records.count {
+                let number = try numbers.next()
+                if number >= 0 { counts[Int(number)] += 1 }
+            }
             try db.execute(sql: createSQL)
             let insert = try db.makeStatement(sql: insertSQL)
             let statement = insert.sqliteStatement
@@ -168,12 +174,16 @@ struct NarrowPlan {
         try db.execute(sql: createSQL)
         let insert = try db.makeStatement(sql: insertSQL)
         let statement = insert.sqliteStatement
-        for (index, number) in records.enumerated() {
+        let numbers = RecordNumbers.Cursor(records, from: 0)
+        let rows = places.rows.cursor(from: 0)
+        for index in 0..<records.count {
+            let number = try numbers.next()
+            try rows.next()
             guard number >= 0, values[Int(number)] != nil else { continue }
             for column in expressions.indices {
                 let code = sqlite3_bind_value(
                     statement, Int32(column + 1),
-                    places.value(places.place(index, column), column)!)
+                    places.value(rows.row(places.columns[column]), column)!)
                 guard code == SQLITE_OK else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code))
                 }
@@ -260,64 +270,129 @@ struct NarrowPlan {
                 expressionColumns[$0]
             }
         ).filter { $0 >= 0 }.sorted()
-        let count = numbers.first?.count ?? 0
+        let count = rows.count
         let joins =
             weighted && !extremes.isEmpty
             ? try joining(
-                db, count: count, columns: expressionColumns, pieces: pieces, rows: rows,
-                passes: filtered, filterColumn: filterColumn)
+                db, columns: expressionColumns, pieces: pieces, rows: rows, passes: filtered,
+                filterColumn: filterColumn)
             : nil
         var combinations = CombinationNumbers(width: kept.count)
-        // Each record's combination, made in place of the record it joins: that one comes
-        // before it, so its combination is already there.
-        var records = joins ?? [Int32](repeating: -1, count: count)
+        // Each record's combination; a record that joins its group's first record's row
+        // takes that one's, kept by group.
+        var records = RecordNumbers()
+        var firstCombinations: [Int32] = []
         var values: [[OpaquePointer]?] = []
         var key = [Int32](repeating: 0, count: kept.count)
-        for record in records.indices {
-            if let filtered, !filtered[rows.row(filterColumn, of: record)] { continue }
-            if records[record] >= 0 {
-                records[record] = records[Int(records[record])]
+        let cursor = rows.cursor(from: 0)
+        let joined = joins.map { RecordNumbers.Cursor($0, from: 0) }
+        for _ in 0..<count {
+            try cursor.next()
+            let join = try joined?.next() ?? GroupExtremes.keepsRow
+            if let filtered, !filtered[cursor.row(filterColumn)] {
+                records.append(-1)
                 continue
             }
-            for (slot, column) in kept.enumerated() { key[slot] = numbers[column][record] }
+            if join >= 0 {
+                records.append(firstCombinations[Int(join)])
+                continue
+            }
+            for (slot, column) in kept.enumerated() { key[slot] = cursor.number(column) }
             let (number, new) = combinations.number(key)
-            records[record] = number
+            records.append(number)
+            if let group = GroupExtremes.firstOf(join) {
+                if group == firstCombinations.count {
+                    firstCombinations.append(number)
+                } else {
+                    firstCombinations[group] = number
+                }
+            }
             // (The columns added up are read by record, not from here.)
             if new {
                 values.append(
-                    expressions.indices.map {
-                        pieces[rows.row(expressionColumns[$0], of: record)][$0]!
-                    })
+                    expressions.indices.map { pieces[cursor.row(expressionColumns[$0])][$0]! })
             }
         }
         return try fill(
             db, values: values, records: records,
             places: Places(
-                count: pieces.count,
-                place: { record, column in rows.row(expressionColumns[column], of: record) },
+                count: pieces.count, rows: rows, columns: expressionColumns,
                 value: { place, column in
                     pieces[place].indices.contains(column) ? pieces[place][column] : nil
                 }))
     }
 
     /// Where each record's values are: record `i`'s value of column `c` is the value of column
-    /// `c` at `place(i, c)`, one of `count` places, where `value` gives it (nil where none is,
-    /// which no record's place is).
+    /// `c` at its row of `rows`' column `columns[c]`, one of `count` places, where `value`
+    /// gives it (nil where none is, which no record's place is).
     private struct Places {
         let count: Int
-        let place: (_ record: Int, _ column: Int) -> Int
+        let rows: PieceRows
+        let columns: [Int]
         let value: (_ place: Int, _ column: Int) -> OpaquePointer?
     }
 
     /// Where each record's values are among the small records' rows (`fill(columns:)`):
-    /// column `c`'s at row `starts[c] + numbers[c][record]`, those reading no column (-1) at
-    /// row 0.
+    /// column `c`'s at row `starts[c]` + its number in `numbers[c]`, those reading no column
+    /// (-1) at row 0.
     struct PieceRows {
         let starts: [Int]
-        let numbers: [[Int32]]
+        let numbers: [RecordNumbers]
 
-        @inline(__always) func row(_ column: Int, of record: Int) -> Int {
-            column < 0 ? 0 : starts[column] + Int(numbers[column][record])
+        /// The number of records.
+        var count: Int { numbers.first?.count ?? 0 }
+
+        func cursor(from record: Int) -> Cursor { Cursor(self, from: record) }
+
+        /// Each record's rows in turn, from a record on: `next` moves to the next record. The
+        /// columns' numbers come in chunks of the same records (`RecordNumbers`), read at once:
+        /// moving on within one counts no references and copies nothing.
+        final class Cursor {
+            private let starts: UnsafeMutablePointer<Int>
+            private let cursors: [RecordNumbers.Cursor]
+            private let buffers: UnsafeMutablePointer<UnsafeMutablePointer<Int32>>
+            /// The record's index in each buffer, and the end of those read.
+            private var index = -1
+            private var end = 0
+
+            init(_ rows: PieceRows, from record: Int) {
+                cursors = rows.numbers.map { RecordNumbers.Cursor($0, from: record) }
+                let width = max(1, cursors.count)
+                starts = .allocate(capacity: width)
+                starts.initialize(repeating: 0, count: width)
+                buffers = .allocate(capacity: width)
+                for (column, cursor) in cursors.enumerated() {
+                    starts[column] = rows.starts[column]
+                    (buffers + column).initialize(to: cursor.buffer)
+                }
+            }
+
+            deinit {
+                starts.deallocate()
+                buffers.deallocate()
+            }
+
+            @inline(__always) func next() throws {
+                index += 1
+                if index >= end { try refill() }
+            }
+
+            private func refill() throws {
+                for cursor in cursors { try cursor.refill() }
+                guard let first = cursors.first else { return }
+                (index, end) = (first.index, first.end)
+                guard cursors.allSatisfy({ $0.index == index && $0.end == end }) else {
+                    throw JSONSQLError("the columns' numbers are not in chunks of the same records")
+                }
+            }
+
+            /// The record's small record of column `column`, numbered within the column.
+            @inline(__always) func number(_ column: Int) -> Int32 { buffers[column][index] }
+
+            /// The record's row of column `column`; row 0 for -1.
+            @inline(__always) func row(_ column: Int) -> Int {
+                column < 0 ? 0 : starts[column] + Int(buffers[column][index])
+            }
         }
     }
 
@@ -332,9 +407,9 @@ struct NarrowPlan {
     /// a column of a record, and `passes` whether each row of `filterColumn` passes the filter
     /// (nil: no filter).
     private func joining(
-        _ db: Database, count: Int, columns: [Int], pieces: [[OpaquePointer?]],
+        _ db: Database, columns: [Int], pieces: [[OpaquePointer?]],
         rows: PieceRows, passes: [Bool]?, filterColumn: Int
-    ) throws -> [Int32]? {
+    ) throws -> RecordNumbers? {
         // Each compared value's rank, by small record (-1: none there); `min` and `max` of
         // one value compare the same values, ranked once.
         var ranks: [[Int32]] = []
@@ -355,7 +430,7 @@ struct NarrowPlan {
             columns: extremes.map { columns[$0.column] },
             lowest: extremes.map { $0.extreme == .min },
             ranks: ranks, rows: rows, passes: passes, filterColumn: filterColumn
-        ).joins(count: count)
+        ).joins()
     }
 
     /// The narrow columns `e0`, `e1`, ... that `terms` read.
@@ -406,7 +481,7 @@ struct NarrowPlan {
     /// narrow table, whose other rows hold NULL there. `rows` gives each different record's row,
     /// 1 to `count`, or 0. False when a result cannot stand in one row (a sum beyond 64 bits).
     private func fold(
-        _ db: Database, records: [Int32], rows: [Int32], count: Int, places: Places
+        _ db: Database, records: RecordNumbers, rows: [Int32], count: Int, places: Places
     ) throws -> Bool {
         // Each row's group, numbered from 0: rows are in one group where GROUP BY puts them,
         // which is where their terms are peers in an ORDER BY of the same terms.
@@ -431,13 +506,19 @@ struct NarrowPlan {
         let terms = folds.flatMap { fold in
             (0..<places.count).map { GroupFold.Term(places.value($0, fold.column)) }
         }
-        for (index, number) in records.enumerated() where number >= 0 {
+        let numbers = RecordNumbers.Cursor(records, from: 0)
+        let cursor = places.rows.cursor(from: 0)
+        for index in 0..<records.count {
+            let number = try numbers.next()
+            try cursor.next()
+            guard number >= 0 else { continue }
             let row = rows[Int(number)]
             guard row > 0 else { continue }
             let base = Int(group[Int(row)])
             if first[base] == 0 { first[base] = row }
             for (slot, fold) in folds.enumerated() {
-                let term = terms[slot * places.count + places.place(index, fold.column)]
+                let place = cursor.row(places.columns[fold.column])
+                let term = terms[slot * places.count + place]
                 guard states[base * folds.count + slot].add(term, as: fold.kind) else {
                     return false
                 }

@@ -47,7 +47,7 @@ struct NarrowRecords {
     /// The different small records.
     private var distinct: DistinctRecords
     /// The number of each record's small record, in the file's order (`records`).
-    private var numbers: [Int32] = []
+    private var numbers = RecordNumbers()
     /// Set once the small records outgrow `maximumBytes`, or are dropped (`dropBytes`); nothing
     /// more is kept.
     private(set) var overflowed = false
@@ -114,7 +114,7 @@ struct NarrowRecords {
     }
 
     /// The number of each record's small record, in the file's order.
-    var records: [Int32] {
+    var records: RecordNumbers {
         mutating get {
             settle()
             return numbers
@@ -466,16 +466,19 @@ struct NarrowRecords {
     }
 
     /// Makes the records those `numbers` name: record `i` becomes the `numbers[i]`th record
-    /// seen so far.
-    mutating func follow(_ numbers: [Int32]) {
-        let seen = records
-        self.numbers = numbers.map { seen[Int($0)] }
+    /// seen so far (as many as there are different small records).
+    mutating func follow(_ numbers: RecordNumbers) throws {
+        let seen = try records.array()
+        self.numbers = try numbers.map { seen[Int($0)] }
     }
 
     /// Calls `body` with each record's small record, in the file's order.
-    mutating func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    mutating func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         settle()
-        for number in numbers { distinct.withRecord(Int(number)) { bytes, _ in body(bytes) } }
+        let cursor = RecordNumbers.Cursor(numbers, from: 0)
+        for _ in 0..<numbers.count {
+            distinct.withRecord(Int(try cursor.next())) { bytes, _ in body(bytes) }
+        }
     }
 
     /// Frees the small records kept, once they are written elsewhere; `smallRecord` still
@@ -483,7 +486,7 @@ struct NarrowRecords {
     mutating func removeKept() {
         forgetWaiting()
         distinct = DistinctRecords(maximumBytes: distinct.maximumBytes)
-        numbers = []
+        numbers = RecordNumbers()
     }
 
     /// Frees the different small records' bytes and the table that finds them, once they are
@@ -501,7 +504,7 @@ struct NarrowRecords {
         forgetWaiting()
         overflowed = true
         distinct = DistinctRecords(maximumBytes: 0)
-        numbers = []
+        numbers = RecordNumbers()
     }
 
     /// Forgets the small records waiting, and the bytes being cut.
@@ -543,8 +546,15 @@ struct NarrowRecords {
             renumbered.append(mine)
         }
         let start = numbers.count
-        numbers.reserveCapacity(start + later.numbers.count + 2)
-        for number in later.numbers { numbers.append(renumbered[Int(number)]) }
+        let theirs = RecordNumbers.Cursor(later.numbers, from: 0)
+        do {
+            for _ in 0..<later.numbers.count {
+                numbers.append(renumbered[Int(try theirs.next())])
+            }
+        } catch {
+            overflow()
+            return false
+        }
         var offset = 0
         for cut in [later.older, later.newer] {
             guard let cut else { continue }
@@ -554,7 +564,7 @@ struct NarrowRecords {
             guard let mine = number(bytes, hash: cut.hash) else {
                 if full {
                     distinct.removeLast(from: before)
-                    numbers.removeSubrange(start...)
+                    do { try numbers.removeLast(from: start) } catch { overflow() }
                 }
                 return false
             }

@@ -58,6 +58,22 @@ final class SpillFile {
         return true
     }
 
+    /// Reads `count` bytes written, from byte `offset` on, into `into` (flushed first where
+    /// they are not all in the file yet); false when that fails. Safe from several threads at
+    /// once once nothing more is written.
+    func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Bool {
+        if offset + Int64(count) > size { flush() }
+        guard !failed, offset + Int64(count) <= size else { return false }
+        var done = 0
+        while done < count {
+            let n = pread(fd, into + done, count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
     /// A descriptor of its own, at the start of everything written; nil when that fails.
     func reading() -> Int32? {
         flush()
@@ -100,6 +116,9 @@ struct RecordSpill {
 
     /// Whether a write failed (or the temporary file could not be made): the spill is unusable.
     var failed: Bool { broken || parts.contains { $0.file.failed } }
+
+    /// Marks the spill unusable: what it holds is not what it should.
+    mutating func markFailed() { broken = true }
 
     /// Appends `text`, a record's small record, for the record starting on `recordLine`.
     mutating func append(_ text: [UInt8], line recordLine: Int) {
