@@ -79,10 +79,11 @@ struct GroupExtremesTests {
             starts.append(total)
             total += size
         }
-        // Numbers past a few hundred are read back from temporary files.
+        // Numbers past a few hundred bytes are read back from temporary files.
+        let budget = RecordNumbers.Budget(bytes: 256)
         let rows = NarrowPlan.PieceRows(
             starts: starts,
-            numbers: numbers.map { RecordNumbers($0, chunkCount: 64, memoryBytes: 128) })
+            numbers: numbers.map { RecordNumbers($0, chunkCount: 64, budget: budget) })
         let ranks = (0..<2).map { _ in
             (0..<total).map { _ in next(6) == 0 ? Int32(-1) : Int32(next(50)) }
         }

@@ -28,7 +28,7 @@ struct RecordNumbersTests {
         arguments: [(1, 1 << 20), (3, 0), (64, 100), (100, 1_000), (1 << 16, 0)])
     func readsBack(chunk: Int, memory: Int) throws {
         let expected = Self.numbers(seed: chunk)
-        let numbers = RecordNumbers(expected, chunkCount: chunk, memoryBytes: memory)
+        let numbers = RecordNumbers(expected, chunkCount: chunk, budget: .init(bytes: memory))
         #expect(numbers.count == expected.count)
         // Chunks past the memory's bytes go to the file.
         #expect(numbers.isSpilled == (chunk <= expected.count && memory < 4_000))
@@ -42,9 +42,25 @@ struct RecordNumbersTests {
         }
     }
 
+    @Test("chunks larger than a cursor's window read back whole, in memory and from the file")
+    func windows() throws {
+        var random = Random(state: 0x5749_4E44)
+        let expected = (0..<20_000).map { _ in Int32(truncatingIfNeeded: random.next() % 70_000) }
+        let window = RecordNumbers.Cursor.window
+        for budget in [0, 6_000 * 4, 1 << 20] {
+            let numbers = RecordNumbers(
+                expected, chunkCount: 6_000, budget: .init(bytes: budget))
+            for start in [0, 1, window - 1, window, 5_999, 6_000, 6_000 + window, 18_000, 19_999] {
+                let cursor = RecordNumbers.Cursor(numbers, from: start)
+                let read = try (start..<expected.count).map { _ in try cursor.next() }
+                #expect(read == Array(expected[start...]), "from \(start), budget \(budget)")
+            }
+        }
+    }
+
     @Test("a copy appended to keeps its own numbers, and the original keeps its own")
     func copies() throws {
-        var original = RecordNumbers(0..<10, chunkCount: 4, memoryBytes: 0)
+        var original = RecordNumbers(0..<10, chunkCount: 4, budget: .init(bytes: 0))
         var copy = original
         for number in Int32(100)..<110 { copy.append(number) }
         for number in Int32(200)..<203 { original.append(number) }
@@ -56,7 +72,7 @@ struct RecordNumbersTests {
         "removing the numbers from a record on, in the file or in memory",
         arguments: [0, 3, 4, 9, 10, 12])
     func removes(from start: Int) throws {
-        var numbers = RecordNumbers(0..<10, chunkCount: 4, memoryBytes: 4)
+        var numbers = RecordNumbers(0..<10, chunkCount: 4, budget: .init(bytes: 4))
         try numbers.removeLast(from: start)
         #expect(try numbers.array() == Array(0..<Int32(min(start, 10))))
         numbers.append(77)
@@ -65,7 +81,7 @@ struct RecordNumbersTests {
 
     @Test("map reads every number once, in order")
     func maps() throws {
-        let numbers = RecordNumbers(0..<100, chunkCount: 7, memoryBytes: 7)
+        let numbers = RecordNumbers(0..<100, chunkCount: 7, budget: .init(bytes: 7))
         #expect(try numbers.map { $0 * 2 }.array() == (0..<100).map { Int32($0 * 2) })
         #expect(try RecordNumbers().map { $0 }.count == 0)
     }
@@ -73,10 +89,55 @@ struct RecordNumbersTests {
     @Test("a column of few values takes a byte a record")
     func packs() throws {
         // 1 << 16 numbers of 0...255 fit in memory of 1 << 16 bytes; of 0...256, not.
-        let small = RecordNumbers((0..<(1 << 16)).map { Int32($0 % 256) }, memoryBytes: 1 << 16)
+        let small = RecordNumbers(
+            (0..<(1 << 16)).map { Int32($0 % 256) }, budget: .init(bytes: 1 << 16))
         #expect(!small.isSpilled)
-        let wider = RecordNumbers((0..<(1 << 16)).map { Int32($0 % 257) }, memoryBytes: 1 << 16)
+        let wider = RecordNumbers(
+            (0..<(1 << 16)).map { Int32($0 % 257) }, budget: .init(bytes: 1 << 16))
         #expect(wider.isSpilled)
         #expect(try wider.array() == (0..<(1 << 16)).map { Int32($0 % 257) })
+    }
+
+    @Test(
+        "chunks in memory take their bytes from a budget shared by all, and give them back when freed"
+    )
+    func sharesBudget() throws {
+        let budget = RecordNumbers.Budget(bytes: 200)
+        var first: RecordNumbers? = RecordNumbers(
+            (0..<200).map { Int32($0 % 100) }, chunkCount: 100, budget: budget)
+        #expect(budget.taken == 200 && first?.isSpilled == false)
+        let second = RecordNumbers(0..<100, chunkCount: 100, budget: budget)
+        #expect(second.isSpilled && budget.taken == 200)
+        first = nil
+        #expect(budget.taken == 0)
+        var third = RecordNumbers(0..<100, chunkCount: 100, budget: budget)
+        #expect(!third.isSpilled && budget.taken == 100)
+        // A copy appended to takes its chunks' bytes again; its next chunk no longer fits.
+        let copy = third
+        for number in Int32(0)..<100 { third.append(number) }
+        #expect(budget.taken == 200 && third.isSpilled)
+        #expect(try second.array() == Array(0..<100) && copy.count == 100)
+        #expect(try third.array() == Array(0..<100) + Array(0..<100))
+    }
+
+    @Test(
+        "a bit a record: appended, joined at any count and set, they read back as a [Bool] does",
+        arguments: [0, 1, 63, 64, 65, 200])
+    func bits(first: Int) {
+        var random = Random(state: UInt64(first) &+ 0x4249_5453)
+        let before = (0..<first).map { _ in random.next() % 3 == 0 }
+        let after = (0..<130).map { _ in random.next() % 2 == 0 }
+        var bits = RecordBits(before)
+        bits += RecordBits(after)
+        var expected = before + after
+        #expect(bits.count == expected.count && bits.setCount == expected.count { $0 })
+        #expect(expected.indices.allSatisfy { bits[$0] == expected[$0] })
+        bits[first] = true
+        expected[first] = true
+        #expect(bits == RecordBits(expected) && bits.setCount == expected.count { $0 })
+        #expect(!bits.holds(-1) && bits.holds(expected.count - 1) && !bits.holds(expected.count))
+        let all = RecordBits(repeating: true, count: first)
+        #expect(all.setCount == first && all == RecordBits(Array(repeating: true, count: first)))
+        #expect(RecordBits(repeating: false, count: first).setCount == 0)
     }
 }

@@ -275,7 +275,7 @@ struct RecordSpillTests {
             text += line + "\n"
         }
         let file = try files.write("ahead.ndjson", text)
-        let matched = (1...count).map { $0 % 3 != 0 }
+        let matched = RecordBits((1...count).map { $0 % 3 != 0 })
         let expected = (1...count).filter { $0 % 3 != 0 }
         func ids(stoppingAfter limit: Int, progress: inout [Int]) throws -> [Int] {
             var found: [Int] = []
@@ -344,7 +344,7 @@ struct RecordSpillTests {
             var selected: [JSONField] = []
             do {
                 try SQLiteStore.forEachPlacedRecord(
-                    [true, false, true, true, true], places: places, in: file,
+                    RecordBits([true, false, true, true, true]), places: places, in: file,
                     progress: { progress.append($0.records) }
                 ) { bytes, fields, position in
                     read.append(

@@ -109,7 +109,7 @@ struct FilteredRecords {
         _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String, db: Database,
         source: String
     )
-        throws -> [Bool]?
+        throws -> RecordBits?
     {
         guard spills.isEmpty else { return nil }
         let rendered = try FilterSQL(filter, table: info)
@@ -129,7 +129,9 @@ struct FilteredRecords {
         guard numbered else { return nil }
         let records = narrow.records
         let cursor = RecordNumbers.Cursor(records, from: 0)
-        return try (0..<records.count).map { _ in matched[Int(try cursor.next())] }
+        var bits = RecordBits()
+        for _ in 0..<records.count { bits.append(matched[Int(try cursor.next())]) }
+        return bits
     }
 
     /// Calls `body` with the `rowid` of each row of the table `name` that the filter `rendered`,
@@ -154,14 +156,14 @@ struct FilteredRecords {
     func spilledMatches(
         _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String,
         store: SQLiteStore, source: String, batchSize: Int = 1 << 16
-    ) throws -> [Bool]? {
+    ) throws -> RecordBits? {
         guard let first = spills.first, let rowid = info.rowidName else { return nil }
         let rendered = try FilterSQL(filter, table: info)
         let table = SQLQuote.identifier(name)
         let later = Array(spills.dropFirst())
         // Which records of `part` the filter matches, through `store`.
         func matches(of part: (spill: RecordSpill, records: Int), in store: SQLiteStore) throws
-            -> [Bool]?
+            -> RecordBits?
         {
             guard let input = part.spill.sources(name: source) else { return nil }
             try store.write { db in
@@ -169,7 +171,7 @@ struct FilteredRecords {
                     in: db, ifNotExists: false)
             }
             defer { _ = try? store.write { db in try db.execute(sql: "DROP TABLE \(table)") } }
-            var matched = [Bool](repeating: false, count: part.records)
+            var matched = RecordBits(repeating: false, count: part.records)
             var done = 0
             var options = InsertOptions(table: name)
             options.format = .json
@@ -198,7 +200,7 @@ struct FilteredRecords {
                                 of: rendered, in: name, like: info, rowid: rowid, db: db
                             ) { row in
                                 let number = done + Int(row - first)
-                                guard matched.indices.contains(number) else {
+                                guard matched.holds(number) else {
                                     throw JSONSQLError("more cut-down records than records")
                                 }
                                 matched[number] = true
@@ -218,9 +220,9 @@ struct FilteredRecords {
         defer { beside?.close() }
         let (here, there) = try inParallel(
             { try matches(of: first, in: store) },
-            beside: { () throws -> [Bool]? in
-                guard let beside else { return [] }
-                var all: [Bool] = []
+            beside: { () throws -> RecordBits? in
+                guard let beside else { return RecordBits() }
+                var all = RecordBits()
                 for part in later {
                     guard let matched = try matches(of: part, in: beside) else { return nil }
                     all += matched
@@ -253,8 +255,8 @@ struct FilteredRecords {
     /// Whether records `matched` are so many that reading the whole file again on a thread
     /// of its own (`RecordProducer`) beats reading each by its place on the database's thread:
     /// a quarter of the records or more.
-    static func dense(_ matched: [Bool]) -> Bool {
-        matched.count { $0 } * 4 >= matched.count
+    static func dense(_ matched: RecordBits) -> Bool {
+        matched.setCount * 4 >= matched.count
     }
 
     /// Reads the records at `places` of the file at `path` (each one's number, first byte and

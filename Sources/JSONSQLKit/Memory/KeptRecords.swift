@@ -23,7 +23,7 @@ struct KeptRecords {
     /// Each record's first byte in the file and its length, in the file's order, on disk.
     private(set) var places = RecordPlaces()
     /// Whether each record, in the file's order, may match.
-    private(set) var candidates: [Bool] = []
+    private(set) var candidates = RecordBits()
 
     final class Budget: Sendable {
         let bytes = Atomic<Int>(0)

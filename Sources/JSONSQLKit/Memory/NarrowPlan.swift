@@ -397,9 +397,10 @@ struct NarrowPlan {
     }
 
     /// For a weighted plan with `extremes`: which records need no row of their own, as no
-    /// `min` or `max` of their group can take their values (`GroupFold.Extreme`), each giving
-    /// the first record of its group, whose row then stands for it too (its counts, and its
-    /// group for the sums); -1 for a record that keeps its row. Records whose small records of
+    /// `min` or `max` of their group can take their values (`GroupFold.Extreme`): each record's
+    /// `GroupExtremes.joins`, where a record that needs none is given its group, whose first
+    /// record's row then stands for it too (its counts, and its group for the sums). Records
+    /// whose small records of
     /// the columns the GROUP BY reads are the same are in one group; each compared value is
     /// ranked once per different small record (nil, none left out, where SQLite's order and
     /// jsonsql's exact one may differ). `columns` gives the column of `ColumnRecords`

@@ -1,18 +1,44 @@
 import Foundation
+import Synchronization
 
 /// A number for each record of a file, in the file's order (its small record's, its group's),
 /// kept in chunks of `chunkCount` numbers, each packed into as few bytes a number as its range
-/// needs (1, 2 or 4 above the chunk's least): the first `memoryBytes` of them in memory, the
-/// rest in an unnamed temporary file (`SpillFile`). So what a query keeps per record takes no
-/// more memory however many records a file holds, and a column of few values takes a byte a
-/// record. Read back in order from any record on (`Cursor`).
+/// needs (1, 2 or 4 above the chunk's least): in memory while the chunks of every
+/// `RecordNumbers` sharing a `Budget` fit in it, else in an unnamed temporary file
+/// (`SpillFile`). So what queries keep per record takes no more memory however many records a
+/// file holds, and a column of few values takes a byte a record. Read back in order from any
+/// record on (`Cursor`).
 ///
 /// A value: a copy that is appended to writes a file of its own. Where no temporary file can be
 /// made, the chunks stay in memory; where one cannot be written or read back, reading throws.
 struct RecordNumbers {
     static let chunkCount = 1 << 16
-    /// The packed bytes kept in memory at most, by default.
-    static let memoryBytes = 4 << 20
+
+    /// The bytes of packed chunks that the `RecordNumbers` sharing it keep in memory at most;
+    /// `shared` by default, for every query of the process.
+    final class Budget: Sendable {
+        let bytes: Int
+        private let used = Atomic<Int>(0)
+
+        static let shared = Budget(bytes: 4 << 20)
+
+        init(bytes: Int) { self.bytes = bytes }
+
+        /// Takes `count` bytes where they fit.
+        func take(_ count: Int) -> Bool {
+            if used.add(count, ordering: .relaxed).newValue <= bytes { return true }
+            used.subtract(count, ordering: .relaxed)
+            return false
+        }
+
+        /// Takes `count` bytes whether or not they fit (a copy's, whose bytes are shared).
+        func charge(_ count: Int) { used.add(count, ordering: .relaxed) }
+
+        func give(_ count: Int) { used.subtract(count, ordering: .relaxed) }
+
+        /// The bytes taken now.
+        var taken: Int { used.load(ordering: .relaxed) }
+    }
 
     /// A chunk, packed: its numbers are `least` plus each `width`-byte unsigned value, in
     /// `bytes` or at `offset` in the file.
@@ -24,28 +50,46 @@ struct RecordNumbers {
         let offset: Int64
     }
 
+    /// The chunks, with the bytes of those in memory taken from `budget` until they are freed.
+    private final class Chunks {
+        let budget: Budget
+        var list: [Chunk] = []
+        var inMemory = 0
+
+        init(budget: Budget) { self.budget = budget }
+
+        /// A copy of its own, taking its bytes in memory again.
+        func copy() -> Chunks {
+            let copy = Chunks(budget: budget)
+            copy.list = list
+            copy.inMemory = inMemory
+            budget.charge(inMemory)
+            return copy
+        }
+
+        deinit { budget.give(inMemory) }
+    }
+
     private let chunkCount: Int
-    private let memoryLimit: Int
-    private var chunks: [Chunk] = []
+    private var chunks: Chunks
     /// The numbers after the last chunk, fewer than `chunkCount`.
     private var tail: [Int32] = []
-    private var inMemory = 0
     private var file: SpillFile?
     private var fileSize: Int64 = 0
     /// Set once numbers written could not be read back: reading throws.
     private var broken = false
 
-    init(chunkCount: Int = Self.chunkCount, memoryBytes: Int = Self.memoryBytes) {
+    init(chunkCount: Int = Self.chunkCount, budget: Budget = .shared) {
         self.chunkCount = max(chunkCount, 1)
-        memoryLimit = memoryBytes
+        chunks = Chunks(budget: budget)
     }
 
     /// `numbers`, kept as `append` keeps them.
     init(
         _ numbers: some Sequence<Int32>, chunkCount: Int = Self.chunkCount,
-        memoryBytes: Int = Self.memoryBytes
+        budget: Budget = .shared
     ) {
-        self.init(chunkCount: chunkCount, memoryBytes: memoryBytes)
+        self.init(chunkCount: chunkCount, budget: budget)
         for number in numbers { append(number) }
     }
 
@@ -53,7 +97,7 @@ struct RecordNumbers {
     var isEmpty: Bool { count == 0 }
 
     /// Whether some numbers were written to a temporary file.
-    var isSpilled: Bool { chunks.contains { $0.bytes == nil } }
+    var isSpilled: Bool { chunks.list.contains { $0.bytes == nil } }
 
     @inline(__always) mutating func append(_ number: Int32) {
         tail.append(number)
@@ -93,15 +137,16 @@ struct RecordNumbers {
             }
         }
         defer { tail.removeAll(keepingCapacity: true) }
-        if inMemory + bytes.count <= memoryLimit || !ownFile() {
-            inMemory += bytes.count
-            chunks.append(
+        if !isKnownUniquelyReferenced(&chunks) { chunks = chunks.copy() }
+        if chunks.budget.take(bytes.count) || !ownFile() {
+            chunks.inMemory += bytes.count
+            chunks.list.append(
                 Chunk(least: least, width: width, count: tail.count, bytes: bytes, offset: 0))
             return
         }
         bytes.withUnsafeBytes { file?.write($0) }
         file?.flush()
-        chunks.append(
+        chunks.list.append(
             Chunk(least: least, width: width, count: tail.count, bytes: nil, offset: fileSize))
         fileSize += Int64(bytes.count)
     }
@@ -123,7 +168,7 @@ struct RecordNumbers {
     mutating func removeLast(from start: Int) throws {
         guard start < count else { return }
         let kept = try Array(Cursor(self, from: 0), count: start)
-        self = RecordNumbers(kept, chunkCount: chunkCount, memoryBytes: memoryLimit)
+        self = RecordNumbers(kept, chunkCount: chunkCount, budget: chunks.budget)
     }
 
     /// Every number, in memory (for tests, and small counts).
@@ -133,7 +178,7 @@ struct RecordNumbers {
 
     /// These numbers, each mapped by `transform`.
     func map(_ transform: (Int32) throws -> Int32) throws -> RecordNumbers {
-        var mapped = RecordNumbers(chunkCount: chunkCount, memoryBytes: memoryLimit)
+        var mapped = RecordNumbers(chunkCount: chunkCount, budget: chunks.budget)
         let cursor = Cursor(self, from: 0)
         for _ in 0..<count { mapped.append(try transform(try cursor.next())) }
         return mapped
@@ -143,6 +188,10 @@ struct RecordNumbers {
     /// stays where it is (`refill`). (A class, so that a loop reading several at once changes
     /// none of the arrays holding them.)
     final class Cursor {
+        /// The numbers unpacked at a time: few enough that the buffers of a loop reading
+        /// several columns stay in the cache.
+        static let window = 1 << 12
+
         private let numbers: RecordNumbers
         let buffer: UnsafeMutablePointer<Int32>
         /// The next number's index in `buffer`, and the end of those read into it.
@@ -150,12 +199,14 @@ struct RecordNumbers {
         private(set) var end = 0
         /// The record whose number is read next into `buffer`.
         private var position: Int
+        /// A chunk read from the file, and which one it is.
         private var scratch: [UInt8] = []
+        private var scratchChunk = -1
 
         init(_ numbers: RecordNumbers, from start: Int) {
             self.numbers = numbers
             position = start
-            buffer = .allocate(capacity: numbers.chunkCount)
+            buffer = .allocate(capacity: Self.window)
         }
 
         deinit { buffer.deallocate() }
@@ -167,7 +218,9 @@ struct RecordNumbers {
             return buffer[index]
         }
 
-        /// Reads the numbers from the next record on into `buffer`, at `index..<end`.
+        /// Reads the numbers from the next record on into `buffer`, at `index..<end`: up to
+        /// `window` of them, never past the end of a chunk, so that cursors over numbers of the
+        /// same count, from the same record, read the same records each time.
         func refill() throws {
             let numbers = self.numbers
             if numbers.broken {
@@ -178,45 +231,54 @@ struct RecordNumbers {
             }
             let chunk = position / numbers.chunkCount
             let skip = position - chunk * numbers.chunkCount
-            guard chunk < numbers.chunks.count else {
+            guard chunk < numbers.chunks.list.count else {
+                let count = min(Self.window, numbers.tail.count - skip)
                 numbers.tail.withUnsafeBufferPointer {
-                    buffer.update(from: $0.baseAddress!, count: $0.count)
+                    buffer.update(from: $0.baseAddress! + skip, count: count)
                 }
-                (index, end) = (skip, numbers.tail.count)
-                position += end - skip
+                (index, end) = (0, count)
+                position += count
                 return
             }
-            let packed = numbers.chunks[chunk]
+            let packed = numbers.chunks.list[chunk]
+            let count = min(Self.window, packed.count - skip)
             if let bytes = packed.bytes {
-                bytes.withUnsafeBytes { unpack($0, packed) }
+                bytes.withUnsafeBytes { unpack($0, packed, from: skip, count: count) }
             } else {
-                let size = packed.count * packed.width
-                if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
-                let read = scratch.withUnsafeMutableBytes {
-                    numbers.file?.read(into: $0.baseAddress!, count: size, at: packed.offset)
+                if scratchChunk != chunk {
+                    let size = packed.count * packed.width
+                    if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
+                    let read = scratch.withUnsafeMutableBytes {
+                        numbers.file?.read(into: $0.baseAddress!, count: size, at: packed.offset)
+                    }
+                    guard read == true else {
+                        throw JSONSQLError("a temporary file of jsonsql's could not be read back")
+                    }
+                    scratchChunk = chunk
                 }
-                guard read == true else {
-                    throw JSONSQLError("a temporary file of jsonsql's could not be read back")
-                }
-                scratch.withUnsafeBytes { unpack($0, packed) }
+                scratch.withUnsafeBytes { unpack($0, packed, from: skip, count: count) }
             }
-            (index, end) = (skip, packed.count)
-            position += end - skip
+            (index, end) = (0, count)
+            position += count
         }
 
-        private func unpack(_ bytes: UnsafeRawBufferPointer, _ chunk: Chunk) {
+        /// Unpacks `count` numbers of `chunk`, whose packed bytes are `bytes`, from its
+        /// `start`th on, into `buffer`.
+        private func unpack(
+            _ bytes: UnsafeRawBufferPointer, _ chunk: Chunk, from start: Int, count: Int
+        ) {
             // Each number is `least` plus its value, within Int32: wrapping adds give it.
             let base = Int32(truncatingIfNeeded: chunk.least)
-            let (buffer, count) = (self.buffer, chunk.count)
+            let buffer = self.buffer
             switch chunk.width {
             case 1:
-                let values = bytes.bindMemory(to: UInt8.self).baseAddress!
+                let values = bytes.bindMemory(to: UInt8.self).baseAddress! + start
                 for i in 0..<count { buffer[i] = base &+ Int32(values[i]) }
             case 2:
-                let values = bytes.bindMemory(to: UInt16.self).baseAddress!
+                let values = bytes.bindMemory(to: UInt16.self).baseAddress! + start
                 for i in 0..<count { buffer[i] = base &+ Int32(values[i]) }
             default:
-                let values = bytes.bindMemory(to: UInt32.self).baseAddress!
+                let values = bytes.bindMemory(to: UInt32.self).baseAddress! + start
                 for i in 0..<count { buffer[i] = base &+ Int32(bitPattern: values[i]) }
             }
         }

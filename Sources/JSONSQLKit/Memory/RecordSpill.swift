@@ -310,7 +310,7 @@ struct RecordPlaces {
     /// `path` again, in the file's order, and calls `body` with its bytes (writable, as the
     /// scanner decodes strings in place) and place; `body` returns false to stop.
     func forEachRecord(
-        _ matched: [Bool], in path: String, window: Int = 1 << 20,
+        _ matched: RecordBits, in path: String, window: Int = 1 << 20,
         _ body: (UnsafeMutablePointer<UInt8>, RecordReader.Position) throws -> Bool
     ) throws {
         let reader = try PlacedRecords(path, window: window)

@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// (`PlacedReading`), a few batches ahead of `body` on this one. `progress` gets how far into
     /// the file the read has come, every 4,096 records and at the end.
     static func forEachPlacedRecord(
-        _ matched: [Bool], places: RecordPlaces, in path: String,
+        _ matched: RecordBits, places: RecordPlaces, in path: String,
         progress: ((InsertProgress) -> Void)?,
         _ body: (UnsafeMutablePointer<UInt8>, [JSONField], RecordReader.Position) throws -> Bool
     ) throws {
@@ -102,11 +102,11 @@ extension SQLiteStore {
 /// `matched` and `places`, and batches go through `pipe`.
 private final class PlacedReading: @unchecked Sendable {
     let pipe = BatchPipe(batches: 3)
-    private let matched: [Bool]
+    private let matched: RecordBits
     private let places: RecordPlaces
     private let path: String
 
-    init(_ matched: [Bool], places: RecordPlaces, path: String) {
+    init(_ matched: RecordBits, places: RecordPlaces, path: String) {
         self.matched = matched
         self.places = places
         self.path = path

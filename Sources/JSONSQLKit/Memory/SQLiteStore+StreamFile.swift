@@ -96,7 +96,7 @@ extension SQLiteStore {
         }
         // Whether each record is one the filter matches, or may match where the records kept
         // aside outgrew their budget, and where each record is in the file.
-        var matched: [Bool]?
+        var matched: RecordBits?
         var places: RecordPlaces?
         if let filter, var filtered, !filtered.overflowed {
             matched =
