@@ -143,15 +143,8 @@ struct CombinationNumbers {
     /// The number of `key` (`width` numbers), and whether it is new.
     mutating func number(_ key: [Int32]) -> (Int32, Bool) {
         if width == 1 { return number(of: key[0]) }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
-        while slots[slot] >= 0 {
-            let number = Int(slots[slot])
-            if keys[(number * width)..<(number * width + width)].elementsEqual(key) {
-                return (Int32(number), false)
-            }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = probe(key)
+        if let found { return (found, false) }
         keys += key
         slots[slot] = Int32(count)
         count += 1
@@ -167,26 +160,26 @@ struct CombinationNumbers {
 
     /// The number of `key`, where it has one.
     func existing(_ key: [Int32]) -> Int32? {
-        if width == 1 { return existing(one: key[0]) }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
-        while slots[slot] >= 0 {
-            let number = Int(slots[slot])
-            if keys[(number * width)..<(number * width + width)].elementsEqual(key) {
-                return Int32(number)
-            }
-            slot = (slot + 1) & mask
-        }
-        return nil
+        width == 1 ? existing(one: key[0]) : probe(key).number
     }
 
-    @inline(__always) private static func hash(_ key: [Int32]) -> UInt64 {
+    /// The slot of `key` (`width` above 1): where its number is, or the empty one it would take.
+    @inline(__always) private func probe(_ key: [Int32]) -> (slot: Int, number: Int32?) {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
         for part in key {
             hash = (hash ^ UInt64(UInt32(bitPattern: part))) &* 0xFF51_AFD7_ED55_8CCD
             hash ^= hash >> 29
         }
-        return hash
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            let number = Int(slots[slot])
+            if keys[(number * width)..<(number * width + width)].elementsEqual(key) {
+                return (slot, Int32(number))
+            }
+            slot = (slot + 1) & mask
+        }
+        return (slot, nil)
     }
 
     /// `number` of the one-number key `key`.
