@@ -66,17 +66,7 @@ struct FilteredRecords {
 
     /// Each record `narrow` kept, its cut-down record on its line of a spill of its own.
     private static func spill(_ narrow: inout NarrowRecords) -> (RecordSpill, Int) {
-        var spill = RecordSpill()
-        var line = 0
-        do {
-            try narrow.forEachRecord {
-                line += 1
-                spill.append(Array($0), line: line)
-            }
-        } catch {
-            spill.markFailed()
-        }
-        return (spill, line)
+        (narrow.spilled(), narrow.records.count)
     }
 
     /// Adds the records a later reader kept, which follow these in the file.

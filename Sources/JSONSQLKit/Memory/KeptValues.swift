@@ -81,19 +81,7 @@ struct KeptValues {
     private mutating func split() {
         guard var whole = records else { return }
         records = nil
-        if cutter != nil {
-            var spill = RecordSpill()
-            var line = 0
-            do {
-                try whole.forEachRecord {
-                    line += 1
-                    spill.append(Array($0), line: line)
-                }
-            } catch {
-                spill.markFailed()
-            }
-            self.spill = spill
-        }
+        if cutter != nil { spill = whole.spilled() }
         guard splits else { return }
         columns = ColumnRecords(spec, maximumBytes: maximumBytes)
         if columns?.take(whole) != true { columns = nil }

@@ -473,12 +473,28 @@ struct NarrowRecords {
     }
 
     /// Calls `body` with each record's small record, in the file's order.
-    mutating func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws {
+    private mutating func forEachRecord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         settle()
         let cursor = RecordNumbers.Cursor(numbers, from: 0)
         for _ in 0..<numbers.count {
             distinct.withRecord(Int(try cursor.next())) { bytes, _ in body(bytes) }
         }
+    }
+
+    /// Each record's small record, record n on line n of a spill of its own (`RecordSpill`),
+    /// marked failed where the numbers cannot be read back.
+    mutating func spilled() -> RecordSpill {
+        var spill = RecordSpill()
+        var line = 0
+        do {
+            try forEachRecord {
+                line += 1
+                spill.append(Array($0), line: line)
+            }
+        } catch {
+            spill.markFailed()
+        }
+        return spill
     }
 
     /// Frees the small records kept, once they are written elsewhere; `smallRecord` still
