@@ -94,7 +94,6 @@ struct RecordNumbers {
     }
 
     private(set) var count = 0
-    var isEmpty: Bool { count == 0 }
 
     /// Whether some numbers were written to a temporary file.
     var isSpilled: Bool { chunks.list.contains { $0.bytes == nil } }
