@@ -226,6 +226,49 @@ final class FilterSplitTests {
     }
 
     @Test(
+        "past the budget each part of the file writes its different cut-down records once, and the filter finds on them the records it finds in the loaded file"
+    )
+    func spilledPartsWriteEachDifferentRecordOnce() throws {
+        // Five common values and, every 97th record, one of its own: a part fills up after a
+        // few of those, and holds the common ones once.
+        let count = 3_000
+        let lines = (0..<count).map { i in
+            let value = i % 97 == 0 ? "u\(i)" : "v\(i % 5)"
+            return #"{"k":"\#(value)","n":\#(i),"pad":"\#(String(repeating: "x", count: i % 7))"}"#
+        }
+        let file = try files.write("parts", lines.joined(separator: "\n") + "\n")
+        let table = Store.tableName(forFile: file)
+        let filter = try FilterParser.parse("k like 'v1%' or k like 'u2%'")
+        // Computed here, not by SQL: the records whose k starts so.
+        let expected = RecordBits(
+            (0..<count).map { i in i % 97 == 0 ? String(i).hasPrefix("2") : i % 5 == 1 })
+        for split in [nil, 1] as [Int64?] {
+            var found = FilteredRecords(filter, table: table, maximumBytes: 400)
+            let inference = try SQLiteStore.inferTypes(
+                file, table: table, minimumSplit: split, with: &found,
+                each: { found, fields, bytes, position in
+                    try found.observe(fields, bytes: bytes, at: position)
+                },
+                merge: { found, later, _ in found.append(later) })
+            #expect(found.spilled && found.count == count)
+            let columns = try inference.columns(for: table, primaryKey: [])
+            let store = try SQLiteStore(memoryNamed: file)
+            defer { store.close() }
+            let info: TableInfo = try store.write { db in
+                try TableSpec(name: table, columns: columns, primaryKey: []).create(
+                    in: db, ifNotExists: false)
+                return try TableInfo(db: db, table: table)
+            }
+            let matched = try found.spilledMatches(
+                filter, columns: columns, like: info, name: "cut", store: store, source: file,
+                batchSize: 64)
+            #expect(matched == expected, "split \(split ?? -1)")
+            // 31 records of their own, and the five common ones once for each part of a few.
+            #expect(found.written > 31 + 5 && found.written < count / 10, "\(found.written)")
+        }
+    }
+
+    @Test(
         "a file with a key named rowid, in any case, finds the same records on cut-down records past the budget"
     )
     func rowidKey() throws {

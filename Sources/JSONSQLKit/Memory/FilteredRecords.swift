@@ -10,21 +10,56 @@ import GRDBSQLite
 /// path the value the whole record gives, so it matches exactly when the record does. Only the
 /// records it matches are read again, by their place, and loaded.
 ///
-/// Past `NarrowRecords`' budget, every cut-down record is written to a temporary file instead
-/// (`RecordSpill`, one after the other in the file's order; one for each half of a file read on
-/// two threads), and the filter runs on those in batches, each half's on a connection and a
-/// thread of its own. Nothing is decided here that SQLite does not decide: the filter's SQL is the one the
-/// query runs, over the same types. Where a cut-down record cannot be inserted as it is, or the
-/// temporary files cannot be written, the caller reads the whole file again instead.
+/// Past `NarrowRecords`' budget, the different cut-down records kept so far are written to a
+/// temporary file, with each record's number among them, and the records after are kept the
+/// same way from none again (`Spilled`): each part of the file holds at most the budget of
+/// cut-down records in memory, and each different one is written once for its part. The filter
+/// then runs on those in batches, each half's on a connection and a thread of its own. Nothing
+/// is decided here that SQLite does not decide: the filter's SQL is the one the query runs,
+/// over the same types. Where a cut-down record cannot be inserted as it is, or the temporary
+/// files cannot be written, the caller reads the whole file again instead.
 struct FilteredRecords {
     private(set) var narrow: NarrowRecords
-    /// Once `narrow` is full: each record's cut-down record, record n of a part on its line n,
-    /// in parts that follow each other in the file, with the number of records each holds.
-    private var spills: [(spill: RecordSpill, records: Int)] = []
+    /// Once `narrow` has filled: the records before those it keeps, one for each half of a file
+    /// read on two threads, in the file's order.
+    private var spills: [Spilled] = []
     /// Each record's first byte in the file and its length, in the file's order, on disk.
     private(set) var places = RecordPlaces()
     /// The records observed, and appended.
     private(set) var count = 0
+    /// Set when a later reader's records could not be kept.
+    private var broken = false
+
+    /// Parts of the records, in the file's order, each one's different cut-down records
+    /// written one after the other to `spill`, and each record's number among its part's.
+    private struct Spilled {
+        var spill = RecordSpill()
+        /// The different cut-down records written, in every part.
+        var distinct = 0
+        /// Each part's records' numbers, those of its first different cut-down record `first`.
+        var parts: [(numbers: RecordNumbers, first: Int)] = []
+
+        /// Writes the cut-down records `narrow` keeps as a part after those written.
+        mutating func add(_ narrow: NarrowRecords) {
+            var line = distinct
+            let numbers = narrow.forEachKept { bytes in
+                line += 1
+                spill.append(bytes, line: line)
+            }
+            guard numbers.count > 0 else { return }
+            parts.append((numbers, distinct))
+            distinct = line
+        }
+
+        /// Adds a part of one record, whose cut-down record is `bytes`.
+        mutating func add(alone bytes: UnsafeBufferPointer<UInt8>) {
+            distinct += 1
+            spill.append(bytes, line: distinct)
+            var numbers = RecordNumbers()
+            numbers.append(0)
+            parts.append((numbers, distinct - 1))
+        }
+    }
 
     init(_ filter: Filter, table: String, maximumBytes: Int = NarrowRecords.maximumBytes) {
         var spec = QuerySpec(table: table)
@@ -33,45 +68,47 @@ struct FilteredRecords {
     }
 
     /// Whether the places or the cut-down records could not be written: nothing usable is kept.
-    var overflowed: Bool { places.failed || spills.contains { $0.spill.failed } }
+    var overflowed: Bool {
+        broken || narrow.overflowed || places.failed || spills.contains { $0.spill.failed }
+    }
 
     /// Whether the cut-down records went to a temporary file (`spilledMatches`), not memory.
     var spilled: Bool { !spills.isEmpty }
+
+    /// The cut-down records written to temporary files: the different ones of each part.
+    var written: Int { spills.reduce(0) { $0 + $1.distinct } }
 
     /// Keeps the checked record at `position` in `bytes`, whose fields are `fields`.
     mutating func observe(
         _ fields: [JSONField], bytes: UnsafePointer<UInt8>, at position: RecordReader.Position
     ) throws {
         guard !overflowed else { return }
-        if spills.isEmpty {
+        try narrow.observe(fields, bytes: bytes, at: position)
+        if narrow.full {
+            // Those kept so far become a part; the record starts the next.
+            // (Before `append`, only this reader's part.)
+            if spills.isEmpty { spills = [Spilled()] }
+            spills[0].add(narrow)
+            narrow.removeKept()
             try narrow.observe(fields, bytes: bytes, at: position)
-            if narrow.full { startSpill() }
+            if narrow.full {
+                // Past the budget alone: a part of its own.
+                narrow.removeKept()
+                let small = try narrow.smallRecord(fields, bytes: bytes, at: position)
+                small.withUnsafeBufferPointer { spills[0].add(alone: $0) }
+            }
         }
         count += 1
-        if !spills.isEmpty {
-            // Only this reader's part, the first, until `append`.
-            try narrow.withSmallRecord(fields, bytes: bytes, at: position) {
-                spills[0].spill.append($0, line: count)
-            }
-            spills[0].records = count
-        }
         places.append(offset: position.offset, length: position.end - position.start)
-    }
-
-    /// Writes the cut-down records kept so far to a part of `spills`, and frees them.
-    private mutating func startSpill() {
-        spills = [Self.spill(&narrow)]
-        narrow.removeKept()
-    }
-
-    /// Each record `narrow` kept, its cut-down record on its line of a spill of its own.
-    private static func spill(_ narrow: inout NarrowRecords) -> (RecordSpill, Int) {
-        (narrow.spilled(), narrow.records.count)
     }
 
     /// Adds the records a later reader kept, which follow these in the file.
     mutating func append(_ later: FilteredRecords) {
         guard !overflowed else { return }
+        guard !later.overflowed else {
+            broken = true
+            return
+        }
         if spills.isEmpty && later.spills.isEmpty {
             if narrow.append(later.narrow) {
                 count += later.count
@@ -79,15 +116,20 @@ struct FilteredRecords {
                 return
             }
         }
-        if spills.isEmpty { startSpill() }
-        if later.spills.isEmpty {
-            var theirs = later.narrow
-            spills.append(Self.spill(&theirs))
-        } else {
-            spills += later.spills
-        }
+        finishSpill()
+        // `later` is only read: it is shared with the reader that made it.
+        var theirs = later.spills.isEmpty ? [Spilled()] : later.spills
+        theirs[theirs.count - 1].add(later.narrow)
+        spills += theirs
         count += later.count
         places.append(later.places)
+    }
+
+    /// Writes the records `narrow` keeps after the last part, and frees them.
+    private mutating func finishSpill() {
+        if spills.isEmpty { spills = [Spilled()] }
+        spills[spills.count - 1].add(narrow)
+        narrow.removeKept()
     }
 
     /// Whether each record, in the file's order, is one `filter` matches: each different
@@ -138,30 +180,29 @@ struct FilteredRecords {
         while let row = try rows.next() { try body(row) }
     }
 
-    /// `matches` of `spilled` cut-down records: each part of them is read as the file `source`
-    /// into a new table `name` in batches of `batchSize` (on two threads, as `insert` reads),
-    /// the filter runs on each batch, and the batch is deleted; the first part in `store`, the
-    /// others in a store of their own on another thread at once. Nil when one cannot be
-    /// inserted as it is, or the spill cannot be read.
-    func spilledMatches(
+    /// `matches` of `spilled` cut-down records: the different ones of each half are read as the
+    /// file `source` into a new table `name` in batches of `batchSize` (on two threads, as
+    /// `insert` reads), the filter runs on each batch, and the batch is deleted; the first half's
+    /// in `store`, the others' in a store of their own on another thread at once. Nil when one
+    /// cannot be inserted as it is, or the spill cannot be read.
+    mutating func spilledMatches(
         _ filter: Filter, columns: [ColumnSpec], like info: TableInfo, name: String,
         store: SQLiteStore, source: String, batchSize: Int = 1 << 16
     ) throws -> RecordBits? {
-        guard let first = spills.first, let rowid = info.rowidName else { return nil }
+        guard !spills.isEmpty, let rowid = info.rowidName else { return nil }
+        finishSpill()
         let rendered = try FilterSQL(filter, table: info)
         let table = SQLQuote.identifier(name)
-        let later = Array(spills.dropFirst())
-        // Which records of `part` the filter matches, through `store`.
-        func matches(of part: (spill: RecordSpill, records: Int), in store: SQLiteStore) throws
-            -> RecordBits?
-        {
-            guard let input = part.spill.sources(name: source) else { return nil }
+        // Which records of `spilled` the filter matches, through `store`.
+        func matches(of spilled: Spilled, in store: SQLiteStore) throws -> RecordBits? {
+            guard let input = spilled.spill.sources(name: source) else { return nil }
             try store.write { db in
                 try TableSpec(name: name, columns: columns, primaryKey: []).create(
                     in: db, ifNotExists: false)
             }
             defer { _ = try? store.write { db in try db.execute(sql: "DROP TABLE \(table)") } }
-            var matched = RecordBits(repeating: false, count: part.records)
+            // Whether the filter matches each different cut-down record.
+            var matched = RecordBits(repeating: false, count: spilled.distinct)
             var done = 0
             var options = InsertOptions(table: name)
             options.format = .json
@@ -191,7 +232,7 @@ struct FilteredRecords {
                             ) { row in
                                 let number = done + Int(row - first)
                                 guard matched.holds(number) else {
-                                    throw JSONSQLError("more cut-down records than records")
+                                    throw JSONSQLError("more cut-down records than were written")
                                 }
                                 matched[number] = true
                             }
@@ -204,8 +245,15 @@ struct FilteredRecords {
                 if Interruption.isRequested { throw error }
                 return nil
             }
-            return done == part.records ? matched : nil
+            guard done == spilled.distinct else { return nil }
+            var bits = RecordBits()
+            for (numbers, first) in spilled.parts {
+                let cursor = RecordNumbers.Cursor(numbers, from: 0)
+                for _ in 0..<numbers.count { bits.append(matched[first + Int(try cursor.next())]) }
+            }
+            return bits
         }
+        let (first, later) = (spills[0], spills.dropFirst())
         let beside = later.isEmpty ? nil : try SQLiteStore(memoryNamed: source)
         defer { beside?.close() }
         let (here, there) = try inParallel(
@@ -213,8 +261,8 @@ struct FilteredRecords {
             beside: { () throws -> RecordBits? in
                 guard let beside else { return RecordBits() }
                 var all = RecordBits()
-                for part in later {
-                    guard let matched = try matches(of: part, in: beside) else { return nil }
+                for spilled in later {
+                    guard let matched = try matches(of: spilled, in: beside) else { return nil }
                     all += matched
                 }
                 return all

@@ -497,12 +497,30 @@ struct NarrowRecords {
         return spill
     }
 
-    /// Frees the small records kept, once they are written elsewhere; `smallRecord` still
-    /// cuts records down.
+    /// Calls `body` with each different small record in the order numbered, then with each one
+    /// still waiting to be numbered (which may repeat one before), and returns each record's
+    /// number among those, in the file's order. Reads only, so that a copy shared with the
+    /// reader that made it is not copied.
+    func forEachKept(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> RecordNumbers {
+        for number in 0..<distinct.count { distinct.withRecord(number) { bytes, _ in body(bytes) } }
+        var numbers = self.numbers
+        var (next, offset) = (Int32(distinct.count), 0)
+        for cut in [older, newer] {
+            guard let cut else { continue }
+            body(UnsafeBufferPointer(start: buffer.baseAddress + offset, count: cut.count))
+            numbers.append(next)
+            (next, offset) = (next + 1, offset + cut.count)
+        }
+        return numbers
+    }
+
+    /// Frees the small records kept, once they are written elsewhere: `smallRecord` still cuts
+    /// records down, and with `keepsWhenFull` they are kept again from none.
     mutating func removeKept() {
         forgetWaiting()
         distinct = DistinctRecords(maximumBytes: distinct.maximumBytes)
         numbers = RecordNumbers()
+        full = false
     }
 
     /// Frees the different small records' bytes and the table that finds them, once they are
