@@ -1,4 +1,7 @@
 #include <limits.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +12,15 @@ int jsonsql_sqlite_config_multithread(void) {
     // Memory statistics take a global mutex on every allocation; jsonsql reads none of them.
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     return sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+}
+
+int jsonsql_map_large_blocks(long bytes) {
+#if defined(__GLIBC__)
+    return bytes > 0 && bytes <= INT_MAX ? mallopt(M_MMAP_THRESHOLD, (int)bytes) : 0;
+#else
+    (void)bytes;
+    return 0;
+#endif
 }
 
 // sqlite3_db_config is variadic too.

@@ -121,6 +121,13 @@ public final class Store: @unchecked Sendable {
 
     private static let sqliteConfigured: Void = { _ = jsonsql_sqlite_config_multithread() }()
 
+    /// Makes memory a query frees go back to the system at once: blocks of 1 MB or more are
+    /// mapped on their own (`jsonsql_map_large_blocks`). A query over a large file keeps its
+    /// cut-down records within a budget and frees them part after part; glibc would otherwise
+    /// keep each freed part in its heaps (a filter over 4M events peaked at 77 MB, not 64 MB as
+    /// over 1M). For the executables, at start; an app's allocator is left as it is.
+    package static func returnFreedMemoryForThisProcess() { _ = jsonsql_map_large_blocks(1 << 20) }
+
     /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
     /// form) without its password (`ConnectionString.redacted`), a file path as it is.
     package static func displayName(_ database: String) -> String {

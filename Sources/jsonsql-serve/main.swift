@@ -9,6 +9,7 @@ import ServeOptions
 /// A program of its own, so that `query` and the other commands never load SwiftNIO.
 setvbuf(stdout, nil, _IOLBF, 0)
 signal(SIGPIPE, SIG_IGN)
+Store.returnFreedMemoryForThisProcess()
 var options = ServeOptions.parseOrExit()
 if options.token == nil, let token = getenv(ServeOptions.tokenVariable) {
     options.token = String(cString: token)

@@ -52,6 +52,7 @@ struct JSONSQL: ParsableCommand {
         }
         // jsonsql shares no SQLite connection between threads: no mutexes.
         Store.configureSQLiteForThisProcess()
+        Store.returnFreedMemoryForThisProcess()
         // The command whose usage an argument error shows: the subcommand once it is known, so a
         // ValidationError thrown while it runs (`insert` into a database without tables) shows
         // its usage, as one thrown by its validate() does.

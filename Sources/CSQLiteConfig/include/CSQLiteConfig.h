@@ -6,6 +6,12 @@
 /// Returns SQLite's result code; SQLITE_MISUSE once SQLite is already initialized.
 int jsonsql_sqlite_config_multithread(void);
 
+/// Makes the C allocator map every block of `bytes` or more on its own (glibc's
+/// M_MMAP_THRESHOLD; nothing elsewhere), so that freeing one gives its memory back to the system
+/// at once. Left alone, glibc raises that threshold each time such a block is freed and serves
+/// later ones from its heaps, which keep what is freed. Returns 1 when set, 0 when not.
+int jsonsql_map_large_blocks(long bytes);
+
 /// Turns on SQLITE_DBCONFIG_DEFENSIVE for one connection: the shadow tables a virtual table
 /// keeps (FTS5's `_data`, `_idx`, ...) cannot be written, altered or dropped by ordinary SQL,
 /// nor can `PRAGMA writable_schema` or `journal_mode=OFF` be set. Returns SQLite's result code.
