@@ -179,7 +179,7 @@ final class FilterSplitTests {
                         db, sql: "SELECT count(*) FROM \(SQLQuote.identifier(table))")
                     return (1...(count ?? 0)).map { rowids.contains(Int64($0)) }
                 }
-                for budget in [1, 600, 1500, 3000, 1 << 20] {
+                for budget in [1, 1200, 3000, 6000, 1 << 20] {
                     for split in [nil, 1] as [Int64?] {
                         var found = FilteredRecords(filter, table: table, maximumBytes: budget)
                         let inference = try SQLiteStore.inferTypes(
@@ -219,7 +219,7 @@ final class FilterSplitTests {
         }
         // The middle budgets fill up in some reads and not in others.
         #expect(
-            [600, 1500, 3000].contains {
+            [1200, 3000, 6000].contains {
                 0 < spilled[$0, default: 0] && spilled[$0]! < spilled[1]!
             },
             "\(spilled)")
@@ -243,7 +243,7 @@ final class FilterSplitTests {
         let expected = RecordBits(
             (0..<count).map { i in i % 97 == 0 ? String(i).hasPrefix("2") : i % 5 == 1 })
         for split in [nil, 1] as [Int64?] {
-            var found = FilteredRecords(filter, table: table, maximumBytes: 400)
+            var found = FilteredRecords(filter, table: table, maximumBytes: 800)
             let inference = try SQLiteStore.inferTypes(
                 file, table: table, minimumSplit: split, with: &found,
                 each: { found, fields, bytes, position in

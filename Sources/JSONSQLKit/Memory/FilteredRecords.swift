@@ -61,10 +61,12 @@ struct FilteredRecords {
         }
     }
 
+    /// Kept within `maximumBytes` in all: a file is read on two threads, and each keeps at
+    /// most half.
     init(_ filter: Filter, table: String, maximumBytes: Int = NarrowRecords.maximumBytes) {
         var spec = QuerySpec(table: table)
         spec.filters = [filter]
-        narrow = NarrowRecords(spec, maximumBytes: maximumBytes, keepsWhenFull: true)
+        narrow = NarrowRecords(spec, maximumBytes: maximumBytes / 2, keepsWhenFull: true)
     }
 
     /// Whether the places or the cut-down records could not be written: nothing usable is kept.

@@ -327,7 +327,7 @@ extension SQLiteStore {
                     + (RecordRows.mayPrint(rowsOnly)
                         ? "printed straight from their bytes where the columns' types allow (the others loaded, in batches)"
                         : "loaded, in batches")
-                    + " (past \(NarrowRecords.maximumBytes >> 20) MB of different cut-down records, those go to a temporary file and are kept again from none, and the filter runs on what was written in batches)"
+                    + " (past \(NarrowRecords.maximumBytes >> 21) MB of different cut-down records in either thread, those go to a temporary file and are kept again from none, and the filter runs on what was written in batches)"
             } else if json && ColumnSelection(spec) != nil && RecordRows.mayPrint(spec) {
                 plan =
                     "streamed: one read (two threads) infers the types and writes each record cut down to the query's paths to a temporary file; each row is printed straight from its cut-down record where the columns' types allow, and only records whose values SQLite must convert (such as a key written with an escape) are loaded, in batches the query runs on"
