@@ -152,6 +152,40 @@ final class FilterSplitTests {
         }
     }
 
+    /// The records of `file` that `filter` matches, found on cut-down records kept within
+    /// `budget` while the types are read (split from a file of `split` bytes, nil for one
+    /// thread), with what was kept.
+    static func find(
+        _ filter: Filter, in file: String, table: String, budget: Int, split: Int64?,
+        batchSize: Int
+    ) throws -> (FilteredRecords, RecordBits?) {
+        var found = FilteredRecords(filter, table: table, maximumBytes: budget)
+        let inference = try SQLiteStore.inferTypes(
+            file, table: table, minimumSplit: split, with: &found,
+            each: { found, fields, bytes, position in
+                try found.observe(fields, bytes: bytes, at: position)
+            },
+            merge: { found, later, _ in found.append(later) })
+        let columns = try inference.columns(for: table, primaryKey: [])
+        let store = try SQLiteStore(memoryNamed: file)
+        defer { store.close() }
+        let info: TableInfo = try store.write { db in
+            try TableSpec(name: table, columns: columns, primaryKey: []).create(
+                in: db, ifNotExists: false)
+            return try TableInfo(db: db, table: table)
+        }
+        let matched =
+            found.spilled
+            ? try found.spilledMatches(
+                filter, columns: columns, like: info, name: "cut", store: store, source: file,
+                batchSize: batchSize)
+            : try store.write { db in
+                try found.matches(
+                    filter, columns: columns, like: info, name: "cut", db: db, source: file)
+            }
+        return (found, matched)
+    }
+
     @Test(
         "past the budget the cut-down records go to a temporary file, and the filter finds on them the records it finds in the loaded file, wherever either half fills up"
     )
@@ -181,35 +215,13 @@ final class FilterSplitTests {
                 }
                 for budget in [1, 1200, 3000, 6000, 1 << 20] {
                     for split in [nil, 1] as [Int64?] {
-                        var found = FilteredRecords(filter, table: table, maximumBytes: budget)
-                        let inference = try SQLiteStore.inferTypes(
-                            file, table: table, minimumSplit: split, with: &found,
-                            each: { found, fields, bytes, position in
-                                try found.observe(fields, bytes: bytes, at: position)
-                            },
-                            merge: { found, later, _ in found.append(later) })
+                        let (found, matched) = try Self.find(
+                            filter, in: file, table: table, budget: budget, split: split,
+                            batchSize: 5)
                         if budget == 1 || budget == 1 << 20 {
                             #expect(found.spilled == (budget == 1), "\(name), \(budget)")
                         }
                         spilled[budget, default: 0] += found.spilled ? 1 : 0
-                        let columns = try inference.columns(for: table, primaryKey: [])
-                        let store = try SQLiteStore(memoryNamed: file)
-                        defer { store.close() }
-                        let info: TableInfo = try store.write { db in
-                            try TableSpec(name: table, columns: columns, primaryKey: []).create(
-                                in: db, ifNotExists: false)
-                            return try TableInfo(db: db, table: table)
-                        }
-                        let matched =
-                            found.spilled
-                            ? try found.spilledMatches(
-                                filter, columns: columns, like: info, name: "cut", store: store,
-                                source: file, batchSize: 5)
-                            : try store.write { db in
-                                try found.matches(
-                                    filter, columns: columns, like: info, name: "cut", db: db,
-                                    source: file)
-                            }
                         #expect(
                             matched == RecordBits(expected),
                             "\(name), \(filter), budget \(budget), split \(split ?? -1)")
@@ -243,25 +255,9 @@ final class FilterSplitTests {
         let expected = RecordBits(
             (0..<count).map { i in i % 97 == 0 ? String(i).hasPrefix("2") : i % 5 == 1 })
         for split in [nil, 1] as [Int64?] {
-            var found = FilteredRecords(filter, table: table, maximumBytes: 800)
-            let inference = try SQLiteStore.inferTypes(
-                file, table: table, minimumSplit: split, with: &found,
-                each: { found, fields, bytes, position in
-                    try found.observe(fields, bytes: bytes, at: position)
-                },
-                merge: { found, later, _ in found.append(later) })
+            let (found, matched) = try Self.find(
+                filter, in: file, table: table, budget: 800, split: split, batchSize: 64)
             #expect(found.spilled && found.count == count)
-            let columns = try inference.columns(for: table, primaryKey: [])
-            let store = try SQLiteStore(memoryNamed: file)
-            defer { store.close() }
-            let info: TableInfo = try store.write { db in
-                try TableSpec(name: table, columns: columns, primaryKey: []).create(
-                    in: db, ifNotExists: false)
-                return try TableInfo(db: db, table: table)
-            }
-            let matched = try found.spilledMatches(
-                filter, columns: columns, like: info, name: "cut", store: store, source: file,
-                batchSize: 64)
             #expect(matched == expected, "split \(split ?? -1)")
             // 31 records of their own, and the five common ones once for each part of a few.
             #expect(found.written > 31 + 5 && found.written < count / 10, "\(found.written)")
