@@ -124,8 +124,8 @@ public final class Store: @unchecked Sendable {
     /// Makes memory a query frees go back to the system at once: blocks of 1 MB or more are
     /// mapped on their own (`jsonsql_map_large_blocks`). A query over a large file keeps its
     /// cut-down records within a budget and frees them part after part; glibc would otherwise
-    /// keep each freed part in its heaps (a filter over 4M events peaked at 77 MB, not 64 MB as
-    /// over 1M). For the executables, at start; an app's allocator is left as it is.
+    /// keep each freed part in its heaps (a filter over 4M events peaked 6-12 MB higher). For the
+    /// executables, at start; an app's allocator is left as it is.
     package static func returnFreedMemoryForThisProcess() { _ = jsonsql_map_large_blocks(1 << 20) }
 
     /// A database argument as messages show it: a `postgres://` URL (or libpq's key-value
