@@ -31,13 +31,16 @@ struct FilteredRecords {
     private var broken = false
 
     /// Parts of the records, in the file's order, each one's different cut-down records
-    /// written one after the other to `spill`, and each record's number among its part's.
+    /// written one after the other to `spill`, and each record's number among all written.
     private struct Spilled {
         var spill = RecordSpill()
         /// The different cut-down records written, in every part.
         var distinct = 0
-        /// Each part's records' numbers, those of its first different cut-down record `first`.
-        var parts: [(numbers: RecordNumbers, first: Int)] = []
+        /// Each record's number among those written, in the file's order: one sequence for
+        /// every part, so that its memory is bounded as one is (`RecordNumbers`).
+        var numbers = RecordNumbers()
+        /// Set where the numbers could not be read back, or outgrew 32 bits.
+        var failed = false
 
         /// Writes the cut-down records `narrow` keeps as a part after those written.
         mutating func add(_ narrow: NarrowRecords) {
@@ -46,18 +49,29 @@ struct FilteredRecords {
                 line += 1
                 spill.append(bytes, line: line)
             }
-            guard numbers.count > 0 else { return }
-            parts.append((numbers, distinct))
+            guard line < Int(Int32.max) else {
+                failed = true
+                return
+            }
+            let first = Int32(distinct)
+            let cursor = RecordNumbers.Cursor(numbers, from: 0)
+            do {
+                for _ in 0..<numbers.count { self.numbers.append(first + (try cursor.next())) }
+            } catch {
+                failed = true
+            }
             distinct = line
         }
 
         /// Adds a part of one record, whose cut-down record is `bytes`.
         mutating func add(alone bytes: UnsafeBufferPointer<UInt8>) {
+            guard distinct < Int(Int32.max) else {
+                failed = true
+                return
+            }
+            numbers.append(Int32(distinct))
             distinct += 1
             spill.append(bytes, line: distinct)
-            var numbers = RecordNumbers()
-            numbers.append(0)
-            parts.append((numbers, distinct - 1))
         }
     }
 
@@ -71,7 +85,8 @@ struct FilteredRecords {
 
     /// Whether the places or the cut-down records could not be written: nothing usable is kept.
     var overflowed: Bool {
-        broken || narrow.overflowed || places.failed || spills.contains { $0.spill.failed }
+        broken || narrow.overflowed || places.failed
+            || spills.contains { $0.failed || $0.spill.failed }
     }
 
     /// Whether the cut-down records went to a temporary file (`spilledMatches`), not memory.
@@ -249,10 +264,8 @@ struct FilteredRecords {
             }
             guard done == spilled.distinct else { return nil }
             var bits = RecordBits()
-            for (numbers, first) in spilled.parts {
-                let cursor = RecordNumbers.Cursor(numbers, from: 0)
-                for _ in 0..<numbers.count { bits.append(matched[first + Int(try cursor.next())]) }
-            }
+            let cursor = RecordNumbers.Cursor(spilled.numbers, from: 0)
+            for _ in 0..<spilled.numbers.count { bits.append(matched[Int(try cursor.next())]) }
             return bits
         }
         let (first, later) = (spills[0], spills.dropFirst())
