@@ -79,11 +79,27 @@ struct RecordNumbersTests {
         #expect(try numbers.array() == Array(0..<Int32(min(start, 10))) + [77])
     }
 
-    @Test("map reads every number once, in order")
+    @Test("mapping through a table reads every number once, in order, across chunks and windows")
     func maps() throws {
+        let table = (0..<100).map { Int32(99 - $0) * 3 }
         let numbers = RecordNumbers(0..<100, chunkCount: 7, budget: .init(bytes: 7))
-        #expect(try numbers.map { $0 * 2 }.array() == (0..<100).map { Int32($0 * 2) })
-        #expect(try RecordNumbers().map { $0 }.count == 0)
+        #expect(try numbers.mapped(by: table).array() == table)
+        #expect(try RecordNumbers().mapped(by: table).count == 0)
+        // Appended after numbers already there, past a window of the cursor and a chunk of
+        // the numbers appended to.
+        let many = (0..<20_000).map { Int32($0 % 100) }
+        var appended = RecordNumbers(0..<5, chunkCount: 4_099, budget: .init(bytes: 4_099))
+        try appended.append(RecordNumbers(many, chunkCount: 3_000), mappedBy: table)
+        #expect(try appended.array() == Array(0..<5) + many.map { table[Int($0)] })
+        #expect(appended.count == 20_005)
+    }
+
+    @Test("a number past the table is refused, not read")
+    func mapsOnlyInTable() throws {
+        var numbers = RecordNumbers()
+        #expect(throws: JSONSQLError.self) {
+            try numbers.append(RecordNumbers([0, 1, 5]), mappedBy: [7, 8])
+        }
     }
 
     @Test("a column of few values takes a byte a record")

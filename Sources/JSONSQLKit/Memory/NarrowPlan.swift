@@ -285,10 +285,12 @@ struct NarrowPlan {
         var values: [[OpaquePointer]?] = []
         var key = [Int32](repeating: 0, count: kept.count)
         let cursor = rows.cursor(from: 0)
-        let joined = joins.map { RecordNumbers.Cursor($0, from: 0) }
+        // Not optional: a loop reading an optional class counts a reference per record.
+        let joined = RecordNumbers.Cursor(joins ?? RecordNumbers(), from: 0)
+        let joining = joins != nil
         for _ in 0..<count {
             try cursor.next()
-            let join = try joined?.next() ?? GroupExtremes.keepsRow
+            let join = joining ? try joined.next() : GroupExtremes.keepsRow
             if let filtered, !filtered[cursor.row(filterColumn)] {
                 records.append(-1)
                 continue

@@ -470,8 +470,7 @@ struct NarrowRecords {
     /// Makes the records those `numbers` name: record `i` becomes the `numbers[i]`th record
     /// seen so far (as many as there are different small records).
     mutating func follow(_ numbers: RecordNumbers) throws {
-        let seen = try records.array()
-        self.numbers = try numbers.map { seen[Int($0)] }
+        self.numbers = try numbers.mapped(by: try records.array())
     }
 
     /// Calls `body` with each record's small record, in the file's order.
@@ -582,11 +581,8 @@ struct NarrowRecords {
             renumbered.append(mine)
         }
         let start = numbers.count
-        let theirs = RecordNumbers.Cursor(later.numbers, from: 0)
         do {
-            for _ in 0..<later.numbers.count {
-                numbers.append(renumbered[Int(try theirs.next())])
-            }
+            try numbers.append(later.numbers, mappedBy: renumbered)
         } catch {
             overflow()
             return false

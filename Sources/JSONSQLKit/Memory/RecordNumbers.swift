@@ -175,12 +175,44 @@ struct RecordNumbers {
         try Array(Cursor(self, from: 0), count: count)
     }
 
-    /// These numbers, each mapped by `transform`.
-    func map(_ transform: (Int32) throws -> Int32) throws -> RecordNumbers {
+    /// These numbers, each replaced by the number at its place in `table`.
+    func mapped(by table: [Int32]) throws -> RecordNumbers {
         var mapped = RecordNumbers(chunkCount: chunkCount, budget: chunks.budget)
-        let cursor = Cursor(self, from: 0)
-        for _ in 0..<count { mapped.append(try transform(try cursor.next())) }
+        try mapped.append(self, mappedBy: table)
         return mapped
+    }
+
+    /// Appends each of `numbers`, in order, as the number at its place in `table`: a window
+    /// of them at a time, copied, then looked up in place.
+    mutating func append(_ numbers: RecordNumbers, mappedBy table: [Int32]) throws {
+        let cursor = Cursor(numbers, from: 0)
+        var left = numbers.count
+        while left > 0 {
+            try cursor.refill()
+            var run = UnsafeBufferPointer(
+                start: cursor.buffer + cursor.index, count: cursor.end - cursor.index)
+            left -= run.count
+            while !run.isEmpty {
+                let take = min(run.count, chunkCount - tail.count)
+                let start = tail.count
+                tail.append(contentsOf: UnsafeBufferPointer(rebasing: run[..<take]))
+                let fits = tail.withUnsafeMutableBufferPointer { tail in
+                    table.withUnsafeBufferPointer { table in
+                        var fits = true
+                        for index in start..<tail.count {
+                            let number = Int(tail[index])
+                            fits = fits && table.indices.contains(number)
+                            tail[index] = fits ? table[number] : -1
+                        }
+                        return fits
+                    }
+                }
+                guard fits else { throw JSONSQLError("a record's number is past those mapped") }
+                count += take
+                run = UnsafeBufferPointer(rebasing: run[take...])
+                if tail.count == chunkCount { pack() }
+            }
+        }
     }
 
     /// Reads the numbers in order, from a record on, a chunk at a time into a buffer that
