@@ -27,9 +27,6 @@ struct DistinctRecords {
     /// The bytes they take, as counted against `maximumBytes`.
     var bytes: Int { storage.count + 32 * hashes.count }
 
-    /// Whether the table and the bytes it points at fit in a core's cache (1 MB).
-    var isSmall: Bool { slots.count * MemoryLayout<Slot>.stride + storage.count <= 1 << 20 }
-
     /// Whether `extra` more of `count` bytes in all fit, one after the other: each where the
     /// bytes before it and its own are within `maximumBytes`.
     func fits(_ count: Int, extra: Int = 1) -> Bool {

@@ -435,9 +435,7 @@ struct NarrowRecords {
             start: buffer.baseAddress + start, count: buffer.byteCount - start)
         let hash = DistinctRecords.hash(buffer.baseAddress + start, cut.count)
         let waiting = (older == nil ? 0 : 1) + (newer == nil ? 0 : 1)
-        // A table small enough to stay in the cache gains nothing from fetching ahead.
-        guard distinct.fits(start + cut.count, extra: waiting + 1), waiting > 0 || !distinct.isSmall
-        else {
+        guard distinct.fits(start + cut.count, extra: waiting + 1) else {
             settle()
             if let number = number(cut, hash: hash) { numbers.append(number) }
             buffer.removeAll()
