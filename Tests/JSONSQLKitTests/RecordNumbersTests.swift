@@ -86,12 +86,16 @@ struct RecordNumbersTests {
         #expect(try numbers.mapped(by: table).array() == table)
         #expect(try RecordNumbers().mapped(by: table).count == 0)
         // Appended after numbers already there, past a window of the cursor and a chunk of
-        // the numbers appended to.
+        // the numbers appended to, from numbers in memory and from numbers in a file.
         let many = (0..<20_000).map { Int32($0 % 100) }
-        var appended = RecordNumbers(0..<5, chunkCount: 4_099, budget: .init(bytes: 4_099))
-        try appended.append(RecordNumbers(many, chunkCount: 3_000), mappedBy: table)
-        #expect(try appended.array() == Array(0..<5) + many.map { table[Int($0)] })
-        #expect(appended.count == 20_005)
+        for budget in [1 << 20, 0] {
+            let source = RecordNumbers(many, chunkCount: 3_000, budget: .init(bytes: budget))
+            #expect(source.isSpilled == (budget == 0))
+            var appended = RecordNumbers(0..<5, chunkCount: 4_099, budget: .init(bytes: 4_099))
+            try appended.append(source, mappedBy: table)
+            #expect(try appended.array() == Array(0..<5) + many.map { table[Int($0)] })
+            #expect(appended.count == 20_005)
+        }
     }
 
     @Test("a number past the table is refused, not read")
