@@ -1,5 +1,5 @@
-/// XXH64 (the reference algorithm), eight bytes a step: the hash of the values
-/// counted while a file is read for `describe` (`valueHash`).
+/// XXH64 (the reference algorithm), eight bytes a step: the hash of the values whose
+/// different ones `describe` counts, in a file or a table (`valueHash`).
 enum XXH64 {
     private static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
