@@ -53,10 +53,8 @@ struct FilteredRecords {
                 failed = true
                 return
             }
-            let first = Int32(distinct)
-            let cursor = RecordNumbers.Cursor(numbers, from: 0)
             do {
-                for _ in 0..<numbers.count { self.numbers.append(first + (try cursor.next())) }
+                try self.numbers.append(numbers, adding: Int32(distinct))
             } catch {
                 failed = true
             }

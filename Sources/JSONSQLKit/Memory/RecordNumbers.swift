@@ -182,9 +182,35 @@ struct RecordNumbers {
         return mapped
     }
 
-    /// Appends each of `numbers`, in order, as the number at its place in `table`: a window
-    /// of them at a time, copied, then looked up in place.
+    /// Appends each of `numbers`, in order, as the number at its place in `table`; throws for
+    /// a number past the table.
     mutating func append(_ numbers: RecordNumbers, mappedBy table: [Int32]) throws {
+        try table.withUnsafeBufferPointer { table in
+            try append(numbers) { window in
+                for index in window.indices {
+                    let number = Int(window[index])
+                    guard table.indices.contains(number) else {
+                        throw JSONSQLError("a record's number is past those mapped")
+                    }
+                    window[index] = table[number]
+                }
+            }
+        }
+    }
+
+    /// Appends each of `numbers`, in order, plus `offset`.
+    mutating func append(_ numbers: RecordNumbers, adding offset: Int32) throws {
+        try append(numbers) { window in
+            for index in window.indices { window[index] &+= offset }
+        }
+    }
+
+    /// Appends `numbers` a window at a time: each window is copied into `tail` and `rewrite`
+    /// changes it there, in place.
+    private mutating func append(
+        _ numbers: RecordNumbers,
+        rewriting rewrite: (UnsafeMutableBufferPointer<Int32>) throws -> Void
+    ) throws {
         let cursor = Cursor(numbers, from: 0)
         var left = numbers.count
         while left > 0 {
@@ -196,18 +222,9 @@ struct RecordNumbers {
                 let take = min(run.count, chunkCount - tail.count)
                 let start = tail.count
                 tail.append(contentsOf: UnsafeBufferPointer(rebasing: run[..<take]))
-                let fits = tail.withUnsafeMutableBufferPointer { tail in
-                    table.withUnsafeBufferPointer { table in
-                        var fits = true
-                        for index in start..<tail.count {
-                            let number = Int(tail[index])
-                            fits = fits && table.indices.contains(number)
-                            tail[index] = fits ? table[number] : -1
-                        }
-                        return fits
-                    }
+                try tail.withUnsafeMutableBufferPointer {
+                    try rewrite(UnsafeMutableBufferPointer(rebasing: $0[start...]))
                 }
-                guard fits else { throw JSONSQLError("a record's number is past those mapped") }
                 count += take
                 run = UnsafeBufferPointer(rebasing: run[take...])
                 if tail.count == chunkCount { pack() }
