@@ -17,7 +17,7 @@ struct DescribedOnce {
     private var duplicates = DuplicateKeys()
     /// Per key: as a json column holds its values; as an integer or boolean column does, while
     /// the key holds only that kind.
-    private(set) var walked: [PathStats] = []
+    private(set) var walked = UnretainedObjects<PathStats>()
     private(set) var native: [PathStats?] = []
     private var nativeTypes: [ColumnType?] = []
     private var jsonLayout = InsertColumns()
@@ -57,13 +57,17 @@ struct DescribedOnce {
                 if Self.mayDiffer(field, bytes: bytes) { throw Unsure() }
                 let text = try textLayout.prepare(
                     field, bytes: bytes, column: key, scratch: &scratch)
-                SQLiteStore.record(text, bytes: bytes, type: .text, into: walked[key], row: row)
+                walked.with(key) {
+                    SQLiteStore.record(text, bytes: bytes, type: .text, into: $0, row: row)
+                }
             } else {
                 let json = try jsonLayout.prepare(
                     field, bytes: bytes, column: key, scratch: &scratch)
                 // Not a string: JSON text the scanner checked.
-                SQLiteStore.record(
-                    json, bytes: bytes, type: .json, into: walked[key], row: row, checked: true)
+                walked.with(key) {
+                    SQLiteStore.record(
+                        json, bytes: bytes, type: .json, into: $0, row: row, checked: true)
+                }
             }
             guard let stats = native[key] else { continue }
             if field.kind == .null {
@@ -111,8 +115,8 @@ struct DescribedOnce {
         for (index, name) in later.inference.keys.enumerated() {
             let mine = inference.index(of: name)
             // A key new here is added to empty statistics.
-            let walkedStats = mine.map { walked[$0] } ?? PathStats(path: "")
-            guard walkedStats.canMerge(later.walked[index]) else { return false }
+            let walkedStats = mine.map { walked.objects[$0] } ?? PathStats(path: "")
+            guard walkedStats.canMerge(later.walked.objects[index]) else { return false }
             if let b = later.native[index], let a = mine.map({ native[$0] }) ?? PathStats(path: ""),
                 !a.canMerge(b)
             {
@@ -125,12 +129,13 @@ struct DescribedOnce {
             guard let mine = inference.index(of: name) else { continue }
             if mine >= before {
                 // A key only the later records hold.
-                walked.append(PathStats(path: later.walked[index].path))
+                walked.append(PathStats(path: later.walked.objects[index].path))
                 native.append(
-                    later.native[index].map { _ in PathStats(path: later.walked[index].path) })
+                    later.native[index].map { _ in PathStats(path: later.walked.objects[index].path)
+                    })
                 nativeTypes.append(later.nativeTypes[index])
             }
-            walked[mine].merge(later.walked[index])
+            walked.objects[mine].merge(later.walked.objects[index])
             if let a = native[mine], let b = later.native[index],
                 nativeTypes[mine] == nil || later.nativeTypes[index] == nil
                     || nativeTypes[mine] == later.nativeTypes[index]
@@ -156,7 +161,7 @@ struct DescribedOnce {
                     throw Unsure()
                 }
                 return stats
-            case .text, .numeric, .json: return walked[index]
+            case .text, .numeric, .json: return walked.objects[index]
             default: throw Unsure()
             }
         }

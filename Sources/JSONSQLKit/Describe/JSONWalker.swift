@@ -51,12 +51,18 @@ struct JSONWalker {
                     let (keyStart, keyEnd, escaped) = try string()
                     try expect(UInt8(ascii: ":"))
                     let child = s.child(span(keyStart, keyEnd), escaped: escaped)
-                    if child.isRepeated(inObjectAt: Int(bitPattern: p + start), row: row) {
-                        // A key twice in one object: only checked, as no path finds its value.
-                        try value(PathStats(path: child.path), depth: depth + 1)
-                    } else {
-                        try value(child, depth: depth + 1)
+                    // `s` holds the child: walked without a retain.
+                    let walked = child._withUnsafeGuaranteedRef { child in
+                        Result { () throws(Invalid) in
+                            // A key twice in one object: only checked, as no path finds its
+                            // value.
+                            let repeated = child.isRepeated(
+                                inObjectAt: Int(bitPattern: p + start), row: row)
+                            try value(
+                                repeated ? PathStats(path: child.path) : child, depth: depth + 1)
+                        }
                     }
+                    try walked.get()
                     skipWhitespace()
                     guard pos < n else { throw Invalid() }
                     pos += 1

@@ -47,8 +47,29 @@ final class PathStats {
     /// A column that is not json: its first value when that is an object or array as text,
     /// quoted as a string, the example once other values make the column text.
     @exclusivity(unchecked) var firstContainerText: String?
+    /// A key of objects at this path: as written (still escaped), and its statistics.
+    struct Key {
+        let raw: [UInt8]
+        let stats: PathStats
+        /// `stats`, handed out by `child` without a retain, as `keys` holds it.
+        fileprivate let unretained: Unmanaged<PathStats>
+        /// Where `raw` is in its holder's `keyBytes`, compared there by `child`.
+        fileprivate let start: Int
+
+        fileprivate init(raw: [UInt8], stats: PathStats, start: Int) {
+            self.raw = raw
+            self.stats = stats
+            unretained = Unmanaged.passUnretained(stats)
+            self.start = start
+        }
+    }
+
     /// Keys of objects at this path, in the order first seen.
-    @exclusivity(unchecked) private(set) var keys: [(raw: [UInt8], stats: PathStats)] = []
+    @exclusivity(unchecked) private(set) var keys: [Key] = []
+    /// Their raw bytes, one after another: `child` compares a key in place, where reading an
+    /// array out of `keys` would count a reference to it.
+    @exclusivity(unchecked) private var keyBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+    @exclusivity(unchecked) private var keyBytesCount = 0, keyBytesCapacity = 0
     @exclusivity(unchecked) private var hint = 0
     /// The elements of arrays at this path.
     @exclusivity(unchecked) private(set) var elements: PathStats?
@@ -62,6 +83,27 @@ final class PathStats {
     init(path: String, holdsOtherKeys: Bool = false) {
         self.path = path
         self.holdsOtherKeys = holdsOtherKeys
+    }
+
+    deinit { keyBytes.deallocate() }
+
+    /// Adds the key `raw` with `stats` to `keys`.
+    private func addKey(_ raw: [UInt8], _ stats: PathStats) {
+        if keyBytesCount + raw.count > keyBytesCapacity {
+            keyBytesCapacity = max(64, 2 * (keyBytesCount + raw.count))
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: keyBytesCapacity)
+            grown.update(from: keyBytes, count: keyBytesCount)
+            keyBytes.deallocate()
+            keyBytes = grown
+        }
+        raw.withUnsafeBufferPointer {
+            if let base = $0.baseAddress {
+                (keyBytes + keyBytesCount).update(from: base, count: $0.count)
+            }
+        }
+        index[raw] = keys.count
+        keys.append(Key(raw: raw, stats: stats, start: keyBytesCount))
+        keyBytesCount += raw.count
     }
 
     /// Whether the key of these stats was read before in the object at `address` of `row`: a
@@ -87,39 +129,38 @@ final class PathStats {
     @exclusivity(unchecked) private var index: [[UInt8]: Int] = [:]
     @exclusivity(unchecked) private(set) var otherKeys: PathStats?
 
-    /// The stats of the key whose raw (still escaped) bytes are given; keys mostly come in the
-    /// same order, so the one after the last found is tried first.
-    func child(_ key: UnsafeBufferPointer<UInt8>, escaped: Bool) -> PathStats {
+    /// The stats of the key whose raw (still escaped) bytes are given, unretained: this holds
+    /// them (`keys`, `otherKeys`) until `dropNested`. Keys mostly come in the same order, so the
+    /// one after the last found is tried first.
+    func child(_ key: UnsafeBufferPointer<UInt8>, escaped: Bool) -> Unmanaged<PathStats> {
         let count = keys.count
         // Compared in place: the generic comparison of the bytes took 6% of `describe`'s
         // instructions.
-        func same(_ raw: [UInt8]) -> Bool {
-            raw.count == key.count
-                && raw.withUnsafeBufferPointer { raw in
-                    raw.isEmpty || sameBytes(raw.baseAddress!, key.baseAddress!, raw.count)
-                }
+        func same(_ i: Int) -> Bool {
+            let start = keys[i].start
+            let end = i + 1 < count ? keys[i + 1].start : keyBytesCount
+            return end - start == key.count
+                && (key.isEmpty || sameBytes(keyBytes + start, key.baseAddress!, key.count))
         }
-        if count > 0 && same(keys[hint % count].raw) {
+        if count > 0 && same(hint % count) {
             let i = hint % count
             hint = i + 1
-            return keys[i].stats
+            return keys[i].unretained
         }
-        if count <= 16 {
-            if let i = keys.firstIndex(where: { same($0.raw) }) {
-                hint = i + 1
-                return keys[i].stats
-            }
+        if count <= 16, let i = (0..<count).first(where: same) {
+            hint = i + 1
+            return keys[i].unretained
         }
         let raw = Array(key)
         if count > 16, let i = index[raw] {
             hint = i + 1
-            return keys[i].stats
+            return keys[i].unretained
         }
         if count >= Self.maxKeys {
-            if let otherKeys { return otherKeys }
+            if let otherKeys { return Unmanaged.passUnretained(otherKeys) }
             let stats = PathStats(path: path + ".*", holdsOtherKeys: true)
             otherKeys = stats
-            return stats
+            return Unmanaged.passUnretained(stats)
         }
         var name = raw
         if escaped, let base = key.baseAddress {
@@ -130,10 +171,9 @@ final class PathStats {
         }
         let stats = PathStats(
             path: path + "." + JSONPath.displayName(String(decoding: name, as: UTF8.self)))
-        keys.append((raw, stats))
-        index[raw] = count
+        addKey(raw, stats)
         hint = keys.count
-        return stats
+        return Unmanaged.passUnretained(stats)
     }
 
     func element() -> PathStats {
@@ -145,6 +185,7 @@ final class PathStats {
 
     func dropNested() {
         keys = []
+        keyBytesCount = 0
         index = [:]
         elements = nil
         otherKeys = nil
@@ -291,8 +332,7 @@ final class PathStats {
             if let i = keyIndex(key.raw) {
                 keys[i].stats.merge(key.stats)
             } else {
-                index[key.raw] = keys.count
-                keys.append(key)
+                addKey(key.raw, key.stats)
             }
         }
         if let others = later.elements {

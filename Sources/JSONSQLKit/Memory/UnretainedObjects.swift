@@ -3,10 +3,10 @@
 /// these write much. Holds the objects, so they live as long as this does, and hands each out
 /// unretained.
 struct UnretainedObjects<Object: AnyObject> {
-    let objects: [Object]
-    private let unretained: [Unmanaged<Object>]
+    private(set) var objects: [Object]
+    private var unretained: [Unmanaged<Object>]
 
-    init(_ objects: [Object]) {
+    init(_ objects: [Object] = []) {
         self.objects = objects
         unretained = objects.map(Unmanaged.passUnretained)
     }
@@ -16,5 +16,10 @@ struct UnretainedObjects<Object: AnyObject> {
     /// `body` with the object at `index`.
     func with<Result>(_ index: Int, _ body: (Object) throws -> Result) rethrows -> Result {
         try unretained[index]._withUnsafeGuaranteedRef(body)
+    }
+
+    mutating func append(_ object: Object) {
+        objects.append(object)
+        unretained.append(Unmanaged.passUnretained(object))
     }
 }
