@@ -44,8 +44,10 @@ static inline bool utf8_sequence(const uint8_t *b, size_t n, size_t *p) {
 }
 
 /// The rest of a string from `*p` (past its opening quote); `*p` ends past the closing quote.
+/// `*unicode` is set where the string's bytes hold `\u`: a `\u` escape, or `u` after an escaped
+/// backslash.
 static inline __attribute__((always_inline)) bool string_rest(
-    const uint8_t *b, size_t n, size_t *p, bool *escaped) {
+    const uint8_t *b, size_t n, size_t *p, bool *escaped, bool *unicode) {
     size_t at = *p;
     for (;;) {
         // Up to the first byte that needs a look: a quote, a backslash, a control character
@@ -87,10 +89,15 @@ static inline __attribute__((always_inline)) bool string_rest(
             if (c == '\\') {
                 if (n - at < 2) return false;
                 switch (b[at + 1]) {
-                case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+                case '\\':
+                    if (n - at > 2 && b[at + 2] == 'u') *unicode = true;
+                    at += 2;
+                    break;
+                case '"': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
                     at += 2;
                     break;
                 case 'u':
+                    *unicode = true;
                     if (n - at < 6) return false;
                     if (!is_hex(b[at + 2]) || !is_hex(b[at + 3]) || !is_hex(b[at + 4])
                         || !is_hex(b[at + 5])) {
@@ -188,16 +195,16 @@ bool jsonsql_scan_string(
     const uint8_t *bytes, size_t count, size_t pos, jsonsql_scan_result *out) {
     if (pos >= count || bytes[pos] != '"') return false;
     size_t at = pos + 1;
-    bool escaped = false;
-    if (!string_rest(bytes, count, &at, &escaped)) return false;
-    *out = (jsonsql_scan_result){.end = at, .escaped = escaped};
+    bool escaped = false, unicode = false;
+    if (!string_rest(bytes, count, &at, &escaped, &unicode)) return false;
+    *out = (jsonsql_scan_result){.end = at, .escaped = escaped, .unicode_escape = unicode};
     return true;
 }
 
-/// The container at `pos`; `*end` past it.
+/// The container at `pos`; `*end` past it. `*unicode` is set as `string_rest` sets it.
 static bool container(
     const uint8_t *b, size_t n, size_t pos, size_t max_depth, size_t *end, size_t *newlines_out,
-    bool *spaced_out, bool *keys_escaped_out) {
+    bool *spaced_out, bool *keys_escaped_out, bool *unicode) {
     uint8_t closes[stack_limit];
     size_t depth = 0, at = pos, newlines = 0;
     bool spaced = false, keys_escaped = false, ignored = false;
@@ -226,7 +233,7 @@ static bool container(
             }
         } else if (c == '"') {
             at++;
-            if (!string_rest(b, n, &at, &ignored)) return false;
+            if (!string_rest(b, n, &at, &ignored, unicode)) return false;
         } else if (c == '-' || is_digit(c)) {
             if (!number(b, n, &at)) return false;
         } else if (c == 't') {
@@ -273,7 +280,7 @@ static bool container(
         {
             bool escaped = false;
             at++;
-            if (!string_rest(b, n, &at, &escaped)) return false;
+            if (!string_rest(b, n, &at, &escaped, unicode)) return false;
             if (escaped) keys_escaped = true;
         }
         if (at >= n) return false;
@@ -297,10 +304,13 @@ done:
 bool jsonsql_scan_container(
     const uint8_t *b, size_t n, size_t pos, size_t max_depth, jsonsql_scan_result *out) {
     size_t end = 0, newlines = 0;
-    bool spaced = false, keys_escaped = false;
-    if (!container(b, n, pos, max_depth, &end, &newlines, &spaced, &keys_escaped)) return false;
+    bool spaced = false, keys_escaped = false, unicode = false;
+    if (!container(b, n, pos, max_depth, &end, &newlines, &spaced, &keys_escaped, &unicode)) {
+        return false;
+    }
     *out = (jsonsql_scan_result){
-        .end = end, .newlines = newlines, .spaced = spaced, .keys_escaped = keys_escaped};
+        .end = end, .newlines = newlines, .spaced = spaced, .keys_escaped = keys_escaped,
+        .unicode_escape = unicode};
     return true;
 }
 
@@ -341,7 +351,7 @@ long jsonsql_scan_members(
     const uint8_t *b, size_t n, size_t pos, size_t max_depth, jsonsql_field *fields,
     size_t capacity, jsonsql_scan_result *out) {
     size_t at = pos, newlines = 0, found = 0;
-    bool closed = false;
+    bool closed = false, unicode = false;
     while (found < capacity) {
         jsonsql_field *field = &fields[found];
         // Whitespace is looked for only where the expected byte is not found.
@@ -351,7 +361,7 @@ long jsonsql_scan_members(
         }
         bool escaped = false;
         field->key_start = ++at;
-        if (!string_rest(b, n, &at, &escaped)) return -1;
+        if (!string_rest(b, n, &at, &escaped, &unicode)) return -1;
         field->key_end = at - 1;
         field->key_escaped = escaped;
         if (at >= n) return -1;
@@ -369,7 +379,7 @@ long jsonsql_scan_members(
         if (c == '"') {
             escaped = false;
             field->start = ++at;
-            if (!string_rest(b, n, &at, &escaped)) return -1;
+            if (!string_rest(b, n, &at, &escaped, &unicode)) return -1;
             field->kind = jsonsql_kind_string;
             field->end = at - 1;
             field->escaped = escaped;
@@ -378,7 +388,7 @@ long jsonsql_scan_members(
                 field->kind = c == '{' ? jsonsql_kind_object : jsonsql_kind_array;
                 if (!container(
                         b, n, at, max_depth, &at, &newlines, &field->escaped,
-                        &field->keys_escaped)) {
+                        &field->keys_escaped, &unicode)) {
                     return -1;
                 }
             } else if (c == '-' || is_digit(c)) {
@@ -413,6 +423,7 @@ long jsonsql_scan_members(
             return -1;
         }
     }
-    *out = (jsonsql_scan_result){.end = at, .newlines = newlines, .closed = closed};
+    *out = (jsonsql_scan_result){
+        .end = at, .newlines = newlines, .closed = closed, .unicode_escape = unicode};
     return (long)found;
 }

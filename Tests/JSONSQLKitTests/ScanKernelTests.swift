@@ -290,4 +290,64 @@ struct ScanKernelTests {
             #expect((kernel != nil) == (levels <= JSONScanner.maxDepth))
         }
     }
+
+    /// Whether `bytes` hold `\u`, looked for as `RecordPrecheck` looks.
+    static func holdsUnicodeEscape(_ bytes: ArraySlice<UInt8>) -> Bool {
+        Array(bytes).withUnsafeBufferPointer {
+            RecordPrecheck.contains($0.baseAddress!, $0.count, RecordPrecheck.unicodeEscape)
+        }
+    }
+
+    /// A string of backslashes, `u`s and escapes: `\\u` holds `\u` as bytes too.
+    static func backslashString(_ random: inout Random) -> [UInt8] {
+        let pieces = [
+            #"\\"#, "u", #"\u0075"#, #"\""#, "a", #"\\u"#, #"\/"#, "é", #"\n"#, #"\\\\u"#,
+        ]
+        var text = "\""
+        for _ in 0..<Int(random.next() % 6) { text += pieces[Int(random.next() % 10)] }
+        return Array((text + "\"").utf8)
+    }
+
+    @Test("the kernel tells whether a string, a container or a record holds \\u, as the bytes do")
+    func unicodeEscape() {
+        var random = Random(state: 71)
+        var seen: [Bool?: Int] = [:]
+        for round in 0..<5_000 {
+            let string = Self.backslashString(&random)
+            string.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                let found = scanner.checkedByKernel(container: false)
+                #expect(found?.unicode_escape == Self.holdsUnicodeEscape(string[...]), "\(string)")
+            }
+            // A record of 0 to 40 members, some objects or arrays of such strings.
+            var text = Array("{".utf8)
+            for index in 0..<Int(random.next() % (round % 20 == 0 ? 40 : 4)) {
+                if index > 0 { text += Array(",".utf8) }
+                text += Self.backslashString(&random) + Array(":".utf8)
+                switch random.next() % 3 {
+                case 0: text += Self.backslashString(&random)
+                case 1: text += Array("[1,".utf8) + Self.backslashString(&random) + Array("]".utf8)
+                default:
+                    text += Array("{".utf8) + Self.backslashString(&random) + Array(":2}".utf8)
+                }
+            }
+            text += Array("}\n".utf8)
+            text.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                var fields: [JSONField] = []
+                let kernel = round % 2 == 0
+                #expect((try? scanner.scanRecord(into: &fields, kernel: kernel)) != nil)
+                let holds = Self.holdsUnicodeEscape(text[..<scanner.pos])
+                // Without the kernel, not known, but in `{}`.
+                #expect(
+                    scanner.unicodeEscape == (kernel || fields.isEmpty ? holds : nil), "\(text)")
+                seen[scanner.unicodeEscape, default: 0] += 1
+                var container = JSONScanner(bytes: buffer.baseAddress!, count: buffer.count)
+                let found = container.checkedByKernel(container: true)
+                #expect(found?.unicode_escape == holds)
+            }
+        }
+        #expect(seen[true, default: 0] > 500 && seen[false, default: 0] > 500)
+        #expect(seen[nil, default: 0] > 1_500)
+    }
 }

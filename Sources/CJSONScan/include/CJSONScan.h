@@ -21,6 +21,9 @@ typedef struct {
     /// Members: the object's `}` was reached (else `capacity` members were found, and `end`
     /// is on the next key).
     bool closed;
+    /// The bytes checked hold `\u` (in a string: a `\u` escape, or `u` after an escaped
+    /// backslash), as `RecordPrecheck` looks for it.
+    bool unicode_escape;
 } jsonsql_scan_result;
 
 /// The kinds of `JSONValueKind`, by its raw values.

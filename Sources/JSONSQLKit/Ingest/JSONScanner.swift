@@ -94,6 +94,9 @@ enum ScanFailure: Error, CustomStringConvertible {
 struct JSONScanner {
     /// Whether the last object or array scanned has a key written with an escape.
     private(set) var keysEscaped = false
+    /// Whether the record `scanRecord` scanned last holds `\u` (`RecordPrecheck.unicodeEscape`),
+    /// as the kernel saw it; nil where this scanner scanned a part of it.
+    private(set) var unicodeEscape: Bool? = nil
     /// Deepest nesting of one value, the limit of SQLite 3.40's JSON functions.
     static let maxDepth = 2000
 
@@ -146,6 +149,7 @@ struct JSONScanner {
         throws(ScanFailure)
     {
         fields.removeAll(keepingCapacity: true)
+        unicodeEscape = false
         guard try peek() == UInt8(ascii: "{") else { throw .invalid("expected an object") }
         pos += 1
         skipWhitespace()
@@ -154,6 +158,7 @@ struct JSONScanner {
             return
         }
         if kernel, scanMembersByKernel(into: &fields) { return }
+        unicodeEscape = nil
         while true {
             var field = JSONField()
             guard try peek() == UInt8(ascii: "\"") else { throw notAKey() }
@@ -210,6 +215,7 @@ struct JSONScanner {
                 }
                 pos = result.end
                 newlines += result.newlines
+                if result.unicode_escape { unicodeEscape = true }
                 if result.closed { return true }
             }
         }

@@ -50,8 +50,7 @@ struct ColumnRecords {
             try keys.columns(fields, bytes: bytes, into: &routing.columns)
             routes.remember(position.keys, routing.columns)
         }
-        routing.escaped = RecordPrecheck.contains(
-            bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+        routing.escaped = position.holdsUnicodeEscape(bytes)
         for index in columns.indices {
             try columns[index].observe(
                 fields, bytes: bytes, at: position, routing: routing, own: index)

@@ -33,8 +33,7 @@ struct ColumnSelection {
     /// and fails as it would when loading.
     static func mayNarrow(_ bytes: UnsafePointer<UInt8>, _ position: RecordReader.Position) -> Bool
     {
-        !RecordPrecheck.contains(
-            bytes + position.start, position.end - position.start, RecordPrecheck.unicodeEscape)
+        !position.holdsUnicodeEscape(bytes)
     }
 
     /// The fields whose keys name a column the query reads, in their order.

@@ -40,7 +40,8 @@ struct KeptRecords {
     ) {
         if first == nil { first = (position.line, position.record) }
         let count = position.end - position.start
-        let candidate = precheck.mayMatch(record + position.start, count: count)
+        let candidate = precheck.mayMatch(
+            record + position.start, count: count, unicodeEscape: position.unicodeEscape)
         if !places.failed {
             places.append(offset: position.offset, length: count)
             candidates.append(candidate)

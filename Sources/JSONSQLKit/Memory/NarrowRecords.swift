@@ -238,10 +238,7 @@ struct NarrowRecords {
         let start = waitingBytes
         buffer.truncate(to: start)
         let count = position.end - position.start
-        if routed?.routing.escaped
-            ?? RecordPrecheck.contains(
-                bytes + position.start, count, RecordPrecheck.unicodeEscape)
-        {
+        if routed?.routing.escaped ?? position.holdsUnicodeEscape(bytes) {
             buffer.append(bytes + position.start, count: count)
             return start
         }

@@ -41,8 +41,9 @@ struct RecordPrecheck {
     }
 
     /// Whether a record with these bytes may match: false only when it provably cannot.
-    func mayMatch(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        if Self.contains(bytes, count, Self.unicodeEscape) { return true }
+    /// `unicodeEscape`: whether they hold `\u`, where the scan saw it.
+    func mayMatch(_ bytes: UnsafePointer<UInt8>, count: Int, unicodeEscape: Bool? = nil) -> Bool {
+        if unicodeEscape ?? Self.contains(bytes, count, Self.unicodeEscape) { return true }
         return clauses.allSatisfy { clause in clause.contains { Self.contains(bytes, count, $0) } }
     }
 
