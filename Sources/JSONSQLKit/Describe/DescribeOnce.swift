@@ -129,10 +129,9 @@ struct DescribedOnce {
             guard let mine = inference.index(of: name) else { continue }
             if mine >= before {
                 // A key only the later records hold.
-                walked.append(PathStats(path: later.walked.objects[index].path))
-                native.append(
-                    later.native[index].map { _ in PathStats(path: later.walked.objects[index].path)
-                    })
+                let path = later.walked.objects[index].path
+                walked.append(PathStats(path: path))
+                native.append(later.native[index].map { _ in PathStats(path: path) })
                 nativeTypes.append(later.nativeTypes[index])
             }
             walked.objects[mine].merge(later.walked.objects[index])

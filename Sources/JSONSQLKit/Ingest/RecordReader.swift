@@ -229,8 +229,8 @@ final class RecordReader {
                 return Position(
                     line: recordLine, record: recordCount, start: recordStart, end: scanner.pos,
                     offset: baseOffset + bytesBefore + Int64(recordStart),
-                    keys: layout.number(fields, bytes: buffer), unicodeEscape: scanner.unicodeEscape
-                )
+                    keys: layout.number(fields, bytes: buffer),
+                    unicodeEscape: scanner.unicodeEscape)
             } catch ScanFailure.incomplete {
                 try refill()
             } catch ScanFailure.invalid(let message) {
