@@ -70,15 +70,9 @@ final class RecordReader {
         var offset: Int64 = 0
         /// The number of the record's run of keys (`KeyLayout`); 0 where not known.
         var keys: KeyLayout.Number = 0
-        /// Whether the record's bytes hold `\u`, as the scan saw; nil where not known.
+        /// Whether the record's bytes hold `\u`, as the scan saw; nil where not known
+        /// (`holdsUnicodeEscape`).
         var unicodeEscape: Bool? = nil
-
-        /// Whether the record's bytes, in `bytes`, hold `\u` (`RecordPrecheck.unicodeEscape`):
-        /// as the scan saw, else looked for.
-        func holdsUnicodeEscape(_ bytes: UnsafePointer<UInt8>) -> Bool {
-            unicodeEscape
-                ?? RecordPrecheck.contains(bytes + start, end - start, RecordPrecheck.unicodeEscape)
-        }
     }
 
     /// Where the input starts in its file: a reader of a second half (`SecondHalf`) starts

@@ -135,3 +135,12 @@ struct RecordPrecheck {
         return bytes
     }
 }
+
+extension RecordReader.Position {
+    /// Whether the record's bytes, in `bytes`, hold `\u` (`RecordPrecheck.unicodeEscape`): as
+    /// the scan saw, else looked for.
+    func holdsUnicodeEscape(_ bytes: UnsafePointer<UInt8>) -> Bool {
+        unicodeEscape
+            ?? RecordPrecheck.contains(bytes + start, end - start, RecordPrecheck.unicodeEscape)
+    }
+}
